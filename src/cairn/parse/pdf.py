@@ -1,0 +1,158 @@
+"""PDF files: the text layer of each page, via pypdf.
+
+body = the text of the pages that have any, joined with "\\n\\n"; `pages` holds one PageSpan per
+such page (body[start:end] is exactly that page's text). Pages without a text layer get no span
+(so no empty chunk can be made from them) and a warning
+"page N: no extractable text (image-only page; OCR not available)"; their numbers are also in
+meta["pages_without_text"]. A PDF with no text at all raises EmptyDocument; an encrypted PDF
+that opens with no password is read, one that needs a password raises ParseError.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import logging
+import re
+from pathlib import PurePath
+from typing import Any
+
+from ..model import PageSpan, ParsedDocument
+from .errors import EmptyDocument, ParseError
+from .text import normalize_newlines
+
+_PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
+_TITLE_JUNK = re.compile(r"^(?:Microsoft (?:Word|PowerPoint|Excel) - |untitled$)", re.IGNORECASE)
+
+
+def pdf_date(value: Any) -> str | None:
+    """A PDF date string ("D:20240105123000+01'00'") -> "YYYY-MM-DDTHH:MM:SSZ", else None."""
+    if not isinstance(value, str):
+        return None
+    m = _PDF_DATE.match(value.strip())
+    if not m:
+        return None
+    y, mo, d, h, mi, s, sign, oh, om = m.groups()
+    try:
+        moment = dt.datetime(int(y), int(mo or 1), int(d or 1), int(h or 0), int(mi or 0), int(s or 0))
+        offset = dt.timedelta(0)
+        if sign in ("+", "-") and oh:
+            offset = dt.timedelta(hours=int(oh), minutes=int(om or 0))
+            if sign == "-":
+                offset = -offset
+        moment = moment.replace(tzinfo=dt.timezone(offset)).astimezone(dt.timezone.utc)
+    except (ValueError, OverflowError):
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _clean_page(text: str) -> str:
+    text = normalize_newlines(text).replace("\x00", "")
+    lines = [ln.rstrip() for ln in text.split("\n")]
+    return "\n".join(lines).strip("\n")
+
+
+def parse_pdf(data: bytes, name: str) -> ParsedDocument:
+    """Parse PDF bytes of the file called `name`."""
+    try:
+        from pypdf import PdfReader
+        from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+    except ImportError as exc:  # pragma: no cover - dependency is declared
+        raise ParseError(f"PDF support is not installed ({exc})") from None
+
+    # pypdf logs every recoverable oddity at WARNING; keep them out of the user's console.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        raise ParseError(f"corrupt or unreadable PDF: {exc or type(exc).__name__}") from None
+
+    if reader.is_encrypted:
+        try:
+            ok = reader.decrypt("")
+        except DependencyError:
+            raise ParseError("encrypted PDF: decrypting it needs the 'cryptography' package") from None
+        except Exception as exc:
+            raise ParseError(f"encrypted PDF could not be opened: {exc}") from None
+        if not ok:
+            raise ParseError("encrypted PDF: a password is needed to read it")
+
+    try:
+        n_pages = len(reader.pages)
+    except FileNotDecryptedError:
+        raise ParseError("encrypted PDF: a password is needed to read it") from None
+    except Exception as exc:
+        raise ParseError(f"corrupt or unreadable PDF (page tree): {exc or type(exc).__name__}") from None
+    if n_pages == 0:
+        raise EmptyDocument("PDF has no pages")
+
+    warnings: list[str] = []
+    parts: list[str] = []
+    spans: list[PageSpan] = []
+    empty_pages: list[int] = []
+    pos = 0
+    for i in range(n_pages):
+        number = i + 1
+        try:
+            raw = reader.pages[i].extract_text() or ""
+        except Exception as exc:  # one bad page must not lose the others
+            warnings.append(f"page {number}: text extraction failed ({type(exc).__name__}: {exc})")
+            empty_pages.append(number)
+            continue
+        text = _clean_page(raw)
+        if not text.strip():
+            warnings.append(f"page {number}: no extractable text (image-only page; OCR not available)")
+            empty_pages.append(number)
+            continue
+        if parts:
+            pos += 2  # the "\n\n" separator
+        spans.append(PageSpan(page=number, start=pos, end=pos + len(text)))
+        parts.append(text)
+        pos += len(text)
+
+    if not parts:
+        raise EmptyDocument(f"no extractable text in {n_pages} pages (image-only PDF; OCR needed)")
+    body = "\n\n".join(parts)
+
+    meta: dict[str, Any] = {"pages": n_pages}
+    if empty_pages:
+        meta["pages_without_text"] = empty_pages
+    info = None
+    try:
+        info = reader.metadata
+    except Exception:
+        info = None
+    title = ""
+    created = updated = None
+    if info:
+        def get(key: str) -> Any:
+            try:
+                value = info.get(key)
+            except Exception:
+                return None
+            return str(value).replace("\x00", "").strip() if value is not None else None
+
+        for key, out in (("/Title", "title"), ("/Author", "author"), ("/Subject", "subject"),
+                         ("/Keywords", "keywords"), ("/Creator", "creator"), ("/Producer", "producer")):
+            value = get(key)
+            if value:
+                meta[out] = value
+        created = pdf_date(get("/CreationDate"))
+        updated = pdf_date(get("/ModDate"))
+        title = meta.get("title", "")
+        if title:
+            title = _TITLE_JUNK.sub("", title).strip()
+    if not title:
+        title = PurePath(name).stem or name
+
+    return ParsedDocument(
+        kind="pdf",
+        title=title,
+        body=body,
+        pages=spans,
+        meta=meta,
+        created=created,
+        updated=updated,
+        warnings=warnings,
+    )

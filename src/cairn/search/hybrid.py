@@ -1,0 +1,207 @@
+"""Hybrid retrieval: BM25 (FTS5) + semantic (cosine) + recency, fused.
+
+Each channel gives a ranked candidate list of chunks; chunks are grouped into *units* (a
+note, or one chat message) and the best chunk represents its unit. Fusion:
+
+- "rrf" (default): reciprocal rank fusion, score = sum_c w_c / (k + rank_c)
+  (Cormack, Clarke & Buettcher, SIGIR 2009), with k = `SearchSettings.rrf_k`;
+- "weighted": convex combination of the normalised channel scores
+  (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", 2023).
+
+Signals reported per hit, each in [0, 1]: keyword = BM25 / best BM25 of the query;
+semantic = max(0, cosine); recency = exp(-age_days / tau). A failing keyword channel is
+reported in `SearchResult.warnings` / `keyword_error`, never hidden as zero hits.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from cairn.config import SearchSettings
+from cairn.model import Hit
+from cairn.search.text import build_match_query, query_terms
+
+log = logging.getLogger("cairn.search")
+
+MODES = ("hybrid", "keyword", "semantic")
+FUSIONS = ("rrf", "weighted")
+BM25_WEIGHTS = (2.0, 1.0, 1.0)  # title, body, tags
+
+
+@dataclass
+class SearchResult:
+    """Hits best first, plus what went wrong on the way (never silently empty)."""
+
+    hits: list[Hit]
+    warnings: list[str] = field(default_factory=list)
+    keyword_error: str | None = None
+    mode: str = "hybrid"
+
+
+def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None) -> set[int] | None:
+    if not types and not since:
+        return None
+    where, args = [], []
+    if types:
+        where.append(f"n.type IN ({','.join('?' * len(types))})")
+        args.extend(types)
+    if since:
+        where.append("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at) >= ?")
+        args.append(since)
+    rows = conn.execute(
+        f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
+    return {r[0] for r in rows}
+
+
+def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
+                       allowed: set[int] | None = None) -> list[tuple[int, float]]:
+    """(chunk_id, bm25) best first; bm25 is positive (higher = better).
+    Raises sqlite3.OperationalError if FTS5 rejects the query (should not happen)."""
+    match = build_match_query(query)
+    if match is None:
+        return []
+    w = BM25_WEIGHTS
+    sql = (f"SELECT rowid, -bm25(chunks_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM chunks_fts "
+           f"WHERE chunks_fts MATCH ? ORDER BY s DESC LIMIT ?")
+    fetch = limit if allowed is None else max(limit * 20, 2000)
+    rows = conn.execute(sql, (match, fetch)).fetchall()
+    out = [(r[0], float(r[1])) for r in rows if allowed is None or r[0] in allowed]
+    return out[:limit]
+
+
+def _age_days(ts: str | None, now: datetime) -> float | None:
+    if not ts:
+        return None
+    try:
+        dt = datetime.fromisoformat(str(ts).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return max(0.0, (now - dt).total_seconds() / 86400.0)
+
+
+def make_snippet(text: str, terms: list[str], width: int = 240) -> str:
+    """~`width` characters of `text` around the first occurrence of a query term."""
+    flat = re.sub(r"\s+", " ", text).strip()
+    if len(flat) <= width:
+        return flat
+    low = flat.lower()
+    pos = min((i for i in (low.find(t) for t in terms if len(t) > 1) if i >= 0), default=0)
+    start = max(0, pos - width // 3)
+    end = min(len(flat), start + width)
+    return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+
+
+def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 10,
+           mode: str = "hybrid", fusion: str = "rrf", types: list[str] | None = None,
+           since: str | None = None, settings: SearchSettings | None = None,
+           now: datetime | None = None) -> SearchResult:
+    """Search the index.
+
+    query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
+    types: note types to keep (e.g. ["pdf", "markdown"]). since: ISO date; keep units whose
+    event/created time is on or after it. Raises ValueError for an unknown mode/fusion.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
+    if fusion not in FUSIONS:
+        raise ValueError(f"unknown fusion {fusion!r}; use one of {', '.join(FUSIONS)}")
+    s = settings or SearchSettings()
+    now = now or datetime.now(timezone.utc)
+    result = SearchResult(hits=[], mode=mode)
+    if not query.strip():
+        result.warnings.append("empty query")
+        return result
+    allowed = _allowed_ids(conn, types, since)
+    n_cand = max(s.candidates, k * 3)
+
+    kw: list[tuple[int, float]] = []
+    if mode in ("hybrid", "keyword"):
+        if build_match_query(query) is None:
+            result.warnings.append("the query has no searchable words for keyword search "
+                                   "(only punctuation or symbols)")
+        else:
+            try:
+                kw = keyword_candidates(conn, query, n_cand, allowed)
+            except sqlite3.OperationalError as exc:
+                result.keyword_error = f"keyword search failed: {exc}"
+                result.warnings.append(result.keyword_error)
+                log.warning("keyword channel failed for %r: %s", query, exc)
+    sem: list[tuple[int, float]] = []
+    if mode in ("hybrid", "semantic"):
+        qvec = embedder.embed([query])[0]
+        sem = vindex.search(qvec, n_cand, allowed)
+
+    cand_ids = list(dict.fromkeys([c for c, _ in kw] + [c for c, _ in sem]))
+    if not cand_ids:
+        return result
+    rows = {}
+    for i in range(0, len(cand_ids), 500):
+        part = cand_ids[i:i + 500]
+        for r in conn.execute(
+            f"""SELECT c.id, c.note_id, c.source_id, c.text, c.start, c."end", c.page,
+                       c.event_time AS c_time, n.title, n.path, n.source, n.type,
+                       coalesce(c.event_time, n.event_time, n.updated, n.created, n.indexed_at) AS t
+                FROM chunks c JOIN notes n ON n.id = c.note_id
+                WHERE c.id IN ({','.join('?' * len(part))})""", part):
+            rows[r["id"]] = r
+    kw_max = max((sc for _, sc in kw), default=0.0) or 1.0
+    kw_score = {c: sc / kw_max for c, sc in kw}
+    kw_rank = {c: i + 1 for i, (c, _) in enumerate(kw)}
+    sem_score = {c: max(0.0, sc) for c, sc in sem}
+    sem_rank = {c: i + 1 for i, (c, _) in enumerate(sem)}
+    rec_score = {}
+    for c in cand_ids:
+        age = _age_days(rows[c]["t"], now) if c in rows else None
+        rec_score[c] = math.exp(-age / s.recency_tau_days) if age is not None else 0.0
+    use_recency = mode == "hybrid" and s.recency_weight > 0
+    rec_rank = {c: i + 1 for i, c in enumerate(sorted(cand_ids, key=lambda c: -rec_score[c]))}
+
+    fused: dict[int, float] = {}
+    for c in cand_ids:
+        if fusion == "rrf":
+            f = 0.0
+            if c in kw_rank:
+                f += s.keyword_weight / (s.rrf_k + kw_rank[c])
+            if c in sem_rank:
+                f += s.semantic_weight / (s.rrf_k + sem_rank[c])
+            if use_recency:
+                f += s.recency_weight / (s.rrf_k + rec_rank[c])
+            norm = (s.keyword_weight * (mode != "semantic") + s.semantic_weight * (mode != "keyword")
+                    + s.recency_weight * use_recency) / (s.rrf_k + 1)
+            fused[c] = f / norm
+        else:
+            wk = s.keyword_weight if mode != "semantic" else 0.0
+            ws = s.semantic_weight if mode != "keyword" else 0.0
+            wr = s.recency_weight if use_recency else 0.0
+            fused[c] = (wk * kw_score.get(c, 0.0) + ws * sem_score.get(c, 0.0)
+                        + wr * rec_score[c]) / ((wk + ws + wr) or 1.0)
+
+    terms = query_terms(query)
+    best_by_unit: dict[tuple[str, str | None], int] = {}
+    for c in sorted(cand_ids, key=lambda c: -fused[c]):
+        r = rows.get(c)
+        if r is None:
+            continue
+        unit = (r["note_id"], r["source_id"] if r["type"] == "chat" else None)
+        if unit not in best_by_unit:
+            best_by_unit[unit] = c
+        if len(best_by_unit) >= k:
+            break
+    for c in best_by_unit.values():
+        r = rows[c]
+        signals = {"keyword": kw_score.get(c, 0.0), "semantic": sem_score.get(c, 0.0),
+                   "recency": rec_score[c]}
+        result.hits.append(Hit(
+            id=f"c{c}", note_id=r["note_id"], source_id=r["source_id"], title=r["title"],
+            path=r["path"], source=r["source"], snippet=make_snippet(r["text"], terms),
+            text=r["text"], start=r["start"], end=r["end"], page=r["page"], score=fused[c],
+            signals=signals, type=r["type"], event_time=r["c_time"] or None,
+        ))
+    return result

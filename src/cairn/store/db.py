@@ -1,0 +1,136 @@
+"""SQLite connection and versioned schema migrations for the index (`<home>/index.db`).
+
+The index is derived data: everything in it can be rebuilt from the vault (`cairn reindex`).
+WAL mode and a busy timeout let readers and one writer share the file across processes.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+BUSY_TIMEOUT_MS = 10_000
+
+# Each migration is (version, sql). Never edit an applied migration: append a new one.
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE notes (
+            id TEXT PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,          -- vault-relative, '/' separators
+            title TEXT NOT NULL,
+            type TEXT NOT NULL,                 -- markdown, text, html, pdf, docx, chat, record
+            source TEXT,                        -- original file path or URL
+            source_hash TEXT,                   -- sha256 of the original bytes
+            file_hash TEXT NOT NULL,            -- sha256 of the vault file bytes
+            body_hash TEXT NOT NULL,            -- sha256 of the indexed body text
+            mtime_ns INTEGER NOT NULL DEFAULT 0,
+            size INTEGER NOT NULL DEFAULT 0,
+            created TEXT, updated TEXT, event_time TEXT,
+            tags TEXT NOT NULL DEFAULT '[]',     -- JSON list
+            aliases TEXT NOT NULL DEFAULT '[]',  -- JSON list
+            meta TEXT NOT NULL DEFAULT '{}',     -- JSON object
+            warnings TEXT NOT NULL DEFAULT '[]', -- JSON list
+            encoding TEXT,
+            indexed_at TEXT NOT NULL
+        );
+        CREATE INDEX notes_source ON notes(source);
+        CREATE TABLE chunks (
+            id INTEGER PRIMARY KEY,
+            note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            ord INTEGER NOT NULL,
+            source_id TEXT,
+            heading TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            page INTEGER,
+            speaker TEXT,
+            event_time TEXT
+        );
+        CREATE INDEX chunks_note ON chunks(note_id, ord);
+        CREATE INDEX chunks_source_id ON chunks(source_id);
+        -- Keyword index. Text is pre-tokenised for CJK (see search/text.py); rowid = chunks.id.
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+            title, body, tags, tokenize = "unicode61 remove_diacritics 2"
+        );
+        CREATE TABLE vectors (
+            chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            text_hash TEXT NOT NULL,           -- sha1 of the embedded text
+            vec BLOB NOT NULL                  -- float32 little-endian, L2-normalised
+        );
+        -- Vectors of chunks that were just deleted, reusable by identical text (same run).
+        CREATE TABLE vector_cache (
+            text_hash TEXT PRIMARY KEY,
+            model TEXT NOT NULL,
+            vec BLOB NOT NULL
+        );
+        CREATE TABLE links (
+            note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            target TEXT NOT NULL,
+            alias TEXT, anchor TEXT,
+            embed INTEGER NOT NULL DEFAULT 0,
+            start INTEGER NOT NULL DEFAULT -1
+        );
+        CREATE INDEX links_note ON links(note_id);
+        CREATE INDEX links_target ON links(target);
+        """,
+    ),
+]
+
+
+class IndexOpenError(RuntimeError):
+    """The index database cannot be opened or migrated (message names the file)."""
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) the index at `path`, in WAL mode, migrated to the latest
+    schema version. Raises IndexOpenError if the file is not a SQLite database."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        migrate(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise IndexOpenError(f"{path}: cannot open index database: {exc}") from exc
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The highest applied migration version (0 for a new file)."""
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Apply every migration newer than the file's `user_version`, each in one transaction."""
+    current = schema_version(conn)
+    for version, sql in MIGRATIONS:
+        if version <= current:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # executescript would COMMIT implicitly; run statements one by one instead.
+            for statement in _split_sql(sql):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("COMMIT")
+        except Exception:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def _split_sql(sql: str) -> list[str]:
+    """Split a migration script into statements (comments start with `--`; no string
+    literal in a migration may contain `--` or `;`)."""
+    text = re.sub(r"--[^\n]*", "", sql)
+    return [part.strip() for part in text.split(";") if part.strip()]

@@ -1,0 +1,200 @@
+"""Rows of the index: notes, their chunks (with keyword index rows) and links.
+
+All functions take an open connection (`store.db.connect`) and plain values; writers expect
+to run inside a transaction opened by the caller (`transaction`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Iterator
+
+from cairn.model import Chunk, Link
+from cairn.search.text import index_text
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on any exception, which is re-raised)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@dataclass
+class NoteRow:
+    """A row of `notes` (JSON columns decoded)."""
+
+    id: str
+    path: str
+    title: str
+    type: str
+    source: str | None
+    source_hash: str | None
+    file_hash: str
+    body_hash: str
+    mtime_ns: int
+    size: int
+    created: str | None
+    updated: str | None
+    event_time: str | None
+    tags: list[str]
+    aliases: list[str]
+    meta: dict
+    warnings: list[str]
+    encoding: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> "NoteRow":
+        d = dict(row)
+        d.pop("indexed_at", None)
+        for key in ("tags", "aliases", "warnings"):
+            d[key] = json.loads(d[key])
+        d["meta"] = json.loads(d["meta"])
+        return cls(**d)
+
+
+def now_iso() -> str:
+    """Current UTC time, ISO 8601 with seconds."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def get_note(conn: sqlite3.Connection, note_id: str) -> NoteRow | None:
+    row = conn.execute("SELECT * FROM notes WHERE id = ?", (note_id,)).fetchone()
+    return NoteRow.from_row(row) if row else None
+
+
+def get_note_by_path(conn: sqlite3.Connection, path: str) -> NoteRow | None:
+    row = conn.execute("SELECT * FROM notes WHERE path = ?", (path,)).fetchone()
+    return NoteRow.from_row(row) if row else None
+
+
+def get_note_by_source(conn: sqlite3.Connection, source: str) -> NoteRow | None:
+    row = conn.execute("SELECT * FROM notes WHERE source = ? ORDER BY path LIMIT 1", (source,)).fetchone()
+    return NoteRow.from_row(row) if row else None
+
+
+def upsert_note(conn: sqlite3.Connection, note: NoteRow) -> None:
+    """Insert or update the note row (chunks are untouched)."""
+    conn.execute(
+        """INSERT INTO notes (id, path, title, type, source, source_hash, file_hash, body_hash,
+               mtime_ns, size, created, updated, event_time, tags, aliases, meta, warnings,
+               encoding, indexed_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+           ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title,
+               type=excluded.type, source=excluded.source, source_hash=excluded.source_hash,
+               file_hash=excluded.file_hash, body_hash=excluded.body_hash,
+               mtime_ns=excluded.mtime_ns, size=excluded.size, created=excluded.created,
+               updated=excluded.updated, event_time=excluded.event_time, tags=excluded.tags,
+               aliases=excluded.aliases, meta=excluded.meta, warnings=excluded.warnings,
+               encoding=excluded.encoding, indexed_at=excluded.indexed_at""",
+        (note.id, note.path, note.title, note.type, note.source, note.source_hash,
+         note.file_hash, note.body_hash, note.mtime_ns, note.size, note.created, note.updated,
+         note.event_time, json.dumps(note.tags, ensure_ascii=False),
+         json.dumps(note.aliases, ensure_ascii=False), json.dumps(note.meta, ensure_ascii=False, default=str),
+         json.dumps(note.warnings, ensure_ascii=False), note.encoding, now_iso()),
+    )
+
+
+def update_fts_metadata(conn: sqlite3.Connection, note_id: str, title: str, tags: list[str]) -> None:
+    """Rewrite the title/tags columns of a note's keyword rows (body unchanged)."""
+    tag_text = index_text(" ".join(tags))
+    rows = conn.execute(
+        "SELECT c.id, c.text FROM chunks c WHERE c.note_id = ?", (note_id,)
+    ).fetchall()
+    for row in rows:
+        conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (row["id"],))
+        conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (?,?,?,?)",
+                     (row["id"], index_text(title), index_text(row["text"]), tag_text))
+
+
+def delete_chunks(conn: sqlite3.Connection, note_id: str) -> int:
+    """Remove a note's chunks, their keyword rows and vectors. Returns the number removed."""
+    ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE note_id = ?", (note_id,))]
+    # Keep the vectors reusable for identical text re-inserted in this run (see vectors.py).
+    conn.execute(
+        """INSERT OR REPLACE INTO vector_cache(text_hash, model, vec)
+           SELECT v.text_hash, v.model, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id
+           WHERE c.note_id = ?""", (note_id,))
+    conn.executemany("DELETE FROM chunks_fts WHERE rowid = ?", [(i,) for i in ids])
+    conn.executemany("DELETE FROM vectors WHERE chunk_id = ?", [(i,) for i in ids])
+    conn.execute("DELETE FROM chunks WHERE note_id = ?", (note_id,))
+    if ids:
+        bump_vector_generation(conn)
+    return len(ids)
+
+
+def insert_chunks(conn: sqlite3.Connection, note_id: str, title: str, tags: list[str],
+                  chunks: list[Chunk]) -> list[int]:
+    """Insert chunks and their keyword rows; returns the new chunk ids in order."""
+    ids: list[int] = []
+    tag_text = index_text(" ".join(tags))
+    title_text = index_text(title)
+    for c in chunks:
+        cur = conn.execute(
+            """INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page,
+                   speaker, event_time) VALUES (?,?,?,?,?,?,?,?,?,?)""",
+            (note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page,
+             c.speaker, c.event_time),
+        )
+        chunk_id = cur.lastrowid
+        body = c.text if not c.speaker else f"{c.speaker}: {c.text}"
+        conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (?,?,?,?)",
+                     (chunk_id, title_text, index_text(body), tag_text))
+        ids.append(chunk_id)
+    return ids
+
+
+def delete_note(conn: sqlite3.Connection, note_id: str) -> None:
+    """Remove a note and everything derived from it (chunks, keyword rows, vectors, links)."""
+    delete_chunks(conn, note_id)
+    conn.execute("DELETE FROM links WHERE note_id = ?", (note_id,))
+    conn.execute("DELETE FROM notes WHERE id = ?", (note_id,))
+
+
+def replace_links(conn: sqlite3.Connection, note_id: str, links: list[Link]) -> None:
+    conn.execute("DELETE FROM links WHERE note_id = ?", (note_id,))
+    conn.executemany(
+        "INSERT INTO links (note_id, target, alias, anchor, embed, start) VALUES (?,?,?,?,?,?)",
+        [(note_id, l.target, l.alias, l.anchor, int(l.embed), l.start) for l in links],
+    )
+
+
+def bump_vector_generation(conn: sqlite3.Connection) -> None:
+    """Mark the in-memory/on-disk vector matrix caches stale."""
+    conn.execute(
+        """INSERT INTO meta(key, value) VALUES ('vector_generation', '1')
+           ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"""
+    )
+
+
+def vector_generation(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'vector_generation'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Index health figures for `cairn status`."""
+    q = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
+    return {
+        "notes": q("SELECT count(*) FROM notes"),
+        "chunks": q("SELECT count(*) FROM chunks"),
+        "embedded_chunks": q("SELECT count(*) FROM vectors"),
+        "missing_keyword_rows": q(
+            "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunks_fts f WHERE f.rowid = c.id)"),
+        "missing_vectors": q(
+            "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)"),
+        "orphan_vectors": q(
+            "SELECT count(*) FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)"),
+        "orphan_keyword_rows": q(
+            "SELECT count(*) FROM chunks_fts f WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = f.rowid)"),
+        "links": q("SELECT count(*) FROM links"),
+    }

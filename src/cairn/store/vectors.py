@@ -1,0 +1,131 @@
+"""Vector storage and exact cosine search.
+
+Vectors live in the index database (`vectors` table, float32 blobs, L2-normalised), so they
+are written in the same transaction as their chunks. Search runs over a dense float32
+matrix in memory: an exact dot product (cosine, since rows are normalised) is ~7 ms at 100k
+x 384 on 2 cores (see STACK.md). To keep a cold start fast the matrix is cached beside the
+index as `vectors.npy` + `vector_ids.npy`, tagged with the index's vector generation and
+memory-mapped when it is current.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+
+from cairn.store.notes import bump_vector_generation, vector_generation
+
+
+def put_vectors(conn: sqlite3.Connection, chunk_ids: list[int], text_hashes: list[str],
+                vecs: np.ndarray, model: str) -> None:
+    """Store one vector per chunk id (replacing any previous one).
+
+    vecs: (n, dim) float32, L2-normalised; text_hashes: sha1 of each embedded text.
+    Raises ValueError when the three lengths differ.
+    """
+    if not (len(chunk_ids) == len(vecs) == len(text_hashes)):
+        raise ValueError(f"{len(chunk_ids)} chunk ids, {len(text_hashes)} hashes, {len(vecs)} vectors")
+    conn.executemany(
+        "INSERT OR REPLACE INTO vectors(chunk_id, model, text_hash, vec) VALUES (?,?,?,?)",
+        [(cid, model, h, np.asarray(v, dtype="<f4").tobytes())
+         for cid, h, v in zip(chunk_ids, text_hashes, vecs)],
+    )
+    bump_vector_generation(conn)
+
+
+def cached_vectors(conn: sqlite3.Connection, text_hashes: list[str], model: str) -> dict[str, np.ndarray]:
+    """Vectors of recently deleted chunks with the same embedded text (hash -> vector)."""
+    out: dict[str, np.ndarray] = {}
+    for i in range(0, len(text_hashes), 500):
+        part = text_hashes[i:i + 500]
+        rows = conn.execute(
+            f"SELECT text_hash, vec FROM vector_cache WHERE model = ? AND text_hash IN ({','.join('?' * len(part))})",
+            [model, *part]).fetchall()
+        out.update({r[0]: np.frombuffer(r[1], dtype="<f4") for r in rows})
+    return out
+
+
+def clear_vector_cache(conn: sqlite3.Connection) -> None:
+    """Forget the vectors of deleted chunks (called at the end of every ingest run)."""
+    conn.execute("DELETE FROM vector_cache")
+
+
+class VectorIndex:
+    """Exact cosine search over all stored vectors of one index file.
+
+    `search(query_vec, k, allowed=None)` -> list of (chunk_id, cosine) best first.
+    `allowed` (optional set of chunk ids) restricts the candidates (filters).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, cache_dir: Path | None):
+        self.conn = conn
+        self.cache_dir = cache_dir
+        self._gen = -1
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._mat = np.zeros((0, 0), dtype=np.float32)
+
+    def _load(self) -> None:
+        gen = vector_generation(self.conn)
+        if gen == self._gen:
+            return
+        if self.cache_dir and self._load_cache(gen):
+            self._gen = gen
+            return
+        rows = self.conn.execute("SELECT chunk_id, vec FROM vectors ORDER BY chunk_id").fetchall()
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        if rows:
+            mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), -1)
+        else:
+            mat = np.zeros((0, 0), dtype=np.float32)
+        self._ids, self._mat, self._gen = ids, mat, gen
+        if self.cache_dir:
+            self._write_cache(gen)
+
+    def _paths(self) -> tuple[Path, Path, Path]:
+        d = self.cache_dir
+        assert d is not None
+        return d / "vectors.npy", d / "vector_ids.npy", d / "vectors.gen"
+
+    def _load_cache(self, gen: int) -> bool:
+        mat_p, ids_p, gen_p = self._paths()
+        try:
+            if int(gen_p.read_text()) != gen:
+                return False
+            self._mat = np.load(mat_p, mmap_mode="r")
+            self._ids = np.load(ids_p)
+            return len(self._ids) == len(self._mat)
+        except (OSError, ValueError):
+            return False
+
+    def _write_cache(self, gen: int) -> None:
+        mat_p, ids_p, gen_p = self._paths()
+        try:
+            tmp = mat_p.with_suffix(".tmp.npy")
+            np.save(tmp, self._mat)
+            tmp.replace(mat_p)
+            tmp = ids_p.with_suffix(".tmp.npy")
+            np.save(tmp, self._ids)
+            tmp.replace(ids_p)
+            gen_p.write_text(str(gen))
+        except OSError:
+            pass  # the cache is an optimisation only
+
+    def __len__(self) -> int:
+        self._load()
+        return len(self._ids)
+
+    def search(self, query_vec: np.ndarray, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
+        """Top-k chunk ids by cosine similarity (query_vec: (dim,) L2-normalised float32)."""
+        self._load()
+        if len(self._ids) == 0 or k <= 0:
+            return []
+        scores = self._mat @ np.asarray(query_vec, dtype=np.float32)
+        if allowed is not None:
+            mask = np.isin(self._ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
+            scores = np.where(mask, scores, -np.inf)
+        k = min(k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top])]
+        return [(int(self._ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]

@@ -1,0 +1,120 @@
+"""The vault: markdown files with YAML frontmatter, the source of truth.
+
+Layout under `<home>/vault/`:
+- `notes/<folder>/<relative path>.md` — markdown notes ingested from a folder, copied with
+  the person's frontmatter intact plus `cairn_id`, `cairn_source`, `cairn_source_hash`
+  added to it (a block that cannot be parsed is copied verbatim and never touched);
+- `<type>/<yyyy-mm-dd>-<slug>.md` — notes Cairn writes for text, HTML, PDF and DOCX sources
+  (frontmatter `generator: cairn` with id, title, type, source, pages, file, ...);
+- `records/<import>/<id>.md` — records from `cairn import notes`;
+- `chats/<conversation>/<session>.md` — verbatim chat archive from `cairn import chat`;
+- `_files/<sha256>.<ext>` — originals of binary sources.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+SKIP_DIRS = {"_files", ".git", ".obsidian", ".trash", ".cairn", "node_modules"}
+NOTE_SUFFIXES = {".md", ".markdown", ".mdx"}
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def slugify(text: str, max_len: int = 60) -> str:
+    """Lower-case ASCII-ish slug ("Café budget 2024!" -> "cafe-budget-2024"); CJK kept."""
+    norm = unicodedata.normalize("NFKD", text)
+    norm = "".join(ch for ch in norm if not unicodedata.combining(ch))
+    slug = re.sub(r"[^\w]+", "-", norm.lower(), flags=re.UNICODE).strip("-_")
+    return (slug[:max_len].strip("-") or "note")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write UTF-8 text via a temporary file and rename (never a half-written note)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.cairn-tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def render_note(frontmatter: dict[str, Any], body: str) -> str:
+    """A markdown note with a YAML frontmatter block."""
+    fm = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True, width=1000).strip()
+    return f"---\n{fm}\n---\n\n{body.rstrip()}\n"
+
+
+_FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
+
+
+def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
+    """Insert `keys` into the note's first frontmatter block (or a new block if it has none).
+
+    Returns the new text, or None when the existing block is not a valid YAML mapping —
+    such a block is never rewritten (case B04). Existing keys of the same name are replaced.
+    """
+    m = _FM_RE.match(text)
+    new_lines = yaml.safe_dump(keys, sort_keys=False, allow_unicode=True, width=1000)
+    if not m:
+        if text.startswith("---\n"):
+            return None  # an opening fence without a closing one
+        return f"---\n{new_lines}---\n\n{text}"
+    block = m.group(1) or ""
+    try:
+        data = yaml.safe_load(block) if block.strip() else {}
+    except yaml.YAMLError:
+        return None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        return None
+    kept = [line for line in block.splitlines(keepends=True)
+            if not any(line.startswith(f"{k}:") for k in keys)]
+    return "---\n" + new_lines + "".join(kept) + text[m.end(1) if m.group(1) else 4:]
+
+
+def iter_note_files(vault: Path) -> Iterator[Path]:
+    """All note files under the vault (sorted), skipping `_files`, hidden folders and temp files."""
+    for root, dirs, files in os.walk(vault, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith(".") or name.endswith("~"):
+                continue
+            if Path(name).suffix.lower() in NOTE_SUFFIXES:
+                yield Path(root) / name
+
+
+def rel(vault: Path, path: Path) -> str:
+    """Vault-relative path with '/' separators."""
+    return path.relative_to(vault).as_posix()
+
+
+def unique_path(vault: Path, relpath: str, taken: set[str] | None = None) -> str:
+    """`relpath`, or `stem-2.md`, `stem-3.md`, ... if that file already exists."""
+    candidate, n = relpath, 1
+    stem, suffix = os.path.splitext(relpath)
+    while (vault / candidate).exists() or (taken and candidate in taken):
+        n += 1
+        candidate = f"{stem}-{n}{suffix}"
+    return candidate
+
+
+def note_id_for(relpath: str) -> str:
+    """Stable id of a note that carries no id of its own (derived from its vault path)."""
+    return "n" + hashlib.sha1(relpath.encode("utf-8")).hexdigest()[:15]
+
+
+def new_note_id(seed: str) -> str:
+    """Id for a note Cairn creates (derived from its source so re-ingest finds it)."""
+    return "n" + hashlib.sha1(seed.encode("utf-8")).hexdigest()[:15]
