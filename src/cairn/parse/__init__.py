@@ -91,9 +91,10 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
             from .html import parse_html
 
             return parse_html(data, path.name)
-        if not data.strip():  # whitespace-only in any 8-bit encoding (UTF-16 handled below)
+        if data.isspace():  # whitespace-only in any 8-bit encoding (UTF-16 handled below)
             raise EmptyDocument("empty file (only whitespace)")
         text, encoding = decode_bytes(data)
+        del data  # keep peak memory near two copies of the file
         if kind == "markdown":
             doc = parse_markdown_text(text, path.name, dendron=dendron)
         else:

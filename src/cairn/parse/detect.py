@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 from .errors import UnsupportedFormat
-from .text import bom_encoding, utf16_nul_pattern
+from .text import bom_encoding, few_nuls, utf16_nul_pattern
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
 HEAD_BYTES = 8192  # how much of the file the caller should pass as `head`
@@ -49,7 +49,7 @@ _BINARY_NAMES: dict[str, tuple[str, str]] = {
     "amr": ("AMR audio", "audio transcription is not supported yet"),
     "aiff": ("AIFF audio", "audio transcription is not supported yet"),
     "midi": ("MIDI file", "music files are not indexed"),
-    "mp4": ("MP4 video", "video is not supported"),
+    "mp4": ("MP4 audio/video file", "audio transcription and video are not supported yet"),
     "m4v": ("M4V video", "video is not supported"),
     "3gp": ("3GP video", "video is not supported"),
     "mkv": ("Matroska video", "video is not supported"),
@@ -116,13 +116,15 @@ _CONTROL_BYTES = bytes([*range(0, 9), *range(14, 27), *range(28, 32), 127])
 
 
 def _looks_like_text(head: bytes) -> bool:
-    """True when `head` is plausibly text (no NULs, few control bytes)."""
+    """True when `head` is plausibly text (UTF-16/32 NUL pattern, or few NULs and control bytes)."""
     if not head:
         return True
     if bom_encoding(head):
         return True
-    if b"\x00" in head:
-        return utf16_nul_pattern(head) is not None
+    if b"\x00" in head and utf16_nul_pattern(head) is not None:
+        return True
+    if b"\x00" in head and not few_nuls(head):
+        return False
     bad = len(head) - len(head.translate(None, _CONTROL_BYTES))
     return bad / len(head) < 0.05
 
@@ -185,8 +187,9 @@ def detect_kind(path: Path, head: bytes) -> str:
     path = Path(path)
     # Byte-order marks mean text, whatever else follows.
     if not bom_encoding(head):
-        # PDF: the header may be preceded by some junk bytes (allowed by readers).
-        if head.startswith(b"%PDF") or b"%PDF-" in head[:1024]:
+        # PDF: the header may be preceded by some junk bytes (readers allow 1 KB), but a text
+        # note that merely mentions "%PDF-" early on is still text.
+        if head.startswith(b"%PDF") or (b"%PDF-" in head[:1024] and not _is_clean_text(head)):
             return "pdf"
         if head.startswith(b"PK\x03\x04"):
             return _zip_kind(path, head)

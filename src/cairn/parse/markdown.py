@@ -276,6 +276,19 @@ def _parse_block(block: _Block) -> None:
     block.data = data
 
 
+def _looks_like_metadata(content: str) -> bool:
+    """Whether a block YAML refused still reads as `key: value` metadata rather than prose:
+    at least half of its unindented lines (list items and comments aside) are `key:` lines."""
+    top = keys = 0
+    for raw in content.split("\n"):
+        if not raw.strip() or raw[0] in " \t-#":
+            continue
+        top += 1
+        if _SALVAGE_LINE.match(raw):
+            keys += 1
+    return keys > 0 and keys * 2 >= top
+
+
 def _salvage(content: str) -> dict[str, Any]:
     """Plain top-level `key: value` lines of a block YAML refused (best effort, never raises)."""
     out: dict[str, Any] = {}
@@ -327,8 +340,10 @@ def _mask(text: str, ranges: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def code_ranges(body: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(fenced code blocks, inline code spans): sorted, non-overlapping (start, end) ranges."""
+def code_ranges(body: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], str]:
+    """(fenced code blocks, inline code spans, body with the fences masked).
+
+    The ranges are sorted, non-overlapping (start, end) pairs."""
     fences: list[tuple[int, int]] = []
     open_: tuple[str, int, int] | None = None  # (char, length, start)
     if "```" in body or "~~~" in body:
@@ -345,8 +360,8 @@ def code_ranges(body: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]
             fences.append((open_[2], len(body)))  # an unclosed fence runs to the end
 
     spans: list[tuple[int, int]] = []
-    if "`" in body:
-        outside = _mask(body, fences)
+    outside = _mask(body, fences)
+    if "`" in outside:
         runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(outside)]
         # boundaries a code span cannot cross: blank lines and fenced blocks
         bounds = sorted([m.start() for m in _PARA_BREAK.finditer(body)] + [f for f, _ in fences])
@@ -368,7 +383,7 @@ def code_ranges(body: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]
                     i = j + 1
                     continue
             i += 1
-    return fences, spans
+    return fences, spans, outside
 
 
 def mask_code(body: str) -> tuple[str, str, list[tuple[int, int]]]:
@@ -376,8 +391,7 @@ def mask_code(body: str) -> tuple[str, str, list[tuple[int, int]]]:
 
     Masked characters are replaced by NUL, so lengths and offsets are unchanged.
     """
-    fences, spans = code_ranges(body)
-    no_fences = _mask(body, fences)
+    _fences, spans, no_fences = code_ranges(body)
     return no_fences, _mask(no_fences, spans), spans
 
 
@@ -511,10 +525,13 @@ def parse_markdown(text: str, name: str, *, dendron: bool | None = None) -> Pars
     first = _find_block(text, 0, 1)
     if first is not None:
         _parse_block(first)
-        salvaged = _salvage(first.content) if first.data is None and first.lang == "yaml" else {}
-        if first.data is None and first.lang == "yaml" and not salvaged:
-            # "---\nSome text\n---": horizontal rules around prose, not a metadata block
-            first = None
+        salvaged = {}
+        if first.data is None and first.lang == "yaml":
+            if _looks_like_metadata(first.content):
+                salvaged = _salvage(first.content)
+            else:
+                # "---\nSome text\n---": horizontal rules around prose, not a metadata block
+                first = None
     if first is not None:
         fm_raw.append(first.content)
         body_start = first.end
@@ -543,13 +560,15 @@ def parse_markdown(text: str, name: str, *, dendron: bool | None = None) -> Pars
                 msg = f"frontmatter: a second frontmatter block at line {second.line} follows the first; the first block wins"
                 msg += f", keys only in the second were used ({', '.join(map(str, added))})" if added else ", the second was ignored"
                 warnings.append(msg)
-            elif second.data is None and second.lang == "yaml" and _salvage(second.content):
+            elif second.data is None and second.lang == "yaml" and _looks_like_metadata(second.content):
                 warnings.append(
                     f"frontmatter: a second frontmatter block at line {second.line} could not be parsed "
                     f"({second.error}); kept as body text"
                 )
 
-    body = text[body_start:].lstrip("\n")
+    while text.startswith("\n", body_start):
+        body_start += 1
+    body = text[body_start:]
     dendron_mode = _is_dendron(fm) if dendron is None else dendron
 
     no_fences, masked, spans = mask_code(body)

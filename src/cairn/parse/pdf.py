@@ -22,7 +22,9 @@ from .errors import EmptyDocument, ParseError
 from .text import normalize_newlines
 
 _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
-_TITLE_JUNK = re.compile(r"^(?:Microsoft (?:Word|PowerPoint|Excel) - |untitled$)", re.IGNORECASE)
+_TITLE_PREFIX = re.compile(r"^Microsoft (?:Word|PowerPoint|Excel) - ", re.IGNORECASE)
+# placeholder values some producers write into the info dictionary (reportlab, Word...)
+_JUNK_VALUES = {"(anonymous)", "(unspecified)", "anonymous", "unspecified", "untitled", "unknown", "none", "-"}
 
 
 def pdf_date(value: Any) -> str | None:
@@ -136,13 +138,13 @@ def parse_pdf(data: bytes, name: str) -> ParsedDocument:
         for key, out in (("/Title", "title"), ("/Author", "author"), ("/Subject", "subject"),
                          ("/Keywords", "keywords"), ("/Creator", "creator"), ("/Producer", "producer")):
             value = get(key)
-            if value:
+            if value and value.lower() not in _JUNK_VALUES:
                 meta[out] = value
         created = pdf_date(get("/CreationDate"))
         updated = pdf_date(get("/ModDate"))
         title = meta.get("title", "")
         if title:
-            title = _TITLE_JUNK.sub("", title).strip()
+            title = _TITLE_PREFIX.sub("", title).strip()
     if not title:
         title = PurePath(name).stem or name
 

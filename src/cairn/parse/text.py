@@ -4,7 +4,8 @@ Order of attempts (the OS locale is never consulted):
 
 1. byte-order mark: UTF-8 (stripped), UTF-32 LE/BE, UTF-16 LE/BE;
 2. data with NUL bytes: the NUL pattern of BOM-less UTF-16/UTF-32 (every 2nd/4th byte NUL for
-   mostly-ASCII text); anything else with NULs is refused as binary;
+   mostly-ASCII text); a few stray NULs (< 0.5%) in otherwise normal text are dropped; anything
+   else with NULs is refused as binary;
 3. strict UTF-8;
 4. charset detection (charset-normalizer), preferring cp1252 when it is among the equally good
    candidates (short Western texts are otherwise often labelled cp1250/cp775/mac_*);
@@ -75,6 +76,12 @@ def utf16_nul_pattern(data: bytes) -> str | None:
     if even >= 0.6 * half and odd <= 0.05 * half:
         return "utf-16-be"
     return None
+
+
+def few_nuls(data: bytes) -> bool:
+    """True when NUL bytes are rare stray bytes (under 0.5% of the sample), not a binary format."""
+    sample = data[:_SAMPLE]
+    return sample.count(0) * 200 < len(sample) and data.count(0) * 200 < len(data)
 
 
 def _clean(text: str, encoding: str) -> tuple[str, str]:
@@ -155,7 +162,10 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
     if b"\x00" in data:
         enc = utf16_nul_pattern(data)
         if enc is None:
-            raise UndecodableText("binary data (NUL bytes), not text")
+            if not few_nuls(data):
+                raise UndecodableText("binary data (NUL bytes), not text")
+            data = data.replace(b"\x00", b"")  # a few stray NULs in otherwise normal text
+            return decode_bytes(data)
         unit = 4 if enc.startswith("utf-32") else 2
         payload = data[: len(data) - len(data) % unit]
         try:

@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 
 from cairn.config import SearchSettings
 from cairn.model import Hit
-from cairn.search.text import build_match_query, query_terms
+from cairn.search.text import build_match_query, has_field_filter, query_terms
 
 log = logging.getLogger("cairn.search")
 
@@ -59,10 +59,10 @@ def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str |
 
 
 def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
-                       allowed: set[int] | None = None) -> list[tuple[int, float]]:
+                       allowed: set[int] | None = None, fields: bool = True) -> list[tuple[int, float]]:
     """(chunk_id, bm25) best first; bm25 is positive (higher = better).
     Raises sqlite3.OperationalError if FTS5 rejects the query (should not happen)."""
-    match = build_match_query(query)
+    match = build_match_query(query, fields=fields)
     if match is None:
         return []
     w = BM25_WEIGHTS
@@ -129,6 +129,10 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
         else:
             try:
                 kw = keyword_candidates(conn, query, n_cand, allowed)
+                if not kw and has_field_filter(query):
+                    kw = keyword_candidates(conn, query, n_cand, allowed, fields=False)
+                    result.warnings.append("no match for the title:/tags: filter; "
+                                           "searched its words anywhere instead")
             except sqlite3.OperationalError as exc:
                 result.keyword_error = f"keyword search failed: {exc}"
                 result.warnings.append(result.keyword_error)

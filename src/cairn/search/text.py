@@ -44,16 +44,19 @@ def query_terms(query: str) -> list[str]:
     return [t.lower() for t in _TERM_RE.findall(query)]
 
 
-def build_match_query(query: str, *, drop_stopwords: bool = True) -> str | None:
+def build_match_query(query: str, *, drop_stopwords: bool = True, fields: bool = True) -> str | None:
     """FTS5 MATCH expression for arbitrary user text, or None if it has no searchable term.
 
     Terms are OR-ed (BM25 ranks documents matching more terms higher). English stopwords
-    are dropped unless the query has nothing else. Never raises.
+    are dropped unless the query has nothing else. With fields=False, `title:x` / `tags:x`
+    search just x, anywhere. Never raises.
     """
     parts: list[tuple[str, bool]] = []  # (expression, is_stopword)
     for word in query.split():
         field = _FIELD_RE.match(word)
-        if field:
+        if field and not fields:
+            word = field.group(2)
+        elif field:
             phrase = _phrase(field.group(2))
             if phrase:
                 parts.append((f"{field.group(1).lower()} : {phrase}", False))
@@ -71,3 +74,8 @@ def build_match_query(query: str, *, drop_stopwords: bool = True) -> str | None:
     seen: set[str] = set()
     unique = [p for p in kept if not (p.lower() in seen or seen.add(p.lower()))]
     return " OR ".join(unique)
+
+
+def has_field_filter(query: str) -> bool:
+    """True when the query uses a `title:` or `tags:` column filter."""
+    return any(_FIELD_RE.match(w) for w in query.split())

@@ -1,0 +1,141 @@
+"""Shared helpers for Cairn's benchmark scripts (bench/*.py).
+
+Data is read where it lies: `<repo>/../shared/data` (override with the CAIRN_DATA
+environment variable). Homes and scratch files go to a temp dir or to bench/out/ (git-ignored).
+The `cairn` executable is the one beside the running Python (the venv's), else the one on
+PATH; override with CAIRN_BIN.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+OUT = BENCH / "out"
+MODES = ("keyword", "semantic", "hybrid")
+
+if str(REPO / "src") not in sys.path:  # let `python bench/x.py` import cairn without install
+    sys.path.insert(0, str(REPO / "src"))
+
+
+def data_dir() -> Path:
+    """The shared data folder (CAIRN_DATA, else <repo>/../shared/data)."""
+    env = os.environ.get("CAIRN_DATA")
+    return Path(env).expanduser().resolve() if env else (REPO.parent / "shared" / "data").resolve()
+
+
+def need(path: Path, what: str) -> Path:
+    """`path` if it exists, else exit with a message naming it (and CAIRN_DATA)."""
+    if not path.exists():
+        sys.exit(f"error: {what} not found at {path} (set CAIRN_DATA to the shared data folder)")
+    return path
+
+
+def cairn_bin() -> list[str]:
+    """Command prefix that runs the Cairn CLI."""
+    env = os.environ.get("CAIRN_BIN")
+    if env:
+        return [env]
+    beside = Path(sys.executable).parent / "cairn"
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("cairn")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "cairn.cli"]
+
+
+class CairnError(RuntimeError):
+    pass
+
+
+def run_cairn(home: Path, args: Sequence[str], *, stdout_path: Path | None = None,
+              timeout: float | None = None) -> tuple[str, str, float]:
+    """Run `cairn --home HOME ARGS...`; returns (stdout, stderr, wall seconds).
+
+    With stdout_path, stdout goes to that file (returned stdout is ""). Raises CairnError
+    with the command, exit code and stderr tail on a non-zero exit.
+    """
+    cmd = [*cairn_bin(), "--home", str(home), *args]
+    t0 = time.perf_counter()
+    if stdout_path is not None:
+        with open(stdout_path, "wb") as fh:
+            proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.PIPE, timeout=timeout)
+        out = ""
+    else:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        out = proc.stdout.decode("utf-8", "replace")
+    wall = time.perf_counter() - t0
+    err = proc.stderr.decode("utf-8", "replace")
+    if proc.returncode != 0:
+        raise CairnError(f"`{' '.join(cmd)}` exited {proc.returncode}:\n{err[-3000:]}")
+    return out, err, wall
+
+
+def parse_json_report(stdout: str) -> dict:
+    """The JSON object printed by `cairn ... --json` (ignores anything before the first '{')."""
+    start = stdout.find("{")
+    if start < 0:
+        raise CairnError(f"no JSON report in output: {stdout[:500]!r}")
+    return json.loads(stdout[start:])
+
+
+def write_jsonl(path: Path, rows: Iterable[dict]) -> int:
+    n = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            n += 1
+    return n
+
+
+def read_jsonl(path: Path) -> Iterator[dict]:
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def batch_search(home: Path, batch_file: Path, out_file: Path, *, k: int, mode: str,
+                 fusion: str = "rrf") -> tuple[dict[str, list[dict]], list[str], float]:
+    """`cairn search --batch` -> ({query_id: hits}, warnings seen, wall seconds)."""
+    _, err, wall = run_cairn(home, ["search", "--batch", str(batch_file), "--k", str(k),
+                                    "--mode", mode, "--fusion", fusion], stdout_path=out_file)
+    results: dict[str, list[dict]] = {}
+    warnings: list[str] = []
+    for row in read_jsonl(out_file):
+        results[str(row["query_id"])] = row.get("hits") or []
+        warnings.extend(f"{row['query_id']}: {w}" for w in row.get("warnings") or [])
+    if err.strip():
+        warnings.append("stderr: " + err.strip()[-500:])
+    return results, warnings, wall
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], aligns: str | None = None) -> str:
+    """A plain monospace table (markdown-compatible pipes)."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    aligns = aligns or ("l" + "r" * (len(headers) - 1))
+
+    def fmt(row: Sequence[str]) -> str:
+        parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, aligns)]
+        return "| " + " | ".join(parts) + " |"
+
+    sep = "|" + "|".join(("-" * (w + 1) + ":" if a == "r" else "-" * (w + 2)) for w, a in zip(widths, aligns)) + "|"
+    return "\n".join([fmt(cells[0]), sep, *(fmt(r) for r in cells[1:])])
+
+
+def fmt_s(seconds: float) -> str:
+    return f"{seconds:.1f} s" if seconds >= 1 else f"{seconds * 1000:.0f} ms"
+
+
+def header(title: str) -> None:
+    print(f"\n== {title}", flush=True)

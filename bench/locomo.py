@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""LoCoMo conversational memory: evidence hit@5 / hit@10 per question category and mode.
+
+    python bench/locomo.py                          # all conversations, three modes
+    python bench/locomo.py --limit-conversations 1  # quick run
+    python bench/locomo.py --fusion weighted
+
+Each conversation of `locomo/locomo-dev.json` becomes a chat JSONL
+(conversation=sample_id, session=session_N, id=dia_id, speaker, time, text) imported with
+`cairn import chat` into its own temporary home. `time` is the session's `session_N_date_time`
+("1:56 pm on 8 May, 2023") as ISO 8601, plus one minute per message to keep the order.
+A shared image is appended to the text as "[image: <blip_caption>]" (--no-captions: text only).
+The questions are written as a batch JSONL (id, query) and run with
+`cairn search --batch FILE --k 10 --mode M` for each mode.
+
+hit@k = fraction of questions (categories 1-4; 5 is adversarial/unanswerable and has no
+evidence to find) with at least one of their `evidence` dia_ids among the `source_id`s of
+the top-k hits. Evidence ids are normalised ("D:11:26" -> "D11:26", "D8:6; D9:17" -> two
+ids); ids that do not occur in the conversation are dropped, and a question left with no
+valid evidence is not scored (the count is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import (MODES, OUT, CairnError, batch_search, data_dir, fmt_s, header, need,  # noqa: E402
+                     parse_json_report, run_cairn, table, write_jsonl)
+
+# Conventional names of LoCoMo's numeric categories (as used by most papers using the data).
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+KS = (5, 10)
+_SESSION_RE = re.compile(r"session_(\d+)")
+
+
+def parse_session_time(text: str) -> datetime:
+    """'1:56 pm on 8 May, 2023' -> datetime(2023, 5, 8, 13, 56)."""
+    cleaned = re.sub(r"\s+", " ", text.strip())
+    for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on %B %d, %Y"):
+        try:
+            return datetime.strptime(cleaned, fmt)
+        except ValueError:
+            pass
+    raise ValueError(f"unrecognised LoCoMo date-time {text!r}")
+
+
+def chat_rows(sample: dict, captions: bool = True) -> list[dict]:
+    """The chat JSONL rows of one LoCoMo conversation, sessions in numeric order."""
+    conv = sample["conversation"]
+    sessions = sorted((int(m.group(1)), key) for key in conv
+                      if (m := _SESSION_RE.fullmatch(key)) and isinstance(conv[key], list))
+    rows = []
+    for _, key in sessions:
+        start = parse_session_time(conv[f"{key}_date_time"])
+        for i, msg in enumerate(conv[key]):
+            text = str(msg.get("text") or "").strip()
+            if captions and msg.get("blip_caption"):
+                text = (text + f" [image: {msg['blip_caption']}]").strip()
+            if not text:
+                continue
+            rows.append({"conversation": sample["sample_id"], "session": key, "id": msg["dia_id"],
+                         "speaker": msg["speaker"],
+                         "time": (start + timedelta(minutes=i)).isoformat(timespec="minutes"),
+                         "text": text})
+    return rows
+
+
+def normalise_evidence(evidence: list, known: set[str]) -> list[str]:
+    out = []
+    for item in evidence:
+        for part in re.split(r"[;,\s]+", str(item)):
+            part = re.sub(r"^D:(\d+)", r"D\1", part.strip())
+            if part in known and part not in out:
+                out.append(part)
+    return out
+
+
+def run_conversation(sample: dict, modes: list[str], fusion: str, captions: bool, workdir: Path,
+                     k: int = 10) -> dict:
+    """Import one conversation and run its questions; returns per-question hits per mode."""
+    sid = sample["sample_id"]
+    home = workdir / f"home-{sid}"
+    chat = workdir / f"{sid}-chat.jsonl"
+    rows = chat_rows(sample, captions)
+    write_jsonl(chat, rows)
+    out, _, import_wall = run_cairn(home, ["import", "chat", str(chat), "--json", "--quiet"])
+    report = parse_json_report(out)
+    known = {r["id"] for r in rows}
+    questions, dropped = [], 0
+    for i, qa in enumerate(sample["qa"]):
+        cat = int(qa.get("category", 0))
+        if cat not in CATEGORY_NAMES:
+            continue
+        ev = normalise_evidence(qa.get("evidence") or [], known)
+        if not ev:
+            dropped += 1
+            continue
+        questions.append({"id": f"{sid}:{i}", "query": qa["question"], "category": cat, "evidence": ev})
+    batch = workdir / f"{sid}-questions.jsonl"
+    write_jsonl(batch, ({"id": q["id"], "query": q["query"]} for q in questions))
+    per_mode, walls, warnings = {}, {}, {}
+    for mode in modes:
+        results, warns, wall = batch_search(home, batch, workdir / f"{sid}-{mode}.jsonl", k=k,
+                                            mode=mode, fusion=fusion)
+        per_mode[mode] = {q["id"]: [h.get("source_id") for h in results.get(q["id"], [])] for q in questions}
+        walls[mode], warnings[mode] = wall, warns
+    return {"sid": sid, "messages": len(rows), "questions": questions, "dropped": dropped,
+            "report": report, "import_wall": import_wall, "hits": per_mode, "search_wall": walls,
+            "warnings": warnings}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--fusion", default="rrf", help="passed to `cairn search --fusion` (rrf | weighted)")
+    ap.add_argument("--limit-conversations", type=int, default=0, metavar="N", help="only the first N conversations")
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated search modes")
+    ap.add_argument("--no-captions", action="store_true", help="do not append image captions to messages")
+    ap.add_argument("--keep", action="store_true", help="keep the homes under bench/out/locomo-run")
+    ap.add_argument("--misses", type=int, default=0, metavar="N",
+                    help="print N hybrid misses@10 (question, evidence, top hits) for inspection")
+    args = ap.parse_args(argv)
+    modes = [m for m in args.modes.split(",") if m]
+
+    t0 = time.perf_counter()
+    path = need(data_dir() / "locomo" / "locomo-dev.json", "LoCoMo")
+    samples = json.loads(path.read_text(encoding="utf-8"))
+    if args.limit_conversations:
+        samples = samples[:args.limit_conversations]
+    header(f"LoCoMo — {path} ({len(samples)} conversation(s), fusion={args.fusion})")
+    if args.keep:
+        workdir = OUT / "locomo-run"
+        shutil.rmtree(workdir, ignore_errors=True)
+        workdir.mkdir(parents=True)
+        tmp_ctx = None
+    else:
+        tmp_ctx = tempfile.TemporaryDirectory(prefix="cairn-locomo-")
+        workdir = Path(tmp_ctx.name)
+    convs = []
+    try:
+        for sample in samples:
+            try:
+                res = run_conversation(sample, modes, args.fusion, not args.no_captions, workdir)
+            except CairnError as exc:
+                print(f"{sample['sample_id']}: FAILED: {exc}")
+                continue
+            r = res["report"]
+            print(f"{res['sid']}: {res['messages']} messages -> added {r['added']} session(s), "
+                  f"{r['embedded_chunks']} chunks embedded, import {fmt_s(res['import_wall'])}; "
+                  f"{len(res['questions'])} questions (cat 1-4; {res['dropped']} without valid evidence); "
+                  "search " + ", ".join(f"{m} {fmt_s(w)}" for m, w in res["search_wall"].items()), flush=True)
+            for key in ("failed", "skipped"):
+                if r.get(key):
+                    print(f"  import {key}: {r[key][:3]}")
+            for m, w in res["warnings"].items():
+                if w:
+                    print(f"  {m}: {len(w)} warning(s), e.g. {w[:2]}")
+            convs.append(res)
+    finally:
+        if tmp_ctx is not None:
+            tmp_ctx.cleanup()
+    if not convs:
+        return 1
+
+    # hits[mode][k][category] = [hit count, n]
+    score = {m: {k: defaultdict(lambda: [0, 0]) for k in KS} for m in modes}
+    misses = []
+    for res in convs:
+        for q in res["questions"]:
+            ev = set(q["evidence"])
+            for m in modes:
+                got = res["hits"][m][q["id"]]
+                for k in KS:
+                    hit = bool(ev & set(got[:k]))
+                    for cat in (q["category"], "all"):
+                        score[m][k][cat][0] += hit
+                        score[m][k][cat][1] += 1
+                    if m == "hybrid" and k == 10 and not hit:
+                        misses.append((res["sid"], q, got))
+    header("LoCoMo evidence retrieval (`cairn search --batch --k 10`), fraction of questions")
+    cats = [c for c in (1, 2, 3, 4) if score[modes[0]][5][c][1]] + ["all"]
+    headers = ["category", "n"] + [f"{m} @{k}" for m in modes for k in KS]
+    rows = []
+    for cat in cats:
+        n = score[modes[0]][5][cat][1]
+        label = f"{cat} {CATEGORY_NAMES[cat]}" if cat != "all" else "overall"
+        rows.append([label, n] + [f"{score[m][k][cat][0] / n:.3f}" for m in modes for k in KS])
+    print(table(headers, rows))
+    if args.misses and "hybrid" in modes:
+        header(f"first {args.misses} hybrid misses@10")
+        for sid, q, got in misses[:args.misses]:
+            print(f"{sid} cat{q['category']} {q['query']!r} evidence={q['evidence']} top5={got[:5]}")
+    print(f"total time {fmt_s(time.perf_counter() - t0)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""BEIR SciFact retrieval quality through the CLI: nDCG@10 and recall@100 per search mode.
+
+    python bench/scifact.py                      # reuse the cached home, all train queries
+    python bench/scifact.py --fresh              # rebuild the home (imports 5,183 abstracts)
+    python bench/scifact.py --fusion weighted --limit-queries 200
+
+The corpus (`beir-scifact/corpus.jsonl`: _id, title, text) is imported with
+`cairn import notes` (id=_id, title, text) into bench/out/scifact-home, which is kept
+between runs (rebuilt with --fresh, or when the corpus or Cairn's indexing code changes).
+The train queries run through `cairn search --batch FILE --k 100 --mode M` for each mode;
+hits map to corpus ids via `source_id` (first occurrence only). Metrics follow BEIR
+(pytrec_eval): nDCG@10 with graded gains from qrels/train.tsv, log2 discount and the ideal
+DCG from the qrels; recall@100 = relevant docs retrieved in the top 100 / relevant docs.
+Only queries present in the qrels are scored; a query with no hits scores 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import math
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import (MODES, OUT, REPO, CairnError, batch_search, data_dir, fmt_s, header,  # noqa: E402
+                     need, parse_json_report, run_cairn, table, write_jsonl, read_jsonl)
+
+HOME = OUT / "scifact-home"
+MARKER = ".bench-scifact.json"
+# Code whose behaviour is baked into the cached index: a change rebuilds the home.
+INDEX_CODE = ["src/cairn/ingest.py", "src/cairn/chunk.py", "src/cairn/vault.py",
+              "src/cairn/store/db.py", "src/cairn/store/notes.py", "src/cairn/search/text.py",
+              "src/cairn/parse/markdown.py", "src/cairn/embed/minilm.py"]
+
+
+def fingerprint(corpus: Path) -> dict:
+    h = hashlib.sha256()
+    for rel in INDEX_CODE:
+        p = REPO / rel
+        h.update(rel.encode() + b"\0" + (p.read_bytes() if p.exists() else b"-") + b"\0")
+    st = corpus.stat()
+    return {"corpus": str(corpus), "corpus_size": st.st_size, "corpus_mtime": int(st.st_mtime),
+            "code": h.hexdigest()[:16]}
+
+
+def ensure_home(corpus: Path, fresh: bool, home: Path = HOME) -> dict:
+    """Import the corpus into `home` unless a complete cached import matches. Returns the
+    marker (with import figures)."""
+    fp = fingerprint(corpus)
+    marker_path = home / MARKER
+    if not fresh and marker_path.exists():
+        marker = json.loads(marker_path.read_text())
+        if all(marker.get(k) == v for k, v in fp.items()):
+            marker["cached"] = True
+            return marker
+        print(f"cached home {home} is stale (corpus or indexing code changed): rebuilding", flush=True)
+    if home.exists():
+        shutil.rmtree(home)
+    home.mkdir(parents=True)
+    with tempfile.TemporaryDirectory(prefix="cairn-scifact-") as tmp:
+        notes = Path(tmp) / "scifact.jsonl"
+        n = write_jsonl(notes, ({"id": d["_id"], "title": d.get("title") or "", "text": d["text"]}
+                                for d in read_jsonl(corpus) if str(d.get("text") or "").strip()))
+        print(f"importing {n} SciFact abstracts into {home} (cairn import notes) ...", flush=True)
+        out, err, wall = run_cairn(home, ["import", "notes", str(notes), "--json", "--quiet"])
+    report = parse_json_report(out)
+    status_out, _, _ = run_cairn(home, ["status", "--json"])
+    status = parse_json_report(status_out)
+    marker = {**fp, "docs": n, "import_seconds": round(wall, 1), "report": {
+        k: report[k] for k in ("added", "updated", "unchanged", "embedded_chunks")},
+        "failed": report.get("failed", [])[:5], "skipped": report.get("skipped", [])[:5],
+        "chunks": status.get("chunks"), "embedded": status.get("embedded_chunks"),
+        "built": time.strftime("%Y-%m-%d %H:%M:%S")}
+    (home / MARKER).write_text(json.dumps(marker, indent=1))
+    marker["cached"] = False
+    return marker
+
+
+def load_qrels(path: Path) -> dict[str, dict[str, int]]:
+    qrels: dict[str, dict[str, int]] = {}
+    with open(path, encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            qrels.setdefault(row["query-id"], {})[row["corpus-id"]] = int(row["score"])
+    return qrels
+
+
+def ranked_ids(hits: list[dict]) -> list[str]:
+    """Corpus ids of the hits in rank order, first occurrence only."""
+    seen: dict[str, None] = {}
+    for h in hits:
+        sid = h.get("source_id")
+        if sid is not None and sid not in seen:
+            seen[str(sid)] = None
+    return list(seen)
+
+
+def ndcg_at(ranked: list[str], rels: dict[str, int], k: int) -> float:
+    dcg = sum(rels.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
+    ideal = sorted((r for r in rels.values() if r > 0), reverse=True)[:k]
+    idcg = sum(r / math.log2(i + 2) for i, r in enumerate(ideal))
+    return dcg / idcg if idcg > 0 else 0.0
+
+
+def recall_at(ranked: list[str], rels: dict[str, int], k: int) -> float:
+    relevant = {d for d, r in rels.items() if r > 0}
+    return len(relevant & set(ranked[:k])) / len(relevant) if relevant else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--fresh", action="store_true", help="rebuild the cached home")
+    ap.add_argument("--fusion", default="rrf", help="passed to `cairn search --fusion` (rrf | weighted)")
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated search modes")
+    ap.add_argument("--limit-queries", type=int, default=0, help="score only the first N queries")
+    ap.add_argument("--home", type=Path, default=HOME, help=f"cached home (default {HOME})")
+    args = ap.parse_args(argv)
+    modes = [m for m in args.modes.split(",") if m]
+
+    t_start = time.perf_counter()
+    root = need(data_dir() / "beir-scifact", "BEIR SciFact")
+    corpus, qfile, qrels_file = root / "corpus.jsonl", root / "queries-train.jsonl", root / "qrels" / "train.tsv"
+    header(f"SciFact (train) — corpus {corpus}")
+    try:
+        marker = ensure_home(corpus, args.fresh, args.home)
+    except CairnError as exc:
+        print(f"IMPORT FAILED: {exc}")
+        return 1
+    how = "cached home, built " + marker.get("built", "?") if marker["cached"] else "imported now"
+    print(f"home {args.home}: {marker['docs']} docs, {marker.get('chunks')} chunks, "
+          f"{marker.get('embedded')} embedded ({how}; import took {marker['import_seconds']} s)")
+    for key in ("failed", "skipped"):
+        if marker.get(key):
+            print(f"  import {key}: {marker[key]}")
+
+    qrels = load_qrels(qrels_file)
+    queries = [q for q in read_jsonl(qfile) if str(q["_id"]) in qrels]
+    if args.limit_queries:
+        queries = queries[:args.limit_queries]
+    unscored = len(qrels) - len({str(q["_id"]) for q in queries}) if not args.limit_queries else 0
+    rows, per_mode = [], {}
+    with tempfile.TemporaryDirectory(prefix="cairn-scifact-q-") as tmp:
+        batch = Path(tmp) / "queries.jsonl"
+        write_jsonl(batch, ({"id": str(q["_id"]), "query": q["text"]} for q in queries))
+        for mode in modes:
+            try:
+                results, warnings, wall = batch_search(args.home, batch, Path(tmp) / f"{mode}.jsonl",
+                                                       k=100, mode=mode, fusion=args.fusion)
+            except CairnError as exc:
+                print(f"SEARCH FAILED ({mode}): {exc}")
+                continue
+            nd, rc, empty = [], [], 0
+            for q in queries:
+                qid = str(q["_id"])
+                ranked = ranked_ids(results.get(qid, []))
+                empty += not ranked
+                nd.append(ndcg_at(ranked, qrels[qid], 10))
+                rc.append(recall_at(ranked, qrels[qid], 100))
+            per_mode[mode] = {"ndcg@10": sum(nd) / len(nd), "recall@100": sum(rc) / len(rc),
+                              "wall": wall, "empty": empty, "warnings": warnings,
+                              "missing": len(queries) - len(results)}
+    if not per_mode:
+        return 1
+    header(f"SciFact train: {len(queries)} queries, fusion={args.fusion}, `cairn search --batch --k 100`")
+    ms = list(per_mode)
+    rows = [["nDCG@10", *(f"{per_mode[m]['ndcg@10']:.4f}" for m in ms)],
+            ["recall@100", *(f"{per_mode[m]['recall@100']:.4f}" for m in ms)],
+            ["queries with no hits", *(per_mode[m]["empty"] for m in ms)],
+            ["batch wall (incl. startup)", *(fmt_s(per_mode[m]["wall"]) for m in ms)],
+            ["queries/s", *(f"{len(queries) / per_mode[m]['wall']:.1f}" for m in ms)]]
+    print(table(["metric", *ms], rows))
+    for m in ms:
+        if per_mode[m]["missing"]:
+            print(f"  {m}: {per_mode[m]['missing']} queries missing from the batch output")
+        if per_mode[m]["warnings"]:
+            print(f"  {m}: {len(per_mode[m]['warnings'])} warning(s), e.g. {per_mode[m]['warnings'][:3]}")
+    if unscored:
+        print(f"  ({unscored} qrels queries not in queries-train.jsonl)")
+    print(f"total time {fmt_s(time.perf_counter() - t_start)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

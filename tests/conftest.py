@@ -1,0 +1,52 @@
+"""Shared fixtures: a real embedder (the packaged MiniLM on onnxruntime) wrapped to count
+its work, and fresh Cairn homes in temporary folders."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.embed import get_embedder
+from cairn.service import Cairn
+
+
+class CountingEmbedder:
+    """The real embedder, counting calls and texts so tests can assert 'no embedding work'."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.model_name = inner.model_name
+        self.dim = inner.dim
+        self.calls = 0
+        self.texts = 0
+
+    def embed(self, texts):
+        self.calls += 1
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+@pytest.fixture(scope="session")
+def real_embedder():
+    return get_embedder()
+
+
+@pytest.fixture
+def embedder(real_embedder):
+    return CountingEmbedder(real_embedder)
+
+
+@pytest.fixture
+def home(tmp_path):
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def app(home, embedder):
+    with Cairn(home, embedder=embedder) as a:
+        yield a
+
+
+def write(path, text, encoding="utf-8"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
+    return path

@@ -1,0 +1,206 @@
+"""Ingest: every supported format end to end (file -> vault note -> index -> search),
+reports, unchanged re-ingest, metadata-only edits, refusal of bad input."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from conftest import write
+
+
+def sha(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def titles(app, query, mode="keyword", k=10):
+    return [h.title for h in app.search(query, mode=mode, k=k).hits]
+
+
+def make_pdf(path, pages):
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setTitle("Boiler manual")
+    for text in pages:
+        y = 800
+        for line in text.split("\n"):
+            c.drawString(72, y, line)
+            y -= 16
+        c.showPage()
+    c.save()
+    return path
+
+
+def make_docx(path):
+    import docx
+
+    d = docx.Document()
+    d.add_heading("Allotment plan", level=1)
+    d.add_paragraph("The runner beans go along the north fence next to the compost bins.")
+    t = d.add_table(rows=2, cols=2)
+    t.cell(0, 0).text = "Crop"
+    t.cell(0, 1).text = "Bed"
+    t.cell(1, 0).text = "Kohlrabi"
+    t.cell(1, 1).text = "Bed seven"
+    d.save(str(path))
+    return path
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    src = tmp_path / "src"
+    write(src / "garden" / "tomatoes.md",
+          "---\ntitle: Tomato diary\ntags: [garden, food]\naliases: [Tomatoes]\ncreated: 1608327637133\n---\n\n"
+          "# Tomato diary\n\nThe San Marzano seedlings went into the greenhouse on 12 April. "
+          "See [[compost|the compost note]] and [[Watering#Schedule]].\n")
+    write(src / "garden" / "compost.md", "# Compost\n\nTurn the heap every fortnight; add cardboard when it smells.\n")
+    write(src / "budget.txt", "Café budget: naïve estimate 40 € per month for espresso beans.\n", "cp1252")
+    write(src / "page.html",
+          "<html><head><title>Heat pump FAQ</title></head><body><nav><a href='/'>Home</a> | <a href='/shop'>Shop</a></nav>"
+          "<article><h1>Heat pump FAQ</h1><p>The outdoor unit needs thirty centimetres of clearance on every side "
+          "so that the fan can breathe freely during the winter months.</p><p>Defrost cycles are normal when "
+          "the outside temperature drops below five degrees and the coil ices over.</p></article>"
+          "<footer>Copyright footer text</footer></body></html>")
+    make_pdf(src / "manual.pdf", ["Boiler manual\nSet the system pressure to 1.5 bar when cold.",
+                                  "Annual service\nThe flue gas analyser reading must stay under 100 ppm."])
+    make_docx(src / "plan.docx")
+    return src
+
+
+def test_every_format_is_searchable(app, corpus):
+    report = app.ingest([corpus])
+    assert report.failed == []
+    assert report.skipped == []
+    assert len(report.added) == 6
+    assert "Tomato diary" in titles(app, "San Marzano")
+    assert any("budget" in t.lower() for t in titles(app, "espresso"))
+    assert "Heat pump FAQ" in titles(app, "clearance outdoor unit")
+    assert "Boiler manual" in titles(app, "flue gas analyser")
+    assert "Allotment plan" in titles(app, "Kohlrabi")
+    # page numbers are kept for PDFs
+    hit = app.search("flue gas analyser", mode="keyword").hits[0]
+    assert hit.page == 2
+    assert "analyser" in hit.text
+    # navigation chrome of the HTML page is not indexed
+    assert app.search("Copyright footer", mode="keyword").hits == [] or \
+        "Heat pump FAQ" not in titles(app, "Copyright footer")
+
+
+def test_vault_notes_and_originals(app, corpus, home):
+    before = {p: sha(p) for p in corpus.rglob("*") if p.is_file()}
+    app.ingest([corpus])
+    # the person's own files are never rewritten
+    assert before == {p: sha(p) for p in corpus.rglob("*") if p.is_file()}
+    vault = home / "vault"
+    copy = vault / "notes" / "src" / "garden" / "tomatoes.md"
+    text = copy.read_text(encoding="utf-8")
+    assert text.count("\n---\n") == 1 and text.startswith("---\n")
+    assert "cairn_id:" in text and "title: Tomato diary" in text
+    pdf_notes = list((vault / "pdf").glob("*.md"))
+    assert len(pdf_notes) == 1
+    note = pdf_notes[0].read_text(encoding="utf-8")
+    assert "generator: cairn" in note and "pages:" in note
+    originals = list((vault / "_files").glob("*.pdf"))
+    assert len(originals) == 1
+    assert originals[0].read_bytes() == (corpus / "manual.pdf").read_bytes()
+
+
+def test_frontmatter_metadata_and_links(app, corpus):
+    app.ingest([corpus])
+    row = app.conn.execute("SELECT * FROM notes WHERE title = 'Tomato diary'").fetchone()
+    assert json.loads(row["tags"]) == ["garden", "food"] or set(json.loads(row["tags"])) >= {"garden", "food"}
+    assert json.loads(row["aliases"]) == ["Tomatoes"]
+    assert row["created"].startswith("2020-12-18")  # epoch milliseconds
+    links = {r["target"] for r in app.conn.execute("SELECT target FROM links WHERE note_id = ?", (row["id"],))}
+    assert {"compost", "Watering"} <= links
+    assert titles(app, "tags:garden")  # documented column filter
+
+
+def test_unchanged_reingest_does_no_embedding_work(app, corpus, embedder):
+    first = app.ingest([corpus])
+    assert first.embedded > 0
+    calls, texts = embedder.calls, embedder.texts
+    again = app.ingest([corpus])
+    assert len(again.unchanged) == 6 and not again.added and not again.updated
+    assert (embedder.calls, embedder.texts) == (calls, texts)
+
+
+def test_metadata_only_edit_is_not_reembedded(app, corpus, embedder):
+    app.ingest([corpus])
+    note = corpus / "garden" / "compost.md"
+    write(note, "---\ntags: [soil]\n---\n# Compost\n\nTurn the heap every fortnight; add cardboard when it smells.\n")
+    texts = embedder.texts
+    report = app.ingest([corpus])
+    assert report.updated == [str(note)]
+    assert embedder.texts == texts  # same body: vectors kept
+    assert "Compost" in titles(app, "tags:soil")
+
+
+def test_body_edit_replaces_vectors(app, corpus, embedder):
+    app.ingest([corpus])
+    note = corpus / "garden" / "compost.md"
+    write(note, "# Compost\n\nThe worm bin lives under the stairs now and gets coffee grounds.\n")
+    texts = embedder.texts
+    report = app.ingest([corpus])
+    assert report.updated == [str(note)]
+    assert 0 < embedder.texts - texts <= 3
+    st = app.status()
+    assert st["missing_vectors"] == 0 and st["orphan_vectors"] == 0
+    assert "Compost" in titles(app, "worm bin coffee grounds")
+    assert "Compost" not in titles(app, "fortnight cardboard")
+
+
+def test_binary_with_text_name_is_refused(app, tmp_path):
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + bytes(64)
+    bad = write(tmp_path / "in" / "notes.txt", png)
+    good = write(tmp_path / "in" / "ok.md", "# Fine\n\nA perfectly fine note about sourdough.\n")
+    report = app.ingest([tmp_path / "in"])
+    assert [n for n, _ in report.skipped] == [str(bad)]
+    assert "PNG" in report.skipped[0][1] or "image" in report.skipped[0][1].lower()
+    assert report.added == [str(good)]
+
+
+def test_missing_path_is_reported(app, tmp_path):
+    report = app.ingest([tmp_path / "nope"])
+    assert report.failed == [(str(tmp_path / "nope"), "no such file or folder")]
+
+
+def test_status_counts(app, corpus):
+    app.ingest([corpus])
+    st = app.status()
+    assert st["notes"] == 6
+    assert st["chunks"] >= 6
+    assert st["embedded_chunks"] == st["chunks"]
+    assert st["missing_keyword_rows"] == 0 and st["missing_vectors"] == 0
+
+
+def test_reindex_gives_same_results_without_reembedding(app, corpus, embedder):
+    app.ingest([corpus])
+    queries = ["San Marzano", "system pressure", "Kohlrabi bed", "defrost coil", "espresso budget"]
+    before = {q: [(h.note_id, h.title, h.start, h.end) for h in app.search(q).hits] for q in queries}
+    texts = embedder.texts
+    report = app.reindex()
+    assert len(report.added) == 6 and report.failed == []
+    assert embedder.texts == texts  # vectors of identical chunk text were reused
+    after = {q: [(h.note_id, h.title, h.start, h.end) for h in app.search(q).hits] for q in queries}
+    assert after == before
+
+
+def test_reindex_from_vault_alone(home, corpus, embedder):
+    from cairn.service import Cairn
+
+    with Cairn(home, embedder=embedder) as a:
+        a.ingest([corpus])
+        expected = [(h.note_id, h.title) for h in a.search("flue gas").hits]
+    (home / "index.db").unlink()
+    for extra in ("index.db-wal", "index.db-shm", "vectors.npy", "vector_ids.npy", "vectors.gen"):
+        (home / extra).unlink(missing_ok=True)
+    with Cairn(home, embedder=embedder) as b:
+        b.reindex()
+        assert [(h.note_id, h.title) for h in b.search("flue gas").hits] == expected
+        hit = b.search("flue gas analyser", mode="keyword").hits[0]
+        assert hit.page == 2 and hit.source.endswith("manual.pdf")

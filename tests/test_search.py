@@ -1,0 +1,178 @@
+"""Search: any text is a valid query (B09), CJK keyword search (B10), hybrid signals,
+filters, batch mode, keyword-channel failures reported, stale vectors after edits (B12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from cairn.search.text import build_match_query
+
+CASES = Path(__file__).parent / "cases"
+
+B09_NOTE = """---
+title: Home lab notes
+tags: [homelab]
+---
+
+# Home lab notes
+
+- Upgraded the NAS to ubuntu 20.04 last weekend.
+- Transcripts are in Downloads/transcripts on the laptop.
+- Config key health.base must stay at 30.
+- Follow @orbitlab for launch updates; use #homelab tag.
+- Rule of thumb: a=b in the old config meant "mirror".
+- Learning C++ and C# this winter; 50% done with the course.
+- Don't forget: why? because the UPS beeps! (battery at 80%)
+- The file is called report_final-v2.pdf
+- Dashboard URL path: /status?view=full&range=7d
+- NEAR the rack there is a label that says AND-OR gate kit.
+- Café opening hours: 08:00–17:00
+"""
+
+B09_FOUND = ["ubuntu 20.04", "20.04", "don't forget", "Downloads/transcripts", "health.base", "@orbitlab",
+             "#homelab", "a=b", "C++", "C#", "50%", "why?", "hi!" , '"mirror', 'mirror"', "(battery",
+             "report_final-v2.pdf", "-v2", "/status?view=full&range=7d", "NEAR", "AND", "OR gate", "NOT",
+             "^homelab", "title:homelab", "tags:homelab", "café", "08:00"]
+B09_EMPTY = ["*", "'", '"', "("]
+
+
+@pytest.fixture
+def b09(app, tmp_path):
+    write(tmp_path / "v" / "note-with-punctuation.md", B09_NOTE)
+    write(tmp_path / "v" / "other.md", "# Other\n\nShopping list: eggs, flour, yeast.\n")
+    app.ingest([tmp_path / "v"])
+    return app
+
+
+@pytest.mark.parametrize("query", B09_FOUND)
+def test_b09_punctuation_queries_find_the_note(b09, query):
+    res = b09.search(query, mode="keyword")
+    assert res.keyword_error is None
+    if query in ("hi!", "NOT"):
+        # words absent from the note ("hi", "not"): valid query, no error, no hit required
+        return
+    assert "Home lab notes" in [h.title for h in res.hits], query
+
+
+@pytest.mark.parametrize("query", B09_EMPTY)
+def test_b09_symbol_only_queries_give_empty_result_with_hint(b09, query):
+    res = b09.search(query, mode="keyword")
+    assert res.hits == []
+    assert res.keyword_error is None
+    assert any("no searchable words" in w for w in res.warnings)
+
+
+@pytest.mark.parametrize("query", B09_FOUND + B09_EMPTY + ["NEAR(a b)", "a OR", "x:y:z", "🙂 emoji", "\\", "-"])
+def test_b09_match_expression_is_always_valid(b09, query):
+    match = build_match_query(query)
+    if match is not None:
+        b09.conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)).fetchone()
+
+
+CJK_NOTE = """---
+title: 出差记录 / 出張メモ
+tags: [travel]
+---
+
+# 出差记录
+
+部署k8s-prod后内存告警已清零，修复已验证。
+下周二和陈晓岚一起去杭州看新办公室。
+
+# 出張メモ
+
+サンドボックス修正テストは金曜日に完了。
+大阪の倉庫で在庫を確認する。
+
+# 회의 메모
+
+다음 주 월요일에 예산 회의가 있습니다.
+"""
+
+
+@pytest.mark.parametrize("query", ["内存告警", "告警", "杭州", "陈晓岚", "k8s-prod", "k8s", "サンドボックス",
+                                   "在庫", "大阪の倉庫", "예산 회의", "예산"])
+def test_b10_cjk_keyword_search(app, tmp_path, query):
+    write(tmp_path / "v" / "cjk-notes.md", CJK_NOTE)
+    write(tmp_path / "v" / "en.md", "# English\n\nNothing in Chinese here, only a note about bicycles.\n")
+    app.ingest([tmp_path / "v"])
+    hits = app.search(query, mode="keyword").hits
+    assert hits and hits[0].title == "出差记录 / 出張メモ"
+
+
+def test_cjk_absent_word_not_found(app, tmp_path):
+    write(tmp_path / "v" / "cjk-notes.md", CJK_NOTE)
+    app.ingest([tmp_path / "v"])
+    assert app.search("北京", mode="keyword").hits == []
+
+
+def test_hybrid_hits_carry_signals_and_fields(b09):
+    res = b09.search("which ubuntu version is on the NAS")
+    h = res.hits[0]
+    assert h.title == "Home lab notes"
+    assert set(h.signals) == {"keyword", "semantic", "recency"}
+    assert all(0.0 <= v <= 1.0 for v in h.signals.values())
+    assert 0 < h.score <= 1.0
+    j = h.to_json()
+    for key in ("id", "source_id", "title", "path", "source", "snippet", "start", "end", "page", "score", "signals"):
+        assert key in j
+    assert j["path"].startswith("notes/") and j["source"].endswith("note-with-punctuation.md")
+
+
+def test_semantic_mode_finds_paraphrase(b09):
+    hits = b09.search("which operating system runs on my network storage", mode="semantic").hits
+    assert hits[0].title == "Home lab notes"
+
+
+def test_filters_type_and_since(app, tmp_path):
+    write(tmp_path / "v" / "old.md", "---\ncreated: 2019-01-05\n---\n# Old trip\n\nWe walked to the lighthouse in fog.\n")
+    write(tmp_path / "v" / "new.md", "---\ncreated: 2025-06-01\n---\n# New trip\n\nWe cycled to the lighthouse at dawn.\n")
+    write(tmp_path / "v" / "t.txt", "The lighthouse keeper's log was typed up as plain text.\n")
+    app.ingest([tmp_path / "v"])
+    assert {h.title for h in app.search("lighthouse", since="2024-01-01", types=["markdown"]).hits} == {"New trip"}
+    assert [h.type for h in app.search("lighthouse", types=["text"]).hits] == ["text"]
+
+
+def test_unknown_mode_is_a_clear_error(b09):
+    with pytest.raises(ValueError, match="unknown search mode"):
+        b09.search("x", mode="fuzzy")
+
+
+def test_keyword_channel_failure_is_reported_not_hidden(b09):
+    b09.conn.execute("DROP TABLE chunks_fts")
+    res = b09.search("ubuntu 20.04")
+    assert res.keyword_error and "keyword search failed" in res.keyword_error
+    assert any("keyword search failed" in w for w in res.warnings)
+    assert res.hits and res.hits[0].title == "Home lab notes"  # semantic channel still answers
+
+
+def test_batch_search(b09):
+    rows = list(b09.search_batch([("q1", "C++"), ("q2", "*")], k=3, mode="keyword"))
+    assert [r["query_id"] for r in rows] == ["q1", "q2"]
+    assert rows[0]["hits"][0]["title"] == "Home lab notes"
+    assert rows[1]["hits"] == [] and rows[1]["warnings"]
+
+
+def test_b12_edited_note_gets_new_vectors(app, tmp_path):
+    note = write(tmp_path / "v" / "health" / "allergies.md",
+                 "# Allergies\n\nSevere allergy: peanuts. Carry the auto-injector on hikes.\n")
+    write(tmp_path / "v" / "other.md", "# Bikes\n\nThe tandem needs a new chain before the summer.\n")
+    app.ingest([tmp_path / "v"])
+    old = app.search("peanut allergy auto-injector hikes", mode="semantic").hits[0]
+    assert old.title == "Allergies"
+    write(note, "# Allergies\n\nCorrection from the clinic in March: the allergy is to shellfish.\n")
+    app.ingest([tmp_path / "v"])
+    new = app.search("shellfish allergy", mode="semantic").hits[0]
+    assert new.title == "Allergies" and "shellfish" in new.snippet
+    again = [h for h in app.search("peanut allergy auto-injector hikes", mode="semantic").hits if h.title == "Allergies"]
+    assert again and again[0].signals["semantic"] < old.signals["semantic"] - 0.1
+    note_id = new.note_id
+    n_chunks = app.conn.execute("SELECT count(*) FROM chunks WHERE note_id = ?", (note_id,)).fetchone()[0]
+    n_vecs = app.conn.execute(
+        "SELECT count(*) FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.note_id = ?", (note_id,)).fetchone()[0]
+    assert n_vecs == n_chunks
+    st = app.status()
+    assert st["orphan_vectors"] == 0 and st["missing_vectors"] == 0
