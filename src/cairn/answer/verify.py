@@ -60,7 +60,12 @@ class Verification:
 
     def answer_text(self) -> str:
         """The verified answer: supported sentences with their valid citations."""
-        return " ".join(f"{s.text} " + "".join(f"[{n}]" for n in s.cites) for s in self.kept).strip()
+        parts = []
+        for s in self.kept:
+            cites = "".join(f"[{n}]" for n in s.cites)
+            m = re.match(r"^(.*?)([.!?。]+)$", s.text)
+            parts.append(f"{m.group(1)} {cites}{m.group(2)}" if m else f"{s.text} {cites}")
+        return " ".join(parts).strip()
 
 
 def split_answer(text: str) -> list[str]:

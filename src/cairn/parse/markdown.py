@@ -36,7 +36,8 @@ Wikilinks
     integer `created`/`updated` (the epoch-ms stamps Dendron writes); otherwise Obsidian/Foam
     order `[[target|alias]]`. Dendron's cross-vault prefix `dendron://vault/` is removed from
     the target. Links inside fenced code blocks and inline code spans are ignored. Links in
-    frontmatter values are returned with start=-1.
+    frontmatter string values (`related: "[[Other]]"`, quoted as YAML needs) are returned with
+    start=-1; an unquoted `[[x]]` in YAML is a nested list, not a link.
 Foam link reference definitions
     A trailing run of `[label]: path 'Title'` lines whose labels repeat the note's own
     wikilinks (what Foam generates) is dropped from the body, with `[//begin]`/`[//end]` marks.
@@ -168,6 +169,23 @@ def _split_words(value: Any, *, commas_only: bool = False) -> list[str]:
         return out
     s = str(value)
     return s.split(",") if (commas_only or "," in s) else s.split()
+
+
+def _string_values(value: Any, budget: list[int], depth: int = 0) -> list[str]:
+    """All string values (not keys) nested in frontmatter data, bounded in number and depth."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 20:
+        return []
+    if isinstance(value, str):
+        return [value] if "[[" in value else []
+    out: list[str] = []
+    if isinstance(value, dict):
+        for v in value.values():
+            out.extend(_string_values(v, budget, depth + 1))
+    elif isinstance(value, (list, tuple, set)):
+        for v in value:
+            out.extend(_string_values(v, budget, depth + 1))
+    return out
 
 
 def _dedupe(items: list[str]) -> list[str]:
@@ -579,8 +597,8 @@ def parse_markdown(text: str, name: str, *, dendron: bool | None = None) -> Pars
             body = stripped
             no_fences, masked, spans = mask_code(body)
     fm_links: list[Link] = []
-    for raw in fm_raw:
-        fm_links.extend(find_wikilinks(raw, dendron=dendron_mode, offsets=False))
+    for value in _string_values(fm, [10_000]):
+        fm_links.extend(find_wikilinks(value, dendron=dendron_mode, offsets=False))
 
     # title
     title = ""

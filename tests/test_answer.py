@@ -1,0 +1,139 @@
+"""Answers: citations only to retrieved evidence, the verifier fails closed, abstention,
+LLM drafts through a real OpenAI-compatible HTTP server (fake vendor on loopback) and the
+embedded llama.cpp model, with visible fallback to the extractive answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import write
+from fakes.openai_server import FakeOpenAIServer
+from cairn.answer.verify import Evidence, split_answer, verify
+from cairn.model import Hit
+
+
+def _hit(text, title="T", n=1):
+    return Hit(id=f"c{n}", note_id=f"n{n}", source_id=None, title=title, path=f"p{n}.md", source=None,
+               snippet=text[:50], text=text, start=100, end=100 + len(text), page=None, score=1.0,
+               signals={"semantic": 0.9, "keyword": 1.0, "recency": 1.0})
+
+
+EV = [Evidence(1, "The boiler was serviced on 9 October 2024 for 110 EUR. The engineer replaced the seal.", 100,
+               _hit("The boiler was serviced on 9 October 2024 for 110 EUR.")),
+      Evidence(2, "Set the system pressure to 1.5 bar when the heating is cold.", 0,
+               _hit("Set the system pressure to 1.5 bar when the heating is cold.", n=2))]
+
+
+def test_verifier_passes_supported_quotes():
+    v = verify("The boiler was serviced on 9 October 2024 for 110 EUR [1]. Set the pressure to 1.5 bar [2].", EV)
+    assert v.verdict == "pass"
+    assert [s.cites for s in v.kept] == [[1], [2]]
+    assert v.kept[0].quote_span[0] >= 100  # span is in note coordinates
+
+
+def test_verifier_drops_citation_to_unretrieved_evidence():
+    v = verify("The boiler was serviced on 9 October 2024 [1][7].", EV)
+    assert v.verdict == "revise"
+    assert v.dropped_citations == [7]
+    assert "[7]" not in v.answer_text() and "[1]" in v.answer_text()
+
+
+def test_verifier_rejects_unsupported_and_wrong_numbers():
+    v = verify("The boiler was serviced on 9 October 2023 for 95 EUR [1]. The cat likes the sofa [2].", EV)
+    assert v.verdict == "abstain"
+    assert not v.kept
+
+
+def test_verifier_revises_mixed_answer():
+    v = verify("Set the system pressure to 1.5 bar [2]. It also needs a new flue [1].", EV)
+    assert v.verdict == "revise"
+    assert v.answer_text() == "Set the system pressure to 1.5 bar [2]."
+
+
+@pytest.mark.parametrize("garbage", ["", "   ", "[1]", "{\"answer\": ", "The boiler is fine."])
+def test_verifier_fails_closed_on_unparseable_or_uncited(garbage):
+    assert verify(garbage, EV).verdict == "abstain"
+
+
+def test_split_answer_attaches_trailing_citations():
+    assert split_answer("One fact. [1] Two facts here [2].") == ["One fact. [1]", "Two facts here [2]."]
+
+
+@pytest.fixture
+def notes_app(app, tmp_path):
+    write(tmp_path / "v" / "boiler.md",
+          "# Boiler service history\n\nThe boiler was serviced on 9 October 2024 by Harbour Lane Plumbing "
+          "for 110 EUR. The engineer replaced the pressure relief valve seal.\n\n"
+          "## Pressure\n\nSet the system pressure to 1.5 bar when the heating is cold.\n")
+    write(tmp_path / "v" / "bikes.md", "# Bikes\n\nThe tandem needs a new chain before the summer holidays.\n")
+    write(tmp_path / "v" / "bread.md", "# Sourdough\n\nFeed the starter with rye flour every evening.\n")
+    app.ingest([tmp_path / "v"])
+    return app
+
+
+def test_extractive_answer_cites_only_retrieved_evidence(notes_app):
+    ans = notes_app.ask("When was the boiler serviced?", llm="none")
+    assert ans.verdict in ("pass", "revise")
+    assert "9 October 2024" in ans.answer
+    assert ans.citations
+    evidence_ids = {e["chunk_id"] for e in ans.evidence}
+    for c in ans.citations:
+        assert c["chunk_id"] in evidence_ids
+        assert c["path"] == "notes/v/boiler.md"
+        assert c["quote"] and c["quote"] in (notes_app.settings.vault / c["path"]).read_text()
+        assert c["page"] is None and c["start"] < c["end"]
+        assert f"[{c['n']}]" in ans.answer
+
+
+def test_absent_topic_abstains(notes_app):
+    ans = notes_app.ask("What is the capital of Mongolia?", llm="none")
+    assert ans.verdict == "abstain"
+    assert ans.citations == []
+    assert "do not contain" in ans.answer
+
+
+def test_llm_answer_via_openai_compatible_server(notes_app):
+    with FakeOpenAIServer() as srv:
+        srv.reply("The boiler was serviced on 9 October 2024 by Harbour Lane Plumbing [1].")
+        ans = notes_app.ask("When was the boiler serviced?", llm=f"openai:{srv.base_url}:fake-model")
+        assert ans.mode == "llm" and ans.verdict == "pass" and ans.fallback is None
+        assert ans.citations[0]["path"] == "notes/v/boiler.md"
+        body = srv.requests[-1].body
+        assert body["model"] == "fake-model"
+        prompt = body["messages"][-1]["content"]
+        assert "<note n=\"1\"" in prompt and "untrusted" in body["messages"][0]["content"]
+
+
+def test_hallucinating_llm_falls_back_visibly(notes_app):
+    with FakeOpenAIServer() as srv:
+        srv.reply("The boiler was replaced in 2019 by a heat pump [1]. Source: [9].")
+        ans = notes_app.ask("When was the boiler serviced?", llm=f"openai:{srv.base_url}:fake-model")
+    assert ans.mode == "extractive"
+    assert ans.fallback and "failed verification" in ans.fallback
+    assert "9 October 2024" in ans.answer and "2019" not in ans.answer
+
+
+def test_llm_server_error_falls_back_visibly(notes_app):
+    with FakeOpenAIServer() as srv:
+        srv.fail(500, "model crashed")
+        ans = notes_app.ask("When was the boiler serviced?", llm=f"openai:{srv.base_url}:fake-model")
+    assert ans.mode == "extractive" and "LLM failed" in ans.fallback
+    assert ans.citations
+
+
+def test_unreachable_llm_falls_back_visibly(notes_app):
+    ans = notes_app.ask("When was the boiler serviced?", llm="openai:http://127.0.0.1:9/v1:nothing")
+    assert "LLM failed" in ans.fallback and ans.citations
+
+
+def test_bad_llm_spec_is_a_clear_error(notes_app):
+    with pytest.raises(ValueError, match="invalid LLM spec .gpt-5-please."):
+        notes_app.ask("When was the boiler serviced?", llm="gpt-5-please")
+
+
+def test_embedded_llm_answer_is_verified_or_falls_back(notes_app):
+    ans = notes_app.ask("When was the boiler serviced?", llm="embedded")
+    assert ans.llm and ans.verdict in ("pass", "revise")
+    # Either the small model's draft verified, or the fallback is stated; never an unchecked answer.
+    assert ans.mode == "llm" or ans.fallback
+    assert ans.citations and all(c["chunk_id"] in {e["chunk_id"] for e in ans.evidence} for c in ans.citations)
