@@ -148,15 +148,24 @@ def cold_start(model_dir: Path, runs: int) -> dict[str, float]:
             "process_wall_s": statistics.median(walls)}
 
 
-def throughput(model_dir: Path, texts: list[str], batch_size: int, repeat: int) -> float:
-    emb = Embedder(model_dir, batch_size=batch_size).load()
-    emb.embed(texts[:16])  # warm-up
-    best = math.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        emb.embed(texts)
-        best = min(best, time.perf_counter() - t)
-    return len(texts) / best
+def throughput(variants: dict[str, Path], texts: list[str], batch_sizes: list[int], repeat: int) -> dict[str, list[float]]:
+    """texts/s per variant and batch size; variants are interleaved so that background load
+    on the machine hits them alike; best of `repeat`."""
+    embs = {name: Embedder(d).load() for name, d in variants.items()}
+    for e in embs.values():
+        e.embed(texts[:16])  # warm-up
+    rates: dict[str, list[float]] = {name: [] for name in embs}
+    for b in batch_sizes:
+        best = {name: math.inf for name in embs}
+        for _ in range(repeat):
+            for name, e in embs.items():
+                e.batch_size = b
+                t = time.perf_counter()
+                e.embed(texts)
+                best[name] = min(best[name], time.perf_counter() - t)
+        for name in embs:
+            rates[name].append(len(texts) / best[name])
+    return rates
 
 
 def cos_stats(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
@@ -217,17 +226,19 @@ def main() -> int:
                     help="where to export the fp32/ and int8/ variants (default: %(default)s)")
     ap.add_argument("--variants", default="fp32,int8")
     ap.add_argument("--batch-sizes", default="1,4,8,16,32,64")
-    ap.add_argument("--chunks", type=int, default=320, help="number of ~90-token chunks")
+    ap.add_argument("--chunks", type=int, default=192, help="number of ~90-token chunks")
     ap.add_argument("--sentences", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3, help="timed repetitions (best is reported)")
     ap.add_argument("--cold-runs", type=int, default=3)
     ap.add_argument("--retrieval", action="store_true", help="also run SciFact nDCG@10 per variant")
     args = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # figures appear as they are measured
 
     import onnxruntime
     import tokenizers
 
     print(f"python {platform.python_version()}, {platform.machine()}, os.cpu_count()={os.cpu_count()}, "
+          f"load average {os.getloadavg()[0]:.1f}, "
           f"onnxruntime {onnxruntime.__version__}, tokenizers {tokenizers.__version__}, numpy {np.__version__}")
 
     variants: dict[str, Path] = {}
@@ -256,16 +267,12 @@ def main() -> int:
               f"{c['first_vector_s']:.2f}s, whole process {c['process_wall_s']:.2f}s")
 
     bss = [int(b) for b in args.batch_sizes.split(",")]
-    print(f"\nthroughput, ~90-token chunks/s (Embedder sorts by length; threads=min(2, cpu)); best of {args.repeat}")
-    print("  batch " + "".join(f"{b:>8d}" for b in bss))
-    for name, d in variants.items():
-        row = [throughput(d, chunks, b, args.repeat) for b in bss]
-        print(f"  {name:5s} " + "".join(f"{r:8.1f}" for r in row))
-    print("\nthroughput, mixed-length sentences/s")
-    print("  batch " + "".join(f"{b:>8d}" for b in bss))
-    for name, d in variants.items():
-        row = [throughput(d, sents, b, args.repeat) for b in bss]
-        print(f"  {name:5s} " + "".join(f"{r:8.1f}" for r in row))
+    for label, texts in (("~90-token chunks/s", chunks), ("mixed-length sentences/s", sents)):
+        print(f"\nthroughput, {label} (sorted by length, threads=min(2, cpu); best of {args.repeat}; "
+              f"load average before: {os.getloadavg()[0]:.1f})")
+        print("  batch " + "".join(f"{b:>8d}" for b in bss))
+        for name, row in throughput(variants, texts, bss, args.repeat).items():
+            print(f"  {name:5s} " + "".join(f"{r:8.1f}" for r in row))
 
     try:
         from sentence_transformers import SentenceTransformer

@@ -355,8 +355,9 @@ def test_embedded_context_overflow(embedded):
 
 @needs_embedded
 def test_embedded_server_requires_its_api_key(embedded):
-    with OpenAICompatClient(embedded.base_url, "smollm2-135m-instruct") as c, pytest.raises(LLMBadResponse) as ei:
-        c.chat(MESSAGES, max_tokens=2)
+    with OpenAICompatClient(embedded.base_url, "smollm2-135m-instruct") as c:
+        with pytest.raises(LLMBadResponse) as ei:
+            c.chat(MESSAGES, max_tokens=2)
     assert ei.value.status == 401
 
 

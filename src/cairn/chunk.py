@@ -23,6 +23,7 @@ _HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE_RE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?。！？])[\"')\]]*\s+")
 CHARS_PER_TOKEN = 4  # for hard windows over text without separators
+MAX_CHARS_PER_TOKEN = 6  # a chunk never exceeds max_tokens * 6 characters (e.g. base64 runs)
 
 
 def approx_tokens(text: str) -> int:
@@ -86,7 +87,8 @@ def _split_units(body: str, start: int, end: int, max_tokens: int) -> list[tuple
         if not text.strip():
             return
         # Fast path: short enough by characters or tokens.
-        if len(text) <= max_tokens * 2 or approx_tokens(text) <= max_tokens:
+        if len(text) <= max_tokens * 2 or (len(text) <= max_tokens * MAX_CHARS_PER_TOKEN
+                                            and approx_tokens(text) <= max_tokens):
             out.append((s, e))
             return
         if level == 0:
@@ -141,7 +143,8 @@ def chunk_body(body: str, pages: list[PageSpan] | None = None, *, max_tokens: in
             flush()
         for s, e in units:
             tokens = approx_tokens(body[s:e]) if e - s < max_tokens * 8 else max_tokens
-            if pending and sum(p[4] for p in pending) + tokens > max_tokens:
+            too_long = pending and e - pending[0][0] > max_tokens * MAX_CHARS_PER_TOKEN
+            if pending and (sum(p[4] for p in pending) + tokens > max_tokens or too_long):
                 flush()
             pending.append((s, e, sec.heading, sec.page, tokens))
     flush()

@@ -39,6 +39,15 @@ def main(home: Optional[Path] = typer.Option(None, "--home", envvar="CAIRN_HOME"
                         format="%(levelname)s %(name)s: %(message)s")
 
 
+def _arg_text(value: str) -> str:
+    """Command-line text as the user typed it: under a non-UTF-8 locale Python decodes argv
+    with surrogate escapes, so re-decode those bytes as UTF-8 (e.g. "Děčín" under LC_ALL=C)."""
+    if any("\udc80" <= ch <= "\udcff" for ch in value):
+        raw = value.encode(sys.getfilesystemencoding(), "surrogateescape")
+        return raw.decode("utf-8", "replace")
+    return value
+
+
 def _fail(message: str) -> None:
     err.print(f"[red]error:[/red] {escape(message)}")
     raise typer.Exit(1)
@@ -188,7 +197,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since):
                 sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
             return
-        res = svc.search(query, k=k, mode=mode, fusion=fusion, types=type_, since=since)
+        res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=type_, since=since)
     for w in res.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(w)}")
     if json_out:
@@ -208,7 +217,7 @@ def ask(question: str = typer.Argument(..., help="A question about your notes.")
     if not question.strip():
         _fail("the question is empty")
     with _service() as svc:
-        ans = svc.ask(question, llm=llm)
+        ans = svc.ask(_arg_text(question), llm=llm)
     if json_out:
         sys.stdout.write(json.dumps(ans.to_json(), ensure_ascii=False, indent=2) + "\n")
         return

@@ -48,6 +48,7 @@ class ChunkSettings:
     max_tokens: int = 320
     min_tokens: int = 60
     overlap_tokens: int = 40
+    embed_max_chunks: int = 400  # per note; later chunks of huge notes are keyword-only
 
 
 @dataclass

@@ -33,7 +33,6 @@ from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
 from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
 
-EMBED_MAX_CHUNKS_PER_NOTE = 400  # later chunks of huge notes are keyword-only (reported)
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -91,6 +90,10 @@ def _chunks_for(doc: ParsedDocument, note_type: str, settings: Settings) -> list
         return chunk_chat(doc.body)
     chunks = chunk_body(doc.body, doc.pages, max_tokens=settings.chunk.max_tokens,
                         min_tokens=settings.chunk.min_tokens)
+    if not chunks and doc.title and (doc.tags or doc.meta.get("title")):
+        # A note with metadata but no body (frontmatter only) is still findable by its
+        # title and tags: one chunk whose text is the title (an empty span of the body).
+        chunks = [Chunk(ord=0, text=doc.title, start=0, end=0)]
     record_id = doc.meta.get("source_id") if note_type == "record" else None
     if record_id is not None:
         for c in chunks:
@@ -176,13 +179,15 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path) ->
     return status, note_id, row.warnings
 
 
-def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None) -> tuple[int, int]:
-    """Embed every eligible chunk that has no vector (the first EMBED_MAX_CHUNKS_PER_NOTE
-    chunks of each note). Returns (embedded, reused_from_cache)."""
+def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,
+                  max_chunks_per_note: int = 400) -> tuple[int, int]:
+    """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
+    chunks of each note; later chunks of huge notes stay keyword-only and are counted by
+    `cairn status`). Returns (embedded, reused_from_cache)."""
     rows = conn.execute(
         f"""SELECT c.id, c.text, c.heading, c.speaker, n.title FROM chunks c
             JOIN notes n ON n.id = c.note_id
-            WHERE c.ord < {EMBED_MAX_CHUNKS_PER_NOTE}
+            WHERE c.ord < {int(max_chunks_per_note)}
               AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)"""
     ).fetchall()
     if not rows:
@@ -269,8 +274,13 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     try:
         doc = parse_file(src, max_bytes=settings.max_file_bytes)
     except EmptyDocument as exc:
-        report.skipped.append((name, str(exc)))
-        return
+        if existing is None:
+            report.skipped.append((name, str(exc)))
+            return
+        # An indexed source that became empty (an editor truncated it) is an edit: its old
+        # text must stop being found. Keep the note, with an empty body.
+        doc = ParsedDocument(kind="markdown" if existing.type == "markdown" else existing.type,
+                             title=existing.title, body="", warnings=[f"source is now empty ({exc})"])
     except ParseError as exc:
         report.skipped.append((name, str(exc)))
         return
@@ -281,7 +291,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     if doc.kind == "markdown":
         relpath = existing.path if existing else V.unique_path(vault, _vault_path_for_markdown(settings, src, root))
         note_id = existing.id if existing else V.new_note_id("src:" + source)
-        text, _ = decode_bytes(data)
+        text = decode_bytes(data)[0] if data.strip() else ""
         keys = {"cairn_id": note_id, "cairn_source": source, "cairn_source_hash": source_hash}
         new_text = V.add_frontmatter_keys(text, keys)
         if new_text is None:
@@ -353,7 +363,7 @@ def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path]
         ingest_file(conn, settings, src, root, report)
         if progress:
             progress("parse", i + 1, len(files))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
     return report
 
 
@@ -414,7 +424,7 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
          "unchanged": report.unchanged}[status].append(f"{path.name}:{lineno}")
         if progress:
             progress("import", i + 1, len(records))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
     return report
 
 
@@ -451,7 +461,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
          "unchanged": report.unchanged}[status].append(f"{conv}/{sess}")
         if progress:
             progress("import", i + 1, len(sessions))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
     return report
 
 
@@ -482,5 +492,5 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
             report.failed.append((name, str(exc)))
         if progress:
             progress("index", i + 1, len(files))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
     return report

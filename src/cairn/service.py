@@ -94,10 +94,9 @@ class Cairn:
 
     def status(self) -> dict:
         """Counts and health of the index (notes, chunks, vectors, missing rows)."""
-        from cairn.ingest import EMBED_MAX_CHUNKS_PER_NOTE
         c = N.counts(self.conn)
         keyword_only = self.conn.execute(
-            "SELECT count(*) FROM chunks WHERE ord >= ?", (EMBED_MAX_CHUNKS_PER_NOTE,)).fetchone()[0]
+            "SELECT count(*) FROM chunks WHERE ord >= ?", (self.settings.chunk.embed_max_chunks,)).fetchone()[0]
         c["keyword_only_chunks"] = keyword_only
         c["missing_vectors"] = max(0, c["missing_vectors"] - keyword_only)
         by_type = dict(self.conn.execute("SELECT type, count(*) FROM notes GROUP BY type").fetchall())

@@ -150,7 +150,11 @@ class FakeOpenAIServer:
         self.port = self._httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-openai", daemon=True)
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="fake-openai",
+            daemon=True,
+        )
         self._thread.start()
 
     # -- behaviour setters -----------------------------------------------------------------
@@ -183,7 +187,12 @@ class FakeOpenAIServer:
     def _record(self, handler: BaseHTTPRequestHandler, body: Any) -> None:
         with self._lock:
             self.requests.append(
-                RecordedRequest(handler.command, handler.path, {k.lower(): v for k, v in handler.headers.items()}, body)
+                RecordedRequest(
+                    handler.command,
+                    handler.path,
+                    {k.lower(): v for k, v in handler.headers.items()},
+                    body,
+                )
             )
 
     @staticmethod
@@ -195,7 +204,11 @@ class FakeOpenAIServer:
             "created": int(time.time()),
             "model": model,
             "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": finish_reason,
+                }
             ],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
         }

@@ -45,7 +45,10 @@ __all__ = [
 ]
 
 API_KEY_ENV_VARS = ("CAIRN_OPENAI_API_KEY", "OPENAI_API_KEY")
-ACCEPTED_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL" (e.g. "openai:http://127.0.0.1:8080/v1:gpt-4o-mini")'
+ACCEPTED_FORMS = (
+    '"none", "embedded" or "openai:BASE_URL:MODEL" '
+    '(e.g. "openai:http://127.0.0.1:8080/v1:gpt-4o-mini")'
+)
 
 # BASE_URL = scheme://host[:port][/path-without-colons]; MODEL = the rest, so model names
 # with colons (Ollama's "qwen2.5:0.5b") or slashes ("meta-llama/Llama-3.2-1B") work. A

@@ -72,7 +72,9 @@ class OpenAICompatClient:
         base_url = base_url.strip().rstrip("/")
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(f"base_url must be an http(s) URL like http://127.0.0.1:8080/v1, got {base_url!r}")
+            raise ValueError(
+                f"base_url must be an http(s) URL like http://127.0.0.1:8080/v1, got {base_url!r}"
+            )
         if not model:
             raise ValueError("model must be a non-empty model name")
         if timeout <= 0:

