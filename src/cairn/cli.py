@@ -25,7 +25,7 @@ import_app = typer.Typer(help="Import JSONL exports (notes or chat transcripts).
 app.add_typer(import_app, name="import")
 
 out = Console(soft_wrap=True)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 STATE: dict = {"home": None}
 
 

@@ -384,12 +384,12 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]
             try:
                 obj = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise ImportFormatError(f"{path}:{lineno}: not valid JSON ({exc})") from exc
+                raise ImportFormatError(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
             if not isinstance(obj, dict):
-                raise ImportFormatError(f"{path}:{lineno}: expected a JSON object")
+                raise ImportFormatError(f"{path}: line {lineno}: expected a JSON object")
             missing = [k for k in required if obj.get(k) in (None, "")]
             if missing:
-                raise ImportFormatError(f"{path}:{lineno}: missing field(s) {', '.join(missing)}")
+                raise ImportFormatError(f"{path}: line {lineno}: missing field(s) {', '.join(missing)}")
             out.append((lineno, obj))
     return out
 
@@ -439,7 +439,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         try:
             datetime.fromisoformat(str(msg["time"]).replace("Z", "+00:00"))
         except ValueError as exc:
-            raise ImportFormatError(f"{path}:{lineno}: time {msg['time']!r} is not ISO 8601") from exc
+            raise ImportFormatError(f"{path}: line {lineno}: time {msg['time']!r} is not ISO 8601") from exc
         sessions.setdefault((str(msg["conversation"]), str(msg["session"])), []).append(msg)
     report = IngestReport()
     for i, ((conv, sess), msgs) in enumerate(sessions.items()):

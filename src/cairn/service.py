@@ -143,8 +143,8 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{lineno}: not valid JSON ({exc})") from exc
+                raise ValueError(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
             if not isinstance(obj, dict) or "query" not in obj:
-                raise ValueError(f"{path}:{lineno}: expected an object with 'id' and 'query'")
+                raise ValueError(f"{path}: line {lineno}: expected an object with 'id' and 'query'")
             out.append((str(obj.get("id", lineno)), str(obj["query"])))
     return out

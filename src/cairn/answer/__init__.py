@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from cairn.answer.support import sentences, term_overlap
 from cairn.answer.verify import Evidence, Verification, verify
 from cairn.model import Hit
@@ -66,9 +64,13 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap."""
     cands: list[tuple[int, str]] = []
     for ev in evidence:
-        for s, e in sentences(ev.text):
-            sent = ev.text[s:e].strip()
-            if len(sent) >= 12 and re.search(r"\w", sent):
+        text = _clean_markdown(ev.text)
+        for s, e in sentences(text):
+            line_start = text.rfind("\n", 0, s) + 1
+            if text[line_start:s].lstrip().startswith("#"):
+                continue  # a heading is not an answer
+            sent = _clean(text[s:e])
+            if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith(":"):
                 cands.append((ev.n, sent))
     if not cands:
         return ""
@@ -80,14 +82,12 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         score = 0.6 * float(c) + 0.4 * term_overlap(question, sent)
         scored.append((score, n, sent))
     scored.sort(key=lambda x: -x[0])
-    chosen, seen = [], set()
+    chosen: list[tuple[int, str]] = []
     for score, n, sent in scored:
         if score < SENTENCE_FLOOR or len(chosen) >= max_sentences:
             break
-        key = sent.lower()
-        if key in seen:
-            continue
-        seen.add(key)
+        if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
+            continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
     if not chosen and scored and scored[0][0] >= SENTENCE_FLOOR * 0.8:
         chosen = [(scored[0][1], scored[0][2])]
@@ -98,6 +98,24 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             sent += "."
         out.append(f"{sent} [{n}]")
     return " ".join(out)
+
+
+def _clean_markdown(text: str) -> str:
+    """Markdown to plain prose for quoting: images dropped, links and wikilinks reduced to
+    their text, emphasis and code ticks removed (line structure kept)."""
+    t = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
+    t = re.sub(r"!?\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", t)
+    t = re.sub(r"https?://\S+", "", t)
+    return re.sub(r"(\*\*|__|`)", "", t)
+
+
+def _clean(sentence: str) -> str:
+    """Drop markdown emphasis, code ticks and list numbering from a quoted sentence."""
+    s = re.sub(r"(\*\*|__|`)", "", sentence.strip())
+    s = re.sub(r"^\d+[.)]\s+", "", s)
+    s = re.sub(r"\[\[([^\]|]*\|)?([^\]]*)\]\]", r"\2", s)
+    return s.strip()
 
 
 ANSWER_SYSTEM = (

@@ -8,7 +8,9 @@ import unicodedata
 
 from cairn.search.text import STOPWORDS, query_terms
 
-_SENT_RE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+[\"')\]]*|\n|$)")
+# A sentence ends at . ! ? followed by space or end of line ("v2.pdf" and "1.5" do not end
+# one), at CJK full stops, or at a line break.
+_SENT_RE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?![\s\"')\]]|$))+(?:[.!?]+[\"')\]]*(?=\s|$)|[。！？]+|\n|$)")
 _NUM_RE = re.compile(r"\d+(?:[.,:/-]\d+)*")
 _CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
 

@@ -1,0 +1,171 @@
+"""The real `cairn` command in a subprocess: imports, --json output, --batch, --home, and
+clear errors (exit code 1, message naming the problem) for bad input, losing nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import write
+
+
+def cairn(home, *args, input=None, env=None):
+    cmd = [sys.executable, "-m", "cairn.cli", "--home", str(home), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, input=input,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture(scope="module")
+def chat_home(tmp_path_factory):
+    """One home with imported notes and a chat transcript, shared by the read-only tests."""
+    root = tmp_path_factory.mktemp("cli")
+    home = root / "home"
+    notes = write(root / "notes.jsonl", "\n".join(json.dumps(r) for r in [
+        {"id": "doc-1", "title": "Sourdough", "text": "Feed the starter with rye flour every evening.", "tags": ["bread"],
+         "created": "2024-03-01"},
+        {"id": "doc-2", "text": "The tandem bicycle needs a new chain before the summer."},
+    ]) + "\n")
+    chat = write(root / "chat.jsonl", "\n".join(json.dumps(m) for m in [
+        {"conversation": "c1", "session": "s1", "id": "D1:1", "speaker": "Ana", "time": "2023-05-08T13:56:00",
+         "text": "I went to the pottery class yesterday and made a blue bowl."},
+        {"conversation": "c1", "session": "s1", "id": "D1:2", "speaker": "Ben", "time": "2023-05-08T13:57:00",
+         "text": "Nice! I am training for the Lisbon half marathon in October."},
+        {"conversation": "c1", "session": "s2", "id": "D2:1", "speaker": "Ana", "time": "2023-06-01T09:00:00",
+         "text": "My sister adopted a grey kitten called Pebble."},
+    ]) + "\n")
+    r = cairn(home, "import", "notes", str(notes), "-q")
+    assert r.returncode == 0, r.stderr
+    assert "added 2" in r.stdout
+    r = cairn(home, "import", "chat", str(chat), "-q", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["added"] == 2
+    return home
+
+
+def test_search_json_fields_and_source_ids(chat_home):
+    r = cairn(chat_home, "search", "half marathon training", "--json", "--k", "3")
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    assert hits[0]["source_id"] == "D1:2"
+    assert hits[0]["event_time"] == "2023-05-08T13:57:00"  # the message's own time, not import time
+    for key in ("id", "source_id", "title", "path", "source", "snippet", "start", "end", "page", "score", "signals"):
+        assert key in hits[0]
+    assert set(hits[0]["signals"]) == {"keyword", "semantic", "recency"}
+
+
+def test_chat_messages_are_separate_units(chat_home):
+    r = cairn(chat_home, "search", "kitten", "--json", "--mode", "keyword")
+    hits = json.loads(r.stdout)
+    assert [h["source_id"] for h in hits] == ["D2:1"]
+
+
+def test_record_keeps_its_id(chat_home):
+    hits = json.loads(cairn(chat_home, "search", "rye flour starter", "--json").stdout)
+    assert hits[0]["source_id"] == "doc-1" and hits[0]["title"] == "Sourdough"
+
+
+def test_batch_search(chat_home, tmp_path):
+    batch = write(tmp_path / "q.jsonl", '{"id": "a", "query": "pottery bowl"}\n{"id": "b", "query": "C++ (\\""}\n')
+    r = cairn(chat_home, "search", "--batch", str(batch), "--k", "2", "--mode", "hybrid")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [row["query_id"] for row in rows] == ["a", "b"]
+    assert rows[0]["hits"][0]["source_id"] == "D1:1"
+
+
+def test_ask_json(chat_home):
+    r = cairn(chat_home, "ask", "What did Ana make at the pottery class?", "--llm", "none", "--json")
+    assert r.returncode == 0, r.stderr
+    ans = json.loads(r.stdout)
+    assert ans["verdict"] in ("pass", "revise")
+    assert "blue bowl" in ans["answer"]
+    c = ans["citations"][0]
+    for key in ("n", "source_id", "title", "path", "source", "page", "start", "end", "quote"):
+        assert key in c
+    assert c["source_id"] == "D1:1" and c["page"] is None
+
+
+def test_status_json(chat_home):
+    r = cairn(chat_home, "status", "--json")
+    st = json.loads(r.stdout)
+    assert st["notes"] == 4 and st["chunks"] == 5 and st["embedded_chunks"] == 5
+    assert st["missing_keyword_rows"] == 0 and st["missing_vectors"] == 0
+
+
+def test_cairn_home_env_var(chat_home, tmp_path):
+    cmd = [sys.executable, "-m", "cairn.cli", "status", "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "CAIRN_HOME": str(chat_home)})
+    assert json.loads(r.stdout)["notes"] == 4
+
+
+@pytest.mark.parametrize("line, message", [
+    ("{not json", "line 2: not valid JSON"),
+    ('{"conversation": "c", "session": "s", "id": "x", "speaker": "A", "text": "hi"}', "line 2: missing field(s) time"),
+    ('{"conversation": "c", "session": "s", "id": "x", "speaker": "A", "time": "yesterday", "text": "hi"}',
+     "line 2: time 'yesterday' is not ISO 8601"),
+    ('["a", "list"]', "line 2: expected a JSON object"),
+])
+def test_bad_chat_import_names_the_line_and_loses_nothing(chat_home, tmp_path, line, message):
+    good = '{"conversation": "c9", "session": "s", "id": "Z:1", "speaker": "A", "time": "2024-01-01T10:00:00", "text": "zebra"}'
+    bad = write(tmp_path / "bad.jsonl", good + "\n" + line + "\n")
+    before = json.loads(cairn(chat_home, "status", "--json").stdout)
+    r = cairn(chat_home, "import", "chat", str(bad))
+    assert r.returncode == 1
+    assert message in r.stderr and "Traceback" not in r.stderr
+    after = json.loads(cairn(chat_home, "status", "--json").stdout)
+    assert after["notes"] == before["notes"] and after["chunks"] == before["chunks"]
+
+
+def test_bad_notes_import(chat_home, tmp_path):
+    bad = write(tmp_path / "bad.jsonl", '{"id": "1"}\n')
+    r = cairn(chat_home, "import", "notes", str(bad))
+    assert r.returncode == 1 and "line 1: missing field(s) text" in r.stderr
+    r = cairn(chat_home, "import", "notes", str(tmp_path / "missing.jsonl"))
+    assert r.returncode == 1 and "no such file" in r.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["search", "x", "--since", "last week"], "is not an ISO date"),
+    (["search", "x", "--mode", "fuzzy"], "unknown search mode"),
+    (["search"], "give either a QUERY or --batch FILE"),
+    (["ask", "   "], "the question is empty"),
+    (["ask", "x", "--llm", "gpt"], "invalid LLM spec"),
+])
+def test_bad_arguments_are_named(chat_home, args, message):
+    r = cairn(chat_home, *args)
+    assert r.returncode == 1, r.stdout
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bad_batch_file(chat_home, tmp_path):
+    bad = write(tmp_path / "q.jsonl", '{"id": "a"}\n')
+    r = cairn(chat_home, "search", "--batch", str(bad))
+    assert r.returncode == 1 and "line 1: expected an object with 'id' and 'query'" in r.stderr
+
+
+def test_bad_config_is_named(tmp_path):
+    home = tmp_path / "h"
+    write(home / "config.toml", "[search]\nk = 'many'\n")
+    r = cairn(home, "status")
+    assert r.returncode == 1 and "search.k must be a number" in r.stderr
+
+
+def test_not_a_database(tmp_path):
+    home = tmp_path / "h"
+    write(home / "index.db", b"this is not sqlite at all" * 100)
+    r = cairn(home, "status")
+    assert r.returncode == 1 and "cannot open index database" in r.stderr
+
+
+def test_ingest_reports_skipped_and_failed(tmp_path):
+    home = tmp_path / "h"
+    write(tmp_path / "in" / "a.md", "# A\n\nAn ordinary note about kayaks.\n")
+    write(tmp_path / "in" / "blob.txt", b"\x00\x01\x02\x03" * 200)
+    r = cairn(home, "ingest", str(tmp_path / "in"), str(tmp_path / "missing"), "-q")
+    assert r.returncode == 0
+    assert "added 1" in r.stdout and "skipped 1" in r.stdout and "failed 1" in r.stdout
+    assert "blob.txt" in r.stderr and "missing: no such file or folder" in r.stderr
