@@ -394,6 +394,18 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]
     return out
 
 
+def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str, fm: dict,
+                     body: str, report: IngestReport, label: str) -> None:
+    """Write a generated vault note (only if its text changed) and index it."""
+    text = V.render_note(fm, body)
+    target = settings.vault / relpath
+    if not (target.exists() and target.read_text(encoding="utf-8") == text):
+        V.atomic_write(target, text)
+    status, _, _ = index_note_file(conn, settings, target)
+    {"added": report.added, "updated": report.updated, "metadata": report.updated,
+     "unchanged": report.unchanged}[status].append(label)
+
+
 def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
                        progress: Progress | None = None) -> IngestReport:
     """Import records `{id, text, title?, tags?, created?}`, one note each. The whole file is
@@ -415,13 +427,7 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
         if tags:
             fm["tags"] = [str(t) for t in tags]
         relpath = f"{folder}/{V.slugify(rid, 80)}-{hashlib.sha1(rid.encode()).hexdigest()[:6]}.md"
-        text = V.render_note(fm, str(rec["text"]))
-        target = settings.vault / relpath
-        if not (target.exists() and target.read_text(encoding="utf-8") == text):
-            V.atomic_write(target, text)
-        status, _, _ = index_note_file(conn, settings, target)
-        {"added": report.added, "updated": report.updated, "metadata": report.updated,
-         "unchanged": report.unchanged}[status].append(f"{path.name}:{lineno}")
+        _write_and_index(conn, settings, relpath, fm, str(rec["text"]), report, f"{path.name}:{lineno}")
         if progress:
             progress("import", i + 1, len(records))
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
@@ -452,13 +458,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
               "speakers": sorted({str(m["speaker"]) for m in msgs})}
         body = "".join(format_chat_message(str(m["id"]), str(m["speaker"]).replace("\n", " "),
                                            str(m["time"]), str(m["text"])) for m in msgs)
-        text = V.render_note(fm, body)
-        target = settings.vault / relpath
-        if not (target.exists() and target.read_text(encoding="utf-8") == text):
-            V.atomic_write(target, text)
-        status, _, _ = index_note_file(conn, settings, target)
-        {"added": report.added, "updated": report.updated, "metadata": report.updated,
-         "unchanged": report.unchanged}[status].append(f"{conv}/{sess}")
+        _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}")
         if progress:
             progress("import", i + 1, len(sessions))
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
