@@ -92,8 +92,10 @@ def test_b04_malformed_frontmatter_never_rewritten(app, tmp_path, home):
     hit = [h for h in app.search("boiler service", mode="keyword").hits if "two-blocks" in (h.source or "")]
     assert hit
     assert any("already-two-blocks.md" in n and "block" in w for n, w in report.warnings)
-    # re-ingest and reindex never add a block either
-    app.ingest([src])
+    # re-ingest and reindex never add a block, nor a second copy of a malformed note
+    again = app.ingest([src])
+    assert len(again.unchanged) == 3 and not again.added
+    assert sorted(p.name for p in (home / "vault" / "notes").rglob("*.md")) == sorted(vault_copies)
     app.reindex()
     assert vault_copies["already-two-blocks.md"].read_text(encoding="utf-8") == two
 

@@ -204,3 +204,40 @@ def test_reindex_from_vault_alone(home, corpus, embedder):
         assert [(h.note_id, h.title) for h in b.search("flue gas").hits] == expected
         hit = b.search("flue gas analyser", mode="keyword").hits[0]
         assert hit.page == 2 and hit.source.endswith("manual.pdf")
+
+
+def test_interrupted_ingest_does_not_duplicate_vault_notes(app, corpus, home, monkeypatch):
+    import cairn.ingest as ingest_mod
+
+    real = ingest_mod.index_note_file
+    calls = {"n": 0}
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError("simulated crash while indexing")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ingest_mod, "index_note_file", flaky)
+    with pytest.raises(OSError):
+        app.ingest([corpus])
+    monkeypatch.setattr(ingest_mod, "index_note_file", real)
+    report = app.ingest([corpus])
+    assert report.failed == []
+    files = [p for p in (home / "vault").rglob("*.md")]
+    assert len(files) == 6, files  # the half-done note was reused, not copied again
+    app.reindex()
+    assert app.status()["notes"] == 6
+
+
+def test_chat_reimport_keeps_earlier_messages(app, tmp_path):
+    def line(i, text):
+        return json.dumps({"conversation": "c", "session": "s1", "id": f"m{i}", "speaker": "Ana",
+                           "time": f"2024-01-01T10:0{i}:00", "text": text})
+
+    write(tmp_path / "a.jsonl", line(1, "The heron came back to the pond.") + "\n")
+    write(tmp_path / "b.jsonl", line(2, "We planted water lilies by the jetty.") + "\n")
+    app.import_chat(tmp_path / "a.jsonl")
+    app.import_chat(tmp_path / "b.jsonl")
+    ids = {h.source_id for h in app.search("heron pond lilies jetty", mode="keyword").hits}
+    assert ids == {"m1", "m2"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -66,6 +67,11 @@ def _service() -> Iterator["object"]:
         yield svc
     except (ValueError, OSError) as exc:
         _fail(str(exc))
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            _fail(f"the index {svc.settings.index_path} is busy: another Cairn process kept it "
+                  f"locked for more than 10 s ({exc}); nothing was lost — try again")
+        _fail(f"index database error: {exc}")
     except Exception as exc:  # EmbedderUnavailable, LLM errors: name them, no traceback
         if type(exc).__name__ in ("EmbedderUnavailable", "LLMUnavailable", "IndexOpenError"):
             _fail(str(exc))
@@ -174,7 +180,7 @@ def _hits_table(hits) -> Table:
 
 @app.command("search")
 def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
-               k: int = typer.Option(10, "--k", min=1, max=1000, help="Number of hits."),
+               k: Optional[int] = typer.Option(None, "--k", min=1, max=1000, help="Number of hits (default: [search] k, 10)."),
                json_out: bool = typer.Option(False, "--json", help="Print hits as JSON."),
                type_: Optional[list[str]] = typer.Option(None, "--type", help="Keep only notes of this type (repeatable)."),
                since: Optional[str] = typer.Option(None, "--since", help="Keep only items dated on/after this ISO date."),

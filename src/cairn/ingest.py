@@ -110,8 +110,12 @@ def _pages_from_meta(meta: dict) -> list[PageSpan]:
     return out
 
 
-def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path) -> tuple[str, str, list[str]]:
+def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
+                    source: str | None = None, source_hash: str | None = None) -> tuple[str, str, list[str]]:
     """Bring the index in line with one vault file.
+
+    source/source_hash: where the note came from, when the caller knows it and the file
+    cannot say so itself (a copy whose malformed frontmatter Cairn must not touch).
 
     Returns (status, note_id, warnings) with status "added", "updated" (body changed,
     re-chunked; vectors recomputed later by `embed_missing`), "metadata" (frontmatter-only
@@ -123,7 +127,7 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path) ->
     stat = path.stat()
     file_hash = V.sha256_bytes(data)
     existing = N.get_note_by_path(conn, relpath)
-    if existing and existing.file_hash == file_hash:
+    if existing and existing.file_hash == file_hash and (source is None or existing.source == source):
         return "unchanged", existing.id, []
     if not data.strip():
         doc = ParsedDocument(kind="markdown", title=path.stem, body="")
@@ -136,15 +140,15 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path) ->
     if generated:
         note_id = str(fm.get("id") or V.note_id_for(relpath))
         note_type = str(fm.get("type") or "note")
-        source = fm.get("source")
-        source_hash = fm.get("source_hash")
+        source = fm.get("source") or source
+        source_hash = fm.get("source_hash") or source_hash
         doc.body = doc.body.strip()  # render_note wrote it stripped; offsets refer to this
         doc.pages = _pages_from_meta(fm)
     else:
         note_id = str(fm.get("cairn_id") or V.note_id_for(relpath))
         note_type = "markdown"
-        source = fm.get("cairn_source")
-        source_hash = fm.get("cairn_source_hash")
+        source = fm.get("cairn_source") or source
+        source_hash = fm.get("cairn_source_hash") or source_hash
     if doc.meta.get("encoding"):
         doc.encoding = doc.meta["encoding"]
     body_hash = _body_hash(doc.title + "\x00" + doc.body)
@@ -289,18 +293,19 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         return
     vault = settings.vault
     if doc.kind == "markdown":
-        relpath = existing.path if existing else V.unique_path(vault, _vault_path_for_markdown(settings, src, root))
         note_id = existing.id if existing else V.new_note_id("src:" + source)
         text = decode_bytes(data)[0] if data.strip() else ""
         keys = {"cairn_id": note_id, "cairn_source": source, "cairn_source_hash": source_hash}
         new_text = V.add_frontmatter_keys(text, keys)
         if new_text is None:
             new_text = text  # malformed frontmatter: copy verbatim, never rewrite the block
+        relpath = existing.path if existing else V.own_or_unique(
+            vault, _vault_path_for_markdown(settings, src, root), note_id, new_text)
         V.atomic_write(vault / relpath, new_text)
     else:
         note_id = existing.id if existing else V.new_note_id("src:" + source)
-        relpath = existing.path if existing else V.unique_path(
-            vault, _generated_relpath(doc.kind, doc.title or src.stem, doc.created))
+        relpath = existing.path if existing else V.own_or_unique(
+            vault, _generated_relpath(doc.kind, doc.title or src.stem, doc.created), note_id, None)
         fm: dict[str, Any] = {
             "generator": "cairn", "id": note_id, "title": doc.title or src.stem, "type": doc.kind,
             "source": source, "source_hash": source_hash,
@@ -335,7 +340,8 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
                            for p in doc.pages]
         V.atomic_write(vault / relpath, V.render_note(fm, body))
     try:
-        status, _, warnings = index_note_file(conn, settings, vault / relpath)
+        status, _, warnings = index_note_file(conn, settings, vault / relpath,
+                                              source=source, source_hash=source_hash)
     except ParseError as exc:
         report.failed.append((name, str(exc)))
         return
@@ -434,6 +440,19 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     return report
 
 
+def _merge_with_archive(path: Path, msgs: list[dict]) -> list[dict]:
+    """Messages already archived for this session plus the new ones (same id: new wins), so
+    importing part of a session again never drops earlier messages."""
+    if not path.exists():
+        return msgs
+    doc = parse_markdown_text(path.read_text(encoding="utf-8"), path.name)
+    merged = {c.source_id: {"id": c.source_id, "speaker": c.speaker, "time": c.event_time,
+                            "text": c.text.replace("\\## [", "## [")}
+              for c in chunk_chat(doc.body.strip())}
+    merged.update({str(m["id"]): m for m in msgs})
+    return list(merged.values())
+
+
 def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
                       progress: Progress | None = None) -> IngestReport:
     """Import chat messages `{conversation, session, id, speaker, time, text}` into the
@@ -449,8 +468,9 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         sessions.setdefault((str(msg["conversation"]), str(msg["session"])), []).append(msg)
     report = IngestReport()
     for i, ((conv, sess), msgs) in enumerate(sessions.items()):
-        msgs.sort(key=lambda m: str(m["time"]))
         relpath = f"chats/{V.slugify(conv)}/{V.slugify(sess)}.md"
+        msgs = _merge_with_archive(settings.vault / relpath, msgs)
+        msgs.sort(key=lambda m: str(m["time"]))
         fm = {"generator": "cairn", "id": V.new_note_id(f"chat:{conv}:{sess}"),
               "title": f"{conv} — {sess}", "type": "chat", "conversation": conv,
               "session": sess, "source": str(path.resolve()),

@@ -106,12 +106,12 @@ class Cairn:
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str = "rrf",
-               types: list[str] | None = None, since: str | None = None) -> SearchResult:
+               types: list[str] | None = None, since: str | None = None, group: bool = True) -> SearchResult:
         """Hybrid search (see search.hybrid.search). Raises ValueError for a bad mode."""
         needs_vectors = mode in ("hybrid", "semantic")
         return search(self.conn, self.vectors, self.embedder if needs_vectors else None, query,
                       k=k or self.settings.search.k, mode=mode, fusion=fusion, types=types,
-                      since=since, settings=self.settings.search)
+                      since=since, settings=self.settings.search, group=group)
 
     def search_batch(self, queries: Iterable[tuple[str, str]], **kwargs) -> Iterator[dict]:
         """Run many queries: yields {"query_id", "hits", "warnings"} per (id, query)."""
@@ -126,7 +126,7 @@ class Cairn:
         from cairn.llm import default_llm_spec, get_llm
         spec = llm or self.settings.llm or default_llm_spec()
         model = get_llm(spec)
-        res = self.search(question, k=k)
+        res = self.search(question, k=k, group=False)
         ans = answer_question(question, res.hits, self.embedder, model,
                               floor=self.settings.search.answer_floor)
         ans.problems.extend(res.warnings)

@@ -100,14 +100,23 @@ def rel(vault: Path, path: Path) -> str:
     return path.relative_to(vault).as_posix()
 
 
-def unique_path(vault: Path, relpath: str, taken: set[str] | None = None) -> str:
-    """`relpath`, or `stem-2.md`, `stem-3.md`, ... if that file already exists."""
+def own_or_unique(vault: Path, relpath: str, note_id: str, text: str | None) -> str:
+    """`relpath` if it is free or holds this note already (an earlier run wrote it and was
+    interrupted before indexing, or a copy whose frontmatter Cairn must not touch), else the
+    next free `-N` variant. Prevents duplicate vault copies on re-ingest."""
     candidate, n = relpath, 1
     stem, suffix = os.path.splitext(relpath)
-    while (vault / candidate).exists() or (taken and candidate in taken):
+    while (vault / candidate).exists():
+        try:
+            current = (vault / candidate).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            current = ""
+        if note_id in current[:4000] or (text is not None and current == text):
+            return candidate
         n += 1
         candidate = f"{stem}-{n}{suffix}"
     return candidate
+
 
 
 def note_id_for(relpath: str) -> str:

@@ -46,7 +46,7 @@ ONNX_FILE = "model.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 MANIFEST_FILE = "manifest.json"
 # Bump when the exported graph changes in a way that makes old exports stale.
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2
 OPSET = 17
 PRECISIONS = ("fp32", "int8")
 
@@ -341,6 +341,20 @@ def _check_against_torch(model: Any, onnx_path: Path, tok_path: Path, max_seq: i
     return float(np.min(np.sum(ref * got, axis=1)))
 
 
+def _fix_output_dim(path: Path) -> None:
+    """Declare the output as (batch, 384): the tracer leaves the second axis symbolic."""
+    try:
+        import onnx
+    except ImportError:  # optional nicety; onnxruntime infers the shape anyway
+        return
+    model = onnx.load(str(path))
+    dims = model.graph.output[0].type.tensor_type.shape.dim
+    if len(dims) == 2:
+        dims[1].Clear()
+        dims[1].dim_value = DIM
+        onnx.save(model, str(path))
+
+
 def export_model(out_dir: Path, quantize: bool = False, force: bool = False) -> Path:
     """Export the model into ``out_dir`` and return ``out_dir``.
 
@@ -401,6 +415,7 @@ def export_model(out_dir: Path, quantize: bool = False, force: bool = False) -> 
                     dynamo=False,  # TorchScript exporter: needs no onnxscript
                 )
             _log(f"traced graph in {time.perf_counter() - t0:.1f}s")
+            _fix_output_dim(fp32_path)
 
             final_tmp = tmp / ONNX_FILE
             if quantize:
@@ -409,9 +424,15 @@ def export_model(out_dir: Path, quantize: bool = False, force: bool = False) -> 
                 except ImportError as exc:
                     raise ExportError("int8 export needs onnxruntime and onnx: pip install onnx") from exc
                 _log("quantising weights to int8 (per-channel, dynamic)")
-                quantize_dynamic(
-                    str(fp32_path), str(final_tmp), per_channel=True, weight_type=QuantType.QInt8
-                )
+                import logging
+
+                logging.disable(logging.WARNING)  # "consider pre-processing" advice, not an error
+                try:
+                    quantize_dynamic(
+                        str(fp32_path), str(final_tmp), per_channel=True, weight_type=QuantType.QInt8
+                    )
+                finally:
+                    logging.disable(logging.NOTSET)
             else:
                 fp32_path.rename(final_tmp)
             shutil.copyfile(src_dir / TOKENIZER_FILE, tmp / TOKENIZER_FILE)

@@ -101,12 +101,14 @@ def make_snippet(text: str, terms: list[str], width: int = 240) -> str:
 def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 10,
            mode: str = "hybrid", fusion: str = "rrf", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
-           now: datetime | None = None) -> SearchResult:
+           now: datetime | None = None, group: bool = True) -> SearchResult:
     """Search the index.
 
     query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
     types: note types to keep (e.g. ["pdf", "markdown"]). since: ISO date; keep units whose
-    event/created time is on or after it. Raises ValueError for an unknown mode/fusion.
+    event/created time is on or after it. group: one hit per unit (note or chat message);
+    False returns the best chunks even when several come from one note (evidence for
+    answers). Raises ValueError for an unknown mode/fusion.
     """
     if mode not in MODES:
         raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
@@ -193,7 +195,10 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
         r = rows.get(c)
         if r is None:
             continue
-        unit = (r["note_id"], r["source_id"] if r["type"] == "chat" else None)
+        if group:
+            unit = (r["note_id"], r["source_id"] if r["type"] == "chat" else None)
+        else:
+            unit = (str(c), None)
         if unit not in best_by_unit:
             best_by_unit[unit] = c
         if len(best_by_unit) >= k:
