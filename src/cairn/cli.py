@@ -185,7 +185,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                type_: Optional[list[str]] = typer.Option(None, "--type", help="Keep only notes of this type (repeatable)."),
                since: Optional[str] = typer.Option(None, "--since", help="Keep only items dated on/after this ISO date."),
                mode: str = typer.Option("hybrid", "--mode", help="hybrid | keyword | semantic"),
-               fusion: str = typer.Option("rrf", "--fusion", help="rrf | weighted"),
+               fusion: Optional[str] = typer.Option(None, "--fusion", help="weighted | rrf (default: [search] fusion, weighted)"),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}.")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
     if since:

@@ -32,6 +32,7 @@ class SearchSettings:
     (Cormack, Clarke & Buettcher 2009: score = sum 1 / (k + rank))."""
 
     k: int = 10
+    fusion: str = "weighted"  # "weighted" (convex combination) or "rrf"; see search/hybrid.py
     rrf_k: int = 60
     candidates: int = 100  # per channel, before fusion
     recency_tau_days: float = 365.0  # recency = exp(-age_days / tau)

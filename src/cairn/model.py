@@ -89,7 +89,7 @@ class Chunk:
 @dataclass
 class Hit:
     """One search result. `signals` holds each channel's score normalised to [0, 1]
-    (keys: "keyword", "semantic", "recency") plus "rrf" (the fused score before scaling)."""
+    (keys: "keyword", "semantic", "recency"); `score` is the fused score in [0, 1]."""
 
     id: str  # chunk id as a string ("c123")
     note_id: str

@@ -105,12 +105,13 @@ class Cairn:
                 **c, "notes_by_type": by_type}
 
     # ------------------------------------------------------------------ search
-    def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str = "rrf",
+    def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
                types: list[str] | None = None, since: str | None = None, group: bool = True) -> SearchResult:
         """Hybrid search (see search.hybrid.search). Raises ValueError for a bad mode."""
         needs_vectors = mode in ("hybrid", "semantic")
         return search(self.conn, self.vectors, self.embedder if needs_vectors else None, query,
-                      k=k or self.settings.search.k, mode=mode, fusion=fusion, types=types,
+                      k=k or self.settings.search.k, mode=mode,
+                      fusion=fusion or self.settings.search.fusion, types=types,
                       since=since, settings=self.settings.search, group=group)
 
     def search_batch(self, queries: Iterable[tuple[str, str]], **kwargs) -> Iterator[dict]:
