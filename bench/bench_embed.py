@@ -168,6 +168,26 @@ def throughput(variants: dict[str, Path], texts: list[str], batch_sizes: list[in
     return rates
 
 
+def cpu_cost(variants: dict[str, Path], texts: list[str], batch_sizes: list[int], repeat: int) -> dict[str, list[float]]:
+    """CPU milliseconds per text with one onnxruntime thread (process CPU time, so much less
+    sensitive than wall-clock rates to other programs competing for the cores)."""
+    embs = {name: Embedder(d, threads=1).load() for name, d in variants.items()}
+    for e in embs.values():
+        e.embed(texts[:16])
+    out: dict[str, list[float]] = {name: [] for name in embs}
+    for b in batch_sizes:
+        best = {name: math.inf for name in embs}
+        for _ in range(repeat):
+            for name, e in embs.items():
+                e.batch_size = b
+                t = time.process_time()
+                e.embed(texts)
+                best[name] = min(best[name], time.process_time() - t)
+        for name in embs:
+            out[name].append(1000 * best[name] / len(texts))
+    return out
+
+
 def cos_stats(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
     c = np.sum(a * b, axis=1)
     return {"min": float(c.min()), "p1": float(np.percentile(c, 1)), "mean": float(c.mean())}
@@ -267,6 +287,11 @@ def main() -> int:
               f"{c['first_vector_s']:.2f}s, whole process {c['process_wall_s']:.2f}s")
 
     bss = [int(b) for b in args.batch_sizes.split(",")]
+    print(f"\nCPU cost, ms of CPU per ~90-token chunk with threads=1 (best of {args.repeat}; "
+          f"robust to background load)")
+    print("  batch " + "".join(f"{b:>8d}" for b in bss))
+    for name, row in cpu_cost(variants, chunks, bss, args.repeat).items():
+        print(f"  {name:5s} " + "".join(f"{r:8.1f}" for r in row))
     for label, texts in (("~90-token chunks/s", chunks), ("mixed-length sentences/s", sents)):
         print(f"\nthroughput, {label} (sorted by length, threads=min(2, cpu); best of {args.repeat}; "
               f"load average before: {os.getloadavg()[0]:.1f})")
