@@ -4,6 +4,8 @@
     python bench/ingest_speed.py                  # Dendron vault (~1,000 notes)
     python bench/ingest_speed.py --pad-scifact    # latency on a home padded to ~100k chunks
     python bench/ingest_speed.py --queries 100 --cold-runs 3
+    python bench/ingest_speed.py --keep; python bench/ingest_speed.py --reuse-home --pad-scifact
+                                                  # (latency again without re-ingesting)
 
 Steps (each figure is printed in one table at the end; nothing is asserted):
 1. `cairn ingest <notes-dendron-vault>` into a fresh home: wall time, notes/s (files added
@@ -40,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -183,47 +186,54 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cold-runs", type=int, default=3, help="cold CLI runs per mode (median)")
     ap.add_argument("--vault", type=Path, default=None, help="notes folder (default: the Dendron vault)")
     ap.add_argument("--keep", action="store_true", help="keep the fresh home (bench/out/ingest-home)")
+    ap.add_argument("--reuse-home", action="store_true",
+                    help="skip steps 1-2 and measure latency on a home kept by an earlier --keep run")
     args = ap.parse_args(argv)
 
     t_start = time.perf_counter()
     vault = need(args.vault or data_dir() / "notes-dendron-vault" / "vault", "notes vault")
     home = OUT / "ingest-home"
-    shutil.rmtree(home, ignore_errors=True)
+    reuse = args.reuse_home and (home / "index.db").exists()
+    if not reuse:
+        shutil.rmtree(home, ignore_errors=True)
     home.parent.mkdir(parents=True, exist_ok=True)
     nfiles = sum(1 for p in vault.rglob("*") if p.is_file() and not any(s.startswith(".") for s in p.relative_to(vault).parts))
-    header(f"ingest speed — {vault} ({nfiles} files) into a fresh home {home}")
+    header(f"ingest speed — {vault} ({nfiles} files) into "
+           + (f"the kept home {home} (--reuse-home: ingest not timed)" if reuse else f"a fresh home {home}"))
     if not os.path.exists(TIME_BIN):
         print(f"({TIME_BIN} not found: peak RSS by polling /proc/<pid>/status VmHWM, no CPU times)")
     rows: list[list[object]] = []
     notes_of_interest: list[str] = []
+    cpu = lambda r: f"{r['cpu']:.1f} s" if r["cpu"] is not None else "-"  # noqa: E731
+    rss = lambda r: f"{r['rss_mb']:.0f} MiB" if r["rss_mb"] else "-"  # noqa: E731
     try:
-        first = cairn_measured(home, ["ingest", str(vault), "--json", "--quiet"])
-        rep = parse_json_report(first["out"])
-        second = cairn_measured(home, ["ingest", str(vault), "--json", "--quiet"])
-        rep2 = parse_json_report(second["out"])
+        if not reuse:
+            first = cairn_measured(home, ["ingest", str(vault), "--json", "--quiet"])
+            rep = parse_json_report(first["out"])
+            second = cairn_measured(home, ["ingest", str(vault), "--json", "--quiet"])
+            rep2 = parse_json_report(second["out"])
         status = parse_json_report(cairn_measured(home, ["status", "--json"])["out"])
     except CairnError as exc:
         print(f"INGEST FAILED: {exc}")
         return 1
-    cpu = lambda r: f"{r['cpu']:.1f} s" if r["cpu"] is not None else "-"  # noqa: E731
-    rss = lambda r: f"{r['rss_mb']:.0f} MiB" if r["rss_mb"] else "-"  # noqa: E731
-    rows.append(["fresh ingest", fmt_s(first["wall"]), cpu(first), rss(first),
-                 f"{rep['added']} added, {len(rep['skipped'])} skipped, {len(rep['failed'])} failed, "
-                 f"{rep['embedded_chunks']} chunks embedded; {rep['added'] / first['wall']:.1f} notes/s"])
-    rows.append(["unchanged re-ingest", fmt_s(second["wall"]), cpu(second), rss(second),
-                 f"{rep2['unchanged']} unchanged, {rep2['added']} added, {rep2['updated']} updated, "
-                 f"{rep2['embedded_chunks']} embedded"])
-    for key in ("skipped", "failed"):
-        for item in rep[key][:8]:
-            notes_of_interest.append(f"{key}: {item['name']}: {item['reason']}")
-        if len(rep[key]) > 8:
-            notes_of_interest.append(f"... {len(rep[key]) - 8} more {key}")
-    if rep["warnings"]:
-        notes_of_interest.append(f"{len(rep['warnings'])} ingest warning(s), e.g. "
-                                 + "; ".join(f"{w['name']}: {w['warning']}" for w in rep["warnings"][:3]))
-    if rep2["added"] or rep2["updated"] or rep2["embedded_chunks"]:
-        notes_of_interest.append("the unchanged re-ingest changed something: " + str(
-            {k: rep2[k] for k in ("added", "updated", "embedded_chunks")}))
+    if not reuse:
+        rows.append(["fresh ingest", fmt_s(first["wall"]), cpu(first), rss(first),
+                     f"{rep['added']} added, {len(rep['skipped'])} skipped, {len(rep['failed'])} failed, "
+                     f"{rep['embedded_chunks']} chunks embedded; {rep['added'] / first['wall']:.1f} notes/s"])
+        rows.append(["unchanged re-ingest", fmt_s(second["wall"]), cpu(second), rss(second),
+                     f"{rep2['unchanged']} unchanged, {rep2['added']} added, {rep2['updated']} updated, "
+                     f"{rep2['embedded_chunks']} embedded"])
+        for key in ("skipped", "failed"):
+            reasons = Counter(item["reason"] for item in rep[key])
+            for reason, n in reasons.most_common():
+                example = next(Path(i["name"]).name for i in rep[key] if i["reason"] == reason)
+                notes_of_interest.append(f"{key} {n}x: {reason} (e.g. {example})")
+        if rep["warnings"]:
+            notes_of_interest.append(f"{len(rep['warnings'])} ingest warning(s), e.g. "
+                                     + "; ".join(f"{Path(w['name']).name}: {w['warning']}" for w in rep["warnings"][:3]))
+        if rep2["added"] or rep2["updated"] or rep2["embedded_chunks"]:
+            notes_of_interest.append("the unchanged re-ingest changed something: " + str(
+                {k: rep2[k] for k in ("added", "updated", "embedded_chunks")}))
     print(f"index: {status['notes']} notes, {status['chunks']} chunks, {status['embedded_chunks']} vectors, "
           f"{status['keyword_only_chunks']} keyword-only, {status['missing_vectors']} missing vectors", flush=True)
 
@@ -301,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} CPUs")
     except OSError:
         pass
-    if not args.keep:
+    if not args.keep and not reuse:
         shutil.rmtree(home, ignore_errors=True)
         if args.pad_scifact:
             shutil.rmtree(OUT / "latency-home", ignore_errors=True)

@@ -169,3 +169,33 @@ def test_ingest_reports_skipped_and_failed(tmp_path):
     assert r.returncode == 0
     assert "added 1" in r.stdout and "skipped 1" in r.stdout and "failed 1" in r.stdout
     assert "blob.txt" in r.stderr and "missing: no such file or folder" in r.stderr
+
+
+def test_empty_home_is_refused(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", "", "status"], capture_output=True,
+                       text=True, cwd=tmp_path)
+    assert r.returncode == 1 and "--home is empty" in r.stderr
+    assert not (tmp_path / "vault").exists()
+
+
+def test_unknown_type_filter_is_named(chat_home):
+    r = cairn(chat_home, "search", "kitten", "--type", "pdfs")
+    assert r.returncode == 1 and "unknown note type(s) pdfs" in r.stderr
+
+
+def test_ingesting_the_vault_into_itself_is_refused(chat_home):
+    before = json.loads(cairn(chat_home, "status", "--json").stdout)
+    r = cairn(chat_home, "ingest", str(chat_home / "vault"), "-q")
+    assert "is inside the Cairn vault" in r.stderr
+    after = json.loads(cairn(chat_home, "status", "--json").stdout)
+    assert after["notes"] == before["notes"]
+
+
+def test_concurrent_first_open_migrates_once(tmp_path):
+    home = tmp_path / "race"
+    procs = [subprocess.Popen([sys.executable, "-m", "cairn.cli", "--home", str(home), "status", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert json.loads(out)["schema_version"] == 1

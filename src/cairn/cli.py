@@ -31,11 +31,13 @@ STATE: dict = {"home": None}
 
 
 @app.callback()
-def main(home: Optional[Path] = typer.Option(None, "--home", envvar="CAIRN_HOME",
+def main(home: Optional[str] = typer.Option(None, "--home", envvar="CAIRN_HOME",
                                               help="Cairn home folder (default ~/.cairn)."),
          verbose: bool = typer.Option(False, "--verbose", "-v", help="Log details to stderr.")) -> None:
     """Global options apply to every command."""
-    STATE["home"] = home
+    if home is not None and not home.strip():
+        _fail("--home is empty; give a folder (or unset CAIRN_HOME to use ~/.cairn)")
+    STATE["home"] = Path(home) if home else None
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
 

@@ -360,11 +360,17 @@ def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path]
     """Ingest files and folders (recursively). Missing paths are reported as failed."""
     report = IngestReport()
     files: list[tuple[Path, Path | None]] = []
+    vault = settings.vault.resolve()
     for p in paths:
         if not p.exists():
             report.failed.append((str(p), "no such file or folder"))
             continue
-        files.extend(_iter_sources([p]))
+        if p.resolve() == vault or vault in p.resolve().parents:
+            report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
+                                  "(use `cairn reindex` to rebuild from it)"))
+            continue
+        files.extend((f, root) for f, root in _iter_sources([p])
+                     if vault not in f.resolve().parents)
     for i, (src, root) in enumerate(files):
         ingest_file(conn, settings, src, root, report)
         if progress:

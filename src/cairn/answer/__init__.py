@@ -164,7 +164,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                 "chunk_id": e.hit.id, "score": round(e.hit.score, 4)} for e in evidence]
     if not evidence:
         return Answer(question, NOT_FOUND, "abstain", problems=["no evidence above the relevance floor"],
-                      llm=getattr(llm, "name", None), mode="llm" if llm else "extractive")
+                      llm=getattr(llm, "name", None), mode="extractive")
     fallback = None
     if llm is not None:
         try:

@@ -58,7 +58,8 @@ class Embedder:
         precision: "fp32" or "int8" as recorded in the model's manifest (None until loaded).
         max_seq_length: token limit per text (256; read from the manifest once loaded).
         batch_size: texts per onnxruntime run.
-        calls: number of :meth:`embed` calls so far (including calls with an empty list).
+        calls: number of :meth:`embed` calls so far, including calls with an empty list
+            (calls rejected with TypeError/ValueError are not counted).
         texts_embedded: total number of texts embedded so far.
     """
 
@@ -199,15 +200,17 @@ class Embedder:
 
         Row i is the embedding of texts[i]. Texts are tokenised, sorted by token count and run
         in batches of ``batch_size`` similar-length texts (less padding), then put back in input
-        order. Output is deterministic for a given model directory and batch composition
-        differences do not change results beyond ~1e-6.
+        order. Output is deterministic: the same texts in the same call give bit-identical
+        vectors; the same text in a different batch (different padding) differs by < 1e-5.
 
         Raises:
-            TypeError: an element is not a str.
+            TypeError: ``texts`` is a str, or an element is not a str.
             ValueError: an element is empty or whitespace-only (a caller bug: there is nothing
                 to embed).
             EmbedderUnavailable: the model is missing and cannot be exported (first call only).
         """
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a list of strings, not a single string")
         texts = list(texts)
         for i, t in enumerate(texts):
             if not isinstance(t, str):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import importlib.util
 import os
 import secrets
@@ -47,10 +48,10 @@ def default_n_threads() -> int:
     """CPU threads for llama.cpp: $CAIRN_LLM_THREADS if set, else 2 when at least 4 CPUs are
     usable, else 1.
 
-    Measured on a 2-CPU VM: idle, 2 threads generate ~120 tok/s (1 thread ~75); but while
-    other processes keep the CPUs busy, 2 threads collapse to ~2 tok/s (llama.cpp's worker
-    threads spin-wait on each other) and start-up takes 4-9 s, whereas 1 thread holds
-    ~40 tok/s and starts in ~1 s. So llama.cpp only gets 2 threads when there is headroom.
+    Measured on a 2-CPU VM: idle, 2 threads generate ~100-125 tok/s; but while other
+    processes keep the CPUs busy (load 6-12), 2 threads collapse to ~1-5 tok/s (llama.cpp's
+    worker threads wait on each other) and start-up takes 4-9 s, whereas 1 thread holds
+    30-40 tok/s and starts in ~1 s. So llama.cpp only gets 2 threads when there is headroom.
     """
     env = os.environ.get("CAIRN_LLM_THREADS", "").strip()
     if env:
@@ -123,7 +124,7 @@ class EmbeddedLLM:
     """SmolLM2 running in-process behind llama.cpp's OpenAI-compatible HTTP server.
 
     Construction is cheap; the server starts on first use (`start()`, `base_url`, `client()`
-    or `chat()`), which takes ~0.4-0.8 s (model load). Thread-safe. Prefer the process-wide
+    or `chat()`), which takes ~0.4-1.5 s (model load). Thread-safe. Prefer the process-wide
     instance from `get_embedded()`.
 
     model_path: GGUF file (default: `find_embedded_model()`).
@@ -172,6 +173,9 @@ class EmbeddedLLM:
         with self._lock:
             if self.started:
                 return self
+            if self._server is not None:  # inherited through fork(): see close()
+                _abandon(self._server)
+                self._server = self._client = self._base_url = self._pid = None
             if not self.model_path.is_file():
                 raise LLMUnavailable(
                     f"the embedded model file {self.model_path} does not exist. "
@@ -249,7 +253,11 @@ class EmbeddedLLM:
     ) -> str:
         """Same contract as `OpenAICompatClient.chat` (starts the server if needed)."""
         return self.client().chat(
-            messages, max_tokens=max_tokens, temperature=temperature, json_schema=json_schema, stop=stop
+            messages,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            json_schema=json_schema,
+            stop=stop,
         )
 
     def close(self) -> None:
@@ -263,24 +271,33 @@ class EmbeddedLLM:
             if pid == os.getpid():
                 del server  # xllamacpp's ~Server stops the HTTP and inference loops
             else:
-                # Inherited through fork(): its threads do not exist in this process, and
-                # ~Server would wait for them forever. Keep it alive instead.
-                _orphans.append(server)
+                # Inherited through fork(): its threads do not exist in this process.
+                _abandon(server)
+
+
+def _abandon(obj: object) -> None:
+    """Keep `obj` alive for good, even through interpreter finalization. Used for servers
+    inherited through fork(): their threads only exist in the parent, and destroying them in
+    the child makes llama.cpp wait for / join missing threads."""
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
 
 
 _instance: EmbeddedLLM | None = None
-_orphans: list = []  # servers inherited through fork(); never destroyed (see close())
 _instance_lock = threading.Lock()
 
 
 def get_embedded() -> EmbeddedLLM:
     """The process-wide EmbeddedLLM (created on first call, started on first use, stopped at
-    interpreter exit). A forked child gets a fresh instance. Raises LLMUnavailable if the
-    model package is missing."""
+    interpreter exit). Raises LLMUnavailable if the model package is missing.
+
+    fork(): a child gets a fresh instance (its own server on first use). multiprocessing's
+    fork workers are fine (they leave via os._exit), but a bare os.fork() child of a process
+    whose server was started hangs or aborts in llama.cpp's C++ teardown if it exits through
+    sys.exit/normal interpreter shutdown: end such children with os._exit()."""
     global _instance
     with _instance_lock:
         if _instance is not None and _instance._pid is not None and _instance._pid != os.getpid():
-            _orphans.append(_instance)  # the parent's server: unusable here, never destroy it
+            _abandon(_instance)  # the parent's server: unusable here, never destroy it
             _instance = None
         if _instance is None:
             _instance = EmbeddedLLM()

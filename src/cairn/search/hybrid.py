@@ -32,6 +32,7 @@ from cairn.search.text import build_match_query, has_field_filter, query_terms
 log = logging.getLogger("cairn.search")
 
 MODES = ("hybrid", "keyword", "semantic")
+NOTE_TYPES = ("markdown", "text", "html", "pdf", "docx", "record", "chat")
 FUSIONS = ("rrf", "weighted")
 BM25_WEIGHTS = (2.0, 1.0, 1.0)  # title, body, tags
 
@@ -117,6 +118,9 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
         raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
     if fusion not in FUSIONS:
         raise ValueError(f"unknown fusion {fusion!r}; use one of {', '.join(FUSIONS)}")
+    unknown = sorted(set(types or []) - set(NOTE_TYPES))
+    if unknown:
+        raise ValueError(f"unknown note type(s) {', '.join(unknown)}; use one of {', '.join(NOTE_TYPES)}")
     s = settings or SearchSettings()
     now = now or datetime.now(timezone.utc)
     result = SearchResult(hits=[], mode=mode)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 BUSY_TIMEOUT_MS = 10_000
@@ -96,7 +97,16 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.row_factory = sqlite3.Row
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        for attempt in range(20):
+            # Switching a brand-new file to WAL can report "locked" at once (no busy wait)
+            # while another process creates the same index: retry for a bounded time.
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 19:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         migrate(conn)
@@ -113,11 +123,13 @@ def schema_version(conn: sqlite3.Connection) -> int:
 
 def migrate(conn: sqlite3.Connection) -> None:
     """Apply every migration newer than the file's `user_version`, each in one transaction."""
-    current = schema_version(conn)
     for version, sql in MIGRATIONS:
-        if version <= current:
+        if version <= schema_version(conn):
             continue
         conn.execute("BEGIN IMMEDIATE")
+        if version <= schema_version(conn):  # another process migrated while we waited
+            conn.execute("ROLLBACK")
+            continue
         try:
             # executescript would COMMIT implicitly; run statements one by one instead.
             for statement in _split_sql(sql):
