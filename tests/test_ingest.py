@@ -241,3 +241,20 @@ def test_chat_reimport_keeps_earlier_messages(app, tmp_path):
     app.import_chat(tmp_path / "b.jsonl")
     ids = {h.source_id for h in app.search("heron pond lilies jetty", mode="keyword").hits}
     assert ids == {"m1", "m2"}
+
+
+def test_vectors_of_another_model_are_replaced(home, corpus, embedder):
+    from conftest import CountingEmbedder
+    from cairn.service import Cairn
+
+    class OtherPrecision(CountingEmbedder):
+        model_id = "all-MiniLM-L6-v2/other"
+
+    with Cairn(home, embedder=embedder) as a:
+        a.ingest([corpus])
+        n = a.status()["chunks"]
+    other = OtherPrecision(embedder.inner)
+    with Cairn(home, embedder=other) as b:
+        report = b.ingest([corpus])
+        assert len(report.unchanged) == 6 and report.embedded == n
+        assert b.status()["vector_models"] == {"all-MiniLM-L6-v2/other": n}

@@ -183,11 +183,24 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     return status, note_id, row.warnings
 
 
+def model_key(embedder) -> str:
+    """The id stored with each vector: model name plus precision ("all-MiniLM-L6-v2/int8")
+    when the embedder reports one, else its model name."""
+    return str(getattr(embedder, "model_id", None) or embedder.model_name)
+
+
 def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,
                   max_chunks_per_note: int = 400) -> tuple[int, int]:
     """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
     chunks of each note; later chunks of huge notes stay keyword-only and are counted by
     `cairn status`). Returns (embedded, reused_from_cache)."""
+    model = model_key(embedder)
+    stale = conn.execute("SELECT count(*) FROM vectors WHERE model != ?", (model,)).fetchone()[0]
+    if stale:
+        # Vectors of another model or precision are close but not comparable: replace them.
+        with N.transaction(conn):
+            conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
+            N.bump_vector_generation(conn)
     rows = conn.execute(
         f"""SELECT c.id, c.text, c.heading, c.speaker, n.title FROM chunks c
             JOIN notes n ON n.id = c.note_id
@@ -197,7 +210,6 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     if not rows:
         clear_vector_cache(conn)
         return 0, 0
-    model = embedder.model_name
     items = []
     for r in rows:
         ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])

@@ -100,6 +100,8 @@ class Cairn:
         c["keyword_only_chunks"] = keyword_only
         c["missing_vectors"] = max(0, c["missing_vectors"] - keyword_only)
         by_type = dict(self.conn.execute("SELECT type, count(*) FROM notes GROUP BY type").fetchall())
+        c["vector_models"] = dict(self.conn.execute(
+            "SELECT model, count(*) FROM vectors GROUP BY model").fetchall())
         return {"home": str(self.settings.home), "vault": str(self.settings.vault),
                 "index": str(self.settings.index_path), "schema_version": db.schema_version(self.conn),
                 **c, "notes_by_type": by_type}

@@ -3,23 +3,34 @@
     from cairn.embed import get_embedder
     vecs = get_embedder().embed(["some text", "more text"])   # np.ndarray (2, 384) float32
 
-Importing this package is cheap: onnxruntime and the model are loaded on first use.
-The model is exported once by ``python -m cairn.embed.export`` (``make install``).
+Importing this package is cheap: submodules, numpy and onnxruntime are imported on first use
+(which also keeps ``python -m cairn.embed.export`` free of double-import warnings). The model
+is exported once by ``python -m cairn.embed.export`` (``make install``).
 """
 
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING, Any
 
-from cairn.embed.minilm import DEFAULT_BATCH_SIZE, Embedder, EmbedderUnavailable
+if TYPE_CHECKING:
+    from cairn.embed.minilm import DEFAULT_BATCH_SIZE, INT8_BATCH_SIZE, Embedder, EmbedderUnavailable
 
-__all__ = ["DEFAULT_BATCH_SIZE", "Embedder", "EmbedderUnavailable", "get_embedder"]
+__all__ = ["DEFAULT_BATCH_SIZE", "INT8_BATCH_SIZE", "Embedder", "EmbedderUnavailable", "get_embedder"]
 
-_instance: Embedder | None = None
+_instance: "Embedder | None" = None
 _instance_lock = threading.Lock()
 
 
-def get_embedder() -> Embedder:
+def __getattr__(name: str) -> Any:
+    if name in __all__ and name != "get_embedder":
+        from cairn.embed import minilm
+
+        return getattr(minilm, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def get_embedder() -> "Embedder":
     """The process-wide shared :class:`Embedder` (default model directory), created on first call.
 
     Thread-safe. Construction is cheap; the model itself loads on the first ``embed()``, which
@@ -29,5 +40,7 @@ def get_embedder() -> Embedder:
     if _instance is None:
         with _instance_lock:
             if _instance is None:
+                from cairn.embed.minilm import Embedder
+
                 _instance = Embedder()
     return _instance

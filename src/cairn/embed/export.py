@@ -20,7 +20,9 @@ the manifest already describes the requested export and the ONNX file's sha256 m
 
 Command line (used by ``make install``)::
 
-    python -m cairn.embed.export [--out DIR] [--int8] [--force]
+    python -m cairn.embed.export [--out DIR] [--int8 | --fp32] [--force]
+
+int8 (per-channel dynamic quantisation of the weights) is the default: see DEFAULT_QUANTIZE.
 
 Progress goes to stderr; the model directory is printed on stdout.
 """
@@ -31,11 +33,13 @@ import argparse
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import shutil
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -49,6 +53,11 @@ MANIFEST_FILE = "manifest.json"
 EXPORT_FORMAT = 2
 OPSET = 17
 PRECISIONS = ("fp32", "int8")
+# Cairn's default: int8 weights (per-channel dynamic quantisation). Measured with
+# bench/bench_embed.py on 2 cores: 2.3x less CPU per ~90-token chunk than fp32 (9 vs 21 ms),
+# SciFact nDCG@10 0.6588 vs 0.6602, mean cosine to the torch reference 0.993.
+DEFAULT_QUANTIZE = True
+DEFAULT_PRECISION = "int8" if DEFAULT_QUANTIZE else "fp32"
 
 # Sentences used to check the exported graph against the torch module it came from.
 _CHECK_TEXTS = (
@@ -273,7 +282,7 @@ def _expected_manifest(precision: str, max_seq: int, src_version: str) -> dict[s
     }
 
 
-def manifest_matches(model_dir: Path, quantize: bool = False, check_hash: bool = True) -> bool:
+def manifest_matches(model_dir: Path, quantize: bool = DEFAULT_QUANTIZE, check_hash: bool = True) -> bool:
     """True if ``model_dir`` already holds the export :func:`export_model` would produce."""
     model_dir = Path(model_dir)
     man = read_manifest(model_dir)
@@ -355,18 +364,18 @@ def _fix_output_dim(path: Path) -> None:
         onnx.save(model, str(path))
 
 
-def export_model(out_dir: Path, quantize: bool = False, force: bool = False) -> Path:
+def export_model(out_dir: Path, quantize: bool = DEFAULT_QUANTIZE, force: bool = False) -> Path:
     """Export the model into ``out_dir`` and return ``out_dir``.
 
-    Writes ``model.onnx`` (fp32, or int8 with per-channel dynamic quantisation of the weights
-    when ``quantize`` is True), a copy of the source ``tokenizer.json`` and ``manifest.json``
-    (model name, dim 384, max_seq_length 256, precision, source package version, sha256 of the
-    ONNX and tokenizer files). Skips all work if the existing manifest already matches (unless
+    Writes ``model.onnx`` (int8 weights with per-channel dynamic quantisation when ``quantize``
+    is True, Cairn's default; plain fp32 when False), a copy of the source ``tokenizer.json``
+    and ``manifest.json`` (model name, dim 384, max_seq_length 256, precision, source package
+    version, sha256 of the ONNX and tokenizer files). Skips all work if the existing manifest already matches (unless
     ``force``). Files are written to a temporary directory and moved into place, manifest last,
     under a file lock, so a crash or a concurrent export never leaves a half-written model
     that looks complete.
 
-    Takes ~10-20 s and needs ``torch``, ``safetensors`` and ``onnxruntime`` (plus ``onnx`` for
+    Takes ~5-20 s and needs ``torch``, ``safetensors`` and ``onnxruntime`` (plus ``onnx`` for
     int8). Raises ImportError if torch is missing, ExportError for any other failure.
     """
     out_dir = Path(out_dir).expanduser()
@@ -399,8 +408,6 @@ def export_model(out_dir: Path, quantize: bool = False, force: bool = False) -> 
             types = torch.zeros_like(ids)
             dyn = {k: {0: "batch", 1: "sequence"} for k in ("input_ids", "attention_mask", "token_type_ids")}
             dyn["embedding"] = {0: "batch"}
-            import warnings
-
             with torch.no_grad(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 torch.onnx.export(
@@ -424,8 +431,6 @@ def export_model(out_dir: Path, quantize: bool = False, force: bool = False) -> 
                 except ImportError as exc:
                     raise ExportError("int8 export needs onnxruntime and onnx: pip install onnx") from exc
                 _log("quantising weights to int8 (per-channel, dynamic)")
-                import logging
-
                 logging.disable(logging.WARNING)  # "consider pre-processing" advice, not an error
                 try:
                     quantize_dynamic(
@@ -477,16 +482,27 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help=f"model directory (default: $CAIRN_MODEL_DIR or {default_model_dir()})",
     )
-    parser.add_argument(
+    prec = parser.add_mutually_exclusive_group()
+    prec.add_argument(
         "--int8",
+        dest="quantize",
         action="store_true",
-        help="quantise weights to int8 (per-channel); smaller, slightly less accurate",
+        default=DEFAULT_QUANTIZE,
+        help="int8 weights, per-channel quantised: ~2.3x less CPU, 23 MB"
+        + (" (default)" if DEFAULT_QUANTIZE else ""),
+    )
+    prec.add_argument(
+        "--fp32",
+        dest="quantize",
+        action="store_false",
+        help="full-precision weights: exact match to the reference model, 90 MB"
+        + ("" if DEFAULT_QUANTIZE else " (default)"),
     )
     parser.add_argument("--force", action="store_true", help="re-export even if up to date")
     args = parser.parse_args(argv)
     out = args.out if args.out is not None else default_model_dir()
     try:
-        path = export_model(out, quantize=args.int8, force=args.force)
+        path = export_model(out, quantize=args.quantize, force=args.force)
     except ImportError as exc:
         _log(f"error: exporting needs PyTorch ({exc}); install it with: pip install torch")
         return 1

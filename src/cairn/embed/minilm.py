@@ -16,8 +16,16 @@ import numpy as np
 
 from cairn.embed import export as _export
 
-DEFAULT_BATCH_SIZE = 16
-"""Texts per onnxruntime call, after sorting by token length (see bench/bench_embed.py)."""
+DEFAULT_BATCH_SIZE = 8
+"""Texts per onnxruntime run for the fp32 model, after sorting by token length.
+bench/bench_embed.py: CPU cost per text is lowest at batch 8 for both ~90-token chunks and
+mixed-length sentences (batch 4-16 within ~5%; 32 and more cost 5-20% more)."""
+
+INT8_BATCH_SIZE = 1
+"""Texts per run for the int8 model. Its activations are quantised dynamically with one scale
+per tensor, i.e. per batch, so a text's vector would depend on its batch-mates (up to ~0.02
+per element). One text per run keeps every vector a function of its text alone, for ~10% more
+CPU than batch 8."""
 
 
 class EmbedderUnavailable(RuntimeError):
@@ -46,7 +54,7 @@ class Embedder:
 
     The ONNX session is created lazily on the first non-empty :meth:`embed` call (or by
     :meth:`load`), so constructing an Embedder is cheap and touches no files. If the model
-    directory has no exported model, the first load exports it (needs torch, ~10-20 s, logged
+    directory has no exported model, the first load exports it (needs torch, ~5-20 s, logged
     to stderr) or raises :class:`EmbedderUnavailable`.
 
     Thread-safe: concurrent :meth:`embed` calls are serialised (each call already uses all
@@ -57,7 +65,8 @@ class Embedder:
         model_name: "all-MiniLM-L6-v2".
         precision: "fp32" or "int8" as recorded in the model's manifest (None until loaded).
         max_seq_length: token limit per text (256; read from the manifest once loaded).
-        batch_size: texts per onnxruntime run.
+        batch_size: texts per onnxruntime run; None until loaded when left to the default
+            (8 for fp32, 1 for int8: see DEFAULT_BATCH_SIZE / INT8_BATCH_SIZE).
         calls: number of :meth:`embed` calls so far, including calls with an empty list
             (calls rejected with TypeError/ValueError are not counted).
         texts_embedded: total number of texts embedded so far.
@@ -70,7 +79,7 @@ class Embedder:
         self,
         model_dir: str | os.PathLike[str] | None = None,
         *,
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int | None = None,
         threads: int | None = None,
         auto_export: bool = True,
     ) -> None:
@@ -78,18 +87,19 @@ class Embedder:
         Args:
             model_dir: exported model directory; default :func:`cairn.embed.export.default_model_dir`
                 ($CAIRN_MODEL_DIR or <sys.prefix>/share/cairn/models/all-MiniLM-L6-v2).
-            batch_size: texts per onnxruntime run (>= 1).
+            batch_size: texts per onnxruntime run (>= 1); None = by precision (fp32: 8,
+                int8: 1). With int8 and batch_size > 1, vectors depend slightly on batch-mates.
             threads: onnxruntime intra-op threads; default min(2, os.cpu_count()).
             auto_export: export the model into ``model_dir`` if it is missing (needs torch).
         Raises:
             ValueError: batch_size < 1 or threads < 1.
         """
-        if batch_size < 1:
+        if batch_size is not None and batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if threads is not None and threads < 1:
             raise ValueError(f"threads must be >= 1, got {threads}")
         self.model_dir = Path(model_dir).expanduser() if model_dir is not None else _export.default_model_dir()
-        self.batch_size = int(batch_size)
+        self.batch_size: int | None = int(batch_size) if batch_size is not None else None
         self.threads = int(threads) if threads is not None else min(2, os.cpu_count() or 1)
         self.auto_export = auto_export
         self.precision: str | None = None
@@ -103,6 +113,18 @@ class Embedder:
     def __repr__(self) -> str:
         state = f"{self.precision}" if self._session is not None else "not loaded"
         return f"Embedder({self.model_name}, {state}, dir={str(self.model_dir)!r})"
+
+    @property
+    def model_id(self) -> str:
+        """``model_name`` plus precision, e.g. "all-MiniLM-L6-v2/int8".
+
+        Vectors from different precisions are close (cosine ~0.99) but not identical; key
+        stored vectors on this to avoid mixing them. Reads the manifest (exporting the model
+        first if it is missing); raises EmbedderUnavailable like :meth:`load`.
+        """
+        with self._lock:
+            self._load_tokenizer()
+        return f"{self.model_name}/{self.precision}"
 
     @property
     def loaded(self) -> bool:
@@ -126,13 +148,13 @@ class Embedder:
                 f"no embedding model in {d} and PyTorch is not installed to export one; {_fix_hint(d)}"
             ) from exc
         print(
-            f"cairn: embedding model not found in {d}; exporting it now (one-off, takes ~10-20 s)...",
+            f"cairn: embedding model not found in {d}; exporting it now (one-off, takes ~5-20 s)...",
             file=sys.stderr,
             flush=True,
         )
         try:
             _export.export_model(d)
-        except (ImportError, _export.ExportError, OSError) as exc:
+        except Exception as exc:  # ExportError, OSError, ImportError, torch errors...
             raise EmbedderUnavailable(f"could not export the embedding model to {d}: {exc}; {_fix_hint(d)}") from exc
 
     def _load_tokenizer(self) -> None:
@@ -158,6 +180,8 @@ class Embedder:
         tok.enable_truncation(max_length=max_seq)
         self.max_seq_length = max_seq
         self.precision = str(manifest.get("precision", "fp32"))
+        if self.batch_size is None:
+            self.batch_size = INT8_BATCH_SIZE if self.precision == "int8" else DEFAULT_BATCH_SIZE
         self._tokenizer = tok
 
     def load(self) -> "Embedder":
@@ -200,8 +224,9 @@ class Embedder:
 
         Row i is the embedding of texts[i]. Texts are tokenised, sorted by token count and run
         in batches of ``batch_size`` similar-length texts (less padding), then put back in input
-        order. Output is deterministic: the same texts in the same call give bit-identical
-        vectors; the same text in a different batch (different padding) differs by < 1e-5.
+        order. Output is deterministic: the same call gives bit-identical vectors; with the
+        default batch sizes a text's vector does not depend on the other texts in the call
+        (fp32: padding changes it by < 1e-5; int8: one text per run).
 
         Raises:
             TypeError: ``texts`` is a str, or an element is not a str.
@@ -231,8 +256,9 @@ class Embedder:
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
         order = np.argsort(lengths, kind="stable")
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
+        step = self.batch_size or DEFAULT_BATCH_SIZE
+        for start in range(0, len(order), step):
+            idx = order[start : start + step]
             width = int(lengths[idx].max())
             ids = np.zeros((len(idx), width), dtype=np.int64)
             mask = np.zeros((len(idx), width), dtype=np.int64)
