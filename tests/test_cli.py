@@ -198,4 +198,5 @@ def test_concurrent_first_open_migrates_once(tmp_path):
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-        assert json.loads(out)["schema_version"] == 1
+        from cairn.store.db import MIGRATIONS
+        assert json.loads(out)["schema_version"] == MIGRATIONS[-1][0]

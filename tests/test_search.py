@@ -176,3 +176,28 @@ def test_b12_edited_note_gets_new_vectors(app, tmp_path):
     assert n_vecs == n_chunks
     st = app.status()
     assert st["orphan_vectors"] == 0 and st["missing_vectors"] == 0
+
+
+def test_keyword_search_stems_english(app, tmp_path):
+    write(tmp_path / "v" / "run.md", "# Training\n\nShe was running intervals and trained for the marathons.\n")
+    app.ingest([tmp_path / "v"])
+    for q in ("run", "trains", "marathon"):
+        assert [h.title for h in app.search(q, mode="keyword").hits] == ["Training"], q
+
+
+def test_migration_from_v1_keeps_keyword_rows(tmp_path):
+    """An index created at schema 1 (no stemming) is upgraded in place, rows kept."""
+    import sqlite3
+    from cairn.store import db
+
+    path = tmp_path / "index.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for stmt in db._split_sql(db.MIGRATIONS[0][1]):
+        conn.execute(stmt)
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (7, 'T', 'walking dogs', '')")
+    conn.close()
+    upgraded = db.connect(path)
+    assert db.schema_version(upgraded) == db.MIGRATIONS[-1][0]
+    rows = upgraded.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'walk'").fetchall()
+    assert [r[0] for r in rows] == [7]

@@ -11,6 +11,8 @@ note, or one chat message) and the best chunk represents its unit. Fusion:
 On LoCoMo (conv-26, hit@10) the weighted sum scored 0.693 against RRF's 0.567 — see
 bench/README.md for the measured figures behind the default.
 
+For the weighted sum the cosine is min-max scaled over the query's semantic candidates
+(Bruch et al.'s recommended normalisation), as BM25 is scaled by its best score.
 Signals reported per hit, each in [0, 1]: keyword = BM25 / best BM25 of the query;
 semantic = max(0, cosine); recency = exp(-age_days / tau). A failing keyword channel is
 reported in `SearchResult.warnings` / `keyword_error`, never hidden as zero hits.
@@ -169,6 +171,13 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     kw_rank = {c: i + 1 for i, (c, _) in enumerate(kw)}
     sem_score = {c: max(0.0, sc) for c, sc in sem}
     sem_rank = {c: i + 1 for i, (c, _) in enumerate(sem)}
+    # For fusion, cosine is min-max scaled over this query's candidates (as BM25 is scaled
+    # by its best score); the reported signal stays the raw cosine.
+    if sem:
+        lo, hi = min(sc for _, sc in sem), max(sc for _, sc in sem)
+        sem_fuse = {c: (sc - lo) / (hi - lo) if hi > lo else 1.0 for c, sc in sem}
+    else:
+        sem_fuse = sem_score
     rec_score = {}
     for c in cand_ids:
         age = _age_days(rows[c]["t"], now) if c in rows else None
@@ -193,7 +202,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
             wk = s.keyword_weight if mode != "semantic" else 0.0
             ws = s.semantic_weight if mode != "keyword" else 0.0
             wr = s.recency_weight if use_recency else 0.0
-            fused[c] = (wk * kw_score.get(c, 0.0) + ws * sem_score.get(c, 0.0)
+            fused[c] = (wk * kw_score.get(c, 0.0) + ws * sem_fuse.get(c, 0.0)
                         + wr * rec_score[c]) / ((wk + ws + wr) or 1.0)
 
     terms = query_terms(query)
