@@ -137,3 +137,21 @@ def test_embedded_llm_answer_is_verified_or_falls_back(notes_app):
     # Either the small model's draft verified, or the fallback is stated; never an unchecked answer.
     assert ans.mode == "llm" or ans.fallback
     assert ans.citations and all(c["chunk_id"] in {e["chunk_id"] for e in ans.evidence} for c in ans.citations)
+
+
+def test_related_sentence_that_does_not_answer_is_not_passed_off(app, tmp_path):
+    write(tmp_path / "v" / "kettle.md", "# Kettle\n\nThe kettle descaling is done with citric acid because the water is hard.\n")
+    app.ingest([tmp_path / "v"])
+    ans = app.ask("When was the kettle bought and how much did it cost?", llm="none")
+    assert ans.verdict == "abstain" and not ans.citations
+    ans = app.ask("How is the kettle descaled?", llm="none")
+    assert "citric acid" in ans.answer
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("When did Ana adopt the kitten?", "time"), ("What year was the house built?", "time"),
+    ("How much did the boiler service cost?", "quantity"), ("How many kids does Ben have?", "quantity"),
+    ("What did Caroline research?", None)])
+def test_answer_type(question, kind):
+    from cairn.answer.support import answer_type
+    assert answer_type(question) == kind

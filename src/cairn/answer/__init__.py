@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer.support import sentences, term_overlap
+from cairn.answer.support import answer_type, fits_answer_type, sentences, term_overlap
 from cairn.answer.verify import Evidence, Verification, verify
 from cairn.model import Hit
 
@@ -61,7 +61,11 @@ def select_evidence(question: str, hits: list[Hit], floor: float) -> list[Eviden
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3) -> str:
     """The best supporting sentences of the evidence, each cited, best first.
-    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap."""
+    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap.
+    A question asking "when" or "how much/many" only takes sentences that contain a time or
+    a quantity (support.answer_type), so a related sentence that does not answer it is not
+    offered as the answer."""
+    kind = answer_type(question)
     cands: list[tuple[int, str]] = []
     for ev in evidence:
         text = _clean_markdown(ev.text)
@@ -70,7 +74,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             if text[line_start:s].lstrip().startswith("#"):
                 continue  # a heading is not an answer
             sent = _clean(text[s:e])
-            if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith(":"):
+            if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith(":") and fits_answer_type(sent, kind):
                 cands.append((ev.n, sent))
     if not cands:
         return ""

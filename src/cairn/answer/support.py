@@ -69,3 +69,34 @@ def strip_citations(sentence: str) -> tuple[str, list[int]]:
     """("text without [n] markers", [n, ...]) for one answer sentence."""
     cites = [int(n) for n in _CITE_RE.findall(sentence)]
     return _CITE_RE.sub("", sentence).strip(), cites
+
+
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_TIME_RE = re.compile(
+    rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
+    r"year|morning|evening|night|spring|summer|autumn|fall|winter|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
+    r"\d{1,2}:\d\d)\b", re.IGNORECASE)
+_QUANTITY_RE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                          r"dozen|hundred|thousand|million|half|once|twice|several|few|many)\b", re.IGNORECASE)
+
+
+def answer_type(question: str) -> str | None:
+    """The kind of answer a question asks for: "time" (when, what year/date/day),
+    "quantity" (how much/many/long/old/often, what price/cost) or None (anything goes)."""
+    q = question.strip().lower()
+    if re.match(r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b", q):
+        return "time"
+    if re.search(r"\bhow (much|many|long|old|often|far)\b|\bwhat (price|cost)\b", q):
+        return "quantity"
+    return None
+
+
+def fits_answer_type(sentence: str, kind: str | None) -> bool:
+    """True when `sentence` contains something of the kind `answer_type` asked for."""
+    if kind == "time":
+        return bool(_TIME_RE.search(sentence))
+    if kind == "quantity":
+        return bool(_QUANTITY_RE.search(sentence))
+    return True
