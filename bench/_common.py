@@ -105,10 +105,13 @@ def read_jsonl(path: Path) -> Iterator[dict]:
 
 
 def batch_search(home: Path, batch_file: Path, out_file: Path, *, k: int, mode: str,
-                 fusion: str = "rrf") -> tuple[dict[str, list[dict]], list[str], float]:
-    """`cairn search --batch` -> ({query_id: hits}, warnings seen, wall seconds)."""
-    _, err, wall = run_cairn(home, ["search", "--batch", str(batch_file), "--k", str(k),
-                                    "--mode", mode, "--fusion", fusion], stdout_path=out_file)
+                 fusion: str | None = None) -> tuple[dict[str, list[dict]], list[str], float]:
+    """`cairn search --batch` -> ({query_id: hits}, warnings seen, wall seconds).
+    fusion None: Cairn's default (no --fusion option)."""
+    args = ["search", "--batch", str(batch_file), "--k", str(k), "--mode", mode]
+    if fusion:
+        args += ["--fusion", fusion]
+    _, err, wall = run_cairn(home, args, stdout_path=out_file)
     results: dict[str, list[dict]] = {}
     warnings: list[str] = []
     for row in read_jsonl(out_file):
@@ -131,6 +134,17 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], aligns: str 
 
     sep = "|" + "|".join(("-" * (w + 1) + ":" if a == "r" else "-" * (w + 2)) for w, a in zip(widths, aligns)) + "|"
     return "\n".join([fmt(cells[0]), sep, *(fmt(r) for r in cells[1:])])
+
+
+def fusion_label(fusion: str | None) -> str:
+    """What a --fusion passthrough value means, for headers."""
+    if fusion:
+        return fusion
+    try:
+        from cairn.config import SearchSettings
+        return f"Cairn default ({SearchSettings().fusion})"
+    except Exception:  # noqa: BLE001 - only a label
+        return "Cairn default"
 
 
 def fmt_s(seconds: float) -> str:

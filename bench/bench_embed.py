@@ -168,6 +168,25 @@ def throughput(variants: dict[str, Path], texts: list[str], batch_sizes: list[in
     return rates
 
 
+def head_to_head(variants: dict[str, Path], workloads: dict[str, list[str]], repeat: int) -> None:
+    """Wall-clock texts/s of each variant at its default batch size, rounds interleaved."""
+    embs = {name: Embedder(d).load() for name, d in variants.items()}
+    for e in embs.values():
+        e.embed(["warm up"] * 4)
+    for label, texts in workloads.items():
+        best = {name: math.inf for name in embs}
+        for _ in range(repeat):
+            for name, e in embs.items():
+                t = time.perf_counter()
+                e.embed(texts)
+                best[name] = min(best[name], time.perf_counter() - t)
+        rates = {name: len(texts) / b for name, b in best.items()}
+        extra = ""
+        if "fp32" in rates and "int8" in rates:
+            extra = f"   int8/fp32 = {rates['int8'] / rates['fp32']:.2f}x"
+        print(f"  {label:28s}" + "".join(f"{n} {r:7.1f}/s   " for n, r in rates.items()) + extra)
+
+
 def cpu_cost(variants: dict[str, Path], texts: list[str], batch_sizes: list[int], repeat: int) -> dict[str, list[float]]:
     """CPU milliseconds per text with one onnxruntime thread (process CPU time, so much less
     sensitive than wall-clock rates to other programs competing for the cores)."""
@@ -250,6 +269,7 @@ def main() -> int:
     ap.add_argument("--sentences", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3, help="timed repetitions (best is reported)")
     ap.add_argument("--cold-runs", type=int, default=3)
+    ap.add_argument("--no-reference", action="store_true", help="skip the cosine check against torch")
     ap.add_argument("--retrieval", action="store_true", help="also run SciFact nDCG@10 per variant")
     args = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # figures appear as they are measured
@@ -287,11 +307,23 @@ def main() -> int:
               f"{c['first_vector_s']:.2f}s, whole process {c['process_wall_s']:.2f}s")
 
     bss = [int(b) for b in args.batch_sizes.split(",")]
-    print(f"\nCPU cost, ms of CPU per ~90-token chunk with threads=1 (best of {args.repeat}; "
-          f"robust to background load)")
-    print("  batch " + "".join(f"{b:>8d}" for b in bss))
-    for name, row in cpu_cost(variants, chunks, bss, args.repeat).items():
-        print(f"  {name:5s} " + "".join(f"{r:8.1f}" for r in row))
+    defaults = {name: Embedder(d).load().batch_size for name, d in variants.items()}
+    print("\ndefault batch size: " + ", ".join(f"{n} {b}" for n, b in defaults.items())
+          + " (the cosine and retrieval figures below use these)")
+    docs = paras[: len(chunks)]
+    dlen = [min(256, len(tok.encode(p).ids)) for p in docs]
+    print(f"\nhead-to-head at default batch sizes, threads=min(2, cpu), interleaved, best of {args.repeat} "
+          f"(load average before: {os.getloadavg()[0]:.1f})")
+    head_to_head(variants, {f"{len(chunks)} chunks (~90 tok)": chunks,
+                            f"{len(sents)} sentences (~{np.mean(slen):.0f} tok)": sents,
+                            f"{len(docs)} abstracts (~{np.mean(dlen):.0f} tok)": docs}, args.repeat)
+
+    for label, texts in (("~90-token chunk", chunks), ("mixed-length sentence", sents)):
+        print(f"\nCPU cost, ms of CPU per {label} with threads=1 (best of {args.repeat}; "
+              f"robust to background load)")
+        print("  batch " + "".join(f"{b:>8d}" for b in bss))
+        for name, row in cpu_cost(variants, texts, bss, args.repeat).items():
+            print(f"  {name:5s} " + "".join(f"{r:8.1f}" for r in row))
     for label, texts in (("~90-token chunks/s", chunks), ("mixed-length sentences/s", sents)):
         print(f"\nthroughput, {label} (sorted by length, threads=min(2, cpu); best of {args.repeat}; "
               f"load average before: {os.getloadavg()[0]:.1f})")
@@ -300,9 +332,11 @@ def main() -> int:
             print(f"  {name:5s} " + "".join(f"{r:8.1f}" for r in row))
 
     try:
+        if args.no_reference:
+            raise ImportError
         from sentence_transformers import SentenceTransformer
     except ImportError:
-        print("\ncosine vs torch reference: sentence-transformers not importable; skipped")
+        print("\ncosine vs torch reference: skipped (--no-reference, or sentence-transformers not importable)")
     else:
         src, _ = ex.source_model_dir()
         st = SentenceTransformer(str(src), device="cpu")

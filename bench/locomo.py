@@ -3,7 +3,7 @@
 
     python bench/locomo.py                          # all conversations, three modes
     python bench/locomo.py --limit-conversations 1  # quick run
-    python bench/locomo.py --fusion weighted
+    python bench/locomo.py --fusion rrf             # default: Cairn's own default fusion
 
 Each conversation of `locomo/locomo-dev.json` becomes a chat JSONL
 (conversation=sample_id, session=session_N, id=dia_id, speaker, time, text) imported with
@@ -34,8 +34,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import (MODES, OUT, CairnError, batch_search, data_dir, fmt_s, header, need,  # noqa: E402
-                     parse_json_report, run_cairn, table, write_jsonl)
+from _common import (MODES, OUT, CairnError, batch_search, data_dir, fmt_s, fusion_label,  # noqa: E402
+                     header, need, parse_json_report, run_cairn, table, write_jsonl)
 
 # Conventional names of LoCoMo's numeric categories (as used by most papers using the data).
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -85,7 +85,7 @@ def normalise_evidence(evidence: list, known: set[str]) -> list[str]:
     return out
 
 
-def run_conversation(sample: dict, modes: list[str], fusion: str, captions: bool, workdir: Path,
+def run_conversation(sample: dict, modes: list[str], fusion: str | None, captions: bool, workdir: Path,
                      k: int = 10) -> dict:
     """Import one conversation and run its questions; returns per-question hits per mode."""
     sid = sample["sample_id"]
@@ -121,7 +121,8 @@ def run_conversation(sample: dict, modes: list[str], fusion: str, captions: bool
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--fusion", default="rrf", help="passed to `cairn search --fusion` (rrf | weighted)")
+    ap.add_argument("--fusion", default=None,
+                    help="passed to `cairn search --fusion` (weighted | rrf); default: Cairn's default")
     ap.add_argument("--limit-conversations", type=int, default=0, metavar="N", help="only the first N conversations")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated search modes")
     ap.add_argument("--no-captions", action="store_true", help="do not append image captions to messages")
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     samples = json.loads(path.read_text(encoding="utf-8"))
     if args.limit_conversations:
         samples = samples[:args.limit_conversations]
-    header(f"LoCoMo — {path} ({len(samples)} conversation(s), fusion={args.fusion})")
+    header(f"LoCoMo — {path} ({len(samples)} conversation(s), fusion={fusion_label(args.fusion)})")
     if args.keep:
         workdir = OUT / "locomo-run"
         shutil.rmtree(workdir, ignore_errors=True)

@@ -5,7 +5,7 @@
                                        # first import adds several minutes, then it is cached)
     python bench/run_all.py --full     # all LoCoMo conversations, all SciFact queries,
                                        # latency on a home padded to ~100k chunks
-    python bench/run_all.py --only locomo,scifact --fusion weighted
+    python bench/run_all.py --only locomo,scifact --fusion rrf
 
 Quick defaults: sample_docs; locomo --limit-conversations 1; scifact --limit-queries 300
 (cached home); ingest_speed without padding. bench/bench_embed.py is not run here.
@@ -25,8 +25,8 @@ sys.path.insert(0, str(BENCH))
 from _common import fmt_s, table  # noqa: E402
 
 
-def plan(full: bool, fusion: str) -> list[tuple[str, list[str]]]:
-    fus = ["--fusion", fusion] if fusion != "rrf" else []
+def plan(full: bool, fusion: str | None) -> list[tuple[str, list[str]]]:
+    fus = ["--fusion", fusion] if fusion else []
     return [
         ("sample_docs", []),
         ("locomo", ([] if full else ["--limit-conversations", "1"]) + fus),
@@ -38,7 +38,7 @@ def plan(full: bool, fusion: str) -> list[tuple[str, list[str]]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--full", action="store_true", help="full-size runs (much slower)")
-    ap.add_argument("--fusion", default="rrf", help="passed to locomo and scifact")
+    ap.add_argument("--fusion", default=None, help="passed to locomo and scifact (default: Cairn's default)")
     ap.add_argument("--only", default="", help="comma-separated subset: sample_docs,locomo,scifact,ingest_speed")
     args = ap.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
