@@ -24,6 +24,7 @@ import logging
 import math
 import re
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -80,6 +81,23 @@ def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
     return out[:limit]
 
 
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-bm25")
+
+
+def _keyword_channel(conn: sqlite3.Connection, query: str, limit: int,
+                     allowed: set[int] | None) -> tuple[list[tuple[int, float]], list[str]]:
+    """Keyword candidates plus warnings; never raises for an FTS5 error (it is reported)."""
+    try:
+        kw = keyword_candidates(conn, query, limit, allowed)
+        if not kw and has_field_filter(query):
+            kw = keyword_candidates(conn, query, limit, allowed, fields=False)
+            return kw, ["no match for the title:/tags: filter; searched its words anywhere instead"]
+        return kw, []
+    except sqlite3.OperationalError as exc:
+        log.warning("keyword channel failed for %r: %s", query, exc)
+        return [], [f"keyword search failed: {exc}"]
+
+
 def _age_days(ts: str | None, now: datetime) -> float | None:
     if not ts:
         return None
@@ -133,25 +151,32 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     n_cand = max(s.candidates, k * 3)
 
     kw: list[tuple[int, float]] = []
+    kw_job = None
+    if mode in ("hybrid", "semantic"):
+        vindex.refresh()  # touches the connection: do it before the keyword thread starts
     if mode in ("hybrid", "keyword"):
         if build_match_query(query) is None:
             result.warnings.append("the query has no searchable words for keyword search "
                                    "(only punctuation or symbols)")
+        elif mode == "hybrid":
+            # BM25 runs in a worker thread (SQLite releases the GIL) while the query is
+            # embedded and the vectors scanned; only that thread uses `conn` meanwhile.
+            kw_job = _POOL.submit(_keyword_channel, conn, query, n_cand, allowed)
         else:
-            try:
-                kw = keyword_candidates(conn, query, n_cand, allowed)
-                if not kw and has_field_filter(query):
-                    kw = keyword_candidates(conn, query, n_cand, allowed, fields=False)
-                    result.warnings.append("no match for the title:/tags: filter; "
-                                           "searched its words anywhere instead")
-            except sqlite3.OperationalError as exc:
-                result.keyword_error = f"keyword search failed: {exc}"
-                result.warnings.append(result.keyword_error)
-                log.warning("keyword channel failed for %r: %s", query, exc)
+            kw = _keyword_channel(conn, query, n_cand, allowed)
     sem: list[tuple[int, float]] = []
     if mode in ("hybrid", "semantic"):
-        qvec = embedder.embed([query])[0]
-        sem = vindex.search(qvec, n_cand, allowed)
+        try:
+            qvec = embedder.embed([query])[0]
+            sem = vindex.search(qvec, n_cand, allowed, refresh=False)
+        finally:
+            if kw_job is not None:
+                kw = kw_job.result()
+    kw, notes = kw if isinstance(kw, tuple) else (kw, [])
+    for note in notes:
+        result.warnings.append(note)
+        if note.startswith("keyword search failed"):
+            result.keyword_error = note
 
     cand_ids = list(dict.fromkeys([c for c, _ in kw] + [c for c, _ in sem]))
     if not cand_ids:

@@ -116,9 +116,17 @@ class VectorIndex:
         self._load()
         return len(self._ids)
 
-    def search(self, query_vec: np.ndarray, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
-        """Top-k chunk ids by cosine similarity (query_vec: (dim,) L2-normalised float32)."""
+    def refresh(self) -> None:
+        """Reload the matrix if the index's vectors changed since it was loaded."""
         self._load()
+
+    def search(self, query_vec: np.ndarray, k: int, allowed: set[int] | None = None,
+               refresh: bool = True) -> list[tuple[int, float]]:
+        """Top-k chunk ids by cosine similarity (query_vec: (dim,) L2-normalised float32).
+        refresh=False skips the staleness check (no database access: safe while another
+        thread uses the connection)."""
+        if refresh:
+            self._load()
         if len(self._ids) == 0 or k <= 0:
             return []
         scores = self._mat @ np.asarray(query_vec, dtype=np.float32)
