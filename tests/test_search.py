@@ -201,3 +201,19 @@ def test_migration_from_v1_keeps_keyword_rows(tmp_path):
     assert db.schema_version(upgraded) == db.MIGRATIONS[-1][0]
     rows = upgraded.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'walk'").fetchall()
     assert [r[0] for r in rows] == [7]
+
+
+def test_very_common_words_are_left_out_of_large_indexes(app, tmp_path, monkeypatch):
+    import cairn.search.hybrid as H
+
+    for i in range(12):
+        write(tmp_path / "v" / f"g{i}.md", f"# Bed {i}\n\nThe gardens need watering, bed number {i}.\n")
+    write(tmp_path / "v" / "k.md", "# Kohlrabi\n\nKohlrabi goes in the garden by the shed.\n")
+    app.ingest([tmp_path / "v"])
+    monkeypatch.setattr(H, "COMMON_MIN_CHUNKS", 1)
+    assert H.common_terms(app.conn, "kohlrabi garden") == {"garden"}  # stemmed: gardens/garden
+    assert app.search("kohlrabi garden", mode="keyword").hits[0].title == "Kohlrabi"
+    # a query made only of common words still searches them
+    assert len(app.search("garden", mode="keyword").hits) == 10
+    monkeypatch.setattr(H, "COMMON_MIN_CHUNKS", 10**9)
+    assert H.common_terms(app.conn, "kohlrabi garden") == frozenset()

@@ -44,12 +44,14 @@ def query_terms(query: str) -> list[str]:
     return [t.lower() for t in _TERM_RE.findall(query)]
 
 
-def build_match_query(query: str, *, drop_stopwords: bool = True, fields: bool = True) -> str | None:
+def build_match_query(query: str, *, drop_stopwords: bool = True, fields: bool = True,
+                      drop: frozenset[str] = frozenset()) -> str | None:
     """FTS5 MATCH expression for arbitrary user text, or None if it has no searchable term.
 
     Terms are OR-ed (BM25 ranks documents matching more terms higher). English stopwords
     are dropped unless the query has nothing else. With fields=False, `title:x` / `tags:x`
-    search just x, anywhere. Never raises.
+    search just x, anywhere. `drop`: lower-case single words to leave out (too common to
+    discriminate, see search/hybrid.py), unless nothing else would remain. Never raises.
     """
     parts: list[tuple[str, bool]] = []  # (expression, is_stopword)
     for word in query.split():
@@ -64,7 +66,7 @@ def build_match_query(query: str, *, drop_stopwords: bool = True, fields: bool =
         phrase = _phrase(word)
         if phrase:
             bare = phrase.strip('"').lower()
-            parts.append((phrase, bare in STOPWORDS))
+            parts.append((phrase, bare in STOPWORDS or bare in drop))
     if not parts:
         return None
     kept = [p for p, stop in parts if not stop] if drop_stopwords else [p for p, _ in parts]
