@@ -74,7 +74,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             if text[line_start:s].lstrip().startswith("#"):
                 continue  # a heading is not an answer
             sent = _clean(text[s:e])
-            if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith(":") and fits_answer_type(sent, kind):
+            if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ",")) and fits_answer_type(sent, kind):
                 cands.append((ev.n, sent))
     if not cands:
         return ""
