@@ -4,7 +4,8 @@
     python bench/ingest_speed.py                  # Dendron vault (~1,000 notes)
     python bench/ingest_speed.py --pad-scifact    # latency on a home padded to ~100k chunks
     python bench/ingest_speed.py --queries 100 --cold-runs 3
-    python bench/ingest_speed.py --keep; python bench/ingest_speed.py --reuse-home --pad-scifact
+    python bench/ingest_speed.py --keep           # keeps the fresh home, prints its path
+    python bench/ingest_speed.py --reuse-home bench/out/ingest-home-XXXX --pad-scifact
                                                   # (latency again without re-ingesting)
 
 Steps (each figure is printed in one table at the end; nothing is asserted):
@@ -23,8 +24,12 @@ SciFact index (imported once by `cairn import notes` and cached in bench/out/sci
 shared with bench/scifact.py) until it holds ~--pad-target chunks. The copies are made by
 SQL inside the index (notes, chunks, keyword rows and vectors, each copy with new ids and
 paths); they have no vault files and duplicate real text and vectors, so they are a load
-for latency only, never for quality figures. The padded home lives in bench/out/latency-home
-and is rebuilt each run (a few seconds to a minute).
+for latency only, never for quality figures. The padded home is a new folder
+bench/out/latency-home-* made in each run (a few seconds to a minute) and removed at the end.
+
+Every run ingests into its own new folder bench/out/ingest-home-* (removed at the end unless
+--keep), so two runs at the same time do not disturb each other's homes (they still compete
+for the CPU).
 
 The machine's load matters: CPU seconds (user+sys) are printed beside wall times.
 """
@@ -185,18 +190,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=200, help="warm queries per mode")
     ap.add_argument("--cold-runs", type=int, default=3, help="cold CLI runs per mode (median)")
     ap.add_argument("--vault", type=Path, default=None, help="notes folder (default: the Dendron vault)")
-    ap.add_argument("--keep", action="store_true", help="keep the fresh home (bench/out/ingest-home)")
-    ap.add_argument("--reuse-home", action="store_true",
-                    help="skip steps 1-2 and measure latency on a home kept by an earlier --keep run")
+    ap.add_argument("--keep", action="store_true", help="keep the homes made by this run (paths printed)")
+    ap.add_argument("--reuse-home", type=Path, default=None, metavar="HOME",
+                    help="skip steps 1-2 and measure latency on HOME (e.g. kept by an earlier --keep run)")
     args = ap.parse_args(argv)
 
     t_start = time.perf_counter()
     vault = need(args.vault or data_dir() / "notes-dendron-vault" / "vault", "notes vault")
-    home = OUT / "ingest-home"
-    reuse = args.reuse_home and (home / "index.db").exists()
-    if not reuse:
-        shutil.rmtree(home, ignore_errors=True)
-    home.parent.mkdir(parents=True, exist_ok=True)
+    reuse = args.reuse_home is not None
+    if reuse:
+        home = args.reuse_home.resolve()
+        if not (home / "index.db").exists():
+            sys.exit(f"error: --reuse-home {home}: no index.db there")
+    else:
+        OUT.mkdir(parents=True, exist_ok=True)
+        home = Path(tempfile.mkdtemp(prefix="ingest-home-", dir=OUT))
     nfiles = sum(1 for p in vault.rglob("*") if p.is_file() and not any(s.startswith(".") for s in p.relative_to(vault).parts))
     header(f"ingest speed — {vault} ({nfiles} files) into "
            + (f"the kept home {home} (--reuse-home: ingest not timed)" if reuse else f"a fresh home {home}"))
@@ -245,8 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         sf_root = need(data_dir() / "beir-scifact", "BEIR SciFact")
         # Latency only: a home built by older indexing code is good enough padding.
         marker = scifact.ensure_home(sf_root / "corpus.jsonl", fresh=False, allow_stale=True)
-        lat_home = OUT / "latency-home"
-        shutil.rmtree(lat_home, ignore_errors=True)
+        lat_home = Path(tempfile.mkdtemp(prefix="latency-home-", dir=OUT))
         (lat_home / "vault").mkdir(parents=True)
         src = sqlite3.connect(home / "index.db")
         src.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -312,10 +319,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} CPUs")
     except OSError:
         pass
-    if not args.keep and not reuse:
-        shutil.rmtree(home, ignore_errors=True)
+    if args.keep:
+        print(f"kept: {home}" + (f" and {lat_home}" if lat_home != home else ""))
+    else:
+        if not reuse:
+            shutil.rmtree(home, ignore_errors=True)
         if args.pad_scifact:
-            shutil.rmtree(OUT / "latency-home", ignore_errors=True)
+            shutil.rmtree(lat_home, ignore_errors=True)
     print(f"total time {fmt_s(time.perf_counter() - t_start)}")
     return 0
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -126,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit-conversations", type=int, default=0, metavar="N", help="only the first N conversations")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated search modes")
     ap.add_argument("--no-captions", action="store_true", help="do not append image captions to messages")
-    ap.add_argument("--keep", action="store_true", help="keep the homes under bench/out/locomo-run")
+    ap.add_argument("--keep", action="store_true", help="keep the homes in a new bench/out/locomo-run-* folder")
     ap.add_argument("--misses", type=int, default=0, metavar="N",
                     help="print N hybrid misses@10 (question, evidence, top hits) for inspection")
     args = ap.parse_args(argv)
@@ -139,9 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         samples = samples[:args.limit_conversations]
     header(f"LoCoMo — {path} ({len(samples)} conversation(s), fusion={fusion_label(args.fusion)})")
     if args.keep:
-        workdir = OUT / "locomo-run"
-        shutil.rmtree(workdir, ignore_errors=True)
-        workdir.mkdir(parents=True)
+        OUT.mkdir(parents=True, exist_ok=True)
+        workdir = Path(tempfile.mkdtemp(prefix="locomo-run-", dir=OUT))
+        print(f"keeping homes and batch files in {workdir}")
         tmp_ctx = None
     else:
         tmp_ctx = tempfile.TemporaryDirectory(prefix="cairn-locomo-")

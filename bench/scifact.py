@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import fcntl
 import hashlib
 import json
 import math
@@ -65,7 +66,17 @@ def fingerprint(corpus: Path) -> dict:
 
 def ensure_home(corpus: Path, fresh: bool, home: Path = HOME, allow_stale: bool = False) -> dict:
     """Import the corpus into `home` unless a complete cached import matches (or, with
-    allow_stale, any complete cached import exists). Returns the marker (with import figures)."""
+    allow_stale, any complete cached import exists). Returns the marker (with import figures).
+
+    Concurrent callers are serialised by a lock file beside the home; the import goes to a
+    new folder that replaces `home` only when complete."""
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with open(home.parent / f".{home.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _ensure_home_locked(corpus, fresh, home, allow_stale)
+
+
+def _ensure_home_locked(corpus: Path, fresh: bool, home: Path, allow_stale: bool) -> dict:
     fp = fingerprint(corpus)
     marker_path = home / MARKER
     if not fresh and marker_path.exists():
@@ -78,24 +89,27 @@ def ensure_home(corpus: Path, fresh: bool, home: Path = HOME, allow_stale: bool 
             marker["cached"] = True
             return marker
         print(f"cached home {home} is stale (corpus or indexing code changed): rebuilding", flush=True)
-    if home.exists():
-        shutil.rmtree(home)
-    home.mkdir(parents=True)
-    with tempfile.TemporaryDirectory(prefix="cairn-scifact-") as tmp:
-        notes = Path(tmp) / "scifact.jsonl"
-        n = write_jsonl(notes, ({"id": d["_id"], "title": d.get("title") or "", "text": d["text"]}
-                                for d in read_jsonl(corpus) if str(d.get("text") or "").strip()))
-        print(f"importing {n} SciFact abstracts into {home} (cairn import notes) ...", flush=True)
-        out, err, wall = run_cairn(home, ["import", "notes", str(notes), "--json", "--quiet"])
-    report = parse_json_report(out)
-    status_out, _, _ = run_cairn(home, ["status", "--json"])
-    status = parse_json_report(status_out)
-    marker = {**fp, "docs": n, "import_seconds": round(wall, 1), "report": {
-        k: report[k] for k in ("added", "updated", "unchanged", "embedded_chunks")},
-        "failed": report.get("failed", [])[:5], "skipped": report.get("skipped", [])[:5],
-        "chunks": status.get("chunks"), "embedded": status.get("embedded_chunks"),
-        "built": time.strftime("%Y-%m-%d %H:%M:%S")}
-    (home / MARKER).write_text(json.dumps(marker, indent=1))
+    build = Path(tempfile.mkdtemp(prefix=f"{home.name}.building-", dir=home.parent))
+    try:
+        with tempfile.TemporaryDirectory(prefix="cairn-scifact-") as tmp:
+            notes = Path(tmp) / "scifact.jsonl"
+            n = write_jsonl(notes, ({"id": d["_id"], "title": d.get("title") or "", "text": d["text"]}
+                                    for d in read_jsonl(corpus) if str(d.get("text") or "").strip()))
+            print(f"importing {n} SciFact abstracts (cairn import notes) into {home} ...", flush=True)
+            out, err, wall = run_cairn(build, ["import", "notes", str(notes), "--json", "--quiet"])
+        report = parse_json_report(out)
+        status = parse_json_report(run_cairn(build, ["status", "--json"])[0])
+        marker = {**fp, "docs": n, "import_seconds": round(wall, 1), "report": {
+            k: report[k] for k in ("added", "updated", "unchanged", "embedded_chunks")},
+            "failed": report.get("failed", [])[:5], "skipped": report.get("skipped", [])[:5],
+            "chunks": status.get("chunks"), "embedded": status.get("embedded_chunks"),
+            "built": time.strftime("%Y-%m-%d %H:%M:%S")}
+        (build / MARKER).write_text(json.dumps(marker, indent=1))
+        if home.exists():
+            shutil.rmtree(home)
+        build.rename(home)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
     marker["cached"] = False
     return marker
 
