@@ -59,6 +59,8 @@ def _fail(message: str) -> None:
 @contextmanager
 def _service() -> Iterator["object"]:
     from cairn.config import ConfigError
+    from cairn.embed import EmbedderUnavailable
+    from cairn.llm.errors import LLMUnavailable
     from cairn.service import Cairn
     from cairn.store.db import IndexOpenError
     try:
@@ -74,10 +76,8 @@ def _service() -> Iterator["object"]:
             _fail(f"the index {svc.settings.index_path} is busy: another Cairn process kept it "
                   f"locked for more than 10 s ({exc}); nothing was lost — try again")
         _fail(f"index database error: {exc}")
-    except Exception as exc:  # EmbedderUnavailable, LLM errors: name them, no traceback
-        if type(exc).__name__ in ("EmbedderUnavailable", "LLMUnavailable", "IndexOpenError"):
-            _fail(str(exc))
-        raise
+    except (EmbedderUnavailable, LLMUnavailable, IndexOpenError) as exc:
+        _fail(str(exc))
     finally:
         svc.close()
 

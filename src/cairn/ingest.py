@@ -23,6 +23,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+import numpy as np
+
 from cairn import vault as V
 from cairn.chunk import chunk_body, chunk_chat, format_chat_message
 from cairn.config import Settings
@@ -138,14 +140,14 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     fm = doc.meta
     generated = fm.get("generator") == "cairn"
     if generated:
-        note_id = str(fm.get("id") or V.note_id_for(relpath))
+        note_id = str(fm.get("id") or V.stable_id(relpath))
         note_type = str(fm.get("type") or "note")
         source = fm.get("source") or source
         source_hash = fm.get("source_hash") or source_hash
         doc.body = doc.body.strip()  # render_note wrote it stripped; offsets refer to this
         doc.pages = _pages_from_meta(fm)
     else:
-        note_id = str(fm.get("cairn_id") or V.note_id_for(relpath))
+        note_id = str(fm.get("cairn_id") or V.stable_id(relpath))
         note_type = "markdown"
         source = fm.get("cairn_source") or source
         source_hash = fm.get("cairn_source_hash") or source_hash
@@ -169,7 +171,7 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
             old = N.get_note(conn, note_id)
         if old and old.path != relpath and (vault / old.path).exists():
             # Two files claim one id: keep the first, index this one under its own path id.
-            row.id = note_id = V.note_id_for(relpath)
+            row.id = note_id = V.stable_id(relpath)
             old = N.get_note(conn, note_id)
         N.upsert_note(conn, row)
         N.replace_links(conn, note_id, doc.links)
@@ -220,7 +222,7 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     if reused:
         with N.transaction(conn):
             put_vectors(conn, [c for c, _ in reused], [h for _, h in reused],
-                        __import__("numpy").stack([cache[h] for _, h in reused]), model)
+                        np.stack([cache[h] for _, h in reused]), model)
     todo = [it for it in items if it[2] not in cache]
     todo.sort(key=lambda it: len(it[1]))
     done = 0
@@ -237,10 +239,6 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
 
 
 # --------------------------------------------------------------------------- sources -> vault
-
-SUPPORTED_SUFFIX_HINT = {".md", ".markdown", ".mdx", ".txt", ".text", ".org", ".rst", ".html",
-                         ".htm", ".pdf", ".docx", ".csv", ".log", ".json", ".yaml", ".yml"}
-
 
 def _iter_sources(paths: Iterable[Path]) -> Iterable[tuple[Path, Path | None]]:
     """(file, root folder or None) for every file under the given paths (hidden skipped)."""
@@ -305,7 +303,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         return
     vault = settings.vault
     if doc.kind == "markdown":
-        note_id = existing.id if existing else V.new_note_id("src:" + source)
+        note_id = existing.id if existing else V.stable_id("src:" + source)
         text = decode_bytes(data)[0] if data.strip() else ""
         keys = {"cairn_id": note_id, "cairn_source": source, "cairn_source_hash": source_hash}
         new_text = V.add_frontmatter_keys(text, keys)
@@ -315,7 +313,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
             vault, _vault_path_for_markdown(settings, src, root), note_id, new_text)
         V.atomic_write(vault / relpath, new_text)
     else:
-        note_id = existing.id if existing else V.new_note_id("src:" + source)
+        note_id = existing.id if existing else V.stable_id("src:" + source)
         relpath = existing.path if existing else V.own_or_unique(
             vault, _generated_relpath(doc.kind, doc.title or src.stem, doc.created), note_id, None)
         fm: dict[str, Any] = {
@@ -443,7 +441,7 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
         tags = rec.get("tags") or []
         if isinstance(tags, str):
             tags = [t for t in tags.replace(",", " ").split() if t]
-        fm: dict[str, Any] = {"generator": "cairn", "id": V.new_note_id(f"rec:{path.name}:{rid}"),
+        fm: dict[str, Any] = {"generator": "cairn", "id": V.stable_id(f"rec:{path.name}:{rid}"),
                               "title": title, "type": "record", "source_id": rid,
                               "source": f"{path.resolve()}#{rid}"}
         if rec.get("created"):
@@ -489,7 +487,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         relpath = f"chats/{V.slugify(conv)}/{V.slugify(sess)}.md"
         msgs = _merge_with_archive(settings.vault / relpath, msgs)
         msgs.sort(key=lambda m: str(m["time"]))
-        fm = {"generator": "cairn", "id": V.new_note_id(f"chat:{conv}:{sess}"),
+        fm = {"generator": "cairn", "id": V.stable_id(f"chat:{conv}:{sess}"),
               "title": f"{conv} — {sess}", "type": "chat", "conversation": conv,
               "session": sess, "source": str(path.resolve()),
               "created": str(msgs[0]["time"]), "event_time": str(msgs[0]["time"]),

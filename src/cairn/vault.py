@@ -119,11 +119,7 @@ def own_or_unique(vault: Path, relpath: str, note_id: str, text: str | None) -> 
 
 
 
-def note_id_for(relpath: str) -> str:
-    """Stable id of a note that carries no id of its own (derived from its vault path)."""
-    return "n" + hashlib.sha1(relpath.encode("utf-8")).hexdigest()[:15]
-
-
-def new_note_id(seed: str) -> str:
-    """Id for a note Cairn creates (derived from its source so re-ingest finds it)."""
+def stable_id(seed: str) -> str:
+    """Note id derived from `seed`: the vault path of a note that carries no id of its own,
+    or the source of a note Cairn creates (so re-ingest finds it). "n" + 15 hex digits."""
     return "n" + hashlib.sha1(seed.encode("utf-8")).hexdigest()[:15]

@@ -178,7 +178,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     allowed = _allowed_ids(conn, types, since)
     n_cand = max(s.candidates, k * 3)
 
-    kw: list[tuple[int, float]] = []
+    kw_result: tuple[list[tuple[int, float]], list[str]] = ([], [])
     kw_job = None
     if mode in ("hybrid", "semantic"):
         vindex.refresh()  # touches the connection: do it before the keyword thread starts
@@ -191,7 +191,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
             # embedded and the vectors scanned; only that thread uses `conn` meanwhile.
             kw_job = _POOL.submit(_keyword_channel, conn, query, n_cand, allowed)
         else:
-            kw = _keyword_channel(conn, query, n_cand, allowed)
+            kw_result = _keyword_channel(conn, query, n_cand, allowed)
     sem: list[tuple[int, float]] = []
     if mode in ("hybrid", "semantic"):
         try:
@@ -199,8 +199,8 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
             sem = vindex.search(qvec, n_cand, allowed, refresh=False)
         finally:
             if kw_job is not None:
-                kw = kw_job.result()
-    kw, notes = kw if isinstance(kw, tuple) else (kw, [])
+                kw_result = kw_job.result()
+    kw, notes = kw_result
     for note in notes:
         result.warnings.append(note)
         if note.startswith("keyword search failed"):
@@ -236,7 +236,8 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
         age = _age_days(rows[c]["t"], now) if c in rows else None
         rec_score[c] = math.exp(-age / s.recency_tau_days) if age is not None else 0.0
     use_recency = mode == "hybrid" and s.recency_weight > 0
-    rec_rank = {c: i + 1 for i, c in enumerate(sorted(cand_ids, key=lambda c: -rec_score[c]))}
+    rec_rank = ({c: i + 1 for i, c in enumerate(sorted(cand_ids, key=lambda c: -rec_score[c]))}
+                if fusion == "rrf" else {})
 
     fused: dict[int, float] = {}
     for c in cand_ids:
