@@ -200,3 +200,32 @@ def test_concurrent_first_open_migrates_once(tmp_path):
         assert p.returncode == 0, err
         from cairn.store.db import MIGRATIONS
         assert json.loads(out)["schema_version"] == MIGRATIONS[-1][0]
+
+
+def test_locked_index_is_named_and_loses_nothing(tmp_path):
+    import sqlite3
+
+    home = tmp_path / "h"
+    write(tmp_path / "in" / "a.md", "# A\n\nAn ordinary note about kayaks.\n")
+    assert cairn(home, "ingest", "-q", str(tmp_path / "in")).returncode == 0
+    write(tmp_path / "in" / "b.md", "# B\n\nA second note about canoes.\n")
+    holder = sqlite3.connect(home / "index.db", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = cairn(home, "ingest", "-q", str(tmp_path / "in"))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.returncode == 1 and "is busy" in r.stderr and "Traceback" not in r.stderr
+    r = cairn(home, "ingest", "-q", str(tmp_path / "in"))
+    assert r.returncode == 0 and "added 1" in r.stdout and "unchanged 1" in r.stdout
+    assert json.loads(cairn(home, "status", "--json").stdout)["notes"] == 2
+
+
+def test_dangling_symlink_is_reported_and_rest_ingested(tmp_path):
+    home = tmp_path / "h"
+    write(tmp_path / "in" / "a.md", "# A\n\nAn ordinary note about kayaks.\n")
+    (tmp_path / "in" / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    r = cairn(home, "ingest", "-q", str(tmp_path / "in"))
+    assert r.returncode == 0 and "added 1" in r.stdout and "failed 1" in r.stderr + r.stdout
+    assert "gone.md: cannot read" in r.stderr
