@@ -11,6 +11,9 @@ Example `config.toml`::
     recency_tau_days = 365
     [chunk]
     max_tokens = 320
+    [memory]
+    half_life_days = 30
+    min_relevance = 0.3
 """
 
 from __future__ import annotations
@@ -53,6 +56,27 @@ class ChunkSettings:
 
 
 @dataclass
+class MemorySettings:
+    """Memory recall knobs (see memory/recall.py for the formula, after EchoVessel's
+    five-factor score). Weights multiply signals in [0, 1]; `half_life_days` is the recency
+    half-life, `recency_min` its lower bound (old memories never score 0 on recency),
+    `min_relevance` the floor that only entity-anchored memories may bypass, `core_limit`
+    how many memories `core_context` returns (EchOS injects its top 15)."""
+
+    half_life_days: float = 30.0
+    recency_min: float = 0.1
+    min_relevance: float = 0.3
+    semantic_share: float = 0.7  # relevance = share * cosine + (1 - share) * keyword coverage
+    w_relevance: float = 3.0
+    w_recency: float = 0.5
+    w_importance: float = 1.0
+    w_reinforcement: float = 0.5
+    w_confidence: float = 0.5
+    w_anchor: float = 1.5
+    core_limit: int = 15
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -64,6 +88,7 @@ class Settings:
     llm: str = ""
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
     max_file_bytes: int = 50_000_000
 
     @property
@@ -114,7 +139,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in ("search", "chunk"):
+        for section in ("search", "chunk", "memory"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")

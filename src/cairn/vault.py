@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 import yaml
 
-SKIP_DIRS = {"_files", ".git", ".obsidian", ".trash", ".cairn", "node_modules"}
+SKIP_DIRS = {"_files", "_memory", ".git", ".obsidian", ".trash", ".cairn", "node_modules"}
 NOTE_SUFFIXES = {".md", ".markdown", ".mdx"}
 
 

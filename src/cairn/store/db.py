@@ -95,6 +95,59 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE chunks_fts_v2 RENAME TO chunks_fts;
         """,
     ),
+    (
+        5,
+        """
+        -- Memory about the person (src/cairn/memory, docs/memory.md). Mirrored to
+        -- <vault>/_memory/ and rebuilt from there by reindex.
+        CREATE TABLE memories (
+            rowid INTEGER PRIMARY KEY,          -- rowid of memories_fts
+            id TEXT NOT NULL UNIQUE,
+            text TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            confidence REAL NOT NULL,
+            scope TEXT NOT NULL DEFAULT 'global',
+            source TEXT NOT NULL DEFAULT 'user',
+            source_ids TEXT NOT NULL DEFAULT '[]',  -- JSON list
+            created TEXT NOT NULL,
+            event_time TEXT, valid_from TEXT, valid_to TEXT, superseded_by TEXT,
+            importance REAL NOT NULL,
+            last_used TEXT,
+            use_count INTEGER NOT NULL DEFAULT 0,
+            tombstone INTEGER NOT NULL DEFAULT 0,
+            entities TEXT NOT NULL DEFAULT '[]',    -- JSON list of names
+            log TEXT NOT NULL DEFAULT '[]',         -- JSON list of change events
+            model TEXT,                             -- embedding model of vec
+            vec BLOB                                -- float32, L2-normalised
+        );
+        CREATE INDEX memories_scope ON memories(scope, kind);
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            text, tokenize = "porter unicode61 remove_diacritics 2"
+        );
+        CREATE TABLE entities (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL DEFAULT 'entity'
+        );
+        CREATE TABLE aliases (
+            alias TEXT PRIMARY KEY,                 -- casefolded name
+            display TEXT NOT NULL,
+            entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE
+        );
+        CREATE INDEX aliases_entity ON aliases(entity_id);
+        CREATE TABLE memory_entities (
+            memory_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            PRIMARY KEY (memory_id, entity_id)
+        );
+        CREATE INDEX memory_entities_entity ON memory_entities(entity_id);
+        CREATE TABLE core_blocks (
+            name TEXT PRIMARY KEY,
+            text TEXT NOT NULL,
+            updated TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 

@@ -1,0 +1,184 @@
+"""Entities with aliases: one person, project or place under all its names (any script).
+
+Tables (migration 5): `entities(id, name, kind)`, `aliases(alias casefolded, display,
+entity_id)`, `memory_entities(memory_id, entity_id)`. An entity is created the first time a
+name is seen; `add_alias` joins two names (merging two entities if both already exist), so
+"Olga" and "Ольга" resolve to one entity and recall for either finds facts stored under the
+other (EchoVessel's alias scan, ARCHITECTURE.md §6).
+
+Names in memory text are found by a capitalised-name rule: a run of capitalised words (any
+script with upper/lower case: Latin, Cyrillic, Greek...), joined by "&", skipping titles
+("Dr.") and common words that start a sentence ("My", "Honestly", month and day names).
+Names passed in by an extractor are linked as given. Scripts without case (CJK) are found
+only as known aliases.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+
+_WORD = r"[^\W\d_][^\W_]*(?:['’-][^\W\d_]+)*"
+_TOKEN_RE = re.compile(_WORD + r"|&|[.!?;:]")
+_TITLES = {"dr", "mr", "mrs", "ms", "prof", "sir", "dame", "st"}
+_COMMON = set("""i i'm i've i'd i'll me my mine we our you your he she it they his her their its this
+that these those there here the a an and but or so if as at by for from in into of on to with
+what when where which who why how yes no not please thanks thank hi hello hey ok okay also
+honestly actually anyway well oh remind remember note next last this today tomorrow yesterday
+tonight every each some any all monday tuesday wednesday thursday friday saturday sunday
+january february march april may june july august september october november december
+just still maybe perhaps sure great good love like hate can can't cannot don't do does did
+is are was were be been have has had will would should could might must let lets let's we're
+they're you're it's that's there's after before since until while during then now soon
+currently recently usually always never sometimes often my current new old our""".split())
+
+
+def normalise(name: str) -> str:
+    """Alias key: casefolded, inner whitespace collapsed."""
+    return " ".join(name.casefold().split())
+
+
+def entity_id(name: str) -> str:
+    """Stable id of a new entity named `name`: "e" + 12 hex digits."""
+    return "e" + hashlib.sha1(normalise(name).encode("utf-8")).hexdigest()[:12]
+
+
+def _is_cap(tok: str) -> bool:
+    return tok[:1].isupper()
+
+
+def find_names(text: str) -> list[str]:
+    """Capitalised names in `text`, in order, without duplicates ("Dr. Okafor" -> "Okafor",
+    "Ferrow & Hale" kept whole, "Harbour Town FC" kept whole)."""
+    names: list[str] = []
+    run: list[str] = []
+    sentence_start = True
+
+    def flush() -> None:
+        while run and run[-1] == "&":
+            run.pop()
+        if run:
+            words = [w for w in run if w != "&"]
+            if not (len(words) == 1 and words[0].casefold().rstrip("'’s") in _COMMON
+                    and words[0].casefold() in _COMMON):
+                name = " ".join(run)
+                if name not in names and normalise(name) not in _COMMON:
+                    names.append(name)
+        run.clear()
+
+    for tok in _TOKEN_RE.findall(text):
+        if tok in ".!?;:":
+            prev = run[-1] if run else ""
+            if tok == "." and prev.casefold() in _TITLES:
+                run.pop()
+                continue
+            flush()
+            sentence_start = tok != ":" or sentence_start
+            if tok in ".!?":
+                sentence_start = True
+            continue
+        if tok == "&":
+            if run:
+                run.append(tok)
+            continue
+        if _is_cap(tok):
+            key = tok.casefold()
+            if key in _TITLES:
+                flush()
+            elif sentence_start and key in _COMMON:
+                flush()
+            elif not run and key in _COMMON:
+                pass
+            else:
+                run.append(tok)
+        else:
+            flush()
+        sentence_start = False
+    flush()
+    return names
+
+
+def resolve(conn: sqlite3.Connection, name: str) -> str | None:
+    """Entity id for a name or alias (casefolded match), or None."""
+    row = conn.execute("SELECT entity_id FROM aliases WHERE alias = ?", (normalise(name),)).fetchone()
+    return row[0] if row else None
+
+
+def ensure_entity(conn: sqlite3.Connection, name: str, kind: str = "entity") -> str:
+    """Entity id for `name`, creating the entity (with `name` as its first alias) if unknown.
+    Raises ValueError for an empty name."""
+    if not name.strip():
+        raise ValueError("entity name is empty")
+    found = resolve(conn, name)
+    if found:
+        return found
+    eid = entity_id(name)
+    n = 1
+    while conn.execute("SELECT 1 FROM entities WHERE id = ?", (eid,)).fetchone():
+        n += 1
+        eid = entity_id(f"{name}#{n}")
+    conn.execute("INSERT INTO entities(id, name, kind) VALUES (?, ?, ?)", (eid, name.strip(), kind))
+    conn.execute("INSERT INTO aliases(alias, display, entity_id) VALUES (?, ?, ?)",
+                 (normalise(name), name.strip(), eid))
+    return eid
+
+
+def add_alias(conn: sqlite3.Connection, name: str, alias: str) -> str:
+    """Make `alias` another name of the entity called `name` (created if unknown). If `alias`
+    already names a different entity, that entity is merged into `name`'s: its aliases and
+    memory links move over. Returns the entity id. Raises ValueError for empty names."""
+    if not name.strip() or not alias.strip():
+        raise ValueError("entity alias needs a NAME and an ALIAS, both non-empty")
+    eid = ensure_entity(conn, name)
+    other = resolve(conn, alias)
+    if other == eid:
+        return eid
+    if other:
+        conn.execute("UPDATE aliases SET entity_id = ? WHERE entity_id = ?", (eid, other))
+        conn.execute("""INSERT OR IGNORE INTO memory_entities(memory_id, entity_id)
+                        SELECT memory_id, ? FROM memory_entities WHERE entity_id = ?""", (eid, other))
+        conn.execute("DELETE FROM memory_entities WHERE entity_id = ?", (other,))
+        conn.execute("DELETE FROM entities WHERE id = ?", (other,))
+    else:
+        conn.execute("INSERT INTO aliases(alias, display, entity_id) VALUES (?, ?, ?)",
+                     (normalise(alias), alias.strip(), eid))
+    return eid
+
+
+def link(conn: sqlite3.Connection, memory_id: str, names: list[str]) -> list[str]:
+    """Link a memory to the entities of `names` (created if unknown); returns entity ids."""
+    ids = []
+    for name in names:
+        if name.strip():
+            eid = ensure_entity(conn, name)
+            conn.execute("INSERT OR IGNORE INTO memory_entities(memory_id, entity_id) VALUES (?, ?)",
+                         (memory_id, eid))
+            ids.append(eid)
+    return ids
+
+
+def entities_in_query(conn: sqlite3.Connection, query: str) -> dict[str, str]:
+    """Entities whose alias occurs in `query` as whole words (casefolded): {entity_id: alias}.
+    Aliases in scripts without word breaks (CJK) match as substrings."""
+    q = normalise(query)
+    found: dict[str, str] = {}
+    for alias, eid in conn.execute("SELECT alias, entity_id FROM aliases"):
+        if any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in alias):
+            hit = alias in q
+        else:
+            hit = re.search(r"(?<!\w)" + re.escape(alias) + r"(?!\w)", q) is not None
+        if hit:
+            found.setdefault(eid, alias)
+    return found
+
+
+def list_entities(conn: sqlite3.Connection) -> list[dict]:
+    """Every entity: {"id", "name", "kind", "aliases": [display names], "memories": count}."""
+    out = []
+    for row in conn.execute("SELECT id, name, kind FROM entities ORDER BY name COLLATE NOCASE"):
+        aliases = [r[0] for r in conn.execute(
+            "SELECT display FROM aliases WHERE entity_id = ? ORDER BY display", (row[0],))]
+        count = conn.execute("SELECT count(*) FROM memory_entities WHERE entity_id = ?", (row[0],)).fetchone()[0]
+        out.append({"id": row[0], "name": row[1], "kind": row[2], "aliases": aliases, "memories": count})
+    return out

@@ -1,0 +1,159 @@
+"""Recall: rank memories for a query, showing every score component.
+
+Formula (after EchoVessel's five-factor recall score, itself shaped like the "Generative
+Agents" retrieval score of Park et al. 2023; weights in `config.MemorySettings`):
+
+    score = w_relevance * relevance + w_recency * recency + w_importance * importance
+          + w_reinforcement * reinforcement + w_confidence * confidence + w_anchor * anchor
+
+- relevance = s * semantic + (1 - s) * keyword, s = `semantic_share` (0.7): semantic is the
+  cosine of query and memory embeddings (all-MiniLM-L6-v2, clipped at 0); keyword is the
+  share of the query's terms found in the memory, for memories the FTS5 table matches (their
+  BM25 is shown as `bm25`);
+- recency = r_min + (1 - r_min) * 0.5 ** (age_days / half_life_days), age counted from the
+  last use or, if never used, from valid_from/created; bounded below by r_min =
+  `recency_min`, so a 2-year-old relevant memory is still found. Evergreen kinds
+  (model.EVERGREEN_KINDS) have recency 1;
+- importance, confidence: the memory's own values in [0, 1];
+- reinforcement = use_count / (use_count + 3): restating or recalling a memory raises it;
+- anchor = 1 when the query names an alias of an entity linked to the memory.
+
+A memory whose relevance is below `min_relevance` is dropped unless it is anchored (the
+floor keeps an important but unrelated memory out; the anchor lets "Ольга" find facts stored
+under "Olga" where the embedder sees no overlap). Superseded and forgotten memories are
+excluded unless include_history, in which case their score is halved (`history_factor`).
+Scope: scope None sees only "global" memories; a project scope sees global ones plus its
+own, never another project's. Recall bumps `last_used`/`use_count` of what it returns.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+from cairn.config import MemorySettings
+from cairn.memory import entities as E
+from cairn.memory import mirror
+from cairn.memory.match import _stem
+from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
+from cairn.memory.store import _COLS, _now, _row_to_memory, _update, memory_vectors, search_text
+from cairn.search.text import STOPWORDS, build_match_query, query_terms
+from cairn.store.notes import transaction
+
+HISTORY_FACTOR = 0.5
+
+
+def _parse_time(value: str | None, fallback: datetime) -> datetime:
+    if not value:
+        return fallback
+    try:
+        dt = datetime.fromisoformat(value)
+    except ValueError:
+        return fallback
+    if dt.tzinfo is None and fallback.tzinfo is not None:
+        dt = dt.replace(tzinfo=fallback.tzinfo)
+    elif dt.tzinfo is not None and fallback.tzinfo is None:
+        dt = dt.replace(tzinfo=None)
+    return dt
+
+
+def _terms(text: str) -> set[str]:
+    return {_stem(t) for t in query_terms(text) if t not in STOPWORDS}
+
+
+def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None = None, k: int = 10,
+           now: datetime | None = None, include_history: bool = False,
+           settings: MemorySettings | None = None, vault: Path | None = None,
+           touch: bool = True) -> list[RecalledMemory]:
+    """The top `k` memories for `query` with their score breakdown (formula above).
+
+    scope: None = global memories only; a name = global + that scope. now: the time of the
+    query (default: now), for recency. touch: bump last_used/use_count of the results (and
+    rewrite their vault mirror files when `vault` is given). Raises ValueError for an empty
+    query or k < 1.
+    """
+    if not query or not query.strip():
+        raise ValueError("recall query is empty")
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    cfg = settings or MemorySettings()
+    moment = _now(now)
+    sql = f"SELECT rowid, {_COLS} FROM memories WHERE (scope = 'global' OR scope = ?)"
+    if not include_history:
+        sql += " AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
+    rows = conn.execute(sql, (scope or "global",)).fetchall()
+    if not rows:
+        return []
+    memories = [_row_to_memory(r) for r in rows]
+    rowids = [r["rowid"] for r in rows]
+    with transaction(conn):
+        vecs = memory_vectors(conn, embedder, memories)
+    qvec = embedder.embed([query])[0]
+    cos = vecs @ qvec
+    bm25: dict[int, float] = {}
+    match = build_match_query(query, fields=False)
+    if match:
+        for rowid, score in conn.execute(
+                "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?", (match,)):
+            bm25[rowid] = -float(score)
+    qterms = _terms(query)
+    anchors = E.entities_in_query(conn, query)
+    anchored_ids: set[str] = set()
+    if anchors:
+        marks = ",".join("?" * len(anchors))
+        anchored_ids = {r[0] for r in conn.execute(
+            f"SELECT memory_id FROM memory_entities WHERE entity_id IN ({marks})", list(anchors))}
+    results: list[RecalledMemory] = []
+    for m, rowid, c in zip(memories, rowids, cos):
+        semantic = max(0.0, float(c))
+        keyword = 0.0
+        if rowid in bm25 and qterms:
+            keyword = len(qterms & _terms(search_text(m))) / len(qterms)
+        relevance = cfg.semantic_share * semantic + (1 - cfg.semantic_share) * keyword
+        anchor = 1.0 if m.id in anchored_ids else 0.0
+        if relevance < cfg.min_relevance and not anchor:
+            continue
+        if m.kind in EVERGREEN_KINDS:
+            age_days, recency = 0.0, 1.0
+        else:
+            ref = max(_parse_time(m.last_used, moment) if m.last_used else _parse_time(m.created, moment),
+                      _parse_time(m.valid_from or m.created, moment))
+            age_days = max(0.0, (moment - ref).total_seconds() / 86400)
+            recency = cfg.recency_min + (1 - cfg.recency_min) * 0.5 ** (age_days / cfg.half_life_days)
+        reinforcement = m.use_count / (m.use_count + 3)
+        parts = {
+            "relevance": cfg.w_relevance * relevance, "recency": cfg.w_recency * recency,
+            "importance": cfg.w_importance * m.importance,
+            "reinforcement": cfg.w_reinforcement * reinforcement,
+            "confidence": cfg.w_confidence * m.confidence, "anchor": cfg.w_anchor * anchor,
+        }
+        factor = 1.0 if m.active else HISTORY_FACTOR
+        score = sum(parts.values()) * factor
+        signals = {"semantic": semantic, "keyword": keyword, "bm25": bm25.get(rowid, 0.0),
+                   "relevance_raw": relevance, "recency_raw": recency, "age_days": age_days,
+                   "importance_raw": m.importance, "reinforcement_raw": reinforcement,
+                   "confidence_raw": m.confidence, "anchor_raw": anchor,
+                   "history_factor": factor, **parts}
+        results.append(RecalledMemory(m, score, signals))
+    results.sort(key=lambda r: (-r.score, r.memory.id))
+    top = results[:k]
+    if touch and top:
+        stamp = moment.isoformat()
+        with transaction(conn):
+            for r in top:
+                r.memory.use_count += 1
+                r.memory.last_used = stamp
+                _update(conn, r.memory)
+        if vault is not None:
+            for r in top:
+                mirror.write_memory(vault, r.memory)
+    return top
+
+
+def explain(signals: dict[str, float]) -> str:
+    """One-line summary of a score breakdown (for the CLI table)."""
+    keys = ("relevance", "recency", "importance", "reinforcement", "confidence", "anchor")
+    return " + ".join(f"{k[:3]} {signals[k]:.2f}" for k in keys)
+
+

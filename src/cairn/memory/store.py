@@ -1,0 +1,353 @@
+"""The memory store: remember (with reinforce/supersede), forget, list, history, core blocks.
+
+    change = remember(conn, embedder, "My favourite football player is Messi.", now=msg_time)
+    change.action, change.reason        # "supersede", "'favourite football player' changed ..."
+
+Nothing is ever deleted: a restated memory is reinforced (same id, confidence and use_count
+up), a contradicted one keeps its row with `valid_to` and `superseded_by` set, a forgotten
+one is tombstoned. Every change is appended to the memory's `log`, and, when `vault` is
+given, mirrored to `<vault>/_memory/` (see mirror.py). Matching rules: match.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from cairn.memory import entities as E
+from cairn.memory import mirror
+from cairn.memory.match import decide
+from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
+from cairn.memory.temporal import resolve_event_time
+from cairn.search.text import index_text
+from cairn.store.notes import transaction
+
+USER_CONFIDENCE = 0.8       # stated by the person ("cairn remember", source "user")
+EXTRACTED_CONFIDENCE = 0.6  # extracted from a message or note
+REINFORCE_STEP = 0.25       # confidence += (1 - confidence) * step on each restatement
+
+
+class MemoryNotFound(ValueError):
+    """No memory has the given id (message names it)."""
+
+
+def _now(now: datetime | None) -> datetime:
+    return now if now is not None else datetime.now().astimezone()
+
+
+def _mem_id(scope: str, text: str, created: str) -> str:
+    return "m" + hashlib.sha1(f"{scope}\x00{text}\x00{created}".encode("utf-8")).hexdigest()[:12]
+
+
+_KIND_RULES: list[tuple[str, re.Pattern]] = [
+    ("constraint", re.compile(r"\b(?:allergic|allergy|intolerant|can'?t eat|cannot eat|must never|must always|never (?:book|schedule|call|send))\b", re.I)),
+    ("promise", re.compile(r"\b(?:i promise|i'll make sure|i will make sure|promised to)\b", re.I)),
+    ("expectation", re.compile(r"\b(?:i expect|i'm expecting|waiting for|should arrive|is due)\b", re.I)),
+    ("decision", re.compile(r"\b(?:decided|we chose|i chose|we'll go with|settled on)\b", re.I)),
+    ("preference", re.compile(r"\b(?:vegetarian|vegan|prefer|prefers|favou?rite|love|loves|like|likes|hate|hates|"
+                              r"dislike|can'?t stand|enjoy|enjoys|don'?t eat|support)\b", re.I)),
+    ("event", re.compile(r"\b(?:appointment|meeting|flight|birthday party|wedding|start(?:s|ing)? the new job|interview)\b", re.I)),
+    ("expertise", re.compile(r"\b(?:expert in|experienced (?:in|with)|years of experience|fluent in|i know how to)\b", re.I)),
+    ("project", re.compile(r"\b(?:project|working on|building)\b", re.I)),
+    ("person", re.compile(r"\bmy (?:wife|husband|partner|sister|brother|mother|mum|mom|father|dad|son|daughter|"
+                          r"friend|boss|colleague|doctor|dentist)\b", re.I)),
+]
+
+
+def infer_kind(text: str, event_time: str | None = None) -> str:
+    """A kind for `text` by keyword rules (first match wins; dated statements -> "event")."""
+    for kind, rx in _KIND_RULES:
+        if rx.search(text):
+            if kind in ("preference", "project", "person") and event_time:
+                return "event"
+            return kind
+    return "event" if event_time else "fact"
+
+
+# ----------------------------------------------------------------------------- rows
+_COLS = ("id, text, kind, confidence, scope, source, source_ids, created, event_time, valid_from, "
+         "valid_to, superseded_by, importance, last_used, use_count, tombstone, entities, log")
+
+
+def _row_to_memory(row: sqlite3.Row) -> Memory:
+    return Memory(id=row["id"], text=row["text"], kind=row["kind"], confidence=row["confidence"],
+                  scope=row["scope"], source=row["source"], source_ids=json.loads(row["source_ids"]),
+                  created=row["created"], event_time=row["event_time"], valid_from=row["valid_from"],
+                  valid_to=row["valid_to"], superseded_by=row["superseded_by"],
+                  importance=row["importance"], last_used=row["last_used"], use_count=row["use_count"],
+                  tombstone=bool(row["tombstone"]), entities=json.loads(row["entities"]),
+                  log=json.loads(row["log"]))
+
+
+def search_text(m: Memory) -> str:
+    """Text of a memory as keyword-indexed: its text plus every differently worded
+    restatement that reinforced it (so "I don't eat meat" finds "I'm vegetarian ...")."""
+    parts = [m.text]
+    for event in m.log:
+        said = event.get("text") if event.get("action") == "reinforce" else None
+        if said and said not in parts:
+            parts.append(str(said))
+    return "\n".join(parts)
+
+
+def _refresh_fts(conn: sqlite3.Connection, m: Memory) -> None:
+    rowid = conn.execute("SELECT rowid FROM memories WHERE id = ?", (m.id,)).fetchone()[0]
+    conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+    conn.execute("INSERT INTO memories_fts(rowid, text) VALUES (?, ?)", (rowid, index_text(search_text(m))))
+
+
+def insert_memory(conn: sqlite3.Connection, m: Memory, vec: np.ndarray | None, model: str | None) -> None:
+    """Insert a memory row, its FTS row and its entity links (inside the caller's transaction)."""
+    cur = conn.execute(
+        f"INSERT INTO memories({_COLS}, model, vec) VALUES ({', '.join('?' * 20)})",
+        (m.id, m.text, m.kind, m.confidence, m.scope, m.source, json.dumps(m.source_ids), m.created,
+         m.event_time, m.valid_from, m.valid_to, m.superseded_by, m.importance, m.last_used,
+         m.use_count, int(m.tombstone), json.dumps(m.entities, ensure_ascii=False),
+         mirror.dumps_log(m.log), model if vec is not None else None,
+         np.asarray(vec, dtype="<f4").tobytes() if vec is not None else None))
+    conn.execute("INSERT INTO memories_fts(rowid, text) VALUES (?, ?)", (cur.lastrowid, index_text(search_text(m))))
+    E.link(conn, m.id, m.entities)
+
+
+def _update(conn: sqlite3.Connection, m: Memory) -> None:
+    conn.execute("""UPDATE memories SET confidence=?, source_ids=?, valid_to=?, superseded_by=?,
+                    last_used=?, use_count=?, tombstone=?, log=? WHERE id=?""",
+                 (m.confidence, json.dumps(m.source_ids), m.valid_to, m.superseded_by, m.last_used,
+                  m.use_count, int(m.tombstone), mirror.dumps_log(m.log), m.id))
+
+
+def get_memory(conn: sqlite3.Connection, memory_id: str) -> Memory:
+    """The memory with this id. Raises MemoryNotFound naming it."""
+    row = conn.execute(f"SELECT {_COLS} FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    if row is None:
+        raise MemoryNotFound(f"no memory with id {memory_id!r} (see `cairn memories --all`)")
+    return _row_to_memory(row)
+
+
+def memory_vectors(conn: sqlite3.Connection, embedder, memories: list[Memory]) -> np.ndarray:
+    """(n, dim) unit vectors of `memories`, embedding (and storing) any missing or stale one."""
+    model = getattr(embedder, "model_name", "unknown")
+    rows = {r[0]: (r[1], r[2]) for r in conn.execute(
+        f"SELECT id, model, vec FROM memories WHERE id IN ({','.join('?' * len(memories))})",
+        [m.id for m in memories])} if memories else {}
+    missing = [m for m in memories if rows.get(m.id, (None, None))[0] != model or rows[m.id][1] is None]
+    if missing:
+        fresh = embedder.embed([m.text for m in missing])
+        for m, v in zip(missing, fresh):
+            blob = np.asarray(v, dtype="<f4").tobytes()
+            conn.execute("UPDATE memories SET model = ?, vec = ? WHERE id = ?", (model, blob, m.id))
+            rows[m.id] = (model, blob)
+    if not memories:
+        return np.zeros((0, getattr(embedder, "dim", 384)), dtype=np.float32)
+    return np.stack([np.frombuffer(rows[m.id][1], dtype="<f4") for m in memories])
+
+
+def _scope_ok(scope: str) -> str:
+    scope = (scope or "").strip()
+    if not scope:
+        raise ValueError("scope is empty; use 'global' or a project/agent name")
+    return scope
+
+
+def _unit(x: float | None, name: str) -> float | None:
+    if x is None:
+        return None
+    if not 0.0 <= float(x) <= 1.0:
+        raise ValueError(f"{name} must be between 0 and 1, got {x}")
+    return float(x)
+
+
+# ----------------------------------------------------------------------------- remember
+def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None = None,
+             scope: str = "global", source: str = "user", source_ids: Iterable[str] = (),
+             event_time: str | None = None, confidence: float | None = None,
+             importance: float | None = None, entities: Iterable[str] = (),
+             now: datetime | None = None, vault: Path | None = None) -> MemoryChange:
+    """Store one statement, reinforcing or superseding what it restates or contradicts.
+
+    text: the statement; relative dates in it are resolved against `now` (the time it was
+    said, default: the current time) and the absolute date is inserted into the text.
+    kind: one of KINDS (default: inferred by rules); scope: "global" or a project/agent
+    name; source/source_ids: provenance; entities: names an extractor found (added to the
+    capitalised names found in the text). Returns the MemoryChange with its reason.
+    Raises ValueError for empty text, an unknown kind, a bad confidence/importance or an
+    empty scope — nothing is stored then.
+    """
+    if not text or not text.strip():
+        raise ValueError("memory text is empty")
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+    scope = _scope_ok(scope)
+    confidence = _unit(confidence, "confidence")
+    importance = _unit(importance, "importance")
+    moment = _now(now)
+    text = " ".join(text.split())
+    if event_time is None:
+        event_time, text = resolve_event_time(text, moment)
+    kind = kind or infer_kind(text, event_time)
+    names = list(dict.fromkeys([*E.find_names(text), *(e for e in entities if e and e.strip())]))
+    source_ids = [str(s) for s in source_ids]
+    created = moment.isoformat()
+
+    def resolve(name: str) -> str:
+        return E.resolve(conn, name) or E.normalise(name)
+
+    with transaction(conn):
+        active = [_row_to_memory(r) for r in conn.execute(
+            f"""SELECT {_COLS} FROM memories WHERE scope = ? AND tombstone = 0
+                AND superseded_by IS NULL AND valid_to IS NULL ORDER BY rowid""", (scope,))]
+        new_vec = embedder.embed([text])[0]
+        old_vecs = memory_vectors(conn, embedder, active)
+        cosines = [(m, float(v @ new_vec)) for m, v in zip(active, old_vecs)]
+        decision = decide(text, names, cosines, resolve)
+        if decision.action == "reinforce":
+            m = decision.target
+            m.confidence = round(max(m.confidence, confidence or 0.0) + (1 - m.confidence) * REINFORCE_STEP, 4)
+            m.confidence = min(1.0, m.confidence)
+            m.use_count += 1
+            m.last_used = created
+            m.source_ids = list(dict.fromkeys([*m.source_ids, *source_ids,
+                                               *([source] if source != "user" else [])]))
+            m.log.append({"at": created, "action": "reinforce", "reason": decision.reason, "text": text})
+            _update(conn, m)
+            _refresh_fts(conn, m)
+            change = MemoryChange("reinforce", m, None, decision.reason)
+        else:
+            m = Memory(id=_mem_id(scope, text, created), text=text, kind=kind,
+                       confidence=confidence if confidence is not None else
+                       (USER_CONFIDENCE if source == "user" else EXTRACTED_CONFIDENCE),
+                       scope=scope, source=source, source_ids=source_ids, created=created,
+                       event_time=event_time, valid_from=created,
+                       importance=importance if importance is not None else DEFAULT_IMPORTANCE[kind],
+                       entities=names,
+                       log=[{"at": created, "action": decision.action, "reason": decision.reason,
+                             **({"replaces": decision.target.id} if decision.target else {})}])
+            insert_memory(conn, m, new_vec, getattr(embedder, "model_name", "unknown"))
+            previous = None
+            if decision.action == "supersede":
+                previous = decision.target
+                previous.valid_to = created
+                previous.superseded_by = m.id
+                previous.log.append({"at": created, "action": "superseded", "reason": decision.reason,
+                                     "by": m.id})
+                _update(conn, previous)
+            change = MemoryChange(decision.action, m, previous, decision.reason)
+    if vault is not None:
+        _mirror(conn, vault, [change.memory, change.previous])
+    return change
+
+
+def _mirror(conn: sqlite3.Connection, vault: Path, memories: list[Memory | None]) -> None:
+    for m in memories:
+        if m is not None:
+            mirror.write_memory(vault, m)
+            for name in m.entities:
+                eid = E.resolve(conn, name)
+                if eid:
+                    mirror.write_entity(vault, conn, eid)
+
+
+# ----------------------------------------------------------------------------- forget / list
+def forget(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = None,
+           vault: Path | None = None) -> Memory:
+    """Tombstone a memory (kept, never recalled, shown by list --all). Idempotent.
+    Raises MemoryNotFound (a ValueError) naming an unknown id."""
+    with transaction(conn):
+        m = get_memory(conn, memory_id)
+        if not m.tombstone:
+            m.tombstone = True
+            m.log.append({"at": _now(now).isoformat(), "action": "forget", "reason": "forgotten on request"})
+            _update(conn, m)
+    if vault is not None:
+        mirror.write_memory(vault, m)
+    return m
+
+
+def list_memories(conn: sqlite3.Connection, *, kind: str | None = None, scope: str | None = None,
+                  include_inactive: bool = False) -> list[Memory]:
+    """Memories in creation order. kind/scope filter exactly (scope None = every scope);
+    include_inactive adds superseded and forgotten ones. Raises ValueError for an unknown kind."""
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+    sql, args = f"SELECT {_COLS} FROM memories WHERE 1=1", []
+    if kind:
+        sql += " AND kind = ?"
+        args.append(kind)
+    if scope:
+        sql += " AND scope = ?"
+        args.append(scope)
+    if not include_inactive:
+        sql += " AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
+    return [_row_to_memory(r) for r in conn.execute(sql + " ORDER BY created, rowid", args)]
+
+
+def history(conn: sqlite3.Connection, memory_id: str) -> list[Memory]:
+    """The supersession chain through `memory_id`, oldest first (each memory carries its
+    own `log`). Raises MemoryNotFound naming an unknown id."""
+    m = get_memory(conn, memory_id)
+    chain = [m]
+    seen = {m.id}
+    while True:  # walk back
+        row = conn.execute(f"SELECT {_COLS} FROM memories WHERE superseded_by = ?", (chain[0].id,)).fetchone()
+        if row is None or row["id"] in seen:
+            break
+        chain.insert(0, _row_to_memory(row))
+        seen.add(row["id"])
+    while chain[-1].superseded_by and chain[-1].superseded_by not in seen:  # walk forward
+        nxt = get_memory(conn, chain[-1].superseded_by)
+        chain.append(nxt)
+        seen.add(nxt.id)
+    return chain
+
+
+# ----------------------------------------------------------------------------- core memory
+def get_core_blocks(conn: sqlite3.Connection) -> dict[str, str]:
+    """Core blocks, name -> text (sorted by name)."""
+    return dict(conn.execute("SELECT name, text FROM core_blocks ORDER BY name").fetchall())
+
+
+def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datetime | None = None,
+                   vault: Path | None = None) -> None:
+    """Create or replace a core block (empty text clears it). Raises ValueError for a bad name."""
+    name = (name or "").strip()
+    if not re.fullmatch(r"[\w-]{1,40}", name):
+        raise ValueError(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
+    with transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO core_blocks(name, text, updated) VALUES (?, ?, ?)",
+                     (name, text.strip(), _now(now).isoformat()))
+    if vault is not None:
+        mirror.write_core(vault, name, text.strip())
+
+
+def core_context(conn: sqlite3.Connection, *, scope: str | None = None, limit: int = 15,
+                 now: datetime | None = None) -> CoreContext:
+    """What an assistant puts in every prompt: the core blocks and the top `limit` active
+    memories visible in `scope` (global ones plus that scope's), ranked by confidence, then
+    recency (last use or creation), as EchOS injects its top 15."""
+    rows = conn.execute(
+        f"""SELECT {_COLS} FROM memories WHERE tombstone = 0 AND superseded_by IS NULL
+            AND valid_to IS NULL AND (scope = 'global' OR scope = ?)
+            ORDER BY confidence DESC, COALESCE(last_used, created) DESC LIMIT ?""",
+        (scope or "global", max(0, limit))).fetchall()
+    return CoreContext(get_core_blocks(conn), [_row_to_memory(r) for r in rows])
+
+
+# ----------------------------------------------------------------------------- entities
+def add_alias(conn: sqlite3.Connection, name: str, alias: str, *, vault: Path | None = None) -> dict:
+    """Join `alias` to the entity `name` (see entities.add_alias); returns the entity as
+    listed by `entities.list_entities`."""
+    with transaction(conn):
+        old = E.resolve(conn, alias)
+        eid = E.add_alias(conn, name, alias)
+    if vault is not None:
+        mirror.write_entity(vault, conn, eid)
+        if old and old != eid:
+            mirror.write_entity(vault, conn, old)  # removes the merged entity's file
+    return next(e for e in E.list_entities(conn) if e["id"] == eid)
