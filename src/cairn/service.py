@@ -135,6 +135,74 @@ class Cairn:
         ans.problems.extend(res.warnings)
         return ans
 
+    # --- memory (src/cairn/memory, docs/memory.md) ----------------------------------------
+    @staticmethod
+    def _when(at):
+        """None -> None (now), a datetime as is, an ISO string parsed (ValueError if bad)."""
+        from cairn.memory.temporal import parse_time
+        return parse_time(at) if isinstance(at, str) else at
+
+    def remember(self, text: str, *, kind: str | None = None, scope: str = "global", at=None,
+                 source: str = "user", source_ids=(), entities=(), event_time: str | None = None,
+                 confidence: float | None = None, importance: float | None = None):
+        """Store a memory (see memory.store.remember); `at`: when it was said (ISO string or
+        datetime, default now) — relative dates resolve against it. Returns a MemoryChange;
+        ValueError for empty text, unknown kind, bad time."""
+        from cairn.memory import remember
+        return remember(self.conn, self.embedder, text, kind=kind, scope=scope, source=source,
+                        source_ids=source_ids, entities=entities, event_time=event_time,
+                        confidence=confidence, importance=importance, now=self._when(at),
+                        vault=self.settings.vault)
+
+    def memories(self, *, kind: str | None = None, scope: str | None = None, include_inactive: bool = False):
+        """Memories (active ones, or all with include_inactive), see memory.list_memories."""
+        from cairn.memory import list_memories
+        return list_memories(self.conn, kind=kind, scope=scope, include_inactive=include_inactive)
+
+    def memory_history(self, memory_id: str):
+        """The supersession chain through a memory, oldest first (MemoryNotFound if unknown)."""
+        from cairn.memory import history
+        return history(self.conn, memory_id)
+
+    def forget(self, memory_id: str, *, at=None):
+        """Tombstone a memory; MemoryNotFound (a ValueError) names an unknown id."""
+        from cairn.memory import forget
+        return forget(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
+
+    def recall(self, query: str, *, scope: str | None = None, k: int = 10, at=None,
+               include_history: bool = False):
+        """Ranked memories with score breakdowns (see memory.recall for the formula)."""
+        from cairn.memory import recall
+        return recall(self.conn, self.embedder, query, scope=scope, k=k, now=self._when(at),
+                      include_history=include_history, settings=self.settings.memory,
+                      vault=self.settings.vault)
+
+    def core(self, *, scope: str | None = None, at=None):
+        """Core blocks plus the top memories (what an assistant puts in its prompt)."""
+        from cairn.memory import core_context
+        return core_context(self.conn, scope=scope, limit=self.settings.memory.core_limit,
+                            now=self._when(at))
+
+    def core_set(self, name: str, text: str) -> None:
+        """Create/replace a core block (empty text clears it)."""
+        from cairn.memory import set_core_block
+        set_core_block(self.conn, name, text, vault=self.settings.vault)
+
+    def entity_alias(self, name: str, alias: str) -> dict:
+        """Join ALIAS to the entity NAME (merging entities if both exist)."""
+        from cairn.memory import add_alias
+        return add_alias(self.conn, name, alias, vault=self.settings.vault)
+
+    def entities(self) -> list[dict]:
+        """Every entity with its aliases and number of linked memories."""
+        from cairn.memory.entities import list_entities
+        return list_entities(self.conn)
+
+    def rebuild_memories(self) -> dict:
+        """Restore the memory tables from <vault>/_memory/ (also done by reindex)."""
+        from cairn.memory import rebuild_memories
+        return rebuild_memories(self.conn, self.settings.vault, self.embedder)
+
 
 def read_batch_file(path: Path) -> list[tuple[str, str]]:
     """Read a `--batch` JSONL file of {"id", "query"}; ValueError names a bad line."""

@@ -115,3 +115,13 @@ def resolve_event_time(text: str, anchor: datetime) -> tuple[str | None, str]:
             dt, has_time = (anchor + timedelta(seconds=seconds)).replace(microsecond=0), True
     iso, label = _fmt(dt, has_time)
     return iso, _insert(text, m, label)
+
+
+def parse_time(value: str) -> datetime:
+    """An ISO 8601 time ("2025-11-19T18:30:00+01:00", "2025-11-19 18:30", "2025-11-19");
+    without an offset it is taken in the local time zone. Raises ValueError naming the value."""
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        raise ValueError(f"{value!r} is not an ISO 8601 time (e.g. 2025-11-19T18:30:00+01:00)") from None
+    return dt if dt.tzinfo is not None else dt.astimezone()
