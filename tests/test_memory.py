@@ -95,6 +95,17 @@ def test_opposite_preference_about_other_subject_is_kept(conn, real_embedder):
     assert len(list_memories(conn)) == 2
 
 
+def test_synonym_claims_about_different_people_stay_apart(conn, real_embedder):
+    mine = remember(conn, real_embedder, "I'm vegetarian.", now=T0)
+    hers = remember(conn, real_embedder, "Olga doesn't eat meat.", now=T0)
+    again = remember(conn, real_embedder, "I don't eat meat.", now=T0)
+    assert hers.action == "add"
+    assert again.action == "reinforce" and again.memory.id == mine.memory.id
+    back = remember(conn, real_embedder, "I'm no longer vegetarian, I eat meat again.", now=T0)
+    assert back.action == "supersede" and back.previous.id == mine.memory.id
+    assert {m.text for m in list_memories(conn)} == {"Olga doesn't eat meat.", back.memory.text}
+
+
 def test_scope_of_updates_is_separate(conn, real_embedder):
     remember(conn, real_embedder, "My favourite editor is Vim.", now=T0)
     other = remember(conn, real_embedder, "My favourite editor is Emacs.", scope="work", now=T0)

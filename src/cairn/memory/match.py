@@ -12,7 +12,7 @@ scope and returns one `Decision` with its reason. Rules, in order (first that fi
    "another"), which adds. Subjects are "user" for I/my, else the entity the name resolves
    to (so "Ольга lives in Oslo" updates "Olga lives in Berlin" once they are aliases).
 3. **synonym concept**: a small documented map (`CONCEPTS`) of phrasings of one claim, e.g.
-   "vegetarian" = "don't eat meat" (B15 paraphrase). Same concept and polarity ->
+   "vegetarian" = "don't eat meat" (B15 paraphrase), for the same subject. Same concept and polarity ->
    reinforce; opposite polarity ("I eat meat again") -> supersede.
 4. **opposite sentiment**: both have a sentiment (love/like/favourite vs hate/can't stand/
    don't like...), with opposite signs, the same subject, at least one shared topic word
@@ -208,14 +208,16 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
                 return Decision("supersede", mem, f"'{new_slot.name}' changed from '{old.value}' to "
                                                   f"'{new_slot.value}' (replaces {mem.id})")
     new_concepts = concepts(text)
+    new_subject = subject(text, names, resolve)
     for mem, cos in ranked:
+        if subject(mem.text, mem.entities, resolve) != new_subject:
+            continue  # "Olga is vegetarian" says nothing about me
         for concept, pol in concepts(mem.text).items():
             if concept in new_concepts:
                 if new_concepts[concept] == pol:
                     return Decision("reinforce", mem, f"same claim '{concept}' as {mem.id} (synonym map)")
                 return Decision("supersede", mem, f"reverses claim '{concept}' of {mem.id} (synonym map)")
     new_pol = polarity(text)
-    new_subject = subject(text, names, resolve)
     new_topic = topic_words(text, names)
     for mem, cos in ranked:
         old_subject = subject(mem.text, mem.entities, resolve)
