@@ -106,6 +106,16 @@ def test_synonym_claims_about_different_people_stay_apart(conn, real_embedder):
     assert {m.text for m in list_memories(conn)} == {"Olga doesn't eat meat.", back.memory.text}
 
 
+def test_reimport_of_same_message_changes_nothing(conn, real_embedder):
+    first = remember(conn, real_embedder, "I live in Porto.", source="D1:3", source_ids=["D1:3"], now=T0)
+    again = remember(conn, real_embedder, "I live in Porto.", source="D1:3", source_ids=["D1:3"], now=T0)
+    other = remember(conn, real_embedder, "I live in Porto.", source="D7:1", source_ids=["D7:1"], now=T0)
+    assert first.action == "add" and first.memory.confidence == 0.6  # extracted, not stated
+    assert again.action == "none" and "already recorded from D1:3" in again.reason
+    assert other.action == "reinforce" and other.memory.source_ids == ["D1:3", "D7:1"]
+    assert list_memories(conn)[0].use_count == 1
+
+
 def test_scope_of_updates_is_separate(conn, real_embedder):
     remember(conn, real_embedder, "My favourite editor is Vim.", now=T0)
     other = remember(conn, real_embedder, "My favourite editor is Emacs.", scope="work", now=T0)

@@ -176,7 +176,9 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     said, default: the current time) and the absolute date is inserted into the text.
     kind: one of KINDS (default: inferred by rules); scope: "global" or a project/agent
     name; source/source_ids: provenance; entities: names an extractor found (added to the
-    capitalised names found in the text). Returns the MemoryChange with its reason.
+    capitalised names found in the text). Returns the MemoryChange with its reason; action
+    "none" when the statement restates a memory already recorded from the same source_ids
+    (re-importing a chat changes nothing).
     Raises ValueError for empty text, an unknown kind, a bad confidence/importance or an
     empty scope — nothing is stored then.
     """
@@ -207,7 +209,12 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         old_vecs = memory_vectors(conn, embedder, active)
         cosines = [(m, float(v @ new_vec)) for m, v in zip(active, old_vecs)]
         decision = decide(text, names, cosines, resolve)
-        if decision.action == "reinforce":
+        if (decision.action == "reinforce" and source_ids
+                and set(source_ids) <= set(decision.target.source_ids)):
+            # The same message imported again: idempotent, nothing changes.
+            change = MemoryChange("none", decision.target, None,
+                                  f"already recorded from {', '.join(source_ids)} ({decision.reason})")
+        elif decision.action == "reinforce":
             m = decision.target
             m.confidence = round(max(m.confidence, confidence or 0.0) + (1 - m.confidence) * REINFORCE_STEP, 4)
             m.confidence = min(1.0, m.confidence)
