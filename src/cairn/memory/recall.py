@@ -87,8 +87,7 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
         return []
     memories = [_row_to_memory(r) for r in rows]
     rowids = [r["rowid"] for r in rows]
-    with transaction(conn):
-        vecs = memory_vectors(conn, embedder, memories)
+    vecs = memory_vectors(conn, embedder, memories)  # writes only when a vector is missing
     qvec = embedder.embed([query])[0]
     cos = vecs @ qvec
     bm25: dict[int, float] = {}
