@@ -4,6 +4,7 @@ rebuild from the vault mirror, core context, and bad input."""
 
 from __future__ import annotations
 
+import shutil
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -308,3 +309,18 @@ def test_memory_settings_from_config(home):
     (home / "config.toml").write_text("[memory]\nhalf_life_days = 7\nmin_relevance = 0.2\n")
     s = load_settings(home)
     assert s.memory.half_life_days == 7.0 and s.memory.min_relevance == 0.2
+
+
+def test_unwritable_vault_rolls_back_and_names_the_problem(tmp_path, conn, real_embedder):
+    vault = tmp_path / "vault"
+    (vault / "_memory").mkdir(parents=True)
+    kept = remember(conn, real_embedder, "I like tea.", now=T0, vault=vault).memory
+    blocker = vault / "_memory"
+    shutil.rmtree(blocker)
+    blocker.write_text("not a folder")  # _memory is now a file: nothing can be written under it
+    with pytest.raises(OSError):
+        remember(conn, real_embedder, "I live in Porto.", now=T0, vault=vault)
+    assert [m.id for m in list_memories(conn, include_inactive=True)] == [kept.id]
+    with pytest.raises(OSError):
+        forget(conn, kept.id, vault=vault)
+    assert list_memories(conn)[0].active

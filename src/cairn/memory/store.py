@@ -6,7 +6,9 @@
 Nothing is ever deleted: a restated memory is reinforced (same id, confidence and use_count
 up), a contradicted one keeps its row with `valid_to` and `superseded_by` set, a forgotten
 one is tombstoned. Every change is appended to the memory's `log`, and, when `vault` is
-given, mirrored to `<vault>/_memory/` (see mirror.py). Matching rules: match.py.
+given, mirrored to `<vault>/_memory/` (see mirror.py) *before* the transaction commits: if
+the file cannot be written the change is rolled back (the OSError is raised), so the index
+never holds a memory that `cairn reindex` would lose. Matching rules: match.py.
 """
 
 from __future__ import annotations
@@ -246,8 +248,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
                                      "by": m.id})
                 _update(conn, previous)
             change = MemoryChange(decision.action, m, previous, decision.reason)
-    if vault is not None:
-        _mirror(conn, vault, [change.memory, change.previous])
+        if vault is not None and change.action != "none":
+            _mirror(conn, vault, [change.memory, change.previous])  # before COMMIT: see module doc
     return change
 
 
@@ -272,8 +274,8 @@ def forget(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = N
             m.tombstone = True
             m.log.append({"at": _now(now).isoformat(), "action": "forget", "reason": "forgotten on request"})
             _update(conn, m)
-    if vault is not None:
-        mirror.write_memory(vault, m)
+            if vault is not None:
+                mirror.write_memory(vault, m)
     return m
 
 
@@ -329,8 +331,8 @@ def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datet
     with transaction(conn):
         conn.execute("INSERT OR REPLACE INTO core_blocks(name, text, updated) VALUES (?, ?, ?)",
                      (name, text.strip(), _now(now).isoformat()))
-    if vault is not None:
-        mirror.write_core(vault, name, text.strip())
+        if vault is not None:
+            mirror.write_core(vault, name, text.strip())
 
 
 def core_context(conn: sqlite3.Connection, *, scope: str | None = None, limit: int = 15,
@@ -353,8 +355,8 @@ def add_alias(conn: sqlite3.Connection, name: str, alias: str, *, vault: Path | 
     with transaction(conn):
         old = E.resolve(conn, alias)
         eid = E.add_alias(conn, name, alias)
-    if vault is not None:
-        mirror.write_entity(vault, conn, eid)
-        if old and old != eid:
-            mirror.write_entity(vault, conn, old)  # removes the merged entity's file
+        if vault is not None:
+            mirror.write_entity(vault, conn, eid)
+            if old and old != eid:
+                mirror.write_entity(vault, conn, old)  # removes the merged entity's file
     return next(e for e in E.list_entities(conn) if e["id"] == eid)
