@@ -39,6 +39,7 @@ from cairn.memory.model import Memory
 
 PARAPHRASE_COS = 0.88
 CONTRADICT_COS = 0.45
+SAME_TEXT_COS = 0.6  # rule 1 only looks at memories at least this similar (speed)
 
 _FILLERS = re.compile(r"^(?:(?:as|like) i (?:said|mentioned|told you)|again|honestly|actually|"
                       r"just so you know|fyi|remember(?: that)?|note(?: that)?|btw|by the way)[,:]?\s+", re.I)
@@ -83,6 +84,7 @@ _SLOTS: list[tuple[str, re.Pattern]] = [
     ("name", re.compile(r"\b(?P<subj>my)\s+(?P<slot>[a-z]+)(?:'s name is|\s+is called|\s+is named)\s+(?P<val>[^,.;!?]+)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
 ]
+_SLOT_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bwork|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.I)
 _WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _STOP = set("""a an the and or but so if as at by for from in into of on to with is are was were be
@@ -193,12 +195,16 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
     ranked = sorted(cosines, key=lambda mc: -mc[1])
     norm = normalise(text)
     for mem, cos in ranked:
+        if cos < SAME_TEXT_COS:  # ranked: nothing further can be the same sentence
+            break
         if normalise(mem.text) == norm:
             return Decision("reinforce", mem, f"same statement as {mem.id} (restated)")
     additive = bool(_ADDITIVE.search(text))
     new_slot = slot(text, resolve)
     if new_slot:
         for mem, cos in ranked:
+            if not _SLOT_HINT.search(mem.text):  # cheap test before the slot patterns
+                continue
             old = slot(mem.text, resolve)
             if old and (old.subject, old.name) == (new_slot.subject, new_slot.name):
                 if old.value == new_slot.value:
@@ -209,7 +215,7 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
                                                   f"'{new_slot.value}' (replaces {mem.id})")
     new_concepts = concepts(text)
     new_subject = subject(text, names, resolve)
-    for mem, cos in ranked:
+    for mem, cos in (ranked if new_concepts else ()):
         if subject(mem.text, mem.entities, resolve) != new_subject:
             continue  # "Olga is vegetarian" says nothing about me
         for concept, pol in concepts(mem.text).items():
@@ -220,6 +226,8 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
     new_pol = polarity(text)
     new_topic = topic_words(text, names)
     for mem, cos in ranked:
+        if cos < CONTRADICT_COS:  # rules 4 and 5 both need at least this similarity
+            break
         old_subject = subject(mem.text, mem.entities, resolve)
         if old_subject != new_subject:
             continue

@@ -151,6 +151,28 @@ def memory_vectors(conn: sqlite3.Connection, embedder, memories: list[Memory]) -
     return np.stack([np.frombuffer(rows[m.id][1], dtype="<f4") for m in memories])
 
 
+def _active_cosines(conn: sqlite3.Connection, embedder, scope: str,
+                    vec: np.ndarray) -> list[tuple[Memory, float]]:
+    """(light Memory with id/text/entities, cosine to `vec`) for every active memory of `scope`;
+    missing or stale vectors are embedded and stored."""
+    model = getattr(embedder, "model_name", "unknown")
+    rows = conn.execute("""SELECT id, text, entities, model, vec FROM memories WHERE scope = ?
+                           AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL
+                           ORDER BY rowid""", (scope,)).fetchall()
+    if not rows:
+        return []
+    light = [Memory(id=r["id"], text=r["text"], entities=json.loads(r["entities"])) for r in rows]
+    stale = [i for i, r in enumerate(rows) if r["model"] != model or r["vec"] is None]
+    if stale:
+        vecs = memory_vectors(conn, embedder, [light[i] for i in stale])
+        fresh = dict(zip(stale, vecs))
+    else:
+        fresh = {}
+    matrix = np.stack([fresh[i] if i in fresh else np.frombuffer(r["vec"], dtype="<f4")
+                       for i, r in enumerate(rows)])
+    return list(zip(light, (matrix @ vec).tolist()))
+
+
 def _scope_ok(scope: str) -> str:
     scope = (scope or "").strip()
     if not scope:
@@ -204,13 +226,11 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         return E.resolve(conn, name) or E.normalise(name)
 
     with transaction(conn):
-        active = [_row_to_memory(r) for r in conn.execute(
-            f"""SELECT {_COLS} FROM memories WHERE scope = ? AND tombstone = 0
-                AND superseded_by IS NULL AND valid_to IS NULL ORDER BY rowid""", (scope,))]
         new_vec = embedder.embed([text])[0]
-        old_vecs = memory_vectors(conn, embedder, active)
-        cosines = [(m, float(v @ new_vec)) for m, v in zip(active, old_vecs)]
+        cosines = _active_cosines(conn, embedder, scope, new_vec)
         decision = decide(text, names, cosines, resolve)
+        if decision.target is not None:  # candidates are light (id, text, entities): load all fields
+            decision.target = get_memory(conn, decision.target.id)
         if (decision.action == "reinforce" and source_ids
                 and set(source_ids) <= set(decision.target.source_ids)):
             # The same message imported again: idempotent, nothing changes.

@@ -1,0 +1,126 @@
+"""Memory update decisions and recall latency (no data set needed).
+
+1. Decisions: a fixed list of (stored statement, new statement, expected action) pairs,
+   written for this benchmark, each run through `cairn.memory.remember` in a fresh store.
+   Cairn's rules (src/cairn/memory/match.py) are compared with an embedding-only baseline
+   measured in the same run: reinforce when cosine >= 0.85, else add (it can never
+   supersede) — the usual dedup-by-similarity approach.
+2. Recall latency: p50/p95 of `recall` over N generated memories (default 1000).
+
+    python bench/memory_updates.py [--memories 1000] [--queries 50]
+
+Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from cairn.embed import get_embedder  # noqa: E402
+from cairn.memory import recall, remember  # noqa: E402
+from cairn.store import db  # noqa: E402
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+PAIRS: list[tuple[str, str, str]] = [
+    # restatements -> reinforce
+    ("I'm vegetarian.", "I don't eat meat.", "reinforce"),
+    ("I live in Porto.", "I live in Porto.", "reinforce"),
+    ("I live in Porto.", "As I said, I live in Porto.", "reinforce"),
+    ("My favourite band is Low.", "My favourite band is Low!", "reinforce"),
+    ("I don't drink alcohol.", "I'm teetotal.", "reinforce"),
+    ("I work at Nordlys Bank.", "I still work at Nordlys Bank.", "reinforce"),
+    ("My sister is called Anna.", "My sister's name is Anna.", "reinforce"),
+    ("I am 34 years old.", "I'm 34 years old.", "reinforce"),
+    # contradictions -> supersede
+    ("I live in Porto.", "I moved to Lyon.", "supersede"),
+    ("I work at Nordlys Bank.", "I now work for Tidewater Labs.", "supersede"),
+    ("My favourite band is Low.", "My favourite band is Slowdive now.", "supersede"),
+    ("I love running in the morning.", "I hate running in the morning these days.", "supersede"),
+    ("I like spicy food.", "I can't stand spicy food since last year.", "supersede"),
+    ("I enjoy board games with friends.", "I don't enjoy board games any more.", "supersede"),
+    ("I'm vegetarian.", "I'm no longer vegetarian, I eat meat again.", "supersede"),
+    ("I am 34 years old.", "I am 35 years old.", "supersede"),
+    ("Priya lives in Leeds.", "Priya moved to Bristol.", "supersede"),
+    ("My favourite film is Alien.", "My current favourite film is Arrival.", "supersede"),
+    # new information -> add
+    ("I live in Porto.", "I work at Nordlys Bank.", "add"),
+    ("Priya lives in Leeds.", "Priya works at the hospital.", "add"),
+    ("Priya lives in Leeds.", "Priya hates mornings.", "add"),
+    ("My favourite band is Low.", "I also like Slowdive.", "add"),
+    ("My favourite film is Alien.", "My favourite book is Dune.", "add"),
+    ("I love jazz.", "Priya hates jazz.", "add"),
+    ("I'm vegetarian.", "Priya doesn't eat meat.", "add"),
+    ("I like spicy food.", "I like hiking too.", "add"),
+    ("I have a cat called Miso.", "I have a dog called Pepper as well.", "add"),
+    ("My dentist is Dr. Okafor.", "My GP is Dr. Lindqvist.", "add"),
+    ("I love running in the morning.", "I love swimming in the evening.", "add"),
+    ("I play the cello.", "Priya plays the violin.", "add"),
+]
+
+
+def decisions(embedder) -> None:
+    ok_cairn = ok_base = 0
+    misses = []
+    for old, new, expected in PAIRS:
+        with tempfile.TemporaryDirectory() as tmp:
+            conn = db.connect(Path(tmp) / "i.db")
+            remember(conn, embedder, old, now=T0)
+            got = remember(conn, embedder, new, now=T0 + timedelta(days=1)).action
+            conn.close()
+        v = embedder.embed([old, new])
+        base = "reinforce" if float(v[0] @ v[1]) >= 0.85 else "add"
+        ok_cairn += got == expected
+        ok_base += base == expected
+        if got != expected:
+            misses.append((old, new, expected, got))
+    n = len(PAIRS)
+    print(f"update decisions on {n} pairs: cairn rules {ok_cairn}/{n} = {ok_cairn / n:.2f}; "
+          f"embedding-only baseline {ok_base}/{n} = {ok_base / n:.2f}")
+    for old, new, expected, got in misses:
+        print(f"  miss: {old!r} -> {new!r}: expected {expected}, got {got}")
+
+
+def latency(embedder, n: int, queries: int) -> None:
+    topics = ["coffee", "cycling", "Lisbon", "piano", "the garden", "taxes", "Priya", "the car",
+              "sourdough", "chess", "the boiler", "Kyoto", "running", "the cat", "the roof"]
+    with tempfile.TemporaryDirectory() as tmp:
+        conn = db.connect(Path(tmp) / "i.db")
+        start = time.perf_counter()
+        for i in range(n):
+            topic = topics[i % len(topics)]
+            remember(conn, embedder, f"Note {i}: something about {topic} on day {i}, item {i * 7 % 101}.",
+                     now=T0 + timedelta(hours=i), kind="fact")
+        add_s = time.perf_counter() - start
+        times = []
+        for q in range(queries):
+            t = time.perf_counter()
+            recall(conn, embedder, f"what about {topics[q % len(topics)]}", now=T0 + timedelta(days=400), touch=False)
+            times.append((time.perf_counter() - t) * 1000)
+        conn.close()
+    times.sort()
+    print(f"remember x{n}: {add_s:.1f} s ({n / add_s:.0f}/s, each compared with all active memories)")
+    print(f"recall over {n} memories: p50 {statistics.median(times):.1f} ms, "
+          f"p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms ({queries} queries)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--memories", type=int, default=1000)
+    ap.add_argument("--queries", type=int, default=50)
+    args = ap.parse_args()
+    embedder = get_embedder()
+    decisions(embedder)
+    latency(embedder, args.memories, args.queries)
+
+
+if __name__ == "__main__":
+    main()
