@@ -64,6 +64,10 @@ PAIRS: list[tuple[str, str, str]] = [
     ("My dentist is Dr. Okafor.", "My GP is Dr. Lindqvist.", "add"),
     ("I love running in the morning.", "I love swimming in the evening.", "add"),
     ("I play the cello.", "Priya plays the violin.", "add"),
+    ("I love coffee in the morning.", "I hate tea in the morning.", "add"),
+    ("I like my job.", "I hate my commute to the job.", "add"),
+    ("I love summer.", "I hate winter.", "add"),
+    ("I like jazz.", "I dislike jazz now.", "supersede"),
 ]
 
 

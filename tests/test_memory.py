@@ -89,6 +89,15 @@ def test_slot_update_follows_alias_and_reason_is_given(conn, real_embedder):
     assert chain[0].valid_to == new.memory.created
 
 
+def test_opposite_sentiment_about_a_different_object_is_kept(conn, real_embedder):
+    coffee = remember(conn, real_embedder, "I love coffee in the morning.", now=T0)
+    tea = remember(conn, real_embedder, "I hate tea in the morning.", now=T0)
+    assert tea.action == "add"
+    no_coffee = remember(conn, real_embedder, "I can't stand coffee in the morning any more.", now=T0)
+    assert no_coffee.action == "supersede" and no_coffee.previous.id == coffee.memory.id
+    assert {m.text for m in list_memories(conn)} == {tea.memory.text, no_coffee.memory.text}
+
+
 def test_opposite_preference_about_other_subject_is_kept(conn, real_embedder):
     remember(conn, real_embedder, "Olga loves jazz.", now=T0)
     mine = remember(conn, real_embedder, "I hate jazz.", now=T0)

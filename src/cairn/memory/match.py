@@ -16,7 +16,9 @@ scope and returns one `Decision` with its reason. Rules, in order (first that fi
    reinforce; opposite polarity ("I eat meat again") -> supersede.
 4. **opposite sentiment**: both have a sentiment (love/like/favourite vs hate/can't stand/
    don't like...), with opposite signs, the same subject, at least one shared topic word
-   that is not an entity name, and cosine >= `CONTRADICT_COS` -> supersede (B16). Sharing
+   that is not an entity name, the same object when both name one (the first content word
+   after the cue: "I love coffee in the morning" vs "I hate tea in the morning" differ) and
+   cosine >= `CONTRADICT_COS` -> supersede (B16). Sharing
    only an entity name never retires a memory ("a fact that merely mentions Olga does not
    retire other facts about Olga").
 5. **paraphrase**: cosine >= `PARAPHRASE_COS`, same sentiment sign, same subject and a
@@ -109,6 +111,22 @@ def polarity(text: str) -> int:
     if _NEG.search(text):
         return -1
     return 1 if _POS.search(text) else 0
+
+
+_DETERMINERS = {"my", "the", "a", "an", "his", "her", "their", "our", "your", "any", "some", "to",
+                "being", "doing", "it", "when", "that", "this", "these", "those", "all", "more", "much"}
+
+
+def sentiment_object(text: str) -> str | None:
+    """Head word of what the sentiment is about: the first content word after the first
+    sentiment cue ("I hate tea in the morning" -> "tea"), stemmed; None if nothing follows."""
+    m = _NEG.search(text) or _POS.search(text)
+    if not m:
+        return None
+    for word in _WORD_RE.findall(text[m.end():].casefold()):
+        if word not in _DETERMINERS:
+            return _stem(word)
+    return None
 
 
 def concepts(text: str) -> dict[str, int]:
@@ -235,7 +253,9 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
         if not shared:
             continue
         old_pol = polarity(mem.text)
-        if new_pol and old_pol and new_pol != old_pol and cos >= CONTRADICT_COS and not additive:
+        heads = (sentiment_object(text), sentiment_object(mem.text))
+        same_object = None in heads or heads[0] == heads[1]
+        if new_pol and old_pol and new_pol != old_pol and same_object and not additive:
             return Decision("supersede", mem, f"opposite sentiment about {', '.join(sorted(shared))} "
                                               f"(cosine {cos:.2f}; replaces {mem.id})")
         if cos >= PARAPHRASE_COS and new_pol == old_pol:
