@@ -8,8 +8,9 @@ Agents" retrieval score of Park et al. 2023; weights in `config.MemorySettings`)
 
 - relevance = s * semantic + (1 - s) * keyword, s = `semantic_share` (0.7): semantic is the
   cosine of query and memory embeddings (all-MiniLM-L6-v2, clipped at 0); keyword is the
-  share of the query's terms found in the memory, for memories the FTS5 table matches (their
-  BM25 is shown as `bm25`);
+  share of the query's (Porter-stemmed, non-stopword) terms found in the memory, for
+  memories the FTS5 table matches (their BM25 is shown as `bm25`; raw BM25 is not used as
+  the signal because its IDF is near zero in a store of a few memories);
 - recency = r_min + (1 - r_min) * 0.5 ** (age_days / half_life_days), age counted from the
   last use or, if never used, from valid_from/created; bounded below by r_min =
   `recency_min`, so a 2-year-old relevant memory is still found. Evergreen kinds
@@ -32,16 +33,18 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+import snowballstemmer
+
 from cairn.config import MemorySettings
 from cairn.memory import entities as E
 from cairn.memory import mirror
-from cairn.memory.match import _stem
 from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
 from cairn.memory.store import _COLS, _now, _row_to_memory, _update, memory_vectors, search_text
 from cairn.search.text import STOPWORDS, build_match_query, query_terms
 from cairn.store.notes import transaction
 
 HISTORY_FACTOR = 0.5
+_STEMMER = snowballstemmer.stemmer("porter")  # the FTS5 table's tokenizer stems the same way
 
 
 def _parse_time(value: str | None, fallback: datetime) -> datetime:
@@ -59,7 +62,7 @@ def _parse_time(value: str | None, fallback: datetime) -> datetime:
 
 
 def _terms(text: str) -> set[str]:
-    return {_stem(t) for t in query_terms(text) if t not in STOPWORDS}
+    return set(_STEMMER.stemWords([t for t in query_terms(text) if t not in STOPWORDS]))
 
 
 def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None = None, k: int = 10,
