@@ -12,7 +12,7 @@ import pytest
 
 from cairn.config import MemorySettings, load_settings
 from cairn.memory import (EVERGREEN_KINDS, KINDS, MemoryNotFound, add_alias, core_context, forget,
-                          history, list_memories, rebuild_memories, recall, remember,
+                          history, list_memories, recall, remember,
                           resolve_event_time, set_core_block)
 from cairn.memory.entities import find_names
 from cairn.service import Cairn
