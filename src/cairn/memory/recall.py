@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import snowballstemmer
 
 from cairn.config import MemorySettings
@@ -61,8 +63,13 @@ def _parse_time(value: str | None, fallback: datetime) -> datetime:
     return dt
 
 
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return _STEMMER.stemWord(word)  # pure Python and slow: cached per word
+
+
 def _terms(text: str) -> set[str]:
-    return set(_STEMMER.stemWords([t for t in query_terms(text) if t not in STOPWORDS]))
+    return {_stem(t) for t in query_terms(text) if t not in STOPWORDS}
 
 
 def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None = None, k: int = 10,
@@ -82,17 +89,20 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
         raise ValueError(f"k must be at least 1, got {k}")
     cfg = settings or MemorySettings()
     moment = _now(now)
-    sql = f"SELECT rowid, {_COLS} FROM memories WHERE (scope = 'global' OR scope = ?)"
+    sql = f"SELECT rowid, {_COLS}, model, vec FROM memories WHERE (scope = 'global' OR scope = ?)"
     if not include_history:
         sql += " AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
     rows = conn.execute(sql, (scope or "global",)).fetchall()
     if not rows:
         return []
-    memories = [_row_to_memory(r) for r in rows]
-    rowids = [r["rowid"] for r in rows]
-    vecs = memory_vectors(conn, embedder, memories)  # writes only when a vector is missing
+    model = getattr(embedder, "model_name", "unknown")
+    stale = [i for i, r in enumerate(rows) if r["model"] != model or r["vec"] is None]
+    fresh = dict(zip(stale, memory_vectors(conn, embedder, [_row_to_memory(rows[i]) for i in stale]))) \
+        if stale else {}  # memory_vectors embeds and stores the missing ones
+    vecs = np.stack([fresh[i] if i in fresh else np.frombuffer(r["vec"], dtype="<f4")
+                     for i, r in enumerate(rows)])
     qvec = embedder.embed([query])[0]
-    cos = vecs @ qvec
+    cos = (vecs @ qvec).tolist()
     bm25: dict[int, float] = {}
     match = build_match_query(query, fields=False)
     if match:
@@ -107,15 +117,19 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
         anchored_ids = {r[0] for r in conn.execute(
             f"SELECT memory_id FROM memory_entities WHERE entity_id IN ({marks})", list(anchors))}
     results: list[RecalledMemory] = []
-    for m, rowid, c in zip(memories, rowids, cos):
-        semantic = max(0.0, float(c))
+    for row, c in zip(rows, cos):
+        rowid = row["rowid"]
+        semantic = max(0.0, c)
         keyword = 0.0
+        m = None
         if rowid in bm25 and qterms:
+            m = _row_to_memory(row)
             keyword = len(qterms & _terms(search_text(m))) / len(qterms)
         relevance = cfg.semantic_share * semantic + (1 - cfg.semantic_share) * keyword
-        anchor = 1.0 if m.id in anchored_ids else 0.0
+        anchor = 1.0 if row["id"] in anchored_ids else 0.0
         if relevance < cfg.min_relevance and not anchor:
-            continue
+            continue  # the floor: decided before the full memory is even decoded
+        m = m or _row_to_memory(row)
         if m.kind in EVERGREEN_KINDS:
             age_days, recency = 0.0, 1.0
         else:
