@@ -8,7 +8,8 @@ Layout under `<home>/vault/`:
   (frontmatter `generator: cairn` with id, title, type, source, pages, file, ...);
 - `records/<import>/<id>.md` — records from `cairn import notes`;
 - `chats/<conversation>/<session>.md` — verbatim chat archive from `cairn import chat`;
-- `_files/<sha256>.<ext>` — originals of binary sources.
+- `_files/<sha256>.<ext>` — originals of binary sources;
+- `_memory/` — the memory store's mirror (memory/mirror.py), never indexed as notes.
 """
 
 from __future__ import annotations
