@@ -8,9 +8,9 @@
   (100.64.0.0/10), unspecified, multicast, reserved (240/4, 192.0.0.0/24, 198.18/15,
   broadcast), or a cloud metadata address (169.254.169.254, fd00:ec2::254, 100.100.100.200,
   169.254.170.2) — also when written as IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible
-  (::a.b.c.d), NAT64 (64:ff9b::/96), 6to4 or Teredo IPv6. The names `localhost`,
-  `*.localhost` and metadata names (metadata.google.internal, metadata.goog, metadata) are
-  refused without a lookup. Numeric host forms are normalised first, as browsers and
+  (::a.b.c.d), NAT64 (64:ff9b::/96), 6to4 or Teredo IPv6. `localhost` and `*.localhost`
+  are loopback without a lookup (RFC 6761); metadata names (metadata.google.internal,
+  metadata.goog, metadata) are refused without a lookup. Numeric host forms are normalised first, as browsers and
   inet_aton do (WHATWG URL IPv4 parser): 2130706433, 0x7f000001, 017700000001 and 127.1
   are all 127.0.0.1. Documentation ranges (192.0.2/24, 198.51.100/24, 203.0.113/24) are not
   refused: nothing answers there, and tests use them as "public" addresses.
@@ -240,11 +240,12 @@ def check_url(url: str, *, allow_private: bool = False, resolver: Resolver | Non
             host = host.encode("idna").decode("ascii").lower()
         except UnicodeError:
             raise URLRefused(f"{url}: host {host!r} is not a valid domain name — refused") from None
-        if host == "localhost" or host.endswith(".localhost"):
-            raise URLRefused(f"{url}: host {host} is loopback — refused")
         if host in _METADATA_NAMES:
             raise URLRefused(f"{url}: host {host} is a cloud metadata service — refused")
-        addresses = (resolver or system_resolver)(host, port)
+        if host == "localhost" or host.endswith(".localhost"):
+            addresses = ["127.0.0.1"]  # RFC 6761: always loopback, never asked of DNS
+        else:
+            addresses = (resolver or system_resolver)(host, port)
         if not addresses:
             raise FetchFailed(f"cannot resolve {host}: no address", transient=True)
     else:
