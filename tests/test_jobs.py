@@ -74,6 +74,17 @@ def test_claim_respects_next_attempt_at_and_ids(conn):
     assert J.next_due(conn) > time.time() + 50
 
 
+def test_claims_come_in_batches_but_a_job_tried_before_is_claimed_alone(conn):
+    ids = [J.enqueue(conn, "file", f"s{i}", {}, max_attempts=3)[0] for i in range(5)]
+    conn.execute("UPDATE jobs SET attempts = 1 WHERE id = ?", (ids[2],))  # failed or crashed before
+    first = J.claim_batch(conn, 1, None, 60, limit=10)
+    assert [j.id for j in first] == ids[:2] and all(j.attempts == 1 for j in first)
+    alone = J.claim_batch(conn, 1, None, 60, limit=10, done=[(first[0], "added"), (first[1], "unchanged")])
+    assert [j.id for j in alone] == [ids[2]] and alone[0].attempts == 2
+    assert J.get(conn, ids[0]).state == "done" and J.get(conn, ids[1]).outcome == "unchanged"
+    assert [j.id for j in J.claim_batch(conn, 1, None, 60, limit=10)] == ids[3:]
+
+
 def test_finishing_a_job_taken_over_by_another_process_is_refused(conn):
     a, _ = J.enqueue(conn, "file", "a", {}, max_attempts=3)
     job = J.claim_next(conn, 111, None, 60)

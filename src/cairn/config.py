@@ -78,6 +78,7 @@ class JobSettings:
     backoff_base_s: float = 1.0
     backoff_max_s: float = 300.0
     lease_s: float = 3600.0  # a running job whose claim is older than this is requeued
+    batch: int = 32  # jobs claimed per transaction (a job tried before is claimed alone)
 
 
 @dataclass

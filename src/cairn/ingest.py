@@ -395,7 +395,7 @@ _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 def _job_name(job) -> str:
     """How a job's source is named in reports: the path or URL as the person gave it."""
-    return str(job.payload.get("path") or job.payload.get("url") or job.source)
+    return str(job.payload.get("name") or job.payload.get("path") or job.payload.get("url") or job.source)
 
 
 def _merge(report: IngestReport, part: IngestReport) -> None:
@@ -461,18 +461,20 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
 
 def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestReport, *,
                  resolver=None, connector=None) -> dict[str, Callable]:
-    """Handlers for the job kinds "file" (payload {path, root}) and "url" (payload {url}):
+    """Handlers for the job kinds "file" (payload {path, name, root}) and "url" (payload {url}):
     each ingests its source, adds its outcome to `report` and returns the outcome string."""
 
     def run_file(job) -> str:
         part = IngestReport()
         root = job.payload.get("root")
         src = Path(job.payload["path"])
+        name = _job_name(job)
         if not src.exists() and not src.is_symlink():
-            part.skipped.append((str(src), "no such file (moved or deleted before it was ingested)"))
+            part.skipped.append((name, "no such file (moved or deleted before it was ingested)"))
         else:
             try:
-                ingest_file(conn, settings, src, Path(root) if root else None, part, raise_errors=True)
+                ingest_file(conn, settings, src, Path(root) if root else None, part, name=name,
+                            raise_errors=True)
             except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
                 from cairn.jobs import PermanentJobError
                 raise PermanentJobError(f"cannot read: {exc.strerror or exc}") from exc
@@ -510,9 +512,12 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                                   "(use `cairn reindex` to rebuild from it)"))
             continue
         for f, root in _iter_sources([p]):
-            if vault not in f.resolve().parents:
-                jobs.append(("file", str(f.resolve()),
-                             {"path": str(f), "root": str(root) if root is not None else None}))
+            resolved = f.resolve()
+            if vault not in resolved.parents:
+                # Absolute paths (symlinks kept), so `cairn jobs run` works from any folder.
+                jobs.append(("file", str(resolved),
+                             {"path": os.path.abspath(f), "name": str(f),
+                              "root": os.path.abspath(root) if root is not None else None}))
     ids: list[int] = []
     seen: set[int] = set()
     with N.transaction(conn):  # one transaction for the whole batch (fast for big folders)

@@ -148,45 +148,52 @@ def run_queue(conn: sqlite3.Connection, handlers: dict[str, Handler], policy: Jo
     ids: only these jobs (None = every queued job). wait: when the only jobs left are
     waiting out a back-off, sleep until the next is due (so a command returns with every job
     done or dead); False returns at once. Orphans of dead processes are requeued first.
+    Jobs are claimed `policy.batch` at a time (one commit per batch, not per job).
     Raises nothing for a job's failure (it is recorded); KeyboardInterrupt releases the
-    current job and is re-raised.
+    jobs claimed but not finished and is re-raised.
     """
     result = RunResult(requeued=requeue_orphans(conn, policy))
     pid, start = _me()
     total = len(ids) if ids is not None else J.counts(conn)["queued"]
     finished = 0
+    done: list[tuple[JobRow, str]] = []  # finished jobs, marked done with the next claim
     while True:
-        job = J.claim_next(conn, pid, start, policy.lease_s, ids=ids)
-        if job is None:
+        batch = J.claim_batch(conn, pid, start, policy.lease_s, limit=policy.batch, ids=ids, done=done)
+        done = []
+        if not batch:
             due = J.next_due(conn, ids)
             if due is None or not wait:
                 break
             sleep(min(max(0.0, due - time.time()), policy.backoff_max_s) + 0.001)
             continue
-        handler = handlers.get(job.kind)
-        try:
-            if handler is None:
-                raise PermanentJobError(f"no handler for job kind {job.kind!r}")
-            outcome = handler(job)
-        except (KeyboardInterrupt, SystemExit):
-            J.release(conn, job)
-            raise
-        except Exception as exc:  # noqa: BLE001 — every failure is recorded on the job
-            error = _describe(exc)
-            if is_transient(exc) and job.attempts < job.max_attempts:
-                J.mark_retry(conn, job, error, time.time() + backoff_delay(job.attempts, policy))
-                result.retries += 1
-                continue
-            if is_transient(exc):
-                error = f"{error} (gave up after {job.attempts} attempts)"
-            J.mark_dead(conn, job, error)
-            result.dead.append((job, error))
-        else:
-            J.mark_done(conn, job, outcome)
-            result.done.append((job, outcome))
-        finished += 1
-        if progress:
-            progress("ingest", finished, max(total, finished))
+        for n, job in enumerate(batch):
+            handler = handlers.get(job.kind)
+            try:
+                if handler is None:
+                    raise PermanentJobError(f"no handler for job kind {job.kind!r}")
+                outcome = handler(job)
+            except (KeyboardInterrupt, SystemExit):
+                J.release(conn, batch[n:], done)
+                raise
+            except Exception as exc:  # noqa: BLE001 — every failure is recorded on the job
+                error = _describe(exc)
+                if is_transient(exc) and job.attempts < job.max_attempts:
+                    J.mark_retry(conn, job, error, time.time() + backoff_delay(job.attempts, policy))
+                    result.retries += 1
+                    continue
+                if is_transient(exc):
+                    error = f"{error} (gave up after {job.attempts} attempts)"
+                J.mark_dead(conn, job, error)
+                result.dead.append((job, error))
+            else:
+                # Written with the next claim (one commit per batch). If the process dies
+                # first, the job is requeued and runs again, finding its note unchanged
+                # (handlers are idempotent).
+                done.append((job, outcome))
+                result.done.append((job, outcome))
+            finished += 1
+            if progress:
+                progress("ingest", finished, max(total, finished))
     return result
 
 

@@ -90,45 +90,78 @@ def _enqueue(conn: sqlite3.Connection, kind: str, source: str, payload: dict[str
     return int(row["id"]), False
 
 
+def claim_batch(conn: sqlite3.Connection, pid: int, start: str | None, lease_s: float, *,
+                limit: int = 1, now: float | None = None, ids: list[int] | None = None,
+                done: list[tuple[JobRow, str]] | None = None) -> list[JobRow]:
+    """Atomically take up to `limit` due queued jobs (next_attempt_at <= now), oldest first:
+    state running, attempts + 1, owner and lease set. `ids` limits the choice to those
+    jobs. A job that was tried before (attempts > 0: it failed, or its process died) is
+    taken alone, so a source that crashes the process cannot drag a whole batch into the
+    dead letters. done: (job, outcome) pairs of finished jobs, marked done in the same
+    transaction (one commit per batch). Returns [] when no job is due."""
+    now = time.time() if now is None else now
+    with transaction(conn):
+        for job, outcome in done or ():
+            _mark_done_in_tx(conn, job, outcome)
+        where = "state = 'queued' AND next_attempt_at <= ?"
+        args: list[Any] = [now]
+        if ids is not None:
+            if not ids:
+                return []
+            where += f" AND id IN ({','.join('?' * len(ids))})"
+            args.extend(ids)
+        rows = conn.execute(f"SELECT id, attempts FROM jobs WHERE {where} "
+                            f"ORDER BY next_attempt_at, id LIMIT {max(1, int(limit))}", args).fetchall()
+        take = []
+        for r in rows:
+            if r["attempts"] > 0:
+                if not take:
+                    take.append(int(r["id"]))
+                break
+            take.append(int(r["id"]))
+        if not take:
+            return []
+        marks = ",".join("?" * len(take))
+        conn.execute(
+            f"""UPDATE jobs SET state = 'running', attempts = attempts + 1, owner_pid = ?,
+                    owner_start = ?, lease_until = ?, updated_at = ? WHERE id IN ({marks})""",
+            (pid, start, now + lease_s, now, *take))
+        found = {r["id"]: JobRow.from_row(r) for r in conn.execute(
+            f"SELECT * FROM jobs WHERE id IN ({marks})", take)}
+        return [found[i] for i in take]
+
+
 def claim_next(conn: sqlite3.Connection, pid: int, start: str | None, lease_s: float,
                now: float | None = None, ids: list[int] | None = None) -> JobRow | None:
-    """Atomically take the oldest queued job that is due (next_attempt_at <= now): state
-    running, attempts + 1, owner and lease set. `ids` limits the choice to those jobs.
-    Returns None when no job is due."""
-    now = time.time() if now is None else now
-    where = "state = 'queued' AND next_attempt_at <= ?"
-    args: list[Any] = [now]
-    if ids is not None:
-        if not ids:
-            return None
-        where += f" AND id IN ({','.join('?' * len(ids))})"
-        args.extend(ids)
-    with transaction(conn):
-        row = conn.execute(f"SELECT id FROM jobs WHERE {where} ORDER BY next_attempt_at, id LIMIT 1",
-                           args).fetchone()
-        if row is None:
-            return None
-        conn.execute(
-            """UPDATE jobs SET state = 'running', attempts = attempts + 1, owner_pid = ?,
-                   owner_start = ?, lease_until = ?, updated_at = ? WHERE id = ?""",
-            (pid, start, now + lease_s, now, row["id"]))
-        return get(conn, int(row["id"]))
+    """claim_batch with limit 1: the job taken, or None when no job is due."""
+    got = claim_batch(conn, pid, start, lease_s, limit=1, now=now, ids=ids)
+    return got[0] if got else None
+
+
+def _finish_in_tx(conn: sqlite3.Connection, job: JobRow, sets: str, args: tuple) -> bool:
+    cur = conn.execute(
+        f"UPDATE jobs SET {sets}, owner_pid = NULL, owner_start = NULL, lease_until = NULL, "
+        f"updated_at = ? WHERE id = ? AND state = 'running' AND owner_pid IS ? AND attempts = ?",
+        (*args, time.time(), job.id, job.owner_pid, job.attempts))
+    return cur.rowcount == 1
 
 
 def _finish(conn: sqlite3.Connection, job: JobRow, sets: str, args: tuple) -> bool:
     """Update a running job we own; False if it was taken from us (requeued meanwhile)."""
     with transaction(conn):
-        cur = conn.execute(
-            f"UPDATE jobs SET {sets}, owner_pid = NULL, owner_start = NULL, lease_until = NULL, "
-            f"updated_at = ? WHERE id = ? AND state = 'running' AND owner_pid IS ? AND attempts = ?",
-            (*args, time.time(), job.id, job.owner_pid, job.attempts))
-        return cur.rowcount == 1
+        return _finish_in_tx(conn, job, sets, args)
+
+
+_DONE = "state = 'done', outcome = ?, last_error = NULL, finished_at = ?"
+
+
+def _mark_done_in_tx(conn: sqlite3.Connection, job: JobRow, outcome: str) -> bool:
+    return _finish_in_tx(conn, job, _DONE, (outcome, time.time()))
 
 
 def mark_done(conn: sqlite3.Connection, job: JobRow, outcome: str) -> bool:
     """running -> done with `outcome` ("added", "skipped: <reason>", ...)."""
-    return _finish(conn, job, "state = 'done', outcome = ?, last_error = NULL, finished_at = ?",
-                   (outcome, time.time()))
+    return _finish(conn, job, _DONE, (outcome, time.time()))
 
 
 def mark_retry(conn: sqlite3.Connection, job: JobRow, error: str, next_attempt_at: float) -> bool:
@@ -143,10 +176,15 @@ def mark_dead(conn: sqlite3.Connection, job: JobRow, error: str) -> bool:
                    (error, time.time()))
 
 
-def release(conn: sqlite3.Connection, job: JobRow) -> bool:
-    """running -> queued without spending the attempt (the worker was interrupted)."""
-    return _finish(conn, job, "state = 'queued', attempts = attempts - 1, next_attempt_at = ?",
-                   (time.time(),))
+def release(conn: sqlite3.Connection, jobs: list[JobRow], done: list[tuple[JobRow, str]] = ()) -> None:
+    """running -> queued without spending the attempt, for jobs claimed but not finished
+    (the worker was interrupted); `done` pairs are marked done in the same transaction."""
+    with transaction(conn):
+        for job, outcome in done:
+            _mark_done_in_tx(conn, job, outcome)
+        for job in jobs:
+            _finish_in_tx(conn, job, "state = 'queued', attempts = attempts - 1, next_attempt_at = ?",
+                          (time.time(),))
 
 
 def running(conn: sqlite3.Connection) -> list[JobRow]:
