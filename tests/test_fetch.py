@@ -384,6 +384,18 @@ def test_pdf_served_as_html_is_parsed_as_pdf(app, server):
     assert app.search("heronledger", mode="keyword").hits
 
 
+def test_too_large_page_is_skipped_and_nothing_is_stored(app, server):
+    from cairn import ingest as ingest_mod
+    app.settings.fetch.max_url_bytes = 200_000
+    wire = Wire(server, {"big.example.test": [["203.0.113.11"]]})
+    report = ingest_mod.ingest_paths(app.conn, app.settings, ["http://big.example.test/endless"], app.embedder,
+                                     resolver=wire.resolver, connector=wire.connector)
+    (name, reason), = report.skipped
+    assert name == "http://big.example.test/endless" and "200,000-byte cap" in reason
+    assert app.status()["notes"] == 0 and not list((app.settings.home / "tmp").rglob("*.*"))
+    assert app.jobs()["counts"]["done"] == 1  # a permanent problem: not retried
+
+
 def test_refused_url_is_skipped_with_the_reason_and_loses_nothing(app, tmp_path, egress_spy):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.md").write_text("# A\n\nA note about canoes.\n")

@@ -377,7 +377,9 @@ def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_
             raise
         except httpcore.TimeoutException as exc:
             raise FetchTimeout(f"{current}: timed out ({type(exc).__name__}) — aborted, nothing stored") from None
-        except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol,
-                httpcore.LocalProtocolError, OSError) as exc:
+        except (httpcore.UnsupportedProtocol, httpcore.LocalProtocolError) as exc:
+            raise FetchFailed(f"{current}: cannot request this URL: {exc or type(exc).__name__}",
+                              transient=False) from None
+        except (httpcore.NetworkError, httpcore.ProtocolError, OSError) as exc:
             raise FetchFailed(f"{current}: network error: {exc or type(exc).__name__}", transient=True) from None
     raise URLRefused(f"{url}: more than {max_redirects} redirects — refused")
