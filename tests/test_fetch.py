@@ -7,7 +7,9 @@ address it is asked for and opens a real TCP connection to the loopback server i
 So the guard runs exactly as in production (the validated address is the address the
 connector gets, the Host header carries the real hostname) while the bytes come from a
 real http.server. One test fetches 127.0.0.1 directly with allow_private=True and the
-default resolver and connector.
+default resolver and connector; one uses a real HTTPS server (certificate from a CA the test
+makes with `cryptography`) to show SNI and the certificate check use the hostname while the
+TCP connection goes to the pinned address.
 """
 
 from __future__ import annotations
@@ -336,6 +338,66 @@ def test_connection_refused_is_a_transient_error():
     with pytest.raises(FetchFailed, match="network error") as info:
         fetch_url("http://down.example.test/", resolver=lambda h, p: ["203.0.113.15"], connector=refuse)
     assert info.value.transient is True
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory):
+    """A real HTTPS server on loopback whose certificate (from a CA made here) is valid for
+    secure.example.test only; it records the SNI name each client sends."""
+    import datetime
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    folder = tmp_path_factory.mktemp("tls")
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    def cert(subject, issuer, key, signer, san=None, ca=False):
+        b = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))
+             .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer)]))
+             .public_key(key.public_key()).serial_number(x509.random_serial_number())
+             .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=2))
+             .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if san:
+            b = b.add_extension(x509.SubjectAlternativeName([x509.DNSName(san)]), critical=False)
+        return b.sign(signer, hashes.SHA256())
+
+    ca_key, leaf_key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = cert("Cairn test CA", "Cairn test CA", ca_key, ca_key, ca=True)
+    leaf = cert("secure.example.test", "Cairn test CA", leaf_key, ca_key, san="secure.example.test")
+    (folder / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    (folder / "leaf.pem").write_bytes(leaf.public_bytes(serialization.Encoding.PEM))
+    (folder / "leaf.key").write_bytes(leaf_key.private_bytes(serialization.Encoding.PEM,
+                                      serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    server_ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_ctx.load_cert_chain(folder / "leaf.pem", folder / "leaf.key")
+    sni_seen: list[str | None] = []
+    server_ctx.sni_callback = lambda sock, name, ctx: sni_seen.append(name)
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.socket = server_ctx.wrap_socket(srv.socket, server_side=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    client_ctx = ssl.create_default_context(cafile=str(folder / "ca.pem"))
+    yield srv, client_ctx, sni_seen
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_https_to_the_pinned_address_keeps_sni_and_certificate_check_for_the_hostname(tls_server):
+    srv, client_ctx, sni_seen = tls_server
+    wire = Wire(srv, {"secure.example.test": [["203.0.113.30"]], "impostor.example.test": [["203.0.113.31"]]})
+    res = fetch_url("https://secure.example.test/article", resolver=wire.resolver, connector=wire.connector,
+                    ssl_context=client_ctx)
+    assert b"zephyrquarry" in res.data and wire.connects == [("203.0.113.30", 443)]
+    assert sni_seen[-1] == "secure.example.test" and Handler.seen_hosts[-1] == "secure.example.test"
+    # Same server, another name: the certificate does not match it, so the fetch fails.
+    with pytest.raises(FetchFailed, match="CERTIFICATE_VERIFY_FAILED.*impostor.example.test"):
+        fetch_url("https://impostor.example.test/article", resolver=wire.resolver, connector=wire.connector,
+                  ssl_context=client_ctx)
+    assert sni_seen[-1] == "impostor.example.test"
 
 
 def test_allow_private_fetches_loopback_with_real_sockets(server):

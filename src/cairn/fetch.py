@@ -321,13 +321,16 @@ def _read_body(stream, *, url: str, encoding: str, max_bytes: int, deadline: flo
 
 def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_000,
               timeout_s: float = 30.0, max_redirects: int = 5,
-              resolver: Resolver | None = None, connector: Connector | None = None) -> FetchResult:
+              resolver: Resolver | None = None, connector: Connector | None = None,
+              ssl_context=None) -> FetchResult:
     """GET `url` under the rules in the module docstring and return its body.
 
     allow_private: see module docstring (a model-driven caller passes False, always).
     max_bytes: body cap in bytes; timeout_s: total seconds for the fetch and its redirects.
     resolver(host, port) -> [ip, ...] and connector(ip, port, timeout) -> httpcore stream
     are injectable (tests); defaults are getaddrinfo and a plain TCP connection.
+    ssl_context: the TLS client context (default: httpcore's, certifi's CA bundle, with
+    hostname checking); tests pass one that trusts their own CA.
     Raises URLRefused, FetchTooLarge, FetchTimeout or FetchFailed (never another exception
     for network problems).
     """
@@ -345,7 +348,8 @@ def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_
         headers = [(b"User-Agent", USER_AGENT.encode()), (b"Accept-Encoding", b"identity"),
                    (b"Accept", b"text/html,application/xhtml+xml,application/pdf,text/*;q=0.9,*/*;q=0.5")]
         try:
-            with httpcore.ConnectionPool(network_backend=backend, retries=0, max_connections=1) as pool:
+            with httpcore.ConnectionPool(network_backend=backend, retries=0, max_connections=1,
+                                         ssl_context=ssl_context) as pool:
                 with pool.stream("GET", current, headers=headers,
                                  extensions={"timeout": {"connect": remaining, "read": remaining,
                                                          "write": remaining, "pool": remaining}}) as resp:
