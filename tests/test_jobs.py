@@ -102,20 +102,23 @@ def test_backoff_is_exponential_and_capped():
 
 def test_transient_failures_retry_with_backoff_then_succeed(conn):
     a, _ = J.enqueue(conn, "file", "a", {}, max_attempts=5)
-    seen, slept = [], []
+    seen, failed_at = [], []
 
     def flaky(job):
-        seen.append((job.attempts, time.time()))
+        seen.append((job.attempts, job.next_attempt_at, time.time()))
         if job.attempts < 3:
+            failed_at.append(time.time())
             raise sqlite3.OperationalError("database is locked")
         return "added"
 
     policy = JobSettings(max_attempts=5, backoff_base_s=0.05, backoff_max_s=1)
-    res = W.run_queue(conn, {"file": flaky}, policy, sleep=lambda s: (slept.append(s), time.sleep(s)))
-    assert [n for n, _ in seen] == [1, 2, 3] and res.retries == 2
+    res = W.run_queue(conn, {"file": flaky}, policy)
+    assert [n for n, _, _ in seen] == [1, 2, 3] and res.retries == 2
     assert [o for _, o in res.done] == ["added"] and res.dead == []
-    # waited out the back-off: second retry no earlier than base*2 after the first failure
-    assert seen[2][1] - seen[1][1] >= 0.1 - 0.01 and slept
+    # Each retry was scheduled base * 2**(n-1) after the n-th failure, and not run before.
+    for n, (fail_time, (_, due, started)) in enumerate(zip(failed_at, seen[1:]), start=1):
+        assert 0.05 * 2 ** (n - 1) <= due - fail_time < 0.05 * 2 ** (n - 1) + 1.0
+        assert started >= due
     job = J.get(conn, a)
     assert job.state == "done" and job.attempts == 3 and job.last_error is None
 
