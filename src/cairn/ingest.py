@@ -383,14 +383,15 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
 
 # --- jobs, url ingest
 
+_URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+
+
 def is_url(text: str) -> bool:
     """True when a command-line source is a URL (`scheme://...` or `data:`), not a path.
     Any scheme counts, so `file://` and `gopher://` reach the fetcher and are refused there
     by name instead of being looked up as odd file names."""
     return bool(_URL_RE.match(text)) or text[:5].lower() == "data:"
 
-
-_URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 
 def _job_name(job) -> str:
