@@ -1,7 +1,8 @@
 """Cairn: a local-first memory for everything a person reads, saves, says and decides.
 
-Layers, lowest first: `model` (plain data) -> `parse`, `chunk`, `embed`, `llm` -> `store`
-(SQLite index) -> `ingest`, `search`, `answer` -> `service` (the application service) ->
+Layers, lowest first: `model` (plain data) -> `parse`, `chunk`, `embed`, `llm`, `fetch`
+(guarded URL download) -> `store` (SQLite index) -> `jobs` (queue worker) -> `ingest`,
+`search`, `answer` -> `service` (the application service) ->
 interfaces (`cli`). A module imports only from layers below it.
 """
 

@@ -115,13 +115,74 @@ def _print_report(report, as_json: bool) -> None:
 
 
 @app.command()
-def ingest(paths: list[Path] = typer.Argument(..., help="Files or folders (recursive)."),
+def ingest(paths: list[str] = typer.Argument(..., help="Files, folders (recursive) or http(s) URLs."),
            json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")) -> None:
-    """Ingest files and folders: markdown, text, HTML, PDF, DOCX."""
+    """Ingest files, folders and web pages: markdown, text, HTML, PDF, DOCX, https://... URLs."""
     with _service() as svc, _progress(not quiet) as prog:
-        report = svc.ingest(paths, progress=prog)
+        report = svc.ingest([_arg_text(p) for p in paths], progress=prog)
     _print_report(report, json_out)
+
+
+# --- jobs, url ingest
+jobs_app = typer.Typer(help="The ingest job queue: counts, dead letters, retry, resume.",
+                       invoke_without_command=True)
+app.add_typer(jobs_app, name="jobs")
+
+
+def _ts(value) -> str:
+    from datetime import datetime, timezone
+    return datetime.fromtimestamp(value, timezone.utc).strftime("%Y-%m-%d %H:%M:%S") if value else "-"
+
+
+@jobs_app.callback()
+def jobs_list(ctx: typer.Context, json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """Job counts by state, and the dead letters with their last error."""
+    if ctx.invoked_subcommand is not None:
+        return
+    with _service() as svc:
+        info = svc.jobs()
+    if json_out:
+        out.print_json(data=info)
+        return
+    c = info["counts"]
+    out.print(f"queued {c['queued']}, running {c['running']}, done {c['done']}, dead {c['dead']}")
+    for j in info["running"]:
+        out.print(f"running job {j['id']} (pid {j['owner_pid']}, attempt {j['attempts']}): {escape(j['source'])}")
+    if info["dead"]:
+        table = Table(title="dead letters (`cairn jobs retry ID` or `--all`)", expand=True)
+        table.add_column("id", justify="right")
+        table.add_column("source", ratio=2)
+        table.add_column("attempts", justify="right")
+        table.add_column("last error", ratio=3)
+        table.add_column("when (UTC)")
+        for j in info["dead"]:
+            table.add_row(str(j["id"]), escape(j["source"]), str(j["attempts"]),
+                          escape(j["last_error"] or ""), _ts(j["finished_at"]))
+        out.print(table)
+
+
+@jobs_app.command("retry")
+def jobs_retry(ids: Optional[list[int]] = typer.Argument(None, help="Dead-letter job ids."),
+               all_: bool = typer.Option(False, "--all", help="Retry every dead letter."),
+               json_out: bool = typer.Option(False, "--json"),
+               quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
+    """Requeue dead letters and run them."""
+    if bool(ids) == all_:
+        _fail("give job ID(s) or --all (see `cairn jobs` for the dead letters)")
+    with _service() as svc, _progress(not quiet) as prog:
+        report = svc.jobs_retry(None if all_ else list(ids), progress=prog)
+    _print_report(report, json_out)
+
+
+@jobs_app.command("run")
+def jobs_run(json_out: bool = typer.Option(False, "--json"),
+             quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
+    """Resume pending work: jobs left by a stopped process, queued jobs, missing vectors."""
+    with _service() as svc, _progress(not quiet) as prog:
+        report = svc.jobs_run(progress=prog)
+    _print_report(report, json_out)
+# --- end jobs, url ingest
 
 
 @import_app.command("notes")

@@ -14,6 +14,10 @@ Example `config.toml`::
     [memory]
     half_life_days = 30
     min_relevance = 0.3
+    [fetch]
+    allow_private = false    # true lets `cairn ingest URL` reach your own private network
+    [jobs]
+    max_attempts = 5
 """
 
 from __future__ import annotations
@@ -55,6 +59,31 @@ class ChunkSettings:
     embed_max_chunks: int = 400  # per note; later chunks of huge notes are keyword-only
 
 
+# --- jobs, url ingest
+@dataclass
+class FetchSettings:
+    """URL ingest limits (see cairn.fetch). allow_private: let the person's own `cairn ingest
+    URL` reach loopback/private/link-local/CGNAT addresses (metadata addresses stay refused);
+    a model-driven tool never reads this and always passes False."""
+
+    allow_private: bool = False
+    max_url_bytes: int = 25_000_000  # body cap, bytes (download aborted beyond it)
+    timeout_s: float = 30.0  # total time cap per URL, seconds, redirects included
+    max_redirects: int = 5
+
+
+@dataclass
+class JobSettings:
+    """Job queue policy (see cairn.jobs). Retry delay after the n-th failed attempt:
+    min(backoff_base_s * 2**(n-1), backoff_max_s) seconds (exponential back-off)."""
+
+    max_attempts: int = 5
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 300.0
+    lease_s: float = 3600.0  # a running job whose claim is older than this is requeued
+    batch: int = 32  # jobs claimed per transaction (a job tried before is claimed alone)
+
+
 @dataclass
 class MemorySettings:
     """Memory recall knobs (see memory/recall.py for the formula, after EchoVessel's
@@ -89,6 +118,8 @@ class Settings:
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
+    fetch: FetchSettings = field(default_factory=FetchSettings)  # --- jobs, url ingest
+    jobs: JobSettings = field(default_factory=JobSettings)  # --- jobs, url ingest
     max_file_bytes: int = 50_000_000
 
     @property
@@ -119,7 +150,12 @@ def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
         if not hasattr(obj, key):
             raise ConfigError(f"config.toml: unknown key {section}{key!r}")
         current = getattr(obj, key)
-        if isinstance(current, bool) or not isinstance(value, (int, float, str)):
+        if isinstance(current, bool):  # --- jobs, url ingest: boolean settings
+            if not isinstance(value, bool):
+                raise ConfigError(f"config.toml: {section}{key} must be true or false, got {value!r}")
+            setattr(obj, key, value)
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ConfigError(f"config.toml: {section}{key} has unsupported value {value!r}")
         if isinstance(current, (int, float)) and not isinstance(value, (int, float)):
             raise ConfigError(f"config.toml: {section}{key} must be a number, got {value!r}")
@@ -139,7 +175,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in ("search", "chunk", "memory"):
+        for section in ("search", "chunk", "memory", "fetch", "jobs"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ class IngestReport:
     warnings: list[tuple[str, str]] = field(default_factory=list)
     embedded: int = 0
     reused_vectors: int = 0
+    retried: int = 0  # transient job failures retried after a back-off
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -267,10 +269,18 @@ def _generated_relpath(kind: str, title: str, created: str | None) -> str:
 
 
 def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: Path | None,
-                report: IngestReport) -> None:
-    """Ingest one source file into the vault and the index; the outcome goes to `report`."""
-    name = str(src)
-    source = str(src.resolve())
+                report: IngestReport, *, source: str | None = None, name: str | None = None,
+                extra_meta: dict[str, Any] | None = None, raise_errors: bool = False) -> None:
+    """Ingest one source file into the vault and the index; the outcome goes to `report`.
+
+    source/name: the note's source and the report's name for it when `src` is only a local
+    copy (a fetched URL); default the resolved path / the path as given. extra_meta: keys
+    set on the parsed document's metadata (e.g. the final URL). raise_errors: re-raise an
+    OSError reading `src` and a parser bug instead of reporting them as failed (the job
+    worker decides whether to retry); content problems are still reported as skipped.
+    """
+    name = name or str(src)
+    source = source or str(src.resolve())
     try:
         size = src.stat().st_size
         if size > settings.max_file_bytes:
@@ -278,6 +288,8 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
             return
         data = src.read_bytes()
     except OSError as exc:
+        if raise_errors:
+            raise
         report.failed.append((name, f"cannot read: {exc.strerror or exc}"))
         return
     source_hash = V.sha256_bytes(data)
@@ -299,8 +311,12 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         report.skipped.append((name, str(exc)))
         return
     except Exception as exc:  # a parser bug must not abort the batch
+        if raise_errors:
+            raise
         report.failed.append((name, f"{type(exc).__name__}: {exc}"))
         return
+    if extra_meta:
+        doc.meta.update(extra_meta)
     vault = settings.vault
     if doc.kind == "markdown":
         note_id = existing.id if existing else V.stable_id("src:" + source)
@@ -365,13 +381,130 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         report.unchanged.append(name)
 
 
-def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path], embedder,
-                 progress: Progress | None = None) -> IngestReport:
-    """Ingest files and folders (recursively). Missing paths are reported as failed."""
-    report = IngestReport()
-    files: list[tuple[Path, Path | None]] = []
+# --- jobs, url ingest
+
+_URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+
+
+def is_url(text: str) -> bool:
+    """True when a command-line source is a URL (`scheme://...` or `data:`), not a path.
+    Any scheme counts, so `file://` and `gopher://` reach the fetcher and are refused there
+    by name instead of being looked up as odd file names."""
+    return bool(_URL_RE.match(text)) or text[:5].lower() == "data:"
+
+
+
+def _job_name(job) -> str:
+    """How a job's source is named in reports: the path or URL as the person gave it."""
+    return str(job.payload.get("name") or job.payload.get("path") or job.payload.get("url") or job.source)
+
+
+def _merge(report: IngestReport, part: IngestReport) -> None:
+    for key in ("added", "updated", "unchanged", "skipped", "failed", "warnings"):
+        getattr(report, key).extend(getattr(part, key))
+
+
+def _outcome(part: IngestReport) -> str:
+    """A finished job's outcome from its one-source report. A failed entry left by
+    ingest_file (a vault note it wrote but could not index) is permanent: raise."""
+    if part.failed:
+        from cairn.jobs import PermanentJobError
+        raise PermanentJobError(part.failed[0][1])
+    if part.skipped:
+        return f"skipped: {part.skipped[0][1]}"
+    for key in ("added", "updated", "unchanged"):
+        if getattr(part, key):
+            return key
+    return "unchanged"
+
+
+def _url_name(url: str, content_type: str) -> str:
+    """A local file name for a fetched URL: host and last path segment, slugged, with a
+    suffix that keeps markdown/plain text apart (content sniffing decides everything else)."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    stem = Path(parts.path.rstrip("/")).stem if parts.path.strip("/") else ""
+    base = V.slugify(f"{parts.hostname or 'page'}-{stem}" if stem else (parts.hostname or "page"), 80)
+    ctype = content_type.split(";")[0].strip().lower()
+    if ctype in ("text/markdown", "text/x-markdown") or parts.path.lower().endswith((".md", ".markdown")):
+        return base + ".md"
+    return base + ".txt"
+
+
+def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: IngestReport, *,
+               resolver=None, connector=None) -> None:
+    """Fetch `url` (cairn.fetch: SSRF guard, size/time caps, `[fetch]` settings) and ingest
+    the response like a file: its type is sniffed from the bytes; the note's source is the
+    URL, `url` in its frontmatter the final URL after redirects. A refused or too large URL
+    is reported as skipped (permanent); network errors and HTTP 5xx/429 are raised
+    (FetchFailed with transient=True) for the job queue to retry."""
+    import tempfile
+    from cairn.fetch import FetchError, fetch_url
+
+    f = settings.fetch
+    try:
+        res = fetch_url(url, allow_private=f.allow_private, max_bytes=min(f.max_url_bytes, settings.max_file_bytes),
+                        timeout_s=f.timeout_s, max_redirects=f.max_redirects,
+                        resolver=resolver, connector=connector)
+    except FetchError as exc:
+        if getattr(exc, "transient", False):
+            raise
+        report.skipped.append((url, str(exc)))
+        return
+    tmp_root = settings.home / "tmp"
+    tmp_root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
+        local = Path(tmp) / _url_name(res.final_url, res.content_type)
+        local.write_bytes(res.data)
+        ingest_file(conn, settings, local, None, report, source=url, name=url,
+                    extra_meta={"url": res.final_url}, raise_errors=True)
+
+
+def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestReport, *,
+                 resolver=None, connector=None) -> dict[str, Callable]:
+    """Handlers for the job kinds "file" (payload {path, name, root}) and "url" (payload {url}):
+    each ingests its source, adds its outcome to `report` and returns the outcome string."""
+
+    def run_file(job) -> str:
+        part = IngestReport()
+        root = job.payload.get("root")
+        src = Path(job.payload["path"])
+        name = _job_name(job)
+        if not src.exists() and not src.is_symlink():
+            part.skipped.append((name, "no such file (moved or deleted before it was ingested)"))
+        else:
+            try:
+                ingest_file(conn, settings, src, Path(root) if root else None, part, name=name,
+                            raise_errors=True)
+            except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
+                from cairn.jobs import PermanentJobError
+                raise PermanentJobError(f"cannot read: {exc.strerror or exc}") from exc
+        _merge(report, part)
+        return _outcome(part)
+
+    def run_url(job) -> str:
+        part = IngestReport()
+        ingest_url(conn, settings, job.payload["url"], part, resolver=resolver, connector=connector)
+        _merge(report, part)
+        return _outcome(part)
+
+    return {"file": run_file, "url": run_url}
+
+
+def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
+                    report: IngestReport) -> list[int]:
+    """One job per file under `sources` (folders walked) and per URL; a source with a
+    pending job is not queued twice. Missing paths and paths inside the vault are reported
+    as failed. Returns the job ids, in order."""
+    from cairn.store import jobs as J
+
+    jobs: list[tuple[str, str, dict]] = []
     vault = settings.vault.resolve()
-    for p in paths:
+    for item in sources:
+        if isinstance(item, str) and is_url(item):
+            jobs.append(("url", item, {"url": item}))
+            continue
+        p = Path(item)
         if not p.exists():
             report.failed.append((str(p), "no such file or folder"))
             continue
@@ -379,14 +512,51 @@ def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path]
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
                                   "(use `cairn reindex` to rebuild from it)"))
             continue
-        files.extend((f, root) for f, root in _iter_sources([p])
-                     if vault not in f.resolve().parents)
-    for i, (src, root) in enumerate(files):
-        ingest_file(conn, settings, src, root, report)
-        if progress:
-            progress("parse", i + 1, len(files))
+        for f, root in _iter_sources([p]):
+            resolved = f.resolve()
+            if vault not in resolved.parents:
+                # Absolute paths (symlinks kept), so `cairn jobs run` works from any folder.
+                jobs.append(("file", str(resolved),
+                             {"path": os.path.abspath(f), "name": str(f),
+                              "root": os.path.abspath(root) if root is not None else None}))
+    ids: list[int] = []
+    seen: set[int] = set()
+    with N.transaction(conn):  # one transaction for the whole batch (fast for big folders)
+        for kind, source, payload in jobs:
+            jid, _ = J.enqueue(conn, kind, source, payload, max_attempts=settings.jobs.max_attempts)
+            if jid not in seen:
+                seen.add(jid)
+                ids.append(jid)
+    return ids
+
+
+def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: IngestReport, *,
+             ids: list[int] | None = None, progress: Progress | None = None,
+             resolver=None, connector=None) -> IngestReport:
+    """Run the queue (phase 1: parse + index text per source, one job each), then embed
+    every chunk that lacks a vector (phase 2, batched). Dead letters are added to
+    `report.failed` with the job id. Returns `report`."""
+    from cairn.jobs import run_queue
+
+    handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector)
+    result = run_queue(conn, handlers, settings.jobs, ids=ids, progress=progress)
+    for job, error in result.dead:
+        report.failed.append((_job_name(job), f"{error} [dead letter: job {job.id}; `cairn jobs retry {job.id}`]"))
+    report.retried = result.retries
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
     return report
+
+
+def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path | str], embedder,
+                 progress: Progress | None = None, *, resolver=None, connector=None) -> IngestReport:
+    """Ingest files, folders (recursively) and URLs (str `https://...`): one queued job per
+    source (cairn.jobs: retries with back-off, dead letters, resumes after a crash), then
+    the queue is run and missing vectors embedded. Missing paths are reported as failed.
+    resolver/connector: test hooks passed to cairn.fetch for URL jobs."""
+    report = IngestReport()
+    enqueue_sources(conn, settings, list(paths), report)
+    return run_jobs(conn, settings, embedder, report, progress=progress,
+                    resolver=resolver, connector=connector)
 
 
 # --------------------------------------------------------------------------- JSONL imports

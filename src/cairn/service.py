@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 from cairn.answer import Answer, answer_question
 from cairn.config import Settings, load_settings
 from cairn.ingest import (IngestReport, Progress, import_chat_jsonl, import_notes_jsonl,
-                          ingest_paths, reindex)
+                          ingest_paths, is_url, reindex, run_jobs)
 from cairn.search.hybrid import SearchResult, search
 from cairn.store import db
 from cairn.store import notes as N
@@ -76,9 +76,38 @@ class Cairn:
 
     # ------------------------------------------------------------------ ingest
     def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None) -> IngestReport:
-        """Ingest files/folders (see ingest.ingest_paths)."""
-        return ingest_paths(self.conn, self.settings, [Path(p).expanduser() for p in paths],
-                            self.embedder, progress)
+        """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths."""
+        sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
+                                     for p in paths]
+        return ingest_paths(self.conn, self.settings, sources, self.embedder, progress)
+
+    # --- jobs, url ingest
+    def jobs(self, limit: int = 50) -> dict:
+        """The job queue: {"counts": {state: n}, "dead": [job dicts, oldest first],
+        "running": [job dicts], "queued": [up to `limit` job dicts]} (see store.jobs.JobRow)."""
+        from cairn.store import jobs as J
+        return {"counts": J.counts(self.conn),
+                "dead": [j.to_json() for j in J.by_state(self.conn, "dead")],
+                "running": [j.to_json() for j in J.by_state(self.conn, "running")],
+                "queued": [j.to_json() for j in J.by_state(self.conn, "queued", limit)]}
+
+    def jobs_run(self, progress: Progress | None = None) -> IngestReport:
+        """Resume pending work: requeue jobs of dead processes, run every queued job, then
+        embed chunks that lack vectors."""
+        return run_jobs(self.conn, self.settings, self.embedder, IngestReport(), progress=progress)
+
+    def jobs_retry(self, ids: list[int] | None, progress: Progress | None = None) -> IngestReport:
+        """Requeue dead letters (`ids`, or all of them when None) and run the queue.
+        Raises ValueError naming ids that are not dead letters."""
+        from cairn.store import jobs as J
+        if ids is not None:
+            bad = [i for i in ids if (j := J.get(self.conn, i)) is None or j.state != "dead"]
+            if bad:
+                states = {i: (J.get(self.conn, i).state if J.get(self.conn, i) else "no such job") for i in bad}
+                raise ValueError("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
+                                 + " — `cairn jobs` lists the dead letters")
+        J.requeue_dead(self.conn, ids)
+        return run_jobs(self.conn, self.settings, self.embedder, IngestReport(), progress=progress)
 
     def import_notes(self, path: str | Path, progress: Progress | None = None) -> IngestReport:
         """Import a JSONL file of notes (see ingest.import_notes_jsonl)."""

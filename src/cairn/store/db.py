@@ -96,6 +96,34 @@ MIGRATIONS: list[tuple[int, str]] = [
         """,
     ),
     (
+        4,
+        """
+        -- Persistent job queue (src/cairn/jobs.py): one row per ingested source (file path or
+        -- URL), reused when the source is ingested again. state: queued | running | done | dead
+        -- (dead = the dead-letter list). Times are unix seconds (REAL).
+        CREATE TABLE jobs (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,                  -- file | url
+            source TEXT NOT NULL,                -- resolved path or URL (dedupe key)
+            payload TEXT NOT NULL DEFAULT '{}',  -- JSON object for the handler
+            state TEXT NOT NULL DEFAULT 'queued',
+            attempts INTEGER NOT NULL DEFAULT 0,
+            max_attempts INTEGER NOT NULL DEFAULT 5,
+            next_attempt_at REAL NOT NULL DEFAULT 0,
+            last_error TEXT,
+            outcome TEXT,                        -- added, updated, unchanged, skipped: reason
+            owner_pid INTEGER,
+            owner_start TEXT,                    -- process start time, tells a reused pid apart
+            lease_until REAL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            finished_at REAL
+        );
+        CREATE UNIQUE INDEX jobs_source ON jobs(kind, source);
+        CREATE INDEX jobs_state ON jobs(state, next_attempt_at)
+        """,
+    ),
+    (
         5,
         """
         -- Memory about the person (src/cairn/memory, docs/memory.md). Mirrored to
