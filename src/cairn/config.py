@@ -11,6 +11,9 @@ Example `config.toml`::
     recency_tau_days = 365
     [chunk]
     max_tokens = 320
+    [ingest]
+    ocr = true     # read text in images and scanned PDF pages (RapidOCR)
+    asr = true     # transcribe audio files (faster-whisper tiny.en)
 """
 
 from __future__ import annotations
@@ -53,6 +56,15 @@ class ChunkSettings:
 
 
 @dataclass
+class IngestSettings:
+    """What ingest may run on a file: `ocr` (images, PDF pages without a text layer) and
+    `asr` (speech-to-text of audio). Off = the file is still kept, with a warning."""
+
+    ocr: bool = True
+    asr: bool = True
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -64,6 +76,7 @@ class Settings:
     llm: str = ""
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
+    ingest: IngestSettings = field(default_factory=IngestSettings)
     max_file_bytes: int = 50_000_000
 
     @property
@@ -94,7 +107,12 @@ def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
         if not hasattr(obj, key):
             raise ConfigError(f"config.toml: unknown key {section}{key!r}")
         current = getattr(obj, key)
-        if isinstance(current, bool) or not isinstance(value, (int, float, str)):
+        if isinstance(current, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"config.toml: {section}{key} must be true or false, got {value!r}")
+            setattr(obj, key, value)
+            continue
+        if not isinstance(value, (int, float, str)):
             raise ConfigError(f"config.toml: {section}{key} has unsupported value {value!r}")
         if isinstance(current, (int, float)) and not isinstance(value, (int, float)):
             raise ConfigError(f"config.toml: {section}{key} must be a number, got {value!r}")
@@ -114,7 +132,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in ("search", "chunk"):
+        for section in ("search", "chunk", "ingest"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")
