@@ -433,6 +433,43 @@ def test_eml_html_only_body(tmp_path):
     assert "Laying the hawthorn hedge" in doc.body and "hidden" not in doc.body
 
 
+RSS = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel><title>Fen Diary</title><atom:link href="https://fen.example/feed" rel="self"/>
+<link>https://fen.example/</link><description>Notes from the wetland</description>
+<lastBuildDate>Mon, 09 Dec 2024 20:26:59 +0000</lastBuildDate>
+<item><title>Bitterns booming</title><link>https://fen.example/bitterns</link><dc:creator>R. Reed</dc:creator>
+<pubDate>Sun, 08 Dec 2024 07:00:00 +0000</pubDate>
+<description>&lt;p&gt;Two &lt;b&gt;bitterns&lt;/b&gt; boomed at dawn.&lt;/p&gt;</description></item>
+<item><title>Otter tracks</title><link>https://fen.example/otters</link><description>Tracks by the sluice.</description></item>
+</channel></rss>"""
+
+ATOM = """<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Moth log</title>
+<updated>2024-06-01T05:00:00Z</updated><entry><title>Poplar hawk-moth</title>
+<link rel="alternate" href="https://moth.example/1"/><updated>2024-06-01T05:00:00Z</updated>
+<summary>Found on the trap lid.</summary></entry></feed>"""
+
+
+def test_rss_and_atom_feeds(tmp_path):
+    p = tmp_path / "fen.xml"
+    p.write_text(RSS, encoding="utf-8")
+    doc = parse_file(p)
+    assert doc.kind == "feed" and doc.title == "Fen Diary" and doc.meta["entries"] == 2
+    assert doc.meta["url"] == "https://fen.example/" and doc.created == "2024-12-09T20:26:59Z"
+    assert "## Bitterns booming\n\nhttps://fen.example/bitterns · R. Reed · Sun, 08 Dec 2024" in doc.body
+    assert "Two bitterns boomed at dawn." in doc.body and "<p>" not in doc.body
+    assert "## Otter tracks" in doc.body
+    a = tmp_path / "moths.atom"
+    a.write_text(ATOM, encoding="utf-8")
+    doc = parse_file(a)
+    assert doc.kind == "feed" and doc.title == "Moth log"
+    assert "## Poplar hawk-moth\n\nhttps://moth.example/1" in doc.body and "trap lid" in doc.body
+    bad = tmp_path / "bad.xml"
+    bad.write_text(RSS[:300], encoding="utf-8")
+    with pytest.raises(ParseError, match="corrupt RSS/Atom feed"):
+        parse_file(bad)
+
+
 def test_markdown_note_shaped_like_mail_stays_markdown(tmp_path):
     p = tmp_path / "meeting.md"
     p.write_text("From: the garden club\nDate: Tuesday\nSubject: seeds\n\nSwap at noon.\n", encoding="utf-8")

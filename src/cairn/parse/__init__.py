@@ -4,7 +4,7 @@ Public API:
     parse_file(path, *, max_bytes=50_000_000, dendron=None, ocr=True, asr=True) -> ParsedDocument
     parse_markdown_text(text, name, *, dendron=None) -> ParsedDocument
     detect_kind(path, head) -> one of detect.KINDS ("pdf", "docx", "pptx", "xlsx", "epub",
-        "rtf", "msg", "image", "audio", "eml", "ipynb", "html", "markdown", "text")
+        "rtf", "msg", "image", "audio", "eml", "ipynb", "feed", "html", "markdown", "text")
     original_suffix(doc, path) -> ".png" | ... | None: binary sources whose original file is
         kept beside the generated note (the vault's `_files/`)
     decode_bytes(data) -> (text, encoding)
@@ -152,6 +152,10 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
             from .mail import parse_eml, parse_msg
 
             return (parse_eml if kind == "eml" else parse_msg)(data, path.name)
+        if kind == "feed":
+            from .feed import parse_feed
+
+            return parse_feed(data, path.name)
         if kind == "html":
             from .html import parse_html
 

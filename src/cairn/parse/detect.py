@@ -1,11 +1,12 @@
 """Decide what a file is from its content (magic bytes), not from its name.
 
 `detect_kind` returns one of KINDS ("pdf", "docx", "pptx", "xlsx", "epub", "rtf", "msg", "image",
-"audio", "eml", "ipynb", "html", "markdown", "text"), or raises `UnsupportedFormat` naming what
+"audio", "eml", "ipynb", "feed", "html", "markdown", "text"), or raises `UnsupportedFormat` naming what
 the file really is. ZIP containers are opened to tell DOCX/PPTX/XLSX/EPUB apart (any other ZIP
 is refused as an archive); OLE2 files are MSG when they hold Outlook property streams. Text is
 sniffed for HTML, a Jupyter notebook (JSON whose first key is "cells", or with "nbformat" in
-the first 8 KB) and an RFC 822 e-mail (header lines with From: and Date:/Message-ID:/...). The
+the first 8 KB), an RSS/Atom feed (<rss>, <feed>, <rdf:RDF> root) and, unless the name ends in
+a markdown suffix, an RFC 822 e-mail (header lines with From: and Date:/Message-ID:/...). The
 suffix is only used to tell markdown from plain text once the content is known to be text:
 `.md`, `.markdown` and `.mdx` are markdown; every other text file (`.txt`, `.org`, no
 suffix...) is "text". So a PDF named `notes.txt` is parsed as a PDF, and a GIF named `notes.md`
@@ -29,7 +30,7 @@ _IMG_NO = "only PNG, JPEG, TIFF and WebP images are read"
 _AUDIO_NO = "only WAV, MP3, OGG, FLAC and M4A audio is transcribed"
 
 KINDS = ("pdf", "docx", "pptx", "xlsx", "epub", "rtf", "msg", "image", "audio", "eml", "ipynb",
-         "html", "markdown", "text")
+         "feed", "html", "markdown", "text")
 IMAGE_EXTS = {"png": "PNG image", "apng": "PNG image", "jpg": "JPEG image", "webp": "WebP image",
               "tif": "TIFF image"}
 AUDIO_EXTS = {"wav": "WAV audio", "mp3": "MP3 audio", "ogg": "Ogg audio", "flac": "FLAC audio",
@@ -293,6 +294,10 @@ def detect_kind(path: Path, head: bytes) -> str:
         return "html"
     if looks_like_notebook(text):
         return "ipynb"
+    from .feed import looks_like_feed
+
+    if looks_like_feed(text):
+        return "feed"
     if path.suffix.lower() not in MARKDOWN_SUFFIXES and looks_like_email(text):
         return "eml"
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
