@@ -342,6 +342,32 @@ def test_truncated_and_corrupt_audio_are_named(tmp_path, fx):
         parse_file(m4a)
 
 
+def test_models_load_and_run_without_network(fx):
+    """A fresh process with every socket connection and DNS lookup refused still loads the OCR
+    and ASR models and reads an image and a recording (the models ship inside the wheels)."""
+    import os
+    import subprocess
+    import sys
+
+    script = f"""
+import socket
+def refuse(*a, **k):
+    raise OSError("network access attempted")
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.getaddrinfo = refuse
+socket.create_connection = refuse
+from cairn.parse import parse_file
+print(parse_file({str(fx["png"])!r}).body.replace(chr(10), " "))
+print(parse_file({str(fx["wav"])!r}).body)
+"""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Marigold Ferries" in out.stdout and "herons" in out.stdout.lower()
+    assert "network access attempted" not in out.stderr
+
+
 def test_timestamp_format():
     from cairn.parse.audio import timestamp
 
