@@ -1,5 +1,5 @@
 """Ingestion breadth: images (OCR), scanned PDFs, audio (speech-to-text), PPTX, XLSX, EPUB, RTF,
-IPYNB and EML — each on a fixture generated here, asserting the text it must yield; bad input
+IPYNB, EML, MSG and RSS/Atom — each on a fixture generated here, asserting the text it must yield; bad input
 per format gets a named error and the batch goes on; end to end, `Cairn.ingest` of a folder
 makes the spoken and OCR'd words searchable.
 
@@ -182,6 +182,45 @@ def make_eml(path: Path) -> Path:
     return path
 
 
+def make_msg(path: Path) -> Path:
+    """A minimal Outlook .msg (OLE2 compound file written with extract-msg's OleWriter):
+    top-level properties (client submit time), subject, body, sender, one recipient and one
+    attachment, as MS-OXMSG lays them out."""
+    import datetime as dt
+    import struct
+
+    from extract_msg.ole_writer import OleWriter
+
+    def utf16(text: str) -> bytes:
+        return text.encode("utf-16-le")
+
+    filetime = int((dt.datetime(2024, 3, 5, 8, 15, tzinfo=dt.timezone.utc)
+                    - dt.datetime(1601, 1, 1, tzinfo=dt.timezone.utc)).total_seconds() * 10**7)
+    w = OleWriter()
+    # 32-byte header (next recipient/attachment id, counts), then 16-byte property entries
+    props = bytes(8) + struct.pack("<IIII", 1, 1, 1, 1) + bytes(8)
+    props += struct.pack("<IIQ", 0x00390040, 6, filetime)  # PR_CLIENT_SUBMIT_TIME, PT_SYSTIME
+    w.addEntry("__properties_version1.0", props)
+    for tag, value in {"001A001F": "IPM.Note", "0037001F": "Greenhouse glass",
+                       "1000001F": "Two panes cracked in the frost.\r\nOrder from Pell & Sons.",
+                       "0C1A001F": "Iris Vane", "0E04001F": "allotment@example.org"}.items():
+        w.addEntry(f"__substg1.0_{tag}", utf16(value))
+    w.addEntry("__nameid_version1.0", storage=True)
+    for name in ("__substg1.0_00020102", "__substg1.0_00030102", "__substg1.0_00040102"):
+        w.addEntry(["__nameid_version1.0", name], b"")
+    recip, attach = "__recip_version1.0_#00000000", "__attach_version1.0_#00000000"
+    w.addEntry(recip, storage=True)
+    w.addEntry([recip, "__properties_version1.0"], bytes(8) + struct.pack("<IIQ", 0x0C150003, 6, 1))
+    w.addEntry([recip, "__substg1.0_3001001F"], utf16("Allotment list"))
+    w.addEntry([recip, "__substg1.0_39FE001F"], utf16("allotment@example.org"))
+    w.addEntry(attach, storage=True)
+    w.addEntry([attach, "__properties_version1.0"], bytes(8) + struct.pack("<IIQ", 0x37050003, 6, 1))
+    w.addEntry([attach, "__substg1.0_3707001F"], utf16("glass-quote.txt"))
+    w.addEntry([attach, "__substg1.0_37010102"], b"glass quote 40 GBP")
+    w.write(str(path))
+    return path
+
+
 @pytest.fixture(scope="module")
 def fx(tmp_path_factory):
     """Every generated fixture, by name -> path."""
@@ -222,6 +261,7 @@ def fx(tmp_path_factory):
     out["rtf"].write_bytes(RTF)
     out["ipynb"] = make_ipynb(d / "pollinators.ipynb")
     out["eml"] = make_eml(d / "trough.eml")
+    out["msg"] = make_msg(d / "greenhouse.msg")
     return out
 
 
@@ -446,6 +486,18 @@ def test_eml_headers_body_attachments(fx):
     assert doc.meta["attachments"] == ["trough-quote.pdf"]
 
 
+def test_msg_headers_body_attachments(fx, tmp_path):
+    doc = parse_file(fx["msg"])
+    assert doc.kind == "msg" and doc.title == "Greenhouse glass"
+    assert doc.meta["from"] == "Iris Vane" and "allotment@example.org" in doc.meta["to"]
+    assert doc.created == "2024-03-05T08:15:00Z"
+    assert doc.body.startswith("Two panes cracked in the frost.\nOrder from Pell & Sons.")
+    assert "Attachments:\n- glass-quote.txt (18 bytes)" in doc.body
+    renamed = tmp_path / "mail.bin"  # detected by content: OLE2 with Outlook property streams
+    renamed.write_bytes(fx["msg"].read_bytes())
+    assert detect_kind(renamed, renamed.read_bytes()[:8192]) == "msg"
+
+
 def test_eml_html_only_body(tmp_path):
     msg = EmailMessage()
     msg["From"] = "a@example.org"
@@ -535,11 +587,27 @@ def test_bad_office_files_are_named(tmp_path):
         parse_file(epub)
 
 
-def test_ole2_file_that_is_not_a_message_is_named(tmp_path):
-    p = tmp_path / "old.doc"
-    p.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))
-    with pytest.raises(UnsupportedFormat, match=r"legacy Office document \(OLE2"):
-        parse_file(p)
+def test_bad_ole2_files_are_named(tmp_path, fx):
+    from extract_msg.ole_writer import OleWriter
+
+    w = OleWriter()
+    w.addEntry("WordDocument", b"x" * 100)  # a Word 97-2003 document's main stream
+    w.write(str(tmp_path / "old.doc"))
+    with pytest.raises(UnsupportedFormat, match=r"legacy Office document \(OLE2: .doc/.xls/.ppt\): not supported yet"):
+        parse_file(tmp_path / "old.doc")
+    w = OleWriter()
+    w.addEntry("__substg1.0_0037001F", "subject only".encode("utf-16-le"))  # no property stream
+    w.write(str(tmp_path / "broken.msg"))
+    with pytest.raises(ParseError, match=r"corrupt or unreadable Outlook message \(.msg\)"):
+        parse_file(tmp_path / "broken.msg")
+    cut = tmp_path / "cut.msg"
+    cut.write_bytes(fx["msg"].read_bytes()[:1500])
+    with pytest.raises(UnsupportedFormat, match=r"OLE2 compound file .*: corrupt"):
+        parse_file(cut)
+    junk = tmp_path / "junk.doc"
+    junk.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))
+    with pytest.raises(UnsupportedFormat, match=r"OLE2 compound file .*: corrupt or unreadable"):
+        parse_file(junk)
 
 
 def test_config_ingest_flags(tmp_path):
@@ -563,7 +631,7 @@ def test_ingest_folder_of_formats_then_search(fx, tmp_path, embedder):
 
     src = tmp_path / "inbox"
     src.mkdir()
-    for key in ("png", "wav", "mixed_pdf", "pptx", "xlsx", "epub", "rtf", "ipynb", "eml"):
+    for key in ("png", "wav", "mixed_pdf", "pptx", "xlsx", "epub", "rtf", "ipynb", "eml", "msg"):
         shutil.copy(fx[key], src / fx[key].name)
     (src / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(40))
     (src / "cut.wav").write_bytes(fx["wav"].read_bytes()[:300])
@@ -577,13 +645,14 @@ def test_ingest_folder_of_formats_then_search(fx, tmp_path, embedder):
         assert "corrupt or unreadable image" in skipped["broken.png"]
         assert "corrupt or truncated audio" in skipped["cut.wav"]
         assert "ZIP archive" in skipped["fake.xlsx"]
-        assert len(report.added) == 9
+        assert len(report.added) == 10
 
         for query, name in (("herons marsh", "memo"), ("Marigold Ferries", "ferries"),
                             ("Bramblewick Cottage", "mixed"), ("Orkney kelp", "Kelp report"),
                             ("hawk-moth", "moths"), ("samphire", "The Saltmarsh Almanac"),
                             ("medlars", "Orchard survey"), ("clover meadow", "Pollinator counts"),
-                            ("trough spanner", "Allotment water trough")):
+                            ("trough spanner", "Allotment water trough"),
+                            ("panes frost", "Greenhouse glass")):
             hits = app.search(query, mode="keyword").hits
             assert hits and hits[0].title == name, (query, [h.title for h in hits[:3]])
         scan_hit = app.search("Bramblewick", mode="keyword").hits[0]

@@ -205,10 +205,13 @@ def _ole_kind(path: Path) -> str:
 
         with olefile.OleFileIO(str(path)) as ole:
             streams = ["/".join(e) for e in ole.listdir(streams=True, storages=False)]
-    except Exception:
-        streams = []
+    except Exception as exc:
+        raise UnsupportedFormat("OLE2 compound file (.doc/.xls/.ppt/.msg)",
+                                f"corrupt or unreadable ({type(exc).__name__}: {exc})") from None
     if any(s.startswith("__substg1.0_") for s in streams):
         return "msg"
+    if not streams:
+        raise UnsupportedFormat("OLE2 compound file (.doc/.xls/.ppt/.msg)", "corrupt or empty (no streams)")
     raise UnsupportedFormat("legacy Office document (OLE2: .doc/.xls/.ppt)", _NOT_YET)
 
 
