@@ -10,7 +10,6 @@ libraries. Generated once per module (TTS, OCR and ASR models load once per proc
 
 from __future__ import annotations
 
-import io
 import json
 import wave
 import zipfile

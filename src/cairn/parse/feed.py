@@ -15,7 +15,7 @@ from typing import Any
 
 from ..model import ParsedDocument
 from .errors import EmptyDocument, ParseError
-from .mail import _iso, html_to_text
+from .mail import html_to_text, mail_date
 from .markdown import to_iso
 
 _FEED_START = re.compile(r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:rss[\s>]|feed[\s>]|rdf:RDF[\s>])",
@@ -52,7 +52,7 @@ def _child_text(el: Any, *names: str) -> str:
 def _date(value: str) -> str | None:
     if not value:
         return None
-    iso = _iso(value)  # RFC 822 (RSS)
+    iso = mail_date(value)  # RFC 822 (RSS)
     if iso:
         return iso
     try:

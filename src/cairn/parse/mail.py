@@ -22,7 +22,8 @@ from .errors import EmptyDocument, ParseError
 from .text import normalize_newlines
 
 
-def _iso(value: Any) -> str | None:
+def mail_date(value: Any) -> str | None:
+    """An RFC 822 date string or a datetime -> "YYYY-MM-DDTHH:MM:SSZ" (UTC), else None."""
     if isinstance(value, str):
         try:
             value = parsedate_to_datetime(value)
@@ -95,7 +96,7 @@ def parse_eml(data: bytes, name: str) -> ParsedDocument:
         warnings.append(f"attachments could not be listed ({type(exc).__name__}: {exc})")
     headers = {"from": header("From"), "to": header("To"), "cc": header("Cc"), "date": header("Date"),
                "message_id": header("Message-ID")}
-    return _assemble("eml", name, header("Subject"), headers, text, attachments, _iso(headers["date"]), warnings)
+    return _assemble("eml", name, header("Subject"), headers, text, attachments, mail_date(headers["date"]), warnings)
 
 
 def parse_msg(data: bytes, name: str) -> ParsedDocument:
@@ -121,7 +122,7 @@ def parse_msg(data: bytes, name: str) -> ParsedDocument:
             attachments.append((str(att_name), len(payload) if isinstance(payload, (bytes, bytearray)) else 0))
         headers = {"from": str(msg.sender or ""), "to": str(msg.to or ""), "cc": str(msg.cc or ""),
                    "date": str(msg.date or ""), "message_id": str(getattr(msg, "messageId", "") or "")}
-        created = _iso(msg.date)
+        created = mail_date(msg.date)
         subject = str(msg.subject or "").strip()
     except Exception as exc:
         raise ParseError(f"corrupt or unreadable Outlook message (.msg): {type(exc).__name__}: {exc}") from None
