@@ -40,7 +40,7 @@ from _common import (CairnError, data_dir, fmt_s, header, need, parse_json_repor
                      table)
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_OWN_LINK = re.compile(r"^!?\[[^\]\n]*\]\([^)\n]*_files/[^)\n]*\)\n*")
+_OWN_LINK = re.compile(r"\n*!?\[[^\]\n]*\]\([^)\n]*_files/[^)\n]*\)$")
 OCR_MIN_SIM = 0.9
 NUMBERS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five"}
 # words that must be heard in a recording (lower case, digits spelled out), by file stem prefix
@@ -167,7 +167,7 @@ def extracted_note(svc, source: Path) -> dict | None:
     doc = parse_markdown_text(text, Path(row.path).name)
     body = doc.body.strip() if doc.meta.get("generator") == "cairn" else doc.body
     if row.type in ("image", "audio"):  # the note's link to its kept original is not extracted text
-        body = _OWN_LINK.sub("", body, count=1)
+        body = _OWN_LINK.sub("", body, count=1).strip()
     pages = doc.meta.get("pages") or []
     nchunks = svc.conn.execute("SELECT count(*) FROM chunks WHERE note_id = ?", (row.id,)).fetchone()[0]
     return {"type": row.type, "body": body, "pages": len(pages), "warnings": row.warnings,

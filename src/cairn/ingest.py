@@ -352,13 +352,13 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         lead = len(doc.body) - len(doc.body.lstrip())
         body = doc.body.strip()
         if ext and doc.kind in ("image", "audio"):
-            # Images and recordings are shown/linked from their note (a relative markdown link,
-            # so Obsidian and other editors render it); the text follows.
+            # Images and recordings are shown/linked from their note by a relative markdown
+            # link (rendered by Obsidian and other editors), after the text so that search
+            # snippets start with the OCR text / transcript; page offsets are unaffected.
             link = os.path.relpath(dest, (vault / relpath).parent).replace(os.sep, "/")
             label = (doc.title or src.stem).replace("]", ")").replace("[", "(")
             ref = f"![{label}]({link})" if doc.kind == "image" else f"[{label}]({link})"
-            body = f"{ref}\n\n{body}" if body else ref
-            lead -= len(ref) + 2 if doc.body.strip() else 0
+            body = f"{body}\n\n{ref}" if body else ref
         if doc.pages:
             fm["pages"] = [[p.page, max(0, p.start - lead), min(len(body), max(0, p.end - lead))]
                            for p in doc.pages]
