@@ -101,20 +101,40 @@ def test_b04_malformed_frontmatter_never_rewritten(app, tmp_path, home):
 
 
 def test_b05_image_only_pdfs(app, tmp_path):
+    # OCR is on by default: it runs on the pages without a text layer. This case's page images
+    # are blank 32x32 placeholders, so OCR finds nothing and says so (scans with real text are
+    # read: tests/test_formats.py).
     src = copy_case("B05-image-only-pdf", tmp_path / "b05")
     report = app.ingest([src / "scanned-lease-image-only.pdf"])
     assert report.added == []
     assert len(report.skipped) == 1 and "scanned-lease-image-only.pdf" in report.skipped[0][0]
-    assert "OCR" in report.skipped[0][1]
+    assert report.skipped[0][1] == "no text in 2 pages: no text layer and no text found (OCR)"
     assert app.status()["chunks"] == 0
     report = app.ingest([src / "invoice-text-then-scan.pdf"])
     assert len(report.added) == 1
-    assert any("page 2" in w for _, w in report.warnings)
+    assert [w for _, w in report.warnings] == ["page 2: no text found (OCR)"]
     hit = app.search("Harbour Lane Plumbing", mode="keyword").hits[0]
     assert hit.page == 1
     assert app.conn.execute("SELECT count(*) FROM chunks WHERE trim(text) = ''").fetchone()[0] == 0
     ans = app.ask("What is written on page 2 of the invoice?", llm="none")
     assert all(c["page"] != 2 for c in ans.citations)
+
+
+def test_b05_image_only_pdfs_ocr_off(tmp_path, embedder):
+    from cairn.service import Cairn
+
+    src = copy_case("B05-image-only-pdf", tmp_path / "b05")
+    home = tmp_path / "home"
+    write(home / "config.toml", "[ingest]\nocr = false\n")
+    with Cairn(home, embedder=embedder) as app:
+        report = app.ingest([src])
+        assert [(Path(n).name, r) for n, r in report.skipped] == [(
+            "scanned-lease-image-only.pdf",
+            "no extractable text in 2 pages (image-only PDF; OCR is off: set [ingest] ocr = true)")]
+        assert [(Path(n).name, w) for n, w in report.warnings] == [
+            ("invoice-text-then-scan.pdf", "page 2: no extractable text (image-only page; OCR is off)")]
+        assert app.search("Harbour Lane Plumbing", mode="keyword").hits[0].page == 1
+        assert app.conn.execute("SELECT count(*) FROM chunks WHERE trim(text) = ''").fetchone()[0] == 0
 
 
 def test_b06_empty_files(app, tmp_path, embedder):

@@ -126,10 +126,12 @@ def test_detect_by_content_not_suffix(tmp_path: Path) -> None:
 
 
 def test_detect_refuses_binary_by_what_it_is(tmp_path: Path) -> None:
+    # PNG/JPEG are read now (OCR, tests/test_formats.py); other image kinds are refused by name
+    assert _detect(tmp_path, "notes.md", make_png()) == "image"
     with pytest.raises(UnsupportedFormat) as exc:
-        _detect(tmp_path, "notes.md", make_png())
-    assert exc.value.name == "PNG image"
-    assert str(exc.value) == "PNG image: image OCR is not supported yet"
+        _detect(tmp_path, "notes.md", b"GIF89a\x01\x00\x01\x00\x80\x00\x00" + bytes(32))
+    assert exc.value.name == "GIF image"
+    assert str(exc.value) == "GIF image: only PNG, JPEG, TIFF and WebP images are read"
 
     with pytest.raises(UnsupportedFormat, match="binary data"):
         _detect(tmp_path, "notes.txt", bytes(range(256)) * 8 + b"\x00\x00\x01\x02" * 100)
@@ -137,15 +139,13 @@ def test_detect_refuses_binary_by_what_it_is(tmp_path: Path) -> None:
     with pytest.raises(UnsupportedFormat, match="SQLite"):
         _detect(tmp_path, "db.txt", b"SQLite format 3\x00" + b"\x00" * 100)
 
-    with pytest.raises(UnsupportedFormat, match="JPEG image"):
-        _detect(tmp_path, "photo.md", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + b"\x00" * 64)
+    assert _detect(tmp_path, "photo.md", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + b"\x00" * 64) == "image"
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("[Content_Types].xml", "<Types/>")
         zf.writestr("xl/workbook.xml", "<workbook/>")
-    with pytest.raises(UnsupportedFormat, match="Excel"):
-        _detect(tmp_path, "sheet.md", buf.getvalue())
+    assert _detect(tmp_path, "sheet.md", buf.getvalue()) == "xlsx"
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
@@ -157,13 +157,12 @@ def test_detect_refuses_binary_by_what_it_is(tmp_path: Path) -> None:
         _detect(tmp_path, "tool.txt", b"\x7fELF\x02\x01\x01" + b"\x00" * 100)
 
 
-def test_parse_file_refuses_png_named_md(tmp_path: Path) -> None:
+def test_parse_file_reads_png_named_md_as_image(tmp_path: Path) -> None:
     p = tmp_path / "notes.md"
     p.write_bytes(make_png())
-    with pytest.raises(UnsupportedFormat) as exc:
-        parse_file(p)
-    assert isinstance(exc.value, ParseError)
-    assert "PNG image" in str(exc.value)
+    doc = parse_file(p)
+    assert doc.kind == "image" and doc.meta["format"] == "PNG" and doc.meta["width"] == 2
+    assert doc.warnings == ["no text found (OCR)"]
 
 
 def test_pdf_named_txt_is_parsed_as_pdf(tmp_path: Path) -> None:
@@ -490,14 +489,23 @@ def test_b08_pathological_backticks_and_brackets_are_linear() -> None:
 
 
 def test_b05_case_pdfs() -> None:
+    # The case's page images are 32x32 placeholders: OCR runs and finds no text in them.
     d = CASES / "B05-image-only-pdf"
-    with pytest.raises(EmptyDocument, match=r"no extractable text in 2 pages \(image-only PDF; OCR needed\)"):
+    with pytest.raises(EmptyDocument, match=r"no text in 2 pages: no text layer and no text found \(OCR\)"):
         parse_file(d / "scanned-lease-image-only.pdf")
     doc = parse_file(d / "invoice-text-then-scan.pdf")
     assert "Harbour Lane Plumbing" in doc.body
-    assert doc.warnings == ["page 2: no extractable text (image-only page; OCR not available)"]
+    assert doc.warnings == ["page 2: no text found (OCR)"]
     assert [p.page for p in doc.pages] == [1]
     assert doc.meta["pages_without_text"] == [2]
+
+
+def test_b05_case_pdfs_ocr_off() -> None:
+    d = CASES / "B05-image-only-pdf"
+    with pytest.raises(EmptyDocument, match=r"no extractable text in 2 pages \(image-only PDF; OCR is off"):
+        parse_file(d / "scanned-lease-image-only.pdf", ocr=False)
+    doc = parse_file(d / "invoice-text-then-scan.pdf", ocr=False)
+    assert doc.warnings == ["page 2: no extractable text (image-only page; OCR is off)"]
 
 
 def test_generated_pdf_text_then_image_page(tmp_path: Path) -> None:
@@ -505,7 +513,7 @@ def test_generated_pdf_text_then_image_page(tmp_path: Path) -> None:
     p.write_bytes(make_pdf([["Invoice 88 from Saltmarsh Glazing", "Total 120 EUR"], None], title="Glazing invoice", author="A. Clerk"))
     doc = parse_file(p)
     assert doc.kind == "pdf" and doc.title == "Glazing invoice" and doc.meta["author"] == "A. Clerk"
-    assert doc.warnings == ["page 2: no extractable text (image-only page; OCR not available)"]
+    assert doc.warnings == ["page 2: no text layer and no images to OCR"]
     assert len(doc.pages) == 1
     span = doc.pages[0]
     assert span.page == 1 and span.start == 0 and span.end == len(doc.body)
@@ -513,7 +521,7 @@ def test_generated_pdf_text_then_image_page(tmp_path: Path) -> None:
 
     only_images = tmp_path / "scan.pdf"
     only_images.write_bytes(make_pdf([None, None, None]))
-    with pytest.raises(EmptyDocument, match="no extractable text in 3 pages"):
+    with pytest.raises(EmptyDocument, match="no text in 3 pages"):
         parse_file(only_images)
 
 

@@ -18,6 +18,9 @@ Example `config.toml`::
     allow_private = false    # true lets `cairn ingest URL` reach your own private network
     [jobs]
     max_attempts = 5
+    [ingest]
+    ocr = true     # read text in images and scanned PDF pages (RapidOCR)
+    asr = true     # transcribe audio files (faster-whisper tiny.en)
 """
 
 from __future__ import annotations
@@ -106,6 +109,15 @@ class MemorySettings:
 
 
 @dataclass
+class IngestSettings:
+    """What ingest may run on a file: `ocr` (images, PDF pages without a text layer) and
+    `asr` (speech-to-text of audio). Off = the file is still kept, with a warning."""
+
+    ocr: bool = True
+    asr: bool = True
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -120,6 +132,7 @@ class Settings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     fetch: FetchSettings = field(default_factory=FetchSettings)  # --- jobs, url ingest
     jobs: JobSettings = field(default_factory=JobSettings)  # --- jobs, url ingest
+    ingest: IngestSettings = field(default_factory=IngestSettings)
     max_file_bytes: int = 50_000_000
 
     @property
@@ -175,7 +188,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in ("search", "chunk", "memory", "fetch", "jobs"):
+        for section in ("search", "chunk", "memory", "fetch", "jobs", "ingest"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")

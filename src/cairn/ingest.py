@@ -30,7 +30,7 @@ from cairn import vault as V
 from cairn.chunk import chunk_body, chunk_chat, format_chat_message
 from cairn.config import Settings
 from cairn.model import Chunk, PageSpan, ParsedDocument
-from cairn.parse import parse_file, parse_markdown_text
+from cairn.parse import original_suffix, parse_file, parse_markdown_text
 from cairn.parse.errors import EmptyDocument, ParseError
 from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
@@ -298,7 +298,8 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         report.unchanged.append(name)
         return
     try:
-        doc = parse_file(src, max_bytes=settings.max_file_bytes)
+        doc = parse_file(src, max_bytes=settings.max_file_bytes, ocr=settings.ingest.ocr,
+                         asr=settings.ingest.asr)
     except EmptyDocument as exc:
         if existing is None:
             report.skipped.append((name, str(exc)))
@@ -345,13 +346,18 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
             fm["encoding"] = doc.encoding
         if doc.pages:
             fm["pages"] = [[p.page, p.start, p.end] for p in doc.pages]
-        for key in ("author", "url", "date", "sitename"):
+        for key in ("author", "url", "date", "sitename", "from", "to", "cc", "subject", "camera",
+                    "taken", "format", "language"):
             if doc.meta.get(key):
                 fm[key] = str(doc.meta[key])
+        for key in ("width", "height", "duration", "file_size", "slides", "sheets", "attachments",
+                    "ocr_pages", "asr", "ocr"):
+            if doc.meta.get(key):
+                fm[key] = doc.meta[key]
         if doc.warnings:
             fm["warnings"] = doc.warnings
-        if doc.kind in ("pdf", "docx"):
-            ext = {"pdf": ".pdf", "docx": ".docx"}[doc.kind]
+        ext = original_suffix(doc, src)
+        if ext:
             dest = vault / "_files" / f"{source_hash}{ext}"
             if not dest.exists():
                 dest.parent.mkdir(parents=True, exist_ok=True)
@@ -361,6 +367,14 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         # shifted to match so they stay valid when the note is read back.
         lead = len(doc.body) - len(doc.body.lstrip())
         body = doc.body.strip()
+        if ext and doc.kind in ("image", "audio"):
+            # Images and recordings are shown/linked from their note by a relative markdown
+            # link (rendered by Obsidian and other editors), after the text so that search
+            # snippets start with the OCR text / transcript; page offsets are unaffected.
+            link = os.path.relpath(dest, (vault / relpath).parent).replace(os.sep, "/")
+            label = (doc.title or src.stem).replace("]", ")").replace("[", "(")
+            ref = f"![{label}]({link})" if doc.kind == "image" else f"[{label}]({link})"
+            body = f"{body}\n\n{ref}" if body else ref
         if doc.pages:
             fm["pages"] = [[p.page, max(0, p.start - lead), min(len(body), max(0, p.end - lead))]
                            for p in doc.pages]

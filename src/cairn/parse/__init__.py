@@ -1,9 +1,12 @@
 """Parsers: source file -> ParsedDocument.
 
 Public API:
-    parse_file(path, *, max_bytes=50_000_000, dendron=None) -> ParsedDocument
+    parse_file(path, *, max_bytes=50_000_000, dendron=None, ocr=True, asr=True) -> ParsedDocument
     parse_markdown_text(text, name, *, dendron=None) -> ParsedDocument
-    detect_kind(path, head) -> "pdf" | "docx" | "html" | "markdown" | "text"
+    detect_kind(path, head) -> one of detect.KINDS ("pdf", "docx", "pptx", "xlsx", "epub",
+        "rtf", "msg", "image", "audio", "eml", "ipynb", "feed", "html", "markdown", "text")
+    original_suffix(doc, path) -> ".png" | ... | None: binary sources whose original file is
+        kept beside the generated note (the vault's `_files/`)
     decode_bytes(data) -> (text, encoding)
     errors: ParseError > UnsupportedFormat, UndecodableText, EmptyDocument, TooLarge
 
@@ -19,13 +22,14 @@ import re
 from pathlib import Path
 
 from ..model import ParsedDocument
-from .detect import HEAD_BYTES, MARKDOWN_SUFFIXES, detect_kind
+from .detect import AUDIO_EXTS, HEAD_BYTES, MARKDOWN_SUFFIXES, detect_kind
 from .errors import EmptyDocument, ParseError, TooLarge, UndecodableText, UnsupportedFormat
 from .markdown import note_stem, parse_markdown
 from .text import decode_bytes
 
 __all__ = [
     "parse_file",
+    "original_suffix",
     "parse_markdown_text",
     "parse_text",
     "detect_kind",
@@ -65,8 +69,45 @@ def parse_text(text: str, name: str) -> ParsedDocument:
     return ParsedDocument(kind="text", title=title or note_stem(name), body=text)
 
 
-def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None = None) -> ParsedDocument:
-    """Parse the file at `path`, choosing the parser from its content (see detect_kind)."""
+# kind -> suffix of the original file kept in the vault (images/audio: the detected format's)
+_KEEP_ORIGINAL = {"pdf": ".pdf", "docx": ".docx", "pptx": ".pptx", "xlsx": ".xlsx", "epub": ".epub",
+                  "rtf": ".rtf", "msg": ".msg", "eml": ".eml", "ipynb": ".ipynb"}
+_IMAGE_SUFFIX = {"PNG": ".png", "JPEG": ".jpg", "TIFF": ".tif", "WEBP": ".webp"}
+_AUDIO_SUFFIX = {"WAV audio": ".wav", "MP3 audio": ".mp3", "Ogg audio": ".ogg", "FLAC audio": ".flac",
+                 "M4A audio": ".m4a", "Opus audio": ".opus"}
+
+
+def original_suffix(doc: ParsedDocument, path: Path) -> str | None:
+    """Suffix for keeping the original of `doc` (parsed from `path`) in the vault, or None for
+    text-like sources whose note is the whole content (markdown, text, HTML)."""
+    if doc.kind == "image":
+        return _IMAGE_SUFFIX.get(str(doc.meta.get("format")), Path(path).suffix.lower() or ".img")
+    if doc.kind == "audio":
+        return _AUDIO_SUFFIX.get(str(doc.meta.get("format")), Path(path).suffix.lower() or ".audio")
+    return _KEEP_ORIGINAL.get(doc.kind)
+
+
+def _audio_format(head: bytes) -> str:
+    try:
+        import filetype
+
+        guess = filetype.guess(head)
+    except Exception:
+        guess = None
+    ext = guess.extension if guess else ""
+    if ext in {"mp4", "m4v", "mov", "3gp"}:
+        ext = "m4a"  # detect_kind only calls an MP4 container audio when it holds no video
+    return AUDIO_EXTS.get(ext, "audio")
+
+
+def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None = None,
+               ocr: bool = True, asr: bool = True) -> ParsedDocument:
+    """Parse the file at `path`, choosing the parser from its content (see detect_kind).
+
+    ocr: read text in images and in PDF pages without a text layer (RapidOCR; else a warning).
+    asr: transcribe audio (faster-whisper; else a note with metadata only and a warning).
+    Raises a ParseError subclass for anything wrong with the content; OSError for I/O.
+    """
     path = Path(path)
     size = path.stat().st_size
     if size > max_bytes:
@@ -82,11 +123,39 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
         if kind == "pdf":
             from .pdf import parse_pdf
 
-            return parse_pdf(data, path.name)
+            return parse_pdf(data, path.name, ocr=ocr)
         if kind == "docx":
             from .docx import parse_docx
 
             return parse_docx(data, path.name)
+        if kind == "image":
+            from .image import parse_image
+
+            return parse_image(data, path.name, ocr=ocr)
+        if kind == "audio":
+            from .audio import parse_audio
+
+            return parse_audio(data, path.name, asr=asr, fmt=_audio_format(data[:HEAD_BYTES]))
+        if kind in ("pptx", "xlsx"):
+            from .office import parse_pptx, parse_xlsx
+
+            return (parse_pptx if kind == "pptx" else parse_xlsx)(data, path.name)
+        if kind == "epub":
+            from .ebook import parse_epub
+
+            return parse_epub(data, path.name)
+        if kind == "rtf":
+            from .rtf import parse_rtf
+
+            return parse_rtf(data, path.name)
+        if kind in ("eml", "msg"):
+            from .mail import parse_eml, parse_msg
+
+            return (parse_eml if kind == "eml" else parse_msg)(data, path.name)
+        if kind == "feed":
+            from .feed import parse_feed
+
+            return parse_feed(data, path.name)
         if kind == "html":
             from .html import parse_html
 
@@ -95,6 +164,15 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
             raise EmptyDocument("empty file (only whitespace)")
         text, encoding = decode_bytes(data)
         del data  # keep peak memory near two copies of the file
+        if kind == "ipynb":
+            from .notebook import NotANotebook, parse_notebook
+
+            try:
+                doc = parse_notebook(text, path.name)
+                doc.encoding = encoding
+                return doc
+            except NotANotebook:
+                kind = "text"  # JSON that merely starts like a notebook: index it as text
         if kind == "markdown":
             doc = parse_markdown_text(text, path.name, dendron=dendron)
         else:

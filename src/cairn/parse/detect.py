@@ -1,10 +1,16 @@
 """Decide what a file is from its content (magic bytes), not from its name.
 
-`detect_kind` returns one of "pdf", "docx", "html", "markdown", "text", or raises
-`UnsupportedFormat` naming what the file really is. The suffix is only used to tell markdown
-from plain text once the content is known to be text: `.md`, `.markdown` and `.mdx` are
-markdown; every other text file (`.txt`, `.org`, no suffix...) is "text". So a PDF named
-`notes.txt` is parsed as a PDF, and a PNG named `notes.md` is refused as a PNG image.
+`detect_kind` returns one of KINDS ("pdf", "docx", "pptx", "xlsx", "epub", "rtf", "msg", "image",
+"audio", "eml", "ipynb", "feed", "html", "markdown", "text"), or raises `UnsupportedFormat` naming what
+the file really is. ZIP containers are opened to tell DOCX/PPTX/XLSX/EPUB apart (any other ZIP
+is refused as an archive); OLE2 files are MSG when they hold Outlook property streams. Text is
+sniffed for HTML, a Jupyter notebook (JSON whose first key is "cells", or with "nbformat" in
+the first 8 KB), an RSS/Atom feed (<rss>, <feed>, <rdf:RDF> root) and, unless the name ends in
+a markdown suffix, an RFC 822 e-mail (header lines with From: and Date:/Message-ID:/...). The
+suffix is only used to tell markdown from plain text once the content is known to be text:
+`.md`, `.markdown` and `.mdx` are markdown; every other text file (`.txt`, `.org`, no
+suffix...) is "text". So a PDF named `notes.txt` is parsed as a PDF, and a GIF named `notes.md`
+is refused as a GIF image.
 """
 
 from __future__ import annotations
@@ -20,19 +26,23 @@ MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
 HEAD_BYTES = 8192  # how much of the file the caller should pass as `head`
 
 _NOT_YET = "not supported yet"
+_IMG_NO = "only PNG, JPEG, TIFF and WebP images are read"
+_AUDIO_NO = "only WAV, MP3, OGG, FLAC and M4A audio is transcribed"
+
+KINDS = ("pdf", "docx", "pptx", "xlsx", "epub", "rtf", "msg", "image", "audio", "eml", "ipynb",
+         "feed", "html", "markdown", "text")
+IMAGE_EXTS = {"png": "PNG image", "apng": "PNG image", "jpg": "JPEG image", "webp": "WebP image",
+              "tif": "TIFF image"}
+AUDIO_EXTS = {"wav": "WAV audio", "mp3": "MP3 audio", "ogg": "Ogg audio", "flac": "FLAC audio",
+              "m4a": "M4A audio", "opus": "Opus audio"}
 
 # filetype extension -> (human name, reason)
 _BINARY_NAMES: dict[str, tuple[str, str]] = {
-    "png": ("PNG image", "image OCR is not supported yet"),
-    "apng": ("PNG image", "image OCR is not supported yet"),
-    "jpg": ("JPEG image", "image OCR is not supported yet"),
-    "jpx": ("JPEG 2000 image", "image OCR is not supported yet"),
-    "gif": ("GIF image", "image OCR is not supported yet"),
-    "webp": ("WebP image", "image OCR is not supported yet"),
-    "tif": ("TIFF image", "image OCR is not supported yet"),
-    "bmp": ("BMP image", "image OCR is not supported yet"),
-    "heic": ("HEIC image", "image OCR is not supported yet"),
-    "avif": ("AVIF image", "image OCR is not supported yet"),
+    "jpx": ("JPEG 2000 image", _IMG_NO),
+    "gif": ("GIF image", _IMG_NO),
+    "bmp": ("BMP image", _IMG_NO),
+    "heic": ("HEIC image", _IMG_NO),
+    "avif": ("AVIF image", _IMG_NO),
     "ico": ("icon image", "images are not indexed"),
     "psd": ("Photoshop image", "images are not indexed"),
     "xcf": ("GIMP image", "images are not indexed"),
@@ -40,14 +50,9 @@ _BINARY_NAMES: dict[str, tuple[str, str]] = {
     "jxr": ("JPEG XR image", "images are not indexed"),
     "dwg": ("DWG drawing", _NOT_YET),
     "dcm": ("DICOM image", _NOT_YET),
-    "mp3": ("MP3 audio", "audio transcription is not supported yet"),
-    "m4a": ("M4A audio", "audio transcription is not supported yet"),
-    "aac": ("AAC audio", "audio transcription is not supported yet"),
-    "ogg": ("Ogg audio", "audio transcription is not supported yet"),
-    "flac": ("FLAC audio", "audio transcription is not supported yet"),
-    "wav": ("WAV audio", "audio transcription is not supported yet"),
-    "amr": ("AMR audio", "audio transcription is not supported yet"),
-    "aiff": ("AIFF audio", "audio transcription is not supported yet"),
+    "aac": ("AAC audio", _AUDIO_NO),
+    "amr": ("AMR audio", _AUDIO_NO),
+    "aiff": ("AIFF audio", _AUDIO_NO),
     "midi": ("MIDI file", "music files are not indexed"),
     "mp4": ("MP4 audio/video file", "audio transcription and video are not supported yet"),
     "m4v": ("M4V video", "video is not supported"),
@@ -68,7 +73,6 @@ _BINARY_NAMES: dict[str, tuple[str, str]] = {
     "doc": ("legacy Word document (.doc)", "not supported yet; save it as .docx or PDF"),
     "xls": ("legacy Excel spreadsheet (.xls)", _NOT_YET),
     "ppt": ("legacy PowerPoint presentation (.ppt)", _NOT_YET),
-    "rtf": ("RTF document", "not supported yet; save it as .docx, PDF or plain text"),
     "ps": ("PostScript document", "not supported yet; convert it to PDF"),
     "br": ("Brotli-compressed data", "archives are not indexed"),
     "rpm": ("RPM package", "archives are not indexed"),
@@ -96,14 +100,12 @@ _BINARY_NAMES: dict[str, tuple[str, str]] = {
 
 _EXTRA_MAGIC: list[tuple[bytes, str, str]] = [
     (b"SQLite format 3\x00", "SQLite database", "databases are not indexed"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "legacy Office document (OLE2: .doc/.xls/.ppt/.msg)", _NOT_YET),
     (b"\xfe\xed\xfa\xce", "Mach-O executable", "programs are not indexed"),
     (b"\xfe\xed\xfa\xcf", "Mach-O executable", "programs are not indexed"),
     (b"\xcf\xfa\xed\xfe", "Mach-O executable", "programs are not indexed"),
     (b"\xce\xfa\xed\xfe", "Mach-O executable", "programs are not indexed"),
     (b"\xca\xfe\xba\xbe", "Java class or Mach-O universal binary", "programs are not indexed"),
     (b"%!PS-Adobe", "PostScript document", "not supported yet; convert it to PDF"),
-    (b"{\\rtf", "RTF document", "not supported yet; save it as .docx, PDF or plain text"),
 ]
 
 _HTML_START = re.compile(
@@ -150,7 +152,7 @@ def _head_text(head: bytes) -> str:
 
 
 def _zip_kind(path: Path, head: bytes) -> str:
-    """docx for a Word package; UnsupportedFormat for any other ZIP-based file."""
+    """docx/pptx/xlsx/epub for those packages; UnsupportedFormat for any other ZIP-based file."""
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
@@ -162,26 +164,85 @@ def _zip_kind(path: Path, head: bytes) -> str:
                     mimetype = b""
     except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError):
         # Not a readable zip from disk (e.g. truncated); judge by the first local header only.
-        if b"word/" in head:
-            return "docx"
+        for marker, kind in ((b"word/", "docx"), (b"ppt/", "pptx"), (b"xl/", "xlsx"),
+                             (b"application/epub", "epub")):
+            if marker in head:
+                return kind
         raise UnsupportedFormat("ZIP archive", "corrupt or unreadable archive") from None
     if "word/document.xml" in names:
         return "docx"
-    if any(n.startswith("xl/") for n in names):
-        raise UnsupportedFormat("Excel spreadsheet (.xlsx)", _NOT_YET)
-    if any(n.startswith("ppt/") for n in names):
-        raise UnsupportedFormat("PowerPoint presentation (.pptx)", _NOT_YET)
-    if mimetype.startswith(b"application/epub"):
-        raise UnsupportedFormat("EPUB e-book", _NOT_YET)
+    if "xl/workbook.xml" in names:
+        return "xlsx"
+    if "ppt/presentation.xml" in names:
+        return "pptx"
+    if mimetype.startswith(b"application/epub") or "META-INF/container.xml" in names and any(
+            n.endswith(".opf") for n in names):
+        return "epub"
+    if any(n.startswith(("xl/", "ppt/", "word/")) for n in names):
+        raise UnsupportedFormat("Office Open XML package", "its main document part is missing (corrupt file?)")
     if mimetype.startswith(b"application/vnd.oasis.opendocument"):
         raise UnsupportedFormat("OpenDocument file", _NOT_YET)
     raise UnsupportedFormat("ZIP archive", "archives are not indexed")
 
 
+def _mp4_is_audio(path: Path) -> bool:
+    """True when an MP4/QuickTime container holds audio streams and no video (M4A in a generic
+    "mp42"/"isom" box), probed with PyAV (installed with faster-whisper)."""
+    try:
+        import av
+
+        with av.open(str(path), mode="r", metadata_errors="ignore") as container:
+            kinds = [s.type for s in container.streams]
+    except Exception:
+        return False
+    return "audio" in kinds and "video" not in kinds
+
+
+def _ole_kind(path: Path) -> str:
+    """msg for an Outlook message (OLE2 with "__substg1.0_" property streams); else refused."""
+    try:
+        import olefile
+
+        with olefile.OleFileIO(str(path)) as ole:
+            streams = ["/".join(e) for e in ole.listdir(streams=True, storages=False)]
+    except Exception as exc:
+        raise UnsupportedFormat("OLE2 compound file (.doc/.xls/.ppt/.msg)",
+                                f"corrupt or unreadable ({type(exc).__name__}: {exc})") from None
+    if any(s.startswith("__substg1.0_") for s in streams):
+        return "msg"
+    if not streams:
+        raise UnsupportedFormat("OLE2 compound file (.doc/.xls/.ppt/.msg)", "corrupt or empty (no streams)")
+    raise UnsupportedFormat("legacy Office document (OLE2: .doc/.xls/.ppt)", _NOT_YET)
+
+
+_EMAIL_HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9-]{0,40}):[ \t]*\S", re.MULTILINE)
+_EMAIL_KEYS = {"date", "message-id", "mime-version", "received", "return-path", "to", "subject"}
+
+
+def looks_like_email(text: str) -> bool:
+    """RFC 822 message: first line a header, From: plus two of Date/To/Subject/Message-ID/...
+    in the header block (before the first blank line)."""
+    block = text.lstrip("\r\n")[:8192].replace("\r\n", "\n").split("\n\n", 1)[0]
+    first = block.split("\n", 1)[0]
+    if not (_EMAIL_HEADER.match(first) or first.startswith("From ")):
+        return False
+    keys = {m.group(1).lower() for m in _EMAIL_HEADER.finditer(block)}
+    return "from" in keys and len(keys & _EMAIL_KEYS) >= 2
+
+
+_NOTEBOOK_START = re.compile(r'\s*\{\s*"(?:cells|nbformat|worksheets)"\s*:')
+
+
+def looks_like_notebook(text: str) -> bool:
+    """JSON that starts like a Jupyter notebook (first key "cells"), or names "nbformat" early."""
+    t = text.lstrip("\ufeff")
+    return bool(_NOTEBOOK_START.match(t)) or (t.lstrip().startswith("{") and '"nbformat"' in t[:8192])
+
+
 def detect_kind(path: Path, head: bytes) -> str:
     """Kind of the file at `path` whose first bytes are `head` (pass at least HEAD_BYTES).
 
-    Returns "pdf", "docx", "html", "markdown" or "text"; raises UnsupportedFormat otherwise.
+    Returns one of KINDS; raises UnsupportedFormat otherwise.
     `path` is used for ZIP containers (to look inside) and for the markdown/text suffix rule.
     """
     path = Path(path)
@@ -195,6 +256,10 @@ def detect_kind(path: Path, head: bytes) -> str:
             return _zip_kind(path, head)
         if head.startswith((b"PK\x05\x06", b"PK\x07\x08")):
             raise UnsupportedFormat("ZIP archive", "archives are not indexed")
+        if head.startswith(b"{\\rtf"):
+            return "rtf"
+        if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+            return _ole_kind(path)
         for magic, name, reason in _EXTRA_MAGIC:
             if head.startswith(magic):
                 raise UnsupportedFormat(name, reason)
@@ -210,20 +275,34 @@ def detect_kind(path: Path, head: bytes) -> str:
         # while real binary files have NULs or control bytes in their first kilobytes.
         if guess is not None and not _is_clean_text(head):
             ext = guess.extension
-            if ext in {"mp4", "m4v", "mov", "3gp"} and head[8:11] in (b"M4A", b"M4B", b"M4P"):
+            if ext in {"mp4", "m4v", "mov", "3gp"} and (head[8:11] in (b"M4A", b"M4B", b"M4P")
+                                                        or _mp4_is_audio(path)):
                 ext = "m4a"  # MP4 container holding audio only
             if ext == "pdf":
                 return "pdf"
             if ext in {"zip", "docx", "xlsx", "pptx", "odt", "ods", "odp", "epub"}:
                 return _zip_kind(path, head)
+            if ext in IMAGE_EXTS:
+                return "image"
+            if ext in AUDIO_EXTS:
+                return "audio"
             name, reason = _BINARY_NAMES.get(ext, (f"{guess.mime} file", "binary format, not text"))
             raise UnsupportedFormat(name, reason)
     if not _looks_like_text(head):
         if b"\x00" in head:
             raise UnsupportedFormat("binary data", "contains NUL bytes, not text")
         raise UnsupportedFormat("binary data", "mostly control characters, not text")
-    if _HTML_START.match(_head_text(head)[:4096]):
+    text = _head_text(head)
+    if _HTML_START.match(text[:4096]):
         return "html"
+    if looks_like_notebook(text):
+        return "ipynb"
+    from .feed import looks_like_feed
+
+    if looks_like_feed(text):
+        return "feed"
+    if path.suffix.lower() not in MARKDOWN_SUFFIXES and looks_like_email(text):
+        return "eml"
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         return "markdown"
     return "text"

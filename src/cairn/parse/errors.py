@@ -18,10 +18,12 @@ class ParseError(Exception):
 
 
 class UnsupportedFormat(ParseError):
-    """A format Cairn does not read (yet): images, audio, archives, executables, binary data.
+    """A format Cairn does not read (yet): other image/audio kinds, video, archives,
+    executables, binary data.
 
-    `name` is the detected format ("PNG image"), `reason` what is missing
-    ("image OCR is not supported yet"); the message is "PNG image: image OCR is not supported yet".
+    `name` is the detected format ("GIF image"), `reason` what is missing
+    ("only PNG, JPEG, TIFF and WebP images are read"); the message is
+    "GIF image: only PNG, JPEG, TIFF and WebP images are read".
     """
 
     def __init__(self, name: str, reason: str) -> None:
@@ -35,7 +37,8 @@ class UndecodableText(ParseError):
 
 
 class EmptyDocument(ParseError):
-    """Nothing to index: a 0-byte / whitespace-only file, or a PDF without a text layer."""
+    """Nothing to index: a 0-byte / whitespace-only file, a PDF with no text on any page
+    (text layer or OCR), an office file, notebook or e-mail without text."""
 
 
 class TooLarge(ParseError):

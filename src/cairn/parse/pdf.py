@@ -1,11 +1,14 @@
-"""PDF files: the text layer of each page, via pypdf.
+"""PDF files: the text layer of each page via pypdf, and OCR for scanned pages.
 
 body = the text of the pages that have any, joined with "\\n\\n"; `pages` holds one PageSpan per
-such page (body[start:end] is exactly that page's text). Pages without a text layer get no span
-(so no empty chunk can be made from them) and a warning
-"page N: no extractable text (image-only page; OCR not available)"; their numbers are also in
-meta["pages_without_text"]. A PDF with no text at all raises EmptyDocument; an encrypted PDF
-that opens with no password is read, one that needs a password raises ParseError.
+such page (body[start:end] is exactly that page's text). A page without a text layer is a scan:
+with `ocr=True` the images embedded in it (pypdf `page.images`, in page order) are read with
+RapidOCR (cairn.parse.ocr) and their text becomes the page's text; its number goes to
+meta["ocr_pages"]. A page that still has no text gets no span (so no empty chunk can be made
+from it), a warning ("page N: no text found (OCR)", "page N: no text layer and no images to
+OCR", or with OCR off "page N: no extractable text (image-only page; OCR is off)"), and its
+number in meta["pages_without_text"]. A PDF with no text at all raises EmptyDocument; an
+encrypted PDF that opens with no password is read, one that needs a password raises ParseError.
 """
 
 from __future__ import annotations
@@ -54,8 +57,21 @@ def _clean_page(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def parse_pdf(data: bytes, name: str) -> ParsedDocument:
-    """Parse PDF bytes of the file called `name`."""
+def _ocr_page(page: Any) -> tuple[str, int]:
+    """(OCR text of the images on a pypdf page, number of images found)."""
+    from .ocr import ocr_image
+
+    texts = []
+    images = list(page.images)
+    for img in images:
+        text = ocr_image(img.image)
+        if text:
+            texts.append(text)
+    return "\n\n".join(texts), len(images)
+
+
+def parse_pdf(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
+    """Parse PDF bytes of the file called `name`; OCR pages without text when `ocr`."""
     try:
         from pypdf import PdfReader
         from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
@@ -93,6 +109,7 @@ def parse_pdf(data: bytes, name: str) -> ParsedDocument:
     parts: list[str] = []
     spans: list[PageSpan] = []
     empty_pages: list[int] = []
+    ocr_pages: list[int] = []
     pos = 0
     for i in range(n_pages):
         number = i + 1
@@ -104,9 +121,27 @@ def parse_pdf(data: bytes, name: str) -> ParsedDocument:
             continue
         text = _clean_page(raw)
         if not text.strip():
-            warnings.append(f"page {number}: no extractable text (image-only page; OCR not available)")
-            empty_pages.append(number)
-            continue
+            if not ocr:
+                warnings.append(f"page {number}: no extractable text (image-only page; OCR is off)")
+                empty_pages.append(number)
+                continue
+            try:
+                scanned, n_images = _ocr_page(reader.pages[i])
+            except ParseError as exc:
+                warnings.append(f"page {number}: {exc}")
+                empty_pages.append(number)
+                continue
+            except Exception as exc:  # an undecodable image must not lose the other pages
+                warnings.append(f"page {number}: page image could not be read for OCR ({type(exc).__name__}: {exc})")
+                empty_pages.append(number)
+                continue
+            text = _clean_page(scanned)
+            if not text.strip():
+                warnings.append(f"page {number}: no text found (OCR)" if n_images
+                                else f"page {number}: no text layer and no images to OCR")
+                empty_pages.append(number)
+                continue
+            ocr_pages.append(number)
         if parts:
             pos += 2  # the "\n\n" separator
         spans.append(PageSpan(page=number, start=pos, end=pos + len(text)))
@@ -114,12 +149,17 @@ def parse_pdf(data: bytes, name: str) -> ParsedDocument:
         pos += len(text)
 
     if not parts:
-        raise EmptyDocument(f"no extractable text in {n_pages} pages (image-only PDF; OCR needed)")
+        if not ocr:
+            raise EmptyDocument(f"no extractable text in {n_pages} pages "
+                                "(image-only PDF; OCR is off: set [ingest] ocr = true)")
+        raise EmptyDocument(f"no text in {n_pages} pages: no text layer and no text found (OCR)")
     body = "\n\n".join(parts)
 
     meta: dict[str, Any] = {"pages": n_pages}
     if empty_pages:
         meta["pages_without_text"] = empty_pages
+    if ocr_pages:
+        meta["ocr_pages"] = ocr_pages
     info = None
     try:
         info = reader.metadata

@@ -31,13 +31,15 @@ from datetime import datetime, timezone
 import snowballstemmer
 
 from cairn.config import SearchSettings
+from cairn.parse.detect import KINDS as _PARSED_KINDS
 from cairn.model import Hit
 from cairn.search.text import build_match_query, has_field_filter, query_terms
 
 log = logging.getLogger("cairn.search")
 
 MODES = ("hybrid", "keyword", "semantic")
-NOTE_TYPES = ("markdown", "text", "html", "pdf", "docx", "record", "chat")
+# Every note type: what a parser can produce, plus imported records and chat sessions.
+NOTE_TYPES = (*_PARSED_KINDS, "record", "chat")
 FUSIONS = ("rrf", "weighted")
 BM25_WEIGHTS = (2.0, 1.0, 1.0)  # title, body, tags
 
