@@ -160,6 +160,41 @@ def delete_note(conn: sqlite3.Connection, note_id: str) -> None:
     conn.execute("DELETE FROM notes WHERE id = ?", (note_id,))
 
 
+def update_stat(conn: sqlite3.Connection, note_id: str, mtime_ns: int, size: int) -> None:
+    """Record a file's (mtime_ns, size) after its bytes were found unchanged, so the next
+    reconcile skips it without reading it."""
+    conn.execute("UPDATE notes SET mtime_ns = ?, size = ? WHERE id = ?", (mtime_ns, size, note_id))
+
+
+def file_stats(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int, str]]:
+    """path -> (note id, mtime_ns, size, file_hash) for every indexed note (one query)."""
+    return {r[0]: (r[1], r[2], r[3], r[4]) for r in
+            conn.execute("SELECT path, id, mtime_ns, size, file_hash FROM notes")}
+
+
+def add_tombstone(conn: sqlite3.Connection, note: NoteRow, file_hash: str, trash_path: str | None) -> None:
+    """Remember that `note` was deleted in the app (see migration 3)."""
+    conn.execute(
+        """INSERT OR REPLACE INTO tombstones (note_id, path, title, file_hash, source, source_hash,
+               trash_path, deleted_at) VALUES (?,?,?,?,?,?,?,?)""",
+        (note.id, note.path, note.title, file_hash, note.source, note.source_hash, trash_path, now_iso()))
+
+
+def tombstoned_hashes(conn: sqlite3.Connection) -> set[str]:
+    """file_hash of every deleted note."""
+    return {r[0] for r in conn.execute("SELECT file_hash FROM tombstones")}
+
+
+def is_tombstoned_source(conn: sqlite3.Connection, source: str, source_hash: str) -> bool:
+    """True when a note made from exactly these source bytes was deleted in the app."""
+    return conn.execute("SELECT 1 FROM tombstones WHERE source = ? AND source_hash = ?",
+                        (source, source_hash)).fetchone() is not None
+
+
+def clear_tombstone(conn: sqlite3.Connection, note_id: str) -> None:
+    conn.execute("DELETE FROM tombstones WHERE note_id = ?", (note_id,))
+
+
 def replace_links(conn: sqlite3.Connection, note_id: str, links: list[Link]) -> None:
     conn.execute("DELETE FROM links WHERE note_id = ?", (note_id,))
     conn.executemany(
