@@ -10,8 +10,9 @@ Resolution rule (strict: exact matches only, compared case-insensitively after U
 normalisation and `str.casefold`; a trailing `.md`/`.markdown`/`.mdx` on the target is
 ignored). The first level that matches wins:
 
-1. path: the target equals a note's path without its suffix, taken relative to the vault,
-   to the linking note's ingested folder root (`notes/<folder>/`), or to the linking
+1. path: the target equals a note's path without its suffix, taken relative to the linking
+   note's ingested folder root (`notes/<folder>/`, the person's own vault root when the
+   folder was ingested with `cairn ingest FOLDER`), else to the vault, else to the linking
    note's own folder;
 2. file name: the target (without `/`) equals a note's file name stem (this also covers
    Dendron hierarchy names such as `project.atlas.risks`);
@@ -116,10 +117,8 @@ class Resolver:
             t = t[2:]
         if not t:
             return None
-        candidates = [t]
         root = _ingest_root(from_path)
-        if root:
-            candidates.append(f"{root}/{t}")
+        candidates = [f"{root}/{t}", t] if root else [t]
         folder = posixpath.dirname(from_path)
         if folder:
             candidates.append(posixpath.normpath(f"{folder}/{t}"))
