@@ -120,7 +120,8 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     source/source_hash: where the note came from, when the caller knows it and the file
     cannot say so itself (a copy whose malformed frontmatter Cairn must not touch).
     note_id: the id to keep when the file carries none of its own (a note moved or renamed
-    outside Cairn keeps its id; see sync.reconcile); default: `stable_id(relpath)`.
+    outside Cairn keeps its id; see sync.reconcile); default: the id already indexed at
+    this path, else `stable_id(relpath)`.
     Indexing a note clears any tombstone of its id (the note is live again).
 
     Returns (status, note_id, warnings) with status "added", "updated" (body changed,
@@ -146,7 +147,9 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
         doc = parse_markdown_text(text, path.name)
     fm = doc.meta
     generated = fm.get("generator") == "cairn"
-    id_hint = note_id
+    # A file without an id of its own keeps the id it had at this path (an editor rewrote it
+    # without its frontmatter), or the id of the note it was moved from (the caller's hint).
+    id_hint = note_id or (existing.id if existing else None)
     if generated:
         note_id = str(fm.get("id") or id_hint or V.stable_id(relpath))
         note_type = str(fm.get("type") or "note")
