@@ -115,3 +115,18 @@ def test_stop_event_ends_the_loop_quickly(app):
         pass
     assert not w.thread.is_alive()
     assert [e.kind for e in w.events][-1] == "ready"
+
+
+def test_folder_rename_under_watch_keeps_ids(app):
+    vault = app.settings.vault
+    write(vault / "proj.v1" / "plan.md", "# Plan\n\nPour the slab in April.\n")
+    write(vault / "proj.v1" / "sub" / "costs.md", "# Costs\n\nConcrete 2,300 EUR.\n")
+    with RunningWatcher(app) as w:
+        ids = {app.find_note(t).id for t in ("Plan", "Costs")}
+        os.rename(vault / "proj.v1", vault / "proj.v2")
+        wait_until(lambda: indexed_paths(app) == {"proj.v2/plan.md", "proj.v2/sub/costs.md"},
+                   what="folder rename followed")
+        assert {app.find_note(t).id for t in ("Plan", "Costs")} == ids
+        assert w.removed() == []
+        os.rename(vault / "proj.v2", vault / ".hidden")  # out of sight: notes removed
+        wait_until(lambda: indexed_paths(app) == set(), what="folder removal followed")

@@ -124,9 +124,9 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
     """Bring the index in line with the vault (all of it, or only `paths`).
 
     paths: files or folders (absolute or vault-relative) to look at, e.g. the watcher's
-    changed paths; None = the whole vault. move_from: extra vault-relative paths that are
-    missing from disk and may be the origin of a move found among `paths`, but are not
-    removed here (the watcher waits a little longer before it removes a vanished note).
+    changed paths; None = the whole vault. move_from: extra vault-relative paths (notes or
+    folders) that are missing from disk and may be the origin of a move found among
+    `paths`, but are not removed here (the watcher waits a little longer before it removes a vanished note).
     embed: compute vectors of new chunks at the end (`embed_missing`); embedder may be None
     when embed is False. Returns a SyncReport; never raises for a bad file.
     """
@@ -142,7 +142,11 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
     report.failed.extend(problems)
     origins = {indexed[r][0]: r for r in gone}  # note id -> old path
     by_hash: dict[str, list[str]] = {}
-    for r in list(gone) + [m for m in move_from if m in indexed and not (vault / m).exists()]:
+    extra = []
+    for m in move_from:  # a note path, or a folder that went away with notes in it
+        m = m.strip("/")
+        extra.extend(r for r in indexed if (r == m or r.startswith(m + "/")) and not (vault / r).exists())
+    for r in list(gone) + extra:
         origins.setdefault(indexed[r][0], r)
         by_hash.setdefault(indexed[r][3], []).append(r)
     trashed = N.tombstoned_hashes(conn)

@@ -92,7 +92,11 @@ class _Watcher:
             return False
         if path.is_dir():
             return True
-        return not path.exists() and not os.path.splitext(name)[1]  # a folder that went away
+        if path.exists():
+            return False
+        prefix = path.relative_to(self.vault).as_posix() + "/"  # a folder that went away?
+        return self.conn.execute("SELECT 1 FROM notes WHERE path >= ? AND path < ? LIMIT 1",
+                                 (prefix, prefix[:-1] + "0")).fetchone() is not None
 
     def _inbox_relevant(self, path: Path, inbox: Path) -> bool:
         parts = path.relative_to(inbox).parts
@@ -180,7 +184,7 @@ class _Watcher:
                 if report.changed or report.failed or report.trashed:
                     self._emit(WatchEvent("sync", sync=report))
         due_in = [p for p, t in self.pending_inbox.items()
-                  if now - t >= (self.long if not p.exists() or p.stat().st_size == 0 else self.short)]
+                  if now - t >= (self.long if _size(p) <= 0 else self.short)]
         if due_in:
             for p in due_in:
                 self.pending_inbox.pop(p, None)
@@ -188,6 +192,14 @@ class _Watcher:
                 self._ingest_inbox([p for p in due_in if p.exists()])
             except Exception as exc:
                 self._emit(WatchEvent("error", message=f"inbox ingest failed: {exc}"))
+
+
+def _size(path: Path) -> int:
+    """File size in bytes, -1 when it cannot be read."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return -1
 
 
 def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: IngestFn | None = None,
