@@ -144,7 +144,7 @@ class Cairn:
     def sync(self, paths: Iterable[str | Path] | None = None) -> "SyncReport":
         """Reconcile the vault with the index (see sync.reconcile); paths: only these."""
         from cairn.sync import reconcile
-        return reconcile(self.conn, self.settings, self.embedder, paths)
+        return reconcile(self.conn, self.settings, _LazyEmbedder(self), paths)
 
     def watch(self, stop: "threading.Event", on_event=None, raise_interrupt: bool = False) -> None:
         """Watch the vault and the `[sync] inbox` folders until `stop` is set (see
@@ -197,6 +197,17 @@ class Cairn:
         """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
         from cairn.noteops import delete_note
         return delete_note(self.conn, self.settings, self.embedder, ref)
+
+
+class _LazyEmbedder:
+    """Stands in for `Cairn.embedder` and loads the model only when first used (a sync
+    that finds nothing to embed never loads it)."""
+
+    def __init__(self, app: Cairn):
+        self._app = app
+
+    def __getattr__(self, name: str):
+        return getattr(self._app.embedder, name)
 
 
 def read_batch_file(path: Path) -> list[tuple[str, str]]:

@@ -119,6 +119,14 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
     return sorted(files.values(), key=lambda f: f.relpath), sorted(gone - set(files)), problems
 
 
+def _vectors_missing(conn: sqlite3.Connection, settings: Settings) -> bool:
+    """True when some chunk that should have a vector has none (an interrupted run)."""
+    return conn.execute(
+        """SELECT 1 FROM chunks c WHERE c.ord < ? AND NOT EXISTS
+           (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id) LIMIT 1""",
+        (settings.chunk.embed_max_chunks,)).fetchone() is not None
+
+
 def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Iterable[Path | str] | None = None,
               *, move_from: Iterable[str] = (), embed: bool = True) -> SyncReport:
     """Bring the index in line with the vault (all of it, or only `paths`).
@@ -127,8 +135,9 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
     changed paths; None = the whole vault. move_from: extra vault-relative paths (notes or
     folders) that are missing from disk and may be the origin of a move found among
     `paths`, but are not removed here (the watcher waits a little longer before it removes a vanished note).
-    embed: compute vectors of new chunks at the end (`embed_missing`); embedder may be None
-    when embed is False. Returns a SyncReport; never raises for a bad file.
+    embed: compute vectors of new chunks at the end (`embed_missing`, skipped when nothing
+    changed and no vector is missing, so a no-change startup never loads the model);
+    embedder may be None when embed is False. Returns a SyncReport; never raises for a bad file.
     """
     vault = settings.vault
     report = SyncReport()
@@ -195,6 +204,6 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
         with N.transaction(conn):
             N.delete_note(conn, note.id)
         report.removed.append(r)
-    if embed and embedder is not None:
+    if embed and embedder is not None and (report.changed or _vectors_missing(conn, settings)):
         report.embedded, _ = embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks)
     return report
