@@ -83,6 +83,7 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
                 relpath = absolute.resolve().relative_to(root).as_posix()
             except (ValueError, OSError):
                 continue  # outside the vault
+            absolute = vault / relpath  # the vault as configured (it may sit behind a symlink)
         if relpath in ("", "."):
             found, probs = V.scan_notes(vault)
             files.update((f.relpath, f) for f in found)
