@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -130,3 +131,28 @@ def test_folder_rename_under_watch_keeps_ids(app):
         assert w.removed() == []
         os.rename(vault / "proj.v2", vault / ".hidden")  # out of sight: notes removed
         wait_until(lambda: indexed_paths(app) == set(), what="folder removal followed")
+
+
+def test_cli_watch_indexes_edits_and_stops_on_ctrl_c(tmp_path, embedder):
+    import signal
+    home = tmp_path / "home"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
+    proc = subprocess.Popen([sys.executable, "-m", "cairn.cli", "--home", str(home), "watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+    try:
+        assert "watching the vault" in proc.stderr.readline()
+        reader.start()
+        write(home / "vault" / "fern.md", "# Fern\n\nRepot the fern into peat-free compost.\n")
+        wait_until(lambda: "added    fern.md\n" in lines, what="watch reported the new note")
+        with Cairn(home, embedder=embedder) as app:
+            assert titles(app, "fern repot") == ["Fern"]
+        proc.send_signal(signal.SIGINT)
+        err = proc.stderr.read()
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "stopped" in err and "Traceback" not in err
