@@ -71,7 +71,7 @@ def test_watch_follows_edit_move_and_delete(app, embedder):
         assert titles(app, "Hearth") == []
         assert "Boiler" not in titles(app, "boiler service company", mode="semantic")
         assert app.status()["orphan_vectors"] == 0
-        assert w.removed() == ["b/heating.md"]
+        wait_until(lambda: w.removed() == ["b/heating.md"], what="removal reported")
 
 
 def test_watch_survives_symlink_loops_and_unreadable_files(app):
@@ -95,7 +95,9 @@ def test_inbox_files_are_ingested_once(tmp_path, embedder):
         wait_until(lambda: titles(app, "cedar planks") == ["Before"], what="inbox file at start")
         write(inbox / ".partial.md.tmp", "# Temp\n\nnever indexed zebra\n")
         write(inbox / "letter.txt", "Dear tenant, the water will be off on Tuesday morning.\n")
-        wait_until(lambda: titles(app, "water tuesday"), what="dropped file ingested")
+        wait_until(lambda: any(e.kind == "inbox" and e.ingest and any("letter.txt" in a for a in e.ingest.added)
+                               for e in w.events), what="dropped file ingested")
+        assert titles(app, "water tuesday")
         n = len(indexed_paths(app))
         settled = len(w.events)
         time.sleep(2.0)  # the watcher's own vault writes must not trigger more work
