@@ -185,3 +185,19 @@ def test_vault_and_inbox_config_errors(tmp_path):
     s = load_settings(home)
     assert s.vault == (home / "notes").resolve() and s.sync.settle_ms == 100
     assert s.inbox_dirs == [(tmp_path / "x").home().joinpath("in").resolve()]
+
+
+def test_chunk_ids_are_never_reused(app, vault):
+    """A reader with a vector matrix from before an edit must not map an old vector onto a
+    new chunk (B12: orphan vector re-attached to a reused id)."""
+    ids = lambda: [r[0] for r in app.conn.execute(  # noqa: E731
+        "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE n.path = 'kitchen.md'")]
+    old = ids()
+    top = app.conn.execute("SELECT max(id) FROM chunks").fetchone()[0]
+    write(vault / "kitchen.md", "# Kitchen\n\nThe dishwasher filter was replaced in May.\n")
+    app.sync()
+    new = ids()
+    assert min(new) > top
+    app.reindex()
+    assert min(ids()) > max(new)
+    assert app.status()["orphan_vectors"] == 0 and app.status()["missing_vectors"] == 0

@@ -134,22 +134,35 @@ def delete_chunks(conn: sqlite3.Connection, note_id: str) -> int:
 
 def insert_chunks(conn: sqlite3.Connection, note_id: str, title: str, tags: list[str],
                   chunks: list[Chunk]) -> list[int]:
-    """Insert chunks and their keyword rows; returns the new chunk ids in order."""
+    """Insert chunks and their keyword rows; returns the new chunk ids in order.
+
+    Chunk ids are never reused (a high-water mark in `meta` survives deletes and reindex):
+    a reader holding a vector matrix from before an edit must not map an old vector onto
+    the new chunk that took a deleted chunk's id (case B12, "orphan vector re-attached to
+    a reused id")."""
     ids: list[int] = []
+    if not chunks:
+        return ids
     tag_text = index_text(" ".join(tags))
     title_text = index_text(title)
+    row = conn.execute("SELECT value FROM meta WHERE key = 'chunk_id_hwm'").fetchone()
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+    next_id = max(int(row[0]) if row else 0, top) + 1
     for c in chunks:
-        cur = conn.execute(
-            """INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page,
-                   speaker, event_time) VALUES (?,?,?,?,?,?,?,?,?,?)""",
-            (note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page,
+        chunk_id = next_id
+        next_id += 1
+        conn.execute(
+            """INSERT INTO chunks (id, note_id, ord, source_id, heading, text, start, "end", page,
+                   speaker, event_time) VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
+            (chunk_id, note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page,
              c.speaker, c.event_time),
         )
-        chunk_id = cur.lastrowid
         body = c.text if not c.speaker else f"{c.speaker}: {c.text}"
         conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      (chunk_id, title_text, index_text(body), tag_text))
         ids.append(chunk_id)
+    conn.execute("""INSERT INTO meta(key, value) VALUES ('chunk_id_hwm', ?)
+                    ON CONFLICT(key) DO UPDATE SET value = excluded.value""", (str(next_id - 1),))
     return ids
 
 
