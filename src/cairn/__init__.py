@@ -1,8 +1,9 @@
 """Cairn: a local-first memory for everything a person reads, saves, says and decides.
 
 Layers, lowest first: `model` (plain data) -> `parse`, `chunk`, `embed`, `llm` -> `store`
-(SQLite index) -> `ingest`, `search`, `answer` -> `service` (the application service) ->
-interfaces (`cli`). A module imports only from layers below it.
+(SQLite index) -> `ingest`, `search`, `answer`, `links` -> `sync` (vault <-> index) ->
+`noteops`, `watch` -> `service` (the application service) -> interfaces (`cli`). A module
+imports only from layers below it.
 """
 
 __version__ = "0.1.0"
