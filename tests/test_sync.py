@@ -201,3 +201,19 @@ def test_chunk_ids_are_never_reused(app, vault):
     app.reindex()
     assert min(ids()) > max(new)
     assert app.status()["orphan_vectors"] == 0 and app.status()["missing_vectors"] == 0
+
+
+def test_missing_or_empty_vault_never_wipes_the_index(tmp_path, embedder):
+    mine = tmp_path / "usb" / "notes"
+    write(mine / "trip.md", "# Trip\n\nBook the ferry to the island before June.\n")
+    home = tmp_path / "home"
+    write(home / "config.toml", f'vault = "{mine}"\n')
+    with Cairn(home, embedder=embedder) as app:
+        app.sync()
+        (mine / "trip.md").rename(tmp_path / "trip.md")  # the vault looks empty
+        report = app.sync()
+        assert report.removed == [] and "holds no notes" in dict(report.failed)["."]
+        assert titles(app, "ferry") == ["Trip"]
+    mine.rmdir()  # the drive is not mounted
+    with pytest.raises(ConfigError, match="does not exist"):
+        Cairn(home, embedder=embedder)

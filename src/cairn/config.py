@@ -102,7 +102,15 @@ class Settings:
         return self.home / "config.toml"
 
     def ensure_dirs(self) -> None:
-        """Create home and vault folders if missing."""
+        """Create home and vault folders if missing. A configured vault folder (key `vault`)
+        is never created: ConfigError when it does not exist (a typo, or a drive that is not
+        mounted, must not look like an empty vault)."""
+        if self.vault_dir is not None:
+            self.home.mkdir(parents=True, exist_ok=True)
+            if not self.vault_dir.is_dir():
+                raise ConfigError(f"config.toml: the vault folder {self.vault_dir} does not exist "
+                                  "(create it, or fix the `vault` setting)")
+            return
         self.vault.mkdir(parents=True, exist_ok=True)
 
 

@@ -147,6 +147,11 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
         files, problems = V.scan_notes(vault)
         present = {f.relpath for f in files}
         gone = [r for r in indexed if r not in present]
+        if indexed and not files:
+            # An empty or unreachable vault (an unmounted drive) must not wipe the index.
+            problems.append((".", f"the vault {vault} holds no notes (missing or unmounted?); "
+                                  f"nothing removed (`cairn reindex` clears the index on purpose)"))
+            gone = []
     else:
         files, gone, problems = _scope(vault, paths, indexed)
     report.failed.extend(problems)
