@@ -60,11 +60,14 @@ class SyncSettings:
     """Vault watching (`cairn watch`). inbox: folders whose new files are ingested like
     `cairn ingest`; settle_ms: quiet time after a file's last event before it is indexed;
     missing_settle_ms: longer quiet time before a vanished or truncated (0-byte) note is
-    acted on, so editors' delete-then-write and truncate-then-write saves never drop it."""
+    acted on, so editors' delete-then-write and truncate-then-write saves never drop it;
+    rescan_s: seconds between full reconciles while watching (an OS event queue can
+    overflow under a burst of changes), 0 = off."""
 
     inbox: list[str] = field(default_factory=list)
     settle_ms: int = 300
     missing_settle_ms: int = 1200
+    rescan_s: int = 600  # full reconcile this often while watching (0 = never): a safety net for lost events
 
 
 @dataclass

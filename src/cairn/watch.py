@@ -18,6 +18,9 @@ save keep being followed):
    ingest, whose notes are already indexed when their events arrive (their stat figures
    match, so they are skipped unread): it never loops on its own writes.
 
+4. Every `[sync] rescan_s` (600 s) with nothing pending, the whole vault is reconciled
+   again (20 ms for 1,000 unchanged notes): changes whose events the OS dropped are caught.
+
 The loop runs until `stop` (a threading.Event) is set, so tests and servers run it in a
 thread; errors while indexing are reported through `on_event` and never end the loop.
 """
@@ -70,6 +73,7 @@ class _Watcher:
         self.long = max(settings.sync.missing_settle_ms, settings.sync.settle_ms) / 1000
         self.pending_vault: dict[Path, float] = {}
         self.pending_inbox: dict[Path, float] = {}
+        self.last_full = time.monotonic()
 
     # ------------------------------------------------------------ classification
     def _in_vault(self, path: Path) -> bool:
@@ -146,6 +150,7 @@ class _Watcher:
     def start(self) -> None:
         """Initial full reconcile and inbox scan."""
         report = reconcile(self.conn, self.settings, self.embedder)
+        self.last_full = time.monotonic()
         self._emit(WatchEvent("sync", sync=report))
         files = []
         for d in self.inboxes:
@@ -165,6 +170,21 @@ class _Watcher:
             inbox = self._inbox_of(path)
             if inbox is not None and self._inbox_relevant(path, inbox):
                 self.pending_inbox[path] = now
+
+    def rescan_if_due(self, now: float) -> None:
+        """Full reconcile every `[sync] rescan_s` seconds while nothing is pending: catches
+        changes whose events the OS dropped (an overflowing event queue)."""
+        every = self.settings.sync.rescan_s
+        if every <= 0 or now - self.last_full < every or self.pending_vault:
+            return
+        self.last_full = now
+        try:
+            report = reconcile(self.conn, self.settings, self.embedder)
+        except Exception as exc:
+            self._emit(WatchEvent("error", message=f"periodic reconcile failed: {exc}"))
+            return
+        if report.changed or report.trashed:
+            self._emit(WatchEvent("sync", sync=report))
 
     def process(self, now: float) -> None:
         due = [p for p, t in self.pending_vault.items()
@@ -232,6 +252,7 @@ def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: Ingest
             else:
                 w.note_changes(changes, now)
             w.process(time.monotonic())
+            w.rescan_if_due(time.monotonic())
             if stop.is_set():
                 break
     finally:
