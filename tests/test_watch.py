@@ -171,4 +171,4 @@ def test_periodic_rescan_repairs_a_missed_change(tmp_path, embedder):
             app.conn.execute("DELETE FROM notes")
         assert titles(app, "sump") == []
         wait_until(lambda: titles(app, "sump") == ["Pump"], what="periodic rescan")
-        assert any("pump.md" in s.added for s in w.syncs()[1:])
+        wait_until(lambda: any("pump.md" in s.added for s in w.syncs()[1:]), what="rescan reported")
