@@ -536,10 +536,10 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
         try:
             if trashed and V.sha256_bytes(path.read_bytes()) in trashed:
                 report.skipped.append((name, "deleted in Cairn (tombstone); not re-indexed"))
-                continue
-            status, _, warnings = index_note_file(conn, settings, path)
-            report.added.append(name)
-            report.warnings.extend((name, w) for w in warnings)
+            else:
+                status, _, warnings = index_note_file(conn, settings, path)
+                report.added.append(name)
+                report.warnings.extend((name, w) for w in warnings)
         except (ParseError, OSError) as exc:
             report.failed.append((name, str(exc)))
         if progress:
