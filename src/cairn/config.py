@@ -6,6 +6,7 @@ variables (`CAIRN_HOME`, `CAIRN_LLM`), `<home>/config.toml`, built-in defaults.
 Example `config.toml`::
 
     llm = "openai:http://127.0.0.1:11434/v1:llama3.2"   # or "embedded" / "none"
+    vault = "~/Documents/notes"   # an existing folder as the vault (default <home>/vault)
     [search]
     k = 10
     recency_tau_days = 365
@@ -21,6 +22,8 @@ Example `config.toml`::
     [ingest]
     ocr = true     # read text in images and scanned PDF pages (RapidOCR)
     asr = true     # transcribe audio files (faster-whisper tiny.en)
+    [sync]
+    inbox = ["~/Downloads/to-cairn"]   # files dropped here are ingested by `cairn watch`
 """
 
 from __future__ import annotations
@@ -118,10 +121,26 @@ class IngestSettings:
 
 
 @dataclass
+class SyncSettings:
+    """Vault watching (`cairn watch`). inbox: folders whose new files are ingested like
+    `cairn ingest`; settle_ms: quiet time after a file's last event before it is indexed;
+    missing_settle_ms: longer quiet time before a vanished or truncated (0-byte) note is
+    acted on, so editors' delete-then-write and truncate-then-write saves never drop it;
+    rescan_s: seconds between full reconciles while watching (an OS event queue can
+    overflow under a burst of changes), 0 = off."""
+
+    inbox: list[str] = field(default_factory=list)
+    settle_ms: int = 300
+    missing_settle_ms: int = 1200
+    rescan_s: int = 600  # full reconcile this often while watching (0 = never): a safety net for lost events
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
-    home/vault/index_path/config_path: filesystem locations.
+    home/vault/index_path/config_path: filesystem locations. The vault is `<home>/vault`
+    unless `vault_dir` (config key `vault`) names another folder, indexed in place.
     llm: "none", "embedded" or "openai:BASE_URL:MODEL" (empty = pick the best installed).
     """
 
@@ -133,11 +152,18 @@ class Settings:
     fetch: FetchSettings = field(default_factory=FetchSettings)  # --- jobs, url ingest
     jobs: JobSettings = field(default_factory=JobSettings)  # --- jobs, url ingest
     ingest: IngestSettings = field(default_factory=IngestSettings)
+    sync: SyncSettings = field(default_factory=SyncSettings)
     max_file_bytes: int = 50_000_000
+    vault_dir: Path | None = None
 
     @property
     def vault(self) -> Path:
-        return self.home / "vault"
+        return self.vault_dir or self.home / "vault"
+
+    @property
+    def inbox_dirs(self) -> list[Path]:
+        """Configured inbox folders (`[sync] inbox`), `~` expanded, relative to home."""
+        return [(self.home / Path(p).expanduser()).resolve() for p in self.sync.inbox]
 
     @property
     def index_path(self) -> Path:
@@ -148,7 +174,15 @@ class Settings:
         return self.home / "config.toml"
 
     def ensure_dirs(self) -> None:
-        """Create home and vault folders if missing."""
+        """Create home and vault folders if missing. A configured vault folder (key `vault`)
+        is never created: ConfigError when it does not exist (a typo, or a drive that is not
+        mounted, must not look like an empty vault)."""
+        if self.vault_dir is not None:
+            self.home.mkdir(parents=True, exist_ok=True)
+            if not self.vault_dir.is_dir():
+                raise ConfigError(f"config.toml: the vault folder {self.vault_dir} does not exist "
+                                  "(create it, or fix the `vault` setting)")
+            return
         self.vault.mkdir(parents=True, exist_ok=True)
 
 
@@ -188,13 +222,29 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in ("search", "chunk", "memory", "fetch", "jobs", "ingest"):
+        sync = data.get("sync")
+        if isinstance(sync, dict) and "inbox" in sync:
+            inbox = sync.pop("inbox")
+            if isinstance(inbox, str):
+                inbox = [inbox]
+            if not isinstance(inbox, list) or not all(isinstance(p, str) and p.strip() for p in inbox):
+                raise ConfigError("config.toml: sync.inbox must be a list of folder paths")
+            settings.sync.inbox = list(inbox)
+        for section in ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")
                 _apply(getattr(settings, section), data.pop(section), f"{section}.")
         if "llm" in data:
             settings.llm = str(data.pop("llm"))
+        if "vault" in data:
+            vault = data.pop("vault")
+            if not isinstance(vault, str) or not vault.strip():
+                raise ConfigError(f"config.toml: vault must be a folder path, got {vault!r}")
+            # `~` is expanded; a relative path is relative to the home folder.
+            settings.vault_dir = (home_path.resolve() / Path(vault).expanduser()).resolve()
+            if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
+                raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
         if "max_file_bytes" in data:
             settings.max_file_bytes = int(data.pop("max_file_bytes"))
         if data:

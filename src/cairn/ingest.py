@@ -115,11 +115,16 @@ def _pages_from_meta(meta: dict) -> list[PageSpan]:
 
 
 def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
-                    source: str | None = None, source_hash: str | None = None) -> tuple[str, str, list[str]]:
+                    source: str | None = None, source_hash: str | None = None,
+                    note_id: str | None = None) -> tuple[str, str, list[str]]:
     """Bring the index in line with one vault file.
 
     source/source_hash: where the note came from, when the caller knows it and the file
     cannot say so itself (a copy whose malformed frontmatter Cairn must not touch).
+    note_id: the id to keep when the file carries none of its own (a note moved or renamed
+    outside Cairn keeps its id; see sync.reconcile); default: the id already indexed at
+    this path, else `stable_id(relpath)`.
+    Indexing a note clears any tombstone of its id (the note is live again).
 
     Returns (status, note_id, warnings) with status "added", "updated" (body changed,
     re-chunked; vectors recomputed later by `embed_missing`), "metadata" (frontmatter-only
@@ -132,6 +137,9 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     file_hash = V.sha256_bytes(data)
     existing = N.get_note_by_path(conn, relpath)
     if existing and existing.file_hash == file_hash and (source is None or existing.source == source):
+        if (existing.mtime_ns, existing.size) != (stat.st_mtime_ns, stat.st_size):
+            with N.transaction(conn):
+                N.update_stat(conn, existing.id, stat.st_mtime_ns, stat.st_size)
         return "unchanged", existing.id, []
     if not data.strip():
         doc = ParsedDocument(kind="markdown", title=path.stem, body="")
@@ -141,15 +149,18 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
         doc = parse_markdown_text(text, path.name)
     fm = doc.meta
     generated = fm.get("generator") == "cairn"
+    # A file without an id of its own keeps the id it had at this path (an editor rewrote it
+    # without its frontmatter), or the id of the note it was moved from (the caller's hint).
+    id_hint = note_id or (existing.id if existing else None)
     if generated:
-        note_id = str(fm.get("id") or V.stable_id(relpath))
+        note_id = str(fm.get("id") or id_hint or V.stable_id(relpath))
         note_type = str(fm.get("type") or "note")
         source = fm.get("source") or source
         source_hash = fm.get("source_hash") or source_hash
         doc.body = doc.body.strip()  # render_note wrote it stripped; offsets refer to this
         doc.pages = _pages_from_meta(fm)
     else:
-        note_id = str(fm.get("cairn_id") or V.stable_id(relpath))
+        note_id = str(fm.get("cairn_id") or id_hint or V.stable_id(relpath))
         note_type = "markdown"
         source = fm.get("cairn_source") or source
         source_hash = fm.get("cairn_source_hash") or source_hash
@@ -176,6 +187,7 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
             row.id = note_id = V.stable_id(relpath)
             old = N.get_note(conn, note_id)
         N.upsert_note(conn, row)
+        N.clear_tombstone(conn, note_id)
         N.replace_links(conn, note_id, doc.links)
         if old and old.body_hash == body_hash:
             N.update_fts_metadata(conn, note_id, row.title, row.tags)
@@ -702,12 +714,16 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
         conn.execute("DELETE FROM notes")
         N.bump_vector_generation(conn)
     files = list(V.iter_note_files(settings.vault))
+    trashed = N.tombstoned_hashes(conn)
     for i, path in enumerate(files):
         name = V.rel(settings.vault, path)
         try:
-            status, _, warnings = index_note_file(conn, settings, path)
-            report.added.append(name)
-            report.warnings.extend((name, w) for w in warnings)
+            if trashed and V.sha256_bytes(path.read_bytes()) in trashed:
+                report.skipped.append((name, "deleted in Cairn (tombstone); not re-indexed"))
+            else:
+                status, _, warnings = index_note_file(conn, settings, path)
+                report.added.append(name)
+                report.warnings.extend((name, w) for w in warnings)
         except (ParseError, OSError) as exc:
             report.failed.append((name, str(exc)))
         if progress:

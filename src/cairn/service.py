@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
 from cairn.config import Settings, load_settings
@@ -26,6 +26,11 @@ from cairn.search.hybrid import SearchResult, search
 from cairn.store import db
 from cairn.store import notes as N
 from cairn.store.vectors import VectorIndex
+
+if TYPE_CHECKING:
+    import threading
+
+    from cairn.sync import SyncReport
 
 
 class Cairn:
@@ -231,6 +236,74 @@ class Cairn:
         """Restore the memory tables from <vault>/_memory/ (also done by reindex)."""
         from cairn.memory import rebuild_memories
         return rebuild_memories(self.conn, self.settings.vault, self.embedder)
+    # ------------------------------------------------------------------ sync, watch, links, notes
+    def sync(self, paths: Iterable[str | Path] | None = None) -> "SyncReport":
+        """Reconcile the vault with the index (see sync.reconcile); paths: only these."""
+        from cairn.sync import reconcile
+        return reconcile(self.conn, self.settings, _LazyEmbedder(self), paths)
+
+    def watch(self, stop: "threading.Event", on_event=None, raise_interrupt: bool = False) -> None:
+        """Watch the vault and the `[sync] inbox` folders until `stop` is set (see
+        watch.watch; runs on its own index connection, so it may run in a thread)."""
+        from cairn.ingest import ingest_paths
+        from cairn.watch import watch
+
+        def ingest(conn, files):
+            return ingest_paths(conn, self.settings, files, self.embedder)
+
+        watch(self.settings, self.embedder, stop, ingest=ingest, on_event=on_event,
+              raise_interrupt=raise_interrupt)
+
+    def find_note(self, ref: str) -> N.NoteRow:
+        """The note `ref` names (id, vault path, file name, title or alias). Raises
+        links.NoteNotFound / links.AmbiguousNote (both ValueError)."""
+        from cairn.links import find_note
+        return find_note(self.conn, ref)
+
+    def links(self, ref: str) -> dict:
+        """{"note": {id, path, title}, "outgoing": [LinkView], "backlinks": [LinkView]}."""
+        from cairn.links import Resolver, backlinks, find_note, outgoing
+        note = find_note(self.conn, ref)
+        resolver = Resolver.from_db(self.conn)
+        return {"note": {"id": note.id, "path": note.path, "title": note.title},
+                "outgoing": outgoing(self.conn, note.id, resolver),
+                "backlinks": backlinks(self.conn, note.id, resolver)}
+
+    def unresolved_links(self) -> list:
+        """Every link whose target matches no note (links.LinkView, by source path)."""
+        from cairn.links import unresolved
+        return unresolved(self.conn)
+
+    def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
+        """Write and index a new note (see noteops.create_note)."""
+        from cairn.noteops import create_note
+        return create_note(self.conn, self.settings, self.embedder, title, body, folder, tags)
+
+    def note_show(self, ref: str) -> dict:
+        """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
+        from cairn.noteops import read_note
+        return read_note(self.conn, self.settings, self.embedder, ref)
+
+    def note_update(self, ref: str, body: str, mode: str = "overwrite") -> N.NoteRow:
+        """Overwrite or append to a note's body (see noteops.update_note)."""
+        from cairn.noteops import update_note
+        return update_note(self.conn, self.settings, self.embedder, ref, body, mode)
+
+    def note_delete(self, ref: str) -> dict:
+        """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
+        from cairn.noteops import delete_note
+        return delete_note(self.conn, self.settings, self.embedder, ref)
+
+
+class _LazyEmbedder:
+    """Stands in for `Cairn.embedder` and loads the model only when first used (a sync
+    that finds nothing to embed never loads it)."""
+
+    def __init__(self, app: Cairn):
+        self._app = app
+
+    def __getattr__(self, name: str):
+        return getattr(self._app.embedder, name)
 
 
 def read_batch_file(path: Path) -> list[tuple[str, str]]:

@@ -10,6 +10,10 @@ Layout under `<home>/vault/`:
 - `chats/<conversation>/<session>.md` — verbatim chat archive from `cairn import chat`;
 - `_files/<sha256>.<ext>` — originals of binary sources;
 - `_memory/` — the memory store's mirror (memory/mirror.py), never indexed as notes.
+- `.trash/<path>` — notes deleted in the app (never indexed).
+
+The vault may also be a folder the person already keeps (config key `vault`): it is indexed
+in place, and the same layout is used for what Cairn adds to it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat as stat_mod
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -57,6 +63,7 @@ def render_note(frontmatter: dict[str, Any], body: str) -> str:
 
 
 _FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
+FRONTMATTER_RE = _FM_RE  # a leading `---` ... `---` block; group(1) is its YAML text
 
 
 def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
@@ -85,15 +92,100 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
     return "---\n" + new_lines + "".join(kept) + text[m.end(1) if m.group(1) else 4:]
 
 
-def iter_note_files(vault: Path) -> Iterator[Path]:
-    """All note files under the vault (sorted), skipping `_files`, hidden folders and temp files."""
-    for root, dirs, files in os.walk(vault, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if name.startswith(".") or name.endswith("~"):
+_TEMP_RE = re.compile(
+    r"(^\.)|(~$)|(^\d+$)|(___jb_(tmp|old)___$)|(\.(swp|swx|swo|tmp|part|crdownload)$)|(^#.*#$)",
+    re.IGNORECASE)
+
+
+def is_temp_name(name: str) -> bool:
+    """True for editors' and tools' transient files, never indexed: hidden files (`.x.tmp-1`,
+    `.goutputstream-*`, Cairn's own `.x.cairn-tmp`), backups `x~`, vim's numeric write probe
+    (`4913`), swap files, JetBrains `x___jb_tmp___`/`x___jb_old___`, emacs `#x#`."""
+    return bool(_TEMP_RE.search(name))
+
+
+def is_note_name(name: str) -> bool:
+    """A file name the vault indexes: a markdown suffix and not a temp file."""
+    return not is_temp_name(name) and os.path.splitext(name)[1].lower() in NOTE_SUFFIXES
+
+
+def skip_dir_name(name: str) -> bool:
+    """Folders never indexed: `_files`, `.trash`, hidden and tool folders."""
+    return name in SKIP_DIRS or name.startswith(".")
+
+
+@dataclass
+class NoteFile:
+    """One note file found by `scan_notes`: vault-relative path, path, stat figures."""
+
+    relpath: str
+    path: Path
+    mtime_ns: int
+    size: int
+
+
+def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple[str, str]]]:
+    """Walk the vault (or its sub-folder `under`, vault-relative) for note files.
+
+    Returns (files sorted by relpath, problems). Stat figures come from the directory scan,
+    so no note is opened. Symlinked folders are followed once; a symlink loop, a dangling
+    symlink or an unreadable folder/file is listed in `problems` as (relpath, reason), never
+    raised.
+    """
+    files: list[NoteFile] = []
+    problems: list[tuple[str, str]] = []
+    seen_dirs: set[tuple[int, int]] = set()
+    start = vault / under if under else vault
+
+    def walk(folder: Path, prefix: str) -> None:
+        try:
+            st = folder.stat()
+        except OSError as exc:
+            problems.append((prefix or ".", f"cannot open folder: {exc.strerror or exc}"))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in seen_dirs:
+            problems.append((prefix or ".", "symlink loop (folder already visited), skipped"))
+            return
+        seen_dirs.add(key)
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            problems.append((prefix or ".", f"cannot read folder: {exc.strerror or exc}"))
+            return
+        for e in entries:
+            rel_e = f"{prefix}/{e.name}" if prefix else e.name
+            try:
+                is_dir = e.is_dir(follow_symlinks=True)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not skip_dir_name(e.name):
+                    walk(Path(e.path), rel_e)
                 continue
-            if Path(name).suffix.lower() in NOTE_SUFFIXES:
-                yield Path(root) / name
+            if not is_note_name(e.name):
+                continue
+            try:
+                est = e.stat(follow_symlinks=True)
+            except OSError as exc:
+                reason = "symlink loop" if getattr(exc, "errno", None) == 40 else (
+                    "dangling symlink" if e.is_symlink() else f"cannot read: {exc.strerror or exc}")
+                problems.append((rel_e, reason))
+                continue
+            if stat_mod.S_ISREG(est.st_mode):
+                files.append(NoteFile(rel_e, Path(e.path), est.st_mtime_ns, est.st_size))
+
+    walk(start, under.strip("/"))
+    files.sort(key=lambda f: f.relpath)
+    return files, problems
+
+
+def iter_note_files(vault: Path) -> Iterator[Path]:
+    """All note files under the vault (sorted), skipping `_files`, `.trash`, hidden folders
+    and temp files (see `scan_notes`; problems are left to `scan_notes` callers)."""
+    for f in scan_notes(vault)[0]:
+        yield f.path
 
 
 def rel(vault: Path, path: Path) -> str:

@@ -96,6 +96,26 @@ MIGRATIONS: list[tuple[int, str]] = [
         """,
     ),
     (
+        3,
+        """
+        -- Notes deleted in the app (file moved to <vault>/.trash/). A tombstone stops a
+        -- reconcile, reindex or inbox scan from bringing the note back: a vault file whose
+        -- bytes equal a tombstone's file_hash (or an inbox source with the same source and
+        -- source_hash) is reported as trashed, not indexed.
+        CREATE TABLE tombstones (
+            note_id TEXT PRIMARY KEY,
+            path TEXT NOT NULL,                 -- vault-relative path at deletion
+            title TEXT NOT NULL,
+            file_hash TEXT NOT NULL,            -- sha256 of the vault file bytes
+            source TEXT, source_hash TEXT,
+            trash_path TEXT,                    -- vault-relative, under .trash/
+            deleted_at TEXT NOT NULL
+        );
+        CREATE INDEX tombstones_file_hash ON tombstones(file_hash);
+        CREATE INDEX tombstones_source ON tombstones(source);
+        """,
+    ),
+    (
         4,
         """
         -- Persistent job queue (src/cairn/jobs.py): one row per ingested source (file path or

@@ -134,22 +134,35 @@ def delete_chunks(conn: sqlite3.Connection, note_id: str) -> int:
 
 def insert_chunks(conn: sqlite3.Connection, note_id: str, title: str, tags: list[str],
                   chunks: list[Chunk]) -> list[int]:
-    """Insert chunks and their keyword rows; returns the new chunk ids in order."""
+    """Insert chunks and their keyword rows; returns the new chunk ids in order.
+
+    Chunk ids are never reused (a high-water mark in `meta` survives deletes and reindex):
+    a reader holding a vector matrix from before an edit must not map an old vector onto
+    the new chunk that took a deleted chunk's id (case B12, "orphan vector re-attached to
+    a reused id")."""
     ids: list[int] = []
+    if not chunks:
+        return ids
     tag_text = index_text(" ".join(tags))
     title_text = index_text(title)
+    row = conn.execute("SELECT value FROM meta WHERE key = 'chunk_id_hwm'").fetchone()
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+    next_id = max(int(row[0]) if row else 0, top) + 1
     for c in chunks:
-        cur = conn.execute(
-            """INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page,
-                   speaker, event_time) VALUES (?,?,?,?,?,?,?,?,?,?)""",
-            (note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page,
+        chunk_id = next_id
+        next_id += 1
+        conn.execute(
+            """INSERT INTO chunks (id, note_id, ord, source_id, heading, text, start, "end", page,
+                   speaker, event_time) VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
+            (chunk_id, note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page,
              c.speaker, c.event_time),
         )
-        chunk_id = cur.lastrowid
         body = c.text if not c.speaker else f"{c.speaker}: {c.text}"
         conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      (chunk_id, title_text, index_text(body), tag_text))
         ids.append(chunk_id)
+    conn.execute("""INSERT INTO meta(key, value) VALUES ('chunk_id_hwm', ?)
+                    ON CONFLICT(key) DO UPDATE SET value = excluded.value""", (str(next_id - 1),))
     return ids
 
 
@@ -158,6 +171,41 @@ def delete_note(conn: sqlite3.Connection, note_id: str) -> None:
     delete_chunks(conn, note_id)
     conn.execute("DELETE FROM links WHERE note_id = ?", (note_id,))
     conn.execute("DELETE FROM notes WHERE id = ?", (note_id,))
+
+
+def update_stat(conn: sqlite3.Connection, note_id: str, mtime_ns: int, size: int) -> None:
+    """Record a file's (mtime_ns, size) after its bytes were found unchanged, so the next
+    reconcile skips it without reading it."""
+    conn.execute("UPDATE notes SET mtime_ns = ?, size = ? WHERE id = ?", (mtime_ns, size, note_id))
+
+
+def file_stats(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int, str]]:
+    """path -> (note id, mtime_ns, size, file_hash) for every indexed note (one query)."""
+    return {r[0]: (r[1], r[2], r[3], r[4]) for r in
+            conn.execute("SELECT path, id, mtime_ns, size, file_hash FROM notes")}
+
+
+def add_tombstone(conn: sqlite3.Connection, note: NoteRow, file_hash: str, trash_path: str | None) -> None:
+    """Remember that `note` was deleted in the app (see migration 3)."""
+    conn.execute(
+        """INSERT OR REPLACE INTO tombstones (note_id, path, title, file_hash, source, source_hash,
+               trash_path, deleted_at) VALUES (?,?,?,?,?,?,?,?)""",
+        (note.id, note.path, note.title, file_hash, note.source, note.source_hash, trash_path, now_iso()))
+
+
+def tombstoned_hashes(conn: sqlite3.Connection) -> set[str]:
+    """file_hash of every deleted note."""
+    return {r[0] for r in conn.execute("SELECT file_hash FROM tombstones")}
+
+
+def is_tombstoned_source(conn: sqlite3.Connection, source: str, source_hash: str) -> bool:
+    """True when a note made from exactly these source bytes was deleted in the app."""
+    return conn.execute("SELECT 1 FROM tombstones WHERE source = ? AND source_hash = ?",
+                        (source, source_hash)).fetchone() is not None
+
+
+def clear_tombstone(conn: sqlite3.Connection, note_id: str) -> None:
+    conn.execute("DELETE FROM tombstones WHERE note_id = ?", (note_id,))
 
 
 def replace_links(conn: sqlite3.Connection, note_id: str, links: list[Link]) -> None:

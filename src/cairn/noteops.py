@@ -1,0 +1,155 @@
+"""Note operations inside Cairn: create, read, update (overwrite/append) and delete.
+
+Every operation writes the vault file first (atomically) and then indexes it with
+`ingest.index_note_file`, exactly as an outside edit picked up by the watcher would be.
+
+- A note is found by id, vault path or name (file name, title, alias; `links.find_note`).
+  If its indexed path no longer exists (moved or renamed outside Cairn), the vault is
+  reconciled first, so the update goes to the moved file and no second note is created.
+- create writes `<vault>/<folder>/<Title>.md` with frontmatter `title`, `cairn_id` (so the
+  note keeps its id through moves and edits) and `created`; it refuses a title that an
+  existing note already has.
+- delete moves the file to `<vault>/.trash/<path>`, removes every index row of the note
+  (chunks, keyword rows, vectors, links) and keeps a tombstone (migration 3), so neither a
+  restart, a reconcile, a reindex nor an inbox scan brings it back. An explicit
+  `cairn ingest` of the same source later is a new request and ingests it again.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from cairn import vault as V
+from cairn.config import Settings
+from cairn.ingest import embed_missing, index_note_file
+from cairn.links import NoteNotFound, Resolver, find_note, key
+from cairn.store import notes as N
+from cairn.sync import reconcile
+
+MODES = ("overwrite", "append")
+
+
+class NoteConflict(ValueError):
+    """The operation would create a duplicate note or overwrite another file (message names it)."""
+
+
+def _safe_filename(title: str) -> str:
+    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "-", title).strip(" .-")
+    return (name[:120].strip() or "note")
+
+
+def _split_frontmatter(text: str) -> tuple[str, str]:
+    """(frontmatter block including its fences and following newline, body)."""
+    m = V.FRONTMATTER_RE.match(text)
+    if not m:
+        return "", text
+    return text[:m.end()], text[m.end():]
+
+
+def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
+    _status, note_id, _ = index_note_file(conn, settings, path)
+    if embedder is not None:
+        embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks)
+    note = N.get_note(conn, note_id)
+    assert note is not None
+    return note
+
+
+def resolve(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> N.NoteRow:
+    """The note `ref` names, with its file present on disk: when the indexed file is gone
+    the vault is reconciled first (a move made outside Cairn is followed). Raises
+    NoteNotFound / AmbiguousNote (ValueError)."""
+    try:
+        note = find_note(conn, ref)
+    except NoteNotFound:
+        note = None
+    if note is not None and (settings.vault / note.path).is_file():
+        return note
+    reconcile(conn, settings, embedder)
+    return find_note(conn, ref)
+
+
+def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: str, body: str,
+                folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
+    """Write a new note `<vault>/<folder>/<title>.md` and index it. Raises NoteConflict when
+    a note with this title (case-insensitive) or a file at that path exists, ValueError for
+    an empty title or a folder outside the vault."""
+    title = title.strip()
+    if not title:
+        raise ValueError("the note title is empty")
+    same = Resolver.from_db(conn).by_title.get(key(title), [])
+    if same:
+        paths = ", ".join(sorted(N.get_note(conn, i).path for i in same))  # type: ignore[union-attr]
+        raise NoteConflict(f"a note titled {title!r} exists already ({paths}); "
+                           "update it (`cairn note update`) or choose another title")
+    folder = folder.strip().strip("/")
+    target = (settings.vault / folder / f"{_safe_filename(title)}.md")
+    vault = settings.vault.resolve()
+    if vault != target.parent.resolve() and vault not in target.parent.resolve().parents:
+        raise ValueError(f"folder {folder!r} is outside the vault")
+    if any(V.skip_dir_name(p) for p in Path(folder).parts):
+        raise ValueError(f"folder {folder!r} is a hidden or reserved vault folder")
+    if target.exists():
+        raise NoteConflict(f"{V.rel(settings.vault, target)} exists already")
+    relpath = V.rel(settings.vault, target)
+    fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
+                          "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat()}
+    if tags:
+        fm["tags"] = list(tags)
+    V.atomic_write(target, V.render_note(fm, body))
+    return _index(conn, settings, embedder, target)
+
+
+def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
+    """The note `ref` names: {id, path, title, type, tags, aliases, body} (body = the
+    current file text after its frontmatter)."""
+    note = resolve(conn, settings, embedder, ref)
+    text = (settings.vault / note.path).read_text(encoding="utf-8", errors="replace")
+    return {"id": note.id, "path": note.path, "title": note.title, "type": note.type,
+            "tags": note.tags, "aliases": note.aliases, "body": _split_frontmatter(text)[1].strip("\n")}
+
+
+def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, body: str,
+                mode: str = "overwrite") -> N.NoteRow:
+    """Replace (`overwrite`) or extend (`append`) the body of the note `ref` names, keeping
+    its frontmatter block byte for byte, and re-index it. Raises ValueError for a bad mode,
+    NoteNotFound / AmbiguousNote."""
+    if mode not in MODES:
+        raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+    note = resolve(conn, settings, embedder, ref)
+    path = settings.vault / note.path
+    head, old_body = _split_frontmatter(path.read_text(encoding="utf-8", errors="replace"))
+    if mode == "append":
+        new_body = old_body.rstrip("\n") + ("\n\n" if old_body.strip() else "") + body.strip("\n") + "\n"
+    else:
+        new_body = ("\n" if head else "") + body.strip("\n") + "\n"
+    V.atomic_write(path, head + new_body)
+    return _index(conn, settings, embedder, path)
+
+
+def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
+    """Move the note's file to `<vault>/.trash/`, drop every index row of it and keep a
+    tombstone. Returns {id, path, title, trash_path}."""
+    note = resolve(conn, settings, embedder, ref)
+    src = settings.vault / note.path
+    trash_rel = None
+    file_hash = note.file_hash
+    if src.exists():
+        file_hash = V.sha256_bytes(src.read_bytes())
+        trash_rel = f".trash/{note.path}"
+        n = 1
+        while (settings.vault / trash_rel).exists():
+            n += 1
+            stem, dot, suffix = note.path.rpartition(".")
+            trash_rel = f".trash/{stem}-{n}.{suffix}" if dot else f".trash/{note.path}-{n}"
+        dest = settings.vault / trash_rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        src.replace(dest)
+    with N.transaction(conn):
+        N.add_tombstone(conn, note, file_hash, trash_rel)
+        N.delete_note(conn, note.id)
+    return {"id": note.id, "path": note.path, "title": note.title, "trash_path": trash_rel}

@@ -1,0 +1,259 @@
+"""`cairn watch`: keep the index in line with the vault, and ingest files dropped in inboxes.
+
+One loop (watchfiles, i.e. inotify/FSEvents/ReadDirectoryChangesW through the Rust
+`notify` crate, recursive on the *folders*, so editors that replace a file's inode on each
+save keep being followed):
+
+1. On start, the whole vault is reconciled (`sync.reconcile`) and every inbox file not yet
+   ingested is ingested.
+2. Each changed path waits until it has been quiet for `[sync] settle_ms` (300 ms), then the
+   changed paths are reconciled together (a rename seen as delete + create in one batch is
+   a move: same note id). A note that vanished, or shrank to 0 bytes while its indexed
+   version had text, waits `missing_settle_ms` (1200 ms) instead: vim's rename-to-backup
+   then write, JetBrains' rename-to-`___jb_old___` and truncate-then-write saves put the
+   note back within that time, so it is never removed (no "deleted" state in between).
+3. Temp files are never indexed (`vault.is_temp_name`: vim `4913` and `x~`, `.x.tmp-N`,
+   `.goutputstream-*`, `___jb_tmp___`/`___jb_old___`, swap files, Cairn's own
+   `.x.cairn-tmp`). The watcher writes nothing into the vault itself except through inbox
+   ingest, whose notes are already indexed when their events arrive (their stat figures
+   match, so they are skipped unread): it never loops on its own writes.
+
+4. Every `[sync] rescan_s` (600 s) with nothing pending, the whole vault is reconciled
+   again (20 ms for 1,000 unchanged notes): changes whose events the OS dropped are caught.
+
+The loop runs until `stop` (a threading.Event) is set, so tests and servers run it in a
+thread; errors while indexing are reported through `on_event` and never end the loop.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import watchfiles
+
+from cairn import vault as V
+from cairn.config import Settings
+from cairn.store import db
+from cairn.store import notes as N
+from cairn.sync import SyncReport, reconcile
+
+IngestFn = Callable[[sqlite3.Connection, list[Path]], Any]  # (conn, files) -> IngestReport
+
+
+@dataclass
+class WatchEvent:
+    """What the watcher did. kind: "ready" (initial reconcile done, watching), "sync" (vault
+    changes indexed: `sync`), "inbox" (files ingested: `ingest`, an IngestReport; `skipped`
+    lists inbox files deleted in Cairn before), "error" (`message`)."""
+
+    kind: str
+    sync: SyncReport | None = None
+    ingest: Any = None
+    skipped: list[str] | None = None
+    message: str = ""
+
+
+class _Watcher:
+    def __init__(self, settings: Settings, embedder, conn: sqlite3.Connection, ingest: IngestFn | None,
+                 on_event: Callable[[WatchEvent], None] | None):
+        self.settings = settings
+        self.embedder = embedder
+        self.conn = conn
+        self.ingest = ingest
+        self.on_event = on_event or (lambda e: None)
+        self.vault = settings.vault.resolve()
+        self.inboxes = [d for d in settings.inbox_dirs if d != self.vault and self.vault not in d.parents]
+        self.short = settings.sync.settle_ms / 1000
+        self.long = max(settings.sync.missing_settle_ms, settings.sync.settle_ms) / 1000
+        self.pending_vault: dict[Path, float] = {}
+        self.pending_inbox: dict[Path, float] = {}
+        self.last_full = time.monotonic()
+
+    # ------------------------------------------------------------ classification
+    def _in_vault(self, path: Path) -> bool:
+        return path == self.vault or self.vault in path.parents
+
+    def _inbox_of(self, path: Path) -> Path | None:
+        for d in self.inboxes:
+            if d in path.parents:
+                return d
+        return None
+
+    def _vault_relevant(self, path: Path) -> bool:
+        parts = path.relative_to(self.vault).parts
+        if not parts or any(V.skip_dir_name(p) for p in parts[:-1]):
+            return False
+        name = parts[-1]
+        if V.is_note_name(name):
+            return True
+        if V.is_temp_name(name) or V.skip_dir_name(name):
+            return False
+        if path.is_dir():
+            return True
+        if path.exists():
+            return False
+        prefix = path.relative_to(self.vault).as_posix() + "/"  # a folder that went away?
+        return self.conn.execute("SELECT 1 FROM notes WHERE path >= ? AND path < ? LIMIT 1",
+                                 (prefix, prefix[:-1] + "0")).fetchone() is not None
+
+    def _inbox_relevant(self, path: Path, inbox: Path) -> bool:
+        parts = path.relative_to(inbox).parts
+        return bool(parts) and not any(p.startswith(".") for p in parts) and not V.is_temp_name(parts[-1])
+
+    def _suspicious(self, path: Path) -> bool:
+        """Vanished, or 0 bytes while the indexed version had content: wait longer."""
+        try:
+            st = path.stat()
+        except OSError:
+            return True
+        if st.st_size:
+            return False
+        try:
+            row = N.get_note_by_path(self.conn, path.relative_to(self.vault).as_posix())
+        except ValueError:
+            return True
+        return bool(row and row.size)
+
+    # ------------------------------------------------------------ actions
+    def _emit(self, event: WatchEvent) -> None:
+        try:
+            self.on_event(event)
+        except Exception:  # a faulty listener must not stop the watcher
+            pass
+
+    def _ingest_inbox(self, files: list[Path]) -> None:
+        if self.ingest is None or not files:
+            return
+        todo, skipped = [], []
+        for f in files:
+            try:
+                if not f.is_file():
+                    continue
+                digest = V.sha256_bytes(f.read_bytes())
+            except OSError:
+                todo.append(f)  # ingest reports the unreadable file
+                continue
+            if N.is_tombstoned_source(self.conn, str(f.resolve()), digest):
+                skipped.append(str(f))
+            else:
+                todo.append(f)
+        report = self.ingest(self.conn, todo) if todo else None
+        if report is not None or skipped:
+            self._emit(WatchEvent("inbox", ingest=report, skipped=skipped))
+
+    def start(self) -> None:
+        """Initial full reconcile and inbox scan."""
+        report = reconcile(self.conn, self.settings, self.embedder)
+        self.last_full = time.monotonic()
+        self._emit(WatchEvent("sync", sync=report))
+        files = []
+        for d in self.inboxes:
+            for root, dirs, names in os.walk(d):
+                dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+                files.extend(Path(root) / n for n in sorted(names)
+                             if not n.startswith(".") and not V.is_temp_name(n))
+        self._ingest_inbox(files)
+
+    def note_changes(self, changes: set[tuple[Any, str]], now: float) -> None:
+        for _change, raw in changes:
+            path = Path(raw)
+            if self._in_vault(path):
+                if self._vault_relevant(path):
+                    self.pending_vault[path] = now
+                continue
+            inbox = self._inbox_of(path)
+            if inbox is not None and self._inbox_relevant(path, inbox):
+                self.pending_inbox[path] = now
+
+    def rescan_if_due(self, now: float) -> None:
+        """Full reconcile every `[sync] rescan_s` seconds while nothing is pending: catches
+        changes whose events the OS dropped (an overflowing event queue)."""
+        every = self.settings.sync.rescan_s
+        if every <= 0 or now - self.last_full < every or self.pending_vault:
+            return
+        self.last_full = now
+        try:
+            report = reconcile(self.conn, self.settings, self.embedder)
+        except Exception as exc:
+            self._emit(WatchEvent("error", message=f"periodic reconcile failed: {exc}"))
+            return
+        if report.changed or report.trashed:
+            self._emit(WatchEvent("sync", sync=report))
+
+    def process(self, now: float) -> None:
+        due = [p for p, t in self.pending_vault.items()
+               if now - t >= (self.long if self._suspicious(p) else self.short)]
+        if due:
+            waiting = [p.relative_to(self.vault).as_posix() for p in self.pending_vault
+                       if p not in due and not p.exists()]
+            for p in due:
+                self.pending_vault.pop(p, None)
+            try:
+                report = reconcile(self.conn, self.settings, self.embedder, paths=due, move_from=waiting)
+            except Exception as exc:  # keep watching; the next reconcile retries
+                self._emit(WatchEvent("error", message=f"indexing {len(due)} path(s) failed: {exc}"))
+            else:
+                for old, _new in report.moved:
+                    self.pending_vault.pop(self.vault / old, None)
+                if report.changed or report.failed or report.trashed:
+                    self._emit(WatchEvent("sync", sync=report))
+        due_in = [p for p, t in self.pending_inbox.items()
+                  if now - t >= (self.long if _size(p) <= 0 else self.short)]
+        if due_in:
+            for p in due_in:
+                self.pending_inbox.pop(p, None)
+            try:
+                self._ingest_inbox([p for p in due_in if p.exists()])
+            except Exception as exc:
+                self._emit(WatchEvent("error", message=f"inbox ingest failed: {exc}"))
+
+
+def _size(path: Path) -> int:
+    """File size in bytes, -1 when it cannot be read."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return -1
+
+
+def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: IngestFn | None = None,
+          on_event: Callable[[WatchEvent], None] | None = None, raise_interrupt: bool = False) -> None:
+    """Watch the vault and the inbox folders until `stop` is set (see the module docstring).
+
+    Opens its own index connection (safe to run in a thread beside other connections).
+    ingest: called with (connection, files) for inbox files, returns an IngestReport.
+    on_event: receives a WatchEvent for each action; "ready" comes after the initial
+    reconcile, once changes are being recorded. raise_interrupt: let Ctrl-C raise
+    KeyboardInterrupt (the CLI), else the loop just ends.
+    """
+    settings.ensure_dirs()
+    for d in settings.inbox_dirs:
+        d.mkdir(parents=True, exist_ok=True)
+    conn = db.connect(settings.index_path)
+    w = _Watcher(settings, embedder, conn, ingest, on_event)
+    roots = [w.vault, *w.inboxes]
+    started = False
+    try:
+        for changes in watchfiles.watch(*roots, watch_filter=None, debounce=400, step=50,
+                                        stop_event=stop, rust_timeout=100, yield_on_timeout=True,
+                                        raise_interrupt=raise_interrupt, ignore_permission_denied=True):
+            now = time.monotonic()
+            if not started:
+                started = True
+                w.note_changes(changes, now)
+                w.start()
+                w._emit(WatchEvent("ready"))
+            else:
+                w.note_changes(changes, now)
+            w.process(time.monotonic())
+            w.rescan_if_due(time.monotonic())
+            if stop.is_set():
+                break
+    finally:
+        conn.close()

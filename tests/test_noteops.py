@@ -1,0 +1,72 @@
+"""Note operations (noteops via the service): create/show/update/delete, their errors, and
+frontmatter kept byte for byte on update."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import write
+from cairn.links import NoteNotFound
+from cairn.noteops import NoteConflict
+
+
+def test_create_show_update_append_keeps_frontmatter(app):
+    note = app.note_create("Bike: service / parts?", "Chain oiled.", folder="garage", tags=["bike"])
+    assert note.path == "garage/Bike- service - parts.md"  # unsafe file-name characters replaced
+    assert note.title == "Bike: service / parts?" and note.tags == ["bike"]
+    path = app.settings.vault / note.path
+    head = path.read_text().split("\n---\n")[0]
+    app.note_update(note.id, "New brake pads.", mode="append")
+    app.note_update("garage/Bike- service - parts.md", "Tyres pumped to 4 bar.", mode="append")
+    assert path.read_text().startswith(head + "\n---\n")
+    shown = app.note_show("bike: service / parts?")
+    assert shown["body"] == "Chain oiled.\n\nNew brake pads.\n\nTyres pumped to 4 bar."
+    assert shown["id"] == note.id and shown["tags"] == ["bike"]
+    assert [h.title for h in app.search("brake pads", mode="keyword").hits] == ["Bike: service / parts?"]
+
+
+def test_update_of_a_note_with_malformed_frontmatter_keeps_the_block(app):
+    text = "---\ntitle: [unclosed\n---\nOld line.\n"
+    write(app.settings.vault / "odd.md", text)
+    app.sync()
+    app.note_update("odd.md", "New line.")
+    assert (app.settings.vault / "odd.md").read_text() == "---\ntitle: [unclosed\n---\n\nNew line.\n"
+
+
+def test_create_errors(app):
+    app.note_create("Groceries", "- oat milk")
+    with pytest.raises(NoteConflict, match="exists already"):
+        app.note_create("groceries", "again")  # same title, other case
+    write(app.settings.vault / "x" / "Taken.md", "---\ntitle: Something else\n---\nbody\n")
+    app.sync()
+    with pytest.raises(NoteConflict, match="x/Taken.md exists already"):
+        app.note_create("Taken", "body", folder="x")
+    with pytest.raises(ValueError, match="title is empty"):
+        app.note_create("   ", "body")
+    with pytest.raises(ValueError, match="outside the vault"):
+        app.note_create("Escape", "body", folder="../..")
+    with pytest.raises(ValueError, match="hidden or reserved"):
+        app.note_create("Hidden", "body", folder=".trash")
+    assert app.conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 2  # nothing lost or added
+
+
+def test_update_and_delete_errors(app):
+    with pytest.raises(NoteNotFound, match="'Nope'"):
+        app.note_update("Nope", "x")
+    with pytest.raises(NoteNotFound):
+        app.note_delete("Nope")
+    app.note_create("Plan", "v1")
+    with pytest.raises(ValueError, match="mode 'replace'"):
+        app.note_update("Plan", "x", mode="replace")
+    assert app.note_show("Plan")["body"] == "v1"
+
+
+def test_delete_twice_same_name_keeps_both_in_trash(app):
+    first = app.note_create("Draft", "first draft words")
+    assert app.note_delete("Draft")["trash_path"] == ".trash/Draft.md"
+    second = app.note_create("Draft", "second draft words")
+    assert app.note_delete(second.id)["trash_path"] == ".trash/Draft-2.md"
+    assert first.id == second.id  # same path, same id; both files kept in the trash
+    assert (app.settings.vault / ".trash" / "Draft.md").read_text().rstrip().endswith("first draft words")
+    assert app.search("draft words", mode="keyword").hits == []
+    assert app.sync().added == []
