@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
+from cairn.answer.answerability import named_people, strip_people
 from cairn.config import Settings, load_settings
 from cairn.ingest import (IngestReport, Progress, import_chat_jsonl, import_notes_jsonl,
                           ingest_paths, reindex)
@@ -130,8 +131,16 @@ class Cairn:
         spec = llm or self.settings.llm or default_llm_spec()
         model = get_llm(spec)
         res = self.search(question, k=k, group=False)
+        # The person check (answer/answerability.py) also looks at who else the topic
+        # belongs to: the same search without the named person's name.
+        context = None
+        people = named_people(question, res.hits)
+        if len(people) == 1:
+            topic = strip_people(question, people)
+            if topic:
+                context = self.search(topic, k=k, group=False).hits
         ans = answer_question(question, res.hits, self.embedder, model,
-                              floor=self.settings.search.answer_floor)
+                              floor=self.settings.search.answer_floor, context=context)
         ans.problems.extend(res.warnings)
         return ans
 
