@@ -8,7 +8,8 @@ read from who wrote it and how:
   was fun"), is about its **speaker**;
 - a sentence in the second person without a first-person word ("How was your race?",
   "Congrats on finishing your degree!") is about the **addressee**: for a question naming
-  person P, a second-person sentence written by someone other than P counts as about P.
+  person P, a second-person sentence written by someone other than P counts as about P,
+  and one written by P counts as about someone else.
 
 Notes (hits without a speaker) have no subject: they count as about anyone, so the person
 check never fires on them and questions over notes are unaffected. A question that names
@@ -42,9 +43,11 @@ from dataclasses import dataclass, field
 from cairn.answer.support import _stem, content_terms, sentences, term_overlap
 from cairn.model import Hit
 
-MARGIN = 0.1
+MARGIN = 0.15
 OTHER_TERMS = 0.34
+MISSING_TERMS = 1.0
 MAX_SENTENCES = 160
+ADDRESSEE = "the person they were talking to"
 
 _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours"
                     r"|ourselves)\b", re.IGNORECASE)
@@ -102,12 +105,13 @@ def strip_people(question: str, people: list[str]) -> str:
 
 def sentence_subject(sentence: str, speaker: str | None, person: str) -> str | None:
     """Who `sentence` (written by `speaker`) is about, as far as the person check goes:
-    None for a note (anyone); `person` for a second-person sentence written by someone
-    else (the addressee); otherwise the speaker."""
+    None for a note (anyone); for a second-person sentence, its addressee: `person` when
+    someone else wrote it, ADDRESSEE (someone other than `person`) when `person` wrote it;
+    otherwise the speaker."""
     if speaker is None:
         return None
-    if speaker != person and _SECOND.search(sentence) and not _FIRST.search(sentence):
-        return person
+    if _SECOND.search(sentence) and not _FIRST.search(sentence):
+        return person if speaker != person else ADDRESSEE
     return speaker
 
 
@@ -174,10 +178,17 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         result.answerable = False
         result.reason = f"the evidence about {what} is from {other}, not {person}"
         return result
+    missing = sorted(keys - terms_p)
+    result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4) if keys else 0.0
     if keys and share >= other_terms:
         result.answerable = False
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, only_other))
                          + f" {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}")
+        return result
+    if keys and len(missing) / len(keys) >= MISSING_TERMS:
+        result.answerable = False
+        result.reason = (", ".join(f"'{t}'" for t in _surface(topic, missing))
+                         + f" {'is' if len(missing) == 1 else 'are'} never said of {person} in the evidence")
     return result
 
 
