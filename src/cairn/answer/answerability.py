@@ -57,7 +57,7 @@ GENERIC_TERMS = frozenset(_stem(w) for w in (
     "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways "
     "thing things something recently get got make made do does did new one ones go went going "
     "use used help helped say said tell told want wanted plan plans planning reason name "
-    "happen happened".split()))
+    "happen happened he she him her his hers they them their its it".split()))
 
 
 @dataclass
