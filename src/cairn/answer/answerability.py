@@ -38,7 +38,10 @@ swapped subject, not every false premise.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from cairn.answer.support import _stem, content_terms, sentences, term_overlap
 from cairn.model import Hit
@@ -151,7 +154,7 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     if not sents:
         return result
     result.about_person = {hid for hid, subj, _, _ in sents if subj in (None, person)} & {h.id for h in hits}
-    vecs = embedder.embed([topic] + [s[2][:1000] for s in sents])
+    vecs = embed_cached(embedder, [topic] + [s[2][:1000] for s in sents])
     cos = vecs[1:] @ vecs[0]
     best_p, best_o, best_o_sent = 0.0, 0.0, None
     terms_p: set[str] = set()
@@ -190,6 +193,27 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, missing))
                          + f" {'is' if len(missing) == 1 else 'are'} never said of {person} in the evidence")
     return result
+
+
+_CACHE: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+CACHE_SIZE = 20000
+
+
+def embed_cached(embedder, texts: list[str]) -> np.ndarray:
+    """`embedder.embed(texts)` with an LRU cache of up to CACHE_SIZE sentence vectors keyed
+    by (model name, text): the same chat sentences come back question after question."""
+    model = str(getattr(embedder, "model_name", id(embedder)))
+    missing = list(dict.fromkeys(t for t in texts if (model, t) not in _CACHE))
+    if missing:
+        for t, v in zip(missing, embedder.embed(missing)):
+            _CACHE[(model, t)] = np.asarray(v)
+    out = []
+    for t in texts:
+        _CACHE.move_to_end((model, t))
+        out.append(_CACHE[(model, t)])
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return np.stack(out)
 
 
 def _surface(question: str, stems: list[str]) -> list[str]:
