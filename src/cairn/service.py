@@ -126,7 +126,9 @@ class Cairn:
     # ------------------------------------------------------------------ answer
     def ask(self, question: str, *, llm: str | None = None, k: int = 8) -> Answer:
         """Answer with checked citations. llm: "none", "embedded", "openai:BASE_URL:MODEL"
-        or None for the configured/default one. Raises ValueError for a bad llm spec."""
+        or None for the configured/default one. A question naming one chat participant
+        also gets a second search without the name, for the person check
+        (answer/answerability.py). Raises ValueError for a bad llm spec."""
         from cairn.llm import default_llm_spec, get_llm
         spec = llm or self.settings.llm or default_llm_spec()
         model = get_llm(spec)

@@ -1,7 +1,9 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline: hits -> evidence (chunks whose support for the question clears a floor, numbered
-1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
+Pipeline: hits -> person check (answer/answerability.py: a question about a named chat
+participant abstains, with the reason, when the evidence is about someone else, and
+otherwise draws only on evidence about them) -> evidence (chunks whose support for the
+question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> reply. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
 the notes do not contain the answer (verdict "abstain").
