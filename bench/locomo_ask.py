@@ -143,6 +143,11 @@ def report(convs: list[dict], keys: list[str], title: str) -> None:
             adv = sum(q[key]["gold"] for q in cat5) / len(cat5)
             parts.append(f"{name} {adv:.3f}")
         print("cat 5 answered citing the message the question was built from (misattribution): " + ", ".join(parts))
+    answered = [q for q in qs if not q["new"]["abstain"]]
+    if answered:
+        llm_kept = sum(q["new"]["mode"] == "llm" for q in answered)
+        print(f"answers written by the LLM (its draft verified), now: {llm_kept}/{len(answered)}; "
+              f"the rest are extractive (--llm none, or the draft fell back)")
 
 
 def main(argv: list[str] | None = None) -> int:
