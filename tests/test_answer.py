@@ -155,3 +155,37 @@ def test_related_sentence_that_does_not_answer_is_not_passed_off(app, tmp_path):
 def test_answer_type(question, kind):
     from cairn.answer.support import answer_type
     assert answer_type(question) == kind
+
+
+@pytest.fixture
+def chat_app(app, tmp_path):
+    import json
+    rows = [{"conversation": "c9", "session": "s1", "id": "a1", "speaker": "Rosa",
+             "time": "2024-06-01T09:00", "text": "I repainted the garden fence a deep green colour."},
+            {"conversation": "c9", "session": "s1", "id": "a2", "speaker": "Ivo",
+             "time": "2024-06-01T09:01", "text": "Nice! I bought a second-hand canoe for the lake."}]
+    path = tmp_path / "c9.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    app.import_chat(path)
+    return app
+
+
+def test_when_question_over_chat_uses_the_message_time(chat_app):
+    # The sentence has no time word; the message's own time dates it.
+    ans = chat_app.ask("When did Rosa repaint the garden fence?", llm="none")
+    assert not ans.abstained and "fence" in ans.answer
+    assert ans.citations[0]["source_id"] == "a1" and ans.citations[0]["event_time"] == "2024-06-01T09:00"
+    assert ans.citations[0]["speaker"] == "Rosa"
+
+
+def test_answer_json_shows_the_person_check(chat_app):
+    j = chat_app.ask("What did Rosa buy for the lake?", llm="none").to_json()
+    assert j["verdict"] == "abstain" and j["answerability"]["person"] == "Rosa"
+    assert "from Ivo, not Rosa" in j["answerability"]["reason"]
+    j = chat_app.ask("What did Ivo buy for the lake?", llm="none").to_json()
+    assert j["verdict"] in ("pass", "revise") and "canoe" in j["answer"]
+
+
+def test_notes_answer_has_no_person_check(notes_app):
+    ans = notes_app.ask("When was the boiler serviced?", llm="none")
+    assert ans.answerability is None and not ans.abstained

@@ -89,7 +89,8 @@ class Chunk:
 @dataclass
 class Hit:
     """One search result. `signals` holds each channel's score normalised to [0, 1]
-    (keys: "keyword", "semantic", "recency"); `score` is the fused score in [0, 1]."""
+    (keys: "keyword", "semantic", "recency"); `score` is the fused score in [0, 1].
+    `speaker`: who wrote the chunk (a chat message's speaker), None for notes."""
 
     id: str  # chunk id as a string ("c123")
     note_id: str
@@ -106,6 +107,7 @@ class Hit:
     signals: dict[str, float]
     type: str = "note"
     event_time: str | None = None
+    speaker: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict of the public fields (`text` is omitted: `snippet` stands in)."""
@@ -122,6 +124,7 @@ class Hit:
             "end": self.end,
             "page": self.page,
             "event_time": self.event_time,
+            "speaker": self.speaker,
             "score": round(self.score, 6),
             "signals": {k: round(v, 6) for k, v in self.signals.items()},
         }

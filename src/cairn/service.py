@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
+from cairn.answer.answerability import named_people, strip_people
 from cairn.config import Settings, load_settings
 from cairn.ingest import (IngestReport, Progress, import_chat_jsonl, import_notes_jsonl,
                           ingest_paths, is_url, reindex, run_jobs)
@@ -159,13 +160,23 @@ class Cairn:
     # ------------------------------------------------------------------ answer
     def ask(self, question: str, *, llm: str | None = None, k: int = 8) -> Answer:
         """Answer with checked citations. llm: "none", "embedded", "openai:BASE_URL:MODEL"
-        or None for the configured/default one. Raises ValueError for a bad llm spec."""
+        or None for the configured/default one. A question naming one chat participant
+        also gets a second search without the name, for the person check
+        (answer/answerability.py). Raises ValueError for a bad llm spec."""
         from cairn.llm import default_llm_spec, get_llm
         spec = llm or self.settings.llm or default_llm_spec()
         model = get_llm(spec)
         res = self.search(question, k=k, group=False)
+        # The person check (answer/answerability.py) also looks at who else the topic
+        # belongs to: the same search without the named person's name.
+        context = None
+        people = named_people(question, res.hits)
+        if len(people) == 1:
+            topic = strip_people(question, people)
+            if topic:
+                context = self.search(topic, k=k, group=False).hits
         ans = answer_question(question, res.hits, self.embedder, model,
-                              floor=self.settings.search.answer_floor)
+                              floor=self.settings.search.answer_floor, context=context)
         ans.problems.extend(res.warnings)
         return ans
 

@@ -1,7 +1,9 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline: hits -> evidence (chunks whose support for the question clears a floor, numbered
-1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
+Pipeline: hits -> person check (answer/answerability.py: a question about a named chat
+participant abstains, with the reason, when the evidence is about someone else, and
+otherwise draws only on evidence about them) -> evidence (chunks whose support for the
+question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> reply. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
 the notes do not contain the answer (verdict "abstain").
@@ -14,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cairn.answer import answerability
 from cairn.answer.support import answer_type, fits_answer_type, sentences, term_overlap
 from cairn.answer.verify import Evidence, Verification, verify
 from cairn.model import Hit
@@ -39,11 +42,19 @@ class Answer:
     fallback: str | None = None  # why an LLM draft was replaced by the extractive answer
     problems: list[str] = field(default_factory=list)
     evidence: list[dict[str, Any]] = field(default_factory=list)
+    # the person check (answer/answerability.py): {"person", "answerable", "reason", "scores"},
+    # or None when the question names no single chat participant
+    answerability: dict[str, Any] | None = None
+
+    @property
+    def abstained(self) -> bool:
+        return self.verdict == "abstain"
 
     def to_json(self) -> dict[str, Any]:
         return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
-                "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence}
+                "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
+                "answerability": self.answerability}
 
 
 def relevance(question: str, hit: Hit) -> float:
@@ -64,7 +75,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap.
     A question asking "when" or "how much/many" only takes sentences that contain a time or
     a quantity (support.answer_type), so a related sentence that does not answer it is not
-    offered as the answer."""
+    offered as the answer. For "when", a sentence of a dated chunk (a chat message: its
+    `event_time`) also qualifies: the message's time dates what it reports."""
     kind = answer_type(question)
     cands: list[tuple[int, str]] = []
     for ev in evidence:
@@ -74,7 +86,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             if text[line_start:s].lstrip().startswith("#"):
                 continue  # a heading is not an answer
             sent = _clean(text[s:e])
-            if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ",")) and fits_answer_type(sent, kind):
+            if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ",")) and (fits_answer_type(sent, kind)
+                    or (kind == "time" and ev.hit.event_time)):
                 cands.append((ev.n, sent))
     if not cands:
         return ""
@@ -151,18 +164,43 @@ def _citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, An
             start, end = s.quote_span if s.quote_span else (h.start, h.end)
             out[n] = {"n": n, "source_id": h.source_id, "title": h.title, "path": h.path,
                       "source": h.source, "page": h.page, "start": start, "end": end,
-                      "quote": s.quote or h.snippet, "chunk_id": h.id}
+                      "quote": s.quote or h.snippet, "chunk_id": h.id,
+                      "speaker": h.speaker, "event_time": h.event_time}
     return [out[n] for n in sorted(out)]
 
 
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
-                    floor: float = 0.35) -> Answer:
+                    floor: float = 0.35, check_answerability: bool = True,
+                    context: list[Hit] | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
     extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
     (reported in `fallback`); nothing here raises for bad model output.
+    check_answerability: apply the person check of answer/answerability.py first (a
+    question about a named chat participant is answered only from evidence about them, and
+    abstains with the reason when the evidence is about someone else). context: extra hits
+    for that check only (e.g. a search for the question without the person's name).
     """
+    check = None
+    if check_answerability:
+        check = answerability.check(question, hits, embedder, context)
+        if check.person is not None:
+            info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
+                    "scores": check.scores}
+            if not check.answerable:
+                return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {check.reason}.", "abstain",
+                              problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
+                              answerability=info)
+            hits = [h for h in hits if h.id in check.about_person]
+    ans = _answer(question, hits, embedder, llm, floor)
+    if check is not None and check.person is not None:
+        ans.answerability = {"person": check.person, "answerable": True, "reason": None, "scores": check.scores}
+    return ans
+
+
+def _answer(question: str, hits: list[Hit], embedder, llm, floor: float) -> Answer:
+    """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
                 "chunk_id": e.hit.id, "score": round(e.hit.score, 4)} for e in evidence]

@@ -216,7 +216,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
         part = cand_ids[i:i + 500]
         for r in conn.execute(
             f"""SELECT c.id, c.note_id, c.source_id, c.text, c.start, c."end", c.page,
-                       c.event_time AS c_time, n.title, n.path, n.source, n.type,
+                       c.event_time AS c_time, c.speaker, n.title, n.path, n.source, n.type,
                        coalesce(c.event_time, n.event_time, n.updated, n.created, n.indexed_at) AS t
                 FROM chunks c JOIN notes n ON n.id = c.note_id
                 WHERE c.id IN ({','.join('?' * len(part))})""", part):
@@ -283,6 +283,6 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
             id=f"c{c}", note_id=r["note_id"], source_id=r["source_id"], title=r["title"],
             path=r["path"], source=r["source"], snippet=make_snippet(r["text"], terms),
             text=r["text"], start=r["start"], end=r["end"], page=r["page"], score=fused[c],
-            signals=signals, type=r["type"], event_time=r["c_time"] or None,
+            signals=signals, type=r["type"], event_time=r["c_time"] or None, speaker=r["speaker"] or None,
         ))
     return result

@@ -1,0 +1,235 @@
+"""Answerability: should a question about a named person be answered from this evidence?
+
+A question that names a person ("What did Caroline realise after her charity race?") is
+answerable only from evidence *about that person*. In a chat the subject of a sentence is
+read from who wrote it and how:
+
+- a sentence in the first person, or in neither person ("I ran a charity race", "The race
+  was fun"), is about its **speaker**;
+- a sentence in the second person without a first-person word ("How was your race?",
+  "Congrats on finishing your degree!") is about the **addressee**: for a question naming
+  person P, a second-person sentence written by someone other than P counts as about P,
+  and one written by P counts as about someone else.
+
+Notes (hits without a speaker) have no subject: they count as about anyone, so the person
+check never fires on them and questions over notes are unaffected. A question that names
+no participant of the retrieved chats, or several of them ("What do Ana and Ben both
+like?"), is not person-checked either.
+
+Rules (each gives a stated reason; the first that fires decides):
+
+1. **Misattribution.** Each sentence of the retrieved chat messages gets a support score
+   for the question with the person's name removed:
+   `0.5 * cosine(sentence, question) + 0.5 * term_overlap(question, sentence)`
+   (cosine from the same sentence embedder as the search; term overlap from
+   `support.term_overlap`). If the best sentence about someone else beats the best sentence
+   about P by more than `MARGIN`, the question attributes to P what another person said or
+   did: abstain ("the evidence about 'charity race' is from Melanie, not Caroline").
+2. **Key terms said of someone else.** The question's content words (name removed, generic
+   question words such as "kind", "feel", "favorite" left out) that occur only in
+   sentences about other people: if they are at least `OTHER_TERMS` of the key terms,
+   abstain ("'grandma', 'necklace' are said of Caroline, not Melanie").
+
+Thresholds were tuned on LoCoMo dev conversations 1-3 and checked on 4-5 (held out); see
+bench/README.md. This is a lexical/embedding heuristic, not entailment: it catches a
+swapped subject, not every false premise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cairn.answer.support import _stem, content_terms, sentences, term_overlap
+from cairn.model import Hit
+
+MARGIN = 0.15
+OTHER_TERMS = 0.34
+MISSING_TERMS = 1.0
+MAX_SENTENCES = 160
+ADDRESSEE = "the person they were talking to"
+
+_FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours"
+                    r"|ourselves)\b", re.IGNORECASE)
+_SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|ur|u)\b", re.IGNORECASE)
+# Question words that say what kind of answer is wanted, not what it is about.
+GENERIC_TERMS = frozenset(_stem(w) for w in (
+    "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways "
+    "thing things something recently get got make made do does did new one ones go went going "
+    "use used help helped say said tell told want wanted plan plans planning reason name "
+    "happen happened he she him her his hers they them their its it".split()))
+
+
+@dataclass
+class Answerability:
+    """Verdict of `check`. answerable: False means abstain, with `reason` saying why.
+    person: the named person the check applied to (None: no person check).
+    about_person: ids (Hit.id) of the hits that hold at least one sentence about `person`
+    (or that are notes); the answerer draws its evidence from these.
+    scores: the figures behind the verdict (best support about the person / about others,
+    share of key terms said only of others)."""
+
+    answerable: bool = True
+    reason: str | None = None
+    person: str | None = None
+    about_person: set[str] = field(default_factory=set)
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?:'s|’s)?(?!\w)", re.IGNORECASE)
+
+
+def named_people(question: str, hits: list[Hit]) -> list[str]:
+    """The chat speakers among `hits` whose name (full, or first name) occurs in `question`,
+    in order of first mention. Notes contribute no names."""
+    found: dict[str, int] = {}
+    for speaker in {h.speaker for h in hits if h.speaker}:
+        for form in dict.fromkeys([speaker, speaker.split()[0]]):
+            if len(form) < 2:
+                continue
+            m = _name_pattern(form).search(question)
+            if m:
+                found[speaker] = min(found.get(speaker, m.start()), m.start())
+    return sorted(found, key=found.get)
+
+
+def strip_people(question: str, people: list[str]) -> str:
+    """`question` with the named people's names (and possessive 's) removed."""
+    out = question
+    for p in people:
+        for form in dict.fromkeys([p, p.split()[0]]):
+            out = _name_pattern(form).sub(" ", out)
+    return re.sub(r"\s+", " ", out).strip()
+
+
+def sentence_subject(sentence: str, speaker: str | None, person: str) -> str | None:
+    """Who `sentence` (written by `speaker`) is about, as far as the person check goes:
+    None for a note (anyone); for a second-person sentence, its addressee: `person` when
+    someone else wrote it, ADDRESSEE (someone other than `person`) when `person` wrote it;
+    otherwise the speaker."""
+    if speaker is None:
+        return None
+    if _SECOND.search(sentence) and not _FIRST.search(sentence):
+        return person if speaker != person else ADDRESSEE
+    return speaker
+
+
+def key_terms(question: str) -> set[str]:
+    """Stemmed content terms of a question, without the generic question words."""
+    return {_stem(t) for t in content_terms(question)} - GENERIC_TERMS
+
+
+def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = None, *,
+          margin: float | None = None, other_terms: float | None = None) -> Answerability:
+    """Apply the person check (module doc) to `question` over `hits` (the evidence
+    candidates) plus `context` (optional extra hits, e.g. from a search without the
+    person's name, used only to find who else the topic belongs to).
+    embedder: `embed(list[str]) -> (n, dim)` unit vectors. margin / other_terms default to
+    MARGIN / OTHER_TERMS. Never raises for odd input."""
+    margin = MARGIN if margin is None else margin
+    other_terms = OTHER_TERMS if other_terms is None else other_terms
+    pool: dict[str, Hit] = {}
+    for h in list(hits) + list(context or []):
+        pool.setdefault(h.id, h)
+    people = named_people(question, list(pool.values()))
+    result = Answerability(about_person={h.id for h in hits})
+    if len(people) != 1:
+        return result
+    person = people[0]
+    result.person = person
+    topic = strip_people(question, people)
+    if not content_terms(topic):
+        return result
+    sents: list[tuple[str, str | None, str, str | None]] = []  # (hit id, subject, text, speaker)
+    for h in pool.values():
+        for s, e in sentences(h.text):
+            sent = h.text[s:e]
+            if re.search(r"\w", sent):
+                sents.append((h.id, sentence_subject(sent, h.speaker, person), sent, h.speaker))
+    sents = sents[:MAX_SENTENCES]
+    if not sents:
+        return result
+    result.about_person = {hid for hid, subj, _, _ in sents if subj in (None, person)} & {h.id for h in hits}
+    vecs = embed_cached(embedder, [topic] + [s[2][:1000] for s in sents])
+    cos = vecs[1:] @ vecs[0]
+    best_p, best_o, best_o_sent = 0.0, 0.0, None
+    terms_p: set[str] = set()
+    terms_o: set[str] = set()
+    for (hid, subj, sent, speaker), c in zip(sents, cos):
+        score = 0.5 * float(c) + 0.5 * term_overlap(topic, sent)
+        stems = {_stem(t) for t in content_terms(sent)}
+        if subj in (None, person):
+            best_p = max(best_p, score)
+            terms_p |= stems
+        else:
+            terms_o |= stems
+            if score > best_o:
+                best_o, best_o_sent = score, (sent, subj)
+    keys = key_terms(topic)
+    only_other = sorted((keys & terms_o) - terms_p)
+    share = len(only_other) / len(keys) if keys else 0.0
+    result.scores = {"support_person": round(best_p, 4), "support_other": round(best_o, 4),
+                     "key_terms_only_other": round(share, 4)}
+    if best_o_sent is not None and best_o > best_p + margin:
+        sent, other = best_o_sent
+        shown = _shown_terms(topic, sent) or only_other
+        what = f"'{' '.join(shown)}'" if shown else "this"
+        result.answerable = False
+        result.reason = f"the evidence about {what} is from {other}, not {person}"
+        return result
+    missing = sorted(keys - terms_p)
+    result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4) if keys else 0.0
+    if keys and share >= other_terms:
+        result.answerable = False
+        result.reason = (", ".join(f"'{t}'" for t in _surface(topic, only_other))
+                         + f" {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}")
+        return result
+    if keys and len(missing) / len(keys) >= MISSING_TERMS:
+        result.answerable = False
+        result.reason = (", ".join(f"'{t}'" for t in _surface(topic, missing))
+                         + f" {'is' if len(missing) == 1 else 'are'} never said of {person} in the evidence")
+    return result
+
+
+_CACHE: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+CACHE_SIZE = 20000
+
+
+def embed_cached(embedder, texts: list[str]) -> np.ndarray:
+    """`embedder.embed(texts)` with an LRU cache of up to CACHE_SIZE sentence vectors keyed
+    by (model name, text): the same chat sentences come back question after question."""
+    model = str(getattr(embedder, "model_name", id(embedder)))
+    missing = list(dict.fromkeys(t for t in texts if (model, t) not in _CACHE))
+    if missing:
+        for t, v in zip(missing, embedder.embed(missing)):
+            _CACHE[(model, t)] = np.asarray(v)
+    out = []
+    for t in texts:
+        _CACHE.move_to_end((model, t))
+        out.append(_CACHE[(model, t)])
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return np.stack(out)
+
+
+def _surface(question: str, stems: list[str]) -> list[str]:
+    """The question's own words for the stemmed terms `stems` (for readable reasons)."""
+    out = []
+    for t in content_terms(question):
+        if _stem(t) in stems and t not in out:
+            out.append(t)
+    return out or list(stems)
+
+
+def _shown_terms(question: str, sentence: str) -> list[str]:
+    """The question's key words that also occur in `sentence`, in question order."""
+    stems = {_stem(t) for t in content_terms(sentence)}
+    out = []
+    for t in content_terms(question):
+        if _stem(t) in stems and _stem(t) not in GENERIC_TERMS and t not in out:
+            out.append(t)
+    return out[:4]

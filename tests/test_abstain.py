@@ -1,0 +1,154 @@
+"""Abstention on questions that attribute to one person what another said or did, or that
+ask about something never mentioned (answer/answerability.py), on a generated chat; notes
+are unaffected by the person check."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import write
+from cairn.answer import answerability as A
+from cairn.model import Hit
+from cairn.service import Cairn
+
+# A conversation written for this test: Priya and Tomas each talk about their own week.
+MESSAGES = [
+    ("Priya", "Hi Tomas! I finished my first pottery course last week and made a blue teapot."),
+    ("Tomas", "That sounds lovely! How long did the course take?"),
+    ("Priya", "Six weeks. My teacher said the glaze on the teapot was perfect."),
+    ("Tomas", "I spent Saturday rebuilding the engine of my old motorbike in the garage."),
+    ("Priya", "Wow, was that hard work?"),
+    ("Tomas", "Very. The carburettor alone took me four hours to clean."),
+    ("Priya", "I also adopted a rescue greyhound called Biscuit from the shelter."),
+    ("Tomas", "Biscuit is a great name! I started learning the cello in March with a teacher from the conservatory."),
+    ("Priya", "The cello is beautiful. Do you practise every day?"),
+    ("Tomas", "Yes, every evening for half an hour before dinner."),
+    ("Priya", "My sister is visiting from Lisbon next month, we will hike the coastal trail."),
+    ("Tomas", "Enjoy the hike! My brother moved to Oslo to work as a ferry engineer."),
+]
+
+
+@pytest.fixture(scope="module")
+def chat_app(tmp_path_factory, real_embedder):
+    tmp = tmp_path_factory.mktemp("abstain")
+    rows = [{"conversation": "c1", "session": "s1", "id": f"m{i}", "speaker": spk,
+             "time": f"2024-03-02T10:{i:02d}", "text": text} for i, (spk, text) in enumerate(MESSAGES)]
+    path = tmp / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    with Cairn(tmp / "home", embedder=real_embedder) as app:
+        app.import_chat(path)
+        yield app
+
+
+def _cited(ans):
+    return {c["source_id"] for c in ans.citations}
+
+
+def test_hits_carry_the_speaker(chat_app):
+    hits = chat_app.search("motorbike engine garage", k=3).hits
+    assert hits[0].source_id == "m3" and hits[0].speaker == "Tomas"
+    assert hits[0].to_json()["speaker"] == "Tomas"
+
+
+def test_activity_of_the_other_person_abstains_with_reason(chat_app):
+    ans = chat_app.ask("What engine did Priya rebuild in the garage?", llm="none")
+    assert ans.abstained and ans.verdict == "abstain" and not ans.citations
+    assert ans.answerability["person"] == "Priya" and ans.answerability["answerable"] is False
+    reason = ans.answerability["reason"]
+    assert "Tomas" in reason and "Priya" in reason
+    assert reason in ans.answer and any(reason in p for p in ans.problems)
+
+
+def test_answerable_twin_answers_with_the_right_citation(chat_app):
+    ans = chat_app.ask("What engine did Tomas rebuild in the garage?", llm="none")
+    assert not ans.abstained
+    assert "m3" in _cited(ans)
+    assert ans.answerability == {"person": "Tomas", "answerable": True, "reason": None,
+                                 "scores": ans.answerability["scores"]}
+    assert all(c["speaker"] == "Tomas" for c in ans.citations)
+
+
+def test_person_who_is_the_speaker_is_not_abstained(chat_app):
+    ans = chat_app.ask("What did Priya make in her pottery course?", llm="none")
+    assert not ans.abstained and "teapot" in ans.answer
+    assert _cited(ans) <= {"m0", "m2"} and _cited(ans)
+
+
+@pytest.mark.parametrize("question, owner, wrong", [
+    ("Which city did Priya's brother move to?", "Tomas", "Priya"),
+    ("What instrument is Priya learning?", "Tomas", "Priya"),
+    ("What is the name of Tomas's greyhound?", "Priya", "Tomas"),
+])
+def test_swapped_attributions_abstain_and_their_twins_answer(chat_app, question, owner, wrong):
+    ans = chat_app.ask(question, llm="none")
+    assert ans.abstained, ans.answer
+    assert ans.answerability["person"] == wrong and ans.answerability["answerable"] is False
+    assert f"from {owner}, not {wrong}" in ans.answerability["reason"]
+    twin = chat_app.ask(question.replace(wrong, owner), llm="none")
+    assert not twin.abstained and twin.answerability["person"] == owner
+    assert twin.citations[0]["speaker"] == owner
+
+
+def test_key_term_never_mentioned_abstains(chat_app):
+    ans = chat_app.ask("What colour is Priya's kayak?", llm="none")
+    assert ans.abstained and not ans.citations
+    assert "'kayak'" in ans.answerability["reason"] and "never said of Priya" in ans.answerability["reason"]
+
+
+def test_question_naming_both_people_is_not_person_checked(chat_app):
+    ans = chat_app.ask("Who has a teacher, Priya or Tomas?", llm="none")
+    assert ans.answerability is None
+
+
+def test_notes_are_unaffected_by_the_person_check(tmp_path, real_embedder):
+    write(tmp_path / "v" / "shed.md", "# Shed\n\nPriya rebuilt the shed roof in May with cedar shingles.\n")
+    with Cairn(tmp_path / "home", embedder=real_embedder) as app:
+        app.ingest([tmp_path / "v"])
+        ans = app.ask("What did Priya rebuild?", llm="none")
+    assert not ans.abstained and "shed roof" in ans.answer
+    assert ans.answerability is None
+
+
+# ---------------------------------------------------------------- the rule's parts
+
+def _hit(text, speaker, n):
+    return Hit(id=f"c{n}", note_id="n1", source_id=f"m{n}", title="chat", path="chats/c.md", source=None,
+               snippet=text, text=text, start=0, end=len(text), page=None, score=1.0,
+               signals={"semantic": 0.8, "keyword": 1.0, "recency": 1.0}, type="chat", speaker=speaker)
+
+
+@pytest.mark.parametrize("sentence, speaker, subject", [
+    ("I rebuilt the engine.", "Tomas", "Tomas"),
+    ("The engine was hard to fix.", "Tomas", "Tomas"),
+    ("How was your pottery course?", "Tomas", "Priya"),  # second person by someone else: about Priya
+    ("Congrats on finishing your course!", "Priya", A.ADDRESSEE),  # Priya speaking to someone else
+    ("You and I should hike.", "Tomas", "Tomas"),  # first person present: the speaker
+    ("Priya rebuilt the roof.", None, None),  # a note: about anyone
+])
+def test_sentence_subject(sentence, speaker, subject):
+    assert A.sentence_subject(sentence, speaker, "Priya") == subject
+
+
+def test_named_people_and_strip():
+    hits = [_hit("I like tea.", "Priya Shah", 1), _hit("Me too.", "Tomas", 2)]
+    assert A.named_people("What does Priya's cat eat?", hits) == ["Priya Shah"]
+    assert A.named_people("What do Tomas and Priya like?", hits) == ["Tomas", "Priya Shah"]
+    assert A.named_people("What is the capital of Norway?", hits) == []
+    assert A.strip_people("What does Priya's cat eat?", ["Priya Shah"]) == "What does cat eat?"
+
+
+def test_check_on_hits(real_embedder):
+    hits = [_hit("I spent Saturday rebuilding the engine of my motorbike.", "Tomas", 1),
+            _hit("Wow, that sounds like hard work.", "Priya", 2)]
+    swapped = A.check("What engine did Priya rebuild?", hits, real_embedder)
+    assert not swapped.answerable and "from Tomas, not Priya" in swapped.reason
+    twin = A.check("What engine did Tomas rebuild?", hits, real_embedder)
+    assert twin.answerable and twin.about_person == {"c1", "c2"} - {"c2"}
+    assert A.check("What engine was rebuilt?", hits, real_embedder).person is None
+
+
+def test_check_tolerates_odd_input(real_embedder):
+    assert A.check("", [], real_embedder).answerable
+    assert A.check("Priya?", [_hit("Hello!", "Priya", 1)], real_embedder).answerable
