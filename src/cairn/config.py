@@ -11,6 +11,9 @@ Example `config.toml`::
     recency_tau_days = 365
     [chunk]
     max_tokens = 320
+    [memory]
+    fact_keys = true        # index chat messages with their extracted facts
+    extract_llm = "none"    # model for `cairn extract` / import chat ("none" = rules)
 """
 
 from __future__ import annotations
@@ -53,6 +56,18 @@ class ChunkSettings:
 
 
 @dataclass
+class MemorySettings:
+    """Memory about the person. fact_keys: index each chat message together with the facts
+    extracted from it (fact-augmented keys; false = the message alone). extract_on_import:
+    `cairn import chat` extracts facts after importing. extract_llm: the model used for
+    extraction ("none" = the rule-based extractor; "embedded"; "openai:BASE_URL:MODEL")."""
+
+    fact_keys: bool = True
+    extract_on_import: bool = True
+    extract_llm: str = "none"
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -64,6 +79,7 @@ class Settings:
     llm: str = ""
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
     max_file_bytes: int = 50_000_000
 
     @property
@@ -94,7 +110,12 @@ def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
         if not hasattr(obj, key):
             raise ConfigError(f"config.toml: unknown key {section}{key!r}")
         current = getattr(obj, key)
-        if isinstance(current, bool) or not isinstance(value, (int, float, str)):
+        if isinstance(current, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"config.toml: {section}{key} must be true or false, got {value!r}")
+            setattr(obj, key, value)
+            continue
+        if not isinstance(value, (int, float, str)):
             raise ConfigError(f"config.toml: {section}{key} has unsupported value {value!r}")
         if isinstance(current, (int, float)) and not isinstance(value, (int, float)):
             raise ConfigError(f"config.toml: {section}{key} must be a number, got {value!r}")
@@ -114,7 +135,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in ("search", "chunk"):
+        for section in ("search", "chunk", "memory"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")
