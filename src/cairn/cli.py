@@ -177,7 +177,7 @@ def extract_cmd(target: Optional[str] = typer.Argument(None, help="Conversation 
         out.print(f"[bold]{escape(s.path)}[/bold] — {len(res.facts)} fact(s), method {res.method}"
                   f" ({escape(res.note)})")
         for f in res.facts:
-            out.print(f"  [{escape(', '.join(f.source_ids))}] ({f.kind}) {escape(f.text)}")
+            out.print("  " + escape(f"[{', '.join(f.source_ids)}] ({f.kind}) {f.text}"))
         for p in res.problems:
             err.print(f"[yellow]problem[/yellow] {escape(s.path)}: {escape(p)}")
     if not sessions:

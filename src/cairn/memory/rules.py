@@ -294,6 +294,8 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
             if len(cws) < 2:
                 continue
             for (spk, rel), name in relations.items():
+                if name in fact:
+                    continue
                 fact = re.sub(rf"\b{re.escape(spk)}'s ((?:\w+ )?){rel}\b(?!'s name| {re.escape(name)})",
                               rf"{spk}'s \g<1>{rel} {name}", fact)
             if when is not None:
