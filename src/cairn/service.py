@@ -93,9 +93,10 @@ class Cairn:
         spec (None = `[memory] extract_llm`, default "none" = rules)."""
         do_extract = self.settings.memory.extract_on_import if extract is None else extract
         extractions: list[SessionExtraction] = []
+        model = _extraction_llm(self.settings, llm) if do_extract else None  # bad spec: fail first
 
         def hook(note_ids: list[str]) -> None:
-            extractions.extend(self._extract_notes(note_ids, llm, embed=False))
+            extractions.extend(self._extract_notes(note_ids, model, embed=False))
 
         report = import_chat_jsonl(self.conn, self.settings, Path(path), self.embedder, progress,
                                    after_index=hook if do_extract else None)
@@ -150,10 +151,12 @@ class Cairn:
 
     # --- extraction ------------------------------------------------------------------
     # Fact extraction from chat sessions and fact-augmented keys (memory/extract.py, keys.py).
-    def _extract_notes(self, note_ids: list[str], llm: str | None, *, embed: bool = True) -> list[SessionExtraction]:
+    def _extract_notes(self, note_ids: list[str], model: tuple, *, embed: bool = True) -> list[SessionExtraction]:
+        """Extract from chat notes `note_ids` with `model` = (llm or None, problem or None)
+        from `_extraction_llm`; store the fact keys; re-embed changed messages if `embed`."""
         from cairn.memory.extract import extract_facts
         from cairn.memory.keys import facts_by_source, store_fact_keys
-        model, problem = _extraction_llm(self.settings, llm)
+        model, problem = model
         out = []
         for note_id in note_ids:
             note = N.get_note(self.conn, note_id)
@@ -180,7 +183,8 @@ class Cairn:
         target or a malformed llm spec; model failures are reported in each result's problems.
         Messages whose keys changed are re-embedded before returning.
         """
-        return self._extract_notes(_chat_note_ids(self.conn, target), llm)
+        model = _extraction_llm(self.settings, llm)
+        return self._extract_notes(_chat_note_ids(self.conn, target), model)
 
     def set_fact_keys(self, enabled: bool) -> int:
         """Index chat messages with (True) or without (False) their stored facts, for this

@@ -198,6 +198,7 @@ def extract_facts(messages: list[Message], llm: Any = None, *, max_retries: int 
     else:
         from cairn.llm.errors import LLMUnavailable
         rejected: list[str] = []
+        empty_windows: list[str] = []
         unavailable = False
         for start in range(0, len(messages), max(1, window)):
             win = messages[start:start + window]
@@ -226,10 +227,16 @@ def extract_facts(messages: list[Message], llm: Any = None, *, max_retries: int 
                 res.facts.extend(kept)
                 stats["llm_facts"] += len(kept)
             else:
+                if items is not None:
+                    empty_windows.append(_window_ids(win))
                 fallback = rule_facts(win, relations)
                 stats["windows_on_rules"] += 1
                 stats["rule_facts"] += len(fallback)
                 res.facts.extend(fallback)
+        if empty_windows:
+            res.problems.append(f"the LLM gave no grounded fact for {len(empty_windows)} window(s) "
+                                f"(messages {', '.join(empty_windows[:3])}{', ...' if len(empty_windows) > 3 else ''}); "
+                                "used the rule-based extractor there")
         if rejected:
             res.problems.append(f"rejected {len(rejected)} LLM fact(s) not grounded in their source "
                                 f"messages, e.g. {rejected[0]}")

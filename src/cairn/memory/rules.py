@@ -69,7 +69,7 @@ RELATIONS = ("sister|brother|mom|mother|mum|dad|father|husband|wife|son|daughter
 _REL_ADJ = r"(?:(?:younger|older|little|big|best|eldest|oldest|youngest|baby|twin|new|old|close)\s+)?"
 _NAME = r"([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 _REL_PATTERNS = [
-    re.compile(r"\b[Mm]y\s+" + _REL_ADJ + r"(" + RELATIONS + r")(?:'s name is| is called| is named|,| named| called|)\s+" + _NAME),
+    re.compile(r"\b[Mm]y\s+" + _REL_ADJ + r"(" + RELATIONS + r")(?:'s name is| is called| is named| is|,| named| called|)\s+" + _NAME),
     re.compile(r"\b" + _NAME + r"(?:,| is)\s+my\s+" + _REL_ADJ + r"(" + RELATIONS + r")\b"),
 ]
 _NOT_NAMES = {"I", "The", "A", "An", "It", "That", "This", "And", "But", "So", "He", "She", "They",
@@ -306,10 +306,9 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
                         dates.append(resolved)
                 if dates:
                     fact = fact.rstrip(".!") + " (" + "; ".join(dates) + ")"
-            if not fact.endswith((".", "!", ")")):
+            fact = fact.rstrip("!;,: ")
+            if not fact.endswith("."):
                 fact += "."
-            elif fact.endswith("!"):
-                fact = fact[:-1] + "."
             if fact in seen:
                 continue
             seen.add(fact)
