@@ -59,6 +59,7 @@ swam understood wore chose put let set cut hit read hurt quit shut become been g
 used began forgot forgave woke rode spoke stole struck sat stood slept lent meant paid laid led
 fed fought sought bought dug hung shot lit""".split())
 _IRREG = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is",
+          "wanna": "wants to", "gotta": "has to", "gonna": "is going to",
           "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "ain't": "isn't",
           "'m": "is", "'ve": "has"}
 
@@ -183,6 +184,7 @@ def _third_person(clause: str, speaker: str, addressee: str | None) -> str:
     out = re.sub(r"\b[Ww]e're\b", f"{s} and others are", out)
     out = re.sub(r"\b[Ww]e've\b", f"{s} and others have", out)
     out = re.sub(r"\b[Ww]e'll\b", f"{s} and others will", out)
+    out = re.sub(r"\b[Ww]e'd\b", f"{s} and others would", out)
     out = re.sub(r"\b[Ww]e\b", f"{s} and others", out)
     out = re.sub(r"\b[Mm]y\b|\b[Oo]ur\b", f"{s}'s", out)
     out = re.sub(r"\bmyself\b", "themself", out)
