@@ -82,6 +82,16 @@ def test_relative_dates_against_the_message_time():
     assert resolve_relative_date("next month", when) == "June 2023"
 
 
+def test_llm_fact_in_first_person_or_about_someone_absent_is_rejected():
+    from cairn.memory.extract import _ground
+    ok, _ = _ground({"message": 3, "subject": "Priya", "fact": "Priya loves working with clay.", "kind": "preference"}, EXCERPT)
+    assert ok is not None and ok.source_ids == ["a3"]
+    bad, why = _ground({"message": 3, "subject": "Priya", "fact": "I love working with clay.", "kind": "preference"}, EXCERPT)
+    assert bad is None and "first person" in why
+    bad, why = _ground({"message": 1, "subject": "Maria", "fact": "Maria loves clay.", "kind": "preference"}, EXCERPT)
+    assert bad is None and "neither speaks nor is named" in why
+
+
 def test_grounding_needs_names_and_content_words_of_the_source():
     src = ["I started pottery classes at the community centre yesterday."]
     assert grounding.check("Priya started pottery classes.", "Priya", src, ["Priya"]).ok
@@ -107,13 +117,15 @@ def test_llm_facts_are_grounded_and_an_invented_one_is_dropped(fake):
         {"message": 1, "subject": "Priya", "fact": "Priya started pottery classes at the community centre.",
          "kind": "event"},
         {"message": 3, "subject": "Priya", "fact": "Priya moved to Paris to open a bakery.", "kind": "event"},
+        {"message": 2, "subject": "Tom", "fact": "Tom started pottery classes at the community centre.",
+         "kind": "event"},  # Priya's words given to Tom
     ]}))
     res = extract_facts(EXCERPT, llm=llm_for(fake))
     texts = [f.text for f in res.facts]
     assert texts == ["Priya started pottery classes at the community centre."]
     assert res.method == "llm" and res.facts[0].method == "llm" and res.facts[0].source_ids == ["a1"]
-    assert res.stats["rejected"] == 1 and res.stats["llm_calls"] == 1
-    assert any("rejected 1 LLM fact" in p and "Paris" in p for p in res.problems)
+    assert res.stats["rejected"] == 2 and res.stats["llm_calls"] == 1
+    assert any("rejected 2 LLM fact" in p and "Paris" in p for p in res.problems)
     body = fake.requests[-1].body
     schema = body["response_format"]["json_schema"]["schema"]
     assert schema["properties"]["facts"]["maxItems"] == 3

@@ -143,22 +143,36 @@ def _window_ids(window: list[Message]) -> str:
     return window[0].id if len(window) == 1 else f"{window[0].id}..{window[-1].id}"
 
 
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|we|our|us)\b", re.IGNORECASE)
+
+
 def _ground(item: dict, window: list[Message]) -> tuple[ExtractedFact | None, str]:
+    """Keep a model fact only if it is in the third person and grounded in messages about
+    its subject: the messages the subject wrote (a speaker) or else is named in. `grounding.check` must pass
+    against the cited message (if it is one of those), else against those of them sharing
+    the fact's content words (which become its sources)."""
     fact = re.sub(r"\s+", " ", item["fact"]).strip()
     subject = item["subject"].strip()
+    if _FIRST_PERSON.search(fact.replace(subject, "")):
+        return None, f"{fact!r} (first person, not a fact about a named person)"
+    about = [m for m in window if m.speaker.lower() == subject.lower()]  # a speaker: own words
+    if not about:  # a third party: the messages that name them
+        about = [m for m in window if subject.lower() in m.text.lower()]
+    if not about:
+        return None, f"{fact!r} (subject {subject} neither speaks nor is named in these messages)"
     cited = window[item["message"] - 1]
-    speakers = sorted({m.speaker for m in window})
-    verdict = grounding.check(fact, subject, [cited.text], speakers)
-    sources = [cited.id]
-    if not verdict.ok:
-        verdict = grounding.check(fact, subject, [m.text for m in window], speakers)
-        if verdict.ok:
-            keys = {w[:5] for w in grounding.content_words(fact)}
-            sources = [m.id for m in window
-                       if keys & {w[:5] for w in grounding.content_words(m.text)}] or [cited.id]
+    verdict = None
+    if cited in about:
+        sources = [cited]
+        verdict = grounding.check(fact, subject, [cited.text], [cited.speaker])
+    if verdict is None or not verdict.ok:
+        keys = {w[:5] for w in grounding.content_words(fact)}
+        sources = [m for m in about if keys & {w[:5] for w in grounding.content_words(m.text)}] or about
+        verdict = grounding.check(fact, subject, [m.text for m in sources],
+                                  sorted({m.speaker for m in sources}))
     if not verdict.ok:
         return None, f"{fact!r} ({verdict.reason()})"
-    return ExtractedFact(fact, item["kind"], subject, sources, [],
+    return ExtractedFact(fact, item["kind"], subject, [m.id for m in sources], [],
                          round(LLM_CONFIDENCE * min(1.0, verdict.overlap + 0.2), 2), "llm"), ""
 
 
