@@ -65,6 +65,12 @@ def test_rules_resolve_a_relation_named_elsewhere_in_the_conversation():
     assert facts["Lena's sister Marta just had a baby girl."].source_ids == ["b1"]
 
 
+def test_a_shared_image_becomes_a_fact_about_the_speaker():
+    msgs = [Message("i1", "Tom", "Look at this! [image: a photo of a red kayak on a frozen lake]", "")]
+    facts = extract_facts(msgs, llm=None, with_entities=False).facts
+    assert [(f.text, f.source_ids) for f in facts] == [("Tom shared a photo of a red kayak on a frozen lake.", ["i1"])]
+
+
 def test_no_statements_is_an_empty_result_that_says_so():
     msgs = [Message("c1", "Ana", "How was the weekend?", ""), Message("c2", "Ben", "Wow, nice!", "")]
     res = extract_facts(msgs, llm=None)

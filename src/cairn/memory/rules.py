@@ -3,8 +3,9 @@
 "I went to a support group yesterday" said by Caroline at 2023-05-08 becomes
 "Caroline went to a support group yesterday (7 May 2023)". The rules, in order:
 
-1. Image placeholders ("[image: ...]") are removed and the text is cut into sentences;
-   questions are skipped.
+1. A shared image ("[image: a cake with candles]") becomes "<speaker> shared a photo of a
+   cake with candles."; otherwise image placeholders are removed and the text is cut into
+   sentences; questions are skipped.
 2. A sentence yields a clause starting at its first first-person subject ("I", "I'm",
    "we", "my X is ..."), or the whole sentence when it starts with an elided subject
    ("Gonna ...", "Just got back ...", "Been ...").
@@ -33,6 +34,7 @@ from cairn.memory.grounding import content_words
 RULE_CONFIDENCE = 0.6
 
 _IMAGE = re.compile(r"\[image:[^\]]*\]")
+_IMAGE_CAPTION = re.compile(r"\[image:\s*([^\]]*)\]")
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+|\s+-\s+|\n+")
 _FIRST = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|Im|Ive|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll)\b")
 _MY_SUBJECT = re.compile(
@@ -283,6 +285,14 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
     for i, msg in enumerate(messages):
         addressee = _addressee(messages, i)
         when = _parse_time(msg.time)
+        for m in _IMAGE_CAPTION.finditer(msg.text):
+            caption = re.sub(r"^(?:a |an )?(?:photo|picture|image) of ", "", m.group(1).strip(), flags=re.I)
+            if len(content_words(caption)) >= 2:
+                text = f"{msg.speaker} shared a photo of {caption.rstrip('. ')}."
+                if text not in seen:
+                    seen.add(text)
+                    facts.append(ExtractedFact(text, "event", msg.speaker, [msg.id], [],
+                                               RULE_CONFIDENCE, "rules"))
         people = {msg.speaker.lower()} | ({addressee.lower()} if addressee else set())
         for clause in _clauses(msg.text):
             if clause.startswith("\x00"):
