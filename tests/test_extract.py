@@ -104,6 +104,9 @@ def test_grounding_needs_names_and_content_words_of_the_source():
     bad = grounding.check("Priya moved to Paris for a cooking job.", "Priya", src, ["Priya"])
     assert not bad.ok and "Paris" in bad.missing_names
     assert not grounding.check("Priya enjoys sailing boats.", "Priya", src, ["Priya"]).ok
+    # a name at the start of the sentence counts too: Priya's words given to Tom
+    wrong = grounding.check("Tom started pottery classes.", "Priya", src, ["Priya"])
+    assert not wrong.ok and wrong.missing_names == ["Tom"]
 
 
 # ------------------------------------------------------------------ LLM path (fake server)

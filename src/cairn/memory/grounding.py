@@ -3,7 +3,8 @@
 Small local models write fluent but invented facts (STACK.md: 16 of 40 names extracted by
 SmolLM2-135M occurred in the text). A fact is kept only if
 
-1. every name in it (a capitalised word not at the start of a sentence, or the subject)
+1. every name in it (a capitalised word, or the subject; a sentence's first word only if it
+   is not a common word)
    occurs in the source messages or is one of their speakers, and
 2. at least `min_overlap` (default 2/3) of its content words (3+ letters, not stop words)
    occur in the source messages, comparing words by their first five letters so that
@@ -36,6 +37,11 @@ user speaker person people themself
 """.split())
 
 
+_SENTENCE_STARTERS = frozenset("""yesterday today tomorrow last next every sometimes recently finally
+lately later now then once maybe perhaps apparently anyway besides also although though since
+while after before during""".split())
+
+
 def words(text: str) -> list[str]:
     """Lower-cased word tokens of `text` (letters, apostrophes, hyphens; or digit runs)."""
     return [w.lower().strip("'-") for w in _WORD.findall(text)]
@@ -60,13 +66,16 @@ def content_words(text: str) -> list[str]:
 
 
 def names_in(text: str) -> list[str]:
-    """Capitalised words that are not the first word of a sentence, nor "I"."""
+    """Capitalised words, except "I" and a sentence's first word when that is a common word
+    ("The", "She", "Yesterday"...): "Caroline painted a lake" -> ["Caroline"]."""
     out: list[str] = []
     for sent in re.split(r"(?<=[.!?])\s+", text.strip()):
         toks = _WORD.findall(sent)
         for i, tok in enumerate(toks):
             base = tok[:-2] if tok.endswith("'s") else tok
-            if i == 0 or not base[:1].isupper() or base in ("I", "I'm", "I've", "I'll", "I'd"):
+            if not base[:1].isupper() or base in ("I", "I'm", "I've", "I'll", "I'd"):
+                continue
+            if i == 0 and (base.lower() in STOPWORDS or base.lower() in _SENTENCE_STARTERS):
                 continue
             if base not in out:
                 out.append(base)
