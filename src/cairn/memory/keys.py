@@ -1,6 +1,7 @@
-"""Fact-augmented keys for the conversation archive (LongMemEval, Wu et al. 2024, §5:
-"key = value + fact" — indexing each session round together with facts extracted from it
-raised recall@10 by about nine points over the value alone).
+"""Fact-augmented keys for the conversation archive ("key = value + fact", from LongMemEval,
+Wu et al. 2024: indexing each round together with facts extracted from it lifted recall
+over the round alone; on LoCoMo dev, rule facts lift Cairn's hybrid evidence hit@10 from
+0.730 to 0.789, bench/README.md).
 
 Each chat message (a chunk with a `source_id`) is indexed under a key made of the message
 and the facts extracted from it: its keyword row body is "speaker: text" plus one fact a
