@@ -49,6 +49,7 @@ def test_rules_turn_first_person_statements_into_sourced_third_person_facts():
     assert "Priya's brother is Arjun." in facts and facts["Priya's brother is Arjun."].kind == "person"
     assert facts["Priya loves working with clay."].kind == "preference"
     assert facts["Priya loves working with clay."].source_ids == ["a3"]
+    assert facts["Priya loves working with clay."].said_at == "2024-03-12T18:02:00"
     marathon = "Tom is going to run the Porto marathon next month (April 2024)."
     assert marathon in facts and facts[marathon].kind == "expectation"
     assert "Porto" in facts[marathon].entities and facts[marathon].subject == "Tom"

@@ -173,7 +173,8 @@ def _ground(item: dict, window: list[Message]) -> tuple[ExtractedFact | None, st
     if not verdict.ok:
         return None, f"{fact!r} ({verdict.reason()})"
     return ExtractedFact(fact, item["kind"], subject, [m.id for m in sources], [],
-                         round(LLM_CONFIDENCE * min(1.0, verdict.overlap + 0.2), 2), "llm"), ""
+                         round(LLM_CONFIDENCE * min(1.0, verdict.overlap + 0.2), 2), "llm",
+                         sources[0].time), ""
 
 
 def _attach_entities(facts: list[ExtractedFact], messages: list[Message]) -> str:

@@ -24,7 +24,9 @@ class ExtractedFact:
     """A third-person statement about `subject` taken from messages `source_ids`.
 
     kind: one of KINDS. entities: names in it (spaCy labels or NAME). confidence: 0-1.
-    method: "llm" or "rules" (how this fact was produced).
+    method: "llm" or "rules" (how this fact was produced). said_at: the time of its first
+    source message (ISO 8601, "" if unknown); relative dates in `text` were resolved
+    against it.
     """
 
     text: str
@@ -34,6 +36,7 @@ class ExtractedFact:
     entities: list[str] = field(default_factory=list)
     confidence: float = 0.5
     method: str = "rules"
+    said_at: str = ""
 
     def to_json(self) -> dict:
         return asdict(self)

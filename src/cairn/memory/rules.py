@@ -280,7 +280,7 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
                 if text not in seen:
                     seen.add(text)
                     facts.append(ExtractedFact(text, "person", speaker, [msg.id], [name],
-                                               RULE_CONFIDENCE, "rules"))
+                                               RULE_CONFIDENCE, "rules", msg.time))
                 break
     for i, msg in enumerate(messages):
         addressee = _addressee(messages, i)
@@ -292,7 +292,7 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
                 if text not in seen:
                     seen.add(text)
                     facts.append(ExtractedFact(text, "event", msg.speaker, [msg.id], [],
-                                               RULE_CONFIDENCE, "rules"))
+                                               RULE_CONFIDENCE, "rules", msg.time))
         people = {msg.speaker.lower()} | ({addressee.lower()} if addressee else set())
         for clause in _clauses(msg.text):
             if clause.startswith("\x00"):
@@ -325,5 +325,5 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
                 continue
             seen.add(fact)
             facts.append(ExtractedFact(fact, guess_kind(cue), msg.speaker, [msg.id], [],
-                                       RULE_CONFIDENCE, "rules"))
+                                       RULE_CONFIDENCE, "rules", msg.time))
     return facts
