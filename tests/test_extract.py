@@ -95,6 +95,8 @@ def test_llm_fact_in_first_person_or_about_someone_absent_is_rejected():
     assert ok is not None and ok.source_ids == ["a3"]
     bad, why = _ground({"message": 3, "subject": "Priya", "fact": "I love working with clay.", "kind": "preference"}, EXCERPT)
     assert bad is None and "first person" in why
+    bad, why = _ground({"message": 3, "subject": "Priya", "fact": "Tom loves working with clay.", "kind": "preference"}, EXCERPT)
+    assert bad is None and "given as a fact about Priya" in why
     bad, why = _ground({"message": 1, "subject": "Maria", "fact": "Maria loves clay.", "kind": "preference"}, EXCERPT)
     assert bad is None and "neither speaks nor is named" in why
 

@@ -155,6 +155,9 @@ def _ground(item: dict, window: list[Message]) -> tuple[ExtractedFact | None, st
     subject = item["subject"].strip()
     if _FIRST_PERSON.search(fact.replace(subject, "")):
         return None, f"{fact!r} (first person, not a fact about a named person)"
+    first = fact.split()[0].split("'")[0].strip(",.:;").lower() if fact.split() else ""
+    if first != subject.lower() and first in {m.speaker.lower() for m in window}:
+        return None, f"{fact!r} (about {fact.split()[0]} but given as a fact about {subject})"
     about = [m for m in window if m.speaker.lower() == subject.lower()]  # a speaker: own words
     if not about:  # a third party: the messages that name them
         about = [m for m in window if subject.lower() in m.text.lower()]
