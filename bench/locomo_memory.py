@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (OUT, CairnError, batch_search, data_dir, fmt_s, header, need,  # noqa: E402
-                     parse_json_report, run_cairn, table, write_jsonl)
+                     run_cairn, table, write_jsonl)
 from locomo import CATEGORY_NAMES, KS, chat_rows, normalise_evidence  # noqa: E402
 
 
