@@ -196,12 +196,54 @@ def import_notes(file: Path, json_out: bool = typer.Option(False, "--json"),
 
 @import_app.command("chat")
 def import_chat(file: Path, json_out: bool = typer.Option(False, "--json"),
-                quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
+                quiet: bool = typer.Option(False, "--quiet", "-q"),
+                no_extract: bool = typer.Option(False, "--no-extract",
+                                                help="Do not extract facts after importing."),
+                llm: Optional[str] = typer.Option(None, "--llm", help="Extraction model: none (rules) | "
+                                                  "embedded | openai:BASE_URL:MODEL (default: [memory] extract_llm).")) -> None:
     """Import a chat transcript from JSONL: {"conversation", "session", "id", "speaker",
-    "time", "text"} per line (time in ISO 8601)."""
+    "time", "text"} per line (time in ISO 8601); then extract facts from its sessions."""
     with _service() as svc, _progress(not quiet) as prog:
-        report = svc.import_chat(file, progress=prog)
+        report = svc.import_chat(file, progress=prog, extract=False if no_extract else None, llm=llm)
     _print_report(report, json_out)
+    if not json_out and report.extracted:
+        _print_extraction_summary(report.extractions)
+
+
+# --- extraction ------------------------------------------------------------------------
+
+def _print_extraction_summary(sessions) -> None:
+    facts = sum(len(s.result.facts) for s in sessions)
+    methods = sorted({s.result.method for s in sessions})
+    out.print(f"extracted {facts} fact(s) from {len(sessions)} session(s) by {', '.join(methods) or '-'}")
+    for s in sessions:
+        for p in s.result.problems:
+            err.print(f"[yellow]extraction[/yellow] {escape(s.path)}: {escape(p)}")
+
+
+@app.command("extract")
+def extract_cmd(target: Optional[str] = typer.Argument(None, help="Conversation name, chat note id or "
+                                                       "path (default: every chat session)."),
+                llm: Optional[str] = typer.Option(None, "--llm", help="none (rules) | embedded | "
+                                                  "openai:BASE_URL:MODEL (default: [memory] extract_llm)."),
+                json_out: bool = typer.Option(False, "--json", help="Print the facts as JSON.")) -> None:
+    """Extract facts about the people in chat sessions; store them as fact-augmented keys."""
+    with _service() as svc:
+        sessions = svc.extract(target, llm=llm)
+    if json_out:
+        sys.stdout.write(json.dumps([s.to_json() for s in sessions], ensure_ascii=False, indent=2) + "\n")
+        return
+    for s in sessions:
+        res = s.result
+        out.print(f"[bold]{escape(s.path)}[/bold] — {len(res.facts)} fact(s), method {res.method}"
+                  f" ({escape(res.note)})")
+        for f in res.facts:
+            out.print("  " + escape(f"[{', '.join(f.source_ids)}] ({f.kind}) {f.text}"))
+        for p in res.problems:
+            err.print(f"[yellow]problem[/yellow] {escape(s.path)}: {escape(p)}")
+    if not sessions:
+        out.print("no chat sessions to extract from (import one with `cairn import chat`)")
+# --- end extraction --------------------------------------------------------------------
 
 
 @app.command("reindex")

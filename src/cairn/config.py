@@ -15,6 +15,8 @@ Example `config.toml`::
     [memory]
     half_life_days = 30
     min_relevance = 0.3
+    fact_keys = true        # index chat messages with their extracted facts
+    extract_llm = "none"    # model for `cairn extract` / import chat ("none" = rules)
     [fetch]
     allow_private = false    # true lets `cairn ingest URL` reach your own private network
     [jobs]
@@ -96,7 +98,12 @@ class MemorySettings:
     five-factor score). Weights multiply signals in [0, 1]; `half_life_days` is the recency
     half-life, `recency_min` its lower bound (old memories never score 0 on recency),
     `min_relevance` the floor that only entity-anchored memories may bypass, `core_limit`
-    how many memories `core_context` returns (EchOS injects its top 15)."""
+    how many memories `core_context` returns (EchOS injects its top 15).
+
+    Extraction: fact_keys — index each chat message together with the facts extracted from
+    it (fact-augmented keys; false = the message alone); extract_on_import — `cairn import
+    chat` extracts facts after importing; extract_llm — the model used for extraction
+    ("none" = the rule-based extractor; "embedded"; "openai:BASE_URL:MODEL")."""
 
     half_life_days: float = 30.0
     recency_min: float = 0.1
@@ -109,6 +116,9 @@ class MemorySettings:
     w_confidence: float = 0.5
     w_anchor: float = 1.5
     core_limit: int = 15
+    fact_keys: bool = True
+    extract_on_import: bool = True
+    extract_llm: str = "none"
 
 
 @dataclass
@@ -222,15 +232,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        sync = data.get("sync")
-        if isinstance(sync, dict) and "inbox" in sync:
-            inbox = sync.pop("inbox")
-            if isinstance(inbox, str):
-                inbox = [inbox]
-            if not isinstance(inbox, list) or not all(isinstance(p, str) and p.strip() for p in inbox):
-                raise ConfigError("config.toml: sync.inbox must be a list of folder paths")
-            settings.sync.inbox = list(inbox)
-        for section in ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync"):
+        for section in ("search", "chunk", "memory"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")

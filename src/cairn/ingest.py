@@ -79,10 +79,12 @@ def _body_hash(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def embed_text(title: str, chunk: Chunk) -> str:
-    """The text given to the embedder for a chunk: title and heading give it context."""
+def embed_text(title: str, chunk: Chunk, facts: list[str] | None = None) -> str:
+    """The text given to the embedder for a chunk: title and heading give it context; a
+    chat message is "speaker: text" followed by the facts extracted from it, one a line
+    (fact-augmented key, see memory/keys.py)."""
     if chunk.speaker:
-        return f"{chunk.speaker}: {chunk.text}"
+        return f"{chunk.speaker}: {chunk.text}" + "".join("\n" + f for f in facts or [])
     head = title if not chunk.heading or chunk.heading == title else f"{title} — {chunk.heading}"
     return f"{head}\n{chunk.text}"
 
@@ -189,12 +191,13 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
         N.upsert_note(conn, row)
         N.clear_tombstone(conn, note_id)
         N.replace_links(conn, note_id, doc.links)
+        facts = N.fact_texts(conn, note_id) if note_type == "chat" and settings.memory.fact_keys else None
         if old and old.body_hash == body_hash:
-            N.update_fts_metadata(conn, note_id, row.title, row.tags)
+            N.update_fts_metadata(conn, note_id, row.title, row.tags, facts)
             status = "metadata"
         else:
             N.delete_chunks(conn, note_id)
-            N.insert_chunks(conn, note_id, row.title, row.tags, _chunks_for(doc, note_type, settings))
+            N.insert_chunks(conn, note_id, row.title, row.tags, _chunks_for(doc, note_type, settings), facts)
             status = "updated" if old else "added"
     return status, note_id, row.warnings
 
@@ -206,10 +209,11 @@ def model_key(embedder) -> str:
 
 
 def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,
-                  max_chunks_per_note: int = 400) -> tuple[int, int]:
+                  max_chunks_per_note: int = 400, *, fact_keys: bool = True) -> tuple[int, int]:
     """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
     chunks of each note; later chunks of huge notes stay keyword-only and are counted by
-    `cairn status`). Returns (embedded, reused_from_cache)."""
+    `cairn status`). fact_keys: embed chat messages with their stored facts (`embed_text`).
+    Returns (embedded, reused_from_cache)."""
     model = model_key(embedder)
     stale = conn.execute("SELECT count(*) FROM vectors WHERE model != ?", (model,)).fetchone()[0]
     if stale:
@@ -218,8 +222,9 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
             conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
             N.bump_vector_generation(conn)
     rows = conn.execute(
-        f"""SELECT c.id, c.text, c.heading, c.speaker, n.title FROM chunks c
+        f"""SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
             JOIN notes n ON n.id = c.note_id
+            LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
             WHERE c.ord < {int(max_chunks_per_note)}
               AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)"""
     ).fetchall()
@@ -229,7 +234,7 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     items = []
     for r in rows:
         ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
-        t = embed_text(r["title"], ch)
+        t = embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
         items.append((r["id"], t, _sha1(t)))
     cache = cached_vectors(conn, [h for _, _, h in items], model)
     reused = [(cid, h) for cid, _, h in items if h in cache]
@@ -569,7 +574,8 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
     for job, error in result.dead:
         report.failed.append((_job_name(job), f"{error} [dead letter: job {job.id}; `cairn jobs retry {job.id}`]"))
     report.retried = result.retries
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                                         fact_keys=settings.memory.fact_keys)
     return report
 
 
@@ -648,7 +654,8 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
         _write_and_index(conn, settings, relpath, fm, str(rec["text"]), report, f"{path.name}:{lineno}")
         if progress:
             progress("import", i + 1, len(records))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                                         fact_keys=settings.memory.fact_keys)
     return report
 
 
@@ -666,10 +673,13 @@ def _merge_with_archive(path: Path, msgs: list[dict]) -> list[dict]:
 
 
 def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
-                      progress: Progress | None = None) -> IngestReport:
+                      progress: Progress | None = None,
+                      after_index: Callable[[list[str]], None] | None = None) -> IngestReport:
     """Import chat messages `{conversation, session, id, speaker, time, text}` into the
     verbatim archive: one vault note per (conversation, session), one indexed unit per
-    message, event time = the message's own `time` (ISO 8601, validated)."""
+    message, event time = the message's own `time` (ISO 8601, validated).
+    after_index: called with the imported sessions' note ids once they are indexed and
+    before embedding (fact extraction hooks in here, so messages are embedded once)."""
     rows = _read_jsonl(path, ("conversation", "session", "id", "speaker", "time", "text"))
     sessions: dict[tuple[str, str], list[dict]] = {}
     for lineno, msg in rows:
@@ -679,6 +689,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
             raise ImportFormatError(f"{path}: line {lineno}: time {msg['time']!r} is not ISO 8601") from exc
         sessions.setdefault((str(msg["conversation"]), str(msg["session"])), []).append(msg)
     report = IngestReport()
+    note_ids: list[str] = []
     for i, ((conv, sess), msgs) in enumerate(sessions.items()):
         relpath = f"chats/{V.slugify(conv)}/{V.slugify(sess)}.md"
         msgs = _merge_with_archive(settings.vault / relpath, msgs)
@@ -691,9 +702,13 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         body = "".join(format_chat_message(str(m["id"]), str(m["speaker"]).replace("\n", " "),
                                            str(m["time"]), str(m["text"])) for m in msgs)
         _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}")
+        note_ids.append(fm["id"])
         if progress:
             progress("import", i + 1, len(sessions))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
+    if after_index is not None:
+        after_index(note_ids)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                                         fact_keys=settings.memory.fact_keys)
     return report
 
 
@@ -728,7 +743,8 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
             report.failed.append((name, str(exc)))
         if progress:
             progress("index", i + 1, len(files))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks)
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                                         fact_keys=settings.memory.fact_keys)
     from cairn.memory.mirror import rebuild_memories  # memory store, mirrored in <vault>/_memory
     report.failed.extend(rebuild_memories(conn, settings.vault, embedder)["failed"])
     return report

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
 from cairn.answer.answerability import named_people, strip_people
 from cairn.config import Settings, load_settings
-from cairn.ingest import (IngestReport, Progress, import_chat_jsonl, import_notes_jsonl,
-                          ingest_paths, is_url, reindex, run_jobs)
+from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
+                          import_notes_jsonl, ingest_paths, is_url, reindex, run_jobs)
 from cairn.search.hybrid import SearchResult, search
 from cairn.store import db
 from cairn.store import notes as N
@@ -119,9 +120,22 @@ class Cairn:
         """Import a JSONL file of notes (see ingest.import_notes_jsonl)."""
         return import_notes_jsonl(self.conn, self.settings, Path(path), self.embedder, progress)
 
-    def import_chat(self, path: str | Path, progress: Progress | None = None) -> IngestReport:
-        """Import a JSONL chat transcript (see ingest.import_chat_jsonl)."""
-        return import_chat_jsonl(self.conn, self.settings, Path(path), self.embedder, progress)
+    def import_chat(self, path: str | Path, progress: Progress | None = None, *,
+                    extract: bool | None = None, llm: str | None = None) -> "ChatImportReport":
+        """Import a JSONL chat transcript (see ingest.import_chat_jsonl), then extract facts
+        from the imported sessions and store them as fact keys before embedding.
+        extract: None = `[memory] extract_on_import` (default on). llm: extraction model
+        spec (None = `[memory] extract_llm`, default "none" = rules)."""
+        do_extract = self.settings.memory.extract_on_import if extract is None else extract
+        extractions: list[SessionExtraction] = []
+        model = _extraction_llm(self.settings, llm) if do_extract else None  # bad spec: fail first
+
+        def hook(note_ids: list[str]) -> None:
+            extractions.extend(self._extract_notes(note_ids, model, embed=False))
+
+        report = import_chat_jsonl(self.conn, self.settings, Path(path), self.embedder, progress,
+                                   after_index=hook if do_extract else None)
+        return ChatImportReport(**vars(report), extractions=extractions, extracted=do_extract)
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:
         """Rebuild the index from the vault alone."""
@@ -306,6 +320,54 @@ class Cairn:
         return delete_note(self.conn, self.settings, self.embedder, ref)
 
 
+    # --- extraction ------------------------------------------------------------------
+    # Fact extraction from chat sessions and fact-augmented keys (memory/extract.py, keys.py).
+    def _extract_notes(self, note_ids: list[str], model: tuple, *, embed: bool = True) -> list[SessionExtraction]:
+        """Extract from chat notes `note_ids` with `model` = (llm or None, problem or None)
+        from `_extraction_llm`; store the fact keys; re-embed changed messages if `embed`."""
+        from cairn.memory.extract import extract_facts
+        from cairn.memory.keys import facts_by_source, store_fact_keys
+        model, problem = model
+        out = []
+        for note_id in note_ids:
+            note = N.get_note(self.conn, note_id)
+            if note is None:
+                continue
+            res = extract_facts(_session_messages(self.conn, note_id), model)
+            if problem:
+                res.problems.insert(0, problem)
+            upd = store_fact_keys(self.conn, note_id, facts_by_source(res.facts), res.method,
+                                  apply=self.settings.memory.fact_keys)
+            out.append(SessionExtraction(note_id, note.path, note.title, res, upd))
+        if embed and any(e.keys.rewritten_chunks for e in out):
+            embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
+                          fact_keys=self.settings.memory.fact_keys)
+        return out
+
+    def extract(self, target: str | None = None, *, llm: str | None = None) -> list[SessionExtraction]:
+        """Extract facts from chat sessions and store them as fact-augmented keys.
+
+        target: None = every chat session; a conversation name (all its sessions); a chat note id
+        or vault path. llm: "none" (rule-based extractor), "embedded", "openai:BASE_URL:MODEL",
+        or None for `[memory] extract_llm` ("none" by default). Returns one SessionExtraction per
+        session (facts with source ids, method, problems). Raises ValueError for an unknown
+        target or a malformed llm spec; model failures are reported in each result's problems.
+        Messages whose keys changed are re-embedded before returning.
+        """
+        model = _extraction_llm(self.settings, llm)
+        return self._extract_notes(_chat_note_ids(self.conn, target), model)
+
+    def set_fact_keys(self, enabled: bool) -> int:
+        """Index chat messages with (True) or without (False) their stored facts, for this
+        process (benchmark A/B; the lasting switch is `[memory] fact_keys`). Returns the number
+        of chunks rewritten and re-embedded."""
+        from cairn.memory.keys import apply_setting
+        self.settings.memory.fact_keys = enabled
+        n = apply_setting(self.conn, enabled)
+        embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks, fact_keys=enabled)
+        return n
+    # --- end extraction --------------------------------------------------------------
+
 class _LazyEmbedder:
     """Stands in for `Cairn.embedder` and loads the model only when first used (a sync
     that finds nothing to embed never loads it)."""
@@ -315,6 +377,78 @@ class _LazyEmbedder:
 
     def __getattr__(self, name: str):
         return getattr(self._app.embedder, name)
+
+
+# --- extraction ------------------------------------------------------------------------
+# Fact extraction from chat sessions and fact-augmented keys (memory/extract.py, keys.py).
+
+@dataclass
+class SessionExtraction:
+    """Facts extracted from one chat session (a `chats/...` note): its note id, vault path,
+    title, the ExtractionResult and the KeyUpdate applied to the index."""
+
+    note_id: str
+    path: str
+    title: str
+    result: object
+    keys: object
+
+    def to_json(self) -> dict:
+        return {"note_id": self.note_id, "path": self.path, "title": self.title,
+                **self.result.to_json(),
+                "keys": {"messages_with_facts": self.keys.messages_with_facts,
+                         "rewritten_chunks": self.keys.rewritten_chunks}}
+
+
+@dataclass
+class ChatImportReport(IngestReport):
+    """An IngestReport plus the extraction run on the imported sessions (if any)."""
+
+    extractions: list = field(default_factory=list)
+    extracted: bool = False
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        if self.extracted:
+            out["extraction"] = [e.to_json() for e in self.extractions]
+        return out
+
+
+def _extraction_llm(settings: Settings, llm: str | None):
+    """(model or None, problem or None) for an extraction LLM spec. ValueError for a bad
+    spec; an unavailable model becomes a problem (the rules are used)."""
+    from cairn.llm import get_llm
+    from cairn.llm.errors import LLMUnavailable
+    spec = llm or settings.memory.extract_llm or "none"
+    try:
+        return get_llm(spec), None
+    except LLMUnavailable as exc:
+        return None, f"LLM {spec!r} unavailable, used the rule-based extractor: {exc}"
+
+
+def _session_messages(conn: sqlite3.Connection, note_id: str) -> list:
+    from cairn.memory.extract import Message
+    return [Message(str(r["source_id"]), r["speaker"] or "", r["text"].replace("\\## [", "## ["),
+                    r["event_time"] or "")
+            for r in conn.execute("SELECT source_id, speaker, text, event_time FROM chunks "
+                                  "WHERE note_id = ? AND source_id IS NOT NULL ORDER BY ord", (note_id,))]
+
+
+def _chat_note_ids(conn: sqlite3.Connection, target: str | None) -> list[str]:
+    """Chat notes for `target`: None = all; a note id; a vault path; or a conversation name
+    (all its sessions). ValueError when nothing matches."""
+    rows = conn.execute("SELECT id, path, meta FROM notes WHERE type = 'chat' ORDER BY path").fetchall()
+    if target is None:
+        return [r["id"] for r in rows]
+    hits = [r["id"] for r in rows if target in (r["id"], r["path"])
+            or json.loads(r["meta"]).get("conversation") == target]
+    if not hits:
+        raise ValueError(f"no chat session matches {target!r}: give a conversation name, a chat "
+                         "note id or path (see `cairn import chat`), or nothing for all chats")
+    return hits
+
+
+# --- end extraction ----------------------------------------------------------------------
 
 
 def read_batch_file(path: Path) -> list[tuple[str, str]]:

@@ -211,5 +211,6 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
             N.delete_note(conn, note.id)
         report.removed.append(r)
     if embed and embedder is not None and (report.changed or _vectors_missing(conn, settings)):
-        report.embedded, _ = embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks)
+        report.embedded, _ = embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
+                      fact_keys=settings.memory.fact_keys)
     return report

