@@ -232,7 +232,15 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in ("search", "chunk", "memory"):
+        sync = data.get("sync")
+        if isinstance(sync, dict) and "inbox" in sync:
+            inbox = sync.pop("inbox")
+            if isinstance(inbox, str):
+                inbox = [inbox]
+            if not isinstance(inbox, list) or not all(isinstance(p, str) and p.strip() for p in inbox):
+                raise ConfigError("config.toml: sync.inbox must be a list of folder paths")
+            settings.sync.inbox = list(inbox)
+        for section in ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync"):
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")
