@@ -216,6 +216,12 @@ def _print_extraction_summary(sessions) -> None:
     facts = sum(len(s.result.facts) for s in sessions)
     methods = sorted({s.result.method for s in sessions})
     out.print(f"extracted {facts} fact(s) from {len(sessions)} session(s) by {', '.join(methods) or '-'}")
+    actions: dict[str, int] = {}
+    for s in sessions:
+        for action, n in s.memories.items():
+            actions[action] = actions.get(action, 0) + n
+    if actions:
+        out.print("memory store: " + ", ".join(f"{n} {a}" for a, n in sorted(actions.items())))
     for s in sessions:
         for p in s.result.problems:
             err.print(f"[yellow]extraction[/yellow] {escape(s.path)}: {escape(p)}")

@@ -103,7 +103,8 @@ class MemorySettings:
     Extraction: fact_keys — index each chat message together with the facts extracted from
     it (fact-augmented keys; false = the message alone); extract_on_import — `cairn import
     chat` extracts facts after importing; extract_llm — the model used for extraction
-    ("none" = the rule-based extractor; "embedded"; "openai:BASE_URL:MODEL")."""
+    ("none" = the rule-based extractor; "embedded"; "openai:BASE_URL:MODEL");
+    store_extracted — extracted facts also go into the memory store (`cairn memories`)."""
 
     half_life_days: float = 30.0
     recency_min: float = 0.1
@@ -119,6 +120,7 @@ class MemorySettings:
     fact_keys: bool = True
     extract_on_import: bool = True
     extract_llm: str = "none"
+    store_extracted: bool = True
 
 
 @dataclass

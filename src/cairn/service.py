@@ -338,11 +338,38 @@ class Cairn:
                 res.problems.insert(0, problem)
             upd = store_fact_keys(self.conn, note_id, facts_by_source(res.facts), res.method,
                                   apply=self.settings.memory.fact_keys)
-            out.append(SessionExtraction(note_id, note.path, note.title, res, upd))
+            stored = self._remember_facts(res) if self.settings.memory.store_extracted else {}
+            out.append(SessionExtraction(note_id, note.path, note.title, res, upd, stored))
         if embed and any(e.keys.rewritten_chunks for e in out):
             embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
                           fact_keys=self.settings.memory.fact_keys)
         return out
+
+    def _remember_facts(self, res) -> dict[str, int]:
+        """Store each extracted fact in the memory store (memory.store.remember) as said at its
+        first message's time, with its message ids as provenance; a restated fact reinforces
+        and a contradicting one supersedes, as for `cairn remember`. Returns counts per
+        action ("add", "reinforce", "supersede", "none"); a fact the store refuses is added to
+        `res.problems` (never dropped silently)."""
+        from cairn.memory import remember, resolve_event_time
+        from cairn.memory.temporal import parse_time
+        counts: dict[str, int] = {}
+        for fact in res.facts:
+            try:
+                said = parse_time(fact.said_at) if fact.said_at else None
+                # The extractor already wrote the absolute date into the text; take the event
+                # time from it without rewriting the text a second time.
+                event_time = resolve_event_time(fact.text, said)[0] if said else None
+                change = remember(self.conn, self.embedder, fact.text, kind=fact.kind,
+                                  event_time=event_time,
+                                  source=fact.source_ids[0] if fact.source_ids else "chat",
+                                  source_ids=fact.source_ids, entities=fact.entities,
+                                  confidence=fact.confidence, now=said, vault=self.settings.vault)
+            except ValueError as exc:
+                res.problems.append(f"memory store refused {fact.text!r}: {exc}")
+                continue
+            counts[change.action] = counts.get(change.action, 0) + 1
+        return counts
 
     def extract(self, target: str | None = None, *, llm: str | None = None) -> list[SessionExtraction]:
         """Extract facts from chat sessions and store them as fact-augmented keys.
@@ -385,19 +412,22 @@ class _LazyEmbedder:
 @dataclass
 class SessionExtraction:
     """Facts extracted from one chat session (a `chats/...` note): its note id, vault path,
-    title, the ExtractionResult and the KeyUpdate applied to the index."""
+    title, the ExtractionResult, the KeyUpdate applied to the index, and `memories`: how
+    many facts the memory store added / reinforced / superseded / already had ("none")."""
 
     note_id: str
     path: str
     title: str
     result: object
     keys: object
+    memories: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"note_id": self.note_id, "path": self.path, "title": self.title,
                 **self.result.to_json(),
                 "keys": {"messages_with_facts": self.keys.messages_with_facts,
-                         "rewritten_chunks": self.keys.rewritten_chunks}}
+                         "rewritten_chunks": self.keys.rewritten_chunks},
+                "memories": dict(self.memories)}
 
 
 @dataclass

@@ -35,7 +35,9 @@ RULE_CONFIDENCE = 0.6
 
 _IMAGE = re.compile(r"\[image:[^\]]*\]")
 _IMAGE_CAPTION = re.compile(r"\[image:\s*([^\]]*)\]")
-_SENT_SPLIT = re.compile(r"(?<=[.!?])\s+|\s+-\s+|\n+")
+# Sentence ends, except after a title abbreviation ("Dr. Okafor" stays one sentence).
+_SENT_SPLIT = re.compile(r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)"
+                         r"(?<!\bvs\.)(?<=[.!?])\s+|\s+-\s+|\n+")
 _FIRST = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|Im|Ive|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll)\b")
 _MY_SUBJECT = re.compile(
     r"\b[Mm]y\s+(?:[\w-]+\s+){0,2}?(?:is|are|was|were|has|have|had|just|got|loves?|likes?|"
