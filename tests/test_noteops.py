@@ -70,3 +70,13 @@ def test_delete_twice_same_name_keeps_both_in_trash(app):
     assert (app.settings.vault / ".trash" / "Draft.md").read_text().rstrip().endswith("first draft words")
     assert app.search("draft words", mode="keyword").hits == []
     assert app.sync().added == []
+
+
+@pytest.mark.parametrize("body", ["", "  \n\n"])
+def test_update_with_an_empty_body_changes_nothing(app, body):
+    app.note_create("Plan", "hi there")
+    for mode in ("overwrite", "append"):
+        with pytest.raises(ValueError, match="empty; nothing was changed"):
+            app.note_update("Plan", body, mode=mode)
+    assert app.note_show("Plan")["body"] == "hi there"
+    assert app.search("hi there", mode="keyword").hits

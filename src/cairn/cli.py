@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -38,8 +39,15 @@ def main(home: Optional[str] = typer.Option(None, "--home", envvar="CAIRN_HOME",
     if home is not None and not home.strip():
         _fail("--home is empty; give a folder (or unset CAIRN_HOME to use ~/.cairn)")
     STATE["home"] = Path(home) if home else None
+    # SIGTERM (e.g. from `timeout` or a service manager) stops like Ctrl-C: running ingest
+    # jobs are put back in the queue instead of waiting for their lease to expire.
+    signal.signal(signal.SIGTERM, _terminate)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+
+
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _arg_text(value: str) -> str:
@@ -78,6 +86,10 @@ def _service() -> Iterator["object"]:
         _fail(f"index database error: {exc}")
     except (EmbedderUnavailable, LLMUnavailable, IndexOpenError) as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
+                  "jobs stay queued — `cairn jobs run` finishes them")
+        raise typer.Exit(130)
     finally:
         svc.close()
 

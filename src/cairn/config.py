@@ -221,10 +221,54 @@ def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
         setattr(obj, key, type(current)(value))
 
 
+# Lower bounds of numeric settings: (section, key) -> (minimum, strict). Every other number
+# must be >= 0. A value outside its range would empty the index (chunk sizes), divide by
+# zero (recency tau) or stop work (attempts, limits), so it is refused when config.toml loads.
+_MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
+    ("search", "k"): (1, False), ("search", "rrf_k"): (1, False),
+    ("search", "candidates"): (1, False), ("search", "recency_tau_days"): (0, True),
+    ("chunk", "max_tokens"): (16, False), ("chunk", "embed_max_chunks"): (1, False),
+    ("memory", "half_life_days"): (0, True), ("memory", "core_limit"): (1, False),
+    ("fetch", "max_url_bytes"): (1, False), ("fetch", "timeout_s"): (0, True),
+    ("jobs", "max_attempts"): (1, False), ("jobs", "batch"): (1, False),
+    ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
+}
+_LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
+
+
+def _check_llm_spec(value: object, key: str) -> str:
+    """A model spec as written in config.toml (syntax only; the model is not loaded here)."""
+    if not isinstance(value, str) or not (
+            value.strip().lower() in ("none", "embedded") or value.strip().lower().startswith("openai:")):
+        raise ConfigError(f"config.toml: {key} must be {_LLM_FORMS}, got {value!r}")
+    return value.strip()
+
+
+def validate(settings: "Settings") -> None:
+    """Check value ranges after loading (see `_MINIMUMS`; numbers >= 0; fusion one of
+    weighted/rrf; chunk.min_tokens <= max_tokens). Raises ConfigError naming the key."""
+    sections = {"search": settings.search, "chunk": settings.chunk, "memory": settings.memory,
+                "fetch": settings.fetch, "jobs": settings.jobs, "sync": settings.sync, "": settings}
+    for name, obj in sections.items():
+        for key, value in vars(obj).items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            low, strict = _MINIMUMS.get((name, key), (0, False))
+            if value < low or (strict and value == low):
+                label = f"{name}.{key}" if name else key
+                bound = f"greater than {low:g}" if strict else f"at least {low:g}"
+                raise ConfigError(f"config.toml: {label} must be {bound}, got {value!r}")
+    if settings.search.fusion not in ("weighted", "rrf"):
+        raise ConfigError(f"config.toml: search.fusion must be \"weighted\" or \"rrf\", got {settings.search.fusion!r}")
+    if settings.chunk.min_tokens > settings.chunk.max_tokens:
+        raise ConfigError("config.toml: chunk.min_tokens must not exceed chunk.max_tokens")
+
+
 def load_settings(home: Path | str | None = None) -> Settings:
     """Resolve settings for `home` (or the default home).
 
-    Raises ConfigError when config.toml exists but is not valid TOML or has bad keys.
+    Raises ConfigError when config.toml exists but is not valid TOML, has unknown keys,
+    values of the wrong type or values out of range (see `validate`).
     """
     home_path = Path(home).expanduser() if home else default_home()
     settings = Settings(home=home_path.resolve())
@@ -248,7 +292,9 @@ def load_settings(home: Path | str | None = None) -> Settings:
                     raise ConfigError(f"config.toml: [{section}] must be a table")
                 _apply(getattr(settings, section), data.pop(section), f"{section}.")
         if "llm" in data:
-            settings.llm = str(data.pop("llm"))
+            settings.llm = _check_llm_spec(data.pop("llm"), "llm")
+        if settings.memory.extract_llm:
+            _check_llm_spec(settings.memory.extract_llm, "memory.extract_llm")
         if "vault" in data:
             vault = data.pop("vault")
             if not isinstance(vault, str) or not vault.strip():
@@ -258,9 +304,13 @@ def load_settings(home: Path | str | None = None) -> Settings:
             if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
                 raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
         if "max_file_bytes" in data:
-            settings.max_file_bytes = int(data.pop("max_file_bytes"))
+            value = data.pop("max_file_bytes")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"config.toml: max_file_bytes must be a whole number of bytes, got {value!r}")
+            settings.max_file_bytes = value
         if data:
             raise ConfigError(f"config.toml: unknown key(s) {sorted(data)}")
+        validate(settings)
     if os.environ.get("CAIRN_LLM"):
         settings.llm = os.environ["CAIRN_LLM"]
     return settings

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -259,6 +260,17 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
 
 # --------------------------------------------------------------------------- sources -> vault
 
+def special_file_kind(mode: int) -> str | None:
+    """"FIFO", "character device", "block device" or "socket" for a `st_mode` that is not a
+    regular file or folder (such files are never read: a FIFO blocks, /dev/zero never ends),
+    else None."""
+    for test, label in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"),
+                        (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return label
+    return None
+
+
 def _iter_sources(paths: Iterable[Path]) -> Iterable[tuple[Path, Path | None]]:
     """(file, root folder or None) for every file under the given paths (hidden skipped)."""
     for p in paths:
@@ -299,11 +311,21 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     name = name or str(src)
     source = source or str(src.resolve())
     try:
-        size = src.stat().st_size
+        st = src.stat()
+        kind = special_file_kind(st.st_mode)
+        if kind:
+            # Opening a FIFO blocks and a device never ends (/dev/zero): never read them.
+            report.skipped.append((name, f"not a regular file ({kind})"))
+            return
+        size = st.st_size
         if size > settings.max_file_bytes:
             report.skipped.append((name, f"file too large ({size} bytes > max_file_bytes {settings.max_file_bytes})"))
             return
-        data = src.read_bytes()
+        with open(src, "rb") as fh:  # bounded even if the file grows while we read it
+            data = fh.read(settings.max_file_bytes + 1)
+        if len(data) > settings.max_file_bytes:
+            report.skipped.append((name, f"file too large (> max_file_bytes {settings.max_file_bytes})"))
+            return
     except OSError as exc:
         if raise_errors:
             raise
@@ -544,6 +566,13 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                                   "(use `cairn reindex` to rebuild from it)"))
             continue
         for f, root in _iter_sources([p]):
+            try:
+                kind = special_file_kind(f.stat().st_mode)
+            except OSError:
+                kind = None  # dangling link or unreadable: the job reports it by name
+            if kind:
+                report.skipped.append((str(f), f"not a regular file ({kind})"))
+                continue
             resolved = f.resolve()
             if vault not in resolved.parents:
                 # Absolute paths (symlinks kept), so `cairn jobs run` works from any folder.

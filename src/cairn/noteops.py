@@ -117,10 +117,14 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
 def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, body: str,
                 mode: str = "overwrite") -> N.NoteRow:
     """Replace (`overwrite`) or extend (`append`) the body of the note `ref` names, keeping
-    its frontmatter block byte for byte, and re-index it. Raises ValueError for a bad mode,
-    NoteNotFound / AmbiguousNote."""
+    its frontmatter block byte for byte, and re-index it. Raises ValueError for a bad mode
+    or an empty body (an empty stdin in a script must not wipe a note: `delete_note`
+    removes one on purpose), NoteNotFound / AmbiguousNote. Nothing is written then."""
     if mode not in MODES:
         raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+    if not body or not body.strip():
+        raise ValueError(f"the new body for {ref!r} is empty; nothing was changed "
+                         "(to remove the note use `cairn note delete`)")
     note = resolve(conn, settings, embedder, ref)
     path = settings.vault / note.path
     head, old_body = _split_frontmatter(path.read_text(encoding="utf-8", errors="replace"))

@@ -1,0 +1,64 @@
+"""config.toml values out of range are refused when the settings load, naming the key —
+before any command can act on them (a zero chunk size used to empty the index on reindex)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.config import ConfigError, load_settings
+
+
+def _load(tmp_path, text):
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text(text, encoding="utf-8")
+    return load_settings(home)
+
+
+@pytest.mark.parametrize("text, key", [
+    ("[chunk]\nmax_tokens = 0\n", "chunk.max_tokens"),
+    ("[chunk]\nmax_tokens = -1\n", "chunk.max_tokens"),
+    ("[chunk]\nmin_tokens = 500\n", "chunk.min_tokens"),
+    ("[search]\nrecency_tau_days = 0\n", "search.recency_tau_days"),
+    ("[search]\nk = 0\n", "search.k"),
+    ("[search]\nk = -5\n", "search.k"),
+    ("[search]\nfusion = \"best\"\n", "search.fusion"),
+    ("[search]\nanswer_floor = -0.1\n", "search.answer_floor"),
+    ("[jobs]\nmax_attempts = 0\n", "jobs.max_attempts"),
+    ("[fetch]\ntimeout_s = -1\n", "fetch.timeout_s"),
+    ("[sync]\nsettle_ms = -100\n", "sync.settle_ms"),
+    ("[memory]\nhalf_life_days = 0\n", "memory.half_life_days"),
+    ("max_file_bytes = true\n", "max_file_bytes"),
+    ("max_file_bytes = -1\n", "max_file_bytes"),
+    ("llm = 5\n", "llm"),
+    ("llm = \"gpt4\"\n", "llm"),
+    ("[memory]\nextract_llm = \"gpt4\"\n", "memory.extract_llm"),
+])
+def test_out_of_range_or_malformed_values_are_refused(tmp_path, text, key):
+    with pytest.raises(ConfigError) as info:
+        _load(tmp_path, text)
+    assert key in str(info.value)
+
+
+def test_valid_values_load(tmp_path):
+    s = _load(tmp_path, "llm = \"openai:http://127.0.0.1:8080/v1:m\"\nmax_file_bytes = 1000\n"
+                        "[chunk]\nmax_tokens = 200\n[search]\nk = 3\nfusion = \"rrf\"\n")
+    assert (s.chunk.max_tokens, s.search.k, s.search.fusion, s.max_file_bytes) == (200, 3, "rrf", 1000)
+
+
+def test_a_bad_config_loses_nothing_on_reindex(tmp_path, embedder):
+    """The index built before the bad value is still there once the value is fixed."""
+    from cairn.service import Cairn
+    home = tmp_path / "home"
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# Boiler\n\nThe boiler pressure is 1.5 bar.\n", encoding="utf-8")
+    with Cairn(home, embedder=embedder) as app:
+        app.ingest([notes])
+    (home / "config.toml").write_text("[chunk]\nmax_tokens = 0\n", encoding="utf-8")
+    with pytest.raises(ConfigError):
+        Cairn(home, embedder=embedder)
+    (home / "config.toml").write_text("", encoding="utf-8")
+    with Cairn(home, embedder=embedder) as app:
+        assert app.status()["notes"] == 1
+        assert app.search("boiler pressure", mode="keyword").hits
