@@ -229,3 +229,13 @@ def test_dangling_symlink_is_reported_and_rest_ingested(tmp_path):
     r = cairn(home, "ingest", "-q", str(tmp_path / "in"))
     assert r.returncode == 0 and "added 1" in r.stdout and "failed 1" in r.stderr + r.stdout
     assert "gone.md: cannot read" in r.stderr
+
+
+def test_os_errors_name_the_path_without_errno(tmp_path):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    r = cairn(tmp_path / "h", "import", "notes", str(folder))
+    assert r.returncode == 1
+    assert f"{folder}: is a directory" in r.stderr and "Errno" not in r.stderr
+    r = cairn(tmp_path / "h", "search", "--batch", str(tmp_path / "missing.jsonl"))
+    assert r.returncode == 1 and "missing.jsonl: no such file or directory" in r.stderr

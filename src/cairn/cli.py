@@ -46,6 +46,14 @@ def main(home: Optional[str] = typer.Option(None, "--home", envvar="CAIRN_HOME",
                         format="%(levelname)s %(name)s: %(message)s")
 
 
+def _error_text(exc: Exception) -> str:
+    """An error as one line naming the problem: OS errors as "PATH: reason" (no errno)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = exc.filename if exc.filename is not None else ""
+        return f"{where}: {exc.strerror.lower()}" if where else exc.strerror.lower()
+    return str(exc)
+
+
 def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
@@ -74,11 +82,11 @@ def _service() -> Iterator["object"]:
     try:
         svc = Cairn(STATE["home"])
     except (ConfigError, IndexOpenError, OSError) as exc:
-        _fail(str(exc))
+        _fail(_error_text(exc))
     try:
         yield svc
     except (ValueError, OSError) as exc:
-        _fail(str(exc))
+        _fail(_error_text(exc))
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
             _fail(f"the index {svc.settings.index_path} is busy: another Cairn process kept it "
@@ -212,7 +220,7 @@ def import_chat(file: Path, json_out: bool = typer.Option(False, "--json"),
                 no_extract: bool = typer.Option(False, "--no-extract",
                                                 help="Do not extract facts after importing."),
                 llm: Optional[str] = typer.Option(None, "--llm", help="Extraction model: none (rules) | "
-                                                  "embedded | openai:BASE_URL:MODEL (default: [memory] extract_llm).")) -> None:
+                                                  "embedded | openai:BASE_URL:MODEL (default: \\[memory] extract_llm).")) -> None:
     """Import a chat transcript from JSONL: {"conversation", "session", "id", "speaker",
     "time", "text"} per line (time in ISO 8601); then extract facts from its sessions."""
     with _service() as svc, _progress(not quiet) as prog:
@@ -243,7 +251,7 @@ def _print_extraction_summary(sessions) -> None:
 def extract_cmd(target: Optional[str] = typer.Argument(None, help="Conversation name, chat note id or "
                                                        "path (default: every chat session)."),
                 llm: Optional[str] = typer.Option(None, "--llm", help="none (rules) | embedded | "
-                                                  "openai:BASE_URL:MODEL (default: [memory] extract_llm)."),
+                                                  "openai:BASE_URL:MODEL (default: \\[memory] extract_llm)."),
                 json_out: bool = typer.Option(False, "--json", help="Print the facts as JSON.")) -> None:
     """Extract facts about the people in chat sessions; store them as fact-augmented keys."""
     with _service() as svc:
@@ -303,12 +311,12 @@ def _hits_table(hits) -> Table:
 
 @app.command("search")
 def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
-               k: Optional[int] = typer.Option(None, "--k", min=1, max=1000, help="Number of hits (default: [search] k, 10)."),
+               k: Optional[int] = typer.Option(None, "--k", min=1, max=1000, help="Number of hits (default: \\[search] k, 10)."),
                json_out: bool = typer.Option(False, "--json", help="Print hits as JSON."),
                type_: Optional[list[str]] = typer.Option(None, "--type", help="Keep only notes of this type (repeatable)."),
                since: Optional[str] = typer.Option(None, "--since", help="Keep only items dated on/after this ISO date."),
                mode: str = typer.Option("hybrid", "--mode", help="hybrid | keyword | semantic"),
-               fusion: Optional[str] = typer.Option(None, "--fusion", help="weighted | rrf (default: [search] fusion, weighted)"),
+               fusion: Optional[str] = typer.Option(None, "--fusion", help="weighted | rrf (default: \\[search] fusion, weighted)"),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}.")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
     if since:
