@@ -54,7 +54,7 @@ MARGIN = 0.15
 OTHER_TERMS = 0.34
 MISSING_TERMS = 1.0
 # A question or a sentence calling another participant by name is about the addressee
-# (module doc); switches kept for the bench comparison.
+# (module doc); False restores the second-person-only reading (for measuring the rule).
 QUESTIONS_TO_ADDRESSEE = True
 VOCATIVE = True
 MAX_SENTENCES = 160
