@@ -126,9 +126,15 @@ def _hit(text, speaker, n):
     ("Congrats on finishing your course!", "Priya", A.ADDRESSEE),  # Priya speaking to someone else
     ("You and I should hike.", "Tomas", "Tomas"),  # first person present: the speaker
     ("Priya rebuilt the roof.", None, None),  # a note: about anyone
+    ("Any fun plans for the summer?", "Priya", A.ADDRESSEE),  # a question Priya asks: about the other
+    ("Any fun plans for the summer?", "Tomas", "Priya"),  # a question Tomas asks (Priya checked): about her
+    ("Should I try the cello?", "Priya", "Priya"),  # a first-person question: the speaker
+    ("That race sounds great, Tom!", "Priya", A.ADDRESSEE),  # calls Tomas by a short name
+    ("That race sounds great, Tom!", "Tomas", "Tomas"),  # no other participant is named
+    ("Great news from Lisbon.", "Tomas", "Tomas"),  # a capitalised word that is no participant's name
 ])
 def test_sentence_subject(sentence, speaker, subject):
-    assert A.sentence_subject(sentence, speaker, "Priya") == subject
+    assert A.sentence_subject(sentence, speaker, "Priya", ["Priya", "Tomas"]) == subject
 
 
 def test_named_people_and_strip():
@@ -152,3 +158,38 @@ def test_check_on_hits(real_embedder):
 def test_check_tolerates_odd_input(real_embedder):
     assert A.check("", [], real_embedder).answerable
     assert A.check("Priya?", [_hit("Hello!", "Priya", 1)], real_embedder).answerable
+
+
+# A second conversation written for this test: only Priya names the kite, in a question she
+# asks Tomas, and in a cheer that calls him by a short name; both are about him, not her.
+KITE_MESSAGES = [
+    ("Priya", "Flying the red dragon kite at the festival this weekend?"),
+    ("Tomas", "Yes! It has a twelve metre tail that my neighbour stitched."),
+    ("Priya", "The red dragon kite over the beach will look amazing, Tom!"),
+    ("Priya", "I will be at the bakery all weekend, baking rye bread for the market."),
+    ("Tomas", "Good luck with the rye bread."),
+]
+
+
+@pytest.fixture(scope="module")
+def kite_app(tmp_path_factory, real_embedder):
+    tmp = tmp_path_factory.mktemp("kite")
+    rows = [{"conversation": "k1", "session": "s1", "id": f"k{i}", "speaker": spk,
+             "time": f"2024-05-04T09:{i:02d}", "text": text} for i, (spk, text) in enumerate(KITE_MESSAGES)]
+    path = tmp / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    with Cairn(tmp / "home", embedder=real_embedder) as app:
+        app.import_chat(path)
+        yield app
+
+
+def test_questions_and_cheers_to_the_other_person_are_not_evidence_about_the_asker(kite_app):
+    ans = kite_app.ask("What kite is Priya flying at the festival?", llm="none")
+    assert ans.abstained and not ans.citations
+    assert ans.answerability["person"] == "Priya" and "not Priya" in ans.answerability["reason"]
+
+
+def test_faithful_kite_question_answers_from_the_owner(kite_app):
+    ans = kite_app.ask("What kite is Tomas flying at the festival?", llm="none")
+    assert not ans.abstained and "dragon" in ans.answer
+    assert _cited(ans) <= {"k0", "k1", "k2"} and _cited(ans)

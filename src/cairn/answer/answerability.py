@@ -9,7 +9,11 @@ read from who wrote it and how:
 - a sentence in the second person without a first-person word ("How was your race?",
   "Congrats on finishing your degree!") is about the **addressee**: for a question naming
   person P, a second-person sentence written by someone other than P counts as about P,
-  and one written by P counts as about someone else.
+  and one written by P counts as about someone else;
+- so is a sentence without a first-person word that is a question ("Any fun plans for the
+  summer?": the asker asks about the other person) or that calls another participant by
+  name or by a capitalised short form of it ("That race sounds great, Mel!")
+  (`QUESTIONS_TO_ADDRESSEE`, `VOCATIVE`; measured on LoCoMo, bench/README.md).
 
 Notes (hits without a speaker) have no subject: they count as about anyone, so the person
 check never fires on them and questions over notes are unaffected. A question that names
@@ -49,6 +53,10 @@ from cairn.model import Hit
 MARGIN = 0.15
 OTHER_TERMS = 0.34
 MISSING_TERMS = 1.0
+# A question or a sentence calling another participant by name is about the addressee
+# (module doc); False restores the second-person-only reading (for measuring the rule).
+QUESTIONS_TO_ADDRESSEE = True
+VOCATIVE = True
 MAX_SENTENCES = 160
 ADDRESSEE = "the person they were talking to"
 
@@ -106,14 +114,29 @@ def strip_people(question: str, people: list[str]) -> str:
     return re.sub(r"\s+", " ", out).strip()
 
 
-def sentence_subject(sentence: str, speaker: str | None, person: str) -> str | None:
+def _addresses(sentence: str, speaker: str, names: list[str]) -> bool:
+    """True when `sentence` calls another participant by name (their first name or a
+    capitalised short form of at least 3 letters: "Mel" for "Melanie")."""
+    firsts = [n.split()[0].lower() for n in names if n != speaker and n.split()]
+    for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence):
+        if any(f.startswith(w.lower()) for f in firsts):
+            return True
+    return False
+
+
+def sentence_subject(sentence: str, speaker: str | None, person: str,
+                     names: list[str] | None = None) -> str | None:
     """Who `sentence` (written by `speaker`) is about, as far as the person check goes:
-    None for a note (anyone); for a second-person sentence, its addressee: `person` when
-    someone else wrote it, ADDRESSEE (someone other than `person`) when `person` wrote it;
-    otherwise the speaker."""
+    None for a note (anyone); for a sentence with no first-person word that is in the
+    second person, is a question (ends with "?") or calls another of `names` (the chat's
+    speakers) by name (`_addresses`), its addressee: `person` when someone else wrote it,
+    ADDRESSEE (someone other than `person`) when `person` wrote it; otherwise the speaker."""
     if speaker is None:
         return None
-    if _SECOND.search(sentence) and not _FIRST.search(sentence):
+    if not _FIRST.search(sentence) and (
+            _SECOND.search(sentence)
+            or (QUESTIONS_TO_ADDRESSEE and sentence.rstrip().endswith("?"))
+            or (VOCATIVE and names and _addresses(sentence, speaker, names))):
         return person if speaker != person else ADDRESSEE
     return speaker
 
@@ -145,11 +168,12 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     if not content_terms(topic):
         return result
     sents: list[tuple[str, str | None, str, str | None]] = []  # (hit id, subject, text, speaker)
+    speakers = sorted({h.speaker for h in pool.values() if h.speaker})
     for h in pool.values():
         for s, e in sentences(h.text):
             sent = h.text[s:e]
             if re.search(r"\w", sent):
-                sents.append((h.id, sentence_subject(sent, h.speaker, person), sent, h.speaker))
+                sents.append((h.id, sentence_subject(sent, h.speaker, person, speakers), sent, h.speaker))
     sents = sents[:MAX_SENTENCES]
     if not sents:
         return result
