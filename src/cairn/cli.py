@@ -138,7 +138,8 @@ def _print_report(report, as_json: bool) -> None:
 def ingest(paths: list[str] = typer.Argument(..., help="Files, folders (recursive) or http(s) URLs."),
            json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")) -> None:
-    """Ingest files, folders and web pages: markdown, text, HTML, PDF, DOCX, https://... URLs."""
+    """Ingest files, folders and web pages: notes, documents (PDF, Office, EPUB, RTF, e-mail),
+    images (OCR), audio (speech-to-text) and https://... URLs (see docs/formats.md)."""
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.ingest([_arg_text(p) for p in paths], progress=prog)
     _print_report(report, json_out)
