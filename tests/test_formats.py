@@ -569,21 +569,18 @@ def write_zip(path: Path, members: dict[str, str]) -> Path:
     return path
 
 
-def test_bad_office_files_are_named(tmp_path):
-    not_ooxml = write_zip(tmp_path / "slides.pptx", {"readme.txt": "just a zip"})
-    with pytest.raises(UnsupportedFormat, match="ZIP archive: archives are not indexed"):
-        parse_file(not_ooxml)
-    broken = write_zip(tmp_path / "broken.pptx", {"[Content_Types].xml": "<Types/>",
-                                                  "ppt/presentation.xml": "<not-a-presentation"})
-    with pytest.raises(ParseError, match="corrupt or unreadable PowerPoint presentation"):
-        parse_file(broken)
-    part = write_zip(tmp_path / "part.xlsx", {"xl/styles.xml": "<styleSheet/>"})
-    with pytest.raises(UnsupportedFormat, match="Office Open XML package: its main document part is missing"):
-        parse_file(part)
-    epub = write_zip(tmp_path / "bad.epub", {"mimetype": "application/epub+zip",
-                                             "META-INF/container.xml": "<container/>"})
-    with pytest.raises(ParseError, match="corrupt or unreadable EPUB"):
-        parse_file(epub)
+@pytest.mark.parametrize("name, members, error, match", [
+    ("slides.pptx", {"readme.txt": "just a zip"}, UnsupportedFormat, "ZIP archive: archives are not indexed"),
+    ("broken.pptx", {"[Content_Types].xml": "<Types/>", "ppt/presentation.xml": "<not-a-presentation"},
+     ParseError, "corrupt or unreadable PowerPoint presentation"),
+    ("part.xlsx", {"xl/styles.xml": "<styleSheet/>"},
+     UnsupportedFormat, "Office Open XML package: its main document part is missing"),
+    ("bad.epub", {"mimetype": "application/epub+zip", "META-INF/container.xml": "<container/>"},
+     ParseError, "corrupt or unreadable EPUB"),
+])
+def test_bad_office_files_are_named(tmp_path, name, members, error, match):
+    with pytest.raises(error, match=match):
+        parse_file(write_zip(tmp_path / name, members))
 
 
 def test_bad_ole2_files_are_named(tmp_path, fx):
