@@ -13,7 +13,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
@@ -86,6 +88,20 @@ def parse_json_report(stdout: str) -> dict:
     if start < 0:
         raise CairnError(f"no JSON report in output: {stdout[:500]!r}")
     return json.loads(stdout[start:])
+
+
+@contextmanager
+def work_dir(keep: bool, keep_prefix: str, tmp_prefix: str) -> Iterator[Path]:
+    """A scratch folder for homes and batch files: with `keep`, a new bench/out/<keep_prefix>*
+    folder that is kept (its path is printed); else a temp dir removed on exit."""
+    if keep:
+        OUT.mkdir(parents=True, exist_ok=True)
+        path = Path(tempfile.mkdtemp(prefix=keep_prefix, dir=OUT))
+        print(f"keeping homes and batch files in {path}")
+        yield path
+    else:
+        with tempfile.TemporaryDirectory(prefix=tmp_prefix) as tmp:
+            yield Path(tmp)
 
 
 def write_jsonl(path: Path, rows: Iterable[dict]) -> int:

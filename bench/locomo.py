@@ -26,15 +26,14 @@ import argparse
 import json
 import re
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import (MODES, OUT, CairnError, batch_search, data_dir, fmt_s, fusion_label,  # noqa: E402
-                     header, need, parse_json_report, run_cairn, table, write_jsonl)
+from _common import (MODES, CairnError, batch_search, data_dir, fmt_s, fusion_label, header,  # noqa: E402
+                     need, parse_json_report, run_cairn, table, work_dir, write_jsonl)
 
 # Conventional names of LoCoMo's numeric categories (as used by most papers using the data).
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -84,6 +83,67 @@ def normalise_evidence(evidence: list, known: set[str]) -> list[str]:
     return out
 
 
+def questions_of(sample: dict, known: set[str]) -> tuple[list[dict], int]:
+    """The scored questions of one conversation (categories 1-4 with valid evidence) as
+    {id, query, category, evidence}, and how many were dropped for lack of valid evidence."""
+    out, dropped = [], 0
+    for i, qa in enumerate(sample["qa"]):
+        cat = int(qa.get("category", 0))
+        if cat not in CATEGORY_NAMES:
+            continue
+        ev = normalise_evidence(qa.get("evidence") or [], known)
+        if not ev:
+            dropped += 1
+            continue
+        out.append({"id": f"{sample['sample_id']}:{i}", "query": qa["question"], "category": cat,
+                    "evidence": ev})
+    return out, dropped
+
+
+def load_samples(limit: int = 0) -> tuple[Path, list[dict]]:
+    """(path, conversations) of `locomo/locomo-dev.json` under the data folder; the first
+    `limit` conversations if limit > 0. Exits with a message if the file is missing."""
+    path = need(data_dir() / "locomo" / "locomo-dev.json", "LoCoMo")
+    samples = json.loads(path.read_text(encoding="utf-8"))
+    return path, samples[:limit] if limit else samples
+
+
+def new_score() -> dict:
+    """An empty tally: score[k][category] = [hits, n] for every k in KS."""
+    return {k: defaultdict(lambda: [0, 0]) for k in KS}
+
+
+def tally(score: dict, q: dict, got: list) -> dict[int, bool]:
+    """Count question `q` against the ranked source ids `got` in `score` (see new_score),
+    under its category and "all"; returns {k: hit} (hit = an evidence id in the top k)."""
+    ev = set(q["evidence"])
+    hits = {}
+    for k in KS:
+        hits[k] = hit = bool(ev & set(got[:k]))
+        for cat in (q["category"], "all"):
+            score[k][cat][0] += hit
+            score[k][cat][1] += 1
+    return hits
+
+
+def category_rows(scores: list[dict]) -> list[list]:
+    """Table rows [label, n, hit@k fraction for each score and each k in KS], one per
+    category scored (and "overall"); categories and n are taken from the first score."""
+    first = scores[0][KS[0]]
+    rows = []
+    for cat in [c for c in (1, 2, 3, 4) if first[c][1]] + ["all"]:
+        n = first[cat][1]
+        label = f"{cat} {CATEGORY_NAMES[cat]}" if cat != "all" else "overall"
+        rows.append([label, n] + [f"{s[k][cat][0] / n:.3f}" for s in scores for k in KS])
+    return rows
+
+
+def print_misses(misses: list[tuple[str, dict, list]], n: int) -> None:
+    """Print the first `n` (conversation id, question, ranked source ids) misses."""
+    for sid, q, got in misses[:n]:
+        print(f"{sid} cat{q['category']} {q['query']!r} evidence={q['evidence']} top5={got[:5]}")
+
+
 def run_conversation(sample: dict, modes: list[str], fusion: str | None, captions: bool, workdir: Path,
                      k: int = 10) -> dict:
     """Import one conversation and run its questions; returns per-question hits per mode."""
@@ -94,17 +154,7 @@ def run_conversation(sample: dict, modes: list[str], fusion: str | None, caption
     write_jsonl(chat, rows)
     out, _, import_wall = run_cairn(home, ["import", "chat", str(chat), "--json", "--quiet"])
     report = parse_json_report(out)
-    known = {r["id"] for r in rows}
-    questions, dropped = [], 0
-    for i, qa in enumerate(sample["qa"]):
-        cat = int(qa.get("category", 0))
-        if cat not in CATEGORY_NAMES:
-            continue
-        ev = normalise_evidence(qa.get("evidence") or [], known)
-        if not ev:
-            dropped += 1
-            continue
-        questions.append({"id": f"{sid}:{i}", "query": qa["question"], "category": cat, "evidence": ev})
+    questions, dropped = questions_of(sample, {r["id"] for r in rows})
     batch = workdir / f"{sid}-questions.jsonl"
     write_jsonl(batch, ({"id": q["id"], "query": q["query"]} for q in questions))
     per_mode, walls, warnings = {}, {}, {}
@@ -132,21 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     modes = [m for m in args.modes.split(",") if m]
 
     t0 = time.perf_counter()
-    path = need(data_dir() / "locomo" / "locomo-dev.json", "LoCoMo")
-    samples = json.loads(path.read_text(encoding="utf-8"))
-    if args.limit_conversations:
-        samples = samples[:args.limit_conversations]
+    path, samples = load_samples(args.limit_conversations)
     header(f"LoCoMo — {path} ({len(samples)} conversation(s), fusion={fusion_label(args.fusion)})")
-    if args.keep:
-        OUT.mkdir(parents=True, exist_ok=True)
-        workdir = Path(tempfile.mkdtemp(prefix="locomo-run-", dir=OUT))
-        print(f"keeping homes and batch files in {workdir}")
-        tmp_ctx = None
-    else:
-        tmp_ctx = tempfile.TemporaryDirectory(prefix="cairn-locomo-")
-        workdir = Path(tmp_ctx.name)
     convs = []
-    try:
+    with work_dir(args.keep, "locomo-run-", "cairn-locomo-") as workdir:
         for sample in samples:
             try:
                 res = run_conversation(sample, modes, args.fusion, not args.no_captions, workdir)
@@ -165,40 +204,24 @@ def main(argv: list[str] | None = None) -> int:
                 if w:
                     print(f"  {m}: {len(w)} warning(s), e.g. {w[:2]}")
             convs.append(res)
-    finally:
-        if tmp_ctx is not None:
-            tmp_ctx.cleanup()
     if not convs:
         return 1
 
-    # hits[mode][k][category] = [hit count, n]
-    score = {m: {k: defaultdict(lambda: [0, 0]) for k in KS} for m in modes}
+    # score[mode][k][category] = [hit count, n]
+    score = {m: new_score() for m in modes}
     misses = []
     for res in convs:
         for q in res["questions"]:
-            ev = set(q["evidence"])
             for m in modes:
                 got = res["hits"][m][q["id"]]
-                for k in KS:
-                    hit = bool(ev & set(got[:k]))
-                    for cat in (q["category"], "all"):
-                        score[m][k][cat][0] += hit
-                        score[m][k][cat][1] += 1
-                    if m == "hybrid" and k == 10 and not hit:
-                        misses.append((res["sid"], q, got))
+                if not tally(score[m], q, got)[10] and m == "hybrid":
+                    misses.append((res["sid"], q, got))
     header("LoCoMo evidence retrieval (`cairn search --batch --k 10`), fraction of questions")
-    cats = [c for c in (1, 2, 3, 4) if score[modes[0]][5][c][1]] + ["all"]
     headers = ["category", "n"] + [f"{m} @{k}" for m in modes for k in KS]
-    rows = []
-    for cat in cats:
-        n = score[modes[0]][5][cat][1]
-        label = f"{cat} {CATEGORY_NAMES[cat]}" if cat != "all" else "overall"
-        rows.append([label, n] + [f"{score[m][k][cat][0] / n:.3f}" for m in modes for k in KS])
-    print(table(headers, rows))
+    print(table(headers, category_rows([score[m] for m in modes])))
     if args.misses and "hybrid" in modes:
         header(f"first {args.misses} hybrid misses@10")
-        for sid, q, got in misses[:args.misses]:
-            print(f"{sid} cat{q['category']} {q['query']!r} evidence={q['evidence']} top5={got[:5]}")
+        print_misses(misses, args.misses)
     print(f"total time {fmt_s(time.perf_counter() - t0)}")
     return 0
 

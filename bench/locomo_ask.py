@@ -27,7 +27,6 @@ Printed, per category and per conversation:
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import tempfile
@@ -36,11 +35,12 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import OUT, data_dir, fmt_s, header, need, table, write_jsonl  # noqa: E402
-from locomo import chat_rows, normalise_evidence  # noqa: E402
+from _common import OUT, fmt_s, header, table, write_jsonl  # noqa: E402
+from locomo import CATEGORY_NAMES as LOCOMO_CATEGORY_NAMES  # noqa: E402
+from locomo import chat_rows, load_samples, normalise_evidence  # noqa: E402
 
 CATS = (1, 2, 3, 4, 5)
-CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+CATEGORY_NAMES = {**LOCOMO_CATEGORY_NAMES, 5: "adversarial"}
 
 
 def pick_questions(sample: dict, per_category: int, seed: int) -> list[dict]:
@@ -166,8 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
-    path = need(data_dir() / "locomo" / "locomo-dev.json", "LoCoMo")
-    samples = json.loads(path.read_text(encoding="utf-8"))
+    path, samples = load_samples()
     numbered = list(enumerate(samples, 1))
     if args.conversations:
         wanted = {int(x) for x in args.conversations.split(",") if x.strip()}

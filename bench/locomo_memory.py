@@ -26,30 +26,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import (OUT, CairnError, batch_search, data_dir, fmt_s, header, need,  # noqa: E402
-                     run_cairn, table, write_jsonl)
-from locomo import CATEGORY_NAMES, KS, chat_rows, normalise_evidence  # noqa: E402
-
-
-def questions_of(sample: dict, known: set[str]) -> tuple[list[dict], int]:
-    out, dropped = [], 0
-    for i, qa in enumerate(sample["qa"]):
-        cat = int(qa.get("category", 0))
-        if cat not in CATEGORY_NAMES:
-            continue
-        ev = normalise_evidence(qa.get("evidence") or [], known)
-        if not ev:
-            dropped += 1
-            continue
-        out.append({"id": f"{sample['sample_id']}:{i}", "query": qa["question"], "category": cat,
-                    "evidence": ev})
-    return out, dropped
+from _common import CairnError, batch_search, fmt_s, header, run_cairn, table, work_dir, write_jsonl  # noqa: E402
+from locomo import (KS, category_rows, chat_rows, load_samples, new_score, print_misses,  # noqa: E402
+                    questions_of, tally)
 
 
 def search_all(home: Path, batch: Path, modes: list[str], tag: str, workdir: Path, k: int = 10) -> dict:
@@ -122,20 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
     t0 = time.perf_counter()
-    path = need(data_dir() / "locomo" / "locomo-dev.json", "LoCoMo")
-    samples = json.loads(path.read_text(encoding="utf-8"))
-    if args.limit_conversations:
-        samples = samples[:args.limit_conversations]
+    path, samples = load_samples(args.limit_conversations)
     header(f"LoCoMo memory — {path} ({len(samples)} conversation(s))")
-    if args.keep:
-        OUT.mkdir(parents=True, exist_ok=True)
-        workdir, ctx = Path(tempfile.mkdtemp(prefix="locomo-memory-", dir=OUT)), None
-        print(f"keeping homes in {workdir}")
-    else:
-        ctx = tempfile.TemporaryDirectory(prefix="cairn-locomo-memory-")
-        workdir = Path(ctx.name)
     convs = []
-    try:
+    with work_dir(args.keep, "locomo-memory-", "cairn-locomo-memory-") as workdir:
         for n, sample in enumerate(samples):
             llm = args.llm if n < args.llm_conversations else None
             try:
@@ -160,44 +134,26 @@ def main(argv: list[str] | None = None) -> int:
                 for p in st.get("problem_examples", [])[:2]:
                     print(f"    problem: {p[:300]}")
             convs.append(res)
-    finally:
-        if ctx is not None:
-            ctx.cleanup()
     if not convs:
         return 1
     variants = list(convs[0]["hits"])
     for m in modes:
         # score[variant][k][cat] = [hits, n]; a variant is scored only on conversations that ran it
-        score = {v: {k: defaultdict(lambda: [0, 0]) for k in KS} for v in variants}
+        score = {v: new_score() for v in variants}
         misses = []
         for res in convs:
             for q in res["questions"]:
-                ev = set(q["evidence"])
                 for v, per_mode in res["hits"].items():
-                    if v not in score:
-                        score[v] = {k: defaultdict(lambda: [0, 0]) for k in KS}
                     got = per_mode[m].get(q["id"], [])
-                    for k in KS:
-                        hit = bool(ev & set(got[:k]))
-                        for cat in (q["category"], "all"):
-                            score[v][k][cat][0] += hit
-                            score[v][k][cat][1] += 1
-                        if v == "message+rule facts" and k == 10 and not hit:
-                            misses.append((res["sid"], q, got))
+                    if not tally(score.setdefault(v, new_score()), q, got)[10] and v == "message+rule facts":
+                        misses.append((res["sid"], q, got))
         header(f"evidence hit@k, mode {m} (fraction of questions)")
         for v in score:
-            cats = [c for c in (1, 2, 3, 4) if score[v][5][c][1]] + ["all"]
             print(f"\nkeys: {v}")
-            rows = []
-            for cat in cats:
-                nq = score[v][5][cat][1]
-                label = f"{cat} {CATEGORY_NAMES[cat]}" if cat != "all" else "overall"
-                rows.append([label, nq] + [f"{score[v][k][cat][0] / nq:.3f}" for k in KS])
-            print(table(["category", "n"] + [f"hit@{k}" for k in KS], rows))
+            print(table(["category", "n"] + [f"hit@{k}" for k in KS], category_rows([score[v]])))
         if args.misses and m == "hybrid":
             header(f"first {args.misses} misses@10 with rule-fact keys")
-            for sid, q, got in misses[:args.misses]:
-                print(f"{sid} cat{q['category']} {q['query']!r} evidence={q['evidence']} top5={got[:5]}")
+            print_misses(misses, args.misses)
     print(f"total time {fmt_s(time.perf_counter() - t0)}")
     return 0
 

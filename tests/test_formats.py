@@ -561,29 +561,26 @@ def test_detect_by_content_not_name(fx, tmp_path):
         assert detect_kind(p, p.read_bytes()[:8192]) == kind, key
 
 
-def test_bad_office_files_are_named(tmp_path):
-    not_ooxml = tmp_path / "slides.pptx"
-    with zipfile.ZipFile(not_ooxml, "w") as zf:
-        zf.writestr("readme.txt", "just a zip")
-    with pytest.raises(UnsupportedFormat, match="ZIP archive: archives are not indexed"):
-        parse_file(not_ooxml)
-    broken = tmp_path / "broken.pptx"
-    with zipfile.ZipFile(broken, "w") as zf:
-        zf.writestr("[Content_Types].xml", "<Types/>")
-        zf.writestr("ppt/presentation.xml", "<not-a-presentation")
-    with pytest.raises(ParseError, match="corrupt or unreadable PowerPoint presentation"):
-        parse_file(broken)
-    part = tmp_path / "part.xlsx"
-    with zipfile.ZipFile(part, "w") as zf:
-        zf.writestr("xl/styles.xml", "<styleSheet/>")
-    with pytest.raises(UnsupportedFormat, match="Office Open XML package: its main document part is missing"):
-        parse_file(part)
-    epub = tmp_path / "bad.epub"
-    with zipfile.ZipFile(epub, "w") as zf:
-        zf.writestr("mimetype", "application/epub+zip")
-        zf.writestr("META-INF/container.xml", "<container/>")
-    with pytest.raises(ParseError, match="corrupt or unreadable EPUB"):
-        parse_file(epub)
+def write_zip(path: Path, members: dict[str, str]) -> Path:
+    """A ZIP file at `path` holding `members` ({name: text})."""
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, text in members.items():
+            zf.writestr(name, text)
+    return path
+
+
+@pytest.mark.parametrize("name, members, error, match", [
+    ("slides.pptx", {"readme.txt": "just a zip"}, UnsupportedFormat, "ZIP archive: archives are not indexed"),
+    ("broken.pptx", {"[Content_Types].xml": "<Types/>", "ppt/presentation.xml": "<not-a-presentation"},
+     ParseError, "corrupt or unreadable PowerPoint presentation"),
+    ("part.xlsx", {"xl/styles.xml": "<styleSheet/>"},
+     UnsupportedFormat, "Office Open XML package: its main document part is missing"),
+    ("bad.epub", {"mimetype": "application/epub+zip", "META-INF/container.xml": "<container/>"},
+     ParseError, "corrupt or unreadable EPUB"),
+])
+def test_bad_office_files_are_named(tmp_path, name, members, error, match):
+    with pytest.raises(error, match=match):
+        parse_file(write_zip(tmp_path / name, members))
 
 
 def test_bad_ole2_files_are_named(tmp_path, fx):
@@ -634,8 +631,7 @@ def test_ingest_folder_of_formats_then_search(fx, tmp_path, embedder):
         shutil.copy(fx[key], src / fx[key].name)
     (src / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(40))
     (src / "cut.wav").write_bytes(fx["wav"].read_bytes()[:300])
-    with zipfile.ZipFile(src / "fake.xlsx", "w") as zf:
-        zf.writestr("a.txt", "not a workbook")
+    write_zip(src / "fake.xlsx", {"a.txt": "not a workbook"})
     with Cairn(tmp_path / "home", embedder=embedder) as app:
         report = app.ingest([src])
         assert report.failed == []

@@ -201,28 +201,32 @@ def _third_person(clause: str, speaker: str, addressee: str | None) -> str:
     return out
 
 
+# (kind, cue words) in priority order: the first whose cues occur in the clause wins.
+_KIND_CUES: list[tuple[str, re.Pattern[str]]] = [
+    (kind, re.compile(r"\b(" + cues + r")\b")) for kind, cues in (
+        ("decision", r"decided|decide|chose|choose|made up my mind|settled on"),
+        ("constraint", r"can't|cannot|allergic|intolerant|vegan|vegetarian|don't eat|never eat|must|"
+                       r"have to|not allowed"),
+        ("promise", r"promise|i'll|i will|we'll"),
+        ("expectation", r"gonna|going to|plan|planning|hope|hoping|expect|looking forward|want to|wanna|next"),
+        ("preference", r"love|loves|like|likes|enjoy|enjoys|prefer|favorite|favourite|hate|fan of|into|"
+                       r"passionate|keen"),
+        ("project", r"working on|project|startup|business|career|job|work at|work as|works at|build|building"),
+        ("expertise", r"expert|experience|degree|studied|certified|trained|skilled"),
+        ("person", RELATIONS),
+        ("event", r"went|visited|started|joined|attended|had|got|took|yesterday|last|ago|today|"
+                  r"finished|bought|ran|won|met|moved|saw|tried|made|gave"),
+    )
+]
+
+
 def guess_kind(clause: str) -> str:
-    """The memory kind suggested by cue words of a first-person clause (see KINDS)."""
+    """The memory kind suggested by cue words of a first-person clause (see KINDS); "fact"
+    when no cue occurs."""
     c = " " + clause.lower() + " "
-    if re.search(r"\b(decided|decide|chose|choose|made up my mind|settled on)\b", c):
-        return "decision"
-    if re.search(r"\b(can't|cannot|allergic|intolerant|vegan|vegetarian|don't eat|never eat|must|have to|not allowed)\b", c):
-        return "constraint"
-    if re.search(r"\b(promise|i'll|i will|we'll)\b", c):
-        return "promise"
-    if re.search(r"\b(gonna|going to|plan|planning|hope|hoping|expect|looking forward|want to|wanna|next)\b", c):
-        return "expectation"
-    if re.search(r"\b(love|loves|like|likes|enjoy|enjoys|prefer|favorite|favourite|hate|fan of|into|passionate|keen)\b", c):
-        return "preference"
-    if re.search(r"\b(working on|project|startup|business|career|job|work at|work as|works at|build|building)\b", c):
-        return "project"
-    if re.search(r"\b(expert|experience|degree|studied|certified|trained|skilled)\b", c):
-        return "expertise"
-    if re.search(r"\b(" + RELATIONS + r")\b", c):
-        return "person"
-    if re.search(r"\b(went|visited|started|joined|attended|had|got|took|yesterday|last|ago|today|"
-                 r"finished|bought|ran|won|met|moved|saw|tried|made|gave)\b", c):
-        return "event"
+    for kind, cues in _KIND_CUES:
+        if cues.search(c):
+            return kind
     return "fact"
 
 

@@ -19,6 +19,7 @@ is not wrapped.
 from __future__ import annotations
 
 import re
+from importlib import import_module
 from pathlib import Path
 
 from ..model import ParsedDocument
@@ -100,6 +101,21 @@ def _audio_format(head: bytes) -> str:
     return AUDIO_EXTS.get(ext, "audio")
 
 
+# kind -> (module of this package, function(data, name) -> ParsedDocument); imported on first use
+# so a format's library is loaded only when a file of that format is parsed.
+_BYTES_PARSERS: dict[str, tuple[str, str]] = {
+    "docx": ("docx", "parse_docx"),
+    "pptx": ("office", "parse_pptx"),
+    "xlsx": ("office", "parse_xlsx"),
+    "epub": ("ebook", "parse_epub"),
+    "rtf": ("rtf", "parse_rtf"),
+    "eml": ("mail", "parse_eml"),
+    "msg": ("mail", "parse_msg"),
+    "feed": ("feed", "parse_feed"),
+    "html": ("html", "parse_html"),
+}
+
+
 def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None = None,
                ocr: bool = True, asr: bool = True) -> ParsedDocument:
     """Parse the file at `path`, choosing the parser from its content (see detect_kind).
@@ -124,10 +140,6 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
             from .pdf import parse_pdf
 
             return parse_pdf(data, path.name, ocr=ocr)
-        if kind == "docx":
-            from .docx import parse_docx
-
-            return parse_docx(data, path.name)
         if kind == "image":
             from .image import parse_image
 
@@ -136,30 +148,9 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
             from .audio import parse_audio
 
             return parse_audio(data, path.name, asr=asr, fmt=_audio_format(data[:HEAD_BYTES]))
-        if kind in ("pptx", "xlsx"):
-            from .office import parse_pptx, parse_xlsx
-
-            return (parse_pptx if kind == "pptx" else parse_xlsx)(data, path.name)
-        if kind == "epub":
-            from .ebook import parse_epub
-
-            return parse_epub(data, path.name)
-        if kind == "rtf":
-            from .rtf import parse_rtf
-
-            return parse_rtf(data, path.name)
-        if kind in ("eml", "msg"):
-            from .mail import parse_eml, parse_msg
-
-            return (parse_eml if kind == "eml" else parse_msg)(data, path.name)
-        if kind == "feed":
-            from .feed import parse_feed
-
-            return parse_feed(data, path.name)
-        if kind == "html":
-            from .html import parse_html
-
-            return parse_html(data, path.name)
+        if kind in _BYTES_PARSERS:
+            module, function = _BYTES_PARSERS[kind]
+            return getattr(import_module(f".{module}", __name__), function)(data, path.name)
         if data.isspace():  # whitespace-only in any 8-bit encoding (UTF-16 handled below)
             raise EmptyDocument("empty file (only whitespace)")
         text, encoding = decode_bytes(data)

@@ -11,7 +11,6 @@ comments are not read.
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import re
 import zipfile
@@ -20,22 +19,11 @@ from typing import Any
 
 from ..model import ParsedDocument
 from .errors import EmptyDocument, ParseError
-from .text import normalize_newlines
+from ._shared import clean_text as _clean
+from ._shared import utc_iso as _iso
 
 _HEADING = re.compile(r"^heading\s*(\d+)$", re.IGNORECASE)
 _W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-
-
-def _iso(value: Any) -> str | None:
-    if not isinstance(value, dt.datetime):
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _clean(text: str) -> str:
-    return normalize_newlines(text).replace("\x00", "").strip()
 
 
 def _cell_text(cell: Any) -> str:

@@ -9,7 +9,6 @@ parsed). A message with neither text nor attachments raises EmptyDocument.
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 from email import policy
 from email.parser import BytesParser
@@ -18,6 +17,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import ParsedDocument
+from ._shared import utc_iso
 from .errors import EmptyDocument, ParseError
 from .text import normalize_newlines
 
@@ -29,11 +29,7 @@ def mail_date(value: Any) -> str | None:
             value = parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):
             return None
-    if not isinstance(value, dt.datetime):
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_iso(value)
 
 
 def html_to_text(html: str) -> str:

@@ -23,21 +23,10 @@ from typing import Any, Iterable
 
 from ..model import PageSpan, ParsedDocument
 from .errors import EmptyDocument, ParseError
-from .text import normalize_newlines
+from ._shared import clean_text as _clean
+from ._shared import utc_iso as _iso
 
 MAX_ROWS = 5000
-
-
-def _iso(value: Any) -> str | None:
-    if not isinstance(value, dt.datetime):
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _clean(text: Any) -> str:
-    return normalize_newlines(str(text)).replace("\x00", "").strip()
 
 
 def _cell(value: Any) -> str:
