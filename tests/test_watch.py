@@ -139,8 +139,11 @@ def test_cli_watch_indexes_edits_and_stops_on_ctrl_c(tmp_path, embedder):
     import signal
     home = tmp_path / "home"
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
+    # A shell runs background jobs with SIGINT ignored, and Python then keeps it ignored:
+    # give the child the default disposition, as a terminal would, so Ctrl-C reaches it.
     proc = subprocess.Popen([sys.executable, "-m", "cairn.cli", "--home", str(home), "watch"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
     try:
@@ -151,8 +154,7 @@ def test_cli_watch_indexes_edits_and_stops_on_ctrl_c(tmp_path, embedder):
         with Cairn(home, embedder=embedder) as app:
             assert titles(app, "fern repot") == ["Fern"]
         proc.send_signal(signal.SIGINT)
-        err = proc.stderr.read()
-        proc.wait(30)
+        _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
