@@ -321,9 +321,8 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         if size > settings.max_file_bytes:
             report.skipped.append((name, f"file too large ({size} bytes > max_file_bytes {settings.max_file_bytes})"))
             return
-        with open(src, "rb") as fh:  # bounded even if the file grows while we read it
-            data = fh.read(settings.max_file_bytes + 1)
-        if len(data) > settings.max_file_bytes:
+        data = src.read_bytes()
+        if len(data) > settings.max_file_bytes:  # it grew after the size check
             report.skipped.append((name, f"file too large (> max_file_bytes {settings.max_file_bytes})"))
             return
     except OSError as exc:
