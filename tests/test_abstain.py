@@ -30,16 +30,21 @@ MESSAGES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def chat_app(tmp_path_factory, real_embedder):
-    tmp = tmp_path_factory.mktemp("abstain")
-    rows = [{"conversation": "c1", "session": "s1", "id": f"m{i}", "speaker": spk,
-             "time": f"2024-03-02T10:{i:02d}", "text": text} for i, (spk, text) in enumerate(MESSAGES)]
+def _chat_home(tmp, embedder, conversation, prefix, day, messages):
+    """A Cairn home holding one imported chat session of (speaker, text) messages, ids
+    prefix0, prefix1, ... one minute apart from `day` 10:00 (a generator for fixtures)."""
+    rows = [{"conversation": conversation, "session": "s1", "id": f"{prefix}{i}", "speaker": spk,
+             "time": f"{day}T10:{i:02d}", "text": text} for i, (spk, text) in enumerate(messages)]
     path = tmp / "chat.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    with Cairn(tmp / "home", embedder=real_embedder) as app:
+    with Cairn(tmp / "home", embedder=embedder) as app:
         app.import_chat(path)
         yield app
+
+
+@pytest.fixture(scope="module")
+def chat_app(tmp_path_factory, real_embedder):
+    yield from _chat_home(tmp_path_factory.mktemp("abstain"), real_embedder, "c1", "m", "2024-03-02", MESSAGES)
 
 
 def _cited(ans):
@@ -173,14 +178,7 @@ KITE_MESSAGES = [
 
 @pytest.fixture(scope="module")
 def kite_app(tmp_path_factory, real_embedder):
-    tmp = tmp_path_factory.mktemp("kite")
-    rows = [{"conversation": "k1", "session": "s1", "id": f"k{i}", "speaker": spk,
-             "time": f"2024-05-04T09:{i:02d}", "text": text} for i, (spk, text) in enumerate(KITE_MESSAGES)]
-    path = tmp / "chat.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    with Cairn(tmp / "home", embedder=real_embedder) as app:
-        app.import_chat(path)
-        yield app
+    yield from _chat_home(tmp_path_factory.mktemp("kite"), real_embedder, "k1", "k", "2024-05-04", KITE_MESSAGES)
 
 
 def test_questions_and_cheers_to_the_other_person_are_not_evidence_about_the_asker(kite_app):
