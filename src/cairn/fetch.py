@@ -145,7 +145,7 @@ def address_problem(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | 
 
 
 def _is_allowed_private(why: str) -> bool:
-    return why.split(" ")[-1] in {"loopback", "private", "link-local"} or why.endswith("carrier-grade NAT")
+    return any(why == k or why.endswith(" " + k) for k in PRIVATE_KINDS)
 
 
 def parse_ipv4_host(host: str) -> ipaddress.IPv4Address | None:

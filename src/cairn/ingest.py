@@ -68,10 +68,6 @@ class IngestReport:
 
 # --------------------------------------------------------------------------- helpers
 
-def _now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-
-
 def _sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -85,7 +81,7 @@ def embed_text(title: str, chunk: Chunk, facts: list[str] | None = None) -> str:
     chat message is "speaker: text" followed by the facts extracted from it, one a line
     (fact-augmented key, see memory/keys.py)."""
     if chunk.speaker:
-        return f"{chunk.speaker}: {chunk.text}" + "".join("\n" + f for f in facts or [])
+        return N.keyword_body(chunk.text, chunk.speaker, facts)
     head = title if not chunk.heading or chunk.heading == title else f"{title} — {chunk.heading}"
     return f"{head}\n{chunk.text}"
 
@@ -293,7 +289,7 @@ def _vault_path_for_markdown(settings: Settings, src: Path, root: Path | None) -
 
 
 def _generated_relpath(kind: str, title: str, created: str | None) -> str:
-    day = (created or _now())[:10]
+    day = (created or N.now_iso())[:10]
     return f"{kind}/{day}-{V.slugify(title)}.md"
 
 
@@ -374,7 +370,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         fm: dict[str, Any] = {
             "generator": "cairn", "id": note_id, "title": doc.title or src.stem, "type": doc.kind,
             "source": source, "source_hash": source_hash,
-            "created": doc.created or _now(), "ingested": _now(),
+            "created": doc.created or N.now_iso(), "ingested": N.now_iso(),
         }
         if doc.updated:
             fm["updated"] = doc.updated

@@ -177,11 +177,12 @@ def run_queue(conn: sqlite3.Connection, handlers: dict[str, Handler], policy: Jo
                 raise
             except Exception as exc:  # noqa: BLE001 — every failure is recorded on the job
                 error = _describe(exc)
-                if is_transient(exc) and job.attempts < job.max_attempts:
+                transient = is_transient(exc)
+                if transient and job.attempts < job.max_attempts:
                     J.mark_retry(conn, job, error, time.time() + backoff_delay(job.attempts, policy))
                     result.retries += 1
                     continue
-                if is_transient(exc):
+                if transient:
                     error = f"{error} (gave up after {job.attempts} attempts)"
                 J.mark_dead(conn, job, error)
                 result.dead.append((job, error))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -82,9 +81,10 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     title = title.strip()
     if not title:
         raise ValueError("the note title is empty")
-    same = Resolver.from_db(conn).by_title.get(key(title), [])
+    resolver = Resolver.from_db(conn)
+    same = resolver.by_title.get(key(title), [])
     if same:
-        paths = ", ".join(sorted(N.get_note(conn, i).path for i in same))  # type: ignore[union-attr]
+        paths = ", ".join(sorted(resolver.notes[i].path for i in same))
         raise NoteConflict(f"a note titled {title!r} exists already ({paths}); "
                            "update it (`cairn note update`) or choose another title")
     folder = folder.strip().strip("/")
@@ -98,7 +98,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise NoteConflict(f"{V.rel(settings.vault, target)} exists already")
     relpath = V.rel(settings.vault, target)
     fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
-                          "created": datetime.now(timezone.utc).replace(microsecond=0).isoformat()}
+                          "created": N.now_iso()}
     if tags:
         fm["tags"] = list(tags)
     V.atomic_write(target, V.render_note(fm, body))

@@ -84,22 +84,19 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
             except (ValueError, OSError):
                 continue  # outside the vault
             absolute = vault / relpath  # the vault as configured (it may sit behind a symlink)
-        if relpath in ("", "."):
-            found, probs = V.scan_notes(vault)
-            files.update((f.relpath, f) for f in found)
-            problems.extend(probs)
-            gone.update(r for r in indexed if r not in files)
-            continue
+        if relpath == ".":
+            relpath = ""  # the whole vault
         parts = relpath.split("/")
         if any(V.skip_dir_name(d) for d in parts[:-1]):
             continue
-        if absolute.is_dir():
-            if V.skip_dir_name(parts[-1]):
+        if not relpath or absolute.is_dir():
+            if relpath and V.skip_dir_name(parts[-1]):
                 continue
             found, probs = V.scan_notes(vault, relpath)
             files.update((f.relpath, f) for f in found)
             problems.extend(probs)
-            gone.update(r for r in indexed if r.startswith(relpath + "/") and r not in files)
+            prefix = relpath + "/" if relpath else ""
+            gone.update(r for r in indexed if r.startswith(prefix) and r not in files)
             continue
         if V.is_note_name(parts[-1]):
             try:

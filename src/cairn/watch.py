@@ -243,14 +243,11 @@ def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: Ingest
         for changes in watchfiles.watch(*roots, watch_filter=None, debounce=400, step=50,
                                         stop_event=stop, rust_timeout=100, yield_on_timeout=True,
                                         raise_interrupt=raise_interrupt, ignore_permission_denied=True):
-            now = time.monotonic()
+            w.note_changes(changes, time.monotonic())
             if not started:
                 started = True
-                w.note_changes(changes, now)
                 w.start()
                 w._emit(WatchEvent("ready"))
-            else:
-                w.note_changes(changes, now)
             w.process(time.monotonic())
             w.rescan_if_due(time.monotonic())
             if stop.is_set():

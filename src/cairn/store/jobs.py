@@ -215,13 +215,15 @@ def requeue_dead(conn: sqlite3.Connection, ids: list[int] | None) -> list[int]:
     with transaction(conn):
         if ids is None:
             found = [r[0] for r in conn.execute("SELECT id FROM jobs WHERE state = 'dead' ORDER BY id")]
+        elif ids:
+            dead = {r[0] for r in conn.execute(
+                f"SELECT id FROM jobs WHERE state = 'dead' AND id IN ({','.join('?' * len(ids))})", ids)}
+            found = [i for i in ids if i in dead]
         else:
-            found = [i for i in ids if conn.execute(
-                "SELECT 1 FROM jobs WHERE id = ? AND state = 'dead'", (i,)).fetchone()]
-        for i in found:
-            conn.execute("""UPDATE jobs SET state = 'queued', attempts = 0, next_attempt_at = ?,
+            found = []
+        conn.executemany("""UPDATE jobs SET state = 'queued', attempts = 0, next_attempt_at = ?,
                                 outcome = NULL, finished_at = NULL, updated_at = ? WHERE id = ?""",
-                         (now, now, i))
+                         [(now, now, i) for i in found])
     return found
 
 
