@@ -674,7 +674,7 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
             fm["created"] = str(rec["created"])
         if tags:
             fm["tags"] = [str(t) for t in tags]
-        relpath = f"{folder}/{V.slugify(rid, 80)}-{hashlib.sha1(rid.encode()).hexdigest()[:6]}.md"
+        relpath = f"{folder}/{V.slugify(rid, 80)}-{_sha1(rid)[:6]}.md"
         _write_and_index(conn, settings, relpath, fm, str(rec["text"]), report, f"{path.name}:{lineno}")
         if progress:
             progress("import", i + 1, len(records))
