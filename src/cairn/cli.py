@@ -258,7 +258,7 @@ def extract_cmd(target: Optional[str] = typer.Argument(None, help="Conversation 
     with _service() as svc:
         sessions = svc.extract(target, llm=llm)
     if json_out:
-        sys.stdout.write(json.dumps([s.to_json() for s in sessions], ensure_ascii=False, indent=2) + "\n")
+        _dump([s.to_json() for s in sessions])
         return
     for s in sessions:
         res = s.result
@@ -339,7 +339,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
     for w in res.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(w)}")
     if json_out:
-        sys.stdout.write(json.dumps([h.to_json() for h in res.hits], ensure_ascii=False, indent=2) + "\n")
+        _dump([h.to_json() for h in res.hits])
         return
     if not res.hits:
         out.print("no results" + (" (see warnings above)" if res.warnings else ""))
@@ -357,7 +357,7 @@ def ask(question: str = typer.Argument(..., help="A question about your notes.")
     with _service() as svc:
         ans = svc.ask(_arg_text(question), llm=llm)
     if json_out:
-        sys.stdout.write(json.dumps(ans.to_json(), ensure_ascii=False, indent=2) + "\n")
+        _dump(ans.to_json())
         return
     if ans.fallback:
         err.print(f"[yellow]note:[/yellow] {escape(ans.fallback)}")
@@ -594,7 +594,7 @@ def links_cmd(note: Optional[str] = typer.Argument(None, help="Note title, alias
         if unresolved:
             items = svc.unresolved_links()
             if json_out:
-                sys.stdout.write(json.dumps([l.to_json() for l in items], ensure_ascii=False, indent=2) + "\n")
+                _dump([l.to_json() for l in items])
                 return
             for l in items:
                 out.print(f"{escape(l.source_path)}  [[{escape(l.target)}]]")
@@ -604,7 +604,7 @@ def links_cmd(note: Optional[str] = typer.Argument(None, help="Note title, alias
     if json_out:
         data = {"note": info["note"], "outgoing": [l.to_json() for l in info["outgoing"]],
                 "backlinks": [l.to_json() for l in info["backlinks"]]}
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        _dump(data)
         return
     n = info["note"]
     out.print(f"[bold]{escape(n['title'])}[/bold]  {escape(n['path'])}  ({n['id']})")
@@ -652,7 +652,7 @@ def note_show(note: str = typer.Argument(..., help="Title, alias, path or id."),
     with _service() as svc:
         info = svc.note_show(_arg_text(note))
     if json_out:
-        sys.stdout.write(json.dumps(info, ensure_ascii=False, indent=2) + "\n")
+        _dump(info)
         return
     out.print(f"[bold]{escape(info['title'])}[/bold]  {escape(info['path'])}  ({info['id']})\n")
     out.print(escape(info["body"]))

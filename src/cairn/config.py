@@ -214,10 +214,19 @@ def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
                 raise ConfigError(f"config.toml: {section}{key} must be true or false, got {value!r}")
             setattr(obj, key, value)
             continue
+        if isinstance(current, list):  # a list of strings; one string is a list of one
+            items = [value] if isinstance(value, str) else value
+            if not isinstance(items, list) or not all(isinstance(p, str) and p.strip() for p in items):
+                raise ConfigError(f"config.toml: {section}{key} must be a list of non-empty strings, "
+                                  f"got {value!r}")
+            setattr(obj, key, list(items))
+            continue
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ConfigError(f"config.toml: {section}{key} has unsupported value {value!r}")
         if isinstance(current, (int, float)) and not isinstance(value, (int, float)):
             raise ConfigError(f"config.toml: {section}{key} must be a number, got {value!r}")
+        if isinstance(current, int) and isinstance(value, float) and not value.is_integer():
+            raise ConfigError(f"config.toml: {section}{key} must be a whole number, got {value!r}")
         setattr(obj, key, type(current)(value))
 
 
@@ -233,6 +242,8 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("jobs", "max_attempts"): (1, False), ("jobs", "batch"): (1, False),
     ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
 }
+# The [table] sections of config.toml, each a settings dataclass attribute of Settings.
+_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync")
 _LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
 
 
@@ -247,8 +258,7 @@ def _check_llm_spec(value: object, key: str) -> str:
 def validate(settings: "Settings") -> None:
     """Check value ranges after loading (see `_MINIMUMS`; numbers >= 0; fusion one of
     weighted/rrf; chunk.min_tokens <= max_tokens). Raises ConfigError naming the key."""
-    sections = {"search": settings.search, "chunk": settings.chunk, "memory": settings.memory,
-                "fetch": settings.fetch, "jobs": settings.jobs, "sync": settings.sync, "": settings}
+    sections = {name: getattr(settings, name) for name in _SECTIONS} | {"": settings}
     for name, obj in sections.items():
         for key, value in vars(obj).items():
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -278,15 +288,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             data = tomllib.loads(cfg.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        sync = data.get("sync")
-        if isinstance(sync, dict) and "inbox" in sync:
-            inbox = sync.pop("inbox")
-            if isinstance(inbox, str):
-                inbox = [inbox]
-            if not isinstance(inbox, list) or not all(isinstance(p, str) and p.strip() for p in inbox):
-                raise ConfigError("config.toml: sync.inbox must be a list of folder paths")
-            settings.sync.inbox = list(inbox)
-        for section in ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync"):
+        for section in _SECTIONS:
             if section in data:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")
@@ -304,10 +306,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
                 raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
         if "max_file_bytes" in data:
-            value = data.pop("max_file_bytes")
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"config.toml: max_file_bytes must be a whole number of bytes, got {value!r}")
-            settings.max_file_bytes = value
+            _apply(settings, {"max_file_bytes": data.pop("max_file_bytes")}, "")
         if data:
             raise ConfigError(f"config.toml: unknown key(s) {sorted(data)}")
         validate(settings)

@@ -33,11 +33,10 @@ def _dc(book: Any, key: str) -> str:
 def parse_epub(data: bytes, name: str) -> ParsedDocument:
     """Parse EPUB bytes of the file called `name`. Raises ParseError / EmptyDocument."""
     try:
-        import lxml.html
         from ebooklib import ITEM_DOCUMENT, epub
     except ImportError as exc:  # pragma: no cover - dependency is declared
         raise ParseError(f"EPUB support is not installed ({exc})") from None
-    from .html import clean_tree, plain_text
+    from .html import html_to_text
 
     try:
         with _warnings.catch_warnings():
@@ -57,12 +56,7 @@ def parse_epub(data: bytes, name: str) -> ParsedDocument:
         if isinstance(item, epub.EpubNav):
             continue  # the table of contents repeats the chapter titles
         try:
-            content = item.get_content()
-            if not content.strip():
-                continue
-            root = lxml.html.document_fromstring(content)
-            clean_tree(root)
-            text = plain_text(root)
+            text = html_to_text(item.get_content())
         except Exception as exc:
             warnings.append(f"{item.get_name()}: could not be read ({type(exc).__name__}: {exc})")
             continue

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..model import ParsedDocument
 from .errors import EmptyDocument, ParseError
-from .mail import html_to_text, mail_date
+from .html import html_to_text
+from .mail import mail_date
 from .markdown import to_iso
 
 _FEED_START = re.compile(r"\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:rss[\s>]|feed[\s>]|rdf:RDF[\s>])",

@@ -166,6 +166,18 @@ def plain_text(root: Any) -> str:
     return text.strip()
 
 
+def html_to_text(html: str | bytes) -> str:
+    """Visible text of an HTML fragment or document (hidden elements and chrome dropped by
+    `clean_tree`, then `plain_text`); "" for blank input. lxml errors propagate."""
+    import lxml.html
+
+    if not html.strip():
+        return ""
+    root = lxml.html.document_fromstring(html)
+    clean_tree(root)
+    return plain_text(root)
+
+
 def parse_html(data: bytes | str, name: str) -> ParsedDocument:
     """Parse an HTML page (bytes or already decoded text) called `name`."""
     import lxml.html

@@ -17,9 +17,9 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import ParsedDocument
-from ._shared import utc_iso
+from ._shared import clean_text, utc_iso
+from .html import html_to_text
 from .errors import EmptyDocument, ParseError
-from .text import normalize_newlines
 
 
 def mail_date(value: Any) -> str | None:
@@ -32,22 +32,9 @@ def mail_date(value: Any) -> str | None:
     return utc_iso(value)
 
 
-def html_to_text(html: str) -> str:
-    """Visible text of an HTML mail body (hidden elements dropped, see cairn.parse.html)."""
-    import lxml.html
-
-    from .html import clean_tree, plain_text
-
-    if not html.strip():
-        return ""
-    root = lxml.html.document_fromstring(html)
-    clean_tree(root)
-    return plain_text(root)
-
-
 def _assemble(kind: str, name: str, subject: str, headers: dict[str, str], text: str,
               attachments: list[tuple[str, int]], created: str | None, warnings: list[str]) -> ParsedDocument:
-    text = normalize_newlines(text or "").replace("\x00", "").strip()
+    text = clean_text(text or "")
     parts = [text] if text else []
     if attachments:
         parts.append("Attachments:\n" + "\n".join(f"- {n} ({s:,} bytes)" for n, s in attachments))

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..model import PageSpan, ParsedDocument
 from .errors import EmptyDocument, ParseError
+from ._shared import utc_iso
 from .text import normalize_newlines
 
 _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
@@ -48,7 +49,7 @@ def pdf_date(value: Any) -> str | None:
         moment = moment.replace(tzinfo=dt.timezone(offset)).astimezone(dt.timezone.utc)
     except (ValueError, OverflowError):
         return None
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_iso(moment)
 
 
 def _clean_page(text: str) -> str:

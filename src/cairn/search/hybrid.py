@@ -96,10 +96,14 @@ def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
 
 
 def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
-                       allowed: set[int] | None = None, fields: bool = True) -> list[tuple[int, float]]:
-    """(chunk_id, bm25) best first; bm25 is positive (higher = better).
+                       allowed: set[int] | None = None, fields: bool = True,
+                       drop: frozenset[str] | None = None) -> list[tuple[int, float]]:
+    """(chunk_id, bm25) best first; bm25 is positive (higher = better). `drop`: words left
+    out of the OR query (default: `common_terms(conn, query)`).
     Raises sqlite3.OperationalError if FTS5 rejects the query (should not happen)."""
-    match = build_match_query(query, fields=fields, drop=common_terms(conn, query))
+    if drop is None:
+        drop = common_terms(conn, query)
+    match = build_match_query(query, fields=fields, drop=drop)
     if match is None:
         return []
     w = BM25_WEIGHTS
@@ -118,9 +122,10 @@ def _keyword_channel(conn: sqlite3.Connection, query: str, limit: int,
                      allowed: set[int] | None) -> tuple[list[tuple[int, float]], list[str]]:
     """Keyword candidates plus warnings; never raises for an FTS5 error (it is reported)."""
     try:
-        kw = keyword_candidates(conn, query, limit, allowed)
+        drop = common_terms(conn, query)  # once: the field-filter fallback reuses it
+        kw = keyword_candidates(conn, query, limit, allowed, drop=drop)
         if not kw and has_field_filter(query):
-            kw = keyword_candidates(conn, query, limit, allowed, fields=False)
+            kw = keyword_candidates(conn, query, limit, allowed, fields=False, drop=drop)
             return kw, ["no match for the title:/tags: filter; searched its words anywhere instead"]
         return kw, []
     except sqlite3.OperationalError as exc:
