@@ -175,10 +175,10 @@ def entities_in_query(conn: sqlite3.Connection, query: str) -> dict[str, str]:
 
 def list_entities(conn: sqlite3.Connection) -> list[dict]:
     """Every entity: {"id", "name", "kind", "aliases": [display names], "memories": count}."""
-    out = []
-    for row in conn.execute("SELECT id, name, kind FROM entities ORDER BY name COLLATE NOCASE"):
-        aliases = [r[0] for r in conn.execute(
-            "SELECT display FROM aliases WHERE entity_id = ? ORDER BY display", (row[0],))]
-        count = conn.execute("SELECT count(*) FROM memory_entities WHERE entity_id = ?", (row[0],)).fetchone()[0]
-        out.append({"id": row[0], "name": row[1], "kind": row[2], "aliases": aliases, "memories": count})
-    return out
+    aliases: dict[str, list[str]] = {}
+    for eid, display in conn.execute("SELECT entity_id, display FROM aliases ORDER BY display"):
+        aliases.setdefault(eid, []).append(display)
+    counts = dict(conn.execute("SELECT entity_id, count(*) FROM memory_entities GROUP BY entity_id"))
+    return [{"id": row[0], "name": row[1], "kind": row[2], "aliases": aliases.get(row[0], []),
+             "memories": counts.get(row[0], 0)}
+            for row in conn.execute("SELECT id, name, kind FROM entities ORDER BY name COLLATE NOCASE")]

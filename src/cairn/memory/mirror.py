@@ -158,11 +158,13 @@ def rebuild_memories(conn: sqlite3.Connection, vault: Path, embedder=None) -> di
                 conn.execute("INSERT OR IGNORE INTO aliases(alias, display, entity_id) VALUES (?, ?, ?)",
                              (E.normalise(str(alias)), str(alias), eid))
             report["entities"] += 1
+        inserted: set[str] = set()  # the table was emptied above: only this loop's ids can clash
         for i, m in enumerate(loaded):
-            if conn.execute("SELECT 1 FROM memories WHERE id = ?", (m.id,)).fetchone():
+            if m.id in inserted:
                 report["failed"].append((str(memory_path(vault, m.id)), f"duplicate memory id {m.id}"))
                 continue
             insert_memory(conn, m, vecs[i] if vecs is not None else None, model)
+            inserted.add(m.id)
             report["memories"] += 1
         for name, text in cores:
             conn.execute("INSERT OR REPLACE INTO core_blocks(name, text, updated) VALUES (?, ?, ?)",

@@ -34,14 +34,13 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 import snowballstemmer
 
 from cairn.config import MemorySettings
 from cairn.memory import entities as E
 from cairn.memory import mirror
 from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
-from cairn.memory.store import _COLS, _now, _row_to_memory, _update, memory_vectors, search_text
+from cairn.memory.store import _COLS, _now, _row_to_memory, _update, row_vectors, search_text
 from cairn.search.text import STOPWORDS, build_match_query, query_terms
 from cairn.store.notes import transaction
 
@@ -95,12 +94,7 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
     rows = conn.execute(sql, (scope or "global",)).fetchall()
     if not rows:
         return []
-    model = getattr(embedder, "model_name", "unknown")
-    stale = [i for i, r in enumerate(rows) if r["model"] != model or r["vec"] is None]
-    fresh = dict(zip(stale, memory_vectors(conn, embedder, [_row_to_memory(rows[i]) for i in stale]))) \
-        if stale else {}  # memory_vectors embeds and stores the missing ones
-    vecs = np.stack([fresh[i] if i in fresh else np.frombuffer(r["vec"], dtype="<f4")
-                     for i, r in enumerate(rows)])
+    vecs = row_vectors(conn, embedder, rows, lambda i: _row_to_memory(rows[i]))  # stale ones embedded and stored
     qvec = embedder.embed([query])[0]
     cos = (vecs @ qvec).tolist()
     bm25: dict[int, float] = {}

@@ -155,22 +155,25 @@ def _active_cosines(conn: sqlite3.Connection, embedder, scope: str,
                     vec: np.ndarray) -> list[tuple[Memory, float]]:
     """(light Memory with id/text/entities, cosine to `vec`) for every active memory of `scope`;
     missing or stale vectors are embedded and stored."""
-    model = getattr(embedder, "model_name", "unknown")
     rows = conn.execute("""SELECT id, text, entities, model, vec FROM memories WHERE scope = ?
                            AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL
                            ORDER BY rowid""", (scope,)).fetchall()
     if not rows:
         return []
     light = [Memory(id=r["id"], text=r["text"], entities=json.loads(r["entities"])) for r in rows]
-    stale = [i for i, r in enumerate(rows) if r["model"] != model or r["vec"] is None]
-    if stale:
-        vecs = memory_vectors(conn, embedder, [light[i] for i in stale])
-        fresh = dict(zip(stale, vecs))
-    else:
-        fresh = {}
-    matrix = np.stack([fresh[i] if i in fresh else np.frombuffer(r["vec"], dtype="<f4")
-                       for i, r in enumerate(rows)])
+    matrix = row_vectors(conn, embedder, rows, lambda i: light[i])
     return list(zip(light, (matrix @ vec).tolist()))
+
+
+def row_vectors(conn: sqlite3.Connection, embedder, rows: list, memory_of) -> np.ndarray:
+    """(n, dim) unit vectors of memory `rows` (each with `model` and `vec` columns): the
+    stored vector when it is from the embedder's model, else `memory_of(i)` is embedded and
+    stored (memory_vectors). rows must be non-empty."""
+    model = getattr(embedder, "model_name", "unknown")
+    stale = [i for i, r in enumerate(rows) if r["model"] != model or r["vec"] is None]
+    fresh = dict(zip(stale, memory_vectors(conn, embedder, [memory_of(i) for i in stale]))) if stale else {}
+    return np.stack([fresh[i] if i in fresh else np.frombuffer(r["vec"], dtype="<f4")
+                     for i, r in enumerate(rows)])
 
 
 def _scope_ok(scope: str) -> str:
