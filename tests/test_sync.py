@@ -217,3 +217,33 @@ def test_missing_or_empty_vault_never_wipes_the_index(tmp_path, embedder):
     mine.rmdir()  # the drive is not mounted
     with pytest.raises(ConfigError, match="does not exist"):
         Cairn(home, embedder=embedder)
+
+
+def _count_opens(monkeypatch, target):
+    """Count the times `target` is opened for reading (pathlib reads go through io.open)."""
+    import builtins
+    import io
+
+    opens = []
+    for mod in (io, builtins):
+        real = mod.open
+
+        def counting(file, mode="r", *args, _real=real, **kwargs):
+            if "r" in mode and isinstance(file, (str, os.PathLike)) and os.fspath(file) == os.fspath(target):
+                opens.append(mode)
+            return _real(file, mode, *args, **kwargs)
+        monkeypatch.setattr(mod, "open", counting)
+    return opens
+
+
+def test_sync_and_reindex_read_each_file_once(app, vault, monkeypatch):
+    """With tombstones present, sync and reindex hash a new file to check it; the bytes are
+    handed to index_note_file instead of being read a second time."""
+    app.note_delete("Kitchen")  # a tombstone: new files are now hashed before indexing
+    new = write(vault / "shed.md", "# Shed\n\nThe shed roof felt was patched in October.\n")
+    opens = _count_opens(monkeypatch, new)
+    report = app.sync()
+    assert report.added == ["shed.md"] and len(opens) == 1
+    opens.clear()
+    app.reindex()
+    assert titles(app, "roof felt") == ["Shed"] and len(opens) == 1

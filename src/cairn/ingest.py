@@ -115,7 +115,8 @@ def _pages_from_meta(meta: dict) -> list[PageSpan]:
 
 def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
                     source: str | None = None, source_hash: str | None = None,
-                    note_id: str | None = None) -> tuple[str, str, list[str]]:
+                    note_id: str | None = None, data: bytes | None = None,
+                    file_hash: str | None = None) -> tuple[str, str, list[str]]:
     """Bring the index in line with one vault file.
 
     source/source_hash: where the note came from, when the caller knows it and the file
@@ -123,6 +124,10 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     note_id: the id to keep when the file carries none of its own (a note moved or renamed
     outside Cairn keeps its id; see sync.reconcile); default: the id already indexed at
     this path, else `stable_id(relpath)`.
+    data/file_hash: the file's bytes and their sha256 (hex) when the caller has just read
+    them (sync.reconcile and reindex hash a file to look for moves and tombstones), so each
+    file is read and hashed once per pass; default: the file is read here. file_hash is
+    only used together with data.
     Indexing a note clears any tombstone of its id (the note is live again).
 
     Returns (status, note_id, warnings) with status "added", "updated" (body changed,
@@ -131,9 +136,11 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     """
     vault = settings.vault
     relpath = V.rel(vault, path)
-    data = path.read_bytes()
+    if data is None:
+        data = path.read_bytes()
+        file_hash = None
     stat = path.stat()
-    file_hash = V.sha256_bytes(data)
+    file_hash = file_hash or V.sha256_bytes(data)
     existing = N.get_note_by_path(conn, relpath)
     if existing and existing.file_hash == file_hash and (source is None or existing.source == source):
         if (existing.mtime_ns, existing.size) != (stat.st_mtime_ns, stat.st_size):
@@ -757,10 +764,14 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
     for i, path in enumerate(files):
         name = V.rel(settings.vault, path)
         try:
-            if trashed and V.sha256_bytes(path.read_bytes()) in trashed:
+            data = digest = None
+            if trashed:  # hash once here; index_note_file reuses the bytes
+                data = path.read_bytes()
+                digest = V.sha256_bytes(data)
+            if digest in trashed:
                 report.skipped.append((name, "deleted in Cairn (tombstone); not re-indexed"))
             else:
-                status, _, warnings = index_note_file(conn, settings, path)
+                status, _, warnings = index_note_file(conn, settings, path, data=data, file_hash=digest)
                 report.added.append(name)
                 report.warnings.extend((name, w) for w in warnings)
         except (ParseError, OSError) as exc:

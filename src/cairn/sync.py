@@ -168,10 +168,11 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
         if row and row[1] == f.mtime_ns and row[2] == f.size:
             report.unchanged += 1
             continue
-        hint = None
+        hint = data = digest = None
         if row is None and (by_hash or trashed):
             try:
-                digest = V.sha256_bytes(f.path.read_bytes())
+                data = f.path.read_bytes()  # read once: index_note_file reuses these bytes
+                digest = V.sha256_bytes(data)
             except OSError as exc:
                 report.failed.append((f.relpath, f"cannot read: {exc.strerror or exc}"))
                 continue
@@ -182,7 +183,8 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
             if candidates:
                 hint = indexed[candidates[0]][0]
         try:
-            status, note_id, _warnings = index_note_file(conn, settings, f.path, note_id=hint)
+            status, note_id, _warnings = index_note_file(conn, settings, f.path, note_id=hint,
+                                                  data=data, file_hash=digest)
         except (ParseError, OSError, UnicodeError) as exc:
             report.failed.append((f.relpath, str(exc)))
             continue
