@@ -247,3 +247,20 @@ def test_sync_and_reindex_read_each_file_once(app, vault, monkeypatch):
     opens.clear()
     app.reindex()
     assert titles(app, "roof felt") == ["Shed"] and len(opens) == 1
+
+
+def test_inbox_ingest_skips_a_source_deleted_in_cairn_on_one_read(app, tmp_path, monkeypatch):
+    """skip_tombstoned (the watcher's inbox scan): the tombstone check runs inside ingest_file
+    on its one read of the source; an explicit ingest still brings the note back."""
+    from cairn.ingest import ingest_paths
+
+    src = write(tmp_path / "drop" / "lease.md", "# Lease\n\nKeyword: greywharf.\n")
+    app.ingest([src])
+    app.note_delete("Lease")
+    opens = _count_opens(monkeypatch, src)
+    report = ingest_paths(app.conn, app.settings, [src], app.embedder, skip_tombstoned=True)
+    assert report.tombstoned == [str(src)] and report.added == report.skipped == []
+    assert len(opens) == 1 and titles(app, "greywharf") == []
+    assert app.conn.execute("SELECT outcome FROM jobs").fetchone()[0] == "skipped: deleted in Cairn before"
+    report = ingest_paths(app.conn, app.settings, [src], app.embedder)
+    assert report.tombstoned == [] and titles(app, "greywharf") == ["Lease"]

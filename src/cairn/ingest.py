@@ -44,7 +44,10 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 @dataclass
 class IngestReport:
-    """Outcome of one ingest/import/reindex run. Each list holds (name, detail) pairs."""
+    """Outcome of one ingest/import/reindex run. skipped/failed/warnings hold (name, detail)
+    pairs, the other lists names. tombstoned: sources left alone because a note made from
+    exactly these bytes was deleted in Cairn (only with `skip_tombstoned`, the watcher's
+    inbox scan)."""
 
     added: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
@@ -52,6 +55,7 @@ class IngestReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    tombstoned: list[str] = field(default_factory=list)
     embedded: int = 0
     reused_vectors: int = 0
     retried: int = 0  # transient job failures retried after a back-off
@@ -302,7 +306,8 @@ def _generated_relpath(kind: str, title: str, created: str | None) -> str:
 
 def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: Path | None,
                 report: IngestReport, *, source: str | None = None, name: str | None = None,
-                extra_meta: dict[str, Any] | None = None, raise_errors: bool = False) -> None:
+                extra_meta: dict[str, Any] | None = None, raise_errors: bool = False,
+                skip_tombstoned: bool = False) -> None:
     """Ingest one source file into the vault and the index; the outcome goes to `report`.
 
     source/name: the note's source and the report's name for it when `src` is only a local
@@ -310,6 +315,9 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     set on the parsed document's metadata (e.g. the final URL). raise_errors: re-raise an
     OSError reading `src` and a parser bug instead of reporting them as failed (the job
     worker decides whether to retry); content problems are still reported as skipped.
+    skip_tombstoned: leave the source alone (listed in `report.tombstoned`) when a note made
+    from exactly these bytes was deleted in Cairn, so an inbox scan never brings it back;
+    an explicit ingest (the default) is a new request and ingests it again.
     """
     name = name or str(src)
     source = source or str(src.resolve())
@@ -334,6 +342,9 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         report.failed.append((name, f"cannot read: {exc.strerror or exc}"))
         return
     source_hash = V.sha256_bytes(data)
+    if skip_tombstoned and N.is_tombstoned_source(conn, source, source_hash):
+        report.tombstoned.append(name)
+        return
     existing = N.get_note_by_source(conn, source)
     if existing and existing.source_hash == source_hash and (settings.vault / existing.path).exists():
         report.unchanged.append(name)
@@ -455,7 +466,7 @@ def _job_name(job) -> str:
 
 
 def _merge(report: IngestReport, part: IngestReport) -> None:
-    for key in ("added", "updated", "unchanged", "skipped", "failed", "warnings"):
+    for key in ("added", "updated", "unchanged", "skipped", "failed", "warnings", "tombstoned"):
         getattr(report, key).extend(getattr(part, key))
 
 
@@ -467,6 +478,8 @@ def _outcome(part: IngestReport) -> str:
         raise PermanentJobError(part.failed[0][1])
     if part.skipped:
         return f"skipped: {part.skipped[0][1]}"
+    if part.tombstoned:
+        return "skipped: deleted in Cairn before"
     for key in ("added", "updated", "unchanged"):
         if getattr(part, key):
             return key
@@ -517,8 +530,9 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
 
 def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestReport, *,
                  resolver=None, connector=None) -> dict[str, Callable]:
-    """Handlers for the job kinds "file" (payload {path, name, root}) and "url" (payload {url}):
-    each ingests its source, adds its outcome to `report` and returns the outcome string."""
+    """Handlers for the job kinds "file" (payload {path, name, root, skip_tombstoned?}) and
+    "url" (payload {url}): each ingests its source, adds its outcome to `report` and returns
+    the outcome string."""
 
     def run_file(job) -> str:
         part = IngestReport()
@@ -530,7 +544,7 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
         else:
             try:
                 ingest_file(conn, settings, src, Path(root) if root else None, part, name=name,
-                            raise_errors=True)
+                            raise_errors=True, skip_tombstoned=bool(job.payload.get("skip_tombstoned")))
             except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
                 from cairn.jobs import PermanentJobError
                 raise PermanentJobError(f"cannot read: {exc.strerror or exc}") from exc
@@ -547,10 +561,11 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
 
 
 def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
-                    report: IngestReport) -> list[int]:
+                    report: IngestReport, *, skip_tombstoned: bool = False) -> list[int]:
     """One job per file under `sources` (folders walked) and per URL; a source with a
     pending job is not queued twice. Missing paths and paths inside the vault are reported
-    as failed. Returns the job ids, in order."""
+    as failed. skip_tombstoned: file jobs skip sources deleted in Cairn (see `ingest_file`).
+    Returns the job ids, in order."""
     from cairn.store import jobs as J
 
     jobs: list[tuple[str, str, dict]] = []
@@ -578,9 +593,11 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             resolved = f.resolve()
             if vault not in resolved.parents:
                 # Absolute paths (symlinks kept), so `cairn jobs run` works from any folder.
-                jobs.append(("file", str(resolved),
-                             {"path": os.path.abspath(f), "name": str(f),
-                              "root": os.path.abspath(root) if root is not None else None}))
+                payload = {"path": os.path.abspath(f), "name": str(f),
+                           "root": os.path.abspath(root) if root is not None else None}
+                if skip_tombstoned:
+                    payload["skip_tombstoned"] = True
+                jobs.append(("file", str(resolved), payload))
     ids: list[int] = []
     seen: set[int] = set()
     with N.transaction(conn):  # one transaction for the whole batch (fast for big folders)
@@ -611,13 +628,16 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
 
 
 def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path | str], embedder,
-                 progress: Progress | None = None, *, resolver=None, connector=None) -> IngestReport:
+                 progress: Progress | None = None, *, resolver=None, connector=None,
+                 skip_tombstoned: bool = False) -> IngestReport:
     """Ingest files, folders (recursively) and URLs (str `https://...`): one queued job per
     source (cairn.jobs: retries with back-off, dead letters, resumes after a crash), then
     the queue is run and missing vectors embedded. Missing paths are reported as failed.
-    resolver/connector: test hooks passed to cairn.fetch for URL jobs."""
+    skip_tombstoned: files whose bytes were deleted in Cairn are listed in
+    `report.tombstoned`, not ingested (the watcher's inbox). resolver/connector: test hooks
+    passed to cairn.fetch for URL jobs."""
     report = IngestReport()
-    enqueue_sources(conn, settings, list(paths), report)
+    enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned)
     return run_jobs(conn, settings, embedder, report, progress=progress,
                     resolver=resolver, connector=connector)
 

@@ -274,7 +274,7 @@ class Cairn:
         from cairn.watch import watch
 
         def ingest(conn, files):
-            return ingest_paths(conn, self.settings, files, self.embedder)
+            return ingest_paths(conn, self.settings, files, self.embedder, skip_tombstoned=True)
 
         watch(self.settings, self.embedder, stop, ingest=ingest, on_event=on_event,
               raise_interrupt=raise_interrupt)

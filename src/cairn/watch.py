@@ -43,7 +43,9 @@ from cairn.store import db
 from cairn.store import notes as N
 from cairn.sync import SyncReport, reconcile
 
-IngestFn = Callable[[sqlite3.Connection, list[Path]], Any]  # (conn, files) -> IngestReport
+# (conn, files) -> IngestReport; files deleted in Cairn before go to its `tombstoned` list
+# (`ingest.ingest_paths(..., skip_tombstoned=True)`).
+IngestFn = Callable[[sqlite3.Connection, list[Path]], Any]
 
 
 @dataclass
@@ -130,22 +132,16 @@ class _Watcher:
     def _ingest_inbox(self, files: list[Path]) -> None:
         if self.ingest is None or not files:
             return
-        todo, skipped = [], []
-        for f in files:
-            try:
-                if not f.is_file():
-                    continue
-                digest = V.sha256_bytes(f.read_bytes())
-            except OSError:
-                todo.append(f)  # ingest reports the unreadable file
-                continue
-            if N.is_tombstoned_source(self.conn, str(f.resolve()), digest):
-                skipped.append(str(f))
-            else:
-                todo.append(f)
-        report = self.ingest(self.conn, todo) if todo else None
-        if report is not None or skipped:
-            self._emit(WatchEvent("inbox", ingest=report, skipped=skipped))
+        todo = [f for f in files if f.is_file()]
+        if not todo:
+            return
+        # The ingest callback skips files deleted in Cairn before (`report.tombstoned`),
+        # checked inside ingest_file on the one read of each file.
+        report = self.ingest(self.conn, todo)
+        skipped = list(getattr(report, "tombstoned", None) or [])
+        if len(skipped) == len(todo):
+            report = None  # nothing but deleted files: no ingest report to show
+        self._emit(WatchEvent("inbox", ingest=report, skipped=skipped))
 
     def start(self) -> None:
         """Initial full reconcile and inbox scan."""
@@ -227,7 +223,8 @@ def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: Ingest
     """Watch the vault and the inbox folders until `stop` is set (see the module docstring).
 
     Opens its own index connection (safe to run in a thread beside other connections).
-    ingest: called with (connection, files) for inbox files, returns an IngestReport.
+    ingest: called with (connection, files) for inbox files, returns an IngestReport whose
+    `tombstoned` lists files deleted in Cairn before (see IngestFn).
     on_event: receives a WatchEvent for each action; "ready" comes after the initial
     reconcile, once changes are being recorded. raise_interrupt: let Ctrl-C raise
     KeyboardInterrupt (the CLI), else the loop just ends.
