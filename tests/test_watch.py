@@ -174,3 +174,24 @@ def test_periodic_rescan_repairs_a_missed_change(tmp_path, embedder):
         assert titles(app, "sump") == []
         wait_until(lambda: titles(app, "sump") == ["Pump"], what="periodic rescan")
         wait_until(lambda: any("pump.md" in s.added for s in w.syncs()[1:]), what="rescan reported")
+
+
+def test_inbox_scan_and_inbox_events_take_the_same_files(tmp_path, embedder):
+    """The start-up scan and the event filter both follow ingest.iter_sources (hidden files
+    and folders, node_modules skipped) minus temp files."""
+    from cairn.watch import _Watcher
+
+    home, inbox = tmp_path / "home", tmp_path / "drop"
+    write(home / "config.toml", f'[sync]\ninbox = ["{inbox}"]\n')
+    names = ["a.txt", "sub/b.md", ".hidden.txt", ".git/c.md", "node_modules/pkg/d.md",
+             "sub/e.md~", "f.pdf.part", "sub/4913"]
+    for n in names:
+        write(inbox / n, "text\n")
+    wanted = [inbox / "a.txt", inbox / "sub" / "b.md"]
+    seen = []
+    with Cairn(home, embedder=embedder) as app:
+        w = _Watcher(app.settings, None, app.conn, lambda conn, files: seen.extend(files), None)
+        w.start()
+        assert seen == wanted
+        w.note_changes({(1, str(inbox / n)) for n in names}, 0.0)
+        assert sorted(w.pending_inbox) == wanted

@@ -278,14 +278,27 @@ def special_file_kind(mode: int) -> str | None:
     return None
 
 
-def _iter_sources(paths: Iterable[Path]) -> Iterable[tuple[Path, Path | None]]:
-    """(file, root folder or None) for every file under the given paths (hidden skipped)."""
+def skip_source_dir(name: str) -> bool:
+    """Folders never walked for sources: hidden ones (`.git`) and `node_modules`."""
+    return name.startswith(".") or name == "node_modules"
+
+
+def is_source_name(name: str) -> bool:
+    """A file name a folder walk ingests: any name but a hidden one (content decides the type)."""
+    return not name.startswith(".")
+
+
+def iter_sources(paths: Iterable[Path]) -> Iterable[tuple[Path, Path | None]]:
+    """(file, root folder or None) for every file under the given paths, sorted per folder;
+    folders are walked recursively, skipping `skip_source_dir` folders and names that are not
+    `is_source_name`. A path that is not a folder is yielded as it is (root None). Used by
+    `cairn ingest` and by the watcher's inbox scan, so both see the same files."""
     for p in paths:
         if p.is_dir():
             for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
+                dirs[:] = sorted(d for d in dirs if not skip_source_dir(d))
                 for name in sorted(files):
-                    if not name.startswith("."):
+                    if is_source_name(name):
                         yield Path(root) / name, p
         else:
             yield p, None
@@ -582,7 +595,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
                                   "(use `cairn reindex` to rebuild from it)"))
             continue
-        for f, root in _iter_sources([p]):
+        for f, root in iter_sources([p]):
             try:
                 kind = special_file_kind(f.stat().st_mode)
             except OSError:

@@ -27,7 +27,6 @@ thread; errors while indexing are reported through `on_event` and never end the 
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 import time
@@ -39,6 +38,7 @@ import watchfiles
 
 from cairn import vault as V
 from cairn.config import Settings
+from cairn.ingest import is_source_name, iter_sources, skip_source_dir
 from cairn.store import db
 from cairn.store import notes as N
 from cairn.sync import SyncReport, reconcile
@@ -105,8 +105,9 @@ class _Watcher:
                                  (prefix, prefix[:-1] + "0")).fetchone() is not None
 
     def _inbox_relevant(self, path: Path, inbox: Path) -> bool:
+        """Under no folder `iter_sources` skips, and a name it takes that is no temp file."""
         parts = path.relative_to(inbox).parts
-        return bool(parts) and not any(p.startswith(".") for p in parts) and not V.is_temp_name(parts[-1])
+        return bool(parts) and not any(skip_source_dir(p) for p in parts[:-1]) and _inbox_name(parts[-1])
 
     def _suspicious(self, path: Path) -> bool:
         """Vanished, or 0 bytes while the indexed version had content: wait longer."""
@@ -148,13 +149,8 @@ class _Watcher:
         report = reconcile(self.conn, self.settings, self.embedder)
         self.last_full = time.monotonic()
         self._emit(WatchEvent("sync", sync=report))
-        files = []
-        for d in self.inboxes:
-            for root, dirs, names in os.walk(d):
-                dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-                files.extend(Path(root) / n for n in sorted(names)
-                             if not n.startswith(".") and not V.is_temp_name(n))
-        self._ingest_inbox(files)
+        inboxes = [d for d in self.inboxes if d.is_dir()]
+        self._ingest_inbox([f for f, _root in iter_sources(inboxes) if _inbox_name(f.name)])
 
     def note_changes(self, changes: set[tuple[Any, str]], now: float) -> None:
         for _change, raw in changes:
@@ -208,6 +204,12 @@ class _Watcher:
                 self._ingest_inbox([p for p in due_in if p.exists()])
             except Exception as exc:
                 self._emit(WatchEvent("error", message=f"inbox ingest failed: {exc}"))
+
+
+def _inbox_name(name: str) -> bool:
+    """An inbox file name to ingest: what `cairn ingest` takes from a folder, minus editors'
+    and downloaders' temp files (`vault.is_temp_name`: `x.part`, `x.crdownload`, `x~`...)."""
+    return is_source_name(name) and not V.is_temp_name(name)
 
 
 def _size(path: Path) -> int:
