@@ -80,3 +80,36 @@ def test_update_with_an_empty_body_changes_nothing(app, body):
             app.note_update("Plan", body, mode=mode)
     assert app.note_show("Plan")["body"] == "hi there"
     assert app.search("hi there", mode="keyword").hits
+
+
+def test_split_frontmatter_shapes_and_errors():
+    from cairn.vault import FrontmatterError, split_frontmatter
+
+    text = "---\ntitle: A\ntags: [x]\n---\n\nBody\n"
+    meta, body = split_frontmatter(text)
+    assert meta == {"title": "A", "tags": ["x"]} and body == "\nBody\n"
+    assert text[:len(text) - len(body)] == "---\ntitle: A\ntags: [x]\n---\n"
+    assert split_frontmatter("Just text\n---\n") == ({}, "Just text\n---\n")
+    assert split_frontmatter("---\n---\nx") == ({}, "x")
+    assert split_frontmatter("---\ntitle: B\n...\nend") == ({"title": "B"}, "end")
+    for bad, problem in (("---\ntitle: A\nno end\n", "not closed"),
+                         ("---\ntitle: [unclosed\n---\nbody\n", "not valid YAML"),
+                         ("---\n- a\n- b\n---\nbody\n", "not a mapping")):
+        with pytest.raises(FrontmatterError, match=problem):
+            split_frontmatter(bad)
+        meta, body = split_frontmatter(bad, lenient=True)
+        assert meta == {} and body == (bad if problem == "not closed" else "body\n")
+    assert issubclass(FrontmatterError, ValueError)
+
+
+def test_memory_mirror_file_errors_are_named(tmp_path):
+    from cairn.memory.mirror import memory_from_file
+
+    for text, problem in (("id: m1\n", "no frontmatter block"), ("---\nid: m1\n", "not closed"),
+                          ("---\nid: [m1\n---\ntext\n", "not valid YAML"),
+                          ("---\n- m1\n---\ntext\n", "not a mapping"), ("---\nid: m1\n---\n\n", "body")):
+        path = write(tmp_path / "m.md", text)
+        with pytest.raises(ValueError, match=problem):
+            memory_from_file(path)
+    m = memory_from_file(write(tmp_path / "m.md", "---\nid: m1\nkind: fact\n---\n\n  Likes tea.\n\n"))
+    assert m.id == "m1" and m.text == "Likes tea."

@@ -41,14 +41,6 @@ def _safe_filename(title: str) -> str:
     return (name[:120].strip() or "note")
 
 
-def _split_frontmatter(text: str) -> tuple[str, str]:
-    """(frontmatter block including its fences and following newline, body)."""
-    m = V.FRONTMATTER_RE.match(text)
-    if not m:
-        return "", text
-    return text[:m.end()], text[m.end():]
-
-
 def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
     _status, note_id, _ = index_note_file(conn, settings, path)
     if embedder is not None:
@@ -111,7 +103,7 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     note = resolve(conn, settings, embedder, ref)
     text = (settings.vault / note.path).read_text(encoding="utf-8", errors="replace")
     return {"id": note.id, "path": note.path, "title": note.title, "type": note.type,
-            "tags": note.tags, "aliases": note.aliases, "body": _split_frontmatter(text)[1].strip("\n")}
+            "tags": note.tags, "aliases": note.aliases, "body": V.split_frontmatter(text, lenient=True)[1].strip("\n")}
 
 
 def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, body: str,
@@ -127,7 +119,9 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
                          "(to remove the note use `cairn note delete`)")
     note = resolve(conn, settings, embedder, ref)
     path = settings.vault / note.path
-    head, old_body = _split_frontmatter(path.read_text(encoding="utf-8", errors="replace"))
+    text = path.read_text(encoding="utf-8", errors="replace")
+    _meta, old_body = V.split_frontmatter(text, lenient=True)  # the block is kept byte for byte
+    head = text[:len(text) - len(old_body)]
     if mode == "append":
         new_body = old_body.rstrip("\n") + ("\n\n" if old_body.strip() else "") + body.strip("\n") + "\n"
     else:

@@ -64,6 +64,44 @@ def render_note(frontmatter: dict[str, Any], body: str) -> str:
 
 _FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
 FRONTMATTER_RE = _FM_RE  # a leading `---` ... `---` block; group(1) is its YAML text
+_FM_OPEN_RE = re.compile(r"\A---[ \t]*\n")
+
+
+class FrontmatterError(ValueError):
+    """A note's frontmatter block cannot be read (the message names the problem)."""
+
+
+def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, Any], str]:
+    """Split a note into (meta, body).
+
+    meta: the leading `---` ... `---` (or `...`) YAML block as a mapping; {} when the text
+    has no block or an empty one. body: the text after the closing fence line, exactly as
+    it is (not stripped), or the whole text when there is no block; so
+    `text[:len(text) - len(body)]` is the block with its fences, byte for byte.
+    Raises FrontmatterError (a ValueError) when the text opens a block that is never
+    closed, or the block is not valid YAML or not a mapping. lenient=True never raises: an
+    unclosed block counts as no block, an unreadable closed block gives meta {} (the body
+    is still split off) — for callers that keep a person's block untouched.
+    """
+    m = _FM_RE.match(text)
+    if not m:
+        if _FM_OPEN_RE.match(text) and not lenient:
+            raise FrontmatterError("frontmatter block is not closed")
+        return {}, text
+    block = m.group(1) or ""
+    try:
+        data = yaml.safe_load(block) if block.strip() else {}
+    except yaml.YAMLError as exc:
+        if not lenient:
+            raise FrontmatterError(f"frontmatter is not valid YAML: {exc}") from None
+        data = {}
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        if not lenient:
+            raise FrontmatterError("frontmatter is not a mapping")
+        data = {}
+    return data, text[m.end():]
 
 
 def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:

@@ -18,12 +18,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cairn.memory import entities as E
 from cairn.memory.model import KINDS, Memory
 from cairn.store.notes import transaction
-from cairn.vault import atomic_write, render_note, slugify
+from cairn.vault import atomic_write, render_note, slugify, split_frontmatter
 
 MEMORY_DIR = "_memory"
 
@@ -61,15 +59,11 @@ def write_entity(vault: Path, conn: sqlite3.Connection, entity_id: str) -> None:
 
 
 def _split(text: str) -> tuple[dict[str, Any], str]:
+    """(frontmatter, stripped body) of a mirror file. Raises ValueError when the file has
+    no frontmatter block or one that cannot be read (vault.split_frontmatter)."""
     if not text.startswith("---"):
         raise ValueError("no frontmatter block")
-    parts = text.split("\n---", 1)
-    if len(parts) != 2:
-        raise ValueError("frontmatter block is not closed")
-    data = yaml.safe_load(parts[0][3:]) or {}
-    if not isinstance(data, dict):
-        raise ValueError("frontmatter is not a mapping")
-    body = parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""
+    data, body = split_frontmatter(text)
     return data, body.strip()
 
 
@@ -126,7 +120,7 @@ def rebuild_memories(conn: sqlite3.Connection, vault: Path, embedder=None) -> di
         for path in sorted(root.glob("*.md")):
             try:
                 loaded.append(memory_from_file(path))
-            except (ValueError, OSError, yaml.YAMLError) as exc:
+            except (ValueError, OSError) as exc:
                 report["failed"].append((str(path), str(exc)))
         for path in sorted((root / "entities").glob("*.md")):
             try:
@@ -134,13 +128,13 @@ def rebuild_memories(conn: sqlite3.Connection, vault: Path, embedder=None) -> di
                 if not data.get("id") or not data.get("name"):
                     raise ValueError("entity needs 'id' and 'name'")
                 ents.append(data)
-            except (ValueError, OSError, yaml.YAMLError) as exc:
+            except (ValueError, OSError) as exc:
                 report["failed"].append((str(path), str(exc)))
         for path in sorted((root / "core").glob("*.md")):
             try:
                 data, body = _split(path.read_text(encoding="utf-8"))
                 cores.append((str(data.get("core_block") or path.stem), body))
-            except (ValueError, OSError, yaml.YAMLError) as exc:
+            except (ValueError, OSError) as exc:
                 report["failed"].append((str(path), str(exc)))
     vecs = None
     if embedder is not None and loaded:
