@@ -217,3 +217,47 @@ def test_very_common_words_are_left_out_of_large_indexes(app, tmp_path, monkeypa
     assert len(app.search("garden", mode="keyword").hits) == 10
     monkeypatch.setattr(H, "COMMON_MIN_CHUNKS", 10**9)
     assert H.common_terms(app.conn, "kohlrabi garden") == frozenset()
+
+
+def test_common_terms_statistics_are_cached_until_the_index_changes(app, tmp_path, monkeypatch):
+    import cairn.search.hybrid as H
+    from cairn.store import db
+
+    for i in range(12):
+        write(tmp_path / "v" / f"g{i}.md", f"# Bed {i}\n\nThe gardens need watering, bed number {i}.\n")
+    write(tmp_path / "v" / "k.md", "# Kohlrabi\n\nKohlrabi goes in the garden by the shed.\n")
+    app.ingest([tmp_path / "v"])
+    monkeypatch.setattr(H, "COMMON_MIN_CHUNKS", 1)
+    counts = []
+    real = H._count_chunks
+    monkeypatch.setattr(H, "_count_chunks", lambda conn: counts.append(1) or real(conn))
+    assert H.common_terms(app.conn, "shed garden") == {"garden"}
+    app.search("kohlrabi garden", mode="keyword")
+    app.search("shed", mode="hybrid")  # the keyword channel runs in a worker thread
+    assert len(counts) == 1  # no write in between: counted once
+    for i in range(4):  # this connection's own writes (total_changes)
+        write(tmp_path / "w" / f"s{i}.md", f"# Shed {i}\n\nThe shed door sticks, shelf {i}.\n")
+    app.ingest([tmp_path / "w"])
+    assert H.common_terms(app.conn, "shed garden") == {"shed", "garden"}  # 5 of 17 chunks
+    assert len(counts) == 2
+    other = db.connect(app.settings.index_path)  # another connection's commit (data_version)
+    other.execute("INSERT INTO meta(key, value) VALUES ('test', '1')")
+    other.close()
+    H.common_terms(app.conn, "shed")
+    H.common_terms(app.conn, "shed")
+    assert len(counts) == 3
+
+
+def test_search_builds_the_match_expression_once(b09, monkeypatch):
+    import cairn.search.hybrid as H
+
+    calls = []
+    real = H.build_match_query
+    monkeypatch.setattr(H, "build_match_query", lambda *a, **kw: calls.append(a) or real(*a, **kw))
+    for mode in ("keyword", "hybrid"):
+        calls.clear()
+        assert b09.search("ubuntu 20.04", mode=mode).hits
+        assert len(calls) == 1, mode
+    calls.clear()
+    res = b09.search("?!", mode="keyword")
+    assert len(calls) == 1 and res.hits == [] and res.warnings == [H.NO_WORDS]

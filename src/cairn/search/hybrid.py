@@ -24,6 +24,7 @@ import logging
 import math
 import re
 import sqlite3
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -74,23 +75,65 @@ COMMON_MIN_CHUNKS = 2000  # ... but only in indexes at least this large
 _STEMMER = snowballstemmer.stemmer("porter")
 
 
+@dataclass
+class _DfStats:
+    """Chunk count and per-stem document frequencies of one index state (`key`)."""
+
+    key: tuple[int, int]
+    total: int
+    df: dict[str, int] = field(default_factory=dict)
+
+
+# Per connection (db.connect's connections take weak references; a plain sqlite3
+# connection is not cached): the statistics of the index state they were read at.
+_DF_CACHE: "weakref.WeakKeyDictionary[sqlite3.Connection, _DfStats]" = weakref.WeakKeyDictionary()
+
+
+def _index_state(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(PRAGMA data_version, total_changes): changes whenever the index may have changed —
+    data_version when another connection commits, total_changes on this connection's own
+    writes (which data_version does not count)."""
+    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
+
+
+def _count_chunks(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+
+def _df_stats(conn: sqlite3.Connection) -> _DfStats:
+    """The cached statistics of this connection, recomputed (count of chunks, empty df
+    cache) only when `_index_state` has changed since they were read."""
+    key = _index_state(conn)
+    try:
+        stats = _DF_CACHE.get(conn)
+    except TypeError:  # not weak-referenceable: no cache
+        return _DfStats(key, _count_chunks(conn))
+    if stats is None or stats.key != key:
+        stats = _DfStats(key, _count_chunks(conn))
+        _DF_CACHE[conn] = stats
+    return stats
+
+
 def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
     """Query words that occur in more than COMMON_DF of all chunks (document frequency read
     from FTS5's vocabulary, under the same Porter stem the index uses). Such words carry
     almost no BM25 weight (idf ~ log(1/df)) but dominate the cost of an OR query. Measured at
     106k chunks (SciFact padded, same process, load ~5): hybrid p50 130 -> 93 ms with 0.2;
-    SciFact nDCG@10 hybrid 0.735 -> 0.737 (bench/README.md)."""
-    total = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
-    if total < COMMON_MIN_CHUNKS:
+    SciFact nDCG@10 hybrid 0.735 -> 0.737 (bench/README.md). The chunk count and the
+    frequencies looked up are cached per connection until the index changes (`_df_stats`)."""
+    top = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+    if top < COMMON_MIN_CHUNKS:
         return frozenset()
-    total = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab "
-                 "USING fts5vocab(main, chunks_fts, 'row')")
+    stats = _df_stats(conn)
     common = set()
     for word in {w for w in query_terms(query) if len(w) > 1}:
-        row = conn.execute("SELECT doc FROM temp.chunks_vocab WHERE term = ?",
-                           (_STEMMER.stemWord(word),)).fetchone()
-        if row and row[0] > COMMON_DF * total:
+        stem = _STEMMER.stemWord(word)
+        if stem not in stats.df:
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab "
+                         "USING fts5vocab(main, chunks_fts, 'row')")
+            row = conn.execute("SELECT doc FROM temp.chunks_vocab WHERE term = ?", (stem,)).fetchone()
+            stats.df[stem] = row[0] if row else 0
+        if stats.df[stem] > COMMON_DF * stats.total:
             common.add(word)
     return frozenset(common)
 
@@ -104,8 +147,12 @@ def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
     if drop is None:
         drop = common_terms(conn, query)
     match = build_match_query(query, fields=fields, drop=drop)
-    if match is None:
-        return []
+    return [] if match is None else _bm25(conn, match, limit, allowed)
+
+
+def _bm25(conn: sqlite3.Connection, match: str, limit: int,
+          allowed: set[int] | None) -> list[tuple[int, float]]:
+    """(chunk_id, bm25) best first for an FTS5 MATCH expression (see keyword_candidates)."""
     w = BM25_WEIGHTS
     sql = (f"SELECT rowid, -bm25(chunks_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM chunks_fts "
            f"WHERE chunks_fts MATCH ? ORDER BY s DESC LIMIT ?")
@@ -116,14 +163,19 @@ def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
 
 
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-bm25")
+NO_WORDS = "the query has no searchable words for keyword search (only punctuation or symbols)"
 
 
 def _keyword_channel(conn: sqlite3.Connection, query: str, limit: int,
                      allowed: set[int] | None) -> tuple[list[tuple[int, float]], list[str]]:
-    """Keyword candidates plus warnings; never raises for an FTS5 error (it is reported)."""
+    """Keyword candidates plus warnings (NO_WORDS when the query has no searchable word);
+    never raises for an FTS5 error (it is reported). The MATCH expression is built once."""
     try:
         drop = common_terms(conn, query)  # once: the field-filter fallback reuses it
-        kw = keyword_candidates(conn, query, limit, allowed, drop=drop)
+        match = build_match_query(query, drop=drop)
+        if match is None:
+            return [], [NO_WORDS]
+        kw = _bm25(conn, match, limit, allowed)
         if not kw and has_field_filter(query):
             kw = keyword_candidates(conn, query, limit, allowed, fields=False, drop=drop)
             return kw, ["no match for the title:/tags: filter; searched its words anywhere instead"]
@@ -190,10 +242,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     if mode in ("hybrid", "semantic"):
         vindex.refresh()  # touches the connection: do it before the keyword thread starts
     if mode in ("hybrid", "keyword"):
-        if build_match_query(query) is None:
-            result.warnings.append("the query has no searchable words for keyword search "
-                                   "(only punctuation or symbols)")
-        elif mode == "hybrid":
+        if mode == "hybrid":
             # BM25 runs in a worker thread (SQLite releases the GIL) while the query is
             # embedded and the vectors scanned; only that thread uses `conn` meanwhile.
             kw_job = _POOL.submit(_keyword_channel, conn, query, n_cand, allowed)

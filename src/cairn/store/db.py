@@ -221,12 +221,17 @@ class IndexOpenError(RuntimeError):
     """The index database cannot be opened or migrated (message names the file)."""
 
 
+class IndexConnection(sqlite3.Connection):
+    """A connection to the index. A subclass only so that per-connection caches (search's
+    term statistics) can hold weak references to it; it behaves as sqlite3.Connection."""
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the index at `path`, in WAL mode, migrated to the latest
     schema version. Raises IndexOpenError if the file is not a SQLite database."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
+                           check_same_thread=False, factory=IndexConnection)
     conn.row_factory = sqlite3.Row
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
