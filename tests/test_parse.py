@@ -670,3 +670,22 @@ def test_stray_nul_in_text_is_dropped(tmp_path: Path) -> None:
 def test_note_mentioning_pdf_magic_is_text(tmp_path: Path) -> None:
     assert _detect(tmp_path, "pdf-notes.md", b"# PDF notes\n\nA PDF starts with `%PDF-1.7`.\n") == "markdown"
     assert _detect(tmp_path, "junk-first.bin", b"\x00\x01junk\n" + make_pdf([["x"]])) == "pdf"
+
+
+def test_pdf_and_image_metadata_go_through_clean_text(tmp_path: Path) -> None:
+    """Info/EXIF strings get the shared clean-up (parse._shared.clean_text): newlines
+    normalised, NUL removed, stripped."""
+    from PIL import Image
+
+    from cairn.parse.image import image_metadata
+
+    p = tmp_path / "memo.pdf"
+    p.write_bytes(make_pdf([["Memo about the fence"]], title="Fence\r\nmemo ", author="B.\x00 Rook\r"))
+    doc = parse_file(p)
+    assert doc.title == "Fence\nmemo" and doc.meta["author"] == "B. Rook"
+    img = Image.new("RGB", (4, 4))
+    exif = Image.Exif()
+    exif[271] = "Fernhill\x00"  # Make
+    exif[272] = "Fernhill\r\nK7 "  # Model
+    img.getexif = lambda: exif
+    assert image_metadata(img, 10)["camera"] == "Fernhill\nK7"

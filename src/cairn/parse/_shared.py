@@ -1,4 +1,4 @@
-"""Small helpers shared by the binary-format parsers (docx, office, mail)."""
+"""Small helpers shared by the binary-format parsers (docx, office, mail, pdf, rtf, image)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,11 @@ def utc_iso(value: Any) -> str | None:
 def clean_text(value: Any) -> str:
     """str(value) with newlines normalised to "\\n", NUL characters removed, and stripped."""
     return normalize_newlines(str(value)).replace("\x00", "").strip()
+
+
+def clean_lines(text: str) -> str:
+    """Extracted text with newlines normalised to "\\n", NUL characters removed and the
+    trailing white space of every line dropped (leading/trailing blank lines are kept: the
+    caller strips as its offsets need)."""
+    text = normalize_newlines(text).replace("\x00", "")
+    return "\n".join(line.rstrip() for line in text.split("\n"))

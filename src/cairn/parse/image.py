@@ -16,6 +16,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import PageSpan, ParsedDocument
+from ._shared import clean_text
 from .errors import ParseError
 
 IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg", "TIFF": "tif", "WEBP": "webp"}
@@ -62,7 +63,7 @@ def image_metadata(img: Any, size: int) -> dict[str, Any]:
     def text(v: Any) -> str:
         if isinstance(v, bytes):
             v = v.decode("utf-8", errors="replace")
-        return str(v).replace("\x00", "").strip() if v is not None else ""
+        return clean_text(v) if v is not None else ""
 
     make, model = text(exif.get(_MAKE)), text(exif.get(_MODEL))
     camera = model if model.lower().startswith(make.lower()) else f"{make} {model}".strip()

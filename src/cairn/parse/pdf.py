@@ -22,8 +22,7 @@ from typing import Any
 
 from ..model import PageSpan, ParsedDocument
 from .errors import EmptyDocument, ParseError
-from ._shared import utc_iso
-from .text import normalize_newlines
+from ._shared import clean_lines, clean_text, utc_iso
 
 _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
 _TITLE_PREFIX = re.compile(r"^Microsoft (?:Word|PowerPoint|Excel) - ", re.IGNORECASE)
@@ -53,9 +52,7 @@ def pdf_date(value: Any) -> str | None:
 
 
 def _clean_page(text: str) -> str:
-    text = normalize_newlines(text).replace("\x00", "")
-    lines = [ln.rstrip() for ln in text.split("\n")]
-    return "\n".join(lines).strip("\n")
+    return clean_lines(text).strip("\n")
 
 
 def _ocr_page(page: Any) -> tuple[str, int]:
@@ -174,7 +171,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
                 value = info.get(key)
             except Exception:
                 return None
-            return str(value).replace("\x00", "").strip() if value is not None else None
+            return clean_text(value) if value is not None else None
 
         for key, out in (("/Title", "title"), ("/Author", "author"), ("/Subject", "subject"),
                          ("/Keywords", "keywords"), ("/Creator", "creator"), ("/Producer", "producer")):

@@ -12,7 +12,7 @@ from pathlib import PurePath
 
 from ..model import ParsedDocument
 from .errors import EmptyDocument, ParseError
-from .text import normalize_newlines
+from ._shared import clean_lines
 
 _TITLE = re.compile(r"\{\\title\s+([^{}]*)\}")
 _AUTHOR = re.compile(r"\{\\author\s+([^{}]*)\}")
@@ -29,9 +29,7 @@ def parse_rtf(data: bytes, name: str) -> ParsedDocument:
         text = rtf_to_text(raw, errors="replace")
     except Exception as exc:
         raise ParseError(f"corrupt RTF document: {type(exc).__name__}: {exc}") from None
-    text = normalize_newlines(text).replace("\x00", "")
-    text = "\n".join(line.rstrip() for line in text.split("\n"))
-    text = re.sub(r"\n{3,}", "\n\n", text).strip()
+    text = re.sub(r"\n{3,}", "\n\n", clean_lines(text)).strip()
     if not text:
         raise EmptyDocument("RTF document has no text")
     meta = {}
