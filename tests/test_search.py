@@ -203,7 +203,9 @@ def test_migration_from_v1_keeps_keyword_rows(tmp_path):
     assert [r[0] for r in rows] == [7]
 
 
-def test_very_common_words_are_left_out_of_large_indexes(app, tmp_path, monkeypatch):
+def _garden_beds(app, tmp_path, monkeypatch):
+    """13 notes, 12 with "gardens" and one with "kohlrabi garden ... shed"; every index
+    counts as large (COMMON_MIN_CHUNKS = 1)."""
     import cairn.search.hybrid as H
 
     for i in range(12):
@@ -211,6 +213,12 @@ def test_very_common_words_are_left_out_of_large_indexes(app, tmp_path, monkeypa
     write(tmp_path / "v" / "k.md", "# Kohlrabi\n\nKohlrabi goes in the garden by the shed.\n")
     app.ingest([tmp_path / "v"])
     monkeypatch.setattr(H, "COMMON_MIN_CHUNKS", 1)
+
+
+def test_very_common_words_are_left_out_of_large_indexes(app, tmp_path, monkeypatch):
+    import cairn.search.hybrid as H
+
+    _garden_beds(app, tmp_path, monkeypatch)
     assert H.common_terms(app.conn, "kohlrabi garden") == {"garden"}  # stemmed: gardens/garden
     assert app.search("kohlrabi garden", mode="keyword").hits[0].title == "Kohlrabi"
     # a query made only of common words still searches them
@@ -223,11 +231,7 @@ def test_common_terms_statistics_are_cached_until_the_index_changes(app, tmp_pat
     import cairn.search.hybrid as H
     from cairn.store import db
 
-    for i in range(12):
-        write(tmp_path / "v" / f"g{i}.md", f"# Bed {i}\n\nThe gardens need watering, bed number {i}.\n")
-    write(tmp_path / "v" / "k.md", "# Kohlrabi\n\nKohlrabi goes in the garden by the shed.\n")
-    app.ingest([tmp_path / "v"])
-    monkeypatch.setattr(H, "COMMON_MIN_CHUNKS", 1)
+    _garden_beds(app, tmp_path, monkeypatch)
     counts = []
     real = H._count_chunks
     monkeypatch.setattr(H, "_count_chunks", lambda conn: counts.append(1) or real(conn))
