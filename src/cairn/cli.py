@@ -74,14 +74,14 @@ def _fail(message: str) -> None:
 
 @contextmanager
 def _service() -> Iterator["object"]:
-    from cairn.config import ConfigError
+    from cairn.config import ConfigError, HomeNotWritable
     from cairn.embed import EmbedderUnavailable
     from cairn.llm.errors import LLMUnavailable
     from cairn.service import Cairn
     from cairn.store.db import IndexOpenError
     try:
         svc = Cairn(STATE["home"])
-    except (ConfigError, IndexOpenError, OSError) as exc:
+    except (ConfigError, HomeNotWritable, IndexOpenError, OSError) as exc:
         _fail(_error_text(exc))
     try:
         yield svc
@@ -92,7 +92,7 @@ def _service() -> Iterator["object"]:
             _fail(f"the index {svc.settings.index_path} is busy: another Cairn process kept it "
                   f"locked for more than 10 s ({exc}); nothing was lost — try again")
         _fail(f"index database error: {exc}")
-    except (EmbedderUnavailable, LLMUnavailable, IndexOpenError) as exc:
+    except (EmbedderUnavailable, LLMUnavailable, IndexOpenError, HomeNotWritable) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
