@@ -556,7 +556,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             continue
         p = Path(item)
         if not p.exists():
-            report.failed.append((str(p), "no such file or folder"))
+            report.failed.append((str(p), "no such file or directory"))
             continue
         if p.resolve() == vault or vault in p.resolve().parents:
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
