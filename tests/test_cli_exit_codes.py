@@ -134,7 +134,9 @@ def test_unwritable_home_is_named_with_the_fix(tmp_path):
             assert f"error: CAIRN_HOME {home} is not writable: permission denied" in err, (args, r.stderr)
             assert f"chmod u+w {home}" in err and "Traceback" not in r.stderr
         r = cairn(home / "sub", "status", preexec_fn=drop)  # a home that cannot be created
-        assert r.returncode == 1 and f"CAIRN_HOME {home / 'sub'} is not writable" in flat(r.stderr)
+        err = flat(r.stderr)
+        assert r.returncode == 1 and f"CAIRN_HOME {home / 'sub'} is not writable" in err
+        assert f"(chmod u+w {home})" in err
     finally:
         home.chmod(0o755)
     r = cairn(home, "status", "--json")  # nothing was lost

@@ -46,13 +46,14 @@ class HomeNotWritable(RuntimeError):
     """The Cairn home folder cannot be written. Cairn writes there even to read: SQLite in
     WAL mode keeps `index.db-wal` and `index.db-shm` beside the index. `home`: the folder;
     `reason`: the OS reason ("permission denied", "read-only file system"); the message
-    names both and the fix."""
+    names both and the fix (for a home that does not exist yet, its nearest existing parent)."""
 
     def __init__(self, home: Path, reason: str) -> None:
         self.home, self.reason = home, reason
+        folder = next((p for p in (home, *home.parents) if p.exists()), home)
         super().__init__(f"CAIRN_HOME {home} is not writable: {reason} — Cairn keeps its index there "
                          "and writes beside it even to read (index.db-wal, index.db-shm); make the "
-                         f"folder writable (chmod u+w {home}) or choose another home with --home or "
+                         f"folder writable (chmod u+w {folder}) or choose another home with --home or "
                          "CAIRN_HOME")
 
 
