@@ -24,8 +24,8 @@ from pathlib import Path
 import httpcore
 import pytest
 
-from cairn.fetch import (FetchFailed, FetchTimeout, FetchTooLarge, URLRefused, address_problem,
-                         check_url, fetch_url, parse_ipv4_host)
+from cairn.fetch import (FetchFailed, FetchTimeout, FetchTooLarge, FetchUnreachable, URLRefused,
+                         address_problem, check_url, fetch_url, parse_ipv4_host)
 
 CASE = Path(__file__).parent / "cases" / "B28-ssrf-url-ingest"
 
@@ -394,7 +394,7 @@ def test_https_to_the_pinned_address_keeps_sni_and_certificate_check_for_the_hos
     assert b"zephyrquarry" in res.data and wire.connects == [("203.0.113.30", 443)]
     assert sni_seen[-1] == "secure.example.test" and Handler.seen_hosts[-1] == "secure.example.test"
     # Same server, another name: the certificate does not match it, so the fetch fails.
-    with pytest.raises(FetchFailed, match="CERTIFICATE_VERIFY_FAILED.*impostor.example.test"):
+    with pytest.raises(FetchUnreachable, match="certificate verification failed.*impostor.example.test"):
         fetch_url("https://impostor.example.test/article", resolver=wire.resolver, connector=wire.connector,
                   ssl_context=client_ctx)
     assert sni_seen[-1] == "impostor.example.test"
@@ -479,3 +479,110 @@ def test_cli_url_refusal_is_clear_not_a_traceback(tmp_path):
     assert "http://127.0.0.1/ resolves to 127.0.0.1 (loopback) — refused" in r.stderr
     assert "http://0x7f000001/ resolves to 127.0.0.1 (loopback) — refused" in r.stderr
     assert "skipped 2" in r.stdout
+
+
+# ----------------------------------------------------------------------------- permanent failures
+
+def test_invalid_name_fails_at_once_without_a_lookup(egress_spy):
+    """RFC 6761 §6.4: a `.invalid` name never resolves; answered here, no DNS asked, and
+    marked permanent (no retries)."""
+    with pytest.raises(FetchUnreachable, match=r"cannot resolve nowhere\.invalid: \.invalid names never resolve") as info:
+        fetch_url("https://nowhere.invalid/page")
+    assert info.value.transient is False and egress_spy == []
+
+
+@pytest.mark.parametrize("code, permanent", [("EAI_NONAME", True), ("EAI_NODATA", True),
+                                             ("EAI_AGAIN", False), ("EAI_FAIL", False)])
+def test_dns_answers_decide_whether_to_retry(monkeypatch, code, permanent):
+    """'No such name' (NXDOMAIN, no address record) is permanent; a resolver that does not
+    answer now (EAI_AGAIN: e.g. offline; EAI_FAIL) is transient. The getaddrinfo errors are
+    the real socket.gaierror values the C library returns for each case."""
+    errno_ = getattr(socket, code)
+
+    def getaddrinfo(host, port, *a, **k):
+        raise socket.gaierror(errno_, {"EAI_NONAME": "Name or service not known",
+                                       "EAI_NODATA": "No address associated with hostname",
+                                       "EAI_AGAIN": "Temporary failure in name resolution",
+                                       "EAI_FAIL": "Non-recoverable failure in name resolution"}[code])
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    with pytest.raises(FetchFailed) as info:
+        fetch_url("https://gone.example.test/")
+    assert info.value.transient is (not permanent)
+    assert isinstance(info.value, FetchUnreachable) is permanent
+    assert "cannot resolve gone.example.test" in str(info.value)
+    assert ("does not exist" if permanent else "temporary DNS failure") in str(info.value)
+
+
+@pytest.fixture(scope="module")
+def self_signed_server(tmp_path_factory):
+    """A real HTTPS server on loopback with a self-signed certificate for
+    selfsigned.example.test (trusted by no CA bundle)."""
+    import datetime
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    folder = tmp_path_factory.mktemp("selfsigned")
+    now = datetime.datetime.now(datetime.timezone.utc)
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "selfsigned.example.test")])
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("selfsigned.example.test")]), critical=False)
+            .sign(key, hashes.SHA256()))
+    (folder / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (folder / "key.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                       serialization.NoEncryption()))
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(folder / "cert.pem", folder / "key.pem")
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_untrusted_certificate_is_permanent(self_signed_server):
+    wire = Wire(self_signed_server, {"selfsigned.example.test": [["203.0.113.40"]]})
+    with pytest.raises(FetchUnreachable, match="TLS certificate verification failed: self.signed certificate") as info:
+        fetch_url("https://selfsigned.example.test/article", resolver=wire.resolver, connector=wire.connector)
+    assert info.value.transient is False
+
+
+def test_ingest_missing_host_and_bad_certificate_are_dead_letters_after_one_attempt(app, self_signed_server, tmp_path):
+    """Neither a host that does not exist nor an untrusted certificate is retried: one
+    attempt, then a dead letter reported as failed with the reason; the rest is ingested."""
+    from cairn import ingest as ingest_mod
+    note = tmp_path / "in" / "a.md"
+    note.parent.mkdir()
+    note.write_text("# A\n\nA note about herons.\n")
+    wire = Wire(self_signed_server, {"selfsigned.example.test": [["203.0.113.41"]]})
+    tls_url, dns_url = "https://selfsigned.example.test/article", "https://nowhere.invalid/page"
+    report = ingest_mod.ingest_paths(app.conn, app.settings, [tls_url, dns_url, note], app.embedder,
+                                     resolver=wire.resolver, connector=wire.connector)
+    assert report.added == [str(note)] and report.retried == 0
+    failed = dict(report.failed)
+    assert "TLS certificate verification failed" in failed[tls_url] and "dead letter" in failed[tls_url]
+    assert ".invalid names never resolve" in failed[dns_url]
+    dead = {j["source"]: j for j in app.jobs()["dead"]}
+    assert dead[tls_url]["attempts"] == 1 and dead[dns_url]["attempts"] == 1
+    assert len(wire.connects) == 1  # the TLS URL was tried once
+
+
+def test_ingest_retries_a_temporary_dns_failure(app, monkeypatch):
+    from cairn import ingest as ingest_mod
+
+    def getaddrinfo(host, port, *a, **k):
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    app.settings.jobs.max_attempts = 2
+    app.settings.jobs.backoff_base_s = 0.01
+    report = ingest_mod.ingest_paths(app.conn, app.settings, ["https://offline.example.test/"], app.embedder)
+    (name, reason), = report.failed
+    assert report.retried == 1 and "temporary DNS failure" in reason and "gave up after 2 attempts" in reason

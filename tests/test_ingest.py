@@ -166,7 +166,7 @@ def test_binary_with_text_name_is_refused(app, tmp_path):
 
 def test_missing_path_is_reported(app, tmp_path):
     report = app.ingest([tmp_path / "nope"])
-    assert report.failed == [(str(tmp_path / "nope"), "no such file or folder")]
+    assert report.failed == [(str(tmp_path / "nope"), "no such file or directory")]
 
 
 def test_status_counts(app, corpus):

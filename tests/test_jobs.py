@@ -371,7 +371,7 @@ def test_cli_jobs_lists_dead_letters_and_retry_runs_them(tmp_path):
                                     "backoff_base_s = 0.01\n")
         url = f"http://127.0.0.1:{srv.server_address[1]}/weir"
         r = cli(home, "ingest", "-q", url)
-        assert r.returncode == 0 and "failed 1" in r.stdout and "HTTP 503" in r.stderr
+        assert r.returncode == 1 and "failed 1" in r.stdout and "HTTP 503" in r.stderr
         assert "Traceback" not in r.stderr
         r = cli(home, "jobs")
         assert r.returncode == 0

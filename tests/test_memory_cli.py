@@ -84,7 +84,6 @@ def test_forget_core_and_entities(home, tmp_path):
 
 BAD = [
     (["remember", "  "], "memory text is empty"),
-    (["remember", "x", "--kind", "hobby"], "unknown kind 'hobby'"),
     (["remember", "x", "--at", "yesterday-ish"], "'yesterday-ish' is not an ISO 8601 time"),
     (["forget", "m000000"], "no memory with id 'm000000'"),
     (["recall", " "], "recall query is empty"),

@@ -1,7 +1,9 @@
 """`cairn` command line: a thin adapter over `cairn.service.Cairn`.
 
 Results go to stdout (tables, or JSON with --json); progress bars, warnings and errors go
-to stderr. Exit codes: 0 ok, 1 user error (bad input, named in the message), 2 usage error.
+to stderr. Exit codes: 0 ok, 1 user error (bad input, named in the message) or a run in
+which a source failed (its report is printed first), 2 usage error (unknown option, a value
+outside an option's choices or range: reported by the argument parser).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import signal
 import sqlite3
 import sys
 from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -20,6 +23,34 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+
+from cairn.memory.model import KINDS as MEMORY_KINDS
+from cairn.noteops import MODES as NOTE_UPDATE_MODES
+from cairn.search.hybrid import FUSIONS, MODES as SEARCH_MODES, NOTE_TYPES
+
+
+def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
+    """An Enum of the allowed values of an option, so the argument parser refuses any other
+    value as a usage error (exit 2) naming the option and the values. The values come from
+    the modules that define them; the service still checks them for Python callers."""
+    return Enum(name, {v: v for v in values}, type=str)
+
+
+SearchMode = _choices("SearchMode", SEARCH_MODES)
+Fusion = _choices("Fusion", FUSIONS)
+NoteType = _choices("NoteType", NOTE_TYPES)
+NoteUpdateMode = _choices("NoteUpdateMode", NOTE_UPDATE_MODES)
+MemoryKind = _choices("MemoryKind", MEMORY_KINDS)
+
+
+def _value(choice):
+    """The plain string of an enumerated option (None stays None, lists map item by item)."""
+    if choice is None:
+        return None
+    if isinstance(choice, list):
+        return [c.value for c in choice]
+    return choice.value
+
 
 app = typer.Typer(help="Cairn: a local-first memory for everything you read, save and decide.",
                   no_args_is_help=True, add_completion=False)
@@ -74,14 +105,14 @@ def _fail(message: str) -> None:
 
 @contextmanager
 def _service() -> Iterator["object"]:
-    from cairn.config import ConfigError
+    from cairn.config import ConfigError, HomeNotWritable
     from cairn.embed import EmbedderUnavailable
     from cairn.llm.errors import LLMUnavailable
     from cairn.service import Cairn
     from cairn.store.db import IndexOpenError
     try:
         svc = Cairn(STATE["home"])
-    except (ConfigError, IndexOpenError, OSError) as exc:
+    except (ConfigError, HomeNotWritable, IndexOpenError, OSError) as exc:
         _fail(_error_text(exc))
     try:
         yield svc
@@ -92,7 +123,7 @@ def _service() -> Iterator["object"]:
             _fail(f"the index {svc.settings.index_path} is busy: another Cairn process kept it "
                   f"locked for more than 10 s ({exc}); nothing was lost — try again")
         _fail(f"index database error: {exc}")
-    except (EmbedderUnavailable, LLMUnavailable, IndexOpenError) as exc:
+    except (EmbedderUnavailable, LLMUnavailable, IndexOpenError, HomeNotWritable) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
@@ -134,6 +165,13 @@ def _print_report(report, as_json: bool) -> None:
               f"failed {len(report.failed)}; embedded {report.embedded} chunk(s)")
 
 
+def _exit_if_failed(report) -> None:
+    """Exit 1 (after the report was printed) when any source failed or became a dead letter;
+    what succeeded in the same run is stored all the same."""
+    if report.failed:
+        raise typer.Exit(1)
+
+
 @app.command()
 def ingest(paths: list[str] = typer.Argument(..., help="Files, folders (recursive) or http(s) URLs."),
            json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
@@ -143,6 +181,7 @@ def ingest(paths: list[str] = typer.Argument(..., help="Files, folders (recursiv
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.ingest([_arg_text(p) for p in paths], progress=prog)
     _print_report(report, json_out)
+    _exit_if_failed(report)
 
 
 # --- jobs, url ingest
@@ -194,6 +233,7 @@ def jobs_retry(ids: Optional[list[int]] = typer.Argument(None, help="Dead-letter
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.jobs_retry(None if all_ else list(ids), progress=prog)
     _print_report(report, json_out)
+    _exit_if_failed(report)
 
 
 @jobs_app.command("run")
@@ -203,6 +243,7 @@ def jobs_run(json_out: bool = typer.Option(False, "--json"),
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.jobs_run(progress=prog)
     _print_report(report, json_out)
+    _exit_if_failed(report)
 # --- end jobs, url ingest
 
 
@@ -213,6 +254,7 @@ def import_notes(file: Path, json_out: bool = typer.Option(False, "--json"),
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.import_notes(file, progress=prog)
     _print_report(report, json_out)
+    _exit_if_failed(report)
 
 
 @import_app.command("chat")
@@ -229,6 +271,7 @@ def import_chat(file: Path, json_out: bool = typer.Option(False, "--json"),
     _print_report(report, json_out)
     if not json_out and report.extracted:
         _print_extraction_summary(report.extractions)
+    _exit_if_failed(report)
 
 
 # --- extraction ------------------------------------------------------------------------
@@ -280,6 +323,7 @@ def reindex_cmd(json_out: bool = typer.Option(False, "--json"),
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.reindex(progress=prog)
     _print_report(report, json_out)
+    _exit_if_failed(report)
 
 
 @app.command()
@@ -314,10 +358,10 @@ def _hits_table(hits) -> Table:
 def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                k: Optional[int] = typer.Option(None, "--k", min=1, max=1000, help="Number of hits (default: \\[search] k, 10)."),
                json_out: bool = typer.Option(False, "--json", help="Print hits as JSON."),
-               type_: Optional[list[str]] = typer.Option(None, "--type", help="Keep only notes of this type (repeatable)."),
+               type_: Optional[list[NoteType]] = typer.Option(None, "--type", help="Keep only notes of this type (repeatable)."),
                since: Optional[str] = typer.Option(None, "--since", help="Keep only items dated on/after this ISO date."),
-               mode: str = typer.Option("hybrid", "--mode", help="hybrid | keyword | semantic"),
-               fusion: Optional[str] = typer.Option(None, "--fusion", help="weighted | rrf (default: \\[search] fusion, weighted)"),
+               mode: SearchMode = typer.Option("hybrid", "--mode", help="Signals to use: all, BM25 only, embeddings only."),
+               fusion: Optional[Fusion] = typer.Option(None, "--fusion", help="How signals combine (default: \\[search] fusion, weighted)."),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}.")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
     if since:
@@ -328,6 +372,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
             _fail(f"--since {since!r} is not an ISO date (YYYY-MM-DD)")
     if (query is None) == (batch is None):
         _fail("give either a QUERY or --batch FILE")
+    mode, fusion, type_ = _value(mode), _value(fusion), _value(type_)
     with _service() as svc:
         if batch is not None:
             from cairn.service import read_batch_file
@@ -400,13 +445,13 @@ def _dump(data) -> None:
 
 @app.command()
 def remember(text: str = typer.Argument(..., help="The statement to remember."),
-             kind: Optional[str] = typer.Option(None, "--kind", help="fact | preference | person | project | expertise | decision | constraint | promise | expectation | event (default: inferred)"),
+             kind: Optional[MemoryKind] = typer.Option(None, "--kind", help="fact | preference | person | project | expertise | decision | constraint | promise | expectation | event (default: inferred)"),
              scope: str = typer.Option("global", "--scope", help="global, or a project/agent name."),
              at: Optional[str] = typer.Option(None, "--at", help="When it was said (ISO 8601); relative dates resolve against it."),
              json_out: bool = typer.Option(False, "--json")) -> None:
     """Remember a statement: adds, reinforces or supersedes, and says why."""
     with _service() as svc:
-        change = svc.remember(_arg_text(text), kind=kind, scope=scope, at=at)
+        change = svc.remember(_arg_text(text), kind=_value(kind), scope=scope, at=at)
     if json_out:
         _dump(change.to_json())
         return
@@ -417,13 +462,13 @@ def remember(text: str = typer.Argument(..., help="The statement to remember."),
 
 
 @app.command()
-def memories(kind: Optional[str] = typer.Option(None, "--kind"),
+def memories(kind: Optional[MemoryKind] = typer.Option(None, "--kind"),
              scope: Optional[str] = typer.Option(None, "--scope"),
              all_: bool = typer.Option(False, "--all", help="Include superseded and forgotten memories, with their history."),
              json_out: bool = typer.Option(False, "--json")) -> None:
     """List memories (active ones; --all adds superseded and forgotten)."""
     with _service() as svc:
-        items = svc.memories(kind=kind, scope=scope, include_inactive=all_)
+        items = svc.memories(kind=_value(kind), scope=scope, include_inactive=all_)
     if json_out:
         _dump([m.to_json() for m in items])
         return
@@ -543,6 +588,7 @@ def sync_cmd(json_out: bool = typer.Option(False, "--json", help="Print the repo
     with _service() as svc:
         report = svc.sync()
     _print_sync(report, json_out)
+    _exit_if_failed(report)
 
 
 @app.command("watch")
@@ -661,14 +707,12 @@ def note_show(note: str = typer.Argument(..., help="Title, alias, path or id."),
 @note_app.command("update")
 def note_update(note: str = typer.Argument(..., help="Title, alias, path or id."),
                 body: Optional[str] = typer.Option(None, "--body", help="Text (default: stdin)."),
-                mode: str = typer.Option("overwrite", "--mode", help="overwrite | append"),
+                mode: NoteUpdateMode = typer.Option("overwrite", "--mode", help="Replace the body or add to it."),
                 json_out: bool = typer.Option(False, "--json")) -> None:
     """Overwrite or append to a note's body (its frontmatter is kept)."""
-    if mode not in ("overwrite", "append"):
-        _fail(f"--mode {mode!r} is not one of overwrite, append")
     text = _body_arg(body)
     with _service() as svc:
-        row = svc.note_update(_arg_text(note), text, mode)
+        row = svc.note_update(_arg_text(note), text, _value(mode))
     _print_note(row, "updated", json_out)
 
 

@@ -30,6 +30,7 @@ Example `config.toml`::
 
 from __future__ import annotations
 
+import errno
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -39,6 +40,33 @@ from typing import Any
 
 class ConfigError(ValueError):
     """config.toml is unreadable or holds a value of the wrong type (message names the key)."""
+
+
+class HomeNotWritable(RuntimeError):
+    """The Cairn home folder cannot be written. Cairn writes there even to read: SQLite in
+    WAL mode keeps `index.db-wal` and `index.db-shm` beside the index. `home`: the folder;
+    `reason`: the OS reason ("permission denied", "read-only file system"); the message
+    names both and the fix (for a home that does not exist yet, its nearest existing parent)."""
+
+    def __init__(self, home: Path, reason: str) -> None:
+        self.home, self.reason = home, reason
+        folder = next((p for p in (home, *home.parents) if p.exists()), home)
+        super().__init__(f"CAIRN_HOME {home} is not writable: {reason} — Cairn keeps its index there "
+                         "and writes beside it even to read (index.db-wal, index.db-shm); make the "
+                         f"folder writable (chmod u+w {folder}) or choose another home with --home or "
+                         "CAIRN_HOME")
+
+
+def write_problem(folder: Path) -> str | None:
+    """Why no file can be created in `folder` ("permission denied", "read-only file
+    system", "no such file or directory"), or None when one can. Tested by creating and
+    removing a temporary file: os.access misses read-only mounts and root's capabilities."""
+    import tempfile
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as exc:
+        return (exc.strerror or str(exc)).lower()
 
 
 @dataclass
@@ -188,14 +216,20 @@ class Settings:
     def ensure_dirs(self) -> None:
         """Create home and vault folders if missing. A configured vault folder (key `vault`)
         is never created: ConfigError when it does not exist (a typo, or a drive that is not
-        mounted, must not look like an empty vault)."""
-        if self.vault_dir is not None:
-            self.home.mkdir(parents=True, exist_ok=True)
-            if not self.vault_dir.is_dir():
-                raise ConfigError(f"config.toml: the vault folder {self.vault_dir} does not exist "
-                                  "(create it, or fix the `vault` setting)")
-            return
-        self.vault.mkdir(parents=True, exist_ok=True)
+        mounted, must not look like an empty vault). HomeNotWritable when a folder cannot be
+        created for lack of permission or on a read-only file system."""
+        try:
+            if self.vault_dir is not None:
+                self.home.mkdir(parents=True, exist_ok=True)
+                if not self.vault_dir.is_dir():
+                    raise ConfigError(f"config.toml: the vault folder {self.vault_dir} does not exist "
+                                      "(create it, or fix the `vault` setting)")
+                return
+            self.vault.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise HomeNotWritable(self.home, (exc.strerror or str(exc)).lower()) from None
+            raise
 
 
 def default_home() -> Path:

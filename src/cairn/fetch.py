@@ -30,7 +30,11 @@ addresses stay refused. A model-driven tool must always pass allow_private=False
 Environment proxies are not used.
 
 Errors: URLRefused (policy; permanent), FetchTooLarge (permanent), FetchFailed (HTTP error or
-network failure; `.transient` says whether a retry may help), FetchTimeout (transient).
+network failure; `.transient` says whether a retry may help), FetchTimeout (transient),
+FetchUnreachable (a FetchFailed that is permanent: the host name does not exist — getaddrinfo
+EAI_NONAME/EAI_NODATA, or a `.invalid` name, RFC 6761 §6.4 — or its TLS certificate fails
+verification). A temporary DNS failure (EAI_AGAIN, EAI_FAIL: no answer from the resolver,
+e.g. offline) stays transient.
 """
 
 from __future__ import annotations
@@ -78,6 +82,15 @@ class FetchFailed(FetchError):
     def __init__(self, message: str, *, transient: bool) -> None:
         super().__init__(message)
         self.transient = transient
+
+
+class FetchUnreachable(FetchFailed):
+    """The URL can never be fetched as written: its host name does not exist, or the
+    server's TLS certificate fails verification (untrusted, self-signed, expired, wrong
+    name). Permanent (retrying cannot help); the message names the host and the reason."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, transient=False)
 
 
 @dataclass
@@ -180,13 +193,23 @@ def parse_ipv4_host(host: str) -> ipaddress.IPv4Address | None:
     return ipaddress.IPv4Address(value)
 
 
+# getaddrinfo errors that mean "this name has no address" (NXDOMAIN, or no A/AAAA record):
+# permanent. EAI_AGAIN / EAI_FAIL (resolver unreachable or failing) stay transient.
+_NO_SUCH_NAME = {getattr(socket, n) for n in ("EAI_NONAME", "EAI_NODATA", "EAI_ADDRFAMILY") if hasattr(socket, n)}
+
+
 def system_resolver(host: str, port: int) -> list[str]:
-    """Every address `host` resolves to (getaddrinfo, TCP). Raises FetchFailed (transient)
-    when the name does not resolve."""
+    """Every address `host` resolves to (getaddrinfo, TCP). Raises FetchUnreachable
+    (permanent) when the name does not exist (EAI_NONAME, EAI_NODATA), FetchFailed
+    (transient) for other resolver failures (EAI_AGAIN: temporary, e.g. offline)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
-        raise FetchFailed(f"cannot resolve {host}: {exc.strerror or exc}", transient=True) from exc
+        reason = (exc.strerror or str(exc)).lower()
+        if exc.errno in _NO_SUCH_NAME:
+            raise FetchUnreachable(f"cannot resolve {host}: {reason} (the host name does not exist; "
+                                   "check the URL)") from exc
+        raise FetchFailed(f"cannot resolve {host}: {reason} (temporary DNS failure)", transient=True) from exc
     out: list[str] = []
     for info in infos:
         addr = info[4][0].split("%")[0]
@@ -208,8 +231,9 @@ class Target:
 
 def check_url(url: str, *, allow_private: bool = False, resolver: Resolver | None = None) -> Target:
     """Validate `url` and resolve its host once. Returns the Target with every address
-    checked; raises URLRefused naming the address and the reason, or FetchFailed when the
-    name does not resolve. No connection is made."""
+    checked; raises URLRefused naming the address and the reason, FetchUnreachable when the
+    name does not exist, or FetchFailed (transient) when DNS fails for now. No connection
+    is made."""
     try:
         parts = urlsplit(url.strip())
         port = parts.port
@@ -244,6 +268,9 @@ def check_url(url: str, *, allow_private: bool = False, resolver: Resolver | Non
             raise URLRefused(f"{url}: host {host} is a cloud metadata service — refused")
         if host == "localhost" or host.endswith(".localhost"):
             addresses = ["127.0.0.1"]  # RFC 6761: always loopback, never asked of DNS
+        elif host == "invalid" or host.endswith(".invalid"):
+            # RFC 6761 §6.4: never resolves; answered here, without asking DNS.
+            raise FetchUnreachable(f"cannot resolve {host}: .invalid names never resolve (RFC 6761)")
         else:
             addresses = (resolver or system_resolver)(host, port)
         if not addresses:
@@ -331,8 +358,8 @@ def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_
     are injectable (tests); defaults are getaddrinfo and a plain TCP connection.
     ssl_context: the TLS client context (default: httpcore's, certifi's CA bundle, with
     hostname checking); tests pass one that trusts their own CA.
-    Raises URLRefused, FetchTooLarge, FetchTimeout or FetchFailed (never another exception
-    for network problems).
+    Raises URLRefused, FetchTooLarge, FetchTimeout, FetchUnreachable or FetchFailed (never
+    another exception for network problems).
     """
     import httpcore
 
@@ -385,5 +412,23 @@ def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_
             raise FetchFailed(f"{current}: cannot request this URL: {exc or type(exc).__name__}",
                               transient=False) from None
         except (httpcore.NetworkError, httpcore.ProtocolError, OSError) as exc:
+            bad_cert = _certificate_error(exc)
+            if bad_cert is not None:
+                raise FetchUnreachable(f"{current}: TLS certificate verification failed: "
+                                       f"{bad_cert.verify_message or bad_cert} — not fetched (a "
+                                       "certificate problem is not retried)") from None
             raise FetchFailed(f"{current}: network error: {exc or type(exc).__name__}", transient=True) from None
     raise URLRefused(f"{url}: more than {max_redirects} redirects — refused")
+
+
+def _certificate_error(exc: BaseException) -> "ssl.SSLCertVerificationError | None":
+    """The ssl.SSLCertVerificationError behind `exc` (httpcore wraps it in ConnectError), if any."""
+    import ssl
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, ssl.SSLCertVerificationError):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None

@@ -517,10 +517,12 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
     """Fetch `url` (cairn.fetch: SSRF guard, size/time caps, `[fetch]` settings) and ingest
     the response like a file: its type is sniffed from the bytes; the note's source is the
     URL, `url` in its frontmatter the final URL after redirects. A refused or too large URL
-    is reported as skipped (permanent); network errors and HTTP 5xx/429 are raised
-    (FetchFailed with transient=True) for the job queue to retry."""
+    (or an HTTP 4xx) is reported as skipped (permanent, about the content); network errors
+    and HTTP 5xx/429 are raised (FetchFailed with transient=True) for the job queue to retry;
+    a host that does not exist or a TLS certificate that fails verification is raised as
+    FetchUnreachable (permanent: the job is a dead letter at once, reported as failed)."""
     import tempfile
-    from cairn.fetch import FetchError, fetch_url
+    from cairn.fetch import FetchError, FetchUnreachable, fetch_url
 
     f = settings.fetch
     try:
@@ -528,7 +530,7 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
                         timeout_s=f.timeout_s, max_redirects=f.max_redirects,
                         resolver=resolver, connector=connector)
     except FetchError as exc:
-        if getattr(exc, "transient", False):
+        if exc.transient or isinstance(exc, FetchUnreachable):
             raise
         report.skipped.append((url, str(exc)))
         return
@@ -589,7 +591,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             continue
         p = Path(item)
         if not p.exists():
-            report.failed.append((str(p), "no such file or folder"))
+            report.failed.append((str(p), "no such file or directory"))
             continue
         if p.resolve() == vault or vault in p.resolve().parents:
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
 from cairn.answer.answerability import named_people, strip_people
-from cairn.config import Settings, load_settings
+from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
                           import_notes_jsonl, ingest_paths, is_url, reindex, run_jobs)
 from cairn.search.hybrid import SearchResult, search
@@ -52,8 +52,17 @@ class Cairn:
     # ------------------------------------------------------------------ resources
     @property
     def conn(self) -> sqlite3.Connection:
+        """The index connection, opened on first use. Raises HomeNotWritable when the index
+        cannot be opened because its folder is not writable, IndexOpenError otherwise."""
         if self._conn is None:
-            self._conn = db.connect(self.settings.index_path)
+            try:
+                self._conn = db.connect(self.settings.index_path)
+            except (db.IndexOpenError, sqlite3.OperationalError, PermissionError) as exc:
+                folder = self.settings.index_path.parent
+                reason = write_problem(folder) if folder.is_dir() else None
+                if reason:
+                    raise HomeNotWritable(folder, reason) from exc
+                raise
         return self._conn
 
     @property
