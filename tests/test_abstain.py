@@ -136,7 +136,11 @@ def _hit(text, speaker, n):
     ("Should I try the cello?", "Priya", "Priya"),  # a first-person question: the speaker
     ("That race sounds great, Tom!", "Priya", A.ADDRESSEE),  # calls Tomas by a short name
     ("That race sounds great, Tom!", "Tomas", "Tomas"),  # no other participant is named
-    ("Great news from Lisbon.", "Tomas", "Tomas"),  # a capitalised word that is no participant's name
+    ("Big news from Lisbon.", "Tomas", "Tomas"),  # a capitalised word that is no participant's name
+    ("Congrats on those deals!", "Priya", A.ADDRESSEE),  # a reaction to the other's news
+    ("That sounds lovely.", "Tomas", "Priya"),  # Tomas reacting to what Priya said
+    ("Wow, what a view.", "Tomas", "Priya"),
+    ("That is what I like most.", "Tomas", "Tomas"),  # a first-person word wins over the opener
 ])
 def test_sentence_subject(sentence, speaker, subject):
     assert A.sentence_subject(sentence, speaker, "Priya", ["Priya", "Tomas"]) == subject
@@ -156,7 +160,8 @@ def test_check_on_hits(real_embedder):
     swapped = A.check("What engine did Priya rebuild?", hits, real_embedder)
     assert not swapped.answerable and "from Tomas, not Priya" in swapped.reason
     twin = A.check("What engine did Tomas rebuild?", hits, real_embedder)
-    assert twin.answerable and twin.about_person == {"c1", "c2"} - {"c2"}
+    # Priya's "Wow, that sounds like hard work." reacts to Tomas's news: it is about him too.
+    assert twin.answerable and twin.about_person == {"c1", "c2"}
     assert A.check("What engine was rebuilt?", hits, real_embedder).person is None
 
 
@@ -191,3 +196,33 @@ def test_faithful_kite_question_answers_from_the_owner(kite_app):
     ans = kite_app.ask("What kite is Tomas flying at the festival?", llm="none")
     assert not ans.abstained and "dragon" in ans.answer
     assert _cited(ans) <= {"k0", "k1", "k2"} and _cited(ans)
+
+
+def test_reaction_rule_can_be_switched_off_for_measuring(monkeypatch):
+    monkeypatch.setattr(A, "REACTIONS", False)
+    assert A.sentence_subject("Congrats on those deals!", "Priya", "Priya", ["Priya", "Tomas"]) == "Priya"
+
+
+# A third conversation written for this test: one message of Tomas's mixes a cheer for
+# Priya's news with his own news; the answer about Priya must quote only the cheer's side.
+MIXED_MESSAGES = [
+    ("Priya", "I glazed a green vase in the studio on Friday."),
+    ("Tomas", "Congrats on the green vase! I repainted my canoe in the studio on Friday."),
+    ("Priya", "Which colour did you choose for the canoe?"),
+]
+
+
+@pytest.fixture(scope="module")
+def mixed_app(tmp_path_factory, real_embedder):
+    yield from _chat_home(tmp_path_factory.mktemp("mixed"), real_embedder, "x1", "x", "2024-06-07", MIXED_MESSAGES)
+
+
+def test_answer_quotes_only_sentences_about_the_person(mixed_app):
+    ans = mixed_app.ask("What did Priya make in the studio on Friday?", llm="none")
+    assert not ans.abstained and "vase" in ans.answer
+    assert "canoe" not in ans.answer  # Tomas's own news is in a cited message, but not about Priya
+
+
+def test_a_question_is_never_quoted_as_the_answer(mixed_app):
+    ans = mixed_app.ask("Which colour did Tomas choose for the canoe?", llm="none")
+    assert "Which colour did you choose" not in ans.answer

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
-from cairn.answer.answerability import named_people, strip_people
+from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
+from cairn.answer.premise import unknown_names
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
                           import_notes_jsonl, ingest_paths, is_url, reindex, run_jobs)
-from cairn.search.hybrid import SearchResult, search
+from cairn.search.hybrid import SearchResult, document_frequency, search
 from cairn.store import db
 from cairn.store import notes as N
 from cairn.store.vectors import VectorIndex
@@ -197,9 +198,14 @@ class Cairn:
         if len(people) == 1:
             topic = strip_people(question, people)
             if topic:
-                context = self.search(topic, k=k, group=False).hits
+                context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
+        # The premise check (answer/premise.py): names in the question that no chunk holds.
+        speakers = {h.speaker for h in res.hits + (context or []) if h.speaker}
+        unknown = unknown_names(question, lambda w, prefix: document_frequency(self.conn, w, prefix),
+                                exclude=speakers)
         ans = answer_question(question, res.hits, self.embedder, model,
-                              floor=self.settings.search.answer_floor, context=context)
+                              floor=self.settings.search.answer_floor, context=context,
+                              unknown_names=unknown)
         ans.problems.extend(res.warnings)
         return ans
 

@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-import snowballstemmer
 
 from cairn.config import SearchSettings
 from cairn.parse.detect import KINDS as _PARSED_KINDS
@@ -72,7 +71,6 @@ def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str |
 
 COMMON_DF = 0.2  # a term in more than this fraction of chunks is left out of OR queries
 COMMON_MIN_CHUNKS = 2000  # ... but only in indexes at least this large
-_STEMMER = snowballstemmer.stemmer("porter")
 
 
 @dataclass
@@ -114,28 +112,38 @@ def _df_stats(conn: sqlite3.Connection) -> _DfStats:
     return stats
 
 
+def document_frequency(conn: sqlite3.Connection, word: str, prefix: bool = False) -> int:
+    """Number of chunks whose keyword index holds `word`, as FTS5 itself tokenizes and
+    stems it (a phrase query on `chunks_fts`, so "races" counts chunks with "race", and the
+    stem is exactly the index's: Python's Snowball Porter differs, e.g. it turns "us" into
+    "u"). prefix=True counts chunks with any token starting with `word` (FTS5 prefix query).
+    Cached per connection until the index changes (`_df_stats`). A word FTS5 cannot parse
+    counts 0."""
+    stats = _df_stats(conn)
+    key = word.lower() + ("*" if prefix else "")
+    if key not in stats.df:
+        phrase = '"' + word.lower().replace('"', '""') + '"' + ("*" if prefix else "")
+        try:
+            stats.df[key] = conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+                                         (phrase,)).fetchone()[0]
+        except sqlite3.OperationalError:
+            stats.df[key] = 0
+    return stats.df[key]
+
+
 def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
-    """Query words that occur in more than COMMON_DF of all chunks (document frequency read
-    from FTS5's vocabulary, under the same Porter stem the index uses). Such words carry
-    almost no BM25 weight (idf ~ log(1/df)) but dominate the cost of an OR query. Measured at
-    106k chunks (SciFact padded, same process, load ~5): hybrid p50 130 -> 93 ms with 0.2;
-    SciFact nDCG@10 hybrid 0.735 -> 0.737 (bench/README.md). The chunk count and the
-    frequencies looked up are cached per connection until the index changes (`_df_stats`)."""
+    """Query words that occur in more than COMMON_DF of all chunks (`document_frequency`).
+    Such words carry almost no BM25 weight (idf ~ log(1/df)) but dominate the cost of an OR
+    query. Measured at 106k chunks (SciFact padded, same process, load ~5): hybrid p50
+    130 -> 93 ms with 0.2; SciFact nDCG@10 hybrid 0.735 -> 0.737 (bench/README.md). The
+    chunk count and the frequencies looked up are cached per connection until the index
+    changes (`_df_stats`)."""
     top = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
     if top < COMMON_MIN_CHUNKS:
         return frozenset()
-    stats = _df_stats(conn)
-    common = set()
-    for word in {w for w in query_terms(query) if len(w) > 1}:
-        stem = _STEMMER.stemWord(word)
-        if stem not in stats.df:
-            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab "
-                         "USING fts5vocab(main, chunks_fts, 'row')")
-            row = conn.execute("SELECT doc FROM temp.chunks_vocab WHERE term = ?", (stem,)).fetchone()
-            stats.df[stem] = row[0] if row else 0
-        if stats.df[stem] > COMMON_DF * stats.total:
-            common.add(word)
-    return frozenset(common)
+    total = _df_stats(conn).total
+    return frozenset(w for w in {w for w in query_terms(query) if len(w) > 1}
+                     if document_frequency(conn, w) > COMMON_DF * total)
 
 
 def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,

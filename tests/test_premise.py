@@ -1,0 +1,80 @@
+"""The premise check (answer/premise.py): a question naming something no note mentions
+abstains, saying so; document_frequency counts words the way the FTS5 index stems them."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import write
+from cairn.answer.premise import question_names, unknown_names
+from cairn.search.hybrid import document_frequency
+from cairn.service import Cairn
+
+
+@pytest.mark.parametrize("question, names", [
+    ("What did Ana take a trip to Barcelona for?", ["Ana", "Barcelona"]),
+    ('What memory does "The Shipping News" bring back?', ["The Shipping News"]),  # a quoted title
+    ("Who is his favourite character in Lord of the Rings?", ["Lord of the Rings"]),
+    ("Where is Gina's HR internship?", ["Gina", "HR"]),  # possessive dropped, acronym kept
+    ("What did we cook on February 7, 2022?", []),  # month names date the event
+    ("Would she read books by C. S. Lewis?", ["Lewis"]),  # initials are no names
+    ("When did John run his first 5K?", ["John"]),  # "5K" is no name
+    ("What did I say? Was it Monday?", []),  # "I", sentence starts, weekday
+    ("Did Dr. Ruiz call back?", ["Dr Ruiz"]),  # an abbreviation does not end the sentence
+])
+def test_question_names(question, names):
+    assert question_names(question) == names
+
+
+def test_question_names_excludes_given_names():
+    assert question_names("What did Ana Lopez tell Ben about Oslo?", exclude=["Ana Lopez", "Ben"]) == ["Oslo"]
+
+
+def test_unknown_names_counts_a_name_known_by_any_word_or_a_long_prefix():
+    counts = {"lebron": 4, "europe": 2, "tennessee": 1}
+
+    def doc_freq(word, prefix):
+        w = word.lower()
+        return sum(n for k, n in counts.items() if k.startswith(w)) if prefix else counts.get(w, 0)
+
+    q = "Did LeBron James visit Barcelona, Tennesee or European cities?"
+    assert unknown_names(q, doc_freq) == ["Barcelona"]
+
+
+@pytest.fixture(scope="module")
+def trip_app(tmp_path_factory, real_embedder):
+    tmp = tmp_path_factory.mktemp("premise")
+    write(tmp / "v" / "trip.md", "# Spring trip\n\nAna took a short trip to Rome in April to clear her mind. "
+                                 "She visited the Vatican Museums and ate carbonara every day.\n")
+    with Cairn(tmp / "home", embedder=real_embedder) as app:
+        app.ingest([tmp / "v"])
+        yield app
+
+
+def test_question_naming_an_unmentioned_place_abstains_with_the_name(trip_app):
+    ans = trip_app.ask("Why did Ana take a trip to Barcelona?", llm="none")
+    assert ans.abstained and not ans.citations
+    assert "never mention 'Barcelona'" in ans.answer and "abstained: the notes never mention 'Barcelona'" in ans.problems
+
+
+def test_question_with_known_names_still_answers(trip_app):
+    ans = trip_app.ask("Why did Ana take a trip to Rome in April?", llm="none")
+    assert not ans.abstained and "clear her mind" in ans.answer
+
+
+def test_document_frequency_uses_the_index_stemmer(trip_app):
+    conn = trip_app.conn
+    assert document_frequency(conn, "trips") == 1  # stemmed like the index: trip
+    assert document_frequency(conn, "Museum") == 1
+    assert document_frequency(conn, "barcelona") == 0
+    assert document_frequency(conn, "carbo", prefix=True) == 1 and document_frequency(conn, "carbo") == 0
+    assert document_frequency(conn, 'odd "quote') == 0  # FTS5 syntax never raises
+
+
+def test_document_frequency_counts_words_snowball_would_stem_differently(tmp_path, real_embedder):
+    write(tmp_path / "v" / "us.md", "# Visit\n\nCome and see us in the US next summer.\n")
+    with Cairn(tmp_path / "home", embedder=real_embedder) as app:
+        app.ingest([tmp_path / "v"])
+        assert document_frequency(app.conn, "US") == 1  # Snowball's Porter stems "us" to "u"
+        assert app.ask("Where should Ana visit in the US?", llm="none").problems[:1] != [
+            "abstained: the notes never mention 'US'"]
