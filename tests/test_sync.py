@@ -260,7 +260,23 @@ def test_inbox_ingest_skips_a_source_deleted_in_cairn_on_one_read(app, tmp_path,
     opens = _count_opens(monkeypatch, src)
     report = ingest_paths(app.conn, app.settings, [src], app.embedder, skip_tombstoned=True)
     assert report.tombstoned == [str(src)] and report.added == report.skipped == []
+    assert report.to_json()["tombstoned"] == [str(src)]
     assert len(opens) == 1 and titles(app, "greywharf") == []
     assert app.conn.execute("SELECT outcome FROM jobs").fetchone()[0] == "skipped: deleted in Cairn before"
     report = ingest_paths(app.conn, app.settings, [src], app.embedder)
     assert report.tombstoned == [] and titles(app, "greywharf") == ["Lease"]
+
+
+def test_bytes_handed_in_that_no_longer_match_the_file_are_read_again(app, tmp_path):
+    """index_note_file stats before it trusts bytes from its caller: a file that changed
+    size since the caller read it is read again, so the index never stores old text under
+    the file's new (mtime, size) — which would make every later sync skip it."""
+    from cairn.ingest import index_note_file
+    from cairn import vault as V
+
+    path = write(app.settings.vault / "race.md", "# Race\n\nOld word: amberfold.\n")
+    stale = path.read_bytes()
+    path.write_text("# Race\n\nNew word: copperlane, written after the caller read the file.\n", encoding="utf-8")
+    status, _, _ = index_note_file(app.conn, app.settings, path, data=stale, file_hash=V.sha256_bytes(stale))
+    assert status == "added"
+    assert titles(app, "copperlane") == ["Race"] and titles(app, "amberfold") == []

@@ -160,6 +160,8 @@ def _print_report(report, as_json: bool) -> None:
         err.print(f"[red]failed[/red]  {escape(name)}: {escape(reason)}")
     for name, warning in report.warnings:
         err.print(f"[yellow]warning[/yellow] {escape(name)}: {escape(warning)}")
+    for name in report.tombstoned:
+        err.print(f"[yellow]left alone[/yellow] {escape(name)}: deleted in Cairn before")
     out.print(f"added {len(report.added)}, updated {len(report.updated)}, "
               f"unchanged {len(report.unchanged)}, skipped {len(report.skipped)}, "
               f"failed {len(report.failed)}; embedded {report.embedded} chunk(s)")

@@ -67,6 +67,7 @@ class IngestReport:
             "skipped": [{"name": n, "reason": r} for n, r in self.skipped],
             "failed": [{"name": n, "reason": r} for n, r in self.failed],
             "warnings": [{"name": n, "warning": w} for n, w in self.warnings],
+            "tombstoned": list(self.tombstoned),
         }
 
 
@@ -140,10 +141,12 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     """
     vault = settings.vault
     relpath = V.rel(vault, path)
-    if data is None:
+    # stat before reading: an edit landing in between leaves the stored (mtime, size)
+    # older than the bytes, so the next sync re-reads the file instead of trusting it.
+    stat = path.stat()
+    if data is None or stat.st_size != len(data):
         data = path.read_bytes()
         file_hash = None
-    stat = path.stat()
     file_hash = file_hash or V.sha256_bytes(data)
     existing = N.get_note_by_path(conn, relpath)
     if existing and existing.file_hash == file_hash and (source is None or existing.source == source):
