@@ -13,15 +13,15 @@ read from who wrote it and how:
 - so is a sentence without a first-person word that is a question ("Any fun plans for the
   summer?": the asker asks about the other person) or that calls another participant by
   name or by a capitalised short form of it ("That race sounds great, Mel!")
-  (`QUESTIONS_TO_ADDRESSEE`, `VOCATIVE`; measured on LoCoMo, bench/README.md).
+  (`QUESTIONS_TO_ADDRESSEE`, `VOCATIVE`; measured on LoCoMo, bench/README.md);
+- and so is a sentence without a first-person word that opens as a reaction to what the
+  other person said ("Congrats on those deals!", "That sounds fun", "Wow, what a view":
+  `REACTIONS`).
 
 Notes (hits without a speaker) have no subject: they count as about anyone, so the person
 check never fires on them and questions over notes are unaffected. A question that names
 no participant of the retrieved chats, or several of them ("What do Ana and Ben both
 like?"), is not person-checked either.
-
-- so is a sentence without a first-person word that opens as a reaction to what the other
-  person said ("Congrats on those deals!", "That sounds fun", "Wow, what a view": `REACTIONS`).
 
 Rules (each gives a stated reason; the first that fires decides):
 
@@ -39,8 +39,10 @@ Rules (each gives a stated reason; the first that fires decides):
 
 Thresholds were tuned on LoCoMo dev conversations 1-3 and checked on 4-5 (held out); see
 bench/README.md. (Until 2026-11-30 the score was 0.5 * cosine + 0.5 * term overlap with a
-margin of 0.15; cosine alone separated the two cases better at every margin measured.) This is a lexical/embedding heuristic, not entailment: it catches a
-swapped subject, not every false premise.
+margin of 0.15; together with the other changes of that day, cosine alone gave the better
+trade-off on conversations 1-3 in scratch runs over cached hits.) This is a
+lexical/embedding heuristic, not entailment: it catches a swapped subject, not every false
+premise.
 """
 
 from __future__ import annotations
@@ -139,8 +141,8 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
                      names: list[str] | None = None) -> str | None:
     """Who `sentence` (written by `speaker`) is about, as far as the person check goes:
     None for a note (anyone); for a sentence with no first-person word that is in the
-    second person, is a question (ends with "?") or calls another of `names` (the chat's
-    speakers) by name (`_addresses`), its addressee: `person` when someone else wrote it,
+    second person, is a question (ends with "?"), calls another of `names` (the chat's
+    speakers) by name (`_addresses`) or opens as a reaction (`_REACTION`), its addressee: `person` when someone else wrote it,
     ADDRESSEE (someone other than `person`) when `person` wrote it; otherwise the speaker."""
     if speaker is None:
         return None
