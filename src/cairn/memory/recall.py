@@ -41,6 +41,7 @@ from cairn.memory import entities as E
 from cairn.memory import mirror
 from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
 from cairn.memory.store import _COLS, _now, _row_to_memory, _update, row_vectors, search_text
+from cairn.memory.temporal import as_aware, parse_time
 from cairn.search.text import STOPWORDS, build_match_query, query_terms
 from cairn.store.notes import transaction
 
@@ -48,18 +49,15 @@ HISTORY_FACTOR = 0.5
 _STEMMER = snowballstemmer.stemmer("porter")  # the FTS5 table's tokenizer stems the same way
 
 
-def _parse_time(value: str | None, fallback: datetime) -> datetime:
+def _time_or(value: str | None, fallback: datetime) -> datetime:
+    """temporal.parse_time(value) (aware; naive = UTC), or `fallback` when value is empty or
+    not ISO 8601."""
     if not value:
         return fallback
     try:
-        dt = datetime.fromisoformat(value)
+        return parse_time(value)
     except ValueError:
         return fallback
-    if dt.tzinfo is None and fallback.tzinfo is not None:
-        dt = dt.replace(tzinfo=fallback.tzinfo)
-    elif dt.tzinfo is not None and fallback.tzinfo is None:
-        dt = dt.replace(tzinfo=None)
-    return dt
 
 
 @lru_cache(maxsize=65536)
@@ -88,6 +86,7 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
         raise ValueError(f"k must be at least 1, got {k}")
     cfg = settings or MemorySettings()
     moment = _now(now)
+    aware_moment = as_aware(moment)  # ages are counted between aware times (naive = UTC)
     sql = f"SELECT rowid, {_COLS}, model, vec FROM memories WHERE (scope = 'global' OR scope = ?)"
     if not include_history:
         sql += " AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
@@ -127,9 +126,9 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
         if m.kind in EVERGREEN_KINDS:
             age_days, recency = 0.0, 1.0
         else:
-            ref = max(_parse_time(m.last_used, moment) if m.last_used else _parse_time(m.created, moment),
-                      _parse_time(m.valid_from or m.created, moment))
-            age_days = max(0.0, (moment - ref).total_seconds() / 86400)
+            ref = max(_time_or(m.last_used or m.created, aware_moment),
+                      _time_or(m.valid_from or m.created, aware_moment))
+            age_days = max(0.0, (aware_moment - ref).total_seconds() / 86400)
             recency = cfg.recency_min + (1 - cfg.recency_min) * 0.5 ** (age_days / cfg.half_life_days)
         reinforcement = m.use_count / (m.use_count + 3)
         parts = {

@@ -26,10 +26,11 @@ Facts from rules are grounded by construction (their words are the message's wor
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from cairn.memory.extract_model import ExtractedFact, Message
 from cairn.memory.grounding import content_words
+from cairn.memory.temporal import parse_time, resolve_phrase
 
 RULE_CONFIDENCE = 0.6
 
@@ -88,71 +89,43 @@ def _day(dt: datetime) -> str:
     return f"{dt.day} {dt.strftime('%B %Y')}"
 
 
-def _month_shift(dt: datetime, months: int) -> datetime:
-    y, m = divmod(dt.month - 1 + months, 12)
-    return dt.replace(year=dt.year + y, month=m + 1, day=1)
-
-
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-        "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
 _REL_DATE = re.compile(
     r"\b(yesterday|today|tonight|this morning|tomorrow|last night|last week|last weekend|"
     r"this weekend|next week|last month|next month|last year|next year|this year|"
     r"last (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few) "
     r"(?:days?|weeks?|months?|years?) ago)\b", re.IGNORECASE)
+# Weeks are named relative to the message, not as a date range.
+_WEEK_LABELS = {"last week": "the week before {}", "last weekend": "the weekend before {}",
+                "next week": "the week after {}", "this weekend": "the weekend of {}"}
 
 
 def resolve_relative_date(phrase: str, when: datetime) -> str | None:
     """The calendar date (or week/month/year) a relative phrase means, said at `when`.
     "yesterday" -> "7 May 2023"; "last week" -> "the week before 8 May 2023";
-    "last year" -> "2022"; "3 weeks ago" -> "around 17 April 2023". None if unknown."""
-    p = phrase.lower()
-    if p in ("today", "tonight", "this morning"):
-        return _day(when)
-    if p in ("yesterday", "last night"):
-        return _day(when - timedelta(days=1))
-    if p == "tomorrow":
-        return _day(when + timedelta(days=1))
-    if p in ("last week", "last weekend"):
-        return f"the {p.split()[1]} before {_day(when)}"
-    if p in ("next week", "this weekend"):
-        return f"the {p.split()[1]} after {_day(when)}" if p == "next week" else f"the weekend of {_day(when)}"
-    if p == "last month":
-        return _month_shift(when, -1).strftime(_MONTH_FMT)
-    if p == "next month":
-        return _month_shift(when, 1).strftime(_MONTH_FMT)
-    if p == "last year":
-        return str(when.year - 1)
-    if p == "next year":
-        return str(when.year + 1)
-    if p == "this year":
-        return str(when.year)
-    if p.startswith("last ") and p[5:] in _WEEKDAYS:
-        back = (when.weekday() - _WEEKDAYS.index(p[5:])) % 7 or 7
-        return _day(when - timedelta(days=back))
-    m = re.match(r"(\d+|a couple of|a few|an|a|\w+) (day|week|month|year)s? ago", p)
-    if m:
-        n = int(m.group(1)) if m.group(1).isdigit() else _NUM.get(m.group(1).replace("a ", "", 1)
-                                                                  if m.group(1).startswith("a ") else m.group(1))
-        if not n:
-            return None
-        unit = m.group(2)
-        if unit == "day":
-            return _day(when - timedelta(days=n))
-        if unit == "week":
-            return "around " + _day(when - timedelta(weeks=n))
-        if unit == "month":
-            return _month_shift(when, -n).strftime(_MONTH_FMT)
-        return str(when.year - n)
-    return None
+    "last year" -> "2022"; "3 weeks ago" -> "around 17 April 2023"; "next month" ->
+    "June 2023". The phrase is resolved by `temporal.resolve_phrase`; None if it is not one
+    of its forms, names a week span ("this week"), or counts zero ("0 days ago")."""
+    p = phrase.lower().strip()
+    if p in _WEEK_LABELS:
+        return _WEEK_LABELS[p].format(_day(when))
+    span = resolve_phrase(p, when)
+    if span is None or re.match(r"0+\b", p):
+        return None
+    if span.unit == "month":
+        return span.start.strftime("%B %Y")
+    if span.unit == "year":
+        return str(span.start.year)
+    if span.unit == "week":
+        return None
+    return ("around " if span.approximate else "") + _day(span.start)
 
 
-def _parse_time(text: str) -> datetime | None:
+def _said_at(time: str) -> datetime | None:
+    """The message's time (temporal.parse_time), or None when it has none or it is not ISO."""
     try:
-        return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
-    except (TypeError, ValueError):
+        return parse_time(str(time))
+    except ValueError:
         return None
 
 
@@ -290,7 +263,7 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
                 break
     for i, msg in enumerate(messages):
         addressee = _addressee(messages, i)
-        when = _parse_time(msg.time)
+        when = _said_at(msg.time)
         for m in _IMAGE_CAPTION.finditer(msg.text):
             caption = re.sub(r"^(?:a |an )?(?:photo|picture|image) of ", "", m.group(1).strip(), flags=re.I)
             if len(content_words(caption)) >= 2:

@@ -1,27 +1,181 @@
-"""Resolve relative time words against the time the message was *said* (case B19).
+"""Time in the memory: one ISO 8601 parser and one resolver of relative time phrases.
 
-    resolve_event_time("dentist tomorrow at 3pm", datetime(2025, 11, 19, 18, 30, tzinfo=...))
-    -> ("2025-11-20T15:00:00+01:00", "dentist tomorrow at 3pm (2025-11-20 15:00)")
+`parse_time` is the only parser of stored/said times in cairn.memory (recall, rules, the
+service's `--at`). Time-zone rule: a time written with an offset ('Z' included) keeps that
+offset; a time written without one (naive) is taken as UTC.
 
-Rule-based (no model): today/tonight/tomorrow/yesterday/the day after tomorrow/the day before
-yesterday, optional "at 3pm" / "at 15:30"; next/last/this week (-> Monday of that week, an
-ISO date), next/last month (-> YYYY-MM), in N minutes/hours/days/weeks, N days/weeks ago,
-[on|next|last|this] Monday..Sunday; an ISO date already in the text is taken as is. Only the
-first expression found is resolved. The anchor's time zone is kept (wall-clock arithmetic, so
-a ZoneInfo anchor stays right across DST changes).
+`resolve_phrase` is the one resolution core: a relative phrase ("tomorrow at 3pm", "last
+Friday", "two weeks ago", "next month") and the moment it was said -> the `TimeSpan` it
+means. Its two users keep their own vocabulary and output format:
+
+- `resolve_event_time` (the memory store, case B19) finds the first phrase in a text and
+  returns an ISO value plus the text with the absolute date inserted:
+
+      resolve_event_time("dentist tomorrow at 3pm", datetime(2025, 11, 19, 18, 30, tzinfo=...))
+      -> ("2025-11-20T15:00:00+01:00", "dentist tomorrow at 3pm (2025-11-20 15:00)")
+
+  It finds today/tonight/tomorrow/yesterday/the day after tomorrow/the day before yesterday
+  with an optional "at 3pm" / "at 15:30"; next/last/this week (-> Monday of that week, an
+  ISO date), next/last/this month (-> YYYY-MM); in N minutes/hours/days/weeks; N minutes/
+  hours/days/weeks ago; [on|next|last|this] Monday..Sunday; an ISO date already in the text
+  is taken as is. Only the first expression found is resolved.
+- `rules.resolve_relative_date` (extracted facts) writes dates as words ("7 May 2023").
+
+Arithmetic is on the wall clock in the anchor's time zone (a ZoneInfo anchor stays right
+across DST changes): "tomorrow at 10am" is 10:00 local time whatever the offset that day.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_UNITS = {"minute": 60, "min": 60, "hour": 3600, "day": 86400, "week": 7 * 86400}
 _NUM_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
               "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
 
+# --- the parser ------------------------------------------------------------------------
+
+
+def parse_time(value: str) -> datetime:
+    """An aware datetime from an ISO 8601 time: "2025-11-19T18:30:00+01:00",
+    "2025-11-19T17:30:00Z", "2025-11-19 18:30", "2025-11-19".
+
+    A written offset is kept as is (not converted); a time without one is taken as UTC.
+    Raises ValueError naming the value when it is not a string or not ISO 8601."""
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        raise ValueError(f"{value!r} is not an ISO 8601 time (e.g. 2025-11-19T18:30:00+01:00)") from None
+    return as_aware(dt)
+
+
+def as_aware(dt: datetime) -> datetime:
+    """`dt` itself when it has a time zone, else the same wall-clock time in UTC (the
+    parse_time rule, for datetimes handed in by code)."""
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
+
+
+# --- the resolution core ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeSpan:
+    """What a relative time phrase means.
+
+    start: the first moment, in the anchor's time zone (midnight unless unit is "minute").
+    unit: "minute" (a clock time is known), "day", "week" (start is its Monday), "month"
+    (start is its 1st) or "year" (start is 1 January). approximate: the phrase counted weeks
+    ("two weeks ago", "in 2 weeks"), so `start` is the day only roughly meant.
+    """
+
+    start: datetime
+    unit: str
+    approximate: bool = False
+
+
 _TIME = r"(?:\s+at\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?)?"
+_DAY_OFFSETS = {"the day after tomorrow": 2, "the day before yesterday": -2, "tomorrow": 1,
+                "yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "this morning": 0}
+_COUNTS = {**_NUM_WORDS, "a couple of": 2, "a few": 3}
+_COUNT = r"(?P<n>\d+|" + "|".join(sorted(_COUNTS, key=len, reverse=True)) + r")"
+_UNIT = r"(?P<u>minute|min|hour|day|week|month|year)s?"
+_STEPS = {"next": 1, "last": -1, "this": 0}
+# Each phrase form, matched against the whole phrase.
+_FORMS = (
+    ("day", re.compile(r"(?P<w>" + "|".join(_DAY_OFFSETS) + r")" + _TIME, re.I)),
+    ("weekday", re.compile(r"(?:(?P<rel>next|last|this|on)\s+)?(?P<d>" + "|".join(WEEKDAYS) + r")"
+                           + _TIME, re.I)),
+    ("period", re.compile(r"(?P<rel>next|last|this)\s+(?P<u>week|month|year)", re.I)),
+    ("in", re.compile(r"in\s+" + _COUNT + r"\s+" + _UNIT, re.I)),
+    ("ago", re.compile(_COUNT + r"\s+" + _UNIT + r"\s+ago", re.I)),
+)
+
+
+def _clock(m: re.Match, day: datetime) -> TimeSpan:
+    """`day` at the match's "at H[:MM][am|pm]" time; the whole day if none or not a time."""
+    whole_day = TimeSpan(day, "day")
+    if not m.group("h"):
+        return whole_day
+    hour, minute = int(m.group("h")), int(m.group("m") or 0)
+    ap = (m.group("ap") or "").lower().replace(".", "")
+    if ap == "pm" and hour < 12:
+        hour += 12
+    elif ap == "am" and hour == 12:
+        hour = 0
+    if hour > 23 or minute > 59:
+        return whole_day
+    return TimeSpan(day.replace(hour=hour, minute=minute), "minute")
+
+
+def _months_later(midnight: datetime, months: int) -> datetime:
+    """The 1st of the month `months` after (negative: before) `midnight`'s month."""
+    index = midnight.year * 12 + midnight.month - 1 + months
+    return midnight.replace(year=index // 12, month=index % 12 + 1, day=1)
+
+
+def _span(form: str, m: re.Match, anchor: datetime) -> TimeSpan | None:
+    midnight = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
+    if form == "day":
+        return _clock(m, midnight + timedelta(days=_DAY_OFFSETS[m.group("w").lower()]))
+    if form == "weekday":
+        rel = (m.group("rel") or "").lower()
+        delta = (WEEKDAYS.index(m.group("d").lower()) - anchor.weekday()) % 7
+        if rel == "last":
+            delta = delta - 7 if delta else -7
+        elif rel == "next" and delta == 0:
+            delta = 7
+        return _clock(m, midnight + timedelta(days=delta))
+    unit = m.group("u").lower()
+    if form == "period":
+        step = _STEPS[m.group("rel").lower()]
+    else:
+        word = m.group("n").lower()
+        step = int(word) if word.isdigit() else _COUNTS[word]
+        step = step if form == "in" else -step
+    if unit in ("minute", "min", "hour"):
+        seconds = step * (3600 if unit == "hour" else 60)
+        return TimeSpan((anchor + timedelta(seconds=seconds)).replace(microsecond=0), "minute")
+    if unit == "day":
+        return TimeSpan(midnight + timedelta(days=step), "day")
+    if unit == "week" and form == "period":
+        return TimeSpan(midnight - timedelta(days=anchor.weekday()) + timedelta(weeks=step), "week")
+    if unit == "week":
+        return TimeSpan(midnight + timedelta(weeks=step), "day", approximate=True)
+    if unit == "month":
+        return TimeSpan(_months_later(midnight, step), "month")
+    return TimeSpan(midnight.replace(year=midnight.year + step, month=1, day=1), "year")
+
+
+def resolve_phrase(phrase: str, anchor: datetime) -> TimeSpan | None:
+    """The span a whole relative time phrase means, said at `anchor` (aware or naive; the
+    result has the same tzinfo). Forms (case-insensitive):
+
+    - today / tonight / this morning / tomorrow / yesterday / last night / the day after
+      tomorrow / the day before yesterday, optionally "at 3pm", "at 15:30", "at 9 a.m.";
+    - [on|this|next|last] Monday..Sunday [at ...]: bare/on/this = the next such day from
+      today on (today included), next = the same but never today, last = the latest before
+      today;
+    - this/next/last week|month|year;
+    - in N / N ... ago with units minute(s)/min(s)/hour(s) (a clock time), day(s), week(s)
+      (a day, approximate), month(s), year(s); N is digits, a/an/one..ten/twelve, "a couple
+      of" (2) or "a few" (3).
+
+    Returns None for anything else (also for a phrase with words around it). Never raises.
+    """
+    text = phrase.strip()
+    for form, rx in _FORMS:
+        m = rx.fullmatch(text)
+        if m:
+            return _span(form, m, anchor)
+    return None
+
+
+# --- the memory store's use (case B19) -------------------------------------------------
+
+# What resolve_event_time looks for in a text (narrower than resolve_phrase: it was tuned on
+# the store's cases; widening it changes stored event times).
 _DAYWORD = re.compile(r"\b(?P<w>the day after tomorrow|the day before yesterday|tomorrow|yesterday"
                       r"|today|tonight)\b" + _TIME, re.I)
 _WEEKDAY = re.compile(r"\b(?:(?P<rel>next|last|this|on)\s+)?(?P<d>" + "|".join(WEEKDAYS) + r")\b"
@@ -32,34 +186,18 @@ _AGO = re.compile(r"\b(?P<n>\d+|" + "|".join(_NUM_WORDS) + r")\s+(?P<u>minute|ho
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b")
 
 
-def _clock(m: re.Match, day: datetime) -> tuple[datetime, bool]:
-    """`day` at the match's "at H[:MM][am|pm]" time (midnight if none); (dt, has_time)."""
-    if not m.group("h"):
-        return day.replace(hour=0, minute=0, second=0, microsecond=0), False
-    hour, minute = int(m.group("h")), int(m.group("m") or 0)
-    ap = (m.group("ap") or "").lower().replace(".", "")
-    if ap == "pm" and hour < 12:
-        hour += 12
-    elif ap == "am" and hour == 12:
-        hour = 0
-    if hour > 23 or minute > 59:
-        return day.replace(hour=0, minute=0, second=0, microsecond=0), False
-    return day.replace(hour=hour, minute=minute, second=0, microsecond=0), True
-
-
-def _num(word: str) -> int:
-    return int(word) if word.isdigit() else _NUM_WORDS[word.lower()]
-
-
-def _fmt(dt: datetime, has_time: bool) -> tuple[str, str]:
-    """(stored ISO value, human label inserted into the text)."""
-    if has_time:
-        return dt.isoformat(), dt.strftime("%Y-%m-%d %H:%M")
-    return dt.date().isoformat(), dt.date().isoformat()
-
-
-def _insert(text: str, m: re.Match, label: str) -> str:
-    return f"{text[:m.end()]} ({label}){text[m.end():]}"
+def _event_value(span: TimeSpan) -> tuple[str, str]:
+    """(stored ISO value, label inserted into the text) of a span."""
+    if span.unit == "minute":
+        return span.start.isoformat(), span.start.strftime("%Y-%m-%d %H:%M")
+    day = span.start.date().isoformat()
+    if span.unit == "week":
+        return day, f"week of {day}"
+    if span.unit == "month":
+        return day[:7], day[:7]
+    if span.unit == "year":
+        return day[:4], day[:4]
+    return day, day
 
 
 def resolve_event_time(text: str, anchor: datetime) -> tuple[str | None, str]:
@@ -67,61 +205,19 @@ def resolve_event_time(text: str, anchor: datetime) -> tuple[str | None, str]:
 
     anchor: the aware datetime the text was said at (a naive one is taken as is). The ISO
     value is a full timestamp when a clock time is known, else a date (YYYY-MM-DD, or YYYY-MM
-    for next/last month); relative words are kept in the text and the absolute date follows
-    them in parentheses. Returns (None, text) when nothing temporal is found. Never raises.
+    for a month); relative words are kept in the text and the absolute date follows them in
+    parentheses ("next week (week of 2025-11-24)"). Returns (None, text) when nothing
+    temporal is found. Never raises.
     """
-    if _ISO.search(text):
-        found = _ISO.search(text).group(0)
-        return found, text
-    candidates: list[tuple[int, str, re.Match]] = []
-    for name, rx in (("day", _DAYWORD), ("weekday", _WEEKDAY), ("week", _WEEK), ("in", _IN), ("ago", _AGO)):
-        m = rx.search(text)
-        if m:
-            candidates.append((m.start(), name, m))
-    if not candidates:
+    found = _ISO.search(text)
+    if found:
+        return found.group(0), text
+    matches = [m for rx in (_DAYWORD, _WEEKDAY, _WEEK, _IN, _AGO) if (m := rx.search(text))]
+    if not matches:
         return None, text
-    _, name, m = min(candidates, key=lambda c: c[0])
-    midnight = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
-    if name == "day":
-        word = m.group("w").lower()
-        offset = {"the day after tomorrow": 2, "the day before yesterday": -2, "tomorrow": 1,
-                  "yesterday": -1, "today": 0, "tonight": 0}[word]
-        dt, has_time = _clock(m, midnight + timedelta(days=offset))
-    elif name == "weekday":
-        target = WEEKDAYS.index(m.group("d").lower())
-        rel = (m.group("rel") or "").lower()
-        delta = (target - anchor.weekday()) % 7
-        if rel == "last":
-            delta = delta - 7 if delta else -7
-        elif rel == "next" and delta == 0:
-            delta = 7
-        dt, has_time = _clock(m, midnight + timedelta(days=delta))
-    elif name == "week":
-        rel = m.group("rel").lower()
-        step = {"next": 1, "last": -1, "this": 0}[rel]
-        if m.group("u").lower() == "week":
-            monday = midnight - timedelta(days=anchor.weekday()) + timedelta(weeks=step)
-            iso = monday.date().isoformat()
-            return iso, _insert(text, m, f"week of {iso}")
-        month_index = anchor.year * 12 + anchor.month - 1 + step
-        iso = f"{month_index // 12:04d}-{month_index % 12 + 1:02d}"
-        return iso, _insert(text, m, iso)
-    else:
-        n, unit = _num(m.group("n")), m.group("u").lower()
-        seconds = n * _UNITS[unit] * (1 if name == "in" else -1)
-        if unit in ("day", "week"):
-            dt, has_time = midnight + timedelta(seconds=seconds), False
-        else:
-            dt, has_time = (anchor + timedelta(seconds=seconds)).replace(microsecond=0), True
-    iso, label = _fmt(dt, has_time)
-    return iso, _insert(text, m, label)
-
-
-def parse_time(value: str) -> datetime:
-    """An ISO 8601 time ("2025-11-19T18:30:00+01:00", "2025-11-19 18:30", "2025-11-19");
-    without an offset it is taken in the local time zone. Raises ValueError naming the value."""
-    try:
-        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except (ValueError, AttributeError):
-        raise ValueError(f"{value!r} is not an ISO 8601 time (e.g. 2025-11-19T18:30:00+01:00)") from None
-    return dt if dt.tzinfo is not None else dt.astimezone()
+    m = min(matches, key=lambda x: x.start())
+    span = resolve_phrase(m.group(0), anchor)
+    if span is None:  # every finder match is a resolve_phrase form; kept as a guard
+        return None, text
+    iso, label = _event_value(span)
+    return iso, f"{text[:m.end()]} ({label}){text[m.end():]}"
