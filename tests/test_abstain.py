@@ -226,3 +226,34 @@ def test_answer_quotes_only_sentences_about_the_person(mixed_app):
 def test_a_question_is_never_quoted_as_the_answer(mixed_app):
     ans = mixed_app.ask("Which colour did Tomas choose for the canoe?", llm="none")
     assert "Which colour did you choose" not in ans.answer
+
+
+# A fourth conversation written for this test: irregular verbs, and a cheer that only calls
+# the person by name.
+VERB_MESSAGES = [
+    ("Ben", "I sold my sailboat yesterday and bought a road bike."),
+    ("Ana", "That sounds great, Ben!"),
+    ("Ana", "I made a walnut bookshelf for the hallway."),
+    ("Ben", "Nice work, Ana!"),
+]
+
+
+@pytest.fixture(scope="module")
+def verb_app(tmp_path_factory, real_embedder):
+    yield from _chat_home(tmp_path_factory.mktemp("verbs"), real_embedder, "v1", "v", "2024-07-01", VERB_MESSAGES)
+
+
+def test_irregular_verbs_are_said_of_the_person(verb_app):
+    for question, word in (("What did Ben sell?", "sailboat"), ("What did Ben buy?", "road bike")):
+        ans = verb_app.ask(question, llm="none")
+        assert not ans.abstained and word in ans.answer, ans.answer
+
+
+def test_a_cheer_calling_the_person_by_name_is_not_the_answer(verb_app):
+    ans = verb_app.ask("What did Ana make?", llm="none")
+    assert "walnut bookshelf" in ans.answer and "Nice work" not in ans.answer
+
+
+def test_time_words_alone_are_no_topic_to_attribute(verb_app):
+    ans = verb_app.ask("What did Ben do yesterday?", llm="none")
+    assert ans.answerability is None or ans.answerability["answerable"], ans.answer

@@ -151,7 +151,7 @@ def test_related_sentence_that_does_not_answer_is_not_passed_off(app, tmp_path):
 @pytest.mark.parametrize("question, kind", [
     ("When did Ana adopt the kitten?", "time"), ("What year was the house built?", "time"),
     ("How much did the boiler service cost?", "quantity"), ("How many kids does Ben have?", "quantity"),
-    ("What did Caroline research?", None)])
+    ("How often should I bleed the radiators?", "frequency"), ("What did Caroline research?", None)])
 def test_answer_type(question, kind):
     from cairn.answer.support import answer_type
     assert answer_type(question) == kind
@@ -189,3 +189,26 @@ def test_answer_json_shows_the_person_check(chat_app):
 def test_notes_answer_has_no_person_check(notes_app):
     ans = notes_app.ask("When was the boiler serviced?", llm="none")
     assert ans.answerability is None and not ans.abstained
+
+
+def test_how_often_and_weekday_answers_and_titles_keep_their_sentence(app, tmp_path):
+    """"how often" takes a frequency without a number; "on Tuesdays" dates a "when"; a full
+    stop after "Dr." does not end the quoted sentence."""
+    write(tmp_path / "v" / "house.md", "# House\n\nBleed the radiators every autumn before the heating season. "
+                                       "The review board meets on Tuesdays in the library.\n\n"
+                                       "For the knee, book a session with Dr. Okafor at the clinic on Elm Street.\n")
+    app.ingest([tmp_path / "v"])
+    assert "every autumn" in app.ask("How often should I bleed the radiators?", llm="none").answer
+    assert "on Tuesdays" in app.ask("When does the review board meet?", llm="none").answer
+    ans = app.ask("Which clinic should I book for the knee session?", llm="none")
+    assert "Dr. Okafor at the clinic" in ans.answer and "Dr [" not in ans.answer
+
+
+@pytest.mark.parametrize("text, pieces", [
+    ("Talk to Dr. Okafor today. She is kind.", ["Talk to Dr. Okafor today.", "She is kind."]),
+    ("C. S. Lewis wrote it. Fine.", ["C. S. Lewis wrote it.", "Fine."]),
+    ("Meet Dr.\nOkafor next.", ["Meet Dr.", "Okafor next."]),  # a line break still ends it
+])
+def test_sentences_do_not_end_after_titles_or_initials(text, pieces):
+    from cairn.answer.support import sentences
+    assert [text[a:b] for a, b in sentences(text)] == pieces

@@ -33,6 +33,12 @@ def _load(tmp_path, text):
     ("llm = 5\n", "llm"),
     ("llm = \"gpt4\"\n", "llm"),
     ("[memory]\nextract_llm = \"gpt4\"\n", "memory.extract_llm"),
+    ("[search]\nkeyword_weight = nan\n", "search.keyword_weight"),  # every score would be NaN
+    ("[memory]\nhalf_life_days = nan\n", "memory.half_life_days"),
+    ("[fetch]\ntimeout_s = nan\n", "fetch.timeout_s"),
+    ("[search]\nrecency_tau_days = inf\n", "search.recency_tau_days"),
+    ("[jobs]\nbackoff_base_s = inf\n", "jobs.backoff_base_s"),
+    ("[search]\nanswer_floor = 5\n", "search.answer_floor"),  # every question would abstain
 ])
 def test_out_of_range_or_malformed_values_are_refused(tmp_path, text, key):
     with pytest.raises(ConfigError) as info:

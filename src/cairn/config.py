@@ -31,6 +31,7 @@ Example `config.toml`::
 from __future__ import annotations
 
 import errno
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -276,6 +277,8 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("jobs", "max_attempts"): (1, False), ("jobs", "batch"): (1, False),
     ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
 }
+# Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
+_MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync")
 _LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
@@ -290,18 +293,24 @@ def _check_llm_spec(value: object, key: str) -> str:
 
 
 def validate(settings: "Settings") -> None:
-    """Check value ranges after loading (see `_MINIMUMS`; numbers >= 0; fusion one of
-    weighted/rrf; chunk.min_tokens <= max_tokens). Raises ConfigError naming the key."""
+    """Check value ranges after loading (numbers finite — no nan or inf — and >= 0, see
+    `_MINIMUMS` and `_MAXIMUMS`; fusion one of weighted/rrf; chunk.min_tokens <=
+    max_tokens). Raises ConfigError naming the key."""
     sections = {name: getattr(settings, name) for name in _SECTIONS} | {"": settings}
     for name, obj in sections.items():
         for key, value in vars(obj).items():
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
+            label = f"{name}.{key}" if name else key
+            if not math.isfinite(value):
+                raise ConfigError(f"config.toml: {label} must be a finite number, got {value!r}")
             low, strict = _MINIMUMS.get((name, key), (0, False))
             if value < low or (strict and value == low):
-                label = f"{name}.{key}" if name else key
                 bound = f"greater than {low:g}" if strict else f"at least {low:g}"
                 raise ConfigError(f"config.toml: {label} must be {bound}, got {value!r}")
+            high = _MAXIMUMS.get((name, key))
+            if high is not None and value > high:
+                raise ConfigError(f"config.toml: {label} must be at most {high:g}, got {value!r}")
     if settings.search.fusion not in ("weighted", "rrf"):
         raise ConfigError(f"config.toml: search.fusion must be \"weighted\" or \"rrf\", got {settings.search.fusion!r}")
     if settings.chunk.min_tokens > settings.chunk.max_tokens:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
 from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
-from cairn.answer.premise import unknown_names
+from cairn.answer.premise import question_names, unknown_names
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
                           import_notes_jsonl, ingest_paths, is_url, reindex, run_jobs)
@@ -200,14 +200,28 @@ class Cairn:
             if topic:
                 context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
         # The premise check (answer/premise.py): names in the question that no chunk holds.
-        speakers = {h.speaker for h in res.hits + (context or []) if h.speaker}
+        known = {h.speaker for h in res.hits + (context or []) if h.speaker}
+        if question_names(question, known):
+            known |= self._aliases()
         unknown = unknown_names(question, lambda w, prefix: document_frequency(self.conn, w, prefix),
-                                exclude=speakers)
+                                exclude=known)
         ans = answer_question(question, res.hits, self.embedder, model,
                               floor=self.settings.search.answer_floor, context=context,
                               unknown_names=unknown)
         ans.problems.extend(res.warnings)
         return ans
+
+    def _aliases(self) -> set[str]:
+        """Every alias of a note (frontmatter `aliases`) or of a memory entity: names the
+        premise check must treat as known even where no chunk's text holds them."""
+        out: set[str] = set()
+        for (raw,) in self.conn.execute("SELECT aliases FROM notes WHERE aliases != '[]'"):
+            try:
+                out.update(str(a) for a in json.loads(raw) if a)
+            except (ValueError, TypeError):
+                continue
+        out.update(a for (a,) in self.conn.execute("SELECT alias FROM aliases"))
+        return out
 
     # --- memory (src/cairn/memory, docs/memory.md) ----------------------------------------
     @staticmethod

@@ -81,13 +81,15 @@ def select_evidence(question: str, hits: list[Hit], floor: float) -> list[Eviden
 
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
-                     about=None) -> str:
+                     about=None, focus: str | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
     sentences over SENTENCE_FLOOR are taken, or else the best one if it reaches
     FALLBACK_FLOOR. Questions are never taken (SKIP_QUESTIONS). about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
-    sentence filter).
+    sentence filter). focus: the text sentences are scored against, when not the question
+    itself (for a person-checked question: the question without the person's name, so a
+    message merely calling them by name does not score).
     A question asking "when" or "how much/many" only takes sentences that contain a time or
     a quantity (support.answer_type), so a related sentence that does not answer it is not
     offered as the answer. For "when", a sentence of a dated chunk (a chat message: its
@@ -111,11 +113,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     if not cands:
         return ""
     cands = cands[:200]
-    vecs = embedder.embed([question] + [c[1][:1000] for c in cands])
+    vecs = embedder.embed([focus or question] + [c[1][:1000] for c in cands])
     cos = vecs[1:] @ vecs[0]
     scored = []
     for (n, sent), c in zip(cands, cos):
-        score = 0.6 * float(c) + 0.4 * term_overlap(question, sent)
+        score = 0.6 * float(c) + 0.4 * term_overlap(focus or question, sent)
         scored.append((score, n, sent))
     scored.sort(key=lambda x: -x[0])
     chosen: list[tuple[int, str]] = []
@@ -205,7 +207,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     saying so.
     """
     check = None
-    about = None
+    about = focus = None
     if check_answerability and unknown_names:
         listed = ", ".join(f"'{n}'" for n in unknown_names)
         reason = f"the notes never mention {listed}"
@@ -223,7 +225,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             hits = [h for h in hits if h.id in check.about_person]
             if SENTENCE_SUBJECT:
                 about = _about_person(check.person, list(hits) + list(context or []))
-    ans = _answer(question, hits, embedder, llm, floor, about)
+            focus = answerability.strip_people(question, [check.person]) or None
+    ans = _answer(question, hits, embedder, llm, floor, about, focus)
     if check is not None and check.person is not None:
         ans.answerability = {"person": check.person, "answerable": True, "reason": None, "scores": check.scores}
     return ans
@@ -238,7 +241,8 @@ def _about_person(person: str, hits: list[Hit]):
     return about
 
 
-def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None) -> Answer:
+def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
+            focus: str | None = None) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
@@ -264,7 +268,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
-    draft = extractive_draft(question, evidence, embedder, about=about)
+    draft = extractive_draft(question, evidence, embedder, about=about, focus=focus)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),

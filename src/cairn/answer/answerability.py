@@ -81,7 +81,10 @@ GENERIC_TERMS = frozenset(_stem(w) for w in (
     "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways "
     "thing things something recently get got make made do does did new one ones go went going "
     "use used help helped say said tell told want wanted plan plans planning reason name "
-    "happen happened he she him her his hers they them their its it".split()))
+    "happen happened he she him her his hers they them their its it "
+    # time words date the question, they are not its topic
+    "last next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months "
+    "year years morning evening night ago lately recently earlier".split()))
 
 
 @dataclass
@@ -179,8 +182,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     person = people[0]
     result.person = person
     topic = strip_people(question, people)
-    if not content_terms(topic):
-        return result
+    if not key_terms(topic):
+        return result  # nothing but generic or time words: no topic to attribute
     sents: list[tuple[str, str | None, str, str | None]] = []  # (hit id, subject, text, speaker)
     speakers = sorted({h.speaker for h in pool.values() if h.speaker})
     for h in pool.values():

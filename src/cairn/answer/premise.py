@@ -26,10 +26,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from cairn.search.text import STOPWORDS
+
 _MONTHS_DAYS = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
     "saturday sunday".split())
+# Titles before a name: never evidence that the name is known ("Dr. Smith" is not known
+# because some note says "Dr.").
+_HONORIFICS = frozenset("dr mr mrs ms mx prof sir madam dame st saint".split())
+# Capitalised words that are not names: chat abbreviations and interjections.
+_NOT_NAMES = frozenset("asap fyi btw ok okay pls plz imo imho tbh lol omg ps hey hi hello thanks yes no "
+                       "please dear".split())
 # Lower-case words allowed inside a name ("Lord of the Rings", "Game of Thrones").
 _JOINERS = frozenset("of the de da la le von van del du".split())
 # A word starts with a letter and is not glued to a preceding digit or letter ("5K" is no name).
@@ -44,7 +52,10 @@ def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
     the question, not "I", not a month or weekday, and not one of `exclude` (compared
     case-insensitively, word by word, e.g. the chat's speakers). Quoted titles count
     ("Fifty Shades of Grey"). Returns [] for a question with no such name."""
-    skip = {w.lower() for x in exclude for w in re.findall(r"\w+", x)}
+    letters = [c for c in question if c.isalpha()]
+    if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
+        return []  # a question in capitals: capitals mark nothing
+    skip = {w.lower() for x in exclude for w in re.findall(r"\w+", x)} | STOPWORDS | _NOT_NAMES
     names: list[str] = []
     run: list[str] = []
     pending: list[str] = []  # joiners waiting for a capitalised word after them
@@ -61,12 +72,13 @@ def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
         word = re.sub(r"['’]s?$", "", raw)
         gap = question[prev_end:m.start()]
         abbreviation = prev_word.lower() in _ABBREVIATIONS or len(prev_word) == 1
-        sentence_start = not question[:m.start()].strip() or bool(re.search(r"[?!:]", gap)) or (
+        sentence_start = not re.search(r"\w", question[:m.start()]) or bool(re.search(r"[?!:]", gap)) or (
             "." in gap and not abbreviation)
         if gap.strip() and not (gap.strip() == "." and abbreviation):
             flush()  # punctuation between two words ends a name ("Rome, Paris")
         capital = word[:1].isupper() and len(word) > 1  # initials ("U.S.", "C. S.") and "I" are no names
-        if capital and not sentence_start and word.lower() not in _MONTHS_DAYS and word.lower() not in skip:
+        if capital and not sentence_start and word.lower() not in _MONTHS_DAYS and (
+                word.lower() not in skip or (run and word.lower() in _JOINERS)):
             run.extend(pending)
             pending = []
             run.append(word)
@@ -81,13 +93,13 @@ def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-PREFIX_MIN = 8
+PREFIX_MIN = 6
 
 
 def _occurs(word: str, doc_freq: Callable[[str, bool], int]) -> bool:
     if doc_freq(word, False) > 0:
         return True
-    return len(word) >= PREFIX_MIN and doc_freq(word[:len(word) - 3], True) > 0
+    return len(word) >= PREFIX_MIN and doc_freq(word[:max(4, len(word) - 3)], True) > 0
 
 
 def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: Iterable[str] = ()) -> list[str]:
@@ -95,9 +107,13 @@ def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: 
     doc_freq: `(word, prefix) -> number of chunks holding it` (prefix=True: any word
     starting with it), e.g. a closure over `search.hybrid.document_frequency`. Joiner words
     are not looked up."""
-    out = []
+    out, known = [], False
     for name in question_names(question, exclude):
-        words = [w for w in re.findall(r"\w+", name) if w.lower() not in _JOINERS]
+        words = [w for w in re.findall(r"\w+", name) if w.lower() not in _JOINERS | _HONORIFICS]
         if words and not any(_occurs(w, doc_freq) for w in words):
             out.append(name)
+        else:
+            known = True
+    if known and re.search(r"\bor\b", question, re.IGNORECASE):
+        return []  # "Kyoto or Osaka?": one known alternative is enough to answer
     return out

@@ -15,16 +15,32 @@ _NUM_RE = re.compile(r"\d+(?:[.,:/-]\d+)*")
 _CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
 
 
+# A full stop after these (or after a single capital initial) does not end a sentence.
+ABBREV_END = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr|Mt|Gen|Col|Capt|Lt|Sgt|vs|etc|approx|e\.g|i\.e|no)"
+                         r"|(?<![\w.])[A-Z])\.$", re.IGNORECASE)
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) spans of the sentences of `text` (line breaks end sentences too);
+    """(start, end) spans of the sentences of `text` (line breaks end sentences too; a
+    full stop after a title or an initial does not: "Dr. Okafor", "C. S. Lewis");
     spans are stripped of outer blank space and list markers; empty spans dropped."""
     spans = []
+    glue: tuple[int, int] | None = None  # span of a piece that ended in "Dr." or an initial
     for m in _SENT_RE.finditer(text):
         s, e = m.start(), m.end()
         while s < e and (text[s].isspace() or text[s] in "-*#>|"):
             s += 1
         while e > s and text[e - 1].isspace():
             e -= 1
+        if glue is not None:
+            if "\n" not in text[glue[1]:s]:
+                s = glue[0]
+            elif glue[1] - glue[0] >= 3:
+                spans.append(glue)  # a line break ends it after all
+        glue = None
+        if e > s and ABBREV_END.search(text[s:e]) and m.end() < len(text) and text[m.end() - 1] != "\n":
+            glue = (s, e)  # "Dr." ends no sentence: carry on into the next piece
+            continue
         if e - s >= 3:
             spans.append((s, e))
     return spans
@@ -42,7 +58,28 @@ def content_terms(text: str) -> list[str]:
     return [normalise(t) for t in query_terms(text) if t not in STOPWORDS and normalise(t)]
 
 
+# Irregular past forms of common English verbs -> the base form, so "sold" matches "sell"
+# (the suffix stripper below cannot see these).
+IRREGULAR = dict(pair.split(":") for pair in (
+    "made:make sold:sell bought:buy went:go gone:go took:take taken:take got:get gotten:get gave:give "
+    "given:give saw:see seen:see ran:run ate:eat eaten:eat wrote:write written:write met:meet "
+    "left:leave felt:feel found:find told:tell said:say thought:think brought:bring built:build "
+    "began:begin begun:begin came:come drove:drive driven:drive flew:fly flown:fly kept:keep knew:know "
+    "known:know lost:lose paid:pay sent:send spent:spend stood:stand taught:teach won:win wore:wear "
+    "worn:wear swam:swim sang:sing sung:sing drank:drink broke:break broken:break chose:choose "
+    "chosen:choose fell:fall fallen:fall forgot:forget forgotten:forget grew:grow grown:grow heard:hear "
+    "held:hold led:lead meant:mean rode:ride ridden:ride sat:sit slept:sleep spoke:speak spoken:speak "
+    "stole:steal stolen:steal threw:throw thrown:throw understood:understand woke:wake caught:catch "
+    "fought:fight sought:seek dealt:deal dug:dig fed:feed hid:hide hidden:hide learnt:learn shot:shoot "
+    "tore:tear torn:tear became:become drew:draw drawn:draw froze:freeze frozen:freeze hung:hang "
+    "laid:lay shook:shake shaken:shake stuck:stick struck:strike swept:sweep swung:swing wept:weep "
+    "bent:bend lent:lend sank:sink sunk:sink spun:spin slid:slide shone:shine bled:bleed blew:blow "
+    "blown:blow bred:breed fled:flee rang:ring rung:ring rose:rise risen:rise").split())
+
+
 def _stem(term: str) -> str:
+    if term in IRREGULAR:
+        return IRREGULAR[term]
     for suffix in ("ing", "ed", "es", "s"):
         if len(term) > len(suffix) + 2 and term.endswith(suffix):
             return term[: -len(suffix)]
@@ -74,21 +111,30 @@ def strip_citations(sentence: str) -> tuple[str, list[int]]:
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
            "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _TIME_RE = re.compile(
-    rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
+    rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
     r"year|morning|evening|night|spring|summer|autumn|fall|winter|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
     r"\d{1,2}:\d\d)\b", re.IGNORECASE)
 _QUANTITY_RE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                           r"dozen|hundred|thousand|million|half|once|twice|several|few|many)\b", re.IGNORECASE)
 
 
+_FREQUENCY_RE = re.compile(
+    r"\d|\b(?:every|each|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|always|"
+    r"usually|often|sometimes|occasionally|rarely|seldom|never|once|twice|times|per|(?:mon|tues|wednes|thurs|"
+    r"fri|satur|sun)days|weekends|mornings|evenings|nights|autumn|spring|summer|winter|fall)\b", re.IGNORECASE)
+
+
 def answer_type(question: str) -> str | None:
     """The kind of answer a question asks for: "time" (when, what year/date/day),
-    "quantity" (how much/many/long/old/often, what price/cost) or None (anything goes)."""
+    "frequency" (how often), "quantity" (how much/many/long/old/far, what price/cost) or
+    None (anything goes)."""
     q = question.strip().lower()
     if re.match(r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b", q):
         return "time"
-    if re.search(r"\bhow (much|many|long|old|often|far)\b|\bwhat (price|cost)\b", q):
+    if re.search(r"\bhow often\b", q):
+        return "frequency"
+    if re.search(r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b", q):
         return "quantity"
     return None
 
@@ -99,4 +145,6 @@ def fits_answer_type(sentence: str, kind: str | None) -> bool:
         return bool(_TIME_RE.search(sentence))
     if kind == "quantity":
         return bool(_QUANTITY_RE.search(sentence))
+    if kind == "frequency":
+        return bool(_FREQUENCY_RE.search(sentence) or _QUANTITY_RE.search(sentence))
     return True

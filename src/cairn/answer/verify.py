@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cairn.answer.support import (content_terms, normalise, numbers_supported, sentences,
+from cairn.answer.support import (ABBREV_END, content_terms, normalise, numbers_supported, sentences,
                                   strip_citations, term_overlap)
 
 MIN_OVERLAP = 0.6
@@ -75,8 +75,14 @@ def split_answer(text: str) -> list[str]:
     if not text:
         return []
     pieces = re.split(r"(?<=[.!?。])\s+", text)
+    glued: list[str] = []
+    for piece in pieces:  # "Dr." or an initial ends no sentence (support.sentences does the same)
+        if glued and ABBREV_END.search(glued[-1]):
+            glued[-1] += " " + piece
+        else:
+            glued.append(piece)
     out: list[str] = []
-    for piece in pieces:
+    for piece in glued:
         m = re.match(r"^((?:\[\d{1,3}\]\s*)+)(.*)$", piece)
         if m and out:
             out[-1] = out[-1] + " " + m.group(1).strip()
