@@ -223,3 +223,31 @@ def test_inbox_reingest_through_watch_keeps_the_edit(tmp_path, embedder):
         assert titles(app, "quince") == [] and gone.exists()
         assert len(conflict_files(app.settings.vault)) == 1
         assert "Signed on the 3rd." in (app.settings.vault / "notes" / "lease.md").read_text(encoding="utf-8")
+
+
+def test_notes_ingested_before_the_record_existed(app, src, tmp_path):
+    """Upgrading to migration 7 takes each ingested note's indexed file as Cairn's version;
+    a note with no record at all falls back to the index's file hash, and keeps that as
+    Cairn's version once it finds an edit (so a later sync of the edit changes nothing)."""
+    from cairn.store import db
+
+    vault = app.settings.vault
+    app.ingest([src])
+    note = app.find_note("notes/lease.md")
+    # the upgrade: back to schema 6 without the table, then migrate
+    app.conn.execute("DROP TABLE vault_copies")
+    app.conn.execute("PRAGMA user_version = 6")
+    db.migrate(app.conn)
+    assert db.schema_version(app.conn) == 7
+    assert [tuple(r) for r in app.conn.execute("SELECT note_id, file_hash FROM vault_copies")] == [
+        (note.id, note.file_hash)]
+
+    app.conn.execute("DELETE FROM vault_copies")  # no record: the fallback
+    copy = vault / "notes" / "lease.md"
+    copy.write_text(copy.read_text(encoding="utf-8") + "\nFirst edit.\n", encoding="utf-8")
+    write(src, "# Lease\n\nThe deposit is 1200 pounds.\n")
+    assert len(edit_warnings(app.ingest([src]))) == 1
+    app.sync()
+    write(src, "# Lease\n\nThe deposit is 1500 pounds.\n")
+    assert len(edit_warnings(app.ingest([src]))) == 1
+    assert "First edit." in copy.read_text(encoding="utf-8") and len(conflict_files(vault)) == 2

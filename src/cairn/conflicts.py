@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from cairn import vault as V
-from cairn.store.copies import written_hashes
+from cairn.store.copies import record_write, written_hashes
 
 MARK = ".conflict-"
 
@@ -35,6 +35,14 @@ def copy_edited(conn: sqlite3.Connection, path: Path, note_id: str, indexed_hash
         return False
     known = written_hashes(conn, note_id) or ({indexed_hash} if indexed_hash else set())
     return bool(known) and V.sha256_bytes(data) not in known
+
+
+def keep_reference(conn: sqlite3.Connection, note_id: str, indexed_hash: str | None) -> None:
+    """Record `indexed_hash` as Cairn's version of note `note_id` when no write of it is
+    recorded, before the index takes in the person's edit (which replaces the index's file
+    hash, the only other reference)."""
+    if indexed_hash and not written_hashes(conn, note_id):
+        record_write(conn, note_id, indexed_hash)
 
 
 def conflict_relpath(vault: Path, relpath: str, when: datetime) -> str:

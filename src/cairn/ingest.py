@@ -327,6 +327,8 @@ def _index_kept_copy(conn: sqlite3.Connection, settings: Settings, path: Path, s
     """Index the vault copy the person edited (kept by ingest), as a sync would: the note
     keeps its source and the source hash it was made from. A copy that cannot be parsed
     is left to sync to report."""
+    if existing is not None:
+        C.keep_reference(conn, existing.id, existing.file_hash)
     try:
         index_note_file(conn, settings, path, source=source,
                         source_hash=existing.source_hash if existing else None)

@@ -228,6 +228,9 @@ MIGRATIONS: list[tuple[int, str]] = [
             prev_hash TEXT,
             written_at TEXT NOT NULL
         );
+        -- Notes ingested before this migration: their file as last indexed counts as Cairn's.
+        INSERT INTO vault_copies (note_id, file_hash, prev_hash, written_at)
+            SELECT id, file_hash, NULL, indexed_at FROM notes WHERE source IS NOT NULL;
         """,
     ),
 ]
