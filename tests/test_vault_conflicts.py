@@ -73,6 +73,13 @@ def test_edit_then_reingest_keeps_the_edit_and_writes_a_conflict_copy(app, src):
     assert edit_warnings(again) == [
         f"vault copy notes/lease.md edited since last ingest; this version is already in {crel} (your copy is kept)"]
     assert copy.read_text(encoding="utf-8") == edited
+    # merged by hand and the conflict copy deleted: that version is not written back
+    conflict.unlink()
+    again = app.ingest([src])
+    assert again.unchanged == [str(src)] and again.warnings == [] and conflict_files(vault) == []
+    write(src, "# Lease\n\nThe deposit is 1500 pounds.\n")  # a newer version is
+    assert len(edit_warnings(app.ingest([src]))) == 1 and len(conflict_files(vault)) == 1
+    assert copy.read_text(encoding="utf-8") == edited
 
 
 def test_edit_indexed_by_sync_or_note_update_is_still_kept(app, src, tmp_path):

@@ -36,7 +36,7 @@ from cairn.parse import original_suffix, parse_file, parse_markdown_text
 from cairn.parse.errors import EmptyDocument, ParseError
 from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
-from cairn.store.copies import record_write
+from cairn.store.copies import conflict_hash, record_conflict, record_write
 from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
 
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
@@ -388,10 +388,13 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         return
     if existing and C.copy_edited(conn, vault / existing.path, existing.id, existing.file_hash):
         pending = C.find_conflict_copy(vault, existing.path, source_hash, data)
-        if pending:  # this version was put beside the edited copy before: not again
+        if pending or conflict_hash(conn, existing.id) == source_hash:
+            # This version was put beside the edited copy before: not again (also when the
+            # person has deleted that conflict copy since: then without a warning).
             _index_kept_copy(conn, settings, vault / existing.path, source, existing)
             report.unchanged.append(name)
-            report.warnings.append((name, C.edited_warning(existing.path, pending, already=True)))
+            if pending:
+                report.warnings.append((name, C.edited_warning(existing.path, pending, already=True)))
             return
     try:
         doc = parse_file(src, max_bytes=settings.max_file_bytes, ocr=settings.ingest.ocr,
@@ -493,6 +496,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         index_source = None  # the source's note stays the person's copy
         report.warnings.append((name, C.edited_warning(relpath, target)))
         _index_kept_copy(conn, settings, vault / relpath, source, existing)
+        record_conflict(conn, note_id, source_hash)
     else:
         record_write(conn, note_id, V.sha256_bytes(new_text.encode("utf-8")))
         V.atomic_write(vault / relpath, new_text)
