@@ -23,6 +23,7 @@ Example `config.toml`::
     max_attempts = 5
     [ingest]
     ocr = true     # read text in images and scanned PDF pages (RapidOCR)
+    max_ocr_pages = 50   # scanned pages of one PDF read by OCR at most
     asr = true     # transcribe audio files (faster-whisper tiny.en)
     [sync]
     inbox = ["~/Downloads/to-cairn"]   # files dropped here are ingested by `cairn watch`
@@ -155,10 +156,14 @@ class MemorySettings:
 @dataclass
 class IngestSettings:
     """What ingest may run on a file: `ocr` (images, PDF pages without a text layer) and
-    `asr` (speech-to-text of audio). Off = the file is still kept, with a warning."""
+    `asr` (speech-to-text of audio). Off = the file is still kept, with a warning.
+    max_ocr_pages: pages without a text layer OCR'd per PDF at most (OCR takes seconds a
+    page, so a long scan would run for an hour); later pages are left out with a warning.
+    Same default as cairn.parse.pdf.MAX_OCR_PAGES."""
 
     ocr: bool = True
     asr: bool = True
+    max_ocr_pages: int = 50
 
 
 @dataclass
@@ -276,6 +281,7 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("fetch", "max_url_bytes"): (1, False), ("fetch", "timeout_s"): (0, True),
     ("jobs", "max_attempts"): (1, False), ("jobs", "batch"): (1, False),
     ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
+    ("ingest", "max_ocr_pages"): (1, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0}

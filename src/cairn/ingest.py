@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from cairn import conflicts as C
 from cairn import vault as V
 from cairn.chunk import chunk_body, chunk_chat, format_chat_message
 from cairn.config import Settings
@@ -35,6 +36,7 @@ from cairn.parse import original_suffix, parse_file, parse_markdown_text
 from cairn.parse.errors import EmptyDocument, ParseError
 from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
+from cairn.store.copies import conflict_hash, record_conflict, record_write
 from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
 
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
@@ -320,6 +322,20 @@ def _generated_relpath(kind: str, title: str, created: str | None) -> str:
     return f"{kind}/{day}-{V.slugify(title)}.md"
 
 
+def _index_kept_copy(conn: sqlite3.Connection, settings: Settings, path: Path, source: str,
+                     existing: N.NoteRow | None) -> None:
+    """Index the vault copy the person edited (kept by ingest), as a sync would: the note
+    keeps its source and the source hash it was made from. A copy that cannot be parsed
+    is left to sync to report."""
+    if existing is not None:
+        C.keep_reference(conn, existing.id, existing.file_hash)
+    try:
+        index_note_file(conn, settings, path, source=source,
+                        source_hash=existing.source_hash if existing else None)
+    except ParseError:
+        pass
+
+
 def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: Path | None,
                 report: IngestReport, *, source: str | None = None, name: str | None = None,
                 extra_meta: dict[str, Any] | None = None, raise_errors: bool = False,
@@ -334,6 +350,10 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     skip_tombstoned: leave the source alone (listed in `report.tombstoned`) when a note made
     from exactly these bytes was deleted in Cairn, so an inbox scan never brings it back;
     an explicit ingest (the default) is a new request and ingests it again.
+    A vault copy the person edited since Cairn wrote it (cairn.conflicts) is never
+    overwritten: the new version is written beside it as a conflict copy, indexed as a note
+    of its own, and a warning in `report.warnings` names both (the same version is not
+    written twice). A vault copy that is missing is written again.
     """
     name = name or str(src)
     source = source or str(src.resolve())
@@ -361,13 +381,24 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     if skip_tombstoned and N.is_tombstoned_source(conn, source, source_hash):
         report.tombstoned.append(name)
         return
+    vault = settings.vault
     existing = N.get_note_by_source(conn, source)
-    if existing and existing.source_hash == source_hash and (settings.vault / existing.path).exists():
+    if existing and existing.source_hash == source_hash and (vault / existing.path).exists():
         report.unchanged.append(name)
         return
+    if existing and C.copy_edited(conn, vault / existing.path, existing.id, existing.file_hash):
+        pending = C.find_conflict_copy(vault, existing.path, source_hash, data)
+        if pending or conflict_hash(conn, existing.id) == source_hash:
+            # This version was put beside the edited copy before: not again (also when the
+            # person has deleted that conflict copy since: then without a warning).
+            _index_kept_copy(conn, settings, vault / existing.path, source, existing)
+            report.unchanged.append(name)
+            if pending:
+                report.warnings.append((name, C.edited_warning(existing.path, pending, already=True)))
+            return
     try:
         doc = parse_file(src, max_bytes=settings.max_file_bytes, ocr=settings.ingest.ocr,
-                         asr=settings.ingest.asr)
+                         asr=settings.ingest.asr, max_ocr_pages=settings.ingest.max_ocr_pages)
     except EmptyDocument as exc:
         if existing is None:
             report.skipped.append((name, str(exc)))
@@ -386,7 +417,6 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         return
     if extra_meta:
         doc.meta.update(extra_meta)
-    vault = settings.vault
     if doc.kind == "markdown":
         note_id = existing.id if existing else V.stable_id("src:" + source)
         text = decode_bytes(data)[0] if data.strip() else ""
@@ -396,7 +426,11 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
             new_text = text  # malformed frontmatter: copy verbatim, never rewrite the block
         relpath = existing.path if existing else V.own_or_unique(
             vault, _vault_path_for_markdown(settings, src, root), note_id, new_text)
-        V.atomic_write(vault / relpath, new_text)
+
+        def render_conflict(crel: str) -> str:
+            ckeys = {"cairn_id": V.stable_id("conflict:" + crel), "cairn_source_hash": source_hash,
+                     "cairn_conflict_of": relpath, "cairn_conflict_source": source}
+            return V.add_frontmatter_keys(text, ckeys) or text
     else:
         note_id = existing.id if existing else V.stable_id("src:" + source)
         relpath = existing.path if existing else V.own_or_unique(
@@ -446,10 +480,29 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         if doc.pages:
             fm["pages"] = [[p.page, max(0, p.start - lead), min(len(body), max(0, p.end - lead))]
                            for p in doc.pages]
-        V.atomic_write(vault / relpath, V.render_note(fm, body))
+        new_text = V.render_note(fm, body)
+
+        def render_conflict(crel: str) -> str:
+            cfm = {k: v for k, v in fm.items() if k != "source"}
+            cfm.update(id=V.stable_id("conflict:" + crel), conflict_of=relpath, conflict_source=source)
+            return V.render_note(cfm, body)
+    # Checked again right before writing: the copy may have been edited while parsing ran.
+    indexed_hash = existing.file_hash if existing and existing.path == relpath else None
+    target, index_source = relpath, source
+    if C.copy_edited(conn, vault / relpath, note_id, indexed_hash):
+        # The person edited the vault copy: keep it, put the new version beside it.
+        target = C.conflict_relpath(vault, relpath, datetime.now(timezone.utc))
+        V.atomic_write(vault / target, render_conflict(target))
+        index_source = None  # the source's note stays the person's copy
+        report.warnings.append((name, C.edited_warning(relpath, target)))
+        _index_kept_copy(conn, settings, vault / relpath, source, existing)
+        record_conflict(conn, note_id, source_hash)
+    else:
+        record_write(conn, note_id, V.sha256_bytes(new_text.encode("utf-8")))
+        V.atomic_write(vault / relpath, new_text)
     try:
-        status, _, warnings = index_note_file(conn, settings, vault / relpath,
-                                              source=source, source_hash=source_hash)
+        status, _, warnings = index_note_file(conn, settings, vault / target,
+                                              source=index_source, source_hash=source_hash)
     except ParseError as exc:
         report.failed.append((name, str(exc)))
         return

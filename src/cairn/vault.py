@@ -8,6 +8,8 @@ Layout under `<home>/vault/`:
   (frontmatter `generator: cairn` with id, title, type, source, pages, file, ...);
 - `records/<import>/<id>.md` — records from `cairn import notes`;
 - `chats/<conversation>/<session>.md` — verbatim chat archive from `cairn import chat`;
+- `<path>.conflict-<YYYYMMDD-HHMMSS>.md` — the newer version of a source whose vault copy the
+  person edited, written beside that copy (cairn.conflicts);
 - `_files/<sha256>.<ext>` — originals of binary sources;
 - `_memory/` — the memory store's mirror (memory/mirror.py), never indexed as notes.
 - `.trash/<path>` — notes deleted in the app (never indexed).

@@ -1,7 +1,8 @@
 """Parsers: source file -> ParsedDocument.
 
 Public API:
-    parse_file(path, *, max_bytes=50_000_000, dendron=None, ocr=True, asr=True) -> ParsedDocument
+    parse_file(path, *, max_bytes=50_000_000, dendron=None, ocr=True, asr=True,
+               max_ocr_pages=50) -> ParsedDocument
     parse_markdown_text(text, name, *, dendron=None) -> ParsedDocument
     detect_kind(path, head) -> one of detect.KINDS ("pdf", "docx", "pptx", "xlsx", "epub",
         "rtf", "msg", "image", "audio", "eml", "ipynb", "feed", "html", "markdown", "text")
@@ -26,6 +27,7 @@ from ..model import ParsedDocument
 from .detect import AUDIO_EXTS, HEAD_BYTES, MARKDOWN_SUFFIXES, detect_kind
 from .errors import EmptyDocument, ParseError, TooLarge, UndecodableText, UnsupportedFormat
 from .markdown import note_stem, parse_markdown
+from .pdf import MAX_OCR_PAGES
 from .text import decode_bytes
 
 __all__ = [
@@ -117,10 +119,12 @@ _BYTES_PARSERS: dict[str, tuple[str, str]] = {
 
 
 def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None = None,
-               ocr: bool = True, asr: bool = True) -> ParsedDocument:
+               ocr: bool = True, asr: bool = True, max_ocr_pages: int = MAX_OCR_PAGES) -> ParsedDocument:
     """Parse the file at `path`, choosing the parser from its content (see detect_kind).
 
     ocr: read text in images and in PDF pages without a text layer (RapidOCR; else a warning).
+    max_ocr_pages: PDF pages without a text layer read by OCR at most (later ones are left
+    out, with one warning).
     asr: transcribe audio (faster-whisper; else a note with metadata only and a warning).
     Raises a ParseError subclass for anything wrong with the content; OSError for I/O.
     """
@@ -139,7 +143,7 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
         if kind == "pdf":
             from .pdf import parse_pdf
 
-            return parse_pdf(data, path.name, ocr=ocr)
+            return parse_pdf(data, path.name, ocr=ocr, max_ocr_pages=max_ocr_pages)
         if kind == "image":
             from .image import parse_image
 

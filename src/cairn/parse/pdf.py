@@ -7,8 +7,11 @@ RapidOCR (cairn.parse.ocr) and their text becomes the page's text; its number go
 meta["ocr_pages"]. A page that still has no text gets no span (so no empty chunk can be made
 from it), a warning ("page N: no text found (OCR)", "page N: no text layer and no images to
 OCR", or with OCR off "page N: no extractable text (image-only page; OCR is off)"), and its
-number in meta["pages_without_text"]. A PDF with no text at all raises EmptyDocument; an
-encrypted PDF that opens with no password is read, one that needs a password raises ParseError.
+number in meta["pages_without_text"]. OCR reads at most `max_ocr_pages` such pages (it takes
+seconds a page): later ones are left out (listed in meta["pages_without_text"] and
+meta["pages_not_ocred"]) with one warning "OCR stopped after 50 of 500 scanned pages; raise
+[ingest] max_ocr_pages". A PDF with no text at all raises EmptyDocument; an encrypted PDF
+that opens with no password is read, one that needs a password raises ParseError.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ._shared import clean_lines, clean_text, utc_iso
 _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
 _TITLE_PREFIX = re.compile(r"^Microsoft (?:Word|PowerPoint|Excel) - ", re.IGNORECASE)
 # placeholder values some producers write into the info dictionary (reportlab, Word...)
+MAX_OCR_PAGES = 50  # default cap on OCR'd pages per PDF (config `[ingest] max_ocr_pages`)
 _JUNK_VALUES = {"(anonymous)", "(unspecified)", "anonymous", "unspecified", "untitled", "unknown", "none", "-"}
 
 
@@ -68,8 +72,9 @@ def _ocr_page(page: Any) -> tuple[str, int]:
     return "\n\n".join(texts), len(images)
 
 
-def parse_pdf(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
-    """Parse PDF bytes of the file called `name`; OCR pages without text when `ocr`."""
+def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = MAX_OCR_PAGES) -> ParsedDocument:
+    """Parse PDF bytes of the file called `name`; OCR pages without text when `ocr`, the
+    first `max_ocr_pages` of them at most."""
     try:
         from pypdf import PdfReader
         from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
@@ -108,6 +113,8 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
     spans: list[PageSpan] = []
     empty_pages: list[int] = []
     ocr_pages: list[int] = []
+    not_ocred: list[int] = []  # scanned pages past the OCR cap
+    ocr_tried = 0
     pos = 0
     for i in range(n_pages):
         number = i + 1
@@ -123,6 +130,11 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
                 warnings.append(f"page {number}: no extractable text (image-only page; OCR is off)")
                 empty_pages.append(number)
                 continue
+            if ocr_tried >= max_ocr_pages:
+                not_ocred.append(number)
+                empty_pages.append(number)
+                continue
+            ocr_tried += 1
             try:
                 scanned, n_images = _ocr_page(reader.pages[i])
             except ParseError as exc:
@@ -146,7 +158,14 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
         parts.append(text)
         pos += len(text)
 
+    stopped = ""
+    if not_ocred:
+        stopped = (f"OCR stopped after {ocr_tried} of {ocr_tried + len(not_ocred)} scanned pages; "
+                   "raise [ingest] max_ocr_pages")
+        warnings.append(stopped)
     if not parts:
+        if stopped:
+            raise EmptyDocument(f"no text in {n_pages} pages: no text found (OCR) in the pages read; {stopped}")
         if not ocr:
             raise EmptyDocument(f"no extractable text in {n_pages} pages "
                                 "(image-only PDF; OCR is off: set [ingest] ocr = true)")
@@ -158,6 +177,8 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
         meta["pages_without_text"] = empty_pages
     if ocr_pages:
         meta["ocr_pages"] = ocr_pages
+    if not_ocred:
+        meta["pages_not_ocred"] = not_ocred
     info = None
     try:
         info = reader.metadata

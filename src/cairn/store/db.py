@@ -214,6 +214,28 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        7,
+        """
+        -- The vault copy Cairn last wrote for an outside source, by note id (store/copies.py).
+        -- Re-ingest overwrites a copy only while its bytes are still one of these hashes,
+        -- else the person edited it and the new version goes beside it (ingest.py). Recorded
+        -- before the write, with the write before it in prev_hash, so a crash between the
+        -- two never reads as an edit. conflict_hash: the source hash of the version last
+        -- written beside the edited copy (never written again, even once that copy is
+        -- deleted). No foreign key to notes: rows survive `cairn reindex`.
+        CREATE TABLE vault_copies (
+            note_id TEXT PRIMARY KEY,
+            file_hash TEXT NOT NULL,
+            prev_hash TEXT,
+            written_at TEXT NOT NULL,
+            conflict_hash TEXT
+        );
+        -- Notes ingested before this migration: their file as last indexed counts as Cairn's.
+        INSERT INTO vault_copies (note_id, file_hash, prev_hash, written_at)
+            SELECT id, file_hash, NULL, indexed_at FROM notes WHERE source IS NOT NULL;
+        """,
+    ),
 ]
 
 
