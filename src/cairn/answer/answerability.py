@@ -84,7 +84,10 @@ GENERIC_TERMS = frozenset(_stem(w) for w in (
     "happen happened he she him her his hers they them their its it "
     # time words date the question, they are not its topic
     "last next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months "
-    "year years morning evening night ago lately recently earlier".split()))
+    "year years morning evening night ago lately recently earlier before after between during since until "
+    "january february march april may june july august september october november december "
+    # hedges of inference questions ("What might her job likely be?")
+    "likely might would could".split()))
 
 
 @dataclass
@@ -159,8 +162,9 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
 
 
 def key_terms(question: str) -> set[str]:
-    """Stemmed content terms of a question, without the generic question words."""
-    return {_stem(t) for t in content_terms(question)} - GENERIC_TERMS
+    """Stemmed content terms of a question, without the generic question words and numbers
+    (a date in a question dates the event; it is not its topic)."""
+    return {_stem(t) for t in content_terms(question) if not t.isdigit()} - GENERIC_TERMS
 
 
 def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = None, *,

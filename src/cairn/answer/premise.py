@@ -49,20 +49,23 @@ _ABBREVIATIONS = frozenset("dr mr mrs ms st jr sr prof mt".split())
 def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
     """The names in `question`, in order: maximal runs of capitalised words (or all-caps
     words of 2+ letters), joined by `_JOINERS`, that are not the first word of a sentence of
-    the question, not "I", not a month or weekday, and not one of `exclude` (compared
-    case-insensitively, word by word, e.g. the chat's speakers). Quoted titles count
-    ("Fifty Shades of Grey"). Returns [] for a question with no such name."""
+    the question, not "I", not a stopword, a month or weekday. A name with a word of one of
+    `exclude` (compared case-insensitively, word by word: e.g. the chat's speakers, aliases)
+    is left out whole ("LeBron James" when "LeBron" is known). Quoted titles count
+    ("Fifty Shades of Grey"). Returns [] for a question with no such name, or one written
+    mostly in capitals."""
     letters = [c for c in question if c.isalpha()]
     if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return []  # a question in capitals: capitals mark nothing
-    skip = {w.lower() for x in exclude for w in re.findall(r"\w+", x)} | STOPWORDS | _NOT_NAMES
+    known = {w.lower() for x in exclude for w in re.findall(r"\w+", x)}
+    skip = STOPWORDS | _NOT_NAMES
     names: list[str] = []
     run: list[str] = []
     pending: list[str] = []  # joiners waiting for a capitalised word after them
 
     def flush() -> None:
         nonlocal run, pending
-        if run:
+        if run and not any(w.lower() in known for w in run):
             names.append(" ".join(run))
         run, pending = [], []
 
