@@ -47,17 +47,25 @@ _ABBREVIATIONS = frozenset("dr mr mrs ms st jr sr prof mt".split())
 
 
 def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
+    """`all_names(question)` less those with a word of `exclude` (case-insensitive)."""
+    known = {w.lower() for x in exclude for w in re.findall(r"\w+", x)}
+    return [n for n in all_names(question) if not _has_word(n, known)]
+
+
+def _has_word(name: str, words: set[str]) -> bool:
+    return any(w.lower() in words for w in re.findall(r"\w+", name))
+
+
+def all_names(question: str) -> list[str]:
     """The names in `question`, in order: maximal runs of capitalised words (or all-caps
     words of 2+ letters), joined by `_JOINERS`, that are not the first word of a sentence of
-    the question, not "I", not a stopword, a month or weekday. A name with a word of one of
-    `exclude` (compared case-insensitively, word by word: e.g. the chat's speakers, aliases)
-    is left out whole ("LeBron James" when "LeBron" is known). Quoted titles count
+    the question, not "I", not a stopword, a month or weekday. Quoted titles count
     ("Fifty Shades of Grey"). Returns [] for a question with no such name, or one written
-    mostly in capitals."""
+    mostly in capitals. (`question_names` leaves out whole any name with a known word:
+    "LeBron James" when "LeBron" is known.)"""
     letters = [c for c in question if c.isalpha()]
     if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return []  # a question in capitals: capitals mark nothing
-    known = {w.lower() for x in exclude for w in re.findall(r"\w+", x)}
     skip = STOPWORDS | _NOT_NAMES
     names: list[str] = []
     run: list[str] = []
@@ -65,7 +73,7 @@ def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
 
     def flush() -> None:
         nonlocal run, pending
-        if run and not any(w.lower() in known for w in run):
+        if run:
             names.append(" ".join(run))
         run, pending = [], []
 
@@ -106,14 +114,17 @@ def _occurs(word: str, doc_freq: Callable[[str, bool], int]) -> bool:
 
 
 def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: Iterable[str] = ()) -> list[str]:
-    """The names of `question` (`question_names`) none of whose words occurs in the index.
-    doc_freq: `(word, prefix) -> number of chunks holding it` (prefix=True: any word
-    starting with it), e.g. a closure over `search.hybrid.document_frequency`. Joiner words
-    are not looked up."""
+    """The names of `question` (`all_names`) none of whose words occurs in the index or in
+    `exclude` (names known otherwise: the chat's speakers, aliases). doc_freq: `(word,
+    prefix) -> number of chunks holding it` (prefix=True: any word starting with it), e.g. a
+    closure over `search.hybrid.document_frequency`. Joiner words and titles are not looked
+    up. When the question offers alternatives ("Kyoto or Osaka?") and one is known, none is
+    reported."""
+    given = {w.lower() for x in exclude for w in re.findall(r"\w+", x)}
     out, known = [], False
-    for name in question_names(question, exclude):
+    for name in all_names(question):
         words = [w for w in re.findall(r"\w+", name) if w.lower() not in _JOINERS | _HONORIFICS]
-        if words and not any(_occurs(w, doc_freq) for w in words):
+        if words and not _has_word(name, given) and not any(_occurs(w, doc_freq) for w in words):
             out.append(name)
         else:
             known = True
