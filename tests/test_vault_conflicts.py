@@ -224,8 +224,10 @@ def test_inbox_reingest_through_watch_keeps_the_edit(tmp_path, embedder):
         wait_until(lambda: conflict_files(vault), what="conflict copy written")
         wait_until(lambda: titles(app, "1200") == ["Lease"], what="conflict copy indexed")
         assert "Signed on the 3rd." in copy.read_text(encoding="utf-8")
-        warned = [x for e in w.events if e.kind == "inbox" and e.ingest for x in edit_warnings(e.ingest)]
-        assert len(warned) == 1 and "new version written to notes/lease.conflict-" in warned[0]
+        def warned():  # the watcher records its event after the ingest it reports on
+            return [x for e in list(w.events) if e.kind == "inbox" and e.ingest for x in edit_warnings(e.ingest)]
+        wait_until(lambda: warned(), what="inbox event with the warning recorded")
+        assert len(warned()) == 1 and "new version written to notes/lease.conflict-" in warned()[0]
     with Cairn(home, embedder=embedder) as app, RunningWatcher(app) as w:  # restart: inbox scan
         assert titles(app, "quince") == [] and gone.exists()
         assert len(conflict_files(app.settings.vault)) == 1
