@@ -208,6 +208,8 @@ def test_how_often_and_weekday_answers_and_titles_keep_their_sentence(app, tmp_p
     ("Talk to Dr. Okafor today. She is kind.", ["Talk to Dr. Okafor today.", "She is kind."]),
     ("C. S. Lewis wrote it. Fine.", ["C. S. Lewis wrote it.", "Fine."]),
     ("Meet Dr.\nOkafor next.", ["Meet Dr.", "Okafor next."]),  # a line break still ends it
+    ("She said no. Then Bob left.", ["She said no.", "Then Bob left."]),  # "no." is no title
+    ("It was a. Then b.", ["It was a.", "Then b."]),  # a lower-case letter is no initial
 ])
 def test_sentences_do_not_end_after_titles_or_initials(text, pieces):
     from cairn.answer.support import sentences

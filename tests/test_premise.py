@@ -54,6 +54,14 @@ def test_unknown_names_counts_a_name_known_by_any_word_or_a_long_prefix():
     counts["kyoto"] = 1
     assert unknown_names("Are we going to Kyoto or Osaka?", doc_freq) == []
     assert unknown_names("Are we going to Kyoto and Osaka?", doc_freq) == ["Osaka"]
+    # a known speaker elsewhere in the question is no alternative to either city
+    assert unknown_names("Did Caroline visit Barcelona or Madrid?", doc_freq, exclude=["Caroline"]) == [
+        "Barcelona", "Madrid"]
+    # an alias is known as a whole: "New York" does not make "New Orleans" known
+    assert unknown_names("Did we fly to New Orleans?", doc_freq, exclude=["New York"]) == ["New Orleans"]
+    # a short name is not known through a common word's prefix ("Hunter" / "hunting")
+    counts["hunting"] = 5
+    assert unknown_names("What did Hunter say?", doc_freq) == ["Hunter"]
 
 
 @pytest.fixture(scope="module")

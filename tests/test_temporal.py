@@ -145,3 +145,13 @@ def test_rules_formats_new_core_phrases_and_keeps_week_spans_unnamed():
     assert resolve_relative_date("in 2 weeks", WED) == "around 3 December 2025"
     assert resolve_relative_date("this week", WED) is None
     assert resolve_relative_date("0 days ago", WED) is None
+
+
+@pytest.mark.parametrize("phrase", ["99999 years ago", "100000000 days ago", "in 99999999999 days"])
+def test_phrases_outside_the_calendar_resolve_to_nothing(phrase):
+    """resolve_phrase never raises: a date outside the calendar is no date."""
+    anchor = datetime(2024, 6, 8, 12, 0, tzinfo=timezone.utc)
+    assert resolve_phrase(phrase, anchor) is None
+    assert resolve_relative_date(phrase, anchor) is None
+    from cairn.memory.temporal import resolve_event_time
+    assert resolve_event_time(f"We meet {phrase}.", anchor)[0] is None

@@ -421,7 +421,7 @@ def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_
     raise URLRefused(f"{url}: more than {max_redirects} redirects — refused")
 
 
-def _certificate_error(exc: BaseException) -> "ssl.SSLCertVerificationError | None":
+def _certificate_error(exc: BaseException) -> BaseException | None:
     """The ssl.SSLCertVerificationError behind `exc` (httpcore wraps it in ConnectError), if any."""
     import ssl
     seen: set[int] = set()

@@ -487,7 +487,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
             cfm.update(id=V.stable_id("conflict:" + crel), conflict_of=relpath, conflict_source=source)
             return V.render_note(cfm, body)
     # Checked again right before writing: the copy may have been edited while parsing ran.
-    indexed_hash = existing.file_hash if existing and existing.path == relpath else None
+    indexed_hash = existing.file_hash if existing else None
     target, index_source = relpath, source
     if C.copy_edited(conn, vault / relpath, note_id, indexed_hash):
         # The person edited the vault copy: keep it, put the new version beside it.

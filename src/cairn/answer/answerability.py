@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cairn.answer.support import _stem, content_terms, sentences
+from cairn.answer.support import MONTH_NAMES, content_terms, sentences, stem
 from cairn.model import Hit
 
 MARGIN = 0.02
@@ -77,7 +77,7 @@ _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|
                     r"|ourselves)\b", re.IGNORECASE)
 _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|ur|u)\b", re.IGNORECASE)
 # Question words that say what kind of answer is wanted, not what it is about.
-GENERIC_TERMS = frozenset(_stem(w) for w in (
+GENERIC_TERMS = frozenset(stem(w) for w in (
     "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways "
     "thing things something recently get got make made do does did new one ones go went going "
     "use used help helped say said tell told want wanted plan plans planning reason name "
@@ -85,9 +85,8 @@ GENERIC_TERMS = frozenset(_stem(w) for w in (
     # time words date the question, they are not its topic
     "last next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months "
     "year years morning evening night ago lately recently earlier before after between during since until "
-    "january february march april may june july august september october november december "
     # hedges of inference questions ("What might her job likely be?")
-    "likely might would could".split()))
+    "likely might would could").split() + list(MONTH_NAMES))
 
 
 @dataclass
@@ -164,7 +163,7 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
 def key_terms(question: str) -> set[str]:
     """Stemmed content terms of a question, without the generic question words and numbers
     (a date in a question dates the event; it is not its topic)."""
-    return {_stem(t) for t in content_terms(question) if not t.isdigit()} - GENERIC_TERMS
+    return {stem(t) for t in content_terms(question) if not t.isdigit()} - GENERIC_TERMS
 
 
 def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = None, *,
@@ -206,7 +205,7 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     terms_o: set[str] = set()
     for (hid, subj, sent, speaker), c in zip(sents, cos):
         score = float(c)
-        stems = {_stem(t) for t in content_terms(sent)}
+        stems = {stem(t) for t in content_terms(sent)}
         if subj in (None, person):
             best_p = max(best_p, score)
             terms_p |= stems
@@ -265,16 +264,16 @@ def _surface(question: str, stems: list[str]) -> list[str]:
     """The question's own words for the stemmed terms `stems` (for readable reasons)."""
     out = []
     for t in content_terms(question):
-        if _stem(t) in stems and t not in out:
+        if stem(t) in stems and t not in out:
             out.append(t)
     return out or list(stems)
 
 
 def _shown_terms(question: str, sentence: str) -> list[str]:
     """The question's key words that also occur in `sentence`, in question order."""
-    stems = {_stem(t) for t in content_terms(sentence)}
+    stems = {stem(t) for t in content_terms(sentence)}
     out = []
     for t in content_terms(question):
-        if _stem(t) in stems and _stem(t) not in GENERIC_TERMS and t not in out:
+        if stem(t) in stems and stem(t) not in GENERIC_TERMS and t not in out:
             out.append(t)
     return out[:4]

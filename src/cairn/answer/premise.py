@@ -7,16 +7,20 @@ check is deliberately narrow, so that a paraphrase never trips it: only **names*
 runs of capitalised words that do not open the question or a sentence of it ("Barcelona",
 "Fifty Shades of Grey", "HR") — never ordinary words, whose synonyms the notes may use.
 Month and weekday names are left out (a date in a question dates the event; chat messages
-carry their time as metadata, not in their text), and so are the names of chat
-participants and any words the caller says are known.
+carry their time as metadata, not in their text), and so are stopwords, initials, chat
+abbreviations and questions written in capitals.
 
-A name is *unknown* when none of its words (other than short function words like "of")
-occurs in any chunk of the index (`search.hybrid.document_frequency`, under the index's
-Porter stem): "LeBron James" is known when "LeBron" occurs. A word of 8 or more letters
-also counts as occurring when some indexed word shares its first `len - 3` letters, so a
-derived or misspelt form is not taken for a new name ("European" for "Europe",
-"Tennesee" for "Tennessee"). The answerer abstains with the
-reason "the notes never mention 'Barcelona'".
+A name is *known* when it contains one of the names the caller gives as known (chat
+participants, aliases: "LeBron James" contains the alias "LeBron", "New Orleans" does not
+contain "New York"), or when one of its words (other than joiners like "of" and titles
+like "Dr.") occurs in some chunk of the index (`search.hybrid.document_frequency`, under
+the index's Porter stem): "LeBron James" is known when "LeBron" occurs. A word of
+`PREFIX_MIN` (7) or more letters also counts as occurring when some indexed word starts
+with its first `len - 3` letters (at least 5), so a derived or misspelt form is not taken
+for a new name ("European" for "Europe", "Plumber" for "plumbing", "Tennesee" for
+"Tennessee"). Names of another form are *unknown*; the answerer abstains with the reason
+"the notes never mention 'Barcelona'". Alternatives: an unknown name joined by "or" to a
+known one ("Kyoto or Osaka?") is not reported — the question can be answered.
 
 Measured on LoCoMo dev (bench/locomo_ask.py; see bench/README.md for the figures).
 """
@@ -26,15 +30,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from cairn.answer.support import MONTH_NAMES, TITLES, WEEKDAY_NAMES
 from cairn.search.text import STOPWORDS
 
-_MONTHS_DAYS = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
-    "saturday sunday".split())
+_MONTHS_DAYS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
 # Titles before a name: never evidence that the name is known ("Dr. Smith" is not known
-# because some note says "Dr.").
-_HONORIFICS = frozenset("dr mr mrs ms mx prof sir madam dame st saint".split())
+# because some note says "Dr."); after one, a full stop ends no sentence.
+_HONORIFICS = frozenset(t.lower() for t in TITLES) | {"sir", "madam", "dame", "saint"}
 # Capitalised words that are not names: chat abbreviations and interjections.
 _NOT_NAMES = frozenset("asap fyi btw ok okay pls plz imo imho tbh lol omg ps hey hi hello thanks yes no "
                        "please dear".split())
@@ -42,18 +44,22 @@ _NOT_NAMES = frozenset("asap fyi btw ok okay pls plz imo imho tbh lol omg ps hey
 _JOINERS = frozenset("of the de da la le von van del du".split())
 # A word starts with a letter and is not glued to a preceding digit or letter ("5K" is no name).
 _WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’-]*", re.UNICODE)
-# A full stop after these (or after an initial: "C. S. Lewis") does not end a sentence.
-_ABBREVIATIONS = frozenset("dr mr mrs ms st jr sr prof mt".split())
 
 
 def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
-    """`all_names(question)` less those with a word of `exclude` (case-insensitive)."""
-    known = {w.lower() for x in exclude for w in re.findall(r"\w+", x)}
-    return [n for n in all_names(question) if not _has_word(n, known)]
+    """`all_names(question)` less those containing one of `exclude` (`_contains`)."""
+    known = _word_lists(exclude)
+    return [n for n in all_names(question) if not _contains(n, known)]
 
 
-def _has_word(name: str, words: set[str]) -> bool:
-    return any(w.lower() in words for w in re.findall(r"\w+", name))
+def _word_lists(names: Iterable[str]) -> list[tuple[str, ...]]:
+    return [ws for ws in (tuple(w.lower() for w in re.findall(r"\w+", n)) for n in names) if ws]
+
+
+def _contains(name: str, known: list[tuple[str, ...]]) -> bool:
+    """True when the words of one of `known` occur in a row in `name` (case-insensitive)."""
+    words = tuple(w.lower() for w in re.findall(r"\w+", name))
+    return any(words[i:i + len(k)] == k for k in known for i in range(len(words) - len(k) + 1))
 
 
 def all_names(question: str) -> list[str]:
@@ -82,7 +88,7 @@ def all_names(question: str) -> list[str]:
         raw = m.group()
         word = re.sub(r"['’]s?$", "", raw)
         gap = question[prev_end:m.start()]
-        abbreviation = prev_word.lower() in _ABBREVIATIONS or len(prev_word) == 1
+        abbreviation = prev_word.lower() in _HONORIFICS or len(prev_word) == 1
         sentence_start = not re.search(r"\w", question[:m.start()]) or bool(re.search(r"[?!:]", gap)) or (
             "." in gap and not abbreviation)
         if gap.strip() and not (gap.strip() == "." and abbreviation):
@@ -104,30 +110,35 @@ def all_names(question: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-PREFIX_MIN = 6
+PREFIX_MIN = 7
 
 
 def _occurs(word: str, doc_freq: Callable[[str, bool], int]) -> bool:
     if doc_freq(word, False) > 0:
         return True
-    return len(word) >= PREFIX_MIN and doc_freq(word[:max(4, len(word) - 3)], True) > 0
+    return len(word) >= PREFIX_MIN and doc_freq(word[:max(5, len(word) - 3)], True) > 0
 
 
 def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: Iterable[str] = ()) -> list[str]:
-    """The names of `question` (`all_names`) none of whose words occurs in the index or in
-    `exclude` (names known otherwise: the chat's speakers, aliases). doc_freq: `(word,
-    prefix) -> number of chunks holding it` (prefix=True: any word starting with it), e.g. a
-    closure over `search.hybrid.document_frequency`. Joiner words and titles are not looked
-    up. When the question offers alternatives ("Kyoto or Osaka?") and one is known, none is
-    reported."""
-    given = {w.lower() for x in exclude for w in re.findall(r"\w+", x)}
-    out, known = [], False
-    for name in all_names(question):
+    """The names of `question` (`all_names`) that are not known (module doc). doc_freq:
+    `(word, prefix) -> number of chunks holding it` (prefix=True: any word starting with
+    it), e.g. a closure over `search.hybrid.document_frequency`. exclude: names known
+    otherwise (the chat's speakers, aliases)."""
+    given = _word_lists(exclude)
+    names = all_names(question)
+    known = {}
+    for name in names:
         words = [w for w in re.findall(r"\w+", name) if w.lower() not in _JOINERS | _HONORIFICS]
-        if words and not _has_word(name, given) and not any(_occurs(w, doc_freq) for w in words):
+        known[name] = not words or _contains(name, given) or any(_occurs(w, doc_freq) for w in words)
+    out = []
+    for name in names:
+        if known[name]:
+            continue
+        pattern = r"{}\W+or\W+(?:the\W+)?{}"
+        alternative = any(known[other] and (
+            re.search(pattern.format(re.escape(other), re.escape(name)), question, re.IGNORECASE)
+            or re.search(pattern.format(re.escape(name), re.escape(other)), question, re.IGNORECASE))
+            for other in names if other != name)
+        if not alternative:
             out.append(name)
-        else:
-            known = True
-    if known and re.search(r"\bor\b", question, re.IGNORECASE):
-        return []  # "Kyoto or Osaka?": one known alternative is enough to answer
     return out

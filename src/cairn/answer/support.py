@@ -16,8 +16,8 @@ _CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
 
 
 # A full stop after these (or after a single capital initial) does not end a sentence.
-ABBREV_END = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr|Mt|Gen|Col|Capt|Lt|Sgt|vs|etc|approx|e\.g|i\.e|no)"
-                         r"|(?<![\w.])[A-Z])\.$", re.IGNORECASE)
+TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Sr", "Jr", "Mt", "Gen", "Col", "Capt", "Lt", "Sgt")
+ABBREV_END = re.compile(r"(?:\b(?:" + "|".join(TITLES) + r"|vs|approx|e\.g|i\.e)|(?<![\w.])[A-Z])\.$")
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -62,8 +62,8 @@ def content_terms(text: str) -> list[str]:
 # (the suffix stripper below cannot see these).
 IRREGULAR = dict(pair.split(":") for pair in (
     "made:make sold:sell bought:buy went:go gone:go took:take taken:take got:get gotten:get gave:give "
-    "given:give saw:see seen:see ran:run ate:eat eaten:eat wrote:write written:write met:meet "
-    "left:leave felt:feel found:find told:tell said:say thought:think brought:bring built:build "
+    "given:give seen:see ran:run ate:eat eaten:eat wrote:write written:write met:meet "
+    "found:find told:tell said:say thought:think brought:bring built:build "
     "began:begin begun:begin came:come drove:drive driven:drive flew:fly flown:fly kept:keep knew:know "
     "known:know lost:lose paid:pay sent:send spent:spend stood:stand taught:teach won:win wore:wear "
     "worn:wear swam:swim sang:sing sung:sing drank:drink broke:break broken:break chose:choose "
@@ -74,10 +74,12 @@ IRREGULAR = dict(pair.split(":") for pair in (
     "tore:tear torn:tear became:become drew:draw drawn:draw froze:freeze frozen:freeze hung:hang "
     "laid:lay shook:shake shaken:shake stuck:stick struck:strike swept:sweep swung:swing wept:weep "
     "bent:bend lent:lend sank:sink sunk:sink spun:spin slid:slide shone:shine bled:bleed blew:blow "
-    "blown:blow bred:breed fled:flee rang:ring rung:ring rose:rise risen:rise").split())
+    "blown:blow bred:breed fled:flee rang:ring rung:ring risen:rise").split())
 
 
-def _stem(term: str) -> str:
+def stem(term: str) -> str:
+    """A crude stem for word overlap: irregular past forms to their base (`IRREGULAR`), then one
+    of the suffixes ing/ed/es/s stripped from words long enough. Not the index's Porter stem."""
     if term in IRREGULAR:
         return IRREGULAR[term]
     for suffix in ("ing", "ed", "es", "s"):
@@ -89,10 +91,10 @@ def _stem(term: str) -> str:
 def term_overlap(needle: str, haystack: str) -> float:
     """Fraction of `needle`'s content terms (crudely stemmed) found in `haystack`; 0..1.
     A needle with no content terms scores 0."""
-    terms = {_stem(t) for t in content_terms(needle)}
+    terms = {stem(t) for t in content_terms(needle)}
     if not terms:
         return 0.0
-    hay = {_stem(t) for t in content_terms(haystack)}
+    hay = {stem(t) for t in content_terms(haystack)}
     return len(terms & hay) / len(terms)
 
 
@@ -108,8 +110,11 @@ def strip_citations(sentence: str) -> tuple[str, list[int]]:
     return _CITE_RE.sub("", sentence).strip(), cites
 
 
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
-           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+               "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+               "sept", "oct", "nov", "dec")
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = "|".join(MONTH_NAMES)
 _TIME_RE = re.compile(
     rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"

@@ -113,7 +113,7 @@ def resolve_relative_date(phrase: str, when: datetime) -> str | None:
     if span is None or re.match(r"0+\b", p):
         return None
     if span.unit == "month":
-        return span.start.strftime("%B %Y")
+        return span.start.strftime(_MONTH_FMT)
     if span.unit == "year":
         return str(span.start.year)
     if span.unit == "week":

@@ -168,7 +168,10 @@ def resolve_phrase(phrase: str, anchor: datetime) -> TimeSpan | None:
     for form, rx in _FORMS:
         m = rx.fullmatch(text)
         if m:
-            return _span(form, m, anchor)
+            try:
+                return _span(form, m, anchor)
+            except (ValueError, OverflowError):
+                return None  # "99999 years ago": outside the calendar
     return None
 
 

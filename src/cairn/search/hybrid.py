@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-
 from cairn.config import SearchSettings
 from cairn.parse.detect import KINDS as _PARSED_KINDS
 from cairn.model import Hit
@@ -116,7 +115,9 @@ def document_frequency(conn: sqlite3.Connection, word: str, prefix: bool = False
     """Number of chunks whose keyword index holds `word`, as FTS5 itself tokenizes and
     stems it (a phrase query on `chunks_fts`, so "races" counts chunks with "race", and the
     stem is exactly the index's: Python's Snowball Porter differs, e.g. it turns "us" into
-    "u"). prefix=True counts chunks with any token starting with `word` (FTS5 prefix query).
+    "u"). prefix=True counts chunks with any token starting with `word` (FTS5 prefix query);
+    the index holds stems, so a prefix longer than a word's stem finds nothing ("happin" does
+    not find "happiness", stored as "happi"): keep prefixes short.
     Cached per connection until the index changes (`_df_stats`). A word FTS5 cannot parse
     counts 0."""
     stats = _df_stats(conn)
