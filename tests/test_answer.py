@@ -214,3 +214,18 @@ def test_how_often_and_weekday_answers_and_titles_keep_their_sentence(app, tmp_p
 def test_sentences_do_not_end_after_titles_or_initials(text, pieces):
     from cairn.answer.support import sentences
     assert [text[a:b] for a, b in sentences(text)] == pieces
+
+
+def test_a_sentence_cut_at_the_chunk_start_is_not_quoted(real_embedder):
+    from cairn.answer import Evidence, extractive_draft
+    from cairn.model import Hit
+    text = "index file is deleted, the rebuild reads the vault again. Rebuilding the index reads every vault note."
+    hit = Hit(id="c2", note_id="n1", source_id=None, title="T", path="t.md", source=None, snippet=text,
+              text=text, start=500, end=500 + len(text), page=None, score=1.0, signals={"semantic": 0.8})
+    draft = extractive_draft("How is the index rebuilt from the vault?", [Evidence(n=1, text=text, offset=500, hit=hit)],
+                             real_embedder)
+    assert "Rebuilding the index reads every vault note." in draft and "index file is deleted" not in draft
+    whole = Hit(**{**hit.__dict__, "start": 0})  # at the note's start the same text is a sentence
+    draft = extractive_draft("How is the index rebuilt from the vault?", [Evidence(n=1, text=text, offset=0, hit=whole)],
+                             real_embedder)
+    assert "index file is deleted" in draft

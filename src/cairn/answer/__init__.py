@@ -105,6 +105,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             sent = _clean(text[s:e])
             if SKIP_QUESTIONS and sent.rstrip(" )\"'").endswith("?"):
                 continue
+            if ev.hit.start > 0 and ev.hit.speaker is None and not text[:s].strip() and sent[:1].islower():
+                continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
                 continue
             if len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ",")) and (fits_answer_type(sent, kind)
