@@ -207,9 +207,13 @@ def test_how_often_and_weekday_answers_and_titles_keep_their_sentence(app, tmp_p
 @pytest.mark.parametrize("text, pieces", [
     ("Talk to Dr. Okafor today. She is kind.", ["Talk to Dr. Okafor today.", "She is kind."]),
     ("C. S. Lewis wrote it. Fine.", ["C. S. Lewis wrote it.", "Fine."]),
-    ("Meet Dr.\nOkafor next.", ["Meet Dr.", "Okafor next."]),  # a line break still ends it
+    ("Meet Dr.\n\nOkafor next.", ["Meet Dr.", "Okafor next."]),  # a blank line still ends it
     ("She said no. Then Bob left.", ["She said no.", "Then Bob left."]),  # "no." is no title
     ("It was a. Then b.", ["It was a.", "Then b."]),  # a lower-case letter is no initial
+    # a hard-wrapped paragraph is one sentence; headings, list items and blank lines still end one
+    ("It is rebuilt when the\nindex file is deleted.", ["It is rebuilt when the\nindex file is deleted."]),
+    ("# Title\nFirst line\n- item one\n- item two\n\nNew para", ["Title", "First line", "item one", "item two",
+                                                              "New para"]),
 ])
 def test_sentences_do_not_end_after_titles_or_initials(text, pieces):
     from cairn.answer.support import sentences

@@ -151,8 +151,9 @@ def _clean_markdown(text: str) -> str:
 
 
 def _clean(sentence: str) -> str:
-    """Drop markdown emphasis, code ticks and list numbering from a quoted sentence."""
-    s = re.sub(r"(\*\*|__|`)", "", sentence.strip())
+    """Drop markdown emphasis, code ticks and list numbering from a quoted sentence, and
+    join the lines of a wrapped paragraph."""
+    s = re.sub(r"(\*\*|__|`)", "", re.sub(r"\s*\n\s*", " ", sentence.strip()))
     s = re.sub(r"^\d+[.)]\s+", "", s)
     s = re.sub(r"\[\[([^\]|]*\|)?([^\]]*)\]\]", r"\2", s)
     return s.strip()

@@ -20,10 +20,33 @@ TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Sr", "Jr", "Mt", "Gen", 
 ABBREV_END = re.compile(r"(?:\b(?:" + "|".join(TITLES) + r"|vs|approx|e\.g|i\.e)|(?<![\w.])[A-Z])\.$")
 
 
+_BLOCK_START = re.compile(r"\s*(?:[-*+#>|]|\d+[.)]\s)")
+
+
+def _soft_breaks(text: str) -> str:
+    """`text` with each soft line break (one inside a hard-wrapped paragraph) replaced by a
+    space, same length: a break between two non-blank lines, where the next line does not
+    open a list item, heading, quote or table row and the line before is no heading or
+    table row."""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines[:-1]):
+        nxt = lines[i + 1]
+        soft = (line.strip() and nxt.strip() and not _BLOCK_START.match(nxt)
+                and not re.match(r"\s*[#|]", line))
+        out.append(line + (" " if soft else "\n"))
+    out.append(lines[-1])
+    return "".join(out)
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) spans of the sentences of `text` (line breaks end sentences too; a
-    full stop after a title or an initial does not: "Dr. Okafor", "C. S. Lewis");
-    spans are stripped of outer blank space and list markers; empty spans dropped."""
+    """(start, end) spans of the sentences of `text`: a line break ends a sentence unless
+    it only wraps a paragraph (`_soft_breaks`); a full stop after a title or an initial
+    does not ("Dr. Okafor", "C. S. Lewis"); spans are stripped of outer blank space and
+    list markers; empty spans dropped. A span may hold line breaks of a wrapped paragraph."""
+    text = _soft_breaks(text)
     spans = []
     glue: tuple[int, int] | None = None  # span of a piece that ended in "Dr." or an initial
     for m in _SENT_RE.finditer(text):
