@@ -94,19 +94,17 @@ def test_document_frequency_uses_the_index_stemmer(trip_app):
     assert document_frequency(conn, 'odd "quote') == 0  # FTS5 syntax never raises
 
 
-def test_document_frequency_counts_words_snowball_would_stem_differently(tmp_path, real_embedder):
+def test_document_frequency_counts_words_snowball_would_stem_differently(app, tmp_path):
     write(tmp_path / "v" / "us.md", "# Visit\n\nCome and see us in the US next summer.\n")
-    with Cairn(tmp_path / "home", embedder=real_embedder) as app:
-        app.ingest([tmp_path / "v"])
-        assert document_frequency(app.conn, "US") == 1  # Snowball's Porter stems "us" to "u"
-        assert app.ask("Where should Ana visit in the US?", llm="none").problems[:1] != [
-            "abstained: the notes never mention 'US'"]
+    app.ingest([tmp_path / "v"])
+    assert document_frequency(app.conn, "US") == 1  # Snowball's Porter stems "us" to "u"
+    assert app.ask("Where should Ana visit in the US?", llm="none").problems[:1] != [
+        "abstained: the notes never mention 'US'"]
 
 
-def test_a_note_alias_is_a_known_name(tmp_path, real_embedder):
+def test_a_note_alias_is_a_known_name(app, tmp_path):
     write(tmp_path / "v" / "kickoff.md", "---\naliases: [ZK]\n---\n# Zeta kickoff\n\nThe kickoff is on 3 May in room 4.\n")
-    with Cairn(tmp_path / "home", embedder=real_embedder) as app:
-        app.ingest([tmp_path / "v"])
-        ans = app.ask("When is the ZK kickoff?", llm="none")
-        assert not ans.abstained and "3 May" in ans.answer
-        assert app.ask("When is the QX kickoff?", llm="none").problems == ["abstained: the notes never mention 'QX'"]
+    app.ingest([tmp_path / "v"])
+    ans = app.ask("When is the ZK kickoff?", llm="none")
+    assert not ans.abstained and "3 May" in ans.answer
+    assert app.ask("When is the QX kickoff?", llm="none").problems == ["abstained: the notes never mention 'QX'"]

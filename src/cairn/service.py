@@ -305,7 +305,7 @@ class Cairn:
         def ingest(conn, files):
             return ingest_paths(conn, self.settings, files, self.embedder, skip_tombstoned=True)
 
-        watch(self.settings, self.embedder, stop, ingest=ingest, on_event=on_event,
+        watch(self.settings, _LazyEmbedder(self), stop, ingest=ingest, on_event=on_event,
               raise_interrupt=raise_interrupt)
 
     def find_note(self, ref: str) -> N.NoteRow:

@@ -65,7 +65,6 @@ def render_note(frontmatter: dict[str, Any], body: str) -> str:
 
 
 _FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
-FRONTMATTER_RE = _FM_RE  # a leading `---` ... `---` block; group(1) is its YAML text
 _FM_OPEN_RE = re.compile(r"\A---[ \t]*\n")
 
 

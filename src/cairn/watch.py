@@ -179,8 +179,9 @@ class _Watcher:
             self._emit(WatchEvent("sync", sync=report))
 
     def process(self, now: float) -> None:
+        # long >= short: the stat (and maybe a query) of `_suspicious` only once `short` has passed
         due = [p for p, t in self.pending_vault.items()
-               if now - t >= (self.long if self._suspicious(p) else self.short)]
+               if now - t >= self.short and (now - t >= self.long or not self._suspicious(p))]
         if due:
             waiting = [p.relative_to(self.vault).as_posix() for p in self.pending_vault
                        if p not in due and not p.exists()]

@@ -31,11 +31,6 @@ SENTENCE_FLOOR = 0.35
 # (the evidence already cleared the relevance floor; measured on LoCoMo: 0.28 -> 0.2 cut
 # wrong abstentions and raised answers citing gold evidence, bench/README.md).
 FALLBACK_FLOOR = 0.2
-# For a person-checked question, quote only sentences about that person
-# (answerability.sentence_subject), not every sentence of a message that holds one.
-SENTENCE_SUBJECT = True
-# A sentence that is a question asks, it does not answer: never quoted as an answer.
-SKIP_QUESTIONS = True
 
 
 @dataclass
@@ -85,7 +80,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
     sentences over SENTENCE_FLOOR are taken, or else the best one if it reaches
-    FALLBACK_FLOOR. Questions are never taken (SKIP_QUESTIONS). about: optional
+    FALLBACK_FLOOR. Questions are never taken. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
     itself (for a person-checked question: the question without the person's name, so a
@@ -103,8 +98,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             if text[line_start:s].lstrip().startswith("#"):
                 continue  # a heading is not an answer
             sent = _clean(text[s:e])
-            if SKIP_QUESTIONS and sent.rstrip(" )\"'").endswith("?"):
-                continue
+            if sent.rstrip(" )\"'").endswith("?"):
+                continue  # a question asks, it does not answer
             if ev.hit.start > 0 and ev.hit.speaker is None and not text[:s].strip() and sent[:1].islower():
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
@@ -115,7 +110,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     if not cands:
         return ""
     cands = cands[:200]
-    vecs = embedder.embed([focus or question] + [c[1][:1000] for c in cands])
+    vecs = answerability.embed_cached(embedder, [focus or question] + [c[1][:1000] for c in cands])
     cos = vecs[1:] @ vecs[0]
     scored = []
     for (n, sent), c in zip(cands, cos):
@@ -209,8 +204,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     (answer/premise.py); when given and check_answerability is on, the answer abstains
     saying so.
     """
-    check = None
-    about = focus = None
+    about = focus = info = None
     if check_answerability and unknown_names:
         listed = ", ".join(f"'{n}'" for n in unknown_names)
         reason = f"the notes never mention {listed}"
@@ -226,12 +220,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                               problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
                               answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
-            if SENTENCE_SUBJECT:
-                about = _about_person(check.person, list(hits) + list(context or []))
+            # quote only sentences about the person, not every sentence of a message holding one
+            about = _about_person(check.person, list(hits) + list(context or []))
             focus = answerability.strip_people(question, [check.person]) or None
     ans = _answer(question, hits, embedder, llm, floor, about, focus)
-    if check is not None and check.person is not None:
-        ans.answerability = {"person": check.person, "answerable": True, "reason": None, "scores": check.scores}
+    ans.answerability = info
     return ans
 
 

@@ -42,6 +42,8 @@ _NOT_NAMES = frozenset("asap fyi btw ok okay pls plz imo imho tbh lol omg ps hey
                        "please dear".split())
 # Lower-case words allowed inside a name ("Lord of the Rings", "Game of Thrones").
 _JOINERS = frozenset("of the de da la le von van del du".split())
+_NOT_LOOKED_UP = _JOINERS | _HONORIFICS  # words of a name that say nothing about knowing it
+_SKIP = STOPWORDS | _NOT_NAMES  # capitalised words that are never (part of) a name
 # A word starts with a letter and is not glued to a preceding digit or letter ("5K" is no name).
 _WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’-]*", re.UNICODE)
 
@@ -72,7 +74,6 @@ def all_names(question: str) -> list[str]:
     letters = [c for c in question if c.isalpha()]
     if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return []  # a question in capitals: capitals mark nothing
-    skip = STOPWORDS | _NOT_NAMES
     names: list[str] = []
     run: list[str] = []
     pending: list[str] = []  # joiners waiting for a capitalised word after them
@@ -95,7 +96,7 @@ def all_names(question: str) -> list[str]:
             flush()  # punctuation between two words ends a name ("Rome, Paris")
         capital = word[:1].isupper() and len(word) > 1  # initials ("U.S.", "C. S.") and "I" are no names
         if capital and not sentence_start and word.lower() not in _MONTHS_DAYS and (
-                word.lower() not in skip or (run and word.lower() in _JOINERS)):
+                word.lower() not in _SKIP or (run and word.lower() in _JOINERS)):
             run.extend(pending)
             pending = []
             run.append(word)
@@ -128,7 +129,7 @@ def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: 
     names = all_names(question)
     known = {}
     for name in names:
-        words = [w for w in re.findall(r"\w+", name) if w.lower() not in _JOINERS | _HONORIFICS]
+        words = [w for w in re.findall(r"\w+", name) if w.lower() not in _NOT_LOOKED_UP]
         known[name] = not words or _contains(name, given) or any(_occurs(w, doc_freq) for w in words)
     out = []
     for name in names:

@@ -107,13 +107,13 @@ def check(fact: str, subject: str, sources: list[str], speakers: list[str],
     """Check `fact` (about `subject`) against the texts of its source messages `sources`
     and the names of their `speakers`. Returns a Grounding (see module docstring)."""
     source_text = " ".join(sources)
-    vocab = {_key(w) for w in words(source_text)} | {_key(w) for s in speakers for w in words(s)}
+    speaker_keys = {_key(w) for s in speakers for w in words(s)}
+    vocab = {_key(w) for w in words(source_text)} | speaker_keys
     lowered_source = (source_text + " " + " ".join(speakers)).lower()
     missing_names = []
     for name in ([subject] if subject else []) + names_in(fact):
         if name.lower() not in lowered_source and not all(_key(w) in vocab for w in words(name)):
             missing_names.append(name)
-    speaker_keys = {_key(w) for s in speakers for w in words(s)}
     cws = [w for w in content_words(fact) if _key(w) not in speaker_keys]
     found = [w for w in cws if _key(w) in vocab]
     overlap = len(found) / len(cws) if cws else 0.0

@@ -67,6 +67,7 @@ _IRREG = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "b
           "wanna": "wants to", "gotta": "has to", "gonna": "is going to",
           "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "ain't": "isn't",
           "'m": "is", "'ve": "has"}
+_VERB_AFTER_I = re.compile(r"\bI\s+((?:(?:" + "|".join(sorted(_ADVERBS)) + r"|\w+ly)\s+)*)([\w']+)")
 
 RELATIONS = ("sister|brother|mom|mother|mum|dad|father|husband|wife|son|daughter|friend|"
              "partner|boyfriend|girlfriend|fiance|fiancee|cousin|aunt|uncle|grandma|grandmother|"
@@ -155,8 +156,7 @@ def _third_person(clause: str, speaker: str, addressee: str | None) -> str:
         advs, verb = m.group(1) or "", m.group(2)
         return f"{s} {advs}{_conj(verb)}"
 
-    adv = "|".join(sorted(_ADVERBS))
-    out = re.sub(r"\bI\s+((?:(?:" + adv + r"|\w+ly)\s+)*)([\w']+)", verb_after_i, out)
+    out = _VERB_AFTER_I.sub(verb_after_i, out)
     out = re.sub(r"\bI\b", s, out)
     out = re.sub(r"\b[Ww]e're\b", f"{s} and others are", out)
     out = re.sub(r"\b[Ww]e've\b", f"{s} and others have", out)

@@ -120,7 +120,11 @@ def document_frequency(conn: sqlite3.Connection, word: str, prefix: bool = False
     not find "happiness", stored as "happi"): keep prefixes short.
     Cached per connection until the index changes (`_df_stats`). A word FTS5 cannot parse
     counts 0."""
-    stats = _df_stats(conn)
+    return _document_frequency(conn, _df_stats(conn), word, prefix)
+
+
+def _document_frequency(conn: sqlite3.Connection, stats: _DfStats, word: str, prefix: bool = False) -> int:
+    """`document_frequency` with the statistics of this index state already in hand."""
     key = word.lower() + ("*" if prefix else "")
     if key not in stats.df:
         phrase = '"' + word.lower().replace('"', '""') + '"' + ("*" if prefix else "")
@@ -142,9 +146,9 @@ def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
     top = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
     if top < COMMON_MIN_CHUNKS:
         return frozenset()
-    total = _df_stats(conn).total
+    stats = _df_stats(conn)
     return frozenset(w for w in {w for w in query_terms(query) if len(w) > 1}
-                     if document_frequency(conn, w) > COMMON_DF * total)
+                     if _document_frequency(conn, stats, w) > COMMON_DF * stats.total)
 
 
 def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
