@@ -141,6 +141,8 @@ def _hit(text, speaker, n):
     ("That sounds lovely.", "Tomas", "Priya"),  # Tomas reacting to what Priya said
     ("Wow, what a view.", "Tomas", "Priya"),
     ("That is what I like most.", "Tomas", "Tomas"),  # a first-person word wins over the opener
+    ("Sunflowers mean warmth, right?", "Tomas", "Tomas"),  # a tag question states the speaker's view
+    ("Sunflowers mean warmth?", "Tomas", "Priya"),  # a plain question asks the other person
 ])
 def test_sentence_subject(sentence, speaker, subject):
     assert A.sentence_subject(sentence, speaker, "Priya", ["Priya", "Tomas"]) == subject
@@ -257,3 +259,61 @@ def test_a_cheer_calling_the_person_by_name_is_not_the_answer(verb_app):
 def test_time_words_alone_are_no_topic_to_attribute(verb_app):
     ans = verb_app.ask("What did Ben do yesterday?", llm="none")
     assert ans.answerability is None or ans.answerability["answerable"], ans.answer
+
+
+# A fifth conversation written for this test: a stated liking, a repeated activity without a
+# number, and enough about each person for a hypothetical question.
+TASTE_MESSAGES = [
+    ("Lena", "I love watching old westerns on Sunday nights."),
+    ("Omar", "My grandma gave me her old cello when I moved out."),
+    ("Omar", "I went bouldering at the quarry this morning."),
+    ("Lena", "My cello teacher says my Bach suite is finally clean."),
+    ("Omar", "Went bouldering again after work, my fingers are sore."),
+    ("Lena", "Classical music always calms me down after a long shift."),
+]
+# message ids: t0 westerns, t1 grandma's cello, t2 t4 bouldering, t3 Bach, t5 classical
+
+
+@pytest.fixture(scope="module")
+def taste_app(tmp_path_factory, real_embedder):
+    yield from _chat_home(tmp_path_factory.mktemp("taste"), real_embedder, "t1", "t", "2024-08-03", TASTE_MESSAGES)
+
+
+def test_answer_stating_the_opposite_abstains_and_its_twin_answers(taste_app):
+    ans = taste_app.ask("What movies does Lena hate watching?", llm="none")
+    assert ans.abstained and not ans.citations
+    assert "'love'" in ans.answer and "'hate'" in ans.answer
+    assert any("the evidence says 'love' where the question says 'hate'" in p for p in ans.problems)
+    twin = taste_app.ask("What movies does Lena love watching?", llm="none")
+    assert not twin.abstained and "westerns" in twin.answer and _cited(twin) == {"t0"}
+
+
+def test_answer_naming_the_other_kin_abstains(taste_app):
+    ans = taste_app.ask("What did Omar's grandpa give him?", llm="none")
+    assert ans.abstained and "'grandma' where the question says 'grandpa'" in ans.answer
+    twin = taste_app.ask("What did Omar's grandma give him?", llm="none")
+    assert not twin.abstained and "cello" in twin.answer and _cited(twin) == {"t1"}
+
+
+def test_how_many_times_is_answered_from_each_mention(taste_app):
+    ans = taste_app.ask("How many times has Omar gone bouldering?", llm="none")
+    assert not ans.abstained, ans.problems
+    assert _cited(ans) <= {"t2", "t4"} and _cited(ans)
+    # "how many" of anything else still needs a quantity in the sentence
+    assert taste_app.ask("How many cello teachers does Lena have?", llm="none").abstained
+
+
+def test_hypothetical_question_is_answered_from_the_evidence_about_the_person(taste_app):
+    # "Vivaldi" is never mentioned: a question presuming it abstains ...
+    plain = taste_app.ask("Which Vivaldi concerto did Lena play?", llm="none")
+    assert plain.abstained and "never mention 'Vivaldi'" in plain.answer
+    # ... but asking for a judgement about Lena is answered from what she said
+    ans = taste_app.ask("Would Lena enjoy a Vivaldi concert?", llm="none")
+    assert not ans.abstained, ans.problems
+    assert _cited(ans) and _cited(ans) <= {"t0", "t3", "t5"}
+
+
+def test_hypothetical_question_is_not_answered_with_someone_elses_words(taste_app):
+    ans = taste_app.ask("Would Lena like bouldering at the quarry?", llm="none")
+    # the bouldering is Omar's: never quoted as evidence about Lena
+    assert not ({"t2", "t4"} & _cited(ans))

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cairn.answer import answerability
-from cairn.answer.support import answer_type, fits_answer_type, sentences, term_overlap
+from cairn.answer.polarity import contradiction
+from cairn.answer.support import answer_type, fits_answer_type, is_hypothetical, sentences, term_overlap
 from cairn.answer.verify import Evidence, Verification, verify
 from cairn.model import Hit
 
@@ -203,9 +204,16 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     unknown_names: names in the question that no chunk of the index contains
     (answer/premise.py); when given and check_answerability is on, the answer abstains
     saying so.
+    A hypothetical question ("Would Melanie enjoy a Vivaldi concert?",
+    support.is_hypothetical) asks for a judgement: neither unknown names nor evidence
+    about someone else make it abstain, and it is answered from the sentences about the
+    person. With check_answerability on, an answer whose sentences and cited passages state
+    the opposite of the question's polarity or kinship word ("hate" asked, only "love"
+    found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
     """
     about = focus = info = None
-    if check_answerability and unknown_names:
+    hypothetical = is_hypothetical(question)
+    if check_answerability and unknown_names and not hypothetical:
         listed = ", ".join(f"'{n}'" for n in unknown_names)
         reason = f"the notes never mention {listed}"
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
@@ -215,7 +223,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         if check.person is not None:
             info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
                     "scores": check.scores}
-            if not check.answerable:
+            if not check.answerable and not hypothetical:
                 return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {check.reason}.", "abstain",
                               problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
                               answerability=info)
@@ -225,6 +233,17 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             focus = answerability.strip_people(question, [check.person]) or None
     ans = _answer(question, hits, embedder, llm, floor, about, focus)
     ans.answerability = info
+    if check_answerability and not ans.abstained:
+        # what the answer says: its sentences and the whole passages they cite
+        cited = {c["chunk_id"] for c in ans.citations}
+        flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in hits if h.id in cited]))
+    else:
+        flipped = None
+    if flipped:
+        reason = f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'"
+        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
+                      problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
+                      fallback=ans.fallback, evidence=ans.evidence, answerability=info)
     return ans
 
 

@@ -11,7 +11,8 @@ read from who wrote it and how:
   person P, a second-person sentence written by someone other than P counts as about P,
   and one written by P counts as about someone else;
 - so is a sentence without a first-person word that is a question ("Any fun plans for the
-  summer?": the asker asks about the other person) or that calls another participant by
+  summer?": the asker asks about the other person; a tag question such as "Sunflowers mean
+  warmth, right?" is the speaker's own statement, `_TAG_QUESTION`) or that calls another participant by
   name or by a capitalised short form of it ("That race sounds great, Mel!")
   (`QUESTIONS_TO_ADDRESSEE`, `VOCATIVE`; measured on LoCoMo, bench/README.md);
 - and so is a sentence without a first-person word that opens as a reaction to what the
@@ -71,6 +72,8 @@ _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos
                        r"good luck|glad|happy for|proud of|sorry|impressive|lovely|beautiful|cute|love that|"
                        r"sounds like|hope)\b", re.IGNORECASE)
 MAX_SENTENCES = 160
+# A tag question ("Sunflowers mean warmth, right?") states the speaker's own view.
+_TAG_QUESTION = re.compile(r",\s*(?:right|isn'?t it|wasn'?t it|aren'?t they|huh|eh|no)\W*$", re.IGNORECASE)
 ADDRESSEE = "the person they were talking to"
 
 _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours"
@@ -153,7 +156,7 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
         return None
     if not _FIRST.search(sentence) and (
             _SECOND.search(sentence)
-            or (QUESTIONS_TO_ADDRESSEE and sentence.rstrip().endswith("?"))
+            or (QUESTIONS_TO_ADDRESSEE and sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence))
             or (VOCATIVE and names and _addresses(sentence, speaker, names))
             or (REACTIONS and _REACTION.search(sentence))):
         return person if speaker != person else ADDRESSEE

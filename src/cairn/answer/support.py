@@ -156,15 +156,30 @@ _FREQUENCY_RE = re.compile(
 def answer_type(question: str) -> str | None:
     """The kind of answer a question asks for: "time" (when, what year/date/day),
     "frequency" (how often), "quantity" (how much/many/long/old/far, what price/cost) or
-    None (anything goes)."""
+    None (anything goes; also "how many times", answered by the sentences reporting each
+    time, which need not hold a number)."""
     q = question.strip().lower()
     if re.match(r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b", q):
         return "time"
     if re.search(r"\bhow often\b", q):
         return "frequency"
+    if re.search(r"\bhow many times\b", q):
+        return None  # counted over the mentions: each sentence reporting one is evidence
     if re.search(r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b", q):
         return "quantity"
     return None
+
+
+_HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\bis it likely\b|\blikely\b)")
+
+
+def is_hypothetical(question: str) -> bool:
+    """True for a question asking for a judgement rather than a recorded fact: it opens with
+    "Would/Could/Might" and a capitalised subject other than "I" ("Would Melanie enjoy a
+    Vivaldi concert?"), or asks what is likely ("Is it likely that…", "What might her job
+    likely be?"). Its answer is the evidence about the subject; what it names need not be
+    in the notes."""
+    return bool(_HYPOTHETICAL.search(question.strip()))
 
 
 def fits_answer_type(sentence: str, kind: str | None) -> bool:

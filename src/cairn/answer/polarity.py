@@ -1,0 +1,102 @@
+"""Polarity check: does the answer state the opposite of what the question asks about?
+
+"What movies does Nate hate?" answered with "I do love watching classics" quotes the
+notes faithfully and still answers a question the notes contradict: the question presumes
+a dislike the person never voiced. The extractive answerer scores sentences by similarity,
+and "love" and "hate" sit close in any embedding space, so the check is lexical: the
+question holds a polarity word (`OPPOSITES`) that none of the answer's sentences holds,
+while one of them holds its opposite. A "least X" question ("least favorite character")
+answered by a sentence with X and without "least" is the same case, and so is a kinship
+word answered with its counterpart of the other gender (`COUNTERPARTS`: "grandpa" asked,
+only "grandma" said). The answerer passes the answer together with the passages it cites.
+
+This is a narrow, stated rule, not entailment: it compares fixed word pairs and their
+inflected forms, nothing else (a "drought" question answered with a flood is not caught).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Each pair is read both ways: a question with the left word contradicts an answer with
+# only a right word, and the other way round.
+OPPOSITES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("hate", ("love", "like", "enjoy", "adore")),
+    ("dislike", ("love", "like", "enjoy", "adore")),
+    ("sadness", ("joy", "happiness")),
+    ("sad", ("happy", "joyful", "glad")),
+    ("unhappy", ("happy", "glad")),
+    ("worst", ("best",)),
+    ("oppose", ("support", "favor", "favour")),
+    ("criticize", ("praise",)),
+    ("criticise", ("praise",)),
+    ("negative", ("positive",)),
+    ("boring", ("exciting",)),
+    ("hardest", ("easiest",)),
+)
+
+
+# Counterparts: kinship words of one gender against the other's. "What was grandpa's gift?"
+# answered with "a gift from my grandma" names the wrong person.
+COUNTERPARTS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("grandpa", "grandfather", "granddad", "grandad"), ("grandma", "grandmother", "granny", "nana")),
+    (("father", "dad", "daddy"), ("mother", "mom", "mum", "mommy", "mummy")),
+    (("son", "sons"), ("daughter", "daughters")),
+    (("brother", "brothers"), ("sister", "sisters")),
+    (("husband",), ("wife",)),
+    (("boyfriend",), ("girlfriend",)),
+    (("uncle",), ("aunt", "auntie")),
+    (("nephew",), ("niece",)),
+)
+
+
+def _forms(lemma: str) -> re.Pattern[str]:
+    """A whole-word pattern for `lemma` and its regular inflections (hate: hates, hated,
+    hating; like: likes, liked, liking; support: supports, supported, supporting)."""
+    base = lemma[:-1] if lemma.endswith("e") else lemma
+    return re.compile(r"\b(?:" + re.escape(lemma) + "|" + re.escape(base)
+                      + r"(?:es|s|ed|d|ing))\b", re.IGNORECASE)
+
+
+def _any(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A whole-word pattern for any of `words`, possessive allowed."""
+    return re.compile(r"\b(?:" + "|".join(words) + r")(?:'s|’s)?\b", re.IGNORECASE)
+
+
+def _pairs() -> list[tuple[str, re.Pattern[str], str, re.Pattern[str]]]:
+    """(question word, its pattern, opposite, its pattern) for every ordered pair."""
+    out = []
+    for word, opposites in OPPOSITES:
+        for other in opposites:
+            out.append((word, _forms(word), other, _forms(other)))
+            if other != "like":  # "What was the trip like?": a preposition, not a liking
+                out.append((other, _forms(other), word, _forms(word)))
+    for a, b in COUNTERPARTS:
+        out += [(a[0], _any(a), b[0], _any(b)), (b[0], _any(b), a[0], _any(a))]
+    return out
+
+
+_PAIRS = _pairs()
+_LEAST = re.compile(r"\bleast\s+(\w+)", re.IGNORECASE)
+
+
+def contradiction(question: str, answer: str) -> tuple[str, str] | None:
+    """(the question's word, the opposite word found in the answer), both as written and
+    lower-cased, when `answer` (the quoted sentences and the passages they cite; citation
+    marks may remain) states the opposite of a polarity or kinship word of `question` and
+    never uses that word itself (module doc); None otherwise. A question that holds both
+    words of a pair ("her son and daughter", "love or hate") or a negation is left alone.
+    Never raises."""
+    if re.search(r"\b(?:not|never)\b|n't\b", question, re.IGNORECASE):
+        return None  # "What does she not like?": the negation flips the reading; leave it
+    for _, word_re, _, other_re in _PAIRS:
+        asked = word_re.search(question)
+        if asked and not other_re.search(question) and not word_re.search(answer):
+            said = other_re.search(answer)
+            if said:
+                return asked.group(0).lower(), said.group(0).lower()
+    m = _LEAST.search(question)
+    if m and not re.search(r"\bleast\b", answer, re.IGNORECASE) \
+            and re.search(r"\b" + re.escape(m.group(1)) + r"\b", answer, re.IGNORECASE):
+        return f"least {m.group(1).lower()}", m.group(1).lower()
+    return None
