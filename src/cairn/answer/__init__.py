@@ -5,7 +5,10 @@ mentions abstains, saying so) -> person check (answer/answerability.py: a questi
 named chat participant abstains, with the reason, when the evidence is about someone else,
 and otherwise draws only on sentences about them) -> evidence (chunks whose support for the
 question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
-(answer/verify.py) -> reply. Fail closed: an LLM draft that does not verify falls back to
+(answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
+the question's polarity or kinship word abstains) -> reply. A hypothetical question ("Would
+Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
+it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
 the notes do not contain the answer (verdict "abstain").
 """
