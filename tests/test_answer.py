@@ -31,6 +31,30 @@ def test_verifier_passes_supported_quotes():
     assert v.kept[0].quote_span[0] >= 100  # span is in note coordinates
 
 
+def test_every_quote_of_one_source_is_listed(app, tmp_path):
+    """Two answer sentences citing one passage: the citation lists both quotes' ranges; a
+    question word in another form ("live" / "lives") counts as shared."""
+    body = ("# Marta Kowal\n\nMarta is my old rowing partner from school. She lives in Gdansk with "
+            "her husband.\nShe works as a harbour pilot.\n")
+    write(tmp_path / "v" / "marta.md", body)
+    app.ingest([tmp_path / "v"])
+    ans = app.ask("Where does Marta live?", llm="none")
+    assert "lives in Gdansk" in ans.answer, ans.answer
+    c = ans.citations[0]
+    note_body = app.note_show(c["path"])["body"]
+    for q in c["quotes"]:
+        assert note_body[q["start"]:q["end"]] == q["quote"]
+    assert any("Gdansk" in q["quote"] for q in c["quotes"])
+    assert (c["start"], c["end"], c["quote"]) == (c["quotes"][0]["start"], c["quotes"][0]["end"], c["quotes"][0]["quote"])
+
+
+@pytest.mark.parametrize("forms", [("live", "lives", "lived", "living"), ("box", "boxes"),
+                                   ("make", "makes", "making", "made"), ("race", "races", "raced")])
+def test_stem_joins_a_words_forms(forms):
+    from cairn.answer.support import stem
+    assert len({stem(f) for f in forms}) == 1
+
+
 def test_verifier_drops_citation_to_unretrieved_evidence():
     v = verify("The boiler was serviced on 9 October 2024 [1][7].", EV)
     assert v.verdict == "revise"

@@ -87,6 +87,13 @@ def test_ask_json(chat_home):
     for key in ("n", "source_id", "title", "path", "source", "page", "start", "end", "quote"):
         assert key in c
     assert c["source_id"] == "D1:1" and c["page"] is None
+    assert c["quotes"] == [{"start": c["start"], "end": c["end"], "quote": c["quote"]}]
+
+
+def test_ask_text_names_who_said_a_chat_source(chat_home):
+    r = cairn(chat_home, "ask", "What did Ana make at the pottery class?", "--llm", "none")
+    assert r.returncode == 0, r.stderr
+    assert "said by Ana, 2023-05-08T13:56:00" in r.stdout
 
 
 def test_status_json(chat_home):

@@ -20,6 +20,9 @@ from cairn.answer.polarity import contradiction
     ("What was grandpa's gift to Ana?", "It's a gift from my grandma [1].", ("grandpa's", "grandma")),
     ("What did Maria cook with her father?", "My mom and I made dinner [1].", ("father", "mom")),
     ("Where did his sister move?", "My brother moved to Oslo [1].", ("sister", "brother")),
+    ("Why does Priya love mushrooms?", "I can't stand mushrooms [1].", ("love", "can't stand")),
+    ("According to John, who is his least favorite character?", "My favorite is Aragorn [1].",
+     ("least favorite", "favorite")),
 ])
 def test_opposites_in_the_answer_contradict_the_question(question, answer, expected):
     assert contradiction(question, answer) == expected
@@ -44,6 +47,13 @@ def test_opposites_in_the_answer_contradict_the_question(question, answer, expec
     ("What did Ana make?", "I made a walnut bookshelf [1]."),
     ("What does Sam enjoy?", "Sam likes chess [1]."),
     ("", ""),
+    # a yes/no question is answered by the contradiction, it presumes nothing
+    ("Does Tom love cold water?", "I hate cold water [1]."),
+    ("Would Tom enjoy a winter sea swim?", "I hate cold water [1]."),
+    ("Is her brother a pilot?", "My sister flies planes [1]."),
+    # a negated opposite in the answer is no opposite
+    ("What does Priya hate?", "I don't like mushrooms at all [1]."),
+    ("What does Priya love about Oslo?", "I never really hated the rain [1]."),
 ])
 def test_no_contradiction(question, answer):
     assert contradiction(question, answer) is None

@@ -413,8 +413,12 @@ def ask(question: str = typer.Argument(..., help="A question about your notes.")
     if ans.citations:
         out.print("\n[bold]Sources[/bold]")
         for c in ans.citations:
-            where = c["path"] + (f", page {c['page']}" if c["page"] else "") + f", chars {c['start']}–{c['end']}"
+            ranges = ", ".join(f"{q['start']}–{q['end']}" for q in c.get("quotes") or [c])
+            where = c["path"] + (f", page {c['page']}" if c["page"] else "") + f", chars {ranges}"
             out.print(f"[{c['n']}] {escape(c['title'])} — {escape(where)}")
+            if c.get("speaker"):
+                said = c["speaker"] + (f", {c['event_time']}" if c.get("event_time") else "")
+                out.print(f"    [dim]said by {escape(said)}[/dim]")
             if c.get("source"):
                 out.print(f"    [dim]source: {escape(str(c['source']))}[/dim]")
 

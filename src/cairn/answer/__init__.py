@@ -177,18 +177,23 @@ def llm_messages(question: str, evidence: list[Evidence], max_chars: int = 4000)
 
 
 def _citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any]]:
+    """One citation per cited evidence number, in number order: the evidence's source fields,
+    `start`/`end`/`quote` of the first answer sentence citing it, and `quotes`, a list of
+    {start, end, quote} for every answer sentence citing it (in answer order, no repeats)."""
     by_n = {e.n: e for e in evidence}
     out: dict[int, dict[str, Any]] = {}
     for s in ver.kept:
         for n in s.cites:
-            if n in out:
-                continue
             h = by_n[n].hit
-            start, end = s.quote_span if s.quote_span else (h.start, h.end)
-            out[n] = {"n": n, "source_id": h.source_id, "title": h.title, "path": h.path,
-                      "source": h.source, "page": h.page, "start": start, "end": end,
-                      "quote": s.quote or h.snippet, "chunk_id": h.id,
-                      "speaker": h.speaker, "event_time": h.event_time}
+            quote, span = s.spans.get(n, (s.quote, s.quote_span))
+            start, end = span if span else (h.start, h.end)
+            one = {"start": start, "end": end, "quote": quote or h.snippet}
+            if n not in out:
+                out[n] = {"n": n, "source_id": h.source_id, "title": h.title, "path": h.path,
+                          "source": h.source, "page": h.page, **one, "quotes": [],
+                          "chunk_id": h.id, "speaker": h.speaker, "event_time": h.event_time}
+            if one not in out[n]["quotes"]:
+                out[n]["quotes"].append(one)
     return [out[n] for n in sorted(out)]
 
 

@@ -23,6 +23,10 @@ import re
 OPPOSITES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("hate", ("love", "like", "enjoy", "adore")),
     ("dislike", ("love", "like", "enjoy", "adore")),
+    ("detest", ("love", "like", "enjoy", "adore")),
+    ("loathe", ("love", "like", "enjoy", "adore")),
+    ("can't stand", ("love", "like", "enjoy", "adore")),
+    ("cannot stand", ("love", "like", "enjoy", "adore")),
     ("sadness", ("joy", "happiness")),
     ("sad", ("happy", "joyful", "glad")),
     ("unhappy", ("happy", "glad")),
@@ -80,23 +84,41 @@ _PAIRS = _pairs()
 _LEAST = re.compile(r"\bleast\s+(\w+)", re.IGNORECASE)
 
 
+_YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|was|were|am|has|have|had|can|could|would|will|"
+                     r"should|shall|may|might|must)\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly)\W+(?:\w+\W+){0,2}$|n't\W+(?:\w+\W+){0,2}$",
+                       re.IGNORECASE)
+
+
+def _said(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match of `pattern` in `text` not negated by one of the three words before
+    it ("I don't really like…", "never enjoyed")."""
+    for m in pattern.finditer(text):
+        if not _NEGATION.search(text[max(0, m.start() - 40):m.start()]):
+            return m
+    return None
+
+
 def contradiction(question: str, answer: str) -> tuple[str, str] | None:
     """(the question's word, the opposite word found in the answer), both as written and
     lower-cased, when `answer` (the quoted sentences and the passages they cite; citation
     marks may remain) states the opposite of a polarity or kinship word of `question` and
-    never uses that word itself (module doc); None otherwise. A question that holds both
-    words of a pair ("her son and daughter", "love or hate") or a negation is left alone.
-    Never raises."""
-    if re.search(r"\b(?:not|never)\b|n't\b", question, re.IGNORECASE):
+    never uses that word itself (module doc); None otherwise. Only a question that presumes
+    something is checked: a yes/no question ("Does Tom love cold water?", "Would Tom enjoy a
+    sea swim?") is answered by the contradiction, so it is left alone, and so is a question
+    holding both words of a pair ("her son and daughter", "love or hate") or a negation.
+    A negated word in the answer ("I don't like…") counts as neither. Never raises."""
+    if _YES_NO.search(question) or re.search(r"\b(?:not|never)\b|n't\b", question, re.IGNORECASE):
         return None  # "What does she not like?": the negation flips the reading; leave it
     for _, word_re, _, other_re in _PAIRS:
         asked = word_re.search(question)
         if asked and not other_re.search(question) and not word_re.search(answer):
-            said = other_re.search(answer)
+            said = _said(other_re, answer)
             if said:
                 return asked.group(0).lower(), said.group(0).lower()
     m = _LEAST.search(question)
-    if m and not re.search(r"\bleast\b", answer, re.IGNORECASE) \
-            and re.search(r"\b" + re.escape(m.group(1)) + r"\b", answer, re.IGNORECASE):
-        return f"least {m.group(1).lower()}", m.group(1).lower()
+    if m and not re.search(r"\bleast\b", answer, re.IGNORECASE):
+        said = _said(re.compile(r"\b" + re.escape(m.group(1)) + r"\b", re.IGNORECASE), answer)
+        if said:
+            return f"least {m.group(1).lower()}", said.group(0).lower()
     return None

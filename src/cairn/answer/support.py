@@ -102,13 +102,19 @@ IRREGULAR = dict(pair.split(":") for pair in (
 
 def stem(term: str) -> str:
     """A crude stem for word overlap: irregular past forms to their base (`IRREGULAR`), then one
-    of the suffixes ing/ed/es/s stripped from words long enough. Not the index's Porter stem."""
+    of the suffixes ing/ed/es/s stripped from words long enough ("es" only after s, x, z, ch,
+    sh: "boxes" -> box, but "lives" -> live), then a final "e" dropped, so that live, lives,
+    lived and living all give "liv". Not the index's Porter stem."""
     if term in IRREGULAR:
-        return IRREGULAR[term]
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(term) > len(suffix) + 2 and term.endswith(suffix):
-            return term[: -len(suffix)]
-    return term
+        term = IRREGULAR[term]
+    else:
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(term) > len(suffix) + 2 and term.endswith(suffix):
+                if suffix == "es" and not term[:-2].endswith(("s", "x", "z", "ch", "sh")):
+                    continue  # "lives": only the "s" is a suffix
+                term = term[: -len(suffix)]
+                break
+    return term[:-1] if len(term) > 3 and term.endswith("e") else term
 
 
 def term_overlap(needle: str, haystack: str) -> float:

@@ -37,7 +37,9 @@ class Evidence:
 
 @dataclass
 class CheckedSentence:
-    """One answer sentence after checking. quote_span: (start, end) in the note body."""
+    """One answer sentence after checking. quote / quote_span: the best-matching sentence of
+    the first evidence that supports it and its (start, end) in the note body; spans: the
+    same for every supporting evidence number."""
 
     text: str
     cites: list[int]
@@ -45,6 +47,7 @@ class CheckedSentence:
     reason: str
     quote: str | None = None
     quote_span: tuple[int, int] | None = None
+    spans: dict[int, tuple[str | None, tuple[int, int] | None]] = field(default_factory=dict)
 
 
 @dataclass
@@ -125,18 +128,16 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
             reason = "cites evidence that was not retrieved" if cites else "no citation"
             result.sentences.append(CheckedSentence(claim, [], False, reason))
             continue
-        supported_by: list[int] = []
-        quote, span = None, None
+        spans: dict[int, tuple[str | None, tuple[int, int] | None]] = {}
         for n in valid:
             ev = by_n[n]
             score, q, sp = _best_support(claim, ev)
             whole = term_overlap(claim, ev.text)
             if (score >= MIN_OVERLAP or whole >= MIN_OVERLAP_CHUNK) and numbers_supported(claim, ev.text):
-                supported_by.append(n)
-                if quote is None:
-                    quote, span = q, sp
-        if supported_by:
-            result.sentences.append(CheckedSentence(claim, supported_by, True, "supported", quote, span))
+                spans[n] = (q, sp)
+        if spans:
+            quote, span = next(iter(spans.values()))
+            result.sentences.append(CheckedSentence(claim, list(spans), True, "supported", quote, span, spans))
         else:
             result.sentences.append(CheckedSentence(claim, valid, False, "not supported by its citations"))
     if not result.sentences:
