@@ -605,10 +605,11 @@ def watch_cmd() -> None:
         elif event.kind == "sync" and event.sync is not None:
             _print_sync(event.sync, False)
         elif event.kind == "inbox":
-            if event.ingest is not None:
+            if event.ingest is not None:  # its report lists the files deleted in Cairn too
                 _print_report(event.ingest, False)
-            for name in event.skipped or []:
-                err.print(f"[yellow]skipped[/yellow] {escape(name)}: deleted in Cairn before")
+            else:
+                for name in event.skipped or []:
+                    err.print(f"[yellow]skipped[/yellow] {escape(name)}: deleted in Cairn before")
         elif event.kind == "error":
             err.print(f"[red]error:[/red] {escape(event.message)}")
 
