@@ -23,18 +23,24 @@ from cairn.store.copies import record_write, written_hashes
 MARK = ".conflict-"
 
 
-def copy_edited(conn: sqlite3.Connection, path: Path, note_id: str, indexed_hash: str | None) -> bool:
-    """True when the vault copy at `path` (of note `note_id`) exists and its bytes are not a
-    copy Cairn wrote: their sha256 is none of the recorded writes, or, when none is recorded,
-    differs from `indexed_hash` (the index's file hash; None = nothing known, not edited).
+def copy_edited(conn: sqlite3.Connection, path: Path, note_id: str,
+                indexed_hash: str | None) -> tuple[bytes, str] | None:
+    """The edited vault copy as (bytes, their sha256 hex) when the copy at `path` (of note
+    `note_id`) exists and its bytes are not a copy Cairn wrote: their sha256 is none of the
+    recorded writes, or, when none is recorded, differs from `indexed_hash` (the index's
+    file hash; None = nothing known, not edited); else None. The caller hands the bytes and
+    hash on to `ingest.index_note_file(data=, file_hash=)`, so the copy is read once.
     A missing copy is not edited (it is written again). Raises OSError when the file exists
     but cannot be read."""
     try:
         data = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
-        return False
+        return None
     known = written_hashes(conn, note_id) or ({indexed_hash} if indexed_hash else set())
-    return bool(known) and V.sha256_bytes(data) not in known
+    if not known:
+        return None
+    digest = V.sha256_bytes(data)
+    return None if digest in known else (data, digest)
 
 
 def keep_reference(conn: sqlite3.Connection, note_id: str, indexed_hash: str | None) -> None:
