@@ -49,6 +49,7 @@ class Cairn:
         self._conn: sqlite3.Connection | None = None
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
+        self._alias_cache: tuple[tuple[int, int], frozenset[str]] | None = None  # (index state, aliases)
 
     # ------------------------------------------------------------------ resources
     @property
@@ -84,6 +85,7 @@ class Cairn:
             self._conn.close()
             self._conn = None
             self._vectors = None
+            self._alias_cache = None  # its index state belongs to the closed connection
 
     def __enter__(self) -> "Cairn":
         return self
@@ -211,9 +213,18 @@ class Cairn:
         ans.problems.extend(res.warnings)
         return ans
 
-    def _aliases(self) -> set[str]:
+    def _aliases(self) -> frozenset[str]:
         """Every alias of a note (frontmatter `aliases`) or of a memory entity: names the
-        premise check must treat as known even where no chunk's text holds them."""
+        premise check must treat as known even where no chunk's text holds them. Read once
+        per index state (`db.index_state`, as search's term statistics): any write to the
+        index, on this connection or another, reads them again."""
+        state = db.index_state(self.conn)
+        if self._alias_cache is None or self._alias_cache[0] != state:
+            self._alias_cache = (state, frozenset(self._read_aliases()))
+        return self._alias_cache[1]
+
+    def _read_aliases(self) -> set[str]:
+        """The aliases of `_aliases`, read from the index."""
         out: set[str] = set()
         for (raw,) in self.conn.execute("SELECT aliases FROM notes WHERE aliases != '[]'"):
             try:

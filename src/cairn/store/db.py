@@ -276,6 +276,14 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def index_state(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(PRAGMA data_version, total_changes): changes whenever the index may have changed —
+    data_version when another connection commits, total_changes on this connection's own
+    writes (which data_version does not count). Per-connection caches (search's term
+    statistics, the service's alias set) are valid while it stays the same."""
+    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
+
+
 def schema_version(conn: sqlite3.Connection) -> int:
     """The highest applied migration version (0 for a new file)."""
     return conn.execute("PRAGMA user_version").fetchone()[0]
