@@ -55,12 +55,7 @@ def conflict_relpath(vault: Path, relpath: str, when: datetime) -> str:
     """A free vault-relative path beside `relpath` for its conflict copy:
     `<stem>.conflict-<YYYYMMDD-HHMMSS><suffix>`, with `-2`, `-3`... added if taken."""
     stem, suffix = os.path.splitext(relpath)
-    base = f"{stem}{MARK}{when:%Y%m%d-%H%M%S}"
-    candidate, n = base + suffix, 1
-    while (vault / candidate).exists():
-        n += 1
-        candidate = f"{base}-{n}{suffix}"
-    return candidate
+    return V.free_relpath(vault, f"{stem}{MARK}{when:%Y%m%d-%H%M%S}", suffix)
 
 
 def find_conflict_copy(vault: Path, relpath: str, source_hash: str, data: bytes) -> str | None:

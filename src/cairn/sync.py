@@ -107,8 +107,7 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
                 if absolute.is_symlink():
                     problems.append((relpath, "dangling symlink"))
             except OSError as exc:
-                reason = "symlink loop" if exc.errno == 40 else f"cannot read: {exc.strerror or exc}"
-                problems.append((relpath, reason))
+                problems.append((relpath, V.stat_problem(exc)))
                 continue
         if relpath in indexed:
             gone.add(relpath)
