@@ -103,6 +103,13 @@ def _fail(message: str) -> None:
     raise typer.Exit(1)
 
 
+def _usage_fail(message: str) -> None:
+    """A usage error the argument parser cannot see (a bad `--batch` FILE): printed as by
+    `_fail`, exit code 2, before anything is opened."""
+    err.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(2)
+
+
 @contextmanager
 def _service() -> Iterator["object"]:
     from cairn.config import ConfigError, HomeNotWritable
@@ -375,10 +382,14 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
     if (query is None) == (batch is None):
         _fail("give either a QUERY or --batch FILE")
     mode, fusion, type_ = _value(mode), _value(fusion), _value(type_)
+    if batch is not None:
+        from cairn.service import read_batch_file
+        try:  # read before the index is opened: a bad file is a usage error (exit 2)
+            queries = read_batch_file(batch)
+        except (OSError, ValueError) as exc:
+            _usage_fail(f"--batch {_error_text(exc)}")
     with _service() as svc:
         if batch is not None:
-            from cairn.service import read_batch_file
-            queries = read_batch_file(batch)
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since):
                 sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
             return

@@ -522,10 +522,16 @@ def _chat_note_ids(conn: sqlite3.Connection, target: str | None) -> list[str]:
 
 
 def read_batch_file(path: Path) -> list[tuple[str, str]]:
-    """Read a `--batch` JSONL file of {"id", "query"}; ValueError names a bad line."""
+    """Read a `--batch` JSONL file of {"id", "query"} (UTF-8) into (id, query) pairs; a
+    missing id is the line number. Raises ValueError "PATH: line N: problem" for a line
+    that is not UTF-8 or not such an object, OSError when the file cannot be read."""
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
             if not line.strip():
                 continue
             try:
