@@ -3,7 +3,8 @@
 Results go to stdout (tables, or JSON with --json); progress bars, warnings and errors go
 to stderr. Exit codes: 0 ok, 1 user error (bad input, named in the message) or a run in
 which a source failed (its report is printed first), 2 usage error (unknown option, a value
-outside an option's choices or range: reported by the argument parser).
+outside an option's choices or range: reported by the argument parser; a bad `search
+--batch` FILE: `_usage_fail`).
 """
 
 from __future__ import annotations
