@@ -124,6 +124,20 @@ def _vectors_missing(conn: sqlite3.Connection, settings: Settings) -> bool:
         (settings.chunk.embed_max_chunks,)).fetchone() is not None
 
 
+def _remove_gone(conn: sqlite3.Connection, gone: list[str], report: SyncReport) -> None:
+    """Drop the notes still indexed at the vault-relative paths `gone` (their files are
+    gone for good), in one transaction: one lookup of their ids, then every row derived
+    from them; each removed path goes to `report.removed`, in the order given."""
+    if not gone:
+        return
+    with N.transaction(conn):
+        ids = N.ids_by_path(conn, gone)
+        for r in gone:
+            if r in ids:
+                N.delete_note(conn, ids[r])
+                report.removed.append(r)
+
+
 def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Iterable[Path | str] | None = None,
               *, move_from: Iterable[str] = (), embed: bool = True) -> SyncReport:
     """Bring the index in line with the vault (all of it, or only `paths`).
@@ -199,15 +213,7 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
             report.metadata.append(f.relpath)
         else:
             report.unchanged += 1
-    for r in gone:
-        if r in moved_from:
-            continue
-        note = N.get_note_by_path(conn, r)
-        if note is None:
-            continue
-        with N.transaction(conn):
-            N.delete_note(conn, note.id)
-        report.removed.append(r)
+    _remove_gone(conn, [r for r in gone if r not in moved_from], report)
     if embed and embedder is not None and (report.changed or _vectors_missing(conn, settings)):
         report.embedded, _ = embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
                       fact_keys=settings.memory.fact_keys)
