@@ -11,6 +11,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from cairn.store.writable import index_file_problems
+
 BUSY_TIMEOUT_MS = 10_000
 
 # Each migration is (version, sql). Never edit an applied migration: append a new one.
@@ -272,7 +274,9 @@ def connect(path: Path) -> sqlite3.Connection:
         migrate(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise IndexOpenError(f"{path}: cannot open index database: {exc}") from exc
+        problems = index_file_problems(path)  # SQLite's message names no file
+        raise IndexOpenError(f"{path}: cannot open index database: {exc}"
+                             + "".join(f"; {p}" for p in problems)) from exc
     return conn
 
 
