@@ -132,10 +132,10 @@ def _remove_gone(conn: sqlite3.Connection, gone: list[str], report: SyncReport) 
         return
     with N.transaction(conn):
         ids = N.ids_by_path(conn, gone)
-        for r in gone:
-            if r in ids:
-                N.delete_note(conn, ids[r])
-                report.removed.append(r)
+        removed = [r for r in gone if r in ids]
+        for r in removed:
+            N.delete_note(conn, ids[r])
+    report.removed.extend(removed)  # after the commit
 
 
 def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Iterable[Path | str] | None = None,
