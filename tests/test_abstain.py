@@ -317,3 +317,19 @@ def test_hypothetical_question_is_not_answered_with_someone_elses_words(taste_ap
     ans = taste_app.ask("Would Lena like bouldering at the quarry?", llm="none")
     # the bouldering is Omar's: never quoted as evidence about Lena
     assert not ({"t2", "t4"} & _cited(ans))
+
+
+def test_alias_added_after_an_ask_is_known_at_the_next_ask(app):
+    """The alias set behind the premise check is cached per index state: an alias added
+    between two questions is seen by the second (no stale cache), on this connection or
+    from another one."""
+    app.note_create("Bees", "My grandmother keeps three hives of bees in the orchard.")
+    question = "How many hives does Nana keep?"
+    first = app.ask(question, llm="none")
+    assert "abstained: the notes never mention 'Nana'" in first.problems
+    assert app.ask(question, llm="none").problems == first.problems  # cached, same answer
+    app.entity_alias("Grandmother", "Nana")
+    assert not any("Nana" in p for p in app.ask(question, llm="none").problems)
+    with Cairn(app.settings.home, embedder=app.embedder) as other:  # a write from elsewhere
+        other.entity_alias("Grandmother", "Granny Weatherwax")
+    assert "granny weatherwax" in app._aliases()

@@ -147,10 +147,27 @@ def test_bad_arguments_are_named(chat_home, args, message):
     assert message in r.stderr and "Traceback" not in r.stderr
 
 
-def test_bad_batch_file(chat_home, tmp_path):
+def test_bad_batch_file_is_a_usage_error_naming_the_file(chat_home, tmp_path):
+    """A `search --batch` FILE that is malformed, missing, a folder or not UTF-8: exit 2 (a
+    usage error, like a bad option value), the message names the file and the problem."""
     bad = write(tmp_path / "q.jsonl", '{"id": "a"}\n')
-    r = cairn(chat_home, "search", "--batch", str(bad))
-    assert r.returncode == 1 and "line 1: expected an object with 'id' and 'query'" in r.stderr
+    binary = write(tmp_path / "latin1.jsonl", '{"query": "caf\xe9"}\n'.encode("latin-1"))
+    cases = [(bad, f"--batch {bad}: line 1: expected an object with 'id' and 'query'"),
+             (tmp_path / "missing.jsonl", f"--batch {tmp_path / 'missing.jsonl'}: no such file or directory"),
+             (tmp_path, f"--batch {tmp_path}: is a directory"),
+             (binary, f"--batch {binary}: line 1: not UTF-8 text")]
+    for path, message in cases:
+        r = cairn(chat_home, "search", "--batch", str(path))
+        assert r.returncode == 2, (path, r.stderr)
+        assert r.stderr.startswith("error: ") and message in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and "Errno" not in r.stderr and r.stdout == ""
+
+
+def test_bad_batch_file_opens_nothing(tmp_path):
+    home = tmp_path / "h"
+    r = cairn(home, "search", "--batch", str(tmp_path / "missing.jsonl"))
+    assert r.returncode == 2 and "missing.jsonl: no such file or directory" in r.stderr
+    assert not home.exists()  # refused before the index was opened or created
 
 
 def test_bad_config_is_named(tmp_path):
@@ -243,5 +260,3 @@ def test_os_errors_name_the_path_without_errno(tmp_path):
     r = cairn(tmp_path / "h", "import", "notes", str(folder))
     assert r.returncode == 1
     assert f"{folder}: is a directory" in r.stderr and "Errno" not in r.stderr
-    r = cairn(tmp_path / "h", "search", "--batch", str(tmp_path / "missing.jsonl"))
-    assert r.returncode == 1 and "missing.jsonl: no such file or directory" in r.stderr

@@ -2,7 +2,8 @@
 
 - 2: a value outside an option's choices is a usage error, named with the allowed values;
 - 1: a run in which a source failed (a missing path, a dead letter), after the report,
-  with every other source still stored; an unwritable CAIRN_HOME, named with the fix.
+  with every other source still stored; an unwritable CAIRN_HOME or index file, named with
+  the fix.
 """
 
 from __future__ import annotations
@@ -141,3 +142,43 @@ def test_unwritable_home_is_named_with_the_fix(tmp_path):
         home.chmod(0o755)
     r = cairn(home, "status", "--json")  # nothing was lost
     assert r.returncode == 0 and json.loads(r.stdout)["notes"] == 1
+
+
+def test_unwritable_index_file_is_named(tmp_path):
+    """A leftover read-only `index.db-shm`, or an index file that is a directory: SQLite
+    says only "attempt to write a readonly database" / "unable to open database file"; the
+    error names the file, the problem and the fix, and nothing stored is lost."""
+    import shutil
+    import sqlite3
+
+    home = tmp_path / "h"
+    note = write(tmp_path / "in" / "kayak.md", "# Kayak\n\nThe kayak needs a new spray deck.\n")
+    assert cairn(home, "ingest", "-q", str(note)).returncode == 0
+    index, shm, wal = home / "index.db", home / "index.db-shm", home / "index.db-wal"
+    # A -shm left behind by a process of another user: taken while a connection is open.
+    conn = sqlite3.connect(index)
+    conn.execute("SELECT count(*) FROM notes").fetchone()
+    shutil.copy(shm, tmp_path / "leftover-shm")
+    conn.close()
+    shutil.copy(tmp_path / "leftover-shm", shm)
+    shm.chmod(0o444)
+    drop = _drop_root_file_override if os.geteuid() == 0 else None
+    more = write(tmp_path / "in" / "canoe.md", "# Canoe\n\nThe canoe paddles hang in the shed.\n")
+    r = cairn(home, "ingest", "-q", str(more), preexec_fn=drop)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert f"error: the index {index} cannot be written (attempt to write a readonly database)" in r.stderr
+    assert f"{shm} is read-only; make it writable (chmod u+w {shm})" in r.stderr
+    assert "Traceback" not in r.stderr
+    shm.unlink()
+    shm.mkdir()  # not a file at all (no permissions involved: fails for root too)
+    r = cairn(home, "ingest", "-q", str(more))
+    assert r.returncode == 1 and f"{shm} is a directory, not a file; move it out of the way" in r.stderr, r.stderr
+    shm.rmdir()
+    wal.unlink(missing_ok=True)
+    wal.mkdir()
+    r = cairn(home, "status")
+    assert r.returncode == 1, r.stdout
+    assert f"{index}: cannot open index database: unable to open database file; {wal} is a directory" in r.stderr
+    wal.rmdir()
+    r = cairn(home, "search", "kayak", "--mode", "keyword", "--json")  # nothing was lost
+    assert r.returncode == 0 and [h["title"] for h in json.loads(r.stdout)] == ["Kayak"]

@@ -95,6 +95,31 @@ def test_move_keeps_id_and_backlinks(app, vault, embedder):
     assert app.search("coffee grounds", mode="keyword").hits[0].path == "archive/worms.md"
 
 
+def test_gone_notes_are_removed_in_one_transaction(app, vault):
+    """Every note whose file is gone goes in one transaction per pass (a move in the same
+    pass is kept); nothing is left of them and no tombstone is made (deleted outside Cairn)."""
+    ids = {t: app.find_note(t).id for t in ("Compost", "Kitchen")}
+    (vault / "garden" / "compost.md").unlink()
+    (vault / "kitchen.md").unlink()
+    os.rename(vault / "garden" / "worm-bin.md", vault / "worms.md")
+    statements = []
+    app.conn.set_trace_callback(statements.append)
+    try:
+        report = app.sync()
+    finally:
+        app.conn.set_trace_callback(None)
+    assert report.removed == ["garden/compost.md", "kitchen.md"]
+    assert report.moved == [("garden/worm-bin.md", "worms.md")]
+    deletes = [i for i, s in enumerate(statements) if s.startswith("DELETE FROM notes WHERE id")]
+    assert {statements[i] for i in deletes} == {f"DELETE FROM notes WHERE id = '{i}'" for i in ids.values()}
+    between = statements[deletes[0]:deletes[-1]]  # both notes deleted in one transaction
+    assert "COMMIT" not in between and "BEGIN IMMEDIATE" not in between
+    for note_id in ids.values():
+        assert rows_of(app, note_id) == {"notes": 0, "chunks": 0, "vectors": 0, "links": 0}
+    assert app.conn.execute("SELECT count(*) FROM tombstones").fetchone()[0] == 0
+    assert app.find_note("Worm bin").path == "worms.md"
+
+
 def test_folder_rename_moves_every_note(app, vault):
     ids = {p: app.find_note(p).id for p in ("garden/compost.md", "garden/worm-bin.md")}
     os.rename(vault / "garden", vault / "yard")

@@ -206,6 +206,18 @@ def test_conflict_names_do_not_collide(tmp_path):
         "pdf/2026-11-30-lease.conflict-20261130-160509-2.md"
 
 
+def test_vault_copy_names_skip_other_files_but_reuse_their_own(tmp_path):
+    """vault.own_or_unique (through vault.free_relpath): a taken name is reused when it holds
+    this note (its id, or exactly the text to write), else the next free `-N` variant."""
+    from cairn import vault as V
+    assert V.own_or_unique(tmp_path, "notes/plan.md", "n1", "text") == "notes/plan.md"
+    write(tmp_path / "notes" / "plan.md", "someone else's plan")
+    write(tmp_path / "notes" / "plan-2.md", "---\ncairn_id: n9\n---\nanother note")
+    assert V.own_or_unique(tmp_path, "notes/plan.md", "n1", "text") == "notes/plan-3.md"
+    assert V.own_or_unique(tmp_path, "notes/plan.md", "n9", "text") == "notes/plan-2.md"
+    assert V.own_or_unique(tmp_path, "notes/plan.md", "n1", "someone else's plan") == "notes/plan.md"
+
+
 def test_inbox_reingest_through_watch_keeps_the_edit(tmp_path, embedder):
     """`cairn watch`: the edit of the vault copy is indexed by the watcher before the
     changed inbox file comes in; a note deleted in Cairn still stays deleted."""

@@ -195,3 +195,33 @@ def test_inbox_scan_and_inbox_events_take_the_same_files(tmp_path, embedder):
         assert seen == wanted
         w.note_changes({(1, str(inbox / n)) for n in names}, 0.0)
         assert sorted(w.pending_inbox) == wanted
+
+
+def test_cli_watch_names_a_deleted_inbox_file_once_in_a_mixed_batch(tmp_path, embedder):
+    """A start-up batch with a new inbox file and one deleted in Cairn before: the deleted
+    one is reported on one line, not twice (once by the ingest report, once as skipped)."""
+    import signal
+    home, inbox = tmp_path / "home", tmp_path / "drop"
+    write(home / "config.toml", f'[sync]\ninbox = ["{inbox}"]\n')
+    gone = write(inbox / "gone.md", "# Gone\n\nThe old shed key hangs by the back door.\n")
+    with Cairn(home, embedder=embedder) as app:
+        app.ingest([str(gone)])
+        app.note_delete("Gone")
+    write(inbox / "fresh.md", "# Fresh\n\nThe plum tree needs pruning in late summer.\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
+    proc = subprocess.Popen([sys.executable, "-m", "cairn.cli", "--home", str(home), "watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+    try:
+        reader.start()
+        wait_until(lambda: any(line.startswith("added 1,") for line in lines), what="inbox batch reported")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert err.count("gone.md") == 1, err
+    assert "deleted in Cairn before" in err

@@ -3,7 +3,8 @@
 Results go to stdout (tables, or JSON with --json); progress bars, warnings and errors go
 to stderr. Exit codes: 0 ok, 1 user error (bad input, named in the message) or a run in
 which a source failed (its report is printed first), 2 usage error (unknown option, a value
-outside an option's choices or range: reported by the argument parser).
+outside an option's choices or range: reported by the argument parser; a bad `search
+--batch` FILE: `_usage_fail`).
 """
 
 from __future__ import annotations
@@ -103,6 +104,13 @@ def _fail(message: str) -> None:
     raise typer.Exit(1)
 
 
+def _usage_fail(message: str) -> None:
+    """A usage error the argument parser cannot see (a bad `--batch` FILE): printed as by
+    `_fail`, exit code 2, before anything is opened."""
+    err.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(2)
+
+
 @contextmanager
 def _service() -> Iterator["object"]:
     from cairn.config import ConfigError, HomeNotWritable
@@ -122,6 +130,9 @@ def _service() -> Iterator["object"]:
         if "locked" in str(exc) or "busy" in str(exc):
             _fail(f"the index {svc.settings.index_path} is busy: another Cairn process kept it "
                   f"locked for more than 10 s ({exc}); nothing was lost — try again")
+        from cairn.store.writable import is_readonly_error, readonly_message
+        if is_readonly_error(exc):
+            _fail(readonly_message(svc.settings.index_path, exc))
         _fail(f"index database error: {exc}")
     except (EmbedderUnavailable, LLMUnavailable, IndexOpenError, HomeNotWritable) as exc:
         _fail(str(exc))
@@ -375,10 +386,14 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
     if (query is None) == (batch is None):
         _fail("give either a QUERY or --batch FILE")
     mode, fusion, type_ = _value(mode), _value(fusion), _value(type_)
+    if batch is not None:
+        from cairn.service import read_batch_file
+        try:  # read before the index is opened: a bad file is a usage error (exit 2)
+            queries = read_batch_file(batch)
+        except (OSError, ValueError) as exc:
+            _usage_fail(f"--batch {_error_text(exc)}")
     with _service() as svc:
         if batch is not None:
-            from cairn.service import read_batch_file
-            queries = read_batch_file(batch)
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since):
                 sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
             return
@@ -609,10 +624,11 @@ def watch_cmd() -> None:
         elif event.kind == "sync" and event.sync is not None:
             _print_sync(event.sync, False)
         elif event.kind == "inbox":
-            if event.ingest is not None:
+            if event.ingest is not None:  # its report lists the files deleted in Cairn too
                 _print_report(event.ingest, False)
-            for name in event.skipped or []:
-                err.print(f"[yellow]skipped[/yellow] {escape(name)}: deleted in Cairn before")
+            else:
+                for name in event.skipped or []:
+                    err.print(f"[yellow]skipped[/yellow] {escape(name)}: deleted in Cairn before")
         elif event.kind == "error":
             err.print(f"[red]error:[/red] {escape(event.message)}")
 

@@ -23,18 +23,24 @@ from cairn.store.copies import record_write, written_hashes
 MARK = ".conflict-"
 
 
-def copy_edited(conn: sqlite3.Connection, path: Path, note_id: str, indexed_hash: str | None) -> bool:
-    """True when the vault copy at `path` (of note `note_id`) exists and its bytes are not a
-    copy Cairn wrote: their sha256 is none of the recorded writes, or, when none is recorded,
-    differs from `indexed_hash` (the index's file hash; None = nothing known, not edited).
+def copy_edited(conn: sqlite3.Connection, path: Path, note_id: str,
+                indexed_hash: str | None) -> tuple[bytes, str] | None:
+    """The edited vault copy as (bytes, their sha256 hex) when the copy at `path` (of note
+    `note_id`) exists and its bytes are not a copy Cairn wrote: their sha256 is none of the
+    recorded writes, or, when none is recorded, differs from `indexed_hash` (the index's
+    file hash; None = nothing known, not edited); else None. The caller hands the bytes and
+    hash on to `ingest.index_note_file(data=, file_hash=)`, so the copy is read once.
     A missing copy is not edited (it is written again). Raises OSError when the file exists
     but cannot be read."""
     try:
         data = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
-        return False
+        return None
     known = written_hashes(conn, note_id) or ({indexed_hash} if indexed_hash else set())
-    return bool(known) and V.sha256_bytes(data) not in known
+    if not known:
+        return None
+    digest = V.sha256_bytes(data)
+    return None if digest in known else (data, digest)
 
 
 def keep_reference(conn: sqlite3.Connection, note_id: str, indexed_hash: str | None) -> None:
@@ -49,12 +55,7 @@ def conflict_relpath(vault: Path, relpath: str, when: datetime) -> str:
     """A free vault-relative path beside `relpath` for its conflict copy:
     `<stem>.conflict-<YYYYMMDD-HHMMSS><suffix>`, with `-2`, `-3`... added if taken."""
     stem, suffix = os.path.splitext(relpath)
-    base = f"{stem}{MARK}{when:%Y%m%d-%H%M%S}"
-    candidate, n = base + suffix, 1
-    while (vault / candidate).exists():
-        n += 1
-        candidate = f"{base}-{n}{suffix}"
-    return candidate
+    return V.free_relpath(vault, f"{stem}{MARK}{when:%Y%m%d-%H%M%S}", suffix)
 
 
 def find_conflict_copy(vault: Path, relpath: str, source_hash: str, data: bytes) -> str | None:

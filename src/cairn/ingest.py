@@ -323,15 +323,18 @@ def _generated_relpath(kind: str, title: str, created: str | None) -> str:
 
 
 def _index_kept_copy(conn: sqlite3.Connection, settings: Settings, path: Path, source: str,
-                     existing: N.NoteRow | None) -> None:
+                     existing: N.NoteRow | None, edited: tuple[bytes, str]) -> None:
     """Index the vault copy the person edited (kept by ingest), as a sync would: the note
-    keeps its source and the source hash it was made from. A copy that cannot be parsed
-    is left to sync to report."""
+    keeps its source and the source hash it was made from. edited: the copy's (bytes,
+    sha256) as `conflicts.copy_edited` read them (not read again). A copy that cannot be
+    parsed is left to sync to report."""
     if existing is not None:
         C.keep_reference(conn, existing.id, existing.file_hash)
+    data, digest = edited
     try:
         index_note_file(conn, settings, path, source=source,
-                        source_hash=existing.source_hash if existing else None)
+                        source_hash=existing.source_hash if existing else None,
+                        data=data, file_hash=digest)
     except ParseError:
         pass
 
@@ -386,12 +389,13 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     if existing and existing.source_hash == source_hash and (vault / existing.path).exists():
         report.unchanged.append(name)
         return
-    if existing and C.copy_edited(conn, vault / existing.path, existing.id, existing.file_hash):
+    edited = existing and C.copy_edited(conn, vault / existing.path, existing.id, existing.file_hash)
+    if edited:
         pending = C.find_conflict_copy(vault, existing.path, source_hash, data)
         if pending or conflict_hash(conn, existing.id) == source_hash:
             # This version was put beside the edited copy before: not again (also when the
             # person has deleted that conflict copy since: then without a warning).
-            _index_kept_copy(conn, settings, vault / existing.path, source, existing)
+            _index_kept_copy(conn, settings, vault / existing.path, source, existing, edited)
             report.unchanged.append(name)
             if pending:
                 report.warnings.append((name, C.edited_warning(existing.path, pending, already=True)))
@@ -489,13 +493,14 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     # Checked again right before writing: the copy may have been edited while parsing ran.
     indexed_hash = existing.file_hash if existing else None
     target, index_source = relpath, source
-    if C.copy_edited(conn, vault / relpath, note_id, indexed_hash):
+    edited = C.copy_edited(conn, vault / relpath, note_id, indexed_hash)
+    if edited:
         # The person edited the vault copy: keep it, put the new version beside it.
         target = C.conflict_relpath(vault, relpath, datetime.now(timezone.utc))
         V.atomic_write(vault / target, render_conflict(target))
         index_source = None  # the source's note stays the person's copy
         report.warnings.append((name, C.edited_warning(relpath, target)))
-        _index_kept_copy(conn, settings, vault / relpath, source, existing)
+        _index_kept_copy(conn, settings, vault / relpath, source, existing, edited)
         record_conflict(conn, note_id, source_hash)
     else:
         record_write(conn, note_id, V.sha256_bytes(new_text.encode("utf-8")))

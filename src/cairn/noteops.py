@@ -17,6 +17,7 @@ Every operation writes the vault file first (atomically) and then indexes it wit
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -139,12 +140,7 @@ def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     file_hash = note.file_hash
     if src.exists():
         file_hash = V.sha256_bytes(src.read_bytes())
-        trash_rel = f".trash/{note.path}"
-        n = 1
-        while (settings.vault / trash_rel).exists():
-            n += 1
-            stem, dot, suffix = note.path.rpartition(".")
-            trash_rel = f".trash/{stem}-{n}.{suffix}" if dot else f".trash/{note.path}-{n}"
+        trash_rel = V.free_relpath(settings.vault, *os.path.splitext(f".trash/{note.path}"))
         dest = settings.vault / trash_rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         src.replace(dest)

@@ -49,6 +49,7 @@ class Cairn:
         self._conn: sqlite3.Connection | None = None
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
+        self._alias_cache: tuple[tuple[int, int], frozenset[str]] | None = None  # (index state, aliases)
 
     # ------------------------------------------------------------------ resources
     @property
@@ -84,6 +85,7 @@ class Cairn:
             self._conn.close()
             self._conn = None
             self._vectors = None
+            self._alias_cache = None  # its index state belongs to the closed connection
 
     def __enter__(self) -> "Cairn":
         return self
@@ -211,9 +213,18 @@ class Cairn:
         ans.problems.extend(res.warnings)
         return ans
 
-    def _aliases(self) -> set[str]:
+    def _aliases(self) -> frozenset[str]:
         """Every alias of a note (frontmatter `aliases`) or of a memory entity: names the
-        premise check must treat as known even where no chunk's text holds them."""
+        premise check must treat as known even where no chunk's text holds them. Read once
+        per index state (`db.index_state`, as search's term statistics): any write to the
+        index, on this connection or another, reads them again."""
+        state = db.index_state(self.conn)
+        if self._alias_cache is None or self._alias_cache[0] != state:
+            self._alias_cache = (state, frozenset(self._read_aliases()))
+        return self._alias_cache[1]
+
+    def _read_aliases(self) -> set[str]:
+        """The aliases of `_aliases`, read from the index."""
         out: set[str] = set()
         for (raw,) in self.conn.execute("SELECT aliases FROM notes WHERE aliases != '[]'"):
             try:
@@ -511,10 +522,16 @@ def _chat_note_ids(conn: sqlite3.Connection, target: str | None) -> list[str]:
 
 
 def read_batch_file(path: Path) -> list[tuple[str, str]]:
-    """Read a `--batch` JSONL file of {"id", "query"}; ValueError names a bad line."""
+    """Read a `--batch` JSONL file of {"id", "query"} (UTF-8) into (id, query) pairs; a
+    missing id is the line number. Raises ValueError "PATH: line N: problem" for a line
+    that is not UTF-8 or not such an object, OSError when the file cannot be read."""
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
             if not line.strip():
                 continue
             try:

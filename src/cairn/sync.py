@@ -107,8 +107,7 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
                 if absolute.is_symlink():
                     problems.append((relpath, "dangling symlink"))
             except OSError as exc:
-                reason = "symlink loop" if exc.errno == 40 else f"cannot read: {exc.strerror or exc}"
-                problems.append((relpath, reason))
+                problems.append((relpath, V.stat_problem(exc)))
                 continue
         if relpath in indexed:
             gone.add(relpath)
@@ -123,6 +122,20 @@ def _vectors_missing(conn: sqlite3.Connection, settings: Settings) -> bool:
         """SELECT 1 FROM chunks c WHERE c.ord < ? AND NOT EXISTS
            (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id) LIMIT 1""",
         (settings.chunk.embed_max_chunks,)).fetchone() is not None
+
+
+def _remove_gone(conn: sqlite3.Connection, gone: list[str], report: SyncReport) -> None:
+    """Drop the notes still indexed at the vault-relative paths `gone` (their files are
+    gone for good), in one transaction: one lookup of their ids, then every row derived
+    from them; each removed path goes to `report.removed`, in the order given."""
+    if not gone:
+        return
+    with N.transaction(conn):
+        ids = N.ids_by_path(conn, gone)
+        removed = [r for r in gone if r in ids]
+        for r in removed:
+            N.delete_note(conn, ids[r])
+    report.removed.extend(removed)  # after the commit
 
 
 def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Iterable[Path | str] | None = None,
@@ -200,15 +213,7 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
             report.metadata.append(f.relpath)
         else:
             report.unchanged += 1
-    for r in gone:
-        if r in moved_from:
-            continue
-        note = N.get_note_by_path(conn, r)
-        if note is None:
-            continue
-        with N.transaction(conn):
-            N.delete_note(conn, note.id)
-        report.removed.append(r)
+    _remove_gone(conn, [r for r in gone if r not in moved_from], report)
     if embed and embedder is not None and (report.changed or _vectors_missing(conn, settings)):
         report.embedded, _ = embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
                       fact_keys=settings.memory.fact_keys)

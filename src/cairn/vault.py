@@ -20,6 +20,7 @@ in place, and the same layout is used for what Cairn adds to it.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -27,7 +28,7 @@ import stat as stat_mod
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import yaml
 
@@ -163,6 +164,15 @@ class NoteFile:
     size: int
 
 
+def stat_problem(exc: OSError, *, symlink: bool = False) -> str:
+    """The problem listed for a note file whose stat failed with `exc`: "symlink loop"
+    (ELOOP), "dangling symlink" (the entry is a symlink: symlink=True), else
+    "cannot read: <reason>"."""
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    return "dangling symlink" if symlink else f"cannot read: {exc.strerror or exc}"
+
+
 def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple[str, str]]]:
     """Walk the vault (or its sub-folder `under`, vault-relative) for note files.
 
@@ -208,9 +218,7 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
             try:
                 est = e.stat(follow_symlinks=True)
             except OSError as exc:
-                reason = "symlink loop" if getattr(exc, "errno", None) == 40 else (
-                    "dangling symlink" if e.is_symlink() else f"cannot read: {exc.strerror or exc}")
-                problems.append((rel_e, reason))
+                problems.append((rel_e, stat_problem(exc, symlink=e.is_symlink())))
                 continue
             if stat_mod.S_ISREG(est.st_mode):
                 files.append(NoteFile(rel_e, Path(e.path), est.st_mtime_ns, est.st_size))
@@ -232,23 +240,31 @@ def rel(vault: Path, path: Path) -> str:
     return path.relative_to(vault).as_posix()
 
 
-def own_or_unique(vault: Path, relpath: str, note_id: str, text: str | None) -> str:
-    """`relpath` if it is free or holds this note already (an earlier run wrote it and was
-    interrupted before indexing, or a copy whose frontmatter Cairn must not touch), else the
-    next free `-N` variant. Prevents duplicate vault copies on re-ingest."""
-    candidate, n = relpath, 1
-    stem, suffix = os.path.splitext(relpath)
-    while (vault / candidate).exists():
-        try:
-            current = (vault / candidate).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            current = ""
-        if note_id in current[:4000] or (text is not None and current == text):
-            return candidate
+def free_relpath(vault: Path, stem: str, suffix: str,
+                 accept: Callable[[str], bool] | None = None) -> str:
+    """The first vault-relative path of `<stem><suffix>`, `<stem>-2<suffix>`, `<stem>-3<suffix>`...
+    where no file exists, or that `accept(candidate)` takes as it is (a file that already
+    holds what would be written). Used for vault copies, conflict copies and the trash."""
+    candidate, n = stem + suffix, 1
+    while (vault / candidate).exists() and not (accept is not None and accept(candidate)):
         n += 1
         candidate = f"{stem}-{n}{suffix}"
     return candidate
 
+
+def own_or_unique(vault: Path, relpath: str, note_id: str, text: str | None) -> str:
+    """`relpath` if it is free or holds this note already (an earlier run wrote it and was
+    interrupted before indexing, or a copy whose frontmatter Cairn must not touch), else the
+    next free `-N` variant (`free_relpath`). Prevents duplicate vault copies on re-ingest."""
+
+    def holds_note(candidate: str) -> bool:
+        try:
+            current = (vault / candidate).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            current = ""
+        return note_id in current[:4000] or (text is not None and current == text)
+
+    return free_relpath(vault, *os.path.splitext(relpath), accept=holds_note)
 
 
 def stable_id(seed: str) -> str:

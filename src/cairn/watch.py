@@ -52,7 +52,8 @@ IngestFn = Callable[[sqlite3.Connection, list[Path]], Any]
 class WatchEvent:
     """What the watcher did. kind: "ready" (initial reconcile done, watching), "sync" (vault
     changes indexed: `sync`), "inbox" (files ingested: `ingest`, an IngestReport; `skipped`
-    lists inbox files deleted in Cairn before), "error" (`message`)."""
+    lists inbox files deleted in Cairn before; when `ingest` is set they are its `tombstoned`
+    list too, so print one or the other), "error" (`message`)."""
 
     kind: str
     sync: SyncReport | None = None

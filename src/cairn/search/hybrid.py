@@ -33,6 +33,7 @@ from cairn.config import SearchSettings
 from cairn.parse.detect import KINDS as _PARSED_KINDS
 from cairn.model import Hit
 from cairn.search.text import build_match_query, has_field_filter, query_terms
+from cairn.store import db
 
 log = logging.getLogger("cairn.search")
 
@@ -86,21 +87,14 @@ class _DfStats:
 _DF_CACHE: "weakref.WeakKeyDictionary[sqlite3.Connection, _DfStats]" = weakref.WeakKeyDictionary()
 
 
-def _index_state(conn: sqlite3.Connection) -> tuple[int, int]:
-    """(PRAGMA data_version, total_changes): changes whenever the index may have changed —
-    data_version when another connection commits, total_changes on this connection's own
-    writes (which data_version does not count)."""
-    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
-
-
 def _count_chunks(conn: sqlite3.Connection) -> int:
     return conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
 
 
 def _df_stats(conn: sqlite3.Connection) -> _DfStats:
     """The cached statistics of this connection, recomputed (count of chunks, empty df
-    cache) only when `_index_state` has changed since they were read."""
-    key = _index_state(conn)
+    cache) only when `store.db.index_state` has changed since they were read."""
+    key = db.index_state(conn)
     try:
         stats = _DF_CACHE.get(conn)
     except TypeError:  # not weak-referenceable: no cache

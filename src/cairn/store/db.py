@@ -11,6 +11,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from cairn.store.writable import index_file_problems
+
 BUSY_TIMEOUT_MS = 10_000
 
 # Each migration is (version, sql). Never edit an applied migration: append a new one.
@@ -272,8 +274,18 @@ def connect(path: Path) -> sqlite3.Connection:
         migrate(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise IndexOpenError(f"{path}: cannot open index database: {exc}") from exc
+        problems = index_file_problems(path)  # SQLite's message names no file
+        raise IndexOpenError(f"{path}: cannot open index database: {exc}"
+                             + "".join(f"; {p}" for p in problems)) from exc
     return conn
+
+
+def index_state(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(PRAGMA data_version, total_changes): changes whenever the index may have changed —
+    data_version when another connection commits, total_changes on this connection's own
+    writes (which data_version does not count). Per-connection caches (search's term
+    statistics, the service's alias set) are valid while it stays the same."""
+    return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -203,6 +203,16 @@ def file_stats(conn: sqlite3.Connection) -> dict[str, tuple[str, int, int, str]]
             conn.execute("SELECT path, id, mtime_ns, size, file_hash FROM notes")}
 
 
+def ids_by_path(conn: sqlite3.Connection, paths: list[str]) -> dict[str, str]:
+    """path -> note id for those of `paths` that are indexed (a query per 500 paths)."""
+    out: dict[str, str] = {}
+    for i in range(0, len(paths), 500):
+        part = paths[i:i + 500]
+        out.update((r[0], r[1]) for r in conn.execute(
+            f"SELECT path, id FROM notes WHERE path IN ({','.join('?' * len(part))})", part))
+    return out
+
+
 def add_tombstone(conn: sqlite3.Connection, note: NoteRow, file_hash: str, trash_path: str | None) -> None:
     """Remember that `note` was deleted in the app (see migration 3)."""
     conn.execute(
