@@ -270,8 +270,9 @@ TASTE_MESSAGES = [
     ("Lena", "My cello teacher says my Bach suite is finally clean."),
     ("Omar", "Went bouldering again after work, my fingers are sore."),
     ("Lena", "Classical music always calms me down after a long shift."),
+    ("Omar", "I'm a carpenter, mostly kitchens and staircases."),
 ]
-# message ids: t0 westerns, t1 grandma's cello, t2 t4 bouldering, t3 Bach, t5 classical
+# message ids: t0 westerns, t1 grandma's cello, t2 t4 bouldering, t3 Bach, t5 classical, t6 carpenter
 
 
 @pytest.fixture(scope="module")
@@ -293,6 +294,12 @@ def test_answer_naming_the_other_kin_abstains(taste_app):
     assert ans.abstained and "'grandma' where the question says 'grandpa'" in ans.answer
     twin = taste_app.ask("What did Omar's grandma give him?", llm="none")
     assert not twin.abstained and "cello" in twin.answer and _cited(twin) == {"t1"}
+
+
+def test_a_lone_key_word_never_said_is_no_reason_to_abstain(taste_app):
+    # "job" is never said, but Omar says what he does; two such words still abstain (kayak test)
+    ans = taste_app.ask("What is Omar's job?", llm="none")
+    assert not ans.abstained and "carpenter" in ans.answer and _cited(ans) == {"t6"}
 
 
 def test_how_many_times_is_answered_from_each_mention(taste_app):

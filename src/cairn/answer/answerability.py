@@ -37,6 +37,10 @@ Rules (each gives a stated reason; the first that fires decides):
    question words such as "kind", "feel", "favorite" left out) that occur only in
    sentences about other people: if they are at least `OTHER_TERMS` of the key terms,
    abstain ("'grandma', 'necklace' are said of Caroline, not Melanie").
+3. **Key terms never said of the person.** With at least `MISSING_MIN_TERMS` key terms, none
+   of which occurs in a sentence about P (`MISSING_TERMS` = 1.0 of them missing): abstain
+   ("'colour', 'kayak' are never said of Priya in the evidence"). A lone key term is often
+   a category the person never names ("job" for "I'm a carpenter"), so it is not enough.
 
 Thresholds were tuned on LoCoMo dev conversations 1-3 and checked on 4-5 (held out); see
 bench/README.md. (Until 2026-11-30 the score was 0.5 * cosine + 0.5 * term overlap with a
@@ -62,6 +66,9 @@ OTHER_FLOOR = 0.4
 CONTEXT_K = 20  # hits of the search without the person's name (Cairn.ask)
 OTHER_TERMS = 0.34
 MISSING_TERMS = 1.0
+# A lone key word ("What is Tom's job?") is often a category the person never names
+# ("I'm a carpenter"): the rule needs at least this many key words.
+MISSING_MIN_TERMS = 2
 # A question or a sentence calling another participant by name is about the addressee
 # (module doc); False restores the second-person-only reading (for measuring the rule).
 QUESTIONS_TO_ADDRESSEE = True
@@ -235,7 +242,7 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, only_other))
                          + f" {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}")
         return result
-    if keys and len(missing) / len(keys) >= MISSING_TERMS:
+    if len(keys) >= MISSING_MIN_TERMS and len(missing) / len(keys) >= MISSING_TERMS:
         result.answerable = False
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, missing))
                          + f" {'is' if len(missing) == 1 else 'are'} never said of {person} in the evidence")
