@@ -76,6 +76,9 @@ OCCUPATIONS = ("nurse|teacher|doctor|engineer|developer|programmer|designer|lawy
 _SUBJ = r"(?P<subj>my|i|[^\W\d_][\w-]*?(?:'s)?)"
 _SUBJ_NO_I = r"(?P<subj>my|[^\W\d_][\w-]*?(?:'s)?)"
 _ADV = r"(?:(?:now|currently|still|just|recently|finally|officially|have|has|am|is|are)\s+)*"
+# An "-ing" form fills a slot only after a form of "be" ("I'm working at", not "keep working at").
+_BE_ING = (r"(?:(?<=am )|(?<=is )|(?<=are )|(?<='m )|(?<='s )|(?<='re )|(?<=now )|(?<=currently )"
+           r"|(?<=still ))")
 # A value ends at punctuation or at a word that starts a new thought ("... as a nurse").
 _VAL = (r"(?P<val>[^,.;!?]+?)(?=\s+(?:as|since|for|from|because|and|but|with|where|which|who|"
         r"these days|at the moment|anymore|any more)\b|\s*[,.;!?]|\s*$)")
@@ -84,15 +87,15 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
                              r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
                              r"(?:is|are)\s+(?:now\s+)?(?P<val>[^,.;!?]+)", re.I)),
     ("lives in", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s)?\s+" + _ADV +
-                            r"(?:live|lives|living|moved|moves|relocated|settled|based)\s+(?:in|to)\s+" + _VAL, re.I)),
+                            r"(?:live|lives|" + _BE_ING + r"living|moved|moves|relocated|settled|based)\s+(?:in|to)\s+" + _VAL, re.I)),
     ("lives in", re.compile(r"\b" + _SUBJ_NO_I + r"\s+home\s+is\s+(?:now\s+)?in\s+" + _VAL, re.I)),
     ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s)?\s+" + _ADV +
-                            r"(?:work|works|working|employed)\s+(?:at|for|by)\s+" + _VAL, re.I)),
+                            r"(?:work|works|" + _BE_ING + r"working|employed)\s+(?:at|for|by)\s+" + _VAL, re.I)),
     ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV +
                             r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+)?"
                             r"(?:job|position|role)\s+(?:at|with)\s+" + _VAL, re.I)),
     ("job", re.compile(r"\b" + _SUBJ + r"(?:'m|'s)?\s+" + _ADV +
-                       r"(?:work|works|working|employed)\s+as\s+(?:an?\s+)?" + _VAL, re.I)),
+                       r"(?:work|works|" + _BE_ING + r"working|employed)\s+as\s+(?:an?\s+)?" + _VAL, re.I)),
     ("job", re.compile(r"\b(?P<subj>i'm|i am|im|[^\W\d_][\w-]*\s+is|[^\W\d_][\w-]*'s)\s+"
                        r"(?:now\s+|currently\s+|still\s+)?(?:an?\s+)(?:(?:new|qualified|trained|"
                        r"senior|junior|full[- ]time|part[- ]time|freelance)\s+)?(?P<val>" + OCCUPATIONS +
