@@ -120,7 +120,7 @@ _PRE = (r"(?:\b(?:am|is|are|was|were|be|been|being|became|become|becomes|becomin
 _AFTER = (r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:now|again|today|these|nowadays|lately|since|for|from|at|as|any|"
           r"anymore|too|and|but|so|because|though|although|like|after|before|last|this|in|over|"
           r"during|when|while|until|myself|actually|anyway|then|already|ever|by|with|to|or|which|"
-          r"who|ever|these)\b)")
+          r"who)\b)")
 _AFTER_REL = (r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:now|again|to|with|since|for|and|but|so|because|last|this|"
               r"after|too|already|yet|at|on|in \d{4}|or)\b)")
 _NEGATED = r"(?:don'?t|do not|doesn'?t|does not|never|no longer)"
