@@ -68,6 +68,19 @@ PAIRS: list[tuple[str, str, str]] = [
     ("I like my job.", "I hate my commute to the job.", "add"),
     ("I love summer.", "I hate winter.", "add"),
     ("I like jazz.", "I dislike jazz now.", "supersede"),
+    # a changed state said with another word (attribute slots, memory/slots.py)
+    ("I'm vegetarian.", "I'm vegan now.", "supersede"),
+    ("I'm vegan.", "I don't eat meat.", "reinforce"),
+    ("I live in Porto.", "I'm based in Lisbon now.", "supersede"),
+    ("I work at Nordlys Bank.", "I got a new job at Tidewater Labs.", "supersede"),
+    ("I work as a nurse.", "I'm a teacher now.", "supersede"),
+    ("I'm single.", "I got married last month.", "supersede"),
+    ("I'm married.", "I'm divorced now.", "supersede"),
+    ("I'm vegetarian.", "I like pizza.", "add"),
+    ("I'm vegetarian.", "I'm going to a vegan restaurant with Priya.", "add"),
+    ("I'm vegetarian.", "My sister is vegan.", "add"),
+    ("I play the guitar.", "I play tennis.", "add"),
+    ("Priya is vegan.", "I had coffee with Priya.", "add"),
 ]
 
 

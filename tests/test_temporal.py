@@ -15,7 +15,8 @@ import pytest
 from cairn.memory import recall, remember
 from cairn.memory.extract_model import Message
 from cairn.memory.rules import resolve_relative_date, rule_facts
-from cairn.memory.temporal import TimeSpan, as_aware, parse_time, resolve_phrase
+from cairn.memory.temporal import (TimeSpan, as_aware, parse_time, resolve_event_time, resolve_phrase,
+                                   tense_of)
 from cairn.store import db
 
 UTC = timezone.utc
@@ -155,3 +156,66 @@ def test_phrases_outside_the_calendar_resolve_to_nothing(phrase):
     assert resolve_relative_date(phrase, anchor) is None
     from cairn.memory.temporal import resolve_event_time
     assert resolve_event_time(f"We meet {phrase}.", anchor)[0] is None
+
+
+# ------------------------------------------------------------------ tense of bare weekdays
+SAT = datetime(2024, 3, 9, 18, 0, tzinfo=UTC)  # a Saturday
+
+
+@pytest.mark.parametrize("text,expected", [
+    # past tense -> the Tuesday before (2024-03-05)
+    ("I went hiking on Tuesday.", "2024-03-05"),
+    ("I walked the dog on Tuesday.", "2024-03-05"),
+    ("We had a party on Tuesday and it was fun.", "2024-03-05"),
+    ("On Tuesday I visited my aunt.", "2024-03-05"),
+    ("Tuesday was great.", "2024-03-05"),
+    ("My birthday was on Tuesday.", "2024-03-05"),
+    ("I went hiking this Tuesday.", "2024-03-05"),
+    ("I met Olga on Tuesday at 3pm.", "2024-03-05T15:00:00+00:00"),
+    ("I finished the report on Tuesday, next I'll start the slides.", "2024-03-05"),
+    # future / present progressive / no tense -> the coming Tuesday (2024-03-12)
+    ("I'm going to the dentist on Tuesday.", "2024-03-12"),
+    ("I'm going hiking on Tuesday.", "2024-03-12"),
+    ("I will call her on Tuesday.", "2024-03-12"),
+    ("I went to the gym and I'll go again on Tuesday.", "2024-03-12"),
+    ("I'm excited about Tuesday.", "2024-03-12"),       # an adjective, not a past verb
+    ("I booked a table for Tuesday.", "2024-03-12"),    # "for": a target date
+    ("I have yoga on Tuesday.", "2024-03-12"),
+    ("See you on Tuesday!", "2024-03-12"),
+    # explicit next/last win over the tense; today's weekday is today either way
+    ("I'll go there last Tuesday.", "2024-03-05"),
+    ("I did it next Tuesday.", "2024-03-12"),
+    ("I went hiking on Saturday.", "2024-03-09"),
+    ("I'll go hiking on Saturday.", "2024-03-09"),
+])
+def test_bare_weekday_follows_the_tense_of_its_clause(text, expected):
+    iso, out = resolve_event_time(text, SAT)
+    assert iso == expected
+    assert f"({expected[:10]}" in out
+
+
+def test_tense_of_reads_the_clause_around_the_phrase():
+    text = "I went swimming yesterday, but I'm flying to Oslo on Friday."
+    start = text.index("Friday")
+    assert tense_of(text, start, start + 6) == "future"
+    text = "Next week is busy. I called mum on Friday."
+    start = text.index("Friday")
+    assert tense_of(text, start, start + 6) == "past"
+    assert tense_of("see you on Friday", 11, 17) is None
+
+
+def test_resolve_phrase_tense_only_moves_bare_weekdays():
+    assert resolve_phrase("on Tuesday", SAT, tense="past").start.date().isoformat() == "2024-03-05"
+    assert resolve_phrase("on Tuesday", SAT).start.date().isoformat() == "2024-03-12"
+    assert resolve_phrase("next Tuesday", SAT, tense="past").start.date().isoformat() == "2024-03-12"
+    assert resolve_phrase("tomorrow", SAT, tense="past").start.date().isoformat() == "2024-03-10"
+
+
+def test_remembered_past_event_gets_the_previous_weekday(tmp_path, real_embedder):
+    conn = db.connect(tmp_path / "index.db")
+    try:
+        change = remember(conn, real_embedder, "I went hiking on Tuesday.", now=SAT)
+        assert change.memory.event_time == "2024-03-05"
+        assert change.memory.text == "I went hiking on Tuesday (2024-03-05)."
+    finally:
+        conn.close()

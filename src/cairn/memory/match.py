@@ -5,30 +5,34 @@ scope and returns one `Decision` with its reason. Rules, in order (first that fi
 
 1. **same text** (after lower-casing, dropping punctuation and fillers such as "as I said",
    "honestly") -> reinforce.
-2. **slot**: both fill the same slot of the same subject — "<subject> favourite X is Y",
-   "<subject> lives in Y", "<subject> works at/for Y", "<subject> is N years old",
-   "my X is called Y", "my birthday is Y". Same value -> reinforce; other value -> supersede
-   (B17 Ronaldo -> Messi), unless the new statement is additive ("also", "too", "as well",
-   "another"), which adds. Subjects are "user" for I/my, else the entity the name resolves
-   to (so "Ольга lives in Oslo" updates "Olga lives in Berlin" once they are aliases).
-3. **synonym concept**: a small documented map (`CONCEPTS`) of phrasings of one claim, e.g.
-   "vegetarian" = "don't eat meat" (B15 paraphrase), for the same subject. Same concept and polarity ->
-   reinforce; opposite polarity ("I eat meat again") -> supersede.
-4. **opposite sentiment**: both have a sentiment (love/like/favourite vs hate/can't stand/
+2. **slot** (slots.py, the one list of attribute slots): both fill the same slot of the same
+   subject — open slots with a free value ("<subject> favourite X is Y", "lives in / moved to /
+   is based in Y", "works at / for Y", "works as Y" / "is a nurse", "is N years old", "my X is
+   called Y", "my birthday is Y") and closed slots whose states come from word lists (diet:
+   vegan / vegetarian / "don't eat meat" / eats meat again...; relationship status: single /
+   married / divorced...; alcohol; smoking). Same value (or a broader state the old one
+   implies: "I don't eat meat" after "I'm vegan") -> reinforce; other value -> supersede
+   (B17 Ronaldo -> Messi; "I'm vegetarian" -> "I'm vegan now"), unless the new statement is
+   additive ("also", "too", "as well", "another"), which adds. Subjects are "user" for
+   I/my/we, else the entity the name resolves to (so "Ольга lives in Oslo" updates "Olga
+   lives in Berlin" once they are aliases). A state word counts only as a predicate of a
+   person ("I'm vegan", not "a vegan restaurant"), so a statement that merely mentions a
+   topic or a person fills no slot.
+3. **opposite sentiment**: both have a sentiment (love/like/favourite vs hate/can't stand/
    don't like...), with opposite signs, the same subject, at least one shared topic word
    that is not an entity name, the same object when both name one (the first content word
    after the cue: "I love coffee in the morning" vs "I hate tea in the morning" differ) and
    cosine >= `CONTRADICT_COS` -> supersede (B16). Sharing
    only an entity name never retires a memory ("a fact that merely mentions Olga does not
    retire other facts about Olga").
-5. **paraphrase**: cosine >= `PARAPHRASE_COS`, same sentiment sign, same subject and a
+4. **paraphrase**: cosine >= `PARAPHRASE_COS`, same sentiment sign, same subject and a
    shared topic word -> reinforce.
-6. otherwise -> add.
+5. otherwise -> add.
 
 Thresholds were set on all-MiniLM-L6-v2 cosines measured for the case sentences
 (docs/memory.md): B16 like/can't stand Thai food 0.66, B15 vegetarian/"don't eat meat"
-0.48 (hence the concept map), unrelated facts 0.25-0.35, same-subject different facts up to
-0.71 (hence rule 5 also needs equal sentiment and shared topic words).
+0.48 (hence the word lists of the closed slots), unrelated facts 0.25-0.35, same-subject
+different facts up to 0.71 (hence rule 4 also needs equal sentiment and shared topic words).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from cairn.memory.model import Memory
+from cairn.memory.slots import find_slots, restates
 
 PARAPHRASE_COS = 0.88
 CONTRADICT_COS = 0.45
@@ -60,33 +65,6 @@ anymore honestly really actually so very much too me for since the a an is are w
 mine it it's of to and but with at in on about just also now still these days current currently
 new old""".split())
 
-# Phrasings of one claim (rule 3). (concept, polarity, pattern); negative patterns first.
-CONCEPTS: list[tuple[str, int, re.Pattern]] = [
-    ("diet:vegetarian", -1, re.compile(r"\bno longer (?:a )?vegetarian\b|\beat(?:ing)? meat again\b|"
-                                       r"\bnot (?:a )?vegetarian any ?more\b|\bstopped being (?:a )?vegetarian\b", re.I)),
-    ("diet:vegan", -1, re.compile(r"\bno longer (?:a )?vegan\b|\bnot (?:a )?vegan any ?more\b|"
-                                  r"\bstopped being (?:a )?vegan\b", re.I)),
-    ("diet:vegan", 1, re.compile(r"\bvegan\b|\bplant[- ]based\b", re.I)),
-    ("diet:vegetarian", 1, re.compile(r"\bvegetarian\b|\bveggie\b|\b(?:don'?t|do not|never|doesn'?t|does not) eat meat\b|"
-                                      r"\bno meat\b|\bmeat[- ]free\b", re.I)),
-    ("alcohol:abstain", -1, re.compile(r"\bdrink(?:ing)? (?:alcohol )?again\b|\bno longer (?:sober|teetotal)\b", re.I)),
-    ("alcohol:abstain", 1, re.compile(r"\bteetotal\b|\bsober\b|\b(?:don'?t|do not|never) drink(?: alcohol)?\b|\bno alcohol\b", re.I)),
-    ("smoking", -1, re.compile(r"\bquit smoking\b|\bnon-?smoker\b|\b(?:don'?t|do not|never) smoke\b", re.I)),
-    ("smoking", 1, re.compile(r"\b(?:i|she|he) smokes?\b|\bstarted smoking\b|\bsmoking again\b", re.I)),
-]
-
-_SUBJ = r"(?P<subj>my|i|[^\W\d_][\w-]*?(?:'s)?)"
-_SLOTS: list[tuple[str, re.Pattern]] = [
-    ("favourite", re.compile(_SUBJ.replace("(?P<subj>my|i|", "(?P<subj>my|") +
-                             r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
-                             r"(?:is|are)\s+(?:now\s+)?(?P<val>[^,.;!?]+)", re.I)),
-    ("lives in", re.compile(r"\b" + _SUBJ + r"\s+(?:now\s+|currently\s+|still\s+)?(?:live|lives|am living|is living|moved|moves)\s+(?:in|to)\s+(?P<val>[^,.;!?]+)", re.I)),
-    ("works at", re.compile(r"\b" + _SUBJ + r"\s+(?:now\s+|currently\s+|still\s+)?(?:work|works|am working|is working)\s+(?:at|for)\s+(?P<val>[^,.;!?]+)", re.I)),
-    ("age", re.compile(r"\b(?P<subj>i'?m|i am|[^\W\d_][\w-]*\s+is)\s+(?P<val>\d{1,3})\s+(?:years?\s+old|now)\b", re.I)),
-    ("name", re.compile(r"\b(?P<subj>my)\s+(?P<slot>[a-z]+)(?:'s name is|\s+is called|\s+is named)\s+(?P<val>[^,.;!?]+)", re.I)),
-    ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
-]
-_SLOT_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bwork|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.I)
 _WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _STOP = set("""a an the and or but so if as at by for from in into of on to with is are was were be
@@ -129,15 +107,6 @@ def sentiment_object(text: str) -> str | None:
     return None
 
 
-def concepts(text: str) -> dict[str, int]:
-    """{concept: polarity} of the synonym map that the text expresses (first pattern per concept)."""
-    found: dict[str, int] = {}
-    for concept, pol, rx in CONCEPTS:
-        if concept not in found and rx.search(text):
-            found[concept] = pol
-    return found
-
-
 def _stem(word: str) -> str:
     for suffix in ("ies", "es", "s"):
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
@@ -150,42 +119,6 @@ def topic_words(text: str, entity_names: list[str]) -> set[str]:
     ent = {w for name in entity_names for w in _WORD_RE.findall(name.casefold())}
     return {_stem(w) for w in _WORD_RE.findall(text.casefold())
             if w not in _STOP and w not in _SENTIMENT_WORDS and w not in ent and len(w) > 2}
-
-
-@dataclass
-class Slot:
-    """A filled slot: `subject` ("user" or an entity key), `name` ("favourite football
-    player", "lives in"...), `value` (normalised)."""
-
-    subject: str
-    name: str
-    value: str
-
-
-def slot(text: str, resolve: Callable[[str], str]) -> Slot | None:
-    """The first slot the text fills, or None. `resolve(name)` maps a subject name to a
-    stable key (entity id, or the casefolded name)."""
-    for kind, rx in _SLOTS:
-        m = rx.search(text)
-        if not m:
-            continue
-        subj = m.group("subj").casefold()
-        subj = re.sub(r"'s$|\s+is$", "", subj)
-        if subj in ("i", "my", "i'm", "i am", "im"):
-            key = "user"
-        else:
-            if subj in _STOP or subj in _SENTIMENT_WORDS:
-                continue
-            key = resolve(subj)
-        name = kind
-        if "slot" in m.groupdict() and m.group("slot"):
-            name = " ".join(m.group("slot").casefold().replace("favorite", "favourite").split())
-            if kind == "name":
-                name = f"name of {name}"
-        value = " ".join(_WORD_RE.findall(m.group("val").casefold()))
-        value = re.sub(r"\b(?:now|these days|at the moment|currently)\b", "", value).strip()
-        return Slot(key, name, value)
-    return None
 
 
 def subject(text: str, entity_names: list[str], resolve: Callable[[str], str]) -> str:
@@ -218,33 +151,25 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
         if normalise(mem.text) == norm:
             return Decision("reinforce", mem, f"same statement as {mem.id} (restated)")
     additive = bool(_ADDITIVE.search(text))
-    new_slot = slot(text, resolve)
-    if new_slot:
-        for mem, cos in ranked:
-            if not _SLOT_HINT.search(mem.text):  # cheap test before the slot patterns
-                continue
-            old = slot(mem.text, resolve)
-            if old and (old.subject, old.name) == (new_slot.subject, new_slot.name):
-                if old.value == new_slot.value:
-                    return Decision("reinforce", mem, f"same '{new_slot.name}' = '{new_slot.value}' as {mem.id}")
+    new_slots = find_slots(text, names, resolve)
+    for mem, cos in (ranked if new_slots else ()):
+        for old in find_slots(mem.text, mem.entities, resolve):
+            for new in new_slots:
+                if (old.subject, old.name) != (new.subject, new.name):
+                    continue
+                if restates(new.name, old.value, new.value):
+                    how = "same" if old.value == new.value else f"implied by '{old.value}';"
+                    return Decision("reinforce", mem, f"{how} '{new.name}' = '{new.value}' as {mem.id}"
+                                                      + ("" if normalise(mem.text) == norm else " (synonym word list)"))
                 if additive:
-                    return Decision("add", None, f"additive ('also') value for '{new_slot.name}'; {mem.id} kept")
-                return Decision("supersede", mem, f"'{new_slot.name}' changed from '{old.value}' to "
-                                                  f"'{new_slot.value}' (replaces {mem.id})")
-    new_concepts = concepts(text)
+                    return Decision("add", None, f"additive ('also') value for '{new.name}'; {mem.id} kept")
+                return Decision("supersede", mem, f"'{new.name}' changed from '{old.value}' to "
+                                                  f"'{new.value}' (replaces {mem.id})")
     new_subject = subject(text, names, resolve)
-    for mem, cos in (ranked if new_concepts else ()):
-        if subject(mem.text, mem.entities, resolve) != new_subject:
-            continue  # "Olga is vegetarian" says nothing about me
-        for concept, pol in concepts(mem.text).items():
-            if concept in new_concepts:
-                if new_concepts[concept] == pol:
-                    return Decision("reinforce", mem, f"same claim '{concept}' as {mem.id} (synonym map)")
-                return Decision("supersede", mem, f"reverses claim '{concept}' of {mem.id} (synonym map)")
     new_pol = polarity(text)
     new_topic = topic_words(text, names)
     for mem, cos in ranked:
-        if cos < CONTRADICT_COS:  # rules 4 and 5 both need at least this similarity
+        if cos < CONTRADICT_COS:  # rules 3 and 4 both need at least this similarity
             break
         old_subject = subject(mem.text, mem.entities, resolve)
         if old_subject != new_subject:

@@ -115,7 +115,7 @@ def _months_later(midnight: datetime, months: int) -> datetime:
     return midnight.replace(year=index // 12, month=index % 12 + 1, day=1)
 
 
-def _span(form: str, m: re.Match, anchor: datetime) -> TimeSpan | None:
+def _span(form: str, m: re.Match, anchor: datetime, tense: str | None = None) -> TimeSpan | None:
     midnight = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
     if form == "day":
         return _clock(m, midnight + timedelta(days=_DAY_OFFSETS[m.group("w").lower()]))
@@ -126,6 +126,8 @@ def _span(form: str, m: re.Match, anchor: datetime) -> TimeSpan | None:
             delta = delta - 7 if delta else -7
         elif rel == "next" and delta == 0:
             delta = 7
+        elif rel in ("", "on", "this") and tense == "past" and delta:
+            delta -= 7  # "I went hiking on Tuesday": the Tuesday before, not the coming one
         return _clock(m, midnight + timedelta(days=delta))
     unit = m.group("u").lower()
     if form == "period":
@@ -148,15 +150,16 @@ def _span(form: str, m: re.Match, anchor: datetime) -> TimeSpan | None:
     return TimeSpan(midnight.replace(year=midnight.year + step, month=1, day=1), "year")
 
 
-def resolve_phrase(phrase: str, anchor: datetime) -> TimeSpan | None:
+def resolve_phrase(phrase: str, anchor: datetime, tense: str | None = None) -> TimeSpan | None:
     """The span a whole relative time phrase means, said at `anchor` (aware or naive; the
     result has the same tzinfo). Forms (case-insensitive):
 
     - today / tonight / this morning / tomorrow / yesterday / last night / the day after
       tomorrow / the day before yesterday, optionally "at 3pm", "at 15:30", "at 9 a.m.";
     - [on|this|next|last] Monday..Sunday [at ...]: bare/on/this = the next such day from
-      today on (today included), next = the same but never today, last = the latest before
-      today;
+      today on (today included) — or, when `tense` is "past" (see `tense_of`), the latest
+      such day up to today (today included); next = the coming one, never today; last = the
+      latest before today. `tense` changes nothing else ("next"/"last" say it themselves);
     - this/next/last week|month|year;
     - in N / N ... ago with units minute(s)/min(s)/hour(s) (a clock time), day(s), week(s)
       (a day, approximate), month(s), year(s); N is digits, a/an/one..ten/twelve, "a couple
@@ -169,9 +172,86 @@ def resolve_phrase(phrase: str, anchor: datetime) -> TimeSpan | None:
         m = rx.fullmatch(text)
         if m:
             try:
-                return _span(form, m, anchor)
+                return _span(form, m, anchor, tense)
             except (ValueError, OverflowError):
                 return None  # "99999 years ago": outside the calendar
+    return None
+
+
+# --- tense: which way a bare weekday points ---------------------------------------------
+
+# Past-tense cues: irregular past forms, "ago", "last", "yesterday", "used to", and regular
+# "-ed" verbs (see `_is_past_ed`).
+_PAST_WORDS = set("""went was wasn't were weren't did didn't had hadn't got made took saw met came ate
+drove flew ran bought gave left lost won told said found felt spent sent thought began wrote
+heard kept brought caught taught slept sat stood sang swam wore rode spoke broke fell became
+chose drank forgot paid held sold built grew threw woke fought understood knew meant led fed dug
+hung shot lit ago last yesterday earlier""".split())
+# Future cues (besides "going to" and "am/is/are + -ing", matched by _FUTURE_RE).
+_FUTURE_WORDS = set("""will won't shall gonna wanna tomorrow next upcoming soon planning hoping
+'ll i'll we'll you'll he'll she'll they'll it'll""".split())
+_FUTURE_RE = re.compile(r"\b(?:going to|about to|plan(?:s)? to|hope to|want(?:s)? to|looking forward|"
+                        r"can'?t wait)\b|(?:\b(?:am|is|are)|'m|'re)\s+(?:\w+\s+)?(?!(?:" +
+                        r"amazing|interesting|boring|exciting|annoying|tiring|relaxing|stunning|morning|"
+                        r"evening|nothing|something|anything|everything|thing|king|ring|spring|string|"
+                        r"wedding|building|meeting|ceiling|feeling)\b)[a-z]+ing\b", re.I)
+# "-ed" words that are not past verbs, and verbs of arranging whose past says nothing about
+# when the arranged thing happens ("I booked a table on Friday" may be for this Friday).
+_NOT_PAST_ED = set("""need feed seed speed bed red shed bleed breed proceed succeed exceed indeed weed
+heed greed deed hundred sacred naked wicked kindred shred sled wed embed ed med tired interested
+excited scared worried bored married engaged retired planned scheduled booked arranged reserved
+registered signed confirmed invited asked agreed decided promised expected supposed postponed
+rescheduled moved organised organized""".split())
+# After these an "-ed" word is an adjective or a present passive ("I'm excited", "it's closed").
+_BE_BEFORE = {"am", "is", "are", "'m", "'re", "'s", "be", "being", "get", "gets", "feel", "feels",
+              "look", "looks", "seem", "seems", "so", "very", "really", "too", "more", "most",
+              "become", "becomes", "i'm", "we're", "you're", "they're", "it's", "he's", "she's"}
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|'[a-z]+", re.I)
+_CLAUSE_SPLIT = re.compile(r"[,;:]|\b(?:and|but|because|so|then|although|though|while)\b", re.I)
+_SENTENCE_SPLIT = re.compile(r"[.;!?]+(?:\s|$)|\n")
+
+
+def _is_past_ed(word: str, before: str) -> bool:
+    """A regular past verb: ends in -ed, not a known non-verb/arranging word, not after a
+    form of "be"/"feel"/"get" or an intensifier (then it is an adjective or a passive)."""
+    return (len(word) > 3 and word.endswith("ed") and word not in _NOT_PAST_ED
+            and before not in _BE_BEFORE)
+
+
+def _cues(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, "past" | "future") of every tense cue in `text`."""
+    out = [(m.start(), m.end(), "future") for m in _FUTURE_RE.finditer(text)]
+    prev = ""
+    for m in _TOKEN.finditer(text):
+        w = m.group(0).lower()
+        if w in _PAST_WORDS or _is_past_ed(w, prev):
+            out.append((m.start(), m.end(), "past"))
+        elif w in _FUTURE_WORDS:
+            out.append((m.start(), m.end(), "future"))
+        prev = w
+    return out
+
+
+def tense_of(text: str, start: int, end: int) -> str | None:
+    """"past", "future" or None: the tense of the words around `text[start:end]` (a time
+    phrase). The nearest cue in the phrase's clause (cut at , ; : and, but, because...)
+    decides; if the clause has none, the nearest in its sentence. Past cues: went, was, did,
+    had and other irregular past forms, "-ed" verbs (not adjectives such as "I'm excited",
+    nor verbs of arranging such as "booked"), ago, last, yesterday. Future cues: will, 'll,
+    going to, gonna, plan/hope/want to, next, tomorrow, soon, and am/is/are + "-ing" (the
+    present progressive of an arrangement: "I'm flying on Friday"). A phrase after "for",
+    "by", "until" or "till" names a target date, so it has no tense (None)."""
+    if re.search(r"\b(?:for|by|until|till|before)\s+$", text[:start], re.I):
+        return None
+    for splitter in (_CLAUSE_SPLIT, _SENTENCE_SPLIT):
+        lo = max([m.end() for m in splitter.finditer(text, 0, start)], default=0)
+        hi = min([m.start() for m in splitter.finditer(text, end)], default=len(text))
+        part = text[lo:hi]
+        cues = [(a + lo, b + lo, t) for a, b, t in _cues(part)
+                if not (a + lo < end and b + lo > start)]  # the phrase's own words ("last")
+        if cues:
+            nearest = min(cues, key=lambda c: start - c[1] if c[1] <= start else c[0] - end)
+            return nearest[2]
     return None
 
 
@@ -219,7 +299,7 @@ def resolve_event_time(text: str, anchor: datetime) -> tuple[str | None, str]:
     if not matches:
         return None, text
     m = min(matches, key=lambda x: x.start())
-    span = resolve_phrase(m.group(0), anchor)
+    span = resolve_phrase(m.group(0), anchor, tense_of(text, m.start(), m.end()))
     if span is None:  # every finder match is a resolve_phrase form; kept as a guard
         return None, text
     iso, label = _event_value(span)

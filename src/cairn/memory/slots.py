@@ -1,0 +1,282 @@
+"""Attribute slots: the one place that says which statements describe the same attribute.
+
+A *slot* is an attribute of one subject that holds one value at a time: where someone lives,
+their employer, their diet. Two statements that fill the same slot of the same subject
+either agree (same value: a restatement, which reinforces) or disagree (another value: the
+newer one supersedes the older, which stays in history). match.py applies that rule; this
+module only finds the slots a statement fills:
+
+    find_slots("I'm vegan now.", [], resolve)           -> [Slot("user", "diet", "vegan")]
+    find_slots("Olga moved to Oslo.", ["Olga"], resolve) -> [Slot(<olga>, "lives in", "oslo")]
+
+There are two kinds of slot:
+
+- **Open slots** (`OPEN_SLOTS`): the value is free text captured after a cue phrase —
+  "lives in" ("lives in / moved to / relocated to / is based in X", "my home is in X"),
+  "works at" (the employer: "works at / for X", "is employed by X", "got a job at X"),
+  "job" ("works as a X", "I'm a nurse" for the occupations in `OCCUPATIONS`), "favourite X",
+  "age", "name of X", "birthday". The subject is the word before the cue (I/my -> "user",
+  else the name, resolved to its entity).
+- **Closed slots** (`CLOSED_SLOTS`): the value is one of a few states, each given by a word
+  list — diet (vegan, vegetarian, pescatarian, "doesn't eat meat", eats meat again, no
+  longer vegan/vegetarian), relationship status (single, dating, in a relationship,
+  engaged, married, separated, divorced, widowed), alcohol (abstains / drinks) and smoking
+  (smoker / non-smoker). A state word counts only as a *predicate* about someone ("I'm
+  vegan", "Olga went vegan last year", "we got engaged"): it must follow a copula or a verb
+  of becoming (am, is, 's, became, went, got, turned, stayed...) and be followed by the end
+  of the clause or a closing word (now, again, since, for, and, ...). So "a vegan
+  restaurant", "a single mum" or "engaged in a project" fill no slot. The subject is the
+  last person named before the state word in the same clause (I/we -> "user", "my sister"
+  -> "user's sister", a name -> its entity, he/she/they -> unknown, so no slot); a clause
+  with no person is about the user only when the statement names nobody.
+
+`BROADER` lists states that a more specific state implies: "doesn't eat meat" is implied
+by vegetarian, vegan and pescatarian, so "I don't eat meat" restates "I'm vegan" (reinforce),
+while "I'm vegan now" after "I don't eat meat" is a change (supersede).
+
+What is *not* a slot: likes, hobbies, people met, places visited — a statement about those
+never retires another one through this module (match.py's sentiment rule handles "I love X"
+vs "I hate X"). Extend a slot by adding words to its list here; docs/memory.md lists them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+
+@dataclass
+class Slot:
+    """A filled slot: `subject` ("user" or an entity key), `name` ("diet", "lives in",
+    "favourite football player"...), `value` (normalised: lower-case words)."""
+
+    subject: str
+    name: str
+    value: str
+
+
+_WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_STOP_SUBJECTS = set("""a an the and or but so if as at by for from in into of on to with is are was were
+be been am i me my we our you your he she it they his her their its this that these those there
+here what when where which who why how yes no not please have has had do does did will would should
+could can just very really love loves loved like likes enjoy enjoys adore adores favourite favorite
+prefer prefers hate hates""".split())
+
+# ------------------------------------------------------------------ open slots
+# Occupations recognised in "I'm a nurse" / "Olga is an engineer" (slot "job").
+OCCUPATIONS = ("nurse|teacher|doctor|engineer|developer|programmer|designer|lawyer|accountant|"
+               "chef|cook|student|architect|pharmacist|dentist|therapist|counsellor|counselor|"
+               "carpenter|electrician|plumber|mechanic|pilot|journalist|writer|photographer|"
+               "firefighter|paramedic|scientist|researcher|librarian|barista|waiter|waitress|"
+               "cashier|farmer|consultant|manager|analyst|translator|musician|artist|vet|"
+               "veterinarian|social worker|police officer|software engineer|data scientist")
+
+_SUBJ = r"(?P<subj>my|i|[^\W\d_][\w-]*?(?:'s)?)"
+_SUBJ_NO_I = r"(?P<subj>my|[^\W\d_][\w-]*?(?:'s)?)"
+_ADV = r"(?:(?:now|currently|still|just|recently|finally|officially|have|has|am|is|are)\s+)*"
+# An "-ing" form fills a slot only after a form of "be" ("I'm working at", not "keep working at").
+_BE_ING = (r"(?:(?<=am )|(?<=is )|(?<=are )|(?<='m )|(?<='s )|(?<='re )|(?<=now )|(?<=currently )"
+           r"|(?<=still ))")
+# A value ends at punctuation or at a word that starts a new thought ("... as a nurse").
+_VAL = (r"(?P<val>[^,.;!?]+?)(?=\s+(?:as|since|for|from|because|and|but|with|where|which|who|"
+        r"these days|at the moment|anymore|any more)\b|\s*[,.;!?]|\s*$)")
+OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
+    ("favourite", re.compile(_SUBJ_NO_I +
+                             r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
+                             r"(?:is|are)\s+(?:now\s+)?(?P<val>[^,.;!?]+)", re.I)),
+    ("lives in", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s)?\s+" + _ADV +
+                            r"(?:live|lives|" + _BE_ING + r"living|moved|moves|relocated|settled|based)\s+(?:in|to)\s+" + _VAL, re.I)),
+    ("lives in", re.compile(r"\b" + _SUBJ_NO_I + r"\s+home\s+is\s+(?:now\s+)?in\s+" + _VAL, re.I)),
+    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s)?\s+" + _ADV +
+                            r"(?:work|works|" + _BE_ING + r"working|employed)\s+(?:at|for|by)\s+" + _VAL, re.I)),
+    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV +
+                            r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+)?"
+                            r"(?:job|position|role)\s+(?:at|with)\s+" + _VAL, re.I)),
+    ("job", re.compile(r"\b" + _SUBJ + r"(?:'m|'s)?\s+" + _ADV +
+                       r"(?:work|works|" + _BE_ING + r"working|employed)\s+as\s+(?:an?\s+)?" + _VAL, re.I)),
+    ("job", re.compile(r"\b(?P<subj>i'm|i am|im|[^\W\d_][\w-]*\s+is|[^\W\d_][\w-]*'s)\s+"
+                       r"(?:now\s+|currently\s+|still\s+)?(?:an?\s+)(?:(?:new|qualified|trained|"
+                       r"senior|junior|full[- ]time|part[- ]time|freelance)\s+)?(?P<val>" + OCCUPATIONS +
+                       r")(?=\s*[,.;!?]|\s*$|\s+(?:now|again|since|for|at|in|and|but|by)\b)", re.I)),
+    ("age", re.compile(r"\b(?P<subj>i'?m|i am|[^\W\d_][\w-]*\s+is)\s+(?P<val>\d{1,3})\s+(?:years?\s+old|now)\b", re.I)),
+    ("name", re.compile(r"\b(?P<subj>my)\s+(?P<slot>[a-z]+)(?:'s name is|\s+is called|\s+is named)\s+(?P<val>[^,.;!?]+)", re.I)),
+    ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
+]
+# Cheap test before the open-slot patterns.
+_OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
+                        r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
+                        r"\b(?:" + OCCUPATIONS + r")\b", re.I)
+
+# ------------------------------------------------------------------ closed slots
+# A state word is a predicate when it follows one of these (with optional adverbs between)...
+_PRE = (r"(?:\b(?:am|is|are|was|were|be|been|being|became|become|becomes|becoming|went|gone|going|"
+        r"go|goes|turned|turn|turning|stay|stays|stayed|staying|remain|remains|remained|got|get|"
+        r"gets|getting|im)|'m|'s|'re)\s+"
+        r"(?:(?:now|still|currently|fully|strictly|mostly|totally|completely|officially|finally|"
+        r"also|happily|newly|recently|just|again|basically|a|an|full[- ]time)\s+)*")
+# ...and is followed by the end of the clause or one of these words.
+_AFTER = (r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:now|again|today|these|nowadays|lately|since|for|from|at|as|any|"
+          r"anymore|too|and|but|so|because|though|although|like|after|before|last|this|in|over|"
+          r"during|when|while|until|myself|actually|anyway|then|already|ever|by|with|to|or|which|"
+          r"who)\b)")
+_AFTER_REL = (r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:now|again|to|with|since|for|and|but|so|because|last|this|"
+              r"after|too|already|yet|at|on|in \d{4}|or)\b)")
+_NEGATED = r"(?:don'?t|do not|doesn'?t|does not|never|no longer)"
+
+
+def _pred(words: str, after: str = _AFTER) -> str:
+    return _PRE + r"(?:" + words + r")" + after
+
+
+# slot -> [(value, patterns)]. The first value with a matching pattern wins, so negations
+# ("no longer vegan") come before the plain words.
+CLOSED_SLOTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "diet": [
+        ("not vegan", (r"\bno longer (?:a )?vegan\b", r"\bnot (?:a )?vegan any ?more\b",
+                       r"\b(?:stopped|quit) being (?:a )?vegan\b", r"\bgave up being (?:a )?vegan\b")),
+        ("not vegetarian", (r"\bno longer (?:a )?vegetarian\b", r"\bnot (?:a )?vegetarian any ?more\b",
+                            r"\b(?:stopped|quit) being (?:a )?vegetarian\b",
+                            r"\bgave up being (?:a )?vegetarian\b")),
+        ("eats meat", (r"\beat(?:s|ing)? meat again\b", r"\b(?:started|back to) eating meat\b",
+                       _pred(r"omnivores?|(?:a )?meat[- ]eaters?|carnivores?"))),
+        ("vegan", (_pred(r"vegans?|plant[- ]based"),)),
+        ("vegetarian", (_pred(r"vegetarians?|veggie"),)),
+        ("pescatarian", (_pred(r"pesc[ae]tarians?"),)),
+        ("no meat", (r"\b" + _NEGATED + r" eats? (?:any )?meat\b", r"\bmeat[- ]free\b")),
+    ],
+    "relationship status": [
+        ("divorced", (_pred(r"divorced", _AFTER_REL),)),
+        ("separated", (_pred(r"separated", _AFTER_REL),)),
+        ("widowed", (_pred(r"widowed|(?:a )?widow(?:er)?", _AFTER_REL),)),
+        ("single", (_pred(r"single", _AFTER_REL), r"\b(?:broke|broken|split) up" + _AFTER_REL)),
+        ("married", (_pred(r"married", _AFTER_REL), r"\btied the knot\b")),
+        ("engaged", (_pred(r"engaged", _AFTER_REL),)),
+        ("in a relationship", (_pred(r"in a (?:serious |new |long[- ]distance )?relationship", _AFTER_REL),
+                               r"(?:\b(?:am|is|are|started|been)|'m|'s|'re)\s+(?:now\s+)?dating\b",
+                               r"\b(?:have|has|got) a (?:new )?(?:boyfriend|girlfriend)\b")),
+    ],
+    "alcohol": [
+        ("drinks", (r"\bdrink(?:s|ing)? (?:alcohol )?again\b", r"\bno longer (?:sober|teetotal)\b")),
+        ("abstains", (_pred(r"teetotal|sober|(?:a )?teetotaller|(?:a )?non-?drinker"),
+                      r"\b" + _NEGATED + r" drinks?(?: any)?(?: alcohol| booze)?" + _AFTER,
+                      r"\b(?:quit|stopped|gave up) (?:drinking|alcohol|booze)\b", r"\bno alcohol\b")),
+    ],
+    "smoking": [
+        ("non-smoker", (r"\b(?:quit|stopped|gave up) smoking\b", _pred(r"(?:a )?non-?smoker"),
+                        r"\b" + _NEGATED + r" smokes?" + _AFTER)),
+        ("smoker", (r"\bsmok(?:e|es|ing) again\b", r"\b(?:started|back to) smoking\b",
+                    _pred(r"(?:a )?smoker"), r"(?<!n't )(?<!not )(?<!never )\bsmokes?" + _AFTER)),
+    ],
+}
+# (slot, broader state) -> the states that imply it.
+BROADER: dict[tuple[str, str], set[str]] = {
+    ("diet", "no meat"): {"vegan", "vegetarian", "pescatarian"},
+    ("relationship status", "in a relationship"): {"engaged", "married"},
+}
+
+_CLOSED = [(slot, value, re.compile(p, re.I)) for slot, values in CLOSED_SLOTS.items()
+           for value, patterns in values for p in patterns]
+_CLOSED_HINT = re.compile(r"vegan|vegetarian|veggie|pesc[ae]tarian|plant[- ]based|meat|omnivore|carnivore|"
+                          r"divorced|separated|widow|single|broke up|broken up|split up|married|"
+                          r"tied the knot|engaged|relationship|dating|boyfriend|girlfriend|drink|sober|"
+                          r"teetotal|alcohol|booze|smok", re.I)
+# Clause boundaries: the subject of a state word is looked for only in its own clause.
+_CLAUSE_END = re.compile(r"[.;!?,:]|\b(?:and|but|because|so|although|though|while|whereas|who|which)\b", re.I)
+_PERSON = re.compile(r"\b(?:(?P<my>my)\s+(?P<rel>[a-z]+)|(?P<i>i|i'm|i've|i'd|im|we|we're|we've|me)|"
+                     r"(?P<pro>he|she|they|he's|she's|they're))\b", re.I)
+_SLOT_NOUNS = {"diet", "relationship", "status", "home", "job", "employer", "work"}
+
+
+def _clause_subject(pre: str, names: tuple[str, ...]) -> str | None:
+    """The last person named in `pre` (the clause before a state word): "i" for I/we/me,
+    "my <noun>" for "my sister", a name from `names`, "?" for he/she/they, None if none."""
+    best: tuple[int, str] | None = None
+    for m in _PERSON.finditer(pre):
+        if m.group("my"):
+            rel = m.group("rel").casefold()
+            who = "i" if rel in _SLOT_NOUNS else f"my {rel}"
+        else:
+            who = "i" if m.group("i") else "?"
+        best = (m.start(), who)
+    for name in names:
+        base = re.sub(r"'s$", "", name.replace("\u2019", "'"))
+        for m in re.finditer(r"(?<!\w)" + re.escape(base) + r"(?!\w)(?:'s\s+(?P<rel>[a-z]+))?", pre):
+            if best is None or m.start() > best[0]:
+                best = (m.start(), f"{base}'s {m.group('rel')}" if m.group("rel") else base)
+    return best[1] if best else None
+
+
+@lru_cache(maxsize=8192)
+def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """(subject as written, slot, value) for every slot `text` fills; subject "i" = the user,
+    "my X" = the user's X, "Name's X" = that person's X."""
+    text = text.replace("\u2019", "'")
+    found: list[tuple[str, str, str]] = []
+    taken: set[str] = set()
+    if _OPEN_HINT.search(text):
+        for kind, rx in OPEN_SLOTS:
+            m = rx.search(text)
+            if not m:
+                continue
+            subj = re.sub(r"'s$|\s+is$", "", m.group("subj").casefold())
+            if subj in ("i", "my", "i'm", "i am", "im"):
+                subj = "i"
+            elif subj in _STOP_SUBJECTS:
+                continue
+            name = kind
+            if "slot" in m.groupdict() and m.group("slot"):
+                name = " ".join(m.group("slot").casefold().replace("favorite", "favourite").split())
+                if kind == "name":
+                    name = f"name of {name}"
+            if name in taken:
+                continue
+            value = " ".join(_WORD_RE.findall(m.group("val").casefold()))
+            value = re.sub(r"\b(?:now|these days|at the moment|currently)\b", "", value)
+            value = re.sub(r"^(?:the|a|an)\s+", "", " ".join(value.split()))
+            if value:
+                taken.add(name)
+                found.append((subj, name, value))
+    if _CLOSED_HINT.search(text):
+        for slot, value, rx in _CLOSED:
+            if slot in taken:
+                continue
+            for m in rx.finditer(text):
+                starts = [b.end() for b in _CLAUSE_END.finditer(text, 0, m.start())]
+                who = _clause_subject(text[starts[-1] if starts else 0:m.start()], names)
+                if who is None and not names:
+                    who = "i"  # "Vegan now." said by the user
+                if who in (None, "?"):
+                    continue
+                taken.add(slot)
+                found.append((who, slot, value))
+                break
+    return tuple(found)
+
+
+def find_slots(text: str, names: list[str], resolve: Callable[[str], str]) -> list[Slot]:
+    """Every slot `text` fills (at most one per slot name), in the order of OPEN_SLOTS then
+    CLOSED_SLOTS. `names`: the entity names in the text (a state word's subject may be one);
+    `resolve(name)` maps a name to a stable key (entity id, or the casefolded name).
+    Subjects: "user" for I/my/we, "user's sister" for "my sister", else resolve(name)
+    ("Olga's sister" -> resolve("olga") + "'s sister")."""
+    out = []
+    for who, slot, value in _raw_slots(text, tuple(names)):
+        if who == "i":
+            key = "user"
+        elif who.startswith("my "):
+            key = "user's " + who[3:]
+        elif "'s " in who:
+            owner, _, rel = who.partition("'s ")
+            key = f"{resolve(owner)}'s {rel}"
+        else:
+            key = resolve(who)
+        out.append(Slot(key, slot, value))
+    return out
+
+
+def restates(slot: str, old: str, new: str) -> bool:
+    """True when state `new` says nothing beyond state `old` of `slot`: the same value, or a
+    broader state that `old` implies (BROADER: "no meat" after "vegan")."""
+    return old == new or old in BROADER.get((slot, new), set())

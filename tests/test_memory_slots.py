@@ -1,0 +1,142 @@
+"""Supersession by attribute slot (memory/slots.py via match.decide): a changed state said
+with another word ("I'm vegetarian" -> "I'm vegan now") supersedes the old memory, which
+stays in history with valid_to set; a restatement reinforces; a statement that only mentions
+a topic or a person retires nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from cairn.memory import history, list_memories, remember
+from cairn.memory.slots import CLOSED_SLOTS, Slot, find_slots, restates
+from cairn.store import db
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def _key(name: str) -> str:
+    return name.casefold()
+
+
+@pytest.fixture
+def conn(tmp_path):
+    c = db.connect(tmp_path / "index.db")
+    yield c
+    c.close()
+
+
+# ------------------------------------------------------------------ finding slots (no store)
+@pytest.mark.parametrize("text,names,expected", [
+    ("I'm vegan now.", [], [Slot("user", "diet", "vegan")]),
+    ("I don't eat meat.", [], [Slot("user", "diet", "no meat")]),
+    ("Olga went vegan last year.", ["Olga"], [Slot("olga", "diet", "vegan")]),
+    ("My sister is vegetarian.", [], [Slot("user's sister", "diet", "vegetarian")]),
+    ("Caroline's sister is married.", ["Caroline's"], [Slot("caroline's sister", "relationship status", "married")]),
+    ("I'm based in Lisbon now.", [], [Slot("user", "lives in", "lisbon")]),
+    ("I got a new job at Acme Corp.", ["Acme Corp"], [Slot("user", "works at", "acme corp")]),
+    ("I'm a teacher now.", [], [Slot("user", "job", "teacher")]),
+    ("We got engaged!", [], [Slot("user", "relationship status", "engaged")]),
+    ("I don't drink.", [], [Slot("user", "alcohol", "abstains")]),
+    ("I quit smoking.", [], [Slot("user", "smoking", "non-smoker")]),
+])
+def test_slots_found_with_their_subject(text, names, expected):
+    assert find_slots(text, names, _key) == expected
+
+
+@pytest.mark.parametrize("text,names", [
+    ("I'm going to a vegan restaurant with Olga.", ["Olga"]),   # a topic, not a state of anyone
+    ("I had dinner with Olga, she's vegan.", ["Olga"]),         # "she": whose state is unknown
+    ("I'm a single mum.", []),
+    ("I'm engaged in a big project.", []),
+    ("I split up the work.", []),
+    ("I don't drink coffee.", []),
+    ("I smoke salmon.", []),
+    ("I like pizza.", []),
+    ("I play tennis.", []),
+])
+def test_mentions_fill_no_slot(text, names):
+    assert find_slots(text, names, _key) == []
+
+
+def test_broader_state_restates_a_narrower_one_but_not_the_reverse():
+    assert restates("diet", "vegan", "no meat") and restates("diet", "vegan", "vegan")
+    assert not restates("diet", "no meat", "vegan") and not restates("diet", "vegetarian", "vegan")
+    assert {v for v, _ in CLOSED_SLOTS["diet"]} >= {"vegan", "vegetarian", "no meat"}
+
+
+# ------------------------------------------------------------------ in the store
+def _pair(conn, embedder, old: str, new: str):
+    first = remember(conn, embedder, old, now=T0)
+    second = remember(conn, embedder, new, now=T0 + timedelta(days=40))
+    return first, second
+
+
+def test_vegetarian_then_vegan_supersedes_and_keeps_history(conn, real_embedder):
+    veg, vegan = _pair(conn, real_embedder, "I'm vegetarian", "I'm vegan now")
+    assert vegan.action == "supersede" and vegan.previous.id == veg.memory.id, vegan.reason
+    assert "'diet' changed from 'vegetarian' to 'vegan'" in vegan.reason
+    assert [m.text for m in list_memories(conn)] == ["I'm vegan now"]
+    old = next(m for m in list_memories(conn, include_inactive=True) if m.id == veg.memory.id)
+    assert old.status == "superseded" and old.superseded_by == vegan.memory.id
+    assert old.valid_to == vegan.memory.created
+    assert [m.id for m in history(conn, vegan.memory.id)] == [veg.memory.id, vegan.memory.id]
+
+
+@pytest.mark.parametrize("old,new", [
+    # diet, both ways
+    ("I'm vegetarian.", "I'm vegan now."),
+    ("I'm vegan.", "I'm vegetarian these days."),
+    ("I don't eat meat.", "I went vegan in January."),
+    # where one lives, both ways and in other words
+    ("I live in Porto.", "I'm based in Lisbon now."),
+    ("I'm based in Lisbon.", "I've moved to Porto."),
+    ("My home is in Oslo.", "I live in Bergen now."),
+    # where one works (employer) and the job itself
+    ("I work at Nordlys Bank.", "I got a new job at Tidewater Labs."),
+    ("I'm employed by Tidewater Labs.", "I work for Nordlys Bank now."),
+    ("I work as a nurse.", "I'm a teacher now."),
+    ("I'm a teacher.", "I work as an accountant now."),
+    # relationship status, both ways
+    ("I'm single.", "I got married last month."),
+    ("I'm married.", "I'm divorced now."),
+    ("I'm in a relationship.", "I'm single again."),
+    # someone else's state follows the same rule
+    ("Olga is vegan.", "Olga is vegetarian now."),
+])
+def test_changed_state_in_other_words_supersedes(conn, real_embedder, old, new):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert first.action == "add"
+    assert second.action == "supersede" and second.previous.id == first.memory.id, second.reason
+    assert [m.text for m in list_memories(conn)] == [second.memory.text]
+
+
+@pytest.mark.parametrize("old,new", [
+    ("I'm vegan.", "I don't eat meat."),            # broader state: implied, a restatement
+    ("I'm vegetarian.", "I'm a vegetarian."),
+    ("I'm married.", "I'm happily married."),
+    ("I live in Porto.", "I'm based in Porto."),
+    ("I quit smoking.", "I don't smoke."),
+])
+def test_restated_state_reinforces(conn, real_embedder, old, new):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == "reinforce" and second.memory.id == first.memory.id, second.reason
+    assert len(list_memories(conn, include_inactive=True)) == 1
+
+
+@pytest.mark.parametrize("old,new", [
+    ("I play the guitar.", "I play tennis."),                     # two hobbies stay current
+    ("I'm vegetarian.", "I like pizza."),                         # a food, not a diet
+    ("I'm vegetarian.", "I'm going to a vegan restaurant with Olga."),
+    ("I'm vegetarian.", "My sister is vegan."),                   # someone else's diet
+    ("I'm vegetarian.", "I had dinner with Olga, she's vegan."),
+    ("Olga is vegan.", "I had coffee with Olga."),                # merely mentions Olga
+    ("I'm married.", "My brother got divorced."),
+    ("I live in Porto.", "I work at Nordlys Bank."),              # different slots
+    ("I'm vegetarian.", "I'm also a non-smoker."),
+])
+def test_other_statements_keep_both_current(conn, real_embedder, old, new):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == "add", second.reason
+    assert {m.text for m in list_memories(conn)} == {old, new}
