@@ -801,7 +801,8 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
     verbatim archive: one vault note per (conversation, session), one indexed unit per
     message, event time = the message's own `time` (ISO 8601, validated).
     after_index: called with the imported sessions' note ids once they are indexed and
-    before embedding (fact extraction hooks in here, so messages are embedded once)."""
+    before embedding (fact extraction hooks in here, so messages are embedded once); the
+    messages are embedded even when the hook raises (the exception then propagates)."""
     rows = _read_jsonl(path, ("conversation", "session", "id", "speaker", "time", "text"))
     sessions: dict[tuple[str, str], list[dict]] = {}
     for lineno, msg in rows:
@@ -827,10 +828,12 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         note_ids.append(fm["id"])
         if progress:
             progress("import", i + 1, len(sessions))
-    if after_index is not None:
-        after_index(note_ids)
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                         fact_keys=settings.memory.fact_keys)
+    try:
+        if after_index is not None:
+            after_index(note_ids)
+    finally:  # a failing hook never leaves the written messages without vectors
+        report.embedded, report.reused_vectors = embed_missing(
+            conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys)
     return report
 
 

@@ -358,7 +358,7 @@ class Cairn:
         from cairn.memory.keys import facts_by_source, store_fact_keys
         model, problem = model
         out = []
-        for note_id in note_ids:
+        for note_id in note_ids:  # 1. facts and search keys of every session
             note = N.get_note(self.conn, note_id)
             if note is None:
                 continue
@@ -367,11 +367,13 @@ class Cairn:
                 res.problems.insert(0, problem)
             upd = store_fact_keys(self.conn, note_id, facts_by_source(res.facts), res.method,
                                   apply=self.settings.memory.fact_keys)
-            stored = self._remember_facts(res) if self.settings.memory.store_extracted else {}
-            out.append(SessionExtraction(note_id, note.path, note.title, res, upd, stored))
-        if embed and any(e.keys.rewritten_chunks for e in out):
+            out.append(SessionExtraction(note_id, note.path, note.title, res, upd, {}))
+        if embed and any(e.keys.rewritten_chunks for e in out):  # 2. before the memory step can fail
             embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
                           fact_keys=self.settings.memory.fact_keys)
+        if self.settings.memory.store_extracted:  # 3. the memory store
+            for e in out:
+                e.memories = self._remember_facts(e.result)
         return out
 
     def _remember_facts(self, res) -> dict[str, int]:
