@@ -253,9 +253,11 @@ class Cairn:
         return history(self.conn, memory_id)
 
     def forget(self, memory_id: str, *, at=None):
-        """Tombstone a memory; MemoryNotFound (a ValueError) names an unknown id."""
-        from cairn.memory import forget
-        return forget(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
+        """Tombstone a memory; returns a MemoryChange: action "forget", or "none" when it was
+        already forgotten (memory.store.forget_change). MemoryNotFound (a ValueError) names
+        an unknown id."""
+        from cairn.memory.store import forget_change
+        return forget_change(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
 
     def recall(self, query: str, *, scope: str | None = None, k: int = 10, at=None,
                include_history: bool = False):

@@ -341,16 +341,26 @@ def _mirror(conn: sqlite3.Connection, vault: Path, memories: list[Memory | None]
 def forget(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = None,
            vault: Path | None = None) -> Memory:
     """Tombstone a memory (kept, never recalled, shown by list --all). Idempotent.
+    Raises MemoryNotFound (a ValueError) naming an unknown id. See forget_change."""
+    return forget_change(conn, memory_id, now=now, vault=vault).memory
+
+
+def forget_change(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = None,
+                  vault: Path | None = None) -> MemoryChange:
+    """Tombstone a memory; returns MemoryChange action "forget", or "none" when it was
+    already forgotten (nothing changes; `reason` says when it was forgotten).
     Raises MemoryNotFound (a ValueError) naming an unknown id."""
     with transaction(conn):
         m = get_memory(conn, memory_id)
-        if not m.tombstone:
-            m.tombstone = True
-            m.log.append({"at": _now(now).isoformat(), "action": "forget", "reason": "forgotten on request"})
-            _update(conn, m)
-            if vault is not None:
-                mirror.write_memory(vault, m)
-    return m
+        if m.tombstone:
+            when = next((e.get("at") for e in reversed(m.log) if e.get("action") == "forget"), None)
+            return MemoryChange("none", m, None, f"already forgotten{f' on {when}' if when else ''}")
+        m.tombstone = True
+        m.log.append({"at": _now(now).isoformat(), "action": "forget", "reason": "forgotten on request"})
+        _update(conn, m)
+        if vault is not None:
+            mirror.write_memory(vault, m)
+    return MemoryChange("forget", m, None, "forgotten on request")
 
 
 def list_memories(conn: sqlite3.Connection, *, kind: str | None = None, scope: str | None = None,
