@@ -507,8 +507,11 @@ def memories(kind: Optional[MemoryKind] = typer.Option(None, "--kind"),
 def forget(memory_id: str = typer.Argument(..., help="Memory id (see `cairn memories`).")) -> None:
     """Forget a memory (tombstone: never recalled again, still shown by `memories --all`)."""
     with _service() as svc:
-        m = svc.forget(memory_id.strip())
-    out.print(f"forgotten: {_memory_line(m)}")
+        change = svc.forget(memory_id.strip())
+    if change.action == "none":
+        out.print(f"{escape(change.reason)}: {_memory_line(change.memory)}")
+    else:
+        out.print(f"forgotten: {_memory_line(change.memory)}")
 
 
 @app.command()

@@ -223,7 +223,17 @@ class Settings:
         """Create home and vault folders if missing. A configured vault folder (key `vault`)
         is never created: ConfigError when it does not exist (a typo, or a drive that is not
         mounted, must not look like an empty vault). HomeNotWritable when a folder cannot be
-        created for lack of permission or on a read-only file system."""
+        created for lack of permission or on a read-only file system. ConfigError when the
+        home (or a folder above it, or the vault) is a file, not a directory."""
+        existing = next((p for p in (self.home, *self.home.parents) if p.exists()), None)
+        if existing is not None and not existing.is_dir():
+            where = "is a file" if existing == self.home else f"cannot be created: {existing} is a file"
+            raise ConfigError(f"the Cairn home {self.home} {where}, not a directory — "
+                              "choose a folder with --home or CAIRN_HOME")
+        if self.vault.exists() and not self.vault.is_dir():
+            raise ConfigError(f"the vault {self.vault} is a file, not a directory"
+                              + (" (fix the `vault` setting in config.toml)" if self.vault_dir is not None
+                                 else " (move it away; Cairn keeps its notes in this folder)"))
         try:
             if self.vault_dir is not None:
                 self.home.mkdir(parents=True, exist_ok=True)

@@ -799,22 +799,64 @@ def _merge_with_archive(path: Path, msgs: list[dict]) -> list[dict]:
     return list(merged.values())
 
 
+CHAT_FIELDS = ("conversation", "session", "id", "speaker", "time", "text")
+_NAME_FIELDS = ("conversation", "session", "id")  # a string, or an integer (written as digits)
+
+
+def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
+    """The six fields of one chat line as strings. conversation, session and id must be a
+    JSON string or integer; speaker, time and text a string; no field may be blank and an
+    id may not hold "]" or a line break (it is written into the message heading).
+    Raises ImportFormatError naming the line and the field."""
+    out: dict[str, str] = {}
+    for field in CHAT_FIELDS:
+        value = obj[field]
+        if field in _NAME_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str):
+            want = "a string or an integer" if field in _NAME_FIELDS else "a string"
+            raise ImportFormatError(f"{path}: line {lineno}: field {field} must be {want}, "
+                                    f"got {_json_type(value)} {json.dumps(value)[:60]}")
+        if not value.strip():
+            raise ImportFormatError(f"{path}: line {lineno}: field {field} is blank")
+        out[field] = value
+    if "]" in out["id"] or "\n" in out["id"] or "\r" in out["id"]:
+        raise ImportFormatError(f"{path}: line {lineno}: field id {out['id']!r} may not contain ']' or a line break")
+    return out
+
+
+def _json_type(value: Any) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
+            dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
+
+
 def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
                       progress: Progress | None = None,
                       after_index: Callable[[list[str]], None] | None = None) -> IngestReport:
     """Import chat messages `{conversation, session, id, speaker, time, text}` into the
     verbatim archive: one vault note per (conversation, session), one indexed unit per
-    message, event time = the message's own `time` (ISO 8601, validated).
+    message, event time = the message's own `time` (ISO 8601, validated). A session already
+    in the archive is merged by message id (`_merge_with_archive`: same id = new wins, the
+    others are kept). The whole file is checked first (`_chat_message`: types, blanks; ids
+    unique per session): ImportFormatError names the line and field, nothing is written.
     after_index: called with the imported sessions' note ids once they are indexed and
-    before embedding (fact extraction hooks in here, so messages are embedded once)."""
-    rows = _read_jsonl(path, ("conversation", "session", "id", "speaker", "time", "text"))
+    before embedding (fact extraction hooks in here, so messages are embedded once); the
+    messages are embedded even when the hook raises (the exception then propagates)."""
+    rows = _read_jsonl(path, CHAT_FIELDS)
     sessions: dict[tuple[str, str], list[dict]] = {}
-    for lineno, msg in rows:
+    first_line: dict[tuple[str, str, str], int] = {}
+    for lineno, raw in rows:
+        msg = _chat_message(path, lineno, raw)
         try:
-            datetime.fromisoformat(str(msg["time"]).replace("Z", "+00:00"))
+            datetime.fromisoformat(msg["time"].replace("Z", "+00:00"))
         except ValueError as exc:
             raise ImportFormatError(f"{path}: line {lineno}: time {msg['time']!r} is not ISO 8601") from exc
-        sessions.setdefault((str(msg["conversation"]), str(msg["session"])), []).append(msg)
+        key = (msg["conversation"], msg["session"], msg["id"])
+        if key in first_line:
+            raise ImportFormatError(f"{path}: line {lineno}: duplicate message id {msg['id']!r} in session "
+                                    f"{msg['conversation']}/{msg['session']} (first on line {first_line[key]})")
+        first_line[key] = lineno
+        sessions.setdefault((msg["conversation"], msg["session"]), []).append(msg)
     report = IngestReport()
     note_ids: list[str] = []
     for i, ((conv, sess), msgs) in enumerate(sessions.items()):
@@ -832,10 +874,12 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         note_ids.append(fm["id"])
         if progress:
             progress("import", i + 1, len(sessions))
-    if after_index is not None:
-        after_index(note_ids)
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                         fact_keys=settings.memory.fact_keys)
+    try:
+        if after_index is not None:
+            after_index(note_ids)
+    finally:  # a failing hook never leaves the written messages without vectors
+        report.embedded, report.reused_vectors = embed_missing(
+            conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys)
     return report
 
 

@@ -264,9 +264,11 @@ class Cairn:
         return history(self.conn, memory_id)
 
     def forget(self, memory_id: str, *, at=None):
-        """Tombstone a memory; MemoryNotFound (a ValueError) names an unknown id."""
-        from cairn.memory import forget
-        return forget(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
+        """Tombstone a memory; returns a MemoryChange: action "forget", or "none" when it was
+        already forgotten (memory.store.forget_change). MemoryNotFound (a ValueError) names
+        an unknown id."""
+        from cairn.memory.store import forget_change
+        return forget_change(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
 
     def recall(self, query: str, *, scope: str | None = None, k: int = 10, at=None,
                include_history: bool = False):
@@ -369,7 +371,7 @@ class Cairn:
         from cairn.memory.keys import facts_by_source, store_fact_keys
         model, problem = model
         out = []
-        for note_id in note_ids:
+        for note_id in note_ids:  # 1. facts and search keys of every session
             note = N.get_note(self.conn, note_id)
             if note is None:
                 continue
@@ -378,11 +380,13 @@ class Cairn:
                 res.problems.insert(0, problem)
             upd = store_fact_keys(self.conn, note_id, facts_by_source(res.facts), res.method,
                                   apply=self.settings.memory.fact_keys)
-            stored = self._remember_facts(res) if self.settings.memory.store_extracted else {}
-            out.append(SessionExtraction(note_id, note.path, note.title, res, upd, stored))
-        if embed and any(e.keys.rewritten_chunks for e in out):
+            out.append(SessionExtraction(note_id, note.path, note.title, res, upd, {}))
+        if embed and any(e.keys.rewritten_chunks for e in out):  # 2. before the memory step can fail
             embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
                           fact_keys=self.settings.memory.fact_keys)
+        if self.settings.memory.store_extracted:  # 3. the memory store
+            for e in out:
+                e.memories = self._remember_facts(e.result)
         return out
 
     def _remember_facts(self, res) -> dict[str, int]:

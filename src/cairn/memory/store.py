@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
 
@@ -205,7 +205,10 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     name; source/source_ids: provenance; entities: names an extractor found (added to the
     capitalised names found in the text). Returns the MemoryChange with its reason; action
     "none" when the statement restates a memory already recorded from the same source_ids
-    (re-importing a chat changes nothing).
+    (re-importing a chat changes nothing) or was already recorded with the same text and
+    time, even if that memory has since been superseded or forgotten (it is not restored).
+    A contradiction said *before* the memory it contradicts (an old chat imported after a
+    newer `remember`) is added as history: valid_to/superseded_by point at the newer one.
     Raises ValueError for empty text, an unknown kind, a bad confidence/importance or an
     empty scope — nothing is stored then.
     """
@@ -229,12 +232,30 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         return E.resolve(conn, name) or E.normalise(name)
 
     with transaction(conn):
+        same = conn.execute(f"SELECT {_COLS} FROM memories WHERE id = ?",
+                            (_mem_id(scope, text, created),)).fetchone()
+        known = _row_to_memory(same) if same is not None else None
+        if known is not None and _state(known) != "active":
+            # The same statement said at the same moment is already recorded (a chat imported
+            # again after the person superseded or forgot the fact taken from it): it is
+            # neither restored nor reinforced.
+            return MemoryChange("none", known, None, f"already recorded as {known.id} ({_state(known)})")
         new_vec = embedder.embed([text])[0]
         cosines = _active_cosines(conn, embedder, scope, new_vec)
         decision = decide(text, names, cosines, resolve)
         if decision.target is not None:  # candidates are light (id, text, entities): load all fields
             decision.target = get_memory(conn, decision.target.id)
-        if (decision.action == "reinforce" and source_ids
+        if known is None and decision.action == "supersede" and _said_before(created, decision.target.created):
+            # An older statement (an old chat imported after a newer `remember`) never replaces
+            # what was said later: it is kept as history, superseded by the newer memory.
+            m = _new_memory(scope, text, kind, confidence, importance, source, source_ids, created,
+                            event_time, names, "add",
+                            f"{decision.reason}; said before {decision.target.id} "
+                            f"({decision.target.created}), so kept as history superseded by it")
+            m.valid_to, m.superseded_by = decision.target.created, decision.target.id
+            insert_memory(conn, m, new_vec, getattr(embedder, "model_name", "unknown"))
+            change = MemoryChange("add", m, None, m.log[0]["reason"])
+        elif (decision.action == "reinforce" and source_ids
                 and set(source_ids) <= set(decision.target.source_ids)):
             # The same message imported again: idempotent, nothing changes.
             change = MemoryChange("none", decision.target, None,
@@ -251,16 +272,12 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
             _update(conn, m)
             _refresh_fts(conn, m)
             change = MemoryChange("reinforce", m, None, decision.reason)
+        elif known is not None:  # the same statement at the same moment, still active
+            change = MemoryChange("none", known, None, f"already recorded as {known.id} ({decision.reason})")
         else:
-            m = Memory(id=_mem_id(scope, text, created), text=text, kind=kind,
-                       confidence=confidence if confidence is not None else
-                       (USER_CONFIDENCE if source == "user" else EXTRACTED_CONFIDENCE),
-                       scope=scope, source=source, source_ids=source_ids, created=created,
-                       event_time=event_time, valid_from=created,
-                       importance=importance if importance is not None else DEFAULT_IMPORTANCE[kind],
-                       entities=names,
-                       log=[{"at": created, "action": decision.action, "reason": decision.reason,
-                             **({"replaces": decision.target.id} if decision.target else {})}])
+            m = _new_memory(scope, text, kind, confidence, importance, source, source_ids, created,
+                            event_time, names, decision.action, decision.reason,
+                            decision.target.id if decision.target else None)
             insert_memory(conn, m, new_vec, getattr(embedder, "model_name", "unknown"))
             previous = None
             if decision.action == "supersede":
@@ -274,6 +291,40 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         if vault is not None and change.action != "none":
             _mirror(conn, vault, [change.memory, change.previous])  # before COMMIT: see module doc
     return change
+
+
+def _new_memory(scope: str, text: str, kind: str, confidence: float | None, importance: float | None,
+                source: str, source_ids: list[str], created: str, event_time: str | None,
+                names: list[str], action: str, reason: str, replaces: str | None = None) -> Memory:
+    """A new Memory row (id from scope, text and `created`) with its first log entry."""
+    return Memory(id=_mem_id(scope, text, created), text=text, kind=kind,
+                  confidence=confidence if confidence is not None else
+                  (USER_CONFIDENCE if source == "user" else EXTRACTED_CONFIDENCE),
+                  scope=scope, source=source, source_ids=source_ids, created=created,
+                  event_time=event_time, valid_from=created,
+                  importance=importance if importance is not None else DEFAULT_IMPORTANCE[kind],
+                  entities=names,
+                  log=[{"at": created, "action": action, "reason": reason,
+                        **({"replaces": replaces} if replaces else {})}])
+
+
+def _state(m: Memory) -> str:
+    if m.tombstone:
+        return "forgotten"
+    if m.superseded_by:
+        return f"superseded by {m.superseded_by}"
+    return "active"
+
+
+def _said_before(a: str, b: str) -> bool:
+    """True when ISO time `a` is strictly earlier than `b` (naive times are taken as UTC)."""
+    def parse(x: str) -> datetime:
+        t = datetime.fromisoformat(x.replace("Z", "+00:00"))
+        return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    try:
+        return parse(a) < parse(b)
+    except ValueError:
+        return False
 
 
 def _mirror(conn: sqlite3.Connection, vault: Path, memories: list[Memory | None]) -> None:
@@ -290,16 +341,26 @@ def _mirror(conn: sqlite3.Connection, vault: Path, memories: list[Memory | None]
 def forget(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = None,
            vault: Path | None = None) -> Memory:
     """Tombstone a memory (kept, never recalled, shown by list --all). Idempotent.
+    Raises MemoryNotFound (a ValueError) naming an unknown id. See forget_change."""
+    return forget_change(conn, memory_id, now=now, vault=vault).memory
+
+
+def forget_change(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = None,
+                  vault: Path | None = None) -> MemoryChange:
+    """Tombstone a memory; returns MemoryChange action "forget", or "none" when it was
+    already forgotten (nothing changes; `reason` says when it was forgotten).
     Raises MemoryNotFound (a ValueError) naming an unknown id."""
     with transaction(conn):
         m = get_memory(conn, memory_id)
-        if not m.tombstone:
-            m.tombstone = True
-            m.log.append({"at": _now(now).isoformat(), "action": "forget", "reason": "forgotten on request"})
-            _update(conn, m)
-            if vault is not None:
-                mirror.write_memory(vault, m)
-    return m
+        if m.tombstone:
+            when = next((e.get("at") for e in reversed(m.log) if e.get("action") == "forget"), None)
+            return MemoryChange("none", m, None, f"already forgotten{f' on {when}' if when else ''}")
+        m.tombstone = True
+        m.log.append({"at": _now(now).isoformat(), "action": "forget", "reason": "forgotten on request"})
+        _update(conn, m)
+        if vault is not None:
+            mirror.write_memory(vault, m)
+    return MemoryChange("forget", m, None, "forgotten on request")
 
 
 def list_memories(conn: sqlite3.Connection, *, kind: str | None = None, scope: str | None = None,

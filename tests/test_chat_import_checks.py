@@ -1,0 +1,111 @@
+"""`cairn import chat` checks every line before writing: each field has its documented JSON
+type, message ids are unique per session; a bad line is named (line and field) and nothing
+from the file is stored. A later import merges into the archived session by message id."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cairn.ingest import ImportFormatError
+from conftest import write
+
+GOOD = {"conversation": "family", "session": "2024-06-01", "id": "m1", "speaker": "Ana",
+        "time": "2024-06-01T09:15:00Z", "text": "Can you book the ferry for the 14th?"}
+
+
+def _lines(tmp_path, *rows, name="chat.jsonl"):
+    return write(tmp_path / name, "".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _nothing_stored(app):
+    assert app.status()["notes"] == 0
+    assert not (app.settings.vault / "chats").exists()
+
+
+@pytest.mark.parametrize("field,value,want", [
+    ("speaker", ["A"], "field speaker must be a string, got an array"),
+    ("text", {"a": 1}, "field text must be a string, got an object"),
+    ("time", 1717233300, "field time must be a string, got a number"),
+    ("id", 5.5, "field id must be a string or an integer, got a number"),
+    ("id", True, "field id must be a string or an integer, got a boolean"),
+    ("conversation", ["x"], "field conversation must be a string or an integer, got an array"),
+    ("session", {"s": 1}, "field session must be a string or an integer, got an object"),
+    ("speaker", "   ", "field speaker is blank"),
+    ("id", "a]1", "field id 'a]1' may not contain ']'"),
+])
+def test_wrong_type_names_line_and_field_and_stores_nothing(app, tmp_path, field, value, want):
+    bad = {**GOOD, "id": "m2", field: value}
+    path = _lines(tmp_path, GOOD, bad)
+    with pytest.raises(ImportFormatError) as exc:
+        app.import_chat(path)
+    assert f"line 2: {want}" in str(exc.value)
+    _nothing_stored(app)
+
+
+def test_integer_ids_are_stored_as_their_digits(app, tmp_path):
+    path = _lines(tmp_path, {**GOOD, "conversation": 123, "session": 7, "id": 5})
+    app.import_chat(path, extract=False)
+    note = app.note_show("chats/123/7.md")
+    assert note["body"].startswith("## [5] Ana · 2024-06-01T09:15:00Z")
+    assert [h.source_id for h in app.search("ferry", mode="keyword").hits] == ["5"]
+
+
+def test_integer_and_string_id_of_one_session_are_the_same_id(app, tmp_path):
+    path = _lines(tmp_path, {**GOOD, "id": 5}, {**GOOD, "id": "5", "time": "2024-06-01T09:16:00Z"})
+    with pytest.raises(ImportFormatError, match=r"line 2: duplicate message id '5'"):
+        app.import_chat(path)
+
+
+def test_duplicate_message_id_in_one_session_is_refused(app, tmp_path):
+    path = _lines(tmp_path, GOOD, {**GOOD, "id": "m2", "time": "2024-06-01T09:16:00Z"},
+                  {**GOOD, "speaker": "Ben", "time": "2024-06-01T09:17:00Z", "text": "dup"})
+    with pytest.raises(ImportFormatError) as exc:
+        app.import_chat(path)
+    assert ("line 3: duplicate message id 'm1' in session family/2024-06-01 (first on line 1)"
+            in str(exc.value))
+    _nothing_stored(app)
+
+
+def test_the_same_id_in_two_sessions_is_fine(app, tmp_path):
+    path = _lines(tmp_path, GOOD, {**GOOD, "session": "2024-06-02", "time": "2024-06-02T09:15:00Z"})
+    report = app.import_chat(path, extract=False)
+    assert len(report.added) == 2
+
+
+def test_import_merges_into_the_archived_session_by_message_id(app, tmp_path):
+    rows = [{**GOOD, "id": f"m{i}", "time": f"2024-06-01T09:1{i}:00Z", "text": f"message number {i} about ferries"}
+            for i in range(1, 5)]
+    app.import_chat(_lines(tmp_path, *rows), extract=False)
+    one = {**rows[1], "text": "message two, corrected: the ferry leaves at 08:30"}
+    app.import_chat(_lines(tmp_path, one, name="one.jsonl"), extract=False)
+    body = app.note_show("chats/family/2024-06-01.md")["body"]
+    assert [line.split("]")[0] for line in body.splitlines() if line.startswith("## [")] == \
+        ["## [m1", "## [m2", "## [m3", "## [m4"]  # kept, in time order, once each
+    assert "corrected: the ferry leaves at 08:30" in body and "message number 2 " not in body
+    assert app.status()["chunks"] == 4
+
+
+def test_docs_describe_the_merge(tmp_path):
+    text = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text.split("## cairn import chat", 1)[1].split("\n## ", 1)[0]
+    assert "replacing what an earlier import wrote" not in section
+    assert "merged by id" in section and "never drops the rest" in section
+
+
+def test_cli_wrong_type_exits_1_with_the_line(tmp_path):
+    path = write(tmp_path / "bad.jsonl", json.dumps(GOOD) + "\n" + json.dumps(
+        {"conversation": 123, "session": "s", "id": 5, "speaker": ["A"], "time": "2025-01-01T00:00:00Z",
+         "text": {"a": 1}}) + "\n")
+    r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", str(tmp_path / "h"), "import", "chat",
+                        "--no-extract", str(path)], capture_output=True, text=True, timeout=300,
+                       env={**os.environ})
+    assert r.returncode == 1, r.stderr
+    assert "line 2: field speaker must be a string, got an array" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert not (tmp_path / "h" / "vault" / "chats").exists()
