@@ -816,7 +816,7 @@ def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
         if not isinstance(value, str):
             want = "a string or an integer" if field in _NAME_FIELDS else "a string"
             raise ImportFormatError(f"{path}: line {lineno}: field {field} must be {want}, "
-                                    f"got {_json_type(value)} {json.dumps(value)[:60]}")
+                                    f"got {json_type_name(value)} {json.dumps(value)[:60]}")
         if not value.strip():
             raise ImportFormatError(f"{path}: line {lineno}: field {field} is blank")
         out[field] = value
@@ -825,7 +825,8 @@ def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
     return out
 
 
-def _json_type(value: Any) -> str:
+def json_type_name(value: Any) -> str:
+    """How a JSON value's type is named in error messages: "a string", "a number", "null"..."""
     return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
             dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
 
