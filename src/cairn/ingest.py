@@ -825,6 +825,26 @@ def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
     return out
 
 
+def _chat_time(path: Path, lineno: int, time: str) -> str:
+    """`time` (already read by datetime.fromisoformat) without whitespace, as the message
+    heading needs (chunk.format_chat_message: a time with a space is not read back, so the
+    message would be neither indexed nor kept by a later import): a space between date and
+    time becomes "T" ("2024-06-01 09:15" -> "2024-06-01T09:15"), one before the offset is
+    dropped. ImportFormatError when that changes the moment it names."""
+    if not re.search(r"\s", time):
+        return time
+    fixed = re.sub(r"\s", "", re.sub(r"^(\S+?)\s+(?=\d)", r"\1T", time, count=1))
+    try:
+        same = (datetime.fromisoformat(fixed.replace("Z", "+00:00"))
+                == datetime.fromisoformat(time.replace("Z", "+00:00")))
+    except (ValueError, TypeError):  # TypeError: naive against aware
+        same = False
+    if not same:
+        raise ImportFormatError(f"{path}: line {lineno}: time {time!r}: write it without spaces "
+                                "(2024-06-01T09:15:00Z)")
+    return fixed
+
+
 def json_type_name(value: Any) -> str:
     """How a JSON value's type is named in error messages: "a string", "a number", "null"..."""
     return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
@@ -852,6 +872,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
             datetime.fromisoformat(msg["time"].replace("Z", "+00:00"))
         except ValueError as exc:
             raise ImportFormatError(f"{path}: line {lineno}: time {msg['time']!r} is not ISO 8601") from exc
+        msg["time"] = _chat_time(path, lineno, msg["time"])
         key = (msg["conversation"], msg["session"], msg["id"])
         if key in first_line:
             raise ImportFormatError(f"{path}: line {lineno}: duplicate message id {msg['id']!r} in session "
