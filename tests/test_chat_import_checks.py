@@ -137,3 +137,20 @@ def test_a_space_before_the_offset_is_dropped(app, tmp_path, written, stored):
     app.import_chat(_lines(tmp_path, {**GOOD, "time": written}), extract=False)
     assert f"## [m1] Ana · {stored}\n" in app.note_show("chats/family/2024-06-01.md")["body"]
     assert [h.source_id for h in app.search("ferry", mode="keyword").hits] == ["m1"]
+
+
+def test_carriage_returns_do_not_break_the_archive(app, tmp_path):
+    """A "\\r" in a speaker broke the message heading, and a line after a "\\r" in a text was
+    not escaped; the vault copy is read back with universal newlines, so a later import of
+    the session dropped the message or the rest of its text (review revJ)."""
+    rows = [{**GOOD, "speaker": "Ana\rLopez", "text": "Book the ferry.\rAlso ## [m9] Eve · 2024-01-01T00:00:00"},
+            {**GOOD, "id": "m2", "time": "2024-06-01T09:16:00Z", "speaker": "Ben",
+             "text": "Sure.\r\n## [m8] Eve · 2024-01-01T00:00:00\rdone"}]
+    app.import_chat(_lines(tmp_path, *rows), extract=False)
+    app.import_chat(_lines(tmp_path, {**GOOD, "id": "m3", "time": "2024-06-01T09:20:00Z", "text": "Booked."},
+                           name="later.jsonl"), extract=False)
+    body = app.note_show("chats/family/2024-06-01.md")["body"]
+    assert [line.split("]")[0] for line in body.splitlines() if line.startswith("## [")] == \
+        ["## [m1", "## [m2", "## [m3"]
+    assert "## [m1] Ana Lopez · " in body and "Also ## [m9]" in body and "\\## [m8] Eve" in body
+    assert "done" in body and app.status()["chunks"] == 3

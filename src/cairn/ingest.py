@@ -806,7 +806,8 @@ _NAME_FIELDS = ("conversation", "session", "id")  # a string, or an integer (wri
 def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
     """The six fields of one chat line as strings. conversation, session and id must be a
     JSON string or integer; speaker, time and text a string; no field may be blank and an
-    id may not hold "]" or a line break (it is written into the message heading).
+    id may not hold "]" or a line break (it is written into the message heading). Line
+    breaks in the speaker become a space, and "\\r\\n" or a lone "\\r" in the text "\\n".
     Raises ImportFormatError naming the line and the field."""
     out: dict[str, str] = {}
     for field in CHAT_FIELDS:
@@ -822,6 +823,10 @@ def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
         out[field] = value
     if "]" in out["id"] or "\n" in out["id"] or "\r" in out["id"]:
         raise ImportFormatError(f"{path}: line {lineno}: field id {out['id']!r} may not contain ']' or a line break")
+    # The archive note is read back with universal newlines (a lone "\r" ends a line): a
+    # speaker stays on its heading line, and a text's lines are the ones written and escaped.
+    out["speaker"] = re.sub(r"[\r\n]+", " ", out["speaker"])
+    out["text"] = re.sub(r"\r\n?", "\n", out["text"])
     return out
 
 
