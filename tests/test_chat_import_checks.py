@@ -109,3 +109,48 @@ def test_cli_wrong_type_exits_1_with_the_line(tmp_path):
     assert "line 2: field speaker must be a string, got an array" in r.stderr
     assert "Traceback" not in r.stderr
     assert not (tmp_path / "h" / "vault" / "chats").exists()
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+def test_a_time_with_a_space_for_t_is_indexed_and_kept(app, tmp_path, sep):
+    """ISO 8601 as Python reads it allows "2024-06-01 09:15:00"; the message heading holds
+    no space in its time, so such a message was neither indexed nor kept by a later import
+    of the same session (review revJ). It is stored with "T"."""
+    first = _lines(tmp_path, {**GOOD, "time": f"2024-06-01{sep}09:15:00"},
+                   {**GOOD, "id": "m2", "time": "2024-06-01T09:16:00Z", "text": "Yes, the early one."})
+    app.import_chat(first, extract=False)
+    assert [h.source_id for h in app.search("ferry", mode="keyword").hits] == ["m1"]
+    assert app.search("ferry", mode="keyword").hits[0].event_time.startswith("2024-06-01T09:15:00")
+    later = _lines(tmp_path, {**GOOD, "id": "m3", "time": "2024-06-01T09:20:00Z", "text": "Booked."},
+                   name="later.jsonl")
+    app.import_chat(later, extract=False)
+    body = app.note_show("chats/family/2024-06-01.md")["body"]
+    assert [line.split("]")[0] for line in body.splitlines() if line.startswith("## [")] == \
+        ["## [m1", "## [m2", "## [m3"]
+    assert "## [m1] Ana · 2024-06-01T09:15:00\n" in body
+    assert app.status()["chunks"] == 3
+
+
+@pytest.mark.parametrize("written,stored", [("2024-06-01 09:15:00 +02:00", "2024-06-01T09:15:00+02:00"),
+                                            ("2024-06-01T09:15:00 Z", "2024-06-01T09:15:00Z")])
+def test_a_space_before_the_offset_is_dropped(app, tmp_path, written, stored):
+    app.import_chat(_lines(tmp_path, {**GOOD, "time": written}), extract=False)
+    assert f"## [m1] Ana · {stored}\n" in app.note_show("chats/family/2024-06-01.md")["body"]
+    assert [h.source_id for h in app.search("ferry", mode="keyword").hits] == ["m1"]
+
+
+def test_carriage_returns_do_not_break_the_archive(app, tmp_path):
+    """A "\\r" in a speaker broke the message heading, and a line after a "\\r" in a text was
+    not escaped; the vault copy is read back with universal newlines, so a later import of
+    the session dropped the message or the rest of its text (review revJ)."""
+    rows = [{**GOOD, "speaker": "Ana\rLopez", "text": "Book the ferry.\rAlso ## [m9] Eve · 2024-01-01T00:00:00"},
+            {**GOOD, "id": "m2", "time": "2024-06-01T09:16:00Z", "speaker": "Ben",
+             "text": "Sure.\r\n## [m8] Eve · 2024-01-01T00:00:00\rdone"}]
+    app.import_chat(_lines(tmp_path, *rows), extract=False)
+    app.import_chat(_lines(tmp_path, {**GOOD, "id": "m3", "time": "2024-06-01T09:20:00Z", "text": "Booked."},
+                           name="later.jsonl"), extract=False)
+    body = app.note_show("chats/family/2024-06-01.md")["body"]
+    assert [line.split("]")[0] for line in body.splitlines() if line.startswith("## [")] == \
+        ["## [m1", "## [m2", "## [m3"]
+    assert "## [m1] Ana Lopez · " in body and "Also ## [m9]" in body and "\\## [m8] Eve" in body
+    assert "done" in body and app.status()["chunks"] == 3

@@ -140,3 +140,39 @@ def test_other_statements_keep_both_current(conn, real_embedder, old, new):
     first, second = _pair(conn, real_embedder, old, new)
     assert second.action == "add", second.reason
     assert {m.text for m in list_memories(conn)} == {old, new}
+
+
+# ------------------------------------------------------------------ whose open slot (review revJ)
+@pytest.mark.parametrize("text,names,expected", [
+    # an owner before the subject word names whose attribute it is, as for closed slots
+    ("My sister lives in Oslo.", [], [Slot("user's sister", "lives in", "oslo")]),
+    ("Olga's sister lives in Rome.", ["Olga"], [Slot("olga's sister", "lives in", "rome")]),
+    ("My dad works at Tidewater.", [], [Slot("user's dad", "works at", "tidewater")]),
+    ("My mom's a nurse.", [], [Slot("user's mom", "job", "nurse")]),
+    ("Olga's brother is 30 years old.", ["Olga"], [Slot("olga's brother", "age", "30")]),
+    ("My sister's favourite colour is red.", [], [Slot("user's sister", "favourite colour", "red")]),
+    ("Olga's favourite colour is red.", ["Olga"], [Slot("olga", "favourite colour", "red")]),
+    ("Olga lives in Oslo.", ["Olga"], [Slot("olga", "lives in", "oslo")]),
+    # a contraction is no subject: "re" of "we're" / "they're" / "you're" named nobody
+    ("We're living in Oslo.", [], []),
+    ("They're living in Oslo.", [], []),
+    ("You're working at Nordlys Bank.", [], []),
+])
+def test_open_slot_subject_names_the_owner(text, names, expected):
+    assert find_slots(text, names, _key) == expected
+
+
+@pytest.mark.parametrize("old,new", [
+    ("My sister lives in Oslo.", "Olga's sister lives in Rome."),   # two people's sisters
+    ("My brother works at Nordlys Bank.", "Olga's brother works at Tidewater Labs."),
+    ("They're living in Oslo.", "You're living in Rome."),          # nobody's slot
+])
+def test_same_relation_of_different_people_keeps_both(conn, real_embedder, old, new):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == "add", second.reason
+    assert {m.text for m in list_memories(conn)} == {old, new}
+
+
+def test_a_relation_own_slot_still_supersedes(conn, real_embedder):
+    first, second = _pair(conn, real_embedder, "My sister lives in Oslo.", "My sister moved to Rome.")
+    assert second.action == "supersede" and second.previous.id == first.memory.id, second.reason

@@ -3,6 +3,7 @@ filters, batch mode, keyword-channel failures reported, stale vectors after edit
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,27 @@ def test_batch_search(b09):
     assert [r["query_id"] for r in rows] == ["q1", "q2"]
     assert rows[0]["hits"][0]["title"] == "Home lab notes"
     assert rows[1]["hits"] == [] and rows[1]["warnings"]
+
+
+@pytest.mark.parametrize("line, problem", [
+    ('{"id": "a", "query": null}', "query must be a string, got null"),
+    ('{"id": "a", "query": ["x"]}', "query must be a string, got an array"),
+    ('{"id": "a", "query": 42}', "query must be a string, got a number"),
+    ('{"id": null, "query": "x"}', "id must be a string or a number, got null"),
+    ('{"id": ["a"], "query": "x"}', "id must be a string or a number, got an array"),
+])
+def test_batch_file_fields_have_their_type(tmp_path, line, problem):
+    """A null query was searched as the text "None" (str(None)); each field must have its type."""
+    from cairn.service import read_batch_file
+    f = write(tmp_path / "q.jsonl", '{"id": "ok", "query": "fine"}\n' + line + "\n")
+    with pytest.raises(ValueError, match=rf"q\.jsonl: line 2: {re.escape(problem)}"):
+        read_batch_file(f)
+
+
+def test_batch_file_ids_default_to_the_line_and_may_be_numbers(tmp_path):
+    from cairn.service import read_batch_file
+    f = write(tmp_path / "q.jsonl", '{"query": "a"}\n\n{"id": 7, "query": "b"}\n{"id": "x", "query": ""}\n')
+    assert read_batch_file(f) == [("1", "a"), ("7", "b"), ("x", "")]
 
 
 def test_b12_edited_note_gets_new_vectors(app, tmp_path):

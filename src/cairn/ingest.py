@@ -806,7 +806,8 @@ _NAME_FIELDS = ("conversation", "session", "id")  # a string, or an integer (wri
 def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
     """The six fields of one chat line as strings. conversation, session and id must be a
     JSON string or integer; speaker, time and text a string; no field may be blank and an
-    id may not hold "]" or a line break (it is written into the message heading).
+    id may not hold "]" or a line break (it is written into the message heading). Line
+    breaks in the speaker become a space, and "\\r\\n" or a lone "\\r" in the text "\\n".
     Raises ImportFormatError naming the line and the field."""
     out: dict[str, str] = {}
     for field in CHAT_FIELDS:
@@ -816,16 +817,41 @@ def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
         if not isinstance(value, str):
             want = "a string or an integer" if field in _NAME_FIELDS else "a string"
             raise ImportFormatError(f"{path}: line {lineno}: field {field} must be {want}, "
-                                    f"got {_json_type(value)} {json.dumps(value)[:60]}")
+                                    f"got {json_type_name(value)} {json.dumps(value)[:60]}")
         if not value.strip():
             raise ImportFormatError(f"{path}: line {lineno}: field {field} is blank")
         out[field] = value
     if "]" in out["id"] or "\n" in out["id"] or "\r" in out["id"]:
         raise ImportFormatError(f"{path}: line {lineno}: field id {out['id']!r} may not contain ']' or a line break")
+    # The archive note is read back with universal newlines (a lone "\r" ends a line): a
+    # speaker stays on its heading line, and a text's lines are the ones written and escaped.
+    out["speaker"] = re.sub(r"[\r\n]+", " ", out["speaker"])
+    out["text"] = re.sub(r"\r\n?", "\n", out["text"])
     return out
 
 
-def _json_type(value: Any) -> str:
+def _chat_time(path: Path, lineno: int, time: str) -> str:
+    """`time` (already read by datetime.fromisoformat) without whitespace, as the message
+    heading needs (chunk.format_chat_message: a time with a space is not read back, so the
+    message would be neither indexed nor kept by a later import): a space between date and
+    time becomes "T" ("2024-06-01 09:15" -> "2024-06-01T09:15"), one before the offset is
+    dropped. ImportFormatError when that changes the moment it names."""
+    if not re.search(r"\s", time):
+        return time
+    fixed = re.sub(r"\s", "", re.sub(r"^(\S+?)\s+(?=\d)", r"\1T", time, count=1))
+    try:
+        same = (datetime.fromisoformat(fixed.replace("Z", "+00:00"))
+                == datetime.fromisoformat(time.replace("Z", "+00:00")))
+    except (ValueError, TypeError):  # TypeError: naive against aware
+        same = False
+    if not same:
+        raise ImportFormatError(f"{path}: line {lineno}: time {time!r}: write it without spaces "
+                                "(2024-06-01T09:15:00Z)")
+    return fixed
+
+
+def json_type_name(value: Any) -> str:
+    """How a JSON value's type is named in error messages: "a string", "a number", "null"..."""
     return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
             dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
 
@@ -851,6 +877,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
             datetime.fromisoformat(msg["time"].replace("Z", "+00:00"))
         except ValueError as exc:
             raise ImportFormatError(f"{path}: line {lineno}: time {msg['time']!r} is not ISO 8601") from exc
+        msg["time"] = _chat_time(path, lineno, msg["time"])
         key = (msg["conversation"], msg["session"], msg["id"])
         if key in first_line:
             raise ImportFormatError(f"{path}: line {lineno}: duplicate message id {msg['id']!r} in session "

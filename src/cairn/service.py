@@ -24,7 +24,8 @@ from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
 from cairn.answer.premise import question_names, unknown_names
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
-                          import_notes_jsonl, ingest_paths, is_url, reindex, run_jobs)
+                          import_notes_jsonl, ingest_paths, is_url, json_type_name, reindex,
+                          run_jobs)
 from cairn.search.hybrid import SearchResult, document_frequency, search
 from cairn.store import db
 from cairn.store import notes as N
@@ -528,7 +529,8 @@ def _chat_note_ids(conn: sqlite3.Connection, target: str | None) -> list[str]:
 def read_batch_file(path: Path) -> list[tuple[str, str]]:
     """Read a `--batch` JSONL file of {"id", "query"} (UTF-8) into (id, query) pairs; a
     missing id is the line number. Raises ValueError "PATH: line N: problem" for a line
-    that is not UTF-8 or not such an object, OSError when the file cannot be read."""
+    that is not UTF-8 or not such an object (query a string, id a string or a number),
+    OSError when the file cannot be read."""
     out = []
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
@@ -544,5 +546,11 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
                 raise ValueError(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
             if not isinstance(obj, dict) or "query" not in obj:
                 raise ValueError(f"{path}: line {lineno}: expected an object with 'id' and 'query'")
-            out.append((str(obj.get("id", lineno)), str(obj["query"])))
+            qid, query = obj.get("id", lineno), obj["query"]
+            if not isinstance(query, str):  # str(None) would search for "None"
+                raise ValueError(f"{path}: line {lineno}: query must be a string, got {json_type_name(query)}")
+            if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
+                raise ValueError(f"{path}: line {lineno}: id must be a string or a number, "
+                                 f"got {json_type_name(qid)}")
+            out.append((str(qid), query))
     return out

@@ -14,8 +14,9 @@ scope and returns one `Decision` with its reason. Rules, in order (first that fi
    implies: "I don't eat meat" after "I'm vegan") -> reinforce; other value -> supersede
    (B17 Ronaldo -> Messi; "I'm vegetarian" -> "I'm vegan now"), unless the new statement is
    additive ("also", "too", "as well", "another"), which adds. Subjects are "user" for
-   I/my/we, else the entity the name resolves to (so "Ольга lives in Oslo" updates "Olga
-   lives in Berlin" once they are aliases). A state word counts only as a predicate of a
+   I/my (and we, for the closed slots), "user's sister" for "my sister", else the entity
+   the name resolves to (so "Ольга lives in Oslo" updates "Olga lives in Berlin" once they
+   are aliases). A state word counts only as a predicate of a
    person ("I'm vegan", not "a vegan restaurant"), so a statement that merely mentions a
    topic or a person fills no slot.
 3. **opposite sentiment**: both have a sentiment (love/like/favourite vs hate/can't stand/

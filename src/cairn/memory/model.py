@@ -79,9 +79,10 @@ class Memory:
 
 @dataclass
 class MemoryChange:
-    """What `remember` did: action "add" (new memory), "reinforce" (restated: same id,
-    confidence/use_count up), "supersede" (`memory` replaces `previous`, which keeps its row
-    with valid_to/superseded_by set) or "none"; `reason` says why."""
+    """What `remember` or `forget_change` did: action "add" (new memory), "reinforce"
+    (restated: same id, confidence/use_count up), "supersede" (`memory` replaces `previous`,
+    which keeps its row with valid_to/superseded_by set), "forget" (`memory` tombstoned) or
+    "none" (nothing changed); `reason` says why."""
 
     action: str
     memory: Memory

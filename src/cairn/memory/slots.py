@@ -16,7 +16,9 @@ There are two kinds of slot:
   "works at" (the employer: "works at / for X", "is employed by X", "got a job at X"),
   "job" ("works as a X", "I'm a nurse" for the occupations in `OCCUPATIONS`), "favourite X",
   "age", "name of X", "birthday". The subject is the word before the cue (I/my -> "user",
-  else the name, resolved to its entity).
+  else the name, resolved to its entity; an owner written before it counts: "my sister lives
+  in X" -> the user's sister, "Olga's brother works at X" -> Olga's brother). "We", "they"
+  and other pronouns fill no open slot.
 - **Closed slots** (`CLOSED_SLOTS`): the value is one of a few states, each given by a word
   list — diet (vegan, vegetarian, pescatarian, "doesn't eat meat", eats meat again, no
   longer vegan/vegetarian), relationship status (single, dating, in a relationship,
@@ -73,8 +75,9 @@ OCCUPATIONS = ("nurse|teacher|doctor|engineer|developer|programmer|designer|lawy
                "cashier|farmer|consultant|manager|analyst|translator|musician|artist|vet|"
                "veterinarian|social worker|police officer|software engineer|data scientist")
 
-_SUBJ = r"(?P<subj>my|i|[^\W\d_][\w-]*?(?:'s)?)"
-_SUBJ_NO_I = r"(?P<subj>my|[^\W\d_][\w-]*?(?:'s)?)"
+# A subject never starts after an apostrophe: the "re" of "we're" names nobody.
+_SUBJ = r"(?<!')(?P<subj>my|i|[^\W\d_][\w-]*?(?:'s)?)"
+_SUBJ_NO_I = r"(?<!')(?P<subj>my|[^\W\d_][\w-]*?(?:'s)?)"
 _ADV = r"(?:(?:now|currently|still|just|recently|finally|officially|have|has|am|is|are)\s+)*"
 # An "-ing" form fills a slot only after a form of "be" ("I'm working at", not "keep working at").
 _BE_ING = (r"(?:(?<=am )|(?<=is )|(?<=are )|(?<='m )|(?<='s )|(?<='re )|(?<=now )|(?<=currently )"
@@ -86,10 +89,10 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("favourite", re.compile(_SUBJ_NO_I +
                              r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
                              r"(?:is|are)\s+(?:now\s+)?(?P<val>[^,.;!?]+)", re.I)),
-    ("lives in", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s)?\s+" + _ADV +
+    ("lives in", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s|'re)?\s+" + _ADV +
                             r"(?:live|lives|" + _BE_ING + r"living|moved|moves|relocated|settled|based)\s+(?:in|to)\s+" + _VAL, re.I)),
     ("lives in", re.compile(r"\b" + _SUBJ_NO_I + r"\s+home\s+is\s+(?:now\s+)?in\s+" + _VAL, re.I)),
-    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s)?\s+" + _ADV +
+    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s|'re)?\s+" + _ADV +
                             r"(?:work|works|" + _BE_ING + r"working|employed)\s+(?:at|for|by)\s+" + _VAL, re.I)),
     ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV +
                             r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+)?"
@@ -104,6 +107,8 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("name", re.compile(r"\b(?P<subj>my)\s+(?P<slot>[a-z]+)(?:'s name is|\s+is called|\s+is named)\s+(?P<val>[^,.;!?]+)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
 ]
+# The owner written right before an open slot's subject word: "my" or "<Name>'s".
+_OWNER = re.compile(r"(?:\b(?P<my>my)|(?<![\w'])(?P<name>[^\W\d_][\w-]*)'s)\s+$", re.I)
 # Cheap test before the open-slot patterns.
 _OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
                         r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
@@ -225,6 +230,12 @@ def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str],
                 subj = "i"
             elif subj in _STOP_SUBJECTS:
                 continue
+            else:  # "my sister lives in", "Olga's brother works at": whose sister or brother
+                owner = _OWNER.search(text[:m.start("subj")])
+                if owner and owner.group("my"):
+                    subj = f"my {subj}"
+                elif owner and owner.group("name").casefold() not in _STOP_SUBJECTS:
+                    subj = f"{owner.group('name').casefold()}'s {subj}"
             name = kind
             if "slot" in m.groupdict() and m.group("slot"):
                 name = " ".join(m.group("slot").casefold().replace("favorite", "favourite").split())
@@ -259,8 +270,8 @@ def find_slots(text: str, names: list[str], resolve: Callable[[str], str]) -> li
     """Every slot `text` fills (at most one per slot name), in the order of OPEN_SLOTS then
     CLOSED_SLOTS. `names`: the entity names in the text (a state word's subject may be one);
     `resolve(name)` maps a name to a stable key (entity id, or the casefolded name).
-    Subjects: "user" for I/my/we, "user's sister" for "my sister", else resolve(name)
-    ("Olga's sister" -> resolve("olga") + "'s sister")."""
+    Subjects: "user" for I/my (and we, in closed slots only), "user's sister" for "my
+    sister", else resolve(name) ("Olga's sister" -> resolve("olga") + "'s sister")."""
     out = []
     for who, slot, value in _raw_slots(text, tuple(names)):
         if who == "i":

@@ -240,7 +240,7 @@ def tense_of(text: str, start: int, end: int) -> str | None:
     nor verbs of arranging such as "booked"), ago, last, yesterday. Future cues: will, 'll,
     going to, gonna, plan/hope/want to, next, tomorrow, soon, and am/is/are + "-ing" (the
     present progressive of an arrangement: "I'm flying on Friday"). A phrase after "for",
-    "by", "until" or "till" names a target date, so it has no tense (None)."""
+    "by", "until", "till" or "before" names a target date, so it has no tense (None)."""
     if re.search(r"\b(?:for|by|until|till|before)\s+$", text[:start], re.I):
         return None
     for splitter in (_CLAUSE_SPLIT, _SENTENCE_SPLIT):
