@@ -142,6 +142,7 @@ def _hit(text, speaker, n):
     ("Wow, what a view.", "Tomas", "Priya"),
     ("That is what I like most.", "Tomas", "Tomas"),  # a first-person word wins over the opener
     ("Sunflowers mean warmth, right?", "Tomas", "Tomas"),  # a tag question states the speaker's view
+    ("The view is lovely, isn’t it?", "Tomas", "Tomas"),
     ("Sunflowers mean warmth?", "Tomas", "Priya"),  # a plain question asks the other person
 ])
 def test_sentence_subject(sentence, speaker, subject):

@@ -54,9 +54,20 @@ def test_opposites_in_the_answer_contradict_the_question(question, answer, expec
     # a negated opposite in the answer is no opposite
     ("What does Priya hate?", "I don't like mushrooms at all [1]."),
     ("What does Priya love about Oslo?", "I never really hated the rain [1]."),
+    ("What does Priya hate?", "I don’t like mushrooms at all [1]."),  # curly apostrophe
+    ("What doesn’t she love about Paris?", "I hate the queues [1]."),
+    # "like" as a preposition in the answer is no liking
+    ("What does Tom hate?", "It looks like rain again [1]."),
+    ("What does Tom dislike about Mondays?", "Mondays feel like a long climb [1]."),
 ])
 def test_no_contradiction(question, answer):
     assert contradiction(question, answer) is None
+
+
+def test_like_as_a_verb_counts():
+    assert contradiction("What does Tom hate?", "I really like rainy days [1].") == ("hate", "like")
+    assert contradiction("What does Tom hate?", "He likes rainy days [1].") == ("hate", "likes")
+    assert contradiction("Why does Priya love mushrooms?", "I can’t stand mushrooms [1].") == ("love", "can't stand")
 
 
 def test_inflected_forms_count():

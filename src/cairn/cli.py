@@ -127,13 +127,7 @@ def _service() -> Iterator["object"]:
     except (ValueError, OSError) as exc:
         _fail(_error_text(exc))
     except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            _fail(f"the index {svc.settings.index_path} is busy: another Cairn process kept it "
-                  f"locked for more than 10 s ({exc}); nothing was lost — try again")
-        from cairn.store.writable import is_readonly_error, readonly_message
-        if is_readonly_error(exc):
-            _fail(readonly_message(svc.settings.index_path, exc))
-        _fail(f"index database error: {exc}")
+        _fail(svc.database_error_message(exc))
     except (EmbedderUnavailable, LLMUnavailable, IndexOpenError, HomeNotWritable) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:

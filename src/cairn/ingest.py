@@ -810,17 +810,17 @@ def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
     breaks in the speaker become a space, and "\\r\\n" or a lone "\\r" in the text "\\n".
     Raises ImportFormatError naming the line and the field."""
     out: dict[str, str] = {}
-    for field in CHAT_FIELDS:
-        value = obj[field]
-        if field in _NAME_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+    for name in CHAT_FIELDS:
+        value = obj[name]
+        if name in _NAME_FIELDS and isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if not isinstance(value, str):
-            want = "a string or an integer" if field in _NAME_FIELDS else "a string"
-            raise ImportFormatError(f"{path}: line {lineno}: field {field} must be {want}, "
+            want = "a string or an integer" if name in _NAME_FIELDS else "a string"
+            raise ImportFormatError(f"{path}: line {lineno}: field {name} must be {want}, "
                                     f"got {json_type_name(value)} {json.dumps(value)[:60]}")
         if not value.strip():
-            raise ImportFormatError(f"{path}: line {lineno}: field {field} is blank")
-        out[field] = value
+            raise ImportFormatError(f"{path}: line {lineno}: field {name} is blank")
+        out[name] = value
     if "]" in out["id"] or "\n" in out["id"] or "\r" in out["id"]:
         raise ImportFormatError(f"{path}: line {lineno}: field id {out['id']!r} may not contain ']' or a line break")
     # The archive note is read back with universal newlines (a lone "\r" ends a line): a

@@ -88,6 +88,18 @@ class Cairn:
             self._vectors = None
             self._alias_cache = None  # its index state belongs to the closed connection
 
+    def database_error_message(self, exc: sqlite3.OperationalError) -> str:
+        """One line for a SQLite error met while using the index, for any adapter to show:
+        busy/locked (another process held the lock past the 10 s timeout), read-only (names
+        the unwritable file and the fix: store/writable.py), or SQLite's own message."""
+        if "locked" in str(exc) or "busy" in str(exc):
+            return (f"the index {self.settings.index_path} is busy: another Cairn process kept it "
+                    f"locked for more than 10 s ({exc}); nothing was lost — try again")
+        from cairn.store.writable import is_readonly_error, readonly_message
+        if is_readonly_error(exc):
+            return readonly_message(self.settings.index_path, exc)
+        return f"index database error: {exc}"
+
     def __enter__(self) -> "Cairn":
         return self
 

@@ -80,7 +80,7 @@ _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos
                        r"sounds like|hope)\b", re.IGNORECASE)
 MAX_SENTENCES = 160
 # A tag question ("Sunflowers mean warmth, right?") states the speaker's own view.
-_TAG_QUESTION = re.compile(r",\s*(?:right|isn'?t it|wasn'?t it|aren'?t they|huh|eh|no)\W*$", re.IGNORECASE)
+_TAG_QUESTION = re.compile(r",\s*(?:right|isn['’]?t it|wasn['’]?t it|aren['’]?t they|huh|eh|no)\W*$", re.IGNORECASE)
 ADDRESSEE = "the person they were talking to"
 
 _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours"

@@ -54,9 +54,17 @@ COUNTERPARTS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 )
 
 
+# "like" as a verb: its inflections, or the bare word after a subject or an adverb that
+# takes a verb ("I like", "really like", "would like"); "looks like rain" is no liking.
+_LIKE = re.compile(r"\b(?P<w>lik(?:es|ed|ing))\b|\b(?:i|we|you|they|he|she|really|also|do|does|did|'d|"
+                   r"would|always|still|totally|especially|both|all)\s+(?P<w2>like)\b", re.IGNORECASE)
+
+
 def _forms(lemma: str) -> re.Pattern[str]:
     """A whole-word pattern for `lemma` and its regular inflections (hate: hates, hated,
-    hating; like: likes, liked, liking; support: supports, supported, supporting)."""
+    hating; support: supports, supported, supporting; like: `_LIKE`)."""
+    if lemma == "like":
+        return _LIKE
     base = lemma[:-1] if lemma.endswith("e") else lemma
     return re.compile(r"\b(?:" + re.escape(lemma) + "|" + re.escape(base)
                       + r"(?:es|s|ed|d|ing))\b", re.IGNORECASE)
@@ -99,6 +107,12 @@ def _said(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return None
 
 
+def _word(m: re.Match[str]) -> str:
+    """The matched word, lower-cased, without the context a pattern needed (`_LIKE`)."""
+    groups = m.groupdict()
+    return (groups.get("w") or groups.get("w2") or m.group(0)).lower()
+
+
 def contradiction(question: str, answer: str) -> tuple[str, str] | None:
     """(the question's word, the opposite word found in the answer), both as written and
     lower-cased, when `answer` (the quoted sentences and the passages they cite; citation
@@ -107,7 +121,9 @@ def contradiction(question: str, answer: str) -> tuple[str, str] | None:
     something is checked: a yes/no question ("Does Tom love cold water?", "Would Tom enjoy a
     sea swim?") is answered by the contradiction, so it is left alone, and so is a question
     holding both words of a pair ("her son and daughter", "love or hate") or a negation.
-    A negated word in the answer ("I don't like…") counts as neither. Never raises."""
+    A negated word in the answer ("I don't like…") counts as neither. Curly apostrophes
+    count as straight ones. Never raises."""
+    question, answer = question.replace("’", "'"), answer.replace("’", "'")
     if _YES_NO.search(question) or re.search(r"\b(?:not|never)\b|n't\b", question, re.IGNORECASE):
         return None  # "What does she not like?": the negation flips the reading; leave it
     for _, word_re, _, other_re in _PAIRS:
@@ -115,7 +131,7 @@ def contradiction(question: str, answer: str) -> tuple[str, str] | None:
         if asked and not other_re.search(question) and not word_re.search(answer):
             said = _said(other_re, answer)
             if said:
-                return asked.group(0).lower(), said.group(0).lower()
+                return asked.group(0).lower(), _word(said)
     m = _LEAST.search(question)
     if m and not re.search(r"\bleast\b", answer, re.IGNORECASE):
         said = _said(re.compile(r"\b" + re.escape(m.group(1)) + r"\b", re.IGNORECASE), answer)

@@ -176,7 +176,7 @@ def answer_type(question: str) -> str | None:
     return None
 
 
-_HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\bis it likely\b|\blikely\b)")
+_HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\blikely\b)")
 
 
 def is_hypothetical(question: str) -> bool:
