@@ -3,7 +3,9 @@
 Pipeline: hits -> premise check (answer/premise.py: a question naming something no note
 mentions abstains, saying so) -> person check (answer/answerability.py: a question about a
 named chat participant abstains, with the reason, when the evidence is about someone else,
-and otherwise draws only on sentences about them) -> evidence (chunks whose support for the
+and otherwise draws only on sentences about them; answer/subject.py: a question about one
+named subject scores sentences without the name and quotes no note about someone else)
+-> evidence (chunks whose support for the
 question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
 the question's polarity or kinship word abstains) -> reply. A hypothetical question ("Would
@@ -22,6 +24,7 @@ from typing import Any
 
 from cairn.answer import answerability
 from cairn.answer.polarity import contradiction
+from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.support import answer_type, fits_answer_type, is_hypothetical, sentences, term_overlap
 from cairn.answer.verify import Evidence, Verification, verify
 from cairn.model import Hit
@@ -239,6 +242,15 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             # quote only sentences about the person, not every sentence of a message holding one
             about = _about_person(check.person, list(hits) + list(context or []))
             focus = answerability.strip_people(question, [check.person]) or None
+    if check_answerability:
+        # notes: never quote a sentence about someone else; score without the name
+        subject = info["person"] if info else question_subject(question)
+        if subject:
+            speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
+            about = _both(about, about_subject(subject, speakers))
+            rest = strip_name(question, subject)
+            if focus is None and answerability.key_terms(rest):
+                focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
     ans = _answer(question, hits, embedder, llm, floor, about, focus)
     ans.answerability = info
     if check_answerability and not ans.abstained:
@@ -253,6 +265,13 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
                       fallback=ans.fallback, evidence=ans.evidence, answerability=info)
     return ans
+
+
+def _both(first, second):
+    """`(hit, sentence) -> bool` true when both filters (None: no filter) accept."""
+    if first is None:
+        return second
+    return lambda hit, sentence: first(hit, sentence) and second(hit, sentence)
 
 
 def _about_person(person: str, hits: list[Hit]):

@@ -1,0 +1,96 @@
+"""Who a question is about, and which note sentences are about them.
+
+"What does Jonas do for a living?" is about Jonas. Retrieval already found the notes that
+name him; inside them, the sentence that answers often does not repeat the name ("He is a
+pastry chef at Café Kandler."), while sentences that do ("Jonas Weber lives in Leipzig.")
+match the question on the name alone. So, for a question about one named subject, the
+extractive answer scores sentences against the question without the name (`strip_name`),
+and does not quote a note's sentence that is about someone else (`about_subject`): a
+sentence of a note whose title is another name ("Priya Raman", "Project Heron"), that
+does not mention the subject either. Chat messages are left to the person check
+(answer/answerability.py), which reads their subject from who wrote them.
+
+The subject is a name (answer/premise.all_names) that the question uses as its grammatical
+subject or possessor: "does Jonas…", "is Lena…", "Priya's husband", "Jonas likes…". A
+name used otherwise ("the Ghent sensor project", "a trip to Rome") makes no subject: a
+place named as a modifier is no reason to drop a sentence. Heuristic over capitalisation
+and word order, not a parser.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cairn.answer.premise import all_names
+from cairn.model import Hit
+
+_AUX = r"(?:does|did|do|is|was|are|were|has|had|have|can|could|will|would|should)"
+_VERB_AFTER = r"(?:is|was|has|had|does|did|likes?|loves?|hates?|lives?|works?|wants?|needs?|thinks?|said|says)"
+
+
+def question_subject(question: str) -> str | None:
+    """The name `question` is about (module doc): its only name, when the question uses it
+    as subject or possessor; None when it names none, several, or uses it otherwise."""
+    names = all_names(question)
+    if len(names) != 1:
+        return None
+    n = re.escape(names[0])
+    if re.search(rf"\b{_AUX}\s+{n}\b|\b{n}(?:'s|’s)|\b{n}\s+{_VERB_AFTER}\b", question, re.IGNORECASE):
+        return names[0]
+    return None
+
+
+def strip_name(question: str, name: str) -> str:
+    """`question` without `name` (and its possessive 's), spaces collapsed."""
+    out = re.sub(rf"(?<!\w){re.escape(name)}(?:'s|’s)?(?!\w)", " ", question, flags=re.IGNORECASE)
+    return re.sub(r"\s+", " ", out).strip()
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"\w+", name) if len(w) >= 2]
+
+
+def _mentions(text: str, words: list[str]) -> bool:
+    low = text.lower()
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", low) for w in words)
+
+
+def is_name_title(title: str) -> bool:
+    """True for a note title that is a name: one to four words, each capitalised, no digits
+    ("Priya Raman", "Project Heron"; not "Garden log", "Trip to Belgium", "2024 taxes")."""
+    words = title.split()
+    return 0 < len(words) <= 4 and all(w[:1].isupper() and not any(c.isdigit() for c in w) for w in words)
+
+
+def _is_speaker(words: list[str], speakers: list[str]) -> bool:
+    """True when the name is a chat participant's, or a short or long form of one ("Mel"
+    for Melanie, "Johns" for John): first words sharing a prefix of 3+ letters."""
+    if not words or len(words[0]) < 3:
+        return False
+    first = words[0]
+    for sp in speakers:
+        f = sp.split()[0].lower() if sp.split() else ""
+        if len(f) >= 3 and (f.startswith(first) or first.startswith(f)):
+            return True
+    return False
+
+
+def about_subject(name: str, speakers: list[str] = ()):
+    """`(hit, sentence) -> bool`: False for a note's sentence (no speaker) that neither
+    mentions `name` nor comes from a note titled with it, when that note's title is another
+    name (`is_name_title`); and, when `name` is none of the chat's `speakers` (nor a short
+    form of one), for a chat message that does not mention it ("I live in Utrecht" by Kai
+    is not about Jonas; participants are the person check's business). Otherwise True."""
+    words = _words(name)
+    check_chat = bool(words) and not _is_speaker(words, list(speakers))
+
+    def about(hit: Hit, sentence: str) -> bool:
+        if not words:
+            return True
+        if hit.speaker is not None:
+            return not check_chat or _mentions(hit.text, words)
+        title = hit.title or ""
+        if not is_name_title(title) or _mentions(title, words):
+            return True
+        return _mentions(sentence, words)
+    return about
