@@ -323,6 +323,8 @@ def test_hypothetical_question_is_answered_from_the_evidence_about_the_person(ta
 
 def test_hypothetical_question_is_not_answered_with_someone_elses_words(taste_app):
     ans = taste_app.ask("Would Lena like bouldering at the quarry?", llm="none")
+    if ans.answerability:  # never "not answerable" on an answer that was given
+        assert ans.answerability["answerable"] is True or ans.abstained
     # the bouldering is Omar's: never quoted as evidence about Lena
     assert not ({"t2", "t4"} & _cited(ans))
 

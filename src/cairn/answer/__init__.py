@@ -234,6 +234,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         if check.person is not None:
             info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
                     "scores": check.scores}
+            if not check.answerable and hypothetical:
+                # answered anyway (a judgement, module doc): say so rather than "not answerable"
+                info.update(answerable=True, reason=f"hypothetical question, answered from the evidence "
+                                                    f"about {check.person} although {check.reason}")
             if not check.answerable and not hypothetical:
                 return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {check.reason}.", "abstain",
                               problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
