@@ -163,3 +163,19 @@ def test_cli_empty_file_says_so_and_exits_0(tmp_path, kind, what):
     assert r.returncode == 0, r.stderr
     assert f"the file holds no {what}" in r.stderr and "Traceback" not in r.stderr
     assert "skipped 1" in r.stdout and "extracted 0 fact(s)" not in r.stdout
+
+
+def test_two_file_names_that_clean_to_one_folder_do_not_overwrite_each_other(app, tmp_path):
+    first = _lines(tmp_path, GOOD, name="home notes.jsonl")
+    app.import_notes(first)
+    hit = app.search("boiler", mode="keyword").hits[0]
+    before = (app.settings.vault / hit.path).read_text(encoding="utf-8")
+    second = _lines(tmp_path, {**GOOD, "id": "r2", "text": "A new record."},
+                    {**GOOD, "text": "This must not replace the boiler record."}, name="home-notes.jsonl")
+    with pytest.raises(ImportFormatError) as exc:
+        app.import_notes(second)
+    assert (f"home-notes.jsonl: line 2: record 'r1' would be stored at {hit.path}, the note of record 'r1' "
+            f"imported from {first.resolve()}; rename one of the files") in str(exc.value)
+    assert (app.settings.vault / hit.path).read_text(encoding="utf-8") == before
+    assert app.status()["notes"] == 1
+    app.import_notes(first)  # the file that wrote it may import it again

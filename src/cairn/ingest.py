@@ -857,6 +857,26 @@ def _note_record(path: Path, lineno: int, obj: dict) -> _Record:
     return _Record(lineno, rid, text, title, tags, created)
 
 
+def _check_record_owner(path: Path, vault: Path, rec: _Record, relpath: str, note_id: str) -> None:
+    """Refuse to overwrite a record note that another import file wrote: file names that
+    clean to the same folder ("a b.jsonl" and "a-b.jsonl" both give records/a-b/) would
+    otherwise replace each other's records of the same id. The note at `relpath` belongs
+    to this file when its frontmatter id is `note_id` (or it has none, or is unreadable).
+    Raises ImportFormatError naming the line, the path and the other file."""
+    target = vault / relpath
+    if not target.is_file():
+        return
+    try:
+        fm, _ = V.split_frontmatter(target.read_text(encoding="utf-8", errors="replace"), lenient=True)
+    except OSError:
+        return
+    if fm.get("id") and str(fm["id"]) != note_id:
+        other = str(fm.get("source") or "another file").rsplit("#", 1)[0]
+        raise ImportFormatError(f"{path}: line {rec.lineno}: record {rec.id!r} would be stored at {relpath}, "
+                                f"the note of record {str(fm.get('source_id', rec.id))!r} imported from "
+                                f"{other}; rename one of the files")
+
+
 def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
                        progress: Progress | None = None) -> IngestReport:
     """Import records `{id, text, title?, tags?, created?}`, one note each. The whole file is
@@ -876,16 +896,19 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     if not records:
         return _empty_file(path, report, "records")
     folder = f"records/{V.slugify(path.stem)}"
-    for i, rec in enumerate(records):
+    planned = [(rec, f"{folder}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md",
+                V.stable_id(f"rec:{path.name}:{rec.id}")) for rec in records]
+    for rec, relpath, note_id in planned:
+        _check_record_owner(path, settings.vault, rec, relpath, note_id)
+    for i, (rec, relpath, note_id) in enumerate(planned):
         rid = rec.id
-        fm: dict[str, Any] = {"generator": "cairn", "id": V.stable_id(f"rec:{path.name}:{rid}"),
+        fm: dict[str, Any] = {"generator": "cairn", "id": note_id,
                               "title": rec.title or rid, "type": "record", "source_id": rid,
                               "source": f"{path.resolve()}#{rid}"}
         if rec.created:
             fm["created"] = rec.created
         if rec.tags:
             fm["tags"] = rec.tags
-        relpath = f"{folder}/{V.slugify(rid, 80)}-{_sha1(rid)[:6]}.md"
         _write_and_index(conn, settings, relpath, fm, rec.text, report, f"{path.name}:{rec.lineno}")
         if progress:
             progress("import", i + 1, len(records))
