@@ -154,3 +154,86 @@ def test_carriage_returns_do_not_break_the_archive(app, tmp_path):
         ["## [m1", "## [m2", "## [m3"]
     assert "## [m1] Ana Lopez · " in body and "Also ## [m9]" in body and "\\## [m8] Eve" in body
     assert "done" in body and app.status()["chunks"] == 3
+
+
+# --- fields present but blank or null; empty files; names that clean to one path --------
+
+@pytest.mark.parametrize("field,value,want", [
+    ("text", "", "field text is blank"),
+    ("session", "", "field session is blank"),
+    ("conversation", None, "field conversation must be a string or an integer, got null"),
+    ("time", None, "field time must be a string, got null"),
+])
+def test_a_present_blank_or_null_field_is_not_called_missing(app, tmp_path, field, value, want):
+    path = _lines(tmp_path, GOOD, {**GOOD, "id": "m2", field: value})
+    with pytest.raises(ImportFormatError) as exc:
+        app.import_chat(path)
+    assert f"line 2: {want}" in str(exc.value) and "missing" not in str(exc.value)
+    _nothing_stored(app)
+
+
+@pytest.mark.parametrize("content", ["", "\n \n"])
+def test_a_file_without_messages_is_skipped_and_extracts_nothing(app, tmp_path, content):
+    path = write(tmp_path / "empty.jsonl", content)
+    report = app.import_chat(path, extract=True)
+    assert report.skipped == [(str(path), "the file holds no messages (it is empty or has only blank lines); "
+                                          "nothing was imported")]
+    assert not report.extracted and report.extractions == [] and "extraction" not in report.to_json()
+    _nothing_stored(app)
+
+
+@pytest.mark.parametrize("first,second,want", [
+    ({"conversation": "x"}, {"conversation": "x/../.."},
+     "line 2: conversation 'x/../..' would be stored in chats/x/, the folder of conversation 'x' (line 1)"),
+    ({"conversation": "Family"}, {"conversation": "family"},
+     "line 2: conversation 'family' would be stored in chats/family/, the folder of conversation 'Family' (line 1)"),
+    ({"session": "S 1"}, {"session": "s-1"},
+     "line 2: session 's-1' of conversation 'family' would be stored at chats/family/s-1.md, "
+     "the note of session 'S 1' (line 1)"),
+])
+def test_names_that_clean_to_one_path_are_refused(app, tmp_path, first, second, want):
+    path = _lines(tmp_path, {**GOOD, **first}, {**GOOD, **second, "text": "Another session entirely."})
+    with pytest.raises(ImportFormatError) as exc:
+        app.import_chat(path)
+    assert want in str(exc.value)
+    _nothing_stored(app)
+
+
+def test_a_name_that_cleans_to_an_archived_note_of_another_name_is_refused(app, tmp_path):
+    app.import_chat(_lines(tmp_path, GOOD), extract=False)
+    note = app.settings.vault / "chats" / "family" / "2024-06-01.md"
+    before = note.read_text(encoding="utf-8")
+    other = {**GOOD, "conversation": "family/../..", "text": "This must not replace m1."}
+    with pytest.raises(ImportFormatError) as exc:
+        app.import_chat(_lines(tmp_path, other, name="other.jsonl"), extract=False)
+    assert ("line 1: conversation 'family/../..' would be stored in chats/family/, the folder of "
+            "conversation 'family' (chats/family/2024-06-01.md in the vault)") in str(exc.value)
+    sess = {**GOOD, "session": "2024 06 01", "text": "Nor this."}
+    with pytest.raises(ImportFormatError, match=r"line 1: session '2024 06 01' of conversation 'family' would be "
+                                                r"stored at chats/family/2024-06-01\.md, the note of session "
+                                                r"'2024-06-01' \(chats/family/2024-06-01\.md in the vault\)"):
+        app.import_chat(_lines(tmp_path, sess, name="sess.jsonl"), extract=False)
+    assert note.read_text(encoding="utf-8") == before and app.status()["notes"] == 1
+
+
+def test_the_same_names_again_still_merge(app, tmp_path):
+    app.import_chat(_lines(tmp_path, {**GOOD, "conversation": 123, "session": 7}), extract=False)
+    app.import_chat(_lines(tmp_path, {**GOOD, "conversation": "123", "session": "7", "id": "m2",
+                                      "time": "2024-06-01T09:16:00Z", "text": "Booked it."},
+                           {**GOOD, "conversation": "123", "session": "8"}, name="more.jsonl"), extract=False)
+    body = app.note_show("chats/123/7.md")["body"]
+    assert "## [m1]" in body and "## [m2]" in body and app.status()["notes"] == 2
+
+
+def test_cli_blank_text_and_name_clash_exit_1_without_traceback(tmp_path):
+    path = _lines(tmp_path, GOOD, {**GOOD, "id": "m2", "text": ""}, name="blank.jsonl")
+    r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", str(tmp_path / "h"), "import", "chat",
+                        "--no-extract", "-q", str(path)], capture_output=True, text=True, timeout=300,
+                       env={**os.environ})
+    assert r.returncode == 1 and "line 2: field text is blank" in r.stderr and "Traceback" not in r.stderr
+    path = _lines(tmp_path, GOOD, {**GOOD, "conversation": "family/../.."}, name="clash.jsonl")
+    r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", str(tmp_path / "h"), "import", "chat",
+                        "--no-extract", "-q", str(path)], capture_output=True, text=True, timeout=300,
+                       env={**os.environ})
+    assert r.returncode == 1 and "give one of them another name" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "h" / "vault" / "chats").exists()

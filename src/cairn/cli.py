@@ -257,7 +257,8 @@ def jobs_run(json_out: bool = typer.Option(False, "--json"),
 @import_app.command("notes")
 def import_notes(file: Path, json_out: bool = typer.Option(False, "--json"),
                  quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
-    """Import notes from JSONL: {"id", "text", "title"?, "tags"?, "created"?} per line."""
+    """Import notes from JSONL: {"id", "text", "title"?, "tags"?, "created"?} per line
+    (created in ISO 8601); the whole file is checked before anything is written."""
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.import_notes(file, progress=prog)
     _print_report(report, json_out)

@@ -725,6 +725,10 @@ class ImportFormatError(ValueError):
 
 
 def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-blank line of a JSONL import file. Checks only
+    that each line is a JSON object holding every `required` key (its value's type and
+    blankness are for `_string_field`). Raises ImportFormatError naming the file and line:
+    no such file, not valid JSON, not an object, "missing field(s) a, b"."""
     if not path.exists():
         raise ImportFormatError(f"{path}: no such file")
     out: list[tuple[int, dict]] = []
@@ -738,11 +742,62 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]
                 raise ImportFormatError(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
             if not isinstance(obj, dict):
                 raise ImportFormatError(f"{path}: line {lineno}: expected a JSON object")
-            missing = [k for k in required if obj.get(k) in (None, "")]
+            missing = [k for k in required if k not in obj]
             if missing:
                 raise ImportFormatError(f"{path}: line {lineno}: missing field(s) {', '.join(missing)}")
             out.append((lineno, obj))
     return out
+
+
+def json_type_name(value: Any) -> str:
+    """How a JSON value's type is named in error messages: "a string", "a number", "null"..."""
+    return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
+            dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _wrong_type(path: Path, lineno: int, name: str, want: str, value: Any) -> ImportFormatError:
+    shown = "" if value is None else " " + json.dumps(value, ensure_ascii=False)[:60]
+    return ImportFormatError(f"{path}: line {lineno}: field {name} must be {want}, "
+                             f"got {json_type_name(value)}{shown}")
+
+
+def _string_field(path: Path, lineno: int, obj: dict, name: str, *, integer: bool = False,
+                  optional: bool = False) -> str | None:
+    """Field `name` of one JSONL import line as a string: the value must be a JSON string,
+    or with integer=True also an integer (returned as its digits, so 5 and "5" are one id;
+    a boolean is not an integer), and not blank. optional=True: a field left out, null or
+    blank (only whitespace) gives None instead. Shared by `import notes` and `import chat`.
+    Raises ImportFormatError "FILE: line N: field NAME must be a string, got an array [...]"
+    or "FILE: line N: field NAME is blank"."""
+    value = obj.get(name)
+    if optional and (value is None or (isinstance(value, str) and not value.strip())):
+        return None
+    if integer and isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise _wrong_type(path, lineno, name, "a string or an integer" if integer else "a string", value)
+    if not value.strip():
+        raise ImportFormatError(f"{path}: line {lineno}: field {name} is blank")
+    return value
+
+
+def _iso_time(path: Path, lineno: int, name: str, value: str) -> None:
+    """Raise ImportFormatError unless `value` is an ISO 8601 date or date-time as Python's
+    `datetime.fromisoformat` reads it ("2024-10-09", "2024-10-09T08:30:00Z"); the same
+    rule the index applies to a note's dates (parse.markdown.to_iso)."""
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise ImportFormatError(f"{path}: line {lineno}: {name} {value!r} is not ISO 8601 "
+                                "(write 2024-10-09 or 2024-10-09T08:30:00Z)") from None
+
+
+def _empty_file(path: Path, report: IngestReport, what: str) -> IngestReport:
+    """The report of an import whose file holds no line at all (an empty file, /dev/null,
+    only blank lines): the file is listed as skipped, which leaves the exit code 0."""
+    report.skipped.append((str(path), f"the file holds no {what} (it is empty or has only blank lines); "
+                                      "nothing was imported"))
+    return report
 
 
 def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str, fm: dict,
@@ -757,28 +812,104 @@ def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str,
      "unchanged": report.unchanged}[status].append(label)
 
 
+NOTE_FIELDS = ("id", "text")  # required; title, tags and created are optional
+
+
+@dataclass
+class _Record:
+    """One checked line of a notes import (see `_note_record`)."""
+
+    lineno: int
+    id: str
+    text: str
+    title: str | None
+    tags: list[str]
+    created: str | None
+
+
+def _note_record(path: Path, lineno: int, obj: dict) -> _Record:
+    """One line of a notes import, checked: id a string or integer (written as digits),
+    text a string, neither blank; title a string, created an ISO 8601 date or date-time
+    string (`_iso_time`), tags a list of strings or one string of tags separated by commas
+    or spaces; an optional field left out, null or blank counts as not given. Other keys
+    are ignored. Raises ImportFormatError naming the file, line and field."""
+    rid = _string_field(path, lineno, obj, "id", integer=True)
+    text = _string_field(path, lineno, obj, "text")
+    title = _string_field(path, lineno, obj, "title", optional=True)
+    created = _string_field(path, lineno, obj, "created", optional=True)
+    if created is not None:
+        _iso_time(path, lineno, "created", created)
+    raw_tags = obj.get("tags")
+    if raw_tags is None:
+        tags: list[str] = []
+    elif isinstance(raw_tags, str):
+        tags = [t for t in raw_tags.replace(",", " ").split() if t]
+    elif isinstance(raw_tags, list):
+        tags = []
+        for n, tag in enumerate(raw_tags):
+            if not isinstance(tag, str):
+                raise _wrong_type(path, lineno, f"tags[{n}]", "a string", tag)
+            if not tag.strip():
+                raise ImportFormatError(f"{path}: line {lineno}: field tags[{n}] is blank")
+            tags.append(tag)
+    else:
+        raise _wrong_type(path, lineno, "tags", "a list of strings or a string", raw_tags)
+    return _Record(lineno, rid, text, title, tags, created)
+
+
+def _check_record_owner(path: Path, vault: Path, rec: _Record, relpath: str, note_id: str) -> None:
+    """Refuse to overwrite a record note that another import file wrote: file names that
+    clean to the same folder ("a b.jsonl" and "a-b.jsonl" both give records/a-b/) would
+    otherwise replace each other's records of the same id. The note at `relpath` belongs
+    to this file when its frontmatter id is `note_id` (or it has none, or is unreadable).
+    Raises ImportFormatError naming the line, the path and the other file."""
+    target = vault / relpath
+    if not target.is_file():
+        return
+    try:
+        fm, _ = V.split_frontmatter(target.read_text(encoding="utf-8", errors="replace"), lenient=True)
+    except OSError:
+        return
+    if fm.get("id") and str(fm["id"]) != note_id:
+        other = str(fm.get("source") or "another file").rsplit("#", 1)[0]
+        raise ImportFormatError(f"{path}: line {rec.lineno}: record {rec.id!r} would be stored at {relpath}, "
+                                f"the note of record {str(fm.get('source_id', rec.id))!r} imported from "
+                                f"{other}; rename one of the files")
+
+
 def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
                        progress: Progress | None = None) -> IngestReport:
     """Import records `{id, text, title?, tags?, created?}`, one note each. The whole file is
-    validated before anything is written (ImportFormatError names the bad line)."""
-    records = _read_jsonl(path, ("id", "text"))
+    checked before anything is written (`_note_record`: types, blanks, ISO dates; ids
+    unique in the file): ImportFormatError names the file, line and field, nothing is
+    written. A file with no records is reported as skipped (`_empty_file`)."""
+    records: list[_Record] = []
+    first_line: dict[str, int] = {}
+    for lineno, obj in _read_jsonl(path, NOTE_FIELDS):
+        rec = _note_record(path, lineno, obj)
+        if rec.id in first_line:
+            raise ImportFormatError(f"{path}: line {lineno}: duplicate record id {rec.id!r} "
+                                    f"(first on line {first_line[rec.id]})")
+        first_line[rec.id] = lineno
+        records.append(rec)
     report = IngestReport()
+    if not records:
+        return _empty_file(path, report, "records")
     folder = f"records/{V.slugify(path.stem)}"
-    for i, (lineno, rec) in enumerate(records):
-        rid = str(rec["id"])
-        title = str(rec.get("title") or rid)
-        tags = rec.get("tags") or []
-        if isinstance(tags, str):
-            tags = [t for t in tags.replace(",", " ").split() if t]
-        fm: dict[str, Any] = {"generator": "cairn", "id": V.stable_id(f"rec:{path.name}:{rid}"),
-                              "title": title, "type": "record", "source_id": rid,
+    planned = [(rec, f"{folder}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md",
+                V.stable_id(f"rec:{path.name}:{rec.id}")) for rec in records]
+    for rec, relpath, note_id in planned:
+        _check_record_owner(path, settings.vault, rec, relpath, note_id)
+    for i, (rec, relpath, note_id) in enumerate(planned):
+        rid = rec.id
+        fm: dict[str, Any] = {"generator": "cairn", "id": note_id,
+                              "title": rec.title or rid, "type": "record", "source_id": rid,
                               "source": f"{path.resolve()}#{rid}"}
-        if rec.get("created"):
-            fm["created"] = str(rec["created"])
-        if tags:
-            fm["tags"] = [str(t) for t in tags]
-        relpath = f"{folder}/{V.slugify(rid, 80)}-{_sha1(rid)[:6]}.md"
-        _write_and_index(conn, settings, relpath, fm, str(rec["text"]), report, f"{path.name}:{lineno}")
+        if rec.created:
+            fm["created"] = rec.created
+        if rec.tags:
+            fm["tags"] = rec.tags
+        _write_and_index(conn, settings, relpath, fm, rec.text, report, f"{path.name}:{rec.lineno}")
         if progress:
             progress("import", i + 1, len(records))
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
@@ -809,18 +940,8 @@ def _chat_message(path: Path, lineno: int, obj: dict) -> dict[str, str]:
     id may not hold "]" or a line break (it is written into the message heading). Line
     breaks in the speaker become a space, and "\\r\\n" or a lone "\\r" in the text "\\n".
     Raises ImportFormatError naming the line and the field."""
-    out: dict[str, str] = {}
-    for name in CHAT_FIELDS:
-        value = obj[name]
-        if name in _NAME_FIELDS and isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str):
-            want = "a string or an integer" if name in _NAME_FIELDS else "a string"
-            raise ImportFormatError(f"{path}: line {lineno}: field {name} must be {want}, "
-                                    f"got {json_type_name(value)} {json.dumps(value)[:60]}")
-        if not value.strip():
-            raise ImportFormatError(f"{path}: line {lineno}: field {name} is blank")
-        out[name] = value
+    out = {name: _string_field(path, lineno, obj, name, integer=name in _NAME_FIELDS)
+           for name in CHAT_FIELDS}
     if "]" in out["id"] or "\n" in out["id"] or "\r" in out["id"]:
         raise ImportFormatError(f"{path}: line {lineno}: field id {out['id']!r} may not contain ']' or a line break")
     # The archive note is read back with universal newlines (a lone "\r" ends a line): a
@@ -850,10 +971,57 @@ def _chat_time(path: Path, lineno: int, time: str) -> str:
     return fixed
 
 
-def json_type_name(value: Any) -> str:
-    """How a JSON value's type is named in error messages: "a string", "a number", "null"..."""
-    return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
-            dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
+def _session_relpath(conv: str, sess: str) -> str:
+    """The vault path of a chat session's note: chats/<slug of conversation>/<slug of session>.md."""
+    return f"chats/{V.slugify(conv)}/{V.slugify(sess)}.md"
+
+
+def _archived_names(vault: Path, folder: str) -> dict[str, tuple[str, str]]:
+    """{relpath: (conversation, session)} of the session notes already in chats/<folder>/,
+    as their frontmatter names them (notes without both names are left out)."""
+    out: dict[str, tuple[str, str]] = {}
+    base = vault / "chats" / folder
+    if not base.is_dir():
+        return out
+    for note in sorted(base.glob("*.md")):
+        try:
+            fm, _ = V.split_frontmatter(note.read_text(encoding="utf-8", errors="replace"), lenient=True)
+        except OSError:
+            continue
+        if fm.get("conversation") is not None and fm.get("session") is not None:
+            out[f"chats/{folder}/{note.name}"] = (str(fm["conversation"]), str(fm["session"]))
+    return out
+
+
+def _check_session_names(path: Path, vault: Path, first_line: dict[tuple[str, str], int]) -> None:
+    """Refuse conversation and session names that differ but clean (`V.slugify`) to the same
+    vault place, so two of them never merge into one note: two conversations of the import
+    sharing a folder (`x/../..` and `x` both give chats/x/), two sessions of one conversation
+    sharing a file, or a name whose folder or file already holds a session note written for
+    another conversation or session name. first_line: {(conversation, session): first line}.
+    Raises ImportFormatError naming the line, both names and the path."""
+    folders: dict[str, tuple[str, str]] = {}  # folder -> (conversation, where it was seen)
+    files: dict[str, tuple[str, str]] = {}  # relpath -> (session, where it was seen)
+    for (conv, sess), lineno in first_line.items():
+        folder = V.slugify(conv)
+        relpath = _session_relpath(conv, sess)
+        if folder not in folders:
+            folders[folder] = (conv, f"line {lineno}")
+            for other_path, (other_conv, other_sess) in _archived_names(vault, folder).items():
+                if other_conv != conv:
+                    folders[folder] = (other_conv, f"{other_path} in the vault")
+                    break
+                files.setdefault(other_path, (other_sess, f"{other_path} in the vault"))
+        other_conv, where = folders[folder]
+        if other_conv != conv:
+            raise ImportFormatError(
+                f"{path}: line {lineno}: conversation {conv!r} would be stored in chats/{folder}/, "
+                f"the folder of conversation {other_conv!r} ({where}); give one of them another name")
+        other_sess, where = files.setdefault(relpath, (sess, f"line {lineno}"))
+        if other_sess != sess:
+            raise ImportFormatError(
+                f"{path}: line {lineno}: session {sess!r} of conversation {conv!r} would be stored at "
+                f"{relpath}, the note of session {other_sess!r} ({where}); give one of them another name")
 
 
 def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, embedder,
@@ -864,30 +1032,35 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
     message, event time = the message's own `time` (ISO 8601, validated). A session already
     in the archive is merged by message id (`_merge_with_archive`: same id = new wins, the
     others are kept). The whole file is checked first (`_chat_message`: types, blanks; ids
-    unique per session): ImportFormatError names the line and field, nothing is written.
+    unique per session; `_check_session_names`: names that differ never share a note):
+    ImportFormatError names the line and field, nothing is written. A file with no
+    messages is reported as skipped (`_empty_file`) and `after_index` is not called.
     after_index: called with the imported sessions' note ids once they are indexed and
     before embedding (fact extraction hooks in here, so messages are embedded once); the
     messages are embedded even when the hook raises (the exception then propagates)."""
     rows = _read_jsonl(path, CHAT_FIELDS)
     sessions: dict[tuple[str, str], list[dict]] = {}
     first_line: dict[tuple[str, str, str], int] = {}
+    session_line: dict[tuple[str, str], int] = {}
     for lineno, raw in rows:
         msg = _chat_message(path, lineno, raw)
-        try:
-            datetime.fromisoformat(msg["time"].replace("Z", "+00:00"))
-        except ValueError as exc:
-            raise ImportFormatError(f"{path}: line {lineno}: time {msg['time']!r} is not ISO 8601") from exc
+        _iso_time(path, lineno, "time", msg["time"])
         msg["time"] = _chat_time(path, lineno, msg["time"])
         key = (msg["conversation"], msg["session"], msg["id"])
         if key in first_line:
             raise ImportFormatError(f"{path}: line {lineno}: duplicate message id {msg['id']!r} in session "
                                     f"{msg['conversation']}/{msg['session']} (first on line {first_line[key]})")
         first_line[key] = lineno
+        if (msg["conversation"], msg["session"]) not in sessions:
+            session_line[(msg["conversation"], msg["session"])] = lineno
         sessions.setdefault((msg["conversation"], msg["session"]), []).append(msg)
     report = IngestReport()
+    if not sessions:
+        return _empty_file(path, report, "messages")
+    _check_session_names(path, settings.vault, session_line)
     note_ids: list[str] = []
     for i, ((conv, sess), msgs) in enumerate(sessions.items()):
-        relpath = f"chats/{V.slugify(conv)}/{V.slugify(sess)}.md"
+        relpath = _session_relpath(conv, sess)
         msgs = _merge_with_archive(settings.vault / relpath, msgs)
         msgs.sort(key=lambda m: str(m["time"]))
         fm = {"generator": "cairn", "id": V.stable_id(f"chat:{conv}:{sess}"),

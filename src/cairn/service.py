@@ -150,17 +150,21 @@ class Cairn:
         """Import a JSONL chat transcript (see ingest.import_chat_jsonl), then extract facts
         from the imported sessions and store them as fact keys before embedding.
         extract: None = `[memory] extract_on_import` (default on). llm: extraction model
-        spec (None = `[memory] extract_llm`, default "none" = rules)."""
+        spec (None = `[memory] extract_llm`, default "none" = rules). The report's
+        `extracted` says whether extraction ran (not for a file without messages)."""
         do_extract = self.settings.memory.extract_on_import if extract is None else extract
         extractions: list[SessionExtraction] = []
         model = _extraction_llm(self.settings, llm) if do_extract else None  # bad spec: fail first
 
+        ran: list[bool] = []  # the hook is not called for a file without messages
+
         def hook(note_ids: list[str]) -> None:
+            ran.append(True)
             extractions.extend(self._extract_notes(note_ids, model, embed=False))
 
         report = import_chat_jsonl(self.conn, self.settings, Path(path), self.embedder, progress,
                                    after_index=hook if do_extract else None)
-        return ChatImportReport(**vars(report), extractions=extractions, extracted=do_extract)
+        return ChatImportReport(**vars(report), extractions=extractions, extracted=bool(ran))
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:
         """Rebuild the index from the vault alone."""
