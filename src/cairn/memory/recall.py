@@ -121,7 +121,8 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
     def resolve(name: str) -> str:  # the subject keys memory.store uses for slots
         return E.resolve(conn, name) or E.normalise(name)
 
-    asked = set(query_slots(query, E.find_names(query), resolve))
+    # subjects: capitalised names, and any alias of a known entity ("where does kai live")
+    asked = set(query_slots(query, list(dict.fromkeys([*E.find_names(query), *anchors.values()])), resolve))
     results: list[RecalledMemory] = []
     for row, c in zip(rows, cos):
         rowid = row["rowid"]
