@@ -206,3 +206,20 @@ def test_cli_remember_too_long_is_a_clear_error(tmp_path):
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=dict(os.environ))
     assert r.returncode == 1
     assert str(MAX_MEMORY_CHARS) in r.stderr + r.stdout and "Traceback" not in r.stderr
+
+
+def test_late_history_survives_a_reindex_from_the_vault(home, embedder):
+    from cairn.service import Cairn
+    with Cairn(home, embedder=embedder) as app:
+        app.remember("Kai lives in Porto", at="2025-06-01T00:00:00+00:00")
+        rot = app.remember("Kai moved to Rotterdam", at="2026-03-01T00:00:00+00:00").memory
+        app.remember("Kai lives in Utrecht", at="2025-12-01T00:00:00+00:00")
+        before = {m.id: m.to_json() for m in app.memories(include_inactive=True)}
+        chain = [m.id for m in app.memory_history(rot.id)]
+    (home / "index.db").unlink()
+    for extra in ("index.db-wal", "index.db-shm"):
+        (home / extra).unlink(missing_ok=True)
+    with Cairn(home, embedder=embedder) as app:
+        assert app.reindex().failed == []
+        assert {m.id: m.to_json() for m in app.memories(include_inactive=True)} == before
+        assert [m.id for m in app.memory_history(rot.id)] == chain and len(chain) == 3

@@ -13,12 +13,16 @@ There are two kinds of slot:
 
 - **Open slots** (`OPEN_SLOTS`): the value is free text captured after a cue phrase —
   "lives in" ("lives in / moved to / relocated to / is based in X", "my home is in X"),
-  "works at" (the employer: "works at / for X", "is employed by X", "got a job at X"),
-  "job" ("works as a X", "I'm a nurse" for the occupations in `OCCUPATIONS`), "favourite X",
+  "works at" (the employer: "works at / for X", "is employed by X", "got a job at X",
+  "works as a Y at X"), "job" ("works as a X", "got a new job at Y as a X", "I'm a nurse"
+  for the occupations in `OCCUPATIONS`), "favourite X",
   "age", "name of X", "birthday". The subject is the word before the cue (I/my -> "user",
   else the name, resolved to its entity; an owner written before it counts: "my sister lives
   in X" -> the user's sister, "Olga's brother works at X" -> Olga's brother). "We", "they"
-  and other pronouns fill no open slot.
+  and other pronouns fill no open slot. A value ends at punctuation, at a word that starts
+  a new thought ("as", "since", "and"...) or at a time phrase ("last month", "in 2024", "two
+  weeks ago"); a job also at "at"/"in". The dot after an abbreviation in `ABBREVIATIONS`
+  ("St. Luke's") does not end it. Emoji and other symbols are read as spaces first.
 - **Closed slots** (`CLOSED_SLOTS`): the value is one of a few states, each given by a word
   list — diet (vegan, vegetarian, pescatarian, "doesn't eat meat", eats meat again, no
   longer vegan/vegetarian), relationship status (single, dating, in a relationship,
@@ -35,6 +39,9 @@ There are two kinds of slot:
 `BROADER` lists states that a more specific state implies: "doesn't eat meat" is implied
 by vegetarian, vegan and pescatarian, so "I don't eat meat" restates "I'm vegan" (reinforce),
 while "I'm vegan now" after "I don't eat meat" is a change (supersede).
+
+`query_slots(query, names, resolve)` is the reverse, for recall: the (subject, slot) pairs a
+question asks about ("where do I live?" -> ("user", "lives in")), from `QUERY_CUES`.
 
 What is *not* a slot: likes, hobbies, people met, places visited — a statement about those
 never retires another one through this module (match.py's sentiment rule handles "I love X"
