@@ -223,3 +223,18 @@ def test_late_history_survives_a_reindex_from_the_vault(home, embedder):
         assert app.reindex().failed == []
         assert {m.id: m.to_json() for m in app.memories(include_inactive=True)} == before
         assert [m.id for m in app.memory_history(rot.id)] == chain and len(chain) == 3
+
+
+def test_cli_recall_shows_the_slot_component(home, embedder):
+    from cairn.service import Cairn
+    with Cairn(home, embedder=embedder) as app:
+        app.remember("I live in Porto", at="2025-01-10T00:00:00+00:00")
+        app.remember("My sister Anna lives in Madrid", at="2025-01-11T00:00:00+00:00")
+        app.remember("I moved to Lisbon", at="2025-06-01T00:00:00+00:00")
+    cmd = [sys.executable, "-m", "cairn.cli", "--home", str(home), "recall", "where do I live",
+           "--at", "2025-07-01T00:00:00+00:00"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.split("\n 2. ")[0]
+    assert "I moved to Lisbon" in first and "slo 1.50" in first
+    assert "Porto" not in r.stdout
