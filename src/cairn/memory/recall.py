@@ -28,8 +28,9 @@ Agents" retrieval score of Park et al. 2023; weights in `config.MemorySettings`)
 
 A memory whose relevance is below `min_relevance` is dropped unless it is anchored by an
 entity or a slot (the floor keeps an important but unrelated memory out; the anchor lets
-"Ольга" find facts stored under "Olga" where the embedder sees no overlap). Superseded and forgotten memories are
-excluded unless include_history, in which case their score is halved (`history_factor`).
+"Ольга" find facts stored under "Olga" where the embedder sees no overlap). Superseded and
+forgotten memories are excluded unless include_history, in which case their score is
+halved (`history_factor`).
 Scope: scope None sees only "global" memories; a project scope sees global ones plus its
 own, never another project's. Recall bumps `last_used`/`use_count` of what it returns.
 """

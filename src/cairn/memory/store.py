@@ -27,8 +27,8 @@ from cairn.config import MAX_MEMORY_CHARS
 from cairn.memory import entities as E
 from cairn.memory import mirror
 from cairn.memory.match import decide
-from cairn.memory.slots import find_slots
 from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
+from cairn.memory.slots import find_slots
 from cairn.memory.temporal import resolve_event_time
 from cairn.search.text import index_text
 from cairn.store.notes import transaction
@@ -210,7 +210,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     (re-importing a chat changes nothing) or was already recorded with the same text and
     time, even if that memory has since been superseded or forgotten (it is not restored).
     A contradiction said *before* the memory it contradicts (an old chat imported after a
-    newer `remember`) is added as history: valid_to/superseded_by point at the newer one.
+    newer `remember`) is added as history: valid_to/superseded_by point at the state that
+    came next in time (`_insert_history`).
     Raises ValueError for empty text, text longer than config.MAX_MEMORY_CHARS (after
     whitespace is collapsed), an unknown kind, a bad confidence/importance or an empty
     scope — nothing is stored then.
