@@ -5,7 +5,9 @@
    Cairn's rules (src/cairn/memory/match.py) are compared with an embedding-only baseline
    measured in the same run: reinforce when cosine >= 0.85, else add (it can never
    supersede) — the usual dedup-by-similarity approach.
-2. Recall latency: p50/p95 of `recall` over N generated memories (default 1000).
+2. Slot questions ("where do I live" after "I live in Porto" -> "I moved to Lisbon"): how
+   often recall ranks the current value first (RECALL_CASES, written for this benchmark).
+3. Recall latency: p50/p95 of `recall` over N generated memories (default 1000).
 
     python bench/memory_updates.py [--memories 1000] [--queries 50]
 
@@ -81,6 +83,30 @@ PAIRS: list[tuple[str, str, str]] = [
     ("I'm vegetarian.", "My sister is vegan.", "add"),
     ("I play the guitar.", "I play tennis.", "add"),
     ("Priya is vegan.", "I had coffee with Priya.", "add"),
+    # fresh-user review (branch memL): job + employer in one sentence, emoji, trimmed values
+    ("I work as a teacher at Northfield School.", "I got a new job at Siemens as an engineer.", "supersede"),
+    ("I'm vegetarian again.", "I'm \U0001F331 vegan \U0001F331", "supersede"),
+    ("I work as a nurse at St. Luke's.", "I work as a nurse at St. Mary's.", "supersede"),
+    ("I moved to Rotterdam last month.", "I live in Rotterdam.", "reinforce"),
+    ("I work as a nurse at St. Luke's.", "I'm a nurse.", "reinforce"),
+]
+
+# Slot-aware recall: (memories said one day apart, query, the memory expected first).
+RECALL_CASES: list[tuple[list[str], str, str]] = [
+    (["I live in Porto.", "My sister Anna lives in Madrid.", "I like jazz and long walks.",
+      "I moved to Lisbon."], "where do I live", "I moved to Lisbon."),
+    (["I live in Porto.", "My sister Anna lives in Madrid.", "I like jazz and long walks.",
+      "I moved to Lisbon."], "where do I live now", "I moved to Lisbon."),
+    (["I work as a teacher at Northfield School.", "My brother works at a bank in Leeds.",
+      "I got a new job at Siemens as an engineer."], "where do I work", "I got a new job at Siemens as an engineer."),
+    (["I work as a teacher at Northfield School.", "My brother works at a bank in Leeds.",
+      "I got a new job at Siemens as an engineer."], "what's my job", "I got a new job at Siemens as an engineer."),
+    (["I'm vegetarian.", "My sister loves steak restaurants.", "I'm vegan now."], "what's my diet",
+     "I'm vegan now."),
+    (["Kai lives in Utrecht.", "I live in Porto.", "Kai's sister lives in Ghent.", "Kai moved to Rotterdam."],
+     "where does Kai live", "Kai moved to Rotterdam."),
+    (["I'm single.", "My friend Tom got married last year.", "I'm engaged now."], "am I married",
+     "I'm engaged now."),
 ]
 
 
@@ -104,6 +130,23 @@ def decisions(embedder) -> None:
           f"embedding-only baseline {ok_base}/{n} = {ok_base / n:.2f}")
     for old, new, expected, got in misses:
         print(f"  miss: {old!r} -> {new!r}: expected {expected}, got {got}")
+
+
+def slot_recall(embedder) -> None:
+    ok = 0
+    for memories, query, expected in RECALL_CASES:
+        with tempfile.TemporaryDirectory() as tmp:
+            conn = db.connect(Path(tmp) / "i.db")
+            for i, text in enumerate(memories):
+                remember(conn, embedder, text, now=T0 + timedelta(days=i))
+            hits = recall(conn, embedder, query, now=T0 + timedelta(days=30), touch=False)
+            conn.close()
+        top = hits[0].memory.text if hits else None
+        ok += top == expected
+        if top != expected:
+            print(f"  miss: {query!r}: expected {expected!r} first, got {top!r}")
+    n = len(RECALL_CASES)
+    print(f"slot questions with the current value ranked first: {ok}/{n} = {ok / n:.2f}")
 
 
 def latency(embedder, n: int, queries: int) -> None:
@@ -136,6 +179,7 @@ def main() -> None:
     args = ap.parse_args()
     embedder = get_embedder()
     decisions(embedder)
+    slot_recall(embedder)
     latency(embedder, args.memories, args.queries)
 
 

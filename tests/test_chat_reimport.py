@@ -68,7 +68,7 @@ def test_an_old_chat_imported_after_remember_never_supersedes_the_newer_statemen
     old = [m for m in _cold(app, include_inactive=True) if m.id != newer.memory.id]
     assert len(old) == 1 and "hates" in old[0].text  # kept, as history
     assert old[0].superseded_by == newer.memory.id and old[0].valid_to == newer.memory.created
-    assert "said before" in old[0].log[0]["reason"]
+    assert "older than" in old[0].log[0]["reason"] and "kept as history" in old[0].log[0]["reason"]
     assert sum(e.memories.get("supersede", 0) for e in report.extractions) == 0
     assert [m.id for m in app.memory_history(old[0].id)] == [old[0].id, newer.memory.id]
 

@@ -122,12 +122,18 @@ class JobSettings:
     batch: int = 32  # jobs claimed per transaction (a job tried before is claimed alone)
 
 
+# The longest text one memory may hold (characters, after whitespace is collapsed). A memory
+# is a statement ("I live in Porto"), not a document: longer text belongs in the vault as a
+# note (`cairn ingest`). `remember` raises ValueError naming this limit.
+MAX_MEMORY_CHARS = 4000
+
+
 @dataclass
 class MemorySettings:
     """Memory recall knobs (see memory/recall.py for the formula, after EchoVessel's
     five-factor score). Weights multiply signals in [0, 1]; `half_life_days` is the recency
     half-life, `recency_min` its lower bound (old memories never score 0 on recency),
-    `min_relevance` the floor that only entity-anchored memories may bypass, `core_limit`
+    `min_relevance` the floor that only entity- or slot-anchored memories may bypass, `core_limit`
     how many memories `core_context` returns (EchOS injects its top 15).
 
     Extraction: fact_keys — index each chat message together with the facts extracted from
@@ -146,6 +152,7 @@ class MemorySettings:
     w_reinforcement: float = 0.5
     w_confidence: float = 0.5
     w_anchor: float = 1.5
+    w_slot: float = 1.5  # the query asks about a slot the memory fills (memory/recall.py)
     core_limit: int = 15
     fact_keys: bool = True
     extract_on_import: bool = True

@@ -131,11 +131,16 @@ def subject(text: str, entity_names: list[str], resolve: Callable[[str], str]) -
 
 @dataclass
 class Decision:
-    """action: "add" | "reinforce" | "supersede"; `target` the existing memory acted on."""
+    """action: "add" | "reinforce" | "supersede"; `target` the existing memory acted on.
+    For a slot rule (rule 2) `slot` is the slot that matched and `old_value`/`new_value`
+    the values of target and new statement; None otherwise."""
 
     action: str
     target: Memory | None
     reason: str
+    slot: str | None = None
+    old_value: str | None = None
+    new_value: str | None = None
 
 
 def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
@@ -165,7 +170,8 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
                 if additive:
                     return Decision("add", None, f"additive ('also') value for '{new.name}'; {mem.id} kept")
                 return Decision("supersede", mem, f"'{new.name}' changed from '{old.value}' to "
-                                                  f"'{new.value}' (replaces {mem.id})")
+                                                  f"'{new.value}' (replaces {mem.id})",
+                                new.name, old.value, new.value)
     new_subject = subject(text, names, resolve)
     new_pol = polarity(text)
     new_topic = topic_words(text, names)

@@ -5,6 +5,7 @@ Agents" retrieval score of Park et al. 2023; weights in `config.MemorySettings`)
 
     score = w_relevance * relevance + w_recency * recency + w_importance * importance
           + w_reinforcement * reinforcement + w_confidence * confidence + w_anchor * anchor
+          + w_slot * slot
 
 - relevance = s * semantic + (1 - s) * keyword, s = `semantic_share` (0.7): semantic is the
   cosine of query and memory embeddings (all-MiniLM-L6-v2, clipped at 0); keyword is the
@@ -17,18 +18,26 @@ Agents" retrieval score of Park et al. 2023; weights in `config.MemorySettings`)
   (model.EVERGREEN_KINDS) have recency 1;
 - importance, confidence: the memory's own values in [0, 1];
 - reinforcement = use_count / (use_count + 3): restating or recalling a memory raises it;
-- anchor = 1 when the query names an alias of an entity linked to the memory.
+- anchor = 1 when the query names an alias of an entity linked to the memory;
+- slot = 1 when the query asks about an attribute slot of a subject (slots.query_slots:
+  "where do I live" -> the user's "lives in"; "what's Kai's job" -> Kai's "job") and the
+  memory fills that slot for that subject (slots.find_slots: "I moved to Lisbon"). The
+  embedder sees little overlap between "where do I live" and "I moved to Lisbon", and much
+  between it and "My sister Anna lives in Madrid"; the slot anchor ranks the user's current
+  home first. A superseded value of the slot is excluded unless include_history.
 
-A memory whose relevance is below `min_relevance` is dropped unless it is anchored (the
-floor keeps an important but unrelated memory out; the anchor lets "Ольга" find facts stored
-under "Olga" where the embedder sees no overlap). Superseded and forgotten memories are
-excluded unless include_history, in which case their score is halved (`history_factor`).
+A memory whose relevance is below `min_relevance` is dropped unless it is anchored by an
+entity or a slot (the floor keeps an important but unrelated memory out; the anchor lets
+"Ольга" find facts stored under "Olga" where the embedder sees no overlap). Superseded and
+forgotten memories are excluded unless include_history, in which case their score is
+halved (`history_factor`).
 Scope: scope None sees only "global" memories; a project scope sees global ones plus its
 own, never another project's. Recall bumps `last_used`/`use_count` of what it returns.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import datetime
 from functools import lru_cache
@@ -40,6 +49,7 @@ from cairn.config import MemorySettings
 from cairn.memory import entities as E
 from cairn.memory import mirror
 from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
+from cairn.memory.slots import find_slots, query_slots
 from cairn.memory.store import _COLS, _now, _row_to_memory, _update, row_vectors, search_text
 from cairn.memory.temporal import as_aware, parse_time
 from cairn.search.text import STOPWORDS, build_match_query, query_terms
@@ -109,6 +119,11 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
         marks = ",".join("?" * len(anchors))
         anchored_ids = {r[0] for r in conn.execute(
             f"SELECT memory_id FROM memory_entities WHERE entity_id IN ({marks})", list(anchors))}
+    def resolve(name: str) -> str:  # the subject keys memory.store uses for slots
+        return E.resolve(conn, name) or E.normalise(name)
+
+    # subjects: capitalised names, and any alias of a known entity ("where does kai live")
+    asked = set(query_slots(query, list(dict.fromkeys([*E.find_names(query), *anchors.values()])), resolve))
     results: list[RecalledMemory] = []
     for row, c in zip(rows, cos):
         rowid = row["rowid"]
@@ -120,7 +135,12 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
             keyword = len(qterms & _terms(search_text(m))) / len(qterms)
         relevance = cfg.semantic_share * semantic + (1 - cfg.semantic_share) * keyword
         anchor = 1.0 if row["id"] in anchored_ids else 0.0
-        if relevance < cfg.min_relevance and not anchor:
+        slot = 0.0
+        if asked:
+            names = json.loads(row["entities"])
+            slot = 1.0 if any((f.subject, f.name) in asked
+                              for f in find_slots(row["text"], names, resolve)) else 0.0
+        if relevance < cfg.min_relevance and not anchor and not slot:
             continue  # the floor: decided before the full memory is even decoded
         m = m or _row_to_memory(row)
         if m.kind in EVERGREEN_KINDS:
@@ -136,13 +156,14 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
             "importance": cfg.w_importance * m.importance,
             "reinforcement": cfg.w_reinforcement * reinforcement,
             "confidence": cfg.w_confidence * m.confidence, "anchor": cfg.w_anchor * anchor,
+            "slot": cfg.w_slot * slot,
         }
         factor = 1.0 if m.active else HISTORY_FACTOR
         score = sum(parts.values()) * factor
         signals = {"semantic": semantic, "keyword": keyword, "bm25": bm25.get(rowid, 0.0),
                    "relevance_raw": relevance, "recency_raw": recency, "age_days": age_days,
                    "importance_raw": m.importance, "reinforcement_raw": reinforcement,
-                   "confidence_raw": m.confidence, "anchor_raw": anchor,
+                   "confidence_raw": m.confidence, "anchor_raw": anchor, "slot_raw": slot,
                    "history_factor": factor, **parts}
         results.append(RecalledMemory(m, score, signals))
     results.sort(key=lambda r: (-r.score, r.memory.id))
@@ -162,7 +183,7 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
 
 def explain(signals: dict[str, float]) -> str:
     """One-line summary of a score breakdown (for the CLI table)."""
-    keys = ("relevance", "recency", "importance", "reinforcement", "confidence", "anchor")
-    return " + ".join(f"{k[:3]} {signals[k]:.2f}" for k in keys)
+    keys = ("relevance", "recency", "importance", "reinforcement", "confidence", "anchor", "slot")
+    return " + ".join(f"{k[:3]} {signals.get(k, 0.0):.2f}" for k in keys)
 
 

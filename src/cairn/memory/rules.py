@@ -184,7 +184,11 @@ _KIND_CUES: list[tuple[str, re.Pattern[str]]] = [
         ("expectation", r"gonna|going to|plan|planning|hope|hoping|expect|looking forward|want to|wanna|next"),
         ("preference", r"love|loves|like|likes|enjoy|enjoys|prefer|favorite|favourite|hate|fan of|into|"
                        r"passionate|keen"),
-        ("project", r"working on|project|startup|business|career|job|work at|work as|works at|build|building"),
+        # Where someone works and as what is a fact about them (docs/memory.md kinds), not a
+        # project: "I work as a nurse", "I got a new job at Siemens".
+        ("fact", r"work at|work as|work for|works at|works as|works for|working at|working as|"
+                 r"employed|job|career|occupation|profession"),
+        ("project", r"working on|project|startup|business|build|building"),
         ("expertise", r"expert|experience|degree|studied|certified|trained|skilled"),
         ("person", RELATIONS),
         ("event", r"went|visited|started|joined|attended|had|got|took|yesterday|last|ago|today|"

@@ -13,12 +13,16 @@ There are two kinds of slot:
 
 - **Open slots** (`OPEN_SLOTS`): the value is free text captured after a cue phrase —
   "lives in" ("lives in / moved to / relocated to / is based in X", "my home is in X"),
-  "works at" (the employer: "works at / for X", "is employed by X", "got a job at X"),
-  "job" ("works as a X", "I'm a nurse" for the occupations in `OCCUPATIONS`), "favourite X",
+  "works at" (the employer: "works at / for X", "is employed by X", "got a job at X",
+  "works as a Y at X"), "job" ("works as a X", "got a new job at Y as a X", "I'm a nurse"
+  for the occupations in `OCCUPATIONS`), "favourite X",
   "age", "name of X", "birthday". The subject is the word before the cue (I/my -> "user",
   else the name, resolved to its entity; an owner written before it counts: "my sister lives
   in X" -> the user's sister, "Olga's brother works at X" -> Olga's brother). "We", "they"
-  and other pronouns fill no open slot.
+  and other pronouns fill no open slot. A value ends at punctuation, at a word that starts
+  a new thought ("as", "since", "and"...) or at a time phrase ("last month", "in 2024", "two
+  weeks ago"); a job also at "at"/"in". The dot after an abbreviation in `ABBREVIATIONS`
+  ("St. Luke's") does not end it. Emoji and other symbols are read as spaces first.
 - **Closed slots** (`CLOSED_SLOTS`): the value is one of a few states, each given by a word
   list — diet (vegan, vegetarian, pescatarian, "doesn't eat meat", eats meat again, no
   longer vegan/vegetarian), relationship status (single, dating, in a relationship,
@@ -35,6 +39,9 @@ There are two kinds of slot:
 `BROADER` lists states that a more specific state implies: "doesn't eat meat" is implied
 by vegetarian, vegan and pescatarian, so "I don't eat meat" restates "I'm vegan" (reinforce),
 while "I'm vegan now" after "I don't eat meat" is a change (supersede).
+
+`query_slots(query, names, resolve)` is the reverse, for recall: the (subject, slot) pairs a
+question asks about ("where do I live?" -> ("user", "lives in")), from `QUERY_CUES`.
 
 What is *not* a slot: likes, hobbies, people met, places visited — a statement about those
 never retires another one through this module (match.py's sentiment rule handles "I love X"
@@ -59,6 +66,8 @@ class Slot:
     value: str
 
 
+# Emoji and other symbols between words ("I'm 🌱 vegan 🌱") are read as spaces.
+_SYMBOLS = re.compile(r"[^\w\s.,;:!?'()&/-]")
 _WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _STOP_SUBJECTS = set("""a an the and or but so if as at by for from in into of on to with is are was were
 be been am i me my we our you your he she it they his her their its this that these those there
@@ -82,9 +91,21 @@ _ADV = r"(?:(?:now|currently|still|just|recently|finally|officially|have|has|am|
 # An "-ing" form fills a slot only after a form of "be" ("I'm working at", not "keep working at").
 _BE_ING = (r"(?:(?<=am )|(?<=is )|(?<=are )|(?<='m )|(?<='s )|(?<='re )|(?<=now )|(?<=currently )"
            r"|(?<=still ))")
-# A value ends at punctuation or at a word that starts a new thought ("... as a nurse").
-_VAL = (r"(?P<val>[^,.;!?]+?)(?=\s+(?:as|since|for|from|because|and|but|with|where|which|who|"
-        r"these days|at the moment|anymore|any more)\b|\s*[,.;!?]|\s*$)")
+# A value ends at punctuation (not the dot of an abbreviation: "St. Luke's"), at a word
+# that starts a new thought ("... as a nurse") or at a time phrase ("... last month").
+ABBREVIATIONS = ("St", "Ste", "Dr", "Mt", "Ft", "Mr", "Mrs", "Ms", "Prof", "Gen", "Univ", "Dept")
+_ABBR = r"\b(?:" + "|".join(ABBREVIATIONS) + r")\.(?=\s+[^\W\d_])"
+_TIME_WORDS = (r"last|this past|next|yesterday|today|tonight|recently|earlier|lately|ago|"
+               r"in \d{4}|in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|"
+               r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:a|one|two|three|four|five|six|"
+               r"a few|a couple of|several|\d+) (?:days?|weeks?|months?|years?)|\(\d{4}")
+_VAL_END = (r"(?=\s+(?:as|since|for|from|because|and|but|with|where|which|who|"
+            r"these days|at the moment|anymore|any more|" + _TIME_WORDS + r")\b|\s*[,.;!?(]|\s*$)")
+_VAL = r"(?P<val>(?:" + _ABBR + r"|[^,.;!?(])+?)" + _VAL_END
+# A job ("works as a nurse at St. Luke's") also ends where its place begins.
+_JOB_VAL = (r"(?P<val>(?:" + _ABBR + r"|[^,.;!?(])+?)(?=\s+(?:at|in|with|on)\b|" + _VAL_END[3:])
+_NEW_JOB = (r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+)?"
+            r"(?:job|position|role)\s+")
 OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("favourite", re.compile(_SUBJ_NO_I +
                              r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
@@ -94,11 +115,17 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("lives in", re.compile(r"\b" + _SUBJ_NO_I + r"\s+home\s+is\s+(?:now\s+)?in\s+" + _VAL, re.I)),
     ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s|'re)?\s+" + _ADV +
                             r"(?:work|works|" + _BE_ING + r"working|employed)\s+(?:at|for|by)\s+" + _VAL, re.I)),
-    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV +
-                            r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+)?"
-                            r"(?:job|position|role)\s+(?:at|with)\s+" + _VAL, re.I)),
+    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV + _NEW_JOB +
+                            r"(?:at|with)\s+" + _VAL, re.I)),
+    # "works as a teacher at Northfield School": the employer after the job
+    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'m|'s)?\s+" + _ADV +
+                            r"(?:work|works|" + _BE_ING + r"working|employed)\s+as\s+(?:an?\s+)?"
+                            r"[^,.;!?]+?\s+at\s+" + _VAL, re.I)),
     ("job", re.compile(r"\b" + _SUBJ + r"(?:'m|'s)?\s+" + _ADV +
-                       r"(?:work|works|" + _BE_ING + r"working|employed)\s+as\s+(?:an?\s+)?" + _VAL, re.I)),
+                       r"(?:work|works|" + _BE_ING + r"working|employed)\s+as\s+(?:an?\s+)?" + _JOB_VAL, re.I)),
+    # "got a new job at Siemens as an engineer": the job after the employer
+    ("job", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV + _NEW_JOB +
+                       r"(?:at|with)\s+[^,.;!?]+?\s+as\s+(?:an?\s+)?" + _JOB_VAL, re.I)),
     ("job", re.compile(r"\b(?P<subj>i'm|i am|im|[^\W\d_][\w-]*\s+is|[^\W\d_][\w-]*'s)\s+"
                        r"(?:now\s+|currently\s+|still\s+)?(?:an?\s+)(?:(?:new|qualified|trained|"
                        r"senior|junior|full[- ]time|part[- ]time|freelance)\s+)?(?P<val>" + OCCUPATIONS +
@@ -217,7 +244,7 @@ def _clause_subject(pre: str, names: tuple[str, ...]) -> str | None:
 def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """(subject as written, slot, value) for every slot `text` fills; subject "i" = the user,
     "my X" = the user's X, "Name's X" = that person's X."""
-    text = text.replace("\u2019", "'")
+    text = " ".join(_SYMBOLS.sub(" ", text.replace("\u2019", "'")).split())
     found: list[tuple[str, str, str]] = []
     taken: set[str] = set()
     if _OPEN_HINT.search(text):
@@ -291,3 +318,66 @@ def restates(slot: str, old: str, new: str) -> bool:
     """True when state `new` says nothing beyond state `old` of `slot`: the same value, or a
     broader state that `old` implies (BROADER: "no meat" after "vegan")."""
     return old == new or old in BROADER.get((slot, new), set())
+
+
+# ------------------------------------------------------------------ slots a query asks about
+# A query asks about a slot when it contains one of its cue words ("where do I live",
+# "what's my job", "am I vegan?"). "favourite X" and "name of X" are matched by their words.
+QUERY_CUES: dict[str, re.Pattern] = {name: re.compile(r"\b(?:" + cues + r")\b", re.I) for name, cues in {
+    "lives in": r"live|lives|living|lived|reside|resides|based|home|moved|move|relocated|address|"
+                r"hometown|city",
+    "works at": r"work|works|working|job|employer|employed|company|office",
+    "job": r"work|works|working|job|occupation|profession|career|do for a living",
+    "diet": r"diet|vegan|vegetarian|veggie|pesc[ae]tarian|meat|plant[- ]based|omnivore",
+    "relationship status": r"relationship|married|single|dating|engaged|divorced|separated|widowed|"
+                           r"partner|spouse|boyfriend|girlfriend|husband|wife",
+    "alcohol": r"drink|drinks|drinking|alcohol|sober|teetotal",
+    "smoking": r"smoke|smokes|smoker|smoking",
+    "age": r"age|how old",
+    "birthday": r"birthday|born",
+}.items()}
+_Q_FIRST_PERSON = re.compile(r"\b(?:i|me|i'm|im|i've|mine|myself)\b", re.I)
+_Q_MY = re.compile(r"\bmy\s+(?P<rel>[^\W\d_]+)", re.I)
+_Q_SLOT_WORDS = _SLOT_NOUNS | {"employer", "company", "office", "city", "hometown", "address", "age",
+                               "birthday", "favourite", "favorite", "current", "new", "occupation",
+                               "profession", "career", "partner", "spouse", "husband", "wife",
+                               "boyfriend", "girlfriend", "name", "own", "last", "old"}
+
+
+def query_slots(query: str, names: list[str], resolve: Callable[[str], str]) -> list[tuple[str, str]]:
+    """(subject, slot name) pairs that `query` asks about, in the keys find_slots gives.
+
+    Slots: every slot of QUERY_CUES whose cue word occurs, plus "favourite X" / "name of X"
+    when the query says favourite / name|called and X. Subjects: "user" for I/me/my ("my
+    job"), "user's sister" for "my sister", resolve(name) for each of `names` (the entity
+    names in the query), "<key>'s sister" for "Kai's sister". No subject, or no cue -> [].
+    Example: query_slots("where do I live now?", [], key) -> [("user", "lives in")].
+    """
+    q = " ".join(_SYMBOLS.sub(" ", query.replace("\u2019", "'")).split())
+    slots = [name for name, rx in QUERY_CUES.items() if rx.search(q)]
+    words = _WORD_RE.findall(q.casefold().replace("favorite", "favourite"))
+    if "favourite" in words:
+        i = words.index("favourite")
+        slots += [f"favourite {' '.join(words[i + 1:i + 1 + n])}" for n in (1, 2, 3) if i + n < len(words) + 1]
+    if {"name", "named", "called"} & set(words):
+        slots += [f"name of {w}" for w in words if w not in _STOP_SUBJECTS and w not in ("name", "named", "called")]
+    if not slots:
+        return []
+    subjects: list[str] = []
+    if _Q_FIRST_PERSON.search(q):
+        subjects.append("user")
+    for m in _Q_MY.finditer(q):
+        rel = m.group("rel").casefold()
+        if rel in _Q_SLOT_WORDS or any(rx.fullmatch(rel) for rx in QUERY_CUES.values()):
+            subjects.append("user")
+        elif rel not in _STOP_SUBJECTS:
+            subjects.append(f"user's {rel}")
+    for name in names:
+        base = re.sub(r"'s$", "", name.replace("\u2019", "'"))
+        key = resolve(base)
+        rels = [m.group(1).casefold() for m in
+                re.finditer(r"(?<!\w)" + re.escape(base) + r"'s\s+([^\W\d_]+)", q)]
+        owned = [r for r in rels if r not in _Q_SLOT_WORDS and not any(rx.fullmatch(r) for rx in QUERY_CUES.values())]
+        subjects += [f"{key}'s {r}" for r in owned] or [key]
+    subjects = list(dict.fromkeys(subjects))
+    return [(s, slot) for s in subjects for slot in dict.fromkeys(slots)]

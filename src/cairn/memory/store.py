@@ -23,10 +23,12 @@ from typing import Iterable
 
 import numpy as np
 
+from cairn.config import MAX_MEMORY_CHARS
 from cairn.memory import entities as E
 from cairn.memory import mirror
 from cairn.memory.match import decide
 from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
+from cairn.memory.slots import find_slots
 from cairn.memory.temporal import resolve_event_time
 from cairn.search.text import index_text
 from cairn.store.notes import transaction
@@ -208,9 +210,11 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     (re-importing a chat changes nothing) or was already recorded with the same text and
     time, even if that memory has since been superseded or forgotten (it is not restored).
     A contradiction said *before* the memory it contradicts (an old chat imported after a
-    newer `remember`) is added as history: valid_to/superseded_by point at the newer one.
-    Raises ValueError for empty text, an unknown kind, a bad confidence/importance or an
-    empty scope — nothing is stored then.
+    newer `remember`) is added as history: valid_to/superseded_by point at the state that
+    came next in time (`_insert_history`).
+    Raises ValueError for empty text, text longer than config.MAX_MEMORY_CHARS (after
+    whitespace is collapsed), an unknown kind, a bad confidence/importance or an empty
+    scope — nothing is stored then.
     """
     if not text or not text.strip():
         raise ValueError("memory text is empty")
@@ -221,6 +225,10 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     importance = _unit(importance, "importance")
     moment = _now(now)
     text = " ".join(text.split())
+    if len(text) > MAX_MEMORY_CHARS:
+        raise ValueError(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
+                         f"(config.MAX_MEMORY_CHARS): a memory is one statement, store long text "
+                         f"as a note (`cairn ingest`)")
     if event_time is None:
         event_time, text = resolve_event_time(text, moment)
     kind = kind or infer_kind(text, event_time)
@@ -247,14 +255,13 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
             decision.target = get_memory(conn, decision.target.id)
         if known is None and decision.action == "supersede" and _said_before(created, decision.target.created):
             # An older statement (an old chat imported after a newer `remember`) never replaces
-            # what was said later: it is kept as history, superseded by the newer memory.
-            m = _new_memory(scope, text, kind, confidence, importance, source, source_ids, created,
-                            event_time, names, "add",
-                            f"{decision.reason}; said before {decision.target.id} "
-                            f"({decision.target.created}), so kept as history superseded by it")
-            m.valid_to, m.superseded_by = decision.target.created, decision.target.id
-            insert_memory(conn, m, new_vec, getattr(embedder, "model_name", "unknown"))
-            change = MemoryChange("add", m, None, m.log[0]["reason"])
+            # what was said later: it is kept as history, superseded by the state that came
+            # next in time (_insert_history).
+            change, moved = _insert_history(conn, embedder, decision, new_vec, resolve, created,
+                                            _new_memory(scope, text, kind, confidence, importance, source,
+                                                        source_ids, created, event_time, names, "add", ""))
+            if vault is not None:
+                _mirror(conn, vault, moved)
         elif (decision.action == "reinforce" and source_ids
                 and set(source_ids) <= set(decision.target.source_ids)):
             # The same message imported again: idempotent, nothing changes.
@@ -291,6 +298,39 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         if vault is not None and change.action != "none":
             _mirror(conn, vault, [change.memory, change.previous])  # before COMMIT: see module doc
     return change
+
+
+def _insert_history(conn: sqlite3.Connection, embedder, decision, vec: np.ndarray,
+                    resolve, created: str, m: Memory) -> tuple[MemoryChange, list[Memory]]:
+    """Insert `m`, a statement said at `created`, before the active memory it contradicts
+    (`decision.target`), as history: it ends (valid_to, superseded_by) where the next state
+    in time begins. That is the earliest memory of the target's supersession chain said after
+    `created` (with "Utrecht" said in December before "Rotterdam" in March and "Amsterdam"
+    in April, Utrecht ends where Rotterdam begins, not at Amsterdam). A chain memory said
+    before `created` that pointed at that next state now points at `m`, so the chain stays
+    one line in time order. Returns (MemoryChange "add" with a reason saying so, the chain
+    memories that were re-pointed, for the vault mirror)."""
+    chain = history(conn, decision.target.id)
+    later = [c for c in chain if not _said_before(c.created, created)]
+    nxt = later[0] if later else decision.target
+    before = [c for c in chain if c.superseded_by == nxt.id and _said_before(c.created, created)]
+    when = nxt.valid_from or nxt.created
+    if decision.slot:
+        nxt_value = next((f.value for f in find_slots(nxt.text, nxt.entities, resolve)
+                          if f.name == decision.slot), decision.old_value)
+        reason = (f"older than {nxt.id} ({when}): '{decision.slot}' was '{decision.new_value}' "
+                  f"before it became '{nxt_value}'; kept as history")
+    else:
+        reason = f"older than {nxt.id} ({when}), which contradicts it ({decision.reason}); kept as history"
+    m.log[0]["reason"] = reason
+    m.valid_to, m.superseded_by = when, nxt.id
+    insert_memory(conn, m, vec, getattr(embedder, "model_name", "unknown"))
+    for prev in before:  # e.g. "Porto" (2025) -> "Rotterdam" becomes "Porto" -> m -> "Rotterdam"
+        prev.valid_to, prev.superseded_by = m.valid_from, m.id
+        prev.log.append({"at": created, "action": "superseded", "by": m.id,
+                         "reason": f"{m.id} (said {created}) came between it and {nxt.id}"})
+        _update(conn, prev)
+    return MemoryChange("add", m, None, reason), before
 
 
 def _new_memory(scope: str, text: str, kind: str, confidence: float | None, importance: float | None,
