@@ -135,9 +135,10 @@ def test_folder_rename_under_watch_keeps_ids(app):
         wait_until(lambda: indexed_paths(app) == set(), what="folder removal followed")
 
 
-def test_cli_watch_indexes_edits_and_stops_on_ctrl_c(tmp_path, embedder):
+def _start_cli_watch(home):
+    """`cairn watch` in a subprocess: (process, list its stdout lines are appended to, the
+    not yet started reader thread that appends them)."""
     import signal
-    home = tmp_path / "home"
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
     # A shell runs background jobs with SIGINT ignored, and Python then keeps it ignored:
     # give the child the default disposition, as a terminal would, so Ctrl-C reaches it.
@@ -146,6 +147,13 @@ def test_cli_watch_indexes_edits_and_stops_on_ctrl_c(tmp_path, embedder):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+    return proc, lines, reader
+
+
+def test_cli_watch_indexes_edits_and_stops_on_ctrl_c(tmp_path, embedder):
+    import signal
+    home = tmp_path / "home"
+    proc, lines, reader = _start_cli_watch(home)
     try:
         assert "watching the vault" in proc.stderr.readline()
         reader.start()
@@ -208,12 +216,7 @@ def test_cli_watch_names_a_deleted_inbox_file_once_in_a_mixed_batch(tmp_path, em
         app.ingest([str(gone)])
         app.note_delete("Gone")
     write(inbox / "fresh.md", "# Fresh\n\nThe plum tree needs pruning in late summer.\n")
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
-    proc = subprocess.Popen([sys.executable, "-m", "cairn.cli", "--home", str(home), "watch"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+    proc, lines, reader = _start_cli_watch(home)
     try:
         reader.start()
         wait_until(lambda: any(line.startswith("added 1,") for line in lines), what="inbox batch reported")
