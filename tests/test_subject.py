@@ -103,3 +103,13 @@ def test_about_subject():
     assert not about(chat, "I live in Utrecht.")
     # a participant's name, or a short form of it, is left to the person check
     assert about_subject("Mel", ["Melanie"])(chat, "I live in Utrecht.")
+
+
+@pytest.mark.parametrize("question", ["", "???", "🥜🥜", "'s", "What does (Jonas do?", "x" * 100000, "Would",
+                                      "Does \\ hate []?", "least least"])
+def test_odd_questions_never_raise(question):
+    from cairn.answer.polarity import contradiction
+    from cairn.answer.support import is_hypothetical
+    assert question_subject(question) is None
+    assert contradiction(question, question) is None
+    assert is_hypothetical(question) is False
