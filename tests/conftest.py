@@ -3,6 +3,8 @@ its work, and fresh Cairn homes in temporary folders."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cairn.embed import get_embedder
@@ -54,3 +56,9 @@ def write(path, text, encoding="utf-8"):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
     return path
+
+
+def write_jsonl(path, rows):
+    """Write `rows` (JSON-serialisable objects) to `path` as JSONL, one per line, each line
+    ended by a newline (the shape `cairn import notes|chat` reads); returns the path."""
+    return write(path, "".join(json.dumps(r) + "\n" for r in rows))

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from cairn.ingest import ImportFormatError
-from conftest import write
+from conftest import write, write_jsonl
 
 GOOD = {"conversation": "family", "session": "2024-06-01", "id": "m1", "speaker": "Ana",
         "time": "2024-06-01T09:15:00Z", "text": "Can you book the ferry for the 14th?"}
 
 
 def _lines(tmp_path, *rows, name="chat.jsonl"):
-    return write(tmp_path / name, "".join(json.dumps(r) + "\n" for r in rows))
+    return write_jsonl(tmp_path / name, rows)
 
 
 def _nothing_stored(app):

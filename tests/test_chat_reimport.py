@@ -4,11 +4,9 @@ failure in the memory step never leaves messages without vectors."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from conftest import write
+from conftest import write_jsonl
 
 ROWS = [
     {"conversation": "friends", "session": "2025-05", "id": "m1", "speaker": "Priya",
@@ -21,7 +19,7 @@ ROWS = [
 
 
 def _chat(tmp_path, rows=ROWS, name="chat.jsonl"):
-    return write(tmp_path / name, "\n".join(json.dumps(r) for r in rows) + "\n")
+    return write_jsonl(tmp_path / name, rows)
 
 
 def _cold(app, **kw):

@@ -3,9 +3,7 @@ message's own time, reinforced (not duplicated) when restated in a later session
 
 from __future__ import annotations
 
-import json
-
-from conftest import write
+from conftest import write_jsonl
 
 ROWS = [
     {"conversation": "c1", "session": "s1", "id": "m1", "speaker": "Lena",
@@ -21,7 +19,7 @@ ROWS = [
 
 
 def _chat(tmp_path, rows=ROWS):
-    return write(tmp_path / "chat.jsonl", "\n".join(json.dumps(r) for r in rows) + "\n")
+    return write_jsonl(tmp_path / "chat.jsonl", rows)
 
 
 def test_imported_chat_facts_become_sourced_memories(app, tmp_path):

@@ -6,7 +6,6 @@ without records is reported as skipped (exit 0)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cairn.ingest import ImportFormatError
-from conftest import write
+from conftest import write, write_jsonl
 
 GOOD = {"id": "r1", "text": "The boiler was serviced by Harbour Lane Plumbing.", "title": "Boiler",
         "tags": ["home"], "created": "2024-10-09"}
@@ -24,7 +23,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 
 
 def _lines(tmp_path, *rows, name="records.jsonl"):
-    return write(tmp_path / name, "".join(json.dumps(r) + "\n" for r in rows))
+    return write_jsonl(tmp_path / name, rows)
 
 
 def _nothing_stored(app):

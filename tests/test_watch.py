@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -135,9 +136,11 @@ def test_folder_rename_under_watch_keeps_ids(app):
         wait_until(lambda: indexed_paths(app) == set(), what="folder removal followed")
 
 
-def _start_cli_watch(home):
-    """`cairn watch` in a subprocess: (process, list its stdout lines are appended to, the
-    not yet started reader thread that appends them)."""
+@contextmanager
+def _cli_watch(home):
+    """`cairn watch` in a subprocess, killed on leaving the block if still running; yields
+    (process, list its stdout lines are appended to, the not yet started reader thread that
+    appends them)."""
     import signal
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
     # A shell runs background jobs with SIGINT ignored, and Python then keeps it ignored:
@@ -147,25 +150,32 @@ def _start_cli_watch(home):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
-    return proc, lines, reader
+    try:
+        yield proc, lines, reader
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _interrupt(proc) -> str:
+    """Send Ctrl-C (SIGINT) to a `_cli_watch` process and wait for it (60 s at most);
+    returns its stderr."""
+    import signal
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return err
 
 
 def test_cli_watch_indexes_edits_and_stops_on_ctrl_c(tmp_path, embedder):
-    import signal
     home = tmp_path / "home"
-    proc, lines, reader = _start_cli_watch(home)
-    try:
+    with _cli_watch(home) as (proc, lines, reader):
         assert "watching the vault" in proc.stderr.readline()
         reader.start()
         write(home / "vault" / "fern.md", "# Fern\n\nRepot the fern into peat-free compost.\n")
         wait_until(lambda: "added    fern.md\n" in lines, what="watch reported the new note")
         with Cairn(home, embedder=embedder) as app:
             assert titles(app, "fern repot") == ["Fern"]
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        err = _interrupt(proc)
     assert proc.returncode == 0, err
     assert "stopped" in err and "Traceback" not in err
 
@@ -208,7 +218,6 @@ def test_inbox_scan_and_inbox_events_take_the_same_files(tmp_path, embedder):
 def test_cli_watch_names_a_deleted_inbox_file_once_in_a_mixed_batch(tmp_path, embedder):
     """A start-up batch with a new inbox file and one deleted in Cairn before: the deleted
     one is reported on one line, not twice (once by the ingest report, once as skipped)."""
-    import signal
     home, inbox = tmp_path / "home", tmp_path / "drop"
     write(home / "config.toml", f'[sync]\ninbox = ["{inbox}"]\n')
     gone = write(inbox / "gone.md", "# Gone\n\nThe old shed key hangs by the back door.\n")
@@ -216,15 +225,10 @@ def test_cli_watch_names_a_deleted_inbox_file_once_in_a_mixed_batch(tmp_path, em
         app.ingest([str(gone)])
         app.note_delete("Gone")
     write(inbox / "fresh.md", "# Fresh\n\nThe plum tree needs pruning in late summer.\n")
-    proc, lines, reader = _start_cli_watch(home)
-    try:
+    with _cli_watch(home) as (proc, lines, reader):
         reader.start()
         wait_until(lambda: any(line.startswith("added 1,") for line in lines), what="inbox batch reported")
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        err = _interrupt(proc)
     assert proc.returncode == 0, err
     assert err.count("gone.md") == 1, err
     assert "deleted in Cairn before" in err

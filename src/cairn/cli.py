@@ -99,16 +99,16 @@ def _arg_text(value: str) -> str:
     return value
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, code: int = 1) -> None:
+    """Print `message` as an error on stderr and exit with `code` (1: a user error)."""
     err.print(f"[red]error:[/red] {escape(message)}")
-    raise typer.Exit(1)
+    raise typer.Exit(code)
 
 
 def _usage_fail(message: str) -> None:
     """A usage error the argument parser cannot see (a bad `--batch` FILE): printed as by
     `_fail`, exit code 2, before anything is opened."""
-    err.print(f"[red]error:[/red] {escape(message)}")
-    raise typer.Exit(2)
+    _fail(message, code=2)
 
 
 @contextmanager

@@ -44,6 +44,16 @@ class ConfigError(ValueError):
     """config.toml is unreadable or holds a value of the wrong type (message names the key)."""
 
 
+def _os_reason(exc: OSError) -> str:
+    """The OS reason of `exc` in lower case ("permission denied", "read-only file system")."""
+    return (exc.strerror or str(exc)).lower()
+
+
+def _nearest_existing(path: Path) -> Path | None:
+    """`path` itself or its nearest parent that exists (None when none does)."""
+    return next((p for p in (path, *path.parents) if p.exists()), None)
+
+
 class HomeNotWritable(RuntimeError):
     """The Cairn home folder cannot be written. Cairn writes there even to read: SQLite in
     WAL mode keeps `index.db-wal` and `index.db-shm` beside the index. `home`: the folder;
@@ -52,7 +62,7 @@ class HomeNotWritable(RuntimeError):
 
     def __init__(self, home: Path, reason: str) -> None:
         self.home, self.reason = home, reason
-        folder = next((p for p in (home, *home.parents) if p.exists()), home)
+        folder = _nearest_existing(home) or home
         super().__init__(f"CAIRN_HOME {home} is not writable: {reason} — Cairn keeps its index there "
                          "and writes beside it even to read (index.db-wal, index.db-shm); make the "
                          f"folder writable (chmod u+w {folder}) or choose another home with --home or "
@@ -68,7 +78,7 @@ def write_problem(folder: Path) -> str | None:
         with tempfile.TemporaryFile(dir=folder):
             return None
     except OSError as exc:
-        return (exc.strerror or str(exc)).lower()
+        return _os_reason(exc)
 
 
 @dataclass
@@ -232,7 +242,7 @@ class Settings:
         mounted, must not look like an empty vault). HomeNotWritable when a folder cannot be
         created for lack of permission or on a read-only file system. ConfigError when the
         home (or a folder above it, or the vault) is a file, not a directory."""
-        existing = next((p for p in (self.home, *self.home.parents) if p.exists()), None)
+        existing = _nearest_existing(self.home)
         if existing is not None and not existing.is_dir():
             where = "is a file" if existing == self.home else f"cannot be created: {existing} is a file"
             raise ConfigError(f"the Cairn home {self.home} {where}, not a directory — "
@@ -251,7 +261,7 @@ class Settings:
             self.vault.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-                raise HomeNotWritable(self.home, (exc.strerror or str(exc)).lower()) from None
+                raise HomeNotWritable(self.home, _os_reason(exc)) from None
             raise
 
 

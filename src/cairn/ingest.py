@@ -783,8 +783,10 @@ def _string_field(path: Path, lineno: int, obj: dict, name: str, *, integer: boo
 
 def _iso_time(path: Path, lineno: int, name: str, value: str) -> None:
     """Raise ImportFormatError unless `value` is an ISO 8601 date or date-time as Python's
-    `datetime.fromisoformat` reads it ("2024-10-09", "2024-10-09T08:30:00Z"); the same
-    rule the index applies to a note's dates (parse.markdown.to_iso)."""
+    `datetime.fromisoformat` reads it ("2024-10-09", "2024-10-09T08:30:00Z"). Stricter
+    than the index's rule for a note's dates (parse.markdown.to_iso, which also takes
+    epoch seconds and surrounding spaces) and memory.temporal.parse_time (surrounding
+    spaces): whatever passes here is accepted by both."""
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
