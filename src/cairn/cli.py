@@ -25,9 +25,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cairn.memory.model import KINDS as MEMORY_KINDS
-from cairn.noteops import MODES as NOTE_UPDATE_MODES
-from cairn.search.hybrid import FUSIONS, MODES as SEARCH_MODES, NOTE_TYPES
+from cairn.model import FUSIONS, MEMORY_KINDS, NOTE_TYPES, NOTE_UPDATE_MODES, SEARCH_MODES
 
 
 def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:

@@ -11,6 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# Allowed values shared by several layers and the adapters' option parsers; defined here,
+# at the bottom layer, so that an adapter can list them without importing the layers.
+PARSED_KINDS = ("pdf", "docx", "pptx", "xlsx", "epub", "rtf", "msg", "image", "audio", "eml", "ipynb",
+                "feed", "html", "markdown", "text")  # what a parser can produce (parse.detect)
+NOTE_TYPES = (*PARSED_KINDS, "record", "chat")  # every note type: parsed, imported records, chats
+SEARCH_MODES = ("hybrid", "keyword", "semantic")
+FUSIONS = ("rrf", "weighted")
+NOTE_UPDATE_MODES = ("overwrite", "append")
+MEMORY_KINDS: tuple[str, ...] = ("fact", "preference", "person", "project", "expertise", "decision",
+                                 "constraint", "promise", "expectation", "event")
+
 
 @dataclass
 class PageSpan:

@@ -27,10 +27,11 @@ from cairn import vault as V
 from cairn.config import Settings
 from cairn.ingest import embed_missing, index_note_file
 from cairn.links import NoteNotFound, Resolver, find_note, key
+from cairn.model import NOTE_UPDATE_MODES
 from cairn.store import notes as N
 from cairn.sync import reconcile
 
-MODES = ("overwrite", "append")
+MODES = NOTE_UPDATE_MODES
 
 
 class NoteConflict(ValueError):

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from cairn.model import MEMORY_KINDS
+
 # The kinds of ARCHITECTURE.md §6 (EchOS's fact/preference/person/project/expertise, PRAANA's
 # decision/constraint, EchoVessel's promise/expectation/event).
-KINDS: tuple[str, ...] = ("fact", "preference", "person", "project", "expertise", "decision",
-                          "constraint", "promise", "expectation", "event")
+KINDS = MEMORY_KINDS
 
 # Evergreen kinds never decay in recall (recency = 1): a constraint ("allergic to peanuts")
 # and the core facts about who a person is (kind "person": "my sister is Anna") are as true in

@@ -19,6 +19,7 @@ import re
 import zipfile
 from pathlib import Path
 
+from ..model import PARSED_KINDS
 from .errors import UnsupportedFormat
 from .text import bom_encoding, few_nuls, utf16_nul_pattern
 
@@ -29,8 +30,7 @@ _NOT_YET = "not supported yet"
 _IMG_NO = "only PNG, JPEG, TIFF and WebP images are read"
 _AUDIO_NO = "only WAV, MP3, OGG, FLAC and M4A audio is transcribed"
 
-KINDS = ("pdf", "docx", "pptx", "xlsx", "epub", "rtf", "msg", "image", "audio", "eml", "ipynb",
-         "feed", "html", "markdown", "text")
+KINDS = PARSED_KINDS
 IMAGE_EXTS = {"png": "PNG image", "apng": "PNG image", "jpg": "JPEG image", "webp": "WebP image",
               "tif": "TIFF image"}
 AUDIO_EXTS = {"wav": "WAV audio", "mp3": "MP3 audio", "ogg": "Ogg audio", "flac": "FLAC audio",

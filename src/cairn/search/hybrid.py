@@ -30,17 +30,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from cairn.config import SearchSettings
-from cairn.parse.detect import KINDS as _PARSED_KINDS
-from cairn.model import Hit
+from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
 from cairn.search.text import build_match_query, has_field_filter, query_terms
 from cairn.store import db
 
 log = logging.getLogger("cairn.search")
 
-MODES = ("hybrid", "keyword", "semantic")
-# Every note type: what a parser can produce, plus imported records and chat sessions.
-NOTE_TYPES = (*_PARSED_KINDS, "record", "chat")
-FUSIONS = ("rrf", "weighted")
+MODES = SEARCH_MODES
 BM25_WEIGHTS = (2.0, 1.0, 1.0)  # title, body, tags
 
 
