@@ -195,7 +195,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     person = people[0]
     result.person = person
     topic = strip_people(question, people)
-    if not key_terms(topic):
+    keys = key_terms(topic)
+    if not keys:
         return result  # nothing but generic or time words: no topic to attribute
     sents: list[tuple[str, str | None, str, str | None]] = []  # (hit id, subject, text, speaker)
     speakers = sorted({h.speaker for h in pool.values() if h.speaker})
@@ -223,9 +224,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
             terms_o |= stems
             if score > best_o:
                 best_o, best_o_sent = score, (sent, subj)
-    keys = key_terms(topic)
     only_other = sorted((keys & terms_o) - terms_p)
-    share = len(only_other) / len(keys) if keys else 0.0
+    share = len(only_other) / len(keys)
     result.scores = {"support_person": round(best_p, 4), "support_other": round(best_o, 4),
                      "key_terms_only_other": round(share, 4)}
     if best_o_sent is not None and best_o > best_p + margin and best_o >= OTHER_FLOOR:
@@ -236,8 +236,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         result.reason = f"the evidence about {what} is from {other}, not {person}"
         return result
     missing = sorted(keys - terms_p)
-    result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4) if keys else 0.0
-    if keys and share >= other_terms:
+    result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
+    if share >= other_terms:
         result.answerable = False
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, only_other))
                          + f" {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}")
