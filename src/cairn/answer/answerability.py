@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -112,7 +113,10 @@ class Answerability:
     scores: dict[str, float] = field(default_factory=dict)
 
 
-def _name_pattern(name: str) -> re.Pattern[str]:
+@lru_cache(maxsize=1024)
+def name_pattern(name: str) -> re.Pattern[str]:
+    """`name` as a whole word, with an optional possessive 's (straight or curly),
+    case-insensitive; compiled once per name."""
     return re.compile(r"(?<!\w)" + re.escape(name) + r"(?:'s|’s)?(?!\w)", re.IGNORECASE)
 
 
@@ -124,7 +128,7 @@ def named_people(question: str, hits: list[Hit]) -> list[str]:
         for form in dict.fromkeys([speaker, speaker.split()[0]]):
             if len(form) < 2:
                 continue
-            m = _name_pattern(form).search(question)
+            m = name_pattern(form).search(question)
             if m:
                 found[speaker] = min(found.get(speaker, m.start()), m.start())
     return sorted(found, key=found.get)
@@ -135,7 +139,7 @@ def strip_people(question: str, people: list[str]) -> str:
     out = question
     for p in people:
         for form in dict.fromkeys([p, p.split()[0]]):
-            out = _name_pattern(form).sub(" ", out)
+            out = name_pattern(form).sub(" ", out)
     return re.sub(r"\s+", " ", out).strip()
 
 
