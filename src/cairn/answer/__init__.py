@@ -243,14 +243,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                               problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
                               answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
+        speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
+        if check.person is not None:
             # quote only sentences about the person, not every sentence of a message holding one
-            about = _about_person(check.person, list(hits) + list(context or []))
+            about = _about_person(check.person, speakers)
             focus = answerability.strip_people(question, [check.person]) or None
-    if check_answerability:
         # notes: never quote a sentence about someone else; score without the name
         subject = info["person"] if info else question_subject(question)
         if subject:
-            speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
             about = _both(about, about_subject(subject, speakers))
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
@@ -278,9 +278,9 @@ def _both(first, second):
     return lambda hit, sentence: first(hit, sentence) and second(hit, sentence)
 
 
-def _about_person(person: str, hits: list[Hit]):
-    """`(hit, sentence) -> bool`: is the sentence about `person` (or from a note)?"""
-    speakers = sorted({h.speaker for h in hits if h.speaker})
+def _about_person(person: str, speakers: list[str]):
+    """`(hit, sentence) -> bool`: is the sentence about `person` (or from a note)?
+    speakers: the chat's participants (for `answerability.sentence_subject`)."""
 
     def about(hit: Hit, sentence: str) -> bool:
         return answerability.sentence_subject(sentence, hit.speaker, person, speakers) in (None, person)

@@ -14,7 +14,7 @@ read from who wrote it and how:
   summer?": the asker asks about the other person; a tag question such as "Sunflowers mean
   warmth, right?" is the speaker's own statement, `_TAG_QUESTION`) or that calls another participant by
   name or by a capitalised short form of it ("That race sounds great, Mel!")
-  (`QUESTIONS_TO_ADDRESSEE`, `VOCATIVE`; measured on LoCoMo, bench/README.md);
+  (measured on LoCoMo, bench/README.md);
 - and so is a sentence without a first-person word that opens as a reaction to what the
   other person said ("Congrats on those deals!", "That sounds fun", "Wow, what a view":
   `REACTIONS`).
@@ -38,7 +38,7 @@ Rules (each gives a stated reason; the first that fires decides):
    sentences about other people: if they are at least `OTHER_TERMS` of the key terms,
    abstain ("'grandma', 'necklace' are said of Caroline, not Melanie").
 3. **Key terms never said of the person.** With at least `MISSING_MIN_TERMS` key terms, none
-   of which occurs in a sentence about P (`MISSING_TERMS` = 1.0 of them missing): abstain
+   of which occurs in a sentence about P (all of them missing): abstain
    ("'colour', 'kayak' are never said of Priya in the evidence"). A lone key term is often
    a category the person never names ("job" for "I'm a carpenter"), so it is not enough.
 
@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -65,14 +66,11 @@ MARGIN = 0.02
 OTHER_FLOOR = 0.4
 CONTEXT_K = 20  # hits of the search without the person's name (Cairn.ask)
 OTHER_TERMS = 0.34
-MISSING_TERMS = 1.0
 # A lone key word ("What is Tom's job?") is often a category the person never names
 # ("I'm a carpenter"): the rule needs at least this many key words.
 MISSING_MIN_TERMS = 2
-# A question or a sentence calling another participant by name is about the addressee
-# (module doc); False restores the second-person-only reading (for measuring the rule).
-QUESTIONS_TO_ADDRESSEE = True
-VOCATIVE = True
+# A sentence opening as a reaction is about the addressee (module doc); False turns that
+# reading off (for measuring the rule).
 REACTIONS = True
 _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos|that'?s|that is|that was|that sounds|"
                        r"those|these|sounds|looks|must|what an?|how|so cool|nice|great|awesome|cool|amazing|"
@@ -115,7 +113,10 @@ class Answerability:
     scores: dict[str, float] = field(default_factory=dict)
 
 
-def _name_pattern(name: str) -> re.Pattern[str]:
+@lru_cache(maxsize=1024)
+def name_pattern(name: str) -> re.Pattern[str]:
+    """`name` as a whole word, with an optional possessive 's (straight or curly),
+    case-insensitive; compiled once per name."""
     return re.compile(r"(?<!\w)" + re.escape(name) + r"(?:'s|’s)?(?!\w)", re.IGNORECASE)
 
 
@@ -127,7 +128,7 @@ def named_people(question: str, hits: list[Hit]) -> list[str]:
         for form in dict.fromkeys([speaker, speaker.split()[0]]):
             if len(form) < 2:
                 continue
-            m = _name_pattern(form).search(question)
+            m = name_pattern(form).search(question)
             if m:
                 found[speaker] = min(found.get(speaker, m.start()), m.start())
     return sorted(found, key=found.get)
@@ -138,7 +139,7 @@ def strip_people(question: str, people: list[str]) -> str:
     out = question
     for p in people:
         for form in dict.fromkeys([p, p.split()[0]]):
-            out = _name_pattern(form).sub(" ", out)
+            out = name_pattern(form).sub(" ", out)
     return re.sub(r"\s+", " ", out).strip()
 
 
@@ -163,8 +164,8 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
         return None
     if not _FIRST.search(sentence) and (
             _SECOND.search(sentence)
-            or (QUESTIONS_TO_ADDRESSEE and sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence))
-            or (VOCATIVE and names and _addresses(sentence, speaker, names))
+            or (sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence))
+            or (names and _addresses(sentence, speaker, names))
             or (REACTIONS and _REACTION.search(sentence))):
         return person if speaker != person else ADDRESSEE
     return speaker
@@ -195,7 +196,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     person = people[0]
     result.person = person
     topic = strip_people(question, people)
-    if not key_terms(topic):
+    keys = key_terms(topic)
+    if not keys:
         return result  # nothing but generic or time words: no topic to attribute
     sents: list[tuple[str, str | None, str, str | None]] = []  # (hit id, subject, text, speaker)
     speakers = sorted({h.speaker for h in pool.values() if h.speaker})
@@ -223,9 +225,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
             terms_o |= stems
             if score > best_o:
                 best_o, best_o_sent = score, (sent, subj)
-    keys = key_terms(topic)
     only_other = sorted((keys & terms_o) - terms_p)
-    share = len(only_other) / len(keys) if keys else 0.0
+    share = len(only_other) / len(keys)
     result.scores = {"support_person": round(best_p, 4), "support_other": round(best_o, 4),
                      "key_terms_only_other": round(share, 4)}
     if best_o_sent is not None and best_o > best_p + margin and best_o >= OTHER_FLOOR:
@@ -236,13 +237,13 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         result.reason = f"the evidence about {what} is from {other}, not {person}"
         return result
     missing = sorted(keys - terms_p)
-    result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4) if keys else 0.0
-    if keys and share >= other_terms:
+    result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
+    if share >= other_terms:
         result.answerable = False
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, only_other))
                          + f" {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}")
         return result
-    if len(keys) >= MISSING_MIN_TERMS and len(missing) / len(keys) >= MISSING_TERMS:
+    if len(keys) >= MISSING_MIN_TERMS and len(missing) == len(keys):
         result.answerable = False
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, missing))
                          + f" {'is' if len(missing) == 1 else 'are'} never said of {person} in the evidence")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.answerability import name_pattern
 from cairn.answer.premise import all_names
 from cairn.model import Hit
 
@@ -42,7 +43,7 @@ def question_subject(question: str) -> str | None:
 
 def strip_name(question: str, name: str) -> str:
     """`question` without `name` (and its possessive 's), spaces collapsed."""
-    out = re.sub(rf"(?<!\w){re.escape(name)}(?:'s|’s)?(?!\w)", " ", question, flags=re.IGNORECASE)
+    out = name_pattern(name).sub(" ", question)
     return re.sub(r"\s+", " ", out).strip()
 
 

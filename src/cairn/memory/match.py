@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from cairn.memory.model import Memory
-from cairn.memory.slots import find_slots, restates
+from cairn.memory.slots import WORD_RE, find_slots, restates
 
 PARAPHRASE_COS = 0.88
 CONTRADICT_COS = 0.45
@@ -67,7 +67,6 @@ mine it it's of to and but with at in on about just also now still these days cu
 new old""".split())
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", re.I)
-_WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _STOP = set("""a an the and or but so if as at by for from in into of on to with is are was were be
 been am i me my we our you your he she it they his her their its this that these those there here
 what when where which who why how yes no not please have has had do does did will would should
@@ -82,7 +81,7 @@ def normalise(text: str) -> str:
         if stripped == t:
             break
         t = stripped
-    return " ".join(_WORD_RE.findall(t.casefold()))
+    return " ".join(WORD_RE.findall(t.casefold()))
 
 
 def polarity(text: str) -> int:
@@ -102,7 +101,7 @@ def sentiment_object(text: str) -> str | None:
     m = _NEG.search(text) or _POS.search(text)
     if not m:
         return None
-    for word in _WORD_RE.findall(text[m.end():].casefold()):
+    for word in WORD_RE.findall(text[m.end():].casefold()):
         if word not in _DETERMINERS:
             return _stem(word)
     return None
@@ -117,8 +116,8 @@ def _stem(word: str) -> str:
 
 def topic_words(text: str, entity_names: list[str]) -> set[str]:
     """Content words that are neither stopwords, sentiment words nor entity-name words."""
-    ent = {w for name in entity_names for w in _WORD_RE.findall(name.casefold())}
-    return {_stem(w) for w in _WORD_RE.findall(text.casefold())
+    ent = {w for name in entity_names for w in WORD_RE.findall(name.casefold())}
+    return {_stem(w) for w in WORD_RE.findall(text.casefold())
             if w not in _STOP and w not in _SENTIMENT_WORDS and w not in ent and len(w) > 2}
 
 

@@ -119,6 +119,8 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
         marks = ",".join("?" * len(anchors))
         anchored_ids = {r[0] for r in conn.execute(
             f"SELECT memory_id FROM memory_entities WHERE entity_id IN ({marks})", list(anchors))}
+
+    @lru_cache(maxsize=None)  # one alias look-up per name per call, not one per memory row
     def resolve(name: str) -> str:  # the subject keys memory.store uses for slots
         return E.resolve(conn, name) or E.normalise(name)
 

@@ -68,7 +68,8 @@ class Slot:
 
 # Emoji and other symbols between words ("I'm 🌱 vegan 🌱") are read as spaces.
 _SYMBOLS = re.compile(r"[^\w\s.,;:!?'()&/-]")
-_WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+# A word, with one inner apostrophe ("don't"); match.py splits words the same way.
+WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _STOP_SUBJECTS = set("""a an the and or but so if as at by for from in into of on to with is are was were
 be been am i me my we our you your he she it they his her their its this that these those there
 here what when where which who why how yes no not please have has had do does did will would should
@@ -270,7 +271,7 @@ def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str],
                     name = f"name of {name}"
             if name in taken:
                 continue
-            value = " ".join(_WORD_RE.findall(m.group("val").casefold()))
+            value = " ".join(WORD_RE.findall(m.group("val").casefold()))
             value = re.sub(r"\b(?:now|these days|at the moment|currently)\b", "", value)
             value = re.sub(r"^(?:the|a|an)\s+", "", " ".join(value.split()))
             if value:
@@ -355,7 +356,7 @@ def query_slots(query: str, names: list[str], resolve: Callable[[str], str]) -> 
     """
     q = " ".join(_SYMBOLS.sub(" ", query.replace("\u2019", "'")).split())
     slots = [name for name, rx in QUERY_CUES.items() if rx.search(q)]
-    words = _WORD_RE.findall(q.casefold().replace("favorite", "favourite"))
+    words = WORD_RE.findall(q.casefold().replace("favorite", "favourite"))
     if "favourite" in words:
         i = words.index("favourite")
         slots += [f"favourite {' '.join(words[i + 1:i + 1 + n])}" for n in (1, 2, 3) if i + n < len(words) + 1]

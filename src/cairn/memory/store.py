@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Iterable
 
@@ -29,7 +29,7 @@ from cairn.memory import mirror
 from cairn.memory.match import decide
 from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
 from cairn.memory.slots import find_slots
-from cairn.memory.temporal import resolve_event_time
+from cairn.memory.temporal import parse_time, resolve_event_time
 from cairn.search.text import index_text
 from cairn.store.notes import transaction
 
@@ -357,12 +357,10 @@ def _state(m: Memory) -> str:
 
 
 def _said_before(a: str, b: str) -> bool:
-    """True when ISO time `a` is strictly earlier than `b` (naive times are taken as UTC)."""
-    def parse(x: str) -> datetime:
-        t = datetime.fromisoformat(x.replace("Z", "+00:00"))
-        return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    """True when ISO time `a` is strictly earlier than `b` (temporal.parse_time: naive times
+    are taken as UTC); False when either is not ISO 8601."""
     try:
-        return parse(a) < parse(b)
+        return parse_time(a) < parse_time(b)
     except ValueError:
         return False
 
