@@ -80,7 +80,8 @@ def _related_form(a: str, b: str) -> bool:
 def detail_pairs(question: str, hits, ctx, embedder) -> list[tuple[str, str, float, float]]:
     """(asked word, sibling word, cosine, cover) candidates of the rule (module doc)."""
     from cairn.answer import answerability as A
-    from cairn.answer.support import _stem, content_terms, sentences
+    from cairn.answer.support import content_terms, sentences, stem as _stem
+    from cairn.embed.cache import embed_cached
 
     pool = {}
     for h in list(hits) + list(ctx or []):
@@ -113,7 +114,7 @@ def detail_pairs(question: str, hits, ctx, embedder) -> list[tuple[str, str, flo
             cands = [u for u in words if not _related_form(w, u)]
             if not cover or not cands:
                 continue
-            vecs = A.embed_cached(embedder, [w] + cands)
+            vecs = embed_cached(embedder, [w] + cands)
             sims = vecs[1:] @ vecs[0]
             j = int(sims.argmax())
             out.append((w, cands[j], float(sims[j]), cover))
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import spacy
 
-    from cairn.answer.support import _stem, content_terms
+    from cairn.answer.support import content_terms, stem as _stem
     from cairn.embed import get_embedder
 
     t0 = time.perf_counter()

@@ -26,6 +26,7 @@ from cairn.answer import answerability
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.support import answer_type, fits_answer_type, is_hypothetical, sentences, term_overlap
+from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, verify
 from cairn.model import Hit
 
@@ -117,7 +118,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     if not cands:
         return ""
     cands = cands[:200]
-    vecs = answerability.embed_cached(embedder, [focus or question] + [c[1][:1000] for c in cands])
+    vecs = embed_cached(embedder, [focus or question] + [c[1][:1000] for c in cands])
     cos = vecs[1:] @ vecs[0]
     scored = []
     for (n, sent), c in zip(cands, cos):

@@ -53,12 +53,10 @@ premise.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import numpy as np
-
+from cairn.embed.cache import embed_cached
 from cairn.answer.support import MONTH_NAMES, content_terms, sentences, stem
 from cairn.model import Hit
 
@@ -248,27 +246,6 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         result.reason = (", ".join(f"'{t}'" for t in _surface(topic, missing))
                          + f" {'is' if len(missing) == 1 else 'are'} never said of {person} in the evidence")
     return result
-
-
-_CACHE: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
-CACHE_SIZE = 20000
-
-
-def embed_cached(embedder, texts: list[str]) -> np.ndarray:
-    """`embedder.embed(texts)` with an LRU cache of up to CACHE_SIZE sentence vectors keyed
-    by (model name, text): the same chat sentences come back question after question."""
-    model = str(getattr(embedder, "model_name", id(embedder)))
-    missing = list(dict.fromkeys(t for t in texts if (model, t) not in _CACHE))
-    if missing:
-        for t, v in zip(missing, embedder.embed(missing)):
-            _CACHE[(model, t)] = np.asarray(v)
-    out = []
-    for t in texts:
-        _CACHE.move_to_end((model, t))
-        out.append(_CACHE[(model, t)])
-    while len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return np.stack(out)
 
 
 def _surface(question: str, stems: list[str]) -> list[str]:

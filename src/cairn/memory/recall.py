@@ -56,7 +56,7 @@ from cairn.search.text import STOPWORDS, build_match_query, query_terms
 from cairn.store.notes import transaction
 
 HISTORY_FACTOR = 0.5
-_STEMMER = snowballstemmer.stemmer("porter")  # the FTS5 table's tokenizer stems the same way
+_STEMMER = snowballstemmer.stemmer("porter")  # close to, not the same as, FTS5's porter tokenizer ("us" -> "u")
 
 
 def _time_or(value: str | None, fallback: datetime) -> datetime:
