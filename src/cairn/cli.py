@@ -112,6 +112,7 @@ def _usage_fail(message: str) -> None:
 @contextmanager
 def _service() -> Iterator["object"]:
     from cairn.config import ConfigError, HomeNotWritable
+    from cairn.errors import CairnError
     from cairn.embed import EmbedderUnavailable
     from cairn.llm.errors import LLMUnavailable
     from cairn.service import Cairn
@@ -122,6 +123,8 @@ def _service() -> Iterator["object"]:
         _fail(_error_text(exc))
     try:
         yield svc
+    except CairnError as exc:
+        _fail(exc.message or str(exc), code=exc.exit_code)
     except (ValueError, OSError) as exc:
         _fail(_error_text(exc))
     except sqlite3.OperationalError as exc:
@@ -749,3 +752,12 @@ def note_delete(note: str = typer.Argument(..., help="Title, alias, path or id."
 
 if __name__ == "__main__":
     app()
+
+
+def _register_plugin_commands() -> None:
+    """Commands from plugins (built-ins included) through the `register_commands` hook."""
+    from cairn.plugins import load
+    load().hook.register_commands(cli=app)
+
+
+_register_plugin_commands()

@@ -363,6 +363,30 @@ class Cairn:
         from cairn.noteops import create_note
         return create_note(self.conn, self.settings, self.embedder, title, body, folder, tags)
 
+    def notes_list(self, *, type: str | None = None, tag: str | None = None, limit: int = 50,
+                   offset: int = 0) -> dict:
+        """One page of notes: {"total", "limit", "offset", "notes": [NoteRow.summary()]}.
+        Raises InvalidInput for a negative offset or a limit outside 1..1000."""
+        from cairn.errors import InvalidInput
+        if not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be between 1 and 1000, got {limit}")
+        if offset < 0:
+            raise InvalidInput(f"offset must be 0 or more, got {offset}")
+        total, rows = N.list_notes(self.conn, type=type, tag=tag, limit=limit, offset=offset)
+        return {"total": total, "limit": limit, "offset": offset, "notes": [r.summary() for r in rows]}
+
+    def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
+                    tags: list[str] | None = None) -> N.NoteRow:
+        """Store raw text or markdown as a new note (title: given, else the first line, cut to
+        80 characters). Raises InvalidInput for empty text, NoteConflict for a taken title."""
+        from cairn.errors import InvalidInput
+        if not text or not text.strip():
+            raise InvalidInput("the text is empty")
+        if not title or not title.strip():
+            first = next(line for line in text.strip().splitlines() if line.strip())
+            title = first.lstrip("# ").strip()[:80] or "note"
+        return self.note_create(title.strip(), text, folder, tags)
+
     def note_show(self, ref: str) -> dict:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note

@@ -61,6 +61,29 @@ class NoteRow:
         d["meta"] = json.loads(d["meta"])
         return cls(**d)
 
+    def summary(self) -> dict:
+        """{"id", "path", "title", "type", "tags", "created", "updated"}: a note in a list."""
+        return {"id": self.id, "path": self.path, "title": self.title, "type": self.type,
+                "tags": self.tags, "created": self.created, "updated": self.updated}
+
+
+def list_notes(conn: sqlite3.Connection, *, type: str | None = None, tag: str | None = None,
+               limit: int = 50, offset: int = 0) -> tuple[int, list[NoteRow]]:
+    """(total matching, one page of notes ordered by path). `tag` matches one element of the
+    note's tags exactly (JSON array); `limit` rows from `offset`."""
+    where, args = [], []
+    if type:
+        where.append("type = ?")
+        args.append(type)
+    if tag:
+        where.append("EXISTS (SELECT 1 FROM json_each(notes.tags) WHERE json_each.value = ?)")
+        args.append(tag)
+    clause = (" WHERE " + " AND ".join(where)) if where else ""
+    total = conn.execute(f"SELECT count(*) FROM notes{clause}", args).fetchone()[0]
+    rows = conn.execute(f"SELECT * FROM notes{clause} ORDER BY path LIMIT ? OFFSET ?",
+                        [*args, limit, offset]).fetchall()
+    return total, [NoteRow.from_row(r) for r in rows]
+
 
 def now_iso() -> str:
     """Current UTC time, ISO 8601 with seconds."""

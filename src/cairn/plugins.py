@@ -1,0 +1,74 @@
+"""The plugin manager: loads built-in plugins and `cairn.plugins` entry points once.
+
+    from cairn.plugins import pm, plugin_list
+    pm.hook.register_tools(register=...)
+
+Built-ins (BUILTINS) are ordinary plugin modules registered with the same `pm.register` a
+third-party package uses. Setting CAIRN_LOAD_PLUGINS="" (empty) loads no third-party plugin;
+a comma-separated list loads only those entry-point names (tests use it).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import pluggy
+
+from cairn import hookspecs
+
+# Modules that implement hooks for built-in features. Each is imported lazily here, so a
+# module must keep its own heavy imports inside functions.
+BUILTINS: tuple[str, ...] = (
+    "cairn.tools.builtin",
+    "cairn.interfaces.cli_plugins",
+)
+
+pm = pluggy.PluginManager("cairn")
+pm.add_hookspecs(hookspecs)
+_loaded = False
+_errors: dict[str, str] = {}
+
+
+def load() -> pluggy.PluginManager:
+    """Register the built-ins and the entry-point plugins (once per process); returns `pm`.
+    A third-party plugin that fails to import is recorded (see `plugin_list`), never fatal."""
+    global _loaded
+    if _loaded:
+        return pm
+    _loaded = True
+    for name in BUILTINS:
+        if pm.get_plugin(name) is None:
+            pm.register(importlib.import_module(name), name=name)
+    wanted = os.environ.get("CAIRN_LOAD_PLUGINS")
+    if wanted is not None and not wanted.strip():
+        return pm
+    from importlib.metadata import entry_points
+    allow = {w.strip() for w in wanted.split(",")} if wanted else None
+    for ep in entry_points(group="cairn.plugins"):
+        if allow is not None and ep.name not in allow:
+            continue
+        if pm.get_plugin(ep.name) is not None:
+            continue
+        try:
+            pm.register(ep.load(), name=ep.name)
+        except Exception as exc:  # a broken plugin must not take Cairn down
+            _errors[ep.name] = f"{type(exc).__name__}: {exc}"
+            print(f"warning: plugin {ep.name} failed to load: {exc}", file=sys.stderr)
+    return pm
+
+
+def plugin_list() -> list[dict]:
+    """Every loaded plugin: [{"name", "builtin", "hooks": [hook names], "version"?, "error"?}]."""
+    load()
+    out = []
+    for name, plugin in pm.list_name_plugin():
+        hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
+        entry = {"name": name, "builtin": name in BUILTINS, "hooks": hooks}
+        dist = next((d for p, d in pm.list_plugin_distinfo() if p is plugin), None)
+        if dist is not None:
+            entry["version"] = dist.version
+        out.append(entry)
+    out += [{"name": n, "builtin": False, "hooks": [], "error": e} for n, e in _errors.items()]
+    return out

@@ -1,0 +1,126 @@
+"""The tool registry: one list of typed operations that the assistant, the MCP server, the
+REST API and subprocess plugins all see.
+
+A `Tool` is a name, a description, a JSON-schema for its arguments, a risk hint (none, low,
+medium, high: the assistant's judge may raise it, never lower it), MCP annotations
+(read_only, destructive) and a function `run(app, arguments) -> JSON-able`. Built-in tools
+live in `cairn.tools.builtin`; every tool is registered through the `register_tools` hook.
+
+    from cairn.tools import registry
+    reg = registry()
+    result = reg.call(app, "search", {"query": "boiler"})
+
+Errors: `ToolNotFound` (NotFound) for an unknown name, `InvalidArguments` (InvalidInput)
+when the arguments break the schema — raised before the tool runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from cairn.errors import InvalidInput, NotFound
+
+RISKS: tuple[str, ...] = ("none", "low", "medium", "high")
+
+
+class ToolNotFound(NotFound):
+    """No tool of that name is registered."""
+
+
+class InvalidArguments(InvalidInput):
+    """The arguments do not match the tool's JSON schema."""
+
+
+@dataclass
+class Tool:
+    """One operation an assistant or client may call.
+
+    parameters: a JSON schema of type "object". risk: the hint from RISKS. run(app, args)
+    gets the `cairn.service.Cairn` and the validated arguments and returns JSON-able data.
+    """
+
+    name: str
+    description: str
+    parameters: dict
+    run: Callable[[Any, dict], Any]
+    risk: str = "low"
+    read_only: bool = True
+    destructive: bool = False
+    source: str = "builtin"
+    meta: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.risk not in RISKS:
+            raise ValueError(f"tool {self.name}: risk {self.risk!r} is not one of {', '.join(RISKS)}")
+        if self.parameters.get("type") != "object":
+            raise ValueError(f"tool {self.name}: parameters must be a JSON schema of type object")
+
+    def to_json(self) -> dict:
+        """{"name", "description", "parameters", "risk", "read_only", "destructive", "source"}."""
+        return {"name": self.name, "description": self.description, "parameters": self.parameters,
+                "risk": self.risk, "read_only": self.read_only, "destructive": self.destructive,
+                "source": self.source}
+
+    def openai_schema(self) -> dict:
+        """The OpenAI-compatible `tools` entry: {"type": "function", "function": {...}}."""
+        return {"type": "function", "function": {"name": self.name, "description": self.description,
+                                                 "parameters": self.parameters}}
+
+
+def validate_arguments(tool: Tool, arguments: Any) -> dict:
+    """`arguments` checked against `tool.parameters`; returns them (a dict).
+    Raises InvalidArguments naming the first problem."""
+    import jsonschema
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise InvalidArguments(f"{tool.name}: arguments must be a JSON object, got {type(arguments).__name__}")
+    try:
+        jsonschema.validate(arguments, tool.parameters)
+    except jsonschema.ValidationError as exc:
+        where = ".".join(str(p) for p in exc.absolute_path)
+        raise InvalidArguments(f"{tool.name}: {('argument ' + where + ': ') if where else ''}{exc.message}") from None
+    return arguments
+
+
+class ToolRegistry:
+    """Tools by name. `add` replaces a tool of the same name only when `replace=True`."""
+
+    def __init__(self) -> None:
+        self._tools: dict[str, Tool] = {}
+
+    def add(self, tool: Tool, replace: bool = False) -> None:
+        if tool.name in self._tools and not replace:
+            raise ValueError(f"tool {tool.name!r} is registered twice "
+                             f"({self._tools[tool.name].source} and {tool.source})")
+        self._tools[tool.name] = tool
+
+    def remove(self, name: str) -> None:
+        self._tools.pop(name, None)
+
+    def get(self, name: str) -> Tool:
+        try:
+            return self._tools[name]
+        except KeyError:
+            raise ToolNotFound(f"no tool named {name!r} (`cairn tools` lists them)") from None
+
+    def all(self) -> list[Tool]:
+        return sorted(self._tools.values(), key=lambda t: t.name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tools
+
+    def call(self, app, name: str, arguments: Any) -> Any:
+        """Validate `arguments` against the tool's schema, then run it. No judge here: the
+        assistant and the adapters decide whether a call may run (cairn.assistant)."""
+        tool = self.get(name)
+        return tool.run(app, validate_arguments(tool, arguments))
+
+
+def registry() -> ToolRegistry:
+    """A fresh registry filled by every plugin's `register_tools` hook."""
+    from cairn.plugins import load
+    reg = ToolRegistry()
+    load().hook.register_tools(register=reg.add)
+    return reg

@@ -1,0 +1,135 @@
+"""Built-in tools (registered through the `register_tools` hook like any plugin's).
+
+Each tool is a thin call of one `cairn.service.Cairn` operation; its JSON result is the same
+shape the CLI prints with --json. Risk hints follow the judge's rules: reads are low, writes
+medium, deletion and anything that leaves the machine high.
+"""
+
+from __future__ import annotations
+
+from cairn.hookspecs import hookimpl
+from cairn.model import MEMORY_KINDS, NOTE_UPDATE_MODES, SEARCH_MODES
+from cairn.tools import Tool
+
+
+def _obj(properties: dict, required: tuple[str, ...] = ()) -> dict:
+    return {"type": "object", "properties": properties, "required": list(required),
+            "additionalProperties": False}
+
+
+_STR = {"type": "string", "minLength": 1}
+
+
+def _search(app, a: dict):
+    res = app.search(a["query"], k=a.get("k"), mode=a.get("mode", "hybrid"), types=a.get("types"),
+                     since=a.get("since"))
+    return {"hits": [h.to_json() for h in res.hits], "warnings": res.warnings}
+
+
+def _ask(app, a: dict):
+    return app.ask(a["question"], llm=a.get("llm", "none")).to_json()
+
+
+def _get_note(app, a: dict):
+    return app.note_show(a["note"])
+
+
+def _list_notes(app, a: dict):
+    return app.notes_list(type=a.get("type"), tag=a.get("tag"), limit=a.get("limit", 50),
+                          offset=a.get("offset", 0))
+
+
+def _note_json(action: str, note) -> dict:
+    return {"action": action, "id": note.id, "path": note.path, "title": note.title}
+
+
+def _create_note(app, a: dict):
+    return _note_json("created", app.note_create(a["title"], a.get("body", ""), a.get("folder", ""),
+                                                 a.get("tags")))
+
+
+def _update_note(app, a: dict):
+    return _note_json("updated", app.note_update(a["note"], a["body"], a.get("mode", "overwrite")))
+
+
+def _delete_note(app, a: dict):
+    return app.note_delete(a["note"])
+
+
+def _ingest_url(app, a: dict):
+    return app.ingest([a["url"]]).to_json()
+
+
+def _ingest_text(app, a: dict):
+    return _note_json("created", app.ingest_text(a["text"], a.get("title"), tags=a.get("tags")))
+
+
+def _remember(app, a: dict):
+    return app.remember(a["text"], kind=a.get("kind"), scope=a.get("scope", "global")).to_json()
+
+
+def _recall(app, a: dict):
+    return [h.to_json() for h in app.recall(a["query"], k=a.get("k", 10), scope=a.get("scope"))]
+
+
+def _forget(app, a: dict):
+    return app.forget(a["memory_id"]).to_json()
+
+
+def _core(app, a: dict):
+    if "text" in a:
+        if not a.get("name"):
+            from cairn.errors import InvalidInput
+            raise InvalidInput("core: give the block's name with its text")
+        app.core_set(a["name"], a["text"])
+    return app.core(scope=a.get("scope")).to_json()
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool("search", "Search the person's notes, files and chats by keyword and meaning. Returns ranked "
+         "hits with note ids, titles, paths and snippets.",
+         _obj({"query": _STR, "k": {"type": "integer", "minimum": 1, "maximum": 100},
+               "mode": {"enum": list(SEARCH_MODES)}, "types": {"type": "array", "items": {"type": "string"}},
+               "since": {"type": "string"}}, ("query",)), _search),
+    Tool("ask", "Answer a question from the person's notes with numbered citations checked against "
+         "the cited text; says so when the notes do not hold the answer.",
+         _obj({"question": _STR, "llm": {"type": "string"}}, ("question",)), _ask),
+    Tool("get_note", "Read one note (by id, title, alias or vault path): metadata and body.",
+         _obj({"note": _STR}, ("note",)), _get_note),
+    Tool("list_notes", "List notes, optionally of one type or tag, a page at a time.",
+         _obj({"type": {"type": "string"}, "tag": {"type": "string"},
+               "limit": {"type": "integer", "minimum": 1, "maximum": 1000},
+               "offset": {"type": "integer", "minimum": 0}}), _list_notes),
+    Tool("create_note", "Create a new markdown note in the vault.",
+         _obj({"title": _STR, "body": {"type": "string"}, "folder": {"type": "string"},
+               "tags": {"type": "array", "items": {"type": "string"}}}, ("title",)),
+         _create_note, risk="medium", read_only=False),
+    Tool("update_note", "Overwrite or append to a note's body.",
+         _obj({"note": _STR, "body": {"type": "string"}, "mode": {"enum": list(NOTE_UPDATE_MODES)}},
+              ("note", "body")), _update_note, risk="medium", read_only=False),
+    Tool("delete_note", "Delete a note (moved to the vault's .trash; its index rows removed).",
+         _obj({"note": _STR}, ("note",)), _delete_note, risk="high", read_only=False, destructive=True),
+    Tool("ingest_url", "Fetch a web page and store it as a note (refuses private and loopback addresses).",
+         _obj({"url": {"type": "string", "pattern": "^https?://"}}, ("url",)),
+         _ingest_url, risk="medium", read_only=False),
+    Tool("ingest_text", "Store raw text or markdown as a new note.",
+         _obj({"text": _STR, "title": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}},
+              ("text",)), _ingest_text, risk="medium", read_only=False),
+    Tool("remember", "Remember a statement about the person: adds, reinforces or supersedes a memory.",
+         _obj({"text": _STR, "kind": {"enum": list(MEMORY_KINDS)}, "scope": {"type": "string"}}, ("text",)),
+         _remember, risk="medium", read_only=False),
+    Tool("recall", "Recall memories about the person, ranked, with score components.",
+         _obj({"query": _STR, "k": {"type": "integer", "minimum": 1, "maximum": 100},
+               "scope": {"type": "string"}}, ("query",)), _recall),
+    Tool("forget", "Forget a memory by id (a tombstone: kept in history, never recalled).",
+         _obj({"memory_id": _STR}, ("memory_id",)), _forget, risk="high", read_only=False, destructive=True),
+    Tool("core", "Show the core memory blocks and top memories; with name and text, set a block first.",
+         _obj({"name": {"type": "string"}, "text": {"type": "string"}, "scope": {"type": "string"}}),
+         _core, risk="low", read_only=False),
+)
+
+
+@hookimpl
+def register_tools(register):
+    for tool in TOOLS:
+        register(tool)
