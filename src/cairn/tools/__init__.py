@@ -16,12 +16,31 @@ when the arguments break the schema — raised before the tool runs.
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from cairn.errors import InvalidInput, NotFound
 
 RISKS: tuple[str, ...] = ("none", "low", "medium", "high")
+SCOPES: tuple[str, ...] = ("read", "write", "admin")  # each includes the ones before it
+
+# The caller's API-key scope for the current request (REST, MCP over HTTP). Local callers
+# (CLI, stdio MCP, loopback) are trusted: "admin". Adapters set it per request.
+current_scope: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_scope", default="admin")
+
+
+def required_scope(tool: "Tool") -> str:
+    """The key scope a tool needs: "read" for read-only tools, "admin" for destructive ones,
+    "write" otherwise."""
+    if tool.read_only:
+        return "read"
+    return "admin" if tool.destructive else "write"
+
+
+def scope_allows(have: str, need: str) -> bool:
+    """True when scope `have` includes `need` (read < write < admin)."""
+    return SCOPES.index(have) >= SCOPES.index(need)
 
 
 class ToolNotFound(NotFound):

@@ -1,0 +1,73 @@
+"""The audit log: an append-only record of every write and every judged decision.
+
+One JSON object per line in `<home>/audit/audit.jsonl`, flushed and fsync'd per line:
+{"at": ISO-8601 UTC, "actor": who (e.g. "cli", "key:NAME", "assistant", "mcp"),
+ "action": what (e.g. "note.create", "tool.delete_note"), "target": id or name or None,
+ "outcome": "ok" | "denied" | "failed" | "pending" | "vetoed" | ..., "detail": free JSON}.
+Secrets never go in: `detail` values under keys that look like secrets are replaced by
+"[redacted]". Reading is `entries(home, limit)` (newest last). Errors: OSError when the home
+is not writable (the caller's write is then refused too: a write that cannot be audited fails).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+_LOCK = threading.Lock()
+_SECRET_KEY = re.compile(r"(?i)(token|secret|password|api[_-]?key|authorization|bearer)")
+
+
+def audit_path(home: Path) -> Path:
+    """`<home>/audit/audit.jsonl`."""
+    return Path(home) / "audit" / "audit.jsonl"
+
+
+def redact(value: Any) -> Any:
+    """`value` with every dict entry whose key names a secret replaced by "[redacted]"."""
+    if isinstance(value, dict):
+        return {k: ("[redacted]" if _SECRET_KEY.search(str(k)) else redact(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    return value
+
+
+def record(home: Path, actor: str, action: str, target: str | None = None, outcome: str = "ok",
+           detail: dict | None = None) -> dict:
+    """Append one audit entry (see the module docstring) and return it."""
+    entry = {"at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), "actor": actor,
+             "action": action, "target": target, "outcome": outcome, "detail": redact(detail or {})}
+    path = audit_path(home)
+    line = json.dumps(entry, ensure_ascii=False, default=str) + "\n"
+    with _LOCK:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return entry
+
+
+def entries(home: Path, limit: int = 100, action: str | None = None) -> list[dict]:
+    """The last `limit` entries (oldest first), optionally only those whose action starts
+    with `action`. A torn last line (a crash mid-write) is skipped."""
+    path = audit_path(home)
+    if not path.is_file():
+        return []
+    out = []
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if action is None or str(e.get("action", "")).startswith(action):
+                out.append(e)
+    return out[-limit:] if limit else out
