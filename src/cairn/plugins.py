@@ -23,6 +23,8 @@ from cairn import hookspecs
 BUILTINS: tuple[str, ...] = (
     "cairn.tools.builtin",
     "cairn.interfaces.cli_plugins",
+    "cairn.schedule.notify",
+    "cairn.interfaces.cli_time",
 )
 
 pm = pluggy.PluginManager("cairn")
