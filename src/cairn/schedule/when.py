@@ -191,22 +191,27 @@ def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
 
 def next_runs(trigger, count: int, start: datetime, tz: ZoneInfo) -> list[datetime]:
     """The next `count` fire times of `trigger` strictly after `start` (aware), normalised
-    wall times in `tz` (each carries its own UTC offset, so DST shows)."""
+    wall times in `tz` (each carries its own UTC offset, so DST shows). A calendar (cron)
+    time that repeats in an autumn fold (01:30 twice) fires once: the second instant is
+    skipped; intervals ("every 30 minutes") count real time and fire in both."""
+    from apscheduler.triggers.cron import CronTrigger
+    wall_clock = isinstance(trigger, CronTrigger)  # intervals count real time: no fold rule
     out: list[datetime] = []
+    last_wall = normalise(start, tz).replace(tzinfo=None)
     prev = None
     now = start + timedelta(microseconds=1)
-    for _ in range(count):
+    for _ in range(count * 2 + 2):
+        if len(out) == count:
+            break
         nxt = trigger.get_next_fire_time(prev, now)
         if nxt is None:
             break
         nxt = normalise(nxt, tz)
-        if out and nxt <= out[-1]:
-            now = out[-1] + timedelta(seconds=1)
-            prev = out[-1]
-            nxt = trigger.get_next_fire_time(prev, now)
-            if nxt is None:
-                break
-            nxt = normalise(nxt, tz)
-        out.append(nxt)
+        wall = nxt.replace(tzinfo=None)
+        if wall_clock and wall == last_wall:  # the fold's second 01:30 (APScheduler would repeat it): step over
+            prev, now = None, nxt + timedelta(hours=1)
+            continue
         prev, now = nxt, nxt + timedelta(microseconds=1)
+        last_wall = wall
+        out.append(nxt)
     return out
