@@ -193,14 +193,23 @@ class Scheduler:
 
     def run_due(self, now: datetime | None = None) -> list[dict]:
         """Fire every reminder due at `now`; returns one run record per reminder handled."""
+        real = now is None
         now = _now(now)
         out = []
         for row in S.due(self.conn, _utc(now)):
+            if real:
+                now = datetime.now(timezone.utc)  # each run's own start time
             claimed = self.conn.execute(
                 "UPDATE reminders SET state = 'firing' WHERE id = ? AND state = ? AND next_due = ?",
                 (row.id, row.state, row.next_due)).rowcount
             if claimed:
-                out.append(self._fire(row, now))
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    out.append(self._fire(row, now))
+                    self.conn.execute("COMMIT")
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
         return out
 
     def _next_after(self, row: S.ReminderRow, after: datetime) -> str | None:
@@ -230,7 +239,8 @@ class Scheduler:
             delivered, errors, text = 0, [f"{type(exc).__name__}: {exc}"], row.text
         ms = (time.perf_counter() - t0) * 1000
         if delivered:
-            S.add_run(self.conn, row.id, row.next_due, _utc(now), ms, "ok", text[:2000])
+            S.add_run(self.conn, row.id, row.next_due, now.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
+                      ms, "ok", text[:2000])
             nxt = self._next_after(row, max(now, due))
             S.update(self.conn, row.id, state="scheduled" if nxt else "delivered", next_due=nxt,
                      delivered_at=_utc(now), attempts=0, last_error="; ".join(errors) or None)
