@@ -207,7 +207,7 @@ class TimeSettings:
     by more than this (Cairn was down) is skipped and recorded as missed; runs missed within
     it are coalesced into one. quiet_hours "HH:MM-HH:MM" (empty = none), daily_cap and
     topic_cooldown_h gate proactive messages (digest, follow-ups); proactive = false is the
-    kill switch. digest_at: when the daily digest runs ("" = no digest)."""
+    kill switch."""
 
     timezone: str = ""
     max_attempts: int = 3
@@ -218,7 +218,6 @@ class TimeSettings:
     daily_cap: int = 3
     topic_cooldown_h: float = 24.0
     proactive: bool = True
-    digest_at: str = ""
 
 
 @dataclass
