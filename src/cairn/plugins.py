@@ -25,6 +25,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_plugins",
     "cairn.schedule.notify",
     "cairn.interfaces.cli_time",
+    "cairn.interfaces.cli_telegram",
 )
 
 pm = pluggy.PluginManager("cairn")
