@@ -199,6 +199,39 @@ class SyncSettings:
 
 
 @dataclass
+class TimeSettings:
+    """Reminders, scheduled jobs and proactive messages (docs/reminders.md).
+    timezone: IANA zone the person lives in ("" = this machine's zone); naive times are read
+    in it. max_attempts: deliveries tried before a reminder becomes a dead letter, with
+    back-off retry_base_s * 2^(n-1) capped at retry_max_s. grace_s: a recurring run missed
+    by more than this (Cairn was down) is skipped and recorded as missed; runs missed within
+    it are coalesced into one. quiet_hours "HH:MM-HH:MM" (empty = none), daily_cap and
+    topic_cooldown_h gate proactive messages (digest, follow-ups); proactive = false is the
+    kill switch."""
+
+    timezone: str = ""
+    max_attempts: int = 3
+    retry_base_s: float = 30.0
+    retry_max_s: float = 3600.0
+    grace_s: float = 3600.0
+    quiet_hours: str = "22:00-08:00"
+    daily_cap: int = 3
+    topic_cooldown_h: float = 24.0
+    proactive: bool = True
+
+
+@dataclass
+class TelegramSettings:
+    """The Telegram channel (`cairn telegram`, docs/telegram.md). token: the bot token from
+    @BotFather (or env CAIRN_TELEGRAM_TOKEN); allow: Telegram user ids allowed to talk to the
+    bot (empty = nobody); base_url: a self-hosted Bot API server ("" = Telegram's)."""
+
+    token: str = ""
+    allow: list[str] = field(default_factory=list)
+    base_url: str = ""
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -216,6 +249,8 @@ class Settings:
     jobs: JobSettings = field(default_factory=JobSettings)  # --- jobs, url ingest
     ingest: IngestSettings = field(default_factory=IngestSettings)
     sync: SyncSettings = field(default_factory=SyncSettings)
+    time: TimeSettings = field(default_factory=TimeSettings)
+    telegram: TelegramSettings = field(default_factory=TelegramSettings)
     max_file_bytes: int = 50_000_000
     vault_dir: Path | None = None
 
@@ -282,11 +317,13 @@ def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
             setattr(obj, key, value)
             continue
         if isinstance(current, list):  # a list of strings; one string is a list of one
-            items = [value] if isinstance(value, str) else value
-            if not isinstance(items, list) or not all(isinstance(p, str) and p.strip() for p in items):
+            items = [value] if isinstance(value, (str, int)) and not isinstance(value, bool) else value
+            if not isinstance(items, list) or not all(
+                    (isinstance(p, str) and p.strip()) or (isinstance(p, int) and not isinstance(p, bool))
+                    for p in items):
                 raise ConfigError(f"config.toml: {section}{key} must be a list of non-empty strings, "
                                   f"got {value!r}")
-            setattr(obj, key, list(items))
+            setattr(obj, key, [str(p) for p in items])
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ConfigError(f"config.toml: {section}{key} has unsupported value {value!r}")
@@ -309,11 +346,12 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("jobs", "max_attempts"): (1, False), ("jobs", "batch"): (1, False),
     ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
     ("ingest", "max_ocr_pages"): (1, False),
+    ("time", "max_attempts"): (1, False), ("time", "retry_base_s"): (0, True),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
-_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync")
+_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram")
 _LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
 
 

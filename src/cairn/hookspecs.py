@@ -44,3 +44,10 @@ def register_embedders(register):
 def register_llm_backends(register):
     """Add language-model backends: `register(scheme, factory)`; factory(spec: str) returns a
     chat client (see cairn.llm)."""
+
+
+@hookspec
+def register_notifiers(register, settings, interactive):
+    """Add delivery channels for reminders and proactive messages: `register(notifier)` with
+    an object having `name` and `send(cairn.schedule.notify.Message)` (raises
+    DeliveryFailed). `settings`: the home's Settings; `interactive`: a terminal is watching."""

@@ -23,6 +23,9 @@ from cairn import hookspecs
 BUILTINS: tuple[str, ...] = (
     "cairn.tools.builtin",
     "cairn.interfaces.cli_plugins",
+    "cairn.schedule.notify",
+    "cairn.interfaces.cli_time",
+    "cairn.interfaces.cli_telegram",
 )
 
 pm = pluggy.PluginManager("cairn")

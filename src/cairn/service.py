@@ -387,6 +387,17 @@ class Cairn:
             title = first.lstrip("# ").strip()[:80] or "note"
         return self.note_create(title.strip(), text, folder, tags)
 
+    def recent_notes(self, since: str, limit: int = 10) -> list[dict]:
+        """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
+        return N.recent_notes(self.conn, since, limit)
+
+    def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):
+        """The reminder scheduler of this home (cairn.schedule.scheduler.Scheduler) with the
+        built-in jobs (digest, export-cleanup, sync). The caller closes it."""
+        from cairn.schedule.jobs import BUILTIN_JOBS
+        from cairn.schedule.scheduler import Scheduler
+        return Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
+
     def note_show(self, ref: str) -> dict:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note

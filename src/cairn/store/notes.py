@@ -297,3 +297,10 @@ def counts(conn: sqlite3.Connection) -> dict[str, int]:
             "SELECT count(*) FROM chunks_fts f WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = f.rowid)"),
         "links": q("SELECT count(*) FROM links"),
     }
+
+
+def recent_notes(conn: sqlite3.Connection, since: str, limit: int = 10) -> list[dict]:
+    """Notes indexed at or after `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
+    rows = conn.execute("SELECT id, path, title FROM notes WHERE indexed_at >= ? ORDER BY indexed_at DESC "
+                        "LIMIT ?", (since, limit)).fetchall()
+    return [{"id": r[0], "path": r[1], "title": r[2]} for r in rows]

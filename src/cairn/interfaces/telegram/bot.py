@@ -1,0 +1,287 @@
+"""The Telegram bot (python-telegram-bot, long polling) and the Telegram notifier.
+
+Who may talk: only Telegram user ids in the allow-list (`--allow`, `[telegram] allow`).
+Anyone else gets one refusal (remembered in `<home>/telegram/refused.json`) and nothing
+else; every refusal is audited. Allowed people get:
+- text: the conversation (`Conversation.reply`), the same loop as `cairn chat` when the
+  assistant is installed, else verified answers from `ask`;
+- documents and photos: saved under `<home>/telegram/inbox/` (a safe name, never outside)
+  and ingested like `cairn ingest`;
+- voice notes: transcribed offline (faster-whisper, cairn.parse.audio), then answered;
+- inline buttons: a reply may carry buttons (approvals); a press calls `Conversation.press`.
+Long replies are split and formatted by format.py; a message whose formatting Telegram
+refuses is sent once more as plain text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from cairn import audit
+from cairn.interfaces.telegram.format import plain_text, split_message
+
+log = logging.getLogger("cairn.telegram")
+REFUSAL = "Sorry, this is a private assistant. Your message was not read."
+MAX_FILE_BYTES = 20_000_000  # the Bot API's download limit
+
+
+@dataclass
+class Reply:
+    """What the bot sends back: markdown text and optional inline buttons [(label, data)]."""
+
+    text: str
+    buttons: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Conversation(Protocol):
+    def reply(self, person: str, text: str) -> Reply: ...
+
+    def press(self, person: str, data: str) -> Reply: ...
+
+
+class AskConversation:
+    """Answers each message with `Cairn.ask` (verified, cited). Used when no assistant is
+    installed; it has no buttons."""
+
+    def __init__(self, settings) -> None:
+        self.settings = settings
+
+    def reply(self, person: str, text: str) -> Reply:
+        from cairn.service import Cairn
+        with Cairn(settings=self.settings) as app:
+            ans = app.ask(text, llm="none")
+        lines = [ans.answer]
+        if ans.citations:
+            lines.append("")
+            lines += [f"[{c['n']}] {c['title']} — {c['path']}" for c in ans.citations]
+        return Reply("\n".join(lines))
+
+    def press(self, person: str, data: str) -> Reply:
+        return Reply("Nothing is waiting for a decision.")
+
+
+def safe_name(name: str | None, fallback: str) -> str:
+    """A file name that cannot leave its folder: path parts, control characters and leading
+    dots removed; at most 100 characters; `fallback` when nothing is left."""
+    base = re.sub(r"[\x00-\x1f/\\:*?\"<>|]+", "-", Path(name or "").name).strip(" .-")
+    return base[:100] or fallback
+
+
+class TelegramBot:
+    """The bot for one home. token/allow/base_url: as in `[telegram]` (base_url: a Bot API
+    server root such as "http://127.0.0.1:8081"; "" = Telegram's). conversation: who answers
+    (default: the assistant if installed, else AskConversation)."""
+
+    def __init__(self, settings, token: str, allow: list[str], base_url: str = "",
+                 conversation: Conversation | None = None) -> None:
+        from cairn.errors import InvalidInput
+        if not token or not re.fullmatch(r"\d+:[\w-]+", token.strip()):
+            raise InvalidInput("a Telegram bot token looks like 123456:ABC-DEF (from @BotFather); "
+                               "give it with --token, [telegram] token or CAIRN_TELEGRAM_TOKEN")
+        self.settings = settings
+        self.token = token.strip()
+        self.allow = {str(a).strip() for a in allow if str(a).strip()}
+        bad = [a for a in self.allow if not a.lstrip("-").isdigit()]
+        if bad:
+            raise InvalidInput(f"Telegram user ids are numbers; not: {', '.join(sorted(bad))}")
+        self.base_url = base_url.rstrip("/")
+        self.conversation = conversation or default_conversation(settings)
+        self.folder = Path(settings.home) / "telegram"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._refused_path = self.folder / "refused.json"
+
+    # --------------------------------------------------------------- the application
+    def application(self):
+        """The python-telegram-bot Application with Cairn's handlers."""
+        from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
+        b = Application.builder().token(self.token)
+        if self.base_url:
+            b = b.base_url(f"{self.base_url}/bot").base_file_url(f"{self.base_url}/file/bot")
+        app = b.build()
+        app.add_handler(CallbackQueryHandler(self._on_press))
+        app.add_handler(MessageHandler(filters.VOICE | filters.AUDIO, self._on_voice))
+        app.add_handler(MessageHandler(filters.Document.ALL | filters.PHOTO, self._on_file))
+        app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self._on_text))
+        app.add_handler(MessageHandler(filters.COMMAND, self._on_text))
+        return app
+
+    def run(self) -> None:
+        """Poll until interrupted (Ctrl-C / SIGTERM)."""
+        self.application().run_polling(drop_pending_updates=False, allowed_updates=None)
+
+    # --------------------------------------------------------------- gate
+    def _refused(self) -> set[str]:
+        try:
+            return set(json.loads(self._refused_path.read_text()))
+        except (OSError, ValueError):
+            return set()
+
+    async def _allowed(self, update) -> bool:
+        user = update.effective_user
+        uid = str(user.id) if user else ""
+        if uid and uid in self.allow:
+            return True
+        refused = self._refused()
+        first = uid not in refused
+        audit.record(self.settings.home, f"telegram:{uid or '?'}", "telegram.refused", uid or None,
+                     "denied", {"first": first})
+        if first and update.effective_chat is not None:
+            refused.add(uid)
+            self._refused_path.write_text(json.dumps(sorted(refused)))
+            await update.effective_chat.send_message(REFUSAL)
+        if update.callback_query is not None:
+            await update.callback_query.answer()
+        return False
+
+    # --------------------------------------------------------------- handlers
+    async def _on_text(self, update, context) -> None:
+        if not await self._allowed(update):
+            return
+        text = update.effective_message.text or ""
+        reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
+        await self.send(context.bot, update.effective_chat.id, reply)
+
+    async def _on_press(self, update, context) -> None:
+        if not await self._allowed(update):
+            return
+        q = update.callback_query
+        await q.answer()
+        reply = await asyncio.to_thread(self.conversation.press, f"telegram:{update.effective_user.id}", q.data or "")
+        await self.send(context.bot, update.effective_chat.id, reply)
+
+    async def _download(self, context, file_id: str, size: int | None) -> bytes:
+        if size and size > MAX_FILE_BYTES:
+            from cairn.errors import TooLarge
+            raise TooLarge(f"the file is {size} bytes; Telegram bots can fetch at most {MAX_FILE_BYTES}")
+        f = await context.bot.get_file(file_id)
+        return bytes(await f.download_as_bytearray())
+
+    async def _on_file(self, update, context) -> None:
+        if not await self._allowed(update):
+            return
+        msg = update.effective_message
+        if msg.document is not None:
+            doc = msg.document
+            name = safe_name(doc.file_name, f"document-{doc.file_unique_id}")
+            file_id, size = doc.file_id, doc.file_size
+        else:
+            photo = msg.photo[-1]
+            name = f"photo-{safe_name(photo.file_unique_id, 'photo')}.jpg"
+            file_id, size = photo.file_id, photo.file_size
+        try:
+            data = await self._download(context, file_id, size)
+        except Exception as exc:
+            await self.send(context.bot, update.effective_chat.id, Reply(f"I could not fetch that file: {exc}"))
+            return
+        inbox = self.folder / "inbox"
+        inbox.mkdir(parents=True, exist_ok=True)
+        target = inbox / name
+        if target.exists():
+            target = inbox / f"{target.stem}-{file_id[-8:]}{target.suffix}"
+        target.write_bytes(data)
+        report = await asyncio.to_thread(self._ingest, target)
+        audit.record(self.settings.home, f"telegram:{update.effective_user.id}", "ingest.file", name,
+                     "ok" if not report.get("failed") else "failed", {"bytes": len(data)})
+        await self.send(context.bot, update.effective_chat.id, Reply(self._ingest_text(name, report)))
+
+    def _ingest(self, path: Path) -> dict:
+        from cairn.service import Cairn
+        with Cairn(settings=self.settings) as app:
+            return app.ingest([path]).to_json()
+
+    @staticmethod
+    def _ingest_text(name: str, report: dict) -> str:
+        failed = report.get("failed") or []
+        if failed:
+            why = failed[0].get("reason") or failed[0].get("error") or "it could not be read"
+            return f"I could not save {name}: {why}"
+        return f"Saved {name}; it is searchable now."
+
+    async def _on_voice(self, update, context) -> None:
+        if not await self._allowed(update):
+            return
+        msg = update.effective_message
+        media = msg.voice or msg.audio
+        try:
+            data = await self._download(context, media.file_id, media.file_size)
+            text = await asyncio.to_thread(transcribe, data)
+        except Exception as exc:
+            await self.send(context.bot, update.effective_chat.id, Reply(f"I could not understand that voice note: {exc}"))
+            return
+        if not text:
+            await self.send(context.bot, update.effective_chat.id, Reply("I heard no speech in that voice note."))
+            return
+        reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
+        reply = Reply(f"_You said:_ {text}\n\n{reply.text}", reply.buttons)
+        await self.send(context.bot, update.effective_chat.id, reply)
+
+    # --------------------------------------------------------------- sending
+    async def send(self, bot, chat_id: int, reply: Reply) -> list[int]:
+        """Send `reply` split and formatted; buttons go with the last part. A part whose
+        HTML Telegram refuses is sent again once as plain text. Returns the message ids."""
+        from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+        from telegram.error import BadRequest
+        parts = split_message(reply.text)
+        ids = []
+        for i, part in enumerate(parts):
+            markup = None
+            if reply.buttons and i == len(parts) - 1:
+                markup = InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=data[:64])
+                                                for label, data in reply.buttons]])
+            try:
+                m = await bot.send_message(chat_id, part, parse_mode="HTML", reply_markup=markup)
+            except BadRequest as exc:
+                log.warning("telegram refused a formatted message (%s); sending it as plain text", exc)
+                m = await bot.send_message(chat_id, plain_text(part), reply_markup=markup)
+            ids.append(m.message_id)
+        return ids
+
+
+def transcribe(data: bytes) -> str:
+    """Speech in `data` (any audio PyAV decodes: OGG/Opus voice notes, MP3, WAV) as text."""
+    from cairn.parse.audio import parse_audio
+    doc = parse_audio(data, "voice.ogg")
+    return " ".join(re.sub(r"^\[[\d:.]+\]\s*", "", p).strip() for p in doc.body.split("\n") if p.strip()).strip()
+
+
+def default_conversation(settings) -> Conversation:
+    """The assistant's conversation when installed (cairn.assistant.channels), else ask."""
+    try:
+        from cairn.assistant.channels import conversation_for  # type: ignore[import-not-found]
+    except ImportError:
+        return AskConversation(settings)
+    return conversation_for(settings, channel="telegram")
+
+
+class TelegramNotifier:
+    """Delivers reminders and digests to every allowed Telegram user (a notifier channel)."""
+
+    name = "telegram"
+
+    def __init__(self, settings, token: str, allow: list[str], base_url: str = "") -> None:
+        self.bot = TelegramBot(settings, token, allow, base_url, conversation=AskConversation(settings))
+
+    def send(self, message) -> None:
+        from cairn.schedule.notify import DeliveryFailed
+        if not self.bot.allow:
+            raise DeliveryFailed("telegram: no allowed user to deliver to ([telegram] allow is empty)")
+
+        async def go():
+            from telegram import Bot
+            kw = {}
+            if self.bot.base_url:
+                kw = {"base_url": f"{self.bot.base_url}/bot", "base_file_url": f"{self.bot.base_url}/file/bot"}
+            async with Bot(self.bot.token, **kw) as bot:
+                for uid in sorted(self.bot.allow):
+                    await self.bot.send(bot, int(uid), Reply(message.text))
+        try:
+            asyncio.run(go())
+        except Exception as exc:
+            raise DeliveryFailed(f"telegram: {exc}") from exc

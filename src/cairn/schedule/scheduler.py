@@ -1,0 +1,279 @@
+"""Reminders and recurring jobs: create, list, change, and fire them when due.
+
+Policy (docs/reminders.md):
+- Times are stored in UTC with the person's zone; recurring runs are computed in that zone by
+  APScheduler's triggers (when.py), so "every day at 9" stays at 9 across DST changes.
+- Missed runs (Cairn was down): runs of a recurring reminder missed within `[time] grace_s`
+  are coalesced into one delivery; a run missed by more is recorded as "missed" and skipped.
+  A one-off reminder is always delivered, late if need be, and says how late.
+- Delivery goes to every registered channel (notify.py); a run succeeds when at least one
+  channel delivered. A failed run is retried after retry_base_s * 2^(n-1) seconds (at most
+  retry_max_s); after max_attempts it becomes a dead letter that can be replayed, edited or
+  discarded. Every run is recorded (start, duration, outcome, output).
+- A run is claimed before it is delivered (state "firing"), so two processes never deliver
+  the same run; a claim left by a crashed process is released at the next start.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta, timezone
+from typing import Callable
+
+from cairn.errors import Conflict, InvalidInput, NotFound
+from cairn.schedule import when as W
+from cairn.schedule.notify import DeliveryFailed, Message
+from cairn.store import schedule as S
+
+STATES = ("scheduled", "delivered", "failed", "dead", "done", "cancelled")
+ACTIVE = ("scheduled", "failed")
+
+
+def _utc(dt: datetime) -> str:
+    return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def _parse_utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).astimezone(timezone.utc)
+
+
+def _now(now: datetime | None) -> datetime:
+    if now is None:
+        return datetime.now(timezone.utc)
+    if now.tzinfo is None:
+        raise InvalidInput("the time must carry a UTC offset")
+    return now
+
+
+class Scheduler:
+    """The reminder operations for one home. notifiers: channels to deliver to (None = those
+    the `register_notifiers` hook gives, non-interactive). jobs: name -> function(scheduler,
+    reminder) -> str (the text to deliver) for scheduled jobs other than plain reminders."""
+
+    def __init__(self, settings, notifiers: list | None = None, *, interactive: bool = False,
+                 jobs: dict[str, Callable] | None = None) -> None:
+        self.settings = settings
+        self.conn = S.connect(settings.home)
+        self._notifiers = notifiers
+        self._interactive = interactive
+        self.jobs: dict[str, Callable] = dict(jobs or {})
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ------------------------------------------------------------------ channels
+    @property
+    def notifiers(self) -> list:
+        if self._notifiers is None:
+            from cairn.plugins import load
+            found: list = []
+            load().hook.register_notifiers(register=found.append, settings=self.settings,
+                                           interactive=self._interactive)
+            self._notifiers = found
+        return self._notifiers
+
+    # ------------------------------------------------------------------ create and read
+    def zone(self, tz: str | None = None):
+        return W.zone(tz or self.settings.time.timezone)
+
+    def remind(self, text: str, *, at: str | None = None, every: str | None = None,
+               tz: str | None = None, now: datetime | None = None, kind: str = "reminder",
+               job: str | None = None) -> S.ReminderRow:
+        """A new reminder (or scheduled job when `job` names one) due `at` (one-off) or
+        `every` (recurring). Raises InvalidInput for empty text, both/neither of at/every,
+        an unknown zone or an unreadable or past time."""
+        if not text or not text.strip():
+            raise InvalidInput("the reminder text is empty")
+        if (at is None) == (every is None):
+            raise InvalidInput("give exactly one of --at WHEN or --every WHEN")
+        if job is not None and job not in self.jobs:
+            raise InvalidInput(f"unknown job {job!r}; known: {', '.join(sorted(self.jobs)) or 'none'}")
+        zone = self.zone(tz)
+        now = _now(now)
+        spec_text = at if at is not None else every
+        trigger = W.parse_when(spec_text, zone, now, recurring=every is not None)
+        first = W.next_runs(trigger, 1, now - timedelta(seconds=1), zone)
+        if not first:
+            raise InvalidInput(f"{spec_text!r} never comes")
+        row = S.ReminderRow(id=S.new_id(), text=text.strip(), kind=kind,
+                            spec={"form": "every" if every is not None else "at", "text": spec_text,
+                                  "anchor": _utc(now), "trigger": type(trigger).__name__},
+                            tz=zone.key, next_due=_utc(first[0]), state="scheduled", created=_utc(now),
+                            delivered_at=None, attempts=0, last_error=None, channel=None, job=job)
+        S.insert(self.conn, row)
+        return row
+
+    def get(self, rid: str) -> S.ReminderRow:
+        row = S.get(self.conn, rid.strip())
+        if row is None:
+            raise NotFound(f"no reminder {rid!r} (`cairn reminders` lists them)")
+        return row
+
+    def list(self, states: tuple[str, ...] | None = None, kind: str | None = None) -> list[S.ReminderRow]:
+        return S.list_all(self.conn, states, kind)
+
+    def _trigger(self, row: S.ReminderRow):
+        zone = W.zone(row.tz)
+        anchor = _parse_utc(row.spec.get("anchor") or row.created)
+        return W.parse_when(row.spec["text"], zone, anchor, recurring=row.spec["form"] == "every"), zone
+
+    def upcoming(self, rid: str, count: int = 5, start: datetime | None = None) -> list[datetime]:
+        """The next `count` runs after `start` (default now) as aware datetimes in the
+        reminder's zone. A one-off gives its due time (if still scheduled)."""
+        if count < 1 or count > 1000:
+            raise InvalidInput(f"--count must be between 1 and 1000, got {count}")
+        row = self.get(rid)
+        start = _now(start)
+        if row.spec["form"] == "at":
+            if row.next_due is None or row.state not in ACTIVE:
+                return []
+            due = W.normalise(_parse_utc(row.next_due), W.zone(row.tz))
+            return [due] if due > start else []
+        trigger, zone = self._trigger(row)
+        return W.next_runs(trigger, count, start, zone)
+
+    # ------------------------------------------------------------------ change
+    def _set_state(self, rid: str, state: str, allowed: tuple[str, ...], **extra) -> S.ReminderRow:
+        row = self.get(rid)
+        if row.state not in allowed:
+            raise Conflict(f"reminder {row.id} is {row.state}; it cannot become {state}")
+        S.update(self.conn, row.id, state=state, **extra)
+        return self.get(row.id)
+
+    def done(self, rid: str) -> S.ReminderRow:
+        """Mark a reminder done (no further runs)."""
+        return self._set_state(rid, "done", ("scheduled", "delivered", "failed", "dead"), next_due=None)
+
+    def cancel(self, rid: str) -> S.ReminderRow:
+        """Cancel a reminder (no further runs; kept in the list as cancelled)."""
+        return self._set_state(rid, "cancelled", ("scheduled", "delivered", "failed", "dead"), next_due=None)
+
+    def snooze(self, rid: str, until: str = "in 10 minutes", now: datetime | None = None) -> S.ReminderRow:
+        """Deliver again at `until` (one-off words, e.g. "in 1 hour"); reschedules a
+        delivered, failed or scheduled reminder."""
+        row = self.get(rid)
+        zone = W.zone(row.tz)
+        now = _now(now)
+        trigger = W.parse_when(until, zone, now, recurring=False)
+        due = W.next_runs(trigger, 1, now - timedelta(seconds=1), zone)[0]
+        return self._set_state(rid, "scheduled", ("scheduled", "delivered", "failed"), next_due=_utc(due),
+                               attempts=0)
+
+    def replay(self, rid: str, now: datetime | None = None) -> S.ReminderRow:
+        """Requeue a dead letter now (attempts reset)."""
+        return self._set_state(rid, "scheduled", ("dead",), next_due=_utc(_now(now)), attempts=0,
+                               last_error=None)
+
+    def discard(self, rid: str) -> S.ReminderRow:
+        """Give up a dead letter (it becomes cancelled)."""
+        return self._set_state(rid, "cancelled", ("dead",), next_due=None)
+
+    def edit(self, rid: str, text: str) -> S.ReminderRow:
+        """Change a reminder's text (a dead letter too, before replaying it)."""
+        if not text or not text.strip():
+            raise InvalidInput("the reminder text is empty")
+        row = self.get(rid)
+        S.update(self.conn, row.id, text=text.strip())
+        return self.get(row.id)
+
+    def history(self, rid: str | None = None, limit: int = 100) -> list[dict]:
+        """Runs (oldest first): {"reminder_id", "due", "started", "duration_ms", "outcome", "output"}."""
+        return S.runs(self.conn, rid.strip() if rid else None, limit)
+
+    # ------------------------------------------------------------------ firing
+    def recover(self) -> int:
+        """Release claims left by a crashed process ("firing" -> "scheduled"); returns how many."""
+        cur = self.conn.execute("UPDATE reminders SET state = 'scheduled' WHERE state = 'firing'")
+        return cur.rowcount
+
+    def next_wakeup(self) -> datetime | None:
+        """When the earliest active reminder is due (UTC), or None."""
+        nd = S.next_due(self.conn)
+        return _parse_utc(nd) if nd else None
+
+    def run_due(self, now: datetime | None = None) -> list[dict]:
+        """Fire every reminder due at `now`; returns one run record per reminder handled."""
+        real = now is None
+        now = _now(now)
+        out = []
+        for row in S.due(self.conn, _utc(now)):
+            if real:
+                now = datetime.now(timezone.utc)  # each run's own start time
+            claimed = self.conn.execute(
+                "UPDATE reminders SET state = 'firing' WHERE id = ? AND state = ? AND next_due = ?",
+                (row.id, row.state, row.next_due)).rowcount
+            if claimed:
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    out.append(self._fire(row, now))
+                    self.conn.execute("COMMIT")
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
+        return out
+
+    def _next_after(self, row: S.ReminderRow, after: datetime) -> str | None:
+        if row.spec["form"] != "every":
+            return None
+        trigger, zone = self._trigger(row)
+        nxt = W.next_runs(trigger, 1, after, zone)
+        return _utc(nxt[0]) if nxt else None
+
+    def _fire(self, row: S.ReminderRow, now: datetime) -> dict:
+        t0 = time.perf_counter()
+        due = _parse_utc(row.next_due)
+        late = (now - due).total_seconds()
+        recurring = row.spec["form"] == "every"
+        if recurring and late > self.settings.time.grace_s and row.state == "scheduled":
+            S.add_run(self.conn, row.id, row.next_due, _utc(now), 0.0, "missed",
+                      f"missed by {late:.0f} s (more than grace_s); skipped")
+            S.update(self.conn, row.id, state="scheduled", next_due=self._next_after(row, now))
+            return {"reminder_id": row.id, "due": row.next_due, "outcome": "missed"}
+        try:
+            text = self.jobs[row.job](self, row) if row.job else row.text
+            if not recurring and late > 60:
+                text += f" (late by {late / 60:.0f} min: Cairn was not running)"
+            delivered, errors = self._deliver(Message(text=text, kind=row.kind, reminder_id=row.id,
+                                                      due=row.next_due))
+        except Exception as exc:  # a job that raises is a failed run, never a crashed daemon
+            delivered, errors, text = 0, [f"{type(exc).__name__}: {exc}"], row.text
+        ms = (time.perf_counter() - t0) * 1000
+        if delivered:
+            S.add_run(self.conn, row.id, row.next_due, now.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
+                      ms, "ok", text[:2000])
+            nxt = self._next_after(row, max(now, due))
+            S.update(self.conn, row.id, state="scheduled" if nxt else "delivered", next_due=nxt,
+                     delivered_at=_utc(now), attempts=0, last_error="; ".join(errors) or None)
+            return {"reminder_id": row.id, "due": row.next_due, "outcome": "ok"}
+        attempts = row.attempts + 1
+        error = "; ".join(errors) or "no delivery channel"
+        S.add_run(self.conn, row.id, row.next_due, _utc(now), ms, "failed", error)
+        tcfg = self.settings.time
+        if attempts >= tcfg.max_attempts:
+            S.update(self.conn, row.id, state="dead", attempts=attempts, last_error=error)
+            return {"reminder_id": row.id, "due": row.next_due, "outcome": "dead", "error": error}
+        wait = min(tcfg.retry_max_s, tcfg.retry_base_s * 2 ** (attempts - 1))
+        S.update(self.conn, row.id, state="failed", attempts=attempts, last_error=error,
+                 next_due=_utc(now + timedelta(seconds=wait)))
+        return {"reminder_id": row.id, "due": row.next_due, "outcome": "failed", "error": error}
+
+    def _deliver(self, message: Message) -> tuple[int, list[str]]:
+        """Send `message` on every channel, recording each delivery; (delivered count, errors)."""
+        ok, errors = 0, []
+        for ch in self.notifiers:
+            did = S.add_delivery(self.conn, message.reminder_id, ch.name, message.text,
+                                 _utc(datetime.now(timezone.utc)))
+            try:
+                ch.send(message)
+            except DeliveryFailed as exc:
+                errors.append(f"{ch.name}: {exc.message or exc}")
+                S.update_delivery(self.conn, did, state="failed", attempts=1, error=str(exc))
+                continue
+            except Exception as exc:  # a broken channel never stops the others
+                errors.append(f"{ch.name}: {type(exc).__name__}: {exc}")
+                S.update_delivery(self.conn, did, state="failed", attempts=1, error=str(exc))
+                continue
+            ok += 1
+            S.update_delivery(self.conn, did, state="delivered", attempts=1,
+                              sent_at=_utc(datetime.now(timezone.utc)))
+        return ok, errors

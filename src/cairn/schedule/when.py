@@ -1,0 +1,217 @@
+"""Plain-word and cron schedules -> APScheduler triggers, in the person's time zone.
+
+The time arithmetic (cron fields, intervals, DST gaps and folds) is APScheduler's
+(`apscheduler.triggers`); this module only maps words to trigger fields. Accepted forms
+(case-insensitive; TIME is "9", "9am", "9:30", "21:15", "noon", "midnight"):
+
+  one-off    in N seconds|minutes|hours|days|weeks ; tomorrow [at TIME] ; today at TIME ;
+             next|this|on WEEKDAY [at TIME] ; at TIME (today, or tomorrow if past) ;
+             an ISO 8601 date-time (naive = in the zone; with an offset = that instant)
+  recurring  every N seconds|minutes|hours|days|weeks ; every day|weekday|weekend [at TIME] ;
+             every WEEKDAY[, WEEKDAY...] [at TIME] ; on the Nth of each|every month [at TIME] ;
+             every month on the Nth [at TIME] ; a 5-field cron expression "m h dom mon dow"
+             (standard crontab meaning: dow 0 and 7 = Sunday)
+
+A time left out means DEFAULT_HOUR:00. Naive input is read in `tz`. Errors: InvalidInput
+naming the text that could not be read, and the forms that can.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from cairn.errors import InvalidInput
+
+DEFAULT_HOUR = 9
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_UNITS = {"second": "seconds", "sec": "seconds", "minute": "minutes", "min": "minutes", "hour": "hours", "hr": "hours", "day": "days",
+          "week": "weeks"}
+_TIME = r"(?:(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?|(?P<word>noon|midnight))"
+_FORMS = ("in 2 hours", "tomorrow at 9", "next friday", "at 18:30", "2026-12-24T09:00",
+          "every 6 hours", "every weekday at 9am", "every monday, thursday at 8",
+          "on the 1st of each month", "0 9 * * 1-5")
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """The ZoneInfo for an IANA name ("Europe/Lisbon"); None or "" = the machine's zone
+    (tzlocal), UTC when that cannot be told. Raises InvalidInput for an unknown name."""
+    if not name:
+        try:
+            from tzlocal import get_localzone_name
+            name = get_localzone_name() or "UTC"
+        except Exception:
+            name = "UTC"
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidInput(f"unknown time zone {name!r} (use an IANA name such as Europe/Lisbon)") from None
+
+
+def normalise(dt: datetime, tz: ZoneInfo) -> datetime:
+    """`dt` as a proper wall time in `tz` (through UTC, so a DST-gap time gets its real offset)."""
+    return dt.astimezone(timezone.utc).astimezone(tz)
+
+
+def _clock(m: re.Match | None) -> tuple[int, int] | None:
+    if m is None or (m.group("h") is None and m.group("word") is None):
+        return None
+    if m.group("word"):
+        return (12, 0) if m.group("word") == "noon" else (0, 0)
+    h, mi = int(m.group("h")), int(m.group("m") or 0)
+    ap = (m.group("ap") or "").replace(".", "")
+    if ap == "pm" and h < 12:
+        h += 12
+    if ap == "am" and h == 12:
+        h = 0
+    if h > 23 or mi > 59:
+        raise InvalidInput(f"{h}:{mi:02d} is not a time of day")
+    return h, mi
+
+
+def _split_at(text: str) -> tuple[str, tuple[int, int] | None]:
+    m = re.search(r"\s*\bat\s+" + _TIME + r"\s*$", text)
+    if m:
+        return text[:m.start()].strip(), _clock(m)
+    return text, None
+
+
+def _weekday_names(text: str) -> list[str] | None:
+    parts = [p for p in re.split(r"\s*(?:,|\band\b)\s*", text) if p]
+    out = []
+    for p in parts:
+        p = re.sub(r"s$", "", p.strip())[:3]
+        if p not in WEEKDAYS:
+            return None
+        out.append(p)
+    return out or None
+
+
+def _cron(expr: str, tz: ZoneInfo):
+    """A 5-field crontab expression as a CronTrigger (standard dow numbering)."""
+    from apscheduler.triggers.cron import CronTrigger
+    fields = expr.split()
+    minute, hour, day, month, dow = fields
+
+    def name(tok: str) -> str:
+        return WEEKDAYS[(int(tok) - 1) % 7] if tok.isdigit() else tok
+    dow = re.sub(r"\d+", lambda mm: name(mm.group(0)), dow) if dow != "*" else dow
+    try:
+        return CronTrigger(minute=minute, hour=hour, day=day, month=month, day_of_week=dow, timezone=tz)
+    except ValueError as exc:
+        raise InvalidInput(f"cron expression {expr!r}: {exc}") from None
+
+
+def parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
+    """The trigger for `text` (see the module docstring). `now`: aware datetime. recurring:
+    True for `--every` (a repeating trigger), False for `--at` (a one-off DateTrigger).
+    Returns an APScheduler trigger. Raises InvalidInput when the text is not understood or
+    a one-off time is already past."""
+    from apscheduler.triggers.cron import CronTrigger
+    from apscheduler.triggers.date import DateTrigger
+    from apscheduler.triggers.interval import IntervalTrigger
+    raw = text
+    text = " ".join(text.strip().lower().split())
+    if not text:
+        raise InvalidInput("the time is empty")
+    now = now.astimezone(tz)
+    if recurring:
+        if re.fullmatch(r"[\d*/,\-a-z]+( [\d*/,\-a-z]+){4}", text) and not text.startswith("every"):
+            return _cron(text, tz)
+        body = re.sub(r"^every\s+", "", text)
+        body, clock = _split_at(body)
+        h, mi = clock or (DEFAULT_HOUR, 0)
+        m = re.fullmatch(r"(\d+)\s*(second|sec|minute|min|hour|hr|day|week)s?", body)
+        if m:
+            n = int(m.group(1))
+            if n <= 0:
+                raise InvalidInput(f"{raw!r}: the interval must be positive")
+            start = now
+            if m.group(2) in ("day", "week") and clock:
+                start = now.replace(hour=h, minute=mi, second=0, microsecond=0)
+            return IntervalTrigger(timezone=tz, start_date=start, **{_UNITS[m.group(2)]: n})
+        if body in ("minute", "hour"):
+            return IntervalTrigger(timezone=tz, start_date=now, **{_UNITS[body]: 1})
+        if body in ("day", "daily"):
+            return CronTrigger(hour=h, minute=mi, timezone=tz)
+        if body in ("weekday", "weekdays", "workday"):
+            return CronTrigger(day_of_week="mon-fri", hour=h, minute=mi, timezone=tz)
+        if body in ("weekend", "weekends"):
+            return CronTrigger(day_of_week="sat,sun", hour=h, minute=mi, timezone=tz)
+        m = re.fullmatch(r"(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:day\s+)?of\s+(?:each|every|the)\s+month"
+                         r"|month\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?", body)
+        if m:
+            day = int(m.group(1) or m.group(2))
+            if not 1 <= day <= 31:
+                raise InvalidInput(f"{raw!r}: day {day} of a month does not exist")
+            return CronTrigger(day=day, hour=h, minute=mi, timezone=tz)
+        days = _weekday_names(body)
+        if days:
+            return CronTrigger(day_of_week=",".join(days), hour=h, minute=mi, timezone=tz)
+        raise InvalidInput(f"cannot read the schedule {raw!r}; try e.g. " + ", ".join(_FORMS[5:]))
+    # one-off
+    due = _one_off(text, tz, now)
+    if due is None:
+        raise InvalidInput(f"cannot read the time {raw!r}; try e.g. " + ", ".join(_FORMS[:5]))
+    if due <= now - timedelta(seconds=1):
+        raise InvalidInput(f"{raw!r} is in the past ({due.isoformat()})")
+    return DateTrigger(run_date=due, timezone=tz)
+
+
+def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
+    m = re.fullmatch(r"in\s+(\d+|an?|one)\s*(second|sec|minute|min|hour|hr|day|week)s?", text)
+    if m:
+        n = 1 if m.group(1) in ("a", "an", "one") else int(m.group(1))
+        return normalise(now.astimezone(timezone.utc) + timedelta(**{_UNITS[m.group(2)]: n}), tz)
+    try:
+        iso = datetime.fromisoformat(text.upper().replace(" ", "T") if re.match(r"\d{4}-", text) else "x")
+    except ValueError:
+        iso = None
+    if iso is not None:
+        return normalise(iso if iso.tzinfo else iso.replace(tzinfo=tz), tz)
+    body, clock = _split_at(text)
+    h, mi = clock or (DEFAULT_HOUR, 0)
+
+    def at(day: datetime) -> datetime:
+        return normalise(datetime(day.year, day.month, day.day, h, mi, tzinfo=tz), tz)
+    if body in ("", "today") and clock:
+        due = at(now)
+        return due if due > now or body == "today" else at(now + timedelta(days=1))
+    if body == "tomorrow":
+        return at(now + timedelta(days=1))
+    m = re.fullmatch(r"(next|this|on)?\s*([a-z]+)", body)
+    if m and (days := _weekday_names(m.group(2))) and len(days) == 1:
+        delta = (WEEKDAYS.index(days[0]) - now.weekday()) % 7
+        if delta == 0 and (m.group(1) == "next" or at(now) <= now):
+            delta = 7
+        return at(now + timedelta(days=delta))
+    return None
+
+
+def next_runs(trigger, count: int, start: datetime, tz: ZoneInfo) -> list[datetime]:
+    """The next `count` fire times of `trigger` strictly after `start` (aware), normalised
+    wall times in `tz` (each carries its own UTC offset, so DST shows). A calendar (cron)
+    time that repeats in an autumn fold (01:30 twice) fires once: the second instant is
+    skipped; intervals ("every 30 minutes") count real time and fire in both."""
+    from apscheduler.triggers.cron import CronTrigger
+    wall_clock = isinstance(trigger, CronTrigger)  # intervals count real time: no fold rule
+    out: list[datetime] = []
+    last_wall = normalise(start, tz).replace(tzinfo=None)
+    prev = None
+    now = start + timedelta(microseconds=1)
+    for _ in range(count * 2 + 2):
+        if len(out) == count:
+            break
+        nxt = trigger.get_next_fire_time(prev, now)
+        if nxt is None:
+            break
+        nxt = normalise(nxt, tz)
+        wall = nxt.replace(tzinfo=None)
+        if wall_clock and wall == last_wall:  # the fold's second 01:30 (APScheduler would repeat it): step over
+            prev, now = None, nxt + timedelta(hours=1)
+            continue
+        prev, now = nxt, nxt + timedelta(microseconds=1)
+        last_wall = wall
+        out.append(nxt)
+    return out
