@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.schedule.scheduler import local_time as _local, reminder_json
 
 reminders_app = typer.Typer(help="List and change reminders (default: list).", invoke_without_command=True)
 schedule_app = typer.Typer(help="Recurring jobs other than reminders: digest, export-cleanup, sync.",
@@ -31,23 +32,6 @@ def _scheduler(interactive: bool = False):
             yield sch
         finally:
             sch.close()
-
-
-def _local(iso: str | None, tz: str) -> str | None:
-    """A stored UTC time shown in the reminder's zone, with its offset."""
-    if not iso:
-        return iso
-    from cairn.schedule.when import normalise, zone
-    return normalise(datetime.fromisoformat(iso), zone(tz)).isoformat()
-
-
-def reminder_json(r) -> dict:
-    """{"id", "text", "next_due", "state", "delivered_at", "kind", "schedule", "tz",
-    "attempts", "last_error", "job"}: times in the reminder's zone, with offsets."""
-    return {"id": r.id, "text": r.text, "next_due": _local(r.next_due, r.tz), "state": r.state,
-            "delivered_at": _local(r.delivered_at, r.tz), "kind": r.kind,
-            "schedule": r.spec["text"] if r.spec["text"].lower().startswith("every") else f"{r.spec['form']} {r.spec['text']}", "tz": r.tz, "attempts": r.attempts,
-            "last_error": r.last_error, "job": r.job}
 
 
 def _print_rows(rows, json_out: bool) -> None:

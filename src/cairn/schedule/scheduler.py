@@ -85,7 +85,7 @@ class Scheduler:
         if not text or not text.strip():
             raise InvalidInput("the reminder text is empty")
         if (at is None) == (every is None):
-            raise InvalidInput("give exactly one of --at WHEN or --every WHEN")
+            raise InvalidInput("give exactly one of at WHEN (once) or every WHEN (repeating)")
         if job is not None and job not in self.jobs:
             raise InvalidInput(f"unknown job {job!r}; known: {', '.join(sorted(self.jobs)) or 'none'}")
         zone = self.zone(tz)
@@ -277,3 +277,19 @@ class Scheduler:
             S.update_delivery(self.conn, did, state="delivered", attempts=1,
                               sent_at=_utc(datetime.now(timezone.utc)))
         return ok, errors
+
+
+def local_time(iso: str | None, tz: str) -> str | None:
+    """A stored UTC time shown in the reminder's zone, with its offset."""
+    if not iso:
+        return iso
+    return W.normalise(datetime.fromisoformat(iso), W.zone(tz)).isoformat()
+
+
+def reminder_json(r) -> dict:
+    """{"id", "text", "next_due", "state", "delivered_at", "kind", "schedule", "tz",
+    "attempts", "last_error", "job"}: times in the reminder's zone, with offsets."""
+    return {"id": r.id, "text": r.text, "next_due": local_time(r.next_due, r.tz), "state": r.state,
+            "delivered_at": local_time(r.delivered_at, r.tz), "kind": r.kind,
+            "schedule": r.spec["text"] if r.spec["text"].lower().startswith("every") else f"{r.spec['form']} {r.spec['text']}", "tz": r.tz, "attempts": r.attempts,
+            "last_error": r.last_error, "job": r.job}

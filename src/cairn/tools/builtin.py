@@ -85,6 +85,26 @@ def _core(app, a: dict):
     return app.core(scope=a.get("scope")).to_json()
 
 
+def _remind(app, a: dict):
+    sch = app.scheduler()
+    try:
+        r = sch.remind(a["text"], at=a.get("at"), every=a.get("every"), tz=a.get("tz"))
+        from cairn.schedule.scheduler import reminder_json
+        return reminder_json(r)
+    finally:
+        sch.close()
+
+
+def _reminders(app, a: dict):
+    sch = app.scheduler()
+    try:
+        from cairn.schedule.scheduler import reminder_json
+        states = None if a.get("all") else ("scheduled", "delivered", "failed", "dead")
+        return [reminder_json(r) for r in sch.list(states, kind="reminder")]
+    finally:
+        sch.close()
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool("search", "Search the person's notes, files and chats by keyword and meaning. Returns ranked "
          "hits with note ids, titles, paths and snippets.",
@@ -126,6 +146,14 @@ TOOLS: tuple[Tool, ...] = (
     Tool("core", "Show the core memory blocks and top memories; with name and text, set a block first.",
          _obj({"name": {"type": "string"}, "text": {"type": "string"}, "scope": {"type": "string"}}),
          _core, risk="low", read_only=False),
+    Tool("remind", "Create a reminder for the person: once (at, e.g. 'tomorrow at 9', 'in 2 hours', "
+         "'next Friday') or repeating (every, e.g. 'every weekday at 9am', a cron expression).",
+         {"type": "object", "properties": {"text": _STR, "at": {"type": "string"}, "every": {"type": "string"},
+                                           "tz": {"type": "string"}},
+          "required": ["text"], "additionalProperties": False},
+         _remind, risk="medium", read_only=False),
+    Tool("reminders", "List the person's reminders with their next due time and state.",
+         _obj({"all": {"type": "boolean"}}), _reminders),
 )
 
 
