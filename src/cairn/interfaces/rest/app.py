@@ -1,0 +1,99 @@
+"""The FastAPI application of `cairn serve`.
+
+    from cairn.interfaces.rest.app import create_app
+    app = create_app("~/.cairn")           # or a cairn.config.Settings
+    uvicorn.run(app, host="127.0.0.1", port=8765)
+
+Layers: security.Guard (request id, Host, Origin, keys, rate limit, size limit) wraps
+Starlette's CORSMiddleware (configured origins only), which wraps the routers (one module per
+domain: routes_system, routes_notes, routes_search, routes_ingest, routes_memory,
+routes_export), the MCP server at /mcp (cairn.interfaces.mcp, when installed) and the web
+page (cairn.interfaces.web, when installed). OpenAPI at /openapi.json, docs at /docs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+from pathlib import Path
+
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+
+from cairn.config import Settings, load_settings
+from cairn.interfaces.rest import errors
+from cairn.interfaces.rest.runtime import Runtime
+from cairn.interfaces.rest.security import Guard, install_log_redaction
+
+log = logging.getLogger("cairn.server")
+
+
+def _settings(settings_or_home) -> Settings:
+    if isinstance(settings_or_home, Settings):
+        return settings_or_home
+    return load_settings(Path(settings_or_home).expanduser() if settings_or_home else None)
+
+
+def _optional(module: str):
+    """Import an optional door (MCP, web page); None when it is not built in this checkout."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            return None
+        raise
+
+
+def _mcp_app(rt: Runtime):
+    """The MCP server's ASGI app (streamable HTTP) from cairn.interfaces.mcp, or None."""
+    mod = _optional("cairn.interfaces.mcp.server")
+    if mod is None or not hasattr(mod, "http_app"):
+        return None
+    return mod.http_app(rt.settings, embedder=rt._embedder)
+
+
+def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = None) -> FastAPI:
+    """The REST application for one Cairn home (a Settings, a path, or None for the default
+    home). embedder: shared by every request (tests pass a fast fake); default the packaged
+    model, loaded on first use. bind_host: the address the server listens on (accepted as a
+    Host header). Raises ConfigError for a bad config.toml."""
+    from cairn import __version__
+    from cairn.interfaces.rest import (routes_export, routes_ingest, routes_memory, routes_notes,
+                                       routes_search, routes_system)
+    settings = _settings(settings_or_home)
+    settings.ensure_dirs()
+    rt = Runtime(settings, embedder)
+    mcp = _mcp_app(rt)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        install_log_redaction()
+        async with contextlib.AsyncExitStack() as stack:
+            if mcp is not None and getattr(getattr(mcp, "router", None), "lifespan_context", None):
+                await stack.enter_async_context(mcp.router.lifespan_context(mcp))
+            try:
+                yield
+            finally:
+                rt.close()
+
+    app = FastAPI(title="Cairn", version=__version__, lifespan=lifespan,
+                  description="Your local-first memory over HTTP. Loopback callers are trusted; others "
+                              "send an API key (`Authorization: Bearer KEY` or `X-API-Key`). See docs/server.md.")
+    app.state.runtime = rt
+    errors.install(app)
+    for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export):
+        app.include_router(module.router, responses=errors.ERROR_RESPONSES)
+    if mcp is not None:
+        app.mount("/mcp", mcp)
+    web = _optional("cairn.interfaces.web")
+    if web is not None and hasattr(web, "router"):
+        app.include_router(web.router)
+    if settings.server.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.server.cors_origins),
+                           allow_methods=["GET", "POST", "PUT", "DELETE"],
+                           allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID",
+                                          "Last-Event-ID"],
+                           expose_headers=["X-Request-ID", "X-Trace-Id", "Retry-After", "X-Cairn-Warnings"])
+    app.add_middleware(Guard, settings=settings, bind_host=bind_host)
+    return app
