@@ -144,3 +144,14 @@ def recent(home: Path, limit: int = 20) -> list[dict]:
         out.append({k: d.get(k) for k in ("id", "kind", "at", "outcome", "total_ms")})
     return out
 
+
+
+def render(trace: dict) -> str:
+    """A trace as text: a header line, then one line per stage (name, ms, input -> output)."""
+    lines = [f"trace {trace.get('id')} ({trace.get('kind')}, {trace.get('outcome')}, "
+             f"{trace.get('total_ms', 0):.0f} ms)"]
+    for st in trace.get("stages", []):
+        ins = json.dumps(st.get("input", {}), ensure_ascii=False)
+        outs = json.dumps(st.get("output", {}), ensure_ascii=False)
+        lines.append(f"  {st.get('name', '?'):15} {st.get('ms', 0):8.1f} ms  {ins} -> {outs}")
+    return "\n".join(lines)

@@ -45,12 +45,41 @@ def _optional(module: str):
         raise
 
 
-def _mcp_app(rt: Runtime):
-    """The MCP server's ASGI app (streamable HTTP) from cairn.interfaces.mcp, or None."""
+def _mount_mcp(app: FastAPI, rt: Runtime):
+    """Serve the MCP server (cairn.interfaces.mcp, streamable HTTP) at /mcp, its service
+    calls routed through the runtime (the MCP server audits its own tool calls). None when
+    the MCP door is not in this build."""
     mod = _optional("cairn.interfaces.mcp.server")
-    if mod is None or not hasattr(mod, "http_app"):
+    if mod is None or not hasattr(mod, "mount"):
         return None
-    return mod.http_app(rt.settings, embedder=rt._embedder)
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    proxy = ServiceProxy(rt, actor="mcp", audit=False)
+    return mod.mount(app, rt.settings.home, "/mcp", factory=lambda: proxy)
+
+
+def _include_web(app: FastAPI, rt: Runtime) -> None:
+    """Include the web page (cairn.interfaces.web) when it is in this build, giving it the
+    service (through the runtime), an API-key check and the event bus."""
+    web = _optional("cairn.interfaces.web")
+    if web is None or not hasattr(web, "router"):
+        return
+    from cairn.apikeys import KeyStore
+    from cairn.errors import Unauthorized
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    keys = KeyStore(rt.home)
+
+    def check_key(key: str) -> bool:
+        try:
+            keys.verify(key)
+            return True
+        except Unauthorized:
+            return False
+
+    app.state.cairn = ServiceProxy(rt, actor="web")
+    app.state.cairn_lock = contextlib.nullcontext()  # the runtime serialises writes itself
+    app.state.check_key = check_key
+    app.state.events = rt.events
+    app.include_router(web.router)
 
 
 def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = None) -> FastAPI:
@@ -64,18 +93,14 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     settings = _settings(settings_or_home)
     settings.ensure_dirs()
     rt = Runtime(settings, embedder)
-    mcp = _mcp_app(rt)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         install_log_redaction()
-        async with contextlib.AsyncExitStack() as stack:
-            if mcp is not None and getattr(getattr(mcp, "router", None), "lifespan_context", None):
-                await stack.enter_async_context(mcp.router.lifespan_context(mcp))
-            try:
-                yield
-            finally:
-                rt.close()
+        try:
+            yield
+        finally:
+            rt.close()
 
     app = FastAPI(title="Cairn", version=__version__, lifespan=lifespan,
                   description="Your local-first memory over HTTP. Loopback callers are trusted; others "
@@ -84,11 +109,8 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     errors.install(app)
     for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export):
         app.include_router(module.router, responses=errors.ERROR_RESPONSES)
-    if mcp is not None:
-        app.mount("/mcp", mcp)
-    web = _optional("cairn.interfaces.web")
-    if web is not None and hasattr(web, "router"):
-        app.include_router(web.router)
+    _mount_mcp(app, rt)
+    _include_web(app, rt)
     if settings.server.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.server.cors_origins),
                            allow_methods=["GET", "POST", "PUT", "DELETE"],

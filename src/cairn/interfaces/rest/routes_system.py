@@ -1,4 +1,4 @@
-"""System endpoints: /healthz (cheap, no key), /status, /events (server-sent events with
+"""System endpoints: /healthz (cheap, no key), /api/status, /events (server-sent events with
 Last-Event-ID resume), /traces, /audit, /api/tasks (sync and reindex progress)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ async def healthz():
     return {"ok": True, "version": __version__}
 
 
-@router.get("/status", response_model=S.Status, dependencies=[READ], tags=["system"])
+@router.get("/api/status", response_model=S.Status, dependencies=[READ], tags=["system"])
 async def status(request: Request):
     """Counts and health of the index (`cairn status --json`)."""
     return await runtime(request).read(lambda s: s.status())

@@ -11,7 +11,7 @@ Order, for every HTTP request:
 4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`) is checked
    even from loopback (wrong or revoked -> 401); without one, a loopback client is trusted
    with scope admin when `[server] trust_loopback` (default), anyone else gets 401 (except
-   GET /healthz);
+   GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie);
 5. token bucket per key (or per client address for keyless callers outside loopback):
    `rate_per_s` refill, `rate_burst` size; empty -> 429 with Retry-After (trusted loopback
    callers are not limited);
@@ -39,6 +39,16 @@ from cairn.tools import current_scope
 
 log = logging.getLogger("cairn.server")
 OPEN_PATHS = ("/healthz",)
+# Paths whose callers this middleware authenticates. Every other path belongs to the web page
+# (cairn.interfaces.web), whose own guard handles its sign-in cookie and CSRF rule.
+API_PREFIXES = ("/api/", "/mcp", "/events", "/traces", "/audit", "/openapi.json", "/docs", "/redoc")
+
+
+def is_api_path(path: str) -> bool:
+    """True for the paths the Guard itself authenticates (API_PREFIXES, /healthz)."""
+    return path in OPEN_PATHS or path == "/api" or any(
+        path == p.rstrip("/") or path.startswith(p if p.endswith("/") else p + "/") or path == p
+        for p in API_PREFIXES)
 
 
 def is_loopback(host: str | None) -> bool:
@@ -186,7 +196,9 @@ class Guard:
             return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id}, True
         if self.server.trust_loopback and is_loopback(client):
             return {"actor": "local", "scope": "admin", "key_id": None}, False
-        if scope.get("path") in OPEN_PATHS or scope.get("method") == "OPTIONS":
+        path = scope.get("path", "")
+        if path in OPEN_PATHS or scope.get("method") == "OPTIONS" or not is_api_path(path):
+            # /healthz, CORS preflights, and the web page (its own guard asks for its cookie)
             return {"actor": f"anonymous:{client}", "scope": "none", "key_id": None}, True
         raise Unauthorized(f"an API key is required from {client or 'this address'}: send "
                            "`Authorization: Bearer KEY` or `X-API-Key: KEY` (create one with "
