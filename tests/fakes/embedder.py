@@ -1,6 +1,6 @@
 """A fast stand-in embedder for tests where retrieval quality is not the point.
 
-Each word (lower-cased, 2+ letters) hashes to a few of 384 dimensions (blake2b); a text's
+Each word (lower-cased) hashes to a few of 384 dimensions (blake2b); a text's
 vector is the L2-normalised sum. Texts sharing words get a positive cosine, so hybrid search
 still ranks, in microseconds and with no model files. Same interface as cairn.embed's
 Embedder: `embed(list[str]) -> (n, 384) float32`, `model_name`, `model_id`, `dim`."""
@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-_WORD = re.compile(r"\w{2,}")
+_WORD = re.compile(r"\w+")
 
 
 class HashEmbedder:

@@ -25,6 +25,12 @@ ERROR_RESPONSES = {code: {"model": ErrorBody, "description": text} for code, tex
     (429, "rate limited (see Retry-After)"), (503, "busy or a dependency is unavailable (see Retry-After)"))}
 
 
+# Older service errors are ValueError subclasses; these names mean "not found" / "conflict".
+_LEGACY = {"NoteNotFound": ("not_found", 404), "MemoryNotFound": ("not_found", 404),
+           "ToolNotFound": ("not_found", 404), "NoteConflict": ("conflict", 409),
+           "AmbiguousNote": ("conflict", 409), "EditConflict": ("conflict", 409)}
+
+
 def _rid(request: Request) -> str | None:
     return request.scope.get("state", {}).get("request_id")
 
@@ -76,7 +82,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ValueError)
     async def value_error(request: Request, exc: ValueError):
-        return _body(request, "invalid_input", str(exc) or "invalid input", 400)
+        category, status = _LEGACY.get(type(exc).__name__, ("invalid_input", 400))
+        return _body(request, category, str(exc) or "invalid input", status)
 
     @app.exception_handler(OSError)
     async def os_error(request: Request, exc: OSError):
