@@ -145,19 +145,27 @@ class Guard:
         if length and length.isdigit() and int(length) > limit:
             return await _error(send_with_id, _too_large(limit), rid, scope)
         seen = 0
-        started = False
+        started = over = replaced = False
 
         async def counted_receive():
-            nonlocal seen
+            nonlocal seen, over
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
+                    over = True
                     raise _TooLargeSignal()
             return message
 
         async def tracking_send(message):
-            nonlocal started
+            # A body parser may turn the signal into its own error: the 413 replaces it.
+            nonlocal started, replaced
+            if over and not started:
+                started = replaced = True
+                await _error(send_with_id, _too_large(limit), rid, scope)
+                return
+            if replaced:
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send_with_id(message)
