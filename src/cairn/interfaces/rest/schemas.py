@@ -5,7 +5,7 @@ a wrong type is a 400 naming the field."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -293,8 +293,11 @@ class Jobs(Shape):
     queued: list[Job]
 
 
+JobId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+
+
 class RetryBody(Body):
-    ids: Optional[list[int]] = Field(None, min_length=1)
+    ids: Optional[list[JobId]] = Field(None, min_length=1, max_length=10000)
     all: bool = False
 
 
