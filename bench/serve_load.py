@@ -189,11 +189,15 @@ def main() -> None:
     ap.add_argument("--max-requests", type=int, default=50_000, help="request budget over all clients")
     ap.add_argument("--seed-notes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--read-workers", type=int, default=None, help="[server] read_workers for the run")
     ap.add_argument("--think-ms", type=float, default=0.0,
                     help="mean pause of each client between requests (default 0: closed loop, as fast as it can)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="cairn-serve-load-") as tmp:
         home = Path(tmp) / "home"
+        if args.read_workers:
+            home.mkdir(parents=True)
+            (home / "config.toml").write_text(f"[server]\nread_workers = {args.read_workers}\n")
         t0 = time.monotonic()
         seed(home, Path(tmp) / "seed", args.seed_notes, random.Random(args.seed))
         print(f"seeded {args.seed_notes} notes in {time.monotonic() - t0:.0f} s")

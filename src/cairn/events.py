@@ -54,8 +54,9 @@ class Subscription:
     """A subscriber's bounded queue. `get(timeout)` -> Event or None on timeout;
     `dropped`: events lost because the queue was full; `close()` detaches it."""
 
-    def __init__(self, bus: "EventBus", maxsize: int, types: frozenset[str] | None) -> None:
+    def __init__(self, bus: "EventBus", maxsize: int, types: frozenset[str] | None, notify=None) -> None:
         self._bus = bus
+        self.notify = notify  # called (no arguments) after each event is queued, e.g. to wake a loop
         self._items: collections.deque[Event] = collections.deque()
         self._cond = threading.Condition()
         self.maxsize = maxsize
@@ -72,6 +73,11 @@ class Subscription:
                 self.dropped += 1
             self._items.append(event)
             self._cond.notify()
+        if self.notify is not None:
+            try:
+                self.notify()
+            except Exception:  # a closed event loop: the subscriber is going away
+                pass
 
     def get(self, timeout: float | None = None) -> Event | None:
         """The next event, waiting at most `timeout` seconds (None: forever)."""
@@ -117,9 +123,10 @@ class EventBus:
             sub._put(event)
         return event
 
-    def subscribe(self, maxsize: int = 256, types: list[str] | None = None) -> Subscription:
-        """A new subscription receiving every later event (of `types`, when given)."""
-        sub = Subscription(self, maxsize, frozenset(types) if types else None)
+    def subscribe(self, maxsize: int = 256, types: list[str] | None = None, notify=None) -> Subscription:
+        """A new subscription receiving every later event (of `types`, when given);
+        `notify()` is called after each queued event (must not block)."""
+        sub = Subscription(self, maxsize, frozenset(types) if types else None, notify)
         with self._lock:
             self._subs.append(sub)
         return sub

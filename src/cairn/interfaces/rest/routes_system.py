@@ -54,7 +54,9 @@ async def events(request: Request,
         if not last_event_id.strip().isdigit():
             raise InvalidInput(f"Last-Event-ID {last_event_id!r} is not an event id (a whole number)")
         after = int(last_event_id)
-    sub = rt.events.subscribe(types=wanted)
+    loop = asyncio.get_running_loop()
+    wake = asyncio.Event()
+    sub = rt.events.subscribe(types=wanted, notify=lambda: loop.call_soon_threadsafe(wake.set))
     backlog = [e for e in rt.events.since(after) if not wanted or e.type in wanted] if after is not None else []
 
     def frame(e) -> str:
@@ -69,14 +71,18 @@ async def events(request: Request,
                 yield frame(e)
             idle = 0.0
             while not rt.stopping.is_set():
-                e = await asyncio.to_thread(sub.get, 1.0)
+                wake.clear()  # before looking, so an event queued after the look sets it again
+                e = sub.get(0)  # never blocks: `wake` says when there is something
                 if e is None:
-                    idle += 1.0
-                    if idle >= 15:
-                        idle = 0.0
-                        yield ": keep-alive\n\n"
-                    if await request.is_disconnected():
-                        break
+                    try:
+                        await asyncio.wait_for(wake.wait(), 1.0)
+                    except asyncio.TimeoutError:
+                        idle += 1.0
+                        if idle >= 15:
+                            idle = 0.0
+                            yield ": keep-alive\n\n"
+                        if await request.is_disconnected():
+                            break
                     continue
                 idle = 0.0
                 if e.id > seen:

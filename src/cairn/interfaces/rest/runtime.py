@@ -37,6 +37,24 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def _reader_vectors_class():
+    from cairn.store.vectors import VectorIndex
+
+    class ReaderVectors(VectorIndex):
+        """A VectorIndex that reads `vectors.npy` when current but never writes it: after
+        each write every reader thread reloads the matrix, and N threads rewriting the same
+        cache file would be N times the disk work (and race on its temporary file)."""
+
+        def _write_cache(self, gen: int) -> None:
+            return None
+
+    return ReaderVectors
+
+
+def _ReaderVectors(conn, cache_dir):
+    return _reader_vectors_class()(conn, cache_dir)
+
+
 class Task:
     """A long write run in the background: {"id", "kind", "state", "progress", "result",
     "error", "created", "finished"}; state queued -> running -> done | failed."""
@@ -88,6 +106,8 @@ class Runtime:
             from cairn.service import Cairn
             svc = Cairn(settings=self.settings, embedder=self.embedder)
             svc.conn.execute(f"PRAGMA busy_timeout = {busy_s * 1000}")
+            if busy_s == READ_BUSY_S:  # readers use the on-disk vector cache but never rewrite it
+                svc._vectors = _ReaderVectors(svc.conn, svc.settings.home)
             self._local.svc = svc
             with self._all_lock:
                 self._all.append(svc)
