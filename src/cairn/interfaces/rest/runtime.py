@@ -28,6 +28,7 @@ from typing import Any, Callable
 from cairn import audit
 from cairn.config import Settings
 from cairn.errors import NotFound, Unavailable
+from cairn.store.vectors import VectorIndex
 
 WRITE_BUSY_S = 60
 READ_BUSY_S = 10
@@ -37,22 +38,13 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _reader_vectors_class():
-    from cairn.store.vectors import VectorIndex
+class _ReaderVectors(VectorIndex):
+    """A VectorIndex that reads `vectors.npy` when current but never writes it: after each
+    write every reader thread reloads the matrix, and N threads rewriting the same cache file
+    would be N times the disk work (and race on its temporary file)."""
 
-    class ReaderVectors(VectorIndex):
-        """A VectorIndex that reads `vectors.npy` when current but never writes it: after
-        each write every reader thread reloads the matrix, and N threads rewriting the same
-        cache file would be N times the disk work (and race on its temporary file)."""
-
-        def _write_cache(self, gen: int) -> None:
-            return None
-
-    return ReaderVectors
-
-
-def _ReaderVectors(conn, cache_dir):
-    return _reader_vectors_class()(conn, cache_dir)
+    def _write_cache(self, gen: int) -> None:
+        return None
 
 
 class Task:
