@@ -271,3 +271,22 @@ def test_many_concurrent_writers_and_readers(c):
     ids = {m["id"] for m in c.get("/api/memories", params={"all": True}).json()}
     written = [r.json()["memory"]["id"] for r in writes if "memory" in r.json()]
     assert len(written) == 12 and set(written) <= ids
+
+
+def test_export_through_the_service(c):
+    """POST /api/export calls Cairn.export (cairn.exports); the file is fetched by name and
+    no name can reach outside exports/. In a build without exports: 503 naming it."""
+    from cairn.service import Cairn
+    c.post("/api/notes", json={"title": "Exported", "body": "Export me.", "tags": ["out"]})
+    r = c.post("/api/export", json={"format": "json", "tag": "out"})
+    if not hasattr(Cairn, "export"):
+        _error(r, 503, "not part of this build")
+        return
+    assert r.status_code == 200, r.text
+    info = r.json()
+    assert info["count"] == 1 and info["format"] == "json"
+    got = c.get(f"/api/exports/{info['name']}")
+    assert got.status_code == 200 and json.loads(got.content)["notes"][0]["title"] == "Exported"
+    assert c.get("/api/exports/..%2Fkeys.json").status_code in (400, 404)
+    assert c.get("/api/exports/nope.zip").status_code == 404
+    _error(c.post("/api/export", json={"format": "pdf"}), 400, "format")

@@ -13,6 +13,7 @@ page (cairn.interfaces.web, when installed). OpenAPI at /openapi.json, docs at /
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import logging
@@ -82,6 +83,24 @@ def _include_web(app: FastAPI, rt: Runtime) -> None:
     app.include_router(web.router)
 
 
+async def _expire_exports(rt: Runtime, every_s: float = 3600.0) -> None:
+    """Remove expired export files now and then every hour (Cairn.cleanup_exports, when
+    this build has exports). A failure is logged and retried the next hour."""
+    from cairn.service import Cairn
+    if not hasattr(Cairn, "cleanup_exports"):
+        return
+    while not rt.stopping.is_set():
+        try:
+            removed = await rt.write_unaudited(lambda s: s.cleanup_exports())
+            if removed:
+                from cairn import audit
+                audit.record(rt.home, "server", "export.cleanup", None, "ok", {"removed": removed})
+                log.info("removed %d expired export file(s)", len(removed))
+        except Exception as exc:  # noqa: BLE001 - housekeeping must not stop the server
+            log.warning("export cleanup failed: %s", exc)
+        await asyncio.sleep(every_s)
+
+
 def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = None) -> FastAPI:
     """The REST application for one Cairn home (a Settings, a path, or None for the default
     home). embedder: shared by every request (tests pass a fast fake); default the packaged
@@ -97,9 +116,11 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         install_log_redaction()
+        cleanup = asyncio.create_task(_expire_exports(rt))
         try:
             yield
         finally:
+            cleanup.cancel()
             rt.close()
 
     app = FastAPI(title="Cairn", version=__version__, lifespan=lifespan,

@@ -127,6 +127,12 @@ class Runtime:
                 raise KeyboardInterrupt("server stopping")
         return update
 
+    async def write_unaudited(self, fn: Callable[[Any], Any]) -> Any:
+        """Run `fn(service)` on the writer thread without an audit entry (housekeeping that
+        records its own, only when it changed something)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.writer, self._call, fn, WRITE_BUSY_S)
+
     def _call(self, fn, busy_s: int):
         if self.stopping.is_set():
             raise Unavailable("the server is stopping; try again once it is back", retry_after=5)

@@ -358,12 +358,28 @@ class AliasBody(Body):
 
 # ---------------------------------------------------------------- export
 class ExportBody(Body):
-    """POST /api/export: what to export and how (Cairn.export)."""
+    """POST /api/export: what to export and how (Cairn.export / `cairn export`): `format`
+    markdown (one note) | text | json | zip; select by `ids` (note references), `query` (top
+    `k` hits), or all notes, narrowed by `tag`, `type`, `since` / `until` (YYYY-MM-DD)."""
 
-    format: Literal["markdown", "text", "json", "zip"] = "zip"
-    ids: Optional[list[str]] = None
+    format: Optional[Literal["markdown", "text", "json", "zip"]] = None
+    ids: Optional[list[str]] = Field(None, max_length=10000)
     tag: Optional[str] = None
     type: Optional[str] = None
     since: Optional[str] = None
     until: Optional[str] = None
-    query: Optional[str] = None
+    query: Optional[str] = Field(None, max_length=4000)
+    name: Optional[str] = Field(None, max_length=150)
+    k: int = Field(20, ge=1, le=1000)
+
+
+class ExportOut(Shape):
+    """`cairn export --json`: the file written under exports/ (fetch it from /api/exports/{name})."""
+
+    name: str
+    format: str
+    count: int
+    notes: list[dict[str, Any]] = []
+    bytes: int
+    created: str
+    expires: str
