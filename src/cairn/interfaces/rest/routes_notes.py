@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Request
 
 from cairn.interfaces.rest import schemas as S
 from cairn.interfaces.rest.deps import ADMIN, READ, WRITE, actor, runtime
@@ -100,7 +100,3 @@ async def links(request: Request, ref: str):
 async def backlinks(request: Request, ref: str):
     """The links pointing at a note."""
     return await runtime(request).read(lambda s: [l.to_json() for l in s.links(ref)["backlinks"]])
-
-
-def no_content() -> Response:
-    return Response(status_code=204)
