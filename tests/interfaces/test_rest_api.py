@@ -46,7 +46,9 @@ def test_health_status_openapi_docs(c):
     for word in ("search", "ask", "notes", "memories", "export", "events", "ingest", "jobs"):
         assert word in paths
     assert "multipart/form-data" in json.dumps(spec)
-    assert "text/html" in c.get("/docs").headers["content-type"]
+    docs = c.get("/docs")
+    assert "text/html" in docs.headers["content-type"] and "cdn." not in docs.text  # nothing from the internet
+    assert c.get("/docs/static/swagger-ui-bundle.js").status_code == 200
     _error(c.get("/api/nothing-here"), 404, "no endpoint")
 
 

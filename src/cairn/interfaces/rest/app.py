@@ -101,6 +101,31 @@ async def _expire_exports(rt: Runtime, every_s: float = 3600.0) -> None:
         await asyncio.sleep(every_s)
 
 
+def _docs(app: FastAPI) -> None:
+    """Interactive docs at /docs, from the Swagger UI files packaged in swagger-ui-bundle-v2
+    (served by this server: the page loads nothing from the internet). Without the package,
+    /docs says where the schema is."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:
+        swagger_ui_path = None
+    if swagger_ui_path:
+        from starlette.staticfiles import StaticFiles
+        app.mount("/docs/static", StaticFiles(directory=swagger_ui_path), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs():
+        if not swagger_ui_path:
+            return HTMLResponse("<!doctype html><title>Cairn API</title><p>The OpenAPI schema is at "
+                                "<a href='/openapi.json'>/openapi.json</a>; docs/server.md lists the endpoints.")
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="Cairn API",
+                                   swagger_js_url="/docs/static/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs/static/swagger-ui.css",
+                                   swagger_favicon_url="/docs/static/favicon-32x32.png")
+
+
 def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = None) -> FastAPI:
     """The REST application for one Cairn home (a Settings, a path, or None for the default
     home). embedder: shared by every request (tests pass a fast fake); default the packaged
@@ -123,11 +148,12 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
             cleanup.cancel()
             rt.close()
 
-    app = FastAPI(title="Cairn", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="Cairn", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Your local-first memory over HTTP. Loopback callers are trusted; others "
                               "send an API key (`Authorization: Bearer KEY` or `X-API-Key`). See docs/server.md.")
     app.state.runtime = rt
     errors.install(app)
+    _docs(app)
     for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export):
         app.include_router(module.router, responses=errors.ERROR_RESPONSES)
     _mount_mcp(app, rt)
