@@ -101,3 +101,21 @@ def test_stopping_releases_held_ingest_jobs(tmp_path):
     with Cairn(settings=settings, embedder=HashEmbedder()) as svc:
         job = J.get(svc.conn, job_id)
         assert job.state == "queued" and job.attempts == 0
+
+
+def test_ask_trace_prints_the_stages(tmp_path):
+    home, notes = tmp_path / "h", tmp_path / "in"
+    notes.mkdir()
+    (notes / "heron.md").write_text("# Heron\n\nThe heron nests by the mill pond.\n")
+    assert cairn("ingest", "-q", str(notes), home=home, timeout=300).returncode == 0
+    r = cairn("ask", "Where does the heron nest?", "--llm", "none", "--trace", home=home, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "mill pond" in r.stdout
+    lines = r.stderr.splitlines()
+    header = next(i for i, l in enumerate(lines) if l.startswith("trace "))
+    stages = [l.split()[0] for l in lines[header + 1:]]
+    assert stages[:2] == ["model", "search"] and "answer" in stages
+    trace_id = lines[header].split()[1]
+    assert (home / "traces" / f"{trace_id}.json").is_file()
+    plain = cairn("ask", "Where does the heron nest?", "--llm", "none", "--json", home=home, timeout=300)
+    assert "trace " not in plain.stderr and json.loads(plain.stdout)["verdict"]
