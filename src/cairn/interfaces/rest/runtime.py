@@ -28,6 +28,7 @@ from typing import Any, Callable
 from cairn import audit
 from cairn.config import Settings
 from cairn.errors import NotFound, Unavailable
+from cairn.store.notes import vector_generation
 from cairn.store.vectors import VectorIndex
 
 WRITE_BUSY_S = 60
@@ -38,10 +39,38 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+class _SharedMatrix:
+    """The vector matrix the reader threads share: (generation, ids, matrix). One reader
+    loads it per vector generation; the others reuse it (the arrays are never modified)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.gen = -1
+        self.ids = None
+        self.mat = None
+
+
 class _ReaderVectors(VectorIndex):
-    """A VectorIndex that reads `vectors.npy` when current but never writes it: after each
-    write every reader thread reloads the matrix, and N threads rewriting the same cache file
-    would be N times the disk work (and race on its temporary file)."""
+    """A reader thread's VectorIndex: after a write changes the vectors, one reader reloads
+    the matrix (from `vectors.npy` when current, else from the index) and the others take
+    it from `shared`, instead of every thread loading its own copy. It never rewrites the
+    on-disk cache (N threads racing on one file)."""
+
+    def __init__(self, conn, cache_dir, shared: _SharedMatrix) -> None:
+        super().__init__(conn, cache_dir)
+        self._shared = shared
+
+    def _load(self) -> None:
+        gen = vector_generation(self.conn)
+        if gen == self._gen:
+            return
+        sh = self._shared
+        with sh.lock:
+            if sh.gen != gen:
+                super()._load()
+                sh.gen, sh.ids, sh.mat = self._gen, self._ids, self._mat
+                return
+            self._gen, self._ids, self._mat = sh.gen, sh.ids, sh.mat
 
     def _write_cache(self, gen: int) -> None:
         return None
@@ -80,6 +109,7 @@ class Runtime:
         self.readers = ThreadPoolExecutor(settings.server.read_workers, thread_name_prefix="cairn-read")
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="cairn-write")
         self.tasks: dict[str, Task] = {}
+        self._matrix = _SharedMatrix()
         self.stopping = threading.Event()  # set on SIGINT/SIGTERM: ingest stops at its next step
         from cairn.events import bus_for
         self.events = bus_for(settings.home)
@@ -99,7 +129,7 @@ class Runtime:
             svc = Cairn(settings=self.settings, embedder=self.embedder)
             svc.conn.execute(f"PRAGMA busy_timeout = {busy_s * 1000}")
             if busy_s == READ_BUSY_S:  # readers use the on-disk vector cache but never rewrite it
-                svc._vectors = _ReaderVectors(svc.conn, svc.settings.home)
+                svc._vectors = _ReaderVectors(svc.conn, svc.settings.home, self._matrix)
             self._local.svc = svc
             with self._all_lock:
                 self._all.append(svc)
