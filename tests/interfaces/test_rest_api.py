@@ -292,3 +292,28 @@ def test_export_through_the_service(c):
     assert c.get("/api/exports/..%2Fkeys.json").status_code in (400, 404)
     assert c.get("/api/exports/nope.zip").status_code == 404
     _error(c.post("/api/export", json={"format": "pdf"}), 400, "format")
+
+
+def test_reads_never_wait_on_a_long_write(srv, c):
+    """While the writer is busy (a long ingest, held here by an event), searches and reads
+    answer; a write sent meanwhile waits its turn and then lands."""
+    rt = srv.app.state.runtime
+    hold, started = threading.Event(), threading.Event()
+
+    def long_write(_svc):
+        started.set()
+        assert hold.wait(120)
+
+    blocker = rt.writer.submit(rt._call, long_write, 60)
+    assert started.wait(60)
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(c.post, "/api/notes", json={"title": "Queued", "body": "after the long write"})
+        r = c.get("/api/search", params={"q": "heron"})
+        assert r.status_code == 200
+        assert c.get("/api/notes", params={"limit": 5}).status_code == 200
+        assert c.get("/api/status").status_code == 200
+        assert not pending.done()  # still behind the long write
+        hold.set()
+        blocker.result(60)
+        assert pending.result(120).status_code == 201
+    assert c.get("/api/notes/Queued").json()["body"] == "after the long write"
