@@ -14,6 +14,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from rest_support import RestServer
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -124,3 +126,26 @@ def test_case_b30_no_database_locked_under_mixed_load(tmp_path):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
+
+
+def test_service_proxy_routes_reads_writes_and_local_calls(tmp_path):
+    """The ServiceProxy the web page and the MCP server use: reads on the reader pool, writes
+    on the writer (audited as the door), and `scheduler()` made in the caller's thread (its
+    connection is used there)."""
+    from cairn import audit
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    with RestServer(tmp_path / "home") as srv:
+        svc = ServiceProxy(srv.app.state.runtime, actor="web")
+        note = svc.note_create("Proxied", "through the proxy")
+        assert svc.search("proxy").hits[0].title == "Proxied"
+        assert [r["query_id"] for r in svc.search_batch([("a", "proxy")])] == ["a"]
+        sched = svc.scheduler()
+        try:
+            assert sched.remind("stretch", at="in 1 minute").text == "stretch"
+        finally:
+            sched.close()
+        assert any(e["actor"] == "web" and e["action"] == "web.note_create" and e["target"] == "Proxied"
+                   for e in audit.entries(srv.home, 0))
+        assert svc.settings.home == srv.home and note.title == "Proxied"
+        with pytest.raises(AttributeError):
+            svc.conn  # noqa: B018 - no connection leaves the runtime's threads

@@ -16,6 +16,9 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+# Methods that only read `settings` and hand back an object the caller keeps using on its own
+# thread (a scheduler with its own connection) or a message: run in the calling thread.
+LOCAL = frozenset({"scheduler", "database_error_message"})
 READS = frozenset({"search", "search_batch", "ask", "status", "notes_list", "note_show", "links",
                    "unresolved_links", "memories", "memory_history", "core", "entities", "jobs",
                    "find_note", "disk_usage", "export_path"})
@@ -50,6 +53,9 @@ class ServiceProxy:
         member = getattr(Cairn, name, None)
         if name.startswith("_") or member is None or not callable(member) or isinstance(member, property):
             raise AttributeError(f"the service has no operation {name!r}")
+
+        if name in LOCAL:
+            return lambda *args, **kwargs: member(self, *args, **kwargs)
 
         def call(*args, **kwargs):
             def run(svc):
