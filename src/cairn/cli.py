@@ -408,15 +408,26 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
 @app.command()
 def ask(question: str = typer.Argument(..., help="A question about your notes."),
         llm: Optional[str] = typer.Option(None, "--llm", help="none | embedded | openai:BASE_URL:MODEL"),
-        json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON.")) -> None:
+        json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
+        trace: bool = typer.Option(False, "--trace", help="Also show each stage (what ran, in/out, ms) on stderr.")) -> None:
     """Answer a question from your notes, with checked citations."""
     if not question.strip():
         _fail("the question is empty")
     with _service() as svc:
         ans = svc.ask(_arg_text(question), llm=llm)
+        if trace:
+            from cairn.traces import load, render
+            trace_text = render(load(svc.settings.home, ans.trace_id))
     if json_out:
         _dump(ans.to_json())
-        return
+    else:
+        _print_answer(ans)
+    if trace:
+        sys.stdout.flush()
+        err.print(trace_text, markup=False)
+
+
+def _print_answer(ans) -> None:
     if ans.fallback:
         err.print(f"[yellow]note:[/yellow] {escape(ans.fallback)}")
     out.print(escape(ans.answer))

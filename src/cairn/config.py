@@ -27,6 +27,14 @@ Example `config.toml`::
     asr = true     # transcribe audio files (faster-whisper tiny.en)
     [sync]
     inbox = ["~/Downloads/to-cairn"]   # files dropped here are ingested by `cairn watch`
+    [server]
+    port = 8765
+    trust_loopback = true    # loopback callers need no API key (see docs/server.md)
+    allowed_hosts = ["cairn.lan"]   # extra Host names accepted (DNS-rebinding defence)
+    cors_origins = ["http://localhost:3000"]   # browser origins allowed to call the API
+    rate_per_s = 20          # per-key token bucket: refill per second ...
+    rate_burst = 60          # ... and bucket size
+    max_upload_bytes = 50000000
 """
 
 from __future__ import annotations
@@ -232,6 +240,28 @@ class TelegramSettings:
 
 
 @dataclass
+class ServerSettings:
+    """`cairn serve` (docs/server.md). host/port: where it listens by default.
+    trust_loopback: requests from 127.0.0.0/8 and ::1 need no API key (scope admin); false
+    makes every request show a key. allowed_hosts: extra Host header names accepted besides
+    localhost, 127.0.0.1, ::1 and the bind address (DNS-rebinding defence). cors_origins:
+    origins allowed to call from a browser (none by default; a request carrying any other
+    Origin is refused). rate_per_s / rate_burst: token bucket per API key (or per client
+    address), requests per second and bucket size. max_upload_bytes: largest request body
+    (413 beyond it). read_workers: threads serving reads (writes run on one writer thread)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    trust_loopback: bool = True
+    allowed_hosts: list[str] = field(default_factory=list)
+    cors_origins: list[str] = field(default_factory=list)
+    rate_per_s: float = 20.0
+    rate_burst: int = 60
+    max_upload_bytes: int = 50_000_000
+    read_workers: int = 4
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -251,6 +281,7 @@ class Settings:
     sync: SyncSettings = field(default_factory=SyncSettings)
     time: TimeSettings = field(default_factory=TimeSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    server: ServerSettings = field(default_factory=ServerSettings)
     max_file_bytes: int = 50_000_000
     vault_dir: Path | None = None
 
@@ -347,11 +378,14 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
     ("ingest", "max_ocr_pages"): (1, False),
     ("time", "max_attempts"): (1, False), ("time", "retry_base_s"): (0, True),
+    ("server", "port"): (1, False), ("server", "rate_per_s"): (0, True),
+    ("server", "rate_burst"): (1, False), ("server", "max_upload_bytes"): (1, False),
+    ("server", "read_workers"): (1, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
-_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram")
+_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server")
 _LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
 
 

@@ -26,6 +26,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.schedule.notify",
     "cairn.interfaces.cli_time",
     "cairn.interfaces.cli_telegram",
+    "cairn.interfaces.cli_serve",
 )
 
 pm = pluggy.PluginManager("cairn")

@@ -51,6 +51,8 @@ class Cairn:
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
         self._alias_cache: tuple[tuple[int, int], frozenset[str]] | None = None  # (index state, aliases)
+        from cairn.events import bus_for
+        self.events = bus_for(self.settings.home)  # typed events of this home (cairn.events)
 
     # ------------------------------------------------------------------ resources
     @property
@@ -108,10 +110,50 @@ class Cairn:
 
     # ------------------------------------------------------------------ ingest
     def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None) -> IngestReport:
-        """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths."""
+        """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
+        Publishes ingest.* / note.* events and saves a trace (`report.trace_id`)."""
         sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
                                      for p in paths]
-        return ingest_paths(self.conn, self.settings, sources, self.embedder, progress)
+        return self._traced_ingest("ingest", [str(s) for s in sources], progress,
+                                   lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog))
+
+    def _traced_ingest(self, op: str, sources: list[str], progress, run) -> IngestReport:
+        """Run `run(progress)` (an ingest-like operation returning an IngestReport) with
+        events (ingest.started/progress/done/failed, note.created/changed, job.dead_lettered)
+        and a trace whose stages are the progress phases. The report gets `trace_id`."""
+        from cairn.events import ProgressEvents
+        from cairn.store import jobs as J
+        from cairn.traces import Trace
+        trace = Trace("ingest", {"op": op, "sources": sources[:20], "count": len(sources)})
+        self.events.publish("ingest.started", {"op": op, "sources": sources[:20], "trace_id": trace.id})
+        dead_before = {j.id for j in J.by_state(self.conn, "dead")}
+        prog = ProgressEvents(self.events, op, progress)
+        try:
+            report = run(prog)
+        except BaseException as exc:
+            trace.outcome = "failed"
+            trace.add(op, {"sources": len(sources)}, {"error": str(exc) or type(exc).__name__}, 0.0)
+            trace.save(self.settings.home)
+            self.events.publish("ingest.failed", {"op": op, "error": str(exc) or type(exc).__name__,
+                                                 "trace_id": trace.id})
+            raise
+        for phase, (t0, t1, total) in prog.phases.items():
+            trace.add(phase, {"items": total}, {}, (t1 - t0) * 1000)
+        trace.add("report", {}, report.to_json(), 0.0)
+        trace.outcome = "failed" if report.failed else "ok"
+        report.trace_id = trace.save(self.settings.home)["id"]
+        for name in report.added:
+            self.events.publish("note.created", {"name": str(name), "via": op})
+        for name in report.updated:
+            self.events.publish("note.changed", {"name": str(name), "via": op})
+        for name, reason in report.failed:
+            self.events.publish("ingest.failed", {"op": op, "name": str(name), "error": reason,
+                                                 "trace_id": trace.id})
+        for job in J.by_state(self.conn, "dead"):
+            if job.id not in dead_before:
+                self.events.publish("job.dead_lettered", job.to_json())
+        self.events.publish("ingest.done", {"op": op, **report.to_json(), "trace_id": trace.id})
+        return report
 
     # --- jobs, url ingest
     def jobs(self, limit: int = 50) -> dict:
@@ -126,7 +168,8 @@ class Cairn:
     def jobs_run(self, progress: Progress | None = None) -> IngestReport:
         """Resume pending work: requeue jobs of dead processes, run every queued job, then
         embed chunks that lack vectors."""
-        return run_jobs(self.conn, self.settings, self.embedder, IngestReport(), progress=progress)
+        return self._traced_ingest("jobs.run", [], progress, lambda prog: run_jobs(
+            self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
 
     def jobs_retry(self, ids: list[int] | None, progress: Progress | None = None) -> IngestReport:
         """Requeue dead letters (`ids`, or all of them when None) and run the queue.
@@ -139,7 +182,8 @@ class Cairn:
                 raise ValueError("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
                                  + " — `cairn jobs` lists the dead letters")
         J.requeue_dead(self.conn, ids)
-        return run_jobs(self.conn, self.settings, self.embedder, IngestReport(), progress=progress)
+        return self._traced_ingest("jobs.retry", [str(i) for i in ids or []], progress, lambda prog: run_jobs(
+            self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
 
     def import_notes(self, path: str | Path, progress: Progress | None = None) -> IngestReport:
         """Import a JSONL file of notes (see ingest.import_notes_jsonl)."""
@@ -168,7 +212,8 @@ class Cairn:
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:
         """Rebuild the index from the vault alone."""
-        return reindex(self.conn, self.settings, self.embedder, progress)
+        return self._traced_ingest("reindex", [], progress,
+                                   lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
 
     def status(self) -> dict:
         """Counts and health of the index (notes, chunks, vectors, missing rows)."""
@@ -201,15 +246,36 @@ class Cairn:
             yield {"query_id": qid, "hits": [h.to_json() for h in res.hits], "warnings": res.warnings}
 
     # ------------------------------------------------------------------ answer
-    def ask(self, question: str, *, llm: str | None = None, k: int = 8) -> Answer:
+    def ask(self, question: str, *, llm: str | None = None, k: int = 8, trace=None) -> Answer:
         """Answer with checked citations. llm: "none", "embedded", "openai:BASE_URL:MODEL"
         or None for the configured/default one. A question naming one chat participant
         also gets a second search without the name, for the person check
-        (answer/answerability.py). Raises ValueError for a bad llm spec."""
+        (answer/answerability.py). Raises ValueError for a bad llm spec.
+        trace: a cairn.traces.Trace to record the stages in (default: a new one); it is
+        saved under <home>/traces and its id set as `answer.trace_id`. Publishes
+        answer.produced."""
         from cairn.llm import default_llm_spec, get_llm
-        spec = llm or self.settings.llm or default_llm_spec()
-        model = get_llm(spec)
-        res = self.search(question, k=k, group=False)
+        from cairn.traces import Trace
+        trace = trace or Trace("answer", {"question": question})
+        trace.input = trace.input or {"question": question}
+        try:
+            ans = self._ask(question, llm, k, trace, get_llm, default_llm_spec)
+        except BaseException:
+            trace.save(self.settings.home)
+            raise
+        ans.trace_id = trace.save(self.settings.home)["id"]
+        self.events.publish("answer.produced", {"question": question[:200], "verdict": ans.verdict,
+                                               "citations": len(ans.citations), "trace_id": ans.trace_id})
+        return ans
+
+    def _ask(self, question, llm, k, trace, get_llm, default_llm_spec) -> Answer:
+        with trace.stage("model", {"llm": llm}) as out:
+            spec = llm or self.settings.llm or default_llm_spec()
+            model = get_llm(spec)
+            out["llm"] = getattr(model, "name", None) or spec
+        with trace.stage("search", {"question": question, "k": k}) as out:
+            res = self.search(question, k=k, group=False)
+            out.update(hits=len(res.hits), top=[h.title for h in res.hits[:3]], warnings=res.warnings)
         # The person check (answer/answerability.py) also looks at who else the topic
         # belongs to: the same search without the named person's name.
         context = None
@@ -217,17 +283,24 @@ class Cairn:
         if len(people) == 1:
             topic = strip_people(question, people)
             if topic:
-                context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
+                with trace.stage("context_search", {"person": sorted(people)[0], "topic": topic}) as out:
+                    context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
+                    out["hits"] = len(context)
         # The premise check (answer/premise.py): names in the question that no chunk holds.
-        known = {h.speaker for h in res.hits + (context or []) if h.speaker}
-        if question_names(question, known):
-            known |= self._aliases()
-        unknown = unknown_names(question, lambda w, prefix: document_frequency(self.conn, w, prefix),
-                                exclude=known)
-        ans = answer_question(question, res.hits, self.embedder, model,
-                              floor=self.settings.search.answer_floor, context=context,
-                              unknown_names=unknown)
-        ans.problems.extend(res.warnings)
+        with trace.stage("premise", {"question": question}) as out:
+            known = {h.speaker for h in res.hits + (context or []) if h.speaker}
+            if question_names(question, known):
+                known |= self._aliases()
+            unknown = unknown_names(question, lambda w, prefix: document_frequency(self.conn, w, prefix),
+                                    exclude=known)
+            out["unknown_names"] = sorted(unknown) if unknown else []
+        with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
+            ans = answer_question(question, res.hits, self.embedder, model,
+                                  floor=self.settings.search.answer_floor, context=context,
+                                  unknown_names=unknown)
+            ans.problems.extend(res.warnings)
+            out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
+                       problems=ans.problems[:5])
         return ans
 
     def _aliases(self) -> frozenset[str]:
@@ -265,10 +338,15 @@ class Cairn:
         datetime, default now) — relative dates resolve against it. Returns a MemoryChange;
         ValueError for empty text, unknown kind, bad time."""
         from cairn.memory import remember
-        return remember(self.conn, self.embedder, text, kind=kind, scope=scope, source=source,
-                        source_ids=source_ids, entities=entities, event_time=event_time,
-                        confidence=confidence, importance=importance, now=self._when(at),
-                        vault=self.settings.vault)
+        change = remember(self.conn, self.embedder, text, kind=kind, scope=scope, source=source,
+                          source_ids=source_ids, entities=entities, event_time=event_time,
+                          confidence=confidence, importance=importance, now=self._when(at),
+                          vault=self.settings.vault)
+        kind_of = {"add": "memory.added", "supersede": "memory.superseded"}.get(change.action)
+        if kind_of:
+            self.events.publish(kind_of, {"id": change.memory.id, "text": change.memory.text[:200],
+                                          "previous": change.previous.id if change.previous else None})
+        return change
 
     def memories(self, *, kind: str | None = None, scope: str | None = None, include_inactive: bool = False):
         """Memories (active ones, or all with include_inactive), see memory.list_memories."""
@@ -285,7 +363,10 @@ class Cairn:
         already forgotten (memory.store.forget_change). MemoryNotFound (a ValueError) names
         an unknown id."""
         from cairn.memory.store import forget_change
-        return forget_change(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
+        change = forget_change(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
+        if change.action == "forget":
+            self.events.publish("memory.forgotten", {"id": change.memory.id})
+        return change
 
     def recall(self, query: str, *, scope: str | None = None, k: int = 10, at=None,
                include_history: bool = False):
@@ -361,7 +442,9 @@ class Cairn:
     def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
         """Write and index a new note (see noteops.create_note)."""
         from cairn.noteops import create_note
-        return create_note(self.conn, self.settings, self.embedder, title, body, folder, tags)
+        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags)
+        self.events.publish("note.created", {"id": note.id, "path": note.path, "title": note.title})
+        return note
 
     def notes_list(self, *, type: str | None = None, tag: str | None = None, limit: int = 50,
                    offset: int = 0) -> dict:
@@ -406,12 +489,16 @@ class Cairn:
     def note_update(self, ref: str, body: str, mode: str = "overwrite") -> N.NoteRow:
         """Overwrite or append to a note's body (see noteops.update_note)."""
         from cairn.noteops import update_note
-        return update_note(self.conn, self.settings, self.embedder, ref, body, mode)
+        note = update_note(self.conn, self.settings, self.embedder, ref, body, mode)
+        self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
+        return note
 
     def note_delete(self, ref: str) -> dict:
         """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
         from cairn.noteops import delete_note
-        return delete_note(self.conn, self.settings, self.embedder, ref)
+        info = delete_note(self.conn, self.settings, self.embedder, ref)
+        self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
+        return info
 
 
     # --- extraction ------------------------------------------------------------------

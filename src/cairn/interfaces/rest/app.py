@@ -1,0 +1,168 @@
+"""The FastAPI application of `cairn serve`.
+
+    from cairn.interfaces.rest.app import create_app
+    app = create_app("~/.cairn")           # or a cairn.config.Settings
+    uvicorn.run(app, host="127.0.0.1", port=8765)
+
+Layers: security.Guard (request id, Host, Origin, keys, rate limit, size limit) wraps
+Starlette's CORSMiddleware (configured origins only), which wraps the routers (one module per
+domain: routes_system, routes_notes, routes_search, routes_ingest, routes_memory,
+routes_export), the MCP server at /mcp (cairn.interfaces.mcp, when installed) and the web
+page (cairn.interfaces.web, when installed). OpenAPI at /openapi.json, docs at /docs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+from pathlib import Path
+
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+
+from cairn.config import Settings, load_settings
+from cairn.interfaces.rest import errors
+from cairn.interfaces.rest.runtime import Runtime
+from cairn.interfaces.rest.security import Guard, install_log_redaction
+
+log = logging.getLogger("cairn.server")
+
+
+def _settings(settings_or_home) -> Settings:
+    if isinstance(settings_or_home, Settings):
+        return settings_or_home
+    return load_settings(Path(settings_or_home).expanduser() if settings_or_home else None)
+
+
+def _optional(module: str):
+    """Import an optional door (MCP, web page); None when it is not built in this checkout."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            return None
+        raise
+
+
+def _mount_mcp(app: FastAPI, rt: Runtime):
+    """Serve the MCP server (cairn.interfaces.mcp, streamable HTTP) at /mcp, its service
+    calls routed through the runtime (the MCP server audits its own tool calls). None when
+    the MCP door is not in this build."""
+    mod = _optional("cairn.interfaces.mcp.server")
+    if mod is None or not hasattr(mod, "mount"):
+        return None
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    proxy = ServiceProxy(rt, actor="mcp", audit=False)
+    return mod.mount(app, rt.settings.home, "/mcp", factory=lambda: proxy)
+
+
+def _include_web(app: FastAPI, rt: Runtime) -> None:
+    """Include the web page (cairn.interfaces.web) when it is in this build, giving it the
+    service (through the runtime), an API-key check and the event bus."""
+    web = _optional("cairn.interfaces.web")
+    if web is None or not hasattr(web, "router"):
+        return
+    from cairn.apikeys import KeyStore
+    from cairn.errors import Unauthorized
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    keys = KeyStore(rt.home)
+
+    def check_key(key: str) -> bool:
+        try:
+            keys.verify(key)
+            return True
+        except Unauthorized:
+            return False
+
+    app.state.cairn = ServiceProxy(rt, actor="web")
+    app.state.cairn_lock = contextlib.nullcontext()  # the runtime serialises writes itself
+    app.state.check_key = check_key
+    app.state.events = rt.events
+    app.include_router(web.router)
+
+
+async def _expire_exports(rt: Runtime, every_s: float = 3600.0) -> None:
+    """Remove expired export files now and then every hour (Cairn.cleanup_exports, when
+    this build has exports). A failure is logged and retried the next hour."""
+    from cairn.service import Cairn
+    if not hasattr(Cairn, "cleanup_exports"):
+        return
+    while not rt.stopping.is_set():
+        try:
+            removed = await rt.write_unaudited(lambda s: s.cleanup_exports())
+            if removed:
+                from cairn import audit
+                audit.record(rt.home, "server", "export.cleanup", None, "ok", {"removed": removed})
+                log.info("removed %d expired export file(s)", len(removed))
+        except Exception as exc:  # noqa: BLE001 - housekeeping must not stop the server
+            log.warning("export cleanup failed: %s", exc)
+        await asyncio.sleep(every_s)
+
+
+def _docs(app: FastAPI) -> None:
+    """Interactive docs at /docs, from the Swagger UI files packaged in swagger-ui-bundle-v2
+    (served by this server: the page loads nothing from the internet). Without the package,
+    /docs says where the schema is."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:
+        swagger_ui_path = None
+    if swagger_ui_path:
+        from starlette.staticfiles import StaticFiles
+        app.mount("/docs/static", StaticFiles(directory=swagger_ui_path), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs():
+        if not swagger_ui_path:
+            return HTMLResponse("<!doctype html><title>Cairn API</title><p>The OpenAPI schema is at "
+                                "<a href='/openapi.json'>/openapi.json</a>; docs/server.md lists the endpoints.")
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="Cairn API",
+                                   swagger_js_url="/docs/static/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs/static/swagger-ui.css",
+                                   swagger_favicon_url="/docs/static/favicon-32x32.png")
+
+
+def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = None) -> FastAPI:
+    """The REST application for one Cairn home (a Settings, a path, or None for the default
+    home). embedder: shared by every request (tests pass a fast fake); default the packaged
+    model, loaded on first use. bind_host: the address the server listens on (accepted as a
+    Host header). Raises ConfigError for a bad config.toml."""
+    from cairn import __version__
+    from cairn.interfaces.rest import (routes_export, routes_ingest, routes_memory, routes_notes,
+                                       routes_search, routes_system)
+    settings = _settings(settings_or_home)
+    settings.ensure_dirs()
+    rt = Runtime(settings, embedder)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        install_log_redaction()
+        cleanup = asyncio.create_task(_expire_exports(rt))
+        try:
+            yield
+        finally:
+            cleanup.cancel()
+            rt.close()
+
+    app = FastAPI(title="Cairn", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  description="Your local-first memory over HTTP. Loopback callers are trusted; others "
+                              "send an API key (`Authorization: Bearer KEY` or `X-API-Key`). See docs/server.md.")
+    app.state.runtime = rt
+    errors.install(app)
+    _docs(app)
+    for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export):
+        app.include_router(module.router, responses=errors.ERROR_RESPONSES)
+    _mount_mcp(app, rt)
+    _include_web(app, rt)
+    if settings.server.cors_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.server.cors_origins),
+                           allow_methods=["GET", "POST", "PUT", "DELETE"],
+                           allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID",
+                                          "Last-Event-ID"],
+                           expose_headers=["X-Request-ID", "X-Trace-Id", "Retry-After", "X-Cairn-Warnings"])
+    app.add_middleware(Guard, settings=settings, bind_host=bind_host)
+    return app

@@ -1,0 +1,73 @@
+"""`ServiceProxy`: a `Cairn` look-alike for doors that call the service synchronously (the
+web page's routes, the MCP server's runner), routed through the server's `Runtime` so their
+calls follow the same rules as the REST routes: reads on the reader pool (never waiting on a
+write), writes on the one writer thread (serialised, audited as `actor` when `audit`).
+
+    svc = ServiceProxy(runtime, actor="web")
+    svc.search("boiler")            # runs on a reader thread, blocks this thread until done
+    svc.note_create("T", "body")    # runs on the writer thread, audited as web
+
+Attributes that are not methods (`settings`, `embedder`, `events`) come from the runtime.
+Never call it from a runtime thread itself (it would wait on its own pool).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+# Methods that only read `settings` and hand back an object the caller keeps using on its own
+# thread (a scheduler with its own connection) or a message: run in the calling thread.
+LOCAL = frozenset({"scheduler", "database_error_message"})
+READS = frozenset({"search", "search_batch", "ask", "status", "notes_list", "note_show", "links",
+                   "unresolved_links", "memories", "memory_history", "core", "entities", "jobs",
+                   "find_note", "disk_usage", "export_path"})
+
+
+class ServiceProxy:
+    """See the module docstring. `audit`: record writes in the audit log (False when the
+    door audits its own calls, as the MCP server does)."""
+
+    def __init__(self, runtime, actor: str = "web", audit: bool = True) -> None:
+        self._rt = runtime
+        self._actor = actor
+        self._audit = audit
+
+    @property
+    def settings(self):
+        return self._rt.settings
+
+    @property
+    def embedder(self):
+        return self._rt.embedder
+
+    @property
+    def events(self):
+        return self._rt.events
+
+    def close(self) -> None:
+        """Nothing to close: the runtime owns the connections."""
+
+    def __getattr__(self, name: str) -> Any:
+        from cairn.service import Cairn
+        member = getattr(Cairn, name, None)
+        if name.startswith("_") or member is None or not callable(member) or isinstance(member, property):
+            raise AttributeError(f"the service has no operation {name!r}")
+
+        if name in LOCAL:
+            return lambda *args, **kwargs: member(self, *args, **kwargs)
+
+        def call(*args, **kwargs):
+            def run(svc):
+                result = getattr(svc, name)(*args, **kwargs)
+                return list(result) if inspect.isgenerator(result) else result
+
+            if name in READS:
+                return self._rt.readers.submit(self._rt._call, run, 10).result()
+            if self._audit:
+                return self._rt.writer.submit(self._rt._audited, run, self._actor, f"{self._actor}.{name}",
+                                              str(args[0])[:200] if args else None, None).result()
+            return self._rt.writer.submit(self._rt._call, run, 60).result()
+
+        call.__name__ = name
+        return call

@@ -1,0 +1,102 @@
+"""/api/notes: list (filters, paging), get, create, update, delete, links, backlinks,
+unresolved links — the shapes of `cairn note ... --json` and `cairn links --json`."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from fastapi import APIRouter, Query, Request
+
+from cairn.interfaces.rest import schemas as S
+from cairn.interfaces.rest.deps import ADMIN, READ, WRITE, actor, runtime
+from cairn.model import NOTE_TYPES
+
+router = APIRouter(prefix="/api/notes", tags=["notes"])
+
+
+def _ref(note) -> dict:
+    return {"id": note.id, "path": note.path, "title": note.title}
+
+
+def _links_json(info: dict) -> dict:
+    return {"note": info["note"], "outgoing": [l.to_json() for l in info["outgoing"]],
+            "backlinks": [l.to_json() for l in info["backlinks"]]}
+
+
+async def _show(request: Request, ref: str, fn):
+    """Run `fn(service)` on a reader when `ref` names an indexed note whose file exists;
+    otherwise on the writer (the service then reconciles the vault first: a note moved
+    outside Cairn is followed, as in the CLI)."""
+    rt = runtime(request)
+
+    def present(svc) -> bool:
+        from cairn.links import AmbiguousNote, NoteNotFound
+        try:
+            note = svc.find_note(ref)
+        except NoteNotFound:
+            return False
+        except AmbiguousNote:
+            return True  # the service names the candidates
+        return (svc.settings.vault / note.path).is_file()
+
+    if await rt.read(present):
+        return await rt.read(fn)
+    return await rt.write(fn, actor=actor(request), action="note.resolve", target=ref)
+
+
+@router.get("", response_model=S.NotePage, dependencies=[READ])
+async def list_notes(request: Request,
+                     type: Optional[str] = Query(None, description=f"One of {', '.join(NOTE_TYPES)}."),
+                     tag: Optional[str] = None,
+                     limit: int = Query(50, ge=1, le=1000), offset: int = Query(0, ge=0)):
+    """One page of notes, newest first, optionally of one type or tag."""
+    return await runtime(request).read(lambda s: s.notes_list(type=type, tag=tag, limit=limit, offset=offset))
+
+
+@router.post("", response_model=S.NoteRef, status_code=201, dependencies=[WRITE])
+async def create_note(request: Request, body: S.NoteCreate):
+    """Create `<vault>/<folder>/<title>.md` and index it (`cairn note create --json`)."""
+    note = await runtime(request).write(
+        lambda s: s.note_create(body.title, body.body, body.folder, body.tags),
+        actor=actor(request), action="note.create", target=body.title, detail={"folder": body.folder})
+    return {"action": "created", **_ref(note)}
+
+
+@router.get("/unresolved", response_model=list[S.Link], dependencies=[READ])
+async def unresolved(request: Request):
+    """Every link whose target matches no note (`cairn links --unresolved --json`)."""
+    return await runtime(request).read(lambda s: [l.to_json() for l in s.unresolved_links()])
+
+
+@router.get("/{ref}", response_model=S.Note, dependencies=[READ])
+async def get_note(request: Request, ref: str):
+    """A note by id, title, alias or vault path (`cairn note show --json`)."""
+    return await _show(request, ref, lambda s: s.note_show(ref))
+
+
+@router.put("/{ref}", response_model=S.NoteRef, dependencies=[WRITE])
+async def update_note(request: Request, ref: str, body: S.NoteUpdate):
+    """Overwrite or append to a note's body; its frontmatter is kept (`cairn note update`)."""
+    note = await runtime(request).write(lambda s: s.note_update(ref, body.body, body.mode),
+                                        actor=actor(request), action="note.update", target=ref,
+                                        detail={"mode": body.mode})
+    return {"action": "updated", **_ref(note)}
+
+
+@router.delete("/{ref}", response_model=S.NoteDeleted, dependencies=[ADMIN])
+async def delete_note(request: Request, ref: str):
+    """Move a note to the vault's .trash and drop it from the index (`cairn note delete`)."""
+    return await runtime(request).write(lambda s: s.note_delete(ref), actor=actor(request),
+                                        action="note.delete", target=ref)
+
+
+@router.get("/{ref}/links", response_model=S.Links, dependencies=[READ])
+async def links(request: Request, ref: str):
+    """Outgoing links and backlinks of a note (`cairn links NOTE --json`)."""
+    return await runtime(request).read(lambda s: _links_json(s.links(ref)))
+
+
+@router.get("/{ref}/backlinks", response_model=list[S.Link], dependencies=[READ])
+async def backlinks(request: Request, ref: str):
+    """The links pointing at a note."""
+    return await runtime(request).read(lambda s: [l.to_json() for l in s.links(ref)["backlinks"]])

@@ -1,0 +1,248 @@
+"""How the server runs service calls: reads on a pool, writes on one thread, tasks.
+
+SQLite in WAL mode lets readers run beside one writer, on separate connections. So:
+- reads run on `read_workers` threads, each with its own `Cairn` (own connection): a read
+  never waits on a write;
+- writes run on one writer thread with its own `Cairn`: they are serialised inside the
+  process, so two requests never race for SQLite's write lock ("database is locked" cannot
+  come from this server's own clients). Another process on the same home (a CLI ingest, a
+  second server) is waited for up to `WRITE_BUSY_S` seconds (SQLite busy timeout) before
+  the request fails with 503 "busy" and Retry-After — nothing half-written is kept;
+- every write is recorded in the audit log (cairn.audit) by the writer thread, with its
+  outcome, whether it succeeded or not;
+- tasks (sync, reindex) run on the writer too and report progress (`Task`).
+
+All `Cairn` instances share one embedder (loaded once). `close()` stops the pools.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from cairn import audit
+from cairn.config import Settings
+from cairn.errors import NotFound, Unavailable
+from cairn.store.notes import vector_generation
+from cairn.store.vectors import VectorIndex
+
+WRITE_BUSY_S = 60
+READ_BUSY_S = 10
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class _SharedMatrix:
+    """The vector matrix the reader threads share: (generation, ids, matrix). One reader
+    loads it per vector generation; the others reuse it (the arrays are never modified)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.gen = -1
+        self.ids = None
+        self.mat = None
+
+
+class _ReaderVectors(VectorIndex):
+    """A reader thread's VectorIndex: after a write changes the vectors, one reader reloads
+    the matrix (from `vectors.npy` when current, else from the index) and the others take
+    it from `shared`, instead of every thread loading its own copy. It never rewrites the
+    on-disk cache (N threads racing on one file)."""
+
+    def __init__(self, conn, cache_dir, shared: _SharedMatrix) -> None:
+        super().__init__(conn, cache_dir)
+        self._shared = shared
+
+    def _load(self) -> None:
+        gen = vector_generation(self.conn)
+        if gen == self._gen:
+            return
+        sh = self._shared
+        with sh.lock:
+            if sh.gen != gen:
+                super()._load()
+                sh.gen, sh.ids, sh.mat = self._gen, self._ids, self._mat
+                return
+            self._gen, self._ids, self._mat = sh.gen, sh.ids, sh.mat
+
+    def _write_cache(self, gen: int) -> None:
+        return None
+
+
+class Task:
+    """A long write run in the background: {"id", "kind", "state", "progress", "result",
+    "error", "created", "finished"}; state queued -> running -> done | failed."""
+
+    def __init__(self, kind: str) -> None:
+        self.id = uuid.uuid4().hex
+        self.kind = kind
+        self.state = "queued"
+        self.progress: dict = {}
+        self.result: dict | None = None
+        self.error: str | None = None
+        self.created = _now()
+        self.finished: str | None = None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "state": self.state, "progress": dict(self.progress),
+                "result": self.result, "error": self.error, "created": self.created,
+                "finished": self.finished}
+
+
+class Runtime:
+    """Thread pools and per-thread services for one home; see the module docstring."""
+
+    def __init__(self, settings: Settings, embedder=None) -> None:
+        self.settings = settings
+        self.home = settings.home
+        self._embedder = embedder
+        self._local = threading.local()
+        self._all: list = []
+        self._all_lock = threading.Lock()
+        self.readers = ThreadPoolExecutor(settings.server.read_workers, thread_name_prefix="cairn-read")
+        self.writer = ThreadPoolExecutor(1, thread_name_prefix="cairn-write")
+        self.tasks: dict[str, Task] = {}
+        self._matrix = _SharedMatrix()
+        self.stopping = threading.Event()  # set on SIGINT/SIGTERM: ingest stops at its next step
+        from cairn.events import bus_for
+        self.events = bus_for(settings.home)
+
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            from cairn.embed import get_embedder
+            self._embedder = get_embedder()
+        return self._embedder
+
+    def service(self, busy_s: int = READ_BUSY_S):
+        """This thread's `Cairn` (created on first use, on its own connection)."""
+        svc = getattr(self._local, "svc", None)
+        if svc is None:
+            from cairn.service import Cairn
+            svc = Cairn(settings=self.settings, embedder=self.embedder)
+            svc.conn.execute(f"PRAGMA busy_timeout = {busy_s * 1000}")
+            if busy_s == READ_BUSY_S:  # readers use the on-disk vector cache but never rewrite it
+                svc._vectors = _ReaderVectors(svc.conn, svc.settings.home, self._matrix)
+            self._local.svc = svc
+            with self._all_lock:
+                self._all.append(svc)
+        return svc
+
+    async def read(self, fn: Callable[[Any], Any]) -> Any:
+        """Run `fn(service)` on a reader thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.readers, self._call, fn, READ_BUSY_S)
+
+    async def write(self, fn: Callable[[Any], Any], *, actor: str, action: str,
+                    target: str | None = None, detail: dict | None = None) -> Any:
+        """Run `fn(service)` on the writer thread and audit it (outcome ok or failed)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.writer, self._audited, fn, actor, action, target, detail)
+
+    def progress(self, task: "Task | None" = None):
+        """A progress callback `(phase, done, total)` for ingest-like calls: records it on
+        `task` and raises KeyboardInterrupt once the server is stopping (the job runner then
+        puts unfinished jobs back in the queue, as Ctrl-C does in the CLI)."""
+        def update(phase: str, done: int, total: int) -> None:
+            if task is not None:
+                task.progress = {"phase": phase, "done": done, "total": total}
+            if self.stopping.is_set():
+                raise KeyboardInterrupt("server stopping")
+        return update
+
+    async def write_unaudited(self, fn: Callable[[Any], Any]) -> Any:
+        """Run `fn(service)` on the writer thread without an audit entry (housekeeping that
+        records its own, only when it changed something)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.writer, self._call, fn, WRITE_BUSY_S)
+
+    def _call(self, fn, busy_s: int):
+        if self.stopping.is_set():
+            raise Unavailable("the server is stopping; try again once it is back", retry_after=5)
+        svc = self.service(busy_s)
+        try:
+            return fn(svc)
+        except KeyboardInterrupt:
+            raise Unavailable("the server is stopping: what was stored so far is kept; unfinished "
+                              "ingest jobs stay queued (`cairn jobs run` finishes them)", retry_after=5) from None
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise Unavailable(f"the index is busy: another Cairn process held it for more than "
+                                  f"{busy_s} s; nothing was changed — try again", retry_after=5) from None
+            raise
+
+    def _audited(self, fn, actor, action, target, detail):
+        try:
+            result = self._call(fn, WRITE_BUSY_S)
+        except BaseException as exc:
+            audit.record(self.home, actor, action, target, "failed",
+                         {**(detail or {}), "error": str(exc) or type(exc).__name__})
+            raise
+        audit.record(self.home, actor, action, target, "ok", detail)
+        return result
+
+    # ------------------------------------------------------------------ tasks
+    def start_task(self, kind: str, fn: Callable[[Any, Task], Any], *, actor: str) -> Task:
+        """Queue `fn(service, task) -> JSON` on the writer; returns the Task at once. The
+        result (or the error) lands in the task; progress events are published."""
+        task = Task(kind)
+        self.tasks[task.id] = task
+        if len(self.tasks) > 200:  # keep the newest
+            for old in list(self.tasks)[:-200]:
+                self.tasks.pop(old, None)
+
+        def run(svc):
+            task.state = "running"
+            self.events.publish("task.progress", task.to_json())
+            try:
+                task.result = fn(svc, task)
+                task.state = "done"
+            except Exception as exc:
+                task.error, task.state = str(exc) or type(exc).__name__, "failed"
+            task.finished = _now()
+            self.events.publish("task.progress", task.to_json())
+
+        self.writer.submit(self._audited, run, actor, f"task.{kind}", task.id, None)
+        return task
+
+    def _release_jobs(self) -> None:
+        """Put back in the queue the ingest jobs this process claimed and did not finish."""
+        import os
+
+        from cairn.service import Cairn
+        from cairn.store import jobs as J
+        try:
+            with Cairn(settings=self.settings, embedder=self._embedder) as svc:
+                mine = [j for j in J.running(svc.conn) if j.owner_pid == os.getpid()]
+                if mine:
+                    J.release(svc.conn, mine)
+        except Exception:  # the next run requeues a dead process's jobs anyway (jobs.requeue_orphans)
+            pass
+
+    def task(self, task_id: str) -> Task:
+        try:
+            return self.tasks[task_id]
+        except KeyError:
+            raise NotFound(f"no task {task_id!r} (tasks are kept while the server runs)") from None
+
+    def close(self) -> None:
+        """Stop: running ingest steps end at their next progress tick, queued calls are
+        cancelled, ingest jobs this process still holds go back to the queue, connections close."""
+        self.stopping.set()
+        self.writer.shutdown(wait=True, cancel_futures=True)
+        self.readers.shutdown(wait=True, cancel_futures=True)
+        self._release_jobs()
+        with self._all_lock:
+            for svc in self._all:
+                try:
+                    svc.close()
+                except Exception:
+                    pass
+            self._all.clear()

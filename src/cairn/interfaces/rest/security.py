@@ -1,0 +1,282 @@
+"""The server's front door (pure ASGI middleware, outermost): request ids, Host allow-list,
+Origin check, trust zones and API keys, per-key rate limit, request-size limit.
+
+Order, for every HTTP request:
+1. request id: `X-Request-ID` when it is a valid UUID, else a new one; echoed on the response;
+2. Host header must be localhost, 127.0.0.1, ::1, the bind address or one of
+   `[server] allowed_hosts` (DNS-rebinding defence) — else 400;
+3. a request carrying an `Origin` is refused (403) unless the origin is the server itself
+   or one of `[server] cors_origins` (a web page elsewhere cannot drive a trusted loopback
+   server); CORS preflights from allowed origins pass to Starlette's CORSMiddleware;
+4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`) is checked
+   even from loopback (wrong or revoked -> 401); without one, a loopback client is trusted
+   with scope admin when `[server] trust_loopback` (default), anyone else gets 401 (except
+   GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie);
+5. token bucket per key (or per client address for keyless callers outside loopback):
+   `rate_per_s` refill, `rate_burst` size; empty -> 429 with Retry-After (trusted loopback
+   callers are not limited);
+6. body larger than `max_upload_bytes` -> 413 (Content-Length checked first; a chunked body
+   is counted as it streams).
+The caller's scope goes into `cairn.tools.current_scope` for the request (MCP tools mounted
+at /mcp see it) and `scope["state"]["principal"]` = {"actor", "scope", "key_id"}.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import math
+import re
+import threading
+import time
+import uuid
+
+from cairn.apikeys import KeyStore
+from cairn.config import Settings
+from cairn.errors import CairnError, TooLarge, Unauthorized
+from cairn.tools import current_scope
+
+log = logging.getLogger("cairn.server")
+OPEN_PATHS = ("/healthz",)
+# Paths whose callers this middleware authenticates. Every other path belongs to the web page
+# (cairn.interfaces.web), whose own guard handles its sign-in cookie and CSRF rule.
+API_PREFIXES = ("/api/", "/mcp", "/events", "/traces", "/audit", "/openapi.json", "/docs", "/redoc")
+
+
+def is_api_path(path: str) -> bool:
+    """True for the paths the Guard itself authenticates (API_PREFIXES, /healthz)."""
+    return path in OPEN_PATHS or path == "/api" or any(
+        path == p.rstrip("/") or path.startswith(p if p.endswith("/") else p + "/") or path == p
+        for p in API_PREFIXES)
+
+
+def is_loopback(host: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and ::ffff:127.x (a client address string)."""
+    try:
+        ip = ipaddress.ip_address((host or "").split("%")[0])
+    except ValueError:
+        return False
+    if ip.version == 6 and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def request_id(value: str | None) -> str:
+    """`value` when it is a UUID (normalised), else a new uuid4."""
+    try:
+        return str(uuid.UUID(value or ""))
+    except ValueError:
+        return str(uuid.uuid4())
+
+
+def _host_name(host_header: str) -> str:
+    h = host_header.strip().lower()
+    if h.startswith("["):
+        return h[1:h.find("]")] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+class TokenBuckets:
+    """Token buckets by key: `take(key)` -> 0.0 when allowed, else seconds to wait.
+    Classic token bucket (refill `rate` per second up to `burst`)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self._b: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> float:
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._b.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens >= 1.0:
+                self._b[key] = (tokens - 1.0, now)
+                return 0.0
+            self._b[key] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+
+
+class Guard:
+    """The middleware described in the module docstring."""
+
+    def __init__(self, app, settings: Settings, bind_host: str | None = None) -> None:
+        self.app = app
+        self.settings = settings
+        self.server = settings.server
+        self.keys = KeyStore(settings.home)
+        self.buckets = TokenBuckets(self.server.rate_per_s, self.server.rate_burst)
+        hosts = {"localhost", "127.0.0.1", "::1", self.server.host.lower()}
+        if bind_host:
+            hosts.add(bind_host.lower())
+        self.hosts = hosts | {h.lower() for h in self.server.allowed_hosts}
+        self.origins = {o.rstrip("/").lower() for o in self.server.cors_origins}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        rid = request_id(headers.get("x-request-id"))
+        state = scope.setdefault("state", {})
+        state["request_id"] = rid
+
+        async def send_with_id(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            principal, limited = self._admit(scope, headers)
+        except CairnError as exc:
+            return await _error(send_with_id, exc, rid, scope)
+        state["principal"] = principal
+        if limited:
+            wait = self.buckets.take(principal["actor"])
+            if wait > 0:
+                from cairn.errors import RateLimited
+                exc = RateLimited(f"too many requests from {principal['actor']}: at most "
+                                  f"{self.server.rate_per_s:g}/s (burst {self.server.rate_burst}); "
+                                  f"retry in {math.ceil(wait)} s", retry_after=math.ceil(wait))
+                return await _error(send_with_id, exc, rid, scope)
+        limit = self.server.max_upload_bytes
+        length = headers.get("content-length")
+        if length and length.isdigit() and int(length) > limit:
+            return await _error(send_with_id, _too_large(limit), rid, scope)
+        seen = 0
+        started = over = replaced = False
+
+        async def counted_receive():
+            nonlocal seen, over
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    over = True
+                    raise _TooLargeSignal()
+            return message
+
+        async def tracking_send(message):
+            # A body parser may turn the signal into its own error: the 413 replaces it.
+            nonlocal started, replaced
+            if over and not started:
+                started = replaced = True
+                await _error(send_with_id, _too_large(limit), rid, scope)
+                return
+            if replaced:
+                return
+            if message["type"] == "http.response.start":
+                started = True
+            await send_with_id(message)
+
+        token = current_scope.set(principal["scope"])
+        try:
+            await self.app(scope, counted_receive, tracking_send)
+        except _TooLargeSignal:
+            if not started:
+                await _error(send_with_id, _too_large(limit), rid, scope)
+        finally:
+            current_scope.reset(token)
+
+    def _admit(self, scope, headers) -> tuple[dict, bool]:
+        """(principal, rate-limited?) or raise the CairnError refusing the request."""
+        host = headers.get("host", "")
+        if _host_name(host) not in self.hosts:
+            raise _BadHost(f"Host {host!r} is not allowed (DNS-rebinding defence): add it to "
+                           "[server] allowed_hosts in config.toml")
+        origin = headers.get("origin")
+        if origin is not None:
+            o = origin.rstrip("/").lower()
+            own = {f"{scope.get('scheme', 'http')}://{host.lower()}"}
+            if o not in self.origins and o not in own:
+                raise _Forbidden(f"Origin {origin!r} is not allowed: add it to [server] cors_origins "
+                                 "in config.toml to call Cairn from that web page")
+        token = None
+        auth = headers.get("authorization", "")
+        if auth[:7].lower() == "bearer ":
+            token = auth[7:].strip()
+        elif headers.get("x-api-key"):
+            token = headers["x-api-key"].strip()
+        client = (scope.get("client") or ("", 0))[0]
+        if token:
+            key = self.keys.verify(token)
+            return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id}, True
+        if self.server.trust_loopback and is_loopback(client):
+            return {"actor": "local", "scope": "admin", "key_id": None}, False
+        path = scope.get("path", "")
+        if path in OPEN_PATHS or scope.get("method") == "OPTIONS" or not is_api_path(path):
+            # /healthz, CORS preflights, and the web page (its own guard asks for its cookie)
+            return {"actor": f"anonymous:{client}", "scope": "none", "key_id": None}, True
+        raise Unauthorized(f"an API key is required from {client or 'this address'}: send "
+                           "`Authorization: Bearer KEY` or `X-API-Key: KEY` (create one with "
+                           "`cairn keys create NAME`)")
+
+
+class _TooLargeSignal(Exception):
+    pass
+
+
+class _BadHost(CairnError):
+    http_status = 400
+    category = "invalid_host"
+
+
+class _Forbidden(CairnError):
+    http_status = 403
+    category = "forbidden"
+
+
+def _too_large(limit: int) -> TooLarge:
+    return TooLarge(f"the request body is larger than the limit of {limit} bytes "
+                    "([server] max_upload_bytes)", limit=limit)
+
+
+async def _error(send, exc: CairnError, rid: str, scope) -> None:
+    body = json.dumps({**exc.to_json(), "request_id": rid}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if getattr(exc, "retry_after", None):
+        headers.append((b"retry-after", str(int(math.ceil(exc.retry_after))).encode()))
+    if exc.http_status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="cairn"'))
+    log.info("refused %s %s: %s %s", scope.get("method"), scope.get("path"), exc.http_status, exc.message)
+    await send({"type": "http.response.start", "status": exc.http_status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+_SECRET_PATTERNS = (re.compile(r"cairn_[0-9a-f]{8}_[A-Za-z0-9_-]+"),
+                    re.compile(r"(?i)(bearer\s+)[^\s\"']+"),
+                    re.compile(r"(?i)((?:api[_-]?key|token|password|secret)[\"']?\s*[=:]\s*[\"']?)[^\s\"'&]+"))
+
+
+def redact_text(text: str) -> str:
+    """`text` with API keys, bearer tokens and key=value secrets replaced by [redacted]."""
+    text = _SECRET_PATTERNS[0].sub("cairn_[redacted]", text)
+    text = _SECRET_PATTERNS[1].sub(r"\1[redacted]", text)
+    return _SECRET_PATTERNS[2].sub(r"\1[redacted]", text)
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that redacts secrets (redact_text) from every record's message."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            msg = record.getMessage()
+        except Exception:
+            return True
+        clean = redact_text(msg)
+        if clean != msg:
+            record.msg, record.args = clean, ()
+        return True
+
+
+def install_log_redaction() -> None:
+    """Add RedactingFilter to the root logger's and uvicorn's handlers and loggers."""
+    f = RedactingFilter()
+    for name in ("", "uvicorn", "uvicorn.access", "uvicorn.error", "cairn", "cairn.server"):
+        lg = logging.getLogger(name)
+        if not any(isinstance(x, RedactingFilter) for x in lg.filters):
+            lg.addFilter(f)
+        for h in lg.handlers:
+            if not any(isinstance(x, RedactingFilter) for x in h.filters):
+                h.addFilter(f)
