@@ -101,6 +101,60 @@ async def _expire_exports(rt: Runtime, every_s: float = 3600.0) -> None:
         await asyncio.sleep(every_s)
 
 
+class _BusNotifier:
+    """Delivers reminders to web pages and API clients as `reminder.due` events on the bus."""
+
+    name = "web"
+
+    def __init__(self, bus) -> None:
+        self.bus = bus
+
+    def send(self, message) -> None:
+        self.bus.publish("reminder.due", {"text": message.text, "kind": message.kind,
+                                          "reminder_id": message.reminder_id, "due": message.due})
+
+
+def _start_background(rt: Runtime):
+    """The scheduler loop (reminders, scheduled jobs) in a thread, delivering to the hook's
+    channels plus the event bus; returns the stop event."""
+    import threading
+
+    from cairn.plugins import load
+    from cairn.schedule.daemon import run_loop
+    from cairn.schedule.jobs import BUILTIN_JOBS
+    from cairn.schedule.scheduler import Scheduler
+    channels: list = [_BusNotifier(rt.events)]
+    load().hook.register_notifiers(register=channels.append, settings=rt.settings, interactive=False)
+    sch = Scheduler(rt.settings, channels, jobs=BUILTIN_JOBS)
+    stop = threading.Event()
+
+    def loop():
+        try:
+            run_loop(sch, stop, log=lambda m: log.info("scheduler: %s", m))
+        except Exception:  # noqa: BLE001 - the server keeps serving; the failure is logged
+            log.exception("the scheduler stopped")
+        finally:
+            sch.close()
+    threading.Thread(target=loop, daemon=True, name="cairn-scheduler").start()
+    return stop
+
+
+async def _start_telegram(settings):
+    """The Telegram channel when `[telegram]` has a token and allowed users; else None."""
+    from cairn.interfaces.cli_telegram import _token
+    token = _token(settings, None)
+    if not (token and settings.telegram.allow):
+        return None
+    from cairn.interfaces.telegram.bot import TelegramBot
+    bot = TelegramBot(settings, token, settings.telegram.allow, settings.telegram.base_url)
+    tg = bot.application()
+    await tg.initialize()
+    await tg.start()
+    await tg.updater.start_polling()
+    log.info("telegram channel running for %d allowed user(s)", len(bot.allow))
+    return tg
+
+
 def _docs(app: FastAPI) -> None:
     """Interactive docs at /docs, from the Swagger UI files packaged in swagger-ui-bundle-v2
     (served by this server: the page loads nothing from the internet). Without the package,
@@ -142,10 +196,21 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     async def lifespan(app: FastAPI):
         install_log_redaction()
         cleanup = asyncio.create_task(_expire_exports(rt))
+        stop_scheduler = _start_background(rt)
+        try:
+            telegram = await _start_telegram(settings)
+        except Exception as exc:  # noqa: BLE001 - a bad token must not stop the server
+            log.warning("telegram channel not started: %s", exc)
+            telegram = None
         try:
             yield
         finally:
             cleanup.cancel()
+            stop_scheduler.set()
+            if telegram is not None:
+                await telegram.updater.stop()
+                await telegram.stop()
+                await telegram.shutdown()
             rt.close()
 
     app = FastAPI(title="Cairn", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
