@@ -303,6 +303,17 @@ class Cairn:
                        problems=ans.problems[:5])
         return ans
 
+    def ask_batch(self, questions: Iterable[tuple[str, str]], *, llm: str | None = None,
+                  k: int = 8) -> Iterator[dict]:
+        """Answer many questions in this process: yields, per (id, question), {"id",
+        "verdict", "answer", "citations", "mode", "llm", "fallback", "problems"} (citations as
+        in `Answer.citations`: source_id, path, page, quote, ...). Same checks as `ask`."""
+        for qid, question in questions:
+            ans = self.ask(question, llm=llm, k=k)
+            row = ans.to_json()
+            yield {"id": qid, **{key: row[key] for key in ("verdict", "answer", "citations", "mode", "llm",
+                                                           "fallback", "problems")}}
+
     def _aliases(self) -> frozenset[str]:
         """Every alias of a note (frontmatter `aliases`) or of a memory entity: names the
         premise check must treat as known even where no chunk's text holds them. Read once
