@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
 from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
+from cairn.answer.offtopic import unknown_terms
 from cairn.answer.premise import question_names, unknown_names
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
@@ -287,17 +288,20 @@ class Cairn:
                     context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
                     out["hits"] = len(context)
         # The premise check (answer/premise.py): names in the question that no chunk holds.
+        df = lambda w, prefix: document_frequency(self.conn, w, prefix)  # noqa: E731
         with trace.stage("premise", {"question": question}) as out:
             known = {h.speaker for h in res.hits + (context or []) if h.speaker}
             if question_names(question, known):
                 known |= self._aliases()
-            unknown = unknown_names(question, lambda w, prefix: document_frequency(self.conn, w, prefix),
-                                    exclude=known)
+            unknown = unknown_names(question, df, exclude=known)
             out["unknown_names"] = sorted(unknown) if unknown else []
+            # the off-topic check (answer/offtopic.py): key terms no chunk holds
+            terms = unknown_terms(question, df)
+            out["unknown_terms"] = terms
         with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
             ans = answer_question(question, res.hits, self.embedder, model,
                                   floor=self.settings.search.answer_floor, context=context,
-                                  unknown_names=unknown)
+                                  unknown_names=unknown, unknown_terms=terms)
             ans.problems.extend(res.warnings)
             out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
                        problems=ans.problems[:5])

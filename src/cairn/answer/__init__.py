@@ -23,9 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cairn.answer import answerability
+from cairn.answer.offtopic import chit_chat, off_topic, pointers
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
-from cairn.answer.support import answer_type, fits_answer_type, is_hypothetical, sentences, term_overlap
+from cairn.answer.tables import table_rows
+from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
+                                  term_overlap, values_held)
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, verify
 from cairn.model import Hit
@@ -33,12 +36,18 @@ from cairn.model import Hit
 log = logging.getLogger("cairn.answer")
 
 NOT_FOUND = "Your notes do not contain an answer to this question."
+CHIT_CHAT_REPLY = ("That is not a question about your notes. Ask about something you have written down, "
+                   "for example: \"when was the boiler last serviced?\"")
 MAX_EVIDENCE = 6
 SENTENCE_FLOOR = 0.35
 # With no sentence over SENTENCE_FLOOR, the best one is still quoted if it reaches this
 # (the evidence already cleared the relevance floor; measured on LoCoMo: 0.28 -> 0.2 cut
 # wrong abstentions and raised answers citing gold evidence, bench/README.md).
 FALLBACK_FLOOR = 0.2
+# A further sentence is quoted only when it scores within this of the best one: the best
+# sentence answers, weaker ones ride along and answer other questions (issue 13's padding;
+# measured on LoCoMo conversations 1-3, bench/README.md).
+PAD_MARGIN = 0.05
 
 
 @dataclass
@@ -58,6 +67,8 @@ class Answer:
     # the person check (answer/answerability.py): {"person", "answerable", "reason", "scores"},
     # or None when the question names no single chat participant
     answerability: dict[str, Any] | None = None
+    # a declined question's nearest notes, best first: [{"title", "path", "source_id"}]
+    pointers: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def abstained(self) -> bool:
@@ -67,7 +78,7 @@ class Answer:
         return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
                 "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
-                "answerability": self.answerability}
+                "answerability": self.answerability, "pointers": self.pointers}
 
 
 def relevance(question: str, hit: Hit) -> float:
@@ -101,7 +112,13 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     cands: list[tuple[int, str]] = []
     for ev in evidence:
         text = _clean_markdown(ev.text)
+        rows = table_rows(text)
+        for row in rows:  # a table row with its header and section (answer/tables.py)
+            if (about is None or about(ev.hit, row.text)) and fits_answer_type(row.text, kind):
+                cands.append((ev.n, row.text))
         for s, e in sentences(text):
+            if any(r.table_start <= s < r.table_end for r in rows):
+                continue  # table lines are offered as rows with their header (above)
             line_start = text.rfind("\n", 0, s) + 1
             if text[line_start:s].lstrip().startswith("#"):
                 continue  # a heading is not an answer
@@ -124,11 +141,24 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     for (n, sent), c in zip(cands, cos):
         score = 0.6 * float(c) + 0.4 * term_overlap(focus or question, sent)
         scored.append((score, n, sent))
+    # A sentence holding more of the values the question names ("folder 3 file 5",
+    # "Kowalski Roofing") ranks first; one holding fewer than the best is about something else.
+    values = question_values(focus or question) - {w.lower() for ev in evidence if ev.hit.speaker
+                                                    for w in re.findall(r"\w+", ev.hit.speaker)}
+    held = {sent: values_held(values, sent) for _, _, sent in scored} if values else {}
+    most = max(held.values(), default=0)
+    if most:
+        scored = [x for x in scored if held[x[2]] == most]
+    numbers = {v for v in values if v[0].isdigit()}
+    if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
+        return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
     scored.sort(key=lambda x: -x[0])
     chosen: list[tuple[int, str]] = []
     for score, n, sent in scored:
         if score < SENTENCE_FLOOR or len(chosen) >= max_sentences:
             break
+        if chosen and score < scored[0][0] - PAD_MARGIN:
+            break  # a weaker sentence answers something else: no padding (issue 13)
         if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
             continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
@@ -203,13 +233,16 @@ def _citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, An
 
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
-                    context: list[Hit] | None = None, unknown_names: list[str] | None = None) -> Answer:
+                    context: list[Hit] | None = None, unknown_names: list[str] | None = None,
+                    unknown_terms: list[str] | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
     extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
     (reported in `fallback`); nothing here raises for bad model output.
-    check_answerability: apply the person check of answer/answerability.py first (a
+    check_answerability: decline chit-chat and off-topic questions first
+    (answer/offtopic.py; unknown_terms: the question's key terms no chunk of the index
+    holds), then apply the person check of answer/answerability.py (a
     question about a named chat participant is answered only from evidence about them, and
     abstains with the reason when the evidence is about someone else). context: extra hits
     for that check only (e.g. a search for the question without the person's name).
@@ -225,6 +258,16 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     """
     about = focus = info = None
     hypothetical = is_hypothetical(question)
+    if check_answerability:
+        chat_kind = chit_chat(question)
+        if chat_kind:
+            return Answer(question, CHIT_CHAT_REPLY, "abstain", problems=[f"declined: chit-chat ({chat_kind})"],
+                          llm=getattr(llm, "name", None))
+        reason = off_topic(question, hits, unknown_terms or [])
+        if reason and not hypothetical:
+            near = pointers(hits)
+            return Answer(question, _declined(reason, near), "abstain", problems=[f"declined: {reason}"],
+                          llm=getattr(llm, "name", None), pointers=near)
     if check_answerability and unknown_names and not hypothetical:
         listed = ", ".join(f"'{n}'" for n in unknown_names)
         reason = f"the notes never mention {listed}"
@@ -270,6 +313,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
                       fallback=ans.fallback, evidence=ans.evidence, answerability=info)
     return ans
+
+
+def _declined(reason: str, near: list[dict[str, Any]]) -> str:
+    """The message of a declined off-topic question: the reason, then the nearest notes."""
+    text = reason[:1].upper() + reason[1:] + "."
+    if near:
+        text += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})" for p in near) + "."
+    return text
 
 
 def _both(first, second):
