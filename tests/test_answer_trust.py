@@ -26,6 +26,10 @@ NOTES = {
     "estimates.md": "# Roof estimates\n\n## Estimate from Kowalski Roofing\n\n| item | cost |\n| --- | --- |\n"
                     "| scaffolding | 900 EUR |\n| total | 6,400 EUR |\n\n## Estimate from Brightline Builders\n\n"
                     "| item | cost |\n| --- | --- |\n| scaffolding | 750 EUR |\n| total | 6,250 EUR |\n",
+    "prices.md": "# Workshop price list\n\n" + "".join(
+        f"{item} in {wood} costs {price} EUR per piece including delivery\n" for item, wood, price in [
+            ("Wall shelf", "oak", 85), ("Side table", "walnut", 240), ("Stool", "ash", 95), ("Bench", "pine", 180),
+            ("Coat rack", "beech", 70), ("Desk", "cherry", 620), ("Bookcase", "elm", 410)]),
     "garden.md": "# Garden\n\nPlanted six tomato plants along the south fence on 3 May.\n"
                  "Slugs ate the lettuce in June; copper tape around the beds helped.\n",
 }
@@ -107,6 +111,14 @@ def test_no_padding_sentence_answering_another_question(vault_app):
     ans = vault_app.ask("When was the boiler last serviced?", llm="none")
     assert ans.verdict == "pass" and "9 October 2024" in ans.answer
     assert "pressure" not in ans.answer and "thermostat" not in ans.answer, ans.answer
+
+
+def test_a_long_run_of_lines_is_quoted_by_the_line_that_answers(vault_app):
+    # the price lines join into one "sentence" of ~420 characters (no full stops): the
+    # answer is the one line, not the blob
+    ans = vault_app.ask("How much does the walnut side table cost?", llm="none")
+    assert ans.verdict == "pass", ans.answer
+    assert ans.answer == "Side table in walnut costs 240 EUR per piece including delivery [1].", ans.answer
 
 
 def test_table_rows_keep_header_and_section():

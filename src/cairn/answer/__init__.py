@@ -48,6 +48,7 @@ FALLBACK_FLOOR = 0.2
 # sentence answers, weaker ones ride along and answer other questions (issue 13's padding;
 # measured on LoCoMo conversations 1-3, bench/README.md).
 PAD_MARGIN = 0.05
+LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
 
 
 @dataclass
@@ -116,7 +117,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         for row in rows:  # a table row with its header and section (answer/tables.py)
             if (about is None or about(ev.hit, row.text)) and fits_answer_type(row.text, kind):
                 cands.append((ev.n, row.text))
-        for s, e in sentences(text):
+        for s, e in _short_spans(text):
             if any(r.table_start <= s < r.table_end for r in rows):
                 continue  # table lines are offered as rows with their header (above)
             line_start = text.rfind("\n", 0, s) + 1
@@ -171,6 +172,34 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             sent += "."
         out.append(f"{sent} [{n}]")
     return " ".join(out)
+
+
+def _short_spans(text: str) -> list[tuple[int, int]]:
+    """The sentence spans of `text` (support.sentences), a span longer than LONG_SENTENCE
+    characters replaced by its lines, and a line still that long by its clauses (cut after
+    ";"): a text-layer table of a PDF or a run-on paragraph becomes one "sentence" of
+    hundreds of characters, and the answer is the smallest span that holds it (issue 13)."""
+    out: list[tuple[int, int]] = []
+    for s, e in sentences(text):
+        pieces = _cut(text, s, e, "\n") if e - s > LONG_SENTENCE else [(s, e)]
+        for a, b in pieces:
+            out.extend(_cut(text, a, b, ";") if b - a > LONG_SENTENCE else [(a, b)])
+    return out
+
+
+def _cut(text: str, s: int, e: int, sep: str) -> list[tuple[int, int]]:
+    """text[s:e] cut at each `sep` (dropped), each piece stripped of outer blank space (empty ones dropped)."""
+    out, start = [], s
+    for m in re.finditer(re.escape(sep), text[s:e]):
+        out.append((start, s + m.start()))
+        start = s + m.end()
+    out.append((start, e))
+    spans = []
+    for a, b in out:
+        piece = text[a:b]
+        if piece.strip():
+            spans.append((a + len(piece) - len(piece.lstrip()), b - len(piece) + len(piece.rstrip())))
+    return spans
 
 
 def _clean_markdown(text: str) -> str:
