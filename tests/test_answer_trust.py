@@ -30,6 +30,8 @@ NOTES = {
         f"{item} in {wood} costs {price} EUR per piece including delivery\n" for item, wood, price in [
             ("Wall shelf", "oak", 85), ("Side table", "walnut", 240), ("Stool", "ash", 95), ("Bench", "pine", 180),
             ("Coat rack", "beech", 70), ("Desk", "cherry", 620), ("Bookcase", "elm", 410)]),
+    "train.md": "# Commute\n\nThe morning train to Gdansk was cancelled on Monday.\n"
+                "It was cancelled because a tree fell on the line near Tczew.\n",
     "garden.md": "# Garden\n\nPlanted six tomato plants along the south fence on 3 May.\n"
                  "Slugs ate the lettuce in June; copper tape around the beds helped.\n",
 }
@@ -105,6 +107,16 @@ def test_a_total_says_which_table_it_comes_from(vault_app):
 def test_entry_the_notes_lack_is_declined(vault_app):
     ans = vault_app.ask("What is the code for folder 9 file 2?", llm="none")
     assert ans.verdict == "abstain" and not ans.citations, ans.answer
+
+
+def test_a_named_company_row_beats_the_other_tables_row(vault_app):
+    ans = vault_app.ask("How much does Kowalski Roofing charge for scaffolding?", llm="none")
+    assert ans.answer == "Estimate from Kowalski Roofing: item scaffolding, cost 900 EUR [1].", ans.answer
+
+
+def test_why_is_answered_by_the_sentence_giving_a_reason(vault_app):
+    ans = vault_app.ask("Why was the morning train to Gdansk cancelled?", llm="none")
+    assert ans.answer == "It was cancelled because a tree fell on the line near Tczew [1].", ans.answer
 
 
 def test_no_padding_sentence_answering_another_question(vault_app):

@@ -48,6 +48,9 @@ FALLBACK_FLOOR = 0.2
 # sentence answers, weaker ones ride along and answer other questions (issue 13's padding;
 # measured on LoCoMo conversations 1-3, bench/README.md).
 PAD_MARGIN = 0.05
+NAME_BONUS = 0.05
+_CAUSAL = re.compile(r"\b(?:because|since|due to|owing to|as a result|so that|in order to|thanks to|caused by|"
+                     r"that's why|which is why|the reason)\b", re.IGNORECASE)
 LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
 
 
@@ -142,17 +145,27 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     for (n, sent), c in zip(cands, cos):
         score = 0.6 * float(c) + 0.4 * term_overlap(focus or question, sent)
         scored.append((score, n, sent))
-    # A sentence holding more of the values the question names ("folder 3 file 5",
-    # "Kowalski Roofing") ranks first; one holding fewer than the best is about something else.
-    values = question_values(focus or question) - {w.lower() for ev in evidence if ev.hit.speaker
+    # Values the question names: a sentence holding more of its labelled numbers ("folder 3
+    # file 5") ranks first, one holding fewer is another entry's; a name it holds ("Kowalski
+    # Roofing") adds NAME_BONUS (a name is often said once per note, so it cannot be required).
+    values = question_values(question) - {w.lower() for ev in evidence if ev.hit.speaker
                                                     for w in re.findall(r"\w+", ev.hit.speaker)}
-    held = {sent: values_held(values, sent) for _, _, sent in scored} if values else {}
+    numbers = {v for v in values if v[0].isdigit()}
+    names = values - numbers
+    if names:
+        scored = [(score + NAME_BONUS * values_held(names, sent), n, sent) for score, n, sent in scored]
+    held = {sent: values_held(numbers, sent) for _, _, sent in scored} if numbers else {}
     most = max(held.values(), default=0)
     if most:
         scored = [x for x in scored if held[x[2]] == most]
-    numbers = {v for v in values if v[0].isdigit()}
     if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
         return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
+    if re.match(r"\W*why\b", question, re.IGNORECASE):
+        # "why" asks for a reason: a sentence giving one (because, due to, so that...) that
+        # clears the floor ranks before one that merely shares the question's words
+        causal = [x for x in scored if _CAUSAL.search(x[2]) and x[0] >= SENTENCE_FLOOR]
+        if causal:
+            scored = causal
     scored.sort(key=lambda x: -x[0])
     chosen: list[tuple[int, str]] = []
     for score, n, sent in scored:
