@@ -1,10 +1,13 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline: hits -> premise check (answer/premise.py: a question naming something no note
+Pipeline: hits -> chit-chat check (answer/offtopic.py: a greeting or text with nothing to
+look up is declined, saying what Cairn answers) -> premise check (answer/premise.py: a question naming something no note
 mentions abstains, saying so) -> person check (answer/answerability.py: a question about a
 named chat participant abstains, with the reason, when the evidence is about someone else,
 and otherwise draws only on sentences about them; answer/subject.py: a question about one
 named subject scores sentences without the name and quotes no note about someone else)
+-> off-topic check (answer/offtopic.py: most key terms of the question occur in no chunk
+and no hit is close in meaning: declined naming them, with the nearest notes as `pointers`)
 -> evidence (chunks whose support for the
 question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
@@ -299,22 +302,18 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
     """
     about = focus = info = None
+    all_hits = hits
     hypothetical = is_hypothetical(question)
     if check_answerability:
         chat_kind = chit_chat(question)
         if chat_kind:
             return Answer(question, CHIT_CHAT_REPLY, "abstain", problems=[f"declined: chit-chat ({chat_kind})"],
                           llm=getattr(llm, "name", None))
-        reason = off_topic(question, hits, unknown_terms or [])
-        if reason and not hypothetical:
-            near = pointers(hits)
-            return Answer(question, _declined(reason, near), "abstain", problems=[f"declined: {reason}"],
-                          llm=getattr(llm, "name", None), pointers=near)
     if check_answerability and unknown_names and not hypothetical:
         listed = ", ".join(f"'{n}'" for n in unknown_names)
         reason = f"the notes never mention {listed}"
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                      problems=[f"abstained: {reason}"], llm=getattr(llm, "name", None))
+                      problems=[f"abstained: {reason}"], llm=getattr(llm, "name", None), pointers=pointers(hits))
     if check_answerability:
         check = answerability.check(question, hits, embedder, context)
         if check.person is not None:
@@ -329,6 +328,13 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                               problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
                               answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
+        # off-topic (answer/offtopic.py), after the name and person checks, whose reasons are
+        # more specific; judged on all the hits, not only those about the person
+        reason = off_topic(question, all_hits, unknown_terms or [])
+        if reason and not hypothetical:
+            near = pointers(all_hits)
+            return Answer(question, _declined(reason, near), "abstain", problems=[f"declined: {reason}"],
+                          llm=getattr(llm, "name", None), pointers=near, answerability=info)
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
         if check.person is not None:
             # quote only sentences about the person, not every sentence of a message holding one
