@@ -116,8 +116,11 @@ def report_vault(qs: list[dict], llm: str) -> None:
                  "s/question (median / mean)"], rows, "lrrrrrrr"))
     off = [q for q in qs if q["kind"] in ("offtopic", "chitchat")]
     print(f"off-topic + chit-chat declined: {_share(sum(q['rec']['abstain'] for q in off), len(off))}")
-    llm_kept = sum(q["rec"]["mode"] == "llm" for q in qs if not q["rec"]["abstain"])
-    print(f"answers written by the model (its draft verified): {llm_kept}; the rest extractive")
+    answered = [q for q in qs if not q["rec"]["abstain"]]
+    llm_kept = sum(q["rec"]["mode"] == "llm" for q in answered)
+    fell_back = sum(bool(q["rec"]["fallback"]) for q in qs)
+    print(f"answers written by the model (its draft verified): {llm_kept} of {len(answered)} answered; "
+          f"model drafts replaced by the extractive answer: {fell_back}")
     for q in qs:
         r = q["rec"]
         bad = (q["kind"] == "answerable" and not r["right"]) or (q["kind"] != "answerable" and not r["abstain"])
@@ -212,25 +215,31 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
     dumped: list[dict] = []
-    medians: dict[str, float] = {}
+    medians: dict[str, tuple[float, float]] = {}
     t0 = time.perf_counter()
     for llm in [x.strip() for x in args.llm.split(",") if x.strip()]:
         secs: list[float] = []
+        secs_answerable: list[float] = []  # where a draft is written: answerable questions
         if args.only in (None, "vault"):
             qs = run_vault(llm)
             report_vault(qs, llm)
             secs += [q["rec"]["secs"] for q in qs]
+            secs_answerable += [q["rec"]["secs"] for q in qs if q["kind"] == "answerable"]
             dumped += [{"set": "vault", "llm": llm, **q} for q in qs]
         if args.only in (None, "locomo"):
             qs = run_locomo(llm, convs)
             report_locomo(qs, llm)
             secs += [q["rec"]["secs"] for q in qs]
+            secs_answerable += [q["rec"]["secs"] for q in qs if q["category"] != 5]
             dumped += [{"set": "locomo", "llm": llm, **q} for q in qs]
-        medians[llm] = statistics.median(secs) if secs else 0.0
-    if len(medians) > 1 and "none" in medians and medians["none"] > 0:
-        header("median seconds per question, by answer path")
-        for llm, m in medians.items():
-            print(f"{llm:>10}: {m:.2f} s ({m / medians['none']:.1f}x --llm none)")
+        medians[llm] = (statistics.median(secs) if secs else 0.0,
+                        statistics.median(secs_answerable) if secs_answerable else 0.0)
+    if len(medians) > 1 and "none" in medians and min(medians["none"]) > 0:
+        header("median seconds per question, by answer path (all questions / answerable ones)")
+        base_all, base_ans = medians["none"]
+        for llm, (m_all, m_ans) in medians.items():
+            print(f"{llm:>10}: {m_all:.2f} s ({m_all / base_all:.1f}x --llm none) / "
+                  f"{m_ans:.2f} s ({m_ans / base_ans:.1f}x --llm none)")
     if args.dump:
         OUT.mkdir(parents=True, exist_ok=True)
         write_jsonl(Path(args.dump), dumped)
