@@ -50,8 +50,7 @@ FALLBACK_FLOOR = 0.2
 # A further sentence is quoted only when it scores within this of the best one: the best
 # sentence answers, weaker ones ride along and answer other questions (issue 13's padding).
 # A round value, not tuned; on LoCoMo dev (with the other issue-13 changes) "all citations gold"
-# went from 0.19 to 0.42 and
-# "at least one gold" from 0.60 to 0.53 (bench/README.md).
+# went from 0.19 to 0.42 and "at least one gold" from 0.60 to 0.53 (bench/README.md).
 PAD_MARGIN = 0.05
 NAME_BONUS = 0.05
 _CAUSAL = re.compile(r"\b(?:because|since|due to|owing to|as a result|so that|in order to|thanks to|caused by|"
