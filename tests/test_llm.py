@@ -280,8 +280,10 @@ def test_api_key_from_env(fake, monkeypatch):
     assert fake.requests[-1].headers["authorization"] == "Bearer sk-cairn"
 
 
-def test_default_llm_spec_matches_availability():
-    assert default_llm_spec() == ("embedded" if embedded_available() else "none")
+def test_default_llm_spec_is_the_extractive_answer():
+    # changed in issue 13: the packaged model's drafts never passed verification and made
+    # `ask` ~12x slower, so a model is opt-in whether or not one is installed
+    assert default_llm_spec() == "none"
 
 
 # -- embedded SmolLM2 --------------------------------------------------------------------------
@@ -310,7 +312,7 @@ def test_get_llm_embedded_is_singleton(embedded):
     llm = get_llm("embedded")
     assert llm is embedded and llm is get_embedded() and isinstance(llm, LLM)
     assert llm.name == "embedded"
-    assert default_llm_spec() == "embedded"
+    assert default_llm_spec() == "none"  # installed, but opt-in (issue 13)
 
 
 @needs_embedded

@@ -406,11 +406,18 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
 
 
 @app.command()
-def ask(question: str = typer.Argument(..., help="A question about your notes."),
-        llm: Optional[str] = typer.Option(None, "--llm", help="none | embedded | openai:BASE_URL:MODEL"),
-        json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
-        trace: bool = typer.Option(False, "--trace", help="Also show each stage (what ran, in/out, ms) on stderr.")) -> None:
+def ask(question: Optional[str] = typer.Argument(None, help="A question about your notes."),
+        llm: Optional[str] = typer.Option(None, "--llm", help="none (extractive, the default) | embedded | "
+                                          "openai:BASE_URL:MODEL"),
+        json_out: bool = typer.Option(False, "--json", help="Print the answer as JSON (with --batch: JSONL)."),
+        trace: bool = typer.Option(False, "--trace", help="Also show each stage (what ran, in/out, ms) on stderr."),
+        batch: Optional[Path] = typer.Option(None, "--batch", help="One question per line, or JSONL of "
+                                             "{id, question}; prints one answer per line.")) -> None:
     """Answer a question from your notes, with checked citations."""
+    if (question is None) == (batch is None):
+        _usage_fail("give either a QUESTION or --batch FILE")
+    if batch is not None:
+        return _ask_batch(batch, llm, json_out)
     if not question.strip():
         _fail("the question is empty")
     with _service() as svc:
@@ -443,6 +450,24 @@ def _print_answer(ans) -> None:
                 out.print(f"    [dim]said by {escape(said)}[/dim]")
             if c.get("source"):
                 out.print(f"    [dim]source: {escape(str(c['source']))}[/dim]")
+
+
+def _ask_batch(path: Path, llm: Optional[str], json_out: bool) -> None:
+    """`cairn ask --batch FILE`: every question in one process (answer/batch.py reads the
+    file; a bad file is a usage error, exit 2, before anything is opened)."""
+    from cairn.answer.batch import read_questions
+    try:
+        questions = read_questions(path)
+    except (ValueError, OSError) as exc:
+        _usage_fail(f"--batch {_error_text(exc)}")
+    with _service() as svc:
+        for row in svc.ask_batch(questions, llm=llm):
+            if json_out:
+                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+            else:
+                out.print(f"[bold]{escape(row['id'])}[/bold] {escape(row['answer'])} "
+                          f"[dim]({row['verdict']} · {row['mode']})[/dim]")
+            sys.stdout.flush()
 
 
 

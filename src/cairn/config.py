@@ -267,7 +267,8 @@ class Settings:
 
     home/vault/index_path/config_path: filesystem locations. The vault is `<home>/vault`
     unless `vault_dir` (config key `vault`) names another folder, indexed in place.
-    llm: "none", "embedded" or "openai:BASE_URL:MODEL" (empty = pick the best installed).
+    llm: "none", "embedded" or "openai:BASE_URL:MODEL" (empty = the default, "none": the
+    extractive answer; cairn.llm.default_llm_spec).
     """
 
     home: Path

