@@ -27,6 +27,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_time",
     "cairn.interfaces.cli_telegram",
     "cairn.interfaces.cli_serve",
+    "cairn.interfaces.cli_mcp",
 )
 
 pm = pluggy.PluginManager("cairn")
