@@ -165,13 +165,15 @@ async def _service(runner: ServiceRunner, fn: Callable[[Any], Any]) -> Any:
 
 
 # ---------------------------------------------------------------- stdio
-def run_stdio(home: str | Path | None = None, *, factory: Callable[[], Any] | None = None) -> None:
+def run_stdio(home: str | Path | None = None, *, scope: str = "admin",
+              factory: Callable[[], Any] | None = None) -> None:
     """Serve MCP over this process's stdin/stdout until stdin closes (`cairn mcp`).
 
     Only JSON-RPC reaches the real stdout (case B32): the SDK's stdio transport moves the
     wire to a private descriptor and points fd 1 at stderr while serving, and we enter it
     before anything else is set up (plugins, the index, the embedder), so prints, banners,
-    progress bars and C libraries writing to fd 1 land on stderr."""
+    progress bars and C libraries writing to fd 1 land on stderr. `scope` limits the tools
+    the client may call ("read": read-only tools only; default "admin": all)."""
     import anyio
     from mcp.server.stdio import stdio_server
 
@@ -184,7 +186,13 @@ def run_stdio(home: str | Path | None = None, *, factory: Callable[[], Any] | No
             finally:
                 runner.close()
 
-    anyio.run(main)
+    if scope not in SCOPES:
+        raise ValueError(f"scope {scope!r} is not one of {', '.join(SCOPES)}")
+    token = current_scope.set(scope)
+    try:
+        anyio.run(main)
+    finally:
+        current_scope.reset(token)
 
 
 # ---------------------------------------------------------------- streamable HTTP
