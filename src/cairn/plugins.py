@@ -23,12 +23,14 @@ from cairn import hookspecs
 # module must keep its own heavy imports inside functions.
 BUILTINS: tuple[str, ...] = (
     "cairn.tools.builtin",
+    "cairn.tools.export",
     "cairn.interfaces.cli_plugins",
     "cairn.schedule.notify",
     "cairn.interfaces.cli_time",
     "cairn.interfaces.cli_telegram",
     "cairn.interfaces.cli_serve",
     "cairn.interfaces.cli_mcp",
+    "cairn.interfaces.cli_export",
 )
 
 pm = pluggy.PluginManager("cairn")
