@@ -101,7 +101,11 @@ def select_notes(app, *, ids: list[str] | None = None, tag: str | None = None, t
     if not 1 <= k <= 1000:
         raise InvalidInput(f"k must be between 1 and 1000, got {k}")
     if ids:
-        rows = [app.find_note(str(ref)) for ref in ids]
+        from cairn.links import NoteNotFound
+        try:
+            rows = [app.find_note(str(ref)) for ref in ids]
+        except NoteNotFound as exc:
+            raise NotFound(str(exc)) from None
     elif query is not None:
         if not query.strip():
             raise InvalidInput("the search query is empty")
