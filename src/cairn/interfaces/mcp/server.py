@@ -171,18 +171,20 @@ def run_stdio(home: str | Path | None = None, *, scope: str = "admin",
 
     Only JSON-RPC reaches the real stdout (case B32): the SDK's stdio transport moves the
     wire to a private descriptor and points fd 1 at stderr while serving, and we enter it
-    before anything else is set up (plugins, the index, the embedder), so prints, banners,
-    progress bars and C libraries writing to fd 1 land on stderr. `scope` limits the tools
+    before anything else is set up (the index, the embedder), so prints, banners, progress
+    bars and C libraries writing to fd 1 land on stderr. When stdin closes, requests already
+    received are answered before the server stops (drain.py). `scope` limits the tools
     the client may call ("read": read-only tools only; default "admin": all)."""
     import anyio
     from mcp.server.stdio import stdio_server
 
     async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        from cairn.interfaces.mcp.drain import drain_on_eof
+        async with stdio_server() as (wire_in, wire_out), drain_on_eof(wire_in, wire_out) as (read, write):
             runner = ServiceRunner(home, factory=factory)
             try:
                 server = build_server(runner, transport="stdio")
-                await server.run(read_stream, write_stream, server.create_initialization_options())
+                await server.run(read, write, server.create_initialization_options())
             finally:
                 runner.close()
 
