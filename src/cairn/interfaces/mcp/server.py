@@ -210,12 +210,17 @@ class McpHttpApp:
     context by the host's auth middleware (default "admin": standalone it is for trusted
     loopback callers only). Host/Origin checks are the host's job unless `transport_security`
     (mcp.server.transport_security.TransportSecuritySettings) is given.
+
+    Service calls run on `workers` threads (default 2, each with its own Cairn; 4 when a
+    `factory` is given; the factory is called once per thread and returns a new Cairn or a
+    thread-safe service such as `cairn serve`'s proxy).
     """
 
     def __init__(self, home: str | Path | None = None, *, factory: Callable[[], Any] | None = None,
-                 reg: ToolRegistry | None = None, transport_security=None, json_response: bool = False):
+                 reg: ToolRegistry | None = None, transport_security=None, json_response: bool = False,
+                 workers: int | None = None):
         from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-        self.runner = ServiceRunner(home, factory=factory)
+        self.runner = ServiceRunner(home, factory=factory, workers=workers or (4 if factory else 2))
         self.server = build_server(self.runner, reg, transport="http")
         self.session_manager = StreamableHTTPSessionManager(
             app=self.server, json_response=json_response, security_settings=transport_security)
@@ -257,7 +262,7 @@ class McpHttpApp:
 
 def http_app(home: str | Path | None = None, **kwargs) -> McpHttpApp:
     """The streamable-HTTP MCP server for `home` as an ASGI app (see McpHttpApp; kwargs:
-    factory, reg, transport_security, json_response)."""
+    factory, reg, transport_security, json_response, workers)."""
     return McpHttpApp(home, **kwargs)
 
 
