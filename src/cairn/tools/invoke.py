@@ -59,8 +59,13 @@ def _short(arguments: Any) -> Any:
 
 
 def _target(arguments: Any, result: Any) -> str | None:
-    if isinstance(result, dict) and isinstance(result.get("id"), str):
-        return result["id"]
+    """What a call was about: the id (or export name) in its result, else an argument."""
+    if isinstance(result, dict):
+        memory = result.get("memory")
+        for value in (result.get("id"), memory.get("id") if isinstance(memory, dict) else None,
+                      result.get("name")):
+            if isinstance(value, str):
+                return value
     if isinstance(arguments, dict):
         for key in _TARGET_KEYS:
             if isinstance(arguments.get(key), str):
