@@ -168,9 +168,13 @@ def _run(app, args):
     os.write(1, b"NOISY C-level write during a call\\n")
     return {"ok": True}
 
+def _bug(app, args):
+    return {"x": 1} / 2  # a plugin bug: TypeError
+
 @hookimpl
 def register_tools(register):
     register(Tool("noisy", "A tool that chatters on stdout.", {"type": "object", "properties": {}}, _run))
+    register(Tool("buggy", "A tool with a bug.", {"type": "object", "properties": {}}, _bug))
 '''
 
 
@@ -194,6 +198,8 @@ def test_stdout_carries_only_json_rpc(tmp_path):
         {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "boiler pressure"}}},
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "search", "arguments": {"query": 'ubuntu 20.04 "unbalanced'}}},
         {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "noisy", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "buggy", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "list_notes", "arguments": {}}},
     ]
     env = {**server_env(str(plugins)), "LOG_LEVEL": "DEBUG"}
     p = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "-v", "mcp"], env=env,
@@ -204,10 +210,13 @@ def test_stdout_carries_only_json_rpc(tmp_path):
             obj = json.loads(line)  # raises on any non-JSON line
             assert obj["jsonrpc"] == "2.0"
             replies[obj.get("id")] = obj
-    assert set(replies) == {1, 2, 3, 4, 5}, p.stdout + p.stderr
+    assert set(replies) == {1, 2, 3, 4, 5, 6, 7}, p.stdout + p.stderr
     assert "noisy" in {t["name"] for t in replies[2]["result"]["tools"]}  # plugin tools are served
     assert "result" in replies[4]  # a normal result or a tool error, not a crash
     assert replies[5]["result"]["structuredContent"] == {"ok": True}
+    bug = replies[6]["result"]  # a bug is a tool error naming it (traceback on stderr); serving goes on
+    assert bug["isError"] and bug["structuredContent"]["error"] == "internal" and "TypeError" in bug["content"][0]["text"]
+    assert "Traceback" in p.stderr and replies[7]["result"]["isError"] is False
     for chatter in ("NOISY import banner", "NOISY C-level write at import", "NOISY progress during a call",
                     "NOISY C-level write during a call"):
         assert chatter in p.stderr and chatter not in p.stdout
