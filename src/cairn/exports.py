@@ -152,9 +152,12 @@ def strip_markdown(text: str) -> str:
     tokens = MarkdownIt("commonmark").parse(text)
     blocks: list[str] = []
     lists: list[str] = []  # open list types, innermost last
+    marker = "- "  # the current list item's marker: "- ", or "3. " in an ordered list
     joined = False  # the last block was a list item: the next item follows on the next line
     for tok in tokens:
-        if tok.type in ("bullet_list_open", "ordered_list_open"):
+        if tok.type == "list_item_open":
+            marker = f"{tok.info}{tok.markup} " if tok.info else "- "
+        elif tok.type in ("bullet_list_open", "ordered_list_open"):
             lists.append(tok.type)
         elif tok.type in ("bullet_list_close", "ordered_list_close"):
             lists.pop()
@@ -172,7 +175,8 @@ def strip_markdown(text: str) -> str:
             if not line:
                 continue
             if lists:
-                line = "  " * (len(lists) - 1) + ("- " if lists[-1] == "bullet_list_open" else "* ") + line
+                line = "  " * (len(lists) - 1) + marker + line
+                marker = ""  # a second paragraph of the same item: no marker
                 if joined and blocks:
                     blocks[-1] += "\n" + line
                     continue

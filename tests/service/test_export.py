@@ -78,8 +78,9 @@ def test_text_strips_markdown(vault_app):
 
 
 def test_strip_markdown_lists_code_and_html():
-    out = strip_markdown("# T\n\n- a\n- b\n\n```\ncode\n```\n\n<b>x</b> ![alt](i.png)\n")
-    assert out.splitlines()[0] == "T" and "- a\n- b" in out and "code" in out and "<b>" not in out
+    out = strip_markdown("# T\n\n- a\n- b\n\n1. one\n2. two\n\n```\ncode\n```\n\n<b>x</b> ![alt](i.png)\n")
+    assert out.splitlines()[0] == "T" and "- a\n- b" in out and "1. one\n2. two" in out
+    assert "code" in out and "<b>" not in out and "x alt" in out
 
 
 def test_json_has_metadata_and_content(vault_app):
