@@ -165,3 +165,30 @@ def test_the_scope_is_read_for_every_request_not_per_session(http_home, real_emb
         first, second = run(conversation(base))
     assert not first[0] and second[0] and second[1]["error"] == "forbidden"
     assert (http_home / "vault" / "One.md").exists() and not (http_home / "vault" / "Two.md").exists()
+
+
+def test_concurrent_sessions_lose_no_write(http_home, real_embedder):
+    """Three clients at once, each creating notes and searching: no error, every note stored."""
+    import asyncio
+    mcp_app = http_app(http_home, factory=lambda: Cairn(http_home, embedder=real_embedder))
+
+    async def client(base, i):
+        errors = []
+        async with http_session(base + "/mcp") as s:
+            for j in range(3):
+                for name, args in (("create_note", {"title": f"c{i}-{j}", "body": f"heron note {i} {j}"}),
+                                   ("search", {"query": "heron"})):
+                    is_error, _, text = await call(s, name, args)
+                    if is_error:
+                        errors.append(text)
+        return errors
+
+    async def conversation(base):
+        return await asyncio.gather(*(client(base, i) for i in range(3)))
+
+    with Serving(mcp_app) as base:
+        errors = run(conversation(base))
+    assert errors == [[], [], []]
+    with Cairn(http_home, embedder=real_embedder) as app:
+        titles = {n["title"] for n in app.notes_list(limit=100)["notes"]}
+    assert {f"c{i}-{j}" for i in range(3) for j in range(3)} <= titles

@@ -220,3 +220,10 @@ def test_stdout_carries_only_json_rpc(tmp_path):
     for chatter in ("NOISY import banner", "NOISY C-level write at import", "NOISY progress during a call",
                     "NOISY C-level write during a call"):
         assert chatter in p.stderr and chatter not in p.stdout
+
+
+def test_the_command_line_does_not_import_the_mcp_sdk():
+    """`cairn --help` and the other commands stay fast: the SDK loads only for `cairn mcp`."""
+    code = "import sys, cairn.cli; print(sorted(m for m in ('mcp', 'mcp_types', 'anyio', 'starlette') if m in sys.modules))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=server_env())
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
