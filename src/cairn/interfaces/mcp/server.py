@@ -72,6 +72,16 @@ def _request_scope(ctx) -> str:
     return current_scope.get()
 
 
+def _caller(ctx) -> str | None:
+    """Who is calling over HTTP, when the host's auth middleware says so
+    (`scope["state"]["principal"]["actor"]`, e.g. "key:laptop"); None over stdio."""
+    scope = getattr(getattr(ctx, "request", None), "scope", None)
+    state = scope.get("state") if isinstance(scope, dict) else None
+    principal = state.get("principal") if isinstance(state, dict) else None
+    actor = principal.get("actor") if isinstance(principal, dict) else None
+    return actor if isinstance(actor, str) else None
+
+
 def _result(outcome) -> types.CallToolResult:
     if not outcome.ok:
         return types.CallToolResult(
@@ -99,9 +109,12 @@ def build_server(runner: ServiceRunner, reg: ToolRegistry | None = None, *,
             raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r} (`cairn tools` lists them)")
         scope = _request_scope(ctx)
         arguments = params.arguments if params.arguments is not None else {}
+        detail = {"transport": transport}
+        if (caller := _caller(ctx)) is not None:
+            detail["caller"] = caller
         try:
             outcome = await runner.run(lambda app: invoke(app, reg, params.name, arguments, actor=ACTOR,
-                                                          scope=scope, detail={"transport": transport}))
+                                                          scope=scope, detail=detail))
         except Exception as exc:  # noqa: BLE001 - the service could not even be opened
             from cairn.tools.invoke import ToolOutcome
             outcome = ToolOutcome(False, message=user_message(exc), category="unavailable")
