@@ -16,6 +16,7 @@ SystemExit: a bug becomes an "internal" outcome and its traceback goes to the lo
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
@@ -99,8 +100,8 @@ def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,
     Order: unknown tool -> not_found; scope lacking `required_scope(tool)` -> forbidden
     (audited "denied"); arguments breaking the schema -> invalid_input; then the tool runs.
     Calls of tools that are not read-only are audited "ok" or "failed" with the (shortened)
-    arguments and `detail`. A call that cannot be audited fails (the write already
-    happened: its message says so)."""
+    arguments and `detail`; such a call is not run when the audit log cannot be written
+    ("unavailable"), and if the entry still fails after the call, the message says so."""
     try:
         tool = reg.get(name)
     except ToolNotFound as exc:
@@ -115,6 +116,9 @@ def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,
         except OSError:
             log.warning("could not audit a denied call of %s", name)
         return ToolOutcome(False, message=exc.message, category=exc.category)
+    if not tool.read_only and (problem := _audit_problem(home)):
+        return ToolOutcome(False, message=f"{name} was not run: the audit log cannot be written ({problem})",
+                           category="unavailable")
     token = current_scope.set(have)
     try:
         outcome = ToolOutcome(True, result=reg.call(app, name, arguments))
@@ -131,6 +135,20 @@ def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,
             return ToolOutcome(False, message=f"{name} ran but its audit entry could not be written: "
                                               f"{user_message(exc)}", category="unavailable")
     return outcome
+
+
+def _audit_problem(home) -> str | None:
+    """Why the audit log of `home` cannot be appended to, or None (checked before a write
+    runs: a write that cannot be audited is not made)."""
+    from cairn.audit import audit_path
+    path = audit_path(home)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return user_message(exc)
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{path}: permission denied"
+    return None
 
 
 def _audit(home, actor: str, name: str, target: str | None, outcome: str, detail: dict) -> None:
