@@ -502,7 +502,7 @@ class Cairn:
         self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
         return info
 
-    # --- export (exports.py, docs/cli.md#cairn-export) ---------------------------------------------
+    # --- export (exports.py, docs/cli.md#cairn-export) ------------------------------------
     def export(self, *, ids: list[str] | None = None, tag: str | None = None, type: str | None = None,
                since: str | None = None, until: str | None = None, query: str | None = None,
                format: str | None = None, name: str | None = None, k: int = 20) -> "ExportResult":
