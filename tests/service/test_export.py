@@ -188,3 +188,20 @@ def test_copy_export_to_a_folder_or_file_and_never_over_one(vault_app, tmp_path)
         copy_export(res.path, tmp_path / "mine.md")
     with pytest.raises(NotFound):
         copy_export(res.path, tmp_path / "no" / "such" / "x.md")
+
+
+def test_the_scheduled_export_cleanup_job_removes_expired_files(tmp_path):
+    """`cairn schedule add export-cleanup` runs cairn.schedule.jobs.export_cleanup."""
+    from types import SimpleNamespace
+
+    from cairn.schedule.jobs import export_cleanup
+    home = tmp_path / "home"
+    folder = home / "exports"
+    folder.mkdir(parents=True)
+    (folder / "old.zip").write_text("x")
+    (folder / "new.zip").write_text("y")
+    old = time.time() - 25 * 3600
+    os.utime(folder / "old.zip", (old, old))
+    settings = SimpleNamespace(home=home)
+    assert export_cleanup(SimpleNamespace(settings=settings)) == "export cleanup: 1 expired export(s) removed"
+    assert os.listdir(folder) == ["new.zip"]
