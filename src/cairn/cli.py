@@ -77,11 +77,10 @@ def main(home: Optional[str] = typer.Option(None, "--home", envvar="CAIRN_HOME",
 
 
 def _error_text(exc: Exception) -> str:
-    """An error as one line naming the problem: OS errors as "PATH: reason" (no errno)."""
-    if isinstance(exc, OSError) and exc.strerror:
-        where = exc.filename if exc.filename is not None else ""
-        return f"{where}: {exc.strerror.lower()}" if where else exc.strerror.lower()
-    return str(exc)
+    """An error as one line naming the problem: OS errors as "PATH: reason" (no errno).
+    The same text every door shows (cairn.errors.user_message)."""
+    from cairn.errors import user_message
+    return user_message(exc)
 
 
 def _terminate(signum, frame) -> None:

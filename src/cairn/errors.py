@@ -112,3 +112,30 @@ def is_user_error(exc: BaseException) -> bool:
     """True when `exc` is a person's mistake or an unavailable dependency (print one line),
     False for a bug (show the traceback)."""
     return isinstance(exc, (CairnError, ValueError, OSError))
+
+
+def user_message(exc: BaseException) -> str:
+    """The one-line message every door shows for `exc` (the CLI prints it after "error: "):
+    a CairnError's `message`, an OSError as "PATH: reason" (no errno), else `str(exc)`.
+    SQLite busy/read-only errors get their wording from `Cairn.database_error_message`."""
+    if isinstance(exc, CairnError):
+        return exc.message or str(exc)
+    if isinstance(exc, OSError) and exc.strerror:
+        where = exc.filename if exc.filename is not None else ""
+        return f"{where}: {exc.strerror.lower()}" if where else exc.strerror.lower()
+    return str(exc)
+
+
+def category_of(exc: BaseException) -> str:
+    """The error category for any exception: a CairnError's own; "not_found" for a missing
+    file; "invalid_input" for the legacy ValueError user errors; "unavailable" for other
+    user-facing runtime errors; "internal" for a bug."""
+    if isinstance(exc, CairnError):
+        return exc.category
+    if isinstance(exc, FileNotFoundError):
+        return "not_found"
+    if isinstance(exc, ValueError):
+        return "invalid_input"
+    if isinstance(exc, OSError):
+        return "unavailable"
+    return "internal"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from contextlib import contextmanager
 
 import pluggy
 
@@ -22,11 +23,14 @@ from cairn import hookspecs
 # module must keep its own heavy imports inside functions.
 BUILTINS: tuple[str, ...] = (
     "cairn.tools.builtin",
+    "cairn.tools.export",
     "cairn.interfaces.cli_plugins",
     "cairn.schedule.notify",
     "cairn.interfaces.cli_time",
     "cairn.interfaces.cli_telegram",
     "cairn.interfaces.cli_serve",
+    "cairn.interfaces.cli_mcp",
+    "cairn.interfaces.cli_export",
 )
 
 pm = pluggy.PluginManager("cairn")
@@ -50,7 +54,13 @@ def load() -> pluggy.PluginManager:
         return pm
     from importlib.metadata import entry_points
     allow = {w.strip() for w in wanted.split(",")} if wanted else None
-    for ep in entry_points(group="cairn.plugins"):
+    with stdout_to_stderr():  # a plugin's import-time chatter must not reach stdout (JSON, MCP)
+        _load_entry_points(entry_points(group="cairn.plugins"), allow)
+    return pm
+
+
+def _load_entry_points(eps, allow: set[str] | None) -> None:
+    for ep in eps:
         if allow is not None and ep.name not in allow:
             continue
         if pm.get_plugin(ep.name) is not None:
@@ -60,7 +70,33 @@ def load() -> pluggy.PluginManager:
         except Exception as exc:  # a broken plugin must not take Cairn down
             _errors[ep.name] = f"{type(exc).__name__}: {exc}"
             print(f"warning: plugin {ep.name} failed to load: {exc}", file=sys.stderr)
-    return pm
+
+
+@contextmanager
+def stdout_to_stderr():
+    """While inside, file descriptor 1 (and so `print`, C libraries, child processes) writes
+    to stderr; the real stdout is restored after. A no-op when fd 1 or 2 cannot be duplicated."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+    except OSError:
+        os.close(saved)
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def plugin_list() -> list[dict]:

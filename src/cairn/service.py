@@ -35,6 +35,8 @@ from cairn.store.vectors import VectorIndex
 if TYPE_CHECKING:
     import threading
 
+    from cairn.exports import ExportResult
+
     from cairn.sync import SyncReport
 
 
@@ -514,6 +516,30 @@ class Cairn:
         info = delete_note(self.conn, self.settings, self.embedder, ref)
         self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
         return info
+
+    # --- export (exports.py, docs/cli.md#cairn-export) ------------------------------------
+    def export(self, *, ids: list[str] | None = None, tag: str | None = None, type: str | None = None,
+               since: str | None = None, until: str | None = None, query: str | None = None,
+               format: str | None = None, name: str | None = None, k: int = 20) -> "ExportResult":
+        """Export the selected notes to a new file under `<home>/exports/` (it expires):
+        one note as markdown; several as text, json or zip. Select by note references `ids`,
+        a search `query` (top `k` hits), or all notes; narrowed by `tag`, `type` and the
+        inclusive days `since` / `until` (YYYY-MM-DD). See exports.export_notes for errors."""
+        from cairn.exports import export_notes
+        return export_notes(self, ids=ids, tag=tag, type=type, since=since, until=until, query=query,
+                            format=format, name=name, k=k)
+
+    def export_path(self, name: str) -> Path:
+        """The file of export `name` (an ExportResult's name) if it is still there and has not
+        expired. InvalidInput for an unsafe name, NotFound otherwise (exports.resolve_export)."""
+        from cairn.exports import resolve_export
+        return resolve_export(self.settings.home, name)
+
+    def cleanup_exports(self, max_age: float | None = None) -> list[str]:
+        """Delete export files older than `max_age` seconds (default 24 h); returns their
+        names. `cairn serve` runs it hourly (exports.cleanup_exports)."""
+        from cairn.exports import DEFAULT_MAX_AGE, cleanup_exports
+        return cleanup_exports(self.settings.home, DEFAULT_MAX_AGE if max_age is None else max_age)
 
 
     # --- extraction ------------------------------------------------------------------

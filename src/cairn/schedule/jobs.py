@@ -39,13 +39,10 @@ def digest(scheduler, reminder=None, now: datetime | None = None) -> str:
 
 
 def export_cleanup(scheduler, reminder=None) -> str:
-    """Delete exports older than an hour (see cairn.export, when installed)."""
-    try:
-        from cairn.export import cleanup_exports
-    except ImportError:
-        return "export cleanup: no exports feature installed"
-    n = cleanup_exports(scheduler.settings.home)
-    return f"export cleanup: {n} expired export(s) removed"
+    """Delete export files past their expiry (24 h: cairn.exports.cleanup_exports)."""
+    from cairn.exports import cleanup_exports
+    removed = cleanup_exports(scheduler.settings.home)
+    return f"export cleanup: {len(removed)} expired export(s) removed"
 
 
 def sync(scheduler, reminder=None) -> str:
