@@ -27,7 +27,11 @@ def _search(app, a: dict):
 
 
 def _ask(app, a: dict):
-    return app.ask(a["question"], llm=a.get("llm", "none")).to_json()
+    # A caller picks the answer path, never an address: "model" is the configured model (the
+    # person's own choice, in config.toml), so a remote key holder cannot make Cairn connect
+    # to a host of theirs through this tool.
+    choice = a.get("llm", "none")
+    return app.ask(a["question"], llm=None if choice == "model" else choice).to_json()
 
 
 def _get_note(app, a: dict):
@@ -113,7 +117,7 @@ TOOLS: tuple[Tool, ...] = (
                "since": {"type": "string"}}, ("query",)), _search),
     Tool("ask", "Answer a question from the person's notes with numbered citations checked against "
          "the cited text; says so when the notes do not hold the answer.",
-         _obj({"question": _STR, "llm": {"type": "string"}}, ("question",)), _ask),
+         _obj({"question": _STR, "llm": {"enum": ["none", "embedded", "model"]}}, ("question",)), _ask),
     Tool("get_note", "Read one note (by id, title, alias or vault path): metadata and body.",
          _obj({"note": _STR}, ("note",)), _get_note),
     Tool("list_notes", "List notes, optionally of one type or tag, a page at a time.",
