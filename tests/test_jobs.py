@@ -135,7 +135,7 @@ def test_a_job_that_keeps_failing_goes_to_the_dead_letters(conn):
     assert calls == [1, 2, 3]
     job = J.get(conn, a)
     assert job.state == "dead" and job.attempts == 3
-    assert job.last_error == "PermissionError: Permission denied (/data/locked.md) (gave up after 3 attempts)"
+    assert job.last_error == "cannot read: Permission denied (/data/locked.md) (gave up after 3 attempts)"
     assert res.dead[0][0].id == a
 
 
@@ -151,7 +151,7 @@ def test_permanent_failures_are_not_retried(conn):
 
     W.run_queue(conn, {"file": handler}, FAST)
     assert J.get(conn, a).state == "dead" and J.get(conn, a).attempts == 1
-    assert J.get(conn, a).last_error == "ValueError: parser bug"
+    assert J.get(conn, a).last_error == "failed: parser bug"  # no exception class name
     assert J.get(conn, b).state == "dead" and J.get(conn, b).attempts == 1
     assert J.get(conn, c).last_error == "no handler for job kind 'odd'"
 
@@ -375,7 +375,7 @@ def test_cli_jobs_lists_dead_letters_and_retry_runs_them(tmp_path):
         assert "Traceback" not in r.stderr
         r = cli(home, "jobs")
         assert r.returncode == 0
-        assert "queued 0, running 0, done 0, dead 1" in r.stdout and "HTTP 503" in r.stdout
+        assert "queued 0, running 0, interrupted 0, done 0, dead 1" in r.stdout and "HTTP 503" in r.stdout
         info = json.loads(cli(home, "jobs", "--json").stdout)
         (dead,) = info["dead"]
         assert dead["source"] == url and dead["attempts"] == 2
@@ -386,7 +386,7 @@ def test_cli_jobs_lists_dead_letters_and_retry_runs_them(tmp_path):
         Flaky.ok = True
         r = cli(home, "jobs", "retry", "-q", str(dead["id"]))
         assert r.returncode == 0 and "added 1" in r.stdout, r.stderr
-        assert "queued 0, running 0, done 1, dead 0" in cli(home, "jobs").stdout
+        assert "queued 0, running 0, interrupted 0, done 1, dead 0" in cli(home, "jobs").stdout
         r = cli(home, "search", "--mode", "keyword", "--json", "weirgaugeok")
         assert url in r.stdout
         r = cli(home, "jobs", "retry", "--all", "-q")  # nothing dead: a no-op
