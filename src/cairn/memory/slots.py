@@ -15,7 +15,10 @@ There are two kinds of slot:
   "lives in" ("lives in / moved to / relocated to / is based in X", "my home is in X"),
   "works at" (the employer: "works at / for X", "is employed by X", "got a job at X",
   "works as a Y at X"), "job" ("works as a X", "got a new job at Y as a X", "I'm a nurse"
-  for the occupations in `OCCUPATIONS`), "favourite X",
+  for the occupations in `OCCUPATIONS`), "favourite X". A state change fills the slot it
+  changes with the new value: "moved from Oslo to Bergen" / "moved back to X" (lives in),
+  "switched jobs from Acme to Globex" (works at), "changed careers from teacher to nurse",
+  "went from being a teacher to a nurse" (job); nothing else,
   "age", "name of X", "birthday". The subject is the word before the cue (I/my -> "user",
   else the name, resolved to its entity; an owner written before it counts: "my sister lives
   in X" -> the user's sister, "Olga's brother works at X" -> Olga's brother). "We", "they"
