@@ -216,7 +216,7 @@ def test_ingest_makes_one_job_per_source_and_skips_content_problems(app, tmp_pat
     report = app.ingest([tmp_path / "in", tmp_path / "in" / "a.md"])  # a.md given twice
     assert len(report.added) == 1 and len(report.skipped) == 1 and report.failed == []
     info = app.jobs()
-    assert info["counts"] == {"queued": 0, "running": 0, "done": 2, "dead": 0}
+    assert info["counts"] == {"queued": 0, "running": 0, "interrupted": 0, "done": 2, "dead": 0}
     outcomes = sorted(j["outcome"] for j in J_all(app))
     assert outcomes[0] == "added" and outcomes[1].startswith("skipped: binary data")
     app.ingest([tmp_path / "in"])
@@ -337,7 +337,7 @@ def test_kill_9_mid_ingest_then_restart_indexes_every_file_exactly_once(tmp_path
         assert q("SELECT count(*) FROM chunks_fts WHERE rowid NOT IN (SELECT id FROM chunks)") == 0
         assert q("SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)") == 0
         assert q("SELECT count(*) FROM chunks WHERE id NOT IN (SELECT chunk_id FROM vectors)") == 0
-        assert app.jobs()["counts"] == {"queued": 0, "running": 0, "done": n, "dead": 0}
+        assert app.jobs()["counts"] == {"queued": 0, "running": 0, "interrupted": 0, "done": n, "dead": 0}
 
 
 # ----------------------------------------------------------------------------- CLI
@@ -380,7 +380,7 @@ def test_cli_jobs_lists_dead_letters_and_retry_runs_them(tmp_path):
         (dead,) = info["dead"]
         assert dead["source"] == url and dead["attempts"] == 2
         r = cli(home, "jobs", "retry", "-q")
-        assert r.returncode == 1 and "give job ID(s) or --all" in r.stderr
+        assert r.returncode == 2 and "give job ID(s) or --all" in r.stderr  # a usage error
         r = cli(home, "jobs", "retry", "-q", "999")
         assert r.returncode == 1 and "not a dead letter: job 999 (no such job)" in r.stderr
         Flaky.ok = True

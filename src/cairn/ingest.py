@@ -652,7 +652,7 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
         root = job.payload.get("root")
         src = Path(job.payload["path"])
         name = _job_name(job)
-        outside = P.escape_reason(root, src, "the folder given") if root else None
+        outside = P.outside_reason(root, src, "the folder given") if root and src.exists() else None
         if not src.exists() and not src.is_symlink():
             part.skipped.append((name, "no such file (moved or deleted before it was ingested)"))
         elif outside is not None:  # a link swapped in after the folder was walked
