@@ -86,10 +86,10 @@ def test_search_since_compares_instants_across_offsets_naive_and_dst(app, tmp_pa
 
 def test_chat_messages_are_kept_in_time_order_whatever_their_offsets(app, tmp_path):
     write_jsonl(tmp_path / "chat.jsonl", [
-        {"conversation": "c", "session": "s", "id": "late", "speaker": "A", "time": "2024-06-01T09:00:00+02:00",
-         "text": "second"},   # 07:00Z
-        {"conversation": "c", "session": "s", "id": "early", "speaker": "A", "time": "2024-06-01T03:00:00-02:00",
-         "text": "first"},    # 05:00Z, but sorts after as text
+        {"conversation": "c", "session": "s", "id": "late", "speaker": "A", "time": "2024-06-01T04:00:00-02:00",
+         "text": "second"},   # 06:00Z, but sorts first as text
+        {"conversation": "c", "session": "s", "id": "early", "speaker": "A", "time": "2024-06-01T08:00:00+05:00",
+         "text": "first"},    # 03:00Z
     ])
     app.import_chat(tmp_path / "chat.jsonl")
     body = (app.settings.vault / "chats" / "c" / "s.md").read_text()
