@@ -49,7 +49,7 @@ def worker(home: str, base: str, wid: int, rounds: int, out: mp.Queue) -> None:
                             app.note_create(f"Worker {wid} round {r}", f"note body {wid} {r} pelicanoid")
                         elif op == "remember":
                             city = ("Parma", "Lyon", "Turku", "Cork", "Braga", "Ghent", "Split", "Olomouc")[(wid + r) % 8]
-                            app.remember(f"Agent{chr(65 + wid)}{chr(65 + r)} Quill lives in {city}.")
+                            app.remember(f"Agent{chr(65 + wid)}{chr(65 + r)} lives in {city}.")
                         elif op == "import":
                             f = Path(base) / f"imp{wid}r{r}.jsonl"
                             f.write_text("".join(json.dumps({"id": f"{wid}-{r}-{k}", "text": f"record {k} of {wid}"}) + "\n"
