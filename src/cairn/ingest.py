@@ -29,17 +29,17 @@ import numpy as np
 
 from cairn import conflicts as C
 from cairn import paths as P
-from cairn.instants import instant
 from cairn import vault as V
 from cairn.chunk import chunk_body, chunk_chat, format_chat_message
 from cairn.config import Settings
+from cairn.instants import instant
 from cairn.model import Chunk, PageSpan, ParsedDocument
 from cairn.parse import original_suffix, parse_file, parse_markdown_text
-from cairn.parse.errors import EmptyDocument, ParseError
+from cairn.parse.errors import EmptyDocument, ParseError, describe
 from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
-from cairn.store.locks import exclusive
 from cairn.store.copies import conflict_hash, record_conflict, record_write
+from cairn.store.locks import exclusive
 from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
 
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
@@ -449,8 +449,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     except Exception as exc:  # a parser bug must not abort the batch
         if raise_errors:
             raise
-        report.failed.append((name, f"could not be read (the file looks damaged or uses a "
-                                    f"variant Cairn cannot parse: {exc})"))
+        report.failed.append((name, f"could not be read: {describe(exc)}"))
         return
     if extra_meta:
         doc.meta.update(extra_meta)
