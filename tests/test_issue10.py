@@ -147,6 +147,24 @@ def test_import_notes_rolls_back_when_a_write_fails_midway(app, tmp_path, monkey
     assert len(app.search("quillwort", mode="keyword", k=10).hits) == 3
 
 
+def test_import_chat_rolls_back_when_a_write_fails_midway(app, tmp_path, monkeypatch):
+    rows = [{"conversation": "c", "session": f"s{n}", "id": "1", "speaker": "A",
+             "time": "2024-06-01T09:00:00Z", "text": f"session {n} marshwren"} for n in range(3)]
+    path = write_jsonl(tmp_path / "chat.jsonl", rows)
+    real_write, calls = V.atomic_write, []
+
+    def failing(target, text):
+        calls.append(target)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_write(target, text)
+
+    monkeypatch.setattr(V, "atomic_write", failing)
+    with pytest.raises(I.ImportFormatError, match="nothing was imported"):
+        app.import_chat(path)
+    assert app.status()["notes"] == 0 and not list(app.settings.vault.rglob("*.md"))
+
+
 def test_deeply_nested_frontmatter_is_reported_in_words(app, tmp_path):
     deep = "---\nx: " + "[" * 3000 + "]" * 3000 + "\n---\n\n# Deep\n\nbody\n"
     write(app.settings.vault / "deep.md", deep)

@@ -1175,7 +1175,8 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         return _empty_file(path, report, "messages")
     _check_session_names(path, settings.vault, session_line)
     note_ids: list[str] = []
-    for i, ((conv, sess), msgs) in enumerate(sessions.items()):
+    planned = []
+    for (conv, sess), msgs in sessions.items():
         relpath = _session_relpath(conv, sess)
         msgs = _merge_with_archive(settings.vault / relpath, msgs)
         msgs.sort(key=lambda m: instant(str(m["time"])) or "")  # in time order, whatever the offsets
@@ -1186,7 +1187,18 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
               "speakers": sorted({str(m["speaker"]) for m in msgs})}
         body = "".join(format_chat_message(str(m["id"]), str(m["speaker"]).replace("\n", " "),
                                            str(m["time"]), str(m["text"])) for m in msgs)
-        _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}")
+        _check_renders(path, session_line[(conv, sess)], relpath, fm, body)
+        planned.append((conv, sess, relpath, fm, body))
+    undo: list[tuple[Path, bytes | None]] = []
+    for i, (conv, sess, relpath, fm, body) in enumerate(planned):
+        try:
+            _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}", undo)
+        except BaseException as exc:  # all or nothing: put back what this import wrote
+            _roll_back(conn, settings, undo)
+            if isinstance(exc, (OSError, ValueError)):
+                raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
+                                        "nothing was imported (the vault and index are as before)") from exc
+            raise
         note_ids.append(fm["id"])
         if progress:
             progress("import", i + 1, len(sessions))
