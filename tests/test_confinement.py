@@ -236,14 +236,14 @@ def _farm(rng: random.Random, vault, src, secret, n: int) -> None:
 
 
 def test_fuzz_symlink_farms_never_read_move_or_delete_outside(tmp_path):
-    """Bounded: 10 generated vaults (seeded), each with a random farm of links out (to a
+    """Bounded: 10 generated vaults (seeded; CAIRN_FUZZ_VAULTS=N for a longer run), each with a random farm of links out (to a
     secret folder, `/`, `/etc`), loops, chains and dangling links, in the vault and in a
     folder to ingest. sync, reindex, search, show, update and delete of every note and a
     folder ingest never open, list, move or delete anything in the secret folder, never
     list `/`, and the secret's words reach neither the vault nor the index."""
     watch = _watch()
     rng = random.Random(10)
-    for n in range(10):
+    for n in range(int(os.environ.get("CAIRN_FUZZ_VAULTS", "10"))):  # more for a longer run
         base = tmp_path / f"case{n}"
         secret = base / "secret"
         write(secret / "leak.md", "# Leak\n\nquixotrumble secret words.\n")
