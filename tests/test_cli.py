@@ -135,15 +135,15 @@ def test_bad_notes_import(chat_home, tmp_path):
     assert r.returncode == 1 and "no such file" in r.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["search", "x", "--since", "last week"], "is not an ISO date"),
-    (["search"], "give either a QUERY or --batch FILE"),
-    (["ask", "   "], "the question is empty"),
-    (["ask", "x", "--llm", "gpt"], "invalid LLM spec"),
+@pytest.mark.parametrize("args, message, code", [
+    (["search", "x", "--since", "last week"], "is not an ISO date", 2),  # usage errors: 2
+    (["search"], "give either a QUERY or --batch FILE", 2),
+    (["ask", "   "], "the question is empty", 1),
+    (["ask", "x", "--llm", "gpt"], "invalid LLM spec", 1),
 ])
-def test_bad_arguments_are_named(chat_home, args, message):
+def test_bad_arguments_are_named(chat_home, args, message, code):
     r = cairn(chat_home, *args)
-    assert r.returncode == 1, r.stdout
+    assert r.returncode == code, r.stdout
     assert message in r.stderr and "Traceback" not in r.stderr
 
 

@@ -458,12 +458,15 @@ def test_too_large_page_is_skipped_and_nothing_is_stored(app, server):
     assert app.jobs()["counts"]["done"] == 1  # a permanent problem: not retried
 
 
-def test_refused_url_is_skipped_with_the_reason_and_loses_nothing(app, tmp_path, egress_spy):
+def test_refused_url_fails_with_the_reason_and_loses_nothing(app, tmp_path, egress_spy):
+    """A refusal is a failure (issue 10: it exited 0, so a script could not tell it from
+    success), not retried, with the reason; the rest of the batch is stored."""
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.md").write_text("# A\n\nA note about canoes.\n")
     report = app.ingest([str(tmp_path / "in"), "http://169.254.169.254/latest/meta-data/", "file:///etc/passwd"])
     assert report.added == [str(tmp_path / "in" / "a.md")]
-    reasons = dict(report.skipped)
+    assert not report.skipped and len(report.failed) == 2
+    reasons = dict(report.failed)
     assert "cloud metadata" in reasons["http://169.254.169.254/latest/meta-data/"]
     assert "scheme file:" in reasons["file:///etc/passwd"]
     assert egress_spy == []
@@ -475,10 +478,10 @@ def test_cli_url_refusal_is_clear_not_a_traceback(tmp_path):
     import sys
     r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", str(tmp_path / "h"), "ingest", "-q",
                         "http://127.0.0.1/", "http://0x7f000001/"], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and "Traceback" not in r.stderr
+    assert r.returncode == 1 and "Traceback" not in r.stderr  # refused: not a success
     assert "http://127.0.0.1/ resolves to 127.0.0.1 (loopback) — refused" in r.stderr
     assert "http://0x7f000001/ resolves to 127.0.0.1 (loopback) — refused" in r.stderr
-    assert "skipped 2" in r.stdout
+    assert "failed 2" in r.stdout
 
 
 # ----------------------------------------------------------------------------- permanent failures

@@ -135,7 +135,7 @@ def test_a_job_that_keeps_failing_goes_to_the_dead_letters(conn):
     assert calls == [1, 2, 3]
     job = J.get(conn, a)
     assert job.state == "dead" and job.attempts == 3
-    assert job.last_error == "PermissionError: Permission denied (/data/locked.md) (gave up after 3 attempts)"
+    assert job.last_error == "cannot read: Permission denied (/data/locked.md) (gave up after 3 attempts)"
     assert res.dead[0][0].id == a
 
 
@@ -151,7 +151,7 @@ def test_permanent_failures_are_not_retried(conn):
 
     W.run_queue(conn, {"file": handler}, FAST)
     assert J.get(conn, a).state == "dead" and J.get(conn, a).attempts == 1
-    assert J.get(conn, a).last_error == "ValueError: parser bug"
+    assert J.get(conn, a).last_error == "failed: parser bug"  # no exception class name
     assert J.get(conn, b).state == "dead" and J.get(conn, b).attempts == 1
     assert J.get(conn, c).last_error == "no handler for job kind 'odd'"
 
@@ -216,7 +216,7 @@ def test_ingest_makes_one_job_per_source_and_skips_content_problems(app, tmp_pat
     report = app.ingest([tmp_path / "in", tmp_path / "in" / "a.md"])  # a.md given twice
     assert len(report.added) == 1 and len(report.skipped) == 1 and report.failed == []
     info = app.jobs()
-    assert info["counts"] == {"queued": 0, "running": 0, "done": 2, "dead": 0}
+    assert info["counts"] == {"queued": 0, "running": 0, "interrupted": 0, "done": 2, "dead": 0}
     outcomes = sorted(j["outcome"] for j in J_all(app))
     assert outcomes[0] == "added" and outcomes[1].startswith("skipped: binary data")
     app.ingest([tmp_path / "in"])
@@ -337,7 +337,7 @@ def test_kill_9_mid_ingest_then_restart_indexes_every_file_exactly_once(tmp_path
         assert q("SELECT count(*) FROM chunks_fts WHERE rowid NOT IN (SELECT id FROM chunks)") == 0
         assert q("SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)") == 0
         assert q("SELECT count(*) FROM chunks WHERE id NOT IN (SELECT chunk_id FROM vectors)") == 0
-        assert app.jobs()["counts"] == {"queued": 0, "running": 0, "done": n, "dead": 0}
+        assert app.jobs()["counts"] == {"queued": 0, "running": 0, "interrupted": 0, "done": n, "dead": 0}
 
 
 # ----------------------------------------------------------------------------- CLI
@@ -375,18 +375,18 @@ def test_cli_jobs_lists_dead_letters_and_retry_runs_them(tmp_path):
         assert "Traceback" not in r.stderr
         r = cli(home, "jobs")
         assert r.returncode == 0
-        assert "queued 0, running 0, done 0, dead 1" in r.stdout and "HTTP 503" in r.stdout
+        assert "queued 0, running 0, interrupted 0, done 0, dead 1" in r.stdout and "HTTP 503" in r.stdout
         info = json.loads(cli(home, "jobs", "--json").stdout)
         (dead,) = info["dead"]
         assert dead["source"] == url and dead["attempts"] == 2
         r = cli(home, "jobs", "retry", "-q")
-        assert r.returncode == 1 and "give job ID(s) or --all" in r.stderr
+        assert r.returncode == 2 and "give job ID(s) or --all" in r.stderr  # a usage error
         r = cli(home, "jobs", "retry", "-q", "999")
         assert r.returncode == 1 and "not a dead letter: job 999 (no such job)" in r.stderr
         Flaky.ok = True
         r = cli(home, "jobs", "retry", "-q", str(dead["id"]))
         assert r.returncode == 0 and "added 1" in r.stdout, r.stderr
-        assert "queued 0, running 0, done 1, dead 0" in cli(home, "jobs").stdout
+        assert "queued 0, running 0, interrupted 0, done 1, dead 0" in cli(home, "jobs").stdout
         r = cli(home, "search", "--mode", "keyword", "--json", "weirgaugeok")
         assert url in r.stdout
         r = cli(home, "jobs", "retry", "--all", "-q")  # nothing dead: a no-op

@@ -161,9 +161,9 @@ def test_cli_sync_links_and_notes(tmp_path):
     assert json.loads(run.stdout) == []
     run = cli(home, "sync", "--json")
     assert json.loads(run.stdout)["added"] == []
-    # errors are named, exit 1, no traceback
-    for args, msg in ((("links",), "give either a NOTE or --unresolved"),
-                      (("note", "show", "Nope"), "no note with id, path, title or alias 'Nope'"),
-                      (("note", "create", "Project Atlas", "--body", "x"), "exists already")):
+    # errors are named, no traceback; a usage conflict exits 2, the others 1
+    for args, msg, code in ((("links",), "give either a NOTE or --unresolved", 2),
+                            (("note", "show", "Nope"), "no note with id, path, title or alias 'Nope'", 1),
+                            (("note", "create", "Project Atlas", "--body", "x"), "exists already", 1)):
         run = cli(home, *args, check=False)
-        assert run.returncode == 1 and msg in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
+        assert run.returncode == code and msg in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)

@@ -213,9 +213,13 @@ def jobs_list(ctx: typer.Context, json_out: bool = typer.Option(False, "--json",
         out.print_json(data=info)
         return
     c = info["counts"]
-    out.print(f"queued {c['queued']}, running {c['running']}, done {c['done']}, dead {c['dead']}")
+    out.print(f"queued {c['queued']}, running {c['running']}, interrupted {c['interrupted']}, "
+              f"done {c['done']}, dead {c['dead']}")
     for j in info["running"]:
         out.print(f"running job {j['id']} (pid {j['owner_pid']}, attempt {j['attempts']}): {escape(j['source'])}")
+    for j in info["interrupted"]:
+        out.print(f"interrupted job {j['id']} (its process {j['owner_pid']} is gone; `cairn jobs run` "
+                  f"resumes it): {escape(j['source'])}")
     if info["dead"]:
         table = Table(title="dead letters (`cairn jobs retry ID` or `--all`)", expand=True)
         table.add_column("id", justify="right")
@@ -236,7 +240,7 @@ def jobs_retry(ids: Optional[list[int]] = typer.Argument(None, help="Dead-letter
                quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
     """Requeue dead letters and run them."""
     if bool(ids) == all_:
-        _fail("give job ID(s) or --all (see `cairn jobs` for the dead letters)")
+        _usage_fail("give job ID(s) or --all (see `cairn jobs` for the dead letters)")
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.jobs_retry(None if all_ else list(ids), progress=prog)
     _print_report(report, json_out)
@@ -349,8 +353,8 @@ def status(json_out: bool = typer.Option(False, "--json")) -> None:
 def _hits_table(hits) -> Table:
     table = Table(show_lines=False, expand=True)
     table.add_column("#", justify="right", width=3)
-    table.add_column("title / snippet", ratio=3)
-    table.add_column("where", ratio=1)
+    table.add_column("title / snippet", ratio=3, overflow="fold")
+    table.add_column("where", ratio=1, min_width=12, overflow="fold")  # a path wraps, never "notes/d…"
     table.add_column("score", justify="right", width=6)
     table.add_column("kw / sem / rec", width=16)
     for i, h in enumerate(hits, 1):
@@ -362,7 +366,12 @@ def _hits_table(hits) -> Table:
     return table
 
 
-@app.command("search")
+# A query may start with "-" ("-5 degrees", "-v flag"): an unknown option is taken as the
+# text (`--` before the text also works).
+_TEXT_ARG = {"ignore_unknown_options": True}
+
+
+@app.command("search", context_settings=_TEXT_ARG)
 def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                k: Optional[int] = typer.Option(None, "--k", min=1, max=1000, help="Number of hits (default: \\[search] k, 10)."),
                json_out: bool = typer.Option(False, "--json", help="Print hits as JSON."),
@@ -373,13 +382,14 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}.")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
     if since:
-        from datetime import date
-        try:
-            date.fromisoformat(since[:10])
+        from cairn.parse.markdown import to_iso
+        try:  # a date, or a date-time with or without an offset; compared as an instant
+            to_iso(since)
         except ValueError:
-            _fail(f"--since {since!r} is not an ISO date (YYYY-MM-DD)")
+            _usage_fail(f"--since {since!r} is not an ISO date or date-time "
+                        "(2024-06-01, 2024-06-01T09:00+02:00)")
     if (query is None) == (batch is None):
-        _fail("give either a QUERY or --batch FILE")
+        _usage_fail("give either a QUERY or --batch FILE")
     mode, fusion, type_ = _value(mode), _value(fusion), _value(type_)
     if batch is not None:
         from cairn.service import read_batch_file
@@ -404,7 +414,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
     out.print(_hits_table(res.hits))
 
 
-@app.command()
+@app.command(context_settings=_TEXT_ARG)
 def ask(question: Optional[str] = typer.Argument(None, help="A question about your notes."),
         llm: Optional[str] = typer.Option(None, "--llm", help="none (extractive, the default) | embedded | "
                                           "openai:BASE_URL:MODEL"),
@@ -691,7 +701,7 @@ def links_cmd(note: Optional[str] = typer.Argument(None, help="Note title, alias
               json_out: bool = typer.Option(False, "--json")) -> None:
     """Outgoing links and backlinks of a note, or all unresolved links."""
     if (note is None) == (not unresolved):
-        _fail("give either a NOTE or --unresolved")
+        _usage_fail("give either a NOTE or --unresolved")
     with _service() as svc:
         if unresolved:
             items = svc.unresolved_links()
@@ -699,7 +709,7 @@ def links_cmd(note: Optional[str] = typer.Argument(None, help="Note title, alias
                 _dump([l.to_json() for l in items])
                 return
             for l in items:
-                out.print(f"{escape(l.source_path)}  [[{escape(l.target)}]]")
+                out.print(escape(f"{l.source_path}  [[{l.target}]]"))  # the whole line: [[x]] is markup
             out.print(f"{len(items)} unresolved link(s)")
             return
         info = svc.links(_arg_text(note))

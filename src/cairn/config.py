@@ -71,10 +71,14 @@ class HomeNotWritable(RuntimeError):
     def __init__(self, home: Path, reason: str) -> None:
         self.home, self.reason = home, reason
         folder = _nearest_existing(home) or home
+        if "read-only file system" in reason.lower():  # chmod cannot help on a read-only mount
+            fix = ("choose a home on a writable disk with --home or CAIRN_HOME (or remount "
+                   f"the file system of {folder} read-write)")
+        else:
+            fix = (f"make the folder writable (chmod u+w {folder}) or choose another home with "
+                   "--home or CAIRN_HOME")
         super().__init__(f"CAIRN_HOME {home} is not writable: {reason} — Cairn keeps its index there "
-                         "and writes beside it even to read (index.db-wal, index.db-shm); make the "
-                         f"folder writable (chmod u+w {folder}) or choose another home with --home or "
-                         "CAIRN_HOME")
+                         f"and writes beside it even to read (index.db-wal, index.db-shm); {fix}")
 
 
 def write_problem(folder: Path) -> str | None:

@@ -28,15 +28,18 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from cairn import conflicts as C
+from cairn import paths as P
 from cairn import vault as V
 from cairn.chunk import chunk_body, chunk_chat, format_chat_message
 from cairn.config import Settings
+from cairn.instants import instant
 from cairn.model import Chunk, PageSpan, ParsedDocument
 from cairn.parse import original_suffix, parse_file, parse_markdown_text
-from cairn.parse.errors import EmptyDocument, ParseError
+from cairn.parse.errors import EmptyDocument, ParseError, describe
 from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
 from cairn.store.copies import conflict_hash, record_conflict, record_write
+from cairn.store.locks import exclusive
 from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
 
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
@@ -226,7 +229,14 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
     chunks of each note; later chunks of huge notes stay keyword-only and are counted by
     `cairn status`). fact_keys: embed chat messages with their stored facts (`embed_text`).
-    Returns (embedded, reused_from_cache)."""
+    One process at a time (store.locks "embed"): processes sharing a home never embed the
+    same chunk twice. Returns (embedded, reused_from_cache)."""
+    with exclusive(conn, "embed"):
+        return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys)
+
+
+def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
+                   max_chunks_per_note: int, *, fact_keys: bool) -> tuple[int, int]:
     model = model_key(embedder)
     stale = conn.execute("SELECT count(*) FROM vectors WHERE model != ?", (model,)).fetchone()[0]
     if stale:
@@ -293,18 +303,37 @@ def is_source_name(name: str) -> bool:
     return not name.startswith(".")
 
 
-def iter_sources(paths: Iterable[Path]) -> Iterable[tuple[Path, Path | None]]:
+def iter_sources(paths: Iterable[Path],
+                 skipped: list[tuple[str, str]] | None = None) -> Iterable[tuple[Path, Path | None]]:
     """(file, root folder or None) for every file under the given paths, sorted per folder;
     folders are walked recursively, skipping `skip_source_dir` folders and names that are not
     `is_source_name`. A path that is not a folder is yielded as it is (root None). Used by
-    `cairn ingest` and by the watcher's inbox scan, so both see the same files."""
+    `cairn ingest` and by the watcher's inbox scan, so both see the same files.
+    Confinement (cairn.paths): symlinked folders are never walked (a loop or a link to `/`
+    cannot run away); a symlinked file or folder that leads outside the folder given, and a
+    symlink loop, is not yielded but added to `skipped` as (path, reason) when given."""
     for p in paths:
         if p.is_dir():
+            root_real = P.real(p)
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not skip_source_dir(d))
+                for d in dirs:
+                    if skipped is not None and os.path.islink(os.path.join(root, d)):
+                        reason = P.outside_reason(root_real, os.path.join(root, d), "the folder given")
+                        if reason is not None:
+                            skipped.append((os.path.join(root, d), f"{reason}, skipped"))
                 for name in sorted(files):
                     if is_source_name(name):
-                        yield Path(root) / name, p
+                        f = Path(root) / name
+                        reason = (P.escape_reason(root_real, f, "the folder given")
+                                  if f.is_symlink() else None)
+                        if reason is not None and reason != "symlink loop" and not f.exists():
+                            reason = None  # dangling: nothing to read; the job reports it
+                        if reason is not None:
+                            if skipped is not None:
+                                skipped.append((str(f), f"{reason}, skipped"))
+                            continue
+                        yield f, p
         else:
             yield p, None
 
@@ -414,10 +443,13 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     except ParseError as exc:
         report.skipped.append((name, str(exc)))
         return
+    except RecursionError:
+        report.skipped.append((name, "its structure is nested too deeply to read"))
+        return
     except Exception as exc:  # a parser bug must not abort the batch
         if raise_errors:
             raise
-        report.failed.append((name, f"{type(exc).__name__}: {exc}"))
+        report.failed.append((name, f"could not be read: {describe(exc)}"))
         return
     if extra_meta:
         doc.meta.update(extra_meta)
@@ -490,6 +522,10 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
             cfm = {k: v for k, v in fm.items() if k != "source"}
             cfm.update(id=V.stable_id("conflict:" + crel), conflict_of=relpath, conflict_source=source)
             return V.render_note(cfm, body)
+    outside = P.escape_reason(vault, vault / relpath)
+    if outside is not None:  # a vault folder that is a link out: never write through it
+        report.failed.append((name, f"its vault note {relpath}: {outside}; not written"))
+        return
     # Checked again right before writing: the copy may have been edited while parsing ran.
     indexed_hash = existing.file_hash if existing else None
     target, index_source = relpath, source
@@ -583,7 +619,7 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
     a host that does not exist or a TLS certificate that fails verification is raised as
     FetchUnreachable (permanent: the job is a dead letter at once, reported as failed)."""
     import tempfile
-    from cairn.fetch import FetchError, FetchUnreachable, fetch_url
+    from cairn.fetch import FetchError, FetchUnreachable, URLRefused, fetch_url
 
     f = settings.fetch
     try:
@@ -591,8 +627,8 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
                         timeout_s=f.timeout_s, max_redirects=f.max_redirects,
                         resolver=resolver, connector=connector)
     except FetchError as exc:
-        if exc.transient or isinstance(exc, FetchUnreachable):
-            raise
+        if exc.transient or isinstance(exc, (FetchUnreachable, URLRefused)):
+            raise  # a refusal is a failure (exit 1), not a skip: a script must tell it from success
         report.skipped.append((url, str(exc)))
         return
     tmp_root = settings.home / "tmp"
@@ -615,8 +651,11 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
         root = job.payload.get("root")
         src = Path(job.payload["path"])
         name = _job_name(job)
+        outside = P.outside_reason(root, src, "the folder given") if root and src.exists() else None
         if not src.exists() and not src.is_symlink():
             part.skipped.append((name, "no such file (moved or deleted before it was ingested)"))
+        elif outside is not None:  # a link swapped in after the folder was walked
+            part.skipped.append((name, f"{outside}, skipped"))
         else:
             try:
                 ingest_file(conn, settings, src, Path(root) if root else None, part, name=name,
@@ -658,7 +697,9 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
                                   "(use `cairn reindex` to rebuild from it)"))
             continue
-        for f, root in iter_sources([p]):
+        if p.is_symlink() and not p.is_dir():  # named on purpose: the person's choice
+            report.warnings.append((str(p), f"is a symbolic link to {P.real(p)}; read as given"))
+        for f, root in iter_sources([p], report.skipped):
             try:
                 kind = special_file_kind(f.stat().st_mode)
             except OSError:
@@ -694,7 +735,8 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
     from cairn.jobs import run_queue
 
     handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector)
-    result = run_queue(conn, handlers, settings.jobs, ids=ids, progress=progress)
+    with exclusive(conn, "ingest"):  # one queue runner per home: no source ingested twice at once
+        result = run_queue(conn, handlers, settings.jobs, ids=ids, progress=progress)
     for job, error in result.dead:
         report.failed.append((_job_name(job), f"{error} [dead letter: job {job.id}; `cairn jobs retry {job.id}`]"))
     report.retried = result.retries
@@ -713,9 +755,10 @@ def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path 
     `report.tombstoned`, not ingested (the watcher's inbox). resolver/connector: test hooks
     passed to cairn.fetch for URL jobs."""
     report = IngestReport()
-    enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned)
-    return run_jobs(conn, settings, embedder, report, progress=progress,
-                    resolver=resolver, connector=connector)
+    with exclusive(conn, "ingest"):  # parallel ingests of one folder: each file added once
+        enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned)
+        return run_jobs(conn, settings, embedder, report, progress=progress,
+                        resolver=resolver, connector=connector)
 
 
 # --------------------------------------------------------------------------- JSONL imports
@@ -778,7 +821,16 @@ def _string_field(path: Path, lineno: int, obj: dict, name: str, *, integer: boo
         raise _wrong_type(path, lineno, name, "a string or an integer" if integer else "a string", value)
     if not value.strip():
         raise ImportFormatError(f"{path}: line {lineno}: field {name} is blank")
+    _no_nul(path, lineno, name, value)
     return value
+
+
+def _no_nul(path: Path, lineno: int, name: str, value: str) -> None:
+    """Raise ImportFormatError when `value` holds a NUL character (JSON "\\u0000"): a
+    note holding one is read back as binary data, so it could be written but never indexed."""
+    if "\x00" in value:
+        raise ImportFormatError(f"{path}: line {lineno}: field {name} holds a NUL character "
+                                "(\\u0000), which a note cannot store; remove it")
 
 
 def _iso_time(path: Path, lineno: int, name: str, value: str) -> None:
@@ -803,11 +855,17 @@ def _empty_file(path: Path, report: IngestReport, what: str) -> IngestReport:
 
 
 def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str, fm: dict,
-                     body: str, report: IngestReport, label: str) -> None:
-    """Write a generated vault note (only if its text changed) and index it."""
+                     body: str, report: IngestReport, label: str,
+                     undo: list[tuple[Path, bytes | None]] | None = None) -> None:
+    """Write a generated vault note (only if its text changed) and index it. undo: gets
+    (path, bytes before or None) before the file is written, for `_roll_back`. Raises
+    PathOutside (nothing written) when the note's folder leads outside the vault."""
     text = V.render_note(fm, body)
     target = settings.vault / relpath
+    P.confine(settings.vault, target)
     if not (target.exists() and target.read_text(encoding="utf-8") == text):
+        if undo is not None:
+            undo.append((target, target.read_bytes() if target.exists() else None))
         V.atomic_write(target, text)
     status, _, _ = index_note_file(conn, settings, target)
     {"added": report.added, "updated": report.updated, "metadata": report.updated,
@@ -845,6 +903,7 @@ def _note_record(path: Path, lineno: int, obj: dict) -> _Record:
     if raw_tags is None:
         tags: list[str] = []
     elif isinstance(raw_tags, str):
+        _no_nul(path, lineno, "tags", raw_tags)
         tags = [t for t in raw_tags.replace(",", " ").split() if t]
     elif isinstance(raw_tags, list):
         tags = []
@@ -853,6 +912,7 @@ def _note_record(path: Path, lineno: int, obj: dict) -> _Record:
                 raise _wrong_type(path, lineno, f"tags[{n}]", "a string", tag)
             if not tag.strip():
                 raise ImportFormatError(f"{path}: line {lineno}: field tags[{n}] is blank")
+            _no_nul(path, lineno, f"tags[{n}]", tag)
             tags.append(tag)
     else:
         raise _wrong_type(path, lineno, "tags", "a list of strings or a string", raw_tags)
@@ -900,9 +960,9 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     folder = f"records/{V.slugify(path.stem)}"
     planned = [(rec, f"{folder}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md",
                 V.stable_id(f"rec:{path.name}:{rec.id}")) for rec in records]
+    notes = []
     for rec, relpath, note_id in planned:
         _check_record_owner(path, settings.vault, rec, relpath, note_id)
-    for i, (rec, relpath, note_id) in enumerate(planned):
         rid = rec.id
         fm: dict[str, Any] = {"generator": "cairn", "id": note_id,
                               "title": rec.title or rid, "type": "record", "source_id": rid,
@@ -911,12 +971,66 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
             fm["created"] = rec.created
         if rec.tags:
             fm["tags"] = rec.tags
-        _write_and_index(conn, settings, relpath, fm, rec.text, report, f"{path.name}:{rec.lineno}")
-        if progress:
-            progress("import", i + 1, len(records))
+        _check_renders(path, rec.lineno, relpath, fm, rec.text)
+        notes.append((rec, relpath, fm))
+    undo: list[tuple[Path, bytes | None]] = []
+    try:
+        for i, (rec, relpath, fm) in enumerate(notes):
+            _write_and_index(conn, settings, relpath, fm, rec.text, report,
+                             f"{path.name}:{rec.lineno}", undo)
+            if progress:
+                progress("import", i + 1, len(records))
+    except BaseException as exc:
+        _roll_back(conn, settings, undo)
+        if isinstance(exc, (OSError, ValueError)):
+            raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
+                                    "nothing was imported (the vault and index are as before)") from exc
+        raise
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
                                                          fact_keys=settings.memory.fact_keys)
     return report
+
+
+def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -> None:
+    """Raise ImportFormatError (naming the line) unless the note `fm` + `body` would read back
+    as the index reads it (`decode_bytes`, `parse_markdown_text`): checked for every record
+    before anything is written, so a record that could be written but not indexed stops the
+    import while nothing has changed."""
+    text = V.render_note(fm, body)
+    try:
+        decode_bytes(text.encode("utf-8"))
+        parse_markdown_text(text, relpath.rsplit("/", 1)[-1])
+    except (ParseError, ValueError, RecursionError) as exc:
+        raise ImportFormatError(f"{path}: line {lineno}: the note for this record could not be "
+                                f"read back ({_reason(exc)}); nothing was imported") from None
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception's message for a person: its text, never its class name alone."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc) or "unreadable"
+
+
+def _roll_back(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Path, bytes | None]]) -> None:
+    """Put every file in `undo` (path, bytes before or None = did not exist) back as it was,
+    newest first, and bring its index rows back in line (re-index, or drop the note)."""
+    for target, before in reversed(undo):
+        relpath = V.rel(settings.vault, target)
+        try:
+            if before is None:
+                target.unlink(missing_ok=True)
+                row = N.get_note_by_path(conn, relpath)
+                if row is not None:
+                    with N.transaction(conn):
+                        N.delete_note(conn, row.id)
+            else:
+                V.atomic_write(target, before.decode("utf-8"))
+                index_note_file(conn, settings, target)
+        except (OSError, ValueError, sqlite3.Error):
+            continue  # best effort: the next sync reconciles what is left
 
 
 def _merge_with_archive(path: Path, msgs: list[dict]) -> list[dict]:
@@ -1061,10 +1175,11 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         return _empty_file(path, report, "messages")
     _check_session_names(path, settings.vault, session_line)
     note_ids: list[str] = []
-    for i, ((conv, sess), msgs) in enumerate(sessions.items()):
+    planned = []
+    for (conv, sess), msgs in sessions.items():
         relpath = _session_relpath(conv, sess)
         msgs = _merge_with_archive(settings.vault / relpath, msgs)
-        msgs.sort(key=lambda m: str(m["time"]))
+        msgs.sort(key=lambda m: instant(str(m["time"])) or "")  # in time order, whatever the offsets
         fm = {"generator": "cairn", "id": V.stable_id(f"chat:{conv}:{sess}"),
               "title": f"{conv} — {sess}", "type": "chat", "conversation": conv,
               "session": sess, "source": str(path.resolve()),
@@ -1072,7 +1187,18 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
               "speakers": sorted({str(m["speaker"]) for m in msgs})}
         body = "".join(format_chat_message(str(m["id"]), str(m["speaker"]).replace("\n", " "),
                                            str(m["time"]), str(m["text"])) for m in msgs)
-        _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}")
+        _check_renders(path, session_line[(conv, sess)], relpath, fm, body)
+        planned.append((conv, sess, relpath, fm, body))
+    undo: list[tuple[Path, bytes | None]] = []
+    for i, (conv, sess, relpath, fm, body) in enumerate(planned):
+        try:
+            _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}", undo)
+        except BaseException as exc:  # all or nothing: put back what this import wrote
+            _roll_back(conn, settings, undo)
+            if isinstance(exc, (OSError, ValueError)):
+                raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
+                                        "nothing was imported (the vault and index are as before)") from exc
+            raise
         note_ids.append(fm["id"])
         if progress:
             progress("import", i + 1, len(sessions))

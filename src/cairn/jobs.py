@@ -199,10 +199,15 @@ def run_queue(conn: sqlite3.Connection, handlers: dict[str, Handler], policy: Jo
 
 
 def _describe(exc: BaseException) -> str:
+    """A failed job's error for a person (stored as last_error, shown by `cairn jobs`):
+    "cannot read: Permission denied (/data/x.md)" for an OSError, the message of a
+    PermanentJobError or transient error, else `parse.errors.describe` — never an
+    exception class name."""
     if isinstance(exc, OSError) and exc.strerror:
         where = f" ({exc.filename})" if exc.filename else ""
-        return f"{type(exc).__name__}: {exc.strerror}{where}"
+        return f"cannot read: {exc.strerror}{where}"
     text = str(exc)
     if isinstance(exc, PermanentJobError) or getattr(exc, "transient", None) is not None:
         return text
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    from cairn.parse.errors import describe
+    return f"failed: {describe(exc)}"

@@ -23,6 +23,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
 from cairn.ingest import embed_missing, index_note_file
@@ -51,6 +52,18 @@ def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -
     note = N.get_note(conn, note_id)
     assert note is not None
     return note
+
+
+def note_file(settings: Settings, note: N.NoteRow) -> Path:
+    """The vault file of `note`, confined to the vault (cairn.paths): raises PathOutside,
+    touching nothing, when its path leads outside the vault through a symlink (a linked
+    folder indexed before, or swapped in since)."""
+    path = settings.vault / note.path
+    reason = P.escape_reason(settings.vault, path)
+    if reason is not None:
+        raise P.PathOutside(f"note {note.path}: {reason}; Cairn does not read, change or move files "
+                            "outside the vault (`cairn sync` drops this note from the index)")
+    return path
 
 
 def resolve(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> N.NoteRow:
@@ -103,7 +116,7 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     """The note `ref` names: {id, path, title, type, tags, aliases, body} (body = the
     current file text after its frontmatter)."""
     note = resolve(conn, settings, embedder, ref)
-    text = (settings.vault / note.path).read_text(encoding="utf-8", errors="replace")
+    text = note_file(settings, note).read_text(encoding="utf-8", errors="replace")
     return {"id": note.id, "path": note.path, "title": note.title, "type": note.type,
             "tags": note.tags, "aliases": note.aliases, "body": V.split_frontmatter(text, lenient=True)[1].strip("\n")}
 
@@ -120,7 +133,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         raise ValueError(f"the new body for {ref!r} is empty; nothing was changed "
                          "(to remove the note use `cairn note delete`)")
     note = resolve(conn, settings, embedder, ref)
-    path = settings.vault / note.path
+    path = note_file(settings, note)
     text = path.read_text(encoding="utf-8", errors="replace")
     _meta, old_body = V.split_frontmatter(text, lenient=True)  # the block is kept byte for byte
     head = text[:len(text) - len(old_body)]
@@ -134,15 +147,17 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
 
 def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
     """Move the note's file to `<vault>/.trash/`, drop every index row of it and keep a
-    tombstone. Returns {id, path, title, trash_path}."""
+    tombstone. Returns {id, path, title, trash_path}. Raises PathOutside (nothing moved,
+    nothing dropped) when the note's path or the trash leads outside the vault."""
     note = resolve(conn, settings, embedder, ref)
-    src = settings.vault / note.path
+    src = note_file(settings, note)  # never moves a file from outside the vault
     trash_rel = None
     file_hash = note.file_hash
     if src.exists():
         file_hash = V.sha256_bytes(src.read_bytes())
         trash_rel = V.free_relpath(settings.vault, *os.path.splitext(f".trash/{note.path}"))
         dest = settings.vault / trash_rel
+        P.confine(settings.vault, dest)
         dest.parent.mkdir(parents=True, exist_ok=True)
         src.replace(dest)
     with N.transaction(conn):

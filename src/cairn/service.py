@@ -160,12 +160,22 @@ class Cairn:
 
     # --- jobs, url ingest
     def jobs(self, limit: int = 50) -> dict:
-        """The job queue: {"counts": {state: n}, "dead": [job dicts, oldest first],
-        "running": [job dicts], "queued": [up to `limit` job dicts]} (see store.jobs.JobRow)."""
+        """The job queue: {"counts": {state: n, "interrupted": n}, "dead": [job dicts, oldest
+        first], "running": [job dicts of live processes], "interrupted": [job dicts claimed by
+        a process that is gone (a crash): `cairn jobs run` resumes them], "queued": [up to
+        `limit` job dicts]} (see store.jobs.JobRow). Nothing is changed."""
+        from cairn.jobs import process_alive
         from cairn.store import jobs as J
-        return {"counts": J.counts(self.conn),
+        claimed = J.by_state(self.conn, "running")
+        alive = [j for j in claimed if process_alive(j.owner_pid or 0, j.owner_start)]
+        gone = [j for j in claimed if j not in alive]
+        counts = J.counts(self.conn)
+        counts["running"] -= len(gone)
+        counts["interrupted"] = len(gone)
+        return {"counts": counts,
                 "dead": [j.to_json() for j in J.by_state(self.conn, "dead")],
-                "running": [j.to_json() for j in J.by_state(self.conn, "running")],
+                "running": [j.to_json() for j in alive],
+                "interrupted": [j.to_json() for j in gone],
                 "queued": [j.to_json() for j in J.by_state(self.conn, "queued", limit)]}
 
     def jobs_run(self, progress: Progress | None = None) -> IngestReport:

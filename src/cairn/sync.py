@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
 from cairn.ingest import embed_missing, index_note_file
@@ -98,7 +99,10 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
             prefix = relpath + "/" if relpath else ""
             gone.update(r for r in indexed if r.startswith(prefix) and r not in files)
             continue
-        if V.is_note_name(parts[-1]):
+        outside = P.outside_reason(root, absolute) if V.is_note_name(parts[-1]) else None
+        if outside is not None:
+            problems.append((relpath, f"{outside}, skipped"))  # never read; its row goes
+        elif V.is_note_name(parts[-1]):
             try:
                 st = absolute.stat()
                 files[relpath] = V.NoteFile(relpath, absolute, st.st_mtime_ns, st.st_size)

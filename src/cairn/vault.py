@@ -32,6 +32,8 @@ from typing import Any, Callable, Iterator
 
 import yaml
 
+from cairn import paths as P
+
 SKIP_DIRS = {"_files", "_memory", ".git", ".obsidian", ".trash", ".cairn", "node_modules"}
 NOTE_SUFFIXES = {".md", ".markdown", ".mdx"}
 
@@ -97,6 +99,10 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
         if not lenient:
             raise FrontmatterError(f"frontmatter is not valid YAML: {exc}") from None
         data = {}
+    except RecursionError:
+        if not lenient:
+            raise FrontmatterError("frontmatter is nested too deeply to read") from None
+        data = {}
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -121,7 +127,7 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
     block = m.group(1) or ""
     try:
         data = yaml.safe_load(block) if block.strip() else {}
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return None
     if data is None:
         data = {}
@@ -177,14 +183,20 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
     """Walk the vault (or its sub-folder `under`, vault-relative) for note files.
 
     Returns (files sorted by relpath, problems). Stat figures come from the directory scan,
-    so no note is opened. Symlinked folders are followed once; a symlink loop, a dangling
-    symlink or an unreadable folder/file is listed in `problems` as (relpath, reason), never
-    raised.
+    so no note is opened. Symlinked folders that stay inside the vault are followed once; a
+    symlink (folder or note) that leads outside the vault is never followed (cairn.paths);
+    it, a symlink loop, a dangling symlink or an unreadable folder/file is listed in
+    `problems` as (relpath, reason), never raised.
     """
     files: list[NoteFile] = []
     problems: list[tuple[str, str]] = []
     seen_dirs: set[tuple[int, int]] = set()
     start = vault / under if under else vault
+    root_real = P.real(vault)
+    if under:
+        reason = P.outside_reason(root_real, start)
+        if reason is not None:
+            return files, [(under.strip("/"), f"{reason}, skipped")]
 
     def walk(folder: Path, prefix: str) -> None:
         try:
@@ -209,11 +221,15 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 is_dir = e.is_dir(follow_symlinks=True)
             except OSError:
                 is_dir = False
-            if is_dir:
-                if not skip_dir_name(e.name):
-                    walk(Path(e.path), rel_e)
+            if is_dir and skip_dir_name(e.name) or not is_dir and not is_note_name(e.name):
                 continue
-            if not is_note_name(e.name):
+            if e.is_symlink():
+                reason = P.outside_reason(root_real, e.path)
+                if reason is not None and os.path.exists(e.path):  # dangling: reported below
+                    problems.append((rel_e, f"{reason}, skipped"))
+                    continue
+            if is_dir:
+                walk(Path(e.path), rel_e)
                 continue
             try:
                 est = e.stat(follow_symlinks=True)

@@ -163,7 +163,7 @@ def test_ingest_upload_url_text_and_jobs(srv, c):
     _error(c.post("/api/ingest/text", json={"text": ""}), 400, "text")
     _error(c.post("/api/ingest/url", json={"url": "file:///etc/passwd"}), 400, "url")
     r = c.post("/api/ingest/url", json={"url": "http://127.0.0.1:9/private"})
-    assert r.status_code == 200 and "refused" in json.dumps(r.json()["skipped"])  # private address
+    assert r.status_code == 200 and "refused" in json.dumps(r.json()["failed"])  # private address: a failure (issue 10)
     jobs = c.get("/api/jobs").json()
     assert {"counts", "dead", "running", "queued"} <= set(jobs)
     dead = c.get("/api/jobs/dead").json()

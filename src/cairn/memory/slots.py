@@ -15,7 +15,10 @@ There are two kinds of slot:
   "lives in" ("lives in / moved to / relocated to / is based in X", "my home is in X"),
   "works at" (the employer: "works at / for X", "is employed by X", "got a job at X",
   "works as a Y at X"), "job" ("works as a X", "got a new job at Y as a X", "I'm a nurse"
-  for the occupations in `OCCUPATIONS`), "favourite X",
+  for the occupations in `OCCUPATIONS`), "favourite X". A state change fills the slot it
+  changes with the new value: "moved from Oslo to Bergen" / "moved back to X" (lives in),
+  "switched jobs from Acme to Globex" (works at), "changed careers from teacher to nurse",
+  "went from being a teacher to a nurse" (job); nothing else,
   "age", "name of X", "birthday". The subject is the word before the cue (I/my -> "user",
   else the name, resolved to its entity; an owner written before it counts: "my sister lives
   in X" -> the user's sister, "Olga's brother works at X" -> Olga's brother). "We", "they"
@@ -107,12 +110,17 @@ _VAL = r"(?P<val>(?:" + _ABBR + r"|[^,.;!?(])+?)" + _VAL_END
 _JOB_VAL = (r"(?P<val>(?:" + _ABBR + r"|[^,.;!?(])+?)(?=\s+(?:at|in|with|on)\b|" + _VAL_END[3:])
 _NEW_JOB = (r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+)?"
             r"(?:job|position|role)\s+")
+# The old value of a state change ("moved from <Oslo> to ..."): words up to " to ".
+_FROM = r"(?:(?!\bto\b)[^,.;!?])+?"
 OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("favourite", re.compile(_SUBJ_NO_I +
                              r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
                              r"(?:is|are)\s+(?:now\s+)?(?P<val>[^,.;!?]+)", re.I)),
     ("lives in", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s|'re)?\s+" + _ADV +
                             r"(?:live|lives|" + _BE_ING + r"living|moved|moves|relocated|settled|based)\s+(?:in|to)\s+" + _VAL, re.I)),
+    # State changes name the new value after "to": "moved from Oslo to Bergen", "moved back to X".
+    ("lives in", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV + r"(?:moved|moves|relocated|relocates)\s+"
+                            r"(?:back\s+|away\s+|(?:back\s+|away\s+)?from\s+" + _FROM + r"\s+)(?:in)?to\s+" + _VAL, re.I)),
     ("lives in", re.compile(r"\b" + _SUBJ_NO_I + r"\s+home\s+is\s+(?:now\s+)?in\s+" + _VAL, re.I)),
     ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'m|'s|'re)?\s+" + _ADV +
                             r"(?:work|works|" + _BE_ING + r"working|employed)\s+(?:at|for|by)\s+" + _VAL, re.I)),
@@ -122,8 +130,17 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("works at", re.compile(r"\b" + _SUBJ + r"(?:'m|'s)?\s+" + _ADV +
                             r"(?:work|works|" + _BE_ING + r"working|employed)\s+as\s+(?:an?\s+)?"
                             r"[^,.;!?]+?\s+at\s+" + _VAL, re.I)),
+    # "switched jobs from Acme to Globex": the employer after "to" (not an occupation: see "job")
+    ("works at", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV + r"(?:switched|switches|changed|changes|moved)\s+"
+                            r"(?:jobs?|employers?|companies|firms?)\s+from\s+" + _FROM + r"\s+to\s+"
+                            r"(?!(?:being\s+)?(?:an?\s+)?(?:" + OCCUPATIONS + r")\b)" + _VAL, re.I)),
     ("job", re.compile(r"\b" + _SUBJ + r"(?:'m|'s)?\s+" + _ADV +
                        r"(?:work|works|" + _BE_ING + r"working|employed)\s+as\s+(?:an?\s+)?" + _JOB_VAL, re.I)),
+    # "changed careers from teacher to nurse", "went from being a teacher to a nurse"
+    ("job", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV + r"(?:(?:switched|switches|changed|changes)\s+"
+                       r"(?:careers?|jobs?|professions?|roles?)\s+|went\s+|has\s+gone\s+|'s\s+gone\s+)from\s+"
+                       r"(?:being\s+)?(?:an?\s+)?" + _FROM + r"\s+to\s+(?:being\s+)?(?:an?\s+)?"
+                       r"(?P<val>" + OCCUPATIONS + r")(?=\s*[,.;!?]|\s*$|\s+(?:now|again|since|for|at|in|and|but|by)\b)", re.I)),
     # "got a new job at Siemens as an engineer": the job after the employer
     ("job", re.compile(r"\b" + _SUBJ + r"(?:'ve|'s)?\s+" + _ADV + _NEW_JOB +
                        r"(?:at|with)\s+[^,.;!?]+?\s+as\s+(?:an?\s+)?" + _JOB_VAL, re.I)),
@@ -138,7 +155,7 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
 # The owner written right before an open slot's subject word: "my" or "<Name>'s".
 _OWNER = re.compile(r"(?:\b(?P<my>my)|(?<![\w'])(?P<name>[^\W\d_][\w-]*)'s)\s+$", re.I)
 # Cheap test before the open-slot patterns.
-_OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
+_OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bswitch|\bchange|\bwent from|\bgone from|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
                         r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
                         r"\b(?:" + OCCUPATIONS + r")\b", re.I)
 

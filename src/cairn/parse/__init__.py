@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..model import ParsedDocument
 from .detect import AUDIO_EXTS, HEAD_BYTES, MARKDOWN_SUFFIXES, detect_kind
-from .errors import EmptyDocument, ParseError, TooLarge, UndecodableText, UnsupportedFormat
+from .errors import EmptyDocument, ParseError, TooLarge, UndecodableText, UnsupportedFormat, describe
 from .markdown import note_stem, parse_markdown
 from .pdf import MAX_OCR_PAGES
 from .text import decode_bytes
@@ -177,6 +177,6 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
     except ParseError:
         raise
     except (MemoryError, RecursionError) as exc:
-        raise ParseError(f"{kind} parser ran out of resources: {type(exc).__name__}") from exc
+        raise ParseError(f"the {kind} file is {describe(exc)}") from exc
     except Exception as exc:  # a bug in a parser library must not stop a batch
-        raise ParseError(f"{kind} parser failed: {type(exc).__name__}: {exc}") from exc
+        raise ParseError(f"the {kind} file could not be read: {describe(exc)}") from exc

@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import ParsedDocument
-from .errors import ParseError
+from .errors import ParseError, describe
 
 ASR_LABEL = "faster-whisper tiny.en int8"
 _LOCK = threading.Lock()
@@ -61,7 +61,7 @@ def decode(data: bytes) -> Any:
     try:
         audio = decode_audio(io.BytesIO(data), sampling_rate=16000)
     except Exception as exc:  # av.error.InvalidDataError and friends
-        raise ParseError(f"corrupt or unreadable audio: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable audio: {describe(exc)}") from None
     if audio is None or len(audio) < MIN_SAMPLES:
         n = 0 if audio is None else len(audio)
         raise ParseError(f"corrupt or truncated audio: only {n * 1000 // 16000} ms of audio could be decoded")
@@ -97,7 +97,7 @@ def parse_audio(data: bytes, name: str, *, asr: bool = True, fmt: str = "") -> P
                                                   condition_on_previous_text=False)
                 segments = list(segments)
         except Exception as exc:
-            raise ParseError(f"speech-to-text failed: {type(exc).__name__}: {exc}") from None
+            raise ParseError(f"speech-to-text failed: {describe(exc)}") from None
         for seg in segments:
             text = " ".join(seg.text.split())
             if text:

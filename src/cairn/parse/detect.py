@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 from ..model import PARSED_KINDS
-from .errors import UnsupportedFormat
+from .errors import UnsupportedFormat, describe
 from .text import bom_encoding, few_nuls, utf16_nul_pattern
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdx"}
@@ -207,7 +207,7 @@ def _ole_kind(path: Path) -> str:
             streams = ["/".join(e) for e in ole.listdir(streams=True, storages=False)]
     except Exception as exc:
         raise UnsupportedFormat("OLE2 compound file (.doc/.xls/.ppt/.msg)",
-                                f"corrupt or unreadable ({type(exc).__name__}: {exc})") from None
+                                f"corrupt or unreadable ({describe(exc)})") from None
     if any(s.startswith("__substg1.0_") for s in streams):
         return "msg"
     if not streams:

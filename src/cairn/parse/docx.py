@@ -18,7 +18,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import ParsedDocument
-from .errors import EmptyDocument, ParseError
+from .errors import EmptyDocument, ParseError, describe
 from ._shared import clean_text as _clean
 from ._shared import utc_iso as _iso
 
@@ -69,7 +69,7 @@ def parse_docx(data: bytes, name: str) -> ParsedDocument:
     except (zipfile.BadZipFile, KeyError, ValueError) as exc:
         raise ParseError(f"corrupt or unreadable DOCX: {exc}") from None
     except Exception as exc:  # python-docx raises a variety of package errors
-        raise ParseError(f"corrupt or unreadable DOCX: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable DOCX: {describe(exc)}") from None
 
     warnings: list[str] = []
     blocks: list[str] = []
@@ -103,7 +103,7 @@ def parse_docx(data: bytes, name: str) -> ParsedDocument:
             try:
                 md = table_markdown(item)
             except Exception as exc:  # irregular table grids
-                warnings.append(f"docx: a table could not be read as a grid ({type(exc).__name__}); its text is kept")
+                warnings.append(f"docx: a table could not be read as a grid ({describe(exc)}); its text is kept")
                 md = "\n".join(_clean(p.text) for p in _table_paragraphs(item))
             if md:
                 blocks.append(md)

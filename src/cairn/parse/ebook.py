@@ -15,7 +15,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import ParsedDocument
-from .errors import EmptyDocument, ParseError
+from .errors import EmptyDocument, ParseError, describe
 from .markdown import to_iso
 
 
@@ -43,7 +43,7 @@ def parse_epub(data: bytes, name: str) -> ParsedDocument:
             _warnings.simplefilter("ignore")
             book = epub.read_epub(io.BytesIO(data), options={"ignore_ncx": True})
     except Exception as exc:
-        raise ParseError(f"corrupt or unreadable EPUB e-book: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable EPUB e-book: {describe(exc)}") from None
     parts: list[str] = []
     warnings: list[str] = []
     seen: set[str] = set()
@@ -58,7 +58,7 @@ def parse_epub(data: bytes, name: str) -> ParsedDocument:
         try:
             text = html_to_text(item.get_content())
         except Exception as exc:
-            warnings.append(f"{item.get_name()}: could not be read ({type(exc).__name__}: {exc})")
+            warnings.append(f"{item.get_name()}: could not be read ({describe(exc)})")
             continue
         if text.strip():
             parts.append(text.strip())

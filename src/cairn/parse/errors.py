@@ -48,3 +48,25 @@ class TooLarge(ParseError):
         super().__init__(f"file too large: {size:,} bytes (limit {limit:,} bytes)")
         self.size = size
         self.limit = limit
+
+
+_INTERNAL = (AttributeError, TypeError, IndexError, KeyError, AssertionError, NameError,
+             LookupError, ZeroDivisionError)
+
+
+def describe(exc: BaseException) -> str:
+    """Why a file could not be read, for a person: never an exception class name. An
+    OSError gives its system message ("Permission denied"); RecursionError "nested too
+    deeply to read"; MemoryError "too large to hold in memory"; a library's internal error
+    (AttributeError, KeyError, ... raised on malformed content) "unexpected structure
+    inside the file (it looks damaged)"; anything else its own message."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to read"
+    if isinstance(exc, MemoryError):
+        return "too large to hold in memory"
+    if isinstance(exc, _INTERNAL):
+        return "unexpected structure inside the file (it looks damaged)"
+    text = str(exc).strip()
+    return text or "unreadable content (it looks damaged)"

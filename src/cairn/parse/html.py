@@ -17,7 +17,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import ParsedDocument
-from .errors import EmptyDocument, ParseError
+from .errors import EmptyDocument, ParseError, describe
 from .markdown import to_iso
 from .text import bom_encoding, decode_bytes, normalize_newlines
 
@@ -219,7 +219,7 @@ def parse_html(data: bytes | str, name: str) -> ParsedDocument:
             deduplicate=False,
         )
     except Exception as exc:  # trafilatura bugs must not stop the import
-        warnings.append(f"html: main-content extraction failed ({type(exc).__name__}); used the page's plain text")
+        warnings.append(f"html: main-content extraction failed ({describe(exc)}); used the page's plain text")
     if not body or not body.strip():
         if not any("extraction failed" in w for w in warnings):
             warnings.append("html: main-content extraction found nothing; used the page's plain text")

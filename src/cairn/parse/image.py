@@ -17,7 +17,7 @@ from typing import Any
 
 from ..model import PageSpan, ParsedDocument
 from ._shared import clean_text
-from .errors import ParseError
+from .errors import ParseError, describe
 
 IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg", "TIFF": "tif", "WEBP": "webp"}
 MAX_FRAMES = 200  # OCR at most this many frames of a multi-page TIFF
@@ -93,7 +93,7 @@ def parse_image(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
     except Image.DecompressionBombError as exc:
         raise ParseError(f"image too large to decode safely: {exc}") from None
     except Exception as exc:  # UnidentifiedImageError, OSError("truncated"), SyntaxError...
-        raise ParseError(f"corrupt or unreadable image: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable image: {describe(exc)}") from None
     label = f"{fmt} image"
     meta = image_metadata(img, len(data))
     warnings: list[str] = []
@@ -122,7 +122,7 @@ def parse_image(data: bytes, name: str, *, ocr: bool = True) -> ParsedDocument:
         except ParseError:
             raise
         except Exception as exc:  # a frame that fails to decode
-            raise ParseError(f"corrupt or unreadable {label}: {type(exc).__name__}: {exc}") from None
+            raise ParseError(f"corrupt or unreadable {label}: {describe(exc)}") from None
         if not parts:
             warnings.append("no text found (OCR)")
         meta["ocr"] = "rapidocr"

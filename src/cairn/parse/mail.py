@@ -19,7 +19,7 @@ from typing import Any
 from ..model import ParsedDocument
 from ._shared import clean_text, utc_iso
 from .html import html_to_text
-from .errors import EmptyDocument, ParseError
+from .errors import EmptyDocument, ParseError, describe
 
 
 def mail_date(value: Any) -> str | None:
@@ -52,7 +52,7 @@ def parse_eml(data: bytes, name: str) -> ParsedDocument:
     try:
         msg = BytesParser(policy=policy.default).parsebytes(data)
     except Exception as exc:
-        raise ParseError(f"unreadable e-mail message: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"unreadable e-mail message: {describe(exc)}") from None
     warnings = [f"e-mail header problem: {d.__class__.__name__}" for d in msg.defects][:5]
 
     def header(key: str) -> str:
@@ -69,14 +69,14 @@ def parse_eml(data: bytes, name: str) -> ParsedDocument:
             content = part.get_content()
             text = html_to_text(content) if part.get_content_subtype() == "html" else content
     except Exception as exc:
-        warnings.append(f"e-mail body could not be decoded ({type(exc).__name__}: {exc})")
+        warnings.append(f"e-mail body could not be decoded ({describe(exc)})")
     attachments: list[tuple[str, int]] = []
     try:
         for att in msg.iter_attachments():
             payload = att.get_payload(decode=True) or b""
             attachments.append((att.get_filename() or att.get_content_type(), len(payload)))
     except Exception as exc:
-        warnings.append(f"attachments could not be listed ({type(exc).__name__}: {exc})")
+        warnings.append(f"attachments could not be listed ({describe(exc)})")
     headers = {"from": header("From"), "to": header("To"), "cc": header("Cc"), "date": header("Date"),
                "message_id": header("Message-ID")}
     return _assemble("eml", name, header("Subject"), headers, text, attachments, mail_date(headers["date"]), warnings)
@@ -91,7 +91,7 @@ def parse_msg(data: bytes, name: str) -> ParsedDocument:
     try:
         msg = extract_msg.openMsg(io.BytesIO(data), delayAttachments=True)
     except Exception as exc:
-        raise ParseError(f"corrupt or unreadable Outlook message (.msg): {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable Outlook message (.msg): {describe(exc)}") from None
     warnings: list[str] = []
     try:
         text = msg.body or ""
@@ -108,7 +108,7 @@ def parse_msg(data: bytes, name: str) -> ParsedDocument:
         created = mail_date(msg.date)
         subject = str(msg.subject or "").strip()
     except Exception as exc:
-        raise ParseError(f"corrupt or unreadable Outlook message (.msg): {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable Outlook message (.msg): {describe(exc)}") from None
     finally:
         try:
             msg.close()

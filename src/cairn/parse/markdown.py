@@ -53,7 +53,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import Link, ParsedDocument
-from .errors import EmptyDocument
+from .errors import EmptyDocument, describe
 from .text import normalize_newlines
 
 NOTE_SUFFIXES = {".md", ".markdown", ".mdx", ".txt", ".org", ".text"}
@@ -283,7 +283,7 @@ def _parse_block(block: _Block) -> None:
             block.error_line = line
             return
         except (RecursionError, ValueError, TypeError) as exc:
-            block.error = f"YAML parse error: {type(exc).__name__}: {exc}"
+            block.error = f"YAML parse error: {describe(exc)}"
             return
     if data is None:
         data = {}

@@ -15,7 +15,7 @@ import logging
 import threading
 from typing import Any
 
-from .errors import ParseError
+from .errors import ParseError, describe
 
 _LOCK = threading.Lock()
 
@@ -94,7 +94,7 @@ def ocr_image(img: Any) -> str:
         with _LOCK:  # one inference at a time per process (onnxruntime uses all cores)
             result = engine(rgb)
     except Exception as exc:
-        raise ParseError(f"OCR failed: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"OCR failed: {describe(exc)}") from None
     boxes, texts = getattr(result, "boxes", None), getattr(result, "txts", None)
     if boxes is None or not texts:
         return ""

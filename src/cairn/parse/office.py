@@ -22,7 +22,7 @@ from pathlib import PurePath
 from typing import Any, Iterable
 
 from ..model import PageSpan, ParsedDocument
-from .errors import EmptyDocument, ParseError
+from .errors import EmptyDocument, ParseError, describe
 from ._shared import clean_text as _clean
 from ._shared import utc_iso as _iso
 
@@ -96,7 +96,7 @@ def parse_pptx(data: bytes, name: str) -> ParsedDocument:
     try:
         prs = Presentation(io.BytesIO(data))
     except Exception as exc:
-        raise ParseError(f"corrupt or unreadable PowerPoint presentation: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable PowerPoint presentation: {describe(exc)}") from None
     title, meta, created, updated = _core(prs.core_properties)
     parts: list[str] = []
     spans: list[PageSpan] = []
@@ -118,7 +118,7 @@ def parse_pptx(data: bytes, name: str) -> ParsedDocument:
                 if notes:
                     blocks.append(f"Notes: {notes}")
         except Exception as exc:  # one broken slide must not lose the others
-            warnings.append(f"slide {n}: could not be read ({type(exc).__name__}: {exc})")
+            warnings.append(f"slide {n}: could not be read ({describe(exc)})")
             continue
         first_title = first_title or slide_title
         if not slide_title and not blocks:
@@ -147,7 +147,7 @@ def parse_xlsx(data: bytes, name: str) -> ParsedDocument:
     try:
         wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:
-        raise ParseError(f"corrupt or unreadable Excel spreadsheet: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt or unreadable Excel spreadsheet: {describe(exc)}") from None
     try:
         title, meta, created, updated = _core(wb.properties)
         parts: list[str] = []
@@ -162,7 +162,7 @@ def parse_xlsx(data: bytes, name: str) -> ParsedDocument:
                     if len(rows) < MAX_ROWS:
                         rows.append(list(row))
             except Exception as exc:
-                warnings.append(f"sheet {ws.title!r}: could not be read ({type(exc).__name__}: {exc})")
+                warnings.append(f"sheet {ws.title!r}: could not be read ({describe(exc)})")
                 continue
             if total > MAX_ROWS:
                 warnings.append(f"sheet {ws.title!r}: only the first {MAX_ROWS} of {total} rows were read")

@@ -24,7 +24,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..model import PageSpan, ParsedDocument
-from .errors import EmptyDocument, ParseError
+from .errors import EmptyDocument, ParseError, describe
 from ._shared import clean_lines, clean_text, utc_iso
 
 _PDF_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
@@ -87,7 +87,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = 
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
-        raise ParseError(f"corrupt or unreadable PDF: {exc or type(exc).__name__}") from None
+        raise ParseError(f"corrupt or unreadable PDF: {describe(exc)}") from None
 
     if reader.is_encrypted:
         try:
@@ -104,7 +104,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = 
     except FileNotDecryptedError:
         raise ParseError("encrypted PDF: a password is needed to read it") from None
     except Exception as exc:
-        raise ParseError(f"corrupt or unreadable PDF (page tree): {exc or type(exc).__name__}") from None
+        raise ParseError(f"corrupt or unreadable PDF (page tree): {describe(exc)}") from None
     if n_pages == 0:
         raise EmptyDocument("PDF has no pages")
 
@@ -121,7 +121,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = 
         try:
             raw = reader.pages[i].extract_text() or ""
         except Exception as exc:  # one bad page must not lose the others
-            warnings.append(f"page {number}: text extraction failed ({type(exc).__name__}: {exc})")
+            warnings.append(f"page {number}: text extraction failed ({describe(exc)})")
             empty_pages.append(number)
             continue
         text = _clean_page(raw)
@@ -142,7 +142,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = 
                 empty_pages.append(number)
                 continue
             except Exception as exc:  # an undecodable image must not lose the other pages
-                warnings.append(f"page {number}: page image could not be read for OCR ({type(exc).__name__}: {exc})")
+                warnings.append(f"page {number}: page image could not be read for OCR ({describe(exc)})")
                 empty_pages.append(number)
                 continue
             text = _clean_page(scanned)

@@ -11,7 +11,7 @@ import re
 from pathlib import PurePath
 
 from ..model import ParsedDocument
-from .errors import EmptyDocument, ParseError
+from .errors import EmptyDocument, ParseError, describe
 from ._shared import clean_lines
 
 _TITLE = re.compile(r"\{\\title\s+([^{}]*)\}")
@@ -28,7 +28,7 @@ def parse_rtf(data: bytes, name: str) -> ParsedDocument:
     try:
         text = rtf_to_text(raw, errors="replace")
     except Exception as exc:
-        raise ParseError(f"corrupt RTF document: {type(exc).__name__}: {exc}") from None
+        raise ParseError(f"corrupt RTF document: {describe(exc)}") from None
     text = re.sub(r"\n{3,}", "\n\n", clean_lines(text)).strip()
     if not text:
         raise EmptyDocument("RTF document has no text")

@@ -58,8 +58,13 @@ def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str |
         where.append(f"n.type IN ({','.join('?' * len(types))})")
         args.extend(types)
     if since:
-        where.append("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at) >= ?")
-        args.append(since)
+        # Compared as instants (cairn.instants): stored times keep the offset they were
+        # written with, so their texts do not sort in time order.
+        from cairn import instants
+        instants.register(conn)
+        when = instants.sql_instant("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)")
+        where.append(f"{when} >= ?")
+        args.append(instants.instant(since) or since)
     rows = conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
     return {r[0] for r in rows}
@@ -201,14 +206,26 @@ def _age_days(ts: str | None, now: datetime) -> float | None:
 
 
 def make_snippet(text: str, terms: list[str], width: int = 240) -> str:
-    """~`width` characters of `text` around the first occurrence of a query term."""
+    """~`width` characters of `text` around the first occurrence of a query term, cut at
+    word boundaries (a snippet never starts or ends mid-word, unless one word is longer
+    than the whole snippet)."""
     flat = re.sub(r"\s+", " ", text).strip()
     if len(flat) <= width:
         return flat
     low = flat.lower()
     pos = min((i for i in (low.find(t) for t in terms if len(t) > 1) if i >= 0), default=0)
     start = max(0, pos - width // 3)
+    if start and flat[start - 1] != " ":
+        nxt = flat.find(" ", start, pos + 1)  # the first whole word before the term
+        if nxt >= 0:
+            start = nxt + 1
+        else:  # the term's own word: start where it starts
+            start = flat.rfind(" ", 0, start) + 1
     end = min(len(flat), start + width)
+    if end < len(flat) and flat[end] != " ":
+        cut = flat.rfind(" ", max(start + 1, pos + 1), end)
+        if cut > start:
+            end = cut
     return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
 
 

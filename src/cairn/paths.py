@@ -1,0 +1,76 @@
+"""Path confinement: the one rule every file operation follows.
+
+A path Cairn reads, writes, moves or deletes on its own must stay inside the folder it was
+given (the vault, or the folder named to `cairn ingest`) once every symbolic link on the way
+is followed. A link that leads out, a link loop and a dangling link are skipped with a
+reason written for a person; they are never walked, read, moved or deleted. A symlink
+*file* the person names explicitly on the command line is their choice: it is read, and the
+report says it was a link.
+
+    reason = escape_reason(vault, vault / "notes/x.md")   # None when it stays inside
+    path = confine(vault, vault / "notes/x.md")            # the resolved path, or PathOutside
+
+Both take the root as configured (it may itself sit behind a symlink: the root is resolved
+first, so a vault at ~/vault -> /data/vault is fine).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+from cairn.errors import Forbidden
+
+
+class PathOutside(Forbidden, ValueError):
+    """A path leads outside the folder it must stay in (message names the path, the target
+    and the folder). HTTP 403, exit 1."""
+
+    category = "outside_folder"
+
+
+def real(path: Path | str) -> str:
+    """`path` with every symbolic link followed and `..` removed (os.path.realpath: never
+    raises; a loop or a missing part is left as far as it could be followed)."""
+    return os.path.realpath(os.fspath(path))
+
+
+def is_inside(root_real: str, path_real: str) -> bool:
+    """True when the resolved `path_real` is `root_real` or lies under it (both from `real`)."""
+    return path_real == root_real or path_real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def outside_reason(root: Path | str, path: Path | str, where: str = "the vault") -> str | None:
+    """"symlink leads outside <where> (-> <target>)" when `path`, every symlink followed,
+    is not inside `root`; else None (loops are not looked for: see `escape_reason`)."""
+    target = real(path)
+    if is_inside(real(root), target):
+        return None
+    return f"symlink leads outside {where} (-> {target})"
+
+
+def escape_reason(root: Path | str, path: Path | str, where: str = "the vault") -> str | None:
+    """None when `path` stays inside `root` after following every symlink; else why not:
+    "symlink loop", "symlink leads outside <where> (-> /etc/passwd)". `where` names the
+    root in the reason ("the vault", "the folder given"). A path that does not exist (yet)
+    but whose existing parts stay inside is fine (None): a note about to be written."""
+    reason = outside_reason(root, path, where)
+    if reason is not None:
+        return reason
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink loop"
+    return None
+
+
+def confine(root: Path | str, path: Path | str, where: str = "the vault") -> Path:
+    """The resolved `path` when it stays inside `root` (see `escape_reason`). Raises
+    PathOutside naming the path and where it leads; nothing has been touched then."""
+    reason = escape_reason(root, path, where)
+    if reason is not None:
+        raise PathOutside(f"{path}: {reason}; Cairn only reads, writes and moves files inside "
+                          f"{where} ({root})")
+    return Path(real(path))

@@ -1,0 +1,58 @@
+"""Advisory locks between processes sharing one Cairn home.
+
+`exclusive(conn, name)` holds an exclusive `flock` on `<index file>.<name>.lock` for the
+duration of a `with` block, so work that must not run twice at once (embedding the chunks
+that lack vectors; running the ingest queue) is done by one process while the others wait
+and then find it done. The kernel drops the lock when its holder dies (kill -9 included),
+so a crash never leaves a stale lock. Re-entrant within a process (a nested `with` on the
+same name in the same thread does not wait on itself; other threads wait like other processes). An in-memory index has no file: no lock is taken.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sqlite3
+import threading
+from typing import Iterator
+
+_held: dict[tuple[str, int], int] = {}  # (lock path, thread) -> nesting depth
+_guard = threading.RLock()
+
+
+def lock_path(conn: sqlite3.Connection, name: str) -> str | None:
+    """`<main database file>.<name>.lock`, or None for an in-memory database."""
+    for row in conn.execute("PRAGMA database_list"):
+        if row[1] == "main":
+            return f"{row[2]}.{name}.lock" if row[2] else None
+    return None
+
+
+@contextlib.contextmanager
+def exclusive(conn: sqlite3.Connection, name: str) -> Iterator[None]:
+    """Hold the process-shared lock `name` of this index while the block runs (blocking
+    until it is free). Raises OSError only if the lock file cannot be created."""
+    path = lock_path(conn, name)
+    if path is None:
+        yield
+        return
+    key = (path, threading.get_ident())
+    with _guard:
+        depth = _held.get(key, 0)
+        _held[key] = depth + 1
+    if depth:
+        try:
+            yield
+        finally:
+            with _guard:
+                _held[key] -= 1
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        with _guard:
+            _held.pop(key, None)
+        os.close(fd)  # releases the flock
