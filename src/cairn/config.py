@@ -342,6 +342,9 @@ def default_home() -> Path:
     return Path(env).expanduser() if env else Path("~/.cairn").expanduser()
 
 
+_INT_LIST_KEYS = {"telegram.allow"}  # list settings whose items may be numbers (Telegram user ids)
+
+
 def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
     for key, value in values.items():
         if not hasattr(obj, key):
@@ -353,9 +356,11 @@ def _apply(obj: Any, values: dict[str, Any], section: str) -> None:
             setattr(obj, key, value)
             continue
         if isinstance(current, list):  # a list of strings; one string is a list of one
-            items = [value] if isinstance(value, (str, int)) and not isinstance(value, bool) else value
+            ints = f"{section}{key}" in _INT_LIST_KEYS  # ids that may be written as numbers
+            items = [value] if isinstance(value, str) or (ints and isinstance(value, int)
+                                                          and not isinstance(value, bool)) else value
             if not isinstance(items, list) or not all(
-                    (isinstance(p, str) and p.strip()) or (isinstance(p, int) and not isinstance(p, bool))
+                    (isinstance(p, str) and p.strip()) or (ints and isinstance(p, int) and not isinstance(p, bool))
                     for p in items):
                 raise ConfigError(f"config.toml: {section}{key} must be a list of non-empty strings, "
                                   f"got {value!r}")
