@@ -157,6 +157,32 @@ def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
                      if _document_frequency(conn, stats, w) > COMMON_DF * stats.total)
 
 
+BM25_MAX_POSTINGS = 20_000  # keyword rows one OR query may score (sum of its words' frequencies)
+
+
+def capped_terms(conn: sqlite3.Connection, query: str, drop: frozenset[str]) -> frozenset[str]:
+    """`drop` plus the most frequent remaining query words, left out until the words kept
+    match at most BM25_MAX_POSTINGS keyword rows in all (sum of document frequencies); the
+    rarest word is always kept. BM25 scores every row that matches any word of an OR query,
+    so the cost of a query grows with its words' frequencies: at 100k chunks a query of
+    several mid-frequency words (each in 2-20% of the chunks, under COMMON_DF) scored tens
+    of thousands of rows and made the p95 latency (issue 16). The words left out are the
+    least discriminating ones (idf ~ log(N/df)). Only in indexes of at least
+    COMMON_MIN_CHUNKS chunks, where the frequencies are cached by `common_terms` anyway."""
+    top = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+    if top < COMMON_MIN_CHUNKS:
+        return drop
+    stats = _df_stats(conn)
+    words = sorted({w for w in query_terms(query) if len(w) > 1 and w not in STOPWORDS and w not in drop},
+                   key=lambda w: _document_frequency(conn, stats, w))
+    total, extra = 0, set()
+    for i, w in enumerate(words):
+        total += _document_frequency(conn, stats, w)
+        if i > 0 and total > BM25_MAX_POSTINGS:
+            extra.add(w)
+    return drop | frozenset(extra) if extra else drop
+
+
 def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
                        allowed: set[int] | None = None, fields: bool = True,
                        drop: frozenset[str] | None = None) -> list[tuple[int, float]]:
@@ -200,7 +226,7 @@ def _keyword_channel(conn: sqlite3.Connection, query: str, limit: int,
     query words found nowhere (`missing_words`); never raises for an FTS5 error (it is
     reported). The MATCH expression is built once."""
     try:
-        drop = common_terms(conn, query)  # once: the field-filter fallback reuses it
+        drop = capped_terms(conn, query, common_terms(conn, query))  # once: the fallback reuses it
         match = build_match_query(query, drop=drop)
         if match is None:
             return [], [NO_WORDS], []
