@@ -727,14 +727,14 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
     return ids
 
 
+_HEAVY_SUFFIXES = frozenset({".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".gif", ".bmp",
+                             ".wav", ".mp3", ".m4a", ".ogg", ".oga", ".flac", ".opus", ".aac", ".mp4"})
+
+
 def _heavy_file(path: Path) -> bool:
-    """`is_heavy` on the first bytes of a file (False when it cannot be read: the job says why)."""
-    from cairn.parse.detect import HEAD_BYTES
-    try:
-        with open(path, "rb") as fh:
-            return is_heavy(path, fh.read(HEAD_BYTES))
-    except OSError:
-        return False
+    """Whether a source is queued for phase 2, by its name alone (the file is read once, by
+    its job; `_parse_source` sends it to a worker by its content all the same)."""
+    return path.suffix.lower() in _HEAVY_SUFFIXES
 
 
 def _needs_parse(conn: sqlite3.Connection, settings: Settings, path: Path) -> bool:
