@@ -274,9 +274,15 @@ class Cairn:
         from cairn.store.db import index_state
         state = index_state(self.conn)
         if self._pending_cache is None or self._pending_cache[0] != state:
-            eligible = self.conn.execute("SELECT count(*) FROM chunks WHERE ord < ?",
-                                         (self.settings.chunk.embed_max_chunks,)).fetchone()[0]
-            self._pending_cache = (state, max(0, eligible - len(self.vectors)))
+            have = len(self.vectors)
+            # count(*) of all chunks reads the smallest index (0.2 ms at 6k chunks); the exact
+            # count of eligible chunks scans one (3 ms at 6k): only when vectors are short.
+            pending = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0] - have
+            if pending > 0:
+                eligible = self.conn.execute("SELECT count(*) FROM chunks WHERE ord < ?",
+                                             (self.settings.chunk.embed_max_chunks,)).fetchone()[0]
+                pending = eligible - have
+            self._pending_cache = (state, max(0, pending))
         return self._pending_cache[1]
 
     def search_batch(self, queries: Iterable[tuple[str, str]], **kwargs) -> Iterator[dict]:
