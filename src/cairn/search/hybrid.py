@@ -359,9 +359,10 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
 
     cand_ids = list(dict.fromkeys([c for c, _ in kw] + [c for c, _ in sem]))
     if mode != "keyword":
+        result.semantic_floor = s.semantic_floor
+    if mode != "keyword" and s.semantic_floor > 0:  # 0: the nearest notes, however far
         # Relevance floor: a candidate with no query word must be close in meaning, so a
         # word found nowhere does not bring back the nearest notes ranked as matches.
-        result.semantic_floor = s.semantic_floor
         kw_ids = {c for c, _ in kw}
         sem_cos = dict(sem)
         dropped = [c for c in cand_ids if c not in kw_ids and sem_cos.get(c, 0.0) < s.semantic_floor]
