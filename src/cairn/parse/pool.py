@@ -73,7 +73,7 @@ def _worker_main(fd_in: int, fd_out: int, memory_bytes: int) -> None:
             reply = (key, "ok", parse_file(Path(path), **kwargs))
         except ParseError as exc:
             text = str(exc)
-            if "MemoryError" in text and memory_bytes:
+            if "memory" in text.lower() and memory_bytes:
                 text += f" (the worker's memory cap is {memory_bytes >> 20} MiB, [ingest] parse_memory_mib)"
             reply = (key, "parse", (type(exc).__name__, text))
         except OSError as exc:
