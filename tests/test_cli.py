@@ -49,7 +49,7 @@ def chat_home(tmp_path_factory):
 def test_search_json_fields_and_source_ids(chat_home):
     r = cairn(chat_home, "search", "half marathon training", "--json", "--k", "3")
     assert r.returncode == 0, r.stderr
-    hits = json.loads(r.stdout)
+    hits = json.loads(r.stdout)["hits"]
     assert hits[0]["source_id"] == "D1:2"
     assert hits[0]["event_time"] == "2023-05-08T13:57:00"  # the message's own time, not import time
     for key in ("id", "source_id", "title", "path", "source", "snippet", "start", "end", "page", "score", "signals"):
@@ -59,12 +59,12 @@ def test_search_json_fields_and_source_ids(chat_home):
 
 def test_chat_messages_are_separate_units(chat_home):
     r = cairn(chat_home, "search", "kitten", "--json", "--mode", "keyword")
-    hits = json.loads(r.stdout)
+    hits = json.loads(r.stdout)["hits"]
     assert [h["source_id"] for h in hits] == ["D2:1"]
 
 
 def test_record_keeps_its_id(chat_home):
-    hits = json.loads(cairn(chat_home, "search", "rye flour starter", "--json").stdout)
+    hits = json.loads(cairn(chat_home, "search", "rye flour starter", "--json").stdout)["hits"]
     assert hits[0]["source_id"] == "doc-1" and hits[0]["title"] == "Sourdough"
 
 

@@ -58,9 +58,9 @@ def test_valid_choices_pass_through_to_the_service(tmp_path):
     r = cairn(home, "search", "heron", "--mode", "keyword", "--fusion", "rrf", "--type", "markdown",
               "--type", "text", "--json")
     assert r.returncode == 0, r.stderr
-    assert [h["title"] for h in json.loads(r.stdout)] == ["Herons"]
+    assert [h["title"] for h in json.loads(r.stdout)["hits"]] == ["Herons"]
     r = cairn(home, "search", "heron", "--mode", "keyword", "--type", "pdf", "--json")
-    assert r.returncode == 0 and json.loads(r.stdout) == []
+    assert r.returncode == 0 and json.loads(r.stdout)["hits"] == []
     r = cairn(home, "note", "update", "Herons", "--mode", "append", "--body", "Seen again in March.")
     assert r.returncode == 0, r.stderr
     r = cairn(home, "remember", "I prefer tea to coffee", "--kind", "preference", "--json")
@@ -181,4 +181,4 @@ def test_unwritable_index_file_is_named(tmp_path):
     assert f"{index}: cannot open index database: unable to open database file; {wal} is a directory" in r.stderr
     wal.rmdir()
     r = cairn(home, "search", "kayak", "--mode", "keyword", "--json")  # nothing was lost
-    assert r.returncode == 0 and [h["title"] for h in json.loads(r.stdout)] == ["Kayak"]
+    assert r.returncode == 0 and [h["title"] for h in json.loads(r.stdout)["hits"]] == ["Kayak"]

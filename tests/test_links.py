@@ -158,7 +158,7 @@ def test_cli_sync_links_and_notes(tmp_path):
     run = cli(home, "note", "delete", "Garden Shed Plan")
     assert ".trash/Garden Shed Plan.md" in run.stdout
     run = cli(home, "search", "--mode", "keyword", "--json", "larch")
-    assert json.loads(run.stdout) == []
+    assert json.loads(run.stdout)["hits"] == []
     run = cli(home, "sync", "--json")
     assert json.loads(run.stdout)["added"] == []
     # errors are named, no traceback; a usage conflict exits 2, the others 1

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
+from cairn.interfaces import typer_lite
 from cairn.model import FUSIONS, MEMORY_KINDS, NOTE_TYPES, NOTE_UPDATE_MODES, SEARCH_MODES
+
+
+typer_lite.install()  # options coerced without importing pydantic (see typer_lite)
 
 
 def _choices(name: str, values: tuple[str, ...]) -> type[Enum]:
@@ -56,8 +56,45 @@ app = typer.Typer(help="Cairn: a local-first memory for everything you read, sav
 import_app = typer.Typer(help="Import JSONL exports (notes or chat transcripts).", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+class _LazyConsole:
+    """A rich Console made on first use: importing rich costs ~60 ms of a cold start (measured
+    with `python -X importtime`), and `search --json` or a failing command never need it."""
+
+    def __init__(self, **options) -> None:
+        self._options = options
+        self._console = None
+
+    def real(self):
+        """The rich Console itself (to hand to rich objects such as Progress)."""
+        if self._console is None:
+            from rich.console import Console
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str):
+        return getattr(self.real(), name)
+
+    def __enter__(self):
+        return self.real().__enter__()
+
+    def __exit__(self, *exc):
+        return self.real().__exit__(*exc)
+
+
+def escape(text: str) -> str:
+    """rich.markup.escape, imported on first use."""
+    from rich.markup import escape as _escape
+    return _escape(text)
+
+
+def Table(*args, **kwargs):  # noqa: N802 (stands in for the class)
+    """A rich Table (rich.table imported on first use)."""
+    from rich.table import Table as _Table
+    return _Table(*args, **kwargs)
+
+
+out = _LazyConsole(soft_wrap=True)
+err = _LazyConsole(stderr=True, soft_wrap=True)
 STATE: dict = {"home": None}
 
 
@@ -113,7 +150,6 @@ def _service() -> Iterator["object"]:
     from cairn.config import ConfigError, HomeNotWritable
     from cairn.errors import CairnError
     from cairn.embed import EmbedderUnavailable
-    from cairn.llm.errors import LLMUnavailable
     from cairn.service import Cairn
     from cairn.store.db import IndexOpenError
     try:
@@ -128,7 +164,14 @@ def _service() -> Iterator["object"]:
         _fail(_error_text(exc))
     except sqlite3.OperationalError as exc:
         _fail(svc.database_error_message(exc))
-    except (EmbedderUnavailable, LLMUnavailable, IndexOpenError, HomeNotWritable) as exc:
+    except (EmbedderUnavailable, IndexOpenError, HomeNotWritable) as exc:
+        _fail(str(exc))
+    except RuntimeError as exc:
+        # LLMUnavailable, checked without importing the LLM layer for commands that never
+        # load it (it can only have been raised if cairn.llm.errors was imported).
+        llm_errors = sys.modules.get("cairn.llm.errors")
+        if llm_errors is None or not isinstance(exc, llm_errors.LLMUnavailable):
+            raise
         _fail(str(exc))
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
@@ -143,8 +186,9 @@ def _progress(enabled: bool = True):
     if not enabled:
         yield None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True) as bar:
+                  TimeElapsedColumn(), console=err.real(), transient=True) as bar:
         tasks: dict[str, int] = {}
 
         def update(phase: str, done: int, total: int) -> None:
@@ -350,7 +394,7 @@ def status(json_out: bool = typer.Option(False, "--json")) -> None:
         out.print(f"{key:22} {value}")
 
 
-def _hits_table(hits) -> Table:
+def _hits_table(hits):
     table = Table(show_lines=False, expand=True)
     table.add_column("#", justify="right", width=3)
     table.add_column("title / snippet", ratio=3, overflow="fold")
@@ -406,12 +450,15 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
     for w in res.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(w)}")
     if json_out:
-        _dump([h.to_json() for h in res.hits])
+        _dump(res.to_json())
         return
     if not res.hits:
         out.print("no results" + (" (see warnings above)" if res.warnings else ""))
         return
     out.print(_hits_table(res.hits))
+    if res.below_floor and len(res.hits) < (k or 10):
+        err.print(f"{res.below_floor} less related note(s) not shown: below the relevance floor "
+                  f"(cosine < {res.semantic_floor:g}, \\[search] semantic_floor)")
 
 
 @app.command(context_settings=_TEXT_ARG)
@@ -799,10 +846,38 @@ if __name__ == "__main__":
     app()
 
 
-def _register_plugin_commands() -> None:
-    """Commands from plugins (built-ins included) through the `register_commands` hook."""
-    from cairn.plugins import load
-    load().hook.register_commands(cli=app)
+def _register_plugin_commands(argv: list[str] | None = None) -> None:
+    """Commands from plugins through the `register_commands` hook: the built-ins' always;
+    the entry-point plugins' only when the command line may need them (help, no command, or
+    a command name Cairn does not know), since reading entry points scans every installed
+    package (plugins.load_entry_points). `cairn plugins` loads them itself."""
+    from cairn.plugins import load_builtins, load_entry_points, pm
+    load_builtins().hook.register_commands(cli=app)
+    args = sys.argv[1:] if argv is None else argv
+    command = _command_name(args)
+    known = {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
+    known |= {g.name for g in app.registered_groups}
+    if command is not None and command in known and "--help" not in args:
+        return
+    added = load_entry_points()
+    if added:
+        pm.subset_hook_caller("register_commands",
+                              remove_plugins=[p for n, p in pm.list_name_plugin() if n not in added])(cli=app)
+
+
+def _command_name(args: list[str]) -> str | None:
+    """The command word of a command line (after the global options), or None."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--home":
+            i += 2
+            continue
+        if a.startswith("-"):
+            i += 1
+            continue
+        return a
+    return None
 
 
 _register_plugin_commands()

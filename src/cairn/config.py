@@ -107,6 +107,9 @@ class SearchSettings:
     keyword_weight: float = 1.0
     semantic_weight: float = 1.0
     answer_floor: float = 0.35  # minimum evidence support to cite a chunk
+    # Relevance floor: a hit that contains no query word must be at least this close in
+    # meaning (cosine) to be shown; 0 shows the nearest notes whatever they are.
+    semantic_floor: float = 0.1
 
 
 @dataclass
@@ -193,6 +196,12 @@ class IngestSettings:
     ocr: bool = True
     asr: bool = True
     max_ocr_pages: int = 50
+    # Images, audio and PDFs are parsed in worker processes (cairn.parse.pool): how many
+    # (0 = in the ingest process itself), each one's address-space cap in MiB (0 = none)
+    # and the wall seconds one file may take there.
+    parse_workers: int = 1
+    parse_memory_mib: int = 3072
+    parse_timeout_s: float = 600.0
 
 
 @dataclass
@@ -386,14 +395,14 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("fetch", "max_url_bytes"): (1, False), ("fetch", "timeout_s"): (0, True),
     ("jobs", "max_attempts"): (1, False), ("jobs", "batch"): (1, False),
     ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
-    ("ingest", "max_ocr_pages"): (1, False),
+    ("ingest", "max_ocr_pages"): (1, False), ("ingest", "parse_timeout_s"): (0, True),
     ("time", "max_attempts"): (1, False), ("time", "retry_base_s"): (0, True),
     ("server", "port"): (1, False), ("server", "rate_per_s"): (0, True),
     ("server", "rate_burst"): (1, False), ("server", "max_upload_bytes"): (1, False),
     ("server", "read_workers"): (1, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
-_MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0}
+_MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server")
 _LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'

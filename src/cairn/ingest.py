@@ -20,6 +20,7 @@ import re
 import shutil
 import sqlite3
 import stat
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -44,36 +45,7 @@ from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
 
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
 
-Progress = Callable[[str, int, int], None]  # (phase, done, total)
-
-
-@dataclass
-class IngestReport:
-    """Outcome of one ingest/import/reindex run. skipped/failed/warnings hold (name, detail)
-    pairs, the other lists names. tombstoned: sources left alone because a note made from
-    exactly these bytes was deleted in Cairn (only with `skip_tombstoned`, the watcher's
-    inbox scan)."""
-
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    warnings: list[tuple[str, str]] = field(default_factory=list)
-    tombstoned: list[str] = field(default_factory=list)
-    embedded: int = 0
-    reused_vectors: int = 0
-    retried: int = 0  # transient job failures retried after a back-off
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "added": len(self.added), "updated": len(self.updated),
-            "unchanged": len(self.unchanged), "embedded_chunks": self.embedded,
-            "skipped": [{"name": n, "reason": r} for n, r in self.skipped],
-            "failed": [{"name": n, "reason": r} for n, r in self.failed],
-            "warnings": [{"name": n, "warning": w} for n, w in self.warnings],
-            "tombstoned": list(self.tombstoned),
-        }
+from cairn.report import IngestReport, Progress, json_type_name  # noqa: F401 (re-exported)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -371,7 +343,7 @@ def _index_kept_copy(conn: sqlite3.Connection, settings: Settings, path: Path, s
 def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: Path | None,
                 report: IngestReport, *, source: str | None = None, name: str | None = None,
                 extra_meta: dict[str, Any] | None = None, raise_errors: bool = False,
-                skip_tombstoned: bool = False) -> None:
+                skip_tombstoned: bool = False, pool=None) -> None:
     """Ingest one source file into the vault and the index; the outcome goes to `report`.
 
     source/name: the note's source and the report's name for it when `src` is only a local
@@ -382,6 +354,8 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     skip_tombstoned: leave the source alone (listed in `report.tombstoned`) when a note made
     from exactly these bytes was deleted in Cairn, so an inbox scan never brings it back;
     an explicit ingest (the default) is a new request and ingests it again.
+    pool: a cairn.parse.pool.ParsePool that parses images, audio and PDFs in a bounded
+    worker process (run_jobs passes one); None parses them in this process.
     A vault copy the person edited since Cairn wrote it (cairn.conflicts) is never
     overwritten: the new version is written beside it as a conflict copy, indexed as a note
     of its own, and a warning in `report.warnings` names both (the same version is not
@@ -430,8 +404,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
                 report.warnings.append((name, C.edited_warning(existing.path, pending, already=True)))
             return
     try:
-        doc = parse_file(src, max_bytes=settings.max_file_bytes, ocr=settings.ingest.ocr,
-                         asr=settings.ingest.asr, max_ocr_pages=settings.ingest.max_ocr_pages)
+        doc = _parse_source(src, data, settings, pool)
     except EmptyDocument as exc:
         if existing is None:
             report.skipped.append((name, str(exc)))
@@ -557,6 +530,30 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         report.unchanged.append(name)
 
 
+def _parse_options(settings: Settings) -> dict[str, Any]:
+    i = settings.ingest
+    return {"max_bytes": settings.max_file_bytes, "ocr": i.ocr, "asr": i.asr, "max_ocr_pages": i.max_ocr_pages}
+
+
+def is_heavy(src: Path, head: bytes) -> bool:
+    """True for a source a worker process parses (images, audio, PDF: OCR and speech-to-text
+    run there; see cairn.parse.pool)."""
+    from cairn.parse.detect import detect_kind
+    from cairn.parse.pool import HEAVY_KINDS
+    try:
+        return detect_kind(src, head) in HEAVY_KINDS
+    except ParseError:  # unsupported content: parsed (and reported) in this process
+        return False
+
+
+def _parse_source(src: Path, data: bytes, settings: Settings, pool) -> ParsedDocument:
+    """parse_file, in the worker pool for heavy kinds when a pool is given."""
+    from cairn.parse.detect import HEAD_BYTES
+    if pool is not None and is_heavy(src, data[:HEAD_BYTES]):
+        return pool.parse(src, **_parse_options(settings))
+    return parse_file(src, **_parse_options(settings))
+
+
 # --- jobs, url ingest
 
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
@@ -641,7 +638,7 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
 
 
 def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestReport, *,
-                 resolver=None, connector=None) -> dict[str, Callable]:
+                 resolver=None, connector=None, pool=None) -> dict[str, Callable]:
     """Handlers for the job kinds "file" (payload {path, name, root, skip_tombstoned?}) and
     "url" (payload {url}): each ingests its source, adds its outcome to `report` and returns
     the outcome string."""
@@ -659,7 +656,8 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
         else:
             try:
                 ingest_file(conn, settings, src, Path(root) if root else None, part, name=name,
-                            raise_errors=True, skip_tombstoned=bool(job.payload.get("skip_tombstoned")))
+                            raise_errors=True, skip_tombstoned=bool(job.payload.get("skip_tombstoned")),
+                            pool=pool)
             except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
                 from cairn.jobs import PermanentJobError
                 raise PermanentJobError(f"cannot read: {exc.strerror or exc}") from exc
@@ -714,7 +712,10 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                            "root": os.path.abspath(root) if root is not None else None}
                 if skip_tombstoned:
                     payload["skip_tombstoned"] = True
+                if _heavy_file(f):
+                    payload["heavy"] = True  # parsed in phase 2, after every text source
                 jobs.append(("file", str(resolved), payload))
+    jobs.sort(key=lambda j: bool(j[2].get("heavy")))  # text sources first (stable order)
     ids: list[int] = []
     seen: set[int] = set()
     with N.transaction(conn):  # one transaction for the whole batch (fast for big folders)
@@ -726,39 +727,129 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
     return ids
 
 
+_HEAVY_SUFFIXES = frozenset({".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".gif", ".bmp",
+                             ".wav", ".mp3", ".m4a", ".ogg", ".oga", ".flac", ".opus", ".aac", ".mp4"})
+
+
+def _heavy_file(path: Path) -> bool:
+    """Whether a source is queued for phase 2, by its name alone (the file is read once, by
+    its job; `_parse_source` sends it to a worker by its content all the same)."""
+    return path.suffix.lower() in _HEAVY_SUFFIXES
+
+
+def _needs_parse(conn: sqlite3.Connection, settings: Settings, path: Path) -> bool:
+    """False when `ingest_file` would find this source unchanged (same bytes as the note made
+    from it, whose vault copy exists), so no worker time is spent parsing it ahead."""
+    try:
+        existing = N.get_note_by_source(conn, str(path.resolve()))
+        if existing is None or not (settings.vault / existing.path).exists():
+            return True
+        return existing.source_hash != V.sha256_bytes(path.read_bytes())
+    except OSError:
+        return False  # the job reports it
+
+
+def _since_start() -> float:
+    """Seconds since this process started (Linux /proc), so phase times include start-up;
+    elsewhere seconds since this module was imported."""
+    try:
+        start_ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return time.monotonic() - _IMPORTED
+
+
+_IMPORTED = time.monotonic()
+
+
+def _queued_split(conn: sqlite3.Connection, ids: list[int] | None) -> tuple[list[int], list[int]]:
+    """(text-source job ids, heavy-source job ids) among the queued jobs (or among `ids`)."""
+    rows = conn.execute("SELECT id, payload FROM jobs WHERE state = 'queued' ORDER BY id").fetchall()
+    wanted = set(ids) if ids is not None else None
+    light, heavy = [], []
+    for jid, payload in rows:
+        if wanted is not None and jid not in wanted:
+            continue
+        (heavy if '"heavy": true' in payload else light).append(jid)
+    return light, heavy
+
+
 def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: IngestReport, *,
              ids: list[int] | None = None, progress: Progress | None = None,
-             resolver=None, connector=None) -> IngestReport:
-    """Run the queue (phase 1: parse + index text per source, one job each), then embed
-    every chunk that lacks a vector (phase 2, batched). Dead letters are added to
-    `report.failed` with the job id. Returns `report`."""
-    from cairn.jobs import run_queue
+             resolver=None, connector=None, embed: bool = True) -> IngestReport:
+    """Run the queue in two phases and embed. Phase 1: every text source (parse, vault
+    copy, keyword index: one job each) — from then on they are keyword-searchable, listed
+    and linked. Phase 2: images, audio and PDFs, parsed in a bounded worker process
+    (cairn.parse.pool) that starts on them while this process embeds the text sources'
+    chunks; then their chunks are embedded too. embed=False leaves the vectors to a
+    background embedder (watch) or a later `cairn jobs run`: `status` counts them as
+    `missing_vectors`. A process that dies between the phases loses nothing: the text is
+    committed per job, unfinished jobs stay queued and missing vectors are found by the next
+    run. Dead letters are added to `report.failed` with the job id. `report.timings` holds
+    the seconds since the process started at which each phase ended. Returns `report`."""
+    import resource
 
-    handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector)
-    with exclusive(conn, "ingest"):  # one queue runner per home: no source ingested twice at once
-        result = run_queue(conn, handlers, settings.jobs, ids=ids, progress=progress)
-    for job, error in result.dead:
+    from cairn.jobs import requeue_orphans, run_queue
+    from cairn.parse.pool import ParsePool
+
+    ing = settings.ingest
+    pool = ParsePool(ing.parse_workers, ing.parse_memory_mib, ing.parse_timeout_s) if ing.parse_workers > 0 else None
+    handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector, pool=pool)
+    retries = 0
+    try:
+        with exclusive(conn, "ingest"):  # one queue runner per home: no source ingested twice at once
+            requeue_orphans(conn, settings.jobs)
+            light, heavy = _queued_split(conn, ids)
+            result = run_queue(conn, handlers, settings.jobs, ids=light, progress=progress)
+            dead, retries = list(result.dead), result.retries
+            report.timings["keyword_searchable_s"] = round(_since_start(), 3)
+            if pool is not None and heavy:
+                rows = conn.execute(f"SELECT payload FROM jobs WHERE id IN ({','.join('?' * len(heavy))})",
+                                    heavy).fetchall()
+                paths = [Path(json.loads(r[0])["path"]) for r in rows]
+                pool.prefetch([(p, _parse_options(settings)) for p in paths if _needs_parse(conn, settings, p)])
+            if embed:
+                report.embedded, report.reused_vectors = embed_missing(
+                    conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys)
+            if heavy or ids is None:
+                parse_progress = (lambda _p, d, t: progress("parse", d, t)) if progress else None
+                result = run_queue(conn, handlers, settings.jobs, ids=heavy if ids is not None else None,
+                                   progress=parse_progress)
+                dead += result.dead
+                retries += result.retries
+            report.timings["parsed_s"] = round(_since_start(), 3)
+            if embed:
+                more, reused = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                             fact_keys=settings.memory.fact_keys)
+                report.embedded += more
+                report.reused_vectors += reused
+                report.timings["embedded_s"] = round(_since_start(), 3)
+    finally:
+        if pool is not None:
+            report.peak_rss_mib["parse_workers"] = round(pool.peak_rss_mib, 1)
+            pool.close()
+    report.peak_rss_mib["ingest"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    for job, error in dead:
         report.failed.append((_job_name(job), f"{error} [dead letter: job {job.id}; `cairn jobs retry {job.id}`]"))
-    report.retried = result.retries
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                         fact_keys=settings.memory.fact_keys)
+    report.retried = retries
     return report
 
 
 def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path | str], embedder,
                  progress: Progress | None = None, *, resolver=None, connector=None,
-                 skip_tombstoned: bool = False) -> IngestReport:
+                 skip_tombstoned: bool = False, embed: bool = True) -> IngestReport:
     """Ingest files, folders (recursively) and URLs (str `https://...`): one queued job per
     source (cairn.jobs: retries with back-off, dead letters, resumes after a crash), then
     the queue is run and missing vectors embedded. Missing paths are reported as failed.
     skip_tombstoned: files whose bytes were deleted in Cairn are listed in
     `report.tombstoned`, not ingested (the watcher's inbox). resolver/connector: test hooks
-    passed to cairn.fetch for URL jobs."""
+    passed to cairn.fetch for URL jobs. embed: see run_jobs."""
     report = IngestReport()
     with exclusive(conn, "ingest"):  # parallel ingests of one folder: each file added once
         enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned)
         return run_jobs(conn, settings, embedder, report, progress=progress,
-                        resolver=resolver, connector=connector)
+                        resolver=resolver, connector=connector, embed=embed)
 
 
 # --------------------------------------------------------------------------- JSONL imports
@@ -790,12 +881,6 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]
                 raise ImportFormatError(f"{path}: line {lineno}: missing field(s) {', '.join(missing)}")
             out.append((lineno, obj))
     return out
-
-
-def json_type_name(value: Any) -> str:
-    """How a JSON value's type is named in error messages: "a string", "a number", "null"..."""
-    return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
-            dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def _wrong_type(path: Path, lineno: int, name: str, want: str, value: Any) -> ImportFormatError:

@@ -19,24 +19,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from cairn.answer import Answer, answer_question
-from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
-from cairn.answer.offtopic import unknown_terms
-from cairn.answer.premise import question_names, unknown_names
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
-from cairn.ingest import (IngestReport, Progress, embed_missing, import_chat_jsonl,
-                          import_notes_jsonl, ingest_paths, is_url, json_type_name, reindex,
-                          run_jobs)
-from cairn.search.hybrid import SearchResult, document_frequency, search
+from cairn.report import IngestReport, Progress
 from cairn.store import db
 from cairn.store import notes as N
-from cairn.store.vectors import VectorIndex
 
+# The layers below (ingest, answer, memory, the vector index, numpy) are imported by the
+# operations that use them, so a command pays only for what it runs: a cold
+# `cairn search --mode keyword` imports no numpy, httpx or LLM code (tests/test_cold_start.py).
 if TYPE_CHECKING:
     import threading
 
+    from cairn.answer import Answer
     from cairn.exports import ExportResult
-
+    from cairn.search.hybrid import SearchResult
+    from cairn.store.vectors import VectorIndex
     from cairn.sync import SyncReport
 
 
@@ -56,6 +53,7 @@ class Cairn:
         self._alias_cache: tuple[tuple[int, int], frozenset[str]] | None = None  # (index state, aliases)
         from cairn.events import bus_for
         self.events = bus_for(self.settings.home)  # typed events of this home (cairn.events)
+        self._pending_cache: tuple[tuple[int, int], int] | None = None  # (index state, vectors pending)
 
     # ------------------------------------------------------------------ resources
     @property
@@ -83,6 +81,7 @@ class Cairn:
     @property
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
+            from cairn.store.vectors import VectorIndex
             self._vectors = VectorIndex(self.conn, self.settings.home)
         return self._vectors
 
@@ -92,6 +91,7 @@ class Cairn:
             self._conn = None
             self._vectors = None
             self._alias_cache = None  # its index state belongs to the closed connection
+            self._pending_cache = None
 
     def database_error_message(self, exc: sqlite3.OperationalError) -> str:
         """One line for a SQLite error met while using the index, for any adapter to show:
@@ -115,6 +115,7 @@ class Cairn:
     def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None) -> IngestReport:
         """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
         Publishes ingest.* / note.* events and saves a trace (`report.trace_id`)."""
+        from cairn.ingest import ingest_paths, is_url
         sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
                                      for p in paths]
         return self._traced_ingest("ingest", [str(s) for s in sources], progress,
@@ -181,6 +182,7 @@ class Cairn:
     def jobs_run(self, progress: Progress | None = None) -> IngestReport:
         """Resume pending work: requeue jobs of dead processes, run every queued job, then
         embed chunks that lack vectors."""
+        from cairn.ingest import run_jobs
         return self._traced_ingest("jobs.run", [], progress, lambda prog: run_jobs(
             self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
 
@@ -195,11 +197,13 @@ class Cairn:
                 raise ValueError("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
                                  + " — `cairn jobs` lists the dead letters")
         J.requeue_dead(self.conn, ids)
+        from cairn.ingest import run_jobs
         return self._traced_ingest("jobs.retry", [str(i) for i in ids or []], progress, lambda prog: run_jobs(
             self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
 
     def import_notes(self, path: str | Path, progress: Progress | None = None) -> IngestReport:
         """Import a JSONL file of notes (see ingest.import_notes_jsonl)."""
+        from cairn.ingest import import_notes_jsonl
         return import_notes_jsonl(self.conn, self.settings, Path(path), self.embedder, progress)
 
     def import_chat(self, path: str | Path, progress: Progress | None = None, *,
@@ -219,12 +223,14 @@ class Cairn:
             ran.append(True)
             extractions.extend(self._extract_notes(note_ids, model, embed=False))
 
+        from cairn.ingest import import_chat_jsonl
         report = import_chat_jsonl(self.conn, self.settings, Path(path), self.embedder, progress,
                                    after_index=hook if do_extract else None)
         return ChatImportReport(**vars(report), extractions=extractions, extracted=bool(ran))
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:
         """Rebuild the index from the vault alone."""
+        from cairn.ingest import reindex
         return self._traced_ingest("reindex", [], progress,
                                    lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
 
@@ -246,17 +252,44 @@ class Cairn:
     def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
                types: list[str] | None = None, since: str | None = None, group: bool = True) -> SearchResult:
         """Hybrid search (see search.hybrid.search). Raises ValueError for a bad mode."""
+        from cairn.search.hybrid import search
         needs_vectors = mode in ("hybrid", "semantic")
-        return search(self.conn, self.vectors, self.embedder if needs_vectors else None, query,
-                      k=k or self.settings.search.k, mode=mode,
-                      fusion=fusion or self.settings.search.fusion, types=types,
-                      since=since, settings=self.settings.search, group=group)
+        res = search(self.conn, self.vectors if needs_vectors else None,
+                     self.embedder if needs_vectors else None, query,
+                     k=k or self.settings.search.k, mode=mode,
+                     fusion=fusion or self.settings.search.fusion, types=types,
+                     since=since, settings=self.settings.search, group=group)
+        if needs_vectors:
+            res.vectors_pending = self._vectors_pending()
+            if res.vectors_pending:
+                res.warnings.append(
+                    f"{res.vectors_pending} chunk(s) are not embedded yet, so results by meaning are "
+                    "incomplete (embedding runs after ingest; `cairn jobs run` finishes it)")
+        return res
+
+    def _vectors_pending(self) -> int:
+        """Chunks that should have a vector and do not yet (two-phase ingest: text is
+        searchable first): eligible chunks minus the vectors the loaded index holds. Cached
+        per index state (store.db.index_state), so a warm search pays nothing."""
+        from cairn.store.db import index_state
+        state = index_state(self.conn)
+        if self._pending_cache is None or self._pending_cache[0] != state:
+            have = len(self.vectors)
+            # count(*) of all chunks reads the smallest index (0.2 ms at 6k chunks); the exact
+            # count of eligible chunks scans one (3 ms at 6k): only when vectors are short.
+            pending = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0] - have
+            if pending > 0:
+                eligible = self.conn.execute("SELECT count(*) FROM chunks WHERE ord < ?",
+                                             (self.settings.chunk.embed_max_chunks,)).fetchone()[0]
+                pending = eligible - have
+            self._pending_cache = (state, max(0, pending))
+        return self._pending_cache[1]
 
     def search_batch(self, queries: Iterable[tuple[str, str]], **kwargs) -> Iterator[dict]:
         """Run many queries: yields {"query_id", "hits", "warnings"} per (id, query)."""
         for qid, query in queries:
             res = self.search(query, **kwargs)
-            yield {"query_id": qid, "hits": [h.to_json() for h in res.hits], "warnings": res.warnings}
+            yield {"query_id": qid, **res.to_json()}
 
     # ------------------------------------------------------------------ answer
     def ask(self, question: str, *, llm: str | None = None, k: int = 8, trace=None) -> Answer:
@@ -282,6 +315,11 @@ class Cairn:
         return ans
 
     def _ask(self, question, llm, k, trace, get_llm, default_llm_spec) -> Answer:
+        from cairn.answer import answer_question
+        from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
+        from cairn.answer.offtopic import unknown_terms
+        from cairn.answer.premise import question_names, unknown_names
+        from cairn.search.hybrid import document_frequency
         with trace.stage("model", {"llm": llm}) as out:
             spec = llm or self.settings.llm or default_llm_spec()
             model = get_llm(spec)
@@ -441,7 +479,7 @@ class Cairn:
         from cairn.watch import watch
 
         def ingest(conn, files):
-            return ingest_paths(conn, self.settings, files, self.embedder, skip_tombstoned=True)
+            return ingest_paths(conn, self.settings, files, self.embedder, skip_tombstoned=True, embed=False)
 
         watch(self.settings, _LazyEmbedder(self), stop, ingest=ingest, on_event=on_event,
               raise_interrupt=raise_interrupt)
@@ -558,6 +596,7 @@ class Cairn:
         """Extract from chat notes `note_ids` with `model` = (llm or None, problem or None)
         from `_extraction_llm`; store the fact keys; re-embed changed messages if `embed`."""
         from cairn.memory.extract import extract_facts
+        from cairn.ingest import embed_missing
         from cairn.memory.keys import facts_by_source, store_fact_keys
         model, problem = model
         out = []
@@ -622,6 +661,7 @@ class Cairn:
         """Index chat messages with (True) or without (False) their stored facts, for this
         process (benchmark A/B; the lasting switch is `[memory] fact_keys`). Returns the number
         of chunks rewritten and re-embedded."""
+        from cairn.ingest import embed_missing
         from cairn.memory.keys import apply_setting
         self.settings.memory.fact_keys = enabled
         n = apply_setting(self.conn, enabled)
@@ -720,6 +760,7 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
     missing id is the line number. Raises ValueError "PATH: line N: problem" for a line
     that is not UTF-8 or not such an object (query a string, id a string or a number),
     OSError when the file cannot be read."""
+    from cairn.report import json_type_name
     out = []
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):

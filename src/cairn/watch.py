@@ -21,6 +21,10 @@ save keep being followed):
 4. Every `[sync] rescan_s` (600 s) with nothing pending, the whole vault is reconciled
    again (20 ms for 1,000 unchanged notes): changes whose events the OS dropped are caught.
 
+5. Vectors are computed in the background (`BackgroundEmbedder`, a thread on its own index
+   connection): a changed note is keyword-searchable as soon as its text is indexed, and
+   its meaning follows; `cairn status` counts the chunks still waiting as `missing_vectors`.
+
 The loop runs until `stop` (a threading.Event) is set, so tests and servers run it in a
 thread; errors while indexing are reported through `on_event` and never end the loop.
 """
@@ -42,6 +46,63 @@ from cairn.ingest import is_source_name, iter_sources, skip_source_dir
 from cairn.store import db
 from cairn.store import notes as N
 from cairn.sync import SyncReport, reconcile
+
+class BackgroundEmbedder:
+    """Embeds chunks that have no vector yet (`ingest.embed_missing`) in a daemon thread on
+    its own index connection, whenever `wake()` is called (and once at start). Two-phase
+    ingest under `cairn watch` (and servers that run the watcher): the index writes of the
+    text phase never wait for the model. `stop()` ends the thread after the batch it is
+    embedding; what is left is found by the next run (nothing is lost)."""
+
+    def __init__(self, settings: Settings, embedder, on_error: Callable[[str], None] | None = None) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.on_error = on_error or (lambda message: None)
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.embedded = 0
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="cairn-embed", daemon=True)
+        self._thread.start()
+        self.wake()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def idle(self) -> bool:
+        """True when no embedding is asked for or running (tests wait on it)."""
+        return not self._wake.is_set() and not self._busy
+
+    _busy = False
+
+    def _run(self) -> None:
+        from cairn.ingest import embed_missing
+        conn = db.connect(self.settings.index_path)
+        try:
+            while not self._stop.is_set():
+                if not self._wake.wait(1.0):
+                    continue
+                self._busy = True
+                self._wake.clear()
+                try:
+                    done, _ = embed_missing(conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
+                                            fact_keys=self.settings.memory.fact_keys)
+                    self.embedded += done
+                except Exception as exc:  # the next wake retries; text search is unaffected
+                    self.on_error(f"background embedding failed: {exc}")
+                finally:
+                    self._busy = False
+        finally:
+            conn.close()
+
 
 # (conn, files) -> IngestReport; files deleted in Cairn before go to its `tombstoned` list
 # (`ingest.ingest_paths(..., skip_tombstoned=True)`).
@@ -77,6 +138,8 @@ class _Watcher:
         self.pending_vault: dict[Path, float] = {}
         self.pending_inbox: dict[Path, float] = {}
         self.last_full = time.monotonic()
+        self.background = BackgroundEmbedder(
+            settings, embedder, lambda m: self._emit(WatchEvent("error", message=m)))
 
     # ------------------------------------------------------------ classification
     def _in_vault(self, path: Path) -> bool:
@@ -140,6 +203,7 @@ class _Watcher:
         # The ingest callback skips files deleted in Cairn before (`report.tombstoned`),
         # checked inside ingest_file on the one read of each file.
         report = self.ingest(self.conn, todo)
+        self.background.wake()
         skipped = list(getattr(report, "tombstoned", None) or [])
         if len(skipped) == len(todo):
             report = None  # nothing but deleted files: no ingest report to show
@@ -147,7 +211,8 @@ class _Watcher:
 
     def start(self) -> None:
         """Initial full reconcile and inbox scan."""
-        report = reconcile(self.conn, self.settings, self.embedder)
+        report = reconcile(self.conn, self.settings, self.embedder, embed=False)
+        self.background.start()
         self.last_full = time.monotonic()
         self._emit(WatchEvent("sync", sync=report))
         inboxes = [d for d in self.inboxes if d.is_dir()]
@@ -172,10 +237,11 @@ class _Watcher:
             return
         self.last_full = now
         try:
-            report = reconcile(self.conn, self.settings, self.embedder)
+            report = reconcile(self.conn, self.settings, self.embedder, embed=False)
         except Exception as exc:
             self._emit(WatchEvent("error", message=f"periodic reconcile failed: {exc}"))
             return
+        self.background.wake()
         if report.changed or report.trashed:
             self._emit(WatchEvent("sync", sync=report))
 
@@ -189,7 +255,9 @@ class _Watcher:
             for p in due:
                 self.pending_vault.pop(p, None)
             try:
-                report = reconcile(self.conn, self.settings, self.embedder, paths=due, move_from=waiting)
+                report = reconcile(self.conn, self.settings, self.embedder, paths=due, move_from=waiting,
+                                   embed=False)
+                self.background.wake()
             except Exception as exc:  # keep watching; the next reconcile retries
                 self._emit(WatchEvent("error", message=f"indexing {len(due)} path(s) failed: {exc}"))
             else:
@@ -254,4 +322,5 @@ def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: Ingest
             if stop.is_set():
                 break
     finally:
+        w.background.stop()
         conn.close()

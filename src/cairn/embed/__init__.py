@@ -23,6 +23,10 @@ _instance_lock = threading.Lock()
 
 
 def __getattr__(name: str) -> Any:
+    if name == "EmbedderUnavailable":
+        from cairn.embed.errors import EmbedderUnavailable
+
+        return EmbedderUnavailable
     if name in __all__ and name != "get_embedder":
         from cairn.embed import minilm
 

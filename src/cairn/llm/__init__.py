@@ -21,11 +21,25 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from .client import OpenAICompatClient
-from .embedded import EmbeddedLLM, embedded_available, find_embedded_model, get_embedded
 from .errors import LLMBadResponse, LLMContextOverflow, LLMError, LLMTimeout, LLMUnavailable
+
+if TYPE_CHECKING:
+    from .client import OpenAICompatClient
+    from .embedded import EmbeddedLLM, embedded_available, find_embedded_model, get_embedded
+
+# The backends are imported on first use (`cairn.llm.errors` and this package stay cheap:
+# the OpenAI client pulls httpx, ~0.1 s of a cold start that most commands never need).
+_LAZY = {"OpenAICompatClient": "client", "EmbeddedLLM": "embedded", "embedded_available": "embedded",
+         "find_embedded_model": "embedded", "get_embedded": "embedded"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "LLM",
@@ -105,9 +119,11 @@ def get_llm(spec: str) -> LLM | None:
     if key == "none":
         return None
     if key == "embedded":
+        from .embedded import get_embedded
         return get_embedded()
     if key.startswith("openai:"):
         base_url, model = parse_openai_spec(spec)
+        from .client import OpenAICompatClient
         api_key = next((os.environ[v] for v in API_KEY_ENV_VARS if os.environ.get(v)), None)
         return OpenAICompatClient(base_url, model, api_key=api_key)
     raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")

@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 
 from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
-from cairn.search.text import build_match_query, has_field_filter, query_terms
+from cairn.search.text import STOPWORDS, build_match_query, has_field_filter, query_terms
 from cairn.store import db
 
 log = logging.getLogger("cairn.search")
@@ -48,6 +48,17 @@ class SearchResult:
     warnings: list[str] = field(default_factory=list)
     keyword_error: str | None = None
     mode: str = "hybrid"
+    missing_words: list[str] = field(default_factory=list)  # query words no chunk holds
+    below_floor: int = 0  # units (notes, chat messages) left out by the relevance floor
+    semantic_floor: float | None = None  # the floor applied (None: keyword mode, no floor)
+    vectors_pending: int = 0  # chunks not embedded yet: semantic results may be incomplete
+
+    def to_json(self) -> dict:
+        """{"hits": [Hit.to_json()], "warnings", "missing_words", "below_floor",
+        "semantic_floor", "vectors_pending"} (the shape of `cairn search --json`)."""
+        return {"hits": [h.to_json() for h in self.hits], "warnings": list(self.warnings),
+                "missing_words": list(self.missing_words), "below_floor": self.below_floor,
+                "semantic_floor": self.semantic_floor, "vectors_pending": self.vectors_pending}
 
 
 def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None) -> set[int] | None:
@@ -146,6 +157,32 @@ def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
                      if _document_frequency(conn, stats, w) > COMMON_DF * stats.total)
 
 
+BM25_MAX_POSTINGS = 20_000  # keyword rows one OR query may score (sum of its words' frequencies)
+
+
+def capped_terms(conn: sqlite3.Connection, query: str, drop: frozenset[str]) -> frozenset[str]:
+    """`drop` plus the most frequent remaining query words, left out until the words kept
+    match at most BM25_MAX_POSTINGS keyword rows in all (sum of document frequencies); the
+    rarest word is always kept. BM25 scores every row that matches any word of an OR query,
+    so the cost of a query grows with its words' frequencies: at 100k chunks a query of
+    several mid-frequency words (each in 2-20% of the chunks, under COMMON_DF) scored tens
+    of thousands of rows and made the p95 latency (issue 16). The words left out are the
+    least discriminating ones (idf ~ log(N/df)). Only in indexes of at least
+    COMMON_MIN_CHUNKS chunks, where the frequencies are cached by `common_terms` anyway."""
+    top = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+    if top < COMMON_MIN_CHUNKS:
+        return drop
+    stats = _df_stats(conn)
+    words = sorted({w for w in query_terms(query) if len(w) > 1 and w not in STOPWORDS and w not in drop},
+                   key=lambda w: _document_frequency(conn, stats, w))
+    total, extra = 0, set()
+    for i, w in enumerate(words):
+        total += _document_frequency(conn, stats, w)
+        if i > 0 and total > BM25_MAX_POSTINGS:
+            extra.add(w)
+    return drop | frozenset(extra) if extra else drop
+
+
 def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
                        allowed: set[int] | None = None, fields: bool = True,
                        drop: frozenset[str] | None = None) -> list[tuple[int, float]]:
@@ -174,23 +211,34 @@ _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-bm25")
 NO_WORDS = "the query has no searchable words for keyword search (only punctuation or symbols)"
 
 
+def missing_words(conn: sqlite3.Connection, query: str) -> list[str]:
+    """Query words (not stopwords) that no chunk holds, as FTS5 stems them
+    (`document_frequency` == 0), in query order. Their frequencies are cached per
+    connection (common_terms looks up the same words in a large index)."""
+    stats = _df_stats(conn)
+    words = dict.fromkeys(w for w in query_terms(query) if w not in STOPWORDS and not w.isdigit())
+    return [w for w in words if _document_frequency(conn, stats, w) == 0]
+
+
 def _keyword_channel(conn: sqlite3.Connection, query: str, limit: int,
-                     allowed: set[int] | None) -> tuple[list[tuple[int, float]], list[str]]:
-    """Keyword candidates plus warnings (NO_WORDS when the query has no searchable word);
-    never raises for an FTS5 error (it is reported). The MATCH expression is built once."""
+                     allowed: set[int] | None) -> tuple[list[tuple[int, float]], list[str], list[str]]:
+    """Keyword candidates, warnings (NO_WORDS when the query has no searchable word) and the
+    query words found nowhere (`missing_words`); never raises for an FTS5 error (it is
+    reported). The MATCH expression is built once."""
     try:
-        drop = common_terms(conn, query)  # once: the field-filter fallback reuses it
+        drop = capped_terms(conn, query, common_terms(conn, query))  # once: the fallback reuses it
         match = build_match_query(query, drop=drop)
         if match is None:
-            return [], [NO_WORDS]
+            return [], [NO_WORDS], []
         kw = _bm25(conn, match, limit, allowed)
+        missing = missing_words(conn, query)
         if not kw and has_field_filter(query):
             kw = keyword_candidates(conn, query, limit, allowed, fields=False, drop=drop)
-            return kw, ["no match for the title:/tags: filter; searched its words anywhere instead"]
-        return kw, []
+            return kw, ["no match for the title:/tags: filter; searched its words anywhere instead"], missing
+        return kw, [], missing
     except sqlite3.OperationalError as exc:
         log.warning("keyword channel failed for %r: %s", query, exc)
-        return [], [f"keyword search failed: {exc}"]
+        return [], [f"keyword search failed: {exc}"], []
 
 
 def _age_days(ts: str | None, now: datetime) -> float | None:
@@ -229,6 +277,31 @@ def make_snippet(text: str, terms: list[str], width: int = 240) -> str:
     return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
 
 
+def _count_units(conn: sqlite3.Connection, dropped: list[int], kept: list[int], group: bool) -> int:
+    """How many units (notes, chat messages; chunks when not grouping) the floor removed,
+    not counting units still represented by a kept chunk."""
+    if not group:
+        return len(dropped)
+
+    def units(ids: list[int]) -> set[tuple]:
+        out: set[tuple] = set()
+        for i in range(0, len(ids), 500):
+            part = ids[i:i + 500]
+            out |= {(r[0], r[1] if r[2] == "chat" else None) for r in conn.execute(
+                f"""SELECT c.note_id, c.source_id, n.type FROM chunks c JOIN notes n ON n.id = c.note_id
+                    WHERE c.id IN ({','.join('?' * len(part))})""", part)}
+        return out
+    return len(units(dropped) - units(kept))
+
+
+def _explain_empty(result: SearchResult, mode: str) -> None:
+    """The warning that says why a search found nothing (words found nowhere, floor)."""
+    if result.below_floor:
+        result.warnings.append(
+            f"{result.below_floor} nearest note(s) are below the relevance floor (cosine < "
+            f"{result.semantic_floor:g}, [search] semantic_floor in config.toml) and are not shown")
+
+
 def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 10,
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
@@ -257,7 +330,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     allowed = _allowed_ids(conn, types, since)
     n_cand = max(s.candidates, k * 3)
 
-    kw_result: tuple[list[tuple[int, float]], list[str]] = ([], [])
+    kw_result: tuple[list[tuple[int, float]], list[str], list[str]] = ([], [], [])
     kw_job = None
     if mode in ("hybrid", "semantic"):
         vindex.refresh()  # touches the connection: do it before the keyword thread starts
@@ -276,14 +349,29 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
         finally:
             if kw_job is not None:
                 kw_result = kw_job.result()
-    kw, notes = kw_result
+    kw, notes, result.missing_words = kw_result
     for note in notes:
         result.warnings.append(note)
         if note.startswith("keyword search failed"):
             result.keyword_error = note
+    if result.missing_words:
+        result.warnings.append("no note contains " + ", ".join(f"'{w}'" for w in result.missing_words))
 
     cand_ids = list(dict.fromkeys([c for c, _ in kw] + [c for c, _ in sem]))
+    if mode != "keyword":
+        result.semantic_floor = s.semantic_floor
+    if mode != "keyword" and s.semantic_floor > 0:  # 0: the nearest notes, however far
+        # Relevance floor: a candidate with no query word must be close in meaning, so a
+        # word found nowhere does not bring back the nearest notes ranked as matches.
+        kw_ids = {c for c, _ in kw}
+        sem_cos = dict(sem)
+        dropped = [c for c in cand_ids if c not in kw_ids and sem_cos.get(c, 0.0) < s.semantic_floor]
+        if dropped:
+            gone = set(dropped)
+            cand_ids = [c for c in cand_ids if c not in gone]
+            result.below_floor = _count_units(conn, dropped, cand_ids, group)
     if not cand_ids:
+        _explain_empty(result, mode)
         return result
     rows = {}
     for i in range(0, len(cand_ids), 500):

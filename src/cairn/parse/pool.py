@@ -1,0 +1,285 @@
+"""Heavy parsers (OCR, speech-to-text, PDF) in bounded worker processes.
+
+Images, recordings and PDFs are parsed by `parse_file` in a separate process, so the ingest
+process stays small (the OCR and speech models, a decoded 40-megapixel photo, live in the
+worker) and a pathological file cannot take it down:
+
+- memory cap: each worker sets `resource.setrlimit(RLIMIT_AS, cap)` on itself, so an
+  allocation beyond the cap fails inside the worker (MemoryError, or the worker dies);
+- time limit: the parent kills a worker that spends more than `timeout_s` seconds of wall
+  time on one file and reports that file as too slow;
+- a worker that dies (killed, out of memory, a crash in a native library) is replaced and
+  the file it held is reported with the reason; every other file goes on.
+Workers are started on first use as `python -m cairn.parse.pool FD_IN FD_OUT MEMORY_BYTES` (a
+fresh interpreter: never a fork of a process holding onnxruntime threads, and unlike
+multiprocessing's "spawn" it never re-imports the parent's __main__, which for
+`python -m cairn` would run the command again) and kept for the whole run, so each loads
+its models once (`ocr.ocr_engine` and `audio.asr_model` are cached per process). Requests
+and replies are pickled over two pipes of their own (a parser printing to stdout cannot
+garble them).
+
+    pool = ParsePool(workers=1, memory_mib=2048, timeout_s=600)
+    pool.prefetch([(path, kwargs), ...])      # start parsing in the background
+    doc = pool.parse(path, **kwargs)          # ParsedDocument; ParseError / OSError as parse_file
+    pool.close()
+
+`prefetch` lets the ingest index text notes and compute embeddings while the workers read
+images (two cores: the embedder in the parent, OCR in a worker).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as wait_ready
+from pathlib import Path
+from typing import Any
+
+from ..model import ParsedDocument
+from .errors import ParseError
+
+HEAVY_KINDS = frozenset({"image", "audio", "pdf"})  # parsed in a worker (detect.detect_kind)
+_Key = tuple[str, tuple]
+
+
+def _key(path: Path | str, kwargs: dict[str, Any]) -> _Key:
+    return str(path), tuple(sorted(kwargs.items()))
+
+
+def _worker_main(fd_in: int, fd_out: int, memory_bytes: int) -> None:
+    """Worker loop: receive (key, path, kwargs), send (key, status, payload) until None."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if memory_bytes > 0:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    from cairn.parse import parse_file
+
+    inbox, conn = Connection(fd_in, writable=False), Connection(fd_out, readable=False)
+    while True:
+        try:
+            msg = inbox.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        key, path, kwargs = msg
+        try:
+            reply = (key, "ok", parse_file(Path(path), **kwargs))
+        except ParseError as exc:
+            text = str(exc)
+            if "memory" in text.lower() and memory_bytes:
+                text += f" (the worker's memory cap is {memory_bytes >> 20} MiB, [ingest] parse_memory_mib)"
+            reply = (key, "parse", (type(exc).__name__, text))
+        except OSError as exc:
+            reply = (key, "os", (exc.errno, exc.strerror or str(exc), exc.filename))
+        except MemoryError:
+            reply = (key, "parse", ("ParseError", f"parser ran out of memory (worker cap {memory_bytes >> 20} MiB)"))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, never raised here
+            reply = (key, "parse", ("ParseError", f"parser failed: {type(exc).__name__}: {exc}"))
+        try:
+            conn.send(reply)
+        except MemoryError:
+            conn.send((key, "parse", ("ParseError", f"parser ran out of memory (worker cap {memory_bytes >> 20} MiB)")))
+
+
+def _worker_env() -> dict[str, str]:
+    """The environment of a worker: this one, with the folder this `cairn` package was
+    imported from first on PYTHONPATH (the worker must run the same code)."""
+    import cairn
+    root = str(Path(cairn.__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+class _Worker:
+    """One worker process and the two pipes to it (`send` requests, `conn` replies)."""
+
+    def __init__(self, memory_bytes: int) -> None:
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cairn.parse.pool", str(req_r), str(rep_w), str(memory_bytes)],
+            pass_fds=(req_r, rep_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, close_fds=True, env=_worker_env())
+        os.close(req_r)
+        os.close(rep_w)
+        self.send = Connection(req_w, readable=False)
+        self.conn = Connection(rep_r, writable=False)
+        self.task: tuple[_Key, str, dict] | None = None
+        self.started = 0.0
+
+    @property
+    def exitcode(self) -> int | None:
+        return self.proc.poll()
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+            self.proc.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        for c in (self.send, self.conn):
+            try:
+                c.close()
+            except OSError:
+                pass
+
+
+class ParsePool:
+    """Worker processes for heavy parsers; see the module docstring.
+
+    workers: processes (>= 1). memory_mib: RLIMIT_AS of each worker in MiB (0 = no cap).
+    timeout_s: wall seconds one file may take in a worker. Thread-safe; `close()` stops the
+    workers (also at interpreter exit: they are daemons)."""
+
+    def __init__(self, workers: int = 1, memory_mib: int = 2048, timeout_s: float = 600.0) -> None:
+        self.workers = max(1, int(workers))
+        self.memory_bytes = max(0, int(memory_mib)) << 20
+        self.timeout_s = float(timeout_s)
+        self._pool: list[_Worker] = []
+        self._queue: list[tuple[_Key, str, dict]] = []
+        self._results: dict[_Key, tuple[str, Any]] = {}
+        self._cond = threading.Condition()
+        self._driver: threading.Thread | None = None
+        self._closed = False
+        self.peak_rss_mib = 0.0  # largest worker VmHWM seen (a worker's own peak, MiB)
+        self.restarts = 0
+
+    # ------------------------------------------------------------------ public
+    def prefetch(self, items: list[tuple[Path | str, dict[str, Any]]]) -> None:
+        """Queue files to parse in the background (results kept until `parse` takes them)."""
+        with self._cond:
+            for path, kwargs in items:
+                key = _key(path, kwargs)
+                if key not in self._results and all(q[0] != key for q in self._queue):
+                    self._queue.append((key, str(path), dict(kwargs)))
+            self._ensure_driver()
+            self._cond.notify_all()
+
+    def parse(self, path: Path | str, **kwargs: Any) -> ParsedDocument:
+        """Parse `path` in a worker (waiting for a prefetched result if there is one).
+        Raises ParseError (content problems, the memory cap, the time limit, a crashed
+        worker: the message says which) or OSError, as `parse_file` would."""
+        key = _key(path, kwargs)
+        with self._cond:
+            if key not in self._results and all(q[0] != key for q in self._queue) \
+                    and all(w.task is None or w.task[0] != key for w in self._pool):
+                self._queue.insert(0, (key, str(path), dict(kwargs)))
+            self._ensure_driver()
+            self._cond.notify_all()
+            while key not in self._results:
+                if self._closed:
+                    raise ParseError("the parser pool was closed")
+                self._cond.wait(0.5)
+            status, payload = self._results.pop(key)
+        if status == "ok":
+            return payload
+        if status == "os":
+            errno, strerror, filename = payload
+            raise OSError(errno, strerror, filename)
+        raise ParseError(payload[1])
+
+    def close(self) -> None:
+        """Stop the workers (the driver thread ends with them)."""
+        with self._cond:
+            self._closed = True
+            self._queue.clear()
+            self._cond.notify_all()
+        if self._driver is not None:
+            self._driver.join(10)
+        for w in self._pool:
+            try:
+                w.send.send(None)
+                w.proc.wait(2)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+            w.kill()
+        self._pool.clear()
+
+    # ------------------------------------------------------------------ driver
+    def _ensure_driver(self) -> None:
+        if self._driver is None or not self._driver.is_alive():
+            self._driver = threading.Thread(target=self._drive, name="cairn-parse-pool", daemon=True)
+            self._driver.start()
+
+    def _finish(self, w: _Worker, status: str, payload: Any) -> None:
+        key = w.task[0]
+        w.task = None
+        with self._cond:
+            self._results[key] = (status, payload)
+            self._cond.notify_all()
+
+    def _replace(self, w: _Worker) -> None:
+        w.kill()
+        self._pool.remove(w)
+        self.restarts += 1
+
+    def _note_rss(self, w: _Worker) -> None:
+        try:
+            for line in Path(f"/proc/{w.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    self.peak_rss_mib = max(self.peak_rss_mib, int(line.split()[1]) / 1024)
+        except (OSError, ValueError, IndexError):
+            pass
+
+    def _drive(self) -> None:
+        """Hand queued files to idle workers, collect replies, enforce the time limit."""
+        while True:
+            with self._cond:
+                if self._closed:
+                    return
+                while self._queue and (len(self._pool) < self.workers or any(w.task is None for w in self._pool)):
+                    w = next((w for w in self._pool if w.task is None), None)
+                    if w is None:
+                        w = _Worker(self.memory_bytes)
+                        self._pool.append(w)
+                    w.task = self._queue.pop(0)
+                    w.started = time.monotonic()
+                    try:
+                        w.send.send(w.task)
+                    except (OSError, ValueError):
+                        self._queue.insert(0, w.task)
+                        w.task = None
+                        self._replace(w)
+                busy = [w for w in self._pool if w.task is not None]
+                if not busy:
+                    if not self._queue:
+                        self._cond.wait(0.5)
+                    continue
+            ready = wait_ready([w.conn for w in busy], timeout=0.2)
+            now = time.monotonic()
+            for w in busy:
+                if w.conn in ready:
+                    try:
+                        key, status, payload = w.conn.recv()
+                    except (EOFError, OSError):
+                        try:
+                            w.proc.wait(2)
+                        except subprocess.TimeoutExpired:
+                            pass
+                        self._finish(w, "parse", ("ParseError", self._death_reason(w.exitcode)))
+                        self._replace(w)
+                        continue
+                    self._note_rss(w)
+                    self._finish(w, status, payload)
+                elif now - w.started > self.timeout_s:
+                    self._finish(w, "parse", ("ParseError", f"parser took longer than {self.timeout_s:g} s "
+                                              "([ingest] parse_timeout_s); stopped"))
+                    self._replace(w)
+
+    def _death_reason(self, exitcode: int | None) -> str:
+        cap = f"{self.memory_bytes >> 20} MiB" if self.memory_bytes else "no cap"
+        how = f"signal {-exitcode}" if isinstance(exitcode, int) and exitcode < 0 else f"exit code {exitcode}"
+        return (f"parser process died ({how}); the file may need more memory than the worker cap "
+                f"({cap}, [ingest] parse_memory_mib) or crash its parser")
+
+
+if __name__ == "__main__":  # a worker: python -m cairn.parse.pool FD_IN FD_OUT MEMORY_BYTES
+    _worker_main(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))

@@ -1,0 +1,149 @@
+"""Cold start: a command imports only what it uses (issue 16).
+
+Each test runs the real `cairn` in a new process with `python -X importtime` and reads the
+modules it imported from stderr. No timing is asserted (timings are bench/ingest_speed.py's
+job); what is checked is which layers a command loads.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import write
+
+# Never needed by a keyword search: the HTTP client, the LLM layer, the answer and memory
+# layers, the ingest pipeline, numpy/onnxruntime (the vector side) and pydantic (typer's
+# option coercion, replaced by cairn.interfaces.typer_lite).
+HEAVY = ("httpx", "cairn.llm", "cairn.llm.client", "cairn.answer", "cairn.memory", "cairn.ingest",
+         "numpy", "onnxruntime", "pydantic", "importlib.metadata")
+
+
+def imported(home, *args, env=None) -> tuple[subprocess.CompletedProcess, set[str]]:
+    cmd = [sys.executable, "-X", "importtime", "-m", "cairn", "--home", str(home), *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
+    mods = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    return r, mods
+
+
+@pytest.fixture(scope="module")
+def kw_home(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cold")
+    write(root / "in" / "a.md", "# Heron\n\nThe heron nests by the mill pond.\n")
+    home = root / "home"
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "ingest", str(root / "in"), "-q"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return home
+
+
+def test_keyword_search_imports_no_llm_http_or_vector_layer(kw_home):
+    r, mods = imported(kw_home, "search", "heron", "--mode", "keyword", "--json")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert '"title": "Heron"' in r.stdout
+    assert "cairn.search.hybrid" in mods  # the probe sees the modules the command did load
+    assert sorted(m for m in HEAVY if m in mods) == []
+
+
+def test_keyword_search_as_a_table_still_imports_no_heavy_layer(kw_home):
+    r, mods = imported(kw_home, "search", "heron", "--mode", "keyword")
+    assert r.returncode == 0 and "Heron" in r.stdout
+    assert "rich.table" in mods
+    assert sorted(m for m in HEAVY if m in mods) == []
+
+
+def test_status_imports_no_heavy_layer(kw_home):
+    r, mods = imported(kw_home, "status", "--json")
+    assert r.returncode == 0 and '"missing_vectors"' in r.stdout
+    assert sorted(m for m in HEAVY if m in mods) == []
+
+
+def test_hybrid_search_loads_the_vector_side_but_not_llm_or_http(kw_home):
+    r, mods = imported(kw_home, "search", "heron", "--json")
+    assert r.returncode == 0 and '"title": "Heron"' in r.stdout
+    assert "onnxruntime" in mods and "numpy" in mods
+    assert sorted(m for m in ("httpx", "cairn.llm.client", "cairn.answer", "cairn.memory", "pydantic")
+                  if m in mods) == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--k", "0"], "Input should be greater than or equal to 1"),
+    (["--k", "1001"], "Input should be less than or equal to 1000"),
+    (["--k", "ten"], "Input should be a valid integer"),
+    (["--mode", "fuzzy"], "'fuzzy' is not one of 'hybrid', 'keyword', 'semantic'."),
+])
+def test_option_errors_without_pydantic_are_usage_errors(kw_home, args, message):
+    r, mods = imported(kw_home, "search", "heron", *args)
+    assert r.returncode == 2
+    assert message in " ".join(r.stderr.replace("│", " ").split())
+    assert "pydantic" not in mods
+
+
+def test_repeated_enum_and_path_options_are_coerced(kw_home, tmp_path):
+    batch = write(tmp_path / "q.jsonl", '{"id": "q1", "query": "heron"}\n')
+    r, mods = imported(kw_home, "search", "--batch", str(batch), "--mode", "keyword",
+                       "--type", "markdown", "--type", "pdf")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert '"query_id": "q1"' in r.stdout and "Heron" in r.stdout
+    assert "pydantic" not in mods
+
+
+def test_entry_point_plugins_load_only_when_a_command_needs_them(kw_home, tmp_path):
+    """A third-party plugin's command works; a built-in command never scans entry points."""
+    site = tmp_path / "site"
+    write(site / "hello_plugin.py", textwrap.dedent('''
+        import typer
+        from cairn.hookspecs import hookimpl
+
+        @hookimpl
+        def register_commands(cli):
+            @cli.command("hello")
+            def hello(name: str = typer.Argument("world")) -> None:
+                print(f"hello {name}")
+    '''))
+    write(site / "hello_plugin-1.0.dist-info" / "METADATA", "Metadata-Version: 2.1\nName: hello-plugin\nVersion: 1.0\n")
+    write(site / "hello_plugin-1.0.dist-info" / "entry_points.txt", "[cairn.plugins]\nhello = hello_plugin\n")
+    env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    r, mods = imported(kw_home, "hello", "heron", env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "hello heron"
+    r, mods = imported(kw_home, "plugins", "--json", env=env)
+    assert r.returncode == 0 and '"hello"' in r.stdout
+    r, mods = imported(kw_home, "--help", env=env)
+    assert r.returncode == 0 and "hello" in r.stdout
+    r, mods = imported(kw_home, "search", "heron", "--mode", "keyword", "--json", env=env)
+    assert r.returncode == 0 and "importlib.metadata" not in mods
+
+
+def test_saved_optimized_graph_gives_the_same_vectors(tmp_path, real_embedder):
+    """The first load writes the optimized graph beside the model; later loads use it
+    (onnxruntime's optimizer off) and embed exactly as the original model does."""
+    import shutil
+
+    import numpy as np
+    import onnxruntime
+
+    from cairn.embed.minilm import Embedder, _optimized_path
+
+    src = real_embedder.model_dir
+    d = tmp_path / "model"
+    d.mkdir()
+    for name in ("manifest.json", "model.onnx", "tokenizer.json"):
+        shutil.copyfile(src / name, d / name)
+    texts = ["The heron nests by the mill pond.", "Boiler pressure 1.5 bar after the service.",
+             "Ödön hat die Katze gefüttert", "short"]
+    first = Embedder(d, auto_export=False)
+    v1 = first.embed(texts)
+    opt = _optimized_path(onnxruntime, d)
+    assert opt is not None and opt.is_file()
+    second = Embedder(d, auto_export=False)
+    v2 = second.embed(texts)
+    assert second._session._model_path == str(opt)
+    assert float(np.min(np.sum(v1 * v2, axis=1))) >= 0.99999
+    opt.write_bytes(b"not a model")  # a damaged cache file: the original model is used
+    third = Embedder(d, auto_export=False)
+    assert float(np.min(np.sum(third.embed(texts) * v1, axis=1))) >= 0.99999

@@ -1,0 +1,65 @@
+"""Heavy parsers in bounded worker processes (issue 16): a pathological image cannot take
+the ingest down; the memory cap and the time limit are reported by name; the ingest process
+itself never loads the OCR model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import write
+from cairn.parse.errors import ParseError
+from cairn.parse.pool import ParsePool
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory):
+    """A small image with printed words, and a 144-megapixel PNG of 0.4 MB (decoded: 432 MB
+    of pixels, more again for OCR's copies)."""
+    from PIL import Image, ImageDraw
+    d = tmp_path_factory.mktemp("img")
+    im = Image.new("RGB", (480, 120), "white")
+    ImageDraw.Draw(im).text((10, 40), "HERON NESTS BY THE MILL POND", fill="black")
+    im.resize((960, 240)).save(d / "small.png")
+    Image.new("RGB", (12000, 12000), (255, 255, 255)).save(d / "bomb.png", compress_level=1)
+    return d
+
+
+def test_a_pathological_image_is_skipped_and_the_ingest_goes_on(tmp_path, images):
+    home = tmp_path / "home"
+    write(home / "config.toml", "[ingest]\nparse_memory_mib = 2048\n")
+    src = tmp_path / "in"
+    write(src / "a.md", "# Alpha\n\nThe kestrel hovers over the meadow.\n")
+    write(src / "bomb.png", (images / "bomb.png").read_bytes())
+    write(src / "small.png", (images / "small.png").read_bytes())
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "cairn", "--home", str(home), "ingest",
+                        str(src), "--json", "-q"], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    rep = json.loads(r.stdout)
+    assert rep["added"] == 2  # the note and the small image
+    [skipped] = rep["skipped"]
+    assert skipped["name"].endswith("bomb.png")
+    assert "2048 MiB" in skipped["reason"] and "parse_memory_mib" in skipped["reason"]
+    assert rep["peak_rss_mib"]["ingest"] > 0 and rep["peak_rss_mib"]["parse_workers"] > 0
+    # OCR ran in the worker: the ingest process never imported the OCR engine.
+    parent_imports = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert "cairn.parse.image" not in parent_imports and "rapidocr" not in parent_imports
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "search", "kestrel",
+                        "--mode", "keyword", "--json"], capture_output=True, text=True, timeout=300)
+    assert json.loads(r.stdout)["hits"][0]["title"] == "Alpha"
+
+
+def test_time_limit_stops_a_worker_and_the_next_file_gets_a_fresh_one(images, tmp_path):
+    pool = ParsePool(workers=1, memory_mib=0, timeout_s=1.0)
+    try:
+        with pytest.raises(ParseError, match=r"parser took longer than 1 s \(\[ingest\] parse_timeout_s\)"):
+            pool.parse(images / "bomb.png")
+        missing = tmp_path / "gone.png"
+        with pytest.raises(OSError):  # errors of the file itself come back as parse_file's
+            pool.parse(missing)
+        assert pool.restarts == 1
+    finally:
+        pool.close()
