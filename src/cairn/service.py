@@ -553,6 +553,12 @@ class Cairn:
         note_title, body, tags = capture_note(kind, url, text, title, comment)
         return self.note_create(note_title, body, "captures", tags)
 
+    def enrich(self, ref: str, llm: str | None = None):
+        """Add a grounded gist (and, with a model, category, tags, key points) to the note's
+        frontmatter under `enrichment`; see cairn.enrich. Returns an Enrichment."""
+        from cairn.enrich import enrich
+        return enrich(self, ref, llm)
+
     def note_show(self, ref: str) -> dict:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note
