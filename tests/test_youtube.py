@@ -48,3 +48,18 @@ def test_unavailable_video_and_bad_address_are_refused():
             fetch_transcript("https://www.youtube.com/watch?v=AAAAAAAAAAA", session=yt.session())
     with pytest.raises(FetchFailed, match="not a YouTube video address"):
         fetch_transcript("https://example.org/video")
+
+
+def test_cairn_ingest_of_a_youtube_address_makes_a_cited_note(app, monkeypatch):
+    from cairn.sources import youtube
+    with FakeYouTube({VID: LINES}) as yt:
+        monkeypatch.setattr(youtube, "session_factory", yt.session)
+        report = app.ingest([f"https://www.youtube.com/watch?v={VID}"])
+        assert not report.failed and not report.skipped, report.to_json()
+        missing = app.ingest(["https://youtu.be/AAAAAAAAAAA"])
+        assert missing.skipped and "no transcript" in missing.skipped[0][1]
+    hits = app.search("where do the herons nest", k=3).hits
+    assert hits[0].source == f"https://www.youtube.com/watch?v={VID}"
+    ans = app.ask("Where do the herons nest?", llm="none")
+    assert ans.verdict != "abstain" and "alders" in ans.answer
+    assert f"watch?v={VID}&t=40s" in app.note_show(hits[0].note_id)["body"]

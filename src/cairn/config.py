@@ -272,6 +272,9 @@ class ServerSettings:
     rate_burst: int = 60
     max_upload_bytes: int = 50_000_000
     read_workers: int = 4
+
+
+@dataclass
 class PluginSettings:
     """Subprocess plugins (docs/plugins.md). paths: extra folders searched for executables
     named `cairn-plugin-*` besides `<home>/plugins/`; call_timeout_s: seconds a tool call may

@@ -17,6 +17,9 @@ from urllib.parse import parse_qs, urlsplit
 from cairn.model import ParsedDocument
 
 PARAGRAPH_S = 30.0
+# A callable returning the requests.Session transcript fetches use (None = a plain one);
+# tests point it at a local fake of the endpoints.
+session_factory = None
 _ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
 
 
