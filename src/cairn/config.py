@@ -275,6 +275,23 @@ class ServerSettings:
 
 
 @dataclass
+class PluginSettings:
+    """Subprocess plugins (docs/plugins.md). paths: extra folders searched for executables
+    named `cairn-plugin-*` besides `<home>/plugins/`; call_timeout_s: seconds a tool call may
+    take before the plugin is treated as hung (the call fails, the plugin restarts);
+    start_timeout_s: seconds to answer `initialize`; max_result_bytes: largest result a tool
+    may return (JSON bytes); restart_max_s: longest back-off between restarts of a crashing
+    plugin. Each plugin's own settings are the table `[plugin.NAME]` (NAME = the executable
+    name without `cairn-plugin-`), sent to it in `initialize`."""
+
+    paths: list[str] = field(default_factory=list)
+    call_timeout_s: float = 30.0
+    start_timeout_s: float = 10.0
+    max_result_bytes: int = 1_000_000
+    restart_max_s: float = 60.0
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -296,6 +313,8 @@ class Settings:
     time: TimeSettings = field(default_factory=TimeSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
+    plugins: PluginSettings = field(default_factory=PluginSettings)
+    plugin_config: dict = field(default_factory=dict)  # [plugin.NAME] tables, as written
     max_file_bytes: int = 50_000_000
     vault_dir: Path | None = None
 
@@ -400,11 +419,14 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("server", "port"): (1, False), ("server", "rate_per_s"): (0, True),
     ("server", "rate_burst"): (1, False), ("server", "max_upload_bytes"): (1, False),
     ("server", "read_workers"): (1, False),
+    ("plugins", "call_timeout_s"): (0, True), ("plugins", "start_timeout_s"): (0, True),
+    ("plugins", "max_result_bytes"): (1, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
-_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server")
+_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server",
+             "plugins")
 _LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
 
 
@@ -460,6 +482,11 @@ def load_settings(home: Path | str | None = None) -> Settings:
                 if not isinstance(data[section], dict):
                     raise ConfigError(f"config.toml: [{section}] must be a table")
                 _apply(getattr(settings, section), data.pop(section), f"{section}.")
+        if "plugin" in data:
+            tables = data.pop("plugin")
+            if not isinstance(tables, dict) or not all(isinstance(v, dict) for v in tables.values()):
+                raise ConfigError("config.toml: [plugin.NAME] entries must be tables, one per plugin")
+            settings.plugin_config = tables
         if "llm" in data:
             settings.llm = _check_llm_spec(data.pop("llm"), "llm")
         if settings.memory.extract_llm:

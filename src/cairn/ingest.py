@@ -617,7 +617,11 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
     FetchUnreachable (permanent: the job is a dead letter at once, reported as failed)."""
     import tempfile
     from cairn.fetch import FetchError, FetchUnreachable, URLRefused, fetch_url
+    from cairn.sources import youtube
 
+    if youtube.video_id(url):
+        _ingest_youtube(conn, settings, url, report)
+        return
     f = settings.fetch
     try:
         res = fetch_url(url, allow_private=f.allow_private, max_bytes=min(f.max_url_bytes, settings.max_file_bytes),
@@ -635,6 +639,32 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
         local.write_bytes(res.data)
         ingest_file(conn, settings, local, None, report, source=url, name=url,
                     extra_meta={"url": res.final_url}, raise_errors=True)
+
+
+def _ingest_youtube(conn: sqlite3.Connection, settings: Settings, url: str, report: IngestReport) -> None:
+    """A YouTube address: its transcript (cairn.sources.youtube) stored as a markdown note
+    whose paragraphs link to their second in the video. No transcript: skipped, with why."""
+    import tempfile
+
+    import yaml
+
+    from cairn.fetch import FetchFailed
+    from cairn.sources import youtube
+    try:
+        doc = youtube.fetch_transcript(url, session=youtube.session_factory() if youtube.session_factory else None)
+    except FetchFailed as exc:
+        if exc.transient:
+            raise
+        report.skipped.append((url, str(exc)))
+        return
+    tmp_root = settings.home / "tmp"
+    tmp_root.mkdir(parents=True, exist_ok=True)
+    head = yaml.safe_dump({"title": doc.title, **doc.meta}, sort_keys=False, allow_unicode=True)
+    with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
+        local = Path(tmp) / f"youtube-{doc.meta['youtube_id']}.md"
+        local.write_text(f"---\n{head}---\n\n{doc.body}\n", encoding="utf-8")
+        ingest_file(conn, settings, local, None, report, source=url, name=url,
+                    extra_meta={"url": url}, raise_errors=True)
 
 
 def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestReport, *,

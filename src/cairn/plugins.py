@@ -31,6 +31,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_serve",
     "cairn.interfaces.cli_mcp",
     "cairn.interfaces.cli_export",
+    "cairn.interfaces.cli_capture",
 )
 
 pm = pluggy.PluginManager("cairn")

@@ -546,6 +546,19 @@ class Cairn:
         from cairn.schedule.scheduler import Scheduler
         return Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
 
+    def capture(self, kind: str, url: str, text: str = "", title: str = "", comment: str = "") -> N.NoteRow:
+        """Store a highlight, bookmark or quick note from a web page as a note in
+        `captures/` (see cairn.capture for the rules and errors)."""
+        from cairn.capture import capture_note
+        note_title, body, tags = capture_note(kind, url, text, title, comment)
+        return self.note_create(note_title, body, "captures", tags)
+
+    def enrich(self, ref: str, llm: str | None = None):
+        """Add a grounded gist (and, with a model, category, tags, key points) to the note's
+        frontmatter under `enrichment`; see cairn.enrich. Returns an Enrichment."""
+        from cairn.enrich import enrich
+        return enrich(self, ref, llm)
+
     def note_show(self, ref: str) -> dict:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note

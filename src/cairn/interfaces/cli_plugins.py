@@ -16,25 +16,40 @@ def _dump(data) -> None:
 
 
 def plugins_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
-    """List loaded plugins (built-ins among them) and the hooks each implements."""
+    """List plugins: in-process ones (built-ins among them) with their hooks, and subprocess
+    plugins with their tools and health."""
+    from cairn.cli import _service
+    from cairn.plugin_host.host import PluginHost
     from cairn.plugins import plugin_list
-    items = plugin_list()
+    items = [{"kind": "in-process", **p} for p in plugin_list()]
+    with _service() as svc:
+        host = PluginHost.for_settings(svc.settings)
+        host.start()
+        items += [{"kind": "subprocess", "builtin": False, **h} for h in host.health()]
     if json_out:
         _dump({"plugins": items})
         return
     from cairn.cli import out
     for p in items:
-        tag = "built-in" if p["builtin"] else p.get("version", "")
-        line = f"{p['name']} ({tag}): {', '.join(p['hooks']) or '-'}"
-        if p.get("error"):
-            line += f"  [failed: {p['error']}]"
+        if p["kind"] == "subprocess":
+            line = (f"{p['name']} (subprocess {p.get('version') or '?'}, {p['state']}): "
+                    f"tools {', '.join(p['tools']) or '-'}")
+            if p.get("last_error"):
+                line += f"  [last error: {p['last_error']}; restarts {p['restarts']}]"
+        else:
+            tag = "built-in" if p["builtin"] else p.get("version", "")
+            line = f"{p['name']} ({tag}): {', '.join(p['hooks']) or '-'}"
+            if p.get("error"):
+                line += f"  [failed: {p['error']}]"
         out.print(line, markup=False)
 
 
 def tools_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """List every tool the assistant and MCP clients can use, with its risk hint."""
+    from cairn.cli import _service
     from cairn.tools import registry
-    tools = registry().all()
+    with _service() as svc:
+        tools = registry(svc.settings).all()
     if json_out:
         _dump({"tools": [t.to_json() for t in tools]})
         return
@@ -58,8 +73,8 @@ def tool_run(name: str = typer.Argument(..., help="Tool name (see `cairn tools`)
         arguments = json.loads(args)
     except json.JSONDecodeError as exc:
         _fail(f"--args is not valid JSON: {exc}", code=2)
-    reg = registry()
     with _service() as svc:
+        reg = registry(svc.settings)
         tool = reg.get(name)
         if tool.risk == "high" and not yes:
             _fail(f"{name} is a high-risk tool: add --yes to approve this call")

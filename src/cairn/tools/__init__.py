@@ -137,9 +137,13 @@ class ToolRegistry:
         return tool.run(app, validate_arguments(tool, arguments))
 
 
-def registry() -> ToolRegistry:
-    """A fresh registry filled by every plugin's `register_tools` hook."""
+def registry(settings=None) -> ToolRegistry:
+    """A fresh registry filled by every plugin's `register_tools` hook and, given the home's
+    `settings`, by its subprocess plugins (cairn.plugin_host: started on first use)."""
     from cairn.plugins import load
     reg = ToolRegistry()
     load().hook.register_tools(register=reg.add)
+    if settings is not None:
+        from cairn.plugin_host.host import PluginHost
+        PluginHost.for_settings(settings).add_tools(reg)
     return reg

@@ -109,6 +109,11 @@ def _reminders(app, a: dict):
         sch.close()
 
 
+def _capture(app, a: dict):
+    return _note_json("created", app.capture(a["kind"], a["url"], a.get("text", ""), a.get("title", ""),
+                                             a.get("comment", "")))
+
+
 TOOLS: tuple[Tool, ...] = (
     Tool("search", "Search the person's notes, files and chats by keyword and meaning. Returns ranked "
          "hits with note ids, titles, paths and snippets.",
@@ -156,6 +161,11 @@ TOOLS: tuple[Tool, ...] = (
                                            "tz": {"type": "string"}},
           "required": ["text"], "additionalProperties": False},
          _remind, risk="medium", read_only=False),
+    Tool("capture", "Save a highlight (selected text), a bookmark or a quick note from a web page, with "
+         "the page's address and title.",
+         _obj({"kind": {"enum": ["highlight", "bookmark", "note"]}, "url": {"type": "string", "pattern": "^https?://"},
+               "text": {"type": "string"}, "title": {"type": "string"}, "comment": {"type": "string"}},
+              ("kind", "url")), _capture, risk="medium", read_only=False),
     Tool("reminders", "List the person's reminders with their next due time and state.",
          _obj({"all": {"type": "boolean"}}), _reminders),
 )

@@ -1,0 +1,111 @@
+"""Discovery of subprocess plugins and their place in the tool registry.
+
+Executables named `cairn-plugin-*` in `<home>/plugins/` and in the folders of `[plugins]
+paths` are plugins (a file must be executable and a regular file; links leaving the folder are
+not followed). `PluginHost.for_settings(settings)` keeps one host per home for the process, so
+a long-running server reuses the running plugins; a CLI command stops them at exit.
+
+Registry rules: a plugin tool's name is its own unless a built-in already has it, then
+"NAME.tool"; its risk is the plugin's risk hint raised to at least "medium" (Cairn cannot know
+what it does, and a hint may only raise the judge's level, never lower it); it is never
+marked read-only; arguments are validated against its JSON schema before they are sent.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+from pathlib import Path
+
+from cairn.plugin_host.process import RISKS, PluginFailed, PluginProcess
+from cairn.tools import Tool, ToolRegistry
+
+PREFIX = "cairn-plugin-"
+_HOSTS: dict[str, "PluginHost"] = {}
+_LOCK = threading.Lock()
+
+
+def discover(settings) -> list[Path]:
+    """Plugin executables, sorted by name; the first of a name wins (home before paths)."""
+    folders = [Path(settings.home) / "plugins"]
+    folders += [(Path(settings.home) / Path(p).expanduser()).resolve() for p in settings.plugins.paths]
+    found: dict[str, Path] = {}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for entry in sorted(folder.iterdir()):
+            if not entry.name.startswith(PREFIX) or entry.name == PREFIX:
+                continue
+            try:
+                real = entry.resolve(strict=True)
+            except OSError:
+                continue
+            if entry.is_symlink() and folder.resolve() not in real.parents:
+                continue  # a link leaving its folder is not a plugin
+            if real.is_file() and os.access(real, os.X_OK):
+                found.setdefault(entry.name, entry)
+    return [found[k] for k in sorted(found)]
+
+
+class PluginHost:
+    """The subprocess plugins of one home."""
+
+    def __init__(self, settings) -> None:
+        self.settings = settings
+        self.plugins = [PluginProcess(p, settings) for p in discover(settings)]
+
+    @classmethod
+    def for_settings(cls, settings) -> "PluginHost":
+        key = str(Path(settings.home).resolve())
+        with _LOCK:
+            if key not in _HOSTS:
+                _HOSTS[key] = cls(settings)
+            return _HOSTS[key]
+
+    def start(self) -> None:
+        """Start every plugin; a plugin that fails is recorded in its health, never raised."""
+        for p in self.plugins:
+            try:
+                p.ensure()
+            except PluginFailed:
+                pass
+
+    def stop(self) -> None:
+        for p in self.plugins:
+            p.stop()
+
+    def add_tools(self, registry: ToolRegistry) -> None:
+        """Start the plugins and add each one's tools to `registry` (see the module rules)."""
+        self.start()
+        for p in self.plugins:
+            for t in p.tools:
+                name = t["name"] if t["name"] not in registry else f"{p.name}.{t['name']}"
+                if name in registry:
+                    continue
+                risk = RISKS[max(RISKS.index("medium"), RISKS.index(t["risk_hint"]))]
+                registry.add(Tool(name=name, description=t["description"] or f"{t['name']} (plugin {p.name})",
+                                  parameters=t["parameters"], run=_runner(p, t["name"]), risk=risk,
+                                  read_only=False, destructive=t["risk_hint"] == "high",
+                                  source=f"plugin:{p.name}", meta={"risk_hint": t["risk_hint"]}))
+
+    def health(self) -> list[dict]:
+        return [p.health() for p in self.plugins]
+
+
+def _runner(plugin: PluginProcess, tool: str):
+    def run(app, arguments: dict):
+        return plugin.execute(tool, arguments)
+    return run
+
+
+def stop_all() -> None:
+    """Stop every host's plugins (registered at exit)."""
+    with _LOCK:
+        hosts = list(_HOSTS.values())
+        _HOSTS.clear()
+    for h in hosts:
+        h.stop()
+
+
+atexit.register(stop_all)

@@ -1,0 +1,1 @@
+"""Sources that are not plain files or web pages (YouTube transcripts)."""
