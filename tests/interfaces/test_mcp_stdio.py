@@ -110,8 +110,8 @@ def test_every_tool_through_the_stdio_server(mcp_home):
 
     err("create_again", "'Bikes' exists already")
     err("update_empty", "empty", "nothing was changed")
-    assert ok("ingest_url") and out["ingest_url"][1]["added"] == 0  # a private address: skipped, as in the CLI
-    assert "allow_private" in json.dumps(out["ingest_url"][1]["skipped"])
+    assert ok("ingest_url") and out["ingest_url"][1]["added"] == 0  # a private address: refused, as in the CLI
+    assert "allow_private" in json.dumps(out["ingest_url"][1]["failed"])
     err("ingest_ftp", "url")
     err("forget_unknown", "m-nope")
     err("core_bad", "name")

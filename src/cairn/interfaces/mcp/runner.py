@@ -31,6 +31,7 @@ class ServiceRunner:
                 return Cairn(home)
         if workers < 1:
             raise ValueError(f"workers must be 1 or more, got {workers}")
+        self.home = home
         self._factory = factory
         self._local = threading.local()
         self._apps: list[Any] = []

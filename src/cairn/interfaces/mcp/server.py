@@ -98,7 +98,13 @@ def build_server(runner: ServiceRunner, reg: ToolRegistry | None = None, *,
                  transport: str = "stdio") -> Server:
     """The MCP `Server` for the tools of `reg` (default: `registry()`) over the Cairn of
     `runner`. `transport` ("stdio" or "http") goes into each audit entry's detail."""
-    reg = reg if reg is not None else registry()
+    if reg is None:  # built-in and plugin tools, the home's subprocess plugins among them
+        from cairn.config import load_settings
+        try:
+            reg = registry(load_settings(runner.home))
+        except Exception as exc:  # noqa: BLE001 - a bad config.toml: serve the built-ins, say why
+            log.warning("subprocess plugins not loaded: %s", exc)
+            reg = registry()
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[mcp_tool(t) for t in reg.all()])
