@@ -1,0 +1,98 @@
+"""The deterministic intent router, for models that cannot call tools (and for "none").
+
+It maps the person's own message — never retrieved text — to at most one tool call:
+
+    "remember that X" / "please remember X" / "note that X"      -> remember(text=X)
+    "remind me to X" / "remind me X"                              -> remember(text="Reminder: X", kind="promise")
+    "what do I know about X" / "what do you know about X" / "tell me about X" / "who is X"
+                                                                  -> recall(query=X)
+    "forget X" / "forget that X"                                  -> forget(memory_id=best match of X)
+    "find/search (my) notes about X" / "search for X"             -> search(query=X)
+    "what/when/where/who/how ... ?" about the notes ("according to my notes", "in my notes")
+                                                                  -> ask(question=...)
+    "create a note titled T: BODY" / "new note T: BODY"           -> create_note(title=T, body=BODY)
+    "append BODY to (the) note T"                                 -> update_note(note=T, body=BODY, mode=append)
+    "delete (the) note T"                                         -> delete_note(note=T)
+
+`route(text)` returns an `Intent` (tool name + arguments, or None for plain chat).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass
+class Intent:
+    """A routed intent: `tool` (None = plain chat), `arguments`, `label` (which rule)."""
+
+    tool: str | None
+    arguments: dict
+    label: str
+
+
+def _clean(s: str) -> str:
+    return s.strip().strip(" \t\"'“”‘’").rstrip(".!?;, ").strip()
+
+
+_F = re.I | re.S
+_RULES: list[tuple[str, re.Pattern]] = [
+    ("remind", re.compile(r"^(?:please\s+|can you\s+|could you\s+)?remind me(?:\s+to|\s+that|\s+about)?\s+(?P<x>.+)$", _F)),
+    ("remember", re.compile(r"^(?:please\s+|can you\s+|could you\s+)?(?:remember|note|keep in mind|don'?t forget)"
+                            r"(?:\s+that)?[:,]?\s+(?P<x>.+)$", _F)),
+    ("forget", re.compile(r"^(?:please\s+)?forget(?:\s+that|\s+about|\s+the memory)?\s+(?P<x>.+)$", _F)),
+    ("delete_note", re.compile(r"^(?:please\s+)?(?:delete|remove|trash)\s+(?:the\s+|my\s+)?note\s+"
+                               r"(?:called\s+|titled\s+|named\s+)?(?P<x>.+)$", _F)),
+    ("create_note", re.compile(r"^(?:please\s+)?(?:create|make|write|add|start)\s+(?:a\s+)?(?:new\s+)?note\s+"
+                               r"(?:called\s+|titled\s+|named\s+)?(?P<t>[^:\n]+?)\s*(?::|\n|\bsaying\b|\bwith\b)\s*(?P<b>.*)$", _F)),
+    ("update_note", re.compile(r"^(?:please\s+)?(?:append|add)\s+(?P<b>.+?)\s+to\s+(?:the\s+|my\s+)?note\s+"
+                               r"(?:called\s+|titled\s+)?(?P<t>.+)$", _F)),
+    ("search", re.compile(r"^(?:please\s+)?(?:find|search|look up|look for|show)(?:\s+me)?\s+(?:for\s+)?(?:my\s+)?"
+                          r"(?:notes?|files?|documents?)?\s*(?:about|on|for|mentioning|with)?\s+(?P<x>.+)$", _F)),
+    ("recall", re.compile(r"^(?:what|which)\s+do\s+(?:i|you|we)\s+(?:know|remember)\s+(?:about|of|on)\s+(?P<x>.+)$", _F)),
+    ("recall", re.compile(r"^(?:tell me|what do you know)\s+about\s+(?P<x>.+)$", _F)),
+    ("recall", re.compile(r"^what(?:'s| is| are)\s+my\s+(?P<x>.+)$", _F)),
+    ("recall", re.compile(r"^(?:do you remember|what did i tell you about)\s+(?P<x>.+)$", _F)),
+    ("ask", re.compile(r"^(?P<x>(?:what|when|where|who|which|how|why|did|does|do|is|are|was)\b.+"
+                       r"(?:my notes|in my|according to|my files|my documents|i wrote|i noted).*)$", _F)),
+]
+
+
+def route(text: str) -> Intent:
+    """The intent of one message of the person (see module docstring)."""
+    t = " ".join(text.strip().split()) if "\n" not in text else text.strip()
+    for label, rx in _RULES:
+        m = rx.match(t)
+        if not m:
+            continue
+        g = m.groupdict()
+        if label == "remind":
+            x = _clean(g["x"])
+            if x:
+                return Intent("remember", {"text": f"Reminder: {x}", "kind": "promise"}, label)
+        elif label == "remember":
+            x = _clean(g["x"])
+            if x:
+                return Intent("remember", {"text": x}, label)
+        elif label == "forget":
+            x = _clean(g["x"])
+            if x:
+                return Intent("forget", {"query": x}, label)
+        elif label == "delete_note":
+            return Intent("delete_note", {"note": _clean(g["x"])}, label)
+        elif label == "create_note":
+            return Intent("create_note", {"title": _clean(g["t"]), "body": g["b"].strip()}, label)
+        elif label == "update_note":
+            return Intent("update_note", {"note": _clean(g["t"]), "body": _clean(g["b"]), "mode": "append"}, label)
+        elif label == "search":
+            x = _clean(g["x"])
+            if x:
+                return Intent("search", {"query": x}, label)
+        elif label == "recall":
+            x = _clean(g["x"])
+            if x:
+                return Intent("recall", {"query": x}, label)
+        elif label == "ask":
+            return Intent("ask", {"question": t}, label)
+    return Intent(None, {}, "chat")
