@@ -31,6 +31,8 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_serve",
     "cairn.interfaces.cli_mcp",
     "cairn.interfaces.cli_export",
+    "cairn.interfaces.cli_chat",
+    "cairn.tools.files",
 )
 
 pm = pluggy.PluginManager("cairn")

@@ -67,8 +67,11 @@ def _asked_for(tool: str, user_text: str) -> bool:
 
 def _inside(path: str, folder) -> bool:
     from pathlib import Path
+    p = Path(path).expanduser()
+    if not p.is_absolute():
+        p = Path(folder) / p
     try:
-        Path(path).expanduser().resolve().relative_to(Path(folder).resolve())
+        p.resolve().relative_to(Path(folder).resolve())
         return True
     except (ValueError, OSError):
         return False
@@ -85,7 +88,7 @@ def classify(tool: Tool, arguments: dict, *, user_text: str, untrusted_in_contex
     if tool.read_only:
         level = "low"
         reasons.append("reads only")
-        path = arguments.get("path")
+        path = arguments.get("path") or arguments.get("folder")
         if tool.meta.get("files") and isinstance(path, str) and vault is not None and not _inside(path, vault):
             level = "high"
             reasons.append("reads a file outside the vault")

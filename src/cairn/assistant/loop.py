@@ -182,8 +182,9 @@ class Assistant:
         return (datetime.now(timezone.utc) - last).total_seconds() > self.cfg.idle_minutes * 60
 
     def new_session(self) -> str:
-        """End this session (memory extraction runs on it) and start a new one; returns its id."""
-        self.end("new session")
+        """End this session (memory extraction runs on it) and start a new one; returns its id.
+        What the extraction did is in `self.notices` (shown with the next reply)."""
+        self.notices += self.end("new session")
         self.state = self.store.create(self.channel, self.person, self.model_spec)
         self.budget = Budget(None if self.incognito else self.app.settings.home, self.state.id,
                              Limits.from_settings(self.cfg))
@@ -281,10 +282,12 @@ class Assistant:
         res.usage = self.budget.to_json()
         return res
 
-    def _call_model(self, model: ChatModel, messages, tools, ui: Channel, res: TurnResult):
-        need = estimate_tokens(json.dumps(messages, ensure_ascii=False)) + self.cfg.max_reply_tokens
+    def _call_model(self, model: ChatModel, messages, tools, ui: Channel, res: TurnResult,
+                    max_tokens: int | None = None):
+        max_tokens = min(max_tokens or self.cfg.max_reply_tokens, self.cfg.max_reply_tokens)
+        need = estimate_tokens(json.dumps(messages, ensure_ascii=False)) + max_tokens
         self.budget.check(need)
-        comp = model.complete(messages, tools, max_tokens=self.cfg.max_reply_tokens, on_delta=ui.delta)
+        comp = model.complete(messages, tools, max_tokens=max_tokens, on_delta=ui.delta)
         used = self.budget.add(model.model_id, model.local, comp.usage["prompt_tokens"],
                                comp.usage["completion_tokens"])
         self.store.append(self.state.id, {"type": "usage", "model": model.name, **used})
@@ -336,10 +339,10 @@ class Assistant:
     def _routed(self, model, text, ctx, history, res, ui, turn_no) -> None:
         intent = route(text)
         if intent.tool is None:
-            small_ctx = ctx.system if len(ctx.system) < 6000 else P.RULES
-            messages = [{"role": "system", "content": small_ctx}, *history[-4:], {"role": "user", "content": text}]
-            comp = self._call_model(model, messages, None, ui, res)
-            res.reply = self._verified(comp.content.strip(), ctx, res) or "…"
+            messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
+                        {"role": "user", "content": text}]
+            comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
+            res.reply = self._verified(P.dedupe(comp.content), ctx, res) or "…"
             return
         res.notices.append(ROUTER_NOTICE)
         args = dict(intent.arguments)

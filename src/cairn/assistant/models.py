@@ -139,6 +139,8 @@ class OpenAIModel(ChatModel):
                                                        "strict": True}}
         if stream:
             body["stream_options"] = {"include_usage": True}
+        if self.name.startswith("embedded"):
+            body["frequency_penalty"] = 0.6  # small local models repeat themselves
         return body
 
     def complete(self, messages, tools=None, *, max_tokens=400, on_delta=None) -> Completion:
