@@ -8,6 +8,6 @@ OpenAI-compatible and Anthropic models), `packaged` (opt-in packaged local model
 See docs/assistant.md.
 """
 
-from cairn.assistant.loop import Assistant, CallRecord, Channel, TurnResult
+from cairn.assistant.loop import Assistant, CallRecord, Channel, TurnResult, WaitingChannel
 
-__all__ = ["Assistant", "CallRecord", "Channel", "TurnResult"]
+__all__ = ["Assistant", "CallRecord", "Channel", "TurnResult", "WaitingChannel"]

@@ -68,6 +68,57 @@ class Channel:
         pass
 
 
+class WaitingChannel(Channel):
+    """An interactive channel whose answers arrive from elsewhere (a web button, a Telegram
+    inline button, a test): `approve` and `veto` block until `answer(id, ...)` /
+    `veto_call(...)` is called from another thread, or the timeout passes (approval: "timeout",
+    which counts as denied; veto window: not vetoed). `asked` lists the calls shown, in order,
+    each with its exact arguments; `on_ask(call)` is called when one is shown."""
+
+    interactive = True
+
+    def __init__(self, on_ask=None) -> None:
+        import threading
+        self.asked: list[dict] = []
+        self.notices: list[str] = []
+        self.text: list[str] = []
+        self._answers: dict[str, bool] = {}
+        self._vetoes: set[str] = set()
+        self._cv = threading.Condition()
+        self.on_ask = on_ask
+
+    def answer(self, approval_id: str, granted: bool) -> None:
+        with self._cv:
+            self._answers[approval_id] = granted
+            self._cv.notify_all()
+
+    def veto_call(self, name: str) -> None:
+        """Veto the next medium call of tool `name` (or one already in its window)."""
+        with self._cv:
+            self._vetoes.add(name)
+            self._cv.notify_all()
+
+    def approve(self, call: dict, timeout: float) -> str:
+        self.asked.append(call)
+        if self.on_ask:
+            self.on_ask(call)
+        with self._cv:
+            got = self._cv.wait_for(lambda: call["id"] in self._answers, timeout)
+            if not got:
+                return "timeout"
+            return "granted" if self._answers[call["id"]] else "denied"
+
+    def veto(self, call: dict, seconds: float) -> bool:
+        with self._cv:
+            return self._cv.wait_for(lambda: call["name"] in self._vetoes, seconds)
+
+    def delta(self, text: str) -> None:
+        self.text.append(text)
+
+    def notice(self, text: str) -> None:
+        self.notices.append(text)
+
+
 @dataclass
 class CallRecord:
     """One proposed call and what became of it. outcome: ran, pending, denied, vetoed, failed."""
