@@ -305,7 +305,11 @@ class Assistant:
             model = self._model = NoModel()
         res.model = model.name
         small = model.tools_mode == "none" or model.name.startswith("embedded")
-        ctx = P.build(self.app, text, recall_k=self.cfg.recall_k, notes_k=self.cfg.notes_k, compact=small)
+        routed = route(text) if model.tools_mode == "none" else None
+        if routed is not None and routed.tool is not None:
+            ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])  # the router reads no notes
+        else:
+            ctx = P.build(self.app, text, recall_k=self.cfg.recall_k, notes_k=self.cfg.notes_k, compact=small)
         self.last_context = ctx
         if ctx.untrusted:
             self._audit("assistant.context", None, "ok", {
@@ -561,6 +565,8 @@ def describe(rec: CallRecord) -> str:
         return f"Forgotten: “{r.get('memory', {}).get('text', '')}”."
     if rec.name == "search" and isinstance(r, dict):
         hits = r.get("hits") or []
+        top = max((h.get("score") or 0 for h in hits), default=0)
+        hits = [h for h in hits if (h.get("score") or 0) >= 0.5 * top]  # the clear matches only
         if not hits:
             return f"No notes match “{rec.arguments.get('query')}”."
         return "Notes I found:\n" + "\n".join(f"- {h['title']} ({h['note_id']}): {h['snippet'][:120]}"

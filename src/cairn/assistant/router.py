@@ -37,25 +37,30 @@ def _clean(s: str) -> str:
 
 
 _F = re.I | re.S
+_POLITE = r"^(?:please\s+|can you\s+|could you\s+|would you\s+|i'?d like you to\s+|i want you to\s+)*"
 _RULES: list[tuple[str, re.Pattern]] = [
-    ("remind", re.compile(r"^(?:please\s+|can you\s+|could you\s+)?remind me(?:\s+to|\s+that|\s+about)?\s+(?P<x>.+)$", _F)),
-    ("remember", re.compile(r"^(?:please\s+|can you\s+|could you\s+)?(?:remember|note|keep in mind|don'?t forget)"
+    ("remind", re.compile(_POLITE + r"remind me(?:\s+to|\s+that|\s+about)?\s+(?P<x>.+)$", _F)),
+    ("remember", re.compile(_POLITE + r"(?:remember|note|keep in mind|don'?t forget)"
                             r"(?:\s+that)?[:,]?\s+(?P<x>.+)$", _F)),
-    ("forget", re.compile(r"^(?:please\s+)?forget(?:\s+that|\s+about|\s+the memory)?\s+(?P<x>.+)$", _F)),
-    ("delete_note", re.compile(r"^(?:please\s+)?(?:delete|remove|trash)\s+(?:the\s+|my\s+)?note\s+"
+    ("forget", re.compile(_POLITE + r"forget(?:\s+that|\s+about|\s+the memory)?\s+(?P<x>.+)$", _F)),
+    ("delete_note", re.compile(_POLITE + r"(?:delete|remove|trash)\s+(?:the\s+|my\s+)?note\s+"
                                r"(?:called\s+|titled\s+|named\s+)?(?P<x>.+)$", _F)),
-    ("create_note", re.compile(r"^(?:please\s+)?(?:create|make|write|add|start)\s+(?:a\s+)?(?:new\s+)?note\s+"
+    ("create_note", re.compile(_POLITE + r"(?:(?:create|make|write|add|start)\s+(?:a\s+)?(?:new\s+)?|new\s+)note\s+"
                                r"(?:called\s+|titled\s+|named\s+)?(?P<t>[^:\n]+?)\s*(?::|\n|\bsaying\b|\bwith\b)\s*(?P<b>.*)$", _F)),
-    ("update_note", re.compile(r"^(?:please\s+)?(?:append|add)\s+(?P<b>.+?)\s+to\s+(?:the\s+|my\s+)?note\s+"
+    ("update_note", re.compile(_POLITE + r"(?:append|add)\s+(?P<b>.+?)\s+to\s+(?:the\s+|my\s+)?note\s+"
                                r"(?:called\s+|titled\s+)?(?P<t>.+)$", _F)),
-    ("search", re.compile(r"^(?:please\s+)?(?:find|search|look up|look for|show)(?:\s+me)?\s+(?:for\s+)?(?:my\s+)?"
-                          r"(?:notes?|files?|documents?)?\s*(?:about|on|for|mentioning|with)?\s+(?P<x>.+)$", _F)),
+    ("search", re.compile(_POLITE + r"(?:do i have|is there|are there)\s+(?:a\s+|any\s+)?(?:notes?|files?|documents?)\s+"
+                          r"(?:about|on|for|mentioning|with)\s+(?P<x>.+)$", _F)),
+    ("search", re.compile(_POLITE + r"(?:find|search|look up|look for|show)(?:\s+me)?(?:\s+for)?(?:\s+my)?(?:\s+the)?"
+                          r"(?:\s+(?:notes?|files?|documents?))?(?:\s+(?:about|on|for|mentioning|with))?\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^(?:what|which)\s+do\s+(?:i|you|we)\s+(?:know|remember)\s+(?:about|of|on)\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^(?:tell me|what do you know)\s+about\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^what(?:'s| is| are)\s+my\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^(?:do you remember|what did i tell you about)\s+(?P<x>.+)$", _F)),
     ("ask", re.compile(r"^(?P<x>(?:what|when|where|who|which|how|why|did|does|do|is|are|was)\b.+"
                        r"(?:my notes|in my|according to|my files|my documents|i wrote|i noted).*)$", _F)),
+    ("recall", re.compile(r"^(?P<x>(?:where|what|who|when)\s+(?:do|did|am|was)\s+i\b.+)$", _F)),
+    ("recall", re.compile(r"^(?i:who)\s+(?:is|was)\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s*\??$", re.S)),
 ]
 
 
@@ -73,7 +78,7 @@ def route(text: str) -> Intent:
                 return Intent("remember", {"text": f"Reminder: {x}", "kind": "promise"}, label)
         elif label == "remember":
             x = _clean(g["x"])
-            if x:
+            if x and x.lower() not in ("that", "this", "it", "me"):
                 return Intent("remember", {"text": x}, label)
         elif label == "forget":
             x = _clean(g["x"])
