@@ -200,9 +200,8 @@ def run_task(app, model: str, task: dict) -> dict:
             "seconds": [t["seconds"] for t in turns], "tokens": tok}
 
 
-def run_model(model: str, limit: int | None = None) -> dict:
-    from cairn.service import Cairn  # noqa: F401
-    tasks = TASKS[:limit] if limit else TASKS
+def run_model(model: str, limit: int | None = None, every: int = 1) -> dict:
+    tasks = (TASKS[:limit] if limit else TASKS)[::every]
     with tempfile.TemporaryDirectory() as tmp:
         app = setup_home(Path(tmp) / "home")
         t0 = time.perf_counter()
@@ -227,13 +226,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", action="append", help="model spec (repeatable); default: embedded, then none")
     ap.add_argument("--limit", type=int, help="first N tasks only")
+    ap.add_argument("--every", type=int, default=1, help="every K-th task only (a spread sample)")
     ap.add_argument("--out", help="write the full results as JSON here")
     ap.add_argument("--failures", action="store_true", help="print the failed tasks")
     args = ap.parse_args()
     models = args.model or ["embedded", "none"]
     runs = []
     for m in models:
-        r = run_model(m, args.limit)
+        r = run_model(m, args.limit, args.every)
         runs.append(r)
         print(f"\n== {m}: {r['tasks']} tasks")
         print(f"task success            {r['success']:.3f}   by kind: "

@@ -398,3 +398,16 @@ def test_embedded_model_remembers_then_recalls_in_a_new_session(app):
     assert bot.new_session() != first
     res = bot.turn("what do I know about my favourite tea?", Channel())
     assert res.session != first and "rooibos" in res.reply
+
+
+def test_sse_stream_of_one_turn(bot_app, llm):
+    from cairn.assistant.sse import chat_events
+    llm.script(tool("delete_note", note="Boiler"), say("It waits for you."))
+    chunks = list(chat_events(bot_app, "delete the Boiler note", model=f"openai:{llm.base_url}:scripted"))
+    events = [(c.split("\n")[0][7:], json.loads(c.split("\n")[1][6:])) for c in chunks]
+    assert events[0][0] == "session" and events[-1][0] == "result"
+    assert "".join(d["text"] for e, d in events if e == "delta") == "It waits for you."
+    result = events[-1][1]
+    assert result["tool_calls"][0]["outcome"] == "pending" and note_exists(bot_app, "Boiler")
+    bad = list(chat_events(bot_app, "hi", session="s-missing"))
+    assert bad[0].startswith("event: error") and '"status": 404' in bad[0]

@@ -134,6 +134,7 @@ class OpenAIModel(ChatModel):
             body["tools"] = tools
             body["tool_choice"] = "auto"
         elif tools and self.tools_mode == "json":
+            body["messages"] = [{"role": "system", "content": json_tools_prompt(tools)}, *messages]
             body["response_format"] = {"type": "json_schema",
                                        "json_schema": {"name": "step", "schema": json_step_schema(tools),
                                                        "strict": True}}
@@ -252,6 +253,22 @@ def json_step_schema(tools: list[dict]) -> dict:
         "arguments": {"type": "object"},
         "reply": {"type": "string", "maxLength": 600}},
         "required": ["tool", "arguments", "reply"], "additionalProperties": False}
+
+
+def json_tools_prompt(tools: list[dict]) -> str:
+    """The tool list a "json"-mode model reads (it gets no `tools` field): one line per tool
+    with its arguments, then the answer format with one example."""
+    lines = []
+    for t in tools:
+        f = t["function"]
+        props = f["parameters"].get("properties", {})
+        req = set(f["parameters"].get("required", []))
+        args = ", ".join(f"{k}{'' if k in req else '?'}" for k in props)
+        lines.append(f"- {f['name']}({args}): {f['description'][:90]}")
+    return ("Answer with JSON {\"tool\": NAME or \"none\", \"arguments\": {...}, \"reply\": text}. "
+            "Call a tool only when the person's message asks for it; after a tool result, answer with "
+            "tool \"none\" and a short reply. Tools:\n" + "\n".join(lines) +
+            '\nExample: {"tool": "remember", "arguments": {"text": "my sister is Ana"}, "reply": "Noted."}')
 
 
 def _from_json_step(comp: Completion) -> Completion:
