@@ -205,7 +205,12 @@ def run_model(model: str, limit: int | None = None, every: int = 1) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         app = setup_home(Path(tmp) / "home")
         t0 = time.perf_counter()
-        results = [run_task(app, model, t) for t in tasks]
+        results = []
+        for i, t in enumerate(tasks, 1):
+            results.append(run_task(app, model, t))
+            r = results[-1]
+            print(f"  [{i}/{len(tasks)}] {'ok  ' if r['ok'] else 'FAIL'} {r['kind']:9} {max(r['seconds']):6.1f} s  "
+                  f"{r['turns'][0][:60]!r}", file=sys.stderr, flush=True)
         total = time.perf_counter() - t0
         app.close()
     secs = [s for r in results for s in r["seconds"]]

@@ -195,6 +195,10 @@ class Assistant:
                 self.notices += self._extract("idle")
         else:
             self.state = self.store.create(channel, person, self.model_spec)
+        chosen = self._model.name if self._model is not None else self._spec
+        if chosen and chosen != self.state.model:  # an explicit model for a continued session
+            self.store.append(self.state.id, {"type": "model_switch", "model": chosen})
+            self.state = self.store.load(self.state.id)
         self.budget = Budget(None if incognito else app.settings.home, self.state.id,
                              Limits.from_settings(self.cfg), self.state.usage)
 
