@@ -411,3 +411,12 @@ def test_sse_stream_of_one_turn(bot_app, llm):
     assert result["tool_calls"][0]["outcome"] == "pending" and note_exists(bot_app, "Boiler")
     bad = list(chat_events(bot_app, "hi", session="s-missing"))
     assert bad[0].startswith("event: error") and '"status": 404' in bad[0]
+
+
+def test_router_reminder_goes_to_the_scheduler(bot_app):
+    bot = Assistant(bot_app, model="none")
+    res = bot.turn("remind me to call Ana tomorrow", Channel())
+    assert [(c.name, c.risk, c.outcome) for c in res.tool_calls] == [("remind", "medium", "ran")]
+    assert res.tool_calls[0].arguments == {"text": "call Ana", "at": "tomorrow"}
+    listed = registry().call(bot_app, "reminders", {})
+    assert [r["text"] for r in listed] == ["call Ana"]

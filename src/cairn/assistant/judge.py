@@ -35,6 +35,7 @@ INTENT_WORDS: dict[str, tuple[str, ...]] = {
     "ingest_url": ("save", "ingest", "fetch", "import", "bookmark", "clip"),
     "remember": ("remember", "note that", "keep in mind", "don't forget", "do not forget", "remind"),
     "core": ("core", "block", "persona", "set"),
+    "remind": ("remind", "reminder", "alert", "notify", "ping me"),
 }
 
 

@@ -3,7 +3,9 @@
 It maps the person's own message — never retrieved text — to at most one tool call:
 
     "remember that X" / "please remember X" / "note that X"      -> remember(text=X)
-    "remind me to X" / "remind me X"                              -> remember(text="Reminder: X", kind="promise")
+    "remind me to X WHEN" / "remind me every WHEN to X"           -> remind(text=X, at=WHEN | every=WHEN)
+                                                                   (no time understood: remember(text="Reminder: X",
+                                                                   kind="promise"))
     "what do I know about X" / "what do you know about X" / "tell me about X" / "who is X"
                                                                   -> recall(query=X)
     "forget X" / "forget that X"                                  -> forget(memory_id=best match of X)
@@ -64,6 +66,35 @@ _RULES: list[tuple[str, re.Pattern]] = [
 ]
 
 
+def split_when(text: str) -> tuple[str, str, str] | None:
+    """("what", "at" | "every", "when") for a reminder text whose end (or an "every ..."
+    part) is a time `cairn.schedule.when` understands ("call Ana tomorrow at 9", "water the
+    plants every Monday"); None when no time is found. The longest time phrase wins."""
+    try:
+        from datetime import datetime, timezone as tzmod
+        from cairn.schedule import when as W
+        tz = W.zone(None)
+    except Exception:
+        return None
+    now = datetime.now(tzmod.utc)
+    words = text.split()
+    for i in range(1, len(words)):
+        what, phrase = " ".join(words[:i]), " ".join(words[i:])
+        lead = phrase.lower().split()[0]
+        key = "every" if lead == "every" else "at"
+        cand = phrase
+        if key == "at" and lead in ("on", "at", "by"):
+            cand = " ".join(phrase.split()[1:])
+        try:
+            W.parse_when(cand, tz, now, recurring=key == "every")
+        except Exception:
+            continue
+        what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(), flags=re.I)
+        if what:
+            return what.rstrip(" ,"), key, cand
+    return None
+
+
 def route(text: str) -> Intent:
     """The intent of one message of the person (see module docstring)."""
     t = " ".join(text.strip().split()) if "\n" not in text else text.strip()
@@ -75,6 +106,10 @@ def route(text: str) -> Intent:
         if label == "remind":
             x = _clean(g["x"])
             if x:
+                split = split_when(x)
+                if split:
+                    what, key, when = split
+                    return Intent("remind", {"text": what, key: when}, label)
                 return Intent("remember", {"text": f"Reminder: {x}", "kind": "promise"}, label)
         elif label == "remember":
             x = _clean(g["x"])
