@@ -420,3 +420,24 @@ def test_router_reminder_goes_to_the_scheduler(bot_app):
     assert res.tool_calls[0].arguments == {"text": "call Ana", "at": "tomorrow"}
     listed = registry().call(bot_app, "reminders", {})
     assert [r["text"] for r in listed] == ["call Ana"]
+
+
+def test_channel_conversation_buttons_and_expiry(bot_app, llm):
+    from cairn.assistant.channels import conversation_for
+    settings = bot_app.settings
+    settings.assistant.model = f"openai:{llm.base_url}:scripted"
+    conv = conversation_for(settings, channel="telegram")
+    llm.script(tool("delete_note", note="Boiler"), say("Tap a button."))
+    out = conv.reply("telegram:42", "delete the Boiler note")
+    assert out.text == "Tap a button." and out.buttons[0][1].startswith("approve:ap-")
+    assert all(len(data.encode()) <= 64 for _, data in out.buttons)
+    done = conv.press("telegram:42", out.buttons[0][1])
+    assert "Deleted" in done.text and not note_exists(bot_app, "Boiler")
+    # a press after the approval timeout counts as denied
+    bot_app.note_create("Boiler", "again")
+    settings.assistant.approval_timeout_s = 0
+    llm.script(tool("delete_note", note="Boiler"), say("Tap a button."))
+    out = conv.reply("telegram:42", "delete the Boiler note")
+    late = conv.press("telegram:42", out.buttons[0][1])
+    assert "after the timeout" in late.text and note_exists(bot_app, "Boiler")
+    assert conv.press("telegram:42", "approve:ap-nope").text.startswith("Sorry: no pending approval")

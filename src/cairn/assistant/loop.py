@@ -331,8 +331,7 @@ class Assistant:
         except LLMError as exc:
             res.stopped = "model"
             res.reply = (res.reply + "\n\n" if res.reply else "") + f"The model failed: {exc}"
-        res.pending_approvals = [dict(id=aid, **{k: v for k, v in call.items() if k != "call_id"})
-                                 for aid, call in self.store.load(sid).pending.items()]
+        res.pending_approvals = _pending_json(self.store.load(sid).pending)
         self.store.append(sid, {"type": "assistant", "turn": turn_no, "text": res.reply, "notices": res.notices})
         self.state = self.store.load(sid)
         self.store.append(sid, {"type": "checkpoint", "turns": self.state.turns, "model": model.name,
@@ -357,7 +356,10 @@ class Assistant:
         messages = [{"role": "system", "content": ctx.system}, *history, {"role": "user", "content": text}]
         untrusted = ctx.untrusted
         for step in range(self.cfg.step_limit):
-            comp = self._call_model(model, messages, schemas, ui, res)
+            # A small JSON-mode model calls one round of tools, then answers in plain text
+            # (given the choice again it tends to repeat the call until the step limit).
+            offer = None if (model.tools_mode == "json" and res.tool_calls) else schemas
+            comp = self._call_model(model, messages, offer, ui, res)
             if not comp.tool_calls:
                 res.reply = self._verified(comp.content, ctx, res)
                 return
@@ -503,23 +505,31 @@ class Assistant:
         audit.record(self.app.settings.home, "assistant", action, target, outcome, detail)
 
     # -- approvals decided later ---------------------------------------------------------
-    def decide(self, approval_id: str, grant: bool) -> TurnResult:
+    def decide(self, approval_id: str, grant: bool, expire_after: float | None = None) -> TurnResult:
         """Approve (run) or deny a pending call by id, in whatever session holds it. Raises
-        NotFound for an unknown or already decided id."""
+        NotFound for an unknown or already decided id. expire_after: seconds after the request
+        when an approval no longer counts (button channels): a later "approve" is recorded as
+        a timeout and the call does not run."""
         state, call = self.store.find_approval(approval_id)
+        if grant and expire_after is not None and call.get("requested_at"):
+            asked = datetime.fromisoformat(call["requested_at"])
+            if (datetime.now(timezone.utc) - asked).total_seconds() > expire_after:
+                grant = False
+                call = dict(call, _expired=True)
         if state.id != self.state.id:
             self.state = state
         rec = CallRecord(call["name"], call.get("arguments") or {}, call.get("risk", "high"), "pending",
                          call.get("reasons") or [], call.get("provenance", "user"), approval_id)
         self.store.append(state.id, {"type": "approval", "approval_id": approval_id, "call_id": call.get("call_id"),
-                                     "state": "granted" if grant else "denied"})
+                                     "state": "granted" if grant else ("timeout" if call.get("_expired") else "denied")})
         if grant:
             if call["name"] not in self.tools:
                 rec.outcome, rec.error = "failed", f"tool {call['name']!r} is no longer registered"
             else:
                 self._run(self.tools.get(call["name"]), rec)
         else:
-            rec.outcome, rec.error = "denied", "the person said no"
+            rec.outcome, rec.error = "denied", ("the approval came after the timeout" if call.get("_expired")
+                                                else "the person said no")
         self._log_call(ToolCall(call.get("call_id") or approval_id, rec.name, rec.arguments), rec,
                        int(call.get("turn") or 0))
         self.state = self.store.load(state.id)
@@ -527,14 +537,19 @@ class Assistant:
         self.store.append(state.id, {"type": "assistant", "turn": self.state.turns, "text": reply, "notices": []})
         self.state = self.store.load(state.id)
         out = TurnResult(reply, state.id, [rec])
-        out.pending_approvals = [dict(id=aid, **{k: v for k, v in c.items() if k != "call_id"})
-                                 for aid, c in self.state.pending.items()]
+        out.pending_approvals = _pending_json(self.state.pending)
         return out
 
     def why(self) -> dict:
         """What went into the last prompt: {"units": [{"kind", "id", "tokens", "why", "text"}]}."""
         ctx = self.last_context
         return {"units": [u.to_json() for u in ctx.units] if ctx else []}
+
+
+def _pending_json(pending: dict) -> list[dict]:
+    """Pending approvals as shown to the person: [{"id", "name", "arguments", "risk",
+    "reasons", "provenance", "turn", "requested_at"}]."""
+    return [dict(id=aid, **{k: v for k, v in call.items() if k != "call_id"}) for aid, call in pending.items()]
 
 
 def _message(exc: BaseException) -> str:

@@ -91,7 +91,8 @@ class SessionState:
         elif t == "approval":
             aid = e.get("approval_id", "")
             if e.get("state") == "requested":
-                self.pending[aid] = dict(e.get("call") or {}, call_id=e.get("call_id"))
+                self.pending[aid] = dict(e.get("call") or {}, call_id=e.get("call_id"),
+                                         requested_at=e.get("at", ""))
             else:
                 self.pending.pop(aid, None)
                 self.resolved[aid] = e.get("state", "")
