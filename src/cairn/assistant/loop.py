@@ -323,6 +323,8 @@ class Assistant:
         try:
             if model.tools_mode == "none":
                 self._routed(model, text, ctx, history, res, ui, turn_no)
+                if turn_no == 1 and ROUTER_NOTICE not in res.notices:
+                    res.notices.append(ROUTER_NOTICE)  # the person is told at the start
             else:
                 self._reason_act(model, text, ctx, history, res, ui, turn_no)
         except BudgetExceeded as exc:
