@@ -441,3 +441,9 @@ def test_channel_conversation_buttons_and_expiry(bot_app, llm):
     late = conv.press("telegram:42", out.buttons[0][1])
     assert "after the timeout" in late.text and note_exists(bot_app, "Boiler")
     assert conv.press("telegram:42", "approve:ap-nope").text.startswith("Sorry: no pending approval")
+
+
+def test_small_model_questions_about_notes_get_the_verified_answer(bot_app):
+    res = Assistant(bot_app, model="none").turn("What pressure should the boiler have?", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("ask", "ran")]
+    assert "1.2 bar" in res.reply and "Sources: [1] Boiler" in res.reply

@@ -400,7 +400,13 @@ class Assistant:
 
     # -- the intent router ---------------------------------------------------------------
     def _routed(self, model, text, ctx, history, res, ui, turn_no) -> None:
+        import re
         intent = route(text)
+        if intent.tool is None and ctx.evidence and re.search(
+                r"\?\s*$|^(?:what|when|where|who|which|how|why)\b", text.strip(), re.I):
+            # a question the notes may answer: the verified `ask`, not a small model's guess
+            from cairn.assistant.router import Intent
+            intent = Intent("ask", {"question": text.strip()}, "question about the notes")
         if intent.tool is None:
             messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
                         {"role": "user", "content": text}]
