@@ -8,6 +8,7 @@ OpenAI-compatible and Anthropic models), `packaged` (opt-in packaged local model
 See docs/assistant.md.
 """
 
-from cairn.assistant.loop import Assistant, CallRecord, Channel, TurnResult, WaitingChannel
+from cairn.assistant.loop import Assistant
+from cairn.assistant.results import CallRecord, Channel, TurnResult, WaitingChannel
 
 __all__ = ["Assistant", "CallRecord", "Channel", "TurnResult", "WaitingChannel"]

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cairn.assistant.loop import Assistant, Channel, describe
+from cairn.assistant.loop import Assistant
+from cairn.assistant.results import Channel, describe
 
 
 @dataclass

@@ -19,7 +19,8 @@ import queue
 import threading
 from typing import Iterator
 
-from cairn.assistant.loop import Assistant, Channel
+from cairn.assistant.loop import Assistant
+from cairn.assistant.results import Channel
 
 
 def sse(event: str, data: dict) -> str:
