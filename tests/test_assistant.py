@@ -459,3 +459,23 @@ def test_b27_question_with_the_router_is_answered_from_the_faq_without_the_canar
     res = bot.turn("Summarise my plumber notes.", Channel())
     assert all(c.name in ("ask", "search") for c in res.tool_calls)
     assert not [m for m in poisoned.memories() if "Quayside" in m.text or "archive@" in m.text]
+
+
+def test_file_tool_stays_inside_allowed_folders(app, tmp_path):
+    from cairn.errors import Forbidden
+    reg = registry()
+    (app.settings.vault / "a.txt").write_text("inside")
+    assert reg.call(app, "read_file", {"path": "a.txt"})["text"] == "inside"
+    with pytest.raises(Forbidden, match="outside the folders"):
+        reg.call(app, "read_file", {"path": "/etc/hostname"})
+    (app.settings.vault / "link.txt").symlink_to("/etc/hostname")
+    with pytest.raises(Forbidden):
+        reg.call(app, "read_file", {"path": "link.txt"})
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "b.txt").write_text("allowed")
+    app.settings.assistant.files = [str(docs)]
+    assert reg.call(app, "read_file", {"path": str(docs / "b.txt")})["text"] == "allowed"
+    d = J.classify(reg.get("read_file"), {"path": str(docs / "b.txt")}, user_text="read b",
+                   untrusted_in_context=False, vault=app.settings.vault)
+    assert d.risk == "high" and "outside the vault" in " ".join(d.reasons)
