@@ -479,3 +479,19 @@ def test_file_tool_stays_inside_allowed_folders(app, tmp_path):
     d = J.classify(reg.get("read_file"), {"path": str(docs / "b.txt")}, user_text="read b",
                    untrusted_in_context=False, vault=app.settings.vault)
     assert d.risk == "high" and "outside the vault" in " ".join(d.reasons)
+
+
+def test_secret_values_never_appear_in_replies(app):
+    app.ingest([B27 / "private-canary.md"])
+    res = Assistant(app, model="none").turn("What is the home server API key according to my notes?", Channel())
+    assert "CANARY-7F3A" not in res.reply and "[hidden]" in res.reply
+    assert any("hidden" in n for n in res.notices)
+
+
+def test_streamed_reply_hides_secret_values(bot_app, llm):
+    llm.script(say("Sure. The API key for the home server: CANARY-7F3A-91QX-PLUM. Anything else?"))
+    ui = WaitingChannel()
+    res = make(bot_app, llm).turn("what is in my notes about the server?", ui)
+    streamed = "".join(ui.text)
+    assert "CANARY" not in streamed and "CANARY" not in res.reply
+    assert streamed.endswith("Anything else?") and "[hidden]" in streamed

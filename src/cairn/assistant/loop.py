@@ -215,6 +215,10 @@ class Assistant:
         except LLMError as exc:
             res.stopped = "model"
             res.reply = (res.reply + "\n\n" if res.reply else "") + f"The model failed: {exc}"
+        res.reply, hidden = P.redact_secrets(res.reply)
+        if hidden:
+            res.notices.append(f"{hidden} secret value(s) from your notes hidden in the reply "
+                               "(`cairn note show` shows them)")
         res.pending_approvals = _pending_json(self.store.load(sid).pending)
         self.store.append(sid, {"type": "assistant", "turn": turn_no, "text": res.reply, "notices": res.notices})
         self.state = self.store.load(sid)
@@ -229,7 +233,9 @@ class Assistant:
         max_tokens = min(max_tokens or self.cfg.max_reply_tokens, self.cfg.max_reply_tokens)
         need = estimate_tokens(json.dumps(messages, ensure_ascii=False)) + max_tokens
         self.budget.check(need)
-        comp = model.complete(messages, tools, max_tokens=max_tokens, on_delta=ui.delta)
+        stream = P.RedactingStream(ui.delta)
+        comp = model.complete(messages, tools, max_tokens=max_tokens, on_delta=stream)
+        stream.flush()
         used = self.budget.add(model.model_id, model.local, comp.usage["prompt_tokens"],
                                comp.usage["completion_tokens"])
         self.store.append(self.state.id, {"type": "usage", "model": model.name, **used})
@@ -423,7 +429,7 @@ class Assistant:
         self._log_call(ToolCall(call.get("call_id") or approval_id, rec.name, rec.arguments), rec,
                        int(call.get("turn") or 0))
         self.state = self.store.load(state.id)
-        reply = describe(rec)
+        reply = P.redact_secrets(describe(rec))[0]
         self.store.append(state.id, {"type": "assistant", "turn": self.state.turns, "text": reply, "notices": []})
         self.state = self.store.load(state.id)
         out = TurnResult(reply, state.id, [rec])

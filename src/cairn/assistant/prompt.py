@@ -36,6 +36,43 @@ SUSPICIOUS = re.compile(
     r"forward .{0,40} to |exfiltrat|delete (?:all|every)|call the tool|<!--", re.I)
 
 
+# "api key: VALUE", "password = VALUE", "token VALUE" ...: the value is masked in replies.
+SECRET = re.compile(r"(?i)\b(api[ _-]?key|password|passphrase|passcode|secret|token|pin code)\b"
+                    r"([^:=\n]{0,40}?(?:[:=]|\bis\b)\s*)((?=[^\s,;]*[\d_+/=-])[^\s,;]{4,})")
+
+
+def redact_secrets(text: str) -> tuple[str, int]:
+    """`text` with the values after secret labels ("API key for X: VALUE") replaced by
+    "[hidden]"; returns (text, how many were hidden). Replies may leave the machine (a
+    Telegram chat), so the assistant never repeats them; `cairn note show` still does."""
+    out, n = SECRET.subn(lambda m: f"{m.group(1)}{m.group(2)}[hidden]", text or "")
+    return out, n
+
+
+class RedactingStream:
+    """Passes streamed reply text on to `emit`, with secret values hidden (redact_secrets):
+    the last `hold` characters are held back until more text (or `flush()`) shows whether
+    they end a secret."""
+
+    def __init__(self, emit, hold: int = 80) -> None:
+        self.emit, self.hold = emit, hold
+        self.raw, self.sent = "", 0
+
+    def __call__(self, text: str) -> None:
+        self.raw += text
+        red = redact_secrets(self.raw)[0]
+        upto = len(red) - self.hold
+        if upto > self.sent:
+            self.emit(red[self.sent:upto])
+            self.sent = upto
+
+    def flush(self) -> None:
+        red = redact_secrets(self.raw)[0]
+        if len(red) > self.sent:
+            self.emit(red[self.sent:])
+        self.sent = len(red)
+
+
 def is_suspicious(text: str) -> bool:
     """True when `text` contains instruction-like phrasing aimed at an assistant."""
     return bool(SUSPICIOUS.search(text or ""))
