@@ -289,12 +289,17 @@ class Assistant:
     # -- the intent router ---------------------------------------------------------------
     def _routed(self, model, text, ctx, history, res, ui, turn_no) -> None:
         import re
+        from cairn.assistant.router import Intent
         intent = route(text)
-        if intent.tool is None and ctx.evidence and re.search(
-                r"\?\s*$|^(?:what|when|where|who|which|how|why)\b", text.strip(), re.I):
-            # a question the notes may answer: the verified `ask`, not a small model's guess
-            from cairn.assistant.router import Intent
-            intent = Intent("ask", {"question": text.strip()}, "question about the notes")
+        question = re.search(r"\?\s*$|^(?:what|when|where|who|which|how|why)\b", text.strip(), re.I)
+        if intent.tool is None and question:
+            # a question memory or the notes may answer: recall or the verified `ask`, not a
+            # small model's guess
+            about_me = re.search(r"\b(?:i|my|me|mine|i'm|i've)\b", text, re.I)
+            if about_me and any(u.kind == "memory" for u in ctx.units):
+                intent = Intent("recall", {"query": text.strip()}, "question about the person")
+            elif ctx.evidence:
+                intent = Intent("ask", {"question": text.strip()}, "question about the notes")
         if intent.tool is None:
             messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
                         {"role": "user", "content": text}]

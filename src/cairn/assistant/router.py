@@ -40,27 +40,35 @@ def _clean(s: str) -> str:
 
 _F = re.I | re.S
 _POLITE = r"^(?:please\s+|can you\s+|could you\s+|would you\s+|i'?d like you to\s+|i want you to\s+)*"
+_LEAD = (r"(?:remember|note|keep in mind|don'?t forget|just so you know|for the record|fyi|for your info(?:rmation)?"
+         r"|save this(?: for later)?|make a (?:mental )?note(?: of)?|by the way|btw|heads up)")
+_NOTE = r"(?:the\s+|my\s+)?note"
+_TITLE = r"(?:called\s+|titled\s+|named\s+)?"
 _RULES: list[tuple[str, re.Pattern]] = [
-    ("remind", re.compile(_POLITE + r"remind me(?:\s+to|\s+that|\s+about)?\s+(?P<x>.+)$", _F)),
-    ("remember", re.compile(_POLITE + r"(?:remember|note|keep in mind|don'?t forget)"
-                            r"(?:\s+that)?[:,]?\s+(?P<x>.+)$", _F)),
-    ("forget", re.compile(_POLITE + r"forget(?:\s+that|\s+about|\s+the memory)?\s+(?P<x>.+)$", _F)),
-    ("delete_note", re.compile(_POLITE + r"(?:delete|remove|trash)\s+(?:the\s+|my\s+)?note\s+"
-                               r"(?:called\s+|titled\s+|named\s+)?(?P<x>.+)$", _F)),
-    ("create_note", re.compile(_POLITE + r"(?:(?:create|make|write|add|start)\s+(?:a\s+)?(?:new\s+)?|new\s+)note\s+"
-                               r"(?:called\s+|titled\s+|named\s+)?(?P<t>[^:\n]+?)\s*(?::|\n|\bsaying\b|\bwith\b)\s*(?P<b>.*)$", _F)),
-    ("update_note", re.compile(_POLITE + r"(?:append|add)\s+(?P<b>.+?)\s+to\s+(?:the\s+|my\s+)?note\s+"
-                               r"(?:called\s+|titled\s+)?(?P<t>.+)$", _F)),
-    ("search", re.compile(_POLITE + r"(?:do i have|is there|are there)\s+(?:a\s+|any\s+)?(?:notes?|files?|documents?)\s+"
+    ("recall", re.compile(r"^(?:please\s+)?remind me (?P<x>(?:what|who|where|when|how|which)\b.+)$", _F)),
+    ("remind", re.compile(_POLITE + r"(?:remind me|ping me|nudge me|(?:set|create|add|make)\s+(?:a\s+|me\s+a\s+)?reminder|"
+                          r"i need a reminder)(?:\s+to|\s+that|\s+about|\s+for)?\s+(?P<x>.+)$", _F)),
+    ("create_note", re.compile(_POLITE + r"(?:(?:create|make|write|add|start|jot down)\s+(?:a\s+)?(?:new\s+)?|new\s+)note\s+"
+                               + _TITLE + r"(?P<t>[^:\n]+?)\s*(?::|\n|\bsaying\b|\bwith\b:?)\s*(?P<b>.*)$", _F)),
+    ("remember", re.compile(_POLITE + _LEAD + r"(?:\s+that)?[:,]?\s+(?P<x>.+)$", _F)),
+    ("forget", re.compile(_POLITE + r"(?:forget|drop the memory|delete the memory|remove the memory)"
+                          r"(?:\s+that|\s+about)?\s+(?P<x>.+)$", _F)),
+    ("delete_note", re.compile(_POLITE + r"(?:delete|remove|trash|erase|get rid of)\s+" + _NOTE + r"\s+" + _TITLE
+                               + r"(?P<x>.+?)(?:,?\s+please)?$", _F)),
+    ("update_note", re.compile(_POLITE + r"(?:append|add)\s+(?P<b>.+?)\s+to\s+" + _NOTE + r"\s+" + _TITLE + r"(?P<t>.+)$", _F)),
+    ("update_note", re.compile(_POLITE + r"put\s+(?P<b>.+?)\s+at the end of\s+(?:the\s+|my\s+)?(?P<t>.+?)\s+note$", _F)),
+    ("search", re.compile(_POLITE + r"(?:do i have|is there|are there|got)\s+(?:a\s+|any\s+)?(?:notes?|files?|documents?|anything)\s+"
                           r"(?:about|on|for|mentioning|with)\s+(?P<x>.+)$", _F)),
-    ("search", re.compile(_POLITE + r"(?:find|search|look up|look for|show)(?:\s+me)?(?:\s+for)?(?:\s+my)?(?:\s+the)?"
+    ("search", re.compile(r"^(?:which|what)\s+notes?\s+(?:mentions?|says?|talks? about|has|have|contains?)\s+(?P<x>.+)$", _F)),
+    ("search", re.compile(r"^where\s+(?:is|are|did i put|did i save)\s+(?:my\s+|the\s+)?notes?\s+(?:on|about|for)\s+(?P<x>.+)$", _F)),
+    ("search", re.compile(_POLITE + r"(?:find|search|look up|look for|show|pull up|bring up|open)(?:\s+me)?(?:\s+for)?(?:\s+my)?(?:\s+the)?"
                           r"(?:\s+(?:notes?|files?|documents?))?(?:\s+(?:about|on|for|mentioning|with))?\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^(?:what|which)\s+do\s+(?:i|you|we)\s+(?:know|remember)\s+(?:about|of|on)\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^(?:tell me|what do you know)\s+about\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^what(?:'s| is| are)\s+my\s+(?P<x>.+)$", _F)),
     ("recall", re.compile(r"^(?:do you remember|what did i tell you about)\s+(?P<x>.+)$", _F)),
     ("ask", re.compile(r"^(?P<x>(?:what|when|where|who|which|how|why|did|does|do|is|are|was)\b.+"
-                       r"(?:my notes|in my|according to|my files|my documents|i wrote|i noted).*)$", _F)),
+                       r"(?:my notes|in my|according to|my files|my documents|i wrote|i noted|going by).*)$", _F)),
     ("recall", re.compile(r"^(?P<x>(?:where|what|who|when)\s+(?:do|did|am|was)\s+i\b.+)$", _F)),
     ("recall", re.compile(r"^(?i:who)\s+(?:is|was)\s+(?P<x>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s*\??$", re.S)),
 ]
@@ -78,6 +86,19 @@ def split_when(text: str) -> tuple[str, str, str] | None:
         return None
     now = datetime.now(tzmod.utc)
     words = text.split()
+    for i in range(len(words) - 1, 0, -1):  # a time first: "tomorrow to book the vet"
+        phrase, what = " ".join(words[:i]), " ".join(words[i:])
+        key = "every" if words[0].lower() == "every" else "at"
+        cand = " ".join(phrase.split()[1:]) if key == "at" and words[0].lower() in ("on", "at", "by") else phrase
+        if not re.match(r"(?i)(?:to|that|about)\b", what):
+            continue
+        try:
+            W.parse_when(cand, tz, now, recurring=key == "every")
+        except Exception:
+            continue
+        what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(), flags=re.I)
+        if what:
+            return what.rstrip(" ,."), key, cand
     for i in range(1, len(words)):
         what, phrase = " ".join(words[:i]), " ".join(words[i:])
         lead = phrase.lower().split()[0]
