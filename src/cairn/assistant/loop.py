@@ -52,11 +52,12 @@ class Assistant:
     (after the memory extraction of what it said while idle, when it was idle). model: a spec
     (models.py; default `[assistant] model`, then `llm`, then the embedded model).
     incognito: nothing is written (no session file, no memories, no extraction; write tools
-    are refused). tools: a ToolRegistry (default: every registered tool)."""
+    are refused). tools: a ToolRegistry (default: every registered tool). open_session=False:
+    no session is created when none is current (for deciding approvals only)."""
 
     def __init__(self, app, *, channel: str = "cli", person: str = "local", session_id: str | None = None,
                  new: bool = False, model: str | ChatModel | None = None, incognito: bool = False,
-                 tools=None, clock=time.monotonic):
+                 tools=None, open_session: bool = True):
         from cairn.tools import registry
         self.app = app
         self.cfg = app.settings.assistant
@@ -75,10 +76,13 @@ class Assistant:
                 self.store.set_current(channel, person, sid)
             if self._idle(self.state):
                 self.notices += self._extract("idle")
+        elif not open_session:  # only deciding approvals: no new session file
+            from cairn.assistant.sessions import SessionState
+            self.state = SessionState(id="")
         else:
             self.state = self.store.create(channel, person, self.model_spec)
         chosen = self._model.name if self._model is not None else self._spec
-        if chosen and chosen != self.state.model:  # an explicit model for a continued session
+        if chosen and self.state.id and chosen != self.state.model:  # an explicit model for a continued session
             self.store.append(self.state.id, {"type": "model_switch", "model": chosen})
             self.state = self.store.load(self.state.id)
         self.budget = Budget(None if incognito else app.settings.home, self.state.id,

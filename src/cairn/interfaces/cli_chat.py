@@ -122,7 +122,7 @@ def chat_cmd(
         from cairn.assistant import Assistant
         Channel, TerminalChannel = _channel_classes()
         bot = Assistant(svc, channel=channel, person=person, session_id=session, new=new, model=model,
-                        incognito=incognito)
+                        incognito=incognito, open_session=not (approve or deny))
         if approve or deny:
             res = bot.decide(approve or deny, grant=bool(approve))
             _print_result(res, json_out)
