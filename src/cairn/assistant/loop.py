@@ -53,16 +53,18 @@ class Assistant:
     (models.py; default `[assistant] model`, then `llm`, then the embedded model).
     incognito: nothing is written (no session file, no memories, no extraction; write tools
     are refused). tools: a ToolRegistry (default: every registered tool). open_session=False:
-    no session is created when none is current (for deciding approvals only)."""
+    no session is created when none is current (for deciding approvals only). scope: the
+    caller's API-key scope (cairn.tools.SCOPES); a tool needing more is refused, approved or not."""
 
     def __init__(self, app, *, channel: str = "cli", person: str = "local", session_id: str | None = None,
                  new: bool = False, model: str | ChatModel | None = None, incognito: bool = False,
-                 tools=None, open_session: bool = True):
+                 tools=None, open_session: bool = True, scope: str = "admin"):
         from cairn.tools import registry
         self.app = app
         self.cfg = app.settings.assistant
         self.channel, self.person = channel, person
         self.incognito = incognito
+        self.scope = scope  # the caller's key scope (REST): tools beyond it are refused
         self.tools = tools or registry()
         self.store: SessionStore = MemorySessionStore() if incognito else SessionStore(app.settings.home)
         self._model: ChatModel | None = model if isinstance(model, ChatModel) else None
@@ -341,7 +343,11 @@ class Assistant:
         shown = {"name": call.name, "arguments": call.arguments, "risk": dec.risk, "reasons": dec.reasons,
                  "provenance": dec.provenance}
         self.store.append(sid, {"type": "tool_call", "turn": turn_no, "call_id": call.id, **shown})
-        if self.incognito and not tool.read_only:
+        from cairn.tools import required_scope, scope_allows
+        if not scope_allows(self.scope, required_scope(tool)):
+            rec.outcome = "denied"
+            rec.error = f"this needs a key with scope {required_scope(tool)!r}; yours has {self.scope!r}"
+        elif self.incognito and not tool.read_only:
             rec.outcome, rec.error = "denied", "incognito: nothing is written"
         elif dec.risk == "high":
             aid = "ap-" + secrets.token_hex(4)
@@ -416,6 +422,10 @@ class Assistant:
         when an approval no longer counts (button channels): a later "approve" is recorded as
         a timeout and the call does not run."""
         state, call = self.store.find_approval(approval_id)
+        from cairn.tools import required_scope, scope_allows
+        need = required_scope(self.tools.get(call["name"])) if call["name"] in self.tools else "admin"
+        if grant and not scope_allows(self.scope, need):
+            raise Forbidden(f"approving {call['name']} needs a key with scope {need!r}; yours has {self.scope!r}")
         if grant and expire_after is not None and call.get("requested_at"):
             asked = datetime.fromisoformat(call["requested_at"])
             if (datetime.now(timezone.utc) - asked).total_seconds() > expire_after:
