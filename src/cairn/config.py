@@ -35,6 +35,10 @@ Example `config.toml`::
     rate_per_s = 20          # per-key token bucket: refill per second ...
     rate_burst = 60          # ... and bucket size
     max_upload_bytes = 50000000
+    [assistant]
+    model = "openai:http://127.0.0.1:11434/v1:qwen2.5:7b"   # default: llm, else the embedded model
+    session_tokens = 50000   # 0 = no limit; also call_tokens, day_tokens, session_cost, day_cost
+    files = ["~/Documents"]  # folders the read_file tool may read
 """
 
 from __future__ import annotations
@@ -292,6 +296,40 @@ class PluginSettings:
 
 
 @dataclass
+class AssistantSettings:
+    """The assistant (`cairn chat`, docs/assistant.md). model: its model spec ("" = `llm`,
+    else the default); tools: how the model calls tools — "auto" (by model), "native"
+    (OpenAI `tools`), "json" (JSON-schema constrained choice), "none" (the intent router);
+    step_limit: model calls per turn at most; tool_retries / retry_backoff_s: a failing tool
+    is retried this often, waiting backoff * 2**attempt seconds; veto_s: seconds a medium
+    call waits for a veto (interactive channels); approval_timeout_s: seconds a high call
+    waits for an answer before it counts as denied; budgets in tokens and US dollars (0 = no
+    limit) per call, session and day; idle_minutes: a session quiet this long is ended
+    (its transcript goes to memory extraction); recall_k / notes_k: memories and notes put in
+    each turn's prompt; files: folders the read_file tool may read (the vault always);
+    llm_judge: ask the model for a second risk opinion (it can only raise the level)."""
+
+    model: str = ""
+    tools: str = "auto"
+    step_limit: int = 6
+    tool_retries: int = 2
+    retry_backoff_s: float = 0.2
+    veto_s: float = 5.0
+    approval_timeout_s: float = 120.0
+    call_tokens: int = 0
+    session_tokens: int = 0
+    day_tokens: int = 0
+    session_cost: float = 0.0
+    day_cost: float = 0.0
+    idle_minutes: float = 30.0
+    recall_k: int = 5
+    notes_k: int = 3
+    max_reply_tokens: int = 400
+    files: list[str] = field(default_factory=list)
+    llm_judge: bool = False
+
+
+@dataclass
 class Settings:
     """Resolved settings for one Cairn home folder.
 
@@ -315,6 +353,7 @@ class Settings:
     server: ServerSettings = field(default_factory=ServerSettings)
     plugins: PluginSettings = field(default_factory=PluginSettings)
     plugin_config: dict = field(default_factory=dict)  # [plugin.NAME] tables, as written
+    assistant: AssistantSettings = field(default_factory=AssistantSettings)
     max_file_bytes: int = 50_000_000
     vault_dir: Path | None = None
 
@@ -421,12 +460,13 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("server", "read_workers"): (1, False),
     ("plugins", "call_timeout_s"): (0, True), ("plugins", "start_timeout_s"): (0, True),
     ("plugins", "max_result_bytes"): (1, False),
+    ("assistant", "step_limit"): (1, False), ("assistant", "max_reply_tokens"): (16, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server",
-             "plugins")
+             "plugins", "assistant")
 _LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
 
 
@@ -491,6 +531,9 @@ def load_settings(home: Path | str | None = None) -> Settings:
             settings.llm = _check_llm_spec(data.pop("llm"), "llm")
         if settings.memory.extract_llm:
             _check_llm_spec(settings.memory.extract_llm, "memory.extract_llm")
+        if settings.assistant.tools not in ("auto", "native", "json", "none"):
+            raise ConfigError("config.toml: assistant.tools must be \"auto\", \"native\", \"json\" or "
+                              f"\"none\", got {settings.assistant.tools!r}")
         if "vault" in data:
             vault = data.pop("vault")
             if not isinstance(vault, str) or not vault.strip():

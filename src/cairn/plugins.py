@@ -32,6 +32,8 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_mcp",
     "cairn.interfaces.cli_export",
     "cairn.interfaces.cli_capture",
+    "cairn.interfaces.cli_chat",
+    "cairn.tools.files",
 )
 
 pm = pluggy.PluginManager("cairn")

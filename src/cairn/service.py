@@ -670,6 +670,20 @@ class Cairn:
         model = _extraction_llm(self.settings, llm)
         return self._extract_notes(_chat_note_ids(self.conn, target), model)
 
+    def extract_transcript(self, messages: list[tuple[str, str, str]], *, speaker: str = "The person",
+                           llm: str | None = None) -> dict:
+        """Grounded extraction on an assistant session's transcript: `messages` are the
+        person's turns as (source id "SESSION#SEQ", text, ISO time). Facts go to the memory
+        store with their source turns (as `cairn extract` does for chats). llm: as `extract`.
+        Returns {"facts": n, "memories": {action: count}, "method", "problems"}."""
+        from cairn.memory.extract import Message, extract_facts
+        model, problem = _extraction_llm(self.settings, llm)
+        res = extract_facts([Message(sid, speaker, text, at) for sid, text, at in messages], model)
+        if problem:
+            res.problems.insert(0, problem)
+        counts = self._remember_facts(res) if self.settings.memory.store_extracted else {}
+        return {"facts": len(res.facts), "memories": counts, "method": res.method, "problems": res.problems}
+
     def set_fact_keys(self, enabled: bool) -> int:
         """Index chat messages with (True) or without (False) their stored facts, for this
         process (benchmark A/B; the lasting switch is `[memory] fact_keys`). Returns the number

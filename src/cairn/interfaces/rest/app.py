@@ -7,7 +7,7 @@
 Layers: security.Guard (request id, Host, Origin, keys, rate limit, size limit) wraps
 Starlette's CORSMiddleware (configured origins only), which wraps the routers (one module per
 domain: routes_system, routes_notes, routes_search, routes_ingest, routes_memory,
-routes_export), the MCP server at /mcp (cairn.interfaces.mcp, when installed) and the web
+routes_export, routes_chat), the MCP server at /mcp (cairn.interfaces.mcp, when installed) and the web
 page (cairn.interfaces.web, when installed). OpenAPI at /openapi.json, docs at /docs.
 """
 
@@ -186,8 +186,8 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     model, loaded on first use. bind_host: the address the server listens on (accepted as a
     Host header). Raises ConfigError for a bad config.toml."""
     from cairn import __version__
-    from cairn.interfaces.rest import (routes_export, routes_ingest, routes_memory, routes_notes,
-                                       routes_search, routes_system)
+    from cairn.interfaces.rest import (routes_chat, routes_export, routes_ingest, routes_memory,
+                                       routes_notes, routes_search, routes_system)
     settings = _settings(settings_or_home)
     settings.ensure_dirs()
     rt = Runtime(settings, embedder)
@@ -219,7 +219,8 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     app.state.runtime = rt
     errors.install(app)
     _docs(app)
-    for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export):
+    for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export,
+                   routes_chat):
         app.include_router(module.router, responses=errors.ERROR_RESPONSES)
     _mount_mcp(app, rt)
     _include_web(app, rt)

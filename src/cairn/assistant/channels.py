@@ -1,0 +1,83 @@
+"""The assistant behind message channels (Telegram; later others): one session per channel
+and person, approvals as buttons.
+
+`conversation_for(settings, channel)` returns an object with `reply(person, text)` and
+`press(person, data)`, each returning a reply with `.text` (markdown) and `.buttons`
+([(label, callback data)]) — the `Conversation` the Telegram bot expects. A high-risk call
+comes back with "Approve" / "Deny" buttons carrying "approve:ID" / "deny:ID"; a press after
+`[assistant] approval_timeout_s` counts as denied (the call expired). Text commands:
+/new, /approve ID, /deny ID, /budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cairn.assistant.loop import Assistant
+from cairn.assistant.results import Channel, describe
+
+
+@dataclass
+class ChannelReply:
+    """Markdown `text` and inline `buttons` [(label, data)] (data at most 64 bytes)."""
+
+    text: str
+    buttons: list[tuple[str, str]] = field(default_factory=list)
+
+
+class AssistantConversation:
+    """The assistant loop for one channel; a fresh service per message (the bot runs each
+    message in a worker thread)."""
+
+    def __init__(self, settings, channel: str = "telegram") -> None:
+        self.settings = settings
+        self.channel = channel
+
+    def _bot(self, app, person: str) -> Assistant:
+        return Assistant(app, channel=self.channel, person=person)
+
+    def reply(self, person: str, text: str) -> ChannelReply:
+        from cairn.errors import CairnError
+        from cairn.service import Cairn
+        with Cairn(settings=self.settings) as app:
+            bot = self._bot(app, person)
+            cmd, _, arg = text.strip().partition(" ")
+            try:
+                if cmd == "/new":
+                    return ChannelReply(f"New session {bot.new_session()}." +
+                                        "".join(f"\n{n}" for n in bot.notices))
+                if cmd in ("/approve", "/deny") and arg.strip():
+                    return self._decide(bot, arg.strip(), cmd == "/approve")
+                if cmd == "/budget":
+                    b = bot.budget.to_json()
+                    return ChannelReply(f"Session: {b['session']['tokens']} tokens, ${b['session']['cost']:.4f}; "
+                                        f"today: {b['day']['tokens']} tokens, ${b['day']['cost']:.4f}.")
+                res = bot.turn(text, Channel())
+            except (CairnError, ValueError) as exc:
+                return ChannelReply(f"Sorry: {exc}")
+        lines = [res.reply]
+        buttons: list[tuple[str, str]] = []
+        for p in res.pending_approvals:
+            buttons += [(f"Approve {p['name']}", f"approve:{p['id']}"), ("Deny", f"deny:{p['id']}")]
+        return ChannelReply("\n".join(lines), buttons[:6])
+
+    def press(self, person: str, data: str) -> ChannelReply:
+        from cairn.errors import CairnError
+        from cairn.service import Cairn
+        action, _, aid = data.partition(":")
+        if action not in ("approve", "deny") or not aid:
+            return ChannelReply("Nothing is waiting for a decision.")
+        with Cairn(settings=self.settings) as app:
+            try:
+                return self._decide(self._bot(app, person), aid, action == "approve")
+            except (CairnError, ValueError) as exc:
+                return ChannelReply(f"Sorry: {exc}")
+
+    def _decide(self, bot: Assistant, aid: str, grant: bool) -> ChannelReply:
+        res = bot.decide(aid, grant=grant, expire_after=bot.cfg.approval_timeout_s)
+        return ChannelReply(" ".join(describe(c) for c in res.tool_calls))
+
+
+def conversation_for(settings, channel: str = "telegram") -> AssistantConversation:
+    """The Conversation for a message channel (see module docstring)."""
+    return AssistantConversation(settings, channel)

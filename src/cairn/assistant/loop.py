@@ -1,0 +1,463 @@
+"""The assistant loop: reason, act, observe — one turn of the person at a time.
+
+    from cairn.assistant import Assistant, Channel
+    with Cairn(home) as app:
+        bot = Assistant(app, channel="cli", person="local")
+        result = bot.turn("remember that my sister is called Ana", Channel())
+        result.to_json()   # {"reply", "tool_calls", "pending_approvals", "session", ...}
+
+Each step sends the context (prompt.py), the recent turns and the tool schemas to the model
+(models.py). Every proposed call goes through the judge (judge.py) and then: low runs;
+medium runs after the channel's veto window; high waits for the channel's approval (timeout =
+denied) or, in a channel that cannot ask (the one-shot CLI), comes back pending until
+`approve(ID)` / `deny(ID)`. Results are fed back as untrusted data. A failing tool is retried
+with exponential back-off, then skipped and reported to the person. The loop stops at the
+step limit or when the budget (budget.py) runs out, with a clear message. A model that
+cannot call tools gets the intent router (router.py), and the person is told.
+Every decision goes to the audit log; every event to the session log (sessions.py).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from datetime import datetime, timezone
+
+from cairn import audit
+from cairn.assistant import judge as J
+from cairn.assistant import prompt as P
+from cairn.assistant.budget import Budget, BudgetExceeded, Limits
+from cairn.assistant.models import ChatModel, ToolCall, estimate_tokens, get_model
+from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingChannel,  # noqa: F401
+                                     _message, _pending_json, _summary, describe)
+from cairn.assistant.router import route
+from cairn.assistant.sessions import MemorySessionStore, SessionStore
+from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound
+from cairn.llm.errors import LLMError
+
+ROUTER_NOTICE = ("This model cannot call tools, so a simple intent router handles \"remember "
+                 "that ...\", \"what do I know about ...\", \"forget ...\", \"remind me ...\" and "
+                 "\"find notes about ...\"; other messages get a plain reply.")
+HISTORY_TURNS = 6  # earlier user/assistant messages sent with each turn (issue 18 compacts the rest)
+_NO_RETRY = (InvalidInput, NotFound, Conflict, Forbidden, ValueError, KeyError, TypeError)
+
+
+class Assistant:
+    """The assistant for one person on one channel, bound to one session.
+
+    app: the `cairn.service.Cairn`. session_id: continue that session (from any channel);
+    new: start a fresh one; otherwise the current session of (channel, person) is continued
+    (after the memory extraction of what it said while idle, when it was idle). model: a spec
+    (models.py; default `[assistant] model`, then `llm`, then the embedded model).
+    incognito: nothing is written (no session file, no memories, no extraction; write tools
+    are refused). tools: a ToolRegistry (default: every registered tool). open_session=False:
+    no session is created when none is current (for deciding approvals only). scope: the
+    caller's API-key scope (cairn.tools.SCOPES); a tool needing more is refused, approved or not."""
+
+    def __init__(self, app, *, channel: str = "cli", person: str = "local", session_id: str | None = None,
+                 new: bool = False, model: str | ChatModel | None = None, incognito: bool = False,
+                 tools=None, open_session: bool = True, scope: str = "admin"):
+        from cairn.tools import registry
+        self.app = app
+        self.cfg = app.settings.assistant
+        self.channel, self.person = channel, person
+        self.incognito = incognito
+        self.scope = scope  # the caller's key scope (REST): tools beyond it are refused
+        self.tools = tools or registry()
+        self.store: SessionStore = MemorySessionStore() if incognito else SessionStore(app.settings.home)
+        self._model: ChatModel | None = model if isinstance(model, ChatModel) else None
+        self._spec = model if isinstance(model, str) else None
+        self.last_context: P.Context | None = None
+        self.notices: list[str] = []
+        sid = session_id or (None if new else self.store.current(channel, person))
+        if sid:
+            self.state = self.store.load(sid)
+            if session_id:
+                self.store.set_current(channel, person, sid)
+            if self._idle(self.state):
+                self.notices += self._extract("idle")
+        elif not open_session:  # only deciding approvals: no new session file
+            from cairn.assistant.sessions import SessionState
+            self.state = SessionState(id="")
+        else:
+            self.state = self.store.create(channel, person, self.model_spec)
+        chosen = self._model.name if self._model is not None else self._spec
+        if chosen and self.state.id and chosen != self.state.model:  # an explicit model for a continued session
+            self.store.append(self.state.id, {"type": "model_switch", "model": chosen})
+            self.state = self.store.load(self.state.id)
+        self.budget = Budget(None if incognito else app.settings.home, self.state.id,
+                             Limits.from_settings(self.cfg), self.state.usage)
+
+    # -- model ---------------------------------------------------------------------------
+    @property
+    def model_spec(self) -> str:
+        if self._model is not None:
+            return self._model.name
+        if self._spec:
+            return self._spec
+        st = getattr(self, "state", None)
+        if st is not None and st.model:
+            return st.model
+        from cairn.llm import default_llm_spec
+        return self.cfg.model or self.app.settings.llm or default_llm_spec()
+
+    @property
+    def model(self) -> ChatModel:
+        if self._model is None:
+            self._model = get_model(self.model_spec, self.cfg.tools)
+        return self._model
+
+    def switch_model(self, spec: str) -> str:
+        """Use model `spec` from now on in this session (ValueError for a bad spec)."""
+        new = get_model(spec, self.cfg.tools)
+        self._model, self._spec = new, spec
+        self.store.append(self.state.id, {"type": "model_switch", "model": new.name})
+        self.state = self.store.load(self.state.id)
+        return new.name
+
+    # -- sessions ------------------------------------------------------------------------
+    def _idle(self, state) -> bool:
+        if not state.last or state.ended or self.incognito:
+            return False
+        last = datetime.fromisoformat(state.last)
+        return (datetime.now(timezone.utc) - last).total_seconds() > self.cfg.idle_minutes * 60
+
+    def new_session(self) -> str:
+        """End this session (memory extraction runs on it) and start a new one; returns its id.
+        What the extraction did is in `self.notices` (shown with the next reply)."""
+        self.notices += self.end("new session")
+        self.state = self.store.create(self.channel, self.person, self.model_spec)
+        self.budget = Budget(None if self.incognito else self.app.settings.home, self.state.id,
+                             Limits.from_settings(self.cfg))
+        return self.state.id
+
+    def resume(self, sid: str) -> None:
+        """Continue session `sid` here (SessionNotFound for an unknown id)."""
+        self.state = self.store.load(sid)
+        self.store.set_current(self.channel, self.person, sid)
+        self.budget = Budget(None if self.incognito else self.app.settings.home, sid,
+                             Limits.from_settings(self.cfg), self.state.usage)
+
+    def end(self, reason: str = "ended") -> list[str]:
+        """End the session: the grounded extraction runs on what the person said since the
+        last extraction (not in incognito). Returns notices."""
+        notes = self._extract(reason)
+        self.store.append(self.state.id, {"type": "end", "reason": reason})
+        self.state = self.store.load(self.state.id)
+        return notes
+
+    def _extract(self, reason: str) -> list[str]:
+        if self.incognito:
+            return []
+        path = self.store.path(self.state.id)
+        msgs = [(f"{self.state.id}#{e['seq']}", e.get("text", ""), e.get("at", ""))
+                for e in self.store.events(path)
+                if e.get("type") == "user" and int(e.get("seq", 0)) > self.state.extracted_upto]
+        if not msgs:
+            return []
+        try:
+            res = self.app.extract_transcript(msgs, speaker=self.person_name())
+        except (ValueError, sqlite3.Error, LLMError) as exc:
+            return [f"memory extraction after the session failed: {exc}"]
+        self.store.append(self.state.id, {"type": "extraction", "upto": self.state.last_seq,
+                                          "reason": reason, **res})
+        self.state = self.store.load(self.state.id)
+        n = res.get("facts", 0)
+        return [f"after the session ({reason}): {n} fact(s) extracted into memory"] if n else []
+
+    def person_name(self) -> str:
+        """The person's name for extraction: the core block `name`, else "The person"."""
+        try:
+            name = (self.app.core().blocks.get("name") or "").strip()
+        except Exception:
+            name = ""
+        return name.splitlines()[0][:40] if name else "The person"
+
+    # -- one turn ------------------------------------------------------------------------
+    def turn(self, text: str, ui: Channel | None = None) -> TurnResult:
+        """Answer one message of the person. Raises InvalidInput for an empty message; model
+        failures end the turn with a clear reply (never a traceback)."""
+        ui = ui or Channel()
+        text = (text or "").strip()
+        if not text:
+            raise InvalidInput("the message is empty")
+        sid = self.state.id
+        turn_no = self.state.turns + 1
+        self.store.append(sid, {"type": "user", "turn": turn_no, "text": text})
+        history = self.state.history[-2 * HISTORY_TURNS:]
+        res = TurnResult("", sid, notices=list(self.notices))
+        self.notices = []
+        try:
+            model = self.model
+        except (LLMError, ValueError) as exc:
+            res.notices.append(f"model {self.model_spec!r} unavailable ({exc}); using the intent router")
+            from cairn.assistant.models import NoModel
+            model = self._model = NoModel()
+        res.model = model.name
+        small = model.tools_mode == "none" or model.name.startswith("embedded")
+        routed = route(text) if model.tools_mode == "none" else None
+        if routed is not None and routed.tool is not None:
+            ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])  # the router reads no notes
+        else:
+            ctx = P.build(self.app, text, recall_k=self.cfg.recall_k, notes_k=self.cfg.notes_k, compact=small)
+        self.last_context = ctx
+        if ctx.untrusted:
+            self._audit("assistant.context", None, "ok", {
+                "session": sid, "turn": turn_no, "untrusted": [u.id for u in ctx.units if u.untrusted],
+                "suspicious": [u.id for u in ctx.units if u.untrusted and P.is_suspicious(u.text)],
+                "wrapped_as": "data"})
+        try:
+            if model.tools_mode == "none":
+                self._routed(model, text, ctx, history, res, ui, turn_no)
+                if turn_no == 1 and ROUTER_NOTICE not in res.notices:
+                    res.notices.append(ROUTER_NOTICE)  # the person is told at the start
+            else:
+                self._reason_act(model, text, ctx, history, res, ui, turn_no)
+        except BudgetExceeded as exc:
+            res.stopped = "budget"
+            res.reply = (res.reply + "\n\n" if res.reply else "") + str(exc)
+        except LLMError as exc:
+            res.stopped = "model"
+            res.reply = (res.reply + "\n\n" if res.reply else "") + f"The model failed: {exc}"
+        res.reply, hidden = P.redact_secrets(res.reply)
+        if hidden:
+            res.notices.append(f"{hidden} secret value(s) from your notes hidden in the reply "
+                               "(`cairn note show` shows them)")
+        res.pending_approvals = _pending_json(self.store.load(sid).pending)
+        self.store.append(sid, {"type": "assistant", "turn": turn_no, "text": res.reply, "notices": res.notices})
+        self.state = self.store.load(sid)
+        self.store.append(sid, {"type": "checkpoint", "turns": self.state.turns, "model": model.name,
+                                "pending": sorted(self.state.pending), "usage": self.state.usage})
+        self.state = self.store.load(sid)
+        res.usage = self.budget.to_json()
+        return res
+
+    def _call_model(self, model: ChatModel, messages, tools, ui: Channel, res: TurnResult,
+                    max_tokens: int | None = None):
+        max_tokens = min(max_tokens or self.cfg.max_reply_tokens, self.cfg.max_reply_tokens)
+        need = estimate_tokens(json.dumps(messages, ensure_ascii=False)) + max_tokens
+        self.budget.check(need)
+        stream = P.RedactingStream(ui.delta)
+        comp = model.complete(messages, tools, max_tokens=max_tokens, on_delta=stream)
+        stream.flush()
+        used = self.budget.add(model.model_id, model.local, comp.usage["prompt_tokens"],
+                               comp.usage["completion_tokens"])
+        self.store.append(self.state.id, {"type": "usage", "model": model.name, **used})
+        return comp
+
+    def _reason_act(self, model, text, ctx, history, res, ui, turn_no) -> None:
+        schemas = [t.openai_schema() for t in self.tools.all()]
+        messages = [{"role": "system", "content": ctx.system}, *history, {"role": "user", "content": text}]
+        untrusted = ctx.untrusted
+        for step in range(self.cfg.step_limit):
+            # A small JSON-mode model calls one round of tools, then answers in plain text
+            # (given the choice again it tends to repeat the call until the step limit).
+            offer = None if (model.tools_mode == "json" and res.tool_calls) else schemas
+            comp = self._call_model(model, messages, offer, ui, res)
+            if not comp.tool_calls:
+                res.reply = self._verified(comp.content, ctx, res)
+                return
+            messages.append({"role": "assistant", "content": comp.content or None,
+                             "tool_calls": [c.to_openai() for c in comp.tool_calls]})
+            for call in comp.tool_calls:
+                rec = self._handle(call, text, untrusted, ui, turn_no)
+                res.tool_calls.append(rec)
+                if rec.outcome == "ran":
+                    content = P.tool_result_text(rec.name, rec.result)
+                    untrusted = True
+                elif rec.outcome == "pending":
+                    content = (f"Waiting for the person's approval (id {rec.approval_id}); it has not run. "
+                               "Tell the person what is waiting.")
+                else:
+                    content = f"Not run: {rec.outcome}" + (f" ({rec.error})" if rec.error else "")
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+        res.stopped = "step_limit"
+        res.reply = (f"I stopped after {self.cfg.step_limit} steps (the step limit, [assistant] step_limit) "
+                     "without a final answer. " + _summary(res.tool_calls)).strip()
+
+    def _verified(self, reply: str, ctx: P.Context, res: TurnResult) -> str:
+        """A reply citing the notes goes through the verifier: unsupported sentences dropped."""
+        import re
+        if not ctx.evidence or not re.search(r"\[\d+\]", reply or ""):
+            return reply
+        from cairn.answer.verify import verify
+        ver = verify(reply, ctx.evidence)
+        if ver.verdict == "pass":
+            return reply
+        if ver.verdict == "revise":
+            res.notices.append("some sentences were dropped: the cited notes do not support them")
+            return ver.answer_text()
+        res.notices.append("the reply cited notes that do not support it, so it was withheld")
+        return "I could not find support for an answer in your notes."
+
+    # -- the intent router ---------------------------------------------------------------
+    def _routed(self, model, text, ctx, history, res, ui, turn_no) -> None:
+        import re
+        from cairn.assistant.router import Intent
+        intent = route(text)
+        question = re.search(r"\?\s*$|^(?:what|when|where|who|which|how|why)\b", text.strip(), re.I)
+        if intent.tool is None and question:
+            # a question memory or the notes may answer: recall or the verified `ask`, not a
+            # small model's guess
+            about_me = re.search(r"\b(?:i|my|me|mine|i'm|i've)\b", text, re.I)
+            if about_me and any(u.kind == "memory" for u in ctx.units):
+                intent = Intent("recall", {"query": text.strip()}, "question about the person")
+            elif ctx.evidence:
+                intent = Intent("ask", {"question": text.strip()}, "question about the notes")
+        if intent.tool is None:
+            messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
+                        {"role": "user", "content": text}]
+            comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
+            res.reply = self._verified(P.dedupe(comp.content), ctx, res) or "…"
+            return
+        res.notices.append(ROUTER_NOTICE)
+        args = dict(intent.arguments)
+        if intent.tool == "forget":
+            hits = self.app.recall(args["query"], k=1)
+            if not hits:
+                res.reply = f"I have no memory matching “{args['query']}”, so there is nothing to forget."
+                return
+            args = {"memory_id": hits[0].memory.id}
+            res.notices.append(f"best match: “{hits[0].memory.text}” ({hits[0].memory.id})")
+        call = ToolCall("route_" + secrets.token_hex(4), intent.tool, args)
+        rec = self._handle(call, text, False, ui, turn_no)
+        res.tool_calls.append(rec)
+        res.reply = describe(rec) + " (done by the intent router: this model cannot call tools)"
+
+    # -- one call ------------------------------------------------------------------------
+    def _handle(self, call: ToolCall, user_text: str, untrusted: bool, ui: Channel, turn_no: int) -> CallRecord:
+        sid = self.state.id
+        if call.name not in self.tools or "_raw" in call.arguments:
+            why = (f"unknown tool {call.name!r}" if call.name not in self.tools
+                   else "its arguments were not valid JSON")
+            rec = CallRecord(call.name, call.arguments, "none", "failed", [why], error=why)
+            self._log_call(call, rec, turn_no)
+            return rec
+        tool = self.tools.get(call.name)
+        opinion = J.llm_second_opinion(self.model) if self.cfg.llm_judge else None
+        dec = J.classify(tool, call.arguments, user_text=user_text, untrusted_in_context=untrusted,
+                         vault=self.app.settings.vault, second_opinion=opinion)
+        rec = CallRecord(call.name, call.arguments, dec.risk, "pending", dec.reasons, dec.provenance)
+        shown = {"name": call.name, "arguments": call.arguments, "risk": dec.risk, "reasons": dec.reasons,
+                 "provenance": dec.provenance}
+        self.store.append(sid, {"type": "tool_call", "turn": turn_no, "call_id": call.id, **shown})
+        from cairn.tools import required_scope, scope_allows
+        if not scope_allows(self.scope, required_scope(tool)):
+            rec.outcome = "denied"
+            rec.error = f"this needs a key with scope {required_scope(tool)!r}; yours has {self.scope!r}"
+        elif self.incognito and not tool.read_only:
+            rec.outcome, rec.error = "denied", "incognito: nothing is written"
+        elif dec.risk == "high":
+            aid = "ap-" + secrets.token_hex(4)
+            answer = ui.approve(dict(shown, id=aid), self.cfg.approval_timeout_s)
+            if answer == "defer":
+                rec.approval_id = aid
+                self.store.append(sid, {"type": "approval", "approval_id": aid, "call_id": call.id,
+                                        "state": "requested", "call": dict(shown, turn=turn_no)})
+                self._audit_decision(rec, "pending", {"approval_id": aid})
+                self._log_call(call, rec, turn_no, audit_it=False)
+                return rec
+            self.store.append(sid, {"type": "approval", "approval_id": aid, "call_id": call.id,
+                                    "state": answer if answer in ("granted", "denied", "timeout") else "denied"})
+            if answer != "granted":
+                rec.outcome = "denied"
+                rec.error = "no answer within the approval timeout" if answer == "timeout" else "the person said no"
+        elif dec.risk == "medium":
+            ui.notice(f"{call.name} {json.dumps(call.arguments, ensure_ascii=False)} (medium risk) runs now"
+                      + (f" unless you veto within {self.cfg.veto_s:g} s" if ui.interactive else ""))
+            if ui.veto(shown, self.cfg.veto_s):
+                rec.outcome, rec.error = "vetoed", "the person vetoed it"
+        if rec.outcome == "pending":
+            self._run(tool, rec)
+        self._log_call(call, rec, turn_no)
+        return rec
+
+    def _run(self, tool, rec: CallRecord) -> None:
+        attempts = max(0, self.cfg.tool_retries) + 1
+        for attempt in range(attempts):
+            try:
+                rec.result = self.tools.call(self.app, tool.name, rec.arguments)
+                rec.outcome = "ran"
+                return
+            except _NO_RETRY as exc:
+                rec.outcome, rec.error = "failed", _message(exc)
+                return
+            except Exception as exc:  # transient: a busy index, a network error, a plugin bug
+                rec.outcome, rec.error = "failed", _message(exc)
+                if attempt + 1 < attempts:
+                    time.sleep(self.cfg.retry_backoff_s * (2 ** attempt))
+        rec.error = f"failed {attempts} times, skipped: {rec.error} (ask me to try again)"
+
+    def _log_call(self, call: ToolCall, rec: CallRecord, turn_no: int, audit_it: bool = True) -> None:
+        ev = {"type": "tool_result", "turn": turn_no, "call_id": call.id, "name": rec.name, "outcome": rec.outcome}
+        if rec.error:
+            ev["error"] = rec.error
+        if rec.outcome == "ran":
+            ev["result"] = rec.result
+        self.store.append(self.state.id, ev)
+        if audit_it:
+            self._audit_decision(rec, rec.outcome, {})
+
+    def _audit_decision(self, rec: CallRecord, outcome: str, extra: dict) -> None:
+        detail = {"session": self.state.id, "channel": self.channel, "risk": rec.risk, "reasons": rec.reasons,
+                  "provenance": rec.provenance, **extra}
+        if rec.error:
+            detail["error"] = rec.error
+        if self.incognito:
+            detail["incognito"] = True
+        else:
+            detail["arguments"] = rec.arguments
+        self._audit(f"tool.{rec.name}", str(rec.arguments.get("note") or rec.arguments.get("memory_id") or "") or None,
+                    outcome, detail)
+
+    def _audit(self, action, target, outcome, detail) -> None:
+        audit.record(self.app.settings.home, "assistant", action, target, outcome, detail)
+
+    # -- approvals decided later ---------------------------------------------------------
+    def decide(self, approval_id: str, grant: bool, expire_after: float | None = None) -> TurnResult:
+        """Approve (run) or deny a pending call by id, in whatever session holds it. Raises
+        NotFound for an unknown or already decided id. expire_after: seconds after the request
+        when an approval no longer counts (button channels): a later "approve" is recorded as
+        a timeout and the call does not run."""
+        state, call = self.store.find_approval(approval_id)
+        from cairn.tools import required_scope, scope_allows
+        need = required_scope(self.tools.get(call["name"])) if call["name"] in self.tools else "admin"
+        if grant and not scope_allows(self.scope, need):
+            raise Forbidden(f"approving {call['name']} needs a key with scope {need!r}; yours has {self.scope!r}")
+        if grant and expire_after is not None and call.get("requested_at"):
+            asked = datetime.fromisoformat(call["requested_at"])
+            if (datetime.now(timezone.utc) - asked).total_seconds() > expire_after:
+                grant = False
+                call = dict(call, _expired=True)
+        if state.id != self.state.id:
+            self.state = state
+        rec = CallRecord(call["name"], call.get("arguments") or {}, call.get("risk", "high"), "pending",
+                         call.get("reasons") or [], call.get("provenance", "user"), approval_id)
+        self.store.append(state.id, {"type": "approval", "approval_id": approval_id, "call_id": call.get("call_id"),
+                                     "state": "granted" if grant else ("timeout" if call.get("_expired") else "denied")})
+        if grant:
+            if call["name"] not in self.tools:
+                rec.outcome, rec.error = "failed", f"tool {call['name']!r} is no longer registered"
+            else:
+                self._run(self.tools.get(call["name"]), rec)
+        else:
+            rec.outcome, rec.error = "denied", ("the approval came after the timeout" if call.get("_expired")
+                                                else "the person said no")
+        self._log_call(ToolCall(call.get("call_id") or approval_id, rec.name, rec.arguments), rec,
+                       int(call.get("turn") or 0))
+        self.state = self.store.load(state.id)
+        reply = P.redact_secrets(describe(rec))[0]
+        self.store.append(state.id, {"type": "assistant", "turn": self.state.turns, "text": reply, "notices": []})
+        self.state = self.store.load(state.id)
+        out = TurnResult(reply, state.id, [rec])
+        out.pending_approvals = _pending_json(self.state.pending)
+        return out
+
+    def why(self) -> dict:
+        """What went into the last prompt: {"units": [{"kind", "id", "tokens", "why", "text"}]}."""
+        ctx = self.last_context
+        return {"units": [u.to_json() for u in ctx.units] if ctx else []}
+
+

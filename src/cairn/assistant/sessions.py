@@ -1,0 +1,280 @@
+"""Sessions: one append-only JSONL event log per conversation, under `<home>/sessions/`.
+
+Each line is one event {"seq", "at", "type", ...}, written with O_APPEND and fsync'd, so a
+crash (even kill -9) loses at most the event being written; a torn last line is skipped when
+reading. Event types:
+
+    start        {"channel", "person", "model"}
+    user         {"turn", "text"}
+    assistant    {"turn", "text", "notices"}
+    tool_call    {"turn", "call_id", "name", "arguments", "risk", "reasons", "provenance"}
+    tool_result  {"turn", "call_id", "name", "outcome", "result"?, "error"?}
+    approval     {"approval_id", "call_id", "state": requested|granted|denied|timeout, "call"?}
+    usage        {"model", "prompt_tokens", "completion_tokens", "cost"}
+    model_switch {"model"}
+    checkpoint   {"turns", "model", "pending", "usage"}   (after each turn: resume reads the
+                 last checkpoint and replays the events after it)
+    end          {"reason"}
+    extraction   {"upto", "facts", "memories"}
+
+One session per channel and person: `<home>/sessions/current.json` maps "channel:person" to
+the session id; any channel may continue any session by id. Reading is cached in memory and
+re-read only when the file's size or mtime changed. Plain files a person can read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from cairn.errors import InvalidInput, NotFound
+
+_LOCK = threading.Lock()
+_CACHE: dict[Path, tuple[tuple[int, int], "SessionState"]] = {}
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class SessionNotFound(NotFound):
+    """No session with that id."""
+
+
+@dataclass
+class SessionState:
+    """A session rebuilt from its events: ids, channel, person, model, turn count, times
+    (ISO), `history` (user/assistant text turns as OpenAI messages), `pending` approvals by id
+    ({"call_id", "name", "arguments", "risk", "reasons", "turn"}), `usage` ({"tokens", "cost",
+    "calls"}), `ended`, `extracted_upto` (last seq handed to memory extraction), `last_seq`."""
+
+    id: str
+    channel: str = "cli"
+    person: str = "local"
+    model: str = ""
+    turns: int = 0
+    started: str = ""
+    last: str = ""
+    history: list[dict] = field(default_factory=list)
+    pending: dict[str, dict] = field(default_factory=dict)
+    usage: dict = field(default_factory=lambda: {"tokens": 0, "cost": 0.0, "calls": 0})
+    ended: bool = False
+    extracted_upto: int = 0
+    last_seq: int = 0
+    resolved: dict[str, str] = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        """{"id", "channel", "turns", "started", "last"} (the `cairn sessions --json` row)."""
+        return {"id": self.id, "channel": self.channel, "turns": self.turns, "started": self.started,
+                "last": self.last}
+
+    def apply(self, e: dict) -> None:
+        """Fold one event into the state."""
+        t = e.get("type")
+        self.last_seq = max(self.last_seq, int(e.get("seq", 0)))
+        self.last = e.get("at", self.last)
+        if t == "start":
+            self.channel, self.person = e.get("channel", "cli"), e.get("person", "local")
+            self.model = e.get("model", "")
+            self.started = e.get("at", "")
+        elif t == "user":
+            self.turns = max(self.turns, int(e.get("turn", self.turns + 1)))
+            self.history.append({"role": "user", "content": e.get("text", "")})
+            self.ended = False
+        elif t == "assistant":
+            self.history.append({"role": "assistant", "content": e.get("text", "")})
+        elif t == "approval":
+            aid = e.get("approval_id", "")
+            if e.get("state") == "requested":
+                self.pending[aid] = dict(e.get("call") or {}, call_id=e.get("call_id"),
+                                         requested_at=e.get("at", ""))
+            else:
+                self.pending.pop(aid, None)
+                self.resolved[aid] = e.get("state", "")
+        elif t == "usage":
+            self.usage["tokens"] += int(e.get("prompt_tokens", 0)) + int(e.get("completion_tokens", 0))
+            self.usage["cost"] += float(e.get("cost", 0.0))
+            self.usage["calls"] += 1
+        elif t == "model_switch":
+            self.model = e.get("model", self.model)
+        elif t == "end":
+            self.ended = True
+        elif t == "extraction":
+            self.extracted_upto = max(self.extracted_upto, int(e.get("upto", 0)))
+
+
+def new_id() -> str:
+    """"s-YYYYMMDD-HHMMSS-xxxxxx" (sortable by start time)."""
+    return datetime.now(timezone.utc).strftime("s-%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+class SessionStore:
+    """The sessions of one home: `<home>/sessions/<id>.jsonl` plus `current.json`."""
+
+    def __init__(self, home: Path):
+        self.dir = Path(home) / "sessions"
+
+    def path(self, sid: str) -> Path:
+        if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
+            raise InvalidInput(f"invalid session id {sid!r}")
+        return self.dir / f"{sid}.jsonl"
+
+    # -- writing -------------------------------------------------------------------------
+    def create(self, channel: str, person: str, model: str) -> SessionState:
+        """Start a session and make it current for (channel, person)."""
+        sid = new_id()
+        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model})
+        self.set_current(channel, person, sid)
+        return self.load(sid)
+
+    def append(self, sid: str, event: dict) -> dict:
+        """Append one event (seq and time added), fsync'd. Returns the stored event."""
+        path = self.path(sid)
+        with _LOCK:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            state = self._cached(path)
+            seq = (state.last_seq if state else self._last_seq(path)) + 1
+            stored = {"seq": seq, "at": now_iso(), **event}
+            line = (json.dumps(stored, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        return stored
+
+    def set_current(self, channel: str, person: str, sid: str) -> None:
+        cur = self._read_current()
+        cur[f"{channel}:{person}"] = sid
+        tmp = self.dir / "current.json.tmp"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(cur, indent=1), encoding="utf-8")
+        os.replace(tmp, self.dir / "current.json")
+
+    # -- reading -------------------------------------------------------------------------
+    def _read_current(self) -> dict:
+        try:
+            return json.loads((self.dir / "current.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+    def current(self, channel: str, person: str) -> str | None:
+        """The current session id of (channel, person), if its file still exists."""
+        sid = self._read_current().get(f"{channel}:{person}")
+        return sid if sid and self.path(sid).is_file() else None
+
+    @staticmethod
+    def events(path: Path) -> list[dict]:
+        """Every complete event of a session file (a torn last line is skipped)."""
+        out = []
+        with path.open(encoding="utf-8", errors="replace") as f:
+            for line in f:
+                try:
+                    e = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(e, dict):
+                    out.append(e)
+        return out
+
+    def _last_seq(self, path: Path) -> int:
+        return max((int(e.get("seq", 0)) for e in self.events(path)), default=0) if path.is_file() else 0
+
+    def _cached(self, path: Path) -> SessionState | None:
+        if not path.is_file():
+            return None
+        st = path.stat()
+        key = (st.st_size, st.st_mtime_ns)
+        hit = _CACHE.get(path)
+        if hit and hit[0] == key:
+            return hit[1]
+        state = SessionState(id=path.stem)
+        for e in self.events(path):
+            state.apply(e)
+        _CACHE[path] = (key, state)
+        return state
+
+    def load(self, sid: str) -> SessionState:
+        """The session's state (cached; re-read only when the file changed). Raises
+        SessionNotFound for an unknown id."""
+        path = self.path(sid)
+        with _LOCK:
+            state = self._cached(path)
+        if state is None:
+            raise SessionNotFound(f"no session {sid!r} (`cairn sessions` lists them)")
+        return state
+
+    def list(self) -> list[SessionState]:
+        """Every session, most recent activity first."""
+        if not self.dir.is_dir():
+            return []
+        states = [self.load(p.stem) for p in self.dir.glob("s-*.jsonl")]
+        return sorted(states, key=lambda s: s.last, reverse=True)
+
+    def find_approval(self, approval_id: str) -> tuple[SessionState, dict]:
+        """(session, pending call) holding approval `approval_id`. Raises NotFound when no
+        session has it pending (an unknown id, or one already decided: the message says which)."""
+        for state in self.list():
+            if approval_id in state.pending:
+                return state, state.pending[approval_id]
+            if approval_id in state.resolved:
+                raise NotFound(f"approval {approval_id!r} was already decided ({state.resolved[approval_id]}) "
+                               f"in session {state.id}")
+        raise NotFound(f"no pending approval with id {approval_id!r} (`cairn chat --json` lists "
+                       "pending_approvals; /approve in a chat shows them)")
+
+    def delete(self, sid: str) -> None:
+        """Remove a session's file (and its current-pointer)."""
+        path = self.path(sid)
+        if not path.is_file():
+            raise SessionNotFound(f"no session {sid!r}")
+        path.unlink()
+        _CACHE.pop(path, None)
+        cur = {k: v for k, v in self._read_current().items() if v != sid}
+        if self.dir.is_dir():
+            (self.dir / "current.json").write_text(json.dumps(cur, indent=1), encoding="utf-8")
+
+
+class MemorySessionStore(SessionStore):
+    """Incognito: the same interface, nothing written to disk."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, list[dict]] = {}
+        self.dir = Path("/nonexistent-incognito")
+
+    def path(self, sid: str) -> Path:
+        return Path(sid)
+
+    def create(self, channel, person, model):
+        sid = "incognito-" + secrets.token_hex(3)
+        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model})
+        return self.load(sid)
+
+    def append(self, sid, event):
+        evs = self._events.setdefault(sid, [])
+        stored = {"seq": len(evs) + 1, "at": now_iso(), **event}
+        evs.append(stored)
+        return stored
+
+    def set_current(self, channel, person, sid):
+        pass
+
+    def current(self, channel, person):
+        return None
+
+    def load(self, sid):
+        if sid not in self._events:
+            raise SessionNotFound(f"no session {sid!r}")
+        state = SessionState(id=sid)
+        for e in self._events[sid]:
+            state.apply(e)
+        return state
+
+    def list(self):
+        return [self.load(s) for s in self._events]

@@ -1,0 +1,283 @@
+"""`cairn chat` (talk to the assistant) and `cairn sessions` (its conversation logs).
+
+A thin adapter over `cairn.assistant.Assistant`: a terminal conversation with streaming and
+slash commands, piped input (one message per line), and a one-shot JSON form for scripts.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import sys
+from typing import Optional
+
+import typer
+
+from cairn.hookspecs import hookimpl
+
+HELP = """Slash commands:
+  /new              end this session (its transcript goes to memory) and start a new one
+  /resume [ID]      continue a session (the latest other one without ID)
+  /sessions         list sessions
+  /why              what went into the last prompt
+  /memories         the memories the assistant can see
+  /approve ID       run a call that waits for approval;  /deny ID  refuse it
+  /budget           tokens and cost used (session, today) and the limits
+  /model [SPEC]     show or switch the model (embedded, openai:URL:MODEL, anthropic:MODEL, ...)
+  /incognito        toggle incognito (nothing is written) ;  /help ;  /quit"""
+
+
+def _dump(data) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def _channel_classes():
+    from cairn.assistant import Channel
+
+    class TerminalChannel(Channel):
+        """Interactive: streams the reply, asks y/N for high-risk calls (timeout = denied),
+        and gives a veto window for medium ones (a line typed within it vetoes)."""
+
+        interactive = True
+
+        def __init__(self) -> None:
+            self.streamed = False
+
+        def delta(self, text: str) -> None:
+            if not self.streamed:
+                sys.stdout.write("cairn> ")
+                self.streamed = True
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+        def notice(self, text: str) -> None:
+            sys.stderr.write(f"  · {text}\n")
+
+        @staticmethod
+        def _line(timeout: float) -> str | None:
+            ready, _, _ = select.select([sys.stdin], [], [], max(0.0, timeout))
+            return sys.stdin.readline() if ready else None
+
+        def approve(self, call: dict, timeout: float) -> str:
+            sys.stderr.write(f"\n  ! {call['risk']} risk: {call['name']}("
+                             f"{json.dumps(call['arguments'], ensure_ascii=False)})\n"
+                             f"    why: {'; '.join(call['reasons'])}\n"
+                             f"    approve this exact call? [y/N] (no answer in {timeout:g} s = no) ")
+            sys.stderr.flush()
+            line = self._line(timeout)
+            if line is None:
+                sys.stderr.write("\n    no answer: denied\n")
+                return "timeout"
+            return "granted" if line.strip().lower() in ("y", "yes") else "denied"
+
+        def veto(self, call: dict, seconds: float) -> bool:
+            if seconds <= 0:
+                return False
+            sys.stderr.write(f"    (type anything and Enter within {seconds:g} s to veto)\n")
+            return self._line(seconds) is not None
+
+    return Channel, TerminalChannel
+
+
+def _print_result(res, json_out: bool, streamed: bool = False) -> None:
+    if json_out:
+        _dump(res.to_json())
+        return
+    if not streamed:
+        sys.stdout.write(f"cairn> {res.reply}\n")
+    else:
+        sys.stdout.write("\n")
+        if res.reply and res.tool_calls:
+            sys.stdout.write(f"cairn> {res.reply}\n")
+    for n in res.notices:
+        sys.stderr.write(f"  · {n}\n")
+    for c in res.tool_calls:
+        sys.stderr.write(f"  · {c.name} [{c.risk}] -> {c.outcome}{': ' + c.error if c.error else ''}\n")
+    for p in res.pending_approvals:
+        sys.stderr.write(f"  · waiting: {p['id']} {p['name']}({json.dumps(p['arguments'], ensure_ascii=False)}) "
+                         f"— /approve {p['id']} or /deny {p['id']}\n")
+    sys.stdout.flush()
+
+
+def chat_cmd(
+        message: Optional[str] = typer.Option(None, "--message", "-m", help="Send one message and exit."),
+        json_out: bool = typer.Option(False, "--json", help="Print one JSON object per reply."),
+        session: Optional[str] = typer.Option(None, "--session", help="Continue this session id."),
+        new: bool = typer.Option(False, "--new", help="Start a new session."),
+        model: Optional[str] = typer.Option(None, "--model", help="Model spec for this conversation."),
+        approve: Optional[str] = typer.Option(None, "--approve", help="Run the pending call with this id."),
+        deny: Optional[str] = typer.Option(None, "--deny", help="Refuse the pending call with this id."),
+        incognito: bool = typer.Option(False, "--incognito", help="Write nothing (no session, no memories)."),
+        channel: str = typer.Option("cli", "--channel", hidden=True),
+        person: str = typer.Option("local", "--person", hidden=True)) -> None:
+    """Talk to the assistant. Without --message: a conversation (piped input: one message a line).
+    High-risk calls are never approved implicitly: they wait for /approve or --approve ID."""
+    from cairn.cli import _fail, _service
+    if approve and deny:
+        _fail("give --approve or --deny, not both", code=2)
+    if (approve or deny) and message:
+        _fail("--approve/--deny decide a pending call; send --message separately", code=2)
+    with _service() as svc:
+        from cairn.assistant import Assistant
+        Channel, TerminalChannel = _channel_classes()
+        bot = Assistant(svc, channel=channel, person=person, session_id=session, new=new, model=model,
+                        incognito=incognito, open_session=not (approve or deny))
+        if approve or deny:
+            res = bot.decide(approve or deny, grant=bool(approve))
+            _print_result(res, json_out)
+            return
+        if message is not None:
+            res = bot.turn(message, Channel())
+            _print_result(res, json_out)
+            return
+        if not sys.stdin.isatty():
+            for line in sys.stdin:
+                if line.strip():
+                    if line.strip().startswith("/"):
+                        _slash(bot, line.strip(), json_out, Channel())
+                        continue
+                    _print_result(bot.turn(line, Channel()), json_out)
+            return
+        _repl(bot, TerminalChannel, json_out)
+
+
+def _repl(bot, TerminalChannel, json_out: bool) -> None:
+    sys.stderr.write(f"cairn chat — session {bot.state.id}, model {bot.model_spec}. /help for commands.\n")
+    while True:
+        try:
+            line = input("you> ")
+        except (EOFError, KeyboardInterrupt):
+            sys.stderr.write("\n")
+            break
+        if not line.strip():
+            continue
+        if line.strip().startswith("/"):
+            if _slash(bot, line.strip(), json_out, TerminalChannel()) == "quit":
+                break
+            continue
+        ui = TerminalChannel()
+        try:
+            res = bot.turn(line, ui)
+        except KeyboardInterrupt:
+            sys.stderr.write("\n  · interrupted\n")
+            continue
+        _print_result(res, json_out, streamed=ui.streamed)
+
+
+def _slash(bot, line: str, json_out: bool, ui) -> str | None:
+    """Run one slash command; returns "quit" for /quit."""
+    from cairn.errors import CairnError
+    cmd, _, arg = line.partition(" ")
+    arg = arg.strip()
+    say = (lambda d: _dump(d)) if json_out else (lambda d: sys.stdout.write(
+        (d if isinstance(d, str) else json.dumps(d, ensure_ascii=False, indent=1, default=str)) + "\n"))
+    try:
+        if cmd in ("/quit", "/exit"):
+            return "quit"
+        if cmd == "/help":
+            say(HELP)
+        elif cmd == "/new":
+            sid = bot.new_session()
+            say({"session": sid, "notices": bot.notices})
+        elif cmd == "/resume":
+            sid = arg or next((s.id for s in bot.store.list() if s.id != bot.state.id), None)
+            if not sid:
+                say("no other session to resume")
+            else:
+                bot.resume(sid)
+                say({"session": sid, "turns": bot.state.turns})
+        elif cmd == "/sessions":
+            say([s.summary() for s in bot.store.list()])
+        elif cmd == "/why":
+            say(bot.why())
+        elif cmd == "/memories":
+            say([m.to_json() for m in bot.app.memories()][:50])
+        elif cmd in ("/approve", "/deny"):
+            if not arg:
+                say({"pending_approvals": [dict(id=k, **v) for k, v in bot.state.pending.items()]})
+            else:
+                _print_result(bot.decide(arg, grant=cmd == "/approve"), json_out)
+        elif cmd == "/budget":
+            say(bot.budget.to_json())
+        elif cmd == "/model":
+            say({"model": bot.switch_model(arg) if arg else bot.model_spec,
+                 "tools_mode": bot.model.tools_mode})
+        elif cmd == "/incognito":
+            from cairn.assistant import Assistant
+            if bot.incognito:
+                fresh = Assistant(bot.app, channel=bot.channel, person=bot.person)
+            else:
+                fresh = Assistant(bot.app, channel=bot.channel, person=bot.person, incognito=True,
+                                  model=bot._model or bot._spec)
+            bot.__dict__.update(fresh.__dict__)
+            say({"incognito": bot.incognito, "session": bot.state.id})
+        else:
+            say(f"unknown command {cmd}; /help lists them")
+    except (CairnError, ValueError) as exc:
+        sys.stderr.write(f"error: {exc}\n")
+    return None
+
+
+sessions_app = typer.Typer(help="The assistant's conversation logs (<home>/sessions).",
+                           invoke_without_command=True)
+
+
+@sessions_app.callback()
+def sessions_list(ctx: typer.Context,
+                  json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """List sessions: id, channel, turns, started, last activity."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from cairn.cli import STATE
+    from cairn.config import load_settings
+    from cairn.assistant.sessions import SessionStore
+    rows = [s.summary() for s in SessionStore(load_settings(STATE["home"]).home).list()]
+    if json_out:
+        _dump(rows)
+        return
+    for r in rows:
+        sys.stdout.write(f"{r['id']}  {r['channel']:8} {r['turns']:4} turns  {r['started'][:19]} .. {r['last'][:19]}\n")
+
+
+@sessions_app.command("show")
+def sessions_show(sid: str = typer.Argument(..., help="Session id."),
+                  json_out: bool = typer.Option(False, "--json", help="Print the events as JSON.")) -> None:
+    """Print one session's events."""
+    from cairn.cli import STATE, _fail
+    from cairn.config import load_settings
+    from cairn.assistant.sessions import SessionStore
+    from cairn.errors import CairnError
+    store = SessionStore(load_settings(STATE["home"]).home)
+    try:
+        store.load(sid)
+    except CairnError as exc:
+        _fail(str(exc), code=exc.exit_code)
+    events = store.events(store.path(sid))
+    if json_out:
+        _dump(events)
+        return
+    for e in events:
+        body = e.get("text") or json.dumps({k: v for k, v in e.items() if k not in ("seq", "at", "type")},
+                                           ensure_ascii=False, default=str)
+        sys.stdout.write(f"{e['seq']:4} {e['at'][:19]} {e['type']:12} {body[:300]}\n")
+
+
+@sessions_app.command("delete")
+def sessions_delete(sid: str = typer.Argument(..., help="Session id.")) -> None:
+    """Delete one session's log file."""
+    from cairn.cli import STATE, _fail
+    from cairn.config import load_settings
+    from cairn.assistant.sessions import SessionStore
+    from cairn.errors import CairnError
+    try:
+        SessionStore(load_settings(STATE["home"]).home).delete(sid)
+    except CairnError as exc:
+        _fail(str(exc), code=exc.exit_code)
+    sys.stdout.write(f"deleted session {sid}\n")
+
+
+@hookimpl
+def register_commands(cli):
+    cli.command("chat")(chat_cmd)
+    cli.add_typer(sessions_app, name="sessions")

@@ -1,0 +1,65 @@
+"""POST /chat (server-sent events) and POST /chat/approvals/{id}: the assistant over HTTP,
+a thin route over `cairn.assistant.sse.chat_events` (docs/assistant.md).
+
+The turn runs in its own thread; its service calls go through a `ServiceProxy` (reads on the
+reader pool, writes on the writer thread). The assistant audits its own decisions. A key's
+scope bounds the tools: a "write" key cannot run delete or forget even when approved;
+approving a pending call needs the scope its tool needs ("admin" for deletions).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from cairn.interfaces.rest.deps import WRITE, actor, principal, runtime
+
+router = APIRouter(tags=["assistant"])
+
+
+class ChatBody(BaseModel):
+    message: str = Field(..., min_length=1, max_length=8000, description="The person's message.")
+    session: Optional[str] = Field(None, max_length=100, description="Continue this session id.")
+
+
+class Decision(BaseModel):
+    approve: bool = Field(..., description="true runs the pending call, false drops it.")
+
+
+@router.post("/chat", dependencies=[WRITE], response_class=StreamingResponse,
+             responses={200: {"content": {"text/event-stream": {}},
+                              "description": "events: session, delta*, notice*, then result or error"}})
+async def chat(request: Request, body: ChatBody):
+    """One assistant turn as server-sent events (`session`, `delta`…, `notice`…, then `result`
+    — the `cairn chat --json` object — or `error`). High-risk calls come back pending."""
+    from starlette.concurrency import iterate_in_threadpool
+
+    from cairn.assistant.sse import chat_events
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    who = actor(request)
+    proxy = ServiceProxy(runtime(request), actor=who, audit=False)
+    events = chat_events(proxy, body.message, session=body.session, channel="web", person=who,
+                         scope=principal(request)["scope"])
+    return StreamingResponse(iterate_in_threadpool(events), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@router.post("/chat/approvals/{approval_id}", dependencies=[WRITE])
+async def decide(request: Request, approval_id: str, body: Decision):
+    """Approve (run) or deny a pending call by id; the `cairn chat --json` object of the result.
+    404 for an unknown or already decided id."""
+    import asyncio
+
+    from cairn.assistant import Assistant
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    who = actor(request)
+    proxy = ServiceProxy(runtime(request), actor=who, audit=False)
+
+    def run():
+        bot = Assistant(proxy, channel="web", person=who, open_session=False, scope=principal(request)["scope"])
+        return bot.decide(approval_id, grant=body.approve).to_json()
+
+    return await asyncio.to_thread(run)

@@ -1,0 +1,65 @@
+"""POST /chat (server-sent events) and POST /chat/approvals/{id} on a real uvicorn, with a
+scripted OpenAI-compatible model on loopback: the same loop as `cairn chat`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fakes.scripted_llm import ScriptedLLM, say, tool
+from rest_support import RestServer
+
+
+def events(resp) -> list[tuple[str, dict]]:
+    out, name = [], None
+    for line in resp.iter_lines():
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            out.append((name, json.loads(line[6:])))
+    return out
+
+
+@pytest.fixture(scope="module")
+def llm():
+    with ScriptedLLM() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, llm):
+    home = tmp_path_factory.mktemp("chat") / "home"
+    with RestServer(home, f'[assistant]\nmodel = "openai:{llm.base_url}:scripted"\n') as srv:
+        with srv.client() as c:
+            assert c.post("/api/notes", json={"title": "Boiler", "body": "Pressure 1.2 bar."}).status_code in (200, 201)
+        yield srv
+
+
+def test_chat_streams_a_turn_and_high_risk_waits_for_approval(server, llm):
+    llm.script(tool("delete_note", note="Boiler"), say("That waits for your approval."))
+    with server.client() as c:
+        with c.stream("POST", "/chat", json={"message": "delete the Boiler note"}) as resp:
+            assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/event-stream")
+            evs = events(resp)
+        assert evs[0][0] == "session" and evs[-1][0] == "result"
+        assert "".join(d["text"] for e, d in evs if e == "delta") == "That waits for your approval."
+        result = evs[-1][1]
+        call = result["tool_calls"][0]
+        assert (call["name"], call["risk"], call["outcome"]) == ("delete_note", "high", "pending")
+        assert c.get("/api/notes/Boiler").status_code == 200
+        done = c.post(f"/chat/approvals/{call['approval_id']}", json={"approve": True})
+        assert done.status_code == 200, done.text
+        assert done.json()["tool_calls"][0]["outcome"] == "ran"
+        assert c.get("/api/notes/Boiler").status_code == 404
+        again = c.post(f"/chat/approvals/{call['approval_id']}", json={"approve": True})
+        assert again.status_code == 404 and "already decided" in again.text
+
+
+def test_chat_bad_input_and_unknown_session(server):
+    with server.client() as c:
+        assert c.post("/chat", json={"message": ""}).status_code in (400, 422)
+        with c.stream("POST", "/chat", json={"message": "hi", "session": "s-missing"}) as resp:
+            evs = events(resp)
+        assert evs == [("error", {"error": evs[0][1]["error"], "status": 404})]
+        assert c.post("/chat/approvals/ap-nope", json={"approve": False}).status_code == 404
