@@ -201,3 +201,44 @@ def test_cli_lists_and_runs_plugin_tools(settings):
     assert bad.returncode == 2
     crash = cairn(home, "tool", "run", "misbehave", "--yes", "--args", '{"how": "crash"}')  # no hint: high
     assert crash.returncode == 1 and "exited with code 3" in crash.stderr
+
+
+def test_the_assistant_sees_plugin_tools_and_the_judge_gates_the_high_risk_one(settings, tmp_path):
+    from fakes.scripted_llm import ScriptedLLM, say, tool
+
+    from cairn.assistant import Assistant, WaitingChannel
+    from cairn.service import Cairn
+    from fakes.embedder import HashEmbedder
+    with Cairn(settings=settings, embedder=HashEmbedder()) as app, ScriptedLLM() as llm:
+        app.settings.assistant.approval_timeout_s = 0.3
+        llm.script(tool("shout", word="heron"), tool("wipe"), say("Done."))
+        ui = WaitingChannel()  # nobody approves
+        res = Assistant(app, model=f"openai:{llm.base_url}:scripted").turn("shout heron, then wipe", ui)
+        calls = [(c.name, c.risk, c.outcome) for c in res.tool_calls]
+        assert calls[0] == ("shout", "medium", "ran") or calls[0][:2] == ("shout", "medium")
+        assert calls[1] == ("wipe", "high", "denied")  # the plugin's high hint: approval needed
+        assert ui.asked and ui.asked[0]["name"] == "wipe"
+        offered = {t["function"]["name"] for t in llm.requests[0]["body"]["tools"]}
+        assert {"shout", "wipe", "echo", "search"} <= offered
+    PluginHost.for_settings(settings).stop()
+
+
+def test_mcp_lists_plugin_tools(settings):
+    import asyncio
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def main():
+        env = {**os.environ, "CAIRN_LOAD_PLUGINS": ""}
+        params = StdioServerParameters(command=sys.executable, args=["-m", "cairn", "--home", str(settings.home), "mcp"],
+                                       env=env)
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            res = await s.call_tool("shout", {"word": "kestrel"})
+            return tools, res
+    tools, res = asyncio.run(asyncio.wait_for(main(), 120))
+    assert {"shout", "echo", "wipe", "search"} <= set(tools)
+    assert tools["wipe"].annotations.destructive_hint is True
+    assert not res.isError and "KESTREL" in res.content[0].text

@@ -65,7 +65,7 @@ class Assistant:
         self.channel, self.person = channel, person
         self.incognito = incognito
         self.scope = scope  # the caller's key scope (REST): tools beyond it are refused
-        self.tools = tools or registry()
+        self.tools = tools or registry(app.settings)  # subprocess plugins of this home too
         self.store: SessionStore = MemorySessionStore() if incognito else SessionStore(app.settings.home)
         self._model: ChatModel | None = model if isinstance(model, ChatModel) else None
         self._spec = model if isinstance(model, str) else None
