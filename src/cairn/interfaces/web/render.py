@@ -50,7 +50,8 @@ def _md():
 
 
 def _wikilink_rule(state, silent: bool) -> bool:
-    """markdown-it inline rule: `[[target#anchor|label]]` -> a link to /notes/open?ref=target."""
+    """markdown-it inline rule: `[[target#anchor|label]]` -> a link to /notes/open?ref=target,
+    or, for a target in `state.env["unresolved"]`, a span marked as a missing note."""
     if not state.src.startswith("[[", state.pos):
         return False
     m = _WIKILINK.match(state.src, state.pos)
@@ -59,11 +60,15 @@ def _wikilink_rule(state, silent: bool) -> bool:
     if not silent:
         target, anchor, label = m.group(1).strip(), m.group(2) or "", m.group(3)
         href = f"/notes/open?ref={quote(target)}" if target else anchor
+        missing = target and target in state.env.get("unresolved", ())
         tok = state.push("link_open", "a", 1)
         tok.attrs = {"href": href, "class": "wikilink"}
+        if missing:  # no such note yet: not a link
+            tok.tag, tok.attrs = "span", {"class": "unresolved", "title": "No note has this name yet"}
         text = state.push("text", "", 0)
         text.content = (label or (target + anchor) or anchor.lstrip("#")).strip()
-        state.push("link_close", "a", -1)
+        close = state.push("link_close", "a", -1)
+        close.tag = tok.tag
     state.pos = m.end()
     return True
 
@@ -92,15 +97,27 @@ def _wrap_span(body: str, start: int, end: int) -> str:
     return "".join(out)
 
 
-def markdown_html(body: str, mark: tuple[int, int] | None = None) -> Markup:
-    """Render a note body (markdown) to safe HTML; `mark`: a character span to highlight."""
+def unresolved_targets(links: dict) -> set[str]:
+    """The literal targets of a note's unresolved outgoing links (Cairn.links output)."""
+    return {lv.target for lv in links.get("outgoing", []) if lv.kind == "unresolved"}
+
+
+def markdown_html(body: str, mark: tuple[int, int] | None = None, *, title: str | None = None,
+                  unresolved: set[str] | frozenset[str] = frozenset()) -> Markup:
+    """Render a note body (markdown) to safe HTML; `mark`: a character span to highlight;
+    `title`: a first `# heading` equal to it is left out (the page shows the title already);
+    `unresolved`: wikilink targets shown as missing notes instead of links."""
     global _MD
     if _MD is None:
         _MD = _md()
     body = body.replace(_OPEN, "").replace(_CLOSE, "")
     if mark:
         body = _wrap_span(body, *mark)
-    html = _MD.render(body)
+    html = _MD.render(body, {"unresolved": unresolved})
+    if title:
+        first = f"<h1>{escape(title)}</h1>\n"
+        if html.startswith(first):
+            html = html[len(first):]
     first = [True]
 
     def open_tag(_m) -> str:
@@ -110,6 +127,17 @@ def markdown_html(body: str, mark: tuple[int, int] | None = None) -> Markup:
 
     html = re.sub(_OPEN, open_tag, html).replace(_CLOSE, "</mark>")
     return Markup(html)
+
+
+_MD_NOISE = ((re.compile(r"(?:^|(?<=\s))#{1,6}\s+"), ""), (re.compile(r"\[\[([^\]|]*)\|([^\]]*)\]\]"), r"\2"),
+             (re.compile(r"\[\[([^\]]*)\]\]"), r"\1"), (re.compile(r"\*\*|__"), ""))
+
+
+def plain(snippet: str) -> str:
+    """A search snippet without markdown markup (heading marks, [[links]], bold marks)."""
+    for pat, rep in _MD_NOISE:
+        snippet = pat.sub(rep, snippet)
+    return snippet
 
 
 def highlight(text: str, query: str) -> Markup:

@@ -76,7 +76,9 @@ def note_view(request: Request, ref: str = "", start: Optional[int] = None, end:
         return page(request, "error.html", "notes", status_code=status, error=msg, title="Note not found")
     mark = (start, end) if start is not None and end is not None and end > start else None
     return page(request, "note.html", "notes", note=note, links=links, editing=edit,
-                html=render.markdown_html(note["body"], mark), marked=bool(mark), page_no=page_no,
+                html=render.markdown_html(note["body"], mark, title=note["title"],
+                                          unresolved=render.unresolved_targets(links)),
+                marked=bool(mark), page_no=page_no,
                 notice={"created": "Note created.", "saved": "Saved to the vault."}.get(saved),
                 conflict=None, draft=None)
 
@@ -97,8 +99,8 @@ def note_save(request: Request, ref: str = Form(...), body: str = Form(""), file
             return page(request, "error.html", "notes", status_code=status, error=msg, title="Not saved")
         conflict = getattr(exc, "details", {}) if status == 409 else None
         return page(request, "note.html", "notes", status_code=status, note=current, links=links,
-                    editing=True, html=render.markdown_html(current["body"]), marked=False,
-                    page_no=None, error=msg, conflict=conflict, draft=body, notice=None)
+                    editing=True, html=None, marked=False, page_no=None,
+                    error=None if conflict else msg, conflict=conflict, draft=body, notice=None)
     return _see_other(f"/notes/open?ref={quote(note.id)}&saved=saved")
 
 

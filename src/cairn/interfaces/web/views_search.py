@@ -41,7 +41,7 @@ def search_page(request: Request, q: str = "", type: Optional[str] = None, tag: 
         return page(request, "search.html", "search", status_code=status, q=q, groups=None,
                     types=NOTE_TYPES, f=f, error=msg)
     return page(request, "search.html", "search", q=q, groups=render.group_hits(res.hits),
-                warnings=res.warnings, types=NOTE_TYPES, f=f, highlight=render.highlight,
+                warnings=res.warnings, types=NOTE_TYPES, f=f, highlight=render.highlight, plain=render.plain,
                 cite_href=render.cite_href)
 
 
