@@ -66,6 +66,21 @@ def call(request: Request, fn: Callable, *args, **kwargs) -> Any:
         return fn(*args, **kwargs)
 
 
+@contextmanager
+def background_service(app_state):
+    """The service a background run (an ingest from the page) uses, as a context manager.
+    When the host app serialises calls itself (it set `cairn_lock`, as `cairn serve` does
+    through its writer thread), that is its service; else a second `Cairn` on the same home
+    and embedder, on its own SQLite connection (WAL: the page keeps reading meanwhile)."""
+    app = app_state.cairn
+    if getattr(app_state, "cairn_lock", None) is not None:
+        yield app
+        return
+    from cairn.service import Cairn
+    with Cairn(settings=app.settings, embedder=app.embedder) as worker:
+        yield worker
+
+
 def error_message(exc: Exception) -> tuple[str, int]:
     """(one line for the person, HTTP status) for an error a service operation raised.
     CairnError carries its status; other ValueErrors are the person's input (400)."""

@@ -1,11 +1,12 @@
 """Ingest runs started from the page, run in a background thread with live progress.
 
-A task ingests a list of sources (saved uploads or a URL) with its own `Cairn` on the same
-home and embedder (its own SQLite connection: WAL lets the page keep searching meanwhile),
-and records the service's progress callbacks (phase, done, total). The page reads
-`Task.to_json()` from `/ingest/tasks/{id}` (and, when the host app has an event bus with a
-`publish(kind, data)` method at `app.state.events`, every change is also published there as
-an "ingest.progress" event for `/events`).
+A task ingests a list of sources (saved uploads or a URL) on the service
+`deps.background_service` gives (the host's when it serialises writes itself, else a second
+`Cairn` on the same home), and records the service's progress callbacks (phase, done, total). The page reads
+`Task.to_json()` from `/ingest/tasks/{id}`; when the host app has an event bus with a
+`publish(type, data)` method at `app.state.events`, every change is also published there
+(ingest.started, ingest.progress, ingest.done / ingest.failed, data = the task's JSON plus
+"web_task": its id) for `/events`.
 
 Uploads are written under `<home>/uploads/<task id>/` with a sanitised file name (no path
 parts, no control characters), so a file name can never leave that folder.
@@ -77,10 +78,12 @@ def recent() -> list[Task]:
     return sorted(_TASKS.values(), key=lambda t: -t.id)
 
 
-def start(app, task_id: int, names: list[str], work, events=None) -> Task:
-    """Run `work(worker, progress) -> IngestReport` in a thread, `worker` being a second
-    `cairn.service.Cairn` on the same home (and embedder) as `app`, e.g.
-    `lambda w, p: w.ingest(paths, progress=p)`. `events`: optional bus with publish(kind, data)."""
+def start(app_state, task_id: int, names: list[str], work) -> Task:
+    """Run `work(service, progress) -> IngestReport` in a thread, e.g.
+    `lambda svc, p: svc.ingest(paths, progress=p)`; `app_state`: the host app's state (its
+    service, and `events`, an optional bus with publish(type, data))."""
+    from cairn.interfaces.web.deps import background_service
+    events = getattr(app_state, "events", None)
     task = Task(task_id, names)
     with _GUARD:
         _TASKS[task_id] = task
@@ -90,8 +93,10 @@ def start(app, task_id: int, names: list[str], work, events=None) -> Task:
 
     def publish() -> None:
         if events is not None and hasattr(events, "publish"):
+            kind = {"running": "ingest.progress", "done": "ingest.done", "failed": "ingest.failed"}.get(
+                task.state, "ingest.started")
             try:
-                events.publish("ingest.progress", task.to_json())
+                events.publish(kind, {"web_task": task.id, **task.to_json()})
             except Exception:  # the bus is best effort; the poll endpoint stays right
                 pass
 
@@ -100,12 +105,11 @@ def start(app, task_id: int, names: list[str], work, events=None) -> Task:
         publish()
 
     def run() -> None:
-        from cairn.service import Cairn
+        publish()  # ingest.started
         task.state = "running"
-        publish()
         try:
-            with Cairn(settings=app.settings, embedder=app.embedder) as worker:
-                report = work(worker, progress)
+            with background_service(app_state) as svc:
+                report = work(svc, progress)
             task.report = report.to_json()
             task.state = "failed" if report.failed and not (report.added or report.updated
                                                           or report.unchanged) else "done"

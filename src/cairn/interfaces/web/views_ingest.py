@@ -67,8 +67,7 @@ async def upload(request: Request, files: List[UploadFile] = File(...)):
         names.append(name)
     if not saved:
         return _refused(request, "no file was sent", 400)
-    task = tasks.start(app, task_id, names, lambda w, p: w.ingest(saved, progress=p),
-                       getattr(request.app.state, "events", None))
+    task = tasks.start(request.app.state, task_id, names, lambda svc, p: svc.ingest(saved, progress=p))
     return _started(request, task)
 
 
@@ -79,8 +78,7 @@ def ingest_url(request: Request, url: str = Form("")):
     if not url.lower().startswith(("http://", "https://")):
         return _refused(request, "give a web address starting with http:// or https://", 400)
     app = service(request)
-    task = tasks.start(app, tasks.new_id(), [url], lambda w, p: w.ingest([url], progress=p),
-                       getattr(request.app.state, "events", None))
+    task = tasks.start(request.app.state, tasks.new_id(), [url], lambda svc, p: svc.ingest([url], progress=p))
     return _started(request, task)
 
 
@@ -100,8 +98,8 @@ def retry(request: Request, job_id: str = Form("")):
         msg, status = error_message(exc)
         return _refused(request, msg, status)
     name = f"retry job {ids[0]}" if ids else "retry all dead letters"
-    task = tasks.start(app, tasks.new_id(), [name], lambda w, p: w.jobs_retry(ids, progress=p),
-                       getattr(request.app.state, "events", None))
+    task = tasks.start(request.app.state, tasks.new_id(), [name],
+                       lambda svc, p: svc.jobs_retry(ids, progress=p))
     return _started(request, task)
 
 

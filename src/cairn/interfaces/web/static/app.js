@@ -151,8 +151,15 @@
     if (!window.EventSource) return;
     var es;
     try { es = new EventSource("/events"); } catch (err) { return; }
-    es.addEventListener("ingest.progress", function (ev) {
-      try { var t = JSON.parse(ev.data); if (watching[t.id]) paint(t); } catch (err) { /* polling covers it */ }
+    function onEvent(ev) {
+      try {
+        var d = JSON.parse(ev.data);
+        d = d.data || d;  /* the server's envelope {id, type, time, data} */
+        if (d.web_task && watching[d.web_task]) paint(d);
+      } catch (err) { /* polling covers it */ }
+    }
+    ["ingest.started", "ingest.progress", "ingest.done", "ingest.failed"].forEach(function (n) {
+      es.addEventListener(n, onEvent);
     });
     es.onerror = function () { es.close(); };  /* no event stream: polling alone */
   }
