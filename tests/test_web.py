@@ -299,3 +299,31 @@ def test_service_disk_usage(app):
     app.note_create("Sized", "some text")
     d = app.disk_usage()
     assert 0 < d["vault"] <= d["home"] and 0 < d["index"] <= d["home"]
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG 2.x relative luminance of #rrggbb."""
+    c = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_text_colours_meet_wcag_aa_in_light_and_dark():
+    import re as _re
+    from cairn.interfaces.web import STATIC_DIR
+    css = (STATIC_DIR / "app.css").read_text()
+    light_block = css.split(":root {", 1)[1].split("}", 1)[0]
+    dark_block = css.split("@media (prefers-color-scheme: dark)", 1)[1].split(":root {", 1)[1].split("}", 1)[0]
+    for block in (light_block, dark_block):
+        v = dict(_re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", block))
+        pairs = [("text", "bg"), ("text", "surface"), ("muted", "bg"), ("muted", "surface"),
+                 ("muted", "accent-soft"), ("accent", "bg"), ("accent", "surface"), ("accent", "accent-soft"),
+                 ("accent-text", "accent"), ("danger", "surface"), ("warn", "surface"), ("warn", "accent-soft"),
+                 ("text", "mark"), ("text", "cite")]
+        for fg, bg in pairs:
+            assert _contrast(v[fg], v[bg]) >= 4.5, (fg, bg, v[fg], v[bg])

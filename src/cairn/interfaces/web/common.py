@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from cairn.interfaces.web.deps import templates
+from cairn.interfaces.web.deps import KEY_COOKIE, templates
 
 # No inline script or style anywhere: the page runs only its own files from /static/web/.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -24,6 +24,7 @@ def page(request: Request, template: str, section: str, status_code: int = 200, 
     current navigation entry."""
     ctx.setdefault("error", None)
     ctx.setdefault("notice", None)
+    ctx["signed_in"] = bool(request.cookies.get(KEY_COOKIE))
     return templates.TemplateResponse(request, template, {"nav": NAV, "section": section, **ctx},
                                       status_code=status_code, headers=HEADERS)
 
