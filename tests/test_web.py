@@ -327,3 +327,26 @@ def test_text_colours_meet_wcag_aa_in_light_and_dark():
                  ("text", "mark"), ("text", "cite")]
         for fg, bg in pairs:
             assert _contrast(v[fg], v[bg]) >= 4.5, (fg, bg, v[fg], v[bg])
+
+
+def test_a_read_key_can_look_but_not_change(site):
+    scopes = {"reader": "read", "writer": "write"}
+    app = web_app(site["cairn"], check_key=lambda key: scopes.get(key))
+    with TestClient(app, client=OUTSIDE) as far:
+        read = {"Authorization": "Bearer reader"}
+        assert "mill pond" in far.get("/search?q=heron", headers=read).text
+        r = far.post("/memories/remember", data={"text": "Read keys write nothing"}, headers=read)
+        assert r.status_code == 403 and r.json()["error"] == "forbidden" and "scope" in r.json()["message"]
+        r = far.post("/memories/remember", data={"text": "Read keys write nothing"},
+                     headers={**read, "Accept": "text/html"})  # a browser gets a page, not JSON
+        assert r.status_code == 403 and r.headers["content-type"].startswith("text/html")
+        assert "Not allowed" in r.text and "this needs a key with scope" in r.text
+        write = {"Authorization": "Bearer writer"}
+        assert far.post("/memories/remember", data={"text": "Writers may remember"}, headers=write,
+                        follow_redirects=False).status_code == 303
+        mem = site["cairn"].memories()[0]
+        r = far.post("/memories/forget", data={"memory_id": mem.id}, headers=write)
+        assert r.status_code == 403 and "'admin'" in r.text  # forgetting needs admin, as in REST
+        assert far.post("/notes/delete", data={"ref": "Alpha"}, headers=write).status_code == 403
+        assert [m.text for m in site["cairn"].memories()] == ["Writers may remember"]
+        assert site["cairn"].find_note("Alpha")

@@ -62,9 +62,10 @@ def web_app(cairn, check_key=lambda key: key == RIGHT_KEY):
     """A FastAPI app with the web router over `cairn` (a cairn.service.Cairn)."""
     from fastapi import FastAPI
 
-    from cairn.interfaces.web import router
+    from cairn.interfaces.web import install, router
     app = FastAPI()
     app.include_router(router)
+    install(app)
     app.state.cairn = cairn
     app.state.check_key = check_key
     return app

@@ -5,14 +5,18 @@ The host app (`cairn serve`, cairn.interfaces.rest.app) puts its `Cairn` on
 
 - `cairn_lock`: a lock serialising calls on the service's one index connection (else the
   web package's own lock is used);
-- `check_key(key: str) -> bool`: whether an API key is valid (the REST auth). Without it a
-  request from another machine is refused: only loopback is trusted.
+- `check_key(key: str) -> str | None`: the scope of a valid API key ("read", "write",
+  "admin"), None when it is not valid (a bool is accepted: True = admin). Without it a
+  request from another machine is refused: only loopback is trusted;
+- `events`: a bus with `publish(type, data)` (ingest runs started from the page report there).
 
 Guards (router dependency `guard`):
 
-- Access: a request from loopback passes; from elsewhere it needs a valid key, sent as
+- Access: a request from loopback passes (or, under `cairn serve`, what its front door
+  decided: `[server] trust_loopback`); from elsewhere it needs a valid key, sent as
   `Authorization: Bearer KEY` or in the `cairn_key` cookie that `/login` sets (HttpOnly,
   SameSite=Strict: the page's scripts never see it and it is never written into a page).
+  The key's scope limits what the page may do (`need`): read < write < admin.
 - CSRF: a state-changing request (POST, PUT, PATCH, DELETE) from a browser must come from
   this origin: `Sec-Fetch-Site` must be `same-origin` or `none` when sent, else `Origin`
   must name this host. Requests without either header (curl, scripts) carry no ambient
@@ -99,9 +103,12 @@ def is_loopback(request: Request) -> bool:
     """Whether the request's peer address is a loopback address."""
     host = request.client.host if request.client else ""
     try:
-        return ipaddress.ip_address(host).is_loopback
+        ip = ipaddress.ip_address(host.split("%")[0])
     except ValueError:
         return False
+    if ip.version == 6 and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
 
 
 def _key_of(request: Request) -> str:
@@ -111,15 +118,61 @@ def _key_of(request: Request) -> str:
     return request.cookies.get(KEY_COOKIE, "")
 
 
-def key_ok(request: Request, key: str) -> bool:
-    """Whether `key` is a valid API key per the host app's `check_key` (False without one)."""
+class Refused(HTTPException):
+    """A guard's refusal (401, 403, or a 303 to the sign-in page). `install(app)` renders it
+    as a page for a browser and as {"error", "message"} JSON for anything else."""
+
+
+SCOPES = ("read", "write", "admin")  # each includes the ones before it (as cairn.tools.SCOPES)
+
+
+def key_scope(request: Request, key: str) -> str | None:
+    """The scope of API key `key` per the host app's `check_key` (None when it is not
+    valid, or when the host has no key check). `check_key` returns the key's scope, or a
+    plain True for "admin" / False."""
     check = getattr(request.app.state, "check_key", None)
-    return bool(key) and check is not None and bool(check(key))
+    if not key or check is None:
+        return None
+    result = check(key)
+    if isinstance(result, str):
+        return result if result in SCOPES else None
+    return "admin" if result else None
+
+
+def key_ok(request: Request, key: str) -> bool:
+    """Whether `key` is a valid API key per the host app's `check_key`."""
+    return key_scope(request, key) is not None
+
+
+def caller_scope(request: Request) -> str | None:
+    """What the caller may do: "read", "write", "admin", or None (not signed in).
+
+    When the host app authenticated the request (`cairn serve`'s front door puts
+    {"actor", "scope", "key_id"} in the request state: a trusted loopback caller, or a valid
+    key in a header), that scope; else loopback is trusted (admin) when the host has no such
+    door; else the key in the Authorization header or the sign-in cookie."""
+    principal = request.scope.get("state", {}).get("principal")
+    if principal and principal.get("scope") in SCOPES:
+        return principal["scope"]
+    if principal is None and is_loopback(request):
+        return "admin"
+    return key_scope(request, _key_of(request))
 
 
 def authorised(request: Request) -> bool:
-    """Loopback, or a valid key in the Authorization header or the key cookie."""
-    return is_loopback(request) or key_ok(request, _key_of(request))
+    """Whether the caller may see the page at all (any scope)."""
+    return caller_scope(request) is not None
+
+
+def need(scope: str):
+    """A route dependency refusing (403) a caller whose key lacks `scope` (read < write <
+    admin): writes need "write"; deleting a note and forgetting a memory need "admin", as in
+    the REST API."""
+    async def check(request: Request) -> None:
+        have = caller_scope(request)
+        if have is None or SCOPES.index(have) < SCOPES.index(scope):
+            raise Refused(403, f"this needs a key with scope {scope!r}; yours has {have!r}")
+    return check
 
 
 def same_origin(request: Request) -> bool:
@@ -137,7 +190,7 @@ async def guard(request: Request) -> None:
     """Router dependency: the access and CSRF rules (see module docstring). The login page
     and static files pass the access rule (they show nothing stored)."""
     if request.method in UNSAFE and not same_origin(request):
-        raise HTTPException(403, "cross-site request refused (CSRF protection)")
+        raise Refused(403, "cross-site request refused (CSRF protection)")
     path = request.url.path
     if path in ("/login",) or path.startswith("/static/web/"):
         return
@@ -145,7 +198,7 @@ async def guard(request: Request) -> None:
         if request.method == "GET" and "text/html" in request.headers.get("accept", "") \
                 and not request.headers.get("authorization"):
             from urllib.parse import quote
-            raise HTTPException(303, "sign in first", headers={
+            raise Refused(303, "sign in first", headers={
                 "Location": "/login?next=" + quote(request.url.path + ("?" + request.url.query if request.url.query else ""))})
-        raise HTTPException(401, "this page needs a key from another machine: open /login",
+        raise Refused(401, "this page needs a key from another machine: open /login",
                             headers={"WWW-Authenticate": "Bearer"})

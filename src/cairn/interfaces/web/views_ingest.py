@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import List
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from cairn.interfaces.web import tasks
 from cairn.interfaces.web.common import HEADERS, page
-from cairn.interfaces.web.deps import call, error_message, service
+from cairn.interfaces.web.deps import need, call, error_message, service
 
 router = APIRouter()
 
@@ -44,7 +44,7 @@ def ingest_page(request: Request, task: int = 0, error: str | None = None, statu
                 runs=tasks.recent(), jobs=jobs, focus_task=task)
 
 
-@router.post("/ingest/upload")
+@router.post("/ingest/upload", dependencies=[Depends(need("write"))])
 async def upload(request: Request, files: List[UploadFile] = File(...)):
     """Save the uploaded files under <home>/uploads/<task>/ and ingest them in the background."""
     app = service(request)
@@ -71,7 +71,7 @@ async def upload(request: Request, files: List[UploadFile] = File(...)):
     return _started(request, task)
 
 
-@router.post("/ingest/url")
+@router.post("/ingest/url", dependencies=[Depends(need("write"))])
 def ingest_url(request: Request, url: str = Form("")):
     """Fetch a web page into the vault in the background (the service refuses private hosts)."""
     url = url.strip()
@@ -82,7 +82,7 @@ def ingest_url(request: Request, url: str = Form("")):
     return _started(request, task)
 
 
-@router.post("/ingest/retry")
+@router.post("/ingest/retry", dependencies=[Depends(need("write"))])
 def retry(request: Request, job_id: str = Form("")):
     """Requeue one dead letter (or all of them when no id is given) and run the queue."""
     ids = [int(job_id)] if job_id.strip().isdigit() else None

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Optional
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse
 
 from cairn.interfaces.web.common import page
-from cairn.interfaces.web.deps import call, error_message, service
+from cairn.interfaces.web.deps import need, call, error_message, service
 from cairn.model import MEMORY_KINDS
 
 router = APIRouter()
@@ -48,7 +48,7 @@ def memories(request: Request, kind: Optional[str] = None, all: bool = False, do
     return _memories_page(request, kind=kind or "", show_all=all, notice=CHANGE_WORDS.get(done))
 
 
-@router.post("/memories/remember")
+@router.post("/memories/remember", dependencies=[Depends(need("write"))])
 def remember(request: Request, text: str = Form(""), kind: str = Form("")):
     app = service(request)
     try:
@@ -59,7 +59,7 @@ def remember(request: Request, text: str = Form(""), kind: str = Form("")):
     return RedirectResponse(f"/memories?done={change.action}", status_code=303)
 
 
-@router.post("/memories/forget")
+@router.post("/memories/forget", dependencies=[Depends(need("admin"))])
 def forget(request: Request, memory_id: str = Form(...)):
     app = service(request)
     try:
@@ -83,7 +83,7 @@ def history(request: Request, id: str = ""):
     return page(request, "memory_history.html", "memories", chain=chain, memory_id=id)
 
 
-@router.post("/memories/core")
+@router.post("/memories/core", dependencies=[Depends(need("write"))])
 def core_set(request: Request, name: str = Form(""), text: str = Form("")):
     app = service(request)
     try:
@@ -94,7 +94,7 @@ def core_set(request: Request, name: str = Form(""), text: str = Form("")):
     return RedirectResponse("/memories?done=core#core", status_code=303)
 
 
-@router.post("/memories/alias")
+@router.post("/memories/alias", dependencies=[Depends(need("write"))])
 def alias(request: Request, name: str = Form(""), alias: str = Form("")):
     app = service(request)
     try:

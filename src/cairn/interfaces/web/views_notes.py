@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Optional
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse
 
 from cairn.interfaces.web import render
 from cairn.interfaces.web.common import page
-from cairn.interfaces.web.deps import call, error_message, service
+from cairn.interfaces.web.deps import need, call, error_message, service
 from cairn.model import NOTE_TYPES
 
 router = APIRouter()
@@ -45,7 +45,7 @@ def note_new(request: Request):
     return page(request, "note_new.html", "notes", form={})
 
 
-@router.post("/notes/new")
+@router.post("/notes/new", dependencies=[Depends(need("write"))])
 def note_create(request: Request, title: str = Form(""), body: str = Form(""), folder: str = Form(""),
                 tags: str = Form("")):
     """Create a note; on error the form comes back filled in with the message."""
@@ -83,7 +83,7 @@ def note_view(request: Request, ref: str = "", start: Optional[int] = None, end:
                 conflict=None, draft=None)
 
 
-@router.post("/notes/save")
+@router.post("/notes/save", dependencies=[Depends(need("write"))])
 def note_save(request: Request, ref: str = Form(...), body: str = Form(""), file_hash: str = Form("")):
     """Save the editor's text over the note's body, unless the file changed meanwhile."""
     app = service(request)
@@ -116,7 +116,7 @@ def note_delete_confirm(request: Request, ref: str = ""):
     return page(request, "note_delete.html", "notes", note=note)
 
 
-@router.post("/notes/delete")
+@router.post("/notes/delete", dependencies=[Depends(need("admin"))])
 def note_delete(request: Request, ref: str = Form(...)):
     app = service(request)
     try:
