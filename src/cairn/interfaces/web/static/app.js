@@ -91,6 +91,7 @@
 
   /* --- ingest: drag and drop, upload, live progress --- */
   var watching = {};
+  var finished = {};  /* runs shown as done or failed: a late, older reply must not undo that */
 
   function runItem(task) {
     var list = document.getElementById("runs");
@@ -120,6 +121,7 @@
   }
 
   function paint(t) {
+    if (finished[t.id]) return;
     var li = runItem(t);
     li.className = "run run-" + t.state;
     li.querySelector(".run-name").textContent = t.sources.join(", ");
@@ -130,6 +132,7 @@
     bar.textContent = t.percent + "%";
     li.querySelector(".run-detail").textContent = describe(t);
     if (t.state === "done" || t.state === "failed") {
+      finished[t.id] = true;
       delete watching[t.id];
       li.removeAttribute("data-live");
     }
