@@ -350,3 +350,21 @@ def test_a_read_key_can_look_but_not_change(site):
         assert far.post("/notes/delete", data={"ref": "Alpha"}, headers=write).status_code == 403
         assert [m.text for m in site["cairn"].memories()] == ["Writers may remember"]
         assert site["cairn"].find_note("Alpha")
+
+
+def test_a_pdf_citation_names_its_page_and_highlights_the_passage(site):
+    from test_ingest import make_pdf
+    c, cairn = site["local"], site["cairn"]
+    folder = site["tmp"] / "pdf"
+    folder.mkdir()
+    pdf = make_pdf(folder / "manual.pdf", ["Boiler manual. Read this first.",
+                                           "The boiler pressure should read 1.5 bar when cold."])
+    cairn.ingest([pdf])
+    r = c.get("/ask?q=What pressure should the boiler read?")
+    assert "checked against your notes" in r.text
+    href = r.text.split('class="citeref" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    assert "&page=2" in href
+    note = c.get(href)
+    assert "(page 2 of the original)" in note.text
+    marked = note.text.split('id="cite"', 1)[1].split("</mark>", 1)[0]
+    assert "1.5 bar" in marked

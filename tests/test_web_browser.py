@@ -120,6 +120,10 @@ def test_search_page_slash_key_filters_and_why_bars(site, page):
     assert first.locator("mark").first.inner_text().lower() == "heron"
     assert first.locator("meter").count() >= 3
     shoot(page, "search")
+    page.emulate_media(color_scheme="dark")  # the system's dark setting is followed
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(21, 25, 23)"
+    shoot(page, "search-dark")
+    page.emulate_media(color_scheme="light")
     page.goto(site["base"] + "/search?q=paint&tag=garden")
     assert page.locator(".result").count() == 1 and "Garden plan" in page.locator(".result h2").inner_text()
 
