@@ -368,3 +368,35 @@ def test_a_pdf_citation_names_its_page_and_highlights_the_passage(site):
     assert "(page 2 of the original)" in note.text
     marked = note.text.split('id="cite"', 1)[1].split("</mark>", 1)[0]
     assert "1.5 bar" in marked
+
+
+def test_dead_letters_are_listed_and_retried_from_the_page(site, monkeypatch):
+    from pathlib import Path
+
+    from test_jobs import FAST
+    c, cairn = site["local"], site["cairn"]
+    cairn.settings.jobs = FAST
+    bad = write(site["tmp"] / "more" / "bad.md", "# Bad\n\nOtter tracks near the mill.\n")
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "bad.md" and self.parent == bad.parent:
+            raise OSError(5, "Input/output error", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    cairn.ingest([bad.parent])
+    monkeypatch.setattr(Path, "read_bytes", real)
+    job = cairn.jobs()["dead"][0]
+    page = c.get("/ingest").text
+    assert "Failed (dead letters)" in page and "Input/output error" in page
+    assert f'name="job_id" value="{job["id"]}"' in page
+    task = c.post("/ingest/retry", data={"job_id": str(job["id"])}, headers={"Accept": "application/json"}).json()
+    deadline = time.time() + 120
+    while task["state"] not in ("done", "failed") and time.time() < deadline:
+        time.sleep(0.2)
+        task = c.get(f"/ingest/tasks/{task['id']}").json()
+    assert task["state"] == "done" and task["report"]["added"] == 1
+    assert cairn.jobs()["counts"]["dead"] == 0
+    assert "Failed (dead letters)" not in c.get("/ingest").text
+    assert "near the mill" in c.get("/search?q=otter+tracks").text
