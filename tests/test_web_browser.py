@@ -109,6 +109,12 @@ def test_upload_by_drag_and_drop_becomes_searchable(site, page):
 def test_search_page_slash_key_filters_and_why_bars(site, page):
     page.goto(site["base"] + "/")
     shoot(page, "home")
+    page.goto(site["base"] + "/notes")  # a page without autofocus
+    page.keyboard.press("Tab")  # focus order starts with the skip link, then the brand and nav
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "brand"
+    page.goto(site["base"] + "/")
     page.locator("body").click(position={"x": 5, "y": 300})
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.name") == "q"
