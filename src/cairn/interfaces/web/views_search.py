@@ -84,17 +84,13 @@ def ask_stream(request: Request, q: str = ""):
         if not q.strip():
             yield _sse("failed", "Type a question first.")
             return
-        yield _sse("phase", "Searching your notes…")
+        yield _sse("phase", "Searching your notes and checking the answer against them…")
         worker = threading.Thread(target=work, daemon=True)
         worker.start()
-        ticks = 0
         while worker.is_alive():
-            worker.join(0.5)
-            ticks += 1
-            if ticks == 3:
-                yield _sse("phase", "Checking the answer against your notes…")
-            elif ticks % 10 == 0:
-                yield ": still working\n\n"
+            worker.join(5)
+            if worker.is_alive():
+                yield ": still working\n\n"  # keeps proxies from closing a quiet stream
         if "error" in box:
             yield _sse("failed", box["error"])
             return
