@@ -8,7 +8,7 @@ A task ingests a list of sources (saved uploads or a URL) on the service
 (ingest.started, ingest.progress, ingest.done / ingest.failed, data = the task's JSON plus
 "web_task": its id) for `/events`.
 
-Uploads are written under `<home>/uploads/<task id>/` with a sanitised file name (no path
+Uploads are written under `<home>/uploads/<uuid>/` with a sanitised file name (no path
 parts, no control characters), so a file name can never leave that folder.
 """
 
@@ -58,10 +58,12 @@ def safe_name(name: str) -> str:
     return base[:150] or "upload"
 
 
-def upload_dir(home: Path, task_id: int) -> Path:
-    """The folder the files of task `task_id` are saved in (created)."""
-    d = home / "uploads" / str(task_id)
-    d.mkdir(parents=True, exist_ok=True)
+def upload_dir(home: Path) -> Path:
+    """A new folder `<home>/uploads/<uuid>/` for one upload's files (never reused, so an
+    upload is never mistaken for a new version of an earlier one with the same name)."""
+    import uuid
+    d = home / "uploads" / uuid.uuid4().hex
+    d.mkdir(parents=True, exist_ok=False)
     return d
 
 

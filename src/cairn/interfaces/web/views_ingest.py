@@ -49,10 +49,17 @@ async def upload(request: Request, files: List[UploadFile] = File(...)):
     """Save the uploaded files under <home>/uploads/<task>/ and ingest them in the background."""
     app = service(request)
     task_id = tasks.new_id()
-    folder = tasks.upload_dir(app.settings.home, task_id)
+    folder = tasks.upload_dir(app.settings.home)
     saved, names = [], []
     for up in files:
-        name = tasks.safe_name(up.filename or "")
+        base = tasks.safe_name(up.filename or "")
+        stem, dot, ext = base.rpartition(".")
+        if not dot:
+            stem, ext = base, ""
+        name, n = base, 1
+        while name in names:  # two files of one upload with the same name
+            n += 1
+            name = f"{stem}-{n}.{ext}" if ext else f"{stem}-{n}"
         target = folder / name
         size = 0
         with open(target, "wb") as out:
