@@ -181,21 +181,26 @@ def test_remember_and_forget_a_memory(site, page):
     page.fill("#mtext", "My sister Ana lives in Porto")
     page.get_by_role("button", name="Remember").click()
     page.locator(".msg-ok", has_text="Remembered.").wait_for()
-    item = page.locator(".mem", has_text="My sister Ana lives in Porto")
-    assert item.count() == 1
+    assert page.locator(".mem", has_text="My sister Ana lives in Porto").count() == 1
     page.fill("#core-new-name", "persona")
     page.fill("#core-new-text", "Prefers short answers.")
     page.get_by_role("button", name="Add block").click()
     page.locator(".msg-ok", has_text="Core block saved.").wait_for()
+    page.fill("#mtext", "My sister Ana lives in Lisbon now")  # contradicts: supersedes
+    page.get_by_role("button", name="Remember").click()
+    page.locator(".msg-ok", has_text="it replaces an older memory").wait_for()
+    assert page.locator(".mem", has_text="lives in Porto").count() == 0
     shoot(page, "memories")
-    item.get_by_role("link", name="History").click()
-    page.locator(".timeline").wait_for()
+    page.locator(".mem", has_text="Lisbon").get_by_role("link", name="History").click()
+    items = page.locator(".timeline > li")
+    items.first.wait_for()
+    assert items.count() == 2 and "superseded" in items.nth(0).inner_text() and "active" in items.nth(1).inner_text()
     shoot(page, "memory-history")
     page.go_back()
     page.once("dialog", lambda d: d.accept())  # forgetting asks first
-    page.locator(".mem", has_text="My sister Ana lives in Porto").get_by_role("button", name=re.compile("^Forget")).click()
+    page.locator(".mem", has_text="Lisbon").get_by_role("button", name=re.compile("^Forget")).click()
     page.locator(".msg-ok", has_text="Forgotten.").wait_for()
-    assert page.locator(".mem", has_text="My sister Ana lives in Porto").count() == 0
+    assert page.locator(".mem", has_text="Lisbon").count() == 0
 
 
 def test_status_page(site, page):

@@ -35,6 +35,16 @@ VERDICT_WORDS = {
 }
 
 
+EVENT_WORDS = {"add": "remembered", "reinforce": "said again (more certain)",
+               "supersede": "replaced an older memory", "superseded": "replaced by a newer one",
+               "forget": "forgotten"}
+
+
+def event_words(action: str) -> str:
+    """A memory log action ("add", "reinforce", "supersede", "superseded", "forget") in words."""
+    return EVENT_WORDS.get(action, action)
+
+
 def verdict_words(verdict: str) -> str:
     """The verifier's verdict ("pass", "revise", "abstain") in words for a person."""
     return VERDICT_WORDS.get(verdict, verdict)
