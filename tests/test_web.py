@@ -400,3 +400,17 @@ def test_dead_letters_are_listed_and_retried_from_the_page(site, monkeypatch):
     assert cairn.jobs()["counts"]["dead"] == 0
     assert "Failed (dead letters)" not in c.get("/ingest").text
     assert "near the mill" in c.get("/search?q=otter+tracks").text
+
+
+def test_a_url_run_that_is_refused_says_why(site):
+    c = site["local"]
+    task = c.post("/ingest/url", data={"url": "http://127.0.0.1:9/private"},
+                  headers={"Accept": "application/json"}).json()
+    deadline = time.time() + 120
+    while task["state"] not in ("done", "failed") and time.time() < deadline:
+        time.sleep(0.2)
+        task = c.get(f"/ingest/tasks/{task['id']}").json()
+    assert task["state"] == "done" and task["report"]["added"] == 0
+    reason = task["report"]["skipped"][0]["reason"]
+    assert "loopback" in reason and "refused" in reason  # Cairn never fetches inside your machine
+    assert "skipped: " + reason in c.get("/ingest").text.replace("&#39;", "'").replace("&amp;", "&")

@@ -113,7 +113,8 @@
     if (t.report) {
       var r = t.report;
       var s = r.added + " added · " + r.updated + " updated · " + r.unchanged + " unchanged";
-      if (r.failed && r.failed.length) s += " · " + r.failed.length + " failed";
+      (r.failed || []).forEach(function (f) { s += " · failed: " + f.reason; });
+      (r.skipped || []).forEach(function (f) { s += " · skipped: " + f.reason; });
       return s;
     }
     if (t.phase) return t.phase + " " + t.done + "/" + t.total;
