@@ -19,7 +19,7 @@ from cairn.service import Cairn
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).parent / "output" / "web"
+SHOTS = Path(__file__).parents[1] / "output" / "web"
 WIDTHS = {"phone": (390, 844), "wide": (1440, 900)}
 TIMEOUT = 60_000  # ms; the machine is shared and slow
 
