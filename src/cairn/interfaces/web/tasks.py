@@ -77,7 +77,9 @@ def get(task_id: int) -> Task | None:
 
 def recent() -> list[Task]:
     """Tasks, newest first."""
-    return sorted(_TASKS.values(), key=lambda t: -t.id)
+    with _GUARD:
+        tasks = list(_TASKS.values())
+    return sorted(tasks, key=lambda t: -t.id)
 
 
 def start(app_state, task_id: int, names: list[str], work) -> Task:
