@@ -23,10 +23,29 @@ from pathlib import Path
 from typing import Any
 
 MAX_UPLOAD_BYTES = 200 * 1024 * 1024  # per file
-_ids = itertools.count(1)
-_TASKS: dict[int, "Task"] = {}
-_GUARD = threading.Lock()
 KEEP = 50  # finished tasks remembered
+
+
+class _Runs:
+    """The runs of one host app (kept on its `app.state.web_runs`): ids and tasks."""
+
+    def __init__(self) -> None:
+        self.ids = itertools.count(1)
+        self.tasks: dict[int, Task] = {}
+        self.lock = threading.Lock()
+
+
+def _runs(app_state) -> "_Runs":
+    runs = getattr(app_state, "web_runs", None)
+    if runs is None:
+        with _CREATE:
+            runs = getattr(app_state, "web_runs", None)
+            if runs is None:
+                runs = app_state.web_runs = _Runs()
+    return runs
+
+
+_CREATE = threading.Lock()
 
 
 @dataclass
@@ -67,18 +86,20 @@ def upload_dir(home: Path) -> Path:
     return d
 
 
-def new_id() -> int:
-    return next(_ids)
+def new_id(app_state) -> int:
+    """A new run id for the host app whose state is `app_state`."""
+    return next(_runs(app_state).ids)
 
 
-def get(task_id: int) -> Task | None:
-    return _TASKS.get(task_id)
+def get(app_state, task_id: int) -> Task | None:
+    return _runs(app_state).tasks.get(task_id)
 
 
-def recent() -> list[Task]:
-    """Tasks, newest first."""
-    with _GUARD:
-        tasks = list(_TASKS.values())
+def recent(app_state) -> list[Task]:
+    """The host app's runs, newest first."""
+    runs = _runs(app_state)
+    with runs.lock:
+        tasks = list(runs.tasks.values())
     return sorted(tasks, key=lambda t: -t.id)
 
 
@@ -89,11 +110,12 @@ def start(app_state, task_id: int, names: list[str], work) -> Task:
     from cairn.interfaces.web.deps import background_service
     events = getattr(app_state, "events", None)
     task = Task(task_id, names)
-    with _GUARD:
-        _TASKS[task_id] = task
-        for old in sorted(_TASKS)[:-KEEP]:
-            if _TASKS[old].state in ("done", "failed"):
-                del _TASKS[old]
+    runs = _runs(app_state)
+    with runs.lock:
+        runs.tasks[task_id] = task
+        for old in sorted(runs.tasks)[:-KEEP]:
+            if runs.tasks[old].state in ("done", "failed"):
+                del runs.tasks[old]
 
     def publish() -> None:
         if events is not None and hasattr(events, "publish"):

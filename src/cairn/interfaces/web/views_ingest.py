@@ -41,14 +41,14 @@ def ingest_page(request: Request, task: int = 0, error: str | None = None, statu
     except (ValueError, OSError) as exc:
         jobs, error = None, error or error_message(exc)[0]
     return page(request, "ingest.html", "ingest", status_code=status_code, error=error,
-                runs=tasks.recent(), jobs=jobs, focus_task=task)
+                runs=tasks.recent(request.app.state), jobs=jobs, focus_task=task)
 
 
 @router.post("/ingest/upload", dependencies=[Depends(need("write"))])
 async def upload(request: Request, files: List[UploadFile] = File(...)):
     """Save the uploaded files under <home>/uploads/<task>/ and ingest them in the background."""
     app = service(request)
-    task_id = tasks.new_id()
+    task_id = tasks.new_id(request.app.state)
     folder = tasks.upload_dir(app.settings.home)
     saved, names = [], []
     for up in files:
@@ -85,7 +85,7 @@ def ingest_url(request: Request, url: str = Form("")):
     if not url.lower().startswith(("http://", "https://")):
         return _refused(request, "give a web address starting with http:// or https://", 400)
     app = service(request)
-    task = tasks.start(request.app.state, tasks.new_id(), [url], lambda svc, p: svc.ingest([url], progress=p))
+    task = tasks.start(request.app.state, tasks.new_id(request.app.state), [url], lambda svc, p: svc.ingest([url], progress=p))
     return _started(request, task)
 
 
@@ -105,15 +105,15 @@ def retry(request: Request, job_id: str = Form("")):
         msg, status = error_message(exc)
         return _refused(request, msg, status)
     name = f"retry job {ids[0]}" if ids else "retry all dead letters"
-    task = tasks.start(request.app.state, tasks.new_id(), [name],
+    task = tasks.start(request.app.state, tasks.new_id(request.app.state), [name],
                        lambda svc, p: svc.jobs_retry(ids, progress=p))
     return _started(request, task)
 
 
 @router.get("/ingest/tasks/{task_id}")
-def task_state(task_id: int):
+def task_state(request: Request, task_id: int):
     """One run's progress as JSON (what the progress bar reads)."""
-    task = tasks.get(task_id)
+    task = tasks.get(request.app.state, task_id)
     if task is None:
         return JSONResponse({"error": f"no ingest run {task_id}"}, status_code=404, headers=HEADERS)
     return JSONResponse(task.to_json(), headers=HEADERS)
