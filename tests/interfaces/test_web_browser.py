@@ -1,6 +1,7 @@
 """The web page in a real browser: Debian's chromium driven by Playwright (no browser
-download), a real uvicorn on loopback (and on a non-loopback address of this machine for
-the key check). Each view leaves screenshots at 390 px and 1440 px wide in
+download), `cairn serve`'s application (create_app: its front door, keys, event stream)
+on a real uvicorn on loopback, and on a non-loopback address of this machine for the key
+check. Each view leaves screenshots at 390 px and 1440 px wide in
 tests/output/web/ (printed at the end of the run; not committed)."""
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import write
-from web_site import RIGHT_KEY, outside_address, serve, web_app
+from web_site import outside_address, serve, serve_app
 
+from cairn.apikeys import KeyStore
 from cairn.service import Cairn
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,18 +37,19 @@ def site(tmp_path_factory, real_embedder):
           "Later we saw two coots and a [[Kingfisher]].\n")
     write(tmp / "in" / "garden.md", "---\ntags: [garden]\n---\n# Garden plan\n\n"
           "Plant the beans in May. The shed needs paint. See [[Mill pond]].\n")
-    cairn = Cairn(home, embedder=real_embedder)
-    cairn.ingest([tmp / "in"])
-    app = web_app(cairn)
+    with Cairn(home, embedder=real_embedder) as cairn:
+        cairn.ingest([tmp / "in"])
+    key = KeyStore(home).create("browser", "write")[1]
+    outside = outside_address()
+    app = serve_app(home, real_embedder, bind_host=outside)
     base, stop = serve(app, "127.0.0.1")
-    far_base, far_stop = serve(app, outside_address())
+    far_base, far_stop = serve(app, outside)
     if SHOTS.exists():
         shutil.rmtree(SHOTS)
     SHOTS.mkdir(parents=True)
-    yield {"base": base, "far": far_base, "cairn": cairn, "tmp": tmp}
+    yield {"base": base, "far": far_base, "cairn": app.state.cairn, "tmp": tmp, "key": key}
     stop()
     far_stop()
-    cairn.close()
     print(f"\nweb screenshots: {SHOTS}")
 
 
@@ -218,9 +221,9 @@ def test_wrong_key_from_another_machine_is_refused(site, page):
     page.locator(".msg-error", has_text="That key is not valid.").wait_for()
     resp = page.request.get(site["far"] + "/search?q=heron", headers={"Authorization": "Bearer not-the-key"})
     assert resp.status == 401
-    page.fill("#key", RIGHT_KEY)
+    page.fill("#key", site["key"])
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(re.compile(r"/search\?q=heron"))
     assert "mill pond" in page.locator(".result").first.inner_text()
-    assert RIGHT_KEY not in page.content()
+    assert site["key"] not in page.content()
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read the key

@@ -1,5 +1,6 @@
 """A real server for the web tests: uvicorn on loopback (and on a non-loopback address of
-this machine, for the "another machine" checks) serving the web router over a fresh home.
+this machine, for the "another machine" checks) serving `cairn serve`'s application
+(`serve_app`), or, for route tests without the REST door, the web router alone (`web_app`).
 
 `serve(app, host)` runs uvicorn in a thread and returns (base URL, stop function).
 `outside_address()` is an address of this machine that is not loopback (the source
@@ -56,6 +57,14 @@ def serve(app, host: str = "127.0.0.1"):
         thread.join(10)
 
     return f"http://{host}:{port}", stop
+
+
+def serve_app(home, embedder, bind_host: str | None = None):
+    """`cairn serve`'s application (cairn.interfaces.rest.app.create_app) for `home`, with
+    `embedder`; `bind_host`: a non-loopback address it also answers on."""
+    from cairn.config import load_settings
+    from cairn.interfaces.rest.app import create_app
+    return create_app(load_settings(home), embedder=embedder, bind_host=bind_host)
 
 
 def web_app(cairn, check_key=lambda key: key == RIGHT_KEY):
