@@ -86,6 +86,10 @@ def test_ask_stream_sends_phases_pieces_and_the_finished_block(site):
     assert events[0] == "event: phase" and events[-1] == "event: done"
     assert "event: text" in events
     assert "checked against your notes" in r.text
+    # the phases follow the service's own stages as they end (model, search, premise...)
+    phases = [blk.split("data: ", 1)[1] for blk in r.text.split("\n\n") if blk.startswith("event: phase")]
+    assert phases[1:4] == ["Searching your notes…", "Read 2 passages. Checking what the question is about…",
+                           "Writing the answer and checking each sentence against your notes…"], phases
 
 
 def test_note_page_highlights_the_cited_span_and_lists_links(site):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import queue
 import re
 import threading
 from typing import Optional
@@ -64,33 +65,55 @@ def _sse(event: str, data: str) -> str:
     return f"event: {event}\n" + "".join(f"data: {line}\n" for line in data.split("\n")) + "\n"
 
 
+# What the page says while the answer is made: the service's trace stages (cairn.traces)
+# are heard as each one ends, so the words name the step that starts next.
+AFTER_STAGE = {
+    "model": "Searching your notes…",
+    "search": "Read {hits} passages. Checking what the question is about…",
+    "context_search": "Checking what else your notes say about it…",
+    "premise": "Writing the answer and checking each sentence against your notes…",
+}
+
+
 @router.get("/ask/stream")
 def ask_stream(request: Request, q: str = ""):
-    """Server-sent events for the ask page: `phase` (what is happening, in words), `text`
-    (pieces of the checked answer as they are ready to show), then `done` (the finished
-    answer block as HTML, citations linked) or `failed` (one line). The answer is shown only
-    after the verifier has checked it, so the pieces follow the check."""
+    """Server-sent events for the ask page: `phase` (the step under way, in words, from the
+    service's trace stages as they end), `text` (pieces of the checked answer), then `done`
+    (the finished answer block as HTML, citations linked) or `failed` (one line). The
+    answer is shown only after the verifier has checked it, so its pieces follow the check."""
+    from cairn.traces import Trace
     app = service(request)
+    heard: queue.Queue = queue.Queue()
     box: dict = {}
 
     def work() -> None:
+        trace = Trace("answer", {"question": q}, listener=heard.put)
         try:
-            box["answer"] = call(request, app.ask, q)
+            box["answer"] = call(request, app.ask, q, trace=trace)
         except Exception as exc:  # reported to the page, never swallowed
             box["error"] = error_message(exc)[0] if isinstance(exc, (ValueError, OSError)) else \
                 f"{type(exc).__name__}: {exc}"
+        finally:
+            heard.put(None)
 
     def events():
         if not q.strip():
             yield _sse("failed", "Type a question first.")
             return
-        yield _sse("phase", "Searching your notes and checking the answer against them…")
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
-        while worker.is_alive():
-            worker.join(5)
-            if worker.is_alive():
+        yield _sse("phase", "Getting ready…")
+        threading.Thread(target=work, daemon=True).start()
+        while True:
+            try:
+                stage = heard.get(timeout=5)
+            except queue.Empty:
                 yield ": still working\n\n"  # keeps proxies from closing a quiet stream
+                continue
+            if stage is None:
+                break
+            words = AFTER_STAGE.get(stage.get("name", ""))
+            if words:
+                out = stage.get("output") or {}
+                yield _sse("phase", words.format(hits=out.get("hits", "the matching")))
         if "error" in box:
             yield _sse("failed", box["error"])
             return
