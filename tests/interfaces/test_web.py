@@ -414,7 +414,8 @@ def test_a_url_run_that_is_refused_says_why(site):
     while task["state"] not in ("done", "failed") and time.time() < deadline:
         time.sleep(0.2)
         task = c.get(f"/ingest/tasks/{task['id']}").json()
-    assert task["state"] == "done" and task["report"]["added"] == 0
-    reason = task["report"]["skipped"][0]["reason"]
+    assert task["state"] == "failed" and task["report"]["added"] == 0
+    reason = task["report"]["failed"][0]["reason"]
     assert "loopback" in reason and "refused" in reason  # Cairn never fetches inside your machine
-    assert "skipped: " + reason in c.get("/ingest").text.replace("&#39;", "'").replace("&amp;", "&")
+    assert reason in task["error"]
+    assert reason in c.get("/ingest").text.replace("&#39;", "'").replace("&amp;", "&")
