@@ -26,6 +26,7 @@ from typing import Any
 from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
+from cairn.errors import Conflict
 from cairn.ingest import embed_missing, index_note_file
 from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
@@ -37,6 +38,11 @@ MODES = NOTE_UPDATE_MODES
 
 class NoteConflict(ValueError):
     """The operation would create a duplicate note or overwrite another file (message names it)."""
+
+
+class EditConflict(Conflict):
+    """The note's file changed since the editor read it (an outside edit): nothing was written.
+    details: path, expected_hash, current_hash, current_body (the file's body now)."""
 
 
 def _safe_filename(title: str) -> str:
@@ -116,17 +122,22 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     """The note `ref` names: {id, path, title, type, tags, aliases, body} (body = the
     current file text after its frontmatter)."""
     note = resolve(conn, settings, embedder, ref)
-    text = note_file(settings, note).read_text(encoding="utf-8", errors="replace")
+    path = note_file(settings, note)
+    data = path.read_bytes()
+    text = path.read_text(encoding="utf-8", errors="replace")
     return {"id": note.id, "path": note.path, "title": note.title, "type": note.type,
-            "tags": note.tags, "aliases": note.aliases, "body": V.split_frontmatter(text, lenient=True)[1].strip("\n")}
+            "tags": note.tags, "aliases": note.aliases, "body": V.split_frontmatter(text, lenient=True)[1].strip("\n"),
+            "file_hash": V.sha256_bytes(data)}
 
 
 def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, body: str,
-                mode: str = "overwrite") -> N.NoteRow:
+                mode: str = "overwrite", *, expected_hash: str | None = None) -> N.NoteRow:
     """Replace (`overwrite`) or extend (`append`) the body of the note `ref` names, keeping
     its frontmatter block byte for byte, and re-index it. Raises ValueError for a bad mode
     or an empty body (an empty stdin in a script must not wipe a note: `delete_note`
-    removes one on purpose), NoteNotFound / AmbiguousNote. Nothing is written then."""
+    removes one on purpose), NoteNotFound / AmbiguousNote, and EditConflict when
+    `expected_hash` (the file's sha256 when the editor read it) is given and the file now
+    differs (edited outside meanwhile). Nothing is written then."""
     if mode not in MODES:
         raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
     if not body or not body.strip():
@@ -134,7 +145,14 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
                          "(to remove the note use `cairn note delete`)")
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
+    data = path.read_bytes()
     text = path.read_text(encoding="utf-8", errors="replace")
+    if expected_hash and V.sha256_bytes(data) != expected_hash:
+        raise EditConflict(f"{note.path} was changed outside this editor since you opened it; "
+                           "nothing was saved (your text is kept below the current version)",
+                           path=note.path, expected_hash=expected_hash,
+                           current_hash=V.sha256_bytes(data),
+                           current_body=V.split_frontmatter(text, lenient=True)[1].strip("\n"))
     _meta, old_body = V.split_frontmatter(text, lenient=True)  # the block is kept byte for byte
     head = text[:len(text) - len(old_body)]
     if mode == "append":

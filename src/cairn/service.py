@@ -234,6 +234,23 @@ class Cairn:
         return self._traced_ingest("reindex", [], progress,
                                    lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
 
+    def disk_usage(self) -> dict:
+        """Bytes on disk: {"vault", "index" (the database with its WAL/SHM files), "home"
+        (everything under the home folder, the two above included)}. Unreadable files count 0."""
+        def size(paths) -> int:
+            total = 0
+            for p in paths:
+                try:
+                    if p.is_file() and not p.is_symlink():
+                        total += p.stat().st_size
+                except OSError:
+                    continue
+            return total
+        index = self.settings.index_path
+        return {"vault": size(self.settings.vault.rglob("*")) if self.settings.vault.is_dir() else 0,
+                "index": size(index.parent.glob(index.name + "*")),
+                "home": size(self.settings.home.rglob("*"))}
+
     def status(self) -> dict:
         """Counts and health of the index (notes, chunks, vectors, missing rows)."""
         c = N.counts(self.conn)
@@ -250,15 +267,22 @@ class Cairn:
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
-               types: list[str] | None = None, since: str | None = None, group: bool = True) -> SearchResult:
-        """Hybrid search (see search.hybrid.search). Raises ValueError for a bad mode."""
+               types: list[str] | None = None, since: str | None = None, group: bool = True,
+               until: str | None = None, tag: str | None = None) -> SearchResult:
+        """Hybrid search (see search.hybrid.search). since/until: ISO dates bounding the unit's
+        time (until inclusive of its day); tag: notes with this tag. Raises ValueError for a
+        bad mode, InvalidInput for a date that is not ISO 8601."""
         from cairn.search.hybrid import search
+        for name, value in (("since", since), ("until", until)):
+            if value:
+                _check_iso_date(name, value)
         needs_vectors = mode in ("hybrid", "semantic")
         res = search(self.conn, self.vectors if needs_vectors else None,
                      self.embedder if needs_vectors else None, query,
                      k=k or self.settings.search.k, mode=mode,
                      fusion=fusion or self.settings.search.fusion, types=types,
-                     since=since, settings=self.settings.search, group=group)
+                     since=since, settings=self.settings.search, group=group, until=until,
+                     tag=tag or None)
         if needs_vectors:
             res.vectors_pending = self._vectors_pending()
             if res.vectors_pending:
@@ -564,10 +588,14 @@ class Cairn:
         from cairn.noteops import read_note
         return read_note(self.conn, self.settings, self.embedder, ref)
 
-    def note_update(self, ref: str, body: str, mode: str = "overwrite") -> N.NoteRow:
-        """Overwrite or append to a note's body (see noteops.update_note)."""
+    def note_update(self, ref: str, body: str, mode: str = "overwrite", *,
+                    expected_hash: str | None = None) -> N.NoteRow:
+        """Overwrite or append to a note's body (see noteops.update_note). expected_hash: the
+        file's sha256 when the editor read it (`note_show`'s "file_hash"); a file changed since
+        raises noteops.EditConflict and writes nothing."""
         from cairn.noteops import update_note
-        note = update_note(self.conn, self.settings, self.embedder, ref, body, mode)
+        note = update_note(self.conn, self.settings, self.embedder, ref, body, mode,
+                           expected_hash=expected_hash)
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
@@ -695,6 +723,17 @@ class Cairn:
         embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks, fact_keys=enabled)
         return n
     # --- end extraction --------------------------------------------------------------
+
+def _check_iso_date(name: str, value: str) -> None:
+    """Raise InvalidInput unless `value` is an ISO 8601 date or date-time."""
+    from datetime import datetime as _dt
+
+    from cairn.errors import InvalidInput
+    try:
+        _dt.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidInput(f"{name} must be an ISO date such as 2026-03-01, got {value!r}") from None
+
 
 class _LazyEmbedder:
     """Stands in for `Cairn.embedder` and loads the model only when first used (a sync

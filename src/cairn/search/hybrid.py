@@ -61,21 +61,41 @@ class SearchResult:
                 "semantic_floor": self.semantic_floor, "vectors_pending": self.vectors_pending}
 
 
-def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None) -> set[int] | None:
-    if not types and not since:
+def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None,
+                 until: str | None = None, tag: str | None = None) -> set[int] | None:
+    """Chunk ids passing the filters (None when there is none): note type in `types`, unit
+    time (chunk event time, else the note's event/created/updated/indexed time) on or after
+    `since` and before the day after `until` (ISO dates; `until` is inclusive of its day),
+    and `tag` one of the note's tags exactly."""
+    if not types and not since and not until and not tag:
         return None
     where, args = [], []
-    if types:
-        where.append(f"n.type IN ({','.join('?' * len(types))})")
-        args.extend(types)
-    if since:
+    when = "coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
+    if since or until:
         # Compared as instants (cairn.instants): stored times keep the offset they were
         # written with, so their texts do not sort in time order.
         from cairn import instants
         instants.register(conn)
-        when = instants.sql_instant("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)")
+        when = instants.sql_instant(when)
+    if types:
+        where.append(f"n.type IN ({','.join('?' * len(types))})")
+        args.extend(types)
+    if since:
         where.append(f"{when} >= ?")
         args.append(instants.instant(since) or since)
+    if until:
+        end, op = until, "<="
+        if len(until) == 10:  # a bare date counts whole: up to the start of the next day
+            from datetime import date, timedelta
+            try:
+                end, op = (date.fromisoformat(until) + timedelta(days=1)).isoformat(), "<"
+            except ValueError:
+                pass
+        where.append(f"{when} {op} ?")
+        args.append(instants.instant(end) or end)
+    if tag:
+        where.append("EXISTS (SELECT 1 FROM json_each(n.tags) WHERE json_each.value = ?)")
+        args.append(tag)
     rows = conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
     return {r[0] for r in rows}
@@ -305,12 +325,14 @@ def _explain_empty(result: SearchResult, mode: str) -> None:
 def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 10,
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
-           now: datetime | None = None, group: bool = True) -> SearchResult:
+           now: datetime | None = None, group: bool = True, until: str | None = None,
+           tag: str | None = None) -> SearchResult:
     """Search the index.
 
     query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
     types: note types to keep (e.g. ["pdf", "markdown"]). since: ISO date; keep units whose
-    event/created time is on or after it. group: one hit per unit (note or chat message);
+    event/created time is on or after it; until: ISO date, on or before it (that whole day);
+    tag: keep notes carrying this tag. group: one hit per unit (note or chat message);
     False returns the best chunks even when several come from one note (evidence for
     answers). Raises ValueError for an unknown mode/fusion.
     """
@@ -327,7 +349,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     if not query.strip():
         result.warnings.append("empty query")
         return result
-    allowed = _allowed_ids(conn, types, since)
+    allowed = _allowed_ids(conn, types, since, until, tag)
     n_cand = max(s.candidates, k * 3)
 
     kw_result: tuple[list[tuple[int, float]], list[str], list[str]] = ([], [], [])

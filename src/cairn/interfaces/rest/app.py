@@ -69,18 +69,19 @@ def _include_web(app: FastAPI, rt: Runtime) -> None:
     from cairn.interfaces.rest.proxy import ServiceProxy
     keys = KeyStore(rt.home)
 
-    def check_key(key: str) -> bool:
+    def check_key(key: str) -> str | None:
+        """The scope of a valid key (the page limits itself to it), None otherwise."""
         try:
-            keys.verify(key)
-            return True
+            return keys.verify(key).scope
         except Unauthorized:
-            return False
+            return None
 
     app.state.cairn = ServiceProxy(rt, actor="web")
     app.state.cairn_lock = contextlib.nullcontext()  # the runtime serialises writes itself
     app.state.check_key = check_key
     app.state.events = rt.events
     app.include_router(web.router)
+    web.install(app)  # the page's refusals (sign in, scope, cross-site) as pages
 
 
 async def _expire_exports(rt: Runtime, every_s: float = 3600.0) -> None:

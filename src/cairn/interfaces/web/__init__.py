@@ -1,0 +1,55 @@
+"""The web page: server-rendered pages over `cairn.service.Cairn`, for `cairn serve`.
+
+    from cairn.interfaces.web import router
+    app.include_router(router)   # pages at /, /search, /ask, /notes, /memories, /ingest, /status,
+                                 # /login, and the page's CSS and script at /static/web/
+    install(app)                 # the guards' refusals as pages (JSON for scripts)
+    app.state.cairn = Cairn(home)  # the service every route calls (see deps.py for the rest)
+
+Templates (jinja2) live in `templates/`, the CSS and the one script in `static/`; both are
+package data, served from the installed package (no CDN, nothing fetched at run time, no
+third-party front-end code). See docs/web.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, Depends
+
+from cairn.interfaces.web import (views_ingest, views_memory, views_notes, views_search,
+                                  views_status)
+from cairn.interfaces.web.auth import router as _auth_router
+from cairn.interfaces.web.deps import Refused, guard
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+router = APIRouter(dependencies=[Depends(guard)], include_in_schema=False)
+for _mod in (views_search, views_notes, views_memory, views_ingest, views_status):
+    router.include_router(_mod.router)
+router.include_router(_auth_router)
+
+
+def install(app) -> None:
+    """Register the handler that shows a refusal of the page's guards (sign-in needed, key
+    lacks the scope, cross-site form) as a page to a browser, and as {"error", "message"}
+    JSON to anything else."""
+    from fastapi.responses import JSONResponse
+
+    from cairn.interfaces.web.common import HEADERS, page
+
+    async def refused(request, exc: Refused):
+        headers = dict(exc.headers or {})
+        if exc.status_code == 303 or "text/html" not in request.headers.get("accept", ""):
+            kind = {401: "unauthorized", 403: "forbidden"}.get(exc.status_code, "refused")
+            return JSONResponse({"error": kind, "message": exc.detail}, status_code=exc.status_code,
+                                headers={**HEADERS, **headers})
+        title = "Sign in needed" if exc.status_code == 401 else "Not allowed"
+        resp = page(request, "error.html", "", status_code=exc.status_code, error=exc.detail, title=title)
+        resp.headers.update(headers)
+        return resp
+
+    app.add_exception_handler(Refused, refused)
+
+
+__all__ = ["router", "install", "STATIC_DIR"]

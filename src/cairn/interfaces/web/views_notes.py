@@ -1,0 +1,127 @@
+"""Note pages: list, read (rendered markdown, links, backlinks), edit in place, create,
+delete (asks first). Writes go through `Cairn.note_*`; an outside edit made while the
+editor was open is refused by the service (noteops.EditConflict) and shown beside the
+person's text, which is kept."""
+
+from __future__ import annotations
+
+from typing import Optional
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import RedirectResponse
+
+from cairn.interfaces.web import render
+from cairn.interfaces.web.common import page
+from cairn.interfaces.web.deps import need, call, error_message, service
+from cairn.model import NOTE_TYPES
+
+router = APIRouter()
+PAGE = 50
+
+
+def _see_other(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+@router.get("/notes")
+def notes_list(request: Request, type: Optional[str] = None, tag: Optional[str] = None, offset: int = 0):
+    """All notes, a page at a time, with type and tag filters, and unresolved links."""
+    app = service(request)
+    try:
+        listing = call(request, app.notes_list, type=type or None, tag=tag or None, limit=PAGE,
+                       offset=max(0, offset))
+        unresolved = call(request, app.unresolved_links) if not offset else []
+    except (ValueError, OSError) as exc:
+        msg, status = error_message(exc)
+        return page(request, "notes.html", "notes", status_code=status, listing=None,
+                    unresolved=[], types=NOTE_TYPES, f={"type": type, "tag": tag}, error=msg)
+    return page(request, "notes.html", "notes", listing=listing, unresolved=unresolved,
+                types=NOTE_TYPES, f={"type": type or "", "tag": tag or ""}, page_size=PAGE)
+
+
+@router.get("/notes/new")
+def note_new(request: Request):
+    return page(request, "note_new.html", "notes", form={})
+
+
+@router.post("/notes/new", dependencies=[Depends(need("write"))])
+def note_create(request: Request, title: str = Form(""), body: str = Form(""), folder: str = Form(""),
+                tags: str = Form("")):
+    """Create a note; on error the form comes back filled in with the message."""
+    app = service(request)
+    tag_list = [t.strip().lstrip("#") for t in tags.split(",") if t.strip()]
+    try:
+        note = call(request, app.note_create, title, body, folder, tag_list or None)
+    except (ValueError, OSError) as exc:
+        msg, status = error_message(exc)
+        return page(request, "note_new.html", "notes", status_code=status, error=msg,
+                    form={"title": title, "body": body, "folder": folder, "tags": tags})
+    return _see_other(f"/notes/open?ref={quote(note.id)}&saved=created")
+
+
+@router.get("/notes/open")
+def note_view(request: Request, ref: str = "", start: Optional[int] = None, end: Optional[int] = None,
+              page_no: Optional[int] = None, edit: bool = False, saved: str = ""):
+    """One note: rendered body (the span start..end highlighted as `#cite`), outgoing links,
+    backlinks; `edit=1` opens the editor."""
+    page_arg = request.query_params.get("page")
+    page_no = int(page_arg) if page_arg and page_arg.isdigit() else page_no
+    app = service(request)
+    try:
+        note = call(request, app.note_show, ref)
+        links = call(request, app.links, note["id"])
+    except (ValueError, OSError) as exc:
+        msg, status = error_message(exc)
+        return page(request, "error.html", "notes", status_code=status, error=msg, title="Note not found")
+    mark = (start, end) if start is not None and end is not None and end > start else None
+    return page(request, "note.html", "notes", note=note, links=links, editing=edit,
+                html=render.markdown_html(note["body"], mark, title=note["title"],
+                                          unresolved=render.unresolved_targets(links)),
+                marked=bool(mark), page_no=page_no,
+                notice={"created": "Note created.", "saved": "Saved to the vault."}.get(saved),
+                conflict=None, draft=None)
+
+
+@router.post("/notes/save", dependencies=[Depends(need("write"))])
+def note_save(request: Request, ref: str = Form(...), body: str = Form(""), file_hash: str = Form("")):
+    """Save the editor's text over the note's body, unless the file changed meanwhile."""
+    app = service(request)
+    try:
+        note = call(request, app.note_update, ref, body, "overwrite", expected_hash=file_hash or None)
+    except (ValueError, OSError) as exc:
+        msg, status = error_message(exc)
+        current = None
+        try:
+            current = call(request, app.note_show, ref)
+            links = call(request, app.links, current["id"])
+        except (ValueError, OSError):
+            return page(request, "error.html", "notes", status_code=status, error=msg, title="Not saved")
+        conflict = getattr(exc, "details", {}) if status == 409 else None
+        return page(request, "note.html", "notes", status_code=status, note=current, links=links,
+                    editing=True, html=None, marked=False, page_no=None,
+                    error=None if conflict else msg, conflict=conflict, draft=body, notice=None)
+    return _see_other(f"/notes/open?ref={quote(note.id)}&saved=saved")
+
+
+@router.get("/notes/delete")
+def note_delete_confirm(request: Request, ref: str = ""):
+    """Ask before deleting."""
+    app = service(request)
+    try:
+        note = call(request, app.note_show, ref)
+    except (ValueError, OSError) as exc:
+        msg, status = error_message(exc)
+        return page(request, "error.html", "notes", status_code=status, error=msg, title="Note not found")
+    return page(request, "note_delete.html", "notes", note=note)
+
+
+@router.post("/notes/delete", dependencies=[Depends(need("admin"))])
+def note_delete(request: Request, ref: str = Form(...)):
+    app = service(request)
+    try:
+        gone = call(request, app.note_delete, ref)
+    except (ValueError, OSError) as exc:
+        msg, status = error_message(exc)
+        return page(request, "error.html", "notes", status_code=status, error=msg, title="Not deleted")
+    return page(request, "note_deleted.html", "notes", gone=gone)
