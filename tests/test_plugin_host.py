@@ -241,4 +241,4 @@ def test_mcp_lists_plugin_tools(settings):
     tools, res = asyncio.run(asyncio.wait_for(main(), 120))
     assert {"shout", "echo", "wipe", "search"} <= set(tools)
     assert tools["wipe"].annotations.destructive_hint is True
-    assert not res.isError and "KESTREL" in res.content[0].text
+    assert not res.is_error and "KESTREL" in res.content[0].text
