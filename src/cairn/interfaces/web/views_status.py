@@ -12,7 +12,16 @@ router = APIRouter()
 
 @router.get("/status")
 def status(request: Request):
+    """The status page for a browser; for a client that does not ask for HTML (curl, a
+    script), the same JSON as `/api/status` and `cairn status --json`."""
     app = service(request)
+    if "text/html" not in request.headers.get("accept", ""):
+        from fastapi.responses import JSONResponse
+        try:
+            return JSONResponse(call(request, app.status))
+        except (ValueError, OSError) as exc:
+            msg, code = error_message(exc)
+            return JSONResponse({"error": "unavailable", "message": msg}, status_code=code)
     try:
         st = call(request, app.status)
         disk = call(request, app.disk_usage)
