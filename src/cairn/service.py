@@ -13,6 +13,8 @@ the (lazily loaded) embedder for one home folder.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -268,9 +270,11 @@ class Cairn:
     # ------------------------------------------------------------------ search
     def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
                types: list[str] | None = None, since: str | None = None, group: bool = True,
-               until: str | None = None, tag: str | None = None) -> SearchResult:
+               until: str | None = None, tag: str | None = None,
+               semantic_floor: float | None = None) -> SearchResult:
         """Hybrid search (see search.hybrid.search). since/until: ISO dates bounding the unit's
-        time (until inclusive of its day); tag: notes with this tag. Raises ValueError for a
+        time (until inclusive of its day); tag: notes with this tag; semantic_floor: this
+        call's relevance floor (None = `[search] semantic_floor`). Raises ValueError for a
         bad mode, InvalidInput for a date that is not ISO 8601."""
         from cairn.search.hybrid import search
         for name, value in (("since", since), ("until", until)):
@@ -281,8 +285,9 @@ class Cairn:
                      self.embedder if needs_vectors else None, query,
                      k=k or self.settings.search.k, mode=mode,
                      fusion=fusion or self.settings.search.fusion, types=types,
-                     since=since, settings=self.settings.search, group=group, until=until,
-                     tag=tag or None)
+                     since=since, group=group, until=until, tag=tag or None,
+                     settings=self.settings.search if semantic_floor is None else
+                     dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         if needs_vectors:
             res.vectors_pending = self._vectors_pending()
             if res.vectors_pending:
@@ -377,6 +382,13 @@ class Cairn:
                                   floor=self.settings.search.answer_floor, context=context,
                                   unknown_names=unknown, unknown_terms=terms)
             ans.problems.extend(res.warnings)
+            if ans.abstained and not ans.pointers and not res.hits:
+                # every hit was under the relevance floor: still point at the nearest notes
+                from cairn.answer.offtopic import pointers
+                ans.pointers = pointers(self.search(question, k=3, group=False, semantic_floor=0.0).hits)
+                if ans.pointers and "Nearest notes:" not in ans.answer:
+                    ans.answer += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})"
+                                                                 for p in ans.pointers) + "."
             out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
                        problems=ans.problems[:5])
         return ans

@@ -12,10 +12,11 @@ router = APIRouter()
 
 @router.get("/status")
 def status(request: Request):
-    """The status page for a browser; for a client that does not ask for HTML (curl, a
-    script), the same JSON as `/api/status` and `cairn status --json`."""
+    """The status page; for a client that asks for JSON (or sends no Accept header at all,
+    as a bare script does), the same JSON as `/api/status` and `cairn status --json`."""
     app = service(request)
-    if "text/html" not in request.headers.get("accept", ""):
+    accept = request.headers.get("accept")
+    if accept is None or ("application/json" in accept and "text/html" not in accept):
         from fastapi.responses import JSONResponse
         try:
             return JSONResponse(call(request, app.status))
