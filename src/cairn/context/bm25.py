@@ -33,6 +33,7 @@ class BM25:
     """Documents added one at a time (ids unique); `scores(query)` -> {id: score > 0}."""
 
     K1, B = 1.2, 0.75
+    MAX_DF = 0.25  # query terms in more than this share of the documents are skipped
 
     def __init__(self) -> None:
         self.post: dict[str, dict[str, int]] = defaultdict(dict)
@@ -59,8 +60,8 @@ class BM25:
         out: dict[str, float] = defaultdict(float)
         for t in set(terms(query)):
             docs = self.post.get(t)
-            if not docs:
-                continue
+            if not docs or (n > 50 and len(docs) > self.MAX_DF * n):
+                continue  # a term in most turns says little and costs a pass over all of them
             idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
             for d, f in docs.items():
                 dl = self.lens[d]

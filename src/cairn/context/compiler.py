@@ -27,6 +27,7 @@ oldest part of the current message, so the prompt never exceeds the budget.
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass, field
 
@@ -44,6 +45,7 @@ HEADERS = {"core": "About the person (core blocks, written by them):",
 SEGMENT = 20
 RECENT_MAX = 16
 HYDRATE = 0.45
+HYDRATE_MAX = 24  # older turns considered for hydration (best BM25 first)
 
 
 @dataclass
@@ -123,6 +125,7 @@ class Engine:
         self.summaries: list[dict] = []            # {"from", "to", "text", "by"}
         self.seq = 0
         self.last: Compiled | None = None
+        self._clipped: dict[int, str] = {}         # turn -> its hydrated (clipped) text
 
     # -- events --------------------------------------------------------------------------
     def sync(self, events) -> None:
@@ -208,11 +211,17 @@ class Engine:
                                   f"recent turn {n} ({cur - n} ago), verbatim"))
         covered = max((s["to"] for s in self.summaries), default=0)
         older: list[Unit] = []
-        for n in past[RECENT_MAX:] if len(past) > RECENT_MAX else []:
-            r = rel.get(f"t{n}", 0.0) / best
+        recent_ids = {f"t{n}" for n in past[:RECENT_MAX]}
+        top = heapq.nlargest(HYDRATE_MAX, ((v, k) for k, v in rel.items() if k not in recent_ids))
+        for v, k in top:
+            n, r = int(k[1:]), v / best
+            if n >= cur:
+                continue
             if r >= HYDRATE:
-                u, a = self.turns[n]
-                text = self._clip(f"[{n}] {u}\n→ {a}", 200)
+                text = self._clipped.get(n)
+                if text is None:
+                    u, a = self.turns[n]
+                    text = self._clipped[n] = self._clip(f"[{n}] {u}\n→ {a}", 200)
                 older.append(self._u(f"t{n}", "turn", text, 0.25 / (1 + (cur - n) / 20) + 0.75 * r,
                                      f"hydrated: turn {n} matches this message (BM25 {r:.2f} of best)"))
         for s in self.summaries:

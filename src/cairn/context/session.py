@@ -87,6 +87,8 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
     if model.tools_mode in ("native", "json"):
         schemas = eng.counter.count(json.dumps([t.openai_schema() for t in bot.tools.all()], ensure_ascii=False))
     budget = budget_for(bot.cfg, model, schemas)
+    if overflow and eng.last is not None:  # the provider's window is smaller than configured
+        budget = min(budget, eng.last.total_tokens)
     small = model.tools_mode == "none" or model.name.startswith("embedded")
     try:
         extra = sections(bot.app)

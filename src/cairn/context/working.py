@@ -71,8 +71,7 @@ class WorkingState:
         elif t == "assistant":
             from cairn.context.bm25 import terms
             said = set(terms(e.get("text") or ""))
-            self.questions = [q for q in self.questions
-                              if q["turn"] != turn and not (set(terms(q["text"])) & said)] \
+            self.questions = [q for q in self.questions if not (set(terms(q["text"])) & said)] \
                 if said and not (e.get("text") or "").startswith("The model failed") else self.questions
             if (e.get("text") or "").startswith("The model failed"):
                 _push(self.errors, {"text": (e.get("text") or "")[:200], "turn": turn}, MAX_ERRORS)
