@@ -7,7 +7,7 @@
 
 Bands and their budget shares (of `budget`, the prompt tokens left after the reply and tool
 schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, relevant memories
-0.10, retrieved notes 0.15, recent turns verbatim 0.30, compacted older turns 0.15. A band may
+0.10, retrieved notes 0.15, recent turns verbatim 0.20, compacted older turns 0.25. A band may
 use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
 rules, constraints, the current message) always go in.
 
@@ -36,7 +36,7 @@ from cairn.context.tokens import Counter
 from cairn.context.working import WorkingState
 
 BANDS = (("system", 0.10), ("core", 0.08), ("working", 0.12), ("memories", 0.10), ("notes", 0.15),
-         ("recent", 0.30), ("compacted", 0.15))
+         ("recent", 0.20), ("compacted", 0.25))
 HEADERS = {"core": "About the person (core blocks, written by them):",
            "working": "Working state of this conversation (from the person's own words):",
            "memories": "What I know about you (memory ids in brackets):",
@@ -44,8 +44,8 @@ HEADERS = {"core": "About the person (core blocks, written by them):",
            "compacted": "Earlier in this conversation (compacted; turn numbers in brackets):"}
 SEGMENT = 20
 RECENT_MAX = 16
-HYDRATE = 0.45
-HYDRATE_MAX = 24  # older turns considered for hydration (best BM25 first)
+HYDRATE = 0.2
+HYDRATE_MAX = 48  # older turns considered for hydration (best BM25 first)
 
 
 @dataclass
@@ -249,7 +249,7 @@ class Engine:
                                 max(0, cap), stop_at_first_miss=(name == "recent"))
             kept[name] += add
             used += t
-        for name, cands in (("recent", recent), ("compacted", older), ("notes", note_units)):  # leftover
+        for name, cands in (("compacted", older), ("recent", recent), ("notes", note_units)):  # leftover
             rest = [u for u in (cands if name == "recent" else sorted(cands, key=lambda u: -u.score))
                     if u not in kept[name]]
             add, t = self._fill(rest, max(0, spare()), stop_at_first_miss=(name == "recent"))
