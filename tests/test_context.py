@@ -251,3 +251,19 @@ def test_working_state_and_relative_times():
     assert relative(now + timedelta(days=1), now) == "tomorrow"
     assert relative(now + timedelta(days=20), now) == "in 2 weeks"
     assert estimate("日本語のテキスト") >= 8 and estimate("hello world") == 4
+
+
+def test_mood_rendered_then_decays_to_neutral():
+    eng = Engine()
+    at = datetime(2026, 12, 2, 9, tzinfo=timezone.utc)
+    eng.sync([{"seq": 1, "at": at.isoformat(), "type": "user", "turn": 1,
+               "text": "I'm exhausted and worried about the exam tomorrow."}])
+    eng.now = at + timedelta(hours=1)
+    c = eng.compile("what should I revise?", budget=2000, rules="Rules.", turn=2)
+    line = [u for u in c.bands["working"] if u.kind == "mood"][0].text
+    assert "worried" in line and "low energy" in line and line in c.system
+    eng.now = at + timedelta(hours=30)  # a quiet day later: neutral, nothing rendered
+    c = eng.compile("what should I revise?", budget=2000, rules="Rules.", turn=2)
+    assert not [u for u in c.bands["working"] if u.kind == "mood"]
+    eng.sync([{"seq": 2, "at": at.isoformat(), "type": "user", "turn": 2, "text": "What time is it?"}])
+    assert eng.mood.mood == "worried"  # no signal leaves the state alone

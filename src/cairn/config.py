@@ -309,9 +309,7 @@ class AssistantSettings:
     each turn's prompt; files: folders the read_file tool may read (the vault always);
     llm_judge: ask the model for a second risk opinion (it can only raise the level);
     context_tokens: the model's context window in tokens (the prompt compiler's budget is
-    this minus max_reply_tokens and the tool schemas); reflection (kill switch),
-    reflection_tokens (per pass) and reflection_daily (passes a day): the between-session
-    reflection pass."""
+    this minus max_reply_tokens and the tool schemas)."""
 
     model: str = ""
     tools: str = "auto"
@@ -332,9 +330,6 @@ class AssistantSettings:
     files: list[str] = field(default_factory=list)
     llm_judge: bool = False
     context_tokens: int = 8192
-    reflection: bool = True
-    reflection_tokens: int = 1500
-    reflection_daily: int = 3
 
 
 @dataclass

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from cairn.context.bm25 import BM25
+from cairn.context.mood import Mood
 from cairn.context.tokens import Counter
 from cairn.context.working import WorkingState
 
@@ -126,6 +127,8 @@ class Engine:
         self.seq = 0
         self.last: Compiled | None = None
         self._clipped: dict[int, str] = {}         # turn -> its hydrated (clipped) text
+        self.mood = Mood()
+        self.now = None                            # datetime for decay (None: the clock)
 
     # -- events --------------------------------------------------------------------------
     def sync(self, events) -> None:
@@ -144,6 +147,8 @@ class Engine:
             n = int(e.get("turn") or 0)
             slot = self.turns.setdefault(n, ["", ""])
             slot[0 if t == "user" else 1] = e.get("text") or ""
+            if t == "user" and e.get("at"):
+                self.mood.signal(e.get("text") or "", e["at"])
             if t == "assistant" and n:
                 self.bm25.add(f"t{n}", slot[0] + "\n" + slot[1])
         elif t == "compaction" and "from" in e and not any(
@@ -181,6 +186,10 @@ class Engine:
             bands["working"].append(self._u(uid, kind, text, 1.0 if pinned else 0.8,
                                             "constraint stated by the person: pinned" if pinned else f"working state: {kind}",
                                             pinned))
+        mood = self.mood.render(self.now)
+        if mood:
+            bands["working"].append(self._u("mood", "mood", mood, 0.7,
+                                            "mood read from the person's words; decays to neutral"))
         if person_sections:
             for uid, kind, text, score, why in person_sections:
                 bands["memories"].append(self._u(uid, kind, text, score, why))
