@@ -267,3 +267,18 @@ def test_mood_rendered_then_decays_to_neutral():
     assert not [u for u in c.bands["working"] if u.kind == "mood"]
     eng.sync([{"seq": 2, "at": at.isoformat(), "type": "user", "turn": 2, "text": "What time is it?"}])
     assert eng.mood.mood == "worried"  # no signal leaves the state alone
+
+
+def test_verbatim_recall_around_a_memory_source_turn(app, llm):
+    app.settings.assistant.notes_k = 0
+    bot = Assistant(app, model=f"openai:{llm.base_url}:scripted")
+    for n in range(1, 31):
+        bot.turn("My bicycle lock hint is the blue heron by the mill." if n == 5 else script_text(n))
+    ev = [e for e in S.SessionStore.events(bot.store.path(bot.state.id)) if e["type"] == "user" and e["turn"] == 5][0]
+    src = f"{bot.state.id}#{ev['seq']}"
+    app.remember("The person's bicycle lock hint is the blue heron.", source=src, source_ids=[src])
+    bot.turn("remind me of my bicycle lock hint")
+    units = {u["id"]: u for b in bot.why()["bands"] if b["name"] == "compacted" for u in b["units"]}
+    assert "t5" in units  # the source turn itself (hydrated: it also matches the message)
+    assert "source turn 5" in units["t4"]["why"] and "source turn 5" in units["t6"]["why"]
+    assert "blue heron by the mill" in llm.requests[-1]["body"]["messages"][0]["content"]

@@ -128,6 +128,8 @@ class Engine:
         self.last: Compiled | None = None
         self._clipped: dict[int, str] = {}         # turn -> its hydrated (clipped) text
         self.mood = Mood()
+        self.seq_turn: dict[int, int] = {}         # seq of a user event -> its turn
+        self.sid = ""
         self.now = None                            # datetime for decay (None: the clock)
 
     # -- events --------------------------------------------------------------------------
@@ -147,6 +149,8 @@ class Engine:
             n = int(e.get("turn") or 0)
             slot = self.turns.setdefault(n, ["", ""])
             slot[0 if t == "user" else 1] = e.get("text") or ""
+            if t == "user":
+                self.seq_turn[int(e.get("seq") or 0)] = n
             if t == "user" and e.get("at"):
                 self.mood.signal(e.get("text") or "", e["at"])
             if t == "assistant" and n:
@@ -194,11 +198,16 @@ class Engine:
             for uid, kind, text, score, why in person_sections:
                 bands["memories"].append(self._u(uid, kind, text, score, why))
         evidence = []
+        sources: list[tuple[int, str, float]] = []  # (turn, memory id, score): verbatim recall
         if app is not None and recall_k:
             try:
                 for m in app.recall(user_text, k=recall_k):
                     bands["memories"].append(self._u(m.memory.id, "memory", f"[{m.memory.id}] {m.memory.text}",
                                                      min(1.0, float(m.score)), f"recall score {m.score:.2f}"))
+                    for src in m.memory.source_ids or [m.memory.source]:
+                        sid, _, seq = str(src).partition("#")
+                        if sid == self.sid and seq.isdigit() and int(seq) in self.seq_turn:
+                            sources.append((self.seq_turn[int(seq)], m.memory.id, min(1.0, float(m.score))))
             except Exception:
                 pass
         if app is not None and notes_k:
@@ -233,6 +242,14 @@ class Engine:
                     text = self._clipped[n] = self._clip(f"[{n}] {u}\n→ {a}", 200)
                 older.append(self._u(f"t{n}", "turn", text, 0.25 / (1 + (cur - n) / 20) + 0.75 * r,
                                      f"hydrated: turn {n} matches this message (BM25 {r:.2f} of best)"))
+        have = {u.id for u in older} | {u.id for u in recent}
+        for n0, mid, sc in sources:  # the turns around a memory's source, verbatim
+            for n in (n0 - 1, n0, n0 + 1):
+                if n in self.turns and n < cur and f"t{n}" not in have:
+                    have.add(f"t{n}")
+                    u, a = self.turns[n]
+                    older.append(self._u(f"t{n}", "turn", self._clip(f"[{n}] {u}\n→ {a}", 200), 0.6 + 0.3 * sc,
+                                         f"verbatim around the source turn {n0} of memory {mid}"))
         for s in self.summaries:
             r = max((rel.get(f"t{n}", 0.0) / best for n in range(s["from"], s["to"] + 1)), default=0.0)
             older.append(self._u(f"summary:{s['from']}-{s['to']}", "summary", s["text"],
