@@ -307,7 +307,9 @@ class AssistantSettings:
     limit) per call, session and day; idle_minutes: a session quiet this long is ended
     (its transcript goes to memory extraction); recall_k / notes_k: memories and notes put in
     each turn's prompt; files: folders the read_file tool may read (the vault always);
-    llm_judge: ask the model for a second risk opinion (it can only raise the level)."""
+    llm_judge: ask the model for a second risk opinion (it can only raise the level);
+    context_tokens: the model's context window in tokens (the prompt compiler's budget is
+    this minus max_reply_tokens and the tool schemas)."""
 
     model: str = ""
     tools: str = "auto"
@@ -327,6 +329,7 @@ class AssistantSettings:
     max_reply_tokens: int = 400
     files: list[str] = field(default_factory=list)
     llm_judge: bool = False
+    context_tokens: int = 8192
 
 
 @dataclass
@@ -461,6 +464,7 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("plugins", "call_timeout_s"): (0, True), ("plugins", "start_timeout_s"): (0, True),
     ("plugins", "max_result_bytes"): (1, False),
     ("assistant", "step_limit"): (1, False), ("assistant", "max_reply_tokens"): (16, False),
+    ("assistant", "context_tokens"): (256, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0}

@@ -35,12 +35,13 @@ from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingCha
 from cairn.assistant.router import route
 from cairn.assistant.sessions import MemorySessionStore, SessionStore
 from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound
-from cairn.llm.errors import LLMError
+from cairn.llm.errors import LLMContextOverflow, LLMError
 
 ROUTER_NOTICE = ("This model cannot call tools, so a simple intent router handles \"remember "
                  "that ...\", \"what do I know about ...\", \"forget ...\", \"remind me ...\" and "
                  "\"find notes about ...\"; other messages get a plain reply.")
-HISTORY_TURNS = 6  # earlier user/assistant messages sent with each turn (issue 18 compacts the rest)
+HISTORY_TURNS = 6  # earlier turns a small model's plain reply sees (the compiler decides for the rest)
+OVERFLOW_SQUEEZE = 0.5  # after a provider's context-overflow error the prompt is recompiled this much smaller
 _NO_RETRY = (InvalidInput, NotFound, Conflict, Forbidden, ValueError, KeyError, TypeError)
 
 
@@ -70,6 +71,7 @@ class Assistant:
         self._model: ChatModel | None = model if isinstance(model, ChatModel) else None
         self._spec = model if isinstance(model, str) else None
         self.last_context: P.Context | None = None
+        self._engine = None  # cairn.context.compiler.Engine of the current session
         self.notices: list[str] = []
         sid = session_id or (None if new else self.store.current(channel, person))
         if sid:
@@ -186,7 +188,7 @@ class Assistant:
         sid = self.state.id
         turn_no = self.state.turns + 1
         self.store.append(sid, {"type": "user", "turn": turn_no, "text": text})
-        history = self.state.history[-2 * HISTORY_TURNS:]
+        history = self.state.history[-2 * HISTORY_TURNS - 1:-1]
         res = TurnResult("", sid, notices=list(self.notices))
         self.notices = []
         try:
@@ -201,7 +203,7 @@ class Assistant:
         if routed is not None and routed.tool is not None:
             ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])  # the router reads no notes
         else:
-            ctx = P.build(self.app, text, recall_k=self.cfg.recall_k, notes_k=self.cfg.notes_k, compact=small)
+            ctx = self._compile(text, turn_no, model)
         self.last_context = ctx
         if ctx.untrusted:
             self._audit("assistant.context", None, "ok", {
@@ -218,6 +220,11 @@ class Assistant:
         except BudgetExceeded as exc:
             res.stopped = "budget"
             res.reply = (res.reply + "\n\n" if res.reply else "") + str(exc)
+        except LLMContextOverflow as exc:
+            res.stopped = "context"
+            res.reply = (res.reply + "\n\n" if res.reply else "") + (
+                f"The conversation is too long for this model's context even after compacting ({exc}). "
+                "Lower [assistant] context_tokens to the model's real window, or start a new session (/new).")
         except LLMError as exc:
             res.stopped = "model"
             res.reply = (res.reply + "\n\n" if res.reply else "") + f"The model failed: {exc}"
@@ -249,13 +256,28 @@ class Assistant:
 
     def _reason_act(self, model, text, ctx, history, res, ui, turn_no) -> None:
         schemas = [t.openai_schema() for t in self.tools.all()]
-        messages = [{"role": "system", "content": ctx.system}, *history, {"role": "user", "content": text}]
+        compiled = getattr(ctx, "compiled", None)
+        messages = ([dict(m) for m in compiled.messages] if compiled is not None else
+                    [{"role": "system", "content": ctx.system}, *history, {"role": "user", "content": text}])
         untrusted = ctx.untrusted
+        retried = False
         for step in range(self.cfg.step_limit):
             # A small JSON-mode model calls one round of tools, then answers in plain text
             # (given the choice again it tends to repeat the call until the step limit).
             offer = None if (model.tools_mode == "json" and res.tool_calls) else schemas
-            comp = self._call_model(model, messages, offer, ui, res)
+            try:
+                comp = self._call_model(model, messages, offer, ui, res)
+            except LLMContextOverflow as exc:
+                if retried or compiled is None:
+                    raise
+                retried = True  # compact harder and retry once
+                tail = messages[len(compiled.messages):]
+                ctx = self._compile(text, turn_no, model, squeeze=OVERFLOW_SQUEEZE, overflow=str(exc))
+                compiled = ctx.compiled
+                messages = [dict(m) for m in compiled.messages] + self._distilled_tail(tail)
+                res.notices.append(f"the model's context overflowed ({exc}); the prompt was compacted to "
+                                   f"{compiled.total_tokens} tokens and sent again")
+                continue
             if not comp.tool_calls:
                 res.reply = self._verified(comp.content, ctx, res)
                 return
@@ -265,7 +287,8 @@ class Assistant:
                 rec = self._handle(call, text, untrusted, ui, turn_no)
                 res.tool_calls.append(rec)
                 if rec.outcome == "ran":
-                    content = P.tool_result_text(rec.name, rec.result)
+                    from cairn.context.distill import distill
+                    content = P.wrap_data(distill(rec.name, rec.result, text, call.id), source=f"tool:{rec.name}")
                     untrusted = True
                 elif rec.outcome == "pending":
                     content = (f"Waiting for the person's approval (id {rec.approval_id}); it has not run. "
@@ -456,8 +479,36 @@ class Assistant:
         return out
 
     def why(self) -> dict:
-        """What went into the last prompt: {"units": [{"kind", "id", "tokens", "why", "text"}]}."""
+        """What went into the last prompt: {"budget", "total_tokens", "bands": [{"name",
+        "budget", "tokens", "units": [{"id", "kind", "tokens", "score", "why", "text"}]}]}
+        (the last compiled prompt of this session, also after a restart: `<id>.why.json`)."""
+        from cairn.context.session import load_why
         ctx = self.last_context
-        return {"units": [u.to_json() for u in ctx.units] if ctx else []}
+        compiled = getattr(ctx, "compiled", None) if ctx else None
+        if compiled is not None:
+            return compiled.why()
+        return load_why(self.store, self.state.id)
+
+    # -- the context engine --------------------------------------------------------------
+    def engine(self):
+        """The context engine of the current session, synced with its log."""
+        from cairn.context.session import engine_for
+        self._engine = engine_for(self._engine, self.store, self.state.id, self._summariser())
+        return self._engine
+
+    def _summariser(self):
+        m = self._model
+        if m is None or m.tools_mode == "none" or self.cfg.context_tokens < 1024:
+            return None
+        from cairn.context.session import model_summariser
+        return model_summariser(m)
+
+    def _compile(self, text: str, turn_no: int, model, squeeze: float = 1.0, overflow: str = "") -> P.Context:
+        """Compile this turn's prompt (cairn.context.compiler) and log any compaction."""
+        from cairn.context.session import compile_turn
+        return compile_turn(self, text, turn_no, model, squeeze=squeeze, overflow=overflow)
+
+    def _distilled_tail(self, tail: list[dict]) -> list[dict]:
+        return tail
 
 

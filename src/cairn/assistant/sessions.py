@@ -35,7 +35,7 @@ from pathlib import Path
 from cairn.errors import InvalidInput, NotFound
 
 _LOCK = threading.Lock()
-_CACHE: dict[Path, tuple[tuple[int, int], "SessionState"]] = {}
+_CACHE: dict[Path, tuple[tuple[int, int], "SessionState", int]] = {}  # key, state, bytes folded
 
 
 def now_iso() -> str:
@@ -141,8 +141,11 @@ class SessionStore:
             seq = (state.last_seq if state else self._last_seq(path)) + 1
             stored = {"seq": seq, "at": now_iso(), **event}
             line = (json.dumps(stored, ensure_ascii=False, default=str) + "\n").encode("utf-8")
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
+                size = os.fstat(fd).st_size
+                if size and os.pread(fd, 1, size - 1) != b"\n":  # a line torn by a crash: end it
+                    line = b"\n" + line
                 os.write(fd, line)
                 os.fsync(fd)
             finally:
@@ -194,10 +197,22 @@ class SessionStore:
         hit = _CACHE.get(path)
         if hit and hit[0] == key:
             return hit[1]
-        state = SessionState(id=path.stem)
-        for e in self.events(path):
-            state.apply(e)
-        _CACHE[path] = (key, state)
+        if hit and st.st_size > hit[2]:  # appended to: fold only the new complete lines
+            state, off = hit[1], hit[2]
+        else:
+            state, off = SessionState(id=path.stem), 0
+        with path.open("rb") as f:
+            f.seek(off)
+            data = f.read(st.st_size - off)
+        end = data.rfind(b"\n") + 1  # a torn last line is skipped (until it is completed)
+        for line in data[:end].splitlines():
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(e, dict):
+                state.apply(e)
+        _CACHE[path] = (key, state, off + end)
         return state
 
     def load(self, sid: str) -> SessionState:
@@ -229,12 +244,37 @@ class SessionStore:
         raise NotFound(f"no pending approval with id {approval_id!r} (`cairn chat --json` lists "
                        "pending_approvals; /approve in a chat shows them)")
 
+    def tool_output(self, sid: str, call_id: str):
+        """The full result of tool call `call_id` in session `sid` (the prompt saw a distilled
+        form). Raises NotFound when the session has no such result."""
+        self.load(sid)
+        for e in self.events(self.path(sid)):
+            if e.get("type") == "tool_result" and e.get("call_id") == call_id:
+                return {k: e.get(k) for k in ("call_id", "name", "outcome", "result", "error") if k in e}
+        raise NotFound(f"session {sid} has no tool result with call id {call_id!r}")
+
+    def search(self, query: str, k: int = 10) -> list[dict]:
+        """Turns of every session ranked by BM25 against `query`: [{"session", "turn", "role",
+        "seq", "at", "score", "text"}], best first (an empty list when nothing matches)."""
+        from cairn.context.bm25 import BM25
+        idx, rows = BM25(), {}
+        for st in self.list():
+            for e in self.events(self.path(st.id)):
+                if e.get("type") in ("user", "assistant") and e.get("text"):
+                    key = f"{st.id}#{e['seq']}"
+                    idx.add(key, e["text"])
+                    rows[key] = {"session": st.id, "turn": e.get("turn"), "role": e["type"], "seq": e["seq"],
+                                 "at": e.get("at", ""), "text": e["text"]}
+        ranked = sorted(idx.scores(query).items(), key=lambda x: -x[1])[:k]
+        return [dict(rows[key], score=round(s, 3)) for key, s in ranked]
+
     def delete(self, sid: str) -> None:
         """Remove a session's file (and its current-pointer)."""
         path = self.path(sid)
         if not path.is_file():
             raise SessionNotFound(f"no session {sid!r}")
         path.unlink()
+        path.with_suffix(".why.json").unlink(missing_ok=True)
         _CACHE.pop(path, None)
         cur = {k: v for k, v in self._read_current().items() if v != sid}
         if self.dir.is_dir():

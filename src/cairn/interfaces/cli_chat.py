@@ -109,11 +109,37 @@ def chat_cmd(
         approve: Optional[str] = typer.Option(None, "--approve", help="Run the pending call with this id."),
         deny: Optional[str] = typer.Option(None, "--deny", help="Refuse the pending call with this id."),
         incognito: bool = typer.Option(False, "--incognito", help="Write nothing (no session, no memories)."),
+        why: bool = typer.Option(False, "--why", help="Print what went into the session's last prompt "
+                                 "(bands, units, tokens, scores) and exit."),
         channel: str = typer.Option("cli", "--channel", hidden=True),
         person: str = typer.Option("local", "--person", hidden=True)) -> None:
     """Talk to the assistant. Without --message: a conversation (piped input: one message a line).
     High-risk calls are never approved implicitly: they wait for /approve or --approve ID."""
     from cairn.cli import _fail, _service
+    if why:
+        from cairn.cli import STATE
+        from cairn.config import load_settings
+        from cairn.assistant.sessions import SessionStore
+        from cairn.context.session import load_why
+        from cairn.errors import CairnError
+        store = SessionStore(load_settings(STATE["home"]).home)
+        try:
+            sid = session or store.current(channel, person)
+            if not sid:
+                _fail("no session yet: give --session ID (`cairn sessions` lists them)", code=2)
+            store.load(sid)
+        except CairnError as exc:
+            _fail(str(exc), code=exc.exit_code)
+        data = load_why(store, sid)
+        if json_out:
+            _dump(data)
+        else:
+            sys.stdout.write(f"budget {data.get('budget')} tokens, prompt {data.get('total_tokens')} tokens\n")
+            for b in data.get("bands", []):
+                sys.stdout.write(f"  {b['name']:10} {b['tokens']:5}/{b['budget']:<5} {len(b['units'])} unit(s)\n")
+                for u in b["units"]:
+                    sys.stdout.write(f"      {u['id'][:28]:28} {u['tokens']:5} {u['score']:.2f}  {u['why']}\n")
+        return
     if approve and deny:
         _fail("give --approve or --deny, not both", code=2)
     if (approve or deny) and message:
@@ -261,6 +287,36 @@ def sessions_show(sid: str = typer.Argument(..., help="Session id."),
         body = e.get("text") or json.dumps({k: v for k, v in e.items() if k not in ("seq", "at", "type")},
                                            ensure_ascii=False, default=str)
         sys.stdout.write(f"{e['seq']:4} {e['at'][:19]} {e['type']:12} {body[:300]}\n")
+
+
+@sessions_app.command("search")
+def sessions_search(query: str = typer.Argument(..., help="Words to find in the turns."),
+                    k: int = typer.Option(10, "--k", min=1, help="How many turns."),
+                    json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """Search the turns of every session (BM25)."""
+    from cairn.cli import STATE
+    from cairn.config import load_settings
+    from cairn.assistant.sessions import SessionStore
+    rows = SessionStore(load_settings(STATE["home"]).home).search(query, k=k)
+    if json_out:
+        _dump(rows)
+        return
+    for r in rows:
+        sys.stdout.write(f"{r['session']} turn {r['turn']} {r['role']:9} {r['score']:.2f}  {r['text'][:200]}\n")
+
+
+@sessions_app.command("output")
+def sessions_output(sid: str = typer.Argument(..., help="Session id."),
+                    call_id: str = typer.Argument(..., help="Tool call id (the prompt names it).")) -> None:
+    """Print a tool call's full output (the prompt got a distilled form)."""
+    from cairn.cli import STATE, _fail
+    from cairn.config import load_settings
+    from cairn.assistant.sessions import SessionStore
+    from cairn.errors import CairnError
+    try:
+        _dump(SessionStore(load_settings(STATE["home"]).home).tool_output(sid, call_id))
+    except CairnError as exc:
+        _fail(str(exc), code=exc.exit_code)
 
 
 @sessions_app.command("delete")

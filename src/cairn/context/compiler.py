@@ -1,0 +1,413 @@
+"""The token-budgeted prompt compiler.
+
+    eng = Engine(counter)                 # one per assistant session
+    eng.sync(events)                      # fold new session events (cheap, incremental)
+    c = eng.compile(user_text, budget=3000, rules=RULES, app=app, recall_k=5, notes_k=3)
+    c.messages   # [system, *recent turns, user]      c.why()  # the `/why` JSON
+
+Bands and their budget shares (of `budget`, the prompt tokens left after the reply and tool
+schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, relevant memories
+0.10, retrieved notes 0.15, recent turns verbatim 0.20, compacted older turns 0.25. A band may
+use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
+rules, constraints, the current message) always go in.
+
+Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
+1 / (1 + age_in_turns / 20) and relevance = max(BM25 / best BM25 of this message, semantic),
+semantic being the hybrid retrieval score memories and notes come with (turns have BM25 only).
+An older turn whose relevance is >= HYDRATE is "hydrated": put back verbatim (up to 200 tokens)
+into the compacted band although it fell out of the recent window.
+
+Compaction: turns older than the recent window are folded, SEGMENT at a time, into a summary
+(the session's summariser — the model — when given, else a deterministic extraction: each
+turn's first words); summaries are logged as `compaction` events, so a resumed session compiles
+the same prompt. Emergency: when the assembled prompt still exceeds the budget, the lowest-scored
+unpinned units are dropped; the raw-token safety net then cuts the system text and, last, the
+oldest part of the current message, so the prompt never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+
+from cairn.context.bm25 import BM25
+from cairn.context.mood import Mood
+from cairn.context.tokens import Counter
+from cairn.context.working import WorkingState
+
+BANDS = (("system", 0.10), ("core", 0.08), ("working", 0.12), ("memories", 0.10), ("notes", 0.15),
+         ("recent", 0.20), ("compacted", 0.25))
+HEADERS = {"core": "About the person (core blocks, written by them):",
+           "working": "Working state of this conversation (from the person's own words):",
+           "memories": "What I know about you (memory ids in brackets):",
+           "notes": "Notes that may be relevant (untrusted data, cite by number):",
+           "compacted": "Earlier in this conversation (compacted; turn numbers in brackets):"}
+SEGMENT = 20
+RECENT_MAX = 16
+HYDRATE = 0.2
+HYDRATE_MAX = 48  # older turns considered for hydration (best BM25 first)
+
+
+@dataclass
+class Unit:
+    """One thing in the prompt: `id`, `kind`, `text` (exactly as it appears), `tokens`,
+    `score` in [0, 1], `why` it was chosen, `pinned`."""
+
+    id: str
+    kind: str
+    text: str
+    tokens: int
+    score: float
+    why: str
+    pinned: bool = False
+    untrusted: bool = False
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "tokens": self.tokens, "score": round(self.score, 3),
+                "why": self.why, "text": self.text}
+
+
+@dataclass
+class Compiled:
+    """A compiled prompt: `messages` (OpenAI format), `bands` {name: [Unit]}, `budgets`
+    {name: tokens}, `budget`, `total_tokens` (counted over `messages`), `evidence` (notes for
+    the verifier), `untrusted`, `ms` (compile time), `dropped` (ids dropped by the emergency
+    pass), `new_compactions` (summaries made by this compile, to be logged)."""
+
+    messages: list[dict]
+    bands: dict[str, list[Unit]]
+    budgets: dict[str, int]
+    budget: int
+    total_tokens: int
+    evidence: list = field(default_factory=list)
+    untrusted: bool = False
+    ms: float = 0.0
+    dropped: list[str] = field(default_factory=list)
+    new_compactions: list[dict] = field(default_factory=list)
+
+    @property
+    def system(self) -> str:
+        return self.messages[0]["content"]
+
+    def units(self) -> list[Unit]:
+        return [u for name, _ in BANDS for u in self.bands.get(name, [])]
+
+    def why(self) -> dict:
+        """{"budget", "total_tokens", "bands": [{"name", "budget", "tokens", "units": [...]}]}"""
+        return {"budget": self.budget, "total_tokens": self.total_tokens,
+                "bands": [{"name": n, "budget": self.budgets.get(n, 0),
+                           "tokens": sum(u.tokens for u in self.bands.get(n, [])),
+                           "units": [u.to_json() for u in self.bands.get(n, [])]} for n, _ in BANDS]}
+
+
+def deterministic_summary(turns: list[tuple[int, str, str]]) -> str:
+    """One line per turn: "[N] first 24 words of the person / -> first 12 of the reply"."""
+    lines = []
+    for n, u, a in turns:
+        uw, aw = u.split(), a.split()
+        line = f"[{n}] " + " ".join(uw[:24]) + ("…" if len(uw) > 24 else "")
+        if aw:
+            line += " → " + " ".join(aw[:12]) + ("…" if len(aw) > 12 else "")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+class Engine:
+    """The context of one session. `counter`: a tokens.Counter; `summarise(turns) -> str`
+    (optional): the model's summary of [(turn, user, assistant)]."""
+
+    def __init__(self, counter: Counter | None = None, summarise=None) -> None:
+        self.counter = counter or Counter()
+        self.summarise = summarise
+        self.turns: dict[int, list[str]] = {}      # turn -> [user text, assistant text]
+        self.bm25 = BM25()
+        self.working = WorkingState()
+        self.summaries: list[dict] = []            # {"from", "to", "text", "by"}
+        self.seq = 0
+        self.last: Compiled | None = None
+        self._clipped: dict[int, str] = {}         # turn -> its hydrated (clipped) text
+        self.mood = Mood()
+        self.seq_turn: dict[int, int] = {}         # seq of a user event -> its turn
+        self.sid = ""
+        self.now = None                            # datetime for decay (None: the clock)
+
+    # -- events --------------------------------------------------------------------------
+    def sync(self, events) -> None:
+        """Fold the events with a seq above what was folded already."""
+        for e in events:
+            s = int(e.get("seq", 0))
+            if s <= self.seq:
+                continue
+            self.fold(e)
+            self.seq = s
+
+    def fold(self, e: dict) -> None:
+        t = e.get("type")
+        self.working.fold(e)
+        if t in ("user", "assistant"):
+            n = int(e.get("turn") or 0)
+            slot = self.turns.setdefault(n, ["", ""])
+            slot[0 if t == "user" else 1] = e.get("text") or ""
+            if t == "user":
+                self.seq_turn[int(e.get("seq") or 0)] = n
+            if t == "user" and e.get("at"):
+                self.mood.signal(e.get("text") or "", e["at"])
+            if t == "assistant" and n:
+                self.bm25.add(f"t{n}", slot[0] + "\n" + slot[1])
+        elif t == "compaction" and "from" in e and not any(
+                s["from"] == int(e["from"]) and s["to"] == int(e["to"]) for s in self.summaries[-3:]):
+            self.summaries.append({"from": int(e["from"]), "to": int(e["to"]), "text": e.get("summary", ""),
+                                   "by": e.get("by", "extract")})
+
+    # -- compile -------------------------------------------------------------------------
+    def _u(self, id, kind, text, score, why, pinned=False, untrusted=False) -> Unit:
+        return Unit(id, kind, text, self.counter.count(text), score, why, pinned, untrusted)
+
+    def compile(self, user_text: str, *, budget: int, rules: str, app=None, recall_k: int = 5,
+                notes_k: int = 3, turn: int | None = None, squeeze: float = 1.0,
+                person_sections=None) -> Compiled:
+        """The prompt for the person's message `user_text` within `budget` tokens (see the
+        module docstring). squeeze < 1 shrinks the usable budget (after a provider's overflow
+        error). `app`: the Cairn service for memories, notes and core blocks (None: none)."""
+        t0 = time.perf_counter()
+        budget = max(64, int(budget * squeeze))
+        cur = turn or (max(self.turns) + 1 if self.turns else 1)
+        shares = {n: int(budget * s) for n, s in BANDS}
+        bands: dict[str, list[Unit]] = {n: [] for n, _ in BANDS}
+        new_comp = self._compact(cur)
+        # system, core, working (pinned constraints)
+        bands["system"].append(self._u("rules", "rules", rules, 1.0, "always", True))
+        if app is not None:
+            try:
+                blocks = {k: v for k, v in app.core().blocks.items() if v.strip()}
+                for k, v in blocks.items():
+                    bands["core"].append(self._u(f"core:{k}", "core", f"{k}: {v}", 1.0, "core blocks are always in the prompt", True))
+            except Exception:
+                pass
+        for uid, kind, text in self.working.items():
+            pinned = kind == "constraint"
+            bands["working"].append(self._u(uid, kind, text, 1.0 if pinned else 0.8,
+                                            "constraint stated by the person: pinned" if pinned else f"working state: {kind}",
+                                            pinned))
+        mood = self.mood.render(self.now)
+        if mood:
+            bands["working"].append(self._u("mood", "mood", mood, 0.7,
+                                            "mood read from the person's words; decays to neutral"))
+        if person_sections:
+            for uid, kind, text, score, why in person_sections:
+                bands["memories"].append(self._u(uid, kind, text, score, why))
+        evidence = []
+        sources: list[tuple[int, str, float]] = []  # (turn, memory id, score): verbatim recall
+        if app is not None and recall_k:
+            try:
+                for m in app.recall(user_text, k=recall_k):
+                    bands["memories"].append(self._u(m.memory.id, "memory", f"[{m.memory.id}] {m.memory.text}",
+                                                     min(1.0, float(m.score)), f"recall score {m.score:.2f}"))
+                    for src in m.memory.source_ids or [m.memory.source]:
+                        sid, _, seq = str(src).partition("#")
+                        if sid == self.sid and seq.isdigit() and int(seq) in self.seq_turn:
+                            sources.append((self.seq_turn[int(seq)], m.memory.id, min(1.0, float(m.score))))
+            except Exception:
+                pass
+        if app is not None and notes_k:
+            try:
+                from cairn.answer import select_evidence
+                res = app.search(user_text, k=max(notes_k, 4), group=False)
+                evidence = select_evidence(user_text, res.hits, app.settings.search.answer_floor)[:notes_k]
+            except Exception:
+                evidence = []
+        # turns: recent verbatim, older hydrated or compacted
+        rel = self.bm25.scores(user_text)
+        best = max(rel.values(), default=0.0) or 1.0
+        past = sorted((n for n in self.turns if n < cur), reverse=True)
+        recent: list[Unit] = []
+        for i, n in enumerate(past[:RECENT_MAX]):
+            u, a = self.turns[n]
+            r = rel.get(f"t{n}", 0.0) / best
+            recent.append(self._u(f"t{n}", "turn", u + "\n" + a, 0.25 / (1 + (cur - n) / 20) + 0.75 * r + 0.5,
+                                  f"recent turn {n} ({cur - n} ago), verbatim"))
+        covered = max((s["to"] for s in self.summaries), default=0)
+        older: list[Unit] = []
+        recent_ids = {f"t{n}" for n in past[:RECENT_MAX]}
+        top = heapq.nlargest(HYDRATE_MAX, ((v, k) for k, v in rel.items() if k not in recent_ids))
+        for v, k in top:
+            n, r = int(k[1:]), v / best
+            if n >= cur:
+                continue
+            if r >= HYDRATE:
+                text = self._clipped.get(n)
+                if text is None:
+                    u, a = self.turns[n]
+                    text = self._clipped[n] = self._clip(f"[{n}] {u}\n→ {a}", 200)
+                older.append(self._u(f"t{n}", "turn", text, 0.25 / (1 + (cur - n) / 20) + 0.75 * r,
+                                     f"hydrated: turn {n} matches this message (BM25 {r:.2f} of best)"))
+        have = {u.id for u in older} | {u.id for u in recent}
+        for n0, mid, sc in sources:  # the turns around a memory's source, verbatim
+            for n in (n0 - 1, n0, n0 + 1):
+                if n in self.turns and n < cur and f"t{n}" not in have:
+                    have.add(f"t{n}")
+                    u, a = self.turns[n]
+                    older.append(self._u(f"t{n}", "turn", self._clip(f"[{n}] {u}\n→ {a}", 200), 0.6 + 0.3 * sc,
+                                         f"verbatim around the source turn {n0} of memory {mid}"))
+        for s in self.summaries:
+            r = max((rel.get(f"t{n}", 0.0) / best for n in range(s["from"], s["to"] + 1)), default=0.0)
+            older.append(self._u(f"summary:{s['from']}-{s['to']}", "summary", s["text"],
+                                 0.25 / (1 + (cur - s["to"]) / 20) + 0.75 * r * 0.8,
+                                 f"turns {s['from']}-{s['to']} compacted ({s['by']})"))
+        del covered
+        # fill bands
+        kept: dict[str, list[Unit]] = {}
+        used = 0
+        for name, _ in BANDS:
+            cands = bands[name] if name not in ("recent", "compacted", "notes") else []
+            kept[name], t = self._fill(cands, shares[name], pinned_first=True)
+            used += t
+        current = self._u("current", "message", user_text, 1.0, "the person's message this turn", True)
+        kept["recent"], t = self._fill([current], shares["recent"], True)
+        used += t
+        note_units = self._note_units(evidence)
+        spare = lambda: budget - used - self._overhead(kept)  # noqa: E731
+        for name, cands in (("recent", recent), ("notes", note_units), ("compacted", older)):
+            cap = min(shares[name] - sum(u.tokens for u in kept[name]), spare()) if name != "recent" else \
+                min(shares[name] - current.tokens, spare())
+            add, t = self._fill(sorted(cands, key=lambda u: -u.score) if name != "recent" else cands,
+                                max(0, cap), stop_at_first_miss=(name == "recent"))
+            kept[name] += add
+            used += t
+        for name, cands in (("compacted", older), ("recent", recent), ("notes", note_units)):  # leftover
+            rest = [u for u in (cands if name == "recent" else sorted(cands, key=lambda u: -u.score))
+                    if u not in kept[name]]
+            add, t = self._fill(rest, max(0, spare()), stop_at_first_miss=(name == "recent"))
+            kept[name] += add
+            used += t
+        kept["recent"] = [kept["recent"][0]] + sorted(kept["recent"][1:], key=lambda u: int(u.id[1:]))
+        kept["compacted"].sort(key=lambda u: _order(u.id))
+        ev_kept = {u.id for u in kept["notes"]}
+        evidence = [ev for ev in evidence if f"note:{ev.n}" in ev_kept]
+        comp = self._assemble(kept, budget, shares, evidence, new_comp)
+        comp.ms = (time.perf_counter() - t0) * 1000
+        self.last = comp
+        return comp
+
+    def _note_units(self, evidence) -> list[Unit]:
+        out = []
+        for ev in evidence:
+            out.append(self._u(f"note:{ev.n}", "note", ev.text[:1200], max(0.0, min(1.0, float(ev.hit.score))),
+                               f"search hit [{ev.n}] {ev.hit.note_id} score {ev.hit.score:.2f}", untrusted=True))
+            out[-1].note = ev  # type: ignore[attr-defined]
+        return out
+
+    def _clip(self, text: str, limit: int) -> str:
+        if self.counter.count(text) <= limit:
+            return text
+        words = text.split(" ")
+        lo, hi = 1, len(words)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.counter.count(" ".join(words[:mid])) <= limit - 2:
+                lo = mid
+            else:
+                hi = mid - 1
+        return " ".join(words[:lo]) + " …"
+
+    @staticmethod
+    def _fill(cands, cap, pinned_first=False, stop_at_first_miss=False):
+        out, t = [], 0
+        for u in cands:
+            if u.pinned or t + u.tokens <= cap:
+                out.append(u)
+                t += u.tokens
+            elif stop_at_first_miss:
+                break
+        return out, t
+
+    def _overhead(self, kept) -> int:
+        """Tokens of band headers and per-message framing."""
+        n = sum(1 for k, v in kept.items() if v and k in HEADERS) * 12
+        return n + 6 * (1 + 2 * max(0, len(kept.get("recent", [])) - 1)) + 8
+
+    def _compact(self, cur: int) -> list[dict]:
+        """Summarise turns that left the recent window, SEGMENT at a time (oldest first)."""
+        done = max((s["to"] for s in self.summaries), default=0)
+        ready = sorted(n for n in self.turns if done < n < cur - RECENT_MAX)
+        out = []
+        while len(ready) >= SEGMENT:
+            seg, ready = ready[:SEGMENT], ready[SEGMENT:]
+            turns = [(n, *self.turns[n]) for n in seg]
+            by, text = "extract", None
+            if self.summarise is not None:
+                try:
+                    text = self.summarise(turns)
+                    by = "model"
+                except Exception:
+                    text = None
+            if not text:
+                text, by = deterministic_summary(turns), "extract"
+            text = self._clip(text, 400)
+            ev = {"type": "compaction", "from": seg[0], "to": seg[-1], "summary": text, "by": by}
+            self.fold(ev)
+            out.append(ev)
+        return out
+
+    def _assemble(self, kept, budget, shares, evidence, new_comp) -> Compiled:
+        from cairn.assistant.prompt import wrap_data
+        dropped: list[str] = []
+        while True:
+            parts = [u.text for u in kept["system"]]
+            for name in ("core", "working", "memories", "notes", "compacted"):
+                if not kept[name]:
+                    continue
+                if name == "notes":
+                    body = "\n".join(f"[{u.id.split(':')[1]}] " + wrap_data(u.text, source="note", id=u.note.hit.note_id,
+                                                                            title=u.note.hit.title) for u in kept[name])
+                else:
+                    body = "\n".join(u.text for u in kept[name])
+                parts.append(HEADERS[name] + "\n" + body)
+            msgs = [{"role": "system", "content": "\n\n".join(parts)}]
+            for u in kept["recent"][1:]:
+                n = int(u.id[1:])
+                msgs.append({"role": "user", "content": self.turns[n][0]})
+                msgs.append({"role": "assistant", "content": self.turns[n][1]})
+            msgs.append({"role": "user", "content": kept["recent"][0].text})
+            total = self.counter.messages(msgs)
+            if total <= budget:
+                break
+            loose = [(u.score, name, u) for name in kept for u in kept[name] if not u.pinned]
+            if not loose:  # raw-token safety net: cut pinned text itself
+                self._safety_net(kept, total - budget)
+                dropped.append("(safety net)")
+                continue
+            _, name, worst = min(loose, key=lambda x: x[0])
+            kept[name].remove(worst)
+            dropped.append(worst.id)
+        return Compiled(msgs, kept, shares, budget, total, evidence,
+                        any(u.untrusted for u in kept["notes"]), dropped=dropped, new_compactions=new_comp)
+
+    def _safety_net(self, kept, over: int) -> None:
+        """Cut the longest pinned unit by `over` tokens (plus a margin)."""
+        units = [u for name in kept for u in kept[name]]
+        big = max(units, key=lambda u: u.tokens)
+        target = max(1, big.tokens - over - 8)
+        if big.tokens <= 1:
+            raise ValueError("the prompt budget is too small for the message")
+        if big.id == "current":  # keep the end of the message (the request is usually last)
+            words = big.text.split(" ")
+            while len(words) > 1 and self.counter.count("… " + " ".join(words)) > target:
+                words = words[max(1, len(words) // 8):]
+            big.text = "… " + " ".join(words)
+        else:
+            big.text = self._clip(big.text, target)
+        new = self.counter.count(big.text)
+        if new >= big.tokens:  # one unbreakable word: cut characters
+            big.text = big.text[: max(1, len(big.text) * target // max(1, big.tokens))]
+            new = self.counter.count(big.text)
+        big.tokens = new
+
+
+def _order(uid: str) -> tuple:
+    if uid.startswith("summary:"):
+        return (int(uid.split(":")[1].split("-")[0]), 0)
+    if uid.startswith("t") and uid[1:].isdigit():
+        return (int(uid[1:]), 1)
+    return (10 ** 9, uid)

@@ -1,0 +1,51 @@
+"""The person over time: prompt sections from memory with times relative to now.
+
+sections(app) -> [(id, kind, text, score, why)]: "promises I've made" (kind promise) and
+"what I'm expecting" (kind expectation), each with its due/event time rendered relative to now
+("3 days ago", "next Tuesday", "in 2 weeks"). The top memories themselves ("what I know about
+you") come from recall in the memories band.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def relative(when: str | datetime | None, now: datetime | None = None) -> str:
+    """`when` relative to `now`: "today", "yesterday", "tomorrow", "3 days ago", "next
+    Tuesday" (2-7 days ahead), "in 2 weeks", "5 months ago"; "" when unknown."""
+    if not when:
+        return ""
+    try:
+        t = when if isinstance(when, datetime) else datetime.fromisoformat(str(when).replace("Z", "+00:00"))
+    except ValueError:
+        return str(when)
+    now = now or datetime.now(timezone.utc)
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=timezone.utc)
+    days = (t.date() - now.date()).days
+    if days == 0:
+        return "today"
+    if days == 1:
+        return "tomorrow"
+    if days == -1:
+        return "yesterday"
+    if 2 <= days <= 7:
+        return f"next {DAYS[t.weekday()]}" if t.isocalendar()[1] != now.isocalendar()[1] else f"this {DAYS[t.weekday()]}"
+    a = abs(days)
+    unit, n = ("day", a) if a < 14 else ("week", a // 7) if a < 60 else ("month", a // 30) if a < 730 else ("year", a // 365)
+    s = f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"in {s}" if days > 0 else f"{s} ago"
+
+
+def sections(app, now: datetime | None = None, limit: int = 5) -> list[tuple]:
+    """Promise and expectation memories as prompt units (see module docstring)."""
+    out = []
+    for kind, label in (("promise", "Promise I've made"), ("expectation", "What I'm expecting")):
+        for m in app.memories(kind=kind)[:limit]:
+            when = relative(m.event_time or m.valid_to or m.created, now)
+            out.append((m.id, kind, f"{label}: {m.text}" + (f" ({when})" if when else ""), 0.9,
+                        f"{kind} memory: always shown with its time"))
+    return out
