@@ -188,6 +188,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     Host header). Raises ConfigError for a bad config.toml."""
     from cairn import __version__
     from cairn.interfaces.rest import (routes_chat, routes_export, routes_ingest, routes_memory,
+                                       routes_reminders,
                                        routes_notes, routes_search, routes_system)
     settings = _settings(settings_or_home)
     settings.ensure_dirs()
@@ -221,7 +222,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     errors.install(app)
     _docs(app)
     for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export,
-                   routes_chat):
+                   routes_chat, routes_reminders):
         app.include_router(module.router, responses=errors.ERROR_RESPONSES)
     _mount_mcp(app, rt)
     _include_web(app, rt)
