@@ -23,6 +23,7 @@ import typer
 
 from cairn.interfaces import typer_lite
 from cairn.model import FUSIONS, MEMORY_KINDS, NOTE_TYPES, NOTE_UPDATE_MODES, SEARCH_MODES
+from cairn.validate import check_question, check_since
 
 
 typer_lite.install()  # options coerced without importing pydantic (see typer_lite)
@@ -145,34 +146,33 @@ def _usage_fail(message: str) -> None:
     _fail(message, code=2)
 
 
+def _early(rule, *args, code: int | None = None) -> None:
+    """Apply one of the service's input rules (cairn.validate) before the index is opened:
+    a refusal prints its message and exits with `code` (default the error's own, 1: as it
+    would from inside the service; 2 where the command line treats it as a usage error)."""
+    from cairn.errors import CairnError
+    try:
+        rule(*args)
+    except CairnError as exc:
+        _fail(exc.message, code=exc.exit_code if code is None else code)
+
+
 @contextmanager
 def _service() -> Iterator["object"]:
-    from cairn.config import ConfigError, HomeNotWritable
     from cairn.errors import CairnError
-    from cairn.embed import EmbedderUnavailable
     from cairn.service import Cairn
-    from cairn.store.db import IndexOpenError
     try:
         svc = Cairn(STATE["home"])
-    except (ConfigError, HomeNotWritable, IndexOpenError, OSError) as exc:
+    except (CairnError, OSError) as exc:  # ConfigError, HomeNotWritable, IndexOpenError...
         _fail(_error_text(exc))
     try:
         yield svc
-    except CairnError as exc:
+    except CairnError as exc:  # every user error and unavailable dependency (cairn.errors)
         _fail(exc.message or str(exc), code=exc.exit_code)
-    except (ValueError, OSError) as exc:
+    except OSError as exc:  # a file named on the command line: missing, unreadable...
         _fail(_error_text(exc))
     except sqlite3.OperationalError as exc:
         _fail(svc.database_error_message(exc))
-    except (EmbedderUnavailable, IndexOpenError, HomeNotWritable) as exc:
-        _fail(str(exc))
-    except RuntimeError as exc:
-        # LLMUnavailable, checked without importing the LLM layer for commands that never
-        # load it (it can only have been raised if cairn.llm.errors was imported).
-        llm_errors = sys.modules.get("cairn.llm.errors")
-        if llm_errors is None or not isinstance(exc, llm_errors.LLMUnavailable):
-            raise
-        _fail(str(exc))
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
                   "jobs stay queued — `cairn jobs run` finishes them")
@@ -425,13 +425,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                fusion: Optional[Fusion] = typer.Option(None, "--fusion", help="How signals combine (default: \\[search] fusion, weighted)."),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}.")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
-    if since:
-        from cairn.parse.markdown import to_iso
-        try:  # a date, or a date-time with or without an offset; compared as an instant
-            to_iso(since)
-        except ValueError:
-            _usage_fail(f"--since {since!r} is not an ISO date or date-time "
-                        "(2024-06-01, 2024-06-01T09:00+02:00)")
+    _early(check_since, since, "--since", code=2)  # the service's rule, checked before the index opens
     if (query is None) == (batch is None):
         _usage_fail("give either a QUERY or --batch FILE")
     mode, fusion, type_ = _value(mode), _value(fusion), _value(type_)
@@ -474,8 +468,7 @@ def ask(question: Optional[str] = typer.Argument(None, help="A question about yo
         _usage_fail("give either a QUESTION or --batch FILE")
     if batch is not None:
         return _ask_batch(batch, llm, json_out)
-    if not question.strip():
-        _fail("the question is empty")
+    _early(check_question, question)
     with _service() as svc:
         ans = svc.ask(_arg_text(question), llm=llm)
         if trace:
@@ -595,7 +588,7 @@ def memories(kind: Optional[MemoryKind] = typer.Option(None, "--kind"),
 def forget(memory_id: str = typer.Argument(..., help="Memory id (see `cairn memories`).")) -> None:
     """Forget a memory (tombstone: never recalled again, still shown by `memories --all`)."""
     with _service() as svc:
-        change = svc.forget(memory_id.strip())
+        change = svc.forget(memory_id)
     if change.action == "none":
         out.print(f"{escape(change.reason)}: {_memory_line(change.memory)}")
     else:

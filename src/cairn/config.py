@@ -46,9 +46,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from cairn.errors import InvalidInput, Unavailable
 
 
-class ConfigError(ValueError):
+class ConfigError(InvalidInput):
     """config.toml is unreadable or holds a value of the wrong type (message names the key)."""
 
 
@@ -62,7 +63,7 @@ def _nearest_existing(path: Path) -> Path | None:
     return next((p for p in (path, *path.parents) if p.exists()), None)
 
 
-class HomeNotWritable(RuntimeError):
+class HomeNotWritable(Unavailable):
     """The Cairn home folder cannot be written. Cairn writes there even to read: SQLite in
     WAL mode keeps `index.db-wal` and `index.db-shm` beside the index. `home`: the folder;
     `reason`: the OS reason ("permission denied", "read-only file system"); the message

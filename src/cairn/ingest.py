@@ -42,6 +42,7 @@ from cairn.store import notes as N
 from cairn.store.copies import conflict_hash, record_conflict, record_write
 from cairn.store.locks import exclusive
 from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
+from cairn.errors import InvalidInput
 
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
 
@@ -854,7 +855,7 @@ def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path 
 
 # --------------------------------------------------------------------------- JSONL imports
 
-class ImportFormatError(ValueError):
+class ImportFormatError(InvalidInput):
     """A JSONL import file is malformed (message names the file, line and field)."""
 
 

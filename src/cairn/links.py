@@ -34,15 +34,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from cairn.store import notes as N
+from cairn.errors import InvalidInput, NotFound
 
 _SUFFIXES = (".md", ".markdown", ".mdx")
 
 
-class NoteNotFound(ValueError):
+class NoteNotFound(NotFound):
     """No note matches the reference given (message names it)."""
 
 
-class AmbiguousNote(ValueError):
+class AmbiguousNote(InvalidInput):
     """Several notes match a reference (message lists their paths)."""
 
 

@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
+from cairn.errors import InvalidInput
 from cairn.report import IngestReport, Progress
 from cairn.store import db
 from cairn.store import notes as N
+from cairn.validate import check_question, check_since, clean_id
 
 # The layers below (ingest, answer, memory, the vector index, numpy) are imported by the
 # operations that use them, so a command pays only for what it runs: a cold
@@ -194,7 +196,7 @@ class Cairn:
             bad = [i for i in ids if (j := J.get(self.conn, i)) is None or j.state != "dead"]
             if bad:
                 states = {i: (J.get(self.conn, i).state if J.get(self.conn, i) else "no such job") for i in bad}
-                raise ValueError("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
+                raise InvalidInput("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
                                  + " — `cairn jobs` lists the dead letters")
         J.requeue_dead(self.conn, ids)
         from cairn.ingest import run_jobs
@@ -251,7 +253,9 @@ class Cairn:
     # ------------------------------------------------------------------ search
     def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
                types: list[str] | None = None, since: str | None = None, group: bool = True) -> SearchResult:
-        """Hybrid search (see search.hybrid.search). Raises ValueError for a bad mode."""
+        """Hybrid search (see search.hybrid.search). Raises InvalidInput for a bad mode, fusion,
+        type or `since` (not an ISO date: validate.check_since)."""
+        check_since(since)
         from cairn.search.hybrid import search
         needs_vectors = mode in ("hybrid", "semantic")
         res = search(self.conn, self.vectors if needs_vectors else None,
@@ -296,10 +300,11 @@ class Cairn:
         """Answer with checked citations. llm: "none", "embedded", "openai:BASE_URL:MODEL"
         or None for the configured/default one. A question naming one chat participant
         also gets a second search without the name, for the person check
-        (answer/answerability.py). Raises ValueError for a bad llm spec.
+        (answer/answerability.py). Raises InvalidInput for an empty question or a bad llm spec.
         trace: a cairn.traces.Trace to record the stages in (default: a new one); it is
         saved under <home>/traces and its id set as `answer.trace_id`. Publishes
         answer.produced."""
+        check_question(question)
         from cairn.llm import default_llm_spec, get_llm
         from cairn.traces import Trace
         trace = trace or Trace("answer", {"question": question})
@@ -421,14 +426,14 @@ class Cairn:
     def memory_history(self, memory_id: str):
         """The supersession chain through a memory, oldest first (MemoryNotFound if unknown)."""
         from cairn.memory import history
-        return history(self.conn, memory_id)
+        return history(self.conn, clean_id(memory_id))
 
     def forget(self, memory_id: str, *, at=None):
         """Tombstone a memory; returns a MemoryChange: action "forget", or "none" when it was
         already forgotten (memory.store.forget_change). MemoryNotFound (a ValueError) names
         an unknown id."""
         from cairn.memory.store import forget_change
-        change = forget_change(self.conn, memory_id, now=self._when(at), vault=self.settings.vault)
+        change = forget_change(self.conn, clean_id(memory_id), now=self._when(at), vault=self.settings.vault)
         if change.action == "forget":
             self.events.publish("memory.forgotten", {"id": change.memory.id})
         return change
@@ -747,7 +752,7 @@ def _chat_note_ids(conn: sqlite3.Connection, target: str | None) -> list[str]:
     hits = [r["id"] for r in rows if target in (r["id"], r["path"])
             or json.loads(r["meta"]).get("conversation") == target]
     if not hits:
-        raise ValueError(f"no chat session matches {target!r}: give a conversation name, a chat "
+        raise InvalidInput(f"no chat session matches {target!r}: give a conversation name, a chat "
                          "note id or path (see `cairn import chat`), or nothing for all chats")
     return hits
 
@@ -767,20 +772,20 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise ValueError(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+                raise InvalidInput(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
             if not line.strip():
                 continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
+                raise InvalidInput(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
             if not isinstance(obj, dict) or "query" not in obj:
-                raise ValueError(f"{path}: line {lineno}: expected an object with 'id' and 'query'")
+                raise InvalidInput(f"{path}: line {lineno}: expected an object with 'id' and 'query'")
             qid, query = obj.get("id", lineno), obj["query"]
             if not isinstance(query, str):  # str(None) would search for "None"
-                raise ValueError(f"{path}: line {lineno}: query must be a string, got {json_type_name(query)}")
+                raise InvalidInput(f"{path}: line {lineno}: query must be a string, got {json_type_name(query)}")
             if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
-                raise ValueError(f"{path}: line {lineno}: id must be a string or a number, "
+                raise InvalidInput(f"{path}: line {lineno}: id must be a string or a number, "
                                  f"got {json_type_name(qid)}")
             out.append((str(qid), query))
     return out

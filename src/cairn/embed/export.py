@@ -42,6 +42,7 @@ import time
 import warnings
 from pathlib import Path
 from typing import Any, Iterator
+from cairn.errors import Unavailable
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
@@ -70,7 +71,7 @@ _CHECK_TEXTS = (
 _MIN_COSINE = {"fp32": 0.9999, "int8": 0.97}
 
 
-class ExportError(RuntimeError):
+class ExportError(Unavailable):
     """The model could not be exported (missing source package, bad weights, I/O error...)."""
 
 

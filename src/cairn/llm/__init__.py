@@ -19,6 +19,8 @@ All failures raise `cairn.llm.errors.LLMError` subclasses; see `errors.py`.
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import os
 import re
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -101,7 +103,7 @@ def parse_openai_spec(spec: str) -> tuple[str, str]:
         rest = rest[7:]
     m = _OPENAI_SPEC.match(rest)
     if not m:
-        raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+        raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
     return m.group("base").rstrip("/"), m.group("model")
 
 
@@ -114,7 +116,7 @@ def get_llm(spec: str) -> LLM | None:
     Raises ValueError for an unknown/malformed spec, naming it and the accepted forms.
     """
     if not isinstance(spec, str):
-        raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+        raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
     key = spec.strip().lower()
     if key == "none":
         return None
@@ -126,7 +128,7 @@ def get_llm(spec: str) -> LLM | None:
         from .client import OpenAICompatClient
         api_key = next((os.environ[v] for v in API_KEY_ENV_VARS if os.environ.get(v)), None)
         return OpenAICompatClient(base_url, model, api_key=api_key)
-    raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+    raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
 
 
 def default_llm_spec() -> str:

@@ -15,6 +15,8 @@ only as known aliases.
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import hashlib
 import re
 import sqlite3
@@ -109,7 +111,7 @@ def ensure_entity(conn: sqlite3.Connection, name: str, kind: str = "entity") -> 
     """Entity id for `name`, creating the entity (with `name` as its first alias) if unknown.
     Raises ValueError for an empty name."""
     if not name.strip():
-        raise ValueError("entity name is empty")
+        raise InvalidInput("entity name is empty")
     found = resolve(conn, name)
     if found:
         return found
@@ -129,7 +131,7 @@ def add_alias(conn: sqlite3.Connection, name: str, alias: str) -> str:
     already names a different entity, that entity is merged into `name`'s: its aliases and
     memory links move over. Returns the entity id. Raises ValueError for empty names."""
     if not name.strip() or not alias.strip():
-        raise ValueError("entity alias needs a NAME and an ALIAS, both non-empty")
+        raise InvalidInput("entity alias needs a NAME and an ALIAS, both non-empty")
     eid = ensure_entity(conn, name)
     other = resolve(conn, alias)
     if other == eid:

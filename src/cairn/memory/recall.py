@@ -37,6 +37,8 @@ own, never another project's. Recall bumps `last_used`/`use_count` of what it re
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import json
 import sqlite3
 from datetime import datetime
@@ -91,9 +93,9 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
     query or k < 1.
     """
     if not query or not query.strip():
-        raise ValueError("recall query is empty")
+        raise InvalidInput("recall query is empty")
     if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
+        raise InvalidInput(f"k must be at least 1, got {k}")
     cfg = settings or MemorySettings()
     moment = _now(now)
     aware_moment = as_aware(moment)  # ages are counted between aware times (naive = UTC)

@@ -32,13 +32,14 @@ from cairn.memory.slots import find_slots
 from cairn.memory.temporal import parse_time, resolve_event_time
 from cairn.search.text import index_text
 from cairn.store.notes import transaction
+from cairn.errors import InvalidInput, NotFound
 
 USER_CONFIDENCE = 0.8       # stated by the person ("cairn remember", source "user")
 EXTRACTED_CONFIDENCE = 0.6  # extracted from a message or note
 REINFORCE_STEP = 0.25       # confidence += (1 - confidence) * step on each restatement
 
 
-class MemoryNotFound(ValueError):
+class MemoryNotFound(NotFound):
     """No memory has the given id (message names it)."""
 
 
@@ -181,7 +182,7 @@ def row_vectors(conn: sqlite3.Connection, embedder, rows: list, memory_of) -> np
 def _scope_ok(scope: str) -> str:
     scope = (scope or "").strip()
     if not scope:
-        raise ValueError("scope is empty; use 'global' or a project/agent name")
+        raise InvalidInput("scope is empty; use 'global' or a project/agent name")
     return scope
 
 
@@ -189,7 +190,7 @@ def _unit(x: float | None, name: str) -> float | None:
     if x is None:
         return None
     if not 0.0 <= float(x) <= 1.0:
-        raise ValueError(f"{name} must be between 0 and 1, got {x}")
+        raise InvalidInput(f"{name} must be between 0 and 1, got {x}")
     return float(x)
 
 
@@ -217,16 +218,16 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     scope — nothing is stored then.
     """
     if not text or not text.strip():
-        raise ValueError("memory text is empty")
+        raise InvalidInput("memory text is empty")
     if kind is not None and kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+        raise InvalidInput(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
     scope = _scope_ok(scope)
     confidence = _unit(confidence, "confidence")
     importance = _unit(importance, "importance")
     moment = _now(now)
     text = " ".join(text.split())
     if len(text) > MAX_MEMORY_CHARS:
-        raise ValueError(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
+        raise InvalidInput(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
                          f"(config.MAX_MEMORY_CHARS): a memory is one statement, store long text "
                          f"as a note (`cairn ingest`)")
     if event_time is None:
@@ -406,7 +407,7 @@ def list_memories(conn: sqlite3.Connection, *, kind: str | None = None, scope: s
     """Memories in creation order. kind/scope filter exactly (scope None = every scope);
     include_inactive adds superseded and forgotten ones. Raises ValueError for an unknown kind."""
     if kind is not None and kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+        raise InvalidInput(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
     sql, args = f"SELECT {_COLS} FROM memories WHERE 1=1", []
     if kind:
         sql += " AND kind = ?"
@@ -449,7 +450,7 @@ def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datet
     """Create or replace a core block (empty text clears it). Raises ValueError for a bad name."""
     name = (name or "").strip()
     if not re.fullmatch(r"[\w-]{1,40}", name):
-        raise ValueError(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
+        raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
     with transaction(conn):
         conn.execute("INSERT OR REPLACE INTO core_blocks(name, text, updated) VALUES (?, ?, ?)",
                      (name, text.strip(), _now(now).isoformat()))

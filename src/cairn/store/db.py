@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from cairn.store.writable import index_file_problems
+from cairn.errors import Unavailable
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -241,7 +242,7 @@ MIGRATIONS: list[tuple[int, str]] = [
 ]
 
 
-class IndexOpenError(RuntimeError):
+class IndexOpenError(Unavailable):
     """The index database cannot be opened or migrated (message names the file)."""
 
 
