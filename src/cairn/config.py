@@ -287,6 +287,7 @@ class Settings:
 
     home: Path
     llm: str = ""
+    embedder: str = "minilm"
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
@@ -473,6 +474,12 @@ def load_settings(home: Path | str | None = None) -> Settings:
             settings.vault_dir = (home_path.resolve() / Path(vault).expanduser()).resolve()
             if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
                 raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
+        if "embedder" in data:
+            embedder = data.pop("embedder")
+            if not isinstance(embedder, str) or not embedder.strip():
+                raise ConfigError(f"config.toml: embedder must be an embedder name (see `cairn plugins`), "
+                                  f"got {embedder!r}")
+            settings.embedder = embedder.strip()
         if "max_file_bytes" in data:
             _apply(settings, {"max_file_bytes": data.pop("max_file_bytes")}, "")
         if data:

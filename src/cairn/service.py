@@ -77,7 +77,7 @@ class Cairn:
     def embedder(self):
         if self._embedder is None:
             from cairn.embed import get_embedder
-            self._embedder = get_embedder()
+            self._embedder = get_embedder(self.settings.embedder)
         return self._embedder
 
     @property
@@ -203,10 +203,21 @@ class Cairn:
         return self._traced_ingest("jobs.retry", [str(i) for i in ids or []], progress, lambda prog: run_jobs(
             self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
 
+    def import_file(self, importer: str, path: str | Path, progress: Progress | None = None,
+                    **options) -> IngestReport:
+        """Run the importer registered as `importer` (the `register_importers` hook; built-ins
+        "notes" and "chat": cairn.builtin_plugins.importers) on the file `path`. Raises NotFound naming the
+        registered importers for an unknown name."""
+        from cairn.errors import NotFound
+        from cairn.registries import importers
+        table = importers()
+        if importer not in table:
+            raise NotFound(f"no importer {importer!r}; registered: {', '.join(sorted(table))}")
+        return table[importer](self, Path(path), progress, **options)
+
     def import_notes(self, path: str | Path, progress: Progress | None = None) -> IngestReport:
         """Import a JSONL file of notes (see ingest.import_notes_jsonl)."""
-        from cairn.ingest import import_notes_jsonl
-        return import_notes_jsonl(self.conn, self.settings, Path(path), self.embedder, progress)
+        return self.import_file("notes", path, progress)
 
     def import_chat(self, path: str | Path, progress: Progress | None = None, *,
                     extract: bool | None = None, llm: str | None = None) -> "ChatImportReport":
@@ -225,9 +236,7 @@ class Cairn:
             ran.append(True)
             extractions.extend(self._extract_notes(note_ids, model, embed=False))
 
-        from cairn.ingest import import_chat_jsonl
-        report = import_chat_jsonl(self.conn, self.settings, Path(path), self.embedder, progress,
-                                   after_index=hook if do_extract else None)
+        report = self.import_file("chat", path, progress, after_index=hook if do_extract else None)
         return ChatImportReport(**vars(report), extractions=extractions, extracted=bool(ran))
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:

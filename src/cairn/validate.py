@@ -2,7 +2,8 @@
 an adapter may call the same function early (before it opens the index) to refuse bad input
 sooner. Each raises `cairn.errors.InvalidInput` with a message naming the problem.
 
-Only `cairn.errors` is imported here, so adapters can use these without loading the service.
+Only `cairn.errors` is imported when this module loads (a rule imports what it needs when it
+runs), so adapters can use these without loading the service.
 """
 
 from __future__ import annotations
