@@ -1334,6 +1334,6 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
             progress("index", i + 1, len(files))
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
                                                          fact_keys=settings.memory.fact_keys)
-    from cairn.memory.mirror import rebuild_memories  # memory store, mirrored in <vault>/_memory
+    from cairn.memory.rebuild import rebuild_memories  # memory store, mirrored in <vault>/_memory
     report.failed.extend(rebuild_memories(conn, settings.vault, embedder)["failed"])
     return report

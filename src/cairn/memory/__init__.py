@@ -6,13 +6,13 @@
 - match.py — reinforce / supersede / add decisions, each with its reason;
 - store.py — remember, forget (forget_change), list_memories, history, core blocks, core_context;
 - recall.py — ranked recall with every score component;
-- mirror.py — the readable vault mirror under `<vault>/_memory/` and rebuild_memories;
+- mirror.py — the readable vault mirror under `<vault>/_memory/`; rebuild.py — rebuild_memories;
 - extract.py (+ extract_model, rules, grounding, ner) — facts extracted from conversations
   (grounded LLM path, rule-based fallback), plain data, independent of the store;
 - keys.py — fact-augmented keys for the conversation archive.
 """
 
-from cairn.memory.mirror import rebuild_memories
+from cairn.memory.rebuild import rebuild_memories
 from cairn.memory.model import (EVERGREEN_KINDS, KINDS, CoreContext, Memory, MemoryChange,
                                 RecalledMemory)
 from cairn.memory.recall import recall

@@ -22,7 +22,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from cairn.memory.extract_model import ExtractedFact
-from cairn.search.text import index_text
+from cairn.store.fts import index_text
 from cairn.store import notes as N
 
 

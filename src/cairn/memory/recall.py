@@ -54,7 +54,7 @@ from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
 from cairn.memory.slots import find_slots, query_slots
 from cairn.memory.store import _COLS, _now, _row_to_memory, _update, row_vectors, search_text
 from cairn.memory.temporal import as_aware, parse_time
-from cairn.search.text import STOPWORDS, build_match_query, query_terms
+from cairn.store.fts import STOPWORDS, build_match_query, query_terms
 from cairn.store.notes import transaction
 
 HISTORY_FACTOR = 0.5

@@ -30,7 +30,7 @@ from cairn.memory.match import decide
 from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
 from cairn.memory.slots import find_slots
 from cairn.memory.temporal import parse_time, resolve_event_time
-from cairn.search.text import index_text
+from cairn.store.fts import index_text
 from cairn.store.notes import transaction
 from cairn.errors import InvalidInput, NotFound
 

@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 
 from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
-from cairn.search.text import STOPWORDS, build_match_query, has_field_filter, query_terms
+from cairn.store.fts import STOPWORDS, build_match_query, has_field_filter, query_terms
 from cairn.store import db
 
 log = logging.getLogger("cairn.search")

@@ -57,7 +57,7 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         CREATE INDEX chunks_note ON chunks(note_id, ord);
         CREATE INDEX chunks_source_id ON chunks(source_id);
-        -- Keyword index. Text is pre-tokenised for CJK (see search/text.py); rowid = chunks.id.
+        -- Keyword index. Text is pre-tokenised for CJK (see store/fts.py); rowid = chunks.id.
         CREATE VIRTUAL TABLE chunks_fts USING fts5(
             title, body, tags, tokenize = "unicode61 remove_diacritics 2"
         );

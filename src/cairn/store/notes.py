@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Iterator
 
 from cairn.model import Chunk, Link
-from cairn.search.text import index_text
+from cairn.store.fts import index_text
 
 
 @contextmanager
