@@ -1,4 +1,4 @@
-"""Memory about the person (ARCHITECTURE.md §6, docs/memory.md).
+"""Memory about the person (docs/memory.md).
 
 - model.py — KINDS, EVERGREEN_KINDS, Memory, MemoryChange, RecalledMemory, CoreContext;
 - temporal.py — relative dates resolved against the message time;

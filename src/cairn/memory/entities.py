@@ -4,7 +4,7 @@ Tables (migration 5): `entities(id, name, kind)`, `aliases(alias casefolded, dis
 entity_id)`, `memory_entities(memory_id, entity_id)`. An entity is created the first time a
 name is seen; `add_alias` joins two names (merging two entities if both already exist), so
 "Olga" and "Ольга" resolve to one entity and recall for either finds facts stored under the
-other (EchoVessel's alias scan, ARCHITECTURE.md §6).
+other (EchoVessel's alias scan).
 
 Names in memory text are found by a capitalised-name rule: a run of capitalised words (any
 script with upper/lower case: Latin, Cyrillic, Greek...), joined by "&", skipping titles

@@ -3,7 +3,7 @@
 Vectors live in the index database (`vectors` table, float32 blobs, L2-normalised), so they
 are written in the same transaction as their chunks. Search runs over a dense float32
 matrix in memory: an exact dot product (cosine, since rows are normalised) is ~7 ms at 100k
-x 384 on 2 cores (see STACK.md). To keep a cold start fast the matrix is cached beside the
+x 384 on 2 cores (measured on the development machine). To keep a cold start fast the matrix is cached beside the
 index as `vectors.npy` + `vector_ids.npy`, tagged with the index's vector generation and
 memory-mapped when it is current.
 """
