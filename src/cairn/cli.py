@@ -254,7 +254,7 @@ def jobs_list(ctx: typer.Context, json_out: bool = typer.Option(False, "--json",
     with _service() as svc:
         info = svc.jobs()
     if json_out:
-        out.print_json(data=info)
+        out.print_json(data=info.to_json())
         return
     c = info["counts"]
     out.print(f"queued {c['queued']}, running {c['running']}, interrupted {c['interrupted']}, "
@@ -357,7 +357,7 @@ def extract_cmd(target: Optional[str] = typer.Argument(None, help="Conversation 
     with _service() as svc:
         sessions = svc.extract(target, llm=llm)
     if json_out:
-        _dump([s.to_json() for s in sessions])
+        _dump(sessions.to_json())
         return
     for s in sessions:
         res = s.result
@@ -388,7 +388,7 @@ def status(json_out: bool = typer.Option(False, "--json")) -> None:
     with _service() as svc:
         info = svc.status()
     if json_out:
-        out.print_json(data=info)
+        out.print_json(data=info.to_json())
         return
     for key, value in info.items():
         out.print(f"{key:22} {value}")
@@ -438,7 +438,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
     with _service() as svc:
         if batch is not None:
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since):
-                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
             return
         res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=type_, since=since)
     for w in res.warnings:
@@ -572,7 +572,7 @@ def memories(kind: Optional[MemoryKind] = typer.Option(None, "--kind"),
     with _service() as svc:
         items = svc.memories(kind=_value(kind), scope=scope, include_inactive=all_)
     if json_out:
-        _dump([m.to_json() for m in items])
+        _dump(items.to_json())
         return
     if not items:
         out.print("no memories")
@@ -607,7 +607,7 @@ def recall(query: str = typer.Argument(..., help="What to recall."),
     with _service() as svc:
         hits = svc.recall(_arg_text(query), scope=scope, k=k, at=at, include_history=history)
     if json_out:
-        _dump([h.to_json() for h in hits])
+        _dump(hits.to_json())
         return
     if not hits:
         out.print("no memories recalled")
@@ -656,7 +656,7 @@ def entities_cmd(json_out: bool = typer.Option(False, "--json")) -> None:
     with _service() as svc:
         items = svc.entities()
     if json_out:
-        _dump(items)
+        _dump(items.to_json())
         return
     if not items:
         out.print("no entities")
@@ -746,7 +746,7 @@ def links_cmd(note: Optional[str] = typer.Argument(None, help="Note title, alias
         if unresolved:
             items = svc.unresolved_links()
             if json_out:
-                _dump([l.to_json() for l in items])
+                _dump(items.to_json())
                 return
             for l in items:
                 out.print(escape(f"{l.source_path}  [[{l.target}]]"))  # the whole line: [[x]] is markup
@@ -754,9 +754,7 @@ def links_cmd(note: Optional[str] = typer.Argument(None, help="Note title, alias
             return
         info = svc.links(_arg_text(note))
     if json_out:
-        data = {"note": info["note"], "outgoing": [l.to_json() for l in info["outgoing"]],
-                "backlinks": [l.to_json() for l in info["backlinks"]]}
-        _dump(data)
+        _dump(info.to_json())
         return
     n = info["note"]
     out.print(f"[bold]{escape(n['title'])}[/bold]  {escape(n['path'])}  ({n['id']})")
@@ -804,7 +802,7 @@ def note_show(note: str = typer.Argument(..., help="Title, alias, path or id."),
     with _service() as svc:
         info = svc.note_show(_arg_text(note))
     if json_out:
-        _dump(info)
+        _dump(info.to_json())
         return
     out.print(f"[bold]{escape(info['title'])}[/bold]  {escape(info['path'])}  ({info['id']})\n")
     out.print(escape(info["body"]))
@@ -829,7 +827,7 @@ def note_delete(note: str = typer.Argument(..., help="Title, alias, path or id."
     with _service() as svc:
         info = svc.note_delete(_arg_text(note))
     if json_out:
-        sys.stdout.write(json.dumps(info, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(info.to_json(), ensure_ascii=False) + "\n")
         return
     out.print(f"deleted {escape(info['path'])} ({info['id']}); file moved to "
               f"{escape(str(info['trash_path']))}")

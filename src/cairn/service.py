@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
+from cairn import results as R
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.errors import InvalidInput
 from cairn.report import IngestReport, Progress
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from cairn.exports import ExportResult
     from cairn.search.hybrid import SearchResult
     from cairn.store.vectors import VectorIndex
+    from cairn.memory.model import CoreContext, MemoryChange
     from cairn.sync import SyncReport
 
 
@@ -162,7 +164,7 @@ class Cairn:
         return report
 
     # --- jobs, url ingest
-    def jobs(self, limit: int = 50) -> dict:
+    def jobs(self, limit: int = 50) -> R.JobsInfo:
         """The job queue: {"counts": {state: n, "interrupted": n}, "dead": [job dicts, oldest
         first], "running": [job dicts of live processes], "interrupted": [job dicts claimed by
         a process that is gone (a crash): `cairn jobs run` resumes them], "queued": [up to
@@ -175,11 +177,11 @@ class Cairn:
         counts = J.counts(self.conn)
         counts["running"] -= len(gone)
         counts["interrupted"] = len(gone)
-        return {"counts": counts,
-                "dead": [j.to_json() for j in J.by_state(self.conn, "dead")],
-                "running": [j.to_json() for j in alive],
-                "interrupted": [j.to_json() for j in gone],
-                "queued": [j.to_json() for j in J.by_state(self.conn, "queued", limit)]}
+        return R.JobsInfo(counts=counts,
+                          dead=[j.to_json() for j in J.by_state(self.conn, "dead")],
+                          running=[j.to_json() for j in alive],
+                          interrupted=[j.to_json() for j in gone],
+                          queued=[j.to_json() for j in J.by_state(self.conn, "queued", limit)])
 
     def jobs_run(self, progress: Progress | None = None) -> IngestReport:
         """Resume pending work: requeue jobs of dead processes, run every queued job, then
@@ -245,7 +247,7 @@ class Cairn:
         return self._traced_ingest("reindex", [], progress,
                                    lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
 
-    def status(self) -> dict:
+    def status(self) -> R.Status:
         """Counts and health of the index (notes, chunks, vectors, missing rows)."""
         c = N.counts(self.conn)
         keyword_only = self.conn.execute(
@@ -255,9 +257,9 @@ class Cairn:
         by_type = dict(self.conn.execute("SELECT type, count(*) FROM notes GROUP BY type").fetchall())
         c["vector_models"] = dict(self.conn.execute(
             "SELECT model, count(*) FROM vectors GROUP BY model").fetchall())
-        return {"home": str(self.settings.home), "vault": str(self.settings.vault),
-                "index": str(self.settings.index_path), "schema_version": db.schema_version(self.conn),
-                **c, "notes_by_type": by_type}
+        return R.Status({"home": str(self.settings.home), "vault": str(self.settings.vault),
+                         "index": str(self.settings.index_path), "schema_version": db.schema_version(self.conn),
+                         **c, "notes_by_type": by_type})
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
@@ -298,11 +300,11 @@ class Cairn:
             self._pending_cache = (state, max(0, pending))
         return self._pending_cache[1]
 
-    def search_batch(self, queries: Iterable[tuple[str, str]], **kwargs) -> Iterator[dict]:
+    def search_batch(self, queries: Iterable[tuple[str, str]], **kwargs) -> Iterator[R.BatchHits]:
         """Run many queries: yields {"query_id", "hits", "warnings"} per (id, query)."""
         for qid, query in queries:
             res = self.search(query, **kwargs)
-            yield {"query_id": qid, **res.to_json()}
+            yield R.BatchHits({"query_id": qid, **res.to_json()})
 
     # ------------------------------------------------------------------ answer
     def ask(self, question: str, *, llm: str | None = None, k: int = 8, trace=None) -> Answer:
@@ -412,7 +414,7 @@ class Cairn:
 
     def remember(self, text: str, *, kind: str | None = None, scope: str = "global", at=None,
                  source: str = "user", source_ids=(), entities=(), event_time: str | None = None,
-                 confidence: float | None = None, importance: float | None = None):
+                 confidence: float | None = None, importance: float | None = None) -> "MemoryChange":
         """Store a memory (see memory.store.remember); `at`: when it was said (ISO string or
         datetime, default now) — relative dates resolve against it. Returns a MemoryChange;
         ValueError for empty text, unknown kind, bad time."""
@@ -427,17 +429,18 @@ class Cairn:
                                           "previous": change.previous.id if change.previous else None})
         return change
 
-    def memories(self, *, kind: str | None = None, scope: str | None = None, include_inactive: bool = False):
+    def memories(self, *, kind: str | None = None, scope: str | None = None,
+                 include_inactive: bool = False) -> R.MemoryList:
         """Memories (active ones, or all with include_inactive), see memory.list_memories."""
         from cairn.memory import list_memories
-        return list_memories(self.conn, kind=kind, scope=scope, include_inactive=include_inactive)
+        return R.MemoryList(list_memories(self.conn, kind=kind, scope=scope, include_inactive=include_inactive))
 
-    def memory_history(self, memory_id: str):
+    def memory_history(self, memory_id: str) -> R.MemoryList:
         """The supersession chain through a memory, oldest first (MemoryNotFound if unknown)."""
         from cairn.memory import history
-        return history(self.conn, clean_id(memory_id))
+        return R.MemoryList(history(self.conn, clean_id(memory_id)))
 
-    def forget(self, memory_id: str, *, at=None):
+    def forget(self, memory_id: str, *, at=None) -> "MemoryChange":
         """Tombstone a memory; returns a MemoryChange: action "forget", or "none" when it was
         already forgotten (memory.store.forget_change). MemoryNotFound (a ValueError) names
         an unknown id."""
@@ -448,38 +451,39 @@ class Cairn:
         return change
 
     def recall(self, query: str, *, scope: str | None = None, k: int = 10, at=None,
-               include_history: bool = False):
+               include_history: bool = False) -> R.RecallList:
         """Ranked memories with score breakdowns (see memory.recall for the formula)."""
         from cairn.memory import recall
-        return recall(self.conn, self.embedder, query, scope=scope, k=k, now=self._when(at),
+        return R.RecallList(recall(self.conn, self.embedder, query, scope=scope, k=k, now=self._when(at),
                       include_history=include_history, settings=self.settings.memory,
-                      vault=self.settings.vault)
+                      vault=self.settings.vault))
 
-    def core(self, *, scope: str | None = None, at=None):
+    def core(self, *, scope: str | None = None, at=None) -> "CoreContext":
         """Core blocks plus the top memories (what an assistant puts in its prompt)."""
         from cairn.memory import core_context
         return core_context(self.conn, scope=scope, limit=self.settings.memory.core_limit,
                             now=self._when(at))
 
-    def core_set(self, name: str, text: str) -> None:
-        """Create/replace a core block (empty text clears it)."""
+    def core_set(self, name: str, text: str) -> R.CoreBlock:
+        """Create/replace a core block (empty text clears it); returns it as saved."""
         from cairn.memory import set_core_block
         set_core_block(self.conn, name, text, vault=self.settings.vault)
+        return R.CoreBlock(name=name, text=text.strip())
 
-    def entity_alias(self, name: str, alias: str) -> dict:
+    def entity_alias(self, name: str, alias: str) -> R.Entity:
         """Join ALIAS to the entity NAME (merging entities if both exist)."""
         from cairn.memory import add_alias
-        return add_alias(self.conn, name, alias, vault=self.settings.vault)
+        return R.Entity(add_alias(self.conn, name, alias, vault=self.settings.vault))
 
-    def entities(self) -> list[dict]:
+    def entities(self) -> R.EntityList:
         """Every entity with its aliases and number of linked memories."""
         from cairn.memory.entities import list_entities
-        return list_entities(self.conn)
+        return R.EntityList(list_entities(self.conn))
 
-    def rebuild_memories(self) -> dict:
+    def rebuild_memories(self) -> R.MemoryRebuild:
         """Restore the memory tables from <vault>/_memory/ (also done by reindex)."""
         from cairn.memory import rebuild_memories
-        return rebuild_memories(self.conn, self.settings.vault, self.embedder)
+        return R.MemoryRebuild(rebuild_memories(self.conn, self.settings.vault, self.embedder))
     # ------------------------------------------------------------------ sync, watch, links, notes
     def sync(self, paths: Iterable[str | Path] | None = None) -> "SyncReport":
         """Reconcile the vault with the index (see sync.reconcile); paths: only these."""
@@ -504,19 +508,19 @@ class Cairn:
         from cairn.links import find_note
         return find_note(self.conn, ref)
 
-    def links(self, ref: str) -> dict:
+    def links(self, ref: str) -> R.NoteLinks:
         """{"note": {id, path, title}, "outgoing": [LinkView], "backlinks": [LinkView]}."""
         from cairn.links import Resolver, backlinks, find_note, outgoing
         note = find_note(self.conn, ref)
         resolver = Resolver.from_db(self.conn)
-        return {"note": {"id": note.id, "path": note.path, "title": note.title},
-                "outgoing": outgoing(self.conn, note.id, resolver),
-                "backlinks": backlinks(self.conn, note.id, resolver)}
+        return R.NoteLinks(note={"id": note.id, "path": note.path, "title": note.title},
+                           outgoing=outgoing(self.conn, note.id, resolver),
+                           backlinks=backlinks(self.conn, note.id, resolver))
 
-    def unresolved_links(self) -> list:
+    def unresolved_links(self) -> R.LinkList:
         """Every link whose target matches no note (links.LinkView, by source path)."""
         from cairn.links import unresolved
-        return unresolved(self.conn)
+        return R.LinkList(unresolved(self.conn))
 
     def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
         """Write and index a new note (see noteops.create_note)."""
@@ -526,7 +530,7 @@ class Cairn:
         return note
 
     def notes_list(self, *, type: str | None = None, tag: str | None = None, limit: int = 50,
-                   offset: int = 0) -> dict:
+                   offset: int = 0) -> R.NotePage:
         """One page of notes: {"total", "limit", "offset", "notes": [NoteRow.summary()]}.
         Raises InvalidInput for a negative offset or a limit outside 1..1000."""
         from cairn.errors import InvalidInput
@@ -535,7 +539,7 @@ class Cairn:
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
         total, rows = N.list_notes(self.conn, type=type, tag=tag, limit=limit, offset=offset)
-        return {"total": total, "limit": limit, "offset": offset, "notes": [r.summary() for r in rows]}
+        return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
     def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
                     tags: list[str] | None = None) -> N.NoteRow:
@@ -549,9 +553,9 @@ class Cairn:
             title = first.lstrip("# ").strip()[:80] or "note"
         return self.note_create(title.strip(), text, folder, tags)
 
-    def recent_notes(self, since: str, limit: int = 10) -> list[dict]:
+    def recent_notes(self, since: str, limit: int = 10) -> R.NoteSummaries:
         """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
-        return N.recent_notes(self.conn, since, limit)
+        return R.NoteSummaries(N.recent_notes(self.conn, since, limit))
 
     def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):
         """The reminder scheduler of this home (cairn.schedule.scheduler.Scheduler) with the
@@ -560,10 +564,10 @@ class Cairn:
         from cairn.schedule.scheduler import Scheduler
         return Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
 
-    def note_show(self, ref: str) -> dict:
+    def note_show(self, ref: str) -> R.NoteText:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note
-        return read_note(self.conn, self.settings, self.embedder, ref)
+        return R.NoteText(read_note(self.conn, self.settings, self.embedder, ref))
 
     def note_update(self, ref: str, body: str, mode: str = "overwrite") -> N.NoteRow:
         """Overwrite or append to a note's body (see noteops.update_note)."""
@@ -572,10 +576,10 @@ class Cairn:
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
-    def note_delete(self, ref: str) -> dict:
+    def note_delete(self, ref: str) -> R.NoteDeleted:
         """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
         from cairn.noteops import delete_note
-        info = delete_note(self.conn, self.settings, self.embedder, ref)
+        info = R.NoteDeleted(delete_note(self.conn, self.settings, self.embedder, ref))
         self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
         return info
 
@@ -658,7 +662,7 @@ class Cairn:
             counts[change.action] = counts.get(change.action, 0) + 1
         return counts
 
-    def extract(self, target: str | None = None, *, llm: str | None = None) -> list[SessionExtraction]:
+    def extract(self, target: str | None = None, *, llm: str | None = None) -> R.ExtractionList:
         """Extract facts from chat sessions and store them as fact-augmented keys.
 
         target: None = every chat session; a conversation name (all its sessions); a chat note id
@@ -669,9 +673,9 @@ class Cairn:
         Messages whose keys changed are re-embedded before returning.
         """
         model = _extraction_llm(self.settings, llm)
-        return self._extract_notes(_chat_note_ids(self.conn, target), model)
+        return R.ExtractionList(self._extract_notes(_chat_note_ids(self.conn, target), model))
 
-    def set_fact_keys(self, enabled: bool) -> int:
+    def set_fact_keys(self, enabled: bool) -> R.Reembedded:
         """Index chat messages with (True) or without (False) their stored facts, for this
         process (benchmark A/B; the lasting switch is `[memory] fact_keys`). Returns the number
         of chunks rewritten and re-embedded."""
@@ -680,7 +684,7 @@ class Cairn:
         self.settings.memory.fact_keys = enabled
         n = apply_setting(self.conn, enabled)
         embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks, fact_keys=enabled)
-        return n
+        return R.Reembedded(n)
     # --- end extraction --------------------------------------------------------------
 
 class _LazyEmbedder:

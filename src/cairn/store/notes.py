@@ -66,6 +66,10 @@ class NoteRow:
         return {"id": self.id, "path": self.path, "title": self.title, "type": self.type,
                 "tags": self.tags, "created": self.created, "updated": self.updated}
 
+    def to_json(self) -> dict:
+        """The JSON form of a note row: its `summary()`."""
+        return self.summary()
+
 
 def list_notes(conn: sqlite3.Connection, *, type: str | None = None, tag: str | None = None,
                limit: int = 50, offset: int = 0) -> tuple[int, list[NoteRow]]:
