@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from cairn import results as R
-from cairn import service
 from cairn.service import Cairn
 
 # Members of Cairn that are not operations: its resources and their upkeep, `watch`, which
@@ -41,17 +40,19 @@ class HashEmbedder:
 
 
 def operations() -> list[str]:
-    return sorted(n for n, v in vars(Cairn).items()
-                  if not n.startswith("_") and n not in NOT_OPERATIONS and callable(v))
+    """Public methods of Cairn, its domain mixins' (cairn.ops) included."""
+    return sorted(n for n in dir(Cairn) if not n.startswith("_") and n not in NOT_OPERATIONS
+                  and callable(getattr(Cairn, n)) and not hasattr(object, n))
 
 
 def test_every_operation_declares_a_result_with_to_json():
     from cairn.memory.model import CoreContext, MemoryChange
     from cairn.sync import SyncReport
-    names = vars(service) | {"CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport}
+    extra = {"CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport}
     hints = {}
     for name in operations():
-        rt = typing.get_type_hints(getattr(Cairn, name), names)["return"]
+        fn = getattr(Cairn, name)
+        rt = typing.get_type_hints(fn, fn.__globals__ | extra)["return"]
         if typing.get_origin(rt) in (collections.abc.Iterator, collections.abc.Iterable):
             rt = typing.get_args(rt)[0]
         hints[name] = rt

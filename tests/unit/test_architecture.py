@@ -15,7 +15,8 @@ prefix decides, the longest matching prefix wins):
                 vectors, prompts into replies; know nothing of notes or the service.
     domain      ingest, jobs, search, answer, memory, links, sync, watch, noteops, conflicts,
                 exports: Cairn's features, built on store + engines.
-    service     service (the one application service), validate (its input rules), tools (the
+    service     service (the composition root) and ops/ (its operations by domain), results
+                (their typed results), validate (its input rules), tools (the
                 operations the assistant/MCP/REST expose, each a call of the service), the
                 built-in plugins (builtin_plugins: they register functions of the layers below),
                 assistant, apikeys, events, traces.
@@ -38,7 +39,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engines", ("cairn.parse", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch", "cairn.instants")),
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
                 "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports")),
-    ("service", ("cairn.service", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
+    ("service", ("cairn.service", "cairn.ops", "cairn.results", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
                  "cairn.apikeys", "cairn.events", "cairn.traces")),
     ("interfaces", ("cairn.cli", "cairn.interfaces", "cairn.__main__")),
 ]
