@@ -1,7 +1,8 @@
 """The worked example plugin of docs/plugins.md (docs/examples/cairn-hello), installed the way
 pip leaves a package (the module plus a .dist-info with entry_points.txt in a folder on the
 path) and exercised through the real `cairn` command: it is listed by `cairn plugins --json`,
-its command runs, its tool runs, and its parser ingests a .todo file that search then finds."""
+its command runs, its tool runs, its parser ingests a .todo file that search then finds, and
+its importer runs as `cairn import lines`."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ def test_the_example_plugin_is_listed_and_each_of_its_hooks_works(site, tmp_path
     assert r.returncode == 0, r.stderr
     plugins = {p["name"]: p for p in json.loads(r.stdout)["plugins"]}
     assert plugins["hello"] == {"name": "hello", "builtin": False, "version": "0.1.0",
-                                "hooks": ["register_commands", "register_parsers", "register_tools"]}
+                                "hooks": ["register_commands", "register_importers", "register_parsers",
+                                          "register_tools"]}
     assert plugins["cairn.builtin_plugins.parsers"]["builtin"] is True
 
     todo = tmp_path / "errands.todo"
@@ -73,6 +75,14 @@ def test_the_example_plugin_is_listed_and_each_of_its_hooks_works(site, tmp_path
 
     r = run(site, home, "tools", "--json")
     assert "word_count" in {t["name"] for t in json.loads(r.stdout)["tools"]}
+
+    lines = tmp_path / "sightings.txt"
+    lines.write_text("a kingfisher at the weir\n\nan otter under the bridge\n")
+    r = run(site, home, "import", "lines", "--json", "-q", str(lines))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["added"] == 2
+    r = run(site, home, "search", "--mode", "keyword", "--json", "otter")
+    assert [h["path"] for h in json.loads(r.stdout)] == ["lines/an otter under the bridge.md"]
 
 
 def test_without_the_plugin_its_command_is_unknown(tmp_path):

@@ -6,12 +6,10 @@ dicts and lists stay dicts and lists, so callers written against them keep worki
 from __future__ import annotations
 
 import collections.abc
-import hashlib
 import inspect
 import json
 import typing
 
-import numpy as np
 import pytest
 
 from cairn import results as R
@@ -22,21 +20,6 @@ from cairn.service import Cairn
 # (the home's reminder scheduler) the caller runs and closes.
 NOT_OPERATIONS = {"conn", "embedder", "vectors", "settings", "close", "database_error_message", "watch",
                   "scheduler"}
-
-
-class HashEmbedder:
-    """A fast deterministic embedder for tests where retrieval quality is not the point."""
-
-    model_name = "test-hash-64"
-    dim = 64
-
-    def embed(self, texts):
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for word in text.lower().split():
-                out[i, int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.where(norms == 0, 1, norms)
 
 
 def operations() -> list[str]:
@@ -61,8 +44,8 @@ def test_every_operation_declares_a_result_with_to_json():
 
 
 @pytest.fixture
-def app(tmp_path):
-    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as a:
+def app(tmp_path, hash_embedder):
+    with Cairn(tmp_path / "home", embedder=hash_embedder) as a:
         yield a
 
 

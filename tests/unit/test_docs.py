@@ -97,6 +97,16 @@ def test_every_hook_is_described_in_plugins_md():
     assert [h for h in hooks if f"`{h}(" not in text] == []
 
 
+def test_the_worked_example_in_plugins_md_is_the_tested_plugin():
+    """docs/plugins.md shows docs/examples/cairn-hello/cairn_hello.py (the file the tests
+    install), without its docstring and future import."""
+    import ast
+    example = (DOCS / "examples" / "cairn-hello" / "cairn_hello.py").read_text(encoding="utf-8")
+    code = "\n".join(example.split("\n")[ast.parse(example).body[0].end_lineno:])
+    code = code.replace("from __future__ import annotations\n\n", "").strip("\n")
+    assert f"```python\n{code}\n```" in (DOCS / "plugins.md").read_text(encoding="utf-8")
+
+
 def test_docstrings_cite_only_files_that_exist():
     """A module that says "see X.md" or "docs/x.md" points at a file of this repository."""
     cited = set()

@@ -3,7 +3,8 @@
 It adds, through Cairn's hooks:
 - a command: `cairn hello [NAME]` prints a greeting and how many notes the home holds;
 - a tool: `word_count` counts the words of a note (assistant, MCP, REST, `cairn tool run`);
-- a parser: `.todo` files (one task per line, "x " marks a done one) become notes.
+- a parser: `.todo` files (one task per line, "x " marks a done one) become notes;
+- an importer: `cairn import lines FILE` makes one note of each line of a text file.
 """
 
 from __future__ import annotations
@@ -57,3 +58,21 @@ def parse_todo(data: bytes, name: str, **options):
 @hookimpl
 def register_parsers(register):
     register(".todo", parse_todo)
+
+
+def import_lines(app, path, progress=None, **options):
+    """One note (in the vault folder lines/) per non-empty line of the text file `path`."""
+    from cairn.ingest import IngestReport
+    report = IngestReport()
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for i, line in enumerate(lines, 1):
+        note = app.ingest_text(line, folder="lines")
+        report.added.append(note.path)
+        if progress:
+            progress("import", i, len(lines))
+    return report
+
+
+@hookimpl
+def register_importers(register):
+    register("lines", import_lines)
