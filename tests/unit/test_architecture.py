@@ -19,8 +19,8 @@ prefix decides, the longest matching prefix wins):
                 (their typed results), validate (its input rules), tools (the
                 operations the assistant/MCP/REST expose, each a call of the service), the
                 built-in plugins (builtin_plugins: they register functions of the layers below),
-                assistant, apikeys, events, traces.
-    interfaces  cli, interfaces/ (cli_*, REST, web, MCP), __main__: thin adapters.
+                assistant, apikeys, events, traces, schedule (reminders and scheduled jobs).
+    interfaces  cli, interfaces/ (cli_*, REST, web, MCP, Telegram), __main__: thin adapters.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
                 "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports")),
     ("service", ("cairn.service", "cairn.ops", "cairn.results", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
-                 "cairn.apikeys", "cairn.events", "cairn.traces")),
+                 "cairn.apikeys", "cairn.events", "cairn.traces", "cairn.schedule")),
     ("interfaces", ("cairn.cli", "cairn.interfaces", "cairn.__main__")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}

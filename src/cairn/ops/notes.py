@@ -99,7 +99,9 @@ class NotesOps:
         built-in jobs (digest, export-cleanup, sync). The caller closes it."""
         from cairn.schedule.jobs import BUILTIN_JOBS
         from cairn.schedule.scheduler import Scheduler
-        return Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
+        sched = Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
+        sched.open_app = lambda: type(self)(settings=self.settings)  # the jobs' own service
+        return sched
 
     def note_show(self, ref: str) -> R.NoteText:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
