@@ -134,6 +134,12 @@ def _arg_text(value: str) -> str:
     return value
 
 
+def _dump(data, *, compact: bool = False) -> None:
+    """The one JSON printer of the command line: `data` (a result's to_json()) on stdout,
+    indented by 2, or on one line with `compact` (JSONL rows, note commands); non-ASCII kept."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None if compact else 2) + "\n")
+
+
 def _fail(message: str, code: int = 1) -> None:
     """Print `message` as an error on stderr and exit with `code` (1: a user error)."""
     err.print(f"[red]error:[/red] {escape(message)}")
@@ -201,7 +207,7 @@ def _progress(enabled: bool = True):
 
 def _print_report(report, as_json: bool) -> None:
     if as_json:
-        out.print_json(data=report.to_json())
+        _dump(report.to_json())
         return
     for name, reason in report.skipped:
         err.print(f"[yellow]skipped[/yellow] {escape(name)}: {escape(reason)}")
@@ -254,7 +260,7 @@ def jobs_list(ctx: typer.Context, json_out: bool = typer.Option(False, "--json",
     with _service() as svc:
         info = svc.jobs()
     if json_out:
-        out.print_json(data=info.to_json())
+        _dump(info.to_json())
         return
     c = info["counts"]
     out.print(f"queued {c['queued']}, running {c['running']}, interrupted {c['interrupted']}, "
@@ -388,7 +394,7 @@ def status(json_out: bool = typer.Option(False, "--json")) -> None:
     with _service() as svc:
         info = svc.status()
     if json_out:
-        out.print_json(data=info.to_json())
+        _dump(info.to_json())
         return
     for key, value in info.items():
         out.print(f"{key:22} {value}")
@@ -438,7 +444,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
     with _service() as svc:
         if batch is not None:
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since):
-                sys.stdout.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
+                _dump(row.to_json(), compact=True)
             return
         res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=type_, since=since)
     for w in res.warnings:
@@ -541,8 +547,6 @@ def _memory_line(m) -> str:
     return line
 
 
-def _dump(data) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 @app.command()
@@ -670,7 +674,7 @@ app.add_typer(note_app, name="note")
 
 def _print_sync(report, as_json: bool) -> None:
     if as_json:
-        out.print_json(data=report.to_json())
+        _dump(report.to_json())
         return
     for path, reason in report.failed:
         err.print(f"[red]failed[/red]  {escape(path)}: {escape(reason)}")
@@ -776,8 +780,7 @@ def _body_arg(body: Optional[str]) -> str:
 
 def _print_note(note, action: str, as_json: bool) -> None:
     if as_json:
-        sys.stdout.write(json.dumps({"action": action, "id": note.id, "path": note.path,
-                                     "title": note.title}, ensure_ascii=False) + "\n")
+        _dump({"action": action, "id": note.id, "path": note.path, "title": note.title}, compact=True)
     else:
         out.print(f"{action} {escape(note.path)} ({note.id})")
 
@@ -827,7 +830,7 @@ def note_delete(note: str = typer.Argument(..., help="Title, alias, path or id."
     with _service() as svc:
         info = svc.note_delete(_arg_text(note))
     if json_out:
-        sys.stdout.write(json.dumps(info.to_json(), ensure_ascii=False) + "\n")
+        _dump(info.to_json(), compact=True)
         return
     out.print(f"deleted {escape(info['path'])} ({info['id']}); file moved to "
               f"{escape(str(info['trash_path']))}")
