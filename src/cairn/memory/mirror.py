@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cairn.memory.model import KINDS, Memory
+from cairn.store import memories as S
 from cairn.vault import atomic_write, render_note, slugify, split_frontmatter
 
 MEMORY_DIR = "_memory"
@@ -46,14 +47,13 @@ def write_core(vault: Path, name: str, text: str) -> Path:
 def write_entity(vault: Path, conn: sqlite3.Connection, entity_id: str) -> None:
     """Write the mirror of one entity (or remove it if the entity no longer exists)."""
     path = vault / MEMORY_DIR / "entities" / f"{entity_id}.md"
-    row = conn.execute("SELECT name, kind FROM entities WHERE id = ?", (entity_id,)).fetchone()
-    if row is None:
+    ent = S.entity(conn, entity_id)
+    if ent is None:
         path.unlink(missing_ok=True)
         return
-    aliases = [r[0] for r in conn.execute(
-        "SELECT display FROM aliases WHERE entity_id = ? ORDER BY display", (entity_id,))]
-    fm = {"generator": "cairn-memory", "id": entity_id, "name": row[0], "kind": row[1], "aliases": aliases}
-    atomic_write(path, render_note(fm, f"# {row[0]}"))
+    fm = {"generator": "cairn-memory", "id": entity_id, "name": ent["name"], "kind": ent["kind"],
+          "aliases": ent["aliases"]}
+    atomic_write(path, render_note(fm, f"# {ent['name']}"))
 
 
 def _split(text: str) -> tuple[dict[str, Any], str]:

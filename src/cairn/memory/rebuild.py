@@ -14,6 +14,7 @@ from cairn.memory import entities as E
 from cairn.memory.mirror import MEMORY_DIR, _split, memory_from_file, memory_path
 from cairn.memory.model import Memory
 from cairn.memory.store import insert_memory
+from cairn.store import memories as S
 from cairn.store.notes import transaction
 
 
@@ -55,15 +56,12 @@ def rebuild_memories(conn: sqlite3.Connection, vault: Path, embedder=None) -> di
     model = getattr(embedder, "model_name", None)
     now = datetime.now(timezone.utc).isoformat()
     with transaction(conn):
-        for table in ("memory_entities", "aliases", "entities", "memories_fts", "memories", "core_blocks"):
-            conn.execute(f"DELETE FROM {table}")
+        S.clear_memory_tables(conn)
         for data in ents:
             eid = str(data["id"])
-            conn.execute("INSERT OR IGNORE INTO entities(id, name, kind) VALUES (?, ?, ?)",
-                         (eid, str(data["name"]), str(data.get("kind") or "entity")))
+            S.insert_entity(conn, eid, str(data["name"]), str(data.get("kind") or "entity"), if_new=True)
             for alias in [data["name"], *(data.get("aliases") or [])]:
-                conn.execute("INSERT OR IGNORE INTO aliases(alias, display, entity_id) VALUES (?, ?, ?)",
-                             (E.normalise(str(alias)), str(alias), eid))
+                S.insert_alias(conn, E.normalise(str(alias)), str(alias), eid, if_new=True)
             report["entities"] += 1
         inserted: set[str] = set()  # the table was emptied above: only this loop's ids can clash
         for i, m in enumerate(loaded):
@@ -74,7 +72,6 @@ def rebuild_memories(conn: sqlite3.Connection, vault: Path, embedder=None) -> di
             inserted.add(m.id)
             report["memories"] += 1
         for name, text in cores:
-            conn.execute("INSERT OR REPLACE INTO core_blocks(name, text, updated) VALUES (?, ?, ?)",
-                         (name, text, now))
+            S.put_core_block(conn, name, text, now)
             report["core"] += 1
     return report

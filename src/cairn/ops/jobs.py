@@ -153,16 +153,14 @@ class JobOps:
     def status(self) -> R.Status:
         """Counts and health of the index (notes, chunks, vectors, missing rows)."""
         c = N.counts(self.conn)
-        keyword_only = self.conn.execute(
-            "SELECT count(*) FROM chunks WHERE ord >= ?", (self.settings.chunk.embed_max_chunks,)).fetchone()[0]
+        profile = N.index_profile(self.conn, self.settings.chunk.embed_max_chunks)
+        keyword_only = profile["keyword_only_chunks"]
         c["keyword_only_chunks"] = keyword_only
         c["missing_vectors"] = max(0, c["missing_vectors"] - keyword_only)
-        by_type = dict(self.conn.execute("SELECT type, count(*) FROM notes GROUP BY type").fetchall())
-        c["vector_models"] = dict(self.conn.execute(
-            "SELECT model, count(*) FROM vectors GROUP BY model").fetchall())
+        c["vector_models"] = profile["vector_models"]
         return R.Status({"home": str(self.settings.home), "vault": str(self.settings.vault),
                          "index": str(self.settings.index_path), "schema_version": db.schema_version(self.conn),
-                         **c, "notes_by_type": by_type})
+                         **c, "notes_by_type": profile["notes_by_type"]})
 
 
 @dataclass

@@ -216,14 +216,13 @@ def _session_messages(conn: sqlite3.Connection, note_id: str) -> list:
     from cairn.memory.extract import Message
     return [Message(str(r["source_id"]), r["speaker"] or "", r["text"].replace("\\## [", "## ["),
                     r["event_time"] or "")
-            for r in conn.execute("SELECT source_id, speaker, text, event_time FROM chunks "
-                                  "WHERE note_id = ? AND source_id IS NOT NULL ORDER BY ord", (note_id,))]
+            for r in N.message_rows(conn, note_id)]
 
 
 def _chat_note_ids(conn: sqlite3.Connection, target: str | None) -> list[str]:
     """Chat notes for `target`: None = all; a note id; a vault path; or a conversation name
     (all its sessions). ValueError when nothing matches."""
-    rows = conn.execute("SELECT id, path, meta FROM notes WHERE type = 'chat' ORDER BY path").fetchall()
+    rows = N.chat_notes(conn)
     if target is None:
         return [r["id"] for r in rows]
     hits = [r["id"] for r in rows if target in (r["id"], r["path"])

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from cairn import results as R
 from cairn.errors import InvalidInput
 from cairn.store import db
+from cairn.store import notes as N
+from cairn.store.memories import alias_names
 from cairn.validate import check_question, check_since
 
 if TYPE_CHECKING:
@@ -154,12 +156,12 @@ class SearchOps:
     def _read_aliases(self) -> set[str]:
         """The aliases of `_aliases`, read from the index."""
         out: set[str] = set()
-        for (raw,) in self.conn.execute("SELECT aliases FROM notes WHERE aliases != '[]'"):
+        for raw in N.note_aliases(self.conn):
             try:
                 out.update(str(a) for a in json.loads(raw) if a)
             except (ValueError, TypeError):
                 continue
-        out.update(a for (a,) in self.conn.execute("SELECT alias FROM aliases"))
+        out.update(alias_names(self.conn))
         return out
 
 
