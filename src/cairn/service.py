@@ -23,6 +23,7 @@ from cairn.ops.memory import MemoryOps, SessionExtraction, _chat_note_ids, _extr
 from cairn.ops.notes import NotesOps, _LazyEmbedder  # noqa: F401
 from cairn.ops.search import SearchOps, read_batch_file
 from cairn.store import db
+from cairn.store.backend import SQLiteBackend, open_backend
 
 if TYPE_CHECKING:
     from cairn.store.vectors import VectorIndex
@@ -48,6 +49,7 @@ class Cairn(JobOps, SearchOps, MemoryOps, NotesOps):
         self._conn: sqlite3.Connection | None = None
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
+        self._store: SQLiteBackend | None = None
         self._alias_cache: tuple[tuple[int, int], frozenset[str]] | None = None  # (index state, aliases)
         from cairn.events import bus_for
         self.events = bus_for(self.settings.home)  # typed events of this home (cairn.events)
@@ -76,6 +78,14 @@ class Cairn(JobOps, SearchOps, MemoryOps, NotesOps):
         return self._embedder
 
     @property
+    def store(self) -> SQLiteBackend:
+        """The storage backend on the index (store.backend: notes, keywords, vectors, links,
+        jobs, memories), chosen by the settings; operations use it instead of SQL."""
+        if self._store is None:
+            self._store = open_backend(self.settings, self.conn)
+        return self._store
+
+    @property
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
             from cairn.store.vectors import VectorIndex
@@ -87,6 +97,7 @@ class Cairn(JobOps, SearchOps, MemoryOps, NotesOps):
             self._conn.close()
             self._conn = None
             self._vectors = None
+            self._store = None
             self._alias_cache = None  # its index state belongs to the closed connection
             self._pending_cache = None
 

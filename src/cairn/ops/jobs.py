@@ -10,11 +10,9 @@ from typing import Iterable
 
 from cairn import results as R
 from cairn.errors import InvalidInput
+from cairn.ops.memory import SessionExtraction, _extraction_llm
 from cairn.report import IngestReport, Progress
 from cairn.store import db
-from cairn.store import notes as N
-from cairn.ops.memory import SessionExtraction
-from cairn.ops.memory import _extraction_llm
 
 
 class JobOps:
@@ -34,11 +32,10 @@ class JobOps:
         events (ingest.started/progress/done/failed, note.created/changed, job.dead_lettered)
         and a trace whose stages are the progress phases. The report gets `trace_id`."""
         from cairn.events import ProgressEvents
-        from cairn.store import jobs as J
         from cairn.traces import Trace
         trace = Trace("ingest", {"op": op, "sources": sources[:20], "count": len(sources)})
         self.events.publish("ingest.started", {"op": op, "sources": sources[:20], "trace_id": trace.id})
-        dead_before = {j.id for j in J.by_state(self.conn, "dead")}
+        dead_before = {j.id for j in self.store.jobs.by_state("dead")}
         prog = ProgressEvents(self.events, op, progress)
         try:
             report = run(prog)
@@ -61,7 +58,7 @@ class JobOps:
         for name, reason in report.failed:
             self.events.publish("ingest.failed", {"op": op, "name": str(name), "error": reason,
                                                  "trace_id": trace.id})
-        for job in J.by_state(self.conn, "dead"):
+        for job in self.store.jobs.by_state("dead"):
             if job.id not in dead_before:
                 self.events.publish("job.dead_lettered", job.to_json())
         self.events.publish("ingest.done", {"op": op, **report.to_json(), "trace_id": trace.id})
@@ -73,18 +70,18 @@ class JobOps:
         a process that is gone (a crash): `cairn jobs run` resumes them], "queued": [up to
         `limit` job dicts]} (see store.jobs.JobRow). Nothing is changed."""
         from cairn.jobs import process_alive
-        from cairn.store import jobs as J
-        claimed = J.by_state(self.conn, "running")
+        jobs = self.store.jobs
+        claimed = jobs.by_state("running")
         alive = [j for j in claimed if process_alive(j.owner_pid or 0, j.owner_start)]
         gone = [j for j in claimed if j not in alive]
-        counts = J.counts(self.conn)
+        counts = jobs.counts()
         counts["running"] -= len(gone)
         counts["interrupted"] = len(gone)
         return R.JobsInfo(counts=counts,
-                          dead=[j.to_json() for j in J.by_state(self.conn, "dead")],
+                          dead=[j.to_json() for j in jobs.by_state("dead")],
                           running=[j.to_json() for j in alive],
                           interrupted=[j.to_json() for j in gone],
-                          queued=[j.to_json() for j in J.by_state(self.conn, "queued", limit)])
+                          queued=[j.to_json() for j in jobs.by_state("queued", limit)])
 
     def jobs_run(self, progress: Progress | None = None) -> IngestReport:
         """Resume pending work: requeue jobs of dead processes, run every queued job, then
@@ -95,15 +92,15 @@ class JobOps:
 
     def jobs_retry(self, ids: list[int] | None, progress: Progress | None = None) -> IngestReport:
         """Requeue dead letters (`ids`, or all of them when None) and run the queue.
-        Raises ValueError naming ids that are not dead letters."""
-        from cairn.store import jobs as J
+        Raises InvalidInput naming ids that are not dead letters."""
         if ids is not None:
-            bad = [i for i in ids if (j := J.get(self.conn, i)) is None or j.state != "dead"]
+            jobs = self.store.jobs
+            bad = [i for i in ids if (j := jobs.get(i)) is None or j.state != "dead"]
             if bad:
-                states = {i: (J.get(self.conn, i).state if J.get(self.conn, i) else "no such job") for i in bad}
+                states = {i: (jobs.get(i).state if jobs.get(i) else "no such job") for i in bad}
                 raise InvalidInput("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
                                  + " — `cairn jobs` lists the dead letters")
-        J.requeue_dead(self.conn, ids)
+        self.store.jobs.requeue_dead(ids)
         from cairn.ingest import run_jobs
         return self._traced_ingest("jobs.retry", [str(i) for i in ids or []], progress, lambda prog: run_jobs(
             self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
@@ -152,8 +149,8 @@ class JobOps:
 
     def status(self) -> R.Status:
         """Counts and health of the index (notes, chunks, vectors, missing rows)."""
-        c = N.counts(self.conn)
-        profile = N.index_profile(self.conn, self.settings.chunk.embed_max_chunks)
+        c = self.store.notes.counts()
+        profile = self.store.notes.index_profile(self.settings.chunk.embed_max_chunks)
         keyword_only = profile["keyword_only_chunks"]
         c["keyword_only_chunks"] = keyword_only
         c["missing_vectors"] = max(0, c["missing_vectors"] - keyword_only)

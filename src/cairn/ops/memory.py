@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 import json
-import sqlite3
 from dataclasses import dataclass, field
 
 from cairn import results as R
 from cairn.config import Settings
 from cairn.errors import InvalidInput
-from cairn.store import notes as N
 from cairn.validate import clean_id
 
 if TYPE_CHECKING:
@@ -111,10 +109,10 @@ class MemoryOps:
         model, problem = model
         out = []
         for note_id in note_ids:  # 1. facts and search keys of every session
-            note = N.get_note(self.conn, note_id)
+            note = self.store.notes.get_note(note_id)
             if note is None:
                 continue
-            res = extract_facts(_session_messages(self.conn, note_id), model)
+            res = extract_facts(_session_messages(self.store, note_id), model)
             if problem:
                 res.problems.insert(0, problem)
             upd = store_fact_keys(self.conn, note_id, facts_by_source(res.facts), res.method,
@@ -165,7 +163,7 @@ class MemoryOps:
         Messages whose keys changed are re-embedded before returning.
         """
         model = _extraction_llm(self.settings, llm)
-        return R.ExtractionList(self._extract_notes(_chat_note_ids(self.conn, target), model))
+        return R.ExtractionList(self._extract_notes(_chat_note_ids(self.store, target), model))
 
     def set_fact_keys(self, enabled: bool) -> R.Reembedded:
         """Index chat messages with (True) or without (False) their stored facts, for this
@@ -212,17 +210,18 @@ def _extraction_llm(settings: Settings, llm: str | None):
         return None, f"LLM {spec!r} unavailable, used the rule-based extractor: {exc}"
 
 
-def _session_messages(conn: sqlite3.Connection, note_id: str) -> list:
+def _session_messages(store, note_id: str) -> list:
+    """The messages of a chat note (`store`: the storage backend, store.backend)."""
     from cairn.memory.extract import Message
     return [Message(str(r["source_id"]), r["speaker"] or "", r["text"].replace("\\## [", "## ["),
                     r["event_time"] or "")
-            for r in N.message_rows(conn, note_id)]
+            for r in store.notes.message_rows(note_id)]
 
 
-def _chat_note_ids(conn: sqlite3.Connection, target: str | None) -> list[str]:
+def _chat_note_ids(store, target: str | None) -> list[str]:
     """Chat notes for `target`: None = all; a note id; a vault path; or a conversation name
     (all its sessions). ValueError when nothing matches."""
-    rows = N.chat_notes(conn)
+    rows = store.notes.chat_notes()
     if target is None:
         return [r["id"] for r in rows]
     hits = [r["id"] for r in rows if target in (r["id"], r["path"])

@@ -75,7 +75,7 @@ class NotesOps:
             raise InvalidInput(f"limit must be between 1 and 1000, got {limit}")
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
-        total, rows = N.list_notes(self.conn, type=type, tag=tag, limit=limit, offset=offset)
+        total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=offset)
         return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
     def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
@@ -92,7 +92,7 @@ class NotesOps:
 
     def recent_notes(self, since: str, limit: int = 10) -> R.NoteSummaries:
         """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
-        return R.NoteSummaries(N.recent_notes(self.conn, since, limit))
+        return R.NoteSummaries(self.store.notes.recent_notes(since, limit))
 
     def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):
         """The reminder scheduler of this home (cairn.schedule.scheduler.Scheduler) with the

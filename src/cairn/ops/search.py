@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from cairn import results as R
 from cairn.errors import InvalidInput
 from cairn.store import db
-from cairn.store import notes as N
-from cairn.store.memories import alias_names
 from cairn.validate import check_question, check_since
 
 if TYPE_CHECKING:
@@ -156,12 +154,12 @@ class SearchOps:
     def _read_aliases(self) -> set[str]:
         """The aliases of `_aliases`, read from the index."""
         out: set[str] = set()
-        for raw in N.note_aliases(self.conn):
+        for raw in self.store.notes.note_aliases():
             try:
                 out.update(str(a) for a in json.loads(raw) if a)
             except (ValueError, TypeError):
                 continue
-        out.update(alias_names(self.conn))
+        out.update(self.store.memories.alias_names())
         return out
 
 
