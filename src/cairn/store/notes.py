@@ -339,3 +339,13 @@ def message_rows(conn: sqlite3.Connection, note_id: str) -> list[sqlite3.Row]:
 def chat_notes(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     """(id, path, meta as JSON) of every chat note, by path."""
     return conn.execute("SELECT id, path, meta FROM notes WHERE type = 'chat' ORDER BY path").fetchall()
+
+
+def clear_index(conn: sqlite3.Connection) -> None:
+    """Empty notes, chunks, keyword rows, links and vectors (inside the caller's
+    transaction), keeping every vector in the text-hash cache so a rebuild re-embeds nothing
+    whose text is unchanged. Tombstones, jobs and the memory tables stay."""
+    conn.execute("""INSERT OR REPLACE INTO vector_cache(text_hash, model, vec)
+                    SELECT text_hash, model, vec FROM vectors""")
+    for table in ("chunks_fts", "vectors", "links", "chunks", "notes"):
+        conn.execute(f"DELETE FROM {table}")
