@@ -42,7 +42,7 @@ MARKER = ".bench-scifact.json"
 # A folder stands for every .py file under it (the ingest package).
 INDEX_CODE = ["src/cairn/ingest.py", "src/cairn/ingest", "src/cairn/chunk.py", "src/cairn/vault.py",
               "src/cairn/store/db.py", "src/cairn/store/notes.py", "src/cairn/store/fts.py",
-              "src/cairn/parse/markdown.py"]
+              "src/cairn/parse/markdown.py", "src/cairn/parse/frontmatter.py", "src/cairn/parse/wikilinks.py"]
 
 
 def _model_manifest() -> str:
