@@ -288,6 +288,7 @@ class Settings:
     home: Path
     llm: str = ""
     embedder: str = "minilm"
+    store: str = "sqlite"  # the storage backend (store/backend.py); only "sqlite" today
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
@@ -474,6 +475,11 @@ def load_settings(home: Path | str | None = None) -> Settings:
             settings.vault_dir = (home_path.resolve() / Path(vault).expanduser()).resolve()
             if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
                 raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
+        if "store" in data:
+            store = data.pop("store")
+            if store != "sqlite":
+                raise ConfigError(f"config.toml: store must be \"sqlite\" (the only storage backend), got {store!r}")
+            settings.store = store
         if "embedder" in data:
             embedder = data.pop("embedder")
             if not isinstance(embedder, str) or not embedder.strip():

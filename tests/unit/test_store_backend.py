@@ -65,3 +65,13 @@ def test_an_unknown_backend_is_refused(tmp_path):
     settings = types.SimpleNamespace(store="postgres", index_path=tmp_path / "index.db")
     with pytest.raises(ConfigError, match="store must be one of sqlite, got 'postgres'"):
         B.open_backend(settings)
+
+
+def test_the_store_setting_is_checked_when_config_loads(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('store = "postgres"\n')
+    with pytest.raises(ConfigError, match="store must be \"sqlite\""):
+        load_settings(home)
+    (home / "config.toml").write_text('store = "sqlite"\n')
+    assert load_settings(home).store == "sqlite"
