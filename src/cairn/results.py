@@ -119,6 +119,19 @@ class BatchHits(Record):
     warnings: list
 
 
+class AnswerRow(Record):
+    """One line of `Cairn.ask_batch()`: the question's id and its answer's main fields."""
+
+    id: Any
+    verdict: str
+    answer: str
+    citations: list
+    mode: str
+    llm: Any
+    fallback: Any
+    problems: list
+
+
 # --------------------------------------------------------------------------- notes and links
 class NotePage(Record):
     """`Cairn.notes_list()`: one page of notes (NoteRow.summary dicts) and the total."""
@@ -165,6 +178,10 @@ class NoteLinks(Record):
 
 class LinkList(Items):
     """`Cairn.unresolved_links()`: links.LinkView items."""
+
+
+class RemovedExports(Items):
+    """`Cairn.cleanup_exports()`: the names of the export files deleted."""
 
 
 class CoreBlock(Record):

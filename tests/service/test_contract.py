@@ -19,7 +19,7 @@ from cairn.service import Cairn
 # runs until stopped and reports through its on_event callback, and `scheduler`, a resource
 # (the home's reminder scheduler) the caller runs and closes.
 NOT_OPERATIONS = {"conn", "embedder", "vectors", "settings", "close", "database_error_message", "watch",
-                  "scheduler"}
+                  "scheduler", "store", "export_path"}  # export_path: the file to stream (a Path)
 
 
 def operations() -> list[str]:
@@ -30,8 +30,10 @@ def operations() -> list[str]:
 
 def test_every_operation_declares_a_result_with_to_json():
     from cairn.memory.model import CoreContext, MemoryChange
+    from cairn.exports import ExportResult
     from cairn.sync import SyncReport
-    extra = {"CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport}
+    extra = {"CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport,
+             "ExportResult": ExportResult}
     hints = {}
     for name in operations():
         fn = getattr(Cairn, name)
@@ -79,6 +81,8 @@ def test_results_at_run_time(app, tmp_path):
     assert check(rows[0], R.BatchHits)["query_id"] == "q1"
     ans = app.ask("Where does the heron nest?", llm="none")
     check(ans, type(ans))
+    rows = list(app.ask_batch([("q1", "Where does the heron nest?")], llm="none"))
+    assert check(rows[0], R.AnswerRow)["id"] == "q1"
     change = app.remember("Sam lives in Leeds.", at="2025-01-01T10:00:00+00:00")
     check(change, type(change))
     check(app.memories(), R.MemoryList)

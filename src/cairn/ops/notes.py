@@ -139,11 +139,11 @@ class NotesOps:
         from cairn.exports import resolve_export
         return resolve_export(self.settings.home, name)
 
-    def cleanup_exports(self, max_age: float | None = None) -> list[str]:
+    def cleanup_exports(self, max_age: float | None = None) -> R.RemovedExports:
         """Delete export files older than `max_age` seconds (default 24 h); returns their
         names. `cairn serve` runs it hourly (exports.cleanup_exports)."""
         from cairn.exports import DEFAULT_MAX_AGE, cleanup_exports
-        return cleanup_exports(self.settings.home, DEFAULT_MAX_AGE if max_age is None else max_age)
+        return R.RemovedExports(cleanup_exports(self.settings.home, DEFAULT_MAX_AGE if max_age is None else max_age))
 
 
 class _LazyEmbedder:

@@ -131,15 +131,15 @@ class SearchOps:
         return ans
 
     def ask_batch(self, questions: Iterable[tuple[str, str]], *, llm: str | None = None,
-                  k: int = 8) -> Iterator[dict]:
+                  k: int = 8) -> Iterator[R.AnswerRow]:
         """Answer many questions in this process: yields, per (id, question), {"id",
         "verdict", "answer", "citations", "mode", "llm", "fallback", "problems"} (citations as
         in `Answer.citations`: source_id, path, page, quote, ...). Same checks as `ask`."""
         for qid, question in questions:
             ans = self.ask(question, llm=llm, k=k)
             row = ans.to_json()
-            yield {"id": qid, **{key: row[key] for key in ("verdict", "answer", "citations", "mode", "llm",
-                                                           "fallback", "problems")}}
+            yield R.AnswerRow({"id": qid, **{key: row[key] for key in ("verdict", "answer", "citations", "mode",
+                                                                       "llm", "fallback", "problems")}})
 
     def _aliases(self) -> frozenset[str]:
         """Every alias of a note (frontmatter `aliases`) or of a memory entity: names the
