@@ -319,3 +319,9 @@ def _split_sql(sql: str) -> list[str]:
     literal in a migration may contain `--` or `;`)."""
     text = re.sub(r"--[^\n]*", "", sql)
     return [part.strip() for part in text.split(";") if part.strip()]
+
+
+def set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
+    """How long a statement on `conn` waits for another process's lock before it fails
+    ("database is locked"); store.db.connect sets BUSY_TIMEOUT_MS."""
+    conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
