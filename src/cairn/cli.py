@@ -852,11 +852,47 @@ def _register_plugin_commands(argv: list[str] | None = None) -> None:
     known = {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
     known |= {g.name for g in app.registered_groups}
     if command is not None and command in known and "--help" not in args:
-        return
+        if command != "import" or _subcommand(args, "import") in {c.name for c in import_app.registered_commands}:
+            return
     added = load_entry_points()
     if added:
         pm.subset_hook_caller("register_commands",
                               remove_plugins=[p for n, p in pm.list_name_plugin() if n not in added])(cli=app)
+        register_importer_commands(import_app)  # `cairn import NAME` for plugin importers
+
+
+def _importer_command(name: str):
+    """`cairn import NAME FILE [--json] [-q]` for an importer a plugin registered."""
+
+    def run(file: Path = typer.Argument(..., help="The file to import."),
+            json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")) -> None:
+        with _service() as svc, _progress(not quiet) as prog:
+            report = svc.import_file(name, file, progress=prog)
+        _print_report(report, json_out)
+        _exit_if_failed(report)
+
+    run.__doc__ = f"Import FILE with the {name!r} importer (registered by a plugin)."
+    return run
+
+def register_importer_commands(import_app) -> None:
+    """`cairn import NAME` for every importer a plugin adds (notes and chat have their own).
+    Called by the command line once the entry-point plugins are loaded (cli.py), so a
+    command that needs no plugin never reads the installed packages."""
+    from cairn.registries import importers, reset
+    reset()  # the tables were maybe built before these plugins were loaded
+    known = {c.name for c in import_app.registered_commands}
+    for name in importers():
+        if name not in known:
+            import_app.command(name)(_importer_command(name))
+
+
+def _subcommand(args: list[str], command: str) -> str | None:
+    """The word after `command` on the command line, or None."""
+    try:
+        return args[args.index(command) + 1]
+    except (ValueError, IndexError):
+        return None
 
 
 def _command_name(args: list[str]) -> str | None:

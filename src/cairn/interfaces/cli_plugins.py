@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path  # typer reads the annotations of _importer_command's function here
 from typing import Optional
 
 import typer
@@ -68,31 +67,9 @@ def tool_run(name: str = typer.Argument(..., help="Tool name (see `cairn tools`)
     _dump(result if json_out else result)
 
 
-def _importer_command(name: str):
-    """`cairn import NAME FILE [--json] [-q]` for an importer a plugin registered."""
-
-    def run(file: Path = typer.Argument(..., help="The file to import."),
-            json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")) -> None:
-        from cairn.cli import _exit_if_failed, _print_report, _progress, _service
-        with _service() as svc, _progress(not quiet) as prog:
-            report = svc.import_file(name, file, progress=prog)
-        _print_report(report, json_out)
-        _exit_if_failed(report)
-
-    run.__doc__ = f"Import FILE with the {name!r} importer (registered by a plugin)."
-    return run
-
-
 @hookimpl
 def register_commands(cli):
     cli.command("plugins")(plugins_cmd)
     cli.command("tools")(tools_cmd)
     cli.add_typer(tool_app, name="tool")
-    # `cairn import NAME` for every importer a plugin adds (notes and chat have their own).
-    from cairn.cli import import_app
-    from cairn.registries import importers
-    known = {c.name for c in import_app.registered_commands}
-    for name in importers():
-        if name not in known:
-            import_app.command(name)(_importer_command(name))
+

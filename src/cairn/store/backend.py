@@ -134,12 +134,21 @@ class MemoryStore(Protocol):
 
 class Bound:
     """The functions of store modules with their first argument (the connection) bound:
-    `Bound(conn, notes, copies).get_note(id)` is `notes.get_note(conn, id)`. The first
-    module that has a name wins."""
+    `Bound(conn, "notes", "copies").get_note(id)` is `store.notes.get_note(conn, id)`. The
+    first module that has a name wins. Modules are imported on first use (store.vectors
+    needs numpy, which `cairn status` never loads)."""
 
-    def __init__(self, conn: sqlite3.Connection, *modules: ModuleType) -> None:
+    def __init__(self, conn: sqlite3.Connection, *names: str) -> None:
         self._conn = conn
-        self._modules = modules
+        self._names = names
+        self._loaded: tuple[ModuleType, ...] | None = None
+
+    @property
+    def _modules(self) -> tuple[ModuleType, ...]:
+        if self._loaded is None:
+            import importlib
+            self._loaded = tuple(importlib.import_module(f"cairn.store.{n}") for n in self._names)
+        return self._loaded
 
     def __getattr__(self, name: str):
         for module in self._modules:
@@ -159,14 +168,13 @@ class SQLiteBackend:
     name = "sqlite"
 
     def __init__(self, conn: sqlite3.Connection) -> None:
-        from cairn.store import copies, fact_keys, jobs, keyword, links, memories, notes, vectors
         self.conn = conn
-        self.notes: NoteStore = Bound(conn, notes, copies)  # type: ignore[assignment]
-        self.keywords: KeywordIndex = Bound(conn, keyword)  # type: ignore[assignment]
-        self.vectors: VectorStore = Bound(conn, vectors)  # type: ignore[assignment]
-        self.links: LinkStore = Bound(conn, links)  # type: ignore[assignment]
-        self.jobs: JobStore = Bound(conn, jobs)  # type: ignore[assignment]
-        self.memories: MemoryStore = Bound(conn, memories, fact_keys)  # type: ignore[assignment]
+        self.notes: NoteStore = Bound(conn, "notes", "copies")  # type: ignore[assignment]
+        self.keywords: KeywordIndex = Bound(conn, "keyword")  # type: ignore[assignment]
+        self.vectors: VectorStore = Bound(conn, "vectors")  # type: ignore[assignment]
+        self.links: LinkStore = Bound(conn, "links")  # type: ignore[assignment]
+        self.jobs: JobStore = Bound(conn, "jobs")  # type: ignore[assignment]
+        self.memories: MemoryStore = Bound(conn, "memories", "fact_keys")  # type: ignore[assignment]
 
     def close(self) -> None:
         self.conn.close()
