@@ -63,7 +63,7 @@ def test_the_example_plugin_is_listed_and_each_of_its_hooks_works(site, tmp_path
 
     r = run(site, home, "search", "--mode", "keyword", "--json", "lamp oil")
     assert r.returncode == 0, r.stderr
-    hits = json.loads(r.stdout)
+    hits = json.loads(r.stdout)["hits"]
     assert hits and hits[0]["title"] == "errands" and "- [ ] buy lamp oil" in hits[0]["snippet"]
 
     r = run(site, home, "hello", "Ada")
@@ -82,7 +82,7 @@ def test_the_example_plugin_is_listed_and_each_of_its_hooks_works(site, tmp_path
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["added"] == 2
     r = run(site, home, "search", "--mode", "keyword", "--json", "otter")
-    assert [h["path"] for h in json.loads(r.stdout)] == ["lines/an otter under the bridge.md"]
+    assert [h["path"] for h in json.loads(r.stdout)["hits"]] == ["lines/an otter under the bridge.md"]
 
 
 def test_without_the_plugin_its_command_is_unknown(tmp_path):
