@@ -12,7 +12,8 @@ import numpy as np
 from cairn.model import Chunk
 from cairn.store import notes as N
 from cairn.store.locks import exclusive
-from cairn.store.vectors import cached_vectors, clear_vector_cache, put_vectors
+from cairn.store.vectors import (cached_vectors, chunks_to_embed, clear_vector_cache, drop_other_models,
+                                 other_model_count, put_vectors)
 from cairn.report import Progress
 from cairn.ingest.index import _sha1
 
@@ -50,19 +51,13 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
 def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
                    max_chunks_per_note: int, *, fact_keys: bool) -> tuple[int, int]:
     model = model_key(embedder)
-    stale = conn.execute("SELECT count(*) FROM vectors WHERE model != ?", (model,)).fetchone()[0]
+    stale = other_model_count(conn, model)
     if stale:
         # Vectors of another model or precision are close but not comparable: replace them.
         with N.transaction(conn):
-            conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
+            drop_other_models(conn, model)
             N.bump_vector_generation(conn)
-    rows = conn.execute(
-        f"""SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
-            JOIN notes n ON n.id = c.note_id
-            LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
-            WHERE c.ord < {int(max_chunks_per_note)}
-              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)"""
-    ).fetchall()
+    rows = chunks_to_embed(conn, max_chunks_per_note)
     if not rows:
         clear_vector_cache(conn)
         return 0, 0

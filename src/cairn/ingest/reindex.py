@@ -20,13 +20,7 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
     reused (kept aside by text hash), everything else is re-embedded."""
     report = IngestReport()
     with N.transaction(conn):
-        conn.execute("""INSERT OR REPLACE INTO vector_cache(text_hash, model, vec)
-                        SELECT text_hash, model, vec FROM vectors""")
-        conn.execute("DELETE FROM chunks_fts")
-        conn.execute("DELETE FROM vectors")
-        conn.execute("DELETE FROM links")
-        conn.execute("DELETE FROM chunks")
-        conn.execute("DELETE FROM notes")
+        N.clear_index(conn)
         N.bump_vector_generation(conn)
     files = list(V.iter_note_files(settings.vault))
     trashed = N.tombstoned_hashes(conn)

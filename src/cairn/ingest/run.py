@@ -4,7 +4,6 @@ runs them (cairn.jobs: retries, dead letters, crash-safe resume) and embeds what
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import time
@@ -14,6 +13,7 @@ from typing import Callable
 from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
+from cairn.store import jobs as J
 from cairn.store import notes as N
 from cairn.store.locks import exclusive
 from cairn.report import IngestReport, Progress
@@ -177,7 +177,7 @@ _IMPORTED = time.monotonic()
 
 def _queued_split(conn: sqlite3.Connection, ids: list[int] | None) -> tuple[list[int], list[int]]:
     """(text-source job ids, heavy-source job ids) among the queued jobs (or among `ids`)."""
-    rows = conn.execute("SELECT id, payload FROM jobs WHERE state = 'queued' ORDER BY id").fetchall()
+    rows = J.queued_payloads(conn)
     wanted = set(ids) if ids is not None else None
     light, heavy = [], []
     for jid, payload in rows:
@@ -217,9 +217,7 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
             dead, retries = list(result.dead), result.retries
             report.timings["keyword_searchable_s"] = round(_since_start(), 3)
             if pool is not None and heavy:
-                rows = conn.execute(f"SELECT payload FROM jobs WHERE id IN ({','.join('?' * len(heavy))})",
-                                    heavy).fetchall()
-                paths = [Path(json.loads(r[0])["path"]) for r in rows]
+                paths = [Path(p["path"]) for p in J.payloads(conn, heavy)]
                 pool.prefetch([(p, _parse_options(settings)) for p in paths if _needs_parse(conn, settings, p)])
             if embed:
                 report.embedded, report.reused_vectors = embed_missing(

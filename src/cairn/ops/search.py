@@ -50,10 +50,9 @@ class SearchOps:
             have = len(self.vectors)
             # count(*) of all chunks reads the smallest index (0.2 ms at 6k chunks); the exact
             # count of eligible chunks scans one (3 ms at 6k): only when vectors are short.
-            pending = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0] - have
+            pending = self.store.keywords.chunk_count() - have
             if pending > 0:
-                eligible = self.conn.execute("SELECT count(*) FROM chunks WHERE ord < ?",
-                                             (self.settings.chunk.embed_max_chunks,)).fetchone()[0]
+                eligible = self.store.keywords.embeddable_chunk_count(self.settings.chunk.embed_max_chunks)
                 pending = eligible - have
             self._pending_cache = (state, max(0, pending))
         return self._pending_cache[1]

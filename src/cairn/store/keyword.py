@@ -82,3 +82,8 @@ def chunk_details(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, sql
                 WHERE c.id IN ({','.join('?' * len(part))})""", part):
             rows[r["id"]] = r
     return rows
+
+
+def embeddable_chunk_count(conn: sqlite3.Connection, max_chunks_per_note: int) -> int:
+    """Chunks among the first `max_chunks_per_note` of their note (those that get a vector)."""
+    return conn.execute("SELECT count(*) FROM chunks WHERE ord < ?", (max_chunks_per_note,)).fetchone()[0]
