@@ -39,9 +39,10 @@ MARKER = ".bench-scifact.json"
 # Code whose behaviour is baked into the cached index: a change rebuilds the home. The
 # embedder is identified by its exported model's manifest (model, precision, format), not by
 # its source, whose edits (batching, threads) do not change the vectors beyond ~1e-5.
-INDEX_CODE = ["src/cairn/ingest.py", "src/cairn/chunk.py", "src/cairn/vault.py",
-              "src/cairn/store/db.py", "src/cairn/store/notes.py", "src/cairn/search/text.py",
-              "src/cairn/parse/markdown.py"]
+# A folder stands for every .py file under it (the ingest package).
+INDEX_CODE = ["src/cairn/ingest.py", "src/cairn/ingest", "src/cairn/chunk.py", "src/cairn/vault.py",
+              "src/cairn/store/db.py", "src/cairn/store/notes.py", "src/cairn/store/fts.py",
+              "src/cairn/parse/markdown.py", "src/cairn/parse/frontmatter.py", "src/cairn/parse/wikilinks.py"]
 
 
 def _model_manifest() -> str:
@@ -57,7 +58,10 @@ def fingerprint(corpus: Path) -> dict:
     h = hashlib.sha256()
     for rel in INDEX_CODE:
         p = REPO / rel
-        h.update(rel.encode() + b"\0" + (p.read_bytes() if p.exists() else b"-") + b"\0")
+        files = sorted(p.rglob("*.py")) if p.is_dir() else [p]
+        for f in files:
+            name = f.relative_to(REPO).as_posix()
+            h.update(name.encode() + b"\0" + (f.read_bytes() if f.exists() else b"-") + b"\0")
     h.update(_model_manifest().encode())
     st = corpus.stat()
     return {"corpus": str(corpus), "corpus_size": st.st_size, "corpus_mtime": int(st.st_mtime),

@@ -62,3 +62,27 @@ def write_jsonl(path, rows):
     """Write `rows` (JSON-serialisable objects) to `path` as JSONL, one per line, each line
     ended by a newline (the shape `cairn import notes|chat` reads); returns the path."""
     return write(path, "".join(json.dumps(r) + "\n" for r in rows))
+
+
+class HashEmbedder:
+    """A fast deterministic embedder (bag of hashed words, 64-d, unit length) for tests where
+    retrieval quality is not the point: no model is loaded."""
+
+    model_name = "test-hash-64"
+    dim = 64
+
+    def embed(self, texts):
+        import hashlib
+
+        import numpy as np
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for word in text.lower().split():
+                out[i, int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms == 0, 1, norms)
+
+
+@pytest.fixture
+def hash_embedder():
+    return HashEmbedder()

@@ -207,7 +207,7 @@ def test_reindex_from_vault_alone(home, corpus, embedder):
 
 
 def test_interrupted_ingest_does_not_duplicate_vault_notes(app, corpus, home, monkeypatch):
-    import cairn.ingest as ingest_mod
+    import cairn.ingest.files as ingest_mod  # ingest_file looks index_note_file up in its own module
 
     real = ingest_mod.index_note_file
     calls = {"n": 0}

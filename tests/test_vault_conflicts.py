@@ -172,7 +172,7 @@ def test_deleted_vault_copy_is_recreated(app, src):
 def test_interrupted_write_is_not_taken_for_an_edit(app, src, monkeypatch):
     """Cairn records a write before it replaces the file: a crash before or after the file
     is replaced never reads as the person's edit on the resumed run."""
-    import cairn.ingest as ingest_mod
+    import cairn.ingest.files as ingest_mod  # ingest_file looks index_note_file up in its own module
 
     vault = app.settings.vault
     app.ingest([src])

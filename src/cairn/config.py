@@ -50,9 +50,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from cairn.errors import InvalidInput, Unavailable
 
 
-class ConfigError(ValueError):
+class ConfigError(InvalidInput):
     """config.toml is unreadable or holds a value of the wrong type (message names the key)."""
 
 
@@ -66,7 +67,7 @@ def _nearest_existing(path: Path) -> Path | None:
     return next((p for p in (path, *path.parents) if p.exists()), None)
 
 
-class HomeNotWritable(RuntimeError):
+class HomeNotWritable(Unavailable):
     """The Cairn home folder cannot be written. Cairn writes there even to read: SQLite in
     WAL mode keeps `index.db-wal` and `index.db-shm` beside the index. `home`: the folder;
     `reason`: the OS reason ("permission denied", "read-only file system"); the message
@@ -344,6 +345,8 @@ class Settings:
 
     home: Path
     llm: str = ""
+    embedder: str = "minilm"
+    store: str = "sqlite"  # the storage backend (store/backend.py); only "sqlite" today
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
@@ -546,6 +549,17 @@ def load_settings(home: Path | str | None = None) -> Settings:
             settings.vault_dir = (home_path.resolve() / Path(vault).expanduser()).resolve()
             if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
                 raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
+        if "store" in data:
+            store = data.pop("store")
+            if store != "sqlite":
+                raise ConfigError(f"config.toml: store must be \"sqlite\" (the only storage backend), got {store!r}")
+            settings.store = store
+        if "embedder" in data:
+            embedder = data.pop("embedder")
+            if not isinstance(embedder, str) or not embedder.strip():
+                raise ConfigError(f"config.toml: embedder must be an embedder name (see `cairn plugins`), "
+                                  f"got {embedder!r}")
+            settings.embedder = embedder.strip()
         if "max_file_bytes" in data:
             _apply(settings, {"max_file_bytes": data.pop("max_file_bytes")}, "")
         if data:

@@ -1,9 +1,11 @@
 """One error hierarchy for every door (CLI, REST, MCP, assistant, Telegram).
 
 `CairnError` is the root. Each category carries the CLI exit code and the HTTP status an
-adapter maps it to, once, at its edge; anything that is not a `CairnError` (or one of the
-legacy `ValueError`/`OSError` user errors the CLI already maps) is a bug and is shown with a
-traceback. Modeled on httpx's `_exceptions.py`: one root, categories, leaves.
+adapter maps it to, once, at its edge; anything that is not a `CairnError` (or an OSError
+about a file the person named) is a bug and is shown with a traceback. Every exception class
+of Cairn is rooted here (tests/unit/test_errors.py), each also still an instance of what it
+was before (NoteNotFound a ValueError, LLMError a RuntimeError...), so older callers that
+catch those keep working. Modeled on httpx's `_exceptions.py`: one root, categories, leaves.
 
     category         exit  HTTP   meaning
     InvalidInput       1   400    the request names something malformed (bad id, bad JSON...)

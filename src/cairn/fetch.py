@@ -46,6 +46,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Callable
 from urllib.parse import urljoin, urlsplit
+from cairn.errors import InvalidInput, TooLarge, Unavailable
 
 Resolver = Callable[[str, int], list[str]]  # (host, port) -> IP address strings
 Connector = Callable[[str, int, float | None], object]  # (ip, port, timeout) -> httpcore NetworkStream
@@ -54,20 +55,24 @@ USER_AGENT = "Cairn/0.1 (+local-first memory; one page per request)"
 REDIRECTS = (301, 302, 303, 307, 308)
 
 
-class FetchError(Exception):
+class FetchError(Unavailable):
     """Base class: the URL could not be fetched; `str(exc)` names the URL and the reason.
     `transient` is True when trying again later may succeed."""
 
     transient = False
 
 
-class URLRefused(FetchError):
+class URLRefused(FetchError, InvalidInput):
     """The URL (or a redirect target) is not allowed: scheme, credentials, or an address
     that is loopback/private/link-local/metadata/... (message names the address and why)."""
 
+    http_status, category = InvalidInput.http_status, InvalidInput.category
 
-class FetchTooLarge(FetchError):
+
+class FetchTooLarge(FetchError, TooLarge):
     """The body is larger than the cap (declared by Content-Length or seen while streaming)."""
+
+    http_status, category = TooLarge.http_status, TooLarge.category
 
 
 class FetchTimeout(FetchError):

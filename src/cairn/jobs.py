@@ -32,12 +32,13 @@ from typing import Callable
 from cairn.config import JobSettings
 from cairn.store import jobs as J
 from cairn.store.jobs import JobRow
+from cairn.errors import InvalidInput
 
 Handler = Callable[[JobRow], str]  # job -> outcome; raises on failure
 JobProgress = Callable[[str, int, int], None]
 
 
-class PermanentJobError(Exception):
+class PermanentJobError(InvalidInput):
     """A failure that retrying cannot fix; the job goes straight to the dead letters."""
 
 

@@ -34,15 +34,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from cairn.store import notes as N
+from cairn.errors import InvalidInput, NotFound
+from cairn.store import links as L
 
 _SUFFIXES = (".md", ".markdown", ".mdx")
 
 
-class NoteNotFound(ValueError):
+class NoteNotFound(NotFound):
     """No note matches the reference given (message names it)."""
 
 
-class AmbiguousNote(ValueError):
+class AmbiguousNote(InvalidInput):
     """Several notes match a reference (message lists their paths)."""
 
 
@@ -96,7 +98,7 @@ class Resolver:
     def from_db(cls, conn: sqlite3.Connection) -> "Resolver":
         """A resolver over every indexed note."""
         import json
-        rows = conn.execute("SELECT id, path, title, aliases FROM notes").fetchall()
+        rows = L.note_names(conn)
         return cls([NoteRef(r[0], r[1], r[2], json.loads(r[3] or "[]")) for r in rows])
 
     def _pick(self, ids: list[str], from_path: str) -> str:
@@ -172,14 +174,10 @@ def _view(row: sqlite3.Row, resolver: Resolver) -> LinkView:
                     dest.title if dest else None)
 
 
-_LINK_SQL = "SELECT note_id, target, alias, anchor, embed, start FROM links"
-
-
 def outgoing(conn: sqlite3.Connection, note_id: str, resolver: Resolver | None = None) -> list[LinkView]:
     """The links written in note `note_id`, in text order (frontmatter links last)."""
     resolver = resolver or Resolver.from_db(conn)
-    rows = conn.execute(_LINK_SQL + " WHERE note_id = ? ORDER BY start < 0, start, rowid",
-                        (note_id,)).fetchall()
+    rows = L.links_of(conn, note_id)
     return [_view(r, resolver) for r in rows]
 
 
@@ -187,8 +185,7 @@ def backlinks(conn: sqlite3.Connection, note_id: str, resolver: Resolver | None 
     """Links in *other* notes that resolve to `note_id` (one entry per link)."""
     resolver = resolver or Resolver.from_db(conn)
     out = []
-    for r in conn.execute(_LINK_SQL + " WHERE note_id != ? AND target != '' ORDER BY note_id, start",
-                          (note_id,)):
+    for r in L.links_elsewhere(conn, note_id):
         v = _view(r, resolver)
         if v.resolved_id == note_id:
             out.append(v)
@@ -198,7 +195,7 @@ def backlinks(conn: sqlite3.Connection, note_id: str, resolver: Resolver | None 
 def unresolved(conn: sqlite3.Connection) -> list[LinkView]:
     """Every link whose target matches no note, by source path then position."""
     resolver = Resolver.from_db(conn)
-    views = [_view(r, resolver) for r in conn.execute(_LINK_SQL + " WHERE target != ''")]
+    views = [_view(r, resolver) for r in L.all_links(conn)]
     out = [v for v in views if v.kind == "unresolved"]
     out.sort(key=lambda v: (v.source_path, v.target))
     return out

@@ -32,11 +32,12 @@ from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
 from cairn.store import notes as N
 from cairn.sync import reconcile
+from cairn.errors import Conflict, InvalidInput
 
 MODES = NOTE_UPDATE_MODES
 
 
-class NoteConflict(ValueError):
+class NoteConflict(Conflict):
     """The operation would create a duplicate note or overwrite another file (message names it)."""
 
 
@@ -93,7 +94,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     an empty title or a folder outside the vault."""
     title = title.strip()
     if not title:
-        raise ValueError("the note title is empty")
+        raise InvalidInput("the note title is empty")
     resolver = Resolver.from_db(conn)
     same = resolver.by_title.get(key(title), [])
     if same:
@@ -104,9 +105,9 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     target = (settings.vault / folder / f"{_safe_filename(title)}.md")
     vault = settings.vault.resolve()
     if vault != target.parent.resolve() and vault not in target.parent.resolve().parents:
-        raise ValueError(f"folder {folder!r} is outside the vault")
+        raise InvalidInput(f"folder {folder!r} is outside the vault")
     if any(V.skip_dir_name(p) for p in Path(folder).parts):
-        raise ValueError(f"folder {folder!r} is a hidden or reserved vault folder")
+        raise InvalidInput(f"folder {folder!r} is a hidden or reserved vault folder")
     if target.exists():
         raise NoteConflict(f"{V.rel(settings.vault, target)} exists already")
     relpath = V.rel(settings.vault, target)
@@ -139,9 +140,9 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     `expected_hash` (the file's sha256 when the editor read it) is given and the file now
     differs (edited outside meanwhile). Nothing is written then."""
     if mode not in MODES:
-        raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+        raise InvalidInput(f"mode {mode!r} is not one of {', '.join(MODES)}")
     if not body or not body.strip():
-        raise ValueError(f"the new body for {ref!r} is empty; nothing was changed "
+        raise InvalidInput(f"the new body for {ref!r} is empty; nothing was changed "
                          "(to remove the note use `cairn note delete`)")
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)

@@ -34,6 +34,10 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_capture",
     "cairn.interfaces.cli_chat",
     "cairn.tools.files",
+    "cairn.builtin_plugins.llm_backends",
+    "cairn.builtin_plugins.parsers",
+    "cairn.builtin_plugins.embedders",
+    "cairn.builtin_plugins.importers",
 )
 
 pm = pluggy.PluginManager("cairn")
@@ -41,6 +45,7 @@ pm.add_hookspecs(hookspecs)
 _builtins_loaded = False
 _entry_points_loaded = False
 _errors: dict[str, str] = {}
+_versions: dict[str, str] = {}  # entry-point plugin name -> its distribution's version
 
 
 def load_builtins() -> pluggy.PluginManager:
@@ -93,6 +98,8 @@ def _load_entry_points(eps, allow: set[str] | None, added: list[str]) -> None:
         try:
             pm.register(ep.load(), name=ep.name)
             added.append(ep.name)
+            if getattr(ep, "dist", None) is not None:
+                _versions[ep.name] = ep.dist.version
         except Exception as exc:  # a broken plugin must not take Cairn down
             _errors[ep.name] = f"{type(exc).__name__}: {exc}"
             print(f"warning: plugin {ep.name} failed to load: {exc}", file=sys.stderr)
@@ -132,9 +139,8 @@ def plugin_list() -> list[dict]:
     for name, plugin in pm.list_name_plugin():
         hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
         entry = {"name": name, "builtin": name in BUILTINS, "hooks": hooks}
-        dist = next((d for p, d in pm.list_plugin_distinfo() if p is plugin), None)
-        if dist is not None:
-            entry["version"] = dist.version
+        if name in _versions:
+            entry["version"] = _versions[name]
         out.append(entry)
     out += [{"name": n, "builtin": False, "hooks": [], "error": e} for n, e in _errors.items()]
     return out

@@ -29,6 +29,7 @@ from cairn.config import Settings
 from cairn.ingest import embed_missing, index_note_file
 from cairn.parse.errors import ParseError
 from cairn.store import notes as N
+from cairn.store.vectors import any_chunk_to_embed
 
 
 @dataclass
@@ -122,10 +123,7 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
 
 def _vectors_missing(conn: sqlite3.Connection, settings: Settings) -> bool:
     """True when some chunk that should have a vector has none (an interrupted run)."""
-    return conn.execute(
-        """SELECT 1 FROM chunks c WHERE c.ord < ? AND NOT EXISTS
-           (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id) LIMIT 1""",
-        (settings.chunk.embed_max_chunks,)).fetchone() is not None
+    return any_chunk_to_embed(conn, settings.chunk.embed_max_chunks)
 
 
 def _remove_gone(conn: sqlite3.Connection, gone: list[str], report: SyncReport) -> None:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import yaml
+from cairn.errors import InvalidInput
 
 from cairn import paths as P
 
@@ -71,7 +72,7 @@ _FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL
 _FM_OPEN_RE = re.compile(r"\A---[ \t]*\n")
 
 
-class FrontmatterError(ValueError):
+class FrontmatterError(InvalidInput):
     """A note's frontmatter block cannot be read (the message names the problem)."""
 
 

@@ -165,8 +165,7 @@ class _Watcher:
         if path.exists():
             return False
         prefix = path.relative_to(self.vault).as_posix() + "/"  # a folder that went away?
-        return self.conn.execute("SELECT 1 FROM notes WHERE path >= ? AND path < ? LIMIT 1",
-                                 (prefix, prefix[:-1] + "0")).fetchone() is not None
+        return N.has_notes_under(self.conn, prefix)
 
     def _inbox_relevant(self, path: Path, inbox: Path) -> bool:
         """Under no folder `iter_sources` skips, and a name it takes that is no temp file."""

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from cairn.answer.support import MONTH_NAMES, TITLES, WEEKDAY_NAMES
-from cairn.search.text import STOPWORDS
+from cairn.store.fts import STOPWORDS
 
 _MONTHS_DAYS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
 # Titles before a name: never evidence that the name is known ("Dr. Smith" is not known

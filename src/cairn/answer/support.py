@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from cairn.search.text import STOPWORDS, query_terms
+from cairn.store.fts import STOPWORDS, query_terms
 
 # A sentence ends at . ! ? followed by space or end of line ("v2.pdf" and "1.5" do not end
 # one), at CJK full stops, or at a line break.

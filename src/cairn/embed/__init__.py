@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from cairn.embed.minilm import DEFAULT_BATCH_SIZE, INT8_BATCH_SIZE, Embedder, EmbedderUnavailable
 
-__all__ = ["DEFAULT_BATCH_SIZE", "INT8_BATCH_SIZE", "Embedder", "EmbedderUnavailable", "get_embedder"]
+__all__ = ["DEFAULT_BATCH_SIZE", "INT8_BATCH_SIZE", "Embedder", "EmbedderUnavailable", "get_embedder",
+           "shared_minilm"]
 
 _instance: "Embedder | None" = None
 _instance_lock = threading.Lock()
@@ -27,14 +28,26 @@ def __getattr__(name: str) -> Any:
         from cairn.embed.errors import EmbedderUnavailable
 
         return EmbedderUnavailable
-    if name in __all__ and name != "get_embedder":
+    if name in __all__ and name not in ("get_embedder", "shared_minilm"):
         from cairn.embed import minilm
 
         return getattr(minilm, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def get_embedder() -> "Embedder":
+def get_embedder(name: str = "minilm") -> "Embedder":
+    """The embedder registered as `name` through the `register_embedders` hook (built-in:
+    "minilm", the shared all-MiniLM-L6-v2 of `shared_minilm`). Raises InvalidInput naming the
+    registered ones for an unknown name."""
+    from cairn.errors import InvalidInput
+    from cairn.registries import embedders
+    table = embedders()
+    if name not in table:
+        raise InvalidInput(f"unknown embedder {name!r}; registered: {', '.join(sorted(table))}")
+    return table[name]()
+
+
+def shared_minilm() -> "Embedder":
     """The process-wide shared :class:`Embedder` (default model directory), created on first call.
 
     Thread-safe. Construction is cheap; the model itself loads on the first ``embed()``, which

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from cairn.errors import Unavailable
 
-class EmbedderUnavailable(RuntimeError):
+
+class EmbedderUnavailable(Unavailable):
     """The embedding model is not installed and cannot be exported here.
 
     Raised when the exported ONNX model is missing and cannot be created (torch or the

@@ -87,3 +87,4 @@ def register_commands(cli):
     cli.command("plugins")(plugins_cmd)
     cli.command("tools")(tools_cmd)
     cli.add_typer(tool_app, name="tool")
+

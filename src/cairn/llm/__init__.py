@@ -19,7 +19,8 @@ All failures raise `cairn.llm.errors.LLMError` subclasses; see `errors.py`.
 
 from __future__ import annotations
 
-import os
+from cairn.errors import InvalidInput
+
 import re
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -101,32 +102,31 @@ def parse_openai_spec(spec: str) -> tuple[str, str]:
         rest = rest[7:]
     m = _OPENAI_SPEC.match(rest)
     if not m:
-        raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+        raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
     return m.group("base").rstrip("/"), m.group("model")
 
 
 def get_llm(spec: str) -> LLM | None:
     """The model named by `spec` (see module docstring), or None for "none".
 
+    The spec's scheme (up to the first ':') picks a backend registered through the
+    `register_llm_backends` hook (built-ins: cairn.builtin_plugins.llm_backends; plugins may add schemes).
     "embedded" returns the process-wide `EmbeddedLLM` (server started lazily on the first
     chat) and raises LLMUnavailable right away if the model package is missing.
     "openai:..." returns a new `OpenAICompatClient` (no request is made here).
-    Raises ValueError for an unknown/malformed spec, naming it and the accepted forms.
+    Raises InvalidInput for an unknown/malformed spec, naming it and the accepted forms.
     """
+    from cairn.registries import llm_backends
     if not isinstance(spec, str):
-        raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+        raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
     key = spec.strip().lower()
-    if key == "none":
-        return None
-    if key == "embedded":
-        from .embedded import get_embedded
-        return get_embedded()
-    if key.startswith("openai:"):
-        base_url, model = parse_openai_spec(spec)
-        from .client import OpenAICompatClient
-        api_key = next((os.environ[v] for v in API_KEY_ENV_VARS if os.environ.get(v)), None)
-        return OpenAICompatClient(base_url, model, api_key=api_key)
-    raise ValueError(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+    scheme = key.split(":", 1)[0]
+    backends = llm_backends()
+    # "none" and "embedded" take no argument; the other schemes need one ("openai:...").
+    if scheme not in backends or (scheme in ("none", "embedded") and key != scheme) \
+            or (scheme == "openai" and ":" not in key):
+        raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+    return backends[scheme](spec)
 
 
 def default_llm_spec() -> str:

@@ -16,6 +16,8 @@ Errors are mapped to `cairn.llm.errors` (nothing here retries; callers decide):
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import json
 import re
 from typing import Any
@@ -72,13 +74,13 @@ class OpenAICompatClient:
         base_url = base_url.strip().rstrip("/")
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(
+            raise InvalidInput(
                 f"base_url must be an http(s) URL like http://127.0.0.1:8080/v1, got {base_url!r}"
             )
         if not model:
-            raise ValueError("model must be a non-empty model name")
+            raise InvalidInput("model must be a non-empty model name")
         if timeout <= 0:
-            raise ValueError(f"timeout must be > 0 seconds, got {timeout!r}")
+            raise InvalidInput(f"timeout must be > 0 seconds, got {timeout!r}")
         self.base_url = base_url
         self.model = model
         self.timeout = float(timeout)
@@ -139,9 +141,9 @@ class OpenAICompatClient:
         json_schema request; `.status`/`.excerpt` set). ValueError for bad arguments.
         """
         if not isinstance(messages, list) or not messages:
-            raise ValueError("messages must be a non-empty list of {'role': ..., 'content': ...} dicts")
+            raise InvalidInput("messages must be a non-empty list of {'role': ..., 'content': ...} dicts")
         if max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, got {max_tokens!r}")
+            raise InvalidInput(f"max_tokens must be >= 1, got {max_tokens!r}")
         body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,

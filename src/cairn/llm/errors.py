@@ -10,9 +10,10 @@ endpoint (`LLMBadResponse`). Nothing in this package retries on its own.
 """
 
 from __future__ import annotations
+from cairn.errors import Unavailable
 
 
-class LLMError(RuntimeError):
+class LLMError(Unavailable):
     """Base class: the model could not produce an answer; `str(exc)` says why."""
 
 

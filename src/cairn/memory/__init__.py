@@ -1,4 +1,4 @@
-"""Memory about the person (ARCHITECTURE.md §6, docs/memory.md).
+"""Memory about the person (docs/memory.md).
 
 - model.py — KINDS, EVERGREEN_KINDS, Memory, MemoryChange, RecalledMemory, CoreContext;
 - temporal.py — relative dates resolved against the message time;
@@ -6,13 +6,13 @@
 - match.py — reinforce / supersede / add decisions, each with its reason;
 - store.py — remember, forget (forget_change), list_memories, history, core blocks, core_context;
 - recall.py — ranked recall with every score component;
-- mirror.py — the readable vault mirror under `<vault>/_memory/` and rebuild_memories;
+- mirror.py — the readable vault mirror under `<vault>/_memory/`; rebuild.py — rebuild_memories;
 - extract.py (+ extract_model, rules, grounding, ner) — facts extracted from conversations
   (grounded LLM path, rule-based fallback), plain data, independent of the store;
 - keys.py — fact-augmented keys for the conversation archive.
 """
 
-from cairn.memory.mirror import rebuild_memories
+from cairn.memory.rebuild import rebuild_memories
 from cairn.memory.model import (EVERGREEN_KINDS, KINDS, CoreContext, Memory, MemoryChange,
                                 RecalledMemory)
 from cairn.memory.recall import recall

@@ -4,7 +4,7 @@ Tables (migration 5): `entities(id, name, kind)`, `aliases(alias casefolded, dis
 entity_id)`, `memory_entities(memory_id, entity_id)`. An entity is created the first time a
 name is seen; `add_alias` joins two names (merging two entities if both already exist), so
 "Olga" and "Ольга" resolve to one entity and recall for either finds facts stored under the
-other (EchoVessel's alias scan, ARCHITECTURE.md §6).
+other (EchoVessel's alias scan).
 
 Names in memory text are found by a capitalised-name rule: a run of capitalised words (any
 script with upper/lower case: Latin, Cyrillic, Greek...), joined by "&", skipping titles
@@ -15,9 +15,14 @@ only as known aliases.
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import hashlib
 import re
 import sqlite3
+
+from cairn.store import memories as S
+from cairn.store.memories import list_entities  # noqa: F401  (its home before store/)
 
 _WORD = r"[^\W\d_][^\W_]*(?:['’-][^\W\d_]+)*"
 _TOKEN_RE = re.compile(_WORD + r"|&|[.!?;:]")
@@ -101,26 +106,24 @@ def find_names(text: str) -> list[str]:
 
 def resolve(conn: sqlite3.Connection, name: str) -> str | None:
     """Entity id for a name or alias (casefolded match), or None."""
-    row = conn.execute("SELECT entity_id FROM aliases WHERE alias = ?", (normalise(name),)).fetchone()
-    return row[0] if row else None
+    return S.alias_entity(conn, normalise(name))
 
 
 def ensure_entity(conn: sqlite3.Connection, name: str, kind: str = "entity") -> str:
     """Entity id for `name`, creating the entity (with `name` as its first alias) if unknown.
     Raises ValueError for an empty name."""
     if not name.strip():
-        raise ValueError("entity name is empty")
+        raise InvalidInput("entity name is empty")
     found = resolve(conn, name)
     if found:
         return found
     eid = entity_id(name)
     n = 1
-    while conn.execute("SELECT 1 FROM entities WHERE id = ?", (eid,)).fetchone():
+    while S.entity_exists(conn, eid):
         n += 1
         eid = entity_id(f"{name}#{n}")
-    conn.execute("INSERT INTO entities(id, name, kind) VALUES (?, ?, ?)", (eid, name.strip(), kind))
-    conn.execute("INSERT INTO aliases(alias, display, entity_id) VALUES (?, ?, ?)",
-                 (normalise(name), name.strip(), eid))
+    S.insert_entity(conn, eid, name.strip(), kind)
+    S.insert_alias(conn, normalise(name), name.strip(), eid)
     return eid
 
 
@@ -129,20 +132,15 @@ def add_alias(conn: sqlite3.Connection, name: str, alias: str) -> str:
     already names a different entity, that entity is merged into `name`'s: its aliases and
     memory links move over. Returns the entity id. Raises ValueError for empty names."""
     if not name.strip() or not alias.strip():
-        raise ValueError("entity alias needs a NAME and an ALIAS, both non-empty")
+        raise InvalidInput("entity alias needs a NAME and an ALIAS, both non-empty")
     eid = ensure_entity(conn, name)
     other = resolve(conn, alias)
     if other == eid:
         return eid
     if other:
-        conn.execute("UPDATE aliases SET entity_id = ? WHERE entity_id = ?", (eid, other))
-        conn.execute("""INSERT OR IGNORE INTO memory_entities(memory_id, entity_id)
-                        SELECT memory_id, ? FROM memory_entities WHERE entity_id = ?""", (eid, other))
-        conn.execute("DELETE FROM memory_entities WHERE entity_id = ?", (other,))
-        conn.execute("DELETE FROM entities WHERE id = ?", (other,))
+        S.merge_entity(conn, eid, other)
     else:
-        conn.execute("INSERT INTO aliases(alias, display, entity_id) VALUES (?, ?, ?)",
-                     (normalise(alias), alias.strip(), eid))
+        S.insert_alias(conn, normalise(alias), alias.strip(), eid)
     return eid
 
 
@@ -152,8 +150,7 @@ def link(conn: sqlite3.Connection, memory_id: str, names: list[str]) -> list[str
     for name in names:
         if name.strip():
             eid = ensure_entity(conn, name)
-            conn.execute("INSERT OR IGNORE INTO memory_entities(memory_id, entity_id) VALUES (?, ?)",
-                         (memory_id, eid))
+            S.link_memory(conn, memory_id, eid)
             ids.append(eid)
     return ids
 
@@ -163,7 +160,7 @@ def entities_in_query(conn: sqlite3.Connection, query: str) -> dict[str, str]:
     Aliases in scripts without word breaks (CJK) match as substrings."""
     q = normalise(query)
     found: dict[str, str] = {}
-    for alias, eid in conn.execute("SELECT alias, entity_id FROM aliases"):
+    for alias, eid in S.alias_keys(conn):
         if any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in alias):
             hit = alias in q
         else:
@@ -171,14 +168,3 @@ def entities_in_query(conn: sqlite3.Connection, query: str) -> dict[str, str]:
         if hit:
             found.setdefault(eid, alias)
     return found
-
-
-def list_entities(conn: sqlite3.Connection) -> list[dict]:
-    """Every entity: {"id", "name", "kind", "aliases": [display names], "memories": count}."""
-    aliases: dict[str, list[str]] = {}
-    for eid, display in conn.execute("SELECT entity_id, display FROM aliases ORDER BY display"):
-        aliases.setdefault(eid, []).append(display)
-    counts = dict(conn.execute("SELECT entity_id, count(*) FROM memory_entities GROUP BY entity_id"))
-    return [{"id": row[0], "name": row[1], "kind": row[2], "aliases": aliases.get(row[0], []),
-             "memories": counts.get(row[0], 0)}
-            for row in conn.execute("SELECT id, name, kind FROM entities ORDER BY name COLLATE NOCASE")]

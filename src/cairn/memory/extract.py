@@ -33,6 +33,7 @@ from typing import Any
 from cairn.memory import grounding, ner
 from cairn.memory.extract_model import KINDS, ExtractedFact, ExtractionResult, Message
 from cairn.memory.rules import find_relations, rule_facts
+from cairn.errors import InvalidInput
 
 __all__ = ["Message", "ExtractedFact", "ExtractionResult", "extract_facts", "fact_schema"]
 
@@ -78,7 +79,7 @@ def fact_schema(n_messages: int) -> dict:
     }
 
 
-class InvalidReply(ValueError):
+class InvalidReply(InvalidInput):
     """The model's reply does not follow the fact schema (message says where)."""
 
 

@@ -17,13 +17,13 @@ facts stored but indexes messages alone.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 
 from cairn.memory.extract_model import ExtractedFact
-from cairn.search.text import index_text
+from cairn.store import fact_keys as K
 from cairn.store import notes as N
+from cairn.store.fts import index_text
 
 
 @dataclass
@@ -57,15 +57,11 @@ def _rewrite(conn: sqlite3.Connection, note_id: str, old: dict[str, list[str]],
         return 0
     title, tags = index_text(note.title), index_text(" ".join(note.tags))
     n = 0
-    for row in conn.execute("SELECT id, text, speaker, source_id FROM chunks WHERE note_id = ?",
-                            (note_id,)).fetchall():
+    for row in K.message_chunks(conn, note_id):
         if row["source_id"] not in changed:
             continue
         body = N.keyword_body(row["text"], row["speaker"], new.get(row["source_id"]))
-        conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (row["id"],))
-        conn.execute("INSERT INTO chunks_fts(rowid, title, body, tags) VALUES (?,?,?,?)",
-                     (row["id"], title, index_text(body), tags))
-        conn.execute("DELETE FROM vectors WHERE chunk_id = ?", (row["id"],))
+        K.rekey_chunk(conn, row["id"], title, index_text(body), tags)
         n += 1
     if n:
         N.bump_vector_generation(conn)
@@ -79,11 +75,7 @@ def store_fact_keys(conn: sqlite3.Connection, note_id: str, facts: dict[str, lis
     the `[memory] fact_keys` setting). Call `ingest.embed_missing` afterwards."""
     with N.transaction(conn):
         old = N.fact_texts(conn, note_id)
-        conn.execute("DELETE FROM fact_keys WHERE note_id = ?", (note_id,))
-        conn.executemany(
-            "INSERT INTO fact_keys(note_id, source_id, facts, method, updated) VALUES (?,?,?,?,?)",
-            [(note_id, sid, json.dumps(texts, ensure_ascii=False), method, N.now_iso())
-             for sid, texts in facts.items() if texts])
+        K.replace_fact_keys(conn, note_id, facts, method)
         rewritten = _rewrite(conn, note_id, old, facts) if apply else 0
     return KeyUpdate(sum(1 for t in facts.values() if t), rewritten)
 
@@ -93,7 +85,7 @@ def apply_setting(conn: sqlite3.Connection, enabled: bool) -> int:
     stored facts; without, the message alone. Returns the chunks rewritten (re-embed them
     with `embed_missing(..., fact_keys=enabled)`)."""
     total = 0
-    note_ids = [r[0] for r in conn.execute("SELECT DISTINCT note_id FROM fact_keys")]
+    note_ids = K.notes_with_fact_keys(conn)
     with N.transaction(conn):
         for note_id in note_ids:
             stored = N.fact_texts(conn, note_id)

@@ -5,7 +5,7 @@
 - `_memory/core/<name>.md` — one core block, the body is its text;
 - `_memory/entities/<id>.md` — one entity: frontmatter `id`, `name`, `kind`, `aliases`.
 
-The files are the source of truth like every other vault file: `rebuild_memories` (called
+The files are the source of truth like every other vault file: `rebuild.rebuild_memories` (called
 by `cairn reindex`) restores the tables from them, so edits made by hand are picked up. The
 folder is in `vault.SKIP_DIRS`, so these files are never indexed as notes.
 """
@@ -18,9 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from cairn.memory import entities as E
 from cairn.memory.model import KINDS, Memory
-from cairn.store.notes import transaction
+from cairn.store import memories as S
 from cairn.vault import atomic_write, render_note, slugify, split_frontmatter
 
 MEMORY_DIR = "_memory"
@@ -48,14 +47,13 @@ def write_core(vault: Path, name: str, text: str) -> Path:
 def write_entity(vault: Path, conn: sqlite3.Connection, entity_id: str) -> None:
     """Write the mirror of one entity (or remove it if the entity no longer exists)."""
     path = vault / MEMORY_DIR / "entities" / f"{entity_id}.md"
-    row = conn.execute("SELECT name, kind FROM entities WHERE id = ?", (entity_id,)).fetchone()
-    if row is None:
+    ent = S.entity(conn, entity_id)
+    if ent is None:
         path.unlink(missing_ok=True)
         return
-    aliases = [r[0] for r in conn.execute(
-        "SELECT display FROM aliases WHERE entity_id = ? ORDER BY display", (entity_id,))]
-    fm = {"generator": "cairn-memory", "id": entity_id, "name": row[0], "kind": row[1], "aliases": aliases}
-    atomic_write(path, render_note(fm, f"# {row[0]}"))
+    fm = {"generator": "cairn-memory", "id": entity_id, "name": ent["name"], "kind": ent["kind"],
+          "aliases": ent["aliases"]}
+    atomic_write(path, render_note(fm, f"# {ent['name']}"))
 
 
 def _split(text: str) -> tuple[dict[str, Any], str]:
@@ -100,71 +98,6 @@ def memory_from_file(path: Path) -> Memory:
             log=list(data.get("log") or []))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"bad field value: {exc}") from exc
-
-
-def rebuild_memories(conn: sqlite3.Connection, vault: Path, embedder=None) -> dict[str, Any]:
-    """Replace the memory tables with the contents of `<vault>/_memory/`.
-
-    Returns {"memories": n, "entities": n, "core": n, "failed": [(path, reason)]}. A file
-    that cannot be read is reported in "failed" and left untouched on disk. With an
-    `embedder`, memory vectors are computed now; else on the first recall/remember.
-    """
-    from cairn.memory.store import insert_memory  # store imports this module
-
-    root = vault / MEMORY_DIR
-    report: dict[str, Any] = {"memories": 0, "entities": 0, "core": 0, "failed": []}
-    loaded: list[Memory] = []
-    ents: list[dict] = []
-    cores: list[tuple[str, str]] = []
-    if root.is_dir():
-        for path in sorted(root.glob("*.md")):
-            try:
-                loaded.append(memory_from_file(path))
-            except (ValueError, OSError) as exc:
-                report["failed"].append((str(path), str(exc)))
-        for path in sorted((root / "entities").glob("*.md")):
-            try:
-                data, _ = _split(path.read_text(encoding="utf-8"))
-                if not data.get("id") or not data.get("name"):
-                    raise ValueError("entity needs 'id' and 'name'")
-                ents.append(data)
-            except (ValueError, OSError) as exc:
-                report["failed"].append((str(path), str(exc)))
-        for path in sorted((root / "core").glob("*.md")):
-            try:
-                data, body = _split(path.read_text(encoding="utf-8"))
-                cores.append((str(data.get("core_block") or path.stem), body))
-            except (ValueError, OSError) as exc:
-                report["failed"].append((str(path), str(exc)))
-    vecs = None
-    if embedder is not None and loaded:
-        vecs = embedder.embed([m.text for m in loaded])
-    model = getattr(embedder, "model_name", None)
-    now = datetime.now(timezone.utc).isoformat()
-    with transaction(conn):
-        for table in ("memory_entities", "aliases", "entities", "memories_fts", "memories", "core_blocks"):
-            conn.execute(f"DELETE FROM {table}")
-        for data in ents:
-            eid = str(data["id"])
-            conn.execute("INSERT OR IGNORE INTO entities(id, name, kind) VALUES (?, ?, ?)",
-                         (eid, str(data["name"]), str(data.get("kind") or "entity")))
-            for alias in [data["name"], *(data.get("aliases") or [])]:
-                conn.execute("INSERT OR IGNORE INTO aliases(alias, display, entity_id) VALUES (?, ?, ?)",
-                             (E.normalise(str(alias)), str(alias), eid))
-            report["entities"] += 1
-        inserted: set[str] = set()  # the table was emptied above: only this loop's ids can clash
-        for i, m in enumerate(loaded):
-            if m.id in inserted:
-                report["failed"].append((str(memory_path(vault, m.id)), f"duplicate memory id {m.id}"))
-                continue
-            insert_memory(conn, m, vecs[i] if vecs is not None else None, model)
-            inserted.add(m.id)
-            report["memories"] += 1
-        for name, text in cores:
-            conn.execute("INSERT OR REPLACE INTO core_blocks(name, text, updated) VALUES (?, ?, ?)",
-                         (name, text, now))
-            report["core"] += 1
-    return report
 
 
 def dumps_log(log: list[dict]) -> str:

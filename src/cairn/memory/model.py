@@ -13,7 +13,7 @@ from typing import Any
 
 from cairn.model import MEMORY_KINDS
 
-# The kinds of ARCHITECTURE.md §6 (EchOS's fact/preference/person/project/expertise, PRAANA's
+# The kinds of docs/memory.md (EchOS's fact/preference/person/project/expertise, PRAANA's
 # decision/constraint, EchoVessel's promise/expectation/event).
 KINDS = MEMORY_KINDS
 

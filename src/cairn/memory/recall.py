@@ -37,6 +37,8 @@ own, never another project's. Recall bumps `last_used`/`use_count` of what it re
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import json
 import sqlite3
 from datetime import datetime
@@ -50,9 +52,10 @@ from cairn.memory import entities as E
 from cairn.memory import mirror
 from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
 from cairn.memory.slots import find_slots, query_slots
-from cairn.memory.store import _COLS, _now, _row_to_memory, _update, row_vectors, search_text
+from cairn.memory.store import _now, _row_to_memory, _update, row_vectors, search_text
 from cairn.memory.temporal import as_aware, parse_time
-from cairn.search.text import STOPWORDS, build_match_query, query_terms
+from cairn.store import memories as S
+from cairn.store.fts import STOPWORDS, build_match_query, query_terms
 from cairn.store.notes import transaction
 
 HISTORY_FACTOR = 0.5
@@ -91,34 +94,25 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
     query or k < 1.
     """
     if not query or not query.strip():
-        raise ValueError("recall query is empty")
+        raise InvalidInput("recall query is empty")
     if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
+        raise InvalidInput(f"k must be at least 1, got {k}")
     cfg = settings or MemorySettings()
     moment = _now(now)
     aware_moment = as_aware(moment)  # ages are counted between aware times (naive = UTC)
-    sql = f"SELECT rowid, {_COLS}, model, vec FROM memories WHERE (scope = 'global' OR scope = ?)"
-    if not include_history:
-        sql += " AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
-    rows = conn.execute(sql, (scope or "global",)).fetchall()
+    rows = S.recall_rows(conn, scope or "global", include_history)
     if not rows:
         return []
     vecs = row_vectors(conn, embedder, rows, lambda i: _row_to_memory(rows[i]))  # stale ones embedded and stored
     qvec = embedder.embed([query])[0]
     cos = (vecs @ qvec).tolist()
-    bm25: dict[int, float] = {}
     match = build_match_query(query, fields=False)
-    if match:
-        for rowid, score in conn.execute(
-                "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?", (match,)):
-            bm25[rowid] = -float(score)
+    bm25: dict[int, float] = S.keyword_scores(conn, match) if match else {}
     qterms = _terms(query)
     anchors = E.entities_in_query(conn, query)
     anchored_ids: set[str] = set()
     if anchors:
-        marks = ",".join("?" * len(anchors))
-        anchored_ids = {r[0] for r in conn.execute(
-            f"SELECT memory_id FROM memory_entities WHERE entity_id IN ({marks})", list(anchors))}
+        anchored_ids = S.memories_of_entities(conn, anchors)
 
     @lru_cache(maxsize=None)  # one alias look-up per name per call, not one per memory row
     def resolve(name: str) -> str:  # the subject keys memory.store uses for slots

@@ -30,15 +30,17 @@ from cairn.memory.match import decide
 from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
 from cairn.memory.slots import find_slots
 from cairn.memory.temporal import parse_time, resolve_event_time
-from cairn.search.text import index_text
+from cairn.store.fts import index_text
+from cairn.store import memories as S
 from cairn.store.notes import transaction
+from cairn.errors import InvalidInput, NotFound
 
 USER_CONFIDENCE = 0.8       # stated by the person ("cairn remember", source "user")
 EXTRACTED_CONFIDENCE = 0.6  # extracted from a message or note
 REINFORCE_STEP = 0.25       # confidence += (1 - confidence) * step on each restatement
 
 
-class MemoryNotFound(ValueError):
+class MemoryNotFound(NotFound):
     """No memory has the given id (message names it)."""
 
 
@@ -76,8 +78,7 @@ def infer_kind(text: str, event_time: str | None = None) -> str:
 
 
 # ----------------------------------------------------------------------------- rows
-_COLS = ("id, text, kind, confidence, scope, source, source_ids, created, event_time, valid_from, "
-         "valid_to, superseded_by, importance, last_used, use_count, tombstone, entities, log")
+_COLS = S.MEMORY_COLUMNS
 
 
 def _row_to_memory(row: sqlite3.Row) -> Memory:
@@ -102,34 +103,30 @@ def search_text(m: Memory) -> str:
 
 
 def _refresh_fts(conn: sqlite3.Connection, m: Memory) -> None:
-    rowid = conn.execute("SELECT rowid FROM memories WHERE id = ?", (m.id,)).fetchone()[0]
-    conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
-    conn.execute("INSERT INTO memories_fts(rowid, text) VALUES (?, ?)", (rowid, index_text(search_text(m))))
+    S.replace_memory_keywords(conn, m.id, index_text(search_text(m)))
 
 
 def insert_memory(conn: sqlite3.Connection, m: Memory, vec: np.ndarray | None, model: str | None) -> None:
     """Insert a memory row, its FTS row and its entity links (inside the caller's transaction)."""
-    cur = conn.execute(
-        f"INSERT INTO memories({_COLS}, model, vec) VALUES ({', '.join('?' * 20)})",
-        (m.id, m.text, m.kind, m.confidence, m.scope, m.source, json.dumps(m.source_ids), m.created,
-         m.event_time, m.valid_from, m.valid_to, m.superseded_by, m.importance, m.last_used,
-         m.use_count, int(m.tombstone), json.dumps(m.entities, ensure_ascii=False),
-         mirror.dumps_log(m.log), model if vec is not None else None,
-         np.asarray(vec, dtype="<f4").tobytes() if vec is not None else None))
-    conn.execute("INSERT INTO memories_fts(rowid, text) VALUES (?, ?)", (cur.lastrowid, index_text(search_text(m))))
+    S.insert_memory_row(
+        conn, (m.id, m.text, m.kind, m.confidence, m.scope, m.source, json.dumps(m.source_ids), m.created,
+               m.event_time, m.valid_from, m.valid_to, m.superseded_by, m.importance, m.last_used,
+               m.use_count, int(m.tombstone), json.dumps(m.entities, ensure_ascii=False),
+               mirror.dumps_log(m.log)),
+        index_text(search_text(m)), model if vec is not None else None,
+        np.asarray(vec, dtype="<f4").tobytes() if vec is not None else None)
     E.link(conn, m.id, m.entities)
 
 
 def _update(conn: sqlite3.Connection, m: Memory) -> None:
-    conn.execute("""UPDATE memories SET confidence=?, source_ids=?, valid_to=?, superseded_by=?,
-                    last_used=?, use_count=?, tombstone=?, log=? WHERE id=?""",
-                 (m.confidence, json.dumps(m.source_ids), m.valid_to, m.superseded_by, m.last_used,
-                  m.use_count, int(m.tombstone), mirror.dumps_log(m.log), m.id))
+    S.update_memory_row(conn, m.id, confidence=m.confidence, source_ids=json.dumps(m.source_ids),
+                        valid_to=m.valid_to, superseded_by=m.superseded_by, last_used=m.last_used,
+                        use_count=m.use_count, tombstone=m.tombstone, log=mirror.dumps_log(m.log))
 
 
 def get_memory(conn: sqlite3.Connection, memory_id: str) -> Memory:
     """The memory with this id. Raises MemoryNotFound naming it."""
-    row = conn.execute(f"SELECT {_COLS} FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    row = S.memory_row(conn, memory_id)
     if row is None:
         raise MemoryNotFound(f"no memory with id {memory_id!r} (see `cairn memories --all`)")
     return _row_to_memory(row)
@@ -138,15 +135,13 @@ def get_memory(conn: sqlite3.Connection, memory_id: str) -> Memory:
 def memory_vectors(conn: sqlite3.Connection, embedder, memories: list[Memory]) -> np.ndarray:
     """(n, dim) unit vectors of `memories`, embedding (and storing) any missing or stale one."""
     model = getattr(embedder, "model_name", "unknown")
-    rows = {r[0]: (r[1], r[2]) for r in conn.execute(
-        f"SELECT id, model, vec FROM memories WHERE id IN ({','.join('?' * len(memories))})",
-        [m.id for m in memories])} if memories else {}
+    rows = S.memory_vectors(conn, [m.id for m in memories])
     missing = [m for m in memories if rows.get(m.id, (None, None))[0] != model or rows[m.id][1] is None]
     if missing:
         fresh = embedder.embed([m.text for m in missing])
         for m, v in zip(missing, fresh):
             blob = np.asarray(v, dtype="<f4").tobytes()
-            conn.execute("UPDATE memories SET model = ?, vec = ? WHERE id = ?", (model, blob, m.id))
+            S.set_memory_vector(conn, m.id, model, blob)
             rows[m.id] = (model, blob)
     if not memories:
         return np.zeros((0, getattr(embedder, "dim", 384)), dtype=np.float32)
@@ -157,9 +152,7 @@ def _active_cosines(conn: sqlite3.Connection, embedder, scope: str,
                     vec: np.ndarray) -> list[tuple[Memory, float]]:
     """(light Memory with id/text/entities, cosine to `vec`) for every active memory of `scope`;
     missing or stale vectors are embedded and stored."""
-    rows = conn.execute("""SELECT id, text, entities, model, vec FROM memories WHERE scope = ?
-                           AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL
-                           ORDER BY rowid""", (scope,)).fetchall()
+    rows = S.active_vector_rows(conn, scope)
     if not rows:
         return []
     light = [Memory(id=r["id"], text=r["text"], entities=json.loads(r["entities"])) for r in rows]
@@ -181,7 +174,7 @@ def row_vectors(conn: sqlite3.Connection, embedder, rows: list, memory_of) -> np
 def _scope_ok(scope: str) -> str:
     scope = (scope or "").strip()
     if not scope:
-        raise ValueError("scope is empty; use 'global' or a project/agent name")
+        raise InvalidInput("scope is empty; use 'global' or a project/agent name")
     return scope
 
 
@@ -189,7 +182,7 @@ def _unit(x: float | None, name: str) -> float | None:
     if x is None:
         return None
     if not 0.0 <= float(x) <= 1.0:
-        raise ValueError(f"{name} must be between 0 and 1, got {x}")
+        raise InvalidInput(f"{name} must be between 0 and 1, got {x}")
     return float(x)
 
 
@@ -217,16 +210,16 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     scope — nothing is stored then.
     """
     if not text or not text.strip():
-        raise ValueError("memory text is empty")
+        raise InvalidInput("memory text is empty")
     if kind is not None and kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+        raise InvalidInput(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
     scope = _scope_ok(scope)
     confidence = _unit(confidence, "confidence")
     importance = _unit(importance, "importance")
     moment = _now(now)
     text = " ".join(text.split())
     if len(text) > MAX_MEMORY_CHARS:
-        raise ValueError(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
+        raise InvalidInput(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
                          f"(config.MAX_MEMORY_CHARS): a memory is one statement, store long text "
                          f"as a note (`cairn ingest`)")
     if event_time is None:
@@ -240,8 +233,7 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         return E.resolve(conn, name) or E.normalise(name)
 
     with transaction(conn):
-        same = conn.execute(f"SELECT {_COLS} FROM memories WHERE id = ?",
-                            (_mem_id(scope, text, created),)).fetchone()
+        same = S.memory_row(conn, _mem_id(scope, text, created))
         known = _row_to_memory(same) if same is not None else None
         if known is not None and _state(known) != "active":
             # The same statement said at the same moment is already recorded (a chat imported
@@ -406,17 +398,9 @@ def list_memories(conn: sqlite3.Connection, *, kind: str | None = None, scope: s
     """Memories in creation order. kind/scope filter exactly (scope None = every scope);
     include_inactive adds superseded and forgotten ones. Raises ValueError for an unknown kind."""
     if kind is not None and kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
-    sql, args = f"SELECT {_COLS} FROM memories WHERE 1=1", []
-    if kind:
-        sql += " AND kind = ?"
-        args.append(kind)
-    if scope:
-        sql += " AND scope = ?"
-        args.append(scope)
-    if not include_inactive:
-        sql += " AND tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
-    return [_row_to_memory(r) for r in conn.execute(sql + " ORDER BY created, rowid", args)]
+        raise InvalidInput(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+    return [_row_to_memory(r) for r in S.memory_rows(conn, kind=kind, scope=scope,
+                                                     include_inactive=include_inactive)]
 
 
 def history(conn: sqlite3.Connection, memory_id: str) -> list[Memory]:
@@ -426,7 +410,7 @@ def history(conn: sqlite3.Connection, memory_id: str) -> list[Memory]:
     chain = [m]
     seen = {m.id}
     while True:  # walk back
-        row = conn.execute(f"SELECT {_COLS} FROM memories WHERE superseded_by = ?", (chain[0].id,)).fetchone()
+        row = S.superseded_row(conn, chain[0].id)
         if row is None or row["id"] in seen:
             break
         chain.insert(0, _row_to_memory(row))
@@ -441,7 +425,7 @@ def history(conn: sqlite3.Connection, memory_id: str) -> list[Memory]:
 # ----------------------------------------------------------------------------- core memory
 def get_core_blocks(conn: sqlite3.Connection) -> dict[str, str]:
     """Core blocks, name -> text (sorted by name)."""
-    return dict(conn.execute("SELECT name, text FROM core_blocks ORDER BY name").fetchall())
+    return S.core_blocks(conn)
 
 
 def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datetime | None = None,
@@ -449,10 +433,9 @@ def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datet
     """Create or replace a core block (empty text clears it). Raises ValueError for a bad name."""
     name = (name or "").strip()
     if not re.fullmatch(r"[\w-]{1,40}", name):
-        raise ValueError(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
+        raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
     with transaction(conn):
-        conn.execute("INSERT OR REPLACE INTO core_blocks(name, text, updated) VALUES (?, ?, ?)",
-                     (name, text.strip(), _now(now).isoformat()))
+        S.put_core_block(conn, name, text.strip(), _now(now).isoformat())
         if vault is not None:
             mirror.write_core(vault, name, text.strip())
 
@@ -462,11 +445,7 @@ def core_context(conn: sqlite3.Connection, *, scope: str | None = None, limit: i
     """What an assistant puts in every prompt: the core blocks and the top `limit` active
     memories visible in `scope` (global ones plus that scope's), ranked by confidence, then
     recency (last use or creation), as EchOS injects its top 15."""
-    rows = conn.execute(
-        f"""SELECT {_COLS} FROM memories WHERE tombstone = 0 AND superseded_by IS NULL
-            AND valid_to IS NULL AND (scope = 'global' OR scope = ?)
-            ORDER BY confidence DESC, COALESCE(last_used, created) DESC LIMIT ?""",
-        (scope or "global", max(0, limit))).fetchall()
+    rows = S.top_active_rows(conn, scope or "global", limit)
     return CoreContext(get_core_blocks(conn), [_row_to_memory(r) for r in rows])
 
 

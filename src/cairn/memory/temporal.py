@@ -27,6 +27,8 @@ across DST changes): "tomorrow at 10am" is 10:00 local time whatever the offset 
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -47,7 +49,7 @@ def parse_time(value: str) -> datetime:
     try:
         dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except (ValueError, AttributeError):
-        raise ValueError(f"{value!r} is not an ISO 8601 time (e.g. 2025-11-19T18:30:00+01:00)") from None
+        raise InvalidInput(f"{value!r} is not an ISO 8601 time (e.g. 2025-11-19T18:30:00+01:00)") from None
     return as_aware(dt)
 
 

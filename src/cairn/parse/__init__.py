@@ -20,7 +20,6 @@ is not wrapped.
 from __future__ import annotations
 
 import re
-from importlib import import_module
 from pathlib import Path
 
 from ..model import ParsedDocument
@@ -103,21 +102,6 @@ def _audio_format(head: bytes) -> str:
     return AUDIO_EXTS.get(ext, "audio")
 
 
-# kind -> (module of this package, function(data, name) -> ParsedDocument); imported on first use
-# so a format's library is loaded only when a file of that format is parsed.
-_BYTES_PARSERS: dict[str, tuple[str, str]] = {
-    "docx": ("docx", "parse_docx"),
-    "pptx": ("office", "parse_pptx"),
-    "xlsx": ("office", "parse_xlsx"),
-    "epub": ("ebook", "parse_epub"),
-    "rtf": ("rtf", "parse_rtf"),
-    "eml": ("mail", "parse_eml"),
-    "msg": ("mail", "parse_msg"),
-    "feed": ("feed", "parse_feed"),
-    "html": ("html", "parse_html"),
-}
-
-
 def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None = None,
                ocr: bool = True, asr: bool = True, max_ocr_pages: int = MAX_OCR_PAGES) -> ParsedDocument:
     """Parse the file at `path`, choosing the parser from its content (see detect_kind).
@@ -126,6 +110,8 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
     max_ocr_pages: PDF pages without a text layer read by OCR at most (later ones are left
     out, with one warning).
     asr: transcribe audio (faster-whisper; else a note with metadata only and a warning).
+    The parser comes from the `register_parsers` hook (built-ins: cairn.builtin_plugins.parsers): the
+    one registered for the file's suffix if any, else for its detected kind.
     Raises a ParseError subclass for anything wrong with the content; OSError for I/O.
     """
     path = Path(path)
@@ -138,42 +124,16 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
         raise TooLarge(len(data), max_bytes)
     if not data:
         raise EmptyDocument("empty file")
-    kind = detect_kind(path, data[:HEAD_BYTES])
+    from cairn.registries import parsers
+    table = parsers()
+    kind = path.suffix.lower()  # a plugin may claim a suffix; else the content decides
+    if kind not in table:
+        kind = detect_kind(path, data[:HEAD_BYTES])
+    parser = table.get(kind)
+    if parser is None:
+        raise UnsupportedFormat(kind, "no parser is registered for it (see `cairn plugins`)")
     try:
-        if kind == "pdf":
-            from .pdf import parse_pdf
-
-            return parse_pdf(data, path.name, ocr=ocr, max_ocr_pages=max_ocr_pages)
-        if kind == "image":
-            from .image import parse_image
-
-            return parse_image(data, path.name, ocr=ocr)
-        if kind == "audio":
-            from .audio import parse_audio
-
-            return parse_audio(data, path.name, asr=asr, fmt=_audio_format(data[:HEAD_BYTES]))
-        if kind in _BYTES_PARSERS:
-            module, function = _BYTES_PARSERS[kind]
-            return getattr(import_module(f".{module}", __name__), function)(data, path.name)
-        if data.isspace():  # whitespace-only in any 8-bit encoding (UTF-16 handled below)
-            raise EmptyDocument("empty file (only whitespace)")
-        text, encoding = decode_bytes(data)
-        del data  # keep peak memory near two copies of the file
-        if kind == "ipynb":
-            from .notebook import NotANotebook, parse_notebook
-
-            try:
-                doc = parse_notebook(text, path.name)
-                doc.encoding = encoding
-                return doc
-            except NotANotebook:
-                kind = "text"  # JSON that merely starts like a notebook: index it as text
-        if kind == "markdown":
-            doc = parse_markdown_text(text, path.name, dendron=dendron)
-        else:
-            doc = parse_text(text, path.name)
-        doc.encoding = encoding
-        return doc
+        return parser(data, path.name, ocr=ocr, asr=asr, max_ocr_pages=max_ocr_pages, dendron=dendron)
     except ParseError:
         raise
     except (MemoryError, RecursionError) as exc:

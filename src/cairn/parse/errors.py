@@ -7,9 +7,10 @@ file that vanished are left as `OSError`: they are not about the content.)
 """
 
 from __future__ import annotations
+from cairn.errors import InvalidInput, TooLarge as _TooLarge
 
 
-class ParseError(Exception):
+class ParseError(InvalidInput):
     """The file could not be parsed; `str(exc)` says why."""
 
     def __init__(self, reason: str) -> None:
@@ -41,8 +42,11 @@ class EmptyDocument(ParseError):
     (text layer or OCR), an office file, notebook or e-mail without text."""
 
 
-class TooLarge(ParseError):
-    """The file is larger than the configured limit."""
+class TooLarge(ParseError, _TooLarge):
+    """The file is larger than the configured limit (HTTP 413)."""
+
+    http_status = _TooLarge.http_status
+    category = _TooLarge.category
 
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(f"file too large: {size:,} bytes (limit {limit:,} bytes)")

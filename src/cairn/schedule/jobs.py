@@ -1,7 +1,8 @@
 """Built-in scheduled jobs: the daily digest, export cleanup and watched-folder sync.
 
 Each job is `function(scheduler, reminder) -> str` (the text delivered for the run); it
-opens the home's service (`cairn.service.Cairn`) only while it runs.
+opens the home's service (`scheduler.open_app()`, a new `cairn.service.Cairn`) only while it
+runs.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from datetime import datetime, timedelta, timezone
 
 
 def _app(scheduler):
-    from cairn.service import Cairn
-    return Cairn(settings=scheduler.settings)
+    """A new service for the scheduler's home: `scheduler.open_app()`, which
+    `Cairn.scheduler()` sets (the jobs do not import the service: it imports them)."""
+    return scheduler.open_app()
 
 
 def digest(scheduler, reminder=None, now: datetime | None = None) -> str:

@@ -24,6 +24,7 @@ from cairn.errors import Conflict, InvalidInput, NotFound
 from cairn.schedule import when as W
 from cairn.schedule.notify import DeliveryFailed, Message
 from cairn.store import schedule as S
+from cairn.store.notes import transaction
 
 STATES = ("scheduled", "delivered", "failed", "dead", "done", "cancelled")
 ACTIVE = ("scheduled", "failed")
@@ -183,8 +184,7 @@ class Scheduler:
     # ------------------------------------------------------------------ firing
     def recover(self) -> int:
         """Release claims left by a crashed process ("firing" -> "scheduled"); returns how many."""
-        cur = self.conn.execute("UPDATE reminders SET state = 'scheduled' WHERE state = 'firing'")
-        return cur.rowcount
+        return S.release_firing(self.conn)
 
     def next_wakeup(self) -> datetime | None:
         """When the earliest active reminder is due (UTC), or None."""
@@ -199,17 +199,9 @@ class Scheduler:
         for row in S.due(self.conn, _utc(now)):
             if real:
                 now = datetime.now(timezone.utc)  # each run's own start time
-            claimed = self.conn.execute(
-                "UPDATE reminders SET state = 'firing' WHERE id = ? AND state = ? AND next_due = ?",
-                (row.id, row.state, row.next_due)).rowcount
-            if claimed:
-                self.conn.execute("BEGIN IMMEDIATE")
-                try:
+            if S.claim(self.conn, row.id, row.state, row.next_due):
+                with transaction(self.conn):
                     out.append(self._fire(row, now))
-                    self.conn.execute("COMMIT")
-                except BaseException:
-                    self.conn.execute("ROLLBACK")
-                    raise
         return out
 
     def _next_after(self, row: S.ReminderRow, after: datetime) -> str | None:

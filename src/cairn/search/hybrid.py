@@ -20,6 +20,8 @@ reported in `SearchResult.warnings` / `keyword_error`, never hidden as zero hits
 
 from __future__ import annotations
 
+from cairn.errors import InvalidInput
+
 import logging
 import math
 import re
@@ -31,7 +33,7 @@ from datetime import datetime, timezone
 
 from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
-from cairn.search.text import STOPWORDS, build_match_query, has_field_filter, query_terms
+from cairn.store.fts import STOPWORDS, build_match_query, has_field_filter, query_terms
 from cairn.store import db
 
 log = logging.getLogger("cairn.search")
@@ -337,12 +339,12 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     answers). Raises ValueError for an unknown mode/fusion.
     """
     if mode not in MODES:
-        raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
+        raise InvalidInput(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
     if fusion not in FUSIONS:
-        raise ValueError(f"unknown fusion {fusion!r}; use one of {', '.join(FUSIONS)}")
+        raise InvalidInput(f"unknown fusion {fusion!r}; use one of {', '.join(FUSIONS)}")
     unknown = sorted(set(types or []) - set(NOTE_TYPES))
     if unknown:
-        raise ValueError(f"unknown note type(s) {', '.join(unknown)}; use one of {', '.join(NOTE_TYPES)}")
+        raise InvalidInput(f"unknown note type(s) {', '.join(unknown)}; use one of {', '.join(NOTE_TYPES)}")
     s = settings or SearchSettings()
     now = now or datetime.now(timezone.utc)
     result = SearchResult(hits=[], mode=mode)

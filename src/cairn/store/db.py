@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from cairn.store.writable import index_file_problems
+from cairn.errors import Unavailable
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -56,7 +57,7 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         CREATE INDEX chunks_note ON chunks(note_id, ord);
         CREATE INDEX chunks_source_id ON chunks(source_id);
-        -- Keyword index. Text is pre-tokenised for CJK (see search/text.py); rowid = chunks.id.
+        -- Keyword index. Text is pre-tokenised for CJK (see store/fts.py); rowid = chunks.id.
         CREATE VIRTUAL TABLE chunks_fts USING fts5(
             title, body, tags, tokenize = "unicode61 remove_diacritics 2"
         );
@@ -241,7 +242,7 @@ MIGRATIONS: list[tuple[int, str]] = [
 ]
 
 
-class IndexOpenError(RuntimeError):
+class IndexOpenError(Unavailable):
     """The index database cannot be opened or migrated (message names the file)."""
 
 
@@ -318,3 +319,9 @@ def _split_sql(sql: str) -> list[str]:
     literal in a migration may contain `--` or `;`)."""
     text = re.sub(r"--[^\n]*", "", sql)
     return [part.strip() for part in text.split(";") if part.strip()]
+
+
+def set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
+    """How long a statement on `conn` waits for another process's lock before it fails
+    ("database is locked"); store.db.connect sets BUSY_TIMEOUT_MS."""
+    conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")

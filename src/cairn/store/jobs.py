@@ -259,3 +259,16 @@ def next_due(conn: sqlite3.Connection, ids: list[int] | None = None) -> float | 
         args = list(ids)
     value = conn.execute(sql, args).fetchone()[0]
     return None if value is None else float(value)
+
+
+def queued_payloads(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    """(id, payload as JSON text) of every queued job, oldest first."""
+    return [(r[0], r[1]) for r in conn.execute("SELECT id, payload FROM jobs WHERE state = 'queued' ORDER BY id")]
+
+
+def payloads(conn: sqlite3.Connection, ids: list[int]) -> list[dict]:
+    """The payloads (decoded) of the jobs `ids` that exist."""
+    if not ids:
+        return []
+    return [json.loads(r[0]) for r in conn.execute(
+        f"SELECT payload FROM jobs WHERE id IN ({','.join('?' * len(ids))})", ids)]

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Iterator
 
 from cairn.model import Chunk, Link
-from cairn.search.text import index_text
+from cairn.store.fts import index_text
 
 
 @contextmanager
@@ -65,6 +65,10 @@ class NoteRow:
         """{"id", "path", "title", "type", "tags", "created", "updated"}: a note in a list."""
         return {"id": self.id, "path": self.path, "title": self.title, "type": self.type,
                 "tags": self.tags, "created": self.created, "updated": self.updated}
+
+    def to_json(self) -> dict:
+        """The JSON form of a note row: its `summary()`."""
+        return self.summary()
 
 
 def list_notes(conn: sqlite3.Connection, *, type: str | None = None, tag: str | None = None,
@@ -304,3 +308,44 @@ def recent_notes(conn: sqlite3.Connection, since: str, limit: int = 10) -> list[
     rows = conn.execute("SELECT id, path, title FROM notes WHERE indexed_at >= ? ORDER BY indexed_at DESC "
                         "LIMIT ?", (since, limit)).fetchall()
     return [{"id": r[0], "path": r[1], "title": r[2]} for r in rows]
+
+
+def has_notes_under(conn: sqlite3.Connection, prefix: str) -> bool:
+    """True when some note's vault path starts with `prefix` (a folder path ending in "/")."""
+    return conn.execute("SELECT 1 FROM notes WHERE path >= ? AND path < ? LIMIT 1",
+                        (prefix, prefix[:-1] + "0")).fetchone() is not None
+
+
+def index_profile(conn: sqlite3.Connection, embed_max_chunks: int) -> dict:
+    """What `cairn status` adds to `counts`: {"keyword_only_chunks": chunks past the
+    per-note embedding limit, "notes_by_type": {type: n}, "vector_models": {model: n}}."""
+    return {"keyword_only_chunks": conn.execute("SELECT count(*) FROM chunks WHERE ord >= ?",
+                                                (embed_max_chunks,)).fetchone()[0],
+            "notes_by_type": dict(conn.execute("SELECT type, count(*) FROM notes GROUP BY type").fetchall()),
+            "vector_models": dict(conn.execute("SELECT model, count(*) FROM vectors GROUP BY model").fetchall())}
+
+
+def note_aliases(conn: sqlite3.Connection) -> list[str]:
+    """The `aliases` frontmatter (a JSON list) of every note that has some."""
+    return [raw for (raw,) in conn.execute("SELECT aliases FROM notes WHERE aliases != '[]'")]
+
+
+def message_rows(conn: sqlite3.Connection, note_id: str) -> list[sqlite3.Row]:
+    """(source_id, speaker, text, event_time) of a chat note's messages, in order."""
+    return conn.execute("SELECT source_id, speaker, text, event_time FROM chunks "
+                        "WHERE note_id = ? AND source_id IS NOT NULL ORDER BY ord", (note_id,)).fetchall()
+
+
+def chat_notes(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """(id, path, meta as JSON) of every chat note, by path."""
+    return conn.execute("SELECT id, path, meta FROM notes WHERE type = 'chat' ORDER BY path").fetchall()
+
+
+def clear_index(conn: sqlite3.Connection) -> None:
+    """Empty notes, chunks, keyword rows, links and vectors (inside the caller's
+    transaction), keeping every vector in the text-hash cache so a rebuild re-embeds nothing
+    whose text is unchanged. Tombstones, jobs and the memory tables stay."""
+    conn.execute("""INSERT OR REPLACE INTO vector_cache(text_hash, model, vec)
+                    SELECT text_hash, model, vec FROM vectors""")
+    for table in ("chunks_fts", "vectors", "links", "chunks", "notes"):
+        conn.execute(f"DELETE FROM {table}")

@@ -184,3 +184,15 @@ def proactive_sent(conn: sqlite3.Connection, since: str, topic: str | None = Non
         q += " AND topic = ?"
         args.append(topic)
     return [dict(r) for r in conn.execute(q + " ORDER BY at", args).fetchall()]
+
+
+def release_firing(conn: sqlite3.Connection) -> int:
+    """Put reminders left "firing" by a crashed process back to "scheduled"; returns how many."""
+    return conn.execute("UPDATE reminders SET state = 'scheduled' WHERE state = 'firing'").rowcount
+
+
+def claim(conn: sqlite3.Connection, rid: str, state: str, next_due: str | None) -> bool:
+    """Mark a due reminder "firing" if it is still in `state` and due at `next_due` (another
+    process may have fired it since it was read); True when this call claimed it."""
+    return conn.execute("UPDATE reminders SET state = 'firing' WHERE id = ? AND state = ? AND next_due = ?",
+                        (rid, state, next_due)).rowcount > 0

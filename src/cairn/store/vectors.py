@@ -3,7 +3,7 @@
 Vectors live in the index database (`vectors` table, float32 blobs, L2-normalised), so they
 are written in the same transaction as their chunks. Search runs over a dense float32
 matrix in memory: an exact dot product (cosine, since rows are normalised) is ~7 ms at 100k
-x 384 on 2 cores (see STACK.md). To keep a cold start fast the matrix is cached beside the
+x 384 on 2 cores (measured on the development machine). To keep a cold start fast the matrix is cached beside the
 index as `vectors.npy` + `vector_ids.npy`, tagged with the index's vector generation and
 memory-mapped when it is current.
 """
@@ -137,3 +137,33 @@ class VectorIndex:
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
         return [(int(self._ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+
+def other_model_count(conn: sqlite3.Connection, model: str) -> int:
+    """Vectors made by a model (or precision) other than `model`."""
+    return conn.execute("SELECT count(*) FROM vectors WHERE model != ?", (model,)).fetchone()[0]
+
+
+def drop_other_models(conn: sqlite3.Connection, model: str) -> None:
+    """Delete the vectors of every other model (inside the caller's transaction)."""
+    conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
+
+
+def chunks_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int) -> list[sqlite3.Row]:
+    """(id, text, heading, speaker, title, facts as JSON or None) of every chunk among the
+    first `max_chunks_per_note` of its note that has no vector."""
+    return conn.execute(
+        f"""SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
+            JOIN notes n ON n.id = c.note_id
+            LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
+            WHERE c.ord < {int(max_chunks_per_note)}
+              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)"""
+    ).fetchall()
+
+
+def any_chunk_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int) -> bool:
+    """True when some chunk that should have a vector has none (an interrupted run)."""
+    return conn.execute(
+        """SELECT 1 FROM chunks c WHERE c.ord < ? AND NOT EXISTS
+           (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id) LIMIT 1""",
+        (max_chunks_per_note,)).fetchone() is not None

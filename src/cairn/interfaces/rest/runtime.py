@@ -127,7 +127,8 @@ class Runtime:
         if svc is None:
             from cairn.service import Cairn
             svc = Cairn(settings=self.settings, embedder=self.embedder)
-            svc.conn.execute(f"PRAGMA busy_timeout = {busy_s * 1000}")
+            from cairn.store.db import set_busy_timeout
+            set_busy_timeout(svc.conn, busy_s)
             if busy_s == READ_BUSY_S:  # readers use the on-disk vector cache but never rewrite it
                 svc._vectors = _ReaderVectors(svc.conn, svc.settings.home, self._matrix)
             self._local.svc = svc

@@ -1,0 +1,87 @@
+"""Phase 2 of ingest: embed every chunk that has no vector yet, in length-sorted batches,
+reusing cached vectors of unchanged text.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import numpy as np
+
+from cairn.model import Chunk
+from cairn.store import notes as N
+from cairn.store.locks import exclusive
+from cairn.store.vectors import (cached_vectors, chunks_to_embed, clear_vector_cache, drop_other_models,
+                                 other_model_count, put_vectors)
+from cairn.report import Progress
+from cairn.ingest.index import _sha1
+
+
+EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
+
+
+def embed_text(title: str, chunk: Chunk, facts: list[str] | None = None) -> str:
+    """The text given to the embedder for a chunk: title and heading give it context; a
+    chat message is "speaker: text" followed by the facts extracted from it, one a line
+    (fact-augmented key, see memory/keys.py)."""
+    if chunk.speaker:
+        return N.keyword_body(chunk.text, chunk.speaker, facts)
+    head = title if not chunk.heading or chunk.heading == title else f"{title} — {chunk.heading}"
+    return f"{head}\n{chunk.text}"
+
+
+def model_key(embedder) -> str:
+    """The id stored with each vector: model name plus precision ("all-MiniLM-L6-v2/int8")
+    when the embedder reports one, else its model name."""
+    return str(getattr(embedder, "model_id", None) or embedder.model_name)
+
+
+def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,
+                  max_chunks_per_note: int = 400, *, fact_keys: bool = True) -> tuple[int, int]:
+    """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
+    chunks of each note; later chunks of huge notes stay keyword-only and are counted by
+    `cairn status`). fact_keys: embed chat messages with their stored facts (`embed_text`).
+    One process at a time (store.locks "embed"): processes sharing a home never embed the
+    same chunk twice. Returns (embedded, reused_from_cache)."""
+    with exclusive(conn, "embed"):
+        return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys)
+
+
+def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
+                   max_chunks_per_note: int, *, fact_keys: bool) -> tuple[int, int]:
+    model = model_key(embedder)
+    stale = other_model_count(conn, model)
+    if stale:
+        # Vectors of another model or precision are close but not comparable: replace them.
+        with N.transaction(conn):
+            drop_other_models(conn, model)
+            N.bump_vector_generation(conn)
+    rows = chunks_to_embed(conn, max_chunks_per_note)
+    if not rows:
+        clear_vector_cache(conn)
+        return 0, 0
+    items = []
+    for r in rows:
+        ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
+        t = embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
+        items.append((r["id"], t, _sha1(t)))
+    cache = cached_vectors(conn, [h for _, _, h in items], model)
+    reused = [(cid, h) for cid, _, h in items if h in cache]
+    if reused:
+        with N.transaction(conn):
+            put_vectors(conn, [c for c, _ in reused], [h for _, h in reused],
+                        np.stack([cache[h] for _, h in reused]), model)
+    todo = [it for it in items if it[2] not in cache]
+    todo.sort(key=lambda it: len(it[1]))
+    done = 0
+    for i in range(0, len(todo), EMBED_BATCH):
+        batch = todo[i:i + EMBED_BATCH]
+        vecs = embedder.embed([t for _, t, _ in batch])
+        with N.transaction(conn):
+            put_vectors(conn, [c for c, _, _ in batch], [h for _, _, h in batch], vecs, model)
+        done += len(batch)
+        if progress:
+            progress("embed", done, len(todo))
+    clear_vector_cache(conn)
+    return done, len(reused)

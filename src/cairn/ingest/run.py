@@ -1,0 +1,262 @@
+"""The queue-driven pipeline: `ingest_paths` enqueues files and URLs as jobs, `run_jobs`
+runs them (cairn.jobs: retries, dead letters, crash-safe resume) and embeds what is new.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Callable
+
+from cairn import paths as P
+from cairn import vault as V
+from cairn.config import Settings
+from cairn.store import jobs as J
+from cairn.store import notes as N
+from cairn.store.locks import exclusive
+from cairn.report import IngestReport, Progress
+from cairn.ingest.embedding import embed_missing
+from cairn.ingest.files import _parse_options, ingest_file
+from cairn.ingest.sources import iter_sources, special_file_kind
+from cairn.ingest.urls import ingest_url, is_url
+
+
+def _job_name(job) -> str:
+    """How a job's source is named in reports: the path or URL as the person gave it."""
+    return str(job.payload.get("name") or job.payload.get("path") or job.payload.get("url") or job.source)
+
+
+def _merge(report: IngestReport, part: IngestReport) -> None:
+    for key in ("added", "updated", "unchanged", "skipped", "failed", "warnings", "tombstoned"):
+        getattr(report, key).extend(getattr(part, key))
+
+
+def _outcome(part: IngestReport) -> str:
+    """A finished job's outcome from its one-source report. A failed entry left by
+    ingest_file (a vault note it wrote but could not index) is permanent: raise."""
+    if part.failed:
+        from cairn.jobs import PermanentJobError
+        raise PermanentJobError(part.failed[0][1])
+    if part.skipped:
+        return f"skipped: {part.skipped[0][1]}"
+    if part.tombstoned:
+        return "skipped: deleted in Cairn before"
+    for key in ("added", "updated", "unchanged"):
+        if getattr(part, key):
+            return key
+    return "unchanged"
+
+
+def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestReport, *,
+                 resolver=None, connector=None, pool=None) -> dict[str, Callable]:
+    """Handlers for the job kinds "file" (payload {path, name, root, skip_tombstoned?}) and
+    "url" (payload {url}): each ingests its source, adds its outcome to `report` and returns
+    the outcome string."""
+
+    def run_file(job) -> str:
+        part = IngestReport()
+        root = job.payload.get("root")
+        src = Path(job.payload["path"])
+        name = _job_name(job)
+        outside = P.outside_reason(root, src, "the folder given") if root and src.exists() else None
+        if not src.exists() and not src.is_symlink():
+            part.skipped.append((name, "no such file (moved or deleted before it was ingested)"))
+        elif outside is not None:  # a link swapped in after the folder was walked
+            part.skipped.append((name, f"{outside}, skipped"))
+        else:
+            try:
+                ingest_file(conn, settings, src, Path(root) if root else None, part, name=name,
+                            raise_errors=True, skip_tombstoned=bool(job.payload.get("skip_tombstoned")),
+                            pool=pool)
+            except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
+                from cairn.jobs import PermanentJobError
+                raise PermanentJobError(f"cannot read: {exc.strerror or exc}") from exc
+        _merge(report, part)
+        return _outcome(part)
+
+    def run_url(job) -> str:
+        part = IngestReport()
+        ingest_url(conn, settings, job.payload["url"], part, resolver=resolver, connector=connector)
+        _merge(report, part)
+        return _outcome(part)
+
+    return {"file": run_file, "url": run_url}
+
+
+def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
+                    report: IngestReport, *, skip_tombstoned: bool = False) -> list[int]:
+    """One job per file under `sources` (folders walked) and per URL; a source with a
+    pending job is not queued twice. Missing paths and paths inside the vault are reported
+    as failed. skip_tombstoned: file jobs skip sources deleted in Cairn (see `ingest_file`).
+    Returns the job ids, in order."""
+    from cairn.store import jobs as J
+
+    jobs: list[tuple[str, str, dict]] = []
+    vault = settings.vault.resolve()
+    for item in sources:
+        if isinstance(item, str) and is_url(item):
+            jobs.append(("url", item, {"url": item}))
+            continue
+        p = Path(item)
+        if not p.exists():
+            report.failed.append((str(p), "no such file or directory"))
+            continue
+        if p.resolve() == vault or vault in p.resolve().parents:
+            report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
+                                  "(use `cairn reindex` to rebuild from it)"))
+            continue
+        if p.is_symlink() and not p.is_dir():  # named on purpose: the person's choice
+            report.warnings.append((str(p), f"is a symbolic link to {P.real(p)}; read as given"))
+        for f, root in iter_sources([p], report.skipped):
+            try:
+                kind = special_file_kind(f.stat().st_mode)
+            except OSError:
+                kind = None  # dangling link or unreadable: the job reports it by name
+            if kind:
+                report.skipped.append((str(f), f"not a regular file ({kind})"))
+                continue
+            resolved = f.resolve()
+            if vault not in resolved.parents:
+                # Absolute paths (symlinks kept), so `cairn jobs run` works from any folder.
+                payload = {"path": os.path.abspath(f), "name": str(f),
+                           "root": os.path.abspath(root) if root is not None else None}
+                if skip_tombstoned:
+                    payload["skip_tombstoned"] = True
+                if _heavy_file(f):
+                    payload["heavy"] = True  # parsed in phase 2, after every text source
+                jobs.append(("file", str(resolved), payload))
+    jobs.sort(key=lambda j: bool(j[2].get("heavy")))  # text sources first (stable order)
+    ids: list[int] = []
+    seen: set[int] = set()
+    with N.transaction(conn):  # one transaction for the whole batch (fast for big folders)
+        for kind, source, payload in jobs:
+            jid, _ = J.enqueue(conn, kind, source, payload, max_attempts=settings.jobs.max_attempts)
+            if jid not in seen:
+                seen.add(jid)
+                ids.append(jid)
+    return ids
+
+
+_HEAVY_SUFFIXES = frozenset({".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".gif", ".bmp",
+                             ".wav", ".mp3", ".m4a", ".ogg", ".oga", ".flac", ".opus", ".aac", ".mp4"})
+
+
+def _heavy_file(path: Path) -> bool:
+    """Whether a source is queued for phase 2, by its name alone (the file is read once, by
+    its job; `_parse_source` sends it to a worker by its content all the same)."""
+    return path.suffix.lower() in _HEAVY_SUFFIXES
+
+
+def _needs_parse(conn: sqlite3.Connection, settings: Settings, path: Path) -> bool:
+    """False when `ingest_file` would find this source unchanged (same bytes as the note made
+    from it, whose vault copy exists), so no worker time is spent parsing it ahead."""
+    try:
+        existing = N.get_note_by_source(conn, str(path.resolve()))
+        if existing is None or not (settings.vault / existing.path).exists():
+            return True
+        return existing.source_hash != V.sha256_bytes(path.read_bytes())
+    except OSError:
+        return False  # the job reports it
+
+
+def _since_start() -> float:
+    """Seconds since this process started (Linux /proc), so phase times include start-up;
+    elsewhere seconds since this module was imported."""
+    try:
+        start_ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return time.monotonic() - _IMPORTED
+
+
+_IMPORTED = time.monotonic()
+
+
+def _queued_split(conn: sqlite3.Connection, ids: list[int] | None) -> tuple[list[int], list[int]]:
+    """(text-source job ids, heavy-source job ids) among the queued jobs (or among `ids`)."""
+    rows = J.queued_payloads(conn)
+    wanted = set(ids) if ids is not None else None
+    light, heavy = [], []
+    for jid, payload in rows:
+        if wanted is not None and jid not in wanted:
+            continue
+        (heavy if '"heavy": true' in payload else light).append(jid)
+    return light, heavy
+
+
+def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: IngestReport, *,
+             ids: list[int] | None = None, progress: Progress | None = None,
+             resolver=None, connector=None, embed: bool = True) -> IngestReport:
+    """Run the queue in two phases and embed. Phase 1: every text source (parse, vault
+    copy, keyword index: one job each) — from then on they are keyword-searchable, listed
+    and linked. Phase 2: images, audio and PDFs, parsed in a bounded worker process
+    (cairn.parse.pool) that starts on them while this process embeds the text sources'
+    chunks; then their chunks are embedded too. embed=False leaves the vectors to a
+    background embedder (watch) or a later `cairn jobs run`: `status` counts them as
+    `missing_vectors`. A process that dies between the phases loses nothing: the text is
+    committed per job, unfinished jobs stay queued and missing vectors are found by the next
+    run. Dead letters are added to `report.failed` with the job id. `report.timings` holds
+    the seconds since the process started at which each phase ended. Returns `report`."""
+    import resource
+
+    from cairn.jobs import requeue_orphans, run_queue
+    from cairn.parse.pool import ParsePool
+
+    ing = settings.ingest
+    pool = ParsePool(ing.parse_workers, ing.parse_memory_mib, ing.parse_timeout_s) if ing.parse_workers > 0 else None
+    handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector, pool=pool)
+    retries = 0
+    try:
+        with exclusive(conn, "ingest"):  # one queue runner per home: no source ingested twice at once
+            requeue_orphans(conn, settings.jobs)
+            light, heavy = _queued_split(conn, ids)
+            result = run_queue(conn, handlers, settings.jobs, ids=light, progress=progress)
+            dead, retries = list(result.dead), result.retries
+            report.timings["keyword_searchable_s"] = round(_since_start(), 3)
+            if pool is not None and heavy:
+                paths = [Path(p["path"]) for p in J.payloads(conn, heavy)]
+                pool.prefetch([(p, _parse_options(settings)) for p in paths if _needs_parse(conn, settings, p)])
+            if embed:
+                report.embedded, report.reused_vectors = embed_missing(
+                    conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys)
+            if heavy or ids is None:
+                parse_progress = (lambda _p, d, t: progress("parse", d, t)) if progress else None
+                result = run_queue(conn, handlers, settings.jobs, ids=heavy if ids is not None else None,
+                                   progress=parse_progress)
+                dead += result.dead
+                retries += result.retries
+            report.timings["parsed_s"] = round(_since_start(), 3)
+            if embed:
+                more, reused = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                             fact_keys=settings.memory.fact_keys)
+                report.embedded += more
+                report.reused_vectors += reused
+                report.timings["embedded_s"] = round(_since_start(), 3)
+    finally:
+        if pool is not None:
+            report.peak_rss_mib["parse_workers"] = round(pool.peak_rss_mib, 1)
+            pool.close()
+    report.peak_rss_mib["ingest"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    for job, error in dead:
+        report.failed.append((_job_name(job), f"{error} [dead letter: job {job.id}; `cairn jobs retry {job.id}`]"))
+    report.retried = retries
+    return report
+
+
+def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path | str], embedder,
+                 progress: Progress | None = None, *, resolver=None, connector=None,
+                 skip_tombstoned: bool = False, embed: bool = True) -> IngestReport:
+    """Ingest files, folders (recursively) and URLs (str `https://...`): one queued job per
+    source (cairn.jobs: retries with back-off, dead letters, resumes after a crash), then
+    the queue is run and missing vectors embedded. Missing paths are reported as failed.
+    skip_tombstoned: files whose bytes were deleted in Cairn are listed in
+    `report.tombstoned`, not ingested (the watcher's inbox). resolver/connector: test hooks
+    passed to cairn.fetch for URL jobs. embed: see run_jobs."""
+    report = IngestReport()
+    with exclusive(conn, "ingest"):  # parallel ingests of one folder: each file added once
+        enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned)
+        return run_jobs(conn, settings, embedder, report, progress=progress,
+                        resolver=resolver, connector=connector, embed=embed)

@@ -1,0 +1,15 @@
+"""The operations of `cairn.service.Cairn`, grouped by domain. Each module holds one mixin
+class; `Cairn` (the composition root, cairn/service.py) inherits them all, so every
+operation is still a method of `Cairn` under its old name:
+
+    jobs.py    JobOps     ingest, jobs, jobs_run, jobs_retry, import_file, import_notes,
+                          import_chat, reindex, status
+    search.py  SearchOps  search, search_batch, ask
+    memory.py  MemoryOps  remember, memories, memory_history, forget, recall, core, core_set,
+                          entity_alias, entities, rebuild_memories, extract, set_fact_keys
+    notes.py   NotesOps   sync, watch, find_note, links, unresolved_links, note_create,
+                          notes_list, ingest_text, note_show, note_update, note_delete
+
+A mixin reaches the resources through `self`: `conn` (the index), `settings`, `embedder`,
+`vectors`. Every result has one `to_json()` (cairn.results).
+"""

@@ -1,0 +1,191 @@
+"""Ingest and the job queue, the operations of `cairn.service.Cairn` on sources: ingest, jobs,
+jobs_run, jobs_retry, import_file/import_notes/import_chat, reindex, status. A mixin: `self`
+is the Cairn (its conn, settings, embedder and events)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from cairn import results as R
+from cairn.errors import InvalidInput
+from cairn.ops.memory import SessionExtraction, _extraction_llm
+from cairn.report import IngestReport, Progress
+from cairn.store import db
+
+
+class JobOps:
+    """Ingest, imports, the job queue, reindex and status."""
+
+    def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None) -> IngestReport:
+        """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
+        Publishes ingest.* / note.* events and saves a trace (`report.trace_id`)."""
+        from cairn.ingest import ingest_paths, is_url
+        sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
+                                     for p in paths]
+        return self._traced_ingest("ingest", [str(s) for s in sources], progress,
+                                   lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog))
+
+    def _traced_ingest(self, op: str, sources: list[str], progress, run) -> IngestReport:
+        """Run `run(progress)` (an ingest-like operation returning an IngestReport) with
+        events (ingest.started/progress/done/failed, note.created/changed, job.dead_lettered)
+        and a trace whose stages are the progress phases. The report gets `trace_id`."""
+        from cairn.events import ProgressEvents
+        from cairn.traces import Trace
+        trace = Trace("ingest", {"op": op, "sources": sources[:20], "count": len(sources)})
+        self.events.publish("ingest.started", {"op": op, "sources": sources[:20], "trace_id": trace.id})
+        dead_before = {j.id for j in self.store.jobs.by_state("dead")}
+        prog = ProgressEvents(self.events, op, progress)
+        try:
+            report = run(prog)
+        except BaseException as exc:
+            trace.outcome = "failed"
+            trace.add(op, {"sources": len(sources)}, {"error": str(exc) or type(exc).__name__}, 0.0)
+            trace.save(self.settings.home)
+            self.events.publish("ingest.failed", {"op": op, "error": str(exc) or type(exc).__name__,
+                                                 "trace_id": trace.id})
+            raise
+        for phase, (t0, t1, total) in prog.phases.items():
+            trace.add(phase, {"items": total}, {}, (t1 - t0) * 1000)
+        trace.add("report", {}, report.to_json(), 0.0)
+        trace.outcome = "failed" if report.failed else "ok"
+        report.trace_id = trace.save(self.settings.home)["id"]
+        for name in report.added:
+            self.events.publish("note.created", {"name": str(name), "via": op})
+        for name in report.updated:
+            self.events.publish("note.changed", {"name": str(name), "via": op})
+        for name, reason in report.failed:
+            self.events.publish("ingest.failed", {"op": op, "name": str(name), "error": reason,
+                                                 "trace_id": trace.id})
+        for job in self.store.jobs.by_state("dead"):
+            if job.id not in dead_before:
+                self.events.publish("job.dead_lettered", job.to_json())
+        self.events.publish("ingest.done", {"op": op, **report.to_json(), "trace_id": trace.id})
+        return report
+
+    def jobs(self, limit: int = 50) -> R.JobsInfo:
+        """The job queue: {"counts": {state: n, "interrupted": n}, "dead": [job dicts, oldest
+        first], "running": [job dicts of live processes], "interrupted": [job dicts claimed by
+        a process that is gone (a crash): `cairn jobs run` resumes them], "queued": [up to
+        `limit` job dicts]} (see store.jobs.JobRow). Nothing is changed."""
+        from cairn.jobs import process_alive
+        jobs = self.store.jobs
+        claimed = jobs.by_state("running")
+        alive = [j for j in claimed if process_alive(j.owner_pid or 0, j.owner_start)]
+        gone = [j for j in claimed if j not in alive]
+        counts = jobs.counts()
+        counts["running"] -= len(gone)
+        counts["interrupted"] = len(gone)
+        return R.JobsInfo(counts=counts,
+                          dead=[j.to_json() for j in jobs.by_state("dead")],
+                          running=[j.to_json() for j in alive],
+                          interrupted=[j.to_json() for j in gone],
+                          queued=[j.to_json() for j in jobs.by_state("queued", limit)])
+
+    def jobs_run(self, progress: Progress | None = None) -> IngestReport:
+        """Resume pending work: requeue jobs of dead processes, run every queued job, then
+        embed chunks that lack vectors."""
+        from cairn.ingest import run_jobs
+        return self._traced_ingest("jobs.run", [], progress, lambda prog: run_jobs(
+            self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
+
+    def jobs_retry(self, ids: list[int] | None, progress: Progress | None = None) -> IngestReport:
+        """Requeue dead letters (`ids`, or all of them when None) and run the queue.
+        Raises InvalidInput naming ids that are not dead letters."""
+        if ids is not None:
+            jobs = self.store.jobs
+            bad = [i for i in ids if (j := jobs.get(i)) is None or j.state != "dead"]
+            if bad:
+                states = {i: (jobs.get(i).state if jobs.get(i) else "no such job") for i in bad}
+                raise InvalidInput("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
+                                 + " — `cairn jobs` lists the dead letters")
+        self.store.jobs.requeue_dead(ids)
+        from cairn.ingest import run_jobs
+        return self._traced_ingest("jobs.retry", [str(i) for i in ids or []], progress, lambda prog: run_jobs(
+            self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
+
+    def import_file(self, importer: str, path: str | Path, progress: Progress | None = None,
+                    **options) -> IngestReport:
+        """Run the importer registered as `importer` (the `register_importers` hook; built-ins
+        "notes" and "chat": cairn.builtin_plugins.importers) on the file `path`. Raises NotFound naming the
+        registered importers for an unknown name."""
+        from cairn.errors import NotFound
+        from cairn.registries import importers
+        table = importers()
+        if importer not in table:
+            raise NotFound(f"no importer {importer!r}; registered: {', '.join(sorted(table))}")
+        return table[importer](self, Path(path), progress, **options)
+
+    def import_notes(self, path: str | Path, progress: Progress | None = None) -> IngestReport:
+        """Import a JSONL file of notes (see ingest.import_notes_jsonl)."""
+        return self.import_file("notes", path, progress)
+
+    def import_chat(self, path: str | Path, progress: Progress | None = None, *,
+                    extract: bool | None = None, llm: str | None = None) -> "ChatImportReport":
+        """Import a JSONL chat transcript (see ingest.import_chat_jsonl), then extract facts
+        from the imported sessions and store them as fact keys before embedding.
+        extract: None = `[memory] extract_on_import` (default on). llm: extraction model
+        spec (None = `[memory] extract_llm`, default "none" = rules). The report's
+        `extracted` says whether extraction ran (not for a file without messages)."""
+        do_extract = self.settings.memory.extract_on_import if extract is None else extract
+        extractions: list[SessionExtraction] = []
+        model = _extraction_llm(self.settings, llm) if do_extract else None  # bad spec: fail first
+
+        ran: list[bool] = []  # the hook is not called for a file without messages
+
+        def hook(note_ids: list[str]) -> None:
+            ran.append(True)
+            extractions.extend(self._extract_notes(note_ids, model, embed=False))
+
+        report = self.import_file("chat", path, progress, after_index=hook if do_extract else None)
+        return ChatImportReport(**vars(report), extractions=extractions, extracted=bool(ran))
+
+    def reindex(self, progress: Progress | None = None) -> IngestReport:
+        """Rebuild the index from the vault alone."""
+        from cairn.ingest import reindex
+        return self._traced_ingest("reindex", [], progress,
+                                   lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
+
+    def disk_usage(self) -> dict:
+        """Bytes on disk: {"vault", "index" (the database with its WAL/SHM files), "home"
+        (everything under the home folder, the two above included)}. Unreadable files count 0."""
+        def size(paths) -> int:
+            total = 0
+            for p in paths:
+                try:
+                    if p.is_file() and not p.is_symlink():
+                        total += p.stat().st_size
+                except OSError:
+                    continue
+            return total
+        index = self.settings.index_path
+        return {"vault": size(self.settings.vault.rglob("*")) if self.settings.vault.is_dir() else 0,
+                "index": size(index.parent.glob(index.name + "*")),
+                "home": size(self.settings.home.rglob("*"))}
+
+    def status(self) -> R.Status:
+        """Counts and health of the index (notes, chunks, vectors, missing rows)."""
+        c = self.store.notes.counts()
+        profile = self.store.notes.index_profile(self.settings.chunk.embed_max_chunks)
+        keyword_only = profile["keyword_only_chunks"]
+        c["keyword_only_chunks"] = keyword_only
+        c["missing_vectors"] = max(0, c["missing_vectors"] - keyword_only)
+        c["vector_models"] = profile["vector_models"]
+        return R.Status({"home": str(self.settings.home), "vault": str(self.settings.vault),
+                         "index": str(self.settings.index_path), "schema_version": db.schema_version(self.conn),
+                         **c, "notes_by_type": profile["notes_by_type"]})
+
+
+@dataclass
+class ChatImportReport(IngestReport):
+    """An IngestReport plus the extraction run on the imported sessions (if any)."""
+
+    extractions: list = field(default_factory=list)
+    extracted: bool = False
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        if self.extracted:
+            out["extraction"] = [e.to_json() for e in self.extractions]
+        return out

@@ -1,0 +1,174 @@
+"""Notes and the vault, the operations of `cairn.service.Cairn` on notes: sync, watch,
+find_note, links, unresolved_links, note_create, notes_list, ingest_text, recent_notes,
+note_show, note_update, note_delete, export; and the home's reminder scheduler. A mixin:
+`self` is the Cairn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+from cairn import results as R
+from cairn.errors import InvalidInput
+from cairn.store import notes as N
+
+if TYPE_CHECKING:
+    import threading
+
+    from cairn.exports import ExportResult
+    from cairn.sync import SyncReport
+
+
+class NotesOps:
+    """Notes: create, read, update, delete, list, links; keeping the index in step."""
+
+    def sync(self, paths: Iterable[str | Path] | None = None) -> "SyncReport":
+        """Reconcile the vault with the index (see sync.reconcile); paths: only these."""
+        from cairn.sync import reconcile
+        return reconcile(self.conn, self.settings, _LazyEmbedder(self), paths)
+
+    def watch(self, stop: "threading.Event", on_event=None, raise_interrupt: bool = False) -> None:
+        """Watch the vault and the `[sync] inbox` folders until `stop` is set (see
+        watch.watch; runs on its own index connection, so it may run in a thread)."""
+        from cairn.ingest import ingest_paths
+        from cairn.watch import watch
+
+        def ingest(conn, files):
+            return ingest_paths(conn, self.settings, files, self.embedder, skip_tombstoned=True, embed=False)
+
+        watch(self.settings, _LazyEmbedder(self), stop, ingest=ingest, on_event=on_event,
+              raise_interrupt=raise_interrupt)
+
+    def find_note(self, ref: str) -> N.NoteRow:
+        """The note `ref` names (id, vault path, file name, title or alias). Raises
+        links.NoteNotFound / links.AmbiguousNote (both ValueError)."""
+        from cairn.links import find_note
+        return find_note(self.conn, ref)
+
+    def links(self, ref: str) -> R.NoteLinks:
+        """{"note": {id, path, title}, "outgoing": [LinkView], "backlinks": [LinkView]}."""
+        from cairn.links import Resolver, backlinks, find_note, outgoing
+        note = find_note(self.conn, ref)
+        resolver = Resolver.from_db(self.conn)
+        return R.NoteLinks(note={"id": note.id, "path": note.path, "title": note.title},
+                           outgoing=outgoing(self.conn, note.id, resolver),
+                           backlinks=backlinks(self.conn, note.id, resolver))
+
+    def unresolved_links(self) -> R.LinkList:
+        """Every link whose target matches no note (links.LinkView, by source path)."""
+        from cairn.links import unresolved
+        return R.LinkList(unresolved(self.conn))
+
+    def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
+        """Write and index a new note (see noteops.create_note)."""
+        from cairn.noteops import create_note
+        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags)
+        self.events.publish("note.created", {"id": note.id, "path": note.path, "title": note.title})
+        return note
+
+    def notes_list(self, *, type: str | None = None, tag: str | None = None, limit: int = 50,
+                   offset: int = 0) -> R.NotePage:
+        """One page of notes: {"total", "limit", "offset", "notes": [NoteRow.summary()]}.
+        Raises InvalidInput for a negative offset or a limit outside 1..1000."""
+        from cairn.errors import InvalidInput
+        if not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be between 1 and 1000, got {limit}")
+        if offset < 0:
+            raise InvalidInput(f"offset must be 0 or more, got {offset}")
+        total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=offset)
+        return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
+
+    def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
+                    tags: list[str] | None = None) -> N.NoteRow:
+        """Store raw text or markdown as a new note (title: given, else the first line, cut to
+        80 characters). Raises InvalidInput for empty text, NoteConflict for a taken title."""
+        from cairn.errors import InvalidInput
+        if not text or not text.strip():
+            raise InvalidInput("the text is empty")
+        if not title or not title.strip():
+            first = next(line for line in text.strip().splitlines() if line.strip())
+            title = first.lstrip("# ").strip()[:80] or "note"
+        return self.note_create(title.strip(), text, folder, tags)
+
+    def recent_notes(self, since: str, limit: int = 10) -> R.NoteSummaries:
+        """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
+        return R.NoteSummaries(self.store.notes.recent_notes(since, limit))
+
+    def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):
+        """The reminder scheduler of this home (cairn.schedule.scheduler.Scheduler) with the
+        built-in jobs (digest, export-cleanup, sync). The caller closes it."""
+        from cairn.schedule.jobs import BUILTIN_JOBS
+        from cairn.schedule.scheduler import Scheduler
+        sched = Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
+        sched.open_app = lambda: type(self)(settings=self.settings)  # the jobs' own service
+        return sched
+
+    def note_show(self, ref: str) -> R.NoteText:
+        """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
+        from cairn.noteops import read_note
+        return R.NoteText(read_note(self.conn, self.settings, self.embedder, ref))
+
+    def note_update(self, ref: str, body: str, mode: str = "overwrite", *,
+                    expected_hash: str | None = None) -> N.NoteRow:
+        """Overwrite or append to a note's body (see noteops.update_note). expected_hash: the
+        file's sha256 when the editor read it (`note_show`'s "file_hash"); a file changed since
+        raises noteops.EditConflict and writes nothing."""
+        from cairn.noteops import update_note
+        note = update_note(self.conn, self.settings, self.embedder, ref, body, mode,
+                           expected_hash=expected_hash)
+        self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
+        return note
+
+    def capture(self, kind: str, url: str, text: str = "", title: str = "", comment: str = "") -> N.NoteRow:
+        """Store a highlight, bookmark or quick note from a web page as a note in
+        `captures/` (see cairn.capture for the rules and errors)."""
+        from cairn.capture import capture_note
+        note_title, body, tags = capture_note(kind, url, text, title, comment)
+        return self.note_create(note_title, body, "captures", tags)
+
+    def enrich(self, ref: str, llm: str | None = None):
+        """Add a grounded gist (and, with a model, category, tags, key points) to the note's
+        frontmatter under `enrichment`; see cairn.enrich. Returns an Enrichment."""
+        from cairn.enrich import enrich
+        return enrich(self, ref, llm)
+
+    def note_delete(self, ref: str) -> R.NoteDeleted:
+        """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
+        from cairn.noteops import delete_note
+        info = R.NoteDeleted(delete_note(self.conn, self.settings, self.embedder, ref))
+        self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
+        return info
+
+    def export(self, *, ids: list[str] | None = None, tag: str | None = None, type: str | None = None,
+               since: str | None = None, until: str | None = None, query: str | None = None,
+               format: str | None = None, name: str | None = None, k: int = 20) -> "ExportResult":
+        """Export the selected notes to a new file under `<home>/exports/` (it expires):
+        one note as markdown; several as text, json or zip. Select by note references `ids`,
+        a search `query` (top `k` hits), or all notes; narrowed by `tag`, `type` and the
+        inclusive days `since` / `until` (YYYY-MM-DD). See exports.export_notes for errors."""
+        from cairn.exports import export_notes
+        return export_notes(self, ids=ids, tag=tag, type=type, since=since, until=until, query=query,
+                            format=format, name=name, k=k)
+
+    def export_path(self, name: str) -> Path:
+        """The file of export `name` (an ExportResult's name) if it is still there and has not
+        expired. InvalidInput for an unsafe name, NotFound otherwise (exports.resolve_export)."""
+        from cairn.exports import resolve_export
+        return resolve_export(self.settings.home, name)
+
+    def cleanup_exports(self, max_age: float | None = None) -> R.RemovedExports:
+        """Delete export files older than `max_age` seconds (default 24 h); returns their
+        names. `cairn serve` runs it hourly (exports.cleanup_exports)."""
+        from cairn.exports import DEFAULT_MAX_AGE, cleanup_exports
+        return R.RemovedExports(cleanup_exports(self.settings.home, DEFAULT_MAX_AGE if max_age is None else max_age))
+
+
+class _LazyEmbedder:
+    """Stands in for `Cairn.embedder` and loads the model only when first used (a sync
+    that finds nothing to embed never loads it)."""
+
+    def __init__(self, app):  # the Cairn whose embedder this stands in for
+        self._app = app
+
+    def __getattr__(self, name: str):
+        return getattr(self._app.embedder, name)

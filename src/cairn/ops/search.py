@@ -1,0 +1,209 @@
+"""Search and answers, the operations of `cairn.service.Cairn` on questions: search,
+search_batch, ask; and `read_batch_file` for `search --batch`. A mixin: `self` is the Cairn."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+from cairn import results as R
+from cairn.errors import InvalidInput
+from cairn.store import db
+from cairn.validate import check_question, check_since
+
+if TYPE_CHECKING:
+    from cairn.answer import Answer
+    from cairn.search.hybrid import SearchResult
+
+
+class SearchOps:
+    """Hybrid search, batches of searches, and verified answers."""
+
+    def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
+               types: list[str] | None = None, since: str | None = None, group: bool = True,
+               until: str | None = None, tag: str | None = None,
+               semantic_floor: float | None = None) -> SearchResult:
+        """Hybrid search (see search.hybrid.search). since/until: ISO dates bounding the unit's
+        time (until inclusive of its day); tag: notes with this tag; semantic_floor: this
+        call's relevance floor (None = `[search] semantic_floor`). Raises InvalidInput for a
+        bad mode, fusion, type, or a `since`/`until` that is not an ISO date
+        (validate.check_since)."""
+        import dataclasses
+        check_since(since)
+        check_since(until, "until")
+        from cairn.search.hybrid import search
+        needs_vectors = mode in ("hybrid", "semantic")
+        res = search(self.conn, self.vectors if needs_vectors else None,
+                     self.embedder if needs_vectors else None, query,
+                     k=k or self.settings.search.k, mode=mode,
+                     fusion=fusion or self.settings.search.fusion, types=types,
+                     since=since, group=group, until=until, tag=tag or None,
+                     settings=self.settings.search if semantic_floor is None else
+                     dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
+        if needs_vectors:
+            res.vectors_pending = self._vectors_pending()
+            if res.vectors_pending:
+                res.warnings.append(
+                    f"{res.vectors_pending} chunk(s) are not embedded yet, so results by meaning are "
+                    "incomplete (embedding runs after ingest; `cairn jobs run` finishes it)")
+        return res
+
+    def _vectors_pending(self) -> int:
+        """Chunks that should have a vector and do not yet (two-phase ingest: text is
+        searchable first): eligible chunks minus the vectors the loaded index holds. Cached
+        per index state (store.db.index_state), so a warm search pays nothing."""
+        from cairn.store.db import index_state
+        state = index_state(self.conn)
+        if self._pending_cache is None or self._pending_cache[0] != state:
+            have = len(self.vectors)
+            # count(*) of all chunks reads the smallest index (0.2 ms at 6k chunks); the exact
+            # count of eligible chunks scans one (3 ms at 6k): only when vectors are short.
+            pending = self.store.keywords.chunk_count() - have
+            if pending > 0:
+                eligible = self.store.keywords.embeddable_chunk_count(self.settings.chunk.embed_max_chunks)
+                pending = eligible - have
+            self._pending_cache = (state, max(0, pending))
+        return self._pending_cache[1]
+
+    def search_batch(self, queries: Iterable[tuple[str, str]], **kwargs) -> Iterator[R.BatchHits]:
+        """Run many queries: yields {"query_id", "hits", "warnings"} per (id, query)."""
+        for qid, query in queries:
+            res = self.search(query, **kwargs)
+            yield R.BatchHits({"query_id": qid, **res.to_json()})
+
+    def ask(self, question: str, *, llm: str | None = None, k: int = 8, trace=None) -> Answer:
+        """Answer with checked citations. llm: "none", "embedded", "openai:BASE_URL:MODEL"
+        or None for the configured/default one. A question naming one chat participant
+        also gets a second search without the name, for the person check
+        (answer/answerability.py). Raises InvalidInput for an empty question or a bad llm spec.
+        trace: a cairn.traces.Trace to record the stages in (default: a new one); it is
+        saved under <home>/traces and its id set as `answer.trace_id`. Publishes
+        answer.produced."""
+        check_question(question)
+        from cairn.llm import default_llm_spec, get_llm
+        from cairn.traces import Trace
+        trace = trace or Trace("answer", {"question": question})
+        trace.input = trace.input or {"question": question}
+        try:
+            ans = self._ask(question, llm, k, trace, get_llm, default_llm_spec)
+        except BaseException:
+            trace.save(self.settings.home)
+            raise
+        ans.trace_id = trace.save(self.settings.home)["id"]
+        self.events.publish("answer.produced", {"question": question[:200], "verdict": ans.verdict,
+                                               "citations": len(ans.citations), "trace_id": ans.trace_id})
+        return ans
+
+    def _ask(self, question, llm, k, trace, get_llm, default_llm_spec) -> Answer:
+        from cairn.answer import answer_question
+        from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
+        from cairn.answer.offtopic import unknown_terms
+        from cairn.answer.premise import question_names, unknown_names
+        from cairn.search.hybrid import document_frequency
+        with trace.stage("model", {"llm": llm}) as out:
+            spec = llm or self.settings.llm or default_llm_spec()
+            model = get_llm(spec)
+            out["llm"] = getattr(model, "name", None) or spec
+        with trace.stage("search", {"question": question, "k": k}) as out:
+            res = self.search(question, k=k, group=False)
+            out.update(hits=len(res.hits), top=[h.title for h in res.hits[:3]], warnings=res.warnings)
+        # The person check (answer/answerability.py) also looks at who else the topic
+        # belongs to: the same search without the named person's name.
+        context = None
+        people = named_people(question, res.hits)
+        if len(people) == 1:
+            topic = strip_people(question, people)
+            if topic:
+                with trace.stage("context_search", {"person": sorted(people)[0], "topic": topic}) as out:
+                    context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
+                    out["hits"] = len(context)
+        # The premise check (answer/premise.py): names in the question that no chunk holds.
+        df = lambda w, prefix: document_frequency(self.conn, w, prefix)  # noqa: E731
+        with trace.stage("premise", {"question": question}) as out:
+            known = {h.speaker for h in res.hits + (context or []) if h.speaker}
+            if question_names(question, known):
+                known |= self._aliases()
+            unknown = unknown_names(question, df, exclude=known)
+            out["unknown_names"] = sorted(unknown) if unknown else []
+            # the off-topic check (answer/offtopic.py): key terms no chunk holds
+            terms = unknown_terms(question, df)
+            out["unknown_terms"] = terms
+        with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
+            ans = answer_question(question, res.hits, self.embedder, model,
+                                  floor=self.settings.search.answer_floor, context=context,
+                                  unknown_names=unknown, unknown_terms=terms)
+            ans.problems.extend(res.warnings)
+            if ans.abstained and not ans.pointers and not res.hits:
+                # every hit was under the relevance floor: still point at the nearest notes
+                from cairn.answer.offtopic import pointers
+                ans.pointers = pointers(self.search(question, k=3, group=False, semantic_floor=0.0).hits)
+                if ans.pointers and "Nearest notes:" not in ans.answer:
+                    ans.answer += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})"
+                                                                 for p in ans.pointers) + "."
+            out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
+                       problems=ans.problems[:5])
+        return ans
+
+    def ask_batch(self, questions: Iterable[tuple[str, str]], *, llm: str | None = None,
+                  k: int = 8) -> Iterator[R.AnswerRow]:
+        """Answer many questions in this process: yields, per (id, question), {"id",
+        "verdict", "answer", "citations", "mode", "llm", "fallback", "problems"} (citations as
+        in `Answer.citations`: source_id, path, page, quote, ...). Same checks as `ask`."""
+        for qid, question in questions:
+            ans = self.ask(question, llm=llm, k=k)
+            row = ans.to_json()
+            yield R.AnswerRow({"id": qid, **{key: row[key] for key in ("verdict", "answer", "citations", "mode",
+                                                                       "llm", "fallback", "problems")}})
+
+    def _aliases(self) -> frozenset[str]:
+        """Every alias of a note (frontmatter `aliases`) or of a memory entity: names the
+        premise check must treat as known even where no chunk's text holds them. Read once
+        per index state (`db.index_state`, as search's term statistics): any write to the
+        index, on this connection or another, reads them again."""
+        state = db.index_state(self.conn)
+        if self._alias_cache is None or self._alias_cache[0] != state:
+            self._alias_cache = (state, frozenset(self._read_aliases()))
+        return self._alias_cache[1]
+
+    def _read_aliases(self) -> set[str]:
+        """The aliases of `_aliases`, read from the index."""
+        out: set[str] = set()
+        for raw in self.store.notes.note_aliases():
+            try:
+                out.update(str(a) for a in json.loads(raw) if a)
+            except (ValueError, TypeError):
+                continue
+        out.update(self.store.memories.alias_names())
+        return out
+
+
+def read_batch_file(path: Path) -> list[tuple[str, str]]:
+    """Read a `--batch` JSONL file of {"id", "query"} (UTF-8) into (id, query) pairs; a
+    missing id is the line number. Raises ValueError "PATH: line N: problem" for a line
+    that is not UTF-8 or not such an object (query a string, id a string or a number),
+    OSError when the file cannot be read."""
+    from cairn.report import json_type_name
+    out = []
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidInput(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidInput(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
+            if not isinstance(obj, dict) or "query" not in obj:
+                raise InvalidInput(f"{path}: line {lineno}: expected an object with 'id' and 'query'")
+            qid, query = obj.get("id", lineno), obj["query"]
+            if not isinstance(query, str):  # str(None) would search for "None"
+                raise InvalidInput(f"{path}: line {lineno}: query must be a string, got {json_type_name(query)}")
+            if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
+                raise InvalidInput(f"{path}: line {lineno}: id must be a string or a number, "
+                                 f"got {json_type_name(qid)}")
+            out.append((str(qid), query))
+    return out

@@ -1,0 +1,75 @@
+"""The named extensions plugins register through the hooks (cairn.hookspecs): LLM backends,
+parsers, importers and embedders, each a name -> callable table built once per process.
+
+    from cairn.registries import llm_backends
+    factory = llm_backends()["openai"]        # factory(spec) -> chat client
+
+Built-ins register through the same hooks as third-party plugins (cairn.builtin_plugins:
+llm_backends, parsers, embedders, importers). Registration is lazy: a built-in
+registers a small function whose body imports the heavy module, so building a table imports
+no model, HTTP client or parser library (`cairn search --mode keyword` loads none of them).
+
+When two plugins register the same name the first registration wins. pluggy calls the plugins
+registered last first, so a third-party plugin (loaded after the built-ins) can replace a
+built-in of the same name. `reset()` forgets the tables (tests that register a plugin call it).
+
+This module sits at the bottom of the layers (with errors, model and config): the layers
+that consult a table (llm, parse, embed, ingest) import it; it reaches the plugins only
+through the plugin manager, which imports them by name at run time.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+_tables: dict[str, dict[str, Callable]] = {}
+
+HOOKS = {"llm_backends": "register_llm_backends", "parsers": "register_parsers",
+         "importers": "register_importers", "embedders": "register_embedders"}
+
+
+def _table(kind: str) -> dict[str, Callable]:
+    table = _tables.get(kind)
+    if table is None:
+        from cairn.plugins import load
+        table = {}
+
+        def register(name: str, value: Callable) -> None:
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"{HOOKS[kind]}: the name must be a non-empty string, got {name!r}")
+            if not callable(value):
+                raise TypeError(f"{HOOKS[kind]}: {name!r} must be callable, got {value!r}")
+            table.setdefault(name.lower() if kind == "llm_backends" else name, value)
+
+        getattr(load().hook, HOOKS[kind])(register=register)
+        _tables[kind] = table
+    return table
+
+
+def llm_backends() -> dict[str, Callable]:
+    """scheme -> factory(spec: str) returning a chat client (cairn.llm.LLM) or None ("none").
+    The scheme is the spec up to its first ':' ("openai" for "openai:BASE_URL:MODEL")."""
+    return _table("llm_backends")
+
+
+def parsers() -> dict[str, Callable]:
+    """type -> parse(data: bytes, name: str, **options) -> ParsedDocument. The type is a kind
+    detect_kind returns ("pdf", "html", "markdown"...) or a file suffix (".org"), which takes
+    precedence. options: ocr, asr, max_ocr_pages, dendron (a parser may ignore them)."""
+    return _table("parsers")
+
+
+def importers() -> dict[str, Callable]:
+    """name -> import(app: cairn.service.Cairn, path: Path, progress) -> IngestReport."""
+    return _table("importers")
+
+
+def embedders() -> dict[str, Callable]:
+    """name -> factory() returning an embedder: embed(list[str]) -> (n, dim) float32 array of
+    unit vectors, and attributes model_name and dim."""
+    return _table("embedders")
+
+
+def reset() -> None:
+    """Forget the tables: the next call asks the plugins again."""
+    _tables.clear()

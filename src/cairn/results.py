@@ -1,0 +1,216 @@
+"""Typed results of the service operations that used to return bare dicts and lists.
+
+Every public `cairn.service.Cairn` operation returns an object with one `to_json()`: the JSON
+form the CLI prints with --json and the REST API and MCP server return unchanged. Reports and
+records that already were dataclasses keep their classes (IngestReport, SyncReport, Answer,
+MemoryChange, CoreContext...); the rest are defined here.
+
+Two shapes, both cheap to import (no pydantic: importing it and defining one model costs
+~0.4-0.9 s on the 2-core machine, most of a cold start; measured with time.perf_counter
+around `from pydantic import BaseModel` plus one class, against plain dataclasses):
+
+- `Record` — a dict with declared keys. It stays a dict (so `result["total"]`, `json.dumps`,
+  `==` against a dict and every caller written for the old dict keep working) and adds
+  attribute access (`result.total`) and `to_json()`. The declared keys (class annotations)
+  are its contract; `Record.keys_declared()` lists them and the tests check each result
+  against them.
+- `Items` — a list of typed items (Memory, RecalledMemory, LinkView...), whose `to_json()` is
+  the list of the items' JSON forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+def _json(value: Any) -> Any:
+    """The JSON form of a value: `to_json()` where it has one, containers item by item."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json(v) for v in value]
+    return value
+
+
+class Record(dict):
+    """A dict with declared keys (the class annotations), attribute access and `to_json()`."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no {name!r}") from None
+
+    @classmethod
+    def keys_declared(cls) -> list[str]:
+        """The keys this result always has, in order (from the class annotations)."""
+        keys: list[str] = []
+        for klass in reversed(cls.__mro__):
+            keys += [k for k in getattr(klass, "__annotations__", {}) if k not in keys and not k.startswith("_")]
+        return keys
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict of JSON values (nested results converted by their own to_json)."""
+        return {k: _json(v) for k, v in self.items()}
+
+
+class Items(list):
+    """A list of typed items; `to_json()` is the list of their JSON forms."""
+
+    item: ClassVar[str] = "item"
+
+    def to_json(self) -> list[Any]:
+        return [_json(v) for v in self]
+
+
+# --------------------------------------------------------------------------- jobs and index
+class JobsInfo(Record):
+    """`Cairn.jobs()`: job counts by state (and "interrupted") and the jobs
+    (store.jobs.JobRow.to_json dicts); `interrupted`: claimed by a process that is gone."""
+
+    counts: dict
+    dead: list
+    running: list
+    interrupted: list
+    queued: list
+
+
+class Status(Record):
+    """`Cairn.status()`: where the home, vault and index are, and counts of the index.
+    Besides the declared keys it holds every count of store.notes.counts (notes, chunks,
+    vectors, missing_vectors, orphan rows...)."""
+
+    home: str
+    vault: str
+    index: str
+    schema_version: int
+    keyword_only_chunks: int
+    missing_vectors: int
+    vector_models: dict
+    notes_by_type: dict
+
+
+class MemoryRebuild(Record):
+    """`Cairn.rebuild_memories()`: rows restored from <vault>/_memory/, and the files that
+    could not be read as (path, reason)."""
+
+    memories: int
+    entities: int
+    core: int
+    failed: list
+
+
+class Reembedded(int):
+    """`Cairn.set_fact_keys()`: the number of chunks rewritten and re-embedded (an int)."""
+
+    def to_json(self) -> dict[str, int]:
+        return {"reembedded": int(self)}
+
+
+# --------------------------------------------------------------------------- search
+class BatchHits(Record):
+    """One line of `Cairn.search_batch()`: the query's id, its hits (Hit.to_json dicts) and
+    the warnings of its search."""
+
+    query_id: Any
+    hits: list
+    warnings: list
+
+
+class AnswerRow(Record):
+    """One line of `Cairn.ask_batch()`: the question's id and its answer's main fields."""
+
+    id: Any
+    verdict: str
+    answer: str
+    citations: list
+    mode: str
+    llm: Any
+    fallback: Any
+    problems: list
+
+
+# --------------------------------------------------------------------------- notes and links
+class NotePage(Record):
+    """`Cairn.notes_list()`: one page of notes (NoteRow.summary dicts) and the total."""
+
+    total: int
+    limit: int
+    offset: int
+    notes: list
+
+
+class NoteSummaries(Items):
+    """`Cairn.recent_notes()`: {id, path, title} per note, newest first."""
+
+
+class NoteText(Record):
+    """`Cairn.note_show()`: a note and its body (frontmatter left out)."""
+
+    id: str
+    path: str
+    title: str
+    type: str
+    tags: list
+    aliases: list
+    body: str
+
+
+class NoteDeleted(Record):
+    """`Cairn.note_delete()`: the note that was moved to the vault's .trash, and where."""
+
+    id: str
+    path: str
+    title: str
+    trash_path: str
+
+
+class NoteLinks(Record):
+    """`Cairn.links()`: a note ({id, path, title}), its outgoing links and its backlinks
+    (links.LinkView)."""
+
+    note: dict
+    outgoing: list
+    backlinks: list
+
+
+class LinkList(Items):
+    """`Cairn.unresolved_links()`: links.LinkView items."""
+
+
+class RemovedExports(Items):
+    """`Cairn.cleanup_exports()`: the names of the export files deleted."""
+
+
+class CoreBlock(Record):
+    """`Cairn.core_set()`: the core block as saved (empty text: cleared)."""
+
+    name: str
+    text: str
+
+
+# --------------------------------------------------------------------------- memory
+class MemoryList(Items):
+    """`Cairn.memories()` and `Cairn.memory_history()`: memory.model.Memory items."""
+
+
+class RecallList(Items):
+    """`Cairn.recall()`: memory.model.RecalledMemory items, best first."""
+
+
+class Entity(Record):
+    """`Cairn.entity_alias()`: an entity with all its names."""
+
+    id: str
+    name: str
+    aliases: list
+
+
+class EntityList(Items):
+    """`Cairn.entities()`: {id, name, kind, aliases, memories} per entity."""
+
+
+class ExtractionList(Items):
+    """`Cairn.extract()`: service.SessionExtraction items, one per chat session."""

@@ -1,0 +1,197 @@
+"""The storage boundary: what the layers above `store/` need from an index, as narrow
+`typing.Protocol` interfaces, and the one factory that opens the configured backend.
+
+    from cairn.store.backend import open_backend
+    backend = open_backend(settings)          # SQLiteBackend for "sqlite" (the default)
+    backend.notes.get_note("n123")            # NoteStore
+    backend.keywords.bm25(match, (3, 1, 2), 50)
+
+Interfaces (each method is the store module function of the same name without its first
+`conn` argument; rows come back addressable by column name):
+
+    NoteStore      notes, chunks, tombstones, vault-copy hashes     store/notes.py, copies.py
+    KeywordIndex   BM25 over chunks, document frequencies, filters  store/keyword.py (+ fts.py)
+    VectorStore    chunk vectors, the text-hash cache               store/vectors.py
+    LinkStore      wikilinks and the names they resolve against     store/links.py
+    JobStore       the ingest job queue                             store/jobs.py
+    MemoryStore    memories, core blocks, entities, aliases         store/memories.py, fact_keys.py
+
+Today's code is the SQLite implementation: one SQLite file (`<home>/index.db`, store/db.py),
+FTS5 for keywords (store/fts.py builds the MATCH syntax: CJK split into characters, every
+term quoted), float32 blobs for vectors searched exactly in memory (store/vectors.py).
+`SQLiteBackend` binds those module functions to one connection.
+
+Adding PostgreSQL later touches nothing above `store/`:
+- a `store/postgres/` package implements the same six interfaces on one psycopg connection
+  pool: notes, chunks, links, jobs and memories as ordinary tables (the same columns;
+  `transaction` becomes a transaction block; `claim_batch` uses SELECT ... FOR UPDATE SKIP
+  LOCKED);
+- the keyword index is a `tsvector` column on chunks (and on memories) with a GIN index,
+  `ts_rank_cd` in place of BM25 and `websearch_to_tsquery`-style query building in place
+  of store/fts.py — query syntax is the backend's, so `build_match_query` has a Postgres
+  twin there and nothing above changes;
+- vectors go to a `vector(384)` column (pgvector) with an HNSW or IVFFlat index, cosine
+  distance `<=>` replacing the in-memory matrix product;
+- `open_backend` returns it when the settings name it (`store = "postgres"` with a DSN);
+  the layers above keep calling the interfaces.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from types import ModuleType
+from typing import Any, Iterable, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class NoteStore(Protocol):
+    """Notes and their chunks: read, write, delete, count (store/notes.py, store/copies.py)."""
+
+    def get_note(self, note_id: str) -> Any: ...
+    def get_note_by_path(self, path: str) -> Any: ...
+    def get_note_by_source(self, source: str) -> Any: ...
+    def list_notes(self, *, type: str | None = None, tag: str | None = None, limit: int = 50,
+                   offset: int = 0) -> tuple[int, list]: ...
+    def upsert_note(self, note: Any) -> None: ...
+    def delete_note(self, note_id: str) -> None: ...
+    def insert_chunks(self, note_id: str, title: str, tags: list[str], chunks: list, *args, **kwargs) -> Any: ...
+    def delete_chunks(self, note_id: str) -> int: ...
+    def replace_links(self, note_id: str, links: list) -> None: ...
+    def counts(self) -> dict[str, int]: ...
+    def recent_notes(self, since: str, limit: int = 10) -> list[dict]: ...
+    def has_notes_under(self, prefix: str) -> bool: ...
+    def chat_notes(self) -> list: ...
+    def index_profile(self, embed_max_chunks: int) -> dict: ...
+    def note_aliases(self) -> list[str]: ...
+    def message_rows(self, note_id: str) -> list: ...
+    def record_write(self, note_id: str, file_hash: str) -> None: ...
+    def conflict_hash(self, note_id: str) -> str | None: ...
+
+
+@runtime_checkable
+class KeywordIndex(Protocol):
+    """Keyword search over chunks (store/keyword.py)."""
+
+    def bm25(self, match: str, weights: tuple[float, float, float], limit: int) -> list[tuple[int, float]]: ...
+    def document_frequency(self, word: str, prefix: bool = False) -> int: ...
+    def filtered_chunk_ids(self, types: list[str] | None, since: str | None) -> set[int] | None: ...
+    def chunk_details(self, ids: Iterable[int]) -> dict: ...
+    def chunk_count(self) -> int: ...
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    """Chunk vectors (store/vectors.py)."""
+
+    def put_vectors(self, chunk_ids: list[int], text_hashes: list[str], vecs: Any, model: str) -> None: ...
+    def cached_vectors(self, text_hashes: list[str], model: str) -> dict: ...
+    def clear_vector_cache(self) -> None: ...
+
+
+@runtime_checkable
+class LinkStore(Protocol):
+    """Wikilinks (store/links.py)."""
+
+    def note_names(self) -> list: ...
+    def links_of(self, note_id: str) -> list: ...
+    def links_elsewhere(self, note_id: str) -> list: ...
+    def all_links(self) -> list: ...
+
+
+@runtime_checkable
+class JobStore(Protocol):
+    """The ingest job queue (store/jobs.py)."""
+
+    def enqueue(self, kind: str, source: str, payload: dict, *args, **kwargs) -> Any: ...
+    def claim_batch(self, pid: int, start: str | None, lease_s: float, *args, **kwargs) -> list: ...
+    def mark_done(self, job: Any, outcome: str) -> bool: ...
+    def mark_retry(self, job: Any, error: str, next_attempt_at: float) -> bool: ...
+    def mark_dead(self, job: Any, error: str) -> bool: ...
+    def requeue_dead(self, ids: list[int] | None) -> list[int]: ...
+    def get(self, job_id: int) -> Any: ...
+    def by_state(self, state: str, limit: int | None = None) -> list: ...
+    def counts(self) -> dict[str, int]: ...
+
+
+@runtime_checkable
+class MemoryStore(Protocol):
+    """Memories, core blocks, entities and fact keys (store/memories.py, store/fact_keys.py)."""
+
+    def memory_row(self, memory_id: str) -> Any: ...
+    def insert_memory_row(self, values: tuple, keyword_text: str, model: str | None, vec: bytes | None) -> None: ...
+    def update_memory_row(self, memory_id: str, **fields) -> None: ...
+    def memory_rows(self, *, kind: str | None = None, scope: str | None = None,
+                    include_inactive: bool = False) -> list: ...
+    def recall_rows(self, scope: str, include_history: bool) -> list: ...
+    def keyword_scores(self, match: str) -> dict[int, float]: ...
+    def core_blocks(self) -> dict[str, str]: ...
+    def put_core_block(self, name: str, text: str, updated: str) -> None: ...
+    def alias_entity(self, alias_key: str) -> str | None: ...
+    def alias_names(self) -> list[str]: ...
+    def list_entities(self) -> list[dict]: ...
+    def replace_fact_keys(self, note_id: str, facts: dict, method: str) -> None: ...
+
+
+class Bound:
+    """The functions of store modules with their first argument (the connection) bound:
+    `Bound(conn, "notes", "copies").get_note(id)` is `store.notes.get_note(conn, id)`. The
+    first module that has a name wins. Modules are imported on first use (store.vectors
+    needs numpy, which `cairn status` never loads)."""
+
+    def __init__(self, conn: sqlite3.Connection, *names: str) -> None:
+        self._conn = conn
+        self._names = names
+        self._loaded: tuple[ModuleType, ...] | None = None
+
+    @property
+    def _modules(self) -> tuple[ModuleType, ...]:
+        if self._loaded is None:
+            import importlib
+            self._loaded = tuple(importlib.import_module(f"cairn.store.{n}") for n in self._names)
+        return self._loaded
+
+    def __getattr__(self, name: str):
+        for module in self._modules:
+            fn = getattr(module, name, None)
+            if callable(fn) and not name.startswith("_") and not isinstance(fn, type):
+                return lambda *args, **kwargs: fn(self._conn, *args, **kwargs)
+        raise AttributeError(f"no store function {name!r}")
+
+    def __dir__(self) -> list[str]:
+        return sorted({n for m in self._modules for n in vars(m)
+                       if not n.startswith("_") and callable(getattr(m, n)) and not isinstance(getattr(m, n), type)})
+
+
+class SQLiteBackend:
+    """The SQLite implementation of every interface, on one index connection."""
+
+    name = "sqlite"
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.notes: NoteStore = Bound(conn, "notes", "copies")  # type: ignore[assignment]
+        self.keywords: KeywordIndex = Bound(conn, "keyword")  # type: ignore[assignment]
+        self.vectors: VectorStore = Bound(conn, "vectors")  # type: ignore[assignment]
+        self.links: LinkStore = Bound(conn, "links")  # type: ignore[assignment]
+        self.jobs: JobStore = Bound(conn, "jobs")  # type: ignore[assignment]
+        self.memories: MemoryStore = Bound(conn, "memories", "fact_keys")  # type: ignore[assignment]
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+BACKENDS = ("sqlite",)
+
+
+def open_backend(settings: Any, conn: sqlite3.Connection | None = None) -> SQLiteBackend:
+    """The storage backend the settings choose (`store`, default "sqlite"), on the home's
+    index (`conn`: an open index connection to use instead of opening one). Raises
+    ConfigError for a backend name Cairn does not have."""
+    from cairn.config import ConfigError
+    name = getattr(settings, "store", "sqlite") or "sqlite"
+    if name != "sqlite":
+        raise ConfigError(f"config.toml: store must be one of {', '.join(BACKENDS)}, got {name!r}")
+    if conn is None:
+        from cairn.store import db
+        conn = db.connect(settings.index_path)
+    return SQLiteBackend(conn)

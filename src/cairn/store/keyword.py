@@ -1,0 +1,89 @@
+"""The keyword index of chunks (SQLite implementation: the FTS5 table `chunks_fts`, BM25
+ranking) and the chunk look-ups search needs. The query syntax is built by store/fts.py;
+search (cairn.search.hybrid) fuses the scores and never sees SQL.
+
+A malformed query or an FTS5 failure raises `KeywordQueryError` (message: the backend's
+own), so the layers above need not know the backend's exception types.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Iterable
+
+
+class KeywordQueryError(RuntimeError):
+    """The keyword index refused or failed a query; str() is the backend's message."""
+
+
+def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None,
+                       since: str | None) -> set[int] | None:
+    """Ids of the chunks whose note has one of `types` and whose time (the chunk's event
+    time, else the note's event, created, updated or indexed time) is at or after `since`
+    (ISO text); None when neither filter is given (every chunk is allowed)."""
+    if not types and not since:
+        return None
+    where, args = [], []
+    if types:
+        where.append(f"n.type IN ({','.join('?' * len(types))})")
+        args.extend(types)
+    if since:
+        where.append("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at) >= ?")
+        args.append(since)
+    rows = conn.execute(
+        f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
+    return {r[0] for r in rows}
+
+
+def chunk_count(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+
+def max_chunk_id(conn: sqlite3.Connection) -> int:
+    """The largest chunk id (0 for an empty index): a cheap upper bound of the chunk count."""
+    return conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+
+
+def document_frequency(conn: sqlite3.Connection, word: str, prefix: bool = False) -> int:
+    """Chunks whose keyword row holds `word` (lower-cased; `prefix`: words starting with
+    it); 0 when the index cannot answer."""
+    phrase = '"' + word.lower().replace('"', '""') + '"' + ("*" if prefix else "")
+    try:
+        return conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (phrase,)).fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def bm25(conn: sqlite3.Connection, match: str, weights: tuple[float, float, float],
+         limit: int) -> list[tuple[int, float]]:
+    """(chunk id, BM25 score, higher is better) of the best `limit` matches of `match` (a
+    store.fts query), with column weights (title, body, tags). Raises KeywordQueryError."""
+    sql = (f"SELECT rowid, -bm25(chunks_fts, {weights[0]}, {weights[1]}, {weights[2]}) AS s FROM chunks_fts "
+           f"WHERE chunks_fts MATCH ? ORDER BY s DESC LIMIT ?")
+    try:
+        return [(r[0], float(r[1])) for r in conn.execute(sql, (match, limit)).fetchall()]
+    except sqlite3.OperationalError as exc:
+        raise KeywordQueryError(str(exc)) from exc
+
+
+def chunk_details(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, sqlite3.Row]:
+    """{chunk id: row} with the chunk's id, note_id, source_id, text, start, end, page,
+    c_time (its event time), speaker and its note's title, path, source, type, and `t` (the
+    chunk's time: its event time, else the note's event, updated, created or indexed time)."""
+    ids = list(ids)
+    rows: dict[int, sqlite3.Row] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i:i + 500]
+        for r in conn.execute(
+            f"""SELECT c.id, c.note_id, c.source_id, c.text, c.start, c."end", c.page,
+                       c.event_time AS c_time, c.speaker, n.title, n.path, n.source, n.type,
+                       coalesce(c.event_time, n.event_time, n.updated, n.created, n.indexed_at) AS t
+                FROM chunks c JOIN notes n ON n.id = c.note_id
+                WHERE c.id IN ({','.join('?' * len(part))})""", part):
+            rows[r["id"]] = r
+    return rows
+
+
+def embeddable_chunk_count(conn: sqlite3.Connection, max_chunks_per_note: int) -> int:
+    """Chunks among the first `max_chunks_per_note` of their note (those that get a vector)."""
+    return conn.execute("SELECT count(*) FROM chunks WHERE ord < ?", (max_chunks_per_note,)).fetchone()[0]

@@ -1,0 +1,39 @@
+"""Input rules every door shares (CLI, REST, MCP, assistant): the service applies them, and
+an adapter may call the same function early (before it opens the index) to refuse bad input
+sooner. Each raises `cairn.errors.InvalidInput` with a message naming the problem.
+
+Only `cairn.errors` is imported when this module loads (a rule imports what it needs when it
+runs), so adapters can use these without loading the service.
+"""
+
+from __future__ import annotations
+
+from cairn.errors import InvalidInput
+
+
+def check_since(since: str | None, name: str = "since") -> str | None:
+    """`since` as given when it is an ISO date or date-time, with or without an offset
+    (parse.markdown.to_iso reads it; search compares it as an instant), None for None/empty.
+    `name` is how the caller's interface spells the parameter ("--since" on the command
+    line). Raises InvalidInput otherwise."""
+    if not since:
+        return None
+    from cairn.parse.markdown import to_iso
+    try:
+        to_iso(since)
+    except ValueError:
+        raise InvalidInput(f"{name} {since!r} is not an ISO date or date-time "
+                           "(2024-06-01, 2024-06-01T09:00+02:00)", field=name) from None
+    return since
+
+
+def check_question(question: str) -> str:
+    """The question itself; raises InvalidInput when it is empty or only whitespace."""
+    if not isinstance(question, str) or not question.strip():
+        raise InvalidInput("the question is empty")
+    return question
+
+
+def clean_id(value: str) -> str:
+    """An id as typed or pasted, without surrounding whitespace."""
+    return value.strip() if isinstance(value, str) else value

@@ -1,0 +1,172 @@
+"""The layer order of src/cairn, enforced: imports only go down, and no import cycle exists.
+Every `import` statement counts, also those inside functions and under TYPE_CHECKING (a
+function-level import hides a dependency, it does not remove it). No exception is listed.
+
+Layers, bottom first (a module may import from its own layer and the layers below it; the
+prefix decides, the longest matching prefix wins):
+
+    foundation  errors, model, config, paths, report, hookspecs, plugins, registries, audit —
+                the vocabulary every layer shares. hookspecs/plugins/registries sit here so
+                that any layer can consult a plugin table (llm, parse, embed); plugins.py
+                reaches the built-in plugin modules only by name at run time (BUILTINS).
+    store       store/ (SQLite index, keyword and vector index, jobs) and vault (the markdown
+                files): the two places data lives.
+    engines     parse, embed, llm, chunk, fetch, instants: turn bytes into text, text into
+                vectors, prompts into replies; know nothing of notes or the service.
+    domain      ingest, jobs, search, answer, memory, links, sync, watch, noteops, conflicts,
+                exports: Cairn's features, built on store + engines.
+    service     service (the composition root) and ops/ (its operations by domain), results
+                (their typed results), validate (its input rules), tools (the
+                operations the assistant/MCP/REST expose, each a call of the service), the
+                built-in plugins (builtin_plugins: they register functions of the layers below),
+                assistant, apikeys, events, traces, schedule (reminders and scheduled jobs).
+    interfaces  cli, interfaces/ (cli_*, REST, web, MCP, Telegram), __main__: thin adapters.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import cairn
+
+SRC = Path(cairn.__file__).resolve().parent
+
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.config", "cairn.paths", "cairn.report",
+                    "cairn.hookspecs", "cairn.plugins", "cairn.registries", "cairn.audit")),
+    ("store", ("cairn.store", "cairn.vault")),
+    ("engines", ("cairn.parse", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch", "cairn.instants")),
+    ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
+                "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports")),
+    ("service", ("cairn.service", "cairn.ops", "cairn.results", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
+                 "cairn.apikeys", "cairn.events", "cairn.traces", "cairn.schedule")),
+    ("interfaces", ("cairn.cli", "cairn.interfaces", "cairn.__main__")),
+]
+RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
+
+
+def modules(src: Path = SRC) -> dict[str, Path]:
+    """Dotted module name -> file, for every .py file under `src` (a package is its __init__)."""
+    out = {}
+    for f in sorted(src.rglob("*.py")):
+        parts = list(f.relative_to(src.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = f
+    return out
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of `module` by its longest matching prefix, None when no prefix matches
+    ("cairn", the package's own __init__, matches only itself)."""
+    best, length = None, -1
+    for name, prefixes in LAYERS:
+        for p in prefixes:
+            if (module == p or (p != "cairn" and module.startswith(p + "."))) and len(p) > length:
+                best, length = name, len(p)
+    return best
+
+
+def imports(source: str, module: str, is_package: bool, known: set[str]) -> list[tuple[str, int]]:
+    """(imported cairn module, line) for every import statement in `source`, at any depth.
+    `from X import Y` counts as importing X.Y when that is a module, else X."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                pkg = module.split(".") if is_package else module.split(".")[:-1]
+                pkg = pkg[:len(pkg) - (node.level - 1)]
+                base = ".".join(pkg + ([base] if base else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        else:
+            continue
+        for t in targets:
+            if t != "cairn" and not t.startswith("cairn."):
+                continue
+            while t not in known and "." in t:
+                t = t.rsplit(".", 1)[0]
+            if t != module:
+                found.append((t, node.lineno))
+    return found
+
+
+def graph(src: Path = SRC) -> dict[str, list[tuple[str, int]]]:
+    mods = modules(src)
+    return {m: imports(f.read_text(encoding="utf-8"), m, f.name == "__init__.py", set(mods))
+            for m, f in mods.items()}
+
+
+def upward(g: dict[str, list[tuple[str, int]]]) -> list[str]:
+    return [f"{m} ({layer_of(m)}) imports {t} ({layer_of(t)}) at line {line}"
+            for m, edges in sorted(g.items()) for t, line in edges
+            if layer_of(m) and layer_of(t) and RANK[layer_of(t)] > RANK[layer_of(m)]]
+
+
+def cycles(g: dict[str, list[tuple[str, int]]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm)."""
+    succ = {m: sorted({t for t, _ in e if t in g}) for m, e in g.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in succ[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(succ):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in modules() if layer_of(m) is None] == []
+
+
+def test_imports_only_go_down():
+    assert upward(graph()) == []
+
+
+def test_no_import_cycles_function_level_imports_included():
+    assert cycles(graph()) == []
+
+
+def test_the_checks_see_what_they_must(tmp_path):
+    """The checks themselves: an upward import inside a function, a relative import and a
+    cycle hidden by a function-level import are all found."""
+    pkg = tmp_path / "cairn"
+    (pkg / "store").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "store" / "__init__.py").write_text("")
+    (pkg / "store" / "a.py").write_text("def f():\n    from cairn.search import hybrid\n")
+    (pkg / "search").mkdir()
+    (pkg / "search" / "__init__.py").write_text("")
+    (pkg / "search" / "hybrid.py").write_text("from . import ranks\n")
+    (pkg / "search" / "ranks.py").write_text("def g():\n    import cairn.search.hybrid\n")
+    g = graph(pkg)
+    assert upward(g) == ["cairn.store.a (store) imports cairn.search.hybrid (domain) at line 2"]
+    assert cycles(g) == [["cairn.search.hybrid", "cairn.search.ranks"]]
+    assert layer_of("cairn.interfaces.rest.app") == "interfaces" and layer_of("cairn.nowhere") is None
