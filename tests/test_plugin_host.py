@@ -18,7 +18,7 @@ from cairn.config import load_settings
 from cairn.errors import InvalidInput, TooLarge
 from cairn.plugin_host.host import PluginHost, discover
 from cairn.plugin_host.process import PluginFailed
-from cairn.tools import registry
+from cairn.tools import add_plugin_tools, registry
 
 PY_PLUGIN = """\
 #!{python}
@@ -118,7 +118,7 @@ def test_discovery_takes_only_executables_named_cairn_plugin_inside_the_folder(s
 
 def test_registration_calls_and_risk(settings, host):
     reg = registry()
-    host.add_tools(reg)
+    add_plugin_tools(reg, host)
     echo, wipe, shout = reg.get("echo"), reg.get("wipe"), reg.get("shout")
     assert echo.source == "plugin:pyplug" and echo.risk == "medium"  # a low hint never lowers
     assert wipe.risk == "high" and wipe.destructive                  # a high hint raises
@@ -133,7 +133,7 @@ def test_registration_calls_and_risk(settings, host):
 
 def test_schema_invalid_call_never_reaches_the_plugin(settings, host):
     reg = registry()
-    host.add_tools(reg)
+    add_plugin_tools(reg, host)
     with pytest.raises(InvalidInput, match="text"):
         reg.call(None, "echo", {"text": 5})
     with pytest.raises(InvalidInput):
@@ -144,7 +144,7 @@ def test_schema_invalid_call_never_reaches_the_plugin(settings, host):
 
 def test_crash_hang_junk_fail_and_big_results_are_isolated(settings, host):
     reg = registry()
-    host.add_tools(reg)
+    add_plugin_tools(reg, host)
     pid = reg.call(None, "echo", {"text": "a"})["pid"]
     with pytest.raises(PluginFailed, match="exited with code 3"):
         reg.call(None, "misbehave", {"how": "crash"})
@@ -170,7 +170,7 @@ def test_crash_hang_junk_fail_and_big_results_are_isolated(settings, host):
 
 def test_shutdown_is_graceful(settings, host):
     reg = registry()
-    host.add_tools(reg)
+    add_plugin_tools(reg, host)
     proc = host.plugins[0].proc
     host.stop()
     assert proc.poll() == 0

@@ -36,11 +36,14 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.config", "cairn.paths", "cairn.report",
                     "cairn.hookspecs", "cairn.plugins", "cairn.registries", "cairn.audit")),
     ("store", ("cairn.store", "cairn.vault")),
-    ("engines", ("cairn.parse", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch", "cairn.instants")),
+    ("engines", ("cairn.parse", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch", "cairn.instants",
+                 "cairn.sources")),
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
-                "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports")),
+                "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports",
+                "cairn.capture", "cairn.enrich")),
     ("service", ("cairn.service", "cairn.ops", "cairn.results", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
-                 "cairn.apikeys", "cairn.events", "cairn.traces", "cairn.schedule")),
+                 "cairn.apikeys", "cairn.events", "cairn.traces", "cairn.schedule", "cairn.context",
+                 "cairn.plugin_host")),
     ("interfaces", ("cairn.cli", "cairn.interfaces", "cairn.__main__")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}

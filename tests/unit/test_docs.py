@@ -19,7 +19,7 @@ DOCS = ROOT / "docs"
 SRC = ROOT / "src" / "cairn"
 # Settings fields that are not config keys, and config keys stored under another name.
 NOT_KEYS = {"home"}
-KEY_NAMES = {"vault_dir": "vault"}
+KEY_NAMES = {"vault_dir": "vault", "plugin_config": "plugin"}
 
 
 def documented_settings() -> dict[str, set[str]]:

@@ -19,7 +19,6 @@ import threading
 from pathlib import Path
 
 from cairn.plugin_host.process import RISKS, PluginFailed, PluginProcess
-from cairn.tools import Tool, ToolRegistry
 
 PREFIX = "cairn-plugin-"
 _HOSTS: dict[str, "PluginHost"] = {}
@@ -75,19 +74,21 @@ class PluginHost:
         for p in self.plugins:
             p.stop()
 
-    def add_tools(self, registry: ToolRegistry) -> None:
-        """Start the plugins and add each one's tools to `registry` (see the module rules)."""
+    def tool_specs(self) -> list[dict]:
+        """Start the plugins; each tool as {"plugin", "name", "description", "parameters",
+        "risk", "risk_hint", "destructive", "run"} with the module's rules applied (risk at
+        least medium; run(app, arguments) calls the plugin). cairn.tools turns them into Tools."""
         self.start()
+        out = []
         for p in self.plugins:
             for t in p.tools:
-                name = t["name"] if t["name"] not in registry else f"{p.name}.{t['name']}"
-                if name in registry:
-                    continue
-                risk = RISKS[max(RISKS.index("medium"), RISKS.index(t["risk_hint"]))]
-                registry.add(Tool(name=name, description=t["description"] or f"{t['name']} (plugin {p.name})",
-                                  parameters=t["parameters"], run=_runner(p, t["name"]), risk=risk,
-                                  read_only=False, destructive=t["risk_hint"] == "high",
-                                  source=f"plugin:{p.name}", meta={"risk_hint": t["risk_hint"]}))
+                out.append({"plugin": p.name, "name": t["name"],
+                            "description": t["description"] or f"{t['name']} (plugin {p.name})",
+                            "parameters": t["parameters"],
+                            "risk": RISKS[max(RISKS.index("medium"), RISKS.index(t["risk_hint"]))],
+                            "risk_hint": t["risk_hint"], "destructive": t["risk_hint"] == "high",
+                            "run": _runner(p, t["name"])})
+        return out
 
     def health(self) -> list[dict]:
         return [p.health() for p in self.plugins]

@@ -145,5 +145,17 @@ def registry(settings=None) -> ToolRegistry:
     load().hook.register_tools(register=reg.add)
     if settings is not None:
         from cairn.plugin_host.host import PluginHost
-        PluginHost.for_settings(settings).add_tools(reg)
+        add_plugin_tools(reg, PluginHost.for_settings(settings))
     return reg
+
+
+def add_plugin_tools(reg: ToolRegistry, host) -> None:
+    """Add the tools of subprocess plugin `host` (cairn.plugin_host.host.PluginHost) to
+    `reg`: a name a built-in has already becomes "PLUGIN.NAME"; never read-only."""
+    for spec in host.tool_specs():
+        name = spec["name"] if spec["name"] not in reg else f"{spec['plugin']}.{spec['name']}"
+        if name in reg:
+            continue
+        reg.add(Tool(name=name, description=spec["description"], parameters=spec["parameters"],
+                     run=spec["run"], risk=spec["risk"], read_only=False, destructive=spec["destructive"],
+                     source=f"plugin:{spec['plugin']}", meta={"risk_hint": spec["risk_hint"]}))
