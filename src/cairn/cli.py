@@ -22,7 +22,7 @@ from cairn.interfaces.cli_common import (  # noqa: F401  (importable from cairn.
     _value, app, import_app, _LazyConsole, escape, Table,
     out, err, main, _error_text, _terminate, _arg_text,
     _dump, _fail, _usage_fail, _early, _service, _progress,
-    _print_report, _exit_if_failed)
+    _print_report, _exit_if_failed, STATE)
 
 
 @app.command()

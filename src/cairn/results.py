@@ -214,3 +214,20 @@ class EntityList(Items):
 
 class ExtractionList(Items):
     """`Cairn.extract()`: service.SessionExtraction items, one per chat session."""
+
+
+class DiskUsage(Record):
+    """`Cairn.disk_usage`: bytes on disk."""
+
+    vault: int
+    index: int
+    home: int
+
+
+class TranscriptExtraction(Record):
+    """`Cairn.extract_transcript`: what grounded extraction found in an assistant session."""
+
+    facts: int
+    memories: dict
+    method: str
+    problems: list

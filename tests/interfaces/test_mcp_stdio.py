@@ -117,7 +117,7 @@ def test_every_tool_through_the_stdio_server(mcp_home):
     err("core_bad", "name")
     err("export_bad", "name")
     err("get_deleted", "Bikes")
-    assert err("unknown", "no-such-note") == "invalid_input"
+    assert err("unknown", "no-such-note") == "not_found"
     assert err("wrong_type", "query", "42") == "invalid_input"
     err("wrong_limit", "limit")
     err("missing", "query", "required")

@@ -50,7 +50,7 @@ def test_the_example_plugin_is_listed_and_each_of_its_hooks_works(site, tmp_path
     r = run(site, home, "plugins", "--json")
     assert r.returncode == 0, r.stderr
     plugins = {p["name"]: p for p in json.loads(r.stdout)["plugins"]}
-    assert plugins["hello"] == {"name": "hello", "builtin": False, "version": "0.1.0",
+    assert plugins["hello"] == {"kind": "in-process", "name": "hello", "builtin": False, "version": "0.1.0",
                                 "hooks": ["register_commands", "register_importers", "register_parsers",
                                           "register_tools"]}
     assert plugins["cairn.builtin_plugins.parsers"]["builtin"] is True

@@ -33,11 +33,12 @@ def test_every_operation_declares_a_result_with_to_json():
     from cairn.answer import Answer
     from cairn.exports import ExportResult
     from cairn.search.hybrid import SearchResult
+    from cairn.enrich import Enrichment
     from cairn.store.vectors import VectorIndex
     from cairn.sync import SyncReport
     extra = {"CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport,
              "ExportResult": ExportResult, "Answer": Answer, "SearchResult": SearchResult,
-             "VectorIndex": VectorIndex}  # names the service imports only for type checking
+             "VectorIndex": VectorIndex, "Enrichment": Enrichment}  # names the service imports only for type checking
     hints = {}
     for name in operations():
         fn = getattr(Cairn, name)

@@ -147,7 +147,7 @@ class JobOps:
         return self._traced_ingest("reindex", [], progress,
                                    lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
 
-    def disk_usage(self) -> dict:
+    def disk_usage(self) -> R.DiskUsage:
         """Bytes on disk: {"vault", "index" (the database with its WAL/SHM files), "home"
         (everything under the home folder, the two above included)}. Unreadable files count 0."""
         def size(paths) -> int:
@@ -160,9 +160,9 @@ class JobOps:
                     continue
             return total
         index = self.settings.index_path
-        return {"vault": size(self.settings.vault.rglob("*")) if self.settings.vault.is_dir() else 0,
-                "index": size(index.parent.glob(index.name + "*")),
-                "home": size(self.settings.home.rglob("*"))}
+        return R.DiskUsage(vault=size(self.settings.vault.rglob("*")) if self.settings.vault.is_dir() else 0,
+                           index=size(index.parent.glob(index.name + "*")),
+                           home=size(self.settings.home.rglob("*")))
 
     def status(self) -> R.Status:
         """Counts and health of the index (notes, chunks, vectors, missing rows)."""

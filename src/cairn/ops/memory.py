@@ -166,7 +166,7 @@ class MemoryOps:
         return R.ExtractionList(self._extract_notes(_chat_note_ids(self.store, target), model))
 
     def extract_transcript(self, messages: list[tuple[str, str, str]], *, speaker: str = "The person",
-                           llm: str | None = None) -> dict:
+                           llm: str | None = None) -> R.TranscriptExtraction:
         """Grounded extraction on an assistant session's transcript: `messages` are the
         person's turns as (source id "SESSION#SEQ", text, ISO time). Facts go to the memory
         store with their source turns (as `cairn extract` does for chats). llm: as `extract`.
@@ -177,7 +177,8 @@ class MemoryOps:
         if problem:
             res.problems.insert(0, problem)
         counts = self._remember_facts(res) if self.settings.memory.store_extracted else {}
-        return {"facts": len(res.facts), "memories": counts, "method": res.method, "problems": res.problems}
+        return R.TranscriptExtraction(facts=len(res.facts), memories=counts, method=res.method,
+                                      problems=res.problems)
 
     def set_fact_keys(self, enabled: bool) -> R.Reembedded:
         """Index chat messages with (True) or without (False) their stored facts, for this

@@ -13,6 +13,7 @@ from cairn.errors import InvalidInput
 from cairn.store import notes as N
 
 if TYPE_CHECKING:
+    from cairn.enrich import Enrichment
     import threading
 
     from cairn.exports import ExportResult
@@ -126,7 +127,7 @@ class NotesOps:
         note_title, body, tags = capture_note(kind, url, text, title, comment)
         return self.note_create(note_title, body, "captures", tags)
 
-    def enrich(self, ref: str, llm: str | None = None):
+    def enrich(self, ref: str, llm: str | None = None) -> "Enrichment":
         """Add a grounded gist (and, with a model, category, tags, key points) to the note's
         frontmatter under `enrichment`; see cairn.enrich. Returns an Enrichment."""
         from cairn.enrich import enrich
