@@ -297,7 +297,7 @@ def test_cli_links_search_table_usage_codes_and_dash_queries(tmp_path):
     for args in (["search", "-v flag", "--json"], ["search", "--json", "--", "-v flag"]):
         r = cli(home, *args)
         assert r.returncode == 0, (args, r.stderr)
-        assert json.loads(r.stdout) and json.loads(r.stdout)[0]["title"] == "Alpha"
+        assert json.loads(r.stdout)["hits"] and json.loads(r.stdout)["hits"][0]["title"] == "Alpha"
 
 
 def test_snippets_start_and_end_at_word_boundaries():
