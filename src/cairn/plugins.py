@@ -31,6 +31,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_serve",
     "cairn.interfaces.cli_mcp",
     "cairn.interfaces.cli_export",
+    "cairn.interfaces.cli_store",
     "cairn.builtin_plugins.llm_backends",
     "cairn.builtin_plugins.parsers",
     "cairn.builtin_plugins.embedders",

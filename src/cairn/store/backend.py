@@ -208,8 +208,10 @@ def open_backend(settings: Any, conn: sqlite3.Connection | None = None):
     if url:
         if not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"store url must start with postgresql://, got {url.split(':', 1)[0]!r}")
-        if conn is not None:
-            raise ConfigError("a SQLite connection was given but the store is PostgreSQL")
+        if conn is not None:  # the service's operations still run SQL on the SQLite index
+            raise ConfigError("the PostgreSQL store (CAIRN_STORE_URL or [store] url) holds indexes copied "
+                              "with `cairn migrate --to`; this operation runs on the SQLite index only so far "
+                              "— unset the store url to use it")
         return open_postgres(url)
     if name != "sqlite":
         raise ConfigError(f"config.toml: store must be one of {', '.join(BACKENDS)}, got {name!r}")
