@@ -78,15 +78,23 @@ def insert_chunks(conn, note_id: str, title: str, tags: list[str], chunks: list[
                   facts: dict[str, list[str]] | None = None) -> list[int]:
     """Insert chunks with their keyword rows; the new chunk ids in order (an identity
     sequence: ids are never reused). facts as in store.notes.insert_chunks."""
-    ids: list[int] = []
+    if not chunks:
+        return []
     tag_text, title_text = index_text(" ".join(tags)), index_text(title)
+    rows = []
     for c in chunks:
         body = keyword_body(c.text, c.speaker, (facts or {}).get(c.source_id) if c.source_id else None)
-        ids.append(conn.execute(
-            f"""INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page, speaker,
-                    event_time, tsv) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,{TSV_SQL}) RETURNING id""",
-            (note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page, c.speaker,
-             c.event_time, title_text, index_text(body), tag_text)).fetchone()[0])
+        rows.append((note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page, c.speaker,
+                     c.event_time, title_text, index_text(body), tag_text))
+    ids: list[int] = []
+    with conn.cursor() as cur:  # one pipelined round trip for the whole note
+        cur.executemany(f"""INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page,
+                                speaker, event_time, tsv) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,{TSV_SQL})
+                            RETURNING id""", rows, returning=True)
+        while True:
+            ids.append(cur.fetchone()[0])
+            if not cur.nextset():
+                break
     return ids
 
 

@@ -3,7 +3,7 @@ plus `nearest`, the search SQLite does in memory (store.vectors.VectorIndex).
 
 Vectors travel as pgvector text ('[0.1,0.2,...]'), so no extra client package is needed.
 384-dimension rows are searched through the HNSW index (approximate; `hnsw.ef_search` is
-raised to at least 2k so recall at k stays near exact); other dimensions exactly.
+at least EF_SEARCH and 4k, so recall at k stays high; bench/scale.py measures it); other dimensions exactly.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 HNSW_DIM = 384
+EF_SEARCH = 200  # HNSW candidate list: recall vs latency (bench/scale.py)
 
 
 def _text(vec) -> str:
@@ -66,7 +67,7 @@ def nearest(conn, query_vec, k: int, allowed: set[int] | None = None) -> list[tu
             return []
         where, args = " AND chunk_id = ANY(%s)", [list(allowed)]
     if len(q) == HNSW_DIM:
-        conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, min(1000, 2 * k))}")
+        conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, min(1000, 4 * k))}")
         expr = f"vec::vector({HNSW_DIM})"
         sql = (f"SELECT chunk_id, 1 - ({expr} <=> %s::vector({HNSW_DIM})) FROM vectors WHERE dim = {HNSW_DIM}{where} "
                f"ORDER BY {expr} <=> %s::vector({HNSW_DIM}) LIMIT %s")
