@@ -91,3 +91,21 @@ def test_a_bad_target_is_a_clear_error_and_loses_nothing(filled_home):
     assert r.returncode != 0 and "--to must be a postgresql:// URL" in r.stderr
     with Cairn(filled_home) as app:
         assert app.store.notes.counts()["notes"] == 3
+
+
+def test_reindex_rebuilds_the_postgresql_store_from_the_vault(filled_home, pg_url):
+    env = {**os.environ, "PYTHONPATH": SRC, "CAIRN_LOAD_PLUGINS": "", "CAIRN_STORE_URL": pg_url}
+    vault = filled_home / "vault"
+    boiler = next(vault.rglob("boiler.md"))
+    boiler.unlink()
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(filled_home), "reindex"],
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stderr
+    pg = PostgresBackend(pg_url)
+    try:
+        assert pg.notes.counts()["notes"] == 2
+        assert pg.keywords.bm25(build_match_query("boiler"), (3, 1, 2), 5) == []
+        assert pg.keywords.bm25(build_match_query("heron"), (3, 1, 2), 5) != []
+        assert [m["text"] for m in pg.memories.memory_rows()] == ["I am allergic to peanuts"]
+    finally:
+        pg.close()

@@ -197,22 +197,24 @@ def store_url(settings: Any) -> str:
 
 
 def open_backend(settings: Any, conn: sqlite3.Connection | None = None):
-    """The storage backend the settings choose, on the home's index: PostgresBackend
-    (store/postgres/) when a postgresql:// URL is configured (`store_url`), else
-    SQLiteBackend (`conn`: an open index connection to use instead of opening one).
+    """The storage backend the settings choose: PostgresBackend (store/postgres/) when a
+    postgresql:// URL is configured (`store_url`) and no `conn` is given, else
+    SQLiteBackend on the home's index (`conn`: an open index connection to use instead of
+    opening one; the service passes its own, see the note in the body).
     Raises ConfigError for a backend name Cairn does not have or a URL that is not
     postgresql://, Unavailable when the PostgreSQL server cannot be reached."""
     from cairn.config import ConfigError
     url = store_url(settings)
     name = getattr(settings, "store", "sqlite") or "sqlite"
-    if url:
-        if not url.startswith(("postgresql://", "postgres://")):
-            raise ConfigError(f"store url must start with postgresql://, got {url.split(':', 1)[0]!r}")
-        if conn is not None:  # the service's operations still run SQL on the SQLite index
-            raise ConfigError("the PostgreSQL store (CAIRN_STORE_URL or [store] url) holds indexes copied "
-                              "with `cairn migrate --to`; this operation runs on the SQLite index only so far "
-                              "— unset the store url to use it")
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"store url must start with postgresql://, got {url.split(':', 1)[0]!r}")
+    if url and conn is None:
         return open_postgres(url)
+    if url:
+        # The service passes its SQLite connection: its operations still run SQL on the
+        # home's index, which stays the working index; `cairn reindex` and `cairn migrate`
+        # refresh the PostgreSQL store from it (ops/store.py).
+        return SQLiteBackend(conn)
     if name != "sqlite":
         raise ConfigError(f"config.toml: store must be one of {', '.join(BACKENDS)}, got {name!r}")
     if conn is None:
