@@ -1,5 +1,5 @@
 """Keyword-channel quality on both store backends: SciFact nDCG@10 of the SQLite index
-(FTS5 BM25, porter) against PostgreSQL (tsvector 'english', ts_rank_cd), same documents,
+(FTS5 BM25, porter) against PostgreSQL (tsvector "english", BM25 over its positions), same documents,
 same query building (store.fts.build_match_query), same column weights as search
 (search/hybrid.py BM25_WEIGHTS).
 

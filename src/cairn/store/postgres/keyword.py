@@ -6,8 +6,8 @@ into tsquery text: a quoted phrase becomes `a <-> b`, `title :`/`tags :` restric
 phrase to weight A/C, OR becomes `|`. Anything else (FTS5 syntax store/fts.py never
 produces) raises KeywordQueryError, as FTS5 itself would for a malformed query.
 
-Ranking: `ts_rank_cd` (cover density) with the column weights scaled into [0, 1] — not BM25,
-so scores differ from SQLite's; search fuses ranks, not raw scores (search/hybrid.py).
+Ranking: BM25 with FTS5's formula and column weights (store/postgres/bm25.py), so keyword
+scores and order match SQLite's up to stemming (Snowball English vs Porter).
 """
 
 from __future__ import annotations
@@ -25,7 +25,13 @@ _WEIGHT = {"title": "A", "tags": "C"}
 
 def to_tsquery_text(match: str) -> str:
     """tsquery text for a store.fts MATCH expression. Raises KeywordQueryError."""
-    out = []
+    return parse(match)[0]
+
+
+def parse(match: str) -> tuple[str, list[tuple[str, list[str], bool]]]:
+    """(tsquery text, phrases) of a store.fts MATCH expression; each phrase is (column
+    weight letter "A"/"C" or "", words, prefix). Raises KeywordQueryError."""
+    out, phrases = [], []
     for part in match.split(" OR "):
         m = _PART.match(part.strip())
         if not m:
@@ -34,6 +40,7 @@ def to_tsquery_text(match: str) -> str:
         if not words:
             continue
         weight = _WEIGHT[m.group(1).lower()] if m.group(1) else ""
+        phrases.append((weight, list(words), bool(m.group(3))))
         marks = [""] * len(words)
         if m.group(3) or weight:  # prefix applies to the last word, a column to every word
             marks = [":" + weight] * len(words)
@@ -42,23 +49,21 @@ def to_tsquery_text(match: str) -> str:
         out.append("(" + " <-> ".join(words) + ")")
     if not out:
         raise KeywordQueryError("keyword query has no searchable term")
-    return " | ".join(out)
+    return " | ".join(out), phrases
 
 
 def bm25(conn, match: str, weights: tuple[float, float, float], limit: int) -> list[tuple[int, float]]:
-    """(chunk id, score, higher is better) of the best `limit` matches of `match`, column
-    weights (title, body, tags) scaled by their maximum. Raises KeywordQueryError."""
-    top = max(weights) or 1.0
-    title, body, tags = (w / top for w in weights)
-    rank_w = f"'{{0.05, {tags:.4f}, {body:.4f}, {title:.4f}}}'::float4[]"  # {D, C, B, A}
+    """(chunk id, BM25 score, higher is better) of the best `limit` matches of `match`, with
+    column weights (title, body, tags): FTS5's formula (store/postgres/bm25.py). Raises
+    KeywordQueryError."""
     import psycopg
+
+    from cairn.store.postgres import bm25 as okapi
+    tsquery, phrases = parse(match)
     try:
-        rows = conn.execute(
-            f"""SELECT id, ts_rank_cd({rank_w}, tsv, q, 1) AS s FROM chunks, to_tsquery('{TS_CONFIG}', %s) q
-                WHERE tsv @@ q ORDER BY s DESC, id LIMIT %s""", (to_tsquery_text(match), limit)).fetchall()
+        return okapi.score(conn, phrases, tsquery, weights, limit)
     except psycopg.Error as exc:
         raise KeywordQueryError(str(exc)) from exc
-    return [(int(r[0]), float(r[1])) for r in rows]
 
 
 def document_frequency(conn, word: str, prefix: bool = False) -> int:

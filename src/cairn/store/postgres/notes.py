@@ -7,6 +7,7 @@ caller's transaction (`PostgresBackend.transaction()`), or alone when there is n
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from cairn.model import Chunk, Link
@@ -20,6 +21,15 @@ TSV_SQL = (f"setweight(to_tsvector('{TS_CONFIG}', %s), 'A') || setweight(to_tsve
            f" || setweight(to_tsvector('{TS_CONFIG}', %s), 'C')")
 _NOTE_COLS = ("id, path, title, type, source, source_hash, file_hash, body_hash, mtime_ns, size, created, "
               "updated, event_time, tags, aliases, meta, warnings, encoding")
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def token_count(*texts: str) -> int:
+    """Tokens of keyword-row texts as FTS5's unicode61 counts them (runs of letters and
+    digits; CJK already one character per token by index_text)."""
+    return sum(len(_TOKEN.findall(t)) for t in texts)
 
 
 def _note(row) -> NoteRow | None:
@@ -84,12 +94,13 @@ def insert_chunks(conn, note_id: str, title: str, tags: list[str], chunks: list[
     rows = []
     for c in chunks:
         body = keyword_body(c.text, c.speaker, (facts or {}).get(c.source_id) if c.source_id else None)
+        body_text = index_text(body)
         rows.append((note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page, c.speaker,
-                     c.event_time, title_text, index_text(body), tag_text))
+                     c.event_time, token_count(title_text, body_text, tag_text), title_text, body_text, tag_text))
     ids: list[int] = []
     with conn.cursor() as cur:  # one pipelined round trip for the whole note
         cur.executemany(f"""INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page,
-                                speaker, event_time, tsv) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,{TSV_SQL})
+                                speaker, event_time, kw_len, tsv) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,{TSV_SQL})
                             RETURNING id""", rows, returning=True)
         while True:
             ids.append(cur.fetchone()[0])
@@ -104,9 +115,9 @@ def update_fts_metadata(conn, note_id: str, title: str, tags: list[str],
     tag_text, title_text = index_text(" ".join(tags)), index_text(title)
     for row in conn.execute("SELECT id, text, speaker, source_id FROM chunks WHERE note_id = %s",
                             (note_id,)).fetchall():
-        body = keyword_body(row["text"], row["speaker"], (facts or {}).get(row["source_id"]))
-        conn.execute(f"UPDATE chunks SET tsv = {TSV_SQL} WHERE id = %s",
-                     (title_text, index_text(body), tag_text, row["id"]))
+        body = index_text(keyword_body(row["text"], row["speaker"], (facts or {}).get(row["source_id"])))
+        conn.execute(f"UPDATE chunks SET kw_len = %s, tsv = {TSV_SQL} WHERE id = %s",
+                     (token_count(title_text, body, tag_text), title_text, body, tag_text, row["id"]))
 
 
 def delete_chunks(conn, note_id: str) -> int:

@@ -12,6 +12,8 @@ Differences from the SQLite schema (same tables, same columns otherwise):
   index (cosine) on the 384-dimension rows (the packaged all-MiniLM-L6-v2): an HNSW index
   needs a fixed dimension, so it is a partial expression index `(vec::vector(384)) WHERE
   dim = 384`; rows of other dimensions are searched exactly;
+- chunks.kw_len: the keyword row's token count (title + body + tags, as FTS5 counts them),
+  the document length of BM25 (store/postgres/bm25.py);
 - chunk ids come from an identity sequence (never reused: case B12), not a high-water mark.
 """
 
@@ -37,7 +39,7 @@ CREATE TABLE chunks (
     note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
     ord INTEGER NOT NULL, source_id TEXT, heading TEXT NOT NULL DEFAULT '', text TEXT NOT NULL,
     start INTEGER NOT NULL, "end" INTEGER NOT NULL, page INTEGER, speaker TEXT, event_time TEXT,
-    tsv tsvector);
+    tsv tsvector, kw_len INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX chunks_note ON chunks(note_id, ord);
 CREATE INDEX chunks_source_id ON chunks(source_id);
 CREATE INDEX chunks_tsv ON chunks USING gin(tsv);

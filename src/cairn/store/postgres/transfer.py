@@ -18,7 +18,7 @@ import sqlite3
 import numpy as np
 
 from cairn.errors import Conflict
-from cairn.store.postgres.notes import TS_CONFIG, TSV_SQL
+from cairn.store.postgres.notes import TS_CONFIG, TSV_SQL, token_count
 from cairn.store.postgres.vectors import _text
 
 # (table, columns copied as they are); chunks, vectors, vector_cache and memories are special.
@@ -95,8 +95,9 @@ def _copy_rows(src: sqlite3.Connection, cur) -> None:
     for rows in _batches(src.execute(
             f"SELECT {', '.join('c.' + c.strip() for c in chunk_cols.split(','))}, f.title, f.body, f.tags "
             f"FROM chunks c LEFT JOIN chunks_fts f ON f.rowid = c.id")):
-        cur.executemany(f"INSERT INTO chunks ({chunk_cols}, tsv) VALUES ({', '.join(['%s'] * 11)}, {TSV_SQL})",
-                        [(*r[:11], r[11] or "", r[12] or "", r[13] or "") for r in rows])
+        cur.executemany(f"INSERT INTO chunks ({chunk_cols}, kw_len, tsv) VALUES ({', '.join(['%s'] * 12)}, {TSV_SQL})",
+                        [(*r[:11], token_count(r[11] or "", r[12] or "", r[13] or ""), r[11] or "", r[12] or "",
+                          r[13] or "") for r in rows])
     for rows in _batches(src.execute("SELECT chunk_id, model, text_hash, vec FROM vectors")):
         cur.executemany("INSERT INTO vectors (chunk_id, model, text_hash, dim, vec) VALUES (%s,%s,%s,%s,%s::vector)",
                         [(r[0], r[1], r[2], len(r[3]) // 4, _text(np.frombuffer(r[3], dtype="<f4"))) for r in rows])
