@@ -346,7 +346,8 @@ class Settings:
     home: Path
     llm: str = ""
     embedder: str = "minilm"
-    store: str = "sqlite"  # the storage backend (store/backend.py); only "sqlite" today
+    store: str = "sqlite"  # the storage backend (store/backend.py): "sqlite" or "postgresql"
+    store_url: str = ""  # [store] url = "postgresql://..." (env CAIRN_STORE_URL wins)
     search: SearchSettings = field(default_factory=SearchSettings)
     chunk: ChunkSettings = field(default_factory=ChunkSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
@@ -551,9 +552,18 @@ def load_settings(home: Path | str | None = None) -> Settings:
                 raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
         if "store" in data:
             store = data.pop("store")
-            if store != "sqlite":
-                raise ConfigError(f"config.toml: store must be \"sqlite\" (the only storage backend), got {store!r}")
-            settings.store = store
+            if isinstance(store, dict):  # [store] url = "postgresql://..."
+                url = store.pop("url", "")
+                if store:
+                    raise ConfigError(f"config.toml: unknown key(s) {sorted('store.' + k for k in store)}")
+                if not isinstance(url, str) or not url.startswith(("postgresql://", "postgres://")):
+                    raise ConfigError("config.toml: [store] url must be a postgresql:// URL")
+                settings.store, settings.store_url = "postgresql", url
+            elif store != "sqlite":
+                raise ConfigError(f"config.toml: store must be \"sqlite\" or a [store] table with "
+                                  f"url = \"postgresql://...\", got {store!r}")
+            else:
+                settings.store = store
         if "embedder" in data:
             embedder = data.pop("embedder")
             if not isinstance(embedder, str) or not embedder.strip():

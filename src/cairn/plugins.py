@@ -34,6 +34,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_capture",
     "cairn.interfaces.cli_chat",
     "cairn.tools.files",
+    "cairn.interfaces.cli_store",
     "cairn.builtin_plugins.llm_backends",
     "cairn.builtin_plugins.parsers",
     "cairn.builtin_plugins.embedders",

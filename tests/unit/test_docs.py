@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SRC = ROOT / "src" / "cairn"
 # Settings fields that are not config keys, and config keys stored under another name.
-NOT_KEYS = {"home"}
+NOT_KEYS = {"home", "store_url"}  # store_url is `[store] url`, described with `store`
 KEY_NAMES = {"vault_dir": "vault", "plugin_config": "plugin"}
 
 

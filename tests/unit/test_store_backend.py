@@ -63,8 +63,32 @@ def test_the_factory_opens_a_working_sqlite_index(tmp_path):
 
 def test_an_unknown_backend_is_refused(tmp_path):
     settings = types.SimpleNamespace(store="postgres", index_path=tmp_path / "index.db")
-    with pytest.raises(ConfigError, match="store must be one of sqlite, got 'postgres'"):
+    with pytest.raises(ConfigError, match="store must be one of sqlite, postgresql, got 'postgres'"):
         B.open_backend(settings)
+
+
+def test_a_store_url_that_is_not_postgresql_is_refused(tmp_path, monkeypatch):
+    settings = types.SimpleNamespace(store="sqlite", store_url="", index_path=tmp_path / "index.db")
+    monkeypatch.setenv("CAIRN_STORE_URL", "mysql://root@localhost/cairn")
+    with pytest.raises(ConfigError, match="store url must start with postgresql://, got 'mysql'"):
+        B.open_backend(settings)
+
+
+def test_an_unreachable_postgresql_server_is_unavailable_without_its_password(tmp_path, monkeypatch):
+    from cairn.errors import Unavailable
+    from cairn.store import postgres
+    monkeypatch.setattr(postgres, "Session", _refusing_session)
+    settings = types.SimpleNamespace(store="sqlite", store_url="postgresql://ana:s3cret@db.invalid/cairn",
+                                     index_path=tmp_path / "index.db")
+    monkeypatch.delenv("CAIRN_STORE_URL", raising=False)
+    with pytest.raises(Unavailable, match="db.invalid/cairn") as info:
+        B.open_backend(settings)
+    assert "s3cret" not in str(info.value)
+
+
+def _refusing_session(url, **kwargs):
+    import psycopg
+    raise psycopg.OperationalError("connection refused")
 
 
 def test_the_store_setting_is_checked_when_config_loads(tmp_path):
@@ -75,3 +99,12 @@ def test_the_store_setting_is_checked_when_config_loads(tmp_path):
         load_settings(home)
     (home / "config.toml").write_text('store = "sqlite"\n')
     assert load_settings(home).store == "sqlite"
+    (home / "config.toml").write_text('[store]\nurl = "postgresql://ana@db.example/cairn"\n')
+    loaded = load_settings(home)
+    assert (loaded.store, loaded.store_url) == ("postgresql", "postgresql://ana@db.example/cairn")
+    (home / "config.toml").write_text('[store]\nurl = "sqlite:///x"\n')
+    with pytest.raises(ConfigError, match=r"\[store\] url must be a postgresql:// URL"):
+        load_settings(home)
+    (home / "config.toml").write_text('[store]\nurl = "postgresql://h/d"\npool = 3\n')
+    with pytest.raises(ConfigError, match="unknown key"):
+        load_settings(home)

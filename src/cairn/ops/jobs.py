@@ -142,10 +142,17 @@ class JobOps:
         return ChatImportReport(**vars(report), extractions=extractions, extracted=bool(ran))
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:
-        """Rebuild the index from the vault alone."""
+        """Rebuild the index from the vault alone. With a PostgreSQL store configured
+        (CAIRN_STORE_URL or `[store] url`), the rebuilt index then replaces the store's
+        contents, verified table by table (StoreOps.migrate_store with replace)."""
         from cairn.ingest import reindex
-        return self._traced_ingest("reindex", [], progress,
-                                   lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
+        report = self._traced_ingest("reindex", [], progress,
+                                     lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
+        from cairn.store.backend import store_url
+        url = store_url(self.settings)
+        if url:
+            self.migrate_store(url, replace=True)
+        return report
 
     def disk_usage(self) -> R.DiskUsage:
         """Bytes on disk: {"vault", "index" (the database with its WAL/SHM files), "home"

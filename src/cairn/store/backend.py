@@ -32,8 +32,9 @@ Adding PostgreSQL later touches nothing above `store/`:
   twin there and nothing above changes;
 - vectors go to a `vector(384)` column (pgvector) with an HNSW or IVFFlat index, cosine
   distance `<=>` replacing the in-memory matrix product;
-- `open_backend` returns it when the settings name it (`store = "postgres"` with a DSN);
-  the layers above keep calling the interfaces.
+- `open_backend` returns it when a URL is configured (`[store] url = "postgresql://..."`
+  in config.toml or env CAIRN_STORE_URL); the layers above keep calling the interfaces.
+  That package exists now: store/postgres/ (see its docstring).
 """
 
 from __future__ import annotations
@@ -176,22 +177,65 @@ class SQLiteBackend:
         self.jobs: JobStore = Bound(conn, "jobs")  # type: ignore[assignment]
         self.memories: MemoryStore = Bound(conn, "memories", "fact_keys")  # type: ignore[assignment]
 
+    def transaction(self):
+        """BEGIN IMMEDIATE ... COMMIT around the block (store.notes.transaction)."""
+        from cairn.store.notes import transaction
+        return transaction(self.conn)
+
     def close(self) -> None:
         self.conn.close()
 
 
-BACKENDS = ("sqlite",)
+BACKENDS = ("sqlite", "postgresql")
 
 
-def open_backend(settings: Any, conn: sqlite3.Connection | None = None) -> SQLiteBackend:
-    """The storage backend the settings choose (`store`, default "sqlite"), on the home's
-    index (`conn`: an open index connection to use instead of opening one). Raises
-    ConfigError for a backend name Cairn does not have."""
+def store_url(settings: Any) -> str:
+    """The PostgreSQL URL the person configured: env CAIRN_STORE_URL, else config.toml's
+    `[store] url`; "" for the embedded SQLite index."""
+    import os
+    return os.environ.get("CAIRN_STORE_URL", "").strip() or (getattr(settings, "store_url", "") or "")
+
+
+def open_backend(settings: Any, conn: sqlite3.Connection | None = None):
+    """The storage backend the settings choose: PostgresBackend (store/postgres/) when a
+    postgresql:// URL is configured (`store_url`) and no `conn` is given, else
+    SQLiteBackend on the home's index (`conn`: an open index connection to use instead of
+    opening one; the service passes its own, see the note in the body).
+    Raises ConfigError for a backend name Cairn does not have or a URL that is not
+    postgresql://, Unavailable when the PostgreSQL server cannot be reached."""
     from cairn.config import ConfigError
+    url = store_url(settings)
     name = getattr(settings, "store", "sqlite") or "sqlite"
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"store url must start with postgresql://, got {url.split(':', 1)[0]!r}")
+    if url and conn is None:
+        return open_postgres(url)
+    if url:
+        # The service passes its SQLite connection: its operations still run SQL on the
+        # home's index, which stays the working index; `cairn reindex` and `cairn migrate`
+        # refresh the PostgreSQL store from it (ops/store.py).
+        return SQLiteBackend(conn)
     if name != "sqlite":
         raise ConfigError(f"config.toml: store must be one of {', '.join(BACKENDS)}, got {name!r}")
     if conn is None:
         from cairn.store import db
         conn = db.connect(settings.index_path)
     return SQLiteBackend(conn)
+
+
+def open_postgres(url: str):
+    """PostgresBackend on `url` (migrated). Raises Unavailable naming the host (never the
+    password) when the server cannot be reached or psycopg is not installed."""
+    from cairn.errors import Unavailable
+    try:
+        import psycopg
+        from cairn.store.postgres import PostgresBackend
+    except ImportError as exc:  # pragma: no cover - psycopg is a declared dependency
+        raise Unavailable(f"the PostgreSQL backend needs psycopg: {exc}") from exc
+    try:
+        return PostgresBackend(url)
+    except (psycopg.Error, Exception) as exc:
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        safe = url.split("@")[-1]
+        raise Unavailable(f"cannot open the PostgreSQL store at {safe}: {type(exc).__name__}: {exc}") from exc

@@ -1,0 +1,112 @@
+"""Keyword search on PostgreSQL: the twin of store/keyword.py over the `tsvector` column
+`chunks.tsv` (title weight A, body B, tags C), plus the text-search query builder.
+
+`to_tsquery_text` turns the FTS5 expression store/fts.py builds (`"a b" OR title : "c"`)
+into tsquery text: a quoted phrase becomes `a <-> b`, `title :`/`tags :` restrict the
+phrase to weight A/C, OR becomes `|`. Anything else (FTS5 syntax store/fts.py never
+produces) raises KeywordQueryError, as FTS5 itself would for a malformed query.
+
+Ranking: BM25 with FTS5's formula and column weights (store/postgres/bm25.py), so keyword
+scores and order match SQLite's up to stemming (Snowball English vs Porter).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from cairn.store.keyword import KeywordQueryError
+from cairn.store.postgres.notes import TS_CONFIG
+
+_PART = re.compile(r'^(?:(title|tags)\s*:\s*)?"((?:[^"]|"")*)"(\*)?$')
+_WORD = re.compile(r"[^\W_]+")
+_WEIGHT = {"title": "A", "tags": "C"}
+
+
+def to_tsquery_text(match: str) -> str:
+    """tsquery text for a store.fts MATCH expression. Raises KeywordQueryError."""
+    return parse(match)[0]
+
+
+def parse(match: str) -> tuple[str, list[tuple[str, list[str], bool]]]:
+    """(tsquery text, phrases) of a store.fts MATCH expression; each phrase is (column
+    weight letter "A"/"C" or "", words, prefix). Raises KeywordQueryError."""
+    out, phrases = [], []
+    for part in match.split(" OR "):
+        m = _PART.match(part.strip())
+        if not m:
+            raise KeywordQueryError(f"malformed keyword query near {part.strip()[:40]!r}")
+        words = _WORD.findall(m.group(2).replace('""', '"'))
+        if not words:
+            continue
+        weight = _WEIGHT[m.group(1).lower()] if m.group(1) else ""
+        phrases.append((weight, list(words), bool(m.group(3))))
+        marks = [""] * len(words)
+        if m.group(3) or weight:  # prefix applies to the last word, a column to every word
+            marks = [":" + weight] * len(words)
+            marks[-1] = ":" + ("*" if m.group(3) else "") + weight
+        words = [f"'{w}'{mark}" for w, mark in zip(words, marks)]
+        out.append("(" + " <-> ".join(words) + ")")
+    if not out:
+        raise KeywordQueryError("keyword query has no searchable term")
+    return " | ".join(out), phrases
+
+
+def bm25(conn, match: str, weights: tuple[float, float, float], limit: int) -> list[tuple[int, float]]:
+    """(chunk id, BM25 score, higher is better) of the best `limit` matches of `match`, with
+    column weights (title, body, tags): FTS5's formula (store/postgres/bm25.py). Raises
+    KeywordQueryError."""
+    import psycopg
+
+    from cairn.store.postgres import bm25 as okapi
+    tsquery, phrases = parse(match)
+    try:
+        return okapi.score(conn, phrases, tsquery, weights, limit)
+    except psycopg.Error as exc:
+        raise KeywordQueryError(str(exc)) from exc
+
+
+def document_frequency(conn, word: str, prefix: bool = False) -> int:
+    """Chunks whose keyword row holds `word` (stemmed; `prefix`: words starting with it)."""
+    terms = _WORD.findall(word.lower())
+    if not terms:
+        return 0
+    q = " <-> ".join(f"'{t}'" + (":*" if prefix else "") for t in terms)
+    return conn.execute(f"SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('{TS_CONFIG}', %s)",
+                        (q,)).fetchone()[0]
+
+
+def filtered_chunk_ids(conn, types: list[str] | None, since: str | None) -> set[int] | None:
+    """As store.keyword.filtered_chunk_ids."""
+    if not types and not since:
+        return None
+    where, args = [], []
+    if types:
+        where.append("n.type = ANY(%s)")
+        args.append(list(types))
+    if since:
+        where.append("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at) >= %s")
+        args.append(since)
+    return {r[0] for r in conn.execute(
+        f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)}
+
+
+def chunk_count(conn) -> int:
+    return conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+
+def max_chunk_id(conn) -> int:
+    return conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]
+
+
+def chunk_details(conn, ids: Iterable[int]) -> dict:
+    """{chunk id: row}, the columns of store.keyword.chunk_details."""
+    ids = list(ids)
+    if not ids:
+        return {}
+    rows = conn.execute(
+        """SELECT c.id, c.note_id, c.source_id, c.text, c.start, c."end", c.page, c.event_time AS c_time,
+                  c.speaker, n.title, n.path, n.source, n.type,
+                  coalesce(c.event_time, n.event_time, n.updated, n.created, n.indexed_at) AS t
+           FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id = ANY(%s)""", (ids,)).fetchall()
+    return {r["id"]: r for r in rows}

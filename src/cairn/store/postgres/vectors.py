@@ -1,0 +1,79 @@
+"""Chunk vectors on PostgreSQL (pgvector): the twin of store/vectors.py's storage functions,
+plus `nearest`, the search SQLite does in memory (store.vectors.VectorIndex).
+
+Vectors travel as pgvector text ('[0.1,0.2,...]'), so no extra client package is needed.
+384-dimension rows are searched through the HNSW index (approximate; `hnsw.ef_search` is
+at least EF_SEARCH and 4k, so recall at k stays high; bench/scale.py measures it); other dimensions exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+HNSW_DIM = 384
+EF_SEARCH = 200  # HNSW candidate list: recall vs latency (bench/scale.py)
+
+
+def _text(vec) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in np.asarray(vec, dtype=np.float32)) + "]"
+
+
+def _array(text: str) -> np.ndarray:
+    return np.array(text.strip("[]").split(","), dtype=np.float32)
+
+
+def put_vectors(conn, chunk_ids: list[int], text_hashes: list[str], vecs, model: str) -> None:
+    """Store one vector per chunk id (replacing any). Raises ValueError when lengths differ."""
+    if not (len(chunk_ids) == len(vecs) == len(text_hashes)):
+        raise ValueError(f"{len(chunk_ids)} chunk ids, {len(text_hashes)} hashes, {len(vecs)} vectors")
+    with conn.cursor() as cur:
+        cur.executemany(
+            """INSERT INTO vectors(chunk_id, model, text_hash, dim, vec) VALUES (%s, %s, %s, %s, %s::vector)
+               ON CONFLICT (chunk_id) DO UPDATE SET model = excluded.model, text_hash = excluded.text_hash,
+                   dim = excluded.dim, vec = excluded.vec""",
+            [(cid, model, h, len(v), _text(v)) for cid, h, v in zip(chunk_ids, text_hashes, vecs)])
+
+
+def cached_vectors(conn, text_hashes: list[str], model: str) -> dict[str, np.ndarray]:
+    """Vectors of deleted chunks with the same embedded text (hash -> float32 vector)."""
+    if not text_hashes:
+        return {}
+    rows = conn.execute("SELECT text_hash, vec::text FROM vector_cache WHERE model = %s AND text_hash = ANY(%s)",
+                        (model, list(text_hashes))).fetchall()
+    return {r[0]: _array(r[1]) for r in rows}
+
+
+def clear_vector_cache(conn) -> None:
+    conn.execute("DELETE FROM vector_cache")
+
+
+def other_model_count(conn, model: str) -> int:
+    return conn.execute("SELECT count(*) FROM vectors WHERE model != %s", (model,)).fetchone()[0]
+
+
+def drop_other_models(conn, model: str) -> None:
+    conn.execute("DELETE FROM vectors WHERE model != %s", (model,))
+
+
+def nearest(conn, query_vec, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
+    """Top-k (chunk id, cosine similarity) for an L2-normalised (dim,) query vector, best
+    first; `allowed` restricts the candidates to those chunk ids."""
+    q = np.asarray(query_vec, dtype=np.float32)
+    if k <= 0:
+        return []
+    where, args = "", []
+    if allowed is not None:
+        if not allowed:
+            return []
+        where, args = " AND chunk_id = ANY(%s)", [list(allowed)]
+    if len(q) == HNSW_DIM:
+        conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, min(1000, 4 * k))}")
+        expr = f"vec::vector({HNSW_DIM})"
+        sql = (f"SELECT chunk_id, 1 - ({expr} <=> %s::vector({HNSW_DIM})) FROM vectors WHERE dim = {HNSW_DIM}{where} "
+               f"ORDER BY {expr} <=> %s::vector({HNSW_DIM}) LIMIT %s")
+    else:
+        sql = (f"SELECT chunk_id, 1 - (vec <=> %s::vector) FROM vectors WHERE dim = {len(q)}{where} "
+               f"ORDER BY vec <=> %s::vector LIMIT %s")
+    text = _text(q)
+    args = [text, *args, text, k]
+    return [(int(r[0]), float(r[1])) for r in conn.execute(sql, args).fetchall()]

@@ -1,0 +1,256 @@
+"""The store suite, run on both backends (fixture `backend`: SQLite and PostgreSQL +
+pgvector): notes and chunks, keyword search (stemming, title weight, column filters, CJK,
+malformed queries), vectors, links, jobs, memories, and all-or-nothing transactions."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from cairn.model import Chunk, Link
+from cairn.store.fts import build_match_query
+from cairn.store.keyword import KeywordQueryError
+from cairn.store.notes import NoteRow
+
+W = (3.0, 1.0, 2.0)
+
+
+def note(nid: str, title: str, *, type: str = "markdown", tags=("birds",)) -> NoteRow:
+    return NoteRow(id=nid, path=f"{nid}.md", title=title, type=type, source=None, source_hash=None,
+                   file_hash="f" + nid, body_hash="b" + nid, mtime_ns=1, size=10, created="2026-01-02",
+                   updated=None, event_time=None, tags=list(tags), aliases=[], meta={"k": 1}, warnings=[],
+                   encoding=None)
+
+
+def add(backend, nid: str, title: str, texts: list[str], **kw) -> list[int]:
+    with backend.transaction():
+        backend.notes.upsert_note(note(nid, title, **kw))
+        return backend.notes.insert_chunks(nid, title, list(kw.get("tags", ("birds",))),
+                                           [Chunk(ord=i, text=t, start=0, end=len(t)) for i, t in enumerate(texts)])
+
+
+def search(backend, text: str, k: int = 10) -> list[int]:
+    return [cid for cid, _ in backend.keywords.bm25(build_match_query(text), W, k)]
+
+
+def unit(seed: int, dim: int = 384) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(dim).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def nearest(backend, q, k, allowed=None):
+    if backend.name == "postgresql":
+        return backend.vectors.nearest(q, k, allowed)
+    from cairn.store.vectors import VectorIndex
+    return VectorIndex(backend.conn, None).search(q, k, allowed)
+
+
+def test_notes_and_chunks_round_trip(backend):
+    ids = add(backend, "n1", "Herons", ["The grey heron waits.", "It eats fish."])
+    add(backend, "n2", "Recipes", ["Bread needs flour."], type="text", tags=("food",))
+    assert len(ids) == 2 and ids[0] < ids[1]
+    got = backend.notes.get_note("n1")
+    assert (got.title, got.tags, got.meta) == ("Herons", ["birds"], {"k": 1})
+    assert backend.notes.get_note_by_path("n2.md").id == "n2"
+    assert backend.notes.get_note("nope") is None
+    total, rows = backend.notes.list_notes(tag="food")
+    assert total == 1 and [r.id for r in rows] == ["n2"]
+    assert backend.notes.list_notes(type="markdown")[0] == 1
+    c = backend.notes.counts()
+    assert (c["notes"], c["chunks"], c["missing_keyword_rows"]) == (2, 3, 0)
+    assert backend.keywords.chunk_count() == 3
+    details = backend.keywords.chunk_details(ids)
+    assert details[ids[1]]["text"] == "It eats fish." and details[ids[1]]["path"] == "n1.md"
+    assert backend.keywords.filtered_chunk_ids(["text"], None) == set(backend.keywords.chunk_details(
+        search(backend, "flour")))
+    with backend.transaction():
+        backend.notes.delete_note("n1")
+    assert backend.notes.counts()["chunks"] == 1 and search(backend, "heron") == []
+    # chunk ids are never reused (case B12)
+    assert min(add(backend, "n3", "Later", ["new text"])) > max(ids)
+
+
+def test_an_ingest_is_all_or_nothing(backend):
+    with pytest.raises(RuntimeError, match="disk full"):
+        with backend.transaction():
+            backend.notes.upsert_note(note("n1", "Half"))
+            backend.notes.insert_chunks("n1", "Half", [], [Chunk(ord=0, text="orphan words", start=0, end=5)])
+            raise RuntimeError("disk full")
+    assert backend.notes.get_note("n1") is None
+    assert backend.notes.counts()["chunks"] == 0 and search(backend, "orphan") == []
+
+
+def test_keyword_search_stems_weights_titles_and_filters_columns(backend):
+    body_hit = add(backend, "a", "Notes", ["herons nesting near the lake"])[0]
+    title_hit = add(backend, "b", "Heron", ["a tall wading bird"])[0]
+    tag_hit = add(backend, "c", "Misc", ["unrelated words here"], tags=("heron",))[0]
+    found = search(backend, "heron")
+    assert set(found) == {body_hit, title_hit, tag_hit}  # "herons" stems to "heron"
+    assert found[0] == title_hit  # the title weighs most
+    assert search(backend, "title:heron") == [title_hit]
+    assert search(backend, "tags:heron") == [tag_hit]
+    assert search(backend, "nest") == [body_hit]
+    assert backend.keywords.document_frequency("heron") == 3
+    assert backend.keywords.document_frequency("wad", prefix=True) == 1
+    assert search(backend, 'k8s-prod "quoted" OR NOT (') == []  # operators are plain words
+    with pytest.raises(KeywordQueryError):
+        backend.keywords.bm25('"unbalanced', W, 10)
+
+
+def test_cjk_words_match_inside_a_run(backend):
+    hit = add(backend, "z", "日志", ["内存告警已清零"])[0]
+    add(backend, "y", "other", ["告 and 警 apart"])
+    assert search(backend, "告警") == [hit]
+
+
+def test_vectors_store_search_and_cache(backend):
+    ids = add(backend, "v", "Vectors", ["one", "two", "three"])
+    vecs = np.stack([unit(1), unit(2), unit(3)])
+    with backend.transaction():
+        backend.vectors.put_vectors(ids, ["h1", "h2", "h3"], vecs, "m")
+    assert backend.notes.counts()["embedded_chunks"] == 3
+    got = nearest(backend, unit(2), 2)
+    assert got[0][0] == ids[1] and got[0][1] == pytest.approx(1.0, abs=1e-4)
+    assert [i for i, _ in nearest(backend, unit(2), 3, allowed={ids[0], ids[2]})] != [] \
+        and ids[1] not in [i for i, _ in nearest(backend, unit(2), 3, allowed={ids[0], ids[2]})]
+    with backend.transaction():
+        backend.notes.delete_chunks("v")
+    cached = backend.vectors.cached_vectors(["h2", "nope"], "m")
+    assert list(cached) == ["h2"] and np.allclose(cached["h2"], unit(2), atol=1e-6)
+    assert backend.vectors.cached_vectors(["h2"], "other-model") == {}
+    backend.vectors.clear_vector_cache()
+    assert backend.vectors.cached_vectors(["h2"], "m") == {}
+    with pytest.raises(ValueError):
+        backend.vectors.put_vectors([1], ["a", "b"], vecs, "m")
+
+
+def test_links(backend):
+    add(backend, "l1", "One", ["see two"])
+    add(backend, "l2", "Two", ["see one"])
+    with backend.transaction():
+        backend.notes.replace_links("l1", [Link("Two", start=4), Link("", start=-1), Link("Three", start=0)])
+        backend.notes.replace_links("l2", [Link("One", alias="first", start=4)])
+    assert [r["target"] for r in backend.links.links_of("l1")] == ["Three", "Two", ""]
+    assert [r["target"] for r in backend.links.links_elsewhere("l1")] == ["One"]
+    assert sorted(r["target"] for r in backend.links.all_links()) == ["One", "Three", "Two"]
+    assert sorted(r["id"] for r in backend.links.note_names()) == ["l1", "l2"]
+
+
+def test_job_queue_states(backend):
+    jobs = backend.jobs
+    jid, created = jobs.enqueue("file", "/a.md", {"x": 1}, max_attempts=2, now=100.0)
+    assert created and jobs.enqueue("file", "/a.md", {}, max_attempts=2, now=100.0) == (jid, False)
+    jobs.enqueue("file", "/b.md", {}, max_attempts=2, now=200.0)
+    assert jobs.claim_batch(1, "t", 30.0, limit=5, now=50.0) == []  # nothing due yet
+    got = jobs.claim_batch(1, "t", 30.0, limit=5, now=300.0)
+    assert [j.source for j in got] == ["/a.md", "/b.md"] and got[0].payload == {"x": 1}
+    assert jobs.mark_done(got[0], "added") and not jobs.mark_done(got[0], "added")
+    assert jobs.mark_dead(got[1], "broken")
+    assert jobs.counts() == {"queued": 0, "running": 0, "done": 1, "dead": 1}
+    assert [j.id for j in jobs.by_state("dead")] == [got[1].id]
+    assert jobs.requeue_dead(None) == [got[1].id]
+    assert jobs.enqueue("file", "/a.md", {"y": 2}, max_attempts=2, now=400.0) == (jid, False)  # re-armed
+    assert jobs.get(jid).state == "queued" and jobs.get(jid).payload == {"y": 2}
+    retry = jobs.claim_batch(1, "t", 30.0, limit=5)  # requeue_dead made it due now
+    assert len(retry) == 2 and jobs.mark_retry(retry[0], "flaky", 900.0)
+    assert jobs.get(retry[0].id).state == "queued" and jobs.get(retry[0].id).last_error == "flaky"
+
+
+def test_memories_core_blocks_entities_and_fact_keys(backend):
+    from cairn.store.memories import MEMORY_COLUMNS
+    cols = [c.strip() for c in MEMORY_COLUMNS.split(",")]
+
+    def values(mid, text, kind="fact"):
+        d = dict(id=mid, text=text, kind=kind, confidence=0.9, scope="global", source="user", source_ids="[]",
+                 created=f"2026-01-0{mid[-1]}", event_time=None, valid_from=None, valid_to=None,
+                 superseded_by=None, importance=0.5, last_used=None, use_count=0, tombstone=0,
+                 entities="[]", log="[]")
+        return tuple(d[c] for c in cols)
+
+    with backend.transaction():
+        backend.memories.insert_memory_row(values("m1", "I live in Lisbon"), "I live in Lisbon", "m", b"\x00" * 8)
+        backend.memories.insert_memory_row(values("m2", "Allergic to peanuts", "health"),
+                                           "Allergic to peanuts", None, None)
+    assert backend.memories.memory_row("m1")["text"] == "I live in Lisbon"
+    assert [r["id"] for r in backend.memories.memory_rows(kind="health")] == ["m2"]
+    backend.memories.update_memory_row("m2", confidence=0.5, source_ids="[]", valid_to="2026-02-01",
+                                       superseded_by=None, last_used=None, use_count=1, tombstone=False, log="[]")
+    assert [r["id"] for r in backend.memories.memory_rows()] == ["m1"]
+    assert len(backend.memories.recall_rows("global", True)) == 2
+    rows = backend.memories.recall_rows("global", False)
+    assert len(rows) == 1 and bytes(rows[0]["vec"]) == b"\x00" * 8
+    scores = backend.memories.keyword_scores(build_match_query("lisbon living"))
+    assert list(scores) == [rows[0]["rowid"]] and scores[rows[0]["rowid"]] > 0
+    backend.memories.put_core_block("persona", "v1", "t")
+    backend.memories.put_core_block("persona", "v2", "t")
+    assert backend.memories.core_blocks() == {"persona": "v2"}
+    assert backend.memories.alias_entity("ana") is None and backend.memories.list_entities() == []
+    backend.memories.replace_fact_keys("n1", {"s1": ["likes tea"], "s2": []}, "rules")
+
+
+def test_pg_migrations_are_versioned_and_idempotent(pg_url):
+    from cairn.store.postgres import PostgresBackend
+    from cairn.store.postgres.schema import MIGRATIONS
+    first = PostgresBackend(pg_url)
+    first.notes.upsert_note(note("keep", "Kept"))
+    errors: list[Exception] = []
+
+    def reopen():
+        try:
+            PostgresBackend(pg_url).close()
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=reopen) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert first.schema_version() == MIGRATIONS[-1][0]
+    assert first.notes.get_note("keep").title == "Kept"
+    first.close()
+
+
+def test_pg_claimers_skip_each_others_jobs(pg_url):
+    from cairn.store.postgres import PostgresBackend
+    backend = PostgresBackend(pg_url)
+    try:
+        for i in range(40):
+            backend.jobs.enqueue("file", f"/{i}.md", {}, max_attempts=3, now=1.0)
+        taken: list[list[int]] = [[], [], [], []]
+
+        def worker(slot):
+            while batch := backend.jobs.claim_batch(slot, "t", 60.0, limit=3, now=10.0):
+                taken[slot].extend(j.id for j in batch)
+                for j in batch:
+                    assert backend.jobs.mark_done(j, "added")
+
+        threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        every = [i for part in taken for i in part]
+        assert len(every) == 40 and len(set(every)) == 40  # each job taken exactly once
+        assert backend.jobs.counts()["done"] == 40
+    finally:
+        backend.close()
+
+
+def test_a_lease_that_runs_out_requeues_the_job(pg_url):
+    from cairn.store.postgres import PostgresBackend
+    backend = PostgresBackend(pg_url)
+    try:
+        jid, _ = backend.jobs.enqueue("file", "/x.md", {}, max_attempts=2, now=1.0)
+        job = backend.jobs.claim_batch(7, "t", 5.0, now=10.0)[0]
+        assert backend.jobs.requeue_expired(now=12.0) == []
+        assert backend.jobs.requeue_expired(now=16.0) == [jid]
+        assert not backend.jobs.mark_done(job, "added")  # the worker lost its claim
+        again = backend.jobs.claim_batch(8, "t", 5.0, now=17.0)[0]
+        assert backend.jobs.requeue_expired(now=30.0) == [jid]
+        assert backend.jobs.get(jid).state == "dead" and again.attempts == 2
+    finally:
+        backend.close()
