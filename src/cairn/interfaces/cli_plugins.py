@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Optional
 
 import typer
 
 from cairn.hookspecs import hookimpl
-
-
-def _dump(data) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+from cairn.interfaces.cli_common import _dump
 
 
 def plugins_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:

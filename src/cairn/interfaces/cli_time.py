@@ -3,7 +3,6 @@ commands over the scheduler (cairn.schedule.scheduler.Scheduler, via Cairn.sched
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from datetime import datetime
@@ -12,6 +11,7 @@ from typing import Optional
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.interfaces.cli_common import _dump
 from cairn.schedule.scheduler import local_time as _local, reminder_json
 
 reminders_app = typer.Typer(help="List and change reminders (default: list).", invoke_without_command=True)
@@ -19,19 +19,11 @@ schedule_app = typer.Typer(help="Recurring jobs other than reminders: digest, ex
                            invoke_without_command=True)
 
 
-def _dump(data) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
-
 @contextmanager
 def _scheduler(interactive: bool = False):
     from cairn.cli import _service
-    with _service() as svc:
-        sch = svc.scheduler(interactive=interactive)
-        try:
-            yield sch
-        finally:
-            sch.close()
+    with _service() as svc, svc.scheduler(interactive=interactive) as sch:
+        yield sch
 
 
 def _print_rows(rows, json_out: bool) -> None:

@@ -62,6 +62,12 @@ class Scheduler:
     def close(self) -> None:
         self.conn.close()
 
+    def __enter__(self) -> "Scheduler":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     # ------------------------------------------------------------------ channels
     @property
     def notifiers(self) -> list:

@@ -90,23 +90,16 @@ def _core(app, a: dict):
 
 
 def _remind(app, a: dict):
-    sch = app.scheduler()
-    try:
-        r = sch.remind(a["text"], at=a.get("at"), every=a.get("every"), tz=a.get("tz"))
-        from cairn.schedule.scheduler import reminder_json
-        return reminder_json(r)
-    finally:
-        sch.close()
+    from cairn.schedule.scheduler import reminder_json
+    with app.scheduler() as sch:
+        return reminder_json(sch.remind(a["text"], at=a.get("at"), every=a.get("every"), tz=a.get("tz")))
 
 
 def _reminders(app, a: dict):
-    sch = app.scheduler()
-    try:
-        from cairn.schedule.scheduler import reminder_json
-        states = None if a.get("all") else ("scheduled", "delivered", "failed", "dead")
+    from cairn.schedule.scheduler import reminder_json
+    states = None if a.get("all") else ("scheduled", "delivered", "failed", "dead")
+    with app.scheduler() as sch:
         return [reminder_json(r) for r in sch.list(states, kind="reminder")]
-    finally:
-        sch.close()
 
 
 def _capture(app, a: dict):

@@ -30,11 +30,8 @@ class SnoozeBody(S.Body):
 def _with(fn):
     """`fn(scheduler)` on a service, the scheduler closed after."""
     def run(svc):
-        sch = svc.scheduler()
-        try:
+        with svc.scheduler() as sch:
             return fn(sch)
-        finally:
-            sch.close()
     return run
 
 
