@@ -33,7 +33,7 @@ import cairn
 SRC = Path(cairn.__file__).resolve().parent
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.config", "cairn.paths", "cairn.report",
+    ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.config", "cairn.config_sections", "cairn.paths", "cairn.report",
                     "cairn.hookspecs", "cairn.plugins", "cairn.registries", "cairn.audit")),
     ("store", ("cairn.store", "cairn.vault")),
     ("engines", ("cairn.parse", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch", "cairn.instants",
@@ -173,3 +173,12 @@ def test_the_checks_see_what_they_must(tmp_path):
     assert upward(g) == ["cairn.store.a (store) imports cairn.search.hybrid (domain) at line 2"]
     assert cycles(g) == [["cairn.search.hybrid", "cairn.search.ranks"]]
     assert layer_of("cairn.interfaces.rest.app") == "interfaces" and layer_of("cairn.nowhere") is None
+
+
+MAX_MODULE_LINES = 500  # issue 11: small modules with one job each
+
+
+def test_no_module_is_over_500_lines():
+    long = {str(p.relative_to(SRC)): n for p in SRC.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert long == {}

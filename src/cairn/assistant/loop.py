@@ -25,13 +25,13 @@ import sqlite3
 import time
 from datetime import datetime, timezone
 
-from cairn import audit
 from cairn.assistant import judge as J
 from cairn.assistant import prompt as P
 from cairn.assistant.budget import Budget, BudgetExceeded, Limits
 from cairn.assistant.models import ChatModel, ToolCall, estimate_tokens, get_model
 from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingChannel,  # noqa: F401
                                      _message, _pending_json, _summary, describe)
+from cairn.assistant.decisions import Decisions
 from cairn.assistant.router import route
 from cairn.assistant.sessions import MemorySessionStore, SessionStore
 from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -45,7 +45,7 @@ OVERFLOW_SQUEEZE = 0.5  # after a provider's context-overflow error the prompt i
 _NO_RETRY = (InvalidInput, NotFound, Conflict, Forbidden, ValueError, KeyError, TypeError)
 
 
-class Assistant:
+class Assistant(Decisions):
     """The assistant for one person on one channel, bound to one session.
 
     app: the `cairn.service.Cairn`. session_id: continue that session (from any channel);
@@ -412,71 +412,6 @@ class Assistant:
                 if attempt + 1 < attempts:
                     time.sleep(self.cfg.retry_backoff_s * (2 ** attempt))
         rec.error = f"failed {attempts} times, skipped: {rec.error} (ask me to try again)"
-
-    def _log_call(self, call: ToolCall, rec: CallRecord, turn_no: int, audit_it: bool = True) -> None:
-        ev = {"type": "tool_result", "turn": turn_no, "call_id": call.id, "name": rec.name, "outcome": rec.outcome}
-        if rec.error:
-            ev["error"] = rec.error
-        if rec.outcome == "ran":
-            ev["result"] = rec.result
-        self.store.append(self.state.id, ev)
-        if audit_it:
-            self._audit_decision(rec, rec.outcome, {})
-
-    def _audit_decision(self, rec: CallRecord, outcome: str, extra: dict) -> None:
-        detail = {"session": self.state.id, "channel": self.channel, "risk": rec.risk, "reasons": rec.reasons,
-                  "provenance": rec.provenance, **extra}
-        if rec.error:
-            detail["error"] = rec.error
-        if self.incognito:
-            detail["incognito"] = True
-        else:
-            detail["arguments"] = rec.arguments
-        self._audit(f"tool.{rec.name}", str(rec.arguments.get("note") or rec.arguments.get("memory_id") or "") or None,
-                    outcome, detail)
-
-    def _audit(self, action, target, outcome, detail) -> None:
-        audit.record(self.app.settings.home, "assistant", action, target, outcome, detail)
-
-    # -- approvals decided later ---------------------------------------------------------
-    def decide(self, approval_id: str, grant: bool, expire_after: float | None = None) -> TurnResult:
-        """Approve (run) or deny a pending call by id, in whatever session holds it. Raises
-        NotFound for an unknown or already decided id. expire_after: seconds after the request
-        when an approval no longer counts (button channels): a later "approve" is recorded as
-        a timeout and the call does not run."""
-        state, call = self.store.find_approval(approval_id)
-        from cairn.tools import required_scope, scope_allows
-        need = required_scope(self.tools.get(call["name"])) if call["name"] in self.tools else "admin"
-        if grant and not scope_allows(self.scope, need):
-            raise Forbidden(f"approving {call['name']} needs a key with scope {need!r}; yours has {self.scope!r}")
-        if grant and expire_after is not None and call.get("requested_at"):
-            asked = datetime.fromisoformat(call["requested_at"])
-            if (datetime.now(timezone.utc) - asked).total_seconds() > expire_after:
-                grant = False
-                call = dict(call, _expired=True)
-        if state.id != self.state.id:
-            self.state = state
-        rec = CallRecord(call["name"], call.get("arguments") or {}, call.get("risk", "high"), "pending",
-                         call.get("reasons") or [], call.get("provenance", "user"), approval_id)
-        self.store.append(state.id, {"type": "approval", "approval_id": approval_id, "call_id": call.get("call_id"),
-                                     "state": "granted" if grant else ("timeout" if call.get("_expired") else "denied")})
-        if grant:
-            if call["name"] not in self.tools:
-                rec.outcome, rec.error = "failed", f"tool {call['name']!r} is no longer registered"
-            else:
-                self._run(self.tools.get(call["name"]), rec)
-        else:
-            rec.outcome, rec.error = "denied", ("the approval came after the timeout" if call.get("_expired")
-                                                else "the person said no")
-        self._log_call(ToolCall(call.get("call_id") or approval_id, rec.name, rec.arguments), rec,
-                       int(call.get("turn") or 0))
-        self.state = self.store.load(state.id)
-        reply = P.redact_secrets(describe(rec))[0]
-        self.store.append(state.id, {"type": "assistant", "turn": self.state.turns, "text": reply, "notices": []})
-        self.state = self.store.load(state.id)
-        out = TurnResult(reply, state.id, [rec])
-        out.pending_approvals = _pending_json(self.state.pending)
-        return out
 
     def why(self) -> dict:
         """What went into the last prompt: {"budget", "total_tokens", "bands": [{"name",

@@ -1,0 +1,241 @@
+"""The sections of `config.toml` (`[search]`, `[chunk]`, `[memory]`, ...): one dataclass each,
+with its defaults. :mod:`cairn.config` assembles them into :class:`cairn.config.Settings` and
+reads the file; docs/install.md describes every field (tests/unit/test_docs.py checks it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+@dataclass
+class SearchSettings:
+    """Retrieval knobs. `rrf_k` is the constant of reciprocal rank fusion
+    (Cormack, Clarke & Buettcher 2009: score = sum 1 / (k + rank))."""
+
+    k: int = 10
+    fusion: str = "weighted"  # "weighted" (convex combination) or "rrf"; see search/hybrid.py
+    rrf_k: int = 60
+    candidates: int = 100  # per channel, before fusion
+    recency_tau_days: float = 365.0  # recency = exp(-age_days / tau)
+    recency_weight: float = 0.1  # weight of the recency channel in fusion
+    keyword_weight: float = 1.0
+    semantic_weight: float = 1.0
+    answer_floor: float = 0.35  # minimum evidence support to cite a chunk
+    # Relevance floor: a hit that contains no query word must be at least this close in
+    # meaning (cosine) to be shown; 0 shows the nearest notes whatever they are.
+    semantic_floor: float = 0.1
+
+
+@dataclass
+class ChunkSettings:
+    """Chunk sizes in *approximate tokens* (1 token ~ 0.75 words, see chunk.py)."""
+
+    max_tokens: int = 320
+    min_tokens: int = 60
+    overlap_tokens: int = 40
+    embed_max_chunks: int = 400  # per note; later chunks of huge notes are keyword-only
+
+
+# --- jobs, url ingest
+@dataclass
+class FetchSettings:
+    """URL ingest limits (see cairn.fetch). allow_private: let the person's own `cairn ingest
+    URL` reach loopback/private/link-local/CGNAT addresses (metadata addresses stay refused);
+    a model-driven tool never reads this and always passes False."""
+
+    allow_private: bool = False
+    max_url_bytes: int = 25_000_000  # body cap, bytes (download aborted beyond it)
+    timeout_s: float = 30.0  # total time cap per URL, seconds, redirects included
+    max_redirects: int = 5
+
+
+@dataclass
+class JobSettings:
+    """Job queue policy (see cairn.jobs). Retry delay after the n-th failed attempt:
+    min(backoff_base_s * 2**(n-1), backoff_max_s) seconds (exponential back-off)."""
+
+    max_attempts: int = 5
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 300.0
+    lease_s: float = 3600.0  # a running job whose claim is older than this is requeued
+    batch: int = 32  # jobs claimed per transaction (a job tried before is claimed alone)
+
+
+# The longest text one memory may hold (characters, after whitespace is collapsed). A memory
+# is a statement ("I live in Porto"), not a document: longer text belongs in the vault as a
+# note (`cairn ingest`). `remember` raises ValueError naming this limit.
+MAX_MEMORY_CHARS = 4000
+
+
+@dataclass
+class MemorySettings:
+    """Memory recall knobs (see memory/recall.py for the formula, after EchoVessel's
+    five-factor score). Weights multiply signals in [0, 1]; `half_life_days` is the recency
+    half-life, `recency_min` its lower bound (old memories never score 0 on recency),
+    `min_relevance` the floor that only entity- or slot-anchored memories may bypass, `core_limit`
+    how many memories `core_context` returns (EchOS injects its top 15).
+
+    Extraction: fact_keys — index each chat message together with the facts extracted from
+    it (fact-augmented keys; false = the message alone); extract_on_import — `cairn import
+    chat` extracts facts after importing; extract_llm — the model used for extraction
+    ("none" = the rule-based extractor; "embedded"; "openai:BASE_URL:MODEL");
+    store_extracted — extracted facts also go into the memory store (`cairn memories`)."""
+
+    half_life_days: float = 30.0
+    recency_min: float = 0.1
+    min_relevance: float = 0.3
+    semantic_share: float = 0.7  # relevance = share * cosine + (1 - share) * keyword coverage
+    w_relevance: float = 3.0
+    w_recency: float = 0.5
+    w_importance: float = 1.0
+    w_reinforcement: float = 0.5
+    w_confidence: float = 0.5
+    w_anchor: float = 1.5
+    w_slot: float = 1.5  # the query asks about a slot the memory fills (memory/recall.py)
+    core_limit: int = 15
+    fact_keys: bool = True
+    extract_on_import: bool = True
+    extract_llm: str = "none"
+    store_extracted: bool = True
+
+
+@dataclass
+class IngestSettings:
+    """What ingest may run on a file: `ocr` (images, PDF pages without a text layer) and
+    `asr` (speech-to-text of audio). Off = the file is still kept, with a warning.
+    max_ocr_pages: pages without a text layer OCR'd per PDF at most (OCR takes seconds a
+    page, so a long scan would run for an hour); later pages are left out with a warning.
+    Same default as cairn.parse.pdf.MAX_OCR_PAGES."""
+
+    ocr: bool = True
+    asr: bool = True
+    max_ocr_pages: int = 50
+    # Images, audio and PDFs are parsed in worker processes (cairn.parse.pool): how many
+    # (0 = in the ingest process itself), each one's address-space cap in MiB (0 = none)
+    # and the wall seconds one file may take there.
+    parse_workers: int = 1
+    parse_memory_mib: int = 3072
+    parse_timeout_s: float = 600.0
+
+
+@dataclass
+class SyncSettings:
+    """Vault watching (`cairn watch`). inbox: folders whose new files are ingested like
+    `cairn ingest`; settle_ms: quiet time after a file's last event before it is indexed;
+    missing_settle_ms: longer quiet time before a vanished or truncated (0-byte) note is
+    acted on, so editors' delete-then-write and truncate-then-write saves never drop it;
+    rescan_s: seconds between full reconciles while watching (an OS event queue can
+    overflow under a burst of changes), 0 = off."""
+
+    inbox: list[str] = field(default_factory=list)
+    settle_ms: int = 300
+    missing_settle_ms: int = 1200
+    rescan_s: int = 600  # full reconcile this often while watching (0 = never): a safety net for lost events
+
+
+@dataclass
+class TimeSettings:
+    """Reminders, scheduled jobs and proactive messages (docs/reminders.md).
+    timezone: IANA zone the person lives in ("" = this machine's zone); naive times are read
+    in it. max_attempts: deliveries tried before a reminder becomes a dead letter, with
+    back-off retry_base_s * 2^(n-1) capped at retry_max_s. grace_s: a recurring run missed
+    by more than this (Cairn was down) is skipped and recorded as missed; runs missed within
+    it are coalesced into one. quiet_hours "HH:MM-HH:MM" (empty = none), daily_cap and
+    topic_cooldown_h gate proactive messages (digest, follow-ups); proactive = false is the
+    kill switch."""
+
+    timezone: str = ""
+    max_attempts: int = 3
+    retry_base_s: float = 30.0
+    retry_max_s: float = 3600.0
+    grace_s: float = 3600.0
+    quiet_hours: str = "22:00-08:00"
+    daily_cap: int = 3
+    topic_cooldown_h: float = 24.0
+    proactive: bool = True
+
+
+@dataclass
+class TelegramSettings:
+    """The Telegram channel (`cairn telegram`, docs/telegram.md). token: the bot token from
+    @BotFather (or env CAIRN_TELEGRAM_TOKEN); allow: Telegram user ids allowed to talk to the
+    bot (empty = nobody); base_url: a self-hosted Bot API server ("" = Telegram's)."""
+
+    token: str = ""
+    allow: list[str] = field(default_factory=list)
+    base_url: str = ""
+
+
+@dataclass
+class ServerSettings:
+    """`cairn serve` (docs/server.md). host/port: where it listens by default.
+    trust_loopback: requests from 127.0.0.0/8 and ::1 need no API key (scope admin); false
+    makes every request show a key. allowed_hosts: extra Host header names accepted besides
+    localhost, 127.0.0.1, ::1 and the bind address (DNS-rebinding defence). cors_origins:
+    origins allowed to call from a browser (none by default; a request carrying any other
+    Origin is refused). rate_per_s / rate_burst: token bucket per API key (or per client
+    address), requests per second and bucket size. max_upload_bytes: largest request body
+    (413 beyond it). read_workers: threads serving reads (writes run on one writer thread)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    trust_loopback: bool = True
+    allowed_hosts: list[str] = field(default_factory=list)
+    cors_origins: list[str] = field(default_factory=list)
+    rate_per_s: float = 20.0
+    rate_burst: int = 60
+    max_upload_bytes: int = 50_000_000
+    read_workers: int = 4
+
+
+@dataclass
+class PluginSettings:
+    """Subprocess plugins (docs/plugins.md). paths: extra folders searched for executables
+    named `cairn-plugin-*` besides `<home>/plugins/`; call_timeout_s: seconds a tool call may
+    take before the plugin is treated as hung (the call fails, the plugin restarts);
+    start_timeout_s: seconds to answer `initialize`; max_result_bytes: largest result a tool
+    may return (JSON bytes); restart_max_s: longest back-off between restarts of a crashing
+    plugin. Each plugin's own settings are the table `[plugin.NAME]` (NAME = the executable
+    name without `cairn-plugin-`), sent to it in `initialize`."""
+
+    paths: list[str] = field(default_factory=list)
+    call_timeout_s: float = 30.0
+    start_timeout_s: float = 10.0
+    max_result_bytes: int = 1_000_000
+    restart_max_s: float = 60.0
+
+
+@dataclass
+class AssistantSettings:
+    """The assistant (`cairn chat`, docs/assistant.md). model: its model spec ("" = `llm`,
+    else the default); tools: how the model calls tools — "auto" (by model), "native"
+    (OpenAI `tools`), "json" (JSON-schema constrained choice), "none" (the intent router);
+    step_limit: model calls per turn at most; tool_retries / retry_backoff_s: a failing tool
+    is retried this often, waiting backoff * 2**attempt seconds; veto_s: seconds a medium
+    call waits for a veto (interactive channels); approval_timeout_s: seconds a high call
+    waits for an answer before it counts as denied; budgets in tokens and US dollars (0 = no
+    limit) per call, session and day; idle_minutes: a session quiet this long is ended
+    (its transcript goes to memory extraction); recall_k / notes_k: memories and notes put in
+    each turn's prompt; files: folders the read_file tool may read (the vault always);
+    llm_judge: ask the model for a second risk opinion (it can only raise the level);
+    context_tokens: the model's context window in tokens (the prompt compiler's budget is
+    this minus max_reply_tokens and the tool schemas)."""
+
+    model: str = ""
+    tools: str = "auto"
+    step_limit: int = 6
+    tool_retries: int = 2
+    retry_backoff_s: float = 0.2
+    veto_s: float = 5.0
+    approval_timeout_s: float = 120.0
+    call_tokens: int = 0
+    session_tokens: int = 0
+    day_tokens: int = 0
+    session_cost: float = 0.0
+    day_cost: float = 0.0
+    idle_minutes: float = 30.0
+    recall_k: int = 5
+    notes_k: int = 3
+    max_reply_tokens: int = 400
+    files: list[str] = field(default_factory=list)
+    llm_judge: bool = False
+    context_tokens: int = 8192
