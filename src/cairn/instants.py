@@ -14,9 +14,11 @@ a text already in the UTC form is returned by SQL without a Python call, see
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import sqlite3
 from functools import lru_cache
+from typing import Any
 
 _CANONICAL = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
@@ -31,8 +33,6 @@ def instant(value: str | None) -> str | None:
         return None
     if _CANONICAL.fullmatch(value):
         return value
-    from cairn.parse.markdown import to_iso
-
     try:
         return to_iso(value)
     except (ValueError, OverflowError, TypeError):
@@ -49,3 +49,42 @@ def sql_instant(expr: str) -> str:
     they are by SQLite (GLOB), others go through `cairn_instant` (call `register` first)."""
     return (f"(CASE WHEN {expr} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' "
             f"THEN {expr} ELSE cairn_instant({expr}) END)")
+
+
+def to_iso(value: Any) -> str | None:
+    """A date-ish value -> "YYYY-MM-DDTHH:MM:SSZ" (UTC). None for None/""; ValueError if unreadable."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"not a date: {value!r}")
+    if isinstance(value, dt.datetime):
+        moment = value
+    elif isinstance(value, dt.date):
+        moment = dt.datetime(value.year, value.month, value.day)
+    elif isinstance(value, (int, float)):
+        moment = _from_epoch(value)
+    elif isinstance(value, str):
+        s = value.strip()
+        if re.fullmatch(r"-?\d{9,14}(?:\.\d+)?", s):
+            moment = _from_epoch(float(s))
+        else:
+            if s.endswith(("Z", "z")):
+                s = s[:-1] + "+00:00"
+            try:
+                moment = dt.datetime.fromisoformat(s)
+            except ValueError:
+                raise ValueError(f"not an ISO date: {value!r}") from None
+    else:
+        raise ValueError(f"not a date: {value!r}")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    moment = moment.astimezone(dt.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _from_epoch(value: float) -> dt.datetime:
+    seconds = value / 1000.0 if abs(value) >= 1e11 else float(value)
+    try:
+        return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        raise ValueError(f"epoch value out of range: {value!r}") from None

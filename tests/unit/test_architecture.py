@@ -33,10 +33,10 @@ import cairn
 SRC = Path(cairn.__file__).resolve().parent
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.config", "cairn.config_sections", "cairn.paths", "cairn.report",
+    ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.config", "cairn.config_sections", "cairn.instants", "cairn.paths", "cairn.report",
                     "cairn.hookspecs", "cairn.plugins", "cairn.registries", "cairn.audit")),
     ("store", ("cairn.store", "cairn.vault")),
-    ("engines", ("cairn.parse", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch", "cairn.instants",
+    ("engines", ("cairn.parse", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch",
                  "cairn.sources")),
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
                 "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports",
@@ -182,3 +182,28 @@ def test_no_module_is_over_500_lines():
     long = {str(p.relative_to(SRC)): n for p in SRC.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert long == {}
+
+
+def sql_calls(src_root: Path = SRC) -> list[str]:
+    """`x.execute("...")`-style calls with a literal SQL text (plain or f-string) outside
+    the store package."""
+    import ast
+    found = []
+    for p in src_root.rglob("*.py"):
+        rel = p.relative_to(src_root)
+        if rel.parts[0] == "store":
+            continue
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("execute", "executemany", "executescript") and node.args
+                    and isinstance(node.args[0], (ast.Constant, ast.JoinedStr))):
+                found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def test_no_sql_outside_the_store(tmp_path):
+    assert sql_calls() == []
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "q.py").write_text('def f(c):\n    return c.execute(f"SELECT {1}")\n')
+    (tmp_path / "tools.py").write_text("def g(p, t):\n    return p.execute(t, {})\n")
+    assert sql_calls(tmp_path) == ["search/q.py:2"]

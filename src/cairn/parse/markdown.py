@@ -56,6 +56,7 @@ from .text import normalize_newlines
 from .frontmatter import _find_block, _looks_like_metadata, _parse_block, _salvage
 from .wikilinks import _WIKILINK, _mask, _strip_foam_linkdefs, find_inline_tags, find_wikilinks, mask_code
 from .wikilinks import code_ranges, parse_wikilink  # noqa: F401  (their home before the split)
+from cairn.instants import to_iso  # noqa: F401  (part of this module's API before instants.py held it)
 
 
 NOTE_SUFFIXES = {".md", ".markdown", ".mdx", ".txt", ".org", ".text"}
@@ -80,45 +81,6 @@ def note_stem(name: str) -> str:
     if suffix.lower() in NOTE_SUFFIXES:
         return base[: -len(suffix)] or base
     return base
-
-
-def to_iso(value: Any) -> str | None:
-    """A date-ish value -> "YYYY-MM-DDTHH:MM:SSZ" (UTC). None for None/""; ValueError if unreadable."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        raise ValueError(f"not a date: {value!r}")
-    if isinstance(value, dt.datetime):
-        moment = value
-    elif isinstance(value, dt.date):
-        moment = dt.datetime(value.year, value.month, value.day)
-    elif isinstance(value, (int, float)):
-        moment = _from_epoch(value)
-    elif isinstance(value, str):
-        s = value.strip()
-        if re.fullmatch(r"-?\d{9,14}(?:\.\d+)?", s):
-            moment = _from_epoch(float(s))
-        else:
-            if s.endswith(("Z", "z")):
-                s = s[:-1] + "+00:00"
-            try:
-                moment = dt.datetime.fromisoformat(s)
-            except ValueError:
-                raise ValueError(f"not an ISO date: {value!r}") from None
-    else:
-        raise ValueError(f"not a date: {value!r}")
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    moment = moment.astimezone(dt.timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _from_epoch(value: float) -> dt.datetime:
-    seconds = value / 1000.0 if abs(value) >= 1e11 else float(value)
-    try:
-        return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc)
-    except (OverflowError, OSError, ValueError):
-        raise ValueError(f"epoch value out of range: {value!r}") from None
 
 
 def _jsonable(value: Any, budget: list[int], depth: int = 0) -> Any:

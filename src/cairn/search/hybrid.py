@@ -25,16 +25,17 @@ from cairn.errors import InvalidInput
 import logging
 import math
 import re
-import sqlite3
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any
 
 from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
 from cairn.store.fts import STOPWORDS, build_match_query, has_field_filter, query_terms
-from cairn.store import db
+from cairn.store import db, keyword
+from cairn.store.keyword import KeywordQueryError
 
 log = logging.getLogger("cairn.search")
 
@@ -63,44 +64,14 @@ class SearchResult:
                 "semantic_floor": self.semantic_floor, "vectors_pending": self.vectors_pending}
 
 
-def _allowed_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None,
+Connection = Any  # an open store connection (store.backend.open_backend); search never sees SQL
+
+
+def _allowed_ids(conn: Connection, types: list[str] | None, since: str | None,
                  until: str | None = None, tag: str | None = None) -> set[int] | None:
-    """Chunk ids passing the filters (None when there is none): note type in `types`, unit
-    time (chunk event time, else the note's event/created/updated/indexed time) on or after
-    `since` and before the day after `until` (ISO dates; `until` is inclusive of its day),
-    and `tag` one of the note's tags exactly."""
-    if not types and not since and not until and not tag:
-        return None
-    where, args = [], []
-    when = "coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
-    if since or until:
-        # Compared as instants (cairn.instants): stored times keep the offset they were
-        # written with, so their texts do not sort in time order.
-        from cairn import instants
-        instants.register(conn)
-        when = instants.sql_instant(when)
-    if types:
-        where.append(f"n.type IN ({','.join('?' * len(types))})")
-        args.extend(types)
-    if since:
-        where.append(f"{when} >= ?")
-        args.append(instants.instant(since) or since)
-    if until:
-        end, op = until, "<="
-        if len(until) == 10:  # a bare date counts whole: up to the start of the next day
-            from datetime import date, timedelta
-            try:
-                end, op = (date.fromisoformat(until) + timedelta(days=1)).isoformat(), "<"
-            except ValueError:
-                pass
-        where.append(f"{when} {op} ?")
-        args.append(instants.instant(end) or end)
-    if tag:
-        where.append("EXISTS (SELECT 1 FROM json_each(n.tags) WHERE json_each.value = ?)")
-        args.append(tag)
-    rows = conn.execute(
-        f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
-    return {r[0] for r in rows}
+    """Chunk ids passing the filters (None when there is none): see
+    store.keyword.filtered_chunk_ids."""
+    return keyword.filtered_chunk_ids(conn, types, since, until, tag)
 
 
 COMMON_DF = 0.2  # a term in more than this fraction of chunks is left out of OR queries
@@ -118,14 +89,14 @@ class _DfStats:
 
 # Per connection (db.connect's connections take weak references; a plain sqlite3
 # connection is not cached): the statistics of the index state they were read at.
-_DF_CACHE: "weakref.WeakKeyDictionary[sqlite3.Connection, _DfStats]" = weakref.WeakKeyDictionary()
+_DF_CACHE: "weakref.WeakKeyDictionary[Connection, _DfStats]" = weakref.WeakKeyDictionary()
 
 
-def _count_chunks(conn: sqlite3.Connection) -> int:
-    return conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+def _count_chunks(conn: Connection) -> int:
+    return keyword.chunk_count(conn)
 
 
-def _df_stats(conn: sqlite3.Connection) -> _DfStats:
+def _df_stats(conn: Connection) -> _DfStats:
     """The cached statistics of this connection, recomputed (count of chunks, empty df
     cache) only when `store.db.index_state` has changed since they were read."""
     key = db.index_state(conn)
@@ -139,7 +110,7 @@ def _df_stats(conn: sqlite3.Connection) -> _DfStats:
     return stats
 
 
-def document_frequency(conn: sqlite3.Connection, word: str, prefix: bool = False) -> int:
+def document_frequency(conn: Connection, word: str, prefix: bool = False) -> int:
     """Number of chunks whose keyword index holds `word`, as FTS5 itself tokenizes and
     stems it (a phrase query on `chunks_fts`, so "races" counts chunks with "race", and the
     stem is exactly the index's: Python's Snowball Porter differs, e.g. it turns "us" into
@@ -151,27 +122,22 @@ def document_frequency(conn: sqlite3.Connection, word: str, prefix: bool = False
     return _document_frequency(conn, _df_stats(conn), word, prefix)
 
 
-def _document_frequency(conn: sqlite3.Connection, stats: _DfStats, word: str, prefix: bool = False) -> int:
+def _document_frequency(conn: Connection, stats: _DfStats, word: str, prefix: bool = False) -> int:
     """`document_frequency` with the statistics of this index state already in hand."""
     key = word.lower() + ("*" if prefix else "")
     if key not in stats.df:
-        phrase = '"' + word.lower().replace('"', '""') + '"' + ("*" if prefix else "")
-        try:
-            stats.df[key] = conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
-                                         (phrase,)).fetchone()[0]
-        except sqlite3.OperationalError:
-            stats.df[key] = 0
+        stats.df[key] = keyword.document_frequency(conn, word, prefix)
     return stats.df[key]
 
 
-def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
+def common_terms(conn: Connection, query: str) -> frozenset[str]:
     """Query words that occur in more than COMMON_DF of all chunks (`document_frequency`).
     Such words carry almost no BM25 weight (idf ~ log(1/df)) but dominate the cost of an OR
     query. Measured at 106k chunks (SciFact padded, same process, load ~5): hybrid p50
     130 -> 93 ms with 0.2; SciFact nDCG@10 hybrid 0.735 -> 0.737 (bench/README.md). The
     chunk count and the frequencies looked up are cached per connection until the index
     changes (`_df_stats`)."""
-    top = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+    top = keyword.max_chunk_id(conn)
     if top < COMMON_MIN_CHUNKS:
         return frozenset()
     stats = _df_stats(conn)
@@ -182,7 +148,7 @@ def common_terms(conn: sqlite3.Connection, query: str) -> frozenset[str]:
 BM25_MAX_POSTINGS = 20_000  # keyword rows one OR query may score (sum of its words' frequencies)
 
 
-def capped_terms(conn: sqlite3.Connection, query: str, drop: frozenset[str]) -> frozenset[str]:
+def capped_terms(conn: Connection, query: str, drop: frozenset[str]) -> frozenset[str]:
     """`drop` plus the most frequent remaining query words, left out until the words kept
     match at most BM25_MAX_POSTINGS keyword rows in all (sum of document frequencies); the
     rarest word is always kept. BM25 scores every row that matches any word of an OR query,
@@ -191,7 +157,7 @@ def capped_terms(conn: sqlite3.Connection, query: str, drop: frozenset[str]) -> 
     of thousands of rows and made the p95 latency (issue 16). The words left out are the
     least discriminating ones (idf ~ log(N/df)). Only in indexes of at least
     COMMON_MIN_CHUNKS chunks, where the frequencies are cached by `common_terms` anyway."""
-    top = conn.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+    top = keyword.max_chunk_id(conn)
     if top < COMMON_MIN_CHUNKS:
         return drop
     stats = _df_stats(conn)
@@ -205,27 +171,24 @@ def capped_terms(conn: sqlite3.Connection, query: str, drop: frozenset[str]) -> 
     return drop | frozenset(extra) if extra else drop
 
 
-def keyword_candidates(conn: sqlite3.Connection, query: str, limit: int,
+def keyword_candidates(conn: Connection, query: str, limit: int,
                        allowed: set[int] | None = None, fields: bool = True,
                        drop: frozenset[str] | None = None) -> list[tuple[int, float]]:
     """(chunk_id, bm25) best first; bm25 is positive (higher = better). `drop`: words left
     out of the OR query (default: `common_terms(conn, query)`).
-    Raises sqlite3.OperationalError if FTS5 rejects the query (should not happen)."""
+    Raises store.keyword.KeywordQueryError if the index rejects the query (should not happen)."""
     if drop is None:
         drop = common_terms(conn, query)
     match = build_match_query(query, fields=fields, drop=drop)
     return [] if match is None else _bm25(conn, match, limit, allowed)
 
 
-def _bm25(conn: sqlite3.Connection, match: str, limit: int,
+def _bm25(conn: Connection, match: str, limit: int,
           allowed: set[int] | None) -> list[tuple[int, float]]:
     """(chunk_id, bm25) best first for an FTS5 MATCH expression (see keyword_candidates)."""
-    w = BM25_WEIGHTS
-    sql = (f"SELECT rowid, -bm25(chunks_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM chunks_fts "
-           f"WHERE chunks_fts MATCH ? ORDER BY s DESC LIMIT ?")
     fetch = limit if allowed is None else max(limit * 20, 2000)
-    rows = conn.execute(sql, (match, fetch)).fetchall()
-    out = [(r[0], float(r[1])) for r in rows if allowed is None or r[0] in allowed]
+    rows = keyword.bm25(conn, match, BM25_WEIGHTS, fetch)
+    out = [(c, sc) for c, sc in rows if allowed is None or c in allowed]
     return out[:limit]
 
 
@@ -233,7 +196,7 @@ _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-bm25")
 NO_WORDS = "the query has no searchable words for keyword search (only punctuation or symbols)"
 
 
-def missing_words(conn: sqlite3.Connection, query: str) -> list[str]:
+def missing_words(conn: Connection, query: str) -> list[str]:
     """Query words (not stopwords) that no chunk holds, as FTS5 stems them
     (`document_frequency` == 0), in query order. Their frequencies are cached per
     connection (common_terms looks up the same words in a large index)."""
@@ -242,7 +205,7 @@ def missing_words(conn: sqlite3.Connection, query: str) -> list[str]:
     return [w for w in words if _document_frequency(conn, stats, w) == 0]
 
 
-def _keyword_channel(conn: sqlite3.Connection, query: str, limit: int,
+def _keyword_channel(conn: Connection, query: str, limit: int,
                      allowed: set[int] | None) -> tuple[list[tuple[int, float]], list[str], list[str]]:
     """Keyword candidates, warnings (NO_WORDS when the query has no searchable word) and the
     query words found nowhere (`missing_words`); never raises for an FTS5 error (it is
@@ -258,7 +221,7 @@ def _keyword_channel(conn: sqlite3.Connection, query: str, limit: int,
             kw = keyword_candidates(conn, query, limit, allowed, fields=False, drop=drop)
             return kw, ["no match for the title:/tags: filter; searched its words anywhere instead"], missing
         return kw, [], missing
-    except sqlite3.OperationalError as exc:
+    except KeywordQueryError as exc:
         log.warning("keyword channel failed for %r: %s", query, exc)
         return [], [f"keyword search failed: {exc}"], []
 
@@ -299,21 +262,13 @@ def make_snippet(text: str, terms: list[str], width: int = 240) -> str:
     return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
 
 
-def _count_units(conn: sqlite3.Connection, dropped: list[int], kept: list[int], group: bool) -> int:
+def _count_units(conn: Connection, dropped: list[int], kept: list[int], group: bool) -> int:
     """How many units (notes, chat messages; chunks when not grouping) the floor removed,
     not counting units still represented by a kept chunk."""
     if not group:
         return len(dropped)
 
-    def units(ids: list[int]) -> set[tuple]:
-        out: set[tuple] = set()
-        for i in range(0, len(ids), 500):
-            part = ids[i:i + 500]
-            out |= {(r[0], r[1] if r[2] == "chat" else None) for r in conn.execute(
-                f"""SELECT c.note_id, c.source_id, n.type FROM chunks c JOIN notes n ON n.id = c.note_id
-                    WHERE c.id IN ({','.join('?' * len(part))})""", part)}
-        return out
-    return len(units(dropped) - units(kept))
+    return len(keyword.chunk_units(conn, dropped) - keyword.chunk_units(conn, kept))
 
 
 def _explain_empty(result: SearchResult, mode: str) -> None:
@@ -324,7 +279,7 @@ def _explain_empty(result: SearchResult, mode: str) -> None:
             f"{result.semantic_floor:g}, [search] semantic_floor in config.toml) and are not shown")
 
 
-def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 10,
+def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
            now: datetime | None = None, group: bool = True, until: str | None = None,
@@ -397,16 +352,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     if not cand_ids:
         _explain_empty(result, mode)
         return result
-    rows = {}
-    for i in range(0, len(cand_ids), 500):
-        part = cand_ids[i:i + 500]
-        for r in conn.execute(
-            f"""SELECT c.id, c.note_id, c.source_id, c.text, c.start, c."end", c.page,
-                       c.event_time AS c_time, c.speaker, n.title, n.path, n.source, n.type,
-                       coalesce(c.event_time, n.event_time, n.updated, n.created, n.indexed_at) AS t
-                FROM chunks c JOIN notes n ON n.id = c.note_id
-                WHERE c.id IN ({','.join('?' * len(part))})""", part):
-            rows[r["id"]] = r
+    rows = keyword.chunk_details(conn, cand_ids)
     kw_max = max((sc for _, sc in kw), default=0.0) or 1.0
     kw_score = {c: sc / kw_max for c, sc in kw}
     kw_rank = {c: i + 1 for i, (c, _) in enumerate(kw)}

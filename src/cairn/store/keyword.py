@@ -9,30 +9,65 @@ own), so the layers above need not know the backend's exception types.
 from __future__ import annotations
 
 import sqlite3
+from datetime import date, timedelta
 from typing import Iterable
+
+from cairn import instants
 
 
 class KeywordQueryError(RuntimeError):
     """The keyword index refused or failed a query; str() is the backend's message."""
 
 
-def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None,
-                       since: str | None) -> set[int] | None:
-    """Ids of the chunks whose note has one of `types` and whose time (the chunk's event
-    time, else the note's event, created, updated or indexed time) is at or after `since`
-    (ISO text); None when neither filter is given (every chunk is allowed)."""
-    if not types and not since:
+def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None,
+                       until: str | None = None, tag: str | None = None) -> set[int] | None:
+    """Ids of the chunks passing the filters; None when no filter is given (every chunk is
+    allowed). types: note types to keep. since / until: ISO date or time; the chunk's time
+    (its event time, else the note's event, created, updated or indexed time) is on or after
+    `since` and before the day after `until` (a bare date counts whole). Times are compared as
+    instants (cairn.instants: stored texts keep the offset they were written with, so they do
+    not sort in time order). tag: one of the note's tags, exactly."""
+    if not types and not since and not until and not tag:
         return None
     where, args = [], []
+    when = "coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
+    if since or until:
+        instants.register(conn)
+        when = instants.sql_instant(when)
     if types:
         where.append(f"n.type IN ({','.join('?' * len(types))})")
         args.extend(types)
     if since:
-        where.append("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at) >= ?")
-        args.append(since)
+        where.append(f"{when} >= ?")
+        args.append(instants.instant(since) or since)
+    if until:
+        end, op = until, "<="
+        if len(until) == 10:  # a bare date counts whole: up to the start of the next day
+            try:
+                end, op = (date.fromisoformat(until) + timedelta(days=1)).isoformat(), "<"
+            except ValueError:
+                pass
+        where.append(f"{when} {op} ?")
+        args.append(instants.instant(end) or end)
+    if tag:
+        where.append("EXISTS (SELECT 1 FROM json_each(n.tags) WHERE json_each.value = ?)")
+        args.append(tag)
     rows = conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
     return {r[0] for r in rows}
+
+
+def chunk_units(conn: sqlite3.Connection, ids: Iterable[int]) -> set[tuple[str, str | None]]:
+    """The units of these chunks: (note id, source id) for a chat message, (note id, None)
+    for any other note."""
+    ids = list(ids)
+    out: set[tuple[str, str | None]] = set()
+    for i in range(0, len(ids), 500):
+        part = ids[i:i + 500]
+        out |= {(r[0], r[1] if r[2] == "chat" else None) for r in conn.execute(
+            f"""SELECT c.note_id, c.source_id, n.type FROM chunks c JOIN notes n ON n.id = c.note_id
+                WHERE c.id IN ({','.join('?' * len(part))})""", part)}
+    return out
 
 
 def chunk_count(conn: sqlite3.Connection) -> int:

@@ -76,19 +76,42 @@ def document_frequency(conn, word: str, prefix: bool = False) -> int:
                         (q,)).fetchone()[0]
 
 
-def filtered_chunk_ids(conn, types: list[str] | None, since: str | None) -> set[int] | None:
-    """As store.keyword.filtered_chunk_ids."""
-    if not types and not since:
+def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
+                       until: str | None = None, tag: str | None = None) -> set[int] | None:
+    """As store.keyword.filtered_chunk_ids (times compared as timestamps with their offsets;
+    a time without an offset counts as UTC)."""
+    if not types and not since and not until and not tag:
         return None
     where, args = [], []
+    when = ("(coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
+            "::timestamptz AT TIME ZONE 'UTC')")
     if types:
         where.append("n.type = ANY(%s)")
         args.append(list(types))
     if since:
-        where.append("coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at) >= %s")
+        where.append(f"{when} >= (%s::timestamptz AT TIME ZONE 'UTC')")
         args.append(since)
+    if until:
+        if len(until) == 10:  # a bare date counts whole: up to the start of the next day
+            where.append(f"{when} < (%s::date + 1)")
+        else:
+            where.append(f"{when} <= (%s::timestamptz AT TIME ZONE 'UTC')")
+        args.append(until)
+    if tag:
+        where.append("n.tags::jsonb ? %s")
+        args.append(tag)
     return {r[0] for r in conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)}
+
+
+def chunk_units(conn, ids: Iterable[int]) -> set[tuple[str, str | None]]:
+    """As store.keyword.chunk_units."""
+    ids = list(ids)
+    if not ids:
+        return set()
+    return {(r[0], r[1] if r[2] == "chat" else None) for r in conn.execute(
+        "SELECT c.note_id, c.source_id, n.type FROM chunks c JOIN notes n ON n.id = c.note_id "
+        "WHERE c.id = ANY(%s)", (ids,)).fetchall()}
 
 
 def chunk_count(conn) -> int:
