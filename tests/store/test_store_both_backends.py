@@ -72,6 +72,27 @@ def test_notes_and_chunks_round_trip(backend):
     assert min(add(backend, "n3", "Later", ["new text"])) > max(ids)
 
 
+def test_chunk_filters_and_units(backend):
+    """Time filters compare instants (offsets honoured; a bare `until` date counts whole), tags
+    match exactly, and chunk units are (note, None) for notes."""
+    with backend.transaction():
+        for nid, created, tags in (("a", "2026-03-01T23:30:00-02:00", ["x"]),  # 2026-03-02T01:30Z
+                                   ("b", "2026-03-01T12:00:00Z", ["y"])):
+            row = note(nid, nid.upper(), tags=tags)
+            row.created = created
+            backend.notes.upsert_note(row)
+            backend.notes.insert_chunks(nid, nid.upper(), tags, [Chunk(ord=0, text="words " + nid, start=0, end=7)])
+    ids = {nid: next(iter(backend.keywords.chunk_details(search(backend, "words " + nid, 1)))) for nid in "ab"}
+    kw = backend.keywords
+    assert kw.filtered_chunk_ids(None, None) is None
+    assert kw.filtered_chunk_ids(None, "2026-03-02") == {ids["a"]}
+    assert kw.filtered_chunk_ids(None, None, "2026-03-01") == {ids["b"]}
+    assert kw.filtered_chunk_ids(None, None, "2026-03-02") == {ids["a"], ids["b"]}
+    assert kw.filtered_chunk_ids(None, None, None, "x") == {ids["a"]}
+    assert kw.chunk_units([ids["a"], ids["b"]]) == {("a", None), ("b", None)}
+    assert kw.max_chunk_id() >= max(ids.values())
+
+
 def test_an_ingest_is_all_or_nothing(backend):
     with pytest.raises(RuntimeError, match="disk full"):
         with backend.transaction():
