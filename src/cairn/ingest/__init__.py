@@ -34,7 +34,7 @@ from cairn.ingest.index import (  # noqa: F401
 from cairn.ingest.sources import (  # noqa: F401
     special_file_kind, skip_source_dir, is_source_name, iter_sources)
 from cairn.ingest.files import (  # noqa: F401
-    _vault_path_for_markdown, _generated_relpath, _index_kept_copy, ingest_file, _parse_options, is_heavy, _parse_source)
+    _index_kept_copy, ingest_file, _parse_options, is_heavy, _parse_source)
 from cairn.ingest.urls import (  # noqa: F401
     _URL_RE, is_url, _url_name, ingest_url)
 from cairn.ingest.run import (  # noqa: F401

@@ -4,8 +4,6 @@ person edited) and index it. `ingest_file` reads as its steps.
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -16,27 +14,14 @@ from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
 from cairn.model import ParsedDocument
-from cairn.parse import original_suffix, parse_file
+from cairn.parse import parse_file
 from cairn.parse.errors import EmptyDocument, ParseError, describe
-from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
 from cairn.store.copies import conflict_hash, record_conflict, record_write
 from cairn.report import IngestReport
 from cairn.ingest.index import index_note_file
+from cairn.ingest.render import VaultNote, render_generated, render_markdown
 from cairn.ingest.sources import special_file_kind
-
-
-def _vault_path_for_markdown(settings: Settings, src: Path, root: Path | None) -> str:
-    if root is not None:
-        relpath = (Path(root.resolve().name or "root") / src.resolve().relative_to(root.resolve())).as_posix()
-    else:
-        relpath = src.name
-    return f"notes/{relpath}"
-
-
-def _generated_relpath(kind: str, title: str, created: str | None) -> str:
-    day = (created or N.now_iso())[:10]
-    return f"{kind}/{day}-{V.slugify(title)}.md"
 
 
 def _index_kept_copy(conn: sqlite3.Connection, settings: Settings, path: Path, source: str,
@@ -54,6 +39,10 @@ def _index_kept_copy(conn: sqlite3.Connection, settings: Settings, path: Path, s
                         data=data, file_hash=digest)
     except ParseError:
         pass
+
+
+class _Done(Exception):
+    """A step has put the file's outcome in the report: nothing more to do for it."""
 
 
 def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: Path | None,
@@ -80,34 +69,60 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     name = name or str(src)
     source = source or str(src.resolve())
     try:
+        data = _read(src, name, settings, report, raise_errors)
+        source_hash = V.sha256_bytes(data)
+        existing = _known_version(conn, settings, name, source, data, source_hash, report, skip_tombstoned)
+        doc = _parse(src, data, settings, pool, existing, name, report, raise_errors)
+        if extra_meta:
+            doc.meta.update(extra_meta)
+        note = (render_markdown(settings, src, root, data, source, source_hash, existing) if doc.kind == "markdown"
+                else render_generated(settings, src, doc, source, source_hash, existing))
+        target, index_source = _write_vault(conn, settings, note, existing, source, source_hash, name, report)
+        _index(conn, settings, settings.vault / target, index_source, source_hash, doc, name, report)
+    except _Done:
+        return
+
+
+def _read(src: Path, name: str, settings: Settings, report: IngestReport, raise_errors: bool) -> bytes:
+    """The source's bytes. Special files (FIFOs, devices) and files over max_file_bytes are
+    skipped, unreadable ones failed (OSError re-raised with raise_errors)."""
+    try:
         st = src.stat()
         kind = special_file_kind(st.st_mode)
         if kind:
             # Opening a FIFO blocks and a device never ends (/dev/zero): never read them.
             report.skipped.append((name, f"not a regular file ({kind})"))
-            return
-        size = st.st_size
-        if size > settings.max_file_bytes:
-            report.skipped.append((name, f"file too large ({size} bytes > max_file_bytes {settings.max_file_bytes})"))
-            return
+            raise _Done
+        if st.st_size > settings.max_file_bytes:
+            report.skipped.append((name, f"file too large ({st.st_size} bytes > max_file_bytes "
+                                         f"{settings.max_file_bytes})"))
+            raise _Done
         data = src.read_bytes()
-        if len(data) > settings.max_file_bytes:  # it grew after the size check
-            report.skipped.append((name, f"file too large (> max_file_bytes {settings.max_file_bytes})"))
-            return
     except OSError as exc:
         if raise_errors:
             raise
         report.failed.append((name, f"cannot read: {exc.strerror or exc}"))
-        return
-    source_hash = V.sha256_bytes(data)
+        raise _Done from None
+    if len(data) > settings.max_file_bytes:  # it grew after the size check
+        report.skipped.append((name, f"file too large (> max_file_bytes {settings.max_file_bytes})"))
+        raise _Done
+    return data
+
+
+def _known_version(conn: sqlite3.Connection, settings: Settings, name: str, source: str, data: bytes,
+                   source_hash: str,
+                   report: IngestReport, skip_tombstoned: bool) -> N.NoteRow | None:
+    """The note already made from this source (None if new). Stops when these bytes were
+    deleted in Cairn (skip_tombstoned), are already indexed with their vault copy present, or
+    were already put beside a copy the person edited."""
     if skip_tombstoned and N.is_tombstoned_source(conn, source, source_hash):
         report.tombstoned.append(name)
-        return
+        raise _Done
     vault = settings.vault
     existing = N.get_note_by_source(conn, source)
     if existing and existing.source_hash == source_hash and (vault / existing.path).exists():
         report.unchanged.append(name)
-        return
+        raise _Done
     edited = existing and C.copy_edited(conn, vault / existing.path, existing.id, existing.file_hash)
     if edited:
         pending = C.find_conflict_copy(vault, existing.path, source_hash, data)
@@ -118,126 +133,68 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
             report.unchanged.append(name)
             if pending:
                 report.warnings.append((name, C.edited_warning(existing.path, pending, already=True)))
-            return
+            raise _Done
+    return existing
+
+
+def _parse(src: Path, data: bytes, settings: Settings, pool, existing: N.NoteRow | None, name: str,
+           report: IngestReport, raise_errors: bool) -> ParsedDocument:
+    """The parsed document. Content a parser refuses is skipped; a parser bug is failed (or
+    re-raised with raise_errors). An indexed source that became empty is an edit: the note
+    stays, with an empty body, so its old text stops being found."""
     try:
-        doc = _parse_source(src, data, settings, pool)
+        return _parse_source(src, data, settings, pool)
     except EmptyDocument as exc:
         if existing is None:
             report.skipped.append((name, str(exc)))
-            return
-        # An indexed source that became empty (an editor truncated it) is an edit: its old
-        # text must stop being found. Keep the note, with an empty body.
-        doc = ParsedDocument(kind="markdown" if existing.type == "markdown" else existing.type,
-                             title=existing.title, body="", warnings=[f"source is now empty ({exc})"])
+            raise _Done from None
+        return ParsedDocument(kind="markdown" if existing.type == "markdown" else existing.type,
+                              title=existing.title, body="", warnings=[f"source is now empty ({exc})"])
     except ParseError as exc:
         report.skipped.append((name, str(exc)))
-        return
     except RecursionError:
         report.skipped.append((name, "its structure is nested too deeply to read"))
-        return
     except Exception as exc:  # a parser bug must not abort the batch
         if raise_errors:
             raise
         report.failed.append((name, f"could not be read: {describe(exc)}"))
-        return
-    if extra_meta:
-        doc.meta.update(extra_meta)
-    if doc.kind == "markdown":
-        note_id = existing.id if existing else V.stable_id("src:" + source)
-        text = decode_bytes(data)[0] if data.strip() else ""
-        keys = {"cairn_id": note_id, "cairn_source": source, "cairn_source_hash": source_hash}
-        new_text = V.add_frontmatter_keys(text, keys)
-        if new_text is None:
-            new_text = text  # malformed frontmatter: copy verbatim, never rewrite the block
-        relpath = existing.path if existing else V.own_or_unique(
-            vault, _vault_path_for_markdown(settings, src, root), note_id, new_text)
+    raise _Done
 
-        def render_conflict(crel: str) -> str:
-            ckeys = {"cairn_id": V.stable_id("conflict:" + crel), "cairn_source_hash": source_hash,
-                     "cairn_conflict_of": relpath, "cairn_conflict_source": source}
-            return V.add_frontmatter_keys(text, ckeys) or text
-    else:
-        note_id = existing.id if existing else V.stable_id("src:" + source)
-        relpath = existing.path if existing else V.own_or_unique(
-            vault, _generated_relpath(doc.kind, doc.title or src.stem, doc.created), note_id, None)
-        fm: dict[str, Any] = {
-            "generator": "cairn", "id": note_id, "title": doc.title or src.stem, "type": doc.kind,
-            "source": source, "source_hash": source_hash,
-            "created": doc.created or N.now_iso(), "ingested": N.now_iso(),
-        }
-        if doc.updated:
-            fm["updated"] = doc.updated
-        if doc.tags:
-            fm["tags"] = doc.tags
-        if doc.encoding:
-            fm["encoding"] = doc.encoding
-        if doc.pages:
-            fm["pages"] = [[p.page, p.start, p.end] for p in doc.pages]
-        for key in ("author", "url", "date", "sitename", "from", "to", "cc", "subject", "camera",
-                    "taken", "format", "language"):
-            if doc.meta.get(key):
-                fm[key] = str(doc.meta[key])
-        for key in ("width", "height", "duration", "file_size", "slides", "sheets", "attachments",
-                    "ocr_pages", "asr", "ocr"):
-            if doc.meta.get(key):
-                fm[key] = doc.meta[key]
-        if doc.warnings:
-            fm["warnings"] = doc.warnings
-        ext = original_suffix(doc, src)
-        if ext:
-            dest = vault / "_files" / f"{source_hash}{ext}"
-            if not dest.exists():
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(src, dest)
-            fm["file"] = f"_files/{source_hash}{ext}"
-        # The vault body is the parsed text stripped of outer blank space; page offsets are
-        # shifted to match so they stay valid when the note is read back.
-        lead = len(doc.body) - len(doc.body.lstrip())
-        body = doc.body.strip()
-        if ext and doc.kind in ("image", "audio"):
-            # Images and recordings are shown/linked from their note by a relative markdown
-            # link (rendered by Obsidian and other editors), after the text so that search
-            # snippets start with the OCR text / transcript; page offsets are unaffected.
-            link = os.path.relpath(dest, (vault / relpath).parent).replace(os.sep, "/")
-            label = (doc.title or src.stem).replace("]", ")").replace("[", "(")
-            ref = f"![{label}]({link})" if doc.kind == "image" else f"[{label}]({link})"
-            body = f"{body}\n\n{ref}" if body else ref
-        if doc.pages:
-            fm["pages"] = [[p.page, max(0, p.start - lead), min(len(body), max(0, p.end - lead))]
-                           for p in doc.pages]
-        new_text = V.render_note(fm, body)
 
-        def render_conflict(crel: str) -> str:
-            cfm = {k: v for k, v in fm.items() if k != "source"}
-            cfm.update(id=V.stable_id("conflict:" + crel), conflict_of=relpath, conflict_source=source)
-            return V.render_note(cfm, body)
-    outside = P.escape_reason(vault, vault / relpath)
+def _write_vault(conn: sqlite3.Connection, settings: Settings, note: VaultNote, existing: N.NoteRow | None,
+                 source: str, source_hash: str, name: str, report: IngestReport) -> tuple[str, str | None]:
+    """Write the note into the vault: (path written, source to index it under). A path that
+    leads out of the vault is failed. A copy the person edited is kept and the new version
+    goes beside it as a conflict copy (indexed with no source; a warning names both)."""
+    vault = settings.vault
+    outside = P.escape_reason(vault, vault / note.relpath)
     if outside is not None:  # a vault folder that is a link out: never write through it
-        report.failed.append((name, f"its vault note {relpath}: {outside}; not written"))
-        return
+        report.failed.append((name, f"its vault note {note.relpath}: {outside}; not written"))
+        raise _Done
     # Checked again right before writing: the copy may have been edited while parsing ran.
-    indexed_hash = existing.file_hash if existing else None
-    target, index_source = relpath, source
-    edited = C.copy_edited(conn, vault / relpath, note_id, indexed_hash)
-    if edited:
-        # The person edited the vault copy: keep it, put the new version beside it.
-        target = C.conflict_relpath(vault, relpath, datetime.now(timezone.utc))
-        V.atomic_write(vault / target, render_conflict(target))
-        index_source = None  # the source's note stays the person's copy
-        report.warnings.append((name, C.edited_warning(relpath, target)))
-        _index_kept_copy(conn, settings, vault / relpath, source, existing, edited)
-        record_conflict(conn, note_id, source_hash)
-    else:
-        record_write(conn, note_id, V.sha256_bytes(new_text.encode("utf-8")))
-        V.atomic_write(vault / relpath, new_text)
+    edited = C.copy_edited(conn, vault / note.relpath, note.note_id, existing.file_hash if existing else None)
+    if not edited:
+        record_write(conn, note.note_id, V.sha256_bytes(note.text.encode("utf-8")))
+        V.atomic_write(vault / note.relpath, note.text)
+        return note.relpath, source
+    target = C.conflict_relpath(vault, note.relpath, datetime.now(timezone.utc))
+    V.atomic_write(vault / target, note.conflict(target))
+    report.warnings.append((name, C.edited_warning(note.relpath, target)))
+    _index_kept_copy(conn, settings, vault / note.relpath, source, existing, edited)
+    record_conflict(conn, note.note_id, source_hash)
+    return target, None
+
+
+def _index(conn: sqlite3.Connection, settings: Settings, path: Path, source: str | None, source_hash: str,
+           doc: ParsedDocument, name: str, report: IngestReport) -> None:
+    """Index the written note and report it as added, updated or unchanged, with the
+    parser's warnings."""
     try:
-        status, _, warnings = index_note_file(conn, settings, vault / target,
-                                              source=index_source, source_hash=source_hash)
+        status, _, _ = index_note_file(conn, settings, path, source=source, source_hash=source_hash)
     except ParseError as exc:
         report.failed.append((name, str(exc)))
         return
-    for w in doc.warnings:
-        report.warnings.append((name, w))
+    report.warnings.extend((name, w) for w in doc.warnings)
     if status == "added":
         report.added.append(name)
     elif status in ("updated", "metadata"):
