@@ -307,6 +307,11 @@ def load_settings(home: Path | str | None = None) -> Settings:
             settings.llm = _check_llm_spec(data.pop("llm"), "llm")
         if settings.memory.extract_llm:
             _check_llm_spec(settings.memory.extract_llm, "memory.extract_llm")
+        if settings.ingest.enrich_llm:
+            _check_llm_spec(settings.ingest.enrich_llm, "ingest.enrich_llm")
+        if settings.ingest.enrich not in ("auto", "extractive", "off"):
+            raise ConfigError("config.toml: ingest.enrich must be \"auto\", \"extractive\" or \"off\", "
+                              f"got {settings.ingest.enrich!r}")
         if settings.assistant.tools not in ("auto", "native", "json", "none"):
             raise ConfigError("config.toml: assistant.tools must be \"auto\", \"native\", \"json\" or "
                               f"\"none\", got {settings.assistant.tools!r}")

@@ -115,6 +115,12 @@ class IngestSettings:
     parse_workers: int = 1
     parse_memory_mib: int = 3072
     parse_timeout_s: float = 600.0
+    # Enrichment of each ingested note (cairn.enrich): "auto" = an extractive gist written with
+    # the note, then, when a model is configured (`enrich_llm`, else `llm`), the model's
+    # category, tags, gist and key points after the embeddings; "extractive" = the gist
+    # only; "off" = nothing.
+    enrich: str = "auto"
+    enrich_llm: str = ""  # model for enrichment: "" = the `llm` setting; "none" = no model
 
 
 @dataclass

@@ -14,6 +14,12 @@ The result is stored in the note's frontmatter under one key, `enrichment` ({cat
 gist, key_points, by, at}), which the person may edit; a note that already has that key is
 left as it is (never overwritten), and nothing else in the frontmatter is touched. A note
 whose frontmatter cannot be parsed is not rewritten (case B04).
+
+On ingest ([ingest] enrich, cairn.ingest.files) each new note is written with a block whose
+gist is lexical (`lexical_gist`: no embeddings, so ingest stays fast) and `by: ingest`. That
+block, and only that one, may later be replaced: by the model's enrichment after the ingest
+when a model is configured, or by `cairn enrich`, as long as the vault copy is exactly as
+Cairn wrote it (the person has not edited it).
 """
 
 from __future__ import annotations
@@ -82,6 +88,52 @@ def extractive_gist(body: str, embedder) -> str:
     return out or texts[int(order[0])][:GIST_CHARS]
 
 
+def lexical_gist(body: str) -> str:
+    """An extractive gist without embeddings: the EXTRACT_SENTENCES sentences (of at least 3
+    content terms) whose stemmed-term vector has the highest cosine with the whole note's
+    term-frequency vector (centroid-based summarisation: Radev et al., "Centroid-based
+    summarization of multiple documents", Information Processing & Management 40(6), 2004),
+    in document order, at most GIST_CHARS characters; "" for a note without such sentences
+    and without text."""
+    import math
+    from collections import Counter
+    spans = [(s, e) for s, e in sentences(body) if len(content_terms(body[s:e])) >= 3]
+    if not spans:
+        return " ".join(body.split())[:GIST_CHARS]
+    texts = [" ".join(body[s:e].split()) for s, e in spans]
+    if len(texts) <= EXTRACT_SENTENCES:
+        return " ".join(texts)[:GIST_CHARS]
+    vectors = [Counter(stem(t) for t in content_terms(text)) for text in texts]
+    centre: Counter = Counter()
+    for v in vectors:
+        centre.update(v)
+    centre_norm = math.sqrt(sum(c * c for c in centre.values()))
+
+    def cosine(v: Counter) -> float:
+        norm = math.sqrt(sum(c * c for c in v.values()))
+        return sum(c * centre[t] for t, c in v.items()) / (norm * centre_norm) if norm and centre_norm else 0.0
+    order = sorted(range(len(texts)), key=lambda i: (-cosine(vectors[i]), i))[:EXTRACT_SENTENCES]
+    out = ""
+    for i in sorted(order):
+        if len(out) + len(texts[i]) + 1 > GIST_CHARS:
+            break
+        out = (out + " " + texts[i]).strip()
+    return out or texts[order[0]][:GIST_CHARS]
+
+
+INGEST_METHOD = "ingest"  # `by` of the block written with a newly ingested note
+
+
+def ingest_block(body: str, now: datetime | None = None) -> dict | None:
+    """The `enrichment` block written with a newly ingested note ([ingest] enrich): its
+    lexical gist, `by: ingest` and `at` (UTC ISO time); None when the note has no text."""
+    gist = lexical_gist(body)
+    if not gist.strip():
+        return None
+    return {"gist": gist, "by": INGEST_METHOD,
+            "at": (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")}
+
+
 def _model_proposal(llm, title: str, body: str) -> dict:
     prompt = (f"Note title: {title}\n\nNote text:\n{body[:6000]}\n\n"
               "Describe this note: category (one of " + ", ".join(CATEGORIES) + "), up to 6 one-word tags "
@@ -130,11 +182,16 @@ def ground(proposal: dict, body: str) -> tuple[dict, list[dict]]:
     return kept, dropped
 
 
-def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None) -> Enrichment:
+def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *,
+           model_only: bool = False) -> Enrichment:
     """Enrich the note `ref` names (see the module docstring). llm: a model spec ("none",
-    "embedded", "openai:BASE:MODEL"); None = "none". Raises NoteNotFound/AmbiguousNote,
-    InvalidInput for a bad spec, Conflict when the frontmatter cannot be parsed. Model
-    failures fall back to the extractive gist, with the reason."""
+    "embedded", "openai:BASE:MODEL"); None = "none". The block Cairn wrote at ingest
+    (`by: ingest`) is replaced as long as the vault copy is still exactly as Cairn wrote it
+    (cairn.conflicts: the person has not edited it); any other block is kept.
+    model_only (the pass after an ingest): only a model's enrichment replaces the ingest
+    block; without a model, or when the model fails, it stays. Raises
+    NoteNotFound/AmbiguousNote, InvalidInput for a bad spec, Conflict when the frontmatter
+    cannot be parsed. Model failures fall back to the extractive gist, with the reason."""
     from cairn import vault as V
     from cairn.llm import get_llm
     note = app.find_note(ref)
@@ -145,13 +202,19 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None) -
     except ValueError as exc:
         raise Conflict(f"{note.path}: its frontmatter cannot be parsed ({exc}); not rewritten") from None
     result = Enrichment(note.id, note.path, "skipped")
-    if "enrichment" in meta:
+    from cairn import conflicts as C
+    cairns_copy = not C.copy_edited(app.conn, path, note.id, note.file_hash)
+    own_block = cairns_copy and _ingest_block(meta)
+    if "enrichment" in meta and not own_block:
         result.reason = "the note already has an enrichment block (edit or remove it to redo)"
         return result
     try:
         model = get_llm(llm or "none")
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
+    if model_only and model is None:
+        result.reason = "no model configured: the extractive gist written at ingest stays"
+        return result
     added: dict = {}
     if model is not None:
         try:
@@ -159,6 +222,8 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None) -
             result.method = f"llm:{getattr(model, 'model', llm)}"
         except Exception as exc:  # a model failure never loses the extractive gist
             result.reason = f"the model failed ({exc}); extractive gist only"
+            if model_only:  # the block written at ingest stays as it was
+                return result
     if "gist" not in added:
         added["gist"] = extractive_gist(body, app.embedder)
         result.method = result.method if result.method != "skipped" else "extractive"
@@ -167,7 +232,16 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None) -
     new_text = V.add_frontmatter_keys(text, {"enrichment": added})
     if new_text is None:
         raise Conflict(f"{note.path}: its frontmatter is not a mapping; not rewritten")
+    if cairns_copy:  # still Cairn's copy of its source: a later ingest may replace it
+        from cairn.store.copies import record_write
+        record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
     V.atomic_write(path, new_text)
     app.sync([path])
     result.added = added
     return result
+
+
+def _ingest_block(meta: dict) -> bool:
+    """True when the note's enrichment block is the one written at ingest."""
+    block = meta.get("enrichment")
+    return isinstance(block, dict) and block.get("by") == INGEST_METHOD

@@ -26,6 +26,7 @@ class IngestReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
     tombstoned: list[str] = field(default_factory=list)
+    note_ids: list[str] = field(default_factory=list)  # notes added or updated (not in the JSON)
     embedded: int = 0
     reused_vectors: int = 0
     retried: int = 0  # transient job failures retried after a back-off

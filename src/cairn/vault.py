@@ -117,7 +117,9 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
     """Insert `keys` into the note's first frontmatter block (or a new block if it has none).
 
     Returns the new text, or None when the existing block is not a valid YAML mapping —
-    such a block is never rewritten (case B04). Existing keys of the same name are replaced.
+    such a block is never rewritten (case B04) — or the new block would not read back as one.
+    Existing keys of the same name are replaced, with their nested lines (indented lines and
+    list items below them); the other lines stay as written.
     """
     m = _FM_RE.match(text)
     new_lines = yaml.safe_dump(keys, sort_keys=False, allow_unicode=True, width=1000)
@@ -134,9 +136,22 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
         data = {}
     if not isinstance(data, dict):
         return None
-    kept = [line for line in block.splitlines(keepends=True)
-            if not any(line.startswith(f"{k}:") for k in keys)]
-    return "---\n" + new_lines + "".join(kept) + text[m.end(1) if m.group(1) else 4:]
+    kept, dropping = [], False
+    for line in block.splitlines(keepends=True):
+        if any(line.startswith(f"{k}:") for k in keys):
+            dropping = True  # the key's line, and below: its nested lines
+            continue
+        if dropping and (line[:1] in (" ", "\t") or line.startswith("- ") or line.rstrip("\r\n") == "-"):
+            continue
+        dropping = False
+        kept.append(line)
+    new_block = new_lines + "".join(kept)
+    try:
+        if not isinstance(yaml.safe_load(new_block), dict):
+            return None
+    except yaml.YAMLError:
+        return None  # never write a block that would not read back
+    return "---\n" + new_block + text[m.end(1) if m.group(1) else 4:]
 
 
 _TEMP_RE = re.compile(

@@ -75,12 +75,22 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         doc = _parse(src, data, settings, pool, existing, name, report, raise_errors)
         if extra_meta:
             doc.meta.update(extra_meta)
-        note = (render_markdown(settings, src, root, data, source, source_hash, existing) if doc.kind == "markdown"
-                else render_generated(settings, src, doc, source, source_hash, existing))
+        block = _enrichment(settings, doc)
+        note = (render_markdown(settings, src, root, data, source, source_hash, existing, block)
+                if doc.kind == "markdown" else render_generated(settings, src, doc, source, source_hash, existing, block))
         target, index_source = _write_vault(conn, settings, note, existing, source, source_hash, name, report)
         _index(conn, settings, settings.vault / target, index_source, source_hash, doc, name, report)
     except _Done:
         return
+
+
+def _enrichment(settings: Settings, doc: ParsedDocument) -> dict | None:
+    """The `enrichment` block to write with the note ([ingest] enrich, cairn.enrich): None
+    when enrichment is off, the source has a block of its own, or the note has no text."""
+    if settings.ingest.enrich == "off" or "enrichment" in doc.meta:
+        return None
+    from cairn.enrich import ingest_block
+    return ingest_block(doc.body)
 
 
 def _read(src: Path, name: str, settings: Settings, report: IngestReport, raise_errors: bool) -> bytes:
@@ -190,11 +200,13 @@ def _index(conn: sqlite3.Connection, settings: Settings, path: Path, source: str
     """Index the written note and report it as added, updated or unchanged, with the
     parser's warnings."""
     try:
-        status, _, _ = index_note_file(conn, settings, path, source=source, source_hash=source_hash)
+        status, note_id, _ = index_note_file(conn, settings, path, source=source, source_hash=source_hash)
     except ParseError as exc:
         report.failed.append((name, str(exc)))
         return
     report.warnings.extend((name, w) for w in doc.warnings)
+    if status in ("added", "updated", "metadata"):
+        report.note_ids.append(note_id)
     if status == "added":
         report.added.append(name)
     elif status in ("updated", "metadata"):

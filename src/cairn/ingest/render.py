@@ -57,15 +57,17 @@ def generated_relpath(kind: str, title: str, created: str | None) -> str:
 
 
 def render_markdown(settings: Settings, src: Path, root: Path | None, data: bytes, source: str,
-                    source_hash: str, existing: N.NoteRow | None) -> VaultNote:
+                    source_hash: str, existing: N.NoteRow | None, enrichment: dict | None = None) -> VaultNote:
     """The vault copy of a markdown source: its text with cairn_id / cairn_source /
-    cairn_source_hash added to the frontmatter (verbatim when the block is malformed), at the
-    existing note's path or a new unique one."""
+    cairn_source_hash (and `enrichment`, when given) added to the frontmatter (verbatim when
+    the block is malformed), at the existing note's path or a new unique one."""
     vault = settings.vault
     note_id = existing.id if existing else V.stable_id("src:" + source)
     text = decode_bytes(data)[0] if data.strip() else ""
-    new_text = V.add_frontmatter_keys(text, {"cairn_id": note_id, "cairn_source": source,
-                                             "cairn_source_hash": source_hash})
+    keys: dict[str, Any] = {"cairn_id": note_id, "cairn_source": source, "cairn_source_hash": source_hash}
+    if enrichment:
+        keys["enrichment"] = enrichment
+    new_text = V.add_frontmatter_keys(text, keys)
     if new_text is None:
         new_text = text  # malformed frontmatter: copy verbatim, never rewrite the block
     relpath = existing.path if existing else V.own_or_unique(vault, markdown_relpath(src, root), note_id, new_text)
@@ -78,8 +80,9 @@ def render_markdown(settings: Settings, src: Path, root: Path | None, data: byte
 
 
 def render_generated(settings: Settings, src: Path, doc: ParsedDocument, source: str, source_hash: str,
-                     existing: N.NoteRow | None) -> VaultNote:
-    """The generated note of a parsed non-markdown document (see the module docstring).
+                     existing: N.NoteRow | None, enrichment: dict | None = None) -> VaultNote:
+    """The generated note of a parsed non-markdown document (see the module docstring), with
+    its `enrichment` block when given.
     Copies the original file into `_files/` once (by content hash). Raises OSError if that
     copy cannot be written."""
     vault = settings.vault
@@ -99,6 +102,8 @@ def render_generated(settings: Settings, src: Path, doc: ParsedDocument, source:
     fm.update({k: doc.meta[k] for k in _VALUE_META if doc.meta.get(k)})
     if doc.warnings:
         fm["warnings"] = doc.warnings
+    if enrichment:
+        fm["enrichment"] = enrichment
     ext = original_suffix(doc, src)
     dest = vault / "_files" / f"{source_hash}{ext}"
     if ext:

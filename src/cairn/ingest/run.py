@@ -29,7 +29,7 @@ def _job_name(job) -> str:
 
 
 def _merge(report: IngestReport, part: IngestReport) -> None:
-    for key in ("added", "updated", "unchanged", "skipped", "failed", "warnings", "tombstoned"):
+    for key in ("added", "updated", "unchanged", "skipped", "failed", "warnings", "tombstoned", "note_ids"):
         getattr(report, key).extend(getattr(part, key))
 
 

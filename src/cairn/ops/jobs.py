@@ -24,8 +24,32 @@ class JobOps:
         from cairn.ingest import ingest_paths, is_url
         sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
                                      for p in paths]
-        return self._traced_ingest("ingest", [str(s) for s in sources], progress,
-                                   lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog))
+        report = self._traced_ingest("ingest", [str(s) for s in sources], progress,
+                                     lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog))
+        self._enrich_with_model(report, progress)
+        return report
+
+    def _enrich_with_model(self, report: IngestReport, progress: Progress | None) -> None:
+        """With `[ingest] enrich = "auto"` and a model (`enrich_llm`, else `llm`): the
+        model's grounded category, tags, gist and key points for each note this ingest
+        added or changed, replacing the extractive block written at ingest unless the person
+        has edited the note (cairn.enrich). Runs after the notes are searchable and embedded;
+        a model failure keeps the extractive block and becomes a warning of the report."""
+        spec = (self.settings.ingest.enrich_llm or self.settings.llm or "").strip()
+        if self.settings.ingest.enrich != "auto" or spec.lower() in ("", "none") or not report.note_ids:
+            return
+        from cairn.enrich import enrich
+        from cairn.errors import CairnError
+        ids = list(dict.fromkeys(report.note_ids))
+        for i, note_id in enumerate(ids, 1):
+            try:
+                result = enrich(self, note_id, spec, model_only=True)
+                if result.reason and result.reason.startswith("the model failed"):
+                    report.warnings.append((note_id, "enrichment: " + result.reason))
+            except (CairnError, ValueError, OSError) as exc:
+                report.warnings.append((note_id, f"enrichment: {exc}"))
+            if progress:
+                progress("enrich", i, len(ids))
 
     def _traced_ingest(self, op: str, sources: list[str], progress, run) -> IngestReport:
         """Run `run(progress)` (an ingest-like operation returning an IngestReport) with
