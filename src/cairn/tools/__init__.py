@@ -31,8 +31,10 @@ current_scope: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_scope
 
 
 def required_scope(tool: "Tool") -> str:
-    """The key scope a tool needs: "read" for read-only tools, "admin" for destructive ones,
-    "write" otherwise."""
+    """The key scope a tool needs: its own `scope` when set, else "read" for read-only tools,
+    "admin" for destructive ones, "write" otherwise."""
+    if tool.scope:
+        return tool.scope
     if tool.read_only:
         return "read"
     return "admin" if tool.destructive else "write"
@@ -68,10 +70,13 @@ class Tool:
     destructive: bool = False
     source: str = "builtin"
     meta: dict = field(default_factory=dict)
+    scope: str | None = None  # the key scope it needs, when not the one read_only/destructive imply
 
     def __post_init__(self) -> None:
         if self.risk not in RISKS:
             raise ValueError(f"tool {self.name}: risk {self.risk!r} is not one of {', '.join(RISKS)}")
+        if self.scope is not None and self.scope not in SCOPES:
+            raise ValueError(f"tool {self.name}: scope {self.scope!r} is not one of {', '.join(SCOPES)}")
         if self.parameters.get("type") != "object":
             raise ValueError(f"tool {self.name}: parameters must be a JSON schema of type object")
 

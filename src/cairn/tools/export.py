@@ -1,6 +1,7 @@
 """The `export` tool: notes to a file under the home's exports/ folder (see cairn.exports).
 Registered through `register_tools` like any plugin's tool. Risk low: it only reads notes
-and writes a new, expiring file inside exports/ (never elsewhere, never overwriting)."""
+and writes a new, expiring file inside exports/ (never elsewhere, never overwriting). Its key
+scope is "read", as for `POST /api/export`: a key that may read every note may export them."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ EXPORT = Tool(
         "format": {"enum": list(FORMATS)},
         "name": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$"},
         "k": {"type": "integer", "minimum": 1, "maximum": 1000}}},
-    _export, risk="low", read_only=False)
+    _export, risk="low", read_only=False, scope="read")  # as REST's /api/export: it only reads notes
 
 
 @hookimpl
