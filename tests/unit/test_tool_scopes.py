@@ -21,3 +21,20 @@ def test_a_tool_scope_must_be_a_known_one():
     with pytest.raises(ValueError, match="scope 'root'"):
         Tool("x", "d", {"type": "object"}, lambda app, a: None, scope="root")
     assert set(SCOPES) == {"read", "write", "admin"}
+
+
+def test_one_upload_naming_rule_for_every_door(tmp_path):
+    """REST, the web page and Telegram name uploads with cairn.uploads: never outside the folder."""
+    from cairn.errors import InvalidInput
+    from cairn.interfaces.rest import uploads as rest_uploads
+    from cairn.interfaces.telegram import bot
+    from cairn.uploads import safe_name, target
+    assert rest_uploads.safe_name is safe_name and bot.safe_name is safe_name
+    assert safe_name("../../etc/passwd") == "passwd" and safe_name("..\\..\\boot.ini") == "boot.ini"
+    assert safe_name("..", "upload") == "upload" and safe_name('a<b>:"c|?*.md') == "abc.md"
+    with pytest.raises(InvalidInput, match="no usable name"):
+        safe_name("/")
+    taken: set[str] = set()
+    first, second = target(tmp_path, "n.md", taken), target(tmp_path, "N.md", taken)
+    assert (first.name, second.name) == ("n.md", "N-2.md") and first.parent == tmp_path.resolve()
+    assert len(safe_name("x" * 300 + ".pdf")) == 150 and safe_name("x" * 300 + ".pdf").endswith(".pdf")

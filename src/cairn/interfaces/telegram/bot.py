@@ -26,6 +26,7 @@ from typing import Protocol
 
 from cairn import audit
 from cairn.interfaces.telegram.format import plain_text, split_message
+from cairn.uploads import safe_name  # noqa: F401  (also imported from here by tests)
 
 log = logging.getLogger("cairn.telegram")
 REFUSAL = "Sorry, this is a private assistant. Your message was not read."
@@ -65,13 +66,6 @@ class AskConversation:
 
     def press(self, person: str, data: str) -> Reply:
         return Reply("Nothing is waiting for a decision.")
-
-
-def safe_name(name: str | None, fallback: str) -> str:
-    """A file name that cannot leave its folder: path parts, control characters and leading
-    dots removed; at most 100 characters; `fallback` when nothing is left."""
-    base = re.sub(r"[\x00-\x1f/\\:*?\"<>|]+", "-", Path(name or "").name).strip(" .-")
-    return base[:100] or fallback
 
 
 class TelegramBot:

@@ -15,11 +15,9 @@ parts, no control characters), so a file name can never leave that folder.
 from __future__ import annotations
 
 import itertools
-import re
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 MAX_UPLOAD_BYTES = 200 * 1024 * 1024  # per file
@@ -68,22 +66,6 @@ class Task:
         return {"id": self.id, "sources": self.sources, "state": self.state, "phase": self.phase,
                 "done": self.done, "total": self.total, "percent": pct, "report": self.report,
                 "error": self.error}
-
-
-def safe_name(name: str) -> str:
-    """A file name with no folder parts or unsafe characters ("upload" if nothing is left)."""
-    base = re.split(r"[\\/]", name or "")[-1]
-    base = re.sub(r"[\x00-\x1f\x7f<>:\"|?*]+", "-", base).strip(" .")
-    return base[:150] or "upload"
-
-
-def upload_dir(home: Path) -> Path:
-    """A new folder `<home>/uploads/<uuid>/` for one upload's files (never reused, so an
-    upload is never mistaken for a new version of an earlier one with the same name)."""
-    import uuid
-    d = home / "uploads" / uuid.uuid4().hex
-    d.mkdir(parents=True, exist_ok=False)
-    return d
 
 
 def new_id(app_state) -> int:

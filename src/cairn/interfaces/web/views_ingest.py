@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from cairn.interfaces.web import tasks
+from cairn.uploads import target as upload_target, upload_folder
 from cairn.interfaces.web.common import HEADERS, page
 from cairn.interfaces.web.deps import need, call, error_message, service
 
@@ -49,18 +50,11 @@ async def upload(request: Request, files: List[UploadFile] = File(...)):
     """Save the uploaded files under <home>/uploads/<task>/ and ingest them in the background."""
     app = service(request)
     task_id = tasks.new_id(request.app.state)
-    folder = tasks.upload_dir(app.settings.home)
-    saved, names = [], []
+    folder = upload_folder(app.settings.home)
+    saved, names, taken = [], [], set()
     for up in files:
-        base = tasks.safe_name(up.filename or "")
-        stem, dot, ext = base.rpartition(".")
-        if not dot:
-            stem, ext = base, ""
-        name, n = base, 1
-        while name in names:  # two files of one upload with the same name
-            n += 1
-            name = f"{stem}-{n}.{ext}" if ext else f"{stem}-{n}"
-        target = folder / name
+        target = upload_target(folder, up.filename, taken, fallback="upload")  # two files of one name: name-2
+        name = target.name
         size = 0
         with open(target, "wb") as out:
             while chunk := await up.read(1 << 20):
