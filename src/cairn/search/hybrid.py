@@ -35,6 +35,7 @@ from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
 from cairn.store.fts import STOPWORDS, build_match_query, has_field_filter, query_terms
 from cairn.store import db
+from cairn.store.keyword import chunk_details
 
 log = logging.getLogger("cairn.search")
 
@@ -328,7 +329,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
            now: datetime | None = None, group: bool = True, until: str | None = None,
-           tag: str | None = None) -> SearchResult:
+           tag: str | None = None, entity: str | None = None) -> SearchResult:
     """Search the index.
 
     query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
@@ -336,7 +337,9 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     event/created time is on or after it; until: ISO date, on or before it (that whole day);
     tag: keep notes carrying this tag. group: one hit per unit (note or chat message);
     False returns the best chunks even when several come from one note (evidence for
-    answers). Raises ValueError for an unknown mode/fusion.
+    answers). entity: keep only units mentioning this entity (any of its names; graph/).
+    Hybrid mode adds the graph, source and context signals (graph/signal.py). Raises
+    InvalidInput for an unknown mode/fusion, NotFound for an unknown entity.
     """
     if mode not in MODES:
         raise InvalidInput(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
@@ -352,6 +355,10 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
         result.warnings.append("empty query")
         return result
     allowed = _allowed_ids(conn, types, since, until, tag)
+    if entity is not None:
+        from cairn.graph.ops import entity_chunk_ids
+        only = entity_chunk_ids(conn, entity)
+        allowed = only if allowed is None else allowed & only
     n_cand = max(s.candidates, k * 3)
 
     kw_result: tuple[list[tuple[int, float]], list[str], list[str]] = ([], [], [])
@@ -397,16 +404,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     if not cand_ids:
         _explain_empty(result, mode)
         return result
-    rows = {}
-    for i in range(0, len(cand_ids), 500):
-        part = cand_ids[i:i + 500]
-        for r in conn.execute(
-            f"""SELECT c.id, c.note_id, c.source_id, c.text, c.start, c."end", c.page,
-                       c.event_time AS c_time, c.speaker, n.title, n.path, n.source, n.type,
-                       coalesce(c.event_time, n.event_time, n.updated, n.created, n.indexed_at) AS t
-                FROM chunks c JOIN notes n ON n.id = c.note_id
-                WHERE c.id IN ({','.join('?' * len(part))})""", part):
-            rows[r["id"]] = r
+    rows = chunk_details(conn, cand_ids)
     kw_max = max((sc for _, sc in kw), default=0.0) or 1.0
     kw_score = {c: sc / kw_max for c, sc in kw}
     kw_rank = {c: i + 1 for i, (c, _) in enumerate(kw)}
@@ -447,6 +445,12 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
             fused[c] = (wk * kw_score.get(c, 0.0) + ws * sem_fuse.get(c, 0.0)
                         + wr * rec_score[c]) / ((wk + ws + wr) or 1.0)
 
+    extra_signals: dict[int, dict[str, float]] = {}
+    if mode == "hybrid":
+        from cairn.graph import signal as graph_signal
+        extra_signals = graph_signal.apply(conn, query, fused, rows, allowed, s,
+                                           lambda ids: chunk_details(conn, ids))
+        cand_ids = list(fused)
     terms = query_terms(query)
     best_by_unit: dict[tuple[str, str | None], int] = {}
     for c in sorted(cand_ids, key=lambda c: -fused[c]):
@@ -464,7 +468,7 @@ def search(conn: sqlite3.Connection, vindex, embedder, query: str, *, k: int = 1
     for c in best_by_unit.values():
         r = rows[c]
         signals = {"keyword": kw_score.get(c, 0.0), "semantic": sem_score.get(c, 0.0),
-                   "recency": rec_score[c]}
+                   "recency": rec_score.get(c, 0.0), **extra_signals.get(c, {})}
         result.hits.append(Hit(
             id=f"c{c}", note_id=r["note_id"], source_id=r["source_id"], title=r["title"],
             path=r["path"], source=r["source"], snippet=make_snippet(r["text"], terms),
