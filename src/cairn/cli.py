@@ -202,13 +202,14 @@ def _hits_table(hits):
     table.add_column("title / snippet", ratio=3, overflow="fold")
     table.add_column("where", ratio=1, min_width=12, overflow="fold")  # a path wraps, never "notes/d…"
     table.add_column("score", justify="right", width=6)
-    table.add_column("kw / sem / rec", width=16)
+    table.add_column("kw / sem / rec / graph / src / ctx", width=34)
     for i, h in enumerate(hits, 1):
         where = h.path + (f" p.{h.page}" if h.page else "") + (f" #{h.source_id}" if h.source_id else "")
         s = h.signals
         table.add_row(str(i), f"[bold]{escape(h.title)}[/bold]\n{escape(h.snippet)}", escape(where),
                       f"{h.score:.3f}",
-                      f"{s.get('keyword', 0):.2f} / {s.get('semantic', 0):.2f} / {s.get('recency', 0):.2f}")
+                      " / ".join(f"{s.get(n, 0):.2f}" for n in ("keyword", "semantic", "recency", "graph",
+                                                                 "source", "context")))
     return table
 
 
@@ -225,7 +226,8 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                since: Optional[str] = typer.Option(None, "--since", help="Keep only items dated on/after this ISO date."),
                mode: SearchMode = typer.Option("hybrid", "--mode", help="Signals to use: all, BM25 only, embeddings only."),
                fusion: Optional[Fusion] = typer.Option(None, "--fusion", help="How signals combine (default: \\[search] fusion, weighted)."),
-               batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}.")) -> None:
+               batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}."),
+               entity: Optional[str] = typer.Option(None, "--entity", help="Keep only notes/messages mentioning this entity (any of its names).")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
     _early(check_since, since, "--since", code=2)  # the service's rule, checked before the index opens
     if (query is None) == (batch is None):
@@ -239,10 +241,12 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
             _usage_fail(f"--batch {_error_text(exc)}")
     with _service() as svc:
         if batch is not None:
-            for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since):
+            for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since,
+                                        entity=entity):
                 _dump(row.to_json(), compact=True)
             return
-        res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=type_, since=since)
+        res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=type_, since=since,
+                         entity=_arg_text(entity) if entity is not None else None)
     for w in res.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(w)}")
     if json_out:

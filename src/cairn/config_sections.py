@@ -23,6 +23,13 @@ class SearchSettings:
     # Relevance floor: a hit that contains no query word must be at least this close in
     # meaning (cosine) to be shown; 0 shows the nearest notes whatever they are.
     semantic_floor: float = 0.1
+    # Graph signal (graph/signal.py): units one hop (hop1) or two hops (hop2) from the
+    # query's entities or the best direct hits; EchoGarden's 0.7 / 0.4 as the start.
+    graph_weight: float = 0.1
+    graph_hop1: float = 0.7
+    graph_hop2: float = 0.4
+    source_weight: float = 0.05  # source boost by kind of material (graph/signal.py)
+    context_weight: float = 0.6  # neighbour context of chat messages (graph/signal.py)
 
 
 @dataclass

@@ -35,6 +35,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_chat",
     "cairn.tools.files",
     "cairn.interfaces.cli_store",
+    "cairn.interfaces.cli_entities",
     "cairn.builtin_plugins.llm_backends",
     "cairn.builtin_plugins.parsers",
     "cairn.builtin_plugins.embedders",

@@ -209,7 +209,28 @@ class Entity(Record):
 
 
 class EntityList(Items):
-    """`Cairn.entities()`: {id, name, kind, aliases, memories} per entity."""
+    """`Cairn.entities()`: {id, name, kind, aliases, memories, notes} per entity."""
+
+
+class EntityDetail(Record):
+    """`Cairn.entity_show()`: an entity with the notes ({id, title, path, mentions,
+    methods}) and memories ({id, text}) that mention it and the entities mentioned with it
+    ({id, name, count, first, last}: co-occurrence count and first/last date)."""
+
+    id: str
+    name: str
+    kind: str
+    aliases: list
+    notes: list
+    memories: list
+    related: list
+
+
+class EntitySplit(Record):
+    """`Cairn.entity_split()`: {"from": the entity that kept its other names, "to": the
+    new one}, each an Entity ("from" is a Python keyword, so only "to" is annotated)."""
+
+    to: dict
 
 
 class ExtractionList(Items):

@@ -275,3 +275,29 @@ def test_a_lease_that_runs_out_requeues_the_job(pg_url):
         assert backend.jobs.get(jid).state == "dead" and again.attempts == 2
     finally:
         backend.close()
+
+
+def test_the_entity_graph_lives_only_in_the_sqlite_index(backend):
+    """SQLite keeps mentions and co-occurrence (store/graph.py); PostgreSQL has no graph
+    tables and says so with `graph = None` (store/backend.py, GraphStore)."""
+    if backend.name == "postgresql":
+        assert backend.graph is None
+        return
+    from cairn.store import memories as S
+    add(backend, "n1", "Trip", ["Bob and Kyoto."])
+    with backend.transaction():
+        S.insert_entity(backend.conn, "e1", "Bob", "person")
+        S.insert_entity(backend.conn, "e2", "Kyoto", "place")
+        S.insert_entity(backend.conn, "e3", "Robert", "person")
+        backend.graph.replace_mentions("n1", "fn1", [("", "e1", "wikilink", 1), ("", "e2", "ner", 2)])
+        backend.graph.add_cooccur({("e1", "e2"): 1}, {("e1", "e2"): "2026-01-02"})
+    assert [n["title"] for n in backend.graph.notes_of_entity("e2")] == ["Trip"]
+    assert backend.graph.neighbours("e1", 5) == [("e2", 1, "2026-01-02", "2026-01-02")]
+    assert backend.graph.stale_notes() == []  # extracted from the note's current bytes
+    with backend.transaction():
+        backend.graph.move_entity("e1", "e3")  # a merge keeps mentions and co-occurrence
+    assert backend.graph.neighbours("e3", 5) == [("e2", 1, "2026-01-02", "2026-01-02")]
+    assert len(backend.graph.chunk_ids_of_entity("e3")) == 1
+    with backend.transaction():
+        backend.graph.clear_graph()
+    assert backend.graph.neighbours("e3", 5) == [] and [r["id"] for r in backend.graph.stale_notes()] == ["n1"]

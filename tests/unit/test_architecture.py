@@ -14,7 +14,7 @@ prefix decides, the longest matching prefix wins):
     engines     parse, embed, llm, chunk, fetch, instants: turn bytes into text, text into
                 vectors, prompts into replies; know nothing of notes or the service.
     domain      ingest, jobs, search, answer, memory, links, sync, watch, noteops, conflicts,
-                exports: Cairn's features, built on store + engines.
+                exports, graph (the entity graph): Cairn's features, built on store + engines.
     service     service (the composition root) and ops/ (its operations by domain), results
                 (their typed results), validate (its input rules), tools (the
                 operations the assistant/MCP/REST expose, each a call of the service), the
@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                  "cairn.sources")),
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
                 "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports",
-                "cairn.capture", "cairn.enrich", "cairn.uploads")),
+                "cairn.capture", "cairn.enrich", "cairn.uploads", "cairn.graph")),
     ("service", ("cairn.service", "cairn.ops", "cairn.results", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
                  "cairn.apikeys", "cairn.events", "cairn.traces", "cairn.schedule", "cairn.context",
                  "cairn.plugin_host")),

@@ -31,6 +31,30 @@ def embed_text(title: str, chunk: Chunk, facts: list[str] | None = None) -> str:
     return f"{head}\n{chunk.text}"
 
 
+TAIL_WORDS = 150  # words of a long chunk's second embedding window (bench/second_window.py)
+
+
+def window_texts(embedder, text: str, title: str, tail_words: int | None = None) -> list[str]:
+    """The texts to embed for one chunk: [text] when it fits the embedder's window
+    (`max_seq_length` word pieces, counted by its `count_tokens`; an embedder without
+    either is never windowed), else [text, title + its last `tail_words` words (TAIL_WORDS)]:
+    the model truncates `text`, so the second window carries the tail it would lose."""
+    count = getattr(embedder, "count_tokens", None)
+    limit = getattr(embedder, "max_seq_length", None)
+    if count is None or not limit or count(text) <= limit:
+        return [text]
+    words = text.split()
+    return [text, f"{title}\n" + " ".join(words[-(tail_words or TAIL_WORDS):])]
+
+
+def combine_windows(vecs: np.ndarray) -> np.ndarray:
+    """One unit-length float32 vector from a chunk's window vectors (rows): their
+    normalised sum, i.e. the direction of their mean."""
+    v = np.asarray(vecs, dtype=np.float32).sum(axis=0)
+    n = float(np.linalg.norm(v))
+    return (v / n if n > 0 else v).astype(np.float32)
+
+
 def model_key(embedder) -> str:
     """The id stored with each vector: model name plus precision ("all-MiniLM-L6-v2/int8")
     when the embedder reports one, else its model name."""
@@ -43,8 +67,12 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     chunks of each note; later chunks of huge notes stay keyword-only and are counted by
     `cairn status`). fact_keys: embed chat messages with their stored facts (`embed_text`).
     One process at a time (store.locks "embed"): processes sharing a home never embed the
-    same chunk twice. Returns (embedded, reused_from_cache)."""
+    same chunk twice. First brings the entity graph in line with the notes (graph/update.py:
+    entities of new or changed notes), under the same lock. Returns (embedded,
+    reused_from_cache)."""
     with exclusive(conn, "embed"):
+        from cairn.graph.update import update_graph
+        update_graph(conn)
         return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys)
 
 

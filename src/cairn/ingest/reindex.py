@@ -17,7 +17,9 @@ from cairn.ingest.index import index_note_file
 def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
             progress: Progress | None = None) -> IngestReport:
     """Rebuild the whole index from the vault alone. Vectors of unchanged chunk text are
-    reused (kept aside by text hash), everything else is re-embedded."""
+    reused (kept aside by text hash), everything else is re-embedded. The memory tables are
+    restored from <vault>/_memory before embedding, so the entity graph built in the
+    embedding step links notes to the restored entities."""
     report = IngestReport()
     with N.transaction(conn):
         N.clear_index(conn)
@@ -41,8 +43,9 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
             report.failed.append((name, str(exc)))
         if progress:
             progress("index", i + 1, len(files))
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                         fact_keys=settings.memory.fact_keys)
     from cairn.memory.rebuild import rebuild_memories  # memory store, mirrored in <vault>/_memory
     report.failed.extend(rebuild_memories(conn, settings.vault, embedder)["failed"])
+    # After the memory entities: the entity graph (run by embed_missing) links to them.
+    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                                         fact_keys=settings.memory.fact_keys)
     return report

@@ -139,7 +139,7 @@ def entity_alias(name: str = typer.Argument(..., help="An entity's name."),
 
 @app.command("entities")
 def entities_cmd(json_out: bool = typer.Option(False, "--json")) -> None:
-    """List entities with their aliases and number of memories."""
+    """List entities with their aliases, number of memories and of notes mentioning them."""
     with _service() as svc:
         items = svc.entities()
     if json_out:
@@ -148,4 +148,5 @@ def entities_cmd(json_out: bool = typer.Option(False, "--json")) -> None:
     if not items:
         out.print("no entities")
     for e in items:
-        out.print(f"{escape(e['name'])} ({e['id']}, {e['memories']} memories): {escape(', '.join(e['aliases']))}")
+        out.print(f"{escape(e['name'])} ({e['id']}, {e['kind']}, {e.get('notes', 0)} notes, {e['memories']} memories): "
+                  f"{escape(', '.join(e['aliases']))}")

@@ -39,9 +39,35 @@ they're you're it's that's there's after before since until while during then no
 currently recently usually always never sometimes often my current new old our""".split())
 
 
+_ARTICLES = {"the", "a", "an"}
+_PUNCT = re.compile(r"[^\w\s]+")
+
+
+def _fold_word(word: str) -> str:
+    """One word of an alias key: plural "s" dropped ("offsites" -> "offsite"; words of 3
+    letters or fewer and "-ss" words kept)."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def normalise(name: str) -> str:
-    """Alias key: casefolded, inner whitespace collapsed."""
-    return " ".join(name.casefold().split())
+    """Alias key: casefolded (any script), possessives dropped ("Ben's" -> "ben"),
+    punctuation turned into spaces, a leading article dropped ("The Lisbon offsite" ->
+    "lisbon offsite"), each word's plural "s" folded, inner whitespace collapsed. A name
+    made only of an article or punctuation keeps its casefolded form."""
+    low = name.casefold().replace("\u2019", "'")
+    low = re.sub(r"'s\b", "", low)
+    words = [_fold_word(w) for w in _PUNCT.sub(" ", low).split()]
+    if len(words) > 1 and words[0] in _ARTICLES:
+        words = words[1:]
+    return " ".join(words) or " ".join(name.casefold().split())
+
+
+def alias_keys(name: str) -> list[str]:
+    """The keys a name may be stored under: the folded key (`normalise`) and the key of
+    versions before folding (casefolded, whitespace collapsed), so older rows still resolve."""
+    return list(dict.fromkeys([normalise(name), " ".join(name.casefold().split())]))
 
 
 def entity_id(name: str) -> str:
@@ -105,8 +131,13 @@ def find_names(text: str) -> list[str]:
 
 
 def resolve(conn: sqlite3.Connection, name: str) -> str | None:
-    """Entity id for a name or alias (casefolded match), or None."""
-    return S.alias_entity(conn, normalise(name))
+    """Entity id for a name or alias (folded match, `normalise`; older unfolded keys
+    too), or None."""
+    for key in alias_keys(name):
+        found = S.alias_entity(conn, key)
+        if found:
+            return found
+    return None
 
 
 def ensure_entity(conn: sqlite3.Connection, name: str, kind: str = "entity") -> str:

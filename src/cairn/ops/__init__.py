@@ -7,6 +7,7 @@ operation is still a method of `Cairn` under its old name:
     search.py  SearchOps  search, search_batch, ask
     memory.py  MemoryOps  remember, memories, memory_history, forget, recall, core, core_set,
                           entity_alias, entities, rebuild_memories, extract, set_fact_keys
+    entities.py EntityOps entity_show, entity_merge, entity_split (the entity graph)
     notes.py   NotesOps   sync, watch, find_note, links, unresolved_links, note_create,
                           notes_list, ingest_text, note_show, note_update, note_delete
 

@@ -91,14 +91,21 @@ class MemoryOps:
         return R.Entity(add_alias(self.conn, name, alias, vault=self.settings.vault))
 
     def entities(self) -> R.EntityList:
-        """Every entity with its aliases and number of linked memories."""
+        """Every entity with its aliases, number of linked memories and of notes mentioning it."""
         from cairn.memory.entities import list_entities
         return R.EntityList(list_entities(self.conn))
 
     def rebuild_memories(self) -> R.MemoryRebuild:
-        """Restore the memory tables from <vault>/_memory/ (also done by reindex)."""
+        """Restore the memory tables from <vault>/_memory/ (also done by reindex), then the
+        entity graph of the notes against the restored entities (graph/update.py, under the
+        lock the ingest's graph pass takes)."""
+        from cairn.graph.update import update_graph
         from cairn.memory import rebuild_memories
-        return R.MemoryRebuild(rebuild_memories(self.conn, self.settings.vault, self.embedder))
+        from cairn.store.locks import exclusive
+        report = R.MemoryRebuild(rebuild_memories(self.conn, self.settings.vault, self.embedder))
+        with exclusive(self.conn, "embed"):
+            update_graph(self.conn)
+        return report
 
     def _extract_notes(self, note_ids: list[str], model: tuple, *, embed: bool = True) -> list[SessionExtraction]:
         """Extract from chat notes `note_ids` with `model` = (llm or None, problem or None)

@@ -23,12 +23,13 @@ class SearchOps:
     def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
                types: list[str] | None = None, since: str | None = None, group: bool = True,
                until: str | None = None, tag: str | None = None,
-               semantic_floor: float | None = None) -> SearchResult:
+               semantic_floor: float | None = None, entity: str | None = None) -> SearchResult:
         """Hybrid search (see search.hybrid.search). since/until: ISO dates bounding the unit's
         time (until inclusive of its day); tag: notes with this tag; semantic_floor: this
-        call's relevance floor (None = `[search] semantic_floor`). Raises InvalidInput for a
-        bad mode, fusion, type, or a `since`/`until` that is not an ISO date
-        (validate.check_since)."""
+        call's relevance floor (None = `[search] semantic_floor`); entity: only notes and chat
+        messages mentioning this entity (any of its names). Raises InvalidInput for a
+        bad mode, fusion, type, an empty entity, or a `since`/`until` that is not an ISO date
+        (validate.check_since); NotFound for an entity no note or memory names."""
         import dataclasses
         check_since(since)
         check_since(until, "until")
@@ -38,7 +39,7 @@ class SearchOps:
                      self.embedder if needs_vectors else None, query,
                      k=k or self.settings.search.k, mode=mode,
                      fusion=fusion or self.settings.search.fusion, types=types,
-                     since=since, group=group, until=until, tag=tag or None,
+                     since=since, group=group, until=until, tag=tag or None, entity=entity,
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         if needs_vectors:

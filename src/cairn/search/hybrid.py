@@ -283,7 +283,7 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
            now: datetime | None = None, group: bool = True, until: str | None = None,
-           tag: str | None = None) -> SearchResult:
+           tag: str | None = None, entity: str | None = None) -> SearchResult:
     """Search the index.
 
     query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
@@ -291,7 +291,9 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     event/created time is on or after it; until: ISO date, on or before it (that whole day);
     tag: keep notes carrying this tag. group: one hit per unit (note or chat message);
     False returns the best chunks even when several come from one note (evidence for
-    answers). Raises ValueError for an unknown mode/fusion.
+    answers). entity: keep only units mentioning this entity (any of its names; graph/).
+    Hybrid mode adds the graph, source and context signals (graph/signal.py). Raises
+    InvalidInput for an unknown mode/fusion, NotFound for an unknown entity.
     """
     if mode not in MODES:
         raise InvalidInput(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
@@ -307,6 +309,10 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
         result.warnings.append("empty query")
         return result
     allowed = _allowed_ids(conn, types, since, until, tag)
+    if entity is not None:
+        from cairn.graph.ops import entity_chunk_ids
+        only = entity_chunk_ids(conn, entity)
+        allowed = only if allowed is None else allowed & only
     n_cand = max(s.candidates, k * 3)
 
     kw_result: tuple[list[tuple[int, float]], list[str], list[str]] = ([], [], [])
@@ -393,6 +399,12 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
             fused[c] = (wk * kw_score.get(c, 0.0) + ws * sem_fuse.get(c, 0.0)
                         + wr * rec_score[c]) / ((wk + ws + wr) or 1.0)
 
+    extra_signals: dict[int, dict[str, float]] = {}
+    if mode == "hybrid":
+        from cairn.graph import signal as graph_signal
+        extra_signals = graph_signal.apply(conn, query, fused, rows, allowed, s,
+                                           lambda ids: keyword.chunk_details(conn, ids))
+        cand_ids = list(fused)
     terms = query_terms(query)
     best_by_unit: dict[tuple[str, str | None], int] = {}
     for c in sorted(cand_ids, key=lambda c: -fused[c]):
@@ -410,7 +422,7 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     for c in best_by_unit.values():
         r = rows[c]
         signals = {"keyword": kw_score.get(c, 0.0), "semantic": sem_score.get(c, 0.0),
-                   "recency": rec_score[c]}
+                   "recency": rec_score.get(c, 0.0), **extra_signals.get(c, {})}
         result.hits.append(Hit(
             id=f"c{c}", note_id=r["note_id"], source_id=r["source_id"], title=r["title"],
             path=r["path"], source=r["source"], snippet=make_snippet(r["text"], terms),

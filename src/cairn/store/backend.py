@@ -15,6 +15,12 @@ Interfaces (each method is the store module function of the same name without it
     LinkStore      wikilinks and the names they resolve against     store/links.py
     JobStore       the ingest job queue                             store/jobs.py
     MemoryStore    memories, core blocks, entities, aliases         store/memories.py, fact_keys.py
+    GraphStore     entity mentions and co-occurrence (issue 17)     store/graph.py
+
+The entity graph is derived from the notes of the working SQLite index (graph/update.py
+fills it after every ingest; `cairn reindex` rebuilds it), so it lives only there: the
+PostgreSQL backend has no graph tables and its `graph` is None (the service always runs its
+operations on the SQLite index, see `open_backend`).
 
 Today's code is the SQLite implementation: one SQLite file (`<home>/index.db`, store/db.py),
 FTS5 for keywords (store/fts.py builds the MATCH syntax: CJK split into characters, every
@@ -136,6 +142,20 @@ class MemoryStore(Protocol):
     def replace_fact_keys(self, note_id: str, facts: dict, method: str) -> None: ...
 
 
+@runtime_checkable
+class GraphStore(Protocol):
+    """The entity graph: mentions of entities by notes and chat messages, co-occurrence
+    counts (store/graph.py)."""
+
+    def stale_notes(self, limit: int | None = None) -> list: ...
+    def replace_mentions(self, note_id: str, file_hash: str, rows: Iterable) -> None: ...
+    def notes_of_entity(self, entity_id: str, limit: int = 50) -> list[dict]: ...
+    def neighbours(self, entity_id: str, limit: int) -> list: ...
+    def chunk_ids_of_entity(self, entity_id: str) -> set[int]: ...
+    def move_entity(self, src: str, dst: str) -> None: ...
+    def clear_graph(self) -> None: ...
+
+
 class Bound:
     """The functions of store modules with their first argument (the connection) bound:
     `Bound(conn, "notes", "copies").get_note(id)` is `store.notes.get_note(conn, id)`. The
@@ -179,6 +199,7 @@ class SQLiteBackend:
         self.links: LinkStore = Bound(conn, "links")  # type: ignore[assignment]
         self.jobs: JobStore = Bound(conn, "jobs")  # type: ignore[assignment]
         self.memories: MemoryStore = Bound(conn, "memories", "fact_keys")  # type: ignore[assignment]
+        self.graph: GraphStore = Bound(conn, "graph")  # type: ignore[assignment]
 
     def transaction(self):
         """BEGIN IMMEDIATE ... COMMIT around the block (store.notes.transaction)."""

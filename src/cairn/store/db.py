@@ -239,6 +239,40 @@ MIGRATIONS: list[tuple[int, str]] = [
             SELECT id, file_hash, NULL, indexed_at FROM notes WHERE source IS NOT NULL;
         """,
     ),
+    (
+        8,
+        """
+        -- Entities of everything ingested (src/cairn/graph, issue 17). entity_mentions: a
+        -- note (or one chat message of it: source_id, '' for the whole note) mentions an
+        -- entity `count` times; method is what created the edge (ner, wikilink, tag,
+        -- frontmatter, title, speaker). Capped per note (graph/extract.py MAX_PER_NOTE).
+        -- entity_cooccur: two entities mentioned in one unit, a < b, with counts and the
+        -- first/last date of the units. graph_state: the file hash each note's entities were
+        -- extracted from (a note is re-extracted only when it changed). Derived data: all
+        -- three are rebuilt from notes by `cairn reindex`.
+        CREATE TABLE IF NOT EXISTS entity_mentions (
+            note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            source_id TEXT NOT NULL DEFAULT '',
+            entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            method TEXT NOT NULL,
+            count INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (note_id, source_id, entity_id)
+        );
+        CREATE INDEX IF NOT EXISTS entity_mentions_entity ON entity_mentions(entity_id);
+        CREATE TABLE IF NOT EXISTS entity_cooccur (
+            a TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            b TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            count INTEGER NOT NULL DEFAULT 0,
+            first TEXT, last TEXT,
+            PRIMARY KEY (a, b)
+        );
+        CREATE INDEX IF NOT EXISTS entity_cooccur_b ON entity_cooccur(b);
+        CREATE TABLE IF NOT EXISTS graph_state (
+            note_id TEXT PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+            file_hash TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 

@@ -151,12 +151,10 @@ def insert_alias(conn: sqlite3.Connection, alias_key: str, display: str, entity_
 
 
 def merge_entity(conn: sqlite3.Connection, into: str, other: str) -> None:
-    """Move the aliases and memory links of entity `other` to `into`, then drop `other`."""
-    conn.execute("UPDATE aliases SET entity_id = ? WHERE entity_id = ?", (into, other))
-    conn.execute("""INSERT OR IGNORE INTO memory_entities(memory_id, entity_id)
-                    SELECT memory_id, ? FROM memory_entities WHERE entity_id = ?""", (into, other))
-    conn.execute("DELETE FROM memory_entities WHERE entity_id = ?", (other,))
-    conn.execute("DELETE FROM entities WHERE id = ?", (other,))
+    """Move the aliases, memory links, note mentions and co-occurrences of entity `other`
+    to `into`, then drop `other` (store/graph.move_entity)."""
+    from cairn.store.graph import move_entity
+    move_entity(conn, other, into)
 
 
 def link_memory(conn: sqlite3.Connection, memory_id: str, entity_id: str) -> None:
@@ -194,18 +192,24 @@ def entity(conn: sqlite3.Connection, entity_id: str) -> dict[str, Any] | None:
 
 
 def list_entities(conn: sqlite3.Connection) -> list[dict]:
-    """Every entity: {"id", "name", "kind", "aliases": [display names], "memories": count}."""
+    """Every entity: {"id", "name", "kind", "aliases": [display names], "memories": count,
+    "notes": number of notes mentioning it (store/graph.py)}."""
     aliases: dict[str, list[str]] = {}
     for eid, display in conn.execute("SELECT entity_id, display FROM aliases ORDER BY display"):
         aliases.setdefault(eid, []).append(display)
     counts = dict(conn.execute("SELECT entity_id, count(*) FROM memory_entities GROUP BY entity_id"))
+    from cairn.store.graph import note_counts
+    notes = note_counts(conn)
     return [{"id": row[0], "name": row[1], "kind": row[2], "aliases": aliases.get(row[0], []),
-             "memories": counts.get(row[0], 0)}
+             "memories": counts.get(row[0], 0), "notes": notes.get(row[0], 0)}
             for row in conn.execute("SELECT id, name, kind FROM entities ORDER BY name COLLATE NOCASE")]
 
 
 # ----------------------------------------------------------------------------- rebuild
 def clear_memory_tables(conn: sqlite3.Connection) -> None:
-    """Empty every memory table (before a rebuild from the vault mirror)."""
+    """Empty every memory table (before a rebuild from the vault mirror), and the entity
+    graph with the entities (store/graph.clear_graph: extracted again by the next pass)."""
+    from cairn.store.graph import clear_graph
+    clear_graph(conn)
     for table in ("memory_entities", "aliases", "entities", "memories_fts", "memories", "core_blocks"):
         conn.execute(f"DELETE FROM {table}")

@@ -342,10 +342,12 @@ def chat_notes(conn: sqlite3.Connection) -> list[sqlite3.Row]:
 
 
 def clear_index(conn: sqlite3.Connection) -> None:
-    """Empty notes, chunks, keyword rows, links and vectors (inside the caller's
+    """Empty notes, chunks, keyword rows, links, vectors and the entity graph (inside the caller's
     transaction), keeping every vector in the text-hash cache so a rebuild re-embeds nothing
     whose text is unchanged. Tombstones, jobs and the memory tables stay."""
     conn.execute("""INSERT OR REPLACE INTO vector_cache(text_hash, model, vec)
                     SELECT text_hash, model, vec FROM vectors""")
     for table in ("chunks_fts", "vectors", "links", "chunks", "notes"):
         conn.execute(f"DELETE FROM {table}")
+    from cairn.store.graph import clear_graph  # derived from the notes: extracted again
+    clear_graph(conn)

@@ -349,6 +349,7 @@ class Entity(Shape):
     name: str
     aliases: list[str]
     memories: int = 0
+    notes: int = 0  # notes mentioning it (the entity graph, issue 17)
 
 
 class AliasBody(Body):

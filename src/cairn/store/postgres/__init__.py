@@ -80,6 +80,9 @@ class PostgresBackend:
         self.links = PgBound(self.session, notes)
         self.jobs = PgBound(self.session, jobs)
         self.memories = PgBound(self.session, memories)
+        # No entity graph here: it is derived from the working SQLite index and lives only
+        # there (store/backend.py, GraphStore); None says so to any caller.
+        self.graph = None
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

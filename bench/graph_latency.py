@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Warm hybrid search latency with and without the graph / source / context signals, in
+one process on one padded home (issue 17: "no more than 1.3x today's in the same run").
+
+    python bench/scifact.py --fresh --modes hybrid     # builds bench/out/scifact-home (with entities)
+    python bench/graph_latency.py [--pad-target 100000] [--queries 200]
+
+The home is a copy of bench/out/scifact-home padded to ~--pad-target chunks by
+ingest_speed.pad_index (copies of the SciFact notes, chunks, keyword rows and vectors), and
+here also the entity mentions of each copy (so an entity is mentioned ~N times as often,
+as in a real home of that size; co-occurrence counts are left as imported). Queries:
+--queries SciFact train queries. Each query runs twice in turn, once with the signals off
+(`graph_weight = source_weight = context_weight = 0`: the ranking path of main before the
+graph) and once with the defaults, after one warm-up query of each; p50 / p95 of both and the
+ratio of the p50s are printed. Wall times on a shared machine: only the ratio means much.
+The padded copy is removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import OUT, header, table  # noqa: E402
+from ingest_speed import pad_index, pct, scifact_queries  # noqa: E402
+
+
+def pad_mentions(index: Path) -> int:
+    """Copy the entity mentions of every original note to its padded copies ('<id>~padN');
+    returns the mention rows in the index afterwards."""
+    conn = sqlite3.connect(index, isolation_level=None)
+    try:
+        conn.execute("BEGIN")
+        conn.execute("""INSERT OR IGNORE INTO entity_mentions(note_id, source_id, entity_id, method, count)
+                        SELECT n.id, m.source_id, m.entity_id, m.method, m.count
+                        FROM notes n JOIN entity_mentions m ON m.note_id = substr(n.id, 1, instr(n.id, '~pad') - 1)
+                        WHERE instr(n.id, '~pad') > 0""")
+        conn.execute("COMMIT")
+        return conn.execute("SELECT count(*) FROM entity_mentions").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pad-target", type=int, default=100_000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--source", type=Path, default=OUT / "scifact-home", help="home to pad (default scifact-home)")
+    args = ap.parse_args(argv)
+    from cairn.service import Cairn
+    src = args.source / "index.db"
+    if not src.exists():
+        sys.exit(f"error: {src} missing: run bench/scifact.py --fresh first")
+    OUT.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp(prefix="graph-latency-", dir=OUT))
+    try:
+        shutil.copy(src, home / "index.db")
+        info = pad_index(home / "index.db", src, args.pad_target)
+        mentions = pad_mentions(home / "index.db")
+        print(f"padded {home}: {info['chunks']} chunks, {info['vectors']} vectors, {mentions} mentions "
+              f"({info['seconds']:.0f} s)", flush=True)
+        qs = scifact_queries(args.queries)
+        with Cairn(home) as app:
+            base = app.settings.search
+            off = replace(base, graph_weight=0.0, source_weight=0.0, context_weight=0.0)
+            times = {"off": [], "on": []}
+            for name, s in (("off", off), ("on", base)):
+                app.settings.search = s
+                app.search(qs[0], k=10)  # warm-up: vectors loaded, spaCy-free path
+            for q in qs:
+                for name, s in (("off", off), ("on", base)):
+                    app.settings.search = s
+                    t0 = time.perf_counter()
+                    app.search(q, k=10)
+                    times[name].append((time.perf_counter() - t0) * 1000)
+        rows = [[n, f"{pct(v, 50):.1f}", f"{pct(v, 95):.1f}"] for n, v in times.items()]
+        header(f"warm hybrid search, {info['chunks']} chunks, {len(qs)} SciFact queries (ms)")
+        print(table(["signals", "p50", "p95"], rows))
+        print(f"p50 ratio on/off: {pct(times['on'], 50) / pct(times['off'], 50):.2f}x")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

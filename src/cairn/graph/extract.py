@@ -1,0 +1,122 @@
+"""What a note mentions: names with their kind and the method that found them.
+
+Sources, in order of trust: frontmatter fields naming people, places or projects
+(FRONTMATTER_KEYS), wikilink targets, tags (kind "topic"), a short markdown title (the note
+is about that entity: method "title"), chat speakers, and spaCy named entities
+(memory/ner.py; labels mapped by NER_KINDS) over the first NER_CHARS characters of a
+document or note (title and opening: spaCy reads ~4-5k words per CPU second here, so
+reading whole documents would more than double ingest time) and over each chat message
+whole (its own unit). Every name comes from the note's
+own text or metadata (grounded). Mentions are capped at MAX_PER_NOTE entities per note,
+most mentioned first; co-occurrence uses at most MAX_PER_UNIT entities of one unit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+MAX_PER_NOTE = 40
+MAX_PER_UNIT = 12
+NER_CHARS = 500
+FRONTMATTER_KEYS = {"people": "person", "person": "person", "attendees": "person", "participants": "person",
+                    "with": "person", "author": "person", "authors": "person", "project": "project",
+                    "projects": "project", "place": "place", "places": "place", "location": "place",
+                    "org": "org", "organisation": "org", "organization": "org", "company": "org",
+                    "team": "org", "event": "event", "entities": "entity"}
+NER_KINDS = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place",
+             "EVENT": "event", "PRODUCT": "project", "WORK_OF_ART": "project", "NORP": "topic",
+             "LANGUAGE": "topic", "NAME": "entity"}
+METHOD_RANK = {"frontmatter": 0, "title": 1, "wikilink": 2, "tag": 3, "speaker": 4, "ner": 5}
+_TITLE_WORDS = 6
+_BAD = re.compile(r"^[\W\d_]+$")
+
+
+@dataclass
+class Found:
+    """Names found in one note: unit source_id ('' = whole note) -> {name: count}, the
+    kind and method of each name (first, most trusted method wins)."""
+
+    units: dict[str, Counter] = field(default_factory=dict)
+    kind: dict[str, str] = field(default_factory=dict)
+    method: dict[str, str] = field(default_factory=dict)
+
+    def add(self, unit: str, name: str, kind: str, method: str, n: int = 1) -> None:
+        name = " ".join(str(name).split()).strip(" .,;:'\"#[]()")
+        if len(name) < 2 or len(name) > 80 or _BAD.match(name):
+            return
+        self.units.setdefault(unit, Counter())[name] += n
+        if name not in self.method or METHOD_RANK[method] < METHOD_RANK[self.method[name]]:
+            self.method[name] = method
+            self.kind[name] = kind
+
+
+def _listish(value) -> list[str]:
+    if isinstance(value, str):
+        return [p for p in re.split(r"\s*[,;]\s*", value) if p]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
+    return []
+
+
+def _link_name(target: str) -> str:
+    return target.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md").strip()
+
+
+def structural(note, links: list[str], chunks) -> Found:
+    """Names from metadata, links, tags, title and chat speakers of one note (no NER).
+    `note`: a row with title, type, tags (JSON), meta (JSON); `chunks`: rows with text,
+    source_id, speaker."""
+    found = Found()
+    meta = json.loads(note["meta"] or "{}") if isinstance(note["meta"], str) else (note["meta"] or {})
+    for key, kind in FRONTMATTER_KEYS.items():
+        for name in _listish(meta.get(key)):
+            found.add("", re.sub(r"^\[\[|\]\]$", "", name), kind, "frontmatter")
+    for target in links:
+        found.add("", _link_name(target), "entity", "wikilink")
+    tags = json.loads(note["tags"] or "[]") if isinstance(note["tags"], str) else (note["tags"] or [])
+    for tag in tags:
+        found.add("", str(tag).lstrip("#").replace("-", " ").replace("_", " "), "topic", "tag")
+    title = (note["title"] or "").strip()
+    if note["type"] in ("markdown", "note") and title and len(title.split()) <= _TITLE_WORDS:
+        found.add("", title, "entity", "title")
+    if note["type"] == "chat":
+        for c in chunks:
+            if c["speaker"] and c["source_id"]:
+                found.add(c["source_id"], c["speaker"], "person", "speaker")
+    return found
+
+
+def ner_units(note, chunks) -> list[tuple[str, str]]:
+    """(unit, text) pieces to run NER over: each chat message, or the note's first
+    NER_CHARS characters."""
+    if note["type"] == "chat":
+        return [(c["source_id"] or "", c["text"]) for c in chunks if c["text"]]
+    text, size = [], 0
+    for c in chunks:
+        if size >= NER_CHARS:
+            break
+        text.append(c["text"][:NER_CHARS - size])
+        size += len(text[-1])
+    return [("", "\n".join(text))] if text else []
+
+
+def add_ner(found: Found, unit: str, ents) -> None:
+    """Add spaCy entities (memory.ner.Entity) found in one unit."""
+    for ent in ents:
+        kind = NER_KINDS.get(ent.label)
+        if kind:
+            found.add(unit, ent.text, kind, "ner")
+
+
+def capped(found: Found) -> Found:
+    """Keep the MAX_PER_NOTE names mentioned most (ties: most trusted method)."""
+    total: Counter = Counter()
+    for counts in found.units.values():
+        total.update(counts)
+    keep = {n for n, _ in sorted(total.items(), key=lambda kv: (-kv[1], METHOD_RANK[found.method[kv[0]]],
+                                                                 kv[0]))[:MAX_PER_NOTE]}
+    found.units = {u: Counter({n: c for n, c in cnt.items() if n in keep}) for u, cnt in found.units.items()}
+    return found

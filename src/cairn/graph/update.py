@@ -1,0 +1,94 @@
+"""Bring the entity graph in line with the notes: extract entities of every note whose
+file changed since its last extraction (graph_state), link them to the canonical entity
+table (memory/entities.py: one entity per folded alias), replace the note's mentions and
+update co-occurrence counts (pairs of one unit, dated by the unit's time).
+
+spaCy is loaded once per process (memory/ner.py) and run over BATCH notes at a time.
+Measured cost: bench/README.md (issue 17 section).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections import Counter
+from itertools import combinations
+
+from cairn.graph import extract as X
+from cairn.memory import entities as E
+from cairn.store import graph as G
+from cairn.store import notes as N
+
+log = logging.getLogger("cairn.graph")
+BATCH = 64
+
+
+def _pairs(units: dict[str, list[str]], whole: list[str]) -> Counter:
+    out: Counter = Counter()
+    for unit, ids in units.items():
+        ids = list(dict.fromkeys(ids + (whole if unit else [])))[:X.MAX_PER_UNIT]
+        for a, b in combinations(sorted(set(ids)), 2):
+            out[(a, b)] += 1
+    return out
+
+
+def _unit_entities(conn: sqlite3.Connection, note_id: str) -> tuple[dict[str, list[str]], list[str]]:
+    units: dict[str, list[str]] = {}
+    for source_id, eid in G.mentions_of_note(conn, note_id):
+        units.setdefault(source_id, []).append(eid)
+    return units, units.get("", [])
+
+
+def update_graph(conn: sqlite3.Connection, use_ner: bool = True) -> int:
+    """Extract entities of every stale note (new or changed file); returns how many notes
+    were processed. use_ner=False skips spaCy (structural names only)."""
+    done = 0
+    if not G.has_state(conn):
+        G.reset_cooccur(conn)  # rebuilt index (reindex): counts start over
+    while True:
+        notes = G.stale_notes(conn, BATCH)
+        if not notes:
+            return done
+        prepared = []
+        pieces: list[str] = []
+        for note in notes:
+            chunks = G.note_chunks(conn, note["id"])
+            found = X.structural(note, G.note_link_targets(conn, note["id"]), chunks)
+            units = X.ner_units(note, chunks) if use_ner else []
+            prepared.append((note, chunks, found, units, len(pieces)))
+            pieces.extend(t for _, t in units)
+        ents = []
+        if pieces:
+            from cairn.memory import ner
+            ents = ner.entities_many(pieces)
+        with N.transaction(conn):
+            for note, chunks, found, units, start in prepared:
+                for i, (unit, _) in enumerate(units):
+                    X.add_ner(found, unit, ents[start + i])
+                _apply(conn, note, chunks, X.capped(found))
+                done += 1
+
+
+def _apply(conn: sqlite3.Connection, note, chunks, found: X.Found) -> None:
+    old_units, old_whole = _unit_entities(conn, note["id"])
+    old_pairs = _pairs(old_units, old_whole)
+    rows, new_units = [], {}
+    for unit, counts in found.units.items():
+        for name, n in counts.items():
+            try:
+                eid = E.ensure_entity(conn, name, found.kind[name])
+            except ValueError:
+                continue
+            rows.append((unit, eid, found.method[name], n))
+            new_units.setdefault(unit, []).append(eid)
+    G.replace_mentions(conn, note["id"], note["file_hash"], rows)
+    times = {c["source_id"]: c["event_time"] for c in chunks if c["source_id"]}
+    new_pairs = _pairs(new_units, new_units.get("", []))
+    if old_pairs:
+        G.add_cooccur(conn, dict(old_pairs), {}, sign=-1)
+    when = {}
+    for unit, ids in new_units.items():
+        t = (times.get(unit) if unit else None) or note["t"]
+        for pair in combinations(sorted(set(ids)), 2):
+            when.setdefault(pair, t)
+    G.add_cooccur(conn, dict(new_pairs), when)

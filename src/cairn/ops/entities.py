@@ -1,0 +1,44 @@
+"""The entity graph, the operations of `cairn.service.Cairn` on entities of everything
+ingested (issue 17): entity_show, entity_merge, entity_split. A mixin: `self` is the Cairn.
+`entities` and `entity_alias` stay with the memory operations (ops/memory.py)."""
+
+from __future__ import annotations
+
+from cairn import results as R
+
+
+class EntityOps:
+    """Show, merge and split entities (graph/ops.py); merges and splits are mirrored under
+    <vault>/_memory/entities so they survive `cairn reindex`."""
+
+    def entity_show(self, name: str) -> R.EntityDetail:
+        """One entity with the notes and memories that mention it and its related entities
+        (graph/ops.show). Raises InvalidInput for an empty name, NotFound for an unknown one."""
+        from cairn.graph.ops import show
+        return R.EntityDetail(show(self.conn, name))
+
+    def entity_merge(self, keep: str, other: str) -> R.Entity:
+        """Merge entity OTHER into KEEP (every name, note mention and memory link); the
+        merged entity's mirror file is rewritten and the other's removed. Raises NotFound
+        for an unknown name, InvalidInput when both name one entity."""
+        from cairn.graph.ops import merge
+        from cairn.memory import entities as E
+        from cairn.memory.mirror import write_entity
+        gone = E.resolve(self.conn, other)
+        ent = merge(self.conn, keep, other)
+        write_entity(self.settings.vault, self.conn, ent["id"])
+        if gone:
+            write_entity(self.settings.vault, self.conn, gone)
+        return R.Entity(ent)
+
+    def entity_split(self, name: str, aliases: list[str]) -> R.EntitySplit:
+        """Move ALIASES of entity NAME to a new entity named after the first alias, exactly
+        as written (graph/ops.split); both are mirrored. Raises NotFound / InvalidInput."""
+        from cairn.graph.ops import split
+        from cairn.memory.mirror import write_entity
+        from cairn.store.locks import exclusive
+        with exclusive(self.conn, "embed"):  # the graph pass of split runs under the ingest's lock
+            res = split(self.conn, name, aliases)
+        write_entity(self.settings.vault, self.conn, res["from"]["id"])
+        write_entity(self.settings.vault, self.conn, res["to"]["id"])
+        return R.EntitySplit({"from": R.Entity(res["from"]), "to": R.Entity(res["to"])})
