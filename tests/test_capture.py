@@ -51,3 +51,24 @@ def test_capture_tool_validates_before_writing(app):
     assert app.notes_list()["total"] == 0
     out = reg.call(app, "capture", {"kind": "bookmark", "url": "https://a.org/p", "title": "P"})
     assert out["action"] == "created" and reg.get("capture").risk == "medium"
+
+
+def test_a_highlight_ranks_above_a_page_visit_with_the_same_words(app, tmp_path):
+    """The source boost (cairn.graph.signal): what the person highlighted outranks a page
+    they only visited, when both say the same thing."""
+    from cairn.graph.signal import source_score
+    page = tmp_path / "heron-page.html"
+    page.write_text("<html><head><title>Heron page</title></head><body><p>Grey herons nest in tall alders "
+                    "near the river and return in March.</p></body></html>")
+    others = ["Swallows nest under the barn roof every summer.", "The river floods the lower meadow in February.",
+              "Alders grow fast in wet ground near water.", "Kingfishers dig nest tunnels in sandy river banks.",
+              "Ducks gather on the mill pond in winter.", "March is when the frogs spawn in the ditch."]
+    for i, text in enumerate(others):
+        (tmp_path / f"o{i}.md").write_text(f"# Note {i}\n\n{text}\n")
+    app.ingest([page] + [tmp_path / f"o{i}.md" for i in range(len(others))])
+    h = app.capture("highlight", "https://example.org/herons", "Grey herons nest in tall alders near the river "
+                    "and return in March.", "Heron notes")
+    hits = app.search("where do grey herons nest", mode="hybrid").hits
+    assert hits[0].note_id == h.id and hits[0].signals["source"] == 1.0
+    assert [x.signals["source"] for x in hits[1:2]] == [0.3]
+    assert source_score("html", "https://example.org/herons", []) == 0.0  # a page fetched from the web

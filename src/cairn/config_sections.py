@@ -28,7 +28,10 @@ class SearchSettings:
     graph_weight: float = 0.1
     graph_hop1: float = 0.7
     graph_hop2: float = 0.4
-    source_weight: float = 0.05  # source boost by kind of material (graph/signal.py)
+    # source boost by kind of material (graph/signal.py); constant, so rank-neutral, within a
+    # collection of one kind; 0.25 puts a highlight above a visited page saying the same thing
+    # (tests/test_capture.py), where 0.05 did not
+    source_weight: float = 0.25
     context_weight: float = 0.6  # neighbour context of chat messages (graph/signal.py)
 
 
