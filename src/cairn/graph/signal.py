@@ -31,7 +31,7 @@ import math
 import sqlite3
 import weakref
 
-from cairn.memory import entities as E
+from cairn import names as E  # normalise, _COMMON: not the memory layer (cold start)
 from cairn.store import db
 from cairn.store import graph as G
 
