@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from cairn.errors import InvalidInput
 
-import hashlib
 import re
 import sqlite3
 
