@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import threading
 from contextlib import contextmanager
 
 import pluggy
@@ -44,8 +45,11 @@ BUILTINS: tuple[str, ...] = (
 
 pm = pluggy.PluginManager("cairn")
 pm.add_hookspecs(hookspecs)
-_builtins_loaded = False
+_builtins_loaded = False  # set when loading starts (a plugin module's import may re-enter)
 _entry_points_loaded = False
+_builtins_done = False  # set when every built-in is registered
+_entry_points_done = False
+_lock = threading.RLock()  # threads (server readers, the writer) wait for a load under way
 _errors: dict[str, str] = {}
 _versions: dict[str, str] = {}  # entry-point plugin name -> its distribution's version
 
@@ -53,12 +57,16 @@ _versions: dict[str, str] = {}  # entry-point plugin name -> its distribution's 
 def load_builtins() -> pluggy.PluginManager:
     """Register the built-in plugins (once per process); returns `pm`. Cheap: no scan of
     the installed packages."""
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        for name in BUILTINS:
-            if pm.get_plugin(name) is None:
-                pm.register(importlib.import_module(name), name=name)
+    global _builtins_loaded, _builtins_done
+    if _builtins_done:
+        return pm
+    with _lock:
+        if not _builtins_loaded:
+            _builtins_loaded = True
+            for name in BUILTINS:
+                if pm.get_plugin(name) is None:
+                    pm.register(importlib.import_module(name), name=name)
+            _builtins_done = True
     return pm
 
 
@@ -69,9 +77,19 @@ def load_entry_points() -> list[str]:
     measured with `python -X importtime`), so the CLI calls it only when a command it does
     not know is asked for, or for help (cli.py). A third-party plugin that fails to import
     is recorded (see `plugin_list`), never fatal."""
-    global _entry_points_loaded
-    if _entry_points_loaded:
+    global _entry_points_done
+    if _entry_points_done:
         return []
+    with _lock:
+        if _entry_points_loaded:  # done, or a plugin's import re-entered: nothing more to load
+            return []
+        added = _load_entry_points_once()
+        _entry_points_done = True
+        return added
+
+
+def _load_entry_points_once() -> list[str]:
+    global _entry_points_loaded
     _entry_points_loaded = True
     wanted = os.environ.get("CAIRN_LOAD_PLUGINS")
     if wanted is not None and not wanted.strip():
