@@ -105,6 +105,26 @@ def _load_entry_points_once() -> list[str]:
     return added
 
 
+def load_for(modules: tuple[str, ...]) -> pluggy.PluginManager:
+    """`pm` with at least the plugins a hook needs: when no third-party plugin is installed
+    (no `cairn.plugins` entry point: `_may_have_entry_points`, or CAIRN_LOAD_PLUGINS=""),
+    only the built-in `modules` that implement it are registered (the rest follow when
+    anything calls `load_builtins`); otherwise everything (`load`). A cold hybrid search
+    looks up its embedder this way without importing every built-in (the scheduler,
+    exports, tools: ~40-80 ms of CPU). Modules registered early keep their place among
+    the built-ins for the hook (no other built-in implements the registry hooks: test)."""
+    if _builtins_done and _entry_points_done:
+        return pm
+    wanted = os.environ.get("CAIRN_LOAD_PLUGINS")
+    if (wanted is not None and not wanted.strip()) or not _may_have_entry_points():
+        with _lock:
+            for name in modules:
+                if pm.get_plugin(name) is None:
+                    pm.register(importlib.import_module(name), name=name)
+        return pm
+    return load()
+
+
 def load() -> pluggy.PluginManager:
     """Register the built-ins and the entry-point plugins (once per process); returns `pm`."""
     load_builtins()
@@ -115,7 +135,16 @@ def load() -> pluggy.PluginManager:
 _SECTION = re.compile(rb"^[ \t]*\[[ \t]*cairn\.plugins[ \t]*\][ \t]*\r?$", re.MULTILINE)
 
 
+_scanned: list[bool] = []  # the answer of _may_have_entry_points, once per process
+
+
 def _may_have_entry_points() -> bool:
+    if not _scanned:
+        _scanned.append(_scan_entry_points())
+    return _scanned[0]
+
+
+def _scan_entry_points() -> bool:
     """False when no distribution on sys.path declares a `cairn.plugins` entry point, found
     by reading the `entry_points.txt` of each *.dist-info / *.egg-info folder directly (~3 ms
     of CPU for ~180 distributions) instead of importing importlib.metadata (~60-70 ms of CPU:

@@ -41,7 +41,7 @@ def _table(kind: str) -> dict[str, Callable]:
 
 
 def _build(kind: str) -> dict[str, Callable]:
-    from cairn.plugins import load
+    from cairn.plugins import load_for
     table: dict[str, Callable] = {}
 
     def register(name: str, value: Callable) -> None:
@@ -51,7 +51,7 @@ def _build(kind: str) -> dict[str, Callable]:
             raise TypeError(f"{HOOKS[kind]}: {name!r} must be callable, got {value!r}")
         table.setdefault(name.lower() if kind == "llm_backends" else name, value)
 
-    getattr(load().hook, HOOKS[kind])(register=register)
+    getattr(load_for((f"cairn.builtin_plugins.{kind}",)).hook, HOOKS[kind])(register=register)
     return table
 
 
