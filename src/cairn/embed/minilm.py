@@ -102,8 +102,9 @@ class Embedder:
     directory has no exported model, the first load exports it (needs torch, ~5-20 s, logged
     to stderr) or raises :class:`EmbedderUnavailable`.
 
-    Thread-safe: concurrent :meth:`embed` calls are serialised (each call already uses all
-    ``threads`` cores).
+    Thread-safe: loading and tokenizing are serialised; the model runs of concurrent
+    :meth:`embed` calls overlap (onnxruntime sessions take concurrent runs), so a short
+    query is not held up behind a long batch.
 
     Attributes:
         dim: vector dimension, 384.
@@ -325,15 +326,16 @@ class Embedder:
             if not texts:
                 return np.zeros((0, self.dim), dtype=np.float32)
             self.load()
-            out = self._run(texts)
+            encoded = self._encode(texts)
             self.texts_embedded += len(texts)
-            return out
+        # Outside the lock: onnxruntime takes concurrent runs on one session, so a server's
+        # search embeds its query while the writer thread embeds a note.
+        return self._run(encoded)
 
-    def _run(self, texts: list[str]) -> np.ndarray:
-        encoded = self._encode(texts)
+    def _run(self, encoded: list[list[int]]) -> np.ndarray:
         lengths = np.fromiter((len(e) for e in encoded), dtype=np.int64, count=len(encoded))
         order = np.argsort(lengths, kind="stable")
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        out = np.empty((len(encoded), self.dim), dtype=np.float32)
         step = self.batch_size or DEFAULT_BATCH_SIZE
         for start in range(0, len(order), step):
             idx = order[start : start + step]

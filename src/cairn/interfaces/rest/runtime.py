@@ -33,6 +33,11 @@ from cairn.store.vectors import VectorIndex
 
 WRITE_BUSY_S = 60
 READ_BUSY_S = 10
+SWITCH_INTERVAL_S = 0.001
+"""The interpreter's thread switch interval while serving (Python's default is 5 ms): the
+writer thread's Python work (markdown, YAML, memory rules) holds the GIL in slices of this
+length, and a search gives the GIL up at every SQLite / numpy / onnxruntime call, so with
+5 ms slices a search waited up to 5 ms each time it wanted the GIL back."""
 
 
 def _now() -> str:
@@ -103,6 +108,8 @@ class Runtime:
         self.settings = settings
         self.home = settings.home
         self._embedder = embedder
+        import sys
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._local = threading.local()
         self._all: list = []
         self._all_lock = threading.Lock()
