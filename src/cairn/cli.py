@@ -240,6 +240,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
         except (OSError, ValueError) as exc:
             _usage_fail(f"--batch {_error_text(exc)}")
     with _service() as svc:
+        svc.preload(mode)
         if batch is not None:
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since,
                                         entity=entity):
