@@ -360,15 +360,19 @@ def _register_plugin_commands(argv: list[str] | None = None) -> None:
 
 
 def _is_known(command: str | None, args: list[str]) -> bool:
-    """True when `command` is registered on `app` (and, for `import`, its subcommand too)
-    and no --help was asked for."""
+    """True when `command` is a command registered on `app`, or a group whose next word on
+    the command line is one of its registered commands (plugins may add commands to a
+    group: `entity show`), and no --help was asked for."""
     if command is None or "--help" in args:
         return False
-    known = {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
-    known |= {g.name for g in app.registered_groups}
-    if command not in known:
-        return False
-    return command != "import" or _subcommand(args, "import") in {c.name for c in import_app.registered_commands}
+
+    def names(typer_app) -> set[str]:
+        return ({c.name or c.callback.__name__.replace("_", "-") for c in typer_app.registered_commands}
+                | {g.name for g in typer_app.registered_groups})
+    if command in {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}:
+        return True
+    group = next((g for g in app.registered_groups if g.name == command), None)
+    return group is not None and _subcommand(args, command) in names(group.typer_instance)
 
 
 def _importer_command(name: str):
