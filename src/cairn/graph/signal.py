@@ -31,7 +31,7 @@ import math
 import sqlite3
 import weakref
 
-from cairn.memory import entities as E
+from cairn.store import alias_keys as E
 from cairn.store import db
 from cairn.store import graph as G
 
