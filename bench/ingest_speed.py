@@ -292,7 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     svc = Cairn(lat_home)
     zero_hits: dict[str, int] = {}
     try:
+        from cairn.embed.cache import clear_query_cache
         for mode in MODES:
+            clear_query_cache()  # each mode embeds its queries itself (search remembers recent ones)
             t = time.perf_counter()
             svc.search(queries[0], k=10, mode=mode)
             first_q[mode] = time.perf_counter() - t

@@ -228,3 +228,49 @@ def test_matches_sentence_transformers_reference(emb):
         assert cos.min() > 0.9999, cos
     else:  # int8: measured mean 0.993 on sentences, ~0.99 on 1-3 word queries
         assert cos.min() > 0.95 and cos.mean() > 0.98, cos
+
+
+def _fuzz_texts(n: int, seed: int = 3) -> list[str]:
+    import random
+    rng = random.Random(seed)
+    alphabet = "abcXYZ019 \t\n\r\x0b\x0c\x1f\x7f!\"#$%&'()*+,-./:;<=>?@\\]^_`{|}~"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) for _ in range(n)]
+    texts += [_words(k, k) + "," + _words(3) for k in range(1, 30)]
+    texts += ["unaffable antidisestablishmentarianism xylophonist's e-mail (re: #42)", "a" * 100, "b" * 101,
+              "Peanut allergy: does early exposure help?", "C3PO & R2-D2 @ 10:30pm;"]
+    return [t for t in texts if t.strip()]
+
+
+def test_wordpiece_gives_the_ids_tokenizers_gives(emb, tmp_path):
+    """The pure-Python tokenizer a cold search uses for its query: the same ids as the
+    `tokenizers` library for every text it accepts; non-ASCII, '[' and overlong texts are
+    left to `tokenizers` (None)."""
+    import shutil
+
+    from cairn.embed.wordpiece import WordPiece
+    shutil.copyfile(emb.model_dir / "tokenizer.json", tmp_path / "tokenizer.json")
+    wp = WordPiece.from_model_dir(tmp_path)
+    assert wp is not None and (tmp_path / "vocab.txt").is_file()
+    assert WordPiece.from_model_dir(tmp_path).vocab == wp.vocab  # read back from vocab.txt
+    emb._load_tokenizer()
+    accepted = 0
+    for text in _fuzz_texts(3000):
+        ids = wp.encode(text, emb.max_seq_length)
+        if ids is not None:
+            accepted += 1
+            assert ids == emb._tokenizer.encode(text).ids, repr(text)
+    assert accepted > 2500
+    assert wp.encode("Ödön fed the cat") is None and wp.encode("see [MASK] here") is None
+    assert wp.encode(_words(300)) is None  # more pieces than fit: tokenizers truncates
+
+
+def test_a_cold_query_embeds_as_the_tokenizers_path_does(emb):
+    """A new Embedder embeds a short query without loading `tokenizers`, to the same vector."""
+    cold = Embedder(emb.model_dir)
+    query = "When should I service the boiler in Porto?"
+    v = cold.embed([query])
+    assert cold._tokenizer is None and cold._wordpiece
+    assert np.array_equal(v, emb.embed([query]))
+    mixed = cold.embed(["Ödön hat die Katze gefüttert", query])  # non-ASCII: tokenizers loads
+    assert cold._tokenizer is not None
+    assert np.array_equal(mixed, emb.embed(["Ödön hat die Katze gefüttert", query]))

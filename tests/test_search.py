@@ -287,3 +287,38 @@ def test_search_builds_the_match_expression_once(b09, monkeypatch):
     calls.clear()
     res = b09.search("?!", mode="keyword")
     assert len(calls) == 1 and res.hits == [] and res.warnings == [H.NO_WORDS]
+
+
+def test_preload_loads_the_embedder_in_the_background_for_vector_modes(tmp_path):
+    """`Cairn.preload(mode)` (a cold `cairn search` calls it first) starts loading the
+    embedding model for hybrid/semantic on another thread; keyword loads nothing."""
+    import threading
+
+    from cairn.service import Cairn
+
+    class SlowToLoad:
+        model_name = "slow"
+        dim = 3
+
+        def __init__(self):
+            self.loaded, self.threads = False, []
+
+        def load(self):
+            self.threads.append(threading.current_thread().name)
+            self.loaded = True
+            return self
+
+        def embed(self, texts):
+            raise AssertionError("not called")
+
+    emb = SlowToLoad()
+    with Cairn(tmp_path / "home", embedder=emb) as app:
+        app.preload("keyword")
+        assert emb.threads == []
+        app.preload("hybrid")
+        for t in threading.enumerate():
+            if t.name == "cairn-preload":
+                t.join(60)
+        assert emb.loaded and emb.threads == ["cairn-preload"]
+        app.preload("semantic")  # already loaded: nothing more
+        assert emb.threads == ["cairn-preload"]

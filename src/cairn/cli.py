@@ -240,6 +240,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
         except (OSError, ValueError) as exc:
             _usage_fail(f"--batch {_error_text(exc)}")
     with _service() as svc:
+        svc.preload(mode)
         if batch is not None:
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since,
                                         entity=entity):
@@ -335,24 +336,43 @@ if __name__ == "__main__":
 
 
 def _register_plugin_commands(argv: list[str] | None = None) -> None:
-    """Commands from plugins through the `register_commands` hook: the built-ins' always;
-    the entry-point plugins' only when the command line may need them (help, no command, or
-    a command name Cairn does not know), since reading entry points scans every installed
-    package (plugins.load_entry_points). `cairn plugins` loads them itself."""
+    """Commands from plugins through the `register_commands` hook: the built-ins' unless
+    the `cairn` program was asked for one of this module's own commands (without --help:
+    spares importing their modules and typer building their options, ~60-90 ms of a cold
+    `cairn search`); the entry-point plugins' only when the command line may need them
+    (help, no command, or a command name Cairn does not know), since reading entry points
+    scans every installed package (plugins.load_entry_points). `cairn plugins` loads them."""
     from cairn.plugins import load_builtins, load_entry_points, pm
-    load_builtins().hook.register_commands(cli=app)
     args = sys.argv[1:] if argv is None else argv
     command = _command_name(args)
-    known = {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
-    known |= {g.name for g in app.registered_groups}
-    if command is not None and command in known and "--help" not in args:
-        if command != "import" or _subcommand(args, "import") in {c.name for c in import_app.registered_commands}:
-            return
+    program = Path(sys.argv[0]).name in ("cairn", "cairn.exe") or sys.argv[0].endswith(("cairn/__main__.py",
+                                                                                         "cairn\\__main__.py"))
+    if program and _is_known(command, args):
+        return
+    load_builtins().hook.register_commands(cli=app)
+    if _is_known(command, args):
+        return
     added = load_entry_points()
     if added:
         pm.subset_hook_caller("register_commands",
                               remove_plugins=[p for n, p in pm.list_name_plugin() if n not in added])(cli=app)
         register_importer_commands(import_app)  # `cairn import NAME` for plugin importers
+
+
+def _is_known(command: str | None, args: list[str]) -> bool:
+    """True when `command` is a command registered on `app`, or a group whose next word on
+    the command line is one of its registered commands (plugins may add commands to a
+    group: `entity show`), and no --help was asked for."""
+    if command is None or "--help" in args:
+        return False
+
+    def names(typer_app) -> set[str]:
+        return ({c.name or c.callback.__name__.replace("_", "-") for c in typer_app.registered_commands}
+                | {g.name for g in typer_app.registered_groups})
+    if command in {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}:
+        return True
+    group = next((g for g in app.registered_groups if g.name == command), None)
+    return group is not None and _subcommand(args, command) in names(group.typer_instance)
 
 
 def _importer_command(name: str):

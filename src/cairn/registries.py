@@ -20,9 +20,11 @@ through the plugin manager, which imports them by name at run time.
 
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 _tables: dict[str, dict[str, Callable]] = {}
+_lock = threading.RLock()  # one thread builds a table; the others wait for it
 
 HOOKS = {"llm_backends": "register_llm_backends", "parsers": "register_parsers",
          "importers": "register_importers", "embedders": "register_embedders"}
@@ -31,18 +33,25 @@ HOOKS = {"llm_backends": "register_llm_backends", "parsers": "register_parsers",
 def _table(kind: str) -> dict[str, Callable]:
     table = _tables.get(kind)
     if table is None:
-        from cairn.plugins import load
-        table = {}
+        with _lock:
+            table = _tables.get(kind)
+            if table is None:
+                table = _tables[kind] = _build(kind)
+    return table
 
-        def register(name: str, value: Callable) -> None:
-            if not isinstance(name, str) or not name:
-                raise TypeError(f"{HOOKS[kind]}: the name must be a non-empty string, got {name!r}")
-            if not callable(value):
-                raise TypeError(f"{HOOKS[kind]}: {name!r} must be callable, got {value!r}")
-            table.setdefault(name.lower() if kind == "llm_backends" else name, value)
 
-        getattr(load().hook, HOOKS[kind])(register=register)
-        _tables[kind] = table
+def _build(kind: str) -> dict[str, Callable]:
+    from cairn.plugins import load_for
+    table: dict[str, Callable] = {}
+
+    def register(name: str, value: Callable) -> None:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"{HOOKS[kind]}: the name must be a non-empty string, got {name!r}")
+        if not callable(value):
+            raise TypeError(f"{HOOKS[kind]}: {name!r} must be callable, got {value!r}")
+        table.setdefault(name.lower() if kind == "llm_backends" else name, value)
+
+    getattr(load_for((f"cairn.builtin_plugins.{kind}",)).hook, HOOKS[kind])(register=register)
     return table
 
 

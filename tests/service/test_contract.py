@@ -19,7 +19,8 @@ from cairn.service import Cairn
 # runs until stopped and reports through its on_event callback, and `scheduler`, a resource
 # (the home's reminder scheduler) the caller runs and closes.
 NOT_OPERATIONS = {"conn", "embedder", "vectors", "settings", "close", "database_error_message", "watch",
-                  "scheduler", "store", "export_path"}  # export_path: the file to stream (a Path)
+                  "scheduler", "store", "export_path",  # export_path: the file to stream (a Path)
+                  "preload"}  # starts loading a resource (the embedder) in the background
 
 
 def operations() -> list[str]:

@@ -127,3 +127,36 @@ def test_import_file_runs_a_plugin_importer_and_refuses_an_unknown_one(plugin, t
         assert app.notes_list()["total"] == 2
         with pytest.raises(NotFound, match="no importer 'csv'; registered: chat, lines, notes"):
             app.import_file("csv", src)
+
+
+def test_entry_point_prescan_finds_a_cairn_plugin_section(tmp_path, monkeypatch):
+    """The cheap scan that spares importlib.metadata when no distribution declares a
+    `cairn.plugins` entry point: it sees a declared one (any spacing), ignores other groups,
+    and leaves a zip on sys.path to importlib.metadata."""
+    from cairn import plugins
+    site = tmp_path / "site"
+    other = site / "other-1.0.dist-info"
+    other.mkdir(parents=True)
+    (other / "entry_points.txt").write_text("[console_scripts]\nx = y:z\n[cairn.plugins.extra]\na = b\n")
+    monkeypatch.setattr("sys.path", [str(site), str(tmp_path / "missing")])
+    assert plugins._scan_entry_points() is False
+    mine = site / "mine-2.0.dist-info"
+    mine.mkdir()
+    (mine / "entry_points.txt").write_text("[console_scripts]\nm = n\n\n [ cairn.plugins ]\r\nmine = mine_mod\r\n")
+    assert plugins._scan_entry_points() is True
+    (mine / "entry_points.txt").unlink()
+    zipped = tmp_path / "plugins.zip"
+    zipped.write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    monkeypatch.setattr("sys.path", [str(site), str(zipped)])
+    assert plugins._scan_entry_points() is True
+
+
+def test_each_registry_hook_has_one_builtin_module():
+    """plugins.load_for registers only cairn.builtin_plugins.<kind> to build a registry when
+    no third-party plugin is installed: no other built-in may implement those hooks."""
+    import importlib
+
+    from cairn.plugins import BUILTINS
+    for kind, hook in registries.HOOKS.items():
+        having = [name for name in BUILTINS if hasattr(importlib.import_module(name), hook)]
+        assert having == [f"cairn.builtin_plugins.{kind}"], (hook, having)

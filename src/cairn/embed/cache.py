@@ -3,6 +3,7 @@ sentences come back question after question in the person check and the extracti
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -26,3 +27,34 @@ def embed_cached(embedder, texts: list[str]) -> np.ndarray:
     while len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
     return np.stack(out)
+
+
+_QUERIES: OrderedDict[tuple[int, str, str], np.ndarray] = OrderedDict()
+QUERY_CACHE_SIZE = 512
+_QUERY_LOCK = threading.Lock()
+
+
+def embed_query(embedder, text: str) -> np.ndarray:
+    """`embedder.embed([text])[0]` (shape (dim,)), remembered for the last QUERY_CACHE_SIZE
+    distinct queries of each embedder object: a server answers the same searches again and
+    again (a page reloaded, several clients), and a query's vector is a function of its
+    text. Thread-safe (the embedding itself runs outside the lock)."""
+    key = (id(embedder), str(getattr(embedder, "model_name", "")), text)
+    with _QUERY_LOCK:
+        vec = _QUERIES.get(key)
+        if vec is not None:
+            _QUERIES.move_to_end(key)
+            return vec
+    vec = np.asarray(embedder.embed([text])[0])
+    vec.setflags(write=False)
+    with _QUERY_LOCK:
+        _QUERIES[key] = vec
+        while len(_QUERIES) > QUERY_CACHE_SIZE:
+            _QUERIES.popitem(last=False)
+    return vec
+
+
+def clear_query_cache() -> None:
+    """Forget the remembered query vectors (benchmarks timing the embedding itself)."""
+    with _QUERY_LOCK:
+        _QUERIES.clear()

@@ -329,7 +329,8 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     sem: list[tuple[int, float]] = []
     if mode in ("hybrid", "semantic"):
         try:
-            qvec = embedder.embed([query])[0]
+            from cairn.embed.cache import embed_query
+            qvec = embed_query(embedder, query)
             sem = vindex.search(qvec, n_cand, allowed, refresh=False)
         finally:
             if kw_job is not None:

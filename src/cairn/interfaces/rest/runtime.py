@@ -33,6 +33,15 @@ from cairn.store.vectors import VectorIndex
 
 WRITE_BUSY_S = 60
 READ_BUSY_S = 10
+WRITE_YIELD_S = 0.1
+"""How long a write waits, at most, for the reads in flight to finish before it starts: the
+one writer thread shares the interpreter (and 2 cores) with the readers, so reads go first
+and writes queue a little longer (they never wait more than this per write)."""
+SWITCH_INTERVAL_S = 0.001
+"""The interpreter's thread switch interval while serving (Python's default is 5 ms): the
+writer thread's Python work (markdown, YAML, memory rules) holds the GIL in slices of this
+length, and a search gives the GIL up at every SQLite / numpy / onnxruntime call, so with
+5 ms slices a search waited up to 5 ms each time it wanted the GIL back."""
 
 
 def _now() -> str:
@@ -103,6 +112,8 @@ class Runtime:
         self.settings = settings
         self.home = settings.home
         self._embedder = embedder
+        import sys
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._local = threading.local()
         self._all: list = []
         self._all_lock = threading.Lock()
@@ -111,6 +122,8 @@ class Runtime:
         self.tasks: dict[str, Task] = {}
         self._matrix = _SharedMatrix()
         self.stopping = threading.Event()  # set on SIGINT/SIGTERM: ingest stops at its next step
+        self._reads = 0  # read calls queued or running (WRITE_YIELD_S)
+        self._reads_done = threading.Condition()
         from cairn.events import bus_for
         self.events = bus_for(settings.home)
 
@@ -139,7 +152,27 @@ class Runtime:
     async def read(self, fn: Callable[[Any], Any]) -> Any:
         """Run `fn(service)` on a reader thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.readers, self._call, fn, READ_BUSY_S)
+        with self._reads_done:
+            self._reads += 1
+        try:
+            return await loop.run_in_executor(self.readers, self._call, fn, READ_BUSY_S)
+        finally:
+            with self._reads_done:
+                self._reads -= 1
+                if not self._reads:
+                    self._reads_done.notify_all()
+
+    def _yield_to_reads(self) -> None:
+        """On the writer thread, before a write: wait until no read is queued or running,
+        for at most WRITE_YIELD_S."""
+        import time
+        deadline = time.monotonic() + WRITE_YIELD_S
+        with self._reads_done:
+            while self._reads and not self.stopping.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._reads_done.wait(left)
 
     async def write(self, fn: Callable[[Any], Any], *, actor: str, action: str,
                     target: str | None = None, detail: dict | None = None) -> Any:
@@ -165,6 +198,8 @@ class Runtime:
         return await loop.run_in_executor(self.writer, self._call, fn, WRITE_BUSY_S)
 
     def _call(self, fn, busy_s: int):
+        if busy_s == WRITE_BUSY_S:
+            self._yield_to_reads()
         if self.stopping.is_set():
             raise Unavailable("the server is stopping; try again once it is back", retry_after=5)
         svc = self.service(busy_s)
