@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from cairn.context.bm25 import BM25
-from cairn.context.mood import Mood
+from cairn.context.mood import Mood, newer
 from cairn.context.tokens import Counter
 from cairn.context.working import WorkingState
 
@@ -127,7 +127,8 @@ class Engine:
         self.seq = 0
         self.last: Compiled | None = None
         self._clipped: dict[int, str] = {}         # turn -> its hydrated (clipped) text
-        self.mood = Mood()
+        self.mood = Mood()                         # folded from this session's messages
+        self.base_mood = Mood()                    # the home's stored state (mood.load)
         self.seq_turn: dict[int, int] = {}         # seq of a user event -> its turn
         self.sid = ""
         self.now = None                            # datetime for decay (None: the clock)
@@ -190,7 +191,7 @@ class Engine:
             bands["working"].append(self._u(uid, kind, text, 1.0 if pinned else 0.8,
                                             "constraint stated by the person: pinned" if pinned else f"working state: {kind}",
                                             pinned))
-        mood = self.mood.render(self.now)
+        mood = newer(self.mood, self.base_mood).render(self.now)
         if mood:
             bands["working"].append(self._u("mood", "mood", mood, 0.7,
                                             "mood read from the person's words; decays to neutral"))

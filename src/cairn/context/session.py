@@ -56,6 +56,9 @@ def engine_for(engine: Engine | None, store, sid: str, summarise=None, model=Non
         engine = Engine(Counter(model), summarise)
         engine.sid = sid
         engine.offset = 0
+        if not hasattr(store, "_events"):  # the home's mood state (not in incognito)
+            from cairn.context import mood as M
+            engine.base_mood = M.load(store.dir.parent)
     engine.summarise = summarise
     engine.sync(new_events(store, sid, engine))
     return engine

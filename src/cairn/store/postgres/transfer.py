@@ -38,7 +38,7 @@ PLAIN = (
 TABLES = ("notes", "chunks", "vectors", "vector_cache", "links", "tombstones", "jobs", "memories", "entities",
           "aliases", "memory_entities", "core_blocks", "fact_keys", "vault_copies")
 _MEM = ("rowid, id, text, kind, confidence, scope, source, source_ids, created, event_time, valid_from, valid_to, "
-        "superseded_by, importance, last_used, use_count, tombstone, entities, log, model, vec")
+        "superseded_by, importance, last_used, use_count, tombstone, entities, log, impact, tags, model, vec")
 BATCH = 2000
 
 
