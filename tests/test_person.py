@@ -208,3 +208,31 @@ def test_reflect_and_mood_commands(tmp_path):
     assert json.loads(r.stdout)["reason"] == "nothing new to reflect on"
     r = run("mood", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["mood"] == "neutral"
+
+
+# -- turns found by meaning (the compiler's max(BM25, semantic)) ---------------------------
+def _session(eng, texts):
+    seq = 0
+    for n, t in enumerate(texts, 1):
+        seq += 1
+        eng.sync([{"seq": seq, "type": "user", "turn": n, "text": t}])
+        seq += 1
+        eng.sync([{"seq": seq, "type": "assistant", "turn": n, "text": "Noted."}])
+
+
+def test_older_turn_found_by_meaning_and_the_turn_after_a_hit(real_embedder):
+    filler = [f"Let us plan the quarterly budget review, item {i}." for i in range(40)]
+    texts = filler[:3] + ["I adopted a puppy and named him Biscuit."] + filler[3:20] + \
+        ["Did you paint anything this spring?", "Yes, a sunset over the harbour in oils."] + filler[20:]
+    bm25_only, both = Engine(), Engine(embedder=real_embedder)
+    for eng in (bm25_only, both):
+        _session(eng, texts)
+    q = "What is my dog called?"
+    cur = len(texts) + 1
+    assert "t4" not in {u.id for u in bm25_only.compile(q, budget=3000, rules="R.", turn=cur).bands["compacted"]}
+    units = {u.id: u for u in both.compile(q, budget=3000, rules="R.", turn=cur).bands["compacted"]}
+    assert "t4" in units and "semantic" in units["t4"].why
+    assert both.vectors.embed_calls <= 2 * len(texts) + 1  # each turn embedded once, the query reused
+    units = {u.id: u for u in both.compile("What did you paint this spring?", budget=3000, rules="R.",
+                                            turn=cur).bands["compacted"]}
+    assert "t22" in units and units["t23"].why == "after turn 22, which matches this message"

@@ -237,7 +237,9 @@ class AssistantSettings:
     each turn's prompt; files: folders the read_file tool may read (the vault always);
     llm_judge: ask the model for a second risk opinion (it can only raise the level);
     context_tokens: the model's context window in tokens (the prompt compiler's budget is
-    this minus max_reply_tokens and the tool schemas); reflection (kill switch),
+    this minus max_reply_tokens and the tool schemas); semantic_turns: embed each turn
+    once as it arrives so older turns are also found by meaning (max(BM25, semantic));
+    reflection (kill switch),
     reflection_tokens (tokens of the person's turns one pass reads) and reflection_daily
     (passes per UTC day): the reflection pass between sessions (context/reflect.py)."""
 
@@ -260,6 +262,7 @@ class AssistantSettings:
     files: list[str] = field(default_factory=list)
     llm_judge: bool = False
     context_tokens: int = 8192
+    semantic_turns: bool = True
     reflection: bool = True
     reflection_tokens: int = 1500
     reflection_daily: int = 3
