@@ -303,8 +303,9 @@ class Engine:
             kept[name] += add
             used += t
         for name, cands in (("compacted", older), ("recent", recent), ("notes", note_units)):  # leftover
+            inside = {id(u) for u in kept[name]}
             rest = [u for u in (cands if name == "recent" else sorted(cands, key=lambda u: -u.score))
-                    if u not in kept[name]]
+                    if id(u) not in inside]
             add, t = self._fill(rest, max(0, spare()), stop_at_first_miss=(name == "recent"))
             kept[name] += add
             used += t
@@ -335,9 +336,9 @@ class Engine:
         rel = {k: v / best for k, v in raw.items()}
         how = dict.fromkeys(rel, "BM25")
         if self.vectors is not None:
-            for n, c in self.vectors.scores(text).items():
+            for n, c in self.vectors.scores(text, SEM_MIN).items():
                 k, v = f"t{n}", min(1.0, SEM_SCALE * c)
-                if c >= SEM_MIN and v > rel.get(k, 0.0):
+                if v > rel.get(k, 0.0):
                     rel[k], how[k] = v, "semantic"
         return rel, how
 
@@ -406,22 +407,28 @@ class Engine:
         dropped: list[str] = []
         while True:
             parts = [u.text for u in kept["system"]]
+            pieces = list(parts)  # the system text is these joined by whitespace
             for name in ("core", "working", "memories", "notes", "compacted"):
                 if not kept[name]:
                     continue
                 if name == "notes":
-                    body = "\n".join(f"[{u.id.split(':')[1]}] " + wrap_data(u.text, source="note", id=u.note.hit.note_id,
-                                                                            title=u.note.hit.title) for u in kept[name])
+                    lines = [f"[{u.id.split(':')[1]}] " + wrap_data(u.text, source="note", id=u.note.hit.note_id,
+                                                                   title=u.note.hit.title) for u in kept[name]]
                 else:
-                    body = "\n".join(u.text for u in kept[name])
-                parts.append(HEADERS[name] + "\n" + body)
+                    lines = [u.text for u in kept[name]]
+                parts.append(HEADERS[name] + "\n" + "\n".join(lines))
+                pieces += [HEADERS[name], *lines]
             msgs = [{"role": "system", "content": "\n\n".join(parts)}]
             for u in kept["recent"][1:]:
                 n = int(u.id[1:])
                 msgs.append({"role": "user", "content": self.turns[n][0]})
                 msgs.append({"role": "assistant", "content": self.turns[n][1]})
             msgs.append({"role": "user", "content": kept["recent"][0].text})
-            total = self.counter.messages(msgs)
+            if self.counter.exact:
+                total = self.counter.messages(msgs)
+            else:  # the estimate is additive over whitespace: the parts' cached counts, summed
+                total = 4 + sum(self.counter.count(x) for x in pieces) + \
+                    sum(4 + self.counter.count(m["content"]) for m in msgs[1:]) + 2
             if total <= budget:
                 break
             loose = [(u.score, name, u) for name in kept for u in kept[name] if not u.pinned]

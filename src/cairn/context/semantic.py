@@ -68,15 +68,18 @@ class TurnVectors:
     def __len__(self) -> int:
         return len(self._turns)
 
-    def scores(self, text: str) -> dict[int, float]:
-        """{turn: max cosine of its vectors with `text`, clipped at 0}."""
+    def scores(self, text: str, floor: float = 0.0) -> dict[int, float]:
+        """{turn: max cosine of its vectors with `text`} for the turns whose cosine is above
+        `floor` (>= 0)."""
         import numpy as np
         if not self._turns or not (text or "").strip():
             return {}
         n = len(self._turns)
-        sims = (self._matrix[:n] @ np.asarray(self._embed(text[:2000]), dtype=np.float32)).tolist()
+        sims = self._matrix[:n] @ np.asarray(self._embed(text[:2000]), dtype=np.float32)
+        idx = np.nonzero(sims > floor)[0]
         out: dict[int, float] = {}
-        for t, s in zip(self._turns, sims):
+        for i, s in zip(idx.tolist(), sims[idx].tolist()):
+            t = self._turns[i]
             if s > out.get(t, 0.0):
                 out[t] = s
         return out
