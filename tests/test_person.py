@@ -236,3 +236,17 @@ def test_older_turn_found_by_meaning_and_the_turn_after_a_hit(real_embedder):
     units = {u.id: u for u in both.compile("What did you paint this spring?", budget=3000, rules="R.",
                                             turn=cur).bands["compacted"]}
     assert "t22" in units and units["t23"].why == "after turn 22, which matches this message"
+
+
+def test_session_end_runs_extraction_then_reflection(app):
+    from cairn.assistant import Assistant
+    with ScriptedLLM() as llm:
+        bot = Assistant(app, model=f"openai:{llm.base_url}:scripted")
+        for text in ("The garden fence blew down.", "I'm worried the garden will flood.",
+                     "Should I replant the garden beds?"):
+            bot.turn(text)
+        notes = bot.end("test")
+    assert any(n.startswith("reflection:") for n in notes)
+    obs = [m for m in app.memories() if m.kind == "observation"]
+    assert obs and all(s.startswith(bot.state.id + "#") for m in obs for s in m.source_ids)
+    assert app.mood()["signal_mood"] == "worried"  # the extraction's side effect
