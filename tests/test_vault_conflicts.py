@@ -257,6 +257,8 @@ def test_notes_ingested_before_the_record_existed(app, src, tmp_path):
     note = app.find_note("notes/lease.md")
     # the upgrade: back to schema 6 without the table, then migrate
     app.conn.execute("DROP TABLE vault_copies")
+    for col in ("impact", "tags"):  # migration 8 runs again too
+        app.conn.execute(f"ALTER TABLE memories DROP COLUMN {col}")
     app.conn.execute("PRAGMA user_version = 6")
     db.migrate(app.conn)
     assert db.schema_version(app.conn) == db.MIGRATIONS[-1][0]

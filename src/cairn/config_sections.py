@@ -81,7 +81,8 @@ class MemorySettings:
     """Memory recall knobs (see memory/recall.py for the formula, after EchoVessel's
     five-factor score). Weights multiply signals in [0, 1]; `half_life_days` is the recency
     half-life, `recency_min` its lower bound (old memories never score 0 on recency),
-    `min_relevance` the floor that only entity- or slot-anchored memories may bypass, `core_limit`
+    `min_relevance` the floor that only entity- or slot-anchored memories may bypass (the
+    emotional weight, `w_impact` and `w_relational`, only ranks what passed it), `core_limit`
     how many memories `core_context` returns (EchOS injects its top 15).
 
     Extraction: fact_keys — index each chat message together with the facts extracted from
@@ -101,6 +102,8 @@ class MemorySettings:
     w_confidence: float = 0.5
     w_anchor: float = 1.5
     w_slot: float = 1.5  # the query asks about a slot the memory fills (memory/recall.py)
+    w_impact: float = 1.0  # |emotional impact| / 10 (memory/affect.py)
+    w_relational: float = 0.5  # any identity/vulnerability/turning_point/commitment/correction tag
     core_limit: int = 15
     fact_keys: bool = True
     extract_on_import: bool = True
@@ -234,7 +237,11 @@ class AssistantSettings:
     each turn's prompt; files: folders the read_file tool may read (the vault always);
     llm_judge: ask the model for a second risk opinion (it can only raise the level);
     context_tokens: the model's context window in tokens (the prompt compiler's budget is
-    this minus max_reply_tokens and the tool schemas)."""
+    this minus max_reply_tokens and the tool schemas); semantic_turns: embed each turn
+    once as it arrives so older turns are also found by meaning (max(BM25, semantic));
+    reflection (kill switch),
+    reflection_tokens (tokens of the person's turns one pass reads) and reflection_daily
+    (passes per UTC day): the reflection pass between sessions (context/reflect.py)."""
 
     model: str = ""
     tools: str = "auto"
@@ -255,3 +262,7 @@ class AssistantSettings:
     files: list[str] = field(default_factory=list)
     llm_judge: bool = False
     context_tokens: int = 8192
+    semantic_turns: bool = True
+    reflection: bool = True
+    reflection_tokens: int = 1500
+    reflection_daily: int = 3

@@ -20,7 +20,7 @@ SEARCH_MODES = ("hybrid", "keyword", "semantic")
 FUSIONS = ("rrf", "weighted")
 NOTE_UPDATE_MODES = ("overwrite", "append")
 MEMORY_KINDS: tuple[str, ...] = ("fact", "preference", "person", "project", "expertise", "decision",
-                                 "constraint", "promise", "expectation", "event")
+                                 "constraint", "promise", "expectation", "event", "observation")
 
 
 @dataclass

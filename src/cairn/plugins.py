@@ -35,6 +35,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_export",
     "cairn.interfaces.cli_capture",
     "cairn.interfaces.cli_chat",
+    "cairn.interfaces.cli_person",
     "cairn.tools.files",
     "cairn.interfaces.cli_store",
     "cairn.interfaces.cli_entities",

@@ -252,3 +252,37 @@ class TranscriptExtraction(Record):
     memories: dict
     method: str
     problems: list
+
+
+class MoodState(Record):
+    """`Cairn.mood`: the person's mood state decayed to now (context/mood.py): mood
+    ("neutral" after a quiet period), energy, intensity in [0, 1], last_signal (the words that
+    set it), at (ISO time of that signal), signal_mood/signal_intensity (as stored, before
+    decay), rendered (the prompt line; "" when neutral)."""
+
+    mood: str
+    energy: str
+    intensity: float
+    last_signal: str
+    at: str
+    signal_mood: str
+    signal_intensity: float
+    rendered: str
+
+
+class Reflection(Record):
+    """`Cairn.reflect`: one reflection pass (context/reflect.py). ran: whether it read and
+    wrote anything; reason: why not, or what it did; method "rules" or "llm"; read {"turns",
+    "tokens"}; items [{"id", "type", "text", "sources", "due", "action"}]; dropped: reasons
+    items were not kept (unsupported by their turns); problems: model failures (the rules
+    were used); passes_today and daily_cap."""
+
+    ran: bool
+    reason: str
+    method: str
+    read: dict
+    items: list
+    dropped: list
+    problems: list
+    passes_today: int
+    daily_cap: int

@@ -187,13 +187,14 @@ def test_memories_core_blocks_entities_and_fact_keys(backend):
         d = dict(id=mid, text=text, kind=kind, confidence=0.9, scope="global", source="user", source_ids="[]",
                  created=f"2026-01-0{mid[-1]}", event_time=None, valid_from=None, valid_to=None,
                  superseded_by=None, importance=0.5, last_used=None, use_count=0, tombstone=0,
-                 entities="[]", log="[]")
+                 entities="[]", log="[]", impact=-6, tags='["vulnerability"]')
         return tuple(d[c] for c in cols)
 
     with backend.transaction():
         backend.memories.insert_memory_row(values("m1", "I live in Lisbon"), "I live in Lisbon", "m", b"\x00" * 8)
         backend.memories.insert_memory_row(values("m2", "Allergic to peanuts", "health"),
                                            "Allergic to peanuts", None, None)
+    assert backend.memories.memory_row("m1")["impact"] == -6  # the emotional weight round-trips (migration 8 / pg 2)
     assert backend.memories.memory_row("m1")["text"] == "I live in Lisbon"
     assert [r["id"] for r in backend.memories.memory_rows(kind="health")] == ["m2"]
     backend.memories.update_memory_row("m2", confidence=0.5, source_ids="[]", valid_to="2026-02-01",

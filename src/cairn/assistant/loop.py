@@ -167,7 +167,18 @@ class Assistant(Decisions):
                                           "reason": reason, **res})
         self.state = self.store.load(self.state.id)
         n = res.get("facts", 0)
-        return [f"after the session ({reason}): {n} fact(s) extracted into memory"] if n else []
+        notes = [f"after the session ({reason}): {n} fact(s) extracted into memory"] if n else []
+        return notes + self._reflect()
+
+    def _reflect(self) -> list[str]:
+        """The reflection pass between sessions (Cairn.reflect; bounded by its own settings).
+        A failure is a notice, never an error of the turn."""
+        try:
+            res = self.app.reflect()
+        except (ValueError, OSError, sqlite3.Error, LLMError) as exc:
+            return [f"reflection after the session failed: {exc}"]
+        k = len(res.get("items") or [])
+        return [f"reflection: {k} observation(s)/expectation(s) noted (see `cairn memories`)"] if k else []
 
     def person_name(self) -> str:
         """The person's name for extraction: the core block `name`, else "The person"."""

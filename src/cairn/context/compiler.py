@@ -12,10 +12,18 @@ use what earlier bands left over (second pass: recent, compacted, notes). Pinned
 rules, constraints, the current message) always go in.
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
-1 / (1 + age_in_turns / 20) and relevance = max(BM25 / best BM25 of this message, semantic),
-semantic being the hybrid retrieval score memories and notes come with (turns have BM25 only).
-An older turn whose relevance is >= HYDRATE is "hydrated": put back verbatim (up to 200 tokens)
-into the compacted band although it fell out of the recent window.
+1 / (1 + age_in_turns / 20) and relevance = max(BM25 / best BM25 of this message, semantic).
+For memories and notes, semantic is the hybrid retrieval score they come with; for turns, it
+is the cosine of the message and the turn (SEM_SCALE * cosine, counted from SEM_MIN), the
+turns embedded once as they arrive (semantic.TurnVectors; only when the Engine is given an
+embedder, else turns have BM25 only). The HYDRATE_MAX most relevant older turns whose
+relevance is >= HYDRATE are "hydrated": put back verbatim (up to 200 tokens) into the
+compacted band although they fell out of the recent window; the turn after each of the
+NEIGHBOURS best of them comes too (at NEIGHBOUR_SHARE of its score: in a conversation the
+reply to a matching turn often holds the answer), as do the turns around the source turn of a
+recalled memory. A compaction summary scores by its relevant turns that are not already in
+verbatim. (Rules and constants tuned on two LoCoMo dev conversations, checked on the other
+three: bench/long_session.py.)
 
 Compaction: turns older than the recent window are folded, SEGMENT at a time, into a summary
 (the session's summariser — the model — when given, else a deterministic extraction: each
@@ -32,7 +40,8 @@ import time
 from dataclasses import dataclass, field
 
 from cairn.context.bm25 import BM25
-from cairn.context.mood import Mood
+from cairn.context.mood import Mood, newer
+from cairn.context.semantic import TurnVectors
 from cairn.context.tokens import Counter
 from cairn.context.working import WorkingState
 
@@ -46,7 +55,11 @@ HEADERS = {"core": "About the person (core blocks, written by them):",
 SEGMENT = 20
 RECENT_MAX = 16
 HYDRATE = 0.2
-HYDRATE_MAX = 48  # older turns considered for hydration (best BM25 first)
+HYDRATE_MAX = 64  # older turns considered for hydration (most relevant first)
+NEIGHBOURS = 8        # best hydrated turns whose next turn is put in too
+NEIGHBOUR_SHARE = 0.9  # that next turn's score, as a share of the hit's
+SEM_SCALE = 1.0   # relevance of a turn by meaning = SEM_SCALE * cosine (capped at 1)
+SEM_MIN = 0.3     # cosines below this say nothing (unrelated MiniLM pairs reach 0.2)
 
 
 @dataclass
@@ -117,9 +130,11 @@ class Engine:
     """The context of one session. `counter`: a tokens.Counter; `summarise(turns) -> str`
     (optional): the model's summary of [(turn, user, assistant)]."""
 
-    def __init__(self, counter: Counter | None = None, summarise=None) -> None:
+    def __init__(self, counter: Counter | None = None, summarise=None, embedder=None) -> None:
         self.counter = counter or Counter()
         self.summarise = summarise
+        self.vectors = TurnVectors(embedder) if embedder is not None else None
+        self._to_embed: list[tuple[int, str]] = []  # (turn, text) folded, embedded at the end of sync
         self.turns: dict[int, list[str]] = {}      # turn -> [user text, assistant text]
         self.bm25 = BM25()
         self.working = WorkingState()
@@ -127,7 +142,8 @@ class Engine:
         self.seq = 0
         self.last: Compiled | None = None
         self._clipped: dict[int, str] = {}         # turn -> its hydrated (clipped) text
-        self.mood = Mood()
+        self.mood = Mood()                         # folded from this session's messages
+        self.base_mood = Mood()                    # the home's stored state (mood.load)
         self.seq_turn: dict[int, int] = {}         # seq of a user event -> its turn
         self.sid = ""
         self.now = None                            # datetime for decay (None: the clock)
@@ -141,6 +157,9 @@ class Engine:
                 continue
             self.fold(e)
             self.seq = s
+        if self._to_embed:  # one embedding call for every turn folded (a resume folds many)
+            self.vectors.add_many(self._to_embed)
+            self._to_embed = []
 
     def fold(self, e: dict) -> None:
         t = e.get("type")
@@ -151,6 +170,8 @@ class Engine:
             slot[0 if t == "user" else 1] = e.get("text") or ""
             if t == "user":
                 self.seq_turn[int(e.get("seq") or 0)] = n
+            if self.vectors is not None and n:
+                self._to_embed.append((n, e.get("text") or ""))
             if t == "user" and e.get("at"):
                 self.mood.signal(e.get("text") or "", e["at"])
             if t == "assistant" and n:
@@ -190,7 +211,7 @@ class Engine:
             bands["working"].append(self._u(uid, kind, text, 1.0 if pinned else 0.8,
                                             "constraint stated by the person: pinned" if pinned else f"working state: {kind}",
                                             pinned))
-        mood = self.mood.render(self.now)
+        mood = newer(self.mood, self.base_mood).render(self.now)
         if mood:
             bands["working"].append(self._u("mood", "mood", mood, 0.7,
                                             "mood read from the person's words; decays to neutral"))
@@ -218,8 +239,8 @@ class Engine:
             except Exception:
                 evidence = []
         # turns: recent verbatim, older hydrated or compacted
-        rel = self.bm25.scores(user_text)
-        best = max(rel.values(), default=0.0) or 1.0
+        rel, how = self._relevance(user_text)
+        best = 1.0
         past = sorted((n for n in self.turns if n < cur), reverse=True)
         recent: list[Unit] = []
         for i, n in enumerate(past[:RECENT_MAX]):
@@ -236,12 +257,8 @@ class Engine:
             if n >= cur:
                 continue
             if r >= HYDRATE:
-                text = self._clipped.get(n)
-                if text is None:
-                    u, a = self.turns[n]
-                    text = self._clipped[n] = self._clip(f"[{n}] {u}\n→ {a}", 200)
-                older.append(self._u(f"t{n}", "turn", text, 0.25 / (1 + (cur - n) / 20) + 0.75 * r,
-                                     f"hydrated: turn {n} matches this message (BM25 {r:.2f} of best)"))
+                older.append(self._u(f"t{n}", "turn", self._hydrated(n), 0.25 / (1 + (cur - n) / 20) + 0.75 * r,
+                                     f"hydrated: turn {n} matches this message ({how.get(k, 'BM25')} {r:.2f})"))
         have = {u.id for u in older} | {u.id for u in recent}
         for n0, mid, sc in sources:  # the turns around a memory's source, verbatim
             for n in (n0 - 1, n0, n0 + 1):
@@ -250,8 +267,18 @@ class Engine:
                     u, a = self.turns[n]
                     older.append(self._u(f"t{n}", "turn", self._clip(f"[{n}] {u}\n→ {a}", 200), 0.6 + 0.3 * sc,
                                          f"verbatim around the source turn {n0} of memory {mid}"))
-        for s in self.summaries:
-            r = max((rel.get(f"t{n}", 0.0) / best for n in range(s["from"], s["to"] + 1)), default=0.0)
+        hits = sorted((u for u in older if u.kind == "turn" and u.why.startswith("hydrated")),
+                      key=lambda u: -u.score)[:NEIGHBOURS]
+        for h in hits:  # the reply to a matching turn often holds the answer: the next turn too
+            n = int(h.id[1:]) + 1
+            if n in self.turns and n < cur and f"t{n}" not in have:
+                have.add(f"t{n}")
+                older.append(self._u(f"t{n}", "turn", self._hydrated(n), h.score * NEIGHBOUR_SHARE,
+                                     f"after turn {n - 1}, which matches this message"))
+        verbatim = {u.id for u in older if u.kind == "turn"}
+        for s in self.summaries:  # what a summary adds: its relevant turns not already there verbatim
+            r = max((rel.get(f"t{n}", 0.0) / best for n in range(s["from"], s["to"] + 1)
+                     if f"t{n}" not in verbatim), default=0.0)
             older.append(self._u(f"summary:{s['from']}-{s['to']}", "summary", s["text"],
                                  0.25 / (1 + (cur - s["to"]) / 20) + 0.75 * r * 0.8,
                                  f"turns {s['from']}-{s['to']} compacted ({s['by']})"))
@@ -276,8 +303,9 @@ class Engine:
             kept[name] += add
             used += t
         for name, cands in (("compacted", older), ("recent", recent), ("notes", note_units)):  # leftover
+            inside = {id(u) for u in kept[name]}
             rest = [u for u in (cands if name == "recent" else sorted(cands, key=lambda u: -u.score))
-                    if u not in kept[name]]
+                    if id(u) not in inside]
             add, t = self._fill(rest, max(0, spare()), stop_at_first_miss=(name == "recent"))
             kept[name] += add
             used += t
@@ -289,6 +317,30 @@ class Engine:
         comp.ms = (time.perf_counter() - t0) * 1000
         self.last = comp
         return comp
+
+    def _hydrated(self, n: int) -> str:
+        """Turn `n` as hydrated into the compacted band: "[n] person\n→ reply", at most 200
+        tokens (cached)."""
+        text = self._clipped.get(n)
+        if text is None:
+            u, a = self.turns[n]
+            text = self._clipped[n] = self._clip(f"[{n}] {u}\n→ {a}", 200)
+        return text
+
+    def _relevance(self, text: str) -> tuple[dict[str, float], dict[str, str]]:
+        """({"tN": relevance in [0, 1]}, {"tN": "BM25" or "semantic"}): max(BM25 / best BM25
+        of this message, SEM_SCALE * cosine) — the cosine only when turn vectors are kept
+        (`self.vectors`, semantic.TurnVectors) and at least SEM_MIN."""
+        raw = self.bm25.scores(text)
+        best = max(raw.values(), default=0.0) or 1.0
+        rel = {k: v / best for k, v in raw.items()}
+        how = dict.fromkeys(rel, "BM25")
+        if self.vectors is not None:
+            for n, c in self.vectors.scores(text, SEM_MIN).items():
+                k, v = f"t{n}", min(1.0, SEM_SCALE * c)
+                if v > rel.get(k, 0.0):
+                    rel[k], how[k] = v, "semantic"
+        return rel, how
 
     def _note_units(self, evidence) -> list[Unit]:
         out = []
@@ -355,22 +407,28 @@ class Engine:
         dropped: list[str] = []
         while True:
             parts = [u.text for u in kept["system"]]
+            pieces = list(parts)  # the system text is these joined by whitespace
             for name in ("core", "working", "memories", "notes", "compacted"):
                 if not kept[name]:
                     continue
                 if name == "notes":
-                    body = "\n".join(f"[{u.id.split(':')[1]}] " + wrap_data(u.text, source="note", id=u.note.hit.note_id,
-                                                                            title=u.note.hit.title) for u in kept[name])
+                    lines = [f"[{u.id.split(':')[1]}] " + wrap_data(u.text, source="note", id=u.note.hit.note_id,
+                                                                   title=u.note.hit.title) for u in kept[name]]
                 else:
-                    body = "\n".join(u.text for u in kept[name])
-                parts.append(HEADERS[name] + "\n" + body)
+                    lines = [u.text for u in kept[name]]
+                parts.append(HEADERS[name] + "\n" + "\n".join(lines))
+                pieces += [HEADERS[name], *lines]
             msgs = [{"role": "system", "content": "\n\n".join(parts)}]
             for u in kept["recent"][1:]:
                 n = int(u.id[1:])
                 msgs.append({"role": "user", "content": self.turns[n][0]})
                 msgs.append({"role": "assistant", "content": self.turns[n][1]})
             msgs.append({"role": "user", "content": kept["recent"][0].text})
-            total = self.counter.messages(msgs)
+            if self.counter.exact:
+                total = self.counter.messages(msgs)
+            else:  # the estimate is additive over whitespace: the parts' cached counts, summed
+                total = 4 + sum(self.counter.count(x) for x in pieces) + \
+                    sum(4 + self.counter.count(m["content"]) for m in msgs[1:]) + 2
             if total <= budget:
                 break
             loose = [(u.score, name, u) for name in kept for u in kept[name] if not u.pinned]

@@ -40,11 +40,33 @@ def relative(when: str | datetime | None, now: datetime | None = None) -> str:
     return f"in {s}" if days > 0 else f"{s} ago"
 
 
+STALE_DAYS = 14  # a promise or expectation due longer ago than this is no longer shown
+
+
+def _due(m) -> datetime | None:
+    try:
+        t = datetime.fromisoformat(str(m.event_time or m.valid_to or "").replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+
+
+def pick(memories: list, now: datetime, limit: int) -> list:
+    """The `limit` memories to show: due ones soonest first (those due more than STALE_DAYS
+    ago left out), then undated ones newest first."""
+    dated = [(d, m) for m in memories if (d := _due(m)) is not None and (now - d).days <= STALE_DAYS]
+    dated.sort(key=lambda x: (x[0] < now, abs((x[0] - now).total_seconds())))
+    undated = sorted((m for m in memories if _due(m) is None), key=lambda m: m.created, reverse=True)
+    return ([m for _, m in dated] + undated)[:limit]
+
+
 def sections(app, now: datetime | None = None, limit: int = 5) -> list[tuple]:
-    """Promise and expectation memories as prompt units (see module docstring)."""
+    """Promise and expectation memories as prompt units (see module docstring): upcoming
+    ones soonest first (pick)."""
     out = []
+    now = now or datetime.now(timezone.utc)
     for kind, label in (("promise", "Promise I've made"), ("expectation", "What I'm expecting")):
-        for m in app.memories(kind=kind)[:limit]:
+        for m in pick(list(app.memories(kind=kind)), now, limit):
             when = relative(m.event_time or m.valid_to or m.created, now)
             out.append((m.id, kind, f"{label}: {m.text}" + (f" ({when})" if when else ""), 0.9,
                         f"{kind} memory: always shown with its time"))

@@ -30,7 +30,7 @@ def new_events(store, sid: str, engine: Engine) -> list[dict]:
         return []
     off = getattr(engine, "offset", 0)
     if size < off:  # rewritten: start over
-        engine.__init__(engine.counter, engine.summarise)
+        engine.__init__(engine.counter, engine.summarise, engine.vectors.embedder if engine.vectors else None)
         off = 0
     if size == off:
         return []
@@ -50,12 +50,16 @@ def new_events(store, sid: str, engine: Engine) -> list[dict]:
     return out
 
 
-def engine_for(engine: Engine | None, store, sid: str, summarise=None, model=None) -> Engine:
-    """`engine` if it belongs to `sid`, else a new one; synced with the log either way."""
+def engine_for(engine: Engine | None, store, sid: str, summarise=None, model=None, embedder=None) -> Engine:
+    """`engine` if it belongs to `sid`, else a new one (with `embedder`: turns are also
+    scored by meaning, compiler.py); synced with the log either way."""
     if engine is None or getattr(engine, "sid", None) != sid:
-        engine = Engine(Counter(model), summarise)
+        engine = Engine(Counter(model), summarise, embedder)
         engine.sid = sid
         engine.offset = 0
+        if not hasattr(store, "_events"):  # the home's mood state (not in incognito)
+            from cairn.context import mood as M
+            engine.base_mood = M.load(store.dir.parent)
     engine.summarise = summarise
     engine.sync(new_events(store, sid, engine))
     return engine
@@ -81,7 +85,13 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
     Assistant). Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled."""
     from cairn.assistant import prompt as P
     from cairn.context.person import sections
-    bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model)
+    embedder = None
+    if bot.cfg.semantic_turns:
+        try:
+            embedder = bot.app.embedder
+        except Exception:  # no embedder here: turns are scored by BM25 alone
+            embedder = None
+    bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model, embedder)
     eng = bot._engine
     schemas = 0
     if model.tools_mode in ("native", "json"):

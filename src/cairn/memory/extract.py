@@ -30,7 +30,7 @@ import re
 import time
 from typing import Any
 
-from cairn.memory import grounding, ner
+from cairn.memory import affect, grounding, ner
 from cairn.memory.extract_model import KINDS, ExtractedFact, ExtractionResult, Message
 from cairn.memory.rules import find_relations, rule_facts
 from cairn.errors import InvalidInput
@@ -197,6 +197,18 @@ def _attach_entities(facts: list[ExtractedFact], messages: list[Message]) -> str
     return ner.backend()
 
 
+def _attach_weight(facts: list[ExtractedFact], messages: list[Message]) -> None:
+    """Set each fact's impact and tags (affect.weigh of its text; a neutral text takes half
+    the impact of its source messages, and their tags)."""
+    by_id = {m.id: m.text for m in messages}
+    for f in facts:
+        w = affect.weigh(f.text)
+        if not w.impact and not w.tags:
+            src = affect.weigh(*(by_id.get(i, "") for i in f.source_ids))
+            w = affect.Weight(int(src.impact / 2), src.tags)
+        f.impact, f.tags = w.impact, w.tags
+
+
 def extract_facts(messages: list[Message], llm: Any = None, *, max_retries: int = 1,
                   window: int = WINDOW, with_entities: bool = True) -> ExtractionResult:
     """Facts about the people in `messages` (see module docstring for the whole contract).
@@ -265,6 +277,7 @@ def extract_facts(messages: list[Message], llm: Any = None, *, max_retries: int 
             res.method = "llm+rules"
         else:
             res.method = "llm"
+    _attach_weight(res.facts, messages)
     if with_entities:
         stats["ner"] = _attach_entities(res.facts, messages)
     stats["seconds"] = round(time.perf_counter() - t0, 3)

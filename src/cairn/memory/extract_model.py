@@ -26,7 +26,8 @@ class ExtractedFact:
     kind: one of KINDS. entities: names in it (spaCy labels or NAME). confidence: 0-1.
     method: "llm" or "rules" (how this fact was produced). said_at: the time of its first
     source message (ISO 8601, "" if unknown); relative dates in `text` were resolved
-    against it.
+    against it. impact/tags: its emotional weight (memory/affect.py), from its text and,
+    when the text is neutral, half the weight of its source message.
     """
 
     text: str
@@ -37,6 +38,8 @@ class ExtractedFact:
     confidence: float = 0.5
     method: str = "rules"
     said_at: str = ""
+    impact: int = 0
+    tags: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from cairn.memory.affect import TAGS
 from cairn.memory.model import KINDS, Memory
 from cairn.store import memories as S
 from cairn.vault import atomic_write, render_note, slugify, split_frontmatter
@@ -95,7 +96,9 @@ def memory_from_file(path: Path) -> Memory:
             importance=float(data.get("importance", 0.5)), last_used=_iso(data.get("last_used")),
             use_count=int(data.get("use_count") or 0), tombstone=bool(data.get("tombstone", False)),
             entities=[str(e) for e in data.get("entities") or []],
-            log=list(data.get("log") or []))
+            log=list(data.get("log") or []),
+            impact=max(-10, min(10, int(data.get("impact") or 0))),
+            tags=[str(t) for t in data.get("tags") or [] if str(t) in TAGS])
     except (TypeError, ValueError) as exc:
         raise ValueError(f"bad field value: {exc}") from exc
 

@@ -14,7 +14,8 @@ from typing import Any
 from cairn.model import MEMORY_KINDS
 
 # The kinds of docs/memory.md (EchOS's fact/preference/person/project/expertise, PRAANA's
-# decision/constraint, EchoVessel's promise/expectation/event).
+# decision/constraint, EchoVessel's promise/expectation/event, and the reflection pass's
+# observation).
 KINDS = MEMORY_KINDS
 
 # Evergreen kinds never decay in recall (recency = 1): a constraint ("allergic to peanuts")
@@ -26,6 +27,7 @@ EVERGREEN_KINDS: frozenset[str] = frozenset({"constraint", "person"})
 DEFAULT_IMPORTANCE: dict[str, float] = {
     "constraint": 0.9, "person": 0.7, "preference": 0.6, "promise": 0.7, "decision": 0.6,
     "expectation": 0.5, "event": 0.5, "project": 0.5, "expertise": 0.5, "fact": 0.5,
+    "observation": 0.4,
 }
 
 ACTIONS = ("add", "reinforce", "supersede", "none")
@@ -39,7 +41,9 @@ class Memory:
     interval it was true; valid_to None = still valid), `superseded_by` (id of the memory
     that replaced it), `last_used`/`use_count` (recall and restatement reinforce),
     `tombstone` (forgotten), `entities` (names linked to it), `log` (its change history:
-    dicts with at/action/reason/other)."""
+    dicts with at/action/reason/other), `impact` (emotional weight, a signed integer in
+    [-10, 10], memory/affect.py) and `tags` (a subset of affect.TAGS: identity,
+    vulnerability, turning_point, commitment, correction)."""
 
     id: str
     text: str
@@ -59,6 +63,8 @@ class Memory:
     tombstone: bool = False
     entities: list[str] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
+    impact: int = 0
+    tags: list[str] = field(default_factory=list)
 
     @property
     def active(self) -> bool:

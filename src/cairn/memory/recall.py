@@ -5,7 +5,7 @@ Agents" retrieval score of Park et al. 2023; weights in `config.MemorySettings`)
 
     score = w_relevance * relevance + w_recency * recency + w_importance * importance
           + w_reinforcement * reinforcement + w_confidence * confidence + w_anchor * anchor
-          + w_slot * slot
+          + w_slot * slot + w_impact * impact + w_relational * relational
 
 - relevance = s * semantic + (1 - s) * keyword, s = `semantic_share` (0.7): semantic is the
   cosine of query and memory embeddings (all-MiniLM-L6-v2, clipped at 0); keyword is the
@@ -25,6 +25,12 @@ Agents" retrieval score of Park et al. 2023; weights in `config.MemorySettings`)
   embedder sees little overlap between "where do I live" and "I moved to Lisbon", and much
   between it and "My sister Anna lives in Madrid"; the slot anchor ranks the user's current
   home first. A superseded value of the slot is excluded unless include_history.
+
+- impact = |memory.impact| / 10 (its emotional weight, memory/affect.py): a moment that
+  mattered outranks a forgettable one of the same relevance (EchoVessel weighs it 2.0
+  against relevance 3.0; Cairn 1.0, as its importance and confidence already rank);
+- relational = 1 when the memory carries any tag of affect.TAGS (identity, vulnerability,
+  turning point, commitment, correction): EchoVessel's flat relational bonus.
 
 A memory whose relevance is below `min_relevance` is dropped unless it is anchored by an
 entity or a slot (the floor keeps an important but unrelated memory out; the anchor lets
@@ -50,6 +56,7 @@ import snowballstemmer
 from cairn.config import MemorySettings
 from cairn.memory import entities as E
 from cairn.memory import mirror
+from cairn.memory.affect import magnitude
 from cairn.memory.model import EVERGREEN_KINDS, RecalledMemory
 from cairn.memory.slots import find_slots, query_slots
 from cairn.memory.store import _now, _row_to_memory, _update, row_vectors, search_text
@@ -152,7 +159,8 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
             "importance": cfg.w_importance * m.importance,
             "reinforcement": cfg.w_reinforcement * reinforcement,
             "confidence": cfg.w_confidence * m.confidence, "anchor": cfg.w_anchor * anchor,
-            "slot": cfg.w_slot * slot,
+            "slot": cfg.w_slot * slot, "impact": cfg.w_impact * magnitude(m.impact),
+            "relational": cfg.w_relational * (1.0 if m.tags else 0.0),
         }
         factor = 1.0 if m.active else HISTORY_FACTOR
         score = sum(parts.values()) * factor
@@ -160,6 +168,7 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
                    "relevance_raw": relevance, "recency_raw": recency, "age_days": age_days,
                    "importance_raw": m.importance, "reinforcement_raw": reinforcement,
                    "confidence_raw": m.confidence, "anchor_raw": anchor, "slot_raw": slot,
+                   "impact_raw": float(m.impact), "tags": float(len(m.tags)),
                    "history_factor": factor, **parts}
         results.append(RecalledMemory(m, score, signals))
     results.sort(key=lambda r: (-r.score, r.memory.id))
@@ -179,7 +188,9 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
 
 def explain(signals: dict[str, float]) -> str:
     """One-line summary of a score breakdown (for the CLI table)."""
-    keys = ("relevance", "recency", "importance", "reinforcement", "confidence", "anchor", "slot")
-    return " + ".join(f"{k[:3]} {signals.get(k, 0.0):.2f}" for k in keys)
+    keys = ("relevance", "recency", "importance", "reinforcement", "confidence", "anchor", "slot", "impact",
+            "relational")
+    short = {"impact": "aff", "relational": "tag"}  # "imp" is importance
+    return " + ".join(f"{short.get(k, k[:3])} {signals.get(k, 0.0):.2f}" for k in keys)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from cairn.config import MAX_MEMORY_CHARS
 from cairn.memory import entities as E
 from cairn.memory import mirror
+from cairn.memory.affect import TAGS, weigh
 from cairn.memory.match import decide
 from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
 from cairn.memory.slots import find_slots
@@ -88,7 +89,7 @@ def _row_to_memory(row: sqlite3.Row) -> Memory:
                   valid_to=row["valid_to"], superseded_by=row["superseded_by"],
                   importance=row["importance"], last_used=row["last_used"], use_count=row["use_count"],
                   tombstone=bool(row["tombstone"]), entities=json.loads(row["entities"]),
-                  log=json.loads(row["log"]))
+                  log=json.loads(row["log"]), impact=int(row["impact"] or 0), tags=json.loads(row["tags"] or "[]"))
 
 
 def search_text(m: Memory) -> str:
@@ -112,7 +113,7 @@ def insert_memory(conn: sqlite3.Connection, m: Memory, vec: np.ndarray | None, m
         conn, (m.id, m.text, m.kind, m.confidence, m.scope, m.source, json.dumps(m.source_ids), m.created,
                m.event_time, m.valid_from, m.valid_to, m.superseded_by, m.importance, m.last_used,
                m.use_count, int(m.tombstone), json.dumps(m.entities, ensure_ascii=False),
-               mirror.dumps_log(m.log)),
+               mirror.dumps_log(m.log), int(m.impact), json.dumps(list(m.tags))),
         index_text(search_text(m)), model if vec is not None else None,
         np.asarray(vec, dtype="<f4").tobytes() if vec is not None else None)
     E.link(conn, m.id, m.entities)
@@ -191,14 +192,16 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
              scope: str = "global", source: str = "user", source_ids: Iterable[str] = (),
              event_time: str | None = None, confidence: float | None = None,
              importance: float | None = None, entities: Iterable[str] = (),
-             now: datetime | None = None, vault: Path | None = None) -> MemoryChange:
+             now: datetime | None = None, vault: Path | None = None,
+             impact: int | None = None, tags: Iterable[str] | None = None) -> MemoryChange:
     """Store one statement, reinforcing or superseding what it restates or contradicts.
 
     text: the statement; relative dates in it are resolved against `now` (the time it was
     said, default: the current time) and the absolute date is inserted into the text.
     kind: one of KINDS (default: inferred by rules); scope: "global" or a project/agent
     name; source/source_ids: provenance; entities: names an extractor found (added to the
-    capitalised names found in the text). Returns the MemoryChange with its reason; action
+    capitalised names found in the text). impact/tags: the emotional weight (affect.py;
+    default: weighed from `text` by affect.weigh). Returns the MemoryChange with its reason; action
     "none" when the statement restates a memory already recorded from the same source_ids
     (re-importing a chat changes nothing) or was already recorded with the same text and
     time, even if that memory has since been superseded or forgotten (it is not restored).
@@ -225,6 +228,7 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     if event_time is None:
         event_time, text = resolve_event_time(text, moment)
     kind = kind or infer_kind(text, event_time)
+    impact, tags = _weight(text, impact, tags)
     names = list(dict.fromkeys([*E.find_names(text), *(e for e in entities if e and e.strip())]))
     source_ids = [str(s) for s in source_ids]
     created = moment.isoformat()
@@ -251,7 +255,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
             # next in time (_insert_history).
             change, moved = _insert_history(conn, embedder, decision, new_vec, resolve, created,
                                             _new_memory(scope, text, kind, confidence, importance, source,
-                                                        source_ids, created, event_time, names, "add", ""))
+                                                        source_ids, created, event_time, names, "add", "",
+                                                        impact=impact, tags=tags))
             if vault is not None:
                 _mirror(conn, vault, moved)
         elif (decision.action == "reinforce" and source_ids
@@ -276,7 +281,7 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         else:
             m = _new_memory(scope, text, kind, confidence, importance, source, source_ids, created,
                             event_time, names, decision.action, decision.reason,
-                            decision.target.id if decision.target else None)
+                            decision.target.id if decision.target else None, impact=impact, tags=tags)
             insert_memory(conn, m, new_vec, getattr(embedder, "model_name", "unknown"))
             previous = None
             if decision.action == "supersede":
@@ -327,7 +332,8 @@ def _insert_history(conn: sqlite3.Connection, embedder, decision, vec: np.ndarra
 
 def _new_memory(scope: str, text: str, kind: str, confidence: float | None, importance: float | None,
                 source: str, source_ids: list[str], created: str, event_time: str | None,
-                names: list[str], action: str, reason: str, replaces: str | None = None) -> Memory:
+                names: list[str], action: str, reason: str, replaces: str | None = None,
+                impact: int = 0, tags: list[str] | None = None) -> Memory:
     """A new Memory row (id from scope, text and `created`) with its first log entry."""
     return Memory(id=_mem_id(scope, text, created), text=text, kind=kind,
                   confidence=confidence if confidence is not None else
@@ -335,9 +341,26 @@ def _new_memory(scope: str, text: str, kind: str, confidence: float | None, impo
                   scope=scope, source=source, source_ids=source_ids, created=created,
                   event_time=event_time, valid_from=created,
                   importance=importance if importance is not None else DEFAULT_IMPORTANCE[kind],
-                  entities=names,
+                  entities=names, impact=impact, tags=list(tags or []),
                   log=[{"at": created, "action": action, "reason": reason,
                         **({"replaces": replaces} if replaces else {})}])
+
+
+def _weight(text: str, impact: int | None, tags: Iterable[str] | None) -> tuple[int, list[str]]:
+    """(impact, tags) as given, checked, or weighed from `text` (affect.weigh) where None.
+    Raises InvalidInput for an impact outside [-10, 10] or an unknown tag."""
+    w = weigh(text) if impact is None or tags is None else None
+    if impact is None:
+        impact = w.impact
+    elif isinstance(impact, bool) or not isinstance(impact, (int, float)) or not -10 <= impact <= 10:
+        raise InvalidInput(f"impact must be an integer between -10 and 10, got {impact!r}")
+    if tags is None:
+        tags = w.tags
+    tags = list(dict.fromkeys(str(t) for t in tags))
+    bad = [t for t in tags if t not in TAGS]
+    if bad:
+        raise InvalidInput(f"unknown tag {bad[0]!r}; use any of: {', '.join(TAGS)}")
+    return int(impact), [t for t in TAGS if t in tags]
 
 
 def _state(m: Memory) -> str:

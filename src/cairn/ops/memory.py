@@ -29,15 +29,17 @@ class MemoryOps:
 
     def remember(self, text: str, *, kind: str | None = None, scope: str = "global", at=None,
                  source: str = "user", source_ids=(), entities=(), event_time: str | None = None,
-                 confidence: float | None = None, importance: float | None = None) -> "MemoryChange":
+                 confidence: float | None = None, importance: float | None = None,
+                 impact: int | None = None, tags=None) -> "MemoryChange":
         """Store a memory (see memory.store.remember); `at`: when it was said (ISO string or
-        datetime, default now) — relative dates resolve against it. Returns a MemoryChange;
+        datetime, default now) — relative dates resolve against it; impact/tags: its
+        emotional weight (default: weighed from the text). Returns a MemoryChange;
         ValueError for empty text, unknown kind, bad time."""
         from cairn.memory import remember
         change = remember(self.conn, self.embedder, text, kind=kind, scope=scope, source=source,
                           source_ids=source_ids, entities=entities, event_time=event_time,
                           confidence=confidence, importance=importance, now=self._when(at),
-                          vault=self.settings.vault)
+                          vault=self.settings.vault, impact=impact, tags=tags)
         kind_of = {"add": "memory.added", "supersede": "memory.superseded"}.get(change.action)
         if kind_of:
             self.events.publish(kind_of, {"id": change.memory.id, "text": change.memory.text[:200],
@@ -152,7 +154,8 @@ class MemoryOps:
                                   event_time=event_time,
                                   source=fact.source_ids[0] if fact.source_ids else "chat",
                                   source_ids=fact.source_ids, entities=fact.entities,
-                                  confidence=fact.confidence, now=said, vault=self.settings.vault)
+                                  confidence=fact.confidence, now=said, vault=self.settings.vault,
+                                  impact=getattr(fact, "impact", None), tags=getattr(fact, "tags", None))
             except ValueError as exc:
                 res.problems.append(f"memory store refused {fact.text!r}: {exc}")
                 continue
@@ -176,7 +179,8 @@ class MemoryOps:
                            llm: str | None = None) -> R.TranscriptExtraction:
         """Grounded extraction on an assistant session's transcript: `messages` are the
         person's turns as (source id "SESSION#SEQ", text, ISO time). Facts go to the memory
-        store with their source turns (as `cairn extract` does for chats). llm: as `extract`.
+        store with their source turns (as `cairn extract` does for chats), and the messages
+        update the home's mood state (context/mood.py). llm: as `extract`.
         Returns {"facts": n, "memories": {action: count}, "method", "problems"}."""
         from cairn.memory.extract import Message, extract_facts
         model, problem = _extraction_llm(self.settings, llm)
@@ -184,6 +188,7 @@ class MemoryOps:
         if problem:
             res.problems.insert(0, problem)
         counts = self._remember_facts(res) if self.settings.memory.store_extracted else {}
+        self._update_mood(messages)  # the mood state is a side effect of extraction (ops/person.py)
         return R.TranscriptExtraction(facts=len(res.facts), memories=counts, method=res.method,
                                       problems=res.problems)
 

@@ -273,6 +273,16 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        9,
+        """
+        -- Emotional weight of a memory (memory/affect.py, issue 18): impact is a signed
+        -- integer in [-10, 10], tags a JSON list (identity, vulnerability, turning_point,
+        -- commitment, correction). Recall ranks by |impact| / 10 and a bonus for any tag.
+        ALTER TABLE memories ADD COLUMN impact INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE memories ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+        """,
+    ),
 ]
 
 

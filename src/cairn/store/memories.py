@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 # The columns of a memory row, in the order `insert_memory_row` takes them.
 MEMORY_COLUMNS = ("id, text, kind, confidence, scope, source, source_ids, created, event_time, valid_from, "
-                  "valid_to, superseded_by, importance, last_used, use_count, tombstone, entities, log")
+                  "valid_to, superseded_by, importance, last_used, use_count, tombstone, entities, log, impact, tags")
 _ACTIVE = "tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
 
 
@@ -34,7 +34,7 @@ def insert_memory_row(conn: sqlite3.Connection, values: tuple, keyword_text: str
                       vec: bytes | None) -> None:
     """Insert a memory (`values` in MEMORY_COLUMNS order), its vector (model name and blob,
     or None, None) and its keyword row (`keyword_text`, already tokenised: store.fts)."""
-    cur = conn.execute(f"INSERT INTO memories({MEMORY_COLUMNS}, model, vec) VALUES ({', '.join('?' * 20)})",
+    cur = conn.execute(f"INSERT INTO memories({MEMORY_COLUMNS}, model, vec) VALUES ({', '.join('?' * 22)})",
                        (*values, model, vec))
     conn.execute("INSERT INTO memories_fts(rowid, text) VALUES (?, ?)", (cur.lastrowid, keyword_text))
 

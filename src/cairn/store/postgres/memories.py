@@ -19,7 +19,7 @@ def memory_row(conn, memory_id: str):
 
 
 def insert_memory_row(conn, values: tuple, keyword_text: str, model: str | None, vec: bytes | None) -> None:
-    conn.execute(f"INSERT INTO memories({MEMORY_COLUMNS}, model, vec, tsv) VALUES ({', '.join(['%s'] * 20)}, "
+    conn.execute(f"INSERT INTO memories({MEMORY_COLUMNS}, model, vec, tsv) VALUES ({', '.join(['%s'] * 22)}, "
                  f"to_tsvector('{TS_CONFIG}', %s))", (*values, model, vec, keyword_text))
 
 

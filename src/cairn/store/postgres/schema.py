@@ -99,6 +99,10 @@ CREATE TABLE vault_copies (
     note_id TEXT PRIMARY KEY, file_hash TEXT NOT NULL, prev_hash TEXT, written_at TEXT NOT NULL,
     conflict_hash TEXT);
 """),
+    (2, """
+ALTER TABLE memories ADD COLUMN impact INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE memories ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+"""),
 ]
 
 

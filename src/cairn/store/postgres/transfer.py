@@ -38,7 +38,8 @@ PLAIN = (
 TABLES = ("notes", "chunks", "vectors", "vector_cache", "links", "tombstones", "jobs", "memories", "entities",
           "aliases", "memory_entities", "core_blocks", "fact_keys", "vault_copies")
 _MEM = ("rowid, id, text, kind, confidence, scope, source, source_ids, created, event_time, valid_from, valid_to, "
-        "superseded_by, importance, last_used, use_count, tombstone, entities, log, model, vec")
+        "superseded_by, importance, last_used, use_count, tombstone, entities, log, impact, tags, model, vec")
+_NMEM = len(_MEM.split(","))
 BATCH = 2000
 
 
@@ -107,7 +108,7 @@ def _copy_rows(src: sqlite3.Connection, cur) -> None:
     for rows in _batches(src.execute(
             f"SELECT {', '.join('m.' + c.strip() for c in _MEM.split(','))}, f.text FROM memories m "
             f"LEFT JOIN memories_fts f ON f.rowid = m.rowid")):
-        cur.executemany(f"INSERT INTO memories ({_MEM}, tsv) VALUES ({', '.join(['%s'] * 21)}, "
-                        f"to_tsvector('{TS_CONFIG}', %s))", [(*r[:21], r[21] or "") for r in rows])
+        cur.executemany(f"INSERT INTO memories ({_MEM}, tsv) VALUES ({', '.join(['%s'] * _NMEM)}, "
+                        f"to_tsvector('{TS_CONFIG}', %s))", [(*r[:_NMEM], r[_NMEM] or "") for r in rows])
     for rows in _batches(src.execute("SELECT memory_id, entity_id FROM memory_entities")):
         cur.executemany("INSERT INTO memory_entities (memory_id, entity_id) VALUES (%s, %s)", rows)
