@@ -4,6 +4,7 @@
     python bench/answers.py                                  # vault set + all LoCoMo dev conversations
     python bench/answers.py --only vault --llm none,embedded # the vault set, both answer paths
     python bench/answers.py --only locomo --conversations 1,2,3 --dump bench/out/a.jsonl
+    python bench/answers.py --only locomo --cosine-only-misattribution   # the person check's old rule 1
 
 Two sets, both asked in-process through `Cairn.ask` (the service `cairn ask` calls):
 
@@ -212,7 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--llm", default="none", help="comma-separated answer paths: none,embedded,openai:... (default none)")
     ap.add_argument("--conversations", default="", metavar="I,J", help="LoCoMo conversations (1-based); default all")
     ap.add_argument("--dump", metavar="FILE", help="write every question's record as JSONL")
+    ap.add_argument("--cosine-only-misattribution", action="store_true",
+                    help="the person check's misattribution rule without its word agreement "
+                         "(answerability.WORDS_AGREE = False: the rule before 2026-12-02), for comparison")
     args = ap.parse_args(argv)
+    if args.cosine_only_misattribution:
+        from cairn.answer import answerability
+        answerability.WORDS_AGREE = False
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
     dumped: list[dict] = []
     medians: dict[str, tuple[float, float]] = {}

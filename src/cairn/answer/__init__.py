@@ -55,6 +55,7 @@ PAD_MARGIN = 0.05
 NAME_BONUS = 0.05
 _CAUSAL = re.compile(r"\b(?:because|since|due to|owing to|as a result|so that|in order to|thanks to|caused by|"
                      r"that's why|which is why|the reason)\b", re.IGNORECASE)
+_CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
 LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
 
 
@@ -149,6 +150,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     for (n, sent), c in zip(cands, cos):
         score = 0.6 * float(c) + 0.4 * term_overlap(focus or question, sent)
         scored.append((score, n, sent))
+    # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
+    # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
+    if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
+        scored = [x for x in scored if not is_caption(x[2])]
     # Values the question names: a sentence holding more of its labelled numbers ("folder 3
     # file 5") ranks first, one holding fewer is another entry's; a name it holds ("Kowalski
     # Roofing") adds NAME_BONUS (a name is often said once per note, so it cannot be required).
@@ -189,6 +194,12 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             sent += "."
         out.append(f"{sent} [{n}]")
     return " ".join(out)
+
+
+def is_caption(sentence: str) -> bool:
+    """True when `sentence` is nothing but an image caption as chat imports write it
+    ("[image: a photo of a bowl with a flower design]", optionally with a full stop)."""
+    return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
 
 
 def _short_spans(text: str) -> list[tuple[int, int]]:
