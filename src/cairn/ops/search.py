@@ -70,7 +70,9 @@ class SearchOps:
                     load()
                 except Exception:  # the search's own call raises it again
                     pass
-            threading.Thread(target=run, name="cairn-preload", daemon=True).start()
+            # Not a daemon: a process that ends early (an error before the search) waits for
+            # the session instead of tearing onnxruntime down under it (SIGABRT).
+            threading.Thread(target=run, name="cairn-preload", daemon=False).start()
 
     def _vectors_pending(self) -> int:
         """Chunks that should have a vector and do not yet (two-phase ingest: text is
