@@ -206,6 +206,8 @@ def test_reflect_and_mood_commands(tmp_path):
     r = run("reflect", "--json", "--llm", "none")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["reason"] == "nothing new to reflect on"
+    r = run("reflect", "--llm", "none")  # the plain output too (it crashed on res.items)
+    assert r.returncode == 0 and "reflection (rules): nothing new to reflect on" in r.stdout, r.stderr
     r = run("mood", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["mood"] == "neutral"
 

@@ -24,12 +24,14 @@ def reflect_cmd(
     if json_out:
         _dump(res.to_json())
         return
-    out.print(f"reflection ({res.method}): {res.reason}", markup=False)
-    for it in res.items:
-        out.print(f"  {it['id']}  {it['type']}: {it['text']}  [from {', '.join(it['sources'])}]", markup=False)
-    for d in res.dropped:
+    # a Reflection is a dict: its keys by subscript (res.items would be dict.items)
+    out.print(f"reflection ({res['method']}): {res['reason']}", markup=False)
+    for it in res["items"]:
+        out.print(f"  {it['id']}  {it['type']}: {it['text']}  [from {', '.join(map(str, it['sources']))}]",
+                  markup=False)
+    for d in res["dropped"]:
         out.print(f"  dropped: {d}", markup=False)
-    for p in res.problems:
+    for p in res["problems"]:
         out.print(f"  problem: {p}", markup=False)
 
 
