@@ -259,3 +259,30 @@ def test_vectors_of_another_model_are_replaced(home, corpus, embedder):
         report = b.ingest([corpus])
         assert len(report.unchanged) == 6 and report.embedded == n
         assert b.status()["vector_models"] == {"all-MiniLM-L6-v2/other": n}
+
+
+def test_an_empty_path_and_cairns_own_home_are_not_ingested(app, tmp_path, monkeypatch):
+    """`cairn ingest ""` once ingested the current folder; the home's own files (session logs,
+    traces, exports) must never become notes, whether named or met in a folder walk."""
+    home = app.settings.home
+    (home / "traces").mkdir(parents=True, exist_ok=True)
+    (home / "traces" / "t1.json").write_text('{"question": "secret trace"}')
+    (home / "uploads" / "u1").mkdir(parents=True)
+    (home / "uploads" / "u1" / "up.md").write_text("# Uploaded\n\nAn uploaded note about kestrels.\n")
+    monkeypatch.chdir(tmp_path)
+    from cairn.errors import InvalidInput
+    with pytest.raises(InvalidInput, match="empty path"):
+        app.ingest(["", tmp_path])
+    assert app.notes_list()["total"] == 0
+    report = app.ingest([home])
+    assert report.failed and "own data" in report.failed[0][1] and not report.added
+    report = app.ingest([home / "traces" / "t1.json"])
+    assert report.failed and not report.added
+    # a folder holding the home: its other files are ingested, the home's own are left out
+    (tmp_path / "mine.md").write_text("# Mine\n\nA note about owls.\n")
+    report = app.ingest([tmp_path])
+    names = [str(n) for n in report.added]
+    assert any(n.endswith("mine.md") for n in names) and not any("traces" in n for n in names)
+    assert any("left out" in w for _, w in report.warnings)
+    assert any(n.endswith("up.md") for n in names)  # uploads arrive to be ingested
+    assert app.search("secret trace", mode="keyword").hits == []

@@ -85,19 +85,37 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
     return {"file": run_file, "url": run_url}
 
 
+def own_file(settings: Settings, resolved: Path) -> bool:
+    """True for the home folder itself and what is in it (index, session logs, traces,
+    exports, audit log, config), except the folders files arrive in to be ingested: REST and
+    web uploads (`uploads/`), the Telegram inbox (`telegram/inbox/`) and `[sync] inbox`
+    folders. `resolved`: an absolute path with links resolved. The vault has a rule of its own."""
+    home = settings.home.resolve()
+    if resolved != home and home not in resolved.parents:
+        return False
+    arrivals = [home / "uploads", home / "telegram" / "inbox", *settings.inbox_dirs]
+    return not any(resolved == a or a in resolved.parents for a in arrivals) and settings.vault.resolve() not in (
+        resolved, *resolved.parents)
+
+
 def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
                     report: IngestReport, *, skip_tombstoned: bool = False) -> list[int]:
     """One job per file under `sources` (folders walked) and per URL; a source with a
-    pending job is not queued twice. Missing paths and paths inside the vault are reported
-    as failed. skip_tombstoned: file jobs skip sources deleted in Cairn (see `ingest_file`).
-    Returns the job ids, in order."""
+    pending job is not queued twice. Missing and empty paths, paths inside the vault and
+    Cairn's own files in the home folder (`own_file`) are reported as failed; a folder walk
+    leaves the home's own files out, with one warning. skip_tombstoned: file jobs skip
+    sources deleted in Cairn (see `ingest_file`). Returns the job ids, in order."""
     from cairn.store import jobs as J
 
     jobs: list[tuple[str, str, dict]] = []
     vault = settings.vault.resolve()
+    left_out = 0
     for item in sources:
         if isinstance(item, str) and is_url(item):
             jobs.append(("url", item, {"url": item}))
+            continue
+        if not str(item).strip():
+            report.failed.append((repr(str(item)), "an empty path names nothing (give a file, a folder or a URL)"))
             continue
         p = Path(item)
         if not p.exists():
@@ -106,6 +124,10 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
         if p.resolve() == vault or vault in p.resolve().parents:
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
                                   "(use `cairn reindex` to rebuild from it)"))
+            continue
+        if own_file(settings, p.resolve()):
+            report.failed.append((str(p), f"is Cairn's own data in its home folder {settings.home} (index, "
+                                  "sessions, traces, exports): not ingested"))
             continue
         if p.is_symlink() and not p.is_dir():  # named on purpose: the person's choice
             report.warnings.append((str(p), f"is a symbolic link to {P.real(p)}; read as given"))
@@ -118,6 +140,9 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                 report.skipped.append((str(f), f"not a regular file ({kind})"))
                 continue
             resolved = f.resolve()
+            if own_file(settings, resolved):
+                left_out += 1
+                continue
             if vault not in resolved.parents:
                 # Absolute paths (symlinks kept), so `cairn jobs run` works from any folder.
                 payload = {"path": os.path.abspath(f), "name": str(f),
@@ -127,6 +152,8 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                 if _heavy_file(f):
                     payload["heavy"] = True  # parsed in phase 2, after every text source
                 jobs.append(("file", str(resolved), payload))
+    if left_out:
+        report.warnings.append((str(settings.home), f"{left_out} file(s) of Cairn's own home folder left out"))
     jobs.sort(key=lambda j: bool(j[2].get("heavy")))  # text sources first (stable order)
     ids: list[int] = []
     seen: set[int] = set()

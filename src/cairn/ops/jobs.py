@@ -22,6 +22,9 @@ class JobOps:
         """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
         Publishes ingest.* / note.* events and saves a trace (`report.trace_id`)."""
         from cairn.ingest import ingest_paths, is_url
+        paths = list(paths)
+        if any(not str(p).strip() for p in paths):
+            raise InvalidInput("an empty path names nothing: give a file, a folder or a URL")
         sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
                                      for p in paths]
         report = self._traced_ingest("ingest", [str(s) for s in sources], progress,
