@@ -248,3 +248,26 @@ def test_clearing_the_index_or_the_memories_clears_the_graph(tmp_path):
         assert (count("entity_mentions"), count("entity_cooccur"), count("graph_state")) == (0, 0, 0)
         app.reindex()
         assert count("entity_mentions") == 3 and count("entity_cooccur") == 3  # Trip, Bob, Kyoto: 3 pairs
+
+
+def test_speaker_named_by_the_question():
+    from cairn.graph.signal import query_speaker
+    speakers = ["Melanie", "Caroline Jones"]
+    assert query_speaker("What does Melanie think about Caroline's decision?", speakers) == "Melanie"
+    assert query_speaker("what did caroline's team paint?", speakers) == "Caroline Jones"
+    assert query_speaker("Where is the lake?", speakers) is None
+
+
+def test_speaker_signal_ranks_the_named_participants_messages(tmp_path):
+    chat = write_jsonl(tmp_path / "c.jsonl", [
+        {"conversation": "c1", "session": "s1", "id": "a1", "speaker": "Ana", "time": "2024-03-01T10:00:00Z",
+         "text": "I loved the hike along the ridge."},
+        {"conversation": "c1", "session": "s1", "id": "b1", "speaker": "Ben", "time": "2024-03-01T10:01:00Z",
+         "text": "I loved the hike along the ridge too."}])
+    with Cairn(tmp_path / "h", embedder=HashEmbedder()) as app:
+        app.import_chat(chat)
+        app.settings.search = replace(app.settings.search, speaker_weight=0.4)
+        for who, first in (("Ben", "b1"), ("Ana", "a1")):
+            hits = app.search(f"What did {who} love about the hike?", k=2).hits
+            assert hits[0].source_id == first, [(h.source_id, h.signals) for h in hits]
+            assert hits[0].signals["speaker"] == 1.0 and hits[1].signals["speaker"] == 0.0

@@ -33,6 +33,7 @@ class SearchSettings:
     # (tests/test_capture.py), where 0.05 did not
     source_weight: float = 0.25
     context_weight: float = 0.6  # neighbour context of chat messages (graph/signal.py)
+    speaker_weight: float = 0.4  # messages by the participant the question names (graph/signal.py)
 
 
 @dataclass

@@ -15,19 +15,24 @@ source: the kind of material (EchoGarden's source boost): a note tagged `highlig
 (the capture feature) 1.0, the person's own markdown note 0.6 (written or ingested), an imported chat, record,
 document or file 0.3, a page visit (an html note from a URL) 0.
 
-context (neighbour context of conversations): a chat message next to (just before or
-after) one of the CONTEXT_TOP best candidates scores that candidate's fused score, so a
-short reply ("Yes, last Tuesday!") is found through the message it answers. Such replies
-join the candidates.
+context (neighbour context of conversations): a chat message up to CONTEXT_SPAN places
+before or after one of the CONTEXT_TOP best candidates scores that candidate's fused score
+(times CONTEXT_DECAY per place beyond the next one), so a short reply ("Yes, last
+Tuesday!") is found through the message it answers. Such replies join the candidates.
 
-Fused score (hybrid mode) = (fused + w_g * graph + w_s * source + w_c * context) /
-(1 + w_g + w_s + w_c), so it stays in [0, 1].
+speaker (conversations): when the question names a participant of the candidate chat
+messages ("what did Ana say about the trip?"; the first one named when it names several),
+the messages that participant wrote score 1.0, the others 0 (`query_speaker`).
+
+Fused score (hybrid mode) = (fused + w_g * graph + w_s * source + w_c * context + w_p *
+speaker) / (1 + w_g + w_s + w_c + w_p), so it stays in [0, 1].
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 import weakref
 
@@ -41,7 +46,7 @@ PER_ENTITY = 200
 EXTRA = 20
 MAX_GRAM = 4
 CONTEXT_TOP = 20
-CONTEXT_SPAN = 1  # messages on each side that inherit a candidate's score
+CONTEXT_SPAN = 2  # messages on each side that inherit a candidate's score (tuned: bench/README.md)
 CONTEXT_DECAY = 0.5  # per message further away than the next one
 # How much an edge is trusted, by the method that made it: links and metadata the person
 # wrote are explicit; spaCy's names are guesses; a chat's speaker is in every message.
@@ -148,6 +153,24 @@ def note_sources(conn: sqlite3.Connection, note_ids: set[str]) -> dict[str, floa
     return out
 
 
+def query_speaker(query: str, speakers) -> str | None:
+    """The chat participant a question is about: of the `speakers` (names as stored on chat
+    messages) whose full name or first word occurs in `query` as a word (possessive
+    allowed, any case), the one named first; None when it names none."""
+    best: tuple[int, str] | None = None
+    for sp in set(speakers):
+        words = sp.split()
+        if not words:
+            continue
+        for name in dict.fromkeys([sp, words[0]]):
+            if len(name) < 2:
+                continue
+            m = re.search(r"(?<!\w)" + re.escape(name) + r"(?:['\u2019]s)?(?!\w)", query, re.IGNORECASE)
+            if m and (best is None or m.start() < best[0]):
+                best = (m.start(), sp)
+    return best[1] if best else None
+
+
 def unit_of(row) -> tuple[str, str]:
     """The graph unit of a candidate chunk row (note_id, source_id of a chat message or '')."""
     return (row["note_id"], row["source_id"] or "") if row["type"] == "chat" else (row["note_id"], "")
@@ -160,7 +183,8 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
     `rows`). Returns {chunk_id: {"graph": g, "source": s, "context": x}} per candidate."""
     wg, ws = settings.graph_weight, settings.source_weight
     wc = getattr(settings, "context_weight", 0.0)
-    if wg <= 0 and ws <= 0 and wc <= 0:
+    wp = getattr(settings, "speaker_weight", 0.0)
+    if wg <= 0 and ws <= 0 and wc <= 0 and wp <= 0:
         return {}
     order = sorted((c for c in fused if c in rows), key=lambda c: -fused[c])
     base = {c: fused[c] for c in order}
@@ -189,6 +213,8 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
             if cid in rows:
                 fused.setdefault(cid, 0.0)
     src = note_sources(conn, {rows[c]["note_id"] for c in fused if c in rows}) if ws > 0 else {}
+    who = query_speaker(query, [rows[c]["speaker"] for c in fused if c in rows and rows[c]["speaker"]]) \
+        if wp > 0 else None
     out: dict[int, dict[str, float]] = {}
     for c in list(fused):
         if c not in rows:
@@ -196,6 +222,7 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
         g = g_units.get(unit_of(rows[c]), 0.0)
         s = src.get(rows[c]["note_id"], 0.0)
         x = context.get(c, 0.0)
-        fused[c] = (fused[c] + wg * g + ws * s + wc * x) / (1 + wg + ws + wc)
-        out[c] = {"graph": g, "source": s, "context": x}
+        p = 1.0 if who is not None and rows[c]["speaker"] == who else 0.0
+        fused[c] = (fused[c] + wg * g + ws * s + wc * x + wp * p) / (1 + wg + ws + wc + wp)
+        out[c] = {"graph": g, "source": s, "context": x, "speaker": p}
     return out
