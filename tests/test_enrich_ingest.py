@@ -148,3 +148,18 @@ def test_replacing_a_nested_frontmatter_key_keeps_the_block_readable():
     # a block that would not read back is never written
     assert add_frontmatter_keys("---\na: 1\n---\nB", {"b": 2}) is not None
     assert add_frontmatter_keys("---\n- just\n- a list\n---\nB", {"b": 2}) is None
+
+
+def test_reingesting_a_changed_source_keeps_a_model_enrichment(home, embedder, tmp_path):
+    proposal = {"category": "home", "tags": ["tomatoes"], "gist": "Tomatoes were planted along the south fence.",
+                "key_points": ["The compost heap feeds the tomatoes."]}
+    with FakeOpenAIServer() as srv:
+        srv.reply(json.dumps(proposal))
+        with Cairn(home, embedder=embedder) as app:
+            src, _ = ingest(app, tmp_path, "garden.md", GARDEN)
+            app.enrich("Garden", llm=f"openai:{srv.base_url}:fake")
+            before = meta_of(app, "Garden")[0]["enrichment"]
+            src.write_text(GARDEN + "\nThe beans climb the old fence.\n", encoding="utf-8")
+            report = app.ingest([src])
+            after = meta_of(app, "Garden")[0]["enrichment"]
+    assert report.updated and before["by"].startswith("llm:") and after == before

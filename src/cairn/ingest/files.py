@@ -75,7 +75,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         doc = _parse(src, data, settings, pool, existing, name, report, raise_errors)
         if extra_meta:
             doc.meta.update(extra_meta)
-        block = _enrichment(settings, doc)
+        block = _enrichment(settings, doc, existing)
         note = (render_markdown(settings, src, root, data, source, source_hash, existing, block)
                 if doc.kind == "markdown" else render_generated(settings, src, doc, source, source_hash, existing, block))
         target, index_source = _write_vault(conn, settings, note, existing, source, source_hash, name, report)
@@ -84,13 +84,32 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         return
 
 
-def _enrichment(settings: Settings, doc: ParsedDocument) -> dict | None:
+def _enrichment(settings: Settings, doc: ParsedDocument, existing: N.NoteRow | None) -> dict | None:
     """The `enrichment` block to write with the note ([ingest] enrich, cairn.enrich): None
-    when enrichment is off, the source has a block of its own, or the note has no text."""
-    if settings.ingest.enrich == "off" or "enrichment" in doc.meta:
+    when the source has a block of its own, or the note has no text. A new version of a
+    source keeps the block its vault copy has unless that block is the one written at ingest
+    (a model's enrichment or the person's is never dropped by a re-ingest); with enrichment
+    off, only such a kept block is written."""
+    if "enrichment" in doc.meta:
         return None
-    from cairn.enrich import ingest_block
-    return ingest_block(doc.body)
+    from cairn.enrich import INGEST_METHOD, ingest_block
+    kept = _vault_enrichment(settings, existing)
+    if kept is not None and kept.get("by") != INGEST_METHOD:
+        return kept
+    return None if settings.ingest.enrich == "off" else ingest_block(doc.body)
+
+
+def _vault_enrichment(settings: Settings, existing: N.NoteRow | None) -> dict | None:
+    """The enrichment block of an indexed note's vault copy (None: no note, no copy, no
+    block or an unreadable one)."""
+    if existing is None:
+        return None
+    try:
+        meta, _ = V.split_frontmatter((settings.vault / existing.path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    block = meta.get("enrichment")
+    return block if isinstance(block, dict) else None
 
 
 def _read(src: Path, name: str, settings: Settings, report: IngestReport, raise_errors: bool) -> bytes:
