@@ -367,8 +367,12 @@ def cleanup_exports(home: str | Path, max_age: float = DEFAULT_MAX_AGE, now: flo
 
 def copy_export(path: str | Path, out: str | Path) -> Path:
     """Copy an export file to `out` (a folder: keeps the file's name; else the new file's
-    path, its folder must exist). Never overwrites: Conflict when the target exists."""
+    path, its folder must exist). A path ending in a slash names a folder, which must exist.
+    Never overwrites: Conflict when the target exists. NotFound for a missing folder."""
+    as_folder = str(out).endswith(("/", os.sep))
     src, out = Path(path), Path(out).expanduser()
+    if as_folder and not out.is_dir():
+        raise NotFound(f"{out}: no such folder")
     target = out / src.name if out.is_dir() else out
     if not target.parent.is_dir():
         raise NotFound(f"{target.parent}: no such folder")

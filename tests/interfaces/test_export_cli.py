@@ -3,6 +3,8 @@ nothing written) for bad input."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import os
 import subprocess
@@ -44,3 +46,17 @@ def test_export_cli(tmp_path, real_embedder):
         assert r.returncode in (1, 2) and words in r.stderr, (args, r.stderr)
     assert sorted(os.listdir(home / "exports")) == before
     assert not (tmp_path / "evil.zip").exists()
+
+
+def test_out_with_a_trailing_slash_must_be_an_existing_folder(tmp_path):
+    from cairn.errors import Conflict, NotFound
+    from cairn.exports import copy_export
+    src = tmp_path / "export.md"
+    src.write_text("# x\n")
+    with pytest.raises(NotFound, match="no such folder"):
+        copy_export(src, str(tmp_path / "outdir") + "/")
+    assert not (tmp_path / "outdir").exists()  # no file named after the folder
+    (tmp_path / "outdir").mkdir()
+    assert copy_export(src, str(tmp_path / "outdir") + "/") == (tmp_path / "outdir" / "export.md").resolve()
+    with pytest.raises(Conflict):
+        copy_export(src, tmp_path / "outdir")
