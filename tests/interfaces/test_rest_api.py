@@ -115,6 +115,17 @@ def test_search_every_parameter_and_errors(c):
     _error(c.get("/api/search", params={"q": "x", "k": "many"}), 400, "k")
     _error(c.get("/api/search"), 400, "q")
     _error(c.post("/api/search", json={"k": 3}), 400, "query or batch")
+    # the rest of `cairn search`'s options: until, tag, entity, semantic_floor
+    c.post("/api/notes", json={"title": "Kettle", "body": "Ana descaled the kettle with vinegar.", "tags": ["home"]})
+    got = c.get("/api/search", params={"q": "kettle vinegar", "until": "2999-01-01", "tag": "home",
+                                       "semantic_floor": 0.2, "mode": "keyword"}).json()
+    assert [h["title"] for h in got] == ["Kettle"]
+    assert c.get("/api/search", params={"q": "kettle", "tag": "garden", "mode": "keyword"}).json() == []
+    assert c.post("/api/search", json={"query": "kettle", "tag": "home", "until": "2999-01-01"}).json()
+    _error(c.get("/api/search", params={"q": "kettle", "entity": "Nobody Atall"}), 404, "Nobody")
+    _error(c.post("/api/search", json={"query": "kettle", "entity": ""}), 400, "entity")
+    _error(c.get("/api/search", params={"q": "x", "until": "soon"}), 400, "until")
+    _error(c.get("/api/search", params={"q": "x", "semantic_floor": 2}), 400, "semantic_floor")
 
 
 def test_ask_json_trace_and_stream(c):

@@ -42,10 +42,16 @@ async def search_get(request: Request, q: str = Query(..., min_length=1, max_len
                      mode: S.SearchMode = "hybrid",
                      fusion: Optional[S.FusionName] = None,
                      type: Optional[list[str]] = Query(None, description="Note type (repeatable)."),
-                     since: Optional[str] = Query(None, description="ISO date: items dated on/after it.")):
+                     since: Optional[str] = Query(None, description="ISO date: items dated on/after it."),
+                     until: Optional[str] = Query(None, description="ISO date: items dated on/before it."),
+                     tag: Optional[str] = Query(None, min_length=1, description="Notes with this tag."),
+                     entity: Optional[str] = Query(None, description="Notes and messages mentioning this entity."),
+                     semantic_floor: Optional[float] = Query(None, ge=0, le=1, description="This call's relevance floor.")):
     """Search by keyword and meaning (`cairn search --json`); warnings go in `X-Cairn-Warnings`."""
     _check(type, since)
-    res = await runtime(request).read(lambda s: s.search(q, k=k, mode=mode, fusion=fusion, types=type, since=since))
+    res = await runtime(request).read(lambda s: s.search(q, k=k, mode=mode, fusion=fusion, types=type, since=since,
+                                                         until=until, tag=tag, entity=entity,
+                                                         semantic_floor=semantic_floor))
     return _with_warnings(_hits(res), res.warnings)
 
 
@@ -61,7 +67,8 @@ async def search_post(request: Request, body: S.SearchBody):
     if (body.query is None) == (body.batch is None):
         raise InvalidInput("give either query or batch")
     _check(body.type, body.since)
-    kw = dict(k=body.k, mode=body.mode, fusion=body.fusion, types=body.type, since=body.since)
+    kw = dict(k=body.k, mode=body.mode, fusion=body.fusion, types=body.type, since=body.since, until=body.until,
+              tag=body.tag, entity=body.entity, semantic_floor=body.semantic_floor)
     rt = runtime(request)
     if body.batch is not None:
         pairs = [(str(b.id), b.query) for b in body.batch]

@@ -209,6 +209,10 @@ class SearchBody(Body):
     fusion: Optional[FusionName] = None  # type: ignore[valid-type]
     type: Optional[list[str]] = None
     since: Optional[str] = None
+    until: Optional[str] = None
+    tag: Optional[str] = Field(None, min_length=1)
+    entity: Optional[str] = None
+    semantic_floor: Optional[float] = Field(None, ge=0, le=1)
 
 
 class BatchRow(Shape):
