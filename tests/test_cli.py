@@ -260,3 +260,22 @@ def test_os_errors_name_the_path_without_errno(tmp_path):
     r = cairn(tmp_path / "h", "import", "notes", str(folder))
     assert r.returncode == 1
     assert f"{folder}: is a directory" in r.stderr and "Errno" not in r.stderr
+
+
+def test_enrich_does_each_note_and_reports_the_bad_ones(tmp_path):
+    """One unknown note no longer stops `cairn enrich A B C` after A, hiding that A was done."""
+    home = tmp_path / "home"
+    src = tmp_path / "in"
+    for name, text in (("a.md", "# Alpha\n\nHerons nest in alders by the river. Herons return in March. "
+                                 "Alders grow by the river.\n"),
+                       ("c.md", "# Gamma\n\nOwls hunt at night over the meadow. Owls nest in old barns. "
+                                 "The meadow is mown in July.\n")):
+        write(src / name, text)
+    assert cairn(home, "ingest", str(src)).returncode == 0
+    r = cairn(home, "enrich", "Alpha", "no-such-note", "Gamma", "--json")
+    rows = json.loads(r.stdout)
+    assert r.returncode == 1
+    assert [x.get("method") for x in rows if "method" in x] == ["extractive", "extractive"]
+    assert [x["note"] for x in rows if "error" in x] == ["no-such-note"]
+    r = cairn(home, "enrich", "no-such-note", "Alpha")
+    assert r.returncode == 1 and "no-such-note: error" in r.stdout and "skipped" in r.stdout

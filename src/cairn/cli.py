@@ -331,10 +331,6 @@ from cairn.interfaces import cli_memory  # noqa: E402,F401
 from cairn.interfaces import cli_notes  # noqa: E402,F401
 
 
-if __name__ == "__main__":
-    app()
-
-
 def _register_plugin_commands(argv: list[str] | None = None) -> None:
     """Commands from plugins through the `register_commands` hook: the built-ins' unless
     the `cairn` program was asked for one of this module's own commands (without --help:
@@ -425,3 +421,7 @@ def _command_name(args: list[str]) -> str | None:
 
 
 _register_plugin_commands()
+
+
+if __name__ == "__main__":  # after the plugins' commands are registered (python -m cairn.cli)
+    app()

@@ -206,7 +206,7 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     cairns_copy = not C.copy_edited(app.conn, path, note.id, note.file_hash)
     own_block = cairns_copy and _ingest_block(meta)
     if "enrichment" in meta and not own_block:
-        result.reason = "the note already has an enrichment block (edit or remove it to redo)"
+        result.reason = "the note already has an enrichment block (remove it to redo)"
         return result
     try:
         model = get_llm(llm or "none")

@@ -32,15 +32,26 @@ def enrich(notes: list[str] = typer.Argument(..., help="Notes (title, alias, pat
            llm: Optional[str] = typer.Option(None, "--llm", help="none | embedded | openai:BASE_URL:MODEL (default none: extractive gist only)."),
            json_out: bool = typer.Option(False, "--json")) -> None:
     """Add a grounded gist (with a model also category, tags and key points) to each note's
-    frontmatter, under `enrichment`; a note that has one already is left alone."""
+    frontmatter, under `enrichment`; a note that has one already is left alone. Each note is
+    done on its own: one that cannot be enriched is reported ({"note", "error"} in --json)
+    and the others still are; the exit code is then that error's."""
     from cairn.cli import _service, out
-    results = []
+    from cairn.errors import CairnError
+    results, errors, code = [], [], 0
     with _service() as svc:
         for ref in notes:
-            results.append(svc.enrich(ref, llm))
+            try:
+                results.append(svc.enrich(ref, llm))
+            except (CairnError, ValueError) as exc:
+                errors.append({"note": ref, "error": str(exc)})
+                code = code or getattr(exc, "exit_code", 1)
     if json_out:
-        sys.stdout.write(json.dumps([r.to_json() for r in results], ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps([r.to_json() for r in results] + errors, ensure_ascii=False, indent=2) + "\n")
+        if code:
+            raise typer.Exit(code)
         return
+    for e in errors:
+        out.print(f"{e['note']}: error — {e['error']}", markup=False)
     for r in results:
         if r.method == "skipped":
             out.print(f"{r.path}: skipped — {r.reason}", markup=False)
@@ -50,6 +61,8 @@ def enrich(notes: list[str] = typer.Argument(..., help="Notes (title, alias, pat
             out.print(f"  dropped {d['item']} {d['value']!r}: {d['why']}", markup=False)
         if r.reason:
             out.print(f"  note: {r.reason}", markup=False)
+    if code:
+        raise typer.Exit(code)
 
 
 @hookimpl
