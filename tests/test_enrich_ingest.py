@@ -163,3 +163,10 @@ def test_reingesting_a_changed_source_keeps_a_model_enrichment(home, embedder, t
             report = app.ingest([src])
             after = meta_of(app, "Garden")[0]["enrichment"]
     assert report.updated and before["by"].startswith("llm:") and after == before
+
+
+@pytest.mark.parametrize("key", ["source_weight", "graph_weight", "speaker_weight", "context_weight"])
+def test_signal_weights_above_one_are_refused(tmp_path, key):
+    (tmp_path / "config.toml").write_text(f"[search]\n{key} = 5\n")
+    with pytest.raises(ConfigError, match=f"search.{key}"):
+        load_settings(tmp_path)
