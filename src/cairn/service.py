@@ -26,7 +26,7 @@ from cairn.ops.person import PersonOps
 from cairn.ops.search import SearchOps, read_batch_file
 from cairn.ops.store import StoreOps
 from cairn.store import db
-from cairn.store.backend import SQLiteBackend, open_backend
+from cairn.store.backend import SQLiteBackend, is_postgres, open_backend, open_index
 
 if TYPE_CHECKING:
     from cairn.store.vectors import VectorIndex
@@ -60,11 +60,15 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
 
     @property
     def conn(self) -> sqlite3.Connection:
-        """The index connection, opened on first use. Raises HomeNotWritable when the index
-        cannot be opened because its folder is not writable, IndexOpenError otherwise."""
+        """The index handle, opened on first use: a SQLite connection on `<home>/index.db`,
+        or with a PostgreSQL store configured (`[store] url` / CAIRN_STORE_URL) a
+        store.postgres.handle.PgConn that the store functions route to PostgreSQL
+        (store/route.py). Raises HomeNotWritable when the SQLite index cannot be opened
+        because its folder is not writable, IndexOpenError otherwise; Unavailable when the
+        PostgreSQL server cannot be reached."""
         if self._conn is None:
             try:
-                self._conn = db.connect(self.settings.index_path)
+                self._conn = open_index(self.settings)
             except (db.IndexOpenError, sqlite3.OperationalError, PermissionError) as exc:
                 folder = self.settings.index_path.parent
                 reason = write_problem(folder) if folder.is_dir() else None
@@ -91,9 +95,26 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
     @property
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
-            from cairn.store.vectors import VectorIndex
-            self._vectors = VectorIndex(self.conn, self.settings.home)
+            if self.on_postgres:
+                from cairn.store.postgres.vectors import PgVectorIndex
+                self._vectors = PgVectorIndex(self.conn)  # type: ignore[assignment]
+            else:
+                from cairn.store.vectors import VectorIndex
+                self._vectors = VectorIndex(self.conn, self.settings.home)
         return self._vectors
+
+    @property
+    def on_postgres(self) -> bool:
+        """True when the index is a PostgreSQL store (`[store] url` / CAIRN_STORE_URL)."""
+        return is_postgres(self.conn)
+
+    def index_label(self) -> str:
+        """Where the index lives, for status: the SQLite file, or the PostgreSQL URL
+        without its password."""
+        if self.on_postgres:
+            from cairn.ops.store import safe_url
+            return safe_url(self.conn.url)
+        return str(self.settings.index_path)
 
     def close(self) -> None:
         if self._conn is not None:

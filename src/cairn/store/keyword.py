@@ -122,3 +122,8 @@ def chunk_details(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, sql
 def embeddable_chunk_count(conn: sqlite3.Connection, max_chunks_per_note: int) -> int:
     """Chunks among the first `max_chunks_per_note` of their note (those that get a vector)."""
     return conn.execute("SELECT count(*) FROM chunks WHERE ord < ?", (max_chunks_per_note,)).fetchone()[0]
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "keyword")  # PostgreSQL twins when conn is a PgConn (store/route.py)

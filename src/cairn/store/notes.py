@@ -351,3 +351,8 @@ def clear_index(conn: sqlite3.Connection) -> None:
         conn.execute(f"DELETE FROM {table}")
     from cairn.store.graph import clear_graph  # derived from the notes: extracted again
     clear_graph(conn)
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "notes")  # PostgreSQL twins when conn is a PgConn (store/route.py)

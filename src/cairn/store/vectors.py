@@ -167,3 +167,8 @@ def any_chunk_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int) -> bo
         """SELECT 1 FROM chunks c WHERE c.ord < ? AND NOT EXISTS
            (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id) LIMIT 1""",
         (max_chunks_per_note,)).fetchone() is not None
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "vectors")  # PostgreSQL twins when conn is a PgConn (store/route.py)
