@@ -56,7 +56,8 @@ class RunResult:
 
 def is_transient(exc: BaseException) -> bool:
     """True for failures worth retrying later: an exception carrying `transient = True`
-    (cairn.fetch network errors), SQLite busy/locked, and OSError other than a missing path
+    (cairn.fetch network errors), SQLite busy/locked, a lost PostgreSQL connection or a
+    serialization conflict, and OSError other than a missing path
     (FileNotFoundError / NotADirectoryError / IsADirectoryError are permanent)."""
     flag = getattr(exc, "transient", None)
     if flag is not None:
@@ -64,6 +65,9 @@ def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, sqlite3.OperationalError):
         msg = str(exc).lower()
         return "locked" in msg or "busy" in msg
+    if type(exc).__module__.startswith("psycopg") and type(exc).__name__ in (
+            "OperationalError", "SerializationFailure", "DeadlockDetected", "PoolTimeout"):
+        return True  # PostgreSQL store: connection lost, serialization conflict
     if isinstance(exc, (FileNotFoundError, NotADirectoryError, IsADirectoryError)):
         return False
     return isinstance(exc, (OSError, TimeoutError, ConnectionError))

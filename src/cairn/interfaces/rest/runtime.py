@@ -140,9 +140,10 @@ class Runtime:
         if svc is None:
             from cairn.service import Cairn
             svc = Cairn(settings=self.settings, embedder=self.embedder)
-            from cairn.store.db import set_busy_timeout
-            set_busy_timeout(svc.conn, busy_s)
-            if busy_s == READ_BUSY_S:  # readers use the on-disk vector cache but never rewrite it
+            if not svc.on_postgres:  # PostgreSQL: row locks, a pool per service, HNSW in the database
+                from cairn.store.db import set_busy_timeout
+                set_busy_timeout(svc.conn, busy_s)
+            if busy_s == READ_BUSY_S and not svc.on_postgres:  # readers use the on-disk vector cache but never rewrite it
                 svc._vectors = _ReaderVectors(svc.conn, svc.settings.home, self._matrix)
             self._local.svc = svc
             with self._all_lock:
