@@ -25,6 +25,7 @@ from cairn.ops.notes import NotesOps, _LazyEmbedder  # noqa: F401
 from cairn.ops.person import PersonOps
 from cairn.ops.search import SearchOps, read_batch_file
 from cairn.ops.store import StoreOps
+from cairn.ops.worker import WorkerOps
 from cairn.store import db
 from cairn.store.backend import SQLiteBackend, is_postgres, open_backend, open_index
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
-class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonOps):
+class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonOps, WorkerOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain
@@ -108,7 +109,7 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
         """True when the index is a PostgreSQL store (`[store] url` / CAIRN_STORE_URL)."""
         return is_postgres(self.conn)
 
-    def index_label(self) -> str:
+    def _index_label(self) -> str:
         """Where the index lives, for status: the SQLite file, or the PostgreSQL URL
         without its password."""
         if self.on_postgres:

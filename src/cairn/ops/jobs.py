@@ -201,7 +201,7 @@ class JobOps:
         c["missing_vectors"] = max(0, c["missing_vectors"] - keyword_only)
         c["vector_models"] = profile["vector_models"]
         return R.Status({"home": str(self.settings.home), "vault": str(self.settings.vault),
-                         "index": self.index_label(), "backend": "postgresql" if self.on_postgres else "sqlite",
+                         "index": self._index_label(), "backend": "postgresql" if self.on_postgres else "sqlite",
                          "schema_version": db.schema_version(self.conn),
                          **c, "notes_by_type": profile["notes_by_type"]})
 

@@ -75,6 +75,18 @@ def chunks_to_embed(conn, max_chunks_per_note: int) -> list:
            ORDER BY c.id""", (int(max_chunks_per_note),)).fetchall()
 
 
+def claim_chunks_to_embed(conn, max_chunks_per_note: int, limit: int) -> list:
+    """As store.vectors.claim_chunks_to_embed; the chunk rows stay locked (FOR UPDATE ...
+    SKIP LOCKED) until the caller's transaction ends, so concurrent workers take disjoint
+    chunks."""
+    return conn.execute(
+        """SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
+           JOIN notes n ON n.id = c.note_id
+           LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
+           WHERE c.ord < %s AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)
+           ORDER BY c.id LIMIT %s FOR UPDATE OF c SKIP LOCKED""", (int(max_chunks_per_note), int(limit))).fetchall()
+
+
 def any_chunk_to_embed(conn, max_chunks_per_note: int) -> bool:
     return conn.execute("""SELECT 1 FROM chunks c WHERE c.ord < %s AND NOT EXISTS
                            (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id) LIMIT 1""",
