@@ -73,8 +73,11 @@ def requeue_expired(conn, now: float | None = None) -> list[int]:
 
 
 def run_worker(conn, settings: Settings, embedder, *, visibility_timeout_s: float, once: bool = False,
-               poll_s: float = 1.0, stop: threading.Event | None = None) -> WorkerReport:
-    """Consume the queue until it is empty (`once`) or `stop` is set. Raises nothing for a
+               poll_s: float = 1.0, stop: threading.Event | None = None,
+               handlers: dict | None = None) -> WorkerReport:
+    """Consume the queue until it is empty (`once`) or `stop` is set. handlers: job kind ->
+    handler added to the ingest ones ("file", "url"; cairn.ingest.run.job_handlers), for
+    plugins' own job kinds. Raises nothing for a
     job's failure (it is recorded on the job); KeyboardInterrupt gives the claimed job back
     (released without spending its attempt) and is re-raised."""
     from cairn.ingest.embedding import embed_some
@@ -84,7 +87,7 @@ def run_worker(conn, settings: Settings, embedder, *, visibility_timeout_s: floa
     pid, start = worker_identity()
     report = WorkerReport(worker=start.split("/")[0] + f"/{pid}")
     t0 = time.monotonic()
-    handlers = job_handlers(conn, settings, IngestReport())
+    handlers = {**job_handlers(conn, settings, IngestReport()), **(handlers or {})}
     while not stop.is_set():
         report.reclaimed += requeue_expired(conn)
         batch = J.claim_batch(conn, pid, start, visibility_timeout_s, limit=1)

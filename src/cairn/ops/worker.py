@@ -42,14 +42,15 @@ class WorkerOps:
         return QueuedReport(ids, list(part.failed), list(part.skipped))
 
     def work(self, *, visibility_timeout_s: float = 300.0, once: bool = False, poll_s: float = 1.0,
-             stop: threading.Event | None = None) -> WorkerReport:
+             stop: threading.Event | None = None, handlers: dict | None = None) -> WorkerReport:
         """Consume the job queue (ingest/worker.py) until it is drained (`once`) or `stop`
         is set. visibility_timeout_s: how long a claimed job stays invisible to other
         workers; past it, a job whose worker died is claimed again. Raises InvalidInput for
-        a timeout or poll interval that is not positive."""
+        a timeout or poll interval that is not positive. handlers: extra job kind ->
+        handler (see ingest.worker.run_worker)."""
         if not visibility_timeout_s > 0 or not poll_s > 0:
             raise InvalidInput(f"visibility timeout and poll interval must be positive seconds, "
                                f"got {visibility_timeout_s!r} and {poll_s!r}")
         from cairn.ingest.worker import run_worker
         return run_worker(self.conn, self.settings, self.embedder, visibility_timeout_s=visibility_timeout_s,
-                          once=once, poll_s=poll_s, stop=stop)
+                          once=once, poll_s=poll_s, stop=stop, handlers=handlers)
