@@ -16,7 +16,7 @@ import re
 from typing import Iterable
 
 from cairn.store.keyword import KeywordQueryError
-from cairn.store.postgres.notes import TS_CONFIG
+from cairn.store.postgres.notes import OWNER_SQL, TS_CONFIG
 
 _PART = re.compile(r'^(?:(title|tags)\s*:\s*)?"((?:[^"]|"")*)"(\*)?$')
 _WORD = re.compile(r"[^\W_]+")
@@ -77,12 +77,16 @@ def document_frequency(conn, word: str, prefix: bool = False) -> int:
 
 
 def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
-                       until: str | None = None, tag: str | None = None) -> set[int] | None:
+                       until: str | None = None, tag: str | None = None,
+                       person: str | None = None) -> set[int] | None:
     """As store.keyword.filtered_chunk_ids (times compared as timestamps with their offsets;
     a time without an offset counts as UTC)."""
-    if not types and not since and not until and not tag:
+    if not types and not since and not until and not tag and person is None:
         return None
     where, args = [], []
+    if person is not None:
+        where.append(OWNER_SQL)
+        args.append(person)
     when = ("(coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
             "::timestamptz AT TIME ZONE 'UTC')")
     if types:
