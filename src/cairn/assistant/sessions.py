@@ -67,6 +67,7 @@ class SessionState:
     extracted_upto: int = 0
     last_seq: int = 0
     resolved: dict[str, str] = field(default_factory=dict)
+    owner: str | None = None  # the person (cairn.people) whose session it is; None: the home's own
 
     def summary(self) -> dict:
         """{"id", "channel", "turns", "started", "last"} (the `cairn sessions --json` row)."""
@@ -80,6 +81,7 @@ class SessionState:
         self.last = e.get("at", self.last)
         if t == "start":
             self.channel, self.person = e.get("channel", "cli"), e.get("person", "local")
+            self.owner = e.get("owner") or None
             self.model = e.get("model", "")
             self.started = e.get("at", "")
         elif t == "user":
@@ -125,10 +127,12 @@ class SessionStore:
         return self.dir / f"{sid}.jsonl"
 
     # -- writing -------------------------------------------------------------------------
-    def create(self, channel: str, person: str, model: str) -> SessionState:
-        """Start a session and make it current for (channel, person)."""
+    def create(self, channel: str, person: str, model: str, owner: str | None = None) -> SessionState:
+        """Start a session and make it current for (channel, person); `owner`: the person
+        (cairn.people) it belongs to, None for the home's own person."""
         sid = new_id()
-        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model})
+        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model,
+                          **({"owner": owner} if owner else {})})
         self.set_current(channel, person, sid)
         return self.load(sid)
 
@@ -291,9 +295,10 @@ class MemorySessionStore(SessionStore):
     def path(self, sid: str) -> Path:
         return Path(sid)
 
-    def create(self, channel, person, model):
+    def create(self, channel, person, model, owner=None):
         sid = "incognito-" + secrets.token_hex(3)
-        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model})
+        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model,
+                          **({"owner": owner} if owner else {})})
         return self.load(sid)
 
     def append(self, sid, event):
