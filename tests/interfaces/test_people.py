@@ -136,3 +136,18 @@ def test_mcp_acts_for_cairn_person(shared_home, monkeypatch):
     assert not found[0] and "Bin rota" in found[2] and "Heron log" not in found[2] and "Ana diary" not in found[2]
     assert note[0] and "spare key" not in note[2]
     assert "peanuts" not in recalled[2]
+
+
+def test_a_session_belongs_to_its_person(tmp_path, hash_embedder):
+    from cairn.assistant import Assistant
+    home = tmp_path / "home"
+    with Cairn(home, embedder=hash_embedder, person="ana") as ana, \
+            Cairn(home, embedder=hash_embedder, person="bob") as bob:
+        mine = Assistant(ana, channel="cli", person="local")
+        assert mine.state.owner == "ana"
+        with pytest.raises(NotFound, match="no session"):
+            Assistant(bob, channel="cli", person="local", session_id=mine.state.id)
+        # the current session of the same channel is not handed to another person either
+        theirs = Assistant(bob, channel="cli", person="local")
+        assert theirs.state.id != mine.state.id and theirs.state.owner == "bob"
+        assert Assistant(ana, channel="cli", person="local").state.id == mine.state.id

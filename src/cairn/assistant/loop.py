@@ -77,7 +77,8 @@ class Assistant(Decisions):
         person_of_app = getattr(app.settings, "person", None)
         # the person (cairn.people) this assistant acts for: the service's, else the request's
         self.owner = person_of_app if person_of_app is not None else current_person.get()
-        sid = session_id or (None if new else self.store.current(channel, person))
+        from cairn.assistant.sessions import current_key
+        sid = session_id or (None if new else self.store.current(channel, current_key(person, self.owner)))
         if sid and self.owner is not None and self.store.load(sid).owner != self.owner:
             if session_id:  # another person's session: not found (its existence is not revealed)
                 from cairn.errors import NotFound
@@ -86,7 +87,7 @@ class Assistant(Decisions):
         if sid:
             self.state = self.store.load(sid)
             if session_id:
-                self.store.set_current(channel, person, sid)
+                self.store.set_current(channel, current_key(person, self.owner), sid)
             if self._idle(self.state):
                 self.notices += self._extract("idle")
         elif not open_session:  # only deciding approvals: no new session file
@@ -147,7 +148,8 @@ class Assistant(Decisions):
     def resume(self, sid: str) -> None:
         """Continue session `sid` here (SessionNotFound for an unknown id)."""
         self.state = self.store.load(sid)
-        self.store.set_current(self.channel, self.person, sid)
+        from cairn.assistant.sessions import current_key
+        self.store.set_current(self.channel, current_key(self.person, self.owner), sid)
         self.budget = Budget(None if self.incognito else self.app.settings.home, sid,
                              Limits.from_settings(self.cfg), self.state.usage)
 

@@ -110,6 +110,12 @@ class SessionState:
             self.extracted_upto = max(self.extracted_upto, int(e.get("upto", 0)))
 
 
+def current_key(person: str, owner: str | None) -> str:
+    """The person part of a current-session key: the channel's person, qualified by the
+    owner (cairn.people) when there is one, so each owner has their own current session."""
+    return person if owner is None else f"{person}@{owner}"
+
+
 def new_id() -> str:
     """"s-YYYYMMDD-HHMMSS-xxxxxx" (sortable by start time)."""
     return datetime.now(timezone.utc).strftime("s-%Y%m%d-%H%M%S-") + secrets.token_hex(3)
@@ -133,7 +139,7 @@ class SessionStore:
         sid = new_id()
         self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model,
                           **({"owner": owner} if owner else {})})
-        self.set_current(channel, person, sid)
+        self.set_current(channel, current_key(person, owner), sid)
         return self.load(sid)
 
     def append(self, sid: str, event: dict) -> dict:
