@@ -67,10 +67,16 @@ def bm25(conn, match: str, weights: tuple[float, float, float], limit: int) -> l
 
 
 def document_frequency(conn, word: str, prefix: bool = False) -> int:
-    """Chunks whose keyword row holds `word` (stemmed; `prefix`: words starting with it)."""
+    """Chunks whose keyword row holds `word` (stemmed; `prefix`: words starting with it); a
+    stop word of the configuration counts as in every chunk."""
     terms = _WORD.findall(word.lower())
     if not terms:
         return 0
+    if conn.execute(f"SELECT numnode(plainto_tsquery('{TS_CONFIG}', %s)) = 0", (" ".join(terms),)).fetchone()[0]:
+        # Only stop words of the text search configuration ("her", "s"): the index keeps no
+        # lexeme for them, yet they are in the text; counted as in every chunk, as the most
+        # common words are (FTS5 indexes them, so SQLite's count is large, never 0).
+        return chunk_count(conn)
     q = " <-> ".join(f"'{t}'" + (":*" if prefix else "") for t in terms)
     return conn.execute(f"SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('{TS_CONFIG}', %s)",
                         (q,)).fetchone()[0]
