@@ -38,6 +38,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "memories": ("memories", "extra"),
     "fact_keys": ("memories", "extra"),
     "locks": ("handle",),
+    "graph": ("graph",),
     "db": ("handle",),
 }
 

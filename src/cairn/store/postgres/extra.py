@@ -196,12 +196,9 @@ def insert_alias(conn, alias_key: str, display: str, entity_id: str, *, if_new: 
 
 
 def merge_entity(conn, into: str, other: str) -> None:
-    conn.execute("UPDATE aliases SET entity_id = %s WHERE entity_id = %s", (into, other))
-    conn.execute("""INSERT INTO memory_entities(memory_id, entity_id)
-                    SELECT memory_id, %s FROM memory_entities WHERE entity_id = %s ON CONFLICT DO NOTHING""",
-                 (into, other))
-    conn.execute("DELETE FROM memory_entities WHERE entity_id = %s", (other,))
-    conn.execute("DELETE FROM entities WHERE id = %s", (other,))
+    """As store.memories.merge_entity: the graph's move_entity (store/postgres/graph.py)."""
+    from cairn.store.postgres import graph
+    graph.move_entity(conn, other, into)
 
 
 def link_memory(conn, memory_id: str, entity_id: str) -> None:
@@ -230,7 +227,8 @@ def entity(conn, entity_id: str) -> dict[str, Any] | None:
 
 
 def clear_memory_tables(conn) -> None:
-    conn.execute("TRUNCATE memory_entities, aliases, entities, memories, core_blocks")
+    conn.execute("TRUNCATE entity_mentions, entity_cooccur, graph_state, memory_entities, aliases, entities, "
+                 "memories, core_blocks")
 
 
 # ----------------------------------------------------------------------------- fact keys

@@ -197,7 +197,7 @@ def clear_index(conn) -> None:
     """Empty notes, chunks, links and vectors, keeping vectors in the text-hash cache."""
     conn.execute("""INSERT INTO vector_cache(text_hash, model, vec) SELECT text_hash, model, vec FROM vectors
                     ON CONFLICT (text_hash) DO UPDATE SET model = excluded.model, vec = excluded.vec""")
-    conn.execute("TRUNCATE vectors, links, chunks, notes")
+    conn.execute("TRUNCATE entity_mentions, entity_cooccur, graph_state, vectors, links, chunks, notes")
 
 
 def add_tombstone(conn, note: NoteRow, file_hash: str, trash_path: str | None) -> None:
