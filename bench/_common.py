@@ -169,3 +169,15 @@ def fmt_s(seconds: float) -> str:
 
 def header(title: str) -> None:
     print(f"\n== {title}", flush=True)
+
+
+def fresh_database(server_url: str, name: str) -> str:
+    """Create (dropping any old one) the database `name` on the PostgreSQL server of
+    `server_url` (a postgresql:// URL to any database there) and return its URL; the store
+    option of the quality benchmarks (a fresh index per home)."""
+    import psycopg
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base, _, query = server_url.partition("?")
+    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")

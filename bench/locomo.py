@@ -4,6 +4,7 @@
     python bench/locomo.py                          # all conversations, three modes
     python bench/locomo.py --limit-conversations 1  # quick run
     python bench/locomo.py --fusion rrf             # default: Cairn's own default fusion
+    python bench/locomo.py --store-url postgresql://user@host/postgres   # the same on PostgreSQL
 
 Each conversation of `locomo/locomo-dev.json` becomes a chat JSONL
 (conversation=sample_id, session=session_N, id=dia_id, speaker, time, text) imported with
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -145,9 +147,13 @@ def print_misses(misses: list[tuple[str, dict, list]], n: int) -> None:
 
 
 def run_conversation(sample: dict, modes: list[str], fusion: str | None, captions: bool, workdir: Path,
-                     k: int = 10) -> dict:
-    """Import one conversation and run its questions; returns per-question hits per mode."""
+                     k: int = 10, store_url: str = "") -> dict:
+    """Import one conversation and run its questions; returns per-question hits per mode.
+    store_url: a PostgreSQL server; the conversation's home gets a fresh database there."""
     sid = sample["sample_id"]
+    if store_url:
+        from _common import fresh_database
+        os.environ["CAIRN_STORE_URL"] = fresh_database(store_url, "cairn_locomo_" + re.sub(r"\W", "_", sid).lower())
     home = workdir / f"home-{sid}"
     chat = workdir / f"{sid}-chat.jsonl"
     rows = chat_rows(sample, captions)
@@ -176,19 +182,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated search modes")
     ap.add_argument("--no-captions", action="store_true", help="do not append image captions to messages")
     ap.add_argument("--keep", action="store_true", help="keep the homes in a new bench/out/locomo-run-* folder")
+    ap.add_argument("--store-url", default="",
+                    help="run Cairn on PostgreSQL: a postgresql:// URL of a server; each conversation gets a "
+                         "fresh database there")
     ap.add_argument("--misses", type=int, default=0, metavar="N",
                     help="print N hybrid misses@10 (question, evidence, top hits) for inspection")
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
+    os.environ.pop("CAIRN_STORE_URL", None)  # SQLite unless --store-url
 
     t0 = time.perf_counter()
     path, samples = load_samples(args.limit_conversations)
-    header(f"LoCoMo — {path} ({len(samples)} conversation(s), fusion={fusion_label(args.fusion)})")
+    header(f"LoCoMo — {path} ({len(samples)} conversation(s), fusion={fusion_label(args.fusion)}, "
+           f"store: {'postgresql' if args.store_url else 'sqlite'})")
     convs = []
     with work_dir(args.keep, "locomo-run-", "cairn-locomo-") as workdir:
         for sample in samples:
             try:
-                res = run_conversation(sample, modes, args.fusion, not args.no_captions, workdir)
+                res = run_conversation(sample, modes, args.fusion, not args.no_captions, workdir,
+                                       store_url=args.store_url)
             except CairnError as exc:
                 print(f"{sample['sample_id']}: FAILED: {exc}")
                 continue

@@ -4,6 +4,7 @@
     python bench/scifact.py                      # reuse the cached home, all train queries
     python bench/scifact.py --fresh              # rebuild the home (imports 5,183 abstracts)
     python bench/scifact.py --fusion rrf --limit-queries 200   # default: Cairn's own fusion
+    python bench/scifact.py --store-url postgresql://user@host/postgres   # the same on PostgreSQL
 
 The corpus (`beir-scifact/corpus.jsonl`: _id, title, text) is imported with
 `cairn import notes` (id=_id, title, text) into bench/out/scifact-home, which is kept
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import fcntl
 import hashlib
 import json
@@ -157,14 +159,25 @@ def main(argv: list[str] | None = None) -> int:
                     help="passed to `cairn search --fusion` (weighted | rrf); default: Cairn's default")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated search modes")
     ap.add_argument("--limit-queries", type=int, default=0, help="score only the first N queries")
-    ap.add_argument("--home", type=Path, default=HOME, help=f"cached home (default {HOME})")
+    ap.add_argument("--home", type=Path, default=None, help=f"cached home (default {HOME})")
+    ap.add_argument("--store-url", default="",
+                    help="run Cairn on PostgreSQL: a postgresql:// URL of a server (any database there); the "
+                         "corpus is imported afresh into a new database cairn_scifact (home: scifact-home-pg)")
     args = ap.parse_args(argv)
+    if args.store_url:
+        from _common import fresh_database
+        os.environ["CAIRN_STORE_URL"] = fresh_database(args.store_url, "cairn_scifact")
+        args.home = args.home or OUT / "scifact-home-pg"
+        args.fresh = True  # the database was just created: the home's marker says nothing about it
+    else:
+        os.environ.pop("CAIRN_STORE_URL", None)  # the SQLite index, whatever the shell has
+    args.home = args.home or HOME
     modes = [m for m in args.modes.split(",") if m]
 
     t_start = time.perf_counter()
     root = need(data_dir() / "beir-scifact", "BEIR SciFact")
     corpus, qfile, qrels_file = root / "corpus.jsonl", root / "queries-train.jsonl", root / "qrels" / "train.tsv"
-    header(f"SciFact (train) — corpus {corpus}")
+    header(f"SciFact (train) — corpus {corpus}; store: {'postgresql' if args.store_url else 'sqlite'}")
     try:
         marker = ensure_home(corpus, args.fresh, args.home, args.allow_stale)
     except CairnError as exc:

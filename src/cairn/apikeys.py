@@ -3,7 +3,8 @@
 A key is `cairn_<id>_<secret>`: `id` 8 hex digits (public, names the record), `secret` 43
 URL-safe characters (256 random bits, `secrets.token_urlsafe(32)`). Only its SHA-256 is
 stored, in `<home>/keys.json` (mode 0600): {"keys": [{"id", "name", "scope", "hash",
-"created", "revoked"}]}. The full key is returned once, by `create`. A plain hash (no salt,
+"created", "revoked", "person"?}]}; a key with a person acts for that person only
+(cairn.people). The full key is returned once, by `create`. A plain hash (no salt,
 no stretching) is enough because the secret is random, not a password. Checking compares
 digests with `hmac.compare_digest` (constant time), also for a malformed or unknown key.
 
@@ -44,17 +45,19 @@ def _digest(token: str) -> str:
 
 @dataclass(frozen=True)
 class ApiKey:
-    """A stored key (never its secret): id, name, scope, created, revoked (ISO time or None)."""
+    """A stored key (never its secret): id, name, scope, created, revoked (ISO time or
+    None), person (who the key acts for, cairn.people; None: the home's own person)."""
 
     id: str
     name: str
     scope: str
     created: str
     revoked: str | None = None
+    person: str | None = None
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "scope": self.scope, "created": self.created,
-                "revoked": self.revoked, "active": self.revoked is None}
+                "revoked": self.revoked, "active": self.revoked is None, "person": self.person}
 
 
 class KeyStore:
@@ -93,9 +96,12 @@ class KeyStore:
         tmp.replace(self.path)
         self._stamp = None
 
-    def create(self, name: str, scope: str = "read") -> tuple[ApiKey, str]:
-        """A new key named `name` with `scope`; returns (record, full key). The key is not
-        stored and cannot be shown again."""
+    def create(self, name: str, scope: str = "read", person: str | None = None) -> tuple[ApiKey, str]:
+        """A new key named `name` with `scope`, acting for `person` (None: the home's own
+        person, who sees everything); returns (record, full key). The key is not stored and
+        cannot be shown again. InvalidInput for a malformed person name."""
+        from cairn.people import check_person
+        person = check_person(person)
         if not isinstance(name, str) or not _NAME.match(name):
             raise InvalidInput(f"key name {name!r}: use 1-64 letters, digits, '.', '_' or '-'")
         if scope not in SCOPES:
@@ -111,6 +117,8 @@ class KeyStore:
             token = f"cairn_{kid}_{secrets.token_urlsafe(32)}"
             row = {"id": kid, "name": name, "scope": scope, "hash": _digest(token),
                    "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "revoked": None}
+            if person:
+                row["person"] = person
             self._write(rows + [row])
         return _key(row), token
 
@@ -151,4 +159,4 @@ class KeyStore:
 
 def _key(row: dict) -> ApiKey:
     return ApiKey(str(row.get("id")), str(row.get("name")), str(row.get("scope", "read")),
-                  str(row.get("created", "")), row.get("revoked"))
+                  str(row.get("created", "")), row.get("revoked"), row.get("person") or None)

@@ -131,6 +131,9 @@ class Settings:
     assistant: AssistantSettings = field(default_factory=AssistantSettings)
     max_file_bytes: int = 50_000_000
     vault_dir: Path | None = None
+    # The person this service acts for (not a config key: the service's context, cairn.people):
+    # None = the home's own person, who sees every note; a name sees only their own and shared ones.
+    person: str | None = None
 
     @property
     def vault(self) -> Path:

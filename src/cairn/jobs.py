@@ -56,7 +56,8 @@ class RunResult:
 
 def is_transient(exc: BaseException) -> bool:
     """True for failures worth retrying later: an exception carrying `transient = True`
-    (cairn.fetch network errors), SQLite busy/locked, and OSError other than a missing path
+    (cairn.fetch network errors), SQLite busy/locked, a lost PostgreSQL connection or a
+    serialization conflict, and OSError other than a missing path
     (FileNotFoundError / NotADirectoryError / IsADirectoryError are permanent)."""
     flag = getattr(exc, "transient", None)
     if flag is not None:
@@ -64,6 +65,9 @@ def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, sqlite3.OperationalError):
         msg = str(exc).lower()
         return "locked" in msg or "busy" in msg
+    if type(exc).__module__.startswith("psycopg") and type(exc).__name__ in (
+            "OperationalError", "SerializationFailure", "DeadlockDetected", "PoolTimeout"):
+        return True  # PostgreSQL store: connection lost, serialization conflict
     if isinstance(exc, (FileNotFoundError, NotADirectoryError, IsADirectoryError)):
         return False
     return isinstance(exc, (OSError, TimeoutError, ConnectionError))
@@ -119,6 +123,17 @@ def _me() -> tuple[int, str | None]:
     return _SELF
 
 
+def _owner_alive(pid: int, start: str | None) -> bool:
+    """Whether a job's owner still runs: a `cairn worker` records "host/start" (ingest/
+    worker.py); one on another machine is taken as alive (only its lease can expire)."""
+    if start and "/" in start:
+        import socket
+        host, _, start = start.rpartition("/")
+        if host != socket.gethostname():
+            return True
+    return process_alive(pid, start)
+
+
 def requeue_orphans(conn: sqlite3.Connection, policy: JobSettings, now: float | None = None) -> list[int]:
     """Put back `running` jobs whose owner died or whose lease expired (jobs of live
     owners, this process included, are left alone unless their lease expired). A job that
@@ -131,7 +146,7 @@ def requeue_orphans(conn: sqlite3.Connection, policy: JobSettings, now: float | 
         expired = job.lease_until is not None and job.lease_until < now
         if owner == me and not expired:
             continue
-        if not expired and process_alive(*owner):
+        if not expired and _owner_alive(*owner):
             continue
         why = (f"the process running it (pid {job.owner_pid}) stopped before it finished"
                if not expired else f"its lease expired (owner pid {job.owner_pid})")

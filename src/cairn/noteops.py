@@ -25,6 +25,7 @@ from typing import Any
 
 from cairn import paths as P
 from cairn import vault as V
+from cairn.people import owner_keys
 from cairn.config import Settings
 from cairn.errors import Conflict
 from cairn.ingest import embed_missing, index_note_file
@@ -112,7 +113,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise NoteConflict(f"{V.rel(settings.vault, target)} exists already")
     relpath = V.rel(settings.vault, target)
     fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
-                          "created": N.now_iso()}
+                          "created": N.now_iso(), **owner_keys(settings.person)}
     if tags:
         fm["tags"] = list(tags)
     V.atomic_write(target, V.render_note(fm, body))

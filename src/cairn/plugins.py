@@ -39,6 +39,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.tools.files",
     "cairn.interfaces.cli_store",
     "cairn.interfaces.cli_entities",
+    "cairn.interfaces.cli_worker",
     "cairn.builtin_plugins.llm_backends",
     "cairn.builtin_plugins.parsers",
     "cairn.builtin_plugins.embedders",

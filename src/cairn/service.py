@@ -25,8 +25,9 @@ from cairn.ops.notes import NotesOps, _LazyEmbedder  # noqa: F401
 from cairn.ops.person import PersonOps
 from cairn.ops.search import SearchOps, read_batch_file
 from cairn.ops.store import StoreOps
+from cairn.ops.worker import WorkerOps
 from cairn.store import db
-from cairn.store.backend import SQLiteBackend, open_backend
+from cairn.store.backend import SQLiteBackend, is_postgres, open_backend, open_index
 
 if TYPE_CHECKING:
     from cairn.store.vectors import VectorIndex
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
-class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonOps):
+class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonOps, WorkerOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain
@@ -44,10 +45,22 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
 
     embedder: optional object with `embed(list[str]) -> (n, dim) array` and `model_name`
     (tests pass a counting wrapper); by default the packaged all-MiniLM-L6-v2.
+    person: the person it acts for (cairn.people; default env CAIRN_PERSON, else the home's
+    own person, who sees everything); a named person sees only their own notes, memories and
+    the notes shared with everyone. Raises InvalidInput for a malformed name.
     """
 
-    def __init__(self, home: str | Path | None = None, *, embedder=None, settings: Settings | None = None):
+    def __init__(self, home: str | Path | None = None, *, embedder=None, settings: Settings | None = None,
+                 person: str | None = None):
         self.settings = settings or load_settings(home)
+        import os
+        from cairn.people import check_person
+        # The person this service acts for (cairn.people): given, else env CAIRN_PERSON, else
+        # the settings' (None: the home's own person, who sees everything).
+        chosen = person if person is not None else os.environ.get("CAIRN_PERSON") or None
+        if chosen is not None:
+            import dataclasses
+            self.settings = dataclasses.replace(self.settings, person=check_person(chosen))
         self.settings.ensure_dirs()
         self._conn: sqlite3.Connection | None = None
         self._embedder = embedder
@@ -60,11 +73,15 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
 
     @property
     def conn(self) -> sqlite3.Connection:
-        """The index connection, opened on first use. Raises HomeNotWritable when the index
-        cannot be opened because its folder is not writable, IndexOpenError otherwise."""
+        """The index handle, opened on first use: a SQLite connection on `<home>/index.db`,
+        or with a PostgreSQL store configured (`[store] url` / CAIRN_STORE_URL) a
+        store.postgres.handle.PgConn that the store functions route to PostgreSQL
+        (store/route.py). Raises HomeNotWritable when the SQLite index cannot be opened
+        because its folder is not writable, IndexOpenError otherwise; Unavailable when the
+        PostgreSQL server cannot be reached."""
         if self._conn is None:
             try:
-                self._conn = db.connect(self.settings.index_path)
+                self._conn = open_index(self.settings)
             except (db.IndexOpenError, sqlite3.OperationalError, PermissionError) as exc:
                 folder = self.settings.index_path.parent
                 reason = write_problem(folder) if folder.is_dir() else None
@@ -91,9 +108,26 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
     @property
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
-            from cairn.store.vectors import VectorIndex
-            self._vectors = VectorIndex(self.conn, self.settings.home)
+            if self.on_postgres:
+                from cairn.store.postgres.vectors import PgVectorIndex
+                self._vectors = PgVectorIndex(self.conn)  # type: ignore[assignment]
+            else:
+                from cairn.store.vectors import VectorIndex
+                self._vectors = VectorIndex(self.conn, self.settings.home)
         return self._vectors
+
+    @property
+    def on_postgres(self) -> bool:
+        """True when the index is a PostgreSQL store (`[store] url` / CAIRN_STORE_URL)."""
+        return is_postgres(self.conn)
+
+    def _index_label(self) -> str:
+        """Where the index lives, for status: the SQLite file, or the PostgreSQL URL
+        without its password."""
+        if self.on_postgres:
+            from cairn.ops.store import safe_url
+            return safe_url(self.conn.url)
+        return str(self.settings.index_path)
 
     def close(self) -> None:
         if self._conn is not None:

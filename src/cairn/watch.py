@@ -43,7 +43,7 @@ import watchfiles
 from cairn import vault as V
 from cairn.config import Settings
 from cairn.ingest import is_source_name, iter_sources, skip_source_dir
-from cairn.store import db
+from cairn.store.backend import open_index
 from cairn.store import notes as N
 from cairn.sync import SyncReport, reconcile
 
@@ -85,7 +85,7 @@ class BackgroundEmbedder:
 
     def _run(self) -> None:
         from cairn.ingest import embed_missing
-        conn = db.connect(self.settings.index_path)
+        conn = open_index(self.settings)
         try:
             while not self._stop.is_set():
                 if not self._wake.wait(1.0):
@@ -303,7 +303,7 @@ def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: Ingest
     settings.ensure_dirs()
     for d in settings.inbox_dirs:
         d.mkdir(parents=True, exist_ok=True)
-    conn = db.connect(settings.index_path)
+    conn = open_index(settings)
     w = _Watcher(settings, embedder, conn, ingest, on_event)
     roots = [w.vault, *w.inboxes]
     started = False

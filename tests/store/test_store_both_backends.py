@@ -115,6 +115,9 @@ def test_keyword_search_stems_weights_titles_and_filters_columns(backend):
     assert search(backend, "nest") == [body_hit]
     assert backend.keywords.document_frequency("heron") == 3
     assert backend.keywords.document_frequency("wad", prefix=True) == 1
+    add(backend, "d", "Her", ["she gave her heron a name"])
+    assert backend.keywords.document_frequency("her") >= 1  # a stop word is never "missing" (PostgreSQL)
+    assert backend.keywords.document_frequency("zebra") == 0
     assert search(backend, 'k8s-prod "quoted" OR NOT (') == []  # operators are plain words
     with pytest.raises(KeywordQueryError):
         backend.keywords.bm25('"unbalanced', W, 10)

@@ -73,18 +73,28 @@ class Assistant(Decisions):
         self.last_context: P.Context | None = None
         self._engine = None  # cairn.context.compiler.Engine of the current session
         self.notices: list[str] = []
-        sid = session_id or (None if new else self.store.current(channel, person))
+        from cairn.tools import current_person
+        person_of_app = getattr(app.settings, "person", None)
+        # the person (cairn.people) this assistant acts for: the service's, else the request's
+        self.owner = person_of_app if person_of_app is not None else current_person.get()
+        from cairn.assistant.sessions import current_key
+        sid = session_id or (None if new else self.store.current(channel, current_key(person, self.owner)))
+        if sid and self.owner is not None and self.store.load(sid).owner != self.owner:
+            if session_id:  # another person's session: not found (its existence is not revealed)
+                from cairn.errors import NotFound
+                raise NotFound(f"no session {session_id!r}")
+            sid = None
         if sid:
             self.state = self.store.load(sid)
             if session_id:
-                self.store.set_current(channel, person, sid)
+                self.store.set_current(channel, current_key(person, self.owner), sid)
             if self._idle(self.state):
                 self.notices += self._extract("idle")
         elif not open_session:  # only deciding approvals: no new session file
             from cairn.assistant.sessions import SessionState
             self.state = SessionState(id="")
         else:
-            self.state = self.store.create(channel, person, self.model_spec)
+            self.state = self.store.create(channel, person, self.model_spec, self.owner)
         chosen = self._model.name if self._model is not None else self._spec
         if chosen and self.state.id and chosen != self.state.model:  # an explicit model for a continued session
             self.store.append(self.state.id, {"type": "model_switch", "model": chosen})
@@ -130,7 +140,7 @@ class Assistant(Decisions):
         """End this session (memory extraction runs on it) and start a new one; returns its id.
         What the extraction did is in `self.notices` (shown with the next reply)."""
         self.notices += self.end("new session")
-        self.state = self.store.create(self.channel, self.person, self.model_spec)
+        self.state = self.store.create(self.channel, self.person, self.model_spec, self.owner)
         self.budget = Budget(None if self.incognito else self.app.settings.home, self.state.id,
                              Limits.from_settings(self.cfg))
         return self.state.id
@@ -138,7 +148,8 @@ class Assistant(Decisions):
     def resume(self, sid: str) -> None:
         """Continue session `sid` here (SessionNotFound for an unknown id)."""
         self.state = self.store.load(sid)
-        self.store.set_current(self.channel, self.person, sid)
+        from cairn.assistant.sessions import current_key
+        self.store.set_current(self.channel, current_key(self.person, self.owner), sid)
         self.budget = Budget(None if self.incognito else self.app.settings.home, sid,
                              Limits.from_settings(self.cfg), self.state.usage)
 

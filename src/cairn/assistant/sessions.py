@@ -67,6 +67,7 @@ class SessionState:
     extracted_upto: int = 0
     last_seq: int = 0
     resolved: dict[str, str] = field(default_factory=dict)
+    owner: str | None = None  # the person (cairn.people) whose session it is; None: the home's own
 
     def summary(self) -> dict:
         """{"id", "channel", "turns", "started", "last"} (the `cairn sessions --json` row)."""
@@ -80,6 +81,7 @@ class SessionState:
         self.last = e.get("at", self.last)
         if t == "start":
             self.channel, self.person = e.get("channel", "cli"), e.get("person", "local")
+            self.owner = e.get("owner") or None
             self.model = e.get("model", "")
             self.started = e.get("at", "")
         elif t == "user":
@@ -108,6 +110,12 @@ class SessionState:
             self.extracted_upto = max(self.extracted_upto, int(e.get("upto", 0)))
 
 
+def current_key(person: str, owner: str | None) -> str:
+    """The person part of a current-session key: the channel's person, qualified by the
+    owner (cairn.people) when there is one, so each owner has their own current session."""
+    return person if owner is None else f"{person}@{owner}"
+
+
 def new_id() -> str:
     """"s-YYYYMMDD-HHMMSS-xxxxxx" (sortable by start time)."""
     return datetime.now(timezone.utc).strftime("s-%Y%m%d-%H%M%S-") + secrets.token_hex(3)
@@ -125,11 +133,13 @@ class SessionStore:
         return self.dir / f"{sid}.jsonl"
 
     # -- writing -------------------------------------------------------------------------
-    def create(self, channel: str, person: str, model: str) -> SessionState:
-        """Start a session and make it current for (channel, person)."""
+    def create(self, channel: str, person: str, model: str, owner: str | None = None) -> SessionState:
+        """Start a session and make it current for (channel, person); `owner`: the person
+        (cairn.people) it belongs to, None for the home's own person."""
         sid = new_id()
-        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model})
-        self.set_current(channel, person, sid)
+        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model,
+                          **({"owner": owner} if owner else {})})
+        self.set_current(channel, current_key(person, owner), sid)
         return self.load(sid)
 
     def append(self, sid: str, event: dict) -> dict:
@@ -291,9 +301,10 @@ class MemorySessionStore(SessionStore):
     def path(self, sid: str) -> Path:
         return Path(sid)
 
-    def create(self, channel, person, model):
+    def create(self, channel, person, model, owner=None):
         sid = "incognito-" + secrets.token_hex(3)
-        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model})
+        self.append(sid, {"type": "start", "channel": channel, "person": person, "model": model,
+                          **({"owner": owner} if owner else {})})
         return self.load(sid)
 
     def append(self, sid, event):

@@ -12,7 +12,8 @@ import numpy as np
 from cairn.model import Chunk
 from cairn.store import notes as N
 from cairn.store.locks import exclusive
-from cairn.store.vectors import (cached_vectors, chunks_to_embed, clear_vector_cache, drop_other_models,
+from cairn.store.vectors import (cached_vectors, chunks_to_embed, claim_chunks_to_embed, clear_vector_cache,
+                                 drop_other_models,
                                  other_model_count, put_vectors)
 from cairn.report import Progress
 from cairn.ingest.index import _sha1
@@ -115,3 +116,27 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
             progress("embed", done, len(todo))
     clear_vector_cache(conn)
     return done, len(reused)
+
+
+def embed_some(conn, embedder, max_chunks_per_note: int = 400, *, fact_keys: bool = True,
+               limit: int = EMBED_BATCH) -> int:
+    """Embed up to `limit` chunks that lack a vector, claimed for this process only (on
+    PostgreSQL the rows stay locked, SKIP LOCKED, until their vectors are written, so
+    concurrent workers embed disjoint chunks). Returns how many were embedded (0: none
+    left). Vectors of unchanged text come from the text-hash cache."""
+    model = model_key(embedder)
+    with N.transaction(conn):
+        rows = claim_chunks_to_embed(conn, max_chunks_per_note, limit)
+        if not rows:
+            return 0
+        items = []
+        for r in rows:
+            ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
+            t = embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
+            items.append((r["id"], t, _sha1(t)))
+        cache = cached_vectors(conn, [h for _, _, h in items], model)
+        todo = [it for it in items if it[2] not in cache]
+        fresh = dict(zip([h for _, _, h in todo], embedder.embed([t for _, t, _ in todo]))) if todo else {}
+        put_vectors(conn, [c for c, _, _ in items], [h for _, _, h in items],
+                    np.stack([cache[h] if h in cache else fresh[h] for _, _, h in items]), model)
+    return len(items)

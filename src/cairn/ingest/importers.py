@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from cairn import paths as P
 from cairn import vault as V
+from cairn.people import owner_keys
 from cairn.chunk import chunk_chat, format_chat_message
 from cairn.config import Settings
 from cairn.instants import instant
@@ -119,6 +120,7 @@ def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str,
     """Write a generated vault note (only if its text changed) and index it. undo: gets
     (path, bytes before or None) before the file is written, for `_roll_back`. Raises
     PathOutside (nothing written) when the note's folder leads outside the vault."""
+    fm = {**owner_keys(settings.person), **fm}
     text = V.render_note(fm, body)
     target = settings.vault / relpath
     P.confine(settings.vault, target)

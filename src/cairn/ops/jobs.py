@@ -169,17 +169,11 @@ class JobOps:
         return ChatImportReport(**vars(report), extractions=extractions, extracted=bool(ran))
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:
-        """Rebuild the index from the vault alone. With a PostgreSQL store configured
-        (CAIRN_STORE_URL or `[store] url`), the rebuilt index then replaces the store's
-        contents, verified table by table (StoreOps.migrate_store with replace)."""
+        """Rebuild the index from the vault alone: the configured store's (the SQLite
+        file, or the PostgreSQL store with CAIRN_STORE_URL / `[store] url`)."""
         from cairn.ingest import reindex
-        report = self._traced_ingest("reindex", [], progress,
-                                     lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
-        from cairn.store.backend import store_url
-        url = store_url(self.settings)
-        if url:
-            self.migrate_store(url, replace=True)
-        return report
+        return self._traced_ingest("reindex", [], progress,
+                                   lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
 
     def disk_usage(self) -> R.DiskUsage:
         """Bytes on disk: {"vault", "index" (the database with its WAL/SHM files), "home"
@@ -207,7 +201,8 @@ class JobOps:
         c["missing_vectors"] = max(0, c["missing_vectors"] - keyword_only)
         c["vector_models"] = profile["vector_models"]
         return R.Status({"home": str(self.settings.home), "vault": str(self.settings.vault),
-                         "index": str(self.settings.index_path), "schema_version": db.schema_version(self.conn),
+                         "index": self._index_label(), "backend": "postgresql" if self.on_postgres else "sqlite",
+                         "schema_version": db.schema_version(self.conn),
                          **c, "notes_by_type": profile["notes_by_type"]})
 
 

@@ -36,6 +36,8 @@ class MemoryOps:
         emotional weight (default: weighed from the text). Returns a MemoryChange;
         ValueError for empty text, unknown kind, bad time."""
         from cairn.memory import remember
+        from cairn.people import memory_scope
+        scope = memory_scope(self.settings.person, scope) or "global"
         change = remember(self.conn, self.embedder, text, kind=kind, scope=scope, source=source,
                           source_ids=source_ids, entities=entities, event_time=event_time,
                           confidence=confidence, importance=importance, now=self._when(at),
@@ -50,19 +52,35 @@ class MemoryOps:
                  include_inactive: bool = False) -> R.MemoryList:
         """Memories (active ones, or all with include_inactive), see memory.list_memories."""
         from cairn.memory import list_memories
-        return R.MemoryList(list_memories(self.conn, kind=kind, scope=scope, include_inactive=include_inactive))
+        from cairn.people import memory_scope, memory_visible
+        person = self.settings.person
+        rows = list_memories(self.conn, kind=kind, scope=memory_scope(person, scope) if scope else None,
+                             include_inactive=include_inactive)
+        return R.MemoryList([m for m in rows if memory_visible(m.scope, person)])
+
+    def _own_memory(self, memory_id: str) -> str:
+        """`memory_id` cleaned, if the service's person may see that memory; a memory of
+        another person is not found (MemoryNotFound: its existence is not revealed)."""
+        memory_id = clean_id(memory_id)
+        if self.settings.person is not None:
+            from cairn.memory.store import MemoryNotFound
+            from cairn.people import memory_visible
+            row = self.store.memories.memory_row(memory_id)
+            if row is None or not memory_visible(row["scope"], self.settings.person):
+                raise MemoryNotFound(f"no memory with id {memory_id!r}")
+        return memory_id
 
     def memory_history(self, memory_id: str) -> R.MemoryList:
         """The supersession chain through a memory, oldest first (MemoryNotFound if unknown)."""
         from cairn.memory import history
-        return R.MemoryList(history(self.conn, clean_id(memory_id)))
+        return R.MemoryList(history(self.conn, self._own_memory(memory_id)))
 
     def forget(self, memory_id: str, *, at=None) -> "MemoryChange":
         """Tombstone a memory; returns a MemoryChange: action "forget", or "none" when it was
         already forgotten (memory.store.forget_change). MemoryNotFound (a ValueError) names
         an unknown id."""
         from cairn.memory.store import forget_change
-        change = forget_change(self.conn, clean_id(memory_id), now=self._when(at), vault=self.settings.vault)
+        change = forget_change(self.conn, self._own_memory(memory_id), now=self._when(at), vault=self.settings.vault)
         if change.action == "forget":
             self.events.publish("memory.forgotten", {"id": change.memory.id})
         return change
@@ -71,15 +89,24 @@ class MemoryOps:
                include_history: bool = False) -> R.RecallList:
         """Ranked memories with score breakdowns (see memory.recall for the formula)."""
         from cairn.memory import recall
-        return R.RecallList(recall(self.conn, self.embedder, query, scope=scope, k=k, now=self._when(at),
-                      include_history=include_history, settings=self.settings.memory,
-                      vault=self.settings.vault))
+        from cairn.people import memory_scope, memory_visible
+        person = self.settings.person
+        hits = recall(self.conn, self.embedder, query, scope=memory_scope(person, scope), k=k if person is None else 4 * k,
+                      now=self._when(at), include_history=include_history, settings=self.settings.memory,
+                      vault=self.settings.vault)
+        return R.RecallList([h for h in hits if memory_visible(h.memory.scope, person)][:k])
 
     def core(self, *, scope: str | None = None, at=None) -> "CoreContext":
         """Core blocks plus the top memories (what an assistant puts in its prompt)."""
         from cairn.memory import core_context
-        return core_context(self.conn, scope=scope, limit=self.settings.memory.core_limit,
-                            now=self._when(at))
+        from cairn.people import memory_scope, memory_visible
+        person = self.settings.person
+        ctx = core_context(self.conn, scope=memory_scope(person, scope), limit=self.settings.memory.core_limit,
+                           now=self._when(at))
+        if person is not None:  # core blocks are the home's; a person gets their own memories only
+            ctx.blocks = {}
+            ctx.memories = [m for m in ctx.memories if memory_visible(m.scope, person)]
+        return ctx
 
     def core_set(self, name: str, text: str) -> R.CoreBlock:
         """Create/replace a core block (empty text clears it); returns it as saved."""

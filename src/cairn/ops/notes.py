@@ -41,15 +41,30 @@ class NotesOps:
               raise_interrupt=raise_interrupt)
 
     def find_note(self, ref: str) -> N.NoteRow:
-        """The note `ref` names (id, vault path, file name, title or alias). Raises
-        links.NoteNotFound / links.AmbiguousNote (both ValueError)."""
-        from cairn.links import find_note
-        return find_note(self.conn, ref)
+        """The note `ref` names (id, vault path, file name, title or alias), if the service's
+        person may see it (cairn.people). Raises links.NoteNotFound / links.AmbiguousNote
+        (both ValueError)."""
+        return self._visible_note(ref)
+
+    def _visible_note(self, ref: str, *, write: bool = False) -> N.NoteRow:
+        """find_note for the service's person: a note another person owns is not found
+        (NoteNotFound: its existence is not revealed); a shared note they do not own may be
+        read, not changed (Forbidden when `write`)."""
+        from cairn.links import NoteNotFound, find_note
+        from cairn.people import OWNER_KEY, note_visible
+        note = find_note(self.conn, ref)
+        person = self.settings.person
+        if not note_visible(note.meta, person):
+            raise NoteNotFound(f"no note matches {ref!r}")
+        if write and person is not None and str(note.meta.get(OWNER_KEY) or "") != person:
+            from cairn.errors import Forbidden
+            raise Forbidden(f"the note {note.path} is shared with you, not yours: only its owner may change it")
+        return note
 
     def links(self, ref: str) -> R.NoteLinks:
         """{"note": {id, path, title}, "outgoing": [LinkView], "backlinks": [LinkView]}."""
-        from cairn.links import Resolver, backlinks, find_note, outgoing
-        note = find_note(self.conn, ref)
+        from cairn.links import Resolver, backlinks, outgoing
+        note = self._visible_note(ref)
         resolver = Resolver.from_db(self.conn)
         return R.NoteLinks(note={"id": note.id, "path": note.path, "title": note.title},
                            outgoing=outgoing(self.conn, note.id, resolver),
@@ -76,7 +91,8 @@ class NotesOps:
             raise InvalidInput(f"limit must be between 1 and 1000, got {limit}")
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
-        total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=offset)
+        total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=offset,
+                                                  person=self.settings.person)
         return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
     def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
@@ -93,7 +109,12 @@ class NotesOps:
 
     def recent_notes(self, since: str, limit: int = 10) -> R.NoteSummaries:
         """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
-        return R.NoteSummaries(self.store.notes.recent_notes(since, limit))
+        rows = self.store.notes.recent_notes(since, limit if self.settings.person is None else 1000)
+        if self.settings.person is not None:
+            from cairn.people import note_visible
+            rows = [r for r in rows if (n := self.store.notes.get_note(r["id"])) and
+                    note_visible(n.meta, self.settings.person)][:limit]
+        return R.NoteSummaries(rows)
 
     def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):
         """The reminder scheduler of this home (cairn.schedule.scheduler.Scheduler) with the
@@ -107,6 +128,7 @@ class NotesOps:
     def note_show(self, ref: str) -> R.NoteText:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note
+        self._visible_note(ref)
         return R.NoteText(read_note(self.conn, self.settings, self.embedder, ref))
 
     def note_update(self, ref: str, body: str, mode: str = "overwrite", *,
@@ -115,6 +137,7 @@ class NotesOps:
         file's sha256 when the editor read it (`note_show`'s "file_hash"); a file changed since
         raises noteops.EditConflict and writes nothing."""
         from cairn.noteops import update_note
+        self._visible_note(ref, write=True)
         note = update_note(self.conn, self.settings, self.embedder, ref, body, mode,
                            expected_hash=expected_hash)
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
@@ -131,11 +154,13 @@ class NotesOps:
         """Add a grounded gist (and, with a model, category, tags, key points) to the note's
         frontmatter under `enrichment`; see cairn.enrich. Returns an Enrichment."""
         from cairn.enrich import enrich
+        self._visible_note(ref, write=True)
         return enrich(self, ref, llm)
 
     def note_delete(self, ref: str) -> R.NoteDeleted:
         """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
         from cairn.noteops import delete_note
+        self._visible_note(ref, write=True)
         info = R.NoteDeleted(delete_note(self.conn, self.settings, self.embedder, ref))
         self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
         return info

@@ -48,9 +48,12 @@ class StoreOps:
         from cairn.store.backend import open_postgres
         from cairn.store.postgres.transfer import copy_index
         start = time.monotonic()
+        from cairn.store import db
+        source = db.connect(self.settings.index_path)  # the home's SQLite index, whatever is configured
         backend = open_postgres(to)
         try:
-            rows = copy_index(self.conn, backend, replace=replace)
+            rows = copy_index(source, backend, replace=replace)
         finally:
             backend.close()
+            source.close()
         return MigrateReport(safe_url(to), rows, time.monotonic() - start)

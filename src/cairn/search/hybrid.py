@@ -68,10 +68,10 @@ Connection = Any  # an open store connection (store.backend.open_backend); searc
 
 
 def _allowed_ids(conn: Connection, types: list[str] | None, since: str | None,
-                 until: str | None = None, tag: str | None = None) -> set[int] | None:
+                 until: str | None = None, tag: str | None = None, person: str | None = None) -> set[int] | None:
     """Chunk ids passing the filters (None when there is none): see
     store.keyword.filtered_chunk_ids."""
-    return keyword.filtered_chunk_ids(conn, types, since, until, tag)
+    return keyword.filtered_chunk_ids(conn, types, since, until, tag, person=person)
 
 
 COMMON_DF = 0.2  # a term in more than this fraction of chunks is left out of OR queries
@@ -283,13 +283,14 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
            now: datetime | None = None, group: bool = True, until: str | None = None,
-           tag: str | None = None, entity: str | None = None) -> SearchResult:
+           tag: str | None = None, entity: str | None = None, person: str | None = None) -> SearchResult:
     """Search the index.
 
     query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
     types: note types to keep (e.g. ["pdf", "markdown"]). since: ISO date; keep units whose
     event/created time is on or after it; until: ISO date, on or before it (that whole day);
-    tag: keep notes carrying this tag. group: one hit per unit (note or chat message);
+    tag: keep notes carrying this tag. person: only notes that person owns or that are
+    shared (cairn.people; None: every note). group: one hit per unit (note or chat message);
     False returns the best chunks even when several come from one note (evidence for
     answers). entity: keep only units mentioning this entity (any of its names; graph/).
     Hybrid mode adds the graph, source and context signals (graph/signal.py). Raises
@@ -308,7 +309,7 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     if not query.strip():
         result.warnings.append("empty query")
         return result
-    allowed = _allowed_ids(conn, types, since, until, tag)
+    allowed = _allowed_ids(conn, types, since, until, tag, person)
     if entity is not None:
         from cairn.graph.ops import entity_chunk_ids
         only = entity_chunk_ids(conn, entity)

@@ -232,12 +232,13 @@ def open_backend(settings: Any, conn: sqlite3.Connection | None = None):
     name = getattr(settings, "store", "sqlite") or "sqlite"
     if url and not url.startswith(("postgresql://", "postgres://")):
         raise ConfigError(f"store url must start with postgresql://, got {url.split(':', 1)[0]!r}")
+    if conn is not None and is_postgres(conn):
+        return conn.backend  # the service's PostgreSQL handle (open_index)
     if url and conn is None:
         return open_postgres(url)
     if url:
-        # The service passes its SQLite connection: its operations still run SQL on the
-        # home's index, which stays the working index; `cairn reindex` and `cairn migrate`
-        # refresh the PostgreSQL store from it (ops/store.py).
+        # A SQLite connection given while a store url is set: `cairn migrate` reading the
+        # home's SQLite index to copy it.
         return SQLiteBackend(conn)
     if name != "sqlite":
         raise ConfigError(f"config.toml: store must be one of {', '.join(BACKENDS)}, got {name!r}")
@@ -245,6 +246,28 @@ def open_backend(settings: Any, conn: sqlite3.Connection | None = None):
         from cairn.store import db
         conn = db.connect(settings.index_path)
     return SQLiteBackend(conn)
+
+
+def open_index(settings: Any):
+    """The index handle every store function takes first: a `store.postgres.handle.PgConn`
+    when a PostgreSQL store is configured (`store_url`: the store functions then run their
+    PostgreSQL twins, store/route.py), else a SQLite connection on `<home>/index.db`.
+    Raises ConfigError for a URL that is not postgresql://, Unavailable when the server
+    cannot be reached, db.IndexOpenError / sqlite3 errors for the SQLite file."""
+    from cairn.config import ConfigError
+    url = store_url(settings)
+    if url:
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(f"store url must start with postgresql://, got {url.split(':', 1)[0]!r}")
+        from cairn.store.postgres.handle import PgConn
+        return PgConn(open_postgres(url))
+    from cairn.store import db
+    return db.connect(settings.index_path)
+
+
+def is_postgres(conn: Any) -> bool:
+    """True when `conn` is a PostgreSQL index handle (open_index)."""
+    return type(conn).__name__ == "PgConn"
 
 
 def open_postgres(url: str):

@@ -48,3 +48,8 @@ def conflict_hash(conn: sqlite3.Connection, note_id: str) -> str | None:
     """The source hash last recorded by `record_conflict` for `note_id` (None if none)."""
     row = conn.execute("SELECT conflict_hash FROM vault_copies WHERE note_id = ?", (note_id,)).fetchone()
     return row[0] if row else None
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "copies")  # PostgreSQL twins when conn is a PgConn (store/route.py)

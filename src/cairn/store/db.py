@@ -369,3 +369,8 @@ def set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
     """How long a statement on `conn` waits for another process's lock before it fails
     ("database is locked"); store.db.connect sets BUSY_TIMEOUT_MS."""
     conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "db")  # PostgreSQL twins when conn is a PgConn (store/route.py)

@@ -38,3 +38,8 @@ def replace_fact_keys(conn: sqlite3.Connection, note_id: str, facts: dict[str, l
 def notes_with_fact_keys(conn: sqlite3.Connection) -> list[str]:
     """Ids of the notes that have stored facts."""
     return [r[0] for r in conn.execute("SELECT DISTINCT note_id FROM fact_keys")]
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "fact_keys")  # PostgreSQL twins when conn is a PgConn (store/route.py)

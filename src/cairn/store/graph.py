@@ -282,3 +282,8 @@ def note_kinds(conn: sqlite3.Connection, note_ids: Iterable[str]) -> list[tuple[
 def reset_cooccur(conn: sqlite3.Connection) -> None:
     """Empty the co-occurrence counts (every note is about to be extracted again)."""
     conn.execute("DELETE FROM entity_cooccur")
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "graph")  # PostgreSQL twins when conn is a PgConn (store/route.py)

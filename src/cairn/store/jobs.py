@@ -272,3 +272,8 @@ def payloads(conn: sqlite3.Connection, ids: list[int]) -> list[dict]:
         return []
     return [json.loads(r[0]) for r in conn.execute(
         f"SELECT payload FROM jobs WHERE id IN ({','.join('?' * len(ids))})", ids)]
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "jobs")  # PostgreSQL twins when conn is a PgConn (store/route.py)

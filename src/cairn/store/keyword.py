@@ -15,21 +15,31 @@ from typing import Iterable
 from cairn import instants
 
 
+# A note visible to the person bound to `?` (cairn.people): their own, or shared.
+OWNER_SQL = ("(coalesce(json_extract(n.meta, '$.cairn_owner'), '') = ? "
+             "OR json_extract(n.meta, '$.shared') IS 1)")
+
+
 class KeywordQueryError(RuntimeError):
     """The keyword index refused or failed a query; str() is the backend's message."""
 
 
 def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None,
-                       until: str | None = None, tag: str | None = None) -> set[int] | None:
+                       until: str | None = None, tag: str | None = None,
+                       person: str | None = None) -> set[int] | None:
     """Ids of the chunks passing the filters; None when no filter is given (every chunk is
     allowed). types: note types to keep. since / until: ISO date or time; the chunk's time
     (its event time, else the note's event, created, updated or indexed time) is on or after
     `since` and before the day after `until` (a bare date counts whole). Times are compared as
     instants (cairn.instants: stored texts keep the offset they were written with, so they do
-    not sort in time order). tag: one of the note's tags, exactly."""
-    if not types and not since and not until and not tag:
+    not sort in time order). tag: one of the note's tags, exactly. person: notes that person
+    owns or that are shared (cairn.people; None: every note)."""
+    if not types and not since and not until and not tag and person is None:
         return None
     where, args = [], []
+    if person is not None:
+        where.append(OWNER_SQL)
+        args.append(person)
     when = "coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
     if since or until:
         instants.register(conn)
@@ -122,3 +132,8 @@ def chunk_details(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, sql
 def embeddable_chunk_count(conn: sqlite3.Connection, max_chunks_per_note: int) -> int:
     """Chunks among the first `max_chunks_per_note` of their note (those that get a vector)."""
     return conn.execute("SELECT count(*) FROM chunks WHERE ord < ?", (max_chunks_per_note,)).fetchone()[0]
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "keyword")  # PostgreSQL twins when conn is a PgConn (store/route.py)

@@ -29,3 +29,8 @@ def links_elsewhere(conn: sqlite3.Connection, note_id: str) -> list[sqlite3.Row]
 def all_links(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     """Every link with a target."""
     return conn.execute(_LINK_SQL + " WHERE target != ''").fetchall()
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "links")  # PostgreSQL twins when conn is a PgConn (store/route.py)

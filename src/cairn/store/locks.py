@@ -56,3 +56,8 @@ def exclusive(conn: sqlite3.Connection, name: str) -> Iterator[None]:
         with _guard:
             _held.pop(key, None)
         os.close(fd)  # releases the flock
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "locks")  # PostgreSQL twins when conn is a PgConn (store/route.py)

@@ -213,3 +213,8 @@ def clear_memory_tables(conn: sqlite3.Connection) -> None:
     clear_graph(conn)
     for table in ("memory_entities", "aliases", "entities", "memories_fts", "memories", "core_blocks"):
         conn.execute(f"DELETE FROM {table}")
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "memories")  # PostgreSQL twins when conn is a PgConn (store/route.py)

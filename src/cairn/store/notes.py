@@ -72,10 +72,15 @@ class NoteRow:
 
 
 def list_notes(conn: sqlite3.Connection, *, type: str | None = None, tag: str | None = None,
-               limit: int = 50, offset: int = 0) -> tuple[int, list[NoteRow]]:
+               limit: int = 50, offset: int = 0, person: str | None = None) -> tuple[int, list[NoteRow]]:
     """(total matching, one page of notes ordered by path). `tag` matches one element of the
-    note's tags exactly (JSON array); `limit` rows from `offset`."""
+    note's tags exactly (JSON array); `limit` rows from `offset`; person: only the notes that
+    person owns or that are shared (cairn.people; None: all)."""
     where, args = [], []
+    if person is not None:
+        from cairn.store.keyword import OWNER_SQL
+        where.append(OWNER_SQL.replace("n.meta", "notes.meta"))
+        args.append(person)
     if type:
         where.append("type = ?")
         args.append(type)
@@ -351,3 +356,8 @@ def clear_index(conn: sqlite3.Connection) -> None:
         conn.execute(f"DELETE FROM {table}")
     from cairn.store.graph import clear_graph  # derived from the notes: extracted again
     clear_graph(conn)
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "notes")  # PostgreSQL twins when conn is a PgConn (store/route.py)

@@ -167,3 +167,21 @@ def any_chunk_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int) -> bo
         """SELECT 1 FROM chunks c WHERE c.ord < ? AND NOT EXISTS
            (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id) LIMIT 1""",
         (max_chunks_per_note,)).fetchone() is not None
+
+
+def claim_chunks_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int, limit: int) -> list[sqlite3.Row]:
+    """Up to `limit` rows of `chunks_to_embed`, lowest ids first, for the caller to embed
+    inside its transaction (SQLite: the write transaction keeps other writers out; the
+    PostgreSQL twin locks the rows, SKIP LOCKED)."""
+    return conn.execute(
+        f"""SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
+            JOIN notes n ON n.id = c.note_id
+            LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
+            WHERE c.ord < {int(max_chunks_per_note)}
+              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)
+            ORDER BY c.id LIMIT {int(limit)}""").fetchall()
+
+
+from cairn.store.route import route as _route  # noqa: E402
+
+_route(globals(), "vectors")  # PostgreSQL twins when conn is a PgConn (store/route.py)

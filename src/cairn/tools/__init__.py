@@ -28,6 +28,9 @@ SCOPES: tuple[str, ...] = ("read", "write", "admin")  # each includes the ones b
 # The caller's API-key scope for the current request (REST, MCP over HTTP). Local callers
 # (CLI, stdio MCP, loopback) are trusted: "admin". Adapters set it per request.
 current_scope: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_scope", default="admin")
+# The person the current request acts for (the API key's person, cairn.people); None: the
+# home's own person (local callers, keys without a person).
+current_person: contextvars.ContextVar[str | None] = contextvars.ContextVar("cairn_person", default=None)
 
 
 def required_scope(tool: "Tool") -> str:

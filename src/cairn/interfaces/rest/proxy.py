@@ -62,12 +62,14 @@ class ServiceProxy:
                 result = getattr(svc, name)(*args, **kwargs)
                 return list(result) if inspect.isgenerator(result) else result
 
+            from cairn.tools import current_person
+            person = current_person.get()  # the request's (the MCP runner carries its context)
             if name in READS:
-                return self._rt.readers.submit(self._rt._call, run, 10).result()
+                return self._rt.readers.submit(self._rt._call, run, 10, person).result()
             if self._audit:
                 return self._rt.writer.submit(self._rt._audited, run, self._actor, f"{self._actor}.{name}",
-                                              str(args[0])[:200] if args else None, None).result()
-            return self._rt.writer.submit(self._rt._call, run, 60).result()
+                                              str(args[0])[:200] if args else None, None, person).result()
+            return self._rt.writer.submit(self._rt._call, run, 60, person).result()
 
         call.__name__ = name
         return call

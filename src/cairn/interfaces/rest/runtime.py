@@ -30,6 +30,7 @@ from cairn.config import Settings
 from cairn.errors import NotFound, Unavailable
 from cairn.store.notes import vector_generation
 from cairn.store.vectors import VectorIndex
+from cairn.tools import current_person
 
 WRITE_BUSY_S = 60
 READ_BUSY_S = 10
@@ -139,10 +140,13 @@ class Runtime:
         svc = getattr(self._local, "svc", None)
         if svc is None:
             from cairn.service import Cairn
-            svc = Cairn(settings=self.settings, embedder=self.embedder)
-            from cairn.store.db import set_busy_timeout
-            set_busy_timeout(svc.conn, busy_s)
-            if busy_s == READ_BUSY_S:  # readers use the on-disk vector cache but never rewrite it
+            import dataclasses
+            # its own Settings: the person is set per call (_call)
+            svc = Cairn(settings=dataclasses.replace(self.settings), embedder=self.embedder)
+            if not svc.on_postgres:  # PostgreSQL: row locks, a pool per service, HNSW in the database
+                from cairn.store.db import set_busy_timeout
+                set_busy_timeout(svc.conn, busy_s)
+            if busy_s == READ_BUSY_S and not svc.on_postgres:  # readers use the on-disk vector cache but never rewrite it
                 svc._vectors = _ReaderVectors(svc.conn, svc.settings.home, self._matrix)
             self._local.svc = svc
             with self._all_lock:
@@ -155,7 +159,7 @@ class Runtime:
         with self._reads_done:
             self._reads += 1
         try:
-            return await loop.run_in_executor(self.readers, self._call, fn, READ_BUSY_S)
+            return await loop.run_in_executor(self.readers, self._call, fn, READ_BUSY_S, current_person.get())
         finally:
             with self._reads_done:
                 self._reads -= 1
@@ -178,7 +182,8 @@ class Runtime:
                     target: str | None = None, detail: dict | None = None) -> Any:
         """Run `fn(service)` on the writer thread and audit it (outcome ok or failed)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.writer, self._audited, fn, actor, action, target, detail)
+        return await loop.run_in_executor(self.writer, self._audited, fn, actor, action, target, detail,
+                                          current_person.get())
 
     def progress(self, task: "Task | None" = None):
         """A progress callback `(phase, done, total)` for ingest-like calls: records it on
@@ -195,14 +200,17 @@ class Runtime:
         """Run `fn(service)` on the writer thread without an audit entry (housekeeping that
         records its own, only when it changed something)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.writer, self._call, fn, WRITE_BUSY_S)
+        return await loop.run_in_executor(self.writer, self._call, fn, WRITE_BUSY_S, current_person.get())
 
-    def _call(self, fn, busy_s: int):
+    def _call(self, fn, busy_s: int, person: str | None = None):
+        """`fn(service)` on this thread's service, acting for `person` (the request's: the
+        API key's person, cairn.people; None: the home's own person)."""
         if busy_s == WRITE_BUSY_S:
             self._yield_to_reads()
         if self.stopping.is_set():
             raise Unavailable("the server is stopping; try again once it is back", retry_after=5)
         svc = self.service(busy_s)
+        svc.settings.person = person
         try:
             return fn(svc)
         except KeyboardInterrupt:
@@ -214,9 +222,9 @@ class Runtime:
                                   f"{busy_s} s; nothing was changed — try again", retry_after=5) from None
             raise
 
-    def _audited(self, fn, actor, action, target, detail):
+    def _audited(self, fn, actor, action, target, detail, person: str | None = None):
         try:
-            result = self._call(fn, WRITE_BUSY_S)
+            result = self._call(fn, WRITE_BUSY_S, person)
         except BaseException as exc:
             audit.record(self.home, actor, action, target, "failed",
                          {**(detail or {}), "error": str(exc) or type(exc).__name__})
@@ -245,7 +253,7 @@ class Runtime:
             task.finished = _now()
             self.events.publish("task.progress", task.to_json())
 
-        self.writer.submit(self._audited, run, actor, f"task.{kind}", task.id, None)
+        self.writer.submit(self._audited, run, actor, f"task.{kind}", task.id, None, current_person.get())
         return task
 
     def _release_jobs(self) -> None:

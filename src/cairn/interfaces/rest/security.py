@@ -35,7 +35,7 @@ import uuid
 from cairn.apikeys import KeyStore
 from cairn.config import Settings
 from cairn.errors import CairnError, TooLarge, Unauthorized
-from cairn.tools import current_scope
+from cairn.tools import current_person, current_scope
 
 log = logging.getLogger("cairn.server")
 OPEN_PATHS = ("/healthz",)
@@ -171,12 +171,14 @@ class Guard:
             await send_with_id(message)
 
         token = current_scope.set(principal["scope"])
+        who = current_person.set(principal.get("person"))
         try:
             await self.app(scope, counted_receive, tracking_send)
         except _TooLargeSignal:
             if not started:
                 await _error(send_with_id, _too_large(limit), rid, scope)
         finally:
+            current_person.reset(who)
             current_scope.reset(token)
 
     def _admit(self, scope, headers) -> tuple[dict, bool]:
@@ -201,7 +203,7 @@ class Guard:
         client = (scope.get("client") or ("", 0))[0]
         if token:
             key = self.keys.verify(token)
-            return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id}, True
+            return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id, "person": key.person}, True
         if self.server.trust_loopback and is_loopback(client):
             return {"actor": "local", "scope": "admin", "key_id": None}, False
         path = scope.get("path", "")

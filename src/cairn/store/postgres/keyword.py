@@ -16,7 +16,7 @@ import re
 from typing import Iterable
 
 from cairn.store.keyword import KeywordQueryError
-from cairn.store.postgres.notes import TS_CONFIG
+from cairn.store.postgres.notes import OWNER_SQL, TS_CONFIG
 
 _PART = re.compile(r'^(?:(title|tags)\s*:\s*)?"((?:[^"]|"")*)"(\*)?$')
 _WORD = re.compile(r"[^\W_]+")
@@ -67,22 +67,32 @@ def bm25(conn, match: str, weights: tuple[float, float, float], limit: int) -> l
 
 
 def document_frequency(conn, word: str, prefix: bool = False) -> int:
-    """Chunks whose keyword row holds `word` (stemmed; `prefix`: words starting with it)."""
+    """Chunks whose keyword row holds `word` (stemmed; `prefix`: words starting with it); a
+    stop word of the configuration counts as in every chunk."""
     terms = _WORD.findall(word.lower())
     if not terms:
         return 0
+    if conn.execute(f"SELECT numnode(plainto_tsquery('{TS_CONFIG}', %s)) = 0", (" ".join(terms),)).fetchone()[0]:
+        # Only stop words of the text search configuration ("her", "s"): the index keeps no
+        # lexeme for them, yet they are in the text; counted as in every chunk, as the most
+        # common words are (FTS5 indexes them, so SQLite's count is large, never 0).
+        return chunk_count(conn)
     q = " <-> ".join(f"'{t}'" + (":*" if prefix else "") for t in terms)
     return conn.execute(f"SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('{TS_CONFIG}', %s)",
                         (q,)).fetchone()[0]
 
 
 def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
-                       until: str | None = None, tag: str | None = None) -> set[int] | None:
+                       until: str | None = None, tag: str | None = None,
+                       person: str | None = None) -> set[int] | None:
     """As store.keyword.filtered_chunk_ids (times compared as timestamps with their offsets;
     a time without an offset counts as UTC)."""
-    if not types and not since and not until and not tag:
+    if not types and not since and not until and not tag and person is None:
         return None
     where, args = [], []
+    if person is not None:
+        where.append(OWNER_SQL)
+        args.append(person)
     when = ("(coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
             "::timestamptz AT TIME ZONE 'UTC')")
     if types:

@@ -83,7 +83,10 @@ def list_entities(conn) -> list[dict]:
     for eid, display in conn.execute("SELECT entity_id, display FROM aliases ORDER BY display"):
         aliases.setdefault(eid, []).append(display)
     counts = dict(conn.execute("SELECT entity_id, count(*) FROM memory_entities GROUP BY entity_id").fetchall())
-    return [{"id": r[0], "name": r[1], "kind": r[2], "aliases": aliases.get(r[0], []), "memories": counts.get(r[0], 0)}
+    notes = dict(conn.execute("SELECT entity_id, count(DISTINCT note_id) FROM entity_mentions GROUP BY entity_id")
+                 .fetchall())
+    return [{"id": r[0], "name": r[1], "kind": r[2], "aliases": aliases.get(r[0], []), "memories": counts.get(r[0], 0),
+             "notes": notes.get(r[0], 0)}
             for r in conn.execute("SELECT id, name, kind FROM entities ORDER BY lower(name)")]
 
 

@@ -19,6 +19,9 @@ from cairn.store.notes import NoteRow, keyword_body, now_iso
 TS_CONFIG = "english"
 TSV_SQL = (f"setweight(to_tsvector('{TS_CONFIG}', %s), 'A') || setweight(to_tsvector('{TS_CONFIG}', %s), 'B')"
            f" || setweight(to_tsvector('{TS_CONFIG}', %s), 'C')")
+# A note visible to the person bound to `%s` (cairn.people): their own, or shared.
+OWNER_SQL = ("(coalesce(n.meta::jsonb ->> 'cairn_owner', '') = %s "
+             "OR (n.meta::jsonb -> 'shared') = 'true'::jsonb)")
 _NOTE_COLS = ("id, path, title, type, source, source_hash, file_hash, body_hash, mtime_ns, size, created, "
               "updated, event_time, tags, aliases, meta, warnings, encoding")
 
@@ -55,9 +58,12 @@ def get_note_by_source(conn, source: str) -> NoteRow | None:
 
 
 def list_notes(conn, *, type: str | None = None, tag: str | None = None, limit: int = 50,
-               offset: int = 0) -> tuple[int, list[NoteRow]]:
+               offset: int = 0, person: str | None = None) -> tuple[int, list[NoteRow]]:
     """(total matching, one page of notes ordered by path); as store.notes.list_notes."""
     where, args = [], []
+    if person is not None:
+        where.append(OWNER_SQL.replace("n.meta", "notes.meta"))
+        args.append(person)
     if type:
         where.append("type = %s")
         args.append(type)
@@ -191,7 +197,7 @@ def clear_index(conn) -> None:
     """Empty notes, chunks, links and vectors, keeping vectors in the text-hash cache."""
     conn.execute("""INSERT INTO vector_cache(text_hash, model, vec) SELECT text_hash, model, vec FROM vectors
                     ON CONFLICT (text_hash) DO UPDATE SET model = excluded.model, vec = excluded.vec""")
-    conn.execute("TRUNCATE vectors, links, chunks, notes")
+    conn.execute("TRUNCATE entity_mentions, entity_cooccur, graph_state, vectors, links, chunks, notes")
 
 
 def add_tombstone(conn, note: NoteRow, file_hash: str, trash_path: str | None) -> None:

@@ -103,6 +103,19 @@ CREATE TABLE vault_copies (
 ALTER TABLE memories ADD COLUMN impact INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memories ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
 """),
+    (3, """
+CREATE TABLE entity_mentions (
+    note_id TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE, source_id TEXT NOT NULL DEFAULT '',
+    entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE, method TEXT NOT NULL,
+    count INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (note_id, source_id, entity_id));
+CREATE INDEX entity_mentions_entity ON entity_mentions(entity_id);
+CREATE TABLE entity_cooccur (
+    a TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    b TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    count INTEGER NOT NULL DEFAULT 0, first TEXT, last TEXT, PRIMARY KEY (a, b));
+CREATE INDEX entity_cooccur_b ON entity_cooccur(b);
+CREATE TABLE graph_state (note_id TEXT PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE, file_hash TEXT NOT NULL);
+"""),
 ]
 
 

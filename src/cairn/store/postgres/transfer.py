@@ -73,7 +73,7 @@ def copy_index(src: sqlite3.Connection, backend, *, replace: bool = False) -> di
         if any(have.values()) and not replace:
             raise Conflict(f"the PostgreSQL store is not empty ({have['notes']} notes, {have['memories']} "
                            f"memories); pass --replace to overwrite it")
-        conn.execute(f"TRUNCATE {', '.join(TABLES)}")
+        conn.execute(f"TRUNCATE {', '.join(TABLES)}, entity_mentions, entity_cooccur, graph_state")
         with conn.cursor() as cur:
             _copy_rows(src, cur)
         for table, col in (("chunks", "id"), ("jobs", "id"), ("memories", "rowid")):

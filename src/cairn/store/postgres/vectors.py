@@ -77,3 +77,25 @@ def nearest(conn, query_vec, k: int, allowed: set[int] | None = None) -> list[tu
     text = _text(q)
     args = [text, *args, text, k]
     return [(int(r[0]), float(r[1])) for r in conn.execute(sql, args).fetchall()]
+
+
+class PgVectorIndex:
+    """The service's vector index on PostgreSQL (the twin of store.vectors.VectorIndex):
+    `search` runs `nearest` (HNSW) in the database, nothing is held in memory.
+    conn: a store.postgres.handle.PgConn."""
+
+    def __init__(self, conn, cache_dir=None) -> None:
+        self.conn = conn
+
+    def __len__(self) -> int:
+        with self.conn.session.connection() as pg:
+            return pg.execute("SELECT count(*) FROM vectors").fetchone()[0]
+
+    def refresh(self) -> None:
+        """Nothing to reload: every search reads the database."""
+
+    def search(self, query_vec, k: int, allowed: set[int] | None = None,
+               refresh: bool = True) -> list[tuple[int, float]]:
+        """Top-k (chunk id, cosine similarity), best first (see `nearest`)."""
+        with self.conn.session.connection() as pg:
+            return nearest(pg, query_vec, k, allowed)
