@@ -37,7 +37,8 @@ def test_every_operation_declares_a_result_with_to_json():
     from cairn.enrich import Enrichment
     from cairn.store.vectors import VectorIndex
     from cairn.sync import SyncReport
-    extra = {"CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport,
+    from cairn.ingest.worker import WorkerReport
+    extra = {"WorkerReport": WorkerReport, "CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport,
              "ExportResult": ExportResult, "Answer": Answer, "SearchResult": SearchResult,
              "VectorIndex": VectorIndex, "Enrichment": Enrichment}  # names the service imports only for type checking
     hints = {}

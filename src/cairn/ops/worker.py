@@ -7,10 +7,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from cairn.errors import InvalidInput
-from cairn.ingest.worker import WorkerReport
+
+if TYPE_CHECKING:  # the ingest layer (and numpy) only when a worker runs: cold start
+    from cairn.ingest.worker import WorkerReport
 
 
 @dataclass
