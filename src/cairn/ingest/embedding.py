@@ -92,11 +92,7 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
     if not rows:
         clear_vector_cache(conn)
         return 0, 0
-    items = []
-    for r in rows:
-        ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
-        t = embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
-        items.append((r["id"], t, _sha1(t)))
+    items = _items(rows, fact_keys)
     cache = cached_vectors(conn, [h for _, _, h in items], model)
     reused = [(cid, h) for cid, _, h in items if h in cache]
     if reused:
@@ -118,6 +114,16 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
     return done, len(reused)
 
 
+def _items(rows, fact_keys: bool) -> list[tuple[int, str, str]]:
+    """(chunk id, text to embed, its sha1) of chunk rows to embed (`embed_text`)."""
+    items = []
+    for r in rows:
+        ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
+        t = embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
+        items.append((r["id"], t, _sha1(t)))
+    return items
+
+
 def embed_some(conn, embedder, max_chunks_per_note: int = 400, *, fact_keys: bool = True,
                limit: int = EMBED_BATCH) -> int:
     """Embed up to `limit` chunks that lack a vector, claimed for this process only (on
@@ -129,11 +135,7 @@ def embed_some(conn, embedder, max_chunks_per_note: int = 400, *, fact_keys: boo
         rows = claim_chunks_to_embed(conn, max_chunks_per_note, limit)
         if not rows:
             return 0
-        items = []
-        for r in rows:
-            ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
-            t = embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
-            items.append((r["id"], t, _sha1(t)))
+        items = _items(rows, fact_keys)
         cache = cached_vectors(conn, [h for _, _, h in items], model)
         todo = [it for it in items if it[2] not in cache]
         fresh = dict(zip([h for _, _, h in todo], embedder.embed([t for _, t, _ in todo]))) if todo else {}
