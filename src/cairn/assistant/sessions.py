@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from cairn.jsonl import read_appended
 from cairn.errors import InvalidInput, NotFound
 
 _LOCK = threading.Lock()
@@ -211,18 +212,10 @@ class SessionStore:
             state, off = hit[1], hit[2]
         else:
             state, off = SessionState(id=path.stem), 0
-        with path.open("rb") as f:
-            f.seek(off)
-            data = f.read(st.st_size - off)
-        end = data.rfind(b"\n") + 1  # a torn last line is skipped (until it is completed)
-        for line in data[:end].splitlines():
-            try:
-                e = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(e, dict):
-                state.apply(e)
-        _CACHE[path] = (key, state, off + end)
+        events, upto = read_appended(path, off, st.st_size)  # a torn last line waits until completed
+        for e in events:
+            state.apply(e)
+        _CACHE[path] = (key, state, upto)
         return state
 
     def load(self, sid: str) -> SessionState:

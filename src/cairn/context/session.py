@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+from cairn.jsonl import read_appended
 from cairn.context.compiler import Engine
 from cairn.context.tokens import Counter
 
@@ -34,19 +35,7 @@ def new_events(store, sid: str, engine: Engine) -> list[dict]:
         off = 0
     if size == off:
         return []
-    with path.open("rb") as f:
-        f.seek(off)
-        data = f.read(size - off)
-    end = data.rfind(b"\n") + 1  # a torn last line waits
-    out = []
-    for line in data[:end].splitlines():
-        try:
-            e = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(e, dict):
-            out.append(e)
-    engine.offset = off + end
+    out, engine.offset = read_appended(path, off, size)  # a torn last line waits
     return out
 
 
