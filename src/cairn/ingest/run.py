@@ -85,24 +85,27 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
     return {"file": run_file, "url": run_url}
 
 
-def own_file(settings: Settings, resolved: Path) -> bool:
-    """True for the home folder itself and what is in it (index, session logs, traces,
-    exports, audit log, config), except the folders files arrive in to be ingested: REST and
-    web uploads (`uploads/`), the Telegram inbox (`telegram/inbox/`) and `[sync] inbox`
-    folders. `resolved`: an absolute path with links resolved. The vault has a rule of its own."""
+def own_files(settings: Settings):
+    """A test `is_own(resolved_path) -> bool`: True for the home folder itself and what is in
+    it (index, session logs, traces, exports, audit log, config), except the folders files
+    arrive in to be ingested: REST and web uploads (`uploads/`), the Telegram inbox
+    (`telegram/inbox/`), `[sync] inbox` folders and the vault (which has a rule of its own).
+    The folders are resolved once, not per file of a walk."""
     home = settings.home.resolve()
-    if resolved != home and home not in resolved.parents:
-        return False
-    arrivals = [home / "uploads", home / "telegram" / "inbox", *settings.inbox_dirs]
-    return not any(resolved == a or a in resolved.parents for a in arrivals) and settings.vault.resolve() not in (
-        resolved, *resolved.parents)
+    arrivals = (home / "uploads", home / "telegram" / "inbox", *settings.inbox_dirs, settings.vault.resolve())
+
+    def is_own(resolved: Path) -> bool:
+        if resolved != home and home not in resolved.parents:
+            return False
+        return not any(resolved == a or a in resolved.parents for a in arrivals)
+    return is_own
 
 
 def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
                     report: IngestReport, *, skip_tombstoned: bool = False) -> list[int]:
     """One job per file under `sources` (folders walked) and per URL; a source with a
     pending job is not queued twice. Missing and empty paths, paths inside the vault and
-    Cairn's own files in the home folder (`own_file`) are reported as failed; a folder walk
+    Cairn's own files in the home folder (`own_files`) are reported as failed; a folder walk
     leaves the home's own files out, with one warning. skip_tombstoned: file jobs skip
     sources deleted in Cairn (see `ingest_file`). Returns the job ids, in order."""
     from cairn.store import jobs as J
@@ -110,6 +113,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
     jobs: list[tuple[str, str, dict]] = []
     vault = settings.vault.resolve()
     left_out = 0
+    own_file = own_files(settings)
     for item in sources:
         if isinstance(item, str) and is_url(item):
             jobs.append(("url", item, {"url": item}))
@@ -125,7 +129,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
                                   "(use `cairn reindex` to rebuild from it)"))
             continue
-        if own_file(settings, p.resolve()):
+        if own_file(p.resolve()):
             report.failed.append((str(p), f"is Cairn's own data in its home folder {settings.home} (index, "
                                   "sessions, traces, exports): not ingested"))
             continue
@@ -140,7 +144,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                 report.skipped.append((str(f), f"not a regular file ({kind})"))
                 continue
             resolved = f.resolve()
-            if own_file(settings, resolved):
+            if own_file(resolved):
                 left_out += 1
                 continue
             if vault not in resolved.parents:
