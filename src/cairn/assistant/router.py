@@ -86,33 +86,28 @@ def split_when(text: str) -> tuple[str, str, str] | None:
         return None
     now = datetime.now(tzmod.utc)
     words = text.split()
-    for i in range(len(words) - 1, 0, -1):  # a time first: "tomorrow to book the vet"
-        phrase, what = " ".join(words[:i]), " ".join(words[i:])
-        key = "every" if words[0].lower() == "every" else "at"
-        cand = " ".join(phrase.split()[1:]) if key == "at" and words[0].lower() in ("on", "at", "by") else phrase
-        if not re.match(r"(?i)(?:to|that|about)\b", what):
-            continue
-        try:
-            W.parse_when(cand, tz, now, recurring=key == "every")
-        except Exception:
-            continue
-        what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(), flags=re.I)
-        if what:
-            return what.rstrip(" ,."), key, cand
-    for i in range(1, len(words)):
-        what, phrase = " ".join(words[:i]), " ".join(words[i:])
+
+    def attempt(phrase: str, what: str, strip: str) -> tuple[str, str, str] | None:
+        """(what, key, when) if `phrase` is a time (a leading on/at/by dropped) and `what`
+        is left once a leading to/that/about is dropped; else None."""
         lead = phrase.lower().split()[0]
         key = "every" if lead == "every" else "at"
-        cand = phrase
-        if key == "at" and lead in ("on", "at", "by"):
-            cand = " ".join(phrase.split()[1:])
+        cand = " ".join(phrase.split()[1:]) if key == "at" and lead in ("on", "at", "by") else phrase
         try:
             W.parse_when(cand, tz, now, recurring=key == "every")
         except Exception:
-            continue
+            return None
         what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(), flags=re.I)
-        if what:
-            return what.rstrip(" ,"), key, cand
+        return (what.rstrip(strip), key, cand) if what else None
+
+    for i in range(len(words) - 1, 0, -1):  # a time first: "tomorrow to book the vet"
+        phrase, what = " ".join(words[:i]), " ".join(words[i:])
+        if re.match(r"(?i)(?:to|that|about)\b", what) and (found := attempt(phrase, what, " ,.")):
+            return found
+    for i in range(1, len(words)):  # then a time at the end: "call Ana tomorrow at 9"
+        found = attempt(" ".join(words[i:]), " ".join(words[:i]), " ,")
+        if found:
+            return found
     return None
 
 
