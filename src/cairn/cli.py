@@ -239,8 +239,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
             queries = read_batch_file(batch)
         except (OSError, ValueError) as exc:
             _usage_fail(f"--batch {_error_text(exc)}")
-    with _service() as svc:
-        svc.preload(mode)
+    with _service(preload=mode) as svc:
         if batch is not None:
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since,
                                         entity=entity):
@@ -276,7 +275,7 @@ def ask(question: Optional[str] = typer.Argument(None, help="A question about yo
     if batch is not None:
         return _ask_batch(batch, llm, json_out)
     _early(check_question, question)
-    with _service() as svc:
+    with _service(preload="hybrid") as svc:  # answers start from a hybrid search
         ans = svc.ask(_arg_text(question), llm=llm)
         if trace:
             from cairn.traces import load, render
@@ -316,7 +315,7 @@ def _ask_batch(path: Path, llm: Optional[str], json_out: bool) -> None:
         questions = read_questions(path)
     except (ValueError, OSError) as exc:
         _usage_fail(f"--batch {_error_text(exc)}")
-    with _service() as svc:
+    with _service(preload="hybrid") as svc:
         for row in svc.ask_batch(questions, llm=llm):
             if json_out:
                 sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")

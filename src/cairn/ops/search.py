@@ -53,26 +53,16 @@ class SearchOps:
     def preload(self, mode: str = "hybrid") -> None:
         """Start loading what a search in `mode` needs that a new process lacks, on a
         background thread, and return at once: for hybrid and semantic, the embedding
-        model. Creating its onnxruntime session (~60 ms of CPU) runs outside the GIL, so it
-        overlaps the rest of a cold search's start-up (imports, opening the index, BM25)
-        instead of following it. Errors are left for the search itself to raise."""
+        model's session (cairn.embed.start_loading). Errors are left for the search itself
+        to raise."""
         if mode not in ("hybrid", "semantic"):
             return
         try:
-            load = getattr(self.embedder, "load", None)
+            embedder = self.embedder
         except Exception:  # an unknown embedder name: the search reports it
             return
-        if callable(load) and not getattr(self.embedder, "loaded", True):
-            import threading
-
-            def run() -> None:
-                try:
-                    load()
-                except Exception:  # the search's own call raises it again
-                    pass
-            # Not a daemon: a process that ends early (an error before the search) waits for
-            # the session instead of tearing onnxruntime down under it (SIGABRT).
-            threading.Thread(target=run, name="cairn-preload", daemon=False).start()
+        from cairn.embed import start_loading
+        start_loading(embedder)
 
     def _vectors_pending(self) -> int:
         """Chunks that should have a vector and do not yet (two-phase ingest: text is
