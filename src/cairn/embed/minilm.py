@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from cairn.embed import export as _export
+from cairn.embed import model_files as _export  # names and the manifest; export.py (argparse, tempfile...) only to export
 from cairn.embed.errors import EmbedderUnavailable
 
 DEFAULT_BATCH_SIZE = 8
@@ -200,7 +200,8 @@ class Embedder:
             flush=True,
         )
         try:
-            _export.export_model(d)
+            from cairn.embed.export import export_model
+            export_model(d)
         except Exception as exc:  # ExportError, OSError, ImportError, torch errors...
             raise EmbedderUnavailable(f"could not export the embedding model to {d}: {exc}; {_fix_hint(d)}") from exc
 

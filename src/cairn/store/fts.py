@@ -13,11 +13,32 @@ phrases. `title:WORD` and `tags:WORD` are documented column filters.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uf900-\ufaff"
-_CJK_RE = re.compile(f"([{_CJK}])")
-_TERM_RE = re.compile(f"[{_CJK}]|[^\\W_]+")
+# On ASCII text `[^\W_]+` matches exactly the runs of ASCII letters and digits and no CJK
+# character can occur, so ASCII text (most queries) uses this pattern; the two CJK ones are
+# compiled on first non-ASCII text (their large character classes take ~2-4 ms each to
+# compile, which every cold search paid at import).
+_ASCII_TERM_RE = re.compile(r"[A-Za-z0-9]+")
+
+
+@functools.cache
+def _cjk_re() -> re.Pattern[str]:
+    return re.compile(f"([{_CJK}])")
+
+
+@functools.cache
+def _term_re() -> re.Pattern[str]:
+    return re.compile(f"[{_CJK}]|[^\\W_]+")
+
+
+def _terms(text: str) -> list[str]:
+    """The word and CJK-character terms of `text`, in order."""
+    return (_ASCII_TERM_RE if text.isascii() else _term_re()).findall(text)
+
+
 _FIELD_RE = re.compile(r"^(title|tags):(.+)$", re.IGNORECASE)
 
 STOPWORDS = frozenset(
@@ -29,11 +50,14 @@ STOPWORDS = frozenset(
 
 def index_text(text: str) -> str:
     """Text as stored in the FTS table: CJK characters separated by spaces."""
-    return _CJK_RE.sub(r" \1 ", text) if _CJK_RE.search(text) else text
+    if text.isascii():
+        return text
+    cjk = _cjk_re()
+    return cjk.sub(r" \1 ", text) if cjk.search(text) else text
 
 
 def _phrase(word: str) -> str | None:
-    terms = _TERM_RE.findall(word)
+    terms = _terms(word)
     if not terms:
         return None
     return '"' + " ".join(t.replace('"', '""') for t in terms) + '"'
@@ -41,7 +65,7 @@ def _phrase(word: str) -> str | None:
 
 def query_terms(query: str) -> list[str]:
     """Lower-cased search terms of a query (CJK one character per term)."""
-    return [t.lower() for t in _TERM_RE.findall(query)]
+    return [t.lower() for t in _terms(query)]
 
 
 def build_match_query(query: str, *, drop_stopwords: bool = True, fields: bool = True,
