@@ -27,11 +27,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import tempfile
 import time
 import unicodedata
-import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -307,6 +304,8 @@ def export_notes(app, *, ids: list[str] | None = None, tag: str | None = None, t
     else:
         stem = "cairn-export-" + datetime.fromtimestamp(now, timezone.utc).strftime("%Y%m%d-%H%M%S")
     folder = exports_dir(app.settings.home)
+    import tempfile  # here, not at import: the export tool and command are registered by every
+    import zipfile   # command line that loads the built-in plugins
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -376,6 +375,7 @@ def copy_export(path: str | Path, out: str | Path) -> Path:
     target = out / src.name if out.is_dir() else out
     if not target.parent.is_dir():
         raise NotFound(f"{target.parent}: no such folder")
+    import shutil
     try:
         with open(src, "rb") as fin, open(target, "xb") as fout:
             shutil.copyfileobj(fin, fout)

@@ -12,7 +12,21 @@ import typer
 
 from cairn.hookspecs import hookimpl
 from cairn.interfaces.cli_common import _dump
-from cairn.schedule.scheduler import local_time as _local, reminder_json
+
+
+def _local(when, tz):
+    """A due time in the reminder's own zone (cairn.schedule.scheduler.local_time). The
+    scheduler module (APScheduler's triggers) is imported here, by the commands that print
+    a time, not when the built-in commands are registered (every plugin command pays that)."""
+    from cairn.schedule.scheduler import local_time
+    return local_time(when, tz)
+
+
+def reminder_json(r):
+    """cairn.schedule.scheduler.reminder_json, imported when a command prints one."""
+    from cairn.schedule.scheduler import reminder_json as to_json
+    return to_json(r)
+
 
 reminders_app = typer.Typer(help="List and change reminders (default: list).", invoke_without_command=True)
 schedule_app = typer.Typer(help="Recurring jobs other than reminders: digest, export-cleanup, sync.",
