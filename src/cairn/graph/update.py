@@ -39,9 +39,13 @@ def _unit_entities(conn: sqlite3.Connection, note_id: str) -> tuple[dict[str, li
     return units, units.get("", [])
 
 
-def update_graph(conn: sqlite3.Connection, use_ner: bool = True) -> int:
+def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=None) -> int:
     """Extract entities of every stale note (new or changed file); returns how many notes
-    were processed. use_ner=False skips spaCy (structural names only)."""
+    were processed. use_ner=False skips spaCy (structural names only). entities_many: the
+    function that runs spaCy over a list of texts (default memory.ner.entities_many, in this
+    process; the ingest passes parse.pool.ParsePool.entities_many so that spaCy's model
+    lives in a parse worker, not in the ingest process). When that function fails, the batch
+    is run here instead, with a warning in the log."""
     done = 0
     if not G.has_state(conn):
         G.reset_cooccur(conn)  # rebuilt index (reindex): counts start over
@@ -59,14 +63,23 @@ def update_graph(conn: sqlite3.Connection, use_ner: bool = True) -> int:
             pieces.extend(t for _, t in units)
         ents = []
         if pieces:
-            from cairn.memory import ner
-            ents = ner.entities_many(pieces)
+            ents = _entities(pieces, entities_many)
         with N.transaction(conn):
             for note, chunks, found, units, start in prepared:
                 for i, (unit, _) in enumerate(units):
                     X.add_ner(found, unit, ents[start + i])
                 _apply(conn, note, chunks, X.capped(found))
                 done += 1
+
+
+def _entities(pieces: list[str], entities_many) -> list:
+    if entities_many is not None:
+        try:
+            return entities_many(pieces)
+        except Exception as exc:  # noqa: BLE001 - a dead or failing worker: do it here
+            log.warning("entity extraction in the parse worker failed (%s); running it in this process", exc)
+    from cairn.memory import ner
+    return ner.entities_many(pieces)
 
 
 def _apply(conn: sqlite3.Connection, note, chunks, found: X.Found) -> None:

@@ -65,17 +65,18 @@ def model_key(embedder) -> str:
 
 
 def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,
-                  max_chunks_per_note: int = 400, *, fact_keys: bool = True) -> tuple[int, int]:
+                  max_chunks_per_note: int = 400, *, fact_keys: bool = True,
+                  entities_many=None) -> tuple[int, int]:
     """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
     chunks of each note; later chunks of huge notes stay keyword-only and are counted by
     `cairn status`). fact_keys: embed chat messages with their stored facts (`embed_text`).
     One process at a time (store.locks "embed"): processes sharing a home never embed the
     same chunk twice. First brings the entity graph in line with the notes (graph/update.py:
     entities of new or changed notes), under the same lock. Returns (embedded,
-    reused_from_cache)."""
+    reused_from_cache). entities_many: where spaCy runs (graph.update.update_graph)."""
     with exclusive(conn, "embed"):
         from cairn.graph.update import update_graph
-        update_graph(conn)
+        update_graph(conn, entities_many=entities_many)
         return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys)
 
 

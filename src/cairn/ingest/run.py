@@ -239,6 +239,8 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
     ing = settings.ingest
     pool = ParsePool(ing.parse_workers, ing.parse_memory_mib, ing.parse_timeout_s) if ing.parse_workers > 0 else None
     handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector, pool=pool)
+    # spaCy's entity model runs in the parse worker too: the ingest process stays small.
+    ner_in_worker = pool.entities_many if pool is not None else None
     retries = 0
     try:
         with exclusive(conn, "ingest"):  # one queue runner per home: no source ingested twice at once
@@ -252,7 +254,8 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
                 pool.prefetch([(p, _parse_options(settings)) for p in paths if _needs_parse(conn, settings, p)])
             if embed:
                 report.embedded, report.reused_vectors = embed_missing(
-                    conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys)
+                    conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
+                    entities_many=ner_in_worker)
             if heavy or ids is None:
                 parse_progress = (lambda _p, d, t: progress("parse", d, t)) if progress else None
                 result = run_queue(conn, handlers, settings.jobs, ids=heavy if ids is not None else None,
@@ -262,7 +265,7 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
             report.timings["parsed_s"] = round(_since_start(), 3)
             if embed:
                 more, reused = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                             fact_keys=settings.memory.fact_keys)
+                                             fact_keys=settings.memory.fact_keys, entities_many=ner_in_worker)
                 report.embedded += more
                 report.reused_vectors += reused
                 report.timings["embedded_s"] = round(_since_start(), 3)

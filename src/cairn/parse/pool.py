@@ -43,6 +43,9 @@ from ..model import ParsedDocument
 from .errors import ParseError
 
 HEAVY_KINDS = frozenset({"image", "audio", "pdf"})  # parsed in a worker (detect.detect_kind)
+# A request for named entities (memory/ner.py) instead of a file: spaCy's model (~250 MiB
+# with its libraries) then lives in the worker, not in the ingest process.
+NER_REQUEST = "\x00entities"
 _Key = tuple[str, tuple]
 
 
@@ -70,7 +73,11 @@ def _worker_main(fd_in: int, fd_out: int, memory_bytes: int) -> None:
             return
         key, path, kwargs = msg
         try:
-            reply = (key, "ok", parse_file(Path(path), **kwargs))
+            if path == NER_REQUEST:
+                from cairn.memory.ner import entities_many
+                reply = (key, "ok", entities_many(kwargs["texts"]))
+            else:
+                reply = (key, "ok", parse_file(Path(path), **kwargs))
         except ParseError as exc:
             text = str(exc)
             if "memory" in text.lower() and memory_bytes:
@@ -151,6 +158,7 @@ class ParsePool:
         self._closed = False
         self.peak_rss_mib = 0.0  # largest worker VmHWM seen (a worker's own peak, MiB)
         self.restarts = 0
+        self._requests = 0  # entity requests sent (their keys)
 
     # ------------------------------------------------------------------ public
     def prefetch(self, items: list[tuple[Path | str, dict[str, Any]]]) -> None:
@@ -172,19 +180,37 @@ class ParsePool:
             if key not in self._results and all(q[0] != key for q in self._queue) \
                     and all(w.task is None or w.task[0] != key for w in self._pool):
                 self._queue.insert(0, (key, str(path), dict(kwargs)))
-            self._ensure_driver()
-            self._cond.notify_all()
-            while key not in self._results:
-                if self._closed:
-                    raise ParseError("the parser pool was closed")
-                self._cond.wait(0.5)
-            status, payload = self._results.pop(key)
+        status, payload = self._wait(key)
         if status == "ok":
             return payload
         if status == "os":
             errno, strerror, filename = payload
             raise OSError(errno, strerror, filename)
         raise ParseError(payload[1])
+
+    def entities_many(self, texts: list[str]) -> list:
+        """memory.ner.entities_many run in a worker: for each text, its list of ner.Entity.
+        Goes ahead of the queued files (it waits only for the files the workers already
+        hold). Raises ParseError when the worker fails or dies (the message says why)."""
+        with self._cond:
+            self._requests += 1
+            key: _Key = (NER_REQUEST, (("request", self._requests),))
+            self._queue.insert(0, (key, NER_REQUEST, {"texts": list(texts)}))
+        status, payload = self._wait(key)
+        if status != "ok":
+            raise ParseError(payload[1])
+        return payload
+
+    def _wait(self, key: _Key) -> tuple[str, Any]:
+        """Start the driver and wait for the reply to the queued `key`."""
+        with self._cond:
+            self._ensure_driver()
+            self._cond.notify_all()
+            while key not in self._results:
+                if self._closed:
+                    raise ParseError("the parser pool was closed")
+                self._cond.wait(0.5)
+            return self._results.pop(key)
 
     def close(self) -> None:
         """Stop the workers (the driver thread ends with them)."""
