@@ -1,0 +1,78 @@
+"""Topic support: does the cited evidence say anything about what a question about a named
+subject asks?
+
+"What did Tom Weber say about the boiler?", over notes that mention Tom Weber but never a
+boiler, used to be answered with an unrelated sentence about Tom ("Tom Weber said he would
+lend us his ladder"): the name alone made the sentence score, and in an extractive answer
+the quote always supports itself (issue 13). So for a question about one named subject
+(a chat participant or a note's subject, answer/subject.py), the question's **key terms**
+other than the name (answerability.key_terms: content words less generic question words,
+time words and numbers) must be supported by the passages the answer cites. A key term is
+supported by a passage word when
+
+- their crude stems are equal (support.stem: "boilers", "boiler"), or
+- one (word or stem) is a prefix of the other, both of at least `PREFIX` letters
+  ("adopted" -> "adopt", a prefix of "adoption"), or
+- their word embeddings (the search's sentence embedder, one word each) reach `SYNONYM_COS`
+  ("pet" and "cat" 0.72, "kids" and "children" 0.91, "boiler" and "heating" 0.60; but
+  "boiler" and "ladder" 0.20, "drought" and "flood" 0.51).
+
+The answer abstains when **none** of the key terms is supported (`unsupported_topic`):
+the evidence is about the subject, not about what is asked. One supported term is enough,
+because questions paraphrase ("What pet does Tom have?" is answered by "Tom has a cat").
+`SYNONYM_COS` is a round value read off general word pairs like the ones above, not tuned
+on LoCoMo; bench/README.md gives its effect on LoCoMo dev per half and on the notes set.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from cairn.answer.answerability import key_terms
+from cairn.answer.offtopic import FUNCTION_WORDS
+from cairn.answer.support import content_terms, stem
+from cairn.embed.cache import embed_cached
+
+SYNONYM_COS = 0.55
+PREFIX = 5
+MAX_WORDS = 400  # distinct passage words embedded per question
+
+
+def supported_terms(terms: list[str], evidence: str, embedder) -> set[str]:
+    """The subset of `terms` (surface words) that `evidence` supports (module doc: equal
+    stem, shared prefix of PREFIX letters, or word cosine >= SYNONYM_COS).
+    embedder: `embed(list[str]) -> (n, dim)` unit vectors; None skips the synonym test."""
+    words = list(dict.fromkeys(w for w in content_terms(evidence) if not w.isdigit() and len(w) > 1))
+    stems = {stem(w) for w in words}
+    out: set[str] = set()
+    rest: list[str] = []
+    for t in terms:
+        st = stem(t)
+        if st in stems or any(len(a) >= PREFIX and len(b) >= PREFIX and (a.startswith(b) or b.startswith(a))
+                              for a in (st, t) for b in stems | set(words)):
+            out.add(t)
+        else:
+            rest.append(t)
+    if rest and words and embedder is not None:
+        words = words[:MAX_WORDS]
+        vecs = np.asarray(embed_cached(embedder, rest + words))
+        sims = vecs[:len(rest)] @ vecs[len(rest):].T
+        for t, row in zip(rest, sims):
+            if float(row.max()) >= SYNONYM_COS:
+                out.add(t)
+    return out
+
+
+def unsupported_topic(topic: str, evidence: str, embedder) -> list[str] | None:
+    """The key terms of `topic` (a question with the subject's name removed), surface forms
+    in question order, when there is at least one and `evidence` (the cited passages, joined)
+    supports none of them; otherwise None. Never raises for odd input."""
+    keys = key_terms(topic)
+    terms = [t for t in dict.fromkeys(content_terms(topic)) if stem(t) in keys and not t.isdigit() and t not in FUNCTION_WORDS]
+    if not terms or not re.search(r"\w", evidence):
+        return None
+    if supported_terms(terms, evidence, embedder):
+        return None
+    return terms
