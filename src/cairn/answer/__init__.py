@@ -11,7 +11,8 @@ and no hit is close in meaning: declined naming them, with the nearest notes as 
 -> evidence (chunks whose support for the
 question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
-the question's polarity or kinship word abstains) -> reply. A hypothetical question ("Would
+the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
+about a named subject whose cited notes support none of its key terms abstains) -> reply. A hypothetical question ("Would
 Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
 it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
