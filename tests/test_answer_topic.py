@@ -17,6 +17,7 @@ NOTES = {
     "boiler.md": "# Boiler\n\nThe boiler was last serviced on 9 October 2024 by a technician from Heizung Keller.\n"
                  "The pressure should sit between 1 and 1.5 bar.\n",
     "garden.md": "# Garden\n\nThe tomatoes went in on 3 May. The lavender by the gate needs cutting back in August.\n",
+    "sourdough.md": "# Sourdough\n\nThe loaf that worked best used 72 percent hydration and a 14 hour cold retard.\n",
 }
 
 
@@ -74,3 +75,31 @@ def test_unsupported_topic_lists_the_key_terms_only_when_none_is_supported(real_
     # generic question words, time words and function words are no topic: nothing to check
     assert unsupported_topic("What did say last week?", notes, real_embedder) is None
     assert unsupported_topic("What did say about the boiler?", "", real_embedder) is None
+
+
+def test_subject_absent_reads_text_and_title():
+    from cairn.answer.topic import subject_absent
+    assert subject_absent("Tomasz", [("Sourdough", "The loaf used 72 percent hydration.")])
+    assert not subject_absent("Tom Weber", [("Neighbours", "Weber has a grey cat.")])  # one word of the name
+    assert not subject_absent("Jonas Weber", [("Jonas Weber", "He is a pastry chef.")])  # the note's title
+    assert subject_absent("Tom", [("Notes", "Tomatoes went in on 3 May.")])  # whole words only
+    assert not subject_absent("Tom", [])
+
+
+def _note(n, title, text):
+    from cairn.model import Hit
+    return Hit(id=f"c{n}", note_id=f"n{n}", source_id=None, title=title, path=f"p{n}.md", source=None,
+               snippet=text, text=text, start=0, end=len(text), page=None, score=0.9, signals={"semantic": 0.6})
+
+
+def test_a_note_that_never_names_the_subject_does_not_answer_for_them(real_embedder):
+    from cairn.answer import answer_question
+    loaf = _note(1, "Bread log", "The sourdough loaf that worked best used 72 percent hydration and a cold retard.")
+    ans = answer_question("What does Tom Weber think of the sourdough loaf?", [loaf], real_embedder)
+    assert ans.verdict == "abstain", ans.answer
+    assert "never mention Tom Weber" in ans.answer and not ans.citations
+    # the same note answers a question without a subject, and a note titled with the name answers for them
+    assert answer_question("Which sourdough loaf worked best?", [loaf], real_embedder).verdict == "pass"
+    titled = _note(2, "Tom Weber", "His sourdough loaf used 72 percent hydration and a cold retard.")
+    ans = answer_question("What does Tom Weber think of the sourdough loaf?", [titled], real_embedder)
+    assert ans.verdict == "pass", ans.answer

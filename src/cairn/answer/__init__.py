@@ -31,7 +31,7 @@ from cairn.answer.offtopic import chit_chat, off_topic, pointers
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import unsupported_topic
+from cairn.answer.topic import subject_absent, unsupported_topic
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -375,10 +375,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         # the cited notes must say something about what is asked, not only name the subject
         # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom); chat
         # messages are left to the person check, measured there (answer/topic.py)
-        missing = unsupported_topic(strip_name(question, subject), " ".join(h.text for h in cited_notes), embedder)
-        if missing:
-            listed = ", ".join(f"'{t}'" for t in missing)
-            reason = f"the evidence about {subject} never mentions {listed}"
+        reason = None
+        if subject_absent(subject, [(h.title, h.text) for h in cited_notes]):
+            reason = f"the notes that would answer never mention {subject}"
+        else:
+            missing = unsupported_topic(strip_name(question, subject), " ".join(h.text for h in cited_notes), embedder)
+            if missing:
+                reason = f"the evidence about {subject} never mentions " + ", ".join(f"'{t}'" for t in missing)
+        if reason:
             return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
                           fallback=ans.fallback, evidence=ans.evidence, answerability=info,

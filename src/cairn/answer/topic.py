@@ -20,6 +20,10 @@ supported by a passage word when
 The answer abstains when **none** of the key terms is supported (`unsupported_topic`):
 the evidence is about the subject, not about what is asked. One supported term is enough,
 because questions paraphrase ("What pet does Tom have?" is answered by "Tom has a cat").
+The other half of the same rule (`subject_absent`): the cited notes must name the subject,
+in their text or their title ("What does Tomasz think of the sourdough?" is not answered by a
+sourdough note that never names Tomasz; a note titled "Jonas Weber" answers for Jonas
+although its sentence says "He is a pastry chef").
 `SYNONYM_COS` is a round value read off general word pairs like the ones above, not tuned
 on LoCoMo. The check applies when every cited passage is a note: on LoCoMo dev chats it
 declined 3 more unanswerable questions for 4 answerable ones on conversations 1-3 and 2 for 3
@@ -79,3 +83,13 @@ def unsupported_topic(topic: str, evidence: str, embedder) -> list[str] | None:
     if supported_terms(terms, evidence, embedder):
         return None
     return terms
+
+
+def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
+    """True when none of `passages` ((title, text) pairs of the cited notes) holds a word of
+    `subject` (a name, e.g. "Tom Weber": "Tom" or "Weber" as a whole word, any case)."""
+    words = [w.lower() for w in re.findall(r"\w+", subject) if len(w) >= 2]
+    if not words or not passages:
+        return False
+    pat = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)", re.IGNORECASE)
+    return not any(pat.search(title or "") or pat.search(text or "") for title, text in passages)
