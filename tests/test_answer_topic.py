@@ -17,6 +17,7 @@ NOTES = {
     "boiler.md": "# Boiler\n\nThe boiler was last serviced on 9 October 2024 by a technician from Heizung Keller.\n"
                  "The pressure should sit between 1 and 1.5 bar.\n",
     "garden.md": "# Garden\n\nThe tomatoes went in on 3 May. The lavender by the gate needs cutting back in August.\n",
+    "car.md": "# Car\n\nThe car is a 2017 estate. Its insurance renews every year on 2 November.\n",
     "sourdough.md": "# Sourdough\n\nThe loaf that worked best used 72 percent hydration and a 14 hour cold retard.\n",
 }
 
@@ -103,3 +104,25 @@ def test_a_note_that_never_names_the_subject_does_not_answer_for_them(real_embed
     titled = _note(2, "Tom Weber", "His sourdough loaf used 72 percent hydration and a cold retard.")
     ans = answer_question("What does Tom Weber think of the sourdough loaf?", [titled], real_embedder)
     assert ans.verdict == "pass", ans.answer
+
+
+def test_modifier_pairs():
+    from cairn.answer.topic import modifier_pairs
+    assert modifier_pairs("When does the house insurance renew?") == [("house", "insurance"), ("insurance", "renew")]
+    assert modifier_pairs("How do I change a bicycle-tyre?") == [("bicycle", "tyre")]
+    # names, numbers, words with something between them and generic words make no pair
+    assert modifier_pairs("What did Kowalski Roofing charge in 2024 for the roof?") == []
+    assert modifier_pairs("What is the code of the garage?") == []
+
+
+@pytest.mark.parametrize("question, verdict", [
+    ("When does the house insurance renew?", "abstain"),  # the notes hold the car's insurance
+    ("When does the car insurance renew?", "pass"),
+])
+def test_another_kind_of_the_thing_asked_does_not_answer(tom_app, question, verdict):
+    ans = tom_app.ask(question, llm="none")
+    assert ans.verdict == verdict, ans.answer
+    if verdict == "abstain":
+        assert "never of 'house insurance'" in ans.answer and not ans.citations
+    else:
+        assert "2 November" in ans.answer
