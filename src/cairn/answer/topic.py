@@ -1,11 +1,11 @@
-"""Topic support: does the cited evidence say anything about what a question about a named
-subject asks?
+"""Topic support: do the cited notes say anything about what the question asks? Three checks,
+gathered in `topic_reason`, applied by answer_question when every cited passage is a note.
 
 "What did Tom Weber say about the boiler?", over notes that mention Tom Weber but never a
 boiler, used to be answered with an unrelated sentence about Tom ("Tom Weber said he would
 lend us his ladder"): the name alone made the sentence score, and in an extractive answer
 the quote always supports itself (issue 13). So for a question about one named subject
-(a chat participant or a note's subject, answer/subject.py), the question's **key terms**
+(answer/subject.py, or the person check's participant), the question's **key terms**
 other than the name (answerability.key_terms: content words less generic question words,
 time words and numbers) must be supported by the passages the answer cites. A key term is
 supported by a passage word when
@@ -33,7 +33,7 @@ gold, 24 not, 1 unanswerable) and 41 of 4-5 (14 / 27 / 7): chat questions pair v
 nouns ("start volunteering") that a message says otherwise, so it applies to notes only,
 like the rest of this module (bench/README.md).
 `SYNONYM_COS` is a round value read off general word pairs like the ones above, not tuned
-on LoCoMo. The check applies when every cited passage is a note: on LoCoMo dev chats it
+on LoCoMo. Applied to chat messages too, `unsupported_topic` on LoCoMo dev
 declined 3 more unanswerable questions for 4 answerable ones on conversations 1-3 and 2 for 3
 on 4-5 (category words such as "hobbies" or "children" are rarely said in a chat; the person
 check of answer/answerability.py covers chats), see bench/README.md (2026-12-02, session 2).
