@@ -11,7 +11,8 @@ and no hit is close in meaning: declined naming them, with the nearest notes as 
 -> evidence (chunks whose support for the
 question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
-the question's polarity or kinship word abstains) -> reply. A hypothetical question ("Would
+the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
+about a named subject whose cited notes support none of its key terms abstains) -> reply. A hypothetical question ("Would
 Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
 it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
@@ -30,6 +31,7 @@ from cairn.answer.offtopic import chit_chat, off_topic, pointers
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.tables import table_rows
+from cairn.answer.topic import topic_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -313,7 +315,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     the opposite of the question's polarity or kinship word ("hate" asked, only "love"
     found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
     """
-    about = focus = info = None
+    about = focus = info = subject = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
     if check_answerability:
@@ -367,6 +369,19 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in hits if h.id in cited]))
     else:
         flipped = None
+    cited_notes = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
+    if (not flipped and check_answerability and not ans.abstained and not hypothetical
+            and cited_notes and all(h.speaker is None for h in cited_notes)):
+        # the cited notes must say something about what is asked, not only name the subject
+        # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom), and be
+        # about the kind of thing asked ("house insurance" answered with the car's); chat
+        # messages are left to the person check, measured there (answer/topic.py)
+        reason = topic_reason(question, subject, cited_notes, embedder)
+        if reason:
+            return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
+                          problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
+                          fallback=ans.fallback, evidence=ans.evidence, answerability=info,
+                          pointers=pointers(all_hits))
     if flipped:
         reason = f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'"
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",

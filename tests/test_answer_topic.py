@@ -1,0 +1,128 @@
+"""Topic support (answer/topic.py, issue 13): a question about a named subject is answered
+only when the cited notes say something about what it asks, not merely the subject's name.
+The fixture vault mentions Tom Weber (a cat, a ladder for the gutters) and a boiler, but
+never Tom Weber and a boiler together."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import write
+from cairn.answer.topic import supported_terms, unsupported_topic
+
+NOTES = {
+    "neighbours.md": "# Neighbours\n\nTom Weber lives two doors down and has a grey cat called Pixel.\n"
+                     "Tom Weber said he would lend us his ladder for the gutters next weekend.\n"
+                     "Anna from number 12 runs the street's book swap.\n",
+    "boiler.md": "# Boiler\n\nThe boiler was last serviced on 9 October 2024 by a technician from Heizung Keller.\n"
+                 "The pressure should sit between 1 and 1.5 bar.\n",
+    "garden.md": "# Garden\n\nThe tomatoes went in on 3 May. The lavender by the gate needs cutting back in August.\n",
+    "car.md": "# Car\n\nThe car is a 2017 estate. Its insurance renews every year on 2 November.\n",
+    "sourdough.md": "# Sourdough\n\nThe loaf that worked best used 72 percent hydration and a 14 hour cold retard.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def tom_app(tmp_path_factory, real_embedder):
+    from cairn.service import Cairn
+    root = tmp_path_factory.mktemp("topic")
+    for name, text in NOTES.items():
+        write(root / "v" / name, text)
+    app = Cairn(root / "home", embedder=real_embedder)
+    app.ingest([root / "v"])
+    yield app
+    app.close()
+
+
+@pytest.mark.parametrize("question, missing", [
+    ("What did Tom Weber say about the boiler?", "boiler"),
+    ("What did Tom say about the boiler?", "boiler"),
+    ("What did Tom Weber say about the heating?", "heating"),
+])
+def test_a_subject_named_without_what_is_asked_is_declined(tom_app, question, missing):
+    ans = tom_app.ask(question, llm="none")
+    assert ans.verdict == "abstain", ans.answer
+    assert not ans.citations
+    assert f"'{missing}'" in ans.answer and "Tom" in ans.answer
+    assert ans.pointers  # the nearest notes are offered
+
+
+@pytest.mark.parametrize("question, expect", [
+    ("What did Tom Weber say about the ladder?", "ladder"),
+    ("What did Tom Weber say about the gutters?", "gutters"),
+    ("What pet does Tom Weber have?", "cat"),  # "pet" is supported by "cat" (word embeddings)
+    ("Where does Tom Weber live?", "two doors down"),
+    ("When was the boiler serviced?", "9 October 2024"),  # no named subject: unaffected
+])
+def test_a_subject_with_what_is_asked_is_answered(tom_app, question, expect):
+    ans = tom_app.ask(question, llm="none")
+    assert ans.verdict == "pass", ans.answer
+    assert expect in ans.answer
+
+
+def test_supported_terms_by_stem_prefix_and_synonym(real_embedder):
+    text = "We adopted two kittens; the boilers were replaced and the kids loved the trip."
+    assert supported_terms(["boiler"], text, None) == {"boiler"}  # same stem
+    assert supported_terms(["adoption"], text, None) == {"adoption"}  # shared 5-letter prefix
+    assert supported_terms(["children"], text, None) == set()  # no embedder: no synonyms
+    assert supported_terms(["children", "travel"], text, real_embedder) == {"children", "travel"}
+    assert supported_terms(["ladder", "drought"], text, real_embedder) == set()
+
+
+def test_unsupported_topic_lists_the_key_terms_only_when_none_is_supported(real_embedder):
+    notes = "Tom Weber said he would lend us his ladder for the gutters next weekend."
+    assert unsupported_topic("What did say about the boiler?", notes, real_embedder) == ["boiler"]
+    assert unsupported_topic("What did say about the boiler and the ladder?", notes, real_embedder) is None
+    # generic question words, time words and function words are no topic: nothing to check
+    assert unsupported_topic("What did say last week?", notes, real_embedder) is None
+    assert unsupported_topic("What did say about the boiler?", "", real_embedder) is None
+
+
+def test_subject_absent_reads_text_and_title():
+    from cairn.answer.topic import subject_absent
+    assert subject_absent("Tomasz", [("Sourdough", "The loaf used 72 percent hydration.")])
+    assert not subject_absent("Tom Weber", [("Neighbours", "Weber has a grey cat.")])  # one word of the name
+    assert not subject_absent("Jonas Weber", [("Jonas Weber", "He is a pastry chef.")])  # the note's title
+    assert subject_absent("Tom", [("Notes", "Tomatoes went in on 3 May.")])  # whole words only
+    assert not subject_absent("Tom", [])
+
+
+def _note(n, title, text):
+    from cairn.model import Hit
+    return Hit(id=f"c{n}", note_id=f"n{n}", source_id=None, title=title, path=f"p{n}.md", source=None,
+               snippet=text, text=text, start=0, end=len(text), page=None, score=0.9, signals={"semantic": 0.6})
+
+
+def test_a_note_that_never_names_the_subject_does_not_answer_for_them(real_embedder):
+    from cairn.answer import answer_question
+    loaf = _note(1, "Bread log", "The sourdough loaf that worked best used 72 percent hydration and a cold retard.")
+    ans = answer_question("What does Tom Weber think of the sourdough loaf?", [loaf], real_embedder)
+    assert ans.verdict == "abstain", ans.answer
+    assert "never mention Tom Weber" in ans.answer and not ans.citations
+    # the same note answers a question without a subject, and a note titled with the name answers for them
+    assert answer_question("Which sourdough loaf worked best?", [loaf], real_embedder).verdict == "pass"
+    titled = _note(2, "Tom Weber", "His sourdough loaf used 72 percent hydration and a cold retard.")
+    ans = answer_question("What does Tom Weber think of the sourdough loaf?", [titled], real_embedder)
+    assert ans.verdict == "pass", ans.answer
+
+
+def test_modifier_pairs():
+    from cairn.answer.topic import modifier_pairs
+    assert modifier_pairs("When does the house insurance renew?") == [("house", "insurance"), ("insurance", "renew")]
+    assert modifier_pairs("How do I change a bicycle-tyre?") == [("bicycle", "tyre")]
+    # names, numbers, words with something between them and generic words make no pair
+    assert modifier_pairs("What did Kowalski Roofing charge in 2024 for the roof?") == []
+    assert modifier_pairs("What is the code of the garage?") == []
+
+
+@pytest.mark.parametrize("question, verdict", [
+    ("When does the house insurance renew?", "abstain"),  # the notes hold the car's insurance
+    ("When does the car insurance renew?", "pass"),
+])
+def test_another_kind_of_the_thing_asked_does_not_answer(tom_app, question, verdict):
+    ans = tom_app.ask(question, llm="none")
+    assert ans.verdict == verdict, ans.answer
+    if verdict == "abstain":
+        assert "never of 'house insurance'" in ans.answer and not ans.citations
+    else:
+        assert "2 November" in ans.answer
