@@ -61,7 +61,7 @@ def test_a_pathological_image_is_skipped_and_the_ingest_goes_on(tmp_path, images
 
 
 def test_entities_in_a_worker_are_the_same_as_in_process():
-    from cairn.memory import ner
+    from cairn import ner
     texts = ["Marta Ribeiro met Ana in Lisbon on Tuesday.", "", "The Porto office of Acme Corp closed."]
     pool = ParsePool(workers=1, memory_mib=2048, timeout_s=300)
     try:

@@ -3,7 +3,7 @@
 Sources, in order of trust: frontmatter fields naming people, places or projects
 (FRONTMATTER_KEYS), wikilink targets, tags (kind "topic"), a short markdown title (the note
 is about that entity: method "title"), chat speakers, and spaCy named entities
-(memory/ner.py; labels mapped by NER_KINDS) over the first NER_CHARS characters of a
+(cairn/ner.py; labels mapped by NER_KINDS) over the first NER_CHARS characters of a
 document or note (title and opening: spaCy reads ~4-5k words per CPU second here, so
 reading whole documents would more than double ingest time) and over each chat message
 whole (its own unit). Every name comes from the note's
@@ -104,7 +104,7 @@ def ner_units(note, chunks) -> list[tuple[str, str]]:
 
 
 def add_ner(found: Found, unit: str, ents) -> None:
-    """Add spaCy entities (memory.ner.Entity) found in one unit."""
+    """Add spaCy entities (cairn.ner.Entity) found in one unit."""
     for ent in ents:
         kind = NER_KINDS.get(ent.label)
         if kind:

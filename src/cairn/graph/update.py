@@ -3,7 +3,7 @@ file changed since its last extraction (graph_state), link them to the canonical
 table (memory/entities.py: one entity per folded alias), replace the note's mentions and
 update co-occurrence counts (pairs of one unit, dated by the unit's time).
 
-spaCy is loaded once per process (memory/ner.py) and run over BATCH notes at a time.
+spaCy is loaded once per process (cairn/ner.py) and run over BATCH notes at a time.
 Measured cost: bench/README.md (issue 17 section).
 """
 
@@ -42,7 +42,7 @@ def _unit_entities(conn: sqlite3.Connection, note_id: str) -> tuple[dict[str, li
 def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=None) -> int:
     """Extract entities of every stale note (new or changed file); returns how many notes
     were processed. use_ner=False skips spaCy (structural names only). entities_many: the
-    function that runs spaCy over a list of texts (default memory.ner.entities_many, in this
+    function that runs spaCy over a list of texts (default cairn.ner.entities_many, in this
     process; the ingest passes parse.pool.ParsePool.entities_many so that spaCy's model
     lives in a parse worker, not in the ingest process). When that function fails, the batch
     is run here instead, with a warning in the log."""
@@ -78,7 +78,7 @@ def _entities(pieces: list[str], entities_many) -> list:
             return entities_many(pieces)
         except Exception as exc:  # noqa: BLE001 - a dead or failing worker: do it here
             log.warning("entity extraction in the parse worker failed (%s); running it in this process", exc)
-    from cairn.memory import ner
+    from cairn import ner
     return ner.entities_many(pieces)
 
 

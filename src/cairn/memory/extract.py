@@ -30,7 +30,8 @@ import re
 import time
 from typing import Any
 
-from cairn.memory import affect, grounding, ner
+from cairn import ner
+from cairn.memory import affect, grounding
 from cairn.memory.extract_model import KINDS, ExtractedFact, ExtractionResult, Message
 from cairn.memory.rules import find_relations, rule_facts
 from cairn.errors import InvalidInput

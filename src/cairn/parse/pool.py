@@ -43,7 +43,7 @@ from ..model import ParsedDocument
 from .errors import ParseError
 
 HEAVY_KINDS = frozenset({"image", "audio", "pdf"})  # parsed in a worker (detect.detect_kind)
-# A request for named entities (memory/ner.py) instead of a file: spaCy's model (~250 MiB
+# A request for named entities (cairn/ner.py) instead of a file: spaCy's model (~250 MiB
 # with its libraries) then lives in the worker, not in the ingest process.
 NER_REQUEST = "\x00entities"
 _Key = tuple[str, tuple]
@@ -74,7 +74,7 @@ def _worker_main(fd_in: int, fd_out: int, memory_bytes: int) -> None:
         key, path, kwargs = msg
         try:
             if path == NER_REQUEST:
-                from cairn.memory.ner import entities_many
+                from cairn.ner import entities_many
                 reply = (key, "ok", entities_many(kwargs["texts"]))
             else:
                 reply = (key, "ok", parse_file(Path(path), **kwargs))
@@ -189,7 +189,7 @@ class ParsePool:
         raise ParseError(payload[1])
 
     def entities_many(self, texts: list[str]) -> list:
-        """memory.ner.entities_many run in a worker: for each text, its list of ner.Entity.
+        """cairn.ner.entities_many run in a worker: for each text, its list of ner.Entity.
         Goes ahead of the queued files (it waits only for the files the workers already
         hold). Raises ParseError when the worker fails or dies (the message says why)."""
         with self._cond:
