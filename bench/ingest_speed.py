@@ -19,7 +19,9 @@ Steps (each figure is printed in one table at the end; nothing is asserted):
 2. the same command again with nothing changed: wall time and peak RSS;
 3. warm search latency in one process (Python API, `Cairn.search`, k=10) over ~200 queries
    (Dendron note titles containing a word; with --pad-scifact half are SciFact train queries), p50/p95 per
-   mode, after a warm-up query per mode (the first query's time is shown separately);
+   mode, after a warm-up query per mode (the first query's time is shown separately), with
+   the p95/p50 ratio and the process CPU seconds per query (all threads), whose ratio a busy
+   machine distorts less than the wall times;
 4. cold `cairn search QUERY --k 10 --json` wall time, a new process each run (median of
    --cold-runs), for the hybrid and the keyword mode, interleaved with the floor
    `python -c "import numpy, onnxruntime"` (same Python, same runs), and the ratios of the
@@ -288,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from cairn.service import Cairn
     lat: dict[str, list[float]] = {}
+    cpu_lat: dict[str, list[float]] = {}  # CPU seconds of the whole process per query (all threads)
     first_q: dict[str, float] = {}
     svc = Cairn(lat_home)
     zero_hits: dict[str, int] = {}
@@ -298,21 +301,26 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             svc.search(queries[0], k=10, mode=mode)
             first_q[mode] = time.perf_counter() - t
-            times, zero = [], 0
+            times, cpus, zero = [], [], 0
             for q in queries:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 res = svc.search(q, k=10, mode=mode)
                 times.append(time.perf_counter() - t)
+                cpus.append(time.process_time() - c)
                 zero += not res.hits
-            lat[mode], zero_hits[mode] = times, zero
+            lat[mode], zero_hits[mode], cpu_lat[mode] = times, zero, cpus
     finally:
         svc.close()
     nchunks = status["chunks"] if not args.pad_scifact else info["chunks"]
     for mode in MODES:
         ms = [x * 1000 for x in lat[mode]]
+        cms = [x * 1000 for x in cpu_lat[mode]]
         rows.append([f"warm search {mode} (k=10)", f"p50 {statistics.median(ms):.1f} ms",
                      f"p95 {pct(ms, 95):.1f} ms", "",
-                     f"{len(ms)} queries over {nchunks} chunks; first query {fmt_s(first_q[mode])}"
+                     f"{len(ms)} queries over {nchunks} chunks; p95/p50 {pct(ms, 95) / statistics.median(ms):.2f}x "
+                     f"(wall); CPU per query p50 {statistics.median(cms):.1f} ms, p95 {pct(cms, 95):.1f} ms, "
+                     f"{pct(cms, 95) / statistics.median(cms):.2f}x (all threads: less sensitive to the "
+                     f"machine's load); first query {fmt_s(first_q[mode])}"
                      + (f"; {zero_hits[mode]} with no hits" if zero_hits[mode] else "")])
 
     # A realistic query for the cold runs: the first one with at least three words.
