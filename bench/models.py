@@ -284,11 +284,12 @@ def locomo_eval(model, cache: Path, tune: set[str], alphas: list[float]) -> dict
         questions, _ = questions_of(sample, set(ids))
         kwi = Keyword(texts)
         half = "tune" if sample["sample_id"] in tune else "held"
+        qvecs = [model.query(q["query"]) for q in questions]
         for alpha in alphas:
             m = neighbour_mix(mat, sessions, alpha)
-            for q in questions:
+            for q, qv in zip(questions, qvecs):
                 ev = set(q["evidence"])
-                kw, sem = kwi.search(q["query"]), dense(m, model.query(q["query"]))
+                kw, sem = kwi.search(q["query"]), dense(m, qv)
                 for name, ranked in (("keyword", [c for c, _ in kw]), ("dense", [c for c, _ in sem]),
                                      ("hybrid", fuse(kw, sem))):
                     res.setdefault((alpha, name, half), []).append(bool(ev & {ids[c] for c in ranked[:10]}))
