@@ -28,8 +28,8 @@ the dense channel, and their fusion as Cairn's default "weighted" fusion does it
 weights 1:1). Cairn's graph, context, source and speaker signals are not applied here: the
 comparison isolates the model.
 
-Cost: chunks per CPU-second (process CPU time of embedding the SciFact subset texts, as
-stored or freshly measured), query embedding CPU and wall p50 over 40 queries, and cold start:
+Cost: chunks per CPU-second (process CPU time of embedding the SciFact subset texts and the
+LoCoMo messages, recorded beside the cached vectors when they were embedded), query embedding CPU and wall p50 over 40 queries, and cold start:
 median of 3 fresh processes that import the runtime, load the model and embed one query, next
 to the floor `import numpy, onnxruntime` (issue 16).
 """
@@ -280,7 +280,10 @@ def locomo_eval(model, cache: Path, tune: set[str], alphas: list[float]) -> dict
         rows = chat_rows(sample)
         texts = [f"{r['speaker']}: {r['text']}" for r in rows]
         ids, sessions = [r["id"] for r in rows], [r["session"] for r in rows]
-        mat, _ = embed_cached(model, texts, cache, f"locomo-{sample['sample_id']}")
+        mat, cost = embed_cached(model, texts, cache, f"locomo-{sample['sample_id']}")
+        total = res.setdefault("cost", [0, 0.0])
+        total[0] += cost["texts"]
+        total[1] += cost["cpu_s"]
         questions, _ = questions_of(sample, set(ids))
         kwi = Keyword(texts)
         half = "tune" if sample["sample_id"] in tune else "held"
@@ -352,6 +355,7 @@ def main(argv=None) -> int:
         qcpu, qwall = query_latency(model)
         cold = None if args.no_cold else cold_start(model.cold)
         rate = sf["cost"]["texts"] / sf["cost"]["cpu_s"] if sf and sf["cost"]["cpu_s"] else float("nan")
+        msg_rate = lc["cost"][0] / lc["cost"][1] if lc and lc.get("cost") and lc["cost"][1] else float("nan")
 
         def hit(alpha, mode, half):
             v = lc.get((alpha, mode, half), []) if lc else []
@@ -361,7 +365,7 @@ def main(argv=None) -> int:
                      f"{sf['hybrid']:.4f}" if sf else "-",
                      hit(alphas[0], "dense", "tune"), hit(alphas[0], "dense", "held"),
                      hit(alphas[0], "hybrid", "tune"), hit(alphas[0], "hybrid", "held"),
-                     f"{rate:.1f}", f"{qcpu:.1f} / {qwall:.1f}",
+                     f"{rate:.1f}", f"{msg_rate:.0f}", f"{qcpu:.1f} / {qwall:.1f}",
                      "-" if cold is None else f"{cold:.2f} s ({cold / floor:.2f}x)"])
         for a in alphas:
             loco_rows.append([name, a, hit(a, "dense", "tune"), hit(a, "dense", "held"),
@@ -371,12 +375,12 @@ def main(argv=None) -> int:
         return 1
     docs = (f"{args.scifact_docs}-doc subset, {args.scifact_queries or 'all'} queries"
             if args.scifact_docs else "skipped")
-    header(f"Models (SciFact train nDCG@10 on a {docs}; LoCoMo hit@10 tune {sorted(tune)} / held out; "
+    header(f"Models (SciFact train nDCG@10: {docs}; LoCoMo hit@10 tune {sorted(tune)} / held out; "
            f"core fusion without graph signals)")
     if floor is not None:
         print(f"cold-start floor `import numpy, onnxruntime`: {floor:.2f} s")
     print(table(["model", "SciFact kw", "SciFact dense", "SciFact hybrid", "LoCoMo dense tune",
-                 "LoCoMo dense held", "LoCoMo hybrid tune", "LoCoMo hybrid held", "chunks/CPU-s",
+                 "LoCoMo dense held", "LoCoMo hybrid tune", "LoCoMo hybrid held", "SciFact chunks/CPU-s", "LoCoMo msgs/CPU-s",
                  "query CPU/wall ms p50", "cold query (x floor)"], rows))
     if len(alphas) > 1 or alphas[0] != 0:
         header("LoCoMo neighbour context: vector + alpha x mean(previous, next message of the session)")
