@@ -342,6 +342,9 @@ def main(argv=None) -> int:
     tune = set(args.tune.split(","))
     alphas = [float(a) for a in args.neighbours.split(",") if a.strip()]
     floor = None if args.no_cold else cold_start("import numpy, onnxruntime")
+    unknown = [m for m in args.models.split(",") if m and m not in MODELS]
+    if unknown:
+        ap.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(MODELS)}")
     rows, loco_rows = [], []
     for name in [m for m in args.models.split(",") if m]:
         header(f"{name}: {MODELS[name].package}")
