@@ -113,7 +113,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise NoteConflict(f"{V.rel(settings.vault, target)} exists already")
     relpath = V.rel(settings.vault, target)
     fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
-                          "created": N.now_iso(), **owner_keys(settings.person)}
+                          "created": N.now_iso(), **owner_keys(settings.owner)}
     if tags:
         fm["tags"] = list(tags)
     V.atomic_write(target, V.render_note(fm, body))

@@ -74,7 +74,7 @@ class Assistant(Decisions):
         self._engine = None  # cairn.context.compiler.Engine of the current session
         self.notices: list[str] = []
         from cairn.tools import current_person
-        person_of_app = getattr(app.settings, "person", None)
+        person_of_app = getattr(app.settings, "owner", None)
         # the person (cairn.people) this assistant acts for: the service's, else the request's
         self.owner = person_of_app if person_of_app is not None else current_person.get()
         from cairn.assistant.sessions import current_key
@@ -450,7 +450,7 @@ class Assistant(Decisions):
     def engine(self):
         """The context engine of the current session, synced with its log."""
         from cairn.context.session import engine_for
-        self._engine = engine_for(self._engine, self.store, self.state.id, self._summariser())
+        self._engine = engine_for(self._engine, self.store, self.state.id, self._summariser(), owner=self.owner)
         return self._engine
 
     def _summariser(self):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 import json
+import re
 from dataclasses import dataclass, field
 
 from cairn import results as R
@@ -37,7 +38,7 @@ class MemoryOps:
         ValueError for empty text, unknown kind, bad time."""
         from cairn.memory import remember
         from cairn.people import memory_scope
-        scope = memory_scope(self.settings.person, scope) or "global"
+        scope = memory_scope(self.settings.owner, scope) or "global"
         change = remember(self.conn, self.embedder, text, kind=kind, scope=scope, source=source,
                           source_ids=source_ids, entities=entities, event_time=event_time,
                           confidence=confidence, importance=importance, now=self._when(at),
@@ -53,7 +54,7 @@ class MemoryOps:
         """Memories (active ones, or all with include_inactive), see memory.list_memories."""
         from cairn.memory import list_memories
         from cairn.people import memory_scope, memory_visible
-        person = self.settings.person
+        person = self.settings.owner
         rows = list_memories(self.conn, kind=kind, scope=memory_scope(person, scope) if scope else None,
                              include_inactive=include_inactive)
         return R.MemoryList([m for m in rows if memory_visible(m.scope, person)])
@@ -62,11 +63,11 @@ class MemoryOps:
         """`memory_id` cleaned, if the service's person may see that memory; a memory of
         another person is not found (MemoryNotFound: its existence is not revealed)."""
         memory_id = clean_id(memory_id)
-        if self.settings.person is not None:
+        if self.settings.owner is not None:
             from cairn.memory.store import MemoryNotFound
             from cairn.people import memory_visible
             row = self.store.memories.memory_row(memory_id)
-            if row is None or not memory_visible(row["scope"], self.settings.person):
+            if row is None or not memory_visible(row["scope"], self.settings.owner):
                 raise MemoryNotFound(f"no memory with id {memory_id!r}")
         return memory_id
 
@@ -90,7 +91,7 @@ class MemoryOps:
         """Ranked memories with score breakdowns (see memory.recall for the formula)."""
         from cairn.memory import recall
         from cairn.people import memory_scope, memory_visible
-        person = self.settings.person
+        person = self.settings.owner
         hits = recall(self.conn, self.embedder, query, scope=memory_scope(person, scope), k=k if person is None else 4 * k,
                       now=self._when(at), include_history=include_history, settings=self.settings.memory,
                       vault=self.settings.vault)
@@ -100,18 +101,25 @@ class MemoryOps:
         """Core blocks plus the top memories (what an assistant puts in its prompt)."""
         from cairn.memory import core_context
         from cairn.people import memory_scope, memory_visible
-        person = self.settings.person
+        person = self.settings.owner
+        from cairn.people import own_core_blocks
         ctx = core_context(self.conn, scope=memory_scope(person, scope), limit=self.settings.memory.core_limit,
                            now=self._when(at))
-        if person is not None:  # core blocks are the home's; a person gets their own memories only
-            ctx.blocks = {}
+        ctx.blocks = own_core_blocks(ctx.blocks, person)  # each person has their own blocks
+        if person is not None:  # ...and gets their own memories only
             ctx.memories = [m for m in ctx.memories if memory_visible(m.scope, person)]
         return ctx
 
     def core_set(self, name: str, text: str) -> R.CoreBlock:
-        """Create/replace a core block (empty text clears it); returns it as saved."""
+        """Create/replace a core block of the service's person (empty text clears it);
+        returns it as saved. A named person's block is stored as "@NAME/BLOCK" (cairn.people)
+        and seen only by them. InvalidInput for a bad block name."""
         from cairn.memory import set_core_block
-        set_core_block(self.conn, name, text, vault=self.settings.vault)
+        from cairn.people import core_key
+        name = (name or "").strip()
+        if not re.fullmatch(r"[\w-]{1,40}", name):
+            raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
+        set_core_block(self.conn, core_key(self.settings.owner, name), text, vault=self.settings.vault)
         return R.CoreBlock(name=name, text=text.strip())
 
     def entity_alias(self, name: str, alias: str) -> R.Entity:

@@ -53,7 +53,7 @@ class NotesOps:
         from cairn.links import NoteNotFound, find_note
         from cairn.people import OWNER_KEY, note_visible
         note = find_note(self.conn, ref)
-        person = self.settings.person
+        person = self.settings.owner
         if not note_visible(note.meta, person):
             raise NoteNotFound(f"no note matches {ref!r}")
         if write and person is not None and str(note.meta.get(OWNER_KEY) or "") != person:
@@ -92,7 +92,7 @@ class NotesOps:
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
         total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=offset,
-                                                  person=self.settings.person)
+                                                  person=self.settings.owner)
         return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
     def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
@@ -109,11 +109,11 @@ class NotesOps:
 
     def recent_notes(self, since: str, limit: int = 10) -> R.NoteSummaries:
         """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
-        rows = self.store.notes.recent_notes(since, limit if self.settings.person is None else 1000)
-        if self.settings.person is not None:
+        rows = self.store.notes.recent_notes(since, limit if self.settings.owner is None else 1000)
+        if self.settings.owner is not None:
             from cairn.people import note_visible
             rows = [r for r in rows if (n := self.store.notes.get_note(r["id"])) and
-                    note_visible(n.meta, self.settings.person)][:limit]
+                    note_visible(n.meta, self.settings.owner)][:limit]
         return R.NoteSummaries(rows)
 
     def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):

@@ -39,7 +39,7 @@ class SearchOps:
                      self.embedder if needs_vectors else None, query,
                      k=k or self.settings.search.k, mode=mode,
                      fusion=fusion or self.settings.search.fusion, types=types,
-                     since=since, group=group, until=until, tag=tag or None, entity=entity, person=self.settings.person,
+                     since=since, group=group, until=until, tag=tag or None, entity=entity, person=self.settings.owner,
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         if needs_vectors:

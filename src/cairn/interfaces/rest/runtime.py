@@ -210,7 +210,7 @@ class Runtime:
         if self.stopping.is_set():
             raise Unavailable("the server is stopping; try again once it is back", retry_after=5)
         svc = self.service(busy_s)
-        svc.settings.person = person
+        svc.settings.owner = person
         try:
             return fn(svc)
         except KeyboardInterrupt:
