@@ -123,14 +123,22 @@ class MemoryOps:
         return R.CoreBlock(name=name, text=text.strip())
 
     def entity_alias(self, name: str, alias: str) -> R.Entity:
-        """Join ALIAS to the entity NAME (merging entities if both exist)."""
+        """Join ALIAS to the entity NAME (merging entities if both exist). NotFound when a
+        named person (cairn.people) names an entity only another person's notes mention."""
         from cairn.memory import add_alias
+        self._entity_seen(name)
+        self._entity_seen(alias)
         return R.Entity(add_alias(self.conn, name, alias, vault=self.settings.vault))
 
     def entities(self) -> R.EntityList:
-        """Every entity with its aliases, number of linked memories and of notes mentioning it."""
+        """Every entity with its aliases, number of linked memories and of notes mentioning it;
+        for a named person (cairn.people) only the entities their notes or memories mention,
+        counted over those (graph/view.py)."""
+        from cairn.graph.view import View
         from cairn.memory.entities import list_entities
-        return R.EntityList(list_entities(self.conn))
+        rows = list_entities(self.conn)
+        view = View.of(self.conn, self.settings.owner)  # a named person: what they see only
+        return R.EntityList(rows if view is None else view.entities(rows))
 
     def rebuild_memories(self) -> R.MemoryRebuild:
         """Restore the memory tables from <vault>/_memory/ (also done by reindex), then the

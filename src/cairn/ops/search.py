@@ -29,10 +29,13 @@ class SearchOps:
         call's relevance floor (None = `[search] semantic_floor`); entity: only notes and chat
         messages mentioning this entity (any of its names). Raises InvalidInput for a
         bad mode, fusion, type, an empty entity, or a `since`/`until` that is not an ISO date
-        (validate.check_since); NotFound for an entity no note or memory names."""
+        (validate.check_since); NotFound for an entity no note or memory names (of the
+        service's person, cairn.people)."""
         import dataclasses
         check_since(since)
         check_since(until, "until")
+        if entity:  # an entity only another person's notes name is not found (cairn.people)
+            self._entity_seen(entity)
         from cairn.search.hybrid import search
         needs_vectors = mode in ("hybrid", "semantic")
         res = search(self.conn, self.vectors if needs_vectors else None,
