@@ -118,10 +118,13 @@ class NotesOps:
 
     def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):
         """The reminder scheduler of this home (cairn.schedule.scheduler.Scheduler) with the
-        built-in jobs (digest, export-cleanup, sync). The caller closes it."""
+        built-in jobs (digest, export-cleanup, sync), acting for the service's person (else
+        the request's, when a server door calls it: cairn.people). The caller closes it."""
         from cairn.schedule.jobs import BUILTIN_JOBS
         from cairn.schedule.scheduler import Scheduler
-        sched = Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
+        from cairn.tools import current_person
+        owner = self.settings.owner if self.settings.owner is not None else current_person.get()
+        sched = Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS, owner=owner)
         sched.open_app = lambda: type(self)(settings=self.settings)  # the jobs' own service
         return sched
 
@@ -180,7 +183,7 @@ class NotesOps:
         """The file of export `name` (an ExportResult's name) if it is still there and has not
         expired. InvalidInput for an unsafe name, NotFound otherwise (exports.resolve_export)."""
         from cairn.exports import resolve_export
-        return resolve_export(self.settings.home, name)
+        return resolve_export(self.settings.home, name, person=self.settings.owner)
 
     def cleanup_exports(self, max_age: float | None = None) -> R.RemovedExports:
         """Delete export files older than `max_age` seconds (default 24 h); returns their

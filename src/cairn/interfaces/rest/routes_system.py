@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from cairn import audit, traces
 from cairn.events import TYPES
 from cairn.interfaces.rest import schemas as S
-from cairn.interfaces.rest.deps import ADMIN, READ, runtime
+from cairn.interfaces.rest.deps import ADMIN, READ, principal, runtime
 
 router = APIRouter()
 
@@ -111,8 +111,10 @@ async def trace_get(request: Request, trace_id: str):
 @router.get("/audit", response_model=list[S.AuditEntry], dependencies=[ADMIN], tags=["system"])
 async def audit_log(request: Request, limit: int = Query(100, ge=1, le=10000),
                     action: Optional[str] = Query(None, max_length=100)):
-    """The audit log (every write: who, what, when, outcome), oldest first (`cairn audit`)."""
-    return await asyncio.to_thread(audit.entries, runtime(request).home, limit, action)
+    """The audit log (every write: who, what, when, outcome), oldest first (`cairn audit`);
+    a key acting for a person (cairn.people) sees only the entries made for that person."""
+    return await asyncio.to_thread(audit.entries, runtime(request).home, limit, action,
+                                   principal(request).get("person"))
 
 
 @router.get("/api/tasks", response_model=list[S.Task], dependencies=[READ], tags=["jobs"])
