@@ -1,7 +1,10 @@
-"""Several people in one home: one person never sees another's notes, memories or sessions,
-through any door — the CLI (CAIRN_PERSON), REST (an API key mapped to a person) and MCP
-(stdio with CAIRN_PERSON); a note marked `shared: true` is seen by everyone; the home's own
-person sees everything."""
+"""Several people in one home: one person never sees another's notes, memories, sessions,
+core blocks, entities, reminders, audit entries, mood or exports, through any door — the
+CLI (CAIRN_PERSON), REST and the web page (an API key mapped to a person) and MCP (stdio
+with CAIRN_PERSON); a note marked `shared: true` is seen by everyone, a note without it only
+by its owner (a note of the home's own person, which has no `cairn_owner`, by the home's
+own person); the home's own person sees every note. Asking for another person's item by its
+id answers NotFound (404), never Forbidden: its existence is not revealed."""
 
 from __future__ import annotations
 
@@ -27,17 +30,34 @@ def shared_home(tmp_path_factory, real_embedder):
     root = tmp_path_factory.mktemp("people")
     home = root / "home"
     (root / "ana").mkdir()
-    (root / "ana" / "heron.md").write_text("# Heron log\n\nThe grey heron nests by the mill pond.\n")
+    (root / "ana" / "heron.md").write_text("---\npeople: [Marta Kowalski]\n---\n"
+                                           "# Heron log\n\nThe grey heron nests by the mill pond.\n")
     (root / "bob").mkdir()
-    (root / "bob" / "boiler.md").write_text("# Boiler\n\nThe boiler pressure is 1.5 bar.\n")
+    (root / "bob" / "boiler.md").write_text("---\npeople: [Piotr Nowak]\n---\n"
+                                            "# Boiler\n\nThe boiler pressure is 1.5 bar.\n")
+    (root / "own").mkdir()
+    (root / "own" / "will.md").write_text("# Heron will\n\nThe heron painting goes to the museum.\n")
     (root / "bob" / "rota.md").write_text("---\nshared: true\n---\n# Bin rota\n\nThe heron-grey bins go out on Monday.\n")
+    from cairn.assistant import Assistant
     with Cairn(home, embedder=real_embedder, person="ana") as ana:
         ana.ingest([root / "ana"])
         ana.note_create("Ana diary", "Ana keeps her spare key under the heron statue.")
         ana.remember("I am allergic to peanuts")
+        ana.core_set("name", "Ana")
+        with ana.scheduler() as sch:
+            sch.remind("water the ferns", every="every day at 9")
+        ana.extract_transcript([("s-ana#1", "I'm exhausted and so worried about the exam", "2026-01-05T10:00:00+00:00")],
+                               llm="none")
+        Assistant(ana, channel="cli", person="local")  # a session of ana's
     with Cairn(home, embedder=real_embedder, person="bob") as bob:
         bob.ingest([root / "bob"])
         bob.remember("I play the trumpet on Sundays")
+        bob.core_set("name", "Bob")
+        with bob.scheduler() as sch:
+            sch.remind("call the plumber", every="every day at 9")
+    with Cairn(home, embedder=real_embedder) as owner:  # the home's own person
+        owner.ingest([root / "own"])
+        owner.core_set("name", "Owner")
     return home
 
 
@@ -66,10 +86,13 @@ def test_the_service_keeps_people_apart(shared_home, real_embedder):
         assert ana.note_show("Bin rota")["title"] == "Bin rota"  # shared: readable...
         with pytest.raises(Forbidden):
             ana.note_update("Bin rota", "changed")  # ...not changeable by another person
-        assert [m.text for m in ana.memories()] == ["I am allergic to peanuts"]
+        # hers: the one she said and the one extracted from her own session
+        assert sorted(m.text for m in ana.memories()) == ["I am allergic to peanuts",
+                                                           "The person is exhausted and so worried about the exam."]
     with Cairn(shared_home, embedder=real_embedder) as owner:  # the home's own person sees all
-        assert titles(owner.search("heron", mode="keyword").hits) == {"Heron log", "Ana diary", "Bin rota"}
-        assert len(owner.memories()) == 2
+        assert titles(owner.search("heron", mode="keyword").hits) == {"Heron log", "Ana diary", "Bin rota",
+                                                                      "Heron will"}
+        assert len(owner.memories()) == 3  # ana's two (one extracted from her session) and bob's
     # the owner lives in the vault: a rebuilt index keeps people apart
     with Cairn(shared_home, embedder=real_embedder) as owner:
         owner.reindex()
@@ -151,3 +174,87 @@ def test_a_session_belongs_to_its_person(tmp_path, hash_embedder):
         theirs = Assistant(bob, channel="cli", person="local")
         assert theirs.state.id != mine.state.id and theirs.state.owner == "bob"
         assert Assistant(ana, channel="cli", person="local").state.id == mine.state.id
+
+
+def entity_names(listing) -> set[str]:
+    rows = listing.to_json() if hasattr(listing, "to_json") else listing
+    rows = rows.get("entities", rows) if isinstance(rows, dict) else rows
+    return {e["name"] for e in rows}
+
+
+def test_sharing_is_explicit(shared_home, real_embedder):
+    """A note is shared with everyone only when its frontmatter says `shared: true`; a note
+    without an owner (the home's own person's) is not shared; `shared: false` is not shared."""
+    with Cairn(shared_home, embedder=real_embedder) as owner:
+        owner.note_create("Gate code", "The gate code is 4711.")
+    with Cairn(shared_home, embedder=real_embedder, person="bob") as bob:
+        with pytest.raises(NotFound):
+            bob.note_show("Gate code")
+        with pytest.raises(NotFound):
+            bob.note_show("Heron will")
+        made = bob.note_create("Bob secret", "Bob hides the spare fuse in the heron shed.")
+        assert bob.note_show(made.id)["title"] == "Bob secret"
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        with pytest.raises(NotFound):
+            ana.note_show(made.id)  # by id too: NotFound, never Forbidden
+        assert "Bob secret" not in titles(ana.search("spare fuse heron shed", mode="keyword").hits)
+    with Cairn(shared_home, embedder=real_embedder, person="bob") as bob:  # sharing it is a frontmatter key
+        bob.note_update(made.id, "---\nshared: true\n---\nBob hides the spare fuse in the heron shed.\n")
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        assert ana.note_show(made.id)["title"] == "Bob secret"
+        assert "Bob secret" in titles(ana.search("spare fuse heron shed", mode="keyword").hits)
+    with Cairn(shared_home, embedder=real_embedder, person="bob") as bob:
+        bob.note_update(made.id, "---\nshared: false\n---\nBob hides the spare fuse in the heron shed.\n")
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        with pytest.raises(NotFound):
+            ana.note_show(made.id)
+
+
+def test_each_person_has_their_own_blocks_graph_reminders_mood_and_exports(shared_home, real_embedder):
+    from datetime import datetime, timezone
+    with Cairn(shared_home, embedder=real_embedder, person="bob") as bob:
+        assert bob.core().blocks == {"name": "Bob"}
+        names = entity_names(bob.entities())
+        assert "Piotr Nowak" in names and "Marta Kowalski" not in names
+        with pytest.raises(NotFound, match="no entity named"):
+            bob.entity_show("Marta Kowalski")  # only ana's note names her: worded as unknown
+        with pytest.raises(NotFound, match="no entity named"):
+            bob.search("heron", entity="Marta Kowalski")
+        with pytest.raises(NotFound):
+            bob.entity_merge("Piotr Nowak", "Marta Kowalski")
+        shown = bob.entity_show("Piotr Nowak").to_json()
+        assert [n["title"] for n in shown["notes"]] == ["Boiler"]
+        with bob.scheduler() as sch:
+            assert [r.text for r in sch.list()] == ["call the plumber"]
+            ana_rid = next(r.id for r in sch.__class__(sch.settings).list() if r.text == "water the ferns")
+            with pytest.raises(NotFound):
+                sch.get(ana_rid)
+            with pytest.raises(NotFound):
+                sch.cancel(ana_rid)
+        assert bob.mood().to_json()["mood"] == "neutral"
+        exp = bob.export(format="json")
+        assert {e["title"] for e in exp.to_json()["notes"]} >= {"Boiler"}
+        assert not {e["title"] for e in exp.to_json()["notes"]} & {"Heron log", "Ana diary", "Heron will"}
+        with pytest.raises(NotFound):
+            Cairn(shared_home, embedder=real_embedder, person="ana").export_path(exp.name)
+        assert bob.export_path(exp.name).is_file()
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        assert ana.core().blocks == {"name": "Ana"}
+        assert "Marta Kowalski" in entity_names(ana.entities())
+        assert ana.entity_show("Marta Kowalski").to_json()["notes"][0]["title"] == "Heron log"
+        now = datetime(2026, 1, 5, 11, 0, tzinfo=timezone.utc)
+        assert ana.mood(at=now).to_json()["mood"] != "neutral"
+        with ana.scheduler() as sch:
+            assert [r.text for r in sch.list()] == ["water the ferns"]
+    with Cairn(shared_home, embedder=real_embedder) as owner:
+        assert owner.core().blocks == {"name": "Owner"}  # the home's own blocks, not each person's
+        assert {"Marta Kowalski", "Piotr Nowak"} <= entity_names(owner.entities())
+        with owner.scheduler() as sch:
+            assert {"water the ferns", "call the plumber"} <= {r.text for r in sch.list()}
+        owner.reindex()  # core blocks of each person live in the vault's memory mirror
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        assert ana.core().blocks == {"name": "Ana"}
+    with Cairn(shared_home, embedder=real_embedder, person="carol") as carol:  # a person with nothing yet
+        assert carol.core().blocks == {} and not carol.memories()
+        assert not entity_names(carol.entities()) & {"Marta Kowalski", "Piotr Nowak"}  # the shared note's only
+        assert titles(carol.search("heron", mode="keyword").hits) == {"Bin rota"}

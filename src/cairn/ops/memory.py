@@ -158,12 +158,15 @@ class MemoryOps:
         from cairn.memory.extract import extract_facts
         from cairn.ingest import embed_missing
         from cairn.memory.keys import facts_by_source, store_fact_keys
+        from cairn.people import OWNER_KEY
         model, problem = model
-        out = []
+        out, owners = [], []
         for note_id in note_ids:  # 1. facts and search keys of every session
             note = self.store.notes.get_note(note_id)
             if note is None:
                 continue
+            # the facts of a chat are its owner's memories (cairn.people)
+            owners.append(str(note.meta.get(OWNER_KEY) or "") or self.settings.owner)
             res = extract_facts(_session_messages(self.store, note_id), model)
             if problem:
                 res.problems.insert(0, problem)
@@ -174,18 +177,21 @@ class MemoryOps:
             embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
                           fact_keys=self.settings.memory.fact_keys)
         if self.settings.memory.store_extracted:  # 3. the memory store
-            for e in out:
-                e.memories = self._remember_facts(e.result)
+            for e, owner in zip(out, owners):
+                e.memories = self._remember_facts(e.result, owner=owner)
         return out
 
-    def _remember_facts(self, res) -> dict[str, int]:
+    def _remember_facts(self, res, owner: str | None = None) -> dict[str, int]:
         """Store each extracted fact in the memory store (memory.store.remember) as said at its
         first message's time, with its message ids as provenance; a restated fact reinforces
         and a contradicting one supersedes, as for `cairn remember`. Returns counts per
         action ("add", "reinforce", "supersede", "none"); a fact the store refuses is added to
-        `res.problems` (never dropped silently)."""
+        `res.problems` (never dropped silently). The memories go to the scope of `owner`
+        (cairn.people), else of the service's person."""
         from cairn.memory import remember, resolve_event_time
         from cairn.memory.temporal import parse_time
+        from cairn.people import memory_scope
+        scope = memory_scope(owner or self.settings.owner, None) or "global"  # the person's own memories
         counts: dict[str, int] = {}
         for fact in res.facts:
             try:
@@ -193,7 +199,7 @@ class MemoryOps:
                 # The extractor already wrote the absolute date into the text; take the event
                 # time from it without rewriting the text a second time.
                 event_time = resolve_event_time(fact.text, said)[0] if said else None
-                change = remember(self.conn, self.embedder, fact.text, kind=fact.kind,
+                change = remember(self.conn, self.embedder, fact.text, kind=fact.kind, scope=scope,
                                   event_time=event_time,
                                   source=fact.source_ids[0] if fact.source_ids else "chat",
                                   source_ids=fact.source_ids, entities=fact.entities,
@@ -216,7 +222,7 @@ class MemoryOps:
         Messages whose keys changed are re-embedded before returning.
         """
         model = _extraction_llm(self.settings, llm)
-        return R.ExtractionList(self._extract_notes(_chat_note_ids(self.store, target), model))
+        return R.ExtractionList(self._extract_notes(_chat_note_ids(self.store, target, self.settings.owner), model))
 
     def extract_transcript(self, messages: list[tuple[str, str, str]], *, speaker: str = "The person",
                            llm: str | None = None) -> R.TranscriptExtraction:
@@ -288,10 +294,12 @@ def _session_messages(store, note_id: str) -> list:
             for r in store.notes.message_rows(note_id)]
 
 
-def _chat_note_ids(store, target: str | None) -> list[str]:
+def _chat_note_ids(store, target: str | None, person: str | None = None) -> list[str]:
     """Chat notes for `target`: None = all; a note id; a vault path; or a conversation name
-    (all its sessions). ValueError when nothing matches."""
-    rows = store.notes.chat_notes()
+    (all its sessions); of those `person` may see (cairn.people; None: all). ValueError when
+    nothing matches."""
+    from cairn.people import note_visible
+    rows = [r for r in store.notes.chat_notes() if note_visible(json.loads(r["meta"] or "{}"), person)]
     if target is None:
         return [r["id"] for r in rows]
     hits = [r["id"] for r in rows if target in (r["id"], r["path"])
