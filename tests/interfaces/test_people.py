@@ -19,7 +19,7 @@ import pytest
 from cairn.apikeys import KeyStore
 from cairn.errors import Forbidden, NotFound
 from cairn.service import Cairn
-from mcp_support import call, run, stdio_session
+from mcp_support import audit_entries, call, http_session, run, stdio_session
 from rest_support import RestServer
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -258,3 +258,119 @@ def test_each_person_has_their_own_blocks_graph_reminders_mood_and_exports(share
         assert carol.core().blocks == {} and not carol.memories()
         assert not entity_names(carol.entities()) & {"Marta Kowalski", "Piotr Nowak"}  # the shared note's only
         assert titles(carol.search("heron", mode="keyword").hits) == {"Bin rota"}
+
+
+def ids_of(shared_home, person: str) -> dict:
+    """The ids of `person`'s items, read as that person through the service: a note, a
+    reminder, a session (for the tests asking for them as someone else)."""
+    from cairn.assistant.sessions import SessionStore
+    with Cairn(shared_home, person=person) as svc:
+        note = svc.find_note("Ana diary" if person == "ana" else "Boiler").id
+        with svc.scheduler() as sch:
+            rid = sch.list()[0].id
+    sessions = SessionStore(shared_home, viewer=person).list()
+    return {"note": note, "reminder": rid, "session": sessions[0].id if sessions else None}
+
+
+def test_the_cli_keeps_the_rest_apart(shared_home):
+    ana = ids_of(shared_home, "ana")
+    env = {**os.environ, "PYTHONPATH": SRC, "CAIRN_LOAD_PLUGINS": "", "CAIRN_PERSON": "bob"}
+    env.pop("CAIRN_STORE_URL", None)
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "cairn", "--home", str(shared_home), *args],
+                              capture_output=True, text=True, timeout=600, env=env)
+
+    def ok_json(*args):
+        r = cli(*args, "--json")
+        assert r.returncode == 0, (args, r.stderr)
+        return json.loads(r.stdout)
+    assert ok_json("core")["blocks"] == {"name": "Bob"}
+    names = entity_names(ok_json("entities"))
+    assert "Piotr Nowak" in names and "Marta Kowalski" not in names
+    r = cli("entity", "show", "Marta Kowalski")
+    assert r.returncode == 1 and "no entity named" in r.stderr and "Heron" not in r.stdout  # NotFound
+    assert [x["text"] for x in ok_json("reminders")] == ["call the plumber"]
+    r = cli("reminders", "done", ana["reminder"])
+    assert r.returncode == 1 and "no reminder" in r.stderr
+    assert ok_json("sessions") == []  # ana's session is not listed...
+    r = cli("sessions", "show", ana["session"])
+    assert r.returncode == 1 and "no session" in r.stderr and "exhausted" not in r.stdout  # ...nor shown
+    assert ok_json("mood")["mood"] == "neutral"
+    assert all(e.get("person") == "bob" for e in ok_json("audit"))
+    r = cli("note", "show", ana["note"])  # by id: not found, not forbidden
+    assert r.returncode == 1 and "spare key" not in r.stdout
+    r = cli("export", "--format", "json", "--json")
+    assert r.returncode == 0, r.stderr
+    exported = {n["title"] for n in json.loads(r.stdout)["notes"]}
+    assert "Boiler" in exported and not exported & {"Heron log", "Ana diary", "Heron will"}
+    env["CAIRN_PERSON"] = "../ana"  # bad input: a malformed name is refused, nothing is read
+    for args in (("core",), ("sessions",), ("audit",)):
+        r = cli(*args)
+        assert r.returncode != 0 and "person '../ana'" in r.stderr and "Ana" not in r.stdout
+
+
+def test_rest_web_and_mcp_over_http_keep_the_rest_apart(shared_home):
+    ana = ids_of(shared_home, "ana")
+    keys = KeyStore(shared_home)
+    _, bob_key = keys.create("bob-admin", "admin", person="bob")
+    _, ana_key = keys.create("ana-admin", "admin", person="ana")
+    bob = {"Authorization": f"Bearer {bob_key}"}
+    try:
+        with RestServer(shared_home, "[server]\ntrust_loopback = false\n") as server, server.client() as c:
+            assert c.get("/api/memories/core", headers=bob).json()["blocks"] == {"name": "Bob"}
+            r = c.put("/api/memories/core/style", json={"text": "terse"}, headers=bob)
+            assert r.status_code == 200 and r.json()["blocks"] == {"name": "Bob", "style": "terse"}
+            assert "style" not in c.get("/api/memories/core", headers={"Authorization": f"Bearer {ana_key}"}).json()["blocks"]
+            names = {e["name"] for e in c.get("/api/entities", headers=bob).json()}
+            assert "Piotr Nowak" in names and "Marta Kowalski" not in names
+            assert [x["text"] for x in c.get("/api/reminders", headers=bob).json()] == ["call the plumber"]
+            r = c.post(f"/api/reminders/{ana['reminder']}/done", headers=bob)
+            assert r.status_code == 404, r.text  # another person's reminder: not found
+            assert c.get(f"/api/notes/{ana['note']}", headers=bob).status_code == 404
+            r = c.get("/api/search", params={"q": "heron", "mode": "keyword", "entity": "Marta Kowalski"}, headers=bob)
+            assert r.status_code == 404
+            audit = c.get("/audit", headers=bob).json()
+            assert audit and all(e.get("person") == "bob" for e in audit)
+            assert any(e["action"] == "memory.core_set" for e in audit)
+            made = c.post("/api/export", json={"format": "json"}, headers={"Authorization": f"Bearer {ana_key}"})
+            assert made.status_code == 200, made.text
+            assert c.get(f"/api/exports/{made.json()['name']}", headers=bob).status_code == 404
+            # the web page signed in with bob's key (the sign-in cookie) shows bob's notes only
+            assert c.post("/login", data={"key": bob_key, "next": "/notes"}).status_code in (200, 303)
+            page = c.get("/notes")
+            assert page.status_code == 200 and "Boiler" in page.text
+            assert "Ana diary" not in page.text and "Heron log" not in page.text and "Heron will" not in page.text
+            c.cookies.clear()
+
+            async def conversation():
+                async with http_session(f"{server.base}/mcp", headers=bob) as s:
+                    return (await call(s, "core", {}), await call(s, "reminders", {}),
+                            await call(s, "get_note", {"note": ana["note"]}))
+            core, reminders, note = run(conversation())
+            assert core[1]["blocks"] == {"name": "Bob", "style": "terse"}
+            assert "plumber" in reminders[2] and "ferns" not in reminders[2]
+            assert note[0] and "spare key" not in note[2] and "no note matches" in note[2]
+    finally:
+        (shared_home / "config.toml").unlink(missing_ok=True)
+
+
+def test_mcp_over_stdio_keeps_the_rest_apart(shared_home, monkeypatch):
+    ana = ids_of(shared_home, "ana")
+    monkeypatch.setenv("CAIRN_PERSON", "bob")
+    monkeypatch.delenv("CAIRN_STORE_URL", raising=False)
+
+    async def conversation():
+        async with stdio_session(shared_home) as s:
+            return (await call(s, "core", {}), await call(s, "reminders", {}),
+                    await call(s, "get_note", {"note": ana["note"]}),
+                    await call(s, "remember", {"text": "Bob's bike is the red one"}))
+    core, reminders, note, remembered = run(conversation())
+    assert core[1]["blocks"].get("name") == "Bob" and "Ana" not in json.dumps(core[1])
+    assert "plumber" in reminders[2] and "ferns" not in reminders[2]
+    assert note[0] and "spare key" not in note[2] and "no note matches" in note[2]
+    assert not remembered[0]
+    mine = [e for e in audit_entries(shared_home) if e["action"] == "tool.remember"]
+    assert mine and mine[-1].get("person") == "bob"
+    with Cairn(shared_home, person="ana") as ana_svc:
+        assert "Bob's bike is the red one" not in [m.text for m in ana_svc.memories()]
