@@ -374,3 +374,4 @@ def test_mcp_over_stdio_keeps_the_rest_apart(shared_home, monkeypatch):
     assert mine and mine[-1].get("person") == "bob"
     with Cairn(shared_home, person="ana") as ana_svc:
         assert "Bob's bike is the red one" not in [m.text for m in ana_svc.memories()]
+
