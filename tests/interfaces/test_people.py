@@ -336,6 +336,13 @@ def test_rest_web_and_mcp_over_http_keep_the_rest_apart(shared_home):
             made = c.post("/api/export", json={"format": "json"}, headers={"Authorization": f"Bearer {ana_key}"})
             assert made.status_code == 200, made.text
             assert c.get(f"/api/exports/{made.json()['name']}", headers=bob).status_code == 404
+            asked = c.post("/api/ask", json={"question": "Where is the spare key?"},
+                           headers={"Authorization": f"Bearer {ana_key}"})
+            assert asked.status_code == 200, asked.text
+            ana_trace = asked.headers["X-Trace-Id"]
+            assert c.get(f"/traces/{ana_trace}", headers={"Authorization": f"Bearer {ana_key}"}).status_code == 200
+            assert c.get(f"/traces/{ana_trace}", headers=bob).status_code == 404  # its question is hers
+            assert ana_trace not in {t["id"] for t in c.get("/traces", headers=bob).json()}
             # the web page signed in with bob's key (the sign-in cookie) shows bob's notes only
             assert c.post("/login", data={"key": bob_key, "next": "/notes"}).status_code in (200, 303)
             page = c.get("/notes")

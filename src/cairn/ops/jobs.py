@@ -69,7 +69,7 @@ class JobOps:
         except BaseException as exc:
             trace.outcome = "failed"
             trace.add(op, {"sources": len(sources)}, {"error": str(exc) or type(exc).__name__}, 0.0)
-            trace.save(self.settings.home)
+            trace.save(self.settings.home, self.settings.owner)
             self.events.publish("ingest.failed", {"op": op, "error": str(exc) or type(exc).__name__,
                                                  "trace_id": trace.id})
             raise
@@ -77,7 +77,7 @@ class JobOps:
             trace.add(phase, {"items": total}, {}, (t1 - t0) * 1000)
         trace.add("report", {}, report.to_json(), 0.0)
         trace.outcome = "failed" if report.failed else "ok"
-        report.trace_id = trace.save(self.settings.home)["id"]
+        report.trace_id = trace.save(self.settings.home, self.settings.owner)["id"]
         for name in report.added:
             self.events.publish("note.created", {"name": str(name), "via": op})
         for name in report.updated:

@@ -106,9 +106,9 @@ class SearchOps:
         try:
             ans = self._ask(question, llm, k, trace, get_llm, default_llm_spec)
         except BaseException:
-            trace.save(self.settings.home)
+            trace.save(self.settings.home, self.settings.owner)
             raise
-        ans.trace_id = trace.save(self.settings.home)["id"]
+        ans.trace_id = trace.save(self.settings.home, self.settings.owner)["id"]
         self.events.publish("answer.produced", {"question": question[:200], "verdict": ans.verdict,
                                                "citations": len(ans.citations), "trace_id": ans.trace_id})
         return ans

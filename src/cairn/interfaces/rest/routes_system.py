@@ -96,16 +96,18 @@ async def events(request: Request,
 
 @router.get("/traces", response_model=list[S.TraceHead], dependencies=[READ], tags=["system"])
 async def trace_list(request: Request, limit: int = Query(20, ge=1, le=500)):
-    """The newest traces (ingest and answer), newest first."""
+    """The newest traces (ingest and answer), newest first; a key acting for a person
+    (cairn.people) sees only that person's."""
     home = runtime(request).home
-    return await asyncio.to_thread(traces.recent, home, limit)
+    return await asyncio.to_thread(traces.recent, home, limit, principal(request).get("person"))
 
 
 @router.get("/traces/{trace_id}", response_model=S.TraceOut, dependencies=[READ], tags=["system"])
 async def trace_get(request: Request, trace_id: str):
     """What Cairn did for one ingest or answer: each stage with a summary of its input and
     output and its milliseconds. Ingest and ask responses carry the id in `X-Trace-Id`."""
-    return await asyncio.to_thread(traces.load, runtime(request).home, trace_id)
+    return await asyncio.to_thread(traces.load, runtime(request).home, trace_id,
+                                   principal(request).get("person"))
 
 
 @router.get("/audit", response_model=list[S.AuditEntry], dependencies=[ADMIN], tags=["system"])
