@@ -195,8 +195,9 @@ def test_sharing_is_explicit(shared_home, real_embedder):
         made = bob.note_create("Bob secret", "Bob hides the spare fuse in the heron shed.")
         assert bob.note_show(made.id)["title"] == "Bob secret"
     with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
-        with pytest.raises(NotFound):
-            ana.note_show(made.id)  # by id too: NotFound, never Forbidden
+        for ref in (made.id, "n0000000000000000"):  # another's id reads exactly as an unknown one
+            with pytest.raises(NotFound, match="^no note with id, path, title or alias"):
+                ana.note_show(ref)  # NotFound, never Forbidden
         assert "Bob secret" not in titles(ana.search("spare fuse heron shed", mode="keyword").hits)
     with Cairn(shared_home, embedder=real_embedder, person="bob") as bob:  # sharing it is a frontmatter key
         bob.note_update(made.id, "---\nshared: true\n---\nBob hides the spare fuse in the heron shed.\n")
@@ -258,6 +259,25 @@ def test_each_person_has_their_own_blocks_graph_reminders_mood_and_exports(share
         assert carol.core().blocks == {} and not carol.memories()
         assert not entity_names(carol.entities()) & {"Marta Kowalski", "Piotr Nowak"}  # the shared note's only
         assert titles(carol.search("heron", mode="keyword").hits) == {"Bin rota"}
+
+
+
+def test_names_and_links_never_point_into_another_persons_notes(shared_home, real_embedder):
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        ana.note_create("Garden", "Ana's garden plan links to [[Bin rota]] and [[Boiler]].")
+    with Cairn(shared_home, embedder=real_embedder, person="bob") as bob:
+        bob.note_create("Garden", "Bob's garden is all gravel.")
+        assert "gravel" in bob.note_show("Garden")["body"]  # his own, not "ambiguous" with ana's
+        links = bob.links("Bin rota").to_json()
+        assert not [b for b in links["backlinks"] if b["source_title"] == "Garden"]  # ana's link
+        heron_path = Cairn(shared_home, embedder=real_embedder).find_note("Heron log").path
+        with pytest.raises(NotFound):
+            bob.note_show(heron_path)  # by path: not found either
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        assert "Ana's garden" in ana.note_show("Garden")["body"]
+        out = {v["target"]: v["kind"] for v in ana.links("Garden").to_json()["outgoing"]}
+        assert out == {"Bin rota": "resolved", "Boiler": "unresolved"}  # bob's Boiler is not hers
+        assert "Boiler" in {v["target"] for v in ana.unresolved_links().to_json()}
 
 
 def ids_of(shared_home, person: str) -> dict:
@@ -357,7 +377,7 @@ def test_rest_web_and_mcp_over_http_keep_the_rest_apart(shared_home):
             core, reminders, note = run(conversation())
             assert core[1]["blocks"] == {"name": "Bob", "style": "terse"}
             assert "plumber" in reminders[2] and "ferns" not in reminders[2]
-            assert note[0] and "spare key" not in note[2] and "no note matches" in note[2]
+            assert note[0] and "spare key" not in note[2] and "no note with id, path, title or alias" in note[2]
     finally:
         (shared_home / "config.toml").unlink(missing_ok=True)
 
@@ -375,7 +395,7 @@ def test_mcp_over_stdio_keeps_the_rest_apart(shared_home, monkeypatch):
     core, reminders, note, remembered = run(conversation())
     assert core[1]["blocks"].get("name") == "Bob" and "Ana" not in json.dumps(core[1])
     assert "plumber" in reminders[2] and "ferns" not in reminders[2]
-    assert note[0] and "spare key" not in note[2] and "no note matches" in note[2]
+    assert note[0] and "spare key" not in note[2] and "no note with id, path, title or alias" in note[2]
     assert not remembered[0]
     mine = [e for e in audit_entries(shared_home) if e["action"] == "tool.remember"]
     assert mine and mine[-1].get("person") == "bob"

@@ -46,16 +46,23 @@ class NotesOps:
         (both ValueError)."""
         return self._visible_note(ref)
 
+    def _own_ref(self, ref: str, *, write: bool = False) -> str:
+        """`ref` checked by _visible_note: for a named person the found note's id (so the
+        operation below, which resolves it again over every note, cannot land on another
+        person's note of the same name); the reference itself for the home's own person."""
+        note = self._visible_note(ref, write=write)
+        return ref if self.settings.owner is None else note.id
+
     def _visible_note(self, ref: str, *, write: bool = False) -> N.NoteRow:
         """find_note for the service's person: a note another person owns is not found
         (NoteNotFound: its existence is not revealed); a shared note they do not own may be
         read, not changed (Forbidden when `write`)."""
         from cairn.links import NoteNotFound, find_note
         from cairn.people import OWNER_KEY, note_visible
-        note = find_note(self.conn, ref)
+        note = find_note(self.conn, ref, self._visible_note_ids())
         person = self.settings.owner
         if not note_visible(note.meta, person):
-            raise NoteNotFound(f"no note matches {ref!r}")
+            raise NoteNotFound(f"no note with id, path, title or alias {ref!r}")
         if write and person is not None and str(note.meta.get(OWNER_KEY) or "") != person:
             from cairn.errors import Forbidden
             raise Forbidden(f"the note {note.path} is shared with you, not yours: only its owner may change it")
@@ -66,19 +73,42 @@ class NotesOps:
         from cairn.links import Resolver, backlinks, outgoing
         note = self._visible_note(ref)
         resolver = Resolver.from_db(self.conn)
+        seen = self._visible_note_ids()
+        out = outgoing(self.conn, note.id, resolver)
+        back = backlinks(self.conn, note.id, resolver)
+        if seen is not None:  # another person's notes are neither targets nor sources here
+            out = [_as_unresolved(v, seen) for v in out]
+            back = [v for v in back if v.source_id in seen]
         return R.NoteLinks(note={"id": note.id, "path": note.path, "title": note.title},
-                           outgoing=outgoing(self.conn, note.id, resolver),
-                           backlinks=backlinks(self.conn, note.id, resolver))
+                           outgoing=out, backlinks=back)
+
+    def _visible_note_ids(self) -> set[str] | None:
+        """Ids of the notes the service's person may see (cairn.people), None for the home's
+        own person (every note)."""
+        if self.settings.owner is None:
+            return None
+        _, rows = self.store.notes.list_notes(limit=10 ** 9, person=self.settings.owner)
+        return {r.id for r in rows}
 
     def unresolved_links(self) -> R.LinkList:
-        """Every link whose target matches no note (links.LinkView, by source path)."""
-        from cairn.links import unresolved
-        return R.LinkList(unresolved(self.conn))
+        """Every link whose target matches no note (links.LinkView, by source path); for a
+        named person (cairn.people) the links of the notes they see whose target matches no
+        note they see."""
+        from cairn.links import Resolver, _view, unresolved
+        from cairn.store import links as L
+        seen = self._visible_note_ids()
+        if seen is None:
+            return R.LinkList(unresolved(self.conn))
+        resolver = Resolver.from_db(self.conn)
+        views = [_as_unresolved(_view(r, resolver), seen) for r in L.all_links(self.conn)]
+        return R.LinkList(sorted((v for v in views if v.source_id in seen and v.kind == "unresolved"),
+                                 key=lambda v: (v.source_path, v.target)))
 
     def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
         """Write and index a new note (see noteops.create_note)."""
         from cairn.noteops import create_note
-        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags)
+        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags,
+                           only=self._visible_note_ids())
         self.events.publish("note.created", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
@@ -131,7 +161,7 @@ class NotesOps:
     def note_show(self, ref: str) -> R.NoteText:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note
-        self._visible_note(ref)
+        ref = self._own_ref(ref)
         return R.NoteText(read_note(self.conn, self.settings, self.embedder, ref))
 
     def note_update(self, ref: str, body: str, mode: str = "overwrite", *,
@@ -140,7 +170,7 @@ class NotesOps:
         file's sha256 when the editor read it (`note_show`'s "file_hash"); a file changed since
         raises noteops.EditConflict and writes nothing."""
         from cairn.noteops import update_note
-        self._visible_note(ref, write=True)
+        ref = self._own_ref(ref, write=True)
         note = update_note(self.conn, self.settings, self.embedder, ref, body, mode,
                            expected_hash=expected_hash)
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
@@ -157,13 +187,13 @@ class NotesOps:
         """Add a grounded gist (and, with a model, category, tags, key points) to the note's
         frontmatter under `enrichment`; see cairn.enrich. Returns an Enrichment."""
         from cairn.enrich import enrich
-        self._visible_note(ref, write=True)
+        ref = self._own_ref(ref, write=True)
         return enrich(self, ref, llm)
 
     def note_delete(self, ref: str) -> R.NoteDeleted:
         """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
         from cairn.noteops import delete_note
-        self._visible_note(ref, write=True)
+        ref = self._own_ref(ref, write=True)
         info = R.NoteDeleted(delete_note(self.conn, self.settings, self.embedder, ref))
         self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
         return info
@@ -190,6 +220,16 @@ class NotesOps:
         names. `cairn serve` runs it hourly (exports.cleanup_exports)."""
         from cairn.exports import DEFAULT_MAX_AGE, cleanup_exports
         return R.RemovedExports(cleanup_exports(self.settings.home, DEFAULT_MAX_AGE if max_age is None else max_age))
+
+
+def _as_unresolved(view, seen: set[str]):
+    """`view` (links.LinkView), shown as unresolved when it resolves to a note outside `seen`
+    (another person's: its existence is not revealed)."""
+    import dataclasses
+    if view.kind == "resolved" and view.resolved_id not in seen:
+        return dataclasses.replace(view, kind="unresolved", resolved_id=None, resolved_path=None,
+                                   resolved_title=None)
+    return view
 
 
 class _LazyEmbedder:
