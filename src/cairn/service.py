@@ -68,8 +68,9 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
         self._vectors: VectorIndex | None = None
         self._store: SQLiteBackend | None = None
         self._alias_cache: tuple[tuple[int, int], frozenset[str]] | None = None  # (index state, aliases)
-        from cairn.events import bus_for
-        self.events = bus_for(self.settings.home)  # typed events of this home (cairn.events)
+        from cairn.events import OwnedBus, bus_for
+        # typed events of this home (cairn.events), marked with the person they are for
+        self.events = OwnedBus(bus_for(self.settings.home), lambda: self.settings.owner)
         self._pending_cache: tuple[tuple[int, int], int] | None = None  # (index state, vectors pending)
 
     @property

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from cairn.apikeys import KeyStore
@@ -363,6 +364,18 @@ def test_rest_web_and_mcp_over_http_keep_the_rest_apart(shared_home):
             assert c.get(f"/traces/{ana_trace}", headers={"Authorization": f"Bearer {ana_key}"}).status_code == 200
             assert c.get(f"/traces/{ana_trace}", headers=bob).status_code == 404  # its question is hers
             assert ana_trace not in {t["id"] for t in c.get("/traces", headers=bob).json()}
+            from cairn.events import bus_for
+            assert any(e.data.get("person") == "ana" for e in bus_for(shared_home).since(0))  # there to hide
+            frames = []
+            try:
+                with c.stream("GET", "/events", params={"since": 0}, headers=bob,
+                              timeout=httpx.Timeout(120, read=3)) as stream:
+                    for line in stream.iter_lines():
+                        if line.startswith("data: "):
+                            frames.append(json.loads(line[6:]))
+            except httpx.ReadTimeout:
+                pass  # the backlog came first; then the stream waits for new events
+            assert frames and all(f["data"].get("person") == "bob" for f in frames)
             # the web page signed in with bob's key (the sign-in cookie) shows bob's notes only
             assert c.post("/login", data={"key": bob_key, "next": "/notes"}).status_code in (200, 303)
             page = c.get("/notes")

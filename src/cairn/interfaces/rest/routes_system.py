@@ -42,7 +42,8 @@ async def events(request: Request,
                                               "(same as the Last-Event-ID header).")):
     """The service's events as server-sent events (`id:` = event id, `event:` = type,
     `data:` = the event JSON). Reconnect with `Last-Event-ID` to get the events missed
-    (the last 1000 are kept). A comment line is sent every 15 s to keep the connection open."""
+    (the last 1000 are kept). A comment line is sent every 15 s to keep the connection open.
+    A key acting for a person (cairn.people) gets only the events of that person's work."""
     from cairn.errors import InvalidInput
     rt = runtime(request)
     wanted = [t.strip() for t in types.split(",") if t.strip()] if types else None
@@ -54,10 +55,13 @@ async def events(request: Request,
         if not last_event_id.strip().isdigit():
             raise InvalidInput(f"Last-Event-ID {last_event_id!r} is not an event id (a whole number)")
         after = int(last_event_id)
+    from cairn.events import visible
+    person = principal(request).get("person")  # a person's key: only their events (cairn.people)
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
     sub = rt.events.subscribe(types=wanted, notify=lambda: loop.call_soon_threadsafe(wake.set))
-    backlog = [e for e in rt.events.since(after) if not wanted or e.type in wanted] if after is not None else []
+    backlog = [e for e in rt.events.since(after) if (not wanted or e.type in wanted) and visible(e, person)] \
+        if after is not None else []
 
     def frame(e) -> str:
         return f"id: {e.id}\nevent: {e.type}\ndata: {json.dumps(e.to_json(), ensure_ascii=False)}\n\n"
@@ -85,7 +89,7 @@ async def events(request: Request,
                             break
                     continue
                 idle = 0.0
-                if e.id > seen:
+                if e.id > seen and visible(e, person):
                     yield frame(e)
         finally:
             sub.close()
