@@ -415,3 +415,24 @@ def test_mcp_over_stdio_keeps_the_rest_apart(shared_home, monkeypatch):
     with Cairn(shared_home, person="ana") as ana_svc:
         assert "Bob's bike is the red one" not in [m.text for m in ana_svc.memories()]
 
+
+
+def test_a_queued_ingest_belongs_to_who_queued_it(tmp_path, hash_embedder):
+    """`cairn enqueue` as bob, `cairn jobs run` (or a worker) as anyone: the notes are
+    bob's; the job list shows each person only the jobs queued for them."""
+    home, src = tmp_path / "home", tmp_path / "in"
+    src.mkdir()
+    (src / "shed.md").write_text("# Shed\n\nThe shed key hangs by the door.\n")
+    with Cairn(home, embedder=hash_embedder, person="bob") as bob:
+        bob.enqueue([src])
+        assert len(bob.jobs().to_json()["queued"]) == 1
+    with Cairn(home, embedder=hash_embedder, person="ana") as ana:
+        assert ana.jobs().to_json()["queued"] == [] and ana.jobs().to_json()["counts"]["queued"] == 0
+    with Cairn(home, embedder=hash_embedder) as owner:
+        assert len(owner.jobs().to_json()["queued"]) == 1
+        owner.jobs_run()
+        assert owner.find_note("Shed").meta.get("cairn_owner") == "bob"
+    with Cairn(home, embedder=hash_embedder, person="ana") as ana:
+        assert titles(ana.search("shed key", mode="keyword").hits) == set()
+    with Cairn(home, embedder=hash_embedder, person="bob") as bob:
+        assert titles(bob.search("shed key", mode="keyword").hits) == {"Shed"}
