@@ -289,8 +289,9 @@ def ids_of(shared_home, person: str) -> dict:
         note = svc.find_note("Ana diary" if person == "ana" else "Boiler").id
         with svc.scheduler() as sch:
             rid = sch.list()[0].id
+        memory = svc.memories()[0].id
     sessions = SessionStore(shared_home, viewer=person).list()
-    return {"note": note, "reminder": rid, "session": sessions[0].id if sessions else None}
+    return {"note": note, "reminder": rid, "memory": memory, "session": sessions[0].id if sessions else None}
 
 
 def test_the_cli_keeps_the_rest_apart(shared_home):
@@ -349,6 +350,10 @@ def test_rest_web_and_mcp_over_http_keep_the_rest_apart(shared_home):
             r = c.post(f"/api/reminders/{ana['reminder']}/done", headers=bob)
             assert r.status_code == 404, r.text  # another person's reminder: not found
             assert c.get(f"/api/notes/{ana['note']}", headers=bob).status_code == 404
+            assert c.put(f"/api/notes/{ana['note']}", json={"body": "x"}, headers=bob).status_code == 404
+            assert c.delete(f"/api/notes/{ana['note']}", headers=bob).status_code == 404
+            assert c.get(f"/api/memories/{ana['memory']}/history", headers=bob).status_code == 404
+            assert c.delete(f"/api/memories/{ana['memory']}", headers=bob).status_code == 404
             r = c.get("/api/search", params={"q": "heron", "mode": "keyword", "entity": "Marta Kowalski"}, headers=bob)
             assert r.status_code == 404
             audit = c.get("/audit", headers=bob).json()
