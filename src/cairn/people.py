@@ -53,6 +53,15 @@ def owner_keys(person: str | None) -> dict:
     return {OWNER_KEY: person} if person else {}
 
 
+def keeps_owner(existing_meta: dict | None, person: str | None) -> dict:
+    """The owner keys for a note being (re)written for `person`: a note that exists keeps
+    its owner (a re-ingest or sync by someone else never takes it over; the first one owns
+    it), a new note is `person`'s."""
+    if existing_meta is None:
+        return owner_keys(person)
+    return owner_keys(str(existing_meta.get(OWNER_KEY) or "") or None)
+
+
 def note_visible(meta: dict, person: str | None) -> bool:
     """Whether a note with frontmatter `meta` may be seen by `person`."""
     if person is None:

@@ -441,3 +441,9 @@ def test_a_queued_ingest_belongs_to_who_queued_it(tmp_path, hash_embedder):
         assert titles(ana.search("shed key", mode="keyword").hits) == set()
     with Cairn(home, embedder=hash_embedder, person="bob") as bob:
         assert titles(bob.search("shed key", mode="keyword").hits) == {"Shed"}
+    (src / "shed.md").write_text("# Shed\n\nThe shed key now hangs by the window.\n")
+    with Cairn(home, embedder=hash_embedder) as owner:  # a re-ingest by someone else keeps the owner
+        assert owner.ingest([src]).updated
+        assert owner.find_note("Shed").meta.get("cairn_owner") == "bob"
+    with Cairn(home, embedder=hash_embedder, person="ana") as ana:
+        assert titles(ana.search("shed window", mode="keyword").hits) == set()
