@@ -3,9 +3,11 @@
 One JSON object per line in `<home>/audit/audit.jsonl`, flushed and fsync'd per line:
 {"at": ISO-8601 UTC, "actor": who (e.g. "cli", "key:NAME", "assistant", "mcp"),
  "action": what (e.g. "note.create", "tool.delete_note"), "target": id or name or None,
- "outcome": "ok" | "denied" | "failed" | "pending" | "vetoed" | ..., "detail": free JSON}.
+ "outcome": "ok" | "denied" | "failed" | "pending" | "vetoed" | ..., "detail": free JSON,
+ "person": the person (cairn.people) the write was made for, absent for the home's own}.
 Secrets never go in: `detail` values under keys that look like secrets are replaced by
-"[redacted]". Reading is `entries(home, limit)` (newest last). Errors: OSError when the home
+"[redacted]". Reading is `entries(home, limit)` (newest last; `viewer` a named person: only
+the entries made for them). Errors: OSError when the home
 is not writable (the caller's write is then refused too: a write that cannot be audited fails).
 """
 
@@ -38,10 +40,13 @@ def redact(value: Any) -> Any:
 
 
 def record(home: Path, actor: str, action: str, target: str | None = None, outcome: str = "ok",
-           detail: dict | None = None) -> dict:
-    """Append one audit entry (see the module docstring) and return it."""
+           detail: dict | None = None, person: str | None = None) -> dict:
+    """Append one audit entry (see the module docstring) and return it. person: who the
+    write was made for (cairn.people; None: the home's own person, no "person" key)."""
     entry = {"at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), "actor": actor,
              "action": action, "target": target, "outcome": outcome, "detail": redact(detail or {})}
+    if person:
+        entry["person"] = person
     path = audit_path(home)
     line = json.dumps(entry, ensure_ascii=False, default=str) + "\n"
     with _LOCK:
@@ -55,9 +60,11 @@ def record(home: Path, actor: str, action: str, target: str | None = None, outco
     return entry
 
 
-def entries(home: Path, limit: int = 100, action: str | None = None) -> list[dict]:
+def entries(home: Path, limit: int = 100, action: str | None = None, viewer: str | None = None) -> list[dict]:
     """The last `limit` entries (oldest first), optionally only those whose action starts
-    with `action`. A torn last line (a crash mid-write) is skipped."""
+    with `action`. viewer: a named person (cairn.people) sees only the entries made for
+    them; None (the home's own person) sees all. A torn last line (a crash mid-write) is
+    skipped."""
     path = audit_path(home)
     if not path.is_file():
         return []
@@ -67,6 +74,8 @@ def entries(home: Path, limit: int = 100, action: str | None = None) -> list[dic
             try:
                 e = json.loads(line)
             except ValueError:
+                continue
+            if viewer is not None and (not isinstance(e, dict) or e.get("person") != viewer):
                 continue
             if action is None or str(e.get("action", "")).startswith(action):
                 out.append(e)

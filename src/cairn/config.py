@@ -131,9 +131,10 @@ class Settings:
     assistant: AssistantSettings = field(default_factory=AssistantSettings)
     max_file_bytes: int = 50_000_000
     vault_dir: Path | None = None
-    # The person this service acts for (not a config key: the service's context, cairn.people):
+    # The owner this service acts for (not a config key: the service's context, cairn.people):
+    # the named person (env CAIRN_PERSON, an API key's person) whose rows it reads and writes;
     # None = the home's own person, who sees every note; a name sees only their own and shared ones.
-    person: str | None = None
+    owner: str | None = None
 
     @property
     def vault(self) -> Path:

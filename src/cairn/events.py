@@ -151,6 +151,28 @@ class EventBus:
                 self._subs.remove(sub)
 
 
+class OwnedBus:
+    """An EventBus seen through one service: `publish` adds "person": the service's person
+    (cairn.people, read at publish time: `owner()`) to the data when one is named, so a door
+    can show each person only their own events; everything else is the bus's."""
+
+    def __init__(self, bus: EventBus, owner) -> None:
+        self.bus, self._owner = bus, owner
+
+    def publish(self, type: str, data: dict | None = None) -> Event:
+        person = self._owner()
+        return self.bus.publish(type, {**(data or {}), "person": person} if person else data)
+
+    def __getattr__(self, name: str):
+        return getattr(self.bus, name)
+
+
+def visible(event: Event, person: str | None) -> bool:
+    """Whether `person` (cairn.people; None: the home's own, who sees all) may see `event`:
+    a named person sees only the events published for them."""
+    return person is None or event.data.get("person") == person
+
+
 _BUSES: dict[Path, EventBus] = {}
 _BUSES_LOCK = threading.Lock()
 

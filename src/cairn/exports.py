@@ -63,9 +63,10 @@ class ExportResult:
                 "notes": self.notes, "bytes": self.bytes, "created": self.created, "expires": self.expires}
 
 
-def exports_dir(home: str | Path) -> Path:
-    """`<home>/exports` (created when missing)."""
-    folder = Path(home) / "exports"
+def exports_dir(home: str | Path, person: str | None = None) -> Path:
+    """`<home>/exports` (created when missing); for a named person (cairn.people) their own
+    `<home>/exports/@NAME`, so one person never reads another's export by its name."""
+    folder = Path(home) / "exports" / (f"@{person}" if person else "")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -109,7 +110,8 @@ def select_notes(app, *, ids: list[str] | None = None, tag: str | None = None, t
         rows = [N.get_note(app.conn, h.note_id) for h in app.search(query, k=k).hits]
         rows = [r for r in rows if r is not None]
     else:
-        total, rows = N.list_notes(app.conn, limit=MAX_NOTES + 1)
+        total, rows = N.list_notes(app.conn, limit=MAX_NOTES + 1,
+                                   person=getattr(app.settings, "owner", None))  # theirs and shared
     seen, out = set(), []
     for row in rows:
         if row.id in seen:
@@ -303,7 +305,7 @@ def export_notes(app, *, ids: list[str] | None = None, tag: str | None = None, t
         stem = file_stem(rows[0].title, rows[0].id)
     else:
         stem = "cairn-export-" + datetime.fromtimestamp(now, timezone.utc).strftime("%Y%m%d-%H%M%S")
-    folder = exports_dir(app.settings.home)
+    folder = exports_dir(app.settings.home, getattr(app.settings, "owner", None))
     import tempfile  # here, not at import: the export tool and command are registered by every
     import zipfile   # command line that loads the built-in plugins
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
@@ -326,12 +328,13 @@ def export_notes(app, *, ids: list[str] | None = None, tag: str | None = None, t
 
 
 # ------------------------------------------------------------------ reading, expiry, copying
-def resolve_export(home: str | Path, name: str, max_age: float = DEFAULT_MAX_AGE) -> Path:
+def resolve_export(home: str | Path, name: str, max_age: float = DEFAULT_MAX_AGE,
+                   person: str | None = None) -> Path:
     """The path of export file `name` (a bare name from an ExportResult) under
-    `<home>/exports/`. InvalidInput for a name that is not a safe file name (traversal,
+    `<home>/exports/` (`exports/@NAME/` for a named `person`, cairn.people). InvalidInput for a name that is not a safe file name (traversal,
     separators); NotFound when there is no such regular file or it has expired."""
     check_name(name)
-    folder = exports_dir(home)
+    folder = exports_dir(home, person)
     path = folder / name
     if path.is_symlink() or not path.is_file() or path.resolve().parent != folder.resolve():
         raise NotFound(f"no export named {name!r} (exports expire after {max_age / 3600:g} h)")
@@ -341,7 +344,8 @@ def resolve_export(home: str | Path, name: str, max_age: float = DEFAULT_MAX_AGE
 
 
 def cleanup_exports(home: str | Path, max_age: float = DEFAULT_MAX_AGE, now: float | None = None) -> list[str]:
-    """Delete files in `<home>/exports/` last modified more than `max_age` seconds before
+    """Delete files in `<home>/exports/` (and each person's `exports/@NAME/`, cairn.people)
+    last modified more than `max_age` seconds before
     `now` (default: the current time), left-over temporary files included; symlinks are
     removed, never followed; folders are left alone. Returns the deleted names (sorted)."""
     if max_age < 0:
@@ -351,16 +355,19 @@ def cleanup_exports(home: str | Path, max_age: float = DEFAULT_MAX_AGE, now: flo
         return []
     cutoff = (time.time() if now is None else now) - max_age
     removed = []
-    with os.scandir(folder) as it:
-        for entry in it:
-            try:
-                if entry.is_dir(follow_symlinks=False):
+    folders = [(folder, "")] + [(p, f"{p.name}/") for p in sorted(folder.glob("@*"))
+                                if p.is_dir() and not p.is_symlink()]  # each person's own
+    for where, prefix in folders:
+        with os.scandir(where) as it:
+            for entry in it:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        continue
+                    if entry.stat(follow_symlinks=False).st_mtime <= cutoff:
+                        os.unlink(entry.path)
+                        removed.append(prefix + entry.name)
+                except FileNotFoundError:
                     continue
-                if entry.stat(follow_symlinks=False).st_mtime <= cutoff:
-                    os.unlink(entry.path)
-                    removed.append(entry.name)
-            except FileNotFoundError:
-                continue
     return sorted(removed)
 
 

@@ -201,21 +201,23 @@ def unresolved(conn: sqlite3.Connection) -> list[LinkView]:
     return out
 
 
-def find_note(conn: sqlite3.Connection, ref: str) -> N.NoteRow:
+def find_note(conn: sqlite3.Connection, ref: str, only: set[str] | None = None) -> N.NoteRow:
     """The note a person means by `ref`: its id, its vault path (with or without suffix),
-    or a name resolved like a wikilink (file name, title, alias). Raises NoteNotFound, or
-    AmbiguousNote when several notes share that title/alias/file name."""
+    or a name resolved like a wikilink (file name, title, alias). only: the ids of the notes
+    to consider (one person's, cairn.people; None: all) — a note outside it is not found
+    and never named in an error. Raises NoteNotFound, or AmbiguousNote when several notes
+    share that title/alias/file name."""
     ref = ref.strip()
     if not ref:
         raise NoteNotFound("no note named: the reference is empty")
     note = N.get_note(conn, ref) or N.get_note_by_path(conn, ref.lstrip("/"))
-    if note:
+    if note and (only is None or note.id in only):
         return note
     resolver = Resolver.from_db(conn)
     t = _strip_suffix(ref.lstrip("/"))
     k = key(t)
     for table in (resolver.by_path, resolver.by_stem, resolver.by_title, resolver.by_alias):
-        ids = sorted(set(table.get(k, [])))
+        ids = sorted(set(table.get(k, [])) if only is None else set(table.get(k, [])) & only)
         if len(ids) > 1:
             paths = ", ".join(sorted(resolver.notes[i].path for i in ids))
             raise AmbiguousNote(f"{ref!r} names {len(ids)} notes ({paths}); give the path or id")

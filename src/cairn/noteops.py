@@ -88,16 +88,25 @@ def resolve(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) ->
     return find_note(conn, ref)
 
 
+def _seen_path(conn: sqlite3.Connection, relpath: str, only: set[str]) -> bool:
+    """Whether the note indexed at vault path `relpath` is one of the ids `only`."""
+    note = N.get_note_by_path(conn, relpath)
+    return note is not None and note.id in only
+
+
 def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: str, body: str,
-                folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
+                folder: str = "", tags: list[str] | None = None, only: set[str] | None = None) -> N.NoteRow:
     """Write a new note `<vault>/<folder>/<title>.md` and index it. Raises NoteConflict when
     a note with this title (case-insensitive) or a file at that path exists, ValueError for
-    an empty title or a folder outside the vault."""
+    an empty title or a folder outside the vault. only: the ids of the notes the writer
+    sees (one person's, cairn.people; None: all): only those conflict, and a file at the
+    path that is not one of them (another person's) gets the new note a numbered name
+    ("Title-2.md") instead of an error that would reveal it."""
     title = title.strip()
     if not title:
         raise InvalidInput("the note title is empty")
     resolver = Resolver.from_db(conn)
-    same = resolver.by_title.get(key(title), [])
+    same = [i for i in resolver.by_title.get(key(title), []) if only is None or i in only]
     if same:
         paths = ", ".join(sorted(resolver.notes[i].path for i in same))
         raise NoteConflict(f"a note titled {title!r} exists already ({paths}); "
@@ -109,11 +118,15 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise InvalidInput(f"folder {folder!r} is outside the vault")
     if any(V.skip_dir_name(p) for p in Path(folder).parts):
         raise InvalidInput(f"folder {folder!r} is a hidden or reserved vault folder")
+    n = 1
+    while target.exists() and only is not None and not _seen_path(conn, V.rel(settings.vault, target), only):
+        n += 1
+        target = target.with_name(f"{_safe_filename(title)}-{n}.md")
     if target.exists():
         raise NoteConflict(f"{V.rel(settings.vault, target)} exists already")
     relpath = V.rel(settings.vault, target)
     fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
-                          "created": N.now_iso(), **owner_keys(settings.person)}
+                          "created": N.now_iso(), **owner_keys(settings.owner)}
     if tags:
         fm["tags"] = list(tags)
     V.atomic_write(target, V.render_note(fm, body))

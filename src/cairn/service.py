@@ -45,9 +45,10 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
 
     embedder: optional object with `embed(list[str]) -> (n, dim) array` and `model_name`
     (tests pass a counting wrapper); by default the packaged all-MiniLM-L6-v2.
-    person: the person it acts for (cairn.people; default env CAIRN_PERSON, else the home's
-    own person, who sees everything); a named person sees only their own notes, memories and
-    the notes shared with everyone. Raises InvalidInput for a malformed name.
+    person: the person it acts for, kept as `settings.owner` (cairn.people; default env
+    CAIRN_PERSON, else the home's own person, who sees everything); a named person sees only
+    their own notes, memories, core blocks, entities, sessions, reminders, mood and the notes
+    shared with everyone. Raises InvalidInput for a malformed name.
     """
 
     def __init__(self, home: str | Path | None = None, *, embedder=None, settings: Settings | None = None,
@@ -55,20 +56,21 @@ class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonO
         self.settings = settings or load_settings(home)
         import os
         from cairn.people import check_person
-        # The person this service acts for (cairn.people): given, else env CAIRN_PERSON, else
+        # The owner this service acts for (cairn.people): given, else env CAIRN_PERSON, else
         # the settings' (None: the home's own person, who sees everything).
         chosen = person if person is not None else os.environ.get("CAIRN_PERSON") or None
         if chosen is not None:
             import dataclasses
-            self.settings = dataclasses.replace(self.settings, person=check_person(chosen))
+            self.settings = dataclasses.replace(self.settings, owner=check_person(chosen))
         self.settings.ensure_dirs()
         self._conn: sqlite3.Connection | None = None
         self._embedder = embedder
         self._vectors: VectorIndex | None = None
         self._store: SQLiteBackend | None = None
         self._alias_cache: tuple[tuple[int, int], frozenset[str]] | None = None  # (index state, aliases)
-        from cairn.events import bus_for
-        self.events = bus_for(self.settings.home)  # typed events of this home (cairn.events)
+        from cairn.events import OwnedBus, bus_for
+        # typed events of this home (cairn.events), marked with the person they are for
+        self.events = OwnedBus(bus_for(self.settings.home), lambda: self.settings.owner)
         self._pending_cache: tuple[tuple[int, int], int] | None = None  # (index state, vectors pending)
 
     @property

@@ -90,10 +90,13 @@ class Trace:
                 "stages": list(self.stages), "outcome": self.outcome,
                 "total_ms": round((time.perf_counter() - self._t0) * 1000, 2)}
 
-    def save(self, home: Path) -> dict:
+    def save(self, home: Path, person: str | None = None) -> dict:
         """Write the trace to `<home>/traces/<id>.json` (best effort: a trace that cannot be
-        written is not an error of the operation) and prune old ones; returns its JSON."""
+        written is not an error of the operation) and prune old ones; returns its JSON.
+        person: who the operation ran for (cairn.people), kept as "person" when named."""
         data = self.to_json()
+        if person:
+            data["person"] = person
         folder = traces_dir(home)
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -115,31 +118,41 @@ def _prune(folder: Path) -> None:
             pass
 
 
-def load(home: Path, trace_id: str) -> dict:
-    """The saved trace `trace_id`. Raises NotFound for a malformed or unknown id."""
+def load(home: Path, trace_id: str, viewer: str | None = None) -> dict:
+    """The saved trace `trace_id`. viewer: a named person (cairn.people) finds only the
+    traces of their own operations (None: all). Raises NotFound for a malformed or unknown
+    id, or another person's trace."""
     if not isinstance(trace_id, str) or not _ID.match(trace_id):
         raise NotFound(f"no trace {trace_id!r}: trace ids are 32 hex digits")
     path = traces_dir(home) / f"{trace_id}.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if viewer is not None and (not isinstance(data, dict) or data.get("person") != viewer):
+            raise FileNotFoundError(path)
+        return data
     except FileNotFoundError:
         raise NotFound(f"no trace {trace_id} (only the newest {KEEP} are kept)") from None
     except (OSError, ValueError) as exc:
         raise NotFound(f"trace {trace_id} cannot be read: {exc}") from None
 
 
-def recent(home: Path, limit: int = 20) -> list[dict]:
-    """The newest `limit` traces' headers {"id", "kind", "at", "outcome", "total_ms"}, newest first."""
+def recent(home: Path, limit: int = 20, viewer: str | None = None) -> list[dict]:
+    """The newest `limit` traces' headers {"id", "kind", "at", "outcome", "total_ms"}, newest
+    first; viewer: a named person (cairn.people) sees only their own (None: all)."""
     folder = traces_dir(home)
     if not folder.is_dir():
         return []
     files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime if p.exists() else 0,
-                   reverse=True)[:limit]
+                   reverse=True)
     out = []
     for f in files:
+        if len(out) >= limit:
+            break
         try:
             d = json.loads(f.read_text(encoding="utf-8"))
         except (OSError, ValueError):
+            continue
+        if viewer is not None and (not isinstance(d, dict) or d.get("person") != viewer):
             continue
         out.append({k: d.get(k) for k in ("id", "kind", "at", "outcome", "total_ms")})
     return out

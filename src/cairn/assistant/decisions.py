@@ -42,7 +42,8 @@ class Decisions:
                     outcome, detail)
 
     def _audit(self, action, target, outcome, detail) -> None:
-        audit.record(self.app.settings.home, "assistant", action, target, outcome, detail)
+        audit.record(self.app.settings.home, "assistant", action, target, outcome, detail,
+                     getattr(self, "owner", None))
 
     # -- approvals decided later ---------------------------------------------------------
     def decide(self, approval_id: str, grant: bool, expire_after: float | None = None) -> TurnResult:

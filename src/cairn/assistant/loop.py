@@ -74,12 +74,13 @@ class Assistant(Decisions):
         self._engine = None  # cairn.context.compiler.Engine of the current session
         self.notices: list[str] = []
         from cairn.tools import current_person
-        person_of_app = getattr(app.settings, "person", None)
+        person_of_app = getattr(app.settings, "owner", None)
         # the person (cairn.people) this assistant acts for: the service's, else the request's
         self.owner = person_of_app if person_of_app is not None else current_person.get()
+        self.store.viewer = self.owner  # another person's sessions and approvals are not found
         from cairn.assistant.sessions import current_key
         sid = session_id or (None if new else self.store.current(channel, current_key(person, self.owner)))
-        if sid and self.owner is not None and self.store.load(sid).owner != self.owner:
+        if sid and self.owner is not None and not self._mine(sid):
             if session_id:  # another person's session: not found (its existence is not revealed)
                 from cairn.errors import NotFound
                 raise NotFound(f"no session {session_id!r}")
@@ -130,6 +131,14 @@ class Assistant(Decisions):
         return new.name
 
     # -- sessions ------------------------------------------------------------------------
+    def _mine(self, sid: str) -> bool:
+        """Whether session `sid` exists and belongs to this assistant's owner."""
+        from cairn.assistant.sessions import SessionNotFound
+        try:
+            return self.store.load(sid).owner == self.owner
+        except SessionNotFound:
+            return False
+
     def _idle(self, state) -> bool:
         if not state.last or state.ended or self.incognito:
             return False
@@ -450,7 +459,7 @@ class Assistant(Decisions):
     def engine(self):
         """The context engine of the current session, synced with its log."""
         from cairn.context.session import engine_for
-        self._engine = engine_for(self._engine, self.store, self.state.id, self._summariser())
+        self._engine = engine_for(self._engine, self.store, self.state.id, self._summariser(), owner=self.owner)
         return self._engine
 
     def _summariser(self):

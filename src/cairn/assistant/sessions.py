@@ -123,10 +123,14 @@ def new_id() -> str:
 
 
 class SessionStore:
-    """The sessions of one home: `<home>/sessions/<id>.jsonl` plus `current.json`."""
+    """The sessions of one home: `<home>/sessions/<id>.jsonl` plus `current.json`.
+    viewer: the person (cairn.people) reading through this store: None (the home's own
+    person) sees every session; a name sees only the sessions it owns, another person's
+    session is not found (load, list, search, tool_output, delete, find_approval)."""
 
-    def __init__(self, home: Path):
+    def __init__(self, home: Path, viewer: str | None = None):
         self.dir = Path(home) / "sessions"
+        self.viewer = viewer
 
     def path(self, sid: str) -> Path:
         if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
@@ -224,7 +228,7 @@ class SessionStore:
         path = self.path(sid)
         with _LOCK:
             state = self._cached(path)
-        if state is None:
+        if state is None or (self.viewer is not None and state.owner != self.viewer):
             raise SessionNotFound(f"no session {sid!r} (`cairn sessions` lists them)")
         return state
 
@@ -232,7 +236,12 @@ class SessionStore:
         """Every session, most recent activity first."""
         if not self.dir.is_dir():
             return []
-        states = [self.load(p.stem) for p in self.dir.glob("s-*.jsonl")]
+        states = []
+        for p in self.dir.glob("s-*.jsonl"):
+            try:
+                states.append(self.load(p.stem))
+            except SessionNotFound:  # another person's (viewer), or deleted meanwhile
+                continue
         return sorted(states, key=lambda s: s.last, reverse=True)
 
     def find_approval(self, approval_id: str) -> tuple[SessionState, dict]:
@@ -272,9 +281,10 @@ class SessionStore:
         return [dict(rows[key], score=round(s, 3)) for key, s in ranked]
 
     def delete(self, sid: str) -> None:
-        """Remove a session's file (and its current-pointer)."""
+        """Remove a session's file (and its current-pointer). SessionNotFound for an unknown
+        id or another person's session (viewer)."""
         path = self.path(sid)
-        if not path.is_file():
+        if not path.is_file() or (self.viewer is not None and self.load(sid).owner != self.viewer):
             raise SessionNotFound(f"no session {sid!r}")
         path.unlink()
         path.with_suffix(".why.json").unlink(missing_ok=True)

@@ -4,7 +4,7 @@ neutral when they are quiet.
     m = Mood(); m.signal("I'm exhausted and worried about the exam", at); m.render(now)
     -> "The person seemed worried, low energy (2 hours ago)."
 
-The state of a home lives in `<home>/mood.json` (a single JSON object: mood, energy,
+The state of a home lives in `<home>/mood.json` (a named person's in `<home>/people/NAME/mood.json`, cairn.people) (a single JSON object: mood, energy,
 intensity, last_signal, at; `load`/`save`): the grounded extraction at the end of a session
 updates it as a side effect (ops/person.py), and each session's prompt compiler starts from it
 and folds the person's new messages in as they come.

@@ -5,8 +5,9 @@ write only typed observations and expectations, each grounded in the turns it ca
     report["items"]  -> [{"id", "type", "text", "sources", "action", "due"}]
 
 What a pass reads: the person's turns (`user` events) of the last LOOKBACK_DAYS in every
-assistant session under `<home>/sessions/` not reflected on yet (per session, the last seq
-read is kept in `<home>/reflection.json`), oldest first until `[assistant]
+assistant session of theirs under `<home>/sessions/` not reflected on yet (per session, the
+last seq read is kept in `<home>/reflection.json`, `<home>/people/NAME/reflection.json` for
+a named person of cairn.people), oldest first until `[assistant]
 reflection_tokens` tokens (tokens.estimate); what did not fit is read by the next pass.
 
 What it may write (nothing else; it never calls a tool, schedules an action, writes a note
@@ -128,10 +129,11 @@ def passes_today(state: dict, now: datetime) -> int:
 
 # -- reading ------------------------------------------------------------------------------
 def recent_turns(home: Path, upto: dict, token_limit: int,
-                 now: datetime | None = None) -> tuple[list[Turn], dict, int]:
+                 now: datetime | None = None, owner: str | None = None) -> tuple[list[Turn], dict, int]:
     """(turns in time order, new upto, tokens read): the person's turns after `upto` and
-    within LOOKBACK_DAYS of `now` in every session log, oldest first until `token_limit`
-    tokens (at least one turn, cut to the limit)."""
+    within LOOKBACK_DAYS of `now` in every session log of `owner` (cairn.people: the start
+    event's "owner"; None: the home's own sessions, which have none), oldest first until
+    `token_limit` tokens (at least one turn, cut to the limit)."""
     from datetime import timedelta
     since = ((now or datetime.now(timezone.utc)) - timedelta(days=LOOKBACK_DAYS)).astimezone(timezone.utc)
     from cairn.assistant.sessions import SessionStore
@@ -142,6 +144,8 @@ def recent_turns(home: Path, upto: dict, token_limit: int,
         for path in sorted(store.dir.glob("*.jsonl")):
             sid = path.stem
             for e in store.events(path):
+                if e.get("type") == "start" and (e.get("owner") or None) != owner:
+                    break  # another person's session
                 seq = int(e.get("seq", 0))
                 if e.get("type") == "user" and seq > int(upto.get(sid, 0)) and (e.get("text") or "").strip():
                     if _utc(e.get("at", "")) >= since:

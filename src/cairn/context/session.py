@@ -39,16 +39,19 @@ def new_events(store, sid: str, engine: Engine) -> list[dict]:
     return out
 
 
-def engine_for(engine: Engine | None, store, sid: str, summarise=None, model=None, embedder=None) -> Engine:
+def engine_for(engine: Engine | None, store, sid: str, summarise=None, model=None, embedder=None,
+               owner: str | None = None) -> Engine:
     """`engine` if it belongs to `sid`, else a new one (with `embedder`: turns are also
-    scored by meaning, compiler.py); synced with the log either way."""
+    scored by meaning, compiler.py); synced with the log either way. `owner`: the person
+    (cairn.people) whose stored mood state a new engine starts from."""
     if engine is None or getattr(engine, "sid", None) != sid:
         engine = Engine(Counter(model), summarise, embedder)
         engine.sid = sid
         engine.offset = 0
         if not hasattr(store, "_events"):  # the home's mood state (not in incognito)
             from cairn.context import mood as M
-            engine.base_mood = M.load(store.dir.parent)
+            from cairn.people import state_dir
+            engine.base_mood = M.load(state_dir(store.dir.parent, owner))
     engine.summarise = summarise
     engine.sync(new_events(store, sid, engine))
     return engine
@@ -80,7 +83,8 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
             embedder = bot.app.embedder
         except Exception:  # no embedder here: turns are scored by BM25 alone
             embedder = None
-    bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model, embedder)
+    bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model, embedder,
+                             bot.owner)
     eng = bot._engine
     schemas = 0
     if model.tools_mode in ("native", "json"):

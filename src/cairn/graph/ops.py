@@ -33,12 +33,21 @@ def entity_chunk_ids(conn: sqlite3.Connection, name: str) -> set[int]:
     return G.chunk_ids_of_entity(conn, _need(conn, name))
 
 
-def show(conn: sqlite3.Connection, name: str, limit: int = 20) -> dict:
+def show(conn: sqlite3.Connection, name: str, limit: int = 20, view=None) -> dict:
     """{"id", "name", "kind", "aliases", "notes": [{"id", "title", "path", "mentions",
     "methods"}], "memories": [{"id", "text"}], "related": [{"id", "name", "count", "first",
-    "last"}]}. Raises NotFound for an unknown name, InvalidInput for an empty one."""
+    "last"}]}. view: what one person sees (graph/view.View; None: everything): only their
+    notes, memories and related entities, and NotFound for an entity they see no mention
+    of. Raises NotFound for an unknown name, InvalidInput for an empty one."""
     eid = _need(conn, name)
     out = _entity(conn, eid)
+    if view is not None:
+        view.need(eid, name)
+        mine_n, mine_m = view.notes.get(eid, set()), view.memories.get(eid, set())
+        out["notes"] = [n for n in G.notes_of_entity(conn, eid, 10 ** 6) if n["id"] in mine_n][:limit]
+        out["memories"] = [m for m in G.memories_of_entity(conn, eid, 10 ** 6) if m["id"] in mine_m][:limit]
+        out["related"] = view.related(conn, eid, limit)
+        return out
     out["notes"] = G.notes_of_entity(conn, eid, limit)
     out["memories"] = G.memories_of_entity(conn, eid, limit)
     related = []

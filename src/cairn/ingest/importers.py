@@ -120,7 +120,7 @@ def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str,
     """Write a generated vault note (only if its text changed) and index it. undo: gets
     (path, bytes before or None) before the file is written, for `_roll_back`. Raises
     PathOutside (nothing written) when the note's folder leads outside the vault."""
-    fm = {**owner_keys(settings.person), **fm}
+    fm = {**owner_keys(settings.owner), **fm}
     text = V.render_note(fm, body)
     target = settings.vault / relpath
     P.confine(settings.vault, target)

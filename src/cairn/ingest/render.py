@@ -21,7 +21,7 @@ from cairn.model import ParsedDocument
 from cairn.parse import original_suffix
 from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
-from cairn.people import owner_keys
+from cairn.people import keeps_owner
 
 # Metadata copied from a parsed document into a generated note: as text, and as they are.
 _TEXT_META = ("author", "url", "date", "sitename", "from", "to", "cc", "subject", "camera", "taken", "format",
@@ -66,7 +66,7 @@ def render_markdown(settings: Settings, src: Path, root: Path | None, data: byte
     note_id = existing.id if existing else V.stable_id("src:" + source)
     text = decode_bytes(data)[0] if data.strip() else ""
     keys: dict[str, Any] = {"cairn_id": note_id, "cairn_source": source, "cairn_source_hash": source_hash,
-                            **owner_keys(settings.person)}
+                            **keeps_owner(existing.meta if existing else None, settings.owner)}
     if enrichment:
         keys["enrichment"] = enrichment
     new_text = V.add_frontmatter_keys(text, keys)
@@ -92,7 +92,7 @@ def render_generated(settings: Settings, src: Path, doc: ParsedDocument, source:
     title = doc.title or src.stem
     relpath = existing.path if existing else V.own_or_unique(
         vault, generated_relpath(doc.kind, title, doc.created), note_id, None)
-    fm: dict[str, Any] = {**owner_keys(settings.person), "generator": "cairn", "id": note_id, "title": title,
+    fm: dict[str, Any] = {**keeps_owner(existing.meta if existing else None, settings.owner), "generator": "cairn", "id": note_id, "title": title,
                           "type": doc.kind,
                           "source": source, "source_hash": source_hash,
                           "created": doc.created or N.now_iso(), "ingested": N.now_iso()}

@@ -52,10 +52,19 @@ def _outcome(part: IngestReport) -> str:
 def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestReport, *,
                  resolver=None, connector=None, pool=None) -> dict[str, Callable]:
     """Handlers for the job kinds "file" (payload {path, name, root, skip_tombstoned?}) and
-    "url" (payload {url}): each ingests its source, adds its outcome to `report` and returns
-    the outcome string."""
+    "url" (payload {url}), both with "owner" when a named person queued them (cairn.people):
+    each ingests its source for the job's owner, whoever runs it, adds its outcome to
+    `report` and returns the outcome string."""
+    import dataclasses
+    base = settings
+
+    def owned(job) -> Settings:
+        """The settings acting for the job's owner (None: the home's own person)."""
+        owner = job.payload.get("owner") or None
+        return base if owner == base.owner else dataclasses.replace(base, owner=owner)
 
     def run_file(job) -> str:
+        settings = owned(job)
         part = IngestReport()
         root = job.payload.get("root")
         src = Path(job.payload["path"])
@@ -77,6 +86,7 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
         return _outcome(part)
 
     def run_url(job) -> str:
+        settings = owned(job)
         part = IngestReport()
         ingest_url(conn, settings, job.payload["url"], part, resolver=resolver, connector=connector)
         _merge(report, part)
@@ -161,6 +171,8 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
     jobs.sort(key=lambda j: bool(j[2].get("heavy")))  # text sources first (stable order)
     ids: list[int] = []
     seen: set[int] = set()
+    if settings.owner is not None:  # the person the notes will belong to (cairn.people)
+        jobs = [(kind, source, {**payload, "owner": settings.owner}) for kind, source, payload in jobs]
     with N.transaction(conn):  # one transaction for the whole batch (fast for big folders)
         for kind, source, payload in jobs:
             jid, _ = J.enqueue(conn, kind, source, payload, max_attempts=settings.jobs.max_attempts)

@@ -118,13 +118,12 @@ def chat_cmd(
     from cairn.cli import _fail, _service
     if why:
         from cairn.cli import STATE
-        from cairn.config import load_settings
-        from cairn.assistant.sessions import SessionStore
+        from cairn.assistant.sessions import current_key
         from cairn.context.session import load_why
         from cairn.errors import CairnError
-        store = SessionStore(load_settings(STATE["home"]).home)
+        store = _sessions(STATE["home"])
         try:
-            sid = session or store.current(channel, person)
+            sid = session or store.current(channel, current_key(person, store.viewer))
             if not sid:
                 _fail("no session yet: give --session ID (`cairn sessions` lists them)", code=2)
             store.load(sid)
@@ -245,6 +244,17 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
     return None
 
 
+def _sessions(home):
+    """The home's SessionStore as seen by the person of env CAIRN_PERSON (cairn.people:
+    another person's sessions are not found; unset: the home's own person sees all).
+    InvalidInput for a malformed name."""
+    import os
+    from cairn.assistant.sessions import SessionStore
+    from cairn.config import load_settings
+    from cairn.people import check_person
+    return SessionStore(load_settings(home).home, viewer=check_person(os.environ.get("CAIRN_PERSON")))
+
+
 sessions_app = typer.Typer(help="The assistant's conversation logs (<home>/sessions).",
                            invoke_without_command=True)
 
@@ -256,9 +266,7 @@ def sessions_list(ctx: typer.Context,
     if ctx.invoked_subcommand is not None:
         return
     from cairn.cli import STATE
-    from cairn.config import load_settings
-    from cairn.assistant.sessions import SessionStore
-    rows = [s.summary() for s in SessionStore(load_settings(STATE["home"]).home).list()]
+    rows = [s.summary() for s in _sessions(STATE["home"]).list()]
     if json_out:
         _dump(rows)
         return
@@ -271,10 +279,8 @@ def sessions_show(sid: str = typer.Argument(..., help="Session id."),
                   json_out: bool = typer.Option(False, "--json", help="Print the events as JSON.")) -> None:
     """Print one session's events."""
     from cairn.cli import STATE, _fail
-    from cairn.config import load_settings
-    from cairn.assistant.sessions import SessionStore
     from cairn.errors import CairnError
-    store = SessionStore(load_settings(STATE["home"]).home)
+    store = _sessions(STATE["home"])
     try:
         store.load(sid)
     except CairnError as exc:
@@ -295,9 +301,7 @@ def sessions_search(query: str = typer.Argument(..., help="Words to find in the 
                     json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Search the turns of every session (BM25)."""
     from cairn.cli import STATE
-    from cairn.config import load_settings
-    from cairn.assistant.sessions import SessionStore
-    rows = SessionStore(load_settings(STATE["home"]).home).search(query, k=k)
+    rows = _sessions(STATE["home"]).search(query, k=k)
     if json_out:
         _dump(rows)
         return
@@ -310,11 +314,9 @@ def sessions_output(sid: str = typer.Argument(..., help="Session id."),
                     call_id: str = typer.Argument(..., help="Tool call id (the prompt names it).")) -> None:
     """Print a tool call's full output (the prompt got a distilled form)."""
     from cairn.cli import STATE, _fail
-    from cairn.config import load_settings
-    from cairn.assistant.sessions import SessionStore
     from cairn.errors import CairnError
     try:
-        _dump(SessionStore(load_settings(STATE["home"]).home).tool_output(sid, call_id))
+        _dump(_sessions(STATE["home"]).tool_output(sid, call_id))
     except CairnError as exc:
         _fail(str(exc), code=exc.exit_code)
 
@@ -323,11 +325,9 @@ def sessions_output(sid: str = typer.Argument(..., help="Session id."),
 def sessions_delete(sid: str = typer.Argument(..., help="Session id.")) -> None:
     """Delete one session's log file."""
     from cairn.cli import STATE, _fail
-    from cairn.config import load_settings
-    from cairn.assistant.sessions import SessionStore
     from cairn.errors import CairnError
     try:
-        SessionStore(load_settings(STATE["home"]).home).delete(sid)
+        _sessions(STATE["home"]).delete(sid)
     except CairnError as exc:
         _fail(str(exc), code=exc.exit_code)
     sys.stdout.write(f"deleted session {sid}\n")

@@ -140,7 +140,10 @@ def audit_cmd(limit: int = typer.Option(50, "--limit", min=1, max=100000, help="
     """Show the audit log: every write (who, what, when, outcome), oldest first."""
     from cairn import audit
     from cairn.cli import out
-    items = audit.entries(_settings().home, limit, action)
+    import os
+    from cairn.people import check_person
+    # a named person (env CAIRN_PERSON, cairn.people) sees only the entries made for them
+    items = audit.entries(_settings().home, limit, action, check_person(os.environ.get("CAIRN_PERSON")))
     if json_out:
         sys.stdout.write(json.dumps(items, ensure_ascii=False, indent=2) + "\n")
         return

@@ -2,7 +2,8 @@
 
 - `_memory/<id>.md` — one memory: YAML frontmatter with every field (including `log`, its
   change history) and the memory text as the body;
-- `_memory/core/<name>.md` — one core block, the body is its text;
+- `_memory/core/<name>.md` — one core block, the body is its text (`_memory/core/@PERSON/<name>.md`
+  for a named person's block, cairn.people);
 - `_memory/entities/<id>.md` — one entity: frontmatter `id`, `name`, `kind`, `aliases`.
 
 The files are the source of truth like every other vault file: `rebuild.rebuild_memories` (called
@@ -40,7 +41,11 @@ def write_memory(vault: Path, m: Memory) -> Path:
 
 
 def write_core(vault: Path, name: str, text: str) -> Path:
-    path = vault / MEMORY_DIR / "core" / f"{slugify(name)}.md"
+    """Write the mirror file of core block `name`: `_memory/core/<slug>.md`, or for a named
+    person's block "@PERSON/NAME" `_memory/core/@PERSON/<slug>.md` (cairn.people)."""
+    person, _, block = name.rpartition("/")
+    folder = vault / MEMORY_DIR / "core" / (person if person.startswith("@") else "")
+    path = folder / f"{slugify(block)}.md"
     atomic_write(path, render_note({"generator": "cairn-memory", "core_block": name}, text))
     return path
 

@@ -44,10 +44,11 @@ def rebuild_memories(conn: sqlite3.Connection, vault: Path, embedder=None) -> di
                 ents.append(data)
             except (ValueError, OSError) as exc:
                 report["failed"].append((str(path), str(exc)))
-        for path in sorted((root / "core").glob("*.md")):
+        for path in sorted([*(root / "core").glob("*.md"), *(root / "core").glob("@*/*.md")]):
             try:
                 data, body = _split(path.read_text(encoding="utf-8"))
-                cores.append((str(data.get("core_block") or path.stem), body))
+                plain = (f"{path.parent.name}/{path.stem}" if path.parent.name.startswith("@") else path.stem)
+                cores.append((str(data.get("core_block") or plain), body))
             except (ValueError, OSError) as exc:
                 report["failed"].append((str(path), str(exc)))
     vecs = None

@@ -453,9 +453,11 @@ def get_core_blocks(conn: sqlite3.Connection) -> dict[str, str]:
 
 def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datetime | None = None,
                    vault: Path | None = None) -> None:
-    """Create or replace a core block (empty text clears it). Raises ValueError for a bad name."""
+    """Create or replace a core block (empty text clears it). `name`: the block's name, or
+    "@PERSON/NAME" for a named person's block (cairn.people.core_key). Raises InvalidInput
+    for a bad name."""
     name = (name or "").strip()
-    if not re.fullmatch(r"[\w-]{1,40}", name):
+    if not re.fullmatch(r"(@[A-Za-z0-9][A-Za-z0-9._-]{0,63}/)?[\w-]{1,40}", name):
         raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
     with transaction(conn):
         S.put_core_block(conn, name, text.strip(), _now(now).isoformat())

@@ -13,9 +13,23 @@ class EntityOps:
 
     def entity_show(self, name: str) -> R.EntityDetail:
         """One entity with the notes and memories that mention it and its related entities
-        (graph/ops.show). Raises InvalidInput for an empty name, NotFound for an unknown one."""
+        (graph/ops.show), as the service's person sees them (graph/view.py). Raises
+        InvalidInput for an empty name, NotFound for an unknown one or one that person
+        sees no mention of."""
         from cairn.graph.ops import show
-        return R.EntityDetail(show(self.conn, name))
+        from cairn.graph.view import View
+        return R.EntityDetail(show(self.conn, name, view=View.of(self.conn, self.settings.owner)))
+
+    def _entity_seen(self, name: str) -> None:
+        """NotFound, worded as for an unknown name, when the service's person (cairn.people)
+        sees no note or memory mentioning the entity `name` (nothing for the home's own
+        person or a name that is unknown anyway: the operation says so itself)."""
+        from cairn.graph.view import View
+        from cairn.memory import entities as E
+        view = View.of(self.conn, self.settings.owner)
+        eid = E.resolve(self.conn, name) if view is not None and name and name.strip() else None
+        if eid is not None:
+            view.need(eid, name)
 
     def entity_merge(self, keep: str, other: str) -> R.Entity:
         """Merge entity OTHER into KEEP (every name, note mention and memory link); the
@@ -24,6 +38,8 @@ class EntityOps:
         from cairn.graph.ops import merge
         from cairn.memory import entities as E
         from cairn.memory.mirror import write_entity
+        self._entity_seen(keep)
+        self._entity_seen(other)
         gone = E.resolve(self.conn, other)
         ent = merge(self.conn, keep, other)
         write_entity(self.settings.vault, self.conn, ent["id"])
@@ -37,6 +53,7 @@ class EntityOps:
         from cairn.graph.ops import split
         from cairn.memory.mirror import write_entity
         from cairn.store.locks import exclusive
+        self._entity_seen(name)
         with exclusive(self.conn, "embed"):  # the graph pass of split runs under the ingest's lock
             res = split(self.conn, name, aliases)
         write_entity(self.settings.vault, self.conn, res["from"]["id"])

@@ -69,7 +69,7 @@ class JobOps:
         except BaseException as exc:
             trace.outcome = "failed"
             trace.add(op, {"sources": len(sources)}, {"error": str(exc) or type(exc).__name__}, 0.0)
-            trace.save(self.settings.home)
+            trace.save(self.settings.home, self.settings.owner)
             self.events.publish("ingest.failed", {"op": op, "error": str(exc) or type(exc).__name__,
                                                  "trace_id": trace.id})
             raise
@@ -77,7 +77,7 @@ class JobOps:
             trace.add(phase, {"items": total}, {}, (t1 - t0) * 1000)
         trace.add("report", {}, report.to_json(), 0.0)
         trace.outcome = "failed" if report.failed else "ok"
-        report.trace_id = trace.save(self.settings.home)["id"]
+        report.trace_id = trace.save(self.settings.home, self.settings.owner)["id"]
         for name in report.added:
             self.events.publish("note.created", {"name": str(name), "via": op})
         for name in report.updated:
@@ -95,20 +95,27 @@ class JobOps:
         """The job queue: {"counts": {state: n, "interrupted": n}, "dead": [job dicts, oldest
         first], "running": [job dicts of live processes], "interrupted": [job dicts claimed by
         a process that is gone (a crash): `cairn jobs run` resumes them], "queued": [up to
-        `limit` job dicts]} (see store.jobs.JobRow). Nothing is changed."""
+        `limit` job dicts]} (see store.jobs.JobRow). Nothing is changed. A named person
+        (cairn.people) sees only the jobs queued for them (payload "owner"), counted alike."""
         from cairn.jobs import process_alive
-        jobs = self.store.jobs
-        claimed = jobs.by_state("running")
+        jobs, owner = self.store.jobs, self.settings.owner
+
+        def mine(rows: list) -> list:
+            return rows if owner is None else [j for j in rows if (j.payload or {}).get("owner") == owner]
+        claimed = mine(jobs.by_state("running"))
         alive = [j for j in claimed if process_alive(j.owner_pid or 0, j.owner_start)]
         gone = [j for j in claimed if j not in alive]
         counts = jobs.counts()
-        counts["running"] -= len(gone)
+        if owner is not None:
+            counts = {state: len(mine(jobs.by_state(state))) for state in counts}
+        counts["running"] = counts.get("running", 0) - len(gone)
         counts["interrupted"] = len(gone)
+        queued = jobs.by_state("queued", limit) if owner is None else mine(jobs.by_state("queued"))[:limit]
         return R.JobsInfo(counts=counts,
-                          dead=[j.to_json() for j in jobs.by_state("dead")],
+                          dead=[j.to_json() for j in mine(jobs.by_state("dead"))],
                           running=[j.to_json() for j in alive],
                           interrupted=[j.to_json() for j in gone],
-                          queued=[j.to_json() for j in jobs.by_state("queued", limit)])
+                          queued=[j.to_json() for j in queued])
 
     def jobs_run(self, progress: Progress | None = None) -> IngestReport:
         """Resume pending work: requeue jobs of dead processes, run every queued job, then

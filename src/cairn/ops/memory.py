@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 import json
+import re
 from dataclasses import dataclass, field
 
 from cairn import results as R
@@ -37,7 +38,7 @@ class MemoryOps:
         ValueError for empty text, unknown kind, bad time."""
         from cairn.memory import remember
         from cairn.people import memory_scope
-        scope = memory_scope(self.settings.person, scope) or "global"
+        scope = memory_scope(self.settings.owner, scope) or "global"
         change = remember(self.conn, self.embedder, text, kind=kind, scope=scope, source=source,
                           source_ids=source_ids, entities=entities, event_time=event_time,
                           confidence=confidence, importance=importance, now=self._when(at),
@@ -53,7 +54,7 @@ class MemoryOps:
         """Memories (active ones, or all with include_inactive), see memory.list_memories."""
         from cairn.memory import list_memories
         from cairn.people import memory_scope, memory_visible
-        person = self.settings.person
+        person = self.settings.owner
         rows = list_memories(self.conn, kind=kind, scope=memory_scope(person, scope) if scope else None,
                              include_inactive=include_inactive)
         return R.MemoryList([m for m in rows if memory_visible(m.scope, person)])
@@ -62,11 +63,11 @@ class MemoryOps:
         """`memory_id` cleaned, if the service's person may see that memory; a memory of
         another person is not found (MemoryNotFound: its existence is not revealed)."""
         memory_id = clean_id(memory_id)
-        if self.settings.person is not None:
+        if self.settings.owner is not None:
             from cairn.memory.store import MemoryNotFound
             from cairn.people import memory_visible
             row = self.store.memories.memory_row(memory_id)
-            if row is None or not memory_visible(row["scope"], self.settings.person):
+            if row is None or not memory_visible(row["scope"], self.settings.owner):
                 raise MemoryNotFound(f"no memory with id {memory_id!r}")
         return memory_id
 
@@ -90,7 +91,7 @@ class MemoryOps:
         """Ranked memories with score breakdowns (see memory.recall for the formula)."""
         from cairn.memory import recall
         from cairn.people import memory_scope, memory_visible
-        person = self.settings.person
+        person = self.settings.owner
         hits = recall(self.conn, self.embedder, query, scope=memory_scope(person, scope), k=k if person is None else 4 * k,
                       now=self._when(at), include_history=include_history, settings=self.settings.memory,
                       vault=self.settings.vault)
@@ -100,29 +101,44 @@ class MemoryOps:
         """Core blocks plus the top memories (what an assistant puts in its prompt)."""
         from cairn.memory import core_context
         from cairn.people import memory_scope, memory_visible
-        person = self.settings.person
+        person = self.settings.owner
+        from cairn.people import own_core_blocks
         ctx = core_context(self.conn, scope=memory_scope(person, scope), limit=self.settings.memory.core_limit,
                            now=self._when(at))
-        if person is not None:  # core blocks are the home's; a person gets their own memories only
-            ctx.blocks = {}
+        ctx.blocks = own_core_blocks(ctx.blocks, person)  # each person has their own blocks
+        if person is not None:  # ...and gets their own memories only
             ctx.memories = [m for m in ctx.memories if memory_visible(m.scope, person)]
         return ctx
 
     def core_set(self, name: str, text: str) -> R.CoreBlock:
-        """Create/replace a core block (empty text clears it); returns it as saved."""
+        """Create/replace a core block of the service's person (empty text clears it);
+        returns it as saved. A named person's block is stored as "@NAME/BLOCK" (cairn.people)
+        and seen only by them. InvalidInput for a bad block name."""
         from cairn.memory import set_core_block
-        set_core_block(self.conn, name, text, vault=self.settings.vault)
+        from cairn.people import core_key
+        name = (name or "").strip()
+        if not re.fullmatch(r"[\w-]{1,40}", name):
+            raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
+        set_core_block(self.conn, core_key(self.settings.owner, name), text, vault=self.settings.vault)
         return R.CoreBlock(name=name, text=text.strip())
 
     def entity_alias(self, name: str, alias: str) -> R.Entity:
-        """Join ALIAS to the entity NAME (merging entities if both exist)."""
+        """Join ALIAS to the entity NAME (merging entities if both exist). NotFound when a
+        named person (cairn.people) names an entity only another person's notes mention."""
         from cairn.memory import add_alias
+        self._entity_seen(name)
+        self._entity_seen(alias)
         return R.Entity(add_alias(self.conn, name, alias, vault=self.settings.vault))
 
     def entities(self) -> R.EntityList:
-        """Every entity with its aliases, number of linked memories and of notes mentioning it."""
+        """Every entity with its aliases, number of linked memories and of notes mentioning it;
+        for a named person (cairn.people) only the entities their notes or memories mention,
+        counted over those (graph/view.py)."""
+        from cairn.graph.view import View
         from cairn.memory.entities import list_entities
-        return R.EntityList(list_entities(self.conn))
+        rows = list_entities(self.conn)
+        view = View.of(self.conn, self.settings.owner)  # a named person: what they see only
+        return R.EntityList(rows if view is None else view.entities(rows))
 
     def rebuild_memories(self) -> R.MemoryRebuild:
         """Restore the memory tables from <vault>/_memory/ (also done by reindex), then the
@@ -142,12 +158,15 @@ class MemoryOps:
         from cairn.memory.extract import extract_facts
         from cairn.ingest import embed_missing
         from cairn.memory.keys import facts_by_source, store_fact_keys
+        from cairn.people import OWNER_KEY
         model, problem = model
-        out = []
+        out, owners = [], []
         for note_id in note_ids:  # 1. facts and search keys of every session
             note = self.store.notes.get_note(note_id)
             if note is None:
                 continue
+            # the facts of a chat are its owner's memories (cairn.people)
+            owners.append(str(note.meta.get(OWNER_KEY) or "") or self.settings.owner)
             res = extract_facts(_session_messages(self.store, note_id), model)
             if problem:
                 res.problems.insert(0, problem)
@@ -158,18 +177,21 @@ class MemoryOps:
             embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
                           fact_keys=self.settings.memory.fact_keys)
         if self.settings.memory.store_extracted:  # 3. the memory store
-            for e in out:
-                e.memories = self._remember_facts(e.result)
+            for e, owner in zip(out, owners):
+                e.memories = self._remember_facts(e.result, owner=owner)
         return out
 
-    def _remember_facts(self, res) -> dict[str, int]:
+    def _remember_facts(self, res, owner: str | None = None) -> dict[str, int]:
         """Store each extracted fact in the memory store (memory.store.remember) as said at its
         first message's time, with its message ids as provenance; a restated fact reinforces
         and a contradicting one supersedes, as for `cairn remember`. Returns counts per
         action ("add", "reinforce", "supersede", "none"); a fact the store refuses is added to
-        `res.problems` (never dropped silently)."""
+        `res.problems` (never dropped silently). The memories go to the scope of `owner`
+        (cairn.people), else of the service's person."""
         from cairn.memory import remember, resolve_event_time
         from cairn.memory.temporal import parse_time
+        from cairn.people import memory_scope
+        scope = memory_scope(owner or self.settings.owner, None) or "global"  # the person's own memories
         counts: dict[str, int] = {}
         for fact in res.facts:
             try:
@@ -177,7 +199,7 @@ class MemoryOps:
                 # The extractor already wrote the absolute date into the text; take the event
                 # time from it without rewriting the text a second time.
                 event_time = resolve_event_time(fact.text, said)[0] if said else None
-                change = remember(self.conn, self.embedder, fact.text, kind=fact.kind,
+                change = remember(self.conn, self.embedder, fact.text, kind=fact.kind, scope=scope,
                                   event_time=event_time,
                                   source=fact.source_ids[0] if fact.source_ids else "chat",
                                   source_ids=fact.source_ids, entities=fact.entities,
@@ -200,7 +222,7 @@ class MemoryOps:
         Messages whose keys changed are re-embedded before returning.
         """
         model = _extraction_llm(self.settings, llm)
-        return R.ExtractionList(self._extract_notes(_chat_note_ids(self.store, target), model))
+        return R.ExtractionList(self._extract_notes(_chat_note_ids(self.store, target, self.settings.owner), model))
 
     def extract_transcript(self, messages: list[tuple[str, str, str]], *, speaker: str = "The person",
                            llm: str | None = None) -> R.TranscriptExtraction:
@@ -272,10 +294,12 @@ def _session_messages(store, note_id: str) -> list:
             for r in store.notes.message_rows(note_id)]
 
 
-def _chat_note_ids(store, target: str | None) -> list[str]:
+def _chat_note_ids(store, target: str | None, person: str | None = None) -> list[str]:
     """Chat notes for `target`: None = all; a note id; a vault path; or a conversation name
-    (all its sessions). ValueError when nothing matches."""
-    rows = store.notes.chat_notes()
+    (all its sessions); of those `person` may see (cairn.people; None: all). ValueError when
+    nothing matches."""
+    from cairn.people import note_visible
+    rows = [r for r in store.notes.chat_notes() if note_visible(json.loads(r["meta"] or "{}"), person)]
     if target is None:
         return [r["id"] for r in rows]
     hits = [r["id"] for r in rows if target in (r["id"], r["path"])

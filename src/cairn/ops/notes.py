@@ -46,16 +46,23 @@ class NotesOps:
         (both ValueError)."""
         return self._visible_note(ref)
 
+    def _own_ref(self, ref: str, *, write: bool = False) -> str:
+        """`ref` checked by _visible_note: for a named person the found note's id (so the
+        operation below, which resolves it again over every note, cannot land on another
+        person's note of the same name); the reference itself for the home's own person."""
+        note = self._visible_note(ref, write=write)
+        return ref if self.settings.owner is None else note.id
+
     def _visible_note(self, ref: str, *, write: bool = False) -> N.NoteRow:
         """find_note for the service's person: a note another person owns is not found
         (NoteNotFound: its existence is not revealed); a shared note they do not own may be
         read, not changed (Forbidden when `write`)."""
         from cairn.links import NoteNotFound, find_note
         from cairn.people import OWNER_KEY, note_visible
-        note = find_note(self.conn, ref)
-        person = self.settings.person
+        note = find_note(self.conn, ref, self._visible_note_ids())
+        person = self.settings.owner
         if not note_visible(note.meta, person):
-            raise NoteNotFound(f"no note matches {ref!r}")
+            raise NoteNotFound(f"no note with id, path, title or alias {ref!r}")
         if write and person is not None and str(note.meta.get(OWNER_KEY) or "") != person:
             from cairn.errors import Forbidden
             raise Forbidden(f"the note {note.path} is shared with you, not yours: only its owner may change it")
@@ -66,19 +73,42 @@ class NotesOps:
         from cairn.links import Resolver, backlinks, outgoing
         note = self._visible_note(ref)
         resolver = Resolver.from_db(self.conn)
+        seen = self._visible_note_ids()
+        out = outgoing(self.conn, note.id, resolver)
+        back = backlinks(self.conn, note.id, resolver)
+        if seen is not None:  # another person's notes are neither targets nor sources here
+            out = [_as_unresolved(v, seen) for v in out]
+            back = [v for v in back if v.source_id in seen]
         return R.NoteLinks(note={"id": note.id, "path": note.path, "title": note.title},
-                           outgoing=outgoing(self.conn, note.id, resolver),
-                           backlinks=backlinks(self.conn, note.id, resolver))
+                           outgoing=out, backlinks=back)
+
+    def _visible_note_ids(self) -> set[str] | None:
+        """Ids of the notes the service's person may see (cairn.people), None for the home's
+        own person (every note)."""
+        if self.settings.owner is None:
+            return None
+        _, rows = self.store.notes.list_notes(limit=10 ** 9, person=self.settings.owner)
+        return {r.id for r in rows}
 
     def unresolved_links(self) -> R.LinkList:
-        """Every link whose target matches no note (links.LinkView, by source path)."""
-        from cairn.links import unresolved
-        return R.LinkList(unresolved(self.conn))
+        """Every link whose target matches no note (links.LinkView, by source path); for a
+        named person (cairn.people) the links of the notes they see whose target matches no
+        note they see."""
+        from cairn.links import Resolver, _view, unresolved
+        from cairn.store import links as L
+        seen = self._visible_note_ids()
+        if seen is None:
+            return R.LinkList(unresolved(self.conn))
+        resolver = Resolver.from_db(self.conn)
+        views = [_as_unresolved(_view(r, resolver), seen) for r in L.all_links(self.conn)]
+        return R.LinkList(sorted((v for v in views if v.source_id in seen and v.kind == "unresolved"),
+                                 key=lambda v: (v.source_path, v.target)))
 
     def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
         """Write and index a new note (see noteops.create_note)."""
         from cairn.noteops import create_note
-        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags)
+        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags,
+                           only=self._visible_note_ids())
         self.events.publish("note.created", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
@@ -92,7 +122,7 @@ class NotesOps:
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
         total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=offset,
-                                                  person=self.settings.person)
+                                                  person=self.settings.owner)
         return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
     def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
@@ -109,26 +139,29 @@ class NotesOps:
 
     def recent_notes(self, since: str, limit: int = 10) -> R.NoteSummaries:
         """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
-        rows = self.store.notes.recent_notes(since, limit if self.settings.person is None else 1000)
-        if self.settings.person is not None:
+        rows = self.store.notes.recent_notes(since, limit if self.settings.owner is None else 1000)
+        if self.settings.owner is not None:
             from cairn.people import note_visible
             rows = [r for r in rows if (n := self.store.notes.get_note(r["id"])) and
-                    note_visible(n.meta, self.settings.person)][:limit]
+                    note_visible(n.meta, self.settings.owner)][:limit]
         return R.NoteSummaries(rows)
 
     def scheduler(self, *, interactive: bool = False, notifiers: list | None = None):
         """The reminder scheduler of this home (cairn.schedule.scheduler.Scheduler) with the
-        built-in jobs (digest, export-cleanup, sync). The caller closes it."""
+        built-in jobs (digest, export-cleanup, sync), acting for the service's person (else
+        the request's, when a server door calls it: cairn.people). The caller closes it."""
         from cairn.schedule.jobs import BUILTIN_JOBS
         from cairn.schedule.scheduler import Scheduler
-        sched = Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS)
+        from cairn.tools import current_person
+        owner = self.settings.owner if self.settings.owner is not None else current_person.get()
+        sched = Scheduler(self.settings, notifiers, interactive=interactive, jobs=BUILTIN_JOBS, owner=owner)
         sched.open_app = lambda: type(self)(settings=self.settings)  # the jobs' own service
         return sched
 
     def note_show(self, ref: str) -> R.NoteText:
         """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
         from cairn.noteops import read_note
-        self._visible_note(ref)
+        ref = self._own_ref(ref)
         return R.NoteText(read_note(self.conn, self.settings, self.embedder, ref))
 
     def note_update(self, ref: str, body: str, mode: str = "overwrite", *,
@@ -137,7 +170,7 @@ class NotesOps:
         file's sha256 when the editor read it (`note_show`'s "file_hash"); a file changed since
         raises noteops.EditConflict and writes nothing."""
         from cairn.noteops import update_note
-        self._visible_note(ref, write=True)
+        ref = self._own_ref(ref, write=True)
         note = update_note(self.conn, self.settings, self.embedder, ref, body, mode,
                            expected_hash=expected_hash)
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
@@ -154,13 +187,13 @@ class NotesOps:
         """Add a grounded gist (and, with a model, category, tags, key points) to the note's
         frontmatter under `enrichment`; see cairn.enrich. Returns an Enrichment."""
         from cairn.enrich import enrich
-        self._visible_note(ref, write=True)
+        ref = self._own_ref(ref, write=True)
         return enrich(self, ref, llm)
 
     def note_delete(self, ref: str) -> R.NoteDeleted:
         """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
         from cairn.noteops import delete_note
-        self._visible_note(ref, write=True)
+        ref = self._own_ref(ref, write=True)
         info = R.NoteDeleted(delete_note(self.conn, self.settings, self.embedder, ref))
         self.events.publish("note.deleted", {"id": info.get("id"), "path": info.get("path")})
         return info
@@ -180,13 +213,23 @@ class NotesOps:
         """The file of export `name` (an ExportResult's name) if it is still there and has not
         expired. InvalidInput for an unsafe name, NotFound otherwise (exports.resolve_export)."""
         from cairn.exports import resolve_export
-        return resolve_export(self.settings.home, name)
+        return resolve_export(self.settings.home, name, person=self.settings.owner)
 
     def cleanup_exports(self, max_age: float | None = None) -> R.RemovedExports:
         """Delete export files older than `max_age` seconds (default 24 h); returns their
         names. `cairn serve` runs it hourly (exports.cleanup_exports)."""
         from cairn.exports import DEFAULT_MAX_AGE, cleanup_exports
         return R.RemovedExports(cleanup_exports(self.settings.home, DEFAULT_MAX_AGE if max_age is None else max_age))
+
+
+def _as_unresolved(view, seen: set[str]):
+    """`view` (links.LinkView), shown as unresolved when it resolves to a note outside `seen`
+    (another person's: its existence is not revealed)."""
+    import dataclasses
+    if view.kind == "resolved" and view.resolved_id not in seen:
+        return dataclasses.replace(view, kind="unresolved", resolved_id=None, resolved_path=None,
+                                   resolved_title=None)
+    return view
 
 
 class _LazyEmbedder:

@@ -13,22 +13,27 @@ class PersonOps:
     """The mood state and reflection."""
 
     def mood(self, *, at=None) -> R.MoodState:
-        """The mood state of this home decayed to `at` (default now; context/mood.py)."""
+        """The mood state of the service's person decayed to `at` (default now;
+        context/mood.py); each person has their own (cairn.people.state_dir)."""
         from cairn.context import mood as M
+        from cairn.people import state_dir
         now = self._when(at) or datetime.now(timezone.utc)
-        return R.MoodState(M.to_json(M.load(self.settings.home), now))
+        return R.MoodState(M.to_json(M.load(state_dir(self.settings.home, self.settings.owner)), now))
 
     def _update_mood(self, messages: list[tuple[str, str, str]]) -> None:
         """Fold the person's messages (source id, text, ISO time) into the stored mood state,
         in order (the side effect of extraction)."""
         from cairn.context import mood as M
-        m = M.load(self.settings.home)
+        from cairn.people import state_dir
+        folder = state_dir(self.settings.home, self.settings.owner)
+        m = M.load(folder)
         before = (m.mood, m.energy, m.at)
         for _sid, text, at in messages:
             if at:
                 m.signal(text, at)
         if (m.mood, m.energy, m.at) != before:
-            M.save(self.settings.home, m)
+            folder.mkdir(parents=True, exist_ok=True)
+            M.save(folder, m)
 
     def reflect(self, *, llm: str | None = None, at=None) -> R.Reflection:
         """One bounded reflection pass over the person's recent turns (context/reflect.py):
@@ -42,8 +47,10 @@ class PersonOps:
         from cairn.ops.memory import _extraction_llm
         cfg = self.settings.assistant
         now = self._when(at) or datetime.now(timezone.utc)
-        home = self.settings.home
-        state = F.load_state(home)
+        from cairn.people import state_dir
+        home, owner = self.settings.home, self.settings.owner
+        folder = state_dir(home, owner)  # each person's own reflection state, own sessions
+        state = F.load_state(folder)
         out = R.Reflection(ran=False, reason="", method="rules", read={"turns": 0, "tokens": 0}, items=[],
                            dropped=[], problems=[], passes_today=F.passes_today(state, now),
                            daily_cap=int(cfg.reflection_daily))
@@ -53,7 +60,7 @@ class PersonOps:
         if out["passes_today"] >= cfg.reflection_daily:
             out["reason"] = f"the daily cap of {cfg.reflection_daily} pass(es) is reached ([assistant] reflection_daily)"
             return out
-        turns, upto, tokens = F.recent_turns(home, state["upto"], int(cfg.reflection_tokens), now)
+        turns, upto, tokens = F.recent_turns(home, state["upto"], int(cfg.reflection_tokens), now, owner=owner)
         out["read"] = {"turns": len(turns), "tokens": tokens}
         if not turns:
             out["reason"] = "nothing new to reflect on"
@@ -81,7 +88,8 @@ class PersonOps:
                                  "sources": it.sources, "due": it.due, "action": change.action})
         state["upto"] = upto
         state["passes"] = [*state["passes"], now.isoformat()][-50:]
-        F.save_state(home, state)
+        folder.mkdir(parents=True, exist_ok=True)
+        F.save_state(folder, state)
         out["ran"] = True
         out["passes_today"] += 1
         out["reason"] = f"read {len(turns)} turn(s), wrote {len(out['items'])} item(s)"

@@ -29,17 +29,20 @@ class SearchOps:
         call's relevance floor (None = `[search] semantic_floor`); entity: only notes and chat
         messages mentioning this entity (any of its names). Raises InvalidInput for a
         bad mode, fusion, type, an empty entity, or a `since`/`until` that is not an ISO date
-        (validate.check_since); NotFound for an entity no note or memory names."""
+        (validate.check_since); NotFound for an entity no note or memory names (of the
+        service's person, cairn.people)."""
         import dataclasses
         check_since(since)
         check_since(until, "until")
+        if entity:  # an entity only another person's notes name is not found (cairn.people)
+            self._entity_seen(entity)
         from cairn.search.hybrid import search
         needs_vectors = mode in ("hybrid", "semantic")
         res = search(self.conn, self.vectors if needs_vectors else None,
                      self.embedder if needs_vectors else None, query,
                      k=k or self.settings.search.k, mode=mode,
                      fusion=fusion or self.settings.search.fusion, types=types,
-                     since=since, group=group, until=until, tag=tag or None, entity=entity, person=self.settings.person,
+                     since=since, group=group, until=until, tag=tag or None, entity=entity, person=self.settings.owner,
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         if needs_vectors:
@@ -103,9 +106,9 @@ class SearchOps:
         try:
             ans = self._ask(question, llm, k, trace, get_llm, default_llm_spec)
         except BaseException:
-            trace.save(self.settings.home)
+            trace.save(self.settings.home, self.settings.owner)
             raise
-        ans.trace_id = trace.save(self.settings.home)["id"]
+        ans.trace_id = trace.save(self.settings.home, self.settings.owner)["id"]
         self.events.publish("answer.produced", {"question": question[:200], "verdict": ans.verdict,
                                                "citations": len(ans.citations), "trace_id": ans.trace_id})
         return ans

@@ -49,11 +49,15 @@ def _now(now: datetime | None) -> datetime:
 class Scheduler:
     """The reminder operations for one home. notifiers: channels to deliver to (None = those
     the `register_notifiers` hook gives, non-interactive). jobs: name -> function(scheduler,
-    reminder) -> str (the text to deliver) for scheduled jobs other than plain reminders."""
+    reminder) -> str (the text to deliver) for scheduled jobs other than plain reminders.
+    owner: the person (cairn.people) it acts for: what they create is theirs, and they see
+    (get, list, change, history) only their own reminders, another's is not found; None:
+    the home's own person, who sees all. Firing due reminders (`run_due`) covers everyone's."""
 
     def __init__(self, settings, notifiers: list | None = None, *, interactive: bool = False,
-                 jobs: dict[str, Callable] | None = None) -> None:
+                 jobs: dict[str, Callable] | None = None, owner: str | None = None) -> None:
         self.settings = settings
+        self.owner = owner
         self.conn = S.connect(settings.home)
         self._notifiers = notifiers
         self._interactive = interactive
@@ -106,18 +110,20 @@ class Scheduler:
                             spec={"form": "every" if every is not None else "at", "text": spec_text,
                                   "anchor": _utc(now), "trigger": type(trigger).__name__},
                             tz=zone.key, next_due=_utc(first[0]), state="scheduled", created=_utc(now),
-                            delivered_at=None, attempts=0, last_error=None, channel=None, job=job)
+                            delivered_at=None, attempts=0, last_error=None, channel=None, job=job,
+                            owner=self.owner)
         S.insert(self.conn, row)
         return row
 
     def get(self, rid: str) -> S.ReminderRow:
         row = S.get(self.conn, rid.strip())
-        if row is None:
+        if row is None or (self.owner is not None and row.owner != self.owner):
             raise NotFound(f"no reminder {rid!r} (`cairn reminders` lists them)")
         return row
 
     def list(self, states: tuple[str, ...] | None = None, kind: str | None = None) -> list[S.ReminderRow]:
-        return S.list_all(self.conn, states, kind)
+        rows = S.list_all(self.conn, states, kind)
+        return rows if self.owner is None else [r for r in rows if r.owner == self.owner]
 
     def _trigger(self, row: S.ReminderRow):
         zone = W.zone(row.tz)
@@ -184,8 +190,14 @@ class Scheduler:
         return self.get(row.id)
 
     def history(self, rid: str | None = None, limit: int = 100) -> list[dict]:
-        """Runs (oldest first): {"reminder_id", "due", "started", "duration_ms", "outcome", "output"}."""
-        return S.runs(self.conn, rid.strip() if rid else None, limit)
+        """Runs (oldest first): {"reminder_id", "due", "started", "duration_ms", "outcome", "output"};
+        of the owner's reminders only. NotFound for a reminder not theirs."""
+        if rid:
+            return S.runs(self.conn, self.get(rid).id, limit)
+        if self.owner is None:
+            return S.runs(self.conn, None, limit)
+        mine = {r.id for r in self.list()}
+        return [r for r in S.runs(self.conn, None, 10 ** 6) if r["reminder_id"] in mine][-limit:]
 
     # ------------------------------------------------------------------ firing
     def recover(self) -> int:

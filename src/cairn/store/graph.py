@@ -150,6 +150,19 @@ def memories_of_entity(conn: sqlite3.Connection, entity_id: str, limit: int = 50
     return [{"id": r[0], "text": r[1]} for r in rows]
 
 
+def note_mention_pairs(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(entity id, note id) of every note mentioning an entity, once per pair (what one
+    person sees of the graph is cut from these: graph/view.py)."""
+    return [(r[0], r[1]) for r in conn.execute("SELECT DISTINCT entity_id, note_id FROM entity_mentions")]
+
+
+def memory_link_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(entity id, memory id, memory scope) of every live memory linked to an entity."""
+    return [(r[0], r[1], r[2]) for r in conn.execute(
+        """SELECT e.entity_id, m.id, m.scope FROM memory_entities e JOIN memories m ON m.id = e.memory_id
+           WHERE m.tombstone = 0""")]
+
+
 def move_entity(conn: sqlite3.Connection, src: str, dst: str) -> None:
     """Move every alias, mention, memory link and co-occurrence of entity `src` onto `dst`
     and delete `src` (a merge)."""

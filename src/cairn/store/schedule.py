@@ -8,7 +8,8 @@ kept beside (`tz`) so recurring runs are computed in their wall time.
 
 Tables
   reminders(id, text, kind, spec, tz, next_due, state, created, delivered_at, attempts,
-            last_error, channel, job)   state: scheduled|delivered|failed|dead|done|cancelled
+            last_error, channel, job, owner)   state: scheduled|delivered|failed|dead|done|cancelled
+            owner: the person (cairn.people) it belongs to; NULL: the home's own person
   runs(id, reminder_id, due, started, duration_ms, outcome, output)
   deliveries(id, reminder_id, channel, text, state, attempts, next_try, error, created, sent_at)
             state: queued|sent|delivered|failed
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS reminders (
     id TEXT PRIMARY KEY, text TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'reminder',
     spec TEXT NOT NULL, tz TEXT NOT NULL, next_due TEXT, state TEXT NOT NULL,
     created TEXT NOT NULL, delivered_at TEXT, attempts INTEGER NOT NULL DEFAULT 0,
-    last_error TEXT, channel TEXT, job TEXT);
+    last_error TEXT, channel TEXT, job TEXT, owner TEXT);
 CREATE INDEX IF NOT EXISTS reminders_due ON reminders(state, next_due);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, reminder_id TEXT NOT NULL, due TEXT NOT NULL, started TEXT NOT NULL,
@@ -62,6 +63,7 @@ class ReminderRow:
     last_error: str | None
     channel: str | None
     job: str | None
+    owner: str | None = None  # the person (cairn.people) it belongs to; None: the home's own
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> "ReminderRow":
@@ -81,6 +83,12 @@ def connect(home: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA busy_timeout=10000")
     conn.executescript(SCHEMA)
+    if "owner" not in {r[1] for r in conn.execute("PRAGMA table_info(reminders)")}:
+        try:  # a schedule.db made before reminders had owners: they are the home's own
+            conn.execute("ALTER TABLE reminders ADD COLUMN owner TEXT")
+        except sqlite3.OperationalError as exc:  # another process added it meanwhile
+            if "duplicate column" not in str(exc):
+                raise
     return conn
 
 

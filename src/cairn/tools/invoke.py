@@ -112,7 +112,8 @@ def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,
     if not scope_allows(have, need):
         exc = Forbidden(f"{name} needs a key with the {need!r} scope; this key has {have!r}")
         try:
-            _audit(home, actor, name, _target(arguments, None), "denied", {**info, "scope": have})
+            _audit(home, actor, name, _target(arguments, None), "denied", {**info, "scope": have},
+                   _person(app))
         except OSError:
             log.warning("could not audit a denied call of %s", name)
         return ToolOutcome(False, message=exc.message, category=exc.category)
@@ -130,7 +131,7 @@ def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,
         extra = {} if outcome.ok else {"error": outcome.category, "message": outcome.message}
         try:
             _audit(home, actor, name, _target(arguments, outcome.result), "ok" if outcome.ok else "failed",
-                   {**info, **extra})
+                   {**info, **extra}, _person(app))
         except OSError as exc:
             return ToolOutcome(False, message=f"{name} ran but its audit entry could not be written: "
                                               f"{user_message(exc)}", category="unavailable")
@@ -151,6 +152,14 @@ def _audit_problem(home) -> str | None:
     return None
 
 
-def _audit(home, actor: str, name: str, target: str | None, outcome: str, detail: dict) -> None:
+def _person(app) -> str | None:
+    """The person (cairn.people) a tool call acts for: the service's, else the request's."""
+    from cairn.tools import current_person
+    owner = getattr(getattr(app, "settings", None), "owner", None)
+    return owner if owner is not None else current_person.get()
+
+
+def _audit(home, actor: str, name: str, target: str | None, outcome: str, detail: dict,
+           person: str | None = None) -> None:
     from cairn.audit import record
-    record(home, actor, f"tool.{name}", target=target, outcome=outcome, detail=detail)
+    record(home, actor, f"tool.{name}", target=target, outcome=outcome, detail=detail, person=person)

@@ -76,9 +76,17 @@ def _include_web(app: FastAPI, rt: Runtime) -> None:
         except Unauthorized:
             return None
 
+    def key_person(key: str) -> str | None:
+        """The person (cairn.people) a valid key acts for, None otherwise."""
+        try:
+            return keys.verify(key).person
+        except Unauthorized:
+            return None
+
     app.state.cairn = ServiceProxy(rt, actor="web")
     app.state.cairn_lock = contextlib.nullcontext()  # the runtime serialises writes itself
     app.state.check_key = check_key
+    app.state.key_person = key_person
     app.state.events = rt.events
     app.include_router(web.router)
     web.install(app)  # the page's refusals (sign in, scope, cross-site) as pages

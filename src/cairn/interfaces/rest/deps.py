@@ -32,7 +32,7 @@ def need(scope: str):
             if scope != "read":
                 audit.record(request.app.state.runtime.home, actor(request),
                              f"{request.method} {request.url.path}", None, "denied",
-                             {"need": scope, "have": have})
+                             {"need": scope, "have": have}, principal(request).get("person"))
             raise Forbidden(f"this needs a key with scope {scope!r}; yours has {have!r} "
                             f"(`cairn keys create NAME --scope {scope}`)")
 

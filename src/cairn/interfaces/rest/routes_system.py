@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from cairn import audit, traces
 from cairn.events import TYPES
 from cairn.interfaces.rest import schemas as S
-from cairn.interfaces.rest.deps import ADMIN, READ, runtime
+from cairn.interfaces.rest.deps import ADMIN, READ, principal, runtime
 
 router = APIRouter()
 
@@ -42,7 +42,8 @@ async def events(request: Request,
                                               "(same as the Last-Event-ID header).")):
     """The service's events as server-sent events (`id:` = event id, `event:` = type,
     `data:` = the event JSON). Reconnect with `Last-Event-ID` to get the events missed
-    (the last 1000 are kept). A comment line is sent every 15 s to keep the connection open."""
+    (the last 1000 are kept). A comment line is sent every 15 s to keep the connection open.
+    A key acting for a person (cairn.people) gets only the events of that person's work."""
     from cairn.errors import InvalidInput
     rt = runtime(request)
     wanted = [t.strip() for t in types.split(",") if t.strip()] if types else None
@@ -54,10 +55,13 @@ async def events(request: Request,
         if not last_event_id.strip().isdigit():
             raise InvalidInput(f"Last-Event-ID {last_event_id!r} is not an event id (a whole number)")
         after = int(last_event_id)
+    from cairn.events import visible
+    person = principal(request).get("person")  # a person's key: only their events (cairn.people)
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
     sub = rt.events.subscribe(types=wanted, notify=lambda: loop.call_soon_threadsafe(wake.set))
-    backlog = [e for e in rt.events.since(after) if not wanted or e.type in wanted] if after is not None else []
+    backlog = [e for e in rt.events.since(after) if (not wanted or e.type in wanted) and visible(e, person)] \
+        if after is not None else []
 
     def frame(e) -> str:
         return f"id: {e.id}\nevent: {e.type}\ndata: {json.dumps(e.to_json(), ensure_ascii=False)}\n\n"
@@ -85,7 +89,7 @@ async def events(request: Request,
                             break
                     continue
                 idle = 0.0
-                if e.id > seen:
+                if e.id > seen and visible(e, person):
                     yield frame(e)
         finally:
             sub.close()
@@ -96,23 +100,27 @@ async def events(request: Request,
 
 @router.get("/traces", response_model=list[S.TraceHead], dependencies=[READ], tags=["system"])
 async def trace_list(request: Request, limit: int = Query(20, ge=1, le=500)):
-    """The newest traces (ingest and answer), newest first."""
+    """The newest traces (ingest and answer), newest first; a key acting for a person
+    (cairn.people) sees only that person's."""
     home = runtime(request).home
-    return await asyncio.to_thread(traces.recent, home, limit)
+    return await asyncio.to_thread(traces.recent, home, limit, principal(request).get("person"))
 
 
 @router.get("/traces/{trace_id}", response_model=S.TraceOut, dependencies=[READ], tags=["system"])
 async def trace_get(request: Request, trace_id: str):
     """What Cairn did for one ingest or answer: each stage with a summary of its input and
     output and its milliseconds. Ingest and ask responses carry the id in `X-Trace-Id`."""
-    return await asyncio.to_thread(traces.load, runtime(request).home, trace_id)
+    return await asyncio.to_thread(traces.load, runtime(request).home, trace_id,
+                                   principal(request).get("person"))
 
 
 @router.get("/audit", response_model=list[S.AuditEntry], dependencies=[ADMIN], tags=["system"])
 async def audit_log(request: Request, limit: int = Query(100, ge=1, le=10000),
                     action: Optional[str] = Query(None, max_length=100)):
-    """The audit log (every write: who, what, when, outcome), oldest first (`cairn audit`)."""
-    return await asyncio.to_thread(audit.entries, runtime(request).home, limit, action)
+    """The audit log (every write: who, what, when, outcome), oldest first (`cairn audit`);
+    a key acting for a person (cairn.people) sees only the entries made for that person."""
+    return await asyncio.to_thread(audit.entries, runtime(request).home, limit, action,
+                                   principal(request).get("person"))
 
 
 @router.get("/api/tasks", response_model=list[S.Task], dependencies=[READ], tags=["jobs"])

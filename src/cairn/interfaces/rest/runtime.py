@@ -210,7 +210,7 @@ class Runtime:
         if self.stopping.is_set():
             raise Unavailable("the server is stopping; try again once it is back", retry_after=5)
         svc = self.service(busy_s)
-        svc.settings.person = person
+        svc.settings.owner = person
         try:
             return fn(svc)
         except KeyboardInterrupt:
@@ -227,9 +227,9 @@ class Runtime:
             result = self._call(fn, WRITE_BUSY_S, person)
         except BaseException as exc:
             audit.record(self.home, actor, action, target, "failed",
-                         {**(detail or {}), "error": str(exc) or type(exc).__name__})
+                         {**(detail or {}), "error": str(exc) or type(exc).__name__}, person)
             raise
-        audit.record(self.home, actor, action, target, "ok", detail)
+        audit.record(self.home, actor, action, target, "ok", detail, person)
         return result
 
     # ------------------------------------------------------------------ tasks

@@ -61,6 +61,7 @@ class AuditEntry(Shape):
     target: Optional[str] = None
     outcome: str
     detail: dict[str, Any] = {}
+    person: Optional[str] = None
 
 
 class Stage(Shape):

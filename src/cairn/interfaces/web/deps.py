@@ -8,6 +8,8 @@ The host app (`cairn serve`, cairn.interfaces.rest.app) puts its `Cairn` on
 - `check_key(key: str) -> str | None`: the scope of a valid API key ("read", "write",
   "admin"), None when it is not valid (a bool is accepted: True = admin). Without it a
   request from another machine is refused: only loopback is trusted;
+- `key_person(key: str) -> str | None`: the person (cairn.people) a valid key acts for; the
+  page then shows only that person's notes, memories, reminders... (see `guard`);
 - `events`: a bus with `publish(type, data)` (ingest runs started from the page report there).
 
 Guards (router dependency `guard`):
@@ -203,3 +205,20 @@ async def guard(request: Request) -> None:
                 "Location": "/login?next=" + quote(request.url.path + ("?" + request.url.query if request.url.query else ""))})
         raise Refused(401, "this page needs a key from another machine: open /login",
                             headers={"WWW-Authenticate": "Bearer"})
+    _act_for_key_person(request)
+
+
+def _act_for_key_person(request: Request) -> None:
+    """When the page is signed in with a key (cookie or header) that the host's front door
+    did not already take, act for that key's person (cairn.people) for this request: the
+    host's `key_person(key) -> str | None` names them; the service proxy reads it from
+    cairn.tools.current_person. Nothing when the front door authenticated the caller."""
+    principal = request.scope.get("state", {}).get("principal")
+    if principal and principal.get("scope") in SCOPES:
+        return
+    who = getattr(request.app.state, "key_person", None)
+    key = _key_of(request)
+    person = who(key) if who is not None and key else None
+    if person:
+        from cairn.tools import current_person
+        current_person.set(person)  # this request's context only (its task ends with it)
