@@ -97,13 +97,14 @@ def lexical_gist(body: str) -> str:
     and without text."""
     import math
     from collections import Counter
-    spans = [(s, e) for s, e in sentences(body) if len(content_terms(body[s:e])) >= 3]
-    if not spans:
+    terms_of = [(s, e, content_terms(body[s:e])) for s, e in sentences(body)]
+    kept = [(s, e, terms) for s, e, terms in terms_of if len(terms) >= 3]
+    if not kept:
         return " ".join(body.split())[:GIST_CHARS]
-    texts = [" ".join(body[s:e].split()) for s, e in spans]
+    texts = [" ".join(body[s:e].split()) for s, e, _ in kept]
     if len(texts) <= EXTRACT_SENTENCES:
         return " ".join(texts)[:GIST_CHARS]
-    vectors = [Counter(stem(t) for t in content_terms(text)) for text in texts]
+    vectors = [Counter(stem(t) for t in terms) for _, _, terms in kept]
     centre: Counter = Counter()
     for v in vectors:
         centre.update(v)

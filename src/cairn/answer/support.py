@@ -3,6 +3,7 @@ verifier. All functions are pure and deterministic."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -69,16 +70,34 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_NON_WORD = re.compile(r"[\W_]+")
+
+
 def normalise(text: str) -> str:
     """Lower-case, accents folded, punctuation and runs of space collapsed."""
-    t = unicodedata.normalize("NFKD", text.lower())
-    t = "".join(ch for ch in t if not unicodedata.combining(ch))
-    return re.sub(r"[\W_]+", " ", t).strip()
+    t = text.lower()
+    if not t.isascii():  # ASCII has no accents to fold
+        t = unicodedata.normalize("NFKD", t)
+        t = "".join(ch for ch in t if not unicodedata.combining(ch))
+    return _NON_WORD.sub(" ", t).strip()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _normalise_term(term: str) -> str:
+    """`normalise` of one query term, remembered: texts repeat their words (an ingest runs
+    this over every sentence of every note for its gist, cairn.enrich)."""
+    return normalise(term)
 
 
 def content_terms(text: str) -> list[str]:
     """Query-style terms of `text` without English stopwords (accents folded)."""
-    return [normalise(t) for t in query_terms(text) if t not in STOPWORDS and normalise(t)]
+    out = []
+    for t in query_terms(text):
+        if t not in STOPWORDS:
+            n = _normalise_term(t)
+            if n:
+                out.append(n)
+    return out
 
 
 # Irregular past forms of common English verbs -> the base form, so "sold" matches "sell"
