@@ -119,6 +119,7 @@ IRREGULAR = dict(pair.split(":") for pair in (
     "blown:blow bred:breed fled:flee rang:ring rung:ring risen:rise").split())
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(term: str) -> str:
     """A crude stem for word overlap: irregular past forms to their base (`IRREGULAR`), then one
     of the suffixes ing/ed/es/s stripped from words long enough ("es" only after s, x, z, ch,
