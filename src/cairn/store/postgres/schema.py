@@ -14,6 +14,9 @@ Differences from the SQLite schema (same tables, same columns otherwise):
   dim = 384`; rows of other dimensions are searched exactly;
 - chunks.kw_len: the keyword row's token count (title + body + tags, as FTS5 counts them),
   the document length of BM25 (store/postgres/bm25.py);
+- kw_stats: the chunk count and keyword-token total BM25 needs (N, avgdl), kept by statement
+  triggers on chunks in the writing transaction itself, spread over 16 slot rows (by backend
+  pid) so concurrent writers rarely wait on one row; readers sum the 16 rows (migration 4);
 - chunk ids come from an identity sequence (never reused: case B12), not a high-water mark.
 """
 
@@ -115,6 +118,40 @@ CREATE TABLE entity_cooccur (
     count INTEGER NOT NULL DEFAULT 0, first TEXT, last TEXT, PRIMARY KEY (a, b));
 CREATE INDEX entity_cooccur_b ON entity_cooccur(b);
 CREATE TABLE graph_state (note_id TEXT PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE, file_hash TEXT NOT NULL);
+"""),
+    (4, """
+CREATE TABLE kw_stats (slot INTEGER PRIMARY KEY, chunks BIGINT NOT NULL DEFAULT 0, tokens BIGINT NOT NULL DEFAULT 0);
+INSERT INTO kw_stats (slot) SELECT generate_series(0, 15);
+UPDATE kw_stats SET chunks = s.n, tokens = s.t
+    FROM (SELECT count(*) AS n, coalesce(sum(kw_len), 0) AS t FROM chunks) s WHERE slot = 0;
+CREATE FUNCTION cairn_kw_stats() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE dn BIGINT := 0; dt BIGINT := 0; n BIGINT; t BIGINT;
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        UPDATE kw_stats SET chunks = 0, tokens = 0;
+        RETURN NULL;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        SELECT count(*), coalesce(sum(kw_len), 0) INTO n, t FROM new_rows;
+        dn := dn + n; dt := dt + t;
+    END IF;
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        SELECT count(*), coalesce(sum(kw_len), 0) INTO n, t FROM old_rows;
+        dn := dn - n; dt := dt - t;
+    END IF;
+    IF dn <> 0 OR dt <> 0 THEN
+        UPDATE kw_stats SET chunks = chunks + dn, tokens = tokens + dt WHERE slot = pg_backend_pid() % 16;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER chunks_kw_stats_ins AFTER INSERT ON chunks REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
+CREATE TRIGGER chunks_kw_stats_del AFTER DELETE ON chunks REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
+CREATE TRIGGER chunks_kw_stats_upd AFTER UPDATE ON chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
+CREATE TRIGGER chunks_kw_stats_trunc AFTER TRUNCATE ON chunks
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
 """),
 ]
 
