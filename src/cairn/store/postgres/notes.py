@@ -103,16 +103,23 @@ def insert_chunks(conn, note_id: str, title: str, tags: list[str], chunks: list[
         body_text = index_text(body)
         rows.append((note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page, c.speaker,
                      c.event_time, token_count(title_text, body_text, tag_text), title_text, body_text, tag_text))
-    ids: list[int] = []
-    with conn.cursor() as cur:  # one pipelined round trip for the whole note
-        cur.executemany(f"""INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page,
-                                speaker, event_time, kw_len, tsv) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,{TSV_SQL})
-                            RETURNING id""", rows, returning=True)
-        while True:
-            ids.append(cur.fetchone()[0])
-            if not cur.nextset():
-                break
-    return ids
+    # One statement for the whole note: one round trip, and the kw_stats trigger
+    # (schema migration 4) fires once per note, not once per chunk.
+    cols = [list(col) for col in zip(*rows)]
+    got = conn.execute(INSERT_CHUNKS_SQL, (note_id, title_text, *cols[1:11], cols[12], cols[13])).fetchall()
+    return sorted(r[0] for r in got)  # identity values are drawn in the rows' order
+
+
+# Rows of one note as parallel arrays (unnest keeps them aligned and in order).
+INSERT_CHUNKS_SQL = f"""
+INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page, speaker, event_time, kw_len, tsv)
+SELECT %s, t.ord, t.source_id, t.heading, t.text, t.start, t."end", t.page, t.speaker, t.event_time, t.kw_len,
+       setweight(to_tsvector('{TS_CONFIG}', %s), 'A') || setweight(to_tsvector('{TS_CONFIG}', t.body), 'B')
+       || setweight(to_tsvector('{TS_CONFIG}', t.tags), 'C')
+FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::int[], %s::int[], %s::int[], %s::text[],
+            %s::text[], %s::int[], %s::text[], %s::text[])
+     AS t(ord, source_id, heading, text, start, "end", page, speaker, event_time, kw_len, body, tags)
+RETURNING id"""
 
 
 def update_fts_metadata(conn, note_id: str, title: str, tags: list[str],

@@ -156,6 +156,16 @@ CREATE TRIGGER chunks_kw_stats_trunc AFTER TRUNCATE ON chunks
 ]
 
 
+# The search indexes a bulk load drops and builds again after the rows are in (building
+# once is faster than maintaining them row by row: store/postgres/transfer.py). Same
+# definitions as in migration 1.
+BULK_INDEXES = {
+    "chunks_tsv": "CREATE INDEX chunks_tsv ON chunks USING gin(tsv)",
+    "vectors_hnsw_384": "CREATE INDEX vectors_hnsw_384 ON vectors USING hnsw "
+                        "((vec::vector(384)) vector_cosine_ops) WHERE dim = 384",
+}
+
+
 def schema_version(conn) -> int:
     """The highest applied migration version (0 for an empty database)."""
     conn.execute("CREATE TABLE IF NOT EXISTS cairn_migrations "
