@@ -74,9 +74,12 @@ def stats(conn) -> tuple[int, float]:
 # One lexeme per phrase: ph(k, lex, col, pre) are the phrases (column letter or '', prefix);
 # each candidate's tsvector is unnested down to the query's lexemes (pfx: prefix ones).
 # f per (chunk, phrase) sums the column weight of each matching position; n per phrase
-# counts the candidates holding it; the score sums IDF * f * (k1+1) / (f + k1 * norm).
+# counts the candidates holding it; the score sums IDF * f * (k1+1) / (f + k1 * norm);
+# st: N and avgdl from the kw_stats slots.
 _SQL = f"""
-WITH ph AS (SELECT * FROM unnest(%(k)s::int[], %(lex)s::text[], %(col)s::text[], %(pre)s::bool[])
+WITH st AS (SELECT coalesce(sum(chunks), 0)::float8 AS n,
+                   coalesce(sum(tokens)::float8 / nullif(sum(chunks), 0), 0) AS dl FROM kw_stats),
+ph AS (SELECT * FROM unnest(%(k)s::int[], %(lex)s::text[], %(col)s::text[], %(pre)s::bool[])
                 AS t(k, lex, col, pre)),
 cand AS (SELECT id, kw_len, tsv FROM chunks WHERE tsv @@ to_tsquery('{TS_CONFIG}', %(tsq)s)),
 occ AS (SELECT c.id, c.kw_len, ph.k,
@@ -87,9 +90,11 @@ occ AS (SELECT c.id, c.kw_len, ph.k,
              CROSS JOIN LATERAL unnest(u.weights) w
         WHERE ph.col = '' OR w = ph.col
         GROUP BY c.id, c.kw_len, ph.k),
-df AS (SELECT k, greatest(1e-6, ln((%(n)s - count(*) + 0.5) / (count(*) + 0.5))) AS idf FROM occ GROUP BY k)
-SELECT occ.id, sum(df.idf * occ.f * {K1 + 1} / (occ.f + {K1} * (1 - {B} + {B} * occ.kw_len / %(avgdl)s))) AS s
-FROM occ JOIN df USING (k) WHERE occ.f > 0
+df AS (SELECT k, greatest(1e-6, ln((st.n - count(*) + 0.5) / (count(*) + 0.5))) AS idf
+       FROM occ, st GROUP BY k, st.n)
+SELECT occ.id, sum(df.idf * occ.f * {K1 + 1}
+                   / (occ.f + {K1} * (1 - {B} + {B} * occ.kw_len / coalesce(nullif(st.dl, 0), 1.0)))) AS s
+FROM occ JOIN df USING (k) CROSS JOIN st WHERE occ.f > 0
 GROUP BY occ.id ORDER BY s DESC, occ.id LIMIT %(limit)s
 """
 
@@ -104,7 +109,6 @@ def score(conn, phrases: list[tuple[str, list[str], bool]], tsquery: str,
     wanted = sorted({lex for group in lexemes for lex in group})
     if not wanted:
         return []
-    n, avgdl = stats(conn)
     if in_sql and all(len(g) <= 1 for g in lexemes):
         keep = [(i, g[0], p) for i, (g, p) in enumerate(zip(lexemes, phrases)) if g]
         rows = conn.execute(_SQL, {
@@ -112,8 +116,9 @@ def score(conn, phrases: list[tuple[str, list[str], bool]], tsquery: str,
             "col": [p[0] for _, _, p in keep], "pre": [p[2] for _, _, p in keep], "tsq": tsquery,
             "pfx": [lex for _, lex, p in keep if p[2]],
             "wa": float(weights[0]), "wb": float(weights[1]), "wc": float(weights[2]),
-            "n": n, "avgdl": avgdl, "limit": limit}).fetchall()
+            "limit": limit}).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
+    n, avgdl = stats(conn)
     rows = conn.execute(
         f"""SELECT c.id, c.kw_len, u.lexeme, u.positions, u.weights
             FROM chunks c, to_tsquery('{TS_CONFIG}', %s) q, unnest(c.tsv) u

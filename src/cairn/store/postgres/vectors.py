@@ -26,12 +26,15 @@ def put_vectors(conn, chunk_ids: list[int], text_hashes: list[str], vecs, model:
     """Store one vector per chunk id (replacing any). Raises ValueError when lengths differ."""
     if not (len(chunk_ids) == len(vecs) == len(text_hashes)):
         raise ValueError(f"{len(chunk_ids)} chunk ids, {len(text_hashes)} hashes, {len(vecs)} vectors")
-    with conn.cursor() as cur:
-        cur.executemany(
-            """INSERT INTO vectors(chunk_id, model, text_hash, dim, vec) VALUES (%s, %s, %s, %s, %s::vector)
-               ON CONFLICT (chunk_id) DO UPDATE SET model = excluded.model, text_hash = excluded.text_hash,
-                   dim = excluded.dim, vec = excluded.vec""",
-            [(cid, model, h, len(v), _text(v)) for cid, h, v in zip(chunk_ids, text_hashes, vecs)])
+    if not chunk_ids:
+        return
+    conn.execute(  # one statement for the batch (vectors as pgvector text, cast server-side)
+        """INSERT INTO vectors(chunk_id, model, text_hash, dim, vec)
+           SELECT t.id, %s, t.h, t.d, t.v::vector FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::text[])
+                AS t(id, h, d, v)
+           ON CONFLICT (chunk_id) DO UPDATE SET model = excluded.model, text_hash = excluded.text_hash,
+               dim = excluded.dim, vec = excluded.vec""",
+        (model, [int(c) for c in chunk_ids], list(text_hashes), [len(v) for v in vecs], [_text(v) for v in vecs]))
 
 
 def cached_vectors(conn, text_hashes: list[str], model: str) -> dict[str, np.ndarray]:
