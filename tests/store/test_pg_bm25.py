@@ -84,3 +84,34 @@ def test_keyword_stats_after_truncate_and_reload(pg):
         pg.notes.insert_chunks("n1", "Herons", [], [Chunk(ord=0, text="heron heron", start=0, end=1)])
     _stats_match(pg)
     assert [s > 0 for _, s in pg.keywords.bm25(build_match_query("heron"), (3, 1, 2), 5)] == [True]
+
+
+def test_migration_5_rebuilds_english_keyword_rows_with_porter_and_no_stop_words(pg_url):
+    """A database written before migration 5 (Snowball `english`, stop words dropped) gets its
+    chunk keyword rows rebuilt with the `cairn` configuration, facts and speaker included."""
+    import psycopg
+
+    from cairn.store.postgres import schema
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        with conn.transaction():
+            conn.execute("CREATE TABLE IF NOT EXISTS cairn_migrations "
+                         "(version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+            for version, sql in schema.MIGRATIONS[:4]:
+                conn.execute(sql)
+                conn.execute("INSERT INTO cairn_migrations(version) VALUES (%s)", (version,))
+            conn.execute("INSERT INTO notes (id, path, title, type, file_hash, body_hash, tags, indexed_at) "
+                         "VALUES ('c1', 'c1.md', 'Chat', 'chat', 'f', 'b', '[\"talks\"]', 'now')")
+            conn.execute("INSERT INTO fact_keys (note_id, source_id, facts, updated) "
+                         "VALUES ('c1', 'm1', '[\"Mel adopted a puppy\"]', 'now')")
+            conn.execute("INSERT INTO chunks (note_id, ord, source_id, text, start, \"end\", speaker, kw_len, tsv) "
+                         "VALUES ('c1', 0, 'm1', 'the generously given', 0, 1, 'Ann', 6, "
+                         "to_tsvector('english', 'the generously given'))")
+    backend = PostgresBackend(pg_url)  # opening migrates
+    try:
+        with backend.session.connection() as conn:
+            assert schema.schema_version(conn) == len(schema.MIGRATIONS)
+            lexemes = set(conn.execute("SELECT tsvector_to_array(tsv) FROM chunks").fetchone()[0])
+        assert {"the", "gener", "ann", "puppi", "chat", "talk"} <= lexemes  # stop word kept, Porter stems
+        assert [c for c, _ in backend.keywords.bm25(build_match_query("puppy"), (3, 1, 2), 5)] != []
+    finally:
+        backend.close()

@@ -14,9 +14,12 @@ from cairn.model import Chunk, Link
 from cairn.store.fts import index_text
 from cairn.store.notes import NoteRow, keyword_body, now_iso
 
-# The text search configuration: Snowball English stemming, the nearest match of SQLite's
-# `porter unicode61` tokenizer (see the package docstring for CJK).
-TS_CONFIG = "english"
+# The text search configuration of chunk keyword rows: `cairn` (schema migration 5), the
+# default parser with the original Porter stemmer and no stop words, as SQLite's FTS5
+# `porter unicode61` tokenizer (see the package docstring for CJK). Memories keep `english`
+# (Snowball English with stop words; MEMORY_TS_CONFIG).
+TS_CONFIG = "cairn"
+MEMORY_TS_CONFIG = "english"
 TSV_SQL = (f"setweight(to_tsvector('{TS_CONFIG}', %s), 'A') || setweight(to_tsvector('{TS_CONFIG}', %s), 'B')"
            f" || setweight(to_tsvector('{TS_CONFIG}', %s), 'C')")
 # A note visible to the person bound to `%s` (cairn.people): their own, or shared.

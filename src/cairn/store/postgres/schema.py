@@ -17,6 +17,9 @@ Differences from the SQLite schema (same tables, same columns otherwise):
 - kw_stats: the chunk count and keyword-token total BM25 needs (N, avgdl), kept by statement
   triggers on chunks in the writing transaction itself, spread over 16 slot rows (by backend
   pid) so concurrent writers rarely wait on one row; readers sum the 16 rows (migration 4);
+- the chunks' text search configuration is `cairn` (migration 5): the default parser with
+  the original Porter stemmer (PostgreSQL's snowball `porter`) and no stop words, as FTS5's
+  `porter unicode61`; keyword rows written before it are rebuilt by the migration;
 - chunk ids come from an identity sequence (never reused: case B12), not a high-water mark.
 """
 
@@ -153,7 +156,16 @@ CREATE TRIGGER chunks_kw_stats_upd AFTER UPDATE ON chunks REFERENCING OLD TABLE 
 CREATE TRIGGER chunks_kw_stats_trunc AFTER TRUNCATE ON chunks
     FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
 """),
+    (5, """
+CREATE TEXT SEARCH DICTIONARY cairn_porter (TEMPLATE = snowball, Language = porter);
+CREATE TEXT SEARCH CONFIGURATION cairn (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION cairn
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH cairn_porter;
+"""),
 ]
+# Run after a migration's SQL, in its transaction: 5 rebuilds the chunk keyword rows
+# written with the `english` configuration.
+AFTER = {5: "rebuild_chunk_keywords"}
 
 
 # The search indexes a bulk load drops and builds again after the rows are in (building
@@ -164,6 +176,20 @@ BULK_INDEXES = {
     "vectors_hnsw_384": "CREATE INDEX vectors_hnsw_384 ON vectors USING hnsw "
                         "((vec::vector(384)) vector_cosine_ops) WHERE dim = 384",
 }
+
+
+def rebuild_chunk_keywords(conn) -> int:
+    """Rewrite every chunk's keyword row with the current configuration (title, body with
+    the chunk's speaker and fact keys, tags: what ingest wrote). Returns the notes rebuilt."""
+    import json
+
+    from cairn.store.postgres.extra import fact_texts
+    from cairn.store.postgres.notes import update_fts_metadata
+    notes = conn.execute("SELECT n.id, n.title, n.tags FROM notes n "
+                         "WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.note_id = n.id)").fetchall()
+    for note_id, title, tags in notes:
+        update_fts_metadata(conn, note_id, title, json.loads(tags), fact_texts(conn, note_id) or None)
+    return len(notes)
 
 
 def schema_version(conn) -> int:
@@ -185,6 +211,8 @@ def migrate(conn) -> list[int]:
             if version <= current:
                 continue
             conn.execute(sql)
+            if version in AFTER:
+                globals()[AFTER[version]](conn)
             conn.execute("INSERT INTO cairn_migrations(version) VALUES (%s)", (version,))
             applied.append(version)
     return applied

@@ -21,7 +21,7 @@ import sqlite3
 import numpy as np
 
 from cairn.errors import Conflict
-from cairn.store.postgres.notes import TS_CONFIG, token_count
+from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TS_CONFIG, token_count
 from cairn.store.postgres.schema import BULK_INDEXES
 from cairn.store.postgres.vectors import _text
 
@@ -129,6 +129,6 @@ def _copy_rows(src: sqlite3.Connection, cur) -> None:
             f"SELECT {', '.join('m.' + c.strip() for c in _MEM.split(','))}, f.text FROM memories m "
             f"LEFT JOIN memories_fts f ON f.rowid = m.rowid")):
         cur.executemany(f"INSERT INTO memories ({_MEM}, tsv) VALUES ({', '.join(['%s'] * _NMEM)}, "
-                        f"to_tsvector('{TS_CONFIG}', %s))", [(*r[:_NMEM], r[_NMEM] or "") for r in rows])
+                        f"to_tsvector('{MEMORY_TS_CONFIG}', %s))", [(*r[:_NMEM], r[_NMEM] or "") for r in rows])
     for rows in _batches(src.execute("SELECT memory_id, entity_id FROM memory_entities")):
         cur.executemany("INSERT INTO memory_entities (memory_id, entity_id) VALUES (%s, %s)", rows)
