@@ -1,6 +1,7 @@
 """BM25 on PostgreSQL in one SQL statement (store/postgres/bm25.py): the same ids and
 scores as the Python reference over the same rows, including column filters and prefix
-phrases; and the kw_stats counters (N and the token total) follow every kind of write."""
+phrases; and the kw_stats counters (N and the token total) and the kw_postings inverted
+list follow every kind of write."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ def _stats_match(pg) -> None:
     with pg.session.connection() as conn:
         n, total = conn.execute("SELECT count(*), coalesce(sum(kw_len), 0) FROM chunks").fetchone()
         assert bm25.stats(conn) == (n, (total / n if n else 0.0) or 1.0)
+        postings = "SELECT lexeme, chunk_id, na, nb, nc, kw_len FROM kw_postings"
+        from_rows = ("SELECT u.lexeme, c.id, (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'A'), "
+                     "(SELECT count(*) FROM unnest(u.weights) w WHERE w IN ('B', 'D')), "
+                     "(SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C'), c.kw_len "
+                     "FROM chunks c, unnest(c.tsv) u")
+        assert sorted(conn.execute(postings).fetchall()) == sorted(conn.execute(from_rows).fetchall())
 
 
 @pytest.mark.parametrize("query", ["heron", "heron flour egret", "title:heron wait", "tags:heron fish",

@@ -15,9 +15,11 @@ tsvector's positions and weights (title A, body B, tags C). Candidates are the c
 matching the tsquery (the GIN index); every chunk containing a phrase is a candidate, so
 n(P) counted over them is exact.
 
-When every phrase is one lexeme (what store.fts.build_match_query makes of ordinary
-words), the whole formula runs as one SQL statement (`_SQL`): only the top `limit` rows
-leave the server. A phrase of several lexemes (words joined by punctuation, CJK runs) needs
+When every phrase is one word (what store.fts.build_match_query makes of ordinary words),
+the whole formula runs as one SQL statement over the postings of the words' lexemes
+(`_POSTINGS_SQL`, table kw_postings: an index range per word, as FTS5 reads its doclists);
+when every phrase is one lexeme, some of them prefixes, one statement over the matching
+rows' tsvectors (`_SQL`). Only the top `limit` rows leave the server. A phrase of several lexemes (words joined by punctuation, CJK runs) needs
 the positions compared, which `score` does here in Python over the matching rows.
 """
 
@@ -99,12 +101,48 @@ GROUP BY occ.id ORDER BY s DESC, occ.id LIMIT %(limit)s
 """
 
 
+# Every phrase one word, none a prefix (what build_match_query makes of ordinary words): the
+# postings of each word's lexeme (kw_postings, schema migration 6) read from the covering
+# index, the word stemmed in the same statement. o: occurrences in the phrase's column (all
+# columns when none); f: weighted by column. A word that stems to several lexemes cannot be
+# scored from postings: the statement then returns only the row (-1, 0) and `score` falls
+# back to the other paths.
+_POSTINGS_SQL = f"""
+WITH st AS (SELECT coalesce(sum(chunks), 0)::float8 AS n,
+                   coalesce(sum(tokens)::float8 / nullif(sum(chunks), 0), 0) AS dl FROM kw_stats),
+ph AS (SELECT t.k, t.col, (SELECT array_agg(x.lexeme) FROM unnest(to_tsvector('{TS_CONFIG}', t.w)) x) AS lx
+       FROM unnest(%(k)s::int[], %(w)s::text[], %(col)s::text[]) AS t(k, w, col)),
+bad AS (SELECT 1 FROM ph WHERE cardinality(lx) > 1),
+occ AS (SELECT ph.k, p.chunk_id, p.kw_len,
+               CASE ph.col WHEN 'A' THEN %(wa)s * p.na WHEN 'C' THEN %(wc)s * p.nc
+                    ELSE %(wa)s * p.na + %(wb)s * p.nb + %(wc)s * p.nc END AS f
+        FROM ph JOIN kw_postings p ON p.lexeme = ph.lx[1]
+        WHERE cardinality(ph.lx) = 1
+          AND CASE ph.col WHEN 'A' THEN p.na WHEN 'C' THEN p.nc ELSE p.na + p.nb + p.nc END > 0),
+df AS (SELECT k, greatest(1e-6, ln((st.n - count(*) + 0.5) / (count(*) + 0.5))) AS idf
+       FROM occ, st GROUP BY k, st.n)
+(SELECT occ.chunk_id, sum(df.idf * occ.f * {K1 + 1}
+                          / (occ.f + {K1} * (1 - {B} + {B} * occ.kw_len / coalesce(nullif(st.dl, 0), 1.0)))) AS s
+ FROM occ JOIN df USING (k) CROSS JOIN st WHERE NOT EXISTS (SELECT 1 FROM bad)
+ GROUP BY occ.chunk_id HAVING sum(occ.f) > 0 ORDER BY s DESC, occ.chunk_id LIMIT %(limit)s)
+UNION ALL
+SELECT -1, 0 WHERE EXISTS (SELECT 1 FROM bad)
+"""
+
+
 def score(conn, phrases: list[tuple[str, list[str], bool]], tsquery: str,
           weights: tuple[float, float, float], limit: int, *, in_sql: bool = True) -> list[tuple[int, float]]:
     """(chunk id, BM25 score, higher is better) of the best `limit` chunks matching
     `tsquery`. phrases: (column letter "A"/"C" or "", words, prefix) as parsed from the
     store.fts expression that `tsquery` was built from. in_sql=False scores in Python even
     when one statement could (the reference the SQL is tested against)."""
+    if in_sql and all(len(words) == 1 and not prefix for _, words, prefix in phrases):
+        rows = conn.execute(_POSTINGS_SQL, {
+            "k": list(range(len(phrases))), "w": [words[0] for _, words, _ in phrases],
+            "col": [col for col, _, _ in phrases], "wa": float(weights[0]), "wb": float(weights[1]),
+            "wc": float(weights[2]), "limit": limit}).fetchall()
+        if not any(r[0] == -1 for r in rows):
+            return [(int(r[0]), float(r[1])) for r in rows]
     lexemes = phrase_lexemes(conn, phrases)
     wanted = sorted({lex for group in lexemes for lex in group})
     if not wanted:

@@ -20,6 +20,11 @@ Differences from the SQLite schema (same tables, same columns otherwise):
 - the chunks' text search configuration is `cairn` (migration 5): the default parser with
   the original Porter stemmer (PostgreSQL's snowball `porter`) and no stop words, as FTS5's
   `porter unicode61`; keyword rows written before it are rebuilt by the migration;
+- kw_postings (migration 6): the inverted list of the keyword rows, one row per (lexeme,
+  chunk) with its occurrences per column (title A, body B, tags C) and the row's length,
+  kept by statement triggers on chunks in the writing transaction; a covering primary key
+  (lexeme, chunk_id) lets BM25 read a query word's postings from the index alone, as FTS5
+  reads a doclist, instead of unnesting every candidate's tsvector;
 - chunk ids come from an identity sequence (never reused: case B12), not a high-water mark.
 """
 
@@ -161,6 +166,44 @@ CREATE TEXT SEARCH DICTIONARY cairn_porter (TEMPLATE = snowball, Language = port
 CREATE TEXT SEARCH CONFIGURATION cairn (COPY = english);
 ALTER TEXT SEARCH CONFIGURATION cairn
     ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH cairn_porter;
+"""),
+    (6, """
+CREATE TABLE kw_postings (
+    lexeme TEXT NOT NULL, chunk_id BIGINT NOT NULL,
+    na SMALLINT NOT NULL, nb SMALLINT NOT NULL, nc SMALLINT NOT NULL, kw_len INTEGER NOT NULL,
+    PRIMARY KEY (lexeme, chunk_id) INCLUDE (na, nb, nc, kw_len));
+CREATE FUNCTION cairn_kw_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        TRUNCATE kw_postings;
+        RETURN NULL;
+    END IF;
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        DELETE FROM kw_postings p USING (SELECT o.id, u.lexeme FROM old_rows o, unnest(o.tsv) u) d
+            WHERE p.lexeme = d.lexeme AND p.chunk_id = d.id;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        INSERT INTO kw_postings (lexeme, chunk_id, na, nb, nc, kw_len)
+            SELECT u.lexeme, n.id, (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'A'),
+                   (SELECT count(*) FROM unnest(u.weights) w WHERE w IN ('B', 'D')),
+                   (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C'), n.kw_len
+            FROM new_rows n, unnest(n.tsv) u;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER chunks_kw_postings_ins AFTER INSERT ON chunks REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+CREATE TRIGGER chunks_kw_postings_del AFTER DELETE ON chunks REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+CREATE TRIGGER chunks_kw_postings_upd AFTER UPDATE ON chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+CREATE TRIGGER chunks_kw_postings_trunc AFTER TRUNCATE ON chunks
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+INSERT INTO kw_postings (lexeme, chunk_id, na, nb, nc, kw_len)
+    SELECT u.lexeme, c.id, (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'A'),
+           (SELECT count(*) FROM unnest(u.weights) w WHERE w IN ('B', 'D')),
+           (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C'), c.kw_len
+    FROM chunks c, unnest(c.tsv) u;
 """),
 ]
 # Run after a migration's SQL, in its transaction: 5 rebuilds the chunk keyword rows
