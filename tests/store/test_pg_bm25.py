@@ -113,12 +113,17 @@ def test_migration_5_rebuilds_english_keyword_rows_with_porter_and_no_stop_words
             conn.execute("INSERT INTO chunks (note_id, ord, source_id, text, start, \"end\", speaker, kw_len, tsv) "
                          "VALUES ('c1', 0, 'm1', 'the generously given', 0, 1, 'Ann', 6, "
                          "to_tsvector('english', 'the generously given'))")
+            conn.execute("INSERT INTO chunks (note_id, ord, text, start, \"end\", kw_len, tsv) "
+                         "VALUES ('c1', 1, '内存告警', 0, 1, 4, to_tsvector('english', '内存告警'))")
     backend = PostgresBackend(pg_url)  # opening migrates
     try:
         with backend.session.connection() as conn:
             assert schema.schema_version(conn) == len(schema.MIGRATIONS)
-            lexemes = set(conn.execute("SELECT tsvector_to_array(tsv) FROM chunks").fetchone()[0])
+            lexemes = set(conn.execute("SELECT tsvector_to_array(tsv) FROM chunks WHERE ord = 0").fetchone()[0])
+            cjk = set(conn.execute("SELECT tsvector_to_array(tsv) FROM chunks WHERE ord = 1").fetchone()[0])
         assert {"the", "gener", "ann", "puppi", "chat", "talk"} <= lexemes  # stop word kept, Porter stems
+        assert {"告", "警"} <= cjk  # one CJK character per token, as store.fts.index_text writes them
         assert [c for c, _ in backend.keywords.bm25(build_match_query("puppy"), (3, 1, 2), 5)] != []
+        assert [c for c, _ in backend.keywords.bm25(build_match_query("告警"), (3, 1, 2), 5)] != []
     finally:
         backend.close()

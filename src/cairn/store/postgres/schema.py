@@ -221,18 +221,26 @@ BULK_INDEXES = {
 }
 
 
-def rebuild_chunk_keywords(conn) -> int:
-    """Rewrite every chunk's keyword row with the current configuration (title, body with
-    the chunk's speaker and fact keys, tags: what ingest wrote). Returns the notes rebuilt."""
-    import json
+# CJK characters get spaces around them in keyword rows (store/fts.py index_text; same ranges).
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uf900-\ufaff"
 
-    from cairn.store.postgres.extra import fact_texts
-    from cairn.store.postgres.notes import update_fts_metadata
-    notes = conn.execute("SELECT n.id, n.title, n.tags FROM notes n "
-                         "WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.note_id = n.id)").fetchall()
-    for note_id, title, tags in notes:
-        update_fts_metadata(conn, note_id, title, json.loads(tags), fact_texts(conn, note_id) or None)
-    return len(notes)
+
+def rebuild_chunk_keywords(conn) -> int:
+    """Rewrite every chunk's keyword row with the current configuration, from what ingest
+    wrote (store/notes.py keyword_body, store/fts.py index_text): the note's title (A), the
+    body "speaker: text" then the chunk's fact keys one a line (B), the note's tags joined
+    by spaces (C). In SQL: this module imports nothing of the store. Returns rows rewritten."""
+    cjk = lambda expr: f"regexp_replace({expr}, '([{_CJK}])', ' \\1 ', 'g')"  # noqa: E731
+    body = ("coalesce(nullif(c.speaker, '') || ': ', '') || c.text || coalesce((SELECT string_agg(E'\\n' || e, '' "
+            "ORDER BY i) FROM fact_keys fk, jsonb_array_elements_text(fk.facts::jsonb) WITH ORDINALITY AS f(e, i) "
+            "WHERE fk.note_id = c.note_id AND fk.source_id = c.source_id), '')")
+    tags = ("coalesce((SELECT string_agg(t, ' ' ORDER BY i) FROM jsonb_array_elements_text(n.tags::jsonb) "
+            "WITH ORDINALITY AS g(t, i)), '')")
+    return conn.execute(
+        f"""UPDATE chunks c SET tsv = setweight(to_tsvector('cairn', {cjk('n.title')}), 'A')
+                || setweight(to_tsvector('cairn', {cjk(body)}), 'B')
+                || setweight(to_tsvector('cairn', {cjk(tags)}), 'C')
+            FROM notes n WHERE n.id = c.note_id""").rowcount
 
 
 def schema_version(conn) -> int:
