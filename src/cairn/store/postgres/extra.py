@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from cairn.store.jobs import JobRow
 from cairn.store.memories import MEMORY_COLUMNS
 from cairn.store.postgres.jobs import _COLS, _job
-from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TSV_SQL, token_count
+from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TSV_SQL, kw_words, token_count
 
 _ACTIVE = "tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
 
@@ -238,7 +238,7 @@ def message_chunks(conn, note_id: str) -> list:
 
 def rekey_chunk(conn, chunk_id: int, title: str, body: str, tags: str) -> None:
     conn.execute(f"UPDATE chunks SET kw_len = %s, tsv = {TSV_SQL} WHERE id = %s",
-                 (token_count(title, body, tags), title, body, tags, chunk_id))
+                 (token_count(title, body, tags), kw_words(title), kw_words(body), kw_words(tags), chunk_id))
     conn.execute("DELETE FROM vectors WHERE chunk_id = %s", (chunk_id,))
 
 

@@ -38,6 +38,13 @@ def token_count(*texts: str) -> int:
     return sum(len(_TOKEN.findall(t)) for t in texts)
 
 
+def kw_words(text: str) -> str:
+    """The text as FTS5's unicode61 tokenizer splits it, words joined by single spaces: what
+    goes to to_tsvector, so PostgreSQL's parser sees plain words and never keeps "a.b",
+    "k8s-prod" or "x@y.z" whole where FTS5 (and store.fts's phrase queries) see two words."""
+    return " ".join(_TOKEN.findall(text))
+
+
 def _note(row) -> NoteRow | None:
     if row is None:
         return None
@@ -105,11 +112,12 @@ def insert_chunks(conn, note_id: str, title: str, tags: list[str], chunks: list[
         body = keyword_body(c.text, c.speaker, (facts or {}).get(c.source_id) if c.source_id else None)
         body_text = index_text(body)
         rows.append((note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page, c.speaker,
-                     c.event_time, token_count(title_text, body_text, tag_text), title_text, body_text, tag_text))
+                     c.event_time, token_count(title_text, body_text, tag_text), kw_words(title_text),
+                     kw_words(body_text), kw_words(tag_text)))
     # One statement for the whole note: one round trip, and the kw_stats trigger
     # (schema migration 4) fires once per note, not once per chunk.
     cols = [list(col) for col in zip(*rows)]
-    got = conn.execute(INSERT_CHUNKS_SQL, (note_id, title_text, *cols[1:11], cols[12], cols[13])).fetchall()
+    got = conn.execute(INSERT_CHUNKS_SQL, (note_id, kw_words(title_text), *cols[1:11], cols[12], cols[13])).fetchall()
     return sorted(r[0] for r in got)  # identity values are drawn in the rows' order
 
 
@@ -133,7 +141,8 @@ def update_fts_metadata(conn, note_id: str, title: str, tags: list[str],
                             (note_id,)).fetchall():
         body = index_text(keyword_body(row["text"], row["speaker"], (facts or {}).get(row["source_id"])))
         conn.execute(f"UPDATE chunks SET kw_len = %s, tsv = {TSV_SQL} WHERE id = %s",
-                     (token_count(title_text, body, tag_text), title_text, body, tag_text, row["id"]))
+                     (token_count(title_text, body, tag_text), kw_words(title_text), kw_words(body),
+                      kw_words(tag_text), row["id"]))
 
 
 def delete_chunks(conn, note_id: str) -> int:

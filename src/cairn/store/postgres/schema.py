@@ -230,7 +230,10 @@ def rebuild_chunk_keywords(conn) -> int:
     wrote (store/notes.py keyword_body, store/fts.py index_text): the note's title (A), the
     body "speaker: text" then the chunk's fact keys one a line (B), the note's tags joined
     by spaces (C). In SQL: this module imports nothing of the store. Returns rows rewritten."""
-    cjk = lambda expr: f"regexp_replace({expr}, '([{_CJK}])', ' \\1 ', 'g')"  # noqa: E731
+    # CJK spaced out, then ASCII punctuation (and _) made a space: FTS5's word split for
+    # ASCII text (store/postgres/notes.py kw_words does it exactly, in Python, for new rows)
+    cjk = lambda expr: (f"regexp_replace(regexp_replace({expr}, '([{_CJK}])', ' \\1 ', 'g'), "  # noqa: E731
+                        "'[!-/:-@[-`{-~]+', ' ', 'g')")
     body = ("coalesce(nullif(c.speaker, '') || ': ', '') || c.text || coalesce((SELECT string_agg(E'\\n' || e, '' "
             "ORDER BY i) FROM fact_keys fk, jsonb_array_elements_text(fk.facts::jsonb) WITH ORDINALITY AS f(e, i) "
             "WHERE fk.note_id = c.note_id AND fk.source_id = c.source_id), '')")

@@ -21,7 +21,7 @@ import sqlite3
 import numpy as np
 
 from cairn.errors import Conflict
-from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TS_CONFIG, token_count
+from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TS_CONFIG, kw_words, token_count
 from cairn.store.postgres.schema import BULK_INDEXES
 from cairn.store.postgres.vectors import _text
 
@@ -116,8 +116,8 @@ def _copy_rows(src: sqlite3.Connection, cur) -> None:
     for rows in _batches(src.execute(
             f"SELECT {', '.join('c.' + c.strip() for c in chunk_cols.split(','))}, f.title, f.body, f.tags "
             f"FROM chunks c LEFT JOIN chunks_fts f ON f.rowid = c.id")):
-        rows = [(*r[:11], token_count(r[11] or "", r[12] or "", r[13] or ""), r[11] or "", r[12] or "",
-                 r[13] or "") for r in rows]
+        rows = [(*r[:11], token_count(r[11] or "", r[12] or "", r[13] or ""), kw_words(r[11] or ""),
+                 kw_words(r[12] or ""), kw_words(r[13] or "")) for r in rows]
         cur.execute(_CHUNKS_SQL, [list(col) for col in zip(*rows)])
     for rows in _batches(src.execute("SELECT chunk_id, model, text_hash, vec FROM vectors")):
         cur.executemany("INSERT INTO vectors (chunk_id, model, text_hash, dim, vec) VALUES (%s,%s,%s,%s,%s::vector)",
