@@ -305,3 +305,13 @@ def test_the_entity_graph_lives_only_in_the_sqlite_index(backend):
     with backend.transaction():
         backend.graph.clear_graph()
     assert backend.graph.neighbours("e3", 5) == [] and [r["id"] for r in backend.graph.stale_notes()] == ["n1"]
+
+
+def test_words_joined_by_punctuation_are_split_as_fts5_splits_them(backend):
+    """"health.base", "k8s-prod" and "ops@example.org" are indexed as their words on both
+    backends (PostgreSQL's parser alone would keep them whole as a host, a compound, an email),
+    so the phrase query store.fts builds for them, and each word alone, finds the chunk."""
+    ids = add(backend, "p1", "Endpoints", ["Deploy health.base to k8s-prod; mail ops@example.org."])
+    add(backend, "p2", "Other", ["Nothing to see here."])
+    for query in ("health.base", "base", "k8s-prod", "prod", "ops@example.org", "example"):
+        assert search(backend, query) == [ids[0]], query

@@ -11,14 +11,14 @@ Modules (each function takes a psycopg connection first, the SQLite twin's param
     schema.py    versioned migrations (advisory-locked, idempotent)
     session.py   the pool, rows by index and name, the per-thread transaction
     notes.py     notes, chunks + tsvector keyword rows, tombstones, vault copies, links
-    keyword.py   tsquery building from store/fts.py's expressions, ts_rank_cd ranking
+    keyword.py   tsquery building from store/fts.py's expressions; bm25.py ranks in SQL
     vectors.py   pgvector storage, HNSW cosine search (`nearest`)
     jobs.py      the job queue, claimed with FOR UPDATE SKIP LOCKED
     memories.py  memories, core blocks, entities, fact keys
 
-Text search configuration: `english` (Snowball English stemmer and stop words), the nearest
-match of SQLite's `porter unicode61` tokenizer; the text goes through store.fts.index_text
-first, exactly as for SQLite, so a CJK run is indexed one character per token and a CJK
+Text search configuration of chunks: `cairn` (schema migration 5: the default parser, the
+original Porter stemmer, no stop words), the match of SQLite's `porter unicode61` tokenizer;
+the text goes through store.fts.index_text first, exactly as for SQLite, so a CJK run is indexed one character per token and a CJK
 query is a phrase of single characters (`字 <-> 符`), which the default parser keeps.
 
 CJK plan: character-phrase matching (above) finds words of any length but ranks by

@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from cairn.store.jobs import JobRow
 from cairn.store.memories import MEMORY_COLUMNS
 from cairn.store.postgres.jobs import _COLS, _job
-from cairn.store.postgres.notes import TS_CONFIG, TSV_SQL, token_count
+from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TSV_SQL, kw_words, token_count
 
 _ACTIVE = "tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
 
@@ -154,7 +154,7 @@ def superseded_row(conn, memory_id: str):
 
 
 def replace_memory_keywords(conn, memory_id: str, keyword_text: str) -> None:
-    conn.execute(f"UPDATE memories SET tsv = to_tsvector('{TS_CONFIG}', %s) WHERE id = %s", (keyword_text, memory_id))
+    conn.execute(f"UPDATE memories SET tsv = to_tsvector('{MEMORY_TS_CONFIG}', %s) WHERE id = %s", (keyword_text, memory_id))
 
 
 def memory_vectors(conn, ids: list[str]) -> dict[str, tuple[str | None, bytes | None]]:
@@ -238,7 +238,7 @@ def message_chunks(conn, note_id: str) -> list:
 
 def rekey_chunk(conn, chunk_id: int, title: str, body: str, tags: str) -> None:
     conn.execute(f"UPDATE chunks SET kw_len = %s, tsv = {TSV_SQL} WHERE id = %s",
-                 (token_count(title, body, tags), title, body, tags, chunk_id))
+                 (token_count(title, body, tags), kw_words(title), kw_words(body), kw_words(tags), chunk_id))
     conn.execute("DELETE FROM vectors WHERE chunk_id = %s", (chunk_id,))
 
 

@@ -77,6 +77,14 @@ def document_frequency(conn, word: str, prefix: bool = False) -> int:
         # lexeme for them, yet they are in the text; counted as in every chunk, as the most
         # common words are (FTS5 indexes them, so SQLite's count is large, never 0).
         return chunk_count(conn)
+    if len(terms) == 1 and not prefix:  # one lexeme: its postings, from the index alone
+        n = conn.execute(
+            f"""SELECT CASE WHEN cardinality(x.lx) = 1
+                            THEN (SELECT count(*) FROM kw_postings WHERE lexeme = x.lx[1]) END
+                FROM (SELECT array(SELECT lexeme FROM unnest(to_tsvector('{TS_CONFIG}', %s))) AS lx) x""",
+            (terms[0],)).fetchone()[0]
+        if n is not None:
+            return int(n)
     q = " <-> ".join(f"'{t}'" + (":*" if prefix else "") for t in terms)
     return conn.execute(f"SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('{TS_CONFIG}', %s)",
                         (q,)).fetchone()[0]

@@ -9,7 +9,7 @@ import json
 from cairn.store.memories import MEMORY_COLUMNS
 from cairn.store.notes import now_iso
 from cairn.store.postgres.keyword import to_tsquery_text
-from cairn.store.postgres.notes import TS_CONFIG
+from cairn.store.postgres.notes import MEMORY_TS_CONFIG as TS_CONFIG
 
 _ACTIVE = "tombstone = 0 AND superseded_by IS NULL AND valid_to IS NULL"
 

@@ -14,9 +14,12 @@ from cairn.model import Chunk, Link
 from cairn.store.fts import index_text
 from cairn.store.notes import NoteRow, keyword_body, now_iso
 
-# The text search configuration: Snowball English stemming, the nearest match of SQLite's
-# `porter unicode61` tokenizer (see the package docstring for CJK).
-TS_CONFIG = "english"
+# The text search configuration of chunk keyword rows: `cairn` (schema migration 5), the
+# default parser with the original Porter stemmer and no stop words, as SQLite's FTS5
+# `porter unicode61` tokenizer (see the package docstring for CJK). Memories keep `english`
+# (Snowball English with stop words; MEMORY_TS_CONFIG).
+TS_CONFIG = "cairn"
+MEMORY_TS_CONFIG = "english"
 TSV_SQL = (f"setweight(to_tsvector('{TS_CONFIG}', %s), 'A') || setweight(to_tsvector('{TS_CONFIG}', %s), 'B')"
            f" || setweight(to_tsvector('{TS_CONFIG}', %s), 'C')")
 # A note visible to the person bound to `%s` (cairn.people): their own, or shared.
@@ -33,6 +36,13 @@ def token_count(*texts: str) -> int:
     """Tokens of keyword-row texts as FTS5's unicode61 counts them (runs of letters and
     digits; CJK already one character per token by index_text)."""
     return sum(len(_TOKEN.findall(t)) for t in texts)
+
+
+def kw_words(text: str) -> str:
+    """The text as FTS5's unicode61 tokenizer splits it, words joined by single spaces: what
+    goes to to_tsvector, so PostgreSQL's parser sees plain words and never keeps "a.b",
+    "k8s-prod" or "x@y.z" whole where FTS5 (and store.fts's phrase queries) see two words."""
+    return " ".join(_TOKEN.findall(text))
 
 
 def _note(row) -> NoteRow | None:
@@ -102,17 +112,25 @@ def insert_chunks(conn, note_id: str, title: str, tags: list[str], chunks: list[
         body = keyword_body(c.text, c.speaker, (facts or {}).get(c.source_id) if c.source_id else None)
         body_text = index_text(body)
         rows.append((note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page, c.speaker,
-                     c.event_time, token_count(title_text, body_text, tag_text), title_text, body_text, tag_text))
-    ids: list[int] = []
-    with conn.cursor() as cur:  # one pipelined round trip for the whole note
-        cur.executemany(f"""INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page,
-                                speaker, event_time, kw_len, tsv) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,{TSV_SQL})
-                            RETURNING id""", rows, returning=True)
-        while True:
-            ids.append(cur.fetchone()[0])
-            if not cur.nextset():
-                break
-    return ids
+                     c.event_time, token_count(title_text, body_text, tag_text), kw_words(title_text),
+                     kw_words(body_text), kw_words(tag_text)))
+    # One statement for the whole note: one round trip, and the kw_stats trigger
+    # (schema migration 4) fires once per note, not once per chunk.
+    cols = [list(col) for col in zip(*rows)]
+    got = conn.execute(INSERT_CHUNKS_SQL, (note_id, kw_words(title_text), *cols[1:11], cols[12], cols[13])).fetchall()
+    return sorted(r[0] for r in got)  # identity values are drawn in the rows' order
+
+
+# Rows of one note as parallel arrays (unnest keeps them aligned and in order).
+INSERT_CHUNKS_SQL = f"""
+INSERT INTO chunks (note_id, ord, source_id, heading, text, start, "end", page, speaker, event_time, kw_len, tsv)
+SELECT %s, t.ord, t.source_id, t.heading, t.text, t.start, t."end", t.page, t.speaker, t.event_time, t.kw_len,
+       setweight(to_tsvector('{TS_CONFIG}', %s), 'A') || setweight(to_tsvector('{TS_CONFIG}', t.body), 'B')
+       || setweight(to_tsvector('{TS_CONFIG}', t.tags), 'C')
+FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::int[], %s::int[], %s::int[], %s::text[],
+            %s::text[], %s::int[], %s::text[], %s::text[])
+     AS t(ord, source_id, heading, text, start, "end", page, speaker, event_time, kw_len, body, tags)
+RETURNING id"""
 
 
 def update_fts_metadata(conn, note_id: str, title: str, tags: list[str],
@@ -123,7 +141,8 @@ def update_fts_metadata(conn, note_id: str, title: str, tags: list[str],
                             (note_id,)).fetchall():
         body = index_text(keyword_body(row["text"], row["speaker"], (facts or {}).get(row["source_id"])))
         conn.execute(f"UPDATE chunks SET kw_len = %s, tsv = {TSV_SQL} WHERE id = %s",
-                     (token_count(title_text, body, tag_text), title_text, body, tag_text, row["id"]))
+                     (token_count(title_text, body, tag_text), kw_words(title_text), kw_words(body),
+                      kw_words(tag_text), row["id"]))
 
 
 def delete_chunks(conn, note_id: str) -> int:

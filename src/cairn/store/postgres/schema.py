@@ -14,6 +14,17 @@ Differences from the SQLite schema (same tables, same columns otherwise):
   dim = 384`; rows of other dimensions are searched exactly;
 - chunks.kw_len: the keyword row's token count (title + body + tags, as FTS5 counts them),
   the document length of BM25 (store/postgres/bm25.py);
+- kw_stats: the chunk count and keyword-token total BM25 needs (N, avgdl), kept by statement
+  triggers on chunks in the writing transaction itself, spread over 16 slot rows (by backend
+  pid) so concurrent writers rarely wait on one row; readers sum the 16 rows (migration 4);
+- the chunks' text search configuration is `cairn` (migration 5): the default parser with
+  the original Porter stemmer (PostgreSQL's snowball `porter`) and no stop words, as FTS5's
+  `porter unicode61`; keyword rows written before it are rebuilt by the migration;
+- kw_postings (migration 6): the inverted list of the keyword rows, one row per (lexeme,
+  chunk) with its occurrences per column (title A, body B, tags C) and the row's length,
+  kept by statement triggers on chunks in the writing transaction; a covering primary key
+  (lexeme, chunk_id) lets BM25 read a query word's postings from the index alone, as FTS5
+  reads a doclist, instead of unnesting every candidate's tsvector;
 - chunk ids come from an identity sequence (never reused: case B12), not a high-water mark.
 """
 
@@ -116,7 +127,123 @@ CREATE TABLE entity_cooccur (
 CREATE INDEX entity_cooccur_b ON entity_cooccur(b);
 CREATE TABLE graph_state (note_id TEXT PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE, file_hash TEXT NOT NULL);
 """),
+    (4, """
+CREATE TABLE kw_stats (slot INTEGER PRIMARY KEY, chunks BIGINT NOT NULL DEFAULT 0, tokens BIGINT NOT NULL DEFAULT 0);
+INSERT INTO kw_stats (slot) SELECT generate_series(0, 15);
+UPDATE kw_stats SET chunks = s.n, tokens = s.t
+    FROM (SELECT count(*) AS n, coalesce(sum(kw_len), 0) AS t FROM chunks) s WHERE slot = 0;
+CREATE FUNCTION cairn_kw_stats() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE dn BIGINT := 0; dt BIGINT := 0; n BIGINT; t BIGINT;
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        UPDATE kw_stats SET chunks = 0, tokens = 0;
+        RETURN NULL;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        SELECT count(*), coalesce(sum(kw_len), 0) INTO n, t FROM new_rows;
+        dn := dn + n; dt := dt + t;
+    END IF;
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        SELECT count(*), coalesce(sum(kw_len), 0) INTO n, t FROM old_rows;
+        dn := dn - n; dt := dt - t;
+    END IF;
+    IF dn <> 0 OR dt <> 0 THEN
+        UPDATE kw_stats SET chunks = chunks + dn, tokens = tokens + dt WHERE slot = pg_backend_pid() % 16;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER chunks_kw_stats_ins AFTER INSERT ON chunks REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
+CREATE TRIGGER chunks_kw_stats_del AFTER DELETE ON chunks REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
+CREATE TRIGGER chunks_kw_stats_upd AFTER UPDATE ON chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
+CREATE TRIGGER chunks_kw_stats_trunc AFTER TRUNCATE ON chunks
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_stats();
+"""),
+    (5, """
+CREATE TEXT SEARCH DICTIONARY cairn_porter (TEMPLATE = snowball, Language = porter);
+CREATE TEXT SEARCH CONFIGURATION cairn (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION cairn
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH cairn_porter;
+"""),
+    (6, """
+CREATE TABLE kw_postings (
+    lexeme TEXT NOT NULL, chunk_id BIGINT NOT NULL,
+    na SMALLINT NOT NULL, nb SMALLINT NOT NULL, nc SMALLINT NOT NULL, kw_len INTEGER NOT NULL,
+    PRIMARY KEY (lexeme, chunk_id) INCLUDE (na, nb, nc, kw_len));
+CREATE FUNCTION cairn_kw_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        TRUNCATE kw_postings;
+        RETURN NULL;
+    END IF;
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        DELETE FROM kw_postings p USING (SELECT o.id, u.lexeme FROM old_rows o, unnest(o.tsv) u) d
+            WHERE p.lexeme = d.lexeme AND p.chunk_id = d.id;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        INSERT INTO kw_postings (lexeme, chunk_id, na, nb, nc, kw_len)
+            SELECT u.lexeme, n.id, (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'A'),
+                   (SELECT count(*) FROM unnest(u.weights) w WHERE w IN ('B', 'D')),
+                   (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C'), n.kw_len
+            FROM new_rows n, unnest(n.tsv) u;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER chunks_kw_postings_ins AFTER INSERT ON chunks REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+CREATE TRIGGER chunks_kw_postings_del AFTER DELETE ON chunks REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+CREATE TRIGGER chunks_kw_postings_upd AFTER UPDATE ON chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+CREATE TRIGGER chunks_kw_postings_trunc AFTER TRUNCATE ON chunks
+    FOR EACH STATEMENT EXECUTE FUNCTION cairn_kw_postings();
+INSERT INTO kw_postings (lexeme, chunk_id, na, nb, nc, kw_len)
+    SELECT u.lexeme, c.id, (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'A'),
+           (SELECT count(*) FROM unnest(u.weights) w WHERE w IN ('B', 'D')),
+           (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C'), c.kw_len
+    FROM chunks c, unnest(c.tsv) u;
+"""),
 ]
+# Run after a migration's SQL, in its transaction: 5 rebuilds the chunk keyword rows
+# written with the `english` configuration.
+AFTER = {5: "rebuild_chunk_keywords"}
+
+
+# The search indexes a bulk load drops and builds again after the rows are in (building
+# once is faster than maintaining them row by row: store/postgres/transfer.py). Same
+# definitions as in migration 1.
+BULK_INDEXES = {
+    "chunks_tsv": "CREATE INDEX chunks_tsv ON chunks USING gin(tsv)",
+    "vectors_hnsw_384": "CREATE INDEX vectors_hnsw_384 ON vectors USING hnsw "
+                        "((vec::vector(384)) vector_cosine_ops) WHERE dim = 384",
+}
+
+
+# CJK characters get spaces around them in keyword rows (store/fts.py index_text; same ranges).
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uf900-\ufaff"
+
+
+def rebuild_chunk_keywords(conn) -> int:
+    """Rewrite every chunk's keyword row with the current configuration, from what ingest
+    wrote (store/notes.py keyword_body, store/fts.py index_text): the note's title (A), the
+    body "speaker: text" then the chunk's fact keys one a line (B), the note's tags joined
+    by spaces (C). In SQL: this module imports nothing of the store. Returns rows rewritten."""
+    # CJK spaced out, then ASCII punctuation (and _) made a space: FTS5's word split for
+    # ASCII text (store/postgres/notes.py kw_words does it exactly, in Python, for new rows)
+    cjk = lambda expr: (f"regexp_replace(regexp_replace({expr}, '([{_CJK}])', ' \\1 ', 'g'), "  # noqa: E731
+                        "'[!-/:-@[-`{-~]+', ' ', 'g')")
+    body = ("coalesce(nullif(c.speaker, '') || ': ', '') || c.text || coalesce((SELECT string_agg(E'\\n' || e, '' "
+            "ORDER BY i) FROM fact_keys fk, jsonb_array_elements_text(fk.facts::jsonb) WITH ORDINALITY AS f(e, i) "
+            "WHERE fk.note_id = c.note_id AND fk.source_id = c.source_id), '')")
+    tags = ("coalesce((SELECT string_agg(t, ' ' ORDER BY i) FROM jsonb_array_elements_text(n.tags::jsonb) "
+            "WITH ORDINALITY AS g(t, i)), '')")
+    return conn.execute(
+        f"""UPDATE chunks c SET tsv = setweight(to_tsvector('cairn', {cjk('n.title')}), 'A')
+                || setweight(to_tsvector('cairn', {cjk(body)}), 'B')
+                || setweight(to_tsvector('cairn', {cjk(tags)}), 'C')
+            FROM notes n WHERE n.id = c.note_id""").rowcount
 
 
 def schema_version(conn) -> int:
@@ -138,6 +265,8 @@ def migrate(conn) -> list[int]:
             if version <= current:
                 continue
             conn.execute(sql)
+            if version in AFTER:
+                globals()[AFTER[version]](conn)
             conn.execute("INSERT INTO cairn_migrations(version) VALUES (%s)", (version,))
             applied.append(version)
     return applied
