@@ -447,3 +447,33 @@ def test_a_queued_ingest_belongs_to_who_queued_it(tmp_path, hash_embedder):
         assert owner.find_note("Shed").meta.get("cairn_owner") == "bob"
     with Cairn(home, embedder=hash_embedder, person="ana") as ana:
         assert titles(ana.search("shed window", mode="keyword").hits) == set()
+
+
+def test_file_tools_show_a_person_only_their_notes(shared_home, real_embedder):
+    """read_file / list_files (MCP, the assistant) went around the owner filter: a named person
+    read another's note and the memory mirror by path (fresh-eyes tester, session 7)."""
+    from cairn.errors import NotFound
+    from cairn.tools import registry
+    reg = registry()
+    with Cairn(shared_home, embedder=real_embedder) as owner:
+        _, rows = owner.store.notes.list_notes(limit=100)
+        path = {r.title: r.path for r in rows}
+        assert "spare key" in reg.call(owner, "read_file", {"path": path["Ana diary"]})["text"]
+    memory_files = sorted(p.relative_to(owner.settings.vault) for p in (owner.settings.vault / "_memory").rglob("*.md"))
+    assert memory_files
+    with Cairn(shared_home, embedder=real_embedder, person="bob") as bob:
+        for other in (path["Ana diary"], path["Heron log"], path["Heron will"], str(memory_files[0])):
+            with pytest.raises(NotFound):
+                reg.call(bob, "read_file", {"path": other})
+        assert "Monday" in reg.call(bob, "read_file", {"path": path["Bin rota"]})["text"]  # shared
+        assert "1.5 bar" in reg.call(bob, "read_file", {"path": path["Boiler"]})["text"]  # his own
+
+        def walk(folder: str) -> set[str]:
+            found = set()
+            for e in reg.call(bob, "list_files", {"folder": folder})["entries"]:
+                rel = f"{folder}/{e['name']}" if folder != "." else e["name"]
+                found |= walk(rel) if e["dir"] else {rel}
+            return found
+        assert walk(".") == {path["Bin rota"], path["Boiler"]}
+        with pytest.raises(NotFound):
+            reg.call(bob, "list_files", {"folder": "_memory"})

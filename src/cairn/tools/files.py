@@ -2,6 +2,11 @@
 person configured (`[assistant] files`). A path outside them is refused (Forbidden) before
 anything is opened; symlinks are resolved first, so a link cannot lead out. The judge rates a
 read outside the vault high (it waits for approval) even inside a configured folder.
+
+For a named person of a shared home (cairn.people: `settings.owner`), the tools see only
+the vault files of the notes that person may see: another person's note, the memory
+mirror (`_memory/`) and the configured folders (the home's own) read as missing, and a
+listing shows only the folders and files leading to their notes.
 """
 
 from __future__ import annotations
@@ -37,9 +42,20 @@ def confine(app, path: str) -> Path:
     return p
 
 
+def _visible_paths(app) -> set[Path] | None:
+    """Resolved vault paths of the notes the service's named person may see; None for the
+    home's own person (every file of the allowed folders)."""
+    if app.settings.owner is None:
+        return None
+    vault = Path(app.settings.vault).resolve()
+    _, rows = app.store.notes.list_notes(limit=10 ** 9, person=app.settings.owner)
+    return {(vault / r.path).resolve() for r in rows}
+
+
 def _read_file(app, a: dict):
     p = confine(app, a["path"])
-    if not p.is_file():
+    seen = _visible_paths(app)
+    if not p.is_file() or (seen is not None and p not in seen):
         raise NotFound(f"no file {a['path']}")
     if p.stat().st_size > 4 * MAX_READ_CHARS * 4:
         raise TooLarge(f"{a['path']} is {p.stat().st_size} bytes: too large to read here (ingest it instead)")
@@ -49,6 +65,14 @@ def _read_file(app, a: dict):
 
 def _list_files(app, a: dict):
     p = confine(app, a.get("folder") or ".")
+    seen = _visible_paths(app)
+    if seen is not None:  # only the folders and files that lead to the person's notes
+        below = [f for f in seen if p in f.parents]
+        if not p.is_dir() or not below:
+            raise NotFound(f"no folder {a.get('folder')}")
+        names = {f.relative_to(p).parts[0] for f in below}
+        entries = sorted(p / n for n in names)[:200]
+        return {"folder": str(p), "entries": [{"name": e.name, "dir": e.is_dir()} for e in entries]}
     if not p.is_dir():
         raise NotFound(f"no folder {a.get('folder')}")
     entries = sorted(p.iterdir())[:200]
