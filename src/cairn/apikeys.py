@@ -99,8 +99,12 @@ class KeyStore:
     def create(self, name: str, scope: str = "read", person: str | None = None) -> tuple[ApiKey, str]:
         """A new key named `name` with `scope`, acting for `person` (None: the home's own
         person, who sees everything); returns (record, full key). The key is not stored and
-        cannot be shown again. InvalidInput for a malformed person name."""
+        cannot be shown again. InvalidInput for a malformed person name, the empty one
+        included: `--person "$NAME"` with NAME unset must not make a key that sees everything."""
         from cairn.people import check_person
+        if person == "":
+            raise InvalidInput("person '': use 1-64 letters, digits, '.', '_' or '-' (leave --person out "
+                               "for a key of the home's own person)")
         person = check_person(person)
         if not isinstance(name, str) or not _NAME.match(name):
             raise InvalidInput(f"key name {name!r}: use 1-64 letters, digits, '.', '_' or '-'")

@@ -477,3 +477,20 @@ def test_file_tools_show_a_person_only_their_notes(shared_home, real_embedder):
         assert walk(".") == {path["Bin rota"], path["Boiler"]}
         with pytest.raises(NotFound):
             reg.call(bob, "list_files", {"folder": "_memory"})
+
+
+def test_a_key_for_an_empty_person_is_refused(tmp_path):
+    """`keys create NAME --person ""` made a key of the home's own person, who sees every
+    note (a script passing an unset variable); it is refused, and nothing is stored."""
+    from cairn.apikeys import KeyStore
+    from cairn.errors import InvalidInput
+    home = tmp_path / "home"
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "keys", "create", "phone",
+                        "--person", ""], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "person ''" in r.stderr and "cairn_" not in r.stdout
+    with pytest.raises(InvalidInput, match="person ''"):
+        KeyStore(home).create("phone", "read", "")
+    assert KeyStore(home).list() == []
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "keys", "create", "laptop"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr  # without --person: the home's own key, as before

@@ -80,7 +80,7 @@ def serve(host: Optional[str] = typer.Option(None, "--host", help="Address to li
 @keys_app.command("create")
 def keys_create(name: str = typer.Argument(..., help="A name for the key (who or what uses it)."),
                 scope: str = typer.Option("read", "--scope", help="read | write | admin"),
-                person: str = typer.Option("", "--person",
+                person: Optional[str] = typer.Option(None, "--person",
                                            help="The person the key acts for: it sees only their notes, "
                                                 "memories and shared notes (default: the home's own person)."),
                 json_out: bool = typer.Option(False, "--json")) -> None:
@@ -91,7 +91,7 @@ def keys_create(name: str = typer.Argument(..., help="A name for the key (who or
     from cairn.errors import CairnError
     settings = _settings()
     try:
-        key, token = KeyStore(settings.home).create(name, scope, person or None)
+        key, token = KeyStore(settings.home).create(name, scope, person)
     except CairnError as exc:
         _fail(exc.message)
     audit.record(settings.home, "cli", "key.create", key.name, "ok", {"scope": key.scope, "id": key.id, "person": key.person})
