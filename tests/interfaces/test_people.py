@@ -494,3 +494,17 @@ def test_a_key_for_an_empty_person_is_refused(tmp_path):
     r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "keys", "create", "laptop"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr  # without --person: the home's own key, as before
+
+
+def test_a_named_person_is_not_told_which_words_only_others_notes_hold(shared_home, real_embedder):
+    """'no note contains X' / 'the notes never mention X' rested on the whole index's word
+    counts: for a named person they told apart a word of another person's note (the tester's
+    salary figure) from a word no note holds (fresh-eyes tester, session 7)."""
+    with Cairn(shared_home, embedder=real_embedder, person="ana") as ana:
+        for word in ("pressure", "zanzibarite"):  # in bob's private note / in no note
+            res = ana.search(f"{word}", mode="keyword")
+            assert not res.hits and res.missing_words == [] and not any("no note contains" in w for w in res.warnings)
+            ans = ana.ask(f"What is the {word} of Piotr Nowak's boiler?", llm="none")
+            assert ans.abstained and "never mention" not in ans.answer
+    with Cairn(shared_home, embedder=real_embedder) as owner:  # the home's own person: as before
+        assert owner.search("zanzibarite", mode="keyword").missing_words == ["zanzibarite"]

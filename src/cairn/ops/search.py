@@ -137,7 +137,14 @@ class SearchOps:
                     context = self.search(topic, k=max(k, CONTEXT_K), group=False).hits
                     out["hits"] = len(context)
         # The premise check (answer/premise.py): names in the question that no chunk holds.
-        df = lambda w, prefix: document_frequency(self.conn, w, prefix)  # noqa: E731
+        # The index's word counts cover every person's notes, so for a named person
+        # (cairn.people) "the notes never mention X" would tell them that X is in someone
+        # else's note whenever it is not said: the checks that rest on those counts (premise,
+        # unknown key terms) treat every word as present; relevance and the other checks stay.
+        if self.settings.owner is None:
+            df = lambda w, prefix: document_frequency(self.conn, w, prefix)  # noqa: E731
+        else:
+            df = lambda w, prefix: 1  # noqa: E731
         with trace.stage("premise", {"question": question}) as out:
             known = {h.speaker for h in res.hits + (context or []) if h.speaker}
             if question_names(question, known):

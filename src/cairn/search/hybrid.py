@@ -337,6 +337,10 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
             if kw_job is not None:
                 kw_result = kw_job.result()
     kw, notes, result.missing_words = kw_result
+    if person is not None:
+        # The index's word counts cover every person's notes: "no note contains X" would
+        # tell a named person that X is in someone else's note when it is not said (people.py).
+        result.missing_words = []
     for note in notes:
         result.warnings.append(note)
         if note.startswith("keyword search failed"):
