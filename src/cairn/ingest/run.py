@@ -230,6 +230,9 @@ def _queued_split(conn: sqlite3.Connection, ids: list[int] | None) -> tuple[list
     return light, heavy
 
 
+NER_WORKER_MIN = 50  # queued text sources from which entities are found in the parse worker
+
+
 def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: IngestReport, *,
              ids: list[int] | None = None, progress: Progress | None = None,
              resolver=None, connector=None, embed: bool = True) -> IngestReport:
@@ -251,13 +254,18 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
     ing = settings.ingest
     pool = ParsePool(ing.parse_workers, ing.parse_memory_mib, ing.parse_timeout_s) if ing.parse_workers > 0 else None
     handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector, pool=pool)
-    # spaCy's entity model runs in the parse worker too: the ingest process stays small.
-    ner_in_worker = pool.entities_many if pool is not None else None
+    ner_in_worker = None  # set below for a large ingest or one that starts the worker anyway
     retries = 0
     try:
         with exclusive(conn, "ingest"):  # one queue runner per home: no source ingested twice at once
             requeue_orphans(conn, settings.jobs)
             light, heavy = _queued_split(conn, ids)
+            if pool is not None and (heavy or len(light) >= NER_WORKER_MIN):
+                # spaCy's entity model (~250 MiB) runs in the parse worker: the ingest process
+                # of a large folder stays small. A small ingest with no image, recording or
+                # PDF runs it here, where a long-lived process (serve, watch, a test run)
+                # loads it once, instead of starting a worker that loads it each time.
+                ner_in_worker = pool.entities_many
             result = run_queue(conn, handlers, settings.jobs, ids=light, progress=progress)
             dead, retries = list(result.dead), result.retries
             report.timings["keyword_searchable_s"] = round(_since_start(), 3)
