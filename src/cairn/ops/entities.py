@@ -31,15 +31,25 @@ class EntityOps:
         if eid is not None:
             view.need(eid, name)
 
+    def _entity_edit_allowed(self) -> None:
+        """Forbidden for a named person (cairn.people): the entity graph is one for the whole
+        home, so a merge, split or alias would change the entities of other people's notes
+        (and its NotFound for a name only they mention would tell that it exists). The home's
+        own person may edit it."""
+        if self.settings.owner is not None:
+            from cairn.errors import Forbidden
+            raise Forbidden("only the home's own person may merge, split or alias entities: the entity "
+                            "graph is shared by everyone in this home")
+
     def entity_merge(self, keep: str, other: str) -> R.Entity:
         """Merge entity OTHER into KEEP (every name, note mention and memory link); the
         merged entity's mirror file is rewritten and the other's removed. Raises NotFound
-        for an unknown name, InvalidInput when both name one entity."""
+        for an unknown name, InvalidInput when both name one entity, Forbidden for a named
+        person (`_entity_edit_allowed`)."""
         from cairn.graph.ops import merge
         from cairn.memory import entities as E
         from cairn.memory.mirror import write_entity
-        self._entity_seen(keep)
-        self._entity_seen(other)
+        self._entity_edit_allowed()
         gone = E.resolve(self.conn, other)
         ent = merge(self.conn, keep, other)
         write_entity(self.settings.vault, self.conn, ent["id"])
@@ -49,11 +59,12 @@ class EntityOps:
 
     def entity_split(self, name: str, aliases: list[str]) -> R.EntitySplit:
         """Move ALIASES of entity NAME to a new entity named after the first alias, exactly
-        as written (graph/ops.split); both are mirrored. Raises NotFound / InvalidInput."""
+        as written (graph/ops.split); both are mirrored. Raises NotFound / InvalidInput, and
+        Forbidden for a named person (`_entity_edit_allowed`)."""
         from cairn.graph.ops import split
         from cairn.memory.mirror import write_entity
         from cairn.store.locks import exclusive
-        self._entity_seen(name)
+        self._entity_edit_allowed()
         with exclusive(self.conn, "embed"):  # the graph pass of split runs under the ingest's lock
             res = split(self.conn, name, aliases)
         write_entity(self.settings.vault, self.conn, res["from"]["id"])

@@ -123,11 +123,10 @@ class MemoryOps:
         return R.CoreBlock(name=name, text=text.strip())
 
     def entity_alias(self, name: str, alias: str) -> R.Entity:
-        """Join ALIAS to the entity NAME (merging entities if both exist). NotFound when a
-        named person (cairn.people) names an entity only another person's notes mention."""
+        """Join ALIAS to the entity NAME (merging entities if both exist). Forbidden for a
+        named person (cairn.people): only the home's own person edits the shared graph."""
         from cairn.memory import add_alias
-        self._entity_seen(name)
-        self._entity_seen(alias)
+        self._entity_edit_allowed()
         return R.Entity(add_alias(self.conn, name, alias, vault=self.settings.vault))
 
     def entities(self) -> R.EntityList:
