@@ -62,6 +62,11 @@ def test_notes_crud_links_and_paging(srv, c):
     got = c.get(f"/api/notes/{heron['id']}").json()
     assert got["body"].startswith("The heron nests") and got["tags"] == ["birds"]
     assert c.get("/api/notes/Mill").json()["id"] == mill["id"]  # by title too
+    # by a vault path with a folder, its slash as it is or percent-encoded (it used to be 404)
+    assert mill["path"] == "places/Mill.md"
+    assert c.get("/api/notes/places/Mill.md").json()["id"] == mill["id"]
+    assert c.get("/api/notes/places%2FMill.md").json()["id"] == mill["id"]
+    assert c.get("/api/notes/places/Mill.md/backlinks").json()[0]["source_id"] == heron["id"]
     page = c.get("/api/notes", params={"limit": 1, "offset": 1}).json()
     assert page["total"] >= 2 and len(page["notes"]) == 1 and page["offset"] == 1
     assert [n["title"] for n in c.get("/api/notes", params={"tag": "birds"}).json()["notes"]] == ["Heron"]

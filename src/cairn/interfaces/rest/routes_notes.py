@@ -68,13 +68,26 @@ async def unresolved(request: Request):
     return await runtime(request).read(lambda s: [l.to_json() for l in s.unresolved_links()])
 
 
-@router.get("/{ref}", response_model=S.Note, dependencies=[READ])
+@router.get("/{ref:path}/links", response_model=S.Links, dependencies=[READ])
+async def links(request: Request, ref: str):
+    """Outgoing links and backlinks of a note (`cairn links NOTE --json`)."""
+    return await runtime(request).read(lambda s: _links_json(s.links(ref)))
+
+
+@router.get("/{ref:path}/backlinks", response_model=list[S.Link], dependencies=[READ])
+async def backlinks(request: Request, ref: str):
+    """The links pointing at a note."""
+    return await runtime(request).read(lambda s: [l.to_json() for l in s.links(ref)["backlinks"]])
+
+
+@router.get("/{ref:path}", response_model=S.Note, dependencies=[READ])
 async def get_note(request: Request, ref: str):
-    """A note by id, title, alias or vault path (`cairn note show --json`)."""
+    """A note by id, title, alias or vault path (`cairn note show --json`); a path may hold
+    folders, with its slashes as they are or percent-encoded (`notes/ladder.md`)."""
     return await _show(request, ref, lambda s: s.note_show(ref))
 
 
-@router.put("/{ref}", response_model=S.NoteRef, dependencies=[WRITE])
+@router.put("/{ref:path}", response_model=S.NoteRef, dependencies=[WRITE])
 async def update_note(request: Request, ref: str, body: S.NoteUpdate):
     """Overwrite or append to a note's body; its frontmatter is kept (`cairn note update`)."""
     note = await runtime(request).write(lambda s: s.note_update(ref, body.body, body.mode),
@@ -83,20 +96,8 @@ async def update_note(request: Request, ref: str, body: S.NoteUpdate):
     return {"action": "updated", **_ref(note)}
 
 
-@router.delete("/{ref}", response_model=S.NoteDeleted, dependencies=[ADMIN])
+@router.delete("/{ref:path}", response_model=S.NoteDeleted, dependencies=[ADMIN])
 async def delete_note(request: Request, ref: str):
     """Move a note to the vault's .trash and drop it from the index (`cairn note delete`)."""
     return await runtime(request).write(lambda s: s.note_delete(ref), actor=actor(request),
                                         action="note.delete", target=ref)
-
-
-@router.get("/{ref}/links", response_model=S.Links, dependencies=[READ])
-async def links(request: Request, ref: str):
-    """Outgoing links and backlinks of a note (`cairn links NOTE --json`)."""
-    return await runtime(request).read(lambda s: _links_json(s.links(ref)))
-
-
-@router.get("/{ref}/backlinks", response_model=list[S.Link], dependencies=[READ])
-async def backlinks(request: Request, ref: str):
-    """The links pointing at a note."""
-    return await runtime(request).read(lambda s: [l.to_json() for l in s.links(ref)["backlinks"]])
