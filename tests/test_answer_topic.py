@@ -60,6 +60,30 @@ def test_a_subject_with_what_is_asked_is_answered(tom_app, question, expect):
     assert expect in ans.answer
 
 
+# "about NAME" names the subject too (fresh-eyes tester, session 7: these were answered with
+# the ladder sentence, verdict pass); a question about everything of someone still is answered.
+@pytest.mark.parametrize("question", ["Tell me about Tom Weber and the boiler.",
+                                      "What about Tom Weber and the boiler?"])
+def test_about_a_subject_and_what_the_notes_do_not_say_is_declined(tom_app, question):
+    ans = tom_app.ask(question, llm="none")
+    assert ans.verdict == "abstain" and not ans.citations, ans.answer
+
+
+@pytest.mark.parametrize("question, expect", [("Tell me about Tom Weber and the ladder.", "ladder"),
+                                              ("Tell me about Tom Weber.", "Tom Weber"),
+                                              ("What do you know about Tom Weber?", "Tom Weber")])
+def test_about_a_subject_is_answered_when_the_notes_say_it(tom_app, question, expect):
+    ans = tom_app.ask(question, llm="none")
+    assert ans.verdict == "pass" and expect in ans.answer, ans.answer
+
+
+def test_about_names_the_subject_only_when_more_is_asked():
+    from cairn.answer.subject import question_subject
+    assert question_subject("Tell me about Tom Weber and the boiler.") == "Tom Weber"
+    assert question_subject("Tell me about Tom Weber.") is None
+    assert question_subject("What do you know about Lisa Brandt?") is None
+
+
 def test_supported_terms_by_stem_prefix_and_synonym(real_embedder):
     text = "We adopted two kittens; the boilers were replaced and the kids loved the trip."
     assert supported_terms(["boiler"], text, None) == {"boiler"}  # same stem

@@ -11,7 +11,8 @@ does not mention the subject either. Chat messages are left to the person check
 (answer/answerability.py), which reads their subject from who wrote them.
 
 The subject is a name (answer/premise.all_names) that the question uses as its grammatical
-subject or possessor: "does Jonas…", "is Lena…", "Priya's husband", "Jonas likes…". A
+subject or possessor, or names as its topic: "does Jonas…", "is Lena…", "Priya's husband",
+"Jonas likes…", "Tell me about Tom Weber and the boiler". A
 name used otherwise ("the Ghent sensor project", "a trip to Rome") makes no subject: a
 place named as a modifier is no reason to drop a sentence. Heuristic over capitalisation
 and word order, not a parser.
@@ -29,6 +30,21 @@ _AUX = r"(?:does|did|do|is|was|are|were|has|had|have|can|could|will|would|should
 _VERB_AFTER = r"(?:is|was|has|had|does|did|likes?|loves?|hates?|lives?|works?|wants?|needs?|thinks?|said|says)"
 
 
+# Words of a question that asks for everything about someone ("Tell me about Lisa", "What do
+# you know about Tom?"): with only these left once the name is taken out, the name is the
+# whole topic, not the subject of a more specific question.
+_ASK_ALL = frozenset("about tell me you know can could would what anything everything say said is there do does did "
+                     "i we have has remember recall notes my our "
+                     "the a an and of us please".split())
+
+
+def _asks_more(question: str, name: str) -> bool:
+    """Whether `question` asks something about `name` beyond "everything about them"
+    ("Tell me about Tom Weber and the boiler": the boiler)."""
+    rest = name_pattern(name).sub(" ", question)
+    return any(w.lower() not in _ASK_ALL for w in re.findall(r"[^\W\d_]+", rest))
+
+
 def question_subject(question: str) -> str | None:
     """The name `question` is about (module doc): its only name, when the question uses it
     as subject or possessor; None when it names none, several, or uses it otherwise."""
@@ -36,7 +52,8 @@ def question_subject(question: str) -> str | None:
     if len(names) != 1:
         return None
     n = re.escape(names[0])
-    if re.search(rf"\b{_AUX}\s+{n}\b|\b{n}(?:'s|’s)|\b{n}\s+{_VERB_AFTER}\b", question, re.IGNORECASE):
+    if re.search(rf"\b{_AUX}\s+{n}\b|\b{n}(?:'s|’s)|\b{n}\s+{_VERB_AFTER}\b", question, re.IGNORECASE) \
+            or (re.search(rf"\babout\s+{n}\b", question, re.IGNORECASE) and _asks_more(question, names[0])):
         return names[0]
     return None
 
