@@ -144,6 +144,14 @@ def test_rest_keys_map_to_people(shared_home):
                                                 headers=ana).json())
         # the loopback caller without a key is the home's own person: everything
         assert "Bob plans" in titles(c.get("/api/search", params={"q": "heron", "mode": "keyword"}).json())
+        # server tasks are the person's who started them (a sync's result lists note paths)
+        task = c.post("/api/sync", headers=bob)
+        assert task.status_code == 202, task.text
+        tid = task.json()["id"]
+        assert tid in [t["id"] for t in c.get("/api/tasks", headers=bob).json()]
+        assert tid not in [t["id"] for t in c.get("/api/tasks", headers=ana).json()]
+        assert c.get(f"/api/tasks/{tid}", headers=ana).status_code == 404
+        assert c.get(f"/api/tasks/{tid}").status_code == 200  # the home's own person sees all
 
 
 def test_mcp_acts_for_cairn_person(shared_home, monkeypatch):

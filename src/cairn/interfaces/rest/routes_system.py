@@ -125,11 +125,12 @@ async def audit_log(request: Request, limit: int = Query(100, ge=1, le=10000),
 
 @router.get("/api/tasks", response_model=list[S.Task], dependencies=[READ], tags=["jobs"])
 async def task_list(request: Request):
-    """Server tasks (sync, reindex) started since the server started, oldest first."""
-    return [t.to_json() for t in runtime(request).tasks.values()]
+    """Server tasks (sync, reindex) started since the server started, oldest first; a key
+    acting for a person (cairn.people) sees only the tasks it started for that person."""
+    return [t.to_json() for t in runtime(request).visible_tasks(principal(request).get("person"))]
 
 
 @router.get("/api/tasks/{task_id}", response_model=S.Task, dependencies=[READ], tags=["jobs"])
 async def task_get(request: Request, task_id: str):
     """One task's state and progress; `result` holds its report when done."""
-    return runtime(request).task(task_id).to_json()
+    return runtime(request).task(task_id, principal(request).get("person")).to_json()

@@ -90,9 +90,10 @@ class Task:
     """A long write run in the background: {"id", "kind", "state", "progress", "result",
     "error", "created", "finished"}; state queued -> running -> done | failed."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, person: str | None = None) -> None:
         self.id = uuid.uuid4().hex
         self.kind = kind
+        self.person = person  # who started it (cairn.people; None: the home's own person)
         self.state = "queued"
         self.progress: dict = {}
         self.result: dict | None = None
@@ -236,7 +237,7 @@ class Runtime:
     def start_task(self, kind: str, fn: Callable[[Any, Task], Any], *, actor: str) -> Task:
         """Queue `fn(service, task) -> JSON` on the writer; returns the Task at once. The
         result (or the error) lands in the task; progress events are published."""
-        task = Task(kind)
+        task = Task(kind, current_person.get())
         self.tasks[task.id] = task
         if len(self.tasks) > 200:  # keep the newest
             for old in list(self.tasks)[:-200]:
@@ -270,11 +271,17 @@ class Runtime:
         except Exception:  # the next run requeues a dead process's jobs anyway (jobs.requeue_orphans)
             pass
 
-    def task(self, task_id: str) -> Task:
-        try:
-            return self.tasks[task_id]
-        except KeyError:
-            raise NotFound(f"no task {task_id!r} (tasks are kept while the server runs)") from None
+    def visible_tasks(self, person: str | None) -> list[Task]:
+        """The tasks `person` may see, oldest first: all for the home's own person (None), a
+        named person's own for them (cairn.people)."""
+        return [t for t in self.tasks.values() if person is None or t.person == person]
+
+    def task(self, task_id: str, person: str | None = None) -> Task:
+        """One task `person` may see; NotFound otherwise (another person's reads as unknown)."""
+        t = self.tasks.get(task_id)
+        if t is None or (person is not None and t.person != person):
+            raise NotFound(f"no task {task_id!r} (tasks are kept while the server runs)")
+        return t
 
     def close(self) -> None:
         """Stop: running ingest steps end at their next progress tick, queued calls are
