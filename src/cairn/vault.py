@@ -51,20 +51,58 @@ def slugify(text: str, max_len: int = 60) -> str:
     return (slug[:max_len].strip("-") or "note")
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write UTF-8 text via a temporary file and rename (never a half-written note)."""
+def atomic_write(path: Path, text: str) -> os.stat_result:
+    """Write UTF-8 text via a temporary file and rename (never a half-written note).
+    Returns the written file's stat (inode, mtime, size), which a rename keeps: a later
+    stat of `path` that differs means someone else wrote it since."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.cairn-tmp")
     with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
+        written = os.fstat(fh.fileno())
     os.replace(tmp, path)
+    return written
+
+
+# Characters libyaml's emitter writes differently from PyYAML's own (escaped instead of
+# written as they are: emoji and the rest beyond the Basic Multilingual Plane; C1 controls
+# such as NEL, which PyYAML's emitter folds as a line break).
+_C_EMITTER_DIFFERS = re.compile("[\x80-\x9f\ud800-\udfff\U00010000-\U0010ffff]")
+# Keys: libyaml writes a key that needs escapes (a line break, a control character) or is
+# long (its limit counts UTF-8 bytes, PyYAML's characters) as a complex key ("? ..."), and
+# PyYAML an empty key; 40 characters are at most 120 bytes, under both limits (128).
+_PLAIN_KEY = re.compile("[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\U00010000-\U0010ffff]{1,40}")
+
+
+def _c_emitter_safe(value: Any) -> bool:
+    """True when every string in `value` (keys too, nested) is written alike by both emitters."""
+    if isinstance(value, str):
+        return _C_EMITTER_DIFFERS.search(value) is None
+    if isinstance(value, dict):
+        return all((not isinstance(k, str) or _PLAIN_KEY.fullmatch(k)) and _c_emitter_safe(k)
+                   and _c_emitter_safe(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_c_emitter_safe(v) for v in value)
+    return True
+
+
+def dump_yaml(data: Any) -> str:
+    """`yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)`, byte for byte,
+    through libyaml's emitter when PyYAML was built with it (~4x faster: an ingest writes a
+    frontmatter block per note). Data holding a string libyaml would write differently
+    (emoji are escaped as "\\U0001F389" by it) goes through PyYAML's own emitter, whose
+    output the vault already holds. Returns the YAML text, ending in a newline."""
+    dumper = getattr(yaml, "CSafeDumper", None)
+    if dumper is None or not _c_emitter_safe(data):
+        dumper = yaml.SafeDumper
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=1000)
 
 
 def render_note(frontmatter: dict[str, Any], body: str) -> str:
     """A markdown note with a YAML frontmatter block."""
-    fm = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True, width=1000).strip()
+    fm = dump_yaml(frontmatter).strip()
     return f"---\n{fm}\n---\n\n{body.rstrip()}\n"
 
 
@@ -116,8 +154,7 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
 def _load_yaml(text: str) -> Any:
     """yaml.safe_load through libyaml's safe loader when PyYAML was built with it (as
     parse/frontmatter.py reads notes): the same values, several times faster, which an
-    ingest pays three times per note. Dumping stays with PyYAML's own dumper, whose output
-    the vault already holds (libyaml's quotes and escapes some strings differently)."""
+    ingest pays three times per note. Dumping: `dump_yaml`."""
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe loader
 
 
@@ -130,7 +167,7 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
     list items below them); the other lines stay as written.
     """
     m = _FM_RE.match(text)
-    new_lines = yaml.safe_dump(keys, sort_keys=False, allow_unicode=True, width=1000)
+    new_lines = dump_yaml(keys)
     if not m:
         if text.startswith("---\n"):
             return None  # an opening fence without a closing one

@@ -4,6 +4,7 @@ person edited) and index it. `ingest_file` reads as its steps.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -78,8 +79,8 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         block = _enrichment(settings, doc, existing)
         note = (render_markdown(settings, src, root, data, source, source_hash, existing, block)
                 if doc.kind == "markdown" else render_generated(settings, src, doc, source, source_hash, existing, block))
-        target, index_source = _write_vault(conn, settings, note, existing, source, source_hash, name, report)
-        _index(conn, settings, settings.vault / target, index_source, source_hash, doc, name, report)
+        target, index_source, written = _write_vault(conn, settings, note, existing, source, source_hash, name, report)
+        _index(conn, settings, settings.vault / target, index_source, source_hash, doc, name, report, written)
     except _Done:
         return
 
@@ -191,8 +192,9 @@ def _parse(src: Path, data: bytes, settings: Settings, pool, existing: N.NoteRow
 
 
 def _write_vault(conn: sqlite3.Connection, settings: Settings, note: VaultNote, existing: N.NoteRow | None,
-                 source: str, source_hash: str, name: str, report: IngestReport) -> tuple[str, str | None]:
-    """Write the note into the vault: (path written, source to index it under). A path that
+                 source: str, source_hash: str, name: str, report: IngestReport) -> tuple[str, str | None, bytes]:
+    """Write the note into the vault: (path written, source to index it under, the bytes
+    written, which the index reads instead of the file it just wrote). A path that
     leads out of the vault is failed. A copy the person edited is kept and the new version
     goes beside it as a conflict copy (indexed with no source; a warning names both)."""
     vault = settings.vault
@@ -203,23 +205,37 @@ def _write_vault(conn: sqlite3.Connection, settings: Settings, note: VaultNote, 
     # Checked again right before writing: the copy may have been edited while parsing ran.
     edited = C.copy_edited(conn, vault / note.relpath, note.note_id, existing.file_hash if existing else None)
     if not edited:
-        record_write(conn, note.note_id, V.sha256_bytes(note.text.encode("utf-8")))
-        V.atomic_write(vault / note.relpath, note.text)
-        return note.relpath, source
+        data = note.text.encode("utf-8")
+        record_write(conn, note.note_id, V.sha256_bytes(data))
+        return note.relpath, source, _written(vault / note.relpath, data, V.atomic_write(vault / note.relpath, note.text))
     target = C.conflict_relpath(vault, note.relpath, datetime.now(timezone.utc))
-    V.atomic_write(vault / target, note.conflict(target))
+    text = note.conflict(target)
+    written = V.atomic_write(vault / target, text)
     report.warnings.append((name, C.edited_warning(note.relpath, target)))
     _index_kept_copy(conn, settings, vault / note.relpath, source, existing, edited)
     record_conflict(conn, note.note_id, source_hash)
-    return target, None
+    return target, None, _written(vault / target, text.encode("utf-8"), written)
+
+
+def _written(path: Path, data: bytes, st: os.stat_result) -> bytes | None:
+    """`data` when `path` is still the file this process wrote (same inode, mtime and
+    size as `st`), so the index can use the bytes in hand; None (read the file) when
+    something replaced or changed it since."""
+    try:
+        now = path.stat()
+    except OSError:
+        return None
+    same = (now.st_ino, now.st_mtime_ns, now.st_size) == (st.st_ino, st.st_mtime_ns, st.st_size)
+    return data if same and st.st_size == len(data) else None
 
 
 def _index(conn: sqlite3.Connection, settings: Settings, path: Path, source: str | None, source_hash: str,
-           doc: ParsedDocument, name: str, report: IngestReport) -> None:
-    """Index the written note and report it as added, updated or unchanged, with the
-    parser's warnings."""
+           doc: ParsedDocument, name: str, report: IngestReport, data: bytes | None = None) -> None:
+    """Index the written note (`data`: its bytes, if the caller has them) and report it as
+    added, updated or unchanged, with the parser's warnings."""
     try:
-        status, note_id, _ = index_note_file(conn, settings, path, source=source, source_hash=source_hash)
+        status, note_id, _ = index_note_file(conn, settings, path, source=source, source_hash=source_hash,
+                                             data=data)
     except ParseError as exc:
         report.failed.append((name, str(exc)))
         return
@@ -255,4 +271,4 @@ def _parse_source(src: Path, data: bytes, settings: Settings, pool) -> ParsedDoc
     from cairn.parse.detect import HEAD_BYTES
     if pool is not None and is_heavy(src, data[:HEAD_BYTES]):
         return pool.parse(src, **_parse_options(settings))
-    return parse_file(src, **_parse_options(settings))
+    return parse_file(src, data=data, **_parse_options(settings))

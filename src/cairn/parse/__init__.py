@@ -103,7 +103,8 @@ def _audio_format(head: bytes) -> str:
 
 
 def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None = None,
-               ocr: bool = True, asr: bool = True, max_ocr_pages: int = MAX_OCR_PAGES) -> ParsedDocument:
+               ocr: bool = True, asr: bool = True, max_ocr_pages: int = MAX_OCR_PAGES,
+               data: bytes | None = None) -> ParsedDocument:
     """Parse the file at `path`, choosing the parser from its content (see detect_kind).
 
     ocr: read text in images and in PDF pages without a text layer (RapidOCR; else a warning).
@@ -112,14 +113,17 @@ def parse_file(path: Path, *, max_bytes: int = 50_000_000, dendron: bool | None 
     asr: transcribe audio (faster-whisper; else a note with metadata only and a warning).
     The parser comes from the `register_parsers` hook (built-ins: cairn.builtin_plugins.parsers): the
     one registered for the file's suffix if any, else for its detected kind.
+    data: the file's bytes when the caller has read them already (the ingest has: it
+    hashed them); default: read here.
     Raises a ParseError subclass for anything wrong with the content; OSError for I/O.
     """
     path = Path(path)
-    size = path.stat().st_size
-    if size > max_bytes:
-        raise TooLarge(size, max_bytes)
-    with path.open("rb") as fh:
-        data = fh.read(max_bytes + 1)
+    if data is None:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise TooLarge(size, max_bytes)
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:  # grew since stat()
         raise TooLarge(len(data), max_bytes)
     if not data:

@@ -263,17 +263,19 @@ def detect_kind(path: Path, head: bytes) -> str:
         for magic, name, reason in _EXTRA_MAGIC:
             if head.startswith(magic):
                 raise UnsupportedFormat(name, reason)
-        guess = None
-        try:
-            import filetype
-
-            guess = filetype.guess(head)
-        except Exception:
-            guess = None
         # A magic-byte match is trusted unless the bytes are clean text: several signatures
         # ("BM", "ID3", "OggS", "FORM"...) are printable ASCII that a note could start with,
-        # while real binary files have NULs or control bytes in their first kilobytes.
-        if guess is not None and not _is_clean_text(head):
+        # while real binary files have NULs or control bytes in their first kilobytes. So
+        # clean text skips the signature scan altogether (most of a text file's detection).
+        guess = None
+        if not _is_clean_text(head):
+            try:
+                import filetype
+
+                guess = filetype.guess(head)
+            except Exception:
+                guess = None
+        if guess is not None:
             ext = guess.extension
             if ext in {"mp4", "m4v", "mov", "3gp"} and (head[8:11] in (b"M4A", b"M4B", b"M4P")
                                                         or _mp4_is_audio(path)):
