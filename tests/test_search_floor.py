@@ -80,3 +80,27 @@ def test_bm25_cap_leaves_out_the_most_common_words_in_a_large_index(app, tmp_pat
     assert app.search("quillwort river stone alder", mode="keyword").hits[0].source_id == "rare"
     monkeypatch.setattr(hybrid, "BM25_MAX_POSTINGS", 10_000)
     assert hybrid.capped_terms(app.conn, "quillwort river stone alder", frozenset()) == frozenset()
+
+
+def test_bm25_cap_counts_single_characters_and_phrases(app, tmp_path, monkeypatch):
+    """The cap weighs every part of the OR query: a single character ("3") and a phrase
+    ("t cell" for "T-cell") match rows BM25 must score like any word's, so a frequent one
+    is left out too (it was kept whatever its frequency)."""
+    import json
+
+    from cairn.store.fts import build_match_query, match_words
+    rows = [{"id": f"d{i}", "text": f"day 3 of the T-cell assay, batch {i}"} for i in range(60)]
+    rows.append({"id": "rare", "text": "msx2 expression rose 3 hours later"})
+    write(tmp_path / "n.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    app.import_notes(tmp_path / "n.jsonl")
+    assert match_words("MSX2 in 3 hours, T-cell title:x") == ["msx2", "in", "3", "hours", "t cell"]
+    monkeypatch.setattr(hybrid, "COMMON_MIN_CHUNKS", 1)
+    monkeypatch.setattr(hybrid, "COMMON_DF", 1.0)
+    monkeypatch.setattr(hybrid, "BM25_MAX_POSTINGS", 40)
+    query = "MSX2 after 3 hours in T-cell"
+    drop = hybrid.capped_terms(app.conn, query, frozenset())
+    assert {"3", "t cell"} <= drop and "msx2" not in drop
+    assert build_match_query(query, drop=drop) == '"MSX2" OR "after" OR "hours"'
+    assert app.search(query, mode="keyword").hits[0].source_id == "rare"
+    monkeypatch.setattr(hybrid, "COMMON_DF", 0.2)  # 61 of 61 chunks hold "3": common as well
+    assert {"3", "t cell"} <= hybrid.common_terms(app.conn, query)

@@ -33,7 +33,7 @@ from typing import Any
 
 from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
-from cairn.store.fts import STOPWORDS, build_match_query, has_field_filter, query_terms
+from cairn.store.fts import STOPWORDS, build_match_query, has_field_filter, match_words, query_terms
 from cairn.store import db, keyword
 from cairn.store.keyword import KeywordQueryError
 
@@ -131,7 +131,8 @@ def _document_frequency(conn: Connection, stats: _DfStats, word: str, prefix: bo
 
 
 def common_terms(conn: Connection, query: str) -> frozenset[str]:
-    """Query words that occur in more than COMMON_DF of all chunks (`document_frequency`).
+    """Words of the OR query (fts.match_words: words, single characters, phrases) that
+    occur in more than COMMON_DF of all chunks (`document_frequency`).
     Such words carry almost no BM25 weight (idf ~ log(1/df)) but dominate the cost of an OR
     query. Measured at 106k chunks (SciFact padded, same process, load ~5): hybrid p50
     130 -> 93 ms with 0.2; SciFact nDCG@10 hybrid 0.735 -> 0.737 (bench/README.md). The
@@ -141,7 +142,7 @@ def common_terms(conn: Connection, query: str) -> frozenset[str]:
     if top < COMMON_MIN_CHUNKS:
         return frozenset()
     stats = _df_stats(conn)
-    return frozenset(w for w in {w for w in query_terms(query) if len(w) > 1}
+    return frozenset(w for w in match_words(query)
                      if _document_frequency(conn, stats, w) > COMMON_DF * stats.total)
 
 
@@ -151,9 +152,12 @@ BM25_MAX_POSTINGS = 10_000  # keyword rows one OR query may score (sum of its wo
 
 
 def capped_terms(conn: Connection, query: str, drop: frozenset[str]) -> frozenset[str]:
-    """`drop` plus the most frequent remaining query words, left out until the words kept
-    match at most BM25_MAX_POSTINGS keyword rows in all (sum of document frequencies); the
-    rarest word is always kept. BM25 scores every row that matches any word of an OR query,
+    """`drop` plus the most frequent remaining words of the OR query, left out until the
+    words kept match at most BM25_MAX_POSTINGS keyword rows in all (sum of document
+    frequencies); the rarest word is always kept. The words are the OR query's own parts
+    (fts.match_words): single characters ("3") and phrases ("t cell" for "T-cell") too,
+    whose rows BM25 scores like any word's (a SciFact claim's "3" matched 22,507 of 106k
+    chunks and took 48 of its 55 ms of BM25). BM25 scores every row that matches any word of an OR query,
     so the cost of a query grows with its words' frequencies: at 100k chunks a query of
     several mid-frequency words (each in 2-20% of the chunks, under COMMON_DF) scored tens
     of thousands of rows and made the p95 latency (issue 16). The words left out are the
@@ -163,7 +167,7 @@ def capped_terms(conn: Connection, query: str, drop: frozenset[str]) -> frozense
     if top < COMMON_MIN_CHUNKS:
         return drop
     stats = _df_stats(conn)
-    words = sorted({w for w in query_terms(query) if len(w) > 1 and w not in STOPWORDS and w not in drop},
+    words = sorted((w for w in match_words(query) if w not in STOPWORDS and w not in drop),
                    key=lambda w: _document_frequency(conn, stats, w))
     total, extra = 0, set()
     for i, w in enumerate(words):

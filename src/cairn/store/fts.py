@@ -102,6 +102,20 @@ def build_match_query(query: str, *, drop_stopwords: bool = True, fields: bool =
     return " OR ".join(unique)
 
 
+def match_words(query: str) -> list[str]:
+    """The lower-cased terms `build_match_query` ORs, in query order, field filters left out:
+    a word ("msx2", "3") or the space-joined terms of a phrase ("t cell" for "T-cell"), as
+    its `drop` argument names them. Stopwords are included (the caller skips them)."""
+    out = []
+    for word in query.split():
+        if _FIELD_RE.match(word):
+            continue
+        phrase = _phrase(word)
+        if phrase:
+            out.append(phrase.strip('"').lower())
+    return list(dict.fromkeys(out))
+
+
 def has_field_filter(query: str) -> bool:
     """True when the query uses a `title:` or `tags:` column filter."""
     return any(_FIELD_RE.match(w) for w in query.split())
