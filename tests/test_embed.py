@@ -274,3 +274,33 @@ def test_a_cold_query_embeds_as_the_tokenizers_path_does(emb):
     mixed = cold.embed(["Ödön hat die Katze gefüttert", query])  # non-ASCII: tokenizers loads
     assert cold._tokenizer is not None
     assert np.array_equal(mixed, emb.embed(["Ödön hat die Katze gefüttert", query]))
+
+
+def test_a_single_text_runs_on_the_one_thread_query_session():
+    """A query (one text) runs on a session of QUERY_THREADS threads, created by itself when
+    no session exists; batches on the session of `threads`. The vectors are the same."""
+    from cairn.embed.minilm import QUERY_THREADS
+    texts = ["where did Marta's team meet", _words(30), _words(200, 5)]
+    batch = Embedder(threads=2).load()
+    want = batch.embed(texts)
+    q = Embedder(threads=2)
+    assert not q.loaded and not q.query_loaded
+    one = np.stack([q.embed([t])[0] for t in texts])
+    assert q.query_loaded and q._session is None and q._query_session is not None  # no batch session made
+    assert QUERY_THREADS == 1
+    assert np.array_equal(one, want)
+    assert np.array_equal(q.embed(texts), want)  # a batch makes the batch session
+    assert q._session is not None and q._session is not q._query_session
+    # When the batch session exists first, single texts use it (no second session).
+    b2 = Embedder(threads=2).load()
+    b2.embed([texts[0]])
+    assert b2._query_session is None
+
+
+def test_start_loading_for_queries_makes_only_the_query_session():
+    e = Embedder(threads=2)
+    embed_pkg.start_loading(e, query=True)
+    for t in threading.enumerate():
+        if t.name == "cairn-preload":
+            t.join(120)
+    assert e.query_loaded and e._session is None

@@ -239,7 +239,7 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
             queries = read_batch_file(batch)
         except (OSError, ValueError) as exc:
             _usage_fail(f"--batch {_error_text(exc)}")
-    with _service(preload=mode) as svc:
+    with _service(preload=mode, query=True) as svc:
         if batch is not None:
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since,
                                         entity=entity):

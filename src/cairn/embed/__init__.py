@@ -63,15 +63,20 @@ def shared_minilm() -> "Embedder":
     return _instance
 
 
-def start_loading(embedder: Any) -> None:
+def start_loading(embedder: Any, query: bool = False) -> None:
     """Start `embedder.load()` (an onnxruntime session for the built-in model) on a
-    background thread and return at once; nothing happens for an embedder without a `load`
-    method or one already loaded. Creating the session (~25-70 ms of CPU on this project's
+    background thread and return at once; with query=True `embedder.load_query()` instead,
+    when it has one (the built-in model's one-thread session for single texts: a process
+    that will only embed queries). Nothing happens for an embedder without such a method
+    or one already loaded. Creating the session (~25-70 ms of CPU on this project's
     2-core machine) runs outside the GIL, so it overlaps whatever Python work the caller
     does next (imports, opening the index, BM25) instead of following it. Errors are left
     for the first `embed()` to raise again."""
-    load = getattr(embedder, "load", None)
-    if not callable(load) or getattr(embedder, "loaded", True):
+    if query and callable(getattr(embedder, "load_query", None)):
+        load, done = embedder.load_query, getattr(embedder, "query_loaded", True)
+    else:
+        load, done = getattr(embedder, "load", None), getattr(embedder, "loaded", True)
+    if not callable(load) or done:
         return
 
     def run() -> None:
@@ -84,14 +89,15 @@ def start_loading(embedder: Any) -> None:
     threading.Thread(target=run, name="cairn-preload", daemon=False).start()
 
 
-def preload(name: str = "minilm") -> None:
+def preload(name: str = "minilm", query: bool = False) -> None:
     """`start_loading` for the embedder registered as `name` (the settings' `embedder`),
     for a command line that knows it will embed a query before it has opened the service:
     the earlier the session is started, the more of a cold search's start-up it overlaps.
     The built-in embedder is the process-wide `shared_minilm`, so the service later finds it
-    loaded (or loading). An unknown name does nothing here: the service reports it."""
+    loaded (or loading). query: the command only embeds queries (`start_loading`). An
+    unknown name does nothing here: the service reports it."""
     try:
         embedder = get_embedder(name)
     except Exception:  # InvalidInput for an unknown name: the search itself says so
         return
-    start_loading(embedder)
+    start_loading(embedder, query)

@@ -28,6 +28,8 @@ per tensor, i.e. per batch, so a text's vector would depend on its batch-mates (
 per element). One text per run keeps every vector a function of its text alone, for ~10% more
 CPU than batch 8."""
 
+QUERY_THREADS = 1  # intra-op threads of the session single texts (queries) run on: Embedder.load_query
+
 
 def _optimized_path(ort: Any, model_dir: Path) -> Path | None:
     """Where the graph-optimized copy of the model for this onnxruntime version lives
@@ -135,7 +137,9 @@ class Embedder:
                 ($CAIRN_MODEL_DIR or <sys.prefix>/share/cairn/models/all-MiniLM-L6-v2).
             batch_size: texts per onnxruntime run (>= 1); None = by precision (fp32: 8,
                 int8: 1). With int8 and batch_size > 1, vectors depend slightly on batch-mates.
-            threads: onnxruntime intra-op threads; default min(2, os.cpu_count()).
+            threads: onnxruntime intra-op threads of the session batches run on; default
+                min(2, os.cpu_count()). A single text (a query) runs on a session of
+                QUERY_THREADS (see :meth:`load_query`).
             auto_export: export the model into ``model_dir`` if it is missing (needs torch).
         Raises:
             ValueError: batch_size < 1 or threads < 1.
@@ -153,12 +157,13 @@ class Embedder:
         self.calls = 0
         self.texts_embedded = 0
         self._session: Any = None
+        self._query_session: Any = None  # QUERY_THREADS threads; None until load_query()
         self._tokenizer: Any = None
         self._wordpiece: Any = None  # cairn.embed.wordpiece.WordPiece, False if unusable, None: not read yet
         self._lock = threading.RLock()
 
     def __repr__(self) -> str:
-        state = f"{self.precision}" if self._session is not None else "not loaded"
+        state = f"{self.precision}" if self.loaded else "not loaded"
         return f"Embedder({self.model_name}, {state}, dir={str(self.model_dir)!r})"
 
     @property
@@ -175,8 +180,13 @@ class Embedder:
 
     @property
     def loaded(self) -> bool:
-        """True once the onnxruntime session exists."""
-        return self._session is not None
+        """True once an onnxruntime session exists (for batches or for single texts)."""
+        return self._session is not None or self._query_session is not None
+
+    @property
+    def query_loaded(self) -> bool:
+        """True once a session single texts can run on exists (`load_query`, or `load`)."""
+        return self._query_session is not None or self._session is not None
 
     # ------------------------------------------------------------------ loading
 
@@ -256,46 +266,72 @@ class Embedder:
         return [e.ids for e in self._tokenizer.encode_batch(texts)]
 
     def load(self) -> "Embedder":
-        """Create the tokenizer and onnxruntime session now (exporting the model if needed).
+        """Create the tokenizer and the onnxruntime session batches run on now (exporting
+        the model if needed), with `threads` intra-op threads.
 
-        Idempotent; returns self. Called implicitly by the first non-empty :meth:`embed`.
+        Idempotent; returns self. Called implicitly by the first :meth:`embed` of several texts.
 
         Raises:
             EmbedderUnavailable: see the class docs.
         """
         with self._lock:
-            if self._session is not None:
-                return self
-            try:
-                import onnxruntime as ort
-            except ImportError as exc:
-                raise EmbedderUnavailable(f"embedding needs onnxruntime ({exc}); pip install onnxruntime") from exc
-            self._load_manifest()
-            if hasattr(ort, "disable_telemetry_events"):
-                ort.disable_telemetry_events()
-            so = ort.SessionOptions()
-            so.intra_op_num_threads = self.threads
-            so.inter_op_num_threads = 1
-            # No busy-waiting: onnxruntime's pool threads otherwise spin between (and after)
-            # runs, burning a core the search's other threads and processes need. Measured on
-            # the shared 2-core machine (int8 model, 2 threads): session creation 112 -> 65 ms
-            # of CPU, a one-query run 5.0 -> 2.6 ms CPU, 200 SciFact abstracts 13.6-14.2 ->
-            # 7.3-7.4 s CPU and 1.6-2.5x less wall time; vectors are bit-identical.
-            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            so.log_severity_level = 3  # errors only
-            path = self.model_dir / _export.ONNX_FILE
-            sess = _load_optimized(ort, so, self.model_dir)
-            if sess is None:
-                try:
-                    sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
-                except Exception as exc:  # corrupt or unsupported file
-                    raise EmbedderUnavailable(f"cannot load {path}: {exc}; {_fix_hint(self.model_dir)}") from exc
-                _save_optimized(ort, self.model_dir)
-            self._input_names = {i.name for i in sess.get_inputs()}
-            self._session = sess
+            if self._session is None:
+                if self._query_session is not None and self.threads <= QUERY_THREADS:
+                    self._session = self._query_session
+                else:
+                    self._session = self._new_session(self.threads)
             return self
+
+    def load_query(self) -> "Embedder":
+        """Create the session a single text (a query) runs on, with QUERY_THREADS intra-op
+        threads, unless a session exists already (then single texts use it). Idempotent;
+        returns self; raises EmbedderUnavailable like :meth:`load`.
+
+        Why one thread: a hybrid search embeds its query while its BM25 thread runs, so a
+        second onnxruntime thread only competes for the other core; and a one-text run is
+        too small to gain from splitting. Measured on the shared 2-core machine (load ~7,
+        600 runs of 200 Dendron titles and SciFact claims): wall p50/p95 3.2/14.5 ms with
+        one thread against 4.3/19.7 ms with two, CPU 2.8 vs 3.5 ms; the vectors are
+        bit-identical (int8 model, 200 texts)."""
+        with self._lock:
+            if self._query_session is None and self._session is None:
+                self._query_session = self._new_session(min(QUERY_THREADS, self.threads))
+                if self.threads <= QUERY_THREADS:
+                    self._session = self._query_session
+            return self
+
+    def _new_session(self, threads: int) -> Any:
+        """An onnxruntime session of the model with `threads` intra-op threads (sets
+        `_input_names`). Holds the lock."""
+        try:
+            import onnxruntime as ort
+        except ImportError as exc:
+            raise EmbedderUnavailable(f"embedding needs onnxruntime ({exc}); pip install onnxruntime") from exc
+        self._load_manifest()
+        if hasattr(ort, "disable_telemetry_events"):
+            ort.disable_telemetry_events()
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        # No busy-waiting: onnxruntime's pool threads otherwise spin between (and after)
+        # runs, burning a core the search's other threads and processes need. Measured on
+        # the shared 2-core machine (int8 model, 2 threads): session creation 112 -> 65 ms
+        # of CPU, a one-query run 5.0 -> 2.6 ms CPU, 200 SciFact abstracts 13.6-14.2 ->
+        # 7.3-7.4 s CPU and 1.6-2.5x less wall time; vectors are bit-identical.
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        so.log_severity_level = 3  # errors only
+        path = self.model_dir / _export.ONNX_FILE
+        sess = _load_optimized(ort, so, self.model_dir)
+        if sess is None:
+            try:
+                sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # corrupt or unsupported file
+                raise EmbedderUnavailable(f"cannot load {path}: {exc}; {_fix_hint(self.model_dir)}") from exc
+            _save_optimized(ort, self.model_dir)
+        self._input_names = {i.name for i in sess.get_inputs()}
+        return sess
 
     # ---------------------------------------------------------------- embedding
 
@@ -326,14 +362,18 @@ class Embedder:
             self.calls += 1
             if not texts:
                 return np.zeros((0, self.dim), dtype=np.float32)
-            self.load()
+            if len(texts) == 1:  # a query: the one-thread session, or whichever exists
+                self.load_query()
+                session = self._query_session or self._session
+            else:
+                session = self.load()._session
             encoded = self._encode(texts)
             self.texts_embedded += len(texts)
         # Outside the lock: onnxruntime takes concurrent runs on one session, so a server's
         # search embeds its query while the writer thread embeds a note.
-        return self._run(encoded)
+        return self._run(encoded, session)
 
-    def _run(self, encoded: list[list[int]]) -> np.ndarray:
+    def _run(self, encoded: list[list[int]], session: Any = None) -> np.ndarray:
         lengths = np.fromiter((len(e) for e in encoded), dtype=np.int64, count=len(encoded))
         order = np.argsort(lengths, kind="stable")
         out = np.empty((len(encoded), self.dim), dtype=np.float32)
@@ -350,7 +390,7 @@ class Embedder:
             # one sequence per text: its token type ids are all 0
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             feeds = {k: v for k, v in feeds.items() if k in self._input_names}
-            out[idx] = self._session.run(["embedding"], feeds)[0]
+            out[idx] = (session or self._session).run(["embedding"], feeds)[0]
         return out
 
     def embed_one(self, text: str) -> np.ndarray:

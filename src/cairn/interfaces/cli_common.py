@@ -160,12 +160,14 @@ def _early(rule, *args, code: int | None = None) -> None:
 
 
 @contextmanager
-def _service(preload: str | None = None) -> Iterator["object"]:
+def _service(preload: str | None = None, query: bool = False) -> Iterator["object"]:
     """The service on the home of `--home`, closed on exit; its errors become messages and
     exit codes. preload: a search mode the command will run first; for one that embeds the
     query (hybrid, semantic) the embedding model's session is started on a background
     thread before the service is even imported, so that ~60 ms of a cold search overlaps
-    the imports and the opening of the index (cairn.embed.preload)."""
+    the imports and the opening of the index (cairn.embed.preload); query: the command
+    embeds queries only (a search, not an answer), so the one-thread query session is
+    the one started."""
     from cairn.errors import CairnError
     try:
         settings = None
@@ -173,7 +175,7 @@ def _service(preload: str | None = None) -> Iterator["object"]:
             from cairn.config import load_settings
             settings = load_settings(STATE["home"])
             from cairn.embed import preload as preload_embedder
-            preload_embedder(settings.embedder)
+            preload_embedder(settings.embedder, query=query)
         from cairn.service import Cairn
         svc = Cairn(STATE["home"], settings=settings)
     except (CairnError, OSError) as exc:  # ConfigError, HomeNotWritable, IndexOpenError...

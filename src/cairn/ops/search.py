@@ -56,8 +56,8 @@ class SearchOps:
     def preload(self, mode: str = "hybrid") -> None:
         """Start loading what a search in `mode` needs that a new process lacks, on a
         background thread, and return at once: for hybrid and semantic, the embedding
-        model's session (cairn.embed.start_loading). Errors are left for the search itself
-        to raise."""
+        model's session for queries (cairn.embed.start_loading, query=True). Errors are
+        left for the search itself to raise."""
         if mode not in ("hybrid", "semantic"):
             return
         try:
@@ -65,7 +65,7 @@ class SearchOps:
         except Exception:  # an unknown embedder name: the search reports it
             return
         from cairn.embed import start_loading
-        start_loading(embedder)
+        start_loading(embedder, query=True)
 
     def _vectors_pending(self) -> int:
         """Chunks that should have a vector and do not yet (two-phase ingest: text is
