@@ -195,7 +195,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     if re.match(r"\W*why\b", question, re.IGNORECASE):
         # "why" asks for a reason: a sentence giving one (because, due to, so that...) that
         # clears the floor ranks before one that merely shares the question's words
-        causal = [x for x in scored if _CAUSAL.search(x[2]) and x[0] >= SENTENCE_FLOOR]
+        causal = [x for x in scored if gives_reason(x[2]) and x[0] >= SENTENCE_FLOOR]
         if causal:
             scored = causal
     def rank(x: tuple[float, int, str]) -> float:
@@ -224,6 +224,12 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             sent += "."
         out.append(f"{sent} [{n}]")
     return " ".join(out)
+
+
+def gives_reason(sentence: str) -> bool:
+    """True when `sentence` gives a reason ("because", "due to", "so that", a causal
+    "since"; not "since we last talked", "ever since", "since 2019": _SINCE)."""
+    return bool(_CAUSAL.search(sentence))
 
 
 def is_caption(sentence: str) -> bool:

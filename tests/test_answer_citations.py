@@ -1,0 +1,93 @@
+"""Issue 13 citation precision: which passage an extractive answer quotes. The sentences
+are ranked with their passage's search score (answer.HIT_PRIOR), an answer quotes one
+passage (answer.ONE_PASSAGE), and a "since" that dates something is no reason
+(answer.gives_reason). Fixtures written for these tests, shaped like the chat replies
+LoCoMo questions are about."""
+
+from __future__ import annotations
+
+import pytest
+
+import cairn.answer as answer
+from cairn.answer import extractive_draft, gives_reason
+from cairn.answer.verify import Evidence
+from cairn.model import Hit
+
+
+def _hit(i: int, text: str, score: float, speaker: str | None = "Nora") -> Hit:
+    return Hit(id=f"c{i}", note_id=f"n{i}", source_id=f"m{i}", title="chat", path=f"chat/{i}.md", source=None,
+               snippet=text[:80], text=text, start=0, end=len(text), page=None, score=score,
+               signals={"semantic": 0.6, "keyword": 0.5}, speaker=speaker)
+
+
+def _evidence(hits: list[Hit]) -> list[Evidence]:
+    return [Evidence(n=i + 1, text=h.text, offset=0, hit=h) for i, h in enumerate(hits)]
+
+
+# The message that answers names the trip in another sentence; a later message repeats the
+# question's words ("road trip") without answering it. The search ranks the answer first
+# (its whole text matches); the sentence alone does not.
+TRIP = [_hit(0, "Hey, the weekend away was insane! We were all freaked when my son got into an accident.", 0.70),
+        _hit(1, "The kids loved it and it was a nice way to relax after the road trip.", 0.45)]
+TRIP_Q = "What happened to son on the road trip?"  # the question without the person's name
+
+
+def test_the_passage_the_search_ranks_first_is_quoted(real_embedder, monkeypatch):
+    draft = extractive_draft(TRIP_Q, _evidence(TRIP), real_embedder)
+    assert draft == "We were all freaked when my son got into an accident. [1]"
+    # by sentence score alone the other message wins: the search score is what changed
+    monkeypatch.setattr(answer, "HIT_PRIOR", 0.0)
+    assert extractive_draft(TRIP_Q, _evidence(TRIP), real_embedder).endswith("after the road trip. [2]")
+
+
+def test_a_search_score_does_not_lift_a_sentence_over_the_floors(real_embedder):
+    # the best-ranked passage says nothing about the question: no sentence clears the
+    # fallback floor, so the answer is still empty (declined), whatever the search score
+    hits = [_hit(0, "Thanks so much, that is lovely to hear.", 0.95),
+            _hit(1, "Good morning to you too.", 0.90)]
+    assert extractive_draft("What did Nora paint for the exhibition?", _evidence(hits), real_embedder) == ""
+
+
+GARDEN = [_hit(0, "I grow tomatoes and beans in my garden. The garden keeps me busy all summer.", 0.60),
+          _hit(1, "My garden has tomatoes this year, and I grow herbs in my garden too.", 0.58)]
+GARDEN_Q = "What does grow in her garden?"  # the question without the person's name
+
+
+def test_an_answer_quotes_one_passage(real_embedder, monkeypatch):
+    draft = extractive_draft(GARDEN_Q, _evidence(GARDEN), real_embedder)
+    assert draft == "I grow tomatoes and beans in my garden. [1]"
+    # the second message's sentence is within PAD_MARGIN: without the rule it rides along
+    monkeypatch.setattr(answer, "ONE_PASSAGE", False)
+    draft = extractive_draft(GARDEN_Q, _evidence(GARDEN), real_embedder)
+    assert "[1]" in draft and "[2]" in draft
+
+
+def test_one_passage_may_give_several_sentences(real_embedder):
+    hits = [_hit(0, "In my garden I grow tomatoes. Beans grow in my garden as well.", 0.60),
+            _hit(1, "Gardening is a nice hobby for the summer.", 0.40)]
+    draft = extractive_draft(GARDEN_Q, _evidence(hits), real_embedder)
+    assert draft.count("[1]") == 2 and "[2]" not in draft
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("I left early since I was tired.", True),
+    ("Since the shop closed, I buy bread at the market.", True),
+    ("I started the studio because dancing is my passion.", True),
+    ("Since we last spoke, I am still working on the dance studio.", False),
+    ("Since I last wrote, the roof was fixed.", False),
+    ("I have danced ever since I was small.", False),
+    ("I've been dancing since I was a kid.", False),
+    ("We have lived here since 2019.", False),
+    ("Since then, things are looking up.", False),
+])
+def test_gives_reason(sentence, expected):
+    assert gives_reason(sentence) is expected
+
+
+def test_why_is_not_answered_by_a_greeting_starting_with_since(real_embedder):
+    hits = [_hit(0, "Hi! Since we last spoke I am still working on the dance studio and things are looking up!", 0.55,
+                 "Jon"),
+            _hit(1, "I'm starting a dance studio 'cause I'm passionate about dancing and love to share it.", 0.52,
+                 "Jon")]
+    draft = extractive_draft("Why did start his dance studio?", _evidence(hits), real_embedder)
+    assert draft.endswith("[2]"), draft
