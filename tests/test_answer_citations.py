@@ -91,3 +91,40 @@ def test_why_is_not_answered_by_a_greeting_starting_with_since(real_embedder):
                  "Jon")]
     draft = extractive_draft("Why did start his dance studio?", _evidence(hits), real_embedder)
     assert draft.endswith("[2]"), draft
+
+
+# A reply that answers a question without its words: the question is in the message before.
+BOOK = [_hit(0, "I loved the book, a true story about a fishing family.", 0.55),
+        _hit(1, "It taught me to be patient and to learn to ask for help.", 0.50)]
+BOOK_Q = "What did learn from the book?"
+
+
+def test_a_reply_ranks_with_the_question_it_answers(real_embedder, monkeypatch):
+    replies = {"c1": "Great read! What did you learn from it?"}
+    assert extractive_draft(BOOK_Q, _evidence(BOOK), real_embedder).endswith("[1]")  # no replies known
+    draft = extractive_draft(BOOK_Q, _evidence(BOOK), real_embedder, replies=replies)
+    assert draft == "It taught me to be patient and to learn to ask for help. [2]"
+    # the turn before must ask something: a statement there lends nothing
+    assert extractive_draft(BOOK_Q, _evidence(BOOK), real_embedder,
+                            replies={"c1": "I read that book last year."}).endswith("[1]")
+    monkeypatch.setattr(answer, "REPLY_WEIGHT", 0.0)
+    assert extractive_draft(BOOK_Q, _evidence(BOOK), real_embedder, replies=replies).endswith("[1]")
+
+
+def test_replied_to_is_the_turn_before_by_someone_else(app, tmp_path):
+    import json
+
+    from cairn.store.graph import replied_to
+    rows = [("b1", "Rosa", "Great read! What did you learn from it?"),
+            ("b2", "Ivo", "It taught me to be patient."),
+            ("b3", "Ivo", "And to ask for help."),
+            ("b4", "Rosa", "Lovely.")]
+    path = tmp_path / "c8.jsonl"
+    path.write_text("".join(json.dumps({"conversation": "c8", "session": "s1", "id": i, "speaker": who,
+                                        "time": f"2024-06-01T09:0{n}", "text": text}) + "\n"
+                            for n, (i, who, text) in enumerate(rows)), encoding="utf-8")
+    app.import_chat(path)
+    ids = {r["source_id"]: r["id"] for r in app.conn.execute("SELECT id, source_id FROM chunks")}
+    got = replied_to(app.conn, ids.values())
+    assert got == {ids["b2"]: "Great read! What did you learn from it?", ids["b4"]: "And to ask for help."}
+    # b1 starts the chat; b3 is Ivo's second message in a row: neither replies to anyone

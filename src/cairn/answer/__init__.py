@@ -30,6 +30,7 @@ from cairn.answer import answerability
 from cairn.answer.offtopic import chit_chat, off_topic, pointers
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
+from cairn.answer.spans import _clean, _clean_markdown, _short_spans, gives_reason, is_caption
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import topic_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
@@ -67,15 +68,12 @@ HIT_PRIOR = 1.0
 # passage of the best one; a sentence from another passage answers another question (issue 13:
 # the smallest span that answers).
 ONE_PASSAGE = True
-# "since" gives a reason ("I left since I was tired") unless it dates something ("since we
-# last spoke", "ever since", "since 2019", "since I was a kid"): a "why" question is not
-# answered by a greeting that starts "Since we last talked, ...".
-_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
-          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
-_CAUSAL = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
-                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
-_CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
-LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
+# A chat message that replies to a question ("What did you take away from it?" - "It taught
+# me self-acceptance.") often does not repeat the words asked: its sentences rank with
+# REPLY_WEIGHT x the score of the question it replies to (the last question sentence of the
+# message before it, by someone else). Ranking only, like HIT_PRIOR. 0.5: half a sentence's
+# weight, a round value (0.3 and 0.5 measured alike; bench/README.md).
+REPLY_WEIGHT = 0.5
 
 
 @dataclass
@@ -123,13 +121,15 @@ def select_evidence(question: str, hits: list[Hit], floor: float) -> list[Eviden
 
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
-                     about=None, focus: str | None = None) -> str:
+                     about=None, focus: str | None = None, replies: dict[str, str] | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
     sentences over SENTENCE_FLOOR are taken, best first by score + HIT_PRIOR x (their
     passage's search score - the best passage's), further ones only from the first one's
     passage (ONE_PASSAGE) and within PAD_MARGIN of it; or else the best one by score if it
-    reaches FALLBACK_FLOOR. Questions are never taken. about: optional
+    reaches FALLBACK_FLOOR. replies: {hit id: the message a chat message replies to}
+    (store.graph.replied_to); a reply's sentences rank higher by REPLY_WEIGHT x the score of
+    the question it answers. Questions are never taken. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
     itself (for a person-checked question: the question without the person's name, so a
@@ -173,6 +173,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     for (n, sent), c in zip(cands, cos):
         score = 0.6 * float(c) + 0.4 * term_overlap(focus or question, sent)
         scored.append((score, n, sent))
+    asked = _reply_scores(focus or question, evidence, replies or {}, embedder)
     # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
@@ -199,7 +200,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         if causal:
             scored = causal
     def rank(x: tuple[float, int, str]) -> float:
-        return x[0] + HIT_PRIOR * (fused[x[1]] - top)
+        return x[0] + HIT_PRIOR * (fused[x[1]] - top) + REPLY_WEIGHT * asked.get(x[1], 0.0)
     eligible = sorted((x for x in scored if x[0] >= SENTENCE_FLOOR), key=lambda x: -rank(x))
     chosen: list[tuple[int, str]] = []
     for x in eligible:
@@ -226,63 +227,21 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     return " ".join(out)
 
 
-def gives_reason(sentence: str) -> bool:
-    """True when `sentence` gives a reason ("because", "due to", "so that", a causal
-    "since"; not "since we last talked", "ever since", "since 2019": _SINCE)."""
-    return bool(_CAUSAL.search(sentence))
-
-
-def is_caption(sentence: str) -> bool:
-    """True when `sentence` is nothing but an image caption as chat imports write it
-    ("[image: a photo of a bowl with a flower design]", optionally with a full stop)."""
-    return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
-
-
-def _short_spans(text: str) -> list[tuple[int, int]]:
-    """The sentence spans of `text` (support.sentences), a span longer than LONG_SENTENCE
-    characters replaced by its lines, and a line still that long by its clauses (cut after
-    ";"): a text-layer table of a PDF or a run-on paragraph becomes one "sentence" of
-    hundreds of characters, and the answer is the smallest span that holds it (issue 13)."""
-    out: list[tuple[int, int]] = []
-    for s, e in sentences(text):
-        pieces = _cut(text, s, e, "\n") if e - s > LONG_SENTENCE else [(s, e)]
-        for a, b in pieces:
-            out.extend(_cut(text, a, b, ";") if b - a > LONG_SENTENCE else [(a, b)])
-    return out
-
-
-def _cut(text: str, s: int, e: int, sep: str) -> list[tuple[int, int]]:
-    """text[s:e] cut at each `sep` (dropped), each piece stripped of outer blank space (empty ones dropped)."""
-    out, start = [], s
-    for m in re.finditer(re.escape(sep), text[s:e]):
-        out.append((start, s + m.start()))
-        start = s + m.end()
-    out.append((start, e))
-    spans = []
-    for a, b in out:
-        piece = text[a:b]
-        if piece.strip():
-            spans.append((a + len(piece) - len(piece.lstrip()), b - len(piece) + len(piece.rstrip())))
-    return spans
-
-
-def _clean_markdown(text: str) -> str:
-    """Markdown to plain prose for quoting: images dropped, links and wikilinks reduced to
-    their text, emphasis and code ticks removed (line structure kept)."""
-    t = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
-    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
-    t = re.sub(r"!?\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", t)
-    t = re.sub(r"https?://\S+", "", t)
-    return re.sub(r"(\*\*|__|`)", "", t)
-
-
-def _clean(sentence: str) -> str:
-    """Drop markdown emphasis, code ticks and list numbering from a quoted sentence, and
-    join the lines of a wrapped paragraph."""
-    s = re.sub(r"(\*\*|__|`)", "", re.sub(r"\s*\n\s*", " ", sentence.strip()))
-    s = re.sub(r"^\d+[.)]\s+", "", s)
-    s = re.sub(r"\[\[([^\]|]*\|)?([^\]]*)\]\]", r"\2", s)
-    return s.strip()
+def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, str], embedder) -> dict[int, float]:
+    """{evidence n: score of the question its message replies to} (the last sentence ending
+    in "?" of `replies[hit id]`; score as a sentence's: 0.6 cosine + 0.4 term overlap)."""
+    asks: dict[int, str] = {}
+    for ev in evidence:
+        prev = replies.get(ev.hit.id)
+        if prev:
+            qs = [prev[a:b] for a, b in sentences(prev) if prev[a:b].rstrip(" )\"'").endswith("?")]
+            if qs:
+                asks[ev.n] = _clean(qs[-1])
+    if not asks:
+        return {}
+    vecs = embed_cached(embedder, [question] + [q[:1000] for q in asks.values()])
+    return {n: 0.6 * float(c) + 0.4 * term_overlap(question, q)
+            for (n, q), c in zip(asks.items(), vecs[1:] @ vecs[0])}
 
 
 ANSWER_SYSTEM = (
@@ -327,7 +286,7 @@ def _citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, An
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
-                    unknown_terms: list[str] | None = None) -> Answer:
+                    unknown_terms: list[str] | None = None, replies: dict[str, str] | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
@@ -348,6 +307,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     person. With check_answerability on, an answer whose sentences and cited passages state
     the opposite of the question's polarity or kinship word ("hate" asked, only "love"
     found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
+    replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
     """
     about = focus = info = subject = None
     all_hits = hits
@@ -395,7 +355,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-    ans = _answer(question, hits, embedder, llm, floor, about, focus)
+    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
     if check_answerability and not ans.abstained:
         # what the answer says: its sentences and the whole passages they cite
@@ -449,7 +409,7 @@ def _about_person(person: str, speakers: list[str]):
 
 
 def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
-            focus: str | None = None) -> Answer:
+            focus: str | None = None, replies: dict[str, str] | None = None) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
@@ -475,7 +435,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
-    draft = extractive_draft(question, evidence, embedder, about=about, focus=focus)
+    draft = extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),

@@ -154,10 +154,14 @@ class SearchOps:
             # the off-topic check (answer/offtopic.py): key terms no chunk holds
             terms = unknown_terms(question, df)
             out["unknown_terms"] = terms
+        # the turn each chat hit replies to (extractive_draft ranks a reply by the question it answers)
+        from cairn.store.graph import replied_to
+        chat = [int(h.id[1:]) for h in res.hits if h.type == "chat" and h.id[1:].isdigit()]
+        replies = {f"c{c}": text for c, text in replied_to(self.conn, chat).items()} if chat else {}
         with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
             ans = answer_question(question, res.hits, self.embedder, model,
                                   floor=self.settings.search.answer_floor, context=context,
-                                  unknown_names=unknown, unknown_terms=terms)
+                                  unknown_names=unknown, unknown_terms=terms, replies=replies)
             ans.problems.extend(res.warnings)
             if ans.abstained and not ans.pointers and not res.hits:
                 # every hit was under the relevance floor: still point at the nearest notes

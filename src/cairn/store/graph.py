@@ -207,6 +207,22 @@ def chat_neighbours(conn: sqlite3.Connection, chunk_ids: Iterable[int], span: in
     return out
 
 
+def replied_to(conn: sqlite3.Connection, chunk_ids: Iterable[int]) -> dict[int, str]:
+    """{chunk_id: text of the message just before it, written by someone else} for the given
+    chunks of chat notes (the chunk at `ord` - 1 of the same note, when its speaker differs:
+    the turn a message replies to). Chunks of other notes, first messages and a speaker's
+    second message in a row are left out."""
+    out: dict[int, str] = {}
+    for cid in chunk_ids:
+        row = conn.execute("""SELECT p.text, p.speaker, c.speaker FROM chunks c
+                              JOIN notes n ON n.id = c.note_id
+                              JOIN chunks p ON p.note_id = c.note_id AND p.ord = c.ord - 1
+                              WHERE c.id = ? AND n.type = 'chat'""", (cid,)).fetchone()
+        if row is not None and row[0] and row[1] and row[1] != row[2]:
+            out[cid] = row[0]
+    return out
+
+
 def clear_graph(conn: sqlite3.Connection) -> None:
     """Forget every extraction and co-occurrence count (inside the caller's transaction):
     the next graph pass (graph/update.py) extracts every note again. Mentions go with their

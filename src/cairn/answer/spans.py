@@ -1,0 +1,78 @@
+"""Spans an extractive answer may quote, and what a sentence is: sentences cut to the
+smallest span (a long one by its lines or clauses), markdown reduced to prose, image
+captions and reasons recognised. Pure functions, used by answer/__init__.py."""
+
+from __future__ import annotations
+
+import re
+
+from cairn.answer.support import sentences
+
+# "since" gives a reason ("I left since I was tired") unless it dates something ("since we
+# last spoke", "ever since", "since 2019", "since I was a kid"): a "why" question is not
+# answered by a greeting that starts "Since we last talked, ...".
+_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
+          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
+_CAUSAL = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
+                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
+_CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
+LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
+
+
+def gives_reason(sentence: str) -> bool:
+    """True when `sentence` gives a reason ("because", "due to", "so that", a causal
+    "since"; not "since we last talked", "ever since", "since 2019": _SINCE)."""
+    return bool(_CAUSAL.search(sentence))
+
+
+def is_caption(sentence: str) -> bool:
+    """True when `sentence` is nothing but an image caption as chat imports write it
+    ("[image: a photo of a bowl with a flower design]", optionally with a full stop)."""
+    return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
+
+
+def _short_spans(text: str) -> list[tuple[int, int]]:
+    """The sentence spans of `text` (support.sentences), a span longer than LONG_SENTENCE
+    characters replaced by its lines, and a line still that long by its clauses (cut after
+    ";"): a text-layer table of a PDF or a run-on paragraph becomes one "sentence" of
+    hundreds of characters, and the answer is the smallest span that holds it (issue 13)."""
+    out: list[tuple[int, int]] = []
+    for s, e in sentences(text):
+        pieces = _cut(text, s, e, "\n") if e - s > LONG_SENTENCE else [(s, e)]
+        for a, b in pieces:
+            out.extend(_cut(text, a, b, ";") if b - a > LONG_SENTENCE else [(a, b)])
+    return out
+
+
+def _cut(text: str, s: int, e: int, sep: str) -> list[tuple[int, int]]:
+    """text[s:e] cut at each `sep` (dropped), each piece stripped of outer blank space (empty ones dropped)."""
+    out, start = [], s
+    for m in re.finditer(re.escape(sep), text[s:e]):
+        out.append((start, s + m.start()))
+        start = s + m.end()
+    out.append((start, e))
+    spans = []
+    for a, b in out:
+        piece = text[a:b]
+        if piece.strip():
+            spans.append((a + len(piece) - len(piece.lstrip()), b - len(piece) + len(piece.rstrip())))
+    return spans
+
+
+def _clean_markdown(text: str) -> str:
+    """Markdown to plain prose for quoting: images dropped, links and wikilinks reduced to
+    their text, emphasis and code ticks removed (line structure kept)."""
+    t = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
+    t = re.sub(r"!?\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", t)
+    t = re.sub(r"https?://\S+", "", t)
+    return re.sub(r"(\*\*|__|`)", "", t)
+
+
+def _clean(sentence: str) -> str:
+    """Drop markdown emphasis, code ticks and list numbering from a quoted sentence, and
+    join the lines of a wrapped paragraph."""
+    s = re.sub(r"(\*\*|__|`)", "", re.sub(r"\s*\n\s*", " ", sentence.strip()))
+    s = re.sub(r"^\d+[.)]\s+", "", s)
+    s = re.sub(r"\[\[([^\]|]*\|)?([^\]]*)\]\]", r"\2", s)
+    return s.strip()
