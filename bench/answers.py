@@ -20,7 +20,8 @@ Two sets, both asked in-process through `Cairn.ask` (the service `cairn ask` cal
    (for category 5 the goal, for 1-4 a wrong decline), and among answered answerable
    questions with valid evidence: **all gold** (every citation's source_id is an evidence
    message), **one gold** (at least one is), answer span and seconds per question.
-   Per half too: conversations 1-3 (where thresholds were tuned) and 4-5 (held out).
+   Per part too: conversations 1-2 (conv-26, conv-30: where rules are tuned since
+   2026-12-02) and 3-5 (conv-41/42/43: held out); until then the split was 1-3 / 4-5.
 
 Answer span = characters of the answer text without the citation markers "[n]". Seconds
 per question = wall time of `Cairn.ask` (median and mean), the model's time included.
@@ -44,7 +45,7 @@ from _common import OUT, header, table, write_jsonl  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 KINDS = ("answerable", "offtopic", "chitchat", "trick")
-HALVES = (("1-3 (tuned)", {1, 2, 3}), ("4-5 (held out)", {4, 5}))
+HALVES = (("1-2 (tune: conv-26, conv-30)", {1, 2}), ("3-5 (held out: conv-41/42/43)", {3, 4, 5}))
 
 
 def span(answer: str) -> int:
