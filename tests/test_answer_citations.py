@@ -128,3 +128,17 @@ def test_replied_to_is_the_turn_before_by_someone_else(app, tmp_path):
     got = replied_to(app.conn, ids.values())
     assert got == {ids["b2"]: "Great read! What did you learn from it?", ids["b4"]: "And to ask for help."}
     # b1 starts the chat; b3 is Ivo's second message in a row: neither replies to anyone
+
+
+def test_a_sentence_under_the_sentence_floor_competes_on_rank(real_embedder, monkeypatch):
+    # the reply that answers scores under SENTENCE_FLOOR on its own words (it says "kids",
+    # not "children", and no "handle"); another message's sentence clears it by repeating
+    # "accident"
+    hits = [_hit(0, "The kids were scared but we reassured them.", 0.70),
+            _hit(1, "After the accident we drove home slowly.", 0.50)]
+    question = "How did the children handle the accident?"
+    draft = extractive_draft(question, _evidence(hits), real_embedder)
+    assert draft == "The kids were scared but we reassured them. [1]"
+    # when only sentences over SENTENCE_FLOOR compete (as before), the other message is quoted
+    monkeypatch.setattr(answer, "FALLBACK_FLOOR", answer.SENTENCE_FLOOR)
+    assert extractive_draft(question, _evidence(hits), real_embedder) == "After the accident we drove home slowly. [2]"

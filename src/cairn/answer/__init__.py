@@ -50,19 +50,20 @@ SENTENCE_FLOOR = 0.35
 # (the evidence already cleared the relevance floor; measured on LoCoMo: 0.28 -> 0.2 cut
 # wrong abstentions and raised answers citing gold evidence, bench/README.md).
 FALLBACK_FLOOR = 0.2
-# A further sentence is quoted only when it scores within this of the best one: the best
+# A further sentence is quoted only when it ranks within this of the best one: the best
 # sentence answers, weaker ones ride along and answer other questions (issue 13's padding).
 # A round value, not tuned; on LoCoMo dev (with the other issue-13 changes) "all citations gold"
 # went from 0.19 to 0.42 and "at least one gold" from 0.60 to 0.53 (bench/README.md).
 PAD_MARGIN = 0.05
 NAME_BONUS = 0.05
-# Sentences that clear the floors are ranked by their score plus HIT_PRIOR x (their passage's
-# fused search score - the best passage's): the search's ranking (keywords over the whole
-# message, graph, speaker and neighbour context, graph/signal.py) is the better judge of which
-# passage answers, the sentence score of which sentence in it. 1.0: both on the same [0, 1]
-# scale, a round value. Floors still use the sentence score alone, so what is declined does
-# not change. On LoCoMo dev (bench/README.md): the first passage is gold in 0.58 of answered
-# questions with gold among the passages, the sentence score alone chose only gold in 0.54.
+# Sentences that may be quoted (reaching FALLBACK_FLOOR) are ranked by their score plus
+# HIT_PRIOR x (their passage's fused search score - the best passage's): the search's ranking
+# (keywords over the whole message, graph, speaker and neighbour context, graph/signal.py) is
+# the better judge of which passage answers, the sentence score of which sentence in it. 1.0:
+# both on the same [0, 1] scale, a round value. Whether to answer still rests on the sentence
+# score alone (some sentence reaching FALLBACK_FLOOR), so what is declined does not change.
+# On LoCoMo dev the first passage is gold in 0.58 of answered questions with gold among the
+# passages; the sentence score alone chose only gold in 0.54 (bench/README.md).
 HIT_PRIOR = 1.0
 # An answer quotes one passage (one chat message, one chunk): further sentences come from the
 # passage of the best one; a sentence from another passage answers another question (issue 13:
@@ -124,12 +125,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
-    sentences over SENTENCE_FLOOR are taken, best first by score + HIT_PRIOR x (their
-    passage's search score - the best passage's), further ones only from the first one's
-    passage (ONE_PASSAGE) and within PAD_MARGIN of it; or else the best one by score if it
-    reaches FALLBACK_FLOOR. replies: {hit id: the message a chat message replies to}
-    (store.graph.replied_to); a reply's sentences rank higher by REPLY_WEIGHT x the score of
-    the question it answers. Questions are never taken. about: optional
+    sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their passage's
+    search score - the best passage's) + REPLY_WEIGHT x (the score of the question their
+    message replies to); the first is quoted, further ones only from its passage
+    (ONE_PASSAGE), over SENTENCE_FLOOR and within PAD_MARGIN of its rank. replies: {hit id: the message a chat message replies to}
+    (store.graph.replied_to). Questions are never taken. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
     itself (for a person-checked question: the question without the person's name, so a
@@ -201,7 +201,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             scored = causal
     def rank(x: tuple[float, int, str]) -> float:
         return x[0] + HIT_PRIOR * (fused[x[1]] - top) + REPLY_WEIGHT * asked.get(x[1], 0.0)
-    eligible = sorted((x for x in scored if x[0] >= SENTENCE_FLOOR), key=lambda x: -rank(x))
+    # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
+    # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
+    # a further sentence must clear SENTENCE_FLOOR
+    eligible = sorted((x for x in scored if x[0] >= FALLBACK_FLOOR), key=lambda x: -rank(x))
     chosen: list[tuple[int, str]] = []
     for x in eligible:
         score, n, sent = x
@@ -209,15 +212,13 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             break
         if chosen and rank(x) < rank(eligible[0]) - PAD_MARGIN:
             break  # a weaker sentence answers something else: no padding (issue 13)
+        if chosen and score < SENTENCE_FLOOR:
+            continue
         if chosen and ONE_PASSAGE and n != chosen[0][0]:
             continue  # another passage: another message answering something else
         if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
             continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
-    fallback = [x for x in scored if x[0] >= FALLBACK_FLOOR]
-    if not chosen and fallback:
-        best = max(fallback, key=lambda x: x[0])
-        chosen = [(best[1], best[2])]
     out = []
     for n, sent in chosen:
         sent = sent.rstrip()
