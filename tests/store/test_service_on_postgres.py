@@ -102,3 +102,28 @@ def test_an_operation_postgresql_lacks_names_itself(pg_home, hash_embedder):
         with pytest.raises(Unavailable, match=r"db\.set_busy_timeout is not supported on the PostgreSQL store"):
             db.set_busy_timeout(app.conn, 5)
     assert not (home / "index.db").exists()
+
+
+def test_a_chat_answer_on_postgresql_knows_the_turn_replied_to(tmp_path, pg_url, monkeypatch, hash_embedder):
+    """store.graph.replied_to (the message a chat hit replies to, for the extractive answer)
+    runs on PostgreSQL through the graph module's SQL adapter."""
+    from cairn.store.graph import replied_to
+    monkeypatch.setenv("CAIRN_STORE_URL", pg_url)
+    rows = [("b1", "Rosa", "What did you learn from the pottery class?"),
+            ("b2", "Ivo", "Patience, mostly, and how to centre the clay."),
+            ("b3", "Ivo", "The kiln was hot.")]
+    chat = tmp_path / "c8.jsonl"
+    chat.write_text("".join(json.dumps({"conversation": "c8", "session": "s1", "id": i, "speaker": who,
+                                        "time": f"2024-06-01T09:0{n}", "text": text}) + "\n"
+                            for n, (i, who, text) in enumerate(rows)), encoding="utf-8")
+    with Cairn(tmp_path / "home", embedder=hash_embedder) as app:
+        assert app.on_postgres
+        app.import_chat(chat)
+        hits = app.search("pottery class clay kiln", k=5, group=False).hits
+        ids = {h.source_id: int(h.id[1:]) for h in hits}
+        assert set(ids) == {"b1", "b2", "b3"}
+        got = replied_to(app.conn, ids.values())
+        assert got == {ids["b2"]: "What did you learn from the pottery class?"}
+        # ask looks the turns up for its chat hits on this store too (ops/search.py)
+        ans = app.ask("What did Ivo learn from the pottery class?", llm="none")
+        assert ans.answerability and ans.answerability["person"] == "Ivo"
