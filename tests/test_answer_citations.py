@@ -62,6 +62,17 @@ def test_an_answer_quotes_one_passage(real_embedder, monkeypatch):
     assert "[1]" in draft and "[2]" in draft
 
 
+def test_notes_keep_a_second_passage(real_embedder):
+    # the same two passages as notes: a linked note is how an entity question is answered
+    # (tests/test_graph.py), so notes keep further passages within PAD_MARGIN, and their
+    # search scores lend no rank (a note reached through a link scores low in search)
+    notes = [_hit(i, h.text, h.score, speaker=None) for i, h in enumerate(GARDEN)]
+    draft = extractive_draft(GARDEN_Q, _evidence(notes), real_embedder)
+    assert "[1]" in draft and "[2]" in draft
+    trip = [_hit(i, h.text, h.score, speaker=None) for i, h in enumerate(TRIP)]
+    assert extractive_draft(TRIP_Q, _evidence(trip), real_embedder).startswith("The kids loved it")
+
+
 def test_one_passage_may_give_several_sentences(real_embedder):
     hits = [_hit(0, "In my garden I grow tomatoes. Beans grow in my garden as well.", 0.60),
             _hit(1, "Gardening is a nice hobby for the summer.", 0.40)]

@@ -63,11 +63,15 @@ NAME_BONUS = 0.05
 # both on the same [0, 1] scale, a round value. Whether to answer still rests on the sentence
 # score alone (some sentence reaching FALLBACK_FLOOR), so what is declined does not change.
 # On LoCoMo dev the first passage is gold in 0.58 of answered questions with gold among the
-# passages; the sentence score alone chose only gold in 0.54 (bench/README.md).
+# passages; the sentence score alone chose only gold in 0.54 (bench/README.md). Chat messages
+# only (the measured case): a note reached through a link ranks low in search by construction
+# (it shares no word with the question) and is how an entity question is answered.
 HIT_PRIOR = 1.0
-# An answer quotes one passage (one chat message, one chunk): further sentences come from the
-# passage of the best one; a sentence from another passage answers another question (issue 13:
-# the smallest span that answers).
+# An answer from a chat quotes one message: further sentences come from the message of the
+# best one; a sentence from another message answers another question (issue 13: the smallest
+# span that answers; measured on LoCoMo, bench/README.md). Notes keep further passages within
+# PAD_MARGIN: a linked note is how a question is answered through an entity ("where did
+# Marta's team meet?": Marta's note links the offsite note, which says where).
 ONE_PASSAGE = True
 # A chat message that replies to a question ("What did you take away from it?" - "It taught
 # me self-acceptance.") often does not repeat the words asked: its sentences rank with
@@ -125,10 +129,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
-    sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their passage's
-    search score - the best passage's) + REPLY_WEIGHT x (the score of the question their
-    message replies to); the first is quoted, further ones only from its passage
-    (ONE_PASSAGE), over SENTENCE_FLOOR and within PAD_MARGIN of its rank. replies: {hit id: the message a chat message replies to}
+    sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their chat
+    message's search score - the best message's; 0 for notes) + REPLY_WEIGHT x (the score
+    of the question their message replies to); the first is quoted, further ones over
+    SENTENCE_FLOOR and within PAD_MARGIN of its rank, and for a chat message only from the
+    same message (ONE_PASSAGE). replies: {hit id: the message a chat message replies to}
     (store.graph.replied_to). Questions are never taken. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
@@ -168,8 +173,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     vecs = embed_cached(embedder, [focus or question] + [c[1][:1000] for c in cands])
     cos = vecs[1:] @ vecs[0]
     scored = []
-    fused = {ev.n: ev.hit.score for ev in evidence}
-    top = max(fused.values())
+    speaker = {ev.n: ev.hit.speaker for ev in evidence}
+    fused = {ev.n: ev.hit.score for ev in evidence if ev.hit.speaker}  # chat messages (HIT_PRIOR)
+    top = max(fused.values(), default=0.0)
     for (n, sent), c in zip(cands, cos):
         score = 0.6 * float(c) + 0.4 * term_overlap(focus or question, sent)
         scored.append((score, n, sent))
@@ -200,7 +206,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         if causal:
             scored = causal
     def rank(x: tuple[float, int, str]) -> float:
-        return x[0] + HIT_PRIOR * (fused[x[1]] - top) + REPLY_WEIGHT * asked.get(x[1], 0.0)
+        prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
+        return x[0] + prior + REPLY_WEIGHT * asked.get(x[1], 0.0)
     # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
     # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
     # a further sentence must clear SENTENCE_FLOOR
@@ -214,8 +221,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             break  # a weaker sentence answers something else: no padding (issue 13)
         if chosen and score < SENTENCE_FLOOR:
             continue
-        if chosen and ONE_PASSAGE and n != chosen[0][0]:
-            continue  # another passage: another message answering something else
+        if chosen and ONE_PASSAGE and n != chosen[0][0] and (speaker[n] or speaker[chosen[0][0]]):
+            continue  # another chat message: one answering something else
         if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
             continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
