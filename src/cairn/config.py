@@ -246,7 +246,8 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0,
                                            **{("search", k): 1.0 for k in ("graph_weight", "source_weight",
                                                                              "context_weight", "speaker_weight",
-                                                                             "graph_hop1", "graph_hop2")}}
+                                                                             "graph_hop1", "graph_hop2")},
+                                           ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server",
              "plugins", "assistant")

@@ -87,7 +87,8 @@ class MemorySettings:
     how many memories `core_context` returns (EchOS injects its top 15).
 
     Extraction: fact_keys — index each chat message together with the facts extracted from
-    it (fact-augmented keys; false = the message alone); extract_on_import — `cairn import
+    it (fact-augmented keys; false = the message alone); neighbour_keys — alpha of the
+    neighbour-carrying message vectors (ingest/neighbours.py; 0 = off); extract_on_import — `cairn import
     chat` extracts facts after importing; extract_llm — the model used for extraction
     ("none" = the rule-based extractor; "embedded"; "openai:BASE_URL:MODEL");
     store_extracted — extracted facts also go into the memory store (`cairn memories`)."""
@@ -107,6 +108,9 @@ class MemorySettings:
     w_relational: float = 0.5  # any identity/vulnerability/turning_point/commitment/correction tag
     core_limit: int = 15
     fact_keys: bool = True
+    # a chat message's vector carries its neighbours: normalise(v + alpha x mean(previous,
+    # next message of the session)); 0 = the message alone (ingest/neighbours.py)
+    neighbour_keys: float = 0.3
     extract_on_import: bool = True
     extract_llm: str = "none"
     store_extracted: bool = True

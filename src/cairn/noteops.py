@@ -56,7 +56,8 @@ def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -
     _status, note_id, _ = index_note_file(conn, settings, path)
     if embedder is not None:
         embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
-                      fact_keys=settings.memory.fact_keys)
+                      fact_keys=settings.memory.fact_keys,
+                      neighbour_keys=settings.memory.neighbour_keys)
     note = N.get_note(conn, note_id)
     assert note is not None
     return note

@@ -29,7 +29,7 @@ from cairn.config import Settings
 from cairn.ingest import embed_missing, index_note_file
 from cairn.parse.errors import ParseError
 from cairn.store import notes as N
-from cairn.store.vectors import any_chunk_to_embed
+from cairn.store.vectors import any_chunk_to_embed, neighbour_keys_state
 
 
 @dataclass
@@ -122,8 +122,10 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
 
 
 def _vectors_missing(conn: sqlite3.Connection, settings: Settings) -> bool:
-    """True when some chunk that should have a vector has none (an interrupted run)."""
-    return any_chunk_to_embed(conn, settings.chunk.embed_max_chunks)
+    """True when some chunk that should have a vector has none (an interrupted run), or the
+    chat vectors were made with another `[memory] neighbour_keys` than the setting."""
+    return (any_chunk_to_embed(conn, settings.chunk.embed_max_chunks)
+            or neighbour_keys_state(conn) != float(settings.memory.neighbour_keys))
 
 
 def _remove_gone(conn: sqlite3.Connection, gone: list[str], report: SyncReport) -> None:
@@ -218,5 +220,6 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
     _remove_gone(conn, [r for r in gone if r not in moved_from], report)
     if embed and embedder is not None and (report.changed or _vectors_missing(conn, settings)):
         report.embedded, _ = embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
-                      fact_keys=settings.memory.fact_keys)
+                      fact_keys=settings.memory.fact_keys,
+                      neighbour_keys=settings.memory.neighbour_keys)
     return report

@@ -94,7 +94,8 @@ class BackgroundEmbedder:
                 self._wake.clear()
                 try:
                     done, _ = embed_missing(conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
-                                            fact_keys=self.settings.memory.fact_keys)
+                                            fact_keys=self.settings.memory.fact_keys,
+                                            neighbour_keys=self.settings.memory.neighbour_keys)
                     self.embedded += done
                 except Exception as exc:  # the next wake retries; text search is unaffected
                     self.on_error(f"background embedding failed: {exc}")

@@ -150,6 +150,36 @@ def test_vectors_store_search_and_cache(backend):
         backend.vectors.put_vectors([1], ["a", "b"], vecs, "m")
 
 
+def test_chat_neighbour_rows_release_and_neighbour_key_state(backend):
+    """Neighbour-carrying keys (ingest/neighbours.py): the messages around a chat chunk,
+    releasing vectors into the text-hash cache (same text: same vector back), and the
+    alpha the chat vectors were made with (setting it releases every chat vector only)."""
+    with backend.transaction():
+        backend.notes.upsert_note(note("chat1", "Session", type="chat"))
+        chat = backend.notes.insert_chunks("chat1", "Session", [], [
+            Chunk(ord=i, text=t, start=0, end=len(t), speaker=sp, source_id=f"m{i}")
+            for i, (sp, t) in enumerate([("Ana", "trip?"), ("Ben", "yes!"), ("Ana", "good")])])
+    notes = add(backend, "plain", "Plain", ["a note", "another"])
+    got = backend.vectors.chat_context_rows(chat + notes)
+    assert set(got) == set(chat)  # notes are left out
+    assert [r["text"] for r in got[chat[1]]] == ["trip?", "good"] and [r["text"] for r in got[chat[0]]] == ["yes!"]
+    assert got[chat[1]][0]["speaker"] == "Ana" and got[chat[1]][0]["title"] == "Session"
+    ids = chat + notes
+    with backend.transaction():
+        backend.vectors.put_vectors(ids, [f"h{i}" for i in range(5)], np.stack([unit(i) for i in range(5)]), "m")
+    assert backend.vectors.neighbour_keys_state() == 0.0
+    with backend.transaction():
+        assert backend.vectors.set_neighbour_keys(0.3) == 3
+    assert backend.vectors.neighbour_keys_state() == pytest.approx(0.3)
+    assert backend.notes.counts()["embedded_chunks"] == 2  # the two note chunks keep theirs
+    cached = backend.vectors.cached_vectors(["h0", "h1", "h2", "h3"], "m")
+    assert sorted(cached) == ["h0", "h1", "h2"] and np.allclose(cached["h1"], unit(1), atol=1e-6)
+    with backend.transaction():
+        assert backend.vectors.release_vectors([notes[0]]) == 1
+    assert backend.notes.counts()["embedded_chunks"] == 1
+    assert backend.vectors.release_vectors([]) == 0
+
+
 def test_links(backend):
     add(backend, "l1", "One", ["see two"])
     add(backend, "l2", "Two", ["see one"])

@@ -12,9 +12,10 @@ import numpy as np
 from cairn.model import Chunk
 from cairn.store import notes as N
 from cairn.store.locks import exclusive
-from cairn.store.vectors import (cached_vectors, chunks_to_embed, claim_chunks_to_embed, clear_vector_cache,
-                                 drop_other_models,
-                                 other_model_count, put_vectors)
+from cairn.store.vectors import (cached_vectors, chat_context_rows, chunks_to_embed, claim_chunks_to_embed,
+                                 clear_vector_cache, drop_other_models, neighbour_keys_state, other_model_count,
+                                 put_vectors, set_neighbour_keys)
+from cairn.ingest.neighbours import key_hash, mix
 from cairn.report import Progress
 from cairn.ingest.index import _sha1
 
@@ -65,11 +66,14 @@ def model_key(embedder) -> str:
 
 
 def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,
-                  max_chunks_per_note: int = 400, *, fact_keys: bool = True,
+                  max_chunks_per_note: int = 400, *, fact_keys: bool = True, neighbour_keys: float = 0.0,
                   entities_many=None) -> tuple[int, int]:
     """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
     chunks of each note; later chunks of huge notes stay keyword-only and are counted by
     `cairn status`). fact_keys: embed chat messages with their stored facts (`embed_text`).
+    neighbour_keys: alpha of the neighbour-carrying chat message keys (ingest/neighbours.py;
+    0: the message's own vector); when it differs from the alpha the stored vectors were
+    made with, every chat message is embedded again (`set_neighbour_keys`).
     One process at a time (store.locks "embed"): processes sharing a home never embed the
     same chunk twice. First brings the entity graph in line with the notes (graph/update.py:
     entities of new or changed notes), under the same lock. Returns (embedded,
@@ -77,11 +81,12 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     with exclusive(conn, "embed"):
         from cairn.graph.update import update_graph
         update_graph(conn, entities_many=entities_many)
-        return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys)
+        return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys,
+                              neighbour_keys=neighbour_keys)
 
 
 def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
-                   max_chunks_per_note: int, *, fact_keys: bool) -> tuple[int, int]:
+                   max_chunks_per_note: int, *, fact_keys: bool, neighbour_keys: float) -> tuple[int, int]:
     model = model_key(embedder)
     stale = other_model_count(conn, model)
     if stale:
@@ -89,25 +94,28 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
         with N.transaction(conn):
             drop_other_models(conn, model)
             N.bump_vector_generation(conn)
+    _check_neighbour_keys(conn, neighbour_keys)
     rows = chunks_to_embed(conn, max_chunks_per_note)
     if not rows:
         clear_vector_cache(conn)
         return 0, 0
-    items = _items(rows, fact_keys)
-    cache = cached_vectors(conn, [h for _, _, h in items], model)
-    reused = [(cid, h) for cid, _, h in items if h in cache]
+    items = _items(conn, rows, fact_keys, neighbour_keys)
+    cache = cached_vectors(conn, [it[2] for it in items], model)
+    reused = [(it[0], it[2]) for it in items if it[2] in cache]
     if reused:
         with N.transaction(conn):
             put_vectors(conn, [c for c, _ in reused], [h for _, h in reused],
                         np.stack([cache[h] for _, h in reused]), model)
     todo = [it for it in items if it[2] not in cache]
-    todo.sort(key=lambda it: len(it[1]))
+    # By length; messages with neighbours in chunk order (a session's messages are
+    # consecutive), so a batch holds most of the neighbours it mixes in (`_vectors`).
+    todo.sort(key=lambda it: (1, it[0]) if it[3] else (0, len(it[1])))
     done = 0
     for i in range(0, len(todo), EMBED_BATCH):
         batch = todo[i:i + EMBED_BATCH]
-        vecs = embedder.embed([t for _, t, _ in batch])
+        vecs = _vectors(embedder, batch, neighbour_keys)
         with N.transaction(conn):
-            put_vectors(conn, [c for c, _, _ in batch], [h for _, _, h in batch], vecs, model)
+            put_vectors(conn, [it[0] for it in batch], [it[2] for it in batch], vecs, model)
         done += len(batch)
         if progress:
             progress("embed", done, len(todo))
@@ -115,31 +123,58 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
     return done, len(reused)
 
 
-def _items(rows, fact_keys: bool) -> list[tuple[int, str, str]]:
-    """(chunk id, text to embed, its sha1) of chunk rows to embed (`embed_text`)."""
+def _check_neighbour_keys(conn, alpha: float) -> None:
+    """Re-key every chat message when the stored vectors were made with another alpha."""
+    if neighbour_keys_state(conn) != float(alpha):
+        with N.transaction(conn):
+            set_neighbour_keys(conn, alpha)
+
+
+def _items(conn, rows, fact_keys: bool, alpha: float = 0.0) -> list[tuple[int, str, str, list[str]]]:
+    """(chunk id, text to embed, key hash, texts of its neighbours to mix in) of chunk rows
+    to embed (`embed_text`). With alpha > 0 a chat message's neighbours are the messages
+    just before and after it in its note (ingest/neighbours.py) and the hash covers them
+    (`key_hash`); every other chunk has no neighbour and the sha1 of its text."""
+    def text_of(r) -> str:
+        ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
+        return embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
+
+    around = chat_context_rows(conn, [r["id"] for r in rows if r["speaker"]]) if alpha > 0 else {}
     items = []
     for r in rows:
-        ch = Chunk(ord=0, text=r["text"], start=0, end=0, heading=r["heading"], speaker=r["speaker"])
-        t = embed_text(r["title"], ch, json.loads(r["facts"]) if fact_keys and r["facts"] else None)
-        items.append((r["id"], t, _sha1(t)))
+        t = text_of(r)
+        nbs = [text_of(o) for o in around.get(r["id"], [])]
+        items.append((r["id"], t, key_hash(t, nbs, alpha) if nbs else _sha1(t), nbs))
     return items
 
 
+def _vectors(embedder, batch, alpha: float) -> np.ndarray:
+    """The vectors to store for a batch of `_items`: each text embedded once (neighbours
+    included), a chat message's mixed with its neighbours' (`neighbours.mix`)."""
+    if not any(it[3] for it in batch):
+        return embedder.embed([it[1] for it in batch])
+    texts = list(dict.fromkeys(t for it in batch for t in (it[1], *it[3])))
+    vec = dict(zip(texts, embedder.embed(texts)))
+    return np.stack([mix(vec[it[1]], [vec[t] for t in it[3]], alpha) for it in batch])
+
+
 def embed_some(conn, embedder, max_chunks_per_note: int = 400, *, fact_keys: bool = True,
-               limit: int = EMBED_BATCH) -> int:
+               neighbour_keys: float = 0.0, limit: int = EMBED_BATCH) -> int:
     """Embed up to `limit` chunks that lack a vector, claimed for this process only (on
     PostgreSQL the rows stay locked, SKIP LOCKED, until their vectors are written, so
     concurrent workers embed disjoint chunks). Returns how many were embedded (0: none
-    left). Vectors of unchanged text come from the text-hash cache."""
+    left). Vectors of unchanged text come from the text-hash cache. neighbour_keys: as
+    `embed_missing`."""
     model = model_key(embedder)
+    _check_neighbour_keys(conn, neighbour_keys)
     with N.transaction(conn):
         rows = claim_chunks_to_embed(conn, max_chunks_per_note, limit)
         if not rows:
             return 0
-        items = _items(rows, fact_keys)
-        cache = cached_vectors(conn, [h for _, _, h in items], model)
+        items = _items(conn, rows, fact_keys, neighbour_keys)
+        cache = cached_vectors(conn, [it[2] for it in items], model)
         todo = [it for it in items if it[2] not in cache]
-        fresh = dict(zip([h for _, _, h in todo], embedder.embed([t for _, t, _ in todo]))) if todo else {}
-        put_vectors(conn, [c for c, _, _ in items], [h for _, _, h in items],
-                    np.stack([cache[h] if h in cache else fresh[h] for _, _, h in items]), model)
+        fresh = dict(zip([it[2] for it in todo], _vectors(embedder, todo, neighbour_keys))) if todo else {}
+        put_vectors(conn, [it[0] for it in items], [it[2] for it in items],
+                    np.stack([cache[it[2]] if it[2] in cache else fresh[it[2]] for it in items]), model)
     return len(items)

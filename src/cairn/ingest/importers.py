@@ -248,7 +248,8 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
                                     "nothing was imported (the vault and index are as before)") from exc
         raise
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                         fact_keys=settings.memory.fact_keys)
+                                                         fact_keys=settings.memory.fact_keys,
+                                                         neighbour_keys=settings.memory.neighbour_keys)
     return report
 
 
@@ -470,5 +471,6 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
             after_index(note_ids)
     finally:  # a failing hook never leaves the written messages without vectors
         report.embedded, report.reused_vectors = embed_missing(
-            conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys)
+            conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
+            neighbour_keys=settings.memory.neighbour_keys)
     return report

@@ -47,5 +47,6 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
     report.failed.extend(rebuild_memories(conn, settings.vault, embedder)["failed"])
     # After the memory entities: the entity graph (run by embed_missing) links to them.
     report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                         fact_keys=settings.memory.fact_keys)
+                                                         fact_keys=settings.memory.fact_keys,
+                                                         neighbour_keys=settings.memory.neighbour_keys)
     return report

@@ -275,7 +275,7 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
             if embed:
                 report.embedded, report.reused_vectors = embed_missing(
                     conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
-                    entities_many=ner_in_worker)
+                    neighbour_keys=settings.memory.neighbour_keys, entities_many=ner_in_worker)
             if heavy or ids is None:
                 parse_progress = (lambda _p, d, t: progress("parse", d, t)) if progress else None
                 result = run_queue(conn, handlers, settings.jobs, ids=heavy if ids is not None else None,
@@ -285,7 +285,8 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
             report.timings["parsed_s"] = round(_since_start(), 3)
             if embed:
                 more, reused = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                             fact_keys=settings.memory.fact_keys, entities_many=ner_in_worker)
+                                             fact_keys=settings.memory.fact_keys,
+                                             neighbour_keys=settings.memory.neighbour_keys, entities_many=ner_in_worker)
                 report.embedded += more
                 report.reused_vectors += reused
                 report.timings["embedded_s"] = round(_since_start(), 3)

@@ -113,7 +113,8 @@ def run_worker(conn, settings: Settings, embedder, *, visibility_timeout_s: floa
                 if J.mark_done(conn, job, outcome):
                     report.done.append((job.id, outcome))
             continue
-        n = embed_some(conn, embedder, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys)
+        n = embed_some(conn, embedder, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
+                                                                        neighbour_keys=settings.memory.neighbour_keys)
         report.embedded += n
         if n:
             continue

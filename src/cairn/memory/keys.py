@@ -24,6 +24,7 @@ from cairn.memory.extract_model import ExtractedFact
 from cairn.store import fact_keys as K
 from cairn.store import notes as N
 from cairn.store.fts import index_text
+from cairn.store.vectors import release_vectors
 
 
 @dataclass
@@ -57,13 +58,19 @@ def _rewrite(conn: sqlite3.Connection, note_id: str, old: dict[str, list[str]],
         return 0
     title, tags = index_text(note.title), index_text(" ".join(note.tags))
     n = 0
+    others = []
     for row in K.message_chunks(conn, note_id):
         if row["source_id"] not in changed:
+            others.append(row["id"])
             continue
         body = N.keyword_body(row["text"], row["speaker"], new.get(row["source_id"]))
         K.rekey_chunk(conn, row["id"], title, index_text(body), tags)
         n += 1
     if n:
+        # A neighbour-carrying key (ingest/neighbours.py) holds the messages around it:
+        # the other messages go to the text-hash cache, so those whose key is unchanged get
+        # their vector back and the neighbours of a rewritten message are embedded again.
+        release_vectors(conn, others)
         N.bump_vector_generation(conn)
     return n
 

@@ -174,7 +174,8 @@ class MemoryOps:
             out.append(SessionExtraction(note_id, note.path, note.title, res, upd, {}))
         if embed and any(e.keys.rewritten_chunks for e in out):  # 2. before the memory step can fail
             embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks,
-                          fact_keys=self.settings.memory.fact_keys)
+                          fact_keys=self.settings.memory.fact_keys,
+                          neighbour_keys=self.settings.memory.neighbour_keys)
         if self.settings.memory.store_extracted:  # 3. the memory store
             for e, owner in zip(out, owners):
                 e.memories = self._remember_facts(e.result, owner=owner)
@@ -248,7 +249,8 @@ class MemoryOps:
         from cairn.memory.keys import apply_setting
         self.settings.memory.fact_keys = enabled
         n = apply_setting(self.conn, enabled)
-        embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks, fact_keys=enabled)
+        embed_missing(self.conn, self.embedder, None, self.settings.chunk.embed_max_chunks, fact_keys=enabled,
+                      neighbour_keys=self.settings.memory.neighbour_keys)
         return R.Reembedded(n)
 
 

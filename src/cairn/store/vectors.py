@@ -161,6 +161,62 @@ def chunks_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int) -> list[
     ).fetchall()
 
 
+def chat_context_rows(conn: sqlite3.Connection, chunk_ids: list[int]) -> dict[int, list[sqlite3.Row]]:
+    """{chunk id: [(id, text, heading, speaker, title, facts) of the chunks just before and
+    after it in its chat note, by `ord`]} for the given chunks of chat notes (other notes
+    are left out; a message alone in its note maps to [])."""
+    out: dict[int, list[sqlite3.Row]] = {}
+    for i in range(0, len(chunk_ids), 500):
+        part = [int(c) for c in chunk_ids[i:i + 500]]
+        rows = conn.execute(
+            f"""SELECT c.id AS of_id, o.id, o.text, o.heading, o.speaker, n.title, fk.facts
+                FROM chunks c JOIN notes n ON n.id = c.note_id AND n.type = 'chat'
+                LEFT JOIN chunks o ON o.note_id = c.note_id AND o.ord IN (c.ord - 1, c.ord + 1)
+                LEFT JOIN fact_keys fk ON fk.note_id = o.note_id AND fk.source_id = o.source_id
+                WHERE c.id IN ({','.join('?' * len(part))}) ORDER BY c.id, o.ord""", part).fetchall()
+        for r in rows:
+            lst = out.setdefault(r["of_id"], [])
+            if r["id"] is not None:
+                lst.append(r)
+    return out
+
+
+def neighbour_keys_state(conn: sqlite3.Connection) -> float:
+    """The neighbour-key alpha the stored chat vectors were made with (0.0 when never set:
+    plain vectors, as before neighbour keys existed)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'neighbour_keys'").fetchone()
+    return float(row[0]) if row else 0.0
+
+
+def set_neighbour_keys(conn: sqlite3.Connection, alpha: float) -> int:
+    """Record `alpha` as the neighbour-key setting of the stored vectors and release every
+    chat message's vector into the text-hash cache (`vector_cache`: a message whose key
+    does not change gets it back without the model), so the next embedding pass makes them
+    with the new rule. Inside the caller's transaction. Returns the vectors released."""
+    ids = [r[0] for r in conn.execute(
+        "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE n.type = 'chat'")]
+    n = release_vectors(conn, ids)
+    conn.execute("""INSERT INTO meta(key, value) VALUES ('neighbour_keys', ?)
+                    ON CONFLICT(key) DO UPDATE SET value = excluded.value""", (repr(float(alpha)),))
+    return n
+
+
+def release_vectors(conn: sqlite3.Connection, chunk_ids: list[int]) -> int:
+    """Move the vectors of these chunks into the text-hash cache and delete them (the next
+    embedding pass embeds them again, reusing the cached vector when the key is the same).
+    Inside the caller's transaction. Returns how many vectors were released."""
+    n = 0
+    for i in range(0, len(chunk_ids), 500):
+        part = [int(c) for c in chunk_ids[i:i + 500]]
+        marks = ",".join("?" * len(part))
+        conn.execute(f"""INSERT OR REPLACE INTO vector_cache(text_hash, model, vec)
+                         SELECT text_hash, model, vec FROM vectors WHERE chunk_id IN ({marks})""", part)
+        n += conn.execute(f"DELETE FROM vectors WHERE chunk_id IN ({marks})", part).rowcount
+    if n:
+        bump_vector_generation(conn)
+    return n
+
+
 def any_chunk_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int) -> bool:
     """True when some chunk that should have a vector has none (an interrupted run)."""
     return conn.execute(

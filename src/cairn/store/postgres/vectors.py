@@ -110,3 +110,51 @@ class PgVectorIndex:
         """Top-k (chunk id, cosine similarity), best first (see `nearest`)."""
         with self.conn.session.connection() as pg:
             return nearest(pg, query_vec, k, allowed)
+
+
+def chat_context_rows(conn, chunk_ids: list[int]) -> dict[int, list]:
+    """As store.vectors.chat_context_rows."""
+    out: dict[int, list] = {}
+    if not chunk_ids:
+        return out
+    rows = conn.execute(
+        """SELECT c.id AS of_id, o.id, o.text, o.heading, o.speaker, n.title, fk.facts
+           FROM chunks c JOIN notes n ON n.id = c.note_id AND n.type = 'chat'
+           LEFT JOIN chunks o ON o.note_id = c.note_id AND o.ord IN (c.ord - 1, c.ord + 1)
+           LEFT JOIN fact_keys fk ON fk.note_id = o.note_id AND fk.source_id = o.source_id
+           WHERE c.id = ANY(%s) ORDER BY c.id, o.ord""", ([int(c) for c in chunk_ids],)).fetchall()
+    for r in rows:
+        lst = out.setdefault(r["of_id"], [])
+        if r["id"] is not None:
+            lst.append(r)
+    return out
+
+
+def neighbour_keys_state(conn) -> float:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'neighbour_keys'").fetchone()
+    return float(row[0]) if row else 0.0
+
+
+def set_neighbour_keys(conn, alpha: float) -> int:
+    """As store.vectors.set_neighbour_keys."""
+    ids = [r[0] for r in conn.execute(
+        "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE n.type = 'chat'").fetchall()]
+    n = release_vectors(conn, ids)
+    conn.execute("""INSERT INTO meta(key, value) VALUES ('neighbour_keys', %s)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value""", (repr(float(alpha)),))
+    return n
+
+
+def release_vectors(conn, chunk_ids: list[int]) -> int:
+    """As store.vectors.release_vectors."""
+    if not chunk_ids:
+        return 0
+    ids = [int(c) for c in chunk_ids]
+    conn.execute("""INSERT INTO vector_cache(text_hash, model, vec)
+                    SELECT DISTINCT ON (text_hash) text_hash, model, vec FROM vectors WHERE chunk_id = ANY(%s)
+                    ON CONFLICT (text_hash) DO UPDATE SET model = excluded.model, vec = excluded.vec""", (ids,))
+    n = conn.execute("DELETE FROM vectors WHERE chunk_id = ANY(%s)", (ids,)).rowcount
+    if n:
+        conn.execute("""INSERT INTO meta(key, value) VALUES ('vector_generation', '1')
+                        ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text""")
+    return n
