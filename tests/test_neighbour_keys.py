@@ -131,3 +131,4 @@ def test_out_of_range_setting_is_refused(tmp_path, alpha):
     write(home / "config.toml", f"[memory]\nneighbour_keys = {alpha}\n")
     with pytest.raises(ConfigError, match="neighbour_keys"):
         load_settings(home)
+
