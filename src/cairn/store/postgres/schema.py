@@ -25,12 +25,22 @@ Differences from the SQLite schema (same tables, same columns otherwise):
   kept by statement triggers on chunks in the writing transaction; a covering primary key
   (lexeme, chunk_id) lets BM25 read a query word's postings from the index alone, as FTS5
   reads a doclist, instead of unnesting every candidate's tsvector;
+- bulk loads (migration 7, store/postgres/bulk.py): inside a transaction with `SET LOCAL
+  cairn.bulk = 'on'` the insert trigger only notes the new chunk ids in the temporary table
+  `cairn_bulk_chunks`, and bulk.py writes their postings in one sorted INSERT ... SELECT at
+  the end of the load (same rows as the trigger writes);
 - chunk ids come from an identity sequence (never reused: case B12), not a high-water mark.
 """
 
 from __future__ import annotations
 
 MIGRATION_LOCK = 0x6361_6972  # pg_advisory_xact_lock key ("cair")
+
+# One kw_postings row per (lexeme, chunk) of a chunk row `c` unnested as `u` (migration 6's
+# counts of the positions' weights, A = title, B or D = body, C = tags, as array lengths).
+POSTINGS_SELECT = ("SELECT u.lexeme, c.id, cardinality(array_positions(u.weights, 'A')), "
+                   "cardinality(array_positions(u.weights, 'B')) + cardinality(array_positions(u.weights, 'D')), "
+                   "cardinality(array_positions(u.weights, 'C')), c.kw_len")
 
 MIGRATIONS: list[tuple[int, str]] = [
     (1, """
@@ -204,6 +214,27 @@ INSERT INTO kw_postings (lexeme, chunk_id, na, nb, nc, kw_len)
            (SELECT count(*) FROM unnest(u.weights) w WHERE w IN ('B', 'D')),
            (SELECT count(*) FROM unnest(u.weights) w WHERE w = 'C'), c.kw_len
     FROM chunks c, unnest(c.tsv) u;
+"""),
+    (7, f"""
+CREATE OR REPLACE FUNCTION cairn_kw_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+        TRUNCATE kw_postings;
+        RETURN NULL;
+    END IF;
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        DELETE FROM kw_postings p USING (SELECT o.id, u.lexeme FROM old_rows o, unnest(o.tsv) u) d
+            WHERE p.lexeme = d.lexeme AND p.chunk_id = d.id;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        IF current_setting('cairn.bulk', true) = 'on' THEN
+            INSERT INTO cairn_bulk_chunks (id) SELECT id FROM new_rows;
+        ELSE
+            INSERT INTO kw_postings (lexeme, chunk_id, na, nb, nc, kw_len) {POSTINGS_SELECT} FROM new_rows c, unnest(c.tsv) u;
+        END IF;
+    END IF;
+    RETURN NULL;
+END $$;
 """),
 ]
 # Run after a migration's SQL, in its transaction: 5 rebuilds the chunk keyword rows

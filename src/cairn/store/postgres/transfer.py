@@ -9,9 +9,11 @@ are moved past the copied ids so new rows never reuse one (case B12).
 
 The copy is one PostgreSQL transaction: after the rows are in, every table's row count is
 compared with the source inside the same transaction, and any difference rolls it all back.
-Bulk-load speed: chunks go in as one multi-row INSERT per batch of BATCH rows (the kw_stats
-trigger fires once per batch), and the keyword (GIN) and HNSW indexes are dropped first and
-built once over the loaded rows (schema.BULK_INDEXES), inside the same transaction.
+Bulk-load speed (store/postgres/bulk.py): the copy runs in bulk mode, so chunks go in as one
+multi-row INSERT per batch of BATCH rows (the kw_stats trigger fires once per batch), their
+kw_postings rows are written once at the end, vectors go in by binary COPY, and the keyword
+(GIN) and HNSW indexes are dropped first and built once over the loaded rows, inside the
+same transaction.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ import sqlite3
 import numpy as np
 
 from cairn.errors import Conflict
-from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TS_CONFIG, kw_words, token_count
-from cairn.store.postgres.schema import BULK_INDEXES
+from cairn.store.postgres.bulk import advance_ids, bulk_load, copy_vectors, insert_chunk_rows
+from cairn.store.postgres.notes import MEMORY_TS_CONFIG, kw_words, token_count
 from cairn.store.postgres.vectors import _text
 
 # (table, columns copied as they are); chunks, vectors, vector_cache and memories are special.
@@ -78,32 +80,14 @@ def copy_index(src: sqlite3.Connection, backend, *, replace: bool = False) -> di
             raise Conflict(f"the PostgreSQL store is not empty ({have['notes']} notes, {have['memories']} "
                            f"memories); pass --replace to overwrite it")
         conn.execute(f"TRUNCATE {', '.join(TABLES)}, entity_mentions, entity_cooccur, graph_state")
-        for name in BULK_INDEXES:
-            conn.execute(f"DROP INDEX IF EXISTS {name}")
-        with conn.cursor() as cur:
+        with bulk_load(conn), conn.cursor() as cur:
             _copy_rows(src, cur)
-        conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
-        for sql in BULK_INDEXES.values():
-            conn.execute(sql)
-        for table, col in (("chunks", "id"), ("jobs", "id"), ("memories", "rowid")):
-            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{col}'), "
-                         f"greatest((SELECT max({col}) FROM {table}), 0) + 1, false)")
+        advance_ids(conn)
         got = target_counts(conn)
         if got != want:
             diff = {t: (want[t], got[t]) for t in TABLES if want[t] != got[t]}
             raise Conflict(f"copy verification failed, nothing kept: rows (sqlite, postgresql) {diff}")
     return got
-
-
-_CHUNKS_SQL = f"""
-INSERT INTO chunks (id, note_id, ord, source_id, heading, text, start, "end", page, speaker, event_time, kw_len, tsv)
-SELECT t.id, t.note_id, t.ord, t.source_id, t.heading, t.text, t.start, t."end", t.page, t.speaker, t.event_time,
-       t.kw_len, setweight(to_tsvector('{TS_CONFIG}', t.title), 'A')
-       || setweight(to_tsvector('{TS_CONFIG}', t.body), 'B') || setweight(to_tsvector('{TS_CONFIG}', t.tags), 'C')
-FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::text[], %s::text[], %s::text[], %s::int[], %s::int[],
-            %s::int[], %s::text[], %s::text[], %s::int[], %s::text[], %s::text[], %s::text[])
-     AS t(id, note_id, ord, source_id, heading, text, start, "end", page, speaker, event_time, kw_len, title, body, tags)
-"""
 
 
 def _copy_rows(src: sqlite3.Connection, cur) -> None:
@@ -118,10 +102,10 @@ def _copy_rows(src: sqlite3.Connection, cur) -> None:
             f"FROM chunks c LEFT JOIN chunks_fts f ON f.rowid = c.id")):
         rows = [(*r[:11], token_count(r[11] or "", r[12] or "", r[13] or ""), kw_words(r[11] or ""),
                  kw_words(r[12] or ""), kw_words(r[13] or "")) for r in rows]
-        cur.execute(_CHUNKS_SQL, [list(col) for col in zip(*rows)])
+        insert_chunk_rows(cur, rows)
     for rows in _batches(src.execute("SELECT chunk_id, model, text_hash, vec FROM vectors")):
-        cur.executemany("INSERT INTO vectors (chunk_id, model, text_hash, dim, vec) VALUES (%s,%s,%s,%s,%s::vector)",
-                        [(r[0], r[1], r[2], len(r[3]) // 4, _text(np.frombuffer(r[3], dtype="<f4"))) for r in rows])
+        copy_vectors(cur.connection, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
+                     [np.frombuffer(r[3], dtype="<f4") for r in rows])
     for rows in _batches(src.execute("SELECT text_hash, model, vec FROM vector_cache")):
         cur.executemany("INSERT INTO vector_cache (text_hash, model, vec) VALUES (%s,%s,%s::vector)",
                         [(r[0], r[1], _text(np.frombuffer(r[2], dtype="<f4"))) for r in rows])
