@@ -93,6 +93,9 @@ def _noise(rng, n: int) -> np.ndarray:
 
 def real_vectors(index: Path) -> np.ndarray:
     """The 384-d chunk vectors of a Cairn SQLite index (read only), as unit float32 rows."""
+    if not index.is_file():
+        sys.exit(f"error: no index at {index}: build one with bench/scifact.py, pass --real-index, "
+                 f"or use --vectors random")
     conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
     rows = [np.frombuffer(b, dtype="<f4") for (b,) in conn.execute("SELECT vec FROM vectors") if len(b) == DIM * 4]
     conn.close()

@@ -14,6 +14,7 @@ Modules (each function takes a psycopg connection first, the SQLite twin's param
     keyword.py   tsquery building from store/fts.py's expressions; bm25.py ranks in SQL
     vectors.py   pgvector storage, HNSW cosine search (`nearest`)
     jobs.py      the job queue, claimed with FOR UPDATE SKIP LOCKED
+    bulk.py      bulk loads: COPY, postings and search indexes built once at the end
     memories.py  memories, core blocks, entities, fact keys
 
 Text search configuration of chunks: `cairn` (schema migration 5: the default parser, the
