@@ -217,6 +217,19 @@ class LoadSampler(threading.Thread):
                 "samples": len(xs)}
 
 
+def recall_at_10(pg, sqlite, approx: list, exact: list) -> float:
+    """Mean |HNSW top 10 & exact top 10| / 10, chunks matched by text hash across the stores."""
+    e_ids = sorted({i for r in exact for i, _ in r})
+    a_ids = sorted({i for r in approx for i, _ in r})
+    s_hash = dict(sqlite.conn.execute(f"SELECT chunk_id, text_hash FROM vectors WHERE chunk_id IN "
+                                      f"({','.join(map(str, e_ids)) or 'NULL'})").fetchall())
+    with pg.session.connection() as conn:
+        p_hash = dict(conn.execute("SELECT chunk_id, text_hash FROM vectors WHERE chunk_id = ANY(%s)",
+                                   (a_ids,)).fetchall())
+    recall = [len({p_hash[i] for i, _ in a} & {s_hash[i] for i, _ in e}) / 10 for a, e in zip(approx, exact)]
+    return round(float(np.mean(recall)), 3)
+
+
 def pg_bulk_load(pg, texts, vecs, n_notes: int, memory: str, workers: int, batch_notes: int = 500) -> dict:
     """Load the notes through store/postgres/bulk.py in one transaction; returns its timings."""
     from cairn.store.postgres.bulk import (NOTE_COLUMNS, advance_ids, bulk_load, chunk_row, copy_rows,
@@ -287,6 +300,8 @@ def main() -> None:
     ap.add_argument("--pg-load", choices=("bulk", "interfaces"), default="bulk")
     ap.add_argument("--hnsw-memory", default="4GB", help="maintenance_work_mem of the index builds")
     ap.add_argument("--hnsw-workers", type=int, default=1, help="max_parallel_maintenance_workers of the builds")
+    ap.add_argument("--ef-search", default="", help="also measure HNSW recall@10 and p50/p95 at these "
+                    "hnsw.ef_search values (comma-separated; the store's own is vectors.EF_SEARCH)")
     ap.add_argument("--worker-docs", type=int, default=0, help="run the `cairn worker` scaling on D abstracts")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
@@ -390,17 +405,20 @@ def store_scale(args) -> dict:
         result["keyword_p50_ratio_pg_over_sqlite"] = round(result["pg_keyword"]["p50_ms"]
                                                            / result["sqlite_keyword"]["p50_ms"], 2)
 
-        def hashes(conn, sql, ids):
-            return dict(conn.execute(sql, (ids,)).fetchall())
-        e_ids = sorted({i for r in exact for i, _ in r})
-        a_ids = sorted({i for r in approx for i, _ in r})
-        s_hash = dict(sqlite.conn.execute(f"SELECT chunk_id, text_hash FROM vectors WHERE chunk_id IN "
-                                          f"({','.join(map(str, e_ids)) or 'NULL'})").fetchall())
-        with pg.session.connection() as conn:
-            p_hash = hashes(conn, "SELECT chunk_id, text_hash FROM vectors WHERE chunk_id = ANY(%s)", a_ids)
-        recall = [len({p_hash[i] for i, _ in a} & {s_hash[i] for i, _ in e}) / 10 for a, e in zip(approx, exact)]
-        result[f"pg_hnsw_recall_at_10_{args.vectors}_vectors"] = round(float(np.mean(recall)), 3)
+        result[f"pg_hnsw_recall_at_10_{args.vectors}_vectors"] = recall_at_10(pg, sqlite, approx, exact)
         result["exact_top10_mean_cosine"] = round(float(np.mean([s for r in exact for _, s in r])), 3)
+        if args.ef_search:
+            from cairn.store.postgres import vectors as pg_vectors
+            own, sweep = pg_vectors.EF_SEARCH, {}
+            try:
+                for ef in (int(x) for x in args.ef_search.split(",")):
+                    pg_vectors.EF_SEARCH = ef  # nearest() searches with max(EF_SEARCH, 4k)
+                    got: list = []
+                    sweep[ef] = timed(lambda q: pg.vectors.nearest(q, 10), vec_queries, got)
+                    sweep[ef]["recall_at_10"] = recall_at_10(pg, sqlite, got, exact)
+            finally:
+                pg_vectors.EF_SEARCH = own
+            result["pg_hnsw_ef_search_sweep"] = sweep
         with pg.session.connection() as conn:
             size, hnsw, post = conn.execute("SELECT pg_database_size(current_database()), "
                                             "pg_relation_size('vectors_hnsw_384'), "
