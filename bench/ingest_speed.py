@@ -64,6 +64,11 @@ from _common import (MODES, OUT, CairnError, cairn_bin, data_dir, fmt_s, header,
                      parse_json_report, table)
 
 TIME_BIN = "/usr/bin/time"
+# The environment this script started with, for every command it runs: importing cairn here
+# (the warm latencies) sets OPENBLAS_NUM_THREADS=1 in this process (cairn/__init__.py), which
+# children would inherit; the floor `import numpy, onnxruntime` must run as the person's shell
+# runs it, and each `cairn` command sets what it sets itself.
+START_ENV = dict(os.environ)
 
 
 # ----------------------------------------------------------------------------- measuring
@@ -75,7 +80,7 @@ def measure(cmd: list[str]) -> dict:
             tpath = tf.name
         try:
             t0 = time.perf_counter()
-            proc = subprocess.run([TIME_BIN, "-v", "-o", tpath, *cmd], capture_output=True)
+            proc = subprocess.run([TIME_BIN, "-v", "-o", tpath, *cmd], capture_output=True, env=START_ENV)
             wall = time.perf_counter() - t0
             info = Path(tpath).read_text()
         finally:
@@ -92,7 +97,7 @@ def measure(cmd: list[str]) -> dict:
     # Fallback: poll the peak (VmHWM) of the child while it runs.
     with tempfile.TemporaryFile() as out_f, tempfile.TemporaryFile() as err_f:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f)
+        proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, env=START_ENV)
         peak_kb = 0
         status = Path(f"/proc/{proc.pid}/status")
         while proc.poll() is None:

@@ -147,3 +147,22 @@ def test_saved_optimized_graph_gives_the_same_vectors(tmp_path, real_embedder):
     opt.write_bytes(b"not a model")  # a damaged cache file: the original model is used
     third = Embedder(d, auto_export=False)
     assert float(np.min(np.sum(third.embed(texts) * v1, axis=1))) >= 0.99999
+
+
+def _blas_threads(code: str, **env: str) -> str:
+    """OPENBLAS_NUM_THREADS after running `code` in a new Python, with `env` on top of
+    this environment minus any OPENBLAS_NUM_THREADS of its own."""
+    full = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"} | env
+    r = subprocess.run([sys.executable, "-c", code + "; import os; print(os.environ.get('OPENBLAS_NUM_THREADS'))"],
+                       capture_output=True, text=True, timeout=300, env=full)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def test_numpy_blas_runs_one_thread_unless_the_person_says_otherwise():
+    """Importing cairn before numpy makes OpenBLAS use one thread (a hybrid search's BM25
+    thread has the other core); a value already in the environment wins, and a program that
+    loaded numpy first is left as it is."""
+    assert _blas_threads("import cairn") == "1"
+    assert _blas_threads("import cairn", OPENBLAS_NUM_THREADS="3") == "3"
+    assert _blas_threads("import numpy, cairn") == "None"

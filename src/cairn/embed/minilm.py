@@ -12,8 +12,6 @@ import threading
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
-
 from cairn.embed import model_files as _export  # names and the manifest; export.py (argparse, tempfile...) only to export
 from cairn.embed.errors import EmbedderUnavailable
 
@@ -350,6 +348,7 @@ class Embedder:
                 to embed).
             EmbedderUnavailable: the model is missing and cannot be exported (first call only).
         """
+        import numpy as np
         if isinstance(texts, str):
             raise TypeError("embed() takes a list of strings, not a single string")
         texts = list(texts)
@@ -374,6 +373,7 @@ class Embedder:
         return self._run(encoded, session)
 
     def _run(self, encoded: list[list[int]], session: Any = None) -> np.ndarray:
+        import numpy as np
         lengths = np.fromiter((len(e) for e in encoded), dtype=np.int64, count=len(encoded))
         order = np.argsort(lengths, kind="stable")
         out = np.empty((len(encoded), self.dim), dtype=np.float32)

@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import numpy as np
-
 from cairn.model import Chunk
 from cairn.store import notes as N
 from cairn.store.locks import exclusive
@@ -54,6 +52,7 @@ def window_texts(embedder, text: str, title: str, tail_words: int | None = None)
 def combine_windows(vecs: np.ndarray) -> np.ndarray:
     """One unit-length float32 vector from a chunk's window vectors (rows): their
     normalised sum, i.e. the direction of their mean."""
+    import numpy as np
     v = np.asarray(vecs, dtype=np.float32).sum(axis=0)
     n = float(np.linalg.norm(v))
     return (v / n if n > 0 else v).astype(np.float32)
@@ -87,6 +86,7 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
 
 def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
                    max_chunks_per_note: int, *, fact_keys: bool, neighbour_keys: float) -> tuple[int, int]:
+    import numpy as np
     model = model_key(embedder)
     stale = other_model_count(conn, model)
     if stale:
@@ -151,6 +151,7 @@ def _items(conn, rows, fact_keys: bool, alpha: float = 0.0) -> list[tuple[int, s
 def _vectors(embedder, batch, alpha: float) -> np.ndarray:
     """The vectors to store for a batch of `_items`: each text embedded once (neighbours
     included), a chat message's mixed with its neighbours' (`neighbours.mix`)."""
+    import numpy as np
     if not any(it[3] for it in batch):
         return embedder.embed([it[1] for it in batch])
     texts = list(dict.fromkeys(t for it in batch for t in (it[1], *it[3])))
@@ -165,6 +166,7 @@ def embed_some(conn, embedder, max_chunks_per_note: int = 400, *, fact_keys: boo
     concurrent workers embed disjoint chunks). Returns how many were embedded (0: none
     left). Vectors of unchanged text come from the text-hash cache. neighbour_keys: as
     `embed_missing`."""
+    import numpy as np
     model = model_key(embedder)
     _check_neighbour_keys(conn, neighbour_keys)
     with N.transaction(conn):

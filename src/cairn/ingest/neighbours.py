@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import hashlib
 
-import numpy as np
-
 
 def mix(own: np.ndarray, neighbours: list[np.ndarray], alpha: float) -> np.ndarray:
     """normalise(own + alpha x mean(neighbours)) as float32 (own: (dim,) unit vector;
     neighbours: 0, 1 or 2 such vectors). alpha <= 0 or no neighbour: `own` unchanged."""
+    import numpy as np
     v = np.asarray(own, dtype=np.float32)
     if alpha <= 0 or not neighbours:
         return v
@@ -35,6 +34,7 @@ def mix_rows(mat: np.ndarray, groups: list, alpha: float) -> np.ndarray:
     """`mix` applied to every row of `mat` ((n, dim), rows in chunk order) with the rows
     before and after it that have the same group (a chat note's id); rows whose group is
     None (not a chat message) are left as they are. Returns a new (n, dim) float32 array."""
+    import numpy as np
     mat = np.asarray(mat, dtype=np.float32)
     if alpha <= 0:
         return mat.copy()

@@ -13,8 +13,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import numpy as np
-
 from cairn.store.notes import bump_vector_generation, vector_generation
 
 
@@ -25,6 +23,7 @@ def put_vectors(conn: sqlite3.Connection, chunk_ids: list[int], text_hashes: lis
     vecs: (n, dim) float32, L2-normalised; text_hashes: sha1 of each embedded text.
     Raises ValueError when the three lengths differ.
     """
+    import numpy as np
     if not (len(chunk_ids) == len(vecs) == len(text_hashes)):
         raise ValueError(f"{len(chunk_ids)} chunk ids, {len(text_hashes)} hashes, {len(vecs)} vectors")
     conn.executemany(
@@ -37,6 +36,7 @@ def put_vectors(conn: sqlite3.Connection, chunk_ids: list[int], text_hashes: lis
 
 def cached_vectors(conn: sqlite3.Connection, text_hashes: list[str], model: str) -> dict[str, np.ndarray]:
     """Vectors of recently deleted chunks with the same embedded text (hash -> vector)."""
+    import numpy as np
     out: dict[str, np.ndarray] = {}
     for i in range(0, len(text_hashes), 500):
         part = text_hashes[i:i + 500]
@@ -60,6 +60,7 @@ class VectorIndex:
     """
 
     def __init__(self, conn: sqlite3.Connection, cache_dir: Path | None):
+        import numpy as np
         self.conn = conn
         self.cache_dir = cache_dir
         self._gen = -1
@@ -67,6 +68,7 @@ class VectorIndex:
         self._mat = np.zeros((0, 0), dtype=np.float32)
 
     def _load(self) -> None:
+        import numpy as np
         gen = vector_generation(self.conn)
         if gen == self._gen:
             return
@@ -89,6 +91,7 @@ class VectorIndex:
         return d / "vectors.npy", d / "vector_ids.npy", d / "vectors.gen"
 
     def _load_cache(self, gen: int) -> bool:
+        import numpy as np
         mat_p, ids_p, gen_p = self._paths()
         try:
             if int(gen_p.read_text()) != gen:
@@ -100,6 +103,7 @@ class VectorIndex:
             return False
 
     def _write_cache(self, gen: int) -> None:
+        import numpy as np
         mat_p, ids_p, gen_p = self._paths()
         try:
             tmp = mat_p.with_suffix(".tmp.npy")
@@ -125,6 +129,7 @@ class VectorIndex:
         """Top-k chunk ids by cosine similarity (query_vec: (dim,) L2-normalised float32).
         refresh=False skips the staleness check (no database access: safe while another
         thread uses the connection)."""
+        import numpy as np
         if refresh:
             self._load()
         if len(self._ids) == 0 or k <= 0:
@@ -236,7 +241,6 @@ def claim_chunks_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int, li
             WHERE c.ord < {int(max_chunks_per_note)}
               AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)
             ORDER BY c.id LIMIT {int(limit)}""").fetchall()
-
 
 from cairn.store.route import route as _route  # noqa: E402
 
