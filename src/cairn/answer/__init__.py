@@ -177,8 +177,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     fused = {ev.n: ev.hit.score for ev in evidence if ev.hit.speaker}  # chat messages (HIT_PRIOR)
     top = max(fused.values(), default=0.0)
     for (n, sent), c in zip(cands, cos):
-        score = 0.6 * float(c) + 0.4 * term_overlap(focus or question, sent)
-        scored.append((score, n, sent))
+        scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
     asked = _reply_scores(focus or question, evidence, replies or {}, embedder)
     # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
@@ -248,8 +247,13 @@ def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, st
     if not asks:
         return {}
     vecs = embed_cached(embedder, [question] + [q[:1000] for q in asks.values()])
-    return {n: 0.6 * float(c) + 0.4 * term_overlap(question, q)
-            for (n, q), c in zip(asks.items(), vecs[1:] @ vecs[0])}
+    return {n: _sentence_score(float(c), question, q) for (n, q), c in zip(asks.items(), vecs[1:] @ vecs[0])}
+
+
+def _sentence_score(cosine: float, question: str, sentence: str) -> float:
+    """How well `sentence` answers `question`: 0.6 x their cosine (given) + 0.4 x the share of
+    the question's terms it holds (support.term_overlap); both in [0, 1]."""
+    return 0.6 * cosine + 0.4 * term_overlap(question, sentence)
 
 
 ANSWER_SYSTEM = (

@@ -15,7 +15,6 @@ from cairn.store.vectors import (cached_vectors, chat_context_rows, chunks_to_em
                                  put_vectors, set_neighbour_keys)
 from cairn.ingest.neighbours import key_hash, mix
 from cairn.report import Progress
-from cairn.ingest.index import _sha1
 
 
 EMBED_BATCH = 64  # chunks per embedder call (the embedder sub-batches internally)
@@ -144,7 +143,7 @@ def _items(conn, rows, fact_keys: bool, alpha: float = 0.0) -> list[tuple[int, s
     for r in rows:
         t = text_of(r)
         nbs = [text_of(o) for o in around.get(r["id"], [])]
-        items.append((r["id"], t, key_hash(t, nbs, alpha) if nbs else _sha1(t), nbs))
+        items.append((r["id"], t, key_hash(t, nbs, alpha), nbs))
     return items
 
 

@@ -36,9 +36,8 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from cairn.model import Chunk
-from cairn.store.fts import index_text
-from cairn.store.notes import NoteRow, keyword_body, now_iso
-from cairn.store.postgres.notes import TS_CONFIG, kw_words, token_count
+from cairn.store.notes import NoteRow, now_iso
+from cairn.store.postgres.notes import TS_CONFIG, chunk_fields
 from cairn.store.postgres.schema import BULK_INDEXES, POSTINGS_SELECT
 
 
@@ -156,13 +155,9 @@ FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::text[], %s::text[], %s::tex
 
 def chunk_row(chunk_id: int, note_id: str, title: str, tags: list[str], chunk: Chunk,
               facts: dict[str, list[str]] | None = None) -> tuple:
-    """One CHUNK_COLUMNS row for `chunk`, with the keyword texts notes.insert_chunks writes."""
-    title_text, tag_text = index_text(title), index_text(" ".join(tags))
-    body = index_text(keyword_body(chunk.text, chunk.speaker,
-                                   (facts or {}).get(chunk.source_id) if chunk.source_id else None))
-    return (chunk_id, note_id, chunk.ord, chunk.source_id, chunk.heading, chunk.text, chunk.start, chunk.end,
-            chunk.page, chunk.speaker, chunk.event_time, token_count(title_text, body, tag_text),
-            kw_words(title_text), kw_words(body), kw_words(tag_text))
+    """One CHUNK_COLUMNS row for `chunk`, with the keyword texts notes.insert_chunks writes
+    (notes.chunk_fields)."""
+    return (chunk_id, note_id, *chunk_fields(title, tags, chunk, facts))
 
 
 def insert_chunk_rows(conn, rows: Sequence[tuple]) -> None:

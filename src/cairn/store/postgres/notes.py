@@ -106,19 +106,26 @@ def insert_chunks(conn, note_id: str, title: str, tags: list[str], chunks: list[
     sequence: ids are never reused). facts as in store.notes.insert_chunks."""
     if not chunks:
         return []
-    tag_text, title_text = index_text(" ".join(tags)), index_text(title)
-    rows = []
-    for c in chunks:
-        body = keyword_body(c.text, c.speaker, (facts or {}).get(c.source_id) if c.source_id else None)
-        body_text = index_text(body)
-        rows.append((note_id, c.ord, c.source_id, c.heading, c.text, c.start, c.end, c.page, c.speaker,
-                     c.event_time, token_count(title_text, body_text, tag_text), kw_words(title_text),
-                     kw_words(body_text), kw_words(tag_text)))
+    rows = [chunk_fields(title, tags, c, facts) for c in chunks]
     # One statement for the whole note: one round trip, and the kw_stats trigger
     # (schema migration 4) fires once per note, not once per chunk.
     cols = [list(col) for col in zip(*rows)]
-    got = conn.execute(INSERT_CHUNKS_SQL, (note_id, kw_words(title_text), *cols[1:11], cols[12], cols[13])).fetchall()
+    got = conn.execute(INSERT_CHUNKS_SQL, (note_id, rows[0][10], *cols[:10], cols[11], cols[12])).fetchall()
     return sorted(r[0] for r in got)  # identity values are drawn in the rows' order
+
+
+def chunk_fields(title: str, tags: list[str], chunk: Chunk, facts: dict[str, list[str]] | None = None) -> tuple:
+    """The columns a chunk is written with: (ord, source_id, heading, text, start, end, page,
+    speaker, event_time, kw_len, title words, body words, tag words), the keyword texts
+    (title, the body with the speaker and the message's facts, tags) split as `kw_words`
+    splits them and kw_len their token count. Ordinary writes (`insert_chunks`) and bulk
+    loads (bulk.chunk_row) both use it."""
+    title_text, tag_text = index_text(title), index_text(" ".join(tags))
+    body = index_text(keyword_body(chunk.text, chunk.speaker,
+                                   (facts or {}).get(chunk.source_id) if chunk.source_id else None))
+    return (chunk.ord, chunk.source_id, chunk.heading, chunk.text, chunk.start, chunk.end, chunk.page,
+            chunk.speaker, chunk.event_time, token_count(title_text, body, tag_text),
+            kw_words(title_text), kw_words(body), kw_words(tag_text))
 
 
 # Rows of one note as parallel arrays (unnest keeps them aligned and in order).
