@@ -257,3 +257,17 @@ def test_a_sentence_cut_at_the_chunk_start_is_not_quoted(real_embedder):
     draft = extractive_draft("How is the index rebuilt from the vault?", [Evidence(n=1, text=text, offset=0, hit=whole)],
                              real_embedder)
     assert "index file is deleted" in draft
+
+
+def test_a_faq_answer_is_found_through_the_question_it_answers(app, tmp_path):
+    """'Q: ...? A: ...': the answer sentence shares no word with the question asked; it is
+    scored with the question just before it, and only the answer is quoted."""
+    write(tmp_path / "v" / "faq.md", "# Riverside allotments - members' questions\n\n"
+          "Q: What is the normal pressure of the standpipes? A: Between two and three bar on a dry day.\n"
+          "Q: Who empties the compost bays? A: Priya's crew does that every fortnight.\n")
+    write(tmp_path / "v" / "shed.md", "# Shed\n\nThe shed roof was felted in April; the gutter still leaks.\n")
+    app.ingest([tmp_path / "v"])
+    ans = app.ask("What standpipe pressure is normal according to the committee?", llm="none")
+    assert ans.verdict == "pass", ans.problems
+    assert "two and three bar" in ans.answer and "standpipes?" not in ans.answer
+    assert ans.citations[0]["title"].startswith("Riverside allotments")

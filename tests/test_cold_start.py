@@ -18,9 +18,10 @@ from conftest import write
 
 # Never needed by a keyword search: the HTTP client, the LLM layer, the answer and memory
 # layers, the ingest pipeline, numpy/onnxruntime (the vector side) and pydantic (typer's
-# option coercion, replaced by cairn.interfaces.typer_lite).
+# option coercion, replaced by cairn.interfaces.typer_lite), pluggy (the plugins: a built-in
+# command needs none of theirs).
 HEAVY = ("httpx", "cairn.llm", "cairn.llm.client", "cairn.answer", "cairn.memory", "cairn.ingest",
-         "numpy", "onnxruntime", "pydantic", "importlib.metadata")
+         "numpy", "onnxruntime", "pydantic", "importlib.metadata", "pluggy")
 
 
 def imported(home, *args, env=None) -> tuple[subprocess.CompletedProcess, set[str]]:
@@ -166,3 +167,87 @@ def test_numpy_blas_runs_one_thread_unless_the_person_says_otherwise():
     assert _blas_threads("import cairn") == "1"
     assert _blas_threads("import cairn", OPENBLAS_NUM_THREADS="3") == "3"
     assert _blas_threads("import numpy, cairn") == "None"
+
+
+def probe(code: str, *argv: str, env=None) -> subprocess.CompletedProcess:
+    """Run `code` in a new process whose sys.argv is the `cairn` program's (argv[0] "cairn")."""
+    script = f"import sys\nsys.argv = {['cairn', *argv]!r}\n" + textwrap.dedent(code)
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, **(env or {})})
+
+
+NAMES = """
+import cairn.cli as c
+print(sorted((x.name or x.callback.__name__) for x in c.app.registered_commands))
+print(sorted(g.name for g in c.app.registered_groups))
+"""
+
+
+def test_the_program_builds_only_the_command_it_was_asked_for(kw_home):
+    r = probe(NAMES, "--home", str(kw_home), "status", "--json")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.splitlines() == ["['status']", "[]"]
+    r = probe(NAMES, "--home", str(kw_home), "jobs", "retry", "3")  # a group: only that group stays
+    assert r.stdout.splitlines() == ["[]", "['jobs']"]
+
+
+@pytest.mark.parametrize("argv, env", [
+    (["status", "--help"], None),          # help lists what it lists today
+    (["frobnicate"], None),                # an unknown name: the parser reports it among all commands
+    ([], None),
+    (["status"], {"_CAIRN_COMPLETE": "complete_bash"}),  # shell completion lists every command
+])
+def test_every_command_stays_when_the_command_line_may_need_them(kw_home, argv, env):
+    r = probe(NAMES, "--home", str(kw_home), *argv, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    commands = r.stdout.splitlines()[0]
+    assert "'search'" in commands and "'status'" in commands and "'ingest'" in commands
+
+
+def test_an_unknown_command_is_still_a_usage_error_naming_it(kw_home):
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(kw_home), "frobnicate"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 2 and "frobnicate" in r.stderr
+
+
+EARLY = """
+import threading
+import cairn.cli
+early = [t for t in threading.enumerate() if t.name == "cairn-early-embed"]
+print("service imported before the command ran:", "cairn.service" in sys.modules)
+print("early threads:", len(early))
+for t in early:
+    t.join()
+from cairn.embed import shared_minilm
+e = shared_minilm()
+print("query session:", e._query_session is not None, "batch session:", e._session is not None)
+"""
+
+
+@pytest.mark.parametrize("argv, threads, sessions", [
+    (["search", "heron"], 1, "query session: True batch session: False"),
+    (["search", "heron", "--mode=semantic", "--json"], 1, "query session: True batch session: False"),
+    (["search", "heron", "--mode", "keyword"], 0, "query session: False batch session: False"),
+    (["search", "--help"], 0, "query session: False batch session: False"),
+    (["ask", "where does the heron nest?"], 1, "query session: False batch session: True"),
+    (["status"], 0, "query session: False batch session: False"),
+])
+def test_a_command_that_embeds_a_query_starts_the_model_before_anything_else(kw_home, argv, threads, sessions):
+    r = probe(EARLY, "--home", str(kw_home), *argv)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.splitlines() == ["service imported before the command ran: False",
+                                     f"early threads: {threads}", sessions]
+
+
+def test_a_broken_config_is_reported_by_a_search_that_started_early(tmp_path):
+    home = tmp_path / "home"
+    write(home / "config.toml", "[search\nk = 3\n")
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "search", "heron"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1
+    assert "config.toml" in r.stderr and "not valid TOML" in r.stderr
+    assert "Traceback" not in r.stderr
+    write(home / "config.toml", 'embedder = "no-such-model"\n')
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "search", "heron"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode != 0 and "no-such-model" in r.stderr and "Traceback" not in r.stderr

@@ -304,3 +304,38 @@ def test_start_loading_for_queries_makes_only_the_query_session():
         if t.name == "cairn-preload":
             t.join(120)
     assert e.query_loaded and e._session is None
+
+
+def test_start_loading_twice_starts_one_thread_and_load_now_counts_as_started():
+    calls: list[str] = []
+    gate = threading.Event()
+
+    class Slow:
+        loaded = False
+
+        def load(self):
+            calls.append(threading.current_thread().name)
+            gate.wait(30)
+            self.loaded = True
+
+    e = Slow()
+    embed_pkg.start_loading(e)
+    embed_pkg.start_loading(e)  # still loading: no second thread
+    gate.set()
+    for t in threading.enumerate():
+        if t.name == "cairn-preload":
+            t.join(30)
+    assert calls == ["cairn-preload"] and e.loaded
+    # A session loaded by load_now (the program's early thread) is not started again.
+    import cairn.registries as registries
+    f = Slow()
+    registries._tables["embedders"] = {"slow": lambda: f}
+    try:
+        gate.set()
+        embed_pkg.load_now("slow")
+        f.loaded = False  # even if it reported otherwise, the start is recorded
+        embed_pkg.start_loading(f)
+        assert not [t for t in threading.enumerate() if t.name == "cairn-preload" and t.is_alive()]
+        assert calls == ["cairn-preload", "MainThread"]
+    finally:
+        registries.reset()

@@ -14,10 +14,14 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-import typer
+from cairn.interfaces.cli_start import command_name as _command_name, is_program, start_early
 
-from cairn.validate import check_question, check_since
-from cairn.interfaces.cli_common import (  # noqa: F401  (importable from cairn.cli as before)
+start_early()  # before typer is imported: the model session of a search starts now (cli_start)
+
+import typer  # noqa: E402
+
+from cairn.validate import check_question, check_since  # noqa: E402
+from cairn.interfaces.cli_common import (  # noqa: F401,E402  (importable from cairn.cli as before)
     _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind,
     _value, app, import_app, _LazyConsole, escape, Table,
     out, err, main, _error_text, _terminate, _arg_text,
@@ -336,14 +340,16 @@ def _register_plugin_commands(argv: list[str] | None = None) -> None:
     spares importing their modules and typer building their options, ~60-90 ms of a cold
     `cairn search`); the entry-point plugins' only when the command line may need them
     (help, no command, or a command name Cairn does not know), since reading entry points
-    scans every installed package (plugins.load_entry_points). `cairn plugins` loads them."""
-    from cairn.plugins import load_builtins, load_entry_points, pm
+    scans every installed package (plugins.load_entry_points). `cairn plugins` loads them.
+    When the program was asked for a known command, the others are also dropped from `app`
+    (`_keep_only`)."""
     args = sys.argv[1:] if argv is None else argv
     command = _command_name(args)
-    program = Path(sys.argv[0]).name in ("cairn", "cairn.exe") or sys.argv[0].endswith(("cairn/__main__.py",
-                                                                                         "cairn\\__main__.py"))
+    program = is_program()
     if program and _is_known(command, args):
+        _keep_only(command)
         return
+    from cairn.plugins import load_builtins, load_entry_points, pm
     load_builtins().hook.register_commands(cli=app)
     if _is_known(command, args):
         return
@@ -352,6 +358,21 @@ def _register_plugin_commands(argv: list[str] | None = None) -> None:
         pm.subset_hook_caller("register_commands",
                               remove_plugins=[p for n, p in pm.list_name_plugin() if n not in added])(cli=app)
         register_importer_commands(import_app)  # `cairn import NAME` for plugin importers
+
+
+def _keep_only(command: str) -> None:
+    """Leave on `app` only the command (or group) named `command`. typer turns every
+    registered command into a click command, options and all, each time the program runs
+    (typer.main.get_group_from_info: 24 commands and 11 groups, ~20-50 ms of a cold
+    start on the 2-core machine); a process that runs one known command needs only that
+    one. Only for the `cairn` program (its command line is fixed for its life), never
+    when shell completion is asked for (it lists the commands)."""
+    import os
+    if any(k.startswith("_CAIRN_COMPLETE") for k in os.environ):
+        return
+    app.registered_commands = [c for c in app.registered_commands
+                               if (c.name or c.callback.__name__.replace("_", "-")) == command]
+    app.registered_groups = [g for g in app.registered_groups if g.name == command]
 
 
 def _is_known(command: str | None, args: list[str]) -> bool:
@@ -402,21 +423,6 @@ def _subcommand(args: list[str], command: str) -> str | None:
         return args[args.index(command) + 1]
     except (ValueError, IndexError):
         return None
-
-
-def _command_name(args: list[str]) -> str | None:
-    """The command word of a command line (after the global options), or None."""
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--home":
-            i += 2
-            continue
-        if a.startswith("-"):
-            i += 1
-            continue
-        return a
-    return None
 
 
 _register_plugin_commands()

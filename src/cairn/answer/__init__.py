@@ -134,7 +134,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     of the question their message replies to); the first is quoted, further ones over
     SENTENCE_FLOOR and within PAD_MARGIN of its rank, and for a chat message only from the
     same message (ONE_PASSAGE). replies: {hit id: the message a chat message replies to}
-    (store.graph.replied_to). Questions are never taken. about: optional
+    (store.graph.replied_to). Questions are never taken; a sentence that directly follows
+    one (same paragraph: "Q: What pressure is normal? A: Between 1.0 and 1.5 bar.") scores
+    the better of itself and the pair, since the question it answers is part of what it
+    says (as REPLY_WEIGHT for chat replies), and only the sentence is quoted. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
     itself (for a person-checked question: the question without the person's name, so a
@@ -145,12 +148,14 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     `event_time`) also qualifies: the message's time dates what it reports."""
     kind = answer_type(question)
     cands: list[tuple[int, str]] = []
+    asked_before: dict[tuple[int, str], str] = {}  # candidate -> the question just before it (FAQ)
     for ev in evidence:
         text = _clean_markdown(ev.text)
         rows = table_rows(text)
         for row in rows:  # a table row with its header and section (answer/tables.py)
             if (about is None or about(ev.hit, row.text)) and fits_answer_type(row.text, kind):
                 cands.append((ev.n, row.text))
+        last_question: tuple[int, str] | None = None  # (end offset, text) of the latest question sentence
         for s, e in _short_spans(text):
             if any(r.table_start <= s < r.table_end for r in rows):
                 continue  # table lines are offered as rows with their header (above)
@@ -159,7 +164,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 continue  # a heading is not an answer
             sent = _clean(text[s:e])
             if sent.rstrip(" )\"'").endswith("?"):
+                last_question = (e, sent)
                 continue  # a question asks, it does not answer
+            if last_question is not None and "\n\n" not in text[last_question[0]:s]:
+                asked_before[(ev.n, sent)] = last_question[1]
+            last_question = None
             if ev.hit.start > 0 and ev.hit.speaker is None and not text[:s].strip() and sent[:1].islower():
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
@@ -178,6 +187,12 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     top = max(fused.values(), default=0.0)
     for (n, sent), c in zip(cands, cos):
         scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
+    if asked_before:  # an answer is also scored with the question it answers ("Q: ...? A: ...")
+        pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
+        pvecs = embed_cached(embedder, [p[:1000] for _, p in pairs])
+        for (i, pair), c in zip(pairs, pvecs @ vecs[0]):
+            score, n, sent = scored[i]
+            scored[i] = (max(score, _sentence_score(float(c), focus or question, pair)), n, sent)
     asked = _reply_scores(focus or question, evidence, replies or {}, embedder)
     # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.

@@ -11,16 +11,32 @@ is exported once by ``python -m cairn.embed.export`` (``make install``).
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cairn.embed.minilm import DEFAULT_BATCH_SIZE, INT8_BATCH_SIZE, Embedder, EmbedderUnavailable
 
 __all__ = ["DEFAULT_BATCH_SIZE", "INT8_BATCH_SIZE", "Embedder", "EmbedderUnavailable", "get_embedder",
-           "preload", "shared_minilm", "start_loading"]
+           "load_now", "preload", "shared_minilm", "start_loading"]
 
 _instance: "Embedder | None" = None
 _instance_lock = threading.Lock()
+_started: "weakref.WeakKeyDictionary[Any, set[bool]]" = weakref.WeakKeyDictionary()  # embedder -> {query} begun
+
+
+def _mark_started(embedder: Any, query: bool) -> bool:
+    """Record that `embedder`'s loading (query or not) has begun; False when it had already.
+    An embedder that cannot be weakly referenced or hashed is not recorded (True)."""
+    with _instance_lock:
+        try:
+            begun = _started.setdefault(embedder, set())
+        except TypeError:
+            return True
+        if query in begun:
+            return False
+        begun.add(query)
+        return True
 
 
 def __getattr__(name: str) -> Any:
@@ -28,7 +44,7 @@ def __getattr__(name: str) -> Any:
         from cairn.embed.errors import EmbedderUnavailable
 
         return EmbedderUnavailable
-    if name in __all__ and name not in ("get_embedder", "preload", "shared_minilm", "start_loading"):
+    if name in __all__ and name not in ("get_embedder", "load_now", "preload", "shared_minilm", "start_loading"):
         from cairn.embed import minilm
 
         return getattr(minilm, name)
@@ -63,20 +79,29 @@ def shared_minilm() -> "Embedder":
     return _instance
 
 
+def _loader(embedder: Any, query: bool) -> tuple[Any, bool]:
+    """The method that starts `embedder`'s session (load_query for query=True when it has
+    one, else load) and whether that session exists already; (None, True) for an embedder
+    without such a method."""
+    if query and callable(getattr(embedder, "load_query", None)):
+        return embedder.load_query, getattr(embedder, "query_loaded", True)
+    return getattr(embedder, "load", None), getattr(embedder, "loaded", True)
+
+
 def start_loading(embedder: Any, query: bool = False) -> None:
     """Start `embedder.load()` (an onnxruntime session for the built-in model) on a
     background thread and return at once; with query=True `embedder.load_query()` instead,
     when it has one (the built-in model's one-thread session for single texts: a process
-    that will only embed queries). Nothing happens for an embedder without such a method
-    or one already loaded. Creating the session (~25-70 ms of CPU on this project's
+    that will only embed queries). Nothing happens for an embedder without such a method,
+    one already loaded, or one this function already started (a second thread would only
+    wait for the first). Creating the session (~25-70 ms of CPU on this project's
     2-core machine) runs outside the GIL, so it overlaps whatever Python work the caller
     does next (imports, opening the index, BM25) instead of following it. Errors are left
     for the first `embed()` to raise again."""
-    if query and callable(getattr(embedder, "load_query", None)):
-        load, done = embedder.load_query, getattr(embedder, "query_loaded", True)
-    else:
-        load, done = getattr(embedder, "load", None), getattr(embedder, "loaded", True)
+    load, done = _loader(embedder, query)
     if not callable(load) or done:
+        return
+    if not _mark_started(embedder, query):
         return
 
     def run() -> None:
@@ -87,6 +112,20 @@ def start_loading(embedder: Any, query: bool = False) -> None:
     # Not a daemon: a process that ends early (an error before the search) waits for the
     # session instead of tearing onnxruntime down under it (SIGABRT).
     threading.Thread(target=run, name="cairn-preload", daemon=False).start()
+
+
+def load_now(name: str = "minilm", query: bool = False) -> None:
+    """Load the embedder registered as `name` in this thread (`load_query` with query=True,
+    as `start_loading`), for a thread started before anything else knows it will embed
+    (cairn.interfaces.cli_start). Marks it started, so a later `start_loading` of the same
+    embedder does not start a second thread. Raises what `get_embedder` and loading raise
+    (InvalidInput for an unknown name, EmbedderUnavailable)."""
+    embedder = get_embedder(name)
+    load, done = _loader(embedder, query)
+    if not callable(load) or done:
+        return
+    _mark_started(embedder, query)
+    load()
 
 
 def preload(name: str = "minilm", query: bool = False) -> None:

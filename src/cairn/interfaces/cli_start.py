@@ -1,0 +1,113 @@
+"""What the `cairn` program reads from its command line before the command-line adapter is
+imported: the command's name, and whether it will embed a query (then the embedding model's
+onnxruntime session is started at once, on a background thread).
+
+Why: a cold `cairn search` (hybrid or semantic) spends most of its time importing and
+starting things. Creating the model session runs outside the GIL, so started first it
+overlaps typer's import and the building of the command, the service's import and the
+opening of the index, instead of being waited for when the query is embedded. Nothing here
+imports typer, the service or onnxruntime itself; only the `cairn` program (or
+`python -m cairn`) does this, never a process that imports `cairn.cli` as a library (tests,
+a plugin), since its command line is not Cairn's.
+
+The reading here is only a guess used to start work early: the argument parser still
+parses the command line, and every error is reported by the command itself.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+#: Global options (cli_common.main) that take a value.
+_VALUE_OPTIONS = ("--home",)
+
+
+def is_program(argv: list[str] | None = None) -> bool:
+    """True when this process is the `cairn` program: argv[0] is the console script
+    (`cairn`, `cairn.exe`) or cairn/__main__.py (`python -m cairn`)."""
+    arg0 = (sys.argv if argv is None else argv)[0] if (sys.argv if argv is None else argv) else ""
+    return Path(arg0).name in ("cairn", "cairn.exe") or arg0.endswith(("cairn/__main__.py",
+                                                                        "cairn\\__main__.py"))
+
+
+def command_name(args: list[str]) -> str | None:
+    """The command word of a command line without the program name (the first word after
+    the global options: `--home DIR` or `--home=DIR`, `-v`), or None when there is none."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in _VALUE_OPTIONS:
+            i += 2
+            continue
+        if a.startswith("-"):
+            i += 1
+            continue
+        return a
+    return None
+
+
+def option_value(args: list[str], name: str) -> str | None:
+    """The value given to option `name` (`--mode semantic` or `--mode=semantic`; the last one
+    wins, as for the parser), or None when the option is absent."""
+    value = None
+    for i, a in enumerate(args):
+        if a == name and i + 1 < len(args):
+            value = args[i + 1]
+        elif a.startswith(name + "="):
+            value = a[len(name) + 1:]
+    return value
+
+
+def home_option(args: list[str]) -> str | None:
+    """The `--home` given before the command, or None (then CAIRN_HOME or ~/.cairn, as
+    `cairn.config.load_settings` resolves it)."""
+    command = command_name(args)
+    head = args[:args.index(command)] if command is not None else args
+    return option_value(head, "--home")
+
+
+def embeds_query(args: list[str]) -> bool | None:
+    """Whether the command line runs a command that embeds text first: None when it does
+    not, True for `search` in hybrid or semantic mode (only queries: the one-thread query
+    session, see cairn.embed.start_loading), False for `ask` (it starts from a hybrid
+    search, and may embed more). `--help` anywhere means no."""
+    if "--help" in args:
+        return None
+    command = command_name(args)
+    if command == "search":
+        mode = option_value(args[args.index(command) + 1:], "--mode") or "hybrid"
+        return True if mode in ("hybrid", "semantic") else None
+    if command == "ask":
+        return False
+    return None
+
+
+def start_early(argv: list[str] | None = None) -> threading.Thread | None:
+    """In the `cairn` program, for a command that embeds a query (`embeds_query`), start
+    the home's embedder loading on a background thread and return the thread; otherwise
+    return None and do nothing. The thread reads the home's settings (for the `embedder`
+    name) and runs `cairn.embed.load_now`; any error there is left for the command to meet
+    and report (a bad config.toml, a missing model). Not a daemon thread, for the reason
+    given in cairn.embed.start_loading."""
+    argv = sys.argv if argv is None else argv
+    if not is_program(argv):
+        return None
+    args = argv[1:]
+    query = embeds_query(args)
+    if query is None:
+        return None
+    home = home_option(args)
+
+    def run() -> None:
+        try:
+            from cairn.config import load_settings
+            from cairn.embed import load_now
+            load_now(load_settings(home).embedder, query=query)
+        except Exception:  # the command reports it when it opens the service
+            pass
+
+    thread = threading.Thread(target=run, name="cairn-early-embed", daemon=False)
+    thread.start()
+    return thread
