@@ -271,3 +271,15 @@ def test_a_faq_answer_is_found_through_the_question_it_answers(app, tmp_path):
     assert ans.verdict == "pass", ans.problems
     assert "two and three bar" in ans.answer and "standpipes?" not in ans.answer
     assert ans.citations[0]["title"].startswith("Riverside allotments")
+
+
+def test_a_sentence_after_a_question_that_is_no_candidate_is_no_pair(real_embedder):
+    # "Not sure." follows a question but is too short to quote: no question-answer pair
+    # is scored (an empty list of pairs once went to the embedder)
+    from cairn.answer import extractive_draft
+    text = "Where is it? Not sure. The boiler service was on 3 May 2024."
+    hit = Hit(id="c1", note_id="n1", source_id="s1", title="boiler", path="b.md", source=None, snippet=text,
+              text=text, start=0, end=len(text), page=None, score=0.5, signals={"semantic": 0.6}, speaker=None)
+    draft = extractive_draft("When was the boiler service?", [Evidence(n=1, text=text, offset=0, hit=hit)],
+                             real_embedder)
+    assert draft == "The boiler service was on 3 May 2024. [1]"

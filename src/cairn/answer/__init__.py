@@ -187,8 +187,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     top = max(fused.values(), default=0.0)
     for (n, sent), c in zip(cands, cos):
         scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
-    if asked_before:  # an answer is also scored with the question it answers ("Q: ...? A: ...")
-        pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
+    # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
+    # after a question may not be a candidate (too short, filtered): then there is no pair
+    pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
+    if pairs:
         pvecs = embed_cached(embedder, [p[:1000] for _, p in pairs])
         for (i, pair), c in zip(pairs, pvecs @ vecs[0]):
             score, n, sent = scored[i]

@@ -118,9 +118,13 @@ def load_now(name: str = "minilm", query: bool = False) -> None:
     """Load the embedder registered as `name` in this thread (`load_query` with query=True,
     as `start_loading`), for a thread started before anything else knows it will embed
     (cairn.interfaces.cli_start). Marks it started, so a later `start_loading` of the same
-    embedder does not start a second thread. Raises what `get_embedder` and loading raise
-    (InvalidInput for an unknown name, EmbedderUnavailable)."""
-    embedder = get_embedder(name)
+    embedder does not start a second thread. The built-in name "minilm" is taken to be
+    `shared_minilm` without building the embedder table (that imports the plugin manager,
+    ~30 ms of a cold start the session would otherwise wait for); a third-party plugin that
+    replaces "minilm" then finds this session unused, and the service uses the plugin's.
+    Raises what `get_embedder` and loading raise (InvalidInput for an unknown name,
+    EmbedderUnavailable)."""
+    embedder = shared_minilm() if name == "minilm" else get_embedder(name)
     load, done = _loader(embedder, query)
     if not callable(load) or done:
         return

@@ -334,6 +334,10 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
         else:
             kw_result = _keyword_channel(conn, query, n_cand, allowed)
     sem: list[tuple[int, float]] = []
+    if mode == "hybrid":
+        # Needed after the fusion; imported now because a cold process would otherwise
+        # wait here idle for the model session that embeds the query (cli_start).
+        from cairn.graph import signal as graph_signal
     if mode in ("hybrid", "semantic"):
         try:
             from cairn.embed.cache import embed_query
@@ -413,7 +417,6 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
 
     extra_signals: dict[int, dict[str, float]] = {}
     if mode == "hybrid":
-        from cairn.graph import signal as graph_signal
         extra_signals = graph_signal.apply(conn, query, fused, rows, allowed, s,
                                            lambda ids: keyword.chunk_details(conn, ids))
         cand_ids = list(fused)
