@@ -421,3 +421,26 @@ def test_pg_bulk_load_ranks_and_indexes_as_ordinary_writes(backend, pg_server):
             assert rows(pg) == rows(backend)
     finally:
         pg.close()
+
+
+def test_pg_bulk_load_refuses_a_worker_count_out_of_range_and_changes_nothing(pg_server):
+    """bulk_load(workers=...) outside 0-8 raises ValueError naming the bound before it drops
+    an index or sets bulk mode: the loaded rows, the indexes and search stay as they were."""
+    from cairn.store.postgres import PostgresBackend
+    from cairn.store.postgres.bulk import bulk_load
+    pg = PostgresBackend(pg_server.fresh_url())
+    try:
+        _bulk_corpus_by_bulk_load(pg)
+        before = pg.notes.counts()
+        for bad in (-1, 9):
+            with pytest.raises(ValueError, match="workers must be 0-8, got " + str(bad)):
+                with pg.session.transaction() as conn, bulk_load(conn, workers=bad):
+                    raise AssertionError("the block must not run")
+        assert pg.notes.counts() == before
+        from cairn.store.postgres.schema import BULK_INDEXES
+        with pg.session.connection() as conn:
+            names = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes")}
+        assert set(BULK_INDEXES) <= names  # nothing dropped
+        assert [c for c, _ in pg.keywords.bm25(build_match_query("flour"), W, 10)]
+    finally:
+        pg.close()
