@@ -283,7 +283,8 @@ class Embedder:
     def load_query(self) -> "Embedder":
         """Create the session a single text (a query) runs on, with QUERY_THREADS intra-op
         threads, unless a session exists already (then single texts use it). Idempotent;
-        returns self; raises EmbedderUnavailable like :meth:`load`.
+        returns self; raises EmbedderUnavailable like :meth:`load`. Also reads the word-piece
+        vocabulary single plain texts are tokenized with (see `_encode`).
 
         Why one thread: a hybrid search embeds its query while its BM25 thread runs, so a
         second onnxruntime thread only competes for the other core; and a one-text run is
@@ -296,6 +297,11 @@ class Embedder:
                 self._query_session = self._new_session(min(QUERY_THREADS, self.threads))
                 if self.threads <= QUERY_THREADS:
                     self._session = self._query_session
+            if self._tokenizer is None and self._wordpiece is None:
+                # the query's word pieces (_encode) too: ~10-15 ms a cold search's
+                # preload thread can spend instead of the search itself
+                from cairn.embed.wordpiece import WordPiece
+                self._wordpiece = WordPiece.from_model_dir(self.model_dir) or False
             return self
 
     def _new_session(self, threads: int) -> Any:

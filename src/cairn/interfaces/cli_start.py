@@ -87,10 +87,16 @@ def embeds_query(args: list[str]) -> bool | None:
 def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     """In the `cairn` program, for a command that embeds a query (`embeds_query`), start
     the home's embedder loading on a background thread and return the thread; otherwise
-    return None and do nothing. The thread reads the home's settings (for the `embedder`
-    name) and runs `cairn.embed.load_now`; any error there is left for the command to meet
-    and report (a bad config.toml, a missing model). Not a daemon thread, for the reason
-    given in cairn.embed.start_loading."""
+    return None and do nothing.
+
+    The home's settings are read here (for the `embedder` name; a bad config.toml is left
+    for the command to report). For the built-in model, numpy and onnxruntime are imported
+    here too, before the thread starts: importing holds the GIL, so in the thread it would
+    share the interpreter with the command line's own imports and push back the session's
+    creation, the part that runs outside the GIL and so overlaps the rest of the start-up.
+    The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
+    and report (a missing model). Not a daemon thread, for the reason given in
+    cairn.embed.start_loading."""
     argv = sys.argv if argv is None else argv
     if not is_program(argv):
         return None
@@ -98,14 +104,23 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     query = embeds_query(args)
     if query is None:
         return None
-    home = home_option(args)
+    try:
+        from cairn.config import load_settings
+        name = load_settings(home_option(args)).embedder
+    except Exception:  # ConfigError, an unreadable home: the command reports it
+        return None
+    if name == "minilm":
+        try:
+            import numpy  # noqa: F401
+            import onnxruntime  # noqa: F401
+        except ImportError:  # reported by the embedder when the query is embedded
+            return None
 
     def run() -> None:
         try:
-            from cairn.config import load_settings
             from cairn.embed import load_now
-            load_now(load_settings(home).embedder, query=query)
-        except Exception:  # the command reports it when it opens the service
+            load_now(name, query=query)
+        except Exception:  # the command reports it when it embeds
             pass
 
     thread = threading.Thread(target=run, name="cairn-early-embed", daemon=False)
