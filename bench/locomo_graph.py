@@ -45,7 +45,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run_dir", type=Path, help="a bench/out/locomo-run-* folder of `locomo.py --keep`")
     ap.add_argument("--tune", default="conv-26,conv-30", help="conversations to tune on (the rest are held out)")
-    ap.add_argument("--points", default="", help='grid points "w,hop1,hop2,context[,speaker];..." (default: GRID); '
+    ap.add_argument("--points", default="", help='grid points "w,hop1,hop2,context[,speaker[,time]];..." (default: GRID); '
                     "the first is the baseline")
     ap.add_argument("--signal", action="append", default=[], metavar="NAME=VALUE",
                     help="set a constant of cairn.graph.signal for the whole run (e.g. CONTEXT_SPAN=2)")
@@ -75,7 +75,8 @@ def main(argv=None) -> int:
             base = app.settings.search
             for g in grid:
                 s = replace(base, graph_weight=g[0], graph_hop1=g[1], graph_hop2=g[2], context_weight=g[3],
-                            speaker_weight=g[4] if len(g) > 4 else base.speaker_weight)
+                            speaker_weight=g[4] if len(g) > 4 else base.speaker_weight,
+                            time_weight=g[5] if len(g) > 5 else base.time_weight)
                 per.setdefault(g, {"tune": [], "held": []})["tune" if sid in tune else "held"].extend(
                     hits_at(app, questions, s))
         print(f"{sid}: {len(questions)} questions, {time.perf_counter() - t0:.0f} s", flush=True)
@@ -83,7 +84,8 @@ def main(argv=None) -> int:
     for g, r in per.items():
         t, h = r["tune"], r["held"]
         rows.append([f"graph={g[0]} hop1={g[1]} hop2={g[2]} context={g[3]}"
-                     + (f" speaker={g[4]}" if len(g) > 4 else ""), f"{sum(t) / max(1, len(t)):.3f}",
+                     + (f" speaker={g[4]}" if len(g) > 4 else "") + (f" time={g[5]}" if len(g) > 5 else ""),
+                     f"{sum(t) / max(1, len(t)):.3f}",
                      f"{sum(h) / max(1, len(h)):.3f}", f"{sum(t + h) / max(1, len(t + h)):.3f}"])
     header(f"LoCoMo hybrid hit@10: tune on {sorted(tune)}, held out the rest")
     print(table(["graph setting", "tune", "held out", "all"], rows))

@@ -24,8 +24,14 @@ speaker (conversations): when the question names a participant of the candidate 
 messages ("what did Ana say about the trip?"; the first one named when it names several),
 the messages that participant wrote score 1.0, the others 0 (`query_speaker`).
 
+time (dates named in the query): when the question names a calendar date ("on 7 July,
+2023", "in July 2022", "in 2023"; search/dates.py), a unit scores exp(-d / TIME_TAU), d the
+days between its time (a message's event time, else its note's) and the nearest date named
+(0 inside it); units with no readable time score 0, and no unit scores when the query
+names no date.
+
 Fused score (hybrid mode) = (fused + w_g * graph + w_s * source + w_c * context + w_p *
-speaker) / (1 + w_g + w_s + w_c + w_p), so it stays in [0, 1].
+speaker + w_t * time) / (1 + w_g + w_s + w_c + w_p + w_t), so it stays in [0, 1].
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import sqlite3
 import weakref
 
 from cairn import names as E  # normalise, _COMMON: not the memory layer (cold start)
+from cairn.search import dates as D
 from cairn.store import db
 from cairn.store import graph as G
 
@@ -48,6 +55,7 @@ MAX_GRAM = 4
 CONTEXT_TOP = 20
 CONTEXT_SPAN = 2  # messages on each side that inherit a candidate's score (tuned: bench/README.md)
 CONTEXT_DECAY = 0.5  # per message further away than the next one
+TIME_TAU = 2.0  # days: how fast the time signal falls outside a date the query names (tuned: bench/README.md)
 # How much an edge is trusted, by the method that made it: links and metadata the person
 # wrote are explicit; spaCy's names are guesses; a chat's speaker is in every message.
 TRUST = {"wikilink": 1.0, "frontmatter": 1.0, "title": 1.0, "tag": 0.8, "ner": 0.5, "speaker": 0.2}
@@ -180,11 +188,13 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
           settings, fetch_rows) -> dict[int, dict[str, float]]:
     """Add the graph, source and context signals to `fused` (chunk id -> score, changed in
     place) and the candidates only they reach (rows fetched with `fetch_rows(ids)` into
-    `rows`). Returns {chunk_id: {"graph": g, "source": s, "context": x}} per candidate."""
+    `rows`). Returns {chunk_id: {"graph": g, "source": s, "context": x, "speaker": p, "time": t}}
+    per candidate."""
     wg, ws = settings.graph_weight, settings.source_weight
     wc = getattr(settings, "context_weight", 0.0)
     wp = getattr(settings, "speaker_weight", 0.0)
-    if wg <= 0 and ws <= 0 and wc <= 0 and wp <= 0:
+    wt = getattr(settings, "time_weight", 0.0)
+    if wg <= 0 and ws <= 0 and wc <= 0 and wp <= 0 and wt <= 0:
         return {}
     order = sorted((c for c in fused if c in rows), key=lambda c: -fused[c])
     base = {c: fused[c] for c in order}
@@ -215,6 +225,9 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
     src = note_sources(conn, {rows[c]["note_id"] for c in fused if c in rows}) if ws > 0 else {}
     who = query_speaker(query, [rows[c]["speaker"] for c in fused if c in rows and rows[c]["speaker"]]) \
         if wp > 0 else None
+    windows = D.query_dates(query) if wt > 0 else []
+    if not windows:
+        wt = 0.0  # a query naming no date: scores as without the signal
     out: dict[int, dict[str, float]] = {}
     for c in list(fused):
         if c not in rows:
@@ -223,6 +236,8 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
         s = src.get(rows[c]["note_id"], 0.0)
         x = context.get(c, 0.0)
         p = 1.0 if who is not None and rows[c]["speaker"] == who else 0.0
-        fused[c] = (fused[c] + wg * g + ws * s + wc * x + wp * p) / (1 + wg + ws + wc + wp)
-        out[c] = {"graph": g, "source": s, "context": x, "speaker": p}
+        day = D.day_of(rows[c]["t"]) if windows else None
+        t = D.date_nearness(day, windows, TIME_TAU) if day is not None else 0.0
+        fused[c] = (fused[c] + wg * g + ws * s + wc * x + wp * p + wt * t) / (1 + wg + ws + wc + wp + wt)
+        out[c] = {"graph": g, "source": s, "context": x, "speaker": p, "time": t}
     return out
