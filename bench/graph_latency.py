@@ -9,11 +9,17 @@ The home is a copy of bench/out/scifact-home padded to ~--pad-target chunks by
 ingest_speed.pad_index (copies of the SciFact notes, chunks, keyword rows and vectors), and
 here also the entity mentions of each copy (so an entity is mentioned ~N times as often,
 as in a real home of that size; co-occurrence counts are left as imported). Queries:
---queries SciFact train queries. Each query runs twice in turn, once with the signals off
+--queries SciFact train queries. Each query runs twice in turn (which variant goes first
+alternates from query to query), once with the signals off
 (`graph_weight = source_weight = context_weight = 0`: the ranking path of main before the
 graph) and once with the defaults, after one warm-up query of each; p50 / p95 of both and the
 ratio of the p50s are printed. Wall times on a shared machine: only the ratio means much.
 The padded copy is removed at the end.
+
+`--compare time` instead runs the defaults with `time_weight = 0` ("off") and with the
+defaults ("on"), and `--dated PHRASE` appends PHRASE (e.g. " in 2026") to every query in
+both variants, so the time signal's own cost (reading the dates of the query, the date of
+every candidate) is what differs.
 """
 
 from __future__ import annotations
@@ -53,6 +59,9 @@ def main(argv=None) -> int:
     ap.add_argument("--pad-target", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--source", type=Path, default=OUT / "scifact-home", help="home to pad (default scifact-home)")
+    ap.add_argument("--compare", choices=("signals", "time"), default="signals",
+                    help="off = graph/source/context signals 0 (signals) or time_weight 0 (time)")
+    ap.add_argument("--dated", default="", help="text appended to every query (e.g. ' in 2026')")
     args = ap.parse_args(argv)
     from cairn.service import Cairn
     src = args.source / "index.db"
@@ -66,16 +75,18 @@ def main(argv=None) -> int:
         mentions = pad_mentions(home / "index.db")
         print(f"padded {home}: {info['chunks']} chunks, {info['vectors']} vectors, {mentions} mentions "
               f"({info['seconds']:.0f} s)", flush=True)
-        qs = scifact_queries(args.queries)
+        qs = [q + args.dated for q in scifact_queries(args.queries)]
         with Cairn(home) as app:
             base = app.settings.search
-            off = replace(base, graph_weight=0.0, source_weight=0.0, context_weight=0.0)
+            off = (replace(base, time_weight=0.0) if args.compare == "time"
+                   else replace(base, graph_weight=0.0, source_weight=0.0, context_weight=0.0))
             times = {"off": [], "on": []}
             for name, s in (("off", off), ("on", base)):
                 app.settings.search = s
                 app.search(qs[0], k=10)  # warm-up: vectors loaded, spaCy-free path
-            for q in qs:
-                for name, s in (("off", off), ("on", base)):
+            for i, q in enumerate(qs):
+                pair = (("off", off), ("on", base))
+                for name, s in (pair if i % 2 == 0 else pair[::-1]):  # each variant first half the time
                     app.settings.search = s
                     t0 = time.perf_counter()
                     app.search(q, k=10)

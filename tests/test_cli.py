@@ -54,7 +54,7 @@ def test_search_json_fields_and_source_ids(chat_home):
     assert hits[0]["event_time"] == "2023-05-08T13:57:00"  # the message's own time, not import time
     for key in ("id", "source_id", "title", "path", "source", "snippet", "start", "end", "page", "score", "signals"):
         assert key in hits[0]
-    assert set(hits[0]["signals"]) == {"keyword", "semantic", "recency", "graph", "source", "context", "speaker"}
+    assert set(hits[0]["signals"]) == {"keyword", "semantic", "recency", "graph", "source", "context", "speaker", "time"}
 
 
 def test_chat_messages_are_separate_units(chat_home):

@@ -114,7 +114,7 @@ def test_hybrid_hits_carry_signals_and_fields(b09):
     res = b09.search("which ubuntu version is on the NAS")
     h = res.hits[0]
     assert h.title == "Home lab notes"
-    assert set(h.signals) == {"keyword", "semantic", "recency", "graph", "source", "context", "speaker"}
+    assert set(h.signals) == {"keyword", "semantic", "recency", "graph", "source", "context", "speaker", "time"}
     assert all(0.0 <= v <= 1.0 for v in h.signals.values())
     assert 0 < h.score <= 1.0
     j = h.to_json()
