@@ -34,7 +34,7 @@ class SearchSettings:
     source_weight: float = 0.25
     context_weight: float = 0.6  # neighbour context of chat messages (graph/signal.py)
     speaker_weight: float = 0.4  # messages by the participant the question names (graph/signal.py)
-    time_weight: float = 1.0  # units dated near a date the question names (graph/signal.py, search/dates.py; tuned on LoCoMo)
+    time_weight: float = 0.8  # units dated near a date the question names (graph/signal.py, search/dates.py; tuned on LoCoMo)
 
 
 @dataclass
