@@ -206,7 +206,7 @@ def _hits_table(hits):
     table.add_column("title / snippet", ratio=3, overflow="fold")
     table.add_column("where", ratio=1, min_width=12, overflow="fold")  # a path wraps, never "notes/d…"
     table.add_column("score", justify="right", width=6)
-    table.add_column("kw / sem / rec / graph / src / ctx / spk / time", width=46)
+    table.add_column("kw / sem / rec / graph / src / ctx / spk / time", width=54)
     for i, h in enumerate(hits, 1):
         where = h.path + (f" p.{h.page}" if h.page else "") + (f" #{h.source_id}" if h.source_id else "")
         s = h.signals
