@@ -10,15 +10,16 @@ a date the query names.
 phrase: "last week" has no anchor in a query):
 
 - a day: "7 July 2023", "7th of July, 2023", "July 7, 2023", "Jul 7th 2023", "2023-07-07";
-- a month: "July 2023", "July, 2023", "2023-07";
-- a year, after "in" / "during" / "since" / "of" / "throughout": "in 2023";
+- a month: "July 2023", "July, 2023", "July of 2023", "2023-07";
+- a year, after "in" / "during" / "since" / "throughout": "in 2023";
 - a month with no year after "in" / "during" / "early" / "late" / "mid" / "since" / "of":
   "in July" (that month of any year; "may" only capitalised, "May", so that "you may"
   is not a month).
 
 Each becomes a `DateWindow` (first and last day, inclusive; `year` None for a month of
-any year). Numbers that are not dates ("2,000 people", "in 300 days", "room 2023") are
-not read as years: a bare year needs one of the prepositions above and 1900-2099.
+any year). Numbers that are not dates ("2,000 people", "out of 2000 people", "in 300 days",
+"room 2023") are not read as years: a bare year needs one of the prepositions above and
+1900-2099.
 
 `date_nearness(day, windows, tau)` = max over the windows of exp(-d / tau), d the days
 between `day` and the window (0 inside it); tau = 0 means 1 inside, 0 outside. Units:
@@ -48,10 +49,10 @@ _DAY_MONTH_YEAR = re.compile(r"(?<![\w-])" + _DAY.format("d") + r"\s+(?:of\s+)?"
                              + r",?\s+" + _YEAR.format("y") + r"(?!\w)", re.IGNORECASE)
 _MONTH_DAY_YEAR = re.compile(r"(?<![\w-])" + _MONTH.format("m") + r"\s+" + _DAY.format("d") + r",?\s+"
                              + _YEAR.format("y") + r"(?!\w)", re.IGNORECASE)
-_MONTH_YEAR = re.compile(r"(?<![\w-])" + _MONTH.format("m") + r",?\s+" + _YEAR.format("y") + r"(?![\w-])",
-                         re.IGNORECASE)
+_MONTH_YEAR = re.compile(r"(?<![\w-])" + _MONTH.format("m") + r",?\s+(?:of\s+)?" + _YEAR.format("y")
+                         + r"(?![\w-])", re.IGNORECASE)
 _ISO = re.compile(r"(?<![\w-])" + _YEAR.format("y") + r"-(?P<m>[01]\d)(?:-(?P<d>[0-3]\d))?(?![\w-])")
-_YEAR_ALONE = re.compile(r"\b(?:in|during|since|of|throughout)\s+" + _YEAR.format("y") + r"(?![\w-])",
+_YEAR_ALONE = re.compile(r"\b(?:in|during|since|throughout)\s+" + _YEAR.format("y") + r"(?![\w-])",
                          re.IGNORECASE)
 _MONTH_ALONE = re.compile(r"\b(?:in|during|early|late|mid|since|of)[\s-]+(?:(?:early|late|mid)[\s-]+)?"
                           + _MONTH.format("m") + r"(?![\w-])", re.IGNORECASE)
