@@ -206,13 +206,13 @@ def _hits_table(hits):
     table.add_column("title / snippet", ratio=3, overflow="fold")
     table.add_column("where", ratio=1, min_width=12, overflow="fold")  # a path wraps, never "notes/d…"
     table.add_column("score", justify="right", width=6)
-    table.add_column("kw / sem / rec / graph / src / ctx / spk / time", width=54)
+    table.add_column("kw/sem/rec/graph/src/ctx/spk/time", width=39)  # 8 x "0.00" and "/": the title keeps its room
     for i, h in enumerate(hits, 1):
         where = h.path + (f" p.{h.page}" if h.page else "") + (f" #{h.source_id}" if h.source_id else "")
         s = h.signals
         table.add_row(str(i), f"[bold]{escape(h.title)}[/bold]\n{escape(h.snippet)}", escape(where),
                       f"{h.score:.3f}",
-                      " / ".join(f"{s.get(n, 0):.2f}" for n in ("keyword", "semantic", "recency", "graph",
+                      "/".join(f"{s.get(n, 0):.2f}" for n in ("keyword", "semantic", "recency", "graph",
                                                                  "source", "context", "speaker", "time")))
     return table
 
