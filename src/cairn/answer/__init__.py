@@ -34,7 +34,7 @@ from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans, gives_reason, is_caption
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import topic_reason, unsupported_turn
+from cairn.answer.topic import topic_reason, turn_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -85,10 +85,9 @@ REPLY_WEIGHT = 0.5
 # ("Oops, sorry 'bout the accident!" after "My son got into an accident") is not quoted as
 # about them (answerability.echoes_other). False: quoted as before (for measuring the rule).
 ECHO = True
-# A "when" question whose candidate sentences include some that state a time ("Last Fri I
-# took my kids to a pottery workshop") and clear SENTENCE_FLOOR is answered from those: a
-# chat message's own date qualifies any of its sentences, but one that says when answers
-# "when" (as a sentence giving a reason answers "why"). False: off (for measuring the rule).
+# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last
+# Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
+# but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
 TIME_STATED = True
 
 
@@ -407,33 +406,24 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in hits if h.id in cited]))
     else:
         flipped = None
-    cited_notes = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
-    if (not flipped and check_answerability and not ans.abstained and not hypothetical
-            and cited_notes and all(h.speaker is None for h in cited_notes)):
-        # the cited notes must say something about what is asked, not only name the subject
-        # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom), and be
-        # about the kind of thing asked ("house insurance" answered with the car's); chat
-        # messages are left to the person check, measured there (answer/topic.py)
-        reason = topic_reason(question, subject, cited_notes, embedder)
-        if reason:
-            return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                          problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
-                          fallback=ans.fallback, evidence=ans.evidence, answerability=info,
-                          pointers=pointers(all_hits))
-    cited_chat = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations} and h.speaker]
-    if (not flipped and check_answerability and not ans.abstained and not hypothetical and info is not None
-            and cited_chat and len(cited_chat) == len(ans.citations)):
-        # a person-checked answer from chat messages: the messages quoted, read with the turn
-        # each replies to, must support one of the question's key terms (answer/topic.py)
-        missing = unsupported_turn(focus or question, [h.text + "\n" + (replies or {}).get(h.id, "")
-                                                       for h in cited_chat], embedder)
-        if missing:
-            reason = (f"the messages that would answer never mention "
-                      + ", ".join(f"'{t}'" for t in missing))
-            return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                          problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
-                          fallback=ans.fallback, evidence=ans.evidence, answerability=info,
-                          pointers=pointers(all_hits))
+    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
+    reason = None
+    if not flipped and check_answerability and not ans.abstained and not hypothetical and cited:
+        if all(h.speaker is None for h in cited):
+            # the cited notes must say something about what is asked, not only name the subject
+            # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom), and be
+            # about the kind of thing asked ("house insurance" answered with the car's); chat
+            # messages are left to the person check, measured there (answer/topic.py)
+            reason = topic_reason(question, subject, cited, embedder)
+        elif info is not None and all(h.speaker for h in cited):
+            # a person-checked answer from chat messages: the messages quoted, read with the
+            # turn each replies to, must support one of the question's key terms (topic.py)
+            reason = turn_reason(focus or question, cited, replies or {}, embedder)
+    if reason:
+        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
+                      problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
+                      fallback=ans.fallback, evidence=ans.evidence, answerability=info,
+                      pointers=pointers(all_hits))
     if flipped:
         reason = f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'"
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",

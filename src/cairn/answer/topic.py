@@ -118,6 +118,16 @@ def unsupported_turn(topic: str, messages: list[str], embedder) -> list[str] | N
     return unsupported_topic(topic, " ".join(messages), embedder)
 
 
+def turn_reason(topic: str, messages: list[Hit], replies: dict[str, str], embedder) -> str | None:
+    """Why the quoted chat `messages` do not answer `topic` (the question without the
+    person's name), or None: `unsupported_turn` over each message's text joined with the
+    turn it replies to (`replies`: {hit id: that message's text}, store.graph.replied_to)."""
+    missing = unsupported_turn(topic, [h.text + "\n" + replies.get(h.id, "") for h in messages], embedder)
+    if not missing:
+        return None
+    return "the messages that would answer never mention " + ", ".join(f"'{t}'" for t in missing)
+
+
 def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
     """True when none of `passages` ((title, text) pairs of the cited notes) holds a word of
     `subject` (a name, e.g. "Tom Weber": "Tom" or "Weber" as a whole word, any case)."""
