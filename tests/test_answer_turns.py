@@ -100,3 +100,10 @@ def test_the_turn_a_message_replies_to_counts_as_support(real_embedder):
     assert unsupported_turn(question, [reply + "\n" + asked], real_embedder) is None
     # a lone key term is never enough to decline
     assert unsupported_turn("What is his job?", ["I fix bikes all day."], real_embedder) is None
+
+
+def test_empty_input_is_no_reason(real_embedder):
+    assert echoes_other("", "", set()) is False
+    assert echoes_other("Sorry about the accident!", "", key_terms("the accident")) is False
+    assert unsupported_turn("", [], real_embedder) is None
+    assert unsupported_turn("What did see in his neighbourhood during his walk?", [], real_embedder) is None
