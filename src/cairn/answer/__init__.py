@@ -12,7 +12,9 @@ and no hit is close in meaning: declined naming them, with the nearest notes as 
 question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
 the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
-about a named subject whose cited notes support none of its key terms abstains) -> reply. A hypothetical question ("Would
+about a named subject whose cited notes support none of its key terms abstains; for a
+question about a chat participant, the quoted messages, each read with the turn it replies
+to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> reply. A hypothetical question ("Would
 Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
 it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
@@ -32,7 +34,7 @@ from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans, gives_reason, is_caption
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import topic_reason
+from cairn.answer.topic import topic_reason, turn_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -79,6 +81,14 @@ ONE_PASSAGE = True
 # message before it, by someone else). Ranking only, like HIT_PRIOR. 0.5: half a sentence's
 # weight, a round value (0.3 and 0.5 measured alike; bench/README.md).
 REPLY_WEIGHT = 0.5
+# A sentence of the named person's that only comments on what the other speaker just said
+# ("Oops, sorry 'bout the accident!" after "My son got into an accident") is not quoted as
+# about them (answerability.echoes_other). False: quoted as before (for measuring the rule).
+ECHO = True
+# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last
+# Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
+# but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
+TIME_STATED = True
 
 
 @dataclass
@@ -221,6 +231,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         causal = [x for x in scored if gives_reason(x[2]) and x[0] >= SENTENCE_FLOOR]
         if causal:
             scored = causal
+    if kind == "time" and TIME_STATED:
+        stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
+        if stated:
+            scored = stated
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
         return x[0] + prior + REPLY_WEIGHT * asked.get(x[1], 0.0)
@@ -375,8 +389,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
         if check.person is not None:
             # quote only sentences about the person, not every sentence of a message holding one
-            about = _about_person(check.person, speakers)
             focus = answerability.strip_people(question, [check.person]) or None
+            about = _about_person(check.person, speakers, replies, answerability.key_terms(focus or ""))
         # notes: never quote a sentence about someone else; score without the name
         subject = info["person"] if info else question_subject(question)
         if subject:
@@ -392,19 +406,24 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in hits if h.id in cited]))
     else:
         flipped = None
-    cited_notes = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
-    if (not flipped and check_answerability and not ans.abstained and not hypothetical
-            and cited_notes and all(h.speaker is None for h in cited_notes)):
-        # the cited notes must say something about what is asked, not only name the subject
-        # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom), and be
-        # about the kind of thing asked ("house insurance" answered with the car's); chat
-        # messages are left to the person check, measured there (answer/topic.py)
-        reason = topic_reason(question, subject, cited_notes, embedder)
-        if reason:
-            return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                          problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
-                          fallback=ans.fallback, evidence=ans.evidence, answerability=info,
-                          pointers=pointers(all_hits))
+    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
+    reason = None
+    if not flipped and check_answerability and not ans.abstained and not hypothetical and cited:
+        if all(h.speaker is None for h in cited):
+            # the cited notes must say something about what is asked, not only name the subject
+            # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom), and be
+            # about the kind of thing asked ("house insurance" answered with the car's); chat
+            # messages are left to the person check, measured there (answer/topic.py)
+            reason = topic_reason(question, subject, cited, embedder)
+        elif info is not None and all(h.speaker for h in cited):
+            # a person-checked answer from chat messages: the messages quoted, read with the
+            # turn each replies to, must support one of the question's key terms (topic.py)
+            reason = turn_reason(focus or question, cited, replies or {}, embedder)
+    if reason:
+        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
+                      problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
+                      fallback=ans.fallback, evidence=ans.evidence, answerability=info,
+                      pointers=pointers(all_hits))
     if flipped:
         reason = f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'"
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
@@ -428,12 +447,20 @@ def _both(first, second):
     return lambda hit, sentence: first(hit, sentence) and second(hit, sentence)
 
 
-def _about_person(person: str, speakers: list[str]):
+def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
+                  keys: set[str] = frozenset()):
     """`(hit, sentence) -> bool`: is the sentence about `person` (or from a note)?
-    speakers: the chat's participants (for `answerability.sentence_subject`)."""
+    speakers: the chat's participants (for `answerability.sentence_subject`). With
+    `replies` ({hit id: the message it replies to}) and `keys` (the question's stemmed key
+    terms), a sentence of `person`'s that comments on the other speaker's turn
+    (`answerability.echoes_other`) is not about them (when ECHO is on)."""
 
     def about(hit: Hit, sentence: str) -> bool:
-        return answerability.sentence_subject(sentence, hit.speaker, person, speakers) in (None, person)
+        if answerability.sentence_subject(sentence, hit.speaker, person, speakers) not in (None, person):
+            return False
+        replied = (replies or {}).get(hit.id)
+        return not (ECHO and replied and hit.speaker == person
+                    and answerability.echoes_other(sentence, replied, keys))
     return about
 
 

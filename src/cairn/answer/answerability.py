@@ -17,7 +17,13 @@ read from who wrote it and how:
   (measured on LoCoMo, bench/README.md);
 - and so is a sentence without a first-person word that opens as a reaction to what the
   other person said ("Congrats on those deals!", "That sounds fun", "Wow, what a view":
-  `REACTIONS`).
+  `REACTIONS`);
+- and, when the answer quotes a sentence of P's, so is one in neither person that repeats a
+  key term of the question which the message it replies to (by someone else) said in the
+  first person ("Oops, sorry 'bout the accident!" after "My son got into an accident":
+  `echoes_other`). Only the answer's own choice of sentences reads it so
+  (answer/__init__.py); the rules below do not (measured on LoCoMo: more wrong declines than
+  right ones on the held-out half, bench/README.md).
 
 Notes (hits without a speaker) have no subject: they count as about anyone, so the person
 check never fires on them and questions over notes are unaffected. A question that names
@@ -179,6 +185,29 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
             or (REACTIONS and _REACTION.search(sentence))):
         return person if speaker != person else ADDRESSEE
     return speaker
+
+
+def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
+    """True when `sentence` comments on the turn it replies to rather than stating something
+    of its writer: it has neither a first- nor a second-person word, and one of the
+    question's key terms `keys` (stemmed, `key_terms`) that it holds is also held by a
+    first-person sentence of `replied` (the message before it, by someone else:
+    store.graph.replied_to). "Oops, sorry 'bout the accident!" after "My son got into an
+    accident" is about the other speaker's accident; "Pottery's a great way to relax, so it
+    must have been tough taking a break" after "I'm taking a break from pottery" is about
+    their break. The person check reads such a sentence as not about its writer
+    (answer/__init__.py, `_about_person`); measured on LoCoMo, bench/README.md (2026-12-02,
+    branch ans13)."""
+    if _FIRST.search(sentence) or _SECOND.search(sentence):
+        return False
+    shared = {stem(t) for t in content_terms(sentence)} & keys
+    if not shared:
+        return False
+    for s, e in sentences(replied):
+        prev = replied[s:e]
+        if _FIRST.search(prev) and shared & {stem(t) for t in content_terms(prev)}:
+            return True
+    return False
 
 
 def key_terms(question: str) -> set[str]:

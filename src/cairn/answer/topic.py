@@ -24,6 +24,8 @@ The other half of the same rule (`subject_absent`): the cited notes must name th
 in their text or their title ("What does Tomasz think of the sourdough?" is not answered by a
 sourdough note that never names Tomasz; a note titled "Jonas Weber" answers for Jonas
 although its sentence says "He is a pastry chef").
+For answers quoted from chat messages, `unsupported_turn` applies the same test to the
+cited messages read with the turn each replies to, for questions of two or more key terms.
 The third part looks at any question answered from notes (`other_kind`): when the question
 names a thing by two words ("house insurance", "bicycle tyre": a key word directly before
 another, both lower-case) and the cited notes support the second but not the first, they are
@@ -92,6 +94,38 @@ def unsupported_topic(topic: str, evidence: str, embedder) -> list[str] | None:
     if supported_terms(terms, evidence, embedder):
         return None
     return terms
+
+
+# A lone key term is often a category the message does not name ("What is Tom's job?"
+# answered by "I'm a carpenter"): chat answers need two or more (as answerability's rule 3).
+TURN_MIN_TERMS = 2
+
+
+def unsupported_turn(topic: str, messages: list[str], embedder) -> list[str] | None:
+    """For an answer quoted from chat messages: the key terms of `topic` (the question
+    without the person's name) when there are at least TURN_MIN_TERMS and none of them is
+    supported (`supported_terms`) by `messages` (the cited messages, each with the turn it
+    replies to: a reply "It taught me patience" answers "What did you learn from the book?"
+    without the question's words); otherwise None. The message quoted then answers some other
+    question: "What did Melanie find in her neighbourhood during her walk?" answered with
+    "I took my kids to a park yesterday". Measured on LoCoMo (bench/README.md, 2026-12-02,
+    branch ans13): declined 2 unanswerable questions for 1 answerable one on the tuning half,
+    4 for 2 on the held-out half."""
+    keys = key_terms(topic)
+    terms = [t for t in dict.fromkeys(content_terms(topic)) if stem(t) in keys and not t.isdigit() and t not in FUNCTION_WORDS]
+    if len(terms) < TURN_MIN_TERMS:
+        return None
+    return unsupported_topic(topic, " ".join(messages), embedder)
+
+
+def turn_reason(topic: str, messages: list[Hit], replies: dict[str, str], embedder) -> str | None:
+    """Why the quoted chat `messages` do not answer `topic` (the question without the
+    person's name), or None: `unsupported_turn` over each message's text joined with the
+    turn it replies to (`replies`: {hit id: that message's text}, store.graph.replied_to)."""
+    missing = unsupported_turn(topic, [h.text + "\n" + replies.get(h.id, "") for h in messages], embedder)
+    if not missing:
+        return None
+    return "the messages that would answer never mention " + ", ".join(f"'{t}'" for t in missing)
 
 
 def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
