@@ -95,7 +95,8 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     share the interpreter with the command line's own imports and push back the session's
     creation, the part that runs outside the GIL and so overlaps the rest of the start-up.
     The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
-    and report (a missing model). Not a daemon thread, for the reason given in
+    and report (a missing model). A second thread reads the home's vector matrix ahead
+    (`cairn.store.matrix_cache.prefetch`). Not a daemon thread, for the reason given in
     cairn.embed.start_loading."""
     argv = sys.argv if argv is None else argv
     if not is_program(argv):
@@ -106,7 +107,8 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
         return None
     try:
         from cairn.config import load_settings
-        name = load_settings(home_option(args)).embedder
+        settings = load_settings(home_option(args))
+        name = settings.embedder
     except Exception:  # ConfigError, an unreadable home: the command reports it
         return None
     if name == "minilm":
@@ -123,6 +125,14 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
         except Exception:  # the command reports it when it embeds
             pass
 
+    def read_vectors() -> None:  # the vectors the query is compared with (a SQLite home's matrix cache)
+        try:
+            from cairn.store.matrix_cache import prefetch
+            prefetch(settings.home)
+        except Exception:  # only an optimisation: the search maps the file itself
+            pass
+
     thread = threading.Thread(target=run, name="cairn-early-embed", daemon=False)
     thread.start()
+    threading.Thread(target=read_vectors, name="cairn-early-vectors", daemon=False).start()
     return thread

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from cairn.store import matrix_cache
 from cairn.store.notes import bump_vector_generation, vector_generation
 
 
@@ -86,9 +87,8 @@ class VectorIndex:
             self._write_cache(gen)
 
     def _paths(self) -> tuple[Path, Path, Path]:
-        d = self.cache_dir
-        assert d is not None
-        return d / "vectors.npy", d / "vector_ids.npy", d / "vectors.gen"
+        assert self.cache_dir is not None
+        return matrix_cache.paths(self.cache_dir)
 
     def _load_cache(self, gen: int) -> bool:
         import numpy as np
@@ -96,7 +96,8 @@ class VectorIndex:
         try:
             if int(gen_p.read_text()) != gen:
                 return False
-            self._mat = np.load(mat_p, mmap_mode="r")
+            mat = matrix_cache.take(mat_p)  # mapped and read in ahead by a cold search (cli_start)
+            self._mat = mat if mat is not None else np.load(mat_p, mmap_mode="r")
             self._ids = np.load(ids_p)
             return len(self._ids) == len(self._mat)
         except (OSError, ValueError):
