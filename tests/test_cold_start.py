@@ -251,3 +251,19 @@ def test_a_broken_config_is_reported_by_a_search_that_started_early(tmp_path):
     r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "search", "heron"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode != 0 and "no-such-model" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_broken_model_is_reported_by_a_search_that_started_early(kw_home, tmp_path, real_embedder):
+    """The early thread fails to load a damaged model and leaves the error to the search,
+    which reports the damaged file (exit 1, the path named, no traceback)."""
+    import shutil
+    bad = tmp_path / "model"
+    bad.mkdir()
+    for name in ("manifest.json", "tokenizer.json", "vocab.txt"):
+        if (real_embedder.model_dir / name).exists():
+            shutil.copy(real_embedder.model_dir / name, bad / name)
+    (bad / "model.onnx").write_bytes(b"not an onnx graph")
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(kw_home), "search", "heron", "--json"],
+                       capture_output=True, text=True, timeout=300, env={**os.environ, "CAIRN_MODEL_DIR": str(bad)})
+    assert r.returncode == 1
+    assert f"cannot load {bad / 'model.onnx'}" in r.stderr and "Traceback" not in r.stderr
