@@ -53,6 +53,7 @@ def summary(name, s) -> list[str]:
 def _max_over_windows(vi, long_ids: list[int], tails: np.ndarray) -> None:
     """Make `vi.search` (store.vectors.VectorIndex) score each chunk of `long_ids` by
     max(cosine of its stored vector, cosine of its tail vector, row of `tails`)."""
+    from cairn.store.vectors import top_k
     vi._load()
     pos = {int(c): i for i, c in enumerate(vi._ids)}
     rows = np.array([pos[c] for c in long_ids], dtype=np.int64)
@@ -61,13 +62,7 @@ def _max_over_windows(vi, long_ids: list[int], tails: np.ndarray) -> None:
         q = np.asarray(query_vec, dtype=np.float32)
         scores = vi._mat @ q
         scores[rows] = np.maximum(scores[rows], tails @ q)
-        if allowed is not None:
-            mask = np.isin(vi._ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
-            scores = np.where(mask, scores, -np.inf)
-        k = min(k, len(scores))
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top])]
-        return [(int(vi._ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+        return top_k(vi._ids, scores, k, allowed)
 
     vi.search = search
 

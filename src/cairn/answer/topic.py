@@ -83,12 +83,19 @@ def supported_terms(terms: list[str], evidence: str, embedder) -> set[str]:
     return out
 
 
+def _topic_terms(topic: str) -> list[str]:
+    """The key terms of `topic` as written (surface forms, question order, once each):
+    content words whose stem is a key term, less numbers and function words."""
+    keys = key_terms(topic)
+    return [t for t in dict.fromkeys(content_terms(topic))
+            if stem(t) in keys and not t.isdigit() and t not in FUNCTION_WORDS]
+
+
 def unsupported_topic(topic: str, evidence: str, embedder) -> list[str] | None:
     """The key terms of `topic` (a question with the subject's name removed), surface forms
     in question order, when there is at least one and `evidence` (the cited passages, joined)
     supports none of them; otherwise None. Never raises for odd input."""
-    keys = key_terms(topic)
-    terms = [t for t in dict.fromkeys(content_terms(topic)) if stem(t) in keys and not t.isdigit() and t not in FUNCTION_WORDS]
+    terms = _topic_terms(topic)
     if not terms or not re.search(r"\w", evidence):
         return None
     if supported_terms(terms, evidence, embedder):
@@ -111,8 +118,7 @@ def unsupported_turn(topic: str, messages: list[str], embedder) -> list[str] | N
     "I took my kids to a park yesterday". Measured on LoCoMo (bench/README.md, 2026-12-02,
     branch ans13): declined 2 unanswerable questions for 1 answerable one on the tuning half,
     4 for 2 on the held-out half."""
-    keys = key_terms(topic)
-    terms = [t for t in dict.fromkeys(content_terms(topic)) if stem(t) in keys and not t.isdigit() and t not in FUNCTION_WORDS]
+    terms = _topic_terms(topic)
     if len(terms) < TURN_MIN_TERMS:
         return None
     return unsupported_topic(topic, " ".join(messages), embedder)

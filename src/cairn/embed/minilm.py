@@ -247,15 +247,20 @@ class Embedder:
         tok.enable_truncation(max_length=self.max_seq_length)
         self._tokenizer = tok
 
+    def _load_wordpiece(self) -> None:
+        """Read the word-piece vocabulary once (`_wordpiece`: a WordPiece, or False when the
+        model folder has none)."""
+        if self._wordpiece is None:
+            from cairn.embed.wordpiece import WordPiece
+            self._wordpiece = WordPiece.from_model_dir(self.model_dir) or False
+
     def _encode(self, texts: list[str]) -> list[list[int]]:
         """Word-piece ids of each text ([CLS] ... [SEP], truncated to max_seq_length).
         Until the `tokenizers` library is loaded, short plain-ASCII texts (a query) go
         through cairn.embed.wordpiece, which gives the same ids for them and spares a cold
         search ~45-60 ms of CPU; anything else loads `tokenizers`."""
         if self._tokenizer is None:
-            if self._wordpiece is None:
-                from cairn.embed.wordpiece import WordPiece
-                self._wordpiece = WordPiece.from_model_dir(self.model_dir) or False
+            self._load_wordpiece()
             if self._wordpiece:
                 ids = [self._wordpiece.encode(t, self.max_seq_length) for t in texts]
                 if all(i is not None for i in ids):
@@ -297,11 +302,10 @@ class Embedder:
                 self._query_session = self._new_session(min(QUERY_THREADS, self.threads))
                 if self.threads <= QUERY_THREADS:
                     self._session = self._query_session
-            if self._tokenizer is None and self._wordpiece is None:
+            if self._tokenizer is None:
                 # the query's word pieces (_encode) too: ~10-15 ms a cold search's
                 # preload thread can spend instead of the search itself
-                from cairn.embed.wordpiece import WordPiece
-                self._wordpiece = WordPiece.from_model_dir(self.model_dir) or False
+                self._load_wordpiece()
             return self
 
     def _new_session(self, threads: int) -> Any:

@@ -135,14 +135,20 @@ class VectorIndex:
             self._load()
         if len(self._ids) == 0 or k <= 0:
             return []
-        scores = self._mat @ np.asarray(query_vec, dtype=np.float32)
-        if allowed is not None:
-            mask = np.isin(self._ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
-            scores = np.where(mask, scores, -np.inf)
-        k = min(k, len(scores))
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top])]
-        return [(int(self._ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
+        return top_k(self._ids, self._mat @ np.asarray(query_vec, dtype=np.float32), k, allowed)
+
+
+def top_k(ids: np.ndarray, scores: np.ndarray, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
+    """The `k` best (id, score) pairs, best first, of `scores` (shape (n,), row i scoring
+    ids[i]); with `allowed`, only ids in it. k >= 1."""
+    import numpy as np
+    if allowed is not None:
+        mask = np.isin(ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
+        scores = np.where(mask, scores, -np.inf)
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k]
+    top = top[np.argsort(-scores[top])]
+    return [(int(ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
 
 
 def other_model_count(conn: sqlite3.Connection, model: str) -> int:
