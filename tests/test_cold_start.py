@@ -267,3 +267,44 @@ def test_a_broken_model_is_reported_by_a_search_that_started_early(kw_home, tmp_
                        capture_output=True, text=True, timeout=300, env={**os.environ, "CAIRN_MODEL_DIR": str(bad)})
     assert r.returncode == 1
     assert f"cannot load {bad / 'model.onnx'}" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_plain_search_runs_without_typer(kw_home):
+    """The program reads a plain `search` command line itself (cli_fast); help and anything
+    it does not fully understand still go to typer."""
+    for args in (["search", "heron", "--json"], ["search", "heron", "--mode", "keyword"]):
+        r, mods = imported(kw_home, *args)
+        assert r.returncode == 0 and "Heron" in r.stdout, r.stderr[-2000:]
+        assert "typer" not in mods and "cairn.cli" not in mods
+    r, mods = imported(kw_home, "search", "--help")
+    assert r.returncode == 0 and "--mode" in r.stdout and "typer" in mods
+    r, mods = imported(kw_home, "search", "heron", "--k", "0")
+    assert r.returncode == 2 and "greater than or equal to 1" in r.stderr and "typer" in mods
+
+
+TYPER_ONLY = "import sys\nfrom cairn.cli import app\napp(sys.argv[1:], prog_name='cairn')\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "heron", "--since", "last spring"],          # the service's rule, a usage error (2)
+    ["search", "heron", "--entity", "Nobody Known", "--json"],  # NotFound (1)
+    ["search", ""],                                         # an empty query: a warning, no results
+])
+def test_the_fast_path_reports_what_typer_reports(kw_home, args):
+    fast = subprocess.run([sys.executable, "-m", "cairn", "--home", str(kw_home), *args],
+                          capture_output=True, text=True, timeout=600)
+    slow = subprocess.run([sys.executable, "-c", TYPER_ONLY, "--home", str(kw_home), *args],
+                          capture_output=True, text=True, timeout=600)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert "Traceback" not in fast.stderr
+
+
+def test_an_empty_home_is_refused_on_the_fast_path(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", "", "search", "heron"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1 and "--home is empty" in r.stderr
+    home_file = tmp_path / "a-file"
+    home_file.write_text("not a folder")
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home_file), "search", "heron", "--json"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1 and str(home_file) in r.stderr and "Traceback" not in r.stderr

@@ -1,5 +1,7 @@
-"""`python -m cairn`: the same command line as `cairn`."""
+"""`python -m cairn`: the same program as `cairn` (cairn.interfaces.cli_program)."""
 
-from cairn.cli import app
+import sys
 
-app(prog_name="cairn")
+from cairn.interfaces.cli_program import main
+
+sys.exit(main())

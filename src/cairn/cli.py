@@ -20,7 +20,7 @@ start_early()  # before typer is imported: the model session of a search starts 
 
 import typer  # noqa: E402
 
-from cairn.validate import check_question, check_since  # noqa: E402
+from cairn.validate import check_question  # noqa: E402
 from cairn.interfaces.cli_common import (  # noqa: F401,E402  (importable from cairn.cli as before)
     _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind,
     _value, app, import_app, _LazyConsole, escape, Table,
@@ -200,23 +200,6 @@ def status(json_out: bool = typer.Option(False, "--json")) -> None:
         out.print(f"{key:22} {value}")
 
 
-def _hits_table(hits):
-    table = Table(show_lines=False, expand=True)
-    table.add_column("#", justify="right", width=3)
-    table.add_column("title / snippet", ratio=3, overflow="fold")
-    table.add_column("where", ratio=1, min_width=12, overflow="fold")  # a path wraps, never "notes/d…"
-    table.add_column("score", justify="right", width=6)
-    table.add_column("kw/sem/rec/graph/src/ctx/spk/time", width=39)  # 8 x "0.00" and "/": the title keeps its room
-    for i, h in enumerate(hits, 1):
-        where = h.path + (f" p.{h.page}" if h.page else "") + (f" #{h.source_id}" if h.source_id else "")
-        s = h.signals
-        table.add_row(str(i), f"[bold]{escape(h.title)}[/bold]\n{escape(h.snippet)}", escape(where),
-                      f"{h.score:.3f}",
-                      "/".join(f"{s.get(n, 0):.2f}" for n in ("keyword", "semantic", "recency", "graph",
-                                                                 "source", "context", "speaker", "time")))
-    return table
-
-
 # A query may start with "-" ("-5 degrees", "-v flag"): an unknown option is taken as the
 # text (`--` before the text also works).
 _TEXT_ARG = {"ignore_unknown_options": True}
@@ -233,36 +216,9 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}."),
                entity: Optional[str] = typer.Option(None, "--entity", help="Keep only notes/messages mentioning this entity (any of its names).")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
-    _early(check_since, since, "--since", code=2)  # the service's rule, checked before the index opens
-    if (query is None) == (batch is None):
-        _usage_fail("give either a QUERY or --batch FILE")
-    mode, fusion, type_ = _value(mode), _value(fusion), _value(type_)
-    if batch is not None:
-        from cairn.service import read_batch_file
-        try:  # read before the index is opened: a bad file is a usage error (exit 2)
-            queries = read_batch_file(batch)
-        except (OSError, ValueError) as exc:
-            _usage_fail(f"--batch {_error_text(exc)}")
-    with _service(preload=mode, query=True) as svc:
-        if batch is not None:
-            for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=type_, since=since,
-                                        entity=entity):
-                _dump(row.to_json(), compact=True)
-            return
-        res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=type_, since=since,
-                         entity=_arg_text(entity) if entity is not None else None)
-    for w in res.warnings:
-        err.print(f"[yellow]warning:[/yellow] {escape(w)}")
-    if json_out:
-        _dump(res.to_json())
-        return
-    if not res.hits:
-        out.print("no results" + (" (see warnings above)" if res.warnings else ""))
-        return
-    out.print(_hits_table(res.hits))
-    if res.below_floor and len(res.hits) < (k or 10):
-        err.print(f"{res.below_floor} less related note(s) not shown: below the relevance floor "
-                  f"(cosine < {res.semantic_floor:g}, \\[search] semantic_floor)")
+    from cairn.interfaces.cli_search import run_search
+    run_search(query, k=k, json_out=json_out, types=_value(type_), since=since, mode=_value(mode),
+               fusion=_value(fusion), batch=batch, entity=entity)
 
 
 @app.command(context_settings=_TEXT_ARG)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 #: Global options (cli_common.main) that take a value.
 _VALUE_OPTIONS = ("--home",)
+_once: list[bool] = []  # start_early ran in this process
 
 
 def is_program(argv: list[str] | None = None) -> bool:
@@ -96,11 +97,12 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     creation, the part that runs outside the GIL and so overlaps the rest of the start-up.
     The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
     and report (a missing model). A second thread reads the home's vector matrix ahead
-    (`cairn.store.matrix_cache.prefetch`). Not a daemon thread, for the reason given in
-    cairn.embed.start_loading."""
+    (`cairn.store.matrix_cache.prefetch`). Runs once per process (a second call returns
+    None). Not a daemon thread, for the reason given in cairn.embed.start_loading."""
     argv = sys.argv if argv is None else argv
-    if not is_program(argv):
+    if not is_program(argv) or _once:
         return None
+    _once.append(True)  # the program calls this, and cairn.cli again when it is imported
     args = argv[1:]
     query = embeds_query(args)
     if query is None:

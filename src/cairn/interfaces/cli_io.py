@@ -1,0 +1,204 @@
+"""The typer-free edge of the `cairn` command line: the consoles, the one JSON printer, the
+global options' effect (`apply_globals`), and the error edge (`_service`: CairnError and OSError
+become one line and an exit code; anything else is a bug and shows its traceback), progress
+bars and the ingest report printer.
+
+Every command module uses these through cli_common; the program's fast path for `search`
+(cli_fast) uses them without importing typer at all, so an error reads and exits the same
+whichever parser read the command line. An error exits by raising SystemExit(code).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+
+class _LazyConsole:
+    """A rich Console made on first use: importing rich costs ~60 ms of a cold start (measured
+    with `python -X importtime`), and `search --json` or a failing command never need it."""
+
+    def __init__(self, **options) -> None:
+        self._options = options
+        self._console = None
+
+    def real(self):
+        """The rich Console itself (to hand to rich objects such as Progress)."""
+        if self._console is None:
+            from rich.console import Console
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str):
+        return getattr(self.real(), name)
+
+    def __enter__(self):
+        return self.real().__enter__()
+
+    def __exit__(self, *exc):
+        return self.real().__exit__(*exc)
+
+
+def escape(text: str) -> str:
+    """rich.markup.escape, imported on first use."""
+    from rich.markup import escape as _escape
+    return _escape(text)
+
+
+def Table(*args, **kwargs):  # noqa: N802 (stands in for the class)
+    """A rich Table (rich.table imported on first use)."""
+    from rich.table import Table as _Table
+    return _Table(*args, **kwargs)
+
+
+out = _LazyConsole(soft_wrap=True)
+err = _LazyConsole(stderr=True, soft_wrap=True)
+STATE: dict = {"home": None}
+
+
+def apply_globals(home: str | None, verbose: bool) -> None:
+    """What the global options do, for whichever parser read them (cli_common.main, cli_fast):
+    `home` (--home or CAIRN_HOME; None: ~/.cairn) must not be blank (exit 1 naming it);
+    SIGTERM stops like Ctrl-C; `verbose` logs details to stderr."""
+    if home is not None and not home.strip():
+        _fail("--home is empty; give a folder (or unset CAIRN_HOME to use ~/.cairn)")
+    STATE["home"] = Path(home) if home else None
+    # SIGTERM (e.g. from `timeout` or a service manager) stops like Ctrl-C: running ingest
+    # jobs are put back in the queue instead of waiting for their lease to expire.
+    signal.signal(signal.SIGTERM, _terminate)
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+def _error_text(exc: Exception) -> str:
+    """An error as one line naming the problem: OS errors as "PATH: reason" (no errno).
+    The same text every door shows (cairn.errors.user_message)."""
+    from cairn.errors import user_message
+    return user_message(exc)
+
+
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _arg_text(value: str) -> str:
+    """Command-line text as the user typed it: under a non-UTF-8 locale Python decodes argv
+    with surrogate escapes, so re-decode those bytes as UTF-8 (e.g. "Děčín" under LC_ALL=C)."""
+    if any("\udc80" <= ch <= "\udcff" for ch in value):
+        raw = value.encode(sys.getfilesystemencoding(), "surrogateescape")
+        return raw.decode("utf-8", "replace")
+    return value
+
+
+def _dump(data, *, compact: bool = False) -> None:
+    """The one JSON printer of the command line: `data` (a result's to_json()) on stdout,
+    indented by 2, or on one line with `compact` (JSONL rows, note commands); non-ASCII kept."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None if compact else 2) + "\n")
+
+
+def _fail(message: str, code: int = 1) -> None:
+    """Print `message` as an error on stderr and exit with `code` (1: a user error)."""
+    err.print(f"[red]error:[/red] {escape(message)}")
+    raise SystemExit(code)
+
+
+def _usage_fail(message: str) -> None:
+    """A usage error the argument parser cannot see (a bad `--batch` FILE): printed as by
+    `_fail`, exit code 2, before anything is opened."""
+    _fail(message, code=2)
+
+
+def _early(rule, *args, code: int | None = None) -> None:
+    """Apply one of the service's input rules (cairn.validate) before the index is opened:
+    a refusal prints its message and exits with `code` (default the error's own, 1: as it
+    would from inside the service; 2 where the command line treats it as a usage error)."""
+    from cairn.errors import CairnError
+    try:
+        rule(*args)
+    except CairnError as exc:
+        _fail(exc.message, code=exc.exit_code if code is None else code)
+
+
+@contextmanager
+def _service(preload: str | None = None, query: bool = False) -> Iterator["object"]:
+    """The service on the home of `--home`, closed on exit; its errors become messages and
+    exit codes. preload: a search mode the command will run first; for one that embeds the
+    query (hybrid, semantic) the embedding model's session is started on a background
+    thread before the service is even imported, so that ~60 ms of a cold search overlaps
+    the imports and the opening of the index (cairn.embed.preload); query: the command
+    embeds queries only (a search, not an answer), so the one-thread query session is
+    the one started."""
+    from cairn.errors import CairnError
+    try:
+        settings = None
+        if preload in ("hybrid", "semantic"):
+            from cairn.config import load_settings
+            settings = load_settings(STATE["home"])
+            from cairn.embed import preload as preload_embedder
+            preload_embedder(settings.embedder, query=query)
+        from cairn.service import Cairn
+        svc = Cairn(STATE["home"], settings=settings)
+    except (CairnError, OSError) as exc:  # ConfigError, HomeNotWritable, IndexOpenError...
+        _fail(_error_text(exc))
+    try:
+        yield svc
+    except CairnError as exc:  # every user error and unavailable dependency (cairn.errors)
+        _fail(exc.message or str(exc), code=exc.exit_code)
+    except OSError as exc:  # a file named on the command line: missing, unreadable...
+        _fail(_error_text(exc))
+    except sqlite3.OperationalError as exc:
+        _fail(svc.database_error_message(exc))
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
+                  "jobs stay queued — `cairn jobs run` finishes them")
+        raise SystemExit(130)
+    finally:
+        svc.close()
+
+
+@contextmanager
+def _progress(enabled: bool = True):
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err.real(), transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(phase, total=total)
+            bar.update(tasks[phase], completed=done, total=total)
+
+        yield update
+
+
+def _print_report(report, as_json: bool) -> None:
+    if as_json:
+        _dump(report.to_json())
+        return
+    for name, reason in report.skipped:
+        err.print(f"[yellow]skipped[/yellow] {escape(name)}: {escape(reason)}")
+    for name, reason in report.failed:
+        err.print(f"[red]failed[/red]  {escape(name)}: {escape(reason)}")
+    for name, warning in report.warnings:
+        err.print(f"[yellow]warning[/yellow] {escape(name)}: {escape(warning)}")
+    for name in report.tombstoned:
+        err.print(f"[yellow]left alone[/yellow] {escape(name)}: deleted in Cairn before")
+    out.print(f"added {len(report.added)}, updated {len(report.updated)}, "
+              f"unchanged {len(report.unchanged)}, skipped {len(report.skipped)}, "
+              f"failed {len(report.failed)}; embedded {report.embedded} chunk(s)")
+
+
+def _exit_if_failed(report) -> None:
+    """Exit 1 (after the report was printed) when any source failed or became a dead letter;
+    what succeeded in the same run is stored all the same."""
+    if report.failed:
+        raise SystemExit(1)

@@ -1,0 +1,71 @@
+"""What `cairn search` does once its command line is read, whichever parser read it: typer's
+(cli.py's `search` command) or the program's fast path (cli_fast). Nothing here imports typer.
+
+Results go to stdout (a table, JSON with `json_out`, JSONL for a batch); warnings and errors
+to stderr. Errors exit through cli_io (SystemExit with the code cli.py documents).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cairn.interfaces.cli_io import Table, _arg_text, _dump, _early, _error_text, _service, _usage_fail, err, escape, out
+
+#: The per-signal column of the table: these signals, each as 0.00, joined by "/".
+SIGNAL_COLUMNS = ("keyword", "semantic", "recency", "graph", "source", "context", "speaker", "time")
+
+
+def hits_table(hits):
+    """The hits as a rich Table: rank, title and snippet, where (path, page, message id),
+    fused score, and the per-signal scores in SIGNAL_COLUMNS order."""
+    table = Table(show_lines=False, expand=True)
+    table.add_column("#", justify="right", width=3)
+    table.add_column("title / snippet", ratio=3, overflow="fold")
+    table.add_column("where", ratio=1, min_width=12, overflow="fold")  # a path wraps, never "notes/d…"
+    table.add_column("score", justify="right", width=6)
+    table.add_column("kw/sem/rec/graph/src/ctx/spk/time", width=39)  # 8 x "0.00" and "/": the title keeps its room
+    for i, h in enumerate(hits, 1):
+        where = h.path + (f" p.{h.page}" if h.page else "") + (f" #{h.source_id}" if h.source_id else "")
+        s = h.signals
+        table.add_row(str(i), f"[bold]{escape(h.title)}[/bold]\n{escape(h.snippet)}", escape(where),
+                      f"{h.score:.3f}", "/".join(f"{s.get(n, 0):.2f}" for n in SIGNAL_COLUMNS))
+    return table
+
+
+def run_search(query: str | None, *, k: int | None = None, json_out: bool = False,
+               types: list[str] | None = None, since: str | None = None, mode: str = "hybrid",
+               fusion: str | None = None, batch: Path | None = None, entity: str | None = None) -> None:
+    """Run `cairn search` with its options already parsed (plain values: mode, fusion and
+    types as strings). Exactly one of `query` and `batch` (a JSONL file of {id, query}) is
+    given, else a usage error (exit 2); a bad --since or batch file is a usage error too,
+    reported before the index is opened. Prints the hits, or exits with an error."""
+    from cairn.validate import check_since
+    _early(check_since, since, "--since", code=2)  # the service's rule, checked before the index opens
+    if (query is None) == (batch is None):
+        _usage_fail("give either a QUERY or --batch FILE")
+    if batch is not None:
+        from cairn.service import read_batch_file
+        try:  # read before the index is opened: a bad file is a usage error (exit 2)
+            queries = read_batch_file(batch)
+        except (OSError, ValueError) as exc:
+            _usage_fail(f"--batch {_error_text(exc)}")
+    with _service(preload=mode, query=True) as svc:
+        if batch is not None:
+            for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=types, since=since,
+                                        entity=entity):
+                _dump(row.to_json(), compact=True)
+            return
+        res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=types, since=since,
+                         entity=_arg_text(entity) if entity is not None else None)
+    for w in res.warnings:
+        err.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    if json_out:
+        _dump(res.to_json())
+        return
+    if not res.hits:
+        out.print("no results" + (" (see warnings above)" if res.warnings else ""))
+        return
+    out.print(hits_table(res.hits))
+    if res.below_floor and len(res.hits) < (k or 10):
+        err.print(f"{res.below_floor} less related note(s) not shown: below the relevance floor "
+                  f"(cosine < {res.semantic_floor:g}, \\[search] semantic_floor)")
