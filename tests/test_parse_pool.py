@@ -101,3 +101,31 @@ def test_time_limit_stops_a_worker_and_the_next_file_gets_a_fresh_one(images, tm
         assert pool.restarts == 1
     finally:
         pool.close()
+
+
+def test_entities_do_not_wait_behind_a_file_a_worker_holds(tmp_path):
+    """A file worker stuck on a file (a FIFO nobody writes: opening it blocks) does not hold
+    up an entity request: it runs in the entity lane, another process."""
+    import os
+    import threading
+    import time
+    stuck = tmp_path / "stuck.png"
+    os.mkfifo(stuck)
+    pool = ParsePool(workers=1, memory_mib=2048, timeout_s=600)
+    try:
+        pool.prefetch([(stuck, {})])
+        deadline = time.monotonic() + 60
+        while not (pool._pool and pool._pool[0].task is not None) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pool._pool[0].task is not None  # the file worker holds the FIFO
+        got: list = []
+        t = threading.Thread(target=lambda: got.append(pool.entities_many(["Marta Ribeiro met Ana in Lisbon."])),
+                             daemon=True)
+        t.start()
+        t.join(240)
+        assert got, "the entity request waited behind the file"
+        assert any(e.text == "Lisbon" for e in got[0][0]), got
+        assert pool._ner is not None and pool._ner.proc.pid != pool._pool[0].proc.pid
+        assert pool._pool[0].task is not None  # still stuck: the request did not wait for it
+    finally:
+        pool.close()

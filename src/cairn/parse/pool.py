@@ -15,6 +15,8 @@ fresh interpreter: never a fork of a process holding onnxruntime threads, and un
 multiprocessing's "spawn" it never re-imports the parent's __main__, which for
 `python -m cairn` would run the command again) and kept for the whole run, so each loads
 its models once (`ocr.ocr_engine` and `audio.asr_model` are cached per process). Requests
+for named entities go to one more worker of their own, the entity lane, so they never wait
+behind a file (spaCy's model then lives only there). Requests
 and replies are pickled over two pipes of their own (a parser printing to stdout cannot
 garble them).
 
@@ -142,7 +144,8 @@ class _Worker:
 class ParsePool:
     """Worker processes for heavy parsers; see the module docstring.
 
-    workers: processes (>= 1). memory_mib: RLIMIT_AS of each worker in MiB (0 = no cap).
+    workers: file worker processes (>= 1); entity requests get one more (`entities_many`).
+    memory_mib: RLIMIT_AS of each worker in MiB (0 = no cap).
     timeout_s: wall seconds one file may take in a worker. Thread-safe; `close()` stops the
     workers (also at interpreter exit: they are daemons)."""
 
@@ -151,6 +154,7 @@ class ParsePool:
         self.memory_bytes = max(0, int(memory_mib)) << 20
         self.timeout_s = float(timeout_s)
         self._pool: list[_Worker] = []
+        self._ner: _Worker | None = None  # the entity lane: a worker for entity requests only
         self._queue: list[tuple[_Key, str, dict]] = []
         self._results: dict[_Key, tuple[str, Any]] = {}
         self._cond = threading.Condition()
@@ -190,8 +194,12 @@ class ParsePool:
 
     def entities_many(self, texts: list[str]) -> list:
         """cairn.ner.entities_many run in a worker: for each text, its list of ner.Entity.
-        Goes ahead of the queued files (it waits only for the files the workers already
-        hold). Raises ParseError when the worker fails or dies (the message says why)."""
+        Runs in the entity lane, a worker of its own (started on the first request, never
+        given a file), so it never waits behind an image or a recording: the ingest embeds
+        its text notes, which need their entities, while the file workers OCR (before,
+        each request waited for the file the one worker held: 144 s of a loaded Dendron
+        ingest, bench/README.md). Raises ParseError when the worker fails or dies (the
+        message says why)."""
         with self._cond:
             self._requests += 1
             key: _Key = (NER_REQUEST, (("request", self._requests),))
@@ -220,7 +228,7 @@ class ParsePool:
             self._cond.notify_all()
         if self._driver is not None:
             self._driver.join(10)
-        for w in self._pool:
+        for w in self._workers():
             try:
                 w.send.send(None)
                 w.proc.wait(2)
@@ -228,6 +236,7 @@ class ParsePool:
                 pass
             w.kill()
         self._pool.clear()
+        self._ner = None
 
     # ------------------------------------------------------------------ driver
     def _ensure_driver(self) -> None:
@@ -244,8 +253,43 @@ class ParsePool:
 
     def _replace(self, w: _Worker) -> None:
         w.kill()
-        self._pool.remove(w)
+        if w is self._ner:
+            self._ner = None
+        else:
+            self._pool.remove(w)
         self.restarts += 1
+
+    def _workers(self) -> list[_Worker]:
+        """The file workers and the entity lane's worker, if started."""
+        return self._pool + ([self._ner] if self._ner is not None else [])
+
+    def _dispatch(self) -> None:
+        """Hand queued requests to idle workers, in queue order (call with the lock held):
+        entity requests to the entity lane, files to the file workers (at most `workers`);
+        a request whose worker is busy waits in the queue."""
+        kept: list[tuple[_Key, str, dict]] = []
+        for task in self._queue:
+            if task[1] == NER_REQUEST:
+                if self._ner is None:
+                    self._ner = _Worker(self.memory_bytes)
+                w = self._ner if self._ner.task is None else None
+            else:
+                w = next((w for w in self._pool if w.task is None), None)
+                if w is None and len(self._pool) < self.workers:
+                    w = _Worker(self.memory_bytes)
+                    self._pool.append(w)
+            if w is None:
+                kept.append(task)
+                continue
+            w.task = task
+            w.started = time.monotonic()
+            try:
+                w.send.send(task)
+            except (OSError, ValueError):
+                kept.append(task)
+                w.task = None
+                self._replace(w)
+        self._queue[:] = kept
 
     def _note_rss(self, w: _Worker) -> None:
         try:
@@ -261,20 +305,8 @@ class ParsePool:
             with self._cond:
                 if self._closed:
                     return
-                while self._queue and (len(self._pool) < self.workers or any(w.task is None for w in self._pool)):
-                    w = next((w for w in self._pool if w.task is None), None)
-                    if w is None:
-                        w = _Worker(self.memory_bytes)
-                        self._pool.append(w)
-                    w.task = self._queue.pop(0)
-                    w.started = time.monotonic()
-                    try:
-                        w.send.send(w.task)
-                    except (OSError, ValueError):
-                        self._queue.insert(0, w.task)
-                        w.task = None
-                        self._replace(w)
-                busy = [w for w in self._pool if w.task is not None]
+                self._dispatch()
+                busy = [w for w in self._workers() if w.task is not None]
                 if not busy:
                     if not self._queue:
                         self._cond.wait(0.5)
