@@ -414,7 +414,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom), and be
             # about the kind of thing asked ("house insurance" answered with the car's); chat
             # messages are left to the person check, measured there (answer/topic.py)
-            reason = topic_reason(question, subject, cited, embedder)
+            cited_ids = {h.id for h in cited}
+            others = [h for h in all_hits if h.speaker is None and h.id not in cited_ids]
+            reason = topic_reason(question, subject, cited, embedder, others)
         elif info is not None and all(h.speaker for h in cited):
             # a person-checked answer from chat messages: the messages quoted, read with the
             # turn each replies to, must support one of the question's key terms (topic.py)

@@ -174,20 +174,60 @@ def other_kind(question: str, evidence: str, embedder) -> tuple[str, str] | None
     return None
 
 
-def topic_reason(question: str, subject: str | None, notes: list[Hit], embedder) -> str | None:
+# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
+# "How much…", "What should…"): general English, never a topic held "elsewhere".
+ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
+                         "may".split())
+
+
+def held_elsewhere(topic: str, cited: list[Hit], others: list[Hit], embedder) -> tuple[str, str] | None:
+    """A key term of `topic` that the `cited` notes do not support (`supported_terms`, synonyms
+    included) while another retrieved note among `others` holds it as a word (equal stem or a
+    shared prefix of PREFIX letters, `supported_terms` without the synonym test): the answer
+    is quoted from a note about something else. "Who serviced the car?" answered with the
+    boiler note's "serviced on 9 October by Tomasz" while the car has a note of its own; "the
+    code of the garage door" answered with the archive boxes' codes while "garage" is said in
+    another note. Returns (term, that note's title), the first such term in question order;
+    None when there is none (also when `others` is empty or every key term is supported).
+    Terms in ASKING_WORDS are skipped. Notes only (topic_reason); never raises for odd input."""
+    terms = [t for t in _topic_terms(topic) if t not in ASKING_WORDS]
+    if not terms or not cited or not others:
+        return None
+    supported = supported_terms(terms, " ".join(f"{h.title} {h.text}" for h in cited), embedder)
+    for t in terms:
+        if t in supported:
+            continue
+        for h in others:
+            if supported_terms([t], f"{h.title} {h.text}", None):
+                return t, h.title
+    return None
+
+
+# A key term the cited notes lack but another retrieved note holds declines the answer
+# (`held_elsewhere`). False: off (for measuring the rule).
+ELSEWHERE = True
+
+
+def topic_reason(question: str, subject: str | None, notes: list[Hit], embedder,
+                 others: list[Hit] | None = None) -> str | None:
     """Why the cited `notes` (hits without a speaker) do not answer `question`, or None.
     subject: the name the question is about (answer/subject.py, or the person check's), or
-    None. In order: a modifier the notes lack (`other_kind`); with a subject, notes that never
-    name it (`subject_absent`), then key terms none of which they support (`unsupported_topic`)."""
+    None. others: the other retrieved notes (hits without a speaker, not cited), for
+    `held_elsewhere`. In order (the more specific reason first): a modifier the notes lack
+    (`other_kind`); with a subject, notes that never name it (`subject_absent`), then key
+    terms none of which they support (`unsupported_topic`); a key term the notes lack that
+    another note holds (`held_elsewhere`, when ELSEWHERE)."""
     topic = re.sub(r"\s+", " ", name_pattern(subject).sub(" ", question)).strip() if subject else question
     kind = other_kind(topic, " ".join(f"{h.title} {h.text}" for h in notes), embedder)
     if kind:
         return f"the notes speak of '{kind[1]}' but never of '{kind[0]} {kind[1]}'"
-    if not subject:
-        return None
-    if subject_absent(subject, [(h.title, h.text) for h in notes]):
-        return f"the notes that would answer never mention {subject}"
-    missing = unsupported_topic(topic, " ".join(h.text for h in notes), embedder)
-    if missing:
-        return f"the evidence about {subject} never mentions " + ", ".join(f"'{t}'" for t in missing)
+    if subject:
+        if subject_absent(subject, [(h.title, h.text) for h in notes]):
+            return f"the notes that would answer never mention {subject}"
+        missing = unsupported_topic(topic, " ".join(h.text for h in notes), embedder)
+        if missing:
+            return f"the evidence about {subject} never mentions " + ", ".join(f"'{t}'" for t in missing)
+    elsewhere = held_elsewhere(topic, notes, others or [], embedder) if ELSEWHERE else None
+    if elsewhere:
+        return f"the note quoted never mentions '{elsewhere[0]}' (the note '{elsewhere[1]}' does)"
     return None
