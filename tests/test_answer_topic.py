@@ -150,3 +150,66 @@ def test_another_kind_of_the_thing_asked_does_not_answer(tom_app, question, verd
         assert "never of 'house insurance'" in ans.answer and not ans.citations
     else:
         assert "2 November" in ans.answer
+
+
+# Held elsewhere (topic.held_elsewhere): a written vault where the kettle has a note of its own
+# that says nothing about descaling, and the dishwasher's note says who descaled it.
+KITCHEN = {
+    "dishwasher.md": "# Dishwasher\n\nThe dishwasher was descaled on 4 March 2025 by Milan from Aqua Service.\n",
+    "kettle.md": "# Kettle\n\nThe kettle is a 1.7 litre steel model bought in 2021 for the office.\n",
+    "bike.md": "# Bike\n\nThe bike gets new brake pads every spring; the chain was oiled in April.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def kitchen_app(tmp_path_factory, real_embedder):
+    from cairn.service import Cairn
+    root = tmp_path_factory.mktemp("kitchen")
+    for name, text in KITCHEN.items():
+        write(root / "v" / name, text)
+    app = Cairn(root / "home", embedder=real_embedder)
+    app.ingest([root / "v"])
+    yield app
+    app.close()
+
+
+@pytest.mark.parametrize("question", ["Who descaled the kettle?", "When was the kettle descaled?",
+                                      "When were the bike brake pads descaled?"])
+def test_a_note_about_something_else_does_not_answer(kitchen_app, monkeypatch, question):
+    import re
+    import cairn.answer.topic as topic
+    # whichever note is quoted (the kettle's or the dishwasher's), it lacks a key term that
+    # another note holds: the kettle was never descaled in these notes
+    ans = kitchen_app.ask(question, llm="none")
+    assert ans.verdict == "abstain", ans.answer
+    assert re.search(r"never mentions '(kettle|descaled|bike|brake|pads)' \(the note '(Kettle|Dishwasher|Bike)' does\)",
+                     ans.answer), ans.answer
+    assert not ans.citations and ans.pointers
+    # without the rule another note's sentence is quoted as the answer
+    monkeypatch.setattr(topic, "ELSEWHERE", False)
+    assert kitchen_app.ask(question, llm="none").verdict == "pass"
+
+
+@pytest.mark.parametrize("question, expect", [
+    ("Who descaled the dishwasher?", "Milan"),
+    ("How big is the kettle?", "1.7 litre"),
+    ("How much does the kettle hold?", "1.7 litre"),  # "much": an asking word, never held elsewhere
+])
+def test_a_note_about_what_is_asked_still_answers(kitchen_app, question, expect):
+    ans = kitchen_app.ask(question, llm="none")
+    assert ans.verdict == "pass", ans.answer
+    assert expect in ans.answer
+
+
+def test_held_elsewhere_needs_another_note_holding_the_term(real_embedder):
+    from cairn.answer.topic import held_elsewhere
+    washer = _note(1, "Dishwasher", "The dishwasher was descaled on 4 March 2025 by Milan.")
+    kettle = _note(2, "Kettle", "The kettle is a 1.7 litre steel model.")
+    bike = _note(3, "Bike", "The chain was oiled in April.")
+    assert held_elsewhere("Who descaled the kettle?", [washer], [kettle, bike], real_embedder) == ("kettle", "Kettle")
+    assert held_elsewhere("Who descaled the kettle?", [washer], [bike], real_embedder) is None  # no note holds it
+    assert held_elsewhere("Who descaled the kettle?", [washer], [], real_embedder) is None
+    assert held_elsewhere("Who descaled the dishwasher?", [washer], [kettle], real_embedder) is None
+    # an asking word ("much") is no topic, even when another note holds it
+    much = _note(4, "Budget", "We spent too much on the kettle.")
+    assert held_elsewhere("How much was the descaling?", [washer], [much], real_embedder) is None

@@ -410,11 +410,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     reason = None
     if not flipped and check_answerability and not ans.abstained and not hypothetical and cited:
         if all(h.speaker is None for h in cited):
-            # the cited notes must say something about what is asked, not only name the subject
-            # (answer/topic.py: "What did Tom say about the boiler?" over notes about Tom), and be
-            # about the kind of thing asked ("house insurance" answered with the car's); chat
-            # messages are left to the person check, measured there (answer/topic.py)
-            reason = topic_reason(question, subject, cited, embedder)
+            # the cited notes must say something about what is asked ("What did Tom say about the
+            # boiler?" over notes about Tom), be about the kind of thing asked ("house insurance":
+            # the car's) and hold the key terms other retrieved notes hold ("who serviced the car?":
+            # not the boiler's note, topic.held_elsewhere); chats: the person check (answer/topic.py)
+            reason = topic_reason(question, subject, cited, embedder, all_hits)
         elif info is not None and all(h.speaker for h in cited):
             # a person-checked answer from chat messages: the messages quoted, read with the
             # turn each replies to, must support one of the question's key terms (topic.py)

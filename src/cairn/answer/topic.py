@@ -1,4 +1,4 @@
-"""Topic support: do the cited notes say anything about what the question asks? Three checks,
+"""Topic support: do the cited notes say anything about what the question asks? Four checks,
 gathered in `topic_reason`, applied by answer_question when every cited passage is a note.
 
 "What did Tom Weber say about the boiler?", over notes that mention Tom Weber but never a
@@ -34,6 +34,14 @@ LoCoMo dev chats the same test fired on 40 answered questions of conversations 1
 gold, 24 not, 1 unanswerable) and 41 of 4-5 (14 / 27 / 7): chat questions pair verbs and
 nouns ("start volunteering") that a message says otherwise, so it applies to notes only,
 like the rest of this module (bench/README.md).
+The fourth (`held_elsewhere`), also for any question answered from notes: a key term of the
+question that the cited notes do not support (synonyms included) while another retrieved
+note holds it as a word means the quote is about something else ("Who serviced the car?"
+answered with the boiler note's "serviced on 9 October by Tomasz", while the car has a note
+of its own that says nothing of a service): abstain, naming the term and that note. It runs
+last, so the subject checks' more specific reasons win. On the bench vault set it declines
+2 more of the 12 trick questions and none of the 20 answerable ones; LoCoMo answers quote
+chat messages, which it leaves alone (bench/README.md, 2026-12-02, branch ans13c).
 `SYNONYM_COS` is a round value read off general word pairs like the ones above, not tuned
 on LoCoMo. Applied to chat messages too, `unsupported_topic` on LoCoMo dev
 declined 3 more unanswerable questions for 4 answerable ones on conversations 1-3 and 2 for 3
@@ -174,20 +182,63 @@ def other_kind(question: str, evidence: str, embedder) -> tuple[str, str] | None
     return None
 
 
-def topic_reason(question: str, subject: str | None, notes: list[Hit], embedder) -> str | None:
+# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
+# "How much…", "What should…"): general English, never a topic held "elsewhere".
+ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
+                         "may".split())
+
+
+def held_elsewhere(topic: str, cited: list[Hit], others: list[Hit], embedder) -> tuple[str, str] | None:
+    """A key term of `topic` that the `cited` notes do not support (`supported_terms`, synonyms
+    included) while another retrieved note among `others` holds it as a word (equal stem or a
+    shared prefix of PREFIX letters, `supported_terms` without the synonym test): the answer
+    is quoted from a note about something else. `others` may hold any retrieved hits: chat
+    messages and the cited notes themselves are left out. "Who serviced the car?" answered with the
+    boiler note's "serviced on 9 October by Tomasz" while the car has a note of its own; "the
+    code of the garage door" answered with the archive boxes' codes while "garage" is said in
+    another note. Returns (term, that note's title), the first such term in question order;
+    None when there is none (also when `others` is empty or every key term is supported).
+    Terms in ASKING_WORDS are skipped. Notes only (topic_reason); never raises for odd input."""
+    terms = [t for t in _topic_terms(topic) if t not in ASKING_WORDS]
+    cited_ids = {h.id for h in cited}
+    others = [h for h in others if h.speaker is None and h.id not in cited_ids]
+    if not terms or not cited or not others:
+        return None
+    supported = supported_terms(terms, " ".join(f"{h.title} {h.text}" for h in cited), embedder)
+    for t in terms:
+        if t in supported:
+            continue
+        for h in others:
+            if supported_terms([t], f"{h.title} {h.text}", None):
+                return t, h.title
+    return None
+
+
+# A key term the cited notes lack but another retrieved note holds declines the answer
+# (`held_elsewhere`). False: off (for measuring the rule).
+ELSEWHERE = True
+
+
+def topic_reason(question: str, subject: str | None, notes: list[Hit], embedder,
+                 others: list[Hit] | None = None) -> str | None:
     """Why the cited `notes` (hits without a speaker) do not answer `question`, or None.
     subject: the name the question is about (answer/subject.py, or the person check's), or
-    None. In order: a modifier the notes lack (`other_kind`); with a subject, notes that never
-    name it (`subject_absent`), then key terms none of which they support (`unsupported_topic`)."""
+    None. others: the retrieved hits (the notes among them that are not cited are read by
+    `held_elsewhere`). In order (the more specific reason first): a modifier the notes lack
+    (`other_kind`); with a subject, notes that never name it (`subject_absent`), then key
+    terms none of which they support (`unsupported_topic`); a key term the notes lack that
+    another note holds (`held_elsewhere`, when ELSEWHERE)."""
     topic = re.sub(r"\s+", " ", name_pattern(subject).sub(" ", question)).strip() if subject else question
     kind = other_kind(topic, " ".join(f"{h.title} {h.text}" for h in notes), embedder)
     if kind:
         return f"the notes speak of '{kind[1]}' but never of '{kind[0]} {kind[1]}'"
-    if not subject:
-        return None
-    if subject_absent(subject, [(h.title, h.text) for h in notes]):
-        return f"the notes that would answer never mention {subject}"
-    missing = unsupported_topic(topic, " ".join(h.text for h in notes), embedder)
-    if missing:
-        return f"the evidence about {subject} never mentions " + ", ".join(f"'{t}'" for t in missing)
+    if subject:
+        if subject_absent(subject, [(h.title, h.text) for h in notes]):
+            return f"the notes that would answer never mention {subject}"
+        missing = unsupported_topic(topic, " ".join(h.text for h in notes), embedder)
+        if missing:
+            return f"the evidence about {subject} never mentions " + ", ".join(f"'{t}'" for t in missing)
+    elsewhere = held_elsewhere(topic, notes, others or [], embedder) if ELSEWHERE else None
+    if elsewhere:
+        return f"the note quoted never mentions '{elsewhere[0]}' (the note '{elsewhere[1]}' does)"
     return None
