@@ -339,3 +339,30 @@ def test_start_loading_twice_starts_one_thread_and_load_now_counts_as_started():
         assert calls == ["cairn-preload", "MainThread"]
     finally:
         registries.reset()
+
+
+def test_load_query_reads_the_vocabulary_beside_the_session(emb, monkeypatch):
+    """load_query reads the word pieces on a thread of its own while the session is made,
+    and has them when it returns; a failure there is left for the first embed to raise."""
+    import threading
+
+    from cairn.embed import wordpiece
+    seen: list[str] = []
+    real = wordpiece.WordPiece.from_model_dir.__func__
+
+    def spy(cls, model_dir):
+        seen.append(threading.current_thread().name)
+        return real(cls, model_dir)
+    monkeypatch.setattr(wordpiece.WordPiece, "from_model_dir", classmethod(spy))
+    cold = Embedder(emb.model_dir)
+    cold.load_query()
+    assert seen == ["cairn-vocab"] and cold._wordpiece and cold._query_session is not None
+
+    def broken(cls, model_dir):
+        raise ValueError("vocab.txt is damaged")
+    monkeypatch.setattr(wordpiece.WordPiece, "from_model_dir", classmethod(broken))
+    cold = Embedder(emb.model_dir)
+    cold.load_query()  # no error here, and no thread traceback
+    assert cold._wordpiece is None
+    with pytest.raises(ValueError, match="vocab.txt is damaged"):
+        cold.embed(["a short query"])

@@ -50,6 +50,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from cairn.config_peek import CONFIG_FILE, default_home, home_path  # noqa: F401  (default_home: API)
 from cairn.errors import InvalidInput, Unavailable
 
 
@@ -151,7 +152,7 @@ class Settings:
 
     @property
     def config_path(self) -> Path:
-        return self.home / "config.toml"
+        return self.home / CONFIG_FILE
 
     def ensure_dirs(self) -> None:
         """Create home and vault folders if missing. A configured vault folder (key `vault`)
@@ -180,12 +181,6 @@ class Settings:
             if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise HomeNotWritable(self.home, _os_reason(exc)) from None
             raise
-
-
-def default_home() -> Path:
-    """`$CAIRN_HOME` or `~/.cairn`."""
-    env = os.environ.get("CAIRN_HOME")
-    return Path(env).expanduser() if env else Path("~/.cairn").expanduser()
 
 
 _INT_LIST_KEYS = {"telegram.allow"}  # list settings whose items may be numbers (Telegram user ids)
@@ -293,8 +288,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
     Raises ConfigError when config.toml exists but is not valid TOML, has unknown keys,
     values of the wrong type or values out of range (see `validate`).
     """
-    home_path = Path(home).expanduser() if home else default_home()
-    settings = Settings(home=home_path.resolve())
+    settings = Settings(home=home_path(home))
     cfg = settings.config_path
     if cfg.exists():
         try:

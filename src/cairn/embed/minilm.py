@@ -298,15 +298,31 @@ class Embedder:
         one thread against 4.3/19.7 ms with two, CPU 2.8 vs 3.5 ms; the vectors are
         bit-identical (int8 model, 200 texts)."""
         with self._lock:
-            if self._query_session is None and self._session is None:
-                self._query_session = self._new_session(min(QUERY_THREADS, self.threads))
-                if self.threads <= QUERY_THREADS:
-                    self._session = self._query_session
-            if self._tokenizer is None:
-                # the query's word pieces (_encode) too: ~10-15 ms a cold search's
-                # preload thread can spend instead of the search itself
-                self._load_wordpiece()
+            vocab = None
+            if self._tokenizer is None and self._wordpiece is None:
+                # The query's word pieces (_encode) too, read on a thread of their own: that
+                # is Python work (~10-15 ms, holding the GIL), creating the session mostly
+                # is not, so the two overlap instead of the vocabulary following the session
+                # on a cold search's critical path. Joined before the lock is released.
+                vocab = threading.Thread(target=self._read_vocab, name="cairn-vocab", daemon=True)
+                vocab.start()
+            try:
+                if self._query_session is None and self._session is None:
+                    self._query_session = self._new_session(min(QUERY_THREADS, self.threads))
+                    if self.threads <= QUERY_THREADS:
+                        self._session = self._query_session
+            finally:
+                if vocab is not None:
+                    vocab.join()
             return self
+
+    def _read_vocab(self) -> None:
+        """`_load_wordpiece` for a helper thread: a failure leaves the vocabulary unread, so
+        the first `_encode` reads it again and raises there."""
+        try:
+            self._load_wordpiece()
+        except Exception:
+            self._wordpiece = None
 
     def _new_session(self, threads: int) -> Any:
         """An onnxruntime session of the model with `threads` intra-op threads (sets

@@ -6,7 +6,6 @@ model library.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -84,6 +83,8 @@ def read_manifest(model_dir: Path) -> dict[str, Any] | None:
 
 
 def sha256_file(path: Path) -> str:
+    """The hex SHA-256 of the file at `path` (read in 1 MiB blocks). Raises OSError."""
+    import hashlib  # here: loading OpenSSL is ~5 ms a cold search's model session would wait for
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):

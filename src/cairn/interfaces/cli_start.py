@@ -90,9 +90,10 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     the home's embedder loading on a background thread and return the thread; otherwise
     return None and do nothing.
 
-    The home's settings are read here (for the `embedder` name; a bad config.toml is left
-    for the command to report). For the built-in model, numpy and onnxruntime are imported
-    here too, before the thread starts: importing holds the GIL, so in the thread it would
+    Only the home's config.toml is read here, for the `embedder` name (cairn.config_peek:
+    cairn.config's import, ~15-20 ms, would delay the session; a bad config.toml is left for
+    the command to report). For the built-in model, numpy, onnxruntime and the embedder's
+    module are imported here too, before the thread starts: importing holds the GIL, so in the thread it would
     share the interpreter with the command line's own imports and push back the session's
     creation, the part that runs outside the GIL and so overlaps the rest of the start-up.
     The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
@@ -108,15 +109,19 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     if query is None:
         return None
     try:
-        from cairn.config import load_settings
-        settings = load_settings(home_option(args))
-        name = settings.embedder
-    except Exception:  # ConfigError, an unreadable home: the command reports it
+        from cairn.config_peek import embedder_name, home_path
+        home = home_path(home_option(args))
+        name = embedder_name(home)
+    except (OSError, RuntimeError):  # a home path that cannot be resolved: the command reports it
+        return None
+    if name is None:  # an unreadable or broken config.toml: the command reports it
         return None
     if name == "minilm":
         try:
             import numpy  # noqa: F401
             import onnxruntime  # noqa: F401
+
+            import cairn.embed.minilm  # noqa: F401  (here too: the thread then goes straight to the session)
         except ImportError:  # reported by the embedder when the query is embedded
             return None
 
@@ -130,7 +135,7 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     def read_vectors() -> None:  # the vectors the query is compared with (a SQLite home's matrix cache)
         try:
             from cairn.store.matrix_cache import prefetch
-            prefetch(settings.home)
+            prefetch(home)
         except Exception:  # only an optimisation: the search maps the file itself
             pass
 
