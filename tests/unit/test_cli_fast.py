@@ -103,3 +103,10 @@ def test_every_option_of_the_typer_search_command_is_known_to_the_fast_path():
     assert opts <= known, sorted(opts - known)
     globals_ = {o for p in group.params for o in p.opts if o.startswith("-")} - {"--help"}
     assert globals_ == {"--home", "--verbose", "-v"}
+
+
+@pytest.mark.parametrize("code, status", [(None, 0), (0, 0), (2, 2), (130, 130), ("a message", 1)])
+def test_the_exit_status_of_a_fast_search_is_pythons(code, status, capsys):
+    from cairn.interfaces.cli_program import _exit_status
+    assert _exit_status(code) == status
+    assert capsys.readouterr().err == ("a message\n" if code == "a message" else "")

@@ -23,6 +23,7 @@ from pathlib import Path
 #: Global options (cli_common.main) that take a value.
 _VALUE_OPTIONS = ("--home",)
 _once: list[bool] = []  # start_early ran in this process
+_started: list[threading.Thread] = []  # the threads it started
 
 
 def is_program(argv: list[str] | None = None) -> bool:
@@ -141,5 +142,14 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
 
     thread = threading.Thread(target=run, name="cairn-early-embed", daemon=False)
     thread.start()
-    threading.Thread(target=read_vectors, name="cairn-early-vectors", daemon=False).start()
+    vectors = threading.Thread(target=read_vectors, name="cairn-early-vectors", daemon=False)
+    vectors.start()
+    _started.extend((thread, vectors))
     return thread
+
+
+def join_early() -> None:
+    """Wait for the threads `start_early` started (done by the time a search has used the
+    model; an error before that waits here for the session being made)."""
+    for t in _started:
+        t.join()
