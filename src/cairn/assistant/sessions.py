@@ -189,17 +189,10 @@ class SessionStore:
 
     @staticmethod
     def events(path: Path) -> list[dict]:
-        """Every complete event of a session file (a torn last line is skipped)."""
-        out = []
-        with path.open(encoding="utf-8", errors="replace") as f:
-            for line in f:
-                try:
-                    e = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(e, dict):
-                    out.append(e)
-        return out
+        """Every complete event of a session file: the JSON objects of its lines ended by a
+        newline (a torn last line, its write cut short, is skipped; so is a line that is not
+        a JSON object). Raises OSError."""
+        return read_appended(path, 0, path.stat().st_size)[0]
 
     def _last_seq(self, path: Path) -> int:
         return max((int(e.get("seq", 0)) for e in self.events(path)), default=0) if path.is_file() else 0
