@@ -211,9 +211,9 @@ def test_an_unknown_command_is_still_a_usage_error_naming_it(kw_home):
 
 
 EARLY = """
-import threading
 import cairn.cli
-early = [t for t in threading.enumerate() if t.name == "cairn-early-embed"]
+from cairn.interfaces import cli_start
+early = [t for t in cli_start._started if t.name == "cairn-early-embed"]  # live or done
 print("service imported before the command ran:", "cairn.service" in sys.modules)
 print("early threads:", len(early))
 for t in early:
