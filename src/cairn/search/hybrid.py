@@ -13,7 +13,8 @@ bench/README.md for the measured figures behind the default.
 
 For the weighted sum the cosine is min-max scaled over the query's semantic candidates
 (Bruch et al.'s recommended normalisation), as BM25 is scaled by its best score.
-Signals reported per hit, each in [0, 1]: keyword = BM25 / best BM25 of the query;
+The keyword channel's BM25 includes `phrase_weight` x the BM25 of the query's adjacent word
+pairs as phrases (`with_phrases`). Signals reported per hit, each in [0, 1]: keyword = BM25 / best BM25 of the query;
 semantic = max(0, cosine); recency = exp(-age_days / tau). A failing keyword channel is
 reported in `SearchResult.warnings` / `keyword_error`, never hidden as zero hits.
 """
