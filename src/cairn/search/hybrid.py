@@ -216,7 +216,7 @@ def with_phrases(conn: Connection, query: str, kw: list[tuple[int, float]], weig
                  drop: frozenset[str]) -> list[tuple[int, float]]:
     """Keyword candidates `kw` ((chunk_id, bm25) best first) re-scored as bm25 + weight x the
     BM25 of the query's adjacent word pairs as phrases (fts.adjacent_phrases; a chunk without
-    any pair adds 0), best first again. A weighted sum of a unigram and an ordered-window
+    any pair, or outside the best max(len(kw), 1000) phrase matches, adds 0), best first again. A weighted sum of a unigram and an ordered-window
     score, as in Metzler & Croft's sequential dependence model (SIGIR 2005, weights 0.85 /
     0.1 for the two; here the unigram weight is 1). The pairs of words left out of the OR
     query (`drop`) are left out too, so the second query reads no posting list the first
