@@ -11,13 +11,15 @@ here also the entity mentions of each copy (so an entity is mentioned ~N times a
 as in a real home of that size; co-occurrence counts are left as imported). Queries:
 --queries SciFact train queries. Each query runs twice in turn (which variant goes first
 alternates from query to query), once with the signals off
-(`graph_weight = source_weight = context_weight = 0`: the ranking path of main before the
-graph) and once with the defaults, after one warm-up query of each; p50 / p95 of both and the
+(`graph_weight = source_weight = context_weight = phrase_weight = 0`: the ranking path of
+main before the graph and the phrase pairs) and once with the defaults, after one warm-up query of each; p50 / p95 of both and the
 ratio of the p50s are printed. Wall times on a shared machine: only the ratio means much.
 The padded copy is removed at the end.
 
-`--compare time` instead runs the defaults with `time_weight = 0` ("off") and with the
-defaults ("on"), and `--dated PHRASE` appends PHRASE (e.g. " in 2026") to every query in
+`--compare phrase` runs the defaults with `phrase_weight = 0` ("off", one BM25 query) and
+with the defaults ("on", the second BM25 query of the adjacent word pairs); "signals" turns
+phrase_weight off too. `--compare time` instead runs the defaults with `time_weight = 0`
+("off") and with the defaults ("on"), and `--dated PHRASE` appends PHRASE (e.g. " in 2026") to every query in
 both variants, so the time signal's own cost (reading the dates of the query, the date of
 every candidate) is what differs.
 """
@@ -59,8 +61,9 @@ def main(argv=None) -> int:
     ap.add_argument("--pad-target", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--source", type=Path, default=OUT / "scifact-home", help="home to pad (default scifact-home)")
-    ap.add_argument("--compare", choices=("signals", "time"), default="signals",
-                    help="off = graph/source/context signals 0 (signals) or time_weight 0 (time)")
+    ap.add_argument("--compare", choices=("signals", "time", "phrase"), default="signals",
+                    help="off = graph/source/context signals and phrase_weight 0 (signals), time_weight 0 "
+                         "(time) or phrase_weight 0 (phrase)")
     ap.add_argument("--dated", default="", help="text appended to every query (e.g. ' in 2026')")
     args = ap.parse_args(argv)
     from cairn.service import Cairn
@@ -79,7 +82,9 @@ def main(argv=None) -> int:
         with Cairn(home) as app:
             base = app.settings.search
             off = (replace(base, time_weight=0.0) if args.compare == "time"
-                   else replace(base, graph_weight=0.0, source_weight=0.0, context_weight=0.0))
+                   else replace(base, phrase_weight=0.0) if args.compare == "phrase"
+                   else replace(base, graph_weight=0.0, source_weight=0.0, context_weight=0.0,
+                                phrase_weight=0.0))
             times = {"off": [], "on": []}
             for name, s in (("off", off), ("on", base)):
                 app.settings.search = s

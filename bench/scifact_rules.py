@@ -11,7 +11,9 @@ point is the baseline. Every train query with qrels runs through `Cairn.search(q
 k=100)` (hybrid) with the home's settings plus the point's overrides; nDCG@10 and
 recall@100 are computed as in `scifact.py`. Halves: queries with an even id (the tuning
 half) and an odd id (held out). `--set MODULE.NAME=VALUE` sets a module constant for the
-whole run. Per-query warm latency (p50, ms) is printed per point, measured in the same
+whole run (a tuple constant takes comma-separated numbers, e.g.
+`--set cairn.search.hybrid.BM25_WEIGHTS=3,1,1`; a string one the text). `--k N` asks N hits
+per search (default 100, as scifact.py; nDCG@10 is read from the first 10). Per-query warm latency (p50, ms) is printed per point, measured in the same
 interleaved loop (queries alternate between points), so the ratio to the baseline is
 the figure to read.
 """
@@ -52,12 +54,19 @@ def main(argv=None) -> int:
                     help='";"-separated points, each "NAME=VALUE,..." (SearchSettings fields); the first is the baseline')
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     ap.add_argument("--limit-queries", type=int, default=0)
+    ap.add_argument("--k", type=int, default=100, help="hits asked per search (nDCG@10 from the first 10)")
     args = ap.parse_args(argv)
     for item in args.set:
         name, value = item.split("=", 1)
         mod, attr = name.rsplit(".", 1)
         m = importlib.import_module(mod)
-        setattr(m, attr, type(getattr(m, attr))(float(value)))
+        cur = getattr(m, attr)
+        if isinstance(cur, tuple):
+            setattr(m, attr, tuple(float(v) for v in value.split(",")))
+        elif isinstance(cur, str):
+            setattr(m, attr, value)
+        else:
+            setattr(m, attr, type(cur)(float(value)))
     from cairn.service import Cairn
     root = need(data_dir() / "beir-scifact", "BEIR SciFact")
     qrels = load_qrels(root / "qrels" / "train.tsv")
@@ -76,7 +85,7 @@ def main(argv=None) -> int:
             for i, s in enumerate(settings):
                 app.settings.search = s
                 t = time.perf_counter()
-                hits = app.search(q["text"], k=100).hits
+                hits = app.search(q["text"], k=args.k).hits
                 res[i]["ms"].append((time.perf_counter() - t) * 1000)
                 ranked = ranked_ids([{"source_id": h.source_id} for h in hits])
                 res[i]["even" if int(qid) % 2 == 0 else "odd"].append(ndcg_at(ranked, qrels[qid], 10))

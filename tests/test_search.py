@@ -322,3 +322,21 @@ def test_preload_loads_the_embedder_in_the_background_for_vector_modes(tmp_path)
         assert emb.loaded and emb.threads == ["cairn-preload"]
         app.preload("semantic")  # already loaded: nothing more
         assert emb.threads == ["cairn-preload"]
+
+
+def test_adjacent_query_words_rank_a_note_holding_them_as_a_phrase_higher(app, tmp_path):
+    """[search] phrase_weight: "breast cancer" ranks the note saying "breast cancer" above a
+    shorter one with both words apart, which plain BM25 puts first."""
+    from dataclasses import replace
+
+    write(tmp_path / "v" / "apart.md", "# Clinic\n\nBreast feeding was discussed, then lung cancer.\n")
+    write(tmp_path / "v" / "phrase.md", "# Screening\n\nThe screening programme for breast cancer "
+          "invites women.\n")
+    for i, topic in enumerate(("garden beds", "bread dough", "train times", "tax forms", "bike repair", "tea")):
+        write(tmp_path / "v" / f"other{i}.md", f"# Other {i}\n\nNotes about {topic}.\n")
+    app.ingest([tmp_path / "v"])
+    base = app.settings.search
+    app.settings.search = replace(base, phrase_weight=0.0)
+    assert [h.title for h in app.search("breast cancer", mode="keyword").hits] == ["Clinic", "Screening"]
+    app.settings.search = replace(base, phrase_weight=0.15)
+    assert [h.title for h in app.search("breast cancer", mode="keyword").hits] == ["Screening", "Clinic"]

@@ -240,7 +240,7 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0,
                                            **{("search", k): 1.0 for k in ("graph_weight", "source_weight",
-                                                                             "context_weight", "speaker_weight", "time_weight",
+                                                                             "context_weight", "speaker_weight", "time_weight", "phrase_weight",
                                                                              "graph_hop1", "graph_hop2")},
                                            ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.

@@ -34,6 +34,9 @@ class SearchSettings:
     source_weight: float = 0.25
     context_weight: float = 0.6  # neighbour context of chat messages (graph/signal.py)
     speaker_weight: float = 0.4  # messages by the participant the question names (graph/signal.py)
+    # Adjacent query word pairs as phrases (sequential dependence): their BM25, times this,
+    # is added to each keyword candidate's BM25 (search/hybrid.py; tuned on SciFact's even ids)
+    phrase_weight: float = 0.15
     time_weight: float = 0.8  # units dated near a date the question names (graph/signal.py, search/dates.py; tuned on LoCoMo)
 
 

@@ -25,3 +25,17 @@ def test_non_ascii_text_keeps_cjk_characters_and_accented_words():
     assert fts.query_terms("Zoë's 東京") == ["zoë", "s", "東", "京"]
     assert fts.index_text("東京 ok") == " 東  京  ok"
     assert fts.index_text("plain ascii") == "plain ascii"
+
+
+def test_adjacent_phrases_pair_neighbouring_words_and_skip_stopwords_and_clause_ends():
+    assert fts.adjacent_phrases("breast cancer risk") == '"breast cancer" OR "cancer risk"'
+    # a hyphenated word is joined by its last term; stopwords and dropped words break pairs
+    assert fts.adjacent_phrases("T-cell growth in the lung") == '"cell growth"'
+    assert fts.adjacent_phrases("breast cancer risk", drop=frozenset({"risk"})) == '"breast cancer"'
+    # a clause end or a field filter breaks a pair; a repeated pair is OR-ed once
+    assert fts.adjacent_phrases("lung cancer. Smoking rates") == '"lung cancer" OR "smoking rates"'
+    assert fts.adjacent_phrases("title:garden beds soil") == '"beds soil"'
+    assert fts.adjacent_phrases("red wine, red wine") == '"red wine"'
+    assert fts.adjacent_phrases('say "hi" Ana') == '"say hi" OR "hi ana"'
+    for text in ("cancer", "the of and", "", "?! ##", "of cancer"):
+        assert fts.adjacent_phrases(text) is None, text

@@ -102,6 +102,32 @@ def build_match_query(query: str, *, drop_stopwords: bool = True, fields: bool =
     return " OR ".join(unique)
 
 
+def adjacent_phrases(query: str, drop: frozenset[str] = frozenset()) -> str | None:
+    """FTS5 MATCH expression OR-ing, as phrases, the pairs of adjacent query words ("breast
+    cancer risk" -> '"breast cancer" OR "cancer risk"'), or None when there is no pair.
+    Words are whitespace-separated; a pair joins the last term of one word to the first term
+    of the next ("T-cell growth" -> "cell growth"). A pair is skipped when either side is a
+    stopword or in `drop` (words too common for the OR query, see search/hybrid.py), when
+    the first word ends a clause (. , ; : ! ?) or either word is a `title:`/`tags:` filter.
+    The ordered-window part of Metzler & Croft's sequential dependence model (SIGIR 2005);
+    search/hybrid.py adds its BM25 with a small weight. Never raises."""
+    words = query.split()
+    pairs: list[str] = []
+    for a, b in zip(words, words[1:]):
+        if a[-1:] in ".,;:!?" or _FIELD_RE.match(a) or _FIELD_RE.match(b):
+            continue
+        ta, tb = _terms(a), _terms(b)
+        if not ta or not tb:
+            continue
+        x, y = ta[-1].lower(), tb[0].lower()
+        if x in STOPWORDS or y in STOPWORDS or x in drop or y in drop:
+            continue
+        phrase = '"' + x.replace('"', '""') + " " + y.replace('"', '""') + '"'
+        if phrase not in pairs:
+            pairs.append(phrase)
+    return " OR ".join(pairs) or None
+
+
 def match_words(query: str) -> list[str]:
     """The lower-cased terms `build_match_query` ORs, in query order, field filters left out:
     a word ("msx2", "3") or the space-joined terms of a phrase ("t cell" for "T-cell"), as
