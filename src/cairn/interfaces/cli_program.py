@@ -17,7 +17,9 @@ FLUSH_FAILED = 120
 def main(argv: list[str] | None = None) -> int:
     """Run the `cairn` command line `argv` (default sys.argv; argv[0] is the program) and
     return its exit code (typer's commands exit through SystemExit). A plain `search`
-    (cli_fast) ends the process itself once its output is flushed: see `_finish`."""
+    (cli_fast) ends the process itself once its output is flushed: see `_finish`. A fast
+    search cut short ends as typer's would: a Ctrl-C outside the service exits 130 with no
+    message, a closed stdout (EPIPE while writing) exits 1 with no traceback."""
     from cairn.interfaces.cli_start import start_early
     if argv is not None:
         sys.argv[:] = argv
@@ -33,8 +35,9 @@ def main(argv: list[str] | None = None) -> int:
         code = 0
     except SystemExit as exc:  # an error, reported by cli_io with its exit code
         code = _exit_status(exc.code)
-    except KeyboardInterrupt:  # outside the service (which reports its own): as typer does
-        sys.stderr.write("\nAborted!\n")
+    except KeyboardInterrupt:  # outside the service (which reports its own): as typer 0.29 does, 130, silently
+        code = 130
+    except BrokenPipeError:  # the reader went away while the output was written (`| head -1`): as typer, 1
         code = 1
     _finish(code)
     return code  # not reached

@@ -1,0 +1,62 @@
+"""The program's fast path for `search` (cli_program, cli_fast) ends as typer's `search`
+does when the command is cut short: a reader that went away (`cairn search ... | head`)
+and a Ctrl-C outside the service. Each case runs the real program and the typer-only
+application in new processes and compares exit code and stderr."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+PROGRAM = [sys.executable, "-m", "cairn"]
+TYPER_ONLY = [sys.executable, "-c", "import sys; from cairn.cli import app; app(sys.argv[1:], prog_name='cairn')"]
+
+
+def _run_with_closed_stdout(cmd: list[str]) -> subprocess.CompletedProcess:
+    """Run `cmd` with stdout a pipe whose reader is already gone, unbuffered, so the first
+    write of the output fails with EPIPE (as `| head -1` does to a long output)."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run(cmd, stdout=w, stderr=subprocess.PIPE, text=True, timeout=600,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    finally:
+        os.close(w)
+
+
+@pytest.mark.parametrize("output", [["--json"], []])
+def test_a_closed_pipe_ends_the_fast_search_as_it_ends_typers(tmp_path, output):
+    args = ["--home", str(tmp_path / "home"), "search", "heron", "--mode", "keyword", *output]
+    fast = _run_with_closed_stdout(PROGRAM + args)
+    typer = _run_with_closed_stdout(TYPER_ONLY + args)
+    assert "Traceback" not in fast.stderr, fast.stderr
+    assert fast.returncode == typer.returncode == 1, (fast.returncode, typer.returncode, fast.stderr)
+
+
+# A Ctrl-C that lands outside the service (here: while --since is checked, before the index
+# opens) in the program's fast path and in typer's command.
+_INTERRUPT = """
+import sys
+import cairn.validate
+
+def interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+
+cairn.validate.check_since = interrupted
+if sys.argv[1] == "program":
+    from cairn.interfaces.cli_program import main
+    sys.exit(main(["cairn"] + sys.argv[2:]))
+from cairn.cli import app
+app(sys.argv[2:], prog_name="cairn")
+"""
+
+
+def test_a_ctrl_c_outside_the_service_ends_the_fast_search_as_it_ends_typers(tmp_path):
+    args = ["--home", str(tmp_path / "home"), "search", "heron", "--mode", "keyword"]
+    fast, typer = (subprocess.run([sys.executable, "-c", _INTERRUPT, which, *args], capture_output=True,
+                                  text=True, timeout=600) for which in ("program", "typer"))
+    assert (fast.returncode, fast.stderr, fast.stdout) == (typer.returncode, typer.stderr, typer.stdout)
+    assert fast.returncode == 130
