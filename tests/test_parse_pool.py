@@ -129,3 +129,47 @@ def test_entities_do_not_wait_behind_a_file_a_worker_holds(tmp_path):
         assert pool._pool[0].task is not None  # still stuck: the request did not wait for it
     finally:
         pool.close()
+
+
+def test_a_worker_that_cannot_start_fails_the_request_instead_of_waiting_forever(monkeypatch, tmp_path):
+    """Starting a worker process can fail (too many open files or processes): the request
+    gets a ParseError naming why (the ingest then reports the file, or finds the entities
+    in its own process), the pool's driver goes on, and the caller never waits forever."""
+    import threading
+
+    import cairn.parse.pool as pool_mod
+
+    def cannot_start(memory_bytes):
+        raise OSError(24, "Too many open files")
+    monkeypatch.setattr(pool_mod, "_Worker", cannot_start)
+    pool = ParsePool(workers=1, timeout_s=30)
+    outcome: list = []
+
+    def ask(call):
+        try:
+            call()
+            outcome.append("returned")
+        except ParseError as exc:
+            outcome.append(str(exc))
+    try:
+        for call in (lambda: pool.entities_many(["Ana met Marta in Lisbon."]),
+                     lambda: pool.parse(tmp_path / "a.png")):
+            t = threading.Thread(target=ask, args=(call,), daemon=True)
+            t.start()
+            t.join(60)  # a bound on a hang, not a timing: the reply comes at once
+            assert not t.is_alive(), "the request waited forever"
+    finally:
+        pool.close()
+    assert len(outcome) == 2 and all("could not start a parser process" in o and "Too many open files" in o
+                                     for o in outcome), outcome
+
+
+def test_a_worker_that_cannot_start_keeps_no_pipe_open(monkeypatch, tmp_path):
+    import os
+
+    import cairn.parse.pool as pool_mod
+    monkeypatch.setattr(pool_mod.sys, "executable", str(tmp_path / "no-such-python"))
+    before = set(os.listdir("/proc/self/fd"))
+    with pytest.raises(OSError):
+        pool_mod._Worker(0)
+    assert set(os.listdir("/proc/self/fd")) - before == set()

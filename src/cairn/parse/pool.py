@@ -113,10 +113,15 @@ class _Worker:
     def __init__(self, memory_bytes: int) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cairn.parse.pool", str(req_r), str(rep_w), str(memory_bytes)],
-            pass_fds=(req_r, rep_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, close_fds=True, env=_worker_env())
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "cairn.parse.pool", str(req_r), str(rep_w), str(memory_bytes)],
+                pass_fds=(req_r, rep_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, close_fds=True, env=_worker_env())
+        except OSError:  # no process: the pipes are not kept open
+            for fd in (req_r, req_w, rep_r, rep_w):
+                os.close(fd)
+            raise
         os.close(req_r)
         os.close(rep_w)
         self.send = Connection(req_w, readable=False)
@@ -266,18 +271,25 @@ class ParsePool:
     def _dispatch(self) -> None:
         """Hand queued requests to idle workers, in queue order (call with the lock held):
         entity requests to the entity lane, files to the file workers (at most `workers`);
-        a request whose worker is busy waits in the queue."""
+        a request whose worker is busy waits in the queue; one whose worker cannot be started
+        (OSError from the process start) is answered at once with a ParseError saying so."""
         kept: list[tuple[_Key, str, dict]] = []
         for task in self._queue:
-            if task[1] == NER_REQUEST:
-                if self._ner is None:
-                    self._ner = _Worker(self.memory_bytes)
-                w = self._ner if self._ner.task is None else None
-            else:
-                w = next((w for w in self._pool if w.task is None), None)
-                if w is None and len(self._pool) < self.workers:
-                    w = _Worker(self.memory_bytes)
-                    self._pool.append(w)
+            try:
+                if task[1] == NER_REQUEST:
+                    if self._ner is None:
+                        self._ner = _Worker(self.memory_bytes)
+                    w = self._ner if self._ner.task is None else None
+                else:
+                    w = next((w for w in self._pool if w.task is None), None)
+                    if w is None and len(self._pool) < self.workers:
+                        w = _Worker(self.memory_bytes)
+                        self._pool.append(w)
+            except OSError as exc:  # no process could be started (EMFILE, EAGAIN, ENOMEM): the
+                # request fails with the reason, instead of the driver dying and the caller waiting forever
+                self._results[task[0]] = ("parse", ("ParseError", f"could not start a parser process: {exc}"))
+                self._cond.notify_all()
+                continue
             if w is None:
                 kept.append(task)
                 continue
