@@ -60,3 +60,39 @@ def test_a_ctrl_c_outside_the_service_ends_the_fast_search_as_it_ends_typers(tmp
                                   text=True, timeout=600) for which in ("program", "typer"))
     assert (fast.returncode, fast.stderr, fast.stdout) == (typer.returncode, typer.stderr, typer.stdout)
     assert fast.returncode == 130
+
+
+# A real SIGINT and SIGTERM during a fast search: the handler in place leaves at once (130),
+# so an interrupt never lands inside an import (which can hang the process: cli_program).
+_SIGNALLED = """
+import os, signal, sys, time
+import cairn.interfaces.cli_search as cs
+SIGNAL = getattr(signal, sys.argv[1])
+
+def search(*args, **kwargs):
+    print(signal.getsignal(signal.SIGINT).__name__, signal.getsignal(signal.SIGTERM).__name__, flush=True)
+    os.kill(os.getpid(), SIGNAL)
+    time.sleep(60)
+    print("not reached", flush=True)
+
+cs.run_search = search
+from cairn.interfaces.cli_program import main
+sys.exit(main(["cairn"] + sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_a_signal_during_a_fast_search_ends_it_at_once(tmp_path, signame):
+    r = subprocess.run([sys.executable, "-c", _SIGNALLED, signame, "--home", str(tmp_path / "h"), "search", "heron"],
+                       capture_output=True, text=True, timeout=50)
+    assert r.returncode == 130, r.stderr
+    assert r.stdout == "_quit_at_once _quit_at_once\n" and "Traceback" not in r.stderr
+
+
+def test_other_commands_get_ctrl_c_back(tmp_path):
+    code = ("import signal, sys\nimport cairn.cli\n"
+            "from cairn.interfaces.cli_program import main\n"
+            "cairn.cli.app = lambda **kw: print(signal.getsignal(signal.SIGINT).__name__) or 0\n"
+            "sys.exit(main(['cairn', 'status']))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "default_int_handler", r.stderr

@@ -134,11 +134,18 @@ def parse_search(args: list[str], environ: dict[str, str] | None = None) -> Sear
                       entity=values.get("--entity"))
 
 
-def run(line: SearchLine) -> None:
+def run(line: SearchLine, on_signal=None) -> None:
     """Run a command line `parse_search` read: the global options, then the search
-    (cli_search.run_search). Errors exit with SystemExit(code), as under typer."""
+    (cli_search.run_search). Errors exit with SystemExit(code), as under typer.
+    on_signal: a handler(signum, frame) for SIGINT and SIGTERM during the search, in place
+    of the global options' (cli_io.apply_globals); None keeps theirs."""
+    import signal
+
     from cairn.interfaces.cli_io import apply_globals
     from cairn.interfaces.cli_search import run_search
     apply_globals(line.home, line.verbose)
+    if on_signal is not None:
+        signal.signal(signal.SIGINT, on_signal)
+        signal.signal(signal.SIGTERM, on_signal)
     run_search(line.query, k=line.k, json_out=line.json_out, types=line.types, since=line.since,
                mode=line.mode, fusion=line.fusion, entity=line.entity)

@@ -20,18 +20,22 @@ def main(argv: list[str] | None = None) -> int:
     (cli_fast) ends the process itself once its output is flushed: see `_finish`. A fast
     search cut short ends as typer's would: a Ctrl-C outside the service exits 130 with no
     message, a closed stdout (EPIPE while writing) exits 1 with no traceback."""
+    import signal
+
     from cairn.interfaces.cli_start import start_early
     if argv is not None:
         sys.argv[:] = argv
     sys.argv[0] = sys.argv[0].removesuffix(".exe")
+    signal.signal(signal.SIGINT, _quit_at_once)  # until the command is known: see _quit_at_once
     start_early()  # the model session of a search starts now, before any other import
     from cairn.interfaces.cli_fast import parse_search, run
     line = parse_search(sys.argv[1:])
     if line is None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is the command's again
         from cairn.cli import app
         return app(prog_name="cairn")
     try:
-        run(line)
+        run(line, on_signal=_quit_at_once)
         code = 0
     except SystemExit as exc:  # an error, reported by cli_io with its exit code
         code = _exit_status(exc.code)
@@ -41,6 +45,18 @@ def main(argv: list[str] | None = None) -> int:
         code = 1
     _finish(code)
     return code  # not reached
+
+
+def _quit_at_once(signum: int, frame: object) -> None:
+    """SIGINT or SIGTERM while the program starts, or during a fast-path search: leave at
+    once with status 130 (typer's for Ctrl-C), without raising KeyboardInterrupt. Raised
+    inside an import while a loader thread (cli_start) imports too, KeyboardInterrupt can
+    leave Python's import lock held and hang the process for good (seen in 5 of 74 runs
+    under load by the session-10 review; gdb showed both threads waiting on the import
+    lock). A search only reads, and the index survives a stop at any point (SQLite), so
+    nothing is lost; every other command gets Ctrl-C back before it runs (it may have
+    writes to put back: ingest requeues its jobs)."""
+    os._exit(130)
 
 
 def _exit_status(code: object) -> int:
