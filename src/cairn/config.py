@@ -322,7 +322,7 @@ def load_settings(home: Path | str | None = None) -> Settings:
             if not isinstance(vault, str) or not vault.strip():
                 raise ConfigError(f"config.toml: vault must be a folder path, got {vault!r}")
             # `~` is expanded; a relative path is relative to the home folder.
-            settings.vault_dir = (home_path.resolve() / Path(vault).expanduser()).resolve()
+            settings.vault_dir = (settings.home / Path(vault).expanduser()).resolve()
             if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
                 raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
         if "store" in data:
