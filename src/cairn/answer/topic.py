@@ -103,7 +103,11 @@ def unsupported_topic(topic: str, evidence: str, embedder) -> list[str] | None:
     """The key terms of `topic` (a question with the subject's name removed), surface forms
     in question order, when there is at least one and `evidence` (the cited passages, joined)
     supports none of them; otherwise None. Never raises for odd input."""
-    terms = _topic_terms(topic)
+    return _none_supported(_topic_terms(topic), evidence, embedder)
+
+
+def _none_supported(terms: list[str], evidence: str, embedder) -> list[str] | None:
+    """`terms` when there is at least one and `evidence` supports none of them, else None."""
     if not terms or not re.search(r"\w", evidence):
         return None
     if supported_terms(terms, evidence, embedder):
@@ -129,7 +133,7 @@ def unsupported_turn(topic: str, messages: list[str], embedder) -> list[str] | N
     terms = _topic_terms(topic)
     if len(terms) < TURN_MIN_TERMS:
         return None
-    return unsupported_topic(topic, " ".join(messages), embedder)
+    return _none_supported(terms, " ".join(messages), embedder)  # the terms read once
 
 
 def turn_reason(topic: str, messages: list[Hit], replies: dict[str, str], embedder) -> str | None:
