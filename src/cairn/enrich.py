@@ -125,10 +125,13 @@ def lexical_gist(body: str) -> str:
 INGEST_METHOD = "ingest"  # `by` of the block written with a newly ingested note
 
 
-def ingest_block(body: str, now: datetime | None = None) -> dict | None:
+def ingest_block(body: str, now: datetime | None = None, *, gist: str | None = None) -> dict | None:
     """The `enrichment` block written with a newly ingested note ([ingest] enrich): its
-    lexical gist, `by: ingest` and `at` (UTC ISO time); None when the note has no text."""
-    gist = lexical_gist(body)
+    lexical gist (`gist` when the caller computed `lexical_gist(body)` already, as the
+    ingest's text lane does in a worker), `by: ingest` and `at` (UTC ISO time); None when
+    the note has no text."""
+    if gist is None:
+        gist = lexical_gist(body)
     if not gist.strip():
         return None
     return {"gist": gist, "by": INGEST_METHOD,

@@ -68,16 +68,19 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     written twice). A vault copy that is missing is written again.
     """
     name = name or str(src)
-    source = source or str(src.resolve())
+    real_src = src.resolve()
+    source = source or str(real_src)
     try:
         data = _read(src, name, settings, report, raise_errors)
         source_hash = V.sha256_bytes(data)
         existing = _known_version(conn, settings, name, source, data, source_hash, report, skip_tombstoned)
-        doc = _parse(src, data, settings, pool, existing, name, report, raise_errors)
+        # The text lane (cairn.parse.pool) may have parsed these very bytes in a worker.
+        ahead = pool.take_text(src, source_hash) if pool is not None else None
+        doc = ahead[0] if ahead else _parse(src, data, settings, pool, existing, name, report, raise_errors)
         if extra_meta:
             doc.meta.update(extra_meta)
-        block = _enrichment(settings, doc, existing)
-        note = (render_markdown(settings, src, root, data, source, source_hash, existing, block)
+        block = _enrichment(settings, doc, existing, gist=ahead[1] if ahead else None)
+        note = (render_markdown(settings, src, root, data, source, source_hash, existing, block, real_src)
                 if doc.kind == "markdown" else render_generated(settings, src, doc, source, source_hash, existing, block))
         target, index_source, written = _write_vault(conn, settings, note, existing, source, source_hash, name, report)
         _index(conn, settings, settings.vault / target, index_source, source_hash, doc, name, report, written)
@@ -85,19 +88,21 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         return
 
 
-def _enrichment(settings: Settings, doc: ParsedDocument, existing: N.NoteRow | None) -> dict | None:
+def _enrichment(settings: Settings, doc: ParsedDocument, existing: N.NoteRow | None, *,
+                gist: str | None = None) -> dict | None:
     """The `enrichment` block to write with the note ([ingest] enrich, cairn.enrich): None
     when the source has a block of its own, or the note has no text. A new version of a
     source keeps the block its vault copy has unless that block is the one written at ingest
     (a model's enrichment or the person's is never dropped by a re-ingest); with enrichment
-    off, only such a kept block is written."""
+    off, only such a kept block is written. gist: `lexical_gist(doc.body)` when the text
+    lane computed it already."""
     if "enrichment" in doc.meta:
         return None
     from cairn.enrich import INGEST_METHOD, ingest_block
     kept = _vault_enrichment(settings, existing)
     if kept is not None and kept.get("by") != INGEST_METHOD:
         return kept
-    return None if settings.ingest.enrich == "off" else ingest_block(doc.body)
+    return None if settings.ingest.enrich == "off" else ingest_block(doc.body, gist=gist)
 
 
 def _vault_enrichment(settings: Settings, existing: N.NoteRow | None) -> dict | None:

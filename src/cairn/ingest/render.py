@@ -41,11 +41,12 @@ class VaultNote:
     conflict: Callable[[str], str]
 
 
-def markdown_relpath(src: Path, root: Path | None) -> str:
+def markdown_relpath(src: Path, root: Path | None, real_src: Path | None = None) -> str:
     """`notes/<root folder name>/<path under root>` for a file of an ingested folder, else
-    `notes/<file name>`."""
+    `notes/<file name>`. real_src: `src.resolve()` when the caller has it already."""
     if root is not None:
-        relpath = (Path(root.resolve().name or "root") / src.resolve().relative_to(root.resolve())).as_posix()
+        real_root = root.resolve()
+        relpath = (Path(real_root.name or "root") / (real_src or src.resolve()).relative_to(real_root)).as_posix()
     else:
         relpath = src.name
     return f"notes/{relpath}"
@@ -58,10 +59,12 @@ def generated_relpath(kind: str, title: str, created: str | None) -> str:
 
 
 def render_markdown(settings: Settings, src: Path, root: Path | None, data: bytes, source: str,
-                    source_hash: str, existing: N.NoteRow | None, enrichment: dict | None = None) -> VaultNote:
+                    source_hash: str, existing: N.NoteRow | None, enrichment: dict | None = None,
+                    real_src: Path | None = None) -> VaultNote:
     """The vault copy of a markdown source: its text with cairn_id / cairn_source /
     cairn_source_hash (and `enrichment`, when given) added to the frontmatter (verbatim when
-    the block is malformed), at the existing note's path or a new unique one."""
+    the block is malformed), at the existing note's path or a new unique one. real_src:
+    `src.resolve()` when the caller has it."""
     vault = settings.vault
     note_id = existing.id if existing else V.stable_id("src:" + source)
     text = decode_bytes(data)[0] if data.strip() else ""
@@ -72,7 +75,8 @@ def render_markdown(settings: Settings, src: Path, root: Path | None, data: byte
     new_text = V.add_frontmatter_keys(text, keys)
     if new_text is None:
         new_text = text  # malformed frontmatter: copy verbatim, never rewrite the block
-    relpath = existing.path if existing else V.own_or_unique(vault, markdown_relpath(src, root), note_id, new_text)
+    relpath = existing.path if existing else V.own_or_unique(
+        vault, markdown_relpath(src, root, real_src), note_id, new_text)
 
     def conflict(crel: str) -> str:
         ckeys = {"cairn_id": V.stable_id("conflict:" + crel), "cairn_source_hash": source_hash,

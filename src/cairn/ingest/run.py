@@ -231,6 +231,31 @@ def _queued_split(conn: sqlite3.Connection, ids: list[int] | None) -> tuple[list
 
 
 NER_WORKER_MIN = 50  # queued text sources from which entities are found in the parse worker
+TEXT_LANE_MIN = 50  # queued text sources from which a worker parses them ahead (the text lane)
+
+
+def _text_lane_items(conn: sqlite3.Connection, settings: Settings,
+                     light: list[int]) -> list[tuple[str, str | None, str | None]]:
+    """(path, root, known sha256) of the file jobs among `light`, in queue order, for the
+    parse pool's text lane (cairn.parse.pool.ParsePool.prefetch_text); the known hash is the
+    one the source's note is indexed with (the worker then only hashes it). Empty when a
+    plugin registers a parser: the worker could not be sure to parse as this process does."""
+    from cairn.registries import parsers
+    if any(getattr(fn, "__module__", "") != "cairn.builtin_plugins.parsers" for fn in parsers().values()):
+        return []
+    import json
+    vault = settings.vault
+    wanted = set(light)
+    items = []
+    for _jid, raw in sorted(row for row in J.queued_payloads(conn) if row[0] in wanted):
+        payload = json.loads(raw)
+        path = payload.get("path")
+        if not path or payload.get("heavy"):
+            continue
+        existing = N.get_note_by_source(conn, os.path.realpath(path))
+        known = existing.source_hash if existing and (vault / existing.path).exists() else None
+        items.append((path, payload.get("root"), known))
+    return items
 
 
 def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: IngestReport, *,
@@ -266,6 +291,11 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
                 # PDF runs it here, where a long-lived process (serve, watch, a test run)
                 # loads it once, instead of starting a worker that loads it each time.
                 ner_in_worker = pool.entities_many
+            if pool is not None and len(light) >= TEXT_LANE_MIN:
+                # Phase 1 on two cores: a worker reads, parses and summarises the text notes
+                # while this process writes their vault copies and indexes them.
+                pool.prefetch_text(_text_lane_items(conn, settings, light), _parse_options(settings),
+                                   gist=settings.ingest.enrich != "off")
             result = run_queue(conn, handlers, settings.jobs, ids=light, progress=progress)
             dead, retries = list(result.dead), result.retries
             report.timings["keyword_searchable_s"] = round(_since_start(), 3)

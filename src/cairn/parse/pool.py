@@ -27,6 +27,13 @@ garble them).
 
 `prefetch` lets the ingest index text notes and compute embeddings while the workers read
 images (two cores: the embedder in the parent, OCR in a worker).
+
+The text lane does the same for the text notes of a large ingest (phase 1): `prefetch_text`
+hands the file worker batches of notes to read, hash, parse and summarise (the lexical gist,
+cairn.enrich) a window ahead of the ingest, which meanwhile writes the vault copies and
+indexes; `take_text` gives the ingest a note's result when the worker parsed exactly the
+bytes the ingest hashed, else None (the ingest parses the note itself, so every error is
+reported as before). Two cores then share phase 1 (bench/README.md, session 11).
 """
 
 from __future__ import annotations
@@ -48,6 +55,10 @@ HEAVY_KINDS = frozenset({"image", "audio", "pdf"})  # parsed in a worker (detect
 # A request for named entities (cairn/ner.py) instead of a file: spaCy's model (~250 MiB
 # with its libraries) then lives in the worker, not in the ingest process.
 NER_REQUEST = "\x00entities"
+# A batch of text notes (the text lane: `ParsePool.prefetch_text`) instead of a file.
+TEXT_REQUEST = "\x00text"
+TEXT_BATCH = 8  # notes per text request: a note the ingest waits for is at most a batch away
+TEXT_WINDOW = 256  # notes the text lane reads ahead of the ingest at most (bounds the memory held)
 _Key = tuple[str, tuple]
 
 
@@ -78,6 +89,8 @@ def _worker_main(fd_in: int, fd_out: int, memory_bytes: int) -> None:
             if path == NER_REQUEST:
                 from cairn.ner import entities_many
                 reply = (key, "ok", entities_many(kwargs["texts"]))
+            elif path == TEXT_REQUEST:
+                reply = (key, "ok", _text_batch(kwargs["items"], kwargs["options"], kwargs["gist"]))
             else:
                 reply = (key, "ok", parse_file(Path(path), **kwargs))
         except ParseError as exc:
@@ -95,6 +108,55 @@ def _worker_main(fd_in: int, fd_out: int, memory_bytes: int) -> None:
             conn.send(reply)
         except MemoryError:
             conn.send((key, "parse", ("ParseError", f"parser ran out of memory (worker cap {memory_bytes >> 20} MiB)")))
+
+
+def _read_regular(path: str, max_bytes: int) -> bytes | None:
+    """The bytes of the regular file at `path` (at most max_bytes + 1 of them), or None when
+    it is no regular file: opened without blocking, so a FIFO swapped in is never waited on."""
+    import stat
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(max_bytes + 1)
+    finally:
+        os.close(fd)
+
+
+def _text_batch(items: list[tuple[str, str | None, str | None]], options: dict[str, Any],
+                gist: bool) -> list[tuple[str, str | None, ParsedDocument | None, str | None]]:
+    """The text lane's work in a worker: for each (path, root, known sha256) read the file,
+    hash it and, unless the hash is the known one (the ingest will find the note unchanged),
+    parse it with `parse_file` and, with `gist`, compute its lexical gist
+    (cairn.enrich.lexical_gist). Returns (path, sha256 hex, document, gist) per item; a file
+    outside its `root` (a symlink swapped in), not a regular file, or that fails in any way
+    gives (path, None, None, None): the ingest then reads it itself and reports what is wrong."""
+    import hashlib
+
+    from cairn.parse import parse_file
+    from cairn.paths import outside_reason
+    out: list[tuple[str, str | None, ParsedDocument | None, str | None]] = []
+    for path, root, known in items:
+        try:
+            if root is not None and outside_reason(root, path) is not None:
+                raise ValueError("outside its folder")
+            data = _read_regular(path, int(options.get("max_bytes", 50_000_000)))
+            if data is None:
+                raise ValueError("not a regular file")
+            digest = hashlib.sha256(data).hexdigest()
+            if digest == known:
+                out.append((path, digest, None, None))
+                continue
+            doc = parse_file(Path(path), data=data, **options)
+            text = None
+            if gist:
+                from cairn.enrich import lexical_gist
+                text = lexical_gist(doc.body)
+            out.append((path, digest, doc, text))
+        except Exception:  # noqa: BLE001 - the ingest parses this file itself and reports it
+            out.append((path, None, None, None))
+    return out
 
 
 def _worker_env() -> dict[str, str]:
@@ -168,6 +230,16 @@ class ParsePool:
         self.peak_rss_mib = 0.0  # largest worker VmHWM seen (a worker's own peak, MiB)
         self.restarts = 0
         self._requests = 0  # entity requests sent (their keys)
+        # The text lane (prefetch_text / take_text): notes in ingest order, their positions,
+        # how many were handed to a worker, the furthest one taken, and the results.
+        self._text: list[tuple[str, str | None, str | None]] = []
+        self._text_pos: dict[str, int] = {}
+        self._text_sent = 0
+        self._text_taken = -1
+        self._text_args: dict[str, Any] = {}
+        self._text_results: dict[str, tuple[str | None, ParsedDocument | None, str | None]] = {}
+        self._text_batches = 0
+        self.text_used = 0  # notes whose worker result the ingest took (for tests and benchmarks)
 
     # ------------------------------------------------------------------ public
     def prefetch(self, items: list[tuple[Path | str, dict[str, Any]]]) -> None:
@@ -179,6 +251,48 @@ class ParsePool:
                     self._queue.append((key, str(path), dict(kwargs)))
             self._ensure_driver()
             self._cond.notify_all()
+
+    def prefetch_text(self, items: list[tuple[Path | str, Path | str | None, str | None]],
+                      options: dict[str, Any], *, gist: bool, window: int = TEXT_WINDOW) -> None:
+        """Read, parse and (with `gist`) summarise text notes in a file worker ahead of the
+        ingest, in the order given, at most `window` notes past the last one taken.
+        items: (path, root folder or None, sha256 hex the note is indexed with or None);
+        a path whose hash is the known one is only hashed. options: parse_file's keyword
+        arguments. The results wait for `take_text`."""
+        with self._cond:
+            for path, root, known in items:
+                path = str(path)
+                if path not in self._text_pos:
+                    self._text_pos[path] = len(self._text)
+                    self._text.append((path, None if root is None else str(root), known))
+            self._text_args = {"options": dict(options), "gist": bool(gist), "window": max(1, int(window))}
+            self._ensure_driver()
+            self._cond.notify_all()
+
+    def take_text(self, path: Path | str, sha256: str, *, wait: bool = False) -> tuple[ParsedDocument, str | None] | None:
+        """The text lane's (document, gist) for `path` when a worker parsed exactly the bytes
+        whose sha256 (hex) is `sha256`; None when the note was not prefetched, its result is
+        not back yet (the caller parses it sooner itself: a busy machine never makes the
+        ingest wait for the worker; wait=True waits instead), it failed there, or it changed
+        since. Taking a note lets the lane read further ahead, from the next one."""
+        path = str(path)
+        with self._cond:
+            pos = self._text_pos.get(path)
+            if pos is None:
+                return None
+            self._text_taken = max(self._text_taken, pos if not wait else pos - 1)
+            self._cond.notify_all()
+            if not wait and path not in self._text_results:
+                return None  # not back yet: the lane goes on after this note
+            while path not in self._text_results:
+                if self._closed:
+                    return None
+                self._cond.wait(0.5)
+            digest, doc, gist = self._text_results.pop(path)
+        if doc is None or digest != sha256:
+            return None
+        self.text_used += 1
+        return doc, gist
 
     def parse(self, path: Path | str, **kwargs: Any) -> ParsedDocument:
         """Parse `path` in a worker (waiting for a prefetched result if there is one).
@@ -230,6 +344,7 @@ class ParsePool:
         with self._cond:
             self._closed = True
             self._queue.clear()
+            self._text_results.clear()
             self._cond.notify_all()
         if self._driver is not None:
             self._driver.join(10)
@@ -250,10 +365,16 @@ class ParsePool:
             self._driver.start()
 
     def _finish(self, w: _Worker, status: str, payload: Any) -> None:
-        key = w.task[0]
+        key, kind, kwargs = w.task
         w.task = None
         with self._cond:
-            self._results[key] = (status, payload)
+            if kind == TEXT_REQUEST:  # per note: its result, or None (the ingest parses it itself)
+                results = payload if status == "ok" else [(path, None, None, None) for path, _r, _k in kwargs["items"]]
+                for path, digest, doc, gist in results:
+                    if self._text_pos.get(path, -1) > self._text_taken:  # else the ingest is past it
+                        self._text_results[path] = (digest, doc, gist)
+            else:
+                self._results[key] = (status, payload)
             self._cond.notify_all()
 
     def _replace(self, w: _Worker) -> None:
@@ -302,6 +423,40 @@ class ParsePool:
                 w.task = None
                 self._replace(w)
         self._queue[:] = kept
+        self._dispatch_text()
+
+    def _dispatch_text(self) -> None:
+        """Hand the next batch of the text lane to an idle file worker when no file waits and
+        the lane is less than its window ahead of the last note taken (lock held)."""
+        if not self._text_args or any(task[1] != NER_REQUEST for task in self._queue):
+            return
+        start = max(self._text_sent, self._text_taken + 1)
+        if start >= len(self._text) or start - self._text_taken > self._text_args["window"]:
+            return
+        w = next((w for w in self._pool if w.task is None), None)
+        try:
+            if w is None and len(self._pool) < self.workers:
+                w = _Worker(self.memory_bytes)
+                self._pool.append(w)
+        except OSError:  # no worker: the ingest parses every note itself
+            self._text_args = {}
+            return
+        if w is None:
+            return
+        items = self._text[start:start + TEXT_BATCH]
+        self._text_sent = start + len(items)
+        self._text_batches += 1
+        w.task = ((TEXT_REQUEST, (("batch", self._text_batches),)), TEXT_REQUEST,
+                  {"items": items, "options": self._text_args["options"], "gist": self._text_args["gist"]})
+        w.started = time.monotonic()
+        try:
+            w.send.send(w.task)
+        except (OSError, ValueError):
+            task, w.task = w.task, None
+            for path, _root, _known in task[2]["items"]:
+                self._text_results[path] = (None, None, None)
+            self._cond.notify_all()
+            self._replace(w)
 
     def _note_rss(self, w: _Worker) -> None:
         try:
