@@ -297,6 +297,8 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
                 pool.prefetch_text(_text_lane_items(conn, settings, light), _parse_options(settings),
                                    gist=settings.ingest.enrich != "off")
             result = run_queue(conn, handlers, settings.jobs, ids=light, progress=progress)
+            if pool is not None:
+                pool.end_text()
             dead, retries = list(result.dead), result.retries
             report.timings["keyword_searchable_s"] = round(_since_start(), 3)
             if pool is not None and heavy:

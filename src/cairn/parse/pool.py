@@ -29,11 +29,13 @@ garble them).
 images (two cores: the embedder in the parent, OCR in a worker).
 
 The text lane does the same for the text notes of a large ingest (phase 1): `prefetch_text`
-hands the file worker batches of notes to read, hash, parse and summarise (the lexical gist,
-cairn.enrich) a window ahead of the ingest, which meanwhile writes the vault copies and
+hands a worker of its own batches of notes to read, hash, parse and summarise (the lexical
+gist, cairn.enrich) a window ahead of the ingest, which meanwhile writes the vault copies and
 indexes; `take_text` gives the ingest a note's result when the worker parsed exactly the
 bytes the ingest hashed, else None (the ingest parses the note itself, so every error is
-reported as before). Two cores then share phase 1 (bench/README.md, session 11).
+reported as before; it never waits for the lane). That worker runs niced (TEXT_NICE): it
+uses a core the ingest leaves idle and never takes one from it; `end_text` stops it. Two
+cores then share phase 1 (bench/README.md, session 11).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ NER_REQUEST = "\x00entities"
 TEXT_REQUEST = "\x00text"
 TEXT_BATCH = 8  # notes per text request: a note the ingest waits for is at most a batch away
 TEXT_WINDOW = 256  # notes the text lane reads ahead of the ingest at most (bounds the memory held)
+TEXT_NICE = 5  # the text lane's worker yields the CPU to the ingest (and to the person's programs)
 _Key = tuple[str, tuple]
 
 
@@ -66,12 +69,19 @@ def _key(path: Path | str, kwargs: dict[str, Any]) -> _Key:
     return str(path), tuple(sorted(kwargs.items()))
 
 
-def _worker_main(fd_in: int, fd_out: int, memory_bytes: int) -> None:
-    """Worker loop: receive (key, path, kwargs), send (key, status, payload) until None."""
+def _worker_main(fd_in: int, fd_out: int, memory_bytes: int, nice: int = 0) -> None:
+    """Worker loop: receive (key, path, kwargs), send (key, status, payload) until None.
+    nice: added to the process's niceness first (the text lane's worker: it only uses a
+    core the ingest leaves idle)."""
     import resource
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
     if memory_bytes > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     from cairn.parse import parse_file
@@ -172,12 +182,12 @@ def _worker_env() -> dict[str, str]:
 class _Worker:
     """One worker process and the two pipes to it (`send` requests, `conn` replies)."""
 
-    def __init__(self, memory_bytes: int) -> None:
+    def __init__(self, memory_bytes: int, nice: int = 0) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cairn.parse.pool", str(req_r), str(rep_w), str(memory_bytes)],
+                [sys.executable, "-m", "cairn.parse.pool", str(req_r), str(rep_w), str(memory_bytes), str(nice)],
                 pass_fds=(req_r, rep_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, close_fds=True, env=_worker_env())
         except OSError:  # no process: the pipes are not kept open
@@ -222,6 +232,8 @@ class ParsePool:
         self.timeout_s = float(timeout_s)
         self._pool: list[_Worker] = []
         self._ner: _Worker | None = None  # the entity lane: a worker for entity requests only
+        self._lane: _Worker | None = None  # the text lane's worker (niced; see prefetch_text)
+        self._lane_done = False  # end_text was called: the lane's worker is stopped when idle
         self._queue: list[tuple[_Key, str, dict]] = []
         self._results: dict[_Key, tuple[str, Any]] = {}
         self._cond = threading.Condition()
@@ -255,7 +267,8 @@ class ParsePool:
     def prefetch_text(self, items: list[tuple[Path | str, Path | str | None, str | None]],
                       options: dict[str, Any], *, gist: bool, window: int = TEXT_WINDOW) -> None:
         """Read, parse and (with `gist`) summarise text notes in a file worker ahead of the
-        ingest, in the order given, at most `window` notes past the last one taken.
+        ingest, in the order given, at most `window` (at least one batch) notes past the last
+        one taken.
         items: (path, root folder or None, sha256 hex the note is indexed with or None);
         a path whose hash is the known one is only hashed. options: parse_file's keyword
         arguments. The results wait for `take_text`."""
@@ -265,7 +278,8 @@ class ParsePool:
                 if path not in self._text_pos:
                     self._text_pos[path] = len(self._text)
                     self._text.append((path, None if root is None else str(root), known))
-            self._text_args = {"options": dict(options), "gist": bool(gist), "window": max(1, int(window))}
+            self._text_args = {"options": dict(options), "gist": bool(gist), "window": max(TEXT_BATCH, int(window))}
+            self._lane_done = False
             self._ensure_driver()
             self._cond.notify_all()
 
@@ -281,7 +295,8 @@ class ParsePool:
             if pos is None:
                 return None
             self._text_taken = max(self._text_taken, pos if not wait else pos - 1)
-            self._cond.notify_all()
+            if wait or self._text_room():
+                self._cond.notify_all()  # the driver hands out the next batch (not once per note)
             if not wait and path not in self._text_results:
                 return None  # not back yet: the lane goes on after this note
             while path not in self._text_results:
@@ -293,6 +308,15 @@ class ParsePool:
             return None
         self.text_used += 1
         return doc, gist
+
+    def end_text(self) -> None:
+        """Stop the text lane: results not taken are dropped and its worker is stopped
+        (once its batch is back, if it holds one)."""
+        with self._cond:
+            self._text, self._text_pos, self._text_results, self._text_args = [], {}, {}, {}
+            self._text_sent, self._text_taken = 0, -1
+            self._lane_done = self._lane is not None
+            self._cond.notify_all()
 
     def parse(self, path: Path | str, **kwargs: Any) -> ParsedDocument:
         """Parse `path` in a worker (waiting for a prefetched result if there is one).
@@ -357,6 +381,7 @@ class ParsePool:
             w.kill()
         self._pool.clear()
         self._ner = None
+        self._lane = None
 
     # ------------------------------------------------------------------ driver
     def _ensure_driver(self) -> None:
@@ -381,13 +406,15 @@ class ParsePool:
         w.kill()
         if w is self._ner:
             self._ner = None
+        elif w is self._lane:
+            self._lane = None
         else:
             self._pool.remove(w)
         self.restarts += 1
 
     def _workers(self) -> list[_Worker]:
         """The file workers and the entity lane's worker, if started."""
-        return self._pool + ([self._ner] if self._ner is not None else [])
+        return self._pool + [w for w in (self._ner, self._lane) if w is not None]
 
     def _dispatch(self) -> None:
         """Hand queued requests to idle workers, in queue order (call with the lock held):
@@ -425,23 +452,40 @@ class ParsePool:
         self._queue[:] = kept
         self._dispatch_text()
 
+    def _text_room(self) -> bool:
+        """Whether the text lane has notes left and room in its window for a whole batch
+        after the last note taken (lock held)."""
+        start = max(self._text_sent, self._text_taken + 1)
+        return (bool(self._text_args) and start < len(self._text)
+                and start + TEXT_BATCH - 1 - self._text_taken <= self._text_args["window"])
+
     def _dispatch_text(self) -> None:
-        """Hand the next batch of the text lane to an idle file worker when no file waits and
-        the lane is less than its window ahead of the last note taken (lock held)."""
-        if not self._text_args or any(task[1] != NER_REQUEST for task in self._queue):
+        """Hand the next batch of the text lane to its worker (started here, niced by
+        TEXT_NICE) when it is idle and the window has room for the batch; after `end_text`,
+        stop that worker once it is idle (lock held)."""
+        if not self._text_args and not self._lane_done:
+            return
+        if self._lane_done:
+            if self._lane is not None and self._lane.task is None:
+                lane, self._lane = self._lane, None
+                try:
+                    lane.send.send(None)
+                except (OSError, ValueError):
+                    pass
+                lane.kill()
+                self._lane_done = False
+            return
+        if not self._text_room():
             return
         start = max(self._text_sent, self._text_taken + 1)
-        if start >= len(self._text) or start - self._text_taken > self._text_args["window"]:
-            return
-        w = next((w for w in self._pool if w.task is None), None)
         try:
-            if w is None and len(self._pool) < self.workers:
-                w = _Worker(self.memory_bytes)
-                self._pool.append(w)
+            if self._lane is None:
+                self._lane = _Worker(self.memory_bytes, nice=TEXT_NICE)
         except OSError:  # no worker: the ingest parses every note itself
             self._text_args = {}
             return
-        if w is None:
+        w = self._lane
+        if w.task is not None:
             return
         items = self._text[start:start + TEXT_BATCH]
         self._text_sent = start + len(items)
@@ -507,4 +551,4 @@ class ParsePool:
 
 
 if __name__ == "__main__":  # a worker: python -m cairn.parse.pool FD_IN FD_OUT MEMORY_BYTES
-    _worker_main(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+    _worker_main(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)
