@@ -95,4 +95,5 @@ def test_other_commands_get_ctrl_c_back(tmp_path):
             "cairn.cli.app = lambda **kw: print(signal.getsignal(signal.SIGINT).__name__) or 0\n"
             "sys.exit(main(['cairn', 'status']))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and r.stdout.strip() == "default_int_handler", r.stderr
+    # cli_program.interrupt: KeyboardInterrupt, as the default handler (tests/unit/test_cli_start.py)
+    assert r.returncode == 0 and r.stdout.strip() == "interrupt", r.stderr

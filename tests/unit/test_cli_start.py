@@ -54,3 +54,28 @@ def test_only_the_program_starts_early():
     assert not is_program(["pytest", "search"]) and not is_program([])
     assert start_early(["pytest", "search", "heron"]) is None
     assert start_early(["cairn", "status"]) is None
+
+
+def test_ctrl_c_leaves_at_once_only_while_the_model_is_still_loading(monkeypatch):
+    """The program's Ctrl-C handler for commands typer runs (an `ask`): while a start-up
+    thread still loads the model, KeyboardInterrupt could land in an import the thread is
+    also making and hang the process, so it exits at once with 130; afterwards it raises
+    KeyboardInterrupt as Python's default handler does."""
+    import threading
+
+    from cairn.interfaces import cli_program, cli_start
+    exits: list[int] = []
+    monkeypatch.setattr(cli_program.os, "_exit", exits.append)
+    release = threading.Event()
+    loader = threading.Thread(target=release.wait)
+    loader.start()
+    monkeypatch.setattr(cli_start, "_started", [loader])
+    try:
+        cli_program.interrupt(2, None)
+        assert exits == [130]
+    finally:
+        release.set()
+        loader.join()
+    with pytest.raises(KeyboardInterrupt):
+        cli_program.interrupt(2, None)
+    assert exits == [130]

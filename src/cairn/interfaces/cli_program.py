@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     from cairn.interfaces.cli_fast import parse_search, run
     line = parse_search(sys.argv[1:])
     if line is None:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is the command's again
+        signal.signal(signal.SIGINT, interrupt)  # Ctrl-C is the command's again (see interrupt)
         from cairn.cli import app
         return app(prog_name="cairn")
     try:
@@ -45,6 +45,18 @@ def main(argv: list[str] | None = None) -> int:
         code = 1
     _finish(code)
     return code  # not reached
+
+
+def interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C while a command other than a plain search runs: KeyboardInterrupt, as Python's
+    default handler raises it, except while a thread cli_start started is still loading the
+    model (an `ask` that has only just begun): then leave at once with 130, for the reason
+    given in `_quit_at_once` (the command has answered nothing yet: it needs the model
+    first). Raises KeyboardInterrupt."""
+    from cairn.interfaces.cli_start import loading  # imported already by main: no import runs here
+    if loading():
+        os._exit(130)
+    raise KeyboardInterrupt
 
 
 def _quit_at_once(signum: int, frame: object) -> None:

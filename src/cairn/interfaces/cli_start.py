@@ -148,6 +148,11 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     return thread
 
 
+def loading() -> bool:
+    """Whether a thread `start_early` started is still running (the model still loading)."""
+    return any(t.is_alive() for t in _started)
+
+
 def join_early() -> None:
     """Wait for the threads `start_early` started (done by the time a search has used the
     model; an error before that waits here for the session being made)."""
