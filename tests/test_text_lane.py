@@ -22,6 +22,7 @@ from cairn.plugins import load
 from cairn.service import Cairn
 
 OPTIONS = {"max_bytes": 1_000_000, "ocr": False, "asr": False, "max_ocr_pages": 1}
+GIST = "cairn.enrich:lexical_gist"
 
 
 def _sha(data: bytes) -> str:
@@ -100,7 +101,7 @@ def test_a_note_with_its_known_hash_is_only_hashed(tmp_path):
     pool = ParsePool(workers=1, memory_mib=0, timeout_s=60)
     try:
         pool.prefetch_text([(same, None, _sha(same.read_bytes())), (changed, None, _sha(b"older bytes"))],
-                           OPTIONS, gist=True)
+                           OPTIONS, summarise=GIST)
         assert pool.take_text(same, _sha(same.read_bytes()), wait=True) is None  # not parsed
         doc, gist = pool.take_text(changed, _sha(changed.read_bytes()), wait=True)
         assert doc.title == "Changed" and gist.endswith("new words")
@@ -115,7 +116,7 @@ def test_a_result_for_other_bytes_is_not_used(tmp_path):
     write(b, "# B\n\nAnother note about kestrels.\n")
     pool = ParsePool(workers=1, memory_mib=0, timeout_s=60)
     try:
-        pool.prefetch_text([(a, None, None), (b, None, None)], OPTIONS, gist=True)
+        pool.prefetch_text([(a, None, None), (b, None, None)], OPTIONS, summarise=GIST)
         # The bytes the caller hashed are not the ones the worker read: its parse is not used.
         assert pool.take_text(a, _sha(b"# A\n\nThe second version.\n"), wait=True) is None
         doc, gist = pool.take_text(b, _sha(b.read_bytes()), wait=True)
@@ -131,7 +132,7 @@ def test_a_note_not_yet_handed_out_is_left_to_the_caller(tmp_path):
         write(paths[-1], f"# {i}\n\nnote {i}\n")
     pool = ParsePool(workers=1, memory_mib=0, timeout_s=60)
     try:
-        pool.prefetch_text([(p, None, None) for p in paths], OPTIONS, gist=False, window=1)
+        pool.prefetch_text([(p, None, None) for p in paths], OPTIONS, window=1)
         doc, _gist = pool.take_text(paths[0], _sha(paths[0].read_bytes()), wait=True)
         assert doc.title == "0"
         # The window keeps the lane near the start: a note far ahead is not waited for...
@@ -151,7 +152,7 @@ def test_a_link_out_of_the_folder_and_a_fifo_are_not_read_by_the_worker(tmp_path
     pool = ParsePool(workers=1, memory_mib=0, timeout_s=60)
     try:
         pool.prefetch_text([(root / "out.md", root, None), (root / "pipe.md", root, None), (root / "ok.md", root, None)],
-                           OPTIONS, gist=False)
+                           OPTIONS)
         secret = (tmp_path / "secret.md").read_bytes()
         assert pool.take_text(root / "out.md", _sha(secret), wait=True) is None
         assert pool.take_text(root / "pipe.md", _sha(b""), wait=True) is None

@@ -65,13 +65,18 @@ def test_ctrl_c_leaves_at_once_only_while_the_model_is_still_loading(monkeypatch
 
     from cairn.interfaces import cli_program, cli_start
     exits: list[int] = []
-    monkeypatch.setattr(cli_program.os, "_exit", exits.append)
+
+    def leave(code):
+        exits.append(code)
+        raise SystemExit(code)  # os._exit never returns
+    monkeypatch.setattr(cli_program.os, "_exit", leave)
     release = threading.Event()
     loader = threading.Thread(target=release.wait)
     loader.start()
     monkeypatch.setattr(cli_start, "_started", [loader])
     try:
-        cli_program.interrupt(2, None)
+        with pytest.raises(SystemExit):
+            cli_program.interrupt(2, None)
         assert exits == [130]
     finally:
         release.set()

@@ -295,7 +295,7 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
                 # Phase 1 on two cores: a worker reads, parses and summarises the text notes
                 # while this process writes their vault copies and indexes them.
                 pool.prefetch_text(_text_lane_items(conn, settings, light), _parse_options(settings),
-                                   gist=settings.ingest.enrich != "off")
+                                   summarise="cairn.enrich:lexical_gist" if settings.ingest.enrich != "off" else None)
             result = run_queue(conn, handlers, settings.jobs, ids=light, progress=progress)
             if pool is not None:
                 pool.end_text()

@@ -28,9 +28,9 @@ garble them).
 `prefetch` lets the ingest index text notes and compute embeddings while the workers read
 images (two cores: the embedder in the parent, OCR in a worker).
 
-The text lane does the same for the text notes of a large ingest (phase 1): `prefetch_text`
-hands a worker of its own batches of notes to read, hash, parse and summarise (the lexical
-gist, cairn.enrich) a window ahead of the ingest, which meanwhile writes the vault copies and
+The text lane (cairn.parse.text_lane) does the same for the text notes of a large ingest
+(phase 1): `prefetch_text` hands a worker of its own batches of notes to read, hash, parse
+and summarise a window ahead of the ingest, which meanwhile writes the vault copies and
 indexes; `take_text` gives the ingest a note's result when the worker parsed exactly the
 bytes the ingest hashed, else None (the ingest parses the note itself, so every error is
 reported as before; it never waits for the lane). That worker runs niced (TEXT_NICE): it
@@ -52,16 +52,12 @@ from typing import Any
 
 from ..model import ParsedDocument
 from .errors import ParseError
+from .text_lane import TEXT_NICE, TEXT_REQUEST, TEXT_WINDOW, TextLane, text_batch
 
 HEAVY_KINDS = frozenset({"image", "audio", "pdf"})  # parsed in a worker (detect.detect_kind)
 # A request for named entities (cairn/ner.py) instead of a file: spaCy's model (~250 MiB
 # with its libraries) then lives in the worker, not in the ingest process.
 NER_REQUEST = "\x00entities"
-# A batch of text notes (the text lane: `ParsePool.prefetch_text`) instead of a file.
-TEXT_REQUEST = "\x00text"
-TEXT_BATCH = 8  # notes per text request: a note the ingest waits for is at most a batch away
-TEXT_WINDOW = 256  # notes the text lane reads ahead of the ingest at most (bounds the memory held)
-TEXT_NICE = 5  # the text lane's worker yields the CPU to the ingest (and to the person's programs)
 _Key = tuple[str, tuple]
 
 
@@ -100,7 +96,7 @@ def _worker_main(fd_in: int, fd_out: int, memory_bytes: int, nice: int = 0) -> N
                 from cairn.ner import entities_many
                 reply = (key, "ok", entities_many(kwargs["texts"]))
             elif path == TEXT_REQUEST:
-                reply = (key, "ok", _text_batch(kwargs["items"], kwargs["options"], kwargs["gist"]))
+                reply = (key, "ok", text_batch(kwargs["items"], kwargs["options"], kwargs["summarise"]))
             else:
                 reply = (key, "ok", parse_file(Path(path), **kwargs))
         except ParseError as exc:
@@ -118,55 +114,6 @@ def _worker_main(fd_in: int, fd_out: int, memory_bytes: int, nice: int = 0) -> N
             conn.send(reply)
         except MemoryError:
             conn.send((key, "parse", ("ParseError", f"parser ran out of memory (worker cap {memory_bytes >> 20} MiB)")))
-
-
-def _read_regular(path: str, max_bytes: int) -> bytes | None:
-    """The bytes of the regular file at `path` (at most max_bytes + 1 of them), or None when
-    it is no regular file: opened without blocking, so a FIFO swapped in is never waited on."""
-    import stat
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(max_bytes + 1)
-    finally:
-        os.close(fd)
-
-
-def _text_batch(items: list[tuple[str, str | None, str | None]], options: dict[str, Any],
-                gist: bool) -> list[tuple[str, str | None, ParsedDocument | None, str | None]]:
-    """The text lane's work in a worker: for each (path, root, known sha256) read the file,
-    hash it and, unless the hash is the known one (the ingest will find the note unchanged),
-    parse it with `parse_file` and, with `gist`, compute its lexical gist
-    (cairn.enrich.lexical_gist). Returns (path, sha256 hex, document, gist) per item; a file
-    outside its `root` (a symlink swapped in), not a regular file, or that fails in any way
-    gives (path, None, None, None): the ingest then reads it itself and reports what is wrong."""
-    import hashlib
-
-    from cairn.parse import parse_file
-    from cairn.paths import outside_reason
-    out: list[tuple[str, str | None, ParsedDocument | None, str | None]] = []
-    for path, root, known in items:
-        try:
-            if root is not None and outside_reason(root, path) is not None:
-                raise ValueError("outside its folder")
-            data = _read_regular(path, int(options.get("max_bytes", 50_000_000)))
-            if data is None:
-                raise ValueError("not a regular file")
-            digest = hashlib.sha256(data).hexdigest()
-            if digest == known:
-                out.append((path, digest, None, None))
-                continue
-            doc = parse_file(Path(path), data=data, **options)
-            text = None
-            if gist:
-                from cairn.enrich import lexical_gist
-                text = lexical_gist(doc.body)
-            out.append((path, digest, doc, text))
-        except Exception:  # noqa: BLE001 - the ingest parses this file itself and reports it
-            out.append((path, None, None, None))
-    return out
 
 
 def _worker_env() -> dict[str, str]:
@@ -242,16 +189,7 @@ class ParsePool:
         self.peak_rss_mib = 0.0  # largest worker VmHWM seen (a worker's own peak, MiB)
         self.restarts = 0
         self._requests = 0  # entity requests sent (their keys)
-        # The text lane (prefetch_text / take_text): notes in ingest order, their positions,
-        # how many were handed to a worker, the furthest one taken, and the results.
-        self._text: list[tuple[str, str | None, str | None]] = []
-        self._text_pos: dict[str, int] = {}
-        self._text_sent = 0
-        self._text_taken = -1
-        self._text_args: dict[str, Any] = {}
-        self._text_results: dict[str, tuple[str | None, ParsedDocument | None, str | None]] = {}
-        self._text_batches = 0
-        self.text_used = 0  # notes whose worker result the ingest took (for tests and benchmarks)
+        self._text = TextLane()  # the notes the text lane reads ahead (prefetch_text / take_text)
 
     # ------------------------------------------------------------------ public
     def prefetch(self, items: list[tuple[Path | str, dict[str, Any]]]) -> None:
@@ -265,56 +203,49 @@ class ParsePool:
             self._cond.notify_all()
 
     def prefetch_text(self, items: list[tuple[Path | str, Path | str | None, str | None]],
-                      options: dict[str, Any], *, gist: bool, window: int = TEXT_WINDOW) -> None:
-        """Read, parse and (with `gist`) summarise text notes in a file worker ahead of the
+                      options: dict[str, Any], *, summarise: str | None = None, window: int = TEXT_WINDOW) -> None:
+        """Read, parse and summarise text notes in the text lane's worker ahead of the
         ingest, in the order given, at most `window` (at least one batch) notes past the last
         one taken.
         items: (path, root folder or None, sha256 hex the note is indexed with or None);
         a path whose hash is the known one is only hashed. options: parse_file's keyword
-        arguments. The results wait for `take_text`."""
+        arguments. summarise: "module:function" (text -> text) applied to each document's
+        body in the worker (the ingest's lexical gist), or None. The results wait for
+        `take_text`."""
         with self._cond:
-            for path, root, known in items:
-                path = str(path)
-                if path not in self._text_pos:
-                    self._text_pos[path] = len(self._text)
-                    self._text.append((path, None if root is None else str(root), known))
-            self._text_args = {"options": dict(options), "gist": bool(gist), "window": max(TEXT_BATCH, int(window))}
+            self._text.add(items, options, summarise, window)
             self._lane_done = False
             self._ensure_driver()
             self._cond.notify_all()
 
     def take_text(self, path: Path | str, sha256: str, *, wait: bool = False) -> tuple[ParsedDocument, str | None] | None:
-        """The text lane's (document, gist) for `path` when a worker parsed exactly the bytes
+        """The text lane's (document, summary) for `path` when a worker parsed exactly the bytes
         whose sha256 (hex) is `sha256`; None when the note was not prefetched, its result is
         not back yet (the caller parses it sooner itself: a busy machine never makes the
         ingest wait for the worker; wait=True waits instead), it failed there, or it changed
         since. Taking a note lets the lane read further ahead, from the next one."""
         path = str(path)
         with self._cond:
-            pos = self._text_pos.get(path)
-            if pos is None:
+            if self._text.mark_taken(path, wait) is None:
                 return None
-            self._text_taken = max(self._text_taken, pos if not wait else pos - 1)
-            if wait or self._text_room():
+            if wait or self._text.room():
                 self._cond.notify_all()  # the driver hands out the next batch (not once per note)
-            if not wait and path not in self._text_results:
+            if not wait and path not in self._text.results:
                 return None  # not back yet: the lane goes on after this note
-            while path not in self._text_results:
+            while path not in self._text.results:
                 if self._closed:
                     return None
                 self._cond.wait(0.5)
-            digest, doc, gist = self._text_results.pop(path)
+            digest, doc, summary = self._text.results.pop(path)
         if doc is None or digest != sha256:
             return None
-        self.text_used += 1
-        return doc, gist
+        return doc, summary
 
     def end_text(self) -> None:
         """Stop the text lane: results not taken are dropped and its worker is stopped
         (once its batch is back, if it holds one)."""
         with self._cond:
-            self._text, self._text_pos, self._text_results, self._text_args = [], {}, {}, {}
-            self._text_sent, self._text_taken = 0, -1
+            self._text.clear()
             self._lane_done = self._lane is not None
             self._cond.notify_all()
 
@@ -368,7 +299,7 @@ class ParsePool:
         with self._cond:
             self._closed = True
             self._queue.clear()
-            self._text_results.clear()
+            self._text.clear()
             self._cond.notify_all()
         if self._driver is not None:
             self._driver.join(10)
@@ -394,10 +325,10 @@ class ParsePool:
         w.task = None
         with self._cond:
             if kind == TEXT_REQUEST:  # per note: its result, or None (the ingest parses it itself)
-                results = payload if status == "ok" else [(path, None, None, None) for path, _r, _k in kwargs["items"]]
-                for path, digest, doc, gist in results:
-                    if self._text_pos.get(path, -1) > self._text_taken:  # else the ingest is past it
-                        self._text_results[path] = (digest, doc, gist)
+                if status == "ok":
+                    self._text.store(payload)
+                else:
+                    self._text.failed(kwargs["items"])
             else:
                 self._results[key] = (status, payload)
             self._cond.notify_all()
@@ -452,18 +383,11 @@ class ParsePool:
         self._queue[:] = kept
         self._dispatch_text()
 
-    def _text_room(self) -> bool:
-        """Whether the text lane has notes left and room in its window for a whole batch
-        after the last note taken (lock held)."""
-        start = max(self._text_sent, self._text_taken + 1)
-        return (bool(self._text_args) and start < len(self._text)
-                and start + TEXT_BATCH - 1 - self._text_taken <= self._text_args["window"])
-
     def _dispatch_text(self) -> None:
         """Hand the next batch of the text lane to its worker (started here, niced by
         TEXT_NICE) when it is idle and the window has room for the batch; after `end_text`,
         stop that worker once it is idle (lock held)."""
-        if not self._text_args and not self._lane_done:
+        if not self._text.args and not self._lane_done:
             return
         if self._lane_done:
             if self._lane is not None and self._lane.task is None:
@@ -475,30 +399,25 @@ class ParsePool:
                 lane.kill()
                 self._lane_done = False
             return
-        if not self._text_room():
+        if not self._text.room():
             return
-        start = max(self._text_sent, self._text_taken + 1)
         try:
             if self._lane is None:
                 self._lane = _Worker(self.memory_bytes, nice=TEXT_NICE)
         except OSError:  # no worker: the ingest parses every note itself
-            self._text_args = {}
+            self._text.clear()
             return
         w = self._lane
         if w.task is not None:
             return
-        items = self._text[start:start + TEXT_BATCH]
-        self._text_sent = start + len(items)
-        self._text_batches += 1
-        w.task = ((TEXT_REQUEST, (("batch", self._text_batches),)), TEXT_REQUEST,
-                  {"items": items, "options": self._text_args["options"], "gist": self._text_args["gist"]})
+        request = self._text.next_request()
+        w.task = ((TEXT_REQUEST, (("batch", self._text.batches),)), TEXT_REQUEST, request)
         w.started = time.monotonic()
         try:
             w.send.send(w.task)
         except (OSError, ValueError):
             task, w.task = w.task, None
-            for path, _root, _known in task[2]["items"]:
-                self._text_results[path] = (None, None, None)
+            self._text.failed(task[2]["items"])
             self._cond.notify_all()
             self._replace(w)
 
