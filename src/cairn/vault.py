@@ -154,8 +154,10 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
 def _load_yaml(text: str) -> Any:
     """yaml.safe_load through libyaml's safe loader when PyYAML was built with it (as
     parse/frontmatter.py reads notes): the same values, several times faster, which an
-    ingest pays three times per note. Dumping: `dump_yaml`."""
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - safe loader
+    ingest pays three times per note; a block read just before is not read again
+    (cairn.safe_yaml). Dumping: `dump_yaml`."""
+    from cairn.safe_yaml import load
+    return load(text)
 
 
 def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:

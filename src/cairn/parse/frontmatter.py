@@ -97,9 +97,9 @@ def _parse_block(block: _Block) -> None:
     else:
         import yaml
 
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        from cairn.safe_yaml import load
         try:
-            data = yaml.load(block.content, Loader=loader)  # noqa: S506 - safe loader
+            data = load(block.content)  # a block the ingest has just written is not read again
         except yaml.YAMLError as exc:
             problem, line = _yaml_error(exc, content_line, block.content)
             block.error = f"YAML parse error at line {line}: {problem}" if line else f"YAML parse error: {problem}"

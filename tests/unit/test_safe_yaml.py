@@ -1,0 +1,39 @@
+"""cairn.safe_yaml: a block read again comes back as its own copy; errors are never kept."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+import yaml
+
+from cairn import safe_yaml
+
+
+def test_a_text_read_twice_gives_equal_values_that_do_not_share_state():
+    text = "title: Heron\ntags: [birds, mill]\nenrichment:\n  gist: nests\n  at: 2026-12-02\n"
+    first = safe_yaml.load(text)
+    assert first == yaml.safe_load(text)
+    assert first["enrichment"]["at"] == datetime.date(2026, 12, 2)
+    first["tags"].append("changed")
+    first["enrichment"]["gist"] = "changed"
+    hits = safe_yaml._remembered.cache_info().hits
+    second = safe_yaml.load(text)
+    assert safe_yaml._remembered.cache_info().hits == hits + 1  # remembered, not read again
+    assert second == yaml.safe_load(text) and second is not first
+
+
+def test_bad_yaml_raises_every_time():
+    for _ in range(2):
+        with pytest.raises(yaml.YAMLError):
+            safe_yaml.load("title: [unclosed\n")
+
+
+def test_a_long_text_is_read_but_not_kept():
+    text = "items:\n" + "".join(f"  - item number {i}\n" for i in range(2000))
+    assert len(text) > safe_yaml.MAX_REMEMBERED
+    before = safe_yaml._remembered.cache_info().currsize
+    misses = safe_yaml._remembered.cache_info().misses
+    assert len(safe_yaml.load(text)["items"]) == 2000
+    info = safe_yaml._remembered.cache_info()
+    assert info.misses == misses and info.currsize == before
