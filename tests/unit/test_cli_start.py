@@ -84,3 +84,49 @@ def test_ctrl_c_leaves_at_once_only_while_the_model_is_still_loading(monkeypatch
     with pytest.raises(KeyboardInterrupt):
         cli_program.interrupt(2, None)
     assert exits == [130]
+
+
+def test_ctrl_c_in_the_import_machinery_leaves_at_once(monkeypatch, tmp_path):
+    """A Ctrl-C that lands in importlib's own code (between `_imp.acquire_lock()` and the
+    `try` that releases it, in `_get_module_lock`'s weakref callback) would leave the import
+    lock held, and the next import of another thread (an `ask`'s BM25 thread, joined at
+    exit) would hang the process for good (1 run in 150 in the session-11 review), also
+    once the model has loaded: the handler exits at once with 130 there. Anywhere else (a
+    module's own code during an import included) it raises KeyboardInterrupt."""
+    import sys
+
+    from cairn.interfaces import cli_program, cli_start
+    exits: list[int] = []
+
+    def leave(code):
+        exits.append(code)
+        raise SystemExit(code)  # os._exit never returns
+    monkeypatch.setattr(cli_program.os, "_exit", leave)
+    monkeypatch.setattr(cli_start, "_started", [])  # the model has loaded
+
+    frames = []
+
+    class Finder:  # called by importlib: its caller's frame is importlib's bootstrap code
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == "cairn_review11_no_such_module":
+                frames.append(sys._getframe(1))
+            return None
+    monkeypatch.setattr(sys, "meta_path", [Finder, *sys.meta_path])
+    with pytest.raises(ImportError):
+        import cairn_review11_no_such_module  # noqa: F401
+    assert frames
+    with pytest.raises(SystemExit):
+        try:
+            cli_program.interrupt(2, frames[0])
+        except KeyboardInterrupt:
+            pytest.fail("KeyboardInterrupt raised inside importlib's bootstrap code")
+    assert exits == [130]
+    # A module's own code, run by an import (the importlib frames are below it): raised there.
+    (tmp_path / "cairn_review11_module.py").write_text("import sys\nFRAME = sys._getframe()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import cairn_review11_module
+    for frame in (cairn_review11_module.FRAME, sys._getframe()):
+        with pytest.raises(KeyboardInterrupt):
+            cli_program.interrupt(2, frame)
+    assert exits == [130]

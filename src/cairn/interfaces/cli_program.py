@@ -50,13 +50,29 @@ def main(argv: list[str] | None = None) -> int:
 def interrupt(signum: int, frame: object) -> None:
     """Ctrl-C while a command other than a plain search runs: KeyboardInterrupt, as Python's
     default handler raises it, except while a thread cli_start started is still loading the
-    model (an `ask` that has only just begun): then leave at once with 130, for the reason
-    given in `_quit_at_once` (the command has answered nothing yet: it needs the model
-    first). Raises KeyboardInterrupt."""
+    model (an `ask` that has only just begun), or when the signal lands in Python's import
+    machinery itself (`in_import`): then leave at once with 130, for the reason given in
+    `_quit_at_once` (the command has answered nothing yet: it needs the model first; raised
+    there, KeyboardInterrupt would leave the import lock held). Raises KeyboardInterrupt."""
     from cairn.interfaces.cli_start import loading  # imported already by main: no import runs here
-    if loading():
+    if loading() or in_import(frame):
         os._exit(130)
     raise KeyboardInterrupt
+
+
+def in_import(frame: object) -> bool:
+    """Whether `frame`, the frame a signal interrupted, is code of importlib's bootstrap
+    (frozen or not). There KeyboardInterrupt can fall between `_imp.acquire_lock()` and the
+    `try` that releases it (`_get_module_lock` and its weakref callback) or between taking a
+    module's lock and the `with` that gives it back: the lock then stays held, and the next
+    import in another thread (the search's BM25 thread of an `ask`, which the interpreter
+    joins at exit) waits for ever. Seen after the model had loaded: 1 hang in 150 Ctrl-Cs of
+    an `ask` 0.05-0.9 s after it started (the session-11 review). A module's own code run by
+    an import is not bootstrap code: KeyboardInterrupt there unwinds the import cleanly."""
+    code = getattr(frame, "f_code", None)
+    name = getattr(code, "co_filename", "") or ""
+    return name.startswith("<frozen importlib._bootstrap") or name.replace("\\", "/").endswith(
+        ("importlib/_bootstrap.py", "importlib/_bootstrap_external.py"))
 
 
 def _quit_at_once(signum: int, frame: object) -> None:
