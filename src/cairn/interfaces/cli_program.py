@@ -31,8 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     from cairn.interfaces.cli_fast import parse_search, run
     line = parse_search(sys.argv[1:])
     if line is None:
+        from cairn.cli import app  # still under _quit_at_once: no command has run yet
         signal.signal(signal.SIGINT, interrupt)  # Ctrl-C is the command's again (see interrupt)
-        from cairn.cli import app
         return app(prog_name="cairn")
     try:
         run(line, on_signal=_quit_at_once)
