@@ -162,6 +162,29 @@ def test_a_link_out_of_the_folder_and_a_fifo_are_not_read_by_the_worker(tmp_path
         pool.close()
 
 
+def test_a_file_over_max_bytes_is_not_read_by_the_worker(tmp_path, monkeypatch):
+    """The ingest skips a file larger than max_file_bytes by its size without reading it; the
+    lane did read max_bytes + 1 of it (50 MB by default, for each such file of the folder)
+    only for parse_file to refuse it. Now it looks at the size first, as the ingest does."""
+    from cairn.parse import text_lane
+    big, small = tmp_path / "big.md", tmp_path / "small.md"
+    write(big, "# Big\n\n" + "heron " * 400)
+    write(small, "# Small\n\nheron\n")
+    reads: list[int] = []
+    fdopen = text_lane.os.fdopen
+
+    def spy(fd, *args, **kwargs):
+        reads.append(fd)
+        return fdopen(fd, *args, **kwargs)
+    monkeypatch.setattr(text_lane.os, "fdopen", spy)
+    assert text_lane.read_regular(str(big), 1000) is None
+    assert not reads  # never read
+    assert text_lane.read_regular(str(small), 1000) == small.read_bytes() and len(reads) == 1
+    assert text_lane.text_batch([(str(big), None, None)], {**OPTIONS, "max_bytes": 1000}, None) == \
+        [(str(big), None, None, None)]
+    assert len(reads) == 1
+
+
 def test_a_symlink_swapped_in_is_still_refused_by_the_ingest(tmp_path, hash_embedder):
     """End to end: the lane changes nothing about the folder check of the ingest itself."""
     src = tmp_path / "in"

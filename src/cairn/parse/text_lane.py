@@ -32,12 +32,14 @@ Result = tuple[str, "str | None", "ParsedDocument | None", "str | None"]  # (pat
 
 def read_regular(path: str, max_bytes: int) -> bytes | None:
     """The bytes of the regular file at `path` (at most max_bytes + 1 of them), or None when
-    it is no regular file: opened without blocking, so a FIFO swapped in is never waited on.
-    Raises OSError as open/read do."""
+    it is no regular file (opened without blocking, so a FIFO swapped in is never waited on)
+    or is larger than max_bytes (never read: the ingest skips it by its size, as
+    ingest.files._read does). Raises OSError as open/read do."""
     import stat
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
             return None
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read(max_bytes + 1)
