@@ -117,3 +117,19 @@ def test_ctrl_c_while_the_command_line_is_built_leaves_at_once(tmp_path):
             f"sys.exit(main(['cairn', '--home', {str(tmp_path / 'h')!r}, 'status']))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert r.returncode == 130 and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+
+
+def test_an_interrupted_command_does_not_wait_for_a_thread_nobody_stops(tmp_path):
+    """A command stopped by Ctrl-C (exit 130) leaves even when a thread it started is left
+    running with nobody to stop it (a KeyboardInterrupt inside ThreadPoolExecutor's
+    Thread.start: the interpreter then waited for that thread at exit for ever)."""
+    code = ("import sys, threading\nimport cairn.cli\n"
+            "from cairn.interfaces.cli_program import main\n"
+            "def app(**kw):\n"
+            "    threading.Thread(target=threading.Event().wait).start()  # never ends\n"
+            "    print('stored', flush=False)\n"
+            "    raise SystemExit(130)\n"
+            "cairn.cli.app = app\n"
+            "sys.exit(main(['cairn', 'status']))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 130 and r.stdout == "stored\n", (r.returncode, r.stderr)
