@@ -95,7 +95,16 @@ def test_other_commands_get_ctrl_c_back(tmp_path):
             "cairn.cli.app = lambda **kw: print(signal.getsignal(signal.SIGINT).__name__) or 0\n"
             "sys.exit(main(['cairn', 'status']))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    # cli_program.interrupt: KeyboardInterrupt, as the default handler (tests/unit/test_cli_start.py)
+    # Python's own handler, over which asyncio.run / anyio.run (`cairn mcp`) put their graceful one
+    assert r.returncode == 0 and r.stdout.strip() == "default_int_handler", r.stderr
+
+
+def test_an_ask_gets_the_handler_that_leaves_while_its_model_loads(tmp_path):
+    code = ("import signal, sys\nimport cairn.cli\n"
+            "from cairn.interfaces.cli_program import main\n"
+            "cairn.cli.app = lambda **kw: print(signal.getsignal(signal.SIGINT).__name__) or 0\n"
+            f"sys.exit(main(['cairn', '--home', {str(tmp_path / 'h')!r}, 'ask', 'heron?']))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and r.stdout.strip() == "interrupt", r.stderr
 
 

@@ -32,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
     line = parse_search(sys.argv[1:])
     if line is None:
         from cairn.cli import app  # still under _quit_at_once: no command has run yet
-        signal.signal(signal.SIGINT, interrupt)  # Ctrl-C is the command's again (see interrupt)
+        from cairn.interfaces.cli_start import started
+        # Ctrl-C is the command's again: Python's own handler (asyncio.run and anyio.run, as
+        # in `cairn mcp`, install their graceful one only over it), or `interrupt` for a
+        # command whose model cli_start is loading on a thread (an `ask`).
+        signal.signal(signal.SIGINT, interrupt if started() else signal.default_int_handler)
         try:
             return app(prog_name="cairn")
         except SystemExit as exc:

@@ -148,6 +148,11 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     return thread
 
 
+def started() -> bool:
+    """Whether `start_early` started threads in this process (a command that embeds a query)."""
+    return bool(_started)
+
+
 def loading() -> bool:
     """Whether a thread `start_early` started is still running (the model still loading)."""
     return any(t.is_alive() for t in _started)
