@@ -181,8 +181,30 @@ def test_a_file_over_max_bytes_is_not_read_by_the_worker(tmp_path, monkeypatch):
     assert not reads  # never read
     assert text_lane.read_regular(str(small), 1000) == small.read_bytes() and len(reads) == 1
     assert text_lane.text_batch([(str(big), None, None)], {**OPTIONS, "max_bytes": 1000}, None) == \
-        [(str(big), None, None, None)]
+        [(str(big), None, None, None, None)]
     assert len(reads) == 1
+
+
+def test_the_worker_hands_over_the_frontmatter_it_read(tmp_path):
+    """The ingest adds its keys to the source's frontmatter block next; the worker has read
+    that block already, so the ingest is handed its value instead of reading it again."""
+    import yaml
+
+    from cairn import safe_yaml
+    from cairn.vault import frontmatter_block
+    note = tmp_path / "n.md"
+    write(note, "---\ntitle: Kestrel\nseen: 2026-11-30\ntags: [birds]\n---\n\nIt hovers over the meadow.\n")
+    block = frontmatter_block(note.read_text())
+    pool = ParsePool(workers=1, memory_mib=0, timeout_s=60)
+    try:
+        pool.prefetch_text([(note, None, None)], OPTIONS)
+        doc, _ = pool.take_text(note, _sha(note.read_bytes()), wait=True)
+    finally:
+        pool.close()
+    assert doc.title == "Kestrel"
+    hits = safe_yaml.stats()["hits"]
+    assert safe_yaml.load(block) == yaml.safe_load(block)
+    assert safe_yaml.stats()["hits"] == hits + 1
 
 
 def test_a_symlink_swapped_in_is_still_refused_by_the_ingest(tmp_path, hash_embedder):

@@ -110,6 +110,14 @@ _FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL
 _FM_OPEN_RE = re.compile(r"\A---[ \t]*\n")
 
 
+def frontmatter_block(text: str) -> str | None:
+    """The YAML text of the note's first frontmatter block, as `split_frontmatter` and
+    `add_frontmatter_keys` read it ("" for an empty block); None when the text opens no
+    closed block."""
+    m = _FM_RE.match(text)
+    return (m.group(1) or "") if m else None
+
+
 class FrontmatterError(InvalidInput):
     """A note's frontmatter block cannot be read (the message names the problem)."""
 

@@ -17,9 +17,9 @@ def test_a_text_read_twice_gives_equal_values_that_do_not_share_state():
     assert first["enrichment"]["at"] == datetime.date(2026, 12, 2)
     first["tags"].append("changed")
     first["enrichment"]["gist"] = "changed"
-    hits = safe_yaml._remembered.cache_info().hits
+    hits = safe_yaml.stats()["hits"]
     second = safe_yaml.load(text)
-    assert safe_yaml._remembered.cache_info().hits == hits + 1  # remembered, not read again
+    assert safe_yaml.stats()["hits"] == hits + 1  # remembered, not read again
     assert second == yaml.safe_load(text) and second is not first
 
 
@@ -32,8 +32,25 @@ def test_bad_yaml_raises_every_time():
 def test_a_long_text_is_read_but_not_kept():
     text = "items:\n" + "".join(f"  - item number {i}\n" for i in range(2000))
     assert len(text) > safe_yaml.MAX_REMEMBERED
-    before = safe_yaml._remembered.cache_info().currsize
-    misses = safe_yaml._remembered.cache_info().misses
+    before = safe_yaml.stats()
     assert len(safe_yaml.load(text)["items"]) == 2000
-    info = safe_yaml._remembered.cache_info()
-    assert info.misses == misses and info.currsize == before
+    safe_yaml.remember(text, {"items": []})
+    after = safe_yaml.stats()
+    assert (after["misses"], after["kept"]) == (before["misses"], before["kept"])
+    assert len(safe_yaml.load(text)["items"]) == 2000
+
+
+def test_a_remembered_value_is_handed_out_as_a_copy():
+    text = "title: Kestrel\nseen: [2026-12-01]\n"
+    value = yaml.safe_load(text)
+    safe_yaml.remember(text, value)
+    value["title"] = "changed"
+    hits = safe_yaml.stats()["hits"]
+    got = safe_yaml.load(text)
+    assert safe_yaml.stats()["hits"] == hits + 1 and got == yaml.safe_load(text)
+
+
+def test_only_the_last_texts_are_kept():
+    for i in range(safe_yaml.LAST_TEXTS + 5):
+        safe_yaml.load(f"n: {i}\n")
+    assert safe_yaml.stats()["kept"] == safe_yaml.LAST_TEXTS

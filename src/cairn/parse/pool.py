@@ -236,9 +236,12 @@ class ParsePool:
                 if self._closed:
                     return None
                 self._cond.wait(0.5)
-            digest, doc, summary = self._text.results.pop(path)
+            digest, doc, summary, block = self._text.results.pop(path)
         if doc is None or digest != sha256:
             return None
+        if block is not None:  # the ingest adds its keys to this block next: not read again
+            from cairn.safe_yaml import remember
+            remember(*block)
         return doc, summary
 
     def end_text(self) -> None:

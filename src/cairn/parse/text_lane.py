@@ -27,7 +27,8 @@ TEXT_WINDOW = 256  # notes the lane reads ahead of the last one taken at most (b
 TEXT_NICE = 5  # the lane's worker yields the CPU to the ingest (and to the person's programs)
 
 Item = tuple[str, "str | None", "str | None"]  # (path, root folder or None, known sha256 or None)
-Result = tuple[str, "str | None", "ParsedDocument | None", "str | None"]  # (path, sha256, doc, summary)
+# (path, sha256, doc, summary, (frontmatter block text, its value) or None)
+Result = tuple[str, "str | None", "ParsedDocument | None", "str | None", "tuple[str, Any] | None"]
 
 
 def read_regular(path: str, max_bytes: int) -> bytes | None:
@@ -54,14 +55,29 @@ def _function(name: str) -> Callable[[str], str]:
     return getattr(import_module(module), attr)
 
 
+def source_block(data: bytes) -> tuple[str, Any] | None:
+    """(YAML text, value) of the frontmatter block of a markdown source, read as the ingest
+    reads it when it adds its keys (cairn.vault.add_frontmatter_keys on the decoded bytes),
+    so the ingest can be handed the value (cairn.safe_yaml.remember); None when there is no
+    block, an empty one, or one YAML refuses."""
+    from cairn import safe_yaml
+    from cairn.parse.text import decode_bytes
+    from cairn.vault import frontmatter_block
+    try:
+        block = frontmatter_block(decode_bytes(data)[0])
+        return (block, safe_yaml.load(block)) if block and block.strip() else None
+    except Exception:  # noqa: BLE001 - the ingest reads it itself and reports what is wrong
+        return None
+
+
 def text_batch(items: list[Item], options: dict[str, Any], summarise: str | None) -> list[Result]:
     """The lane's work in a worker: for each (path, root, known sha256) read the file, hash
     it and, unless the hash is the known one (the ingest will find the note unchanged), parse
     it with `parse_file(**options)` and, when `summarise` names a function ("module:function",
     text -> text), apply it to the document's body. Returns (path, sha256 hex, document,
-    summary) per item; a file outside its `root` (a symlink swapped in), no regular file, or
-    one that fails in any way gives (path, None, None, None): the ingest then reads it itself
-    and reports what is wrong."""
+    summary, `source_block` of a markdown note) per item; a file outside its `root` (a symlink
+    swapped in), no regular file, or one that fails in any way gives (path, None, None, None,
+    None): the ingest then reads it itself and reports what is wrong."""
     import hashlib
 
     from cairn.parse import parse_file
@@ -77,12 +93,13 @@ def text_batch(items: list[Item], options: dict[str, Any], summarise: str | None
                 raise ValueError("not a regular file")
             digest = hashlib.sha256(data).hexdigest()
             if digest == known:
-                out.append((path, digest, None, None))
+                out.append((path, digest, None, None, None))
                 continue
             doc = parse_file(Path(path), data=data, **options)
-            out.append((path, digest, doc, summary_of(doc.body) if summary_of else None))
+            block = source_block(data) if doc.kind == "markdown" else None
+            out.append((path, digest, doc, summary_of(doc.body) if summary_of else None, block))
         except Exception:  # noqa: BLE001 - the ingest parses this file itself and reports it
-            out.append((path, None, None, None))
+            out.append((path, None, None, None, None))
     return out
 
 
@@ -100,7 +117,7 @@ class TextLane:
         self.sent = 0  # notes handed to the worker
         self.taken = -1  # the furthest note the ingest has passed
         self.args: dict[str, Any] = {}  # options, summarise, window (empty: the lane is off)
-        self.results: dict[str, tuple[str | None, ParsedDocument | None, str | None]] = {}
+        self.results: dict[str, tuple[str | None, ParsedDocument | None, str | None, tuple[str, Any] | None]] = {}
         self.batches = 0
 
     def add(self, items: list[tuple[Path | str, Path | str | None, str | None]], options: dict[str, Any],
@@ -132,14 +149,14 @@ class TextLane:
 
     def store(self, results: list[Result]) -> None:
         """Keep the worker's results of the notes the ingest has not passed yet."""
-        for path, digest, doc, summary in results:
+        for path, digest, doc, summary, block in results:
             if self.pos.get(path, -1) > self.taken:
-                self.results[path] = (digest, doc, summary)
+                self.results[path] = (digest, doc, summary, block)
 
     def failed(self, items: list[Item]) -> None:
         """A request that came back with no results (the worker died, timed out, or could
         not be sent it): its notes are the ingest's to parse."""
-        self.store([(path, None, None, None) for path, _root, _known in items])
+        self.store([(path, None, None, None, None) for path, _root, _known in items])
 
     def mark_taken(self, path: str, wait: bool) -> int | None:
         """The ingest is at `path`: its position (None when not queued), after which the
