@@ -152,6 +152,17 @@ class _Worker:
     def exitcode(self) -> int | None:
         return self.proc.poll()
 
+    def stop(self, wait_s: float) -> None:
+        """Ask the worker to end (it leaves its loop on None), give it up to `wait_s`
+        seconds, then kill it and close the pipes."""
+        try:
+            self.send.send(None)
+            if wait_s > 0:
+                self.proc.wait(wait_s)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
     def kill(self) -> None:
         try:
             self.proc.kill()
@@ -307,12 +318,7 @@ class ParsePool:
         if self._driver is not None:
             self._driver.join(10)
         for w in self._workers():
-            try:
-                w.send.send(None)
-                w.proc.wait(2)
-            except (OSError, ValueError, subprocess.TimeoutExpired):
-                pass
-            w.kill()
+            w.stop(2)
         self._pool.clear()
         self._ner = None
         self._lane = None
@@ -395,11 +401,7 @@ class ParsePool:
         if self._lane_done:
             if self._lane is not None and self._lane.task is None:
                 lane, self._lane = self._lane, None
-                try:
-                    lane.send.send(None)
-                except (OSError, ValueError):
-                    pass
-                lane.kill()
+                lane.stop(0)  # idle: it ends on the None at once (the driver holds the lock)
                 self._lane_done = False
             return
         if not self._text.room():
@@ -472,5 +474,5 @@ class ParsePool:
                 f"({cap}, [ingest] parse_memory_mib) or crash its parser")
 
 
-if __name__ == "__main__":  # a worker: python -m cairn.parse.pool FD_IN FD_OUT MEMORY_BYTES
-    _worker_main(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)
+if __name__ == "__main__":  # a worker: python -m cairn.parse.pool FD_IN FD_OUT MEMORY_BYTES NICE
+    _worker_main(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))

@@ -8,7 +8,7 @@ Two halves:
   thread-safe: ParsePool calls it with its lock held.
 
 The ingest uses a result only when the worker parsed exactly the bytes the ingest hashed
-(`TextLane.pop` hands back the hash; ParsePool.take_text compares it), and never waits for
+(each result keeps the hash; ParsePool.take_text compares it), and never waits for
 a note not yet back: it parses that one itself, and the lane goes on after it.
 """
 
