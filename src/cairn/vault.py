@@ -34,6 +34,7 @@ import yaml
 from cairn.errors import InvalidInput
 
 from cairn import paths as P
+from cairn.safe_yaml import load as _load_yaml  # libyaml's safe loader; a block read just before is not read again
 
 SKIP_DIRS = {"_files", "_memory", ".git", ".obsidian", ".trash", ".cairn", "node_modules"}
 NOTE_SUFFIXES = {".md", ".markdown", ".mdx"}
@@ -159,13 +160,6 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
     return data, text[m.end():]
 
 
-def _load_yaml(text: str) -> Any:
-    """yaml.safe_load through libyaml's safe loader when PyYAML was built with it (as
-    parse/frontmatter.py reads notes): the same values, several times faster, which an
-    ingest pays three times per note; a block read just before is not read again
-    (cairn.safe_yaml). Dumping: `dump_yaml`."""
-    from cairn.safe_yaml import load
-    return load(text)
 
 
 def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
