@@ -114,9 +114,12 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
                            "update it (`cairn note update`) or choose another title")
     folder = folder.strip().strip("/")
     target = (settings.vault / folder / f"{_safe_filename(title)}.md")
-    vault = settings.vault.resolve()
-    if vault != target.parent.resolve() and vault not in target.parent.resolve().parents:
+    vault = P.resolved(settings.vault)
+    parent = P.resolved(target.parent)  # never raises: a loop is refused below by name
+    if vault != parent and vault not in parent.parents:
         raise InvalidInput(f"folder {folder!r} is outside the vault")
+    if P.is_loop(target.parent):
+        raise InvalidInput(f"folder {folder!r} is a symlink loop in the vault")
     if any(V.skip_dir_name(p) for p in Path(folder).parts):
         raise InvalidInput(f"folder {folder!r} is a hidden or reserved vault folder")
     n = 1

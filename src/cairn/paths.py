@@ -36,6 +36,25 @@ def real(path: Path | str) -> str:
     return os.path.realpath(os.fspath(path))
 
 
+def resolved(path: Path | str) -> Path:
+    """`path` made absolute with every symbolic link followed (`real`), as `Path.resolve()`
+    gives it, except that it never raises: on Python 3.11 `resolve()` raises RuntimeError
+    ("Symlink loop from ...") for a symlink loop (OSError ELOOP from 3.13), which would stop a
+    whole batch before its per-file checks could name the loop (`escape_reason`,
+    `is_loop`). A loop is left as far as it could be followed."""
+    return Path(real(path))
+
+
+def is_loop(path: Path | str) -> bool:
+    """True when following `path` runs into a symbolic link loop (stat fails with ELOOP),
+    at its end or in a folder on the way."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
 def is_inside(root_real: str, path_real: str) -> bool:
     """True when the resolved `path_real` is `root_real` or lies under it (both from `real`)."""
     return path_real == root_real or path_real.startswith(root_real.rstrip(os.sep) + os.sep)
@@ -58,12 +77,7 @@ def escape_reason(root: Path | str, path: Path | str, where: str = "the vault") 
     reason = outside_reason(root, path, where)
     if reason is not None:
         return reason
-    try:
-        os.stat(path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "symlink loop"
-    return None
+    return "symlink loop" if is_loop(path) else None
 
 
 def confine(root: Path | str, path: Path | str, where: str = "the vault") -> Path:

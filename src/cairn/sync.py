@@ -82,7 +82,7 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
             relpath = absolute.relative_to(vault).as_posix()
         except ValueError:
             try:
-                relpath = absolute.resolve().relative_to(root).as_posix()
+                relpath = P.resolved(absolute).relative_to(root).as_posix()
             except (ValueError, OSError):
                 continue  # outside the vault
             absolute = vault / relpath  # the vault as configured (it may sit behind a symlink)

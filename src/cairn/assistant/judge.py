@@ -68,11 +68,13 @@ def _asked_for(tool: str, user_text: str) -> bool:
 
 def _inside(path: str, folder) -> bool:
     from pathlib import Path
+
+    from cairn.paths import resolved  # never raises, also on a symlink loop
     p = Path(path).expanduser()
     if not p.is_absolute():
         p = Path(folder) / p
     try:
-        p.resolve().relative_to(Path(folder).resolve())
+        resolved(p).relative_to(resolved(folder))
         return True
     except (ValueError, OSError):
         return False

@@ -4,6 +4,7 @@ person edited) and index it. `ingest_file` reads as its steps.
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from datetime import datetime, timezone
@@ -68,7 +69,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
     written twice). A vault copy that is missing is written again.
     """
     name = name or str(src)
-    real_src = src.resolve()
+    real_src = P.resolved(src)  # never raises: a loop swapped in is skipped by _read
     source = source or str(real_src)
     try:
         data = _read(src, name, settings, report, raise_errors)
@@ -119,8 +120,9 @@ def _vault_enrichment(settings: Settings, existing: N.NoteRow | None) -> dict | 
 
 
 def _read(src: Path, name: str, settings: Settings, report: IngestReport, raise_errors: bool) -> bytes:
-    """The source's bytes. Special files (FIFOs, devices) and files over max_file_bytes are
-    skipped, unreadable ones failed (OSError re-raised with raise_errors)."""
+    """The source's bytes. Special files (FIFOs, devices), symlink loops (one swapped in
+    after a folder walk: "symlink loop, skipped", as the walk says) and files over
+    max_file_bytes are skipped, unreadable ones failed (OSError re-raised with raise_errors)."""
     try:
         st = src.stat()
         kind = special_file_kind(st.st_mode)
@@ -134,6 +136,9 @@ def _read(src: Path, name: str, settings: Settings, report: IngestReport, raise_
             raise _Done
         data = src.read_bytes()
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # reading it again cannot help: not a job to retry
+            report.skipped.append((name, "symlink loop, skipped"))
+            raise _Done from None
         if raise_errors:
             raise
         report.failed.append((name, f"cannot read: {exc.strerror or exc}"))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
 from cairn.model import ParsedDocument
@@ -43,10 +44,10 @@ class VaultNote:
 
 def markdown_relpath(src: Path, root: Path | None, real_src: Path | None = None) -> str:
     """`notes/<root folder name>/<path under root>` for a file of an ingested folder, else
-    `notes/<file name>`. real_src: `src.resolve()` when the caller has it already."""
+    `notes/<file name>`. real_src: `cairn.paths.resolved(src)` when the caller has it already."""
     if root is not None:
-        real_root = root.resolve()
-        relpath = (Path(real_root.name or "root") / (real_src or src.resolve()).relative_to(real_root)).as_posix()
+        real_root = P.resolved(root)
+        relpath = (Path(real_root.name or "root") / (real_src or P.resolved(src)).relative_to(real_root)).as_posix()
     else:
         relpath = src.name
     return f"notes/{relpath}"
@@ -64,7 +65,7 @@ def render_markdown(settings: Settings, src: Path, root: Path | None, data: byte
     """The vault copy of a markdown source: its text with cairn_id / cairn_source /
     cairn_source_hash (and `enrichment`, when given) added to the frontmatter (verbatim when
     the block is malformed), at the existing note's path or a new unique one. real_src:
-    `src.resolve()` when the caller has it."""
+    `cairn.paths.resolved(src)` when the caller has it."""
     vault = settings.vault
     note_id = existing.id if existing else V.stable_id("src:" + source)
     text = decode_bytes(data)[0] if data.strip() else ""

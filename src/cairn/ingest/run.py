@@ -133,13 +133,15 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             continue
         p = Path(item)
         if not p.exists():
-            report.failed.append((str(p), "no such file or directory"))
+            report.failed.append((str(p), "symlink loop: nothing to read" if P.is_loop(p)
+                                  else "no such file or directory"))
             continue
-        if p.resolve() == vault or vault in p.resolve().parents:
+        real_p = P.resolved(p)  # never raises, also on a loop swapped in since
+        if real_p == vault or vault in real_p.parents:
             report.failed.append((str(p), "is inside the Cairn vault, which is indexed already "
                                   "(use `cairn reindex` to rebuild from it)"))
             continue
-        if own_file(p.resolve()):
+        if own_file(real_p):
             report.failed.append((str(p), f"is Cairn's own data in its home folder {settings.home} (index, "
                                   "sessions, traces, exports): not ingested"))
             continue
@@ -153,7 +155,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             if kind:
                 report.skipped.append((str(f), f"not a regular file ({kind})"))
                 continue
-            resolved = f.resolve()
+            resolved = P.resolved(f)  # a loop swapped in since the walk: its job skips it
             if own_file(resolved):
                 left_out += 1
                 continue
@@ -196,7 +198,7 @@ def _needs_parse(conn: sqlite3.Connection, settings: Settings, path: Path) -> bo
     """False when `ingest_file` would find this source unchanged (same bytes as the note made
     from it, whose vault copy exists), so no worker time is spent parsing it ahead."""
     try:
-        existing = N.get_note_by_source(conn, str(path.resolve()))
+        existing = N.get_note_by_source(conn, P.real(path))
         if existing is None or not (settings.vault / existing.path).exists():
             return True
         return existing.source_hash != V.sha256_bytes(path.read_bytes())

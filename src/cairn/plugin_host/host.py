@@ -38,7 +38,7 @@ def discover(settings) -> list[Path]:
                 continue
             try:
                 real = entry.resolve(strict=True)
-            except OSError:
+            except (OSError, RuntimeError):  # missing, or a symlink loop (RuntimeError on 3.11)
                 continue
             if entry.is_symlink() and folder.resolve() not in real.parents:
                 continue  # a link leaving its folder is not a plugin

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cairn import paths as P
 from cairn.errors import Forbidden, NotFound, TooLarge
 from cairn.hookspecs import hookimpl
 from cairn.tools import Tool
@@ -34,7 +35,7 @@ def confine(app, path: str) -> Path:
     p = Path(path).expanduser()
     if not p.is_absolute():
         p = Path(app.settings.vault) / p
-    p = p.resolve()
+    p = P.resolved(p)  # never raises: a symlink loop is then "no file" to read
     folders = allowed_folders(app)
     if not any(p == f or f in p.parents for f in folders):
         raise Forbidden(f"{path} is outside the folders the assistant may read "
@@ -49,7 +50,7 @@ def _visible_paths(app) -> set[Path] | None:
         return None
     vault = Path(app.settings.vault).resolve()
     _, rows = app.store.notes.list_notes(limit=10 ** 9, person=app.settings.owner)
-    return {(vault / r.path).resolve() for r in rows}
+    return {P.resolved(vault / r.path) for r in rows}
 
 
 def _read_file(app, a: dict):
