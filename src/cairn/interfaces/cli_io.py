@@ -83,7 +83,14 @@ def _error_text(exc: Exception) -> str:
     return user_message(exc)
 
 
+#: The signals (Ctrl-C, SIGTERM) turned into KeyboardInterrupt while the current command
+#: runs (`_terminate`, cli_program.interrupt): an error raised after one is taken as the stop
+#: it stands for (see `_service`).
+SIGNALLED: list[int] = []
+
+
 def _terminate(signum, frame) -> None:
+    SIGNALLED.append(signum)
     raise KeyboardInterrupt(f"signal {signum}")
 
 
@@ -133,8 +140,11 @@ def _service(preload: str | None = None, query: bool = False) -> Iterator["objec
     thread before the service is even imported, so that ~60 ms of a cold search overlaps
     the imports and the opening of the index (cairn.embed.preload); query: the command
     embeds queries only (a search, not an answer), so the one-thread query session is
-    the one started."""
+    the one started. Ctrl-C or SIGTERM: exit 130 with one line; also when a library turned
+    the KeyboardInterrupt into an error of its own (numpy.fromfile raises TypeError "expected
+    str, bytes or os.PathLike object" when it lands in it), which is known by `SIGNALLED`."""
     from cairn.errors import CairnError
+    SIGNALLED.clear()
     try:
         settings = None
         if preload in ("hybrid", "semantic"):
@@ -148,18 +158,27 @@ def _service(preload: str | None = None, query: bool = False) -> Iterator["objec
         _fail(_error_text(exc))
     try:
         yield svc
-    except CairnError as exc:  # every user error and unavailable dependency (cairn.errors)
-        _fail(exc.message or str(exc), code=exc.exit_code)
-    except OSError as exc:  # a file named on the command line: missing, unreadable...
-        _fail(_error_text(exc))
-    except sqlite3.OperationalError as exc:
-        _fail(svc.database_error_message(exc))
     except KeyboardInterrupt:
-        err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
-                  "jobs stay queued — `cairn jobs run` finishes them")
-        raise SystemExit(130)
+        _stopped()
+    except Exception as exc:
+        if SIGNALLED:  # the error a stop became inside a library: the stop it stands for
+            _stopped()
+        if isinstance(exc, CairnError):  # every user error and unavailable dependency (cairn.errors)
+            _fail(exc.message or str(exc), code=exc.exit_code)
+        if isinstance(exc, OSError):  # a file named on the command line: missing, unreadable...
+            _fail(_error_text(exc))
+        if isinstance(exc, sqlite3.OperationalError):
+            _fail(svc.database_error_message(exc))
+        raise
     finally:
         svc.close()
+
+
+def _stopped() -> None:
+    """A command stopped by Ctrl-C or SIGTERM: one line on stderr, exit 130."""
+    err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
+              "jobs stay queued — `cairn jobs run` finishes them")
+    raise SystemExit(130)
 
 
 @contextmanager

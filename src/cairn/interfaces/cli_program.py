@@ -62,10 +62,14 @@ def interrupt(signum: int, frame: object) -> None:
     model (an `ask` that has only just begun), or when the signal lands in Python's import
     machinery itself (`in_import`): then leave at once with 130, for the reason given in
     `_quit_at_once` (the command has answered nothing yet: it needs the model first; raised
-    there, KeyboardInterrupt would leave the import lock held). Raises KeyboardInterrupt."""
+    there, KeyboardInterrupt would leave the import lock held). The signal is noted in
+    cli_io.SIGNALLED (a library may turn the KeyboardInterrupt into an error of its own).
+    Raises KeyboardInterrupt."""
     from cairn.interfaces.cli_start import loading  # imported already by main: no import runs here
     if loading() or in_import(frame):
         os._exit(130)
+    from cairn.interfaces.cli_io import SIGNALLED  # imported already with cairn.cli
+    SIGNALLED.append(signum)
     raise KeyboardInterrupt
 
 

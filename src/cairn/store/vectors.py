@@ -10,6 +10,7 @@ memory-mapped when it is current.
 
 from __future__ import annotations
 
+import io
 import sqlite3
 from pathlib import Path
 
@@ -98,7 +99,12 @@ class VectorIndex:
                 return False
             mat = matrix_cache.take(mat_p)  # mapped and read in ahead by a cold search (cli_start)
             self._mat = mat if mat is not None else np.load(mat_p, mmap_mode="r")
-            self._ids = np.load(ids_p)
+            # Read through BytesIO, not np.load(path): numpy.fromfile (np.load's path for a real
+            # file) turns a Ctrl-C landing in it into "TypeError: expected str, bytes or
+            # os.PathLike object, not BufferedReader" (its isinstance check on os.PathLike runs
+            # Python code, where the KeyboardInterrupt is raised, and its error is then
+            # dropped): the command then failed with a traceback instead of exiting 130.
+            self._ids = np.load(io.BytesIO(ids_p.read_bytes()))
             return len(self._ids) == len(self._mat)
         except (OSError, ValueError):
             return False
