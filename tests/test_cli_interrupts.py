@@ -51,7 +51,8 @@ def _ask(home, prelude: str) -> subprocess.CompletedProcess:
 def _assert_stopped(r: subprocess.CompletedProcess) -> None:
     assert r.returncode == 130, (r.returncode, r.stderr[-3000:])
     assert "Traceback" not in r.stderr and "TypeError" not in r.stderr, r.stderr[-3000:]
-    assert r.stderr.strip().splitlines()[-1].startswith("interrupted: what was stored so far is kept"), r.stderr
+    # an `ask` runs no ingest job: the line says nothing of queued jobs
+    assert r.stderr.strip().splitlines()[-1] == "interrupted: what was stored so far is kept", r.stderr
 
 
 def test_ctrl_c_inside_numpy_loading_the_vectors_exits_130(searched_home):
@@ -136,3 +137,20 @@ def test_a_keyboard_interrupt_inside_the_vector_load_stays_one(searched_home, mo
         assert len(index) == 1 and index._gen == N.vector_generation(conn)
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("jobs, line", [
+    (False, "interrupted: what was stored so far is kept"),
+    (True, "interrupted: what was stored so far is kept; unfinished ingest jobs stay queued — "
+           "`cairn jobs run` finishes them"),
+])
+def test_the_interrupted_line_mentions_queued_jobs_only_for_commands_that_run_them(tmp_path, monkeypatch, capsys,
+                                                                                    jobs, line):
+    from cairn.interfaces import cli_io
+    monkeypatch.setitem(cli_io.STATE, "home", tmp_path / "home")
+    with pytest.raises(SystemExit) as stop:
+        with cli_io._service(jobs=jobs):
+            raise KeyboardInterrupt
+    assert stop.value.code == 130
+    assert capsys.readouterr().err.strip() == line
+

@@ -35,7 +35,7 @@ def ingest(paths: list[str] = typer.Argument(..., help="Files, folders (recursiv
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")) -> None:
     """Ingest files, folders and web pages: notes, documents (PDF, Office, EPUB, RTF, e-mail),
     images (OCR), audio (speech-to-text) and https://... URLs (see docs/formats.md)."""
-    with _service() as svc, _progress(not quiet) as prog:
+    with _service(jobs=True) as svc, _progress(not quiet) as prog:
         report = svc.ingest([_arg_text(p) for p in paths], progress=prog)
     _print_report(report, json_out)
     _exit_if_failed(report)
@@ -91,7 +91,7 @@ def jobs_retry(ids: Optional[list[int]] = typer.Argument(None, help="Dead-letter
     """Requeue dead letters and run them."""
     if bool(ids) == all_:
         _usage_fail("give job ID(s) or --all (see `cairn jobs` for the dead letters)")
-    with _service() as svc, _progress(not quiet) as prog:
+    with _service(jobs=True) as svc, _progress(not quiet) as prog:
         report = svc.jobs_retry(None if all_ else list(ids), progress=prog)
     _print_report(report, json_out)
     _exit_if_failed(report)
@@ -101,7 +101,7 @@ def jobs_retry(ids: Optional[list[int]] = typer.Argument(None, help="Dead-letter
 def jobs_run(json_out: bool = typer.Option(False, "--json"),
              quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
     """Resume pending work: jobs left by a stopped process, queued jobs, missing vectors."""
-    with _service() as svc, _progress(not quiet) as prog:
+    with _service(jobs=True) as svc, _progress(not quiet) as prog:
         report = svc.jobs_run(progress=prog)
     _print_report(report, json_out)
     _exit_if_failed(report)

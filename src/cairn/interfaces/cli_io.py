@@ -133,14 +133,15 @@ def _early(rule, *args, code: int | None = None) -> None:
 
 
 @contextmanager
-def _service(preload: str | None = None, query: bool = False) -> Iterator["object"]:
+def _service(preload: str | None = None, query: bool = False, *, jobs: bool = False) -> Iterator["object"]:
     """The service on the home of `--home`, closed on exit; its errors become messages and
     exit codes. preload: a search mode the command will run first; for one that embeds the
     query (hybrid, semantic) the embedding model's session is started on a background
     thread before the service is even imported, so that ~60 ms of a cold search overlaps
     the imports and the opening of the index (cairn.embed.preload); query: the command
     embeds queries only (a search, not an answer), so the one-thread query session is
-    the one started. Ctrl-C or SIGTERM: exit 130 with one line; also when a library turned
+    the one started. Ctrl-C or SIGTERM: exit 130 with one line (see `_stopped`; jobs: the
+    command runs ingest jobs, which the line then mentions); also when a library turned
     the KeyboardInterrupt into an error of its own (numpy.fromfile raises TypeError "expected
     str, bytes or os.PathLike object" when it lands in it), which is known by `SIGNALLED`."""
     from cairn.errors import CairnError
@@ -159,10 +160,10 @@ def _service(preload: str | None = None, query: bool = False) -> Iterator["objec
     try:
         yield svc
     except KeyboardInterrupt:
-        _stopped()
+        _stopped(jobs)
     except Exception as exc:
         if SIGNALLED:  # the error a stop became inside a library: the stop it stands for
-            _stopped()
+            _stopped(jobs)
         if isinstance(exc, CairnError):  # every user error and unavailable dependency (cairn.errors)
             _fail(exc.message or str(exc), code=exc.exit_code)
         if isinstance(exc, OSError):  # a file named on the command line: missing, unreadable...
@@ -174,10 +175,12 @@ def _service(preload: str | None = None, query: bool = False) -> Iterator["objec
         svc.close()
 
 
-def _stopped() -> None:
-    """A command stopped by Ctrl-C or SIGTERM: one line on stderr, exit 130."""
-    err.print("[yellow]interrupted[/yellow]: what was stored so far is kept; unfinished ingest "
-              "jobs stay queued — `cairn jobs run` finishes them")
+def _stopped(jobs: bool) -> None:
+    """A command stopped by Ctrl-C or SIGTERM: one line on stderr, exit 130. Only a command
+    that runs ingest jobs (`jobs`: ingest, jobs run, jobs retry) says that the unfinished
+    ones stay queued; any other (an `ask`, a `sync`) has no job to speak of."""
+    more = "; unfinished ingest jobs stay queued — `cairn jobs run` finishes them" if jobs else ""
+    err.print(f"[yellow]interrupted[/yellow]: what was stored so far is kept{more}")
     raise SystemExit(130)
 
 
