@@ -156,16 +156,27 @@ def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
     return not any(pat.search(title or "") or pat.search(text or "") for title, text in passages)
 
 
+# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
+# "How much…", "What should…"): general English, never a topic held "elsewhere",
+# nor a kind of the thing asked ("How much red lentils…" asks about red lentils, not "much red").
+ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
+                         "may".split())
+
+
 def modifier_pairs(question: str) -> list[tuple[str, str]]:
     """Adjacent pairs (modifier, head) of key words of `question`, both content words with
     nothing between them but spaces or a hyphen ("bicycle tyre", "house insurance"): a
-    key word (answerability.key_terms) followed directly by another. Lower-cased."""
+    key word (answerability.key_terms) followed directly by another, neither of them an
+    asking word (ASKING_WORDS: "How much red lentils…" pairs "red lentils", not "much red").
+    Lower-cased."""
     keys = key_terms(question)
     toks = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?", question)]
     out = []
     for (a, _, ea), (b, sb, _) in zip(toks, toks[1:]):
         if question[ea:sb].strip(" -") or not (a.islower() and b.islower()) or a.isdigit() or b.isdigit():
             continue  # a name ("Kowalski Roofing") is the premise check's business
+        if a in ASKING_WORDS or b in ASKING_WORDS:
+            continue  # "how much red…", "vitamin should…": an asking word names no kind
         if stem(a) in keys and stem(b) in keys and a not in FUNCTION_WORDS and b not in FUNCTION_WORDS:
             out.append((a, b))
     return out
@@ -184,12 +195,6 @@ def other_kind(question: str, evidence: str, embedder) -> tuple[str, str] | None
         if b in sup and a not in sup:
             return a, b
     return None
-
-
-# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
-# "How much…", "What should…"): general English, never a topic held "elsewhere".
-ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
-                         "may".split())
 
 
 def held_elsewhere(topic: str, cited: list[Hit], others: list[Hit], embedder) -> tuple[str, str] | None:
