@@ -57,6 +57,7 @@ import numpy as np
 
 from cairn.answer.answerability import key_terms, name_pattern
 from cairn.answer.offtopic import FUNCTION_WORDS
+from cairn.answer.subject import names
 from cairn.answer.support import content_terms, stem
 from cairn.embed.cache import embed_cached
 from cairn.model import Hit
@@ -148,12 +149,11 @@ def turn_reason(topic: str, messages: list[Hit], replies: dict[str, str], embedd
 
 def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
     """True when none of `passages` ((title, text) pairs of the cited notes) holds a word of
-    `subject` (a name, e.g. "Tom Weber": "Tom" or "Weber" as a whole word, any case)."""
-    words = [w.lower() for w in re.findall(r"\w+", subject) if len(w) >= 2]
-    if not words or not passages:
+    `subject` (a name, e.g. "Tom Weber": "Tom" or "Weber" as a whole word, any case; but not
+    "Tom" in another full name such as "Tom Reyes", answer/subject.names)."""
+    if not any(len(w) >= 2 for w in re.findall(r"\w+", subject)) or not passages:
         return False
-    pat = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)", re.IGNORECASE)
-    return not any(pat.search(title or "") or pat.search(text or "") for title, text in passages)
+    return not any(names(title or "", subject) or names(text or "", subject) for title, text in passages)
 
 
 # Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
