@@ -86,6 +86,29 @@ def test_off_topic_question_is_declined_with_the_nearest_notes(vault_app, questi
     assert ans.to_json()["pointers"] == ans.pointers
 
 
+def test_an_asking_word_is_no_unknown_key_term():
+    from cairn.answer.offtopic import off_topic, unknown_terms
+    # "much" is how the question asks, not what it is about: it is never counted as a word
+    # the notes lack ("How much did I spend…" was declined as off-topic, 'much' and 'spend'
+    # being half of its key terms)
+    df = lambda w, prefix: 0 if w in ("much", "spend", "many") else 1  # noqa: E731
+    assert unknown_terms("How much did I spend on the boiler service?", df) == ["spend"]
+    assert off_topic("How much did I spend on the boiler service?", [], ["spend"]) is None
+    assert unknown_terms("How many times?", df) == []
+
+
+def test_how_much_did_i_spend_is_not_off_topic(tmp_path, real_embedder):
+    from cairn.service import Cairn
+    write(tmp_path / "v" / "expenses.md", "# Expenses November\n\n| Date | Item | Amount (GBP) |\n|---|---|---|\n"
+          "| 2026-11-02 | Council tax | 184.00 |\n| 2026-11-14 | Running shoes | 110.00 |\n")
+    write(tmp_path / "v" / "running.md", "# Running log\n\n- 2026-11-28: parkrun, 5 km in 27:20.\n")
+    write(tmp_path / "v" / "trip.md", "# Lisbon\n\nTotal spent on the trip: about 2,150 GBP including flights.\n")
+    with Cairn(tmp_path / "home", embedder=real_embedder) as app:
+        app.ingest([tmp_path / "v"])
+        ans = app.ask("How much did I spend on running shoes in November?", llm="none")
+    assert ans.verdict == "pass" and "110.00" in ans.answer, ans.answer
+
+
 def test_a_name_never_mentioned_keeps_its_reason_and_gets_pointers(vault_app):
     ans = vault_app.ask("What is the capital of France?", llm="none")
     assert ans.verdict == "abstain" and "the notes never mention 'France'" in ans.answer

@@ -45,6 +45,12 @@ welcome sorry alright right well much lot lots very really so again all there ev
 FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond "
                            "despite except inside outside onto toward towards upon within without via per "
                            "anyone anything everyone everything someone something nobody nothing".split())
+# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
+# "How much…", "What should…"): general English, never a topic. Not an unknown key term here
+# ("How much did I spend…" is not off-topic for lacking "much"), never held "elsewhere" nor a
+# kind of the thing asked (answer/topic.py).
+ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
+                         "may".split())
 MIN_UNKNOWN = 1
 UNKNOWN_SHARE = 0.5
 SEMANTIC_CLOSE = 0.5
@@ -79,7 +85,7 @@ def unknown_terms(question: str, df: Callable[[str, bool], int]) -> list[str]:
     keys = key_terms(question)
     out: list[str] = []
     for t in content_terms(question):
-        if stem(t) not in keys or t in out or len(t) < 3 or t in FUNCTION_WORDS:
+        if stem(t) not in keys or t in out or len(t) < 3 or t in FUNCTION_WORDS or t in ASKING_WORDS:
             continue
         if df(t, False):
             continue
@@ -91,7 +97,7 @@ def unknown_terms(question: str, df: Callable[[str, bool], int]) -> list[str]:
 
 def off_topic(question: str, hits: list[Hit], unknown: list[str]) -> str | None:
     """A reason to decline (module doc), or None. `unknown`: `unknown_terms(question, ...)`."""
-    keys = key_terms(question) - {stem(w) for w in FUNCTION_WORDS}
+    keys = key_terms(question) - {stem(w) for w in FUNCTION_WORDS | ASKING_WORDS}
     if not keys or len(unknown) < MIN_UNKNOWN:
         return None
     share = len(unknown) / len(keys)

@@ -56,7 +56,7 @@ import re
 import numpy as np
 
 from cairn.answer.answerability import key_terms, name_pattern
-from cairn.answer.offtopic import FUNCTION_WORDS
+from cairn.answer.offtopic import ASKING_WORDS, FUNCTION_WORDS
 from cairn.answer.subject import names
 from cairn.answer.support import content_terms, stem
 from cairn.embed.cache import embed_cached
@@ -154,13 +154,6 @@ def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
     if not any(len(w) >= 2 for w in re.findall(r"\w+", subject)) or not passages:
         return False
     return not any(names(title or "", subject) or names(text or "", subject) for title, text in passages)
-
-
-# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
-# "How much…", "What should…"): general English, never a topic held "elsewhere",
-# nor a kind of the thing asked ("How much red lentils…" asks about red lentils, not "much red").
-ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
-                         "may".split())
 
 
 def modifier_pairs(question: str) -> list[tuple[str, str]]:
