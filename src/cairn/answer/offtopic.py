@@ -41,6 +41,9 @@ hmm hmmm uh um oh ah wow yes yeah yep no nope sure please pls you your yourself 
 can do help joke tell me something anything funny bot assistant name called
 welcome sorry alright right well much lot lots very really so again all there everyone guys folks mate buddy friend dear
 """.split())
+# What an apostrophe leaves of a contraction once split off ("that's", "I'm", "you're",
+# "we've", "it'll", "I'd", "don't"): never a topic word of chit-chat.
+CONTRACTION_TAILS = frozenset("s re m ve ll d t".split())
 # Function words the search's stopword list lets through: never a topic.
 FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond "
                            "despite except inside outside onto toward towards upon within without via per "
@@ -60,10 +63,12 @@ PREFIX_MIN = 7  # as answer/premise.py: long words also match an indexed word on
 def chit_chat(question: str) -> str | None:
     """The kind of chit-chat `question` is ("greeting", "thanks", "goodbye", "about the
     assistant", "nothing to look up"), or None when it has a topic word (module doc)."""
-    terms = [t for t in content_terms(question) if not t.isdigit() or len(t) >= 3]
+    low = question.lower()
+    # the tail of a contraction ("what's" -> "what", "s"; "I'm", "you're") is no topic word
+    tails = set(re.findall(r"[^\W\d_]['’]([a-z]{1,2})\b", low)) & CONTRACTION_TAILS
+    terms = [t for t in content_terms(question) if (not t.isdigit() or len(t) >= 3) and t not in tails]
     if any(t not in SOCIAL for t in terms):
         return None
-    low = question.lower()
     if not re.search(r"[^\W\d_]", question):
         return "nothing to look up"
     if re.search(r"\b(thanks?|thx|ty|cheers|appreciated?)\b", low):
