@@ -137,6 +137,41 @@ def test_modifier_pairs():
     # names, numbers, words with something between them and generic words make no pair
     assert modifier_pairs("What did Kowalski Roofing charge in 2024 for the roof?") == []
     assert modifier_pairs("What is the code of the garage?") == []
+    # an asking word ("How much…", "What should…") names no kind of the thing asked
+    assert modifier_pairs("How much red lentils go in the soup?") == [("red", "lentils")]
+    assert modifier_pairs("How much vitamin D should I take?") == []
+    assert modifier_pairs("How many spare keys are there?") == [("spare", "keys")]
+
+
+# A recipe note: "How much red lentils…" was declined as "the notes speak of 'red' but never
+# of 'much red'", the quantifier read as a kind of red (other_kind).
+RECIPE = {
+    "soup.md": "# Red lentil soup\n\n## Ingredients\n- 250 g red lentils, rinsed\n- 1 onion, 2 carrots\n"
+               "- 1.2 litres vegetable stock\n\n## Method\nSimmer the lentils in the stock for 20 minutes.\n",
+    "vitamins.md": "# Blood test\n\nDr Marsh said to take vitamin D 1000 IU daily over the winter.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def recipe_app(tmp_path_factory, real_embedder):
+    from cairn.service import Cairn
+    root = tmp_path_factory.mktemp("recipe")
+    for name, text in RECIPE.items():
+        write(root / "v" / name, text)
+    app = Cairn(root / "home", embedder=real_embedder)
+    app.ingest([root / "v"])
+    yield app
+    app.close()
+
+
+@pytest.mark.parametrize("question, expect", [
+    ("How much red lentils go in the soup?", "250 g"),
+    ("How much vitamin D should I take?", "1000 IU"),
+])
+def test_an_asking_word_is_no_kind_of_the_thing_asked(recipe_app, question, expect):
+    ans = recipe_app.ask(question, llm="none")
+    assert ans.verdict == "pass", ans.answer
+    assert expect in ans.answer
 
 
 @pytest.mark.parametrize("question, verdict", [

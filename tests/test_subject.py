@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import write
-from cairn.answer.subject import about_subject, is_name_title, question_subject, strip_name
+from cairn.answer.subject import about_subject, is_name_title, names, question_subject, strip_name
 from cairn.model import Hit
 from cairn.service import Cairn
 
@@ -113,3 +113,54 @@ def test_odd_questions_never_raise(question):
     assert question_subject(question) is None
     assert contradiction(question, question) is None
     assert is_hypothetical(question) is False
+
+
+def test_a_shared_first_name_is_not_the_subject():
+    # "Maria" in "Maria Lopez" does not name Maria Chen; her full name, her surname, or the
+    # first name alone do
+    assert not names("Maria Lopez", "Maria Chen")
+    assert not names("Attendees: Maria Lopez, Tom Reyes.", "Maria Chen")
+    assert names("Attendees: Maria Lopez, Maria Chen.", "Maria Chen")
+    assert names("Maria Chen's plan", "Maria Chen") and names("Chen signed it.", "Maria Chen")
+    assert names("Maria said no.", "Maria Chen") and names("MARIA CHEN", "Maria Chen")
+    assert names("Maria Lopez", "Maria") and not names("Tomatoes", "Tom")  # one-word names as before
+    about = about_subject("Maria Chen")
+    assert not about(_note("Maria Lopez", "x"), "Her birthday is 3 April.")  # another Maria's note
+    assert about(_note("Maria Chen", "x"), "She prefers written proposals.")
+    from cairn.answer.topic import subject_absent
+    assert subject_absent("Maria Chen", [("Heron kickoff", "Attendees: Maria Lopez, Tom Reyes.")])
+    assert not subject_absent("Maria Chen", [("Kestrel review", "Attendees: Maria Chen, Joanna Fitz.")])
+
+
+# Two people with the same first name, written for this test.
+MARIAS = {
+    "lopez.md": "# Maria Lopez\n\nEngineering manager for payments. Leads Project Heron.\n"
+                "Her birthday is 3 April.\n",
+    "chen.md": "# Maria Chen\n\nProduct manager for onboarding. Works from London.\n"
+               "Prefers written proposals to meetings.\n",
+    "kickoff.md": "# Heron kickoff meeting\n\nAttendees: Maria Lopez, Tom Reyes, Nikhil Rao.\n\n"
+                  "## Decisions\n- We migrate table by table, starting with the invoices table.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def marias(tmp_path_factory, real_embedder):
+    root = tmp_path_factory.mktemp("marias")
+    for name, body in MARIAS.items():
+        write(root / "v" / name, body)
+    with Cairn(root / "home", embedder=real_embedder) as app:
+        app.ingest([root / "v"])
+        yield app
+
+
+@pytest.mark.parametrize("question", ["What is Maria Chen's birthday?",
+                                      "What did Maria Chen decide about the invoices table?"])
+def test_another_person_with_the_same_first_name_does_not_answer(marias, question):
+    ans = marias.ask(question, llm="none")
+    assert ans.verdict == "abstain", ans.answer
+    assert not ans.citations
+
+
+def test_the_person_asked_about_is_still_answered(marias):
+    ans = marias.ask("What is Maria Lopez's birthday?", llm="none")
+    assert ans.verdict == "pass" and "3 April" in ans.answer, ans.answer

@@ -41,10 +41,19 @@ hmm hmmm uh um oh ah wow yes yeah yep no nope sure please pls you your yourself 
 can do help joke tell me something anything funny bot assistant name called
 welcome sorry alright right well much lot lots very really so again all there everyone guys folks mate buddy friend dear
 """.split())
+# What an apostrophe leaves of a contraction once split off ("that's", "I'm", "you're",
+# "we've", "it'll", "I'd", "don't"): never a topic word of chit-chat.
+CONTRACTION_TAILS = frozenset("s re m ve ll d t".split())
 # Function words the search's stopword list lets through: never a topic.
 FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond "
                            "despite except inside outside onto toward towards upon within without via per "
                            "anyone anything everyone everything someone something nobody nothing".split())
+# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
+# "How much…", "What should…"): general English, never a topic. Not an unknown key term here
+# ("How much did I spend…" is not off-topic for lacking "much"), never held "elsewhere" nor a
+# kind of the thing asked (answer/topic.py).
+ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
+                         "may".split())
 MIN_UNKNOWN = 1
 UNKNOWN_SHARE = 0.5
 SEMANTIC_CLOSE = 0.5
@@ -54,10 +63,12 @@ PREFIX_MIN = 7  # as answer/premise.py: long words also match an indexed word on
 def chit_chat(question: str) -> str | None:
     """The kind of chit-chat `question` is ("greeting", "thanks", "goodbye", "about the
     assistant", "nothing to look up"), or None when it has a topic word (module doc)."""
-    terms = [t for t in content_terms(question) if not t.isdigit() or len(t) >= 3]
+    low = question.lower()
+    # the tail of a contraction ("what's" -> "what", "s"; "I'm", "you're") is no topic word
+    tails = set(re.findall(r"[^\W\d_]['’]([a-z]{1,2})\b", low)) & CONTRACTION_TAILS
+    terms = [t for t in content_terms(question) if (not t.isdigit() or len(t) >= 3) and t not in tails]
     if any(t not in SOCIAL for t in terms):
         return None
-    low = question.lower()
     if not re.search(r"[^\W\d_]", question):
         return "nothing to look up"
     if re.search(r"\b(thanks?|thx|ty|cheers|appreciated?)\b", low):
@@ -79,7 +90,7 @@ def unknown_terms(question: str, df: Callable[[str, bool], int]) -> list[str]:
     keys = key_terms(question)
     out: list[str] = []
     for t in content_terms(question):
-        if stem(t) not in keys or t in out or len(t) < 3 or t in FUNCTION_WORDS:
+        if stem(t) not in keys or t in out or len(t) < 3 or t in FUNCTION_WORDS or t in ASKING_WORDS:
             continue
         if df(t, False):
             continue
@@ -91,7 +102,7 @@ def unknown_terms(question: str, df: Callable[[str, bool], int]) -> list[str]:
 
 def off_topic(question: str, hits: list[Hit], unknown: list[str]) -> str | None:
     """A reason to decline (module doc), or None. `unknown`: `unknown_terms(question, ...)`."""
-    keys = key_terms(question) - {stem(w) for w in FUNCTION_WORDS}
+    keys = key_terms(question) - {stem(w) for w in FUNCTION_WORDS | ASKING_WORDS}
     if not keys or len(unknown) < MIN_UNKNOWN:
         return None
     share = len(unknown) / len(keys)

@@ -68,9 +68,23 @@ def _words(name: str) -> list[str]:
     return [w.lower() for w in re.findall(r"\w+", name) if len(w) >= 2]
 
 
-def _mentions(text: str, words: list[str]) -> bool:
-    low = text.lower()
-    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", low) for w in words)
+def names(text: str, name: str) -> bool:
+    """Whether `text` names `name`: one of its words (two letters or more) as a whole word,
+    any case; except that a word of a name of two or more words, other than its last, does
+    not count where a capitalised word other than the name's next one directly follows it:
+    that is another person's full name ("Maria" in "Maria Lopez" does not name Maria Chen;
+    "Maria Chen", "Chen" and "Maria said" do). Never raises for odd input."""
+    words = _words(name)
+    if not words or not text:
+        return False
+    for i, w in enumerate(words):
+        for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.IGNORECASE):
+            if i < len(words) - 1:
+                nxt = re.match(r"[ \t]+(\w+)", text[m.end():])
+                if nxt and nxt.group(1)[:1].isupper() and nxt.group(1).lower() != words[i + 1]:
+                    continue  # another person's full name
+            return True
+    return False
 
 
 def is_name_title(title: str) -> bool:
@@ -95,8 +109,8 @@ def _is_speaker(words: list[str], speakers: list[str]) -> bool:
 
 def about_subject(name: str, speakers: list[str] = ()):
     """`(hit, sentence) -> bool`: False for a note's sentence (no speaker) that neither
-    mentions `name` nor comes from a note titled with it, when that note's title is another
-    name (`is_name_title`); and, when `name` is none of the chat's `speakers` (nor a short
+    mentions `name` nor comes from a note titled with it (`names`: "Maria Lopez" is not
+    Maria Chen), when that note's title is another name (`is_name_title`); and, when `name` is none of the chat's `speakers` (nor a short
     form of one), for a chat message that does not mention it ("I live in Utrecht" by Kai
     is not about Jonas; participants are the person check's business). Otherwise True."""
     words = _words(name)
@@ -106,9 +120,9 @@ def about_subject(name: str, speakers: list[str] = ()):
         if not words:
             return True
         if hit.speaker is not None:
-            return not check_chat or _mentions(hit.text, words)
+            return not check_chat or names(hit.text, name)
         title = hit.title or ""
-        if not is_name_title(title) or _mentions(title, words):
+        if not is_name_title(title) or names(title, name):
             return True
-        return _mentions(sentence, words)
+        return names(sentence, name)
     return about

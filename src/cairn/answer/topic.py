@@ -56,7 +56,8 @@ import re
 import numpy as np
 
 from cairn.answer.answerability import key_terms, name_pattern
-from cairn.answer.offtopic import FUNCTION_WORDS
+from cairn.answer.offtopic import ASKING_WORDS, FUNCTION_WORDS
+from cairn.answer.subject import names
 from cairn.answer.support import content_terms, stem
 from cairn.embed.cache import embed_cached
 from cairn.model import Hit
@@ -148,24 +149,27 @@ def turn_reason(topic: str, messages: list[Hit], replies: dict[str, str], embedd
 
 def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
     """True when none of `passages` ((title, text) pairs of the cited notes) holds a word of
-    `subject` (a name, e.g. "Tom Weber": "Tom" or "Weber" as a whole word, any case)."""
-    words = [w.lower() for w in re.findall(r"\w+", subject) if len(w) >= 2]
-    if not words or not passages:
+    `subject` (a name, e.g. "Tom Weber": "Tom" or "Weber" as a whole word, any case; but not
+    "Tom" in another full name such as "Tom Reyes", answer/subject.names)."""
+    if not any(len(w) >= 2 for w in re.findall(r"\w+", subject)) or not passages:
         return False
-    pat = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)", re.IGNORECASE)
-    return not any(pat.search(title or "") or pat.search(text or "") for title, text in passages)
+    return not any(names(title or "", subject) or names(text or "", subject) for title, text in passages)
 
 
 def modifier_pairs(question: str) -> list[tuple[str, str]]:
     """Adjacent pairs (modifier, head) of key words of `question`, both content words with
     nothing between them but spaces or a hyphen ("bicycle tyre", "house insurance"): a
-    key word (answerability.key_terms) followed directly by another. Lower-cased."""
+    key word (answerability.key_terms) followed directly by another, neither of them an
+    asking word (ASKING_WORDS: "How much red lentils…" pairs "red lentils", not "much red").
+    Lower-cased."""
     keys = key_terms(question)
     toks = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[^\W_]+(?:['’][^\W_]+)?", question)]
     out = []
     for (a, _, ea), (b, sb, _) in zip(toks, toks[1:]):
         if question[ea:sb].strip(" -") or not (a.islower() and b.islower()) or a.isdigit() or b.isdigit():
             continue  # a name ("Kowalski Roofing") is the premise check's business
+        if a in ASKING_WORDS or b in ASKING_WORDS:
+            continue  # "how much red…", "vitamin should…": an asking word names no kind
         if stem(a) in keys and stem(b) in keys and a not in FUNCTION_WORDS and b not in FUNCTION_WORDS:
             out.append((a, b))
     return out
@@ -184,12 +188,6 @@ def other_kind(question: str, evidence: str, embedder) -> tuple[str, str] | None
         if b in sup and a not in sup:
             return a, b
     return None
-
-
-# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
-# "How much…", "What should…"): general English, never a topic held "elsewhere".
-ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
-                         "may".split())
 
 
 def held_elsewhere(topic: str, cited: list[Hit], others: list[Hit], embedder) -> tuple[str, str] | None:
