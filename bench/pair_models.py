@@ -71,7 +71,8 @@ class PairModel:
                 dims[1].dim_param = "seq"
         out = graph.graph.output[0].type.tensor_type.shape.dim
         if len(out) != 2 or out[1].dim_value != 2:
-            raise ValueError(f"{onnx_path}: expected logits [batch, 2], got {[d.dim_value or d.dim_param for d in out]}")
+            got = [d.dim_value or d.dim_param for d in out]
+            raise ValueError(f"{onnx_path}: expected logits [batch, 2], got {got}")
         so = ort.SessionOptions()
         so.intra_op_num_threads = 1
         so.inter_op_num_threads = 1
@@ -145,7 +146,8 @@ def gate(replay_path: Path, scores_path: Path) -> None:
         answered = sorted(r["s"] for r in records if r["conversation"] in TUNE and r["category"] != 5
                           and not r["now"]["abstain"])
         best = None
-        print(f"\n{kind}: threshold (quantile of tune answered)  | cat5 declined | wrongly declined | all gold | one gold")
+        print(f"\n{kind}: threshold (quantile of tune answered) | cat5 declined | wrongly declined | "
+              "all gold | one gold")
         for q in (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3):
             t = answered[int(q * (len(answered) - 1))]
             for r in records:
@@ -164,8 +166,9 @@ def rerank(replay_path: Path, scores_path: Path, weights: list[float]) -> None:
     for w in [0.0] + weights:
         for r, hits in zip(records, original):
             if hits:
-                r["inputs"]["hits"] = [dataclasses.replace(h, score=h.score + w / (1 + math.exp(-scores[(r["question"], h.id)])))
-                                       for h in hits]
+                r["inputs"]["hits"] = [
+                    dataclasses.replace(h, score=h.score + w / (1 + math.exp(-scores[(r["question"], h.id)])))
+                    for h in hits]
         replay(records)
         (tf,), (hf,) = _split(records, "now")
         print(f"w={w:<4} tune: {' | '.join(tf)}\n       held: {' | '.join(hf)}", flush=True)

@@ -116,3 +116,11 @@ def _hit(speaker: str | None, text: str) -> Hit:
 def test_passage_names_the_speaker_of_a_chat_message():
     assert passage(_hit("Melanie", "I signed up for a pottery class.")) == "Melanie: I signed up for a pottery class."
     assert passage(_hit(None, "The boiler was serviced in May.")) == "The boiler was serviced in May."
+
+
+def test_score_without_a_model_is_a_usage_error(tmp_path, capsys):
+    from pair_models import main
+    with pytest.raises(SystemExit) as exc:
+        main(["score", str(tmp_path / "replay.pkl"), str(tmp_path / "out.pkl")])
+    assert exc.value.code == 2
+    assert "score needs --onnx and --tokenizer" in capsys.readouterr().err
