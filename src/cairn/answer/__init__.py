@@ -14,7 +14,10 @@ question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: th
 the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
 about a named subject whose cited notes support none of its key terms abstains; for a
 question about a chat participant, the quoted messages, each read with the turn it replies
-to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> reply. A hypothetical question ("Would
+to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> with a
+model configured, the answer check (answer/modelcheck.py: the model says whether the cited
+passages answer this question; declined when it says no, the answer kept with a note in
+`fallback` when the check cannot run) -> reply. A hypothetical question ("Would
 Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
 it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
@@ -25,10 +28,11 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability
+from cairn.answer import answerability, modelcheck
 from cairn.answer.offtopic import chit_chat, off_topic, pointers
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
@@ -89,6 +93,13 @@ ECHO = True
 # Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
 # but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
 TIME_STATED = True
+# With a model configured, every answer that passed the checks above is put to it
+# (answer/modelcheck.py: does the cited passage answer this question?). False: off (for measuring).
+ANSWER_CHECK = True
+# With a model configured, it first writes a draft (verified; the extractive answer when it
+# fails). False: the extractive answer only, still put to the answer check (bench/answers.py
+# --no-draft: measures the check alone).
+DRAFT = True
 
 
 @dataclass
@@ -110,6 +121,11 @@ class Answer:
     answerability: dict[str, Any] | None = None
     # a declined question's nearest notes, best first: [{"title", "path", "source_id"}]
     pointers: list[dict[str, Any]] = field(default_factory=list)
+    # the model's answer check (answer/modelcheck.py): {"ran", "model", "p_yes", "threshold",
+    # "passed", "error"} (+ "withheld": the declined answer's text, source_ids and paths;
+    # or {"ran": False, "skipped": why}); None when no model is configured or the answer
+    # was declined before it
+    check: dict[str, Any] | None = None
 
     @property
     def abstained(self) -> bool:
@@ -119,7 +135,7 @@ class Answer:
         return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
                 "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
-                "answerability": self.answerability, "pointers": self.pointers}
+                "answerability": self.answerability, "pointers": self.pointers, "check": self.check}
 
 
 def relevance(question: str, hit: Hit) -> float:
@@ -351,6 +367,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     the opposite of the question's polarity or kinship word ("hate" asked, only "love"
     found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
     replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
+    With `llm` and check_answerability on, an answer that passed every check above is put to
+    the model (answer/modelcheck.py, ANSWER_CHECK): it abstains when the model judges that the
+    cited passages do not answer the question (P(yes) under the threshold; `check` holds the
+    probability and the withheld answer), and keeps the answer with a note in `fallback` when
+    the check could not run. Hypothetical questions are not checked.
     """
     about = focus = info = subject = None
     all_hits = hits
@@ -429,7 +450,39 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
                       fallback=ans.fallback, evidence=ans.evidence, answerability=info)
+    if llm is not None and ANSWER_CHECK and check_answerability and not ans.abstained and cited:
+        return _model_check(question, ans, cited, llm, replies, all_hits, hypothetical)
     return ans
+
+
+def _model_check(question: str, ans: Answer, cited: list[Hit], llm, replies: dict[str, str] | None,
+                 all_hits: list[Hit], hypothetical: bool) -> Answer:
+    """The answer check of answer/modelcheck.py: the configured model says whether the cited
+    passages answer the question; declined (with the nearest notes) when it says no, the
+    answer kept with a visible note in `fallback` when the check could not run. A
+    hypothetical question asks for a judgement no passage states: not checked."""
+    if hypothetical:
+        ans.check = {"ran": False, "model": ans.llm, "skipped": "hypothetical question"}
+        return ans
+    passages = [modelcheck.passage_text(h, replies) for h in cited]
+    t0 = time.perf_counter()
+    check = modelcheck.check_answer(question, ans.answer, passages, llm)
+    ans.check = {**check.to_json(), "secs": round(time.perf_counter() - t0, 3)}
+    if not check.ran:
+        note = f"the answer check could not run ({check.error}); this answer was not checked by the model"
+        ans.fallback = f"{ans.fallback}; {note}" if ans.fallback else note
+        ans.problems.append(f"answer check not run: {check.error}")
+        return ans
+    if check.passed:
+        return ans
+    ans.check["withheld"] = {"answer": ans.answer, "source_ids": [c.get("source_id") for c in ans.citations],
+                             "paths": [c.get("path") for c in ans.citations]}
+    reason = (f"the model ({check.model}) judged that the cited passage does not answer this question "
+              f"(P(yes) {check.p_yes:.2f} < {check.threshold:g})")
+    near = pointers(all_hits)
+    return Answer(question, _declined(f"your notes do not seem to answer this: {reason}", near), "abstain",
+                  problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
+                  evidence=ans.evidence, answerability=ans.answerability, pointers=near, check=ans.check)
 
 
 def _declined(reason: str, near: list[dict[str, Any]]) -> str:
@@ -474,7 +527,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
         return Answer(question, NOT_FOUND, "abstain", problems=["no evidence above the relevance floor"],
                       llm=getattr(llm, "name", None), mode="extractive")
     fallback = None
-    if llm is not None:
+    if llm is not None and DRAFT:
         try:
             draft = llm.chat(llm_messages(question, evidence), max_tokens=200, temperature=0.0)
         except Exception as exc:  # LLMError and transport failures: visible fallback

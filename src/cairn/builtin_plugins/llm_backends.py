@@ -16,7 +16,12 @@ def none_backend(spec: str):
 
 def embedded_backend(spec: str):
     """"embedded": the process-wide EmbeddedLLM (SmolLM2 in-process; LLMUnavailable when its
-    package is missing)."""
+    package is missing). "embedded:NAME": the packaged model NAME (cairn.assistant.packaged,
+    the assistant's loader; LLMUnavailable when it was not assembled)."""
+    name = spec.strip().split(":", 1)[1].strip().lower() if ":" in spec else ""
+    if name:
+        from cairn.assistant.packaged import embedded_model
+        return embedded_model(name)
     from cairn.llm.embedded import get_embedded
     return get_embedded()
 
