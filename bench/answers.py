@@ -46,6 +46,7 @@ from _common import OUT, header, table, write_jsonl  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 KINDS = ("answerable", "offtopic", "chitchat", "trick")
+MODEL_CHECK = False  # --model-check: [search] answer_check on (answer/modelcheck.py)
 HALVES = (("1-2 (tune: conv-26, conv-30)", {1, 2}), ("3-5 (held out: conv-41/42/43)", {3, 4, 5}))
 
 
@@ -104,6 +105,7 @@ def run_vault(llm: str) -> list[dict]:
     from cairn.service import Cairn
     qs = [json.loads(line) for line in (FIXTURES / "answers_questions.jsonl").read_text().splitlines() if line.strip()]
     with tempfile.TemporaryDirectory(prefix="cairn-answers-") as tmp, Cairn(Path(tmp) / "home") as app:
+        app.settings.search.answer_check = MODEL_CHECK
         app.ingest([FIXTURES / "answers_vault"])
         _ask(app, "warm-up question about the boiler", llm)  # load the models once, outside the timing
         for q in qs:
@@ -211,6 +213,7 @@ def run_locomo(llm: str, conversations: set[int] | None, per_half: int | None = 
             chat = Path(tmp) / f"{sample['sample_id']}.jsonl"
             write_jsonl(chat, chat_rows(sample))
             with Cairn(Path(tmp) / f"home-{i}") as app:
+                app.settings.search.answer_check = MODEL_CHECK
                 app.import_chat(chat)
                 _ask(app, "warm-up question", llm)
                 for q in qs:
@@ -330,14 +333,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="LoCoMo: a stratified sample per half (tune 1-2, held out 3-5): K category-5 questions "
                          "and K of categories 1-4 (0: every category-5 question and as many others)")
     ap.add_argument("--seed", type=int, default=13, help="seed of --sample (default 13)")
+    ap.add_argument("--model-check", action="store_true",
+                    help="with a model: turn on its answer check ([search] answer_check, answer/modelcheck.py); "
+                         "reported off and at --check-thresholds from the same run")
     ap.add_argument("--check-thresholds", default="0.5", metavar="T,U",
-                    help="with a model: the answer check (answer/modelcheck.py) is also reported off and at these "
-                         "P(yes) thresholds, from the same run (default 0.5, the one in force)")
+                    help="with --model-check: P(yes) thresholds reported besides the check off "
+                         "(default 0.5, the one in force)")
     ap.add_argument("--no-draft", action="store_true",
                     help="with a model: skip its written draft (the extractive answer is checked by it); "
                          "measures the check alone")
     args = ap.parse_args(argv)
     thresholds = [float(x) for x in args.check_thresholds.split(",") if x.strip()]
+    global MODEL_CHECK
+    MODEL_CHECK = args.model_check
     if args.no_draft:
         import cairn.answer as answer_mod
         answer_mod.DRAFT = False

@@ -86,7 +86,7 @@ def replay(records: list[dict], llm=None) -> list[dict]:
             continue
         kw = {k: v for k, v in inp.items() if k != "hits"}
         t0 = time.perf_counter()
-        ans = answer_question(r["question"], inp["hits"], embedder, llm, **kw)
+        ans = answer_question(r["question"], inp["hits"], embedder, llm, model_check=llm is not None, **kw)
         r["now"] = {"abstain": ans.verdict == "abstain", "cited": [c.get("source_id") for c in ans.citations],
                     "answer": ans.answer, "check": ans.check, "secs": time.perf_counter() - t0}
         if llm is not None and i % 20 == 0:

@@ -119,11 +119,10 @@ def test_absent_topic_abstains(notes_app):
 def test_llm_answer_via_openai_compatible_server(notes_app):
     with FakeOpenAIServer() as srv:
         srv.reply("The boiler was serviced on 9 October 2024 by Harbour Lane Plumbing [1].")
-        srv.reply("Yes", check=True)  # the answer check (answer/modelcheck.py, tests/test_answer_check.py)
         ans = notes_app.ask("When was the boiler serviced?", llm=f"openai:{srv.base_url}:fake-model")
         assert ans.mode == "llm" and ans.verdict == "pass" and ans.fallback is None
         assert ans.citations[0]["path"] == "notes/v/boiler.md"
-        body = srv.requests[-2].body
+        body = srv.requests[-1].body
         assert body["model"] == "fake-model"
         prompt = body["messages"][-1]["content"]
         assert "<note n=\"1\"" in prompt and "untrusted" in body["messages"][0]["content"]

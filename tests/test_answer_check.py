@@ -10,7 +10,6 @@ import pytest
 
 from conftest import write
 from fakes.openai_server import FakeOpenAIServer
-import cairn.answer as answer_mod
 from cairn.answer import modelcheck
 
 Q = "When was the boiler serviced?"
@@ -18,6 +17,7 @@ Q = "When was the boiler serviced?"
 
 @pytest.fixture
 def notes_app(app, tmp_path):
+    app.settings.search.answer_check = True  # [search] answer_check (off by default)
     write(tmp_path / "v" / "boiler.md",
           "# Boiler service history\n\nThe boiler was serviced on 9 October 2024 by Harbour Lane Plumbing "
           "for 110 EUR. The engineer replaced the pressure relief valve seal.\n")
@@ -36,9 +36,9 @@ def _checks(srv) -> list:
 
 def _baseline(notes_app, srv, monkeypatch):
     """The answer with the check switched off, same server, same draft."""
-    monkeypatch.setattr(answer_mod, "ANSWER_CHECK", False)
+    notes_app.settings.search.answer_check = False
     ans = notes_app.ask(Q, llm=_spec(srv))
-    monkeypatch.setattr(answer_mod, "ANSWER_CHECK", True)
+    notes_app.settings.search.answer_check = True
     return ans
 
 
@@ -116,7 +116,7 @@ def test_a_check_that_times_out_keeps_the_answer_and_says_so(notes_app):
     with FakeOpenAIServer() as srv, OpenAICompatClient(srv.base_url, "fake-model", timeout=0.3) as client:
         srv.reply("NOT IN NOTES")
         srv.slow(5, "Yes", check=True)
-        ans = answer_question(Q, hits, notes_app.embedder, client)
+        ans = answer_question(Q, hits, notes_app.embedder, client, model_check=True)
     assert ans.verdict != "abstain" and "9 October 2024" in ans.answer
     assert "the answer check could not run (LLMTimeout" in ans.fallback
 
@@ -127,6 +127,30 @@ def test_llm_none_never_runs_the_check(notes_app, monkeypatch):
     monkeypatch.setattr(modelcheck, "check_answer", boom)
     ans = notes_app.ask(Q, llm="none")
     assert ans.verdict != "abstain" and ans.check is None and ans.to_json()["check"] is None
+
+
+def test_the_check_is_off_by_default(app, tmp_path):
+    from cairn.config_sections import SearchSettings
+    assert SearchSettings().answer_check is False
+    write(tmp_path / "v" / "boiler.md", "# Boiler\n\nThe boiler was serviced on 9 October 2024.\n")
+    app.ingest([tmp_path / "v"])
+    with FakeOpenAIServer() as srv:
+        srv.reply("NOT IN NOTES")
+        srv.reply("No", check=True)
+        ans = app.ask(Q, llm=_spec(srv))
+        assert srv.requests and not _checks(srv)
+    assert ans.verdict != "abstain" and ans.check is None
+
+
+def test_the_setting_is_read_from_config(tmp_path):
+    from cairn.config import load_settings
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text("[search]\nanswer_check = true\n")
+    assert load_settings(home).search.answer_check is True
+    (home / "config.toml").write_text("[search]\nanswer_check = \"yes\"\n")
+    with pytest.raises(Exception, match="answer_check"):
+        load_settings(home)
 
 
 def test_a_declined_question_is_not_checked(notes_app):
@@ -158,7 +182,7 @@ def test_a_model_without_logprobs_is_asked_for_json(notes_app, reply, verdict):
     from cairn.answer import answer_question
     hits = notes_app.search(Q, k=8, group=False).hits
     model = _JsonOnlyModel(reply)
-    ans = answer_question(Q, hits, notes_app.embedder, model)
+    ans = answer_question(Q, hits, notes_app.embedder, model, model_check=True)
     assert model.schemas and model.schemas[0]["properties"]["answers"]["enum"] == ["yes", "no"]
     if verdict == "not run":
         assert ans.verdict != "abstain" and "could not run" in ans.fallback
@@ -182,6 +206,14 @@ def test_packaged_model_specs(tmp_path, monkeypatch):
     from cairn.llm.errors import LLMUnavailable
     with pytest.raises(InvalidInput, match="embedded:NAME"):
         get_llm("embedded:gpt-9")
+    from cairn.config import load_settings
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('llm = "embedded:qwen2.5-coder-1.5b"\n')
+    assert load_settings(home).llm == "embedded:qwen2.5-coder-1.5b"
+    (home / "config.toml").write_text('llm = "embedded:gpt-9"\n')
+    with pytest.raises(Exception, match="embedded:NAME"):
+        load_settings(home)
     monkeypatch.setenv("CAIRN_MODELS_DIR", str(tmp_path / "none-here"))
     with pytest.raises(LLMUnavailable, match="make assistant-model"):
         get_llm("embedded:qwen2.5-coder-0.5b")

@@ -15,7 +15,7 @@ the question's polarity or kinship word abstains) -> topic check (answer/topic.p
 about a named subject whose cited notes support none of its key terms abstains; for a
 question about a chat participant, the quoted messages, each read with the turn it replies
 to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> with a
-model configured, the answer check (answer/modelcheck.py: the model says whether the cited
+model configured and `model_check` on, the answer check (answer/modelcheck.py: the model says whether the cited
 passages answer this question; declined when it says no, the answer kept with a note in
 `fallback` when the check cannot run) -> reply. A hypothetical question ("Would
 Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
@@ -93,9 +93,6 @@ ECHO = True
 # Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
 # but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
 TIME_STATED = True
-# With a model configured, every answer that passed the checks above is put to it
-# (answer/modelcheck.py: does the cited passage answer this question?). False: off (for measuring).
-ANSWER_CHECK = True
 # With a model configured, it first writes a draft (verified; the extractive answer when it
 # fails). False: the extractive answer only, still put to the answer check (bench/answers.py
 # --no-draft: measures the check alone).
@@ -345,7 +342,8 @@ def _citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, An
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
-                    unknown_terms: list[str] | None = None, replies: dict[str, str] | None = None) -> Answer:
+                    unknown_terms: list[str] | None = None, replies: dict[str, str] | None = None,
+                    model_check: bool = False) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
@@ -367,8 +365,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     the opposite of the question's polarity or kinship word ("hate" asked, only "love"
     found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
     replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
-    With `llm` and check_answerability on, an answer that passed every check above is put to
-    the model (answer/modelcheck.py, ANSWER_CHECK): it abstains when the model judges that the
+    model_check: with `llm` and check_answerability on, an answer that passed every check
+    above is put to the model (answer/modelcheck.py; `[search] answer_check`, off by
+    default: measured no help with the packaged models): it abstains when the model judges that the
     cited passages do not answer the question (P(yes) under the threshold; `check` holds the
     probability and the withheld answer), and keeps the answer with a note in `fallback` when
     the check could not run. Hypothetical questions are not checked.
@@ -450,7 +449,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
                       fallback=ans.fallback, evidence=ans.evidence, answerability=info)
-    if llm is not None and ANSWER_CHECK and check_answerability and not ans.abstained and cited:
+    if llm is not None and model_check and check_answerability and not ans.abstained and cited:
         return _model_check(question, ans, cited, llm, replies, all_hits, hypothetical)
     return ans
 
