@@ -160,6 +160,18 @@ def test_a_declined_question_is_not_checked(notes_app):
         assert ans.abstained and not _checks(srv) and ans.check is None
 
 
+def test_a_hypothetical_question_is_not_checked(notes_app):
+    # "Would ...?" asks for a judgement that no passage states (support.is_hypothetical)
+    with FakeOpenAIServer() as srv:
+        srv.reply("NOT IN NOTES")
+        srv.reply("No", check=True)
+        ans = notes_app.ask("Would Harbour Lane Plumbing service the boiler again?", llm=_spec(srv))
+        assert not _checks(srv)
+    assert not ans.abstained and "9 October 2024" in ans.answer
+    assert ans.check == {"ran": False, "model": "openai:" + srv.base_url + ":fake-model",
+                         "skipped": "hypothetical question"}
+
+
 class _JsonOnlyModel:
     """A plugin backend with `chat` only (no logprobs): the check asks for constrained JSON."""
 

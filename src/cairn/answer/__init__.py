@@ -120,8 +120,8 @@ class Answer:
     pointers: list[dict[str, Any]] = field(default_factory=list)
     # the model's answer check (answer/modelcheck.py): {"ran", "model", "p_yes", "threshold",
     # "passed", "error"} (+ "withheld": the declined answer's text, source_ids and paths;
-    # or {"ran": False, "skipped": why}); None when no model is configured or the answer
-    # was declined before it
+    # or {"ran": False, "skipped": why}); None when no model is configured, the check is off
+    # ([search] answer_check) or the answer was declined before it
     check: dict[str, Any] | None = None
 
     @property
