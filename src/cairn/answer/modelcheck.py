@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cairn.model import Hit
 
 # Declined when the model's P(yes) is below this. 0.5: the model's own choice between the two
-# words (bench/README.md, session 12, has the figures at other values).
+# words; no threshold helped on the tuning half with the packaged models (bench/README.md,
+# session 12, has the figures at 0.2-0.7).
 THRESHOLD = 0.5
 MAX_PASSAGES = 3
 PASSAGE_CHARS = 900
@@ -61,7 +62,6 @@ class Check:
     p_yes: float | None = None
     threshold: float = THRESHOLD
     error: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -70,7 +70,7 @@ class Check:
     def to_json(self) -> dict[str, Any]:
         return {"ran": self.ran, "model": self.model,
                 "p_yes": None if self.p_yes is None else round(self.p_yes, 4),
-                "threshold": self.threshold, "passed": self.passed, "error": self.error, **self.extra}
+                "threshold": self.threshold, "passed": self.passed, "error": self.error}
 
 
 def passage_text(hit: Hit, replies: dict[str, str] | None = None) -> str:
