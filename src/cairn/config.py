@@ -246,13 +246,16 @@ _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("se
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server",
              "plugins", "assistant")
-_LLM_FORMS = '"none", "embedded" or "openai:BASE_URL:MODEL"'
+_LLM_FORMS = '"none", "embedded", "embedded:NAME" (a packaged model) or "openai:BASE_URL:MODEL"'
 
 
 def _check_llm_spec(value: object, key: str) -> str:
-    """A model spec as written in config.toml (syntax only; the model is not loaded here)."""
+    """A model spec as written in config.toml (syntax only; the model is not loaded here, and
+    the NAME of "embedded:NAME" is checked when the model is asked for)."""
+    low = value.strip().lower() if isinstance(value, str) else ""
     if not isinstance(value, str) or not (
-            value.strip().lower() in ("none", "embedded") or value.strip().lower().startswith("openai:")):
+            low in ("none", "embedded") or low.startswith("openai:")
+            or (low.startswith("embedded:") and low.split(":", 1)[1].strip())):
         raise ConfigError(f"config.toml: {key} must be {_LLM_FORMS}, got {value!r}")
     return value.strip()
 

@@ -15,6 +15,10 @@ Behaviours (each applies to all following requests until changed):
     garbage(status=200, body=...)          a non-JSON body
     raw(status, obj)                       any JSON-serialisable body
 
+Each setter takes `check=True` to apply to the answer check's requests only (those asking for
+`logprobs`, cairn/answer/judge.py), leaving the other requests' behaviour as it is;
+`reply(..., logprobs={token: probability})` adds OpenAI `top_logprobs` for the first token.
+
 The server listens on 127.0.0.1 on a free port in a daemon thread; `close()` (or leaving the
 `with` block) stops it and releases any request still sleeping in `slow`.
 """
@@ -56,6 +60,7 @@ class FakeOpenAIServer:
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
         self._behaviour = _Behaviour()
+        self._check: _Behaviour | None = None  # the answer check's requests (logprobs), when set
         self._lock = threading.Lock()
         self._closing = threading.Event()
         fake = self
@@ -86,11 +91,13 @@ class FakeOpenAIServer:
                     return
                 with fake._lock:
                     b = fake._behaviour
+                    if isinstance(body, dict) and body.get("logprobs") and fake._check is not None:
+                        b = fake._check
                 if b.kind == "slow":
                     fake._closing.wait(b.seconds)
                     self._send(200, fake._completion(b.content, b.finish_reason, body))
                 elif b.kind == "reply":
-                    self._send(200, fake._completion(b.content, b.finish_reason, body))
+                    self._send(200, fake._completion(b.content, b.finish_reason, body, b.extra.get("logprobs")))
                 elif b.kind == "fail":
                     self._send(
                         b.status,
@@ -159,28 +166,34 @@ class FakeOpenAIServer:
 
     # -- behaviour setters -----------------------------------------------------------------
 
-    def _set(self, **kw: Any) -> None:
+    def _set(self, check: bool = False, **kw: Any) -> None:
         with self._lock:
-            self._behaviour = _Behaviour(**kw)
+            if check:
+                self._check = _Behaviour(**kw)
+            else:
+                self._behaviour = _Behaviour(**kw)
 
-    def reply(self, content: str, finish_reason: str = "stop") -> None:
-        self._set(kind="reply", content=content, finish_reason=finish_reason)
+    def reply(self, content: str, finish_reason: str = "stop", *, check: bool = False,
+              logprobs: dict[str, float] | None = None) -> None:
+        self._set(check, kind="reply", content=content, finish_reason=finish_reason,
+                  extra={"logprobs": logprobs} if logprobs else {})
 
-    def fail(self, status: int = 500, message: str = "internal error") -> None:
-        self._set(kind="fail", status=status, message=message)
+    def fail(self, status: int = 500, message: str = "internal error", *, check: bool = False) -> None:
+        self._set(check, kind="fail", status=status, message=message)
 
     def context_overflow(self, style: str = "openai") -> None:
         assert style in ("openai", "llamacpp")
         self._set(kind="overflow", style=style)
 
-    def slow(self, seconds: float, content: str = "late") -> None:
-        self._set(kind="slow", seconds=seconds, content=content)
+    def slow(self, seconds: float, content: str = "late", *, check: bool = False) -> None:
+        self._set(check, kind="slow", seconds=seconds, content=content)
 
-    def garbage(self, status: int = 200, body: str = "<html><body>Bad Gateway</body></html>") -> None:
-        self._set(kind="garbage", status=status, body=body)
+    def garbage(self, status: int = 200, body: str = "<html><body>Bad Gateway</body></html>", *,
+                check: bool = False) -> None:
+        self._set(check, kind="garbage", status=status, body=body)
 
-    def raw(self, status: int, obj: Any) -> None:
-        self._set(kind="raw", status=status, body=obj)
+    def raw(self, status: int, obj: Any, *, check: bool = False) -> None:
+        self._set(check, kind="raw", status=status, body=obj)
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -196,9 +209,10 @@ class FakeOpenAIServer:
             )
 
     @staticmethod
-    def _completion(content: str, finish_reason: str, request: Any) -> dict:
+    def _completion(content: str, finish_reason: str, request: Any,
+                    logprobs: dict[str, float] | None = None) -> dict:
         model = request.get("model", "fake-model") if isinstance(request, dict) else "fake-model"
-        return {
+        out = {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
             "created": int(time.time()),
@@ -212,6 +226,12 @@ class FakeOpenAIServer:
             ],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
         }
+        if logprobs:
+            import math
+            top = [{"token": t, "logprob": math.log(p)} for t, p in logprobs.items()]
+            out["choices"][0]["logprobs"] = {"content": [{"token": content, "logprob": top[0]["logprob"],
+                                                          "top_logprobs": top}]}
+        return out
 
     def close(self) -> None:
         self._closing.set()

@@ -104,10 +104,14 @@ _loaded: dict[str, object] = {}
 
 
 def embedded_model(name: str):
-    """A process-wide `EmbeddedLLM` serving packaged model `name` (4k context)."""
+    """A process-wide `EmbeddedLLM` serving packaged model `name` (4k context), named
+    "embedded:NAME" (the `--llm` spec that selects it). ValueError for an unknown name,
+    LLMUnavailable when the model was not assembled."""
     from cairn.llm.embedded import EmbeddedLLM
     if name not in _loaded:
-        _loaded[name] = EmbeddedLLM(find_model(name), n_ctx=4096, timeout=300)
+        llm = EmbeddedLLM(find_model(name), n_ctx=4096, timeout=300)
+        llm.name = f"embedded:{name}"
+        _loaded[name] = llm
     return _loaded[name]
 
 

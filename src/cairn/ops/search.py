@@ -161,7 +161,8 @@ class SearchOps:
         with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
             ans = answer_question(question, res.hits, self.embedder, model,
                                   floor=self.settings.search.answer_floor, context=context,
-                                  unknown_names=unknown, unknown_terms=terms, replies=replies)
+                                  unknown_names=unknown, unknown_terms=terms, replies=replies,
+                                  model_check=self.settings.search.answer_check)
             ans.problems.extend(res.warnings)
             if ans.abstained and not ans.pointers and not res.hits:
                 # every hit was under the relevance floor: still point at the nearest notes
