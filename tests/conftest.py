@@ -3,6 +3,7 @@ its work, and fresh Cairn homes in temporary folders."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -56,6 +57,17 @@ def write(path, text, encoding="utf-8"):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
     return path
+
+
+@contextlib.contextmanager
+def notes_app(root, notes, embedder):
+    """A Cairn under `root`/home with `notes` ({file name: markdown text}) written to `root`/v
+    and ingested; closed on exit. For module-scoped fixtures over a vault written by the test."""
+    for name, text in notes.items():
+        write(root / "v" / name, text)
+    with Cairn(root / "home", embedder=embedder) as app:
+        app.ingest([root / "v"])
+        yield app
 
 
 def write_jsonl(path, rows):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import write
+from conftest import notes_app, write
 from cairn.answer.topic import supported_terms, unsupported_topic
 
 NOTES = {
@@ -24,14 +24,8 @@ NOTES = {
 
 @pytest.fixture(scope="module")
 def tom_app(tmp_path_factory, real_embedder):
-    from cairn.service import Cairn
-    root = tmp_path_factory.mktemp("topic")
-    for name, text in NOTES.items():
-        write(root / "v" / name, text)
-    app = Cairn(root / "home", embedder=real_embedder)
-    app.ingest([root / "v"])
-    yield app
-    app.close()
+    with notes_app(tmp_path_factory.mktemp("topic"), NOTES, real_embedder) as app:
+        yield app
 
 
 @pytest.mark.parametrize("question, missing", [
@@ -154,14 +148,8 @@ RECIPE = {
 
 @pytest.fixture(scope="module")
 def recipe_app(tmp_path_factory, real_embedder):
-    from cairn.service import Cairn
-    root = tmp_path_factory.mktemp("recipe")
-    for name, text in RECIPE.items():
-        write(root / "v" / name, text)
-    app = Cairn(root / "home", embedder=real_embedder)
-    app.ingest([root / "v"])
-    yield app
-    app.close()
+    with notes_app(tmp_path_factory.mktemp("recipe"), RECIPE, real_embedder) as app:
+        yield app
 
 
 @pytest.mark.parametrize("question, expect", [
@@ -198,14 +186,8 @@ KITCHEN = {
 
 @pytest.fixture(scope="module")
 def kitchen_app(tmp_path_factory, real_embedder):
-    from cairn.service import Cairn
-    root = tmp_path_factory.mktemp("kitchen")
-    for name, text in KITCHEN.items():
-        write(root / "v" / name, text)
-    app = Cairn(root / "home", embedder=real_embedder)
-    app.ingest([root / "v"])
-    yield app
-    app.close()
+    with notes_app(tmp_path_factory.mktemp("kitchen"), KITCHEN, real_embedder) as app:
+        yield app
 
 
 @pytest.mark.parametrize("question", ["Who descaled the kettle?", "When was the kettle descaled?",

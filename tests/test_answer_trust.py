@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import write
+from conftest import notes_app, write
 from cairn.answer.batch import read_questions
 from cairn.answer.offtopic import chit_chat
 from cairn.answer.support import question_values
@@ -39,14 +39,8 @@ NOTES = {
 
 @pytest.fixture(scope="module")
 def vault_app(tmp_path_factory, real_embedder):
-    from cairn.service import Cairn
-    root = tmp_path_factory.mktemp("trust")
-    for name, text in NOTES.items():
-        write(root / "v" / name, text)
-    app = Cairn(root / "home", embedder=real_embedder)
-    app.ingest([root / "v"])
-    yield app
-    app.close()
+    with notes_app(tmp_path_factory.mktemp("trust"), NOTES, real_embedder) as app:
+        yield app
 
 
 @pytest.mark.parametrize("text, kind", [

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import write
+from conftest import notes_app, write
 from cairn.answer.subject import about_subject, is_name_title, names, question_subject, strip_name
 from cairn.model import Hit
 from cairn.service import Cairn
@@ -145,11 +145,7 @@ MARIAS = {
 
 @pytest.fixture(scope="module")
 def marias(tmp_path_factory, real_embedder):
-    root = tmp_path_factory.mktemp("marias")
-    for name, body in MARIAS.items():
-        write(root / "v" / name, body)
-    with Cairn(root / "home", embedder=real_embedder) as app:
-        app.ingest([root / "v"])
+    with notes_app(tmp_path_factory.mktemp("marias"), MARIAS, real_embedder) as app:
         yield app
 
 
