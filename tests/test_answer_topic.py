@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import notes_app, write
+from conftest import notes_app
 from cairn.answer.topic import supported_terms, unsupported_topic
 
 NOTES = {
