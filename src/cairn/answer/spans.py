@@ -31,6 +31,20 @@ def is_caption(sentence: str) -> bool:
     return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
 
 
+# "Birthday: 9 May", "- Lead: Maria Lopez", "Rent: 950 GBP a month": a label of one to three
+# words (starting with a letter), a colon and a space, then a value. Not "10:30" (no space), not
+# a line ending in ":" (a lead-in), not a URL.
+_LABEL_VALUE = re.compile(r"([^\W\d_][\w'’()/&.-]*(?:[ \t]+[\w'’()/&.-]+){0,2})[ \t]*:[ \t]+(?=\S)(?!//)(.*\w.*)")
+
+
+def label_value(sentence: str) -> tuple[str, str] | None:
+    """(label, value) of a "Key: value" line ("Birthday: 9 May." -> ("Birthday", "9 May.")):
+    a label of one to three words starting with a letter, a colon, a space, then a value
+    holding a word character; None for anything else ("Thanks!", "Notes:", "at 10:30")."""
+    m = _LABEL_VALUE.fullmatch(sentence.strip())
+    return (m.group(1), m.group(2)) if m else None
+
+
 def _short_spans(text: str) -> list[tuple[int, int]]:
     """The sentence spans of `text` (support.sentences), a span longer than LONG_SENTENCE
     characters replaced by its lines, and a line still that long by its clauses (cut after
