@@ -84,7 +84,7 @@ def replay(records: list[dict], llm=None) -> list[dict]:
         if inp is None:  # declined before the answerer (never happens for chat questions)
             r["now"] = {"abstain": r["verdict"] == "abstain", "cited": r["cited"]}
             continue
-        kw = {k: v for k, v in inp.items() if k != "hits"}
+        kw = {k: v for k, v in inp.items() if k not in ("hits", "model_check")}  # recorded since judge13
         t0 = time.perf_counter()
         ans = answer_question(r["question"], inp["hits"], embedder, llm, model_check=llm is not None, **kw)
         r["now"] = {"abstain": ans.verdict == "abstain", "cited": [c.get("source_id") for c in ans.citations],
