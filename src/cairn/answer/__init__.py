@@ -33,7 +33,8 @@ from cairn.answer import answerability, modelcheck
 from cairn.answer.offtopic import chit_chat, off_topic, pointers
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import about_subject, question_subject, strip_name
-from cairn.answer.spans import _clean, _clean_markdown, _short_spans, gives_reason, is_caption, label_value
+from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
+                                short_answer)
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import topic_reason, turn_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
@@ -92,17 +93,20 @@ ECHO = True
 # but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
 TIME_STATED = True
 # A line of fewer than four words is a candidate only when it is a "Key: value" line that fits
-# the question (_short_answer: "Birthday: 9 May." for "When is Lena's birthday?"); other short
+# the question (spans.short_answer: "Birthday: 9 May." for "When is Lena's birthday?"); other short
 # lines (headings, "Thanks!", fragments) never are. False: no short line (for measuring).
 SHORT_LABELS = True
 # A note's sentences rarely repeat what its title and section heading say ("Total quoted: 7,350
-# GBP" under "Roof estimate: Carter and Sons"). A candidate ranks higher by CONTEXT_WEIGHT x the
+# GBP" under "Roof estimate: Carter and Sons"). A candidate's score gains CONTEXT_WEIGHT x the
 # share of the question's terms its note title and section heading hold (a table row: the title;
-# it holds its heading): every sentence of one section is lifted alike, so the lift picks among
-# notes and sections, never within one. Ranking only (as HIT_PRIOR) unless CONTEXT_IN_SCORE. Embedding "TITLE: sentence"
-# instead was measured and rejected (bench/README.md, session 13).
-CONTEXT_WEIGHT = 0.2
-CONTEXT_IN_SCORE = False
+# it holds its heading). Every sentence of one section gains alike, so the lift picks among
+# notes and sections, never within one. 0.4: the weight of the sentence's own shared words
+# (_sentence_score). CONTEXT_IN_SCORE: the lift counts towards the floors (a sentence of the
+# note the question names may be quoted); False: ranking only, as HIT_PRIOR. Chat messages have
+# no title: LoCoMo is unchanged by construction. Embedding "TITLE: sentence" instead was
+# measured and rejected (bench/README.md, session 13).
+CONTEXT_WEIGHT = 0.4
+CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
 
@@ -184,7 +188,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         for row in rows:  # a table row with its header and section (answer/tables.py)
             if (about is None or about(ev.hit, row.text)) and fits_answer_type(row.text, kind):
                 cands.append((ev.n, row.text))
-                where[(ev.n, row.text)] = _context(ev.hit, "", 0)  # the row holds its heading
+                where[(ev.n, row.text)] = context_of(ev.hit, "", 0)  # the row holds its heading
         last_question: tuple[int, str] | None = None  # (end offset, text) of the latest question sentence
         for s, e in _short_spans(text):
             if any(r.table_start <= s < r.table_end for r in rows):
@@ -203,11 +207,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
                 continue
-            if ((len(re.findall(r"\w+", sent)) >= 4 or _short_answer(sent, kind, question))
+            if ((len(re.findall(r"\w+", sent)) >= 4 or (SHORT_LABELS and short_answer(sent, kind, question)))
                     and not sent.endswith((":", ";", ",")) and (fits_answer_type(sent, kind)
                                                                 or (kind == "time" and ev.hit.event_time))):
                 cands.append((ev.n, sent))
-                where[(ev.n, sent)] = _context(ev.hit, text, s)
+                where[(ev.n, sent)] = context_of(ev.hit, text, s)
     if not cands:
         return ""
     cands = cands[:200]
@@ -220,7 +224,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     for (n, sent), c in zip(cands, cos):
         scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
     # the share of the question's terms the sentence's note title and section heading hold
-    # (CONTEXT_WEIGHT; alike for every sentence of one section; ranking only unless CONTEXT_IN_SCORE)
+    # (CONTEXT_WEIGHT; alike for every sentence of one section; in the score when CONTEXT_IN_SCORE)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
     if CONTEXT_IN_SCORE:
         scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
@@ -291,29 +295,6 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             sent += "."
         out.append(f"{sent} [{n}]")
     return " ".join(out)
-
-
-def _short_answer(sent: str, kind: str | None, question: str) -> bool:
-    """True when a line of fewer than four words may still answer: a "Key: value" line
-    (spans.label_value) whose value is of the kind asked (support.fits_answer_type: "Birthday:
-    9 May." for "when"), or, for a question asking no typed answer, whose label shares a word
-    with the question ("Partner: Rui" for "Who is Ines's partner?"). Headings, "Thanks!" and
-    fragments are not label lines and stay out (SHORT_LABELS False: no short line at all)."""
-    lv = label_value(sent) if SHORT_LABELS else None
-    if lv is None:
-        return False
-    label, value = lv
-    if kind is not None:
-        return fits_answer_type(value, kind)
-    return term_overlap(label, question) > 0
-
-
-def _context(hit: Hit, text: str, start: int) -> str:
-    """The note title (none for a chat message) and the nearest markdown heading above
-    offset `start` of the chunk text `text`, joined by a space ("" when neither)."""
-    heads = re.findall(r"(?m)^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", text[:start])
-    parts = [hit.title if hit.speaker is None else "", heads[-1] if heads else ""]
-    return " ".join(p for p in parts if p)
 
 
 def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, str], embedder) -> dict[int, float]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.support import sentences
+from cairn.answer.support import LABEL_VALUE, fits_answer_type, sentences, term_overlap
 
 # "since" gives a reason ("I left since I was tired") unless it dates something ("since we
 # last spoke", "ever since", "since 2019", "since I was a kid"): a "why" question is not
@@ -31,18 +31,36 @@ def is_caption(sentence: str) -> bool:
     return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
 
 
-# "Birthday: 9 May", "- Lead: Maria Lopez", "Rent: 950 GBP a month": a label of one to three
-# words (starting with a letter), a colon and a space, then a value. Not "10:30" (no space), not
-# a line ending in ":" (a lead-in), not a URL.
-_LABEL_VALUE = re.compile(r"([^\W\d_][\w'’()/&.-]*(?:[ \t]+[\w'’()/&.-]+){0,2})[ \t]*:[ \t]+(?=\S)(?!//)(.*\w.*)")
-
-
 def label_value(sentence: str) -> tuple[str, str] | None:
     """(label, value) of a "Key: value" line ("Birthday: 9 May." -> ("Birthday", "9 May.")):
     a label of one to three words starting with a letter, a colon, a space, then a value
-    holding a word character; None for anything else ("Thanks!", "Notes:", "at 10:30")."""
-    m = _LABEL_VALUE.fullmatch(sentence.strip())
+    holding a word character (support.LABEL_VALUE); None for anything else ("Thanks!",
+    "Notes:", "at 10:30")."""
+    m = LABEL_VALUE.fullmatch(sentence.strip())
     return (m.group(1), m.group(2)) if m else None
+
+
+def short_answer(sent: str, kind: str | None, question: str) -> bool:
+    """True when a line of fewer than four words may still answer: a "Key: value" line
+    (spans.label_value) whose value is of the kind asked (support.fits_answer_type: "Birthday:
+    9 May." for "when"), or, for a question asking no typed answer, whose label shares a word
+    with the question ("Partner: Rui" for "Who is Ines's partner?"). Headings, "Thanks!" and
+    fragments are not label lines and stay out."""
+    lv = label_value(sent)
+    if lv is None:
+        return False
+    label, value = lv
+    if kind is not None:
+        return fits_answer_type(value, kind)
+    return term_overlap(label, question) > 0
+
+
+def context_of(hit, text: str, start: int) -> str:
+    """The note title (none for a chat message) and the nearest markdown heading above
+    offset `start` of the chunk text `text`, joined by a space ("" when neither)."""
+    heads = re.findall(r"(?m)^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", text[:start])
+    parts = [hit.title if hit.speaker is None else "", heads[-1] if heads else ""]
+    return " ".join(p for p in parts if p)
 
 
 def _short_spans(text: str) -> list[tuple[int, int]]:

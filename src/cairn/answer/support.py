@@ -22,13 +22,17 @@ ABBREV_END = re.compile(r"(?:\b(?:" + "|".join(TITLES) + r"|vs|approx|e\.g|i\.e)
 
 
 _BLOCK_START = re.compile(r"\s*(?:[-*+#>|]|\d+[.)]\s)")
+# A "Key: value" line ("Birthday: 9 May", "Lead: Maria Lopez"): a label of one to three words
+# starting with a letter, a colon, a space, then a value holding a word character.
+LABEL_VALUE = re.compile(r"[ \t]*([^\W\d_][\w'’()/&.-]*(?:[ \t]+[\w'’()/&.-]+){0,2})[ \t]*:[ \t]+(?=\S)(?!//)(.*\w.*)")
 
 
 def _soft_breaks(text: str) -> str:
     """`text` with each soft line break (one inside a hard-wrapped paragraph) replaced by a
     space, same length: a break between two non-blank lines, where the next line does not
-    open a list item, heading, quote or table row and the line before is no heading or
-    table row."""
+    open a list item, heading, quote or table row, the line before is no heading or
+    table row, and the two are not both "Key: value" lines (LABEL_VALUE: "Phone: 0123" then
+    "Partner: Rui" are two fields, not one wrapped sentence)."""
     if "\n" not in text:
         return text
     lines = text.split("\n")
@@ -36,7 +40,8 @@ def _soft_breaks(text: str) -> str:
     for i, line in enumerate(lines[:-1]):
         nxt = lines[i + 1]
         soft = (line.strip() and nxt.strip() and not _BLOCK_START.match(nxt)
-                and not re.match(r"\s*[#|]", line))
+                and not re.match(r"\s*[#|]", line)
+                and not (LABEL_VALUE.fullmatch(line) and LABEL_VALUE.fullmatch(nxt)))
         out.append(line + (" " if soft else "\n"))
     out.append(lines[-1])
     return "".join(out)
