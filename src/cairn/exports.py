@@ -16,6 +16,9 @@ file in the same folder; `resolve_export` serves only such names, only regular f
 symlinks) directly inside the folder, only until they expire. Note contents are read from
 vault paths held in the index and checked to stay inside the vault.
 
+A note the index lists whose file is missing from the vault fails the export (NotFound
+naming it; nothing is written): see `_vault_texts`.
+
 Expiry: `cleanup_exports(home, max_age)` (seconds, default DEFAULT_MAX_AGE = 24 h) deletes
 older files; `cairn serve` calls it hourly. Errors: InvalidInput (bad name, format, date,
 selection), NotFound (unknown note reference, no matching note, missing/expired export),
@@ -135,12 +138,40 @@ def select_notes(app, *, ids: list[str] | None = None, tag: str | None = None, t
 
 # ------------------------------------------------------------------ content
 def _vault_text(vault: Path, rel: str) -> str:
-    """The note file's text; refuses a path that leaves the vault (a tampered index)."""
+    """The note file's text; refuses a path that leaves the vault (a tampered index).
+    Raises OSError as reading the file does (`_vault_texts` names the note)."""
     root = vault.resolve()
     path = (vault / rel).resolve()
     if root != path and root not in path.parents:
         raise InvalidInput(f"note path {rel!r} leaves the vault; not exported")
     return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _vault_texts(vault: Path, rows: list) -> list[str]:
+    """The text of each note of `rows` (NoteRow) from its vault file, all read before anything
+    is written. A note the index lists whose file is gone from the vault (deleted or moved
+    by hand since the last sync) fails the whole export with NotFound naming every such
+    note and the way out (`cairn sync`): an export that silently lacks a note the person
+    selected would pass for complete. Any other read error (permission denied, a folder in
+    its place) raises Unavailable naming the note and the reason. Nothing is written then."""
+    texts: list[str] = []
+    missing: list[str] = []
+    for row in rows:
+        try:
+            texts.append(_vault_text(vault, row.path))
+        except (FileNotFoundError, NotADirectoryError):
+            missing.append(f"{row.title or row.id!r} ({row.path})")
+        except OSError as exc:
+            from cairn.errors import Unavailable
+            reason = (exc.strerror or str(exc)).lower()
+            raise Unavailable(f"cannot read the note {row.title or row.id!r} ({row.path}) from the vault: "
+                              f"{reason}; nothing was exported") from None
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        what = "a note is" if len(missing) == 1 else f"{len(missing)} notes are"
+        raise NotFound(f"{what} in the index but missing from the vault: {shown}; nothing was exported "
+                       "(`cairn sync` brings the index in line with the vault)")
+    return texts
 
 
 def strip_markdown(text: str) -> str:
@@ -192,7 +223,7 @@ def _render(fmt: str, app, rows: list) -> tuple[bytes | None, list[dict], dict[s
     from cairn import vault as V
     vault = app.settings.vault
     entries = [{"id": r.id, "path": r.path, "title": r.title} for r in rows]
-    texts = [_vault_text(vault, r.path) for r in rows]
+    texts = _vault_texts(vault, rows)
     if fmt == "markdown":
         return texts[0].encode("utf-8"), entries, {}
     bodies = [V.split_frontmatter(t, lenient=True)[1].strip("\n") for t in texts]

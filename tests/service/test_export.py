@@ -205,3 +205,65 @@ def test_the_scheduled_export_cleanup_job_removes_expired_files(tmp_path):
     settings = SimpleNamespace(home=home)
     assert export_cleanup(SimpleNamespace(settings=settings)) == "export cleanup: 1 expired export(s) removed"
     assert os.listdir(folder) == ["new.zip"]
+
+
+@pytest.fixture
+def gone_app(tmp_path, hash_embedder):
+    """A home whose index lists two notes, one of whose files was deleted by hand (no sync)."""
+    with Cairn(tmp_path / "h", embedder=hash_embedder) as app:
+        app.note_create("Kept note", "still in the vault")
+        app.note_create("Gone note", "deleted by hand")
+        [gone] = [p for p in app.settings.vault.rglob("*.md") if "Gone note" in p.read_text(encoding="utf-8")]
+        gone.unlink()
+        yield app, gone.relative_to(app.settings.vault).as_posix()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "zip"])
+def test_a_note_missing_from_the_vault_fails_the_export_naming_it(gone_app, fmt):
+    """The index lists a note whose file is gone: the export fails with one line naming the
+    note and `cairn sync` (it was a bare OSError), and no file is left in exports/."""
+    app, rel = gone_app
+    with pytest.raises(NotFound) as exc:
+        app.export(format=fmt)
+    message = str(exc.value)
+    assert "'Gone note'" in message and rel in message and "missing from the vault" in message, message
+    assert "cairn sync" in message and "Kept note" not in message and "\n" not in message
+    assert not _exports(app).exists() or os.listdir(_exports(app)) == []
+    app.sync()  # what the message says to do: the export then holds the note that is there
+    assert [n["title"] for n in app.export(format="json").notes] == ["Kept note"]
+
+
+def test_a_note_the_vault_cannot_read_fails_the_export_naming_it(tmp_path, hash_embedder):
+    with Cairn(tmp_path / "h", embedder=hash_embedder) as app:
+        app.note_create("Odd note", "a folder takes its place")
+        [path] = app.settings.vault.rglob("*.md")
+        path.unlink()
+        path.mkdir()  # a folder where the note was: reading it is not "missing"
+        from cairn.errors import Unavailable
+        with pytest.raises(Unavailable, match=r"cannot read the note 'Odd note' \(.*\) from the vault: "
+                                              r"is a directory; nothing was exported"):
+            app.export(format="json")
+        assert not _exports(app).exists() or os.listdir(_exports(app)) == []
+
+
+def test_the_export_command_names_the_missing_note_in_one_line(tmp_path):
+    """The command line: exit 1, "error: ..." naming the note, no traceback."""
+    import subprocess
+    import sys
+    home = tmp_path / "home"
+    code = ("import sys\nfrom cairn.service import Cairn\nfrom conftest import HashEmbedder\n"
+            f"with Cairn({str(home)!r}, embedder=HashEmbedder()) as app:\n"
+            "    app.note_create('Kept note', 'still here')\n"
+            "    app.note_create('Gone note', 'deleted by hand')\n"
+            "    [p.unlink() for p in app.settings.vault.rglob('*.md') if 'Gone note' in p.read_text()]\n")
+    tests = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=tests, timeout=300)
+    r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", str(home), "export", "--format", "zip"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: a note is in the index but missing from the vault: "
+                                                   "'Gone note'"), r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+    assert not (home / "exports").exists() or os.listdir(home / "exports") == []
