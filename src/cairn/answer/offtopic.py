@@ -100,6 +100,13 @@ def unknown_terms(question: str, df: Callable[[str, bool], int]) -> list[str]:
     return out
 
 
+def telling_missing(words: list[str]) -> list[str]:
+    """Of the question's words no note holds (the search's `missing_words`), those worth
+    telling the asker: without ASKING_WORDS and FUNCTION_WORDS ("How much…" has no note
+    with "much": a fact of English, not of their notes)."""
+    return [w for w in words if w.lower() not in ASKING_WORDS and w.lower() not in FUNCTION_WORDS]
+
+
 def off_topic(question: str, hits: list[Hit], unknown: list[str]) -> str | None:
     """A reason to decline (module doc), or None. `unknown`: `unknown_terms(question, ...)`."""
     keys = key_terms(question) - {stem(w) for w in FUNCTION_WORDS | ASKING_WORDS}

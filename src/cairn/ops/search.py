@@ -163,7 +163,7 @@ class SearchOps:
                                   floor=self.settings.search.answer_floor, context=context,
                                   unknown_names=unknown, unknown_terms=terms, replies=replies,
                                   model_check=self.settings.search.answer_check)
-            ans.problems.extend(res.warnings)
+            ans.problems.extend(_ask_warnings(res))
             if ans.abstained and not ans.pointers and not res.hits:
                 # every hit was under the relevance floor: still point at the nearest notes
                 from cairn.answer.offtopic import pointers
@@ -237,3 +237,24 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
                                  f"got {json_type_name(qid)}")
             out.append((str(qid), query))
     return out
+
+
+def _ask_warnings(res) -> list[str]:
+    """The search's warnings an answer's `problems` carries: all of them (a keyword search
+    that failed, results below the relevance floor...), except that "no note contains"
+    names only the words worth telling (answer.offtopic.telling_missing: no asking words
+    such as 'much' or 'should', which every "How much…" question reported) and is left out
+    when none is left."""
+    from cairn.answer.offtopic import telling_missing
+    from cairn.search.hybrid import missing_warning
+    line = missing_warning(res.missing_words) if res.missing_words else None
+    out = []
+    for warning in res.warnings:
+        if line is not None and warning == line:
+            told = telling_missing(res.missing_words)
+            if told:
+                out.append(missing_warning(told))
+        else:
+            out.append(warning)
+    return out
+

@@ -300,6 +300,11 @@ def _count_units(conn: Connection, dropped: list[int], kept: list[int], group: b
     return len(keyword.chunk_units(conn, dropped) - keyword.chunk_units(conn, kept))
 
 
+def missing_warning(words: list[str]) -> str:
+    """The warning for query words no note holds: "no note contains 'a', 'b'"."""
+    return "no note contains " + ", ".join(f"'{w}'" for w in words)
+
+
 def _explain_empty(result: SearchResult, mode: str) -> None:
     """The warning that says why a search found nothing (words found nowhere, floor)."""
     if result.below_floor:
@@ -379,7 +384,7 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
         if note.startswith("keyword search failed"):
             result.keyword_error = note
     if result.missing_words:
-        result.warnings.append("no note contains " + ", ".join(f"'{w}'" for w in result.missing_words))
+        result.warnings.append(missing_warning(result.missing_words))
 
     cand_ids = list(dict.fromkeys([c for c, _ in kw] + [c for c, _ in sem]))
     if mode != "keyword":
