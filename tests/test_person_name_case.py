@@ -2,8 +2,9 @@
 show`, `search --entity`, recall's entity anchor and the answer's person check all fold the
 name (cairn.names.alias_keys), while two different names stay two entities. A guard for the
 session-12 check (closing11: "person names matched case-sensitively somewhere"): no
-case-sensitive lookup was found; the home's own people (CAIRN_PERSON, cairn.people) are
-identities and are compared exactly, by design."""
+case-sensitive lookup was found. The home's own people (CAIRN_PERSON, cairn.people) are
+compared without case and surrounding spaces too, since session 13
+(tests/test_person_owner_case.py)."""
 
 from __future__ import annotations
 

@@ -21,6 +21,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from cairn.people import same_person
+
 _LOCK = threading.Lock()
 _SECRET_KEY = re.compile(r"(?i)(token|secret|password|api[_-]?key|authorization|bearer)")
 
@@ -75,7 +77,7 @@ def entries(home: Path, limit: int = 100, action: str | None = None, viewer: str
                 e = json.loads(line)
             except ValueError:
                 continue
-            if viewer is not None and (not isinstance(e, dict) or e.get("person") != viewer):
+            if viewer is not None and (not isinstance(e, dict) or not same_person(e.get("person"), viewer)):
                 continue
             if action is None or str(e.get("action", "")).startswith(action):
                 out.append(e)

@@ -69,7 +69,9 @@ class ExportResult:
 def exports_dir(home: str | Path, person: str | None = None) -> Path:
     """`<home>/exports` (created when missing); for a named person (cairn.people) their own
     `<home>/exports/@NAME`, so one person never reads another's export by its name."""
-    folder = Path(home) / "exports" / (f"@{person}" if person else "")
+    from cairn.people import person_folder_name
+    root = Path(home) / "exports"
+    folder = root / person_folder_name(root, person) if person else root
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

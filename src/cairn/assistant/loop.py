@@ -135,7 +135,8 @@ class Assistant(Decisions):
         """Whether session `sid` exists and belongs to this assistant's owner."""
         from cairn.assistant.sessions import SessionNotFound
         try:
-            return self.store.load(sid).owner == self.owner
+            from cairn.people import same_person
+            return same_person(self.store.load(sid).owner, self.owner)
         except SessionNotFound:
             return False
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from cairn.jsonl import read_appended
 from cairn.errors import InvalidInput, NotFound
+from cairn.people import same_person
 
 _LOCK = threading.Lock()
 _CACHE: dict[Path, tuple[tuple[int, int], "SessionState", int]] = {}  # key, state, bytes folded
@@ -221,7 +222,7 @@ class SessionStore:
         path = self.path(sid)
         with _LOCK:
             state = self._cached(path)
-        if state is None or (self.viewer is not None and state.owner != self.viewer):
+        if state is None or (self.viewer is not None and not same_person(state.owner, self.viewer)):
             raise SessionNotFound(f"no session {sid!r} (`cairn sessions` lists them)")
         return state
 
@@ -277,7 +278,7 @@ class SessionStore:
         """Remove a session's file (and its current-pointer). SessionNotFound for an unknown
         id or another person's session (viewer)."""
         path = self.path(sid)
-        if not path.is_file() or (self.viewer is not None and self.load(sid).owner != self.viewer):
+        if not path.is_file() or (self.viewer is not None and not same_person(self.load(sid).owner, self.viewer)):
             raise SessionNotFound(f"no session {sid!r}")
         path.unlink()
         path.with_suffix(".why.json").unlink(missing_ok=True)

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from cairn.context.mood import MOODS
 from cairn.context.tokens import estimate
+from cairn.people import same_person
 
 ITEM_TYPES = ("observation", "expectation")
 MAX_ITEMS = 5
@@ -144,7 +145,7 @@ def recent_turns(home: Path, upto: dict, token_limit: int,
         for path in sorted(store.dir.glob("*.jsonl")):
             sid = path.stem
             for e in store.events(path):
-                if e.get("type") == "start" and (e.get("owner") or None) != owner:
+                if e.get("type") == "start" and not same_person(e.get("owner"), owner):
                     break  # another person's session
                 seq = int(e.get("seq", 0))
                 if e.get("type") == "user" and seq > int(upto.get(sid, 0)) and (e.get("text") or "").strip():

@@ -61,7 +61,8 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
     def owned(job) -> Settings:
         """The settings acting for the job's owner (None: the home's own person)."""
         owner = job.payload.get("owner") or None
-        return base if owner == base.owner else dataclasses.replace(base, owner=owner)
+        from cairn.people import same_person
+        return base if same_person(owner, base.owner) else dataclasses.replace(base, owner=owner)
 
     def run_file(job) -> str:
         settings = owned(job)

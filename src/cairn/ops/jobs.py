@@ -101,7 +101,8 @@ class JobOps:
         jobs, owner = self.store.jobs, self.settings.owner
 
         def mine(rows: list) -> list:
-            return rows if owner is None else [j for j in rows if (j.payload or {}).get("owner") == owner]
+            from cairn.people import same_person
+            return rows if owner is None else [j for j in rows if same_person((j.payload or {}).get("owner"), owner)]
         claimed = mine(jobs.by_state("running"))
         alive = [j for j in claimed if process_alive(j.owner_pid or 0, j.owner_start)]
         gone = [j for j in claimed if j not in alive]

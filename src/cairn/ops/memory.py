@@ -114,12 +114,13 @@ class MemoryOps:
         """Create/replace a core block of the service's person (empty text clears it);
         returns it as saved. A named person's block is stored as "@NAME/BLOCK" (cairn.people)
         and seen only by them. InvalidInput for a bad block name."""
-        from cairn.memory import set_core_block
+        from cairn.memory import get_core_blocks, set_core_block
         from cairn.people import core_key
         name = (name or "").strip()
         if not re.fullmatch(r"[\w-]{1,40}", name):
             raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
-        set_core_block(self.conn, core_key(self.settings.owner, name), text, vault=self.settings.vault)
+        key = core_key(self.settings.owner, name, get_core_blocks(self.conn) if self.settings.owner else ())
+        set_core_block(self.conn, key, text, vault=self.settings.vault)
         return R.CoreBlock(name=name, text=text.strip())
 
     def entity_alias(self, name: str, alias: str) -> R.Entity:

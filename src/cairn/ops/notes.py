@@ -58,12 +58,12 @@ class NotesOps:
         (NoteNotFound: its existence is not revealed); a shared note they do not own may be
         read, not changed (Forbidden when `write`)."""
         from cairn.links import NoteNotFound, find_note
-        from cairn.people import OWNER_KEY, note_visible
+        from cairn.people import OWNER_KEY, note_visible, same_person
         note = find_note(self.conn, ref, self._visible_note_ids())
         person = self.settings.owner
         if not note_visible(note.meta, person):
             raise NoteNotFound(f"no note with id, path, title or alias {ref!r}")
-        if write and person is not None and str(note.meta.get(OWNER_KEY) or "") != person:
+        if write and person is not None and not same_person(str(note.meta.get(OWNER_KEY) or ""), person):
             from cairn.errors import Forbidden
             raise Forbidden(f"the note {note.path} is shared with you, not yours: only its owner may change it")
         return note

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from cairn.errors import Conflict, InvalidInput, NotFound
+from cairn.people import same_person
 from cairn.schedule import when as W
 from cairn.schedule.notify import DeliveryFailed, Message
 from cairn.store import schedule as S
@@ -117,13 +118,13 @@ class Scheduler:
 
     def get(self, rid: str) -> S.ReminderRow:
         row = S.get(self.conn, rid.strip())
-        if row is None or (self.owner is not None and row.owner != self.owner):
+        if row is None or (self.owner is not None and not same_person(row.owner, self.owner)):
             raise NotFound(f"no reminder {rid!r} (`cairn reminders` lists them)")
         return row
 
     def list(self, states: tuple[str, ...] | None = None, kind: str | None = None) -> list[S.ReminderRow]:
         rows = S.list_all(self.conn, states, kind)
-        return rows if self.owner is None else [r for r in rows if r.owner == self.owner]
+        return rows if self.owner is None else [r for r in rows if same_person(r.owner, self.owner)]
 
     def _trigger(self, row: S.ReminderRow):
         zone = W.zone(row.tz)

@@ -16,7 +16,9 @@ from cairn import instants
 
 
 # A note visible to the person bound to `?` (cairn.people): their own, or shared.
-OWNER_SQL = ("(coalesce(json_extract(n.meta, '$.cairn_owner'), '') = ? "
+# The owner is compared as cairn.people.person_key folds it (the bound value is the key):
+# surrounding spaces trimmed, case folded (names are ASCII: check_person).
+OWNER_SQL = ("(lower(trim(coalesce(json_extract(n.meta, '$.cairn_owner'), ''))) = ? "
              "OR json_extract(n.meta, '$.shared') IS 1)")
 
 
@@ -39,7 +41,7 @@ def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since:
     where, args = [], []
     if person is not None:
         where.append(OWNER_SQL)
-        args.append(person)
+        args.append(person.strip().casefold())  # as cairn.people.person_key
     when = "coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
     if since or until:
         instants.register(conn)

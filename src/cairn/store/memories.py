@@ -64,14 +64,26 @@ def memory_vectors(conn: sqlite3.Connection, ids: list[str]) -> dict[str, tuple[
         f"SELECT id, model, vec FROM memories WHERE id IN ({','.join('?' * len(ids))})", ids)}
 
 
+# A scope compared as cairn.people compares a person's name: a person's scope ("@NAME" or
+# "@NAME/SCOPE") case-folded on both sides (`scope_arg` folds the bound value), any other
+# scope ("global", a scope the home's own person named) exactly.
+SCOPE_EQ = "(CASE WHEN substr(scope, 1, 1) = '@' THEN lower(scope) ELSE scope END) = ?"
+SCOPE_EQ_PG = SCOPE_EQ.replace("?", "%s")  # the same for the PostgreSQL store
+
+
+def scope_arg(scope: str) -> str:
+    """The value SCOPE_EQ is bound to for `scope`."""
+    return scope.casefold() if scope.startswith("@") else scope
+
+
 def set_memory_vector(conn: sqlite3.Connection, memory_id: str, model: str, vec: bytes) -> None:
     conn.execute("UPDATE memories SET model = ?, vec = ? WHERE id = ?", (model, vec, memory_id))
 
 
 def active_vector_rows(conn: sqlite3.Connection, scope: str) -> list[sqlite3.Row]:
     """(id, text, entities, model, vec) of the active memories of one scope, oldest first."""
-    return conn.execute(f"""SELECT id, text, entities, model, vec FROM memories WHERE scope = ?
-                            AND {_ACTIVE} ORDER BY rowid""", (scope,)).fetchall()
+    return conn.execute(f"""SELECT id, text, entities, model, vec FROM memories WHERE {SCOPE_EQ}
+                            AND {_ACTIVE} ORDER BY rowid""", (scope_arg(scope),)).fetchall()
 
 
 def memory_rows(conn: sqlite3.Connection, *, kind: str | None = None, scope: str | None = None,
@@ -83,8 +95,8 @@ def memory_rows(conn: sqlite3.Connection, *, kind: str | None = None, scope: str
         sql += " AND kind = ?"
         args.append(kind)
     if scope:
-        sql += " AND scope = ?"
-        args.append(scope)
+        sql += f" AND {SCOPE_EQ}"
+        args.append(scope_arg(scope))
     if not include_inactive:
         sql += f" AND {_ACTIVE}"
     return conn.execute(sql + " ORDER BY created, rowid", args).fetchall()
@@ -93,10 +105,10 @@ def memory_rows(conn: sqlite3.Connection, *, kind: str | None = None, scope: str
 def recall_rows(conn: sqlite3.Connection, scope: str, include_history: bool) -> list[sqlite3.Row]:
     """(rowid, MEMORY_COLUMNS, model, vec) of the memories visible in `scope` (global ones
     and that scope's); active ones only unless include_history."""
-    sql = f"SELECT rowid, {MEMORY_COLUMNS}, model, vec FROM memories WHERE (scope = 'global' OR scope = ?)"
+    sql = f"SELECT rowid, {MEMORY_COLUMNS}, model, vec FROM memories WHERE (scope = 'global' OR {SCOPE_EQ})"
     if not include_history:
         sql += f" AND {_ACTIVE}"
-    return conn.execute(sql, (scope,)).fetchall()
+    return conn.execute(sql, (scope_arg(scope),)).fetchall()
 
 
 def keyword_scores(conn: sqlite3.Connection, match: str) -> dict[int, float]:
@@ -108,9 +120,9 @@ def keyword_scores(conn: sqlite3.Connection, match: str) -> dict[int, float]:
 def top_active_rows(conn: sqlite3.Connection, scope: str, limit: int) -> list[sqlite3.Row]:
     """The `limit` active memories visible in `scope`, by confidence, then last use or creation."""
     return conn.execute(
-        f"""SELECT {MEMORY_COLUMNS} FROM memories WHERE {_ACTIVE} AND (scope = 'global' OR scope = ?)
+        f"""SELECT {MEMORY_COLUMNS} FROM memories WHERE {_ACTIVE} AND (scope = 'global' OR {SCOPE_EQ})
             ORDER BY confidence DESC, COALESCE(last_used, created) DESC LIMIT ?""",
-        (scope, max(0, limit))).fetchall()
+        (scope_arg(scope), max(0, limit))).fetchall()
 
 
 # ----------------------------------------------------------------------------- core blocks

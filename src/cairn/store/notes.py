@@ -80,7 +80,7 @@ def list_notes(conn: sqlite3.Connection, *, type: str | None = None, tag: str | 
     if person is not None:
         from cairn.store.keyword import OWNER_SQL
         where.append(OWNER_SQL.replace("n.meta", "notes.meta"))
-        args.append(person)
+        args.append(person.strip().casefold())  # as cairn.people.person_key
     if type:
         where.append("type = ?")
         args.append(type)

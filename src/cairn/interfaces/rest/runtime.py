@@ -274,12 +274,14 @@ class Runtime:
     def visible_tasks(self, person: str | None) -> list[Task]:
         """The tasks `person` may see, oldest first: all for the home's own person (None), a
         named person's own for them (cairn.people)."""
-        return [t for t in self.tasks.values() if person is None or t.person == person]
+        from cairn.people import same_person
+        return [t for t in self.tasks.values() if person is None or same_person(t.person, person)]
 
     def task(self, task_id: str, person: str | None = None) -> Task:
         """One task `person` may see; NotFound otherwise (another person's reads as unknown)."""
         t = self.tasks.get(task_id)
-        if t is None or (person is not None and t.person != person):
+        from cairn.people import same_person
+        if t is None or (person is not None and not same_person(t.person, person)):
             raise NotFound(f"no task {task_id!r} (tasks are kept while the server runs)")
         return t
 

@@ -9,7 +9,7 @@ import time
 from typing import Any, Iterable
 
 from cairn.store.jobs import JobRow
-from cairn.store.memories import MEMORY_COLUMNS
+from cairn.store.memories import MEMORY_COLUMNS, SCOPE_EQ_PG, scope_arg
 from cairn.store.postgres.jobs import _COLS, _job
 from cairn.store.postgres.notes import MEMORY_TS_CONFIG, TSV_SQL, kw_words, token_count
 
@@ -169,15 +169,15 @@ def set_memory_vector(conn, memory_id: str, model: str, vec: bytes) -> None:
 
 
 def active_vector_rows(conn, scope: str) -> list:
-    return conn.execute(f"SELECT id, text, entities, model, vec FROM memories WHERE scope = %s AND {_ACTIVE} "
-                        "ORDER BY rowid", (scope,)).fetchall()
+    return conn.execute(f"SELECT id, text, entities, model, vec FROM memories WHERE {SCOPE_EQ_PG} AND {_ACTIVE} "
+                        "ORDER BY rowid", (scope_arg(scope),)).fetchall()
 
 
 def top_active_rows(conn, scope: str, limit: int) -> list:
     return conn.execute(
-        f"""SELECT {MEMORY_COLUMNS} FROM memories WHERE {_ACTIVE} AND (scope = 'global' OR scope = %s)
+        f"""SELECT {MEMORY_COLUMNS} FROM memories WHERE {_ACTIVE} AND (scope = 'global' OR {SCOPE_EQ_PG})
             ORDER BY confidence DESC, COALESCE(last_used, created) DESC LIMIT %s""",
-        (scope, max(0, limit))).fetchall()
+        (scope_arg(scope), max(0, limit))).fetchall()
 
 
 def entity_exists(conn, entity_id: str) -> bool:

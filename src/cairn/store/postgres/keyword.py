@@ -100,7 +100,7 @@ def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
     where, args = [], []
     if person is not None:
         where.append(OWNER_SQL)
-        args.append(person)
+        args.append(person.strip().casefold())  # as cairn.people.person_key
     when = ("(coalesce(c.event_time, n.event_time, n.created, n.updated, n.indexed_at)"
             "::timestamptz AT TIME ZONE 'UTC')")
     if types:

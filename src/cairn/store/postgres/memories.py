@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from cairn.store.memories import MEMORY_COLUMNS
+from cairn.store.memories import MEMORY_COLUMNS, SCOPE_EQ_PG, scope_arg
 from cairn.store.notes import now_iso
 from cairn.store.postgres.keyword import to_tsquery_text
 from cairn.store.postgres.notes import MEMORY_TS_CONFIG as TS_CONFIG
@@ -38,18 +38,18 @@ def memory_rows(conn, *, kind: str | None = None, scope: str | None = None, incl
         sql += " AND kind = %s"
         args.append(kind)
     if scope:
-        sql += " AND scope = %s"
-        args.append(scope)
+        sql += f" AND {SCOPE_EQ_PG}"
+        args.append(scope_arg(scope))
     if not include_inactive:
         sql += f" AND {_ACTIVE}"
     return conn.execute(sql + " ORDER BY created, rowid", args).fetchall()
 
 
 def recall_rows(conn, scope: str, include_history: bool) -> list:
-    sql = f"SELECT rowid, {MEMORY_COLUMNS}, model, vec FROM memories WHERE (scope = 'global' OR scope = %s)"
+    sql = f"SELECT rowid, {MEMORY_COLUMNS}, model, vec FROM memories WHERE (scope = 'global' OR {SCOPE_EQ_PG})"
     if not include_history:
         sql += f" AND {_ACTIVE}"
-    return conn.execute(sql, (scope,)).fetchall()
+    return conn.execute(sql, (scope_arg(scope),)).fetchall()
 
 
 def keyword_scores(conn, match: str) -> dict[int, float]:

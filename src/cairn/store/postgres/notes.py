@@ -23,7 +23,8 @@ MEMORY_TS_CONFIG = "english"
 TSV_SQL = (f"setweight(to_tsvector('{TS_CONFIG}', %s), 'A') || setweight(to_tsvector('{TS_CONFIG}', %s), 'B')"
            f" || setweight(to_tsvector('{TS_CONFIG}', %s), 'C')")
 # A note visible to the person bound to `%s` (cairn.people): their own, or shared.
-OWNER_SQL = ("(coalesce(n.meta::jsonb ->> 'cairn_owner', '') = %s "
+# compared as cairn.people.person_key folds it (the bound value is the key)
+OWNER_SQL = ("(lower(btrim(coalesce(n.meta::jsonb ->> 'cairn_owner', ''))) = %s "
              "OR (n.meta::jsonb -> 'shared') = 'true'::jsonb)")
 _NOTE_COLS = ("id, path, title, type, source, source_hash, file_hash, body_hash, mtime_ns, size, created, "
               "updated, event_time, tags, aliases, meta, warnings, encoding")
@@ -73,7 +74,7 @@ def list_notes(conn, *, type: str | None = None, tag: str | None = None, limit: 
     where, args = [], []
     if person is not None:
         where.append(OWNER_SQL.replace("n.meta", "notes.meta"))
-        args.append(person)
+        args.append(person.strip().casefold())  # as cairn.people.person_key
     if type:
         where.append("type = %s")
         args.append(type)
