@@ -31,12 +31,11 @@ from typing import Any
 
 from cairn.answer import answerability, modelcheck
 from cairn.answer.offtopic import chit_chat, off_topic, pointers
-from cairn.answer.polarity import contradiction
-from cairn.answer.subject import about_subject, question_subject, strip_name
+from cairn.answer.subject import about_subject, question_subject, speaker_filter, strip_name
 from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
                                 short_answer)
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import topic_reason, turn_reason
+from cairn.answer.topic import drafted_reason, fallback_holds, next_note, said_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -109,6 +108,11 @@ CONTEXT_WEIGHT = 0.4
 CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
+# Redrafts from other notes after topic.held_elsewhere (topic.next_note; 0: decline at once);
+# subject.speaker_filter's rules (False: off). Measured in bench/README.md, session 13.
+ELSEWHERE_RETRIES = 2
+SAID_BY = True
+OWNER_FIRST_PERSON = True
 
 
 @dataclass
@@ -370,7 +374,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
     when it judges that the cited passages do not answer the question.
     """
-    about = focus = info = subject = None
+    about = focus = info = subject = said = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
     if check_answerability:
@@ -416,27 +420,25 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
+        said, speech = speaker_filter(question, subject, hypothetical, SAID_BY, OWNER_FIRST_PERSON)
+        about = _both(about, speech) if speech else about  # "What did Omar say…", "my dentist"
     ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
-    if check_answerability and not ans.abstained:
-        # what the answer says: its sentences and the whole passages they cite
-        cited = {c["chunk_id"] for c in ans.citations}
-        flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in hits if h.id in cited]))
+
+    def checked(a: Answer):  # (topic reason, polarity flip, held_elsewhere's?) of a draft
+        return drafted_reason(question, a, hits, all_hits, embedder, subject, info is not None, focus, replies,
+                              check_answerability and not hypothetical, check_answerability, said)
+
+    def redraft(dropped: set[str]) -> Answer:  # the notes only, less those already quoted
+        alt = _answer(question, [h for h in hits if h.speaker is None and h.id not in dropped], embedder, llm,
+                      floor, about, focus, replies)
+        alt.answerability = info
+        return alt
+    if said and ans.abstained:  # nothing the person said answers: say so
+        reason, flipped = said_reason(question, said), None
     else:
-        flipped = None
-    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
-    reason = None
-    if not flipped and check_answerability and not ans.abstained and not hypothetical and cited:
-        if all(h.speaker is None for h in cited):
-            # the cited notes must say something about what is asked ("What did Tom say about the
-            # boiler?" over notes about Tom), be about the kind of thing asked ("house insurance":
-            # the car's) and hold the key terms other retrieved notes hold ("who serviced the car?":
-            # not the boiler's note, topic.held_elsewhere); chats: the person check (answer/topic.py)
-            reason = topic_reason(question, subject, cited, embedder, all_hits)
-        elif info is not None and all(h.speaker for h in cited):
-            # a person-checked answer from chat messages: the messages quoted, read with the
-            # turn each replies to, must support one of the question's key terms (topic.py)
-            reason = turn_reason(focus or question, cited, replies or {}, embedder)
+        ans, reason, flipped = next_note(ans, checked, redraft, lambda cited: fallback_holds(
+            question, subject, [h for h in hits if h.id in cited], embedder), ELSEWHERE_RETRIES)
     if reason:
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
@@ -447,6 +449,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
                       fallback=ans.fallback, evidence=ans.evidence, answerability=info)
+    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
     if llm is not None and model_check and check_answerability and not ans.abstained and cited:
         reason = modelcheck.review(question, ans, cited, llm, replies, hypothetical)
         if reason:
