@@ -28,9 +28,9 @@ from cairn.model import Hit
 NOTES = {
     "cars/jazz.md": "# Honda Jazz\n\nPriya's car, a 2016 Jazz.\n\nThe MOT is due on 2027-07-11.\n"
                     "Insurance renews on 2 June 2027.\nA small dent on the rear door since the summer.\n",
-    "cars/skoda.md": "# Skoda Octavia\n\nMy car, bought used in 2023.\n\n## Service\n"
-                     "Annual service at Millbrook Motors on 2026-04-15, 312 GBP.\n\n## MOT\n"
-                     "The MOT expires on 2027-03-21, with an advisory about the rear tyres.\n",
+    "cars/second-car.md": "# Second car\n\nA Skoda Octavia estate, bought used in 2023.\n"
+                          "Annual service at Millbrook Motors on 2026-04-15, 312 GBP.\n"
+                          "Its MOT expires on 2027-03-21, with an advisory about the rear tyres.\n",
     "bread.md": "# Sourdough\n\nThe dough rises for about five hours at room temperature.\n"
                 "Bake at 240 degrees with the lid on for twenty minutes.\n",
     "passports.md": "# Passports\n\nMy passport expires in 2029.\nRenewal online usually takes about three weeks "
@@ -71,12 +71,12 @@ def test_a_quote_from_the_wrong_note_falls_back_to_the_right_one(home, monkeypat
     q = "When is the MOT due on the Skoda?"
     monkeypatch.setattr(answer, "ELSEWHERE_RETRIES", 0)
     before = home.ask(q, llm="none")
-    assert before.verdict == "abstain" and "skoda" in before.answer.lower(), before.answer
+    assert before.verdict == "abstain" and "'skoda'" in before.answer.lower(), before.answer
     monkeypatch.setattr(answer, "ELSEWHERE_RETRIES", 2)
     ans = home.ask(q, llm="none")
     assert ans.verdict == "pass", ans.answer
     assert "2027-03-21" in ans.answer and "2027-07-11" not in ans.answer
-    assert _cited(ans) == {"skoda.md"}
+    assert _cited(ans) == {"second-car.md"}
 
 
 def test_the_fallback_still_declines_when_no_note_holds_the_thing(home):
@@ -198,3 +198,12 @@ def test_reported_speech_in_a_message_answers_only_its_own_topic(home, monkeypat
     monkeypatch.setattr(answer, "SAID_BY", True)
     ans = home.ask("What did Kwik say about the dent?", llm="none")
     assert ans.verdict == "abstain" and "reporting what Kwik said never mention 'dent'" in ans.answer, ans.answer
+
+
+def test_rare_words_count_as_topic_words(real_embedder):
+    assert topic.rare_word("descaled", real_embedder) and topic.rare_word("serviced", real_embedder)
+    assert not topic.rare_word("take", real_embedder) and not topic.rare_word("Give", real_embedder)
+
+    class NoVocab:
+        pass
+    assert not topic.rare_word("descaled", NoVocab())  # no vocabulary: nothing is rare

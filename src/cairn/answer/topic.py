@@ -196,10 +196,10 @@ def other_kind(question: str, evidence: str, embedder) -> tuple[str, str] | None
     return None
 
 
-# Only nouns name what a note is about: a verb of the question ("How long does renewal take?",
-# "When will they give it back?") said in another note is no sign the quote is about something
-# else (issue 13: "takes about three weeks" in the passports note declined a question the quoted
-# note answered). False: every key term counts (for measuring the rule).
+# Only nouns and rare words name what a note is about: a common verb of the question ("How long
+# does renewal take?", "When will they give it back?") said in another note is no sign the quote
+# is about something else (issue 13: "takes about three weeks" in the passports note declined a
+# question the quoted note answered). False: every key term counts (for measuring the rule).
 NOUNS_ONLY = True
 _TOPIC_TAGS = {"NOUN", "PROPN"}
 _tagger = None
@@ -230,6 +230,32 @@ def topic_words(question: str) -> set[str] | None:
     return {t.text.lower() for t in nlp(question[:5000]) if t.pos_ in _TOPIC_TAGS}
 
 
+# A word is rare when it is not a whole word among the first RARE_ID entries of the embedder's
+# word-piece vocabulary: BERT's vocabulary lists whole words roughly by their frequency in its
+# training text (about 2,000 special tokens and characters first; "take" 2202, "give" 2507,
+# "stay" 2994, "serviced" 22858, "descaled" not a whole word). 10,000: a round value, not tuned.
+RARE_ID = 10_000
+_vocabs: dict = {}  # model folder -> {word piece: id}
+
+
+def rare_word(word: str, embedder) -> bool:
+    """Whether `word` (lower-cased) is rare by the embedder's word-piece vocabulary (RARE_ID;
+    cairn.embed.wordpiece, read once from the embedder's `model_dir`). False when the embedder
+    has no such vocabulary (a word then counts only as a noun)."""
+    folder = getattr(embedder, "model_dir", None)
+    if folder is None:
+        return False
+    if folder not in _vocabs:
+        try:
+            from cairn.embed.wordpiece import WordPiece
+            wp = WordPiece.from_model_dir(folder)
+            _vocabs[folder] = wp.vocab if wp else {}
+        except Exception:  # noqa: BLE001 - unreadable folder, another tokenizer: no vocabulary
+            _vocabs[folder] = {}
+    vocab = _vocabs[folder]
+    return bool(vocab) and vocab.get(word.lower(), RARE_ID) >= RARE_ID
+
+
 def note_nouns(hit: Hit) -> set[str]:
     """The words `hit` (a note's chunk) names things by: the nouns of its text (`topic_words`)
     and every word of its title and its headings (a heading names what its section is about:
@@ -250,9 +276,10 @@ def held_elsewhere(topic: str, cited: list[Hit], others: list[Hit], embedder) ->
     code of the garage door" answered with the archive boxes' codes while "garage" is said in
     another note. Returns (term, that note's title), the first such term in question order;
     None when there is none (also when `others` is empty or every key term is supported).
-    Terms in ASKING_WORDS are skipped, and with NOUNS_ONLY so is a term that the other note
-    does not use as a noun (`topic_words`: "takes about three weeks", "give it back", "the
-    warranty ends in January" name no thing; "Annual service" and "Skoda Octavia" do). The
+    Terms in ASKING_WORDS are skipped, and with NOUNS_ONLY so is a common word (`rare_word`)
+    that the other note does not use as a noun (`note_nouns`: "takes about three weeks", "give
+    it back", "the warranty ends in January" name no thing; "Annual service", "Skoda Octavia"
+    and the rare "descaled" do). The
     question's own tags are not used: a question is short and oddly ordered ("When does the
     frame warranty end?" tags "end" a noun). Notes only (topic_reason); never raises for odd input."""
     terms = [t for t in _topic_terms(topic) if t not in ASKING_WORDS]
@@ -264,8 +291,9 @@ def held_elsewhere(topic: str, cited: list[Hit], others: list[Hit], embedder) ->
     lacking = [(t, h) for t in terms if t not in supported
                for h in others if supported_terms([t], f"{h.title} {h.text}", None)]
     if lacking and NOUNS_ONLY:  # tagged only when the check would fire: most answers never load it
-        if _load_tagger() is not None:  # a word the other note uses as a noun: the thing it is about
-            lacking = [(t, h) for t, h in lacking if supported_terms([t], " ".join(note_nouns(h)), None)]
+        if _load_tagger() is not None:  # a word the other note uses as a noun, or a rare word
+            lacking = [(t, h) for t, h in lacking
+                       if rare_word(t, embedder) or supported_terms([t], " ".join(note_nouns(h)), None)]
     return (lacking[0][0], lacking[0][1].title) if lacking else None
 
 
