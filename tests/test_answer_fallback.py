@@ -207,3 +207,16 @@ def test_rare_words_count_as_topic_words(real_embedder):
     class NoVocab:
         pass
     assert not topic.rare_word("descaled", NoVocab())  # no vocabulary: nothing is rare
+
+
+def test_a_fallback_needs_one_note_holding_every_noun(real_embedder):
+    def note(i, title, text):
+        return Hit(id=f"c{i}", note_id=f"n{i}", source_id=f"s{i}", title=title, path=f"{i}.md", source=None,
+                   snippet=text, text=text, start=0, end=len(text), page=None, score=1.0, signals={})
+    q = "Is scaffolding included in the Northfield quote?"
+    expenses = note(1, "Expenses November", "Northfield Roofing, final payment, 4,300 GBP.")
+    carter = note(2, "Roof estimate - Carter and Sons", "Scaffolding is extra, about 650 GBP on this quote.")
+    northfield = note(3, "Roof estimate - Northfield Roofing", "Quote: 4,800 GBP. The scaffolding is included.")
+    assert topic.fallback_holds(q, None, [northfield], real_embedder)
+    assert not topic.fallback_holds(q, None, [expenses, carter], real_embedder)  # each holds a part
+    assert not topic.fallback_holds(q, None, [], real_embedder)

@@ -422,8 +422,11 @@ def said_reason(question: str, name: str) -> str:
 
 def fallback_holds(question: str, subject: str | None, cited: list[Hit], embedder) -> bool:
     """Whether a next-best answer, drafted after `held_elsewhere` declined the first one, may
-    stand: its cited notes (title and text) support every key term of `question` (less the
-    subject's name and ASKING_WORDS; `supported_terms`, synonyms included), not merely one. The
+    stand: each of its cited notes (title and text) supports every key term of `question` (less
+    the subject's name and ASKING_WORDS; `supported_terms`, synonyms included), not merely one,
+    and not one note a term and another the rest ("Is scaffolding included in the Northfield
+    quote?" is not answered by an expenses row naming Northfield and the other roofer's
+    "Scaffolding is extra"). The
     first answer already showed that a note can match the question on some of its words only;
     a fallback is held to all of them, the nouns among them when the tagger is there
     (`topic_words` of the question: the things asked about; "When is the MOT due on the
@@ -435,8 +438,7 @@ def fallback_holds(question: str, subject: str | None, cited: list[Hit], embedde
         terms = [t for t in terms if t.lower() in nouns]
     if not cited:
         return False
-    held = supported_terms(terms, " ".join(f"{h.title} {h.text}" for h in cited), embedder)
-    return all(t in held for t in terms)
+    return all(len(supported_terms(terms, f"{h.title} {h.text}", embedder)) == len(terms) for h in cited)
 
 
 def next_note(ans, checked, redraft, holds, tries: int):
