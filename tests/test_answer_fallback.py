@@ -209,14 +209,16 @@ def test_rare_words_count_as_topic_words(real_embedder):
     assert not topic.rare_word("descaled", NoVocab())  # no vocabulary: nothing is rare
 
 
-def test_a_fallback_needs_one_note_holding_every_noun(real_embedder):
-    def note(i, title, text):
-        return Hit(id=f"c{i}", note_id=f"n{i}", source_id=f"s{i}", title=title, path=f"{i}.md", source=None,
-                   snippet=text, text=text, start=0, end=len(text), page=None, score=1.0, signals={})
+def test_a_fallback_needs_a_passage_holding_every_noun_and_a_quote_about_them(real_embedder):
     q = "Is scaffolding included in the Northfield quote?"
-    expenses = note(1, "Expenses November", "Northfield Roofing, final payment, 4,300 GBP.")
-    carter = note(2, "Roof estimate - Carter and Sons", "Scaffolding is extra, about 650 GBP on this quote.")
-    northfield = note(3, "Roof estimate - Northfield Roofing", "Quote: 4,800 GBP. The scaffolding is included.")
-    assert topic.fallback_holds(q, None, [northfield], real_embedder)
-    assert not topic.fallback_holds(q, None, [expenses, carter], real_embedder)  # each holds a part
+    northfield = ("Roof estimate - Northfield Roofing", "Quote: 4,800 GBP.\nWork: replace about 30 slipped tiles, "
+                  "repoint the ridge.\nThe scaffolding is included in the quote.")
+    expenses = ("Expenses November", "Northfield Roofing, final payment, 4,300 GBP.")
+    carter = ("Roof estimate - Carter and Sons", "Scaffolding is extra, about 650 GBP on this quote.")
+    assert topic.fallback_holds(q, None, [(*northfield, "The scaffolding is included in the quote.")], real_embedder)
+    # each passage holds a part only
+    assert not topic.fallback_holds(q, None, [(*expenses, expenses[1]), (*carter, carter[1])], real_embedder)
+    # the right note, a sentence about something else
+    assert not topic.fallback_holds(q, None, [(*northfield, "Work: replace about 30 slipped tiles, repoint the "
+                                                            "ridge.")], real_embedder)
     assert not topic.fallback_holds(q, None, [], real_embedder)

@@ -437,8 +437,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     if said and ans.abstained:  # nothing the person said answers: say so
         reason, flipped = said_reason(question, said), None
     else:
-        ans, reason, flipped = next_note(ans, checked, redraft, lambda cited: fallback_holds(
-            question, subject, [h for h in hits if h.id in cited], embedder), ELSEWHERE_RETRIES)
+        text = {h.id: h.text for h in hits}
+        ans, reason, flipped = next_note(ans, checked, redraft, lambda cites: fallback_holds(question, subject, [
+            (c.get("title") or "", text.get(c["chunk_id"], ""), q["quote"]) for c in cites for q in c["quotes"]],
+            embedder), ELSEWHERE_RETRIES)
     if reason:
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,

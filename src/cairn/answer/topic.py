@@ -420,25 +420,32 @@ def said_reason(question: str, name: str) -> str:
     return f"the notes record nothing {name} said about {about}"
 
 
-def fallback_holds(question: str, subject: str | None, cited: list[Hit], embedder) -> bool:
+def fallback_holds(question: str, subject: str | None, quoted: list[tuple[str, str, str]], embedder) -> bool:
     """Whether a next-best answer, drafted after `held_elsewhere` declined the first one, may
-    stand: each of its cited notes (title and text) supports every key term of `question` (less
-    the subject's name and ASKING_WORDS; `supported_terms`, synonyms included), not merely one,
-    and not one note a term and another the rest ("Is scaffolding included in the Northfield
-    quote?" is not answered by an expenses row naming Northfield and the other roofer's
-    "Scaffolding is extra"). The
-    first answer already showed that a note can match the question on some of its words only;
-    a fallback is held to all of them, the nouns among them when the tagger is there
-    (`topic_words` of the question: the things asked about; "When is the MOT due on the
-    Skoda?" needs 'mot' and 'skoda', not 'due'). False when nothing is cited."""
+    stand. `quoted`: (note title, passage text, quote) of each sentence it quotes. The terms
+    asked are the key terms of `question` (less the subject's name and ASKING_WORDS), the
+    nouns among them when the tagger is there (`topic_words`: the things asked about; "When is
+    the MOT due on the Skoda?" asks for 'mot' and 'skoda', not 'due'). Each quoted passage,
+    with its title, must support every one of them (`supported_terms`, synonyms included), and
+    each quote itself at least one. The first answer already showed that the notes match the
+    question on some of its words only, so a fallback is held to all of them in one passage,
+    and its sentence to the thing asked: "Is scaffolding included in the Northfield quote?"
+    is not answered by an expenses row naming Northfield beside the other roofer's
+    "Scaffolding is extra" (each holds a part), nor by the Northfield estimate's list of
+    work (its note holds every term, the sentence none). False when nothing is quoted."""
     topic = re.sub(r"\s+", " ", name_pattern(subject).sub(" ", question)).strip() if subject else question
     terms = [t for t in _topic_terms(topic) if t not in ASKING_WORDS]
     nouns = topic_words(topic) if NOUNS_ONLY else None
     if nouns is not None:
         terms = [t for t in terms if t.lower() in nouns]
-    if not cited:
+    if not quoted:
         return False
-    return all(len(supported_terms(terms, f"{h.title} {h.text}", embedder)) == len(terms) for h in cited)
+    for title, text, quote in quoted:
+        if len(supported_terms(terms, f"{title} {text}", embedder)) < len(terms):
+            return False
+        if terms and not supported_terms(terms, quote, embedder):
+            return False
+    return True
 
 
 def next_note(ans, checked, redraft, holds, tries: int):
@@ -446,7 +453,7 @@ def next_note(ans, checked, redraft, holds, tries: int):
     flip or None). `checked(answer) -> (reason, flipped, elsewhere)` (`drafted_reason`);
     while the reason is held_elsewhere's, up to `tries` times, `redraft(dropped chunk ids)`
     drafts again from the notes less every one quoted so far; the first redraft that passes
-    every check and `holds(its cited chunk ids)` (`fallback_holds`) is the answer; one that
+    every check and `holds(its citations)` (`fallback_holds`) is the answer; one that
     passes the checks but not `holds`, or is declined by held_elsewhere again, is dropped in
     turn. Otherwise the first answer with its reason (a later redraft's says less about why)."""
     reason, flipped, retry = checked(ans)
@@ -458,7 +465,7 @@ def next_note(ans, checked, redraft, holds, tries: int):
         cited = {c["chunk_id"] for c in alt.citations}
         r2, f2, again = checked(alt)
         if not r2 and not f2:
-            if holds(cited):
+            if holds(alt.citations):
                 return alt, None, None
         elif not again:
             break  # declined for another reason: that note is about the thing, and does not answer
