@@ -43,7 +43,8 @@ CHAT = [("m1", "Priya", "My next dentist appointment is this Friday at 9. Can yo
         ("m2", "Jonas", "Sure, no problem"),
         ("m3", "Priya", "Omar texted, he is bringing the wine for the Christmas lunch"),
         ("m4", "Omar", "For the Christmas lunch I will bring a bottle of red and a cheese board"),
-        ("m5", "Jonas", "Kwik says it was the heat shield, fixed for 60 pounds")]
+        ("m5", "Jonas", "Kwik says it was the heat shield, fixed for 60 pounds"),
+        ("m6", "Jonas", "I work from home on Thursdays this month")]
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +113,12 @@ def test_another_speakers_first_person_message_does_not_answer_my_question(home,
     ans = home.ask(q, llm="none")
     assert ans.verdict == "pass", ans.answer
     assert "15 December 2026" in ans.answer and _cited(ans) == {"teeth.md"}
+
+
+def test_a_first_person_message_still_answers_when_nothing_else_does(home):
+    # the owner may be a speaker: Jonas's own "I" answers when no note does
+    ans = home.ask("When do I work from home?", llm="none")
+    assert ans.verdict == "pass" and "Jonas" in _cited(ans), ans.answer
 
 
 def test_a_question_about_someone_else_still_reads_their_messages(home):

@@ -374,7 +374,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
     when it judges that the cited passages do not answer the question.
     """
-    about = focus = info = subject = said = None
+    about = focus = info = subject = said = mine = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
     if check_answerability:
@@ -420,9 +420,13 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-        said, speech = speaker_filter(question, subject, hypothetical, SAID_BY, OWNER_FIRST_PERSON)
-        about = _both(about, speech) if speech else about  # "What did Omar say…", "my dentist"
-    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
+        said, speech, mine = speaker_filter(question, subject, hypothetical, SAID_BY, OWNER_FIRST_PERSON)
+        about = _both(about, speech) if speech else about  # "What did Omar say…"
+    ans = _answer(question, hits, embedder, llm, floor, _both(about, mine) if mine else about, focus, replies)
+    if mine and not ans.abstained:
+        about = _both(about, mine)  # "my dentist": the notes, not Priya's "I have the dentist"...
+    elif mine:  # ...unless only a chat message answers (its speaker may be the owner)
+        ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
 
     def checked(a: Answer):  # (topic reason, polarity flip, held_elsewhere's?) of a draft

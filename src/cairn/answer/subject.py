@@ -18,9 +18,9 @@ place named as a modifier is no reason to drop a sentence. Heuristic over capita
 and word order, not a parser.
 
 Two speaker rules for questions that name no participant (`speaker_filter`): a question in
-the first person singular ("my dentist appointment") asks about the notes' owner, so no chat
-speaker's first-person sentence answers it (`not_speakers_own`; the owner is not known to be
-any speaker); and "What did Omar say…" takes only Omar's own messages and sentences
+the first person singular ("my dentist appointment") asks about the notes' owner, so a chat
+speaker's first-person sentence answers it only when nothing else does (`not_speakers_own`;
+the owner is not known to be any speaker, and may be one); and "What did Omar say…" takes only Omar's own messages and sentences
 reporting him speaking (`said_by`). Measured in bench/README.md (session 13, branch held13).
 """
 
@@ -203,15 +203,13 @@ def said_by(name: str):
 
 def speaker_filter(question: str, subject: str | None, hypothetical: bool, said_on: bool = True,
                    owner_on: bool = True):
-    """(name or None, `(hit, sentence) -> bool` or None): the speaker rules for `question`.
-    With `said_on`, for a question about what someone said (`speaker_asked`; not a
-    hypothetical), their name and `said_by`; with `owner_on`, for a first-person question
-    with no named `subject` (`asks_about_owner`), `not_speakers_own` (the owner not known).
-    Both filters must accept a sentence when both apply."""
+    """(name or None, said filter or None, owner filter or None): the speaker rules for
+    `question`, each filter `(hit, sentence) -> bool`. With `said_on`, for a question about
+    what someone said (`speaker_asked`; not a hypothetical), their name and `said_by`; with
+    `owner_on`, for a first-person question with no named `subject` (`asks_about_owner`),
+    `not_speakers_own(None)` (the owner is not known): answer_question drafts with it first
+    and without it when that finds nothing, so the notes, surely the owner's, answer "my"
+    questions before any speaker's "I", and a chat message still answers when nothing else does."""
     said = speaker_asked(question) if said_on and not hypothetical else None
-    filters = [said_by(said)] if said else []
-    if owner_on and not subject and asks_about_owner(question):
-        filters.append(not_speakers_own(None))
-    if not filters:
-        return said, None
-    return said, lambda hit, sentence: all(f(hit, sentence) for f in filters)
+    mine = not_speakers_own(None) if owner_on and not subject and asks_about_owner(question) else None
+    return said, (said_by(said) if said else None), mine
