@@ -213,3 +213,10 @@ def speaker_filter(question: str, subject: str | None, hypothetical: bool, said_
     said = speaker_asked(question) if said_on and not hypothetical else None
     mine = not_speakers_own(None) if owner_on and not subject and asks_about_owner(question) else None
     return said, (said_by(said) if said else None), mine
+
+
+def both(first, second):
+    """`(hit, sentence) -> bool` true when both filters (None: no filter) accept."""
+    if first is None:
+        return second
+    return lambda hit, sentence: first(hit, sentence) and second(hit, sentence)
