@@ -30,17 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cairn.answer import answerability, modelcheck
-from cairn.answer.offtopic import chit_chat, off_topic, pointers
-from cairn.answer.polarity import contradiction
-from cairn.answer.subject import about_subject, question_subject, strip_name
+from cairn.answer.offtopic import chit_chat, declined_text, off_topic, pointers
+from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
 from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
                                 short_answer)
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import topic_reason, turn_reason
+from cairn.answer.topic import drafted_reason, fallback_holds, next_note, said_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
-from cairn.answer.verify import Evidence, Verification, verify
+from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
 from cairn.model import Hit
 
@@ -109,6 +108,11 @@ CONTEXT_WEIGHT = 0.4
 CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
+# Redrafts from other notes after topic.held_elsewhere (topic.next_note; 0: decline at once);
+# subject.speaker_filter's rules (False: off). Measured in bench/README.md, session 13.
+ELSEWHERE_RETRIES = 2
+SAID_BY = True
+OWNER_FIRST_PERSON = True
 
 
 @dataclass
@@ -319,27 +323,6 @@ def _sentence_score(cosine: float, question: str, sentence: str) -> float:
     return 0.6 * cosine + 0.4 * term_overlap(question, sentence)
 
 
-def _citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any]]:
-    """One citation per cited evidence number, in number order: the evidence's source fields,
-    `start`/`end`/`quote` of the first answer sentence citing it, and `quotes`, a list of
-    {start, end, quote} for every answer sentence citing it (in answer order, no repeats)."""
-    by_n = {e.n: e for e in evidence}
-    out: dict[int, dict[str, Any]] = {}
-    for s in ver.kept:
-        for n in s.cites:
-            h = by_n[n].hit
-            quote, span = s.spans.get(n, (s.quote, s.quote_span))
-            start, end = span if span else (h.start, h.end)
-            one = {"start": start, "end": end, "quote": quote or h.snippet}
-            if n not in out:
-                out[n] = {"n": n, "source_id": h.source_id, "title": h.title, "path": h.path,
-                          "source": h.source, "page": h.page, **one, "quotes": [],
-                          "chunk_id": h.id, "speaker": h.speaker, "event_time": h.event_time}
-            if one not in out[n]["quotes"]:
-                out[n]["quotes"].append(one)
-    return [out[n] for n in sorted(out)]
-
-
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
@@ -370,7 +353,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
     when it judges that the cited passages do not answer the question.
     """
-    about = focus = info = subject = None
+    about = focus = info = subject = said = mine = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
     if check_answerability:
@@ -402,7 +385,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         reason = off_topic(question, all_hits, unknown_terms or [])
         if reason and not hypothetical:
             near = pointers(all_hits)
-            return Answer(question, _declined(reason, near), "abstain", problems=[f"declined: {reason}"],
+            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
                           llm=getattr(llm, "name", None), pointers=near, answerability=info)
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
         if check.person is not None:
@@ -412,31 +395,35 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         # notes: never quote a sentence about someone else; score without the name
         subject = info["person"] if info else question_subject(question)
         if subject:
-            about = _both(about, about_subject(subject, speakers))
+            about = both(about, about_subject(subject, speakers))
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
+        said, speech, mine = speaker_filter(question, subject, hypothetical, SAID_BY, OWNER_FIRST_PERSON)
+        about = both(about, speech) if speech else about  # "What did Omar say…"
+    ans = _answer(question, hits, embedder, llm, floor, both(about, mine) if mine else about, focus, replies)
+    if mine and not ans.abstained:
+        about = both(about, mine)  # "my dentist": the notes, not Priya's "I have the dentist"...
+    elif mine:  # ...unless only a chat message answers (its speaker may be the owner)
+        ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
-    if check_answerability and not ans.abstained:
-        # what the answer says: its sentences and the whole passages they cite
-        cited = {c["chunk_id"] for c in ans.citations}
-        flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in hits if h.id in cited]))
+
+    def checked(a: Answer):  # (topic reason, polarity flip, held_elsewhere's?) of a draft
+        return drafted_reason(question, a, hits, all_hits, embedder, subject, info is not None, focus, replies,
+                              check_answerability and not hypothetical, check_answerability, said)
+
+    def redraft(dropped: set[str]) -> Answer:  # the notes only, less those already quoted
+        alt = _answer(question, [h for h in hits if h.speaker is None and h.id not in dropped], embedder, llm,
+                      floor, about, focus, replies)
+        alt.answerability = info
+        return alt
+    if said and ans.abstained:  # nothing the person said answers: say so
+        reason, flipped = said_reason(question, said), None
     else:
-        flipped = None
-    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
-    reason = None
-    if not flipped and check_answerability and not ans.abstained and not hypothetical and cited:
-        if all(h.speaker is None for h in cited):
-            # the cited notes must say something about what is asked ("What did Tom say about the
-            # boiler?" over notes about Tom), be about the kind of thing asked ("house insurance":
-            # the car's) and hold the key terms other retrieved notes hold ("who serviced the car?":
-            # not the boiler's note, topic.held_elsewhere); chats: the person check (answer/topic.py)
-            reason = topic_reason(question, subject, cited, embedder, all_hits)
-        elif info is not None and all(h.speaker for h in cited):
-            # a person-checked answer from chat messages: the messages quoted, read with the
-            # turn each replies to, must support one of the question's key terms (topic.py)
-            reason = turn_reason(focus or question, cited, replies or {}, embedder)
+        text = {h.id: h.text for h in hits}
+        ans, reason, flipped = next_note(ans, checked, redraft, lambda cites: fallback_holds(question, subject, [
+            (c.get("title") or "", text.get(c["chunk_id"], ""), q["quote"]) for c in cites for q in c["quotes"]],
+            embedder), ELSEWHERE_RETRIES)
     if reason:
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
@@ -447,29 +434,15 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
                       fallback=ans.fallback, evidence=ans.evidence, answerability=info)
+    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
     if llm is not None and model_check and check_answerability and not ans.abstained and cited:
         reason = modelcheck.review(question, ans, cited, llm, replies, hypothetical)
         if reason:
             near = pointers(all_hits)
-            return Answer(question, _declined(f"your notes do not seem to answer this: {reason}", near), "abstain",
+            return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
     return ans
-
-
-def _declined(reason: str, near: list[dict[str, Any]]) -> str:
-    """The message of a declined off-topic question: the reason, then the nearest notes."""
-    text = reason[:1].upper() + reason[1:] + "."
-    if near:
-        text += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})" for p in near) + "."
-    return text
-
-
-def _both(first, second):
-    """`(hit, sentence) -> bool` true when both filters (None: no filter) accept."""
-    if first is None:
-        return second
-    return lambda hit, sentence: first(hit, sentence) and second(hit, sentence)
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
@@ -512,7 +485,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
             else:
                 ver = verify(draft, evidence)
                 if ver.verdict in ("pass", "revise"):
-                    return Answer(question, ver.answer_text(), ver.verdict, _citations(ver, evidence),
+                    return Answer(question, ver.answer_text(), ver.verdict, citations(ver, evidence),
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
@@ -521,5 +494,5 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),
                       fallback=fallback, problems=ver.problems, evidence=ev_json)
-    return Answer(question, ver.answer_text(), ver.verdict, _citations(ver, evidence), mode="extractive",
+    return Answer(question, ver.answer_text(), ver.verdict, citations(ver, evidence), mode="extractive",
                   llm=getattr(llm, "name", None), fallback=fallback, problems=ver.problems, evidence=ev_json)

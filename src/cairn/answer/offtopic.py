@@ -25,6 +25,7 @@ tuned on LoCoMo; measured there (bench/README.md, issue 13), the off-topic check
 from __future__ import annotations
 
 import re
+from typing import Any
 from collections.abc import Callable
 
 from cairn.answer.answerability import key_terms
@@ -133,3 +134,11 @@ def pointers(hits: list[Hit], limit: int = 3) -> list[dict]:
         if len(out) >= limit:
             break
     return out
+
+
+def declined_text(reason: str, near: list[dict[str, Any]]) -> str:
+    """The message of a declined off-topic question: the reason, then the nearest notes."""
+    text = reason[:1].upper() + reason[1:] + "."
+    if near:
+        text += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})" for p in near) + "."
+    return text

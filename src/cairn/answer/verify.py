@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from cairn.answer.support import (ABBREV_END, content_terms, normalise, numbers_supported, sentences,
                                   strip_citations, term_overlap)
@@ -158,3 +159,24 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
             result.problems.append(
                 f"citation(s) to evidence not retrieved removed: {sorted(set(result.dropped_citations))}")
     return result
+
+
+def citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any]]:
+    """One citation per cited evidence number, in number order: the evidence's source fields,
+    `start`/`end`/`quote` of the first answer sentence citing it, and `quotes`, a list of
+    {start, end, quote} for every answer sentence citing it (in answer order, no repeats)."""
+    by_n = {e.n: e for e in evidence}
+    out: dict[int, dict[str, Any]] = {}
+    for s in ver.kept:
+        for n in s.cites:
+            h = by_n[n].hit
+            quote, span = s.spans.get(n, (s.quote, s.quote_span))
+            start, end = span if span else (h.start, h.end)
+            one = {"start": start, "end": end, "quote": quote or h.snippet}
+            if n not in out:
+                out[n] = {"n": n, "source_id": h.source_id, "title": h.title, "path": h.path,
+                          "source": h.source, "page": h.page, **one, "quotes": [],
+                          "chunk_id": h.id, "speaker": h.speaker, "event_time": h.event_time}
+            if one not in out[n]["quotes"]:
+                out[n]["quotes"].append(one)
+    return [out[n] for n in sorted(out)]
