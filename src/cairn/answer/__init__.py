@@ -33,6 +33,7 @@ from cairn.answer import answerability, modelcheck
 from cairn.answer.offtopic import chit_chat, declined_text, off_topic, pointers
 from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
 from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
+                                linked_lift,
                                 short_answer)
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason, fallback_holds, next_note, said_reason
@@ -230,6 +231,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # the share of the question's terms the sentence's note title and section heading hold
     # (CONTEXT_WEIGHT; alike for every sentence of one section; in the score when CONTEXT_IN_SCORE)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
+    linked_lift(evidence, lift)
     if CONTEXT_IN_SCORE:
         scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
         lift = {}
