@@ -21,7 +21,7 @@ import pytest
 
 import cairn.answer as answer
 import cairn.answer.topic as topic
-from conftest import write
+from conftest import notes_app
 from cairn.answer.subject import asks_about_owner, not_speakers_own, said_by, speaker_asked
 from cairn.model import Hit
 
@@ -49,19 +49,14 @@ CHAT = [("m1", "Priya", "My next dentist appointment is this Friday at 9. Can yo
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory, real_embedder):
-    from cairn.service import Cairn
     root = tmp_path_factory.mktemp("fallback")
-    for name, text in NOTES.items():
-        write(root / "v" / name, text)
     chat = root / "chat.jsonl"
     chat.write_text("".join(json.dumps({"conversation": "family", "session": "s1", "id": i, "speaker": who,
                                         "time": f"2026-11-12T08:0{n}:00Z", "text": text}) + "\n"
                             for n, (i, who, text) in enumerate(CHAT)), encoding="utf-8")
-    app = Cairn(root / "home", embedder=real_embedder)
-    app.ingest([root / "v"])
-    app.import_chat(chat)
-    yield app
-    app.close()
+    with notes_app(root, NOTES, real_embedder) as app:
+        app.import_chat(chat)
+        yield app
 
 
 def _cited(ans) -> set[str]:
