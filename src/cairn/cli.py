@@ -22,7 +22,7 @@ import typer  # noqa: E402
 
 from cairn.validate import check_question  # noqa: E402
 from cairn.interfaces.cli_common import (  # noqa: F401,E402  (importable from cairn.cli as before)
-    _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind,
+    _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind, NoteStatus,
     _value, app, import_app, _LazyConsole, escape, Table,
     out, err, main, _error_text, _terminate, _arg_text,
     _dump, _fail, _usage_fail, _early, _service, _progress,
@@ -214,11 +214,12 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                mode: SearchMode = typer.Option("hybrid", "--mode", help="Signals to use: all, BM25 only, embeddings only."),
                fusion: Optional[Fusion] = typer.Option(None, "--fusion", help="How signals combine (default: \\[search] fusion, weighted)."),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}."),
-               entity: Optional[str] = typer.Option(None, "--entity", help="Keep only notes/messages mentioning this entity (any of its names).")) -> None:
+               entity: Optional[str] = typer.Option(None, "--entity", help="Keep only notes/messages mentioning this entity (any of its names)."),
+               status: Optional[NoteStatus] = typer.Option(None, "--status", help="Keep only notes with this status (a note never marked is 'saved').")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
     from cairn.interfaces.cli_search import run_search
     run_search(query, k=k, json_out=json_out, types=_value(type_), since=since, mode=_value(mode),
-               fusion=_value(fusion), batch=batch, entity=entity)
+               fusion=_value(fusion), batch=batch, entity=entity, status=_value(status))
 
 
 @app.command(context_settings=_TEXT_ARG)

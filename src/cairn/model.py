@@ -20,7 +20,11 @@ SEARCH_MODES = ("hybrid", "keyword", "semantic")
 FUSIONS = ("rrf", "weighted")
 NOTE_UPDATE_MODES = ("overwrite", "append")
 MEMORY_KINDS: tuple[str, ...] = ("fact", "preference", "person", "project", "expertise", "decision",
-                                 "constraint", "promise", "expectation", "event", "observation")
+                                 "constraint", "promise", "expectation", "event", "observation",
+                                 "pattern", "mistake")
+# A note's content status (EchOS): saved (kept to read later; the default of a note without
+# one), read, archived. Kept in the note's frontmatter as `status`.
+NOTE_STATUSES: tuple[str, ...] = ("saved", "read", "archived")
 
 
 @dataclass

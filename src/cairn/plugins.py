@@ -26,6 +26,8 @@ from cairn import hookspecs
 BUILTINS: tuple[str, ...] = (
     "cairn.tools.builtin",
     "cairn.tools.export",
+    "cairn.tools.content",
+    "cairn.tools.sessionlog",
     "cairn.interfaces.cli_plugins",
     "cairn.schedule.notify",
     "cairn.interfaces.cli_time",

@@ -430,6 +430,14 @@ class Assistant(Decisions):
         return rec
 
     def _run(self, tool, rec: CallRecord) -> None:
+        from cairn.tools import current_session
+        token = current_session.set(self.state.id or None)  # the session tools (tools/sessionlog.py) act on
+        try:
+            self._attempt(tool, rec)
+        finally:
+            current_session.reset(token)
+
+    def _attempt(self, tool, rec: CallRecord) -> None:
         attempts = max(0, self.cfg.tool_retries) + 1
         for attempt in range(attempts):
             try:

@@ -34,7 +34,7 @@ def _memory_line(m) -> str:
 
 @app.command()
 def remember(text: str = typer.Argument(..., help="The statement to remember."),
-             kind: Optional[MemoryKind] = typer.Option(None, "--kind", help="fact | preference | person | project | expertise | decision | constraint | promise | expectation | event (default: inferred)"),
+             kind: Optional[MemoryKind] = typer.Option(None, "--kind", help="fact | preference | person | project | expertise | decision | constraint | promise | expectation | event | observation | pattern | mistake (default: inferred)"),
              scope: str = typer.Option("global", "--scope", help="global, or a project/agent name."),
              at: Optional[str] = typer.Option(None, "--at", help="When it was said (ISO 8601); relative dates resolve against it."),
              json_out: bool = typer.Option(False, "--json")) -> None:

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from cairn.interfaces.cli_common import NoteUpdateMode, _arg_text, _dump, _exit_if_failed, _fail, _print_report, _service, _usage_fail, _value, app, err, escape, out
+from cairn.interfaces.cli_common import NoteStatus, NoteUpdateMode, _arg_text, _dump, _exit_if_failed, _fail, _print_report, _service, _usage_fail, _value, app, err, escape, out
 
 
 # --- sync, watch, links, notes ---------------------------------------------------------------
@@ -167,6 +167,20 @@ def note_update(note: str = typer.Argument(..., help="Title, alias, path or id."
     with _service() as svc:
         row = svc.note_update(_arg_text(note), text, _value(mode))
     _print_note(row, "updated", json_out)
+
+
+@note_app.command("mark")
+def note_mark(note: str = typer.Argument(..., help="Title, alias, path or id."),
+              status: NoteStatus = typer.Argument(..., help="saved | read | archived"),
+              json_out: bool = typer.Option(False, "--json")) -> None:
+    """Set a note's content status (kept as `status:` in its frontmatter; `search --status` filters on it)."""
+    with _service() as svc:
+        row = svc.note_mark(_arg_text(note), _value(status))
+    if json_out:
+        _dump({"action": "marked", "id": row.id, "path": row.path, "title": row.title,
+               "status": _value(status)}, compact=True)
+    else:
+        out.print(f"marked {escape(row.path)} ({row.id}) {_value(status)}")
 
 
 @note_app.command("delete")

@@ -27,7 +27,7 @@ EVERGREEN_KINDS: frozenset[str] = frozenset({"constraint", "person"})
 DEFAULT_IMPORTANCE: dict[str, float] = {
     "constraint": 0.9, "person": 0.7, "preference": 0.6, "promise": 0.7, "decision": 0.6,
     "expectation": 0.5, "event": 0.5, "project": 0.5, "expertise": 0.5, "fact": 0.5,
-    "observation": 0.4,
+    "observation": 0.4, "pattern": 0.5, "mistake": 0.7,
 }
 
 ACTIONS = ("add", "reinforce", "supersede", "none")

@@ -190,6 +190,16 @@ class NotesOps:
         ref = self._own_ref(ref, write=True)
         return enrich(self, ref, llm)
 
+    def note_mark(self, ref: str, status: str) -> N.NoteRow:
+        """Set a note's content status: saved, read or archived (see cairn.notestatus; its
+        errors). Publishes note.changed."""
+        from cairn.notestatus import check_status, mark_note
+        status = check_status(status)
+        ref = self._own_ref(ref, write=True)
+        note = mark_note(self, ref, status)
+        self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
+        return note
+
     def note_delete(self, ref: str) -> R.NoteDeleted:
         """Move a note to the vault's .trash and drop it from the index, with a tombstone."""
         from cairn.noteops import delete_note

@@ -69,10 +69,11 @@ Connection = Any  # an open store connection (store.backend.open_backend); searc
 
 
 def _allowed_ids(conn: Connection, types: list[str] | None, since: str | None,
-                 until: str | None = None, tag: str | None = None, person: str | None = None) -> set[int] | None:
+                 until: str | None = None, tag: str | None = None, person: str | None = None,
+                 status: str | None = None) -> set[int] | None:
     """Chunk ids passing the filters (None when there is none): see
     store.keyword.filtered_chunk_ids."""
-    return keyword.filtered_chunk_ids(conn, types, since, until, tag, person=person)
+    return keyword.filtered_chunk_ids(conn, types, since, until, tag, person=person, status=status)
 
 
 COMMON_DF = 0.2  # a term in more than this fraction of chunks is left out of OR queries
@@ -317,7 +318,8 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
            now: datetime | None = None, group: bool = True, until: str | None = None,
-           tag: str | None = None, entity: str | None = None, person: str | None = None) -> SearchResult:
+           tag: str | None = None, entity: str | None = None, person: str | None = None,
+           status: str | None = None) -> SearchResult:
     """Search the index.
 
     query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
@@ -327,6 +329,7 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     shared (cairn.people; None: every note). group: one hit per unit (note or chat message);
     False returns the best chunks even when several come from one note (evidence for
     answers). entity: keep only units mentioning this entity (any of its names; graph/).
+    status: keep notes with this content status (saved, read, archived; cairn.notestatus).
     Hybrid mode adds the graph, source and context signals (graph/signal.py). Raises
     InvalidInput for an unknown mode/fusion, NotFound for an unknown entity.
     """
@@ -343,7 +346,7 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     if not query.strip():
         result.warnings.append("empty query")
         return result
-    allowed = _allowed_ids(conn, types, since, until, tag, person)
+    allowed = _allowed_ids(conn, types, since, until, tag, person, status)
     if entity is not None:
         from cairn.graph.ops import entity_chunk_ids
         only = entity_chunk_ids(conn, entity)

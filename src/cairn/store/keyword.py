@@ -28,15 +28,16 @@ class KeywordQueryError(RuntimeError):
 
 def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None,
                        until: str | None = None, tag: str | None = None,
-                       person: str | None = None) -> set[int] | None:
+                       person: str | None = None, status: str | None = None) -> set[int] | None:
     """Ids of the chunks passing the filters; None when no filter is given (every chunk is
     allowed). types: note types to keep. since / until: ISO date or time; the chunk's time
     (its event time, else the note's event, created, updated or indexed time) is on or after
     `since` and before the day after `until` (a bare date counts whole). Times are compared as
     instants (cairn.instants: stored texts keep the offset they were written with, so they do
     not sort in time order). tag: one of the note's tags, exactly. person: notes that person
-    owns or that are shared (cairn.people; None: every note)."""
-    if not types and not since and not until and not tag and person is None:
+    owns or that are shared (cairn.people; None: every note). status: the note's content status
+    (frontmatter `status`; a note without one counts as "saved", cairn.notestatus)."""
+    if not types and not since and not until and not tag and person is None and not status:
         return None
     where, args = [], []
     if person is not None:
@@ -64,6 +65,9 @@ def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since:
     if tag:
         where.append("EXISTS (SELECT 1 FROM json_each(n.tags) WHERE json_each.value = ?)")
         args.append(tag)
+    if status:
+        where.append("lower(coalesce(json_extract(n.meta, '$.status'), 'saved')) = ?")
+        args.append(status)
     rows = conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
     return {r[0] for r in rows}

@@ -31,6 +31,9 @@ current_scope: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_scope
 # The person the current request acts for (the API key's person, cairn.people); None: the
 # home's own person (local callers, keys without a person).
 current_person: contextvars.ContextVar[str | None] = contextvars.ContextVar("cairn_person", default=None)
+# The assistant session a tool call runs in (set by the assistant around each call); None
+# outside a conversation (MCP, REST, plugins).
+current_session: contextvars.ContextVar[str | None] = contextvars.ContextVar("cairn_session", default=None)
 
 
 def required_scope(tool: "Tool") -> str:

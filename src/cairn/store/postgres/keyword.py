@@ -92,10 +92,10 @@ def document_frequency(conn, word: str, prefix: bool = False) -> int:
 
 def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
                        until: str | None = None, tag: str | None = None,
-                       person: str | None = None) -> set[int] | None:
+                       person: str | None = None, status: str | None = None) -> set[int] | None:
     """As store.keyword.filtered_chunk_ids (times compared as timestamps with their offsets;
     a time without an offset counts as UTC)."""
-    if not types and not since and not until and not tag and person is None:
+    if not types and not since and not until and not tag and person is None and not status:
         return None
     where, args = [], []
     if person is not None:
@@ -118,6 +118,9 @@ def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
     if tag:
         where.append("n.tags::jsonb ? %s")
         args.append(tag)
+    if status:
+        where.append("lower(coalesce(n.meta::jsonb ->> 'status', 'saved')) = %s")
+        args.append(status)
     return {r[0] for r in conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)}
 

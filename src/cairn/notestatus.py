@@ -1,0 +1,60 @@
+"""A note's content status (EchOS's saved / read / archived), kept in its frontmatter.
+
+`status: read` is one frontmatter key of the note's vault file: the vault stays the source of
+truth and `cairn reindex` keeps it. A note without the key counts as "saved" (what came in and
+has not been read yet). Search filters on it through the index's copy of the frontmatter
+(`notes.meta`, store.keyword.filtered_chunk_ids).
+
+    from cairn.notestatus import mark_note
+    row = mark_note(app, "Boiler", "read")
+"""
+
+from __future__ import annotations
+
+from cairn.errors import Conflict, InvalidInput
+from cairn.model import NOTE_STATUSES
+
+DEFAULT_STATUS = "saved"
+
+
+def check_status(status: str) -> str:
+    """The status, lower-cased; InvalidInput naming the choices for anything else."""
+    value = (status or "").strip().lower()
+    if value not in NOTE_STATUSES:
+        raise InvalidInput(f"status {status!r} is not one of {', '.join(NOTE_STATUSES)}")
+    return value
+
+
+def status_of(meta: dict) -> str:
+    """The status recorded in a note's frontmatter `meta` (DEFAULT_STATUS when none or unknown)."""
+    value = str(meta.get("status") or "").strip().lower()
+    return value if value in NOTE_STATUSES else DEFAULT_STATUS
+
+
+def mark_note(app, ref: str, status: str):
+    """Set the note `ref` names (title, alias, path or id) to `status` (saved, read, archived):
+    writes `status:` into its frontmatter (the other lines stay as written), re-indexes it, and
+    returns its store.notes.NoteRow. Raises InvalidInput for another status, NoteNotFound /
+    AmbiguousNote for the reference, Conflict when the frontmatter cannot be parsed (such a
+    block is never rewritten, case B04)."""
+    from cairn import conflicts as C
+    from cairn import vault as V
+    status = check_status(status)
+    note = app.find_note(ref)
+    path = app.settings.vault / note.path
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        meta, _body = V.split_frontmatter(text)
+    except ValueError as exc:
+        raise Conflict(f"{note.path}: its frontmatter cannot be parsed ({exc}); not rewritten") from None
+    if str(meta.get("status") or "") == status:
+        return note
+    new_text = V.add_frontmatter_keys(text, {"status": status})
+    if new_text is None:
+        raise Conflict(f"{note.path}: its frontmatter is not a mapping; not rewritten")
+    if not C.copy_edited(app.conn, path, note.id, note.file_hash):  # still Cairn's copy of its source
+        from cairn.store.copies import record_write
+        record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
+    V.atomic_write(path, new_text)
+    app.sync([path])
+    return app.find_note(note.id)
