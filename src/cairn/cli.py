@@ -395,7 +395,12 @@ if __name__ == "__main__":  # after the plugins' commands are registered (python
             # and namedtuple do when a module defining them is imported lazily), even though
             # the command caught it and exited 130: a SIGTERM during `ingest` ended -2 in 1 run
             # of 5 under load (tests/test_special_files.py). os._exit keeps the status (the
-            # service is closed: what was stored is committed), as the `cairn` program does.
-            from cairn.interfaces.cli_program import _interrupted
-            _interrupted()
+            # service is closed: what was stored is committed), as cli_program._interrupted.
+            import os
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(130)
         raise
