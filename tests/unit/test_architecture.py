@@ -36,7 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.names", "cairn.jsonl", "cairn.config", "cairn.config_sections", "cairn.config_peek", "cairn.instants", "cairn.people", "cairn.paths", "cairn.safe_yaml", "cairn.report",
                     "cairn.hookspecs", "cairn.plugins", "cairn.registries", "cairn.audit")),
     ("store", ("cairn.store", "cairn.vault")),
-    ("engines", ("cairn.parse", "cairn.ner", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch",
+    ("engines", ("cairn.parse", "cairn.ner", "cairn.ner_written", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch",
                  "cairn.sources")),
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
                 "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports",

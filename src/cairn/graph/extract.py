@@ -6,7 +6,9 @@ is about that entity: method "title"), chat speakers, and spaCy named entities
 (cairn/ner.py; labels mapped by NER_KINDS) over the first NER_CHARS characters of a
 document or note (title and opening: spaCy reads ~4-5k words per CPU second here, so
 reading whole documents would more than double ingest time) and over each chat message
-whole (its own unit). Every name comes from the note's
+whole (its own unit), then names by their written form (cairn/ner_written.py: capitalised
+runs, group and project phrases, person evidence) over the whole document, which cost a
+regular expression's pass. Every name comes from the note's
 own text or metadata (grounded). Mentions are capped at MAX_PER_NOTE entities per note,
 most mentioned first; co-occurrence uses at most MAX_PER_UNIT entities of one unit.
 """
@@ -29,7 +31,7 @@ FRONTMATTER_KEYS = {"people": "person", "person": "person", "attendees": "person
 NER_KINDS = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place",
              "EVENT": "event", "PRODUCT": "project", "WORK_OF_ART": "project", "NORP": "topic",
              "LANGUAGE": "topic", "NAME": "entity"}
-METHOD_RANK = {"frontmatter": 0, "title": 1, "wikilink": 2, "tag": 3, "speaker": 4, "ner": 5}
+METHOD_RANK = {"frontmatter": 0, "title": 1, "wikilink": 2, "tag": 3, "speaker": 4, "ner": 5, "written": 6}
 _TITLE_WORDS = 6
 _BAD = re.compile(r"^[\W\d_]+$")
 
@@ -103,12 +105,35 @@ def ner_units(note, chunks) -> list[tuple[str, str]]:
     return [("", "\n".join(text))] if text else []
 
 
-def add_ner(found: Found, unit: str, ents) -> None:
-    """Add spaCy entities (cairn.ner.Entity) found in one unit."""
+def add_ner(found: Found, unit: str, ents, text: str = "") -> None:
+    """Add spaCy entities (cairn.ner.Entity) found in one unit whose `text` they came from: a
+    PERSON the text gives no sign of being one (a familiar single word such as "Cork", a
+    label with a digit such as "Q3") counts as a plain entity (ner_written.refine_person)."""
+    from cairn.ner_written import refine_person, trim_span
     for ent in ents:
+        name = trim_span(ent.text)
+        kind = NER_KINDS.get(refine_person(name, ent.label, text) if text else ent.label)
+        if kind:
+            found.add(unit, name, kind, "ner")
+
+
+def written_units(note, chunks) -> list[tuple[str, str]]:
+    """(unit, text) pieces to read names from by their written form: each chat message, or
+    the whole note (every chunk, not only its opening)."""
+    if note["type"] == "chat":
+        return [(c["source_id"] or "", c["text"]) for c in chunks if c["text"]]
+    text = "\n".join(c["text"] for c in chunks if c["text"])
+    return [("", text)] if text else []
+
+
+def add_written(found: Found, unit: str, text: str) -> None:
+    """Add the names of `text` found by their written form (cairn.ner_written): people, groups
+    and projects that no model has seen."""
+    from cairn.ner_written import written_names
+    for ent in written_names(text):
         kind = NER_KINDS.get(ent.label)
         if kind:
-            found.add(unit, ent.text, kind, "ner")
+            found.add(unit, ent.text, kind, "written")
 
 
 def capped(found: Found) -> Found:

@@ -58,7 +58,7 @@ CONTEXT_DECAY = 0.5  # per message further away than the next one
 TIME_TAU = 2.0  # days: how fast the time signal falls outside a date the query names (set a priori; LoCoMo tuning half flat over 0-7 days: bench/README.md)
 # How much an edge is trusted, by the method that made it: links and metadata the person
 # wrote are explicit; spaCy's names are guesses; a chat's speaker is in every message.
-TRUST = {"wikilink": 1.0, "frontmatter": 1.0, "title": 1.0, "tag": 0.8, "ner": 0.5, "speaker": 0.2}
+TRUST = {"wikilink": 1.0, "frontmatter": 1.0, "title": 1.0, "tag": 0.8, "ner": 0.5, "written": 0.5, "speaker": 0.2}
 
 
 def query_entities(conn: sqlite3.Connection, query: str) -> dict[str, str]:

@@ -66,8 +66,11 @@ def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=N
             ents = _entities(pieces, entities_many)
         with N.transaction(conn):
             for note, chunks, found, units, start in prepared:
-                for i, (unit, _) in enumerate(units):
-                    X.add_ner(found, unit, ents[start + i])
+                for i, (unit, text) in enumerate(units):
+                    X.add_ner(found, unit, ents[start + i], text)
+                if use_ner:
+                    for unit, text in X.written_units(note, chunks):
+                        X.add_written(found, unit, text)
                 _apply(conn, note, chunks, X.capped(found))
                 done += 1
 

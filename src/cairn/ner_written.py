@@ -1,0 +1,218 @@
+"""Names found the way they are written, for names no model has seen.
+
+spaCy's small model (cairn/ner.py) knows the names of its training text: "Ilse Brandvold leads
+the data team" under a line "People" is no entity to it, while "Cork" and "Q3" come out as
+people. This module reads the writing conventions instead, over the whole text:
+
+- **Capitalised runs.** A run of capitalised words ("Ilse Brandvold", "Harbour Project",
+  "Anne-Marie van Dijk") in the middle of a sentence is a name: English capitalises proper
+  nouns there and nothing else, but for the closed classes of CALENDAR words and "I". At the
+  start of a sentence, line or list item capitalisation says nothing, so a run there is a name
+  only when one of its words is *unfamiliar* (not a whole word in the embedder's word-piece
+  vocabulary below FAMILIAR_RANK: a made-up or rare name; cairn.embed.wordpiece) and, for a
+  single word, when a verb follows it ("Ilse leads ..."). Leading function words ("The",
+  "Then") are dropped first.
+- **Groups kept whole.** "the data team", "our platform group": a determiner, one or two
+  describing words and a group noun (GROUP_NOUNS) is one organisation, named by its words.
+- **Who is a person.** A name is a person when the text says so: a title or a relation word just
+  before it ("Dr", "my sister", "colleague"), a communication or role verb right after it
+  ("leads", "manages", "said", "agreed"), or before it ("met", "asked", "told", "with").
+  Without such evidence a single familiar word is never a person (`person_evidence`).
+
+    from cairn.ner_written import written_names
+    written_names("Ilse Brandvold leads the data team.")
+    # [Entity("Ilse Brandvold", "PERSON"), Entity("data team", "ORG")]
+
+Precision and recall on an invented vault: bench/entities_written.py.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from cairn.ner import Entity
+
+FAMILIAR_RANK = 20_000  # word-piece ids below this are familiar words (BERT lists whole words
+# roughly by frequency; "serviced" 22858, "marta" 18950, "lisbon" 11929, "ilse" absent). A round
+# value between the common vocabulary and the long tail, not tuned on any data set.
+CALENDAR = frozenset("""january february march april may june july august september october november
+december monday tuesday wednesday thursday friday saturday sunday i i'm i've i'd i'll""".split())
+TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lady lord aunt uncle".split())
+RELATIONS = frozenset("""sister brother mum mom mother dad father wife husband partner son daughter
+cousin niece nephew grandma grandmother grandpa grandfather friend colleague boss manager neighbour
+neighbor plumber doctor dentist teacher coach landlord landlady cleaner electrician mechanic
+accountant lawyer client customer assistant girlfriend boyfriend fiancé fiancée""".split())
+PERSON_VERBS_AFTER = frozenset("""leads led manages managed runs ran works worked said says told tells
+asked asks agreed agrees met meets called calls emailed emails wrote writes joined joins lives lived
+thinks thought wants wanted likes liked loves loved prefers preferred decided decides promised
+promises suggested suggests explained explains mentioned mentions replied replies owns owned
+founded hired hires visited visits reports reported insisted insists""".split())
+PERSON_WORDS_BEFORE = frozenset("""met meet meeting asked ask told tell called call emailed email
+texted text thank thanks thanked with by from ask invite invited visit visited""".split())
+GROUP_NOUNS = frozenset("team group squad department committee club guild crew band council board".split())
+PROJECT_NOUNS = frozenset("project programme program initiative campaign".split())
+_DETERMINERS = frozenset("the our my his her their your its".split())
+# Function words that open a sentence before a name ("Then Marta said"): dropped from a run.
+_LEADING = frozenset("""the our my his her their your its then when after before if and but so also
+in on at a an this that these those we you""".split())
+_PARTICLES = frozenset("van von de der den da di du la le del della bin al ten ter".split())
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]", re.UNICODE)
+_BREAK = re.compile(r"(?<=[.!?;:])\s+|\n|^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
+
+_lock = threading.Lock()
+_vocab: dict[str, int] | None = None
+
+
+def _familiar_vocab() -> dict[str, int]:
+    """The embedder's word-piece vocabulary ({piece: id}), read once; {} when none is found
+    (then every capitalised word at a sentence start counts as familiar)."""
+    global _vocab
+    with _lock:
+        if _vocab is None:
+            _vocab = {}
+            try:
+                from cairn.embed.model_files import default_model_dir, source_model_dir
+                from cairn.embed.wordpiece import WordPiece
+                folders = [default_model_dir()]
+                try:
+                    folders.append(source_model_dir()[0])
+                except Exception:  # noqa: BLE001 - the source package is optional
+                    pass
+                for folder in folders:
+                    wp = WordPiece.from_model_dir(folder) if folder and folder.is_dir() else None
+                    if wp is not None:
+                        _vocab = dict(wp.vocab)
+                        break
+            except Exception:  # noqa: BLE001 - no model files: no familiarity test
+                _vocab = {}
+        return _vocab
+
+
+def familiar(word: str) -> bool:
+    """True when `word` (any case) is a whole word in the vocabulary below FAMILIAR_RANK."""
+    rank = _familiar_vocab().get(word.lower().strip("'’"))
+    return rank is not None and rank < FAMILIAR_RANK
+
+
+def _capitalised(word: str) -> bool:
+    low = word.lower()
+    return (word[0].isupper() and not (len(word) > 1 and word.isupper()) and low not in CALENDAR
+            and low.removesuffix("s") not in CALENDAR)
+
+
+def _clean(word: str) -> str:
+    for suffix in ("'s", "’s"):
+        if word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word.rstrip("'’.")
+
+
+def _segments(text: str) -> list[tuple[int, str]]:
+    """(offset, piece) of each sentence, line or list item of `text`."""
+    out, start = [], 0
+    for m in _BREAK.finditer(text):
+        if m.start() > start:
+            out.append((start, text[start:m.start()]))
+        start = m.end()
+    if start < len(text):
+        out.append((start, text[start:]))
+    return out
+
+
+def _runs(words: list[str]) -> list[tuple[int, int]]:
+    """(first, last+1) word indexes of each run of capitalised words (particles inside)."""
+    runs, i = [], 0
+    while i < len(words):
+        if not _capitalised(words[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(words):
+            if _capitalised(words[j]) and not words[j - 1].endswith(("'s", "’s")):
+                j += 1
+            elif words[j].lower() in _PARTICLES and j + 1 < len(words) and _capitalised(words[j + 1]):
+                j += 2
+            else:
+                break
+        runs.append((i, j))
+        i = j
+    return runs
+
+
+def person_evidence(before: list[str], after: list[str]) -> bool:
+    """True when the words just `before` a name (nearest last) or just `after` it say it is a
+    person: a title or relation word, a person verb after, a meeting/communication word before."""
+    prev = [w.lower().rstrip(".,") for w in before[-2:]]
+    nxt = after[0].lower() if after else ""
+    if prev and (prev[-1] in TITLES or prev[-1] in PERSON_WORDS_BEFORE or any(p in RELATIONS for p in prev)):
+        return True
+    return nxt in PERSON_VERBS_AFTER
+
+
+def written_names(text: str) -> list[Entity]:
+    """Names in `text` by their written form (see the module docstring), each once, first
+    occurrence order: label PERSON (evidence in the text), ORG (a group phrase), PRODUCT (a
+    project phrase: "the Harbour project") or NAME."""
+    found: dict[str, str] = {}
+    segments = [_WORD.findall(seg) for _, seg in _segments(text)]
+    for n, words in enumerate(segments):
+        following = segments[n + 1] if n + 1 < len(segments) else []  # "- Ilse: owns the list"
+        lower = [w.lower() for w in words]
+        last_person = -1  # where the last person of this segment ended ("with Ilse and Tom")
+        for i, j in _runs(words):
+            run = words[i:j]
+            at_start = i == 0
+            while run and run[0].lower().rstrip(".") in _LEADING | TITLES | PERSON_WORDS_BEFORE:
+                at_start = at_start or run[0].lower() in _LEADING  # a title or verb keeps its place
+                run, i = run[1:], i + 1
+            if not run:
+                continue
+            name = " ".join(_clean(w) for w in run)
+            after = words[j:] if j < len(words) else following
+            person = person_evidence(words[:i], after) or (
+                last_person >= 0 and i - last_person == 1 and lower[i - 1] in ("and", "or"))
+            if at_start and not person:
+                if all(familiar(_clean(w)) for w in run):
+                    continue
+                if len(run) == 1 and not (j < len(words) and words[j][0].islower()):
+                    continue
+            label = "PERSON" if person else "NAME"
+            last_person = j if person else -1
+            if found.get(name) != "PERSON":
+                found[name] = label
+        for k, w in enumerate(lower):
+            if (w in GROUP_NOUNS or w in PROJECT_NOUNS) and k >= 2:
+                desc = [x for x in words[max(0, k - 2):k] if x.lower() not in _DETERMINERS]
+                det = lower[k - len(desc) - 1] if k - len(desc) - 1 >= 0 else ""
+                if desc and det in _DETERMINERS and all(x.isalpha() for x in desc):
+                    label = "ORG" if w in GROUP_NOUNS else "PRODUCT"
+                    found.setdefault(" ".join(x.lower() for x in desc) + " " + w, label)
+    return [Entity(n, label) for n, label in found.items()]
+
+
+def trim_span(name: str) -> str:
+    """A model's entity span without the sentence-opening function words, verbs and titles it
+    swallowed ("Call Ilse Brandvold" -> "Ilse Brandvold", "Dr Brinsley" -> "Brinsley")."""
+    words = name.split()
+    while len(words) > 1 and words[0].lower().rstrip(".") in _LEADING | TITLES | PERSON_WORDS_BEFORE:
+        words = words[1:]
+    return " ".join(words)
+
+
+def refine_person(name: str, label: str, text: str) -> str:
+    """spaCy's label checked against the text: a one-word PERSON that is a familiar word
+    ("Cork", "Ads") with no person evidence around any of its occurrences becomes NAME; a
+    PERSON with a digit ("Q3") becomes NAME. Other labels are returned as they are."""
+    if label != "PERSON":
+        return label
+    if any(ch.isdigit() for ch in name):
+        return "NAME"
+    if len(name.split()) > 1 or not familiar(name):
+        return label
+    for _, seg in _segments(text):
+        words = _WORD.findall(seg)
+        for k, w in enumerate(words):
+            if _clean(w) == name and person_evidence(words[:k], words[k + 1:]):
+                return label
+    return "NAME"

@@ -1,0 +1,95 @@
+"""Entities that generalise (issue 33): names no model has seen are found by how they are
+written (cairn.ner_written), over the whole note, and the graph reaches a note through them;
+single familiar words are not people."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.graph import extract as X
+from cairn.ner_written import person_evidence, refine_person, trim_span, written_names
+from cairn.service import Cairn
+from conftest import write
+
+# Invented names (no model has seen them), deep in a note titled "People" (past the NER window).
+FILLER = "".join(f"Desk {i} sits by the window and holds the shared printer for the floor. " for i in range(10))
+PEOPLE = (f"# People\n\n{FILLER}\n\nOskarine Vellatorp leads the data team. In May her team went to the "
+          "[[Quarry weekend]].\nTobiah Renwick works with Oskarine on the Fenmoor project.\n")
+QUARRY = ("# Quarry weekend\n\nThe group met in a converted granary near Hollowmere for two days of "
+          "planning.\n")
+DISTRACTORS = {f"Standup {i}.md": f"# Standup {i}\n\nThe team did meet where it always meets, room {i}.\n"
+               for i in range(8)}
+
+
+def _labels(text: str) -> dict[str, str]:
+    return {e.text: e.label for e in written_names(text)}
+
+
+def test_made_up_names_by_their_written_form():
+    got = _labels("People\n\nIlse Brandvold leads the data team. Tomas Quirke works with Ilse on the "
+                  "Harbour project. We met Wendell Oakhurst-Payne at Dr Brinsley's office.")
+    assert got["Ilse Brandvold"] == "PERSON" and got["Tomas Quirke"] == "PERSON"
+    assert got["Ilse"] == "PERSON"  # "with Ilse"
+    assert got["data team"] == "ORG" and got["harbour project"] == "PRODUCT"
+    assert got["Wendell Oakhurst-Payne"] == "PERSON" and got["Brinsley"] == "PERSON"
+    assert "People" not in got  # a one-word line: capitalisation at a start says nothing
+
+
+def test_familiar_single_words_are_not_people():
+    assert _labels("We drove to Cork. Ads are everywhere in town.") == {"Cork": "NAME"}
+    assert refine_person("Cork", "PERSON", "We drove to Cork and back.") == "NAME"
+    assert refine_person("Ads", "PERSON", "Ads budget is done.") == "NAME"
+    assert refine_person("Q3", "PERSON", "Ads budget for Q3 is done.") == "NAME"
+    # a familiar word with evidence stays a person; an unfamiliar one needs none
+    assert refine_person("Rose", "PERSON", "My sister Rose is visiting.") == "PERSON"
+    assert refine_person("Oskarine", "PERSON", "Oskarine is here.") == "PERSON"
+    assert refine_person("Marta Ruiz", "PERSON", "Marta Ruiz is here.") == "PERSON"
+    assert trim_span("Call Ilse Brandvold") == "Ilse Brandvold" and trim_span("Dr Brinsley") == "Brinsley"
+    assert trim_span("Call") == "Call"
+
+
+def test_calendar_words_and_sentence_starts():
+    got = _labels("On Monday we shop. In May the garden blooms. The Boiler is old. Mondays are slow.")
+    assert got == {}
+    assert person_evidence(["my", "sister"], ["is"]) and person_evidence([], ["said"])
+    assert not person_evidence(["the"], ["is"])
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory, real_embedder):
+    root = tmp_path_factory.mktemp("written")
+    src = root / "notes"
+    write(src / "People.md", PEOPLE)
+    write(src / "Quarry weekend.md", QUARRY)
+    for name, text in DISTRACTORS.items():
+        write(src / name, text)
+    with Cairn(root / "home", embedder=real_embedder) as app:
+        app.ingest([src])
+        yield app
+
+
+def test_whole_note_is_read_and_kinds_are_right(app):
+    assert len(PEOPLE) > X.NER_CHARS + 200  # the names lie past spaCy's window
+    listed = {e["name"]: e for e in app.entities()}
+    assert listed["Oskarine Vellatorp"]["kind"] == "person"
+    assert listed["Tobiah Renwick"]["kind"] == "person"
+    assert listed["data team"]["kind"] == "org"
+    show = app.entity_show("Oskarine Vellatorp")
+    assert [n["title"] for n in show["notes"]] == ["People"]
+
+
+def test_the_graph_reaches_the_note_through_a_made_up_name(app):
+    from dataclasses import replace
+    q = "where did Oskarine Vellatorp's team meet?"
+    base = app.settings.search
+    try:  # a candidate pool of 9 per channel: without the graph the note is in neither pool
+        app.settings.search = replace(base, candidates=3, graph_weight=0.0)
+        assert "Quarry weekend" not in [h.title for h in app.search(q, k=3, group=False).hits + app.search(q, k=9).hits]
+        app.settings.search = replace(base, candidates=3)
+        hits = app.search(q, k=20).hits
+    finally:
+        app.settings.search = base
+    ranked = [h.title for h in hits]
+    assert "Quarry weekend" in ranked, ranked
+    quarry = hits[ranked.index("Quarry weekend")]
+    assert quarry.signals["graph"] > 0 and quarry.signals["keyword"] == 0.0
