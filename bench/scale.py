@@ -108,6 +108,13 @@ def vectors(n: int, n_queries: int, kind: str, index: Path | None, seed: int = 1
     """(n unit vectors, n_queries unit query vectors), float32 (see the module docstring)."""
     rng = np.random.default_rng(seed)
     out = np.empty((n, DIM), dtype=np.float32)
+    if kind == "clustered":  # no real index at hand: a mixture of 2,000 topics, cosine to centre ~0.9
+        centres = _unit_rows(rng.standard_normal((2000, DIM), dtype=np.float32))
+        for lo in range(0, n, 100_000):
+            m = min(100_000, n - lo)
+            out[lo:lo + m] = _unit_rows(centres[rng.integers(0, 2000, m)] + 0.5 * _noise(rng, m))
+        picks = rng.integers(0, n, n_queries)
+        return out, _unit_rows(out[picks] + 0.3 * _noise(rng, n_queries))
     if kind == "random":
         for lo in range(0, n, 100_000):
             out[lo:lo + 100_000] = _unit_rows(rng.standard_normal((min(100_000, n - lo), DIM), dtype=np.float32))
@@ -294,7 +301,11 @@ def main() -> None:
     ap.add_argument("--write-chunks", type=int, default=2000, help="chunks per writer-count run")
     ap.add_argument("--skip-writers", action="store_true", help="skip the PostgreSQL writer-thread and "
                     "queue-claimer runs (measured at 100k, bench/README.md)")
-    ap.add_argument("--vectors", choices=("real", "random"), default="real")
+    ap.add_argument("--vectors", choices=("real", "random", "clustered"), default="real",
+                    help="real: from --real-index (clustered when that file is missing with --backend sqlite)")
+    ap.add_argument("--backend", choices=("both", "sqlite"), default="both",
+                    help="sqlite: the embedded store alone (HNSW graph vs exact, hybrid search CPU, RSS)")
+    ap.add_argument("--search-child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--real-index", type=Path, default=Path(__file__).resolve().parent / "out" / "scifact-home"
                     / "index.db", help="a Cairn SQLite index whose 384-d vectors seed --vectors real")
     ap.add_argument("--pg-load", choices=("bulk", "interfaces"), default="bulk")
@@ -305,10 +316,14 @@ def main() -> None:
     ap.add_argument("--worker-docs", type=int, default=0, help="run the `cairn worker` scaling on D abstracts")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
+    if args.search_child:
+        return search_child(args.search_child)
     result: dict = {"chunks": 0, "cores": os.cpu_count(), "argv": sys.argv[1:]}
     sampler = LoadSampler()
     sampler.start()
-    if args.chunks:
+    if args.chunks and args.backend == "sqlite":
+        result.update(sqlite_scale(args))
+    elif args.chunks:
         result.update(store_scale(args))
     if args.worker_docs:
         from pg_server import PgServer
@@ -322,6 +337,110 @@ def main() -> None:
     print(json.dumps(result, indent=2))
     if args.out:
         args.out.write_text(json.dumps(result, indent=2))
+
+
+class _QueryVectors:
+    """An embedder that answers each bench query with its prepared vector (no model)."""
+
+    model_name = "bench-query-vectors"
+
+    def __init__(self, table: dict[str, np.ndarray]) -> None:
+        self.table = table
+
+    def embed(self, texts):
+        return np.stack([self.table[t] for t in texts])
+
+
+def search_child(folder: Path) -> None:
+    """In a fresh process: open the index in `folder` as `cairn search` does (the HNSW graph
+    memory-mapped, or the exact matrix below the threshold), run each query of
+    folder/queries.json once as hybrid search, and print {"sqlite_hybrid": {p50/p95 of wall
+    and CPU ms}, "sqlite_search_rss_mb": peak RSS, "approximate": bool} as JSON."""
+    from cairn.search.hybrid import search
+    from cairn.store import db
+    from cairn.store.vectors import VectorIndex
+    spec = json.loads((folder / "queries.json").read_text())
+    qvecs = np.load(folder / "queries.npy")
+    table = {t: v for t, v in zip(spec["texts"], qvecs)}
+    conn = db.connect(folder / "index.db")
+    vindex = VectorIndex(conn, folder, ann_min=spec["ann_min"])
+    emb = _QueryVectors(table)
+    wall, cpu = [], []
+    for i, text in enumerate(spec["texts"]):
+        t, c = time.perf_counter(), time.process_time()
+        search(conn, vindex, emb, text, k=10, mode="hybrid")
+        if i:  # the first query pays the cold open (mapped graph, page cache): reported apart
+            wall.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
+        else:
+            first = time.perf_counter() - t
+    w, c = pct(wall), pct(cpu)
+    print(json.dumps({"sqlite_hybrid": {"p50_ms": w["p50_ms"], "p95_ms": w["p95_ms"],
+                                        "p50_cpu_ms": c["p50_ms"], "p95_cpu_ms": c["p95_ms"],
+                                        "first_query_ms": round(first * 1000, 1), "queries": len(wall)},
+                      "sqlite_search_rss_mb": round(rss_mb("VmHWM"), 1), "approximate": vindex.approximate}))
+
+
+def sqlite_scale(args) -> dict:
+    """The embedded store alone at args.chunks chunks: load through the store interfaces,
+    build the HNSW graph (store/ann.py), then recall@10 of the graph against exact search
+    (numpy over the same vectors, in this run), the exact and graph vector-search times, and
+    hybrid search (keyword + vectors + graph signals) in a fresh process: CPU and wall p50/p95,
+    the first query, and that process's peak RSS."""
+    import subprocess
+    from cairn.store import db
+    from cairn.store.backend import SQLiteBackend
+    from cairn.store.vectors import ANN_MIN_VECTORS, VectorIndex
+    n_notes = max(12, args.chunks // PER_NOTE)
+    kind = args.vectors
+    if kind == "real" and not args.real_index.is_file():
+        kind = "clustered"
+    t = time.perf_counter()
+    vocab, texts = corpus(n_notes * PER_NOTE)
+    vecs, vec_queries = vectors(n_notes * PER_NOTE, args.queries, kind, args.real_index)
+    rng = np.random.default_rng(1)
+    q_texts = [" ".join(rng.choice(vocab[:3000], 3)) + f" q{i}" for i in range(args.queries)]
+    result: dict = {"chunks": n_notes * PER_NOTE, "vectors": kind, "ann_min_vectors": ANN_MIN_VECTORS,
+                    "generate_s": round(time.perf_counter() - t, 1)}
+    tmp = Path(tempfile.mkdtemp(prefix="cairn-scale-sqlite-"))
+    try:
+        sqlite = SQLiteBackend(db.connect(tmp / "index.db"))
+        t = time.perf_counter()
+        result["sqlite_bulk_chunks_per_s"] = round(load(sqlite, texts, vecs, 1, range(n_notes), args.batch), 1)
+        result["sqlite_load_s"] = round(time.perf_counter() - t, 1)
+        print(json.dumps({**result, "at": time.strftime("%H:%M:%S")}), flush=True)
+        ids = np.asarray([r[0] for r in sqlite.conn.execute("SELECT chunk_id FROM vectors ORDER BY chunk_id")],
+                         dtype=np.int64)
+        assert len(ids) == len(vecs), "vectors were not written one per chunk in order"
+        t = time.perf_counter()
+        graph = VectorIndex(sqlite.conn, tmp, ann_min=0)
+        graph.refresh()
+        result["sqlite_ann_build_s"] = round(time.perf_counter() - t, 1)
+        from cairn.store.vectors import top_k
+        exact: list = []
+        result["sqlite_vector_exact"] = timed(lambda q: top_k(ids, vecs @ q, 10), vec_queries, exact)
+        approx: list = []
+        result["sqlite_vector_ann"] = timed(lambda q: graph.search(q, 10, refresh=False), vec_queries, approx)
+        result["sqlite_vector_recall_at_10"] = round(float(np.mean(
+            [len({i for i, _ in a} & {i for i, _ in e}) / 10 for a, e in zip(approx, exact)])), 3)
+        result["ann_p50_ratio_to_exact"] = round(result["sqlite_vector_ann"]["p50_ms"]
+                                                 / max(result["sqlite_vector_exact"]["p50_ms"], 1e-6), 3)
+        sqlite.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        result["sqlite_mb_per_100k_chunks"] = round((tmp / "index.db").stat().st_size / 1e6 * 1e5 / len(vecs), 1)
+        result["ann_file_mb"] = round((tmp / "vectors.usearch").stat().st_size / 1e6, 1)
+        sqlite.conn.close()
+        del vecs
+        np.save(tmp / "queries.npy", np.stack(vec_queries))
+        (tmp / "queries.json").write_text(json.dumps({"texts": q_texts, "ann_min": ANN_MIN_VECTORS}))
+        child = subprocess.run([sys.executable, __file__, "--search-child", str(tmp)], capture_output=True,
+                               text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
+        if child.returncode != 0:
+            raise RuntimeError(f"search child failed: {child.stderr[-2000:]}")
+        result.update(json.loads(child.stdout.strip().splitlines()[-1]))
+    finally:
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
+    return result
 
 
 def store_scale(args) -> dict:

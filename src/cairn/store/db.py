@@ -283,6 +283,26 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE memories ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
         """,
     ),
+    (
+        10,
+        """
+        -- The approximate vector index (store/ann.py, issue 37): every write of a vector logs
+        -- its chunk id in the same transaction; the HNSW file beside the index replays the log
+        -- after the last entry it holds. index_uuid tells one index database from another (a
+        -- rebuilt index starts its log again).
+        CREATE TABLE IF NOT EXISTS vector_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            chunk_id INTEGER NOT NULL
+        );
+        CREATE TRIGGER IF NOT EXISTS vectors_logged_insert AFTER INSERT ON vectors
+            BEGIN INSERT INTO vector_log(chunk_id) VALUES (new.chunk_id); END;
+        CREATE TRIGGER IF NOT EXISTS vectors_logged_update AFTER UPDATE ON vectors
+            BEGIN INSERT INTO vector_log(chunk_id) VALUES (new.chunk_id); END;
+        CREATE TRIGGER IF NOT EXISTS vectors_logged_delete AFTER DELETE ON vectors
+            BEGIN INSERT INTO vector_log(chunk_id) VALUES (old.chunk_id); END;
+        INSERT OR IGNORE INTO meta(key, value) VALUES ('index_uuid', lower(hex(randomblob(16))));
+        """,
+    ),
 ]
 
 
@@ -360,9 +380,19 @@ def migrate(conn: sqlite3.Connection) -> None:
 
 def _split_sql(sql: str) -> list[str]:
     """Split a migration script into statements (comments start with `--`; no string
-    literal in a migration may contain `--` or `;`)."""
+    literal in a migration may contain `--` or `;`). A trigger's body (BEGIN ... END) stays
+    one statement: pieces are joined until sqlite3.complete_statement says it is whole."""
     text = re.sub(r"--[^\n]*", "", sql)
-    return [part.strip() for part in text.split(";") if part.strip()]
+    out, buf = [], ""
+    for part in text.split(";"):
+        buf += part + ";"
+        if sqlite3.complete_statement(buf):
+            if buf.strip(" \n\t;"):
+                out.append(buf.strip().rstrip(";").strip())
+            buf = ""
+    if buf.strip(" \n\t;"):
+        out.append(buf.strip().rstrip(";").strip())
+    return out
 
 
 def set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:

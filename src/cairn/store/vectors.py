@@ -1,11 +1,13 @@
-"""Vector storage and exact cosine search.
+"""Vector storage and cosine search: exact below ANN_MIN_VECTORS, approximate above.
 
 Vectors live in the index database (`vectors` table, float32 blobs, L2-normalised), so they
-are written in the same transaction as their chunks. Search runs over a dense float32
-matrix in memory: an exact dot product (cosine, since rows are normalised) is ~7 ms at 100k
-x 384 on 2 cores (measured on the development machine). To keep a cold start fast the matrix is cached beside the
-index as `vectors.npy` + `vector_ids.npy`, tagged with the index's vector generation and
-memory-mapped when it is current.
+are written in the same transaction as their chunks. Below ANN_MIN_VECTORS, search runs over a
+dense float32 matrix in memory: an exact dot product (cosine, since rows are normalised) is
+~7 ms at 100k x 384 on 2 cores (measured on the development machine). To keep a cold start
+fast the matrix is cached beside the index as `vectors.npy` + `vector_ids.npy`, tagged with
+the index's vector generation and memory-mapped when it is current. From ANN_MIN_VECTORS on,
+an HNSW graph of int8 vectors (store/ann.py, usearch) answers instead, memory-mapped from
+`vectors.usearch` beside the index, so a cold process never loads the whole matrix.
 """
 
 from __future__ import annotations
@@ -54,25 +56,68 @@ def clear_vector_cache(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM vector_cache")
 
 
+# From this many vectors on, search uses the HNSW graph (store/ann.py); below, the exact
+# matrix product is fast enough and needs no upkeep (bench/scale.py --backend sqlite prints
+# both at each size).
+ANN_MIN_VECTORS = 50_000
+ANN_FILE = "vectors.usearch"
+
+
 class VectorIndex:
-    """Exact cosine search over all stored vectors of one index file.
+    """Cosine search over all stored vectors of one index file: exact below `ann_min`
+    vectors (default ANN_MIN_VECTORS), the HNSW graph of store/ann.py from there on (only
+    with a `cache_dir` to keep it in).
 
     `search(query_vec, k, allowed=None)` -> list of (chunk_id, cosine) best first.
     `allowed` (optional set of chunk ids) restricts the candidates (filters).
     """
 
-    def __init__(self, conn: sqlite3.Connection, cache_dir: Path | None):
+    def __init__(self, conn: sqlite3.Connection, cache_dir: Path | None, ann_min: int | None = None):
         import numpy as np
         self.conn = conn
         self.cache_dir = cache_dir
+        self.ann_min = ANN_MIN_VECTORS if ann_min is None else ann_min
         self._gen = -1
         self._ids = np.zeros(0, dtype=np.int64)
         self._mat = np.zeros((0, 0), dtype=np.float32)
+        self._ann = None  # store.ann.AnnIndex when in use
+
+    @property
+    def approximate(self) -> bool:
+        """True when searches go through the HNSW graph (after the last refresh)."""
+        return self._ann is not None
+
+    def _use_ann(self) -> bool:
+        import numpy as np
+        count = self.conn.execute("SELECT count(*) FROM (SELECT 1 FROM vectors LIMIT ?)",
+                                  (max(self.ann_min, 1),)).fetchone()[0]
+        if not self.cache_dir or count < self.ann_min or not count:
+            self._ann = None
+            if self.cache_dir and not (Path(self.cache_dir) / ANN_FILE).exists():
+                from cairn.store.ann import LOG_KEEP, last_logged, trim_log
+                last = last_logged(self.conn)
+                first = self.conn.execute("SELECT min(seq) FROM vector_log").fetchone()[0]
+                if first is not None and last - first > LOG_KEEP:  # no graph to replay it into
+                    trim_log(self.conn, last)
+            return False
+        from cairn.store.ann import AnnIndex
+        dim = int(self.conn.execute("SELECT length(vec) FROM vectors LIMIT 1").fetchone()[0]) // 4
+        if self._ann is None or self._ann.dim != dim:
+            self._ann = AnnIndex(self.conn, Path(self.cache_dir) / ANN_FILE, dim)
+        self._ann.sync()
+        self._ids = np.zeros(0, dtype=np.int64)  # the exact matrix is not kept in memory
+        self._mat = np.zeros((0, 0), dtype=np.float32)
+        return True
 
     def _load(self) -> None:
         import numpy as np
         gen = vector_generation(self.conn)
         if gen == self._gen:
+            if self._ann is not None:
+                self._ann.sync()  # the log tells every change (a cascade delete bumps no generation)
+            return
+        if self._use_ann():
+            self._gen = gen
             return
         if self.cache_dir and self._load_cache(gen):
             self._gen = gen
@@ -125,7 +170,7 @@ class VectorIndex:
 
     def __len__(self) -> int:
         self._load()
-        return len(self._ids)
+        return len(self._ann) if self._ann is not None else len(self._ids)
 
     def refresh(self) -> None:
         """Reload the matrix if the index's vectors changed since it was loaded."""
@@ -139,6 +184,8 @@ class VectorIndex:
         import numpy as np
         if refresh:
             self._load()
+        if self._ann is not None:
+            return self._ann.search(query_vec, k, allowed)
         if len(self._ids) == 0 or k <= 0:
             return []
         return top_k(self._ids, self._mat @ np.asarray(query_vec, dtype=np.float32), k, allowed)

@@ -1,0 +1,227 @@
+"""Approximate nearest-neighbour search over the stored vectors: an HNSW graph (usearch,
+int8 vectors, cosine) kept beside the index and memory-mapped by searching processes.
+
+The `vectors` table stays the source of truth. Every insert, replace or delete of a vector
+adds its chunk id to `vector_log` (SQLite triggers, store/db.py migration 10), inside the
+same transaction as the vector itself. The HNSW file records the last log entry it holds
+(`applied`) and the index database it belongs to (`index_uuid` in `meta`); bringing it up to
+date replays the log after `applied` (for each chunk id: remove it, then add its current
+vector if it still has one: replaying twice is harmless). The file and its record are
+written to temporary names and renamed, the graph first, so a crash at any point leaves
+either the old pair or a graph that is ahead of its record, and the next process replays the
+log from the record again: no chunk is ever in one and not the other once `sync` returns.
+A file of another database, a record ahead of the log, or a missing file means a full
+rebuild from the `vectors` table (in batches of BUILD_BATCH rows).
+
+Parameters (HNSW, Malkov & Yashunin 2018): CONNECTIVITY 16 links a node, EXPANSION_ADD 128
+while building, EXPANSION_SEARCH 96 while searching (recall@10 against exact search:
+bench/scale.py --backend sqlite). The graph's int8 distances only choose candidates: the
+best k x RERANK are scored again with their float32 vectors from the table, so the scores
+returned are exact cosines and near-ties keep exact search's order.
+
+    ann = AnnIndex(conn, home / "vectors.usearch", dim=384)
+    ann.sync()
+    ann.search(query_vec, 10)        # [(chunk_id, cosine)], best first
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+CONNECTIVITY = 16
+EXPANSION_ADD = 128
+EXPANSION_SEARCH = 96
+BUILD_BATCH = 20_000
+OVERSAMPLE = 10  # with a filter: ask the graph for k x OVERSAMPLE (at least 100), keep allowed ids
+RERANK = 4  # the graph's k x RERANK best (at least 40) are scored again with their float32 vectors
+EXACT_FILTER_MAX = 50_000
+LOG_KEEP = 20_000  # while search is exact (no graph yet), the log is trimmed once it is this long  # a filter this small falls back to exact search over its vectors
+
+
+def index_uuid(conn: sqlite3.Connection) -> str:
+    """The random id of this index database (`meta.index_uuid`, set by migration 10)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'index_uuid'").fetchone()
+    return row[0] if row else ""
+
+
+def last_logged(conn: sqlite3.Connection) -> int:
+    """The highest `vector_log` sequence number ever given (0 when none): kept by SQLite's
+    AUTOINCREMENT in `sqlite_sequence`, so a trimmed, empty log still knows it."""
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'vector_log'").fetchone()
+    return int(row[0] if row and row[0] is not None else 0)
+
+
+def trim_log(conn: sqlite3.Connection, upto: int) -> None:
+    """Drop log entries up to `upto` (they are in the HNSW file). A busy index leaves them for
+    the next time: they are only replayed again (harmless)."""
+    try:
+        conn.execute("DELETE FROM vector_log WHERE seq <= ?", (upto,))
+    except sqlite3.OperationalError:
+        pass
+
+
+class AnnIndex:
+    """The HNSW graph of one index database's vectors, stored at `path` (+ `.json` record).
+
+    `sync()` brings it up to date with the `vectors` table (see the module docstring);
+    `search(query_vec, k, allowed)` returns up to k (chunk_id, cosine) best first. A process
+    that only searches keeps the graph memory-mapped (`view`); the first change loads it
+    into memory to apply the log, then saves and maps it again.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, dim: int):
+        self.conn, self.path, self.dim = conn, Path(path), dim
+        self.record_path = self.path.with_name(self.path.name + ".json")
+        self._index = None
+        self._applied = -1
+        self._reader: sqlite3.Connection | None = None  # for filtered exact search (any thread)
+        import threading
+        self._reader_lock = threading.Lock()
+
+    # -- state ---------------------------------------------------------------------------
+    def _new(self):
+        from usearch.index import Index
+        return Index(ndim=self.dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
+                     expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
+
+    def _record(self) -> dict:
+        try:
+            return json.loads(self.record_path.read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def __len__(self) -> int:
+        return 0 if self._index is None else len(self._index)
+
+    def keys(self) -> set[int]:
+        """The chunk ids in the graph (after the last sync)."""
+        import numpy as np
+        return set() if self._index is None else {int(k) for k in np.asarray(self._index.keys)}
+
+    def sync(self) -> int:
+        """Bring the graph up to date with the vectors table; returns how many chunk ids were
+        applied (a full rebuild counts every vector). Called before each search (cheap when
+        nothing changed: one query of the log's maximum)."""
+        last = last_logged(self.conn)
+        if self._index is not None and last == self._applied:
+            return 0
+        rec, uuid = self._record(), index_uuid(self.conn)
+        usable = (self.path.is_file() and rec.get("uuid") == uuid and rec.get("dim") == self.dim
+                  and 0 <= int(rec.get("applied", -1)) <= last)
+        if not usable:
+            return self._rebuild(last, uuid)
+        applied = int(rec["applied"])
+        if applied == last:
+            if self._index is None or self._applied != applied:
+                self._map()
+                self._applied = applied
+            return 0
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT DISTINCT chunk_id FROM vector_log WHERE seq > ? AND seq <= ?", (applied, last))]
+        from usearch.index import Index
+        index = Index.restore(str(self.path), view=False)
+        if index is None:
+            return self._rebuild(last, uuid)
+        index.change_expansion_search(EXPANSION_SEARCH) if hasattr(index, "change_expansion_search") else None
+        self._apply(index, ids)
+        self._save(index, last, uuid)
+        return len(ids)
+
+    def _apply(self, index, ids: list[int]) -> None:
+        import numpy as np
+        for lo in range(0, len(ids), 1000):
+            part = ids[lo:lo + 1000]
+            present = [i for i in part if i in index]
+            if present:
+                index.remove(np.asarray(present, dtype=np.uint64))
+            rows = self.conn.execute(
+                f"SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ({','.join('?' * len(part))})", part).fetchall()
+            rows = [r for r in rows if len(r[1]) == self.dim * 4]
+            if rows:
+                keys = np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows))
+                vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
+                index.add(keys, vecs, threads=1)
+
+    def _rebuild(self, last: int, uuid: str) -> int:
+        import numpy as np
+        index, n, after = self._new(), 0, -1
+        while True:
+            rows = self.conn.execute("SELECT chunk_id, vec FROM vectors WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?",
+                                     (after, BUILD_BATCH)).fetchall()
+            if not rows:
+                break
+            after = rows[-1][0]
+            rows = [r for r in rows if len(r[1]) == self.dim * 4]
+            if rows:
+                keys = np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows))
+                vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
+                index.add(keys, vecs)
+                n += len(rows)
+        self._save(index, last, uuid)
+        return n
+
+    def _save(self, index, applied: int, uuid: str) -> None:
+        """Write graph then record, each to a temporary name renamed into place, then map it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        index.save(str(tmp))
+        os.replace(tmp, self.path)
+        rec_tmp = self.record_path.with_name(self.record_path.name + ".tmp")
+        rec_tmp.write_text(json.dumps({"uuid": uuid, "applied": applied, "dim": self.dim, "size": len(index)}))
+        os.replace(rec_tmp, self.record_path)
+        self._index, self._applied = None, applied
+        self._map()
+        trim_log(self.conn, applied)
+
+    def _map(self) -> None:
+        from usearch.index import Index
+        index = Index.restore(str(self.path), view=True)
+        if index is None:
+            raise OSError(f"{self.path}: not a vector index file")
+        if hasattr(index, "expansion_search"):
+            try:
+                index.expansion_search = EXPANSION_SEARCH
+            except (AttributeError, TypeError):
+                pass
+        self._index = index
+
+    # -- search --------------------------------------------------------------------------
+    def search(self, query_vec, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
+        """Up to k (chunk_id, cosine) best first; with `allowed`, only those chunk ids (a small
+        set is searched exactly: EXACT_FILTER_MAX)."""
+        import numpy as np
+        if self._index is None or len(self._index) == 0 or k <= 0:
+            return []
+        q = np.asarray(query_vec, dtype=np.float32)
+        if allowed is not None and len(allowed) <= EXACT_FILTER_MAX:
+            return self._exact(q, k, allowed)
+        count = max(k * RERANK, 40) if allowed is None else max(k * OVERSAMPLE, 100)
+        m = self._index.search(q, min(count, len(self._index)), threads=1)
+        keys = [int(key) for key in m.keys if allowed is None or int(key) in allowed]
+        return self._exact(q, k, set(keys[:max(k * RERANK, 40)]))  # int8 scores re-made exactly
+
+    def _exact(self, q, k: int, allowed: set[int]) -> list[tuple[int, float]]:
+        """The k best of `allowed` by exact cosine over their stored float32 vectors."""
+        import numpy as np
+        ids = sorted(allowed)
+        keys, blocks = [], []
+        with self._reader_lock:  # search may run beside a thread using self.conn (hybrid search)
+            if self._reader is None:
+                db_file = next(r[2] for r in self.conn.execute("PRAGMA database_list") if r[1] == "main")
+                self._reader = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, check_same_thread=False)
+            for lo in range(0, len(ids), 900):
+                part = ids[lo:lo + 900]
+                for cid, vec in self._reader.execute(
+                        f"SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ({','.join('?' * len(part))})", part):
+                    if len(vec) == self.dim * 4:
+                        keys.append(cid)
+                        blocks.append(vec)
+        if not keys:
+            return []
+        mat = np.frombuffer(b"".join(blocks), dtype="<f4").reshape(len(keys), self.dim)
+        scores = mat @ q
+        best = np.argsort(-scores, kind="stable")[:k]
+        return [(int(keys[i]), float(scores[i])) for i in best]

@@ -1,0 +1,196 @@
+"""The approximate vector index of the embedded store (store/ann.py, issue 37): the graph and
+exact search agree on a small home; deleted chunks leave it and re-added ones come back with
+recall kept; a process killed at each step of bringing the graph up to date leaves the
+graph and the vectors table consistent once the next process has started."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cairn.model import Chunk
+from cairn.store import db
+from cairn.store import notes as N
+from cairn.store import vectors as V
+from cairn.store.ann import AnnIndex, last_logged
+from cairn.store.notes import NoteRow
+
+DIM, PER_NOTE = 64, 10
+
+
+def _unit(m):
+    return (m / np.linalg.norm(m, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def _vectors(n: int, seed: int = 3) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    centres = _unit(rng.standard_normal((60, DIM)))
+    return _unit(centres[rng.integers(0, 60, n)] + 0.35 * rng.standard_normal((n, DIM)) / np.sqrt(DIM))
+
+
+def _note(i: int) -> NoteRow:
+    return NoteRow(id=f"n{i}", path=f"n{i}.md", title=f"note {i}", type="markdown", source=None, source_hash=None,
+                   file_hash=f"f{i}", body_hash=f"b{i}", mtime_ns=0, size=0, created=None, updated=None,
+                   event_time=None, tags=[], aliases=[], meta={}, warnings=[], encoding=None)
+
+
+def _write(conn, vecs: np.ndarray, notes: range) -> None:
+    conn.execute("BEGIN")
+    for i in notes:
+        N.upsert_note(conn, _note(i))
+        ids = N.insert_chunks(conn, f"n{i}", f"note {i}", [],
+                              [Chunk(ord=j, text=f"t{i}-{j}", start=0, end=1) for j in range(PER_NOTE)])
+        V.put_vectors(conn, ids, [f"h{i}-{j}" for j in range(PER_NOTE)], vecs[i * PER_NOTE:(i + 1) * PER_NOTE], "m")
+    conn.execute("COMMIT")
+
+
+def _delete(conn, notes: range) -> None:
+    conn.execute("BEGIN")
+    for i in notes:
+        conn.execute("DELETE FROM notes WHERE id = ?", (f"n{i}",))
+    conn.execute("COMMIT")
+
+
+def _overlap(a, b) -> float:
+    return len({i for i, _ in a} & {i for i, _ in b}) / max(1, len(b))
+
+
+def _queries(vecs, n=25, seed=5):
+    rng = np.random.default_rng(seed)
+    return _unit(vecs[rng.integers(0, len(vecs), n)] + 0.2 * rng.standard_normal((n, DIM)) / np.sqrt(DIM))
+
+
+@pytest.fixture()
+def home(tmp_path):
+    conn = db.connect(tmp_path / "index.db")
+    yield tmp_path, conn
+    conn.close()
+
+
+def test_graph_and_exact_search_give_the_same_top_10_on_a_small_home(home):
+    folder, conn = home
+    vecs = _vectors(2000)
+    _write(conn, vecs, range(200))
+    exact = V.VectorIndex(conn, None)
+    graph = V.VectorIndex(conn, folder, ann_min=0)
+    assert len(graph) == 2000 and graph.approximate and not exact.approximate
+    qs = _queries(vecs)
+    overlaps = [_overlap(graph.search(q, 10), exact.search(q, 10)) for q in qs]
+    assert np.mean(overlaps) >= 0.98 and sum(o == 1.0 for o in overlaps) >= 22, overlaps
+    top = graph.search(qs[0], 10)
+    assert abs(top[0][1] - exact.search(qs[0], 10)[0][1]) < 0.02  # cosine, within int8 rounding
+    # a filter: only the allowed chunks, exactly
+    allowed = {cid for cid, _ in exact.search(qs[1], 50)[25:]}
+    got = graph.search(qs[1], 10, allowed)
+    assert {c for c, _ in got} <= allowed and _overlap(got, exact.search(qs[1], 10, allowed)) == 1.0
+    # below the threshold the exact path answers (no graph in memory)
+    assert not V.VectorIndex(conn, folder, ann_min=5000).refresh() and not V.VectorIndex(conn, folder, ann_min=5000).approximate
+
+
+def test_deleted_chunks_leave_and_re_added_ones_come_back(home):
+    folder, conn = home
+    vecs = _vectors(3000, seed=4)
+    _write(conn, vecs, range(300))
+    graph = V.VectorIndex(conn, folder, ann_min=0)
+    graph.refresh()
+    gone = set(N_ids(conn, range(100, 200)))
+    _delete(conn, range(100, 200))
+    graph.refresh()
+    assert len(graph) == 2000
+    assert not gone & graph._ann.keys()
+    qs = _queries(vecs)
+    assert all(not ({c for c, _ in graph.search(q, 10)} & gone) for q in qs)
+    _write(conn, vecs, range(100, 200))  # re-added: new chunk ids, same vectors
+    graph.refresh()
+    exact = V.VectorIndex(conn, None)
+    assert len(graph) == 3000 and graph._ann.keys() == set(N_all_ids(conn))
+    assert np.mean([_overlap(graph.search(q, 10), exact.search(q, 10)) for q in qs]) >= 0.95
+    assert last_logged(conn) > 0 and conn.execute("SELECT count(*) FROM vector_log").fetchone()[0] == 0  # trimmed
+
+
+def N_ids(conn, notes) -> list[int]:
+    return [r[0] for r in conn.execute(
+        f"SELECT id FROM chunks WHERE note_id IN ({','.join('?' * len(notes))})", [f"n{i}" for i in notes])]
+
+
+def N_all_ids(conn) -> list[int]:
+    return [r[0] for r in conn.execute("SELECT chunk_id FROM vectors")]
+
+
+CHILD = textwrap.dedent("""
+    import os, sys
+    import numpy as np
+    sys.path.insert(0, {tests!r})
+    from test_ann import _vectors, _write, _delete
+    from cairn.store import db, vectors as V
+    from pathlib import Path
+    folder, point = Path(sys.argv[1]), int(sys.argv[2])
+    conn = db.connect(folder / "index.db")
+    real_replace, calls = os.replace, [0]
+    def dying_replace(a, b):
+        calls[0] += 1
+        if calls[0] == point:
+            os._exit(9)  # killed between the graph's steps: before this rename
+        real_replace(a, b)
+    vecs = _vectors(1900, seed=8)
+    _delete(conn, range(0, 40))
+    _write(conn, vecs, range(150, 190))
+    os.replace = dying_replace
+    if point == 3:
+        import cairn.store.ann as ann
+        ann.trim_log = lambda conn, upto: os._exit(9)
+    V.VectorIndex(conn, folder, ann_min=0).refresh()
+    os._exit(0)
+""")
+
+
+@pytest.mark.parametrize("point", [1, 2, 3])
+def test_a_kill_at_each_step_leaves_graph_and_table_consistent(tmp_path, point):
+    conn = db.connect(tmp_path / "index.db")
+    vecs = _vectors(1900, seed=8)
+    _write(conn, vecs, range(150))
+    V.VectorIndex(conn, tmp_path, ann_min=0).refresh()  # a graph of the first 1,500
+    conn.close()
+    script = CHILD.format(tests=str(Path(__file__).parent))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    # point 1: killed before the new graph replaces the old; 2: after it, before its record;
+    # 3: both in place (the log not yet trimmed)
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path), str(point)], env=env, timeout=300)
+    assert r.returncode == 9
+    conn = db.connect(tmp_path / "index.db")
+    try:
+        after = V.VectorIndex(conn, tmp_path, ann_min=0)  # the next process starts
+        after.refresh()
+        assert after._ann.keys() == set(N_all_ids(conn))
+        assert len(after) == 1500
+        q = _queries(vecs, 5)
+        exact = V.VectorIndex(conn, None)
+        assert np.mean([_overlap(after.search(x, 10), exact.search(x, 10)) for x in q]) >= 0.9
+    finally:
+        conn.close()
+
+
+def test_a_graph_of_another_index_is_rebuilt(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder, seed in ((a, 1), (b, 2)):
+        folder.mkdir()
+        conn = db.connect(folder / "index.db")
+        _write(conn, _vectors(500, seed=seed), range(50))
+        V.VectorIndex(conn, folder, ann_min=0).refresh()
+        conn.close()
+    (a / "vectors.usearch").write_bytes((b / "vectors.usearch").read_bytes())  # a copied-over graph
+    (a / "vectors.usearch.json").write_bytes((b / "vectors.usearch.json").read_bytes())
+    conn = db.connect(a / "index.db")
+    try:
+        idx = AnnIndex(conn, a / "vectors.usearch", DIM)
+        assert idx.sync() == 500  # not its index: rebuilt from the vectors table
+        q = _vectors(500, seed=1)[7]
+        assert idx.search(q, 1)[0][1] > 0.99
+    finally:
+        conn.close()
