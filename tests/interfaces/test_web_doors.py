@@ -44,6 +44,9 @@ def site(tmp_path_factory, real_embedder, llm):
     write(tmp / "in" / "shed.md", "# Shed plan\n\nThe shed needs paint before winter.\n")
     with Cairn(home, embedder=real_embedder) as cairn:
         cairn.ingest([tmp / "in"])
+        cairn.remember("I promised to call Ana on Friday")  # and a reworded duplicate, extracted:
+        cairn.extract_transcript([("s-20260101-000000-abcdef#2", "I told Ana I would phone her on Friday.",
+                                   "2026-01-01T10:00:00+00:00")], llm="none")
     key = KeyStore(home).create("phone", "write")[1]
     outside = outside_address()
     app = serve_app(home, real_embedder, bind_host=outside)
@@ -180,3 +183,19 @@ def test_from_another_machine_the_chat_api_takes_the_pages_cookie_only_from_the_
     with httpx.Client(base_url=site["far"], cookies={"cairn_key": "cairn_0000_wrong"}, timeout=60) as c:
         r = c.post("/chat", json={"message": "hi"}, headers={"Sec-Fetch-Site": "same-origin"})
         assert r.status_code == 403 and "scope" in r.text
+
+
+def test_review_inbox_merges_two_duplicate_memories(site, page):
+    page.goto(site["base"] + "/memories/review")
+    item = page.locator(".review-item", has_text="Ana")
+    pair = item.locator(".review-pair")
+    assert "I promised to call Ana on Friday" in pair.inner_text()  # side by side, with sources
+    assert "s-20260101-000000-abcdef#2" in pair.inner_text()
+    shoot(page, "review")
+    item.get_by_role("button", name="Merge into the older one").click()
+    page.locator(".msg-ok", has_text="Merged").wait_for()
+    assert page.locator(".review-item").count() == 0
+    mems = httpx.get(site["base"] + "/api/memories").json()
+    texts = [m["text"] for m in (mems["memories"] if isinstance(mems, dict) else mems)]
+    assert [t for t in texts if "Ana" in t] == [t for t in texts if t.startswith("I promised to call Ana on Friday")]
+    assert len([t for t in texts if "Ana" in t]) == 1
