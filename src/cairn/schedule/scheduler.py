@@ -7,7 +7,7 @@ Policy (docs/reminders.md):
   are coalesced into one delivery; a run missed by more is recorded as "missed" and skipped.
   A one-off reminder is always delivered, late if need be, and says how late.
 - Delivery goes to every registered channel (notify.py); a run succeeds when at least one
-  channel delivered. A failed run is retried after retry_base_s * 2^(n-1) seconds (at most
+  channel that reaches a person took it (a log line alone is not a delivery). A failed run is retried after retry_base_s * 2^(n-1) seconds (at most
   retry_max_s); after max_attempts it becomes a dead letter that can be replayed, edited or
   discarded. Every run is recorded (start, duration, outcome, output).
 - A run is claimed before it is delivered (state "firing"), so two processes never deliver
@@ -269,7 +269,9 @@ class Scheduler:
         return {"reminder_id": row.id, "due": row.next_due, "outcome": "failed", "error": error}
 
     def _deliver(self, message: Message) -> tuple[int, list[str]]:
-        """Send `message` on every channel, recording each delivery; (delivered count, errors)."""
+        """Send `message` on every channel, recording each delivery; (count of channels that
+        reach a person and took it, errors). A record-only channel (notify.py:
+        reaches_person False) never makes a run delivered."""
         ok, errors = 0, []
         for ch in self.notifiers:
             did = S.add_delivery(self.conn, message.reminder_id, ch.name, message.text,
@@ -284,9 +286,13 @@ class Scheduler:
                 errors.append(f"{ch.name}: {type(exc).__name__}: {exc}")
                 S.update_delivery(self.conn, did, state="failed", attempts=1, error=str(exc))
                 continue
-            ok += 1
+            ok += 1 if getattr(ch, "reaches_person", True) else 0
             S.update_delivery(self.conn, did, state="delivered", attempts=1,
                               sent_at=_utc(datetime.now(timezone.utc)))
+        if not ok and not errors:
+            kept = ", ".join(ch.name for ch in self.notifiers) or "none"
+            errors.append(f"no channel reaches a person (only a record was kept: {kept}); "
+                          "install notify-send, or configure Telegram ([telegram] or `cairn telegram`)")
         return ok, errors
 
 
