@@ -44,6 +44,12 @@ def site(tmp_path_factory, real_embedder, llm):
     write(tmp / "in" / "shed.md", "# Shed plan\n\nThe shed needs paint before winter.\n")
     with Cairn(home, embedder=real_embedder) as cairn:
         cairn.ingest([tmp / "in"])
+        from PIL import Image  # a note in the vault with an image beside it, as an Obsidian vault has
+        (cairn.settings.vault / "assets").mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (64, 40), (47, 107, 85)).save(cairn.settings.vault / "assets" / "heron.png")
+        write(cairn.settings.vault / "walks" / "heron.md", "# Heron photo\n\nThe heron by the Mill pond.\n\n"
+              "![the heron](/assets/heron.png)\n\n```\ncode stays a block\n```\n")
+        cairn.sync()
         cairn.remember("I promised to call Ana on Friday")  # and a reworded duplicate, extracted:
         cairn.extract_transcript([("s-20260101-000000-abcdef#2", "I told Ana I would phone her on Friday.",
                                    "2026-01-01T10:00:00+00:00")], llm="none")
@@ -199,3 +205,16 @@ def test_review_inbox_merges_two_duplicate_memories(site, page):
     texts = [m["text"] for m in (mems["memories"] if isinstance(mems, dict) else mems)]
     assert [t for t in texts if "Ana" in t] == [t for t in texts if t.startswith("I promised to call Ana on Friday")]
     assert len([t for t in texts if "Ana" in t]) == 1
+
+
+def test_a_notes_image_loads_from_the_vault(site, page):
+    page.goto(site["base"] + "/notes/open?ref=Heron%20photo")
+    img = page.locator(".prose img[alt='the heron']")
+    img.wait_for()
+    page.wait_for_function("document.querySelector(\".prose img[alt='the heron']\").complete")
+    assert page.evaluate("document.querySelector(\".prose img[alt='the heron']\").naturalWidth") == 64
+    assert page.locator(".prose pre code").inner_text().strip() == "code stays a block"
+    assert "Mill pond" in page.locator("#related").inner_text()
+    shoot(page, "note-image")
+    outside = httpx.get(site["base"] + "/notes/asset", params={"ref": "Heron photo", "src": "../../config.toml"})
+    assert outside.status_code == 404
