@@ -40,6 +40,12 @@ class Message:
     due: str | None = None
 
 
+class Handled(str):
+    """What a job returns when it sent its own message(s) through the proactive gates
+    (proactive.send_proactive): the text is the run's record ("digest sent", "suppressed:
+    quiet hours ..."), not something to deliver again."""
+
+
 class Notifier(Protocol):
     name: str
 

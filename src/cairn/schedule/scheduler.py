@@ -23,7 +23,7 @@ from typing import Callable
 from cairn.errors import Conflict, InvalidInput, NotFound
 from cairn.people import same_person
 from cairn.schedule import when as W
-from cairn.schedule.notify import DeliveryFailed, Message
+from cairn.schedule.notify import DeliveryFailed, Handled, Message
 from cairn.store import schedule as S
 from cairn.store.notes import transaction
 
@@ -241,11 +241,14 @@ class Scheduler:
             S.update(self.conn, row.id, state="scheduled", next_due=self._next_after(row, now))
             return {"reminder_id": row.id, "due": row.next_due, "outcome": "missed"}
         try:
-            text = self.jobs[row.job](self, row) if row.job else row.text
-            if not recurring and late > 60:
-                text += f" (late by {late / 60:.0f} min: Cairn was not running)"
-            delivered, errors = self._deliver(Message(text=text, kind=row.kind, reminder_id=row.id,
-                                                      due=row.next_due))
+            text = self._run_job(row, now) if row.job else row.text
+            if isinstance(text, Handled):  # the job sent through the proactive gates itself
+                delivered, errors = 1, []
+            else:
+                if not recurring and late > 60:
+                    text += f" (late by {late / 60:.0f} min: Cairn was not running)"
+                delivered, errors = self._deliver(Message(text=text, kind=row.kind, reminder_id=row.id,
+                                                          due=row.next_due))
         except Exception as exc:  # a job that raises is a failed run, never a crashed daemon
             delivered, errors, text = 0, [f"{type(exc).__name__}: {exc}"], row.text
         ms = (time.perf_counter() - t0) * 1000
@@ -267,6 +270,15 @@ class Scheduler:
         S.update(self.conn, row.id, state="failed", attempts=attempts, last_error=error,
                  next_due=_utc(now + timedelta(seconds=wait)))
         return {"reminder_id": row.id, "due": row.next_due, "outcome": "failed", "error": error}
+
+    def _run_job(self, row: S.ReminderRow, now: datetime):
+        """Run job `row.job`: its text to deliver, or a notify.Handled record when it sent
+        through the proactive gates itself. A job that takes `now` gets the run's time."""
+        import inspect
+        fn = self.jobs[row.job]
+        if "now" in inspect.signature(fn).parameters:
+            return fn(self, row, now=now)
+        return fn(self, row)
 
     def _deliver(self, message: Message) -> tuple[int, list[str]]:
         """Send `message` on every channel, recording each delivery; (count of channels that
