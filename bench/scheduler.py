@@ -2,7 +2,7 @@
 
 1. Timeliness under load, with a restart in the middle: N reminders (default 10,000) are due
    over a simulated day compressed into --seconds of real time; a real `cairn daemon`
-   process delivers them to the log channel; half-way through it is stopped (SIGTERM) and a
+   process delivers them (a stand-in notify-send takes each; the log file records them); half-way through it is stopped (SIGTERM) and a
    new one started. Reported: how many were delivered, how many twice, how many lost, and
    the lateness (delivery time - due time) p50 / p95 / max in seconds.
 2. Idle CPU: a daemon with nothing due for --idle seconds; CPU seconds / wall seconds.
