@@ -218,3 +218,32 @@ def test_a_notes_image_loads_from_the_vault(site, page):
     shoot(page, "note-image")
     outside = httpx.get(site["base"] + "/notes/asset", params={"ref": "Heron photo", "src": "../../config.toml"})
     assert outside.status_code == 404
+
+
+def test_a_dead_letter_is_shown_and_replayed_from_the_reminders_page(site, page):
+    from datetime import datetime, timedelta, timezone
+
+    from cairn.config import load_settings
+    from cairn.schedule.notify import DeliveryFailed
+    from cairn.schedule.scheduler import Scheduler
+
+    class Down:
+        name, reaches_person = "down", True
+
+        def send(self, message):
+            raise DeliveryFailed("the phone is off")
+    settings = load_settings(site["home"])
+    with Scheduler(settings, [Down()]) as sch:
+        rid = sch.remind("renew the passport", at="in 1 minute").id
+        later = datetime.now(timezone.utc) + timedelta(minutes=2)
+        for n in range(settings.time.max_attempts):  # every retry fails: a dead letter
+            sch.run_due(now=later + timedelta(hours=n))
+        assert sch.get(rid).state == "dead"
+    page.goto(site["base"] + "/reminders")
+    dead = page.locator(f"#dead li[data-id='{rid}']")
+    assert "the phone is off" in dead.inner_text()
+    dead.get_by_role("button", name="Replay").click()
+    page.locator(".msg-ok", has_text="Queued again.").wait_for()
+    assert page.locator(f"#active li[data-id='{rid}']").count() == 1
+    with Scheduler(settings, []) as sch:
+        assert sch.get(rid).state == "scheduled" and sch.get(rid).attempts == 0
