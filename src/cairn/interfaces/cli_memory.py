@@ -87,7 +87,7 @@ def memories_review(json_out: bool = typer.Option(False, "--json", help="Print t
                     merge: Optional[str] = typer.Option(None, "--merge", help="Merge this duplicate id into --into."),
                     into: Optional[str] = typer.Option(None, "--into", help="The memory --merge folds into.")) -> None:
     """Review what Cairn learned from conversations: list the inbox, or act on one memory."""
-    from cairn.cli import _fail
+    from cairn.interfaces.cli_io import _fail
     from cairn.errors import CairnError
     acts = [(a, i) for a, i in (("confirm", confirm), ("reject", reject), ("edit", edit), ("merge", into)) if i]
     if len(acts) > 1 or (merge and not into) or (into and not merge):
