@@ -125,5 +125,5 @@ def test_cli_memories_review_lists_and_merges(tmp_path, real_embedder):
     merged = cairn("memories", "review", "--merge", item["memory"]["id"], "--into", mine.id, "--json")
     assert merged.returncode == 0, merged.stderr
     assert json.loads(merged.stdout)["action"] == "merge"
-    assert json.loads(cairn("memories", "review", "--json").stdout) == []
-    assert [m["id"] for m in json.loads(cairn("memories", "--json").stdout)] == [mine.id]
+    with Cairn(home, embedder=real_embedder) as a:
+        assert a.memory_review() == [] and [m.id for m in a.memories()] == [mine.id]
