@@ -285,13 +285,20 @@ def test_cli_remind_list_upcoming_and_errors(tmp_path):
     assert json.loads(cairn(home, "reminders", "--all", "--json").stdout)[0]["state"] == "cancelled"
 
 
-def test_cli_daemon_delivers_to_the_log(tmp_path):
+def test_cli_daemon_keeps_a_log_record_but_a_log_line_is_no_delivery(tmp_path):
+    """Without a channel that reaches a person (no notify-send on PATH, no D-Bus, no
+    Telegram) the run is recorded in the log and fails visibly (tests/test_delivery.py has
+    the desktop delivery)."""
     home = tmp_path / "h"
     made = json.loads(cairn(home, "remind", "water the plants", "--at", "in 1 second", "--json").stdout)
     import time
     time.sleep(1.5)
-    r = cairn(home, "daemon", "--once")
+    env = {k: v for k, v in os.environ.items() if k != "DBUS_SESSION_BUS_ADDRESS"}
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "daemon", "--once"],
+                       capture_output=True, text=True, timeout=120,
+                       env={**env, "CAIRN_LOAD_PLUGINS": "", "PATH": str(tmp_path)})
     assert r.returncode == 0, r.stderr
     lines = [json.loads(x) for x in (home / "notifications.jsonl").read_text().splitlines()]
     assert lines[0]["text"] == "water the plants" and lines[0]["reminder_id"] == made["id"]
-    assert json.loads(cairn(home, "reminders", "--json").stdout)[0]["state"] == "delivered"
+    assert "no channel reaches a person" in r.stderr
+    assert json.loads(cairn(home, "reminders", "--json").stdout)[0]["state"] == "failed"

@@ -196,6 +196,27 @@ class MemoryList(Items):
     """`Cairn.memories()` and `Cairn.memory_history()`: memory.model.Memory items."""
 
 
+class NoteContext(Record):
+    """`Cairn.note_context()`: the entities a note mentions ({id, name, count}) and its
+    related notes ({id, title, path, why, score}), best first."""
+
+    entities: list
+    related: list
+
+
+class ReviewItem(Record):
+    """One memory of the review inbox: the memory, its near-duplicates ({"memory", "cosine"})
+    and its sources ({"id", "text": the words it came from, or None})."""
+
+    memory: Any
+    near: list
+    sources: list
+
+
+class ReviewList(Items):
+    """`Cairn.memory_review()`: ReviewItem items, newest first."""
+
+
 class RecallList(Items):
     """`Cairn.recall()`: memory.model.RecalledMemory items, best first."""
 

@@ -23,6 +23,8 @@ from cairn.ops.jobs import ChatImportReport, JobOps
 from cairn.ops.memory import MemoryOps, SessionExtraction, _chat_note_ids, _extraction_llm, _session_messages  # noqa: F401
 from cairn.ops.notes import NotesOps, _LazyEmbedder  # noqa: F401
 from cairn.ops.person import PersonOps
+from cairn.ops.notepage import NotePageOps
+from cairn.ops.review import ReviewOps
 from cairn.ops.search import SearchOps, read_batch_file
 from cairn.ops.store import StoreOps
 from cairn.ops.worker import WorkerOps
@@ -36,7 +38,8 @@ if TYPE_CHECKING:
 __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
-class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonOps, WorkerOps):
+class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePageOps, StoreOps, PersonOps,
+            WorkerOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain

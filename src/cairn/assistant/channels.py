@@ -4,7 +4,8 @@ and person, approvals as buttons.
 `conversation_for(settings, channel)` returns an object with `reply(person, text)` and
 `press(person, data)`, each returning a reply with `.text` (markdown) and `.buttons`
 ([(label, callback data)]) — the `Conversation` the Telegram bot expects. A high-risk call
-comes back with "Approve" / "Deny" buttons carrying "approve:ID" / "deny:ID"; a press after
+comes back with "Approve" / "Deny" buttons carrying "approve:ID" / "deny:ID", on the reply that
+asks only (a later reply carries no buttons of an older pending call); a press after
 `[assistant] approval_timeout_s` counts as denied (the call expired). Text commands:
 /new, /approve ID, /deny ID, /budget.
 """
@@ -57,7 +58,10 @@ class AssistantConversation:
                 return ChannelReply(f"Sorry: {exc}")
         lines = [res.reply]
         buttons: list[tuple[str, str]] = []
-        for p in res.pending_approvals:
+        asked = {c.approval_id for c in res.tool_calls if c.outcome == "pending"}
+        for p in res.pending_approvals:  # only the calls this message asks about: no stale buttons
+            if p["id"] not in asked:
+                continue
             buttons += [(f"Approve {p['name']}", f"approve:{p['id']}"), ("Deny", f"deny:{p['id']}")]
         return ChannelReply("\n".join(lines), buttons[:6])
 

@@ -50,12 +50,19 @@ def remember(text: str = typer.Argument(..., help="The statement to remember."),
     out.print(f"  [dim]reason: {escape(change.reason)}[/dim]")
 
 
-@app.command()
-def memories(kind: Optional[MemoryKind] = typer.Option(None, "--kind"),
+memories_app = typer.Typer(help="List memories; `cairn memories review` reviews what Cairn learned.",
+                           invoke_without_command=True)
+app.add_typer(memories_app, name="memories")
+
+
+@memories_app.callback()
+def memories(ctx: typer.Context, kind: Optional[MemoryKind] = typer.Option(None, "--kind"),
              scope: Optional[str] = typer.Option(None, "--scope"),
              all_: bool = typer.Option(False, "--all", help="Include superseded and forgotten memories, with their history."),
              json_out: bool = typer.Option(False, "--json")) -> None:
     """List memories (active ones; --all adds superseded and forgotten)."""
+    if ctx.invoked_subcommand is not None:
+        return
     with _service() as svc:
         items = svc.memories(kind=_value(kind), scope=scope, include_inactive=all_)
     if json_out:
@@ -69,6 +76,46 @@ def memories(kind: Optional[MemoryKind] = typer.Option(None, "--kind"),
             for event in m.log:
                 out.print(f"    [dim]{escape(str(event.get('at')))} {escape(str(event.get('action')))}: "
                           f"{escape(str(event.get('reason', '')))}[/dim]")
+
+
+@memories_app.command("review")
+def memories_review(json_out: bool = typer.Option(False, "--json", help="Print the inbox as JSON and change nothing."),
+                    confirm: Optional[str] = typer.Option(None, "--confirm", help="Confirm this memory id."),
+                    reject: Optional[str] = typer.Option(None, "--reject", help="Reject (forget) this memory id."),
+                    edit: Optional[str] = typer.Option(None, "--edit", help="Correct this memory id (with --text)."),
+                    text: Optional[str] = typer.Option(None, "--text", help="The corrected text for --edit."),
+                    merge: Optional[str] = typer.Option(None, "--merge", help="Merge this duplicate id into --into."),
+                    into: Optional[str] = typer.Option(None, "--into", help="The memory --merge folds into.")) -> None:
+    """Review what Cairn learned from conversations: list the inbox, or act on one memory."""
+    from cairn.interfaces.cli_io import _fail
+    from cairn.errors import CairnError
+    acts = [(a, i) for a, i in (("confirm", confirm), ("reject", reject), ("edit", edit), ("merge", into)) if i]
+    if len(acts) > 1 or (merge and not into) or (into and not merge):
+        _fail("give one of --confirm ID, --reject ID, --edit ID --text T, --merge ID --into ID", code=2)
+    with _service() as svc:
+        try:
+            if acts:
+                action, mid = acts[0]
+                change = svc.memory_review_act(action, mid, text=text, other=merge)
+                if json_out:
+                    _dump(change.to_json())
+                else:
+                    out.print(f"{action}: {_memory_line(change.memory)}")
+                return
+            items = svc.memory_review()
+        except CairnError as exc:
+            _fail(str(exc), code=exc.exit_code)
+    if json_out:
+        _dump(items.to_json())
+        return
+    if not items:
+        out.print("nothing to review")
+    for it in items:
+        out.print(_memory_line(it.memory))
+        for s in it.sources:
+            out.print(f"    [dim]from {escape(s['id'])}{': ' + escape(s['text'][:160]) if s['text'] else ''}[/dim]")
+        for n in it.near:
+            out.print(f"    [yellow]looks like {n['memory'].id}[/yellow] ({n['cosine']:.2f}): {escape(n['memory'].text)}")
 
 
 @app.command()

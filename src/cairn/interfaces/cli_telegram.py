@@ -31,7 +31,12 @@ def telegram(token: Optional[str] = typer.Option(None, "--token", help="Bot toke
         if not ids:
             _fail("no allowed Telegram user id: give --allow ID[,ID] or set [telegram] allow "
                   "(anyone else is refused)")
-        bot = TelegramBot(s, _token(s, token), ids, base_url if base_url is not None else s.telegram.base_url)
+        # one notifier, built from configuration and flags alike: the flags become this run's
+        # [telegram] settings, which the register_notifiers hook below reads
+        s.telegram.token = _token(s, token)
+        s.telegram.allow = ids
+        s.telegram.base_url = base_url if base_url is not None else s.telegram.base_url
+        bot = TelegramBot(s, s.telegram.token, ids, s.telegram.base_url)
         stop = threading.Event()
         if scheduler:
             from cairn.schedule.daemon import run_loop
@@ -51,6 +56,8 @@ def register_commands(cli):
 
 @hookimpl
 def register_notifiers(register, settings, interactive):
+    """The Telegram channel when `[telegram]` (or `cairn telegram`'s flags, which fill it for
+    that run) has a token and allowed users."""
     token = _token(settings, None)
     if token and settings.telegram.allow:
         from cairn.interfaces.telegram.bot import TelegramNotifier

@@ -190,7 +190,7 @@ def schedule_default(ctx: typer.Context, json_out: bool = typer.Option(False, "-
 
 
 @schedule_app.command("add")
-def schedule_add(job: str = typer.Argument(..., help="digest | export-cleanup | sync"),
+def schedule_add(job: str = typer.Argument(..., help="digest | followups | export-cleanup | sync"),
                  every: str = typer.Option(..., "--every", help="When it repeats, e.g. 'every day at 8', 'every 1 hour'."),
                  tz: Optional[str] = typer.Option(None, "--tz"),
                  json_out: bool = typer.Option(False, "--json")) -> None:

@@ -46,6 +46,14 @@ from cairn.memory.model import Memory
 from cairn.memory.slots import WORD_RE, find_slots, restates
 
 PARAPHRASE_COS = 0.88
+# Facts extracted from a conversation are deduplicated with a looser paraphrase threshold
+# before anything is stored (the person did not choose these words; a reworded restatement
+# must reinforce, not add). Measured with all-MiniLM-L6-v2 (issue 35): rewordings of one fact
+# 0.83-0.95 ("I promised to call Ana on Friday" / "I told Ana I would phone her on Friday"
+# 0.83), different facts about one subject 0.35-0.62 ("My sister Anna lives in Madrid" /
+# "... works at a bank" 0.62); rule 4's other conditions (same subject, sentiment sign and a
+# shared topic word) still apply.
+EXTRACTED_PARAPHRASE_COS = 0.80
 CONTRADICT_COS = 0.45
 SAME_TEXT_COS = 0.6  # rule 1 only looks at memories at least this similar (speed)
 
@@ -143,9 +151,10 @@ class Decision:
 
 
 def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
-           resolve: Callable[[str], str]) -> Decision:
+           resolve: Callable[[str], str], paraphrase_cos: float = PARAPHRASE_COS) -> Decision:
     """Compare a new statement (`text`, entity `names` in it) with active memories and their
-    cosine to it (`cosines`, any order). See the module docstring for the rules."""
+    cosine to it (`cosines`, any order). See the module docstring for the rules;
+    `paraphrase_cos` is rule 4's threshold (EXTRACTED_PARAPHRASE_COS for extracted facts)."""
     if not cosines:
         return Decision("add", None, "no active memory in this scope yet")
     ranked = sorted(cosines, key=lambda mc: -mc[1])
@@ -189,7 +198,7 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
         if new_pol and old_pol and new_pol != old_pol and same_object and not additive:
             return Decision("supersede", mem, f"opposite sentiment about {', '.join(sorted(shared))} "
                                               f"(cosine {cos:.2f}; replaces {mem.id})")
-        if cos >= PARAPHRASE_COS and new_pol == old_pol:
+        if cos >= paraphrase_cos and new_pol == old_pol:
             return Decision("reinforce", mem, f"paraphrase of {mem.id} (cosine {cos:.2f})")
     best = ranked[0]
     return Decision("add", None, f"new information (closest {best[0].id}, cosine {best[1]:.2f}, "

@@ -193,7 +193,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
              event_time: str | None = None, confidence: float | None = None,
              importance: float | None = None, entities: Iterable[str] = (),
              now: datetime | None = None, vault: Path | None = None,
-             impact: int | None = None, tags: Iterable[str] | None = None) -> MemoryChange:
+             impact: int | None = None, tags: Iterable[str] | None = None,
+             paraphrase_cos: float | None = None) -> MemoryChange:
     """Store one statement, reinforcing or superseding what it restates or contradicts.
 
     text: the statement; relative dates in it are resolved against `now` (the time it was
@@ -201,7 +202,9 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     kind: one of KINDS (default: inferred by rules); scope: "global" or a project/agent
     name; source/source_ids: provenance; entities: names an extractor found (added to the
     capitalised names found in the text). impact/tags: the emotional weight (affect.py;
-    default: weighed from `text` by affect.weigh). Returns the MemoryChange with its reason; action
+    default: weighed from `text` by affect.weigh). paraphrase_cos: the reworded-duplicate threshold
+    (default match.PARAPHRASE_COS; extracted facts pass match.EXTRACTED_PARAPHRASE_COS).
+    Returns the MemoryChange with its reason; action
     "none" when the statement restates a memory already recorded from the same source_ids
     (re-importing a chat changes nothing) or was already recorded with the same text and
     time, even if that memory has since been superseded or forgotten (it is not restored).
@@ -246,7 +249,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
             return MemoryChange("none", known, None, f"already recorded as {known.id} ({_state(known)})")
         new_vec = embedder.embed([text])[0]
         cosines = _active_cosines(conn, embedder, scope, new_vec)
-        decision = decide(text, names, cosines, resolve)
+        decision = decide(text, names, cosines, resolve,
+                          **({"paraphrase_cos": paraphrase_cos} if paraphrase_cos is not None else {}))
         if decision.target is not None:  # candidates are light (id, text, entities): load all fields
             decision.target = get_memory(conn, decision.target.id)
         if known is None and decision.action == "supersede" and _said_before(created, decision.target.created):

@@ -187,9 +187,12 @@ class MemoryOps:
         first message's time, with its message ids as provenance; a restated fact reinforces
         and a contradicting one supersedes, as for `cairn remember`. Returns counts per
         action ("add", "reinforce", "supersede", "none"); a fact the store refuses is added to
-        `res.problems` (never dropped silently). The memories go to the scope of `owner`
+        `res.problems` (never dropped silently). A reworded restatement of an active memory
+        reinforces it (match.EXTRACTED_PARAPHRASE_COS): deduplicated before anything is
+        stored. The memories go to the scope of `owner`
         (cairn.people), else of the service's person."""
         from cairn.memory import remember, resolve_event_time
+        from cairn.memory.match import EXTRACTED_PARAPHRASE_COS
         from cairn.memory.temporal import parse_time
         from cairn.people import memory_scope
         scope = memory_scope(owner or self.settings.owner, None) or "global"  # the person's own memories
@@ -205,7 +208,8 @@ class MemoryOps:
                                   source=fact.source_ids[0] if fact.source_ids else "chat",
                                   source_ids=fact.source_ids, entities=fact.entities,
                                   confidence=fact.confidence, now=said, vault=self.settings.vault,
-                                  impact=getattr(fact, "impact", None), tags=getattr(fact, "tags", None))
+                                  impact=getattr(fact, "impact", None), tags=getattr(fact, "tags", None),
+                                  paraphrase_cos=EXTRACTED_PARAPHRASE_COS)
             except ValueError as exc:
                 res.problems.append(f"memory store refused {fact.text!r}: {exc}")
                 continue

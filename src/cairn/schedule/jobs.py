@@ -1,13 +1,19 @@
-"""Built-in scheduled jobs: the daily digest, export cleanup and watched-folder sync.
+"""Built-in scheduled jobs: the daily digest, promise and expectation follow-ups, export
+cleanup and watched-folder sync.
 
-Each job is `function(scheduler, reminder) -> str` (the text delivered for the run); it
-opens the home's service (`scheduler.open_app()`, a new `cairn.service.Cairn`) only while it
-runs.
+Each job is `function(scheduler, reminder[, now]) -> str` (the text delivered for the run)
+or a notify.Handled record when the job sent its message itself. Messages Cairn starts on
+its own (the digest, the follow-ups) go through the proactive gates (proactive.py: kill
+switch, quiet hours, daily cap, topic cool-down); a suppressed one is recorded with its
+reason. A job opens the home's service (`scheduler.open_app()`: `Cairn.scheduler()` and
+`cairn serve` set it) only while it runs.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+
+from cairn.schedule.notify import Handled
 
 
 def _app(scheduler):
@@ -16,7 +22,47 @@ def _app(scheduler):
     return scheduler.open_app()
 
 
-def digest(scheduler, reminder=None, now: datetime | None = None) -> str:
+def digest(scheduler, reminder=None, now: datetime | None = None) -> Handled:
+    """The daily digest (digest_text) sent through the proactive gates as topic "digest";
+    returns the decision as the run's record."""
+    from cairn.schedule.proactive import send_proactive
+    now = now or datetime.now(timezone.utc)
+    got = send_proactive(scheduler, "digest", digest_text(scheduler, now), now=now, kind="digest")
+    if got["decision"] == "failed":  # no channel took it: a failed run, retried
+        from cairn.schedule.notify import DeliveryFailed
+        raise DeliveryFailed(f"digest not delivered: {got['reason']}")
+    return Handled(f"digest {got['decision']}: {got['reason']}")
+
+
+FOLLOW_WORDS = {"promise": "You promised: {text}. Done, or still on your list?",
+                "expectation": "You were expecting: {text}. Did it happen?"}
+FOLLOW_BEFORE, FOLLOW_AFTER = timedelta(days=1), timedelta(days=2)
+
+
+def followups(scheduler, reminder=None, now: datetime | None = None) -> Handled:
+    """Follow up on promises and expectations from memory whose time (event_time) is from a
+    day ahead to two days past `now`, each once (topic "followup:<memory id>"), through the proactive gates.
+    Returns one line per decision, or "no follow-up due"."""
+    from cairn.schedule.proactive import already_sent, send_proactive
+    from cairn.memory.temporal import parse_time
+    now = now or datetime.now(timezone.utc)
+    lines = []
+    with _app(scheduler) as app:
+        due = [m for kind in FOLLOW_WORDS for m in app.memories(kind=kind) if m.event_time]
+    for m in sorted(due, key=lambda m: m.event_time):
+        try:
+            when = parse_time(m.event_time)
+        except ValueError:
+            continue
+        topic = f"followup:{m.id}"
+        if not (when - FOLLOW_BEFORE <= now <= when + FOLLOW_AFTER) or already_sent(scheduler, topic):
+            continue
+        got = send_proactive(scheduler, topic, FOLLOW_WORDS[m.kind].format(text=m.text), now=now)
+        lines.append(f"{m.id} {got['decision']}: {got['reason']}")
+    return Handled("\n".join(lines) or "no follow-up due")
+
+
+def digest_text(scheduler, now: datetime | None = None) -> str:
     """An extractive daily digest: notes added in the last 24 h, reminders due in the next
     24 h or overdue, and open promises and expectations from memory. Plain text, one item
     per line; says so when there is nothing."""
@@ -56,4 +102,4 @@ def sync(scheduler, reminder=None) -> str:
     return "sync: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v) or "sync: no changes"
 
 
-BUILTIN_JOBS = {"digest": digest, "export-cleanup": export_cleanup, "sync": sync}
+BUILTIN_JOBS = {"digest": digest, "followups": followups, "export-cleanup": export_cleanup, "sync": sync}

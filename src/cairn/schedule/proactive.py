@@ -59,14 +59,20 @@ def decide(scheduler, topic: str, now: datetime | None = None) -> tuple[bool, st
     return True, "all gates passed"
 
 
-def send_proactive(scheduler, topic: str, text: str, now: datetime | None = None) -> dict:
-    """Send `text` if the gates allow; record and audit the decision. Returns {"topic",
-    "decision": "sent"|"suppressed"|"failed", "reason"}."""
+def already_sent(scheduler, topic: str) -> bool:
+    """Whether a message on `topic` was ever sent (a follow-up goes out once)."""
+    return bool(S.proactive_sent(scheduler.conn, "", topic))
+
+
+def send_proactive(scheduler, topic: str, text: str, now: datetime | None = None,
+                   kind: str = "proactive") -> dict:
+    """Send `text` (a message of `kind`) if the gates allow; record and audit the decision.
+    Returns {"topic", "decision": "sent"|"suppressed"|"failed", "reason"}."""
     now = now or datetime.now(timezone.utc)
     allowed, reason = decide(scheduler, topic, now)
     decision = "suppressed"
     if allowed:
-        delivered, errors = scheduler._deliver(Message(text=text, kind="proactive"))
+        delivered, errors = scheduler._deliver(Message(text=text, kind=kind))
         decision = "sent" if delivered else "failed"
         if errors:
             reason = "; ".join(errors) if not delivered else reason

@@ -7,7 +7,7 @@ Policy (docs/reminders.md):
   are coalesced into one delivery; a run missed by more is recorded as "missed" and skipped.
   A one-off reminder is always delivered, late if need be, and says how late.
 - Delivery goes to every registered channel (notify.py); a run succeeds when at least one
-  channel delivered. A failed run is retried after retry_base_s * 2^(n-1) seconds (at most
+  channel that reaches a person took it (a log line alone is not a delivery). A failed run is retried after retry_base_s * 2^(n-1) seconds (at most
   retry_max_s); after max_attempts it becomes a dead letter that can be replayed, edited or
   discarded. Every run is recorded (start, duration, outcome, output).
 - A run is claimed before it is delivered (state "firing"), so two processes never deliver
@@ -23,7 +23,7 @@ from typing import Callable
 from cairn.errors import Conflict, InvalidInput, NotFound
 from cairn.people import same_person
 from cairn.schedule import when as W
-from cairn.schedule.notify import DeliveryFailed, Message
+from cairn.schedule.notify import DeliveryFailed, Handled, Message
 from cairn.store import schedule as S
 from cairn.store.notes import transaction
 
@@ -241,11 +241,14 @@ class Scheduler:
             S.update(self.conn, row.id, state="scheduled", next_due=self._next_after(row, now))
             return {"reminder_id": row.id, "due": row.next_due, "outcome": "missed"}
         try:
-            text = self.jobs[row.job](self, row) if row.job else row.text
-            if not recurring and late > 60:
-                text += f" (late by {late / 60:.0f} min: Cairn was not running)"
-            delivered, errors = self._deliver(Message(text=text, kind=row.kind, reminder_id=row.id,
-                                                      due=row.next_due))
+            text = self._run_job(row, now) if row.job else row.text
+            if isinstance(text, Handled):  # the job sent through the proactive gates itself
+                delivered, errors = 1, []
+            else:
+                if not recurring and late > 60:
+                    text += f" (late by {late / 60:.0f} min: Cairn was not running)"
+                delivered, errors = self._deliver(Message(text=text, kind=row.kind, reminder_id=row.id,
+                                                          due=row.next_due))
         except Exception as exc:  # a job that raises is a failed run, never a crashed daemon
             delivered, errors, text = 0, [f"{type(exc).__name__}: {exc}"], row.text
         ms = (time.perf_counter() - t0) * 1000
@@ -268,8 +271,19 @@ class Scheduler:
                  next_due=_utc(now + timedelta(seconds=wait)))
         return {"reminder_id": row.id, "due": row.next_due, "outcome": "failed", "error": error}
 
+    def _run_job(self, row: S.ReminderRow, now: datetime):
+        """Run job `row.job`: its text to deliver, or a notify.Handled record when it sent
+        through the proactive gates itself. A job that takes `now` gets the run's time."""
+        import inspect
+        fn = self.jobs[row.job]
+        if "now" in inspect.signature(fn).parameters:
+            return fn(self, row, now=now)
+        return fn(self, row)
+
     def _deliver(self, message: Message) -> tuple[int, list[str]]:
-        """Send `message` on every channel, recording each delivery; (delivered count, errors)."""
+        """Send `message` on every channel, recording each delivery; (count of channels that
+        reach a person and took it, errors). A record-only channel (notify.py:
+        reaches_person False) never makes a run delivered."""
         ok, errors = 0, []
         for ch in self.notifiers:
             did = S.add_delivery(self.conn, message.reminder_id, ch.name, message.text,
@@ -284,9 +298,13 @@ class Scheduler:
                 errors.append(f"{ch.name}: {type(exc).__name__}: {exc}")
                 S.update_delivery(self.conn, did, state="failed", attempts=1, error=str(exc))
                 continue
-            ok += 1
+            ok += 1 if getattr(ch, "reaches_person", True) else 0
             S.update_delivery(self.conn, did, state="delivered", attempts=1,
                               sent_at=_utc(datetime.now(timezone.utc)))
+        if not ok and not errors:
+            kept = ", ".join(ch.name for ch in self.notifiers) or "none"
+            errors.append(f"no channel reaches a person (only a record was kept: {kept}); "
+                          "install notify-send, or configure Telegram ([telegram] or `cairn telegram`)")
         return ok, errors
 
 

@@ -316,3 +316,23 @@ def reset_cooccur(conn: sqlite3.Connection) -> None:
 from cairn.store.route import route as _route  # noqa: E402
 
 _route(globals(), "graph")  # PostgreSQL twins when conn is a PgConn (store/route.py)
+
+
+def entities_of_note(conn: sqlite3.Connection, note_id: str, limit: int = 30) -> list[dict]:
+    """The entities a note mentions, most mentioned first: {"id", "name", "count"}."""
+    rows = conn.execute(
+        """SELECT m.entity_id, e.name, sum(m.count) FROM entity_mentions m JOIN entities e ON e.id = m.entity_id
+           WHERE m.note_id = ? GROUP BY m.entity_id ORDER BY sum(m.count) DESC, e.name LIMIT ?""", (note_id, limit))
+    return [{"id": r[0], "name": r[1], "count": r[2]} for r in rows]
+
+
+def notes_sharing_entities(conn: sqlite3.Connection, note_id: str, limit: int = 10) -> list[dict]:
+    """Other notes that mention the entities this note mentions, most shared first:
+    {"id", "title", "path", "shared": [entity names]}."""
+    rows = conn.execute(
+        """SELECT n.id, n.title, n.path, group_concat(DISTINCT e.name) FROM entity_mentions a
+           JOIN entity_mentions b ON b.entity_id = a.entity_id AND b.note_id != a.note_id
+           JOIN notes n ON n.id = b.note_id JOIN entities e ON e.id = a.entity_id
+           WHERE a.note_id = ? GROUP BY n.id ORDER BY count(DISTINCT a.entity_id) DESC, n.title LIMIT ?""",
+        (note_id, limit))
+    return [{"id": r[0], "title": r[1], "path": r[2], "shared": sorted((r[3] or "").split(","))} for r in rows]

@@ -114,6 +114,7 @@ class _BusNotifier:
     """Delivers reminders to web pages and API clients as `reminder.due` events on the bus."""
 
     name = "web"
+    reaches_person = True
 
     def __init__(self, bus) -> None:
         self.bus = bus
@@ -123,18 +124,32 @@ class _BusNotifier:
                                           "reminder_id": message.reminder_id, "due": message.due})
 
 
-def _start_background(rt: Runtime):
-    """The scheduler loop (reminders, scheduled jobs) in a thread, delivering to the hook's
-    channels plus the event bus; returns the stop event."""
-    import threading
-
+def build_scheduler(rt: Runtime):
+    """The server's scheduler: every built-in job (digest, followups, export-cleanup, sync),
+    delivering to the hook's channels plus the event bus; its jobs reach the service through
+    the runtime (a ServiceProxy: reads on the reader pool, writes on the writer thread)."""
     from cairn.plugins import load
-    from cairn.schedule.daemon import run_loop
     from cairn.schedule.jobs import BUILTIN_JOBS
     from cairn.schedule.scheduler import Scheduler
     channels: list = [_BusNotifier(rt.events)]
     load().hook.register_notifiers(register=channels.append, settings=rt.settings, interactive=False)
     sch = Scheduler(rt.settings, channels, jobs=BUILTIN_JOBS)
+
+    @contextlib.contextmanager
+    def open_app():
+        from cairn.interfaces.rest.proxy import ServiceProxy
+        yield ServiceProxy(rt, actor="scheduler")
+    sch.open_app = open_app
+    return sch
+
+
+def _start_background(rt: Runtime):
+    """The scheduler loop (reminders, scheduled jobs) in a thread (build_scheduler); returns
+    the stop event."""
+    import threading
+
+    from cairn.schedule.daemon import run_loop
+    sch = build_scheduler(rt)
     stop = threading.Event()
 
     def loop():

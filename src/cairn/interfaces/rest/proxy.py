@@ -21,7 +21,7 @@ from typing import Any
 LOCAL = frozenset({"scheduler", "database_error_message"})
 READS = frozenset({"search", "search_batch", "ask", "status", "notes_list", "note_show", "links",
                    "unresolved_links", "memories", "memory_history", "core", "entities", "jobs",
-                   "find_note", "disk_usage", "export_path"})
+                   "find_note", "disk_usage", "export_path", "note_context", "note_asset"})
 
 
 class ServiceProxy:

@@ -8,7 +8,8 @@ Order, for every HTTP request:
 3. a request carrying an `Origin` is refused (403) unless the origin is the server itself
    or one of `[server] cors_origins` (a web page elsewhere cannot drive a trusted loopback
    server); CORS preflights from allowed origins pass to Starlette's CORSMiddleware;
-4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`) is checked
+4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`, or the web
+   page's sign-in cookie on its own `POST /chat` and approvals: `Sec-Fetch-Site: same-origin`) is checked
    even from loopback (wrong or revoked -> 401); without one, a loopback client is trusted
    with scope admin when `[server] trust_loopback` (default), anyone else gets 401 (except
    GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie);
@@ -201,6 +202,13 @@ class Guard:
         elif headers.get("x-api-key"):
             token = headers["x-api-key"].strip()
         client = (scope.get("client") or ("", 0))[0]
+        if not token and _page_call(scope, headers):
+            token = _cookie(headers.get("cookie", ""), "cairn_key") or None
+            try:
+                if token:
+                    self.keys.verify(token)
+            except Unauthorized:  # a stale cookie: the page's own refusal follows (scope none)
+                token = None
         if token:
             key = self.keys.verify(token)
             return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id, "person": key.person}, True
@@ -213,6 +221,29 @@ class Guard:
         raise Unauthorized(f"an API key is required from {client or 'this address'}: send "
                            "`Authorization: Bearer KEY` or `X-API-Key: KEY` (create one with "
                            "`cairn keys create NAME`)")
+
+
+# The web page's conversation calls these API routes with its sign-in cookie (the page's
+# scripts never see the key): accepted only from the page itself (Sec-Fetch-Site).
+PAGE_API = ("/chat", "/chat/approvals/")
+
+
+def _page_call(scope, headers) -> bool:
+    """Whether a request is the web page calling POST /chat or an approval from its own origin."""
+    path = scope.get("path", "")
+    return (scope.get("method") == "POST" and headers.get("sec-fetch-site") == "same-origin"
+            and (path == PAGE_API[0] or path.startswith(PAGE_API[1])))
+
+
+def _cookie(header: str, name: str) -> str:
+    """The value of cookie `name` in a Cookie header ("" when absent)."""
+    from http.cookies import SimpleCookie
+    jar = SimpleCookie()
+    try:
+        jar.load(header)
+    except Exception:  # noqa: BLE001 - a malformed Cookie header is no key
+        return ""
+    return jar[name].value if name in jar else ""
 
 
 class _TooLargeSignal(Exception):

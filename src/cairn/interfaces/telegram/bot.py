@@ -143,11 +143,21 @@ class TelegramBot:
         await self.send(context.bot, update.effective_chat.id, reply)
 
     async def _on_press(self, update, context) -> None:
+        """A button: Done / Snooze on a reminder (REMINDER_BUTTONS), else the conversation's
+        (approvals). The pressed message loses its buttons: a decision is taken once."""
         if not await self._allowed(update):
             return
         q = update.callback_query
         await q.answer()
-        reply = await asyncio.to_thread(self.conversation.press, f"telegram:{update.effective_user.id}", q.data or "")
+        action, _, rid = (q.data or "").partition(":")
+        if action in REMINDER_ACTIONS and rid:
+            reply = await asyncio.to_thread(reminder_press, self.settings, action, rid)
+        else:
+            reply = await asyncio.to_thread(self.conversation.press, f"telegram:{update.effective_user.id}", q.data or "")
+        try:
+            await q.edit_message_reply_markup(reply_markup=None)
+        except Exception as exc:  # noqa: BLE001 - an old message may no longer be editable
+            log.info("could not remove the buttons of a pressed message: %s", exc)
         await self.send(context.bot, update.effective_chat.id, reply)
 
     async def _download(self, context, file_id: str, size: int | None) -> bytes:
@@ -254,10 +264,42 @@ def default_conversation(settings) -> Conversation:
     return conversation_for(settings, channel="telegram")
 
 
+REMINDER_ACTIONS = {"done": "done", "snooze": "snooze"}
+SNOOZE = "in 1 hour"
+
+
+def reminder_message(message) -> Reply:
+    """A scheduled message as sent: a reminder says so first ("⏰ Reminder: …") and carries
+    Done / Snooze buttons ("done:ID", "snooze:ID"); digests and proactive messages are sent
+    as they are, without buttons."""
+    if message.kind == "reminder" and message.reminder_id:
+        return Reply(f"⏰ Reminder: {message.text}",
+                     [("Done", f"done:{message.reminder_id}"), ("Snooze 1 h", f"snooze:{message.reminder_id}")])
+    return Reply(message.text)
+
+
+def reminder_press(settings, action: str, rid: str) -> Reply:
+    """Done or Snooze pressed on a reminder: the same operation as `cairn reminders done|snooze`."""
+    from cairn.errors import CairnError
+    from cairn.service import Cairn
+    try:
+        with Cairn(settings=settings) as app, app.scheduler() as sch:
+            if action == "done":
+                r = sch.done(rid)
+                return Reply(f"Done: {r.text}")
+            r = sch.snooze(rid, SNOOZE)
+            from cairn.schedule.scheduler import local_time
+            return Reply(f"Snoozed until {(local_time(r.next_due, r.tz) or '')[:16].replace('T', ' ')}: {r.text}")
+    except (CairnError, ValueError) as exc:
+        return Reply(f"Sorry: {exc}")
+
+
 class TelegramNotifier:
-    """Delivers reminders and digests to every allowed Telegram user (a notifier channel)."""
+    """Delivers reminders (with Done / Snooze buttons) and digests to every allowed Telegram
+    user (a notifier channel that reaches a person)."""
 
     name = "telegram"
+    reaches_person = True
 
     def __init__(self, settings, token: str, allow: list[str], base_url: str = "") -> None:
         self.bot = TelegramBot(settings, token, allow, base_url, conversation=AskConversation(settings))
@@ -274,7 +316,7 @@ class TelegramNotifier:
                 kw = {"base_url": f"{self.bot.base_url}/bot", "base_file_url": f"{self.bot.base_url}/file/bot"}
             async with Bot(self.bot.token, **kw) as bot:
                 for uid in sorted(self.bot.allow):
-                    await self.bot.send(bot, int(uid), Reply(message.text))
+                    await self.bot.send(bot, int(uid), reminder_message(message))
         try:
             asyncio.run(go())
         except Exception as exc:

@@ -18,7 +18,7 @@ from cairn.interfaces.web.common import page
 from cairn.interfaces.web.deps import HERE, KEY_COOKIE, is_loopback, key_ok
 
 router = APIRouter()
-_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
+_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml", ".png": "image/png"}
 
 
 def _safe_next(url: str) -> str:

@@ -14,8 +14,9 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "same-origin", "Cache-Control": "no-store"}
 
-NAV = (("search", "/", "Search"), ("ask", "/ask", "Ask"), ("notes", "/notes", "Notes"),
-       ("memories", "/memories", "Memories"), ("ingest", "/ingest", "Add"),
+NAV = (("search", "/", "Search"), ("chat", "/chat", "Chat"), ("ask", "/ask", "Ask"), ("notes", "/notes", "Notes"),
+       ("memories", "/memories", "Memories"), ("reminders", "/reminders", "Reminders"),
+       ("ingest", "/ingest", "Add"),
        ("status", "/status", "Status"))
 
 

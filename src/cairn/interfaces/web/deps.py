@@ -195,7 +195,7 @@ async def guard(request: Request) -> None:
     if request.method in UNSAFE and not same_origin(request):
         raise Refused(403, "cross-site request refused (CSRF protection)")
     path = request.url.path
-    if path in ("/login",) or path.startswith("/static/web/"):
+    if path in ("/login", "/sw.js", "/manifest.webmanifest") or path.startswith("/static/web/"):
         return
     if not authorised(request):
         if request.method == "GET" and "text/html" in request.headers.get("accept", "") \

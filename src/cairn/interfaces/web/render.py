@@ -7,7 +7,10 @@ or plain strings that the templates escape.
 - `markdown_html(body, mark=(start, end))`: the note body rendered with markdown-it-py
   (CommonMark, raw HTML disabled), `[[wikilinks]]` turned into links to `/notes/open`, and
   the character span `mark` of the body wrapped in `<mark class="cite" id="cite">` (one per
-  source line, so a span across paragraphs stays well-formed).
+  source line, so a span across paragraphs stays well-formed; inside a fenced code block
+  the fence lines are left alone, so the block stays a block). `asset(src)`: the address an
+  image the note references from the vault is served at (`![](pic.png)` and Obsidian's
+  `![[pic.png]]`); web addresses are left as they are.
 - `highlight(text, query)`: `text` escaped, with each query word (case-insensitive, at a
   word start) wrapped in `<mark>`.
 """
@@ -27,6 +30,8 @@ from cairn.search.text import query_terms
 _OPEN, _CLOSE = "\ue000", "\ue001"
 _LINE_PREFIX = re.compile(r"^(?:\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+|\[[ xX]\]\s+))*")
 _WIKILINK = re.compile(r"\[\[([^\[\]|#\n]*)(#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_IMAGE_SUFFIX = re.compile(r"\.(?:png|jpe?g|gif|webp|svg|avif|bmp)$", re.I)
 
 VERDICT_WORDS = {
     "pass": "checked against your notes",
@@ -56,7 +61,25 @@ def _md():
     md.enable("table")
     md.enable("strikethrough")
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    md.inline.ruler.before("image", "wikiembed", _embed_rule)
     return md
+
+
+def _embed_rule(state, silent: bool) -> bool:
+    """markdown-it inline rule: Obsidian's image embed `![[pic.png|alt]]` -> an image."""
+    if not state.src.startswith("![[", state.pos):
+        return False
+    m = _WIKILINK.match(state.src, state.pos + 1)
+    if not m or not _IMAGE_SUFFIX.search(m.group(1).strip()):
+        return False
+    if not silent:
+        from markdown_it.token import Token
+        tok = state.push("image", "img", 0)
+        tok.attrs = {"src": m.group(1).strip(), "alt": ""}
+        tok.children = [Token("text", "", 0, content=(m.group(3) or m.group(1)).strip())]
+        tok.content = tok.children[0].content
+    state.pos = m.end()
+    return True
 
 
 def _wikilink_rule(state, silent: bool) -> bool:
@@ -94,10 +117,17 @@ def _wrap_span(body: str, start: int, end: int) -> str:
     out = [body[:start]]
     seg = body[start:end]
     lines = seg.split("\n")
+    fenced = False  # inside a fenced code block where the span starts?
+    for before in body[:start].split("\n")[:-1]:
+        fenced ^= bool(_FENCE.match(before))
     for i, line in enumerate(lines):
         # a line that starts the source line may carry block syntax (#, >, -, 1.): keep it outside
         at_line_start = i > 0 or start == 0 or body[start - 1] == "\n"
-        pre = _LINE_PREFIX.match(line).group(0) if at_line_start else ""
+        if at_line_start and _FENCE.match(line):  # a fence line stays as written: the block stays a block
+            fenced = not fenced
+            out.append(line + ("\n" if i < len(lines) - 1 else ""))
+            continue
+        pre = _LINE_PREFIX.match(line).group(0) if at_line_start and not fenced else ""
         rest = line[len(pre):]
         core = rest.rstrip()
         out.append(pre + (_OPEN + core + _CLOSE if core.strip() else core) + rest[len(core):])
@@ -113,17 +143,27 @@ def unresolved_targets(links: dict) -> set[str]:
 
 
 def markdown_html(body: str, mark: tuple[int, int] | None = None, *, title: str | None = None,
-                  unresolved: set[str] | frozenset[str] = frozenset()) -> Markup:
+                  unresolved: set[str] | frozenset[str] = frozenset(), asset=None) -> Markup:
     """Render a note body (markdown) to safe HTML; `mark`: a character span to highlight;
     `title`: a first `# heading` equal to it is left out (the page shows the title already);
-    `unresolved`: wikilink targets shown as missing notes instead of links."""
+    `unresolved`: wikilink targets shown as missing notes instead of links; `asset(src) ->
+    url`: where a local image is served (None: image sources are left as written)."""
     global _MD
     if _MD is None:
         _MD = _md()
     body = body.replace(_OPEN, "").replace(_CLOSE, "")
     if mark:
         body = _wrap_span(body, *mark)
-    html = _MD.render(body, {"unresolved": unresolved})
+    env = {"unresolved": unresolved}
+    tokens = _MD.parse(body, env)
+    if asset is not None:
+        for tok in tokens:
+            for child in tok.children or ():
+                src = child.attrGet("src") if child.type == "image" else None
+                if src and not re.match(r"^(?:[a-z][a-z0-9+.-]*:|//)", src, re.I):
+                    child.attrSet("src", asset(src.replace(_OPEN, "").replace(_CLOSE, "")))
+                    child.attrSet("loading", "lazy")
+    html = _MD.renderer.render(tokens, _MD.options, env)
     if title:
         first = f"<h1>{escape(title)}</h1>\n"
         if html.startswith(first):

@@ -1,4 +1,5 @@
-"""Note pages: list, read (rendered markdown, links, backlinks), edit in place, create,
+"""Note pages: list, read (rendered markdown with the vault's images, links, backlinks,
+related notes and the entities it mentions), edit in place, create,
 delete (asks first). Writes go through `Cairn.note_*`; an outside edit made while the
 editor was open is refused by the service (noteops.EditConflict) and shown beside the
 person's text, which is kept."""
@@ -75,9 +76,16 @@ def note_view(request: Request, ref: str = "", start: Optional[int] = None, end:
         msg, status = error_message(exc)
         return page(request, "error.html", "notes", status_code=status, error=msg, title="Note not found")
     mark = (start, end) if start is not None and end is not None and end > start else None
-    return page(request, "note.html", "notes", note=note, links=links, editing=edit,
+    try:
+        context = call(request, app.note_context, note["id"])
+    except (ValueError, OSError):  # the page still shows the note
+        context = {"entities": [], "related": []}
+
+    def asset(src: str) -> str:
+        return f"/notes/asset?ref={quote(note['id'])}&src={quote(src)}"
+    return page(request, "note.html", "notes", note=note, links=links, editing=edit, context=context,
                 html=render.markdown_html(note["body"], mark, title=note["title"],
-                                          unresolved=render.unresolved_targets(links)),
+                                          unresolved=render.unresolved_targets(links), asset=asset),
                 marked=bool(mark), page_no=page_no,
                 notice={"created": "Note created.", "saved": "Saved to the vault."}.get(saved),
                 conflict=None, draft=None)
@@ -99,7 +107,7 @@ def note_save(request: Request, ref: str = Form(...), body: str = Form(""), file
             return page(request, "error.html", "notes", status_code=status, error=msg, title="Not saved")
         conflict = getattr(exc, "details", {}) if status == 409 else None
         return page(request, "note.html", "notes", status_code=status, note=current, links=links,
-                    editing=True, html=None, marked=False, page_no=None,
+                    editing=True, context={"entities": [], "related": []}, html=None, marked=False, page_no=None,
                     error=None if conflict else msg, conflict=conflict, draft=body, notice=None)
     return _see_other(f"/notes/open?ref={quote(note.id)}&saved=saved")
 
@@ -125,3 +133,21 @@ def note_delete(request: Request, ref: str = Form(...)):
         msg, status = error_message(exc)
         return page(request, "error.html", "notes", status_code=status, error=msg, title="Not deleted")
     return page(request, "note_deleted.html", "notes", gone=gone)
+
+
+@router.get("/notes/asset")
+def note_asset(request: Request, ref: str = "", src: str = ""):
+    """An image the note's markdown references, served from inside the vault only
+    (`Cairn.note_asset`); 404 with the reason otherwise. An SVG cannot run a script here
+    (sandboxed by its Content-Security-Policy)."""
+    from fastapi.responses import FileResponse, PlainTextResponse
+
+    from cairn.ops.notepage import IMAGE_TYPES
+    try:
+        path = call(request, service(request).note_asset, ref, src)
+    except (ValueError, OSError) as exc:
+        msg, status = error_message(exc)
+        return PlainTextResponse(msg, status_code=status, headers={"X-Content-Type-Options": "nosniff"})
+    return FileResponse(path, media_type=IMAGE_TYPES[path.suffix.lower()],
+                        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=300",
+                                 "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"})

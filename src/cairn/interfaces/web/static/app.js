@@ -10,7 +10,7 @@
 
   /* --- keyboard: "/" focuses search; "g" then a/n/m/i/s/h goes to a section --- */
   var pendingG = 0;
-  var GO = { a: "/ask", n: "/notes", m: "/memories", i: "/ingest", s: "/status", h: "/" };
+  var GO = { c: "/chat", r: "/reminders", a: "/ask", n: "/notes", m: "/memories", i: "/ingest", s: "/status", h: "/" };
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || typing(document.activeElement)) return;
     if (e.key === "/") {

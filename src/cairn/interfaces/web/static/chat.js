@@ -1,0 +1,174 @@
+/* Cairn web page: the conversation (GET /chat). Written for this project; no third-party code.
+   Posts the message to POST /chat and reads its server-sent events from the response body
+   (session, delta*, notice*, then result or error); a pending call gets Approve / Deny
+   buttons that call POST /chat/approvals/{id}. Enter sends, Shift+Enter is a new line. */
+(function () {
+  "use strict";
+  var form = document.getElementById("chatform");
+  if (!form) return;
+  var box = document.getElementById("message");
+  var convo = document.getElementById("convo");
+  var state = document.getElementById("chatstate");
+  var why = document.getElementById("why");
+  var session = form.getAttribute("data-session") || "";
+  var busy = false;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function turn(role, text) {
+    var hint = convo.querySelector(".turn-hint");
+    if (hint) hint.remove();
+    var li = el("li", "turn turn-" + role);
+    li.appendChild(el("span", "who", { user: "You", assistant: "Cairn", tool: "Tool" }[role] || role));
+    var said = el("div", "said", text || "");
+    li.appendChild(said);
+    convo.appendChild(li);
+    li.scrollIntoView({ block: "end" });
+    return said;
+  }
+  function callLine(c) {
+    var t = c.name + " · " + c.outcome + (c.error ? " (" + c.error + ")" : "");
+    turn("tool", t).parentNode.setAttribute("data-call", c.name);
+  }
+  function pending(p) {
+    var said = turn("tool", "");
+    var li = said.parentNode;
+    li.classList.add("pending");
+    li.setAttribute("data-approval", p.id);
+    li.querySelector(".who").textContent = "Waiting for you";
+    var code = el("code", "", p.name);
+    said.appendChild(code);
+    said.appendChild(document.createTextNode(" " + JSON.stringify(p.arguments) + " · " + p.risk + " risk"));
+    var row = el("div", "row decide");
+    var yes = el("button", "", "Approve"); yes.type = "button"; yes.setAttribute("data-approve", p.id);
+    var no = el("button", "secondary danger", "Deny"); no.type = "button"; no.setAttribute("data-deny", p.id);
+    row.appendChild(yes); row.appendChild(no); li.appendChild(row);
+    yes.focus();
+  }
+  function showResult(r) {
+    (r.tool_calls || []).forEach(function (c) { if (c.outcome !== "pending") callLine(c); });
+    (r.pending_approvals || []).forEach(pending);
+  }
+  function setSession(id) {
+    if (!id || id === session) return;
+    session = id;
+    form.setAttribute("data-session", id);
+    if (why) why.hidden = false;
+    try { history.replaceState(null, "", "/chat?session=" + encodeURIComponent(id)); } catch (e) { /* file: */ }
+  }
+  function post(url, body) {
+    return fetch(url, { method: "POST", credentials: "same-origin",
+                        headers: { "Content-Type": "application/json", Accept: "text/event-stream, application/json" },
+                        body: JSON.stringify(body) });
+  }
+  function failed(msg) { turn("tool", "Error: " + msg).parentNode.classList.add("failed"); }
+
+  function send(text) {
+    busy = true;
+    state.textContent = "Cairn is thinking…";
+    turn("user", text);
+    var said = null, reply = "";
+    var body = { message: text };
+    if (session) body.session = session;
+    return post("/chat", body).then(function (resp) {
+      if (!resp.ok) return resp.text().then(function (t) {
+        var m = t; try { var j = JSON.parse(t); m = j.message || j.error || (j.detail && JSON.stringify(j.detail)) || t; } catch (e) { /* text */ }
+        throw new Error(m);
+      });
+      var reader = resp.body.getReader(), dec = new TextDecoder(), buf = "";
+      function handle(name, data) {
+        if (name === "session") setSession(data.session);
+        else if (name === "delta") {
+          if (!said) { said = turn("assistant", ""); said.parentNode.classList.add("streaming"); }
+          reply += data.text; said.textContent = reply;
+        } else if (name === "notice") turn("tool", data.text);
+        else if (name === "result") {
+          if (!said) said = turn("assistant", "");
+          said.parentNode.classList.remove("streaming");
+          if (data.reply && data.reply !== reply) said.textContent = data.reply;
+          showResult(data);
+        } else if (name === "error") failed(data.error);
+      }
+      function pump() {
+        return reader.read().then(function (r) {
+          if (r.done) return;
+          buf += dec.decode(r.value, { stream: true });
+          var i;
+          while ((i = buf.indexOf("\n\n")) >= 0) {
+            var block = buf.slice(0, i); buf = buf.slice(i + 2);
+            var name = "message", data = "";
+            block.split("\n").forEach(function (line) {
+              if (line.indexOf("event: ") === 0) name = line.slice(7);
+              else if (line.indexOf("data: ") === 0) data += line.slice(6);
+            });
+            if (data) handle(name, JSON.parse(data));
+          }
+          return pump();
+        });
+      }
+      return pump();
+    }).catch(function (err) { failed(err.message); })
+      .then(function () { busy = false; state.textContent = ""; box.focus(); });
+  }
+
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var text = box.value.trim();
+    if (!text || busy) return;
+    box.value = "";
+    send(text);
+  });
+  box.addEventListener("keydown", function (e) {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      if (form.requestSubmit) form.requestSubmit(); else form.dispatchEvent(new Event("submit", { cancelable: true }));
+    }
+  });
+
+  convo.addEventListener("click", function (e) {
+    var b = e.target.closest("button[data-approve], button[data-deny]");
+    if (!b) return;
+    var id = b.getAttribute("data-approve") || b.getAttribute("data-deny");
+    var li = b.closest("li");
+    li.querySelectorAll("button").forEach(function (x) { x.disabled = true; });
+    state.textContent = "Working…";
+    post("/chat/approvals/" + encodeURIComponent(id), { approve: b.hasAttribute("data-approve") })
+      .then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.message || j.error || r.status); return j; }); })
+      .then(function (j) {
+        li.classList.remove("pending");
+        li.querySelector(".row.decide").remove();
+        li.querySelector(".who").textContent = "Tool";
+        if (j.reply) turn("assistant", j.reply);
+        showResult(j);
+      })
+      .catch(function (err) { failed(err.message); li.querySelectorAll("button").forEach(function (x) { x.disabled = false; }); })
+      .then(function () { state.textContent = ""; });
+  });
+
+  if (why) why.addEventListener("toggle", function () {
+    if (!why.open || !session) return;
+    var body = document.getElementById("whybody");
+    fetch("/chat/why?session=" + encodeURIComponent(session), { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (j) {
+        body.textContent = "";
+        if (j.error) { body.textContent = j.error; return; }
+        var head = el("p", "", (j.total_tokens || 0) + " of " + (j.budget || 0) + " tokens");
+        body.appendChild(head);
+        (j.bands || []).forEach(function (b) {
+          body.appendChild(el("h3", "h3", (b.name || b.band || "band") + " · " + (b.tokens || 0) + " tokens"));
+          var ul = el("ul", "whylist");
+          (b.units || []).forEach(function (u) { ul.appendChild(el("li", "", (u.kind || "") + " " + (u.why || "") + ": " + String(u.text || "").slice(0, 160))); });
+          body.appendChild(ul);
+        });
+      }).catch(function (err) { body.textContent = err.message; });
+  });
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* not over http(s) */ });
+  }
+})();
