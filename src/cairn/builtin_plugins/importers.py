@@ -1,22 +1,35 @@
 """The built-in importers, registered through the `register_importers` hook like any
-plugin's: "notes" (JSONL records, `cairn import notes`) and "chat" (JSONL chat transcripts,
-`cairn import chat`).
+plugin's: "notes" (JSONL records, `cairn import notes`), "chat" (JSONL chat transcripts,
+`cairn import chat`) and one per export format of another app (`EXPORTS`: chatgpt, claude,
+mbox, maildir, ics, bookmarks, kindle, readwise, enex, keep, notion; `cairn import SOURCE
+PATH [--dry-run]`), each a reader module of cairn.ingest.importing.
 
 An importer is `import(app, path, progress=None, **options) -> IngestReport`: `app` is the
 `cairn.service.Cairn` it imports into (a plugin importer usually calls `app.note_create` or
-`app.ingest_text` per item), `path` the file, `progress(phase, done, total)` optional.
-`Cairn.import_file(name, path)` runs any registered importer by name.
+`app.ingest_text` per item, or cairn.ingest.importing.run_import with its own reader),
+`path` the file, `progress(phase, done, total)` optional. The export importers take
+`dry_run` and `after_index` options. An importer's `source_format` attribute (optional)
+says what it reads; `cairn import --list` shows it. `Cairn.import_file(name, path)` runs
+any registered importer by name.
 """
 
 from __future__ import annotations
 
 from cairn.hookspecs import hookimpl
 
+# name -> (reader module under cairn.ingest.importing, the source format `import --list` shows)
+EXPORTS: dict[str, tuple[str, str]] = {
+    "chatgpt": ("chatgpt", "ChatGPT data export: conversations.json (the file, its folder or the .zip)"),
+}
+
 
 def import_notes(app, path, progress=None, **options):
     """JSONL records {id, text, title?, tags?, created?}: ingest.import_notes_jsonl."""
     from cairn.ingest import import_notes_jsonl
     return import_notes_jsonl(app.conn, app.settings, path, app.embedder, progress)
+
+
+import_notes.source_format = "JSONL records {id, text, title?, tags?, created?}"
 
 
 def import_chat(app, path, progress=None, *, after_index=None, **options):
@@ -26,7 +39,30 @@ def import_chat(app, path, progress=None, *, after_index=None, **options):
     return import_chat_jsonl(app.conn, app.settings, path, app.embedder, progress, after_index=after_index)
 
 
+import_chat.source_format = "JSONL chat messages {conversation, session, id, speaker, time, text}"
+
+
+def export_importer(name: str, module: str, source_format: str):
+    """The importer function of export reader `cairn.ingest.importing.<module>` (its
+    `read(path, owner=...)`), run through cairn.ingest.importing.run_import."""
+
+    def run(app, path, progress=None, *, dry_run: bool = False, after_index=None, **options):
+        import importlib
+        from cairn.ingest.importing.run import run_import
+        reader = importlib.import_module(f"cairn.ingest.importing.{module}")
+        return run_import(app.conn, app.settings, None if dry_run else app.embedder, name, path,
+                          reader.read(path, owner=app.settings.owner), progress, dry_run=dry_run,
+                          after_index=after_index)
+
+    run.__name__ = f"import_{name}"
+    run.__doc__ = f"Import {source_format} (cairn.ingest.importing.{module})."
+    run.source_format = source_format
+    return run
+
+
 @hookimpl
 def register_importers(register):
     register("notes", import_notes)
     register("chat", import_chat)
+    for name, (module, fmt) in EXPORTS.items():
+        register(name, export_importer(name, module, fmt))

@@ -1,0 +1,11 @@
+"""Importers of other apps' exports (`cairn import SOURCE PATH`): one small reader module per
+format, each `read(path, owner=None) -> Iterator[Item | Skip]` streaming the export, and one
+runner that writes the items as notes, incrementally and idempotently by stable source id.
+
+    items     Item / Message / Skip, ExportFormatError, shared helpers (zip, streamed JSON)
+    run       run_import: items -> vault notes + index (added/updated/unchanged/skipped, dry run)
+    chatgpt   ChatGPT conversations.json (message tree: the branch the person saw)
+
+The readers are registered as importers through the `register_importers` hook
+(cairn.builtin_plugins.importers), as a third-party plugin registers its own.
+"""
