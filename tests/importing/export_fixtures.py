@@ -66,3 +66,17 @@ def vault_snapshot(app) -> dict[str, bytes]:
     """Every file of the vault by relative path (to show that nothing changed)."""
     root = app.settings.vault
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+# --- Claude ----------------------------------------------------------------------------------
+
+def claude_conversation(uuid, name, turns, day="2025-02-03"):
+    """A Claude export conversation: `turns` [(sender, text)], one minute apart."""
+    msgs = []
+    for i, (sender, text) in enumerate(turns):
+        t = f"{day}T10:{i:02d}:00.000000Z"
+        msgs.append({"uuid": f"{uuid}-{i}", "text": text, "content": [{"type": "text", "text": text,
+                     "start_timestamp": t, "stop_timestamp": t, "citations": []}],
+                     "sender": sender, "created_at": t, "updated_at": t, "attachments": [], "files": []})
+    return {"uuid": uuid, "name": name, "summary": "", "created_at": f"{day}T10:00:00.000000Z",
+            "updated_at": f"{day}T11:00:00.000000Z", "account": {"uuid": "acct-1"}, "chat_messages": msgs}

@@ -20,6 +20,7 @@ from cairn.hookspecs import hookimpl
 # name -> (reader module under cairn.ingest.importing, the source format `import --list` shows)
 EXPORTS: dict[str, tuple[str, str]] = {
     "chatgpt": ("chatgpt", "ChatGPT data export: conversations.json (the file, its folder or the .zip)"),
+    "claude": ("claude", "Claude data export: conversations.json with chat_messages (the file, its folder or the .zip)"),
 }
 
 

@@ -5,6 +5,7 @@ runner that writes the items as notes, incrementally and idempotently by stable 
     items     Item / Message / Skip, ExportFormatError, shared helpers (zip, streamed JSON)
     run       run_import: items -> vault notes + index (added/updated/unchanged/skipped, dry run)
     chatgpt   ChatGPT conversations.json (message tree: the branch the person saw)
+    claude    Claude conversations.json (chat_messages)
 
 The readers are registered as importers through the `register_importers` hook
 (cairn.builtin_plugins.importers), as a third-party plugin registers its own.
