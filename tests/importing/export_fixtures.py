@@ -80,3 +80,49 @@ def claude_conversation(uuid, name, turns, day="2025-02-03"):
                      "sender": sender, "created_at": t, "updated_at": t, "attachments": [], "files": []})
     return {"uuid": uuid, "name": name, "summary": "", "created_at": f"{day}T10:00:00.000000Z",
             "updated_at": f"{day}T11:00:00.000000Z", "account": {"uuid": "acct-1"}, "chat_messages": msgs}
+
+
+# --- mail ------------------------------------------------------------------------------------
+
+def mail(mid, sender, to, subject, body, date="Mon, 03 Feb 2025 10:00:00 +0100", reply_to=None,
+         attachment=None) -> bytes:
+    """One RFC 5322 message (bytes, LF line ends); attachment = (name, bytes, mime type)."""
+    from email.message import EmailMessage
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"], m["Date"] = sender, to, subject, date
+    if mid:
+        m["Message-ID"] = f"<{mid}>"
+    if reply_to:
+        m["In-Reply-To"] = f"<{reply_to}>"
+        m["References"] = f"<{reply_to}>"
+    m.set_content(body)
+    if attachment:
+        name, data, mime = attachment
+        main, sub = mime.split("/")
+        m.add_attachment(data, maintype=main, subtype=sub, filename=name)
+    return m.as_bytes(policy=m.policy.clone(linesep="\n"))
+
+
+def write_mbox(path: Path, messages: list[bytes]) -> Path:
+    """An mboxrd file: a "From " line before each message, body lines matching >*From quoted
+    with one more ">", a blank line after each message."""
+    import re
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        for data in messages:
+            fh.write(b"From MAILER-DAEMON Mon Feb  3 10:00:00 2025\n")
+            for line in data.splitlines(keepends=True):
+                fh.write(b">" + line if re.match(rb"^>*From ", line) else line)
+            if not data.endswith(b"\n"):
+                fh.write(b"\n")
+            fh.write(b"\n")
+    return path
+
+
+def write_maildir(root: Path, messages: dict[str, bytes], folder: str = "cur") -> Path:
+    """A Maildir: each message in `folder` (cur or new) under its file name."""
+    for sub in ("cur", "new", "tmp"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    for name, data in messages.items():
+        (root / folder / name).write_bytes(data)
+    return root

@@ -21,6 +21,8 @@ from cairn.hookspecs import hookimpl
 EXPORTS: dict[str, tuple[str, str]] = {
     "chatgpt": ("chatgpt", "ChatGPT data export: conversations.json (the file, its folder or the .zip)"),
     "claude": ("claude", "Claude data export: conversations.json with chat_messages (the file, its folder or the .zip)"),
+    "mbox": ("mbox", "mbox mail file (mboxrd/mboxo; Thunderbird, Apple Mail, Gmail Takeout)"),
+    "maildir": ("maildir", "Maildir folder (cur/ and new/, Maildir++ subfolders)"),
 }
 
 
@@ -53,7 +55,7 @@ def export_importer(name: str, module: str, source_format: str):
         reader = importlib.import_module(f"cairn.ingest.importing.{module}")
         return run_import(app.conn, app.settings, None if dry_run else app.embedder, name, path,
                           reader.read(path, owner=app.settings.owner), progress, dry_run=dry_run,
-                          after_index=after_index)
+                          after_index=after_index, family=getattr(reader, "FAMILY", None))
 
     run.__name__ = f"import_{name}"
     run.__doc__ = f"Import {source_format} (cairn.ingest.importing.{module})."

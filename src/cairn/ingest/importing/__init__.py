@@ -6,6 +6,9 @@ runner that writes the items as notes, incrementally and idempotently by stable 
     run       run_import: items -> vault notes + index (added/updated/unchanged/skipped, dry run)
     chatgpt   ChatGPT conversations.json (message tree: the branch the person saw)
     claude    Claude conversations.json (chat_messages)
+    mail      one MIME message -> a mail Item (shared by mbox, maildir)
+    mbox      mbox files, streamed (mboxrd quoting)
+    maildir   Maildir folders (cur/, new/, Maildir++)
 
 The readers are registered as importers through the `register_importers` hook
 (cairn.builtin_plugins.importers), as a third-party plugin registers its own.

@@ -3,7 +3,7 @@
 Each `Item` becomes one generated note `imports/<source>/<slug of title>-<8 hex>.md` whose
 frontmatter keeps its stable source id (`source_id`), the importer (`import_source`) and
 `import_hash` (sha1 of the item's content as the export gives it). The note's id is
-`stable_id("import:<source>:<source_id>")`, so the next import finds it wherever it was moved:
+`stable_id("import:<source or its family>:<source_id>")`, so the next import finds it wherever it was moved:
 - not there yet -> written ("added");
 - there with the same import_hash -> left alone ("unchanged"; edits made in Cairn are kept);
 - there with another import_hash -> rewritten from the export ("updated").
@@ -123,10 +123,12 @@ def _stored_hash(path: Path) -> str | None:
 
 def run_import(conn: sqlite3.Connection, settings: Settings, embedder, source: str, path: Path,
                items: Iterable[Item | Skip], progress: Progress | None = None, *, dry_run: bool = False,
-               after_index: Callable[[list[str]], None] | None = None) -> ImportReport:
+               after_index: Callable[[list[str]], None] | None = None, family: str | None = None) -> ImportReport:
     """Write (or with dry_run only compare) every item of `items` read from the export at
     `path` as notes of importer `source`; see the module docstring for the rules. after_index:
     called with the ids of chat notes added or updated, before embedding (memory extraction).
+    family: the id space of the source ids (default `source`): mbox and maildir share "mail",
+    so one message found in both is one note.
     Raises ExportFormatError (after putting back what this run wrote)."""
     if not path.exists():
         raise ExportFormatError(f"{path}: no such file or folder")
@@ -148,7 +150,7 @@ def run_import(conn: sqlite3.Connection, settings: Settings, embedder, source: s
                 report.skipped.append((label, f"duplicate source id {item.source_id!r} (first: {seen[item.source_id]})"))
                 continue
             seen[item.source_id] = label
-            note_id = V.stable_id(f"import:{source}:{item.source_id}")
+            note_id = V.stable_id(f"import:{family or source}:{item.source_id}")
             digest = import_hash(item)
             relpath, exists = _relpath(conn, vault, source, item, note_id)
             target = vault / relpath
