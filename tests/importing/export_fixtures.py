@@ -126,3 +126,71 @@ def write_maildir(root: Path, messages: dict[str, bytes], folder: str = "cur") -
     for name, data in messages.items():
         (root / folder / name).write_bytes(data)
     return root
+
+
+# --- iCalendar -------------------------------------------------------------------------------
+
+ICS = """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//Cairn tests//EN
+BEGIN:VTIMEZONE
+TZID:Europe/Berlin
+BEGIN:STANDARD
+DTSTART:19701025T030000
+RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU
+TZOFFSETFROM:+0200
+TZOFFSETTO:+0100
+TZNAME:CET
+END:STANDARD
+BEGIN:DAYLIGHT
+DTSTART:19700329T020000
+RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU
+TZOFFSETFROM:+0100
+TZOFFSETTO:+0200
+TZNAME:CEST
+END:DAYLIGHT
+END:VTIMEZONE
+BEGIN:VEVENT
+UID:standup-1@example.org
+DTSTAMP:20250101T000000Z
+DTSTART;TZID=Europe/Berlin:20250303T093000
+DTEND;TZID=Europe/Berlin:20250303T094500
+RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=6
+EXDATE;TZID=Europe/Berlin:20250317T093000
+SUMMARY:Team standup
+LOCATION:Room Alder
+ORGANIZER;CN=Marta Lopez:mailto:marta@example.org
+ATTENDEE;CN=Ben Okafor;ROLE=REQ-PARTICIPANT:mailto:ben@example.org
+ATTENDEE:mailto:ana@example.org
+DESCRIPTION:Weekly standup of the river project. Bring the gauge rea
+ dings.
+CATEGORIES:work,river
+END:VEVENT
+BEGIN:VEVENT
+UID:standup-1@example.org
+DTSTAMP:20250101T000000Z
+RECURRENCE-ID;TZID=Europe/Berlin:20250324T093000
+DTSTART;TZID=Europe/Berlin:20250324T113000
+DTEND;TZID=Europe/Berlin:20250324T114500
+SUMMARY:Team standup (moved)
+END:VEVENT
+BEGIN:VEVENT
+UID:birthday-ana@example.org
+DTSTAMP:20250101T000000Z
+DTSTART;VALUE=DATE:20250612
+SUMMARY:Ana's birthday
+END:VEVENT
+BEGIN:VEVENT
+UID:nostart@example.org
+DTSTAMP:20250101T000000Z
+SUMMARY:Broken event without a start
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+def write_ics(path: Path, text: str = ICS) -> Path:
+    """The calendar with CRLF line ends, as RFC 5545 writes it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8"))
+    return path

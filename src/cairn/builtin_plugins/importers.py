@@ -23,6 +23,7 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "claude": ("claude", "Claude data export: conversations.json with chat_messages (the file, its folder or the .zip)"),
     "mbox": ("mbox", "mbox mail file (mboxrd/mboxo; Thunderbird, Apple Mail, Gmail Takeout)"),
     "maildir": ("maildir", "Maildir folder (cur/ and new/, Maildir++ subfolders)"),
+    "ics": ("ics", "iCalendar .ics file or folder (RFC 5545: RRULE, EXDATE, TZID, attendees)"),
 }
 
 

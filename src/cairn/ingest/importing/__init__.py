@@ -9,6 +9,7 @@ runner that writes the items as notes, incrementally and idempotently by stable 
     mail      one MIME message -> a mail Item (shared by mbox, maildir)
     mbox      mbox files, streamed (mboxrd quoting)
     maildir   Maildir folders (cur/, new/, Maildir++)
+    ics       iCalendar files: one note per event series, occurrences expanded
 
 The readers are registered as importers through the `register_importers` hook
 (cairn.builtin_plugins.importers), as a third-party plugin registers its own.
