@@ -194,3 +194,64 @@ def write_ics(path: Path, text: str = ICS) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8"))
     return path
+
+
+# --- reading: bookmarks, Kindle, Readwise ----------------------------------------------------
+
+BOOKMARKS = """<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<!-- This is an automatically generated file.
+     It will be read and overwritten.
+     DO NOT EDIT! -->
+<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+<TITLE>Bookmarks</TITLE>
+<H1>Bookmarks</H1>
+<DL><p>
+    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000100" PERSONAL_TOOLBAR_FOLDER="true">Bookmarks bar</H3>
+    <DL><p>
+        <DT><A HREF="https://example.org/herons" ADD_DATE="1700000200" TAGS="birds,rivers">Heron nesting &amp; alders</A>
+        <DD>Notes on where grey herons nest.
+        <DT><H3 ADD_DATE="1700000000">Recipes</H3>
+        <DL><p>
+            <DT><A HREF="https://example.org/sourdough" ADD_DATE="1700000300">Rye sourdough — café style</A>
+        </DL><p>
+    </DL><p>
+    <DT><A HREF="javascript:void(0)" ADD_DATE="1700000400">A bookmarklet</A>
+    <DT><A HREF="https://example.org/herons" ADD_DATE="1700000500">Herons again</A>
+</DL><p>
+"""
+
+CLIPPINGS = """\ufeffThe River Book (Ana Ribeiro)
+- Your Highlight on page 12 | Location 170-172 | Added on Monday, March 3, 2025 9:41:07 AM
+
+Herons return to the alders in March.
+==========
+The River Book (Ana Ribeiro)
+- Your Bookmark on page 13 | Location 180 | Added on Monday, March 3, 2025 9:42:00 AM
+
+
+==========
+The River Book (Ana Ribeiro)
+- Your Note on page 12 | Location 172 | Added on Monday, March 3, 2025 9:43:00 AM
+
+check the gauge
+==========
+Bread Basics (Tom Baker)
+- Your Highlight on Location 55-56 | Added on Tuesday, March 4, 2025 8:00:00 PM
+
+Rye ferments faster than wheat.
+==========
+"""
+
+READWISE_HEADER = ["Highlight", "Book Title", "Book Author", "Amazon Book ID", "Note", "Color", "Tags",
+                   "Location Type", "Location", "Highlighted at", "Document tags"]
+
+
+def write_readwise(path: Path, rows: list[dict]) -> Path:
+    import csv
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, READWISE_HEADER)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k, "") for k in READWISE_HEADER})
+    return path

@@ -24,6 +24,9 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "mbox": ("mbox", "mbox mail file (mboxrd/mboxo; Thunderbird, Apple Mail, Gmail Takeout)"),
     "maildir": ("maildir", "Maildir folder (cur/ and new/, Maildir++ subfolders)"),
     "ics": ("ics", "iCalendar .ics file or folder (RFC 5545: RRULE, EXDATE, TZID, attendees)"),
+    "bookmarks": ("bookmarks", "Netscape bookmark HTML (every browser's bookmarks.html export)"),
+    "kindle": ("kindle", "Kindle My Clippings.txt (highlights and notes, one note per book)"),
+    "readwise": ("readwise", "Readwise CSV export (highlights, one note per book)"),
 }
 
 

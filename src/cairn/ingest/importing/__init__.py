@@ -10,6 +10,9 @@ runner that writes the items as notes, incrementally and idempotently by stable 
     mbox      mbox files, streamed (mboxrd quoting)
     maildir   Maildir folders (cur/, new/, Maildir++)
     ics       iCalendar files: one note per event series, occurrences expanded
+    bookmarks Netscape bookmark HTML (streamed)
+    kindle    Kindle My Clippings.txt, one note per book
+    readwise  Readwise CSV, one note per book
 
 The readers are registered as importers through the `register_importers` hook
 (cairn.builtin_plugins.importers), as a third-party plugin registers its own.
