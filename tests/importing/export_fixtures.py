@@ -255,3 +255,35 @@ def write_readwise(path: Path, rows: list[dict]) -> Path:
         for r in rows:
             w.writerow({k: r.get(k, "") for k in READWISE_HEADER})
     return path
+
+
+# --- Evernote ENEX ---------------------------------------------------------------------------
+
+def enex_note(title, enml_body, created="20250301T101010Z", tags=(), resources=()):
+    """One <note> of an ENEX file; resources = [(file name, bytes, mime)]. The ENML refers to
+    a resource by the MD5 of its bytes: put {md5:NAME} in enml_body where it should show."""
+    import base64
+    import hashlib
+    from xml.sax.saxutils import escape
+    for name, data, mime in resources:
+        enml_body = enml_body.replace("{md5:%s}" % name, f'<en-media hash="{hashlib.md5(data).hexdigest()}" type="{mime}"/>')
+    enml = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
+            '<!DOCTYPE en-note SYSTEM "http://xml.evernote.com/pub/enml2.dtd">'
+            f"<en-note>{enml_body}</en-note>")
+    res = "".join(
+        f'<resource><data encoding="base64">\n{base64.encodebytes(data).decode()}</data><mime>{mime}</mime>'
+        f"<resource-attributes><file-name>{escape(name)}</file-name></resource-attributes></resource>"
+        for name, data, mime in resources)
+    return (f"<note><title>{escape(title)}</title><content><![CDATA[{enml}]]></content>"
+            f"<created>{created}</created><updated>{created}</updated>"
+            + "".join(f"<tag>{escape(t)}</tag>" for t in tags)
+            + f"<note-attributes><author>Ana Ribeiro</author></note-attributes>{res}</note>")
+
+
+def write_enex(path: Path, notes: list[str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n'
+                    '<!DOCTYPE en-export SYSTEM "http://xml.evernote.com/pub/evernote-export4.dtd">\n'
+                    '<en-export export-date="20250302T000000Z" application="Evernote" version="10.0">\n'
+                    + "\n".join(notes) + "\n</en-export>\n", encoding="utf-8")
+    return path

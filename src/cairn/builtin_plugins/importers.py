@@ -27,6 +27,7 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "bookmarks": ("bookmarks", "Netscape bookmark HTML (every browser's bookmarks.html export)"),
     "kindle": ("kindle", "Kindle My Clippings.txt (highlights and notes, one note per book)"),
     "readwise": ("readwise", "Readwise CSV export (highlights, one note per book)"),
+    "enex": ("enex", "Evernote .enex export (ENML, base64 resources with MD5 hashes)"),
 }
 
 
