@@ -287,3 +287,30 @@ def write_enex(path: Path, notes: list[str]) -> Path:
                     '<en-export export-date="20250302T000000Z" application="Evernote" version="10.0">\n'
                     + "\n".join(notes) + "\n</en-export>\n", encoding="utf-8")
     return path
+
+
+# --- Google Keep Takeout, Notion -------------------------------------------------------------
+
+def keep_note(title, text=None, items=None, labels=(), created=1_740_000_000_000_000, trashed=False,
+              attachments=(), sharees=()):
+    note = {"color": "DEFAULT", "isTrashed": trashed, "isPinned": False, "isArchived": False,
+            "title": title, "userEditedTimestampUsec": created + 60_000_000,
+            "createdTimestampUsec": created, "labels": [{"name": l} for l in labels]}
+    if text is not None:
+        note["textContent"] = text
+    if items is not None:
+        note["listContent"] = [{"text": t, "isChecked": c} for t, c in items]
+    if attachments:
+        note["attachments"] = [{"filePath": fp, "mimetype": "image/png"} for fp in attachments]
+    if sharees:
+        note["sharees"] = [{"isOwner": False, "type": "WRITER", "email": e} for e in sharees]
+    return note
+
+
+def write_zip(path: Path, members: dict[str, bytes | str]) -> Path:
+    import zipfile
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path

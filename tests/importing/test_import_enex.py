@@ -39,8 +39,8 @@ def test_notes_links_and_attachments(imported):
     assert "## Attachment: seeds.txt" in text and "ruby chard" in text
     kept = [app.settings.vault / f for f in fm["files"]]
     assert kept[0].read_bytes() == PNG and kept[0].suffix == ".png"
-    links = app.links(app.search("kale", mode="keyword").hits[0].note_id)
-    assert "Seed list" in str(links)
+    [link] = app.links(app.search("kale", mode="keyword").hits[0].note_id).outgoing
+    assert link.target == "Seed list" and link.kind == "resolved"
 
 
 def test_reimport_and_truncated(imported, tmp_path):

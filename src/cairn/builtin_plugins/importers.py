@@ -28,6 +28,8 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "kindle": ("kindle", "Kindle My Clippings.txt (highlights and notes, one note per book)"),
     "readwise": ("readwise", "Readwise CSV export (highlights, one note per book)"),
     "enex": ("enex", "Evernote .enex export (ENML, base64 resources with MD5 hashes)"),
+    "keep": ("keep", "Google Keep from Google Takeout (the .zip or its Keep/ folder of JSON notes)"),
+    "notion": ("notion", "Notion export, Markdown & CSV (the .zip or its folder)"),
 }
 
 

@@ -14,6 +14,8 @@ runner that writes the items as notes, incrementally and idempotently by stable 
     kindle    Kindle My Clippings.txt, one note per book
     readwise  Readwise CSV, one note per book
     enex      Evernote .enex, streamed (ENML, resources by MD5, note links as wikilinks)
+    keep      Google Keep Takeout JSON notes
+    notion    Notion Markdown & CSV export (page links as wikilinks, databases)
 
 The readers are registered as importers through the `register_importers` hook
 (cairn.builtin_plugins.importers), as a third-party plugin registers its own.

@@ -17,10 +17,11 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 from cairn.errors import InvalidInput
 
@@ -175,3 +176,34 @@ def iter_json_array(fh: IO[bytes], name: str, chunk: int = 1 << 16) -> Iterator[
                                             f"({getattr(exc, 'msg', exc)})") from None
         pos, first, n = end, False, n + 1
         yield value
+
+
+def walk_export(path: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
+    """(relative name, read()) of every file of an export given as a folder or a .zip (a
+    .zip inside the .zip, as Notion splits large exports, is walked too), in name order.
+    Symbolic links are not followed. Raises ExportFormatError for a broken zip; a member
+    cut off raises it when read."""
+    if path.is_dir():
+        for p in sorted(path.rglob("*")):
+            if p.is_file() and not p.is_symlink():
+                yield str(p.relative_to(path)), p.read_bytes
+        return
+    zf = open_zip(path)
+    for info in sorted(zf.infolist(), key=lambda i: i.filename):
+        if info.is_dir():
+            continue
+        if info.filename.lower().endswith(".zip"):
+            inner = zipfile.ZipFile(io.BytesIO(_member(zf, info, path)))
+            for sub in sorted(inner.infolist(), key=lambda i: i.filename):
+                if not sub.is_dir():
+                    yield f"{info.filename}/{sub.filename}", (lambda z=inner, s=sub: _member(z, s, path))
+            continue
+        yield info.filename, (lambda i=info: _member(zf, i, path))
+
+
+def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
+    try:
+        return zf.read(info)
+    except (zipfile.BadZipFile, EOFError, zlib.error, OSError) as exc:
+        raise ExportFormatError(f"{path}: {info.filename}: cannot be read from the archive ({exc}); "
+                                "is the download complete?") from None
