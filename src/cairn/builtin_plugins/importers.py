@@ -70,9 +70,27 @@ def export_importer(name: str, module: str, source_format: str):
     return run
 
 
+def import_imap(app, path=None, progress=None, *, dry_run: bool = False, after_index=None,
+                folders=None, **options):
+    """The mail server of the [imap] table, read only (cairn.ingest.importing.imap); `path`
+    is not used (a live source)."""
+    from pathlib import Path
+    from cairn.ingest.importing import imap
+    from cairn.ingest.importing.run import run_import
+    cfg = app.settings.imap
+    label = Path(f"imap-{cfg.host or 'unconfigured'}")
+    return run_import(app.conn, app.settings, None if dry_run else app.embedder, "imap", label,
+                      imap.read(cfg, folders), progress, dry_run=dry_run, after_index=after_index,
+                      family=imap.FAMILY, live=True)
+
+
+import_imap.source_format = "IMAP mail server, read only (settings: the [imap] table of config.toml)"
+
+
 @hookimpl
 def register_importers(register):
     register("notes", import_notes)
     register("chat", import_chat)
     for name, (module, fmt) in EXPORTS.items():
         register(name, export_importer(name, module, fmt))
+    register("imap", import_imap)

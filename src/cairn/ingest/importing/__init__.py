@@ -9,6 +9,7 @@ runner that writes the items as notes, incrementally and idempotently by stable 
     mail      one MIME message -> a mail Item (shared by mbox, maildir)
     mbox      mbox files, streamed (mboxrd quoting)
     maildir   Maildir folders (cur/, new/, Maildir++)
+    imap      a mail server, read only (EXAMINE, BODY.PEEK), live
     ics       iCalendar files: one note per event series, occurrences expanded
     bookmarks Netscape bookmark HTML (streamed)
     kindle    Kindle My Clippings.txt, one note per book

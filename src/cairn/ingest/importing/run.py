@@ -137,14 +137,16 @@ def _stored_hash(path: Path) -> str | None:
 
 def run_import(conn: sqlite3.Connection, settings: Settings, embedder, source: str, path: Path,
                items: Iterable[Item | Skip], progress: Progress | None = None, *, dry_run: bool = False,
-               after_index: Callable[[list[str]], None] | None = None, family: str | None = None) -> ImportReport:
+               after_index: Callable[[list[str]], None] | None = None, family: str | None = None,
+               live: bool = False) -> ImportReport:
     """Write (or with dry_run only compare) every item of `items` read from the export at
     `path` as notes of importer `source`; see the module docstring for the rules. after_index:
     called with the ids of chat notes added or updated, before embedding (memory extraction).
     family: the id space of the source ids (default `source`): mbox and maildir share "mail",
-    so one message found in both is one note.
+    so one message found in both is one note. live: `path` only names a live source (IMAP),
+    it is not a file.
     Raises ExportFormatError (after putting back what this run wrote)."""
-    if not path.exists():
+    if not live and not path.exists():
         raise ExportFormatError(f"{path}: no such file or folder")
     report = ImportReport(source=source, dry_run=dry_run)
     vault = settings.vault
