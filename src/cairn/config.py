@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ServerSettings, PluginSettings, AssistantSettings)
+    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, ServerSettings, PluginSettings, AssistantSettings)
 
 @dataclass
 class Settings:
@@ -126,6 +126,7 @@ class Settings:
     sync: SyncSettings = field(default_factory=SyncSettings)
     time: TimeSettings = field(default_factory=TimeSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    imap: ImapSettings = field(default_factory=ImapSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
     plugins: PluginSettings = field(default_factory=PluginSettings)
     plugin_config: dict = field(default_factory=dict)  # [plugin.NAME] tables, as written
@@ -229,7 +230,7 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("jobs", "lease_s"): (0, True), ("", "max_file_bytes"): (1, False),
     ("ingest", "max_ocr_pages"): (1, False), ("ingest", "parse_timeout_s"): (0, True),
     ("time", "max_attempts"): (1, False), ("time", "retry_base_s"): (0, True),
-    ("server", "port"): (1, False), ("server", "rate_per_s"): (0, True),
+    ("server", "port"): (1, False), ("imap", "port"): (1, False), ("server", "rate_per_s"): (0, True),
     ("server", "rate_burst"): (1, False), ("server", "max_upload_bytes"): (1, False),
     ("server", "read_workers"): (1, False),
     ("plugins", "call_timeout_s"): (0, True), ("plugins", "start_timeout_s"): (0, True),
@@ -244,7 +245,7 @@ _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("se
                                                                              "graph_hop1", "graph_hop2")},
                                            ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
-_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server",
+_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "imap", "server",
              "plugins", "assistant")
 _LLM_FORMS = '"none", "embedded", "embedded:NAME" (a packaged model) or "openai:BASE_URL:MODEL"'
 

@@ -198,6 +198,21 @@ class TelegramSettings:
 
 
 @dataclass
+class ImapSettings:
+    """`cairn import imap`, a live mail source read without changing anything on the server
+    (docs/import.md): host ("" = not configured), port, user, password (or env
+    CAIRN_IMAP_PASSWORD), the folders to read, ssl (IMAP over TLS; false only for a server
+    on this machine)."""
+
+    host: str = ""
+    port: int = 993
+    user: str = ""
+    password: str = ""
+    folders: list[str] = field(default_factory=lambda: ["INBOX"])
+    ssl: bool = True
+
+
+@dataclass
 class ServerSettings:
     """`cairn serve` (docs/server.md). host/port: where it listens by default.
     trust_loopback: requests from 127.0.0.0/8 and ::1 need no API key (scope admin); false

@@ -52,3 +52,22 @@ def json_type_name(value: Any) -> str:
     """How a JSON value's type is named in error messages: "a string", "a number", "null"..."""
     return {bool: "a boolean", int: "a number", float: "a number", list: "an array",
             dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+@dataclass
+class ImportReport(IngestReport):
+    """Outcome of `cairn import SOURCE PATH`: the IngestReport lists plus the importer's
+    name and whether it was a dry run (then added/updated say what would change and nothing
+    was written). JSON: IngestReport's keys plus "source", "dry_run", "facts_extracted" and "counts"
+    {added, updated, unchanged, skipped} (numbers)."""
+
+    source: str = ""
+    dry_run: bool = False
+    facts_extracted: int = 0  # facts found in the conversations added or updated
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out.update(source=self.source, dry_run=self.dry_run, facts_extracted=self.facts_extracted,
+                   counts={"added": len(self.added), "updated": len(self.updated),
+                           "unchanged": len(self.unchanged), "skipped": len(self.skipped)})
+        return out

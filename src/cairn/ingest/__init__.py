@@ -19,6 +19,8 @@ The package, along its stages:
     urls       Ingest a web page: fetch it (cairn.fetch: size, time and address limits) into a local
     run        The queue-driven pipeline: `ingest_paths` enqueues files and URLs as jobs, `run_jobs`
     importers  JSONL importers: notes (`cairn import notes`) and chat transcripts (`cairn import chat`).
+    importing  Other apps' exports (`cairn import SOURCE PATH`): one streamed reader per format, one
+               incremental runner (cairn.ingest.importing).
     reindex    Rebuild the whole index from the vault alone (`cairn reindex`).
 
 Every name is also importable from `cairn.ingest` itself, as before the split.

@@ -46,7 +46,7 @@ def _value(choice):
 
 app = typer.Typer(help="Cairn: a local-first memory for everything you read, save and decide.",
                   no_args_is_help=True, add_completion=False)
-import_app = typer.Typer(help="Import JSONL exports (notes or chat transcripts).", no_args_is_help=True)
+import_app = typer.Typer(help="Import exports of other apps and JSONL notes or chat transcripts.")
 app.add_typer(import_app, name="import")
 
 

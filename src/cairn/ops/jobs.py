@@ -176,6 +176,30 @@ class JobOps:
         report = self.import_file("chat", path, progress, after_index=hook if do_extract else None)
         return ChatImportReport(**vars(report), extractions=extractions, extracted=bool(ran))
 
+    def import_export(self, source: str, path: str | Path | None, progress: Progress | None = None, *,
+                      dry_run: bool = False, extract: bool | None = None, llm: str | None = None,
+                      **options):
+        """`cairn import SOURCE PATH`: run the export importer `source` (chatgpt, claude, mbox,
+        maildir, ics, enex, notion, keep, kindle, readwise, bookmarks or a plugin's) on `path`
+        (cairn.ingest.importing.run: incremental by stable source id; dry_run writes nothing).
+        Conversations it adds or updates have their facts extracted as `import_chat` does
+        (extract/llm: the same meaning). options: passed to the importer (imap: folders; its
+        path is None). Returns a cairn.report.ImportReport. Raises NotFound
+        for an unknown importer, InvalidInput (ExportFormatError) for a bad export file."""
+        do_extract = (self.settings.memory.extract_on_import if extract is None else extract) and not dry_run
+        model = _extraction_llm(self.settings, llm) if do_extract else None  # bad spec: fail first
+        found: list[int] = []
+
+        def hook(note_ids: list[str]) -> None:
+            for ex in self._extract_notes(note_ids, model, embed=False):
+                found.append(len(getattr(ex.result, "facts", []) or []))
+
+        report = self.import_file(source, path if path is not None else "", progress, dry_run=dry_run,
+                                  after_index=hook if do_extract else None, **options)
+        if hasattr(report, "facts_extracted"):
+            report.facts_extracted = sum(found)
+        return report
+
     def reindex(self, progress: Progress | None = None) -> IngestReport:
         """Rebuild the index from the vault alone: the configured store's (the SQLite
         file, or the PostgreSQL store with CAIRN_STORE_URL / `[store] url`)."""
