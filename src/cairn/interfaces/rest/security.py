@@ -11,7 +11,11 @@ Order, for every HTTP request:
 4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`) is checked
    even from loopback (wrong or revoked -> 401); without one, a loopback client is trusted
    with scope admin when `[server] trust_loopback` (default), anyone else gets 401 (except
-   GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie);
+   GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie).
+   A keyless request that Cairn's own fetcher sent never gets loopback trust; nor, on
+   /api/*, /events, /mcp, /traces and /audit, one a browser sent for another site
+   (`Sec-Fetch-Site` cross-site or same-site, or a browser without that header): 403
+   there (`untrusted_reason`); the web page's paths then ask for the sign-in cookie;
 5. token bucket per key (or per client address for keyless callers outside loopback):
    `rate_per_s` refill, `rate_burst` size; empty -> 429 with Retry-After (trusted loopback
    callers are not limited);
@@ -49,6 +53,41 @@ def is_api_path(path: str) -> bool:
     return path in OPEN_PATHS or path == "/api" or any(
         path == p.rstrip("/") or path.startswith(p if p.endswith("/") else p + "/") or path == p
         for p in API_PREFIXES)
+
+
+# Paths where a browser request from another site, or a request Cairn itself sent out, is
+# refused outright without a key (the web page's paths answer it with their sign-in page).
+GUARDED_PREFIXES = ("/api", "/events", "/mcp", "/traces", "/audit")
+
+
+def is_guarded_path(path: str) -> bool:
+    """True for /api/*, /events, /mcp, /traces and /audit (GUARDED_PREFIXES)."""
+    return any(path == p or path.startswith(p + "/") for p in GUARDED_PREFIXES)
+
+
+def untrusted_reason(headers: dict[str, str], path: str) -> str | None:
+    """Why a keyless request to `path` must not get loopback trust, or None. `headers`:
+    lower-cased names. On every path: a request Cairn's own fetcher sent
+    (cairn.fetch.OUTGOING_HEADER: the server reached itself). On the guarded paths
+    (is_guarded_path) also a browser request another site made (`Sec-Fetch-Site`
+    cross-site or same-site, the Fetch Metadata standard: an `<img>` or a script on a page
+    elsewhere, even on another port of this machine) and a browser request without
+    `Sec-Fetch-Site` (a `Mozilla/` User-Agent: an older browser, which cannot tell where the
+    request came from). `Sec-Fetch-Site: same-origin` (Cairn's own page) and `none` (an
+    address the person typed) keep it; so do scripts, which send no such headers. The web
+    page's paths keep their own rules (cairn.interfaces.web.deps: CSRF, read-only GETs)."""
+    from cairn.fetch import OUTGOING_HEADER
+    if OUTGOING_HEADER.lower() in headers:
+        return "a request Cairn's own fetcher sent (the server fetching itself)"
+    if not is_guarded_path(path):
+        return None
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        site = site.strip().lower()
+        return None if site in ("same-origin", "none") else f"a browser request from another site (Sec-Fetch-Site: {site})"
+    if headers.get("user-agent", "").startswith("Mozilla/"):
+        return "a browser request that does not say where it comes from (no Sec-Fetch-Site)"
+    return None
 
 
 def is_loopback(host: str | None) -> bool:
@@ -204,9 +243,13 @@ class Guard:
         if token:
             key = self.keys.verify(token)
             return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id, "person": key.person}, True
-        if self.server.trust_loopback and is_loopback(client):
-            return {"actor": "local", "scope": "admin", "key_id": None}, False
         path = scope.get("path", "")
+        doubt = untrusted_reason(headers, path)
+        if doubt and is_guarded_path(path):
+            raise _Forbidden(f"{doubt} is not trusted as the person at this machine: send an API key "
+                             "(`Authorization: Bearer KEY`; create one with `cairn keys create NAME`)")
+        if self.server.trust_loopback and is_loopback(client) and not doubt:
+            return {"actor": "local", "scope": "admin", "key_id": None}, False
         if path in OPEN_PATHS or scope.get("method") == "OPTIONS" or not is_api_path(path):
             # /healthz, CORS preflights, and the web page (its own guard asks for its cookie)
             return {"actor": f"anonymous:{client}", "scope": "none", "key_id": None}, True
