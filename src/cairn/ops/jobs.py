@@ -18,9 +18,12 @@ from cairn.store import db
 class JobOps:
     """Ingest, imports, the job queue, reindex and status."""
 
-    def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None) -> IngestReport:
+    def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None, *,
+               public_only: bool = False) -> IngestReport:
         """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
-        Publishes ingest.* / note.* events and saves a trace (`report.trace_id`)."""
+        Publishes ingest.* / note.* events and saves a trace (`report.trace_id`).
+        public_only: URLs never reach a private or loopback address, whatever `[fetch]
+        allow_private` says (the tools a model drives pass True)."""
         from cairn.ingest import ingest_paths, is_url
         paths = list(paths)
         if any(not str(p).strip() for p in paths):
@@ -28,7 +31,8 @@ class JobOps:
         sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
                                      for p in paths]
         report = self._traced_ingest("ingest", [str(s) for s in sources], progress,
-                                     lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog))
+                                     lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog,
+                                                               public_only=public_only))
         self._enrich_with_model(report, progress)
         return report
 
