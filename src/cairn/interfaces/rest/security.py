@@ -20,7 +20,8 @@ Order, for every HTTP request:
    `rate_per_s` refill, `rate_burst` size; empty -> 429 with Retry-After (trusted loopback
    callers are not limited);
 6. body larger than `max_upload_bytes` -> 413 (Content-Length checked first; a chunked body
-   is counted as it streams).
+   is counted as it streams); a JSON body nested deeper than 64 levels -> 400, checked as it
+   streams, before any parser recurses into it (cairn.interfaces.rest.json_depth).
 The caller's scope goes into `cairn.tools.current_scope` for the request (MCP tools mounted
 at /mcp see it) and `scope["state"]["principal"]` = {"actor", "scope", "key_id"}.
 """
@@ -38,7 +39,8 @@ import uuid
 
 from cairn.apikeys import KeyStore
 from cairn.config import Settings
-from cairn.errors import CairnError, TooLarge, Unauthorized
+from cairn.errors import CairnError, InvalidInput, TooLarge, Unauthorized
+from cairn.interfaces.rest.json_depth import JsonDepth, is_json
 from cairn.tools import current_person, current_scope
 
 log = logging.getLogger("cairn.server")
@@ -184,24 +186,31 @@ class Guard:
         if length and length.isdigit() and int(length) > limit:
             return await _error(send_with_id, _too_large(limit), rid, scope)
         seen = 0
-        started = over = replaced = False
+        started = replaced = False
+        refusal: CairnError | None = None  # set when the body is refused as it streams in
+        depth = JsonDepth() if is_json(headers.get("content-type", "")) else None
 
         async def counted_receive():
-            nonlocal seen, over
+            nonlocal seen, refusal
             message = await receive()
             if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
+                chunk = message.get("body", b"")
+                seen += len(chunk)
                 if seen > limit:
-                    over = True
-                    raise _TooLargeSignal()
+                    refusal = _too_large(limit)
+                    raise _RefusedBody()
+                if depth is not None and depth.feed(chunk):
+                    refusal = InvalidInput(f"the JSON body nests deeper than {depth.limit} levels "
+                                           "(arrays and objects inside each other); nothing was stored")
+                    raise _RefusedBody()
             return message
 
         async def tracking_send(message):
-            # A body parser may turn the signal into its own error: the 413 replaces it.
+            # A body parser may turn the signal into its own error: the refusal replaces it.
             nonlocal started, replaced
-            if over and not started:
+            if refusal is not None and not started:
                 started = replaced = True
-                await _error(send_with_id, _too_large(limit), rid, scope)
+                await _error(send_with_id, refusal, rid, scope)
                 return
             if replaced:
                 return
@@ -213,9 +222,10 @@ class Guard:
         who = current_person.set(principal.get("person"))
         try:
             await self.app(scope, counted_receive, tracking_send)
-        except _TooLargeSignal:
-            if not started:
-                await _error(send_with_id, _too_large(limit), rid, scope)
+        except _RefusedBody:
+            if not started and refusal is not None:
+                started = True
+                await _error(send_with_id, refusal, rid, scope)
         finally:
             current_person.reset(who)
             current_scope.reset(token)
@@ -258,8 +268,8 @@ class Guard:
                            "`cairn keys create NAME`)")
 
 
-class _TooLargeSignal(Exception):
-    pass
+class _RefusedBody(Exception):
+    """Raised from the body stream when the body is refused (too large, nested too deep)."""
 
 
 class _BadHost(CairnError):
