@@ -9,7 +9,8 @@ Order, for every HTTP request:
    or one of `[server] cors_origins` (a web page elsewhere cannot drive a trusted loopback
    server); CORS preflights from allowed origins pass to Starlette's CORSMiddleware;
 4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`) is checked
-   even from loopback (wrong or revoked -> 401); without one, a loopback client is trusted
+   even from loopback (wrong or revoked -> 401, after a wait that doubles with each wrong key
+   from that address: cairn.interfaces.rest.backoff; GET /healthz ignores keys); without one, a loopback client is trusted
    with scope admin when `[server] trust_loopback` (default), anyone else gets 401 (except
    GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie).
    A keyless request that Cairn's own fetcher sent never gets loopback trust; nor, on
@@ -28,6 +29,7 @@ at /mcp see it) and `scope["state"]["principal"]` = {"actor", "scope", "key_id"}
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -40,6 +42,7 @@ import uuid
 from cairn.apikeys import KeyStore
 from cairn.config import Settings
 from cairn.errors import CairnError, InvalidInput, TooLarge, Unauthorized
+from cairn.interfaces.rest.backoff import FailedKeys
 from cairn.interfaces.rest.json_depth import JsonDepth, is_json
 from cairn.tools import current_person, current_scope
 
@@ -148,6 +151,8 @@ class Guard:
         self.server = settings.server
         self.keys = KeyStore(settings.home)
         self.buckets = TokenBuckets(self.server.rate_per_s, self.server.rate_burst)
+        self.failed_keys = FailedKeys()
+        self.sleep = asyncio.sleep  # how a wrong key's answer waits (tests record it)
         hosts = {"localhost", "127.0.0.1", "::1", self.server.host.lower()}
         if bind_host:
             hosts.add(bind_host.lower())
@@ -171,6 +176,8 @@ class Guard:
         try:
             principal, limited = self._admit(scope, headers)
         except CairnError as exc:
+            if getattr(exc, "wait_s", 0):  # a wrong key: slowed down (FailedKeys)
+                await self.sleep(exc.wait_s)
             return await _error(send_with_id, exc, rid, scope)
         state["principal"] = principal
         if limited:
@@ -250,10 +257,18 @@ class Guard:
         elif headers.get("x-api-key"):
             token = headers["x-api-key"].strip()
         client = (scope.get("client") or ("", 0))[0]
-        if token:
-            key = self.keys.verify(token)
-            return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id, "person": key.person}, True
         path = scope.get("path", "")
+        key = None
+        if token:
+            try:
+                key = self.keys.verify(token)
+            except Unauthorized as exc:
+                if path not in OPEN_PATHS:  # /healthz answers whatever key comes with it
+                    exc.wait_s = self.failed_keys.delay(client)
+                    raise
+        if key is not None:
+            self.failed_keys.clear(client)
+            return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id, "person": key.person}, True
         doubt = untrusted_reason(headers, path)
         if doubt and is_guarded_path(path):
             raise _Forbidden(f"{doubt} is not trusted as the person at this machine: send an API key "
