@@ -19,14 +19,17 @@ from cairn.store.fts import index_text
 
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on any exception, which is re-raised)."""
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on any exception, which is re-raised). SQLite
+    rolls a transaction back itself on some errors (SQLITE_FULL: a full disk); the original
+    error is then re-raised, not "cannot rollback". A failed COMMIT is rolled back too."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 @dataclass

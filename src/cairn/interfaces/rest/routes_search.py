@@ -142,6 +142,8 @@ def _ask_stream(request: Request, question: str, llm: str | None, k: int) -> Str
             from cairn.errors import CairnError
             body = exc.to_json() if isinstance(exc, CairnError) else {
                 "error": "invalid_input" if isinstance(exc, ValueError) else "internal", "message": str(exc)}
+            from cairn.redact_paths import without_paths
+            body["message"] = without_paths(str(body.get("message", "")), rt.settings)
             put("error", body)
         put("done", {})
 
