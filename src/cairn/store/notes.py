@@ -117,6 +117,15 @@ def get_note_by_source(conn: sqlite3.Connection, source: str) -> NoteRow | None:
     return NoteRow.from_row(row) if row else None
 
 
+def get_note_by_source_hash(conn: sqlite3.Connection, source_hash: str, source_prefix: str) -> NoteRow | None:
+    """A note made from bytes with sha256 `source_hash` whose source starts with
+    `source_prefix` (a folder path ending in a separator), or None."""
+    like = source_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    row = conn.execute("SELECT * FROM notes WHERE source_hash = ? AND source LIKE ? ESCAPE '\\' "
+                       "ORDER BY path LIMIT 1", (source_hash, like)).fetchone()
+    return NoteRow.from_row(row) if row else None
+
+
 def upsert_note(conn: sqlite3.Connection, note: NoteRow) -> None:
     """Insert or update the note row (chunks are untouched)."""
     conn.execute(
