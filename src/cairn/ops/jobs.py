@@ -129,6 +129,17 @@ class JobOps:
         return self._traced_ingest("jobs.run", [], progress, lambda prog: run_jobs(
             self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
 
+    def repair_vectors(self) -> int:
+        """Embed the chunks that have no vector (a process killed after a note was indexed
+        and before its chunks were embedded left them keyword-only). `cairn serve` runs it
+        at start-up. Returns how many chunks were embedded (0: nothing was missing)."""
+        if not self.store.notes.counts().get("missing_vectors"):
+            return 0
+        from cairn.ingest.embedding import embed_missing
+        s = self.settings
+        return embed_missing(self.conn, self.embedder, None, s.chunk.embed_max_chunks, fact_keys=s.memory.fact_keys,
+                             neighbour_keys=s.memory.neighbour_keys)[0]
+
     def jobs_retry(self, ids: list[int] | None, progress: Progress | None = None) -> IngestReport:
         """Requeue dead letters (`ids`, or all of them when None) and run the queue.
         Raises InvalidInput naming ids that are not dead letters."""

@@ -122,6 +122,7 @@ class Runtime:
         self._all: list = []
         self._all_lock = threading.Lock()
         self.readers = ThreadPoolExecutor(settings.server.read_workers, thread_name_prefix="cairn-read")
+        self.repaired = threading.Event()  # set once the start-up vector repair has run (app.py)
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="cairn-write")
         self.tasks: dict[str, Task] = {}
         self._matrix = _SharedMatrix()
