@@ -53,3 +53,27 @@ def test_failed_keys_cap_forget_and_bound():
     for c in "bcd":
         f.delay(c)
     assert f.failures("a") == 0 and f.failures("d") == 1  # the quietest address was dropped
+
+
+def test_the_web_sign_in_is_slowed_by_the_same_back_off(tmp_path):
+    """`POST /login` with a wrong key waits as the front door does (the server's shared
+    FailedKeys); a right key does not."""
+    from rest_support import RestServer
+
+    class Recorder(FailedKeys):
+        def __init__(self):
+            super().__init__()
+            self.calls: list[float] = []
+
+        def delay(self, client):
+            self.calls.append(super().delay(client))
+            return 0.0  # recorded, not slept: no timed test
+    with RestServer(tmp_path / "home") as srv:
+        good = KeyStore(srv.home).create("laptop", "read")[1]
+        rec = srv.app.state.failed_keys = Recorder()
+        with srv.client(follow_redirects=False) as c:
+            for _ in range(2):
+                assert c.post("/login", data={"key": "cairn_00000000_guess", "next": "/"}).status_code == 401
+            assert rec.calls == [0.1, 0.2]
+            assert c.post("/login", data={"key": good, "next": "/"}).status_code == 303
+            assert len(rec.calls) == 2

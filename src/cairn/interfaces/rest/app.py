@@ -255,5 +255,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
                            allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID",
                                           "Last-Event-ID"],
                            expose_headers=["X-Request-ID", "X-Trace-Id", "Retry-After", "X-Cairn-Warnings"])
-    app.add_middleware(Guard, settings=settings, bind_host=bind_host)
+    from cairn.interfaces.rest.backoff import FailedKeys
+    app.state.failed_keys = FailedKeys()  # shared by the front door and the web page's sign-in
+    app.add_middleware(Guard, settings=settings, bind_host=bind_host, failed_keys=app.state.failed_keys)
     return app

@@ -145,13 +145,14 @@ class TokenBuckets:
 class Guard:
     """The middleware described in the module docstring."""
 
-    def __init__(self, app, settings: Settings, bind_host: str | None = None) -> None:
+    def __init__(self, app, settings: Settings, bind_host: str | None = None,
+                 failed_keys: FailedKeys | None = None) -> None:
         self.app = app
         self.settings = settings
         self.server = settings.server
         self.keys = KeyStore(settings.home)
         self.buckets = TokenBuckets(self.server.rate_per_s, self.server.rate_burst)
-        self.failed_keys = FailedKeys()
+        self.failed_keys = failed_keys or FailedKeys()
         self.sleep = asyncio.sleep  # how a wrong key's answer waits (tests record it)
         hosts = {"localhost", "127.0.0.1", "::1", self.server.host.lower()}
         if bind_host:
