@@ -246,6 +246,10 @@ def test_judge_rules_and_only_raising():
     assert c("search", {"query": "x"}, op=lambda t, a: "high").risk == "high"
     assert c("delete_note", {"note": "t"}, u="delete t", op=lambda t, a: "low").risk == "high"
     assert c("create_note", {"title": "t"}, u="hi", untrusted=True).risk == "high"
+    # export with retrieved text in the context waits for approval, asked for or not (issue 34)
+    assert c("export", {"query": "passwords"}, u="hi", untrusted=True).risk == "high"
+    assert c("export", {"query": "birds"}, u="export my bird notes", untrusted=True).risk == "high"
+    assert c("export", {"query": "birds"}, u="export my bird notes").risk == "medium"
     hinted = Tool("plug", "x", {"type": "object", "properties": {}}, lambda a, b: 1, risk="high")
     assert J.classify(hinted, {}, user_text="", untrusted_in_context=False).risk == "high"
 

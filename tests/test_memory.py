@@ -333,3 +333,18 @@ def test_unwritable_vault_rolls_back_and_names_the_problem(tmp_path, conn, real_
     with pytest.raises(OSError):
         forget(conn, kept.id, vault=vault)
     assert list_memories(conn)[0].active
+
+
+@pytest.mark.parametrize("old,new", [("The spare key is in drawer 1.", "The spare key is in drawer 83."),
+                                     ("My locker code is 4417.", "My locker code is 4471."),
+                                     ("The boiler pressure should be 1.5 bar.", "The boiler pressure should be 2.5 bar.")])
+def test_facts_that_differ_only_in_a_number_are_not_merged(conn, real_embedder, old, new):
+    """Issue 34: "drawer 1" / "drawer 83" were one memory (a paraphrase), so the newer one
+    was never recalled. A statement with other numbers is never a restatement."""
+    a = remember(conn, real_embedder, old, now=T0)
+    b = remember(conn, real_embedder, new, now=T0 + timedelta(days=1))
+    assert b.action != "reinforce" and b.memory.id != a.memory.id, b.reason
+    texts = [h.memory.text if hasattr(h, "memory") else h.text for h in recall(conn, real_embedder, new, k=5)]
+    assert new in texts
+    again = remember(conn, real_embedder, new.replace("The ", "the "), now=T0 + timedelta(days=2))
+    assert again.action == "reinforce"  # the same numbers still restate

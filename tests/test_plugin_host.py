@@ -56,6 +56,12 @@ for line in sys.stdin:
             print("this is not JSON-RPC", flush=True)
         elif how == "fail":
             send({{"jsonrpc": "2.0", "id": msg["id"], "error": {{"code": -32000, "message": "the disk is full"}}}})
+        elif how == "noisy":
+            chunk = "n" * 1023 + "\\n"
+            for _ in range(3 * 1024):
+                sys.stderr.write(chunk)
+            print("noisy-end", file=sys.stderr, flush=True)
+            send({{"jsonrpc": "2.0", "id": msg["id"], "result": {{"content": "done"}}}})
         elif how == "big":
             send({{"jsonrpc": "2.0", "id": msg["id"], "result": {{"content": "x" * 5000}}}})
     elif msg.get("method") == "shutdown":
@@ -175,6 +181,22 @@ def test_shutdown_is_graceful(settings, host):
     host.stop()
     assert proc.poll() == 0
     assert "bye" in (settings.home / "plugins" / "logs" / "pyplug.log").read_text()
+
+
+def test_a_noisy_plugin_log_stays_bounded(settings, host):
+    """3 MB of stderr from one call: the log keeps at most 1 MB plus one rotated file, and
+    the newest lines are kept (issue 34: 20 MB from one call before)."""
+    from cairn.plugin_host.logfile import LOG_MAX_BYTES
+    reg = registry()
+    add_plugin_tools(reg, host)
+    assert reg.call(None, "misbehave", {"how": "noisy"}) == "done"
+    host.stop()  # the plugin exits: everything it wrote has reached its log
+    logs = settings.home / "plugins" / "logs"
+    files = sorted(p.name for p in logs.iterdir() if p.name.startswith("pyplug.log"))
+    assert files == ["pyplug.log", "pyplug.log.1"]
+    sizes = [(logs / f).stat().st_size for f in files]
+    assert all(s <= LOG_MAX_BYTES for s in sizes) and sum(sizes) > LOG_MAX_BYTES, sizes
+    assert "noisy-end" in (logs / "pyplug.log").read_text()
 
 
 def cairn(home, *args):

@@ -16,6 +16,7 @@ catch those keep working. Modeled on httpx's `_exceptions.py`: one root, categor
     TooLarge           1   413    an upload or argument is over its limit
     RateLimited        1   429    too many requests; `retry_after` seconds
     Unavailable        1   503    a dependency (model, index, plugin) cannot serve now
+    InsufficientStorage 1  507    the disk is full (ENOSPC/EDQUOT, SQLite "disk is full")
 """
 
 from __future__ import annotations
@@ -98,11 +99,42 @@ class Unavailable(CairnError, RuntimeError):
     category = "unavailable"
 
 
+class InsufficientStorage(CairnError, OSError):
+    """The disk holding Cairn's files is full (exit 1, HTTP 507 Insufficient Storage, RFC
+    4918 §11.5). Nothing of the operation was stored. Also an OSError (errno ENOSPC)."""
+
+    http_status = 507
+    category = "insufficient_storage"
+
+    def __init__(self, message: str = "", **details) -> None:
+        CairnError.__init__(self, message, **details)
+        self.errno = 28
+
+
+FULL_MESSAGE = ("the disk holding Cairn's files is full (no space left on device): nothing of this "
+                "change was stored; free some space and try again (reading keeps working)")
+
+
+def storage_full(exc: BaseException) -> bool:
+    """True when `exc` says the disk is full: an OSError with errno ENOSPC (28) or EDQUOT
+    (122, quota), or SQLite's SQLITE_FULL ("database or disk is full")."""
+    import errno
+    if isinstance(exc, InsufficientStorage):
+        return True
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", 122)):
+        return True
+    import sqlite3
+    return isinstance(exc, sqlite3.Error) and ("disk is full" in str(exc)
+                                               or getattr(exc, "sqlite_errorcode", None) == 13)
+
+
 def http_status_of(exc: BaseException) -> int:
     """The HTTP status for any exception an operation raised: a CairnError's own, 400 for the
     legacy user errors (ValueError), 404 for a missing file, 500 (a bug) otherwise."""
     if isinstance(exc, CairnError):
         return exc.http_status
+    if storage_full(exc):
+        return 507
     if isinstance(exc, FileNotFoundError):
         return 404
     if isinstance(exc, ValueError):
@@ -122,6 +154,8 @@ def user_message(exc: BaseException) -> str:
     SQLite busy/read-only errors get their wording from `Cairn.database_error_message`."""
     if isinstance(exc, CairnError):
         return exc.message or str(exc)
+    if storage_full(exc):
+        return FULL_MESSAGE
     if isinstance(exc, OSError) and exc.strerror:
         where = exc.filename if exc.filename is not None else ""
         return f"{where}: {exc.strerror.lower()}" if where else exc.strerror.lower()
@@ -134,6 +168,8 @@ def category_of(exc: BaseException) -> str:
     user-facing runtime errors; "internal" for a bug."""
     if isinstance(exc, CairnError):
         return exc.category
+    if storage_full(exc):
+        return "insufficient_storage"
     if isinstance(exc, FileNotFoundError):
         return "not_found"
     if isinstance(exc, ValueError):

@@ -27,7 +27,8 @@
 allow_private=True (the person's own `[fetch] allow_private = true`) permits loopback,
 private, link-local and CGNAT addresses; unspecified, multicast, reserved and metadata
 addresses stay refused. A model-driven tool must always pass allow_private=False.
-Environment proxies are not used.
+Environment proxies are not used. Every request carries `X-Cairn-Outgoing: fetch`
+(OUTGOING_HEADER): Cairn's server refuses it the trust it gives the person at this machine.
 
 Errors: URLRefused (policy; permanent), FetchTooLarge (permanent), FetchFailed (HTTP error or
 network failure; `.transient` says whether a retry may help), FetchTimeout (transient),
@@ -52,6 +53,10 @@ Resolver = Callable[[str, int], list[str]]  # (host, port) -> IP address strings
 Connector = Callable[[str, int, float | None], object]  # (ip, port, timeout) -> httpcore NetworkStream
 
 USER_AGENT = "Cairn/0.1 (+local-first memory; one page per request)"
+# Sent with every request Cairn makes for a page: Cairn's own server never trusts a request
+# carrying it as the person at this machine (cairn.interfaces.rest.security), so a fetch
+# that reaches the server itself (a redirect, `[fetch] allow_private`) gets no loopback trust.
+OUTGOING_HEADER = "X-Cairn-Outgoing"
 REDIRECTS = (301, 302, 303, 307, 308)
 
 
@@ -377,7 +382,8 @@ def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_
         if remaining <= 0:
             raise FetchTimeout(f"{url}: took longer than the time cap ([fetch] timeout_s) — aborted")
         backend = _PinnedBackend(target.addresses, connector or _default_connector)
-        headers = [(b"User-Agent", USER_AGENT.encode()), (b"Accept-Encoding", b"identity"),
+        headers = [(b"User-Agent", USER_AGENT.encode()), (OUTGOING_HEADER.encode(), b"fetch"),
+                   (b"Accept-Encoding", b"identity"),
                    (b"Accept", b"text/html,application/xhtml+xml,application/pdf,text/*;q=0.9,*/*;q=0.5")]
         try:
             with httpcore.ConnectionPool(network_backend=backend, retries=0, max_connections=1,

@@ -33,7 +33,7 @@ from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
 from cairn.store import notes as N
 from cairn.sync import reconcile
-from cairn.errors import Conflict, InvalidInput
+from cairn.errors import Conflict, InvalidInput, storage_full
 
 MODES = NOTE_UPDATE_MODES
 
@@ -134,7 +134,16 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     if tags:
         fm["tags"] = list(tags)
     V.atomic_write(target, V.render_note(fm, body))
-    return _index(conn, settings, embedder, target)
+    try:
+        return _index(conn, settings, embedder, target)
+    except Exception as exc:
+        if not storage_full(exc):
+            raise
+        row = N.get_note_by_path(conn, relpath)
+        if row is None:  # the disk filled before the index held it: the file goes too
+            target.unlink(missing_ok=True)
+            raise
+        return row  # stored and searchable by keyword; its vectors come when there is room
 
 
 def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
@@ -179,7 +188,19 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     else:
         new_body = ("\n" if head else "") + body.strip("\n") + "\n"
     V.atomic_write(path, head + new_body)
-    return _index(conn, settings, embedder, path)
+    try:
+        return _index(conn, settings, embedder, path)
+    except Exception as exc:
+        if not storage_full(exc):
+            raise
+        row = N.get_note(conn, note.id)
+        if row is not None and row.file_hash != note.file_hash:
+            return row  # the index holds the new version; its vectors come when there is room
+        try:  # the index still holds the old version: so does the file again
+            V.atomic_write(path, text)
+        except OSError:
+            pass  # the next sync reconciles the index with the file
+        raise
 
 
 def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:

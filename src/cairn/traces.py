@@ -105,7 +105,10 @@ class Trace:
             tmp.replace(folder / f"{self.id}.json")
             _prune(folder)
         except OSError:
-            pass
+            try:  # a full disk: no half-written trace left behind
+                (folder / f".{self.id}.tmp").unlink(missing_ok=True)
+            except OSError:
+                pass
         return data
 
 

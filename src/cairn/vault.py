@@ -55,15 +55,23 @@ def slugify(text: str, max_len: int = 60) -> str:
 def atomic_write(path: Path, text: str) -> os.stat_result:
     """Write UTF-8 text via a temporary file and rename (never a half-written note).
     Returns the written file's stat (inode, mtime, size), which a rename keeps: a later
-    stat of `path` that differs means someone else wrote it since."""
+    stat of `path` that differs means someone else wrote it since. When the write fails
+    (a full disk: OSError ENOSPC) the temporary file is removed and `path` is untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.cairn-tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-        written = os.fstat(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+            written = os.fstat(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
     return written
 
 

@@ -177,3 +177,11 @@ def test_audit_records_failed_writes(srv, keys):
     failed = [e for e in audit.entries(srv.home, 0, "note.update") if e["outcome"] == "failed"]
     assert failed and failed[-1]["target"] == "missing-note" and "error" in failed[-1]["detail"]
     assert all(keys["write"] not in json.dumps(e) for e in audit.entries(srv.home, 0))
+
+
+def test_healthz_answers_whatever_key_comes_with_it(srv, keys):
+    with srv.client() as c:
+        for h in ({"Authorization": "Bearer cairn_00000000_wrong"}, {"X-API-Key": "nonsense"}, _h(keys["read"])):
+            r = c.get("/healthz", headers=h)
+            assert r.status_code == 200 and r.json()["ok"] is True, (h, r.text)
+        _err(c.get("/api/status", headers={"X-API-Key": "nonsense"}), 401, "not valid")

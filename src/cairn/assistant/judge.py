@@ -9,7 +9,9 @@ Levels: none < low < medium < high. Rules first:
   such action — while text from notes, pages or tool results is in the context — may have
   been planted in that text: high, so it waits for the person's explicit approval, and the
   approval prompt shows the exact call;
-- arguments naming a URL or e-mail address the person never wrote: high (exfiltration).
+- arguments naming a URL or e-mail address the person never wrote: high (exfiltration);
+- `export` (GATHERS: notes gathered into a file that can be taken away) while text from
+  notes, pages or tool results is in the context: high, asked for or not.
 The tool's own risk hint (plugins set it) and an optional LLM second opinion can only raise
 the level, never lower it. `Decision` carries the level, the reasons and the provenance.
 """
@@ -36,7 +38,12 @@ INTENT_WORDS: dict[str, tuple[str, ...]] = {
     "remember": ("remember", "note that", "keep in mind", "don't forget", "do not forget", "remind"),
     "core": ("core", "block", "persona", "set"),
     "remind": ("remind", "reminder", "alert", "notify", "ping me"),
+    "export": ("export", "download", "zip", "bundle"),
 }
+# Tools that gather notes into something that can be taken away (a file under exports/):
+# while text from notes or tool results is in the context they always wait for approval,
+# asked for or not (that text may have asked for the export and chosen what goes in it).
+GATHERS = ("export",)
 
 
 def level_max(*levels: str) -> str:
@@ -119,6 +126,10 @@ def classify(tool: Tool, arguments: dict, *, user_text: str, untrusted_in_contex
         level = "high"
         reasons.append(f"names an address the person did not write ({foreign[0]})")
     provenance = "user"
+    if tool.name in GATHERS and untrusted_in_context:
+        level = "high"
+        reasons.append("gathers notes into a file while text from notes or tool results is in the "
+                       "context: that text may have asked for it")
     if not tool.read_only and level != "low" and not _asked_for(tool.name, user_text):
         provenance = "retrieved" if untrusted_in_context else "model"
         if untrusted_in_context:

@@ -163,6 +163,8 @@ def _known_version(conn: sqlite3.Connection, settings: Settings, name: str, sour
     if existing and existing.source_hash == source_hash and (vault / existing.path).exists():
         report.unchanged.append(name)
         raise _Done
+    if existing is None:
+        _same_upload(conn, settings, source, source_hash, name, report)
     edited = existing and C.copy_edited(conn, vault / existing.path, existing.id, existing.file_hash)
     if edited:
         pending = C.find_conflict_copy(vault, existing.path, source_hash, data)
@@ -175,6 +177,21 @@ def _known_version(conn: sqlite3.Connection, settings: Settings, name: str, sour
                 report.warnings.append((name, C.edited_warning(existing.path, pending, already=True)))
             raise _Done
     return existing
+
+
+def _same_upload(conn: sqlite3.Connection, settings: Settings, source: str, source_hash: str, name: str,
+                 report: IngestReport) -> None:
+    """Stop (reported unchanged) when `source` is an upload (`<home>/uploads/<id>/...`: each
+    upload gets a folder of its own) and a note was made from the same bytes by an earlier
+    upload whose vault copy is still there: uploading a file twice makes one note."""
+    uploads = str(P.resolved(settings.home / "uploads")) + os.sep
+    if not source.startswith(uploads):
+        return
+    twin = N.get_note_by_source_hash(conn, source_hash, uploads)
+    if twin is not None and (settings.vault / twin.path).exists():
+        report.unchanged.append(name)
+        report.warnings.append((name, f"the same file was uploaded before: it is note {twin.path!r}"))
+        raise _Done
 
 
 def _parse(src: Path, data: bytes, settings: Settings, pool, existing: N.NoteRow | None, name: str,

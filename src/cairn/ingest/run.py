@@ -89,7 +89,8 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
     def run_url(job) -> str:
         settings = owned(job)
         part = IngestReport()
-        ingest_url(conn, settings, job.payload["url"], part, resolver=resolver, connector=connector)
+        ingest_url(conn, settings, job.payload["url"], part, resolver=resolver, connector=connector,
+                   public_only=bool(job.payload.get("public_only")))
         _merge(report, part)
         return _outcome(part)
 
@@ -113,12 +114,14 @@ def own_files(settings: Settings):
 
 
 def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
-                    report: IngestReport, *, skip_tombstoned: bool = False) -> list[int]:
+                    report: IngestReport, *, skip_tombstoned: bool = False, public_only: bool = False) -> list[int]:
     """One job per file under `sources` (folders walked) and per URL; a source with a
     pending job is not queued twice. Missing and empty paths, paths inside the vault and
     Cairn's own files in the home folder (`own_files`) are reported as failed; a folder walk
     leaves the home's own files out, with one warning. skip_tombstoned: file jobs skip
-    sources deleted in Cairn (see `ingest_file`). Returns the job ids, in order."""
+    sources deleted in Cairn (see `ingest_file`). public_only: URL jobs never fetch a
+    private or loopback address, whatever `[fetch] allow_private` says (a model asked for
+    them). Returns the job ids, in order."""
     from cairn.store import jobs as J
 
     jobs: list[tuple[str, str, dict]] = []
@@ -127,7 +130,7 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
     own_file = own_files(settings)
     for item in sources:
         if isinstance(item, str) and is_url(item):
-            jobs.append(("url", item, {"url": item}))
+            jobs.append(("url", item, {"url": item, **({"public_only": True} if public_only else {})}))
             continue
         if not str(item).strip():
             report.failed.append((repr(str(item)), "an empty path names nothing (give a file, a folder or a URL)"))
@@ -338,15 +341,17 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
 
 def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path | str], embedder,
                  progress: Progress | None = None, *, resolver=None, connector=None,
-                 skip_tombstoned: bool = False, embed: bool = True) -> IngestReport:
+                 skip_tombstoned: bool = False, embed: bool = True, public_only: bool = False) -> IngestReport:
     """Ingest files, folders (recursively) and URLs (str `https://...`): one queued job per
     source (cairn.jobs: retries with back-off, dead letters, resumes after a crash), then
     the queue is run and missing vectors embedded. Missing paths are reported as failed.
     skip_tombstoned: files whose bytes were deleted in Cairn are listed in
     `report.tombstoned`, not ingested (the watcher's inbox). resolver/connector: test hooks
-    passed to cairn.fetch for URL jobs. embed: see run_jobs."""
+    passed to cairn.fetch for URL jobs. embed: see run_jobs. public_only: see
+    enqueue_sources (a model-driven tool's URLs)."""
     report = IngestReport()
     with exclusive(conn, "ingest"):  # parallel ingests of one folder: each file added once
-        enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned)
+        enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned,
+                        public_only=public_only)
         return run_jobs(conn, settings, embedder, report, progress=progress,
                         resolver=resolver, connector=connector, embed=embed)

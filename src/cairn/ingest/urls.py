@@ -38,14 +38,16 @@ def _url_name(url: str, content_type: str) -> str:
 
 
 def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: IngestReport, *,
-               resolver=None, connector=None) -> None:
+               resolver=None, connector=None, public_only: bool = False) -> None:
     """Fetch `url` (cairn.fetch: SSRF guard, size/time caps, `[fetch]` settings) and ingest
     the response like a file: its type is sniffed from the bytes; the note's source is the
     URL, `url` in its frontmatter the final URL after redirects. A refused or too large URL
     (or an HTTP 4xx) is reported as skipped (permanent, about the content); network errors
     and HTTP 5xx/429 are raised (FetchFailed with transient=True) for the job queue to retry;
     a host that does not exist or a TLS certificate that fails verification is raised as
-    FetchUnreachable (permanent: the job is a dead letter at once, reported as failed)."""
+    FetchUnreachable (permanent: the job is a dead letter at once, reported as failed).
+    public_only: never a private or loopback address, whatever `[fetch] allow_private`
+    (a URL a model asked for)."""
     import tempfile
     from cairn.fetch import FetchError, FetchUnreachable, URLRefused, fetch_url
     from cairn.sources import youtube
@@ -55,7 +57,7 @@ def ingest_url(conn: sqlite3.Connection, settings: Settings, url: str, report: I
         return
     f = settings.fetch
     try:
-        res = fetch_url(url, allow_private=f.allow_private, max_bytes=min(f.max_url_bytes, settings.max_file_bytes),
+        res = fetch_url(url, allow_private=f.allow_private and not public_only, max_bytes=min(f.max_url_bytes, settings.max_file_bytes),
                         timeout_s=f.timeout_s, max_redirects=f.max_redirects,
                         resolver=resolver, connector=connector)
     except FetchError as exc:

@@ -4,7 +4,8 @@ of machines sharing one PostgreSQL store (or one home's SQLite index).
 Each loop turn: jobs whose visibility timeout ran out go back to the queue (their worker died
 or hung: `requeue_expired`; a job that used all its attempts goes to the dead letters), one
 due job is claimed (`claim_batch`: on PostgreSQL `SELECT ... FOR UPDATE SKIP LOCKED`, so two
-workers never take the same job), run by the ingest handlers and marked done, retried later
+workers never take the same job), run by the ingest handlers, its chunks embedded, and only
+then marked done (a job reported done has its vectors), or retried later
 with exponential back-off (a transient failure, cairn.jobs) or dead-lettered. With no job
 left, chunks without vectors are embedded in batches each worker claims for itself (on
 PostgreSQL `FOR UPDATE OF chunks SKIP LOCKED`). Delivery is at least once: a job whose worker
@@ -72,6 +73,17 @@ def requeue_expired(conn, now: float | None = None) -> list[int]:
     return out
 
 
+def _embed_all(conn, embedder, settings: Settings, embed_some) -> int:
+    """Embed chunks without vectors until none this worker can claim is left (the job just
+    run wrote some): a job is marked done only once its note is searchable by meaning. A
+    failure is the job's (retried like any other). Returns the chunks embedded."""
+    total = 0
+    while n := embed_some(conn, embedder, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
+                          neighbour_keys=settings.memory.neighbour_keys):
+        total += n
+    return total
+
+
 def run_worker(conn, settings: Settings, embedder, *, visibility_timeout_s: float, once: bool = False,
                poll_s: float = 1.0, stop: threading.Event | None = None,
                handlers: dict | None = None) -> WorkerReport:
@@ -98,6 +110,7 @@ def run_worker(conn, settings: Settings, embedder, *, visibility_timeout_s: floa
                 if handler is None:
                     raise PermanentJobError(f"no handler for job kind {job.kind!r}")
                 outcome = handler(job)
+                report.embedded += _embed_all(conn, embedder, settings, embed_some)
             except (KeyboardInterrupt, SystemExit):
                 J.release(conn, [job])
                 raise

@@ -147,3 +147,26 @@ def default_llm_spec() -> str:
     unknown uploader. A model is opt-in: `--llm embedded`, `llm = "embedded"` in config.toml
     or CAIRN_LLM (docs/cli.md)."""
     return "none"
+
+
+def configured_llm_specs(settings) -> set[str]:
+    """The model specs `settings` (a cairn.config.Settings) already holds: `llm` (else the
+    default), `[memory] extract_llm`, `[ingest] enrich_llm` and `[assistant] model`; blanks
+    left out. Compared as written, whitespace stripped."""
+    specs = {settings.llm or default_llm_spec(), settings.memory.extract_llm,
+             settings.ingest.enrich_llm, settings.assistant.model}
+    return {s.strip() for s in specs if s and s.strip()}
+
+
+def requested_llm_allowed(settings, spec: str | None) -> bool:
+    """Whether a request (REST, MCP, a page) may ask for model `spec`: None (the configured
+    one), "none", "embedded" / "embedded:NAME" (packaged, in-process: nothing leaves the
+    machine), or a spec the configuration already holds (configured_llm_specs). Any other
+    spec names a server Cairn would send the person's passages to, so no request may pick
+    it, whatever its key: it belongs in config.toml."""
+    if spec is None:
+        return True
+    key = spec.strip()
+    if key.lower() == "none" or key.lower().split(":", 1)[0] == "embedded":
+        return True
+    return key in configured_llm_specs(settings)

@@ -18,9 +18,12 @@ from cairn.store import db
 class JobOps:
     """Ingest, imports, the job queue, reindex and status."""
 
-    def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None) -> IngestReport:
+    def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None, *,
+               public_only: bool = False) -> IngestReport:
         """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
-        Publishes ingest.* / note.* events and saves a trace (`report.trace_id`)."""
+        Publishes ingest.* / note.* events and saves a trace (`report.trace_id`).
+        public_only: URLs never reach a private or loopback address, whatever `[fetch]
+        allow_private` says (the tools a model drives pass True)."""
         from cairn.ingest import ingest_paths, is_url
         paths = list(paths)
         if any(not str(p).strip() for p in paths):
@@ -28,7 +31,8 @@ class JobOps:
         sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
                                      for p in paths]
         report = self._traced_ingest("ingest", [str(s) for s in sources], progress,
-                                     lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog))
+                                     lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog,
+                                                               public_only=public_only))
         self._enrich_with_model(report, progress)
         return report
 
@@ -124,6 +128,17 @@ class JobOps:
         from cairn.ingest import run_jobs
         return self._traced_ingest("jobs.run", [], progress, lambda prog: run_jobs(
             self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
+
+    def repair_vectors(self) -> int:
+        """Embed the chunks that have no vector (a process killed after a note was indexed
+        and before its chunks were embedded left them keyword-only). `cairn serve` runs it
+        at start-up. Returns how many chunks were embedded (0: nothing was missing)."""
+        if not self.store.notes.counts().get("missing_vectors"):
+            return 0
+        from cairn.ingest.embedding import embed_missing
+        s = self.settings
+        return embed_missing(self.conn, self.embedder, None, s.chunk.embed_max_chunks, fact_keys=s.memory.fact_keys,
+                             neighbour_keys=s.memory.neighbour_keys)[0]
 
     def jobs_retry(self, ids: list[int] | None, progress: Progress | None = None) -> IngestReport:
         """Requeue dead letters (`ids`, or all of them when None) and run the queue.

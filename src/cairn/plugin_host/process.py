@@ -1,7 +1,8 @@
 """One subprocess plugin: its program, its tools, its health.
 
 Lifecycle: start the executable (stdin/stdout pipes; stderr appended to
-`<home>/plugins/logs/NAME.log`, the plugin's log) -> request `initialize` {"protocol": "1",
+`<home>/plugins/logs/NAME.log`, the plugin's log, at most 1 MB plus one rotated `NAME.log.1`:
+cairn.plugin_host.logfile) -> request `initialize` {"protocol": "1",
 "config": {...}} answered with {"name", "version"} -> the plugin's `tools.register`
 notification (waited for up to start_timeout_s) -> `tools.execute` calls -> notification
 `shutdown`, a grace period (SHUTDOWN_GRACE_S), then SIGTERM, then SIGKILL.
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from cairn.errors import TooLarge, Unavailable
 from cairn.plugin_host import rpc
+from cairn.plugin_host.logfile import CappedLog, pump
 
 SHUTDOWN_GRACE_S = 2.0
 RISKS = ("none", "low", "medium", "high")
@@ -57,6 +59,7 @@ class PluginProcess:
         self._pending: dict[int, Future] = {}
         self._next_id = 0
         self._registered = threading.Event()
+        self._log_thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def ensure(self) -> None:
@@ -74,15 +77,15 @@ class PluginProcess:
     def _start(self) -> None:
         logs = Path(self.settings.home) / "plugins" / "logs"
         logs.mkdir(parents=True, exist_ok=True)
-        log = open(logs / f"{self.name}.log", "ab")
         try:
             self.proc = subprocess.Popen([str(self.path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=log, cwd=str(self.path.parent), start_new_session=True)
+                                         stderr=subprocess.PIPE, cwd=str(self.path.parent), start_new_session=True)
         except OSError as exc:
             self._failed(f"cannot start {self.path}: {exc.strerror or exc}")
             raise PluginFailed(f"plugin {self.name}: {self.last_error}") from exc
-        finally:
-            log.close()
+        self._log_thread = threading.Thread(target=pump, args=(self.proc.stderr, CappedLog(logs / f"{self.name}.log")),
+                                            daemon=True, name=f"plugin-{self.name}-log")
+        self._log_thread.start()
         self._registered.clear()
         self.state = "running"
         threading.Thread(target=self._read, args=(self.proc,), daemon=True, name=f"plugin-{self.name}").start()
@@ -118,6 +121,8 @@ class PluginProcess:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+            if self._log_thread is not None:  # what it wrote before it ended is in its log
+                self._log_thread.join(SHUTDOWN_GRACE_S)
             if self.state == "running":
                 self.state = "stopped"
             self._fail_pending(f"plugin {self.name} was stopped")

@@ -19,14 +19,17 @@ from cairn.store.fts import index_text
 
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on any exception, which is re-raised)."""
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on any exception, which is re-raised). SQLite
+    rolls a transaction back itself on some errors (SQLITE_FULL: a full disk); the original
+    error is then re-raised, not "cannot rollback". A failed COMMIT is rolled back too."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 @dataclass
@@ -111,6 +114,15 @@ def get_note_by_path(conn: sqlite3.Connection, path: str) -> NoteRow | None:
 
 def get_note_by_source(conn: sqlite3.Connection, source: str) -> NoteRow | None:
     row = conn.execute("SELECT * FROM notes WHERE source = ? ORDER BY path LIMIT 1", (source,)).fetchone()
+    return NoteRow.from_row(row) if row else None
+
+
+def get_note_by_source_hash(conn: sqlite3.Connection, source_hash: str, source_prefix: str) -> NoteRow | None:
+    """A note made from bytes with sha256 `source_hash` whose source starts with
+    `source_prefix` (a folder path ending in a separator), or None."""
+    like = source_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    row = conn.execute("SELECT * FROM notes WHERE source_hash = ? AND source LIKE ? ESCAPE '\\' "
+                       "ORDER BY path LIMIT 1", (source_hash, like)).fetchone()
     return NoteRow.from_row(row) if row else None
 
 

@@ -61,7 +61,8 @@ def _delete_note(app, a: dict):
 
 
 def _ingest_url(app, a: dict):
-    return app.ingest([a["url"]]).to_json()
+    # A model drives this tool: never a private or loopback address, whatever [fetch] allow_private.
+    return app.ingest([a["url"]], public_only=True).to_json()
 
 
 def _ingest_text(app, a: dict):

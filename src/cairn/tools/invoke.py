@@ -74,23 +74,30 @@ def _target(arguments: Any, result: Any) -> str | None:
     return None
 
 
+def _plain(message: str, app) -> str:
+    from cairn.redact_paths import without_paths
+    return without_paths(message, app.settings)
+
+
 def failure(app, exc: BaseException) -> ToolOutcome:
     """The outcome for an exception a service call raised on `app` (messages as the CLI's
     `_service`: SQLite busy/read-only wording, unavailable models, user errors; a bug is
-    "internal" and logged with its traceback)."""
+    "internal" and logged with its traceback). Messages name no absolute path of this
+    machine (cairn.redact_paths)."""
     if isinstance(exc, sqlite3.OperationalError):
-        return ToolOutcome(False, message=app.database_error_message(exc), category="unavailable")
+        return ToolOutcome(False, message=_plain(app.database_error_message(exc), app), category="unavailable")
     from cairn.config import HomeNotWritable
     from cairn.embed import EmbedderUnavailable
     from cairn.llm.errors import LLMUnavailable
     from cairn.store.db import IndexOpenError
     if isinstance(exc, (EmbedderUnavailable, LLMUnavailable, IndexOpenError, HomeNotWritable)):
-        return ToolOutcome(False, message=str(exc), category="unavailable")
+        return ToolOutcome(False, message=_plain(str(exc), app), category="unavailable")
     category = category_of(exc)
     if category == "internal":
         log.exception("tool call failed with a bug")
-        return ToolOutcome(False, message=f"internal error: {type(exc).__name__}: {exc}", category="internal")
-    return ToolOutcome(False, message=user_message(exc), category=category)
+        return ToolOutcome(False, message=_plain(f"internal error: {type(exc).__name__}: {exc}", app),
+                           category="internal")
+    return ToolOutcome(False, message=_plain(user_message(exc), app), category=category)
 
 
 def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,

@@ -110,6 +110,19 @@ async def _expire_exports(rt: Runtime, every_s: float = 3600.0) -> None:
         await asyncio.sleep(every_s)
 
 
+async def _repair_vectors(rt: Runtime) -> None:
+    """At start-up: embed the chunks a killed process left without vectors (Cairn.repair_vectors),
+    on the writer thread, in the background; `rt.repaired` is set when it has finished."""
+    try:
+        n = await rt.write_unaudited(lambda s: s.repair_vectors())
+        if n:
+            log.info("embedded %d chunk(s) left without vectors by an earlier run", n)
+    except Exception as exc:  # noqa: BLE001 - a repair that fails must not stop the server
+        log.warning("could not embed the chunks left without vectors: %s", exc)
+    finally:
+        rt.repaired.set()
+
+
 class _BusNotifier:
     """Delivers reminders to web pages and API clients as `reminder.due` events on the bus."""
 
@@ -221,6 +234,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     async def lifespan(app: FastAPI):
         install_log_redaction()
         cleanup = asyncio.create_task(_expire_exports(rt))
+        repair = asyncio.create_task(_repair_vectors(rt))
         stop_scheduler = _start_background(rt)
         try:
             telegram = await _start_telegram(settings)
@@ -231,6 +245,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
             yield
         finally:
             cleanup.cancel()
+            repair.cancel()
             stop_scheduler.set()
             if telegram is not None:
                 await telegram.updater.stop()
@@ -255,5 +270,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
                            allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-ID",
                                           "Last-Event-ID"],
                            expose_headers=["X-Request-ID", "X-Trace-Id", "Retry-After", "X-Cairn-Warnings"])
-    app.add_middleware(Guard, settings=settings, bind_host=bind_host)
+    from cairn.interfaces.rest.backoff import FailedKeys
+    app.state.failed_keys = FailedKeys()  # shared by the front door and the web page's sign-in
+    app.add_middleware(Guard, settings=settings, bind_host=bind_host, failed_keys=app.state.failed_keys)
     return app

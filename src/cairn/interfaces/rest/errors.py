@@ -1,18 +1,20 @@
 """Errors at the REST edge: every failure becomes {"error", "message", "request_id", ...}
 with the status of its category (cairn.errors); request validation problems are 400s
-naming the field. Anything unexpected is a 500 whose body holds no traceback."""
+naming the field. Anything unexpected is a 500 whose body holds no traceback. No message
+names an absolute path of this machine (cairn.redact_paths: `<vault>/...`, `<home>/...`)."""
 
 from __future__ import annotations
 
 import logging
 import math
+import sqlite3
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cairn.errors import CairnError
+from cairn.errors import FULL_MESSAGE, CairnError, storage_full
 from cairn.interfaces.rest.schemas import ErrorBody
 
 log = logging.getLogger("cairn.server")
@@ -22,7 +24,8 @@ ERROR_RESPONSES = {code: {"model": ErrorBody, "description": text} for code, tex
     (400, "invalid input (the message names the field)"), (401, "missing, wrong or revoked API key"),
     (403, "the key's scope does not allow this, or the Origin is not allowed"),
     (404, "no such item"), (409, "conflicts with what is stored"), (413, "request too large"),
-    (429, "rate limited (see Retry-After)"), (503, "busy or a dependency is unavailable (see Retry-After)"))}
+    (429, "rate limited (see Retry-After)"), (503, "busy or a dependency is unavailable (see Retry-After)"),
+    (507, "the disk is full: nothing was stored"))}
 
 
 # Older service errors are ValueError subclasses; these names mean "not found" / "conflict".
@@ -35,10 +38,17 @@ def _rid(request: Request) -> str | None:
     return request.scope.get("state", {}).get("request_id")
 
 
+def _public(request: Request, message: str) -> str:
+    """`message` without absolute paths of this machine (cairn.redact_paths)."""
+    from cairn.redact_paths import without_paths
+    rt = getattr(request.app.state, "runtime", None)
+    return without_paths(message, getattr(rt, "settings", None))
+
+
 def _body(request: Request, category: str, message: str, status: int, headers: dict | None = None,
           **details) -> JSONResponse:
-    return JSONResponse({"error": category, "message": message, "request_id": _rid(request), **details},
-                        status_code=status, headers=headers)
+    return JSONResponse({"error": category, "message": _public(request, message), "request_id": _rid(request),
+                         **details}, status_code=status, headers=headers)
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -61,7 +71,9 @@ def install(app: FastAPI) -> None:
         retry = getattr(exc, "retry_after", None) or exc.details.get("retry_after")
         if retry:
             headers["Retry-After"] = str(int(math.ceil(float(retry))))
-        return JSONResponse({**exc.to_json(), "request_id": _rid(request)}, status_code=exc.http_status,
+        body = exc.to_json()
+        body["message"] = _public(request, str(body.get("message", "")))
+        return JSONResponse({**body, "request_id": _rid(request)}, status_code=exc.http_status,
                             headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
@@ -87,11 +99,22 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(OSError)
     async def os_error(request: Request, exc: OSError):
+        if storage_full(exc):
+            return _body(request, "insufficient_storage", FULL_MESSAGE, 507)
         where = f"{exc.filename}: " if exc.filename else ""
         return _body(request, "invalid_input", f"{where}{(exc.strerror or str(exc)).lower()}", 400)
 
+    @app.exception_handler(sqlite3.Error)
+    async def database(request: Request, exc: sqlite3.Error):
+        # Handled here, not by the catch-all below: Starlette re-raises what reaches that one
+        # after answering, and the server then drops the connection (the next request on it
+        # got no answer).
+        return await bug(request, exc)
+
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception):
+        if storage_full(exc):  # SQLite's "database or disk is full"
+            return _body(request, "insufficient_storage", FULL_MESSAGE, 507)
         name = type(exc).__name__
         if name in ("EmbedderUnavailable", "LLMUnavailable", "IndexOpenError", "HomeNotWritable"):
             return _body(request, "unavailable", str(exc), 503, {"Retry-After": "30"})

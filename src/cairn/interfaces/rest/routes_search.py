@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from cairn.errors import Forbidden, InvalidInput
 from cairn.interfaces.rest import schemas as S
-from cairn.interfaces.rest.deps import READ, principal, runtime
+from cairn.interfaces.rest.deps import READ, runtime
 from cairn.model import NOTE_TYPES
 
 router = APIRouter(prefix="/api", tags=["search"])
@@ -78,15 +78,14 @@ async def search_post(request: Request, body: S.SearchBody):
 
 
 def _llm_allowed(request: Request, llm: str | None) -> None:
-    """Any caller may pick "none" or "embedded" (or the configured model); another model spec
-    (a URL the server would call) needs scope admin."""
-    if llm is None or llm.strip().lower() in ("none", "embedded"):
-        return
-    if llm == runtime(request).settings.llm:
-        return
-    if principal(request)["scope"] != "admin":
-        raise Forbidden("only an admin key may name another model (llm): use none, embedded or "
-                        "leave it out for the configured one")
+    """A caller may pick "none", "embedded" or a model the configuration already holds
+    (cairn.llm.requested_llm_allowed); any other spec (a URL the server would send passages
+    to) is refused, whatever the key's scope."""
+    from cairn.llm import requested_llm_allowed
+    if not requested_llm_allowed(runtime(request).settings, llm):
+        raise Forbidden(f"llm {llm!r} is not a model this server is configured with: use none, "
+                        "embedded or leave it out for the configured one (set another model in "
+                        "config.toml: llm, [assistant] model)")
 
 
 ASK_RESPONSES = {200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
@@ -143,6 +142,8 @@ def _ask_stream(request: Request, question: str, llm: str | None, k: int) -> Str
             from cairn.errors import CairnError
             body = exc.to_json() if isinstance(exc, CairnError) else {
                 "error": "invalid_input" if isinstance(exc, ValueError) else "internal", "message": str(exc)}
+            from cairn.redact_paths import without_paths
+            body["message"] = without_paths(str(body.get("message", "")), rt.settings)
             put("error", body)
         put("done", {})
 

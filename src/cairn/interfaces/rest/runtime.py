@@ -18,6 +18,7 @@ All `Cairn` instances share one embedder (loaded once). `close()` stops the pool
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import threading
 import uuid
@@ -27,11 +28,12 @@ from typing import Any, Callable
 
 from cairn import audit
 from cairn.config import Settings
-from cairn.errors import NotFound, Unavailable
+from cairn.errors import FULL_MESSAGE, InsufficientStorage, NotFound, Unavailable, storage_full
 from cairn.store.notes import vector_generation
 from cairn.store.vectors import VectorIndex
 from cairn.tools import current_person
 
+log = logging.getLogger("cairn.server")
 WRITE_BUSY_S = 60
 READ_BUSY_S = 10
 WRITE_YIELD_S = 0.1
@@ -120,6 +122,7 @@ class Runtime:
         self._all: list = []
         self._all_lock = threading.Lock()
         self.readers = ThreadPoolExecutor(settings.server.read_workers, thread_name_prefix="cairn-read")
+        self.repaired = threading.Event()  # set once the start-up vector repair has run (app.py)
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="cairn-write")
         self.tasks: dict[str, Task] = {}
         self._matrix = _SharedMatrix()
@@ -221,6 +224,12 @@ class Runtime:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise Unavailable(f"the index is busy: another Cairn process held it for more than "
                                   f"{busy_s} s; nothing was changed — try again", retry_after=5) from None
+            if storage_full(exc):
+                raise InsufficientStorage(FULL_MESSAGE) from exc
+            raise
+        except OSError as exc:
+            if storage_full(exc):
+                raise InsufficientStorage(FULL_MESSAGE) from exc
             raise
 
     def _audited(self, fn, actor, action, target, detail, person: str | None = None):
@@ -230,7 +239,11 @@ class Runtime:
             audit.record(self.home, actor, action, target, "failed",
                          {**(detail or {}), "error": str(exc) or type(exc).__name__}, person)
             raise
-        audit.record(self.home, actor, action, target, "ok", detail, person)
+        try:
+            audit.record(self.home, actor, action, target, "ok", detail, person)
+        except OSError as exc:  # the change is stored: answering an error would make a retry conflict
+            log.error("the audit entry of %s %s by %s could not be written (%s); the change itself is stored",
+                      action, target, actor, exc)
         return result
 
     # ------------------------------------------------------------------ tasks

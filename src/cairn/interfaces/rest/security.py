@@ -10,20 +10,27 @@ Order, for every HTTP request:
    server); CORS preflights from allowed origins pass to Starlette's CORSMiddleware;
 4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`, or the web
    page's sign-in cookie on its own `POST /chat` and approvals: `Sec-Fetch-Site: same-origin`) is checked
-   even from loopback (wrong or revoked -> 401); without one, a loopback client is trusted
+   even from loopback (wrong or revoked -> 401, after a wait that doubles with each wrong key
+   from that address: cairn.interfaces.rest.backoff; GET /healthz ignores keys); without one, a loopback client is trusted
    with scope admin when `[server] trust_loopback` (default), anyone else gets 401 (except
-   GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie);
+   GET /healthz, and the web page's paths, whose own guard asks for its sign-in cookie).
+   A keyless request that Cairn's own fetcher sent never gets loopback trust; nor, on
+   /api/*, /events, /mcp, /traces and /audit, one a browser sent for another site
+   (`Sec-Fetch-Site` cross-site or same-site, or a browser without that header): 403
+   there (`untrusted_reason`); the web page's paths then ask for the sign-in cookie;
 5. token bucket per key (or per client address for keyless callers outside loopback):
    `rate_per_s` refill, `rate_burst` size; empty -> 429 with Retry-After (trusted loopback
    callers are not limited);
 6. body larger than `max_upload_bytes` -> 413 (Content-Length checked first; a chunked body
-   is counted as it streams).
+   is counted as it streams); a JSON body nested deeper than 64 levels -> 400, checked as it
+   streams, before any parser recurses into it (cairn.interfaces.rest.json_depth).
 The caller's scope goes into `cairn.tools.current_scope` for the request (MCP tools mounted
 at /mcp see it) and `scope["state"]["principal"]` = {"actor", "scope", "key_id"}.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -35,7 +42,9 @@ import uuid
 
 from cairn.apikeys import KeyStore
 from cairn.config import Settings
-from cairn.errors import CairnError, TooLarge, Unauthorized
+from cairn.errors import CairnError, InvalidInput, TooLarge, Unauthorized
+from cairn.interfaces.rest.backoff import FailedKeys
+from cairn.interfaces.rest.json_depth import JsonDepth, is_json
 from cairn.tools import current_person, current_scope
 
 log = logging.getLogger("cairn.server")
@@ -50,6 +59,41 @@ def is_api_path(path: str) -> bool:
     return path in OPEN_PATHS or path == "/api" or any(
         path == p.rstrip("/") or path.startswith(p if p.endswith("/") else p + "/") or path == p
         for p in API_PREFIXES)
+
+
+# Paths where a browser request from another site, or a request Cairn itself sent out, is
+# refused outright without a key (the web page's paths answer it with their sign-in page).
+GUARDED_PREFIXES = ("/api", "/events", "/mcp", "/traces", "/audit")
+
+
+def is_guarded_path(path: str) -> bool:
+    """True for /api/*, /events, /mcp, /traces and /audit (GUARDED_PREFIXES)."""
+    return any(path == p or path.startswith(p + "/") for p in GUARDED_PREFIXES)
+
+
+def untrusted_reason(headers: dict[str, str], path: str) -> str | None:
+    """Why a keyless request to `path` must not get loopback trust, or None. `headers`:
+    lower-cased names. On every path: a request Cairn's own fetcher sent
+    (cairn.fetch.OUTGOING_HEADER: the server reached itself). On the guarded paths
+    (is_guarded_path) also a browser request another site made (`Sec-Fetch-Site`
+    cross-site or same-site, the Fetch Metadata standard: an `<img>` or a script on a page
+    elsewhere, even on another port of this machine) and a browser request without
+    `Sec-Fetch-Site` (a `Mozilla/` User-Agent: an older browser, which cannot tell where the
+    request came from). `Sec-Fetch-Site: same-origin` (Cairn's own page) and `none` (an
+    address the person typed) keep it; so do scripts, which send no such headers. The web
+    page's paths keep their own rules (cairn.interfaces.web.deps: CSRF, read-only GETs)."""
+    from cairn.fetch import OUTGOING_HEADER
+    if OUTGOING_HEADER.lower() in headers:
+        return "a request Cairn's own fetcher sent (the server fetching itself)"
+    if not is_guarded_path(path):
+        return None
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        site = site.strip().lower()
+        return None if site in ("same-origin", "none") else f"a browser request from another site (Sec-Fetch-Site: {site})"
+    if headers.get("user-agent", "").startswith("Mozilla/"):
+        return "a browser request that does not say where it comes from (no Sec-Fetch-Site)"
+    return None
 
 
 def is_loopback(host: str | None) -> bool:
@@ -102,12 +146,15 @@ class TokenBuckets:
 class Guard:
     """The middleware described in the module docstring."""
 
-    def __init__(self, app, settings: Settings, bind_host: str | None = None) -> None:
+    def __init__(self, app, settings: Settings, bind_host: str | None = None,
+                 failed_keys: FailedKeys | None = None) -> None:
         self.app = app
         self.settings = settings
         self.server = settings.server
         self.keys = KeyStore(settings.home)
         self.buckets = TokenBuckets(self.server.rate_per_s, self.server.rate_burst)
+        self.failed_keys = failed_keys or FailedKeys()
+        self.sleep = asyncio.sleep  # how a wrong key's answer waits (tests record it)
         hosts = {"localhost", "127.0.0.1", "::1", self.server.host.lower()}
         if bind_host:
             hosts.add(bind_host.lower())
@@ -131,6 +178,8 @@ class Guard:
         try:
             principal, limited = self._admit(scope, headers)
         except CairnError as exc:
+            if getattr(exc, "wait_s", 0):  # a wrong key: slowed down (FailedKeys)
+                await self.sleep(exc.wait_s)
             return await _error(send_with_id, exc, rid, scope)
         state["principal"] = principal
         if limited:
@@ -146,24 +195,31 @@ class Guard:
         if length and length.isdigit() and int(length) > limit:
             return await _error(send_with_id, _too_large(limit), rid, scope)
         seen = 0
-        started = over = replaced = False
+        started = replaced = False
+        refusal: CairnError | None = None  # set when the body is refused as it streams in
+        depth = JsonDepth() if is_json(headers.get("content-type", "")) else None
 
         async def counted_receive():
-            nonlocal seen, over
+            nonlocal seen, refusal
             message = await receive()
             if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
+                chunk = message.get("body", b"")
+                seen += len(chunk)
                 if seen > limit:
-                    over = True
-                    raise _TooLargeSignal()
+                    refusal = _too_large(limit)
+                    raise _RefusedBody()
+                if depth is not None and depth.feed(chunk):
+                    refusal = InvalidInput(f"the JSON body nests deeper than {depth.limit} levels "
+                                           "(arrays and objects inside each other); nothing was stored")
+                    raise _RefusedBody()
             return message
 
         async def tracking_send(message):
-            # A body parser may turn the signal into its own error: the 413 replaces it.
+            # A body parser may turn the signal into its own error: the refusal replaces it.
             nonlocal started, replaced
-            if over and not started:
+            if refusal is not None and not started:
                 started = replaced = True
-                await _error(send_with_id, _too_large(limit), rid, scope)
+                await _error(send_with_id, refusal, rid, scope)
                 return
             if replaced:
                 return
@@ -175,9 +231,10 @@ class Guard:
         who = current_person.set(principal.get("person"))
         try:
             await self.app(scope, counted_receive, tracking_send)
-        except _TooLargeSignal:
-            if not started:
-                await _error(send_with_id, _too_large(limit), rid, scope)
+        except _RefusedBody:
+            if not started and refusal is not None:
+                started = True
+                await _error(send_with_id, refusal, rid, scope)
         finally:
             current_person.reset(who)
             current_scope.reset(token)
@@ -209,12 +266,24 @@ class Guard:
                     self.keys.verify(token)
             except Unauthorized:  # a stale cookie: the page's own refusal follows (scope none)
                 token = None
-        if token:
-            key = self.keys.verify(token)
-            return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id, "person": key.person}, True
-        if self.server.trust_loopback and is_loopback(client):
-            return {"actor": "local", "scope": "admin", "key_id": None}, False
         path = scope.get("path", "")
+        key = None
+        if token:
+            try:
+                key = self.keys.verify(token)
+            except Unauthorized as exc:
+                if path not in OPEN_PATHS:  # /healthz answers whatever key comes with it
+                    exc.wait_s = self.failed_keys.delay(client)
+                    raise
+        if key is not None:
+            self.failed_keys.clear(client)
+            return {"actor": f"key:{key.name}", "scope": key.scope, "key_id": key.id, "person": key.person}, True
+        doubt = untrusted_reason(headers, path)
+        if doubt and is_guarded_path(path):
+            raise _Forbidden(f"{doubt} is not trusted as the person at this machine: send an API key "
+                             "(`Authorization: Bearer KEY`; create one with `cairn keys create NAME`)")
+        if self.server.trust_loopback and is_loopback(client) and not doubt:
+            return {"actor": "local", "scope": "admin", "key_id": None}, False
         if path in OPEN_PATHS or scope.get("method") == "OPTIONS" or not is_api_path(path):
             # /healthz, CORS preflights, and the web page (its own guard asks for its cookie)
             return {"actor": f"anonymous:{client}", "scope": "none", "key_id": None}, True
@@ -246,8 +315,8 @@ def _cookie(header: str, name: str) -> str:
     return jar[name].value if name in jar else ""
 
 
-class _TooLargeSignal(Exception):
-    pass
+class _RefusedBody(Exception):
+    """Raised from the body stream when the body is refused (too large, nested too deep)."""
 
 
 class _BadHost(CairnError):

@@ -2,7 +2,8 @@
 
 `/login` takes an API key in a form and keeps it in an HttpOnly, SameSite=Strict cookie
 (Secure when the page is served over HTTPS), so no page and no script ever holds it;
-`/logout` clears it. A wrong key is refused with 401 and nothing is set. From loopback no
+`/logout` clears it. A wrong key is refused with 401 and nothing is set, after the wait the
+host's `failed_keys` back-off asks for (cairn.interfaces.rest.backoff). From loopback no
 key is needed and the login page says so.
 
 `/static/web/{name}`: the page's own CSS and script, read from the installed package
@@ -10,6 +11,8 @@ key is needed and the login page says so.
 """
 
 from __future__ import annotations
+
+import time
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import FileResponse, RedirectResponse
@@ -33,6 +36,9 @@ def login_form(request: Request, next: str = "/"):
 @router.post("/login")
 def login(request: Request, key: str = Form(""), next: str = Form("/")):
     if not key_ok(request, key.strip()):
+        failed = getattr(request.app.state, "failed_keys", None)  # the host's back-off (rest.backoff)
+        if failed is not None:
+            time.sleep(failed.delay(request.client.host if request.client else ""))
         return page(request, "login.html", "", status_code=401, next=_safe_next(next),
                     loopback=is_loopback(request), error="That key is not valid.")
     resp = RedirectResponse(_safe_next(next), status_code=303)

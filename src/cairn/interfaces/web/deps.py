@@ -91,9 +91,11 @@ def background_service(app_state):
 def error_message(exc: Exception) -> tuple[str, int]:
     """(one line for the person, HTTP status) for an error a service operation raised.
     CairnError carries its status; other ValueErrors are the person's input (400)."""
-    from cairn.errors import CairnError
+    from cairn.errors import FULL_MESSAGE, CairnError, storage_full
     if isinstance(exc, CairnError):
         return exc.message or str(exc), exc.http_status
+    if storage_full(exc):
+        return FULL_MESSAGE, 507
     name = type(exc).__name__
     if name in ("NoteNotFound", "MemoryNotFound"):
         return str(exc), 404
