@@ -32,10 +32,12 @@ def app(tmp_path, real_embedder):
 
 @pytest.mark.parametrize("threshold,action", [(None, "add"), (EXTRACTED_PARAPHRASE_COS, "reinforce")])
 def test_a_reworded_fact_reinforces_under_the_extraction_threshold(app, threshold, action):
-    """cosine 0.83 (measured): above the extraction threshold, below the person's own."""
+    """cosine 0.86 (measured): above the extraction threshold, below the person's own."""
     from cairn.memory import remember
-    remember(app.conn, app.embedder, "I promised to call Ana on Friday")
-    change = remember(app.conn, app.embedder, "I told Ana I would phone her on Friday",
+    # no day named: "on Friday" resolves to other dates by tense ("told ... Friday" is the last
+    # one), and statements with other dates are never paraphrases (match.numbers)
+    remember(app.conn, app.embedder, "I promised to call Ana soon")
+    change = remember(app.conn, app.embedder, "I told Ana I would phone her soon",
                       source=f"{SID}#2", source_ids=[f"{SID}#2"], paraphrase_cos=threshold)
     assert change.action == action, change.reason
 
