@@ -430,6 +430,13 @@ class Assistant(Decisions):
         return rec
 
     def _run(self, tool, rec: CallRecord) -> None:
+        """Run an approved (or low-risk) call; every note it changes is kept as a version by
+        "assistant" (store.history), which `Cairn.undo()` reverts."""
+        from cairn.store.history import acting
+        with acting("assistant"):
+            self._run_tool(tool, rec)
+
+    def _run_tool(self, tool, rec: CallRecord) -> None:
         attempts = max(0, self.cfg.tool_retries) + 1
         for attempt in range(attempts):
             try:

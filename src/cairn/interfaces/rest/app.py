@@ -232,6 +232,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export,
                    routes_chat, routes_reminders):
         app.include_router(module.router, responses=errors.ERROR_RESPONSES)
+    app.include_router(routes_notes.undo_router, responses=errors.ERROR_RESPONSES)
     _mount_mcp(app, rt)
     _include_web(app, rt)
     if settings.server.cors_origins:

@@ -224,8 +224,10 @@ class Runtime:
             raise
 
     def _audited(self, fn, actor, action, target, detail, person: str | None = None):
+        from cairn.store.history import acting
         try:
-            result = self._call(fn, WRITE_BUSY_S, person)
+            with acting("rest" if actor == "local" else f"rest:{actor}"):  # note versions' `by`
+                result = self._call(fn, WRITE_BUSY_S, person)
         except BaseException as exc:
             audit.record(self.home, actor, action, target, "failed",
                          {**(detail or {}), "error": str(exc) or type(exc).__name__}, person)

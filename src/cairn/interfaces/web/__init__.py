@@ -17,7 +17,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, Depends
 
-from cairn.interfaces.web import (views_capture, views_ingest, views_memory, views_notes,
+from cairn.interfaces.web import (views_capture, views_history, views_ingest, views_memory, views_notes,
                                   views_search, views_status)
 from cairn.interfaces.web.auth import router as _auth_router
 from cairn.interfaces.web.deps import Refused, guard
@@ -25,7 +25,7 @@ from cairn.interfaces.web.deps import Refused, guard
 STATIC_DIR = Path(__file__).parent / "static"
 
 router = APIRouter(dependencies=[Depends(guard)], include_in_schema=False)
-for _mod in (views_search, views_notes, views_memory, views_ingest, views_status, views_capture):
+for _mod in (views_search, views_notes, views_history, views_memory, views_ingest, views_status, views_capture):
     router.include_router(_mod.router)
 router.include_router(_auth_router)
 
