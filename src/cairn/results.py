@@ -319,3 +319,30 @@ class NoteRestored(Record):
     recorded: int
     action: str
     undid: dict
+
+
+# --------------------------------------------------------------------------- backups
+class BackupTaken(Record):
+    """`Cairn.backup()`: the snapshot folder written and how many files its manifest lists."""
+
+    snapshot: str
+    files: int
+
+
+class BackupChecked(Record):
+    """`Cairn.backup_verify()`: a snapshot that passed its check."""
+
+    snapshot: str
+    created: str
+    store: str
+    files: int
+
+
+class BackupRestored(Record):
+    """`Cairn.restore()`: the snapshot restored, where the replaced files were moved, how
+    many files were restored and the reconcile that followed (SyncReport JSON)."""
+
+    snapshot: str
+    previous: str
+    files: int
+    sync: dict

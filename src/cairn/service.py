@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
+from cairn.ops.backup import BackupOps
 from cairn.ops.entities import EntityOps
 from cairn.ops.history import HistoryOps
 from cairn.ops.jobs import ChatImportReport, JobOps
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
-class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, HistoryOps, StoreOps, PersonOps, WorkerOps):
+class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, HistoryOps, BackupOps, StoreOps, PersonOps, WorkerOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain
