@@ -48,7 +48,7 @@ class HistoryOps:
         entry = H.get(self.settings.home, note_id, int(version))
         old = H.read_bytes(self.settings.home, entry).decode("utf-8", errors="replace")
         path = self.settings.vault / info["path"]
-        new = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        new = path.read_bytes().decode("utf-8", errors="replace") if path.is_file() else ""  # line ends as they are
         diff = "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                             fromfile=f"{info['path']}@{entry['version']}",
                                             tofile=f"{info['path']}@current"))
