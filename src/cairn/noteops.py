@@ -29,6 +29,8 @@ from cairn.people import owner_keys
 from cairn.config import Settings
 from cairn.errors import Conflict
 from cairn.ingest import embed_missing, index_note_file
+from cairn.ingest.embedding import embed_note
+from cairn.store.locks import busy
 from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
 from cairn.store import history as H
@@ -55,13 +57,25 @@ def _safe_filename(title: str) -> str:
 
 def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
     _status, note_id, _ = index_note_file(conn, settings, path)
-    if embedder is not None:
-        embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
-                      fact_keys=settings.memory.fact_keys,
-                      neighbour_keys=settings.memory.neighbour_keys)
+    _embed(conn, settings, embedder, note_id)
     note = N.get_note(conn, note_id)
     assert note is not None
     return note
+
+
+def _embed(conn: sqlite3.Connection, settings: Settings, embedder, note_id: str) -> None:
+    """Vectors for the note just indexed (and, when no ingest is embedding, for every chunk
+    still without one: embed_missing)."""
+    if embedder is not None and (busy(conn, "ingest") or busy(conn, "embed")):
+        # an ingest is running (it embeds all its chunks, minutes for a large folder, holding
+        # the lock): this write embeds its own note now instead of waiting behind or doing
+        # the ingest's work (issue 34)
+        embed_note(conn, embedder, note_id, settings.chunk.embed_max_chunks,
+                   fact_keys=settings.memory.fact_keys, neighbour_keys=settings.memory.neighbour_keys)
+    elif embedder is not None:
+        embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
+                      fact_keys=settings.memory.fact_keys,
+                      neighbour_keys=settings.memory.neighbour_keys)
 
 
 def note_file(settings: Settings, note: N.NoteRow) -> Path:
@@ -246,9 +260,7 @@ def write_version(conn: sqlite3.Connection, settings: Settings, embedder, note_i
     V.atomic_write_bytes(path, data)
     H.record(settings.home, note_id, relpath, data, by=H.actor("cairn"), action=action, undoes=undoes)
     _status, new_id, _ = index_note_file(conn, settings, path, note_id=note_id)
-    if embedder is not None:
-        embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
-                      fact_keys=settings.memory.fact_keys, neighbour_keys=settings.memory.neighbour_keys)
+    _embed(conn, settings, embedder, new_id)
     row = N.get_note(conn, new_id)
     assert row is not None
     return row
