@@ -20,7 +20,8 @@ Nothing asserts; the figures are printed.
 
 With --ingest-files N the run measures instead how interactive writes fare while a large
 ingest runs: the same writes (note create and remember over REST, one after another with
-a 0.2 s pause, and `cairn note create` in its own process) first on the idle server, then
+a 0.2 s pause, after 3 warm-up writes that load the models; and `cairn note create` in its
+own process, each one a cold start) first on the idle server, then
 while N generated markdown files are uploaded to POST /api/ingest/files and ingested (with
 embedding). Prints p50 / p95 / max of each and the ratios loaded / idle, the ingest's own
 time, and whether every write stayed within the documented bound (60 s, then 503).
@@ -241,6 +242,7 @@ async def run_ingest(args, base: str, home: Path, tmp: Path) -> None:
         (folder / f"bulk-{i:04d}.md").write_text(f"# {t.title()} file {i}\n\n{body}\n", encoding="utf-8")
     async with httpx.AsyncClient(base_url=base, timeout=600) as c:
         await c.get("/api/search", params={"q": "warm up the model"})
+        await interactive_writes(c, stats, "warm-up", lambda: True, 3, rng)  # first writes load models
         idle = await interactive_writes(c, stats, "idle", lambda: True, args.writes, rng)
         idle_cli = await asyncio.to_thread(cli_creates, home, "idle-cli", 3)
         files = [("files", (f.name, f.read_bytes(), "text/markdown")) for f in sorted(folder.iterdir())]
