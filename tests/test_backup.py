@@ -127,7 +127,8 @@ def test_backup_under_ten_writers_restores_every_acknowledged_write(taken):
           f"{len(taken['during'])} during it, {len(taken['all'])} in all")
 
 
-@pytest.mark.parametrize("damage", ["changed vault file", "corrupt index", "no manifest", "added file"])
+@pytest.mark.parametrize("damage", ["changed vault file", "corrupt index", "no manifest", "added file",
+                                    "path outside"])
 def test_a_damaged_snapshot_is_refused_with_nothing_replaced(taken, tmp_path, damage):
     import shutil
     snap = tmp_path / taken["snap"].name
@@ -143,6 +144,9 @@ def test_a_damaged_snapshot_is_refused_with_nothing_replaced(taken, tmp_path, da
         (snap / MANIFEST).write_text(json.dumps(manifest))  # the hashes match: the database check must catch it
     elif damage == "no manifest":
         (snap / MANIFEST).unlink()
+    elif damage == "path outside":
+        manifest["files"]["../outside.md"] = {"sha256": "0" * 64, "size": 1}
+        (snap / MANIFEST).write_text(json.dumps(manifest))
     else:
         (snap / "vault" / "Planted.md").write_text("not in the manifest")
     target = tmp_path / "home"
@@ -153,7 +157,8 @@ def test_a_damaged_snapshot_is_refused_with_nothing_replaced(taken, tmp_path, da
         with pytest.raises(BackupDamaged) as info:
             app.restore(snap)
     assert {"changed vault file": "Seed.md does not match its sha256", "corrupt index": "integrity check",
-            "no manifest": "manifest.json is missing", "added file": "Planted.md is not in the manifest"}[damage] \
+            "no manifest": "manifest.json is missing", "added file": "Planted.md is not in the manifest",
+            "path outside": "a path outside the snapshot"}[damage] \
         in str(info.value)
     assert tree_hashes(target) == before
 
@@ -195,3 +200,12 @@ def test_daily_snapshots_keep_n(tmp_path):
         again = app.backup(tmp_path / "elsewhere")
         files = json.loads((Path(again["snapshot"]) / MANIFEST).read_text())["files"]
         assert not [f for f in files if f.startswith("backups/")]
+
+
+def test_a_backup_folder_inside_the_vault_is_refused(tmp_path):
+    from cairn.errors import InvalidInput
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        app.note_create("A", "a")
+        with pytest.raises(InvalidInput, match="inside the vault"):
+            app.backup(tmp_path / "home" / "vault" / "backups")
+        assert not (tmp_path / "home" / "vault" / "backups").exists()

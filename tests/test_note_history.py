@@ -143,3 +143,15 @@ def test_undo_walks_back_through_an_approved_delete_and_create_over_mcp(tmp_path
         assert list((home / "vault" / ".trash").glob("Shopping*.md"))
         out = invoke(app, registry(), "undo", {}, actor="mcp")
         assert not out.ok and out.category == "not_found"
+
+
+def test_chat_slash_undo(tmp_path, real_embedder, llm):
+    home, path = _home_with_note(tmp_path, real_embedder)
+    _assistant_edit(home, real_embedder, llm, "Rewritten once more.")
+    env = dict(os.environ, PYTHONPATH=str(SRC), CAIRN_LOAD_PLUGINS="")
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "chat", "--model",
+                        f"openai:{llm.base_url}:scripted"], input="/undo\n/undo\n", capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert '"action": "undo"' in r.stdout and "no change by the assistant to undo" in r.stderr
+    assert path.read_bytes() == ORIGINAL
