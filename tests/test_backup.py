@@ -209,3 +209,16 @@ def test_a_backup_folder_inside_the_vault_is_refused(tmp_path):
         with pytest.raises(InvalidInput, match="inside the vault"):
             app.backup(tmp_path / "home" / "vault" / "backups")
         assert not (tmp_path / "home" / "vault" / "backups").exists()
+
+
+def test_cairn_daemon_once_takes_the_daily_snapshot(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('llm = "none"\n\n[backup]\nkeep = 1\ndir = "snaps"\n')
+    (home / "vault").mkdir()
+    (home / "vault" / "n.md").write_text("# N\n\ntext\n")
+    r = cli(home, "daemon", "--once")
+    assert r.returncode == 0, r.stderr
+    found = snapshots(home / "snaps")
+    assert len(found) == 1 and "vault/n.md" in json.loads((found[0] / MANIFEST).read_text())["files"]
+    assert "backup " in r.stderr
