@@ -155,4 +155,4 @@ def _keep_version(settings: Settings, note_id: str, relpath: str, data: bytes) -
     when sync or the watcher sees it; Cairn's own writes are attributed to their door."""
     who = H.actor()
     H.record(settings.home, note_id, relpath, data, by=who or "outside",
-             action="seen" if who is None else "index", only_if_new=True)
+             action="seen" if who is None else "index", only_if_new=True, durable=False)

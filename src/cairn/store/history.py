@@ -97,15 +97,16 @@ def _read_lines(path: Path) -> list[dict]:
     return out
 
 
-def _append(path: Path, entry: dict) -> None:
+def _append(path: Path, entry: dict, durable: bool = True) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
         fh.flush()
-        os.fsync(fh.fileno())
+        if durable:
+            os.fsync(fh.fileno())
 
 
-def _put_blob(home: Path, data: bytes) -> str:
+def _put_blob(home: Path, data: bytes, durable: bool = True) -> str:
     digest = hashlib.sha256(data).hexdigest()
     target = _blob(home, digest)
     if not target.exists():
@@ -114,7 +115,8 @@ def _put_blob(home: Path, data: bytes) -> str:
         with open(tmp, "wb") as fh:
             fh.write(zlib.compress(data, 6))
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, target)
     return digest
 
@@ -131,10 +133,12 @@ def latest(home: Path, note_id: str) -> dict | None:
 
 
 def record(home: Path, note_id: str, path: str, data: bytes | None, *, by: str, action: str,
-           undoes: int | None = None, only_if_new: bool = False) -> dict | None:
+           undoes: int | None = None, only_if_new: bool = False, durable: bool = True) -> dict | None:
     """Keep `data` (the file's bytes; None for a delete) as the next version of `note_id`.
     only_if_new: skip (return None) when the newest version already holds these exact bytes
-    at this path. Returns the entry written."""
+    at this path. durable: fsync what is written (False for the states an ingest or sync
+    sees, whose bytes the vault holds anyway: one file a note, no flush each). Returns the
+    entry written."""
     home = Path(home)
     with _locked(home):
         log = _note_log(home, note_id)
@@ -143,14 +147,14 @@ def record(home: Path, note_id: str, path: str, data: bytes | None, *, by: str, 
         if only_if_new and found and found[-1].get("hash") == digest and found[-1].get("path") == path:
             return None
         if data is not None:
-            _put_blob(home, data)
+            _put_blob(home, data, durable)
         entry = {"version": (found[-1]["version"] + 1) if found else 1, "at": _now(), "by": by,
                  "action": action, "note_id": note_id, "path": path, "hash": digest,
                  "size": len(data) if data is not None else 0}
         if undoes is not None:
             entry["undoes"] = undoes
-        _append(log, entry)
-        _append(root(home) / "log.jsonl", entry)
+        _append(log, entry, durable)
+        _append(root(home) / "log.jsonl", entry, durable)
         return entry
 
 
