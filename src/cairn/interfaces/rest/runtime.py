@@ -44,6 +44,9 @@ WRITE_YIELD_S = 0.1
 """How long a write waits, at most, for the reads in flight to finish before it starts: the
 one writer thread shares the interpreter (and 2 cores) with the readers, so reads go first
 and writes queue a little longer (they never wait more than this per write)."""
+GIVE_WAY_S = 5.0
+"""How long the bulk thread (ingests, tasks) waits, at most, at one of its steps for the
+interactive writes to finish (Runtime.give_way)."""
 SWITCH_INTERVAL_S = 0.001
 """The interpreter's thread switch interval while serving (Python's default is 5 ms): the
 writer thread's Python work (markdown, YAML, memory rules) holds the GIL in slices of this
@@ -229,9 +232,13 @@ class Runtime:
 
     def give_way(self) -> None:
         """On the bulk thread between two steps: wait while interactive writes are queued or
-        running (each is short; the server stopping ends the wait)."""
+        running (each is short), at most GIVE_WAY_S: an interactive write that needs a lock
+        the bulk step holds (the entity graph's, during an ingest's embedding) must not wait
+        for a bulk thread that waits for it. The server stopping ends the wait."""
+        import time
+        deadline = time.monotonic() + GIVE_WAY_S
         with self._interactive_done:
-            while self._interactive and not self.stopping.is_set():
+            while self._interactive and not self.stopping.is_set() and time.monotonic() < deadline:
                 self._interactive_done.wait(0.05)
 
     def progress(self, task: "Task | None" = None, then=None):
