@@ -60,10 +60,8 @@ def exclusive(conn: sqlite3.Connection, name: str) -> Iterator[None]:
 
 def busy(conn: sqlite3.Connection, name: str) -> bool:
     """Whether another thread or process holds the lock `name` of this index right now (a
-    non-blocking probe; the lock is not kept). False for an in-memory index and for a
-    PostgreSQL store (its work never waits on this lock)."""
-    if not isinstance(conn, sqlite3.Connection):
-        return False
+    non-blocking probe; the lock is not kept). False for an in-memory index. PostgreSQL:
+    the twin in store/postgres/handle.py (an advisory-lock probe)."""
     path = lock_path(conn, name)
     if path is None:
         return False
