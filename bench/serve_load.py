@@ -15,6 +15,16 @@ count (any non-2xx or transport error), then the write check: every created note
 readable by id and found by keyword search for its unique token, every remembered memory
 must be listed. Targets (issue 12, 2 cores): 0 errors, 0 lost writes, search p95 <= 150 ms.
 Nothing asserts; the figures are printed.
+
+    python bench/serve_load.py --ingest-files 500   # interactive writes behind a large ingest (issue 34)
+
+With --ingest-files N the run measures instead how interactive writes fare while a large
+ingest runs: the same writes (note create and remember over REST, one after another with
+a 0.2 s pause, after 3 warm-up writes that load the models; and `cairn note create` in its
+own process, each one a cold start) first on the idle server, then
+while N generated markdown files are uploaded to POST /api/ingest/files and ingested (with
+embedding). Prints p50 / p95 / max of each and the ratios loaded / idle, the ingest's own
+time, and whether every write stayed within the documented bound (60 s, then 503).
 """
 
 from __future__ import annotations
@@ -182,6 +192,94 @@ async def run(args, base: str) -> None:
               f"({'met' if p95 <= 150 else 'NOT met'})")
 
 
+async def interactive_writes(c, stats: Stats, label: str, until, n_min: int, rng: random.Random) -> list[float]:
+    """Note creates and remembers, one at a time with a 0.2 s pause, until `until()` is true
+    and at least `n_min` were made; returns the latencies (ms) and records the writes."""
+    lat: list[float] = []
+    i = 0
+    while len(lat) < n_min or not until():
+        i += 1
+        token = "zq" + uuid.uuid4().hex[:12]
+        t = rng.choice(TOPICS)
+        t0 = time.perf_counter()
+        if i % 2:
+            r = await c.post("/api/notes", json={"title": f"{label} {token}", "body": f"The {t} needs {token}."})
+        else:
+            r = await c.post("/api/memories", json={"text": f"My {t} code in {rng.choice(PLACES)} is {token}"})
+        lat.append((time.perf_counter() - t0) * 1000)
+        if r.status_code >= 300:
+            stats.errors[label] += 1
+            stats.samples.append(f"{label}: {r.status_code} {r.text[:200]}")
+        elif i % 2:
+            stats.notes.append((r.json()["id"], token))
+        else:
+            stats.memories.append(r.json()["memory"]["id"])
+        await asyncio.sleep(0.2)
+    return lat
+
+
+def cli_creates(home: Path, label: str, n: int) -> list[float]:
+    """`cairn note create` in its own process, n times; wall times in ms."""
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "note", "create",
+                        f"{label} {uuid.uuid4().hex[:10]}", "--body", "written from the command line"],
+                       env=env(), capture_output=True, text=True, timeout=600)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+async def run_ingest(args, base: str, home: Path, tmp: Path) -> None:
+    """The --ingest-files run (see the module docstring)."""
+    import httpx
+    stats, rng = Stats(), random.Random(args.seed)
+    folder = tmp / "bulk"
+    folder.mkdir()
+    for i in range(args.ingest_files):
+        t, v, p = rng.choice(TOPICS), rng.choice(VERBS), rng.choice(PLACES)
+        body = " ".join(f"Remember to {v} the {t} in {p} before week {rng.randint(1, 52)}." for _ in range(12))
+        (folder / f"bulk-{i:04d}.md").write_text(f"# {t.title()} file {i}\n\n{body}\n", encoding="utf-8")
+    async with httpx.AsyncClient(base_url=base, timeout=600) as c:
+        await c.get("/api/search", params={"q": "warm up the model"})
+        await interactive_writes(c, stats, "warm-up", lambda: True, 3, rng)  # first writes load models
+        idle = await interactive_writes(c, stats, "idle", lambda: True, args.writes, rng)
+        idle_cli = await asyncio.to_thread(cli_creates, home, "idle-cli", 3)
+        files = [("files", (f.name, f.read_bytes(), "text/markdown")) for f in sorted(folder.iterdir())]
+        done = asyncio.Event()
+
+        async def ingest() -> float:
+            t0 = time.perf_counter()
+            r = await c.post("/api/ingest/files", files=files)
+            done.set()
+            if r.status_code >= 300:
+                stats.samples.append(f"ingest: {r.status_code} {r.text[:200]}")
+            return time.perf_counter() - t0
+        task = asyncio.create_task(ingest())
+        await asyncio.sleep(1.0)  # the upload is in and the ingest has begun
+        cli_task = asyncio.create_task(asyncio.to_thread(cli_creates, home, "busy-cli", 3))
+        busy = await interactive_writes(c, stats, "busy", done.is_set, args.writes, rng)
+        busy_cli = await cli_task
+        ingest_s = await task
+        print(f"ingest of {args.ingest_files} files over REST (upload + parse + index + embed): {ingest_s:.0f} s; "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(f"{'interactive write':26} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
+        for name, v in (("REST, idle server", idle), ("REST, during the ingest", busy),
+                        ("CLI process, idle", idle_cli), ("CLI process, during ingest", busy_cli)):
+            print(f"{name:26} {len(v):4d} {pct(v, .5):8.1f} {pct(v, .95):8.1f} {max(v):8.1f}")
+        print(f"ratios during / idle: REST p95 {pct(busy, .95) / pct(idle, .95):.1f}x, max "
+              f"{max(busy) / max(idle):.1f}x; CLI p95 {pct(busy_cli, .95) / pct(idle_cli, .95):.1f}x, max "
+              f"{max(busy_cli) / max(idle_cli):.1f}x")
+        worst = max(busy + busy_cli) / 1000
+        print(f"documented bound (a write waits at most 60 s, then 503): longest write {worst:.1f} s -> "
+              f"{'held' if worst <= 60 else 'NOT held'}; errors {sum(stats.errors.values())}")
+        for s in stats.samples[:10]:
+            print("  error sample:", s)
+        by_id, not_found, mem_missing = await verify(c, stats)
+        print(f"writes: {len(stats.notes)} notes, {len(stats.memories)} memories; lost {by_id + mem_missing}, "
+              f"notes not found by keyword {not_found}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=20)
@@ -192,6 +290,9 @@ def main() -> None:
     ap.add_argument("--read-workers", type=int, default=None, help="[server] read_workers for the run")
     ap.add_argument("--think-ms", type=float, default=0.0,
                     help="mean pause of each client between requests (default 0: closed loop, as fast as it can)")
+    ap.add_argument("--ingest-files", type=int, default=0,
+                    help="measure interactive writes during an ingest of this many files instead")
+    ap.add_argument("--writes", type=int, default=20, help="with --ingest-files: interactive writes at least, each phase")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="cairn-serve-load-") as tmp:
         home = Path(tmp) / "home"
@@ -216,7 +317,10 @@ def main() -> None:
                     if srv.poll() is not None:
                         sys.exit("cairn serve exited: " + (Path(tmp) / "serve.log").read_text()[-2000:])
                     time.sleep(0.2)
-            asyncio.run(run(args, base))
+            if args.ingest_files:
+                asyncio.run(run_ingest(args, base, home, Path(tmp)))
+            else:
+                asyncio.run(run(args, base))
         finally:
             srv.send_signal(signal.SIGTERM)
             try:

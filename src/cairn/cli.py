@@ -290,6 +290,8 @@ def _ask_batch(path: Path, llm: Optional[str], json_out: bool) -> None:
 from cairn.interfaces import cli_memory  # noqa: E402,F401
 from cairn.interfaces import cli_notes  # noqa: E402,F401
 from cairn.interfaces import cli_import  # noqa: E402,F401  (cairn import SOURCE PATH, --list)
+from cairn.interfaces import cli_history  # noqa: E402,F401
+from cairn.interfaces import cli_backup  # noqa: E402,F401
 
 
 def _register_plugin_commands(argv: list[str] | None = None) -> None:

@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, ServerSettings, PluginSettings, AssistantSettings)
+    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
 
 @dataclass
 class Settings:
@@ -131,6 +131,7 @@ class Settings:
     plugins: PluginSettings = field(default_factory=PluginSettings)
     plugin_config: dict = field(default_factory=dict)  # [plugin.NAME] tables, as written
     assistant: AssistantSettings = field(default_factory=AssistantSettings)
+    backup: BackupSettings = field(default_factory=BackupSettings)
     max_file_bytes: int = 50_000_000
     vault_dir: Path | None = None
     # The owner this service acts for (not a config key: the service's context, cairn.people):
@@ -246,7 +247,7 @@ _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("se
                                            ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "imap", "server",
-             "plugins", "assistant")
+             "plugins", "assistant", "backup")
 _LLM_FORMS = '"none", "embedded", "embedded:NAME" (a packaged model) or "openai:BASE_URL:MODEL"'
 
 

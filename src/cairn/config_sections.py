@@ -294,3 +294,16 @@ class AssistantSettings:
     reflection: bool = True
     reflection_tokens: int = 1500
     reflection_daily: int = 3
+
+
+@dataclass
+class BackupSettings:
+    """[backup]: the daily snapshots `cairn serve` takes (store/backup.py). keep: how many
+    daily snapshots to keep (0: the daemon takes none; `cairn backup` works regardless);
+    dir: the folder they go to (relative to the home; default `backups` inside the home,
+    which snapshots skip); pg_bin: the folder holding `pg_dump` and `pg_restore`
+    for a PostgreSQL store ("" = the PATH)."""
+
+    keep: int = 0
+    dir: str = "backups"
+    pg_bin: str = ""

@@ -239,6 +239,9 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     if cairns_copy:  # still Cairn's copy of its source: a later ingest may replace it
         from cairn.store.copies import record_write
         record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
+    from cairn.store import history as H  # the note's state before Cairn rewrites it is kept
+    H.record(app.settings.home, note.id, note.path, path.read_bytes(), by="outside", action="seen",
+             only_if_new=True)
     V.atomic_write(path, new_text)
     app.sync([path])
     result.added = added

@@ -29,8 +29,11 @@ from cairn.people import owner_keys
 from cairn.config import Settings
 from cairn.errors import Conflict
 from cairn.ingest import embed_missing, index_note_file
+from cairn.ingest.embedding import embed_note
+from cairn.store.locks import busy
 from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
+from cairn.store import history as H
 from cairn.store import notes as N
 from cairn.sync import reconcile
 from cairn.errors import Conflict, InvalidInput, storage_full
@@ -54,13 +57,25 @@ def _safe_filename(title: str) -> str:
 
 def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
     _status, note_id, _ = index_note_file(conn, settings, path)
-    if embedder is not None:
-        embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
-                      fact_keys=settings.memory.fact_keys,
-                      neighbour_keys=settings.memory.neighbour_keys)
+    _embed(conn, settings, embedder, note_id)
     note = N.get_note(conn, note_id)
     assert note is not None
     return note
+
+
+def _embed(conn: sqlite3.Connection, settings: Settings, embedder, note_id: str) -> None:
+    """Vectors for the note just indexed (and, when no ingest is embedding, for every chunk
+    still without one: embed_missing)."""
+    if embedder is not None and (busy(conn, "ingest") or busy(conn, "embed")):
+        # an ingest is running (it embeds all its chunks, minutes for a large folder, holding
+        # the lock): this write embeds its own note now instead of waiting behind or doing
+        # the ingest's work (issue 34)
+        embed_note(conn, embedder, note_id, settings.chunk.embed_max_chunks,
+                   fact_keys=settings.memory.fact_keys, neighbour_keys=settings.memory.neighbour_keys)
+    elif embedder is not None:
+        embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
+                      fact_keys=settings.memory.fact_keys,
+                      neighbour_keys=settings.memory.neighbour_keys)
 
 
 def note_file(settings: Settings, note: N.NoteRow) -> Path:
@@ -133,7 +148,9 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
                           "created": N.now_iso(), **owner_keys(settings.owner)}
     if tags:
         fm["tags"] = list(tags)
-    V.atomic_write(target, V.render_note(fm, body))
+    text = V.render_note(fm, body)
+    V.atomic_write(target, text)
+    H.record(settings.home, fm["cairn_id"], relpath, text.encode("utf-8"), by=H.actor("cairn"), action="create")
     try:
         return _index(conn, settings, embedder, target)
     except Exception as exc:
@@ -187,7 +204,10 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         new_body = old_body.rstrip("\n") + ("\n\n" if old_body.strip() else "") + body.strip("\n") + "\n"
     else:
         new_body = ("\n" if head else "") + body.strip("\n") + "\n"
+    keep_before(settings, note, data)
     V.atomic_write(path, head + new_body)
+    H.record(settings.home, note.id, note.path, (head + new_body).encode("utf-8"), by=H.actor("cairn"),
+             action="update")
     try:
         return _index(conn, settings, embedder, path)
     except Exception as exc:
@@ -203,16 +223,26 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         raise
 
 
-def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
+def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
+    """Keep the note's current bytes as a version before Cairn changes it, unless its newest
+    version holds them already (an edit made outside Cairn that no sync has seen yet)."""
+    H.record(settings.home, note.id, note.path, data, by="outside", action="seen", only_if_new=True)
+
+
+def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, *,
+                undoes: int | None = None) -> dict[str, Any]:
     """Move the note's file to `<vault>/.trash/`, drop every index row of it and keep a
-    tombstone. Returns {id, path, title, trash_path}. Raises PathOutside (nothing moved,
+    tombstone; the note's history records the delete (as an "undo" of version `undoes`
+    when given). Returns {id, path, title, trash_path}. Raises PathOutside (nothing moved,
     nothing dropped) when the note's path or the trash leads outside the vault."""
     note = resolve(conn, settings, embedder, ref)
     src = note_file(settings, note)  # never moves a file from outside the vault
     trash_rel = None
     file_hash = note.file_hash
     if src.exists():
-        file_hash = V.sha256_bytes(src.read_bytes())
+        data = src.read_bytes()
+        file_hash = V.sha256_bytes(data)
+        keep_before(settings, note, data)
         trash_rel = V.free_relpath(settings.vault, *os.path.splitext(f".trash/{note.path}"))
         dest = settings.vault / trash_rel
         P.confine(settings.vault, dest)
@@ -221,4 +251,37 @@ def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     with N.transaction(conn):
         N.add_tombstone(conn, note, file_hash, trash_rel)
         N.delete_note(conn, note.id)
+    H.record(settings.home, note.id, note.path, None, by=H.actor("cairn"),
+             action="delete" if undoes is None else "undo", undoes=undoes)
     return {"id": note.id, "path": note.path, "title": note.title, "trash_path": trash_rel}
+
+
+def write_version(conn: sqlite3.Connection, settings: Settings, embedder, note_id: str, version: int, *,
+                  action: str = "restore", undoes: int | None = None) -> N.NoteRow:
+    """Write the exact bytes of `version` of note `note_id` (store.history) back to its file
+    and re-index it; the state replaced is kept as a version first, and the write becomes a
+    new version (`action`: "restore" or "undo"). A deleted note comes back at the path of
+    that version (NoteConflict when another file took that path meanwhile). Raises
+    history.VersionNotFound for a version that does not exist or records a delete, and
+    PathOutside for a path leading outside the vault."""
+    entry = H.get(settings.home, note_id, version)
+    data = H.read_bytes(settings.home, entry)
+    note = N.get_note(conn, note_id)
+    if note is not None:
+        path = note_file(settings, note)
+        if path.is_file():
+            keep_before(settings, note, path.read_bytes())
+        relpath = note.path
+    else:
+        relpath = str(entry["path"])
+        path = settings.vault / relpath
+        P.confine(settings.vault, path)
+        if path.exists():
+            raise NoteConflict(f"{relpath} exists already: the deleted note cannot come back there")
+    V.atomic_write_bytes(path, data)
+    H.record(settings.home, note_id, relpath, data, by=H.actor("cairn"), action=action, undoes=undoes)
+    _status, new_id, _ = index_note_file(conn, settings, path, note_id=note_id)
+    _embed(conn, settings, embedder, new_id)
+    row = N.get_note(conn, new_id)
+    assert row is not None
+    return row

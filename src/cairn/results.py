@@ -307,3 +307,63 @@ class Reflection(Record):
     problems: list
     passes_today: int
     daily_cap: int
+
+
+# --------------------------------------------------------------------------- note history
+class NoteHistory(Record):
+    """`Cairn.note_history()`: the note ({id, path, title}) and its kept versions, newest
+    first, each {"version": int, "at": UTC ISO, "by": who made it, "action", "path",
+    "hash": sha256 or null (a delete), "size": bytes}."""
+
+    note: dict
+    versions: list
+
+
+class NoteDiff(Record):
+    """`Cairn.note_diff()`: a unified diff from version `version` to the note's current file
+    (`against`: "current") — lines starting "-" are in that version only."""
+
+    note: dict
+    version: int
+    against: str
+    diff: str
+
+
+class NoteRestored(Record):
+    """`Cairn.note_restore()` / `Cairn.undo()`: the note written back ({id, path, title}),
+    the version whose bytes it now holds (`version`: null when an undone create removed the
+    note), the new version recorded (`recorded`) and what was done (`action`: "restore",
+    "undo"; `undid`: the undone entry {note_id, version, action, by, at} for an undo)."""
+
+    note: dict
+    version: int
+    recorded: int
+    action: str
+    undid: dict
+
+
+# --------------------------------------------------------------------------- backups
+class BackupTaken(Record):
+    """`Cairn.backup()`: the snapshot folder written and how many files its manifest lists."""
+
+    snapshot: str
+    files: int
+
+
+class BackupChecked(Record):
+    """`Cairn.backup_verify()`: a snapshot that passed its check."""
+
+    snapshot: str
+    created: str
+    store: str
+    files: int
+
+
+class BackupRestored(Record):
+    """`Cairn.restore()`: the snapshot restored, where the replaced files were moved, how
+    many files were restored and the reconcile that followed (SyncReport JSON)."""
+
+    snapshot: str
+    previous: str
+    files: int
+    sync: dict

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
+from cairn.ops.backup import BackupOps
 from cairn.ops.entities import EntityOps
+from cairn.ops.history import HistoryOps
 from cairn.ops.jobs import ChatImportReport, JobOps
 from cairn.ops.memory import MemoryOps, SessionExtraction, _chat_note_ids, _extraction_llm, _session_messages  # noqa: F401
 from cairn.ops.notes import NotesOps, _LazyEmbedder  # noqa: F401
@@ -38,8 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
-class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePageOps, StoreOps, PersonOps,
-            WorkerOps):
+class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePageOps, HistoryOps, BackupOps,
+            StoreOps, PersonOps, WorkerOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain

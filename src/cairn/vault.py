@@ -75,6 +75,23 @@ def atomic_write(path: Path, text: str) -> os.stat_result:
     return written
 
 
+def atomic_write_bytes(path: Path, data: bytes) -> os.stat_result:
+    """`atomic_write` for exact bytes (a kept version written back as it was)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.cairn-tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+            written = os.fstat(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return written
+
+
 # Characters libyaml's emitter writes differently from PyYAML's own (escaped instead of
 # written as they are: emoji and the rest beyond the Basic Multilingual Plane; C1 controls
 # such as NEL, which PyYAML's emitter folds as a line break).

@@ -430,10 +430,14 @@ class Assistant(Decisions):
         return rec
 
     def _run(self, tool, rec: CallRecord) -> None:
+        """Run an approved (or low-risk) call; every note it changes is kept as a version by
+        "assistant" (store.history), which `Cairn.undo()` reverts."""
+        from cairn.store.history import acting
         from cairn.tools import current_session
         token = current_session.set(self.state.id or None)  # the session tools (tools/sessionlog.py) act on
         try:
-            self._attempt(tool, rec)
+            with acting("assistant"):
+                self._attempt(tool, rec)
         finally:
             current_session.reset(token)
 

@@ -122,6 +122,32 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
     return done, len(reused)
 
 
+def embed_note(conn: sqlite3.Connection, embedder, note_id: str, max_chunks_per_note: int = 400, *,
+               fact_keys: bool = True, neighbour_keys: float = 0.0) -> int:
+    """Embed the chunks of note `note_id` that have no vector, without the "embed" lock: an
+    interactive write while an ingest is embedding (the ingest holds the lock for all of its
+    chunks, minutes for a large folder) gets its own note's vectors at once. The entity
+    graph of the note follows at the next `embed_missing`. Returns how many were embedded."""
+    import numpy as np
+    rows = chunks_to_embed(conn, max_chunks_per_note, note_id)
+    if not rows:
+        return 0
+    model = model_key(embedder)
+    items = _items(conn, rows, fact_keys, neighbour_keys)
+    cache = cached_vectors(conn, [it[2] for it in items], model)
+    todo = [it for it in items if it[2] not in cache]
+    vecs = _vectors(embedder, todo, neighbour_keys) if todo else None
+    with N.transaction(conn):
+        reused = [it for it in items if it[2] in cache]
+        if reused:
+            put_vectors(conn, [it[0] for it in reused], [it[2] for it in reused],
+                        np.stack([cache[it[2]] for it in reused]), model)
+        if todo:
+            put_vectors(conn, [it[0] for it in todo], [it[2] for it in todo], vecs, model)
+    clear_vector_cache(conn)
+    return len(rows)
+
+
 def _check_neighbour_keys(conn, alpha: float) -> None:
     """Re-key every chat message when the stored vectors were made with another alpha."""
     if neighbour_keys_state(conn) != float(alpha):

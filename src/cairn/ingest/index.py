@@ -15,6 +15,7 @@ from cairn.config import Settings
 from cairn.model import Chunk, PageSpan, ParsedDocument
 from cairn.parse import parse_markdown_text
 from cairn.parse.text import decode_bytes
+from cairn.store import history as H
 from cairn.store import notes as N
 
 
@@ -143,4 +144,15 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
             N.delete_chunks(conn, note_id)
             N.insert_chunks(conn, note_id, row.title, row.tags, _chunks_for(doc, note_type, settings), facts)
             status = "updated" if old else "added"
+    if not (generated and status == "added"):  # a generated note's source is kept apart
+        _keep_version(settings, note_id, relpath, data)
     return status, note_id, row.warnings
+
+
+def _keep_version(settings: Settings, note_id: str, relpath: str, data: bytes) -> None:
+    """Keep the file's bytes as a version of the note (store.history) unless its newest
+    version holds them already: an edit made outside Cairn becomes a version by "outside"
+    when sync or the watcher sees it; Cairn's own writes are attributed to their door."""
+    who = H.actor()
+    H.record(settings.home, note_id, relpath, data, by=who or "outside",
+             action="seen" if who is None else "index", only_if_new=True, durable=False)

@@ -22,6 +22,7 @@ HELP = """Slash commands:
   /why              what went into the last prompt
   /memories         the memories the assistant can see
   /approve ID       run a call that waits for approval;  /deny ID  refuse it
+  /undo             undo the assistant's last change to a note (exact previous text back)
   /budget           tokens and cost used (session, today) and the limits
   /model [SPEC]     show or switch the model (embedded, openai:URL:MODEL, anthropic:MODEL, ...)
   /incognito        toggle incognito (nothing is written) ;  /help ;  /quit"""
@@ -223,6 +224,10 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
                 say({"pending_approvals": [dict(id=k, **v) for k, v in bot.state.pending.items()]})
             else:
                 _print_result(bot.decide(arg, grant=cmd == "/approve"), json_out)
+        elif cmd == "/undo":
+            from cairn.store.history import acting
+            with acting("cli"):
+                say(bot.app.undo().to_json())
         elif cmd == "/budget":
             say(bot.budget.to_json())
         elif cmd == "/model":

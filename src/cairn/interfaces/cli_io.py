@@ -157,8 +157,10 @@ def _service(preload: str | None = None, query: bool = False, *, jobs: bool = Fa
         svc = Cairn(STATE["home"], settings=settings)
     except (CairnError, OSError) as exc:  # ConfigError, HomeNotWritable, IndexOpenError...
         _fail(_error_text(exc))
+    from cairn.store.history import acting
     try:
-        yield svc
+        with acting("cli"):  # note versions written by this command name the CLI (store.history)
+            yield svc
     except KeyboardInterrupt:
         _stopped(jobs)
     except Exception as exc:

@@ -215,10 +215,17 @@ def daemon(once: bool = typer.Option(False, "--once", help="Fire what is due now
     import signal
     import threading
 
-    from cairn.schedule.daemon import run_loop
+    from cairn.schedule.daemon import backup_loop, run_loop
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with _scheduler(interactive=True) as sch:
+        if sch.settings.backup.keep > 0:  # daily snapshots ([backup] keep)
+            say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+            if once:
+                backup_loop(sch.open_app, stop, log=say, once=True)
+            else:
+                threading.Thread(target=backup_loop, args=(sch.open_app, stop), kwargs={"log": say},
+                                 daemon=True, name="cairn-backups").start()
         try:
             run_loop(sch, stop, once=once, log=lambda m: print(m, file=sys.stderr, flush=True))
         except KeyboardInterrupt:

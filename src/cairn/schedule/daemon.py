@@ -35,3 +35,21 @@ def run_loop(scheduler, stop: threading.Event, *, once: bool = False,
             wait = max(0.0, min(poll_s, (nxt - datetime.now(timezone.utc)).total_seconds()))
         if stop.wait(wait):
             return fired
+
+
+def backup_loop(open_app: Callable, stop: threading.Event, *, every_s: float = 3600.0,
+                log: Callable[[str], None] | None = None, once: bool = False) -> None:
+    """Daily snapshots for `cairn daemon` (`[backup] keep` > 0; `cairn serve` has its own):
+    every `every_s` seconds, `open_app().backup_daily()` takes today's snapshot if none exists
+    and keeps the newest `keep`. A failure is logged and tried again at the next pass."""
+    while not stop.is_set():
+        try:
+            with open_app() as app:
+                taken = app.backup_daily()
+            if taken and log:
+                log(f"backup {taken['snapshot']} ({taken['files']} files)")
+        except Exception as exc:  # noqa: BLE001 - housekeeping must not stop the daemon
+            if log:
+                log(f"daily backup failed: {exc}")
+        if once or stop.wait(every_s):
+            return

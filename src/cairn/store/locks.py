@@ -58,6 +58,26 @@ def exclusive(conn: sqlite3.Connection, name: str) -> Iterator[None]:
         os.close(fd)  # releases the flock
 
 
+def busy(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether another thread or process holds the lock `name` of this index right now (a
+    non-blocking probe; the lock is not kept). False for an in-memory index. PostgreSQL:
+    the twin in store/postgres/handle.py (an advisory-lock probe)."""
+    path = lock_path(conn, name)
+    if path is None:
+        return False
+    with _guard:
+        if _held.get((path, threading.get_ident())):
+            return False  # this thread holds it: not busy for us
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 from cairn.store.route import route as _route  # noqa: E402
 
 _route(globals(), "locks")  # PostgreSQL twins when conn is a PgConn (store/route.py)

@@ -214,15 +214,17 @@ def drop_other_models(conn: sqlite3.Connection, model: str) -> None:
     conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
 
 
-def chunks_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int) -> list[sqlite3.Row]:
+def chunks_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int,
+                    note_id: str | None = None) -> list[sqlite3.Row]:
     """(id, text, heading, speaker, title, facts as JSON or None) of every chunk among the
-    first `max_chunks_per_note` of its note that has no vector."""
+    first `max_chunks_per_note` of its note that has no vector (of note `note_id` only,
+    when given)."""
     return conn.execute(
         f"""SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
             JOIN notes n ON n.id = c.note_id
             LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
-            WHERE c.ord < {int(max_chunks_per_note)}
-              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)"""
+            WHERE c.ord < {int(max_chunks_per_note)} AND (? IS NULL OR c.note_id = ?)
+              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)""", (note_id, note_id)
     ).fetchall()
 
 

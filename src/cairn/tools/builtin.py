@@ -60,6 +60,14 @@ def _delete_note(app, a: dict):
     return app.note_delete(a["note"])
 
 
+def _note_history(app, a: dict):
+    return app.note_history(a["note"]).to_json()
+
+
+def _undo(app, a: dict):
+    return app.undo().to_json()
+
+
 def _ingest_url(app, a: dict):
     # A model drives this tool: never a private or loopback address, whatever [fetch] allow_private.
     return app.ingest([a["url"]], public_only=True).to_json()
@@ -132,6 +140,11 @@ TOOLS: tuple[Tool, ...] = (
               ("note", "body")), _update_note, risk="medium", read_only=False),
     Tool("delete_note", "Delete a note (moved to the vault's .trash; its index rows removed).",
          _obj({"note": _STR}, ("note",)), _delete_note, risk="high", read_only=False, destructive=True),
+    Tool("note_history", "The kept versions of a note, newest first (version, at, by, action).",
+         _obj({"note": _STR}, ("note",)), _note_history),
+    Tool("undo", "Undo the assistant's last change to a note that is not undone yet (an edit gets its "
+         "exact previous text back, a created note goes to the trash, a deleted note comes back).",
+         _obj({}), _undo, risk="medium", read_only=False),
     Tool("ingest_url", "Fetch a web page and store it as a note (refuses private and loopback addresses).",
          _obj({"url": {"type": "string", "pattern": "^https?://"}}, ("url",)),
          _ingest_url, risk="medium", read_only=False),

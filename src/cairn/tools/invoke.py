@@ -128,8 +128,10 @@ def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,
         return ToolOutcome(False, message=f"{name} was not run: the audit log cannot be written ({problem})",
                            category="unavailable")
     token = current_scope.set(have)
+    from cairn.store.history import acting
     try:
-        outcome = ToolOutcome(True, result=reg.call(app, name, arguments))
+        with acting(actor):  # the versions of the notes it changes name this door (store.history)
+            outcome = ToolOutcome(True, result=reg.call(app, name, arguments))
     except Exception as exc:  # noqa: BLE001 - every error becomes an outcome (see docstring)
         outcome = failure(app, exc)
     finally:

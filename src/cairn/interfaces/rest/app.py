@@ -123,6 +123,23 @@ async def _repair_vectors(rt: Runtime) -> None:
         rt.repaired.set()
 
 
+async def _daily_backups(rt: Runtime, every_s: float = 3600.0) -> None:
+    """With `[backup] keep` > 0: once a day (checked hourly) a snapshot of the home under
+    `[backup] dir`, keeping the newest `keep` (Cairn.backup_daily). It runs on a reader, so
+    writes go on meanwhile; a failure is logged and retried the next hour."""
+    if rt.settings.backup.keep <= 0:
+        return
+    while not rt.stopping.is_set():
+        try:
+            taken = await rt.read(lambda s: s.backup_daily())
+            if taken:
+                from cairn import audit
+                audit.record(rt.home, "server", "backup.daily", taken["snapshot"], "ok", {"files": taken["files"]})
+        except Exception as exc:  # noqa: BLE001 - housekeeping must not stop the server
+            log.warning("daily backup failed: %s", exc)
+        await asyncio.sleep(every_s)
+
+
 class _BusNotifier:
     """Delivers reminders to web pages and API clients as `reminder.due` events on the bus."""
 
@@ -235,6 +252,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
         install_log_redaction()
         cleanup = asyncio.create_task(_expire_exports(rt))
         repair = asyncio.create_task(_repair_vectors(rt))
+        backups = asyncio.create_task(_daily_backups(rt))
         stop_scheduler = _start_background(rt)
         try:
             telegram = await _start_telegram(settings)
@@ -246,6 +264,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
         finally:
             cleanup.cancel()
             repair.cancel()
+            backups.cancel()
             stop_scheduler.set()
             if telegram is not None:
                 await telegram.updater.stop()
@@ -262,6 +281,7 @@ def create_app(settings_or_home=None, *, embedder=None, bind_host: str | None = 
     for module in (routes_system, routes_notes, routes_search, routes_ingest, routes_memory, routes_export,
                    routes_chat, routes_reminders):
         app.include_router(module.router, responses=errors.ERROR_RESPONSES)
+    app.include_router(routes_notes.undo_router, responses=errors.ERROR_RESPONSES)
     _mount_mcp(app, rt)
     _include_web(app, rt)
     if settings.server.cors_origins:

@@ -13,6 +13,7 @@ Never call it from a runtime thread itself (it would wait on its own pool).
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 from typing import Any
 
@@ -22,6 +23,9 @@ LOCAL = frozenset({"scheduler", "database_error_message"})
 READS = frozenset({"search", "search_batch", "ask", "status", "notes_list", "note_show", "links",
                    "unresolved_links", "memories", "memory_history", "core", "entities", "jobs",
                    "find_note", "disk_usage", "export_path", "note_context", "note_asset"})
+# Long writes: run on the runtime's bulk thread, giving way to interactive writes at each
+# progress step (runtime.Runtime.give_way), each with a `progress` keyword.
+BULK = frozenset({"ingest", "jobs_run", "jobs_retry", "reindex", "import_notes", "import_chat", "import_file"})
 
 
 class ServiceProxy:
@@ -58,18 +62,38 @@ class ServiceProxy:
             return lambda *args, **kwargs: member(self, *args, **kwargs)
 
         def call(*args, **kwargs):
+            if name in BULK:  # its progress steps give way to interactive writes
+                args, kwargs = _giving_way(self._rt, member, args, kwargs)
+
             def run(svc):
                 result = getattr(svc, name)(*args, **kwargs)
                 return list(result) if inspect.isgenerator(result) else result
 
             from cairn.tools import current_person
             person = current_person.get()  # the request's (the MCP runner carries its context)
+            ctx = contextvars.copy_context()  # the door's context (store.history's actor) goes along
             if name in READS:
-                return self._rt.readers.submit(self._rt._call, run, 10, person).result()
+                return self._rt.readers.submit(ctx.run, self._rt._call, run, 10, person).result()
             if self._audit:
-                return self._rt.writer.submit(self._rt._audited, run, self._actor, f"{self._actor}.{name}",
-                                              str(args[0])[:200] if args else None, None, person).result()
-            return self._rt.writer.submit(self._rt._call, run, 60, person).result()
+                job = (ctx.run, self._rt._audited, run, self._actor, f"{self._actor}.{name}",
+                       str(args[0])[:200] if args else None, None, person)
+            else:
+                job = (ctx.run, self._rt._call, run, 60, person)
+            if name in BULK:
+                return self._rt.bulk.submit(*job).result()
+            return self._rt.submit_interactive(*job)
 
         call.__name__ = name
         return call
+
+
+def _giving_way(rt, member, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """(args, kwargs) of a bulk call with its `progress` callback (positional or keyword, or
+    none) wrapped by `rt.progress(then=...)`, which gives way to interactive writes."""
+    params = [p for p in inspect.signature(member).parameters][1:]  # without self
+    at = params.index("progress") if "progress" in params else None
+    if at is not None and len(args) > at:
+        args = (*args[:at], rt.progress(then=args[at]), *args[at + 1:])
+    elif at is not None:
+        kwargs = {**kwargs, "progress": rt.progress(then=kwargs.get("progress"))}
+    return args, kwargs

@@ -49,7 +49,7 @@ async def ingest_files(request: Request, files: list[UploadFile] = File(..., des
         shutil.rmtree(folder, ignore_errors=True)
         raise
     names = [p.name for p in paths]
-    report = await rt.write(lambda s: s.ingest(paths, progress=rt.progress()), actor=actor(request),
+    report = await rt.write_bulk(lambda s: s.ingest(paths, progress=rt.progress()), actor=actor(request),
                             action="ingest.files", target=", ".join(names)[:200],
                             detail={"files": names, "bytes": total})
     return _report(report)
@@ -59,7 +59,7 @@ async def ingest_files(request: Request, files: list[UploadFile] = File(..., des
 async def ingest_url(request: Request, body: S.IngestUrl):
     """Fetch a web page and store it as a note (`cairn ingest URL`)."""
     rt = runtime(request)
-    report = await rt.write(lambda s: s.ingest([body.url], progress=rt.progress()), actor=actor(request),
+    report = await rt.write_bulk(lambda s: s.ingest([body.url], progress=rt.progress()), actor=actor(request),
                             action="ingest.url", target=body.url)
     return _report(report)
 
@@ -92,7 +92,7 @@ async def jobs_retry(request: Request, body: S.RetryBody):
         raise InvalidInput("give ids or all: true (GET /api/jobs/dead lists the dead letters)")
     rt = runtime(request)
     ids = None if body.all else list(body.ids)
-    report = await rt.write(lambda s: s.jobs_retry(ids, progress=rt.progress()), actor=actor(request),
+    report = await rt.write_bulk(lambda s: s.jobs_retry(ids, progress=rt.progress()), actor=actor(request),
                             action="jobs.retry", target="all" if ids is None else ",".join(map(str, ids)))
     return _report(report)
 
@@ -101,7 +101,7 @@ async def jobs_retry(request: Request, body: S.RetryBody):
 async def jobs_run(request: Request):
     """Resume pending work: orphaned and queued jobs, missing vectors (`cairn jobs run`)."""
     rt = runtime(request)
-    report = await rt.write(lambda s: s.jobs_run(progress=rt.progress()), actor=actor(request),
+    report = await rt.write_bulk(lambda s: s.jobs_run(progress=rt.progress()), actor=actor(request),
                             action="jobs.run")
     return _report(report)
 

@@ -1,5 +1,5 @@
 """/api/notes: list (filters, paging), get, create, update, delete, links, backlinks,
-unresolved links — the shapes of `cairn note ... --json` and `cairn links --json`."""
+history, diff, restore (of a kept version), unresolved links; /api/undo (the assistant's last change) — the shapes of `cairn note ... --json` and `cairn links --json`."""
 
 from __future__ import annotations
 
@@ -80,6 +80,26 @@ async def backlinks(request: Request, ref: str):
     return await runtime(request).read(lambda s: [l.to_json() for l in s.links(ref)["backlinks"]])
 
 
+@router.get("/{ref:path}/history", response_model=S.NoteHistory, dependencies=[READ])
+async def history(request: Request, ref: str):
+    """The note's kept versions, newest first (`cairn note history NOTE --json`)."""
+    return await runtime(request).read(lambda s: s.note_history(ref).to_json())
+
+
+@router.get("/{ref:path}/diff", response_model=S.NoteDiff, dependencies=[READ])
+async def diff(request: Request, ref: str, version: int = Query(..., ge=1)):
+    """A unified diff from version `version` to the current file (`cairn note diff`)."""
+    return await runtime(request).read(lambda s: s.note_diff(ref, version).to_json())
+
+
+@router.post("/{ref:path}/restore", response_model=S.NoteRestored, dependencies=[WRITE])
+async def restore(request: Request, ref: str, version: int = Query(..., ge=1)):
+    """Write version `version` back to the note, byte for byte (`cairn note restore`)."""
+    return await runtime(request).write(lambda s: s.note_restore(ref, version).to_json(),
+                                        actor=actor(request), action="note.restore", target=ref,
+                                        detail={"version": version})
+
+
 @router.get("/{ref:path}", response_model=S.Note, dependencies=[READ])
 async def get_note(request: Request, ref: str):
     """A note by id, title, alias or vault path (`cairn note show --json`); a path may hold
@@ -101,3 +121,13 @@ async def delete_note(request: Request, ref: str):
     """Move a note to the vault's .trash and drop it from the index (`cairn note delete`)."""
     return await runtime(request).write(lambda s: s.note_delete(ref), actor=actor(request),
                                         action="note.delete", target=ref)
+
+
+undo_router = APIRouter(prefix="/api", tags=["notes"])
+
+
+@undo_router.post("/undo", response_model=S.NoteRestored, dependencies=[WRITE])
+async def undo(request: Request):
+    """Undo the assistant's last change to a note that is not undone yet (`cairn undo --json`)."""
+    return await runtime(request).write(lambda s: s.undo().to_json(), actor=actor(request),
+                                        action="note.undo")

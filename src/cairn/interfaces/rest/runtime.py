@@ -10,7 +10,13 @@ SQLite in WAL mode lets readers run beside one writer, on separate connections. 
   the request fails with 503 "busy" and Retry-After — nothing half-written is kept;
 - every write is recorded in the audit log (cairn.audit) by the writer thread, with its
   outcome, whether it succeeded or not;
-- tasks (sync, reindex) run on the writer too and report progress (`Task`).
+- long writes (ingests of files and URLs, running or retrying the job queue, and the
+  tasks: sync, reindex) run on a second, "bulk" thread with its own connection, so the
+  interactive writes (a note, a memory, an undo) never queue behind them. The bulk thread
+  gives way at every progress step (a job done, a batch of vectors written: each its own
+  short transaction) while an interactive write is waiting or running, so an interactive
+  write waits at most one step of an ingest, not the whole of it (issue 34); tasks report
+  progress (`Task`).
 
 All `Cairn` instances share one embedder (loaded once). `close()` stops the pools.
 """
@@ -40,6 +46,9 @@ WRITE_YIELD_S = 0.1
 """How long a write waits, at most, for the reads in flight to finish before it starts: the
 one writer thread shares the interpreter (and 2 cores) with the readers, so reads go first
 and writes queue a little longer (they never wait more than this per write)."""
+GIVE_WAY_S = 5.0
+"""How long the bulk thread (ingests, tasks) waits, at most, at one of its steps for the
+interactive writes to finish (Runtime.give_way)."""
 SWITCH_INTERVAL_S = 0.001
 """The interpreter's thread switch interval while serving (Python's default is 5 ms): the
 writer thread's Python work (markdown, YAML, memory rules) holds the GIL in slices of this
@@ -124,6 +133,9 @@ class Runtime:
         self.readers = ThreadPoolExecutor(settings.server.read_workers, thread_name_prefix="cairn-read")
         self.repaired = threading.Event()  # set once the start-up vector repair has run (app.py)
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="cairn-write")
+        self.bulk = ThreadPoolExecutor(1, thread_name_prefix="cairn-bulk")  # ingests, tasks
+        self._interactive = 0  # interactive writes queued or running (the bulk thread gives way)
+        self._interactive_done = threading.Condition()
         self.tasks: dict[str, Task] = {}
         self._matrix = _SharedMatrix()
         self.stopping = threading.Event()  # set on SIGINT/SIGTERM: ingest stops at its next step
@@ -184,18 +196,66 @@ class Runtime:
 
     async def write(self, fn: Callable[[Any], Any], *, actor: str, action: str,
                     target: str | None = None, detail: dict | None = None) -> Any:
-        """Run `fn(service)` on the writer thread and audit it (outcome ok or failed)."""
+        """Run `fn(service)` on the writer thread and audit it (outcome ok or failed); the
+        bulk thread gives way meanwhile (`give_way`)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.writer, self._audited, fn, actor, action, target, detail,
+        self._interactive_begin()
+        try:
+            return await loop.run_in_executor(self.writer, self._audited, fn, actor, action, target, detail,
+                                              current_person.get())
+        finally:
+            self._interactive_end()
+
+    def _interactive_begin(self) -> None:
+        with self._interactive_done:
+            self._interactive += 1
+
+    def _interactive_end(self) -> None:
+        with self._interactive_done:
+            self._interactive -= 1
+            if not self._interactive:
+                self._interactive_done.notify_all()
+
+    def submit_interactive(self, *args) -> Any:
+        """Run `args[0](*args[1:])` on the writer thread, counted as an interactive write the
+        bulk thread gives way to; blocks the calling thread until it is done."""
+        self._interactive_begin()
+        try:
+            return self.writer.submit(*args).result()
+        finally:
+            self._interactive_end()
+
+    async def write_bulk(self, fn: Callable[[Any], Any], *, actor: str, action: str,
+                         target: str | None = None, detail: dict | None = None) -> Any:
+        """`write` for a long write (an ingest, the job queue) on the bulk thread; pass it
+        `progress()` so that it gives way to interactive writes at each step."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.bulk, self._audited, fn, actor, action, target, detail,
                                           current_person.get())
 
-    def progress(self, task: "Task | None" = None):
-        """A progress callback `(phase, done, total)` for ingest-like calls: records it on
-        `task` and raises KeyboardInterrupt once the server is stopping (the job runner then
-        puts unfinished jobs back in the queue, as Ctrl-C does in the CLI)."""
+    def give_way(self) -> None:
+        """On the bulk thread between two steps: wait while interactive writes are queued or
+        running (each is short), at most GIVE_WAY_S: an interactive write that needs a lock
+        the bulk step holds (the entity graph's, during an ingest's embedding) must not wait
+        for a bulk thread that waits for it. The server stopping ends the wait."""
+        import time
+        deadline = time.monotonic() + GIVE_WAY_S
+        with self._interactive_done:
+            while self._interactive and not self.stopping.is_set() and time.monotonic() < deadline:
+                self._interactive_done.wait(0.05)
+
+    def progress(self, task: "Task | None" = None, then=None):
+        """A progress callback `(phase, done, total)` for ingest-like calls on the bulk
+        thread: records it on `task`, calls `then` (another callback) if given, gives way to
+        interactive writes (`give_way`) and raises KeyboardInterrupt once the server is
+        stopping (the job runner then puts unfinished jobs back in the queue, as Ctrl-C does
+        in the CLI)."""
         def update(phase: str, done: int, total: int) -> None:
             if task is not None:
                 task.progress = {"phase": phase, "done": done, "total": total}
+            if then is not None:
+                then(phase, done, total)
+            self.give_way()
             if self.stopping.is_set():
                 raise KeyboardInterrupt("server stopping")
         return update
@@ -233,8 +293,11 @@ class Runtime:
             raise
 
     def _audited(self, fn, actor, action, target, detail, person: str | None = None):
+        from cairn.store.history import acting, actor as H_actor
         try:
-            result = self._call(fn, WRITE_BUSY_S, person)
+            with acting(H_actor() or ("rest" if actor == "local" else
+                                      actor if actor in ("web", "mcp") else f"rest:{actor}")):  # versions' `by`
+                result = self._call(fn, WRITE_BUSY_S, person)
         except BaseException as exc:
             audit.record(self.home, actor, action, target, "failed",
                          {**(detail or {}), "error": str(exc) or type(exc).__name__}, person)
@@ -267,7 +330,7 @@ class Runtime:
             task.finished = _now()
             self.events.publish("task.progress", task.to_json())
 
-        self.writer.submit(self._audited, run, actor, f"task.{kind}", task.id, None, current_person.get())
+        self.bulk.submit(self._audited, run, actor, f"task.{kind}", task.id, None, current_person.get())
         return task
 
     def _release_jobs(self) -> None:
@@ -302,6 +365,7 @@ class Runtime:
         """Stop: running ingest steps end at their next progress tick, queued calls are
         cancelled, ingest jobs this process still holds go back to the queue, connections close."""
         self.stopping.set()
+        self.bulk.shutdown(wait=True, cancel_futures=True)
         self.writer.shutdown(wait=True, cancel_futures=True)
         self.readers.shutdown(wait=True, cancel_futures=True)
         self._release_jobs()

@@ -140,6 +140,40 @@ class Note(Shape):
     body: str
 
 
+class NoteVersion(Shape):
+    version: int
+    at: str
+    by: str
+    action: str
+    path: str
+    hash: Optional[str] = None
+    size: int
+
+
+class NoteHistory(Shape):
+    """`cairn note history --json`: the note and its versions, newest first."""
+
+    note: dict
+    versions: list[NoteVersion]
+
+
+class NoteDiff(Shape):
+    note: dict
+    version: int
+    against: str
+    diff: str
+
+
+class NoteRestored(Shape):
+    """`cairn note restore --json` / `cairn undo --json`."""
+
+    note: dict
+    version: Optional[int] = None
+    recorded: Optional[int] = None
+    action: str
+    undid: dict
+
+
 class NoteDeleted(Shape):
     id: str
     path: str

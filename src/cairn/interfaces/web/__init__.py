@@ -17,16 +17,16 @@ from pathlib import Path
 
 from fastapi import APIRouter, Depends
 
-from cairn.interfaces.web import (views_capture, views_chat, views_ingest, views_memory, views_notes,
-                                  views_reminders, views_review, views_search, views_status)
+from cairn.interfaces.web import (views_capture, views_chat, views_history, views_ingest, views_memory,
+                                  views_notes, views_reminders, views_review, views_search, views_status)
 from cairn.interfaces.web.auth import router as _auth_router
 from cairn.interfaces.web.deps import Refused, guard
 
 STATIC_DIR = Path(__file__).parent / "static"
 
 router = APIRouter(dependencies=[Depends(guard)], include_in_schema=False)
-for _mod in (views_search, views_chat, views_notes, views_review, views_memory, views_reminders, views_ingest, views_status,
-             views_capture):
+for _mod in (views_search, views_chat, views_notes, views_history, views_review, views_memory, views_reminders,
+             views_ingest, views_status, views_capture):
     router.include_router(_mod.router)
 router.include_router(_auth_router)
 

@@ -68,8 +68,10 @@ def locked(request: Request):
 
 
 def call(request: Request, fn: Callable, *args, **kwargs) -> Any:
-    """Call a service operation under the lock."""
-    with locked(request):
+    """Call a service operation under the lock; the note versions it writes are by "web"
+    (store.history)."""
+    from cairn.store.history import acting
+    with locked(request), acting("web"):
         return fn(*args, **kwargs)
 
 

@@ -87,7 +87,9 @@ def note_view(request: Request, ref: str = "", start: Optional[int] = None, end:
                 html=render.markdown_html(note["body"], mark, title=note["title"],
                                           unresolved=render.unresolved_targets(links), asset=asset),
                 marked=bool(mark), page_no=page_no,
-                notice={"created": "Note created.", "saved": "Saved to the vault."}.get(saved),
+                notice={"created": "Note created.", "saved": "Saved to the vault.",
+                        "restored": "The version was restored.",
+                        "undone": "The assistant's last change was undone."}.get(saved),
                 conflict=None, draft=None)
 
 

@@ -52,6 +52,25 @@ def transaction(conn: PgConn) -> Iterator[PgConn]:
 
 
 @takes_handle
+def busy(conn: PgConn, name: str) -> bool:
+    """As store.locks.busy: whether another session holds the advisory lock `name` now (a
+    pg_try_advisory_lock probe, released at once); False when this thread holds it."""
+    with _guard:
+        if _held.get((id(conn), name, threading.get_ident())):
+            return False
+    lock = zlib.crc32(f"cairn:{name}".encode())
+    with conn.session.pool.connection() as pg:
+        pg.autocommit = True
+        try:
+            got = pg.execute("SELECT pg_try_advisory_lock(%s)", (lock,)).fetchone()[0]
+            if got:
+                pg.execute("SELECT pg_advisory_unlock(%s)", (lock,))
+            return not got
+        finally:
+            pg.autocommit = False
+
+
+@takes_handle
 @contextlib.contextmanager
 def exclusive(conn: PgConn, name: str) -> Iterator[None]:
     """As store.locks.exclusive, with a session-level PostgreSQL advisory lock (key: crc32

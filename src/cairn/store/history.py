@@ -1,0 +1,185 @@
+"""Note history: every state of a note's file that Cairn wrote or saw, kept under the home.
+
+Layout (`<home>/history/`, never inside the vault's note folders):
+- `blobs/<aa>/<sha256>.z` — a file's exact bytes, zlib-compressed, named by the sha256 of
+  the uncompressed bytes (one copy however many versions share it);
+- `notes/<sha1(note id)>.jsonl` — one line per version of one note, oldest first:
+  {"version": int (1, 2, ...), "at": UTC ISO, "by": who made it, "action": "create" |
+   "update" | "restore" | "undo" | "delete" | "outside" | "seen", "note_id", "path",
+   "hash": sha256 hex of the bytes or null for a delete, "size": bytes, "undoes": version
+   or absent};
+- `log.jsonl` — the same entries for every note in the order they were written (the undo
+  of "the assistant's last change" reads it backwards).
+
+Who made a change (`by`) is the actor of the running context (`acting(by)`: "cli", "rest",
+"web", "mcp", "assistant", ...) and "outside" for an edit Cairn only saw (sync, watcher).
+Appends are serialised between processes by an exclusive flock on `history/.lock`; a
+version number is never reused. Reads never raise for a missing note: an empty list.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import fcntl
+import hashlib
+import json
+import os
+import zlib
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
+
+from cairn.errors import NotFound
+
+_actor: contextvars.ContextVar[str | None] = contextvars.ContextVar("cairn_history_actor", default=None)
+
+
+class VersionNotFound(NotFound):
+    """The note has no version with that number (message names the versions it has)."""
+
+
+@contextlib.contextmanager
+def acting(by: str) -> Iterator[None]:
+    """Attribute every note version recorded inside the block to `by` (a door or "assistant")."""
+    token = _actor.set(by)
+    try:
+        yield
+    finally:
+        _actor.reset(token)
+
+
+def actor(default: str | None = None) -> str | None:
+    """The actor set by the innermost `acting` block, else `default`."""
+    return _actor.get() or default
+
+
+def root(home: Path) -> Path:
+    """`<home>/history`."""
+    return Path(home) / "history"
+
+
+def _note_log(home: Path, note_id: str) -> Path:
+    return root(home) / "notes" / (hashlib.sha1(note_id.encode("utf-8")).hexdigest() + ".jsonl")
+
+
+def _blob(home: Path, digest: str) -> Path:
+    return root(home) / "blobs" / digest[:2] / f"{digest}.z"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+@contextlib.contextmanager
+def _locked(home: Path) -> Iterator[None]:
+    base = root(home)
+    base.mkdir(parents=True, exist_ok=True)
+    fd = os.open(base / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _read_lines(path: Path) -> list[dict]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue  # a line cut by a crash: the versions before and after it stand
+    return out
+
+
+def _append(path: Path, entry: dict, durable: bool = True) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        fh.flush()
+        if durable:
+            os.fsync(fh.fileno())
+
+
+def _put_blob(home: Path, data: bytes, durable: bool = True) -> str:
+    digest = hashlib.sha256(data).hexdigest()
+    target = _blob(home, digest)
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(zlib.compress(data, 6))
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    return digest
+
+
+def versions(home: Path, note_id: str) -> list[dict]:
+    """Every version of `note_id`, oldest first (the entries described above)."""
+    return _read_lines(_note_log(home, note_id))
+
+
+def latest(home: Path, note_id: str) -> dict | None:
+    """The newest version of `note_id`, or None."""
+    found = versions(home, note_id)
+    return found[-1] if found else None
+
+
+def record(home: Path, note_id: str, path: str, data: bytes | None, *, by: str, action: str,
+           undoes: int | None = None, only_if_new: bool = False, durable: bool = True) -> dict | None:
+    """Keep `data` (the file's bytes; None for a delete) as the next version of `note_id`.
+    only_if_new: skip (return None) when the newest version already holds these exact bytes
+    at this path. durable: fsync what is written (False for the states an ingest or sync
+    sees, whose bytes the vault holds anyway: one file a note, no flush each). Returns the
+    entry written."""
+    home = Path(home)
+    with _locked(home):
+        log = _note_log(home, note_id)
+        found = _read_lines(log)
+        digest = hashlib.sha256(data).hexdigest() if data is not None else None
+        if only_if_new and found and found[-1].get("hash") == digest and found[-1].get("path") == path:
+            return None
+        if data is not None:
+            _put_blob(home, data, durable)
+        entry = {"version": (found[-1]["version"] + 1) if found else 1, "at": _now(), "by": by,
+                 "action": action, "note_id": note_id, "path": path, "hash": digest,
+                 "size": len(data) if data is not None else 0}
+        if undoes is not None:
+            entry["undoes"] = undoes
+        _append(log, entry, durable)
+        _append(root(home) / "log.jsonl", entry, durable)
+        return entry
+
+
+def read_bytes(home: Path, entry: dict) -> bytes:
+    """The exact bytes of version `entry`. Raises VersionNotFound for a delete entry and
+    ValueError when the stored copy is damaged (its sha256 differs)."""
+    digest = entry.get("hash")
+    if not digest:
+        raise VersionNotFound(f"version {entry.get('version')} records a delete: it has no text")
+    data = zlib.decompress(_blob(Path(home), digest).read_bytes())
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise ValueError(f"the stored copy of version {entry.get('version')} is damaged")
+    return data
+
+
+def get(home: Path, note_id: str, version: int) -> dict:
+    """The entry of `version` of `note_id`. Raises VersionNotFound naming the versions kept."""
+    found = versions(home, note_id)
+    for e in found:
+        if e.get("version") == version:
+            return e
+    have = f"1..{found[-1]['version']}" if found else "none"
+    raise VersionNotFound(f"the note has no version {version} (versions kept: {have})")
+
+
+def log_entries(home: Path) -> list[dict]:
+    """Every entry of every note in the order written (oldest first)."""
+    return _read_lines(root(Path(home)) / "log.jsonl")

@@ -1,0 +1,157 @@
+"""Note history and undo (issue 34): every change Cairn makes to a note keeps the previous
+version under `<home>/history/` (not in the vault), outside edits become versions when sync
+sees them, and the assistant's last approved change is undone to the exact bytes — through
+the CLI (a real `python -m cairn` process), the MCP tool and the service. The REST route
+and the web page's button (in Chromium) are tested in tests/interfaces/test_history_browser.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cairn.assistant import Assistant, WaitingChannel
+from cairn.service import Cairn
+from cairn.store import history as H
+from fakes.scripted_llm import ScriptedLLM, say, tool
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+# Bytes an editor might leave: CRLF line ends, no final newline, non-ASCII, a BOM-less
+# frontmatter with a key Cairn does not know. Undo must bring back exactly these.
+ORIGINAL = ("---\r\ntitle: Boiler\r\nowner_note: keep me\r\n---\r\n\r\n"
+            "Pressure 1.2 bar when cold — serviced by Zoë.\r\nNo final newline").encode("utf-8")
+
+
+def cli(home, *args, timeout=300):
+    env = dict(os.environ, PYTHONPATH=str(SRC), CAIRN_LOAD_PLUGINS="")
+    return subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), *args], capture_output=True,
+                          text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def llm():
+    with ScriptedLLM() as server:
+        yield server
+
+
+def _home_with_note(root: Path, embedder) -> tuple[Path, Path]:
+    home = root / "home"
+    (home / "vault").mkdir(parents=True)
+    (home / "config.toml").write_text('llm = "none"\n')
+    path = home / "vault" / "Boiler.md"
+    path.write_bytes(ORIGINAL)  # written outside Cairn: sync sees it
+    with Cairn(home, embedder=embedder) as app:
+        app.sync()
+    return home, path
+
+
+def _assistant_edit(home, embedder, llm, text: str) -> None:
+    with Cairn(home, embedder=embedder) as app:
+        app.settings.assistant.veto_s = app.settings.assistant.approval_timeout_s = 0.1
+        llm.script(tool("update_note", note="Boiler", body=text), say("Done."))
+        ui = WaitingChannel(on_ask=lambda call: ui.answer(call["id"], True))  # the person approves
+        res = Assistant(app, model=f"openai:{llm.base_url}:scripted").turn("rewrite my boiler note", ui)
+        assert [(c.name, c.outcome) for c in res.tool_calls] == [("update_note", "ran")]
+
+
+def test_cli_undo_of_an_assistant_edit_returns_the_exact_bytes(tmp_path, real_embedder, llm):
+    home, path = _home_with_note(tmp_path, real_embedder)
+    _assistant_edit(home, real_embedder, llm, "The assistant's new text.")
+    assert path.read_bytes() != ORIGINAL and b"assistant's new text" in path.read_bytes()
+
+    r = cli(home, "note", "history", "Boiler", "--json")
+    assert r.returncode == 0, r.stderr
+    versions = json.loads(r.stdout)["versions"]
+    assert [v["version"] for v in versions] == sorted((v["version"] for v in versions), reverse=True)
+    assert all(isinstance(v["version"], int) and v["at"] for v in versions)
+    assert versions[0]["by"] == "assistant" and versions[0]["action"] == "update"
+    assert versions[-1]["by"] == "outside"  # the file as sync first saw it
+
+    r = cli(home, "undo", "--json")
+    assert r.returncode == 0, r.stderr
+    done = json.loads(r.stdout)
+    assert done["action"] == "undo" and done["undid"]["by"] == "assistant"
+    assert path.read_bytes() == ORIGINAL
+    with Cairn(home, embedder=real_embedder) as app:
+        assert "Zoë" in app.note_show("Boiler")["body"]  # the index follows the file
+        newest = app.note_history("Boiler")["versions"][0]
+        assert (newest["by"], newest["action"]) == ("cli", "undo")
+    r = cli(home, "undo")  # the one assistant change is undone: nothing left
+    assert r.returncode == 1 and "no change by the assistant to undo" in r.stderr
+    assert path.read_bytes() == ORIGINAL
+    # history lives under the home, never among the vault's notes
+    assert not [p for p in (home / "vault").rglob("*") if p.is_file() and p.name != "Boiler.md"]
+    assert list((home / "history" / "notes").glob("*.jsonl"))
+
+
+def test_history_diff_restore_and_outside_edits(tmp_path, real_embedder):
+    home, path = _home_with_note(tmp_path, real_embedder)
+    with Cairn(home, embedder=real_embedder) as app:
+        with H.acting("rest"):
+            app.note_update("Boiler", "second text")
+        second = path.read_bytes()
+        path.write_bytes(second.replace(b"second text", b"edited in another editor"))
+        app.sync()  # the outside edit becomes a version
+        hist = app.note_history("Boiler")["versions"]
+        assert [(v["version"], v["by"], v["action"]) for v in hist] == [
+            (3, "outside", "seen"), (2, "rest", "update"), (1, "outside", "seen")]
+        diff = app.note_diff("Boiler", 2)["diff"]
+        assert "-second text" in diff and "+edited in another editor" in diff
+        app.note_restore("Boiler", 1)
+        assert path.read_bytes() == ORIGINAL
+        assert app.note_history("Boiler")["versions"][0]["action"] == "restore"
+        before = path.read_bytes()
+        from cairn.errors import NotFound
+        with pytest.raises(NotFound, match=r"no version 99 \(versions kept: 1\.\.4\)"):
+            app.note_restore("Boiler", 99)
+        assert path.read_bytes() == before  # a bad version changes nothing
+    r = cli(home, "note", "diff", "Boiler", "--version", "2")
+    assert r.returncode == 0 and "+Pressure 1.2 bar" in r.stdout.replace("\r", "")
+    r = cli(home, "note", "restore", "Boiler", "--version", "0")
+    assert r.returncode == 1 and "no version 0" in r.stderr and path.read_bytes() == before
+
+
+def test_undo_walks_back_through_an_approved_delete_and_create_over_mcp(tmp_path, real_embedder, llm):
+    home, path = _home_with_note(tmp_path, real_embedder)
+    with Cairn(home, embedder=real_embedder) as app:
+        app.settings.assistant.veto_s = app.settings.assistant.approval_timeout_s = 0.1
+        llm.script(tool("create_note", title="Shopping", body="eggs"), tool("delete_note", note="Boiler"),
+                   say("Done."))
+        ui = WaitingChannel(on_ask=lambda call: ui.answer(call["id"], True))  # the person approves
+        res = Assistant(app, model=f"openai:{llm.base_url}:scripted").turn("tidy up", ui)
+        assert [(c.name, c.outcome) for c in res.tool_calls] == [("create_note", "ran"), ("delete_note", "ran")]
+        assert not path.exists()
+    # MCP (the tool a client calls): the approved delete is undone first, byte for byte
+    from cairn.tools import registry
+    from cairn.tools.invoke import invoke
+    with Cairn(home, embedder=real_embedder) as app:
+        out = invoke(app, registry(), "undo", {}, actor="mcp")
+        assert out.ok, out.message
+        assert out.result["undid"]["action"] == "delete" and path.read_bytes() == ORIGINAL
+        hist = app.note_history("Boiler")["versions"]
+        assert hist[0]["by"] == "mcp" and hist[0]["action"] == "undo"
+        assert app.note_diff("Boiler", 1)["diff"] == ""
+        # then the create — the note goes to the trash
+        out = invoke(app, registry(), "undo", {}, actor="mcp")
+        assert out.ok, out.message
+        assert out.result["undid"]["action"] == "create" and out.result["version"] is None
+        assert not (home / "vault" / "Shopping.md").exists()
+        assert list((home / "vault" / ".trash").glob("Shopping*.md"))
+        out = invoke(app, registry(), "undo", {}, actor="mcp")
+        assert not out.ok and out.category == "not_found"
+
+
+def test_chat_slash_undo(tmp_path, real_embedder, llm):
+    home, path = _home_with_note(tmp_path, real_embedder)
+    _assistant_edit(home, real_embedder, llm, "Rewritten once more.")
+    env = dict(os.environ, PYTHONPATH=str(SRC), CAIRN_LOAD_PLUGINS="")
+    r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "chat", "--model",
+                        f"openai:{llm.base_url}:scripted"], input="/undo\n/undo\n", capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert '"action": "undo"' in r.stdout and "no change by the assistant to undo" in r.stderr
+    assert path.read_bytes() == ORIGINAL
