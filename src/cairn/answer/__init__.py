@@ -29,7 +29,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability, modelcheck
+from cairn.answer import answerability, modelcheck, parts, types
+from cairn.answer.checks import role_gap, verdict as checked_verdict
+from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, off_topic, pointers
 from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
 from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
@@ -137,6 +139,9 @@ class Answer:
     pointers: list[dict[str, Any]] = field(default_factory=list)
     # the model's answer check when it was asked (answer/modelcheck.review has the fields)
     check: dict[str, Any] | None = None
+    # what the verdict checked (answer/checks.py): {"support", "type", "subject", "completeness"}
+    checks: dict[str, bool] | None = None
+    typed: Any = field(default=None, repr=False)  # the typed draft (answer/typed.py), not in the JSON
 
     @property
     def abstained(self) -> bool:
@@ -146,7 +151,8 @@ class Answer:
         return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
                 "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
-                "answerability": self.answerability, "pointers": self.pointers, "check": self.check}
+                "answerability": self.answerability, "pointers": self.pointers, "check": self.check,
+                "checks": self.checks}
 
 
 def relevance(question: str, hit: Hit) -> float:
@@ -355,6 +361,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
     when it judges that the cited passages do not answer the question.
     """
+    if types.TYPED and check_answerability and len(parts.split(question)) > 1:
+        return parts.merge(question, [answer_question(
+            p, hits, embedder, llm, floor=floor, context=context, unknown_names=unknown_names,
+            unknown_terms=unknown_terms, replies=replies, model_check=model_check) for p in parts.split(question)])
     about = focus = info = subject = said = mine = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
@@ -409,6 +419,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     elif mine:  # ...unless only a chat message answers (its speaker may be the owner)
         ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
+    if ans.typed is not None and check_answerability:
+        return _finish(question, ans, all_hits)  # the typed answer's own checks replace the topic rules
 
     def checked(a: Answer):  # (topic reason, polarity flip, held_elsewhere's?) of a draft
         return drafted_reason(question, a, hits, all_hits, embedder, subject, info is not None, focus, replies,
@@ -444,6 +456,37 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
+    return _finish(question, ans, all_hits) if check_answerability else ans
+
+
+def _finish(question: str, ans: Answer, all_hits: list[Hit]) -> Answer:
+    """`ans` with its `checks` (answer/checks.py) and the verdict they give; a failed subject
+    check declines with the nearest notes as pointers."""
+    if ans.checks is not None or not types.TYPED:
+        return ans
+    asked = types.asked(question)
+    quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
+    dated = any(c.get("event_time") for c in ans.citations)
+    t = ans.typed
+    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) * 2 > len(asked.subject) else [])
+           if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
+                                                     for q in [x["quote"] for x in c.get("quotes", [])]]))
+    ans.checks = {"support": not ans.abstained and bool(ans.citations),
+                  "type": (t is not None) or types.holds(asked.kind, " ".join(quotes))
+                  or (asked.kind in ("date", "time") and dated),
+                  "subject": not gap, "completeness": True}
+    verdict = checked_verdict(ans.checks, ans.verdict)
+    if verdict == "abstain" and not ans.abstained:
+        reason = (f"the notes quoted say nothing of " + ", ".join(f"'{w}'" for w in gap)) if gap else \
+            "no quote holds what was asked"
+        near = pointers(all_hits)
+        return Answer(question, declined_text(reason, near), "abstain", problems=[f"abstained: {reason}"],
+                      llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence,
+                      answerability=ans.answerability, pointers=near, checks=ans.checks)
+    if verdict != ans.verdict:
+        ans.problems.append("quoted from your notes; not checked to answer: the quote holds no "
+                            f"{asked.kind} value" if not ans.checks["type"] else "not every part answered")
+    ans.verdict = verdict
     return ans
 
 
@@ -491,10 +534,22 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
-    draft = extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies)
+    asked, typed = types.asked(question), None
+    if types.TYPED and (asked.valued or asked.kind == "list") and any(e.hit.speaker is None for e in evidence):
+        typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
+            typed_draft(question, asked, evidence, embedder)
+        if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):
+            reason = f"no {asked.kind} value is written in the notes found"
+            near = pointers(hits)
+            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
+                          llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
+                          checks={"support": False, "type": False, "subject": False, "completeness": True})
+    draft = typed.draft if typed is not None else \
+        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),
                       fallback=fallback, problems=ver.problems, evidence=ev_json)
     return Answer(question, ver.answer_text(), ver.verdict, citations(ver, evidence), mode="extractive",
-                  llm=getattr(llm, "name", None), fallback=fallback, problems=ver.problems, evidence=ev_json)
+                  llm=getattr(llm, "name", None), fallback=fallback, problems=ver.problems, evidence=ev_json,
+                  typed=typed)
