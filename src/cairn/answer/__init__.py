@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cairn.answer import answerability, modelcheck, parts, types
-from cairn.answer.checks import role_gap, verdict as checked_verdict
+from cairn.answer.checks import role_gap, role_sentence, verdict as checked_verdict
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, off_topic, pointers
 from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
@@ -465,10 +465,19 @@ def _finish(question: str, ans: Answer, all_hits: list[Hit]) -> Answer:
     if ans.checks is not None or not types.TYPED:
         return ans
     asked = types.asked(question)
+    if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
+                                                                       for q in c.get("quotes", [])]):
+        found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked
+        if found:
+            ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
+            ver = verify(f"{_clean(found[1])} [1]", ev)
+            if ver.verdict == "pass":
+                ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
+                             fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
     quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
     dated = any(c.get("event_time") for c in ans.citations)
     t = ans.typed
-    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) * 2 > len(asked.subject) else [])
+    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3) else [])
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
                                                      for q in [x["quote"] for x in c.get("quotes", [])]]))
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
@@ -535,7 +544,8 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
     asked, typed = types.asked(question), None
-    if types.TYPED and (asked.valued or asked.kind == "list") and any(e.hit.speaker is None for e in evidence):
+    wanted = asked.valued or asked.kind == "list" or asked.kind in types.SOFT_KINDS
+    if types.TYPED and wanted and any(e.hit.speaker is None for e in evidence):
         typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
             typed_draft(question, asked, evidence, embedder)
         if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):

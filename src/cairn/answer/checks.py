@@ -25,7 +25,7 @@ import re
 
 from cairn.answer.support import content_terms, stem
 
-_ROLE = re.compile(r"^\W*(?:what|which \w+)\s+(?:did|does|will|has|had|is|was)\s+([A-Z][\w'’-]+)\s+(\w+)")
+_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had|is|was)\s+([A-Z][\w'’-]+)\s+(\w+)")
 _AUXILIARY = frozenset("do does did be is was have has had get got go went say said".split())
 
 
@@ -41,11 +41,26 @@ def role_gap(question: str, quotes: list[str]) -> list[str]:
     name, verb = m.group(1).rstrip("'’s").lower(), stem(m.group(2).lower())
     best: list[str] = [name, verb]
     for q in quotes:
-        have = {stem(t) for t in content_terms(q)} | set(re.findall(r"\w+", q.lower()))
-        gap = [w for w in (name, verb) if w not in have]
+        words = set(re.findall(r"\w+", q.lower()))
+        have = {stem(t) for t in content_terms(q)} | words
+        gap = [w for w in (name, verb) if not (w in have or any(h.startswith(w) for h in words if len(w) >= 3))]
         if len(gap) < len(best):
             best = gap
     return best
+
+
+def role_sentence(question: str, hits: list) -> tuple[object, str] | None:
+    """(hit, sentence) of the first note among `hits` with a sentence that closes `role_gap`
+    (names the person and holds the verb asked: "Priya agreed to draft the newsletter"), or None."""
+    from cairn.answer.support import sentences
+    if not _ROLE.match(question.strip()):
+        return None
+    for h in hits:
+        if h.speaker is None:
+            for s, e in sentences(h.text):
+                if not role_gap(question, [h.text[s:e]]):
+                    return h, h.text[s:e]
+    return None
 
 
 def verdict(checks: dict[str, bool], current: str) -> str:

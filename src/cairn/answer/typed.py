@@ -27,12 +27,16 @@ from dataclasses import dataclass, field
 from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.support import sentences
 from cairn.answer.tables import table_rows
-from cairn.answer.types import Asked, missing, values
+from cairn.answer.support import content_terms
+from cairn.answer.types import KIND_WORDS, VALUE_KINDS, Asked, missing, values
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
 SUBJECT = 0.5
 SEMANTIC = 0.5
+LOCAL_SUBJECT = 0.5  # the subject's words in the candidate's own context, not only its note's
+LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
+KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
 _LABEL_ONLY = re.compile(r"^[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 
@@ -50,6 +54,12 @@ class Typed:
     missing_head: list[str] = field(default_factory=list)
     missing_subject: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+
+
+def _words(text: str) -> set[str]:
+    """Lower-cased words of `text`, hyphenated ones kept whole ("check-out"), less stopwords."""
+    keep = set(content_terms(text))
+    return {w for w in re.findall(r"[\w]+(?:-[\w]+)*", text.lower()) if w in keep or "-" in w}
 
 
 def _lines(text: str) -> list[str]:
@@ -116,12 +126,20 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     vecs = embed_cached(embedder, [question] + [c[1][:500] for c in cands])
     cos = vecs[1:] @ vecs[0]
     best = None
+    words = _words(question)
+    kind_words = KIND_WORDS.get(asked.kind or "", set())
     for (n, text, local, passage), c in zip(cands, cos):
         head_gap = missing(asked.head, local)
         subj_gap = missing(asked.subject, passage)
+        own = _words(text)
         score = (HEAD * (1 - len(head_gap) / len(asked.head) if asked.head else HEAD)
                  + SUBJECT * (1 - len(subj_gap) / len(asked.subject) if asked.subject else SUBJECT)
+                 + LOCAL_SUBJECT * (1 - len(missing(asked.subject, local)) / len(asked.subject) if asked.subject else 0)
+                 + LEXICAL * (len(words & own) / len(words) if words else 0)
+                 + KIND_WORD * bool(kind_words & own)
                  + SEMANTIC * float(c))
+        if asked.kind not in VALUE_KINDS:
+            head_gap = []  # a soft kind (a person): the head ranks, it does not decline
         if best is None or score > best[0]:
             best = (score, n, text, local, head_gap, subj_gap)
     _, n, text, local, head_gap, subj_gap = best

@@ -26,11 +26,21 @@ from cairn.answer.support import MONTH_NAMES, content_terms, stem
 TYPED = True
 
 VALUE_KINDS = frozenset({"money", "phone", "email", "code", "date", "time", "duration", "number"})
+# Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer
+# need not be a written-out name: "her mentor").
+SOFT_KINDS = frozenset({"person"})
 # Words that name the type of the value rather than what it is about: "the phone number" asks
 # for a phone number; a note writes "Phone: 0123" or just the number.
 TYPE_WORDS = frozenset(stem(w) for w in (
     "number numbers no amount amounts value figure date dates day time times phone telephone mobile "
-    "email e-mail address much many long often cost costs price").split())
+    "email e-mail address much many long often cost costs price people persons temperature pressure weight "
+    "size name").split())
+# Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a
+# candidate holding one states a value of that kind outright (typed.py, KIND_WORD).
+KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
+              "phone": {"phone", "tel", "telephone", "mobile", "call", "line"},
+              "date": {"date", "due", "on", "by"}, "time": {"at", "time", "from", "by"},
+              "code": {"number", "reference", "ref", "code", "id", "no"}}
 
 _CURRENCY = r"(?:[£$€¥]|\b(?:GBP|EUR|USD|CHF)\s?)"
 _AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"
@@ -51,7 +61,8 @@ _NUMWORD = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|t
 _DURATION = re.compile(rf"\b{_NUMWORD}(?:\s*(?:-|to)\s*{_NUMWORD})?\s*(?:{_UNITS})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\s*(?:[a-zA-Z%°]{1,4}\b)?|\b(?:one|two|three|four|five|six|seven|eight|"
                      r"nine|ten|eleven|twelve|dozen|hundred|thousand)\b", re.IGNORECASE)
-PATTERNS = {"money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
+_PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
+PATTERNS = {"person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
             "duration": _DURATION, "number": _NUMBER}
 
 _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
@@ -62,7 +73,7 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("email", r"\be-?mail\b"),
     ("frequency", r"\bhow often\b"),
     ("duration", r"\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years|nights)\b"),
-    ("time", r"\bwhat time\b|\bat what time\b|\bwhich time\b"),
+    ("time", r"\bwhat time\b|\bat what time\b|\bwhich time\b|\b(?:the|a)\s+(?:[\w-]+\s+)?time\b"),
     ("date", r"^\W*when\b|\bwhat (?:date|day|year|month)\b|\bwhich (?:date|day|year|month)\b(?!s)|\bby when\b"
              r"|\bdue date\b|\bdeadline\b|\bexpiry\b"),
     ("number", r"\bhow much (?:does|did|do) \w+(?: \w+)? weigh\b|\bhow (?:many|old|far|tall|heavy|big)\b"),
