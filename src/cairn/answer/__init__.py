@@ -362,9 +362,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     when it judges that the cited passages do not answer the question.
     """
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
-        return parts.merge(question, [answer_question(
-            p, hits, embedder, llm, floor=floor, context=context, unknown_names=unknown_names,
-            unknown_terms=unknown_terms, replies=replies, model_check=model_check) for p in parts.split(question)])
+        return parts.merge(question, [answer_question(  # each part with the unknown words it holds
+            p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
+            unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()],
+            unknown_terms=[w for w in unknown_terms or [] if w.lower() in p.lower()]) for p in parts.split(question)])
     about = focus = info = subject = said = mine = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
