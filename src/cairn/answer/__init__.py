@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cairn.answer import answerability, modelcheck, parts, types
-from cairn.answer.checks import role_gap, role_sentence, verdict as checked_verdict
+from cairn.answer.checks import label as verdict_label, role_gap, role_sentence, verdict as checked_verdict
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, off_topic, pointers
 from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
@@ -152,7 +152,7 @@ class Answer:
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
                 "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
                 "answerability": self.answerability, "pointers": self.pointers, "check": self.check,
-                "checks": self.checks}
+                "checks": self.checks, "label": verdict_label(self.verdict, self.checks)}
 
 
 def relevance(question: str, hit: Hit) -> float:

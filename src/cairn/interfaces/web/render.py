@@ -29,8 +29,8 @@ _LINE_PREFIX = re.compile(r"^(?:\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+|\[[ xX]
 _WIKILINK = re.compile(r"\[\[([^\[\]|#\n]*)(#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
 
 VERDICT_WORDS = {
-    "pass": "checked against your notes",
-    "revise": "revised: parts the notes did not support were removed",
+    "pass": "answers your question",
+    "revise": "quoted from your notes",
     "abstain": "your notes don't say",
 }
 
@@ -45,9 +45,11 @@ def event_words(action: str) -> str:
     return EVENT_WORDS.get(action, action)
 
 
-def verdict_words(verdict: str) -> str:
-    """The verifier's verdict ("pass", "revise", "abstain") in words for a person."""
-    return VERDICT_WORDS.get(verdict, verdict)
+def verdict_words(verdict: str, checks: dict | None = None) -> str:
+    """The verdict ("pass", "revise", "abstain") in words for a person: "answers your question"
+    only when every check held (answer/checks.label), else "quoted from your notes"."""
+    from cairn.answer.checks import label
+    return label(verdict, checks) if verdict in VERDICT_WORDS else verdict
 
 
 def _md():
