@@ -110,10 +110,9 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str]]:
             item = _ITEM.match(line)
             body = item.group(1) if item else line
             pieces = [body[s:e] for s, e in sentences(body)] or [body]
-            for piece in pieces:
+            for piece in pieces:  # the line's other sentences are its context ("Q: ...? A: ...")
                 if values(asked.kind, piece):
-                    piece = _clean(piece)
-                    out.append((ev.n, piece, f"{local} {piece}", passage))
+                    out.append((ev.n, _clean(piece), f"{local} {body}", passage))
     return out
 
 

@@ -53,8 +53,10 @@ _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?
 _MONTHS = "|".join(MONTH_NAMES)
 _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{{4}})?|(?:{_MONTHS})\.?\s+\d{{1,2}}"
                    rf"(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|(?:{_MONTHS})\s+\d{{4}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"
-                   r"|\d{4}-\d\d-\d\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tomorrow|yesterday"
-                   r"|(?:19|20)\d\d)\b", re.IGNORECASE)
+                   r"|\d{4}-\d\d-\d\d|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tomorrow|yesterday|tonight"
+                   r"|(?:19|20)\d\d|(?:every|each|next|last|this|in the|in)\s+(?:spring|summer|autumn|fall|winter|week|"
+                   r"weekend|month|year|morning|evening)|(?:in|within)\s+\w+\s+(?:days|weeks|months|years)|\w+\s+ago"
+                   r"|(?:spring|summer|autumn|winter))\b", re.IGNORECASE)
 _TIME = re.compile(r"\b(?:\d{1,2}[:.]\d\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
 _UNITS = (r"minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|nights?")
 _NUMWORD = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a|an)"
@@ -136,6 +138,8 @@ def asked(question: str) -> Asked:
         head = head[:cut.start()]
     if kind == "money" and re.match(r"^\W*how much\b", q, re.IGNORECASE) and not head.strip():
         head = rest  # "How much did the coffee beans cost?": the coffee beans
+    # who says it is not what it is about: "... normal according to the committee"
+    subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
     words = [w for w in head.split() if w.lower() not in _DETERMINERS]
     return Asked(kind, _stems(" ".join(words)), _stems(subject))
 
