@@ -224,3 +224,13 @@ def test_two_part_question_answers_both(app):
     ans, js = _ask(app, "When is my clinic appointment and what is the rear tyre pressure?")
     assert "9 April 2027" in ans.answer and ans.verdict == "revise"
     assert js["checks"]["completeness"] is False
+
+
+def test_memories_answer_and_are_cited_as_memories(tmp_path, real_embedder):
+    """What the person told Cairn answers `ask`, cited as a memory, before a note about someone else."""
+    with notes_app(tmp_path, {"priya.md": "# Priya\n\nPriya's bike lock code is 9902.\n"}, real_embedder) as a:
+        a.remember("My bike lock code is 4471")
+        ans = a.ask("What is my bike lock code?", llm="none")
+        assert ans.verdict == "pass" and "4471" in ans.answer and "9902" not in ans.answer
+        assert ans.citations[0]["source"] == "memory" and ans.citations[0]["title"].startswith("Memory")
+        assert list(a.recall("bike lock code"))[0].memory.use_count == 0  # asking did not reinforce it

@@ -420,8 +420,6 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     elif mine:  # ...unless only a chat message answers (its speaker may be the owner)
         ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
-    if ans.typed is not None and check_answerability:
-        return _finish(question, ans, all_hits)  # the typed answer's own checks replace the topic rules
 
     def checked(a: Answer):  # (topic reason, polarity flip, held_elsewhere's?) of a draft
         return drafted_reason(question, a, hits, all_hits, embedder, subject, info is not None, focus, replies,
@@ -432,7 +430,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                       floor, about, focus, replies)
         alt.answerability = info
         return alt
-    if said and ans.abstained:  # nothing the person said answers: say so
+    if ans.typed is not None and types.asked(question).kind in types.VALUE_KINDS:
+        reason = flipped = None  # the typed answer's own checks (_finish) replace the topic rules
+    elif said and ans.abstained:  # nothing the person said answers: say so
         reason, flipped = said_reason(question, said), None
     else:
         text = {h.id: h.text for h in hits}
@@ -478,6 +478,10 @@ def _finish(question: str, ans: Answer, all_hits: list[Hit]) -> Answer:
     quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
     dated = any(c.get("event_time") for c in ans.citations)
     t = ans.typed
+    if t is not None:  # a name no retrieved passage holds is known by an alias (the premise check's business)
+        held = " ".join(f"{h.title} {h.text}" for h in all_hits).lower()
+        t.missing_subject = [w for w in t.missing_subject
+                             if not (types.words_of([w], question)[0][:1].isupper() and w not in held)]
     gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3) else [])
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
                                                      for q in [x["quote"] for x in c.get("quotes", [])]]))
@@ -487,7 +491,8 @@ def _finish(question: str, ans: Answer, all_hits: list[Hit]) -> Answer:
                   "subject": not gap, "completeness": True}
     verdict = checked_verdict(ans.checks, ans.verdict)
     if verdict == "abstain" and not ans.abstained:
-        reason = (f"the notes quoted say nothing of " + ", ".join(f"'{w}'" for w in gap)) if gap else \
+        reason = ("the notes quoted say nothing of " + ", ".join(f"'{w}'" for w in types.words_of(gap, question))) \
+            if gap else \
             "no quote holds what was asked"
         near = pointers(all_hits)
         return Answer(question, declined_text(reason, near), "abstain", problems=[f"abstained: {reason}"],

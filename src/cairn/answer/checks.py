@@ -38,12 +38,15 @@ def role_gap(question: str, quotes: list[str]) -> list[str]:
     m = _ROLE.match(question.strip())
     if not m or not quotes or m.group(2).lower() in _AUXILIARY:
         return []
-    name, verb = m.group(1).rstrip("'’s").lower(), stem(m.group(2).lower())
+    raw = m.group(2).lower()
+    name, verb = m.group(1).rstrip("'’s").lower(), stem(raw)
+    prefix = raw[:max(4, len(raw) - 2)]  # "rebuild" -> "rebui": "rebuilt"; "agree" -> "agre": "agreed"
     best: list[str] = [name, verb]
     for q in quotes:
         words = set(re.findall(r"\w+", q.lower()))
         have = {stem(t) for t in content_terms(q)} | words
-        gap = [w for w in (name, verb) if not (w in have or any(h.startswith(w) for h in words if len(w) >= 3))]
+        gap = [w for w in (name, verb) if not (w in have or any(h.startswith(w if w == name else prefix)
+                                                                for h in words))]
         if len(gap) < len(best):
             best = gap
     return best

@@ -37,6 +37,7 @@ SEMANTIC = 0.5
 LOCAL_SUBJECT = 0.5  # the subject's words in the candidate's own context, not only its note's
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
+MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
 _LABEL_ONLY = re.compile(r"^[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 
@@ -126,6 +127,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     cos = vecs[1:] @ vecs[0]
     best = None
     words = _words(question)
+    memory = {ev.n: ev.hit.type for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     for (n, text, local, passage), c in zip(cands, cos):
         head_gap = missing(asked.head, local)
@@ -136,6 +138,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                  + LOCAL_SUBJECT * (1 - len(missing(asked.subject, local)) / len(asked.subject) if asked.subject else 0)
                  + LEXICAL * (len(words & own) / len(words) if words else 0)
                  + KIND_WORD * bool(kind_words & own)
+                 + MEMORY * (memory.get(n) == "memory")
                  + SEMANTIC * float(c))
         if asked.kind not in VALUE_KINDS:
             head_gap = []  # a soft kind (a person): the head ranks, it does not decline

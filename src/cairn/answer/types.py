@@ -78,11 +78,15 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("time", r"\bwhat time\b|\bat what time\b|\bwhich time\b|\b(?:the|a)\s+(?:[\w-]+\s+)?time\b"),
     ("date", r"^\W*when\b|\bwhat (?:date|day|year|month)\b|\bwhich (?:date|day|year|month)\b(?!s)|\bby when\b"
              r"|\bdue date\b|\bdeadline\b|\bexpiry\b"),
-    ("number", r"\bhow much (?:does|did|do) \w+(?: \w+)? weigh\b|\bhow (?:many|old|far|tall|heavy|big)\b"),
+    ("number", r"\bhow much (?:does|did|do|will|should|can) (?:\w+ ){1,3}(?:weigh|hold|contain|fit|need|use|take|"
+               r"drink|eat|sleep)\b|\bhow (?:many|old|far|tall|heavy|big)\b"
+               # "how much red lentils", "how much vitamin D": an amount of a thing, not of money
+               r"|\bhow much (?!money|is\b|was\b|are\b|were\b|does\b|did\b|do\b|will\b|would\b|should\b|to\b|"
+               r"for\b|in\b|of\b|has\b|have\b|had\b|\w+ cost)[a-z]"),
     (None, r"\bband\b|\bwhat (?:kind|type|sort)\b"),
     ("code", r"\b(?:reference|ref|code|id|registration|confirmation|account|member|policy|invoice|order|"
              r"tracking|serial|booking|gas safe|vat)\s+(?:number|no|reference|code|id)\b|\breference\b|"
-             r"\bregistration\b|\bpostcode\b"),
+             r"\bregistration\b|\bpostcode\b|\bcode\b|\bpin\b"),
     ("number", r"\bwhat (?:is |was |are |were |'s )?(?:the |my |our )?(?:\w+ ){0,2}(?:temperature|pressure|size|"
                r"weight|percentage|allowance|speed|height|length)\b"),
     ("money", rf"\bhow much\b|\b(?:what|which)\b.*\b(?:{_MONEY_NOUNS})\b"),
@@ -94,10 +98,11 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("procedure", r"^\W*how (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps\b"),
     ("yesno", r"^\W*(?:is|are|was|were|do|does|did|can|could|will|has|have|had|should)\b"),
 )]
-_LEAD = re.compile(r"^\W*(?:what|which|how much|how many|how long|when|who|where|whose)\b(?:'s|\s+is|\s+was|\s+are|"
+_LEAD = re.compile(r"^\W*(?:what|which|how \w+|when|who|where|whose)\b(?:'s|\s+is|\s+was|\s+are|"
                    r"\s+were|\s+does|\s+did|\s+do|\s+will|\s+should)?\s*", re.IGNORECASE)
 _CUT = re.compile(r"\b(?:of|for|on|at|in|to|from|by|with|does|do|did|is|was|are|were|will|should|can|need|"
-                  r"take|cost|costs|serve|depart|departs|leave|leaves|run|runs|bake|weigh)\b", re.IGNORECASE)
+                  r"take|cost|costs|serve|depart|departs|leave|leaves|run|runs|bake|weigh|go|goes|hold|holds|contain|contains|"
+                  r"fit|use|spend|spent|pay|paid|quote|quoted|charge|charged|owe|get|got)\b", re.IGNORECASE)
 _DETERMINERS = frozenset("the my our your a an this that his her their its".split())
 
 
@@ -140,6 +145,7 @@ def asked(question: str) -> Asked:
         head = rest  # "How much did the coffee beans cost?": the coffee beans
     # who says it is not what it is about: "... normal according to the committee"
     subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
+    subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
     words = [w for w in head.split() if w.lower() not in _DETERMINERS]
     return Asked(kind, _stems(" ".join(words)), _stems(subject))
 
@@ -164,6 +170,13 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
             continue
         out.append((m.start(), m.start() + len(m.group(0).rstrip())))
     return out
+
+
+def words_of(stems: list[str], question: str) -> list[str]:
+    """The words of `question` whose stem is one of `stems` (for saying which were missing:
+    'house', not 'hous'), in the order of `stems`; a stem without such a word is kept."""
+    words = re.findall(r"[\w'’-]+", question)
+    return [next((w for w in words if stem(w.lower()) == s), s) for s in stems]
 
 
 def holds(kind: str | None, text: str) -> bool:
