@@ -554,6 +554,8 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
     if types.TYPED and wanted and any(e.hit.speaker is None for e in evidence):
         typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
             typed_draft(question, asked, evidence, embedder)
+        if typed is not None and typed.missing_head and any(e.hit.speaker for e in evidence):
+            typed = None  # no note states it: the chat messages may (the sentence answer)
         if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):
             reason = f"no {asked.kind} value is written in the notes found"
             near = pointers(hits)

@@ -25,8 +25,11 @@ import re
 
 from cairn.answer.support import content_terms, stem
 
-_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had|is|was)\s+([A-Z][\w'’-]+)\s+(\w+)")
-_AUXILIARY = frozenset("do does did be is was have has had get got go went say said".split())
+_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had|is|was)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
+                   r"\s+([a-z]\w+)")
+# verbs of saying and of opinion: what someone says or thinks is answered in other words
+_AUXILIARY = frozenset("do does did be is was have has had get got go went say said think feel like love want know "
+                       "need mean prefer".split())
 
 
 def role_gap(question: str, quotes: list[str]) -> list[str]:

@@ -34,7 +34,7 @@ SOFT_KINDS = frozenset({"person"})
 TYPE_WORDS = frozenset(stem(w) for w in (
     "number numbers no amount amounts value figure date dates day time times phone telephone mobile "
     "email e-mail address much many long often cost costs price people persons temperature pressure weight "
-    "size name").split())
+    "size name due").split())
 # Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a
 # candidate holding one states a value of that kind outright (typed.py, KIND_WORD).
 KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
@@ -45,7 +45,8 @@ KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balan
 _CURRENCY = r"(?:[£$€¥]|\b(?:GBP|EUR|USD|CHF)\s?)"
 _AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"
 _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|euros?|pounds?|dollars?|p)\b"
-                    r"|\b\d+(?:\.\d+)?p\b", re.IGNORECASE)
+                    r"|\b\d+(?:\.\d+)?p\b"
+                    r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-])", re.IGNORECASE)  # "110.00": two decimals, a price
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?![\w/.-])")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
