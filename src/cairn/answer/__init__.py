@@ -6,16 +6,17 @@ mentions abstains, saying so) -> person check (answer/answerability.py: a questi
 named chat participant abstains, with the reason, when the evidence is about someone else,
 and otherwise draws only on sentences about them; answer/subject.py: a question about one
 named subject scores sentences without the name and quotes no note about someone else)
--> off-topic check (answer/offtopic.py: most key terms of the question occur in no chunk
-and no hit is close in meaning: declined naming them, with the nearest notes as `pointers`)
--> evidence (chunks whose support for the
-question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
+-> multi-part questions split, each part answered on its own (answer/parts.py) -> evidence
+(chunks whose support for the question clears a floor, numbered 1..n) -> draft (LLM-written;
+or typed, answer/typed.py: the value of the asked type, answer/types.py, whose context holds
+the head and subject, a list whole; or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
 the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
 about a named subject whose cited notes support none of its key terms abstains; for a
 question about a chat participant, the quoted messages, each read with the turn it replies
 to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> with a
-model and `model_check`, the model's answer check (answer/modelcheck.py) -> reply. A hypothetical question ("Would
+model and `model_check`, the model's answer check (answer/modelcheck.py) -> what was checked
+(answer/checks.py: `checks` and the verdict they give) -> reply. A hypothetical question ("Would
 Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
 it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
@@ -32,13 +33,13 @@ from typing import Any
 from cairn.answer import answerability, modelcheck, parts, types
 from cairn.answer.checks import label as verdict_label, role_gap, role_sentence, verdict as checked_verdict
 from cairn.answer.typed import list_draft, typed_draft
-from cairn.answer.offtopic import chit_chat, declined_text, off_topic, pointers
+from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
 from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
                                 linked_lift,
                                 short_answer)
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import drafted_reason, fallback_holds, next_note, said_reason
+from cairn.answer.topic import drafted_reason, said_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -111,9 +112,7 @@ CONTEXT_WEIGHT = 0.4
 CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
-# Redrafts from other notes after topic.held_elsewhere (topic.next_note; 0: decline at once);
 # subject.speaker_filter's rules (False: off). Measured in bench/README.md, session 13.
-ELSEWHERE_RETRIES = 2
 SAID_BY = True
 OWNER_FIRST_PERSON = True
 
@@ -341,9 +340,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
     extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
     (reported in `fallback`); nothing here raises for bad model output.
-    check_answerability: decline chit-chat and off-topic questions first
-    (answer/offtopic.py; unknown_terms: the question's key terms no chunk of the index
-    holds), then apply the person check of answer/answerability.py (a
+    check_answerability: decline chit-chat first (answer/offtopic.py; unknown_terms: accepted
+    for callers of the off-topic check, removed in issue 33 by bench/answers_ablation.py), then apply the person check of answer/answerability.py (a
     question about a named chat participant is answered only from evidence about them, and
     abstains with the reason when the evidence is about someone else). context: extra hits
     for that check only (e.g. a search for the question without the person's name).
@@ -393,13 +391,6 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                               problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
                               answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
-        # off-topic (answer/offtopic.py), after the name and person checks, whose reasons are
-        # more specific; judged on all the hits, not only those about the person
-        reason = off_topic(question, all_hits, unknown_terms or [])
-        if reason and not hypothetical:
-            near = pointers(all_hits)
-            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
-                          llm=getattr(llm, "name", None), pointers=near, answerability=info)
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
         if check.person is not None:
             # quote only sentences about the person, not every sentence of a message holding one
@@ -421,24 +412,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
 
-    def checked(a: Answer):  # (topic reason, polarity flip, held_elsewhere's?) of a draft
-        return drafted_reason(question, a, hits, all_hits, embedder, subject, info is not None, focus, replies,
-                              check_answerability and not hypothetical, check_answerability, said)
-
-    def redraft(dropped: set[str]) -> Answer:  # the notes only, less those already quoted
-        alt = _answer(question, [h for h in hits if h.speaker is None and h.id not in dropped], embedder, llm,
-                      floor, about, focus, replies)
-        alt.answerability = info
-        return alt
     if ans.typed is not None and types.asked(question).kind in types.VALUE_KINDS:
         reason = flipped = None  # the typed answer's own checks (_finish) replace the topic rules
     elif said and ans.abstained:  # nothing the person said answers: say so
         reason, flipped = said_reason(question, said), None
-    else:
-        text = {h.id: h.text for h in hits}
-        ans, reason, flipped = next_note(ans, checked, redraft, lambda cites: fallback_holds(question, subject, [
-            (c.get("title") or "", text.get(c["chunk_id"], ""), q["quote"]) for c in cites for q in c["quotes"]],
-            embedder), ELSEWHERE_RETRIES)
+    else:  # the topic and polarity checks of the draft (topic.drafted_reason)
+        reason, flipped, _ = drafted_reason(question, ans, hits, all_hits, embedder, subject, info is not None, focus,
+                                            replies, check_answerability and not hypothetical, check_answerability,
+                                            said)
     if reason:
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
