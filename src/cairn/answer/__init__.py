@@ -463,7 +463,8 @@ def _finish(question: str, ans: Answer, all_hits: list[Hit]) -> Answer:
         held = " ".join(f"{h.title} {h.text}" for h in all_hits).lower()
         t.missing_subject = [w for w in t.missing_subject
                              if not (types.words_of([w], question)[0][:1].isupper() and w not in held)]
-    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3) else [])
+    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
+                             else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
                                                      for q in [x["quote"] for x in c.get("quotes", [])]]))
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
@@ -535,8 +536,9 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
     if types.TYPED and wanted and any(e.hit.speaker is None for e in evidence):
         typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
             typed_draft(question, asked, evidence, embedder)
-        if typed is not None and typed.missing_head and any(e.hit.speaker for e in evidence):
-            typed = None  # no note states it: the chat messages may (the sentence answer)
+        if typed is not None and (typed.missing_head or typed.missing_subject) and (
+                any(e.hit.speaker for e in evidence) or asked.kind in types.SOFT_KINDS):
+            typed = None  # no note states it of the thing asked: the sentence answer may
         if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):
             reason = f"no {asked.kind} value is written in the notes found"
             near = pointers(hits)

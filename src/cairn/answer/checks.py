@@ -25,7 +25,7 @@ import re
 
 from cairn.answer.support import content_terms, stem
 
-_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had|is|was)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
+_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
                    r"\s+([a-z]\w+)")
 # verbs of saying and of opinion: what someone says or thinks is answered in other words
 _AUXILIARY = frozenset("do does did be is was have has had get got go went say said think feel like love want know "
