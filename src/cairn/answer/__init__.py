@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cairn.answer import answerability, modelcheck, parts, types
-from cairn.answer.checks import label as verdict_label, role_gap, role_sentence, verdict as checked_verdict
+from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
@@ -58,28 +58,18 @@ SENTENCE_FLOOR = 0.35
 # (the evidence already cleared the relevance floor; measured on LoCoMo: 0.28 -> 0.2 cut
 # wrong abstentions and raised answers citing gold evidence, bench/README.md).
 FALLBACK_FLOOR = 0.2
-# A further sentence is quoted only when it ranks within this of the best one: the best
-# sentence answers, weaker ones ride along and answer other questions (issue 13's padding).
-# A round value, not tuned; on LoCoMo dev (with the other issue-13 changes) "all citations gold"
-# went from 0.19 to 0.42 and "at least one gold" from 0.60 to 0.53 (bench/README.md).
+# A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
+# a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
 NAME_BONUS = 0.05
-# Sentences that may be quoted (reaching FALLBACK_FLOOR) are ranked by their score plus
-# HIT_PRIOR x (their passage's fused search score - the best passage's): the search's ranking
-# (keywords over the whole message, graph, speaker and neighbour context, graph/signal.py) is
-# the better judge of which passage answers, the sentence score of which sentence in it. 1.0:
-# both on the same [0, 1] scale, a round value. Whether to answer still rests on the sentence
-# score alone (some sentence reaching FALLBACK_FLOOR), so what is declined does not change.
-# On LoCoMo dev the first passage is gold in 0.58 of answered questions with gold among the
-# passages; the sentence score alone chose only gold in 0.54 (bench/README.md). Chat messages
-# only (the measured case): a note reached through a link ranks low in search by construction
-# (it shares no word with the question) and is how an entity question is answered.
+# Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
+# search score - the best message's): the search judges which passage answers, the sentence score
+# which sentence in it; what is declined does not change. 1.0: a round value (LoCoMo dev: the
+# first passage is gold in 0.58 of answers, sentence score alone 0.54; bench/README.md).
 HIT_PRIOR = 1.0
-# An answer from a chat quotes one message: further sentences come from the message of the
-# best one; a sentence from another message answers another question (issue 13: the smallest
-# span that answers; measured on LoCoMo, bench/README.md). Notes keep further passages within
-# PAD_MARGIN: a linked note is how a question is answered through an entity ("where did
-# Marta's team meet?": Marta's note links the offsite note, which says where).
+# An answer from a chat quotes one message (issue 13: the smallest span that answers; LoCoMo,
+# bench/README.md); notes keep further passages within PAD_MARGIN (a linked note answers
+# "where did Marta's team meet?").
 ONE_PASSAGE = True
 # A chat message that replies to a question ("What did you take away from it?" - "It taught
 # me self-acceptance.") often does not repeat the words asked: its sentences rank with
@@ -438,53 +428,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
-    return _finish(question, ans, all_hits) if check_answerability else ans
-
-
-def _finish(question: str, ans: Answer, all_hits: list[Hit]) -> Answer:
-    """`ans` with its `checks` (answer/checks.py) and the verdict they give; a failed subject
-    check declines with the nearest notes as pointers."""
-    if ans.checks is not None or not types.TYPED:
-        return ans
-    asked = types.asked(question)
-    if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
-                                                                       for q in c.get("quotes", [])]):
-        found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked
-        if found:
-            ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
-            ver = verify(f"{_clean(found[1])} [1]", ev)
-            if ver.verdict == "pass":
-                ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
-                             fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
-    quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
-    dated = any(c.get("event_time") for c in ans.citations)
-    t = ans.typed
-    if t is not None:  # a name no retrieved passage holds is known by an alias (the premise check's business)
-        held = " ".join(f"{h.title} {h.text}" for h in all_hits).lower()
-        t.missing_subject = [w for w in t.missing_subject
-                             if not (types.words_of([w], question)[0][:1].isupper() and w not in held)]
-    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
-                             else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
-           if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
-                                                     for q in [x["quote"] for x in c.get("quotes", [])]]))
-    ans.checks = {"support": not ans.abstained and bool(ans.citations),
-                  "type": (t is not None) or types.holds(asked.kind, " ".join(quotes))
-                  or (asked.kind in ("date", "time") and dated),
-                  "subject": not gap, "completeness": True}
-    verdict = checked_verdict(ans.checks, ans.verdict)
-    if verdict == "abstain" and not ans.abstained:
-        reason = ("the notes quoted say nothing of " + ", ".join(f"'{w}'" for w in types.words_of(gap, question))) \
-            if gap else \
-            "no quote holds what was asked"
-        near = pointers(all_hits)
-        return Answer(question, declined_text(reason, near), "abstain", problems=[f"abstained: {reason}"],
-                      llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence,
-                      answerability=ans.answerability, pointers=near, checks=ans.checks)
-    if verdict != ans.verdict:
-        ans.problems.append("quoted from your notes; not checked to answer: the quote holds no "
-                            f"{asked.kind} value" if not ans.checks["type"] else "not every part answered")
-    ans.verdict = verdict
-    return ans
+    return finish(question, ans, all_hits) if check_answerability else ans
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,

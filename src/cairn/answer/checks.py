@@ -87,3 +87,56 @@ def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
     if answer_verdict == "pass" and (checks is None or all(checks.values())):
         return "answers your question"
     return "quoted from your notes"
+
+
+def finish(question: str, ans, all_hits: list):
+    """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give;
+    a failed subject check declines with the nearest notes (`all_hits`) as pointers. A
+    role question answered from a sentence that does not name the person and the verb is
+    answered from the note sentence that does (`role_sentence`), when one exists."""
+    from cairn.answer import types
+    from cairn.answer.offtopic import declined_text, pointers
+    from cairn.answer.spans import _clean
+    from cairn.answer.verify import Evidence, citations, verify
+    Answer = type(ans)
+    if ans.checks is not None or not types.TYPED:
+        return ans
+    asked = types.asked(question)
+    if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
+                                                                       for q in c.get("quotes", [])]):
+        found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked
+        if found:
+            ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
+            ver = verify(f"{_clean(found[1])} [1]", ev)
+            if ver.verdict == "pass":
+                ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
+                             fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
+    quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
+    dated = any(c.get("event_time") for c in ans.citations)
+    t = ans.typed
+    if t is not None:  # a name no retrieved passage holds is known by an alias (the premise check's business)
+        held = " ".join(f"{h.title} {h.text}" for h in all_hits).lower()
+        t.missing_subject = [w for w in t.missing_subject
+                             if not (types.words_of([w], question)[0][:1].isupper() and w not in held)]
+    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
+                             else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
+           if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
+                                                     for q in [x["quote"] for x in c.get("quotes", [])]]))
+    ans.checks = {"support": not ans.abstained and bool(ans.citations),
+                  "type": (t is not None) or types.holds(asked.kind, " ".join(quotes))
+                  or (asked.kind in ("date", "time") and dated),
+                  "subject": not gap, "completeness": True}
+    new = verdict(ans.checks, ans.verdict)
+    if new == "abstain" and not ans.abstained:
+        reason = ("the notes quoted say nothing of " + ", ".join(f"'{w}'" for w in types.words_of(gap, question))) \
+            if gap else \
+            "no quote holds what was asked"
+        near = pointers(all_hits)
+        return Answer(question, declined_text(reason, near), "abstain", problems=[f"abstained: {reason}"],
+                      llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence,
+                      answerability=ans.answerability, pointers=near, checks=ans.checks)
+    if new != ans.verdict:
+        ans.problems.append("quoted from your notes; not checked to answer: the quote holds no "
+                            f"{asked.kind} value" if not ans.checks["type"] else "not every part answered")
+    ans.verdict = new
+    return ans

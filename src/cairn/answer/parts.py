@@ -32,7 +32,7 @@ def split(question: str) -> list[str]:
 
 def merge(question: str, answers: list):
     """One `cairn.answer.Answer` from the answers to the parts (module doc)."""
-    from cairn.answer import Answer
+    Answer = type(answers[0])  # cairn.answer.Answer, without importing the package (no cycle)
     cites: dict[str, dict] = {}  # chunk id -> renumbered citation
     texts, problems, evidence = [], [], []
     for part in answers:
