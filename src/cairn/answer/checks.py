@@ -116,8 +116,9 @@ def finish(question: str, ans, all_hits: list):
     t = ans.typed
     if t is not None:  # a name no retrieved passage holds is known by an alias (the premise check's business)
         held = " ".join(f"{h.title} {h.text}" for h in all_hits).lower()
-        t.missing_subject = [w for w in t.missing_subject
-                             if not (types.words_of([w], question)[0][:1].isupper() and w not in held)]
+        t.missing_subject, t.missing_head = ([w for w in gap if not (types.words_of([w], question)[0][:1].isupper()
+                                                                      and w not in held)]
+                                             for gap in (t.missing_subject, t.missing_head))
     gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
                              else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")

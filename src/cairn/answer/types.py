@@ -187,12 +187,12 @@ def holds(kind: str | None, text: str) -> bool:
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a
-    term also counts as held when a context word starts with it or it with one of at least
-    five letters: "resident" / "residents'")."""
+    term also counts as held when it and a context word, both of at least five letters, start
+    one another: "resident" / "residents'"; "mot" is not held by "motors")."""
     have = {stem(t) for t in content_terms(context)}
     out = []
     for t in terms:
-        if t in have or any(len(h) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+        if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
         out.append(t)
     return out
