@@ -65,15 +65,11 @@ def _cited(ans) -> set[str]:
 def test_a_quote_from_the_wrong_note_falls_back_to_the_right_one(home, monkeypatch):
     # the redraft rule (ELSEWHERE_RETRIES) was removed in issue 33: the typed answer
     # (answer/typed.py) scores the Skoda's note first, as it names the Skoda
-    # KNOWN REGRESSION (issue 33, session 14): the typed answer scores the Jazz's "The MOT is due
-    # on ..." first and its subject check declines it, so the Skoda's date is not given; the
-    # Jazz's date is never given as the Skoda's either
     q = "When is the MOT due on the Skoda?"
     ans = home.ask(q, llm="none")
-    assert ans.verdict in ("pass", "abstain"), ans.answer
-    assert "2027-07-11" not in ans.answer
-    if ans.verdict == "pass":
-        assert "2027-03-21" in ans.answer and _cited(ans) == {"second-car.md"}
+    assert ans.verdict == "pass", ans.answer
+    assert "2027-03-21" in ans.answer and "2027-07-11" not in ans.answer
+    assert _cited(ans) == {"second-car.md"}
 
 
 def test_the_fallback_still_declines_when_no_note_holds_the_thing(home):

@@ -28,11 +28,11 @@ from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.support import sentences
 from cairn.answer.tables import table_rows
 from cairn.answer.support import content_terms
-from cairn.answer.types import KIND_WORDS, VALUE_KINDS, Asked, missing, values
+from cairn.answer.types import KIND_WORDS, Asked, missing, values
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
-SUBJECT = 0.5
+SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
 SEMANTIC = 0.5
 LOCAL_SUBJECT = 0.5  # the subject's words in the candidate's own context, not only its note's
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
@@ -133,15 +133,13 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         head_gap = missing(asked.head, local)
         subj_gap = missing(asked.subject, passage)
         own = _words(text)
-        score = (HEAD * (1 - len(head_gap) / len(asked.head) if asked.head else HEAD)
-                 + SUBJECT * (1 - len(subj_gap) / len(asked.subject) if asked.subject else SUBJECT)
-                 + LOCAL_SUBJECT * (1 - len(missing(asked.subject, local)) / len(asked.subject) if asked.subject else 0)
+        score = (HEAD * ((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0)
+                 + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
+                 + LOCAL_SUBJECT * ((1 - len(missing(asked.subject, local)) / len(asked.subject)) if asked.subject else 0.0)
                  + LEXICAL * (len(words & own) / len(words) if words else 0)
                  + KIND_WORD * bool(kind_words & own)
                  + MEMORY * (memory.get(n) == "memory")
                  + SEMANTIC * float(c))
-        if asked.kind not in VALUE_KINDS:
-            head_gap = []  # a soft kind (a person): the head ranks, it does not decline
         if best is None or score > best[0]:
             best = (score, n, text, local, head_gap, subj_gap)
     _, n, text, local, head_gap, subj_gap = best
