@@ -47,6 +47,10 @@ _AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"
 _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|euros?|pounds?|dollars?|p)\b"
                     r"|\b\d+(?:\.\d+)?p\b"
                     r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-])", re.IGNORECASE)  # "110.00": two decimals, a price
+# An amount without a currency sign is money when a money label precedes it on its line
+# ("GRAND TOTAL 211,522", "Amount due: 97").
+_MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
+                             r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?![\w/.-])")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
@@ -170,6 +174,10 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
         if kind == "number" and _DATE.fullmatch(v):
             continue
         out.append((m.start(), m.start() + len(m.group(0).rstrip())))
+    if kind == "money":
+        taken = {s for s, _ in out}
+        out += [m.span(1) for m in _MONEY_LABELLED.finditer(text) if m.start(1) not in taken]
+        out.sort()
     return out
 
 
