@@ -130,6 +130,7 @@ def test_head_and_subject_of_question():
 
 @pytest.mark.parametrize("kind,text,found", [
     ("money", "TOTAL £24.48 and 24.5p per kWh", ["£24.48", "24.5p"]),
+    ("money", "GRAND TOTAL 5,738 / Total Points: 3,247 / 110.00", ["5,738", "110.00"]),
     ("phone", "Tel (0117) 496 0831 on 14/02/2027", ["(0117) 496 0831"]),
     ("code", "Policy HX-448120-B, reg YK19 TRW, in 2027", ["HX-448120-B", "YK19 TRW"]),
     ("date", "due 14 March 2027 or 11/23/2024", ["14 March 2027", "11/23/2024"]),
