@@ -170,7 +170,9 @@ def test_another_kind_of_the_thing_asked_does_not_answer(tom_app, question, verd
     ans = tom_app.ask(question, llm="none")
     assert ans.verdict == verdict, ans.answer
     if verdict == "abstain":
-        assert "never of 'house insurance'" in ans.answer and not ans.citations
+        # the typed answer's subject check (answer/checks.py) says which word of the thing asked is missing
+        assert ("never of 'house insurance'" in ans.answer or "say nothing of 'house'" in ans.answer) \
+            and not ans.citations
     else:
         assert "2 November" in ans.answer
 
@@ -199,12 +201,14 @@ def test_a_note_about_something_else_does_not_answer(kitchen_app, monkeypatch, q
     # another note holds: the kettle was never descaled in these notes
     ans = kitchen_app.ask(question, llm="none")
     assert ans.verdict == "abstain", ans.answer
-    assert re.search(r"never mentions '(kettle|descaled|bike|brake|pads)' \(the note '(Kettle|Dishwasher|Bike)' does\)",
-                     ans.answer), ans.answer
+    # a "when" question is typed (answer/types.py): its own subject check names what is missing
+    assert re.search(r"never mentions '(kettle|descaled|bike|brake|pads)' \(the note '(Kettle|Dishwasher|Bike)' does\)"
+                     r"|say nothing of '(kettle|descaled|bike|brake|pads)'", ans.answer), ans.answer
     assert not ans.citations and ans.pointers
-    # without the rule another note's sentence is quoted as the answer
+    # without the rule another note's sentence is quoted as the answer (a "when" question is
+    # declined by the typed answer's own subject check without it)
     monkeypatch.setattr(topic, "ELSEWHERE", False)
-    assert kitchen_app.ask(question, llm="none").verdict == "pass"
+    assert kitchen_app.ask(question, llm="none").verdict == ("pass" if question.startswith("Who") else "abstain")
 
 
 @pytest.mark.parametrize("question, expect", [

@@ -74,23 +74,21 @@ def test_chit_chat_is_declined_saying_what_cairn_answers(vault_app, question):
                                             ("who won the football cup in 2018?", "football"),
                                             ("What is the boiling point of mercury?", "mercury"),
                                             ("Explain how photosynthesis works.", "photosynthesis")])
-def test_off_topic_question_is_declined_with_the_nearest_notes(vault_app, question, word):
+def test_off_topic_question_is_declined(vault_app, question, word):
+    # the off-topic rule that named the missing words was removed (issue 33, bench/answers_ablation.py):
+    # such a question is still declined, by the relevance floor or the typed answer's checks
     ans = vault_app.ask(question, llm="none")
-    assert ans.verdict == "abstain" and not ans.citations
-    assert ans.answer.startswith("Your notes don't mention") and f"'{word}'" in ans.answer, ans.answer
-    assert "Nearest notes:" in ans.answer and ans.pointers
-    assert all({"title", "path", "source_id"} <= set(p) for p in ans.pointers)
+    assert ans.verdict == "abstain" and not ans.citations, ans.answer
     assert ans.to_json()["pointers"] == ans.pointers
 
 
 def test_an_asking_word_is_no_unknown_key_term():
-    from cairn.answer.offtopic import off_topic, unknown_terms
+    from cairn.answer.offtopic import unknown_terms
     # "much" is how the question asks, not what it is about: it is never counted as a word
     # the notes lack ("How much did I spend…" was declined as off-topic, 'much' and 'spend'
     # being half of its key terms)
     df = lambda w, prefix: 0 if w in ("much", "spend", "many") else 1  # noqa: E731
     assert unknown_terms("How much did I spend on the boiler service?", df) == ["spend"]
-    assert off_topic("How much did I spend on the boiler service?", [], ["spend"]) is None
     assert unknown_terms("How many times?", df) == []
 
 

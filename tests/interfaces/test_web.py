@@ -73,7 +73,7 @@ def test_search_escapes_what_the_person_typed(site):
 def test_ask_without_script_shows_the_verdict_in_words_and_linked_citations(site):
     r = site["local"].get("/ask?q=Where does the heron nest?")
     assert r.status_code == 200
-    assert "checked against your notes" in r.text
+    assert "answers your question" in r.text
     assert 'class="citeref" href="/notes/open?ref=' in r.text and "#cite" in r.text
     nothing = site["local"].get("/ask?q=What is my passport number?").text
     assert "your notes don&#39;t say" in nothing
@@ -85,7 +85,7 @@ def test_ask_stream_sends_phases_pieces_and_the_finished_block(site):
     events = [blk.split("\n")[0] for blk in r.text.split("\n\n") if blk.startswith("event:")]
     assert events[0] == "event: phase" and events[-1] == "event: done"
     assert "event: text" in events
-    assert "checked against your notes" in r.text
+    assert "answers your question" in r.text
     # the phases follow the service's own stages as they end (model, search, premise...)
     phases = [blk.split("data: ", 1)[1] for blk in r.text.split("\n\n") if blk.startswith("event: phase")]
     assert phases[1:4] == ["Searching your notes…", "Read 2 passages. Checking what the question is about…",
@@ -369,7 +369,7 @@ def test_a_pdf_citation_names_its_page_and_highlights_the_passage(site):
                                            "The boiler pressure should read 1.5 bar when cold."])
     cairn.ingest([pdf])
     r = c.get("/ask?q=What pressure should the boiler read?")
-    assert "checked against your notes" in r.text
+    assert "answers your question" in r.text
     href = r.text.split('class="citeref" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
     assert "&page=2" in href
     note = c.get(href)

@@ -6,16 +6,17 @@ mentions abstains, saying so) -> person check (answer/answerability.py: a questi
 named chat participant abstains, with the reason, when the evidence is about someone else,
 and otherwise draws only on sentences about them; answer/subject.py: a question about one
 named subject scores sentences without the name and quotes no note about someone else)
--> off-topic check (answer/offtopic.py: most key terms of the question occur in no chunk
-and no hit is close in meaning: declined naming them, with the nearest notes as `pointers`)
--> evidence (chunks whose support for the
-question clears a floor, numbered 1..n) -> draft (LLM-written, or extractive: the best supporting sentences) -> verifier
+-> multi-part questions split, each part answered on its own (answer/parts.py) -> evidence
+(chunks whose support for the question clears a floor, numbered 1..n) -> draft (LLM-written;
+or typed, answer/typed.py: the value of the asked type, answer/types.py, whose context holds
+the head and subject, a list whole; or extractive: the best supporting sentences) -> verifier
 (answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
 the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
 about a named subject whose cited notes support none of its key terms abstains; for a
 question about a chat participant, the quoted messages, each read with the turn it replies
 to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> with a
-model and `model_check`, the model's answer check (answer/modelcheck.py) -> reply. A hypothetical question ("Would
+model and `model_check`, the model's answer check (answer/modelcheck.py) -> what was checked
+(answer/checks.py: `checks` and the verdict they give) -> reply. A hypothetical question ("Would
 Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
 it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
 the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
@@ -29,14 +30,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability, modelcheck
-from cairn.answer.offtopic import chit_chat, declined_text, off_topic, pointers
+from cairn.answer import answerability, modelcheck, parts, types
+from cairn.answer.checks import finish, label as verdict_label
+from cairn.answer.typed import list_draft, typed_draft
+from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
 from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
                                 linked_lift,
                                 short_answer)
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import drafted_reason, fallback_holds, next_note, said_reason
+from cairn.answer.topic import drafted_reason, said_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -55,28 +58,18 @@ SENTENCE_FLOOR = 0.35
 # (the evidence already cleared the relevance floor; measured on LoCoMo: 0.28 -> 0.2 cut
 # wrong abstentions and raised answers citing gold evidence, bench/README.md).
 FALLBACK_FLOOR = 0.2
-# A further sentence is quoted only when it ranks within this of the best one: the best
-# sentence answers, weaker ones ride along and answer other questions (issue 13's padding).
-# A round value, not tuned; on LoCoMo dev (with the other issue-13 changes) "all citations gold"
-# went from 0.19 to 0.42 and "at least one gold" from 0.60 to 0.53 (bench/README.md).
+# A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
+# a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
 NAME_BONUS = 0.05
-# Sentences that may be quoted (reaching FALLBACK_FLOOR) are ranked by their score plus
-# HIT_PRIOR x (their passage's fused search score - the best passage's): the search's ranking
-# (keywords over the whole message, graph, speaker and neighbour context, graph/signal.py) is
-# the better judge of which passage answers, the sentence score of which sentence in it. 1.0:
-# both on the same [0, 1] scale, a round value. Whether to answer still rests on the sentence
-# score alone (some sentence reaching FALLBACK_FLOOR), so what is declined does not change.
-# On LoCoMo dev the first passage is gold in 0.58 of answered questions with gold among the
-# passages; the sentence score alone chose only gold in 0.54 (bench/README.md). Chat messages
-# only (the measured case): a note reached through a link ranks low in search by construction
-# (it shares no word with the question) and is how an entity question is answered.
+# Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
+# search score - the best message's): the search judges which passage answers, the sentence score
+# which sentence in it; what is declined does not change. 1.0: a round value (LoCoMo dev: the
+# first passage is gold in 0.58 of answers, sentence score alone 0.54; bench/README.md).
 HIT_PRIOR = 1.0
-# An answer from a chat quotes one message: further sentences come from the message of the
-# best one; a sentence from another message answers another question (issue 13: the smallest
-# span that answers; measured on LoCoMo, bench/README.md). Notes keep further passages within
-# PAD_MARGIN: a linked note is how a question is answered through an entity ("where did
-# Marta's team meet?": Marta's note links the offsite note, which says where).
+# An answer from a chat quotes one message (issue 13: the smallest span that answers; LoCoMo,
+# bench/README.md); notes keep further passages within PAD_MARGIN (a linked note answers
+# "where did Marta's team meet?").
 ONE_PASSAGE = True
 # A chat message that replies to a question ("What did you take away from it?" - "It taught
 # me self-acceptance.") often does not repeat the words asked: its sentences rank with
@@ -109,9 +102,7 @@ CONTEXT_WEIGHT = 0.4
 CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
-# Redrafts from other notes after topic.held_elsewhere (topic.next_note; 0: decline at once);
 # subject.speaker_filter's rules (False: off). Measured in bench/README.md, session 13.
-ELSEWHERE_RETRIES = 2
 SAID_BY = True
 OWNER_FIRST_PERSON = True
 
@@ -137,6 +128,9 @@ class Answer:
     pointers: list[dict[str, Any]] = field(default_factory=list)
     # the model's answer check when it was asked (answer/modelcheck.review has the fields)
     check: dict[str, Any] | None = None
+    # what the verdict checked (answer/checks.py): {"support", "type", "subject", "completeness"}
+    checks: dict[str, bool] | None = None
+    typed: Any = field(default=None, repr=False)  # the typed draft (answer/typed.py), not in the JSON
 
     @property
     def abstained(self) -> bool:
@@ -146,7 +140,8 @@ class Answer:
         return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
                 "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
-                "answerability": self.answerability, "pointers": self.pointers, "check": self.check}
+                "answerability": self.answerability, "pointers": self.pointers, "check": self.check,
+                "checks": self.checks, "label": verdict_label(self.verdict, self.checks)}
 
 
 def relevance(question: str, hit: Hit) -> float:
@@ -335,9 +330,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
     extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
     (reported in `fallback`); nothing here raises for bad model output.
-    check_answerability: decline chit-chat and off-topic questions first
-    (answer/offtopic.py; unknown_terms: the question's key terms no chunk of the index
-    holds), then apply the person check of answer/answerability.py (a
+    check_answerability: decline chit-chat first (answer/offtopic.py; unknown_terms: accepted
+    for callers of the off-topic check, removed in issue 33 by bench/answers_ablation.py), then apply the person check of answer/answerability.py (a
     question about a named chat participant is answered only from evidence about them, and
     abstains with the reason when the evidence is about someone else). context: extra hits
     for that check only (e.g. a search for the question without the person's name).
@@ -355,6 +349,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
     when it judges that the cited passages do not answer the question.
     """
+    if types.TYPED and check_answerability and len(parts.split(question)) > 1:
+        return parts.merge(question, [answer_question(  # each part with the unknown words it holds
+            p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
+            unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()],
+            unknown_terms=[w for w in unknown_terms or [] if w.lower() in p.lower()]) for p in parts.split(question)])
     about = focus = info = subject = said = mine = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
@@ -382,13 +381,6 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                               problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
                               answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
-        # off-topic (answer/offtopic.py), after the name and person checks, whose reasons are
-        # more specific; judged on all the hits, not only those about the person
-        reason = off_topic(question, all_hits, unknown_terms or [])
-        if reason and not hypothetical:
-            near = pointers(all_hits)
-            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
-                          llm=getattr(llm, "name", None), pointers=near, answerability=info)
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
         if check.person is not None:
             # quote only sentences about the person, not every sentence of a message holding one
@@ -410,22 +402,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
 
-    def checked(a: Answer):  # (topic reason, polarity flip, held_elsewhere's?) of a draft
-        return drafted_reason(question, a, hits, all_hits, embedder, subject, info is not None, focus, replies,
-                              check_answerability and not hypothetical, check_answerability, said)
-
-    def redraft(dropped: set[str]) -> Answer:  # the notes only, less those already quoted
-        alt = _answer(question, [h for h in hits if h.speaker is None and h.id not in dropped], embedder, llm,
-                      floor, about, focus, replies)
-        alt.answerability = info
-        return alt
-    if said and ans.abstained:  # nothing the person said answers: say so
+    if ans.typed is not None and types.asked(question).kind in types.VALUE_KINDS:
+        reason = flipped = None  # the typed answer's own checks (_finish) replace the topic rules
+    elif said and ans.abstained:  # nothing the person said answers: say so
         reason, flipped = said_reason(question, said), None
-    else:
-        text = {h.id: h.text for h in hits}
-        ans, reason, flipped = next_note(ans, checked, redraft, lambda cites: fallback_holds(question, subject, [
-            (c.get("title") or "", text.get(c["chunk_id"], ""), q["quote"]) for c in cites for q in c["quotes"]],
-            embedder), ELSEWHERE_RETRIES)
+    else:  # the topic and polarity checks of the draft (topic.drafted_reason)
+        reason, flipped, _ = drafted_reason(question, ans, hits, all_hits, embedder, subject, info is not None, focus,
+                                            replies, check_answerability and not hypothetical, check_answerability,
+                                            said)
     if reason:
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
@@ -444,7 +428,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
-    return ans
+    return finish(question, ans, all_hits) if check_answerability else ans
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
@@ -491,10 +475,26 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
-    draft = extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies)
+    asked, typed = types.asked(question), None
+    wanted = asked.valued or asked.kind == "list" or asked.kind in types.SOFT_KINDS
+    if types.TYPED and wanted and any(e.hit.speaker is None for e in evidence):
+        typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
+            typed_draft(question, asked, evidence, embedder)
+        if typed is not None and (typed.missing_head or typed.missing_subject) and (
+                any(e.hit.speaker for e in evidence) or asked.kind in types.SOFT_KINDS):
+            typed = None  # no note states it of the thing asked: the sentence answer may
+        if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):
+            reason = f"no {asked.kind} value is written in the notes found"
+            near = pointers(hits)
+            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
+                          llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
+                          checks={"support": False, "type": False, "subject": False, "completeness": True})
+    draft = typed.draft if typed is not None else \
+        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),
                       fallback=fallback, problems=ver.problems, evidence=ev_json)
     return Answer(question, ver.answer_text(), ver.verdict, citations(ver, evidence), mode="extractive",
-                  llm=getattr(llm, "name", None), fallback=fallback, problems=ver.problems, evidence=ev_json)
+                  llm=getattr(llm, "name", None), fallback=fallback, problems=ver.problems, evidence=ev_json,
+                  typed=typed)

@@ -1,25 +1,18 @@
-"""Is this a question the notes could answer at all? Chit-chat and off-topic questions.
+"""Is this a question the notes could answer at all? Chit-chat, and the words no note holds.
 
-Two checks, both before any evidence is quoted (answer/__init__.py), both rules that do not
-depend on a corpus' wording:
+Before any evidence is quoted (answer/__init__.py), rules that do not depend on a corpus'
+wording:
 
 - **Chit-chat** (`chit_chat`): a greeting, thanks, a goodbye, a question about the assistant
   ("Who are you?"), or text with nothing to look up ("+-*/ 🙂", "???", "hmm"). The test is
   lexical: once the social words (`SOCIAL`) and stopwords are removed, no content word is
   left. A question with any topic word ("hi, when is the boiler service?") is not chit-chat.
-- **Off-topic** (`off_topic`): the question's key terms (answerability.key_terms: content
-  words less generic question words and numbers) that occur in **no chunk of the index**
-  (the caller's document-frequency function: FTS5 under the index's Porter stem, with the
-  premise check's prefix rule for long words). A notes vault about boilers and bread
-  cannot say what the capital of France is: "capital" never occurs. The question is
-  declined when at least half of its key terms are unknown to the whole index (at least
-  `MIN_UNKNOWN` of them) and the best retrieved passage is not close in meaning
-  (`hit.signals["semantic"]` below `SEMANTIC_CLOSE`), so a paraphrased question whose
-  words the notes do not use but whose meaning they hold still gets its answer.
-
-The thresholds are round values set on the written vault questions of bench/answers.py, not
-tuned on LoCoMo; measured there (bench/README.md, issue 13), the off-topic check declined 3 of
-762 answerable LoCoMo dev questions and off-topic + chit-chat vault questions 29 of 30.
+- **Unknown terms** (`unknown_terms`): the question's key terms that occur in no chunk of the
+  index, which `ask` reports in `problems`. The off-topic check that declined on them
+  (`off_topic`) was removed in issue 33: switched off over both LoCoMo dev halves it changed
+  nothing, and on the typed set it declined answerable questions (bench/answers_ablation.py,
+  bench/README.md session 14); a question whose type of value no note holds is declined by
+  the typed answer instead (answer/typed.py).
 """
 
 from __future__ import annotations
@@ -55,9 +48,6 @@ FUNCTION_WORDS = frozenset("against about above below across along among around 
 # kind of the thing asked (answer/topic.py).
 ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
                          "may".split())
-MIN_UNKNOWN = 1
-UNKNOWN_SHARE = 0.5
-SEMANTIC_CLOSE = 0.5
 PREFIX_MIN = 7  # as answer/premise.py: long words also match an indexed word on their first len-3 letters
 
 
@@ -106,19 +96,6 @@ def telling_missing(words: list[str]) -> list[str]:
     telling the asker: without ASKING_WORDS and FUNCTION_WORDS ("How much…" has no note
     with "much": a fact of English, not of their notes)."""
     return [w for w in words if w.lower() not in ASKING_WORDS and w.lower() not in FUNCTION_WORDS]
-
-
-def off_topic(question: str, hits: list[Hit], unknown: list[str]) -> str | None:
-    """A reason to decline (module doc), or None. `unknown`: `unknown_terms(question, ...)`."""
-    keys = key_terms(question) - {stem(w) for w in FUNCTION_WORDS | ASKING_WORDS}
-    if not keys or len(unknown) < MIN_UNKNOWN:
-        return None
-    share = len(unknown) / len(keys)
-    best = max((h.signals.get("semantic", 0.0) for h in hits), default=0.0)
-    if share >= UNKNOWN_SHARE and best < SEMANTIC_CLOSE:
-        listed = ", ".join(f"'{t}'" for t in unknown)
-        return f"your notes don't mention {listed}"
-    return None
 
 
 def pointers(hits: list[Hit], limit: int = 3) -> list[dict]:

@@ -43,10 +43,10 @@ last, so the subject checks' more specific reasons win. On the bench vault set i
 2 more of the 12 trick questions and none of the 20 answerable ones; LoCoMo answers quote
 chat messages, which it leaves alone (bench/README.md, 2026-12-02, branch ans13c). Only a word
 the other note uses as a noun counts (NOUNS_ONLY: its title, headings, or a noun by spaCy's
-tagger; "takes about three weeks" names nothing), and before declining, answer_question
-drafts again from the notes not yet quoted (`next_note`, answer.ELSEWHERE_RETRIES), keeping a
-redraft that passes every check and holds every noun of the question (`fallback_holds`;
-bench/README.md, session 13, branch held13).
+tagger; "takes about three weeks" names nothing). (The redraft from other notes before
+declining, `next_note` / `fallback_holds`, was removed in issue 33: it changed nothing on
+either LoCoMo dev half nor on the typed set, where the typed answer picks the note that
+holds the thing asked; bench/answers_ablation.py.)
 `SYNONYM_COS` is a round value read off general word pairs like the ones above, not tuned
 on LoCoMo. Applied to chat messages too, `unsupported_topic` on LoCoMo dev
 declined 3 more unanswerable questions for 4 answerable ones on conversations 1-3 and 2 for 3
@@ -418,56 +418,3 @@ def said_reason(question: str, name: str) -> str:
     terms = [t for t in _topic_terms(topic) if not re.fullmatch(SPEECH_VERBS, t, re.IGNORECASE)]
     about = ", ".join(f"'{t}'" for t in terms) if terms else "this"
     return f"the notes record nothing {name} said about {about}"
-
-
-def fallback_holds(question: str, subject: str | None, quoted: list[tuple[str, str, str]], embedder) -> bool:
-    """Whether a next-best answer, drafted after `held_elsewhere` declined the first one, may
-    stand. `quoted`: (note title, passage text, quote) of each sentence it quotes. The terms
-    asked are the key terms of `question` (less the subject's name and ASKING_WORDS), the
-    nouns among them when the tagger is there (`topic_words`: the things asked about; "When is
-    the MOT due on the Skoda?" asks for 'mot' and 'skoda', not 'due'). Each quoted passage,
-    with its title, must support every one of them (`supported_terms`, synonyms included), and
-    each quote itself at least one. The first answer already showed that the notes match the
-    question on some of its words only, so a fallback is held to all of them in one passage,
-    and its sentence to the thing asked: "Is scaffolding included in the Northfield quote?"
-    is not answered by an expenses row naming Northfield beside the other roofer's
-    "Scaffolding is extra" (each holds a part), nor by the Northfield estimate's list of
-    work (its note holds every term, the sentence none). False when nothing is quoted."""
-    topic = re.sub(r"\s+", " ", name_pattern(subject).sub(" ", question)).strip() if subject else question
-    terms = [t for t in _topic_terms(topic) if t not in ASKING_WORDS]
-    nouns = topic_words(topic) if NOUNS_ONLY else None
-    if nouns is not None:
-        terms = [t for t in terms if t.lower() in nouns]
-    if not quoted:
-        return False
-    for title, text, quote in quoted:
-        if len(supported_terms(terms, f"{title} {text}", embedder)) < len(terms):
-            return False
-        if terms and not supported_terms(terms, quote, embedder):
-            return False
-    return True
-
-
-def next_note(ans, checked, redraft, holds, tries: int):
-    """The answer after `held_elsewhere`'s fallback: (answer, topic reason or None, polarity
-    flip or None). `checked(answer) -> (reason, flipped, elsewhere)` (`drafted_reason`);
-    while the reason is held_elsewhere's, up to `tries` times, `redraft(dropped chunk ids)`
-    drafts again from the notes less every one quoted so far; the first redraft that passes
-    every check and `holds(its citations)` (`fallback_holds`) is the answer; one that
-    passes the checks but not `holds`, or is declined by held_elsewhere again, is dropped in
-    turn. Otherwise the first answer with its reason (a later redraft's says less about why)."""
-    reason, flipped, retry = checked(ans)
-    dropped = {c["chunk_id"] for c in ans.citations}
-    for _ in range(tries if retry else 0):
-        alt = redraft(set(dropped))
-        if alt.abstained:
-            break
-        cited = {c["chunk_id"] for c in alt.citations}
-        r2, f2, again = checked(alt)
-        if not r2 and not f2:
-            if holds(alt.citations):
-                return alt, None, None
-        elif not again:
-            break  # declined for another reason: that note is about the thing, and does not answer
-        dropped |= cited
-    return ans, reason, flipped

@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from cairn.search.hybrid import SearchResult
 
 
+# Memories `ask` consults (_memory_hits): at most MEMORY_K, each at least MEMORY_FLOOR cosine
+# similar to the question (the answer's default relevance floor, config search.answer_floor).
+MEMORY_K = 3
+MEMORY_FLOOR = 0.35
+
+
 class SearchOps:
     """Hybrid search, batches of searches, and verified answers."""
 
@@ -132,6 +138,12 @@ class SearchOps:
         with trace.stage("search", {"question": question, "k": k}) as out:
             res = self.search(question, k=k, group=False)
             out.update(hits=len(res.hits), top=[h.title for h in res.hits[:3]], warnings=res.warnings)
+        # What the person told Cairn (memories) answers before notes: put first, cited as memories.
+        with trace.stage("memories", {"question": question}) as out:
+            mem = self._memory_hits(question)
+            out["memories"] = len(mem)
+        if mem:
+            res.hits = mem + [h for h in res.hits]
         # The person check (answer/answerability.py) also looks at who else the topic
         # belongs to: the same search without the named person's name.
         context = None
@@ -180,6 +192,39 @@ class SearchOps:
             out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
                        problems=ans.problems[:5])
         return ans
+
+    def _memory_hits(self, question: str, k: int = MEMORY_K) -> list:
+        """The person's own memories (source "user": what they told Cairn) most relevant to
+        `question` as search hits (type "memory",
+        id "m<memory id>", title "Memory (<kind>)", the memory's vault mirror as path), for
+        `ask`: at most `k` whose cosine similarity to the question reaches MEMORY_FLOOR.
+        Read without reinforcing them (recall's touch=False): asking is not using."""
+        from cairn.memory import recall
+        from cairn.memory.mirror import memory_path
+        from cairn.model import Hit
+        from cairn.people import memory_scope, memory_visible
+        person = self.settings.owner
+        try:
+            found = recall(self.conn, self.embedder, question, scope=memory_scope(person, None), k=4 * k,
+                           settings=self.settings.memory, touch=False)
+        except ValueError:
+            return []
+        out = []
+        for r in found:
+            m = r.memory
+            if (m.source != "user" or not memory_visible(m.scope, person)
+                    or r.signals.get("semantic", 0.0) < MEMORY_FLOOR):
+                # what the person told Cairn; a fact drawn from a chat or note is cited from there
+                continue
+            try:
+                path = str(memory_path(self.settings.vault, m.id).relative_to(self.settings.vault))
+            except ValueError:
+                path = ""
+            out.append(Hit(id=f"m{m.id}", note_id=m.id, source_id=m.id, title=f"Memory ({m.kind})", path=path,
+                           source="memory", snippet=m.text, text=m.text, start=0, end=len(m.text), page=None,
+                           score=1.0, signals={"semantic": r.signals.get("semantic", 0.0)}, type="memory",
+                           event_time=m.event_time))
+        return out[:k]
 
     def ask_batch(self, questions: Iterable[tuple[str, str]], *, llm: str | None = None,
                   k: int = 8) -> Iterator[R.AnswerRow]:

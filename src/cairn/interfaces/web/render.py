@@ -34,8 +34,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _IMAGE_SUFFIX = re.compile(r"\.(?:png|jpe?g|gif|webp|svg|avif|bmp)$", re.I)
 
 VERDICT_WORDS = {
-    "pass": "checked against your notes",
-    "revise": "revised: parts the notes did not support were removed",
+    "pass": "answers your question",
+    "revise": "quoted from your notes",
     "abstain": "your notes don't say",
 }
 
@@ -50,9 +50,11 @@ def event_words(action: str) -> str:
     return EVENT_WORDS.get(action, action)
 
 
-def verdict_words(verdict: str) -> str:
-    """The verifier's verdict ("pass", "revise", "abstain") in words for a person."""
-    return VERDICT_WORDS.get(verdict, verdict)
+def verdict_words(verdict: str, checks: dict | None = None) -> str:
+    """The verdict ("pass", "revise", "abstain") in words for a person: "answers your question"
+    only when every check held (answer/checks.label), else "quoted from your notes"."""
+    from cairn.answer.checks import label
+    return label(verdict, checks) if verdict in VERDICT_WORDS else verdict
 
 
 def _md():

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Switch each rule of `answer/` off in turn and print its effect (issue 33: rules earn their place).
+
+    python bench/answers_replay.py collect bench/out/replay.pkl     # once (LoCoMo inputs)
+    python bench/answers_ablation.py bench/out/replay.pkl           # every rule, stratified sample
+    python bench/answers_ablation.py bench/out/replay.pkl --sample 0   # every LoCoMo question (slow)
+
+For every rule in RULES (a module switch or a check replaced by one that never fires), the
+answerer is re-run with that rule off over (a) the recorded LoCoMo inputs of each dev half
+(bench/answers_replay.py: tune = conversations 1-2, held out = 3-5; `--sample K`: K
+category-5 questions and K of categories 1-4 per half, answers.stratified, seed 13) and (b)
+the typed set (bench/typed_set.py, its recorded `Cairn.ask` inputs). Printed per rule:
+LoCoMo category 5 declined and categories 1-4 wrongly declined and all-gold citations per
+half, and on the typed set right-with-pass, wrong-with-pass and unanswerable declined;
+`helps` says whether switching the rule off makes a half or the typed set worse (a rule
+that helps on neither LoCoMo half nor the typed set is a candidate for removal). Net score
+per set: declined(cat 5) - wrongly declined(cat 1-4) + all gold (LoCoMo); right with pass -
+wrong with pass + unanswerable declined (typed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import pickle
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import header, table  # noqa: E402
+
+
+def _set(module, name, value):
+    @contextlib.contextmanager
+    def cm():
+        old = getattr(module, name)
+        setattr(module, name, value)
+        try:
+            yield
+        finally:
+            setattr(module, name, old)
+    return cm
+
+
+def rules() -> dict:
+    """{rule name: a context manager factory switching it off}. (The off-topic check and the
+    redraft from other notes, ELSEWHERE_RETRIES, were measured here and removed: bench/README.md,
+    session 14.)"""
+    import cairn.answer as A
+    from cairn.answer import answerability as AB, topic as T, types as TY
+    from cairn.answer.answerability import Answerability
+    never = lambda *a, **k: None  # noqa: E731
+    return {
+        "typed answers (types.TYPED)": _set(TY, "TYPED", False),
+        "person check (answerability.check)": _set(A.answerability, "check",
+                                                   lambda q, hits, *a, **k: Answerability(about_person={h.id for h in hits})),
+        "chit-chat (offtopic.chit_chat)": _set(A, "chit_chat", never),
+        "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None, False)),
+        "topic_check (notes)": _set(T, "topic_check", never),
+        "polarity (topic.contradiction)": _set(T, "contradiction", never),
+        "held elsewhere (topic.ELSEWHERE)": _set(T, "ELSEWHERE", False),
+        "words agree (answerability.WORDS_AGREE)": _set(AB, "WORDS_AGREE", False),
+        "reactions (answerability.REACTIONS)": _set(AB, "REACTIONS", False),
+        "echo (ECHO)": _set(A, "ECHO", False),
+        "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
+        "short labels (SHORT_LABELS)": _set(A, "SHORT_LABELS", False),
+        "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
+        "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
+        "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
+        "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
+        "said by (SAID_BY)": _set(A, "SAID_BY", False),
+        "owner first person (OWNER_FIRST_PERSON)": _set(A, "OWNER_FIRST_PERSON", False),
+    }
+
+
+def locomo(records: list[dict], embedder) -> dict[str, tuple[float, float, float]]:
+    """{half: (cat 5 declined, cat 1-4 wrongly declined, all gold among answered)}."""
+    from answers_replay import HALVES
+    from cairn.answer import answer_question
+    out = {}
+    for r in records:
+        inp = r["inputs"]
+        if inp is None:
+            r["x"] = {"abstain": r["verdict"] == "abstain", "cited": r["cited"]}
+            continue
+        kw = {k: v for k, v in inp.items() if k not in ("hits", "model_check")}
+        ans = answer_question(r["question"], inp["hits"], embedder, None, **kw)
+        r["x"] = {"abstain": ans.verdict == "abstain", "cited": [c.get("source_id") for c in ans.citations]}
+    for label, convs in HALVES[:2]:
+        part = [r for r in records if r["conversation"] in convs]
+        c5 = [r for r in part if r["category"] == 5]
+        ans = [r for r in part if r["category"] != 5]
+        answered = [r for r in ans if not r["x"]["abstain"] and r["evidence"]]
+        allg = sum(bool(r["x"]["cited"]) and all(c in r["evidence"] for c in r["x"]["cited"]) for r in answered)
+        out[label.split(" (")[0]] = (sum(r["x"]["abstain"] for r in c5) / max(len(c5), 1),
+                                     sum(r["x"]["abstain"] for r in ans) / max(len(ans), 1),
+                                     allg / max(len(answered), 1))
+    return out
+
+
+def typed(rows: list[dict]) -> tuple[float, float, float]:
+    """(right with pass, wrong with pass, unanswerable declined) over the typed set's inputs."""
+    from answers_typed import judge
+    import cairn.answer as A
+    res = []
+    for r in rows:
+        question, hits, embedder, llm, kw = r["inputs"]
+        ans = A.answer_question(question, hits, embedder, llm, **kw)
+        res.append((r, ans.verdict, judge(r, ans.verdict, ans.answer)))
+    ans_rows = [x for x in res if x[0]["expect"] is not None]
+    un = [x for x in res if x[0]["expect"] is None]
+    return (sum(o == "right" and v == "pass" for _, v, o in ans_rows) / len(ans_rows),
+            sum(v == "pass" and o in ("wrong", "answered") for _, v, o in res) / len(res),
+            sum(o == "declined" for _, _, o in un) / len(un))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("file", help="bench/answers_replay.py collect's output")
+    ap.add_argument("--sample", type=int, default=40, metavar="K", help="per half: K cat-5 + K cat 1-4 (0: all)")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--only", default="", help="comma-separated substrings of rule names")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    from answers import stratified
+    from answers_typed import run
+    from cairn.embed import get_embedder
+    with open(args.file, "rb") as fh:
+        records = pickle.load(fh)
+    if args.sample:
+        by_conv: dict[int, list[dict]] = {}
+        for r in records:
+            by_conv.setdefault(r["conversation"], []).append(r)
+        keep = stratified(by_conv, args.sample, args.seed)
+        records = [r for r in records if r["id"] in keep]
+    rows = [r for r in run(speed=False) if r["inputs"] is not None]
+    embedder = get_embedder()
+
+    def measure():
+        lo = locomo(records, embedder)
+        return lo, typed(rows)
+    base = measure()
+    header(f"Ablation of answer/ rules: LoCoMo replay {args.file} ({len(records)} questions), typed set "
+           f"({len(rows)} questions)")
+    head = ["rule off", "tune c5 decl", "tune wrong decl", "tune all gold", "held c5 decl", "held wrong decl",
+            "held all gold", "typed right+pass", "typed wrong+pass", "typed unans decl", "helps on"]
+
+    def fmt(lo, ty, helps=""):
+        t, h = lo["tune"], lo["held out"]
+        return [f"{x:.3f}" for x in (*t, *h, *ty)] + [helps]
+
+    def net_lo(x):
+        return x[0] - x[1] + x[2]
+
+    def net_ty(x):
+        return x[0] - x[1] + x[2]
+    out = [["(all on)"] + fmt(*base)]
+    for name, off in rules().items():
+        if args.only and not any(s.strip() in name for s in args.only.split(",")):
+            continue
+        with off():
+            lo, ty = measure()
+        helps = [s for s, b, o in (("tune", net_lo(base[0]["tune"]), net_lo(lo["tune"])),
+                                   ("held", net_lo(base[0]["held out"]), net_lo(lo["held out"])),
+                                   ("typed", net_ty(base[1]), net_ty(ty))) if b > o + 1e-9]
+        out.append([name] + fmt(lo, ty, ",".join(helps) or "none"))
+        print(f"  {name}: done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+    print(table(head, out, "l" + "r" * 9 + "l"))
+    print(f"total time {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

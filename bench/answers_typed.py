@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The typed answer set (bench/typed_set.py, issue 33): are answers right, and honestly declined?
+
+    python bench/answers_typed.py              # both parts: tune and held out
+    python bench/answers_typed.py --show       # every question with its answer and verdict
+    python bench/answers_typed.py --part tune  # one part only
+
+Writes the 16 documents (12 notes, 4 PDFs with tables) into a temporary home, ingests them
+through `Cairn.ingest`, asks every question through `Cairn.ask` (model-free, `llm="none"`)
+and prints per part (tune / held out / all):
+
+- right with pass: answerable questions whose answer holds every expected string and whose
+  verdict is "pass" (target >= 0.85);
+- wrong with pass: answerable questions answered "pass" without the expected strings, plus
+  unanswerable ones answered "pass", over all questions of the part (target <= 0.03);
+- unanswerable declined: unanswerable questions whose verdict is "abstain" (target >= 0.90).
+
+Speed: every question is also answered with the typed answer pipeline switched off
+(cairn.answer.types.TYPED = False, the answerer as it was before issue 33) over the same hits;
+the ratio of the mean seconds of `answer_question` (typed / untyped) is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import header, table  # noqa: E402
+from typed_set import QUESTIONS, write  # noqa: E402
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", " ", text.lower()).strip()
+
+
+def judge(q: dict, verdict: str, answer: str) -> str:
+    """"right" / "wrong" for an answerable question (every expected string in the answer),
+    "declined" / "answered" for an unanswerable one."""
+    if q["expect"] is None:
+        return "declined" if verdict == "abstain" else "answered"
+    return "right" if all(_fold(e) in _fold(answer) for e in q["expect"]) else "wrong"
+
+
+def figures(rows: list[dict]) -> list[str]:
+    """[n, right with pass, wrong with pass, unanswerable declined] as 'x.xxx (n/d)'."""
+    def share(n, d):
+        return f"{n / d:.3f} ({n}/{d})" if d else "-"
+    ans = [r for r in rows if r["expect"] is not None]
+    un = [r for r in rows if r["expect"] is None]
+    right = sum(r["outcome"] == "right" and r["verdict"] == "pass" for r in ans)
+    wrong = sum(r["verdict"] == "pass" and r["outcome"] in ("wrong", "answered") for r in rows)
+    return [str(len(rows)), share(right, len(ans)), share(wrong, len(rows)),
+            share(sum(r["outcome"] == "declined" for r in un), len(un))]
+
+
+def run(part: str | None = None, show: bool = False, speed: bool = True) -> list[dict]:
+    """Ask the set (or one part of it); returns the rows with verdict, answer, outcome."""
+    import cairn.answer as A
+    from cairn.answer import types as T
+    from cairn.service import Cairn
+    questions = [q for q in QUESTIONS if part is None or q["part"] == part]
+    seen: list[tuple] = []
+    real = A.answer_question
+
+    def spy(question, hits, embedder, llm=None, **kw):
+        seen.append((question, hits, embedder, llm, kw))
+        return real(question, hits, embedder, llm, **kw)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cairn-typed-") as tmp:
+        docs = write(Path(tmp) / "docs")
+        with Cairn(Path(tmp) / "home") as app:
+            app.ingest(docs)
+            app.ask("warm-up question", llm="none")
+            A.answer_question = spy
+            try:
+                for q in questions:
+                    seen.clear()
+                    ans = app.ask(q["question"], llm="none")
+                    rows.append({**q, "verdict": ans.verdict, "answer": ans.answer,
+                                 "checks": getattr(ans, "checks", None), "inputs": seen[-1] if seen else None,
+                                 "outcome": judge(q, ans.verdict, ans.answer)})
+            finally:
+                A.answer_question = real
+            if speed:
+                secs = {True: 0.0, False: 0.0}
+                for on in (False, True, False, True):  # alternate: neither side gets a warm cache only
+                    T.TYPED = on
+                    for r in rows:
+                        if r["inputs"] is None:
+                            continue
+                        question, hits, embedder, llm, kw = r["inputs"]
+                        t0 = time.perf_counter()
+                        real(question, hits, embedder, llm, **kw)
+                        secs[on] += time.perf_counter() - t0
+                T.TYPED = True
+                n = 2 * sum(r["inputs"] is not None for r in rows)
+                print(f"answer_question mean seconds: typed {secs[True] / n:.4f}, untyped {secs[False] / n:.4f}; "
+                      f"ratio {secs[True] / max(secs[False], 1e-9):.2f}")
+    if show:
+        for r in rows:
+            print(f"[{r['id']:>2} {r['part']:4} {r['outcome']:8} {r['verdict']:7}] {r['question']}\n"
+                  f"      -> {r['answer'][:220]}\n      checks {r['checks']}")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--part", choices=("tune", "held"))
+    ap.add_argument("--show", action="store_true")
+    ap.add_argument("--no-speed", action="store_true")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    rows = run(args.part, args.show, not args.no_speed)
+    header(f"Typed answer set: {len(rows)} questions over 16 documents (bench/typed_set.py)")
+    out = []
+    for label, part in (("tune", "tune"), ("held out", "held"), ("all", None)):
+        sel = [r for r in rows if part is None or r["part"] == part]
+        if sel:
+            out.append([label] + figures(sel))
+    print(table(["part", "n", "right with pass", "wrong with pass", "unanswerable declined"], out, "lrrrr"))
+    print(f"total time {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

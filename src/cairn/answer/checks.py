@@ -1,0 +1,143 @@
+"""What the verdict checked (issue 33): `pass` means the answer answers the question, not
+only that its quote is in the note.
+
+`checks` is {"support", "type", "subject", "completeness"}, each True/False:
+
+- support: every quoted sentence is in the note it cites (the verifier, answer/verify.py);
+- type: the quote holds a value of the type asked (answer/types.py: "how much" -> an
+  amount of money; "when" -> a date, or a chat message's own date); kinds without a
+  pattern (person, place, yes/no, ...) always pass;
+- subject: the value is stated of the asked attribute of the asked subject: for a typed
+  answer, its line's context holds every head word and the note most of the subject words
+  (answer/typed.py); for "What did Edith agree to do?" over notes, the quoted sentence names
+  Edith and holds the verb asked (`role_gap`): a note naming her only as present does not
+  answer;
+- completeness: every part of a multi-part question was answered (answer/parts.py).
+
+`verdict(checks, verdict)`: abstain when support or subject fails (declined, with pointers);
+"revise" when the quote is the note's but type or completeness fails ("quoted from your
+notes"); the verifier's verdict otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cairn.answer.support import content_terms, stem
+
+_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
+                   r"\s+([a-z]\w+)")
+# verbs of saying and of opinion: what someone says or thinks is answered in other words
+_AUXILIARY = frozenset("do does did be is was have has had get got go went say said think feel like love want know "
+                       "need mean prefer".split())
+
+
+def role_gap(question: str, quotes: list[str]) -> list[str]:
+    """For "What did NAME VERB ...?" (a capitalised name, then a verb), the words of
+    (NAME, VERB) that no quoted sentence of `quotes` holds together: [] when one sentence
+    holds both, or the question has another form, or the verb is an auxiliary ("do", "say":
+    "What did Tom say?" may be answered by what Tom wrote). Quotes from notes only (a chat
+    message names its speaker in metadata)."""
+    m = _ROLE.match(question.strip())
+    if not m or not quotes or m.group(2).lower() in _AUXILIARY:
+        return []
+    raw = m.group(2).lower()
+    name, verb = m.group(1).rstrip("'’s").lower(), stem(raw)
+    prefix = raw[:max(4, len(raw) - 2)]  # "rebuild" -> "rebui": "rebuilt"; "agree" -> "agre": "agreed"
+    best: list[str] = [name, verb]
+    for q in quotes:
+        words = set(re.findall(r"\w+", q.lower()))
+        have = {stem(t) for t in content_terms(q)} | words
+        gap = [w for w in (name, verb) if not (w in have or any(h.startswith(w if w == name else prefix)
+                                                                for h in words))]
+        if len(gap) < len(best):
+            best = gap
+    return best
+
+
+def role_sentence(question: str, hits: list) -> tuple[object, str] | None:
+    """(hit, sentence) of the first note among `hits` with a sentence that closes `role_gap`
+    (names the person and holds the verb asked: "Priya agreed to draft the newsletter"), or None."""
+    from cairn.answer.support import sentences
+    if not _ROLE.match(question.strip()):
+        return None
+    for h in hits:
+        if h.speaker is None:
+            for s, e in sentences(h.text):
+                if not role_gap(question, [h.text[s:e]]):
+                    return h, h.text[s:e]
+    return None
+
+
+def verdict(checks: dict[str, bool], current: str) -> str:
+    """The verdict once `checks` are known (module doc)."""
+    if current == "abstain" or not checks.get("support", False) or not checks.get("subject", True):
+        return "abstain"
+    if not checks.get("type", True) or not checks.get("completeness", True):
+        return "revise"
+    return current
+
+
+def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
+    """What the verdict means for a person: "answers your question" (pass: every check held),
+    "quoted from your notes" (the quote is in the note, not checked to answer), or "your notes
+    don't say"."""
+    if answer_verdict == "abstain":
+        return "your notes don't say"
+    if answer_verdict == "pass" and (checks is None or all(checks.values())):
+        return "answers your question"
+    return "quoted from your notes"
+
+
+def finish(question: str, ans, all_hits: list):
+    """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give;
+    a failed subject check declines with the nearest notes (`all_hits`) as pointers. A
+    role question answered from a sentence that does not name the person and the verb is
+    answered from the note sentence that does (`role_sentence`), when one exists."""
+    from cairn.answer import types
+    from cairn.answer.offtopic import declined_text, pointers
+    from cairn.answer.spans import _clean
+    from cairn.answer.verify import Evidence, citations, verify
+    Answer = type(ans)
+    if ans.checks is not None or not types.TYPED:
+        return ans
+    asked = types.asked(question)
+    if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
+                                                                       for q in c.get("quotes", [])]):
+        found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked
+        if found:
+            ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
+            ver = verify(f"{_clean(found[1])} [1]", ev)
+            if ver.verdict == "pass":
+                ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
+                             fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
+    quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
+    dated = any(c.get("event_time") for c in ans.citations)
+    t = ans.typed
+    if t is not None:  # a name no retrieved passage holds is known by an alias (the premise check's business)
+        held = " ".join(f"{h.title} {h.text}" for h in all_hits).lower()
+        t.missing_subject, t.missing_head = ([w for w in gap if not (types.words_of([w], question)[0][:1].isupper()
+                                                                      and w not in held)]
+                                             for gap in (t.missing_subject, t.missing_head))
+    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
+                             else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
+           if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
+                                                     for q in [x["quote"] for x in c.get("quotes", [])]]))
+    ans.checks = {"support": not ans.abstained and bool(ans.citations),
+                  "type": (t is not None) or types.holds(asked.kind, " ".join(quotes))
+                  or (asked.kind in ("date", "time") and dated),
+                  "subject": not gap, "completeness": True}
+    new = verdict(ans.checks, ans.verdict)
+    if new == "abstain" and not ans.abstained:
+        reason = ("the notes quoted say nothing of " + ", ".join(f"'{w}'" for w in types.words_of(gap, question))) \
+            if gap else \
+            "no quote holds what was asked"
+        near = pointers(all_hits)
+        return Answer(question, declined_text(reason, near), "abstain", problems=[f"abstained: {reason}"],
+                      llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence,
+                      answerability=ans.answerability, pointers=near, checks=ans.checks)
+    if new != ans.verdict:
+        ans.problems.append("quoted from your notes; not checked to answer: the quote holds no "
+                            f"{asked.kind} value" if not ans.checks["type"] else "not every part answered")
+    ans.verdict = new
+    return ans

@@ -1,0 +1,206 @@
+"""Answer types (issue 33): what kind of value a question asks for, and where values of that
+kind are in a text. The classic question-answering pipeline's first two stages:
+
+1. `asked(question)`: the expected answer type (`Asked.kind`: money, number, date, time,
+   duration, phone, email, code, frequency, person, place, org, yesno, list, procedure, or
+   None) read from the question's wh-phrase and the noun it asks about, and the **head**
+   (the thing whose value is asked: "total", "annual premium", "booking reference") and the
+   **subject** (what it is of: "the Lisbon flight", "the plumber").
+2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern
+   (VALUE_KINDS: money "£24.48", phone "0800 555 0142", codes "HX-448120-B", dates, clock
+   times, durations, numbers with a unit). Person, place, organisation, list and procedure
+   answers have no reliable pattern: the answerer treats them as untyped.
+
+The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
+classifiers"), reduced to the types a person's documents hold. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cairn.answer.support import MONTH_NAMES, content_terms, stem
+
+# False: the typed pipeline is off (the answerer as before issue 33; for measuring).
+TYPED = True
+
+VALUE_KINDS = frozenset({"money", "phone", "email", "code", "date", "time", "duration", "number"})
+# Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer
+# need not be a written-out name: "her mentor").
+SOFT_KINDS = frozenset({"person"})
+# Words that name the type of the value rather than what it is about: "the phone number" asks
+# for a phone number; a note writes "Phone: 0123" or just the number.
+TYPE_WORDS = frozenset(stem(w) for w in (
+    "number numbers no amount amounts value figure date dates day time times phone telephone mobile "
+    "email e-mail address much many long often cost costs price people persons temperature pressure weight "
+    "size name due").split())
+# Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a
+# candidate holding one states a value of that kind outright (typed.py, KIND_WORD).
+KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
+              "phone": {"phone", "tel", "telephone", "mobile", "call", "line"},
+              "date": {"date", "due", "on", "by"}, "time": {"at", "time", "from", "by"},
+              "code": {"number", "reference", "ref", "code", "id", "no"}}
+
+_CURRENCY = r"(?:[£$€¥]|\b(?:GBP|EUR|USD|CHF)\s?)"
+_AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"
+_MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|euros?|pounds?|dollars?|p)\b"
+                    r"|\b\d+(?:\.\d+)?p\b"
+                    r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-])", re.IGNORECASE)  # "110.00": two decimals, a price
+# An amount without a currency sign is money when a money label precedes it on its line
+# ("GRAND TOTAL 211,522", "Amount due: 97").
+_MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
+                             r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
+_PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?![\w/.-])")
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
+                   r"(?: [A-Z]{2,4}\b)?(?![\w-])")
+_MONTHS = "|".join(MONTH_NAMES)
+_DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{{4}})?|(?:{_MONTHS})\.?\s+\d{{1,2}}"
+                   rf"(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|(?:{_MONTHS})\s+\d{{4}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"
+                   r"|\d{4}-\d\d-\d\d|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tomorrow|yesterday|tonight"
+                   r"|(?:19|20)\d\d|(?:every|each|next|last|this|in the|in)\s+(?:spring|summer|autumn|fall|winter|week|"
+                   r"weekend|month|year|morning|evening)|(?:in|within)\s+\w+\s+(?:days|weeks|months|years)|\w+\s+ago"
+                   r"|(?:spring|summer|autumn|winter))\b", re.IGNORECASE)
+_TIME = re.compile(r"\b(?:\d{1,2}[:.]\d\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
+_UNITS = (r"minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|nights?")
+_NUMWORD = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a|an)"
+_DURATION = re.compile(rf"\b{_NUMWORD}(?:\s*(?:-|to)\s*{_NUMWORD})?\s*(?:{_UNITS})\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*\s*(?:[a-zA-Z%°]{1,4}\b)?|\b(?:one|two|three|four|five|six|seven|eight|"
+                     r"nine|ten|eleven|twelve|dozen|hundred|thousand)\b", re.IGNORECASE)
+_PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
+PATTERNS = {"person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
+            "duration": _DURATION, "number": _NUMBER}
+
+_MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
+                r"balance|refund|budget|instalment|installment|tax|labour|labor|rate|fare|pay|paid|spend|spent|owe")
+# Question cues, first match wins (order matters: "phone number" before "number").
+_RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNORECASE)) for k, p in (
+    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"),
+    ("email", r"\be-?mail\b"),
+    ("frequency", r"\bhow often\b"),
+    ("duration", r"\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years|nights)\b"),
+    ("time", r"\bwhat time\b|\bat what time\b|\bwhich time\b|\b(?:the|a)\s+(?:[\w-]+\s+)?time\b"),
+    ("date", r"^\W*when\b|\bwhat (?:date|day|year|month)\b|\bwhich (?:date|day|year|month)\b(?!s)|\bby when\b"
+             r"|\bdue date\b|\bdeadline\b|\bexpiry\b"),
+    ("number", r"\bhow much (?:does|did|do|will|should|can) (?:\w+ ){1,3}(?:weigh|hold|contain|fit|need|use|take|"
+               r"drink|eat|sleep)\b|\bhow (?:many|old|far|tall|heavy|big)\b"
+               # "how much red lentils", "how much vitamin D": an amount of a thing, not of money
+               r"|\bhow much (?!money|is\b|was\b|are\b|were\b|does\b|did\b|do\b|will\b|would\b|should\b|to\b|"
+               r"for\b|in\b|of\b|has\b|have\b|had\b|\w+ cost)[a-z]"),
+    (None, r"\bband\b|\bwhat (?:kind|type|sort)\b"),
+    ("code", r"\b(?:reference|ref|code|id|registration|confirmation|account|member|policy|invoice|order|"
+             r"tracking|serial|booking|gas safe|vat)\s+(?:number|no|reference|code|id)\b|\breference\b|"
+             r"\bregistration\b|\bpostcode\b|\bcode\b|\bpin\b"),
+    ("number", r"\bwhat (?:is |was |are |were |'s )?(?:the |my |our )?(?:\w+ ){0,2}(?:temperature|pressure|size|"
+               r"weight|percentage|allowance|speed|height|length)\b"),
+    ("money", rf"\bhow much\b|\b(?:what|which)\b.*\b(?:{_MONEY_NOUNS})\b"),
+    ("list", r"\bwhich (?:days|items|things|rooms|people)\b|\bwhat (?:do|does|should|must) .*\b(?:bring|need|take|"
+             r"pack)\b|\bingredients\b|\bwhat (?:are|were) (?:the|all)\b|\blist\b"),
+    ("person", r"^\W*(?:who|whom|whose)\b|\bwhich person\b"),
+    ("place", r"^\W*where\b|\bwhat address\b|\bwhich (?:city|town|room|venue|country)\b"),
+    ("org", r"\bwhich (?:company|firm|insurer|bank|shop|store|airline|garage|club|practice|supplier)\b"),
+    ("procedure", r"^\W*how (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps\b"),
+    ("yesno", r"^\W*(?:is|are|was|were|do|does|did|can|could|will|has|have|had|should)\b"),
+)]
+_LEAD = re.compile(r"^\W*(?:what|which|how \w+|when|who|where|whose)\b(?:'s|\s+is|\s+was|\s+are|"
+                   r"\s+were|\s+does|\s+did|\s+do|\s+will|\s+should)?\s*", re.IGNORECASE)
+_CUT = re.compile(r"\b(?:of|for|on|at|in|to|from|by|with|does|do|did|is|was|are|were|will|should|can|need|"
+                  r"take|cost|costs|serve|depart|departs|leave|leaves|run|runs|bake|weigh|go|goes|hold|holds|contain|contains|"
+                  r"fit|use|spend|spent|pay|paid|quote|quoted|charge|charged|owe|get|got)\b", re.IGNORECASE)
+_DETERMINERS = frozenset("the my our your a an this that his her their its".split())
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a question asks for. kind: one of the types in the module doc, or None. head:
+    stemmed content words of the thing whose value is asked, less TYPE_WORDS ("annual
+    premium" -> ("annual", "premium")). subject: stemmed content words of what it is of."""
+
+    kind: str | None
+    head: tuple[str, ...] = ()
+    subject: tuple[str, ...] = ()
+
+    @property
+    def valued(self) -> bool:
+        """True when values of this kind can be found by pattern (VALUE_KINDS)."""
+        return self.kind in VALUE_KINDS
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(stem(t) for t in content_terms(text) if stem(t) not in TYPE_WORDS))
+
+
+def asked(question: str) -> Asked:
+    """The answer type, head and subject of `question` (module doc). "What's the plumber's
+    phone number?" -> Asked("phone", head=(), subject=("plumber",)); "How much is the annual
+    premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
+    q = question.strip()
+    kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
+    rest = _LEAD.sub("", q, count=1).rstrip(" ?.!")
+    head, subject = rest, ""
+    poss = re.match(r"^(.*?)(?:'s|’s|s')\s+(.*)$", rest)
+    if poss:  # "the plumber's phone number": of the plumber, the phone number
+        subject, head = poss.group(1), poss.group(2)
+    cut = _CUT.search(head)
+    if cut:
+        subject = (subject + " " + head[cut.end():]).strip()
+        head = head[:cut.start()]
+    if kind == "money" and re.match(r"^\W*how much\b", q, re.IGNORECASE) and not head.strip():
+        head = rest  # "How much did the coffee beans cost?": the coffee beans
+    # who says it is not what it is about: "... normal according to the committee"
+    subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
+    subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
+    words = [w for w in head.split() if w.lower() not in _DETERMINERS]
+    return Asked(kind, _stems(" ".join(words)), _stems(subject))
+
+
+def values(kind: str | None, text: str) -> list[tuple[int, int]]:
+    """(start, end) of every value of `kind` in `text` (VALUE_KINDS; [] for other kinds). A
+    phone number has at least 7 digits and is no date; a code holds a digit and is not a plain
+    year, date, time or money amount."""
+    rx = PATTERNS.get(kind or "")
+    if rx is None:
+        return []
+    out = []
+    for m in rx.finditer(text):
+        v = m.group(0).strip()
+        if not v:
+            continue
+        if kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)):
+            continue
+        if kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v)):
+            continue
+        if kind == "number" and _DATE.fullmatch(v):
+            continue
+        out.append((m.start(), m.start() + len(m.group(0).rstrip())))
+    if kind == "money":
+        taken = {s for s, _ in out}
+        out += [m.span(1) for m in _MONEY_LABELLED.finditer(text) if m.start(1) not in taken]
+        out.sort()
+    return out
+
+
+def words_of(stems: list[str], question: str) -> list[str]:
+    """The words of `question` whose stem is one of `stems` (for saying which were missing:
+    'house', not 'hous'), in the order of `stems`; a stem without such a word is kept."""
+    words = re.findall(r"[\w'’-]+", question)
+    return [next((w for w in words if stem(w.lower()) == s), s) for s in stems]
+
+
+def holds(kind: str | None, text: str) -> bool:
+    """True when `text` holds a value of `kind` (always True for a kind without a pattern)."""
+    return kind not in VALUE_KINDS or bool(values(kind, text))
+
+
+def missing(terms: tuple[str, ...], context: str) -> list[str]:
+    """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a
+    term also counts as held when it and a context word, both of at least five letters, start
+    one another: "resident" / "residents'"; "mot" is not held by "motors")."""
+    have = {stem(t) for t in content_terms(context)}
+    out = []
+    for t in terms:
+        if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+            continue
+        out.append(t)
+    return out

@@ -1,0 +1,237 @@
+"""Answer types, typed answers, the verdict's `checks`, multi-part questions and lists (issue 33).
+
+Fixtures written here, of the shapes the issue names: a receipt whose letterhead comes before
+`TOTAL`, a PDF estimate with a table, a note whose "Phone:" label is on its own line, a
+Foam-style settings note and a Dendron-style note on schemas."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cairn.answer import parts, types
+from cairn.answer.checks import label, role_gap, verdict
+from conftest import notes_app
+
+RECEIPT = """# Corner Hardware receipt
+
+CORNER HARDWARE SUPPLIES
+88 Quay Street, Bristol
+(0117) 496 0831
+Store #12 - 14/02/2027 10:02
+Claw hammer        £14.99
+Wood screws 200    £6.49
+Sandpaper pack     £3.00
+SUBTOTAL £24.48
+Loyalty points: 24
+TOTAL £24.48
+Card ending 7781
+"""
+
+CONTACTS = """# Plumber
+
+Fixed the boiler leak in January.
+Dan Reyes, Reyes Plumbing
+Phone:
+07700 900 461
+Available weekdays only.
+"""
+
+SETTINGS = """# Editor settings
+
+The editor reads its options from settings.json.
+Setting `notes.dailyFolder`: journal
+Setting `notes.openOnStartup`: true
+"""
+
+SCHEMAS = """# Hierarchies and schemas
+
+Schemas describe the hierarchy of your notes: they say which children a note may have and
+give templates for new notes.
+Lookups create notes by their dotted name.
+"""
+
+TYRES = """# Car notes
+
+Front tyre pressure: 2.3 bar
+Engine oil: 5W-30
+"""
+
+MINUTES = """# Residents' meeting minutes
+
+Present: Tom Hale, Priya Nair, Edith Marsh.
+Tom agreed to get three quotes for the fence.
+Priya agreed to draft the newsletter.
+"""
+
+APPOINTMENT = """# Clinic appointment letter
+
+Your appointment is on 9 April 2027 at 10:20.
+
+What to bring:
+- your photo ID
+- a list of your medicines
+- your exemption certificate
+
+Please arrive ten minutes early.
+"""
+
+CAKE = """# Lemon cake
+
+## Method
+Bake for 45 minutes at 180C.
+"""
+
+
+def _estimate_pdf(path):
+    """A one-page estimate: lines, a ruled table, a total line (reportlab)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table
+    style = getSampleStyleSheet()["Normal"]
+    story = [Paragraph("Kestrel Auto Body", style), Paragraph("Repair estimate RE-5520", style),
+             Paragraph("Estimator: Lena Frost", style),
+             Table([["Part", "Cost"], ["Bumper", "£320.00"], ["Paint", "£180.00"]]),
+             Paragraph("Estimate total: £500.00", style)]
+    SimpleDocTemplate(str(path), pagesize=A4).build(story)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory, real_embedder):
+    root = tmp_path_factory.mktemp("typed")
+    with notes_app(root, {"receipt.md": RECEIPT, "plumber.md": CONTACTS, "settings.md": SETTINGS,
+                          "schemas.md": SCHEMAS, "car.md": TYRES, "minutes.md": MINUTES,
+                          "appointment.md": APPOINTMENT, "cake.md": CAKE}, real_embedder) as a:
+        _estimate_pdf(root / "estimate.pdf")
+        a.ingest([root / "estimate.pdf"])
+        yield a
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("What was the total of my receipt?", "money"), ("How much is the annual premium?", "money"),
+    ("What's the plumber's phone number?", "phone"), ("What is the booking reference?", "code"),
+    ("When is the renewal date?", "date"), ("What time does the coach leave?", "time"),
+    ("How long does the cake bake?", "duration"), ("How many eggs does it need?", "number"),
+    ("What is the council's email address?", "email"), ("Who chaired the meeting?", "person"),
+    ("Where did we meet?", "place"), ("Which insurer covers the house?", "org"),
+    ("Is breakfast included?", "yesno"), ("What do I need to bring?", "list"),
+    ("How do I bleed the radiator?", "procedure"), ("What council tax band am I in?", None)])
+def test_answer_type_of_question(question, kind):
+    assert types.asked(question).kind == kind
+
+
+def test_head_and_subject_of_question():
+    a = types.asked("How much is the annual premium of the home insurance?")
+    assert a.head == ("annual", "premium") and "insuranc" in a.subject
+    b = types.asked("What's the plumber's phone number?")
+    assert b.kind == "phone" and b.head == () and b.subject == ("plumber",)
+
+
+@pytest.mark.parametrize("kind,text,found", [
+    ("money", "TOTAL £24.48 and 24.5p per kWh", ["£24.48", "24.5p"]),
+    ("money", "GRAND TOTAL 5,738 / Total Points: 3,247 / 110.00", ["5,738", "110.00"]),
+    ("phone", "Tel (0117) 496 0831 on 14/02/2027", ["(0117) 496 0831"]),
+    ("code", "Policy HX-448120-B, reg YK19 TRW, in 2027", ["HX-448120-B", "YK19 TRW"]),
+    ("date", "due 14 March 2027 or 11/23/2024", ["14 March 2027", "11/23/2024"]),
+    ("duration", "bake 45 minutes, valid 30 days", ["45 minutes", "30 days"]),
+    ("time", "leaves at 8:30am, back by 4pm", ["8:30am", "4pm"])])
+def test_values_of_kind(kind, text, found):
+    assert [text[a:b] for a, b in types.values(kind, text)] == found
+
+
+def test_split_multi_part_questions():
+    assert parts.split("When is my appointment and what do I need to bring?") == [
+        "When is my appointment?", "What do I need to bring?"]
+    assert parts.split("What are the total and the VAT?") == ["What are the total and the VAT?"]
+
+
+def test_verdict_follows_checks():
+    ok = {"support": True, "type": True, "subject": True, "completeness": True}
+    assert verdict(ok, "pass") == "pass" and label("pass", ok) == "answers your question"
+    assert verdict({**ok, "type": False}, "pass") == "revise"
+    assert label("revise", {**ok, "type": False}) == "quoted from your notes"
+    assert verdict({**ok, "subject": False}, "pass") == "abstain"
+    assert role_gap("What did Edith agree to do?", ["Present: Tom, Edith."]) == ["agre"]
+
+
+def _ask(app, q):
+    ans = app.ask(q, llm="none")
+    return ans, json.loads(json.dumps(ans.to_json()))
+
+
+def test_receipt_total_not_the_letterhead(app):
+    ans, js = _ask(app, "What was the total of my Corner Hardware receipt?")
+    assert ans.verdict == "pass" and "24.48" in ans.answer and "TOTAL" in ans.answer
+    assert "Quay Street" not in ans.answer
+    assert js["checks"] == {"support": True, "type": True, "subject": True, "completeness": True}
+    for key in ("question", "answer", "verdict", "citations", "mode", "pointers", "check"):
+        assert key in js  # every earlier field kept
+
+
+def test_estimate_total_from_pdf(app):
+    ans, _ = _ask(app, "What is the total of the Kestrel repair estimate?")
+    assert ans.verdict == "pass" and "500.00" in ans.answer
+
+
+def test_phone_label_on_its_own_line(app):
+    ans, _ = _ask(app, "What's the plumber's phone number?")
+    assert ans.verdict == "pass" and "07700 900 461" in ans.answer
+
+
+def test_setting_and_schemas(app):
+    ans, _ = _ask(app, "What is the notes.dailyFolder setting?")
+    assert ans.verdict != "abstain" and "journal" in ans.answer
+    ans, _ = _ask(app, "What are schemas for?")
+    assert ans.verdict != "abstain" and "hierarchy" in ans.answer
+
+
+def test_rear_pressure_declined_when_only_front_written(app):
+    ans, js = _ask(app, "What is the rear tyre pressure?")
+    assert ans.verdict == "abstain" and js["checks"]["subject"] is False and "rear" in ans.answer
+    assert ans.pointers  # the nearest notes
+
+
+def test_type_absent_declined(app):
+    ans, js = _ask(app, "What is the plumber's email address?")
+    assert ans.verdict == "abstain"
+
+
+def test_role_not_held_declined_and_held_answered(app):
+    ans, _ = _ask(app, "What did Edith agree to do at the residents' meeting?")
+    assert ans.verdict == "abstain"
+    ans, _ = _ask(app, "What did Priya agree to do at the residents' meeting?")
+    assert ans.verdict == "pass" and "newsletter" in ans.answer
+
+
+def test_other_subject_declined(app):
+    ans, _ = _ask(app, "How long does the carrot cake bake?")
+    assert ans.verdict == "abstain"
+    ans, _ = _ask(app, "How long does the lemon cake bake?")
+    assert ans.verdict == "pass" and "45 minutes" in ans.answer
+
+
+def test_list_gathers_every_item(app):
+    ans, _ = _ask(app, "What do I need to bring to the clinic appointment?")
+    assert ans.verdict == "pass"
+    for item in ("photo ID", "medicines", "exemption certificate"):
+        assert item in ans.answer
+
+
+def test_two_part_question_answers_both(app):
+    ans, js = _ask(app, "When is my clinic appointment and what do I need to bring?")
+    assert "9 April 2027" in ans.answer and "photo ID" in ans.answer
+    assert ans.verdict == "pass" and js["checks"]["completeness"] is True
+    ans, js = _ask(app, "When is my clinic appointment and what is the rear tyre pressure?")
+    assert "9 April 2027" in ans.answer and ans.verdict == "revise"
+    assert js["checks"]["completeness"] is False
+
+
+def test_memories_answer_and_are_cited_as_memories(tmp_path, real_embedder):
+    """What the person told Cairn answers `ask`, cited as a memory, before a note about someone else."""
+    with notes_app(tmp_path, {"priya.md": "# Priya\n\nPriya's bike lock code is 9902.\n"}, real_embedder) as a:
+        a.remember("My bike lock code is 4471")
+        ans = a.ask("What is my bike lock code?", llm="none")
+        assert ans.verdict == "pass" and "4471" in ans.answer and "9902" not in ans.answer
+        assert ans.citations[0]["source"] == "memory" and ans.citations[0]["title"].startswith("Memory")
+        assert [m.use_count for m in a.memories()] == [0]  # asking did not reinforce it
