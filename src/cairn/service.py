@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ops.entities import EntityOps
 from cairn.ops.jobs import ChatImportReport, JobOps
+from cairn.ops.knowledge import KnowledgeOps
 from cairn.ops.memory import MemoryOps, SessionExtraction, _chat_note_ids, _extraction_llm, _session_messages  # noqa: F401
 from cairn.ops.notes import NotesOps, _LazyEmbedder  # noqa: F401
 from cairn.ops.person import PersonOps
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
-class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonOps, WorkerOps):
+class Cairn(JobOps, SearchOps, MemoryOps, EntityOps, NotesOps, StoreOps, PersonOps, WorkerOps, KnowledgeOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain
