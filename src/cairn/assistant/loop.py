@@ -13,7 +13,7 @@ denied) or, in a channel that cannot ask (the one-shot CLI), comes back pending 
 `approve(ID)` / `deny(ID)`. Results are fed back as untrusted data. A failing tool is retried
 with exponential back-off, then skipped and reported to the person. The loop stops at the
 step limit or when the budget (budget.py) runs out, with a clear message. A model that
-cannot call tools gets the intent router (router.py), and the person is told.
+cannot call tools gets the understanding layer (understood.py over nlu/), and the person is told.
 Every decision goes to the audit log; every event to the session log (sessions.py).
 """
 
@@ -32,20 +32,20 @@ from cairn.assistant.models import ChatModel, ToolCall, estimate_tokens, get_mod
 from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingChannel,  # noqa: F401
                                      _message, _pending_json, _summary, describe)
 from cairn.assistant.decisions import Decisions
-from cairn.assistant.router import route
+from cairn.assistant.understood import Understood
 from cairn.assistant.sessions import MemorySessionStore, SessionStore
 from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound
 from cairn.llm.errors import LLMContextOverflow, LLMError
 
-ROUTER_NOTICE = ("This model cannot call tools, so a simple intent router handles \"remember "
-                 "that ...\", \"what do I know about ...\", \"forget ...\", \"remind me ...\" and "
-                 "\"find notes about ...\"; other messages get a plain reply.")
+ROUTER_NOTICE = ("This model cannot call tools, so Cairn's own offline understanding (an intent "
+                 "classifier, cairn.assistant.nlu) reads your requests and runs them through the same "
+                 "tools and approvals; `cairn chat --why` shows how each turn was understood.")
 HISTORY_TURNS = 6  # earlier turns a small model's plain reply sees (the compiler decides for the rest)
 OVERFLOW_SQUEEZE = 0.5  # after a provider's context-overflow error the prompt is recompiled this much smaller
 _NO_RETRY = (InvalidInput, NotFound, Conflict, Forbidden, ValueError, KeyError, TypeError)
 
 
-class Assistant(Decisions):
+class Assistant(Decisions, Understood):
     """The assistant for one person on one channel, bound to one session.
 
     app: the `cairn.service.Cairn`. session_id: continue that session (from any channel);
@@ -226,14 +226,13 @@ class Assistant(Decisions):
         try:
             model = self.model
         except (LLMError, ValueError) as exc:
-            res.notices.append(f"model {self.model_spec!r} unavailable ({exc}); using the intent router")
+            res.notices.append(f"model {self.model_spec!r} unavailable ({exc}); using the offline understanding layer")
             from cairn.assistant.models import NoModel
             model = self._model = NoModel()
         res.model = model.name
-        small = model.tools_mode == "none" or model.name.startswith("embedded")
-        routed = route(text) if model.tools_mode == "none" else None
-        if routed is not None and routed.tool is not None:
-            ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])  # the router reads no notes
+        understood = self._understand(text) if model.tools_mode == "none" else None
+        if understood is not None:  # the understanding layer reads no notes into a prompt
+            ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])
         else:
             ctx = self._compile(text, turn_no, model)
         self.last_context = ctx
@@ -243,8 +242,8 @@ class Assistant(Decisions):
                 "suspicious": [u.id for u in ctx.units if u.untrusted and P.is_suspicious(u.text)],
                 "wrapped_as": "data"})
         try:
-            if model.tools_mode == "none":
-                self._routed(model, text, ctx, history, res, ui, turn_no)
+            if understood is not None:
+                self._act(*understood, model, text, None, history, res, ui, turn_no)
                 if turn_no == 1 and ROUTER_NOTICE not in res.notices:
                     res.notices.append(ROUTER_NOTICE)  # the person is told at the start
             else:
@@ -346,40 +345,6 @@ class Assistant(Decisions):
             return ver.answer_text()
         res.notices.append("the reply cited notes that do not support it, so it was withheld")
         return "I could not find support for an answer in your notes."
-
-    # -- the intent router ---------------------------------------------------------------
-    def _routed(self, model, text, ctx, history, res, ui, turn_no) -> None:
-        import re
-        from cairn.assistant.router import Intent
-        intent = route(text)
-        question = re.search(r"\?\s*$|^(?:what|when|where|who|which|how|why)\b", text.strip(), re.I)
-        if intent.tool is None and question:
-            # a question memory or the notes may answer: recall or the verified `ask`, not a
-            # small model's guess
-            about_me = re.search(r"\b(?:i|my|me|mine|i'm|i've)\b", text, re.I)
-            if about_me and any(u.kind == "memory" for u in ctx.units):
-                intent = Intent("recall", {"query": text.strip()}, "question about the person")
-            elif ctx.evidence:
-                intent = Intent("ask", {"question": text.strip()}, "question about the notes")
-        if intent.tool is None:
-            messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
-                        {"role": "user", "content": text}]
-            comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
-            res.reply = self._verified(P.dedupe(comp.content), ctx, res) or "…"
-            return
-        res.notices.append(ROUTER_NOTICE)
-        args = dict(intent.arguments)
-        if intent.tool == "forget":
-            hits = self.app.recall(args["query"], k=1)
-            if not hits:
-                res.reply = f"I have no memory matching “{args['query']}”, so there is nothing to forget."
-                return
-            args = {"memory_id": hits[0].memory.id}
-            res.notices.append(f"best match: “{hits[0].memory.text}” ({hits[0].memory.id})")
-        call = ToolCall("route_" + secrets.token_hex(4), intent.tool, args)
-        rec = self._handle(call, text, False, ui, turn_no)
-        res.tool_calls.append(rec)
-        res.reply = describe(rec) + " (done by the intent router: this model cannot call tools)"
 
     # -- one call ------------------------------------------------------------------------
     def _handle(self, call: ToolCall, user_text: str, untrusted: bool, ui: Channel, turn_no: int) -> CallRecord:

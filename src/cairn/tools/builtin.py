@@ -102,6 +102,18 @@ def _reminders(app, a: dict):
         return [reminder_json(r) for r in sch.list(states, kind="reminder")]
 
 
+def _reminder_cancel(app, a: dict):
+    from cairn.schedule.scheduler import reminder_json
+    with app.scheduler() as sch:
+        return reminder_json(sch.cancel(a["id"]))
+
+
+def _reminder_snooze(app, a: dict):
+    from cairn.schedule.scheduler import reminder_json
+    with app.scheduler() as sch:
+        return reminder_json(sch.snooze(a["id"], a.get("until") or "in 10 minutes"))
+
+
 def _capture(app, a: dict):
     return _note_json("created", app.capture(a["kind"], a["url"], a.get("text", ""), a.get("title", ""),
                                              a.get("comment", "")))
@@ -161,6 +173,11 @@ TOOLS: tuple[Tool, ...] = (
               ("kind", "url")), _capture, risk="medium", read_only=False),
     Tool("reminders", "List the person's reminders with their next due time and state.",
          _obj({"all": {"type": "boolean"}}), _reminders),
+    Tool("reminder_cancel", "Cancel one of the person's reminders by id (no further runs; kept as cancelled).",
+         _obj({"id": _STR}, ("id",)), _reminder_cancel, risk="medium", read_only=False),
+    Tool("reminder_snooze", "Deliver a reminder again later: until = one-off words such as 'in 1 hour' or "
+         "'tomorrow at 9'.", _obj({"id": _STR, "until": {"type": "string"}}, ("id",)), _reminder_snooze,
+         risk="medium", read_only=False),
 )
 
 

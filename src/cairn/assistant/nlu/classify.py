@@ -1,8 +1,8 @@
 """The intent classifier: multinomial logistic regression over sentence embeddings, trained
 on the utterances of `utterances.txt` at first use, with a calibrated "none of these" threshold.
 
-Features of a message (shape (2 * dim,)): the embedder's vector of the whole message beside the
-vector of its first HEAD_WORDS words. The head carries the request ("remind me", "add ... to
+Features of a message (shape (2 * dim + 1,)): the embedder's vector of the whole message beside
+the vector of its first HEAD_WORDS words, and whether it reads as a question. The head carries the request ("remind me", "add ... to
 the note") while the rest is mostly its content, which would otherwise pull a "remember that my
 dentist is ..." towards a question about the dentist.
 
@@ -21,6 +21,7 @@ Errors: ValueError for a malformed data file (a line before the first "## intent
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ RATE = 5.0
 MOMENTUM = 0.9
 CALIB_EVERY = 5
 NONE = "none"
-TRAIN_VERSION = "1"
+TRAIN_VERSION = "2"
 _LOCK = threading.Lock()
 _MODELS: dict[str, "IntentModel"] = {}
 
@@ -60,12 +61,17 @@ def head(text: str) -> str:
     return " ".join(text.split()[:HEAD_WORDS])
 
 
+_QUESTION = re.compile(r"\?\s*$|^(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did)\b", re.I)
+
+
 def features(embedder, texts: list[str]) -> np.ndarray:
-    """(len(texts), 2 * dim) float32: [vector of the text, vector of its head]."""
+    """(len(texts), 2 * dim + 1) float32: [vector of the text, vector of its head, 1.0 when
+    the text reads as a question (a question mark, or a question word first) else 0.0]."""
     from cairn.embed.cache import embed_cached
     full = embed_cached(embedder, list(texts))
     heads = embed_cached(embedder, [head(t) for t in texts])
-    return np.hstack([full, heads]).astype(np.float32)
+    asks = np.array([[1.0 if _QUESTION.search(t.strip()) else 0.0] for t in texts], dtype=np.float32)
+    return np.hstack([full, heads, asks]).astype(np.float32)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
