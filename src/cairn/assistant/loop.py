@@ -418,7 +418,9 @@ class Assistant(Decisions, Understood):
         ctx = self.last_context
         compiled = getattr(ctx, "compiled", None) if ctx else None
         if compiled is not None:
-            return compiled.why()
+            from cairn.assistant.nlu import state as NS
+            return dict(compiled.why(), understanding=NS.turns_of(self.store, self.state.id),
+                        conversation=NS.load(self.store, self.state.id).to_json())
         return load_why(self.store, self.state.id)
 
     # -- the context engine --------------------------------------------------------------

@@ -38,11 +38,19 @@ class Understood:
         replies: list[str] = []
         log = {"type": "nlu", "turn": turn_no, "text": text, "resolved": u.resolved, "resolution": u.resolution,
                "actions": [], "subject": None, "note": None, "person": None, "question": None}
-        for a in u.actions:
+        pronoun_subject = u.subject
+        for i, a in enumerate(u.actions):
+            # a pronoun's subject belongs to the action holding the pronoun; a second question
+            # keeps the first one's subject
+            own = pronoun_subject if NS.has_pronoun(a.text) else None
+            u.subject = (log.get("subject") or own) if i and a.intent in KNOWLEDGE else own
             out = self._one(a, u, st, model, ctx, history, res, ui, turn_no, log)
+            if i and out.get("only_sessions"):
+                continue  # a second question nothing answered but an echo of the conversation
             log["actions"].append({**a.to_json(), "slots": out.get("slots", {})})
-            if out.get("reply"):
-                replies.append(out["reply"])
+            said = "\n".join(replies)
+            if out.get("reply") and out["reply"].splitlines()[0].split(" [")[0] not in said:
+                replies.append(out["reply"])  # a second answer repeating the first is left out
         res.reply = "\n\n".join(replies) or "…"
         log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
         from cairn.ops.knowledge_text import names
@@ -68,6 +76,9 @@ class Understood:
             if intent == "recall":
                 rec = self._tool("recall", {"query": t}, t, ui, turn_no, res)
                 return {"reply": describe(rec), "slots": {"query": t}}
+            scoped = self._note_scoped(t, ui, turn_no, res, log) if intent == "ask" else None
+            if scoped is not None:
+                return scoped
             ans = knowledge(self.app, t, subject=u.subject)
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
@@ -75,7 +86,8 @@ class Understood:
             log["subject"] = subj or (notes[0] if notes else None)
             log["note"] = notes[0] if notes else None
             return {"reply": ans.text, "slots": {"question": t, "subject": subj, "found": ans.found,
-                                                 "chosen": ans.why.get("chosen")}}
+                                                 "chosen": ans.why.get("chosen")},
+                    "only_sessions": not ans.found or ans.why.get("chosen") == ["session"]}
         handler = getattr(self, "_do_" + intent, None)
         if handler is not None:
             return handler(t, u, st, ui, turn_no, res, log)
@@ -101,6 +113,30 @@ class Understood:
                     {"role": "user", "content": t}]
         comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
         return {"reply": self._verified(P.dedupe(comp.content), ctx, res) or "…"}
+
+    def _note_scoped(self, t, ui, turn_no, res, log) -> dict | None:
+        """A question that names one note ("what does my running plan say about Sundays?", "how
+        do I make the soup?"): answered from that note alone — its steps for a how-to, else its
+        sentences sharing the question's words beyond the title. None: not such a question."""
+        import re
+        title, _ = SL.resolve_note(self.app, t)
+        if not title:
+            return None
+        try:
+            body = self.app.note_show(title)["body"]
+        except Exception:
+            return None
+        how_to = re.search(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bmethod\b", t, re.I)
+        lines = RP.steps(body) if how_to else []
+        if not lines:
+            lines = RP.best_sentences(self.app.embedder, body, t, title)
+        if not lines:
+            return None
+        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        text = "\n".join(f"{ln} [1]" for ln in lines) if len(lines) > 1 else f"{lines[0]} [1]"
+        return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)}}
 
     # -- memory ------------------------------------------------------------------------------
     def _do_remember(self, t, u, st, ui, turn_no, res, log) -> dict:

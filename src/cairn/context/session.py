@@ -132,9 +132,16 @@ def save_why(store, sid: str, why: dict) -> None:
 
 
 def load_why(store, sid: str) -> dict:
-    """The `/why` JSON of the session's last prompt (empty bands when none was compiled)."""
+    """The `/why` JSON of the session's last prompt (empty bands when none was compiled), with
+    "understanding" (each turn's understanding: intents, scores, slots, what a pronoun or an
+    ellipsis was resolved to) and "conversation" (the state follow-ups resolve against), see
+    cairn.assistant.nlu.state."""
+    from cairn.assistant.nlu import state as NS
     path = _why_path(store, sid)
     try:
-        return json.loads(path.read_text(encoding="utf-8")) if path else {}
+        data = json.loads(path.read_text(encoding="utf-8")) if path else {}
     except (OSError, ValueError):
-        return {"budget": 0, "total_tokens": 0, "bands": []}
+        data = {"budget": 0, "total_tokens": 0, "bands": []}
+    data["understanding"] = NS.turns_of(store, sid)
+    data["conversation"] = NS.load(store, sid).to_json()
+    return data

@@ -67,12 +67,7 @@ def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     Radev et al. 2004, "Centroid-based summarization of multiple documents"), a sentence with a
     date, time or amount counting 1.25x. Headings and empty lines are skipped."""
     import numpy as np
-    lines = [ln.strip(" -*\t") for ln in body.splitlines()]
-    sents: list[str] = []
-    for ln in lines:
-        if not ln or ln.startswith("#"):
-            continue
-        sents += [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9£$€])", ln) if s.strip()]
+    sents = [s.strip(" -*\t") for s in sentences(body)]
     if len(sents) <= n:
         return sents
     from cairn.embed.cache import embed_cached
@@ -132,6 +127,9 @@ def window(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     return a.astimezone(timezone.utc), b.astimezone(timezone.utc)
 
 
+MAX_SAID = 20  # messages quoted per earlier session
+
+
 def conversations_text(sessions: list[tuple[str, str, list[str]]], now: datetime) -> str:
     """What earlier sessions were about: (session id, started ISO, the person's messages)
     each, oldest first; the messages are quoted (cut to 80 characters)."""
@@ -139,7 +137,63 @@ def conversations_text(sessions: list[tuple[str, str, list[str]]], now: datetime
         return "We haven't talked before this conversation — there are no earlier sessions."
     out = []
     for sid, started, msgs in sessions:
-        when = _local(started)[:16]
-        shown = "; ".join(f"“{m[:80]}”" for m in msgs[:8]) + (f"; and {len(msgs) - 8} more" if len(msgs) > 8 else "")
+        when = _local(started)
+        shown = "; ".join(f"“{m[:70]}”" for m in msgs[:MAX_SAID]) + (
+            f"; and {len(msgs) - MAX_SAID} more" if len(msgs) > MAX_SAID else "")
         out.append(f"- {when} (session {sid}): you asked {shown}")
     return "Earlier we talked about:\n" + "\n".join(out)
+
+
+_STOP = frozenset("a an the of to in on at for and or is are was were be been do does did i my me you your we our "
+                  "what whats what's when where who which how why say says said note notes about from with it its "
+                  "that this there their will would should can could have has had need".split())
+
+
+def terms(text: str) -> set[str]:
+    """Content words of `text`, lower-cased, a plural or possessive "s" taken off."""
+    out = set()
+    for w in re.findall(r"[\w£$€]+", text.lower()):
+        if w in _STOP or len(w) < 2:
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def sentences(body: str) -> list[str]:
+    """The sentences of a note body, in order (headings and empty lines skipped)."""
+    out: list[str] = []
+    for ln in body.splitlines():
+        ln = ln.strip()
+        if not ln or ln.startswith("#"):
+            continue
+        out += [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9£$€])", ln) if s.strip()]
+    return out
+
+
+def steps(body: str) -> list[str]:
+    """The numbered (or, failing that, bulleted) lines of a note body, in order: a procedure."""
+    lines = [ln.strip() for ln in body.splitlines()]
+    numbered = [ln for ln in lines if re.match(r"^\d+[.)]\s+", ln)]
+    return numbered or [ln for ln in lines if re.match(r"^[-*]\s+", ln)]
+
+
+def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
+    """The sentences of a note that answer `question` about it: those sharing the most content
+    words with the question once the note's title words are taken away (ties: cosine to the
+    question); [] when the question asks nothing beyond the title, or no sentence shares a word."""
+    want = terms(question) - terms(title)
+    if not want:
+        return []
+    sents = sentences(body)
+    scored = [(len(want & terms(s)), s) for s in sents]
+    top = max((n for n, _ in scored), default=0)
+    if top == 0:
+        return []
+    tied = [s for n, s in scored if n == top]
+    if len(tied) > 1:
+        import numpy as np
+        from cairn.embed.cache import embed_cached
+        v = embed_cached(embedder, tied + [question])
+        sims = v[:-1] @ v[-1]
+        tied = [tied[int(np.argmax(sims))]]
+    return tied

@@ -17,6 +17,7 @@ import re
 from datetime import datetime, timezone
 
 TITLE_MATCH = 0.8   # difflib ratio a window of the message needs to name a note's title
+SHORT_TITLE = 4     # a title this short (characters) must match exactly
 _F = re.I | re.S
 _POLITE = r"^(?:(?:please|pls|can you|could you|would you|will you|i'?d like you to|i want you to|also|and|ok|okay)[\s,]+)*"
 
@@ -136,7 +137,8 @@ def _norm(s: str) -> str:
 
 def note_in(text: str, titles: list[str]) -> tuple[str, float, tuple[int, int]] | None:
     """(title, ratio, (start word, end word)) of the title a window of `text` matches best
-    (difflib SequenceMatcher ratio >= TITLE_MATCH, case and punctuation ignored; windows of
+    (difflib SequenceMatcher ratio >= TITLE_MATCH, exact for titles of SHORT_TITLE characters or
+    fewer; case and punctuation ignored; windows of
     the title's length in words, one more or one less); None when no title matches."""
     words = _norm(text).split()
     best = None
@@ -148,6 +150,8 @@ def note_in(text: str, titles: list[str]) -> tuple[str, float, tuple[int, int]] 
             for i in range(0, max(1, len(words) - size + 1)):
                 window = " ".join(words[i:i + size])
                 r = difflib.SequenceMatcher(None, window, " ".join(tw)).ratio()
+                if len(" ".join(tw)) <= SHORT_TITLE and r < 1.0:
+                    continue  # "Car" must be said as "car", not "cart"
                 if r >= TITLE_MATCH and (best is None or r > best[1] + 1e-9
                                          or (abs(r - best[1]) < 1e-9 and len(tw) > len(_norm(best[0]).split()))):
                     best = (title, r, (i, i + size))

@@ -66,6 +66,11 @@ def turns_of(store, sid: str) -> list[dict]:
     return [{k: v for k, v in e.items() if k not in ("seq", "type")} for e in load(store, sid).turns]
 
 
+def has_pronoun(text: str) -> bool:
+    """Whether `text` holds a pronoun a follow-up may use ("it", "she", "his", ...)."""
+    return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text))
+
+
 def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | None]:
     """(standalone text, what was resolved (human-readable), the subject to pass on)."""
     t = " ".join(text.strip().split())

@@ -7,8 +7,9 @@ splitting, intent classification.
 
 A message is split at a conjunction (", and", "; ", " and then ", " and also ", " then ",
 " and ") only when BOTH sides classify as ACTIONABLE intents (writes the person asks for) with
-their score above the none threshold; otherwise it is one action. Questions joined by "and"
-stay one question (the knowledge answer takes both halves).
+their score above the none threshold. Two questions ("when is X and what do I bring?") are
+two knowledge actions, the second answered with the first one's subject. Otherwise the
+message is one action.
 """
 
 from __future__ import annotations
@@ -79,6 +80,14 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
         if pa.intent in ACTIONABLE and pb.intent in ACTIONABLE:
             u.actions = [Action(pa.intent, a, pa), Action(pb.intent, b, pb)]
             u.resolution.append(f"two requests: {a!r} ({pa.intent}) then {b!r} ({pb.intent})")
+            return u
+    for i, (a, b) in enumerate(splits):  # two questions: each answered, the second keeps the subject
+        pa, pb = preds[1 + 2 * i], preds[2 + 2 * i]
+        if (is_question(a) and is_question(b) and len(b.split()) >= 3
+                and {pa.intent, pb.intent} <= KNOWLEDGE | {"none"} and whole.intent in KNOWLEDGE | {"none"}):
+            u.actions = [Action(pa.intent if pa.intent != "none" else "ask", a, pa),
+                         Action(pb.intent if pb.intent != "none" else "ask", b, pb)]
+            u.resolution.append(f"two questions: {a!r} then {b!r}")
             return u
     u.actions = [Action(whole.intent, resolved, whole)]
     return u
