@@ -103,8 +103,10 @@ def test_compound_request_splits_only_actionable_halves(real_embedder):
     st = NS.ConversationState()
     u = understand(real_embedder, "remind me on Friday at 5pm to call Rhys, and add glue to the Shopping note", st)
     assert [a.intent for a in u.actions] == ["remind", "note_append"]
+    u = understand(real_embedder, "remind me tomorrow at 8 to buy bread and milk", st)
+    assert [a.intent for a in u.actions] == ["remind"]  # "milk" alone is no request: one action
     u = understand(real_embedder, "when does the tide turn and what should I bring?", st)
-    assert len(u.actions) == 1
+    assert [a.intent for a in u.actions] == ["ask", "ask"]  # two questions, each answered
 
 
 def test_follow_ups_resolve_against_the_state():
@@ -113,7 +115,7 @@ def test_follow_ups_resolve_against_the_state():
     text, how, subject = NS.resolve("and when do I launch it?", st)
     assert text == "when do I launch it?" and subject == "Kayak trip" and how
     text, how, subject = NS.resolve("and the vet?", st)
-    assert text == "what does the vet note say about the tide?" and subject == "the vet"
+    assert text == "what does the vet note say about the tide?" and subject == "vet"
     assert NS.resolve("where does she work?", st)[2] == "Rhys"
 
 

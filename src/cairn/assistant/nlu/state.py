@@ -79,7 +79,7 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
     if (m and st.question and len(m.group("x").split()) <= 5
             and not re.match(r"(?:what|when|where|who|which|how|why|is|are|was|were|do|does|did|can)\b", m.group("x"), re.I)
             and not _THING_PRONOUN.search(m.group("x")) and not _PERSON_PRONOUN.search(m.group("x"))):
-        x = m.group("x").strip()
+        x = re.sub(r"^(?:the|my|a|an|your)\s+", "", m.group("x").strip(), flags=re.I)
         old = st.subject or ""
         if old and re.search(re.escape(old), st.question, re.I):
             t2 = re.sub(re.escape(old), x, st.question, count=1, flags=re.I)
