@@ -244,8 +244,8 @@ class Assistant(Decisions, Understood):
         try:
             if understood is not None:
                 self._act(*understood, model, text, None, history, res, ui, turn_no)
-                if turn_no == 1 and ROUTER_NOTICE not in res.notices:
-                    res.notices.append(ROUTER_NOTICE)  # the person is told at the start
+                if (turn_no == 1 or res.tool_calls) and ROUTER_NOTICE not in res.notices:
+                    res.notices.append(ROUTER_NOTICE)  # told at the start and whenever it acts
             else:
                 self._reason_act(model, text, ctx, history, res, ui, turn_no)
         except BudgetExceeded as exc:
