@@ -179,3 +179,15 @@ def test_window_words():
     a, b = window("the note I created yesterday", now)
     assert (b - a).days == 1 and a < now
     assert window("the note about tides", now) is None
+
+
+def test_rename_in_words_and_its_errors(week):
+    from cairn.errors import InvalidInput
+    week.note_create("Errands", "- post office")
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("rename the Errands note to Jobs for Saturday", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("rename_note", "ran")]
+    assert week.note_show("Jobs for Saturday")["body"].strip() == "- post office"
+    with pytest.raises(InvalidInput, match="empty"):
+        week.note_rename("Jobs for Saturday", "  ")
+    assert week.note_show("Jobs for Saturday")  # nothing lost

@@ -36,6 +36,7 @@ INTENT_WORDS: dict[str, tuple[str, ...]] = {
     "remember": ("remember", "note that", "keep in mind", "don't forget", "do not forget", "remind"),
     "core": ("core", "block", "persona", "set"),
     "remind": ("remind", "reminder", "alert", "notify", "ping me"),
+    "rename_note": ("rename", "call", "title", "name", "retitle"),
     "reminder_cancel": ("cancel", "delete", "remove", "stop", "drop", "scrap", "turn off", "get rid", "no need",
                         "don't need"),
     "reminder_snooze": ("snooze", "postpone", "delay", "push", "later", "put off", "move", "again"),

@@ -56,6 +56,10 @@ def _update_note(app, a: dict):
     return _note_json("updated", app.note_update(a["note"], a["body"], a.get("mode", "overwrite")))
 
 
+def _rename_note(app, a: dict):
+    return _note_json("renamed", app.note_rename(a["note"], a["title"]))
+
+
 def _delete_note(app, a: dict):
     return app.note_delete(a["note"])
 
@@ -141,6 +145,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("update_note", "Overwrite or append to a note's body.",
          _obj({"note": _STR, "body": {"type": "string"}, "mode": {"enum": list(NOTE_UPDATE_MODES)}},
               ("note", "body")), _update_note, risk="medium", read_only=False),
+    Tool("rename_note", "Give a note a new title (its file and body stay).",
+         _obj({"note": _STR, "title": _STR}, ("note", "title")), _rename_note, risk="medium", read_only=False),
     Tool("delete_note", "Delete a note (moved to the vault's .trash; its index rows removed).",
          _obj({"note": _STR}, ("note",)), _delete_note, risk="high", read_only=False, destructive=True),
     Tool("ingest_url", "Fetch a web page and store it as a note (refuses private and loopback addresses).",
