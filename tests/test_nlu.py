@@ -157,6 +157,9 @@ def test_reminders_list_cancel_and_summary(week):
     bot.turn("remind me every Sunday at 9 to check the tyres", Channel())
     res = bot.turn("what reminders do I have?", Channel())
     assert "check the tyres" in res.reply
+    res = bot.turn("snooze the tyres reminder for an hour", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls][-1] == ("reminder_snooze", "ran")
+    assert res.tool_calls[-1].arguments["until"] == "in 1 hours" and "Snoozed" in res.reply
     res = bot.turn("cancel the tyres reminder", Channel())
     assert [c.name for c in res.tool_calls][-1] == "reminder_cancel" and res.tool_calls[-1].outcome == "ran"
     res = bot.turn("summarise the kayak trip note", Channel())
@@ -191,3 +194,8 @@ def test_rename_in_words_and_its_errors(week):
     with pytest.raises(InvalidInput, match="empty"):
         week.note_rename("Jobs for Saturday", "  ")
     assert week.note_show("Jobs for Saturday")  # nothing lost
+    res = bot.turn("delete the Jobs for Saturday note", Channel())
+    assert res.tool_calls[-1].outcome == "pending"
+    res = bot.turn("yes, go ahead", Channel())  # an approval in words
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("delete_note", "ran")]
+    assert "Jobs for Saturday" not in [n["title"] for n in week.notes_list(limit=1000)["notes"]]
