@@ -72,9 +72,12 @@ def budget_for(cfg, model, schemas_tokens: int) -> int:
     return max(256, int(cfg.context_tokens) - int(cfg.max_reply_tokens) - schemas_tokens - 32)
 
 
-def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, overflow: str = ""):
+def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, overflow: str = "",
+                 notes: bool = True):
     """Compile the prompt of the person's message `text` (turn `turn_no`) for `bot` (an
-    Assistant). Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled."""
+    Assistant; its `hint`, when set, is the router's understanding, put in the prompt).
+    notes=False: no notes are retrieved (a turn the intent router handles: the prompt is
+    compiled for `/why` and the model's plain reply only). Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled."""
     from cairn.assistant import prompt as P
     from cairn.context.person import sections
     embedder = None
@@ -98,8 +101,8 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
     except Exception:
         extra = []
     comp = eng.compile(text, budget=budget, rules=P.RULES, app=bot.app, recall_k=bot.cfg.recall_k,
-                       notes_k=bot.cfg.notes_k if not small else min(2, bot.cfg.notes_k), turn=turn_no,
-                       squeeze=squeeze, person_sections=extra)
+                       notes_k=0 if not notes else bot.cfg.notes_k if not small else min(2, bot.cfg.notes_k), turn=turn_no,
+                       squeeze=squeeze, person_sections=extra, hint=getattr(bot, "hint", None))
     sid = bot.state.id
     for ev in comp.new_compactions:
         bot.store.append(sid, ev)
