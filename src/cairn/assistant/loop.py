@@ -13,7 +13,10 @@ denied) or, in a channel that cannot ask (the one-shot CLI), comes back pending 
 `approve(ID)` / `deny(ID)`. Results are fed back as untrusted data. A failing tool is retried
 with exponential back-off, then skipped and reported to the person. The loop stops at the
 step limit or when the budget (budget.py) runs out, with a clear message. A model that
-cannot call tools gets the intent router (router.py), and the person is told.
+cannot call tools gets the intent router (router.py), and the person is told. Every model
+reply is checked for sentences claiming an action no call of the turn performed (claims.py):
+redrafted once, else replaced by what ran. Each turn's facts go to memory after the turn
+(turnmemory.py).
 Every decision goes to the audit log; every event to the session log (sessions.py).
 """
 
@@ -27,6 +30,7 @@ from datetime import datetime, timezone
 from cairn.assistant import judge as J
 from cairn.assistant import prompt as P
 from cairn.assistant.budget import Budget, BudgetExceeded, Limits
+from cairn.assistant.claims import honest_reply
 from cairn.assistant.models import ChatModel, ToolCall, estimate_tokens, get_model
 from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingChannel,  # noqa: F401
                                      _message, _pending_json, _summary, describe)
@@ -296,8 +300,8 @@ class Assistant(Decisions):
                 res.notices.append(f"the model's context overflowed ({exc}); the prompt was compacted to "
                                    f"{compiled.total_tokens} tokens and sent again")
                 continue
-            if not comp.tool_calls:
-                res.reply = self._verified(comp.content, ctx, res)
+            if not comp.tool_calls:  # no sentence may claim an action no call performed (claims.py)
+                res.reply = honest_reply(self, model, messages, self._verified(comp.content, ctx, res), res, ui)
                 return
             messages.append({"role": "assistant", "content": comp.content or None,
                              "tool_calls": [c.to_openai() for c in comp.tool_calls]})
@@ -351,7 +355,8 @@ class Assistant(Decisions):
             messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
                         {"role": "user", "content": text}]
             comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
-            res.reply = self._verified(P.dedupe(comp.content), ctx, res) or "…"
+            res.reply = honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
+                                     res, ui) or "…"
             return
         res.notices.append(ROUTER_NOTICE)
         args = dict(intent.arguments)
