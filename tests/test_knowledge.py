@@ -146,3 +146,11 @@ def test_names_focus_and_pronouns():
     assert T.with_subject("when was the car serviced?", "the car") == "when was the car serviced?"
     assert T.said_on("2025-12-06T10:00:00+00:00", NOW) == "6 December 2025"
     assert T.said_on("not a time", NOW) == ""
+
+
+def test_the_answer_about_tool_is_a_read_tool_of_every_door(kapp):
+    from cairn.tools import registry
+    tools = registry(kapp.settings)
+    assert tools.get("answer_about").read_only
+    out = tools.call(kapp, "answer_about", {"question": "who is Sam Okafor?"})
+    assert out["found"] and out["sources"][0]["title"] == "Electrician"

@@ -76,19 +76,24 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
                  notes: bool = True):
     """Compile the prompt of the person's message `text` (turn `turn_no`) for `bot` (an
     Assistant; its `hint`, when set, is the router's understanding, put in the prompt).
-    notes=False: no notes are retrieved (a turn the intent router handles: the prompt is
-    compiled for `/why` and the model's plain reply only). Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled."""
+    notes=False: a turn the intent router handles, compiled for `/why` only: no notes are
+    retrieved and older turns are scored by BM25 alone, in an engine of its own (the
+    session's engine, which embeds every turn, is left for the turns a model answers).
+    Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled."""
     from cairn.assistant import prompt as P
     from cairn.context.person import sections
     embedder = None
-    if bot.cfg.semantic_turns:
+    if bot.cfg.semantic_turns and notes:
         try:
             embedder = bot.app.embedder
         except Exception:  # no embedder here: turns are scored by BM25 alone
             embedder = None
-    bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model, embedder,
-                             bot.owner)
-    eng = bot._engine
+    if notes:
+        bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model, embedder,
+                                 bot.owner)
+        eng = bot._engine
+    else:
+        eng = engine_for(None, bot.store, bot.state.id, None, bot._model, None, bot.owner)
     schemas = 0
     if model.tools_mode in ("native", "json"):
         schemas = eng.counter.count(json.dumps([t.openai_schema() for t in bot.tools.all()], ensure_ascii=False))
