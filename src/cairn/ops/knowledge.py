@@ -34,7 +34,18 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from cairn.ops import knowledge_text as T
+
+
+class _Text:
+    """cairn.ops.knowledge_text, imported on first use (the service imports this module at
+    start; the wording rules are needed only when a question is answered)."""
+
+    def __getattr__(self, name: str):
+        from cairn.ops import knowledge_text
+        return getattr(knowledge_text, name)
+
+
+T = _Text()
 
 MEMORY_FLOOR = 0.45       # a memory's relevance below this does not answer a question
 PROFILE_FLOOR = 0.3       # ... nor speaks of a profile's subject (recall's own min_relevance)

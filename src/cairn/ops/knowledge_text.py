@@ -23,7 +23,23 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from cairn.answer.support import MONTH_NAMES, WEEKDAY_NAMES, content_terms, stem
+# Month and weekday names are not names of people or things (English, as the answer layer's).
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def content_terms(text: str) -> list[str]:
+    """answer.support.content_terms, imported on first use (the answer layer is heavy to
+    import, and the service imports this module at start)."""
+    from cairn.answer.support import content_terms as terms
+    return terms(text)
+
+
+def stem(term: str) -> str:
+    """answer.support.stem, imported on first use."""
+    from cairn.answer.support import stem as st
+    return st(term)
 
 _LEAD = r"(?:(?:so|and|ok|okay|hey|please|cairn|now)[,\s]+)*"
 _PROFILE = re.compile(
@@ -41,7 +57,7 @@ _NOT_NAMES = {"i", "the", "a", "an", "it", "that", "this", "what", "when", "wher
               "which", "how", "why", "me", "my", "we", "you", "your", "so", "and", "but", "ok", "okay",
               "please", "tell", "remind", "remember", "is", "was", "do", "did", "does", "can", "could",
               "would", "should", "will", "hi", "hey", "hello", "thanks", "note", "notes", "am", "pm"}
-_NOT_NAMES |= set(MONTH_NAMES) | set(WEEKDAY_NAMES) | {m[:3] for m in MONTH_NAMES} | {d[:3] for d in WEEKDAY_NAMES}
+_NOT_NAMES |= set(_MONTHS) | set(_WEEKDAYS) | {m[:3] for m in _MONTHS} | {d[:3] for d in _WEEKDAYS}
 _POSSESSIVE = re.compile(r"['’]s?$")
 _PRONOUN = re.compile(r"\b(it|he|she|they|him|her|them)\b", re.I)
 
