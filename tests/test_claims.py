@@ -103,3 +103,20 @@ def test_a_true_claim_is_kept_without_a_second_request(capp, llm):
     assert [c.outcome for c in res.tool_calls] == ["ran"]
     assert res.reply == "I've added lentils to the Pantry note." and len(llm.requests) == 2
     assert not any("claimed" in n for n in res.notices)
+
+
+def test_a_streamed_false_claim_is_followed_by_the_correction(capp, llm):
+    class Recording(Channel):
+        def __init__(self):
+            self.streamed, self.chunks = False, []
+
+        def delta(self, text):
+            self.streamed = True
+            self.chunks.append(text)
+
+    ui = Recording()
+    llm.script(say("I've texted Priya the agenda."), say("I can't send text messages."))
+    res = _bot(capp, llm).turn("text Priya the agenda", ui)
+    shown = "".join(ui.chunks)
+    assert shown.startswith("I've texted Priya") and shown.endswith("Correction: I can't send text messages.")
+    assert res.reply == "I can't send text messages."

@@ -120,3 +120,18 @@ def test_chat_why_json_holds_todays_date_and_more_available(tmp_path):
                     str(today.fromordinal(today.toordinal() - 1))}  # today, in the machine's zone
     mems = next(b for b in why["bands"] if b["name"] == "memories")
     assert isinstance(mems["more_available"], int)
+
+
+def test_a_routed_turn_saves_a_why_with_the_clock_and_the_memory_count(mem_app):
+    from cairn.assistant import Assistant
+    bot = Assistant(mem_app, model="none", new=True)
+    before = len(mem_app.memories())
+    bot.turn("remember that the bins go out on Wednesday night")  # the why is of the turn's start
+    why = bot.why()
+    assert [b["name"] for b in why["bands"]] == ["system", "core", "working", "memories", "notes", "recent",
+                                                 "compacted"]
+    units = {u["id"]: u for b in why["bands"] for u in b["units"]}
+    assert ISO_DAY.search(units["clock"]["text"]) and "intent router" in units["current"]["why"]
+    mems = next(b for b in why["bands"] if b["name"] == "memories")
+    assert mems["more_available"] == before == len(mem_app.memories()) - 1
+    assert units["memories:more"]["text"].startswith(f"{before} more memories")

@@ -172,6 +172,14 @@ def honest_reply(bot, model, messages: list[dict], reply: str, res, ui) -> str:
         res.notices.append(f"the redraft failed ({type(exc).__name__})")
     if draft and not false_claims(draft, res.tool_calls, getattr(bot, "tools", None)):
         res.notices.append(f"the reply claimed an action that did not run ({said}); it was redrafted")
-        return draft
+        return _corrected(ui, draft)
     res.notices.append(f"the reply claimed an action that did not run ({said}); it was replaced by what ran")
-    return factual_summary(res.tool_calls)
+    return _corrected(ui, factual_summary(res.tool_calls))
+
+
+def _corrected(ui, reply: str) -> str:
+    """`reply`, also streamed to a channel that already showed the first draft as it came
+    (a terminal, the web page's events), marked as the correction."""
+    if getattr(ui, "streamed", False):
+        ui.delta("\n\nCorrection: " + reply)
+    return reply

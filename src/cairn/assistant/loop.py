@@ -30,7 +30,6 @@ from datetime import datetime, timezone
 from cairn.assistant import judge as J
 from cairn.assistant import prompt as P
 from cairn.assistant.budget import Budget, BudgetExceeded, Limits
-from cairn.assistant.claims import honest_reply
 from cairn.assistant.models import ChatModel, ToolCall, estimate_tokens, get_model
 from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingChannel,  # noqa: F401
                                      _message, _pending_json, _summary, describe)
@@ -220,8 +219,9 @@ class Assistant(Decisions):
         routed = route(text) if model.tools_mode == "none" else None
         if routed is not None and routed.tool is not None:
             ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])  # the router reads no notes
-            from cairn.context.session import compile_turn
-            compile_turn(self, text, turn_no, model, notes=False)  # for `/why`: the clock, memories
+            from cairn.context.routed import routed_why
+            from cairn.context.session import save_why
+            save_why(self.store, self.state.id, routed_why(self.app, text, P.RULES))  # `/why`: clock, memories
         else:
             ctx = self._compile(text, turn_no, model)
         self.last_context = ctx
@@ -301,6 +301,7 @@ class Assistant(Decisions):
                                    f"{compiled.total_tokens} tokens and sent again")
                 continue
             if not comp.tool_calls:  # no sentence may claim an action no call performed (claims.py)
+                from cairn.assistant.claims import honest_reply
                 res.reply = honest_reply(self, model, messages, self._verified(comp.content, ctx, res), res, ui)
                 return
             messages.append({"role": "assistant", "content": comp.content or None,
@@ -355,6 +356,7 @@ class Assistant(Decisions):
             messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
                         {"role": "user", "content": text}]
             comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
+            from cairn.assistant.claims import honest_reply
             res.reply = honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
                                      res, ui) or "…"
             return

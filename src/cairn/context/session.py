@@ -12,9 +12,12 @@ import json
 import os
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from cairn.jsonl import read_appended
-from cairn.context.compiler import Engine
-from cairn.context.tokens import Counter
+
+if TYPE_CHECKING:
+    from cairn.context.compiler import Engine
 
 SUMMARY_PROMPT = ("Summarise these conversation turns in at most 8 short lines. Keep names, numbers, dates, "
                   "decisions and every instruction the person gave (\"not X, use Y\"). Turn numbers in brackets.")
@@ -45,6 +48,8 @@ def engine_for(engine: Engine | None, store, sid: str, summarise=None, model=Non
     scored by meaning, compiler.py); synced with the log either way. `owner`: the person
     (cairn.people) whose stored mood state a new engine starts from."""
     if engine is None or getattr(engine, "sid", None) != sid:
+        from cairn.context.compiler import Engine
+        from cairn.context.tokens import Counter
         engine = Engine(Counter(model), summarise, embedder)
         engine.sid = sid
         engine.offset = 0
@@ -72,28 +77,22 @@ def budget_for(cfg, model, schemas_tokens: int) -> int:
     return max(256, int(cfg.context_tokens) - int(cfg.max_reply_tokens) - schemas_tokens - 32)
 
 
-def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, overflow: str = "",
-                 notes: bool = True):
+def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, overflow: str = ""):
     """Compile the prompt of the person's message `text` (turn `turn_no`) for `bot` (an
     Assistant; its `hint`, when set, is the router's understanding, put in the prompt).
-    notes=False: a turn the intent router handles, compiled for `/why` only: no notes are
-    retrieved and older turns are scored by BM25 alone, in an engine of its own (the
-    session's engine, which embeds every turn, is left for the turns a model answers).
-    Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled."""
+    Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled. (A turn the
+    intent router answers compiles nothing: context/routed.py.)"""
     from cairn.assistant import prompt as P
     from cairn.context.person import sections
     embedder = None
-    if bot.cfg.semantic_turns and notes:
+    if bot.cfg.semantic_turns:
         try:
             embedder = bot.app.embedder
         except Exception:  # no embedder here: turns are scored by BM25 alone
             embedder = None
-    if notes:
-        bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model, embedder,
-                                 bot.owner)
-        eng = bot._engine
-    else:
-        eng = engine_for(None, bot.store, bot.state.id, None, bot._model, None, bot.owner)
+    bot._engine = engine_for(bot._engine, bot.store, bot.state.id, bot._summariser(), bot._model, embedder,
+                             bot.owner)
+    eng = bot._engine
     schemas = 0
     if model.tools_mode in ("native", "json"):
         schemas = eng.counter.count(json.dumps([t.openai_schema() for t in bot.tools.all()], ensure_ascii=False))
@@ -106,7 +105,7 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
     except Exception:
         extra = []
     comp = eng.compile(text, budget=budget, rules=P.RULES, app=bot.app, recall_k=bot.cfg.recall_k,
-                       notes_k=0 if not notes else bot.cfg.notes_k if not small else min(2, bot.cfg.notes_k), turn=turn_no,
+                       notes_k=bot.cfg.notes_k if not small else min(2, bot.cfg.notes_k), turn=turn_no,
                        squeeze=squeeze, person_sections=extra, hint=getattr(bot, "hint", None))
     sid = bot.state.id
     for ev in comp.new_compactions:
