@@ -20,6 +20,8 @@ NOTES = {
     "water-heater.md": "# Water heater\n\nAriston Velis 80 litre, fitted 2021.\n"
                        "Last descaled: 2 February 2025 by Nadia Rossi.\nAnode check due in 2027.\n",
     "allotment.md": "# Allotment\n\nPlot 14 at Hill Lane. Rent is £45 a year, due each April.\n",
+    "vet.md": "# Vet visit\n\nBiscuit's booster jab is on 3 May at 09:15 at Riverside Vets.\n"
+              "Bring the vaccination card and a blanket.\n",
 }
 SAID = "2026-03-05T10:00:00+00:00"
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=timezone.utc)
@@ -81,6 +83,13 @@ def test_a_follow_up_keeps_the_subject_given_by_the_caller(kapp):
     assert ans.found and "Nadia Rossi" in ans.text
 
 
+def test_a_compound_question_is_answered_part_by_part_with_one_citation_list(kapp):
+    ans = answer_about(kapp, "when is Biscuit's booster jab, and what should I bring?", now=NOW)
+    assert ans.found and "3 May" in ans.text and "vaccination card" in ans.text
+    assert ans.text.count("[1] Vet visit") == 1 and "[2]" not in ans.text
+    assert len(ans.why["parts"]) == 2
+
+
 def test_reminders_are_consulted(kapp):
     ans = answer_about(kapp, "when do I need to renew the passport?", now=NOW)
     assert ans.found and any(s.kind == "reminder" and "renew the passport" in s.title for s in ans.sources)
@@ -119,6 +128,14 @@ def test_profile_subject(q, subject):
     assert T.profile_subject(q) == subject
 
 
+def test_split_question_and_topic():
+    assert T.split_question("when is the jab and what should I bring?") == ["when is the jab?", "what should I bring?"]
+    assert T.split_question("what's the rent, and when is it due?") == ["what's the rent?", "when is it due?"]
+    assert T.split_question("who is Sam and Nadia?") == ["who is Sam and Nadia?"]
+    assert T.split_question("what is salt and pepper squid?") == ["what is salt and pepper squid?"]
+    assert T.topic("when is my vet visit?") == "my vet visit" and T.topic("what is it?") is None
+
+
 def test_names_focus_and_pronouns():
     assert T.names("Tom (Priya's husband): 4 August") == ["Tom", "Priya"]
     assert T.names("when is my dad's birthday in May?") == []
@@ -129,3 +146,11 @@ def test_names_focus_and_pronouns():
     assert T.with_subject("when was the car serviced?", "the car") == "when was the car serviced?"
     assert T.said_on("2025-12-06T10:00:00+00:00", NOW) == "6 December 2025"
     assert T.said_on("not a time", NOW) == ""
+
+
+def test_the_answer_about_tool_is_a_read_tool_of_every_door(kapp):
+    from cairn.tools import registry
+    tools = registry(kapp.settings)
+    assert tools.get("answer_about").read_only
+    out = tools.call(kapp, "answer_about", {"question": "who is Sam Okafor?"})
+    assert out["found"] and out["sources"][0]["title"] == "Electrician"

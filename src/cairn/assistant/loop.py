@@ -13,7 +13,10 @@ denied) or, in a channel that cannot ask (the one-shot CLI), comes back pending 
 `approve(ID)` / `deny(ID)`. Results are fed back as untrusted data. A failing tool is retried
 with exponential back-off, then skipped and reported to the person. The loop stops at the
 step limit or when the budget (budget.py) runs out, with a clear message. A model that
-cannot call tools gets the understanding layer (understood.py over nlu/), and the person is told.
+cannot call tools gets the understanding layer (understood.py over nlu/), and the person is
+told. Every model reply is checked for sentences claiming an action no call of the turn
+performed (claims.py): redrafted once, else replaced by what ran. Each turn's facts go to
+memory after the turn (turnmemory.py).
 Every decision goes to the audit log; every event to the session log (sessions.py).
 """
 
@@ -21,7 +24,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import time
 from datetime import datetime, timezone
 
@@ -73,6 +75,7 @@ class Assistant(Decisions, Understood):
         self.last_context: P.Context | None = None
         self._engine = None  # cairn.context.compiler.Engine of the current session
         self.notices: list[str] = []
+        self.hint: str | None = None  # the router's understanding of this turn (turn(hint=))
         from cairn.tools import current_person
         person_of_app = getattr(app.settings, "owner", None)
         # the person (cairn.people) this assistant acts for: the service's, else the request's
@@ -80,6 +83,9 @@ class Assistant(Decisions, Understood):
         self.store.viewer = self.owner  # another person's sessions and approvals are not found
         from cairn.assistant.sessions import current_key
         sid = session_id or (None if new else self.store.current(channel, current_key(person, self.owner)))
+        if new and not session_id and open_session:  # `--new` ends the current session (extraction runs)
+            from cairn.assistant.turnmemory import end_current
+            self.notices += end_current(self)
         if sid and self.owner is not None and not self._mine(sid):
             if session_id:  # another person's session: not found (its existence is not revealed)
                 from cairn.errors import NotFound
@@ -171,35 +177,11 @@ class Assistant(Decisions, Understood):
         self.state = self.store.load(self.state.id)
         return notes
 
-    def _extract(self, reason: str) -> list[str]:
-        if self.incognito:
-            return []
-        path = self.store.path(self.state.id)
-        msgs = [(f"{self.state.id}#{e['seq']}", e.get("text", ""), e.get("at", ""))
-                for e in self.store.events(path)
-                if e.get("type") == "user" and int(e.get("seq", 0)) > self.state.extracted_upto]
-        if not msgs:
-            return []
-        try:
-            res = self.app.extract_transcript(msgs, speaker=self.person_name())
-        except (ValueError, sqlite3.Error, LLMError) as exc:
-            return [f"memory extraction after the session failed: {exc}"]
-        self.store.append(self.state.id, {"type": "extraction", "upto": self.state.last_seq,
-                                          "reason": reason, **res})
-        self.state = self.store.load(self.state.id)
-        n = res.get("facts", 0)
-        notes = [f"after the session ({reason}): {n} fact(s) extracted into memory"] if n else []
-        return notes + self._reflect()
-
-    def _reflect(self) -> list[str]:
-        """The reflection pass between sessions (Cairn.reflect; bounded by its own settings).
-        A failure is a notice, never an error of the turn."""
-        try:
-            res = self.app.reflect()
-        except (ValueError, OSError, sqlite3.Error, LLMError) as exc:
-            return [f"reflection after the session failed: {exc}"]
-        k = len(res.get("items") or [])
-        return [f"reflection: {k} observation(s)/expectation(s) noted (see `cairn memories`)"] if k else []
+    def _extract(self, reason: str, reflect: bool = True) -> list[str]:
+        """Extract what the person said since the last extraction, then (reflect) run the
+        reflection pass (turnmemory.extract). Returns notices."""
+        from cairn.assistant.turnmemory import extract
+        return extract(self, reason, reflect)
 
     def person_name(self) -> str:
         """The person's name for extraction: the core block `name`, else "The person"."""
@@ -210,10 +192,13 @@ class Assistant(Decisions, Understood):
         return name.splitlines()[0][:40] if name else "The person"
 
     # -- one turn ------------------------------------------------------------------------
-    def turn(self, text: str, ui: Channel | None = None) -> TurnResult:
+    def turn(self, text: str, ui: Channel | None = None, hint: str | None = None) -> TurnResult:
         """Answer one message of the person. Raises InvalidInput for an empty message; model
-        failures end the turn with a clear reply (never a traceback)."""
+        failures end the turn with a clear reply (never a traceback). hint: how the request
+        was understood (the language-understanding layer's reading), put in the prompt as a
+        pinned unit the model may overrule (context/clock.hint_text)."""
         ui = ui or Channel()
+        self.hint = hint
         text = (text or "").strip()
         if not text:
             raise InvalidInput("the message is empty")
@@ -233,6 +218,9 @@ class Assistant(Decisions, Understood):
         understood = self._understand(text) if model.tools_mode == "none" else None
         if understood is not None:  # the understanding layer reads no notes into a prompt
             ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])
+            from cairn.context.routed import routed_why
+            from cairn.context.session import save_why
+            save_why(self.store, self.state.id, routed_why(self.app, text, P.RULES))  # `/why`: clock, memories
         else:
             ctx = self._compile(text, turn_no, model)
         self.last_context = ctx
@@ -263,6 +251,8 @@ class Assistant(Decisions, Understood):
         if hidden:
             res.notices.append(f"{hidden} secret value(s) from your notes hidden in the reply "
                                "(`cairn note show` shows them)")
+        from cairn.assistant.turnmemory import after_turn
+        res.notices += after_turn(self, res)  # this turn's facts reach memory now (turnmemory.py)
         res.pending_approvals = _pending_json(self.store.load(sid).pending)
         self.store.append(sid, {"type": "assistant", "turn": turn_no, "text": res.reply, "notices": res.notices})
         self.state = self.store.load(sid)
@@ -309,8 +299,9 @@ class Assistant(Decisions, Understood):
                 res.notices.append(f"the model's context overflowed ({exc}); the prompt was compacted to "
                                    f"{compiled.total_tokens} tokens and sent again")
                 continue
-            if not comp.tool_calls:
-                res.reply = self._verified(comp.content, ctx, res)
+            if not comp.tool_calls:  # no sentence may claim an action no call performed (claims.py)
+                from cairn.assistant.claims import honest_reply
+                res.reply = honest_reply(self, model, messages, self._verified(comp.content, ctx, res), res, ui)
                 return
             messages.append({"role": "assistant", "content": comp.content or None,
                              "tool_calls": [c.to_openai() for c in comp.tool_calls]})

@@ -112,7 +112,9 @@ class Understood:
         messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
                     {"role": "user", "content": t}]
         comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
-        return {"reply": self._verified(P.dedupe(comp.content), ctx, res) or "…"}
+        from cairn.assistant.claims import honest_reply  # no claim of an action that did not run
+        return {"reply": honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
+                                      res, ui) or "…"}
 
     def _note_scoped(self, t, ui, turn_no, res, log) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how

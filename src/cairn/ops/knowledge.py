@@ -28,12 +28,24 @@ what it returns; ask saves a trace).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from cairn.ops import knowledge_text as T
+
+
+class _Text:
+    """cairn.ops.knowledge_text, imported on first use (the service imports this module at
+    start; the wording rules are needed only when a question is answered)."""
+
+    def __getattr__(self, name: str):
+        from cairn.ops import knowledge_text
+        return getattr(knowledge_text, name)
+
+
+T = _Text()
 
 MEMORY_FLOOR = 0.45       # a memory's relevance below this does not answer a question
 PROFILE_FLOOR = 0.3       # ... nor speaks of a profile's subject (recall's own min_relevance)
@@ -162,6 +174,59 @@ class KnowledgeOps:
 
     # -- a question -------------------------------------------------------------------------
     def _question(self, question: str, subject: str | None, now: datetime, llm: str | None) -> KnowledgeAnswer:
+        """A question, or each question of a compound one ("when is X and what do I need to
+        bring?": knowledge_text.split_question; a later part's pronoun stands for the first
+        name of an earlier one), answered and merged: note citations renumbered over the
+        whole reply, the citation list at its end."""
+        pieces = T.split_question(question)
+        answers: list[KnowledgeAnswer] = []
+        names: list[str] = []
+        for i, piece in enumerate(pieces):
+            if names and subject is None and T.has_pronoun(piece):
+                piece = T.with_subject(piece, names[0])
+            names += T.names(piece)
+            ans = self._one(piece, subject, now, llm)
+            topic = T.topic(pieces[0]) if i else None
+            if not ans.found and topic and subject is None:  # "... and what do I need to bring?": the first part's topic
+                ans = self._one(T.with_subject(piece, topic), subject, now, llm)
+            answers.append(ans)
+        if len(answers) == 1 and not answers[0].found:
+            return answers[0]
+        if not any(a.found for a in answers):
+            return KnowledgeAnswer(answers[0].text, False, [], {"mode": "question", "query": question,
+                                                                 "parts": [a.why for a in answers], "chosen": []})
+        numbering: dict[str, int] = {}
+        titles: dict[int, str] = {}
+        body: list[str] = []
+        sources: list[KnowledgeSource] = []
+        from cairn.answer.support import answer_type, fits_answer_type
+        for piece, a in zip(pieces, answers):
+            kind = answer_type(piece)
+            if not a.found and kind and any(fits_answer_type(b.text, kind) for b in answers if b.found):
+                continue  # what an earlier part's answer says may hold it ("turning 7"): no "nothing" line
+            if not a.found:
+                body.append(f"About “{piece}”: nothing in your memories, notes, reminders or our earlier "
+                            "conversations answers that.")
+                continue
+            local: dict[int, int] = {}
+            for src in a.sources:
+                if src.kind == "note" and src.n is not None:
+                    g = numbering.setdefault(src.id or src.title, len(numbering) + 1)
+                    local[src.n], src.n, titles[g] = g, g, src.title
+            text = re.sub(r"\[(\d{1,3})\]", lambda m: f"[{local.get(int(m.group(1)), m.group(1))}]", a.text)
+            if text not in body:  # two parts answered by the same sentence: said once
+                body.append(text)
+                sources += [src for src in a.sources if src not in sources]
+        refs = "\n".join(f"[{n}] {t}" for n, t in sorted(titles.items()))
+        text = "\n".join(body) + ("\n" + refs if refs else "")
+        why = answers[0].why if len(answers) == 1 else {
+            "mode": "question", "query": question, "parts": [a.why for a in answers],
+            "chosen": [k for a in answers for k in a.why.get("chosen", [])]}
+        return KnowledgeAnswer(text, True, sources, why)
+
+    def _one(self, question: str, subject: str | None, now: datetime, llm: str | None) -> KnowledgeAnswer:
+        """One question: memory, notes, reminders, sessions (module docstring); the text
+        carries the notes' [n] markers, not their list."""
         from cairn.answer.support import answer_type, fits_answer_type
         kind = answer_type(question)
         asked = T.names(question)
@@ -196,11 +261,11 @@ class KnowledgeOps:
             sources.append(self._memory_source(best_m[0]))
             chosen.append("memory")
             if note_src and note_score >= RUNNER_UP * best_m[1] and note_focus >= best_m[2]:
-                parts.append("Your notes say: " + self._cited(ans.answer, note_src))
+                parts.append("Your notes say: " + ans.answer.strip())
                 sources += note_src
                 chosen.append("note")
         elif note_src:
-            parts.append(self._cited(ans.answer, note_src))
+            parts.append(ans.answer.strip())
             sources += note_src
             chosen.append("note")
             if best_m is not None and best_m[1] >= RUNNER_UP * note_score and best_m[2] >= note_focus:
@@ -233,16 +298,6 @@ class KnowledgeOps:
         when = f"on {day}" if day else ""
         head = f"You told me {when}".strip() if lead else when
         return f"{head}: “{memory.text.rstrip('.')}”." if head else f"“{memory.text.rstrip('.')}”."
-
-    @staticmethod
-    def _cited(answer: str, notes: list[KnowledgeSource]) -> str:
-        """The notes' answer with its citation list: '… [1]\n[1] Boiler'."""
-        seen: dict[int, str] = {}
-        for s in notes:
-            if s.n is not None and s.n not in seen:
-                seen[s.n] = s.title
-        refs = "\n".join(f"[{n}] {title}" for n, title in sorted(seen.items()))
-        return answer.strip() + ("\n" + refs if refs else "")
 
     # -- a profile --------------------------------------------------------------------------
     def _profile(self, question: str, subject: str, now: datetime) -> KnowledgeAnswer:

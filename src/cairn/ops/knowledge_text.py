@@ -6,6 +6,7 @@ Plain functions over strings, no I/O:
 - `profile_subject(question)`: "who is Jo Price?", "what do you know about my sister?",
   "what did I note about the boiler?", "tell me about X" -> the subject ("Jo Price", "my
   sister", "boiler"); None for any other question (answered as a question).
+- `split_question(q)`: the questions of a compound one ("... and what do I need to bring?").
 - `names(text)`: the capitalised name runs of a text ("Jo Price", "Ana"), without sentence
   words ("The", "What"...), month and weekday names, a possessive "'s" removed.
 - `focus(question_names, text)`: how much a text is about the question's names, in [0, 1]:
@@ -22,7 +23,23 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from cairn.answer.support import MONTH_NAMES, WEEKDAY_NAMES, content_terms, stem
+# Month and weekday names are not names of people or things (English, as the answer layer's).
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def content_terms(text: str) -> list[str]:
+    """answer.support.content_terms, imported on first use (the answer layer is heavy to
+    import, and the service imports this module at start)."""
+    from cairn.answer.support import content_terms as terms
+    return terms(text)
+
+
+def stem(term: str) -> str:
+    """answer.support.stem, imported on first use."""
+    from cairn.answer.support import stem as st
+    return st(term)
 
 _LEAD = r"(?:(?:so|and|ok|okay|hey|please|cairn|now)[,\s]+)*"
 _PROFILE = re.compile(
@@ -40,7 +57,7 @@ _NOT_NAMES = {"i", "the", "a", "an", "it", "that", "this", "what", "when", "wher
               "which", "how", "why", "me", "my", "we", "you", "your", "so", "and", "but", "ok", "okay",
               "please", "tell", "remind", "remember", "is", "was", "do", "did", "does", "can", "could",
               "would", "should", "will", "hi", "hey", "hello", "thanks", "note", "notes", "am", "pm"}
-_NOT_NAMES |= set(MONTH_NAMES) | set(WEEKDAY_NAMES) | {m[:3] for m in MONTH_NAMES} | {d[:3] for d in WEEKDAY_NAMES}
+_NOT_NAMES |= set(_MONTHS) | set(_WEEKDAYS) | {m[:3] for m in _MONTHS} | {d[:3] for d in _WEEKDAYS}
 _POSSESSIVE = re.compile(r"['’]s?$")
 _PRONOUN = re.compile(r"\b(it|he|she|they|him|her|them)\b", re.I)
 
@@ -68,6 +85,38 @@ def with_subject(question: str, subject: str | None) -> str:
     if _PRONOUN.search(question):
         return _PRONOUN.sub(subject, question, count=1)
     return f"{question.rstrip(' ?.!')} ({subject})?"
+
+
+_SPLIT = re.compile(r"\s*(?:,\s*and|;|,|\band(?: also)?)\s+(?=(?:what|what's|when|where|who|whom|which|how|why|"
+                    r"is|are|do|does|did|can|will|has|have)\b)", re.I)
+
+
+def split_question(question: str) -> list[str]:
+    """The questions of a compound one, each ending in "?": "when is the appointment and
+    what do I need to bring?" -> ["when is the appointment?", "what do I need to bring?"].
+    A split happens only before a question word after "and", a comma or a semicolon; a part
+    of fewer than two words is not split off."""
+    parts = [p.strip(" ,;?") for p in _SPLIT.split(question.strip())]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or any(len(p.split()) < 2 for p in parts):
+        return [question]
+    return [p + "?" for p in parts]
+
+
+_ASKING = re.compile(r"^\s*(?:what|what's|when|where|who|which|how|why)(?:\s+(?:is|are|was|were|do|does|did|'s|will|"
+                     r"can|should))?\s+", re.I)
+
+
+def topic(question: str) -> str | None:
+    """What a question asks about, without its question words: "when is my doctor's
+    appointment?" -> "my doctor's appointment"; None when nothing is left."""
+    rest = _ASKING.sub("", question.strip()).strip(" ?.!")
+    return rest if content_terms(rest) else None
+
+
+def has_pronoun(text: str) -> bool:
+    """True when `text` holds a third-person pronoun ("it", "she", "them"...)."""
+    return bool(_PRONOUN.search(text))
 
 
 def names(text: str) -> list[str]:

@@ -34,6 +34,10 @@ def _ask(app, a: dict):
     return app.ask(a["question"], llm=None if choice == "model" else choice).to_json()
 
 
+def _answer_about(app, a: dict):
+    return app.answer_about(a["question"], subject=a.get("subject")).to_json()
+
+
 def _get_note(app, a: dict):
     return app.note_show(a["note"])
 
@@ -132,6 +136,11 @@ TOOLS: tuple[Tool, ...] = (
     Tool("ask", "Answer a question from the person's notes with numbered citations checked against "
          "the cited text; says so when the notes do not hold the answer.",
          _obj({"question": _STR, "llm": {"enum": ["none", "embedded", "model"]}}, ("question",)), _ask),
+    Tool("answer_about", "Answer a question about a person, thing or date from everything Cairn holds "
+         "together: memories (what the person told you), notes (cited), entities, reminders and earlier "
+         "conversations; says where the answer came from. Use it for 'who is X', 'what do you know about X', "
+         "'when is ...' questions.",
+         _obj({"question": _STR, "subject": {"type": "string"}}, ("question",)), _answer_about),
     Tool("get_note", "Read one note (by id, title, alias or vault path): metadata and body.",
          _obj({"note": _STR}, ("note",)), _get_note),
     Tool("list_notes", "List notes, optionally of one type or tag, a page at a time.",
