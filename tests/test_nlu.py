@@ -57,6 +57,10 @@ def week(tmp_path_factory, real_embedder):
     ("order me a new kayak paddle", "cannot_buy"),
     ("I'm feeling really down today", "feelings"),
     ("hello!", "smalltalk"),
+    ("in the Shopping note change rice to pasta", "note_edit"),
+    ("show me the Vet note", "note_show"),
+    ("search my notes for paddles", "search"),
+    ("what have I told you about my cousin", "recall"),
 ])
 def test_intents_of_new_sentences(real_embedder, text, intent):
     assert C.classify(real_embedder, [text])[0].intent == intent

@@ -286,6 +286,8 @@ class Understood:
                 "slots": {"note": title}}
 
     def _do_note_show(self, t, u, st, ui, turn_no, res, log) -> dict:
+        if is_question(t) and (scoped := self._note_scoped(t, ui, turn_no, res, log)) is not None:
+            return scoped  # "what does the X note say about Y?": Y's sentences, not the whole note
         title, phrase = self._note_of(t, st, log)
         if not title:
             return self._one_as("ask", t, u, log)
