@@ -261,9 +261,9 @@ def test_model_without_tool_support_gets_the_router(bot_app, llm):
     bot = make(bot_app, llm)
     res = bot.turn("remember that my sister is called Ana", Channel())
     assert [(c.name, c.outcome) for c in res.tool_calls] == [("remember", "ran")]
-    assert any("cannot call tools" in n for n in res.notices) and "intent router" in res.reply
+    assert any("cannot call tools" in n for n in res.notices) and "intent router" not in res.reply  # issue 32
     res = bot.turn("what do I know about my sister", Channel())
-    assert "Ana" in res.reply and res.tool_calls[0].name == "recall"
+    assert "Ana" in res.reply and not res.tool_calls  # the knowledge answer (memories, notes, ...)
     res = bot.turn("Hi! How are you today?", Channel())
     assert res.reply == "Hello! I am fine." and not res.tool_calls
     assert "tools" not in llm.requests[-1]["body"]
@@ -331,12 +331,12 @@ def test_incognito_writes_nothing(bot_app, llm):
     assert sorted(p.name for p in bot_app.settings.vault.rglob("*")) == vault_before
 
 
-def test_session_end_extracts_memories_with_source_turns(bot_app, llm):
+def test_each_turn_extracts_memories_with_source_turns(bot_app, llm):
     llm.script(say("Nice!"))
     bot = make(bot_app, llm)
-    bot.turn("I moved to Lisbon last month and I love the tram.", Channel())
-    notes = bot.end("test")
-    assert notes and "extracted" in notes[0]
+    res = bot.turn("I moved to Lisbon last month and I love the tram.", Channel())
+    assert any("went to memory" in n for n in res.notices)  # after the turn (issue 39), not at the end
+    assert not any("extracted" in n for n in bot.end("test"))  # nothing left for the end
     mems = [m for m in bot_app.memories() if "Lisbon" in m.text]
     assert mems and mems[0].source_ids[0].startswith(bot.state.id + "#")
 
@@ -449,7 +449,7 @@ def test_channel_conversation_buttons_and_expiry(bot_app, llm):
 
 def test_small_model_questions_about_notes_get_the_verified_answer(bot_app):
     res = Assistant(bot_app, model="none").turn("What pressure should the boiler have?", Channel())
-    assert [(c.name, c.outcome) for c in res.tool_calls] == [("ask", "ran")]
+    assert all(c.name in ("ask", "get_note") and c.outcome == "ran" for c in res.tool_calls)
     assert "1.2 bar" in res.reply and "Sources: [1] Boiler" in res.reply
 
 
@@ -458,10 +458,10 @@ def test_b27_question_with_the_router_is_answered_from_the_faq_without_the_canar
     app.ingest([B27 / "meeting-notes-with-comment.md", B27 / "private-canary.md", B27 / "supplier-faq.html"])
     bot = Assistant(poisoned, model="none")
     res = bot.turn("What boiler pressure is normal according to the supplier?", Channel())
-    assert [c.name for c in res.tool_calls] == ["ask"]
+    assert all(c.name in ("ask", "get_note", "search") for c in res.tool_calls)  # reads only
     assert "1.0" in res.reply and "1.5" in res.reply and "CANARY-7F3A" not in res.reply
     res = bot.turn("Summarise my plumber notes.", Channel())
-    assert all(c.name in ("ask", "search") for c in res.tool_calls)
+    assert all(c.name in ("ask", "search", "get_note") for c in res.tool_calls)
     assert not [m for m in poisoned.memories() if "Quayside" in m.text or "archive@" in m.text]
 
 

@@ -255,7 +255,7 @@ class PluginSettings:
 class AssistantSettings:
     """The assistant (`cairn chat`, docs/assistant.md). model: its model spec ("" = `llm`,
     else the default); tools: how the model calls tools — "auto" (by model), "native"
-    (OpenAI `tools`), "json" (JSON-schema constrained choice), "none" (the intent router);
+    (OpenAI `tools`), "json" (JSON-schema constrained choice), "none" (the offline understanding layer, cairn.assistant.nlu);
     step_limit: model calls per turn at most; tool_retries / retry_backoff_s: a failing tool
     is retried this often, waiting backoff * 2**attempt seconds; veto_s: seconds a medium
     call waits for a veto (interactive channels); approval_timeout_s: seconds a high call

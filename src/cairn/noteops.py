@@ -229,6 +229,25 @@ def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
     H.record(settings.home, note.id, note.path, data, by="outside", action="seen", only_if_new=True)
 
 
+def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str) -> N.NoteRow:
+    """Give the note `ref` names the title `title` (its frontmatter `title`, which wins over a
+    heading; the file keeps its path and body) and re-index it. Raises InvalidInput for an
+    empty title or a frontmatter block that is not a YAML mapping (never rewritten),
+    NoteNotFound / AmbiguousNote."""
+    title = " ".join((title or "").split())
+    if not title:
+        raise InvalidInput(f"the new title for {ref!r} is empty; nothing was changed")
+    note = resolve(conn, settings, embedder, ref)
+    path = note_file(settings, note)
+    new = V.add_frontmatter_keys(path.read_text(encoding="utf-8", errors="replace"), {"title": title})
+    if new is None:
+        raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")
+    keep_before(settings, note, path.read_bytes())
+    V.atomic_write(path, new)
+    H.record(settings.home, note.id, note.path, new.encode("utf-8"), by=H.actor("cairn"), action="update")
+    return _index(conn, settings, embedder, path)
+
+
 def delete_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, *,
                 undoes: int | None = None) -> dict[str, Any]:
     """Move the note's file to `<vault>/.trash/`, drop every index row of it and keep a

@@ -55,6 +55,10 @@ def mark_note(app, ref: str, status: str):
     if not C.copy_edited(app.conn, path, note.id, note.file_hash):  # still Cairn's copy of its source
         from cairn.store.copies import record_write
         record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
+    from cairn.noteops import keep_before
+    from cairn.store import history as H
+    keep_before(app.settings, note, text.encode("utf-8"))
     V.atomic_write(path, new_text)
+    H.record(app.settings.home, note.id, note.path, new_text.encode("utf-8"), by=H.actor("cairn"), action="update")
     app.sync([path])
     return app.find_note(note.id)

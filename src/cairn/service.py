@@ -22,6 +22,7 @@ from cairn.ops.backup import BackupOps
 from cairn.ops.entities import EntityOps
 from cairn.ops.history import HistoryOps
 from cairn.ops.jobs import ChatImportReport, JobOps
+from cairn.ops.knowledge import KnowledgeOps
 from cairn.ops.memory import MemoryOps, SessionExtraction, _chat_note_ids, _extraction_llm, _session_messages  # noqa: F401
 from cairn.ops.notes import NotesOps, _LazyEmbedder  # noqa: F401
 from cairn.ops.person import PersonOps
@@ -41,7 +42,7 @@ __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
 class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePageOps, HistoryOps, BackupOps,
-            StoreOps, PersonOps, WorkerOps):
+            StoreOps, PersonOps, WorkerOps, KnowledgeOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain

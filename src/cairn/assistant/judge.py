@@ -39,6 +39,10 @@ INTENT_WORDS: dict[str, tuple[str, ...]] = {
     "core": ("core", "block", "persona", "set"),
     "remind": ("remind", "reminder", "alert", "notify", "ping me"),
     "export": ("export", "download", "zip", "bundle"),
+    "rename_note": ("rename", "call", "title", "name", "retitle"),
+    "reminder_cancel": ("cancel", "delete", "remove", "stop", "drop", "scrap", "turn off", "get rid", "no need",
+                        "don't need"),
+    "reminder_snooze": ("snooze", "postpone", "delay", "push", "later", "put off", "move", "again"),
 }
 # Tools that gather notes into something that can be taken away (a file under exports/):
 # while text from notes or tool results is in the context they always wait for approval,

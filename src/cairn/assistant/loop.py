@@ -13,7 +13,10 @@ denied) or, in a channel that cannot ask (the one-shot CLI), comes back pending 
 `approve(ID)` / `deny(ID)`. Results are fed back as untrusted data. A failing tool is retried
 with exponential back-off, then skipped and reported to the person. The loop stops at the
 step limit or when the budget (budget.py) runs out, with a clear message. A model that
-cannot call tools gets the intent router (router.py), and the person is told.
+cannot call tools gets the understanding layer (understood.py over nlu/), and the person is
+told. Every model reply is checked for sentences claiming an action no call of the turn
+performed (claims.py): redrafted once, else replaced by what ran. Each turn's facts go to
+memory after the turn (turnmemory.py).
 Every decision goes to the audit log; every event to the session log (sessions.py).
 """
 
@@ -21,7 +24,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import time
 from datetime import datetime, timezone
 
@@ -32,20 +34,20 @@ from cairn.assistant.models import ChatModel, ToolCall, estimate_tokens, get_mod
 from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingChannel,  # noqa: F401
                                      _message, _pending_json, _summary, describe)
 from cairn.assistant.decisions import Decisions
-from cairn.assistant.router import route
+from cairn.assistant.understood import Understood
 from cairn.assistant.sessions import MemorySessionStore, SessionStore
 from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound
 from cairn.llm.errors import LLMContextOverflow, LLMError
 
-ROUTER_NOTICE = ("This model cannot call tools, so a simple intent router handles \"remember "
-                 "that ...\", \"what do I know about ...\", \"forget ...\", \"remind me ...\" and "
-                 "\"find notes about ...\"; other messages get a plain reply.")
+ROUTER_NOTICE = ("This model cannot call tools, so Cairn's own offline understanding (an intent "
+                 "classifier, cairn.assistant.nlu) reads your requests and runs them through the same "
+                 "tools and approvals; `cairn chat --why` shows how each turn was understood.")
 HISTORY_TURNS = 6  # earlier turns a small model's plain reply sees (the compiler decides for the rest)
 OVERFLOW_SQUEEZE = 0.5  # after a provider's context-overflow error the prompt is recompiled this much smaller
 _NO_RETRY = (InvalidInput, NotFound, Conflict, Forbidden, ValueError, KeyError, TypeError)
 
 
-class Assistant(Decisions):
+class Assistant(Decisions, Understood):
     """The assistant for one person on one channel, bound to one session.
 
     app: the `cairn.service.Cairn`. session_id: continue that session (from any channel);
@@ -73,6 +75,7 @@ class Assistant(Decisions):
         self.last_context: P.Context | None = None
         self._engine = None  # cairn.context.compiler.Engine of the current session
         self.notices: list[str] = []
+        self.hint: str | None = None  # the router's understanding of this turn (turn(hint=))
         from cairn.tools import current_person
         person_of_app = getattr(app.settings, "owner", None)
         # the person (cairn.people) this assistant acts for: the service's, else the request's
@@ -80,6 +83,9 @@ class Assistant(Decisions):
         self.store.viewer = self.owner  # another person's sessions and approvals are not found
         from cairn.assistant.sessions import current_key
         sid = session_id or (None if new else self.store.current(channel, current_key(person, self.owner)))
+        if new and not session_id and open_session:  # `--new` ends the current session (extraction runs)
+            from cairn.assistant.turnmemory import end_current
+            self.notices += end_current(self)
         if sid and self.owner is not None and not self._mine(sid):
             if session_id:  # another person's session: not found (its existence is not revealed)
                 from cairn.errors import NotFound
@@ -171,35 +177,11 @@ class Assistant(Decisions):
         self.state = self.store.load(self.state.id)
         return notes
 
-    def _extract(self, reason: str) -> list[str]:
-        if self.incognito:
-            return []
-        path = self.store.path(self.state.id)
-        msgs = [(f"{self.state.id}#{e['seq']}", e.get("text", ""), e.get("at", ""))
-                for e in self.store.events(path)
-                if e.get("type") == "user" and int(e.get("seq", 0)) > self.state.extracted_upto]
-        if not msgs:
-            return []
-        try:
-            res = self.app.extract_transcript(msgs, speaker=self.person_name())
-        except (ValueError, sqlite3.Error, LLMError) as exc:
-            return [f"memory extraction after the session failed: {exc}"]
-        self.store.append(self.state.id, {"type": "extraction", "upto": self.state.last_seq,
-                                          "reason": reason, **res})
-        self.state = self.store.load(self.state.id)
-        n = res.get("facts", 0)
-        notes = [f"after the session ({reason}): {n} fact(s) extracted into memory"] if n else []
-        return notes + self._reflect()
-
-    def _reflect(self) -> list[str]:
-        """The reflection pass between sessions (Cairn.reflect; bounded by its own settings).
-        A failure is a notice, never an error of the turn."""
-        try:
-            res = self.app.reflect()
-        except (ValueError, OSError, sqlite3.Error, LLMError) as exc:
-            return [f"reflection after the session failed: {exc}"]
-        k = len(res.get("items") or [])
-        return [f"reflection: {k} observation(s)/expectation(s) noted (see `cairn memories`)"] if k else []
+    def _extract(self, reason: str, reflect: bool = True) -> list[str]:
+        """Extract what the person said since the last extraction, then (reflect) run the
+        reflection pass (turnmemory.extract). Returns notices."""
+        from cairn.assistant.turnmemory import extract
+        return extract(self, reason, reflect)
 
     def person_name(self) -> str:
         """The person's name for extraction: the core block `name`, else "The person"."""
@@ -210,10 +192,13 @@ class Assistant(Decisions):
         return name.splitlines()[0][:40] if name else "The person"
 
     # -- one turn ------------------------------------------------------------------------
-    def turn(self, text: str, ui: Channel | None = None) -> TurnResult:
+    def turn(self, text: str, ui: Channel | None = None, hint: str | None = None) -> TurnResult:
         """Answer one message of the person. Raises InvalidInput for an empty message; model
-        failures end the turn with a clear reply (never a traceback)."""
+        failures end the turn with a clear reply (never a traceback). hint: how the request
+        was understood (the language-understanding layer's reading), put in the prompt as a
+        pinned unit the model may overrule (context/clock.hint_text)."""
         ui = ui or Channel()
+        self.hint = hint
         text = (text or "").strip()
         if not text:
             raise InvalidInput("the message is empty")
@@ -226,14 +211,16 @@ class Assistant(Decisions):
         try:
             model = self.model
         except (LLMError, ValueError) as exc:
-            res.notices.append(f"model {self.model_spec!r} unavailable ({exc}); using the intent router")
+            res.notices.append(f"model {self.model_spec!r} unavailable ({exc}); using the offline understanding layer")
             from cairn.assistant.models import NoModel
             model = self._model = NoModel()
         res.model = model.name
-        small = model.tools_mode == "none" or model.name.startswith("embedded")
-        routed = route(text) if model.tools_mode == "none" else None
-        if routed is not None and routed.tool is not None:
-            ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])  # the router reads no notes
+        understood = self._understand(text) if model.tools_mode == "none" else None
+        if understood is not None:  # the understanding layer reads no notes into a prompt
+            ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])
+            from cairn.context.routed import routed_why
+            from cairn.context.session import save_why
+            save_why(self.store, self.state.id, routed_why(self.app, text, P.RULES))  # `/why`: clock, memories
         else:
             ctx = self._compile(text, turn_no, model)
         self.last_context = ctx
@@ -243,10 +230,10 @@ class Assistant(Decisions):
                 "suspicious": [u.id for u in ctx.units if u.untrusted and P.is_suspicious(u.text)],
                 "wrapped_as": "data"})
         try:
-            if model.tools_mode == "none":
-                self._routed(model, text, ctx, history, res, ui, turn_no)
-                if turn_no == 1 and ROUTER_NOTICE not in res.notices:
-                    res.notices.append(ROUTER_NOTICE)  # the person is told at the start
+            if understood is not None:
+                self._act(*understood, model, text, None, history, res, ui, turn_no)
+                if (turn_no == 1 or res.tool_calls) and ROUTER_NOTICE not in res.notices:
+                    res.notices.append(ROUTER_NOTICE)  # told at the start and whenever it acts
             else:
                 self._reason_act(model, text, ctx, history, res, ui, turn_no)
         except BudgetExceeded as exc:
@@ -264,6 +251,8 @@ class Assistant(Decisions):
         if hidden:
             res.notices.append(f"{hidden} secret value(s) from your notes hidden in the reply "
                                "(`cairn note show` shows them)")
+        from cairn.assistant.turnmemory import after_turn
+        res.notices += after_turn(self, res)  # this turn's facts reach memory now (turnmemory.py)
         res.pending_approvals = _pending_json(self.store.load(sid).pending)
         self.store.append(sid, {"type": "assistant", "turn": turn_no, "text": res.reply, "notices": res.notices})
         self.state = self.store.load(sid)
@@ -310,8 +299,9 @@ class Assistant(Decisions):
                 res.notices.append(f"the model's context overflowed ({exc}); the prompt was compacted to "
                                    f"{compiled.total_tokens} tokens and sent again")
                 continue
-            if not comp.tool_calls:
-                res.reply = self._verified(comp.content, ctx, res)
+            if not comp.tool_calls:  # no sentence may claim an action no call performed (claims.py)
+                from cairn.assistant.claims import honest_reply
+                res.reply = honest_reply(self, model, messages, self._verified(comp.content, ctx, res), res, ui)
                 return
             messages.append({"role": "assistant", "content": comp.content or None,
                              "tool_calls": [c.to_openai() for c in comp.tool_calls]})
@@ -346,40 +336,6 @@ class Assistant(Decisions):
             return ver.answer_text()
         res.notices.append("the reply cited notes that do not support it, so it was withheld")
         return "I could not find support for an answer in your notes."
-
-    # -- the intent router ---------------------------------------------------------------
-    def _routed(self, model, text, ctx, history, res, ui, turn_no) -> None:
-        import re
-        from cairn.assistant.router import Intent
-        intent = route(text)
-        question = re.search(r"\?\s*$|^(?:what|when|where|who|which|how|why)\b", text.strip(), re.I)
-        if intent.tool is None and question:
-            # a question memory or the notes may answer: recall or the verified `ask`, not a
-            # small model's guess
-            about_me = re.search(r"\b(?:i|my|me|mine|i'm|i've)\b", text, re.I)
-            if about_me and any(u.kind == "memory" for u in ctx.units):
-                intent = Intent("recall", {"query": text.strip()}, "question about the person")
-            elif ctx.evidence:
-                intent = Intent("ask", {"question": text.strip()}, "question about the notes")
-        if intent.tool is None:
-            messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
-                        {"role": "user", "content": text}]
-            comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
-            res.reply = self._verified(P.dedupe(comp.content), ctx, res) or "…"
-            return
-        res.notices.append(ROUTER_NOTICE)
-        args = dict(intent.arguments)
-        if intent.tool == "forget":
-            hits = self.app.recall(args["query"], k=1)
-            if not hits:
-                res.reply = f"I have no memory matching “{args['query']}”, so there is nothing to forget."
-                return
-            args = {"memory_id": hits[0].memory.id}
-            res.notices.append(f"best match: “{hits[0].memory.text}” ({hits[0].memory.id})")
-        call = ToolCall("route_" + secrets.token_hex(4), intent.tool, args)
-        rec = self._handle(call, text, False, ui, turn_no)
-        res.tool_calls.append(rec)
-        res.reply = describe(rec) + " (done by the intent router: this model cannot call tools)"
 
     # -- one call ------------------------------------------------------------------------
     def _handle(self, call: ToolCall, user_text: str, untrusted: bool, ui: Channel, turn_no: int) -> CallRecord:
@@ -465,7 +421,9 @@ class Assistant(Decisions):
         ctx = self.last_context
         compiled = getattr(ctx, "compiled", None) if ctx else None
         if compiled is not None:
-            return compiled.why()
+            from cairn.assistant.nlu import state as NS
+            return dict(compiled.why(), understanding=NS.turns_of(self.store, self.state.id),
+                        conversation=NS.load(self.store, self.state.id).to_json())
         return load_why(self.store, self.state.id)
 
     # -- the context engine --------------------------------------------------------------

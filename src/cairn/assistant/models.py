@@ -2,7 +2,7 @@
 
 Spec forms (config `[assistant] model`, `cairn chat --model`, `/model`):
 
-- "embedded"                     SmolLM2-135M in-process (cannot call tools: intent router)
+- "embedded"                     SmolLM2-135M in-process (cannot call tools: the understanding layer)
 - "embedded:NAME"                a packaged GGUF assembled by `make assistant-model`
                                  (NAME from `cairn.assistant.packaged.MODELS`, e.g.
                                  "qwen2.5-coder-0.5b"): tools by JSON-schema constrained output
@@ -10,12 +10,12 @@ Spec forms (config `[assistant] model`, `cairn chat --model`, `/model`):
                                  native `tools` calling
 - "anthropic:MODEL" or "anthropic:BASE_URL:MODEL"   Anthropic's Messages API over HTTP
                                  (key from $CAIRN_ANTHROPIC_API_KEY or $ANTHROPIC_API_KEY)
-- "none"                         no model: the intent router and canned replies
+- "none"                         no model: the understanding layer (cairn.assistant.nlu) and canned replies
 
 `tools_mode` says how tool calls are obtained: "native" (the OpenAI `tools` field / Anthropic
 tool_use blocks), "json" (the model answers a bounded JSON schema {"tool", "arguments",
 "reply"} — for small local models whose chat template's tool tags llama.cpp cannot parse),
-or "none" (the model only writes text; `cairn.assistant.router` maps the core intents).
+or "none" (the model only writes text; `cairn.assistant.nlu` classifies the request and `understood` acts on it).
 
 Errors: the `cairn.llm.errors` classes (LLMUnavailable, LLMTimeout, LLMContextOverflow,
 LLMBadResponse), as `OpenAICompatClient.chat` raises them; ValueError for a bad spec.
@@ -104,12 +104,11 @@ class ChatModel:
 
 
 class NoModel(ChatModel):
-    """No language model: replies are left to the router's canned sentences."""
+    """No language model: replies come from the understanding layer's own sentences."""
 
     def complete(self, messages, tools=None, *, max_tokens=400, on_delta=None) -> Completion:
-        text = ("I have no language model configured, so I can only do what the intent router "
-                "understands: \"remember that ...\", \"what do I know about ...\", \"forget ...\", "
-                "\"remind me ...\", \"find notes about ...\".")
+        text = ("I have no language model configured, so I can only do what Cairn's own understanding "
+                "reads: remembering, reminders, notes and questions about them.")
         if on_delta:
             on_delta(text)
         return Completion(text, estimated=True)

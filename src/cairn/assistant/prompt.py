@@ -165,11 +165,14 @@ SMALL_RULES = ("You are Cairn, a friendly assistant for the person's notes and m
 
 def compact_system(ctx: Context) -> str:
     """The short system prompt for a small model's plain reply: brief rules, core blocks,
-    memories, and at most two notes (wrapped as data) with their numbers."""
+    the clock (today's date and time) and the router's hint, memories, and at most two
+    notes (wrapped as data) with their numbers."""
     parts = [SMALL_RULES]
     for u in ctx.units:
         if u.kind == "core":
             parts.append("About the person: " + u.text)
+        elif u.kind in ("clock", "hint"):  # today's date and time; the router's understanding
+            parts.append(u.text)
     mems = [u.text for u in ctx.units if u.kind == "memory"][:3]
     if mems:
         parts.append("You remember: " + " ".join(mems))

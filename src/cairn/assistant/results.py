@@ -179,10 +179,14 @@ def describe(rec: CallRecord) -> str:
     if rec.name == "ask" and isinstance(r, dict):
         cites = "; ".join(f"[{c['n']}] {c.get('title')}" for c in r.get("citations") or [])
         return (r.get("answer") or "I could not find that in your notes.") + (f"\nSources: {cites}" if cites else "")
-    if rec.name in ("create_note", "update_note", "ingest_text") and isinstance(r, dict):
+    if rec.name in ("create_note", "update_note", "ingest_text", "rename_note") and isinstance(r, dict):
         return f"Note {r.get('action')}: {r.get('title')} ({r.get('id')})."
     if rec.name == "remind" and isinstance(r, dict):
         return f"I'll remind you: “{r.get('text', rec.arguments.get('text'))}” ({r.get('next_due') or r.get('when') or ''})."
+    if rec.name == "reminder_cancel" and isinstance(r, dict):
+        return f"Cancelled the reminder “{r.get('text')}”."
+    if rec.name == "reminder_snooze" and isinstance(r, dict):
+        return f"Snoozed “{r.get('text')}” until {r.get('next_due')}."
     if rec.name == "delete_note":
         return f"Deleted the note {rec.arguments.get('note')} (it is in the vault's .trash)."
     return f"{rec.name} ran: {json.dumps(r, ensure_ascii=False, default=str)[:300]}"

@@ -15,7 +15,9 @@ reading. Event types:
     checkpoint   {"turns", "model", "pending", "usage"}   (after each turn: resume reads the
                  last checkpoint and replays the events after it)
     end          {"reason"}
-    extraction   {"upto", "facts", "memories"}
+    extraction   {"upto", "reason", "facts", "memories"} (after each turn, reason "turn", and
+                 at the session's end: assistant/turnmemory.py)
+    reflection   {"upto"}   (the reflection pass ran on what was said up to seq `upto`)
 
 One session per channel and person: `<home>/sessions/current.json` maps "channel:person" to
 the session id; any channel may continue any session by id. Reading is cached in memory and

@@ -9,7 +9,9 @@ Bands and their budget shares (of `budget`, the prompt tokens left after the rep
 schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, relevant memories
 0.10, retrieved notes 0.15, recent turns verbatim 0.20, compacted older turns 0.25. A band may
 use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
-rules, constraints, the current message) always go in.
+rules, constraints, the current message, the clock: today's date, time and zone, clock.py)
+always go in. The memories band (memband.py): relevant + top memories, at most 15, and a line
+saying how many more exist (`more_available` in `why()`).
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
 1 / (1 + age_in_turns / 20) and relevance = max(BM25 / best BM25 of this message, semantic).
@@ -40,6 +42,8 @@ import time
 from dataclasses import dataclass, field
 
 from cairn.context.bm25 import BM25
+from cairn.context.clock import CLOCK_ID, clock_text, hint_text, zone_name
+from cairn.context.memband import KINDS as MEMORY_KINDS, MORE_ID, memory_band, more_line
 from cairn.context.mood import Mood, newer
 from cairn.context.semantic import TurnVectors
 from cairn.context.tokens import Counter
@@ -98,6 +102,7 @@ class Compiled:
     ms: float = 0.0
     dropped: list[str] = field(default_factory=list)
     new_compactions: list[dict] = field(default_factory=list)
+    more_available: int = 0  # memories beyond those in the memories band (recall finds them)
 
     @property
     def system(self) -> str:
@@ -107,11 +112,14 @@ class Compiled:
         return [u for name, _ in BANDS for u in self.bands.get(name, [])]
 
     def why(self) -> dict:
-        """{"budget", "total_tokens", "bands": [{"name", "budget", "tokens", "units": [...]}]}"""
+        """{"budget", "total_tokens", "bands": [{"name", "budget", "tokens", "units": [...]}]};
+        the memories band also has "more_available" (memories not shown; an integer)."""
         return {"budget": self.budget, "total_tokens": self.total_tokens,
                 "bands": [{"name": n, "budget": self.budgets.get(n, 0),
                            "tokens": sum(u.tokens for u in self.bands.get(n, [])),
-                           "units": [u.to_json() for u in self.bands.get(n, [])]} for n, _ in BANDS]}
+                           "units": [u.to_json() for u in self.bands.get(n, [])],
+                           **({"more_available": self.more_available} if n == "memories" else {})}
+                          for n, _ in BANDS]}
 
 
 def deterministic_summary(turns: list[tuple[int, str, str]]) -> str:
@@ -187,10 +195,12 @@ class Engine:
 
     def compile(self, user_text: str, *, budget: int, rules: str, app=None, recall_k: int = 5,
                 notes_k: int = 3, turn: int | None = None, squeeze: float = 1.0,
-                person_sections=None) -> Compiled:
+                person_sections=None, hint: str | None = None) -> Compiled:
         """The prompt for the person's message `user_text` within `budget` tokens (see the
         module docstring). squeeze < 1 shrinks the usable budget (after a provider's overflow
-        error). `app`: the Cairn service for memories, notes and core blocks (None: none)."""
+        error). `app`: the Cairn service for memories, notes and core blocks (None: none).
+        hint: how the request was understood (the intent router's reading), a pinned unit of
+        the working band (clock.hint_text) the model may use or overrule."""
         t0 = time.perf_counter()
         budget = max(64, int(budget * squeeze))
         cur = turn or (max(self.turns) + 1 if self.turns else 1)
@@ -199,6 +209,12 @@ class Engine:
         new_comp = self._compact(cur)
         # system, core, working (pinned constraints)
         bands["system"].append(self._u("rules", "rules", rules, 1.0, "always", True))
+        tz = zone_name(app.settings) if app is not None else "UTC"
+        bands["working"].append(self._u(CLOCK_ID, "clock", clock_text(self.now, tz), 1.0,
+                                        "today's date, time and time zone: always in the prompt", True))
+        if hint and hint.strip():
+            bands["working"].append(self._u("hint", "hint", hint_text(hint), 1.0,
+                                            "how the request was understood (the router's reading)", True))
         if app is not None:
             try:
                 blocks = {k: v for k, v in app.core().blocks.items() if v.strip()}
@@ -220,17 +236,16 @@ class Engine:
                 bands["memories"].append(self._u(uid, kind, text, score, why))
         evidence = []
         sources: list[tuple[int, str, float]] = []  # (turn, memory id, score): verbatim recall
-        if app is not None and recall_k:
-            try:
-                for m in app.recall(user_text, k=recall_k):
-                    bands["memories"].append(self._u(m.memory.id, "memory", f"[{m.memory.id}] {m.memory.text}",
-                                                     min(1.0, float(m.score)), f"recall score {m.score:.2f}"))
-                    for src in m.memory.source_ids or [m.memory.source]:
-                        sid, _, seq = str(src).partition("#")
-                        if sid == self.sid and seq.isdigit() and int(seq) in self.seq_turn:
-                            sources.append((self.seq_turn[int(seq)], m.memory.id, min(1.0, float(m.score))))
-            except Exception:
-                pass
+        mem_total = 0
+        if app is not None:  # relevant + top memories (memband.py), their source turns kept verbatim
+            band = memory_band(app, user_text, recall_k)
+            mem_total = band.total
+            bands["memories"] += [self._u(*u) for u in band.units]
+            for m in band.recalled:
+                for src in m.memory.source_ids or [m.memory.source]:
+                    sid, _, seq = str(src).partition("#")
+                    if sid == self.sid and seq.isdigit() and int(seq) in self.seq_turn:
+                        sources.append((self.seq_turn[int(seq)], m.memory.id, min(1.0, float(m.score))))
         if app is not None and notes_k:
             try:
                 from cairn.answer import select_evidence
@@ -290,6 +305,10 @@ class Engine:
             cands = bands[name] if name not in ("recent", "compacted", "notes") else []
             kept[name], t = self._fill(cands, shares[name], pinned_first=True)
             used += t
+        more = more_line(mem_total, sum(1 for u in kept["memories"] if u.kind in MEMORY_KINDS))
+        if more:
+            kept["memories"].append(self._u(MORE_ID, "memories_more", more, 1.0, "memories left out: recall finds them", True))
+            used += kept["memories"][-1].tokens
         current = self._u("current", "message", user_text, 1.0, "the person's message this turn", True)
         kept["recent"], t = self._fill([current], shares["recent"], True)
         used += t
@@ -314,6 +333,7 @@ class Engine:
         ev_kept = {u.id for u in kept["notes"]}
         evidence = [ev for ev in evidence if f"note:{ev.n}" in ev_kept]
         comp = self._assemble(kept, budget, shares, evidence, new_comp)
+        comp.more_available = max(0, mem_total - sum(1 for u in comp.bands["memories"] if u.kind in MEMORY_KINDS))
         comp.ms = (time.perf_counter() - t0) * 1000
         self.last = comp
         return comp

@@ -12,9 +12,12 @@ import json
 import os
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from cairn.jsonl import read_appended
-from cairn.context.compiler import Engine
-from cairn.context.tokens import Counter
+
+if TYPE_CHECKING:
+    from cairn.context.compiler import Engine
 
 SUMMARY_PROMPT = ("Summarise these conversation turns in at most 8 short lines. Keep names, numbers, dates, "
                   "decisions and every instruction the person gave (\"not X, use Y\"). Turn numbers in brackets.")
@@ -45,6 +48,8 @@ def engine_for(engine: Engine | None, store, sid: str, summarise=None, model=Non
     scored by meaning, compiler.py); synced with the log either way. `owner`: the person
     (cairn.people) whose stored mood state a new engine starts from."""
     if engine is None or getattr(engine, "sid", None) != sid:
+        from cairn.context.compiler import Engine
+        from cairn.context.tokens import Counter
         engine = Engine(Counter(model), summarise, embedder)
         engine.sid = sid
         engine.offset = 0
@@ -74,7 +79,9 @@ def budget_for(cfg, model, schemas_tokens: int) -> int:
 
 def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, overflow: str = ""):
     """Compile the prompt of the person's message `text` (turn `turn_no`) for `bot` (an
-    Assistant). Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled."""
+    Assistant; its `hint`, when set, is the router's understanding, put in the prompt).
+    Returns a `cairn.assistant.prompt.Context` whose `.compiled` is the Compiled. (A turn the
+    intent router answers compiles nothing: context/routed.py.)"""
     from cairn.assistant import prompt as P
     from cairn.context.person import sections
     embedder = None
@@ -99,7 +106,7 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
         extra = []
     comp = eng.compile(text, budget=budget, rules=P.RULES, app=bot.app, recall_k=bot.cfg.recall_k,
                        notes_k=bot.cfg.notes_k if not small else min(2, bot.cfg.notes_k), turn=turn_no,
-                       squeeze=squeeze, person_sections=extra)
+                       squeeze=squeeze, person_sections=extra, hint=getattr(bot, "hint", None))
     sid = bot.state.id
     for ev in comp.new_compactions:
         bot.store.append(sid, ev)
@@ -132,9 +139,16 @@ def save_why(store, sid: str, why: dict) -> None:
 
 
 def load_why(store, sid: str) -> dict:
-    """The `/why` JSON of the session's last prompt (empty bands when none was compiled)."""
+    """The `/why` JSON of the session's last prompt (empty bands when none was compiled), with
+    "understanding" (each turn's understanding: intents, scores, slots, what a pronoun or an
+    ellipsis was resolved to) and "conversation" (the state follow-ups resolve against), see
+    cairn.assistant.nlu.state."""
+    from cairn.assistant.nlu import state as NS
     path = _why_path(store, sid)
     try:
-        return json.loads(path.read_text(encoding="utf-8")) if path else {}
+        data = json.loads(path.read_text(encoding="utf-8")) if path else {}
     except (OSError, ValueError):
-        return {"budget": 0, "total_tokens": 0, "bands": []}
+        data = {"budget": 0, "total_tokens": 0, "bands": []}
+    data["understanding"] = NS.turns_of(store, sid)
+    data["conversation"] = NS.load(store, sid).to_json()
+    return data

@@ -9,7 +9,9 @@ operation is still a method of `Cairn` under its old name:
                           entity_alias, entities, rebuild_memories, extract, set_fact_keys
     entities.py EntityOps entity_show, entity_merge, entity_split (the entity graph)
     notes.py   NotesOps   sync, watch, find_note, links, unresolved_links, note_create,
-                          notes_list, ingest_text, note_show, note_update, note_delete
+                          notes_list, ingest_text, note_show, note_update, note_rename, note_delete
+    knowledge.py KnowledgeOps answer_about (memories, notes, entities, reminders and sessions
+                          as one answer; its wording in knowledge_text.py)
 
 A mixin reaches the resources through `self`: `conn` (the index), `settings`, `embedder`,
 `vectors`. Every result has one `to_json()` (cairn.results).

@@ -176,6 +176,14 @@ class NotesOps:
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
+    def note_rename(self, ref: str, title: str) -> N.NoteRow:
+        """Retitle a note (see noteops.rename_note)."""
+        from cairn.noteops import rename_note
+        ref = self._own_ref(ref, write=True)
+        note = rename_note(self.conn, self.settings, self.embedder, ref, title)
+        self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
+        return note
+
     def capture(self, kind: str, url: str, text: str = "", title: str = "", comment: str = "") -> N.NoteRow:
         """Store a highlight, bookmark or quick note from a web page as a note in
         `captures/` (see cairn.capture for the rules and errors)."""

@@ -34,6 +34,10 @@ def _ask(app, a: dict):
     return app.ask(a["question"], llm=None if choice == "model" else choice).to_json()
 
 
+def _answer_about(app, a: dict):
+    return app.answer_about(a["question"], subject=a.get("subject")).to_json()
+
+
 def _get_note(app, a: dict):
     return app.note_show(a["note"])
 
@@ -54,6 +58,10 @@ def _create_note(app, a: dict):
 
 def _update_note(app, a: dict):
     return _note_json("updated", app.note_update(a["note"], a["body"], a.get("mode", "overwrite")))
+
+
+def _rename_note(app, a: dict):
+    return _note_json("renamed", app.note_rename(a["note"], a["title"]))
 
 
 def _delete_note(app, a: dict):
@@ -111,6 +119,18 @@ def _reminders(app, a: dict):
         return [reminder_json(r) for r in sch.list(states, kind="reminder")]
 
 
+def _reminder_cancel(app, a: dict):
+    from cairn.schedule.scheduler import reminder_json
+    with app.scheduler() as sch:
+        return reminder_json(sch.cancel(a["id"]))
+
+
+def _reminder_snooze(app, a: dict):
+    from cairn.schedule.scheduler import reminder_json
+    with app.scheduler() as sch:
+        return reminder_json(sch.snooze(a["id"], a.get("until") or "in 10 minutes"))
+
+
 def _capture(app, a: dict):
     return _note_json("created", app.capture(a["kind"], a["url"], a.get("text", ""), a.get("title", ""),
                                              a.get("comment", "")))
@@ -125,6 +145,11 @@ TOOLS: tuple[Tool, ...] = (
     Tool("ask", "Answer a question from the person's notes with numbered citations checked against "
          "the cited text; says so when the notes do not hold the answer.",
          _obj({"question": _STR, "llm": {"enum": ["none", "embedded", "model"]}}, ("question",)), _ask),
+    Tool("answer_about", "Answer a question about a person, thing or date from everything Cairn holds "
+         "together: memories (what the person told you), notes (cited), entities, reminders and earlier "
+         "conversations; says where the answer came from. Use it for 'who is X', 'what do you know about X', "
+         "'when is ...' questions.",
+         _obj({"question": _STR, "subject": {"type": "string"}}, ("question",)), _answer_about),
     Tool("get_note", "Read one note (by id, title, alias or vault path): metadata and body.",
          _obj({"note": _STR}, ("note",)), _get_note),
     Tool("list_notes", "List notes, optionally of one type or tag, a page at a time.",
@@ -138,6 +163,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("update_note", "Overwrite or append to a note's body.",
          _obj({"note": _STR, "body": {"type": "string"}, "mode": {"enum": list(NOTE_UPDATE_MODES)}},
               ("note", "body")), _update_note, risk="medium", read_only=False),
+    Tool("rename_note", "Give a note a new title (its file and body stay).",
+         _obj({"note": _STR, "title": _STR}, ("note", "title")), _rename_note, risk="medium", read_only=False),
     Tool("delete_note", "Delete a note (moved to the vault's .trash; its index rows removed).",
          _obj({"note": _STR}, ("note",)), _delete_note, risk="high", read_only=False, destructive=True),
     Tool("note_history", "The kept versions of a note, newest first (version, at, by, action).",
@@ -175,6 +202,11 @@ TOOLS: tuple[Tool, ...] = (
               ("kind", "url")), _capture, risk="medium", read_only=False),
     Tool("reminders", "List the person's reminders with their next due time and state.",
          _obj({"all": {"type": "boolean"}}), _reminders),
+    Tool("reminder_cancel", "Cancel one of the person's reminders by id (no further runs; kept as cancelled).",
+         _obj({"id": _STR}, ("id",)), _reminder_cancel, risk="medium", read_only=False),
+    Tool("reminder_snooze", "Deliver a reminder again later: until = one-off words such as 'in 1 hour' or "
+         "'tomorrow at 9'.", _obj({"id": _STR, "until": {"type": "string"}}, ("id",)), _reminder_snooze,
+         risk="medium", read_only=False),
 )
 
 

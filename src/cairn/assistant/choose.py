@@ -1,0 +1,67 @@
+"""The person's choice of the assistant's model, written to `<home>/config.toml` as
+`[assistant] model = "SPEC"` (the only way a found local server becomes the model: see
+discover.py). The file keeps every other line as written; it is read back with the settings'
+own loader right after, and the old text is put back when that fails, so a choice never
+leaves an unreadable config behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+_SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*(?:#.*)?$")
+_MODEL = re.compile(r"^\s*model\s*=")
+
+
+def with_model(text: str, spec: str) -> str:
+    """`text` (a config.toml) with `[assistant] model` set to `spec` (the line replaced, or
+    added under the section header, or the section added at the end)."""
+    line = f"model = {json.dumps(spec)}"
+    lines = text.splitlines()
+    start = next((i for i, ln in enumerate(lines) if (m := _SECTION.match(ln)) and m.group(1).strip() == "assistant"), None)
+    if start is None:
+        sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+        return f"{text}{sep}[assistant]\n{line}\n"
+    end = next((i for i in range(start + 1, len(lines)) if _SECTION.match(lines[i])), len(lines))
+    for i in range(start + 1, end):
+        if _MODEL.match(lines[i]):
+            lines[i] = line
+            break
+    else:
+        lines.insert(start + 1, line)
+    return "\n".join(lines) + "\n"
+
+
+def choose_model(home: Path, spec: str) -> Path:
+    """Write `[assistant] model = spec` to `home`/config.toml and return its path. Raises
+    InvalidInput for a malformed spec (assistant.models.get_model's rules), a config that
+    cannot be read or written, or when the result would not load (the old file is put back)."""
+    from cairn.assistant.models import get_model
+    from cairn.config import ConfigError, load_settings
+    from cairn.errors import InvalidInput
+    from cairn.llm.errors import LLMError
+    spec = (spec or "").strip()
+    try:
+        get_model(spec)  # the form only: nothing is contacted or loaded for an openai: spec
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    except LLMError:
+        pass  # a packaged model not installed yet: the choice is still the person's
+    path = Path(home) / "config.toml"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        old = path.read_text(encoding="utf-8") if path.is_file() else ""
+        tmp = path.with_name("config.toml.choosing")
+        tmp.write_text(with_model(old, spec), encoding="utf-8")
+        os.replace(tmp, path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"cannot write {path}: {exc}") from None
+    try:
+        load_settings(home)
+    except ConfigError as exc:
+        path.write_text(old, encoding="utf-8")
+        raise InvalidInput(f"the model was not saved: {exc}") from None
+    return path

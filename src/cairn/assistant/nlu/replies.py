@@ -1,0 +1,199 @@
+"""The words of replies that need no tool: honest refusals, feelings, small talk, what Cairn
+can do; and the read-only views the understanding layer builds from results (a note's key
+sentences, a list of reminders, earlier conversations, recent notes).
+
+Refusals name what cannot be done and what can be done instead; feelings get a short human
+acknowledgement with no tool and no citation.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+CANNOT = {
+    "cannot_weather": "I can't check the weather — I have no internet connection to a forecast.",
+    "cannot_email": "I can't send or read e-mail — I have no access to your mailbox.",
+    "cannot_message": "I can't send messages or make calls — I have no access to your phone or chat apps.",
+    "cannot_web": "I can't search the web or look things up online — I only know what is in your notes and memories.",
+    "cannot_buy": "I can't buy, book or pay for anything — I have no access to shops, bookings or payments.",
+}
+INSTEAD = (" I can set a reminder for it or write it down in a note instead — for example "
+           "\"remind me tomorrow at 9 to …\" or \"add … to the To do note\".")
+CAPABILITIES = (
+    "I can remember things you tell me (\"remember that …\") and forget them, answer questions from your "
+    "notes and memories, set, list, snooze and cancel reminders (\"remind me tomorrow at 9 to …\", \"every "
+    "Sunday at 8 …\"), create, add to, edit, summarise and delete notes, show recent notes, and tell you "
+    "what we talked about before. I can't use the internet, e-mail or your phone.")
+FEELING = {
+    "neg": "I'm sorry you're feeling this way — that sounds hard. Take it one step at a time; "
+           "if it would help, I can set a reminder or note down what's on your mind.",
+    "pos": "That's lovely to hear — I'm glad!",
+}
+_POSITIVE = re.compile(r"\b(?:happy|excited|glad|great|good|thrilled|proud|relieved|delighted)\b", re.I)
+_NEGATIVE = re.compile(r"\b(?:not|no longer|un\w+|stress|sad|tired|worr|anxi|low|lonely|scared|nervous|frustrat|"
+                       r"overwhelm|terrible|awful|fed up|exhaust|angry|upset)\w*", re.I)
+
+
+def cannot(intent: str) -> str:
+    """The honest refusal for a `cannot_*` intent, with what Cairn can do instead."""
+    return CANNOT.get(intent, "I can't do that.") + INSTEAD
+
+
+def feeling(text: str) -> str:
+    """A short acknowledgement of a feeling (positive or not), no tool, no citation."""
+    if _POSITIVE.search(text) and not _NEGATIVE.search(text):
+        return FEELING["pos"]
+    return FEELING["neg"]
+
+
+def smalltalk(text: str) -> str:
+    """A short friendly reply to a greeting, thanks or goodbye."""
+    t = text.lower()
+    if re.search(r"\bthank|\bcheers|helpful", t):
+        return "You're welcome."
+    if re.search(r"\bbye|see you|good night", t):
+        return "Bye for now."
+    if re.search(r"how are you", t):
+        return "I'm fine, thanks — what can I do for you?"
+    if re.search(r"great|nice", t):
+        return "Thank you!"
+    return "Hello! What can I do for you?"
+
+
+def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
+    """Up to `n` key sentences of a note body, in the note's order: the sentences closest to
+    the note's mean sentence vector (centrality, as in centroid-based extractive summarising:
+    Radev et al. 2004, "Centroid-based summarization of multiple documents"), a sentence with a
+    date, time or amount counting 1.25x. Headings and empty lines are skipped."""
+    import numpy as np
+    sents = [s.strip(" -*\t") for s in sentences(body)]
+    if len(sents) <= n:
+        return sents
+    from cairn.embed.cache import embed_cached
+    v = embed_cached(embedder, sents)
+    c = v.mean(axis=0)
+    c = c / (np.linalg.norm(c) or 1.0)
+    score = v @ c
+    score = score * np.array([1.25 if re.search(r"\d|£|\$|€", s) else 1.0 for s in sents])
+    keep = sorted(np.argsort(-score)[:n])
+    return [sents[i] for i in keep]
+
+
+def _local(iso: str | None) -> str:
+    if not iso:
+        return ""
+    try:
+        dt = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    from cairn.schedule import when as W
+    return W.normalise(dt, W.zone(None)).strftime("%a %d %b %Y, %H:%M")
+
+
+def reminders_text(rows: list[dict]) -> str:
+    """The person's open reminders, one a line with the next time (and how it repeats)."""
+    open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
+    if not open_:
+        return "You have no reminders set."
+    lines = []
+    for r in open_:
+        sched = str(r.get("schedule") or "")
+        when = _local(r.get("next_due"))
+        lines.append(f"- {r.get('text')} — {when}" + (f" (repeats: {sched})" if sched.lower().startswith("every") else ""))
+    return f"You have {len(open_)} reminder(s):\n" + "\n".join(lines)
+
+
+def window(text: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The UTC time window a message's "yesterday" / "today" / "this morning" / "this week" /
+    "last week" / "on Monday" names; None when it names none."""
+    from cairn.schedule import when as W
+    tz = W.zone(None)
+    local = now.astimezone(tz)
+    day = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    t = text.lower()
+    if "yesterday" in t:
+        a, b = day - timedelta(days=1), day
+    elif "this morning" in t:
+        a, b = day, day + timedelta(hours=12)
+    elif re.search(r"\btoday\b|earlier today", t):
+        a, b = day, day + timedelta(days=1)
+    elif "last week" in t:
+        a, b = day - timedelta(days=local.weekday() + 7), day - timedelta(days=local.weekday())
+    elif re.search(r"this week|past few days|recently|lately", t):
+        a, b = day - timedelta(days=7), day + timedelta(days=1)
+    else:
+        return None
+    return a.astimezone(timezone.utc), b.astimezone(timezone.utc)
+
+
+MAX_SAID = 20  # messages quoted per earlier session
+
+
+def conversations_text(sessions: list[tuple[str, str, list[str]]], now: datetime) -> str:
+    """What earlier sessions were about: (session id, started ISO, the person's messages)
+    each, oldest first; the messages are quoted (cut to 80 characters)."""
+    if not sessions:
+        return "We haven't talked before this conversation — there are no earlier sessions."
+    out = []
+    for sid, started, msgs in sessions:
+        when = _local(started)
+        shown = "; ".join(f"“{m[:70]}”" for m in msgs[:MAX_SAID]) + (
+            f"; and {len(msgs) - MAX_SAID} more" if len(msgs) > MAX_SAID else "")
+        out.append(f"- {when} (session {sid}): you asked {shown}")
+    return "Earlier we talked about:\n" + "\n".join(out)
+
+
+_STOP = frozenset("a an the of to in on at for and or is are was were be been do does did i my me you your we our "
+                  "what whats what's when where who which how why say says said note notes about from with it its "
+                  "that this there their will would should can could have has had need".split())
+
+
+def terms(text: str) -> set[str]:
+    """Content words of `text`, lower-cased, a plural or possessive "s" taken off."""
+    out = set()
+    for w in re.findall(r"[\w£$€]+", text.lower()):
+        if w in _STOP or len(w) < 2:
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def sentences(body: str) -> list[str]:
+    """The sentences of a note body, in order (headings and empty lines skipped)."""
+    out: list[str] = []
+    for ln in body.splitlines():
+        ln = ln.strip()
+        if not ln or ln.startswith("#"):
+            continue
+        out += [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9£$€])", ln) if s.strip()]
+    return out
+
+
+def steps(body: str) -> list[str]:
+    """The numbered (or, failing that, bulleted) lines of a note body, in order: a procedure."""
+    lines = [ln.strip() for ln in body.splitlines()]
+    numbered = [ln for ln in lines if re.match(r"^\d+[.)]\s+", ln)]
+    return numbered or [ln for ln in lines if re.match(r"^[-*]\s+", ln)]
+
+
+def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
+    """The sentences of a note that answer `question` about it: those sharing the most content
+    words with the question once the note's title words are taken away (ties: cosine to the
+    question); [] when the question asks nothing beyond the title, or no sentence shares a word."""
+    want = terms(question) - terms(title)
+    if not want:
+        return []
+    sents = sentences(body)
+    scored = [(len(want & terms(s)), s) for s in sents]
+    top = max((n for n, _ in scored), default=0)
+    if top == 0:
+        return []
+    tied = [s for n, s in scored if n == top]
+    if len(tied) > 1:
+        import numpy as np
+        from cairn.embed.cache import embed_cached
+        v = embed_cached(embedder, tied + [question])
+        sims = v[:-1] @ v[-1]
+        tied = [tied[int(np.argmax(sims))]]
+    return tied

@@ -1,0 +1,302 @@
+"""Slots of a classified message: the parts an intent's operation needs.
+
+- times: `cairn.schedule.when` reads them (`split_when` finds the longest time phrase);
+- note titles: resolved against the vault's titles by fuzzy matching (`note_in`: the window of
+  the message most like a title, difflib's ratio >= TITLE_MATCH);
+- the text to remember / append / create: what is left once the request's own words (its
+  lead verb, "that", the note's name) are taken away.
+
+Every function is pure except `note_titles` (reads the notes list). Nothing raises for an
+unreadable message: a slot that cannot be filled is None or "".
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from datetime import datetime, timezone
+
+TITLE_MATCH = 0.8   # difflib ratio a window of the message needs to name a note's title
+SHORT_TITLE = 4     # a title this short (characters) must match exactly
+_F = re.I | re.S
+_POLITE = r"^(?:(?:please|pls|can you|could you|would you|will you|i'?d like you to|i want you to|also|and|ok|okay)[\s,]+)*"
+
+
+def clean(s: str) -> str:
+    """`s` without surrounding quotes, spaces and trailing punctuation."""
+    return s.strip().strip(" \t\"'“”‘’").rstrip(".!?;, ").strip()
+
+
+def strip_polite(text: str) -> str:
+    """`text` without a leading "please", "can you", "and", ..."""
+    return re.sub(_POLITE, "", text.strip(), flags=_F)
+
+
+_REMEMBER = re.compile(
+    r"^(?:remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|just so you know|for the record|fyi"
+    r"|heads up|btw|by the way|store the fact|save this(?: for later)?|make a (?:mental )?note(?: of)?)"
+    r"(?:\s+that)?\s*[:,]?\s+(?P<x>.+)$", _F)
+
+
+def remember_text(text: str) -> str:
+    """The statement to remember: "remember that X" -> "X"; "X, remember that" -> "X"."""
+    t = strip_polite(text)
+    m = _REMEMBER.match(t)
+    if m:
+        return clean(m.group("x"))
+    t = re.sub(r"[,;]?\s*(?:please\s+)?remember (?:that|this)\s*[.!]?$", "", t, flags=_F)
+    return clean(t)
+
+
+_FORGET = re.compile(r"^(?:forget|forgett|unlearn|erase|wipe|delete|remove|drop|stop remembering)"
+                     r"(?:\s+(?:the\s+)?memory)?(?:\s+(?:about|that|of))?\s+(?P<x>.+)$", _F)
+
+
+def forget_query(text: str) -> str:
+    """What to forget: "forget what I said about X" -> "X"."""
+    t = re.sub(r"^you can\s+", "", strip_polite(text), flags=_F)
+    m = _FORGET.match(t)
+    x = clean(m.group("x")) if m else clean(t)
+    x = re.sub(r"^(?:everything\s+|what\s+|the thing\s+)?(?:i\s+(?:said|told you|mentioned)|you know)\s+(?:about\s+)?",
+               "", x, flags=_F)
+    x = re.sub(r"^(?:about|that)\s+", "", x, flags=_F)
+    x = re.sub(r"^i said\s+", "", x, flags=_F)
+    return clean(x) or clean(text)
+
+
+def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] | None:
+    """("what", "at" | "every", "when") for a reminder text whose start or end (or an "every
+    ..." part) is a time `cairn.schedule.when` understands ("call Ana tomorrow at 9",
+    "tomorrow at 9 to call Ana"); None when no time is found. The longest time phrase wins."""
+    try:
+        from cairn.schedule import when as W
+        tz = W.zone(None)
+    except Exception:
+        return None
+    now = now or datetime.now(timezone.utc)
+    words = text.split()
+
+    def attempt(phrase: str, what: str, strip: str) -> tuple[str, str, str] | None:
+        lead = phrase.lower().split()[0]
+        key = "every" if lead == "every" else "at"
+        cand = " ".join(phrase.split()[1:]) if key == "at" and lead in ("on", "at", "by") else phrase
+        if not cand:
+            return None
+        try:
+            W.parse_when(cand, tz, now, recurring=key == "every")
+        except Exception:
+            return None
+        what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(" ,"), flags=re.I)
+        return (what.rstrip(strip), key, cand) if what else None
+
+    for i in range(len(words) - 1, 0, -1):  # a time first: "tomorrow at 9 to call the vet"
+        phrase, what = " ".join(words[:i]), " ".join(words[i:])
+        if re.match(r"(?i)(?:to|that|about)\b", what) and (found := attempt(phrase.rstrip(","), what, " ,.")):
+            return found
+    for i in range(1, len(words)):  # then a time at the end: "call Ana tomorrow at 9"
+        found = attempt(" ".join(words[i:]), " ".join(words[:i]), " ,")
+        if found:
+            return found
+    return None
+
+
+_REMIND = re.compile(r"^(?:remind me|remnd me|ping me|nudge me|don'?t let me forget|wake me up with a reminder"
+                     r"|(?:set|create|add|make)\s+(?:me\s+)?(?:a\s+)?reminder|i need a reminder)"
+                     r"(?:\s+(?:to|that|about|for))?\s+(?P<x>.+)$", _F)
+
+
+def reminder(text: str) -> dict:
+    """{"text", "at"|"every"} of a reminder request; {"text"} alone when no time is read.
+    "at 9 tomorrow remind me to X" and "remind me tomorrow at 9 to X" both work."""
+    t = strip_polite(text)
+    m = _REMIND.match(t)
+    if m:
+        body = clean(m.group("x"))
+    else:  # the time before the request: "every Friday at 4pm remind me to X"
+        m2 = re.match(r"^(?P<w>.+?)\s*,?\s+remind me\s+(?P<x>.+)$", t, _F)
+        body = clean(f"{m2.group('x')} {m2.group('w')}") if m2 else clean(t)
+    body = re.sub(r"\s+(?:please)$", "", body, flags=re.I)
+    split = split_when(body)
+    if split:
+        what, key, when = split
+        return {"text": clean(what), key: when}
+    return {"text": body}
+
+
+def note_titles(app) -> list[str]:
+    """The titles of the person's notes (up to 1000, newest listing order)."""
+    try:
+        return [n["title"] for n in app.notes_list(limit=1000)["notes"] if n.get("title")]
+    except Exception:
+        return []
+
+
+def _norm(s: str) -> str:
+    return " ".join(re.sub(r"[^\w\s£$€-]", " ", s.lower()).split())
+
+
+def note_in(text: str, titles: list[str]) -> tuple[str, float, tuple[int, int]] | None:
+    """(title, ratio, (start word, end word)) of the title a window of `text` matches best
+    (difflib SequenceMatcher ratio >= TITLE_MATCH, exact for titles of SHORT_TITLE characters or
+    fewer; case and punctuation ignored; windows of
+    the title's length in words, one more or one less); None when no title matches."""
+    words = _norm(text).split()
+    best = None
+    for title in titles:
+        tw = _norm(title).split()
+        if not tw:
+            continue
+        for size in {max(1, len(tw) - 1), len(tw), len(tw) + 1}:
+            for i in range(0, max(1, len(words) - size + 1)):
+                window = " ".join(words[i:i + size])
+                r = difflib.SequenceMatcher(None, window, " ".join(tw)).ratio()
+                if len(" ".join(tw)) <= SHORT_TITLE and r < 1.0:
+                    continue  # "Car" must be said as "car", not "cart"
+                if r >= TITLE_MATCH and (best is None or r > best[1] + 1e-9
+                                         or (abs(r - best[1]) < 1e-9 and len(tw) > len(_norm(best[0]).split()))):
+                    best = (title, r, (i, i + size))
+    return best
+
+
+def _words_before(text: str, span: tuple[int, int]) -> str:
+    return " ".join(_norm(text).split()[:span[0]])
+
+
+def note_phrase(text: str) -> str:
+    """The note a message names when no title matched: "the X note" / "note called X" /
+    "my note on X" / "X list" -> "X" ("" when none)."""
+    t = clean(strip_polite(text))
+    for rx in (r"\bnote\s+(?:called|titled|named)\s+(?P<x>.+?)(?:\s+(?:with|saying|containing)\b.*)?$",
+               r"\b(?:the|my)\s+(?P<x>[\w' -]+?)\s+(?:note|list)\b",
+               r"\bnotes?\s+(?:on|about|for)\s+(?:the\s+|my\s+)?(?P<x>.+)$",
+               r"\b(?:the|my)\s+(?P<x>[\w' -]+?)$"):
+        m = re.search(rx, t, _F)
+        if m:
+            return clean(m.group("x"))
+    return ""
+
+
+def resolve_note(app, text: str, titles: list[str] | None = None) -> tuple[str | None, str]:
+    """(the title of the note `text` names, or None; the phrase that named it)."""
+    titles = note_titles(app) if titles is None else titles
+    hit = note_in(text, titles)
+    if hit:
+        return hit[0], hit[0]
+    phrase = note_phrase(text)
+    if phrase:
+        hit = note_in(phrase, titles)
+        if hit:
+            return hit[0], phrase
+    return None, phrase
+
+
+def items_body(body: str) -> str:
+    """A short list ("oat milk and eggs", "a, b, c") as markdown bullets, one item a line;
+    other text unchanged."""
+    b = clean(body)
+    parts = [clean(p) for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", b) if clean(p)]
+    if len(parts) >= 2 and all(len(p.split()) <= 4 for p in parts):
+        return "\n".join(f"- {p}" for p in parts)
+    return b
+
+
+_CREATE = re.compile(r"\b(?:called|titled|named)\s+(?P<t>.+?)(?:\s*(?::|\bwith\b|\bsaying\b|\bcontaining\b)\s*(?P<b>.*))?$", _F)
+
+
+def create_slots(text: str) -> dict:
+    """{"title", "body"} of "create a note called T with B" / "new note: T" /
+    "create a shopping list note with B" (title "Shopping list")."""
+    t = clean(strip_polite(text))
+    m = _CREATE.search(t)
+    if m:
+        title, body = clean(m.group("t")), (m.group("b") or "")
+    else:
+        m = re.search(r"\bnote\s*:\s*(?P<t>[^:]+?)(?:\s*:\s*(?P<b>.*))?$", t, _F) or re.search(
+            r"^(?:create|make|start|write|open|add|jot down)\s+(?:me\s+)?(?:a\s+)?(?:new\s+)?(?:to-?do\s+)?"
+            r"(?P<t>[\w' -]*?)\s*(?:note|list)\b\s*(?:(?:with|saying|containing|:)\s*(?P<b>.*))?$", t, _F)
+        title = clean(m.group("t")) if m and m.group("t") else ""
+        body = (m.group("b") or "") if m else ""
+        title = re.sub(r"^(?:new\s+)?", "", title, flags=re.I)
+    title = title[:1].upper() + title[1:] if title else title
+    return {"title": title, "body": items_body(body) if body else ""}
+
+
+def append_slots(text: str, title_span_text: str | None) -> str:
+    """The text to add in "add B to (the) T note" / "put B on my T list" / "add this to T: B"."""
+    t = clean(strip_polite(text))
+    m = re.search(r":\s*(?P<b>.+)$", t)
+    if m and re.search(r"\b(?:this|the following)\b", t[:m.start()], re.I):
+        return clean(m.group("b"))
+    m = re.match(r"^(?:also\s+)?(?:add|append|put|stick|include|write|pop|jot)\s+(?P<b>.+?)\s+"
+                 r"(?:to|on|onto|in|into|at the end of)\s+(?:the\s+|my\s+)?(?P<t>.+)$", t, _F)
+    if m:
+        return clean(m.group("b")).strip("\"'“”")
+    return ""
+
+
+def rename_slots(text: str) -> str:
+    """The new title of "rename X to Y" / "call X Y instead" / "... should be called Y"."""
+    t = clean(strip_polite(text))
+    for rx in (r"\b(?:to|as)\s+(?P<n>[^,]+?)(?:\s+instead)?$", r"\b(?:called|titled|named)\s+(?P<n>.+?)(?:\s+instead)?$",
+               r"\btitle\s+(?P<n>.+)$"):
+        m = re.search(rx, t, _F)
+        if m:
+            return clean(m.group("n")).strip("\"'")
+    m = re.match(r"^call\s+(?:the\s+|my\s+)?.+?\s+note\s+(?P<n>.+?)(?:\s+instead)?$", t, _F)
+    return clean(m.group("n")) if m else ""
+
+
+def edit_slots(text: str) -> dict:
+    """{"old", "new"} of "change A to B in the T note" / "in the T note change A to B", or
+    {"body"} of "change the T note to say B" / "overwrite T with B"."""
+    t = clean(strip_polite(text))
+    m = re.search(r"\b(?:to say|to read|so it says|to just|to hold only|as|with|to)\s*:?\s+(?P<b>.+)$", t, _F)
+    m2 = re.search(r"\b(?:change|replace)\s+(?P<a>.+?)\s+(?:to|with)\s+(?P<b>.+?)(?:\s+in\s+(?:the\s+|my\s+)?.+)?$", t, _F)
+    if m2 and re.search(r"\bin\s+(?:the|my)\b", t, re.I) and " note" not in m2.group("a").lower():
+        return {"old": clean(m2.group("a")), "new": clean(m2.group("b"))}
+    m3 = re.search(r":\s*(?P<b>.+)$", t)
+    if m3:
+        return {"body": clean(m3.group("b"))}
+    return {"body": clean(m.group("b"))} if m else {}
+
+
+def subject_of(text: str) -> str:
+    """What "what do you know about X" / "who is X" / "tell me about X" asks about ("" if none)."""
+    t = clean(strip_polite(text))
+    for rx in (r"\babout\s+(?P<x>.+)$", r"^(?:who(?:'s| is| was)|whos)\s+(?P<x>.+?)(?:\s+again)?$",
+               r"\b(?:on|have on)\s+(?P<x>.+)$", r"^info on\s+(?P<x>.+?)(?:\s+please)?$"):
+        m = re.search(rx, t, _F)
+        if m:
+            return clean(re.sub(r"\s+please$", "", m.group("x"), flags=re.I))
+    return ""
+
+
+def reminder_phrase(text: str) -> str:
+    """What a cancel/snooze names of a reminder: "cancel the reminder about the vet" -> "the vet"."""
+    t = clean(strip_polite(text))
+    t = re.sub(r"^(?:cancel|delete|remove|stop|drop|scrap|turn off|get rid of|snooze|postpone|delay|push(?: back)?|put off|move)"
+               r"\s+(?:all\s+)?(?:my\s+|the\s+)?", "", t, flags=_F)
+    t = re.sub(r"\b(?:reminders?|reminding me)\b", " ", t, flags=re.I)
+    t = re.sub(r"\b(?:for|by|until|till|to)\s+(?:an?|one|\d+|tomorrow|tonight|next|this|monday|tuesday|wednesday|thursday"
+               r"|friday|saturday|sunday|later).*$", "", t, flags=re.I)
+    t = re.sub(r"^\s*(?:about|to|for|of)\s+", "", " ".join(t.split()), flags=re.I)
+    return clean(t)
+
+
+def snooze_until(text: str) -> str:
+    """The one-off time of a snooze ("for an hour" -> "in 1 hours"; "until Friday" -> "Friday");
+    "in 10 minutes" when none is said."""
+    t = clean(text).lower()
+    nums = {"an": "1", "a": "1", "one": "1", "two": "2", "three": "3", "half an": "30"}
+    m = re.search(r"\b(?:for|by|in)\s+(?P<n>\d+|an|a|one|two|three|half an)\s+(?P<u>minute|min|hour|hr|day|week)s?\b", t)
+    if m:
+        n, u = nums.get(m.group("n"), m.group("n")), m.group("u")
+        if m.group("n") == "half an":
+            n, u = "30", "minute"
+        return f"in {n} {u}s"
+    m = re.search(r"\b(?:until|till|to|for)\s+(?P<w>.+)$", t)
+    if m:
+        w = re.sub(r"^(?:this\s+)?(?:evening|tonight)$", "today at 18:00", m.group("w"))
+        w = re.sub(r"\bmorning\b", "at 9", w).replace("afternoon", "at 14")
+        return w
+    return "in 10 minutes"

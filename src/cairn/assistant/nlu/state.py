@@ -1,0 +1,100 @@
+"""Conversation state: what the session last spoke of, so "it", "she" and "and the garden?"
+mean something. Rebuilt from the session log (events of type "nlu", one a turn), so it
+survives `--session` resumes and restarts.
+
+    nlu event: {"type": "nlu", "turn", "text", "resolved", "resolution": [...], "actions":
+                [{"intent", "score", "slots"}], "subject", "note", "person", "answer"}
+
+`resolve(text, state)` rewrites a follow-up into a standalone message: an ellipsis ("and the
+garden?", "what about Leo?") becomes the last question with its subject replaced; a leading
+"and" is dropped; pronouns are left in place and the subject is passed on (the knowledge answer
+substitutes it, cairn.ops.knowledge_text.with_subject), while note actions use the last note.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_ELLIPSIS = re.compile(r"^(?:and|what about|how about|and what about|and how about)\s+(?P<x>[^?]{1,40}?)\s*\??$", re.I)
+_PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
+_THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there)\b", re.I)
+
+
+@dataclass
+class ConversationState:
+    """The last `subject` (a thing or note spoken of), `note` (title of the last note read or
+    changed), `person` (the last person named), `question` (the last question asked, resolved)
+    and `answer` (the last reply's first line), of one session."""
+
+    subject: str | None = None
+    note: str | None = None
+    person: str | None = None
+    question: str | None = None
+    answer: str | None = None
+    turns: list[dict] = field(default_factory=list)
+
+    def apply(self, e: dict) -> None:
+        """Fold one "nlu" event in."""
+        for k in ("subject", "note", "person", "question", "answer"):
+            if e.get(k):
+                setattr(self, k, e[k])
+        self.turns.append(e)
+
+    def to_json(self) -> dict:
+        return {"subject": self.subject, "note": self.note, "person": self.person,
+                "question": self.question, "answer": self.answer}
+
+
+def load(store, sid: str) -> ConversationState:
+    """The state of session `sid` from its log (an empty state for an unknown/empty one)."""
+    st = ConversationState()
+    if not sid:
+        return st
+    try:
+        events = store.events(store.path(sid))
+    except Exception:
+        return st
+    for e in events:
+        if e.get("type") == "nlu":
+            st.apply(e)
+    return st
+
+
+def turns_of(store, sid: str) -> list[dict]:
+    """Each turn's understanding ("nlu" events without seq/at/type), for `chat --why`."""
+    return [{k: v for k, v in e.items() if k not in ("seq", "type")} for e in load(store, sid).turns]
+
+
+def has_pronoun(text: str) -> bool:
+    """Whether `text` holds a pronoun a follow-up may use ("it", "she", "his", ...)."""
+    return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text))
+
+
+def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | None]:
+    """(standalone text, what was resolved (human-readable), the subject to pass on)."""
+    t = " ".join(text.strip().split())
+    how: list[str] = []
+    m = _ELLIPSIS.match(t)
+    if (m and st.question and len(m.group("x").split()) <= 5
+            and not re.match(r"(?:what|when|where|who|which|how|why|is|are|was|were|do|does|did|can)\b", m.group("x"), re.I)
+            and not _THING_PRONOUN.search(m.group("x")) and not _PERSON_PRONOUN.search(m.group("x"))):
+        x = re.sub(r"^(?:the|my|a|an|your)\s+", "", m.group("x").strip(), flags=re.I)
+        old = st.subject or ""
+        if old and re.search(re.escape(old), st.question, re.I):
+            t2 = re.sub(re.escape(old), x, st.question, count=1, flags=re.I)
+        else:
+            t2 = f"what do you know about {x}?"
+        how.append(f"ellipsis: {text.strip()!r} -> {t2!r} (last question {st.question!r})")
+        return t2, how, x
+    if re.match(r"^and\s+", t, re.I):
+        t = re.sub(r"^and\s+", "", t, flags=re.I)
+        how.append("a follow-up: leading 'and' dropped")
+    subject = None
+    if _THING_PRONOUN.search(t) and (st.subject or st.note):
+        subject = st.subject or st.note
+        how.append(f"'it' = {subject!r} (the last subject)")
+    elif _PERSON_PRONOUN.search(t) and st.person:
+        subject = st.person
+        how.append(f"'{_PERSON_PRONOUN.search(t).group(0)}' = {subject!r} (the last person)")
+    return t, how, subject

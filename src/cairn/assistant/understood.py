@@ -1,0 +1,350 @@
+"""Acting on what the understanding layer (cairn.assistant.nlu) read in a message, for models
+that cannot call tools (and for "none"): each action becomes a tool call through the judge
+and the approval flow (`_handle`, as a model's call would), a read-only answer (the knowledge
+answer, a note's key sentences, earlier conversations), or a reply that needs no tool (an
+honest "I can't", an acknowledgement of a feeling). A mixin of Assistant; the turn's
+understanding is logged as an "nlu" session event (cairn.assistant.nlu.state).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timezone
+
+from cairn.assistant.models import ToolCall
+from cairn.assistant.nlu import replies as RP
+from cairn.assistant.nlu import slots as SL
+from cairn.assistant.nlu import state as NS
+from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, is_question, understand
+from cairn.assistant.results import describe
+
+
+def knowledge(app, question: str, subject: str | None = None):
+    """The one knowledge answer (cairn.assistant.knowledge.answer_about) — the single place the
+    assistant's questions go."""
+    from cairn.assistant.knowledge import answer_about
+    return answer_about(app, question, subject=subject)
+
+
+class Understood:
+    """`_understand(text)` and `_act(u, ...)` (mixin of Assistant)."""
+
+    def _understand(self, text: str) -> tuple[Understanding, NS.ConversationState]:
+        st = NS.load(self.store, self.state.id)
+        cache = None if self.incognito else self.app.settings.home / "nlu"
+        return understand(self.app.embedder, text, st, cache), st
+
+    def _act(self, u: Understanding, st: NS.ConversationState, model, text, ctx, history, res, ui, turn_no) -> None:
+        replies: list[str] = []
+        log = {"type": "nlu", "turn": turn_no, "text": text, "resolved": u.resolved, "resolution": u.resolution,
+               "actions": [], "subject": None, "note": None, "person": None, "question": None}
+        pronoun_subject = u.subject
+        for i, a in enumerate(u.actions):
+            # a pronoun's subject belongs to the action holding the pronoun; a second question
+            # keeps the first one's subject
+            own = pronoun_subject if NS.has_pronoun(a.text) else None
+            u.subject = (log.get("subject") or own) if i and a.intent in KNOWLEDGE else own
+            out = self._one(a, u, st, model, ctx, history, res, ui, turn_no, log)
+            if i and out.get("only_sessions"):
+                continue  # a second question nothing answered but an echo of the conversation
+            log["actions"].append({**a.to_json(), "slots": out.get("slots", {})})
+            said = "\n".join(replies)
+            if out.get("reply") and out["reply"].splitlines()[0].split(" [")[0] not in said:
+                replies.append(out["reply"])  # a second answer repeating the first is left out
+        res.reply = "\n\n".join(replies) or "…"
+        log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
+        from cairn.ops.knowledge_text import names
+        people = [n for n in names(u.resolved) if n not in (log.get("note"), log.get("subject"))]
+        if people:
+            log["person"] = people[-1]
+        self.store.append(self.state.id, log)
+
+    # -- one action ------------------------------------------------------------------------
+    def _tool(self, name: str, args: dict, text: str, ui, turn_no: int, res):
+        call = ToolCall("nlu_" + secrets.token_hex(4), name, args)
+        rec = self._handle(call, text, False, ui, turn_no)
+        res.tool_calls.append(rec)
+        return rec
+
+    def _one(self, a, u, st, model, ctx, history, res, ui, turn_no, log) -> dict:
+        intent, t = a.intent, a.text
+        if intent == "none" and is_question(t):
+            intent = "ask"
+        if intent in KNOWLEDGE:
+            if intent == "recall" and not SL.subject_of(t).strip(" ?") in ("", "me", "myself"):
+                intent = "about"
+            if intent == "recall":
+                rec = self._tool("recall", {"query": t}, t, ui, turn_no, res)
+                return {"reply": describe(rec), "slots": {"query": t}}
+            scoped = self._note_scoped(t, ui, turn_no, res, log) if intent == "ask" else None
+            if scoped is not None:
+                return scoped
+            ans = knowledge(self.app, t, subject=u.subject)
+            log["question"] = t
+            subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
+            notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
+            log["subject"] = subj or (notes[0] if notes else None)
+            log["note"] = notes[0] if notes else None
+            return {"reply": ans.text, "slots": {"question": t, "subject": subj, "found": ans.found,
+                                                 "chosen": ans.why.get("chosen")},
+                    "only_sessions": not ans.found or ans.why.get("chosen") == ["session"]}
+        handler = getattr(self, "_do_" + intent, None)
+        if handler is not None:
+            return handler(t, u, st, ui, turn_no, res, log)
+        if intent.startswith("cannot_"):
+            return {"reply": RP.cannot(intent), "slots": {"cannot": intent.removeprefix("cannot_")}}
+        if intent == "feelings":
+            return {"reply": RP.feeling(t)}
+        if intent == "capabilities":
+            return {"reply": RP.CAPABILITIES}
+        return self._chat(intent, t, model, ctx, history, res, ui)
+
+    def _chat(self, intent, t, model, ctx, history, res, ui) -> dict:
+        """Small talk and what nothing understood: the model's plain reply, or (no model) a
+        short canned one."""
+        from cairn.assistant import prompt as P
+        if model.name == "none":
+            if intent == "smalltalk":
+                return {"reply": RP.smalltalk(t)}
+            return {"reply": "I'm not sure what you'd like me to do. " + RP.CAPABILITIES}
+        if ctx is None:
+            ctx = self._compile(t, self.state.turns, model)
+        messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
+                    {"role": "user", "content": t}]
+        comp = self._call_model(model, messages, None, ui, res, max_tokens=P.SMALL_REPLY_TOKENS)
+        from cairn.assistant.claims import honest_reply  # no claim of an action that did not run
+        return {"reply": honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
+                                      res, ui) or "…"}
+
+    def _note_scoped(self, t, ui, turn_no, res, log) -> dict | None:
+        """A question that names one note ("what does my running plan say about Sundays?", "how
+        do I make the soup?"): answered from that note alone — its steps for a how-to, else its
+        sentences sharing the question's words beyond the title. None: not such a question."""
+        import re
+        title, _ = SL.resolve_note(self.app, t)
+        if not title:
+            return None
+        try:
+            body = self.app.note_show(title)["body"]
+        except Exception:
+            return None
+        how_to = re.search(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bmethod\b", t, re.I)
+        lines = RP.steps(body) if how_to else []
+        if not lines:
+            lines = RP.best_sentences(self.app.embedder, body, t, title)
+        if not lines:
+            return None
+        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        text = "\n".join(f"{ln} [1]" for ln in lines) if len(lines) > 1 else f"{lines[0]} [1]"
+        return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)}}
+
+    # -- memory ------------------------------------------------------------------------------
+    def _do_remember(self, t, u, st, ui, turn_no, res, log) -> dict:
+        x = SL.remember_text(t)
+        rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"text": x}}
+
+    def _do_forget(self, t, u, st, ui, turn_no, res, log) -> dict:
+        q = SL.forget_query(t)
+        hits = self.app.recall(q, k=1)
+        if not hits:
+            return {"reply": f"I have no memory matching “{q}”, so there is nothing to forget.", "slots": {"query": q}}
+        m = hits[0].memory
+        rec = self._tool("forget", {"memory_id": m.id}, t, ui, turn_no, res)
+        lead = f"The closest memory is “{m.text}”. " if rec.outcome == "pending" else ""
+        return {"reply": lead + describe(rec), "slots": {"query": q, "memory": m.id}}
+
+    # -- reminders ---------------------------------------------------------------------------
+    def _do_remind(self, t, u, st, ui, turn_no, res, log) -> dict:
+        args = SL.reminder(t)
+        if "at" not in args and "every" not in args:
+            return {"reply": f"When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
+                             "\"every Monday at 8\" — nothing is set yet.", "slots": args}
+        rec = self._tool("remind", args, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": args}
+
+    def _reminder_rows(self, ui, turn_no, res, t) -> list[dict]:
+        rec = self._tool("reminders", {}, t, ui, turn_no, res)
+        return rec.result if rec.outcome == "ran" and isinstance(rec.result, list) else []
+
+    def _do_reminders_list(self, t, u, st, ui, turn_no, res, log) -> dict:
+        return {"reply": RP.reminders_text(self._reminder_rows(ui, turn_no, res, t))}
+
+    def _find_reminder(self, t, rows) -> dict | None:
+        import difflib
+        phrase = SL.reminder_phrase(t).lower()
+        open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
+        if not open_:
+            return None
+        if not phrase or phrase in ("it", "that", "this"):
+            return open_[-1]
+        score = lambda r: max(difflib.SequenceMatcher(None, phrase, r["text"].lower()).ratio(),  # noqa: E731
+                              1.0 if phrase in r["text"].lower() else 0.0,
+                              len(set(phrase.split()) & set(r["text"].lower().split())) / max(1, len(phrase.split())))
+        best = max(open_, key=score)
+        return best if score(best) >= 0.5 else None
+
+    def _do_reminder_cancel(self, t, u, st, ui, turn_no, res, log) -> dict:
+        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t))
+        if r is None:
+            return {"reply": "I couldn't find an open reminder like that, so nothing was cancelled."}
+        rec = self._tool("reminder_cancel", {"id": r["id"]}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"reminder": r["id"], "text": r["text"]}}
+
+    def _do_reminder_snooze(self, t, u, st, ui, turn_no, res, log) -> dict:
+        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t))
+        if r is None:
+            return {"reply": "I couldn't find an open reminder like that, so nothing was snoozed."}
+        until = SL.snooze_until(t)
+        rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"reminder": r["id"], "until": until}}
+
+    # -- notes -------------------------------------------------------------------------------
+    def _note_of(self, t, st, log) -> tuple[str | None, str]:
+        title, phrase = SL.resolve_note(self.app, t)
+        if title is None and st.note and (not phrase or phrase.lower() in ("it", "that", "this")):
+            title = st.note
+        if title:
+            log["note"] = log["subject"] = title
+        return title, phrase
+
+    def _do_note_create(self, t, u, st, ui, turn_no, res, log) -> dict:
+        s = SL.create_slots(t)
+        if not s["title"]:
+            return {"reply": "What should the note be called? Say e.g. \"create a note called Ideas with …\".",
+                    "slots": s}
+        rec = self._tool("create_note", s, t, ui, turn_no, res)
+        log["note"] = log["subject"] = s["title"]
+        return {"reply": describe(rec), "slots": s}
+
+    def _do_note_append(self, t, u, st, ui, turn_no, res, log) -> dict:
+        title, phrase = self._note_of(t, st, log)
+        body = SL.append_slots(t, title)
+        if not title:
+            return {"reply": f"I can't find a note called “{phrase or '?'}”, so nothing was added.",
+                    "slots": {"note": phrase, "body": body}}
+        if not body:
+            return {"reply": f"What should I add to {title}?", "slots": {"note": title}}
+        try:
+            current = self.app.note_show(title)["body"]
+        except Exception:
+            current = ""
+        if any(ln.lstrip().startswith(("- ", "* ")) for ln in current.splitlines()):
+            body = "\n".join(f"- {b.removeprefix('- ')}" for b in SL.items_body(body).splitlines())
+        rec = self._tool("update_note", {"note": title, "body": body, "mode": "append"}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"note": title, "body": body}}
+
+    def _do_note_edit(self, t, u, st, ui, turn_no, res, log) -> dict:
+        title, phrase = self._note_of(t, st, log)
+        s = SL.edit_slots(t)
+        if not title or not s:
+            return {"reply": "Which note, and what should it say? Nothing was changed.", "slots": s}
+        body = s.get("body")
+        if "old" in s:
+            current = self.app.note_show(title)["body"]
+            if s["old"].lower() not in current.lower():
+                return {"reply": f"{title} does not contain “{s['old']}”, so nothing was changed.", "slots": s}
+            import re
+            body = re.sub(re.escape(s["old"]), s["new"], current, count=1, flags=re.I)
+        rec = self._tool("update_note", {"note": title, "body": body, "mode": "overwrite"}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": dict(s, note=title)}
+
+    def _do_note_rename(self, t, u, st, ui, turn_no, res, log) -> dict:
+        title, _ = self._note_of(t, st, log)
+        new = SL.rename_slots(t)
+        if not title or not new:
+            return {"reply": "Which note should I rename, and to what? Nothing was changed.",
+                    "slots": {"note": title, "title": new}}
+        rec = self._tool("rename_note", {"note": title, "title": new}, t, ui, turn_no, res)
+        if rec.outcome == "ran":
+            log["note"] = log["subject"] = new
+        return {"reply": describe(rec), "slots": {"note": title, "title": new}}
+
+    def _do_note_delete(self, t, u, st, ui, turn_no, res, log) -> dict:
+        title, phrase = self._note_of(t, st, log)
+        if not title:
+            return {"reply": f"I can't find a note called “{phrase or '?'}”, so nothing was deleted."}
+        rec = self._tool("delete_note", {"note": title}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"note": title}}
+
+    def _read_note(self, title, t, ui, turn_no, res) -> dict | None:
+        rec = self._tool("get_note", {"note": title}, t, ui, turn_no, res)
+        return rec.result if rec.outcome == "ran" and isinstance(rec.result, dict) else None
+
+    def _do_note_summarise(self, t, u, st, ui, turn_no, res, log) -> dict:
+        title, phrase = self._note_of(t, st, log)
+        if not title:
+            return self._one_as("about", t, u, log)
+        note = self._read_note(title, t, ui, turn_no, res)
+        if note is None:
+            return {"reply": f"I couldn't read the note {title}."}
+        key = RP.key_sentences(self.app.embedder, note.get("body") or "")
+        lines = "\n".join(f"- {s} [1]" for s in key) or "(the note is empty)"
+        return {"reply": f"{note.get('title')} — key points:\n{lines}\nSources: [1] {note.get('title')}",
+                "slots": {"note": title}}
+
+    def _do_note_show(self, t, u, st, ui, turn_no, res, log) -> dict:
+        if is_question(t) and (scoped := self._note_scoped(t, ui, turn_no, res, log)) is not None:
+            return scoped  # "what does the X note say about Y?": Y's sentences, not the whole note
+        title, phrase = self._note_of(t, st, log)
+        if not title:
+            return self._one_as("ask", t, u, log)
+        note = self._read_note(title, t, ui, turn_no, res)
+        if note is None:
+            return {"reply": f"I couldn't read the note {title}."}
+        return {"reply": f"{note.get('title')}:\n{(note.get('body') or '').strip() or '(empty)'}",
+                "slots": {"note": title}}
+
+    def _do_note_recent(self, t, u, st, ui, turn_no, res, log) -> dict:
+        now = datetime.now(timezone.utc)
+        rows = sorted(self.app.notes_list(limit=1000)["notes"], key=lambda n: n.get("created") or "", reverse=True)
+        span = RP.window(t, now)
+        inside = [n for n in rows if span and span[0].isoformat() <= (n.get("created") or "") < span[1].isoformat()]
+        pick = inside[0] if inside else (rows[0] if rows else None)
+        if pick is None:
+            return {"reply": "You have no notes yet."}
+        lead = "" if inside or span is None else "I found no note created then; the most recent one is "
+        note = self._read_note(pick["id"], t, ui, turn_no, res) or {}
+        log["note"] = log["subject"] = pick["title"]
+        body = (note.get("body") or "").strip()
+        return {"reply": f"{lead}{pick['title']} (created {str(pick.get('created'))[:10]}):\n{body or '(empty)'}",
+                "slots": {"note": pick["title"], "window": [s.isoformat() for s in span] if span else None}}
+
+    def _do_search(self, t, u, st, ui, turn_no, res, log) -> dict:
+        q = SL.note_phrase(t) or SL.subject_of(t) or t
+        rec = self._tool("search", {"query": q}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"query": q}}
+
+    def _do_conversations(self, t, u, st, ui, turn_no, res, log) -> dict:
+        now = datetime.now(timezone.utc)
+        span = RP.window(t, now) or RP.window("this week", now)
+        out = []
+        for s in sorted(self.store.list(), key=lambda s: s.started):
+            if s.id == self.state.id or not s.started or s.started < span[0].isoformat():
+                continue
+            msgs = [e.get("text", "") for e in self.store.events(self.store.path(s.id)) if e.get("type") == "user"]
+            if msgs:
+                out.append((s.id, s.started, msgs))
+        return {"reply": RP.conversations_text(out, now), "slots": {"sessions": [s for s, _, _ in out]}}
+
+    def _do_approve(self, t, u, st, ui, turn_no, res, log) -> dict:
+        return self._decide_words(True, res)
+
+    def _do_deny(self, t, u, st, ui, turn_no, res, log) -> dict:
+        return self._decide_words(False, res)
+
+    def _decide_words(self, grant: bool, res) -> dict:
+        pending = self.store.load(self.state.id).pending
+        if not pending:
+            return {"reply": "There is nothing waiting for your approval."}
+        aid = sorted(pending.items(), key=lambda kv: kv[1].get("requested_at", ""))[-1][0]
+        out = self.decide(aid, grant=grant)
+        res.tool_calls += out.tool_calls
+        return {"reply": out.reply, "slots": {"approval_id": aid, "grant": grant}}
+
+    def _one_as(self, intent: str, t: str, u, log) -> dict:
+        ans = knowledge(self.app, t, subject=u.subject)
+        log["question"] = t
+        return {"reply": ans.text, "slots": {"question": t, "as": intent, "found": ans.found}}

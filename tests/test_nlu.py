@@ -1,0 +1,205 @@
+"""The assistant's offline understanding (cairn.assistant.nlu, cairn.assistant.understood):
+intents, slots, refusals, compound requests and follow-ups, with sentences written for these
+tests (none from a benchmark case, none from the training file)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from cairn.assistant import Assistant, Channel
+from cairn.assistant.nlu import classify as C
+from cairn.assistant.nlu import slots as SL
+from cairn.assistant.nlu import state as NS
+from cairn.assistant.nlu.understand import understand
+from tests.conftest import notes_app
+
+NOTES = {
+    "kayak.md": "# Kayak trip\n\nLaunch from Ferry Point at 8:15. Bring the dry bag and two paddles.\n"
+                "Tide turns at 11:40, so be back by then.\nBudget: £45 for the hire.\n",
+    "shopping.md": "# Shopping\n\n- rice\n- apples\n",
+    "vet.md": "# Vet\n\nDr Amara Lowe at Riverside Vets. Phone 01632 960111. Bramble's jabs are due in April.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def week(tmp_path_factory, real_embedder):
+    with notes_app(tmp_path_factory.mktemp("nlu"), NOTES, real_embedder) as app:
+        app.settings.assistant.veto_s = 0
+        yield app
+
+
+@pytest.mark.parametrize("text,intent", [
+    ("please remember that my cousin Rhys is a nurse", "remember"),
+    ("what do you know about Rhys", "about"),
+    ("forget what I said about Rhys", "forget"),
+    ("what does the kayak note say about the tide", "ask"),
+    ("remind me on Saturday at 7am to pack the car", "remind"),
+    ("every Tuesday at 6 remind me to water the ferns", "remind"),
+    ("which reminders have I got", "reminders_list"),
+    ("cancel the reminder about the ferns", "reminder_cancel"),
+    ("snooze the car reminder for an hour", "reminder_snooze"),
+    ("make a note called Camping with torch and matches", "note_create"),
+    ("add matches to the Camping note", "note_append"),
+    ("rename the Camping note to Camping kit", "note_rename"),
+    ("delete the Camping note", "note_delete"),
+    ("summarise my kayak trip note", "note_summarise"),
+    ("what note did I make yesterday", "note_recent"),
+    ("what did we talk about last time", "conversations"),
+    ("what can you help me with", "capabilities"),
+    ("yes go ahead", "approve"),
+    ("no, don't", "deny"),
+    ("will it be sunny on Sunday", "cannot_weather"),
+    ("email Rhys the photos", "cannot_email"),
+    ("text Rhys that I'm outside", "cannot_message"),
+    ("look up the ferry times online", "cannot_web"),
+    ("order me a new kayak paddle", "cannot_buy"),
+    ("I'm feeling really down today", "feelings"),
+    ("hello!", "smalltalk"),
+    ("in the Shopping note change rice to pasta", "note_edit"),
+    ("show me the Vet note", "note_show"),
+    ("search my notes for paddles", "search"),
+    ("what have I told you about my cousin", "recall"),
+])
+def test_intents_of_new_sentences(real_embedder, text, intent):
+    assert C.classify(real_embedder, [text])[0].intent == intent
+
+
+def test_none_of_these_and_calibration(real_embedder):
+    model = C.model_for(real_embedder)
+    assert 0.0 < model.threshold < 0.95 and model.calibration["n"] > 0
+    assert C.classify(real_embedder, ["zxqv blorp wibble"])[0].intent == "none"
+
+
+def test_a_malformed_utterance_file_is_named(tmp_path):
+    bad = tmp_path / "u.txt"
+    bad.write_text("an utterance before a header\n## remember\nremember x\n")
+    with pytest.raises(ValueError, match="u.txt:1"):
+        C.read_utterances(bad)
+
+
+def test_slots():
+    assert SL.remember_text("please remember that the shed key is in the drawer") == "the shed key is in the drawer"
+    r = SL.reminder("remind me on Saturday at 7am to pack the car")
+    assert r == {"text": "pack the car", "at": "Saturday at 7am"}
+    r = SL.reminder("every Tuesday at 6 remind me to water the ferns")
+    assert r["text"] == "water the ferns" and r["every"].lower().startswith("every tuesday")
+    assert SL.reminder("remind me to buy glue") == {"text": "buy glue"}  # no time: nothing to schedule
+    assert SL.create_slots("make a note called Camping with torch and matches") == {
+        "title": "Camping", "body": "- torch\n- matches"}
+    assert SL.append_slots("add matches to the Camping note", "Camping") == "matches"
+    assert SL.rename_slots("rename the Camping note to Camping kit") == "Camping kit"
+    assert SL.forget_query("forget what I told you about my locker") == "my locker"
+    assert SL.snooze_until("snooze it for an hour") == "in 1 hours"
+    assert SL.edit_slots("in the Shopping note change rice to pasta") == {"old": "rice", "new": "pasta"}
+    assert SL.subject_of("who is Amara Lowe?") == "Amara Lowe"
+
+
+def test_note_titles_resolve_fuzzily():
+    titles = ["Kayak trip", "Shopping", "Vet"]
+    assert SL.note_in("summarise my kayk trip note", titles)[0] == "Kayak trip"  # a typo
+    assert SL.note_in("put eggs on the shoping list", titles)[0] == "Shopping"
+    assert SL.note_in("what is the meaning of life", titles) is None
+
+
+def test_compound_request_splits_only_actionable_halves(real_embedder):
+    st = NS.ConversationState()
+    u = understand(real_embedder, "remind me on Friday at 5pm to call Rhys, and add glue to the Shopping note", st)
+    assert [a.intent for a in u.actions] == ["remind", "note_append"]
+    u = understand(real_embedder, "remind me tomorrow at 8 to buy bread and milk", st)
+    assert [a.intent for a in u.actions] == ["remind"]  # "milk" alone is no request: one action
+    u = understand(real_embedder, "when does the tide turn and what should I bring?", st)
+    assert [a.intent for a in u.actions] == ["ask", "ask"]  # two questions, each answered
+
+
+def test_follow_ups_resolve_against_the_state():
+    st = NS.ConversationState(subject="Kayak trip", question="what does the kayak trip note say about the tide?",
+                              person="Rhys")
+    text, how, subject = NS.resolve("and when do I launch it?", st)
+    assert text == "when do I launch it?" and subject == "Kayak trip" and how
+    text, how, subject = NS.resolve("and the vet?", st)
+    assert text == "what does the vet note say about the tide?" and subject == "vet"
+    assert NS.resolve("where does she work?", st)[2] == "Rhys"
+
+
+def test_assistant_acts_refuses_and_follows_up(week):
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("please remember that my cousin Rhys is a nurse", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("remember", "ran")]
+    assert "intent router" not in res.reply
+    res = bot.turn("email Rhys the kayak photos", Channel())
+    assert not res.tool_calls and "can't" in res.reply and "reminder" in res.reply
+    res = bot.turn("I'm feeling anxious about the trip", Channel())
+    assert not res.tool_calls and "[1]" not in res.reply
+    res = bot.turn("what does my kayak note say about the tide?", Channel())
+    assert "11:40" in res.reply
+    res = bot.turn("and what's the budget for it?", Channel())
+    assert "£45" in res.reply
+    why = bot.why()
+    assert why["understanding"][-1]["resolution"] and why["conversation"]["subject"]
+    # the state survives a resume of the session by id
+    again = Assistant(week, model="none", session_id=bot.state.id)
+    assert NS.load(again.store, again.state.id).subject == why["conversation"]["subject"]
+
+
+def test_compound_and_note_edits_through_the_judge(week):
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("remind me on Friday at 5pm to buy glue, and add glue to the Shopping note", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls if c.name != "reminders"] == [
+        ("remind", "ran"), ("update_note", "ran")]
+    assert "- glue" in week.note_show("Shopping")["body"]
+    res = bot.turn("delete the Shoping note", Channel())  # a typo in the title
+    assert res.tool_calls[-1].name == "delete_note" and res.tool_calls[-1].outcome == "pending"
+    assert week.note_show("Shopping")  # still there until approved
+    res = bot.turn("no, keep it", Channel())
+    assert res.tool_calls[-1].outcome == "denied" and week.note_show("Shopping")
+
+
+def test_reminders_list_cancel_and_summary(week):
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remind me every Sunday at 9 to check the tyres", Channel())
+    res = bot.turn("what reminders do I have?", Channel())
+    assert "check the tyres" in res.reply
+    res = bot.turn("snooze the tyres reminder for an hour", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls][-1] == ("reminder_snooze", "ran")
+    assert res.tool_calls[-1].arguments["until"] == "in 1 hours" and "Snoozed" in res.reply
+    res = bot.turn("cancel the tyres reminder", Channel())
+    assert [c.name for c in res.tool_calls][-1] == "reminder_cancel" and res.tool_calls[-1].outcome == "ran"
+    res = bot.turn("summarise the kayak trip note", Channel())
+    assert "Sources: [1] Kayak trip" in res.reply and "Ferry Point" in res.reply
+    res = bot.turn("what did we talk about earlier this week?", Channel())
+    assert "Rhys" in res.reply or "glue" in res.reply
+
+
+def test_key_sentences_keep_the_notes_order(real_embedder):
+    from cairn.assistant.nlu.replies import key_sentences
+    body = NOTES["kayak.md"] + "The weather was nice last time.\nWe saw seals.\n"
+    got = key_sentences(real_embedder, body, n=3)
+    assert len(got) == 3 and all(s in body for s in got)
+    assert [body.index(s) for s in got] == sorted(body.index(s) for s in got)
+
+
+def test_window_words():
+    from cairn.assistant.nlu.replies import window
+    now = datetime(2026, 12, 6, 12, 0, tzinfo=timezone.utc)
+    a, b = window("the note I created yesterday", now)
+    assert (b - a).days == 1 and a < now
+    assert window("the note about tides", now) is None
+
+
+def test_rename_in_words_and_its_errors(week):
+    from cairn.errors import InvalidInput
+    week.note_create("Errands", "- post office")
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("rename the Errands note to Jobs for Saturday", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("rename_note", "ran")]
+    assert week.note_show("Jobs for Saturday")["body"].strip() == "- post office"
+    with pytest.raises(InvalidInput, match="empty"):
+        week.note_rename("Jobs for Saturday", "  ")
+    assert week.note_show("Jobs for Saturday")  # nothing lost
+    res = bot.turn("delete the Jobs for Saturday note", Channel())
+    assert res.tool_calls[-1].outcome == "pending"
+    res = bot.turn("yes, go ahead", Channel())  # an approval in words
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("delete_note", "ran")]
+    assert "Jobs for Saturday" not in [n["title"] for n in week.notes_list(limit=1000)["notes"]]
