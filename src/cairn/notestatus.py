@@ -57,7 +57,7 @@ def mark_note(app, ref: str, status: str):
         record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
     from cairn.noteops import keep_before
     from cairn.store import history as H
-    keep_before(app.settings, note, text.encode("utf-8"))
+    keep_before(app.settings, note, path.read_bytes())
     V.atomic_write(path, new_text)
     H.record(app.settings.home, note.id, note.path, new_text.encode("utf-8"), by=H.actor("cairn"), action="update")
     app.sync([path])
