@@ -7,8 +7,8 @@ sentences of long lines) and table rows (answer/tables.py) holding a value of th
 (answer/types.values); a line that is only a label ("Phone:") is read with the value on the
 next line. Each candidate is scored by
 
-    score = HEAD x (share of the head's words in its local context: the line, the line
-            before it, the section heading, the note title)
+    score = HEAD x mean(share of the head's words in its local context: the line, the line
+            before it, the section heading, the note title; share in the line itself)
           + SUBJECT x (share of the subject's words in the note title and passage)
           + SEMANTIC x cosine(question, candidate)
 
@@ -75,10 +75,11 @@ def _heading_before(lines: list[str], i: int) -> str:
     return ""
 
 
-def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str]]:
-    """(evidence n, candidate text, local context, passage context) of every line, sentence
-    of a long line, and table row of the notes among `evidence` holding a value of
-    `asked.kind` (module doc)."""
+def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, str]]:
+    """(evidence n, candidate text, local context, passage context, own line) of every line,
+    sentence of a long line, and table row of the notes among `evidence` holding a value of
+    `asked.kind` (module doc); the own line is the whole line, row or "label: value" pair the
+    candidate stands in."""
     out = []
     for ev in evidence:
         if ev.hit.speaker is not None:
@@ -89,7 +90,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str]]:
         rows = table_rows(text)
         for row in rows:
             if values(asked.kind, row.text):
-                out.append((ev.n, row.text, f"{title} {row.text}", passage))
+                out.append((ev.n, row.text, f"{title} {row.text}", passage, row.text))
         in_table = [(r.table_start, r.table_end) for r in rows]
         lines = _lines(text)
         pos = 0
@@ -102,7 +103,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str]]:
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
                     and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]):
                 joined = f"{line.strip().rstrip(':')}: {lines[i + 1].strip()}"
-                out.append((ev.n, joined, f"{local} {joined}", passage))
+                out.append((ev.n, joined, f"{local} {joined}", passage, joined))
                 continue
             if not values(asked.kind, line):
                 continue
@@ -113,7 +114,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str]]:
             pieces = [body[s:e] for s, e in sentences(body)] or [body]
             for piece in pieces:  # the line's other sentences are its context ("Q: ...? A: ...")
                 if values(asked.kind, piece):
-                    out.append((ev.n, _clean(piece), f"{local} {body}", passage))
+                    out.append((ev.n, _clean(piece), f"{local} {body}", passage, body))
     return out
 
 
@@ -129,11 +130,15 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     words = _words(question)
     memory = {ev.n: ev.hit.type for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
-    for (n, text, local, passage), c in zip(cands, cos):
+    for (n, text, local, passage, line), c in zip(cands, cos):
         head_gap = missing(asked.head, local)
+        # the head said on the candidate's own line counts as much as in its surroundings: the
+        # line before another value ("Last descaled: ..." above "Anode check due in 2027")
+        # must not lend that value its head
+        line_share = (1 - len(missing(asked.head, line)) / len(asked.head)) if asked.head else 1.0
         subj_gap = missing(asked.subject, passage)
         own = _words(text)
-        score = (HEAD * ((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0)
+        score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
                  + LOCAL_SUBJECT * ((1 - len(missing(asked.subject, local)) / len(asked.subject)) if asked.subject else 0.0)
                  + LEXICAL * (len(words & own) / len(words) if words else 0)

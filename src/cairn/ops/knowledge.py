@@ -124,7 +124,7 @@ class KnowledgeOps:
         cos = vecs[1:] @ vecs[0]
         return [max(float(c), 0.9 * T.overlap(question, t)) for c, t in zip(cos, texts)]
 
-    def _memory_hits(self, query: str, now: datetime, k: int = 6) -> list[tuple[Any, float]]:
+    def _known_memories(self, query: str, now: datetime, k: int = 6) -> list[tuple[Any, float]]:
         """(recalled memory, raw relevance) for `query`: relevance = share x semantic +
         (1 - share) x keyword (memory/recall.py, before its weight)."""
         share = self.settings.memory.semantic_share
@@ -231,14 +231,14 @@ class KnowledgeOps:
         kind = answer_type(question)
         asked = T.names(question)
         why: dict[str, Any] = {"mode": "question", "subject": subject, "query": question}
-        mems = [(h, r) for h, r in self._memory_hits(question, now, k=4)
+        mems = [(h, r) for h, r in self._known_memories(question, now, k=4)
                 if r >= MEMORY_FLOOR and fits_answer_type(h.memory.text, kind)]
         rel = self._relevance(question, [h.memory.text for h, _ in mems])
         scored_m = sorted(((h, r * T.focus(asked, h.memory.text), T.focus(asked, h.memory.text)) for (h, _), r
                            in zip(mems, rel)), key=lambda x: -x[1])
         why["memories"] = [{"id": h.memory.id, "text": h.memory.text[:200], "score": round(s, 3),
                             "focus": round(f, 3)} for h, s, f in scored_m]
-        ans = self.ask(question, llm=llm)
+        ans = self.ask(question, llm=llm, memories=False)  # memories are weighed here
         note_src: list[KnowledgeSource] = []
         note_score = note_focus = 0.0
         if not ans.abstained and ans.citations:
@@ -304,7 +304,7 @@ class KnowledgeOps:
         why: dict[str, Any] = {"mode": "profile", "subject": subject, "query": question}
         terms = T.subject_terms(subject)
         wanted = T.names(subject)
-        mems = [(h, r) for h, r in self._memory_hits(subject, now, k=8) if r >= PROFILE_FLOOR][:MAX_MEMORIES]
+        mems = [(h, r) for h, r in self._known_memories(subject, now, k=8) if r >= PROFILE_FLOOR][:MAX_MEMORIES]
         why["memories"] = [{"id": h.memory.id, "text": h.memory.text[:200], "relevance": round(r, 3)} for h, r in mems]
         related = [n for h, _ in mems for n in T.names(h.memory.text) if n not in wanted]
         related = list(dict.fromkeys(related))[:3]

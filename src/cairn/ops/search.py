@@ -102,21 +102,23 @@ class SearchOps:
             res = self.search(query, **kwargs)
             yield R.BatchHits({"query_id": qid, **res.to_json()})
 
-    def ask(self, question: str, *, llm: str | None = None, k: int = 8, trace=None) -> Answer:
+    def ask(self, question: str, *, llm: str | None = None, k: int = 8, trace=None,
+            memories: bool = True) -> Answer:
         """Answer with checked citations. llm: "none", "embedded", "openai:BASE_URL:MODEL"
         or None for the configured/default one. A question naming one chat participant
         also gets a second search without the name, for the person check
         (answer/answerability.py). Raises InvalidInput for an empty question or a bad llm spec.
         trace: a cairn.traces.Trace to record the stages in (default: a new one); it is
-        saved under <home>/traces and its id set as `answer.trace_id`. Publishes
-        answer.produced."""
+        saved under <home>/traces and its id set as `answer.trace_id`. memories: False leaves
+        the person's memories out (a caller that weighs them itself: the knowledge answer,
+        ops/knowledge.py). Publishes answer.produced."""
         check_question(question)
         from cairn.llm import default_llm_spec, get_llm
         from cairn.traces import Trace
         trace = trace or Trace("answer", {"question": question})
         trace.input = trace.input or {"question": question}
         try:
-            ans = self._ask(question, llm, k, trace, get_llm, default_llm_spec)
+            ans = self._ask(question, llm, k, trace, get_llm, default_llm_spec, memories)
         except BaseException:
             trace.save(self.settings.home, self.settings.owner)
             raise
@@ -125,7 +127,7 @@ class SearchOps:
                                                "citations": len(ans.citations), "trace_id": ans.trace_id})
         return ans
 
-    def _ask(self, question, llm, k, trace, get_llm, default_llm_spec) -> Answer:
+    def _ask(self, question, llm, k, trace, get_llm, default_llm_spec, memories: bool = True) -> Answer:
         from cairn.answer import answer_question
         from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
         from cairn.answer.offtopic import unknown_terms
@@ -140,7 +142,7 @@ class SearchOps:
             out.update(hits=len(res.hits), top=[h.title for h in res.hits[:3]], warnings=res.warnings)
         # What the person told Cairn (memories) answers before notes: put first, cited as memories.
         with trace.stage("memories", {"question": question}) as out:
-            mem = self._memory_hits(question)
+            mem = self._memory_hits(question) if memories else []
             out["memories"] = len(mem)
         if mem:
             res.hits = mem + [h for h in res.hits]
