@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ServerSettings, PluginSettings, AssistantSettings)
+    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, VoiceSettings, ServerSettings, PluginSettings, AssistantSettings)
 
 @dataclass
 class Settings:
@@ -126,6 +126,7 @@ class Settings:
     sync: SyncSettings = field(default_factory=SyncSettings)
     time: TimeSettings = field(default_factory=TimeSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    voice: VoiceSettings = field(default_factory=VoiceSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
     plugins: PluginSettings = field(default_factory=PluginSettings)
     plugin_config: dict = field(default_factory=dict)  # [plugin.NAME] tables, as written
@@ -244,7 +245,7 @@ _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("se
                                                                              "graph_hop1", "graph_hop2")},
                                            ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
-_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "server",
+_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "voice", "server",
              "plugins", "assistant")
 _LLM_FORMS = '"none", "embedded", "embedded:NAME" (a packaged model) or "openai:BASE_URL:MODEL"'
 
@@ -283,6 +284,10 @@ def validate(settings: "Settings") -> None:
         raise ConfigError(f"config.toml: search.fusion must be \"weighted\" or \"rrf\", got {settings.search.fusion!r}")
     if settings.chunk.min_tokens > settings.chunk.max_tokens:
         raise ConfigError("config.toml: chunk.min_tokens must not exceed chunk.max_tokens")
+    for item in settings.voice.voices:
+        who, _, model = item.partition("=")
+        if not (who.strip() and model.strip()):
+            raise ConfigError(f"config.toml: voice.voices items are \"PERSONA=MODEL\", got {item!r}")
 
 
 def load_settings(home: Path | str | None = None) -> Settings:
