@@ -157,3 +157,27 @@ def test_cairn_matrix_command_says_what_is_wrong(tmp_path):
     with FakeHomeserver(TOKEN) as hs:
         out = run("--homeserver", hs.base_url, "--token", "wrong", "--allow", ME)
     assert out.returncode == 1 and "refused the access token" in " ".join(out.stderr.split())
+
+
+def test_a_voice_message_is_answered_by_voice(settings):
+    from cairn.assistant.voice import speak
+    from cairn.interfaces.telegram.bot import transcribe
+    convo = Scripted("The bicycle is by the old mill.")
+    with FakeHomeserver(TOKEN) as hs:
+        with Running(MatrixBot(settings, hs.base_url, TOKEN, [ME], convo, poll_timeout_ms=1000)):
+            assert _wait(lambda: hs.syncs >= 2)
+            hs.push_voice(ROOM, ME, speak(settings, "Where did I park the bicycle?").audio)
+            out = hs.wait_sent(1)[0]
+            heard = convo.heard[-1][1].lower()
+            assert "bicycle" in heard and "park" in heard  # the transcript is the turn
+            assert out["msgtype"] == "m.audio" and "org.matrix.msc3245.voice" in out
+            assert out["body"].startswith("You said:") and out["info"]["mimetype"] == "audio/ogg"
+            said = transcribe(hs.media[out["url"]]).lower()
+            assert "bicycle" in said and "mill" in said
+            hs.push_voice(ROOM, ME, b"not audio at all")
+            assert hs.wait_sent(2)[-1]["body"].startswith("I could not understand that voice message")
+            hs.push_text(ROOM, ME, "/voice on")
+            assert "on" in hs.wait_sent(3)[-1]["body"]
+            hs.push_text(ROOM, ME, "And the car?")
+            assert hs.wait_sent(4)[-1]["msgtype"] == "m.audio"
+    assert len(convo.heard) == 2

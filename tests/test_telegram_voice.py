@@ -29,10 +29,12 @@ def settings(tmp_path):
 
 def test_which_messages_ask_for_a_spoken_answer():
     for text in ("Please reply with a voice message: where is my bike?", "say it out loud",
-                 "Can you answer by voice?", "send me a voice note with the list", "read that aloud"):
+                 "Can you answer by voice?", "where is it? Please read that out loud", "send me a voice note with the list", "read that aloud"):
         assert wants_voice(text), text
     for text in ("Where is my bike?", "I lost my voice yesterday", "the audio file is in the inbox",
-                 "Summarise the talk I gave", ""):
+                 "Summarise the talk I gave", "tell me about the audio settings",
+                 "answer the question about voice acting", "I read it aloud at the wedding?",
+                 "My sister answered him in a voice I never heard", ""):
         assert not wants_voice(text), text
 
 

