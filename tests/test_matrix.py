@@ -109,14 +109,22 @@ def test_allow_list_history_restart_and_approvals(settings):
             hs.push_reaction(ROOM, ME, ask2["event_id"], "👎")
             hs.push_reaction(ROOM, ME, ask2["event_id"], "👍")  # already decided: ignored
             assert hs.wait_sent(6)[-1]["body"] == "pressed deny:ap-1"
+            # a turn that fails is said, and the bot goes on
+            def broken(person, text):
+                convo.heard.append((person, text))
+                raise RuntimeError("the model server is gone")
+            convo.reply = broken
+            hs.push_text(ROOM, ME, "this one breaks")
+            assert hs.wait_sent(7)[-1]["body"] == "Sorry, that failed: the model server is gone"
+            del convo.reply
         assert convo.pressed == [(f"matrix:{ME}", "approve:ap-1"), (f"matrix:{ME}", "deny:ap-1")]
-        assert len(convo.heard) == 3 and len(hs.sent) == 6
+        assert len(convo.heard) == 4 and len(hs.sent) == 7
         # a restart continues from the kept position: nothing is answered twice
         with Running(MatrixBot(settings, hs.base_url, TOKEN, [ME], convo, poll_timeout_ms=1000)):
             hs.push_text(ROOM, ME, "still there?")
-            assert hs.wait_sent(7)[-1]["body"] == "Delete the note?\n\nReply approve ap-1 or deny ap-1 (or react 👍 / 👎)."
-            assert not _wait(lambda: len(hs.sent) > 7, timeout=2)
-        assert len(convo.heard) == 4
+            assert hs.wait_sent(8)[-1]["body"] == "Delete the note?\n\nReply approve ap-1 or deny ap-1 (or react 👍 / 👎)."
+            assert not _wait(lambda: len(hs.sent) > 8, timeout=2)
+        assert len(convo.heard) == 5
     refusals = entries(settings.home, action="matrix.refused")
     assert [e["detail"]["first"] for e in refusals] == [True, False, False]
     assert [e["outcome"] for e in entries(settings.home, action="matrix.invite")] == ["denied"]

@@ -117,7 +117,7 @@ class MatrixBot:
                 handled += self._on_invite(room, inv)
             for room, joined in (data.get("rooms", {}).get("join") or {}).items():
                 for ev in (joined.get("timeline") or {}).get("events") or []:
-                    handled += self._on_event(room, ev)
+                    handled += self._guarded(room, ev)
         tmp = self._since_path.with_suffix(".tmp")
         tmp.write_text(json.dumps({"since": data["next_batch"]}))
         tmp.replace(self._since_path)
@@ -170,6 +170,19 @@ class MatrixBot:
             return 0
         self._call("POST", f"/join/{quote(room, safe='')}", json={})
         return 1
+
+    def _guarded(self, room: str, ev: dict) -> int:
+        """One event, its failure contained: it is logged and said in the room (once), and
+        the next events are still handled (the position moves on: nothing is answered twice)."""
+        try:
+            return self._on_event(room, ev)
+        except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the bot
+            log.exception("matrix: handling event %s failed", ev.get("event_id"))
+            try:
+                self.send(room, Reply(f"Sorry, that failed: {exc}"))
+            except Exception:  # noqa: BLE001 - the homeserver is gone too: logged above
+                pass
+            return 1
 
     def _on_event(self, room: str, ev: dict) -> int:
         sender = ev.get("sender", "")
