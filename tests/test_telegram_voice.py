@@ -99,12 +99,19 @@ def test_voice_note_in_voice_message_out_and_the_settings(settings, tmp_path, mo
         api.push_text(ME, "Delete the bike note, say it out loud")
         after = api.wait_sent(10)[-1]
         assert len(api.voices) == 4 and "approve:ap-1" in str(after["reply_markup"])
+        # the person forbids voice messages: Telegram refuses, the answer comes as text
+        api.forbid_voice = True
+        convo.answer = "Plain answer."
+        api.push_text(ME, "Where is it? Say it out loud.")
+        text = api.wait_sent(11)[-1]["parsed"]
+        assert text.startswith("Plain answer.") and "Telegram refused it" in text and "voice_messages_forbidden" in text.lower()
+        api.forbid_voice = False
         # no voice can be made (piper missing): the answer comes as text with a note
         monkeypatch.setitem(sys.modules, "piper", None)
         settings.voice.model = str(tmp_path / "other.onnx")  # not loaded yet
-        convo.answer = "Plain answer."
         api.push_text(ME, "Where is it? Reply with a voice message.")
-        text = api.wait_sent(11)[-1]["parsed"]
+        text = api.wait_sent(12)[-1]["parsed"]
         assert text.startswith("Plain answer.") and "No voice reply: text-to-speech is not installed" in text
+        assert "<i>(No voice reply:" in api.sent[-1]["text"]  # the note is set in italics
         assert len(api.voices) == 4
     assert VoicePrefs(settings.home / "telegram").get(str(ME)) is False

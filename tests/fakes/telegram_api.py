@@ -86,6 +86,7 @@ class FakeBotAPI:
         self.calls: list[tuple[str, dict]] = []
         self.files: dict[str, bytes] = {}
         self.reject_html = 0  # refuse this many HTML messages with "can't parse entities"
+        self.forbid_voice = False  # refuse voice messages as for a person who forbids them
         self._next_update = 1
         self._next_msg = 100
         self._cond = threading.Condition()
@@ -178,6 +179,8 @@ class FakeBotAPI:
             return ok(msg)
         if method == "sendVoice":
             voice = p.get("voice")
+            if self.forbid_voice:
+                return 400, {"ok": False, "error_code": 400, "description": "Bad Request: VOICE_MESSAGES_FORBIDDEN"}
             if not isinstance(voice, dict) or not voice["data"].startswith(b"OggS"):
                 return 400, {"ok": False, "error_code": 400, "description": "Bad Request: wrong file type for a voice message"}
             with self._cond:

@@ -244,11 +244,11 @@ class MatrixBot:
         buttons follow as text), else as text, with a note when a voice could not be made."""
         from cairn.assistant.voice import Speech, spoken_reply
         speech = spoken_reply(self.settings, self.voice_prefs, room, asked, reply.text, spoken_in)
-        heard = f"_You said:_ {asked}\n\n" if spoken_in else ""
+        heard = f"*You said:* {asked}\n\n" if spoken_in else ""
         if isinstance(speech, Speech):
             ids = [self.send_voice(room, speech, f"You said: {asked}" if spoken_in else "Voice reply")]
             return ids + (self.send(room, reply) if reply.buttons else [])
-        note = f"\n\n_{speech}_" if isinstance(speech, str) else ""
+        note = f"\n\n*{speech}*" if isinstance(speech, str) else ""
         return self.send(room, Reply(f"{heard}{reply.text}{note}", reply.buttons))
 
     def send_voice(self, room: str, speech, body: str) -> str:

@@ -243,15 +243,21 @@ class TelegramBot:
         from cairn.assistant.voice import Speech, spoken_reply
         speech = await asyncio.to_thread(spoken_reply, self.settings, self.voice_prefs, str(chat_id),
                                          asked, reply.text, spoken_in)
-        heard = f"_You said:_ {asked}\n\n" if spoken_in else ""
+        heard = f"*You said:* {asked}\n\n" if spoken_in else ""
         if isinstance(speech, Speech):
+            from telegram.error import BadRequest
             caption = f"You said: {asked}"[:1000] if spoken_in else None
-            await bot.send_voice(chat_id, speech.audio, duration=max(1, round(speech.seconds)),
-                                 caption=caption, filename="reply.ogg")
-            if reply.buttons:
-                await self.send(bot, chat_id, reply)
-            return
-        note = f"\n\n_{speech}_" if isinstance(speech, str) else ""
+            try:
+                await bot.send_voice(chat_id, speech.audio, duration=max(1, round(speech.seconds)),
+                                     caption=caption, filename="reply.ogg")
+            except BadRequest as exc:  # e.g. VOICE_MESSAGES_FORBIDDEN (the person's privacy setting)
+                log.warning("telegram refused a voice message (%s); answering in text", exc)
+                speech = f"(No voice reply: Telegram refused it: {exc}.)"
+            else:
+                if reply.buttons:
+                    await self.send(bot, chat_id, reply)
+                return
+        note = f"\n\n*{speech}*" if isinstance(speech, str) else ""
         await self.send(bot, chat_id, Reply(f"{heard}{reply.text}{note}", reply.buttons))
 
     # --------------------------------------------------------------- sending
