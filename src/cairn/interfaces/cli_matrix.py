@@ -10,8 +10,8 @@ import typer
 from cairn.hookspecs import hookimpl
 
 
-def matrix(homeserver: Optional[str] = typer.Option(None, "--homeserver", help="The homeserver URL, e.g. https://matrix.example.org (or [matrix] homeserver)."),
-           token: Optional[str] = typer.Option(None, "--token", help="The bot account's access token (or [matrix] token, or CAIRN_MATRIX_TOKEN)."),
+def matrix(homeserver: Optional[str] = typer.Option(None, "--homeserver", help="The homeserver URL, e.g. https://matrix.example.org (or the matrix.homeserver setting)."),
+           token: Optional[str] = typer.Option(None, "--token", help="The bot account's access token (or the matrix.token setting, or CAIRN_MATRIX_TOKEN)."),
            allow: Optional[str] = typer.Option(None, "--allow", help="Comma-separated Matrix user ids allowed to talk, e.g. @me:example.org.")) -> None:
     """Talk to your memory on Matrix: only the allowed user ids get answers."""
     import sys
