@@ -168,8 +168,8 @@ def test_documents_are_ingested_and_voice_notes_answered(settings, tmp_path):
         assert (settings.home / "telegram" / "inbox" / "heron.md").is_file()
         assert not (settings.home.parent / "escape").exists()
         api.push_file(ME, "voice", ogg.read_bytes(), "voice1", duration=2, mime_type="audio/ogg")
-        answer = api.wait_sent(2)[-1]["parsed"]
-        assert "It is by the mill." in answer
+        api.wait_sent(2)
+        assert len(api.voices) == 1  # a voice note is answered by voice (tests/test_telegram_voice.py)
         heard = convo.heard[-1][1].lower()
         assert "bicycle" in heard and "park" in heard
     from cairn.service import Cairn

@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
+    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
 
 @dataclass
 class Settings:
@@ -127,6 +127,8 @@ class Settings:
     time: TimeSettings = field(default_factory=TimeSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     imap: ImapSettings = field(default_factory=ImapSettings)
+    voice: VoiceSettings = field(default_factory=VoiceSettings)
+    matrix: MatrixSettings = field(default_factory=MatrixSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
     plugins: PluginSettings = field(default_factory=PluginSettings)
     plugin_config: dict = field(default_factory=dict)  # [plugin.NAME] tables, as written
@@ -246,8 +248,8 @@ _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("se
                                                                              "graph_hop1", "graph_hop2")},
                                            ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
-_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "imap", "server",
-             "plugins", "assistant", "backup")
+_SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "imap", "voice",
+             "matrix", "server", "plugins", "assistant", "backup")
 _LLM_FORMS = '"none", "embedded", "embedded:NAME" (a packaged model) or "openai:BASE_URL:MODEL"'
 
 
@@ -285,6 +287,10 @@ def validate(settings: "Settings") -> None:
         raise ConfigError(f"config.toml: search.fusion must be \"weighted\" or \"rrf\", got {settings.search.fusion!r}")
     if settings.chunk.min_tokens > settings.chunk.max_tokens:
         raise ConfigError("config.toml: chunk.min_tokens must not exceed chunk.max_tokens")
+    for item in settings.voice.voices:
+        who, _, model = item.partition("=")
+        if not (who.strip() and model.strip()):
+            raise ConfigError(f"config.toml: voice.voices items are \"PERSONA=MODEL\", got {item!r}")
 
 
 def load_settings(home: Path | str | None = None) -> Settings:

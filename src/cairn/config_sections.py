@@ -213,6 +213,29 @@ class ImapSettings:
 
 
 @dataclass
+class VoiceSettings:
+    """Spoken replies on message channels (docs/telegram.md, cairn.assistant.voice).
+    persona: the persona the assistant speaks as; voices: "NAME=MODEL" items, one voice per
+    persona (MODEL: a piper .onnx file with NAME.onnx.json beside it, or an installed package
+    shipping one); model: the voice of any other persona ("" = the packaged joe-us voice)."""
+
+    persona: str = "default"
+    voices: list[str] = field(default_factory=list)
+    model: str = ""
+
+
+@dataclass
+class MatrixSettings:
+    """The Matrix channel (`cairn matrix`, docs/matrix.md). homeserver: the client-server
+    API root, e.g. "https://matrix.example.org"; token: the bot account's access token (or
+    env CAIRN_MATRIX_TOKEN); allow: Matrix user ids allowed to talk (empty = nobody)."""
+
+    homeserver: str = ""
+    token: str = ""
+    allow: list[str] = field(default_factory=list)
+
+
+@dataclass
 class ServerSettings:
     """`cairn serve` (docs/server.md). host/port: where it listens by default.
     trust_loopback: requests from 127.0.0.0/8 and ::1 need no API key (scope admin); false

@@ -32,6 +32,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.schedule.notify",
     "cairn.interfaces.cli_time",
     "cairn.interfaces.cli_telegram",
+    "cairn.interfaces.cli_matrix",
     "cairn.interfaces.cli_serve",
     "cairn.interfaces.cli_mcp",
     "cairn.interfaces.cli_export",

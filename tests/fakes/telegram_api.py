@@ -4,7 +4,9 @@ It speaks the real HTTP protocol that python-telegram-bot uses (POST /bot<token>
 with form fields whose values are JSON, GET /file/bot<token>/<path>), so the library's
 base URL can point at it. Supported: getMe, deleteWebhook, getUpdates (long polling),
 sendMessage (checks the 4096 limit and, for parse_mode HTML, that the tags are balanced,
-answering 400 like Telegram otherwise), answerCallbackQuery, getFile, file downloads.
+answering 400 like Telegram otherwise), sendVoice (multipart/form-data upload; the audio is
+kept in `voices`, answering 400 unless it is an OGG file), answerCallbackQuery, getFile,
+file downloads.
 
     with FakeBotAPI(token) as api:
         api.push_text(user_id=1, text="hello")      # an update from a person
@@ -54,14 +56,37 @@ def check_html(text: str) -> tuple[str | None, str]:
     return p.error, "".join(p.text)
 
 
+def multipart(ctype: str, body: bytes) -> dict:
+    """Form fields of a multipart/form-data body: text values JSON-decoded when they parse,
+    file parts as {"filename", "content_type", "data"}."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+    msg = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {ctype}\r\n\r\n".encode() + body)
+    out: dict = {}
+    for part in msg.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True) or b""
+        if part.get_filename() is not None:
+            out[name] = {"filename": part.get_filename(), "content_type": part.get_content_type(), "data": data}
+            continue
+        text = data.decode()
+        try:
+            out[name] = json.loads(text)
+        except ValueError:
+            out[name] = text
+    return out
+
+
 class FakeBotAPI:
     def __init__(self, token: str):
         self.token = token
         self.updates: list[dict] = []
         self.sent: list[dict] = []
+        self.voices: list[dict] = []  # sendVoice calls: their fields, the file under "voice"
         self.calls: list[tuple[str, dict]] = []
         self.files: dict[str, bytes] = {}
         self.reject_html = 0  # refuse this many HTML messages with "can't parse entities"
+        self.forbid_voice = False  # refuse voice messages as for a person who forbids them
         self._next_update = 1
         self._next_msg = 100
         self._cond = threading.Condition()
@@ -90,8 +115,12 @@ class FakeBotAPI:
                 if not m or m.group(1) != api.token:
                     return self._reply(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
                 n = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(n).decode() if n else ""
+                body = self.rfile.read(n) if n else b""
                 ctype = self.headers.get("Content-Type", "")
+                if ctype.startswith("multipart/form-data"):
+                    status, obj = api.handle(m.group(2), multipart(ctype, body))
+                    return self._reply(status, obj)
+                raw = body.decode()
                 params = {}
                 if "json" in ctype and raw:
                     params = json.loads(raw)
@@ -146,6 +175,24 @@ class FakeBotAPI:
                        "chat": {"id": int(p["chat_id"]), "type": "private"}, "text": parsed,
                        "from": {"id": 4242, "is_bot": True, "first_name": "Cairn"}}
                 self.sent.append({**p, "parsed": parsed})
+                self._cond.notify_all()
+            return ok(msg)
+        if method == "sendVoice":
+            voice = p.get("voice")
+            if self.forbid_voice:
+                return 400, {"ok": False, "error_code": 400, "description": "Bad Request: VOICE_MESSAGES_FORBIDDEN"}
+            if not isinstance(voice, dict) or not voice["data"].startswith(b"OggS"):
+                return 400, {"ok": False, "error_code": 400, "description": "Bad Request: wrong file type for a voice message"}
+            with self._cond:
+                self._next_msg += 1
+                fid = f"sent-voice-{self._next_msg}"
+                msg = {"message_id": self._next_msg, "date": int(time.time()),
+                       "chat": {"id": int(p["chat_id"]), "type": "private"},
+                       "voice": {"file_id": fid, "file_unique_id": fid, "duration": int(p.get("duration") or 1),
+                                 "mime_type": "audio/ogg", "file_size": len(voice["data"])},
+                       "from": {"id": 4242, "is_bot": True, "first_name": "Cairn"}}
+                self.voices.append(p)
+                self.sent.append({**p, "parsed": f"(voice {len(voice['data'])} bytes)"})
                 self._cond.notify_all()
             return ok(msg)
         if method == "getFile":

@@ -7,7 +7,9 @@ else; every refusal is audited. Allowed people get:
   assistant is installed, else verified answers from `ask`;
 - documents and photos: saved under `<home>/telegram/inbox/` (a safe name, never outside)
   and ingested like `cairn ingest`;
-- voice notes: transcribed offline (faster-whisper, cairn.parse.audio), then answered;
+- voice notes: transcribed offline (faster-whisper, cairn.parse.audio), then answered with
+  a voice message (`sendVoice`, OGG/Opus from piper-tts, cairn.assistant.voice); a typed
+  message is answered by voice too when it asks for that or the chat said `/voice on`;
 - inline buttons: a reply may carry buttons (approvals); a press calls `Conversation.press`.
 Long replies are split and formatted by format.py; a message whose formatting Telegram
 refuses is sent once more as plain text.
@@ -90,6 +92,8 @@ class TelegramBot:
         self.folder = Path(settings.home) / "telegram"
         self.folder.mkdir(parents=True, exist_ok=True)
         self._refused_path = self.folder / "refused.json"
+        from cairn.assistant.voice import VoicePrefs
+        self.voice_prefs = VoicePrefs(self.folder)
 
     # --------------------------------------------------------------- the application
     def application(self):
@@ -139,8 +143,14 @@ class TelegramBot:
         if not await self._allowed(update):
             return
         text = update.effective_message.text or ""
+        from cairn.assistant.voice import voice_command
+        chat = str(update.effective_chat.id)
+        setting = voice_command(self.voice_prefs, chat, text)
+        if setting is not None:
+            await self.send(context.bot, update.effective_chat.id, Reply(setting))
+            return
         reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
-        await self.send(context.bot, update.effective_chat.id, reply)
+        await self.answer(context.bot, update.effective_chat.id, text, reply)
 
     async def _on_press(self, update, context) -> None:
         """A button: Done / Snooze on a reminder (REMINDER_BUTTONS), else the conversation's
@@ -223,8 +233,32 @@ class TelegramBot:
             await self.send(context.bot, update.effective_chat.id, Reply("I heard no speech in that voice note."))
             return
         reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
-        reply = Reply(f"_You said:_ {text}\n\n{reply.text}", reply.buttons)
-        await self.send(context.bot, update.effective_chat.id, reply)
+        await self.answer(context.bot, update.effective_chat.id, text, reply, spoken_in=True)
+
+    async def answer(self, bot, chat_id: int, asked: str, reply: Reply, spoken_in: bool = False) -> None:
+        """Send `reply` to the message `asked`: as a voice message when wanted
+        (cairn.assistant.voice.spoken_reply; the transcript of a voice note is its caption,
+        and the text follows only when it carries buttons), else as text — with a note
+        when a voice was wanted but could not be made."""
+        from cairn.assistant.voice import Speech, spoken_reply
+        speech = await asyncio.to_thread(spoken_reply, self.settings, self.voice_prefs, str(chat_id),
+                                         asked, reply.text, spoken_in)
+        heard = f"*You said:* {asked}\n\n" if spoken_in else ""
+        if isinstance(speech, Speech):
+            from telegram.error import BadRequest
+            caption = f"You said: {asked}"[:1000] if spoken_in else None
+            try:
+                await bot.send_voice(chat_id, speech.audio, duration=max(1, round(speech.seconds)),
+                                     caption=caption, filename="reply.ogg")
+            except BadRequest as exc:  # e.g. VOICE_MESSAGES_FORBIDDEN (the person's privacy setting)
+                log.warning("telegram refused a voice message (%s); answering in text", exc)
+                speech = f"(No voice reply: Telegram refused it: {exc}.)"
+            else:
+                if reply.buttons:
+                    await self.send(bot, chat_id, reply)
+                return
+        note = f"\n\n*{speech}*" if isinstance(speech, str) else ""
+        await self.send(bot, chat_id, Reply(f"{heard}{reply.text}{note}", reply.buttons))
 
     # --------------------------------------------------------------- sending
     async def send(self, bot, chat_id: int, reply: Reply) -> list[int]:
