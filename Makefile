@@ -43,6 +43,7 @@ $(VENV)/.installed: $(VENV)/.embedder-ready
 	@touch $@
 
 install: $(VENV)/.installed
+	$(STEP)"[install] $(VENV) is ready (steps already done are skipped; \`make clean\` starts again)"
 
 demo: install
 	$(STEP)"[demo 1/3] ingesting $(DIR) into $(DEMO_HOME) (first run: loads the models, ~1-2 min; later runs only pick up changes)"
