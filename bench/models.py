@@ -42,6 +42,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import re
 import sqlite3
@@ -342,7 +343,9 @@ def cold_start(code: str, runs: int = 3) -> float:
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", env_code], check=True, env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+        env = {"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
+        env.update({k: v for k, v in os.environ.items() if k in ("CAIRN_EXPORT_DIR", "CAIRN_MODEL_DIR")})
+        subprocess.run([sys.executable, "-c", env_code], check=True, env=env)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 

@@ -1,7 +1,9 @@
 """Sentence embeddings with all-MiniLM-L6-v2 on onnxruntime (CPU, no torch at run time).
 
-The model directory (see :mod:`cairn.embed.export`) holds ``model.onnx`` whose graph already
-does mean pooling and L2 normalisation, the model's ``tokenizer.json`` and ``manifest.json``.
+The model directory holds ``model.onnx``, the model's ``tokenizer.json`` and ``manifest.json``:
+either the shipped model (:mod:`cairn.embed.shipped`, what ``make install`` puts there: its graph
+outputs token vectors, mean-pooled and L2-normalised here) or an export
+(:mod:`cairn.embed.export`, optional extra ``export``: pooling inside the graph).
 """
 
 from __future__ import annotations
@@ -111,8 +113,9 @@ class Embedder:
 
     The ONNX session is created lazily on the first non-empty :meth:`embed` call (or by
     :meth:`load`), so constructing an Embedder is cheap and touches no files. If the model
-    directory has no exported model, the first load exports it (needs torch, ~5-20 s, logged
-    to stderr) or raises :class:`EmbedderUnavailable`.
+    directory has no model, the first load installs the shipped one from its packages when they
+    are installed, else exports one (needs torch, ~5-20 s, logged to stderr), or raises
+    :class:`EmbedderUnavailable`.
 
     Thread-safe: loading and tokenizing are serialised; the model runs of concurrent
     :meth:`embed` calls overlap (onnxruntime sessions take concurrent runs), so a short
@@ -150,7 +153,8 @@ class Embedder:
             threads: onnxruntime intra-op threads of the session batches run on; default
                 min(2, os.cpu_count()). A single text (a query) runs on a session of
                 QUERY_THREADS (see :meth:`load_query`).
-            auto_export: export the model into ``model_dir`` if it is missing (needs torch).
+            auto_export: put a model into ``model_dir`` if it is missing (the shipped one from
+                its installed packages, else an export: needs torch).
         Raises:
             ValueError: batch_size < 1 or threads < 1.
         """
