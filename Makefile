@@ -46,7 +46,7 @@ install: $(VENV)/.installed
 	$(STEP)"[install] $(VENV) is ready (steps already done are skipped; \`make clean\` starts again)"
 
 demo: install
-	$(STEP)"[demo 1/3] ingesting $(DIR) into $(DEMO_HOME) (first run: loads the models, ~1-2 min; later runs only pick up changes)"
+	$(STEP)"[demo 1/3] ingesting $(DIR) into $(DEMO_HOME) (first run: ~1-3 min of CPU for spaCy and the embedding model, longer on a busy machine; later runs only pick up changes)"
 	$(CAIRN) --home $(DEMO_HOME) ingest $(DIR)
 	$(STEP)"[demo 2/3] searching: $(QUESTION) (a few seconds)"
 	$(CAIRN) --home $(DEMO_HOME) search "$(QUESTION)" --k 5
