@@ -10,8 +10,9 @@ CAIRN   = $(VENV)/bin/cairn
 DIR      ?= docs
 QUESTION ?= How do I rebuild the index from the vault?
 DEMO_HOME ?= .demo-home
-# pytest workers for `make test` (pytest-xdist; 0 runs in one process)
-TEST_WORKERS ?= 2
+# pytest workers for `make test` (pytest-xdist; 0 runs in one process, the default: on the shared
+# 2-core machine 2 workers were slower, bench/README.md session 14 lean)
+TEST_WORKERS ?= 0
 STEP = @printf '\n==> %s\n' 
 
 .PHONY: install demo test test-install bench clean assistant-model
@@ -71,7 +72,7 @@ $(VENV)/.test-ready: $(VENV)/.installed pyproject.toml
 test-install: $(VENV)/.test-ready
 
 test: test-install
-	$(STEP)"[test] the suite on $(TEST_WORKERS) workers (~10 min on 2 cores)"
+	$(STEP)"[test] the suite ($(if $(filter 0,$(TEST_WORKERS)),one process,$(TEST_WORKERS) workers); ~15 min on 2 cores)"
 	$(VENV)/bin/pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 bench: install
