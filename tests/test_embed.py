@@ -1,7 +1,7 @@
 """Tests for cairn.embed: the real all-MiniLM-L6-v2 ONNX model, no mocks.
 
 The model is the one `make install` puts into the default model directory from the shipped
-packages (cairn.embed.shipped); the torch export path is tested in tests/test_export.py.
+packages (cairn.embed.shipped); the torch export path is tested in tests/test_embed_export.py.
 """
 
 from __future__ import annotations
