@@ -20,7 +20,10 @@ from cairn.service import Cairn
 # (the home's reminder scheduler) the caller runs and closes.
 NOT_OPERATIONS = {"conn", "embedder", "vectors", "settings", "close", "database_error_message", "watch",
                   "scheduler", "store", "export_path",  # export_path: the file to stream (a Path)
-                  "preload"}  # starts loading a resource (the embedder) in the background
+                  "preload",  # starts loading a resource (the embedder) in the background
+                  "note_asset",  # the image file a note page shows (a Path, streamed as export_path)
+                  # housekeeping the server and daemon run themselves, no door calls them:
+                  "repair_vectors", "backup_daily"}
 
 
 def operations() -> list[str]:

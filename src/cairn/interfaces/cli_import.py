@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from cairn.builtin_plugins.importers import EXPORTS
+from cairn.export_formats import EXPORTS
 from cairn.interfaces.cli_common import _dump, _exit_if_failed, _print_report, _progress, _service, import_app, out
 
 

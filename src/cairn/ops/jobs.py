@@ -11,7 +11,7 @@ from typing import Iterable
 from cairn import results as R
 from cairn.errors import InvalidInput
 from cairn.ops.memory import SessionExtraction, _extraction_llm
-from cairn.report import IngestReport, Progress
+from cairn.report import ImportReport, IngestReport, Progress
 from cairn.store import db
 
 
@@ -193,7 +193,7 @@ class JobOps:
 
     def import_export(self, source: str, path: str | Path | None, progress: Progress | None = None, *,
                       dry_run: bool = False, extract: bool | None = None, llm: str | None = None,
-                      **options):
+                      **options) -> ImportReport:
         """`cairn import SOURCE PATH`: run the export importer `source` (chatgpt, claude, mbox,
         maildir, ics, enex, notion, keep, kindle, readwise, bookmarks or a plugin's) on `path`
         (cairn.ingest.importing.run: incremental by stable source id; dry_run writes nothing).

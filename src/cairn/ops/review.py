@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from cairn import results as R
 from cairn.errors import InvalidInput
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cairn.memory.model import MemoryChange
 
 ACTIONS = ("confirm", "edit", "reject", "merge")
 
@@ -56,7 +60,7 @@ class ReviewOps:
         return R.ReviewList(items)
 
     def memory_review_act(self, action: str, memory_id: str, *, text: str | None = None,
-                          other: str | None = None):
+                          other: str | None = None) -> "MemoryChange":
         """Confirm, edit (text), reject or merge (other: the duplicate merged into
         `memory_id`) one memory of the inbox; returns the MemoryChange."""
         from cairn.memory import review
