@@ -11,7 +11,7 @@ import pytest
 from cairn.assistant.knowledge import KnowledgeAnswer, answer_about
 from cairn.errors import InvalidInput
 from cairn.ops import knowledge_text as T
-from tests.conftest import notes_app
+from conftest import notes_app
 
 NOTES = {
     "family-dates.md": "# Family dates\n\n- Dad: 30 January\n- Tom (Priya's husband, my brother-in-law): 4 August\n",

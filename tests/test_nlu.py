@@ -13,7 +13,7 @@ from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.understand import understand
-from tests.conftest import notes_app
+from conftest import notes_app
 
 NOTES = {
     "kayak.md": "# Kayak trip\n\nLaunch from Ferry Point at 8:15. Bring the dry bag and two paddles.\n"
