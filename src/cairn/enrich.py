@@ -200,11 +200,7 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     from cairn.llm import get_llm
     note = app.find_note(ref)
     path = app.settings.vault / note.path
-    text = path.read_text(encoding="utf-8", errors="replace")
-    try:
-        meta, body = V.split_frontmatter(text)
-    except ValueError as exc:
-        raise Conflict(f"{note.path}: its frontmatter cannot be parsed ({exc}); not rewritten") from None
+    text, meta, body = V.read_for_rewrite(path, note.path)
     result = Enrichment(note.id, note.path, "skipped")
     from cairn import conflicts as C
     cairns_copy = not C.copy_edited(app.conn, path, note.id, note.file_hash)

@@ -42,11 +42,7 @@ def mark_note(app, ref: str, status: str):
     status = check_status(status)
     note = app.find_note(ref)
     path = app.settings.vault / note.path
-    text = path.read_text(encoding="utf-8", errors="replace")
-    try:
-        meta, _body = V.split_frontmatter(text)
-    except ValueError as exc:
-        raise Conflict(f"{note.path}: its frontmatter cannot be parsed ({exc}); not rewritten") from None
+    text, meta, _body = V.read_for_rewrite(path, note.path)
     if str(meta.get("status") or "") == status:
         return note
     new_text = V.add_frontmatter_keys(text, {"status": status})

@@ -187,6 +187,20 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
 
 
 
+def read_for_rewrite(path: Path, relpath: str) -> tuple[str, dict, str]:
+    """(text, frontmatter mapping, body) of the note file at `path` (vault-relative `relpath`,
+    for the message), read to have keys of its frontmatter rewritten. Raises
+    errors.Conflict when the frontmatter cannot be parsed: such a block is never rewritten
+    (case B04)."""
+    from cairn.errors import Conflict
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        meta, body = split_frontmatter(text)
+    except ValueError as exc:
+        raise Conflict(f"{relpath}: its frontmatter cannot be parsed ({exc}); not rewritten") from None
+    return text, meta, body
+
+
 def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
     """Insert `keys` into the note's first frontmatter block (or a new block if it has none).
 
