@@ -107,3 +107,15 @@ def test_current_node_picks_an_earlier_branch(tmp_path):
     from cairn.ingest.importing.chatgpt import conversation
     item = conversation(conv)
     assert [m.text for m in item.messages] == [TRIP[0][1], "ABANDONED BRANCH " + TRIP[1][1]]
+
+
+def test_a_deeply_nested_item_is_a_clear_error_not_a_crash(imported, tmp_path):
+    app, _, _, _ = imported
+    before = vault_snapshot(app)
+    good = json.dumps(gpt_conversation("c-new", "New one", [("user", "Otters play at dusk.")]))
+    deep = tmp_path / "conversations.json"
+    deep.write_text(f"[{good}, {'[' * 100_000}{']' * 100_000}]")
+    with pytest.raises(InvalidInput) as err:
+        app.import_export("chatgpt", deep)
+    assert str(deep) in err.value.message and "item 2" in err.value.message and "nested" in err.value.message
+    assert vault_snapshot(app) == before

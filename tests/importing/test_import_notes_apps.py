@@ -33,13 +33,15 @@ def keep_zip(path, shopping_items):
         "Takeout/Keep/Trip.png": PNG,
         "Takeout/Keep/Old.json": json.dumps(keep_note("Old", text="gone", created=1_700_000_000_000_000, trashed=True)),
         "Takeout/Keep/Broken.json": "{not json",
+        "Takeout/Keep/Deep.json": "[" * 100_000 + "]" * 100_000,
     })
 
 
 def test_keep_takeout(app, tmp_path):
     path = keep_zip(tmp_path / "takeout-20250301.zip", [("rye flour", False), ("eggs", True)])
     r = app.import_export("keep", path)
-    assert (len(r.added), len(r.skipped)) == (2, 2)
+    assert (len(r.added), len(r.skipped)) == (2, 3)
+    assert any("Deep.json" in name and "nested too deeply" in why for name, why in r.skipped)
     notes = imported_notes(app, "keep")
     fm, text = notes["Shopping"]
     assert "- [ ] rye flour" in text and "- [x] eggs" in text and fm["tags"] == ["home"]

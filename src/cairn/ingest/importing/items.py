@@ -122,7 +122,7 @@ def iter_json_array(fh: IO[bytes], name: str, chunk: int = 1 << 16) -> Iterator[
     """Each element of the top-level JSON array in `fh`, decoded one at a time (memory: the
     largest element plus one read `chunk`). Raises ExportFormatError naming `name` (and the
     element's number) for a file that is not a JSON array, holds invalid JSON or is cut off
-    before its closing "]"; a UTF-8 decoding error too."""
+    before its closing "]", or nests too deeply for the decoder; a UTF-8 decoding error too."""
     dec = json.JSONDecoder()
     reader = io.TextIOWrapper(fh, encoding="utf-8-sig", errors="strict")
     buf, pos, n, eof = "", 0, 0, False
@@ -170,6 +170,8 @@ def iter_json_array(fh: IO[bytes], name: str, chunk: int = 1 << 16) -> Iterator[
                 if end == len(buf) and not eof and buf[pos] not in "[{\"":
                     raise ValueError("a number may go on")  # a bare number cut at the block end
                 break
+            except RecursionError:
+                raise ExportFormatError(f"{name}: item {n + 1}: JSON nested too deeply") from None
             except ValueError as exc:
                 if not more():
                     raise ExportFormatError(f"{name}: item {n + 1}: invalid or truncated JSON "

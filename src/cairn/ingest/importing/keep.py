@@ -83,6 +83,9 @@ def read(path: Path, owner: str | None = None) -> Iterator[Item | Skip]:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             yield Skip(f"{path.name}: {short}", f"not valid JSON ({exc})")
             continue
+        except RecursionError:
+            yield Skip(f"{path.name}: {short}", "JSON nested too deeply")
+            continue
         if isinstance(obj, dict) and obj.get("isTrashed"):
             yield Skip(f"{path.name}: {short}", "in the Keep trash")
             continue
