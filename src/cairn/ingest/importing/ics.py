@@ -68,9 +68,16 @@ def _occurrences(cal, uid: str, start) -> list[str]:
         if comp.name == "VTIMEZONE" or (comp.name == "VEVENT" and str(comp.get("UID")) == uid):
             sub.add_component(comp)
     begin = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
+    end = (begin + WINDOW).replace(tzinfo=None)
     out = []
-    for occ in recurring_ical_events.of(sub).between(begin, begin + WINDOW):
-        out.append(_when(occ.get("DTSTART").dt))
+    # `after` is lazy and in time order; `between` would expand a whole year first (31 million
+    # occurrences for FREQ=SECONDLY) before the cap applies
+    for occ in recurring_ical_events.of(sub).after(begin):
+        dt = occ.get("DTSTART").dt
+        naive = (dt if isinstance(dt, datetime) else datetime(dt.year, dt.month, dt.day)).replace(tzinfo=None)
+        if naive >= end:
+            break
+        out.append(_when(dt))
         if len(out) >= MAX_OCCURRENCES:
             break
     return sorted(o for o in out if o)
