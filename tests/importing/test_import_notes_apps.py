@@ -93,4 +93,8 @@ def test_broken_zip_and_wrong_export(app, tmp_path):
         assert str(cut) in err.value.message
     with pytest.raises(InvalidInput, match="no Google Keep notes"):
         app.import_export("keep", tmp_path / "n.zip")
+    inner = write_zip(tmp_path / "split.zip", {f"Page {B}.md": "# Page\n\nhello\n", "Part-2.zip": b"PK\x03\x04garbage"})
+    with pytest.raises(InvalidInput, match="Part-2.zip") as err:
+        app.import_export("notion", inner)
+    assert str(inner) in err.value.message and "zip" in err.value.message
     assert vault_snapshot(app) == before

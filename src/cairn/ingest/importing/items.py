@@ -183,7 +183,8 @@ def iter_json_array(fh: IO[bytes], name: str, chunk: int = 1 << 16) -> Iterator[
 def walk_export(path: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
     """(relative name, read()) of every file of an export given as a folder or a .zip (a
     .zip inside the .zip, as Notion splits large exports, is walked too), in name order.
-    Symbolic links are not followed. Raises ExportFormatError for a broken zip; a member
+    Symbolic links are not followed. Raises ExportFormatError for a broken zip (outer or
+    inner, naming it); a member
     cut off raises it when read."""
     if path.is_dir():
         for p in sorted(path.rglob("*")):
@@ -195,7 +196,10 @@ def walk_export(path: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
         if info.is_dir():
             continue
         if info.filename.lower().endswith(".zip"):
-            inner = zipfile.ZipFile(io.BytesIO(_member(zf, info, path)))
+            try:
+                inner = zipfile.ZipFile(io.BytesIO(_member(zf, info, path)))
+            except zipfile.BadZipFile as exc:
+                raise ExportFormatError(f"{path}: {info.filename}: not a readable zip archive ({exc})") from None
             for sub in sorted(inner.infolist(), key=lambda i: i.filename):
                 if not sub.is_dir():
                     yield f"{info.filename}/{sub.filename}", (lambda z=inner, s=sub: _member(z, s, path))
