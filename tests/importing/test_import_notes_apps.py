@@ -98,3 +98,12 @@ def test_broken_zip_and_wrong_export(app, tmp_path):
         app.import_export("notion", inner)
     assert str(inner) in err.value.message and "zip" in err.value.message
     assert vault_snapshot(app) == before
+
+
+@pytest.mark.parametrize("field", ["labels", "listContent", "attachments", "sharees", "annotations"])
+def test_a_keep_note_with_a_field_of_the_wrong_type_is_still_read(tmp_path, field):
+    note = {**keep_note("Odd", text="Oil the gate hinge."), field: 5}
+    path = write_zip(tmp_path / "takeout.zip", {"Takeout/Keep/Odd.json": json.dumps(note)})
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        assert len(app.import_export("keep", path).added) == 1
+        assert "gate hinge" in imported_notes(app, "keep")["Odd"][1]
