@@ -136,3 +136,15 @@ def test_odd_types_in_one_conversation_do_not_stop_the_import(tmp_path, damage):
     with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
         report = app.import_export("chatgpt", path, extract=False)
         assert "Fine" in imported_notes(app, "chatgpt") and len(report.added) + len(report.skipped) == 2
+
+
+def test_a_symlink_out_of_the_export_folder_is_not_followed(tmp_path):
+    outside = write_chatgpt(tmp_path / "elsewhere" / "conversations.json",
+                            [gpt_conversation("c-out", "Outside", [("user", "Not part of this export.")])])
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / "conversations.json").symlink_to(outside)
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        with pytest.raises(InvalidInput, match="no conversations.json in this folder"):
+            app.import_export("chatgpt", folder)
+        assert "Outside" not in imported_notes(app, "chatgpt")
