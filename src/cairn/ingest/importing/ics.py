@@ -19,7 +19,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Iterator
 
-from cairn.ingest.importing.items import ExportFormatError, Item, Skip, iso
+from cairn.ingest.importing.items import ExportFormatError, Item, Skip, inside, iso
 
 MAX_OCCURRENCES = 60
 WINDOW = timedelta(days=366)
@@ -128,7 +128,7 @@ def event_item(cal, comp, fallback_id: str) -> Item:
 
 def _files(path: Path) -> list[Path]:
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".ics" and p.is_file())
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".ics" and inside(path, p))
         if not files:
             raise ExportFormatError(f"{path}: no .ics file in this folder")
         return files

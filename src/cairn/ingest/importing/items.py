@@ -100,15 +100,19 @@ def open_zip(path: Path) -> zipfile.ZipFile:
                                 "complete?") from None
 
 
+def inside(folder: Path, p: Path) -> bool:
+    """True when `p` (found under `folder`) is a regular file that is no symbolic link and
+    resolves inside `folder`: a folder import never reads a file from elsewhere."""
+    return p.is_file() and not p.is_symlink() and p.resolve().is_relative_to(folder.resolve())
+
+
 def open_export(path: Path, member: str) -> IO[bytes]:
     """The bytes of `member` (a file name such as "conversations.json") of an export given
     as that file itself, a folder holding it (symbolic links are not followed out of it), or a
     .zip holding it (at any depth). Raises
     ExportFormatError naming the file when there is no such member."""
     if path.is_dir():
-        root = path.resolve()
-        hits = sorted((p for p in path.rglob(member) if p.is_file() and not p.is_symlink()
-                       and p.resolve().is_relative_to(root)), key=lambda p: len(p.parts))
+        hits = sorted((p for p in path.rglob(member) if inside(path, p)), key=lambda p: len(p.parts))
         if not hits:
             raise ExportFormatError(f"{path}: no {member} in this folder")
         return open(hits[0], "rb")
