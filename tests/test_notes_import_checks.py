@@ -6,6 +6,7 @@ without records is reported as skipped (exit 0)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -178,3 +179,10 @@ def test_two_file_names_that_clean_to_one_folder_do_not_overwrite_each_other(app
     assert (app.settings.vault / hit.path).read_text(encoding="utf-8") == before
     assert app.status()["notes"] == 1
     app.import_notes(first)  # the file that wrote it may import it again
+
+
+def test_a_deeply_nested_line_is_named_not_a_crash(app, tmp_path):
+    path = write(tmp_path / "records.jsonl", (json.dumps(GOOD) + "\n" + "[" * 100_000 + "]" * 100_000 + "\n").encode())
+    with pytest.raises(ImportFormatError, match=r"records.jsonl: line 2: JSON nested too deeply"):
+        app.import_notes(path)
+    _nothing_stored(app)

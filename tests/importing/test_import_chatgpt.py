@@ -107,3 +107,44 @@ def test_current_node_picks_an_earlier_branch(tmp_path):
     from cairn.ingest.importing.chatgpt import conversation
     item = conversation(conv)
     assert [m.text for m in item.messages] == [TRIP[0][1], "ABANDONED BRANCH " + TRIP[1][1]]
+
+
+def test_a_deeply_nested_item_is_a_clear_error_not_a_crash(imported, tmp_path):
+    app, _, _, _ = imported
+    before = vault_snapshot(app)
+    good = json.dumps(gpt_conversation("c-new", "New one", [("user", "Otters play at dusk.")]))
+    deep = tmp_path / "conversations.json"
+    deep.write_text(f"[{good}, {'[' * 100_000}{']' * 100_000}]")
+    with pytest.raises(InvalidInput) as err:
+        app.import_export("chatgpt", deep)
+    assert str(deep) in err.value.message and "item 2" in err.value.message and "nested" in err.value.message
+    assert vault_snapshot(app) == before
+
+
+@pytest.mark.parametrize("damage", [
+    lambda c: c.update(current_node=[]),
+    lambda c: next(iter(c["mapping"].values())).update(parent=[]),
+    lambda c: [n["message"].update(author=5) for n in c["mapping"].values() if n.get("message")],
+    lambda c: [n["message"].update(content=5) for n in c["mapping"].values() if n.get("message")],
+    lambda c: [n["message"].update(metadata=5) for n in c["mapping"].values() if n.get("message")],
+])
+def test_odd_types_in_one_conversation_do_not_stop_the_import(tmp_path, damage):
+    odd = gpt_conversation("c-odd", "Odd", [("user", "The ladder is in the barn.")])
+    damage(odd)
+    path = write_chatgpt(tmp_path / "conversations.json",
+                         [odd, gpt_conversation("c-ok", "Fine", [("user", "Swifts return in May.")])])
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        report = app.import_export("chatgpt", path, extract=False)
+        assert "Fine" in imported_notes(app, "chatgpt") and len(report.added) + len(report.skipped) == 2
+
+
+def test_a_symlink_out_of_the_export_folder_is_not_followed(tmp_path):
+    outside = write_chatgpt(tmp_path / "elsewhere" / "conversations.json",
+                            [gpt_conversation("c-out", "Outside", [("user", "Not part of this export.")])])
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / "conversations.json").symlink_to(outside)
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        with pytest.raises(InvalidInput, match="no conversations.json in this folder"):
+            app.import_export("chatgpt", folder)
+        assert "Outside" not in imported_notes(app, "chatgpt")

@@ -65,3 +65,14 @@ def test_a_truncated_zip_is_refused_naming_the_file(imported):
         app.import_export("claude", cut)
     assert str(cut) in err.value.message and "zip" in err.value.message
     assert vault_snapshot(app) == before
+
+
+def test_odd_attachments_do_not_stop_the_import(tmp_path):
+    odd = claude_conversation("u-odd", "Odd attachments", [("human", "The shed key is under the blue pot."),
+                                                            ("assistant", "Noted.")])
+    odd["chat_messages"][0]["attachments"] = [{"file_name": "n.txt", "extracted_content": 5}]
+    odd["chat_messages"][1]["attachments"] = 7
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        report = app.import_export("claude", write_zip(tmp_path / "odd.zip", [odd]), extract=False)
+        assert len(report.added) == 1
+        assert "blue pot" in imported_notes(app, "claude")["Odd attachments"][1]

@@ -27,6 +27,7 @@ def test_list_names_every_importer_with_its_format(tmp_path):
     lines = {line.split()[0]: line for line in r.stdout.splitlines() if line.strip()}
     assert set(SOURCES) | {"notes", "chat"} <= set(lines)
     assert "conversations.json" in lines["chatgpt"] and "RFC 5545" in lines["ics"]
+    assert "[imap] table" in lines["imap"]  # printed as written, not eaten as console markup
     listed = json.loads(cairn(tmp_path / "h", "import", "--list", "--json").stdout)["importers"]
     assert {i["name"] for i in listed} >= set(SOURCES) and all(i["format"] for i in listed)
 

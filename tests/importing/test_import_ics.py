@@ -58,3 +58,14 @@ def test_another_format_is_refused(imported, tmp_path):
         app.import_export("ics", bad)
     assert str(bad) in err.value.message
     assert vault_snapshot(app) == before
+
+
+def test_an_endless_every_second_rule_lists_its_first_occurrences_without_expanding_a_year(tmp_path):
+    cal = tmp_path / "busy.ics"
+    cal.write_bytes(b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:tick@example.org\r\nSUMMARY:Tick\r\n"
+                    b"DTSTART:20250101T100000Z\r\nRRULE:FREQ=SECONDLY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        assert len(app.import_export("ics", cal).added) == 1
+        occ = imported_notes(app, "ics")["Tick"][0]["occurrences"]
+    assert occ[:2] == ["2025-01-01T10:00:00+00:00", "2025-01-01T10:00:01+00:00"] and len(occ) == 60
+    assert occ == sorted(occ)

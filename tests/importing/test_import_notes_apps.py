@@ -33,13 +33,15 @@ def keep_zip(path, shopping_items):
         "Takeout/Keep/Trip.png": PNG,
         "Takeout/Keep/Old.json": json.dumps(keep_note("Old", text="gone", created=1_700_000_000_000_000, trashed=True)),
         "Takeout/Keep/Broken.json": "{not json",
+        "Takeout/Keep/Deep.json": "[" * 100_000 + "]" * 100_000,
     })
 
 
 def test_keep_takeout(app, tmp_path):
     path = keep_zip(tmp_path / "takeout-20250301.zip", [("rye flour", False), ("eggs", True)])
     r = app.import_export("keep", path)
-    assert (len(r.added), len(r.skipped)) == (2, 2)
+    assert (len(r.added), len(r.skipped)) == (2, 3)
+    assert any("Deep.json" in name and "nested too deeply" in why for name, why in r.skipped)
     notes = imported_notes(app, "keep")
     fm, text = notes["Shopping"]
     assert "- [ ] rye flour" in text and "- [x] eggs" in text and fm["tags"] == ["home"]
@@ -91,4 +93,17 @@ def test_broken_zip_and_wrong_export(app, tmp_path):
         assert str(cut) in err.value.message
     with pytest.raises(InvalidInput, match="no Google Keep notes"):
         app.import_export("keep", tmp_path / "n.zip")
+    inner = write_zip(tmp_path / "split.zip", {f"Page {B}.md": "# Page\n\nhello\n", "Part-2.zip": b"PK\x03\x04garbage"})
+    with pytest.raises(InvalidInput, match="Part-2.zip") as err:
+        app.import_export("notion", inner)
+    assert str(inner) in err.value.message and "zip" in err.value.message
     assert vault_snapshot(app) == before
+
+
+@pytest.mark.parametrize("field", ["labels", "listContent", "attachments", "sharees", "annotations"])
+def test_a_keep_note_with_a_field_of_the_wrong_type_is_still_read(tmp_path, field):
+    note = {**keep_note("Odd", text="Oil the gate hinge."), field: 5}
+    path = write_zip(tmp_path / "takeout.zip", {"Takeout/Keep/Odd.json": json.dumps(note)})
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        assert len(app.import_export("keep", path).added) == 1
+        assert "gate hinge" in imported_notes(app, "keep")["Odd"][1]

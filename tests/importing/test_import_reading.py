@@ -74,3 +74,18 @@ def test_other_formats_are_refused(app, tmp_path):
             app.import_export(source, other)
         assert str(other) in err.value.message
     assert vault_snapshot(app) == before
+
+
+@pytest.mark.parametrize("source,name,text,missing", [
+    ("kindle", "My Clippings.txt", CLIPPINGS, "no My Clippings.txt"),
+    ("ics", "cal.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n", "no .ics file"),
+    ("enex", "notes.enex", "<?xml version='1.0'?><en-export></en-export>", "no .enex file"),
+])
+def test_a_folder_import_does_not_follow_a_symlink_out_of_the_folder(tmp_path, source, name, text, missing):
+    outside = write(tmp_path / "elsewhere" / name, text)
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / name).symlink_to(outside)
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        with pytest.raises(InvalidInput, match=missing):
+            app.import_export(source, folder)

@@ -49,6 +49,8 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict]]
                 obj = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 raise ImportFormatError(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
+            except RecursionError:
+                raise ImportFormatError(f"{path}: line {lineno}: JSON nested too deeply") from None
             if not isinstance(obj, dict):
                 raise ImportFormatError(f"{path}: line {lineno}: expected a JSON object")
             missing = [k for k in required if k not in obj]

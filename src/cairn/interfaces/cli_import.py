@@ -33,7 +33,7 @@ def import_main(ctx: typer.Context,
         return
     width = max(len(n) for n in rows)
     for name, fmt in rows.items():
-        out.print(f"{name:<{width}}  {fmt}", highlight=False, soft_wrap=True)
+        out.print(f"{name:<{width}}  {fmt}", highlight=False, soft_wrap=True, markup=False)
 
 
 def _command(name: str, fmt: str):

@@ -31,13 +31,13 @@ def _branch(conv: dict) -> list[dict]:
     if not isinstance(mapping, dict):
         raise ValueError("no message tree (mapping)")
     node_id = conv.get("current_node")
-    if node_id not in mapping:
+    if not isinstance(node_id, str) or node_id not in mapping:
         leaves = [n for n in mapping.values() if isinstance(n, dict) and not n.get("children")]
         if not leaves:
             return []
-        node_id = max(leaves, key=lambda n: ((n.get("message") or {}).get("create_time") or 0)).get("id")
+        node_id = max(leaves, key=lambda n: _number(_dict(n.get("message")).get("create_time"))).get("id")
     path, seen = [], set()
-    while node_id is not None and node_id in mapping and node_id not in seen:
+    while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
         seen.add(node_id)
         node = mapping[node_id]
         if not isinstance(node, dict):
@@ -47,8 +47,18 @@ def _branch(conv: dict) -> list[dict]:
     return path[::-1]
 
 
+def _dict(value: Any) -> dict:
+    """`value` when it is a JSON object, else {} (a damaged export may hold anything)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _number(value: Any) -> float:
+    """`value` when it is a JSON number, else 0."""
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
 def _text(msg: dict) -> str:
-    content = msg.get("content") or {}
+    content = _dict(msg.get("content"))
     parts = content.get("parts")
     if isinstance(parts, list):
         texts = [p if isinstance(p, str) else (p.get("text") if isinstance(p, dict) and
@@ -80,8 +90,8 @@ def conversation(conv: Any, owner: str | None = None) -> Item:
         msg = node.get("message")
         if not isinstance(msg, dict):
             continue  # the root, or a null message
-        speaker = _speaker(msg.get("author") or {}, owner)
-        if speaker is None or (msg.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
+        speaker = _speaker(_dict(msg.get("author")), owner)
+        if speaker is None or _dict(msg.get("metadata")).get("is_visually_hidden_from_conversation"):
             continue
         text = _text(msg)
         if not text:

@@ -24,8 +24,9 @@ def _text(msg: dict) -> str:
         blocks = msg.get("content") if isinstance(msg.get("content"), list) else []
         text = "\n\n".join(b["text"] for b in blocks
                            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str))
-    for att in msg.get("attachments") or []:
-        if isinstance(att, dict) and str(att.get("extracted_content") or "").strip():
+    atts = msg.get("attachments") if isinstance(msg.get("attachments"), list) else []
+    for att in atts:
+        if isinstance(att, dict) and isinstance(att.get("extracted_content"), str) and att["extracted_content"].strip():
             text += f"\n\nAttachment: {att.get('file_name') or 'file'}\n\n{att['extracted_content'].strip()}"
     return text.strip()
 

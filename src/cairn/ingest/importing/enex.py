@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
-from cairn.ingest.importing.items import ExportFormatError, Item, Skip
+from cairn.ingest.importing.items import ExportFormatError, Item, Skip, inside
 from cairn.ingest.importing.mail import _attachment_text
 from cairn.parse.html import html_to_text
 
@@ -102,7 +102,7 @@ def note_item(note: ET.Element) -> Item:
 
 def _files(path: Path) -> list[Path]:
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*.enex") if p.is_file())
+        files = sorted(p for p in path.rglob("*.enex") if inside(path, p))
         if not files:
             raise ExportFormatError(f"{path}: no .enex file in this folder")
         return files

@@ -19,7 +19,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Iterator
 
-from cairn.ingest.importing.items import ExportFormatError, Item, Skip, iso
+from cairn.ingest.importing.items import ExportFormatError, Item, Skip, inside, iso
 
 MAX_OCCURRENCES = 60
 WINDOW = timedelta(days=366)
@@ -68,9 +68,16 @@ def _occurrences(cal, uid: str, start) -> list[str]:
         if comp.name == "VTIMEZONE" or (comp.name == "VEVENT" and str(comp.get("UID")) == uid):
             sub.add_component(comp)
     begin = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
+    end = (begin + WINDOW).replace(tzinfo=None)
     out = []
-    for occ in recurring_ical_events.of(sub).between(begin, begin + WINDOW):
-        out.append(_when(occ.get("DTSTART").dt))
+    # `after` is lazy and in time order; `between` would expand a whole year first (31 million
+    # occurrences for FREQ=SECONDLY) before the cap applies
+    for occ in recurring_ical_events.of(sub).after(begin):
+        dt = occ.get("DTSTART").dt
+        naive = (dt if isinstance(dt, datetime) else datetime(dt.year, dt.month, dt.day)).replace(tzinfo=None)
+        if naive >= end:
+            break
+        out.append(_when(dt))
         if len(out) >= MAX_OCCURRENCES:
             break
     return sorted(o for o in out if o)
@@ -121,7 +128,7 @@ def event_item(cal, comp, fallback_id: str) -> Item:
 
 def _files(path: Path) -> list[Path]:
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".ics" and p.is_file())
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".ics" and inside(path, p))
         if not files:
             raise ExportFormatError(f"{path}: no .ics file in this folder")
         return files

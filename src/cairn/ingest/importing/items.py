@@ -100,12 +100,19 @@ def open_zip(path: Path) -> zipfile.ZipFile:
                                 "complete?") from None
 
 
+def inside(folder: Path, p: Path) -> bool:
+    """True when `p` (found under `folder`) is a regular file that is no symbolic link and
+    resolves inside `folder`: a folder import never reads a file from elsewhere."""
+    return p.is_file() and not p.is_symlink() and p.resolve().is_relative_to(folder.resolve())
+
+
 def open_export(path: Path, member: str) -> IO[bytes]:
     """The bytes of `member` (a file name such as "conversations.json") of an export given
-    as that file itself, a folder holding it, or a .zip holding it (at any depth). Raises
+    as that file itself, a folder holding it (symbolic links are not followed out of it), or a
+    .zip holding it (at any depth). Raises
     ExportFormatError naming the file when there is no such member."""
     if path.is_dir():
-        hits = sorted(path.rglob(member), key=lambda p: len(p.parts))
+        hits = sorted((p for p in path.rglob(member) if inside(path, p)), key=lambda p: len(p.parts))
         if not hits:
             raise ExportFormatError(f"{path}: no {member} in this folder")
         return open(hits[0], "rb")
@@ -122,7 +129,7 @@ def iter_json_array(fh: IO[bytes], name: str, chunk: int = 1 << 16) -> Iterator[
     """Each element of the top-level JSON array in `fh`, decoded one at a time (memory: the
     largest element plus one read `chunk`). Raises ExportFormatError naming `name` (and the
     element's number) for a file that is not a JSON array, holds invalid JSON or is cut off
-    before its closing "]"; a UTF-8 decoding error too."""
+    before its closing "]", or nests too deeply for the decoder; a UTF-8 decoding error too."""
     dec = json.JSONDecoder()
     reader = io.TextIOWrapper(fh, encoding="utf-8-sig", errors="strict")
     buf, pos, n, eof = "", 0, 0, False
@@ -170,6 +177,8 @@ def iter_json_array(fh: IO[bytes], name: str, chunk: int = 1 << 16) -> Iterator[
                 if end == len(buf) and not eof and buf[pos] not in "[{\"":
                     raise ValueError("a number may go on")  # a bare number cut at the block end
                 break
+            except RecursionError:
+                raise ExportFormatError(f"{name}: item {n + 1}: JSON nested too deeply") from None
             except ValueError as exc:
                 if not more():
                     raise ExportFormatError(f"{name}: item {n + 1}: invalid or truncated JSON "
@@ -181,7 +190,8 @@ def iter_json_array(fh: IO[bytes], name: str, chunk: int = 1 << 16) -> Iterator[
 def walk_export(path: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
     """(relative name, read()) of every file of an export given as a folder or a .zip (a
     .zip inside the .zip, as Notion splits large exports, is walked too), in name order.
-    Symbolic links are not followed. Raises ExportFormatError for a broken zip; a member
+    Symbolic links are not followed. Raises ExportFormatError for a broken zip (outer or
+    inner, naming it); a member
     cut off raises it when read."""
     if path.is_dir():
         for p in sorted(path.rglob("*")):
@@ -193,7 +203,10 @@ def walk_export(path: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
         if info.is_dir():
             continue
         if info.filename.lower().endswith(".zip"):
-            inner = zipfile.ZipFile(io.BytesIO(_member(zf, info, path)))
+            try:
+                inner = zipfile.ZipFile(io.BytesIO(_member(zf, info, path)))
+            except zipfile.BadZipFile as exc:
+                raise ExportFormatError(f"{path}: {info.filename}: not a readable zip archive ({exc})") from None
             for sub in sorted(inner.infolist(), key=lambda i: i.filename):
                 if not sub.is_dir():
                     yield f"{info.filename}/{sub.filename}", (lambda z=inner, s=sub: _member(z, s, path))

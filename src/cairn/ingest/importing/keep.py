@@ -29,6 +29,11 @@ def _usec(value) -> str | None:
         return None
 
 
+def _list(value) -> list:
+    """`value` when it is a JSON array, else [] (a damaged note may hold anything)."""
+    return value if isinstance(value, list) else []
+
+
 def note_item(obj: dict, name: str, files: dict[str, bytes]) -> Item:
     """The Item of one Keep note object (`name`: its file, for the fallback id). Raises
     ValueError for an object that is not a Keep note."""
@@ -37,23 +42,23 @@ def note_item(obj: dict, name: str, files: dict[str, bytes]) -> Item:
     parts = []
     if str(obj.get("textContent") or "").strip():
         parts.append(str(obj["textContent"]).strip())
-    for entry in obj.get("listContent") or []:
+    for entry in _list(obj.get("listContent")):
         if isinstance(entry, dict):
             parts.append(f"- [{'x' if entry.get('isChecked') else ' '}] {entry.get('text', '')}".rstrip())
-    links = [a for a in obj.get("annotations") or [] if isinstance(a, dict) and a.get("url")]
+    links = [a for a in _list(obj.get("annotations")) if isinstance(a, dict) and a.get("url")]
     if links:
         parts.append("Links:\n" + "\n".join(f"- [{a.get('title') or a['url']}]({a['url']})" for a in links))
     attached = []
-    for att in obj.get("attachments") or []:
+    for att in _list(obj.get("attachments")):
         fp = str(att.get("filePath") or "") if isinstance(att, dict) else ""
         if fp and fp in files:
             attached.append((fp, files[fp]))
     title = str(obj.get("title") or "").strip() or (parts[0].splitlines()[0][:60] if parts else "(untitled Keep note)")
     sid = str(obj.get("createdTimestampUsec") or "") or name
-    people = [s["email"] for s in obj.get("sharees") or [] if isinstance(s, dict) and s.get("email") and not s.get("isOwner")]
+    people = [s["email"] for s in _list(obj.get("sharees")) if isinstance(s, dict) and s.get("email") and not s.get("isOwner")]
     return Item(source_id=f"keep:{sid}", title=title, body="\n\n".join(parts),
                 created=_usec(obj.get("createdTimestampUsec")), updated=_usec(obj.get("userEditedTimestampUsec")),
-                tags=[str(l["name"]) for l in obj.get("labels") or [] if isinstance(l, dict) and l.get("name")],
+                tags=[str(l["name"]) for l in _list(obj.get("labels")) if isinstance(l, dict) and l.get("name")],
                 meta={"people": people, "pinned": bool(obj.get("isPinned")) or None,
                       "archived": bool(obj.get("isArchived")) or None, "color": obj.get("color")},
                 files=attached)
@@ -83,10 +88,13 @@ def read(path: Path, owner: str | None = None) -> Iterator[Item | Skip]:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             yield Skip(f"{path.name}: {short}", f"not valid JSON ({exc})")
             continue
+        except RecursionError:
+            yield Skip(f"{path.name}: {short}", "JSON nested too deeply")
+            continue
         if isinstance(obj, dict) and obj.get("isTrashed"):
             yield Skip(f"{path.name}: {short}", "in the Keep trash")
             continue
-        wanted = {str(a.get("filePath")) for a in (obj.get("attachments") or []) if isinstance(a, dict)} \
+        wanted = {str(a.get("filePath")) for a in (_list(obj.get("attachments"))) if isinstance(a, dict)} \
             if isinstance(obj, dict) else set()
         files = {fp: others[fp]() for fp in wanted if fp in others}
         try:

@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
-from cairn.ingest.importing.items import ExportFormatError, Item, Skip, iso
+from cairn.ingest.importing.items import ExportFormatError, Item, Skip, inside, iso
 
 SEPARATOR = "=========="
 _META = re.compile(r"^-\s*(?:Your\s+)?(?P<kind>\w+)\b(?P<rest>.*)$", re.IGNORECASE)
@@ -70,7 +70,7 @@ def read(path: Path, owner: str | None = None) -> Iterator[Item | Skip]:
     """One Item per book of the clippings file at `path`; a clipping that cannot be read
     is a Skip naming its number."""
     if path.is_dir():
-        hits = sorted(path.rglob("My Clippings.txt"))
+        hits = sorted(p for p in path.rglob("My Clippings.txt") if inside(path, p))
         if not hits:
             raise ExportFormatError(f"{path}: no My Clippings.txt in this folder")
         path = hits[0]
