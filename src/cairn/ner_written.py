@@ -65,27 +65,22 @@ _vocab: dict[str, int] | None = None
 
 
 def _familiar_vocab() -> dict[str, int]:
-    """The embedder's word-piece vocabulary ({piece: id}), read once; {} when none is found
-    (then every capitalised word at a sentence start counts as familiar)."""
+    """The embedder's word-piece vocabulary (cairn.embed.wordpiece.vocabulary) of the default
+    model folder, else of the source package's; {} when none is found (then every capitalised
+    word at a sentence start counts as familiar)."""
     global _vocab
     with _lock:
         if _vocab is None:
+            from cairn.embed.model_files import default_model_dir, source_model_dir
+            from cairn.embed.wordpiece import vocabulary
             _vocab = {}
-            try:
-                from cairn.embed.model_files import default_model_dir, source_model_dir
-                from cairn.embed.wordpiece import WordPiece
-                folders = [default_model_dir()]
+            for folder in (default_model_dir, lambda: source_model_dir()[0]):
                 try:
-                    folders.append(source_model_dir()[0])
-                except Exception:  # noqa: BLE001 - the source package is optional
-                    pass
-                for folder in folders:
-                    wp = WordPiece.from_model_dir(folder) if folder and folder.is_dir() else None
-                    if wp is not None:
-                        _vocab = dict(wp.vocab)
-                        break
-            except Exception:  # noqa: BLE001 - no model files: no familiarity test
-                _vocab = {}
+                    _vocab = vocabulary(folder())
+                except Exception:  # noqa: BLE001 - no model files (the source package is optional)
+                    continue
+                if _vocab:
+                    break
         return _vocab
 
 

@@ -235,7 +235,6 @@ def topic_words(question: str) -> set[str] | None:
 # training text (about 2,000 special tokens and characters first; "take" 2202, "give" 2507,
 # "stay" 2994, "serviced" 22858, "descaled" not a whole word). 10,000: a round value, not tuned.
 RARE_ID = 10_000
-_vocabs: dict = {}  # model folder -> {word piece: id}
 
 
 def rare_word(word: str, embedder) -> bool:
@@ -245,14 +244,8 @@ def rare_word(word: str, embedder) -> bool:
     folder = getattr(embedder, "model_dir", None)
     if folder is None:
         return False
-    if folder not in _vocabs:
-        try:
-            from cairn.embed.wordpiece import WordPiece
-            wp = WordPiece.from_model_dir(folder)
-            _vocabs[folder] = wp.vocab if wp else {}
-        except Exception:  # noqa: BLE001 - unreadable folder, another tokenizer: no vocabulary
-            _vocabs[folder] = {}
-    vocab = _vocabs[folder]
+    from cairn.embed.wordpiece import vocabulary
+    vocab = vocabulary(folder)
     return bool(vocab) and vocab.get(word.lower(), RARE_ID) >= RARE_ID
 
 

@@ -134,3 +134,22 @@ def _write_vocab(model_dir: Path) -> list[str] | None:
     except OSError:
         pass
     return words
+
+
+_VOCABS: dict[str, dict[str, int]] = {}  # model folder -> {word piece: id}
+
+
+def vocabulary(model_dir: Path | str) -> dict[str, int]:
+    """The word-piece vocabulary ({piece: id}) of the model in `model_dir`, read once per
+    folder and process (WordPiece.from_model_dir); {} when there is none (an unreadable
+    folder, another kind of tokenizer). BERT's vocabulary lists whole words roughly by their
+    frequency in its training text, so an id also ranks how common a word is."""
+    key = str(model_dir)
+    if key not in _VOCABS:
+        try:
+            wp = WordPiece.from_model_dir(Path(model_dir))
+            _VOCABS[key] = dict(wp.vocab) if wp else {}
+        except Exception:  # noqa: BLE001 - an unreadable folder: no vocabulary
+            _VOCABS[key] = {}
+    return _VOCABS[key]
+
