@@ -11,13 +11,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from web_site import serve, serve_app
+from web_site import chromium, serve, serve_app
 
 from cairn.interfaces.web.views_capture import bookmarklet_code
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTICLE = ("<!doctype html><title>Birds of the valley</title><body><h1>Birds</h1>"
            "<p id='p'>Herons nest in tall alders by the river.</p><p>Other text.</p></body>")
 
@@ -48,9 +45,7 @@ def site(tmp_path_factory, real_embedder):
 
 
 def test_bookmarklet_captures_a_highlight_in_the_browser(site):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         ctx = b.new_context()
         pg = ctx.new_page()
         pg.set_default_timeout(60_000)
@@ -70,7 +65,6 @@ def test_bookmarklet_captures_a_highlight_in_the_browser(site):
         popup.fill("#ccomment", "check in spring")
         popup.click("button[type=submit]")
         popup.wait_for_selector("text=It is searchable now")
-        b.close()
     hits = site["cairn"].search("herons alders", mode="keyword").hits
     assert hits and hits[0].path.startswith("captures/")
     body = site["cairn"].note_show(hits[0].note_id)["body"]

@@ -20,12 +20,10 @@ import pytest
 
 from fakes.openai_server import FakeOpenAIServer
 from rest_support import RestServer
+from web_site import chromium
 
 from cairn.apikeys import KeyStore
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 QUESTION = "Where is the spare key hidden?"
 
 
@@ -82,14 +80,12 @@ def _chat_posts(fake: FakeOpenAIServer) -> int:
 
 
 def test_a_page_elsewhere_cannot_send_notes_to_a_model(world, attacker):
-    from playwright.sync_api import sync_playwright
     srv, model, evil = world["srv"], world["model"], world["evil"]
     pages, port = attacker
     evil_spec = f"openai:{evil.base_url}:m"
     configured = f"openai:{model.base_url}:fake-model"
     pages["page"] = _attacker_page(srv.base, evil_spec, configured)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         pg = b.new_context().new_page()
         pg.set_default_timeout(90_000)
         # control: Cairn's own page asking (same origin) reaches the configured model
@@ -102,7 +98,6 @@ def test_a_page_elsewhere_cannot_send_notes_to_a_model(world, attacker):
         for origin in (f"http://localhost:{port}", f"http://127.0.0.1:{port}"):  # cross-site, same-site
             pg.goto(origin + "/cats")
             pg.wait_for_function("window.seen === 4")
-        b.close()
     assert _chat_posts(model) == reached, "a cross-site page made Cairn call the configured model"
     assert evil.requests == [], "a cross-site page made Cairn call the attacker's model"
 

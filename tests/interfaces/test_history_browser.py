@@ -7,14 +7,11 @@ from __future__ import annotations
 import pytest
 
 from fakes.scripted_llm import ScriptedLLM, say, tool
-from web_site import serve, serve_app
+from web_site import chromium, serve, serve_app
 
 from cairn.assistant import Assistant, WaitingChannel
 from cairn.service import Cairn
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 ORIGINAL = "---\ntitle: Kettle\n---\n\nDescale the kettle monthly — vinegar, then rinse twice.\n\n\n".encode()
 
 
@@ -42,25 +39,20 @@ def assistant_edit(site, text: str) -> None:
 
 
 def test_web_page_undo_button_returns_the_exact_bytes(site):
-    from playwright.sync_api import sync_playwright
     path = site["home"] / "vault" / "Kettle.md"
     assistant_edit(site, "Replaced by the assistant.")
     assert path.read_bytes() != ORIGINAL
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page()
-            page.set_default_timeout(60_000)
-            page.goto(site["base"] + "/notes/open?ref=Kettle")
-            assert "Replaced by the assistant." in page.inner_text(".prose")
-            page.click("#undo-assistant")
-            page.wait_for_selector("text=The assistant's last change was undone.")
-            assert "vinegar" in page.inner_text(".prose")
-            page.goto(site["base"] + "/notes/history?ref=Kettle")
-            rows = page.locator("table.versions tbody tr").all_inner_texts()
-            assert "web" in rows[0] and "undo" in rows[0] and "assistant" in rows[1]
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(site["base"] + "/notes/open?ref=Kettle")
+        assert "Replaced by the assistant." in page.inner_text(".prose")
+        page.click("#undo-assistant")
+        page.wait_for_selector("text=The assistant's last change was undone.")
+        assert "vinegar" in page.inner_text(".prose")
+        page.goto(site["base"] + "/notes/history?ref=Kettle")
+        rows = page.locator("table.versions tbody tr").all_inner_texts()
+        assert "web" in rows[0] and "undo" in rows[0] and "assistant" in rows[1]
     assert path.read_bytes() == ORIGINAL
 
 

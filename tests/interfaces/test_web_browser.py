@@ -13,17 +13,14 @@ from pathlib import Path
 import pytest
 
 from conftest import write
-from web_site import outside_address, serve, serve_app
+from web_site import TIMEOUT, chromium, outside_address, serve, serve_app, watched_page
+from web_site import shoot as shoot_at
 
 from cairn.apikeys import KeyStore
 from cairn.service import Cairn
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).parents[1] / "output" / "web"
 WIDTHS = {"phone": (390, 844), "wide": (1440, 900)}
-TIMEOUT = 60_000  # ms; the machine is shared and slow
 
 
 @pytest.fixture(scope="module")
@@ -55,37 +52,20 @@ def site(tmp_path_factory, real_embedder):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    # no script error on any page (HTTP error statuses the tests provoke, 401 and 409, are
-    # logged by the browser as failed loads: those are expected)
-    assert not [e for e in errors if not e.startswith("Failed to load resource")], errors
+    with watched_page(browser, (1440, 900)) as pg:
+        yield pg
 
 
 def shoot(pg, name: str) -> None:
-    """Screenshots of the current view at phone and desktop width; at phone width nothing
-    may be wider than the screen."""
-    for label, (w, h) in WIDTHS.items():
-        pg.set_viewport_size({"width": w, "height": h})
-        overflow = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"{name} is {overflow}px wider than a {w}px screen"
-        pg.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
-    pg.set_viewport_size({"width": 1440, "height": 900})
+    """Screenshots of the current view at phone and desktop width (whole page); at phone
+    width nothing may be wider than the screen."""
+    shoot_at(pg, SHOTS, name, WIDTHS, full_page=True)
 
 
 def test_upload_by_drag_and_drop_becomes_searchable(site, page):

@@ -15,17 +15,14 @@ import pytest
 
 from conftest import write
 from fakes.scripted_llm import ScriptedLLM, say, tool
-from web_site import outside_address, serve, serve_app
+from web_site import chromium, outside_address, serve, serve_app, watched_page
+from web_site import shoot as shoot_at
 
 from cairn.apikeys import KeyStore
 
 from cairn.service import Cairn
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).parents[1] / "output" / "web-doors"
-TIMEOUT = 60_000  # ms; the machine is shared and slow
 
 
 @pytest.fixture(scope="module")
@@ -68,33 +65,19 @@ def site(tmp_path_factory, real_embedder, llm):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert not [e for e in errors if not e.startswith("Failed to load resource")], errors
+    with watched_page(browser) as pg:
+        yield pg
 
 
 def shoot(pg, name: str) -> None:
     """At 390 px nothing may be wider than the screen; screenshots at phone and desktop width."""
-    for label, (w, h) in {"phone": (390, 844), "wide": (1280, 860)}.items():
-        pg.set_viewport_size({"width": w, "height": h})
-        overflow = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"{name} is {overflow}px wider than a {w}px screen"
-        pg.screenshot(path=str(SHOTS / f"{name}-{label}.png"))
+    shoot_at(pg, SHOTS, name, {"phone": (390, 844), "wide": (1280, 860)})
 
 
 def test_a_message_sent_with_enter_gets_a_streamed_reply(site, page, llm):

@@ -9,6 +9,7 @@ address of a UDP socket routed to a documentation address; nothing is sent).
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -78,3 +79,49 @@ def web_app(cairn, check_key=lambda key: key == RIGHT_KEY):
     app.state.cairn = cairn
     app.state.check_key = check_key
     return app
+
+
+# --- the browser: Debian's chromium driven by Playwright (no browser download) ---------------
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT = 60_000  # ms; the machine is shared and slow
+
+
+@contextlib.contextmanager
+def chromium():
+    """A launched headless chromium (closed on exit)."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextlib.contextmanager
+def watched_page(browser, viewport: tuple[int, int] = (1280, 860)):
+    """A page in a new context whose script errors fail the test on exit. HTTP error
+    statuses the tests provoke (401, 409) are logged by the browser as failed loads: those
+    are expected and ignored."""
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
+    yield pg
+    ctx.close()
+    assert not [e for e in errors if not e.startswith("Failed to load resource")], errors
+
+
+def shoot(pg, shots, name: str, widths: dict[str, tuple[int, int]], *, full_page: bool = False) -> None:
+    """Screenshots of the current view at each width into the folder `shots`; at every width
+    nothing may be wider than the screen. The viewport is set back to the last width."""
+    for label, (w, h) in widths.items():
+        pg.set_viewport_size({"width": w, "height": h})
+        overflow = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{name} is {overflow}px wider than a {w}px screen"
+        pg.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=full_page)
