@@ -16,23 +16,23 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from fakes.loopback import LoopbackChatServer
 
-class FakeHomeserver:
+
+class FakeHomeserver(LoopbackChatServer):
     def __init__(self, token: str, bot: str = "@cairn:test"):
+        super().__init__()
         self.token, self.bot = token, bot
         self.stream: list[tuple[int, str, str, dict]] = []  # (position, kind, room, event)
-        self.sent: list[dict] = []  # {"room", "txn", "event_id", **content}
         self.joined: list[str] = []
         self.media: dict[str, bytes] = {}  # "mxc://test/ID" -> bytes
         self.syncs = 0
         self._txns: dict[str, str] = {}
         self._pos = 0
-        self._cond = threading.Condition()
         hs = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -77,9 +77,7 @@ class FakeHomeserver:
             def do_PUT(self):
                 self._route("PUT")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._listen(Handler)
 
     # --------------------------------------------------------------- protocol
     def handle(self, method: str, path: str, query: dict, body: dict) -> tuple[int, dict]:
@@ -155,19 +153,3 @@ class FakeHomeserver:
     def push_invite(self, room: str, sender: str) -> str:
         return self.push("invite", room, {"type": "m.room.member", "sender": sender, "state_key": self.bot,
                                           "content": {"membership": "invite"}})
-
-    def wait_sent(self, n: int, timeout: float = 60.0) -> list[dict]:
-        """Block until at least `n` messages were sent by the bot; returns them all."""
-        deadline = time.time() + timeout
-        with self._cond:
-            while len(self.sent) < n and time.time() < deadline:
-                self._cond.wait(0.1)
-            return list(self.sent)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from html.parser import HTMLParser
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, unquote
+
+from fakes.loopback import LoopbackChatServer
 
 ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "s", "code", "pre", "a", "blockquote", "tg-spoiler"}
 
@@ -77,11 +78,11 @@ def multipart(ctype: str, body: bytes) -> dict:
     return out
 
 
-class FakeBotAPI:
+class FakeBotAPI(LoopbackChatServer):
     def __init__(self, token: str):
+        super().__init__()
         self.token = token
         self.updates: list[dict] = []
-        self.sent: list[dict] = []
         self.voices: list[dict] = []  # sendVoice calls: their fields, the file under "voice"
         self.calls: list[tuple[str, dict]] = []
         self.files: dict[str, bytes] = {}
@@ -89,7 +90,6 @@ class FakeBotAPI:
         self.forbid_voice = False  # refuse voice messages as for a person who forbids them
         self._next_update = 1
         self._next_msg = 100
-        self._cond = threading.Condition()
         api = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -133,9 +133,7 @@ class FakeBotAPI:
                 status, obj = api.handle(m.group(2), params)
                 self._reply(status, obj)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._listen(Handler)
 
     # --------------------------------------------------------------- protocol
     def handle(self, method: str, p: dict) -> tuple[int, dict]:
@@ -235,19 +233,3 @@ class FakeBotAPI:
         self._push({"callback_query": {"id": f"cq{self._next_update}", "from": self._user(user_id),
                                        "chat_instance": "1", "data": data,
                                        "message": self._message(4242, text="(buttons)")}})
-
-    def wait_sent(self, n: int, timeout: float = 60.0) -> list[dict]:
-        """Block until at least `n` messages were sent; returns them all."""
-        deadline = time.time() + timeout
-        with self._cond:
-            while len(self.sent) < n and time.time() < deadline:
-                self._cond.wait(0.1)
-            return list(self.sent)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
