@@ -222,3 +222,27 @@ def test_cairn_daemon_once_takes_the_daily_snapshot(tmp_path):
     found = snapshots(home / "snaps")
     assert len(found) == 1 and "vault/n.md" in json.loads((found[0] / MANIFEST).read_text())["files"]
     assert "backup " in r.stderr
+
+
+def test_restore_is_refused_while_another_process_has_the_home_open(taken, tmp_path):
+    """A running server (here: another process holding the home open) keeps the old index
+    open: restore refuses with nothing replaced, and works once that process has gone."""
+    home = tmp_path / "busy"
+    with Cairn(home, embedder=HashEmbedder()) as app:
+        app.note_create("Mine", "a note that must survive")
+    before = tree_hashes(home / "vault"), hashlib.sha256((home / "index.db").read_bytes()).hexdigest()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from cairn.store.locks import hold_home; hold_home(sys.argv[1]); "
+         "print('open', flush=True); sys.stdin.read()", str(home)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(SRC)))
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        r = cli(home, "restore", str(taken["snap"]), "--yes")
+        assert r.returncode == 1 and "another Cairn process has the home" in r.stderr, r.stderr
+        assert (tree_hashes(home / "vault"), hashlib.sha256((home / "index.db").read_bytes()).hexdigest()) == before
+    finally:
+        holder.stdin.close()
+        holder.wait(30)
+    r = cli(home, "restore", str(taken["snap"]), "--yes")
+    assert r.returncode == 0, r.stderr
+    assert (home / "vault" / "Seed.md").is_file() and not (home / "vault" / "Mine.md").exists()

@@ -78,6 +78,7 @@ class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePa
         # typed events of this home (cairn.events), marked with the person they are for
         self.events = OwnedBus(bus_for(self.settings.home), lambda: self.settings.owner)
         self._pending_cache: tuple[tuple[int, int], int] | None = None  # (index state, vectors pending)
+        self._in_use: int | None = None  # the home's shared in-use lock while the index is open
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -88,6 +89,9 @@ class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePa
         because its folder is not writable, IndexOpenError otherwise; Unavailable when the
         PostgreSQL server cannot be reached."""
         if self._conn is None:
+            from cairn.store import locks
+            if self._in_use is None:  # a restore (exclusive) finishes before the index opens
+                self._in_use = locks.hold_home(self.settings.home)
             try:
                 self._conn = open_index(self.settings)
             except (db.IndexOpenError, sqlite3.OperationalError, PermissionError) as exc:
@@ -138,6 +142,11 @@ class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePa
         return str(self.settings.index_path)
 
     def close(self) -> None:
+        """Close the index (it reopens on next use) and drop the home's in-use lock."""
+        if self._in_use is not None:
+            from cairn.store import locks
+            locks.release(self._in_use)
+            self._in_use = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None

@@ -31,8 +31,8 @@ def restore_cmd(snapshot: str = typer.Argument(..., help="A snapshot folder writ
                 yes: bool = typer.Option(False, "--yes", help="Do not ask before replacing the home."),
                 json_out: bool = typer.Option(False, "--json", help="Print the result as JSON.")) -> None:
     """Check a snapshot (every file's sha256, PRAGMA integrity_check) and, if it passes, replace
-    the home with it; the replaced files are kept in <home>/.restore-previous-TIME. Stop
-    `cairn serve` first."""
+    the home with it; the replaced files are kept in <home>/.restore-previous-TIME. Refused
+    while another Cairn process (a running `cairn serve`) has the home open."""
     with _service() as svc:
         checked = svc.backup_verify(snapshot)
         if not yes:

@@ -40,13 +40,23 @@ class BackupOps:
     def restore(self, snapshot: str | Path) -> R.BackupRestored:
         """Check snapshot `snapshot` and, when it passes, replace the home's files and the
         vault with it (what was there goes to `<home>/.restore-previous-<time>/`), then
-        reconcile the index with the vault. Raises BackupDamaged with nothing replaced.
-        Stop `cairn serve` first: a running server keeps the old index open."""
+        reconcile the index with the vault. Raises BackupDamaged with nothing replaced, and
+        Conflict with nothing replaced while another process has the home open (a running
+        `cairn serve`, worker or chat: the in-use lock of store/locks.py)."""
+        from cairn.errors import Conflict
+        from cairn.store import locks
         from cairn.store.backup import restore
         pg_url = self._pg_url()
         self.close()  # the index file is about to be replaced
-        done = restore(Path(snapshot), self.settings.home, self.settings.vault, pg_url=pg_url,
-                       pg_bin=self.settings.backup.pg_bin)
+        alone = locks.try_home_alone(self.settings.home)
+        if alone is None:
+            raise Conflict(f"another Cairn process has the home {self.settings.home} open (a running "
+                           "`cairn serve`, worker or chat?): stop it, then restore again; nothing was replaced")
+        try:
+            done = restore(Path(snapshot), self.settings.home, self.settings.vault, pg_url=pg_url,
+                           pg_bin=self.settings.backup.pg_bin)
+        finally:
+            locks.release(alone)
         report = self.sync()
         return R.BackupRestored(snapshot=done["snapshot"], previous=done["previous"], files=done["files"],
                                 sync=report.to_json())

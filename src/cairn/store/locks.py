@@ -81,3 +81,38 @@ def busy(conn: sqlite3.Connection, name: str) -> bool:
 from cairn.store.route import route as _route  # noqa: E402
 
 _route(globals(), "locks")  # PostgreSQL twins when conn is a PgConn (store/route.py)
+
+
+IN_USE = ".in-use.lock"
+
+
+def hold_home(home: os.PathLike[str] | str) -> int:
+    """Mark the home as in use by this process for as long as the returned descriptor is
+    open: a shared `flock` on `<home>/.in-use.lock` (many processes may hold it at once;
+    it waits while a restore holds it exclusively). Close the descriptor with `release`.
+    Raises OSError when the lock file cannot be created."""
+    fd = os.open(os.path.join(home, IN_USE), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def try_home_alone(home: os.PathLike[str] | str) -> int | None:
+    """The exclusive `flock` on `<home>/.in-use.lock` without waiting: its descriptor when
+    no other process has the home open (see `hold_home`), else None."""
+    fd = os.open(os.path.join(home, IN_USE), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def release(fd: int | None) -> None:
+    """Close a descriptor from `hold_home` / `try_home_alone` (dropping its lock); None is a no-op."""
+    if fd is not None:
+        os.close(fd)
