@@ -91,7 +91,10 @@ class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePa
         if self._conn is None:
             from cairn.store import locks
             if self._in_use is None:  # a restore (exclusive) finishes before the index opens
-                self._in_use = locks.hold_home(self.settings.home)
+                try:
+                    self._in_use = locks.hold_home(self.settings.home)
+                except OSError:
+                    pass  # an unwritable home: opening the index below says what is wrong
             try:
                 self._conn = open_index(self.settings)
             except (db.IndexOpenError, sqlite3.OperationalError, PermissionError) as exc:
