@@ -155,3 +155,37 @@ def test_chat_slash_undo(tmp_path, real_embedder, llm):
     assert r.returncode == 0, r.stderr
     assert '"action": "undo"' in r.stdout and "no change by the assistant to undo" in r.stderr
     assert path.read_bytes() == ORIGINAL
+
+
+def test_prune_history_keeps_the_newest_and_the_recent_and_refuses_bad_numbers(tmp_path):
+    from fakes.embedder import HashEmbedder
+
+    from cairn.errors import InvalidInput
+    home = tmp_path / "home"
+    with Cairn(home, embedder=HashEmbedder()) as app:
+        app.note_create("Kettle", "descale monthly, version 1")
+        for n in range(2, 7):
+            app.note_update("Kettle", f"descale monthly, version {n}")
+        found = app.note_history("Kettle")["versions"]
+        assert len(found) >= 6
+        blobs = lambda: sorted(p.name for p in (home / "history" / "blobs").glob("*/*.z"))  # noqa: E731
+        before_blobs = blobs()
+        assert app.history_prune(keep_versions=1, keep_days=1)["versions"] == 0  # all are recent
+        with pytest.raises(InvalidInput, match="at least 1 version"):
+            app.history_prune(keep_versions=0, keep_days=0)
+        assert len(app.note_history("Kettle")["versions"]) == len(found) and blobs() == before_blobs
+        done = app.history_prune(keep_versions=2, keep_days=0)
+        assert (done["notes"], done["versions"]) == (1, len(found) - 2)
+        kept = app.note_history("Kettle")["versions"]
+        assert [v["version"] for v in kept] == [v["version"] for v in found[:2]]  # newest first
+        assert done["blobs"] >= 1 and sorted(blobs()) == sorted(f"{v['hash']}.z" for v in kept if v["hash"])
+        assert {e["version"] for e in H.log_entries(home)} == {v["version"] for v in kept}
+        older, note_id = kept[-1]["version"], app.note_history("Kettle")["note"]["id"]
+        assert "version 5" in H.read_bytes(home, H.get(home, note_id, older)).decode()
+        app.note_restore("Kettle", older)  # a kept version still restores
+        assert "version 5" in (home / "vault" / app.note_history("Kettle")["note"]["path"]).read_text()
+    r = cli(home, "note", "prune-history", "--keep", "0", "--json")
+    assert r.returncode == 1 and "at least 1 version" in r.stderr
+    r = cli(home, "note", "prune-history", "--keep", "1", "--days", "0", "--json")
+    assert r.returncode == 0, r.stderr
+    assert set(json.loads(r.stdout)) == {"notes", "versions", "blobs", "bytes", "keep_versions", "keep_days"}

@@ -329,6 +329,19 @@ class NoteDiff(Record):
     diff: str
 
 
+class HistoryPruned(Record):
+    """`Cairn.history_prune()`: how many notes had versions forgotten (`notes`), how many
+    versions (`versions`), stored copies removed (`blobs`) and their size on disk (`bytes`,
+    compressed), and the rule applied (`keep_versions`, `keep_days`)."""
+
+    notes: int
+    versions: int
+    blobs: int
+    bytes: int
+    keep_versions: int
+    keep_days: float
+
+
 class NoteRestored(Record):
     """`Cairn.note_restore()` / `Cairn.undo()`: the note written back ({id, path, title}),
     the version whose bytes it now holds (`version`: null when an undone create removed the

@@ -72,3 +72,18 @@ def undo_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSON.
     with _service() as svc:
         r = svc.undo()
     _print_restored(r, json_out)
+
+
+@note_app.command("prune-history")
+def note_prune_history(keep: int = typer.Option(50, "--keep", help="Versions kept of each note, newest first (at least 1)."),
+                       days: float = typer.Option(90.0, "--days", help="Also keep every version from the last DAYS days."),
+                       json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """Forget old note versions: of each note keep the newest --keep and all from the last --days days."""
+    with _service() as svc:
+        r = svc.history_prune(keep, days)
+    if json_out:
+        _dump(r.to_json())
+        return
+    out.print(f"forgot {r['versions']} old versions of {r['notes']} notes; removed {r['blobs']} stored copies "
+              f"({r['bytes']} bytes). Kept: the newest {r['keep_versions']} of each note and all from the last "
+              f"{r['keep_days']:g} days.")

@@ -96,6 +96,19 @@ class HistoryOps:
                               version=before[-1]["version"], recorded=newest.get("version"),
                               action="undo", undid=undid)
 
+    def history_prune(self, keep_versions: int = 50, keep_days: float = 90.0) -> R.HistoryPruned:
+        """Forget old note versions (store.history.prune): of each note keep the newest
+        `keep_versions` and every version from the last `keep_days` days; stored copies no
+        kept version uses are deleted. Raises InvalidInput for keep_versions < 1 or
+        keep_days < 0."""
+        from cairn.errors import InvalidInput
+        if keep_versions < 1 or keep_days < 0:
+            raise InvalidInput(f"keep at least 1 version and 0 or more days (got --keep {keep_versions}, "
+                               f"--days {keep_days}): the newest version of a note is always kept")
+        with self._history_lock():
+            done = H.prune(self.settings.home, int(keep_versions), float(keep_days))
+        return R.HistoryPruned(**done, keep_versions=int(keep_versions), keep_days=float(keep_days))
+
     def _history_lock(self):
         """The index's process-shared lock for restores and undos (store.locks), so two
         undos at once never revert the same change twice."""

@@ -183,3 +183,59 @@ def get(home: Path, note_id: str, version: int) -> dict:
 def log_entries(home: Path) -> list[dict]:
     """Every entry of every note in the order written (oldest first)."""
     return _read_lines(root(Path(home)) / "log.jsonl")
+
+
+def _rewrite(path: Path, entries: list[dict]) -> None:
+    """Replace a log file with `entries` atomically (a temporary file, fsynced, then renamed)."""
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def prune(home: Path, keep_versions: int, keep_days: float, *, now: datetime | None = None) -> dict:
+    """Forget old versions: of each note keep its newest `keep_versions` versions and every
+    version newer than `keep_days` days; then drop the stored copies no kept version uses
+    and the pruned entries from `log.jsonl` (an undo only ever needs the versions kept).
+    Returns {"notes": notes pruned, "versions": entries removed, "blobs": copies removed,
+    "bytes": their compressed size}. Raises ValueError for keep_versions < 1 or keep_days < 0."""
+    if keep_versions < 1:
+        raise ValueError(f"keep_versions must be at least 1 (the newest version is always kept), got {keep_versions}")
+    if keep_days < 0:
+        raise ValueError(f"keep_days must be 0 or more, got {keep_days}")
+    home = Path(home)
+    cutoff = ((now or datetime.now(timezone.utc)).timestamp() - keep_days * 86400.0)
+    report = {"notes": 0, "versions": 0, "blobs": 0, "bytes": 0}
+    with _locked(home):
+        kept_ids: set[tuple[str, int]] = set()
+        kept_hashes: set[str] = set()
+        for log in sorted((root(home) / "notes").glob("*.jsonl")):
+            found = _read_lines(log)
+            tail = {id(e) for e in found[-keep_versions:]}
+            keep = [e for e in found if id(e) in tail or _timestamp(e) >= cutoff]
+            if len(keep) < len(found):
+                _rewrite(log, keep)
+                report["notes"] += 1
+                report["versions"] += len(found) - len(keep)
+            kept_ids.update((e.get("note_id"), e.get("version")) for e in keep)
+            kept_hashes.update(e["hash"] for e in keep if e.get("hash"))
+        if report["versions"]:
+            main_log = root(home) / "log.jsonl"
+            _rewrite(main_log, [e for e in _read_lines(main_log) if (e.get("note_id"), e.get("version")) in kept_ids])
+        for blob in sorted((root(home) / "blobs").glob("*/*.z")):
+            if blob.name[:-2] not in kept_hashes:
+                report["bytes"] += blob.stat().st_size
+                blob.unlink()
+                report["blobs"] += 1
+    return report
+
+
+def _timestamp(entry: dict) -> float:
+    """An entry's `at` as POSIX seconds (0.0 when unreadable: such an entry only survives in
+    the newest `keep_versions`)."""
+    try:
+        return datetime.fromisoformat(entry["at"]).timestamp()
+    except (KeyError, TypeError, ValueError):
+        return 0.0
