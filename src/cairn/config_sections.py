@@ -286,6 +286,10 @@ class AssistantSettings:
     limit) per call, session and day; idle_minutes: a session quiet this long is ended
     (its transcript goes to memory extraction); recall_k / notes_k: memories and notes put in
     each turn's prompt; files: folders the read_file tool may read (the vault always);
+    write_folders: folders write_file / edit_file may write (none by default; tools/filewrite.py);
+    shell: the run_command tool on (off by default); shell_allow: the programs it may run
+    (argv[0] matched exactly); shell_timeout_s / shell_output_chars: its time limit in seconds
+    and output cap in characters (tools/shell.py);
     llm_judge: ask the model for a second risk opinion (it can only raise the level);
     context_tokens: the model's context window in tokens (the prompt compiler's budget is
     this minus max_reply_tokens and the tool schemas); semantic_turns: embed each turn
@@ -311,6 +315,11 @@ class AssistantSettings:
     notes_k: int = 3
     max_reply_tokens: int = 400
     files: list[str] = field(default_factory=list)
+    write_folders: list[str] = field(default_factory=list)
+    shell: bool = False
+    shell_allow: list[str] = field(default_factory=list)
+    shell_timeout_s: float = 10.0
+    shell_output_chars: int = 4000
     llm_judge: bool = False
     context_tokens: int = 8192
     semantic_turns: bool = True

@@ -40,6 +40,8 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_chat",
     "cairn.interfaces.cli_person",
     "cairn.tools.files",
+    "cairn.tools.filewrite",
+    "cairn.tools.shell",
     "cairn.interfaces.cli_store",
     "cairn.interfaces.cli_entities",
     "cairn.interfaces.cli_worker",
