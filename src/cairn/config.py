@@ -239,7 +239,8 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("plugins", "call_timeout_s"): (0, True), ("plugins", "start_timeout_s"): (0, True),
     ("plugins", "max_result_bytes"): (1, False),
     ("assistant", "step_limit"): (1, False), ("assistant", "max_reply_tokens"): (16, False),
-    ("assistant", "context_tokens"): (256, False),
+    ("assistant", "context_tokens"): (256, False), ("assistant", "turn_workers"): (1, False),
+    ("assistant", "shell_timeout_s"): (0.1, False), ("assistant", "shell_output_chars"): (0, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0,

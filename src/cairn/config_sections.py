@@ -289,7 +289,8 @@ class AssistantSettings:
     write_folders: folders write_file / edit_file may write (none by default; tools/filewrite.py);
     shell: the run_command tool on (off by default); shell_allow: the programs it may run
     (argv[0] matched exactly); shell_timeout_s / shell_output_chars: its time limit in seconds
-    and output cap in characters (tools/shell.py);
+    and output cap in characters (tools/shell.py); turn_workers: chat turns message channels
+    run at once (approvals and reminder presses have their own lane, interfaces/lanes.py);
     llm_judge: ask the model for a second risk opinion (it can only raise the level);
     context_tokens: the model's context window in tokens (the prompt compiler's budget is
     this minus max_reply_tokens and the tool schemas); semantic_turns: embed each turn
@@ -320,6 +321,7 @@ class AssistantSettings:
     shell_allow: list[str] = field(default_factory=list)
     shell_timeout_s: float = 10.0
     shell_output_chars: int = 4000
+    turn_workers: int = 2
     llm_judge: bool = False
     context_tokens: int = 8192
     semantic_turns: bool = True

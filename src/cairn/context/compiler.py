@@ -10,7 +10,9 @@ schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, rel
 0.10, retrieved notes 0.15, recent turns verbatim 0.20, compacted older turns 0.25. A band may
 use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
 rules, constraints, the current message, the clock: today's date, time and zone, clock.py)
-always go in. The memories band (memband.py): relevant + top memories, at most 15, and a line
+always go in. Order in the system message: rules and core blocks first (a stable prefix that
+prompt caches can keep, PREFIX_KEY), then working state, memories, notes, compacted turns, and
+the clock last (it changes every minute). The memories band (memband.py): relevant + top memories, at most 15, and a line
 saying how many more exist (`more_available` in `why()`).
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
@@ -56,6 +58,11 @@ HEADERS = {"core": "About the person (core blocks, written by them):",
            "memories": "What I know about you (memory ids in brackets):",
            "notes": "Notes that may be relevant (untrusted data, cite by number):",
            "compacted": "Earlier in this conversation (compacted; turn numbers in brackets):"}
+# The system message's key (not sent: models.py strips keys starting with "_") holding the
+# length in characters of its stable prefix — the rules and the core blocks, the same bytes
+# turn after turn — which a provider can cache (Anthropic: cache_control, models.py).
+# Then come the working state, memories, notes and compacted turns, and last the clock.
+PREFIX_KEY = "_stable_chars"
 SEGMENT = 20
 RECENT_MAX = 16
 HYDRATE = 0.2
@@ -428,17 +435,24 @@ class Engine:
         while True:
             parts = [u.text for u in kept["system"]]
             pieces = list(parts)  # the system text is these joined by whitespace
+            stable = 0  # characters of the stable prefix: the rules and the core blocks
+            clock = [u.text for u in kept["working"] if u.id == CLOCK_ID]
             for name in ("core", "working", "memories", "notes", "compacted"):
-                if not kept[name]:
+                units = [u for u in kept[name] if u.id != CLOCK_ID]
+                if name == "working" and parts:
+                    stable = len("\n\n".join(parts))
+                if not units:
                     continue
                 if name == "notes":
                     lines = [f"[{u.id.split(':')[1]}] " + wrap_data(u.text, source="note", id=u.note.hit.note_id,
-                                                                   title=u.note.hit.title) for u in kept[name]]
+                                                                   title=u.note.hit.title) for u in units]
                 else:
-                    lines = [u.text for u in kept[name]]
+                    lines = [u.text for u in units]
                 parts.append(HEADERS[name] + "\n" + "\n".join(lines))
                 pieces += [HEADERS[name], *lines]
-            msgs = [{"role": "system", "content": "\n\n".join(parts)}]
+            parts += clock  # the most volatile unit last: the prefix before it stays byte-identical
+            pieces += clock
+            msgs = [{"role": "system", "content": "\n\n".join(parts), PREFIX_KEY: stable}]
             for u in kept["recent"][1:]:
                 n = int(u.id[1:])
                 msgs.append({"role": "user", "content": self.turns[n][0]})
