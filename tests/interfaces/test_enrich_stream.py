@@ -137,3 +137,11 @@ def test_status_from_rest_and_from_the_web_page(srv):
         assert '<option value="archived" selected>' in r.text
         r = c.post("/notes/mark", data={"ref": note["id"], "status": "gone"})
         assert r.status_code == 400 and "saved, read, archived" in r.text
+
+
+def test_entity_merge_questions_over_rest(srv):
+    with srv.client() as c:
+        r = c.get("/api/entities/review")
+        assert r.status_code == 200 and isinstance(r.json(), list)
+        r = c.post("/api/entities/review/ep-nope", json={"same": True})
+        assert r.status_code == 404 and "no open merge question" in r.json()["message"]

@@ -166,7 +166,8 @@ class OpenAICompatClient:
     def chat_stream(self, messages: list[dict], on_delta, *, max_tokens: int = 256, temperature: float = 0.0,
                     json_schema: dict | None = None) -> str:
         """`chat`, streamed: the request asks for `stream: true` (server-sent events) and
-        `on_delta(text)` receives each piece of the reply as it arrives. Returns the whole
+        `on_delta(text)` receives each piece of the reply as it arrives (a server that answers
+        with a plain JSON completion instead gives it as one piece). Returns the whole
         text (checked to parse as JSON when `json_schema` is given). Same errors as `chat`."""
         if not isinstance(messages, list) or not messages:
             raise InvalidInput("messages must be a non-empty list of {'role': ..., 'content': ...} dicts")
@@ -184,6 +185,12 @@ class OpenAICompatClient:
                 if resp.status_code >= 400:
                     resp.read()
                     self._raise_http_error(url, resp)
+                if "event-stream" not in resp.headers.get("content-type", ""):  # a server that does not stream
+                    resp.read()
+                    text = self._parse_success(url, resp, want_json=json_schema is not None)
+                    if text:
+                        on_delta(text)
+                    return text
                 for line in resp.iter_lines():
                     if not line.startswith("data:"):
                         continue
