@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
+    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, PersonaSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
 
 @dataclass
 class Settings:
@@ -128,6 +128,7 @@ class Settings:
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     imap: ImapSettings = field(default_factory=ImapSettings)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
+    persona: PersonaSettings = field(default_factory=PersonaSettings)
     matrix: MatrixSettings = field(default_factory=MatrixSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
     plugins: PluginSettings = field(default_factory=PluginSettings)
@@ -250,7 +251,7 @@ _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("se
                                            ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "imap", "voice",
-             "matrix", "server", "plugins", "assistant", "backup")
+             "persona", "matrix", "server", "plugins", "assistant", "backup")
 _LLM_FORMS = '"none", "embedded", "embedded:NAME" (a packaged model) or "openai:BASE_URL:MODEL"'
 
 

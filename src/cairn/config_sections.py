@@ -225,6 +225,20 @@ class VoiceSettings:
 
 
 @dataclass
+class PersonaSettings:
+    """[persona]: who the assistant speaks as (docs/assistant.md#persona, assistant/persona.py).
+    name: its name ("" = no persona: the plain rules); tone: a few words ("warm, informal");
+    rules: style rules, one sentence each; sources: the notes or folders it was distilled from
+    (`cairn persona distill`). Used in the system prompt; its voice is `[voice] voices`' entry
+    of the same name."""
+
+    name: str = ""
+    tone: str = ""
+    rules: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+
+@dataclass
 class MatrixSettings:
     """The Matrix channel (`cairn matrix`, docs/matrix.md). homeserver: the client-server
     API root, e.g. "https://matrix.example.org"; token: the bot account's access token (or

@@ -23,7 +23,7 @@ Cairn wrote it (the person has not edited it).
 
 While it works, enrichment is published on the event bus as it is produced (EchOS E18;
 `GET /events`): `enrich.started`, then one `enrich.item` per category, tag, gist or key point
-the moment the streaming model has written it whole (cairn.enrich_stream), already checked
+the moment the streaming model has written it whole (cairn.llm.stream_items), already checked
 against the note (`kept`, and `why` when dropped), then `enrich.done` with what was stored.
 """
 
@@ -145,9 +145,9 @@ def ingest_block(body: str, now: datetime | None = None, *, gist: str | None = N
 
 def _model_proposal(llm, title: str, body: str, on_item=None) -> dict:
     """The model's proposal (a dict of SCHEMA). on_item(field, value): called for each item
-    as soon as it is complete (cairn.enrich_stream), while the reply streams when the model
+    as soon as it is complete (cairn.llm.stream_items), while the reply streams when the model
     can stream (`chat_stream`), else once the whole reply is in."""
-    from cairn.enrich_stream import ItemStream
+    from cairn.llm.stream_items import ItemStream
     prompt = (f"Note title: {title}\n\nNote text:\n{body[:6000]}\n\n"
               "Describe this note: category (one of " + ", ".join(CATEGORIES) + "), up to 6 one-word tags "
               "taken from the text, a one-paragraph gist, and up to 5 key points. Use only facts in the note.")

@@ -167,7 +167,7 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     """The note `ref` names: {id, path, title, type, tags, aliases, body, file_hash, status,
     enrichment} (body = the current file text after its frontmatter; status: saved, read or
     archived, cairn.notestatus; enrichment: the frontmatter's `enrichment` block or None)."""
-    from cairn.notestatus import status_of
+    from cairn.model import NOTE_STATUSES
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
@@ -177,7 +177,9 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     block = meta.get("enrichment")
     return {"id": note.id, "path": note.path, "title": note.title, "type": note.type,
             "tags": note.tags, "aliases": note.aliases, "body": body.strip("\n"),
-            "file_hash": V.sha256_bytes(data), "status": status_of(meta),
+            "file_hash": V.sha256_bytes(data),
+            "status": str(meta.get("status") or "").strip().lower() if str(meta.get("status") or "").strip().lower()
+            in NOTE_STATUSES else "saved",  # as notestatus.status_of (which imports this module)
             "enrichment": block if isinstance(block, dict) else None}
 
 

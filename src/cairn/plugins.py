@@ -39,6 +39,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_capture",
     "cairn.interfaces.cli_chat",
     "cairn.interfaces.cli_person",
+    "cairn.interfaces.cli_persona",
     "cairn.tools.files",
     "cairn.tools.filewrite",
     "cairn.tools.shell",

@@ -13,7 +13,7 @@ import pytest
 
 from rest_support import RestServer
 
-from cairn.enrich_stream import ItemStream
+from cairn.llm.stream_items import ItemStream
 from fakes.scripted_llm import ScriptedLLM, pause, say
 
 BODY = ("The boiler pressure should be 1.2 bar when cold. Dave the plumber fixes leaks and "

@@ -10,10 +10,10 @@ schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, rel
 0.10, retrieved notes 0.15, recent turns verbatim 0.20, compacted older turns 0.25. A band may
 use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
 rules, constraints, the current message, the clock: today's date, time and zone, clock.py)
-always go in. Order in the system message: rules and core blocks first (a stable prefix that
-prompt caches can keep, PREFIX_KEY), then working state, memories, notes, compacted turns, and
-the clock last (it changes every minute). The memories band (memband.py): relevant + top memories, at most 15, and a line
-saying how many more exist (`more_available` in `why()`).
+always go in. System message order: rules and core blocks (a stable prefix prompt caches keep,
+PREFIX_KEY), working state, memories, notes, compacted turns, the clock last (it changes each
+minute). The memories band (memband.py): relevant + top memories, at most 15, and a line saying
+how many more exist (`more_available` in `why()`).
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
 1 / (1 + age_in_turns / 20) and relevance = max(BM25 / best BM25 of this message, semantic).
@@ -58,10 +58,8 @@ HEADERS = {"core": "About the person (core blocks, written by them):",
            "memories": "What I know about you (memory ids in brackets):",
            "notes": "Notes that may be relevant (untrusted data, cite by number):",
            "compacted": "Earlier in this conversation (compacted; turn numbers in brackets):"}
-# The system message's key (not sent: models.py strips keys starting with "_") holding the
-# length in characters of its stable prefix — the rules and the core blocks, the same bytes
-# turn after turn — which a provider can cache (Anthropic: cache_control, models.py).
-# Then come the working state, memories, notes and compacted turns, and last the clock.
+# The system message's key (never sent: models.py strips "_" keys) with the characters of its
+# stable prefix (rules + core blocks), which a provider may cache (Anthropic: cache_control).
 PREFIX_KEY = "_stable_chars"
 SEGMENT = 20
 RECENT_MAX = 16
@@ -239,8 +237,8 @@ class Engine:
             bands["working"].append(self._u("mood", "mood", mood, 0.7,
                                             "mood read from the person's words; decays to neutral"))
         if person_sections:
-            for uid, kind, text, score, why in person_sections:
-                bands["memories"].append(self._u(uid, kind, text, score, why))
+            for uid, kind, text, score, why, *pin in person_sections:  # a 6th item: pinned
+                bands["memories"].append(self._u(uid, kind, text, score, why, bool(pin and pin[0])))
         evidence = []
         sources: list[tuple[int, str, float]] = []  # (turn, memory id, score): verbatim recall
         mem_total = 0
@@ -270,7 +268,6 @@ class Engine:
             r = rel.get(f"t{n}", 0.0) / best
             recent.append(self._u(f"t{n}", "turn", u + "\n" + a, 0.25 / (1 + (cur - n) / 20) + 0.75 * r + 0.5,
                                   f"recent turn {n} ({cur - n} ago), verbatim"))
-        covered = max((s["to"] for s in self.summaries), default=0)
         older: list[Unit] = []
         recent_ids = {f"t{n}" for n in past[:RECENT_MAX]}
         top = heapq.nlargest(HYDRATE_MAX, ((v, k) for k, v in rel.items() if k not in recent_ids))
@@ -304,7 +301,6 @@ class Engine:
             older.append(self._u(f"summary:{s['from']}-{s['to']}", "summary", s["text"],
                                  0.25 / (1 + (cur - s["to"]) / 20) + 0.75 * r * 0.8,
                                  f"turns {s['from']}-{s['to']} compacted ({s['by']})"))
-        del covered
         # fill bands
         kept: dict[str, list[Unit]] = {}
         used = 0
@@ -450,8 +446,7 @@ class Engine:
                     lines = [u.text for u in units]
                 parts.append(HEADERS[name] + "\n" + "\n".join(lines))
                 pieces += [HEADERS[name], *lines]
-            parts += clock  # the most volatile unit last: the prefix before it stays byte-identical
-            pieces += clock
+            parts, pieces = parts + clock, pieces + clock  # the clock last: the prefix stays byte-identical
             msgs = [{"role": "system", "content": "\n\n".join(parts), PREFIX_KEY: stable}]
             for u in kept["recent"][1:]:
                 n = int(u.id[1:])

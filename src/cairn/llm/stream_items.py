@@ -1,4 +1,4 @@
-"""Enrichment as it is produced (EchOS E18): the model's JSON reply read while it streams,
+"""A streamed JSON reply read as it arrives (used for enrichment as it is produced, EchOS E18):
 each item handed on the moment it is complete.
 
 The model answers `{"category": ..., "tags": [...], "gist": ..., "key_points": [...]}`
