@@ -45,7 +45,25 @@ REG = registry()
 
 
 def _call(app, name, **args):
-    return REG.call(app, name, args)
+    """The tool as the assistant runs it once its judge let the call through."""
+    from cairn.tools import via_assistant
+    token = via_assistant.set(True)
+    try:
+        return REG.call(app, name, args)
+    finally:
+        via_assistant.reset(token)
+
+
+def test_doors_without_a_judge_cannot_call_them(app, folder, tmp_path):
+    from cairn.tools.invoke import invoke
+    app.settings.assistant.shell, app.settings.assistant.shell_allow = True, ["echo"]
+    try:
+        for name, args in (("write_file", {"path": "x.txt", "text": "hi"}), ("run_command", {"argv": ["echo", "hi"]})):
+            out = invoke(app, REG, name, args, actor="mcp")  # the MCP / REST path
+            assert not out.ok and out.category == "forbidden" and "only" in out.message and "assistant" in out.message
+    finally:
+        app.settings.assistant.shell, app.settings.assistant.shell_allow = False, []
+    assert not (folder / "x.txt").exists()
 
 
 def test_nothing_is_writable_by_default(app, tmp_path):

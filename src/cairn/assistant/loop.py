@@ -399,12 +399,14 @@ class Assistant(Decisions, Understood):
         """Run an approved (or low-risk) call; every note it changes is kept as a version by
         "assistant" (store.history), which `Cairn.undo()` reverts."""
         from cairn.store.history import acting
-        from cairn.tools import current_session
+        from cairn.tools import current_session, via_assistant
         token = current_session.set(self.state.id or None)  # the session tools (tools/sessionlog.py) act on
+        judged = via_assistant.set(True)  # the judge let it through (tools/filewrite.py, tools/shell.py)
         try:
             with acting("assistant"):
                 self._attempt(tool, rec)
         finally:
+            via_assistant.reset(judged)
             current_session.reset(token)
 
     def _attempt(self, tool, rec: CallRecord) -> None:

@@ -15,7 +15,8 @@ Rules, each checked before anything is opened for writing:
 Both tools are high risk (they always wait for the person's approval) and carry a `preview`
 (`Tool.meta["preview"]`): the unified diff of the change, shown with the approval request and
 kept with a pending call. A change approved after the file moved on from what the diff showed
-is refused (Conflict), see cairn.assistant.loop.
+is refused, see cairn.assistant.loop. They run only inside the assistant
+(`cairn.tools.via_assistant`): called over MCP or REST, which have no judge, they refuse.
 """
 
 from __future__ import annotations
@@ -130,6 +131,10 @@ def preview(app, a: dict) -> str:
 
 
 def _write(app, a: dict) -> dict:
+    from cairn.tools import via_assistant
+    if not via_assistant.get():
+        raise Forbidden("the file tools run only in the assistant, after the person approves the diff "
+                        "(cairn chat); MCP and REST have no judge to ask")
     p, old, new = _new_text(app, a)
     created = not p.exists()
     if not p.parent.is_dir():

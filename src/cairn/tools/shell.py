@@ -11,7 +11,8 @@ Off by default (`[assistant] shell = false`: every call is refused, Forbidden). 
 - stdout and stderr are each kept to `shell_output_chars` characters (the rest is read and
   dropped, never held in memory), with `truncated` saying so.
 The tool's risk is high: every call goes through the judge and waits for the person's
-approval, whatever the model or a note asked.
+approval, whatever the model or a note asked; it runs only inside the assistant
+(`cairn.tools.via_assistant`), so MCP and REST, which have no judge, cannot call it.
 Errors: Forbidden (off, or not allowed), InvalidInput (empty argv, a NUL in an argument),
 NotFound (the allowed program is not installed).
 """
@@ -61,8 +62,12 @@ def _drain(stream, cap: int, out: list[bytes], over: list[bool]) -> None:
 
 def run(app, argv: list[str]) -> dict:
     """Run `argv` (checked by `check`) in the vault. Returns {"argv", "exit_code" (None when
-    killed), "stdout", "stderr", "truncated", "timed_out"}."""
+    killed), "stdout", "stderr", "truncated", "timed_out"}. Forbidden outside the assistant
+    (`cairn.tools.via_assistant`: MCP and REST have no judge)."""
+    from cairn.tools import via_assistant
     check(app, argv)
+    if not via_assistant.get():
+        raise Forbidden("run_command runs only in the assistant, after the person approves it (cairn chat)")
     cfg = app.settings.assistant
     cap = max(0, int(cfg.shell_output_chars))
     env = {k: os.environ[k] for k in ("PATH", "LANG") if k in os.environ}
