@@ -10,7 +10,8 @@ A name counts as a technology when the text itself says so, by one of three writ
   capital, a digit, a dot, "+", "#" or "-" inside: "Rust", "Node.js", "C++", "k3s") or no
   familiar English word after "install(ed)" or before a tool noun (ner_written.familiar:
   "installed ripgrep", "the htmx library"), so
-  "written in haste" is not one. A number after "Chapter", "page", ... (NOT_VERSIONED) is not
+  "written in haste" is not one; nor is a day or month ("runs on Mondays", CALENDAR) or a
+  lower-case phrase ("switched to plan B"). A number after "Chapter", "page", ... (NOT_VERSIONED) is not
   a version.
 Frontmatter lists (`tools`, `stack`, `tech`, ...) are read by cairn.graph.extract.
 A name is one to three words; leading articles are dropped.
@@ -37,6 +38,9 @@ _CUE = re.compile(rf"\b({'|'.join(re.escape(c) for c in USE_CUES)}) ((?:{_NAME})
 NOT_VERSIONED = {"chapter", "section", "page", "pages", "figure", "fig", "table", "step", "part", "rule",
                  "verse", "article", "item", "appendix", "exhibit", "version", "release", "room", "level",
                  "grade", "unit", "lesson", "paragraph", "clause", "psalm", "gen", "vol", "no", "number"}
+CALENDAR = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "weekend",
+            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+            "november", "december", "today", "tomorrow"}
 _ARTICLES = {"the", "a", "an", "our", "my", "their", "this", "that", "its", "his", "her", "new", "old"}
 _SHAPED = re.compile(r"[A-Z0-9.+#]|.-.")
 
@@ -93,5 +97,8 @@ def technology_names(text: str) -> list[str]:
     for m in _CUE.finditer(text):
         words = m.group(2).split()
         name = words[0] if len(words) < 2 or not _SHAPED.search(words[1]) else m.group(2)
+        first = _trim(name).split()[:1]
+        if first and (first[0].lower().rstrip("s") in CALENDAR or (first[0].islower() and len(name.split()) > 1)):
+            continue  # "runs on Mondays", "switched to plan B": the name must start like a tool's
         add(name, False, m.group(1).lower() in ("install", "installed"))
     return out
