@@ -6,10 +6,6 @@ merged on yes, never asked again on no."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -81,13 +77,10 @@ def test_merge_questions_yes_merges_and_no_is_remembered(app):
 
 
 def test_cli_lists_the_questions_and_refuses_a_bad_id(app):
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    from test_persona import cli
     home = str(app.settings.home)
-    r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", home, "entity", "review", "--json"],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr
-    listed = json.loads(r.stdout)
-    assert [q["id"] for q in listed] == [q["id"] for q in app.entity_candidates()]
-    r = subprocess.run([sys.executable, "-m", "cairn.cli", "--home", home, "entity", "review", "--no", "ep-nope"],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode != 0 and "no open merge question" in r.stderr
+    code, out, err = cli("--home", home, "entity", "review", "--json")
+    assert code == 0, err
+    assert [q["id"] for q in json.loads(out)] == [q["id"] for q in app.entity_candidates()]
+    code, _, err = cli("--home", home, "entity", "review", "--no", "ep-nope")
+    assert code != 0 and "no open merge question" in err

@@ -6,9 +6,6 @@ prompt, with one voice per persona; and the "About {person}" section of pinned o
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -107,16 +104,22 @@ def test_saved_persona_is_in_the_prompt_with_its_voice(app, llm, tmp_path):
         app.settings.persona = load_settings(Path(tmp_path) / "fresh").persona
 
 
+def cli(*args):
+    """`cairn ARGS` in this process (typer's runner): (exit code, stdout, stderr)."""
+    from typer.testing import CliRunner
+    from cairn import cli as C
+    res = CliRunner().invoke(C.app, list(args))
+    err = getattr(res, "stderr", "") if getattr(res, "stderr_bytes", None) is not None else ""
+    return res.exit_code, res.stdout, err or res.output
+
+
 def test_cli_distill_dry_run_and_show(app):
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
     home = str(app.settings.home)
-    run = lambda *a: subprocess.run([sys.executable, "-m", "cairn.cli", "--home", home, "persona", *a],  # noqa: E731
-                                    capture_output=True, text=True, env=env, timeout=300)
-    r = run("distill", "Formal memo", "--name", "Clerk", "--dry-run", "--json")
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
-    assert out["name"] == "Clerk" and out["saved"] is None and "Avoid contractions." in out["rules"]
-    r = run("show", "--json")
-    assert r.returncode == 0 and json.loads(r.stdout)["name"] == "Mara"  # the dry run changed nothing
-    r = run("distill", "nothing-by-this-name")
-    assert r.returncode != 0 and "neither a folder nor a note" in r.stderr
+    code, out, err = cli("--home", home, "persona", "distill", "Formal memo", "--name", "Clerk", "--dry-run", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["name"] == "Clerk" and got["saved"] is None and "Avoid contractions." in got["rules"]
+    code, out, _ = cli("--home", home, "persona", "show", "--json")
+    assert code == 0 and json.loads(out)["name"] == "Mara"  # the dry run changed nothing
+    code, _, err = cli("--home", home, "persona", "distill", "nothing-by-this-name")
+    assert code != 0 and "neither a folder nor a note" in err
