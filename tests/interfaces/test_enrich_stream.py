@@ -2,7 +2,8 @@
 scripted model that streams its JSON and stops half-way: the category and tags reach
 `GET /events` (enrich.item, each checked against the note) while the model has not yet
 written the gist; the rest follows, then enrich.done. Also the note's content status set from
-REST and from the web page's form (`mark_note` from every door)."""
+REST and from the web page's form (`mark_note` from every door); a file tool's diff on the web
+chat page while it waits for approval."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from rest_support import RestServer
 
 from cairn.llm.stream_items import ItemStream
-from fakes.scripted_llm import ScriptedLLM, pause, say
+from fakes.scripted_llm import ScriptedLLM, pause, say, tool
 
 BODY = ("The boiler pressure should be 1.2 bar when cold. Dave the plumber fixes leaks and "
         "services the boiler every March.")
@@ -83,7 +84,8 @@ def llm():
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory, llm):
-    with RestServer(tmp_path_factory.mktemp("enrich") / "home", f'llm = "openai:{llm.base_url}:scripted"\n') as s:
+    config = f'llm = "openai:{llm.base_url}:scripted"\n[assistant]\nwrite_folders = ["writable"]\n'
+    with RestServer(tmp_path_factory.mktemp("enrich") / "home", config) as s:
         yield s
 
 
@@ -145,3 +147,23 @@ def test_entity_merge_questions_over_rest(srv):
         assert r.status_code == 200 and isinstance(r.json(), list)
         r = c.post("/api/entities/review/ep-nope", json={"same": True})
         assert r.status_code == 404 and "no open merge question" in r.json()["message"]
+
+
+def test_web_chat_shows_the_diff_a_file_tool_waits_on(srv, llm):
+    folder = srv.home / "writable"
+    folder.mkdir(exist_ok=True)
+    (folder / "todo.txt").write_text("milk\nbread\n")
+    llm.script(tool("edit_file", path="todo.txt", old="milk", new="eggs"), say("It waits for you."))
+    with srv.client() as c:
+        with c.stream("POST", "/chat", json={"message": "change milk to eggs in todo.txt"}) as r:
+            kind, result = None, None
+            for line in r.iter_lines():
+                if line.startswith("event:"):
+                    kind = line[6:].strip()
+                elif line.startswith("data:") and kind == "result":
+                    result = json.loads(line[5:])
+        pending = result["pending_approvals"][0]
+        assert pending["name"] == "edit_file" and "-milk\n+eggs\n" in pending["diff"]
+        page = c.get("/chat", params={"session": result["session"]}).text
+        assert '<pre class="diff">' in page and "-milk" in page and "+eggs" in page
+    assert (folder / "todo.txt").read_text() == "milk\nbread\n"  # nothing written before approval
