@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
+    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, PersonaSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
 
 @dataclass
 class Settings:
@@ -128,6 +128,7 @@ class Settings:
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     imap: ImapSettings = field(default_factory=ImapSettings)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
+    persona: PersonaSettings = field(default_factory=PersonaSettings)
     matrix: MatrixSettings = field(default_factory=MatrixSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
     plugins: PluginSettings = field(default_factory=PluginSettings)
@@ -239,7 +240,8 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("plugins", "call_timeout_s"): (0, True), ("plugins", "start_timeout_s"): (0, True),
     ("plugins", "max_result_bytes"): (1, False),
     ("assistant", "step_limit"): (1, False), ("assistant", "max_reply_tokens"): (16, False),
-    ("assistant", "context_tokens"): (256, False),
+    ("assistant", "context_tokens"): (256, False), ("assistant", "turn_workers"): (1, False),
+    ("assistant", "shell_timeout_s"): (0.1, False), ("assistant", "shell_output_chars"): (0, False),
 }
 # Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0,
@@ -249,7 +251,7 @@ _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("se
                                            ("memory", "neighbour_keys"): 1.0}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "imap", "voice",
-             "matrix", "server", "plugins", "assistant", "backup")
+             "persona", "matrix", "server", "plugins", "assistant", "backup")
 _LLM_FORMS = '"none", "embedded", "embedded:NAME" (a packaged model) or "openai:BASE_URL:MODEL"'
 
 

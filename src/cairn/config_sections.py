@@ -225,6 +225,20 @@ class VoiceSettings:
 
 
 @dataclass
+class PersonaSettings:
+    """[persona]: who the assistant speaks as (docs/assistant.md#persona, assistant/persona.py).
+    name: its name ("" = no persona: the plain rules); tone: a few words ("warm, informal");
+    rules: style rules, one sentence each; sources: the notes or folders it was distilled from
+    (`cairn persona distill`). Used in the system prompt; its voice is `[voice] voices`' entry
+    of the same name."""
+
+    name: str = ""
+    tone: str = ""
+    rules: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+
+@dataclass
 class MatrixSettings:
     """The Matrix channel (`cairn matrix`, docs/matrix.md). homeserver: the client-server
     API root, e.g. "https://matrix.example.org"; token: the bot account's access token (or
@@ -286,6 +300,11 @@ class AssistantSettings:
     limit) per call, session and day; idle_minutes: a session quiet this long is ended
     (its transcript goes to memory extraction); recall_k / notes_k: memories and notes put in
     each turn's prompt; files: folders the read_file tool may read (the vault always);
+    write_folders: folders write_file / edit_file may write (none by default; tools/filewrite.py);
+    shell: the run_command tool on (off by default); shell_allow: the programs it may run
+    (argv[0] matched exactly); shell_timeout_s / shell_output_chars: its time limit in seconds
+    and output cap in characters (tools/shell.py); turn_workers: chat turns message channels
+    run at once (approvals and reminder presses have their own lane, interfaces/lanes.py);
     llm_judge: ask the model for a second risk opinion (it can only raise the level);
     context_tokens: the model's context window in tokens (the prompt compiler's budget is
     this minus max_reply_tokens and the tool schemas); semantic_turns: embed each turn
@@ -311,6 +330,12 @@ class AssistantSettings:
     notes_k: int = 3
     max_reply_tokens: int = 400
     files: list[str] = field(default_factory=list)
+    write_folders: list[str] = field(default_factory=list)
+    shell: bool = False
+    shell_allow: list[str] = field(default_factory=list)
+    shell_timeout_s: float = 10.0
+    shell_output_chars: int = 4000
+    turn_workers: int = 2
     llm_judge: bool = False
     context_tokens: int = 8192
     semantic_turns: bool = True

@@ -20,6 +20,11 @@ gist is lexical (`lexical_gist`: no embeddings, so ingest stays fast) and `by: i
 block, and only that one, may later be replaced: by the model's enrichment after the ingest
 when a model is configured, or by `cairn enrich`, as long as the vault copy is exactly as
 Cairn wrote it (the person has not edited it).
+
+While it works, enrichment is published on the event bus as it is produced (EchOS E18;
+`GET /events`): `enrich.started`, then one `enrich.item` per category, tag, gist or key point
+the moment the streaming model has written it whole (cairn.llm.stream_items), already checked
+against the note (`kept`, and `why` when dropped), then `enrich.done` with what was stored.
 """
 
 from __future__ import annotations
@@ -138,12 +143,27 @@ def ingest_block(body: str, now: datetime | None = None, *, gist: str | None = N
             "at": (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")}
 
 
-def _model_proposal(llm, title: str, body: str) -> dict:
+def _model_proposal(llm, title: str, body: str, on_item=None) -> dict:
+    """The model's proposal (a dict of SCHEMA). on_item(field, value): called for each item
+    as soon as it is complete (cairn.llm.stream_items), while the reply streams when the model
+    can stream (`chat_stream`), else once the whole reply is in."""
+    from cairn.llm.stream_items import ItemStream
     prompt = (f"Note title: {title}\n\nNote text:\n{body[:6000]}\n\n"
               "Describe this note: category (one of " + ", ".join(CATEGORIES) + "), up to 6 one-word tags "
               "taken from the text, a one-paragraph gist, and up to 5 key points. Use only facts in the note.")
-    raw = llm.chat([{"role": "system", "content": "You summarise notes faithfully. Answer with JSON only."},
-                    {"role": "user", "content": prompt}], max_tokens=400, json_schema=SCHEMA)
+    msgs = [{"role": "system", "content": "You summarise notes faithfully. Answer with JSON only."},
+            {"role": "user", "content": prompt}]
+    items = ItemStream()
+
+    def feed(piece: str) -> None:
+        for field_name, value in items.feed(piece):
+            on_item(field_name, value)
+    if on_item is not None and hasattr(llm, "chat_stream"):
+        raw = llm.chat_stream(msgs, feed, max_tokens=400, json_schema=SCHEMA)
+    else:
+        raw = llm.chat(msgs, max_tokens=400, json_schema=SCHEMA)
+        if on_item is not None:
+            feed(raw)
     data = json.loads(raw)
     if not isinstance(data, dict):
         raise ValueError("the model did not answer with a JSON object")
@@ -186,6 +206,31 @@ def ground(proposal: dict, body: str) -> tuple[dict, list[dict]]:
     return kept, dropped
 
 
+ITEM_FIELDS = {"category": "category", "tag": "tags", "gist": "gist", "key_point": "key_points"}
+
+
+def ground_item(field_name: str, value: str, body: str) -> tuple[str | None, str | None]:
+    """One streamed item (field "category", "tag", "gist" or "key_point") checked like
+    `ground` checks a whole proposal: (the value kept — for a gist, its supported sentences —
+    or None, and why it was dropped)."""
+    key = ITEM_FIELDS[field_name]
+    kept, dropped = ground({key: [value] if key in ("tags", "key_points") else value}, body)
+    got = kept.get(key)
+    if isinstance(got, list):
+        got = got[0] if got else None
+    return got, (dropped[0]["why"] if dropped and got is None else None)
+
+
+def _publisher(app, note):
+    """A function publishing enrich.* events of `note` on the service's bus (a no-op without one)."""
+    bus = getattr(app, "events", None)
+
+    def publish(kind: str, data: dict) -> None:
+        if bus is not None:
+            bus.publish(kind, {"note_id": note.id, "title": note.title, **data})
+    return publish
+
+
 def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *,
            model_only: bool = False) -> Enrichment:
     """Enrich the note `ref` names (see the module docstring). llm: a model spec ("none",
@@ -216,16 +261,25 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
         result.reason = "no model configured: the extractive gist written at ingest stays"
         return result
     added: dict = {}
+    publish = _publisher(app, note)  # each item on the event bus as it is produced (E18)
+    publish("enrich.started", {"model": getattr(model, "name", None) if model is not None else None})
+
+    def on_item(field_name: str, value: str) -> None:
+        kept, why = ground_item(field_name, value, body)
+        publish("enrich.item", {"field": field_name, "value": kept if kept is not None else value,
+                                "kept": kept is not None, **({"why": why} if why else {})})
     if model is not None:
         try:
-            added, result.dropped = ground(_model_proposal(model, note.title, body), body)
+            added, result.dropped = ground(_model_proposal(model, note.title, body, on_item), body)
             result.method = f"llm:{getattr(model, 'model', llm)}"
         except Exception as exc:  # a model failure never loses the extractive gist
             result.reason = f"the model failed ({exc}); extractive gist only"
             if model_only:  # the block written at ingest stays as it was
+                publish("enrich.done", {"stored": False, "reason": result.reason})
                 return result
     if "gist" not in added:
         added["gist"] = extractive_gist(body, app.embedder)
+        publish("enrich.item", {"field": "gist", "value": added["gist"], "kept": True, "extractive": True})
         result.method = result.method if result.method != "skipped" else "extractive"
     added["by"] = result.method
     added["at"] = (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
@@ -241,6 +295,8 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     V.atomic_write(path, new_text)
     app.sync([path])
     result.added = added
+    publish("enrich.done", {"stored": True, "method": result.method, "added": added,
+                            "dropped": len(result.dropped)})
     return result
 
 

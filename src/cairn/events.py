@@ -9,7 +9,8 @@
 Event types (TYPES): ingest.started / ingest.progress / ingest.done / ingest.failed,
 job.dead_lettered, note.created / note.changed / note.deleted, memory.added /
 memory.superseded / memory.forgotten, answer.produced, task.progress (server tasks: sync,
-reindex), reminder.due (a reminder delivered by the scheduler inside `cairn serve`). Ids are increasing integers per bus (one bus per home folder per process), so a
+reindex), reminder.due (a reminder delivered by the scheduler inside `cairn serve`), enrich.started /
+enrich.item / enrich.done (enrichment as it is produced, cairn.enrich). Ids are increasing integers per bus (one bus per home folder per process), so a
 client can resume with `since(last_id)` (the REST server's Last-Event-ID).
 
 Fan-out never blocks the publisher: each subscriber has a bounded queue; when it is full
@@ -33,6 +34,7 @@ TYPES: tuple[str, ...] = (
     "ingest.started", "ingest.progress", "ingest.done", "ingest.failed", "job.dead_lettered",
     "note.created", "note.changed", "note.deleted", "memory.added", "memory.superseded",
     "memory.forgotten", "answer.produced", "task.progress", "reminder.due",
+    "enrich.started", "enrich.item", "enrich.done",
 )
 
 

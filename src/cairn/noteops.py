@@ -164,15 +164,23 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
 
 
 def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
-    """The note `ref` names: {id, path, title, type, tags, aliases, body} (body = the
-    current file text after its frontmatter)."""
+    """The note `ref` names: {id, path, title, type, tags, aliases, body, file_hash, status,
+    enrichment} (body = the current file text after its frontmatter; status: saved, read or
+    archived, cairn.notestatus; enrichment: the frontmatter's `enrichment` block or None)."""
+    from cairn.model import NOTE_STATUSES
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
     text = path.read_text(encoding="utf-8", errors="replace")
+    meta, body = V.split_frontmatter(text, lenient=True)
+    meta = meta if isinstance(meta, dict) else {}
+    block = meta.get("enrichment")
     return {"id": note.id, "path": note.path, "title": note.title, "type": note.type,
-            "tags": note.tags, "aliases": note.aliases, "body": V.split_frontmatter(text, lenient=True)[1].strip("\n"),
-            "file_hash": V.sha256_bytes(data)}
+            "tags": note.tags, "aliases": note.aliases, "body": body.strip("\n"),
+            "file_hash": V.sha256_bytes(data),
+            "status": str(meta.get("status") or "").strip().lower() if str(meta.get("status") or "").strip().lower()
+            in NOTE_STATUSES else "saved",  # as notestatus.status_of (which imports this module)
+            "enrichment": block if isinstance(block, dict) else None}
 
 
 def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, body: str,

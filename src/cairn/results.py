@@ -233,6 +233,21 @@ class EntityList(Items):
     """`Cairn.entities()`: {id, name, kind, aliases, memories, notes} per entity."""
 
 
+class MergeCandidates(Items):
+    """`Cairn.entity_candidates()`: {"id", "question", "similarity", "a", "b"} per pair of
+    entities that may be one (graph/candidates.py), most similar first."""
+
+
+class MergeAnswer(Record):
+    """`Cairn.entity_candidate_answer()`: the pair's id, the answer ("yes": merged, "no":
+    kept apart and not asked again) and the entity that remains (`kept`: {id, name, aliases};
+    for "no", the first of the pair)."""
+
+    id: str
+    answer: str
+    kept: dict
+
+
 class EntityDetail(Record):
     """`Cairn.entity_show()`: an entity with the notes ({id, title, path, mentions,
     methods}) and memories ({id, text}) that mention it and the entities mentioned with it

@@ -9,7 +9,9 @@ server-sent-event streaming, with `tool_calls`) and Anthropic's /v1/messages (to
 
 Each request takes the next scripted step; when the script runs out the model says "ok".
 A step is {"content": str, "tool_calls": [(name, args)], "usage": (prompt, completion)} or
-{"status": N, "error": message}. `usage` defaults to (100, 20).
+{"status": N, "error": message}. `usage` defaults to (100, 20). `hold(event, step)` answers
+only once `event` is set (a slow model turn); `pause(step, at, event)` streams part of a
+reply, then waits for `event`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,18 @@ def say(text: str, usage=(100, 20)) -> dict:
 
 def tool(name: str, usage=(100, 20), **args) -> dict:
     return {"content": "", "tool_calls": [(name, args)], "usage": usage}
+
+
+def hold(release, step: dict) -> dict:
+    """`step`, answered only once the threading.Event `release` is set (a slow turn that the
+    test ends); the step's "arrived" Event is set when its request comes in."""
+    return {**step, "hold": release, "arrived": threading.Event()}
+
+
+def pause(step: dict, at: int, resume) -> dict:
+    """`step` streamed up to character `at` of its content, then held until the
+    threading.Event `resume` is set; its "paused" Event is set when it stops there."""
+    return {**step, "pause_at": at, "resume": resume, "paused": threading.Event()}
 
 
 def fail(status: int, message: str) -> dict:
@@ -49,6 +63,9 @@ class ScriptedLLM:
                 with fake._lock:
                     fake.requests.append({"path": self.path, "body": body, "headers": dict(self.headers)})
                     step = fake.steps.pop(0) if fake.steps else say("ok")
+                if "hold" in step:
+                    step["arrived"].set()
+                    step["hold"].wait(120)
                 if "status" in step:
                     self._send(step["status"], {"error": {"message": step["error"], "type": "server_error"}})
                 elif self.path.endswith("/messages"):
@@ -76,6 +93,9 @@ class ScriptedLLM:
                     self.wfile.flush()
                 text = step.get("content") or ""
                 for i in range(0, len(text), 4):
+                    if "pause_at" in step and i >= step["pause_at"] and not step["paused"].is_set():
+                        step["paused"].set()
+                        step["resume"].wait(120)
                     emit({"choices": [{"index": 0, "delta": {"content": text[i:i + 4]}}]})
                 for n, (name, args) in enumerate(step.get("tool_calls") or []):
                     raw = json.dumps(args)

@@ -13,25 +13,34 @@ import re
 from pathlib import Path
 
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*(?:#.*)?$")
-_MODEL = re.compile(r"^\s*model\s*=")
 
 
 def with_model(text: str, spec: str) -> str:
     """`text` (a config.toml) with `[assistant] model` set to `spec` (the line replaced, or
     added under the section header, or the section added at the end)."""
-    line = f"model = {json.dumps(spec)}"
+    return with_keys(text, "assistant", {"model": spec})
+
+
+def with_keys(text: str, section: str, values: dict) -> str:
+    """`text` (a config.toml) with each key of `values` set in `[section]` (strings and lists
+    of strings, written as JSON, which TOML reads alike): a key's line replaced, else added
+    under the section header, or the section added at the end. Other lines are kept."""
     lines = text.splitlines()
-    start = next((i for i, ln in enumerate(lines) if (m := _SECTION.match(ln)) and m.group(1).strip() == "assistant"), None)
+    start = next((i for i, ln in enumerate(lines) if (m := _SECTION.match(ln)) and m.group(1).strip() == section), None)
     if start is None:
         sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-        return f"{text}{sep}[assistant]\n{line}\n"
-    end = next((i for i in range(start + 1, len(lines)) if _SECTION.match(lines[i])), len(lines))
-    for i in range(start + 1, end):
-        if _MODEL.match(lines[i]):
-            lines[i] = line
-            break
-    else:
-        lines.insert(start + 1, line)
+        body = "".join(f"{k} = {json.dumps(v, ensure_ascii=False)}\n" for k, v in values.items())
+        return f"{text}{sep}[{section}]\n{body}"
+    for key, value in values.items():
+        line = f"{key} = {json.dumps(value, ensure_ascii=False)}"
+        end = next((i for i in range(start + 1, len(lines)) if _SECTION.match(lines[i])), len(lines))
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        for i in range(start + 1, end):
+            if pattern.match(lines[i]):
+                lines[i] = line
+                break
+        else:
+            lines.insert(start + 1, line)
     return "\n".join(lines) + "\n"
 
 

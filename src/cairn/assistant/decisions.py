@@ -64,7 +64,8 @@ class Decisions:
         if state.id != self.state.id:
             self.state = state
         rec = CallRecord(call["name"], call.get("arguments") or {}, call.get("risk", "high"), "pending",
-                         call.get("reasons") or [], call.get("provenance", "user"), approval_id)
+                         call.get("reasons") or [], call.get("provenance", "user"), approval_id,
+                         preview=call.get("diff"))
         self.store.append(state.id, {"type": "approval", "approval_id": approval_id, "call_id": call.get("call_id"),
                                      "state": "granted" if grant else ("timeout" if call.get("_expired") else "denied")})
         if grant:

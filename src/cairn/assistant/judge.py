@@ -10,6 +10,7 @@ Levels: none < low < medium < high. Rules first:
   been planted in that text: high, so it waits for the person's explicit approval, and the
   approval prompt shows the exact call;
 - arguments naming a URL or e-mail address the person never wrote: high (exfiltration);
+- writing a file (`meta["write_files"]`) or running a program (`meta["shell"]`): high;
 - `export` (GATHERS: notes gathered into a file that can be taken away) while text from
   notes, pages or tool results is in the context: high, asked for or not.
 The tool's own risk hint (plugins set it) and an optional LLM second opinion can only raise
@@ -115,6 +116,12 @@ def classify(tool: Tool, arguments: dict, *, user_text: str, untrusted_in_contex
         if tool.name == "update_note" and arguments.get("mode", "overwrite") == "overwrite":
             level = "high"
             reasons.append("overwrites a note's text")
+        if tool.meta.get("write_files"):
+            level = "high"
+            reasons.append("writes a file outside the vault (its diff is shown)")
+        if tool.meta.get("shell"):
+            level = "high"
+            reasons.append("runs a program on this machine")
         if tool.name == "core" and "text" not in arguments:
             level, reasons = "low", ["reads only"]
     for key, value in arguments.items():

@@ -353,6 +353,16 @@ class Assistant(Decisions, Understood):
         rec = CallRecord(call.name, call.arguments, dec.risk, "pending", dec.reasons, dec.provenance)
         shown = {"name": call.name, "arguments": call.arguments, "risk": dec.risk, "reasons": dec.reasons,
                  "provenance": dec.provenance}
+        if tool.meta.get("preview"):  # e.g. a file tool's unified diff, shown for approval
+            try:
+                diff = tool.meta["preview"](self.app, call.arguments)
+                if diff:
+                    shown["diff"] = rec.preview = diff
+            except Exception as exc:  # a call that cannot run is not put to the person
+                rec.outcome, rec.error = "failed", _message(exc)
+                self.store.append(sid, {"type": "tool_call", "turn": turn_no, "call_id": call.id, **shown})
+                self._log_call(call, rec, turn_no)
+                return rec
         self.store.append(sid, {"type": "tool_call", "turn": turn_no, "call_id": call.id, **shown})
         from cairn.tools import required_scope, scope_allows
         if not scope_allows(self.scope, required_scope(tool)):
@@ -389,15 +399,27 @@ class Assistant(Decisions, Understood):
         """Run an approved (or low-risk) call; every note it changes is kept as a version by
         "assistant" (store.history), which `Cairn.undo()` reverts."""
         from cairn.store.history import acting
-        from cairn.tools import current_session
+        from cairn.tools import current_session, via_assistant
         token = current_session.set(self.state.id or None)  # the session tools (tools/sessionlog.py) act on
+        judged = via_assistant.set(True)  # the judge let it through (tools/filewrite.py, tools/shell.py)
         try:
             with acting("assistant"):
                 self._attempt(tool, rec)
         finally:
+            via_assistant.reset(judged)
             current_session.reset(token)
 
     def _attempt(self, tool, rec: CallRecord) -> None:
+        if rec.preview is not None and tool.meta.get("preview"):  # what was approved is what runs
+            try:
+                now = tool.meta["preview"](self.app, rec.arguments)
+            except Exception as exc:
+                rec.outcome, rec.error = "failed", _message(exc)
+                return
+            if now != rec.preview:
+                rec.outcome, rec.error = "failed", ("the file changed since the diff was shown; nothing was "
+                                                    "written (ask again to see the new diff)")
+                return
         attempts = max(0, self.cfg.tool_retries) + 1
         for attempt in range(attempts):
             try:

@@ -127,6 +127,7 @@ class OpenAIModel(ChatModel):
         self.local = _is_loopback(client.base_url) if local is None else local
 
     def _body(self, messages, tools, max_tokens, stream) -> dict:
+        messages = wire_messages(messages)
         body: dict[str, Any] = {"model": self.client.model, "messages": messages,
                                 "max_tokens": int(max_tokens), "temperature": 0.0, "stream": stream}
         if tools and self.tools_mode == "native":
@@ -310,7 +311,7 @@ class AnthropicModel(ChatModel):
         system, conv = to_anthropic(messages)
         body: dict[str, Any] = {"model": self.model_id, "max_tokens": int(max_tokens), "messages": conv}
         if system:
-            body["system"] = system
+            body["system"] = cached_system(messages, system)
         if tools:
             body["tools"] = [{"name": t["function"]["name"], "description": t["function"]["description"],
                               "input_schema": t["function"]["parameters"]} for t in tools]
@@ -342,6 +343,29 @@ class AnthropicModel(ChatModel):
 
     def close(self) -> None:
         self._http.close()
+
+
+def wire_messages(messages: list[dict]) -> list[dict]:
+    """`messages` without Cairn's private keys (those starting with "_", such as the stable
+    prefix length the prompt compiler puts on the system message): what a server receives."""
+    return [{k: v for k, v in m.items() if not k.startswith("_")} if any(k.startswith("_") for k in m) else m
+            for m in messages]
+
+
+def cached_system(messages: list[dict], system: str) -> str | list[dict]:
+    """Anthropic's `system` for `messages` (prompt caching, EchOS E30): when the first system
+    message carries its stable prefix length (cairn.context.compiler.PREFIX_KEY: the rules and
+    core blocks, the same bytes every turn), two text blocks — that prefix marked
+    `cache_control: {"type": "ephemeral"}` (the tools and this prefix are then cached), then
+    the rest (working state, memories, notes, the clock). Otherwise the plain text `system`."""
+    from cairn.context.compiler import PREFIX_KEY
+    first = next((m for m in messages if m["role"] == "system"), None)
+    cut = int(first.get(PREFIX_KEY) or 0) if first else 0
+    if cut <= 0 or not system.startswith(first["content"][:cut]):
+        return system
+    head, rest = system[:cut], system[cut:].lstrip("\n")
+    blocks = [{"type": "text", "text": head, "cache_control": {"type": "ephemeral"}}]
+    return blocks + ([{"type": "text", "text": rest}] if rest else [])
 
 
 def to_anthropic(messages: list[dict]) -> tuple[str, list[dict]]:

@@ -102,6 +102,7 @@ class CallRecord:
     approval_id: str | None = None
     result: object = None
     error: str | None = None
+    preview: str | None = None  # what the person was shown for approval (a file tool's diff)
 
     def to_json(self) -> dict:
         out = {"name": self.name, "arguments": self.arguments, "risk": self.risk, "outcome": self.outcome,

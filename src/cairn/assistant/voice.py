@@ -89,10 +89,14 @@ class VoicePrefs:
 
 
 def voice_for(settings, persona: str | None = None) -> str:
-    """The voice model spec of `persona` (default `[voice] persona`) from `[voice] voices`
+    """The voice model spec of `persona` (default `[voice] persona`, or `[persona] name` while
+    that is "default") from `[voice] voices`
     ("NAME=MODEL" items), else `[voice] model`, else the packaged joe-us voice."""
     cfg = settings.voice
-    name = (persona if persona is not None else cfg.persona).strip().lower()
+    if persona is None:  # `[voice] persona`, else the persona of `[persona] name`
+        own = getattr(getattr(settings, "persona", None), "name", "") or ""
+        persona = cfg.persona if cfg.persona.strip().lower() != "default" or not own.strip() else own
+    name = persona.strip().lower()
     for item in cfg.voices:
         who, sep, model = item.partition("=")
         if sep and who.strip().lower() == name and model.strip():

@@ -10,8 +10,10 @@ schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, rel
 0.10, retrieved notes 0.15, recent turns verbatim 0.20, compacted older turns 0.25. A band may
 use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
 rules, constraints, the current message, the clock: today's date, time and zone, clock.py)
-always go in. The memories band (memband.py): relevant + top memories, at most 15, and a line
-saying how many more exist (`more_available` in `why()`).
+always go in. System message order: rules and core blocks (a stable prefix prompt caches keep,
+PREFIX_KEY), working state, memories, notes, compacted turns, the clock last (it changes each
+minute). The memories band (memband.py): relevant + top memories, at most 15, and a line saying
+how many more exist (`more_available` in `why()`).
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
 1 / (1 + age_in_turns / 20) and relevance = max(BM25 / best BM25 of this message, semantic).
@@ -56,6 +58,9 @@ HEADERS = {"core": "About the person (core blocks, written by them):",
            "memories": "What I know about you (memory ids in brackets):",
            "notes": "Notes that may be relevant (untrusted data, cite by number):",
            "compacted": "Earlier in this conversation (compacted; turn numbers in brackets):"}
+# The system message's key (never sent: models.py strips "_" keys) with the characters of its
+# stable prefix (rules + core blocks), which a provider may cache (Anthropic: cache_control).
+PREFIX_KEY = "_stable_chars"
 SEGMENT = 20
 RECENT_MAX = 16
 HYDRATE = 0.2
@@ -232,8 +237,8 @@ class Engine:
             bands["working"].append(self._u("mood", "mood", mood, 0.7,
                                             "mood read from the person's words; decays to neutral"))
         if person_sections:
-            for uid, kind, text, score, why in person_sections:
-                bands["memories"].append(self._u(uid, kind, text, score, why))
+            for uid, kind, text, score, why, *pin in person_sections:  # a 6th item: pinned
+                bands["memories"].append(self._u(uid, kind, text, score, why, bool(pin and pin[0])))
         evidence = []
         sources: list[tuple[int, str, float]] = []  # (turn, memory id, score): verbatim recall
         mem_total = 0
@@ -263,7 +268,6 @@ class Engine:
             r = rel.get(f"t{n}", 0.0) / best
             recent.append(self._u(f"t{n}", "turn", u + "\n" + a, 0.25 / (1 + (cur - n) / 20) + 0.75 * r + 0.5,
                                   f"recent turn {n} ({cur - n} ago), verbatim"))
-        covered = max((s["to"] for s in self.summaries), default=0)
         older: list[Unit] = []
         recent_ids = {f"t{n}" for n in past[:RECENT_MAX]}
         top = heapq.nlargest(HYDRATE_MAX, ((v, k) for k, v in rel.items() if k not in recent_ids))
@@ -297,7 +301,6 @@ class Engine:
             older.append(self._u(f"summary:{s['from']}-{s['to']}", "summary", s["text"],
                                  0.25 / (1 + (cur - s["to"]) / 20) + 0.75 * r * 0.8,
                                  f"turns {s['from']}-{s['to']} compacted ({s['by']})"))
-        del covered
         # fill bands
         kept: dict[str, list[Unit]] = {}
         used = 0
@@ -428,17 +431,23 @@ class Engine:
         while True:
             parts = [u.text for u in kept["system"]]
             pieces = list(parts)  # the system text is these joined by whitespace
+            stable = 0  # characters of the stable prefix: the rules and the core blocks
+            clock = [u.text for u in kept["working"] if u.id == CLOCK_ID]
             for name in ("core", "working", "memories", "notes", "compacted"):
-                if not kept[name]:
+                units = [u for u in kept[name] if u.id != CLOCK_ID]
+                if name == "working" and parts:
+                    stable = len("\n\n".join(parts))
+                if not units:
                     continue
                 if name == "notes":
                     lines = [f"[{u.id.split(':')[1]}] " + wrap_data(u.text, source="note", id=u.note.hit.note_id,
-                                                                   title=u.note.hit.title) for u in kept[name]]
+                                                                   title=u.note.hit.title) for u in units]
                 else:
-                    lines = [u.text for u in kept[name]]
+                    lines = [u.text for u in units]
                 parts.append(HEADERS[name] + "\n" + "\n".join(lines))
                 pieces += [HEADERS[name], *lines]
-            msgs = [{"role": "system", "content": "\n\n".join(parts)}]
+            parts, pieces = parts + clock, pieces + clock  # the clock last: the prefix stays byte-identical
+            msgs = [{"role": "system", "content": "\n\n".join(parts), PREFIX_KEY: stable}]
             for u in kept["recent"][1:]:
                 n = int(u.id[1:])
                 msgs.append({"role": "user", "content": self.turns[n][0]})

@@ -1,6 +1,7 @@
 """The person over time: prompt sections from memory with times relative to now.
 
-sections(app) -> [(id, kind, text, score, why)]: "promises I've made" (kind promise) and
+sections(app) -> [(id, kind, text, score, why[, pinned])]: "About {name}" (the observations
+the person pinned: EchoVessel V9, always in the prompt), "promises I've made" (kind promise) and
 "what I'm expecting" (kind expectation), each with its due/event time rendered relative to now
 ("3 days ago", "next Tuesday", "in 2 weeks"). The top memories themselves ("what I know about
 you") come from recall in the memories band.
@@ -60,11 +61,38 @@ def pick(memories: list, now: datetime, limit: int) -> list:
     return ([m for _, m in dated] + undated)[:limit]
 
 
-def sections(app, now: datetime | None = None, limit: int = 5) -> list[tuple]:
-    """Promise and expectation memories as prompt units (see module docstring): upcoming
-    ones soonest first (pick)."""
+PINNED_CONFIDENCE = 0.9  # an observation the person confirmed (memories review) is pinned
+ABOUT_MAX = 8
+
+
+def pinned_observations(app, limit: int = ABOUT_MAX) -> list:
+    """Observation memories the person pinned: said by them (`remember --kind observation`,
+    source "user") or confirmed in the review (confidence >= PINNED_CONFIDENCE); newest
+    first, at most `limit`."""
+    obs = [m for m in app.memories(kind="observation")
+           if m.source == "user" or float(m.confidence or 0) >= PINNED_CONFIDENCE]
+    return sorted(obs, key=lambda m: m.created, reverse=True)[:limit]
+
+
+def about_section(app, name: str) -> tuple | None:
+    """The "About {name}" section (EchoVessel V9): one pinned unit listing the pinned
+    observations, (id, kind, text, score, why, pinned); None when there are none."""
+    obs = pinned_observations(app)
+    if not obs:
+        return None
+    text = f"About {name}:\n" + "\n".join(f"- {m.text} [{m.id}]" for m in obs)
+    return ("about", "about", text, 1.0, "pinned observations about the person: always in the prompt", True)
+
+
+def sections(app, now: datetime | None = None, limit: int = 5, name: str = "the person") -> list[tuple]:
+    """The "About {name}" section of pinned observations (about_section), then promise and
+    expectation memories as prompt units (see module docstring): upcoming ones soonest first
+    (pick)."""
     out = []
     now = now or datetime.now(timezone.utc)
+    about = about_section(app, name)
+    if about is not None:
+        out.append(about)
     for kind, label in (("promise", "Promise I've made"), ("expectation", "What I'm expecting")):
         for m in pick(list(app.memories(kind=kind)), now, limit):
             when = relative(m.event_time or m.valid_to or m.created, now)

@@ -101,10 +101,12 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
         budget = min(budget, eng.last.total_tokens)
     small = model.tools_mode == "none" or model.name.startswith("embedded")
     try:
-        extra = sections(bot.app)
+        extra = sections(bot.app, name=bot.person_name() if bot.person_name() != "The person" else "the person")
     except Exception:
         extra = []
-    comp = eng.compile(text, budget=budget, rules=P.RULES, app=bot.app, recall_k=bot.cfg.recall_k,
+    from cairn.assistant.persona import persona_text
+    persona = persona_text(bot.app.settings)  # who the assistant speaks as ([persona]): part of the stable prefix
+    comp = eng.compile(text, budget=budget, rules=P.RULES + (f"\n\n{persona}" if persona else ""), app=bot.app, recall_k=bot.cfg.recall_k,
                        notes_k=bot.cfg.notes_k if not small else min(2, bot.cfg.notes_k), turn=turn_no,
                        squeeze=squeeze, person_sections=extra, hint=getattr(bot, "hint", None))
     sid = bot.state.id

@@ -8,7 +8,8 @@ document or note (title and opening: spaCy reads ~4-5k words per CPU second here
 reading whole documents would more than double ingest time) and over each chat message
 whole (its own unit), then names by their written form (cairn/ner_written.py: capitalised
 runs, group and project phrases, person evidence) over the whole document, which cost a
-regular expression's pass. Every name comes from the note's
+regular expression's pass, and technologies and tools by their cues (cairn/graph/tech.py:
+"Python 3.11", "the Ruff linter", "written in Rust"; kind "technology"). Every name comes from the note's
 own text or metadata (grounded). Mentions are capped at MAX_PER_NOTE entities per note,
 most mentioned first; co-occurrence uses at most MAX_PER_UNIT entities of one unit.
 """
@@ -27,11 +28,15 @@ FRONTMATTER_KEYS = {"people": "person", "person": "person", "attendees": "person
                     "with": "person", "author": "person", "authors": "person", "project": "project",
                     "projects": "project", "place": "place", "places": "place", "location": "place",
                     "org": "org", "organisation": "org", "organization": "org", "company": "org",
-                    "team": "org", "event": "event", "entities": "entity"}
+                    "team": "org", "event": "event", "entities": "entity", "tools": "technology",
+                    "tool": "technology", "tech": "technology", "technology": "technology",
+                    "technologies": "technology", "stack": "technology", "software": "technology"}
 NER_KINDS = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place",
              "EVENT": "event", "PRODUCT": "project", "WORK_OF_ART": "project", "NORP": "topic",
              "LANGUAGE": "topic", "NAME": "entity"}
-METHOD_RANK = {"frontmatter": 0, "title": 1, "wikilink": 2, "tag": 3, "speaker": 4, "ner": 5, "written": 6}
+# a technology cue in the text (graph/tech.py) outranks spaCy's label: "Postgres 16" is a tool, not an ORG
+METHOD_RANK = {"frontmatter": 0, "title": 1, "wikilink": 2, "tag": 3, "speaker": 4, "tech": 4.5, "ner": 5,
+               "written": 6}
 _TITLE_WORDS = 6
 _BAD = re.compile(r"^[\W\d_]+$")
 
@@ -134,6 +139,14 @@ def add_written(found: Found, unit: str, text: str) -> None:
         kind = NER_KINDS.get(ent.label)
         if kind:
             found.add(unit, ent.text, kind, "written")
+
+
+def add_tech(found: Found, unit: str, text: str) -> None:
+    """Add the technologies and tools `text` names by its own cues (cairn.graph.tech, kind
+    "technology", EchoGarden G12), over the whole text."""
+    from cairn.graph.tech import technology_names
+    for name in technology_names(text):
+        found.add(unit, name, "technology", "tech")
 
 
 def capped(found: Found) -> Found:

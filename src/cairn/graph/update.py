@@ -71,6 +71,7 @@ def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=N
                 if use_ner:
                     for unit, text in X.written_units(note, chunks):
                         X.add_written(found, unit, text)
+                        X.add_tech(found, unit, text)
                 _apply(conn, note, chunks, X.capped(found))
                 done += 1
 

@@ -64,6 +64,7 @@ def _channel_classes():
             sys.stderr.write(f"\n  ! {call['risk']} risk: {call['name']}("
                              f"{json.dumps(call['arguments'], ensure_ascii=False)})\n"
                              f"    why: {'; '.join(call['reasons'])}\n"
+                             + (_indent(call["diff"]) if call.get("diff") else "") +
                              f"    approve this exact call? [y/N] (no answer in {timeout:g} s = no) ")
             sys.stderr.flush()
             line = self._line(timeout)
@@ -79,6 +80,11 @@ def _channel_classes():
             return self._line(seconds) is not None
 
     return Channel, TerminalChannel
+
+
+def _indent(diff: str) -> str:
+    """A diff shown under an approval request, indented."""
+    return "".join(f"    {line}" for line in diff.splitlines(keepends=True))
 
 
 def _print_result(res, json_out: bool, streamed: bool = False) -> None:
@@ -98,6 +104,8 @@ def _print_result(res, json_out: bool, streamed: bool = False) -> None:
     for p in res.pending_approvals:
         sys.stderr.write(f"  · waiting: {p['id']} {p['name']}({json.dumps(p['arguments'], ensure_ascii=False)}) "
                          f"— /approve {p['id']} or /deny {p['id']}\n")
+        if p.get("diff"):
+            sys.stderr.write(_indent(p["diff"]))
     sys.stdout.flush()
 
 

@@ -1,4 +1,5 @@
-"""`cairn entity show NAME`, `cairn entity merge A B`, `cairn entity split NAME ALIAS...`:
+"""`cairn entity show NAME`, `cairn entity merge A B`, `cairn entity split NAME ALIAS...`,
+`cairn entity review [--yes ID | --no ID]` (merge questions, graph/candidates.py):
 thin commands over Cairn.entity_show / entity_merge / entity_split (ops/entities.py,
 graph/ops.py), added to the `cairn entity` group of cli_memory.py (where `entity alias` and
 `cairn entities` live) by the register_commands hook."""
@@ -60,6 +61,33 @@ def split(name: str = typer.Argument(..., help="The entity to split."),
         out.print(f"{key}: {escape(e['name'])} ({e['id']}): {escape(', '.join(e['aliases']))}")
 
 
+def review(json_out: bool = typer.Option(False, "--json", help="Print the questions as JSON and change nothing."),
+           yes: str = typer.Option(None, "--yes", help="Answer yes to this question id: the two become one entity."),
+           no: str = typer.Option(None, "--no", help="Answer no to this question id: never asked again.")) -> None:
+    """Entities that may be one ("Is X the same as Y?"): list the questions, or answer one."""
+    from cairn.interfaces.cli_common import _dump, _service, escape, out
+    from cairn.interfaces.cli_io import _fail
+    if yes and no:
+        _fail("give --yes ID or --no ID, not both", code=2)
+    with _service() as svc:
+        if yes or no:
+            res = svc.entity_candidate_answer(yes or no, same=bool(yes))
+            if json_out:
+                _dump(res.to_json())
+            else:
+                out.print(("merged into " if res["answer"] == "yes" else "kept apart; not asked again: ")
+                          + escape(res["kept"]["name"]))
+            return
+        items = svc.entity_candidates()
+    if json_out:
+        _dump(items.to_json())
+        return
+    if not items:
+        out.print("no merge questions")
+    for c in items:
+        out.print(f"{c['id']} ({c['similarity']:.2f}): {escape(c['question'])}")
+
+
 @hookimpl
 def register_commands(cli):
     """Add show/merge/split to the `cairn entity` group (interfaces/cli_memory.py)."""
@@ -67,3 +95,4 @@ def register_commands(cli):
     entity_app.command("show")(show)
     entity_app.command("merge")(merge)
     entity_app.command("split")(split)
+    entity_app.command("review")(review)

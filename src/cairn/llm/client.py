@@ -163,6 +163,63 @@ class OpenAICompatClient:
         resp = self._post(url, body)
         return self._parse_success(url, resp, want_json=json_schema is not None)
 
+    def chat_stream(self, messages: list[dict], on_delta, *, max_tokens: int = 256, temperature: float = 0.0,
+                    json_schema: dict | None = None) -> str:
+        """`chat`, streamed: the request asks for `stream: true` (server-sent events) and
+        `on_delta(text)` receives each piece of the reply as it arrives (a server that answers
+        with a plain JSON completion instead gives it as one piece). Returns the whole
+        text (checked to parse as JSON when `json_schema` is given). Same errors as `chat`."""
+        if not isinstance(messages, list) or not messages:
+            raise InvalidInput("messages must be a non-empty list of {'role': ..., 'content': ...} dicts")
+        if max_tokens < 1:
+            raise InvalidInput(f"max_tokens must be >= 1, got {max_tokens!r}")
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "max_tokens": int(max_tokens),
+                                "temperature": float(temperature), "stream": True}
+        if json_schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "out", "schema": json_schema, "strict": True}}
+        url = f"{self.base_url}/chat/completions"
+        parts: list[str] = []
+        try:
+            with self._http.stream("POST", url, json=body) as resp:
+                if resp.status_code >= 400:
+                    resp.read()
+                    self._raise_http_error(url, resp)
+                if "event-stream" not in resp.headers.get("content-type", ""):  # a server that does not stream
+                    resp.read()
+                    text = self._parse_success(url, resp, want_json=json_schema is not None)
+                    if text:
+                        on_delta(text)
+                    return text
+                for line in resp.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    try:
+                        piece = (json.loads(data).get("choices") or [{}])[0].get("delta", {}).get("content")
+                    except (ValueError, AttributeError, IndexError) as exc:
+                        raise LLMBadResponse(f"the LLM endpoint {url} streamed a malformed event: {data[:200]}",
+                                             excerpt=_excerpt(data)) from exc
+                    if piece:
+                        parts.append(piece)
+                        on_delta(piece)
+        except httpx.TimeoutException as exc:
+            raise LLMTimeout(f"the LLM endpoint {url} did not answer within {self.timeout:g} s",
+                             url=url, timeout=self.timeout) from exc
+        except httpx.TransportError as exc:
+            raise LLMUnavailable(f"cannot connect to the LLM endpoint {url}: {exc or type(exc).__name__}",
+                                 url=url) from exc
+        text = "".join(parts)
+        if json_schema is not None:
+            try:
+                json.loads(text)
+            except ValueError:
+                raise LLMBadResponse(f"the LLM endpoint {url} streamed a reply that is not JSON: {_excerpt(text)}",
+                                     excerpt=_excerpt(text)) from None
+        return text
+
     def next_token(self, messages: list[dict], *, top: int = 10) -> tuple[str, dict[str, float]]:
         """Generate one token (temperature 0) and return (its text, {token: probability} of
         the `top` likeliest first tokens). The probabilities are the server's `logprobs`

@@ -1,5 +1,6 @@
 """The entity graph, the operations of `cairn.service.Cairn` on entities of everything
-ingested (issue 17): entity_show, entity_merge, entity_split. A mixin: `self` is the Cairn.
+ingested (issue 17): entity_show, entity_merge, entity_split,
+entity_candidates / entity_candidate_answer (merge questions asked of the person, V11). A mixin: `self` is the Cairn.
 `entities` and `entity_alias` stay with the memory operations (ops/memory.py)."""
 
 from __future__ import annotations
@@ -70,3 +71,28 @@ class EntityOps:
         write_entity(self.settings.vault, self.conn, res["from"]["id"])
         write_entity(self.settings.vault, self.conn, res["to"]["id"])
         return R.EntitySplit({"from": R.Entity(res["from"]), "to": R.Entity(res["to"])})
+
+    def entity_candidates(self, limit: int = 20) -> R.MergeCandidates:
+        """Pairs of entities that may be one ("Is X the same as Y?", graph/candidates.py),
+        most similar first, at most `limit`; pairs already answered are left out. Forbidden
+        for a named person (`_entity_edit_allowed`)."""
+        from cairn.graph.candidates import candidates
+        from cairn.memory.entities import list_entities
+        self._entity_edit_allowed()
+        return R.MergeCandidates(candidates(list_entities(self.conn), self.embedder, self.settings.home, limit))
+
+    def entity_candidate_answer(self, pair: str, same: bool) -> R.MergeAnswer:
+        """Answer the merge question `pair` (an id from `entity_candidates`): `same` merges
+        its less mentioned entity into the other (as `entity_merge`); otherwise the pair is
+        remembered and not asked again. Raises NotFound for an id that is not an open question."""
+        from cairn.errors import NotFound
+        from cairn.graph.candidates import MAX_ENTITIES, remember_answer
+        found = next((c for c in self.entity_candidates(MAX_ENTITIES * 4) if c["id"] == pair), None)
+        if found is None:
+            raise NotFound(f"no open merge question {pair!r} (`cairn entities review` lists them)")
+        if same:
+            kept = self.entity_merge(found["a"]["name"], found["b"]["name"])
+            return R.MergeAnswer(id=pair, answer="yes", kept=dict(kept))
+        remember_answer(self.settings.home, pair, "no")
+        a = found["a"]
+        return R.MergeAnswer(id=pair, answer="no", kept={"id": a["id"], "name": a["name"], "aliases": a["aliases"]})

@@ -34,6 +34,10 @@ current_person: contextvars.ContextVar[str | None] = contextvars.ContextVar("cai
 # The assistant session a tool call runs in (set by the assistant around each call); None
 # outside a conversation (MCP, REST, plugins).
 current_session: contextvars.ContextVar[str | None] = contextvars.ContextVar("cairn_session", default=None)
+# True while the assistant runs a call its judge let through (low risk, or approved by the
+# person): tools that must never run without that (tools/filewrite.py, tools/shell.py) check it,
+# so MCP and REST, which have no judge, cannot call them.
+via_assistant: contextvars.ContextVar[bool] = contextvars.ContextVar("cairn_via_assistant", default=False)
 
 
 def required_scope(tool: "Tool") -> str:

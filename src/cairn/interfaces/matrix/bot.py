@@ -13,6 +13,8 @@ refusal is audited; invites from anyone else are not accepted. Messages from all
 go to the same conversation as Telegram's (cairn.assistant.channels); a reply that would
 carry Approve / Deny buttons ends with "Reply approve ID or deny ID (or react 👍 / 👎)", and
 the reply "approve ID" / "deny ID" or a 👍 / 👎 reaction on that message presses the button.
+While `run` runs, turns go to the turn lane (in order per room) and the sync thread handles
+decisions at once, so an approval never waits behind a long turn (cairn.interfaces.lanes).
 Voice: an audio message (`m.audio`, e.g. a voice message) is fetched (authenticated media,
 `GET /_matrix/client/v1/media/download/{server}/{id}`), transcribed offline and answered; the
 answer is spoken (uploaded with `POST /_matrix/media/v3/upload`, sent as `m.audio` marked as a
@@ -58,6 +60,7 @@ class MatrixBot:
         if not token.strip():
             raise InvalidInput("no Matrix access token: give --token, [matrix] token or CAIRN_MATRIX_TOKEN")
         self.allow = {a.strip() for a in allow if a.strip()}
+        self.lanes = None  # set by run(): turns on the turn lane, decisions in the sync thread
         bad = sorted(a for a in self.allow if not USER_ID.fullmatch(a))
         if bad:
             raise InvalidInput(f"Matrix user ids look like @name:server; not: {', '.join(bad)}")
@@ -130,6 +133,8 @@ class MatrixBot:
         stop = stop or threading.Event()
         if not self.me:
             self.connect()
+        from cairn.interfaces.lanes import Lanes
+        self.lanes = Lanes(self.settings.assistant.turn_workers, name="cairn-matrix")
         wait = 1.0
         while not stop.is_set():
             try:
@@ -139,6 +144,7 @@ class MatrixBot:
                 log.warning("matrix sync failed (%s); retrying in %.0f s", exc, wait)
                 stop.wait(wait)
                 wait = min(wait * 2, 60.0)
+        self.lanes.close()
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
@@ -216,10 +222,33 @@ class MatrixBot:
         elif m:
             self.send(room, self.conversation.press(person, f"{m.group(1).lower()}:{m.group(2)}"))
         else:
-            self.answer(room, text, self.conversation.reply(person, text))
+            self._turn(room, lambda: self.answer(room, text, self.conversation.reply(person, text)))
         return 1
 
+    def _turn(self, room: str, work) -> None:
+        """Run `work()` (a turn and its answer): on the turn lane while `run` runs, in order per
+        room, so the sync thread goes on to decisions (approve / deny, reactions) at once;
+        directly otherwise. A failure is logged and said in the room."""
+        if self.lanes is None:
+            work()
+            return
+
+        def guarded() -> None:
+            try:
+                work()
+            except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the bot
+                log.exception("matrix: a turn in %s failed", room)
+                try:
+                    self.send(room, Reply(f"Sorry, that failed: {exc}"))
+                except Exception:  # noqa: BLE001 - the homeserver is gone too: logged above
+                    pass
+        self.lanes.submit_turn(room, guarded)
+
     def _on_audio(self, room: str, person: str, content: dict) -> int:
+        self._turn(room, lambda: self._audio_turn(room, person, content))
+        return 1
+
+    def _audio_turn(self, room: str, person: str, content: dict) -> None:
         from cairn.interfaces.telegram.bot import MAX_FILE_BYTES, transcribe
         m = re.fullmatch(r"mxc://([^/]+)/([\w-]+)", str(content.get("url") or ""))
         try:
@@ -232,12 +261,11 @@ class MatrixBot:
             text = transcribe(r.content)
         except Exception as exc:  # noqa: BLE001 - said to the person, nothing stored
             self.send(room, Reply(f"I could not understand that voice message: {exc}"))
-            return 1
+            return
         if not text:
             self.send(room, Reply("I heard no speech in that voice message."))
-            return 1
+            return
         self.answer(room, text, self.conversation.reply(person, text), spoken_in=True)
-        return 1
 
     def answer(self, room: str, asked: str, reply: Reply, spoken_in: bool = False) -> list[str]:
         """Send `reply` to the message `asked`: spoken when wanted (see the module docstring;

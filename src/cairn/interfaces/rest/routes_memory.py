@@ -1,11 +1,12 @@
 """/api/memories (remember, list, history, recall, forget, core blocks) and /api/entities
-(list, aliases): the shapes of `cairn remember|memories|recall|core --json`."""
+(list, aliases, review: merge questions): the shapes of `cairn remember|memories|recall|core --json`."""
 
 from __future__ import annotations
 
 from typing import Optional
 
 from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field
 
 from cairn.errors import InvalidInput
 from cairn.interfaces.rest import schemas as S
@@ -98,3 +99,21 @@ async def alias(request: Request, body: S.AliasBody):
     """Join `alias` to the entity `name`, merging entities if both exist (`cairn entity alias`)."""
     return await runtime(request).write(lambda s: s.entity_alias(body.name, body.alias), actor=actor(request),
                                         action="entity.alias", target=body.name, detail={"alias": body.alias})
+
+
+class MergeAnswerBody(BaseModel):
+    same: bool = Field(..., description="true: the two are one entity (merged); false: keep them apart.")
+
+
+@router.get("/entities/review", tags=["entities"], dependencies=[READ])
+async def entity_review(request: Request, limit: int = Query(20, ge=1, le=200)):
+    """Merge questions: pairs of entities that may be one (`cairn entity review --json`)."""
+    return await runtime(request).read(lambda s: s.entity_candidates(limit).to_json())
+
+
+@router.post("/entities/review/{pair}", tags=["entities"], dependencies=[WRITE])
+async def entity_review_answer(request: Request, pair: str, body: MergeAnswerBody):
+    """Answer one merge question (`cairn entity review --yes ID` / `--no ID`)."""
+    return await runtime(request).write(lambda s: s.entity_candidate_answer(pair, body.same).to_json(),
+                                        actor=actor(request), action="entity.review", target=pair,
+                                        detail={"same": body.same})

@@ -1,11 +1,13 @@
 """/api/notes: list (filters, paging), get, create, update, delete, links, backlinks,
-history, diff, restore (of a kept version), unresolved links; /api/undo (the assistant's last change) — the shapes of `cairn note ... --json` and `cairn links --json`."""
+history, diff, restore (of a kept version), enrich (streamed to /events), mark (content
+status), unresolved links; /api/undo (the assistant's last change) — the shapes of `cairn note ... --json` and `cairn links --json`."""
 
 from __future__ import annotations
 
 from typing import Optional
 
 from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field
 
 from cairn.interfaces.rest import schemas as S
 from cairn.interfaces.rest.deps import ADMIN, READ, WRITE, actor, runtime
@@ -98,6 +100,33 @@ async def restore(request: Request, ref: str, version: int = Query(..., ge=1)):
     return await runtime(request).write(lambda s: s.note_restore(ref, version).to_json(),
                                         actor=actor(request), action="note.restore", target=ref,
                                         detail={"version": version})
+
+
+class EnrichBody(BaseModel):
+    llm: Optional[str] = Field(None, max_length=300, description="A model spec (none, embedded, "
+                               "openai:BASE:MODEL); default the home's `llm`, else none (extractive).")
+
+
+class MarkBody(BaseModel):
+    status: str = Field(..., description="saved, read or archived.")
+
+
+@router.post("/{ref:path}/enrich", dependencies=[WRITE])
+async def enrich(request: Request, ref: str, body: Optional[EnrichBody] = None):
+    """Enrich the note (`cairn enrich --json`'s object); each item is published on `/events`
+    as it is produced (enrich.started, enrich.item..., enrich.done)."""
+    spec = body.llm if body is not None and body.llm else None
+    return await runtime(request).write_bulk(
+        lambda s: s.enrich(ref, spec or s.settings.llm or "none").to_json(),
+        actor=actor(request), action="note.enrich", target=ref)
+
+
+@router.post("/{ref:path}/mark", response_model=S.NoteRef, dependencies=[WRITE])
+async def mark(request: Request, ref: str, body: MarkBody):
+    """Set the note's content status: saved, read or archived (`cairn note mark`)."""
+    note = await runtime(request).write(lambda s: s.note_mark(ref, body.status), actor=actor(request),
+                                        action="note.mark", target=ref, detail={"status": body.status})
+    return {"action": "marked", **_ref(note)}
 
 
 @router.get("/{ref:path}", response_model=S.Note, dependencies=[READ])

@@ -138,6 +138,8 @@ class Note(Shape):
     tags: list[Any] = []
     aliases: list[Any] = []
     body: str
+    status: str = "saved"
+    enrichment: Optional[dict] = None
 
 
 class NoteVersion(Shape):

@@ -11,6 +11,9 @@ else; every refusal is audited. Allowed people get:
   a voice message (`sendVoice`, OGG/Opus from piper-tts, cairn.assistant.voice); a typed
   message is answered by voice too when it asks for that or the chat said `/voice on`;
 - inline buttons: a reply may carry buttons (approvals); a press calls `Conversation.press`.
+Updates are handled concurrently: turns, files and voice notes go to the turn lane (in order
+per person, `[assistant] turn_workers` at once), button presses (approvals, a reminder's Done
+/ Snooze) to the priority lane, so they never wait behind a long turn (cairn.interfaces.lanes).
 Long replies are split and formatted by format.py; a message whose formatting Telegram
 refuses is sent once more as plain text.
 """
@@ -94,12 +97,16 @@ class TelegramBot:
         self._refused_path = self.folder / "refused.json"
         from cairn.assistant.voice import VoicePrefs
         self.voice_prefs = VoicePrefs(self.folder)
+        from cairn.interfaces.lanes import Lanes
+        self.lanes = Lanes(settings.assistant.turn_workers, name="cairn-telegram")
 
     # --------------------------------------------------------------- the application
     def application(self):
         """The python-telegram-bot Application with Cairn's handlers."""
         from telegram.ext import Application, CallbackQueryHandler, MessageHandler, filters
-        b = Application.builder().token(self.token)
+        # updates are handled concurrently: a button press must not wait for a running turn
+        # (turns keep their order per person on the turn lane, cairn.interfaces.lanes)
+        b = Application.builder().token(self.token).concurrent_updates(True)
         if self.base_url:
             b = b.base_url(f"{self.base_url}/bot").base_file_url(f"{self.base_url}/file/bot")
         app = b.build()
@@ -149,7 +156,8 @@ class TelegramBot:
         if setting is not None:
             await self.send(context.bot, update.effective_chat.id, Reply(setting))
             return
-        reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
+        person = f"telegram:{update.effective_user.id}"
+        reply = await self.lanes.turn(person, self.conversation.reply, person, text)
         await self.answer(context.bot, update.effective_chat.id, text, reply)
 
     async def _on_press(self, update, context) -> None:
@@ -161,9 +169,10 @@ class TelegramBot:
         await q.answer()
         action, _, rid = (q.data or "").partition(":")
         if action in REMINDER_ACTIONS and rid:
-            reply = await asyncio.to_thread(reminder_press, self.settings, action, rid)
-        else:
-            reply = await asyncio.to_thread(self.conversation.press, f"telegram:{update.effective_user.id}", q.data or "")
+            reply = await self.lanes.priority(reminder_press, self.settings, action, rid)
+        else:  # approvals: the priority lane, never behind a running turn
+            reply = await self.lanes.priority(self.conversation.press, f"telegram:{update.effective_user.id}",
+                                              q.data or "")
         try:
             await q.edit_message_reply_markup(reply_markup=None)
         except Exception as exc:  # noqa: BLE001 - an old message may no longer be editable
@@ -200,7 +209,7 @@ class TelegramBot:
         if target.exists():
             target = inbox / f"{target.stem}-{file_id[-8:]}{target.suffix}"
         target.write_bytes(data)
-        report = await asyncio.to_thread(self._ingest, target)
+        report = await self.lanes.turn(f"telegram:{update.effective_user.id}", self._ingest, target)
         audit.record(self.settings.home, f"telegram:{update.effective_user.id}", "ingest.file", name,
                      "ok" if not report.get("failed") else "failed", {"bytes": len(data)})
         await self.send(context.bot, update.effective_chat.id, Reply(self._ingest_text(name, report)))
@@ -225,14 +234,15 @@ class TelegramBot:
         media = msg.voice or msg.audio
         try:
             data = await self._download(context, media.file_id, media.file_size)
-            text = await asyncio.to_thread(transcribe, data)
+            text = await self.lanes.turn(f"telegram:{update.effective_user.id}", transcribe, data)
         except Exception as exc:
             await self.send(context.bot, update.effective_chat.id, Reply(f"I could not understand that voice note: {exc}"))
             return
         if not text:
             await self.send(context.bot, update.effective_chat.id, Reply("I heard no speech in that voice note."))
             return
-        reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
+        person = f"telegram:{update.effective_user.id}"
+        reply = await self.lanes.turn(person, self.conversation.reply, person, text)
         await self.answer(context.bot, update.effective_chat.id, text, reply, spoken_in=True)
 
     async def answer(self, bot, chat_id: int, asked: str, reply: Reply, spoken_in: bool = False) -> None:

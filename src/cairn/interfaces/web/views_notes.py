@@ -1,6 +1,7 @@
 """Note pages: list, read (rendered markdown with the vault's images, links, backlinks,
 related notes and the entities it mentions), edit in place, create,
-delete (asks first). Writes go through `Cairn.note_*`; an outside edit made while the
+delete (asks first), set its content status (saved / read / archived), enrich it (the items
+shown as they arrive over `/events`). Writes go through `Cairn.note_*`; an outside edit made while the
 editor was open is refused by the service (noteops.EditConflict) and shown beside the
 person's text, which is kept."""
 
@@ -15,7 +16,7 @@ from fastapi.responses import RedirectResponse
 from cairn.interfaces.web import render
 from cairn.interfaces.web.common import page
 from cairn.interfaces.web.deps import need, call, error_message, service
-from cairn.model import NOTE_TYPES
+from cairn.model import NOTE_STATUSES, NOTE_TYPES
 
 router = APIRouter()
 PAGE = 50
@@ -89,7 +90,9 @@ def note_view(request: Request, ref: str = "", start: Optional[int] = None, end:
                 marked=bool(mark), page_no=page_no,
                 notice={"created": "Note created.", "saved": "Saved to the vault.",
                         "restored": "The version was restored.",
-                        "undone": "The assistant's last change was undone."}.get(saved),
+                        "undone": "The assistant's last change was undone.",
+                        "marked": f"Marked {note.get('status', 'saved')}.",
+                        "enriched": "Enriched."}.get(saved), statuses=NOTE_STATUSES,
                 conflict=None, draft=None)
 
 
@@ -112,6 +115,37 @@ def note_save(request: Request, ref: str = Form(...), body: str = Form(""), file
                     editing=True, context={"entities": [], "related": []}, html=None, marked=False, page_no=None,
                     error=None if conflict else msg, conflict=conflict, draft=body, notice=None)
     return _see_other(f"/notes/open?ref={quote(note.id)}&saved=saved")
+
+
+@router.post("/notes/mark", dependencies=[Depends(need("write"))])
+def note_mark(request: Request, ref: str = Form(...), status: str = Form(...)):
+    """Set the note's content status (saved, read, archived) from its page."""
+    try:
+        note = call(request, service(request).note_mark, ref, status)
+    except (ValueError, OSError) as exc:
+        msg, code = error_message(exc)
+        return page(request, "error.html", "notes", status_code=code, error=msg, title="Status not set")
+    return _see_other(f"/notes/open?ref={quote(note.id)}&saved=marked")
+
+
+@router.post("/notes/enrich", dependencies=[Depends(need("write"))])
+def note_enrich(request: Request, ref: str = Form(...)):
+    """Enrich the note with the home's `llm` (else the extractive gist). Its items go to
+    `/events` as they are produced; the page's script shows them as they arrive, then reloads.
+    Answers JSON to a script (Accept: application/json), else redirects back to the note."""
+    from fastapi.responses import JSONResponse
+    app = service(request)
+    wants_json = "application/json" in request.headers.get("accept", "")
+    try:
+        res = call(request, app.enrich, ref, app.settings.llm or "none")
+    except (ValueError, OSError) as exc:
+        msg, code = error_message(exc)
+        if wants_json:
+            return JSONResponse({"error": msg}, status_code=code)
+        return page(request, "error.html", "notes", status_code=code, error=msg, title="Not enriched")
+    if wants_json:
+        return JSONResponse(res.to_json())
+    return _see_other(f"/notes/open?ref={quote(res.note_id)}&saved=enriched")
 
 
 @router.get("/notes/delete")

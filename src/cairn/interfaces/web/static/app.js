@@ -168,6 +168,52 @@
     es.onerror = function () { es.close(); };  /* no event stream: polling alone */
   }
 
+  /* Enrichment shown as it is produced: the items arrive on /events (enrich.item) while the
+     model writes them; the page reloads with the stored block at enrich.done. */
+  function setupEnrich() {
+    var form = document.getElementById("enrich-form");
+    var list = document.getElementById("enrich-live");
+    if (!form || !list || !window.EventSource || !window.fetch) return;
+    var note = form.getAttribute("data-note");
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var es = new EventSource("/events");
+      var button = form.querySelector("button");
+      button.disabled = true;
+      list.textContent = "";
+      function mine(ev) {
+        try { var d = JSON.parse(ev.data); d = d.data || d; return d.note_id === note ? d : null; }
+        catch (err) { return null; }
+      }
+      es.addEventListener("enrich.item", function (ev) {
+        var d = mine(ev);
+        if (!d) return;
+        var li = document.createElement("li");
+        li.className = "enrich-item" + (d.kept ? "" : " dropped");
+        li.setAttribute("data-field", d.field);
+        li.textContent = d.field.replace("_", " ") + ": " + d.value + (d.kept ? "" : " (dropped: " + (d.why || "unsupported") + ")");
+        list.appendChild(li);
+      });
+      es.addEventListener("enrich.done", function (ev) {
+        var d = mine(ev);
+        if (!d) return;
+        es.close();
+        var li = document.createElement("li");
+        li.className = "enrich-done";
+        li.textContent = d.stored ? "Stored in the note." : ("Nothing stored: " + (d.reason || ""));
+        list.appendChild(li);
+      });
+      var sent = false;
+      es.addEventListener("open", function () {
+        if (sent) return;  /* a reconnect does not enrich again */
+        sent = true;
+        send("/notes/enrich", new FormData(form))
+          .catch(function (err) { showError(err.message); es.close(); })
+          .then(function () { button.disabled = false; });
+      });
+    });
+  }
+
   function send(url, body) {
     return fetch(url, { method: "POST", body: body, headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (r) {
@@ -222,7 +268,7 @@
     listenEvents();
   }
 
-  function ready() { showCite(); setupAsk(); setupIngest(); }
+  function ready() { showCite(); setupAsk(); setupIngest(); setupEnrich(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -43,6 +43,7 @@
     var code = el("code", "", p.name);
     said.appendChild(code);
     said.appendChild(document.createTextNode(" " + JSON.stringify(p.arguments) + " · " + p.risk + " risk"));
+    if (p.diff) said.appendChild(el("pre", "diff", p.diff));  /* a file tool's change, shown before approval */
     var row = el("div", "row decide");
     var yes = el("button", "", "Approve"); yes.type = "button"; yes.setAttribute("data-approve", p.id);
     var no = el("button", "secondary danger", "Deny"); no.type = "button"; no.setAttribute("data-deny", p.id);

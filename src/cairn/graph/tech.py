@@ -1,0 +1,104 @@
+"""Technologies and tools a note mentions (EchoGarden G12: entity kind "technology").
+
+A name counts as a technology when the text itself says so, by one of three written cues
+(every name comes from the note's own words):
+- a version after it: "Python 3.11", "Django 4.2", "Postgres v16" (a name followed by a
+  dotted or v-prefixed number);
+- a tool noun after it: "the Ruff linter", "SQLite database", "htmx library" (TOOL_NOUNS);
+- a verb of use before it: "written in Rust", "built with Svelte", "migrated to Postgres",
+  "installed ripgrep", "runs on Kubernetes" (USE_CUES), when the name is tool-shaped (a
+  capital, a digit, a dot, "+", "#" or "-" inside: "Rust", "Node.js", "C++", "k3s") or no
+  familiar English word after "install(ed)" or before a tool noun (ner_written.familiar:
+  "installed ripgrep", "the htmx library"), so
+  "written in haste" is not one; nor is a day or month ("runs on Mondays", CALENDAR) or a
+  lower-case phrase ("switched to plan B"). A number after "Chapter", "page", ... (NOT_VERSIONED) is not
+  a version.
+Frontmatter lists (`tools`, `stack`, `tech`, ...) are read by cairn.graph.extract.
+A name is one to three words; leading articles are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+TOOL_NOUNS = ("library", "framework", "database", "db", "linter", "compiler", "editor", "ide",
+              "runtime", "sdk", "api", "cli", "plugin", "extension", "package", "toolkit", "toolchain",
+              "interpreter", "server", "engine", "app", "container", "orchestrator",
+              "formatter", "bundler", "debugger", "terminal", "shell")
+USE_CUES = ("written in", "coded in", "programmed in", "built with", "built on", "built in", "made with",
+            "migrated to", "migrate to", "switched to", "switch to", "upgraded to",
+            "upgrade to", "installed", "install", "runs on", "running on", "deployed on", "deployed to",
+            "deployed with", "powered by", "implemented in", "rewritten in", "ported to", "using the")
+_NAME = r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]"
+_VERSION = re.compile(rf"\b((?:{_NAME})(?: (?:{_NAME})){{0,1}}) v?\d+(?:\.\d+)+\b")
+_NOUN = re.compile(rf"\b((?:{_NAME})(?: (?:{_NAME})){{0,2}}) (?:{'|'.join(TOOL_NOUNS)})s?\b", re.I)
+_CUE = re.compile(rf"\b({'|'.join(re.escape(c) for c in USE_CUES)}) ((?:{_NAME})(?: (?:{_NAME})){{0,1}})",
+                  re.I)
+# words a number follows that are not software ("Chapter 3.2", "page 4.1")
+NOT_VERSIONED = {"chapter", "section", "page", "pages", "figure", "fig", "table", "step", "part", "rule",
+                 "verse", "article", "item", "appendix", "exhibit", "version", "release", "room", "level",
+                 "grade", "unit", "lesson", "paragraph", "clause", "psalm", "gen", "vol", "no", "number"}
+CALENDAR = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "weekend",
+            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+            "november", "december", "today", "tomorrow"}
+_ARTICLES = {"the", "a", "an", "our", "my", "their", "this", "that", "its", "his", "her", "new", "old"}
+_SHAPED = re.compile(r"[A-Z0-9.+#]|.-.")
+
+
+def _trim(name: str) -> str:
+    words = [w for w in name.split() if w]
+    while words and words[0].lower() in _ARTICLES:
+        words = words[1:]
+    return " ".join(words).strip(".-")
+
+
+def _ok(name: str, strong: bool, lower_ok: bool = False) -> bool:
+    from cairn.ner_written import familiar
+    if len(name) < 2 or not re.match(r"[A-Za-z]", name):
+        return False
+    words = name.split()
+    if all(w.lower() in _ARTICLES for w in words):
+        return False
+    if strong or _SHAPED.search(name):
+        return True
+    return lower_ok and not any(familiar(w) for w in words)  # "installed ripgrep", not "written in haste"
+
+
+def technology_names(text: str) -> list[str]:
+    """Technology and tool names in `text` by the cues of the module docstring, each once,
+    in the order found (versions, then tool nouns, then verbs of use)."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(raw: str, strong: bool, lower_ok: bool = False) -> None:
+        name = _trim(raw)
+        if name.lower() in TOOL_NOUNS or name.lower() in NOT_VERSIONED or not _ok(name, strong, lower_ok):
+            return
+        if name.lower() not in seen:
+            seen.add(name.lower())
+            out.append(name)
+    for m in _VERSION.finditer(text):
+        words = m.group(1).split()
+        if words[-1].lower() in NOT_VERSIONED:
+            continue
+        two = len(words) > 1 and words[0][0].isupper() and words[-1][0].isupper()  # "Visual Studio 17.8"
+        add(m.group(1) if two and words[0].lower() not in _ARTICLES else words[-1], True)
+    for m in _NOUN.finditer(text):
+        words = m.group(1).split()
+        # the name is the capitalised or tool-shaped tail before the noun ("the fast Ruff linter")
+        tail = []
+        for w in reversed(words):
+            if _SHAPED.search(w) or not tail and not w.lower() in _ARTICLES:
+                tail.insert(0, w)
+            else:
+                break
+        if tail:
+            add(" ".join(tail), bool(_SHAPED.search(" ".join(tail))), True)
+    for m in _CUE.finditer(text):
+        words = m.group(2).split()
+        name = words[0] if len(words) < 2 or not _SHAPED.search(words[1]) else m.group(2)
+        first = _trim(name).split()[:1]
+        if first and (first[0].lower().rstrip("s") in CALENDAR or (first[0].islower() and len(name.split()) > 1)):
+            continue  # "runs on Mondays", "switched to plan B": the name must start like a tool's
+        add(name, False, m.group(1).lower() in ("install", "installed"))
+    return out
