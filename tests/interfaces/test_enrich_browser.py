@@ -10,12 +10,10 @@ import threading
 import pytest
 
 from rest_support import RestServer
+from web_site import ARGS, CHROMIUM
 
 from fakes.scripted_llm import ScriptedLLM, pause, say
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BODY = "The boiler pressure should be 1.2 bar when cold. Dave the plumber services the boiler every March."
 REPLY = json.dumps({"category": "home", "tags": ["boiler", "plumber"],
                     "gist": "The boiler pressure should be 1.2 bar when cold.",
