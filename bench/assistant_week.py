@@ -13,7 +13,8 @@ of 9 cold asks: 3 before the first turn and one after every 5th, so both see the
 A temp home gets the case's notes ingested. Sessions as the case README says: S1 starts with
 `--new`, S1+ resumes it with `--session ID`, S2 and S3 start with `--new`. A pending forget or
 delete the person approves is approved with `chat --approve ID --json` after the turn's check
-has seen that it waits (A01; the other cases approve or refuse in words, as turns). The cold
+has seen that it waits (A01; the other cases approve or refuse in words, as turns, or mark a turn
+`"approve": true` with `after_approve` checks, bench/week_expect.py). The cold
 `ask` questions are A01's for A01, else questions on the case's note titles. Also counted: replies claiming an action that did not run (a claim
 word — Noted, I'll remind you, Note created/updated, Deleted, Forgotten — without that tool's
 call having run in the turn). Nothing asserts; figures are printed.
@@ -254,6 +255,12 @@ def t30(r, o, w, m):
 CHECKS = {i: globals()[f"t{i}"] for i in range(1, 31)}
 
 
+def _after(expect: dict, world) -> tuple[bool, str]:
+    """A case's `after_approve` checks, judged on the state after the approval."""
+    v, why = judge_expect(expect, {"reply": "", "tool_calls": []}, world)
+    return v == "right", f"after approval: {why}"
+
+
 def false_claims(out: dict) -> list[str]:
     """Claim words in the reply whose tool did not run in this turn."""
     ran = {c["name"] for c in out.get("tool_calls", []) if c["outcome"] == "ran"}
@@ -298,6 +305,10 @@ def main() -> None:
         memo: dict = {}
         if isinstance(t["expect"], dict):
             v, why = judge_expect(t["expect"], out, world)
+            if t["expect"].get("approve"):
+                waiting = [c for c in out.get("tool_calls", []) if c["outcome"] == "pending"]
+                memo["approve"] = waiting[0].get("approval_id") if waiting else None
+                memo["after"] = lambda w, e=t["expect"].get("after_approve", {}): _after(e, w)
         else:
             v, why = CHECKS[t["turn"]](out["reply"], out, world, memo)
         bad = false_claims(out)

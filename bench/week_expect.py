@@ -24,6 +24,9 @@ Keys of `expect` (all optional; every string compared case-insensitively):
     reminder_gone   [s, ...]            no open reminder's text holds s
     note            [{"title", "has", "not"}]  the note exists and holds / lacks those strings
     note_gone       [title, ...]        no note has this title
+    approve         true                the person approves the pending call (the bench runs
+                                        `chat --approve ID` after judging the turn)
+    after_approve   {...}               checks (the state keys above) judged after that approval
 
 `judge(expect, out, world, now)` returns ("right" | "partly" | "wrong", reason): right when every
 part holds, partly when some do, wrong when none does. `world` is any object with `memories()`
@@ -39,7 +42,8 @@ from datetime import datetime, timedelta
 READ_ONLY = frozenset({"search", "ask", "recall", "get_note", "list_notes", "reminders"})
 DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 KEYS = frozenset({"says", "reply_has", "reply_any", "reply_not", "reply_not_regex", "reply_order", "ran", "not_ran",
-                  "writes", "pending", "memory_has", "memory_not", "reminder", "reminder_gone", "note", "note_gone"})
+                  "writes", "pending", "memory_has", "memory_not", "reminder", "reminder_gone", "note", "note_gone",
+                  "approve", "after_approve"})
 
 
 def _in(s: str, text: str) -> bool:
