@@ -86,7 +86,7 @@ class Understood:
                 intent = "about"
             if intent == "recall":
                 return self._recall_me(t)
-            scoped = self._note_scoped(t, ui, turn_no, res, log) if intent == "ask" else None
+            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject) if intent == "ask" else None
             if scoped is not None:
                 return scoped
             ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
@@ -126,12 +126,18 @@ class Understood:
         return {"reply": honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
                                       res, ui) or "…"}
 
-    def _note_scoped(self, t, ui, turn_no, res, log) -> dict | None:
+    def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
-        do I make the soup?"): answered from that note alone — its steps for a how-to, else its
-        sentences sharing the question's words beyond the title. None: not such a question."""
+        do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
+        due?" after a question on the Car note): answered from that note alone — its steps for
+        a how-to, else its sentences sharing the question's words beyond the title, else (a
+        question asking nothing beyond the title: "when is my appointment?") its first sentence
+        holding the kind of answer asked for (answer.support.answer_type). None: not such a
+        question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
+        if not title and subject:
+            title, _ = SL.resolve_note(self.app, subject)
         if not title:
             return None
         try:
@@ -142,6 +148,10 @@ class Understood:
         lines = RP.steps(body) if how_to else []
         if not lines:
             lines = RP.best_sentences(self.app.embedder, body, t, title)
+        if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
+            from cairn.answer.support import answer_type, fits_answer_type
+            kind = answer_type(t)
+            lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines:
             return None
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record

@@ -23,7 +23,7 @@ _F = re.I | re.S
 _POLITE = (r"^(?:(?:please|pls|can you|could you|would you|will you|i'?d like you to|i want you to|also|and|ok|okay"
            r"|oh|hey|hi|hiya|btw|by the way|so|right|um|er|just|actually|you can)[\s,!-]+)*")
 # words a request may end with that are no part of its content ("..., thanks", "... too", "... please?")
-_TAIL = re.compile(r"(?:[\s,.!?;:-]+(?:please|pls|thanks|thank you|thx|cheers|ta|too|as well|for me|again|if you can|"
+_TAIL = re.compile(r"(?:[\s,.!?;:-]+(?:please|pls|thanks|thank you|thx|cheers|ta|too|as well|for me|if you can|"
                    r"if you could|if you don'?t mind|so far))+[\s.!?]*$", re.I)
 
 

@@ -11,7 +11,8 @@ their score above the none threshold, or both as requests Cairn cannot do ("cann
 the whole message reads as one it cannot do. Two questions ("when is X and what do I bring?") are
 two knowledge actions, the second answered with the first one's subject. A message read
 weakly as a whole (below WEAK, or "none") whose last clause is a clear ACTIONABLE request
-("I've rung the garage, so you can drop that reminder") is that request. Otherwise the
+("I've rung the garage, so you can drop that reminder") is that request; so is a cancel or
+snooze read as a whole, its preface kept as the context "that" may name. Otherwise the
 message is one action.
 """
 
@@ -26,6 +27,7 @@ from cairn.assistant.nlu import state as S
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
+REFERRING = frozenset({"reminder_cancel", "reminder_snooze"})  # requests whose "that" a preface may name
 _CONJ = re.compile(r"\s*(?:,\s*and\s+(?:then\s+|also\s+)?|;\s*|\s+and\s+then\s+|\s+and\s+also\s+|,\s*then\s+|\s+and\s+)", re.I)
 _QUESTION = re.compile(r"\?\s*$|^(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
                        r"should|will|would|have|has)\b", re.I)
@@ -136,10 +138,12 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
                          Action(pb.intent if pb.intent != "none" else "ask", b, pb)]
             u.resolution.append(f"two questions: {a!r} then {b!r}")
             return u
-    pre = _preface(resolved) if (whole.intent == C.NONE or whole.score < WEAK) else None
-    if pre:  # a weakly read message: is its last clause a clear request, the rest its reason?
+    weak = whole.intent == C.NONE or whole.score < WEAK
+    pre = _preface(resolved) if (weak or whole.intent in REFERRING) else None
+    if pre:  # is its last clause a clear request, the rest its reason ("I've rung them, so cancel that")?
         last = C.classify(embedder, [pre[1]], cache_dir)[0]
-        if last.intent in ACTIONABLE and last.score >= 0.5 and last.score > whole.score:
+        if (last.intent in ACTIONABLE and last.score >= 0.5 and last.score > whole.score) if weak else (
+                last.intent == whole.intent):
             u.actions = [Action(last.intent, pre[1], last, context=pre[0])]
             u.resolution.append(f"a preface and a request: {pre[0]!r} then {pre[1]!r} ({last.intent})")
             return u
