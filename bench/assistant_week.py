@@ -1,6 +1,10 @@
-"""A week with the assistant (case A01, ../shared/cases/A01-assistant-week): 30 turns in three
-sessions through `cairn chat --message … --json`, each judged right / partly / wrong by a
-check written for that turn (the reply AND the resulting state: memories, reminders, notes),
+"""A week with the assistant (case A01, ../shared/cases/A01-assistant-week, or any case in its
+format with --case DIR, e.g. bench/cases/week-b): turns in three sessions through
+`cairn chat --message … --json`, each judged right / partly / wrong by a check of the reply AND
+the resulting state (memories, reminders, notes): A01's by a Python check written for each
+turn (its `expect` is a sentence); a case whose `expect` is an object by the data-driven
+checks of bench/week_expect.py (reply must / must not hold, tools that must / must not run,
+memory, reminder and note state after the turn),
 plus the median and p90 turn time as ratios to a cold `cairn ask` in the same run (the median
 of 9 cold asks: 3 before the first turn and one after every 5th, so both see the same load).
 
@@ -9,7 +13,9 @@ of 9 cold asks: 3 before the first turn and one after every 5th, so both see the
 A temp home gets the case's notes ingested. Sessions as the case README says: S1 starts with
 `--new`, S1+ resumes it with `--session ID`, S2 and S3 start with `--new`. A pending forget or
 delete the person approves is approved with `chat --approve ID --json` after the turn's check
-has seen that it waits. Also counted: replies claiming an action that did not run (a claim
+has seen that it waits (A01; the other cases approve or refuse in words, as turns, or mark a turn
+`"approve": true` with `after_approve` checks, bench/week_expect.py). The cold
+`ask` questions are A01's for A01, else questions on the case's note titles. Also counted: replies claiming an action that did not run (a claim
 word — Noted, I'll remind you, Note created/updated, Deleted, Forgotten — without that tool's
 call having run in the turn). Nothing asserts; figures are printed.
 """
@@ -26,6 +32,7 @@ import time
 from pathlib import Path
 
 from _common import REPO, run_cairn
+from week_expect import judge as judge_expect
 
 CASE = next((p / "shared" / "cases" / "A01-assistant-week" for p in (REPO.parent, REPO.parent.parent)
              if (p / "shared" / "cases" / "A01-assistant-week").exists()), REPO.parent / "shared" / "cases" / "A01-assistant-week")
@@ -248,6 +255,12 @@ def t30(r, o, w, m):
 CHECKS = {i: globals()[f"t{i}"] for i in range(1, 31)}
 
 
+def _after(expect: dict, world) -> tuple[bool, str]:
+    """A case's `after_approve` checks, judged on the state after the approval."""
+    v, why = judge_expect(expect, {"reply": "", "tool_calls": []}, world)
+    return v == "right", f"after approval: {why}"
+
+
 def false_claims(out: dict) -> list[str]:
     """Claim words in the reply whose tool did not run in this turn."""
     ran = {c["name"] for c in out.get("tool_calls", []) if c["outcome"] == "ran"}
@@ -268,6 +281,10 @@ def main() -> None:
     asks = ["what pressure should the boiler sit at?", "when does the book club meet?", "where is the router?",
             "what make is the boiler?", "where are the mesh nodes?", "when does the car insurance renew?",
             "what is the current book?", "when is the next boiler service?", "what car do I have?"]
+    if args.case.resolve() != CASE.resolve():
+        titles = [ln.lstrip("# ").strip() for f in sorted((args.case / "notes").glob("*.md"))
+                  for ln in f.read_text(encoding="utf-8").splitlines()[:1]]
+        asks = [f"what does my {titles[i % len(titles)]} note say?" for i in range(9)]
     cold = [run_cairn(home, ["ask", q])[2] for q in asks[:3]]  # and one after every 5th turn (same load)
     sessions: dict[str, str] = {}
     counts = {"right": 0, "partly": 0, "wrong": 0}
@@ -286,7 +303,14 @@ def main() -> None:
         sessions.setdefault(s.rstrip("+"), out["session"])
         times.append(wall)
         memo: dict = {}
-        v, why = CHECKS[t["turn"]](out["reply"], out, world, memo)
+        if isinstance(t["expect"], dict):
+            v, why = judge_expect(t["expect"], out, world)
+            if t["expect"].get("approve"):
+                waiting = [c for c in out.get("tool_calls", []) if c["outcome"] == "pending"]
+                memo["approve"] = waiting[0].get("approval_id") if waiting else None
+                memo["after"] = lambda w, e=t["expect"].get("after_approve", {}): _after(e, w)
+        else:
+            v, why = CHECKS[t["turn"]](out["reply"], out, world, memo)
         bad = false_claims(out)
         if bad:
             claims.append((t["turn"], bad))

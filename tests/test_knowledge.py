@@ -38,6 +38,7 @@ def kapp(tmp_path_factory, real_embedder):
         store = SessionStore(app.settings.home)
         st = store.create("cli", "local", "none")
         store.append(st.id, {"type": "user", "turn": 1, "text": "I left the spare key under the blue flowerpot"})
+        store.append(st.id, {"type": "user", "turn": 2, "text": "when is the canal boat trip and what should I pack?"})
         yield app
 
 
@@ -100,6 +101,13 @@ def test_earlier_conversations_answer_when_nothing_else_does(kapp):
     ans = answer_about(kapp, "where is the spare key?", now=NOW)
     assert ans.found and ans.sources[0].kind == "session" and "blue flowerpot" in ans.text
     assert "earlier conversation" in ans.text
+
+
+def test_an_earlier_question_is_no_evidence(kapp):
+    """Asked before is not answered before: a question (here the current one's first half,
+    logged whole) is never quoted back as what the person said."""
+    ans = answer_about(kapp, "when is the canal boat trip", now=NOW)
+    assert not any(s.kind == "session" for s in ans.sources) and "canal boat trip and" not in ans.text
 
 
 def test_nothing_found_is_said_plainly(kapp):

@@ -203,3 +203,50 @@ def test_rename_in_words_and_its_errors(week):
     res = bot.turn("yes, go ahead", Channel())  # an approval in words
     assert [(c.name, c.outcome) for c in res.tool_calls] == [("delete_note", "ran")]
     assert "Jobs for Saturday" not in [n["title"] for n in week.notes_list(limit=1000)["notes"]]
+
+
+def test_slots_read_courtesies_fillers_and_word_order():
+    """Session 15: what a request says around its content is not content."""
+    assert SL.remember_text("could you remember for me that the boat is moored at Pier 4? thanks!") == \
+        "the boat is moored at Pier 4"
+    assert SL.remember_text("btw the hall is booked till 10, please remember that") == "the hall is booked till 10"
+    assert SL.create_slots("can you start a note titled Kit bag with towel and goggles in it?") == {
+        "title": "Kit bag", "body": "- towel\n- goggles"}
+    assert SL.append_slots("oh and put a torch on the kit bag note too", None) == "a torch"
+    assert SL.rename_slots("could the Kit bag note be renamed Swim bag please") == "Swim bag"
+    assert SL.subject_of("what have I told you about myself so far?") == "myself"
+    assert SL.strip_tail("call the garage again") == "call the garage again"  # content words stay
+    titles = ["Kit bag for Lisbon", "Lisbon flights", "Pim", "Flapjack method"]
+    assert SL.note_in("stick sandals on the lisbon kit bag note", titles)[0] == "Kit bag for Lisbon"  # any order
+    assert SL.note_in("talk me through the flapjack", titles)[0] == "Flapjack method"  # its own word
+    assert SL.note_in("what time is the lisbon hotel check-in", titles) is None  # a word two titles share
+
+
+def test_contractions_prefaces_and_two_refusals(real_embedder):
+    from cairn.assistant.nlu.understand import _preface, normalise
+    assert normalise("whens the bin day, dont know") == "when's the bin day, don't know"
+    assert normalise("whensoever") == "whensoever"
+    assert _preface("I've called the garage, so you can drop that reminder") == (
+        "I've called the garage", "you can drop that reminder")
+    assert _preface("cancel it") is None
+    st = NS.ConversationState()
+    u = understand(real_embedder, "I've already phoned the garage so you can scrap that reminder", st)
+    assert [a.intent for a in u.actions] == ["reminder_cancel"] and "garage" in u.actions[0].context
+    u = understand(real_embedder, "send an e-mail to my accountant, and buy me a new kettle online", st)
+    assert [a.intent for a in u.actions] == ["cannot_email", "cannot_buy"]
+    u = understand(real_embedder, "remind me at 6pm to email the landlord and buy a kettle", st)
+    assert [a.intent for a in u.actions] == ["remind"]  # a reminder as a whole: not cut at "and"
+
+
+def test_what_i_told_you_profiles_and_prefaced_cancels(week):
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remember that my cousin Tamsin plays the oboe", Channel())
+    res = bot.turn("what have I told you about myself so far?", Channel())
+    assert "Tamsin plays the oboe" in res.reply and not res.tool_calls
+    res = bot.turn("tell me what you know about Bramble", Channel())  # not the profile wording ops reads
+    assert "What I know about Bramble" in res.reply and "01632 960111" in res.reply
+    bot.turn("remind me every Monday at 7 to put the bins out", Channel())
+    bot.turn("remind me on Friday at 9 to ring the vet about Bramble", Channel())
+    res = bot.turn("I rang the vet already, you can drop that reminder", Channel())
+    cancel = [c for c in res.tool_calls if c.name == "reminder_cancel"]
+    assert cancel and cancel[0].outcome == "ran" and "vet" in res.reply

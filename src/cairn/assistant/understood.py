@@ -26,6 +26,17 @@ def knowledge(app, question: str, subject: str | None = None):
     return answer_about(app, question, subject=subject)
 
 
+def as_profile(text: str) -> str:
+    """A message the classifier read as "about" in the form the knowledge answer reads as a
+    profile question ("tell me what you know about Pim" -> "what do you know about Pim?");
+    the text itself when it already is one, or when no subject is found in it."""
+    from cairn.ops.knowledge_text import profile_subject
+    if profile_subject(text) is not None:
+        return text
+    subject = SL.subject_of(text)
+    return f"what do you know about {subject}?" if subject else text
+
+
 class Understood:
     """`_understand(text)` and `_act(u, ...)` (mixin of Assistant)."""
 
@@ -74,12 +85,11 @@ class Understood:
             if intent == "recall" and not SL.subject_of(t).strip(" ?") in ("", "me", "myself"):
                 intent = "about"
             if intent == "recall":
-                rec = self._tool("recall", {"query": t}, t, ui, turn_no, res)
-                return {"reply": describe(rec), "slots": {"query": t}}
-            scoped = self._note_scoped(t, ui, turn_no, res, log) if intent == "ask" else None
+                return self._recall_me(t)
+            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject) if intent == "ask" else None
             if scoped is not None:
                 return scoped
-            ans = knowledge(self.app, t, subject=u.subject)
+            ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
@@ -116,12 +126,18 @@ class Understood:
         return {"reply": honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
                                       res, ui) or "…"}
 
-    def _note_scoped(self, t, ui, turn_no, res, log) -> dict | None:
+    def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
-        do I make the soup?"): answered from that note alone — its steps for a how-to, else its
-        sentences sharing the question's words beyond the title. None: not such a question."""
+        do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
+        due?" after a question on the Car note): answered from that note alone — its steps for
+        a how-to, else its sentences sharing the question's words beyond the title, else (a
+        question asking nothing beyond the title: "when is my appointment?") its first sentence
+        holding the kind of answer asked for (answer.support.answer_type). None: not such a
+        question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
+        if not title and subject:
+            title, _ = SL.resolve_note(self.app, subject)
         if not title:
             return None
         try:
@@ -132,6 +148,10 @@ class Understood:
         lines = RP.steps(body) if how_to else []
         if not lines:
             lines = RP.best_sentences(self.app.embedder, body, t, title)
+        if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
+            from cairn.answer.support import answer_type, fits_answer_type
+            kind = answer_type(t)
+            lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines:
             return None
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record
@@ -141,6 +161,21 @@ class Understood:
         return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)}}
 
     # -- memory ------------------------------------------------------------------------------
+    MAX_TOLD = 12  # memories listed for "what have I told you about me?"
+
+    def _recall_me(self, t: str) -> dict:
+        """"What do you remember about me?": what the person told (memories not made by the
+        reflection pass), newest first, each with the day it was said; a read, no tool."""
+        from cairn.ops.knowledge_text import said_on
+        now = datetime.now(timezone.utc)
+        rows = [m for m in self.app.memories() if m.source != "reflection"]
+        rows.sort(key=lambda m: m.valid_from or m.created or "", reverse=True)
+        if not rows:
+            return {"reply": "You haven't told me anything to remember yet.", "slots": {"memories": 0}}
+        lines = [f"- {m.text.rstrip('.')} (you told me on {said_on(m.valid_from or m.created, now)})"
+                 for m in rows[:self.MAX_TOLD]]
+        more = f"\n… and {len(rows) - self.MAX_TOLD} more (`cairn memories`)." if len(rows) > self.MAX_TOLD else ""
+        return {"reply": "What you've told me:\n" + "\n".join(lines) + more, "slots": {"memories": len(rows)}}
     def _do_remember(self, t, u, st, ui, turn_no, res, log) -> dict:
         x = SL.remember_text(t)
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
@@ -172,14 +207,18 @@ class Understood:
     def _do_reminders_list(self, t, u, st, ui, turn_no, res, log) -> dict:
         return {"reply": RP.reminders_text(self._reminder_rows(ui, turn_no, res, t))}
 
-    def _find_reminder(self, t, rows) -> dict | None:
+    def _find_reminder(self, t, rows, context: str = "") -> dict | None:
+        """The open reminder `t` names (fuzzy match of its phrase on the reminders' texts);
+        "that" / "it" is the one the preface `context` speaks of, else the latest one."""
         import difflib
         phrase = SL.reminder_phrase(t).lower()
         open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
         if not open_:
             return None
-        if not phrase or phrase in ("it", "that", "this"):
-            return open_[-1]
+        if not phrase or phrase in ("it", "that", "this", "that one", "this one"):
+            said = set(RP.terms(context))
+            named = [r for r in open_ if said & RP.terms(r.get("text") or "")]
+            return named[-1] if named else open_[-1]
         score = lambda r: max(difflib.SequenceMatcher(None, phrase, r["text"].lower()).ratio(),  # noqa: E731
                               1.0 if phrase in r["text"].lower() else 0.0,
                               len(set(phrase.split()) & set(r["text"].lower().split())) / max(1, len(phrase.split())))
@@ -187,19 +226,24 @@ class Understood:
         return best if score(best) >= 0.5 else None
 
     def _do_reminder_cancel(self, t, u, st, ui, turn_no, res, log) -> dict:
-        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t))
+        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t), self._context(u, t))
         if r is None:
             return {"reply": "I couldn't find an open reminder like that, so nothing was cancelled."}
         rec = self._tool("reminder_cancel", {"id": r["id"]}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"reminder": r["id"], "text": r["text"]}}
 
     def _do_reminder_snooze(self, t, u, st, ui, turn_no, res, log) -> dict:
-        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t))
+        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t), self._context(u, t))
         if r is None:
             return {"reply": "I couldn't find an open reminder like that, so nothing was snoozed."}
         until = SL.snooze_until(t)
         rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"reminder": r["id"], "until": until}}
+
+    @staticmethod
+    def _context(u, t: str) -> str:
+        """The preface of the action whose text is `t` ("" when it came with none)."""
+        return next((a.context for a in u.actions if a.text == t), "")
 
     # -- notes -------------------------------------------------------------------------------
     def _note_of(self, t, st, log) -> tuple[str | None, str]:

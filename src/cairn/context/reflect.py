@@ -8,7 +8,10 @@ What a pass reads: the person's turns (`user` events) of the last LOOKBACK_DAYS 
 assistant session of theirs under `<home>/sessions/` not reflected on yet (per session, the
 last seq read is kept in `<home>/reflection.json`, `<home>/people/NAME/reflection.json` for
 a named person of cairn.people), oldest first until `[assistant]
-reflection_tokens` tokens (tokens.estimate); what did not fit is read by the next pass.
+reflection_tokens` tokens (tokens.estimate); what did not fit is read by the next pass. A turn
+whose words asked the assistant for a write it proposed (a `tool_call` of a tool in WRITES:
+"remind me on Saturday to ...", "remember that ...") is skipped: the reminder or memory is what
+the person asked for, and an expectation quoting the request would outlive a `forget`.
 
 What it may write (nothing else; it never calls a tool, schedules an action, writes a note
 or edits a core block — its bound on core blocks is zero edits):
@@ -56,6 +59,8 @@ LOOKBACK_DAYS = 7
 RECUR = 3
 MAX_REPLY_TOKENS = 400
 STATE_FILE = "reflection.json"
+WRITES = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "create_note", "update_note",
+                    "rename_note", "delete_note"})  # a turn that asked for one of these was a request, not news
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _COMMON = frozenset("""about after again also always because been before being could didn't doesn't
 don't every from going have here just know like little maybe more much need really should since
@@ -144,10 +149,15 @@ def recent_turns(home: Path, upto: dict, token_limit: int,
     if store.dir.is_dir():
         for path in sorted(store.dir.glob("*.jsonl")):
             sid = path.stem
-            for e in store.events(path):
+            events = store.events(path)
+            handled = {str(e.get("turn")) for e in events if e.get("type") == "tool_call" and e.get("name") in WRITES}
+            for e in events:
                 if e.get("type") == "start" and not same_person(e.get("owner"), owner):
                     break  # another person's session
                 seq = int(e.get("seq", 0))
+                if e.get("type") == "user" and str(e.get("turn")) in handled:
+                    last[sid] = max(last.get(sid, 0), seq)  # a request the assistant carried out: read, not reflected on
+                    continue
                 if e.get("type") == "user" and seq > int(upto.get(sid, 0)) and (e.get("text") or "").strip():
                     if _utc(e.get("at", "")) >= since:
                         found.append(Turn(f"{sid}#{seq}", e["text"], e.get("at", "")))

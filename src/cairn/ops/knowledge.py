@@ -55,6 +55,11 @@ REMINDER_OVERLAP = 0.5    # share of the question's terms a reminder's text must
 SESSION_OVERLAP = 0.6     # ... and an earlier turn of conversation
 MAX_NOTES = 3             # notes quoted in a profile
 MAX_MEMORIES = 4          # memories said in a profile
+# an earlier turn that asked something (a question, or a request to the assistant) is no
+# evidence of an answer: only what the person stated counts
+_ASKED = re.compile(r"\?\s*$|^(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
+                    r"would|will|should|please|remind|remember|create|make|add|delete|rename|summari[sz]e|forget|"
+                    r"set|start|show|tell|list|cancel|snooze)\b", re.I)
 
 
 @dataclass
@@ -153,7 +158,8 @@ class KnowledgeOps:
 
     def _sessions_about(self, query: str) -> list[KnowledgeSource]:
         """What the person said in earlier conversations that covers SESSION_OVERLAP of the
-        query's terms (the question itself, just logged, excluded)."""
+        query's terms (the question itself, just logged, excluded; so is every turn that asked
+        or requested something, _ASKED: only statements are evidence)."""
         from cairn.assistant.sessions import SessionStore
         try:
             rows = SessionStore(self.settings.home, viewer=self.settings.owner).search(query, k=8)
@@ -163,7 +169,7 @@ class KnowledgeOps:
         return [KnowledgeSource("session", f"{r['session']}#{r['seq']}", f"conversation {r['session']}", r["text"],
                                 r.get("at") or None)
                 for r in rows if r["role"] == "user" and r["text"].strip().lower() != own
-                and T.overlap(query, r["text"]) >= SESSION_OVERLAP][:2]
+                and not _ASKED.search(r["text"].strip()) and T.overlap(query, r["text"]) >= SESSION_OVERLAP][:2]
 
     def _entity(self, name: str) -> dict | None:
         from cairn.errors import CairnError

@@ -64,8 +64,10 @@ def smalltalk(text: str) -> str:
 def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     """Up to `n` key sentences of a note body, in the note's order: the sentences closest to
     the note's mean sentence vector (centrality, as in centroid-based extractive summarising:
-    Radev et al. 2004, "Centroid-based summarization of multiple documents"), a sentence with a
-    date, time or amount counting 1.25x. Headings and empty lines are skipped."""
+    Radev et al. 2004, "Centroid-based summarization of multiple documents"), the sentences
+    holding a date, time or amount first (a personal note's key points are its facts; the
+    centroid alone favours long sentences over "Budget: £600."). Headings and empty lines are
+    skipped."""
     import numpy as np
     sents = [s.strip(" -*\t") for s in sentences(body)]
     if len(sents) <= n:
@@ -75,7 +77,7 @@ def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     c = v.mean(axis=0)
     c = c / (np.linalg.norm(c) or 1.0)
     score = v @ c
-    score = score * np.array([1.25 if re.search(r"\d|£|\$|€", s) else 1.0 for s in sents])
+    score = score + np.array([1.0 if re.search(r"\d|£|\$|€", s) else 0.0 for s in sents])  # facts first
     keep = sorted(np.argsort(-score)[:n])
     return [sents[i] for i in keep]
 

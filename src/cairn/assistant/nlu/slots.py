@@ -18,8 +18,13 @@ from datetime import datetime, timezone
 
 TITLE_MATCH = 0.8   # difflib ratio a window of the message needs to name a note's title
 SHORT_TITLE = 4     # a title this short (characters) must match exactly
+WORD_MATCH = 0.85   # difflib ratio a message word needs to stand for one word of a title (_words_in)
 _F = re.I | re.S
-_POLITE = r"^(?:(?:please|pls|can you|could you|would you|will you|i'?d like you to|i want you to|also|and|ok|okay)[\s,]+)*"
+_POLITE = (r"^(?:(?:please|pls|can you|could you|would you|will you|i'?d like you to|i want you to|also|and|ok|okay"
+           r"|oh|hey|hi|hiya|btw|by the way|so|right|um|er|just|actually|you can)[\s,!-]+)*")
+# words a request may end with that are no part of its content ("..., thanks", "... too", "... please?")
+_TAIL = re.compile(r"(?:[\s,.!?;:-]+(?:please|pls|thanks|thank you|thx|cheers|ta|too|as well|for me|if you can|"
+                   r"if you could|if you don'?t mind|so far))+[\s.!?]*$", re.I)
 
 
 def clean(s: str) -> str:
@@ -28,14 +33,26 @@ def clean(s: str) -> str:
 
 
 def strip_polite(text: str) -> str:
-    """`text` without a leading "please", "can you", "and", ..."""
+    """`text` without a leading "please", "can you", "and", "oh", "btw", ..."""
     return re.sub(_POLITE, "", text.strip(), flags=_F)
+
+
+def strip_tail(text: str) -> str:
+    """`text` without the courtesies and fillers a request may end with ("..., thanks",
+    "... too", "... please?", "... so far"), and without its closing punctuation."""
+    prev = None
+    t = text.strip()
+    while prev != t:
+        prev, t = t, clean(_TAIL.sub("", t))
+    return t
 
 
 _REMEMBER = re.compile(
     r"^(?:remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|just so you know|for the record|fyi"
     r"|heads up|btw|by the way|store the fact|save this(?: for later)?|make a (?:mental )?note(?: of)?)"
-    r"(?:\s+that)?\s*[:,]?\s+(?P<x>.+)$", _F)
+    r"(?:\s+(?:for me|this))?(?:\s+that)?\s*[:,]?\s+(?P<x>.+)$", _F)
+_REMEMBER_TAIL = re.compile(r"[,;.!-]?\s*(?:(?:so\s+)?(?:please|can you|could you)\s+)?(?:remember|keep in mind|note)"
+                            r"\s+(?:that|this|it)\s*(?:please)?\s*[.!?]*$", _F)
 
 
 def remember_text(text: str) -> str:
@@ -43,9 +60,9 @@ def remember_text(text: str) -> str:
     t = strip_polite(text)
     m = _REMEMBER.match(t)
     if m:
-        return clean(m.group("x"))
-    t = re.sub(r"[,;]?\s*(?:please\s+)?remember (?:that|this)\s*[.!]?$", "", t, flags=_F)
-    return clean(t)
+        t = m.group("x")
+    t = _REMEMBER_TAIL.sub("", strip_tail(t))
+    return strip_tail(t)
 
 
 _FORGET = re.compile(r"^(?:forget|forgett|unlearn|erase|wipe|delete|remove|drop|stop remembering)"
@@ -115,7 +132,7 @@ def reminder(text: str) -> dict:
     else:  # the time before the request: "every Friday at 4pm remind me to X"
         m2 = re.match(r"^(?P<w>.+?)\s*,?\s+remind me\s+(?P<x>.+)$", t, _F)
         body = clean(f"{m2.group('x')} {m2.group('w')}") if m2 else clean(t)
-    body = re.sub(r"\s+(?:please)$", "", body, flags=re.I)
+    body = strip_tail(body)
     split = split_when(body)
     if split:
         what, key, when = split
@@ -139,7 +156,9 @@ def note_in(text: str, titles: list[str]) -> tuple[str, float, tuple[int, int]] 
     """(title, ratio, (start word, end word)) of the title a window of `text` matches best
     (difflib SequenceMatcher ratio >= TITLE_MATCH, exact for titles of SHORT_TITLE characters or
     fewer; case and punctuation ignored; windows of
-    the title's length in words, one more or one less); None when no title matches."""
+    the title's length in words, one more or one less); failing that, a title whose content words
+    the message all holds in another order (`_words_in`), or one word only that title has
+    (`_own_word`); None when no title matches."""
     words = _norm(text).split()
     best = None
     for title in titles:
@@ -155,7 +174,53 @@ def note_in(text: str, titles: list[str]) -> tuple[str, float, tuple[int, int]] 
                 if r >= TITLE_MATCH and (best is None or r > best[1] + 1e-9
                                          or (abs(r - best[1]) < 1e-9 and len(tw) > len(_norm(best[0]).split()))):
                     best = (title, r, (i, i + size))
-    return best
+    return best or _words_in(words, titles) or _own_word(words, titles)
+
+
+OWN_WORD = 5        # characters a title word needs to name its note alone (_own_word)
+
+
+def _own_word(words: list[str], titles: list[str]) -> tuple[str, float, tuple[int, int]] | None:
+    """The title one of whose content words (OWN_WORD characters or more, in no other title)
+    the message holds ("talk me through the sourdough" names "Sourdough loaf"), scored just
+    below TITLE_MATCH; None when no message word is such a word, or two titles are named so."""
+    owners: dict[str, set[str]] = {}
+    for title in titles:
+        for w in _norm(title).split():
+            if w not in _TITLE_STOP and len(w) >= OWN_WORD:
+                owners.setdefault(w, set()).add(title)
+    found = {(next(iter(owners[w])), i) for i, w in enumerate(words) if len(owners.get(w, ())) == 1}
+    if len({t for t, _ in found}) != 1:
+        return None
+    title, i = min(found, key=lambda x: x[1])
+    return title, TITLE_MATCH - 0.01, (i, i + 1)
+
+
+_TITLE_STOP = frozenset("a an the of for and to in on at with my our your note notes list".split())
+
+
+def _words_in(words: list[str], titles: list[str]) -> tuple[str, float, tuple[int, int]] | None:
+    """The title of two or more content words that the message holds all of, in any order and
+    not necessarily together ("the porto packing note" names "Packing for Porto"): each title
+    word matched by a message word with difflib ratio >= WORD_MATCH (exact for SHORT_TITLE
+    characters or fewer). Scored TITLE_MATCH (below any whole-window match); the title with
+    the most words wins. None when no title qualifies."""
+    best = None
+    for title in titles:
+        tw = [w for w in _norm(title).split() if w not in _TITLE_STOP]
+        if len(tw) < 2:
+            continue
+        at = []
+        for w in tw:
+            hits = [i for i, m in enumerate(words) if (m == w if len(w) <= SHORT_TITLE else
+                                                       difflib.SequenceMatcher(None, m, w).ratio() >= WORD_MATCH)]
+            if not hits:
+                break
+            at.append(hits[0])
+        else:
+            if best is None or len(tw) > best[3]:
+                best = (title, TITLE_MATCH, (min(at), max(at) + 1), len(tw))
+    return best[:3] if best else None
 
 
 def _words_before(text: str, span: tuple[int, int]) -> str:
@@ -218,7 +283,8 @@ def create_slots(text: str) -> dict:
         body = (m.group("b") or "") if m else ""
         title = re.sub(r"^(?:new\s+)?", "", title, flags=re.I)
     title = title[:1].upper() + title[1:] if title else title
-    return {"title": title, "body": items_body(body) if body else ""}
+    body = re.sub(r"\s+(?:in|on|inside)\s+(?:it|there)$", "", strip_tail(body), flags=re.I) if body else ""
+    return {"title": strip_tail(title), "body": items_body(body) if body else ""}
 
 
 def append_slots(text: str, title_span_text: str | None) -> str:
@@ -230,14 +296,16 @@ def append_slots(text: str, title_span_text: str | None) -> str:
     m = re.match(r"^(?:also\s+)?(?:add|append|put|stick|include|write|pop|jot)\s+(?P<b>.+?)\s+"
                  r"(?:to|on|onto|in|into|at the end of)\s+(?:the\s+|my\s+)?(?P<t>.+)$", t, _F)
     if m:
-        return clean(m.group("b")).strip("\"'“”")
+        return strip_tail(clean(m.group("b")).strip("\"'“”"))
     return ""
 
 
 def rename_slots(text: str) -> str:
     """The new title of "rename X to Y" / "call X Y instead" / "... should be called Y"."""
-    t = clean(strip_polite(text))
-    for rx in (r"\b(?:to|as)\s+(?P<n>[^,]+?)(?:\s+instead)?$", r"\b(?:called|titled|named)\s+(?P<n>.+?)(?:\s+instead)?$",
+    t = strip_tail(strip_polite(text))
+    t = re.sub(r"\s+(?:from now on|instead|going forward)$", "", t, flags=re.I)
+    for rx in (r"\b(?:to|as)\s+(?P<n>[^,]+?)(?:\s+instead)?$",
+               r"\b(?:called|titled|named|renamed|retitled)\s+(?P<n>.+?)(?:\s+instead)?$",
                r"\btitle\s+(?P<n>.+)$"):
         m = re.search(rx, t, _F)
         if m:
@@ -262,7 +330,7 @@ def edit_slots(text: str) -> dict:
 
 def subject_of(text: str) -> str:
     """What "what do you know about X" / "who is X" / "tell me about X" asks about ("" if none)."""
-    t = clean(strip_polite(text))
+    t = strip_tail(strip_polite(text))
     for rx in (r"\babout\s+(?P<x>.+)$", r"^(?:who(?:'s| is| was)|whos)\s+(?P<x>.+?)(?:\s+again)?$",
                r"\b(?:on|have on)\s+(?P<x>.+)$", r"^info on\s+(?P<x>.+?)(?:\s+please)?$"):
         m = re.search(rx, t, _F)

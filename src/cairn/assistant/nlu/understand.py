@@ -7,8 +7,12 @@ splitting, intent classification.
 
 A message is split at a conjunction (", and", "; ", " and then ", " and also ", " then ",
 " and ") only when BOTH sides classify as ACTIONABLE intents (writes the person asks for) with
-their score above the none threshold. Two questions ("when is X and what do I bring?") are
-two knowledge actions, the second answered with the first one's subject. Otherwise the
+their score above the none threshold, or both as requests Cairn cannot do ("cannot_*") when
+the whole message reads as one it cannot do. Two questions ("when is X and what do I bring?") are
+two knowledge actions, the second answered with the first one's subject. A message read
+weakly as a whole (below WEAK, or "none") whose last clause is a clear ACTIONABLE request
+("I've rung the garage, so you can drop that reminder") is that request; so is a cancel or
+snooze read as a whole, its preface kept as the context "that" may name. Otherwise the
 message is one action.
 """
 
@@ -23,6 +27,7 @@ from cairn.assistant.nlu import state as S
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
+REFERRING = frozenset({"reminder_cancel", "reminder_snooze"})  # requests whose "that" a preface may name
 _CONJ = re.compile(r"\s*(?:,\s*and\s+(?:then\s+|also\s+)?|;\s*|\s+and\s+then\s+|\s+and\s+also\s+|,\s*then\s+|\s+and\s+)", re.I)
 _QUESTION = re.compile(r"\?\s*$|^(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
                        r"should|will|would|have|has)\b", re.I)
@@ -30,11 +35,13 @@ _QUESTION = re.compile(r"\?\s*$|^(?:what|when|where|who|whose|which|how|why|is|a
 
 @dataclass
 class Action:
-    """One thing to do: `intent`, the `text` it comes from, its classifier `prediction`."""
+    """One thing to do: `intent`, the `text` it comes from, its classifier `prediction`, and
+    the `context` (the preface of a prefaced request, else "")."""
 
     intent: str
     text: str
     prediction: C.Prediction
+    context: str = ""  # the preface a request came with ("I've rung the garage"), what "that" may name
 
     def to_json(self) -> dict:
         return {"intent": self.intent, "text": self.text, **{k: v for k, v in self.prediction.to_json().items()
@@ -57,9 +64,37 @@ class Understanding:
                 "subject": self.subject, "actions": [a.to_json() for a in self.actions]}
 
 
+_BARE = {"whens": "when's", "whats": "what's", "wheres": "where's", "whos": "who's", "hows": "how's", "whys": "why's",
+         "im": "I'm", "ive": "I've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't",
+         "wont": "won't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't", "thats": "that's",
+         "theres": "there's", "youre": "you're", "shouldnt": "shouldn't", "couldnt": "couldn't", "whatre": "what're"}
+_BARE_RX = re.compile(r"\b(" + "|".join(_BARE) + r")\b", re.I)
+
+
+def normalise(text: str) -> str:
+    """`text` with contractions typed without their apostrophe restored ("whens" -> "when's",
+    "dont" -> "don't"): words no other reading has, so the classifier and the slot readers
+    see the usual spelling. Everything else unchanged."""
+    return _BARE_RX.sub(lambda m: _BARE[m.group(1).lower()], text)
+
+
 def is_question(text: str) -> bool:
     """Whether `text` reads as a question (a question mark, or a question word first)."""
     return bool(_QUESTION.search(text.strip()))
+
+
+_PREFACE = re.compile(r"\s*(?:,?\s+so\s+|[,;:.!]\s+|\s+-+\s+|\s*—\s*)", re.I)
+WEAK = 0.35  # a whole message read with less confidence than this may be a preface and a request
+
+
+def _preface(text: str) -> tuple[str, str] | None:
+    """(preface, request) of "I've rung the garage, so you can drop that reminder": the text
+    cut at its last clause break (", so", a comma, a dash...); None when it has none."""
+    cuts = [m for m in _PREFACE.finditer(text) if text[:m.start()].strip() and len(text[m.end():].split()) >= 2]
+    if not cuts:
+        return None
+    m = cuts[-1]
+    return text[:m.start()].strip(), text[m.end():].strip()
 
 
 def _splits(text: str) -> list[tuple[str, str]]:
@@ -67,9 +102,23 @@ def _splits(text: str) -> list[tuple[str, str]]:
             if text[:m.start()].strip() and text[m.end():].strip()]
 
 
+def _cannot(intent: str) -> bool:
+    return intent.startswith("cannot_")
+
+
+def _two_requests(a: str, b: str, whole: str) -> bool:
+    """Whether two parts are two requests: both ACTIONABLE, or both requests Cairn cannot do
+    when the whole message reads as one it cannot do ("email Oren, and order the rail": two
+    refusals) — so "remind me to email Kev and order lentils", a reminder as a whole, is not
+    cut in two."""
+    if a in ACTIONABLE and b in ACTIONABLE:
+        return True
+    return _cannot(a) and _cannot(b) and a != b and _cannot(whole)
+
+
 def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> Understanding:
     """The Understanding of one message of the person (module docstring)."""
-    resolved, how, subject = S.resolve(text, st)
+    resolved, how, subject = S.resolve(normalise(text), st)
     splits = _splits(resolved)
     texts = [resolved] + [s for pair in splits for s in pair]
     preds = C.classify(embedder, texts, cache_dir)
@@ -77,7 +126,7 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
     u = Understanding(text, resolved, resolution=how, subject=subject)
     for i, (a, b) in enumerate(splits):
         pa, pb = preds[1 + 2 * i], preds[2 + 2 * i]
-        if pa.intent in ACTIONABLE and pb.intent in ACTIONABLE:
+        if _two_requests(pa.intent, pb.intent, whole.intent):
             u.actions = [Action(pa.intent, a, pa), Action(pb.intent, b, pb)]
             u.resolution.append(f"two requests: {a!r} ({pa.intent}) then {b!r} ({pb.intent})")
             return u
@@ -88,6 +137,15 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
             u.actions = [Action(pa.intent if pa.intent != "none" else "ask", a, pa),
                          Action(pb.intent if pb.intent != "none" else "ask", b, pb)]
             u.resolution.append(f"two questions: {a!r} then {b!r}")
+            return u
+    weak = whole.intent == C.NONE or whole.score < WEAK
+    pre = _preface(resolved) if (weak or whole.intent in REFERRING) else None
+    if pre:  # is its last clause a clear request, the rest its reason ("I've rung them, so cancel that")?
+        last = C.classify(embedder, [pre[1]], cache_dir)[0]
+        if (last.intent in ACTIONABLE and last.score >= 0.5 and last.score > whole.score) if weak else (
+                last.intent == whole.intent):
+            u.actions = [Action(last.intent, pre[1], last, context=pre[0])]
+            u.resolution.append(f"a preface and a request: {pre[0]!r} then {pre[1]!r} ({last.intent})")
             return u
     u.actions = [Action(whole.intent, resolved, whole)]
     return u
