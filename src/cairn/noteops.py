@@ -28,14 +28,11 @@ from cairn import vault as V
 from cairn.people import owner_keys
 from cairn.config import Settings
 from cairn.errors import Conflict
-from cairn.ingest import embed_missing, index_note_file
-from cairn.ingest.embedding import embed_note
 from cairn.store.locks import busy
 from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
 from cairn.store import history as H
 from cairn.store import notes as N
-from cairn.sync import reconcile
 from cairn.errors import Conflict, InvalidInput, storage_full
 
 MODES = NOTE_UPDATE_MODES
@@ -56,6 +53,7 @@ def _safe_filename(title: str) -> str:
 
 
 def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
+    from cairn.ingest import index_note_file  # the writes only: reading a note needs no ingest
     _status, note_id, _ = index_note_file(conn, settings, path)
     _embed(conn, settings, embedder, note_id)
     note = N.get_note(conn, note_id)
@@ -66,6 +64,8 @@ def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -
 def _embed(conn: sqlite3.Connection, settings: Settings, embedder, note_id: str) -> None:
     """Vectors for the note just indexed (and, when no ingest is embedding, for every chunk
     still without one: embed_missing)."""
+    from cairn.ingest import embed_missing
+    from cairn.ingest.embedding import embed_note
     if embedder is not None and (busy(conn, "ingest") or busy(conn, "embed")):
         # an ingest is running (it embeds all its chunks, minutes for a large folder, holding
         # the lock): this write embeds its own note now instead of waiting behind or doing
@@ -100,6 +100,7 @@ def resolve(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) ->
         note = None
     if note is not None and (settings.vault / note.path).is_file():
         return note
+    from cairn.sync import reconcile
     reconcile(conn, settings, embedder)
     return find_note(conn, ref)
 
@@ -299,6 +300,7 @@ def write_version(conn: sqlite3.Connection, settings: Settings, embedder, note_i
             raise NoteConflict(f"{relpath} exists already: the deleted note cannot come back there")
     V.atomic_write_bytes(path, data)
     H.record(settings.home, note_id, relpath, data, by=H.actor("cairn"), action=action, undoes=undoes)
+    from cairn.ingest import index_note_file
     _status, new_id, _ = index_note_file(conn, settings, path, note_id=note_id)
     _embed(conn, settings, embedder, new_id)
     row = N.get_note(conn, new_id)
