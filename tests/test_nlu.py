@@ -203,3 +203,42 @@ def test_rename_in_words_and_its_errors(week):
     res = bot.turn("yes, go ahead", Channel())  # an approval in words
     assert [(c.name, c.outcome) for c in res.tool_calls] == [("delete_note", "ran")]
     assert "Jobs for Saturday" not in [n["title"] for n in week.notes_list(limit=1000)["notes"]]
+
+
+def test_the_understanding_as_a_hint(week):
+    """nlu/hint.py: intents, slots and resolutions in a few words; nothing for small talk."""
+    from cairn.assistant.nlu.hint import hint_for
+    st = NS.ConversationState()
+    h = hint_for(week, understand(week.embedder, "add pears to the Shoping note", st))
+    assert h.startswith("note_append (score") and '"Shopping" (found in the vault)' in h and 'add "pears"' in h
+    h = hint_for(week, understand(week.embedder, "remind me on Saturday at 7am to pack the car, and add rope "
+                                                 "to the Shopping note", st))
+    assert h.startswith("2 requests in order: remind") and '"pack the car"' in h and 'at "Saturday at 7am"' in h
+    assert "note_append" in h.split("; then ")[1]
+    assert hint_for(week, understand(week.embedder, "hello!", st)) is None
+    st = NS.ConversationState(subject="Kayak trip")
+    h = hint_for(week, understand(week.embedder, "when do I launch it?", st))
+    assert "'it' = 'Kayak trip'" in h
+
+
+def test_a_model_that_calls_tools_gets_the_hint_in_its_prompt(week):
+    """The model path (OpenAI protocol over loopback): the classifier's reading reaches the
+    request body as a hint line of the system prompt, beside the person's own words; a
+    caller's own hint wins; small talk carries none."""
+    from fakes.scripted_llm import ScriptedLLM, say
+    with ScriptedLLM() as llm:
+        bot = Assistant(week, model=f"openai:{llm.base_url}:scripted", new=True)
+        llm.script(say("Which time on Saturday suits you?"))
+        bot.turn("remind me on Saturday at 7am to pack the car", Channel())
+        body = llm.requests[-1]["body"]
+        system = body["messages"][0]["content"]
+        line = next(ln for ln in system.splitlines() if "How I understood the request" in ln)
+        assert "trust the person's words over it" in line and "remind (score" in line and '"pack the car"' in line
+        assert body["messages"][-1] == {"role": "user", "content": "remind me on Saturday at 7am to pack the car"}
+        assert any(u["kind"] == "hint" for b in bot.why()["bands"] for u in b["units"])  # `chat --why` shows it
+        llm.script(say("Hello!"))
+        bot.turn("hello!", Channel())
+        assert "How I understood the request" not in llm.requests[-1]["body"]["messages"][0]["content"]
+        llm.script(say("ok"))
+        bot.turn("what is on the shopping list?", Channel(), hint="the caller's own reading")
+        assert "the caller's own reading" in llm.requests[-1]["body"]["messages"][0]["content"]

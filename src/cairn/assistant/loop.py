@@ -195,8 +195,9 @@ class Assistant(Decisions, Understood):
     def turn(self, text: str, ui: Channel | None = None, hint: str | None = None) -> TurnResult:
         """Answer one message of the person. Raises InvalidInput for an empty message; model
         failures end the turn with a clear reply (never a traceback). hint: how the request
-        was understood (the language-understanding layer's reading), put in the prompt as a
-        pinned unit the model may overrule (context/clock.hint_text)."""
+        was understood, put in the prompt as a pinned unit the model may overrule
+        (context/clock.hint_text); None: for a model that calls tools, the understanding
+        layer's own reading (intents, slots, resolved references: nlu/hint.py)."""
         ui = ui or Channel()
         self.hint = hint
         text = (text or "").strip()
@@ -216,6 +217,8 @@ class Assistant(Decisions, Understood):
             model = self._model = NoModel()
         res.model = model.name
         understood = self._understand(text) if model.tools_mode == "none" else None
+        if understood is None and hint is None:  # a model that calls tools gets the reading as a hint
+            self.hint = self._hint(text)
         if understood is not None:  # the understanding layer reads no notes into a prompt
             ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])
             from cairn.context.routed import routed_why

@@ -34,6 +34,17 @@ class Understood:
         cache = None if self.incognito else self.app.settings.home / "nlu"
         return understand(self.app.embedder, text, st, cache), st
 
+    def _hint(self, text: str) -> str | None:
+        """The understanding layer's reading of `text` as a hint for a model that calls tools
+        (nlu/hint.py), or None. The hint is an aid only: a failure to read the message
+        (the embedder missing, an unreadable vault) leaves the prompt without it."""
+        from cairn.assistant.nlu.hint import hint_for
+        try:
+            u, _ = self._understand(text)
+            return hint_for(self.app, u)
+        except Exception:  # noqa: BLE001 - never an error of the turn; the model reads the words itself
+            return None
+
     def _act(self, u: Understanding, st: NS.ConversationState, model, text, ctx, history, res, ui, turn_no) -> None:
         replies: list[str] = []
         log = {"type": "nlu", "turn": turn_no, "text": text, "resolved": u.resolved, "resolution": u.resolution,
