@@ -53,7 +53,7 @@ class Assistant(Decisions, Understood):
     app: the `cairn.service.Cairn`. session_id: continue that session (from any channel);
     new: start a fresh one; otherwise the current session of (channel, person) is continued
     (after the memory extraction of what it said while idle, when it was idle). model: a spec
-    (models.py; default `[assistant] model`, then `llm`, then the embedded model).
+    (models.py; default `[assistant] model`, then `llm`, then `none`: the understanding layer).
     incognito: nothing is written (no session file, no memories, no extraction; write tools
     are refused). tools: a ToolRegistry (default: every registered tool). open_session=False:
     no session is created when none is current (for deciding approvals only). scope: the
