@@ -153,7 +153,8 @@ class KnowledgeOps:
 
     def _sessions_about(self, query: str) -> list[KnowledgeSource]:
         """What the person said in earlier conversations that covers SESSION_OVERLAP of the
-        query's terms (the question itself, just logged, excluded)."""
+        query's terms: statements only (a question asked before, or this one just logged,
+        answers nothing)."""
         from cairn.assistant.sessions import SessionStore
         try:
             rows = SessionStore(self.settings.home, viewer=self.settings.owner).search(query, k=8)
@@ -163,7 +164,7 @@ class KnowledgeOps:
         return [KnowledgeSource("session", f"{r['session']}#{r['seq']}", f"conversation {r['session']}", r["text"],
                                 r.get("at") or None)
                 for r in rows if r["role"] == "user" and r["text"].strip().lower() != own
-                and T.overlap(query, r["text"]) >= SESSION_OVERLAP][:2]
+                and not T.is_question(r["text"]) and T.overlap(query, r["text"]) >= SESSION_OVERLAP][:2]
 
     def _entity(self, name: str) -> dict | None:
         from cairn.errors import CairnError
