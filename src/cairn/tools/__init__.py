@@ -100,12 +100,17 @@ class Tool:
 
 def validate_arguments(tool: Tool, arguments: Any) -> dict:
     """`arguments` checked against `tool.parameters`; returns them (a dict).
-    Raises InvalidArguments naming the first problem."""
-    import jsonschema
+    Raises InvalidArguments naming the first problem. Arguments that are certainly valid
+    (fastcheck.py: the keywords Cairn's tools use) are not given to `jsonschema`, whose
+    import a one-shot turn would otherwise pay; everything else is."""
+    from cairn.tools.fastcheck import certainly_valid
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
         raise InvalidArguments(f"{tool.name}: arguments must be a JSON object, got {type(arguments).__name__}")
+    if certainly_valid(arguments, tool.parameters):
+        return arguments
+    import jsonschema
     try:
         jsonschema.validate(arguments, tool.parameters)
     except jsonschema.ValidationError as exc:
