@@ -159,7 +159,8 @@ def registry(settings=None) -> ToolRegistry:
     from cairn.plugins import load
     reg = ToolRegistry()
     load().hook.register_tools(register=reg.add)
-    if settings is not None:
+    from cairn.plugin_host import plugin_folders
+    if settings is not None and plugin_folders(settings):  # no folder: no plugin (and no host to import)
         from cairn.plugin_host.host import PluginHost
         add_plugin_tools(reg, PluginHost.for_settings(settings))
     return reg
