@@ -198,19 +198,18 @@ class Understood:
         return best if score(best) >= 0.5 else None
 
     def _do_reminder_cancel(self, t, u, st, ui, turn_no, res, log) -> dict:
-        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t))
-        if r is None:
-            return {"reply": "I couldn't find an open reminder like that, so nothing was cancelled."}
-        rec = self._tool("reminder_cancel", {"id": r["id"]}, t, ui, turn_no, res)
-        return {"reply": describe(rec), "slots": {"reminder": r["id"], "text": r["text"]}}
+        return self._change_reminder("reminder_cancel", {}, "cancelled", t, ui, turn_no, res)
 
     def _do_reminder_snooze(self, t, u, st, ui, turn_no, res, log) -> dict:
+        return self._change_reminder("reminder_snooze", {"until": SL.snooze_until(t)}, "snoozed", t, ui, turn_no, res)
+
+    def _change_reminder(self, tool: str, extra: dict, done: str, t, ui, turn_no, res) -> dict:
+        """Run `tool` (cancel, snooze) with `extra` arguments on the open reminder `t` names."""
         r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t))
         if r is None:
-            return {"reply": "I couldn't find an open reminder like that, so nothing was snoozed."}
-        until = SL.snooze_until(t)
-        rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
-        return {"reply": describe(rec), "slots": {"reminder": r["id"], "until": until}}
+            return {"reply": f"I couldn't find an open reminder like that, so nothing was {done}."}
+        rec = self._tool(tool, {"id": r["id"], **extra}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"reminder": r["id"], "text": r["text"], **extra}}
 
     # -- notes -------------------------------------------------------------------------------
     def _note_of(self, t, st, log) -> tuple[str | None, str]:
