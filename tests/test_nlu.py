@@ -242,3 +242,23 @@ def test_a_model_that_calls_tools_gets_the_hint_in_its_prompt(week):
         llm.script(say("ok"))
         bot.turn("what is on the shopping list?", Channel(), hint="the caller's own reading")
         assert "the caller's own reading" in llm.requests[-1]["body"]["messages"][0]["content"]
+
+
+def test_the_shipped_model_is_the_trained_one(real_embedder, tmp_path):
+    """classify.SHIPPED is the model training gives for the shipped embedder and the current
+    utterances (so a new home's first turn does not train); a home cache is written and read
+    back; another data file is trained, not taken from the shipped file."""
+    import numpy as np
+    shipped = C._load(C.SHIPPED, C._key(real_embedder, C.DATA.read_bytes()))
+    assert shipped is not None, "utterances.txt changed: rebuild with `python -m cairn.assistant.nlu.classify`"
+    fresh = C.trained(real_embedder)
+    assert fresh.labels == shipped.labels and np.allclose(fresh.w, shipped.w, atol=1e-5)
+    assert abs(fresh.threshold - shipped.threshold) < 1e-9
+    data = tmp_path / "u.txt"
+    data.write_text("## greet\nhello\nhi there\ngood morning\nhey\nhiya\n## bye\nbye\nsee you\ngoodbye\nlater\n"
+                    "so long\n## none\nblorp\nzxqv\nwibble wobble\nqqq\nfrobnicate\n", encoding="utf-8")
+    model = C.model_for(real_embedder, tmp_path / "nlu", data_path=data)
+    assert model.labels == ["bye", "greet", "none"] and list((tmp_path / "nlu").glob("*.npz"))
+    key = C._key(real_embedder, data.read_bytes())
+    assert C._load(tmp_path / "nlu" / f"{key}.npz").labels == model.labels
+    assert C._load(C.SHIPPED, key) is None  # the shipped file is another key's
