@@ -262,3 +262,17 @@ def test_the_shipped_model_is_the_trained_one(real_embedder, tmp_path):
     key = C._key(real_embedder, data.read_bytes())
     assert C._load(tmp_path / "nlu" / f"{key}.npz").labels == model.labels
     assert C._load(C.SHIPPED, key) is None  # the shipped file is another key's
+
+
+def test_a_chat_write_leaves_the_notes_entities_to_the_sessions_end(week):
+    """noteops.graph_later: the assistant's note write is searchable at once (indexed and
+    embedded) and its entity pass (spaCy) runs when the session ends (turnmemory.catch_up)."""
+    from cairn.store import graph as G
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("add a torch from Halvorsen Outdoors to the Shopping note", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("update_note", "ran")]
+    shopping = week.note_show("Shopping")["id"]
+    assert shopping in [r["id"] for r in G.stale_notes(week.conn)]  # its entities wait
+    assert any(h.title == "Shopping" for h in week.search("Halvorsen torch", k=3).hits)
+    bot.new_session()
+    assert shopping not in [r["id"] for r in G.stale_notes(week.conn)]

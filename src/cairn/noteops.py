@@ -20,8 +20,10 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from cairn import paths as P
 from cairn import vault as V
@@ -61,12 +63,32 @@ def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -
     return note
 
 
+_GRAPH_LATER: ContextVar[bool] = ContextVar("cairn_graph_later", default=False)
+
+
+@contextmanager
+def graph_later() -> Iterator[None]:
+    """Inside the block a note write indexes and embeds its note at once but leaves the
+    note's entities (the graph pass: spaCy, a few CPU seconds to load in a fresh process) to
+    the next `embed_missing`: the next ingest, sync or watch event, or `Cairn.catch_up_notes`,
+    which the assistant runs when a session ends (cairn.assistant). Search and answers find
+    the note at once; only its entity links wait. Used for the assistant's writes in a chat
+    turn (a one-shot `cairn chat --message` would otherwise load spaCy for "add bread to
+    the Groceries note")."""
+    token = _GRAPH_LATER.set(True)
+    try:
+        yield
+    finally:
+        _GRAPH_LATER.reset(token)
+
+
 def _embed(conn: sqlite3.Connection, settings: Settings, embedder, note_id: str) -> None:
-    """Vectors for the note just indexed (and, when no ingest is embedding, for every chunk
-    still without one: embed_missing)."""
+    """Vectors for the note just indexed (and, when no ingest is embedding and the graph is
+    not left for later (`graph_later`), for every chunk still without one: embed_missing,
+    which also brings the entity graph up to date)."""
     from cairn.ingest import embed_missing
     from cairn.ingest.embedding import embed_note
-    if embedder is not None and (busy(conn, "ingest") or busy(conn, "embed")):
+    if embedder is not None and (_GRAPH_LATER.get() or busy(conn, "ingest") or busy(conn, "embed")):
         # an ingest is running (it embeds all its chunks, minutes for a large folder, holding
         # the lock): this write embeds its own note now instead of waiting behind or doing
         # the ingest's work (issue 34)

@@ -96,7 +96,8 @@ class Assistant(Decisions, Understood):
             if session_id:
                 self.store.set_current(channel, current_key(person, self.owner), sid)
             if self._idle(self.state):
-                self.notices += self._extract("idle")
+                from cairn.assistant.turnmemory import catch_up
+                self.notices += self._extract("idle") + catch_up(self)
         elif not open_session:  # only deciding approvals: no new session file
             from cairn.assistant.sessions import SessionState
             self.state = SessionState(id="")
@@ -173,6 +174,8 @@ class Assistant(Decisions, Understood):
         """End the session: the grounded extraction runs on what the person said since the
         last extraction (not in incognito). Returns notices."""
         notes = self._extract(reason)
+        from cairn.assistant.turnmemory import catch_up
+        notes += catch_up(self)  # the entities of notes written in the session (noteops.graph_later)
         self.store.append(self.state.id, {"type": "end", "reason": reason})
         self.state = self.store.load(self.state.id)
         return notes
@@ -391,11 +394,12 @@ class Assistant(Decisions, Understood):
     def _run(self, tool, rec: CallRecord) -> None:
         """Run an approved (or low-risk) call; every note it changes is kept as a version by
         "assistant" (store.history), which `Cairn.undo()` reverts."""
+        from cairn.noteops import graph_later
         from cairn.store.history import acting
         from cairn.tools import current_session
         token = current_session.set(self.state.id or None)  # the session tools (tools/sessionlog.py) act on
         try:
-            with acting("assistant"):
+            with acting("assistant"), graph_later():  # a note's entities follow at the session's end
                 self._attempt(tool, rec)
         finally:
             current_session.reset(token)
