@@ -38,6 +38,7 @@ class Offer:
     base_url: str
 
     def label(self) -> str:
+        """"MODEL (SERVER at BASE_URL)", as the person is shown it."""
         return f"{self.id} ({self.server} at {self.base_url})"
 
 
@@ -54,6 +55,7 @@ class SetupResult:
     config: Path | None = None
 
     def offers(self) -> list[Offer]:
+        """Every model of the found servers (offers_of)."""
         return offers_of(self.found)
 
     def to_json(self) -> dict:

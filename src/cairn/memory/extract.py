@@ -182,7 +182,7 @@ def _ground(item: dict, window: list[Message]) -> tuple[ExtractedFact | None, st
                          sources[0].time), ""
 
 
-_NAMED = re.compile(r"\b(?!I(?:'m|'ve|'d|'ll|’m|’ve|’d|’ll)?\b)[A-Z]")  # a capital letter that is not "I", "I'm", ...
+_NAMED = re.compile(r"(?!\bI(?:'m|'ve|'d|'ll|’m|’ve|’d|’ll)?\b)[A-Z]")  # a capital letter that is not "I", "I'm", ...
 
 
 def _attach_entities(facts: list[ExtractedFact], messages: list[Message]) -> str:
