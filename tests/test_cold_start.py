@@ -230,6 +230,8 @@ print("query session:", e._query_session is not None, "batch session:", e._sessi
     (["search", "heron", "--mode", "keyword"], 0, "query session: False batch session: False"),
     (["search", "--help"], 0, "query session: False batch session: False"),
     (["ask", "where does the heron nest?"], 1, "query session: False batch session: True"),
+    (["chat", "--message", "where does the heron nest?", "--json"], 1, "query session: False batch session: True"),
+    (["chat", "--why", "--json"], 0, "query session: False batch session: False"),
     (["status"], 0, "query session: False batch session: False"),
 ])
 def test_a_command_that_embeds_a_query_starts_the_model_before_anything_else(kw_home, argv, threads, sessions):

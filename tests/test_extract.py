@@ -291,3 +291,18 @@ def test_cli_import_extracts_and_extract_prints_facts(tmp_path, chat_file):
     r = cairn(tmp_path / "home2", "import", "chat", str(chat_file), "--llm", "bogus")
     assert r.returncode == 1 and "invalid LLM spec" in r.stderr
     assert not (tmp_path / "home2" / "vault" / "chats").exists()  # refused before writing anything
+
+
+def test_a_message_without_a_proper_name_is_not_given_to_spacy(monkeypatch):
+    """_attach_entities: no capital letter but "I", "I'm", ... -> no NER (no spaCy load);
+    a fact keeps its subject; a message with a name still goes to NER."""
+    from cairn import ner
+    from cairn.memory.extract import Message, extract_facts
+    calls = []
+    monkeypatch.setattr(ner, "entities_many", lambda texts: calls.append(texts) or [[] for _ in texts])
+    monkeypatch.setattr(ner, "backend", lambda: "spacy")
+    res = extract_facts([Message("m1", "The person", "I'm feeling stressed about the shed deadline", "2026-12-06T10:00")])
+    assert res.facts and calls == [] and res.stats["ner"] == "none"
+    assert res.facts[0].entities == ["The person"]
+    res = extract_facts([Message("m1", "The person", "I'm meeting Ana in Leeds on Friday", "2026-12-06T10:00")])
+    assert res.facts and calls == [["I'm meeting Ana in Leeds on Friday"]] and res.stats["ner"] == "spacy"

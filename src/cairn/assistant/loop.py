@@ -53,7 +53,7 @@ class Assistant(Decisions, Understood):
     app: the `cairn.service.Cairn`. session_id: continue that session (from any channel);
     new: start a fresh one; otherwise the current session of (channel, person) is continued
     (after the memory extraction of what it said while idle, when it was idle). model: a spec
-    (models.py; default `[assistant] model`, then `llm`, then the embedded model).
+    (models.py; default `[assistant] model`, then `llm`, then `none`: the understanding layer).
     incognito: nothing is written (no session file, no memories, no extraction; write tools
     are refused). tools: a ToolRegistry (default: every registered tool). open_session=False:
     no session is created when none is current (for deciding approvals only). scope: the
@@ -96,7 +96,8 @@ class Assistant(Decisions, Understood):
             if session_id:
                 self.store.set_current(channel, current_key(person, self.owner), sid)
             if self._idle(self.state):
-                self.notices += self._extract("idle")
+                from cairn.assistant.turnmemory import catch_up
+                self.notices += self._extract("idle") + catch_up(self)
         elif not open_session:  # only deciding approvals: no new session file
             from cairn.assistant.sessions import SessionState
             self.state = SessionState(id="")
@@ -173,6 +174,8 @@ class Assistant(Decisions, Understood):
         """End the session: the grounded extraction runs on what the person said since the
         last extraction (not in incognito). Returns notices."""
         notes = self._extract(reason)
+        from cairn.assistant.turnmemory import catch_up
+        notes += catch_up(self)  # the entities of notes written in the session (noteops.graph_later)
         self.store.append(self.state.id, {"type": "end", "reason": reason})
         self.state = self.store.load(self.state.id)
         return notes
@@ -195,8 +198,9 @@ class Assistant(Decisions, Understood):
     def turn(self, text: str, ui: Channel | None = None, hint: str | None = None) -> TurnResult:
         """Answer one message of the person. Raises InvalidInput for an empty message; model
         failures end the turn with a clear reply (never a traceback). hint: how the request
-        was understood (the language-understanding layer's reading), put in the prompt as a
-        pinned unit the model may overrule (context/clock.hint_text)."""
+        was understood, put in the prompt as a pinned unit the model may overrule
+        (context/clock.hint_text); None: for a model that calls tools, the understanding
+        layer's own reading (intents, slots, resolved references: nlu/hint.py)."""
         ui = ui or Channel()
         self.hint = hint
         text = (text or "").strip()
@@ -216,6 +220,8 @@ class Assistant(Decisions, Understood):
             model = self._model = NoModel()
         res.model = model.name
         understood = self._understand(text) if model.tools_mode == "none" else None
+        if understood is None and hint is None:  # a model that calls tools gets the reading as a hint
+            self.hint = self._hint(text)
         if understood is not None:  # the understanding layer reads no notes into a prompt
             ctx = P.Context(P.RULES, [P.PromptUnit("rules", "rules", P.RULES, "always")])
             from cairn.context.routed import routed_why
@@ -398,12 +404,13 @@ class Assistant(Decisions, Understood):
     def _run(self, tool, rec: CallRecord) -> None:
         """Run an approved (or low-risk) call; every note it changes is kept as a version by
         "assistant" (store.history), which `Cairn.undo()` reverts."""
+        from cairn.noteops import graph_later
         from cairn.store.history import acting
         from cairn.tools import current_session, via_assistant
         token = current_session.set(self.state.id or None)  # the session tools (tools/sessionlog.py) act on
         judged = via_assistant.set(True)  # the judge let it through (tools/filewrite.py, tools/shell.py)
         try:
-            with acting("assistant"):
+            with acting("assistant"), graph_later():  # a note's entities follow at the session's end
                 self._attempt(tool, rec)
         finally:
             via_assistant.reset(judged)

@@ -7,7 +7,9 @@
   handled is not extracted again (the explicit call is what the person asked for); the log
   records the skip. The reflection pass stays at the end of a session;
 - `cairn chat --new` (Assistant(new=True)) ends the channel's current session first: its
-  unextracted words are extracted and the reflection runs, as for `/new`.
+  unextracted words are extracted and the reflection runs, as for `/new`;
+- a session's end also brings the entity graph of the notes its turns wrote up to date
+  (`catch_up`: the turns leave it for later, cairn.noteops.graph_later).
 
 Both write `extraction` events, so nothing is extracted twice (SessionState.extracted_upto);
 a `reflection` event {"upto"} marks what the reflection pass has seen.
@@ -93,3 +95,17 @@ def _reflect(bot) -> list[str]:
     bot.state = bot.store.load(bot.state.id)
     k = len(res.get("items") or [])
     return [f"reflection: {k} observation(s)/expectation(s) noted (see `cairn memories`)"] if k else []
+
+
+def catch_up(bot) -> list[str]:
+    """At a session's end: the entity graph of the notes its turns wrote, which the turns
+    left for later (cairn.noteops.graph_later; Cairn.catch_up_notes). A failure is a notice,
+    never an error of the turn. Returns notices. Nothing in incognito."""
+    if bot.incognito:
+        return []
+    try:
+        bot.app.catch_up_notes()
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        return [f"updating the notes' entities after the session failed: {exc}"]
+    return []
+

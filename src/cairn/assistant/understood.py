@@ -45,6 +45,17 @@ class Understood:
         cache = None if self.incognito else self.app.settings.home / "nlu"
         return understand(self.app.embedder, text, st, cache), st
 
+    def _hint(self, text: str) -> str | None:
+        """The understanding layer's reading of `text` as a hint for a model that calls tools
+        (nlu/hint.py), or None. The hint is an aid only: a failure to read the message
+        (the embedder missing, an unreadable vault) leaves the prompt without it."""
+        from cairn.assistant.nlu.hint import hint_for
+        try:
+            u, _ = self._understand(text)
+            return hint_for(self.app, u)
+        except Exception:  # noqa: BLE001 - never an error of the turn; the model reads the words itself
+            return None
+
     def _act(self, u: Understanding, st: NS.ConversationState, model, text, ctx, history, res, ui, turn_no) -> None:
         replies: list[str] = []
         log = {"type": "nlu", "turn": turn_no, "text": text, "resolved": u.resolved, "resolution": u.resolution,
@@ -226,19 +237,20 @@ class Understood:
         return best if score(best) >= 0.5 else None
 
     def _do_reminder_cancel(self, t, u, st, ui, turn_no, res, log) -> dict:
-        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t), self._context(u, t))
-        if r is None:
-            return {"reply": "I couldn't find an open reminder like that, so nothing was cancelled."}
-        rec = self._tool("reminder_cancel", {"id": r["id"]}, t, ui, turn_no, res)
-        return {"reply": describe(rec), "slots": {"reminder": r["id"], "text": r["text"]}}
+        return self._change_reminder("reminder_cancel", {}, "cancelled", t, u, ui, turn_no, res)
 
     def _do_reminder_snooze(self, t, u, st, ui, turn_no, res, log) -> dict:
+        return self._change_reminder("reminder_snooze", {"until": SL.snooze_until(t)}, "snoozed", t, u, ui, turn_no,
+                                     res)
+
+    def _change_reminder(self, tool: str, extra: dict, done: str, t, u, ui, turn_no, res) -> dict:
+        """Run `tool` (cancel, snooze) with `extra` arguments on the open reminder `t` names
+        ("that" / "it": the one the action's preface speaks of)."""
         r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t), self._context(u, t))
         if r is None:
-            return {"reply": "I couldn't find an open reminder like that, so nothing was snoozed."}
-        until = SL.snooze_until(t)
-        rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
-        return {"reply": describe(rec), "slots": {"reminder": r["id"], "until": until}}
+            return {"reply": f"I couldn't find an open reminder like that, so nothing was {done}."}
+        rec = self._tool(tool, {"id": r["id"], **extra}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"reminder": r["id"], "text": r["text"], **extra}}
 
     @staticmethod
     def _context(u, t: str) -> str:

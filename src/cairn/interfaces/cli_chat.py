@@ -349,6 +349,8 @@ def sessions_delete(sid: str = typer.Argument(..., help="Session id.")) -> None:
 @hookimpl
 def register_commands(cli):
     from cairn.interfaces.cli_models import models_cmd
+    from cairn.interfaces.cli_setup import setup_cmd
     cli.command("chat")(chat_cmd)
     cli.command("models")(models_cmd)
+    cli.command("setup")(setup_cmd)
     cli.add_typer(sessions_app, name="sessions")

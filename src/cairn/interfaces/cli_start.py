@@ -22,6 +22,9 @@ from pathlib import Path
 
 #: Global options (cli_common.main) that take a value.
 _VALUE_OPTIONS = ("--home",)
+#: Options of `chat` that make it embed nothing (print the last prompt, decide a waiting call).
+_CHAT_NO_EMBED = ("--why", "--approve", "--deny")
+_CHAT_NO_EMBED_EQ = ("--approve=", "--deny=")
 _once: list[bool] = []  # start_early ran in this process
 _started: list[threading.Thread] = []  # the threads it started
 
@@ -74,7 +77,10 @@ def embeds_query(args: list[str]) -> bool | None:
     """Whether the command line runs a command that embeds text first: None when it does
     not, True for `search` in hybrid or semantic mode (only queries: the one-thread query
     session, see cairn.embed.start_loading), False for `ask` (it starts from a hybrid
-    search, and may embed more). `--help` anywhere means no."""
+    search, and may embed more) and for `chat` (a turn's intent classifier embeds the
+    message, its answer embeds sentences; one session serves both) unless it only prints
+    the last prompt (`--why`) or decides a waiting call (`--approve`, `--deny`). `--help`
+    anywhere means no."""
     if "--help" in args:
         return None
     command = command_name(args)
@@ -83,6 +89,8 @@ def embeds_query(args: list[str]) -> bool | None:
         return True if mode in ("hybrid", "semantic") else None
     if command == "ask":
         return False
+    if command == "chat" and not any(a in _CHAT_NO_EMBED or a.startswith(_CHAT_NO_EMBED_EQ) for a in args):
+        return False  # a turn embeds the message (the intent classifier) and then answers or recalls
     return None
 
 

@@ -169,7 +169,8 @@ class KnowledgeOps:
         return [KnowledgeSource("session", f"{r['session']}#{r['seq']}", f"conversation {r['session']}", r["text"],
                                 r.get("at") or None)
                 for r in rows if r["role"] == "user" and r["text"].strip().lower() != own
-                and not _ASKED.search(r["text"].strip()) and T.overlap(query, r["text"]) >= SESSION_OVERLAP][:2]
+                and not _ASKED.search(r["text"].strip()) and not T.is_question(r["text"])
+                and T.overlap(query, r["text"]) >= SESSION_OVERLAP][:2]
 
     def _entity(self, name: str) -> dict | None:
         from cairn.errors import CairnError

@@ -75,7 +75,7 @@ def profile_subject(question: str) -> str | None:
 def with_subject(question: str, subject: str | None) -> str:
     """The question with its first pronoun ("it", "she"...) replaced by `subject` when the
     question does not already hold the subject's terms ("and when was it last serviced?",
-    subject "boiler" -> "and when was boiler last serviced?"); else the question itself,
+    subject "boiler" -> "and when was the boiler last serviced?": _noun_phrase); else the question itself,
     with the subject appended in brackets when no pronoun stands for it."""
     if not subject or not content_terms(subject):
         return question
@@ -83,8 +83,21 @@ def with_subject(question: str, subject: str | None) -> str:
     if {stem(t) for t in content_terms(subject)} <= own:
         return question
     if _PRONOUN.search(question):
-        return _PRONOUN.sub(subject, question, count=1)
+        return _PRONOUN.sub(_noun_phrase(subject), question, count=1)
     return f"{question.rstrip(' ?.!')} ({subject})?"
+
+
+_HAS_DETERMINER = re.compile(r"^(?:the|a|an|my|your|our|his|her|their|its|this|that|these|those)\b", re.I)
+
+
+def _noun_phrase(subject: str) -> str:
+    """`subject` as it can stand where a pronoun stood: a common noun written in lower case
+    gets "the" ("boiler" -> "the boiler"), as English needs a determiner there; a name
+    (any capital letter) or a phrase with its own determiner is kept."""
+    s = subject.strip()
+    if s and s == s.lower() and not _HAS_DETERMINER.match(s):
+        return "the " + s
+    return s
 
 
 _SPLIT = re.compile(r"\s*(?:,\s*and|;|,|\band(?: also)?)\s+(?=(?:what|what's|when|where|who|whom|which|how|why|"
@@ -112,6 +125,16 @@ def topic(question: str) -> str | None:
     appointment?" -> "my doctor's appointment"; None when nothing is left."""
     rest = _ASKING.sub("", question.strip()).strip(" ?.!")
     return rest if content_terms(rest) else None
+
+
+_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|what's|when|where|who|whose|which|how|why|is|are|was|were|do|does|"
+                       r"did|can|could|will|would)\b", re.I)
+
+
+def is_question(text: str) -> bool:
+    """Whether `text` asks (a question mark at its end, or a question word first): a
+    question the person asked earlier is no evidence of its answer."""
+    return bool(_QUESTION.search(text or ""))
 
 
 def has_pronoun(text: str) -> bool:

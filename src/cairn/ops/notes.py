@@ -23,6 +23,15 @@ if TYPE_CHECKING:
 class NotesOps:
     """Notes: create, read, update, delete, list, links; keeping the index in step."""
 
+    def catch_up_notes(self) -> int:
+        """Bring the entity graph and the vectors in line with the notes (ingest.embed_missing,
+        under its lock): what note writes left for later (noteops.graph_later). Returns how
+        many chunks were embedded; nothing to do costs a query, no model is loaded."""
+        from cairn.ingest.embedding import embed_missing
+        s = self.settings
+        return embed_missing(self.conn, _LazyEmbedder(self), None, s.chunk.embed_max_chunks,
+                             fact_keys=s.memory.fact_keys, neighbour_keys=s.memory.neighbour_keys)[0]
+
     def sync(self, paths: Iterable[str | Path] | None = None) -> "SyncReport":
         """Reconcile the vault with the index (see sync.reconcile); paths: only these."""
         from cairn.sync import reconcile

@@ -27,12 +27,9 @@ _LOCK = threading.Lock()
 
 def discover(settings) -> list[Path]:
     """Plugin executables, sorted by name; the first of a name wins (home before paths)."""
-    folders = [Path(settings.home) / "plugins"]
-    folders += [(Path(settings.home) / Path(p).expanduser()).resolve() for p in settings.plugins.paths]
+    from cairn.plugin_host import plugin_folders
     found: dict[str, Path] = {}
-    for folder in folders:
-        if not folder.is_dir():
-            continue
+    for folder in plugin_folders(settings):
         for entry in sorted(folder.iterdir()):
             if not entry.name.startswith(PREFIX) or entry.name == PREFIX:
                 continue

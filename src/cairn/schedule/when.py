@@ -18,6 +18,8 @@ naming the text that could not be read, and the forms that can.
 
 from __future__ import annotations
 
+import functools
+
 import re
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -34,15 +36,22 @@ _FORMS = ("in 2 hours", "tomorrow at 9", "next friday", "at 18:30", "2026-12-24T
           "on the 1st of each month", "0 9 * * 1-5")
 
 
+@functools.lru_cache(maxsize=1)
+def _machine_zone() -> str:
+    """The machine's IANA zone name (tzlocal; "UTC" when it cannot be told), read once per
+    process: a turn asks for the zone several times (the clock, each time phrase)."""
+    try:
+        from tzlocal import get_localzone_name
+        return get_localzone_name() or "UTC"
+    except Exception:
+        return "UTC"
+
+
 def zone(name: str | None) -> ZoneInfo:
     """The ZoneInfo for an IANA name ("Europe/Lisbon"); None or "" = the machine's zone
     (tzlocal), UTC when that cannot be told. Raises InvalidInput for an unknown name."""
     if not name:
-        try:
-            from tzlocal import get_localzone_name
-            name = get_localzone_name() or "UTC"
-        except Exception:
-            name = "UTC"
+        name = _machine_zone()
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

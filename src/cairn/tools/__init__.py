@@ -104,12 +104,17 @@ class Tool:
 
 def validate_arguments(tool: Tool, arguments: Any) -> dict:
     """`arguments` checked against `tool.parameters`; returns them (a dict).
-    Raises InvalidArguments naming the first problem."""
-    import jsonschema
+    Raises InvalidArguments naming the first problem. Arguments that are certainly valid
+    (fastcheck.py: the keywords Cairn's tools use) are not given to `jsonschema`, whose
+    import a one-shot turn would otherwise pay; everything else is."""
+    from cairn.tools.fastcheck import certainly_valid
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
         raise InvalidArguments(f"{tool.name}: arguments must be a JSON object, got {type(arguments).__name__}")
+    if certainly_valid(arguments, tool.parameters):
+        return arguments
+    import jsonschema
     try:
         jsonschema.validate(arguments, tool.parameters)
     except jsonschema.ValidationError as exc:
@@ -158,7 +163,8 @@ def registry(settings=None) -> ToolRegistry:
     from cairn.plugins import load
     reg = ToolRegistry()
     load().hook.register_tools(register=reg.add)
-    if settings is not None:
+    from cairn.plugin_host import plugin_folders
+    if settings is not None and plugin_folders(settings):  # no folder: no plugin (and no host to import)
         from cairn.plugin_host.host import PluginHost
         add_plugin_tools(reg, PluginHost.for_settings(settings))
     return reg

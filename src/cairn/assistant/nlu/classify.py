@@ -13,7 +13,12 @@ the model is trained on the rest and the threshold on the top probability is the
 maximises the split's accuracy when a message below it, or classified "none", counts as none.
 The final model is then trained on all utterances. Weights, threshold and the calibration's
 figures are cached in `<home>/nlu/<key>.npz`, key = sha256 of the embedder's model id, the
-data file and TRAIN_VERSION; and in memory per process.
+data file and TRAIN_VERSION; and in memory per process. The package ships the model trained
+for the shipped embedder (SHIPPED, written by `python -m cairn.assistant.nlu.classify`): it
+is used when its stored key is the current key, so a new home's first turn does not train
+(~7 CPU s on the 2-core machine); with another embedder or changed utterances the key differs
+and the model is trained as above. Training is deterministic (full-batch descent from zeros),
+so the shipped weights are the ones training would give (tests/test_nlu.py checks it).
 
 Errors: ValueError for a malformed data file (a line before the first "## intent" header).
 """
@@ -37,6 +42,7 @@ MOMENTUM = 0.9
 CALIB_EVERY = 5
 NONE = "none"
 TRAIN_VERSION = "2"
+SHIPPED = Path(__file__).with_name("intents.npz")
 _LOCK = threading.Lock()
 _MODELS: dict[str, "IntentModel"] = {}
 
@@ -161,46 +167,82 @@ def _key(embedder, data: bytes) -> str:
     return hashlib.sha256(b"\0".join([mid.encode(), data, TRAIN_VERSION.encode()])).hexdigest()[:16]
 
 
-def model_for(embedder, cache_dir: Path | None = None, data_path: Path = DATA) -> IntentModel:
-    """The trained IntentModel for `embedder` (trained and cached at first use; see the
-    module docstring). cache_dir: where the .npz goes (None: memory only)."""
+def _load(path: Path, key: str | None = None) -> IntentModel | None:
+    """The model saved at `path` (None when missing, unreadable, or, given `key`, saved
+    under another key)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if key is not None and ("key" not in z.files or str(z["key"]) != key):
+                return None
+            return IntentModel(list(z["labels"]), z["w"], z["b"], float(z["threshold"]),
+                               {"n": int(z["cal_n"]), "accuracy": float(z["cal_acc"]),
+                                "threshold": float(z["threshold"])})
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _save(path: Path, model: IntentModel, key: str) -> None:
+    """Write `model` to `path` atomically (OSError when it cannot)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, labels=np.array(model.labels), w=model.w, b=model.b, threshold=model.threshold,
+             cal_n=model.calibration["n"], cal_acc=model.calibration["accuracy"], key=key)
+    tmp.replace(path)
+
+
+def trained(embedder, data_path: Path = DATA) -> IntentModel:
+    """A model trained now on the utterances of `data_path` (module docstring)."""
+    pairs = read_utterances(data_path)
+    labels = sorted({i for i, _ in pairs})
+    x = features(embedder, [u for _, u in pairs])
+    y = np.array([labels.index(i) for i, _ in pairs])
+    threshold, cal = _calibrate(x, y, labels)
+    w, b = train(x, y, len(labels))
+    return IntentModel(labels, w, b, threshold, cal)
+
+
+def model_for(embedder, cache_dir: Path | None = None, data_path: Path = DATA,
+              shipped: Path | None = SHIPPED) -> IntentModel:
+    """The trained IntentModel for `embedder`: from this process's memory, the home's cache,
+    the package's shipped model when its key matches, else trained now and cached (module
+    docstring). cache_dir: where the .npz goes (None: memory only); shipped: None to ignore it."""
     data = data_path.read_bytes()
     key = _key(embedder, data)
     with _LOCK:
         if key in _MODELS:
             return _MODELS[key]
         path = cache_dir / f"{key}.npz" if cache_dir else None
-        model = None
-        if path is not None and path.exists():
-            try:
-                z = np.load(path, allow_pickle=False)
-                model = IntentModel(list(z["labels"]), z["w"], z["b"], float(z["threshold"]),
-                                    {"n": int(z["cal_n"]), "accuracy": float(z["cal_acc"]),
-                                     "threshold": float(z["threshold"])})
-            except (OSError, ValueError, KeyError):
-                model = None
+        model = _load(path) if path is not None and path.exists() else None
+        if model is None and shipped is not None and shipped.exists():
+            model = _load(shipped, key)
         if model is None:
-            pairs = read_utterances(data_path)
-            labels = sorted({i for i, _ in pairs})
-            x = features(embedder, [u for _, u in pairs])
-            y = np.array([labels.index(i) for i, _ in pairs])
-            threshold, cal = _calibrate(x, y, labels)
-            w, b = train(x, y, len(labels))
-            model = IntentModel(labels, w, b, threshold, cal)
+            model = trained(embedder, data_path)
             if path is not None:
                 try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    tmp = path.with_suffix(".tmp.npz")
-                    np.savez(tmp, labels=np.array(labels), w=w, b=b, threshold=threshold,
-                             cal_n=cal["n"], cal_acc=cal["accuracy"])
-                    tmp.replace(path)
+                    _save(path, model, key)
                 except OSError:
                     pass  # a read-only home: trained again next process
         _MODELS[key] = model
         return model
 
 
+def build(embedder=None, out: Path = SHIPPED) -> str:
+    """Train on DATA with `embedder` (default: the shipped one) and write the package's
+    model to `out`; returns its key. Run after changing utterances.txt or TRAIN_VERSION."""
+    if embedder is None:
+        from cairn.embed import get_embedder
+        embedder = get_embedder()
+    key = _key(embedder, DATA.read_bytes())
+    _save(out, trained(embedder), key)
+    return key
+
+
 def classify(embedder, texts: list[str], cache_dir: Path | None = None) -> list[Prediction]:
     """The Prediction of each text (see IntentModel)."""
     model = model_for(embedder, cache_dir)
     return model.predict_features(features(embedder, texts))
+
+
+if __name__ == "__main__":  # python -m cairn.assistant.nlu.classify: rebuild the shipped model
+    print(f"wrote {SHIPPED} (key {build()})")
+
