@@ -18,6 +18,8 @@ reading. Event types:
     extraction   {"upto", "reason", "facts", "memories"} (after each turn, reason "turn", and
                  at the session's end: assistant/turnmemory.py)
     reflection   {"upto"}   (the reflection pass ran on what was said up to seq `upto`)
+    context      {"turn", "tokens", "budget", "raw", "weighted", "tier", "evidence", "memories",
+                 "dropped"}   (each compiled prompt's size and pressure: context/session.py)
 
 One session per channel and person: `<home>/sessions/current.json` maps "channel:person" to
 the session id; any channel may continue any session by id. Reading is cached in memory and

@@ -10,7 +10,9 @@ schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, rel
 0.10, retrieved notes 0.15, recent turns verbatim 0.20, compacted older turns 0.25. A band may
 use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
 rules, constraints, the current message, the clock: today's date, time and zone, clock.py)
-always go in. The memories band (memband.py): relevant + top memories, at most 15, and a line
+always go in. The working state's lines come at a tier (tiers.py: active, soft one-liner, hard
+anchor, by idle turns); under context pressure (pressure.py: density-weighted demand over the
+budget, 0.70 / 0.85) they are demoted one tier further; `pressure` in `why()`. The memories band (memband.py): relevant + top memories, at most 15, and a line
 saying how many more exist (`more_available` in `why()`).
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
@@ -45,7 +47,10 @@ from cairn.context.bm25 import BM25
 from cairn.context.clock import CLOCK_ID, clock_text, hint_text, zone_name
 from cairn.context.memband import KINDS as MEMORY_KINDS, MORE_ID, memory_band, more_line
 from cairn.context.mood import Mood, newer
+from cairn.context.pressure import measure
+from cairn.context.tiers import working_units
 from cairn.context.semantic import TurnVectors
+from cairn.context.summary import deterministic_summary, order as _order
 from cairn.context.tokens import Counter
 from cairn.context.working import WorkingState
 
@@ -79,10 +84,11 @@ class Unit:
     why: str
     pinned: bool = False
     untrusted: bool = False
+    tier: str = "active"  # working state: active | soft | hard (tiers.py); in to_json when demoted
 
     def to_json(self) -> dict:
         return {"id": self.id, "kind": self.kind, "tokens": self.tokens, "score": round(self.score, 3),
-                "why": self.why, "text": self.text}
+                "why": self.why, "text": self.text, **({"tier": self.tier} if self.tier != "active" else {})}
 
 
 @dataclass
@@ -103,6 +109,7 @@ class Compiled:
     dropped: list[str] = field(default_factory=list)
     new_compactions: list[dict] = field(default_factory=list)
     more_available: int = 0  # memories beyond those in the memories band (recall finds them)
+    pressure: dict = field(default_factory=dict)  # pressure.Pressure.to_json() of this compile
 
     @property
     def system(self) -> str:
@@ -112,26 +119,15 @@ class Compiled:
         return [u for name, _ in BANDS for u in self.bands.get(name, [])]
 
     def why(self) -> dict:
-        """{"budget", "total_tokens", "bands": [{"name", "budget", "tokens", "units": [...]}]};
-        the memories band also has "more_available" (memories not shown; an integer)."""
-        return {"budget": self.budget, "total_tokens": self.total_tokens,
+        """{"budget", "total_tokens", "pressure", "bands": [{"name", "budget", "tokens", "units":
+        [...]}]}; the memories band also has "more_available" (memories not shown; an integer);
+        "pressure" is pressure.Pressure.to_json() (weighted and raw fill, tier)."""
+        return {"budget": self.budget, "total_tokens": self.total_tokens, "pressure": self.pressure,
                 "bands": [{"name": n, "budget": self.budgets.get(n, 0),
                            "tokens": sum(u.tokens for u in self.bands.get(n, [])),
                            "units": [u.to_json() for u in self.bands.get(n, [])],
                            **({"more_available": self.more_available} if n == "memories" else {})}
                           for n, _ in BANDS]}
-
-
-def deterministic_summary(turns: list[tuple[int, str, str]]) -> str:
-    """One line per turn: "[N] first 24 words of the person / -> first 12 of the reply"."""
-    lines = []
-    for n, u, a in turns:
-        uw, aw = u.split(), a.split()
-        line = f"[{n}] " + " ".join(uw[:24]) + ("…" if len(uw) > 24 else "")
-        if aw:
-            line += " → " + " ".join(aw[:12]) + ("…" if len(aw) > 12 else "")
-        lines.append(line)
-    return "\n".join(lines)
 
 
 class Engine:
@@ -222,11 +218,7 @@ class Engine:
                     bands["core"].append(self._u(f"core:{k}", "core", f"{k}: {v}", 1.0, "core blocks are always in the prompt", True))
             except Exception:
                 pass
-        for uid, kind, text in self.working.items():
-            pinned = kind == "constraint"
-            bands["working"].append(self._u(uid, kind, text, 1.0 if pinned else 0.8,
-                                            "constraint stated by the person: pinned" if pinned else f"working state: {kind}",
-                                            pinned))
+        bands["working"] += self._working(cur, user_text, 0)
         mood = newer(self.mood, self.base_mood).render(self.now)
         if mood:
             bands["working"].append(self._u("mood", "mood", mood, 0.7,
@@ -298,6 +290,12 @@ class Engine:
                                  0.25 / (1 + (cur - s["to"]) / 20) + 0.75 * r * 0.8,
                                  f"turns {s['from']}-{s['to']} compacted ({s['by']})"))
         del covered
+        pr = measure([*bands.values(), recent, older, self._note_units(evidence)], budget,
+                     [("message", self.counter.count(user_text))])
+        if pr.tier != "active":  # under pressure: the older working state one tier further down
+            w = bands["working"]
+            bands["working"] = [u for u in w if u.kind in ("clock", "hint")] + self._working(cur, user_text, 1) + \
+                [u for u in w if u.kind == "mood"]
         # fill bands
         kept: dict[str, list[Unit]] = {}
         used = 0
@@ -334,9 +332,15 @@ class Engine:
         evidence = [ev for ev in evidence if f"note:{ev.n}" in ev_kept]
         comp = self._assemble(kept, budget, shares, evidence, new_comp)
         comp.more_available = max(0, mem_total - sum(1 for u in comp.bands["memories"] if u.kind in MEMORY_KINDS))
+        comp.pressure = pr.to_json()
         comp.ms = (time.perf_counter() - t0) * 1000
         self.last = comp
         return comp
+
+    def _working(self, cur: int, text: str, shift: int) -> list[Unit]:
+        """The working state's units at their tiers (tiers.working_units)."""
+        return [Unit(i, k, t, self.counter.count(t), sc, w, pin, tier=tr)
+                for i, k, t, sc, w, pin, tr in working_units(self.working, cur, text, shift)]
 
     def _hydrated(self, n: int) -> str:
         """Turn `n` as hydrated into the compacted band: "[n] person\n→ reply", at most 200
@@ -481,11 +485,3 @@ class Engine:
             big.text = big.text[: max(1, len(big.text) * target // max(1, big.tokens))]
             new = self.counter.count(big.text)
         big.tokens = new
-
-
-def _order(uid: str) -> tuple:
-    if uid.startswith("summary:"):
-        return (int(uid.split(":")[1].split("-")[0]), 0)
-    if uid.startswith("t") and uid[1:].isdigit():
-        return (int(uid[1:]), 1)
-    return (10 ** 9, uid)

@@ -24,6 +24,8 @@ HELP = """Slash commands:
   /approve ID       run a call that waits for approval;  /deny ID  refuse it
   /undo             undo the assistant's last change to a note (exact previous text back)
   /budget           tokens and cost used (session, today) and the limits
+  /stats            this session: tokens in/out, cost, the last prompt's context pressure
+  /scorecard        this session: tool calls, compactions, pressure events, evidence kept
   /model [SPEC]     show or switch the model (embedded, openai:URL:MODEL, anthropic:MODEL, ...)
   /incognito        toggle incognito (nothing is written) ;  /help ;  /quit"""
 
@@ -230,6 +232,9 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
                 say(bot.app.undo().to_json())
         elif cmd == "/budget":
             say(bot.budget.to_json())
+        elif cmd in ("/stats", "/scorecard"):
+            from cairn.assistant.stats import figures
+            say(figures(bot, cmd[1:]))
         elif cmd == "/model":
             say({"model": bot.switch_model(arg) if arg else bot.model_spec,
                  "tools_mode": bot.model.tools_mode})
@@ -312,6 +317,34 @@ def sessions_search(query: str = typer.Argument(..., help="Words to find in the 
         return
     for r in rows:
         sys.stdout.write(f"{r['session']} turn {r['turn']} {r['role']:9} {r['score']:.2f}  {r['text'][:200]}\n")
+
+
+@sessions_app.command("stats")
+def sessions_stats(sid: str = typer.Argument(..., help="Session id."),
+                   json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """A session's figures: tokens in/out, cost, context pressure (`/stats`) and its scorecard:
+    tool calls, compactions, pressure events, evidence kept (`/scorecard`)."""
+    from cairn.cli import _fail, _service
+    from cairn.errors import CairnError
+    try:
+        with _service() as svc:
+            data = {"stats": svc.session_stats(sid), "scorecard": svc.session_scorecard(sid)}
+    except CairnError as exc:
+        _fail(str(exc), code=exc.exit_code)
+    if json_out:
+        _dump(data)
+        return
+    st, sc = data["stats"], data["scorecard"]
+    cost = "unpriced" if st["cost"]["usd"] is None else f"${st['cost']['usd']:.4f}"
+    sys.stdout.write(f"{sid}: {st['turns']} turns, tokens in {st['tokens']['in']} out {st['tokens']['out']}, "
+                     f"cost {cost}, {st['model_calls']} model calls\n")
+    if st["context"]:
+        c = st["context"]
+        sys.stdout.write(f"  last prompt {c['tokens']}/{c['budget']} tokens, pressure {c['weighted']} "
+                         f"(raw {c['raw']}), tier {c['tier']}\n")
+    sys.stdout.write(f"  tool calls {sc['tool_calls']['total']} {sc['tool_calls']['by_outcome']}, compactions "
+                     f"{sc['compactions']}, pressure events {sc['pressure_events']}, evidence kept "
+                     f"{sc['evidence_kept']}, checkpoints {sc['checkpoints']}\n")
 
 
 @sessions_app.command("output")

@@ -1,4 +1,5 @@
-"""POST /chat (server-sent events) and POST /chat/approvals/{id}: the assistant over HTTP,
+"""POST /chat (server-sent events), POST /chat/approvals/{id} and GET /chat/sessions/{id}/stats:
+the assistant over HTTP,
 a thin route over `cairn.assistant.sse.chat_events` (docs/assistant.md).
 
 The turn runs in its own thread; its service calls go through a `ServiceProxy` (reads on the
@@ -15,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from cairn.interfaces.rest.deps import WRITE, actor, principal, runtime
+from cairn.interfaces.rest.deps import READ, WRITE, actor, principal, runtime
 
 router = APIRouter(tags=["assistant"])
 
@@ -63,3 +64,13 @@ async def decide(request: Request, approval_id: str, body: Decision):
         return bot.decide(approval_id, grant=body.approve).to_json()
 
     return await asyncio.to_thread(run)
+
+
+@router.get("/chat/sessions/{session_id}/stats", dependencies=[READ])
+async def session_stats(request: Request, session_id: str):
+    """A session's `/stats` and `/scorecard` ({"stats", "scorecard"}, `cairn sessions stats ID
+    --json`): tokens, cost, context pressure, tool calls, compactions, evidence kept. 404 for
+    an unknown session."""
+    rt = runtime(request)
+    return {"stats": await rt.read(lambda s: s.session_stats(session_id)),
+            "scorecard": await rt.read(lambda s: s.session_scorecard(session_id))}

@@ -1,0 +1,157 @@
+"""PRAANA's engine (issue 39): `/stats` and `/scorecard` (P1, P26), context pressure with its
+0.70 / 0.85 thresholds (P11) and working-state tiers with demotion (P7) — through the
+compiler, a scripted model on loopback, the service and the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cairn.assistant import Assistant
+from cairn.context.compiler import Engine
+from cairn.context.pressure import COMPACT_AT, EMERGENCY_AT, measure, tier_of
+from cairn.context.tiers import working_units
+from cairn.context.working import WorkingState
+from cairn.errors import NotFound
+from cairn.service import Cairn
+from fakes.embedder import HashEmbedder
+from fakes.scripted_llm import ScriptedLLM, say, tool
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+@pytest.fixture(scope="module")
+def llm():
+    with ScriptedLLM() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    home = tmp_path_factory.mktemp("praana") / "home"
+    with Cairn(home, embedder=HashEmbedder()) as app:
+        app.settings.assistant.semantic_turns = False
+        yield app
+
+
+def run_cli(home, *args, stdin=None):
+    env = dict(os.environ, PYTHONPATH=str(SRC), CAIRN_LOAD_PLUGINS="")
+    return subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), *args], input=stdin,
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+class U:
+    def __init__(self, kind, tokens):
+        self.kind, self.tokens = kind, tokens
+
+
+def test_pressure_is_density_weighted_with_the_seed_thresholds():
+    assert (COMPACT_AT, EMERGENCY_AT) == (0.70, 0.85)
+    decisions = measure([[U("decision", 75)]], 100)
+    digests = measure([[U("summary", 75)]], 100)  # the same tokens of low-density filler
+    assert decisions.weighted == pytest.approx(0.75) and decisions.tier == "soft"
+    assert digests.weighted == pytest.approx(0.30) and digests.tier == "active"
+    assert measure([[U("constraint", 90)]], 100).tier == "hard"
+    # the raw-token safety net: weighted says little, the raw fill passes the emergency line
+    net = measure([[U("note", 95)]], 100)
+    assert net.weighted < COMPACT_AT and net.raw > EMERGENCY_AT and net.tier == "hard"
+    assert tier_of(0.69, 0.5) == "active" and tier_of(0.70, 0.5) == "soft" and tier_of(0.85, 0.5) == "hard"
+    same = U("turn", 10)
+    assert measure([[same], [same]], 100).raw == pytest.approx(0.10)  # a unit in two lists counts once
+
+
+def _state(turns: dict[int, str]) -> WorkingState:
+    ws = WorkingState()
+    for n, text in turns.items():
+        ws.fold({"type": "user", "turn": n, "text": text})
+    return ws
+
+
+def test_working_state_tiers_by_idle_turns_demotion_and_hydration():
+    ws = _state({1: "Never book anything on Sundays.",
+                 2: "Let's go with the green tent from the outdoor shop in Leith for the summer trip",
+                 30: "We'll go with the night train to Inverness and a cabin for two people please",
+                 59: "Let's use the blue suitcase."})
+    units = {u[0]: u for u in working_units(ws, cur=60, message="what about dinner?")}
+    kinds = {u[0].split(":")[0]: u for u in units.values()}
+    assert kinds["constraint"][6] == "active" and kinds["constraint"][5] is True  # never demoted, pinned
+    tiers = {u[2].split("(turn ")[1].split(")")[0]: u[6] for u in units.values() if u[1] == "decision"}
+    assert tiers == {"2": "hard", "30": "soft", "59": "active"}
+    hard = next(u for u in units.values() if u[6] == "hard")
+    assert hard[2] == f"Decision (turn 2) [{hard[0]}]" and "tent" not in hard[2]
+    soft = next(u for u in units.values() if u[6] == "soft")
+    assert soft[2].endswith("…") and "cabin for two" not in soft[2]
+    # under pressure everything one tier further down (the newest decision becomes soft)
+    shifted = {u[2].split("(turn ")[1].split(")")[0]: u[6] for u in working_units(ws, 60, "dinner?", 1)
+               if u[1] == "decision"}
+    assert shifted == {"2": "hard", "30": "hard", "59": "soft"}
+    # a message naming an old line brings it back in full
+    back = next(u for u in working_units(ws, 60, "which tent did we pick?", 1) if "turn 2" in u[2])
+    assert back[6] == "active" and "green tent" in back[2] and "hydrated" in back[4]
+
+
+def test_the_compiler_reports_pressure_and_demotes_under_it():
+    eng = Engine()
+    events = [{"seq": 1, "type": "user", "turn": 1, "text": "Let's go with the red kayak for the loch trip in May."},
+              {"seq": 2, "type": "assistant", "turn": 1, "text": "Noted."}]
+    for n in range(2, 13):
+        events += [{"seq": 2 * n - 1, "type": "user", "turn": n, "text": f"turn {n} " + "words about rivers " * 30},
+                   {"seq": 2 * n, "type": "assistant", "turn": n, "text": "ok " * 40}]
+    eng.sync(events)
+    roomy = eng.compile("hello", budget=20000, rules="rules", turn=13)
+    assert roomy.why()["pressure"]["tier"] == "active"
+    tight = eng.compile("hello", budget=900, rules="rules", turn=13)
+    p = tight.why()["pressure"]
+    assert p["tier"] == "hard" and p["raw"] > EMERGENCY_AT and p["budget"] == 900
+    dec = next(u for b in tight.why()["bands"] for u in b["units"] if u["kind"] == "decision")
+    assert dec["tier"] == "soft"  # 12 turns idle: active without pressure, one tier down under it
+    assert next(u for u in roomy.units() if u.kind == "decision").tier == "active"
+
+
+def test_stats_and_scorecard_count_a_scripted_session(app, llm):
+    app.note_create("Kayak", "The red kayak is stored in the boathouse at Loch Tay.")
+    llm.script(tool("search", query="kayak", usage=(300, 12)), say("It is in the boathouse.", usage=(350, 9)),
+               say("You are welcome.", usage=(200, 5)))
+    bot = Assistant(app, model=f"openai:{llm.base_url}:scripted", new=True)
+    bot.turn("where is the kayak stored?")
+    bot.turn("thanks")
+    st = app.session_stats(bot.state.id)
+    assert st["tokens"] == {"in": 850, "out": 26, "total": 876} and st["model_calls"] == 3
+    assert st["cost"] == {"usd": 0.0, "priced": True}  # a model on this machine costs nothing
+    assert st["turns"] == 2 and st["context"]["tier"] in ("active", "soft", "hard")
+    assert 0 < st["context"]["tokens"] <= st["context"]["budget"]
+    sc = app.session_scorecard(bot.state.id)
+    assert sc["tool_calls"]["total"] == 1 and sc["tool_calls"]["by_tool"] == {"search": 1}
+    assert sc["tool_calls"]["by_outcome"] == {"ran": 1}
+    assert sc["evidence_kept"] >= 1 and sc["model_calls"] == 3 and sc["compactions"] == 0
+    assert sum(sc["pressure_events"].values()) <= 2
+    with pytest.raises(NotFound):
+        app.session_stats("s-19990101-000000-abcdef")
+
+
+def test_an_unpriced_remote_model_shows_no_cost():
+    from cairn.assistant.stats import stats
+    events = [{"type": "start", "model": "openai:https://api.example:gpt-9"},
+              {"type": "usage", "prompt_tokens": 10, "completion_tokens": 2, "cost": 0.0, "priced": False}]
+    assert stats(events, "s")["cost"] == {"usd": None, "priced": False}
+
+
+def test_slash_stats_and_scorecard_in_cairn_chat(app, llm, tmp_path):
+    llm.script(say("Hello!", usage=(120, 4)))
+    home = tmp_path / "h"
+    r = run_cli(home, "chat", "--json", "--new", "--model", f"openai:{llm.base_url}:scripted",
+                stdin="hi there\n/stats\n/scorecard\n")
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(x) for x in r.stdout.splitlines() if x.strip()]
+    reply, st, sc = lines
+    assert st["session"] == reply["session"] and st["tokens"]["in"] == 120 and st["tokens"]["out"] == 4
+    assert sc["session"] == reply["session"] and sc["turns"] == 1 and sc["tool_calls"]["total"] == 0
+    r = run_cli(home, "sessions", "stats", reply["session"], "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["stats"]["tokens"]["total"] == 124
+    r = run_cli(home, "sessions", "stats", "s-nope")
+    assert r.returncode != 0 and "no session 's-nope'" in r.stderr
