@@ -155,3 +155,61 @@ def test_slash_stats_and_scorecard_in_cairn_chat(app, llm, tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["stats"]["tokens"]["total"] == 124
     r = run_cli(home, "sessions", "stats", "s-nope")
     assert r.returncode != 0 and "no session 's-nope'" in r.stderr
+
+
+def test_checkpoint_narrative_plan_and_next_from_the_log():
+    from cairn.context.checkpoint import build, render
+    events = [
+        {"type": "user", "turn": 1, "text": "Let's go with the sleeper train to Fort William. Which platform is it?"},
+        {"type": "assistant", "turn": 1, "text": "Here is a plan:\n1. Book the sleeper\n2. Pack the tent"},
+        {"type": "tool_call", "turn": 2, "call_id": "c1", "name": "create_note", "arguments": {"title": "Trip"}},
+        {"type": "tool_result", "turn": 2, "call_id": "c1", "name": "create_note", "outcome": "ran"},
+        {"type": "assistant", "turn": 2, "text": "New plan:\n- Book the sleeper\n- Buy gas canisters\n- Pack"},
+        {"type": "approval", "approval_id": "ap-1", "state": "requested", "call": {"name": "delete_note"}},
+    ]
+    cp = build(events)
+    assert cp["narrative"][0].startswith('turn 1: you said "Let\'s go with the sleeper train')
+    assert "turn 2: created a note: Trip" in cp["narrative"]
+    assert cp["plan"] == ["Book the sleeper", "Buy gas canisters", "Pack"]
+    assert cp["superseded"] == ["turn 1: Book the sleeper; Pack the tent"]
+    assert any("platform" in n for n in cp["next"]) and "waiting for approval: delete_note (ap-1)" in cp["next"]
+    text = render(cp, "s-x", carried=True)
+    assert text.startswith("Where the previous conversation (s-x) stopped:") and "1) Book the sleeper" in text
+
+
+def test_a_session_end_checkpoint_is_read_back_by_the_next_session(app, llm):
+    llm.script(say("Sure. The plan:\n1. Book the Caledonian sleeper\n2. Pack the orange tent"), say("Hello again."))
+    bot = Assistant(app, model=f"openai:{llm.base_url}:scripted", new=True)
+    first = bot.state.id
+    bot.turn("Plan my trip to Fort William, and never book anything on Sundays.")
+    bot.new_session()
+    events = bot.store.events(bot.store.path(first))
+    ends = [e for e in events if e["type"] == "session_checkpoint"]
+    assert len(ends) == 1 and ends[0]["reason"] == "end"
+    assert ends[0]["checkpoint"]["plan"] == ["Book the Caledonian sleeper", "Pack the orange tent"]
+    carried = [e for e in bot.store.events(bot.store.path(bot.state.id)) if e["type"] == "carried"]
+    assert len(carried) == 1 and carried[0]["from"] == first
+    bot.turn("where were we?")
+    system = llm.requests[-1]["body"]["messages"][0]["content"]
+    assert f"Where the previous conversation ({first}) stopped" in system
+    assert "Book the Caledonian sleeper" in system and "never book anything on Sundays" in system
+    why = {u["id"]: u for b in bot.why()["bands"] for u in b["units"]}
+    assert why["carried"]["kind"] == "checkpoint"
+
+
+def test_crossing_the_hard_threshold_writes_one_checkpoint(app, llm):
+    app.settings.assistant.context_tokens = 7500  # ~1,580 prompt tokens after the reply and tool schemas
+    try:
+        bot = Assistant(app, model=f"openai:{llm.base_url}:scripted", new=True)
+        for n in range(1, 7):
+            llm.script(say(f"reply {n} " + "about the long walk along the canal " * 12))
+            bot.turn(f"message {n} " + "tell me more about the towpath and the locks " * 12)
+    finally:
+        app.settings.assistant.context_tokens = 8192
+    events = bot.store.events(bot.store.path(bot.state.id))
+    tiers = [e["tier"] for e in events if e["type"] == "context"]
+    assert tiers[0] == "active" and "soft" in tiers and tiers[-1] == "hard", tiers
+    cps = [e for e in events if e["type"] == "session_checkpoint"]
+    assert [e["reason"] for e in cps] == ["pressure"]  # once, when it was crossed
+    assert app.session_scorecard(bot.state.id)["checkpoints"] == 1
+    assert app.session_scorecard(bot.state.id)["pressure_events"]["hard"] >= 1

@@ -102,6 +102,7 @@ class Assistant(Decisions, Understood):
             self.state = SessionState(id="")
         else:
             self.state = self.store.create(channel, person, self.model_spec, self.owner)
+            self._carry_over()
         chosen = self._model.name if self._model is not None else self._spec
         if chosen and self.state.id and chosen != self.state.model:  # an explicit model for a continued session
             self.store.append(self.state.id, {"type": "model_switch", "model": chosen})
@@ -157,6 +158,7 @@ class Assistant(Decisions, Understood):
         What the extraction did is in `self.notices` (shown with the next reply)."""
         self.notices += self.end("new session")
         self.state = self.store.create(self.channel, self.person, self.model_spec, self.owner)
+        self._carry_over()
         self.budget = Budget(None if self.incognito else self.app.settings.home, self.state.id,
                              Limits.from_settings(self.cfg))
         return self.state.id
@@ -173,9 +175,18 @@ class Assistant(Decisions, Understood):
         """End the session: the grounded extraction runs on what the person said since the
         last extraction (not in incognito). Returns notices."""
         notes = self._extract(reason)
+        if not self.incognito:  # what it was doing and what is next, for the next session
+            from cairn.context.checkpoint import write
+            write(self.store, self.state.id, "end")
         self.store.append(self.state.id, {"type": "end", "reason": reason})
         self.state = self.store.load(self.state.id)
         return notes
+
+    def _carry_over(self) -> None:
+        """The new session starts from the checkpoint of the person's last one (context/checkpoint.py)."""
+        from cairn.context.checkpoint import carry_over
+        if carry_over(self.store, self.state.id, self.owner) is not None:
+            self.state = self.store.load(self.state.id)
 
     def _extract(self, reason: str, reflect: bool = True) -> list[str]:
         """Extract what the person said since the last extraction, then (reflect) run the

@@ -20,6 +20,8 @@ reading. Event types:
     reflection   {"upto"}   (the reflection pass ran on what was said up to seq `upto`)
     context      {"turn", "tokens", "budget", "raw", "weighted", "tier", "evidence", "memories",
                  "dropped"}   (each compiled prompt's size and pressure: context/session.py)
+    session_checkpoint {"reason": pressure|end, "checkpoint"}   (narrative and plan: context/checkpoint.py)
+    carried      {"from", "checkpoint"}   (a new session starts from the person's last checkpoint)
 
 One session per channel and person: `<home>/sessions/current.json` maps "channel:person" to
 the session id; any channel may continue any session by id. Reading is cached in memory and

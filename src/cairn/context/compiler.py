@@ -44,6 +44,7 @@ import time
 from dataclasses import dataclass, field
 
 from cairn.context.bm25 import BM25
+from cairn.context.checkpoint import render
 from cairn.context.clock import CLOCK_ID, clock_text, hint_text, zone_name
 from cairn.context.memband import KINDS as MEMORY_KINDS, MORE_ID, memory_band, more_line
 from cairn.context.mood import Mood, newer
@@ -151,6 +152,7 @@ class Engine:
         self.seq_turn: dict[int, int] = {}         # seq of a user event -> its turn
         self.sid = ""
         self.now = None                            # datetime for decay (None: the clock)
+        self.checkpoints: dict[str, str] = {}      # "carried" / "session_checkpoint" -> text (checkpoint.py)
 
     # -- events --------------------------------------------------------------------------
     def sync(self, events) -> None:
@@ -180,6 +182,8 @@ class Engine:
                 self.mood.signal(e.get("text") or "", e["at"])
             if t == "assistant" and n:
                 self.bm25.add(f"t{n}", slot[0] + "\n" + slot[1])
+        elif t in ("session_checkpoint", "carried"):
+            self.checkpoints[t] = self._clip(render(e.get("checkpoint") or {}, e.get("from", ""), t == "carried"), 300)
         elif t == "compaction" and "from" in e and not any(
                 s["from"] == int(e["from"]) and s["to"] == int(e["to"]) for s in self.summaries[-3:]):
             self.summaries.append({"from": int(e["from"]), "to": int(e["to"]), "text": e.get("summary", ""),
@@ -219,6 +223,9 @@ class Engine:
             except Exception:
                 pass
         bands["working"] += self._working(cur, user_text, 0)
+        for kind, text in self.checkpoints.items():  # the last session's (pinned), this one's latest
+            bands["working"].append(self._u(kind, "checkpoint", text, 1.0 if kind == "carried" else 0.9,
+                                            f"{kind.replace('_', ' ')}: narrative and plan", kind == "carried"))
         mood = newer(self.mood, self.base_mood).render(self.now)
         if mood:
             bands["working"].append(self._u("mood", "mood", mood, 0.7,
@@ -295,7 +302,7 @@ class Engine:
         if pr.tier != "active":  # under pressure: the older working state one tier further down
             w = bands["working"]
             bands["working"] = [u for u in w if u.kind in ("clock", "hint")] + self._working(cur, user_text, 1) + \
-                [u for u in w if u.kind == "mood"]
+                [u for u in w if u.kind in ("checkpoint", "mood")]
         # fill bands
         kept: dict[str, list[Unit]] = {}
         used = 0

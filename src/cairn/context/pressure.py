@@ -12,7 +12,8 @@ compiler fits them to the budget), so it says how hard the budget squeezes, not 
 fitted prompt is (the compiler always fills the budget).
 
 Density weights (the seed's table, mapped to Cairn's unit kinds): decisions, constraints,
-plans, rules, core blocks, the clock = 1.0; open errors 0.8; verbatim turns and the current
+plans, rules, core blocks, the clock = 1.0; open errors and checkpoints (narrative 0.6 with a
+plan 1.0) 0.8; verbatim turns and the current
 message 0.9; narrative, files/notes in play, questions, mood, memories 0.6; retrieved notes
 (artifacts) and compacted summaries 0.4; anything else 1.0 (counted in full, to be safe).
 A prompt full of low-density filler (search hits, digests) so rises more slowly than one
@@ -34,7 +35,7 @@ COMPACT_AT = 0.70
 EMERGENCY_AT = 0.85
 DENSITY: dict[str, float] = {
     "constraint": 1.0, "decision": 1.0, "plan": 1.0, "rules": 1.0, "core": 1.0, "clock": 1.0, "hint": 1.0,
-    "error": 0.8,
+    "error": 0.8, "checkpoint": 0.8,
     "turn": 0.9, "message": 0.9,
     "narrative": 0.6, "files": 0.6, "notes": 0.6, "question": 0.6, "mood": 0.6, "memory": 0.6,
     "memory_top": 0.6, "memories_more": 0.6, "previous": 0.6, "about": 0.6,

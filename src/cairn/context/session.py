@@ -113,6 +113,10 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
     if overflow:
         bot.store.append(sid, {"type": "compaction", "reason": "overflow", "error": overflow[:300],
                                "squeeze": squeeze, "tokens": comp.total_tokens})
+    if (comp.pressure or {}).get("tier") == "hard" and getattr(eng, "tier", None) != "hard":
+        from cairn.context.checkpoint import write  # the hard threshold crossed: keep where things stand
+        write(bot.store, sid, "pressure")
+    eng.tier = (comp.pressure or {}).get("tier")
     record_context(bot.store, sid, turn_no, comp)
     eng.sync(new_events(bot.store, sid, eng))
     save_why(bot.store, sid, comp.why())
