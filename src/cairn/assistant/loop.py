@@ -264,6 +264,8 @@ class Assistant(Decisions, Understood):
                                "(`cairn note show` shows them)")
         from cairn.assistant.turnmemory import after_turn
         res.notices += after_turn(self, res)  # this turn's facts reach memory now (turnmemory.py)
+        from cairn.assistant.nudge import offer_constraint
+        res.notices += offer_constraint(self, text, turn_no, res)  # a stated rule: offered, never kept unasked
         res.pending_approvals = _pending_json(self.store.load(sid).pending)
         self.store.append(sid, {"type": "assistant", "turn": turn_no, "text": res.reply, "notices": res.notices})
         self.state = self.store.load(sid)
