@@ -252,3 +252,55 @@ def test_a_stated_constraint_is_offered_and_kept_only_with_the_persons_word(app,
     assert out.tool_calls[0].outcome == "ran"
     kept = [m for m in app.memories(kind="constraint") if "fly" in m.text.lower()]
     assert [m.text for m in kept] == ["I never fly before 9"]
+
+
+def test_the_artifact_store_is_content_addressed_and_refuses_bad_ids(tmp_path):
+    from cairn.errors import InvalidInput
+    from cairn.store import artifacts as A
+    a = A.put(tmp_path, {"b": 1, "a": [2]}, kind="tool_output", tool="search", session="s-1", turn=1)
+    b = A.put(tmp_path, {"a": [2], "b": 1}, kind="tool_output", tool="search", session="s-2", turn=4)
+    assert a.id == b.id and len(a.id) == 64 and A.get(tmp_path, a.id) == b'{"a": [2], "b": 1}'
+    assert [r.session for r in A.records(tmp_path)] == ["s-1", "s-2"]  # stored once, produced twice
+    assert A.resolve(tmp_path, a.id[:10].upper()) == a.id
+    for bad in ("../../etc/passwd", "xyz", "abc"):
+        with pytest.raises(InvalidInput):
+            A.resolve(tmp_path, bad)
+    with pytest.raises(NotFound):
+        A.resolve(tmp_path, "0" * 64)
+    assert not list((tmp_path / "artifacts").glob("*.tmp")) and (tmp_path / "artifacts" / "records.jsonl").is_file()
+
+
+def test_tool_outputs_conversations_and_exports_are_artifacts_with_lineage(app, llm, tmp_path):
+    app.note_create("Ferry", "The ferry to Mull leaves Oban at 10:00 daily.")
+    llm.script(tool("search", query="ferry"), tool("get_note", note="Ferry"), say("At 10:00 from Oban."),
+               tool("save_conversation", title="Ferry chat"), say("Saved."))
+    bot = Assistant(app, model=f"openai:{llm.base_url}:scripted", new=True)
+    bot.turn("when does the ferry leave?")
+    results = [e for e in bot.store.events(bot.store.path(bot.state.id)) if e["type"] == "tool_result"]
+    first, second = (e["artifact"] for e in results)
+    tree = app.artifact_lineage(second[:12])
+    made = tree["produced_by"][0]
+    assert made["tool"] == "get_note" and made["arguments"] == {"note": "Ferry"} and made["turn"] == 1
+    assert made["session"] == bot.state.id
+    kinds = {n["artifact"]["kind"]: n for n in tree["inputs"]}
+    assert set(kinds) == {"message", "tool_output"} and kinds["tool_output"]["artifact"]["id"] == first
+    msg = app.artifact_show(kinds["message"]["artifact"]["id"])
+    assert msg["content"] == "when does the ferry leave?"
+    assert "10:00" in app.artifact_show(second)["content"]
+    bot.turn("save this conversation")
+    saved = [e for e in bot.store.events(bot.store.path(bot.state.id)) if e["type"] == "tool_result"][-1]
+    conv = saved["result"]["artifact"]
+    assert app.artifact_show(conv)["records"][0]["kind"] == "conversation"
+    assert "ferry leave" in app.artifact_show(conv)["content"]
+    assert conv in {n["artifact"]["id"] for n in app.artifact_lineage(saved["artifact"])["inputs"] if "artifact" in n}
+    exp = app.export(ids=["Ferry"], format="json")
+    rec = app.artifact_show(exp.artifact)["records"][0]
+    assert rec["kind"] == "export" and rec["sources"] and "Ferry" in app.artifact_show(exp.artifact)["content"]
+    assert exp.to_json()["artifact"] == exp.artifact
+    r = run_cli(app.settings.home, "artifacts", "lineage", second[:16], "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["produced_by"][0]["tool"] == "get_note"
+    r = run_cli(app.settings.home, "artifacts", "lineage", "../../etc")
+    assert r.returncode != 0 and "invalid artifact id" in r.stderr
+    r = run_cli(app.settings.home, "artifacts", "--json", "--session", bot.state.id)
+    assert {x["kind"] for x in json.loads(r.stdout)} >= {"message", "tool_output", "conversation"}

@@ -216,6 +216,7 @@ class Assistant(Decisions, Understood):
         sid = self.state.id
         turn_no = self.state.turns + 1
         self.store.append(sid, {"type": "user", "turn": turn_no, "text": text})
+        self._turn_text = (turn_no, text)  # the message, an input of the turn's tool outputs (artifacts.py)
         history = self.state.history[-2 * HISTORY_TURNS - 1:-1]
         res = TurnResult("", sid, notices=list(self.notices))
         self.notices = []

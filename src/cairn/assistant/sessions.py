@@ -8,7 +8,7 @@ reading. Event types:
     user         {"turn", "text"}
     assistant    {"turn", "text", "notices"}
     tool_call    {"turn", "call_id", "name", "arguments", "risk", "reasons", "provenance"}
-    tool_result  {"turn", "call_id", "name", "outcome", "result"?, "error"?}
+    tool_result  {"turn", "call_id", "name", "outcome", "result"?, "error"?, "artifact"?}
     approval     {"approval_id", "call_id", "state": requested|granted|denied|timeout, "call"?}
     usage        {"model", "prompt_tokens", "completion_tokens", "cost"}
     model_switch {"model"}

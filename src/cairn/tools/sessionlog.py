@@ -51,8 +51,12 @@ def _save_conversation(app, a: dict) -> dict:
     if not any(e.get("type") in ("user", "assistant") and e.get("text") for e in events):
         raise InvalidInput(f"session {sid} has no turns to save yet")
     title = (a.get("title") or f"Conversation {state.started[:10]} {sid}").strip()
-    note = app.note_create(title, transcript(state, events), "conversations", ["conversation"])
-    return {"action": "created", "id": note.id, "path": note.path, "title": note.title, "session": sid}
+    body = transcript(state, events)
+    note = app.note_create(title, body, "conversations", ["conversation"])
+    art = app.artifact_put(body, kind="conversation", session=sid, tool="save_conversation",
+                           sources=[{"session": sid}, {"note": note.id}])  # the transcript, an artifact
+    return {"action": "created", "id": note.id, "path": note.path, "title": note.title, "session": sid,
+            "artifact": art["id"]}
 
 
 TOOLS = (

@@ -1,5 +1,6 @@
-"""POST /chat (server-sent events), POST /chat/approvals/{id} and GET /chat/sessions/{id}/stats:
-the assistant over HTTP,
+"""POST /chat (server-sent events), POST /chat/approvals/{id}, GET /chat/sessions/{id}/stats and
+GET /artifacts (/{id}, /{id}/lineage: what the assistant's tools, saved conversations and
+exports produced): the assistant over HTTP,
 a thin route over `cairn.assistant.sse.chat_events` (docs/assistant.md).
 
 The turn runs in its own thread; its service calls go through a `ServiceProxy` (reads on the
@@ -74,3 +75,21 @@ async def session_stats(request: Request, session_id: str):
     rt = runtime(request)
     return {"stats": await rt.read(lambda s: s.session_stats(session_id)),
             "scorecard": await rt.read(lambda s: s.session_scorecard(session_id))}
+
+
+@router.get("/artifacts", dependencies=[READ])
+async def artifacts(request: Request, session: Optional[str] = None, kind: Optional[str] = None, limit: int = 50):
+    """Artifact records, newest first (`cairn artifacts --json`)."""
+    return await runtime(request).read(lambda s: s.artifacts(session=session, kind=kind, limit=max(1, min(limit, 1000))))
+
+
+@router.get("/artifacts/{ref}", dependencies=[READ])
+async def artifact(request: Request, ref: str):
+    """One artifact: records, media type, size, text content (`cairn artifacts show ID --json`)."""
+    return await runtime(request).read(lambda s: s.artifact_show(ref))
+
+
+@router.get("/artifacts/{ref}/lineage", dependencies=[READ])
+async def artifact_lineage(request: Request, ref: str):
+    """What produced an artifact, from what inputs (`cairn artifacts lineage ID --json`)."""
+    return await runtime(request).read(lambda s: s.artifact_lineage(ref))
