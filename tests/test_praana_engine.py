@@ -304,3 +304,67 @@ def test_tool_outputs_conversations_and_exports_are_artifacts_with_lineage(app, 
     assert r.returncode != 0 and "invalid artifact id" in r.stderr
     r = run_cli(app.settings.home, "artifacts", "--json", "--session", bot.state.id)
     assert {x["kind"] for x in json.loads(r.stdout)} >= {"message", "tool_output", "conversation"}
+
+
+def test_skills_recorded_run_through_the_judge_and_ranked_by_votes(app, llm):
+    from cairn.errors import Conflict, InvalidInput
+    app.note_create("Tide", "High tide at Oban is at 14:20 today.")
+    app.note_create("Scratch", "A note to throw away.")
+    llm.script(tool("search", query="tide"), tool("get_note", note="Tide"), say("14:20."),
+               tool("search", query="tide"), tool("get_note", note="Tide"), say("Still 14:20."),
+               tool("delete_note", note="Scratch"), say("That waits for approval."))
+    bot = Assistant(app, model=f"openai:{llm.base_url}:scripted", new=True)
+    bot.turn("when is high tide?")
+    bot.turn("and high tide again?")
+    s = app.skill_save("tide-check", bot.state.id)
+    assert [x["tool"] for x in s["steps"]] == ["search", "get_note"] and s["usefulness"] == 0.5
+    assert s["source"] == {"session": bot.state.id, "turns": [2]}
+    bot.turn("delete the Scratch note")
+    risky = app.skill_save("cleanup", bot.state.id, [3])
+    assert risky["steps"] == [{"tool": "delete_note", "arguments": {"note": "Scratch"}}]
+    with pytest.raises(Conflict):
+        app.skill_save("tide-check", bot.state.id)
+    with pytest.raises(InvalidInput):
+        app.skill_save("../evil", bot.state.id)
+    with pytest.raises(InvalidInput, match="at least one tool call"):
+        app.skill_save("empty", bot.state.id, [99])
+    from cairn.assistant.skills import run
+    res = run(bot, "tide-check")
+    assert [c.outcome for c in res.tool_calls] == ["ran", "ran"] and "14:20" in json.dumps(res.tool_calls[1].result)
+    assert app.skill("tide-check")["runs"] == 1
+    res = run(bot, "cleanup")  # a high-risk step waits for the person, as when a model proposes it
+    assert res.tool_calls[0].outcome == "pending" and res.pending_approvals
+    assert app.find_note("Scratch")
+    app.skill_rate("cleanup", True)
+    app.skill_rate("cleanup", True)
+    app.skill_rate("tide-check", False)
+    ranked = app.skills()
+    assert [x["name"] for x in ranked] == ["cleanup", "tide-check"]
+    assert ranked[0]["usefulness"] == pytest.approx(3 / 4) and ranked[1]["usefulness"] == pytest.approx(1 / 3)
+    pats = app.skill_patterns()
+    assert {"tools": ["search", "get_note"], "turns": 3, "sessions": 1} in pats
+    with pytest.raises(NotFound):
+        app.skill_rate("nope", True)
+
+
+def test_a_damaged_skills_file_is_named_and_left_alone(tmp_path):
+    from cairn.errors import InvalidInput
+    from cairn.store import skills as S
+    (tmp_path / "skills.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(InvalidInput, match="skills.json cannot be read"):
+        S.save(tmp_path, "x", [{"tool": "search", "arguments": {}}], {})
+    assert (tmp_path / "skills.json").read_text(encoding="utf-8") == "{not json"
+
+
+def test_skills_from_the_cli_and_chat(app, tmp_path):
+    r = run_cli(app.settings.home, "skills", "--json")
+    assert r.returncode == 0, r.stderr
+    assert [s["name"] for s in json.loads(r.stdout)][:2] == ["cleanup", "tide-check"]
+    r = run_cli(app.settings.home, "skills", "rate", "tide-check", "maybe")
+    assert r.returncode == 2 and "helpful or not-helpful" in r.stderr
+    r = run_cli(app.settings.home, "skills", "rate", "tide-check", "helpful")
+    assert r.returncode == 0 and "usefulness 0.50" in r.stdout
+    r = run_cli(app.settings.home, "chat", "--json", "--model", "none", "--new", stdin="/skill run tide-check\n")
+    assert r.returncode == 0, r.stderr
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [c["outcome"] for c in out[0]["tool_calls"]] == ["ran", "ran"] and out[1] == {"skill": "tide-check", "ran": 2}

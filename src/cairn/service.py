@@ -31,6 +31,7 @@ from cairn.ops.notepage import NotePageOps
 from cairn.ops.review import ReviewOps
 from cairn.ops.search import SearchOps, read_batch_file
 from cairn.ops.sessions import SessionOps
+from cairn.ops.skills import SkillOps
 from cairn.ops.store import StoreOps
 from cairn.ops.worker import WorkerOps
 from cairn.store import db
@@ -44,7 +45,8 @@ __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
 class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePageOps, HistoryOps, BackupOps,
-            StoreOps, PersonOps, WorkerOps, KnowledgeOps, SessionOps, ArtifactOps):
+            StoreOps, PersonOps, WorkerOps, KnowledgeOps, SessionOps, ArtifactOps,
+            SkillOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain

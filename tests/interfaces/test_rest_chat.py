@@ -83,3 +83,5 @@ def test_session_stats_and_artifact_lineage_over_http(server, llm):
         assert tree["produced_by"][0]["session"] == sid and tree["inputs"][0]["artifact"]["kind"] == "message"
         assert c.get("/artifacts/not-hex/lineage").status_code in (400, 422)
         assert c.get(f"/artifacts/{'0' * 64}").status_code == 404
+        assert c.get("/skills").json() == {"skills": [], "patterns": []}
+        assert c.post("/skills/nope/rate", json={"helpful": True}).status_code == 404

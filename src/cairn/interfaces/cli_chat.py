@@ -26,6 +26,9 @@ HELP = """Slash commands:
   /budget           tokens and cost used (session, today) and the limits
   /stats            this session: tokens in/out, cost, the last prompt's context pressure
   /scorecard        this session: tool calls, compactions, pressure events, evidence kept
+  /skills           your skills, most useful first, and recurring tool sequences
+  /skill save NAME [TURN ...]   the tool calls of this session's turn(s) as a skill (default: the last)
+  /skill run NAME   run a skill's calls again;  /skill rate NAME helpful|not-helpful
   /model [SPEC]     show or switch the model (embedded, openai:URL:MODEL, anthropic:MODEL, ...)
   /incognito        toggle incognito (nothing is written) ;  /help ;  /quit"""
 
@@ -232,6 +235,8 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
                 say(bot.app.undo().to_json())
         elif cmd == "/budget":
             say(bot.budget.to_json())
+        elif cmd in ("/skills", "/skill"):
+            say(_skill(bot, arg if cmd == "/skill" else "", json_out, ui))
         elif cmd in ("/stats", "/scorecard"):
             from cairn.assistant.stats import figures
             say(figures(bot, cmd[1:]))
@@ -252,6 +257,26 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
     except (CairnError, ValueError) as exc:
         sys.stderr.write(f"error: {exc}\n")
     return None
+
+
+def _skill(bot, arg: str, json_out: bool, ui):
+    """`/skills` (arg "") and `/skill save|run|rate ...`: the adapter of ops/skills.py and
+    assistant/skills.run. ValueError for a malformed command."""
+    verb, _, rest = arg.partition(" ")
+    if not verb:
+        return {"skills": bot.app.skills(), "patterns": bot.app.skill_patterns()}
+    words = rest.split()
+    if verb == "save" and words:
+        turns = [int(w) for w in words[1:] if w.isdigit()] or None
+        return bot.app.skill_save(words[0], bot.state.id, turns)
+    if verb == "run" and rest.strip():
+        from cairn.assistant.skills import run
+        res = run(bot, rest.strip(), ui)
+        _print_result(res, json_out)
+        return {"skill": rest.strip(), "ran": len(res.tool_calls)}
+    if verb == "rate" and len(words) >= 2 and words[-1] in ("helpful", "not-helpful"):
+        return bot.app.skill_rate(" ".join(words[:-1]), words[-1] == "helpful")
+    raise ValueError("usage: /skill save NAME [TURN ...] | /skill run NAME | /skill rate NAME helpful|not-helpful")
 
 
 def _sessions(home):

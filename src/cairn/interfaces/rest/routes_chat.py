@@ -1,6 +1,6 @@
 """POST /chat (server-sent events), POST /chat/approvals/{id}, GET /chat/sessions/{id}/stats and
 GET /artifacts (/{id}, /{id}/lineage: what the assistant's tools, saved conversations and
-exports produced): the assistant over HTTP,
+exports produced), GET /skills and POST /skills/{name}/rate: the assistant over HTTP,
 a thin route over `cairn.assistant.sse.chat_events` (docs/assistant.md).
 
 The turn runs in its own thread; its service calls go through a `ServiceProxy` (reads on the
@@ -93,3 +93,21 @@ async def artifact(request: Request, ref: str):
 async def artifact_lineage(request: Request, ref: str):
     """What produced an artifact, from what inputs (`cairn artifacts lineage ID --json`)."""
     return await runtime(request).read(lambda s: s.artifact_lineage(ref))
+
+
+class Vote(BaseModel):
+    helpful: bool = Field(..., description="true: the skill helped; false: it did not.")
+
+
+@router.get("/skills", dependencies=[READ])
+async def skills(request: Request):
+    """Skills, most useful first, and the recurring tool sequences (`cairn skills --json`,
+    `cairn skills patterns --json`): {"skills", "patterns"}."""
+    rt = runtime(request)
+    return {"skills": await rt.read(lambda s: s.skills()), "patterns": await rt.read(lambda s: s.skill_patterns())}
+
+
+@router.post("/skills/{name}/rate", dependencies=[WRITE])
+async def rate_skill(request: Request, name: str, body: Vote):
+    """One helpful / not-helpful vote; the skill with its new usefulness. 404 for an unknown skill."""
+    return await runtime(request).write(lambda s: s.skill_rate(name, body.helpful))
