@@ -39,8 +39,8 @@ def app(tmp_path_factory):
         yield app
 
 
-def run_cli(home, *args, stdin=None):
-    env = dict(os.environ, PYTHONPATH=str(SRC), CAIRN_LOAD_PLUGINS="")
+def run_cli(home, *args, stdin=None, env_extra=None):
+    env = dict(os.environ, PYTHONPATH=str(SRC), CAIRN_LOAD_PLUGINS="", **(env_extra or {}))
     return subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), *args], input=stdin,
                           capture_output=True, text=True, timeout=300, env=env)
 
@@ -368,3 +368,41 @@ def test_skills_from_the_cli_and_chat(app, tmp_path):
     assert r.returncode == 0, r.stderr
     out = [json.loads(x) for x in r.stdout.splitlines()]
     assert [c["outcome"] for c in out[0]["tool_calls"]] == ["ran", "ran"] and out[1] == {"skill": "tide-check", "ran": 2}
+
+
+def test_global_config_layered_under_the_home_config(tmp_path, monkeypatch):
+    from cairn.config import ConfigError, load_settings
+    from cairn.config_peek import embedder_name, global_config_path
+    monkeypatch.delenv("CAIRN_GLOBAL_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert global_config_path() == tmp_path / "xdg" / "cairn" / "config.toml"
+    glob = tmp_path / "global.toml"
+    glob.write_text('embedder = "minilm"\n[assistant]\nrecall_k = 7\nnotes_k = 2\n[search]\nk = 12\n'
+                    '[telegram]\ntoken = "123:secret"\n', encoding="utf-8")
+    monkeypatch.setenv("CAIRN_GLOBAL_CONFIG", str(glob))
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text("[assistant]\nnotes_k = 4\n", encoding="utf-8")
+    s = load_settings(home)
+    assert (s.assistant.recall_k, s.assistant.notes_k, s.search.k) == (7, 4, 12)  # the home's key wins
+    assert embedder_name(home) == "minilm"
+    with Cairn(home, embedder=HashEmbedder()) as app:
+        shown = app.config_show()
+    rows = {r["key"]: r for r in shown["values"]}
+    assert rows["assistant.recall_k"]["origin"] == str(glob) and rows["assistant.notes_k"]["origin"] == str(home / "config.toml")
+    assert rows["search.k"]["value"] == 12 and rows["chunk.max_tokens"]["origin"] == "default"
+    assert rows["telegram.token"]["value"] == "[set, hidden]" and "secret" not in json.dumps(shown)
+    assert [f["layer"] for f in shown["files"]] == ["global", "home"]
+    r = run_cli(home, "config", "show", "--origin", env_extra={"CAIRN_GLOBAL_CONFIG": str(glob)})
+    assert r.returncode == 0, r.stderr
+    assert f"assistant.recall_k = 7    # {glob}" in r.stdout and "123:secret" not in r.stdout
+    # the global file's own errors name it; the home's data is untouched
+    glob.write_text("[assistant]\nrecal_k = 3\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"{glob}.*unknown key"):
+        load_settings(home)
+    glob.write_text("[assistant\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"{glob}: not valid TOML"):
+        load_settings(home)
+    assert embedder_name(home) is None
+    monkeypatch.setenv("CAIRN_GLOBAL_CONFIG", "")  # set empty: no global layer
+    assert load_settings(home).assistant.recall_k == 5

@@ -47,6 +47,7 @@ BUILTINS: tuple[str, ...] = (
     "cairn.interfaces.cli_worker",
     "cairn.interfaces.cli_artifacts",
     "cairn.interfaces.cli_skills",
+    "cairn.interfaces.cli_config",
     "cairn.builtin_plugins.llm_backends",
     "cairn.builtin_plugins.parsers",
     "cairn.builtin_plugins.embedders",

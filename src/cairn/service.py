@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
 from cairn.ops.artifacts import ArtifactOps
 from cairn.ops.backup import BackupOps
+from cairn.ops.config import ConfigOps
 from cairn.ops.entities import EntityOps
 from cairn.ops.history import HistoryOps
 from cairn.ops.jobs import ChatImportReport, JobOps
@@ -46,7 +47,7 @@ __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePageOps, HistoryOps, BackupOps,
             StoreOps, PersonOps, WorkerOps, KnowledgeOps, SessionOps, ArtifactOps,
-            SkillOps):
+            SkillOps, ConfigOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain

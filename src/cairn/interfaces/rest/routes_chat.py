@@ -110,4 +110,5 @@ async def skills(request: Request):
 @router.post("/skills/{name}/rate", dependencies=[WRITE])
 async def rate_skill(request: Request, name: str, body: Vote):
     """One helpful / not-helpful vote; the skill with its new usefulness. 404 for an unknown skill."""
-    return await runtime(request).write(lambda s: s.skill_rate(name, body.helpful))
+    return await runtime(request).write(lambda s: s.skill_rate(name, body.helpful), actor=actor(request),
+                                        action="skill.rate", target=name)
