@@ -406,3 +406,36 @@ def test_global_config_layered_under_the_home_config(tmp_path, monkeypatch):
     assert embedder_name(home) is None
     monkeypatch.setenv("CAIRN_GLOBAL_CONFIG", "")  # set empty: no global layer
     assert load_settings(home).assistant.recall_k == 5
+
+
+def test_the_model_catalogue_is_cached_and_model_switches_only_among_its_models(tmp_path):
+    from cairn.assistant import catalogue as C
+    from cairn.config import load_settings
+    from fakes.openai_server import FakeOpenAIServer
+    home = tmp_path / "cat"
+    home.mkdir()
+    (home / "config.toml").write_text('llm = "openai:http://127.0.0.1:9/v1:configured-model"\n', encoding="utf-8")
+    settings = load_settings(home)
+    with FakeOpenAIServer() as fake:
+        ports = (("Ollama", fake.port),)
+        first = C.catalogue(settings, ports=ports)
+        byname = {m["name"]: m for m in first["models"]}
+        assert not first["cached"] and byname["fake-model"]["spec"] == f"openai:{fake.base_url}:fake-model"
+        assert byname["fake-model"]["source"] == "discovered" and byname["none"]["source"] == "builtin"
+        assert byname["openai:http://127.0.0.1:9/v1:configured-model"]["source"] == "configured"
+        probes = len(fake.requests)
+        again = C.catalogue(settings, ports=ports)
+        assert again["cached"] and len(fake.requests) == probes  # within the TTL: no probe
+        assert not C.catalogue(settings, ports=ports, ttl=0)["cached"]
+        assert C.resolve(settings, "fake-model", ports=ports) == f"openai:{fake.base_url}:fake-model"
+        with pytest.raises(ValueError, match="unknown model 'gpt-9'.*fake-model"):
+            C.resolve(settings, "gpt-9", ports=ports)
+        # a damaged cache is stale, not an error
+        (home / "cache" / "models.json").write_text("{oops", encoding="utf-8")
+        assert not C.catalogue(settings, ports=ports)["cached"]
+        # the CLI's /model reads the cached catalogue (no probe of port 11434 here)
+        r = run_cli(home, "chat", "--json", "--model", "none", "--new", stdin="/model fake-model\n/model gpt-9\n/models\n")
+        assert r.returncode == 0, r.stderr
+        outs = [json.loads(x) for x in r.stdout.splitlines()]
+        assert outs[0]["model"] == f"openai:{fake.base_url}:fake-model"
+        assert "unknown model 'gpt-9'" in r.stderr and outs[1]["cached"] is True

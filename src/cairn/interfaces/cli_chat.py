@@ -29,7 +29,8 @@ HELP = """Slash commands:
   /skills           your skills, most useful first, and recurring tool sequences
   /skill save NAME [TURN ...]   the tool calls of this session's turn(s) as a skill (default: the last)
   /skill run NAME   run a skill's calls again;  /skill rate NAME helpful|not-helpful
-  /model [SPEC]     show or switch the model (embedded, openai:URL:MODEL, anthropic:MODEL, ...)
+  /model [NAME]     show or switch the model, for this session, among configured and discovered ones
+  /models [refresh] the model catalogue (cached 6 h; refresh probes the local servers again)
   /incognito        toggle incognito (nothing is written) ;  /help ;  /quit"""
 
 
@@ -241,8 +242,11 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
             from cairn.assistant.stats import figures
             say(figures(bot, cmd[1:]))
         elif cmd == "/model":
-            say({"model": bot.switch_model(arg) if arg else bot.model_spec,
-                 "tools_mode": bot.model.tools_mode})
+            if arg:
+                bot.switch_model(bot.app.model_resolve(arg))  # only catalogue models (assistant/catalogue.py)
+            say({"model": bot.model_spec, "tools_mode": bot.model.tools_mode})
+        elif cmd == "/models":
+            say(bot.app.model_catalogue(refresh=arg == "refresh"))
         elif cmd == "/incognito":
             from cairn.assistant import Assistant
             if bot.incognito:

@@ -1,5 +1,6 @@
 """The settings and where each came from, the operation `Cairn.config_show` (`cairn config
-show [--origin]`; PRAANA P27). A mixin: `self` is the Cairn. The layering itself is
+show [--origin]`; PRAANA P27), and the model catalogue of `/model` (`model_catalogue`,
+`model_resolve`: assistant/catalogue.py, PRAANA P29). A mixin: `self` is the Cairn. The layering itself is
 config.layers / config_peek (global config, then the home's config.toml, then the
 environment)."""
 
@@ -24,7 +25,17 @@ def _plain(value):
 
 
 class ConfigOps:
-    """The effective settings with their origins."""
+    """The effective settings with their origins; the model catalogue."""
+
+    def model_catalogue(self, refresh: bool = False) -> dict:
+        """The models `/model` may switch to, cached 6 h (assistant.catalogue.catalogue)."""
+        from cairn.assistant.catalogue import catalogue
+        return catalogue(self.settings, refresh=refresh)
+
+    def model_resolve(self, name: str) -> str:
+        """The spec of catalogue model `name`; ValueError naming the models when unknown."""
+        from cairn.assistant.catalogue import resolve
+        return resolve(self.settings, name)
 
     def config_show(self) -> dict:
         """{"files": [{"layer": "global" | "home", "path", "exists"}], "values": [{"key",
