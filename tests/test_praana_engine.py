@@ -106,6 +106,8 @@ def test_the_compiler_reports_pressure_and_demotes_under_it():
     roomy = eng.compile("hello", budget=20000, rules="rules", turn=13)
     assert roomy.why()["pressure"]["tier"] == "active"
     tight = eng.compile("hello", budget=900, rules="rules", turn=13)
+    assert next(u for u in tight.units() if u.kind == "decision").tier == "active"  # the last prompt was roomy
+    tight = eng.compile("hello", budget=900, rules="rules", turn=13)  # after a pressed prompt: demoted
     p = tight.why()["pressure"]
     assert p["tier"] == "hard" and p["raw"] > EMERGENCY_AT and p["budget"] == 900
     dec = next(u for b in tight.why()["bands"] for u in b["units"] if u["kind"] == "decision")

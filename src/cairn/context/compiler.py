@@ -11,8 +11,9 @@ schemas): system frame and rules 0.10, core blocks 0.08, working state 0.12, rel
 use what earlier bands left over (second pass: recent, compacted, notes). Pinned units (the
 rules, constraints, the current message, the clock: today's date, time and zone, clock.py)
 always go in. The working state's lines come at a tier (tiers.py: active, soft one-liner, hard
-anchor, by idle turns); under context pressure (pressure.py: density-weighted demand over the
-budget, 0.70 / 0.85) they are demoted one tier further; `pressure` in `why()`. The memories band (memband.py): relevant + top memories, at most 15, and a line
+anchor, by idle turns); after a prompt under context pressure (pressure.py: density-weighted
+demand over the budget, 0.70 / 0.85) the next ones demote them one tier further (as the seed
+demotes after each turn); `pressure` in `why()`. The memories band (memband.py): relevant + top memories, at most 15, and a line
 saying how many more exist (`more_available` in `why()`).
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
@@ -153,6 +154,7 @@ class Engine:
         self.sid = ""
         self.now = None                            # datetime for decay (None: the clock)
         self.checkpoints: dict[str, str] = {}      # "carried" / "session_checkpoint" -> text (checkpoint.py)
+        self._wtokens: dict[str, int] = {}         # working-state line -> its tokens
 
     # -- events --------------------------------------------------------------------------
     def sync(self, events) -> None:
@@ -222,7 +224,8 @@ class Engine:
                     bands["core"].append(self._u(f"core:{k}", "core", f"{k}: {v}", 1.0, "core blocks are always in the prompt", True))
             except Exception:
                 pass
-        bands["working"] += self._working(cur, user_text, 0)
+        under = self.last is not None and self.last.pressure.get("tier", "active") != "active"
+        bands["working"] += self._working(cur, user_text, 1 if under else 0)  # demoted after a pressed prompt
         for kind, text in self.checkpoints.items():  # the last session's (pinned), this one's latest
             bands["working"].append(self._u(kind, "checkpoint", text, 1.0 if kind == "carried" else 0.9,
                                             f"{kind.replace('_', ' ')}: narrative and plan", kind == "carried"))
@@ -262,7 +265,6 @@ class Engine:
             r = rel.get(f"t{n}", 0.0) / best
             recent.append(self._u(f"t{n}", "turn", u + "\n" + a, 0.25 / (1 + (cur - n) / 20) + 0.75 * r + 0.5,
                                   f"recent turn {n} ({cur - n} ago), verbatim"))
-        covered = max((s["to"] for s in self.summaries), default=0)
         older: list[Unit] = []
         recent_ids = {f"t{n}" for n in past[:RECENT_MAX]}
         top = heapq.nlargest(HYDRATE_MAX, ((v, k) for k, v in rel.items() if k not in recent_ids))
@@ -296,13 +298,8 @@ class Engine:
             older.append(self._u(f"summary:{s['from']}-{s['to']}", "summary", s["text"],
                                  0.25 / (1 + (cur - s["to"]) / 20) + 0.75 * r * 0.8,
                                  f"turns {s['from']}-{s['to']} compacted ({s['by']})"))
-        del covered
         pr = measure([*bands.values(), recent, older, self._note_units(evidence)], budget,
                      [("message", self.counter.count(user_text))])
-        if pr.tier != "active":  # under pressure: the older working state one tier further down
-            w = bands["working"]
-            bands["working"] = [u for u in w if u.kind in ("clock", "hint")] + self._working(cur, user_text, 1) + \
-                [u for u in w if u.kind in ("checkpoint", "mood")]
         # fill bands
         kept: dict[str, list[Unit]] = {}
         used = 0
@@ -346,8 +343,14 @@ class Engine:
 
     def _working(self, cur: int, text: str, shift: int) -> list[Unit]:
         """The working state's units at their tiers (tiers.working_units)."""
-        return [Unit(i, k, t, self.counter.count(t), sc, w, pin, tier=tr)
-                for i, k, t, sc, w, pin, tr in working_units(self.working, cur, text, shift)]
+        out = []
+        for i, k, t, sc, w, pin, tr in working_units(self.working, cur, text, shift):
+            if t not in self._wtokens:  # a line's tokens, counted once (a prompt is compiled every turn)
+                self._wtokens = self._wtokens if len(self._wtokens) < 4096 else {}
+                self._wtokens[t] = self.counter.count(t)
+            n = self._wtokens[t]
+            out.append(Unit(i, k, t, n, sc, w, pin, tier=tr))
+        return out
 
     def _hydrated(self, n: int) -> str:
         """Turn `n` as hydrated into the compacted band: "[n] person\n→ reply", at most 200

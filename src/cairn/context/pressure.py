@@ -21,7 +21,8 @@ full of decisions.
 
 Tiers (thresholds COMPACT_AT = 0.70, EMERGENCY_AT = 0.85, the seed's defaults):
   active  weighted < 0.70 and raw <= 0.85
-  soft    0.70 <= weighted < 0.85: older working state is demoted one tier (tiers.py)
+  soft    0.70 <= weighted < 0.85: the working state is demoted one tier (tiers.py) from the
+          next prompt on (the seed demotes after each turn)
   hard    weighted >= 0.85, or the raw-token safety net: raw > 0.85 (the raw fill passes the
           emergency threshold even though the weighting says less): working state demoted
           and a session checkpoint is written (checkpoint.py).
@@ -82,11 +83,10 @@ def measure(groups, budget: int, extra: list[tuple[str, int]] = ()) -> Pressure:
     raw = weighted = 0.0
     for group in groups:
         for u in group:
-            if id(u) in seen:
-                continue
-            seen.add(id(u))
-            raw += u.tokens
-            weighted += u.tokens * density(u.kind)
+            if id(u) not in seen:
+                seen.add(id(u))
+                raw += u.tokens
+                weighted += u.tokens * DENSITY.get(u.kind, 1.0)
     for kind, tokens in extra:
         raw += tokens
         weighted += tokens * density(kind)

@@ -20,6 +20,8 @@ person's message is put back active, its `why` saying so.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from cairn.context.bm25 import terms
 
 IDLE_SOFT, IDLE_HARD = 20, 50
@@ -38,6 +40,12 @@ def _turn_of(uid: str) -> int | None:
     if len(parts) >= 2 and parts[1].startswith("t") and parts[1][1:].isdigit():
         return int(parts[1][1:])
     return None
+
+
+@lru_cache(maxsize=4096)
+def _terms_of(text: str) -> frozenset[str]:
+    """The content words of a working-state line's body (after "Kind (turn N): ")."""
+    return frozenset(terms(text.partition(": ")[2]))
 
 
 def _soft(text: str) -> str:
@@ -62,7 +70,7 @@ def working_units(working, cur: int, message: str, shift: int = 0) -> list[tuple
             continue
         level = min(2, base_tier(cur - turn) + max(0, shift))
         why = f"working state: {kind}"
-        if level and said & set(terms(text.partition(": ")[2])):
+        if level and not said.isdisjoint(_terms_of(text)):
             level, why = 0, f"working state: {kind}, hydrated (this message names it)"
         tier = TIERS[level]
         if tier == "soft":
