@@ -157,6 +157,11 @@ def test_slash_stats_and_scorecard_in_cairn_chat(app, llm, tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["stats"]["tokens"]["total"] == 124
     r = run_cli(home, "sessions", "stats", "s-nope")
     assert r.returncode != 0 and "no session 's-nope'" in r.stderr
+    r = run_cli(home, "chat", "--why", "--session", reply["session"], "--json")
+    why = json.loads(r.stdout)
+    assert why["pressure"]["tier"] in ("active", "soft", "hard") and "more_available" in why["bands"][3]
+    r = run_cli(home, "chat", "--why", "--session", reply["session"])
+    assert r.returncode == 0 and "pressure " in r.stdout and "tier " in r.stdout
 
 
 def test_checkpoint_narrative_plan_and_next_from_the_log():

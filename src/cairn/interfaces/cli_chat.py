@@ -141,6 +141,10 @@ def chat_cmd(
             _dump(data)
         else:
             sys.stdout.write(f"budget {data.get('budget')} tokens, prompt {data.get('total_tokens')} tokens\n")
+            pr = data.get("pressure") or {}
+            if pr:
+                sys.stdout.write(f"pressure {pr['weighted']} (raw {pr['raw']}; soft at {pr['compact_at']}, hard at "
+                                 f"{pr['emergency_at']}): tier {pr['tier']}\n")
             for b in data.get("bands", []):
                 sys.stdout.write(f"  {b['name']:10} {b['tokens']:5}/{b['budget']:<5} {len(b['units'])} unit(s)\n")
                 for u in b["units"]:
