@@ -228,6 +228,7 @@ def test_crossing_the_hard_threshold_writes_one_checkpoint(app, llm):
     ("We always take the dog on holiday", "We always take the dog on holiday"),
     ("I don't eat meat", "I don't eat meat"),
     ("I don't know what to do about the boiler", None),
+    ("I can't stand Thai food any more", None),  # a dislike: the turn's extraction keeps it
     ("Don't delete that note", None),
     ("Should I never fly before 9?", None),
     ("What is on my calendar tomorrow?", None),

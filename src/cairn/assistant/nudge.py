@@ -10,7 +10,8 @@ and this module is the deterministic safety net that needs no model. It only tak
 that are unambiguous standing rules (`stated_rule`):
 
 - the person about themselves: "I / we never | always | only | can't | won't | don't | do not
-  | must not | avoid ..." (not "I don't know / think / mind / want ...": those state no rule);
+  | must not | avoid ..." (not "I don't know / think / want ...", "I can't stand / wait / sleep
+  ...": feelings, states and abilities state no rule);
 - an instruction with a standing scope: "don't | do not | never | always | avoid VERB ..."
   that also says "anything", "any", "ever", "every", a weekday in the plural, "weekends",
   "mornings", "evenings", "nights", "before" or "after" (so "don't delete that note" is not one).
@@ -28,8 +29,9 @@ import secrets
 
 SELF_RULE = re.compile(r"^(?:i|we)\s+(?:never|always|only|can'?t|cannot|won'?t|will not|don'?t|do not|must not|"
                        r"mustn'?t|avoid|refuse to)\s+(\w+)", re.I)
-NOT_RULES = frozenset("know think see understand remember recall mind care get want need like believe agree "
-                      "have feel wonder mean guess suppose".split())
+NOT_RULES = frozenset("know think see understand remember recall mind care get want need like love hate believe "
+                      "agree have feel wonder mean guess suppose stand bear wait help find stop decide tell sleep "
+                      "hear imagine afford".split())  # feelings, states and abilities, not rules
 ORDER = re.compile(r"^(?:please\s+)?(?:don'?t|do not|never|always|avoid)\s+\w+", re.I)
 SCOPE = re.compile(r"\b(?:anything|any|ever|every\w*|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends?|"
                    r"mornings|evenings|nights|before|after)\b", re.I)
