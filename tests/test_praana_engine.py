@@ -373,6 +373,11 @@ def test_skills_from_the_cli_and_chat(app, tmp_path):
     assert r.returncode == 2 and "helpful or not-helpful" in r.stderr
     r = run_cli(app.settings.home, "skills", "rate", "tide-check", "helpful")
     assert r.returncode == 0 and "usefulness 0.50" in r.stdout
+    r = run_cli(app.settings.home, "skills", "run", "tide-check", "--json")
+    assert r.returncode == 0, r.stderr
+    assert [c["outcome"] for c in json.loads(r.stdout)["tool_calls"]] == ["ran", "ran"]
+    r = run_cli(app.settings.home, "skills", "run", "no-such-skill")
+    assert r.returncode != 0 and "no skill 'no-such-skill'" in r.stderr
     r = run_cli(app.settings.home, "chat", "--json", "--model", "none", "--new", stdin="/skill run tide-check\n")
     assert r.returncode == 0, r.stderr
     out = [json.loads(x) for x in r.stdout.splitlines()]
