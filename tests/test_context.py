@@ -187,7 +187,8 @@ def test_why_matches_the_prompt_sent(app, llm):
     bot.turn("Hello there")
     bot.turn("What should the boiler pressure be? And where does Ana live?")
     why = bot.why()
-    assert set(why) == {"budget", "total_tokens", "bands", "understanding", "conversation"}  # issue 32 added the last two
+    assert set(why) == {"budget", "total_tokens", "bands", "understanding", "conversation",  # issue 32 added these two
+                        "pressure"}  # issue 39: context pressure (PRAANA P11)
     assert [b["name"] for b in why["bands"]] == ["system", "core", "working", "memories", "notes", "recent",
                                                  "compacted"]
     sent = llm.requests[-1]["body"]["messages"]

@@ -295,74 +295,109 @@ def validate(settings: "Settings") -> None:
             raise ConfigError(f"config.toml: voice.voices items are \"PERSONA=MODEL\", got {item!r}")
 
 
-def load_settings(home: Path | str | None = None) -> Settings:
-    """Resolve settings for `home` (or the default home).
+def _apply_data(settings: Settings, data: dict, check_vault: bool = True) -> None:
+    """Apply a config table (`data`, consumed) to `settings` and validate the result.
+    ConfigError names the key."""
+    for section in _SECTIONS:
+        if section in data:
+            if not isinstance(data[section], dict):
+                raise ConfigError(f"config.toml: [{section}] must be a table")
+            _apply(getattr(settings, section), data.pop(section), f"{section}.")
+    if "plugin" in data:
+        tables = data.pop("plugin")
+        if not isinstance(tables, dict) or not all(isinstance(v, dict) for v in tables.values()):
+            raise ConfigError("config.toml: [plugin.NAME] entries must be tables, one per plugin")
+        settings.plugin_config = tables
+    if "llm" in data:
+        settings.llm = _check_llm_spec(data.pop("llm"), "llm")
+    if settings.memory.extract_llm:
+        _check_llm_spec(settings.memory.extract_llm, "memory.extract_llm")
+    if settings.ingest.enrich_llm:
+        _check_llm_spec(settings.ingest.enrich_llm, "ingest.enrich_llm")
+    if settings.ingest.enrich not in ("auto", "extractive", "off"):
+        raise ConfigError("config.toml: ingest.enrich must be \"auto\", \"extractive\" or \"off\", "
+                          f"got {settings.ingest.enrich!r}")
+    if settings.assistant.tools not in ("auto", "native", "json", "none"):
+        raise ConfigError("config.toml: assistant.tools must be \"auto\", \"native\", \"json\" or "
+                          f"\"none\", got {settings.assistant.tools!r}")
+    if "vault" in data:
+        vault = data.pop("vault")
+        if not isinstance(vault, str) or not vault.strip():
+            raise ConfigError(f"config.toml: vault must be a folder path, got {vault!r}")
+        # `~` is expanded; a relative path is relative to the home folder.
+        settings.vault_dir = (settings.home / Path(vault).expanduser()).resolve()
+        if check_vault and settings.vault_dir.exists() and not settings.vault_dir.is_dir():
+            raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
+    if "store" in data:
+        store = data.pop("store")
+        if isinstance(store, dict):  # [store] url = "postgresql://..."
+            url = store.pop("url", "")
+            if store:
+                raise ConfigError(f"config.toml: unknown key(s) {sorted('store.' + k for k in store)}")
+            if not isinstance(url, str) or not url.startswith(("postgresql://", "postgres://")):
+                raise ConfigError("config.toml: [store] url must be a postgresql:// URL")
+            settings.store, settings.store_url = "postgresql", url
+        elif store != "sqlite":
+            raise ConfigError(f"config.toml: store must be \"sqlite\" or a [store] table with "
+                              f"url = \"postgresql://...\", got {store!r}")
+        else:
+            settings.store = store
+    if "embedder" in data:
+        embedder = data.pop("embedder")
+        if not isinstance(embedder, str) or not embedder.strip():
+            raise ConfigError(f"config.toml: embedder must be an embedder name (see `cairn plugins`), "
+                              f"got {embedder!r}")
+        settings.embedder = embedder.strip()
+    if "max_file_bytes" in data:
+        _apply(settings, {"max_file_bytes": data.pop("max_file_bytes")}, "")
+    if data:
+        raise ConfigError(f"config.toml: unknown key(s) {sorted(data)}")
+    validate(settings)
 
-    Raises ConfigError when config.toml exists but is not valid TOML, has unknown keys,
-    values of the wrong type or values out of range (see `validate`).
+
+def _read_layer(path: Path) -> dict:
+    """The TOML table of config file `path` ({} when it does not exist). ConfigError naming
+    the file when it is not valid TOML or not UTF-8."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+
+
+def layers(home: Path) -> tuple[dict, dict, list[tuple[str, Path | None, bool]]]:
+    """(the merged config table, {"dotted.key": the file its value came from}, [(layer
+    "global" | "home", path, exists)]): the global config under the home's config.toml
+    (config_peek.merge: the home's wins key by key). ConfigError for an unreadable file."""
+    from cairn.config_peek import global_config_path, merge
+    gpath, hpath = global_config_path(), home / CONFIG_FILE
+    shared = _read_layer(gpath) if gpath is not None else {}
+    own = _read_layer(hpath)
+    merged, origins = merge(shared, own, low_name=str(gpath), high_name=str(hpath))
+    files = ([("global", gpath, gpath.is_file())] if gpath is not None else []) + [("home", hpath, hpath.is_file())]
+    return merged, origins, files
+
+
+def load_settings(home: Path | str | None = None) -> Settings:
+    """Resolve settings for `home` (or the default home): the global config, then the home's
+    config.toml over it (config_peek: layers), then the environment.
+
+    Raises ConfigError when a config file is not valid TOML, has unknown keys, values of the
+    wrong type or values out of range (see `validate`); an error of the global file alone
+    names that file.
     """
+    import copy
     settings = Settings(home=home_path(home))
-    cfg = settings.config_path
-    if cfg.exists():
+    data, _origins, files = layers(settings.home)
+    glob = next((p for layer, p, there in files if layer == "global" and there), None)
+    if glob is not None:  # the global file on its own, so that its own errors name it
         try:
-            data = tomllib.loads(cfg.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{cfg}: not valid TOML: {exc}") from exc
-        for section in _SECTIONS:
-            if section in data:
-                if not isinstance(data[section], dict):
-                    raise ConfigError(f"config.toml: [{section}] must be a table")
-                _apply(getattr(settings, section), data.pop(section), f"{section}.")
-        if "plugin" in data:
-            tables = data.pop("plugin")
-            if not isinstance(tables, dict) or not all(isinstance(v, dict) for v in tables.values()):
-                raise ConfigError("config.toml: [plugin.NAME] entries must be tables, one per plugin")
-            settings.plugin_config = tables
-        if "llm" in data:
-            settings.llm = _check_llm_spec(data.pop("llm"), "llm")
-        if settings.memory.extract_llm:
-            _check_llm_spec(settings.memory.extract_llm, "memory.extract_llm")
-        if settings.ingest.enrich_llm:
-            _check_llm_spec(settings.ingest.enrich_llm, "ingest.enrich_llm")
-        if settings.ingest.enrich not in ("auto", "extractive", "off"):
-            raise ConfigError("config.toml: ingest.enrich must be \"auto\", \"extractive\" or \"off\", "
-                              f"got {settings.ingest.enrich!r}")
-        if settings.assistant.tools not in ("auto", "native", "json", "none"):
-            raise ConfigError("config.toml: assistant.tools must be \"auto\", \"native\", \"json\" or "
-                              f"\"none\", got {settings.assistant.tools!r}")
-        if "vault" in data:
-            vault = data.pop("vault")
-            if not isinstance(vault, str) or not vault.strip():
-                raise ConfigError(f"config.toml: vault must be a folder path, got {vault!r}")
-            # `~` is expanded; a relative path is relative to the home folder.
-            settings.vault_dir = (settings.home / Path(vault).expanduser()).resolve()
-            if settings.vault_dir.exists() and not settings.vault_dir.is_dir():
-                raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
-        if "store" in data:
-            store = data.pop("store")
-            if isinstance(store, dict):  # [store] url = "postgresql://..."
-                url = store.pop("url", "")
-                if store:
-                    raise ConfigError(f"config.toml: unknown key(s) {sorted('store.' + k for k in store)}")
-                if not isinstance(url, str) or not url.startswith(("postgresql://", "postgres://")):
-                    raise ConfigError("config.toml: [store] url must be a postgresql:// URL")
-                settings.store, settings.store_url = "postgresql", url
-            elif store != "sqlite":
-                raise ConfigError(f"config.toml: store must be \"sqlite\" or a [store] table with "
-                                  f"url = \"postgresql://...\", got {store!r}")
-            else:
-                settings.store = store
-        if "embedder" in data:
-            embedder = data.pop("embedder")
-            if not isinstance(embedder, str) or not embedder.strip():
-                raise ConfigError(f"config.toml: embedder must be an embedder name (see `cairn plugins`), "
-                                  f"got {embedder!r}")
-            settings.embedder = embedder.strip()
-        if "max_file_bytes" in data:
-            _apply(settings, {"max_file_bytes": data.pop("max_file_bytes")}, "")
-        if data:
-            raise ConfigError(f"config.toml: unknown key(s) {sorted(data)}")
-        validate(settings)
+            _apply_data(Settings(home=settings.home), copy.deepcopy(_read_layer(glob)), check_vault=False)
+        except ConfigError as exc:
+            raise ConfigError(f"{glob}: {exc}") from exc
+    if data:
+        _apply_data(settings, data)
     if os.environ.get("CAIRN_LLM"):
         settings.llm = os.environ["CAIRN_LLM"]
     return settings

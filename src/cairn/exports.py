@@ -59,11 +59,14 @@ class ExportResult:
     bytes: int = 0
     created: str = ""
     expires: str = ""
+    artifact: str = ""  # the artifact id of the file (the artifact store), when kept there
 
     def to_json(self) -> dict:
-        """{"name", "path", "format", "count", "notes", "bytes", "created", "expires"}."""
+        """{"name", "path", "format", "count", "notes", "bytes", "created", "expires"} and
+        "artifact" when the file was kept as an artifact."""
         return {"name": self.name, "path": self.path, "format": self.format, "count": len(self.notes),
-                "notes": self.notes, "bytes": self.bytes, "created": self.created, "expires": self.expires}
+                "notes": self.notes, "bytes": self.bytes, "created": self.created, "expires": self.expires,
+                **({"artifact": self.artifact} if self.artifact else {})}
 
 
 def exports_dir(home: str | Path, person: str | None = None) -> Path:

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cairn.config import HomeNotWritable, Settings, load_settings, write_problem
+from cairn.ops.artifacts import ArtifactOps
 from cairn.ops.backup import BackupOps
+from cairn.ops.config import ConfigOps
 from cairn.ops.entities import EntityOps
 from cairn.ops.history import HistoryOps
 from cairn.ops.jobs import ChatImportReport, JobOps
@@ -29,6 +31,8 @@ from cairn.ops.person import PersonOps
 from cairn.ops.notepage import NotePageOps
 from cairn.ops.review import ReviewOps
 from cairn.ops.search import SearchOps, read_batch_file
+from cairn.ops.sessions import SessionOps
+from cairn.ops.skills import SkillOps
 from cairn.ops.store import StoreOps
 from cairn.ops.worker import WorkerOps
 from cairn.store import db
@@ -42,7 +46,8 @@ __all__ = ["Cairn", "ChatImportReport", "SessionExtraction", "read_batch_file"]
 
 
 class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePageOps, HistoryOps, BackupOps,
-            StoreOps, PersonOps, WorkerOps, KnowledgeOps):
+            StoreOps, PersonOps, WorkerOps, KnowledgeOps, SessionOps, ArtifactOps,
+            SkillOps, ConfigOps):
     """Cairn for one home folder (`home`: path, or None for $CAIRN_HOME / ~/.cairn): the
     composition root. It owns the resources (settings, the index connection, the vector
     index, the lazily loaded embedder, the event bus); the operations come from the domain

@@ -63,3 +63,25 @@ def test_chat_bad_input_and_unknown_session(server):
             evs = events(resp)
         assert evs == [("error", {"error": evs[0][1]["error"], "status": 404})]
         assert c.post("/chat/approvals/ap-nope", json={"approve": False}).status_code == 404
+
+
+def test_session_stats_and_artifact_lineage_over_http(server, llm):
+    """Issue 39 (PRAANA P1, P26, P16): the same figures and lineage as the CLI."""
+    llm.script(tool("search", query="pressure"), say("1.2 bar."))
+    with server.client() as c:
+        with c.stream("POST", "/chat", json={"message": "what pressure?"}) as resp:
+            result = events(resp)[-1][1]
+        sid = result["session"]
+        got = c.get(f"/chat/sessions/{sid}/stats")
+        assert got.status_code == 200, got.text
+        assert got.json()["scorecard"]["tool_calls"]["by_tool"].get("search", 0) >= 1
+        assert got.json()["stats"]["tokens"]["in"] > 0
+        assert c.get("/chat/sessions/s-missing/stats").status_code == 404
+        rows = c.get("/artifacts", params={"session": sid, "kind": "tool_output"}).json()
+        assert rows and rows[0]["tool"] == "search"
+        tree = c.get(f"/artifacts/{rows[0]['id']}/lineage").json()
+        assert tree["produced_by"][0]["session"] == sid and tree["inputs"][0]["artifact"]["kind"] == "message"
+        assert c.get("/artifacts/not-hex/lineage").status_code in (400, 422)
+        assert c.get(f"/artifacts/{'0' * 64}").status_code == 404
+        assert c.get("/skills").json() == {"skills": [], "patterns": []}
+        assert c.post("/skills/nope/rate", json={"helpful": True}).status_code == 404

@@ -25,6 +25,10 @@ class Decisions:
             ev["error"] = rec.error
         if rec.outcome == "ran":
             ev["result"] = rec.result
+            from cairn.assistant.artifacts import record_output
+            art = record_output(self, call.id, rec, turn_no)  # the output as an artifact, with its lineage
+            if art:
+                ev["artifact"] = art
         self.store.append(self.state.id, ev)
         if audit_it:
             self._audit_decision(rec, rec.outcome, {})

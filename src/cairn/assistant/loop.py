@@ -103,6 +103,7 @@ class Assistant(Decisions, Understood):
             self.state = SessionState(id="")
         else:
             self.state = self.store.create(channel, person, self.model_spec, self.owner)
+            self._carry_over()
         chosen = self._model.name if self._model is not None else self._spec
         if chosen and self.state.id and chosen != self.state.model:  # an explicit model for a continued session
             self.store.append(self.state.id, {"type": "model_switch", "model": chosen})
@@ -158,6 +159,7 @@ class Assistant(Decisions, Understood):
         What the extraction did is in `self.notices` (shown with the next reply)."""
         self.notices += self.end("new session")
         self.state = self.store.create(self.channel, self.person, self.model_spec, self.owner)
+        self._carry_over()
         self.budget = Budget(None if self.incognito else self.app.settings.home, self.state.id,
                              Limits.from_settings(self.cfg))
         return self.state.id
@@ -176,9 +178,18 @@ class Assistant(Decisions, Understood):
         notes = self._extract(reason)
         from cairn.assistant.turnmemory import catch_up
         notes += catch_up(self)  # the entities of notes written in the session (noteops.graph_later)
+        if not self.incognito:  # what it was doing and what is next, for the next session
+            from cairn.context.checkpoint import write
+            write(self.store, self.state.id, "end")
         self.store.append(self.state.id, {"type": "end", "reason": reason})
         self.state = self.store.load(self.state.id)
         return notes
+
+    def _carry_over(self) -> None:
+        """The new session starts from the checkpoint of the person's last one (context/checkpoint.py)."""
+        from cairn.context.checkpoint import carry_over
+        if carry_over(self.store, self.state.id, self.owner) is not None:
+            self.state = self.store.load(self.state.id)
 
     def _extract(self, reason: str, reflect: bool = True) -> list[str]:
         """Extract what the person said since the last extraction, then (reflect) run the
@@ -209,6 +220,7 @@ class Assistant(Decisions, Understood):
         sid = self.state.id
         turn_no = self.state.turns + 1
         self.store.append(sid, {"type": "user", "turn": turn_no, "text": text})
+        self._turn_text = (turn_no, text)  # the message, an input of the turn's tool outputs (artifacts.py)
         history = self.state.history[-2 * HISTORY_TURNS - 1:-1]
         res = TurnResult("", sid, notices=list(self.notices))
         self.notices = []
@@ -259,6 +271,8 @@ class Assistant(Decisions, Understood):
                                "(`cairn note show` shows them)")
         from cairn.assistant.turnmemory import after_turn
         res.notices += after_turn(self, res)  # this turn's facts reach memory now (turnmemory.py)
+        from cairn.assistant.nudge import offer_constraint
+        res.notices += offer_constraint(self, text, turn_no, res)  # a stated rule: offered, never kept unasked
         res.pending_approvals = _pending_json(self.store.load(sid).pending)
         self.store.append(sid, {"type": "assistant", "turn": turn_no, "text": res.reply, "notices": res.notices})
         self.state = self.store.load(sid)

@@ -25,7 +25,9 @@ RULES = (
     "delete something. Deleting, overwriting and anything sent off this machine waits for the "
     "person's approval.\n"
     "3. When you answer from the notes below, cite them by number like [1]; say so when they do "
-    "not hold the answer. Never reveal secrets such as keys or passwords from notes.")
+    "not hold the answer. Never reveal secrets such as keys or passwords from notes.\n"
+    "4. When the person states a standing rule about themselves (\"I never fly before 9\"), offer to "
+    "remember it as a constraint; remember it (kind constraint) only after they say yes.")
 
 # Instruction-like text in retrieved material (flagged, never obeyed).
 SUSPICIOUS = re.compile(

@@ -8,7 +8,7 @@ reading. Event types:
     user         {"turn", "text"}
     assistant    {"turn", "text", "notices"}
     tool_call    {"turn", "call_id", "name", "arguments", "risk", "reasons", "provenance"}
-    tool_result  {"turn", "call_id", "name", "outcome", "result"?, "error"?}
+    tool_result  {"turn", "call_id", "name", "outcome", "result"?, "error"?, "artifact"?}
     approval     {"approval_id", "call_id", "state": requested|granted|denied|timeout, "call"?}
     usage        {"model", "prompt_tokens", "completion_tokens", "cost"}
     model_switch {"model"}
@@ -18,6 +18,10 @@ reading. Event types:
     extraction   {"upto", "reason", "facts", "memories"} (after each turn, reason "turn", and
                  at the session's end: assistant/turnmemory.py)
     reflection   {"upto"}   (the reflection pass ran on what was said up to seq `upto`)
+    context      {"turn", "tokens", "budget", "raw", "weighted", "tier", "evidence", "memories",
+                 "dropped"}   (each compiled prompt's size and pressure: context/session.py)
+    session_checkpoint {"reason": pressure|end, "checkpoint"}   (narrative and plan: context/checkpoint.py)
+    carried      {"from", "checkpoint"}   (a new session starts from the person's last checkpoint)
 
 One session per channel and person: `<home>/sessions/current.json` maps "channel:person" to
 the session id; any channel may continue any session by id. Reading is cached in memory and

@@ -60,7 +60,8 @@ def extract(bot, reason: str, reflect: bool = True) -> list[str]:
         return []
     sid = bot.state.id
     events = bot.store.events(bot.store.path(sid))
-    msgs = [(f"{sid}#{e['seq']}", e.get("text", ""), e.get("at", ""))
+    from cairn.assistant.nudge import without_rules  # a stated rule is kept only with the person's word
+    msgs = [(f"{sid}#{e['seq']}", without_rules(e.get("text", "")), e.get("at", ""))
             for e in events if e.get("type") == "user" and int(e.get("seq", 0)) > bot.state.extracted_upto]
     if not msgs:  # every turn was extracted as it came: the end still reflects once on what is new
         return _reflect(bot) if reflect and _unreflected(events) else []

@@ -12,8 +12,11 @@ use what earlier bands left over (second pass: recent, compacted, notes). Pinned
 rules, constraints, the current message, the clock: today's date, time and zone, clock.py)
 always go in. System message order: rules and core blocks (a stable prefix prompt caches keep,
 PREFIX_KEY), working state, memories, notes, compacted turns, the clock last (it changes each
-minute). The memories band (memband.py): relevant + top memories, at most 15, and a line saying
-how many more exist (`more_available` in `why()`).
+minute). The working state's lines come at a tier (tiers.py: active, soft one-liner, hard
+anchor, by idle turns); after a prompt under context pressure (pressure.py: density-weighted
+demand over the budget, 0.70 / 0.85) the next ones demote them one tier further (as the seed
+demotes after each turn); `pressure` in `why()`. The memories band (memband.py): relevant + top
+memories, at most 15, and a line saying how many more exist (`more_available` in `why()`).
 
 Scores: pinned units 1.0; other units 0.25 * recency + 0.75 * relevance, where recency =
 1 / (1 + age_in_turns / 20) and relevance = max(BM25 / best BM25 of this message, semantic).
@@ -44,10 +47,15 @@ import time
 from dataclasses import dataclass, field
 
 from cairn.context.bm25 import BM25
+from cairn.context.checkpoint import render
 from cairn.context.clock import CLOCK_ID, clock_text, hint_text, zone_name
+from cairn.context.fit import clip, safety_net
 from cairn.context.memband import KINDS as MEMORY_KINDS, MORE_ID, memory_band, more_line
 from cairn.context.mood import Mood, newer
+from cairn.context.pressure import measure
+from cairn.context.tiers import working_units
 from cairn.context.semantic import TurnVectors
+from cairn.context.summary import deterministic_summary, order as _order
 from cairn.context.tokens import Counter
 from cairn.context.working import WorkingState
 
@@ -84,10 +92,11 @@ class Unit:
     why: str
     pinned: bool = False
     untrusted: bool = False
+    tier: str = "active"  # working state: active | soft | hard (tiers.py); in to_json when demoted
 
     def to_json(self) -> dict:
         return {"id": self.id, "kind": self.kind, "tokens": self.tokens, "score": round(self.score, 3),
-                "why": self.why, "text": self.text}
+                "why": self.why, "text": self.text, **({"tier": self.tier} if self.tier != "active" else {})}
 
 
 @dataclass
@@ -108,6 +117,7 @@ class Compiled:
     dropped: list[str] = field(default_factory=list)
     new_compactions: list[dict] = field(default_factory=list)
     more_available: int = 0  # memories beyond those in the memories band (recall finds them)
+    pressure: dict = field(default_factory=dict)  # pressure.Pressure.to_json() of this compile
 
     @property
     def system(self) -> str:
@@ -117,26 +127,15 @@ class Compiled:
         return [u for name, _ in BANDS for u in self.bands.get(name, [])]
 
     def why(self) -> dict:
-        """{"budget", "total_tokens", "bands": [{"name", "budget", "tokens", "units": [...]}]};
-        the memories band also has "more_available" (memories not shown; an integer)."""
-        return {"budget": self.budget, "total_tokens": self.total_tokens,
+        """{"budget", "total_tokens", "pressure", "bands": [{"name", "budget", "tokens", "units":
+        [...]}]}; the memories band also has "more_available" (memories not shown; an integer);
+        "pressure" is pressure.Pressure.to_json() (weighted and raw fill, tier)."""
+        return {"budget": self.budget, "total_tokens": self.total_tokens, "pressure": self.pressure,
                 "bands": [{"name": n, "budget": self.budgets.get(n, 0),
                            "tokens": sum(u.tokens for u in self.bands.get(n, [])),
                            "units": [u.to_json() for u in self.bands.get(n, [])],
                            **({"more_available": self.more_available} if n == "memories" else {})}
                           for n, _ in BANDS]}
-
-
-def deterministic_summary(turns: list[tuple[int, str, str]]) -> str:
-    """One line per turn: "[N] first 24 words of the person / -> first 12 of the reply"."""
-    lines = []
-    for n, u, a in turns:
-        uw, aw = u.split(), a.split()
-        line = f"[{n}] " + " ".join(uw[:24]) + ("…" if len(uw) > 24 else "")
-        if aw:
-            line += " → " + " ".join(aw[:12]) + ("…" if len(aw) > 12 else "")
-        lines.append(line)
-    return "\n".join(lines)
 
 
 class Engine:
@@ -160,6 +159,8 @@ class Engine:
         self.seq_turn: dict[int, int] = {}         # seq of a user event -> its turn
         self.sid = ""
         self.now = None                            # datetime for decay (None: the clock)
+        self.checkpoints: dict[str, str] = {}      # "carried" / "session_checkpoint" -> text (checkpoint.py)
+        self._wtokens: dict[str, int] = {}         # working-state line -> its tokens
 
     # -- events --------------------------------------------------------------------------
     def sync(self, events) -> None:
@@ -189,6 +190,8 @@ class Engine:
                 self.mood.signal(e.get("text") or "", e["at"])
             if t == "assistant" and n:
                 self.bm25.add(f"t{n}", slot[0] + "\n" + slot[1])
+        elif t in ("session_checkpoint", "carried"):
+            self.checkpoints[t] = self._clip(render(e.get("checkpoint") or {}, e.get("from", ""), t == "carried"), 300)
         elif t == "compaction" and "from" in e and not any(
                 s["from"] == int(e["from"]) and s["to"] == int(e["to"]) for s in self.summaries[-3:]):
             self.summaries.append({"from": int(e["from"]), "to": int(e["to"]), "text": e.get("summary", ""),
@@ -227,11 +230,11 @@ class Engine:
                     bands["core"].append(self._u(f"core:{k}", "core", f"{k}: {v}", 1.0, "core blocks are always in the prompt", True))
             except Exception:
                 pass
-        for uid, kind, text in self.working.items():
-            pinned = kind == "constraint"
-            bands["working"].append(self._u(uid, kind, text, 1.0 if pinned else 0.8,
-                                            "constraint stated by the person: pinned" if pinned else f"working state: {kind}",
-                                            pinned))
+        under = self.last is not None and self.last.pressure.get("tier", "active") != "active"
+        bands["working"] += self._working(cur, user_text, 1 if under else 0)  # demoted after a pressed prompt
+        for kind, text in self.checkpoints.items():  # the last session's (pinned), this one's latest
+            bands["working"].append(self._u(kind, "checkpoint", text, 1.0 if kind == "carried" else 0.9,
+                                            f"{kind.replace('_', ' ')}: narrative and plan", kind == "carried"))
         mood = newer(self.mood, self.base_mood).render(self.now)
         if mood:
             bands["working"].append(self._u("mood", "mood", mood, 0.7,
@@ -301,6 +304,8 @@ class Engine:
             older.append(self._u(f"summary:{s['from']}-{s['to']}", "summary", s["text"],
                                  0.25 / (1 + (cur - s["to"]) / 20) + 0.75 * r * 0.8,
                                  f"turns {s['from']}-{s['to']} compacted ({s['by']})"))
+        pr = measure([*bands.values(), recent, older, self._note_units(evidence)], budget,
+                     [("message", self.counter.count(user_text))])
         # fill bands
         kept: dict[str, list[Unit]] = {}
         used = 0
@@ -337,9 +342,21 @@ class Engine:
         evidence = [ev for ev in evidence if f"note:{ev.n}" in ev_kept]
         comp = self._assemble(kept, budget, shares, evidence, new_comp)
         comp.more_available = max(0, mem_total - sum(1 for u in comp.bands["memories"] if u.kind in MEMORY_KINDS))
+        comp.pressure = pr.to_json()
         comp.ms = (time.perf_counter() - t0) * 1000
         self.last = comp
         return comp
+
+    def _working(self, cur: int, text: str, shift: int) -> list[Unit]:
+        """The working state's units at their tiers (tiers.working_units)."""
+        out = []
+        for i, k, t, sc, w, pin, tr in working_units(self.working, cur, text, shift):
+            if t not in self._wtokens:  # a line's tokens, counted once (a prompt is compiled every turn)
+                self._wtokens = self._wtokens if len(self._wtokens) < 4096 else {}
+                self._wtokens[t] = self.counter.count(t)
+            n = self._wtokens[t]
+            out.append(Unit(i, k, t, n, sc, w, pin, tier=tr))
+        return out
 
     def _hydrated(self, n: int) -> str:
         """Turn `n` as hydrated into the compacted band: "[n] person\n→ reply", at most 200
@@ -374,17 +391,7 @@ class Engine:
         return out
 
     def _clip(self, text: str, limit: int) -> str:
-        if self.counter.count(text) <= limit:
-            return text
-        words = text.split(" ")
-        lo, hi = 1, len(words)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.counter.count(" ".join(words[:mid])) <= limit - 2:
-                lo = mid
-            else:
-                hi = mid - 1
-        return " ".join(words[:lo]) + " …"
+        return clip(self.counter, text, limit)
 
     @staticmethod
     def _fill(cands, cap, pinned_first=False, stop_at_first_miss=False):
@@ -472,29 +479,5 @@ class Engine:
                         any(u.untrusted for u in kept["notes"]), dropped=dropped, new_compactions=new_comp)
 
     def _safety_net(self, kept, over: int) -> None:
-        """Cut the longest pinned unit by `over` tokens (plus a margin)."""
-        units = [u for name in kept for u in kept[name]]
-        big = max(units, key=lambda u: u.tokens)
-        target = max(1, big.tokens - over - 8)
-        if big.tokens <= 1:
-            raise ValueError("the prompt budget is too small for the message")
-        if big.id == "current":  # keep the end of the message (the request is usually last)
-            words = big.text.split(" ")
-            while len(words) > 1 and self.counter.count("… " + " ".join(words)) > target:
-                words = words[max(1, len(words) // 8):]
-            big.text = "… " + " ".join(words)
-        else:
-            big.text = self._clip(big.text, target)
-        new = self.counter.count(big.text)
-        if new >= big.tokens:  # one unbreakable word: cut characters
-            big.text = big.text[: max(1, len(big.text) * target // max(1, big.tokens))]
-            new = self.counter.count(big.text)
-        big.tokens = new
-
-
-def _order(uid: str) -> tuple:
-    if uid.startswith("summary:"):
-        return (int(uid.split(":")[1].split("-")[0]), 0)
-    if uid.startswith("t") and uid[1:].isdigit():
-        return (int(uid[1:]), 1)
-    return (10 ** 9, uid)
+        """Cut the longest pinned unit by `over` tokens (plus a margin): fit.safety_net."""
+        safety_net(self.counter, [u for name in kept for u in kept[name]], over)

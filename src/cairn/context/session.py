@@ -115,6 +115,11 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
     if overflow:
         bot.store.append(sid, {"type": "compaction", "reason": "overflow", "error": overflow[:300],
                                "squeeze": squeeze, "tokens": comp.total_tokens})
+    if (comp.pressure or {}).get("tier") == "hard" and getattr(eng, "tier", None) != "hard":
+        from cairn.context.checkpoint import write  # the hard threshold crossed: keep where things stand
+        write(bot.store, sid, "pressure")
+    eng.tier = (comp.pressure or {}).get("tier")
+    record_context(bot.store, sid, turn_no, comp)
     eng.sync(new_events(bot.store, sid, eng))
     save_why(bot.store, sid, comp.why())
     kinds = {"memory": "memory", "note": "note", "core": "core", "rules": "rules"}
@@ -123,6 +128,20 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
     ctx = P.Context(comp.system, units, comp.evidence, comp.untrusted)
     ctx.compiled = comp
     return ctx
+
+
+def record_context(store, sid: str, turn_no: int, comp) -> dict:
+    """Log a `context` event for the prompt `comp` compiled for turn `turn_no`: {"turn",
+    "tokens", "budget", "raw", "weighted", "tier", "evidence" (notes kept), "memories"
+    (memories kept), "dropped"} (the figures `/stats` and `/scorecard` count:
+    assistant/stats.py). Returns the stored event."""
+    from cairn.context.memband import KINDS
+    pr = comp.pressure or {}
+    return store.append(sid, {"type": "context", "turn": turn_no, "tokens": comp.total_tokens, "budget": comp.budget,
+                              "raw": pr.get("raw"), "weighted": pr.get("weighted"), "tier": pr.get("tier"),
+                              "evidence": len(comp.evidence),
+                              "memories": sum(1 for u in comp.bands.get("memories", []) if u.kind in KINDS),
+                              "dropped": len(comp.dropped)})
 
 
 def _why_path(store, sid: str) -> Path | None:

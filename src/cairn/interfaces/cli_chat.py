@@ -24,7 +24,13 @@ HELP = """Slash commands:
   /approve ID       run a call that waits for approval;  /deny ID  refuse it
   /undo             undo the assistant's last change to a note (exact previous text back)
   /budget           tokens and cost used (session, today) and the limits
-  /model [SPEC]     show or switch the model (embedded, openai:URL:MODEL, anthropic:MODEL, ...)
+  /stats            this session: tokens in/out, cost, the last prompt's context pressure
+  /scorecard        this session: tool calls, compactions, pressure events, evidence kept
+  /skills           your skills, most useful first, and recurring tool sequences
+  /skill save NAME [TURN ...]   the tool calls of this session's turn(s) as a skill (default: the last)
+  /skill run NAME   run a skill's calls again;  /skill rate NAME helpful|not-helpful
+  /model [NAME]     show or switch the model, for this session, among configured and discovered ones
+  /models [refresh] the model catalogue (cached 6 h; refresh probes the local servers again)
   /incognito        toggle incognito (nothing is written) ;  /help ;  /quit"""
 
 
@@ -143,6 +149,10 @@ def chat_cmd(
             _dump(data)
         else:
             sys.stdout.write(f"budget {data.get('budget')} tokens, prompt {data.get('total_tokens')} tokens\n")
+            pr = data.get("pressure") or {}
+            if pr:
+                sys.stdout.write(f"pressure {pr['weighted']} (raw {pr['raw']}; soft at {pr['compact_at']}, hard at "
+                                 f"{pr['emergency_at']}): tier {pr['tier']}\n")
             for b in data.get("bands", []):
                 sys.stdout.write(f"  {b['name']:10} {b['tokens']:5}/{b['budget']:<5} {len(b['units'])} unit(s)\n")
                 for u in b["units"]:
@@ -238,9 +248,17 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
                 say(bot.app.undo().to_json())
         elif cmd == "/budget":
             say(bot.budget.to_json())
+        elif cmd in ("/skills", "/skill"):
+            say(_skill(bot, arg if cmd == "/skill" else "", json_out, ui))
+        elif cmd in ("/stats", "/scorecard"):
+            from cairn.assistant.stats import figures
+            say(figures(bot, cmd[1:]))
         elif cmd == "/model":
-            say({"model": bot.switch_model(arg) if arg else bot.model_spec,
-                 "tools_mode": bot.model.tools_mode})
+            if arg:
+                bot.switch_model(bot.app.model_resolve(arg))  # only catalogue models (assistant/catalogue.py)
+            say({"model": bot.model_spec, "tools_mode": bot.model.tools_mode})
+        elif cmd == "/models":
+            say(bot.app.model_catalogue(refresh=arg == "refresh"))
         elif cmd == "/incognito":
             from cairn.assistant import Assistant
             if bot.incognito:
@@ -255,6 +273,26 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
     except (CairnError, ValueError) as exc:
         sys.stderr.write(f"error: {exc}\n")
     return None
+
+
+def _skill(bot, arg: str, json_out: bool, ui):
+    """`/skills` (arg "") and `/skill save|run|rate ...`: the adapter of ops/skills.py and
+    assistant/skills.run. ValueError for a malformed command."""
+    verb, _, rest = arg.partition(" ")
+    if not verb:
+        return {"skills": bot.app.skills(), "patterns": bot.app.skill_patterns()}
+    words = rest.split()
+    if verb == "save" and words:
+        turns = [int(w) for w in words[1:] if w.isdigit()] or None
+        return bot.app.skill_save(words[0], bot.state.id, turns)
+    if verb == "run" and rest.strip():
+        from cairn.assistant.skills import run
+        res = run(bot, rest.strip(), ui)
+        _print_result(res, json_out)
+        return {"skill": rest.strip(), "ran": len(res.tool_calls)}
+    if verb == "rate" and len(words) >= 2 and words[-1] in ("helpful", "not-helpful"):
+        return bot.app.skill_rate(" ".join(words[:-1]), words[-1] == "helpful")
+    raise ValueError("usage: /skill save NAME [TURN ...] | /skill run NAME | /skill rate NAME helpful|not-helpful")
 
 
 def _sessions(home):
@@ -320,6 +358,34 @@ def sessions_search(query: str = typer.Argument(..., help="Words to find in the 
         return
     for r in rows:
         sys.stdout.write(f"{r['session']} turn {r['turn']} {r['role']:9} {r['score']:.2f}  {r['text'][:200]}\n")
+
+
+@sessions_app.command("stats")
+def sessions_stats(sid: str = typer.Argument(..., help="Session id."),
+                   json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """A session's figures: tokens in/out, cost, context pressure (`/stats`) and its scorecard:
+    tool calls, compactions, pressure events, evidence kept (`/scorecard`)."""
+    from cairn.cli import _fail, _service
+    from cairn.errors import CairnError
+    try:
+        with _service() as svc:
+            data = {"stats": svc.session_stats(sid), "scorecard": svc.session_scorecard(sid)}
+    except CairnError as exc:
+        _fail(str(exc), code=exc.exit_code)
+    if json_out:
+        _dump(data)
+        return
+    st, sc = data["stats"], data["scorecard"]
+    cost = "unpriced" if st["cost"]["usd"] is None else f"${st['cost']['usd']:.4f}"
+    sys.stdout.write(f"{sid}: {st['turns']} turns, tokens in {st['tokens']['in']} out {st['tokens']['out']}, "
+                     f"cost {cost}, {st['model_calls']} model calls\n")
+    if st["context"]:
+        c = st["context"]
+        sys.stdout.write(f"  last prompt {c['tokens']}/{c['budget']} tokens, pressure {c['weighted']} "
+                         f"(raw {c['raw']}), tier {c['tier']}\n")
+    sys.stdout.write(f"  tool calls {sc['tool_calls']['total']} {sc['tool_calls']['by_outcome']}, compactions "
+                     f"{sc['compactions']}, pressure events {sc['pressure_events']}, evidence kept "
+                     f"{sc['evidence_kept']}, checkpoints {sc['checkpoints']}\n")
 
 
 @sessions_app.command("output")

@@ -35,7 +35,14 @@ def models_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSO
         return
     from cairn.assistant.discover import model_choices
     try:
-        data = model_choices(load_settings(STATE["home"]), scan=scan)
+        settings = load_settings(STATE["home"])
+        data = model_choices(settings, scan=scan)
+        if scan:  # what was found is the catalogue `/model` offers (assistant/catalogue.py)
+            from cairn.assistant.catalogue import save
+            try:
+                save(settings.home, data)
+            except OSError:  # a home it cannot write: the list is still printed
+                pass
     except CairnError as exc:
         _fail(str(exc), code=exc.exit_code)
     if json_out:

@@ -12,6 +12,10 @@ operation is still a method of `Cairn` under its old name:
                           notes_list, ingest_text, note_show, note_update, note_rename, note_delete
     knowledge.py KnowledgeOps answer_about (memories, notes, entities, reminders and sessions
                           as one answer; its wording in knowledge_text.py)
+    sessions.py SessionOps session_stats, session_scorecard (the assistant's sessions as figures)
+    artifacts.py ArtifactOps artifact_put, artifacts, artifact_show, artifact_lineage
+    config.py  ConfigOps  config_show (the settings with where each came from)
+    skills.py  SkillOps   skill_save, skills, skill, skill_rate, skill_ran, skill_delete, skill_patterns
 
 A mixin reaches the resources through `self`: `conn` (the index), `settings`, `embedder`,
 `vectors`. Every result has one `to_json()` (cairn.results).

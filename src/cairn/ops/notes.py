@@ -231,10 +231,21 @@ class NotesOps:
         """Export the selected notes to a new file under `<home>/exports/` (it expires):
         one note as markdown; several as text, json or zip. Select by note references `ids`,
         a search `query` (top `k` hits), or all notes; narrowed by `tag`, `type` and the
-        inclusive days `since` / `until` (YYYY-MM-DD). See exports.export_notes for errors."""
+        inclusive days `since` / `until` (YYYY-MM-DD). The file is also kept as an artifact
+        (`artifact`: its id; ops/artifacts.py). See exports.export_notes for errors."""
+        from pathlib import Path as _P
         from cairn.exports import export_notes
-        return export_notes(self, ids=ids, tag=tag, type=type, since=since, until=until, query=query,
-                            format=format, name=name, k=k)
+        res = export_notes(self, ids=ids, tag=tag, type=type, since=since, until=until, query=query,
+                           format=format, name=name, k=k)
+        args = {k: v for k, v in dict(ids=ids, tag=tag, type=type, since=since, until=until, query=query,
+                                      format=res.format, name=res.name).items() if v}
+        media = {"markdown": "text/markdown; charset=utf-8", "md": "text/markdown; charset=utf-8",
+                 "json": "application/json", "text": "text/plain; charset=utf-8", "txt": "text/plain; charset=utf-8",
+                 "zip": "application/zip"}.get(res.format, "application/octet-stream")
+        res.artifact = self.artifact_put(_P(res.path).read_bytes(), kind="export", tool="export", arguments=args,
+                                         media=media,
+                                         sources=[{"note": n["id"]} for n in res.notes])["id"]  # an artifact
+        return res
 
     def export_path(self, name: str) -> Path:
         """The file of export `name` (an ExportResult's name) if it is still there and has not

@@ -1,5 +1,6 @@
 """Tools over the assistant's session logs: `search_session_log` (PRAANA: the agent searches
-its past sessions) and `save_conversation` (the session so far kept as a note).
+its past sessions), `session_stats` (PRAANA's /stats and /scorecard) and `save_conversation`
+(the session so far kept as a note).
 
 The session a tool call belongs to is `current_session` (cairn.tools), which the assistant
 sets around each call; a caller outside a conversation (MCP, REST) names it in `session`.
@@ -20,6 +21,13 @@ def _store(app):
 
 def _search_session_log(app, a: dict) -> dict:
     return {"query": a["query"], "turns": _store(app).search(a["query"], k=a.get("k", 10))}
+
+
+def _session_stats(app, a: dict) -> dict:
+    sid = a.get("session") or current_session.get()
+    if not sid:
+        raise InvalidInput("no session: give `session` (an id from `cairn sessions`)")
+    return {"stats": app.session_stats(sid), "scorecard": app.session_scorecard(sid)}
 
 
 def transcript(state, events: list[dict]) -> str:
@@ -43,8 +51,12 @@ def _save_conversation(app, a: dict) -> dict:
     if not any(e.get("type") in ("user", "assistant") and e.get("text") for e in events):
         raise InvalidInput(f"session {sid} has no turns to save yet")
     title = (a.get("title") or f"Conversation {state.started[:10]} {sid}").strip()
-    note = app.note_create(title, transcript(state, events), "conversations", ["conversation"])
-    return {"action": "created", "id": note.id, "path": note.path, "title": note.title, "session": sid}
+    body = transcript(state, events)
+    note = app.note_create(title, body, "conversations", ["conversation"])
+    art = app.artifact_put(body, kind="conversation", session=sid, tool="save_conversation",
+                           sources=[{"session": sid}, {"note": note.id}])  # the transcript, an artifact
+    return {"action": "created", "id": note.id, "path": note.path, "title": note.title, "session": sid,
+            "artifact": art["id"]}
 
 
 TOOLS = (
@@ -54,6 +66,11 @@ TOOLS = (
                                            "k": {"type": "integer", "minimum": 1, "maximum": 100}},
           "required": ["query"], "additionalProperties": False},
          _search_session_log),
+    Tool("session_stats", "Figures of this conversation (or the session named): tokens in and out, "
+         "cost, context pressure, tool calls, compactions, evidence kept.",
+         {"type": "object", "properties": {"session": {"type": "string", "minLength": 1}},
+          "required": [], "additionalProperties": False},
+         _session_stats),
     Tool("save_conversation", "Save this conversation so far (or the session named) as a note in "
          "the vault's conversations/ folder.",
          {"type": "object", "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 200},

@@ -1,4 +1,6 @@
-"""POST /chat (server-sent events) and POST /chat/approvals/{id}: the assistant over HTTP,
+"""POST /chat (server-sent events), POST /chat/approvals/{id}, GET /chat/sessions/{id}/stats and
+GET /artifacts (/{id}, /{id}/lineage: what the assistant's tools, saved conversations and
+exports produced), GET /skills and POST /skills/{name}/rate: the assistant over HTTP,
 a thin route over `cairn.assistant.sse.chat_events` (docs/assistant.md).
 
 The turn runs in its own thread; its service calls go through a `ServiceProxy` (reads on the
@@ -15,7 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from cairn.interfaces.rest.deps import WRITE, actor, principal, runtime
+from cairn.interfaces.rest.deps import READ, WRITE, actor, principal, runtime
 
 router = APIRouter(tags=["assistant"])
 
@@ -63,3 +65,50 @@ async def decide(request: Request, approval_id: str, body: Decision):
         return bot.decide(approval_id, grant=body.approve).to_json()
 
     return await asyncio.to_thread(run)
+
+
+@router.get("/chat/sessions/{session_id}/stats", dependencies=[READ])
+async def session_stats(request: Request, session_id: str):
+    """A session's `/stats` and `/scorecard` ({"stats", "scorecard"}, `cairn sessions stats ID
+    --json`): tokens, cost, context pressure, tool calls, compactions, evidence kept. 404 for
+    an unknown session."""
+    rt = runtime(request)
+    return {"stats": await rt.read(lambda s: s.session_stats(session_id)),
+            "scorecard": await rt.read(lambda s: s.session_scorecard(session_id))}
+
+
+@router.get("/artifacts", dependencies=[READ])
+async def artifacts(request: Request, session: Optional[str] = None, kind: Optional[str] = None, limit: int = 50):
+    """Artifact records, newest first (`cairn artifacts --json`)."""
+    return await runtime(request).read(lambda s: s.artifacts(session=session, kind=kind, limit=max(1, min(limit, 1000))))
+
+
+@router.get("/artifacts/{ref}", dependencies=[READ])
+async def artifact(request: Request, ref: str):
+    """One artifact: records, media type, size, text content (`cairn artifacts show ID --json`)."""
+    return await runtime(request).read(lambda s: s.artifact_show(ref))
+
+
+@router.get("/artifacts/{ref}/lineage", dependencies=[READ])
+async def artifact_lineage(request: Request, ref: str):
+    """What produced an artifact, from what inputs (`cairn artifacts lineage ID --json`)."""
+    return await runtime(request).read(lambda s: s.artifact_lineage(ref))
+
+
+class Vote(BaseModel):
+    helpful: bool = Field(..., description="true: the skill helped; false: it did not.")
+
+
+@router.get("/skills", dependencies=[READ])
+async def skills(request: Request):
+    """Skills, most useful first, and the recurring tool sequences (`cairn skills --json`,
+    `cairn skills patterns --json`): {"skills", "patterns"}."""
+    rt = runtime(request)
+    return {"skills": await rt.read(lambda s: s.skills()), "patterns": await rt.read(lambda s: s.skill_patterns())}
+
+
+@router.post("/skills/{name}/rate", dependencies=[WRITE])
+async def rate_skill(request: Request, name: str, body: Vote):
+    """One helpful / not-helpful vote; the skill with its new usefulness. 404 for an unknown skill."""
+    return await runtime(request).write(lambda s: s.skill_rate(name, body.helpful), actor=actor(request),
+                                        action="skill.rate", target=name)
