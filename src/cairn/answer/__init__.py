@@ -34,12 +34,10 @@ from cairn.answer import answerability, modelcheck, parts, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
-from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
-from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
-                                linked_lift,
-                                short_answer)
+from cairn.answer.subject import about_subject, both, question_subject, strip_name
+from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption, linked_lift
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import drafted_reason, said_reason
+from cairn.answer.topic import drafted_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -85,10 +83,6 @@ ECHO = True
 # Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
 # but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
 TIME_STATED = True
-# A line of fewer than four words is a candidate only when it is a "Key: value" line that fits
-# the question (spans.short_answer: "Birthday: 9 May." for "When is Lena's birthday?"); other short
-# lines (headings, "Thanks!", fragments) never are. False: no short line (for measuring).
-SHORT_LABELS = True
 # A note's sentences rarely repeat what its title and section heading say ("Total quoted: 7,350
 # GBP" under "Roof estimate: Carter and Sons"). A candidate's score gains CONTEXT_WEIGHT x the
 # share of the question's terms its note title and section heading hold (a table row: the title;
@@ -102,9 +96,6 @@ CONTEXT_WEIGHT = 0.4
 CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
-# subject.speaker_filter's rules (False: off). Measured in bench/README.md, session 13.
-SAID_BY = True
-OWNER_FIRST_PERSON = True
 
 
 @dataclass
@@ -207,9 +198,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
                 continue
-            if ((len(re.findall(r"\w+", sent)) >= 4 or (SHORT_LABELS and short_answer(sent, kind, question)))
-                    and not sent.endswith((":", ";", ",")) and (fits_answer_type(sent, kind)
-                                                                or (kind == "time" and ev.hit.event_time))):
+            if (len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ","))
+                    and (fits_answer_type(sent, kind) or (kind == "time" and ev.hit.event_time))):
                 cands.append((ev.n, sent))
                 where[(ev.n, sent)] = context_of(ev.hit, text, s)
     if not cands:
@@ -354,7 +344,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
             unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()],
             unknown_terms=[w for w in unknown_terms or [] if w.lower() in p.lower()]) for p in parts.split(question)])
-    about = focus = info = subject = said = mine = None
+    about = focus = info = subject = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
     if check_answerability:
@@ -393,23 +383,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-        said, speech, mine = speaker_filter(question, subject, hypothetical, SAID_BY, OWNER_FIRST_PERSON)
-        about = both(about, speech) if speech else about  # "What did Omar say…"
-    ans = _answer(question, hits, embedder, llm, floor, both(about, mine) if mine else about, focus, replies)
-    if mine and not ans.abstained:
-        about = both(about, mine)  # "my dentist": the notes, not Priya's "I have the dentist"...
-    elif mine:  # ...unless only a chat message answers (its speaker may be the owner)
-        ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
+    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
 
     if ans.typed is not None and types.asked(question).kind in types.VALUE_KINDS:
-        reason = flipped = None  # the typed answer's own checks (_finish) replace the topic rules
-    elif said and ans.abstained:  # nothing the person said answers: say so
-        reason, flipped = said_reason(question, said), None
-    else:  # the topic and polarity checks of the draft (topic.drafted_reason)
-        reason, flipped, _ = drafted_reason(question, ans, hits, all_hits, embedder, subject, info is not None, focus,
-                                            replies, check_answerability and not hypothetical, check_answerability,
-                                            said)
+        reason = flipped = None  # the typed answer's own checks (checks.finish) replace the topic rules
+    else:  # the polarity check and, for chat messages, the topic check of the draft (topic.drafted_reason)
+        reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
+                                         check_answerability and not hypothetical, check_answerability)
     if reason:
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
@@ -428,7 +409,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
-    return finish(question, ans, all_hits) if check_answerability else ans
+    return finish(question, ans, all_hits, embedder, subject, not hypothetical) if check_answerability else ans
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
