@@ -74,14 +74,12 @@ def test_the_fallback_still_declines_when_no_note_holds_the_thing(home):
 
 
 def test_bread_dough_over_a_sourdough_note(home):
-    q = "How long does the bread dough take to rise?"
-    # Since the typed answers (issue 33, session 14) a "how long" question is typed, and the
-    # typed subject check wants "bread" said in the note (titled "Sourdough", it only says
-    # "dough"): declined, where the sentence answer gave "five hours". A limitation written
-    # down in bench/README.md (session 14, typed); the decline must name what is missing.
-    ans = home.ask(q, llm="none")
-    assert ans.verdict == "abstain", ans.answer
-    assert any("bread" in p for p in ans.problems), ans.problems
+    # "bread" is not written, but the note speaks of "the dough" with no other kind named
+    # (types.unnamed_kind): answered (session 14 declined it, the typed check being lexical)
+    ans = home.ask("How long does the bread dough take to rise?", llm="none")
+    assert ans.verdict == "pass" and "five hours" in ans.answer, ans.answer
+    # (the limit of the rule: "rye dough" is answered alike; a note naming another kind,
+    # "Front tyre pressure", "Lemon cake", still declines: tests/test_answer_typed.py)
 
 
 def test_a_first_person_message_still_answers_when_nothing_else_does(home):

@@ -254,6 +254,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         causal = [x for x in scored if gives_reason(x[2]) and x[0] >= SENTENCE_FLOOR]
         if causal:
             scored = causal
+    if types.asked(question).kind == "purpose":  # as "why": a sentence stating what it is for
+        purposed = [x for x in scored if types.holds("purpose", x[2]) and x[0] >= FALLBACK_FLOOR]
+        scored = purposed or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
         if stated:

@@ -9,7 +9,7 @@ only that its quote is in the note.
   pattern (person, place, yes/no, ...) always pass;
 - subject: the value is stated of the asked attribute of the asked subject: for a typed
   answer, its line's context holds every head word and the note most of the subject words
-  (answer/typed.py); for any other answer quoted from notes, about a named subject, the cited
+  (answer/typed.py); for "what is X for", the quote or its note's title holds every word of X; for any other answer quoted from notes, about a named subject, the cited
   notes name the subject and support one of the question's other key terms (`stated_gap`,
   answer/topic.py: "What did Tom say about the boiler?" is not answered by a note about Tom
   that never speaks of a boiler); for "What did Edith agree to do?" over notes, the quoted
@@ -158,6 +158,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
                              else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
                                                      for q in [x["quote"] for x in c.get("quotes", [])]]))
+    if asked.kind == "purpose" and not ans.abstained and not gap:  # the thing asked, in the quote or its note's title
+        gap = types.missing(asked.head, " ".join(quotes + [c.get("title") or "" for c in ans.citations]))
     if stated and (t is None or asked.kind not in types.VALUE_KINDS) and not ans.abstained and not gap:
         cited = {c["chunk_id"] for c in ans.citations}
         gap = stated_gap(question, subject, [h for h in all_hits if h.id in cited], embedder, all_hits)

@@ -2,14 +2,17 @@
 kind are in a text. The classic question-answering pipeline's first two stages:
 
 1. `asked(question)`: the expected answer type (`Asked.kind`: money, number, date, time,
-   duration, phone, email, code, frequency, person, place, org, yesno, list, procedure, or
-   None) read from the question's wh-phrase and the noun it asks about, and the **head**
+   duration, phone, email, code, frequency, purpose, person, place, org, yesno, list,
+   procedure, or None) read from the question's wh-phrase and the noun it asks about, and the **head**
    (the thing whose value is asked: "total", "annual premium", "booking reference") and the
    **subject** (what it is of: "the Lisbon flight", "the plumber").
 2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern
    (VALUE_KINDS: money "£24.48", phone "0800 555 0142", codes "HX-448120-B", dates, clock
-   times, durations, numbers with a unit). Person, place, organisation, list and procedure
-   answers have no reliable pattern: the answerer treats them as untyped.
+   times, durations, numbers with a unit). A purpose ("What are schemas for?") is stated by a
+   cue of function ("lets you", "is used to", "so that": `_PURPOSE`); a quote without one
+   does not answer it (answer/checks.py), and the extractive answer prefers sentences with
+   one. Person, place, organisation, list and procedure answers have no reliable pattern:
+   the answerer treats them as untyped.
 
 The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
 classifiers"), reduced to the types a person's documents hold. Pure functions.
@@ -69,7 +72,11 @@ _DURATION = re.compile(rf"\b{_NUMWORD}(?:\s*(?:-|to)\s*{_NUMWORD})?\s*(?:{_UNITS
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\s*(?:[a-zA-Z%°]{1,4}\b)?|\b(?:one|two|three|four|five|six|seven|eight|"
                      r"nine|ten|eleven|twelve|dozen|hundred|thousand)\b", re.IGNORECASE)
 _PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
-PATTERNS = {"person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
+# What something is for: a statement of function, not a pointer ("See X for further details").
+_PURPOSE = re.compile(r"\b(?:lets?|allows?|helps?|enables?|(?:used|designed|meant|intended|there) (?:to|for)|"
+                      r"(?:is|are|'s) (?:for|a way to)|so (?:that|you can)|in order to|purpose|turns?|provides?|"
+                      r"keeps?|makes? it)\b", re.IGNORECASE)
+PATTERNS = {"purpose": _PURPOSE, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
             "duration": _DURATION, "number": _NUMBER}
 
 _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
@@ -79,6 +86,8 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"),
     ("email", r"\be-?mail\b"),
     ("frequency", r"\bhow often\b"),
+    ("purpose", r"^\W*what\s+(?:is|are|was|were|'s)\b.*\b(?:for|used for)\W*$|\bwhat (?:does|do) .+ do\W*$|"
+                r"\bpurpose of\b|\bwhat .+ good for\b"),
     ("duration", r"\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years|nights)\b"),
     ("time", r"\bwhat time\b|\bat what time\b|\bwhich time\b|\b(?:the|a)\s+(?:[\w-]+\s+)?time\b"),
     ("date", r"^\W*when\b|\bwhat (?:date|day|year|month)\b|\bwhich (?:date|day|year|month)\b(?!s)|\bby when\b"
@@ -190,7 +199,7 @@ def words_of(stems: list[str], question: str) -> list[str]:
 
 def holds(kind: str | None, text: str) -> bool:
     """True when `text` holds a value of `kind` (always True for a kind without a pattern)."""
-    return kind not in VALUE_KINDS or bool(values(kind, text))
+    return kind not in VALUE_KINDS | {"purpose"} or bool(values(kind, text))
 
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
@@ -204,3 +213,26 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
             continue
         out.append(t)
     return out
+
+
+def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str) -> list[str]:
+    """`gaps` (head words `context` lacks, `missing`) less each one that directly modifies the
+    next head word ("bread" of "bread dough") when `context` speaks of that word bare (after a
+    determiner or punctuation, or opening the text: "The dough rises for five hours"): the
+    note names no kind of it, so none other. A head word found only after another modifier
+    ("Front tyre pressure", "Lemon cake") is another kind of the thing: the gap stays. (Word
+    embeddings cannot tell these apart: "rear"/"front" 0.67, "bread"/"sourdough" 0.49 with the
+    search's MiniLM, bench/README.md session 15.)"""
+    toks = re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]", context.lower())
+
+    def bare(h: str) -> bool:
+        return any(stem(tok) == h and (prev is None or not prev[0].isalnum() or prev in _DETERMINERS)
+                   for prev, tok in zip([None] + toks, toks))
+    out = []
+    for w in gaps:
+        i = head.index(w) if w in head else -1
+        nxt = head[i + 1] if 0 <= i < len(head) - 1 else None
+        if nxt is None or nxt in gaps or not bare(nxt):
+            out.append(w)
+    return out
+
