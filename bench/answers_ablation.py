@@ -91,6 +91,7 @@ def rules() -> dict:
         "question values (support.question_values)": _set(A, "question_values", lambda q: set()),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
+        "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
         "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
     }
