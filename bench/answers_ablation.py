@@ -78,7 +78,7 @@ def rules() -> dict:
                                                    lambda q, hits, *a, **k: Answerability(about_person={h.id for h in hits})),
         "premise (unknown_names)": _without(unknown_names=None),
         "chit-chat (offtopic.chit_chat)": _set(A, "chit_chat", never),
-        "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None, False)),
+        "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None)),
         "stated of (checks.stated_gap)": _set(C, "stated_gap", lambda *a, **k: []),
         "role check (checks.role_gap)": _set(C, "role_gap", lambda *a, **k: []),
         "subject filter (subject.question_subject)": _set(A, "question_subject", never),

@@ -35,11 +35,10 @@ from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.subject import about_subject, both, question_subject, strip_name
-from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption, linked_lift
+from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
-                                  term_overlap, values_held)
+from cairn.answer.support import answer_type, fits_answer_type, is_hypothetical, sentences, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
@@ -59,7 +58,6 @@ FALLBACK_FLOOR = 0.2
 # A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
 # a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
-NAME_BONUS = 0.05
 # Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
 # search score - the best message's): the search judges which passage answers, the sentence score
 # which sentence in it; what is declined does not change. 1.0: a round value (LoCoMo dev: the
@@ -233,30 +231,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
         scored = [x for x in scored if not is_caption(x[2])]
-    # Values the question names: a sentence holding more of its labelled numbers ("folder 3
-    # file 5") ranks first, one holding fewer is another entry's; a name it holds ("Kowalski
-    # Roofing") adds NAME_BONUS (a name is often said once per note, so it cannot be required).
-    values = question_values(question) - {w.lower() for ev in evidence if ev.hit.speaker
-                                                    for w in re.findall(r"\w+", ev.hit.speaker)}
-    numbers = {v for v in values if v[0].isdigit()}
-    names = values - numbers
-    if names:
-        scored = [(score + NAME_BONUS * values_held(names, sent), n, sent) for score, n, sent in scored]
-    held = {sent: values_held(numbers, sent) for _, _, sent in scored} if numbers else {}
-    most = max(held.values(), default=0)
-    if most:
-        scored = [x for x in scored if held[x[2]] == most]
-    if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
-        return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
-    if re.match(r"\W*why\b", question, re.IGNORECASE):
-        # "why" asks for a reason: a sentence giving one (because, due to, so that...) that
-        # clears the floor ranks before one that merely shares the question's words
-        causal = [x for x in scored if gives_reason(x[2]) and x[0] >= SENTENCE_FLOOR]
-        if causal:
-            scored = causal
-    if types.asked(question).kind == "purpose":  # as "why": a sentence stating what it is for
-        purposed = [x for x in scored if types.holds("purpose", x[2]) and x[0] >= FALLBACK_FLOOR]
-        scored = purposed or scored
+    cue = types.asked(question).kind
+    if cue in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
+        cued = [x for x in scored if types.holds(cue, x[2]) and x[0] >= SENTENCE_FLOOR]
+        scored = cued or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
         if stated:

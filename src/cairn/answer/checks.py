@@ -158,7 +158,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
                              else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
                                                      for q in [x["quote"] for x in c.get("quotes", [])]]))
-    if asked.kind == "purpose" and not ans.abstained and not gap:  # the thing asked, in the quote or its note's title
+    if asked.kind == "purpose" and not ans.abstained and not gap and not any(c.get("speaker") for c in ans.citations):
+        # the thing asked, in the quote or its note's title
         gap = types.missing(asked.head, " ".join(quotes + [c.get("title") or "" for c in ans.citations]))
     if stated and (t is None or asked.kind not in types.VALUE_KINDS) and not ans.abstained and not gap:
         cited = {c["chunk_id"] for c in ans.citations}

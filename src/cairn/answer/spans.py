@@ -1,6 +1,6 @@
 """Spans an extractive answer may quote, and what a sentence is: sentences cut to the
 smallest span (a long one by its lines or clauses), markdown reduced to prose, image
-captions and reasons recognised. Pure functions, used by answer/__init__.py."""
+captions recognised. Pure functions, used by answer/__init__.py."""
 
 from __future__ import annotations
 
@@ -8,21 +8,8 @@ import re
 
 from cairn.answer.support import sentences
 
-# "since" gives a reason ("I left since I was tired") unless it dates something ("since we
-# last spoke", "ever since", "since 2019", "since I was a kid"): a "why" question is not
-# answered by a greeting that starts "Since we last talked, ...".
-_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
-          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
-_CAUSAL = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
-                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
 LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
-
-
-def gives_reason(sentence: str) -> bool:
-    """True when `sentence` gives a reason ("because", "due to", "so that", a causal
-    "since"; not "since we last talked", "ever since", "since 2019": _SINCE)."""
-    return bool(_CAUSAL.search(sentence))
 
 
 def is_caption(sentence: str) -> bool:

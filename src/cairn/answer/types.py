@@ -2,16 +2,16 @@
 kind are in a text. The classic question-answering pipeline's first two stages:
 
 1. `asked(question)`: the expected answer type (`Asked.kind`: money, number, date, time,
-   duration, phone, email, code, frequency, purpose, person, place, org, yesno, list,
+   duration, phone, email, code, frequency, purpose, reason, person, place, org, yesno, list,
    procedure, or None) read from the question's wh-phrase and the noun it asks about, and the **head**
    (the thing whose value is asked: "total", "annual premium", "booking reference") and the
    **subject** (what it is of: "the Lisbon flight", "the plumber").
 2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern
    (VALUE_KINDS: money "£24.48", phone "0800 555 0142", codes "HX-448120-B", dates, clock
-   times, durations, numbers with a unit). A purpose ("What are schemas for?") is stated by a
-   cue of function ("lets you", "is used to", "so that": `_PURPOSE`); a quote without one
-   does not answer it (answer/checks.py), and the extractive answer prefers sentences with
-   one. Person, place, organisation, list and procedure answers have no reliable pattern:
+   times, durations, numbers with a unit). A purpose ("What are schemas for?") and a reason
+   ("why") are stated by a cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`; "because",
+   "due to", `_REASON`); a quote without one does not answer (answer/checks.py: "quoted from
+   your notes"), and the extractive answer prefers sentences with one. Person, place, organisation, list and procedure answers have no reliable pattern:
    the answerer treats them as untyped.
 
 The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
@@ -76,7 +76,15 @@ _PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\
 _PURPOSE = re.compile(r"\b(?:lets?|allows?|helps?|enables?|(?:used|designed|meant|intended|there) (?:to|for)|"
                       r"(?:is|are|'s) (?:for|a way to)|so (?:that|you can)|in order to|purpose|turns?|provides?|"
                       r"keeps?|makes? it)\b", re.IGNORECASE)
-PATTERNS = {"purpose": _PURPOSE, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
+# A reason: "because", "due to", "so that", a causal "since" (not "since we last spoke", "ever
+# since", "since 2019", "since I was a kid": those date something).
+_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
+          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
+_REASON = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
+                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
+# Kinds stated by a cue rather than a value: a quote without one does not answer (holds).
+CUE_KINDS = frozenset({"purpose", "reason"})
+PATTERNS = {"purpose": _PURPOSE, "reason": _REASON, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
             "duration": _DURATION, "number": _NUMBER}
 
 _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
@@ -86,8 +94,9 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"),
     ("email", r"\be-?mail\b"),
     ("frequency", r"\bhow often\b"),
-    ("purpose", r"^\W*what\s+(?:is|are|was|were|'s)\b.*\b(?:for|used for)\W*$|\bwhat (?:does|do) .+ do\W*$|"
-                r"\bpurpose of\b|\bwhat .+ good for\b"),
+    ("reason", r"^\W*why\b"),
+    ("purpose", r"^\W*what\s+(?:is|are|was|were|'s)\b.*\b(?:for|used for)\W*$|\bwhat (?:does|do) (?:the|this|that) "
+                r"[^?]+ do\W*$|\bpurpose of\b|\bwhat .+ good for\b"),
     ("duration", r"\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years|nights)\b"),
     ("time", r"\bwhat time\b|\bat what time\b|\bwhich time\b|\b(?:the|a)\s+(?:[\w-]+\s+)?time\b"),
     ("date", r"^\W*when\b|\bwhat (?:date|day|year|month)\b|\bwhich (?:date|day|year|month)\b(?!s)|\bby when\b"
@@ -199,7 +208,7 @@ def words_of(stems: list[str], question: str) -> list[str]:
 
 def holds(kind: str | None, text: str) -> bool:
     """True when `text` holds a value of `kind` (always True for a kind without a pattern)."""
-    return kind not in VALUE_KINDS | {"purpose"} or bool(values(kind, text))
+    return kind not in VALUE_KINDS | CUE_KINDS or bool(values(kind, text))
 
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
@@ -217,17 +226,18 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
 
 def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str) -> list[str]:
     """`gaps` (head words `context` lacks, `missing`) less each one that directly modifies the
-    next head word ("bread" of "bread dough") when `context` speaks of that word bare (after a
-    determiner or punctuation, or opening the text: "The dough rises for five hours"): the
-    note names no kind of it, so none other. A head word found only after another modifier
-    ("Front tyre pressure", "Lemon cake") is another kind of the thing: the gap stays. (Word
+    next head word ("bread" of "bread dough") when `context` speaks of that word only bare
+    (after a determiner or punctuation, or opening the text: "The dough rises for five
+    hours"): the note names no kind of it, so none other. A head word found after another
+    word that may name a kind ("Front tyre pressure", "Outbound flight", "Monthly fee") is
+    another kind of the thing, or may be: the gap stays. (Word
     embeddings cannot tell these apart: "rear"/"front" 0.67, "bread"/"sourdough" 0.49 with the
     search's MiniLM, bench/README.md session 15.)"""
     toks = re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]", context.lower())
 
-    def bare(h: str) -> bool:
-        return any(stem(tok) == h and (prev is None or not prev[0].isalnum() or prev in _DETERMINERS)
-                   for prev, tok in zip([None] + toks, toks))
+    def bare(h: str) -> bool:  # said, and never after a word that could name a kind of it
+        before = [prev for prev, tok in zip([None] + toks, toks) if stem(tok) == h]
+        return bool(before) and all(p is None or not p[0].isalnum() or p in _DETERMINERS for p in before)
     out = []
     for w in gaps:
         i = head.index(w) if w in head else -1
