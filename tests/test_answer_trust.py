@@ -14,6 +14,7 @@ import pytest
 from conftest import notes_app, write
 from cairn.answer.batch import read_questions
 from cairn.answer.offtopic import chit_chat
+from cairn.answer.support import question_values
 from cairn.answer.tables import table_rows
 
 NOTES = {
@@ -162,6 +163,12 @@ def test_table_rows_keep_header_and_section():
     rows = table_rows(text)
     assert [r.text for r in rows] == ["Kitchen: item sink, cost 120 EUR"]
     assert text[rows[0].start:rows[0].end] == "| sink | 120 EUR |"
+
+
+def test_question_values():
+    assert question_values("What is the code for folder 3 file 5?") == {"3", "5"}
+    assert question_values("What did Ana do on 7 May 2023?") == {"ana"}
+    assert question_values("How many kids does she have?") == set()
 
 
 # --- the --batch file -------------------------------------------------------------------

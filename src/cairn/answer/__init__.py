@@ -38,7 +38,8 @@ from cairn.answer.subject import about_subject, both, question_subject, strip_na
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.support import answer_type, fits_answer_type, is_hypothetical, sentences, term_overlap
+from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
+                                  term_overlap, values_held)
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
@@ -58,6 +59,7 @@ FALLBACK_FLOOR = 0.2
 # A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
 # a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
+NAME_BONUS = 0.05
 # Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
 # search score - the best message's): the search judges which passage answers, the sentence score
 # which sentence in it; what is declined does not change. 1.0: a round value (LoCoMo dev: the
@@ -231,6 +233,21 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
         scored = [x for x in scored if not is_caption(x[2])]
+    # Values the question names: a sentence holding more of its labelled numbers ("folder 3
+    # file 5") ranks first, one holding fewer is another entry's; a name it holds ("Kowalski
+    # Roofing") adds NAME_BONUS (a name is often said once per note, so it cannot be required).
+    values = question_values(question) - {w.lower() for ev in evidence if ev.hit.speaker
+                                                    for w in re.findall(r"\w+", ev.hit.speaker)}
+    numbers = {v for v in values if v[0].isdigit()}
+    names = values - numbers
+    if names:
+        scored = [(score + NAME_BONUS * values_held(names, sent), n, sent) for score, n, sent in scored]
+    held = {sent: values_held(numbers, sent) for _, _, sent in scored} if numbers else {}
+    most = max(held.values(), default=0)
+    if most:
+        scored = [x for x in scored if held[x[2]] == most]
+    if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
+        return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
     cue = types.asked(question).kind
     if cue in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
         cued = [x for x in scored if types.holds(cue, x[2]) and x[0] >= SENTENCE_FLOOR]

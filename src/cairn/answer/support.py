@@ -222,3 +222,35 @@ def fits_answer_type(sentence: str, kind: str | None) -> bool:
     if kind == "frequency":
         return bool(_FREQUENCY_RE.search(sentence) or _QUANTITY_RE.search(sentence))
     return True
+
+
+_VALUE_WORD = re.compile(r"(?<![\w.])(\d+(?:[.,:]\d+)*|[A-Z][\w'’-]*)")
+
+
+def question_values(question: str) -> set[str]:
+    """The specific values a question names, lower-cased: numbers labelled by the word
+    before them, other than years and dates ("folder 3 file 5" -> {"3", "5"}; not "on 7
+    May", not "in 2023") and capitalised words other than the first word,
+    stopwords, months and weekdays ("Kowalski Roofing" -> {"kowalski", "roofing"}). An
+    answer sentence holding more of them is about the thing asked (answer/__init__.py)."""
+    out: set[str] = set()
+    for i, m in enumerate(_VALUE_WORD.finditer(question.strip())):
+        w = m.group(1).rstrip("'’s").lower() if not m.group(1)[0].isdigit() else m.group(1)
+        if w[0].isdigit():
+            before = re.findall(r"[^\W\d_]+", question[:m.start()])
+            after = re.match(r"\s*([^\W\d_]+)", question[m.end():])
+            label = before[-1].lower() if before else ""
+            # a number labelled by a noun ("folder 3", "flight 355"), not a date or a count
+            if (label and label not in STOPWORDS and label not in MONTH_NAMES
+                    and not (after and after.group(1).lower() in MONTH_NAMES)
+                    and not re.fullmatch(r"(?:19|20)\d\d", w)):
+                out.add(w)
+        elif m.start() > 0 and w not in STOPWORDS and w not in MONTH_NAMES and w not in WEEKDAY_NAMES and len(w) > 1:
+            out.add(w)
+    return out
+
+
+def values_held(values: set[str], sentence: str) -> int:
+    """How many of `values` (question_values) occur in `sentence` as whole words."""
+    low = sentence.lower()
+    return sum(1 for v in values if re.search(r"(?<![\w.])" + re.escape(v) + r"(?![\w])", low))

@@ -131,7 +131,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     for (n, text, local, passage, line), c in zip(cands, cos):
-        head_gap = unnamed_kind(asked.head, missing(asked.head, local), local)
+        head_gap = unnamed_kind(asked.head, missing(asked.head, local), local, passage.split("\n", 1)[0])
         # the head said on the candidate's own line counts as much as in its surroundings: the
         # line before another value ("Last descaled: ..." above "Anode check due in 2027")
         # must not lend that value its head

@@ -224,11 +224,13 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     return out
 
 
-def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str) -> list[str]:
+def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str, title: str) -> list[str]:
     """`gaps` (head words `context` lacks, `missing`) less each one that directly modifies the
     next head word ("bread" of "bread dough") when `context` speaks of that word only bare
     (after a determiner or punctuation, or opening the text: "The dough rises for five
-    hours"): the note names no kind of it, so none other. A head word found after another
+    hours") and the note's `title` is about it (holds it as a word or a compound's end:
+    "Sourdough"): the note names no kind of it, so none other; "Its insurance renews" in a
+    note titled "Car" is the car's. A head word found after another
     word that may name a kind ("Front tyre pressure", "Outbound flight", "Monthly fee") is
     another kind of the thing, or may be: the gap stays. (Word
     embeddings cannot tell these apart: "rear"/"front" 0.67, "bread"/"sourdough" 0.49 with the
@@ -242,7 +244,8 @@ def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str) -> list[s
     for w in gaps:
         i = head.index(w) if w in head else -1
         nxt = head[i + 1] if 0 <= i < len(head) - 1 else None
-        if nxt is None or nxt in gaps or not bare(nxt):
+        if nxt is None or nxt in gaps or not bare(nxt) or not any(
+                stem(w) == nxt or (len(nxt) >= 4 and w.endswith(nxt)) for w in re.findall(r"\w+", title.lower())):
             out.append(w)
     return out
 
