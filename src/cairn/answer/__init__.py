@@ -1,26 +1,19 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline: hits -> chit-chat check (answer/offtopic.py: a greeting or text with nothing to
-look up is declined, saying what Cairn answers) -> premise check (answer/premise.py: a question naming something no note
-mentions abstains, saying so) -> person check (answer/answerability.py: a question about a
-named chat participant abstains, with the reason, when the evidence is about someone else,
-and otherwise draws only on sentences about them; answer/subject.py: a question about one
-named subject scores sentences without the name and quotes no note about someone else)
--> multi-part questions split, each part answered on its own (answer/parts.py) -> evidence
-(chunks whose support for the question clears a floor, numbered 1..n) -> draft (LLM-written;
-or typed, answer/typed.py: the value of the asked type, answer/types.py, whose context holds
-the head and subject, a list whole; or extractive: the best supporting sentences) -> verifier
-(answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
-the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
-about a named subject whose cited notes support none of its key terms abstains; for a
-question about a chat participant, the quoted messages, each read with the turn it replies
-to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> with a
-model and `model_check`, the model's answer check (answer/modelcheck.py) -> what was checked
-(answer/checks.py: `checks` and the verdict they give) -> reply. A hypothetical question ("Would
-Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
-it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
-the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
-the notes do not contain the answer (verdict "abstain").
+Pipeline (each check with its reason, the first that fires declines with pointers):
+chit-chat (answer/offtopic.py) -> premise (answer/premise.py: a name no note mentions) ->
+person check (answer/answerability.py: a chat participant's question answered only from
+evidence about them; answer/subject.py: a named subject's question scored without the name)
+-> parts (answer/parts.py) -> evidence (chunks over the floor, numbered 1..n) -> draft
+(LLM; or typed, answer/typed.py: the value of the asked type, answer/types.py, a list whole;
+or extractive: the best supporting sentences) -> verifier (answer/verify.py) -> polarity
+(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> with `model_check`,
+the model's check (answer/modelcheck.py) -> what was checked (answer/checks.py: `checks` and
+the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
+answered from the sentences about the person. Fail closed: an LLM draft that does not verify
+falls back to the extractive answer and says so (`fallback`); with no evidence the reply says
+the notes do not contain the answer (verdict "abstain"). Every rule is switched off in turn
+by bench/answers_ablation.py.
 """
 
 from __future__ import annotations
@@ -318,20 +311,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
     extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
     (reported in `fallback`); nothing here raises for bad model output.
-    check_answerability: decline chit-chat first (answer/offtopic.py; unknown_terms: accepted
-    for callers of the off-topic check, removed in issue 33 by bench/answers_ablation.py), then apply the person check of answer/answerability.py (a
-    question about a named chat participant is answered only from evidence about them, and
-    abstains with the reason when the evidence is about someone else). context: extra hits
-    for that check only (e.g. a search for the question without the person's name).
-    unknown_names: names in the question that no chunk of the index contains
-    (answer/premise.py); when given and check_answerability is on, the answer abstains
-    saying so.
-    A hypothetical question ("Would Melanie enjoy a Vivaldi concert?",
-    support.is_hypothetical) asks for a judgement: neither unknown names nor evidence
-    about someone else make it abstain, and it is answered from the sentences about the
-    person. With check_answerability on, an answer whose sentences and cited passages state
-    the opposite of the question's polarity or kinship word ("hate" asked, only "love"
-    found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
+    check_answerability: the checks of the module doc (off: the draft as verified).
+    context: extra hits for the person check only (a search without the person's name).
+    unknown_names: names no chunk of the index holds (answer/premise.py): abstains saying so.
+    unknown_terms: accepted for callers, unused since issue 33 (the off-topic check is gone).
     replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
     model_check: with `llm` and check_answerability on, an answer that passed every check
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
