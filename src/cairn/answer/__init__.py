@@ -241,9 +241,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         scored = [x for x in scored if held[x[2]] == most]
     if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
         return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
-    cue = types.asked(question).kind
-    if cue in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
-        cued = [x for x in scored if types.holds(cue, x[2]) and x[0] >= SENTENCE_FLOOR]
+    cue = types.asked(question)
+    if cue.kind in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
+        cued = [x for x in scored if x[0] >= SENTENCE_FLOOR and (
+            types.states_purpose(x[2], cue.head) if cue.kind == "purpose" else types.holds(cue.kind, x[2]))]
         scored = cued or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]

@@ -166,7 +166,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
         gap = stated_gap(question, subject, [h for h in all_hits if h.id in cited], embedder, all_hits)
         of = f" about {subject}" if gap and subject and gap != [subject] else ""
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
-                  "type": (t is not None) or types.holds(asked.kind, " ".join(quotes))
+                  "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
+                                              if asked.kind == "purpose" else types.holds(asked.kind, " ".join(quotes)))
                   or (asked.kind in ("date", "time") and dated),
                   "subject": not gap, "completeness": True}
     new = verdict(ans.checks, ans.verdict)

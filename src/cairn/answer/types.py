@@ -199,6 +199,18 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     return out
 
 
+def states_purpose(sentence: str, head: tuple[str, ...]) -> bool:
+    """True when `sentence` states what the thing asked (`head`, stemmed) is for: a purpose
+    cue (`_PURPOSE`) after the thing's last head word or a pronoun standing for it ("Schemas
+    help you categorize…", "It turns a folder into a website"); "Dendron also provides lookup
+    for dendron.topic.schema" states what Dendron provides, not what schemas are for."""
+    m = _PURPOSE.search(sentence)
+    if not m:
+        return False
+    before = re.findall(r"[^\W\d_]+", sentence[:m.start()].lower())
+    return any(w in ("it", "they", "this", "these", "its", "their") or (head and stem(w) == head[-1]) for w in before)
+
+
 def words_of(stems: list[str], question: str) -> list[str]:
     """The words of `question` whose stem is one of `stems` (for saying which were missing:
     'house', not 'hous'), in the order of `stems`; a stem without such a word is kept."""
