@@ -5,6 +5,9 @@
     python bench/answers_ablation.py bench/out/replay.pkl           # every rule, stratified sample
     python bench/answers_ablation.py bench/out/replay.pkl --sample 0   # every LoCoMo question (slow)
 
+The typed set's inputs are recorded once into --typed-cache (bench/out/typed_inputs.pkl);
+delete that file after a change to retrieval or ingest.
+
 For every rule in RULES (a module switch or a check replaced by one that never fires), the
 answerer is re-run with that rule off over (a) the recorded LoCoMo inputs of each dev half
 (bench/answers_replay.py: tune = conversations 1-2, held out = 3-5; `--sample K`: K
@@ -43,34 +46,55 @@ def _set(module, name, value):
     return cm
 
 
-def rules() -> dict:
-    """{rule name: a context manager factory switching it off}. (The off-topic check and the
-    redraft from other notes, ELSEWHERE_RETRIES, were measured here and removed: bench/README.md,
-    session 14.)"""
+def _without(**drop):
+    """Switch off a rule that is an input of answer_question (e.g. the premise check's
+    unknown_names): every call, the parts' included, runs without those arguments."""
     import cairn.answer as A
-    from cairn.answer import answerability as AB, topic as T, types as TY
+
+    @contextlib.contextmanager
+    def cm():
+        real = A.answer_question
+
+        def call(question, hits, embedder, llm=None, **kw):
+            return real(question, hits, embedder, llm, **{**kw, **drop})
+        A.answer_question = call
+        try:
+            yield
+        finally:
+            A.answer_question = real
+    return cm
+
+
+def rules() -> dict:
+    """{rule name: a context manager factory switching it off}. (Rules measured here and
+    removed: bench/README.md, sessions 14 and 15.)"""
+    import cairn.answer as A
+    from cairn.answer import answerability as AB, checks as C, topic as T, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
         "typed answers (types.TYPED)": _set(TY, "TYPED", False),
         "person check (answerability.check)": _set(A.answerability, "check",
                                                    lambda q, hits, *a, **k: Answerability(about_person={h.id for h in hits})),
+        "premise (unknown_names)": _without(unknown_names=None),
         "chit-chat (offtopic.chit_chat)": _set(A, "chit_chat", never),
-        "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None, False)),
-        "topic_check (notes)": _set(T, "topic_check", never),
+        "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None)),
+        "stated of (checks.stated_gap)": _set(C, "stated_gap", lambda *a, **k: []),
+        "role check (checks.role_gap)": _set(C, "role_gap", lambda *a, **k: []),
+        "subject filter (subject.question_subject)": _set(A, "question_subject", never),
         "polarity (topic.contradiction)": _set(T, "contradiction", never),
-        "held elsewhere (topic.ELSEWHERE)": _set(T, "ELSEWHERE", False),
         "words agree (answerability.WORDS_AGREE)": _set(AB, "WORDS_AGREE", False),
         "reactions (answerability.REACTIONS)": _set(AB, "REACTIONS", False),
         "echo (ECHO)": _set(A, "ECHO", False),
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
-        "short labels (SHORT_LABELS)": _set(A, "SHORT_LABELS", False),
+        "reason / purpose cues (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
+        "unnamed kind (types.unnamed_kind)": _set(A.typed, "unnamed_kind", lambda head, gaps, *a: gaps),
+        "question values (support.question_values)": _set(A, "question_values", lambda q: set()),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
+        "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
         "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
-        "said by (SAID_BY)": _set(A, "SAID_BY", False),
-        "owner first person (OWNER_FIRST_PERSON)": _set(A, "OWNER_FIRST_PERSON", False),
     }
 
 
@@ -121,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=40, metavar="K", help="per half: K cat-5 + K cat 1-4 (0: all)")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--only", default="", help="comma-separated substrings of rule names")
+    ap.add_argument("--typed-cache", default="bench/out/typed_inputs.pkl",
+                    help="the typed set's recorded inputs (written on the first run; delete to re-record)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     from answers import stratified
@@ -134,8 +160,17 @@ def main(argv: list[str] | None = None) -> int:
             by_conv.setdefault(r["conversation"], []).append(r)
         keep = stratified(by_conv, args.sample, args.seed)
         records = [r for r in records if r["id"] in keep]
-    rows = [r for r in run(speed=False) if r["inputs"] is not None]
     embedder = get_embedder()
+    cache = Path(args.typed_cache)
+    if cache.exists():
+        with open(cache, "rb") as fh:
+            rows = pickle.load(fh)
+    else:
+        rows = [r for r in run(speed=False) if r["inputs"] is not None]
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        with open(cache, "wb") as fh:  # the embedder is not pickled: put back on load
+            pickle.dump([{**r, "inputs": (r["inputs"][0], r["inputs"][1], None, *r["inputs"][3:])} for r in rows], fh)
+    rows = [{**r, "inputs": (r["inputs"][0], r["inputs"][1], embedder, *r["inputs"][3:])} for r in rows]
 
     def measure():
         lo = locomo(records, embedder)

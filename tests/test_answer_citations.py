@@ -1,7 +1,7 @@
 """Issue 13 citation precision: which passage an extractive answer quotes. The sentences
 are ranked with their passage's search score (answer.HIT_PRIOR), an answer quotes one
-passage (answer.ONE_PASSAGE), and a "since" that dates something is no reason
-(answer.gives_reason). Fixtures written for these tests, shaped like the chat replies
+passage (answer.ONE_PASSAGE), and "why" is answered by a sentence stating a reason (the answer
+type "reason", answer/types.py), where a "since" that dates something is no reason. Fixtures written for these tests, shaped like the chat replies
 LoCoMo questions are about."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import cairn.answer as answer
-from cairn.answer import extractive_draft, gives_reason
+from cairn.answer import extractive_draft, types
 from cairn.answer.verify import Evidence
 from cairn.model import Hit
 
@@ -95,8 +95,8 @@ def test_one_passage_may_give_several_sentences(real_embedder):
     ("We have lived here since 2019.", False),
     ("Since then, things are looking up.", False),
 ])
-def test_gives_reason(sentence, expected):
-    assert gives_reason(sentence) is expected
+def test_a_reason_is_stated(sentence, expected):
+    assert types.holds("reason", sentence) is expected
 
 
 def test_why_is_not_answered_by_a_greeting_starting_with_since(real_embedder):

@@ -1,6 +1,6 @@
-"""Session 13 ranking rules of the extractive answer (answer/__init__.py): a short "Key: value"
-line is a candidate when it fits the question ("Birthday: 9 May." answers "When is Lena's
-birthday?"), other short lines are not; a note's title and section heading lift its sentences
+"""Session 13 ranking rules of the extractive answer (answer/__init__.py): short lines are no
+candidates (a "Key: value" line of a typed question is the typed answer's, answer/typed.py;
+the short-label rule was removed in issue 33, session 15); a note's title and section heading lift its sentences
 alike, so among same-shaped sentences of different notes the one from the note the question
 names is quoted, without padding. Fixtures written for these tests."""
 
@@ -10,7 +10,6 @@ import pytest
 
 import cairn.answer as ans_mod
 from cairn.answer import extractive_draft
-from cairn.answer.spans import label_value
 from cairn.answer.verify import Evidence
 from cairn.model import Hit
 
@@ -20,31 +19,6 @@ def _note(i: int, title: str, text: str, score: float = 0.5) -> Evidence:
               snippet=text[:80], text=text, start=0, end=len(text), page=None, score=score,
               signals={"semantic": 0.6, "keyword": 0.5})
     return Evidence(n=i, text=text, offset=0, hit=hit)
-
-
-@pytest.mark.parametrize("line, expected", [
-    ("Birthday: 9 May.", ("Birthday", "9 May.")),
-    ("Lease ends: 31 August 2027", ("Lease ends", "31 August 2027")),
-    ("Thanks!", None),
-    ("Notes:", None),
-    ("Meeting at 10:30 today", None),
-    ("A label of far too many words: x", None),
-    ("12: yes", None),
-])
-def test_label_value_lines(line, expected):
-    assert label_value(line) == expected
-
-
-LENA = _note(1, "Lena", "# Lena\n\nOmar's sister, lives in Leeds.\n\nBirthday: 9 May.\nThanks!\n")
-DINNER = _note(2, "Expenses November", "Dinner with Omar and Lena on 2026-11-28 cost 72.50 GBP in total.")
-
-
-def test_a_short_label_line_answers_when_it_fits(real_embedder, monkeypatch):
-    draft = extractive_draft("When is Lena's birthday?", [LENA, DINNER], real_embedder)
-    assert draft.startswith("Birthday: 9 May. [1]"), draft
-    monkeypatch.setattr(ans_mod, "SHORT_LABELS", False)  # the rule as it was: never a candidate
-    old = extractive_draft("When is Lena's birthday?", [LENA, DINNER], real_embedder)
-    assert "9 May" not in old, old
 
 
 def test_short_noise_and_unrelated_labels_stay_out(real_embedder):

@@ -124,21 +124,8 @@ def test_a_note_that_never_names_the_subject_does_not_answer_for_them(real_embed
     assert ans.verdict == "pass", ans.answer
 
 
-def test_modifier_pairs():
-    from cairn.answer.topic import modifier_pairs
-    assert modifier_pairs("When does the house insurance renew?") == [("house", "insurance"), ("insurance", "renew")]
-    assert modifier_pairs("How do I change a bicycle-tyre?") == [("bicycle", "tyre")]
-    # names, numbers, words with something between them and generic words make no pair
-    assert modifier_pairs("What did Kowalski Roofing charge in 2024 for the roof?") == []
-    assert modifier_pairs("What is the code of the garage?") == []
-    # an asking word ("How much…", "What should…") names no kind of the thing asked
-    assert modifier_pairs("How much red lentils go in the soup?") == [("red", "lentils")]
-    assert modifier_pairs("How much vitamin D should I take?") == []
-    assert modifier_pairs("How many spare keys are there?") == [("spare", "keys")]
-
-
-# A recipe note: "How much red lentils…" was declined as "the notes speak of 'red' but never
-# of 'much red'", the quantifier read as a kind of red (other_kind).
+# A recipe note: "How much red lentils…" was once declined as "the notes speak of 'red' but
+# never of 'much red'", the quantifier read as a kind of red.
 RECIPE = {
     "soup.md": "# Red lentil soup\n\n## Ingredients\n- 250 g red lentils, rinsed\n- 1 onion, 2 carrots\n"
                "- 1.2 litres vegetable stock\n\n## Method\nSimmer the lentils in the stock for 20 minutes.\n",
@@ -171,14 +158,15 @@ def test_another_kind_of_the_thing_asked_does_not_answer(tom_app, question, verd
     assert ans.verdict == verdict, ans.answer
     if verdict == "abstain":
         # the typed answer's subject check (answer/checks.py) says which word of the thing asked is missing
-        assert ("never of 'house insurance'" in ans.answer or "say nothing of 'house'" in ans.answer) \
+        assert "say nothing of 'house'" in ans.answer \
             and not ans.citations
     else:
         assert "2 November" in ans.answer
 
 
-# Held elsewhere (topic.held_elsewhere): a written vault where the kettle has a note of its own
-# that says nothing about descaling, and the dishwasher's note says who descaled it.
+# A written vault where the kettle has a note of its own that says nothing about descaling, and
+# the dishwasher's note says who descaled it. (The "held elsewhere" rule that declined "Who
+# descaled the kettle?" here was removed in issue 33, session 15: bench/answers_ablation.py.)
 KITCHEN = {
     "dishwasher.md": "# Dishwasher\n\nThe dishwasher was descaled on 4 March 2025 by Milan from Aqua Service.\n",
     "kettle.md": "# Kettle\n\nThe kettle is a 1.7 litre steel model bought in 2021 for the office.\n",
@@ -192,25 +180,6 @@ def kitchen_app(tmp_path_factory, real_embedder):
         yield app
 
 
-@pytest.mark.parametrize("question", ["Who descaled the kettle?", "When was the kettle descaled?",
-                                      "When were the bike brake pads descaled?"])
-def test_a_note_about_something_else_does_not_answer(kitchen_app, monkeypatch, question):
-    import re
-    import cairn.answer.topic as topic
-    # whichever note is quoted (the kettle's or the dishwasher's), it lacks a key term that
-    # another note holds: the kettle was never descaled in these notes
-    ans = kitchen_app.ask(question, llm="none")
-    assert ans.verdict == "abstain", ans.answer
-    # a "when" question is typed (answer/types.py): its own subject check names what is missing
-    assert re.search(r"never mentions '(kettle|descaled|bike|brake|pads)' \(the note '(Kettle|Dishwasher|Bike)' does\)"
-                     r"|say nothing of '(kettle|descaled|bike|brake|pads)'", ans.answer), ans.answer
-    assert not ans.citations and ans.pointers
-    # without the rule another note's sentence is quoted as the answer (a "when" question is
-    # declined by the typed answer's own subject check without it)
-    monkeypatch.setattr(topic, "ELSEWHERE", False)
-    assert kitchen_app.ask(question, llm="none").verdict == ("pass" if question.startswith("Who") else "abstain")
-
-
 @pytest.mark.parametrize("question, expect", [
     ("Who descaled the dishwasher?", "Milan"),
     ("How big is the kettle?", "1.7 litre"),
@@ -220,17 +189,3 @@ def test_a_note_about_what_is_asked_still_answers(kitchen_app, question, expect)
     ans = kitchen_app.ask(question, llm="none")
     assert ans.verdict == "pass", ans.answer
     assert expect in ans.answer
-
-
-def test_held_elsewhere_needs_another_note_holding_the_term(real_embedder):
-    from cairn.answer.topic import held_elsewhere
-    washer = _note(1, "Dishwasher", "The dishwasher was descaled on 4 March 2025 by Milan.")
-    kettle = _note(2, "Kettle", "The kettle is a 1.7 litre steel model.")
-    bike = _note(3, "Bike", "The chain was oiled in April.")
-    assert held_elsewhere("Who descaled the kettle?", [washer], [kettle, bike], real_embedder) == ("kettle", "Kettle")
-    assert held_elsewhere("Who descaled the kettle?", [washer], [bike], real_embedder) is None  # no note holds it
-    assert held_elsewhere("Who descaled the kettle?", [washer], [], real_embedder) is None
-    assert held_elsewhere("Who descaled the dishwasher?", [washer], [kettle], real_embedder) is None
-    # an asking word ("much") is no topic, even when another note holds it
-    much = _note(4, "Budget", "We spent too much on the kettle.")
-    assert held_elsewhere("How much was the descaling?", [washer], [much], real_embedder) is None

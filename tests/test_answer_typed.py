@@ -77,6 +77,21 @@ What to bring:
 Please arrive ten minutes early.
 """
 
+# A Dendron-style pair (dotted names): the tool's purpose is stated in a sentence that does not
+# name it, and a pointer sentence that names it says nothing of what it is for.
+KILN = """# tools.kiln
+
+Kiln is the small command-line program that ships with the vault template.
+It turns a folder of markdown notes into a static website, so that a vault can be published without a server.
+See tools.kiln.config for further details about working with Kiln.
+"""
+
+KILN_CONFIG = """# tools.kiln.config
+
+The file kiln.toml sits at the root of the vault, next to the notes about Kiln.
+Its theme key names the look of the published site.
+"""
+
 CAKE = """# Lemon cake
 
 ## Method
@@ -102,7 +117,8 @@ def app(tmp_path_factory, real_embedder):
     root = tmp_path_factory.mktemp("typed")
     with notes_app(root, {"receipt.md": RECEIPT, "plumber.md": CONTACTS, "settings.md": SETTINGS,
                           "schemas.md": SCHEMAS, "car.md": TYRES, "minutes.md": MINUTES,
-                          "appointment.md": APPOINTMENT, "cake.md": CAKE}, real_embedder) as a:
+                          "appointment.md": APPOINTMENT, "cake.md": CAKE, "tools.kiln.md": KILN,
+                          "tools.kiln.config.md": KILN_CONFIG}, real_embedder) as a:
         _estimate_pdf(root / "estimate.pdf")
         a.ingest([root / "estimate.pdf"])
         yield a
@@ -184,6 +200,17 @@ def test_setting_and_schemas(app):
     assert ans.verdict != "abstain" and "journal" in ans.answer
     ans, _ = _ask(app, "What are schemas for?")
     assert ans.verdict != "abstain" and "hierarchy" in ans.answer
+
+
+def test_what_a_tool_is_for_is_its_purpose_not_a_pointer(app):
+    assert types.asked("What is Kiln for?").kind == "purpose"
+    assert not types.holds("purpose", "See tools.kiln.config for further details about working with Kiln.")
+    ans, js = _ask(app, "What is Kiln for?")
+    assert ans.verdict == "pass" and "static website" in ans.answer, ans.answer
+    assert "further details" not in ans.answer and js["checks"]["type"] is True
+    # no sentence says what the file is for: not "answers your question"
+    ans, js = _ask(app, "What is the kiln.toml file for?")
+    assert ans.verdict != "pass" and js["label"] != "answers your question", ans.answer
 
 
 def test_rear_pressure_declined_when_only_front_written(app):

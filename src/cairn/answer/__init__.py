@@ -1,26 +1,19 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline: hits -> chit-chat check (answer/offtopic.py: a greeting or text with nothing to
-look up is declined, saying what Cairn answers) -> premise check (answer/premise.py: a question naming something no note
-mentions abstains, saying so) -> person check (answer/answerability.py: a question about a
-named chat participant abstains, with the reason, when the evidence is about someone else,
-and otherwise draws only on sentences about them; answer/subject.py: a question about one
-named subject scores sentences without the name and quotes no note about someone else)
--> multi-part questions split, each part answered on its own (answer/parts.py) -> evidence
-(chunks whose support for the question clears a floor, numbered 1..n) -> draft (LLM-written;
-or typed, answer/typed.py: the value of the asked type, answer/types.py, whose context holds
-the head and subject, a list whole; or extractive: the best supporting sentences) -> verifier
-(answer/verify.py) -> polarity check (answer/polarity.py: an answer stating the opposite of
-the question's polarity or kinship word abstains) -> topic check (answer/topic.py: a question
-about a named subject whose cited notes support none of its key terms abstains; for a
-question about a chat participant, the quoted messages, each read with the turn it replies
-to, must support one of its two or more key terms: answer/topic.unsupported_turn) -> with a
-model and `model_check`, the model's answer check (answer/modelcheck.py) -> what was checked
-(answer/checks.py: `checks` and the verdict they give) -> reply. A hypothetical question ("Would
-Ana enjoy…?") skips the premise check and never abstains for evidence about someone else:
-it is answered from the sentences about the person. Fail closed: an LLM draft that does not verify falls back to
-the extractive answer and says so (`fallback`); with no evidence the reply says plainly that
-the notes do not contain the answer (verdict "abstain").
+Pipeline (each check with its reason, the first that fires declines with pointers):
+chit-chat (answer/offtopic.py) -> premise (answer/premise.py: a name no note mentions) ->
+person check (answer/answerability.py: a chat participant's question answered only from
+evidence about them; answer/subject.py: a named subject's question scored without the name)
+-> parts (answer/parts.py) -> evidence (chunks over the floor, numbered 1..n) -> draft
+(LLM; or typed, answer/typed.py: the value of the asked type, answer/types.py, a list whole;
+or extractive: the best supporting sentences) -> verifier (answer/verify.py) -> polarity
+(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> with `model_check`,
+the model's check (answer/modelcheck.py) -> what was checked (answer/checks.py: `checks` and
+the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
+answered from the sentences about the person. Fail closed: an LLM draft that does not verify
+falls back to the extractive answer and says so (`fallback`); with no evidence the reply says
+the notes do not contain the answer (verdict "abstain"). Every rule is switched off in turn
+by bench/answers_ablation.py.
 """
 
 from __future__ import annotations
@@ -34,12 +27,10 @@ from cairn.answer import answerability, modelcheck, parts, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
-from cairn.answer.subject import about_subject, both, question_subject, speaker_filter, strip_name
-from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, gives_reason, is_caption,
-                                linked_lift,
-                                short_answer)
+from cairn.answer.subject import about_subject, both, question_subject, strip_name
+from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
-from cairn.answer.topic import drafted_reason, said_reason
+from cairn.answer.topic import drafted_reason
 from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
                                   term_overlap, values_held)
 from cairn.embed.cache import embed_cached
@@ -85,10 +76,6 @@ ECHO = True
 # Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
 # but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
 TIME_STATED = True
-# A line of fewer than four words is a candidate only when it is a "Key: value" line that fits
-# the question (spans.short_answer: "Birthday: 9 May." for "When is Lena's birthday?"); other short
-# lines (headings, "Thanks!", fragments) never are. False: no short line (for measuring).
-SHORT_LABELS = True
 # A note's sentences rarely repeat what its title and section heading say ("Total quoted: 7,350
 # GBP" under "Roof estimate: Carter and Sons"). A candidate's score gains CONTEXT_WEIGHT x the
 # share of the question's terms its note title and section heading hold (a table row: the title;
@@ -102,9 +89,6 @@ CONTEXT_WEIGHT = 0.4
 CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
-# subject.speaker_filter's rules (False: off). Measured in bench/README.md, session 13.
-SAID_BY = True
-OWNER_FIRST_PERSON = True
 
 
 @dataclass
@@ -207,9 +191,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
                 continue
-            if ((len(re.findall(r"\w+", sent)) >= 4 or (SHORT_LABELS and short_answer(sent, kind, question)))
-                    and not sent.endswith((":", ";", ",")) and (fits_answer_type(sent, kind)
-                                                                or (kind == "time" and ev.hit.event_time))):
+            if (len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ","))
+                    and (fits_answer_type(sent, kind) or (kind == "time" and ev.hit.event_time))):
                 cands.append((ev.n, sent))
                 where[(ev.n, sent)] = context_of(ev.hit, text, s)
     if not cands:
@@ -258,12 +241,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         scored = [x for x in scored if held[x[2]] == most]
     if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
         return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
-    if re.match(r"\W*why\b", question, re.IGNORECASE):
-        # "why" asks for a reason: a sentence giving one (because, due to, so that...) that
-        # clears the floor ranks before one that merely shares the question's words
-        causal = [x for x in scored if gives_reason(x[2]) and x[0] >= SENTENCE_FLOOR]
-        if causal:
-            scored = causal
+    cue = types.asked(question)
+    if cue.kind in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
+        cued = [x for x in scored if x[0] >= SENTENCE_FLOOR and (
+            types.states_purpose(x[2], cue.head) if cue.kind == "purpose" else types.holds(cue.kind, x[2]))]
+        scored = cued or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
         if stated:
@@ -330,20 +312,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
     extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
     (reported in `fallback`); nothing here raises for bad model output.
-    check_answerability: decline chit-chat first (answer/offtopic.py; unknown_terms: accepted
-    for callers of the off-topic check, removed in issue 33 by bench/answers_ablation.py), then apply the person check of answer/answerability.py (a
-    question about a named chat participant is answered only from evidence about them, and
-    abstains with the reason when the evidence is about someone else). context: extra hits
-    for that check only (e.g. a search for the question without the person's name).
-    unknown_names: names in the question that no chunk of the index contains
-    (answer/premise.py); when given and check_answerability is on, the answer abstains
-    saying so.
-    A hypothetical question ("Would Melanie enjoy a Vivaldi concert?",
-    support.is_hypothetical) asks for a judgement: neither unknown names nor evidence
-    about someone else make it abstain, and it is answered from the sentences about the
-    person. With check_answerability on, an answer whose sentences and cited passages state
-    the opposite of the question's polarity or kinship word ("hate" asked, only "love"
-    found; "grandpa" asked, only "grandma" found: answer/polarity.py) abstains, saying so.
+    check_answerability: the checks of the module doc (off: the draft as verified).
+    context: extra hits for the person check only (a search without the person's name).
+    unknown_names: names no chunk of the index holds (answer/premise.py): abstains saying so.
+    unknown_terms: accepted for callers, unused since issue 33 (the off-topic check is gone).
     replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
     model_check: with `llm` and check_answerability on, an answer that passed every check
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
@@ -354,7 +326,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
             unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()],
             unknown_terms=[w for w in unknown_terms or [] if w.lower() in p.lower()]) for p in parts.split(question)])
-    about = focus = info = subject = said = mine = None
+    about = focus = info = subject = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
     if check_answerability:
@@ -393,23 +365,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-        said, speech, mine = speaker_filter(question, subject, hypothetical, SAID_BY, OWNER_FIRST_PERSON)
-        about = both(about, speech) if speech else about  # "What did Omar say…"
-    ans = _answer(question, hits, embedder, llm, floor, both(about, mine) if mine else about, focus, replies)
-    if mine and not ans.abstained:
-        about = both(about, mine)  # "my dentist": the notes, not Priya's "I have the dentist"...
-    elif mine:  # ...unless only a chat message answers (its speaker may be the owner)
-        ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
+    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
     ans.answerability = info
 
     if ans.typed is not None and types.asked(question).kind in types.VALUE_KINDS:
-        reason = flipped = None  # the typed answer's own checks (_finish) replace the topic rules
-    elif said and ans.abstained:  # nothing the person said answers: say so
-        reason, flipped = said_reason(question, said), None
-    else:  # the topic and polarity checks of the draft (topic.drafted_reason)
-        reason, flipped, _ = drafted_reason(question, ans, hits, all_hits, embedder, subject, info is not None, focus,
-                                            replies, check_answerability and not hypothetical, check_answerability,
-                                            said)
+        reason = flipped = None  # the typed answer's own checks (checks.finish) replace the topic rules
+    else:  # the polarity check and, for chat messages, the topic check of the draft (topic.drafted_reason)
+        reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
+                                         check_answerability and not hypothetical, check_answerability)
     if reason:
         return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
                       problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
@@ -428,7 +391,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
-    return finish(question, ans, all_hits) if check_answerability else ans
+    return finish(question, ans, all_hits, embedder, subject, not hypothetical) if check_answerability else ans
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,

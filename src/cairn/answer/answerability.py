@@ -38,14 +38,10 @@ Rules (each gives a stated reason; the first that fires decides):
    embeddings (the same sentence embedder as the search). If the best sentence about
    someone else beats the best sentence about P by more than `MARGIN` and itself reaches
    `OTHER_FLOOR`, **and the words agree** — some sentence about someone else holds a larger
-   share of the question's key terms than any sentence about P (`WORDS_AGREE`) — the
-   question attributes to P what another person said or did: abstain ("the evidence about
-   'charity race' is from Melanie, not Caroline"). Without the words, a cosine lead is a
-   paraphrase's noise: on LoCoMo dev such leads were unanswerable questions in 16 of 44
-   (conversations 1-3) and 14 of 36 (4-5) where the words tie, 5 of 10 and 6 of 16 where
-   they favour P, against 62 of 70 and 68 of 81 where they favour the other person
-   (bench/README.md, 2026-12-02); a held-out LoCoMo set showed the cosine rule alone making
-   102 wrong refusals for 137 right ones (issue 13).
+   share of the question's key terms than any sentence about P (`WORDS_AGREE`; without it
+   a cosine lead declined more answerable questions than unanswerable ones on both LoCoMo
+   dev halves) — the question attributes to P what another person said or did: abstain
+   ("the evidence about 'charity race' is from Melanie, not Caroline").
 2. **Key terms said of someone else.** The question's content words (name removed, generic
    question words such as "kind", "feel", "favorite" left out) that occur only in
    sentences about other people: if they are at least `OTHER_TERMS` of the key terms,
@@ -55,11 +51,8 @@ Rules (each gives a stated reason; the first that fires decides):
    ("'colour', 'kayak' are never said of Priya in the evidence"). A lone key term is often
    a category the person never names ("job" for "I'm a carpenter"), so it is not enough.
 
-Thresholds were tuned on LoCoMo dev conversations 1-3 and checked on 4-5 (held out); see
-bench/README.md. (Until 2026-11-30 the score was 0.5 * cosine + 0.5 * term overlap with a
-margin of 0.15; together with the other changes of that day, cosine alone gave the better
-trade-off on conversations 1-3 in scratch runs over cached hits.) This is a
-lexical/embedding heuristic, not entailment: it catches a swapped subject, not every false
+Thresholds were tuned on LoCoMo dev conversations 1-3 and checked on 4-5 (bench/README.md).
+A lexical/embedding heuristic, not entailment: it catches a swapped subject, not every false
 premise.
 """
 
@@ -74,10 +67,7 @@ from cairn.answer.support import MONTH_NAMES, content_terms, sentences, stem
 from cairn.model import Hit
 
 MARGIN = 0.02
-# Rule 1 also needs the words to agree (module doc): on LoCoMo dev a cosine lead without it
-# declined more answerable questions than unanswerable ones, on both halves. False: the
-# cosine lead alone decides, as before 2026-12-02 (for measuring the rule).
-WORDS_AGREE = True
+WORDS_AGREE = True  # rule 1's words must agree (module doc); False: for measuring
 OTHER_FLOOR = 0.4
 CONTEXT_K = 20  # hits of the search without the person's name (Cairn.ask)
 OTHER_TERMS = 0.34

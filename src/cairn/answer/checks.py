@@ -9,9 +9,12 @@ only that its quote is in the note.
   pattern (person, place, yes/no, ...) always pass;
 - subject: the value is stated of the asked attribute of the asked subject: for a typed
   answer, its line's context holds every head word and the note most of the subject words
-  (answer/typed.py); for "What did Edith agree to do?" over notes, the quoted sentence names
-  Edith and holds the verb asked (`role_gap`): a note naming her only as present does not
-  answer;
+  (answer/typed.py); for "what is X for", the quote or its note's title holds every word of X; for any other answer quoted from notes, about a named subject, the cited
+  notes name the subject and support one of the question's other key terms (`stated_gap`,
+  answer/topic.py: "What did Tom say about the boiler?" is not answered by a note about Tom
+  that never speaks of a boiler); for "What did Edith agree to do?" over notes, the quoted
+  sentence names Edith and holds the verb asked (`role_gap`): a note naming her only as
+  present does not answer;
 - completeness: every part of a multi-part question was answered (answer/parts.py).
 
 `verdict(checks, verdict)`: abstain when support or subject fails (declined, with pointers);
@@ -69,6 +72,35 @@ def role_sentence(question: str, hits: list) -> tuple[object, str] | None:
     return None
 
 
+def stated_gap(question: str, subject: str | None, cited: list, embedder, retrieved: list = ()) -> list[str]:
+    """The words of `question` the `cited` notes (hits without a speaker; [] for chat
+    messages) do not state: a name of the question (premise.all_names, and `subject`, the
+    name it is about) that no cited note names in its title or text (topic.subject_absent)
+    while a `retrieved` hit does (a name no hit holds is known by an alias: the premise
+    check's business), else the question's key terms other than its names when none of them
+    is supported by the cited notes (topic.unsupported_topic: stem, prefix or word
+    embedding). "Who services the Jazz?" is not answered by "Priya's car, a 2016 Jazz";
+    "What did Tom say about the boiler?" not by a note about Tom that never speaks of a
+    boiler. [] when the notes state it."""
+    from cairn.answer.premise import all_names
+    from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
+    from cairn.answer.topic import subject_absent, unsupported_topic
+    notes = [h for h in cited if h.speaker is None]
+    if not notes or len(notes) < len(cited):
+        return []
+    named = list(dict.fromkeys(([subject] if subject else []) + all_names(question)))
+    for name in named:
+        if subject_absent(name, [(h.title, h.text) for h in notes]) and (
+                name == subject or any(holds_name(f"{h.title} {h.text}", name) for h in retrieved)):
+            return [name]
+    topic = question
+    for name in named:
+        topic = strip_name(topic, name)
+    # "What do you know about…", "Tell me about…": asking words, no topic (subject._ASK_ALL)
+    topic = " ".join(w for w in topic.split() if w.lower().strip("?.!,") not in _ASK_ALL)
+    return unsupported_topic(topic, " ".join(f"{h.title} {h.text}" for h in notes), embedder) or []
+
+
 def verdict(checks: dict[str, bool], current: str) -> str:
     """The verdict once `checks` are known (module doc)."""
     if current == "abstain" or not checks.get("support", False) or not checks.get("subject", True):
@@ -89,9 +121,11 @@ def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
     return "quoted from your notes"
 
 
-def finish(question: str, ans, all_hits: list):
+def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True):
     """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give;
-    a failed subject check declines with the nearest notes (`all_hits`) as pointers. A
+    a failed subject check declines with the nearest notes (`all_hits`) as pointers.
+    subject: the name the question is about; stated: False skips `stated_gap` (a hypothetical
+    question is answered from what is said of the person). A
     role question answered from a sentence that does not name the person and the verb is
     answered from the note sentence that does (`role_sentence`), when one exists."""
     from cairn.answer import types
@@ -112,6 +146,7 @@ def finish(question: str, ans, all_hits: list):
                 ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
                              fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
     quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
+    of = ""
     dated = any(c.get("event_time") for c in ans.citations)
     t = ans.typed
     if t is not None:  # a name no retrieved passage holds is known by an alias (the premise check's business)
@@ -123,13 +158,22 @@ def finish(question: str, ans, all_hits: list):
                              else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
                                                      for q in [x["quote"] for x in c.get("quotes", [])]]))
+    if asked.kind == "purpose" and not ans.abstained and not gap and not any(c.get("speaker") for c in ans.citations):
+        # the thing asked, in the quote or its note's title
+        gap = types.missing(asked.head, " ".join(quotes + [c.get("title") or "" for c in ans.citations]))
+    if stated and (t is None or asked.kind not in types.VALUE_KINDS) and not ans.abstained and not gap:
+        cited = {c["chunk_id"] for c in ans.citations}
+        gap = stated_gap(question, subject, [h for h in all_hits if h.id in cited], embedder, all_hits)
+        of = f" about {subject}" if gap and subject and gap != [subject] else ""
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
-                  "type": (t is not None) or types.holds(asked.kind, " ".join(quotes))
+                  "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
+                                              if asked.kind == "purpose" else types.holds(asked.kind, " ".join(quotes)))
                   or (asked.kind in ("date", "time") and dated),
                   "subject": not gap, "completeness": True}
     new = verdict(ans.checks, ans.verdict)
     if new == "abstain" and not ans.abstained:
-        reason = ("the notes quoted say nothing of " + ", ".join(f"'{w}'" for w in types.words_of(gap, question))) \
+        reason = f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
+            (f"the notes quoted{of} say nothing of " + ", ".join(f"'{w}'" for w in types.words_of(gap, question))) \
             if gap else \
             "no quote holds what was asked"
         near = pointers(all_hits)

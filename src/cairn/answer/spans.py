@@ -1,58 +1,21 @@
 """Spans an extractive answer may quote, and what a sentence is: sentences cut to the
 smallest span (a long one by its lines or clauses), markdown reduced to prose, image
-captions and reasons recognised. Pure functions, used by answer/__init__.py."""
+captions recognised. Pure functions, used by answer/__init__.py."""
 
 from __future__ import annotations
 
 import re
 
-from cairn.answer.support import LABEL_VALUE, fits_answer_type, sentences, term_overlap
+from cairn.answer.support import sentences
 
-# "since" gives a reason ("I left since I was tired") unless it dates something ("since we
-# last spoke", "ever since", "since 2019", "since I was a kid"): a "why" question is not
-# answered by a greeting that starts "Since we last talked, ...".
-_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
-          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
-_CAUSAL = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
-                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
 LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
-
-
-def gives_reason(sentence: str) -> bool:
-    """True when `sentence` gives a reason ("because", "due to", "so that", a causal
-    "since"; not "since we last talked", "ever since", "since 2019": _SINCE)."""
-    return bool(_CAUSAL.search(sentence))
 
 
 def is_caption(sentence: str) -> bool:
     """True when `sentence` is nothing but an image caption as chat imports write it
     ("[image: a photo of a bowl with a flower design]", optionally with a full stop)."""
     return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
-
-
-def label_value(sentence: str) -> tuple[str, str] | None:
-    """(label, value) of a "Key: value" line ("Birthday: 9 May." -> ("Birthday", "9 May.")):
-    a label of one to three words starting with a letter, a colon, a space, then a value
-    holding a word character (support.LABEL_VALUE); None for anything else ("Thanks!",
-    "Notes:", "at 10:30")."""
-    m = LABEL_VALUE.fullmatch(sentence.strip())
-    return (m.group(1), m.group(2)) if m else None
-
-
-def short_answer(sent: str, kind: str | None, question: str) -> bool:
-    """True when a line of fewer than four words may still answer: a "Key: value" line
-    (spans.label_value) whose value is of the kind asked (support.fits_answer_type: "Birthday:
-    9 May." for "when"), or, for a question asking no typed answer, whose label shares a word
-    with the question ("Partner: Rui" for "Who is Ines's partner?"). Headings, "Thanks!" and
-    fragments are not label lines and stay out."""
-    lv = label_value(sent)
-    if lv is None:
-        return False
-    label, value = lv
-    if kind is not None:
-        return fits_answer_type(value, kind)
-    return term_overlap(label, question) > 0
 
 
 def context_of(hit, text: str, start: int) -> str:

@@ -17,11 +17,8 @@ name used otherwise ("the Ghent sensor project", "a trip to Rome") makes no subj
 place named as a modifier is no reason to drop a sentence. Heuristic over capitalisation
 and word order, not a parser.
 
-Two speaker rules for questions that name no participant (`speaker_filter`): a question in
-the first person singular ("my dentist appointment") asks about the notes' owner, so a chat
-speaker's first-person sentence answers it only when nothing else does (`not_speakers_own`;
-the owner is not known to be any speaker, and may be one); and "What did Omar say…" takes only Omar's own messages and sentences
-reporting him speaking (`said_by`). Measured in bench/README.md (session 13, branch held13).
+(The speaker rules "What did Omar say…" and "my dentist" over chat speakers were removed in
+issue 33: they changed nothing on the dev sets, bench/answers_ablation.py.)
 """
 
 from __future__ import annotations
@@ -132,87 +129,6 @@ def about_subject(name: str, speakers: list[str] = ()):
             return True
         return names(sentence, name)
     return about
-
-
-# First person singular: the owner of the notes, in a question ("When is my next dentist
-# appointment?"); the writer, in a chat message ("I have the dentist").
-_FIRST_SINGULAR_ANY_CASE = re.compile(r"(?<![\w'’])(?:i|i['’](?:m|ve|ll|d)|me|my|mine|myself)(?![\w'’])",
-                                      re.IGNORECASE)
-
-
-def asks_about_owner(question: str) -> bool:
-    """True when `question` is in the first person singular ("When is my next dentist
-    appointment?", "What did I lend Tom?"): it asks about the person whose notes these are.
-    "I" counts only as a capital (a lone lower-case "i" is rarely the pronoun in a question
-    written with care, and "i.e." is not); me/my/mine/myself in any case."""
-    return bool(re.search(r"(?<![\w'’])I(?:['’](?:m|ve|ll|d))?(?![\w'’.])", question)
-                or re.search(r"(?<![\w'’])(?:me|my|mine|myself)(?![\w'’])", question, re.IGNORECASE))
-
-
-def not_speakers_own(owner: str | None = None):
-    """`(hit, sentence) -> bool` for a question about the notes' owner (`asks_about_owner`):
-    False for a chat message's sentence in the first person singular by a speaker other than
-    `owner` (a name, or None when the owner is not known: then every speaker's) - "I have the
-    dentist" by Priya is Priya's appointment, not the owner's. True for notes (the owner's own
-    writing) and for chat sentences not in the first person ("Your check-up moved to Monday")."""
-    own = _words(owner) if owner else []
-
-    def about(hit: Hit, sentence: str) -> bool:
-        if hit.speaker is None or not _FIRST_SINGULAR_ANY_CASE.search(sentence):
-            return True
-        return bool(own) and _is_speaker(own, [hit.speaker])
-    return about
-
-
-SPEECH_VERBS = (r"(?:say|said|says|tell|told|tells|mention|mentioned|mentions|write|wrote|writes|reply|replied|"
-           r"ask|asked|suggest|suggested|text|texted|message|messaged|promise|promised|share|shared)")
-_NAME = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
-
-
-def speaker_asked(question: str) -> str | None:
-    """The name X of a question about what X said ("What did Omar say about Christmas
-    lunch?", "What has Priya told me about the car?", "Did Tom mention the fence?"), or None:
-    a capitalised name directly after did/does/do/has/had, followed by a verb of saying."""
-    m = re.search(rf"\b(?i:did|does|do|has|had|have)\s+{_NAME}\s+(?:ever\s+|just\s+|last\s+)?{SPEECH_VERBS}\b", question)
-    if not m or m.group(1) in ("I", "We", "You"):
-        return None
-    return m.group(1)
-
-
-def said_by(name: str):
-    """`(hit, sentence) -> bool` for a question about what `name` said (`speaker_asked`): True
-    for a chat message written by them (`_is_speaker`: first words sharing a prefix of 3+
-    letters, "Mel" for Melanie) and for a sentence of a note or of anyone's message that
-    reports them speaking (their name, as `names` reads it, and after it a verb of saying, or
-    their name and a colon: "Omar said he would bring wine", "Kwik says it was the heat
-    shield", "Omar: bring wine"); False for everything else, so a sentence that only names
-    them ("Lena and Omar come for lunch") or another speaker's own news is not quoted as what
-    they said."""
-    words = _words(name)
-    first = re.escape(words[0]) if words else ""
-    reported = re.compile(rf"\b{first}\b(?:\s+\w+){{0,2}}\s*(?::|\b{SPEECH_VERBS}\b)", re.IGNORECASE)
-
-    def about(hit: Hit, sentence: str) -> bool:
-        if not words:
-            return True
-        if hit.speaker is not None and _is_speaker(words, [hit.speaker]):
-            return True
-        return names(sentence, name) and bool(reported.search(sentence))
-    return about
-
-
-def speaker_filter(question: str, subject: str | None, hypothetical: bool, said_on: bool = True,
-                   owner_on: bool = True):
-    """(name or None, said filter or None, owner filter or None): the speaker rules for
-    `question`, each filter `(hit, sentence) -> bool`. With `said_on`, for a question about
-    what someone said (`speaker_asked`; not a hypothetical), their name and `said_by`; with
-    `owner_on`, for a first-person question with no named `subject` (`asks_about_owner`),
-    `not_speakers_own(None)` (the owner is not known): answer_question drafts with it first
-    and without it when that finds nothing, so the notes, surely the owner's, answer "my"
-    questions before any speaker's "I", and a chat message still answers when nothing else does."""
-    said = speaker_asked(question) if said_on and not hypothetical else None
-    mine = not_speakers_own(None) if owner_on and not subject and asks_about_owner(question) else None
-    return said, (said_by(said) if said else None), mine
 
 
 def both(first, second):

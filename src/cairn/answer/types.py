@@ -2,14 +2,17 @@
 kind are in a text. The classic question-answering pipeline's first two stages:
 
 1. `asked(question)`: the expected answer type (`Asked.kind`: money, number, date, time,
-   duration, phone, email, code, frequency, person, place, org, yesno, list, procedure, or
-   None) read from the question's wh-phrase and the noun it asks about, and the **head**
+   duration, phone, email, code, frequency, purpose, reason, person, place, org, yesno, list,
+   procedure, or None) read from the question's wh-phrase and the noun it asks about, and the **head**
    (the thing whose value is asked: "total", "annual premium", "booking reference") and the
    **subject** (what it is of: "the Lisbon flight", "the plumber").
 2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern
    (VALUE_KINDS: money "£24.48", phone "0800 555 0142", codes "HX-448120-B", dates, clock
-   times, durations, numbers with a unit). Person, place, organisation, list and procedure
-   answers have no reliable pattern: the answerer treats them as untyped.
+   times, durations, numbers with a unit). A purpose ("What are schemas for?") and a reason
+   ("why") are stated by a cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`; "because",
+   "due to", `_REASON`); a quote without one does not answer (answer/checks.py: "quoted from
+   your notes"), and the extractive answer prefers sentences with one. Person, place, organisation, list and procedure answers have no reliable pattern:
+   the answerer treats them as untyped.
 
 The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
 classifiers"), reduced to the types a person's documents hold. Pure functions.
@@ -69,7 +72,19 @@ _DURATION = re.compile(rf"\b{_NUMWORD}(?:\s*(?:-|to)\s*{_NUMWORD})?\s*(?:{_UNITS
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\s*(?:[a-zA-Z%°]{1,4}\b)?|\b(?:one|two|three|four|five|six|seven|eight|"
                      r"nine|ten|eleven|twelve|dozen|hundred|thousand)\b", re.IGNORECASE)
 _PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
-PATTERNS = {"person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
+# What something is for: a statement of function, not a pointer ("See X for further details").
+_PURPOSE = re.compile(r"\b(?:lets?|allows?|helps?|enables?|(?:used|designed|meant|intended|there) (?:to|for)|"
+                      r"(?:is|are|'s) (?:for|a way to)|so (?:that|you can)|in order to|purpose|turns?|provides?|"
+                      r"keeps?|makes? it)\b", re.IGNORECASE)
+# A reason: "because", "due to", "so that", a causal "since" (not "since we last spoke", "ever
+# since", "since 2019", "since I was a kid": those date something).
+_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
+          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
+_REASON = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
+                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
+# Kinds stated by a cue rather than a value: a quote without one does not answer (holds).
+CUE_KINDS = frozenset({"purpose", "reason"})
+PATTERNS = {"purpose": _PURPOSE, "reason": _REASON, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
             "duration": _DURATION, "number": _NUMBER}
 
 _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
@@ -79,6 +94,9 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"),
     ("email", r"\be-?mail\b"),
     ("frequency", r"\bhow often\b"),
+    ("reason", r"^\W*why\b"),
+    ("purpose", r"^\W*what\s+(?:is|are|was|were|'s)\b.*\b(?:for|used for)\W*$|\bwhat (?:does|do) (?:the|this|that) "
+                r"[^?]+ do\W*$|\bpurpose of\b|\bwhat .+ good for\b"),
     ("duration", r"\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years|nights)\b"),
     ("time", r"\bwhat time\b|\bat what time\b|\bwhich time\b|\b(?:the|a)\s+(?:[\w-]+\s+)?time\b"),
     ("date", r"^\W*when\b|\bwhat (?:date|day|year|month)\b|\bwhich (?:date|day|year|month)\b(?!s)|\bby when\b"
@@ -181,6 +199,18 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     return out
 
 
+def states_purpose(sentence: str, head: tuple[str, ...]) -> bool:
+    """True when `sentence` states what the thing asked (`head`, stemmed) is for: a purpose
+    cue (`_PURPOSE`) after the thing's last head word or a pronoun standing for it ("Schemas
+    help you categorize…", "It turns a folder into a website"); "Dendron also provides lookup
+    for dendron.topic.schema" states what Dendron provides, not what schemas are for."""
+    m = _PURPOSE.search(sentence)
+    if not m:
+        return False
+    before = re.findall(r"[^\W\d_]+", sentence[:m.start()].lower())
+    return any(w in ("it", "they", "this", "these", "its", "their") or (head and stem(w) == head[-1]) for w in before)
+
+
 def words_of(stems: list[str], question: str) -> list[str]:
     """The words of `question` whose stem is one of `stems` (for saying which were missing:
     'house', not 'hous'), in the order of `stems`; a stem without such a word is kept."""
@@ -190,7 +220,7 @@ def words_of(stems: list[str], question: str) -> list[str]:
 
 def holds(kind: str | None, text: str) -> bool:
     """True when `text` holds a value of `kind` (always True for a kind without a pattern)."""
-    return kind not in VALUE_KINDS or bool(values(kind, text))
+    return kind not in VALUE_KINDS | CUE_KINDS or bool(values(kind, text))
 
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
@@ -204,3 +234,30 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
             continue
         out.append(t)
     return out
+
+
+def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str, title: str) -> list[str]:
+    """`gaps` (head words `context` lacks, `missing`) less each one that directly modifies the
+    next head word ("bread" of "bread dough") when `context` speaks of that word only bare
+    (after a determiner or punctuation, or opening the text: "The dough rises for five
+    hours") and the note's `title` is about it (holds it as a word or a compound's end:
+    "Sourdough"): the note names no kind of it, so none other; "Its insurance renews" in a
+    note titled "Car" is the car's. A head word found after another
+    word that may name a kind ("Front tyre pressure", "Outbound flight", "Monthly fee") is
+    another kind of the thing, or may be: the gap stays. (Word
+    embeddings cannot tell these apart: "rear"/"front" 0.67, "bread"/"sourdough" 0.49 with the
+    search's MiniLM, bench/README.md session 15.)"""
+    toks = re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]", context.lower())
+
+    def bare(h: str) -> bool:  # said, and never after a word that could name a kind of it
+        before = [prev for prev, tok in zip([None] + toks, toks) if stem(tok) == h]
+        return bool(before) and all(p is None or not p[0].isalnum() or p in _DETERMINERS for p in before)
+    out = []
+    for w in gaps:
+        i = head.index(w) if w in head else -1
+        nxt = head[i + 1] if 0 <= i < len(head) - 1 else None
+        if nxt is None or nxt in gaps or not bare(nxt) or not any(
+                stem(w) == nxt or (len(nxt) >= 4 and w.endswith(nxt)) for w in re.findall(r"\w+", title.lower())):
+            out.append(w)
+    return out
+
