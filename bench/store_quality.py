@@ -1,6 +1,6 @@
 """Keyword-channel quality on both store backends: SciFact nDCG@10 of the SQLite index
 (FTS5 BM25, porter) against PostgreSQL (tsvector "english", BM25 over its positions), same documents,
-same query building (store.fts.build_match_query), same column weights as search
+same query building (search.query.build_match_query: parsed, then rendered by store.fts), same column weights as search
 (search/hybrid.py BM25_WEIGHTS).
 
 Each SciFact abstract is one chunk (title in the title column, abstract in the body),
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from cairn.model import Chunk  # noqa: E402
 from cairn.search.hybrid import BM25_WEIGHTS  # noqa: E402
-from cairn.store.fts import build_match_query  # noqa: E402
+from cairn.search.query import build_match_query  # noqa: E402
 from cairn.store.notes import NoteRow  # noqa: E402
 from scifact import load_qrels, ndcg_at  # noqa: E402
 from _common import data_dir  # noqa: E402

@@ -62,7 +62,9 @@ from cairn.memory.slots import find_slots, query_slots
 from cairn.memory.store import _now, _row_to_memory, _update, row_vectors, search_text
 from cairn.memory.temporal import as_aware, parse_time
 from cairn.store import memories as S
-from cairn.store.fts import STOPWORDS, build_match_query, query_terms
+from cairn.search.query import parse_query
+from cairn.store import fts
+from cairn.store.fts import STOPWORDS, query_terms
 from cairn.store.notes import transaction
 
 HISTORY_FACTOR = 0.5
@@ -113,7 +115,7 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
     vecs = row_vectors(conn, embedder, rows, lambda i: _row_to_memory(rows[i]))  # stale ones embedded and stored
     qvec = embedder.embed([query])[0]
     cos = (vecs @ qvec).tolist()
-    match = build_match_query(query, fields=False)
+    match = fts.render(parse_query(query).or_words(fields=False))  # the query parsed once, rendered by the store
     bm25: dict[int, float] = S.keyword_scores(conn, match) if match else {}
     qterms = _terms(query)
     anchors = E.entities_in_query(conn, query)
