@@ -5,7 +5,9 @@ For each round, each tree (this one's src/, and `--baseline-src`, e.g. a checkou
 runs in its own process (`--worker`): it opens the home with `Cairn`, searches every query in
 each mode once to warm up, then times every query (`Cairn.search`, k=10, warm); the trees
 alternate round by round (A B A B ...), so a change of machine load hits both alike. Printed
-per tree and mode: p50 / p95 in ms over all rounds, the p50 ratio (this tree / baseline), and
+per tree and mode: p50 / p95 in ms over all rounds, the p50 ratio (this tree / baseline), the
+p50 of each round (to judge the noise), the mean time of `parse_query` alone where the tree
+has it, and
 a SHA-256 digest of every query's results (hit ids, scores rounded to 1e-9, warnings; every
 search at one fixed time, as recency depends on it): equal digests mean every query returned
 the same hits, in the same order, with the same scores.
@@ -71,6 +73,15 @@ def worker(home: Path, queries: list[str], modes: list[str]) -> dict:
                 digest.update(json.dumps([q, [(h.id, round(h.score, 9)) for h in res.hits], res.warnings],
                                          ensure_ascii=False).encode())
             out[mode] = {"ms": ms, "digest": digest.hexdigest()[:16]}
+    try:  # the parse alone (a tree without search/query.py has none)
+        from cairn.search.query import parse_query
+    except ImportError:
+        return out
+    t0 = time.perf_counter()
+    for _ in range(20):
+        for q in queries:
+            parse_query(q)
+    out["parse_us"] = (time.perf_counter() - t0) / (20 * len(queries)) * 1e6
     return out
 
 
@@ -97,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     trees = {"this tree": ROOT / "src", "baseline": args.baseline_src.resolve()}
     times: dict[str, dict[str, list[float]]] = {t: {m: [] for m in modes} for t in trees}
+    parse_us: dict[str, list[float]] = {t: [] for t in trees}
     digests: dict[str, dict[str, set[str]]] = {t: {m: set() for m in modes} for t in trees}
+    rounds: dict[str, dict[str, list[float]]] = {t: {m: [] for m in modes} for t in trees}  # p50 of each round
     print(f"{len(queries)} queries ({len(SYNTAX_QUERIES)} of them syntax cases), home {homes[0]}, "
           f"{args.rounds} rounds, load {os.getloadavg()[0]:.1f}")
     for r in range(args.rounds):
@@ -108,8 +121,11 @@ def main(argv: list[str] | None = None) -> int:
                                    "--baseline-src", str(args.baseline_src), "--modes", args.modes],
                                   env=env, capture_output=True, text=True, check=True)
             res = json.loads(proc.stdout.strip().splitlines()[-1])
+            if "parse_us" in res:
+                parse_us[tree].append(res["parse_us"])
             for m in modes:
                 times[tree][m] += res[m]["ms"]
+                rounds[tree][m].append(statistics.median(res[m]["ms"]))
                 digests[tree][m].add(res[m]["digest"])
     print(f"| tree | mode | p50 ms | p95 ms | p50 ratio (this / baseline) | results digest |")
     print("|---|---|---:|---:|---:|---|")
@@ -119,6 +135,13 @@ def main(argv: list[str] | None = None) -> int:
             xs = times[tree][m]
             print(f"| {tree} | {m} | {statistics.median(xs):.1f} | {_pct(xs, 0.95):.1f} | "
                   f"{statistics.median(xs) / base:.3f} | {', '.join(sorted(digests[tree][m]))} |")
+    for m in modes:
+        for tree in trees:
+            print(f"{tree} {m} p50 per round: " + ", ".join(f"{x:.1f}" for x in rounds[tree][m]))
+    for tree in trees:
+        if parse_us[tree]:
+            print(f"{tree}: parse_query alone, mean µs per query per round: "
+                  + ", ".join(f"{x:.0f}" for x in parse_us[tree]))
     same = all(digests["this tree"][m] == digests["baseline"][m] for m in modes)
     print("results identical in every mode" if same else "RESULTS DIFFER between the trees")
     print(f"load {os.getloadavg()[0]:.1f}")
