@@ -16,7 +16,11 @@ The queries: the questions of a LoCoMo home kept by `bench/locomo.py --keep` (it
 conv-*-questions.jsonl) plus queries written here for the query syntax (punctuation and
 operators, CJK, column filters, dates, stopwords only, quotes, empty).
 
-    python bench/search_parse.py --run-dir bench/out/locomo-run-XXXX --baseline-src ../main/src [--rounds 3]
+    python bench/search_parse.py --run-dir bench/out/locomo-run-XXXX --baseline-src ../main/src [--rounds 3] [--paired]
+
+--paired adds a second measurement: both trees' processes are alive at once and each query is
+timed by one and then the other (order alternating), so load changes hit both alike; it prints
+the median of the per-query time ratios.
 """
 
 from __future__ import annotations
@@ -85,6 +89,66 @@ def worker(home: Path, queries: list[str], modes: list[str]) -> dict:
     return out
 
 
+def serve(home: Path, queries: list[str], modes: list[str]) -> None:
+    """--serve: warm up as `worker`, print "ready", then for each stdin line "MODE INDEX" time
+    that search and print its ms (the parent times the two trees query by query)."""
+    from datetime import datetime, timezone
+
+    import cairn.search.hybrid as hybrid
+    from cairn.service import Cairn
+    real, fixed = hybrid.search, datetime(2026, 12, 1, tzinfo=timezone.utc)
+    hybrid.search = lambda *a, **kw: real(*a, **{**kw, "now": fixed})
+    with Cairn(home) as app:
+        for mode in modes:
+            for q in queries:
+                app.search(q, k=10, mode=mode)
+        print("ready", flush=True)
+        for line in sys.stdin:
+            mode, i = line.split()
+            t0 = time.perf_counter()
+            app.search(queries[int(i)], k=10, mode=mode)
+            print(f"{(time.perf_counter() - t0) * 1000:.4f}", flush=True)
+
+
+def paired(args, trees: dict[str, Path], queries: list[str], modes: list[str]) -> None:
+    """--paired: both trees' processes alive at once, each query timed by one then the other
+    (the order alternating per query and round), so a change of load hits both within
+    milliseconds. Prints p50 / p95 per tree and mode and the median of the per-query ratios."""
+    procs = {}
+    for tree, src in trees.items():
+        procs[tree] = subprocess.Popen(
+            [sys.executable, __file__, "--serve", "--run-dir", str(args.run_dir), "--baseline-src",
+             str(args.baseline_src), "--modes", args.modes], env=dict(os.environ, PYTHONPATH=str(src)),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    for p in procs.values():
+        assert p.stdout.readline().strip() == "ready"
+    times = {t: {m: [] for m in modes} for t in trees}
+    ratios = {m: [] for m in modes}
+    names = list(trees)
+    n_rounds = args.paired_rounds or args.rounds
+    for r in range(n_rounds):
+        for i in range(len(queries)):
+            for m in modes:
+                got = {}
+                for tree in (names if (i + r) % 2 == 0 else names[::-1]):
+                    procs[tree].stdin.write(f"{m} {i}\n")
+                    got[tree] = float(procs[tree].stdout.readline())
+                for tree in names:
+                    times[tree][m].append(got[tree])
+                ratios[m].append(got["this tree"] / got["baseline"])
+    for p in procs.values():
+        p.stdin.close()
+        p.wait()
+    print(f"paired: {n_rounds} rounds x {len(queries)} queries, each timed by both trees back to back")
+    print("| tree | mode | p50 ms | p95 ms | median of per-query ratios (this / baseline) |")
+    print("|---|---|---:|---:|---:|")
+    for m in modes:
+        for tree in names:
+            xs = times[tree][m]
+            ratio = f"{statistics.median(ratios[m]):.3f}" if tree == "this tree" else "1"
+            print(f"| {tree} | {m} | {statistics.median(xs):.1f} | {_pct(xs, 0.95):.1f} | {ratio} |")
+
+
 def _pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]
@@ -96,7 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline-src", type=Path, required=True, help="the src/ folder of the tree to compare with")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--modes", default="keyword,hybrid")
+    ap.add_argument("--paired", action="store_true",
+                    help="also time each query by both trees back to back (two processes alive at once)")
+    ap.add_argument("--paired-rounds", type=int, default=0, help="rounds of --paired (default: --rounds)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
     homes = sorted(p for p in args.run_dir.glob("home-*") if p.is_dir())
@@ -105,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     queries = _queries(args.run_dir)
     if args.worker:
         print(json.dumps(worker(homes[0], queries, modes)))
+        return 0
+    if args.serve:
+        serve(homes[0], queries, modes)
         return 0
     trees = {"this tree": ROOT / "src", "baseline": args.baseline_src.resolve()}
     times: dict[str, dict[str, list[float]]] = {t: {m: [] for m in modes} for t in trees}
@@ -144,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                   + ", ".join(f"{x:.0f}" for x in parse_us[tree]))
     same = all(digests["this tree"][m] == digests["baseline"][m] for m in modes)
     print("results identical in every mode" if same else "RESULTS DIFFER between the trees")
+    if args.paired:
+        paired(args, trees, queries, modes)
     print(f"load {os.getloadavg()[0]:.1f}")
     return 0 if same else 1
 

@@ -176,14 +176,12 @@ class ParsedQuery:
                 "answer_type": kind}
 
 
-def _pairs(raw: list[str]) -> tuple[tuple[str, str], ...]:
-    """Adjacent-word pairs of the whitespace-separated words `raw` (module doc)."""
+def _pairs(pieces: list[tuple[str, bool, list[str]]]) -> tuple[tuple[str, str], ...]:
+    """Adjacent-word pairs (module doc) of the whitespace-separated words, each given as (the
+    word, is a column filter, its terms)."""
     out: list[tuple[str, str]] = []
-    for a, b in zip(raw, raw[1:]):
-        if a[-1:] in _CLAUSE_END or _FIELD_RE.match(a) or _FIELD_RE.match(b):
-            continue
-        ta, tb = fts.terms(a), fts.terms(b)
-        if not ta or not tb:
+    for (a, fa, ta), (_, fb, tb) in zip(pieces, pieces[1:]):
+        if a[-1:] in _CLAUSE_END or fa or fb or not ta or not tb:
             continue
         x, y = ta[-1].lower(), tb[0].lower()
         if x in STOPWORDS or y in STOPWORDS or (x, y) in out:
@@ -200,17 +198,19 @@ def parse_query(query: "str | ParsedQuery", filters: Filters | None = None) -> P
         return query if filters is None else query.with_filters(filters)
     if not isinstance(query, str):
         raise InvalidInput(f"a search query must be text, got {type(query).__name__}")
-    raw = query.split()
-    words = []
-    for piece in raw:
+    pieces: list[tuple[str, bool, list[str]]] = []  # (word, is a column filter, its terms)
+    words, terms = [], []
+    for piece in query.split():  # each word tokenised once
         field = _FIELD_RE.match(piece)
-        tokens = tuple(fts.terms(field.group(2) if field else piece))
+        tokens = fts.terms(field.group(2) if field else piece)
+        pieces.append((piece, field is not None, fts.terms(piece) if field else tokens))
+        terms += pieces[-1][2]  # the terms of the whole text are those of its words, in order
         if tokens or field:  # a column filter of no term ("title:!!") still counts as one
-            words.append(Word(tokens, field.group(1).lower() if field else None))
+            words.append(Word(tuple(tokens), field.group(1).lower() if field else None))
     phrases = tuple(dict.fromkeys(t for t in (tuple(x.lower() for x in fts.terms(m.group(1)))
                                               for m in _QUOTED.finditer(query)) if t))
-    return ParsedQuery(text=query, words=tuple(words), terms=tuple(t.lower() for t in fts.terms(query)),
-                       pairs=_pairs(raw), phrases=phrases, dates=tuple(query_dates(query)),
+    return ParsedQuery(text=query, words=tuple(words), terms=tuple(t.lower() for t in terms),
+                       pairs=_pairs(pieces), phrases=phrases, dates=tuple(query_dates(query)),
                        filters=filters or Filters())
 
 
