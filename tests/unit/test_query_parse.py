@@ -46,6 +46,7 @@ def test_dates_named_in_the_text():
     q = parse_query("what did we plan in July 2023 and on 2023-08-05")
     assert q.dates == (DateWindow(date(2023, 7, 1), date(2023, 7, 31)), DateWindow(date(2023, 8, 5), date(2023, 8, 5)))
     assert parse_query("room 2023 for 300 days").dates == ()
+    assert q.with_filters(Filters(tag="x")).dates is q.dates  # read once, kept by the copies
 
 
 def test_stopwords_are_dropped_unless_nothing_else_remains():

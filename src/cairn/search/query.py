@@ -41,6 +41,7 @@ says so in a warning (search/hybrid.py), as before.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -94,7 +95,7 @@ class ParsedQuery:
     index term, and the column filters (a filter of no term too: "title:!!"), in order. terms: every lower-cased index term of
     the text, in order (snippets, words found nowhere). pairs: the adjacent-word pairs for
     the phrase boost, lower-cased, each once. phrases: the quoted phrases' lower-cased terms.
-    dates: the dates the text names. filters: the search options. answer_type: an
+    `dates`: the dates the text names. filters: the search options. answer_type: an
     answer.types.Asked set by the answering layer (None for a plain search)."""
 
     text: str
@@ -102,9 +103,14 @@ class ParsedQuery:
     terms: tuple[str, ...] = ()
     pairs: tuple[tuple[str, str], ...] = ()
     phrases: tuple[tuple[str, ...], ...] = ()
-    dates: tuple[DateWindow, ...] = ()
     filters: Filters = Filters()
     answer_type: Any = None
+
+    @functools.cached_property
+    def dates(self) -> tuple[DateWindow, ...]:
+        """The dates the text names (search/dates.py `query_dates`), read on first use and
+        kept (only hybrid search's time signal needs them)."""
+        return tuple(query_dates(self.text))
 
     @property
     def empty(self) -> bool:
@@ -156,11 +162,18 @@ class ParsedQuery:
 
     def with_filters(self, filters: Filters) -> "ParsedQuery":
         """This query with other search options (the text is not parsed again)."""
-        return dataclasses.replace(self, filters=filters)
+        return self._replace(filters=filters)
 
     def with_answer_type(self, asked: Any) -> "ParsedQuery":
         """This query with the answer type the answering layer read from it."""
-        return dataclasses.replace(self, answer_type=asked)
+        return self._replace(answer_type=asked)
+
+    def _replace(self, **changes) -> "ParsedQuery":
+        """A copy with `changes`, keeping the dates if already read (same text)."""
+        out = dataclasses.replace(self, **changes)
+        if "dates" in self.__dict__:
+            out.__dict__["dates"] = self.__dict__["dates"]
+        return out
 
     def to_json(self) -> dict:
         """{"text", "words": [{"terms", "column"}], "phrases", "dates": [{"first", "last",
@@ -210,8 +223,7 @@ def parse_query(query: "str | ParsedQuery", filters: Filters | None = None) -> P
     phrases = tuple(dict.fromkeys(t for t in (tuple(x.lower() for x in fts.terms(m.group(1)))
                                               for m in _QUOTED.finditer(query)) if t))
     return ParsedQuery(text=query, words=tuple(words), terms=tuple(t.lower() for t in terms),
-                       pairs=_pairs(pieces), phrases=phrases, dates=tuple(query_dates(query)),
-                       filters=filters or Filters())
+                       pairs=_pairs(pieces), phrases=phrases, filters=filters or Filters())
 
 
 # The keyword text rules as functions of a query text (parse, then render): for callers that
