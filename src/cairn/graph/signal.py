@@ -189,8 +189,8 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
     """Add the graph, source and context signals to `fused` (chunk id -> score, changed in
     place) and the candidates only they reach (rows fetched with `fetch_rows(ids)` into
     `rows`). dates: the DateWindows the query names, as the search parsed them
-    (search/query.py ParsedQuery.dates; None: read from `query` here). Returns {chunk_id: {"graph": g, "source": s, "context": x, "speaker": p, "time": t}}
-    per candidate."""
+    (search/query.py ParsedQuery.dates; None: read from `query` here). Returns
+    {chunk_id: {"graph": g, "source": s, "context": x, "speaker": p, "time": t}} per candidate."""
     wg, ws = settings.graph_weight, settings.source_weight
     wc = getattr(settings, "context_weight", 0.0)
     wp = getattr(settings, "speaker_weight", 0.0)
