@@ -92,8 +92,8 @@ class Filters:
 @dataclass(frozen=True)
 class ParsedQuery:
     """A query parsed once (module doc). text: as given. words: the words with at least one
-    index term, and the column filters (a filter of no term too: "title:!!"), in order. terms: every lower-cased index term of
-    the text, in order (snippets, words found nowhere). pairs: the adjacent-word pairs for
+    index term, and the column filters (a filter of no term too: "title:!!"), in order.
+    terms: every lower-cased index term of the text, in order (snippets, words found nowhere). pairs: the adjacent-word pairs for
     the phrase boost, lower-cased, each once. phrases: the quoted phrases' lower-cased terms.
     `dates`: the dates the text names. filters: the search options. answer_type: an
     answer.types.Asked set by the answering layer (None for a plain search)."""
