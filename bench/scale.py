@@ -68,7 +68,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "store"))
 
 from cairn.model import Chunk  # noqa: E402
-from cairn.store.fts import build_match_query  # noqa: E402
+from cairn.search.query import build_match_query  # noqa: E402
 from cairn.store.notes import NoteRow  # noqa: E402
 
 DIM, PER_NOTE, WORDS = 384, 10, 40

@@ -1,6 +1,7 @@
 """Keyword-channel quality on both store backends: SciFact nDCG@10 of the SQLite index
 (FTS5 BM25, porter) against PostgreSQL (tsvector "english", BM25 over its positions), same documents,
-same query building (store.fts.build_match_query), same column weights as search
+same query (search/query.py parse_query, rendered by store.fts.render: FTS5 text on SQLite, a
+tsquery rendered from the same store.fts.Match on PostgreSQL), same column weights as search
 (search/hybrid.py BM25_WEIGHTS).
 
 Each SciFact abstract is one chunk (title in the title column, abstract in the body),
@@ -27,7 +28,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from cairn.model import Chunk  # noqa: E402
 from cairn.search.hybrid import BM25_WEIGHTS  # noqa: E402
-from cairn.store.fts import build_match_query  # noqa: E402
+from cairn.search.query import parse_query  # noqa: E402
+from cairn.store import fts  # noqa: E402
 from cairn.store.notes import NoteRow  # noqa: E402
 from scifact import load_qrels, ndcg_at  # noqa: E402
 from _common import data_dir  # noqa: E402
@@ -59,7 +61,7 @@ def load(backend, docs) -> dict[int, str]:
 def score(backend, ids: dict[int, str], queries, qrels) -> float:
     total = 0.0
     for q in queries:
-        match = build_match_query(q["text"])
+        match = fts.render(parse_query(q["text"]).or_words())  # as search does: parsed once, rendered by the store
         hits = backend.keywords.bm25(match, BM25_WEIGHTS, 10) if match else []
         total += ndcg_at([ids[c] for c, _ in hits], qrels[str(q["_id"])], 10)
     return total / len(queries)

@@ -278,12 +278,12 @@ def test_search_builds_the_match_expression_once(b09, monkeypatch):
     import cairn.search.hybrid as H
 
     calls = []
-    real = H.build_match_query
-    monkeypatch.setattr(H, "build_match_query", lambda *a, **kw: calls.append(a) or real(*a, **kw))
+    real = H.fts.render
+    monkeypatch.setattr(H.fts, "render", lambda *a, **kw: calls.append(a) or real(*a, **kw))
     for mode in ("keyword", "hybrid"):
         calls.clear()
         assert b09.search("ubuntu 20.04", mode=mode).hits
-        assert len(calls) == 1, mode
+        assert len(calls) == 2, mode  # the OR query and the adjacent pairs' phrase query
     calls.clear()
     res = b09.search("?!", mode="keyword")
     assert len(calls) == 1 and res.hits == [] and res.warnings == [H.NO_WORDS]

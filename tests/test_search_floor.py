@@ -88,7 +88,7 @@ def test_bm25_cap_counts_single_characters_and_phrases(app, tmp_path, monkeypatc
     is left out too (it was kept whatever its frequency)."""
     import json
 
-    from cairn.store.fts import build_match_query, match_words
+    from cairn.search.query import build_match_query, match_words
     rows = [{"id": f"d{i}", "text": f"day 3 of the T-cell assay, batch {i}"} for i in range(60)]
     rows.append({"id": "rare", "text": "msx2 expression rose 3 hours later"})
     write(tmp_path / "n.jsonl", "".join(json.dumps(r) + "\n" for r in rows))

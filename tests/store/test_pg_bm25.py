@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.model import Chunk
-from cairn.store.fts import build_match_query
+from cairn.search.query import build_match_query
 from cairn.store.notes import NoteRow
 from cairn.store.postgres import PostgresBackend, bm25, keyword
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cairn.model import Chunk, Link
-from cairn.store.fts import build_match_query
+from cairn.search.query import build_match_query
 from cairn.store.keyword import KeywordQueryError
 from cairn.store.notes import NoteRow
 

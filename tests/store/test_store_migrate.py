@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from cairn.service import Cairn
-from cairn.store.fts import build_match_query
+from cairn.search.query import build_match_query
 from cairn.store.postgres import PostgresBackend
 from cairn.store.vectors import VectorIndex
 

@@ -1,9 +1,11 @@
-"""store/fts.py: the ASCII fast path gives the same terms as the full pattern."""
+"""store/fts.py: the ASCII fast path gives the same terms as the full pattern; search/query.py's
+adjacent-word pairs."""
 
 import random
 import re
 import string
 
+from cairn.search import query as Q
 from cairn.store import fts
 
 
@@ -28,14 +30,14 @@ def test_non_ascii_text_keeps_cjk_characters_and_accented_words():
 
 
 def test_adjacent_phrases_pair_neighbouring_words_and_skip_stopwords_and_clause_ends():
-    assert fts.adjacent_phrases("breast cancer risk") == '"breast cancer" OR "cancer risk"'
+    assert Q.adjacent_phrases("breast cancer risk") == '"breast cancer" OR "cancer risk"'
     # a hyphenated word is joined by its last term; stopwords and dropped words break pairs
-    assert fts.adjacent_phrases("T-cell growth in the lung") == '"cell growth"'
-    assert fts.adjacent_phrases("breast cancer risk", drop=frozenset({"risk"})) == '"breast cancer"'
+    assert Q.adjacent_phrases("T-cell growth in the lung") == '"cell growth"'
+    assert Q.adjacent_phrases("breast cancer risk", drop=frozenset({"risk"})) == '"breast cancer"'
     # a clause end or a field filter breaks a pair; a repeated pair is OR-ed once
-    assert fts.adjacent_phrases("lung cancer. Smoking rates") == '"lung cancer" OR "smoking rates"'
-    assert fts.adjacent_phrases("title:garden beds soil") == '"beds soil"'
-    assert fts.adjacent_phrases("red wine, red wine") == '"red wine"'
-    assert fts.adjacent_phrases('say "hi" Ana') == '"say hi" OR "hi ana"'
+    assert Q.adjacent_phrases("lung cancer. Smoking rates") == '"lung cancer" OR "smoking rates"'
+    assert Q.adjacent_phrases("title:garden beds soil") == '"beds soil"'
+    assert Q.adjacent_phrases("red wine, red wine") == '"red wine"'
+    assert Q.adjacent_phrases('say "hi" Ana') == '"say hi" OR "hi ana"'
     for text in ("cancer", "the of and", "", "?! ##", "of cancer"):
-        assert fts.adjacent_phrases(text) is None, text
+        assert Q.adjacent_phrases(text) is None, text

@@ -185,11 +185,12 @@ def unit_of(row) -> tuple[str, str]:
 
 
 def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: dict, allowed: set[int] | None,
-          settings, fetch_rows) -> dict[int, dict[str, float]]:
+          settings, fetch_rows, dates: list | None = None) -> dict[int, dict[str, float]]:
     """Add the graph, source and context signals to `fused` (chunk id -> score, changed in
     place) and the candidates only they reach (rows fetched with `fetch_rows(ids)` into
-    `rows`). Returns {chunk_id: {"graph": g, "source": s, "context": x, "speaker": p, "time": t}}
-    per candidate."""
+    `rows`). dates: the DateWindows the query names, as the search parsed them
+    (search/query.py ParsedQuery.dates; None: read from `query` here). Returns
+    {chunk_id: {"graph": g, "source": s, "context": x, "speaker": p, "time": t}} per candidate."""
     wg, ws = settings.graph_weight, settings.source_weight
     wc = getattr(settings, "context_weight", 0.0)
     wp = getattr(settings, "speaker_weight", 0.0)
@@ -225,7 +226,7 @@ def apply(conn: sqlite3.Connection, query: str, fused: dict[int, float], rows: d
     src = note_sources(conn, {rows[c]["note_id"] for c in fused if c in rows}) if ws > 0 else {}
     who = query_speaker(query, [rows[c]["speaker"] for c in fused if c in rows and rows[c]["speaker"]]) \
         if wp > 0 else None
-    windows = D.query_dates(query) if wt > 0 else []
+    windows = (D.query_dates(query) if dates is None else list(dates)) if wt > 0 else []
     if not windows:
         wt = 0.0  # a query naming no date: scores as without the signal
     out: dict[int, dict[str, float]] = {}

@@ -62,7 +62,9 @@ from cairn.memory.slots import find_slots, query_slots
 from cairn.memory.store import _now, _row_to_memory, _update, row_vectors, search_text
 from cairn.memory.temporal import as_aware, parse_time
 from cairn.store import memories as S
-from cairn.store.fts import STOPWORDS, build_match_query, query_terms
+from cairn.search.query import ParsedQuery, parse_query
+from cairn.store import fts
+from cairn.store.fts import STOPWORDS, query_terms
 from cairn.store.notes import transaction
 
 HISTORY_FACTOR = 0.5
@@ -89,7 +91,7 @@ def _terms(text: str) -> set[str]:
     return {_stem(t) for t in query_terms(text) if t not in STOPWORDS}
 
 
-def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None = None, k: int = 10,
+def recall(conn: sqlite3.Connection, embedder, query: "str | ParsedQuery", *, scope: str | None = None, k: int = 10,
            now: datetime | None = None, include_history: bool = False,
            settings: MemorySettings | None = None, vault: Path | None = None,
            touch: bool = True) -> list[RecalledMemory]:
@@ -97,9 +99,12 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
 
     scope: None = global memories only; a name = global + that scope. now: the time of the
     query (default: now), for recency. touch: bump last_used/use_count of the results (and
-    rewrite their vault mirror files when `vault` is given). Raises ValueError for an empty
+    rewrite their vault mirror files when `vault` is given). query: text, or a query already
+    parsed (search/query.py; its text is not parsed again). Raises ValueError for an empty
     query or k < 1.
     """
+    parsed = parse_query(query) if query is not None else None
+    query = parsed.text if parsed is not None else None
     if not query or not query.strip():
         raise InvalidInput("recall query is empty")
     if k < 1:
@@ -113,7 +118,7 @@ def recall(conn: sqlite3.Connection, embedder, query: str, *, scope: str | None 
     vecs = row_vectors(conn, embedder, rows, lambda i: _row_to_memory(rows[i]))  # stale ones embedded and stored
     qvec = embedder.embed([query])[0]
     cos = (vecs @ qvec).tolist()
-    match = build_match_query(query, fields=False)
+    match = fts.render(parsed.or_words(fields=False))  # the query parsed once, rendered by the store
     bm25: dict[int, float] = S.keyword_scores(conn, match) if match else {}
     qterms = _terms(query)
     anchors = E.entities_in_query(conn, query)

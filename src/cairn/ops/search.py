@@ -15,6 +15,7 @@ from cairn.validate import check_question, check_since
 if TYPE_CHECKING:
     from cairn.answer import Answer
     from cairn.search.hybrid import SearchResult
+    from cairn.search.query import ParsedQuery
 
 
 # Memories `ask` consults (_memory_hits): at most MEMORY_K, each at least MEMORY_FLOOR cosine
@@ -26,12 +27,13 @@ MEMORY_FLOOR = 0.35
 class SearchOps:
     """Hybrid search, batches of searches, and verified answers."""
 
-    def search(self, query: str, *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
+    def search(self, query: "str | ParsedQuery", *, k: int | None = None, mode: str = "hybrid", fusion: str | None = None,
                types: list[str] | None = None, since: str | None = None, group: bool = True,
                until: str | None = None, tag: str | None = None,
                semantic_floor: float | None = None, entity: str | None = None,
                status: str | None = None) -> SearchResult:
-        """Hybrid search (see search.hybrid.search). since/until: ISO dates bounding the unit's
+        """Hybrid search (see search.hybrid.search). query: text, or a query parsed once by
+        search.query.parse_query (the options here are its filters). since/until: ISO dates bounding the unit's
         time (until inclusive of its day); tag: notes with this tag; semantic_floor: this
         call's relevance floor (None = `[search] semantic_floor`); entity: only notes and chat
         messages mentioning this entity (any of its names). Raises InvalidInput for a
@@ -132,17 +134,22 @@ class SearchOps:
         from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
         from cairn.answer.offtopic import unknown_terms
         from cairn.answer.premise import question_names, unknown_names
+        from cairn.answer.types import asked
         from cairn.search.hybrid import document_frequency
+        from cairn.search.query import parse_query
         with trace.stage("model", {"llm": llm}) as out:
             spec = llm or self.settings.llm or default_llm_spec()
             model = get_llm(spec)
             out["llm"] = getattr(model, "name", None) or spec
         with trace.stage("search", {"question": question, "k": k}) as out:
-            res = self.search(question, k=k, group=False)
-            out.update(hits=len(res.hits), top=[h.title for h in res.hits[:3]], warnings=res.warnings)
+            # parsed once (search/query.py); every search of this question below reuses it
+            parsed = parse_query(question).with_answer_type(asked(question))
+            res = self.search(parsed, k=k, group=False)
+            out.update(hits=len(res.hits), top=[h.title for h in res.hits[:3]], warnings=res.warnings,
+                       query=parsed.to_json())
         # What the person told Cairn (memories) answers before notes: put first, cited as memories.
         with trace.stage("memories", {"question": question}) as out:
-            mem = self._memory_hits(question) if memories else []
+            mem = self._memory_hits(parsed) if memories else []
             out["memories"] = len(mem)
         if mem:
             res.hits = mem + [h for h in res.hits]
@@ -187,7 +194,7 @@ class SearchOps:
             if ans.abstained and not ans.pointers and not res.hits:
                 # every hit was under the relevance floor: still point at the nearest notes
                 from cairn.answer.offtopic import pointers
-                ans.pointers = pointers(self.search(question, k=3, group=False, semantic_floor=0.0).hits)
+                ans.pointers = pointers(self.search(parsed, k=3, group=False, semantic_floor=0.0).hits)
                 if ans.pointers and "Nearest notes:" not in ans.answer:
                     ans.answer += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})"
                                                                  for p in ans.pointers) + "."
@@ -195,9 +202,9 @@ class SearchOps:
                        problems=ans.problems[:5])
         return ans
 
-    def _memory_hits(self, question: str, k: int = MEMORY_K) -> list:
+    def _memory_hits(self, question, k: int = MEMORY_K) -> list:
         """The person's own memories (source "user": what they told Cairn) most relevant to
-        `question` as search hits (type "memory",
+        `question` (text or a search.query.ParsedQuery) as search hits (type "memory",
         id "m<memory id>", title "Memory (<kind>)", the memory's vault mirror as path), for
         `ask`: at most `k` whose cosine similarity to the question reaches MEMORY_FLOOR.
         Read without reinforcing them (recall's touch=False): asking is not using."""

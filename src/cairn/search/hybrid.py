@@ -34,8 +34,9 @@ from typing import Any
 
 from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
-from cairn.store.fts import STOPWORDS, adjacent_phrases, build_match_query, has_field_filter, match_words, query_terms
-from cairn.store import db, keyword
+from cairn.search.query import Filters, ParsedQuery, parse_query
+from cairn.store import db, fts, keyword
+from cairn.store.fts import STOPWORDS
 from cairn.store.keyword import KeywordQueryError
 
 log = logging.getLogger("cairn.search")
@@ -132,8 +133,8 @@ def _document_frequency(conn: Connection, stats: _DfStats, word: str, prefix: bo
     return stats.df[key]
 
 
-def common_terms(conn: Connection, query: str) -> frozenset[str]:
-    """Words of the OR query (fts.match_words: words, single characters, phrases) that
+def common_terms(conn: Connection, query: "str | ParsedQuery") -> frozenset[str]:
+    """Words of the OR query (ParsedQuery.match_words: words, single characters, phrases) that
     occur in more than COMMON_DF of all chunks (`document_frequency`).
     Such words carry almost no BM25 weight (idf ~ log(1/df)) but dominate the cost of an OR
     query. Measured at 106k chunks (SciFact padded, same process, load ~5): hybrid p50
@@ -144,7 +145,7 @@ def common_terms(conn: Connection, query: str) -> frozenset[str]:
     if top < COMMON_MIN_CHUNKS:
         return frozenset()
     stats = _df_stats(conn)
-    return frozenset(w for w in match_words(query)
+    return frozenset(w for w in parse_query(query).match_words()
                      if _document_frequency(conn, stats, w) > COMMON_DF * stats.total)
 
 
@@ -153,11 +154,11 @@ BM25_MAX_POSTINGS = 10_000  # keyword rows one OR query may score (sum of its wo
 # ~22/36 ms with SciFact nDCG@10 unchanged, 0.7415 hybrid and 0.6937 keyword; bench/README.md)
 
 
-def capped_terms(conn: Connection, query: str, drop: frozenset[str]) -> frozenset[str]:
+def capped_terms(conn: Connection, query: "str | ParsedQuery", drop: frozenset[str]) -> frozenset[str]:
     """`drop` plus the most frequent remaining words of the OR query, left out until the
     words kept match at most BM25_MAX_POSTINGS keyword rows in all (sum of document
     frequencies); the rarest word is always kept. The words are the OR query's own parts
-    (fts.match_words): single characters ("3") and phrases ("t cell" for "T-cell") too,
+    (ParsedQuery.match_words): single characters ("3") and phrases ("t cell" for "T-cell") too,
     whose rows BM25 scores like any word's (a SciFact claim's "3" matched 22,507 of 106k
     chunks and took 48 of its 55 ms of BM25). BM25 scores every row that matches any word of an OR query,
     so the cost of a query grows with its words' frequencies: at 100k chunks a query of
@@ -169,7 +170,7 @@ def capped_terms(conn: Connection, query: str, drop: frozenset[str]) -> frozense
     if top < COMMON_MIN_CHUNKS:
         return drop
     stats = _df_stats(conn)
-    words = sorted((w for w in match_words(query) if w not in STOPWORDS and w not in drop),
+    words = sorted((w for w in parse_query(query).match_words() if w not in STOPWORDS and w not in drop),
                    key=lambda w: _document_frequency(conn, stats, w))
     total, extra = 0, set()
     for i, w in enumerate(words):
@@ -179,21 +180,22 @@ def capped_terms(conn: Connection, query: str, drop: frozenset[str]) -> frozense
     return drop | frozenset(extra) if extra else drop
 
 
-def keyword_candidates(conn: Connection, query: str, limit: int,
+def keyword_candidates(conn: Connection, query: "str | ParsedQuery", limit: int,
                        allowed: set[int] | None = None, fields: bool = True,
                        drop: frozenset[str] | None = None) -> list[tuple[int, float]]:
     """(chunk_id, bm25) best first; bm25 is positive (higher = better). `drop`: words left
     out of the OR query (default: `common_terms(conn, query)`).
     Raises store.keyword.KeywordQueryError if the index rejects the query (should not happen)."""
+    q = parse_query(query)
     if drop is None:
-        drop = common_terms(conn, query)
-    match = build_match_query(query, fields=fields, drop=drop)
+        drop = common_terms(conn, q)
+    match = fts.render(q.or_words(fields=fields, drop=drop))
     return [] if match is None else _bm25(conn, match, limit, allowed)
 
 
-def _bm25(conn: Connection, match: str, limit: int,
+def _bm25(conn: Connection, match: fts.Match, limit: int,
           allowed: set[int] | None) -> list[tuple[int, float]]:
-    """(chunk_id, bm25) best first for an FTS5 MATCH expression (see keyword_candidates)."""
+    """(chunk_id, bm25) best first for a rendered keyword query (see keyword_candidates)."""
     fetch = limit if allowed is None else max(limit * 20, 2000)
     rows = keyword.bm25(conn, match, BM25_WEIGHTS, fetch)
     out = [(c, sc) for c, sc in rows if allowed is None or c in allowed]
@@ -204,19 +206,19 @@ _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-bm25")
 NO_WORDS = "the query has no searchable words for keyword search (only punctuation or symbols)"
 
 
-def missing_words(conn: Connection, query: str) -> list[str]:
+def missing_words(conn: Connection, query: "str | ParsedQuery") -> list[str]:
     """Query words (not stopwords) that no chunk holds, as FTS5 stems them
     (`document_frequency` == 0), in query order. Their frequencies are cached per
     connection (common_terms looks up the same words in a large index)."""
     stats = _df_stats(conn)
-    words = dict.fromkeys(w for w in query_terms(query) if w not in STOPWORDS and not w.isdigit())
+    words = dict.fromkeys(w for w in parse_query(query).terms if w not in STOPWORDS and not w.isdigit())
     return [w for w in words if _document_frequency(conn, stats, w) == 0]
 
 
-def with_phrases(conn: Connection, query: str, kw: list[tuple[int, float]], weight: float,
+def with_phrases(conn: Connection, query: "str | ParsedQuery", kw: list[tuple[int, float]], weight: float,
                  drop: frozenset[str]) -> list[tuple[int, float]]:
     """Keyword candidates `kw` ((chunk_id, bm25) best first) re-scored as bm25 + weight x the
-    BM25 of the query's adjacent word pairs as phrases (fts.adjacent_phrases; a chunk without
+    BM25 of the query's adjacent word pairs as phrases (ParsedQuery.pairs; a chunk without
     any pair, or outside the best max(len(kw), 1000) phrase matches, adds 0), best first again. A weighted sum of a unigram and an ordered-window
     score, as in Metzler & Croft's sequential dependence model (SIGIR 2005, weights 0.85 /
     0.1 for the two; here the unigram weight is 1). The pairs of words left out of the OR
@@ -228,31 +230,32 @@ def with_phrases(conn: Connection, query: str, kw: list[tuple[int, float]], weig
     Raises store.keyword.KeywordQueryError if the index rejects the query."""
     if weight <= 0 or not kw:
         return kw
-    match = adjacent_phrases(query, drop)
+    match = fts.render(parse_query(query).pair_words(drop))
     if match is None:
         return kw
     ph = dict(keyword.bm25(conn, match, BM25_WEIGHTS, max(len(kw), 1000)))
     return sorted(((c, sc + weight * ph.get(c, 0.0)) for c, sc in kw), key=lambda x: -x[1])
 
 
-def _keyword_channel(conn: Connection, query: str, limit: int, allowed: set[int] | None,
+def _keyword_channel(conn: Connection, q: ParsedQuery, limit: int, allowed: set[int] | None,
                      phrase_weight: float = 0.0) -> tuple[list[tuple[int, float]], list[str], list[str]]:
     """Keyword candidates, warnings (NO_WORDS when the query has no searchable word) and the
     query words found nowhere (`missing_words`); never raises for an FTS5 error (it is
-    reported). The MATCH expression is built once. phrase_weight: see `with_phrases`."""
+    reported). The keyword query is rendered once from the parsed query `q` (store.fts.render);
+    nothing here reads its text. phrase_weight: see `with_phrases`."""
     try:
-        drop = capped_terms(conn, query, common_terms(conn, query))  # once: the fallback reuses it
-        match = build_match_query(query, drop=drop)
+        drop = capped_terms(conn, q, common_terms(conn, q))  # once: the fallback reuses it
+        match = fts.render(q.or_words(drop=drop))
         if match is None:
             return [], [NO_WORDS], []
-        kw = with_phrases(conn, query, _bm25(conn, match, limit, allowed), phrase_weight, drop)
-        missing = missing_words(conn, query)
-        if not kw and has_field_filter(query):
-            kw = keyword_candidates(conn, query, limit, allowed, fields=False, drop=drop)
+        kw = with_phrases(conn, q, _bm25(conn, match, limit, allowed), phrase_weight, drop)
+        missing = missing_words(conn, q)
+        if not kw and q.has_field_filter:
+            kw = keyword_candidates(conn, q, limit, allowed, fields=False, drop=drop)
             return kw, ["no match for the title:/tags: filter; searched its words anywhere instead"], missing
         return kw, [], missing
     except KeywordQueryError as exc:
-        log.warning("keyword channel failed for %r: %s", query, exc)
+        log.warning("keyword channel failed for %r: %s", q.text, exc)
         return [], [f"keyword search failed: {exc}"], []
 
 
@@ -314,7 +317,7 @@ def _explain_empty(result: SearchResult, mode: str) -> None:
             f"{result.semantic_floor:g}, [search] semantic_floor in config.toml) and are not shown")
 
 
-def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
+def search(conn: Connection, vindex, embedder, query: "str | ParsedQuery", *, k: int = 10,
            mode: str = "hybrid", fusion: str = "weighted", types: list[str] | None = None,
            since: str | None = None, settings: SearchSettings | None = None,
            now: datetime | None = None, group: bool = True, until: str | None = None,
@@ -322,7 +325,9 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
            status: str | None = None) -> SearchResult:
     """Search the index.
 
-    query: any user text. k: number of hits. mode: hybrid | keyword | semantic.
+    query: any user text, or a query already parsed (search/query.py `parse_query`; the
+    filter arguments here replace its filters). The text is parsed once, here; every channel
+    reads the ParsedQuery. k: number of hits. mode: hybrid | keyword | semantic.
     types: note types to keep (e.g. ["pdf", "markdown"]). since: ISO date; keep units whose
     event/created time is on or after it; until: ISO date, on or before it (that whole day);
     tag: keep notes carrying this tag. person: only notes that person owns or that are
@@ -343,13 +348,15 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     s = settings or SearchSettings()
     now = now or datetime.now(timezone.utc)
     result = SearchResult(hits=[], mode=mode)
-    if not query.strip():
+    q = parse_query(query, Filters(tuple(types or ()), since, until, tag, status, entity, person))
+    if q.empty:
         result.warnings.append("empty query")
         return result
-    allowed = _allowed_ids(conn, types, since, until, tag, person, status)
-    if entity is not None:
+    f = q.filters
+    allowed = _allowed_ids(conn, list(f.types) or None, f.since, f.until, f.tag, f.person, f.status)
+    if f.entity is not None:
         from cairn.graph.ops import entity_chunk_ids
-        only = entity_chunk_ids(conn, entity)
+        only = entity_chunk_ids(conn, f.entity)
         allowed = only if allowed is None else allowed & only
     n_cand = max(s.candidates, k * 3)
 
@@ -361,9 +368,9 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
         if mode == "hybrid":
             # BM25 runs in a worker thread (SQLite releases the GIL) while the query is
             # embedded and the vectors scanned; only that thread uses `conn` meanwhile.
-            kw_job = _POOL.submit(_keyword_channel, conn, query, n_cand, allowed, s.phrase_weight)
+            kw_job = _POOL.submit(_keyword_channel, conn, q, n_cand, allowed, s.phrase_weight)
         else:
-            kw_result = _keyword_channel(conn, query, n_cand, allowed, s.phrase_weight)
+            kw_result = _keyword_channel(conn, q, n_cand, allowed, s.phrase_weight)
     sem: list[tuple[int, float]] = []
     if mode == "hybrid":
         # Needed after the fusion; imported now because a cold process would otherwise
@@ -372,13 +379,13 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
     if mode in ("hybrid", "semantic"):
         try:
             from cairn.embed.cache import embed_query
-            qvec = embed_query(embedder, query)
+            qvec = embed_query(embedder, q.text)
             sem = vindex.search(qvec, n_cand, allowed, refresh=False)
         finally:
             if kw_job is not None:
                 kw_result = kw_job.result()
     kw, notes, result.missing_words = kw_result
-    if person is not None:
+    if f.person is not None:
         # The index's word counts cover every person's notes: "no note contains X" would
         # tell a named person that X is in someone else's note when it is not said (people.py).
         result.missing_words = []
@@ -448,10 +455,10 @@ def search(conn: Connection, vindex, embedder, query: str, *, k: int = 10,
 
     extra_signals: dict[int, dict[str, float]] = {}
     if mode == "hybrid":
-        extra_signals = graph_signal.apply(conn, query, fused, rows, allowed, s,
-                                           lambda ids: keyword.chunk_details(conn, ids))
+        extra_signals = graph_signal.apply(conn, q.text, fused, rows, allowed, s,
+                                           lambda ids: keyword.chunk_details(conn, ids), dates=list(q.dates))
         cand_ids = list(fused)
-    terms = query_terms(query)
+    terms = list(q.terms)
     best_by_unit: dict[tuple[str, str | None], int] = {}
     for c in sorted(cand_ids, key=lambda c: -fused[c]):
         r = rows.get(c)

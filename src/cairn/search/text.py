@@ -1,7 +1,7 @@
-"""Compatibility home of the keyword-index text rules, which moved to `cairn.store.fts`
-(query syntax belongs to the storage backend, and store/ must not import from search/)."""
+"""Compatibility home of the keyword text rules: the tokenizer and stopwords are the keyword
+index's (`cairn.store.fts`); the query rules are search/query.py's (one parsed query)."""
 
 from __future__ import annotations
 
-from cairn.store.fts import (STOPWORDS, build_match_query, has_field_filter, index_text,  # noqa: F401
-                             query_terms)
+from cairn.search.query import build_match_query, has_field_filter  # noqa: F401
+from cairn.store.fts import STOPWORDS, index_text, query_terms  # noqa: F401

@@ -23,7 +23,7 @@ PostgreSQL backend has no graph tables and its `graph` is None (the service alwa
 operations on the SQLite index, see `open_backend`).
 
 Today's code is the SQLite implementation: one SQLite file (`<home>/index.db`, store/db.py),
-FTS5 for keywords (store/fts.py builds the MATCH syntax: CJK split into characters, every
+FTS5 for keywords (store/fts.py renders a parsed query, search/query.py, as MATCH syntax: CJK split into characters, every
 term quoted), float32 blobs for vectors searched exactly in memory (store/vectors.py).
 `SQLiteBackend` binds those module functions to one connection.
 
@@ -34,8 +34,8 @@ Adding PostgreSQL later touches nothing above `store/`:
   LOCKED);
 - the keyword index is a `tsvector` column on chunks (and on memories) with a GIN index,
   `ts_rank_cd` in place of BM25 and `websearch_to_tsquery`-style query building in place
-  of store/fts.py — query syntax is the backend's, so `build_match_query` has a Postgres
-  twin there and nothing above changes;
+  of store/fts.py — query syntax is the backend's, so a `store.fts.Match` is rendered as a tsquery
+  there and nothing above changes;
 - vectors go to a `vector(384)` column (pgvector) with an HNSW or IVFFlat index, cosine
   distance `<=>` replacing the in-memory matrix product;
 - `open_backend` returns it when a URL is configured (`[store] url = "postgresql://..."`
@@ -79,7 +79,7 @@ class NoteStore(Protocol):
 class KeywordIndex(Protocol):
     """Keyword search over chunks (store/keyword.py)."""
 
-    def bm25(self, match: str, weights: tuple[float, float, float], limit: int) -> list[tuple[int, float]]: ...
+    def bm25(self, match: Any, weights: tuple[float, float, float], limit: int) -> list[tuple[int, float]]: ...  # store.fts.Match or its text
     def document_frequency(self, word: str, prefix: bool = False) -> int: ...
     def filtered_chunk_ids(self, types: list[str] | None, since: str | None, until: str | None = None,
                            tag: str | None = None, person: str | None = None,

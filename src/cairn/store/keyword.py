@@ -1,6 +1,7 @@
 """The keyword index of chunks (SQLite implementation: the FTS5 table `chunks_fts`, BM25
-ranking) and the chunk look-ups search needs. The query syntax is built by store/fts.py;
-search (cairn.search.hybrid) fuses the scores and never sees SQL.
+ranking) and the chunk look-ups search needs. A query comes parsed (search/query.py) and
+rendered (store/fts.py `render`: a `Match`, whose str() is the MATCH expression); search
+(cairn.search.hybrid) fuses the scores and never sees SQL.
 
 A malformed query or an FTS5 failure raises `KeywordQueryError` (message: the backend's
 own), so the layers above need not know the backend's exception types.
@@ -13,6 +14,7 @@ from datetime import date, timedelta
 from typing import Iterable
 
 from cairn import instants
+from cairn.store.fts import Match
 
 
 # A note visible to the person bound to `?` (cairn.people): their own, or shared.
@@ -105,14 +107,15 @@ def document_frequency(conn: sqlite3.Connection, word: str, prefix: bool = False
         return 0
 
 
-def bm25(conn: sqlite3.Connection, match: str, weights: tuple[float, float, float],
+def bm25(conn: sqlite3.Connection, match: "Match | str", weights: tuple[float, float, float],
          limit: int) -> list[tuple[int, float]]:
     """(chunk id, BM25 score, higher is better) of the best `limit` matches of `match` (a
-    store.fts query), with column weights (title, body, tags). Raises KeywordQueryError."""
+    store.fts.Match, or its FTS5 text), with column weights (title, body, tags). Raises
+    KeywordQueryError."""
     sql = (f"SELECT rowid, -bm25(chunks_fts, {weights[0]}, {weights[1]}, {weights[2]}) AS s FROM chunks_fts "
            f"WHERE chunks_fts MATCH ? ORDER BY s DESC LIMIT ?")
     try:
-        return [(r[0], float(r[1])) for r in conn.execute(sql, (match, limit)).fetchall()]
+        return [(r[0], float(r[1])) for r in conn.execute(sql, (str(match), limit)).fetchall()]
     except sqlite3.OperationalError as exc:
         raise KeywordQueryError(str(exc)) from exc
 

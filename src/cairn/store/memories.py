@@ -111,10 +111,11 @@ def recall_rows(conn: sqlite3.Connection, scope: str, include_history: bool) -> 
     return conn.execute(sql, (scope_arg(scope),)).fetchall()
 
 
-def keyword_scores(conn: sqlite3.Connection, match: str) -> dict[int, float]:
-    """{memory rowid: BM25 score (higher is better)} for a keyword query (store.fts syntax)."""
+def keyword_scores(conn: sqlite3.Connection, match) -> dict[int, float]:
+    """{memory rowid: BM25 score (higher is better)} for a keyword query (a store.fts.Match
+    or its FTS5 text)."""
     return {rowid: -float(score) for rowid, score in conn.execute(
-        "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?", (match,))}
+        "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?", (str(match),))}
 
 
 def top_active_rows(conn: sqlite3.Connection, scope: str, limit: int) -> list[sqlite3.Row]:

@@ -11,7 +11,7 @@ Modules (each function takes a psycopg connection first, the SQLite twin's param
     schema.py    versioned migrations (advisory-locked, idempotent)
     session.py   the pool, rows by index and name, the per-thread transaction
     notes.py     notes, chunks + tsvector keyword rows, tombstones, vault copies, links
-    keyword.py   tsquery building from store/fts.py's expressions; bm25.py ranks in SQL
+    keyword.py   tsquery rendering of store/fts.py's Match (a parsed query); bm25.py ranks in SQL
     vectors.py   pgvector storage, HNSW cosine search (`nearest`)
     jobs.py      the job queue, claimed with FOR UPDATE SKIP LOCKED
     bulk.py      bulk loads: COPY, postings and search indexes built once at the end

@@ -15,7 +15,7 @@ tsvector's positions and weights (title A, body B, tags C). Candidates are the c
 matching the tsquery (the GIN index); every chunk containing a phrase is a candidate, so
 n(P) counted over them is exact.
 
-When every phrase is one word (what store.fts.build_match_query makes of ordinary words),
+When every phrase is one word (what store.fts.render makes of ordinary words),
 the whole formula runs as one SQL statement over the postings of the words' lexemes
 (`_POSTINGS_SQL`, table kw_postings: an index range per word, as FTS5 reads its doclists);
 when every phrase is one lexeme, some of them prefixes, one statement over the matching

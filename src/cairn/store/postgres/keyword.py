@@ -1,10 +1,12 @@
 """Keyword search on PostgreSQL: the twin of store/keyword.py over the `tsvector` column
 `chunks.tsv` (title weight A, body B, tags C), plus the text-search query builder.
 
-`to_tsquery_text` turns the FTS5 expression store/fts.py builds (`"a b" OR title : "c"`)
-into tsquery text: a quoted phrase becomes `a <-> b`, `title :`/`tags :` restrict the
-phrase to weight A/C, OR becomes `|`. Anything else (FTS5 syntax store/fts.py never
-produces) raises KeywordQueryError, as FTS5 itself would for a malformed query.
+`render` turns a keyword query as the search layer hands it (a store.fts.Match: the OR of
+phrases of a parsed query, search/query.py) into tsquery text without reading any text: a
+phrase becomes `a <-> b`, a `title`/`tags` column restricts it to weight A/C, OR becomes `|`.
+Callers that hold FTS5 text instead (`"a b" OR title : "c"`: tests, scripts) go through
+`parse`; anything else (FTS5 syntax store/fts.py never produces) raises KeywordQueryError,
+as FTS5 itself would for a malformed query.
 
 Ranking: BM25 with FTS5's formula and column weights (store/postgres/bm25.py), so keyword
 scores and order match SQLite's up to stemming (Snowball English vs Porter).
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from cairn.store.fts import Match
 from cairn.store.keyword import KeywordQueryError
 from cairn.store.postgres.notes import OWNER_SQL, TS_CONFIG
 
@@ -23,14 +26,46 @@ _WORD = re.compile(r"[^\W_]+")
 _WEIGHT = {"title": "A", "tags": "C"}
 
 
-def to_tsquery_text(match: str) -> str:
-    """tsquery text for a store.fts MATCH expression. Raises KeywordQueryError."""
+def to_tsquery_text(match) -> str:
+    """tsquery text for a store.fts.Match (or its FTS5 text). Raises KeywordQueryError."""
     return parse(match)[0]
 
 
-def parse(match: str) -> tuple[str, list[tuple[str, list[str], bool]]]:
+def render(match: Match) -> tuple[str, list[tuple[str, list[str], bool]]]:
+    """(tsquery text, phrases) of a store.fts.Match, its phrases taken as they are (no text
+    is parsed; of each token only its letters and digits, so no token can make tsquery
+    syntax, as `parse` reads FTS5 text); each phrase is (column weight letter "A"/"C" or "", words, prefix). Raises
+    KeywordQueryError when no phrase has a word."""
+    out, phrases = [], []
+    for p in match.phrases:
+        words = [w for t in p.tokens for w in _WORD.findall(t)]  # tsquery-safe (as `parse` reads them)
+        if not words:
+            continue
+        weight = _WEIGHT[p.column.lower()] if p.column else ""
+        phrases.append((weight, list(words), p.prefix))
+        out.append(_tsquery_part(words, weight, p.prefix))
+    if not out:
+        raise KeywordQueryError("keyword query has no searchable term")
+    return " | ".join(out), phrases
+
+
+def _tsquery_part(words: list[str], weight: str, prefix: bool) -> str:
+    """One phrase as tsquery text: words joined by `<->`, the column weight on every word,
+    the prefix mark on the last."""
+    marks = [""] * len(words)
+    if prefix or weight:  # prefix applies to the last word, a column to every word
+        marks = [":" + weight] * len(words)
+        marks[-1] = ":" + ("*" if prefix else "") + weight
+    quoted = [f"'{w}'{mark}" for w, mark in zip(words, marks)]
+    return "(" + " <-> ".join(quoted) + ")"
+
+
+def parse(match) -> tuple[str, list[tuple[str, list[str], bool]]]:
     """(tsquery text, phrases) of a store.fts MATCH expression; each phrase is (column
-    weight letter "A"/"C" or "", words, prefix). Raises KeywordQueryError."""
+    weight letter "A"/"C" or "", words, prefix). A store.fts.Match is rendered (`render`), not
+    parsed. Raises KeywordQueryError."""
+    if isinstance(match, Match):
+        return render(match)
     out, phrases = [], []
     for part in match.split(" OR "):
         m = _PART.match(part.strip())
@@ -41,19 +76,15 @@ def parse(match: str) -> tuple[str, list[tuple[str, list[str], bool]]]:
             continue
         weight = _WEIGHT[m.group(1).lower()] if m.group(1) else ""
         phrases.append((weight, list(words), bool(m.group(3))))
-        marks = [""] * len(words)
-        if m.group(3) or weight:  # prefix applies to the last word, a column to every word
-            marks = [":" + weight] * len(words)
-            marks[-1] = ":" + ("*" if m.group(3) else "") + weight
-        words = [f"'{w}'{mark}" for w, mark in zip(words, marks)]
-        out.append("(" + " <-> ".join(words) + ")")
+        out.append(_tsquery_part(list(words), weight, bool(m.group(3))))
     if not out:
         raise KeywordQueryError("keyword query has no searchable term")
     return " | ".join(out), phrases
 
 
-def bm25(conn, match: str, weights: tuple[float, float, float], limit: int) -> list[tuple[int, float]]:
-    """(chunk id, BM25 score, higher is better) of the best `limit` matches of `match`, with
+def bm25(conn, match, weights: tuple[float, float, float], limit: int) -> list[tuple[int, float]]:
+    """(chunk id, BM25 score, higher is better) of the best `limit` matches of `match` (a
+    store.fts.Match, rendered by `render`; or FTS5 text, `parse`), with
     column weights (title, body, tags): FTS5's formula (store/postgres/bm25.py). Raises
     KeywordQueryError."""
     import psycopg

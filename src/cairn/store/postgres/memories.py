@@ -52,8 +52,9 @@ def recall_rows(conn, scope: str, include_history: bool) -> list:
     return conn.execute(sql, (scope_arg(scope),)).fetchall()
 
 
-def keyword_scores(conn, match: str) -> dict[int, float]:
-    """{memory rowid: ts_rank_cd score (higher is better)} for a store.fts query."""
+def keyword_scores(conn, match) -> dict[int, float]:
+    """{memory rowid: ts_rank_cd score (higher is better)} for a keyword query (a
+    store.fts.Match, rendered by store/postgres/keyword.py, or its FTS5 text)."""
     return {r[0]: float(r[1]) for r in conn.execute(
         f"SELECT rowid, ts_rank_cd(tsv, q, 1) FROM memories, to_tsquery('{TS_CONFIG}', %s) q WHERE tsv @@ q",
         (to_tsquery_text(match),))}
