@@ -13,7 +13,8 @@ import sys
 from conftest import write
 from export_fixtures import gpt_conversation, write_chatgpt
 
-SOURCES = ["chatgpt", "claude", "mbox", "maildir", "ics", "enex", "notion", "keep", "kindle", "readwise", "bookmarks"]
+SOURCES = ["chatgpt", "claude", "mbox", "maildir", "ics", "enex", "notion", "keep", "kindle", "readwise", "bookmarks",
+           "applenotes"]
 
 
 def cairn(home, *args):
