@@ -34,6 +34,10 @@ current_person: contextvars.ContextVar[str | None] = contextvars.ContextVar("cai
 # The assistant session a tool call runs in (set by the assistant around each call); None
 # outside a conversation (MCP, REST, plugins).
 current_session: contextvars.ContextVar[str | None] = contextvars.ContextVar("cairn_session", default=None)
+# How what the person is saying reached Cairn (cairn.model.INPUT_SOURCES): a door sets it
+# around a turn that did not come in as typed text (the Telegram bot: "voice" for a voice
+# note), so a note the assistant writes from it records that (`input_source`).
+current_input_source: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_input_source", default="text")
 
 
 def required_scope(tool: "Tool") -> str:

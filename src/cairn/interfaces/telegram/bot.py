@@ -232,7 +232,12 @@ class TelegramBot:
         if not text:
             await self.send(context.bot, update.effective_chat.id, Reply("I heard no speech in that voice note."))
             return
-        reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
+        from cairn.tools import current_input_source
+        token = current_input_source.set("voice")  # a note written from this turn came in by voice
+        try:
+            reply = await asyncio.to_thread(self.conversation.reply, f"telegram:{update.effective_user.id}", text)
+        finally:
+            current_input_source.reset(token)
         await self.answer(context.bot, update.effective_chat.id, text, reply, spoken_in=True)
 
     async def answer(self, bot, chat_id: int, asked: str, reply: Reply, spoken_in: bool = False) -> None:
