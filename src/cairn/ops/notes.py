@@ -169,7 +169,7 @@ class NotesOps:
         return sched
 
     def note_show(self, ref: str) -> R.NoteText:
-        """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
+        """{id, path, title, type, tags, aliases, input_source, body} of the note `ref` names."""
         from cairn.noteops import read_note
         ref = self._own_ref(ref)
         return R.NoteText(read_note(self.conn, self.settings, self.embedder, ref))
