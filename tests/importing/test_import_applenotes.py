@@ -78,3 +78,12 @@ def test_markdown_folder_zip_and_bad_input(app, tmp_path):
     with pytest.raises(InvalidInput, match=r"iCloud-Recipes.json: not readable notes-exporter data"):
         app.import_export("applenotes", broken)
     assert vault_snapshot(app) == before
+
+
+def test_a_note_notes_exporter_marked_deleted_is_left_out(tmp_path):
+    from cairn.ingest.importing import applenotes
+    root = apple_notes_export(tmp_path / "export", deleted=True)
+    titles = [x.title for x in applenotes.read(root) if not isinstance(x, applenotes.Skip)]
+    assert titles == ["Lentil soup"]
+    assert applenotes.apple_date("Tuesday, 7 January 2025 at 18:30:15") == "2025-01-07T18:30:15Z"
+    assert applenotes.apple_date("no date") is None
