@@ -48,12 +48,14 @@ def test_notes_exporter_folder(app, tmp_path):
 
 def test_markdown_folder_zip_and_bad_input(app, tmp_path):
     md = ("---\ntitle: Ferry times\ncreated: 2025-03-01T08:00:00Z\nmodified: 2025-03-02T09:00:00Z\n---\n"
-          "Ferry to the island leaves at 9:10. See [Harbour notes](Harbour%20notes.md) and ![map](map.pdf).\n")
+          "Ferry to the island leaves at 9:10. See [Harbour notes](Harbour%20notes.md) and ![map](map.pdf).\n"
+          "Fares: [table](fares.csv).\n")
     path = write_zip(tmp_path / "notes.zip", {
         "Notes/On My Mac/Travel/Ferry times.md": md,
         "Notes/On My Mac/Travel/Ferry times.html": "<div>Ferry times (html copy)</div>",
         "Notes/On My Mac/Travel/Harbour notes.md": "# Harbour notes\n\nThe harbour master is Ines.\n",
         "Notes/On My Mac/Travel/map.pdf": b"%PDF-1.4 not really a pdf",
+        "Notes/On My Mac/Travel/fares.csv": "route,fare\nisland,4.50 EUR\n",
     })
     r = app.import_export("applenotes", path)
     assert len(r.added) == 2
@@ -61,6 +63,7 @@ def test_markdown_folder_zip_and_bad_input(app, tmp_path):
     assert fm["source_id"] == "Notes/On My Mac/Travel/Ferry times" and fm["tags"] == ["notes/on-my-mac/travel"]
     assert fm["created"] == "2025-03-01T08:00:00Z" and fm["updated"] == "2025-03-02T09:00:00Z"
     assert "[[Harbour notes]]" in text and "[attachment: map.pdf]" in text and "html copy" not in text
+    assert "## Attachment: fares.csv" in text and "4.50 EUR" in text  # read by the ingest parsers
     assert app.import_export("applenotes", path).to_json()["counts"]["unchanged"] == 2
     before = vault_snapshot(app)
     cut = tmp_path / "cut.zip"
