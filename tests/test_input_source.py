@@ -59,6 +59,12 @@ def test_each_way_in_records_its_input_source(app):
     assert shown["plan"] == "file" and shown["photo"] == "image" and shown["Walk"] == "file"
     with pytest.raises(InvalidInput, match="input source 'fax' is not one of text, voice, url, file, image, import"):
         a.note_create("Fax", "x", input_source="fax")
+    # filterable in search: by the recorded key, and by the rule for a note without one (walk.md)
+    assert [h.title for h in a.search("oat milk kettle", mode="keyword", input_source="voice").hits] == ["Oat milk"]
+    assert [h.title for h in a.search("mill pond loop", mode="keyword", input_source="file").hits] == ["Walk"]
+    assert not a.search("mill pond loop", mode="keyword", input_source="text").hits
+    with pytest.raises(InvalidInput, match="input source 'fax'"):
+        a.search("kettle", input_source="fax")
 
 
 def test_imports_and_older_notes(app, tmp_path):
