@@ -65,6 +65,8 @@ def import_ics(path: Path = typer.Argument(..., help="An .ics file or a folder o
                dry_run: bool = typer.Option(False, "--dry-run", help="Say what would change; write nothing."),
                json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
                quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               no_extract: bool = typer.Option(False, "--no-extract", help="Do not extract facts (as the other importers)."),
+               llm: Optional[str] = typer.Option(None, "--llm", help="Extraction model (as for `import chat`)."),
                reminders: bool = typer.Option(False, "--reminders", help="Also remind me of the upcoming events."),
                before: Optional[str] = typer.Option(None, "--before", help="With --reminders: how long before (default 30m)."),
                horizon: Optional[str] = typer.Option(None, "--horizon", help="With --reminders: how far ahead (default 30d).")) -> None:
@@ -74,7 +76,8 @@ def import_ics(path: Path = typer.Argument(..., help="An .ics file or a folder o
         if reminders:  # read the calendar for reminders first: a bad file stops before any note
             rem = svc.calendar_reminders(path, before=before, horizon=horizon, dry_run=dry_run)
         with _progress(not quiet) as prog:
-            report = svc.import_export("ics", path, progress=prog, dry_run=dry_run, extract=False)
+            report = svc.import_export("ics", path, progress=prog, dry_run=dry_run,
+                                       extract=False if no_extract else None, llm=llm)
     if reminders:
         report.reminders = rem.to_json()
     if dry_run and not json_out:
