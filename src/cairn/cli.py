@@ -22,7 +22,7 @@ import typer  # noqa: E402
 
 from cairn.validate import check_question  # noqa: E402
 from cairn.interfaces.cli_common import (  # noqa: F401,E402  (importable from cairn.cli as before)
-    _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind, NoteStatus,
+    _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind, NoteStatus, InputSource,
     _value, app, import_app, _LazyConsole, escape, Table,
     out, err, main, _error_text, _terminate, _arg_text,
     _dump, _fail, _usage_fail, _early, _service, _progress,
@@ -215,11 +215,13 @@ def search_cmd(query: Optional[str] = typer.Argument(None, help="Any text."),
                fusion: Optional[Fusion] = typer.Option(None, "--fusion", help="How signals combine (default: \\[search] fusion, weighted)."),
                batch: Optional[Path] = typer.Option(None, "--batch", help="JSONL of {id, query}; prints JSONL of {query_id, hits}."),
                entity: Optional[str] = typer.Option(None, "--entity", help="Keep only notes/messages mentioning this entity (any of its names)."),
-               status: Optional[NoteStatus] = typer.Option(None, "--status", help="Keep only notes with this status (a note never marked is 'saved').")) -> None:
+               status: Optional[NoteStatus] = typer.Option(None, "--status", help="Keep only notes with this status (a note never marked is 'saved')."),
+               input_source: Optional[InputSource] = typer.Option(None, "--input-source", help="Keep only notes that came in this way.")) -> None:
     """Search by keyword and meaning; each hit shows its per-signal scores."""
     from cairn.interfaces.cli_search import run_search
     run_search(query, k=k, json_out=json_out, types=_value(type_), since=since, mode=_value(mode),
-               fusion=_value(fusion), batch=batch, entity=entity, status=_value(status))
+               fusion=_value(fusion), batch=batch, entity=entity, status=_value(status),
+               input_source=_value(input_source))
 
 
 @app.command(context_settings=_TEXT_ARG)

@@ -26,6 +26,31 @@ MEMORY_KINDS: tuple[str, ...] = ("fact", "preference", "person", "project", "exp
 # one), read, archived. Kept in the note's frontmatter as `status`.
 NOTE_STATUSES: tuple[str, ...] = ("saved", "read", "archived")
 
+# The way a note came in (EchOS E13), kept in its frontmatter as `input_source`: typed or
+# pasted text, a voice note (or a recording), a web address, a file, an image, an import of
+# another app's export. A note written before the key existed is given one by
+# `input_source_of`.
+INPUT_SOURCES: tuple[str, ...] = ("text", "voice", "url", "file", "image", "import")
+
+
+def input_source_of(meta: dict, note_type: str | None = None) -> str:
+    """The way the note with frontmatter `meta` (and type `note_type`) came in: its
+    `input_source` when that is one of INPUT_SOURCES, else told from what it carries:
+    `import_source` -> "import"; a `source`/`cairn_source` that is a web address -> "url";
+    type image -> "image", audio -> "voice"; any other `source`/`cairn_source` (an ingested
+    file) -> "file"; nothing -> "text" (written in Cairn or by hand in the vault)."""
+    value = str(meta.get("input_source") or "").strip().lower()
+    if value in INPUT_SOURCES:
+        return value
+    if meta.get("import_source"):
+        return "import"
+    source = str(meta.get("source") or meta.get("cairn_source") or "")
+    if source.lower().startswith(("http://", "https://")):
+        return "url"
+    if note_type in ("image", "audio"):
+        return "image" if note_type == "image" else "voice"
+    return "file" if source else "text"
+
 
 @dataclass
 class PageSpan:

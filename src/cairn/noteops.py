@@ -30,6 +30,7 @@ from cairn import vault as V
 from cairn.people import owner_keys
 from cairn.config import Settings
 from cairn.errors import Conflict
+from cairn.model import input_source_of
 from cairn.store.locks import busy
 from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
@@ -134,13 +135,15 @@ def _seen_path(conn: sqlite3.Connection, relpath: str, only: set[str]) -> bool:
 
 
 def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: str, body: str,
-                folder: str = "", tags: list[str] | None = None, only: set[str] | None = None) -> N.NoteRow:
+                folder: str = "", tags: list[str] | None = None, only: set[str] | None = None,
+                input_source: str = "text") -> N.NoteRow:
     """Write a new note `<vault>/<folder>/<title>.md` and index it. Raises NoteConflict when
     a note with this title (case-insensitive) or a file at that path exists, ValueError for
     an empty title or a folder outside the vault. only: the ids of the notes the writer
     sees (one person's, cairn.people; None: all): only those conflict, and a file at the
     path that is not one of them (another person's) gets the new note a numbered name
-    ("Title-2.md") instead of an error that would reveal it."""
+    ("Title-2.md") instead of an error that would reveal it. input_source: how it came in
+    (cairn.model.INPUT_SOURCES), kept in its frontmatter."""
     title = title.strip()
     if not title:
         raise InvalidInput("the note title is empty")
@@ -168,7 +171,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise NoteConflict(f"{V.rel(settings.vault, target)} exists already")
     relpath = V.rel(settings.vault, target)
     fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
-                          "created": N.now_iso(), **owner_keys(settings.owner)}
+                          "created": N.now_iso(), "input_source": input_source, **owner_keys(settings.owner)}
     if tags:
         fm["tags"] = list(tags)
     text = V.render_note(fm, body)
@@ -187,8 +190,9 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
 
 
 def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
-    """The note `ref` names: {id, path, title, type, tags, aliases, body, file_hash, status,
-    enrichment} (body = the current file text after its frontmatter; status: saved, read or
+    """The note `ref` names: {id, path, title, type, tags, aliases, input_source, body,
+    file_hash, status, enrichment} (body = the current file text after its frontmatter;
+    input_source: how it came in, cairn.model.input_source_of; status: saved, read or
     archived, cairn.notestatus; enrichment: the frontmatter's `enrichment` block or None)."""
     from cairn.model import NOTE_STATUSES
     note = resolve(conn, settings, embedder, ref)
@@ -199,8 +203,8 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     meta = meta if isinstance(meta, dict) else {}
     block = meta.get("enrichment")
     return {"id": note.id, "path": note.path, "title": note.title, "type": note.type,
-            "tags": note.tags, "aliases": note.aliases, "body": body.strip("\n"),
-            "file_hash": V.sha256_bytes(data),
+            "tags": note.tags, "aliases": note.aliases, "input_source": input_source_of(note.meta, note.type),
+            "body": body.strip("\n"), "file_hash": V.sha256_bytes(data),
             "status": str(meta.get("status") or "").strip().lower() if str(meta.get("status") or "").strip().lower()
             in NOTE_STATUSES else "saved",  # as notestatus.status_of (which imports this module)
             "enrichment": block if isinstance(block, dict) else None}

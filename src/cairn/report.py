@@ -59,15 +59,19 @@ class ImportReport(IngestReport):
     """Outcome of `cairn import SOURCE PATH`: the IngestReport lists plus the importer's
     name and whether it was a dry run (then added/updated say what would change and nothing
     was written). JSON: IngestReport's keys plus "source", "dry_run", "facts_extracted" and "counts"
-    {added, updated, unchanged, skipped} (numbers)."""
+    {added, updated, unchanged, skipped} (numbers); "reminders" {added, updated, unchanged, past,
+    skipped} when `cairn import ics --reminders` made reminders of the events."""
 
     source: str = ""
     dry_run: bool = False
     facts_extracted: int = 0  # facts found in the conversations added or updated
+    reminders: dict | None = None  # cairn.schedule.calendar.CalendarReminders.to_json()
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
         out.update(source=self.source, dry_run=self.dry_run, facts_extracted=self.facts_extracted,
                    counts={"added": len(self.added), "updated": len(self.updated),
                            "unchanged": len(self.unchanged), "skipped": len(self.skipped)})
+        if self.reminders is not None:
+            out["reminders"] = self.reminders
         return out

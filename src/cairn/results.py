@@ -147,7 +147,8 @@ class NoteSummaries(Items):
 
 
 class NoteText(Record):
-    """`Cairn.note_show()`: a note and its body (frontmatter left out)."""
+    """`Cairn.note_show()`: a note and its body (frontmatter left out); input_source: how it
+    came in (text, voice, url, file, image, import: cairn.model.input_source_of)."""
 
     id: str
     path: str
@@ -155,6 +156,7 @@ class NoteText(Record):
     type: str
     tags: list
     aliases: list
+    input_source: str
     body: str
 
 

@@ -314,3 +314,42 @@ def write_zip(path: Path, members: dict[str, bytes | str]) -> Path:
         for name, data in members.items():
             zf.writestr(name, data)
     return path
+
+
+# --- Apple Notes ----------------------------------------------------------------------------
+
+def apple_notes_export(root: Path, recipe_text="Simmer the lentils for 25 minutes.", deleted=False) -> Path:
+    """A notes-exporter (`exportnotes.zsh`) folder: data/<account-folder>.json with each note's
+    id, filename and AppleScript dates; raw/ and html/ copies of each note (html/ with its
+    images under attachments/); a note linking to another with an `applenotes:note/` link; a
+    checklist; a note not in UTF-8."""
+    sub = "iCloud-Recipes"
+    data = {"4159": {"filename": "Lentil-soup-4159", "created": "Monday, January 6, 2025 at 9:00:00\u202fAM",
+                     "modified": "Tuesday, January 7, 2025 at 6:30:15\u202fPM", "exportCount": 1,
+                     "fullNoteId": "x-coredata://AB12/ICNote/p4159"},
+            "4160": {"filename": "Market-list-4160", "created": "Wednesday, 8 January 2025 at 08:15:00",
+                     "modified": "Wednesday, 8 January 2025 at 08:20:00", "exportCount": 1},
+            "4161": {"filename": "Latin1-4161", "created": "Monday, January 6, 2025 at 9:00:00 AM",
+                     "modified": "Monday, January 6, 2025 at 9:00:00 AM"}}
+    if deleted:
+        data["4160"]["deletedDate"] = "Friday, January 10, 2025 at 10:00:00 AM"
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")
+    soup = (f'<div><h1>Lentil soup</h1></div><div>{recipe_text}</div>'
+            '<div>Buy things from the <a href="applenotes:note/0F1E2D3C-AAAA-4BBB-8CCC-123456789ABC?ownerIdentifier=x">'
+            'Market list</a>, recipe from <a href="https://example.org/dal">Dal site</a>.</div>'
+            '<div><img src="attachments/Lentil-soup-4159-attachment-001.png"></div>')
+    market = ('<div>Market list</div><div><ul class="com-apple-note-checklist">'
+              '<li class="done">red lentils</li><li>cumin</li></ul></div>')
+    files = {f"data/{sub}.json": json.dumps(data).encode(),
+             f"raw/{sub}/Lentil-soup-4159.html": soup.replace("attachments/Lentil-soup-4159-attachment-001.png",
+                                                             "data:image/png;base64,iVBORw0KGgo=").encode(),
+             f"html/{sub}/Lentil-soup-4159.html": soup.encode(),
+             f"html/{sub}/attachments/Lentil-soup-4159-attachment-001.png": png,
+             f"html/{sub}/Market-list-4160.html": market.encode(),
+             f"html/{sub}/Latin1-4161.html": "<div>Cr\u00e8me br\u00fbl\u00e9e</div>".encode("latin-1"),
+             f"text/{sub}/Lentil-soup-4159.txt": b"Lentil soup"}
+    for name, data_ in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data_)
+    return root

@@ -1,8 +1,11 @@
 """A small IMAP4rev1 server on loopback for the tests of `cairn import imap`: it speaks the
 real protocol (RFC 3501 tagged commands, untagged responses, literals) for the commands a
-read-only client needs: CAPABILITY, LOGIN, SELECT, EXAMINE, UID SEARCH, UID FETCH, CLOSE,
-LOGOUT; anything else is answered BAD. Every command received is logged in `commands`, so a
-test can show that nothing changing the mailbox was sent."""
+read-only client needs: CAPABILITY, LOGIN, SELECT, EXAMINE, UID SEARCH (ALL, or UID n:* with
+RFC 3501's meaning: "*" is the highest UID, so n:* always holds the newest message), UID
+FETCH, CLOSE, LOGOUT; anything else is answered BAD. Every command received is logged in
+`commands` and every UID set fetched in `fetched`, so a test can show that nothing changing
+the mailbox was sent and which messages were read. A message's UID is its place in its
+folder's list, from 1; `uidvalidity` can be changed between sessions."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ class FakeImap:
     def __init__(self, folders: dict[str, list[bytes]], user="ana", password="s3cret", uidvalidity=7):
         self.folders, self.user, self.password, self.uidvalidity = folders, user, password, uidvalidity
         self.commands: list[str] = []
+        self.fetched: list[str] = []
         owner = self
 
         class Handler(socketserver.StreamRequestHandler):
@@ -64,11 +68,18 @@ class FakeImap:
                 send(f"* OK [UIDVALIDITY {self.uidvalidity}] uids valid".encode())
                 send(f"{tag} OK [{'READ-ONLY' if cmd == 'EXAMINE' else 'READ-WRITE'}] done".encode())
             elif cmd == "UID SEARCH" and selected:
-                uids = " ".join(str(i + 1) for i in range(len(self.folders[selected])))
+                top = len(self.folders[selected])
+                found = list(range(1, top + 1))
+                m = re.fullmatch(r"UID (\d+):\*", args.strip(), re.IGNORECASE)
+                if m:  # n:* is the range between n and the highest UID, whichever is larger
+                    low = min(int(m.group(1)), top)
+                    found = [u for u in found if u >= low]
+                uids = " ".join(str(u) for u in found)
                 send(f"* SEARCH {uids}".encode())
                 send(f"{tag} OK done".encode())
             elif cmd == "UID FETCH" and selected:
                 wanted, _, _what = args.partition(" ")
+                self.fetched.append(wanted)
                 for uid in [int(u) for u in wanted.split(",")]:
                     data = self.folders[selected][uid - 1]
                     wfile.write(f"* {uid} FETCH (UID {uid} BODY[] {{{len(data)}}}\r\n".encode() + data + b")\r\n")

@@ -13,7 +13,8 @@ import sys
 from conftest import write
 from export_fixtures import gpt_conversation, write_chatgpt
 
-SOURCES = ["chatgpt", "claude", "mbox", "maildir", "ics", "enex", "notion", "keep", "kindle", "readwise", "bookmarks"]
+SOURCES = ["chatgpt", "claude", "mbox", "maildir", "ics", "enex", "notion", "keep", "kindle", "readwise", "bookmarks",
+           "applenotes"]
 
 
 def cairn(home, *args):
@@ -44,3 +45,21 @@ def test_import_dry_run_json_and_a_truncated_file(tmp_path):
     bad = cairn(home, "import", "chatgpt", str(cut), "-q")
     assert bad.returncode == 1 and str(cut) in bad.stderr
     assert len([x for x in bad.stderr.splitlines() if x.strip()]) == 1
+
+
+def test_import_ics_with_reminders(tmp_path):
+    from datetime import datetime, timedelta, timezone
+    start = (datetime.now(timezone.utc) + timedelta(days=2)).strftime("%Y%m%dT%H%M00Z")
+    cal = write(tmp_path / "cal.ics", ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:dentist@example.org\r\n"
+                                       f"DTSTART:{start}\r\nSUMMARY:Dentist\r\nLOCATION:Rua Alta 5\r\n"
+                                       "END:VEVENT\r\nEND:VCALENDAR\r\n").encode())
+    home = tmp_path / "h"
+    r = cairn(home, "import", "ics", str(cal), "--reminders", "--before", "1h", "--json", "-q")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["counts"]["added"] == 1 and out["reminders"]["added"] == 1
+    listed = json.loads(cairn(home, "reminders", "--json").stdout)
+    assert [x["text"].split(" — ")[0] for x in listed] == ["Dentist"]
+    bad = cairn(home, "import", "ics", str(cal), "--reminders", "--before", "soon", "-q")
+    assert bad.returncode != 0 and "--before: 'soon'" in bad.stderr
+    # (a second run adding nothing, and moved occurrences: tests/importing/test_import_ics.py)

@@ -69,3 +69,53 @@ def test_an_endless_every_second_rule_lists_its_first_occurrences_without_expand
         occ = imported_notes(app, "ics")["Tick"][0]["occurrences"]
     assert occ[:2] == ["2025-01-01T10:00:00+00:00", "2025-01-01T10:00:01+00:00"] and len(occ) == 60
     assert occ == sorted(occ)
+
+
+def test_a_calendar_cut_off_is_refused_and_one_unreadable_event_is_skipped(imported, tmp_path):
+    app, _, _ = imported
+    before = vault_snapshot(app)
+    data = ICS.replace("\n", "\r\n").encode()
+    cut = tmp_path / "cut.ics"
+    cut.write_bytes(data[: data.index(b"SUMMARY:Team standup (moved)")])
+    with pytest.raises(InvalidInput, match=r"event 2: the file ends inside the event \(truncated\?\)") as err:
+        app.import_export("ics", cut)
+    assert str(cut) in err.value.message
+    assert vault_snapshot(app) == before
+    odd = write_ics(tmp_path / "odd.ics", ICS.replace("DTSTART;VALUE=DATE:20250612", "DTSTART;VALUE=DATE:2025-06-xx"))
+    r = app.import_export("ics", odd)
+    assert any("Ana's birthday" in name and "DTSTART" in why for name, why in r.skipped) and not r.added
+
+
+def _reminders(app):
+    with app.scheduler() as sch:
+        return {r.text: r for r in sch.list() if r.spec.get("calendar")}
+
+
+def test_upcoming_events_become_reminders_once(imported, tmp_path):
+    from datetime import datetime, timezone
+    from cairn.tools import registry
+    app, tmp, _ = imported
+    now = datetime(2025, 3, 9, 12, 0, tzinfo=timezone.utc)
+    app.settings.time.timezone = "Europe/Berlin"
+    r = app.calendar_reminders(tmp / "cal" / "work.ics", before="30m", horizon="30d", now=now)
+    # 10, 24 (moved to 11:30), 31 March and 7 April; 17 March is an EXDATE; 3 March is past;
+    # the birthday (June) is beyond the horizon
+    assert (len(r.added), r.past) == (4, 0)
+    rows = _reminders(app)
+    moved = rows["Team standup (moved) — Mon 24 Mar 11:30"]
+    assert moved.next_due == "2025-03-24T10:00:00+00:00"
+    assert moved.spec["calendar"] == "standup-1@example.org|2025-03-24T09:30:00+01:00"
+    assert rows["Team standup — Mon 31 Mar 09:30, Room Alder"].next_due == "2025-03-31T07:00:00+00:00"
+    again = app.calendar_reminders(tmp / "cal" / "work.ics", before="30m", horizon="30d", now=now)
+    assert (len(again.added), len(again.updated), len(again.unchanged)) == (0, 0, 4)
+    later = write_ics(tmp_path / "later.ics", ICS.replace("DTSTART;TZID=Europe/Berlin:20250324T113000",
+                                                          "DTSTART;TZID=Europe/Berlin:20250324T120000"))
+    moved_again = app.calendar_reminders(later, now=now)
+    assert (len(moved_again.added), len(moved_again.updated), len(moved_again.unchanged)) == (0, 1, 3)
+    assert len(_reminders(app)) == 4
+    with pytest.raises(InvalidInput, match="--before: 'soon' is not a span of time"):
+        app.calendar_reminders(later, before="soon", now=now)
+    # the assistant's tool: a calendar in a folder the person let it read
+    app.settings.assistant.files = [str(tmp / "cal")]
+    out = registry().call(app, "remind_calendar", {})
+    assert out["calendars"] == [str((tmp / "cal" / "work.ics").resolve())] and out["added"] == 0

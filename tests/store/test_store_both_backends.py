@@ -93,6 +93,28 @@ def test_chunk_filters_and_units(backend):
     assert kw.max_chunk_id() >= max(ids.values())
 
 
+def test_input_source_filter(backend):
+    """How a note came in: its frontmatter `input_source`, else told by the rule of
+    cairn.model.input_source_of (import_source, a web source, image/audio type, any source)."""
+    from cairn.model import INPUT_SOURCES, input_source_of
+    metas = {"v": ({"input_source": "Voice"}, "markdown"), "i": ({"import_source": "keep"}, "note"),
+             "u": ({"source": "https://example.org/a"}, "html"), "p": ({"source": "/in/p.png"}, "image"),
+             "f": ({"cairn_source": "/in/walk.md", "source": ""}, "markdown"), "t": ({}, "markdown"),
+             "w": ({"input_source": "fax", "source": "/in/a.m4a"}, "audio")}
+    WORD = dict(zip(metas, ("violin", "imprint", "umbrella", "pottery", "ferry", "thistle", "walnut")))
+    with backend.transaction():
+        for nid, (meta, kind) in metas.items():
+            row = note(nid, nid.upper(), type=kind)
+            row.meta = meta
+            backend.notes.upsert_note(row)
+            backend.notes.insert_chunks(nid, nid.upper(), [], [Chunk(ord=0, text=WORD[nid], start=0, end=8)])
+    chunk = {nid: next(iter(backend.keywords.chunk_details(search(backend, WORD[nid], 1)))) for nid in metas}
+    for source in INPUT_SOURCES:
+        want = {chunk[nid] for nid, (meta, kind) in metas.items() if input_source_of(meta, kind) == source}
+        assert backend.keywords.filtered_chunk_ids(None, None, input_source=source) == want, source
+    assert backend.keywords.filtered_chunk_ids(None, None, input_source="voice") == {chunk["v"], chunk["w"]}
+
+
 def test_an_ingest_is_all_or_nothing(backend):
     with pytest.raises(RuntimeError, match="disk full"):
         with backend.transaction():

@@ -31,7 +31,7 @@ def _fast_reads(args: list[str]) -> dict:
     assert line is not None, args
     return dict(home=line.home, verbose=line.verbose, query=line.query, k=line.k, json_out=line.json_out,
                 types=line.types, since=line.since, mode=line.mode, fusion=line.fusion, batch=None,
-                entity=line.entity, status=line.status)
+                entity=line.entity, status=line.status, input_source=line.input_source)
 
 
 ACCEPTED = [
@@ -42,6 +42,7 @@ ACCEPTED = [
     ["search", "heron", "--type", "markdown", "--type=pdf", "--since", "2024-01-02"],
     ["search", "--entity", "Marta", "heron", "--mode=semantic", "--json"],
     ["search", "heron", "--status", "read"],
+    ["search", "heron", "--input-source=voice", "--status", "saved"],
     ["search", "--k", "010", "--", "heron"],
     ["search", "--json", "--json", "Děčín"],
 ]

@@ -125,7 +125,7 @@ def test_import_file_runs_a_plugin_importer_and_refuses_an_unknown_one(plugin, t
         app.import_file("lines", src)
         assert Plugin.imported == ["in.lines"]
         assert app.notes_list()["total"] == 2
-        with pytest.raises(NotFound, match="no importer .csv.; registered: bookmarks, chat, chatgpt, .*lines, .*notes"):
+        with pytest.raises(NotFound, match="no importer .csv.; registered: applenotes, bookmarks, chat, chatgpt, .*lines, .*notes"):
             app.import_file("csv", src)
 
 

@@ -1,7 +1,7 @@
 """The built-in importers, registered through the `register_importers` hook like any
 plugin's: "notes" (JSONL records, `cairn import notes`), "chat" (JSONL chat transcripts,
 `cairn import chat`) and one per export format of another app (`EXPORTS`: chatgpt, claude,
-mbox, maildir, ics, bookmarks, kindle, readwise, enex, keep, notion; `cairn import SOURCE
+mbox, maildir, ics, bookmarks, kindle, readwise, enex, keep, notion, applenotes; `cairn import SOURCE
 PATH [--dry-run]`), each a reader module of cairn.ingest.importing.
 
 An importer is `import(app, path, progress=None, **options) -> IngestReport`: `app` is the
@@ -60,15 +60,20 @@ def export_importer(name: str, module: str, source_format: str):
 def import_imap(app, path=None, progress=None, *, dry_run: bool = False, after_index=None,
                 folders=None, **options):
     """The mail server of the [imap] table, read only (cairn.ingest.importing.imap); `path`
-    is not used (a live source)."""
+    is not used (a live source). Incremental: only messages newer than the last run's are
+    fetched (imap.State, `<home>/imap-state.json`)."""
     from pathlib import Path
     from cairn.ingest.importing import imap
     from cairn.ingest.importing.run import run_import
     cfg = app.settings.imap
     label = Path(f"imap-{cfg.host or 'unconfigured'}")
-    return run_import(app.conn, app.settings, None if dry_run else app.embedder, "imap", label,
-                      imap.read(cfg, folders), progress, dry_run=dry_run, after_index=after_index,
-                      family=imap.FAMILY, live=True)
+    state = imap.State(app.settings.home)
+    report = run_import(app.conn, app.settings, None if dry_run else app.embedder, "imap", label,
+                        imap.read(cfg, folders, state), progress, dry_run=dry_run, after_index=after_index,
+                        family=imap.FAMILY, live=True)
+    if not dry_run:
+        state.save()  # only after an import that went through: a failed one is repeated whole
+    return report
 
 
 import_imap.source_format = "IMAP mail server, read only (settings: the [imap] table of config.toml)"

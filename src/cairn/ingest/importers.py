@@ -229,7 +229,7 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
         rid = rec.id
         fm: dict[str, Any] = {"generator": "cairn", "id": note_id,
                               "title": rec.title or rid, "type": "record", "source_id": rid,
-                              "source": f"{path.resolve()}#{rid}"}
+                              "source": f"{path.resolve()}#{rid}", "input_source": "import"}
         if rec.created:
             fm["created"] = rec.created
         if rec.tags:
@@ -448,7 +448,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         msgs.sort(key=lambda m: instant(str(m["time"])) or "")  # in time order, whatever the offsets
         fm = {"generator": "cairn", "id": V.stable_id(f"chat:{conv}:{sess}"),
               "title": f"{conv} — {sess}", "type": "chat", "conversation": conv,
-              "session": sess, "source": str(path.resolve()),
+              "session": sess, "source": str(path.resolve()), "input_source": "import",
               "created": str(msgs[0]["time"]), "event_time": str(msgs[0]["time"]),
               "speakers": sorted({str(m["speaker"]) for m in msgs})}
         body = "".join(format_chat_message(str(m["id"]), str(m["speaker"]).replace("\n", " "),

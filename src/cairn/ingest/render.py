@@ -18,6 +18,7 @@ from typing import Any, Callable
 from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
+from cairn.model import input_source_of
 from cairn.model import ParsedDocument
 from cairn.parse import original_suffix
 from cairn.parse.text import decode_bytes
@@ -100,7 +101,8 @@ def render_generated(settings: Settings, src: Path, doc: ParsedDocument, source:
     fm: dict[str, Any] = {**keeps_owner(existing.meta if existing else None, settings.owner), "generator": "cairn", "id": note_id, "title": title,
                           "type": doc.kind,
                           "source": source, "source_hash": source_hash,
-                          "created": doc.created or N.now_iso(), "ingested": N.now_iso()}
+                          "created": doc.created or N.now_iso(), "ingested": N.now_iso(),
+                          "input_source": input_source_of({"source": source}, doc.kind)}
     for key, value in (("updated", doc.updated), ("tags", doc.tags), ("encoding", doc.encoding)):
         if value:
             fm[key] = value

@@ -14,7 +14,7 @@ from cairn.interfaces import typer_lite
 from cairn.interfaces.cli_io import (  # noqa: F401  (the typer-free edge, importable from here as before)
     _LazyConsole, escape, Table, out, err, STATE, apply_globals, _error_text, _terminate, _arg_text,
     _dump, _fail, _usage_fail, _early, _service, _progress, _print_report, _exit_if_failed)
-from cairn.model import FUSIONS, MEMORY_KINDS, NOTE_STATUSES, NOTE_TYPES, NOTE_UPDATE_MODES, SEARCH_MODES
+from cairn.model import FUSIONS, MEMORY_KINDS, NOTE_STATUSES, INPUT_SOURCES, NOTE_TYPES, NOTE_UPDATE_MODES, SEARCH_MODES
 
 
 typer_lite.install()  # options coerced without importing pydantic (see typer_lite)
@@ -33,6 +33,7 @@ NoteType = _choices("NoteType", NOTE_TYPES)
 NoteUpdateMode = _choices("NoteUpdateMode", NOTE_UPDATE_MODES)
 MemoryKind = _choices("MemoryKind", MEMORY_KINDS)
 NoteStatus = _choices("NoteStatus", NOTE_STATUSES)
+InputSource = _choices("InputSource", INPUT_SOURCES)
 
 
 def _value(choice):

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 #: Options of `search` that take a value (one each, except --type, which repeats).
-VALUE_OPTIONS = ("--k", "--since", "--mode", "--fusion", "--entity", "--type", "--status")
+VALUE_OPTIONS = ("--k", "--since", "--mode", "--fusion", "--entity", "--type", "--status", "--input-source")
 #: Options of `search` that take none.
 FLAG_OPTIONS = ("--json",)
 #: Options typer's `search` has that this reader leaves to typer.
@@ -48,6 +48,7 @@ class SearchLine:
     fusion: str | None = None
     entity: str | None = None
     status: str | None = None
+    input_source: str | None = None
 
 
 def _globals(args: list[str]) -> tuple[str | None, bool, int] | None:
@@ -72,7 +73,7 @@ def _globals(args: list[str]) -> tuple[str | None, bool, int] | None:
 def parse_search(args: list[str], environ: dict[str, str] | None = None) -> SearchLine | None:
     """Read `args` (sys.argv[1:]) as a plain `search` command line, or return None when
     typer must read it (see the module docstring for what that covers)."""
-    from cairn.model import FUSIONS, NOTE_STATUSES, NOTE_TYPES, SEARCH_MODES
+    from cairn.model import FUSIONS, INPUT_SOURCES, NOTE_STATUSES, NOTE_TYPES, SEARCH_MODES
     environ = os.environ if environ is None else environ
     if any(k.startswith("_CAIRN_COMPLETE") for k in environ):
         return None
@@ -129,12 +130,15 @@ def parse_search(args: list[str], environ: dict[str, str] | None = None) -> Sear
         return None
     if values.get("--status") is not None and values["--status"] not in NOTE_STATUSES:
         return None  # typer's usage error names the choices
+    if values.get("--input-source") is not None and values["--input-source"] not in INPUT_SOURCES:
+        return None
     if home is None:
         home = environ.get("CAIRN_HOME") or None
     return SearchLine(query=positional[0], home=home, verbose=verbose,
                       k=int(k) if k is not None else None, json_out="--json" in flags,
                       types=types or None, since=values.get("--since"), mode=mode, fusion=fusion,
-                      entity=values.get("--entity"), status=values.get("--status"))
+                      entity=values.get("--entity"), status=values.get("--status"),
+                      input_source=values.get("--input-source"))
 
 
 def run(line: SearchLine, on_signal=None) -> None:
@@ -151,4 +155,5 @@ def run(line: SearchLine, on_signal=None) -> None:
         signal.signal(signal.SIGINT, on_signal)
         signal.signal(signal.SIGTERM, on_signal)
     run_search(line.query, k=line.k, json_out=line.json_out, types=line.types, since=line.since,
-               mode=line.mode, fusion=line.fusion, entity=line.entity, status=line.status)
+               mode=line.mode, fusion=line.fusion, entity=line.entity, status=line.status,
+               input_source=line.input_source)

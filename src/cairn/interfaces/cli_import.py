@@ -56,7 +56,38 @@ def _command(name: str, fmt: str):
 
 
 for _name, (_module, _fmt) in EXPORTS.items():
-    import_app.command(_name)(_command(_name, _fmt))
+    if _name != "ics":
+        import_app.command(_name)(_command(_name, _fmt))
+
+
+@import_app.command("ics")
+def import_ics(path: Path = typer.Argument(..., help="An .ics file or a folder of them."),
+               dry_run: bool = typer.Option(False, "--dry-run", help="Say what would change; write nothing."),
+               json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               no_extract: bool = typer.Option(False, "--no-extract", help="Do not extract facts (as the other importers)."),
+               llm: Optional[str] = typer.Option(None, "--llm", help="Extraction model (as for `import chat`)."),
+               reminders: bool = typer.Option(False, "--reminders", help="Also remind me of the upcoming events."),
+               before: Optional[str] = typer.Option(None, "--before", help="With --reminders: how long before (default 30m)."),
+               horizon: Optional[str] = typer.Option(None, "--horizon", help="With --reminders: how far ahead (default 30d).")) -> None:
+    """Import iCalendar events (RFC 5545: RRULE, EXDATE, TZID, attendees); with --reminders,
+    also a reminder for each upcoming occurrence. Incremental: a second import adds nothing."""
+    with _service() as svc:
+        if reminders:  # read the calendar for reminders first: a bad file stops before any note
+            rem = svc.calendar_reminders(path, before=before, horizon=horizon, dry_run=dry_run)
+        with _progress(not quiet) as prog:
+            report = svc.import_export("ics", path, progress=prog, dry_run=dry_run,
+                                       extract=False if no_extract else None, llm=llm)
+    if reminders:
+        report.reminders = rem.to_json()
+    if dry_run and not json_out:
+        out.print("dry run: nothing was written; the counts say what an import would do")
+    _print_report(report, json_out)
+    if reminders and not json_out:
+        r = rem.to_json()
+        out.print(f"reminders: {r['added']} added, {r['updated']} updated, {r['unchanged']} unchanged, "
+                  f"{r['past']} already past", markup=False)
+    _exit_if_failed(report)
 
 
 @import_app.command("imap")

@@ -153,7 +153,8 @@ def note_show(note: str = typer.Argument(..., help="Title, alias, path or id."),
     if json_out:
         _dump(info.to_json())
         return
-    out.print(f"[bold]{escape(info['title'])}[/bold]  {escape(info['path'])}  ({info['id']})\n")
+    out.print(f"[bold]{escape(info['title'])}[/bold]  {escape(info['path'])}  ({info['id']})  "
+              f"came in as {info['input_source']}\n")
     out.print(escape(info["body"]))
 
 

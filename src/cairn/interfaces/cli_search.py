@@ -35,7 +35,7 @@ def hits_table(hits):
 def run_search(query: str | None, *, k: int | None = None, json_out: bool = False,
                types: list[str] | None = None, since: str | None = None, mode: str = "hybrid",
                fusion: str | None = None, batch: Path | None = None, entity: str | None = None,
-               status: str | None = None) -> None:
+               status: str | None = None, input_source: str | None = None) -> None:
     """Run `cairn search` with its options already parsed (plain values: mode, fusion and
     types as strings). Exactly one of `query` and `batch` (a JSONL file of {id, query}) is
     given, else a usage error (exit 2); a bad --since or batch file is a usage error too,
@@ -53,11 +53,12 @@ def run_search(query: str | None, *, k: int | None = None, json_out: bool = Fals
     with _service(preload=mode, query=True) as svc:
         if batch is not None:
             for row in svc.search_batch(queries, k=k, mode=mode, fusion=fusion, types=types, since=since,
-                                        entity=entity, status=status):
+                                        entity=entity, status=status, input_source=input_source):
                 _dump(row.to_json(), compact=True)
             return
         res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=types, since=since,
-                         entity=_arg_text(entity) if entity is not None else None, status=status)
+                         entity=_arg_text(entity) if entity is not None else None, status=status,
+                         input_source=input_source)
     for w in res.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(w)}")
     if json_out:

@@ -195,7 +195,7 @@ class JobOps:
                       dry_run: bool = False, extract: bool | None = None, llm: str | None = None,
                       **options) -> ImportReport:
         """`cairn import SOURCE PATH`: run the export importer `source` (chatgpt, claude, mbox,
-        maildir, ics, enex, notion, keep, kindle, readwise, bookmarks or a plugin's) on `path`
+        maildir, ics, enex, notion, keep, kindle, readwise, bookmarks, applenotes or a plugin's) on `path`
         (cairn.ingest.importing.run: incremental by stable source id; dry_run writes nothing).
         Conversations it adds or updates have their facts extracted as `import_chat` does
         (extract/llm: the same meaning). options: passed to the importer (imap: folders; its
@@ -214,6 +214,22 @@ class JobOps:
         if hasattr(report, "facts_extracted"):
             report.facts_extracted = sum(found)
         return report
+
+    def calendar_reminders(self, path: str | Path, *, before: str | None = None, horizon: str | None = None,
+                           dry_run: bool = False, now=None):
+        """Reminders for the upcoming events of the iCalendar file(s) at `path`, when the
+        person asks (`cairn import ics PATH --reminders`, the `remind_calendar` tool): one per
+        occurrence starting within `horizon` (default 30d), due `before` it (default 30m),
+        keyed by UID + occurrence so a second run adds nothing (cairn.schedule.calendar).
+        Returns cairn.schedule.calendar.CalendarReminders. Raises InvalidInput for a bad
+        span, ExportFormatError for a file that is not iCalendar or is cut off."""
+        from cairn.schedule.calendar import remind_calendar
+        from cairn.ingest.importing.items import ExportFormatError
+        p = Path(path)
+        if not p.exists():
+            raise ExportFormatError(f"{p}: no such file or folder")
+        with self.scheduler() as sched:
+            return remind_calendar(sched, p, before=before, horizon=horizon, now=now, dry_run=dry_run)
 
     def reindex(self, progress: Progress | None = None) -> IngestReport:
         """Rebuild the index from the vault alone: the configured store's (the SQLite

@@ -113,11 +113,20 @@ class NotesOps:
         return R.LinkList(sorted((v for v in views if v.source_id in seen and v.kind == "unresolved"),
                                  key=lambda v: (v.source_path, v.target)))
 
-    def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None) -> N.NoteRow:
-        """Write and index a new note (see noteops.create_note)."""
+    def note_create(self, title: str, body: str, folder: str = "", tags: list[str] | None = None, *,
+                    input_source: str | None = None) -> N.NoteRow:
+        """Write and index a new note (see noteops.create_note). input_source: how it came in
+        (cairn.model.INPUT_SOURCES; None: the door's, cairn.tools.current_input_source, "text"
+        unless a door said otherwise). Raises InvalidInput for another value."""
+        from cairn.errors import InvalidInput
+        from cairn.model import INPUT_SOURCES
         from cairn.noteops import create_note
+        from cairn.tools import current_input_source
+        source = input_source or current_input_source.get()
+        if source not in INPUT_SOURCES:
+            raise InvalidInput(f"input source {source!r} is not one of {', '.join(INPUT_SOURCES)}")
         note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags,
-                           only=self._visible_note_ids())
+                           only=self._visible_note_ids(), input_source=source)
         self.events.publish("note.created", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
@@ -135,16 +144,17 @@ class NotesOps:
         return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
     def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
-                    tags: list[str] | None = None) -> N.NoteRow:
+                    tags: list[str] | None = None, input_source: str | None = None) -> N.NoteRow:
         """Store raw text or markdown as a new note (title: given, else the first line, cut to
-        80 characters). Raises InvalidInput for empty text, NoteConflict for a taken title."""
+        80 characters; input_source as for note_create). Raises InvalidInput for empty text,
+        NoteConflict for a taken title."""
         from cairn.errors import InvalidInput
         if not text or not text.strip():
             raise InvalidInput("the text is empty")
         if not title or not title.strip():
             first = next(line for line in text.strip().splitlines() if line.strip())
             title = first.lstrip("# ").strip()[:80] or "note"
-        return self.note_create(title.strip(), text, folder, tags)
+        return self.note_create(title.strip(), text, folder, tags, input_source=input_source)
 
     def recent_notes(self, since: str, limit: int = 10) -> R.NoteSummaries:
         """Notes indexed since `since` (UTC ISO), newest first: [{"id", "path", "title"}]."""
@@ -168,7 +178,7 @@ class NotesOps:
         return sched
 
     def note_show(self, ref: str) -> R.NoteText:
-        """{id, path, title, type, tags, aliases, body} of the note `ref` names."""
+        """{id, path, title, type, tags, aliases, input_source, body} of the note `ref` names."""
         from cairn.noteops import read_note
         ref = self._own_ref(ref)
         return R.NoteText(read_note(self.conn, self.settings, self.embedder, ref))
@@ -198,7 +208,7 @@ class NotesOps:
         `captures/` (see cairn.capture for the rules and errors)."""
         from cairn.capture import capture_note
         note_title, body, tags = capture_note(kind, url, text, title, comment)
-        return self.note_create(note_title, body, "captures", tags)
+        return self.note_create(note_title, body, "captures", tags, input_source="url")
 
     def enrich(self, ref: str, llm: str | None = None) -> "Enrichment":
         """Add a grounded gist (and, with a model, category, tags, key points) to the note's

@@ -31,7 +31,7 @@ class SearchOps:
                types: list[str] | None = None, since: str | None = None, group: bool = True,
                until: str | None = None, tag: str | None = None,
                semantic_floor: float | None = None, entity: str | None = None,
-               status: str | None = None) -> SearchResult:
+               status: str | None = None, input_source: str | None = None) -> SearchResult:
         """Hybrid search (see search.hybrid.search). query: text, or a query parsed once by
         search.query.parse_query (the options here are its filters). since/until: ISO dates bounding the unit's
         time (until inclusive of its day); tag: notes with this tag; semantic_floor: this
@@ -40,12 +40,18 @@ class SearchOps:
         bad mode, fusion, type, an empty entity, or a `since`/`until` that is not an ISO date
         (validate.check_since); NotFound for an entity no note or memory names (of the
         service's person, cairn.people). status: only notes with this content status (saved,
-        read, archived; cairn.notestatus), InvalidInput for another."""
+        read, archived; cairn.notestatus), InvalidInput for another. input_source: only notes
+        that came in this way (cairn.model.INPUT_SOURCES), InvalidInput for another."""
         import dataclasses
         check_since(since)
         if status is not None:
             from cairn.notestatus import check_status
             status = check_status(status)
+        if input_source is not None:
+            from cairn.model import INPUT_SOURCES
+            input_source = input_source.strip().lower()
+            if input_source not in INPUT_SOURCES:
+                raise InvalidInput(f"input source {input_source!r} is not one of {', '.join(INPUT_SOURCES)}")
         check_since(until, "until")
         if entity:  # an entity only another person's notes name is not found (cairn.people)
             self._entity_seen(entity)
@@ -56,7 +62,7 @@ class SearchOps:
                      k=k or self.settings.search.k, mode=mode,
                      fusion=fusion or self.settings.search.fusion, types=types,
                      since=since, group=group, until=until, tag=tag or None, entity=entity, person=self.settings.owner,
-                     status=status,
+                     status=status, input_source=input_source,
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         if needs_vectors:

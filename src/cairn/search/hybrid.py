@@ -71,10 +71,11 @@ Connection = Any  # an open store connection (store.backend.open_backend); searc
 
 def _allowed_ids(conn: Connection, types: list[str] | None, since: str | None,
                  until: str | None = None, tag: str | None = None, person: str | None = None,
-                 status: str | None = None) -> set[int] | None:
+                 status: str | None = None, input_source: str | None = None) -> set[int] | None:
     """Chunk ids passing the filters (None when there is none): see
     store.keyword.filtered_chunk_ids."""
-    return keyword.filtered_chunk_ids(conn, types, since, until, tag, person=person, status=status)
+    return keyword.filtered_chunk_ids(conn, types, since, until, tag, person=person, status=status,
+                                      input_source=input_source)
 
 
 COMMON_DF = 0.2  # a term in more than this fraction of chunks is left out of OR queries
@@ -322,7 +323,7 @@ def search(conn: Connection, vindex, embedder, query: "str | ParsedQuery", *, k:
            since: str | None = None, settings: SearchSettings | None = None,
            now: datetime | None = None, group: bool = True, until: str | None = None,
            tag: str | None = None, entity: str | None = None, person: str | None = None,
-           status: str | None = None) -> SearchResult:
+           status: str | None = None, input_source: str | None = None) -> SearchResult:
     """Search the index.
 
     query: any user text, or a query already parsed (search/query.py `parse_query`; the
@@ -335,6 +336,7 @@ def search(conn: Connection, vindex, embedder, query: "str | ParsedQuery", *, k:
     False returns the best chunks even when several come from one note (evidence for
     answers). entity: keep only units mentioning this entity (any of its names; graph/).
     status: keep notes with this content status (saved, read, archived; cairn.notestatus).
+    input_source: keep notes that came in this way (text, voice, url, file, image, import).
     Hybrid mode adds the graph, source and context signals (graph/signal.py). Raises
     InvalidInput for an unknown mode/fusion, NotFound for an unknown entity.
     """
@@ -348,12 +350,12 @@ def search(conn: Connection, vindex, embedder, query: "str | ParsedQuery", *, k:
     s = settings or SearchSettings()
     now = now or datetime.now(timezone.utc)
     result = SearchResult(hits=[], mode=mode)
-    q = parse_query(query, Filters(tuple(types or ()), since, until, tag, status, entity, person))
+    q = parse_query(query, Filters(tuple(types or ()), since, until, tag, status, entity, person, input_source))
     if q.empty:
         result.warnings.append("empty query")
         return result
     f = q.filters
-    allowed = _allowed_ids(conn, list(f.types) or None, f.since, f.until, f.tag, f.person, f.status)
+    allowed = _allowed_ids(conn, list(f.types) or None, f.since, f.until, f.tag, f.person, f.status, f.input_source)
     if f.entity is not None:
         from cairn.graph.ops import entity_chunk_ids
         only = entity_chunk_ids(conn, f.entity)

@@ -78,7 +78,8 @@ class Filters:
     """The search options (not written in the query text). types: note types; since / until:
     ISO dates or times bounding the unit's time (until: that whole day for a bare date); tag:
     a tag the note carries; status: the note's content status; entity: an entity the unit
-    mentions; person: whose notes (cairn.people; None: every note)."""
+    mentions; person: whose notes (cairn.people; None: every note); input_source: how the
+    note came in (cairn.model.INPUT_SOURCES)."""
 
     types: tuple[str, ...] = ()
     since: str | None = None
@@ -87,6 +88,7 @@ class Filters:
     status: str | None = None
     entity: str | None = None
     person: str | None = None
+    input_source: str | None = None
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,27 @@ class KeywordQueryError(RuntimeError):
     """The keyword index refused or failed a query; str() is the backend's message."""
 
 
+def input_source_sql(field, percent: str = "%") -> str:
+    """SQL telling how a note came in from the index's copy of its frontmatter, by the rule of
+    cairn.model.input_source_of (a note written before `input_source` existed gets the same
+    answer here as in Python). field(key): the SQL of one frontmatter value as text (or NULL);
+    percent: how a literal "%" is written (psycopg: "%%")."""
+    src = f"lower(coalesce(nullif({field('source')}, ''), nullif({field('cairn_source')}, ''), ''))"
+    given = f"lower({field('input_source')})"
+    return (f"(CASE WHEN {given} IN ('text', 'voice', 'url', 'file', 'image', 'import') THEN {given}"
+            f" WHEN coalesce({field('import_source')}, '') != '' THEN 'import'"
+            f" WHEN {src} LIKE 'http://{percent}' OR {src} LIKE 'https://{percent}' THEN 'url'"
+            " WHEN n.type = 'image' THEN 'image' WHEN n.type = 'audio' THEN 'voice'"
+            f" WHEN {src} != '' THEN 'file' ELSE 'text' END)")
+
+
+INPUT_SOURCE_SQL = input_source_sql(lambda key: f"json_extract(n.meta, '$.{key}')")
+
+
 def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since: str | None,
                        until: str | None = None, tag: str | None = None,
-                       person: str | None = None, status: str | None = None) -> set[int] | None:
+                       person: str | None = None, status: str | None = None,
+                       input_source: str | None = None) -> set[int] | None:
     """Ids of the chunks passing the filters; None when no filter is given (every chunk is
     allowed). types: note types to keep. since / until: ISO date or time; the chunk's time
     (its event time, else the note's event, created, updated or indexed time) is on or after
@@ -38,8 +56,9 @@ def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since:
     instants (cairn.instants: stored texts keep the offset they were written with, so they do
     not sort in time order). tag: one of the note's tags, exactly. person: notes that person
     owns or that are shared (cairn.people; None: every note). status: the note's content status
-    (frontmatter `status`; a note without one counts as "saved", cairn.notestatus)."""
-    if not types and not since and not until and not tag and person is None and not status:
+    (frontmatter `status`; a note without one counts as "saved", cairn.notestatus).
+    input_source: how the note came in (INPUT_SOURCE_SQL)."""
+    if not types and not since and not until and not tag and person is None and not status and not input_source:
         return None
     where, args = [], []
     if person is not None:
@@ -70,6 +89,9 @@ def filtered_chunk_ids(conn: sqlite3.Connection, types: list[str] | None, since:
     if status:
         where.append("lower(coalesce(json_extract(n.meta, '$.status'), 'saved')) = ?")
         args.append(status)
+    if input_source:
+        where.append(f"{INPUT_SOURCE_SQL} = ?")
+        args.append(input_source)
     rows = conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)
     return {r[0] for r in rows}

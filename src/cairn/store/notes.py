@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Iterator
 
-from cairn.model import Chunk, Link
+from cairn.model import Chunk, Link, input_source_of
 from cairn.store.fts import index_text
 
 
@@ -65,9 +65,11 @@ class NoteRow:
         return cls(**d)
 
     def summary(self) -> dict:
-        """{"id", "path", "title", "type", "tags", "created", "updated"}: a note in a list."""
+        """{"id", "path", "title", "type", "tags", "created", "updated", "input_source"}: a
+        note in a list (input_source: how it came in, cairn.model.input_source_of)."""
         return {"id": self.id, "path": self.path, "title": self.title, "type": self.type,
-                "tags": self.tags, "created": self.created, "updated": self.updated}
+                "tags": self.tags, "created": self.created, "updated": self.updated,
+                "input_source": input_source_of(self.meta, self.type)}
 
     def to_json(self) -> dict:
         """The JSON form of a note row: its `summary()`."""

@@ -39,6 +39,11 @@ current_session: contextvars.ContextVar[str | None] = contextvars.ContextVar("ca
 # so MCP and REST, which have no judge, cannot call them.
 via_assistant: contextvars.ContextVar[bool] = contextvars.ContextVar("cairn_via_assistant", default=False)
 
+# How what the person is saying reached Cairn (cairn.model.INPUT_SOURCES): a door sets it
+# around a turn that did not come in as typed text (the Telegram bot: "voice" for a voice
+# note), so a note the assistant writes from it records that (`input_source`).
+current_input_source: contextvars.ContextVar[str] = contextvars.ContextVar("cairn_input_source", default="text")
+
 
 def required_scope(tool: "Tool") -> str:
     """The key scope a tool needs: its own `scope` when set, else "read" for read-only tools,

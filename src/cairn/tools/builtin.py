@@ -112,6 +112,28 @@ def _remind(app, a: dict):
         return reminder_json(sch.remind(a["text"], at=a.get("at"), every=a.get("every"), tz=a.get("tz")))
 
 
+def _remind_calendar(app, a: dict):
+    from cairn.errors import InvalidInput
+    from cairn.tools.files import allowed_folders, confine
+    if a.get("path"):
+        paths = [confine(app, a["path"])]
+    else:  # the calendars in the folders the person let the assistant read
+        vault = allowed_folders(app)[0]
+        paths = sorted({p for f in allowed_folders(app)[1:] if f.is_dir() and f != vault
+                        for p in f.rglob("*.ics") if p.is_file() and not p.is_symlink()})
+        if not paths:
+            raise InvalidInput("no calendar to read: give the path of an .ics file, or add the folder "
+                               "holding your calendar exports to [assistant] files")
+    total: dict = {"added": 0, "updated": 0, "unchanged": 0, "past": 0, "skipped": [], "calendars": []}
+    for p in paths:
+        r = app.calendar_reminders(p, before=a.get("before"), horizon=a.get("horizon")).to_json()
+        for k in ("added", "updated", "unchanged", "past"):
+            total[k] += r[k]
+        total["skipped"] += r["skipped"]
+        total["calendars"].append(str(p))
+    return total
+
+
 def _reminders(app, a: dict):
     from cairn.schedule.scheduler import reminder_json
     states = None if a.get("all") else ("scheduled", "delivered", "failed", "dead")
@@ -200,6 +222,12 @@ TOOLS: tuple[Tool, ...] = (
          _obj({"kind": {"enum": ["highlight", "bookmark", "note"]}, "url": {"type": "string", "pattern": "^https?://"},
                "text": {"type": "string"}, "title": {"type": "string"}, "comment": {"type": "string"}},
               ("kind", "url")), _capture, risk="medium", read_only=False),
+    Tool("remind_calendar", "Remind the person of their upcoming calendar events: one reminder per "
+         "occurrence (repeating events expanded) starting within horizon (default '30d'), due before "
+         "it (default '30m'); running it again adds nothing. path: an .ics file (default: the .ics "
+         "files in the folders of [assistant] files).",
+         _obj({"path": {"type": "string"}, "before": {"type": "string"}, "horizon": {"type": "string"}}),
+         _remind_calendar, risk="medium", read_only=False),
     Tool("reminders", "List the person's reminders with their next due time and state.",
          _obj({"all": {"type": "boolean"}}), _reminders),
     Tool("reminder_cancel", "Cancel one of the person's reminders by id (no further runs; kept as cancelled).",

@@ -17,6 +17,7 @@ runner that writes the items as notes, incrementally and idempotently by stable 
     enex      Evernote .enex, streamed (ENML, resources by MD5, note links as wikilinks)
     keep      Google Keep Takeout JSON notes
     notion    Notion Markdown & CSV export (page links as wikilinks, databases)
+    applenotes Apple Notes exported as HTML or markdown (notes-exporter, exporter apps)
 
 The readers are registered as importers through the `register_importers` hook
 (cairn.builtin_plugins.importers), as a third-party plugin registers its own.

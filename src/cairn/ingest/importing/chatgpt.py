@@ -19,7 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from cairn.ingest.importing.items import Item, Message, Skip, iso, iter_json_array, open_export
+from cairn.ingest.importing.items import (Item, Message, Skip, chat_item, chat_message, iso, iter_json_array,
+                                          open_export)
 
 FORMAT = "ChatGPT data export: conversations.json (the file, its folder or the export .zip)"
 
@@ -96,13 +97,9 @@ def conversation(conv: Any, owner: str | None = None) -> Item:
         text = _text(msg)
         if not text:
             continue
-        mid = str(msg.get("id") or node.get("id")).replace("]", ")").replace("\n", " ")
-        when = iso(msg.get("create_time")) or (messages[-1].time if messages else fallback)
-        messages.append(Message(mid, speaker, when, text))
-    title = str(conv.get("title") or "").strip() or "ChatGPT conversation"
-    return Item(source_id=str(cid), title=title, type="chat", messages=messages,
-                created=iso(conv.get("create_time")), updated=iso(conv.get("update_time")),
-                meta={"conversation": title, "session": str(cid), "app": "ChatGPT"})
+        chat_message(messages, msg.get("id") or node.get("id"), speaker, iso(msg.get("create_time")), text, fallback)
+    return chat_item(cid, conv.get("title"), "ChatGPT", iso(conv.get("create_time")), iso(conv.get("update_time")),
+                     messages)
 
 
 def read(path: Path, owner: str | None = None) -> Iterator[Item | Skip]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from cairn.ingest.importing.items import Item, Message, Skip, iso, iter_json_array, open_export
+from cairn.ingest.importing.items import (Item, Message, Skip, chat_item, chat_message, iso, iter_json_array,
+                                          open_export)
 
 
 def _text(msg: dict) -> str:
@@ -52,13 +53,9 @@ def conversation(conv: Any, owner: str | None = None) -> Item:
         text = _text(msg)
         if speaker is None or not text:
             continue
-        mid = str(msg.get("uuid") or f"{cid}-{n}").replace("]", ")").replace("\n", " ")
-        when = iso(msg.get("created_at")) or (messages[-1].time if messages else fallback)
-        messages.append(Message(mid, speaker, when, text))
-    title = str(conv.get("name") or "").strip() or "Claude conversation"
-    return Item(source_id=str(cid), title=title, type="chat", messages=messages,
-                created=iso(conv.get("created_at")), updated=iso(conv.get("updated_at")),
-                meta={"conversation": title, "session": str(cid), "app": "Claude"})
+        chat_message(messages, msg.get("uuid") or f"{cid}-{n}", speaker, iso(msg.get("created_at")), text, fallback)
+    return chat_item(cid, conv.get("name"), "Claude", iso(conv.get("created_at")), iso(conv.get("updated_at")),
+                     messages)
 
 
 def read(path: Path, owner: str | None = None) -> Iterator[Item | Skip]:

@@ -9,7 +9,8 @@ exit, and whatever this run wrote is put back (cairn.ingest.importing.run).
 
 Shared helpers for readers: `open_export` (a file, a folder, or a member of a .zip),
 `iter_json_array` (stream the elements of a top-level JSON array with bounded memory),
-`iso` (a datetime or epoch seconds -> ISO 8601 UTC).
+`iso` (a datetime or epoch seconds -> ISO 8601 UTC), `chat_message` and `chat_item` (a
+conversation of an AI assistant's export as one chat Item: ChatGPT, Claude).
 """
 
 from __future__ import annotations
@@ -61,6 +62,25 @@ class Item:
     meta: dict[str, Any] = field(default_factory=dict)
     messages: list[Message] | None = None
     files: list[tuple[str, bytes]] = field(default_factory=list)
+
+
+def chat_message(messages: list[Message], raw_id: Any, speaker: str, when: str | None, text: str,
+                 fallback_time: str) -> None:
+    """Append one turn to `messages`: its id made safe for a chat heading (no "]" or line
+    break), its time `when` or else the previous turn's (else `fallback_time`)."""
+    mid = str(raw_id).replace("]", ")").replace("\n", " ")
+    messages.append(Message(mid, speaker, when or (messages[-1].time if messages else fallback_time), text))
+
+
+def chat_item(conversation_id: Any, title: Any, app: str, created: str | None, updated: str | None,
+              messages: list[Message]) -> Item:
+    """The chat Item of one conversation of `app` ("ChatGPT", "Claude"): source_id the
+    conversation's id, title (else "<app> conversation"), times, and the conversation and
+    session keys a chat note carries."""
+    name = str(title or "").strip() or f"{app} conversation"
+    return Item(source_id=str(conversation_id), title=name, type="chat", messages=messages,
+                created=created, updated=updated,
+                meta={"conversation": name, "session": str(conversation_id), "app": app})
 
 
 @dataclass

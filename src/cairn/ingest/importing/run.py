@@ -90,7 +90,7 @@ def render_item(source: str, item: Item, export: Path, note_id: str, digest: str
     a `format_chat_message` section (speaker and time in its heading)."""
     fm: dict = {"generator": "cairn", "id": note_id, "title": item.title or item.source_id,
                 "type": item.type, "source": f"{source}:{export.name}", "source_id": item.source_id,
-                "import_source": source, "import_hash": digest}
+                "import_source": source, "import_hash": digest, "input_source": "import"}
     fm.update(owner_keys(owner))
     if item.created:
         fm["created"] = item.created

@@ -242,7 +242,7 @@ class TelegramBot:
             await self.send(context.bot, update.effective_chat.id, Reply("I heard no speech in that voice note."))
             return
         person = f"telegram:{update.effective_user.id}"
-        reply = await self.lanes.turn(person, self.conversation.reply, person, text)
+        reply = await self.lanes.turn(person, _by_voice, self.conversation.reply, person, text)
         await self.answer(context.bot, update.effective_chat.id, text, reply, spoken_in=True)
 
     async def answer(self, bot, chat_id: int, asked: str, reply: Reply, spoken_in: bool = False) -> None:
@@ -365,3 +365,15 @@ class TelegramNotifier:
             asyncio.run(go())
         except Exception as exc:
             raise DeliveryFailed(f"telegram: {exc}") from exc
+
+
+def _by_voice(reply, person: str, text: str):
+    """`reply(person, text)` with the turn marked as come in by voice (tools.current_input_source:
+    a note written from it records `input_source: voice`), set in the worker thread of the lane
+    that runs it (a context variable does not cross into a thread pool by itself)."""
+    from cairn.tools import current_input_source
+    token = current_input_source.set("voice")
+    try:
+        return reply(person, text)
+    finally:
+        current_input_source.reset(token)

@@ -18,7 +18,7 @@ import re
 from typing import Iterable
 
 from cairn.store.fts import Match
-from cairn.store.keyword import KeywordQueryError
+from cairn.store.keyword import KeywordQueryError, input_source_sql
 from cairn.store.postgres.notes import OWNER_SQL, TS_CONFIG
 
 _PART = re.compile(r'^(?:(title|tags)\s*:\s*)?"((?:[^"]|"")*)"(\*)?$')
@@ -121,12 +121,17 @@ def document_frequency(conn, word: str, prefix: bool = False) -> int:
                         (q,)).fetchone()[0]
 
 
+# store.keyword.INPUT_SOURCE_SQL with PostgreSQL's JSON operators
+INPUT_SOURCE_SQL = input_source_sql(lambda key: f"(n.meta::jsonb ->> '{key}')", percent="%%")
+
+
 def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
                        until: str | None = None, tag: str | None = None,
-                       person: str | None = None, status: str | None = None) -> set[int] | None:
+                       person: str | None = None, status: str | None = None,
+                       input_source: str | None = None) -> set[int] | None:
     """As store.keyword.filtered_chunk_ids (times compared as timestamps with their offsets;
     a time without an offset counts as UTC)."""
-    if not types and not since and not until and not tag and person is None and not status:
+    if not types and not since and not until and not tag and person is None and not status and not input_source:
         return None
     where, args = [], []
     if person is not None:
@@ -152,6 +157,9 @@ def filtered_chunk_ids(conn, types: list[str] | None, since: str | None,
     if status:
         where.append("lower(coalesce(n.meta::jsonb ->> 'status', 'saved')) = %s")
         args.append(status)
+    if input_source:
+        where.append(f"{INPUT_SOURCE_SQL} = %s")
+        args.append(input_source)
     return {r[0] for r in conn.execute(
         f"SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id WHERE {' AND '.join(where)}", args)}
 
