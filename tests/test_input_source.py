@@ -87,3 +87,16 @@ def test_web_note_page_shows_it(app):
     with RestServer(a.settings.home) as srv, srv.client() as c:
         page = c.get("/notes/open", params={"ref": "Oat milk"})
     assert page.status_code == 200 and 'title="how it came in">voice</span>' in page.text
+
+
+def test_a_telegram_voice_turn_is_marked_voice_in_its_lane_thread():
+    """The bot runs a turn on a lane's worker thread, where the event loop's context does not
+    reach: `_by_voice` sets input_source there, and only for that turn."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cairn.interfaces.telegram.bot import _by_voice
+    from cairn.tools import current_input_source
+    seen = lambda person, text: (person, text, current_input_source.get())  # noqa: E731
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(_by_voice, seen, "telegram:1", "hi").result() == ("telegram:1", "hi", "voice")
+        assert pool.submit(seen, "telegram:1", "typed").result()[2] == "text"  # the next turn is typed again
