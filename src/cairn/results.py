@@ -80,7 +80,9 @@ class JobsInfo(Record):
 class Status(Record):
     """`Cairn.status()`: where the home, vault and index are, and counts of the index.
     Besides the declared keys it holds every count of store.notes.counts (notes, chunks,
-    vectors, missing_vectors, orphan rows...)."""
+    vectors, missing_vectors, orphan rows...). media: the media pass (pictures, recordings,
+    PDFs, parsed after every text note is searchable: store.jobs.media_counts), {"pending",
+    "done", "failed"} sources."""
 
     home: str
     vault: str
@@ -90,6 +92,7 @@ class Status(Record):
     missing_vectors: int
     vector_models: dict
     notes_by_type: dict
+    media: dict
 
 
 class MemoryRebuild(Record):

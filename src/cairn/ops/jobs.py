@@ -250,7 +250,8 @@ class JobOps:
         return R.Status({"home": str(self.settings.home), "vault": str(self.settings.vault),
                          "index": self._index_label(), "backend": "postgresql" if self.on_postgres else "sqlite",
                          "schema_version": db.schema_version(self.conn),
-                         **c, "notes_by_type": profile["notes_by_type"]})
+                         **c, "notes_by_type": profile["notes_by_type"],
+                         "media": self.store.jobs.media_counts()})
 
 
 @dataclass
