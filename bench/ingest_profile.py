@@ -4,6 +4,7 @@
     python bench/ingest_profile.py                    # SciFact corpus, `import notes` path
     python bench/ingest_profile.py --limit 1000       # the first 1,000 abstracts only
     python bench/ingest_profile.py --replays 2        # embedder alone twice (before and after)
+    python bench/ingest_profile.py --src ../main/src  # another checkout's code, same bench
 
 Steps, in one process (nothing is asserted; figures are printed):
 1. the SciFact abstracts (`beir-scifact/corpus.jsonl` under CAIRN_DATA, id/title/text) are
@@ -185,7 +186,11 @@ def main() -> int:
     ap.add_argument("--replays", type=int, choices=(1, 2), default=1,
                     help="2: the embedder alone before and after the ingest (mean)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    ap.add_argument("--src", type=Path, default=None,
+                    help="import cairn from this src folder (another checkout: before/after in one window)")
     args = ap.parse_args()
+    if args.src is not None:
+        sys.path.insert(0, str(args.src.resolve()))
     corpus = need(data_dir() / "beir-scifact" / "corpus.jsonl", "SciFact corpus")
 
     from cairn.embed import shared_minilm
@@ -223,6 +228,8 @@ def main() -> int:
     claimed = sum(clock.seconds.values())
     stages = dict(sorted(clock.seconds.items(), key=lambda kv: -kv[1]))
     other = max(0.0, wall - claimed)
+    import cairn
+    print(f"cairn from {Path(cairn.__file__).parent}")
     print(f"SciFact: {n_docs} abstracts, {len(report.added)} notes added, {chunks} chunks embedded "
           f"({len(rec.batches)} embedder calls)")
     print(f"load average before {load0[0]:.2f}, after {load1[0]:.2f} (1 min)")
