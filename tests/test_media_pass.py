@@ -35,6 +35,7 @@ def test_text_notes_are_searchable_and_embedded_before_any_picture_is_parsed(tmp
     write(src / "a-kestrel.md", "# Kestrel\n\nThe kestrel hovers over the meadow at dusk.\n")
     write(src / "b-otter.md", "# Otter\n\nAn otter slid down the riverbank near the weir.\n")
     write(src / "c-board.png", picture.read_bytes())
+    write(src / "d-board.png", picture.read_bytes() + b"\0")  # other bytes: a second picture
     seen: dict = {}
     app = Cairn(tmp_path / "home", embedder=hash_embedder)
     prefetch, parse = pool_mod.ParsePool.prefetch, pool_mod.ParsePool.parse
@@ -49,6 +50,7 @@ def test_text_notes_are_searchable_and_embedded_before_any_picture_is_parsed(tmp
         return prefetch(self, items)
 
     def parse_and_look(self, path, **kwargs):
+        seen.setdefault("progress", []).append(app.status().to_json()["media"])
         doc = parse(self, path, **kwargs)
         seen["nice"] = [_niceness(w.proc.pid) - _niceness(os.getpid())
                         for w in self._pool]
@@ -63,15 +65,17 @@ def test_text_notes_are_searchable_and_embedded_before_any_picture_is_parsed(tmp
     finally:
         app.close()
     assert before == {"pending": 0, "done": 0, "failed": 0}
-    assert seen["items"] == ["c-board.png"]
+    assert seen["items"] == ["c-board.png", "d-board.png"]
     st = seen["status"]
-    assert st["media"] == {"pending": 1, "done": 0, "failed": 0}
+    assert st["media"] == {"pending": 2, "done": 0, "failed": 0}
+    # Each picture is counted done as soon as it is read: status follows the pass file by file.
+    assert seen["progress"] == [{"pending": 2, "done": 0, "failed": 0}, {"pending": 1, "done": 1, "failed": 0}]
     assert st["notes"] == 2 and st["missing_vectors"] == 0 and st["embedded_chunks"] == st["chunks"] > 0
     assert seen["kestrel"][:1] == ["Kestrel"]
     assert "Otter" in seen["otter"]
     assert seen["nice"] and all(n == pool_mod.MEDIA_NICE for n in seen["nice"]), seen["nice"]
-    assert sorted(Path(n).name for n in report.added) == ["a-kestrel.md", "b-otter.md", "c-board.png"]
+    assert sorted(Path(n).name for n in report.added) == ["a-kestrel.md", "b-otter.md", "c-board.png", "d-board.png"]
     t = report.timings
     assert t["keyword_searchable_s"] <= t["text_embedded_s"] <= t["first_media_parsed_s"] <= t["embedded_s"]
-    assert after["media"] == {"pending": 0, "done": 1, "failed": 0}
-    assert after["missing_vectors"] == 0 and after["notes"] == 3
+    assert after["media"] == {"pending": 0, "done": 2, "failed": 0}
+    assert after["missing_vectors"] == 0 and after["notes"] == 4

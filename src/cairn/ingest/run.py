@@ -279,6 +279,7 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
     run. Dead letters are added to `report.failed` with the job id. `report.timings` holds
     the seconds since the process started at which each phase ended (keyword_searchable_s,
     text_embedded_s, first_media_parsed_s, parsed_s, embedded_s). Returns `report`."""
+    import dataclasses
     import resource
 
     from cairn.jobs import requeue_orphans, run_queue
@@ -322,8 +323,10 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
                 pool.prefetch([(p, _parse_options(settings)) for p in paths if _needs_parse(conn, settings, p)])
             if heavy or ids is None:
                 parse_progress = (lambda _p, d, t: progress("parse", d, t)) if progress else None
-                result = run_queue(conn, handlers, settings.jobs, ids=heavy if ids is not None else None,
-                                   progress=parse_progress)
+                # One media job a claim: each is marked done as soon as it is read, so
+                # `cairn status` (media.done) follows the pass file by file.
+                result = run_queue(conn, handlers, dataclasses.replace(settings.jobs, batch=1),
+                                   ids=heavy if ids is not None else None, progress=parse_progress)
                 dead += result.dead
                 retries += result.retries
             report.timings["parsed_s"] = round(_since_start(), 3)
