@@ -25,8 +25,9 @@ garble them).
     doc = pool.parse(path, **kwargs)          # ParsedDocument; ParseError / OSError as parse_file
     pool.close()
 
-`prefetch` lets the ingest index text notes and compute embeddings while the workers read
-images (two cores: the embedder in the parent, OCR in a worker).
+`prefetch` starts the workers on files while the caller does other work; the ingest's media
+pass (cairn.ingest.run) prefetches the pictures, recordings and PDFs once every text note is
+embedded, to file workers started at niceness `nice` (MEDIA_NICE): low priority.
 
 The text lane (cairn.parse.text_lane) does the same for the text notes of a large ingest
 (phase 1): `prefetch_text` hands a worker of its own batches of notes to read, hash, parse
