@@ -375,10 +375,24 @@ def search_child(folder: Path) -> None:
         else:
             first = time.perf_counter() - t
     w, c = pct(wall), pct(cpu)
-    print(json.dumps({"sqlite_hybrid": {"p50_ms": w["p50_ms"], "p95_ms": w["p95_ms"],
-                                        "p50_cpu_ms": c["p50_ms"], "p95_cpu_ms": c["p95_ms"],
-                                        "first_query_ms": round(first * 1000, 1), "queries": len(wall)},
-                      "sqlite_search_rss_mb": round(rss_mb("VmHWM"), 1), "approximate": vindex.approximate}))
+    out = {"sqlite_hybrid": {"p50_ms": w["p50_ms"], "p95_ms": w["p95_ms"],
+                             "p50_cpu_ms": c["p50_ms"], "p95_cpu_ms": c["p95_ms"],
+                             "first_query_ms": round(first * 1000, 1), "queries": len(wall)},
+           "sqlite_search_rss_mb": round(rss_mb("VmHWM"), 1), "approximate": vindex.approximate}
+    # Keyword search alone (the application's path: common words dropped, postings capped),
+    # on the same queries and on queries of three of the 200 most frequent words.
+    for key, texts in (("sqlite_keyword", spec["texts"]), ("sqlite_keyword_common", spec.get("common", []))):
+        wall, cpu = [], []
+        for text in texts:
+            t, c = time.perf_counter(), time.process_time()
+            search(conn, vindex, emb, text, k=10, mode="keyword")
+            wall.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
+        if texts:
+            w, c = pct(wall), pct(cpu)
+            out[key] = {"p50_ms": w["p50_ms"], "p95_ms": w["p95_ms"], "p50_cpu_ms": c["p50_ms"],
+                        "p95_cpu_ms": c["p95_ms"], "queries": len(wall)}
+    print(json.dumps(out))
 
 
 def sqlite_scale(args) -> dict:
@@ -386,7 +400,9 @@ def sqlite_scale(args) -> dict:
     build the HNSW graph (store/ann.py), then recall@10 of the graph against exact search
     (numpy over the same vectors, in this run), the exact and graph vector-search times, and
     hybrid search (keyword + vectors + graph signals) in a fresh process: CPU and wall p50/p95,
-    the first query, and that process's peak RSS."""
+    the first query, and that process's peak RSS; then keyword search alone in that process on
+    the same queries (`sqlite_keyword`) and on three of the 200 most frequent words
+    (`sqlite_keyword_common`)."""
     import subprocess
     from cairn.store import db
     from cairn.store.backend import SQLiteBackend
@@ -431,7 +447,8 @@ def sqlite_scale(args) -> dict:
         sqlite.conn.close()
         del vecs
         np.save(tmp / "queries.npy", np.stack(vec_queries))
-        (tmp / "queries.json").write_text(json.dumps({"texts": q_texts, "ann_min": ANN_MIN_VECTORS}))
+        common = [" ".join(rng.choice(vocab[:200], 3)) for _ in range(args.queries)]
+        (tmp / "queries.json").write_text(json.dumps({"texts": q_texts, "common": common, "ann_min": ANN_MIN_VECTORS}))
         child = subprocess.run([sys.executable, __file__, "--search-child", str(tmp)], capture_output=True,
                                text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
         if child.returncode != 0:

@@ -139,7 +139,7 @@ def test_a_worker_that_cannot_start_fails_the_request_instead_of_waiting_forever
 
     import cairn.parse.pool as pool_mod
 
-    def cannot_start(memory_bytes):
+    def cannot_start(memory_bytes, nice=0):
         raise OSError(24, "Too many open files")
     monkeypatch.setattr(pool_mod, "_Worker", cannot_start)
     pool = ParsePool(workers=1, timeout_s=30)

@@ -80,7 +80,9 @@ class JobsInfo(Record):
 class Status(Record):
     """`Cairn.status()`: where the home, vault and index are, and counts of the index.
     Besides the declared keys it holds every count of store.notes.counts (notes, chunks,
-    vectors, missing_vectors, orphan rows...)."""
+    vectors, missing_vectors, orphan rows...). media: the media pass (pictures, recordings,
+    PDFs, parsed after every text note is searchable: store.jobs.media_counts), {"pending",
+    "done", "failed"} sources."""
 
     home: str
     vault: str
@@ -90,6 +92,7 @@ class Status(Record):
     missing_vectors: int
     vector_models: dict
     notes_by_type: dict
+    media: dict
 
 
 class MemoryRebuild(Record):
@@ -397,3 +400,72 @@ class BackupRestored(Record):
     previous: str
     files: int
     sync: dict
+
+
+# --------------------------------------------------------------------------- PRAANA's engine
+class Artifact(Record):
+    """`Cairn.artifact_put()`: the production record of a stored artifact (store/artifacts.py
+    `Record.to_json`): its `id` (sha256 of the content) and what produced it."""
+
+    id: str
+
+
+class ArtifactList(Items):
+    """`Cairn.artifacts()`: production records (as `Artifact`), newest first."""
+
+    item = "artifact"
+
+
+class ArtifactShown(Record):
+    """`Cairn.artifact_show()`: the artifact `id`, its production `records`, `media` type,
+    `size` in bytes and `content` (text, cut at ops.artifacts.TEXT_LIMIT; None for binary)."""
+
+    id: str
+    records: list
+    media: str
+    size: int
+    content: Any
+
+
+class ArtifactLineage(Record):
+    """`Cairn.artifact_lineage()`: what produced the artifact and from which inputs, back to
+    the person's messages (store/artifacts.py `lineage`)."""
+
+
+class ConfigShown(Record):
+    """`Cairn.config_show()`: the configuration `files` in layer order ({layer, path, exists})
+    and the effective `values` ({key, value, origin}; secrets hidden)."""
+
+    files: list
+    values: list
+
+
+class ModelCatalogue(Record):
+    """`Cairn.model_catalogue()`: the models `/model` may switch to (assistant/catalogue.py),
+    with when the list was fetched."""
+
+
+class SessionStats(Record):
+    """`Cairn.session_stats()` / `Cairn.session_scorecard()`: a session's counts from its log
+    (tokens, cost, tool calls, compactions, evidence kept, pressure; assistant/stats.py)."""
+
+
+class Skill(Record):
+    """`Cairn.skill()` and the skill writes: a named tool-call sequence with its votes and
+    usefulness (store/skills.py)."""
+
+    name: str
+
+
+class SkillList(Items):
+    """`Cairn.skills()` (ranked by usefulness) / `Cairn.skill_patterns()` (recurring tool
+    sequences): skills or patterns as dicts."""
+
+    item = "skill"
+
+
+class SkillDeleted(Record):
+    """`Cairn.skill_delete()`: the name of the skill removed."""
+
+    name: str
+    deleted: bool

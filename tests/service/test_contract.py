@@ -23,7 +23,9 @@ NOT_OPERATIONS = {"conn", "embedder", "vectors", "settings", "close", "database_
                   "preload",  # starts loading a resource (the embedder) in the background
                   "note_asset",  # the image file a note page shows (a Path, streamed as export_path)
                   # housekeeping the server and daemon run themselves, no door calls them:
-                  "repair_vectors", "backup_daily"}
+                  "repair_vectors", "backup_daily",
+                  "catch_up_notes",  # the entity pass and vectors a chat's note writes left for later
+                  "model_resolve"}  # a model name -> its spec (a str) for `/model`, inside the chat loop
 
 
 def operations() -> list[str]:
@@ -41,9 +43,12 @@ def test_every_operation_declares_a_result_with_to_json():
     from cairn.store.vectors import VectorIndex
     from cairn.sync import SyncReport
     from cairn.ingest.worker import WorkerReport
+    from cairn.schedule.calendar import CalendarReminders
+    from cairn.search.query import ParsedQuery
     extra = {"WorkerReport": WorkerReport, "CoreContext": CoreContext, "MemoryChange": MemoryChange, "SyncReport": SyncReport,
              "ExportResult": ExportResult, "Answer": Answer, "SearchResult": SearchResult,
-             "VectorIndex": VectorIndex, "Enrichment": Enrichment}  # names the service imports only for type checking
+             "VectorIndex": VectorIndex, "Enrichment": Enrichment, "CalendarReminders": CalendarReminders,
+             "ParsedQuery": ParsedQuery}  # names the service imports only for type checking
     hints = {}
     for name in operations():
         fn = getattr(Cairn, name)

@@ -234,6 +234,19 @@ def test_job_queue_states(backend):
     assert jobs.get(retry[0].id).state == "queued" and jobs.get(retry[0].id).last_error == "flaky"
 
 
+def test_media_counts_follow_the_media_jobs_states(backend):
+    jobs = backend.jobs
+    assert jobs.media_counts() == {"pending": 0, "done": 0, "failed": 0}
+    for name in ("a.png", "b.wav", "c.pdf"):
+        jobs.enqueue("file", f"/{name}", {"path": f"/{name}", "heavy": True}, max_attempts=1, now=1.0)
+    jobs.enqueue("file", "/d.md", {"path": "/d.md"}, max_attempts=1, now=1.0)  # a text source: not media
+    got = {j.source: j for j in jobs.claim_batch(1, "t", 30.0, limit=10, now=2.0)}
+    assert jobs.media_counts() == {"pending": 3, "done": 0, "failed": 0}  # running counts as pending
+    assert jobs.mark_done(got["/a.png"], "added") and jobs.mark_dead(got["/b.wav"], "corrupt")
+    assert jobs.mark_done(got["/d.md"], "added")
+    assert jobs.media_counts() == {"pending": 1, "done": 1, "failed": 1}
+
+
 def test_memories_core_blocks_entities_and_fact_keys(backend):
     from cairn.store.memories import MEMORY_COLUMNS
     cols = [c.strip() for c in MEMORY_COLUMNS.split(",")]

@@ -78,14 +78,19 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     reused_from_cache). entities_many: where spaCy runs (graph.update.update_graph)."""
     with exclusive(conn, "embed"):
         from cairn.graph.update import update_graph
-        update_graph(conn, entities_many=entities_many)
         return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys,
-                              neighbour_keys=neighbour_keys)
+                              neighbour_keys=neighbour_keys,
+                              meanwhile=lambda: update_graph(conn, entities_many=entities_many))
 
 
 def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
-                   max_chunks_per_note: int, *, fact_keys: bool, neighbour_keys: float) -> tuple[int, int]:
+                   max_chunks_per_note: int, *, fact_keys: bool, neighbour_keys: float,
+                   meanwhile=lambda: None) -> tuple[int, int]:
+    """The vectors of `embed_missing`: computed in a background thread (EmbedAhead) while
+    this thread runs `meanwhile()` (the entity graph) and then stores them, one
+    transaction per batch."""
     import numpy as np
+    from cairn.ingest.embed_ahead import EmbedAhead
     model = model_key(embedder)
     stale = other_model_count(conn, model)
     if stale:
@@ -96,6 +101,7 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
     _check_neighbour_keys(conn, neighbour_keys)
     rows = chunks_to_embed(conn, max_chunks_per_note)
     if not rows:
+        meanwhile()
         clear_vector_cache(conn)
         return 0, 0
     items = _items(conn, rows, fact_keys, neighbour_keys)
@@ -110,14 +116,15 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
     # consecutive), so a batch holds most of the neighbours it mixes in (`_vectors`).
     todo.sort(key=lambda it: (1, it[0]) if it[3] else (0, len(it[1])))
     done = 0
-    for i in range(0, len(todo), EMBED_BATCH):
-        batch = todo[i:i + EMBED_BATCH]
-        vecs = _vectors(embedder, batch, neighbour_keys)
-        with N.transaction(conn):
-            put_vectors(conn, [it[0] for it in batch], [it[2] for it in batch], vecs, model)
-        done += len(batch)
-        if progress:
-            progress("embed", done, len(todo))
+    batches = [todo[i:i + EMBED_BATCH] for i in range(0, len(todo), EMBED_BATCH)]
+    with EmbedAhead(lambda batch: _vectors(embedder, batch, neighbour_keys), batches) as ahead:
+        meanwhile()
+        for batch, vecs in ahead:
+            with N.transaction(conn):
+                put_vectors(conn, [it[0] for it in batch], [it[2] for it in batch], vecs, model)
+            done += len(batch)
+            if progress:
+                progress("embed", done, len(todo))
     clear_vector_cache(conn)
     return done, len(reused)
 

@@ -269,21 +269,25 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
              resolver=None, connector=None, embed: bool = True) -> IngestReport:
     """Run the queue in two phases and embed. Phase 1: every text source (parse, vault
     copy, keyword index: one job each) — from then on they are keyword-searchable, listed
-    and linked. Phase 2: images, audio and PDFs, parsed in a bounded worker process
-    (cairn.parse.pool) that starts on them while this process embeds the text sources'
-    chunks; then their chunks are embedded too. embed=False leaves the vectors to a
+    and linked; then their chunks are embedded (the entity graph alongside). Phase 2, the
+    media pass: images, audio and PDFs, parsed in bounded worker processes (cairn.parse.pool)
+    at low priority (MEDIA_NICE), only once every text note is searchable by meaning; then
+    their chunks are embedded too (`cairn status` counts the pass: `media`). embed=False leaves the vectors to a
     background embedder (watch) or a later `cairn jobs run`: `status` counts them as
     `missing_vectors`. A process that dies between the phases loses nothing: the text is
     committed per job, unfinished jobs stay queued and missing vectors are found by the next
     run. Dead letters are added to `report.failed` with the job id. `report.timings` holds
-    the seconds since the process started at which each phase ended. Returns `report`."""
+    the seconds since the process started at which each phase ended (keyword_searchable_s,
+    text_embedded_s, first_media_parsed_s, parsed_s, embedded_s). Returns `report`."""
+    import dataclasses
     import resource
 
     from cairn.jobs import requeue_orphans, run_queue
-    from cairn.parse.pool import ParsePool
+    from cairn.parse.pool import MEDIA_NICE, ParsePool
 
     ing = settings.ingest
-    pool = ParsePool(ing.parse_workers, ing.parse_memory_mib, ing.parse_timeout_s) if ing.parse_workers > 0 else None
+    pool = (ParsePool(ing.parse_workers, ing.parse_memory_mib, ing.parse_timeout_s, nice=MEDIA_NICE)
+            if ing.parse_workers > 0 else None)
     handlers = job_handlers(conn, settings, report, resolver=resolver, connector=connector, pool=pool)
     ner_in_worker = None  # set below for a large ingest or one that starts the worker anyway
     retries = 0
@@ -307,17 +311,22 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
                 pool.end_text()
             dead, retries = list(result.dead), result.retries
             report.timings["keyword_searchable_s"] = round(_since_start(), 3)
-            if pool is not None and heavy:
-                paths = [Path(p["path"]) for p in J.payloads(conn, heavy)]
-                pool.prefetch([(p, _parse_options(settings)) for p in paths if _needs_parse(conn, settings, p)])
             if embed:
                 report.embedded, report.reused_vectors = embed_missing(
                     conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
                     neighbour_keys=settings.memory.neighbour_keys, entities_many=ner_in_worker)
+                report.timings["text_embedded_s"] = round(_since_start(), 3)
+            if pool is not None and heavy:
+                # The media pass: only now, every text note searchable by keyword and by
+                # meaning, the pictures, recordings and PDFs go to the (niced) file workers.
+                paths = [Path(p["path"]) for p in J.payloads(conn, heavy)]
+                pool.prefetch([(p, _parse_options(settings)) for p in paths if _needs_parse(conn, settings, p)])
             if heavy or ids is None:
                 parse_progress = (lambda _p, d, t: progress("parse", d, t)) if progress else None
-                result = run_queue(conn, handlers, settings.jobs, ids=heavy if ids is not None else None,
-                                   progress=parse_progress)
+                # One media job a claim: each is marked done as soon as it is read, so
+                # `cairn status` (media.done) follows the pass file by file.
+                result = run_queue(conn, handlers, dataclasses.replace(settings.jobs, batch=1),
+                                   ids=heavy if ids is not None else None, progress=parse_progress)
                 dead += result.dead
                 retries += result.retries
             report.timings["parsed_s"] = round(_since_start(), 3)
@@ -331,6 +340,9 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
     finally:
         if pool is not None:
             report.peak_rss_mib["parse_workers"] = round(pool.peak_rss_mib, 1)
+            if pool.first_file_at is not None:  # when the media pass's first file was parsed
+                report.timings["first_media_parsed_s"] = round(
+                    _since_start() - (time.monotonic() - pool.first_file_at), 3)
             pool.close()
     report.peak_rss_mib["ingest"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     for job, error in dead:

@@ -10,6 +10,8 @@ import dataclasses
 import os
 from pathlib import Path
 
+from cairn import results as R
+
 # Settings fields that are not config keys, and config keys stored under another name.
 _NOT_KEYS = {"home", "store_url", "owner", "plugin_config"}
 _KEY_NAMES = {"vault_dir": "vault"}
@@ -27,17 +29,17 @@ def _plain(value):
 class ConfigOps:
     """The effective settings with their origins; the model catalogue."""
 
-    def model_catalogue(self, refresh: bool = False) -> dict:
+    def model_catalogue(self, refresh: bool = False) -> R.ModelCatalogue:
         """The models `/model` may switch to, cached 6 h (assistant.catalogue.catalogue)."""
         from cairn.assistant.catalogue import catalogue
-        return catalogue(self.settings, refresh=refresh)
+        return R.ModelCatalogue(catalogue(self.settings, refresh=refresh))
 
     def model_resolve(self, name: str) -> str:
         """The spec of catalogue model `name`; ValueError naming the models when unknown."""
         from cairn.assistant.catalogue import resolve
         return resolve(self.settings, name)
 
-    def config_show(self) -> dict:
+    def config_show(self) -> R.ConfigShown:
         """{"files": [{"layer": "global" | "home", "path", "exists"}], "values": [{"key",
         "value", "origin"}]}: every setting, its effective value and where it came from — the
         file that set it, "env CAIRN_LLM", or "default". A secret (a token, password, URL
@@ -71,5 +73,5 @@ class ConfigOps:
         for row in rows:
             if row["key"] in env and os.environ.get(env[row["key"]]):
                 row["origin"] = f"env {env[row['key']]}"
-        return {"files": [{"layer": layer, "path": str(p), "exists": there} for layer, p, there in files],
-                "values": rows}
+        return R.ConfigShown(files=[{"layer": layer, "path": str(p), "exists": there} for layer, p, there in files],
+                             values=rows)

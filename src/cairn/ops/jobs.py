@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from cairn import results as R
 from cairn.errors import InvalidInput
 from cairn.ops.memory import SessionExtraction, _extraction_llm
 from cairn.report import ImportReport, IngestReport, Progress
 from cairn.store import db
+
+if TYPE_CHECKING:
+    from cairn.schedule.calendar import CalendarReminders
 
 
 class JobOps:
@@ -216,7 +219,7 @@ class JobOps:
         return report
 
     def calendar_reminders(self, path: str | Path, *, before: str | None = None, horizon: str | None = None,
-                           dry_run: bool = False, now=None):
+                           dry_run: bool = False, now=None) -> CalendarReminders:
         """Reminders for the upcoming events of the iCalendar file(s) at `path`, when the
         person asks (`cairn import ics PATH --reminders`, the `remind_calendar` tool): one per
         occurrence starting within `horizon` (default 30d), due `before` it (default 30m),
@@ -266,7 +269,8 @@ class JobOps:
         return R.Status({"home": str(self.settings.home), "vault": str(self.settings.vault),
                          "index": self._index_label(), "backend": "postgresql" if self.on_postgres else "sqlite",
                          "schema_version": db.schema_version(self.conn),
-                         **c, "notes_by_type": profile["notes_by_type"]})
+                         **c, "notes_by_type": profile["notes_by_type"],
+                         "media": self.store.jobs.media_counts()})
 
 
 @dataclass

@@ -6,6 +6,8 @@ sees them (another person's session is not found)."""
 
 from __future__ import annotations
 
+from cairn import results as R
+
 
 class SessionOps:
     """Per-session figures: tokens, cost, tool calls, compactions, pressure, evidence kept."""
@@ -16,16 +18,16 @@ class SessionOps:
         store.load(sid)  # SessionNotFound (NotFound) for an unknown id or another person's
         return store.events(store.path(sid))
 
-    def session_stats(self, sid: str) -> dict:
+    def session_stats(self, sid: str) -> R.SessionStats:
         """`/stats` of session `sid` (assistant.stats.stats): tokens in/out, cost (None when a
         remote model had no price), model calls, the last prompt's pressure. Raises
         SessionNotFound / InvalidInput for an unknown or malformed id."""
         from cairn.assistant.stats import stats
-        return stats(self._session_events(sid), sid)
+        return R.SessionStats(stats(self._session_events(sid), sid))
 
-    def session_scorecard(self, sid: str) -> dict:
+    def session_scorecard(self, sid: str) -> R.SessionStats:
         """`/scorecard` of session `sid` (assistant.stats.scorecard): tool calls by outcome
         and tool, compactions, pressure events, evidence kept, recall calls, checkpoints.
         Raises SessionNotFound / InvalidInput for an unknown or malformed id."""
         from cairn.assistant.stats import scorecard
-        return scorecard(self._session_events(sid), sid)
+        return R.SessionStats(scorecard(self._session_events(sid), sid))

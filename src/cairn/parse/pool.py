@@ -25,8 +25,9 @@ garble them).
     doc = pool.parse(path, **kwargs)          # ParsedDocument; ParseError / OSError as parse_file
     pool.close()
 
-`prefetch` lets the ingest index text notes and compute embeddings while the workers read
-images (two cores: the embedder in the parent, OCR in a worker).
+`prefetch` starts the workers on files while the caller does other work; the ingest's media
+pass (cairn.ingest.run) prefetches the pictures, recordings and PDFs once every text note is
+embedded, to file workers started at niceness `nice` (MEDIA_NICE): low priority.
 
 The text lane (cairn.parse.text_lane) does the same for the text notes of a large ingest
 (phase 1): `prefetch_text` hands a worker of its own batches of notes to read, hash, parse
@@ -58,6 +59,7 @@ HEAVY_KINDS = frozenset({"image", "audio", "pdf"})  # parsed in a worker (detect
 # A request for named entities (cairn/ner.py) instead of a file: spaCy's model (~250 MiB
 # with its libraries) then lives in the worker, not in the ingest process.
 NER_REQUEST = "\x00entities"
+MEDIA_NICE = 10  # niceness of the file workers of an ingest's media pass (cairn.ingest.run)
 _Key = tuple[str, tuple]
 
 
@@ -181,11 +183,17 @@ class ParsePool:
 
     workers: file worker processes (>= 1); entity requests get one more (`entities_many`).
     memory_mib: RLIMIT_AS of each worker in MiB (0 = no cap).
-    timeout_s: wall seconds one file may take in a worker. Thread-safe; `close()` stops the
-    workers (also at interpreter exit: they are daemons)."""
+    timeout_s: wall seconds one file may take in a worker.
+    nice: added to the file workers' niceness (the ingest's media pass runs them at
+    MEDIA_NICE: low priority). `first_file_at`: time.monotonic() when the first file's
+    reply came (None before). Thread-safe; `close()` stops the workers (also at
+    interpreter exit: they are daemons)."""
 
-    def __init__(self, workers: int = 1, memory_mib: int = 2048, timeout_s: float = 600.0) -> None:
+    def __init__(self, workers: int = 1, memory_mib: int = 2048, timeout_s: float = 600.0, *,
+                 nice: int = 0) -> None:
         self.workers = max(1, int(workers))
+        self.nice = max(0, int(nice))
+        self.first_file_at: float | None = None
         self.memory_bytes = max(0, int(memory_mib)) << 20
         self.timeout_s = float(timeout_s)
         self._pool: list[_Worker] = []
@@ -340,6 +348,8 @@ class ParsePool:
                     self._text.failed(kwargs["items"])
             else:
                 self._results[key] = (status, payload)
+                if kind != NER_REQUEST and self.first_file_at is None:
+                    self.first_file_at = time.monotonic()
             self._cond.notify_all()
 
     def _replace(self, w: _Worker) -> None:
@@ -371,7 +381,7 @@ class ParsePool:
                 else:
                     w = next((w for w in self._pool if w.task is None), None)
                     if w is None and len(self._pool) < self.workers:
-                        w = _Worker(self.memory_bytes)
+                        w = _Worker(self.memory_bytes, nice=self.nice)
                         self._pool.append(w)
             except OSError as exc:  # no process could be started (EMFILE, EAGAIN, ENOMEM): the
                 # request fails with the reason, instead of the driver dying and the caller waiting forever

@@ -248,6 +248,18 @@ def counts(conn: sqlite3.Connection) -> dict[str, int]:
     return out
 
 
+MEDIA_MARK = '"heavy": true'  # in the payload of a file job queued for the media pass
+
+
+def media_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """The media pass (pictures, recordings, PDFs: file jobs whose payload has "heavy",
+    cairn.ingest.run): {"pending": queued or running, "done": finished, "failed": dead}."""
+    rows = dict(conn.execute("SELECT state, count(*) FROM jobs WHERE kind = 'file' AND instr(payload, ?) > 0 "
+                             "GROUP BY state", (MEDIA_MARK,)).fetchall())
+    return {"pending": rows.get("queued", 0) + rows.get("running", 0), "done": rows.get("done", 0),
+            "failed": rows.get("dead", 0)}
+
+
 def next_due(conn: sqlite3.Connection, ids: list[int] | None = None) -> float | None:
     """Earliest next_attempt_at of the queued jobs (limited to `ids`), None if none queued."""
     sql = "SELECT min(next_attempt_at) FROM jobs WHERE state = 'queued'"

@@ -139,6 +139,16 @@ def by_state(conn, state: str, limit: int | None = None) -> list[JobRow]:
     return [_job(r) for r in conn.execute(sql, (state,))]
 
 
+def media_counts(conn) -> dict[str, int]:
+    """store.jobs.media_counts on PostgreSQL."""
+    from cairn.store.jobs import MEDIA_MARK
+    rows = {r[0]: r[1] for r in conn.execute(
+        "SELECT state, count(*) FROM jobs WHERE kind = 'file' AND strpos(payload, %s) > 0 GROUP BY state",
+        (MEDIA_MARK,))}
+    return {"pending": rows.get("queued", 0) + rows.get("running", 0), "done": rows.get("done", 0),
+            "failed": rows.get("dead", 0)}
+
+
 def counts(conn) -> dict[str, int]:
     out = {s: 0 for s in STATES}
     out.update({r[0]: r[1] for r in conn.execute("SELECT state, count(*) FROM jobs GROUP BY state")})
