@@ -216,3 +216,18 @@ def test_shell_waits_for_approval_even_when_asked(app, shell, llm):
     ui = WaitingChannel(on_ask=lambda c: ui.answer(c["id"], True))
     res = Assistant(app, model=spec, new=True).turn("run rm", ui)
     assert res.tool_calls[0].outcome == "failed" and "shell_allow" in res.tool_calls[0].error and not ui.asked
+
+
+def test_an_edited_file_keeps_its_permissions(app, folder):
+    """A private (0600) file stayed private and a script stayed executable: the replacement
+    took the default 0644 (review2: an edited secrets file became world-readable)."""
+    import stat
+    (folder / "secret.txt").write_text("token=1\n")
+    os.chmod(folder / "secret.txt", 0o600)
+    (folder / "run.sh").write_text("echo hi\n")
+    os.chmod(folder / "run.sh", 0o750)
+    _call(app, "edit_file", path="secret.txt", old="token=1", new="token=2")
+    _call(app, "write_file", path="run.sh", text="echo bye\n")
+    assert stat.S_IMODE(os.stat(folder / "secret.txt").st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(folder / "run.sh").st_mode) == 0o750
+    assert (folder / "secret.txt").read_text() == "token=2\n"

@@ -7,7 +7,8 @@ Rules, each checked before anything is opened for writing:
   part is refused outright (Forbidden), whatever it would resolve to;
 - no part of the path below the folder may be a symbolic link (a link inside the folder could
   lead out, or be swapped later): refused (Forbidden); the file itself is opened with
-  O_NOFOLLOW and replaced through a temporary file in its own folder (os.replace);
+  O_NOFOLLOW and replaced through a temporary file in its own folder (os.replace), which
+  takes the replaced file's permission bits;
 - only text: an existing file that is not UTF-8 or holds NUL bytes is refused (InvalidInput),
   as is new text holding NUL bytes; at most MAX_CHARS characters (TooLarge);
 - `edit_file`'s `old` must occur exactly once (InvalidInput names how often it occurs).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from pathlib import Path
 
 from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound, TooLarge
@@ -144,6 +146,8 @@ def _write(app, a: dict) -> dict:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            if not created:  # the replaced file keeps its permissions (a private 0600 file stays private)
+                os.fchmod(fh.fileno(), stat.S_IMODE(os.stat(p, follow_symlinks=False).st_mode))
             fh.write(new)
             fh.flush()
             os.fsync(fh.fileno())
