@@ -123,3 +123,17 @@ def test_cli_distill_dry_run_and_show(app):
     assert code == 0 and json.loads(out)["name"] == "Mara"  # the dry run changed nothing
     code, _, err = cli("--home", home, "persona", "distill", "nothing-by-this-name")
     assert code != 0 and "neither a folder nor a note" in err
+
+
+def test_save_replaces_rules_written_over_several_lines(app, tmp_path):
+    """`[persona] rules` hand-written as a multi-line array: distill refused to save ("not valid
+    TOML"), because only the key's first line was replaced (review2)."""
+    home = tmp_path / "multiline"
+    home.mkdir()
+    (home / "config.toml").write_text('[persona]\nrules = [\n  "Be brief.",\n  "No emoji.",\n]\ntone = "dry"\n\n'
+                                      '[search]\nk = 7\n', encoding="utf-8")
+    p = distill(app, [str(Path(app.settings.home).parent / "letters")], name="Mara")
+    save(home, p)
+    s = load_settings(home)
+    assert (s.persona.name, s.persona.rules, s.search.k) == ("Mara", p.rules, 7)
+    assert "Be brief." not in (home / "config.toml").read_text(encoding="utf-8")

@@ -24,7 +24,9 @@ def with_model(text: str, spec: str) -> str:
 def with_keys(text: str, section: str, values: dict) -> str:
     """`text` (a config.toml) with each key of `values` set in `[section]` (strings and lists
     of strings, written as JSON, which TOML reads alike): a key's line replaced, else added
-    under the section header, or the section added at the end. Other lines are kept."""
+    under the section header, or the section added at the end. Other lines are kept; a value
+    written over several lines (an array, a multi-line string) is replaced whole: its lines
+    run to the first one after which the key's text reads as TOML (tomllib)."""
     lines = text.splitlines()
     start = next((i for i, ln in enumerate(lines) if (m := _SECTION.match(ln)) and m.group(1).strip() == section), None)
     if start is None:
@@ -37,11 +39,22 @@ def with_keys(text: str, section: str, values: dict) -> str:
         pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
         for i in range(start + 1, end):
             if pattern.match(lines[i]):
-                lines[i] = line
+                last = next((j for j in range(i + 1, end + 1) if _reads(lines[i:j])), i + 1)
+                lines[i:last] = [line]
                 break
         else:
             lines.insert(start + 1, line)
     return "\n".join(lines) + "\n"
+
+
+def _reads(lines: list[str]) -> bool:
+    """True when `lines` are one whole TOML key = value (tomllib)."""
+    import tomllib
+    try:
+        tomllib.loads("\n".join(lines))
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
 
 
 def choose_model(home: Path, spec: str) -> Path:
