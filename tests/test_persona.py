@@ -137,3 +137,20 @@ def test_save_replaces_rules_written_over_several_lines(app, tmp_path):
     s = load_settings(home)
     assert (s.persona.name, s.persona.rules, s.search.k) == ("Mara", p.rules, 7)
     assert "Be brief." not in (home / "config.toml").read_text(encoding="utf-8")
+
+
+def test_save_keeps_config_permissions(app, tmp_path):
+    """config.toml kept private (0600: it may hold the bot's token) became 0644 after
+    `cairn persona distill` or `cairn models --use` (review2)."""
+    import os
+    import stat
+    from cairn.assistant.choose import choose_model
+    home = tmp_path / "private"
+    home.mkdir()
+    (home / "config.toml").write_text('[telegram]\ntoken = "123:secret"\n', encoding="utf-8")
+    os.chmod(home / "config.toml", 0o600)
+    save(home, distill(app, [str(Path(app.settings.home).parent / "letters")], name="Mara"))
+    assert stat.S_IMODE(os.stat(home / "config.toml").st_mode) == 0o600
+    choose_model(home, "none")
+    assert stat.S_IMODE(os.stat(home / "config.toml").st_mode) == 0o600
+    assert load_settings(home).telegram.token == "123:secret" and sorted(p.name for p in home.iterdir()) == ["config.toml"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*(?:#.*)?$")
@@ -57,6 +58,21 @@ def _reads(lines: list[str]) -> bool:
     return True
 
 
+def replace_config(path: Path, text: str, tmp_name: str) -> None:
+    """Replace the file `path` with `text` through `tmp_name` beside it (os.replace); the new
+    file keeps the old one's permission bits (config.toml may hold tokens: 0600 stays 0600).
+    Raises OSError."""
+    tmp = path.with_name(tmp_name)
+    tmp.write_text(text, encoding="utf-8")
+    try:
+        if path.is_file():
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
 def choose_model(home: Path, spec: str) -> Path:
     """Write `[assistant] model = spec` to `home`/config.toml and return its path. Raises
     InvalidInput for a malformed spec (assistant.models.get_model's rules), a config that
@@ -76,9 +92,7 @@ def choose_model(home: Path, spec: str) -> Path:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         old = path.read_text(encoding="utf-8") if path.is_file() else ""
-        tmp = path.with_name("config.toml.choosing")
-        tmp.write_text(with_model(old, spec), encoding="utf-8")
-        os.replace(tmp, path)
+        replace_config(path, with_model(old, spec), "config.toml.choosing")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"cannot write {path}: {exc}") from None
     try:

@@ -23,7 +23,6 @@ InvalidInput (no text in the sources, a config that cannot be written).
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -200,7 +199,7 @@ def distill(app, sources: list[str], *, name: str | None = None, llm: str | None
 def save(home, persona: Persona) -> Path:
     """Write `persona` as `[persona]` of `home`/config.toml (every other line kept); returns
     the path. InvalidInput when it cannot be written or would not load (the old file stays)."""
-    from cairn.assistant.choose import with_keys
+    from cairn.assistant.choose import replace_config, with_keys
     from cairn.config import ConfigError, load_settings
     from cairn.errors import InvalidInput
     path = Path(home) / "config.toml"
@@ -208,9 +207,7 @@ def save(home, persona: Persona) -> Path:
     new = with_keys(old, "persona", {"name": persona.name, "tone": persona.tone, "rules": persona.rules,
                                      "sources": persona.sources})
     try:
-        tmp = path.with_name("config.toml.persona")
-        tmp.write_text(new, encoding="utf-8")
-        os.replace(tmp, path)
+        replace_config(path, new, "config.toml.persona")
         load_settings(home)
     except (OSError, ConfigError) as exc:
         path.write_text(old, encoding="utf-8")
