@@ -173,6 +173,9 @@ def test_prune_history_keeps_the_newest_and_the_recent_and_refuses_bad_numbers(t
         assert app.history_prune(keep_versions=1, keep_days=1)["versions"] == 0  # all are recent
         with pytest.raises(InvalidInput, match="at least 1 version"):
             app.history_prune(keep_versions=0, keep_days=0)
+        for days in (float("nan"), float("inf")):  # nan once pruned every recent version (review2)
+            with pytest.raises(InvalidInput, match="days"):
+                app.history_prune(keep_versions=1, keep_days=days)
         assert len(app.note_history("Kettle")["versions"]) == len(found) and blobs() == before_blobs
         done = app.history_prune(keep_versions=2, keep_days=0)
         assert (done["notes"], done["versions"]) == (1, len(found) - 2)
