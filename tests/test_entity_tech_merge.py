@@ -83,4 +83,4 @@ def test_cli_lists_the_questions_and_refuses_a_bad_id(app):
     assert code == 0, err
     assert [q["id"] for q in json.loads(out)] == [q["id"] for q in app.entity_candidates()]
     code, _, err = cli("--home", home, "entity", "review", "--no", "ep-nope")
-    assert code != 0 and "no open merge question" in err
+    assert code != 0 and "no open merge question" in err and "`cairn entity review` lists" in err
