@@ -141,8 +141,9 @@ def render_note(frontmatter: dict[str, Any], body: str) -> str:
     return f"---\n{fm}\n---\n\n{body.rstrip()}\n"
 
 
-_FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
-_FM_OPEN_RE = re.compile(r"\A---[ \t]*\n")
+# A leading byte order mark (an editor's, as parse.markdown ignores it) is part of the block.
+_FM_RE = re.compile(r"\A\ufeff?---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
+_FM_OPEN_RE = re.compile(r"\A\ufeff?---[ \t]*\n")
 
 
 def frontmatter_block(text: str) -> str | None:
@@ -221,7 +222,7 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
     m = _FM_RE.match(text)
     new_lines = dump_yaml(keys)
     if not m:
-        if text.startswith("---\n"):
+        if text.startswith(("---\n", "\ufeff---\n")):
             return None  # an opening fence without a closing one
         return f"---\n{new_lines}---\n\n{text}"
     block = m.group(1) or ""
@@ -248,7 +249,7 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
             return None
     except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return None  # never write a block that would not read back
-    return "---\n" + new_block + text[m.end(1) if m.group(1) else 4:]
+    return "---\n" + new_block + text[m.end(1) if m.group(1) else m.start(2):]
 
 
 _TEMP_RE = re.compile(
