@@ -231,3 +231,13 @@ def test_an_edited_file_keeps_its_permissions(app, folder):
     assert stat.S_IMODE(os.stat(folder / "secret.txt").st_mode) == 0o600
     assert stat.S_IMODE(os.stat(folder / "run.sh").st_mode) == 0o750
     assert (folder / "secret.txt").read_text() == "token=2\n"
+
+
+
+def test_a_long_file_name_is_written(app, folder):
+    """A 250-character name (under the 255-byte limit) failed with "File name too long": its
+    temporary file's name was longer (review2)."""
+    name = "n" * 246 + ".txt"
+    out = _call(app, "write_file", path=name, text="long\n")
+    assert out["created"] and (folder / name).read_text() == "long\n"
+    assert sorted(p.name for p in folder.iterdir()) == [name]

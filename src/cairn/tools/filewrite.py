@@ -142,7 +142,7 @@ def _write(app, a: dict) -> dict:
     if not p.parent.is_dir():
         # folders are created one by one below the write folder, none of them a link (checked)
         p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.parent / f".{p.name}.cairn-tmp-{os.getpid()}"
+    tmp = p.parent / f".{p.name[:48]}.cairn-tmp-{os.getpid()}"  # cut: a long name stays under 255 bytes
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
