@@ -241,3 +241,12 @@ def test_a_long_file_name_is_written(app, folder):
     out = _call(app, "write_file", path=name, text="long\n")
     assert out["created"] and (folder / name).read_text() == "long\n"
     assert sorted(p.name for p in folder.iterdir()) == [name]
+
+
+def test_a_nul_in_a_path_is_named(app, folder):
+    """A path holding a NUL failed with Python's "embedded null byte" (review2)."""
+    for name in ("write_file", "edit_file"):
+        args = {"text": "x"} if name == "write_file" else {"old": "a", "new": "b"}
+        with pytest.raises(InvalidInput, match="path holds a NUL"):
+            _call(app, name, path="a\0b.txt", **args)
+    assert list(folder.iterdir()) == []

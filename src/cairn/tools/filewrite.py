@@ -43,10 +43,13 @@ def write_folders(app) -> list[Path]:
 
 def target(app, path: str) -> Path:
     """The file `path` names, checked against the rules of this module (not resolved: its
-    folders below the write folder are real folders, not links). Raises Forbidden."""
+    folders below the write folder are real folders, not links). Raises Forbidden, or
+    InvalidInput for a NUL in the path."""
     folders = write_folders(app)
     if not folders:
         raise Forbidden("the assistant may write no files: no folder is listed in [assistant] write_folders")
+    if "\0" in path:
+        raise InvalidInput(f"{path!r}: the path holds a NUL character")
     raw = Path(path).expanduser()
     if ".." in raw.parts:
         raise Forbidden(f"{path}: a path with '..' is refused (name the file inside a write folder)")
