@@ -243,9 +243,13 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     cannot be parsed, paths.PathOutside when the note's file leads out of the vault. Model failures fall back to the extractive gist, with the reason."""
     from cairn import vault as V
     from cairn.llm import get_llm
-    from cairn.noteops import note_file
+    from cairn import paths as P
     note = app.find_note(ref)
-    path = note_file(app.settings, note)  # PathOutside when a link leads out of the vault
+    path = app.settings.vault / note.path
+    reason = P.escape_reason(app.settings.vault, path)  # as noteops.note_file (which imports this module)
+    if reason is not None:
+        raise P.PathOutside(f"note {note.path}: {reason}; Cairn does not read, change or move files "
+                            "outside the vault (`cairn sync` drops this note from the index)")
     text, meta, body = V.read_for_rewrite(path, note.path)
     result = Enrichment(note.id, note.path, "skipped")
     from cairn import conflicts as C
