@@ -154,3 +154,24 @@ def test_save_keeps_config_permissions(app, tmp_path):
     choose_model(home, "none")
     assert stat.S_IMODE(os.stat(home / "config.toml").st_mode) == 0o600
     assert load_settings(home).telegram.token == "123:secret" and sorted(p.name for p in home.iterdir()) == ["config.toml"]
+
+
+def test_a_huge_file_in_a_source_folder_is_read_only_as_far_as_needed(app, tmp_path):
+    """A folder source holding a 100 MB text file: distill read all of it into memory before
+    keeping its first 60,000 characters (review2). Peak allocations stay small now."""
+    import tracemalloc
+
+    from cairn.assistant.persona import MAX_CHARS, gather
+    folder = tmp_path / "writing"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Short note. It is fine.\n", encoding="utf-8")
+    with open(folder / "b.txt", "wb") as fh:  # sparse: no disk used
+        fh.truncate(100 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        texts = gather(app, [str(folder)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert texts[0] == "Short note. It is fine.\n" and sum(map(len, texts)) == MAX_CHARS
+    assert peak < 10 * 1024 * 1024, peak

@@ -77,6 +77,7 @@ def gather(app, sources: list[str]) -> list[str]:
     """The texts of `sources` (see module docstring), in order, MAX_CHARS in all at most."""
     from cairn.errors import NotFound
     from cairn.paths import escape_reason
+    from cairn.errors import InvalidInput
     texts: list[str] = []
     for src in sources:
         folder = Path(src).expanduser()
@@ -84,8 +85,15 @@ def gather(app, sources: list[str]) -> list[str]:
             folder = Path(app.settings.home) / folder
         if folder.is_dir():
             for f in sorted(folder.rglob("*")):
+                room = MAX_CHARS - sum(map(len, texts))
+                if room <= 0:
+                    break  # enough text: a huge file (or the rest of the folder) is not read
                 if f.suffix.lower() in (".md", ".txt") and f.is_file() and escape_reason(folder, f) is None:
-                    texts.append(f.read_text(encoding="utf-8", errors="replace"))
+                    try:
+                        with open(f, encoding="utf-8", errors="replace") as fh:
+                            texts.append(fh.read(room))
+                    except OSError as exc:
+                        raise InvalidInput(f"persona source {f}: cannot be read ({exc})") from None
             continue
         try:
             texts.append(app.note_show(src)["body"])
