@@ -123,6 +123,8 @@ def test_cli_distill_dry_run_and_show(app):
     assert code == 0 and json.loads(out)["name"] == "Mara"  # the dry run changed nothing
     code, _, err = cli("--home", home, "persona", "distill", "nothing-by-this-name")
     assert code != 0 and "neither a folder nor a note" in err
+    code, out, _ = cli("persona", "--help")  # rich markup ate "[persona]": "the persona of ``" (review2)
+    assert code == 0 and "[persona]" in out and "``" not in out
 
 
 def test_save_replaces_rules_written_over_several_lines(app, tmp_path):
