@@ -499,3 +499,16 @@ def test_streamed_reply_hides_secret_values(bot_app, llm):
     streamed = "".join(ui.text)
     assert "CANARY" not in streamed and "CANARY" not in res.reply
     assert streamed.endswith("Anything else?") and "[hidden]" in streamed
+
+
+@pytest.mark.parametrize("damaged", ['{"cli:local": "../../../tmp/evil"}', '[1]', '{"cli:local": 5}'])
+def test_a_damaged_current_json_starts_a_new_session(tmp_path, damaged):
+    """`<home>/sessions/current.json` naming an invalid session id made every `cairn chat`,
+    `--new` too, fail with "invalid session id" (review2); a list there crashed. Such an
+    entry counts as no current session."""
+    store = SessionStore(tmp_path)
+    (tmp_path / "sessions").mkdir()
+    (tmp_path / "sessions" / "current.json").write_text(damaged, encoding="utf-8")
+    assert store.current("cli", "local") is None
+    state = store.create("cli", "local", "none")
+    assert store.current("cli", "local") == state.id and not (tmp_path.parent / "evil.jsonl").exists()

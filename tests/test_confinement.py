@@ -83,11 +83,13 @@ def test_note_show_update_delete_refuse_a_note_whose_folder_now_leads_outside(ap
     before = (out / "plan.md").read_bytes()
     for op in (lambda: app.note_show("shared/plan.md"),
                lambda: app.note_update("shared/plan.md", "overwritten"),
+               lambda: app.note_mark("shared/plan.md", "read"),  # review2: these two read it through the
+               lambda: app.enrich("shared/plan.md"),             # link and copied it into the vault
                lambda: app.note_delete("shared/plan.md")):
         with pytest.raises(P.PathOutside, match="leads outside the vault"):
             op()
     assert (out / "plan.md").read_bytes() == before
-    assert not (vault / ".trash").exists()
+    assert (vault / "shared").is_symlink() and not (vault / ".trash").exists()
     app.sync()  # the note whose file is out of reach leaves the index
     assert app.status()["notes"] == 1
 

@@ -83,4 +83,22 @@ def test_cli_lists_the_questions_and_refuses_a_bad_id(app):
     assert code == 0, err
     assert [q["id"] for q in json.loads(out)] == [q["id"] for q in app.entity_candidates()]
     code, _, err = cli("--home", home, "entity", "review", "--no", "ep-nope")
-    assert code != 0 and "no open merge question" in err
+    assert code != 0 and "no open merge question" in err and "`cairn entity review` lists" in err
+
+
+def test_an_unreadable_answers_file_is_not_overwritten(tmp_path):
+    """`<home>/review/entity_pairs.json` damaged (say a half-synced copy): the next `--no`
+    replaced it, and every earlier "no" in it was lost (review2). It is refused, named, and
+    kept as it is."""
+    from cairn.errors import Conflict
+    from cairn.graph.candidates import answers, remember_answer
+    path = tmp_path / "review" / "entity_pairs.json"
+    path.parent.mkdir()
+    path.write_text('{"ep-1": "no", "ep-2": "no"', encoding="utf-8")
+    assert answers(tmp_path) == {}
+    with pytest.raises(Conflict, match="entity_pairs.json"):
+        remember_answer(tmp_path, "ep-3", "no")
+    assert path.read_text(encoding="utf-8") == '{"ep-1": "no", "ep-2": "no"'
+    path.unlink()
+    remember_answer(tmp_path, "ep-3", "no")
+    assert answers(tmp_path) == {"ep-3": "no"} and sorted(p.name for p in path.parent.iterdir()) == ["entity_pairs.json"]

@@ -216,3 +216,37 @@ def test_shell_waits_for_approval_even_when_asked(app, shell, llm):
     ui = WaitingChannel(on_ask=lambda c: ui.answer(c["id"], True))
     res = Assistant(app, model=spec, new=True).turn("run rm", ui)
     assert res.tool_calls[0].outcome == "failed" and "shell_allow" in res.tool_calls[0].error and not ui.asked
+
+
+def test_an_edited_file_keeps_its_permissions(app, folder):
+    """A private (0600) file stayed private and a script stayed executable: the replacement
+    took the default 0644 (review2: an edited secrets file became world-readable)."""
+    import stat
+    (folder / "secret.txt").write_text("token=1\n")
+    os.chmod(folder / "secret.txt", 0o600)
+    (folder / "run.sh").write_text("echo hi\n")
+    os.chmod(folder / "run.sh", 0o750)
+    _call(app, "edit_file", path="secret.txt", old="token=1", new="token=2")
+    _call(app, "write_file", path="run.sh", text="echo bye\n")
+    assert stat.S_IMODE(os.stat(folder / "secret.txt").st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(folder / "run.sh").st_mode) == 0o750
+    assert (folder / "secret.txt").read_text() == "token=2\n"
+
+
+
+def test_a_long_file_name_is_written(app, folder):
+    """A 250-character name (under the 255-byte limit) failed with "File name too long": its
+    temporary file's name was longer (review2)."""
+    name = "n" * 246 + ".txt"
+    out = _call(app, "write_file", path=name, text="long\n")
+    assert out["created"] and (folder / name).read_text() == "long\n"
+    assert sorted(p.name for p in folder.iterdir()) == [name]
+
+
+def test_a_nul_in_a_path_is_named(app, folder):
+    """A path holding a NUL failed with Python's "embedded null byte" (review2)."""
+    for name in ("write_file", "edit_file"):
+        args = {"text": "x"} if name == "write_file" else {"old": "a", "new": "b"}
+        with pytest.raises(InvalidInput, match="path holds a NUL"):
+            _call(app, name, path="a\0b.txt", **args)
+    assert list(folder.iterdir()) == []

@@ -173,6 +173,9 @@ def test_prune_history_keeps_the_newest_and_the_recent_and_refuses_bad_numbers(t
         assert app.history_prune(keep_versions=1, keep_days=1)["versions"] == 0  # all are recent
         with pytest.raises(InvalidInput, match="at least 1 version"):
             app.history_prune(keep_versions=0, keep_days=0)
+        for days in (float("nan"), float("inf")):  # nan once pruned every recent version (review2)
+            with pytest.raises(InvalidInput, match="days"):
+                app.history_prune(keep_versions=1, keep_days=days)
         assert len(app.note_history("Kettle")["versions"]) == len(found) and blobs() == before_blobs
         done = app.history_prune(keep_versions=2, keep_days=0)
         assert (done["notes"], done["versions"]) == (1, len(found) - 2)
@@ -189,3 +192,40 @@ def test_prune_history_keeps_the_newest_and_the_recent_and_refuses_bad_numbers(t
     r = cli(home, "note", "prune-history", "--keep", "1", "--days", "0", "--json")
     assert r.returncode == 0, r.stderr
     assert set(json.loads(r.stdout)) == {"notes", "versions", "blobs", "bytes", "keep_versions", "keep_days"}
+
+
+def test_concurrent_appends_and_marks_on_one_home_lose_nothing(tmp_path):
+    """Four processes appending to one note while another marked it: each said "updated",
+    yet lines were lost, or one failed with ".x.md.cairn-tmp: no such file or directory"
+    (review2). Each Cairn below has its own index connection, as separate processes do."""
+    import threading
+
+    from fakes.embedder import HashEmbedder
+    home = tmp_path / "home"
+    with Cairn(home, embedder=HashEmbedder()) as app:
+        app.note_create("Race", "start")
+    apps = [Cairn(home, embedder=HashEmbedder()) for _ in range(5)]
+    errors: list[BaseException] = []
+    gate = threading.Barrier(len(apps))
+
+    def work(i, a):
+        try:
+            gate.wait()
+            for n in range(3):
+                if i == 0:
+                    a.note_mark("Race", ("read", "archived", "read")[n])
+                else:
+                    a.note_update("Race", f"line {i}.{n}", mode="append")
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(i, a)) for i, a in enumerate(apps)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for a in apps:
+        a.close()
+    assert errors == []
+    text = (home / "vault" / "Race.md").read_text(encoding="utf-8")
+    assert all(f"line {i}.{n}" in text for i in range(1, 5) for n in range(3)), text
+    assert "status: read" in text

@@ -33,6 +33,21 @@ def test_update_of_a_note_with_malformed_frontmatter_keeps_the_block(app):
     assert (app.settings.vault / "odd.md").read_text() == "---\ntitle: [unclosed\n---\n\nNew line.\n"
 
 
+def test_a_note_saved_with_a_byte_order_mark_keeps_its_frontmatter(app):
+    """A note saved by an editor that writes a BOM (Windows Notepad): the index read its
+    title and tags, but `note update` wiped the block and `note mark` put a second block
+    above it, the first one becoming body text (review2)."""
+    write(app.settings.vault / "bom.md", "\ufeff---\ntitle: Seed order\ntags: [garden]\n---\nTomatoes.\n")
+    app.sync()
+    app.note_update("Seed order", "Beans.", mode="append")
+    app.note_mark("Seed order", "read")
+    app.note_update("Seed order", "Peas only.")
+    shown = app.note_show("Seed order")
+    assert (shown["title"], shown["tags"], shown["status"], shown["body"]) == ("Seed order", ["garden"], "read",
+                                                                               "Peas only.")
+    assert (app.settings.vault / "bom.md").read_text(encoding="utf-8").count("---\n") == 2
+
+
 def test_create_errors(app):
     app.note_create("Groceries", "- oat milk")
     with pytest.raises(NoteConflict, match="exists already"):

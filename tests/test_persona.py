@@ -123,3 +123,57 @@ def test_cli_distill_dry_run_and_show(app):
     assert code == 0 and json.loads(out)["name"] == "Mara"  # the dry run changed nothing
     code, _, err = cli("--home", home, "persona", "distill", "nothing-by-this-name")
     assert code != 0 and "neither a folder nor a note" in err
+    code, out, _ = cli("persona", "--help")  # rich markup ate "[persona]": "the persona of ``" (review2)
+    assert code == 0 and "[persona]" in out and "``" not in out
+
+
+def test_save_replaces_rules_written_over_several_lines(app, tmp_path):
+    """`[persona] rules` hand-written as a multi-line array: distill refused to save ("not valid
+    TOML"), because only the key's first line was replaced (review2)."""
+    home = tmp_path / "multiline"
+    home.mkdir()
+    (home / "config.toml").write_text('[persona]\nrules = [\n  "Be brief.",\n  "No emoji.",\n]\ntone = "dry"\n\n'
+                                      '[search]\nk = 7\n', encoding="utf-8")
+    p = distill(app, [str(Path(app.settings.home).parent / "letters")], name="Mara")
+    save(home, p)
+    s = load_settings(home)
+    assert (s.persona.name, s.persona.rules, s.search.k) == ("Mara", p.rules, 7)
+    assert "Be brief." not in (home / "config.toml").read_text(encoding="utf-8")
+
+
+def test_save_keeps_config_permissions(app, tmp_path):
+    """config.toml kept private (0600: it may hold the bot's token) became 0644 after
+    `cairn persona distill` or `cairn models --use` (review2)."""
+    import os
+    import stat
+    from cairn.assistant.choose import choose_model
+    home = tmp_path / "private"
+    home.mkdir()
+    (home / "config.toml").write_text('[telegram]\ntoken = "123:secret"\n', encoding="utf-8")
+    os.chmod(home / "config.toml", 0o600)
+    save(home, distill(app, [str(Path(app.settings.home).parent / "letters")], name="Mara"))
+    assert stat.S_IMODE(os.stat(home / "config.toml").st_mode) == 0o600
+    choose_model(home, "none")
+    assert stat.S_IMODE(os.stat(home / "config.toml").st_mode) == 0o600
+    assert load_settings(home).telegram.token == "123:secret" and sorted(p.name for p in home.iterdir()) == ["config.toml"]
+
+
+def test_a_huge_file_in_a_source_folder_is_read_only_as_far_as_needed(app, tmp_path):
+    """A folder source holding a 100 MB text file: distill read all of it into memory before
+    keeping its first 60,000 characters (review2). Peak allocations stay small now."""
+    import tracemalloc
+
+    from cairn.assistant.persona import MAX_CHARS, gather
+    folder = tmp_path / "writing"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Short note. It is fine.\n", encoding="utf-8")
+    with open(folder / "b.txt", "wb") as fh:  # sparse: no disk used
+        fh.truncate(100 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        texts = gather(app, [str(folder)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert texts[0] == "Short note. It is fine.\n" and sum(map(len, texts)) == MAX_CHARS
+    assert peak < 10 * 1024 * 1024, peak

@@ -240,11 +240,16 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     model_only (the pass after an ingest): only a model's enrichment replaces the ingest
     block; without a model, or when the model fails, it stays. Raises
     NoteNotFound/AmbiguousNote, InvalidInput for a bad spec, Conflict when the frontmatter
-    cannot be parsed. Model failures fall back to the extractive gist, with the reason."""
+    cannot be parsed, paths.PathOutside when the note's file leads out of the vault. Model failures fall back to the extractive gist, with the reason."""
     from cairn import vault as V
     from cairn.llm import get_llm
+    from cairn import paths as P
     note = app.find_note(ref)
     path = app.settings.vault / note.path
+    reason = P.escape_reason(app.settings.vault, path)  # as noteops.note_file (which imports this module)
+    if reason is not None:
+        raise P.PathOutside(f"note {note.path}: {reason}; Cairn does not read, change or move files "
+                            "outside the vault (`cairn sync` drops this note from the index)")
     text, meta, body = V.read_for_rewrite(path, note.path)
     result = Enrichment(note.id, note.path, "skipped")
     from cairn import conflicts as C

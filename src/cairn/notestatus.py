@@ -36,12 +36,14 @@ def mark_note(app, ref: str, status: str):
     writes `status:` into its frontmatter (the other lines stay as written), re-indexes it, and
     returns its store.notes.NoteRow. Raises InvalidInput for another status, NoteNotFound /
     AmbiguousNote for the reference, Conflict when the frontmatter cannot be parsed (such a
-    block is never rewritten, case B04)."""
+    block is never rewritten, case B04), paths.PathOutside when its file now leads out of the
+    vault through a link (nothing read or written)."""
     from cairn import conflicts as C
     from cairn import vault as V
     status = check_status(status)
+    from cairn.noteops import note_file
     note = app.find_note(ref)
-    path = app.settings.vault / note.path
+    path = note_file(app.settings, note)  # PathOutside when a link leads out of the vault
     text, meta, _body = V.read_for_rewrite(path, note.path)
     if str(meta.get("status") or "") == status:
         return note

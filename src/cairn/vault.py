@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 import stat as stat_mod
+import threading
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,13 +53,21 @@ def slugify(text: str, max_len: int = 60) -> str:
     return (slug[:max_len].strip("-") or "note")
 
 
+def _tmp_name(path: Path) -> Path:
+    """The temporary file an atomic write of `path` goes through: hidden and unique to this
+    writer (the thread's system-wide id), so two writers never share one; the name is cut to
+    48 characters so a long note name stays under the file system's 255 bytes
+    (`.x.md.TID.cairn-tmp`)."""
+    return path.with_name(f".{path.name[:48]}.{threading.get_native_id()}.cairn-tmp")
+
+
 def atomic_write(path: Path, text: str) -> os.stat_result:
     """Write UTF-8 text via a temporary file and rename (never a half-written note).
     Returns the written file's stat (inode, mtime, size), which a rename keeps: a later
     stat of `path` that differs means someone else wrote it since. When the write fails
     (a full disk: OSError ENOSPC) the temporary file is removed and `path` is untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.cairn-tmp")
+    tmp = _tmp_name(path)
     try:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
@@ -78,7 +87,7 @@ def atomic_write(path: Path, text: str) -> os.stat_result:
 def atomic_write_bytes(path: Path, data: bytes) -> os.stat_result:
     """`atomic_write` for exact bytes (a kept version written back as it was)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.cairn-tmp")
+    tmp = _tmp_name(path)
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)
@@ -132,8 +141,9 @@ def render_note(frontmatter: dict[str, Any], body: str) -> str:
     return f"---\n{fm}\n---\n\n{body.rstrip()}\n"
 
 
-_FM_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
-_FM_OPEN_RE = re.compile(r"\A---[ \t]*\n")
+# A leading byte order mark (an editor's, as parse.markdown ignores it) is part of the block.
+_FM_RE = re.compile(r"\A\ufeff?---[ \t]*\n(.*?\n)?(---|\.\.\.)[ \t]*(\n|\Z)", re.DOTALL)
+_FM_OPEN_RE = re.compile(r"\A\ufeff?---[ \t]*\n")
 
 
 def frontmatter_block(text: str) -> str | None:
@@ -212,7 +222,7 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
     m = _FM_RE.match(text)
     new_lines = dump_yaml(keys)
     if not m:
-        if text.startswith("---\n"):
+        if text.startswith(("---\n", "\ufeff---\n")):
             return None  # an opening fence without a closing one
         return f"---\n{new_lines}---\n\n{text}"
     block = m.group(1) or ""
@@ -239,7 +249,7 @@ def add_frontmatter_keys(text: str, keys: dict[str, Any]) -> str | None:
             return None
     except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return None  # never write a block that would not read back
-    return "---\n" + new_block + text[m.end(1) if m.group(1) else 4:]
+    return "---\n" + new_block + text[m.end(1) if m.group(1) else m.start(2):]
 
 
 _TEMP_RE = re.compile(

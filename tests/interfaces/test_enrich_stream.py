@@ -167,3 +167,15 @@ def test_web_chat_shows_the_diff_a_file_tool_waits_on(srv, llm):
         page = c.get("/chat", params={"session": result["session"]}).text
         assert '<pre class="diff">' in page and "-milk" in page and "+eggs" in page
     assert (folder / "todo.txt").read_text() == "milk\nbread\n"  # nothing written before approval
+
+
+def test_rest_enrich_refuses_a_model_the_server_is_not_configured_with(srv, llm):
+    """POST /api/notes/{ref}/enrich {"llm": "openai:ANY_URL:..."} sent the note's text to
+    whatever server the caller named (review2); as /api/ask, only none, embedded or a
+    configured model may be asked for."""
+    with srv.client() as c:
+        note = c.post("/api/notes", json={"title": "Pantry", "body": "Rice and lentils on the top shelf."}).json()
+        before = len(llm.requests)
+        r = c.post(f"/api/notes/{note['id']}/enrich", json={"llm": f"openai:{llm.base_url}:elsewhere"})
+        assert r.status_code == 403 and "not a model this server is configured with" in r.json()["message"]
+        assert len(llm.requests) == before and c.get(f"/api/notes/{note['id']}").json()["enrichment"] is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 _SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*(?:#.*)?$")
@@ -24,7 +25,9 @@ def with_model(text: str, spec: str) -> str:
 def with_keys(text: str, section: str, values: dict) -> str:
     """`text` (a config.toml) with each key of `values` set in `[section]` (strings and lists
     of strings, written as JSON, which TOML reads alike): a key's line replaced, else added
-    under the section header, or the section added at the end. Other lines are kept."""
+    under the section header, or the section added at the end. Other lines are kept; a value
+    written over several lines (an array, a multi-line string) is replaced whole: its lines
+    run to the first one after which the key's text reads as TOML (tomllib)."""
     lines = text.splitlines()
     start = next((i for i, ln in enumerate(lines) if (m := _SECTION.match(ln)) and m.group(1).strip() == section), None)
     if start is None:
@@ -37,11 +40,37 @@ def with_keys(text: str, section: str, values: dict) -> str:
         pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
         for i in range(start + 1, end):
             if pattern.match(lines[i]):
-                lines[i] = line
+                last = next((j for j in range(i + 1, end + 1) if _reads(lines[i:j])), i + 1)
+                lines[i:last] = [line]
                 break
         else:
             lines.insert(start + 1, line)
     return "\n".join(lines) + "\n"
+
+
+def _reads(lines: list[str]) -> bool:
+    """True when `lines` are one whole TOML key = value (tomllib)."""
+    import tomllib
+    try:
+        tomllib.loads("\n".join(lines))
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def replace_config(path: Path, text: str, tmp_name: str) -> None:
+    """Replace the file `path` with `text` through `tmp_name` beside it (os.replace); the new
+    file keeps the old one's permission bits (config.toml may hold tokens: 0600 stays 0600).
+    Raises OSError."""
+    tmp = path.with_name(tmp_name)
+    tmp.write_text(text, encoding="utf-8")
+    try:
+        if path.is_file():
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def choose_model(home: Path, spec: str) -> Path:
@@ -63,9 +92,7 @@ def choose_model(home: Path, spec: str) -> Path:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         old = path.read_text(encoding="utf-8") if path.is_file() else ""
-        tmp = path.with_name("config.toml.choosing")
-        tmp.write_text(with_model(old, spec), encoding="utf-8")
-        os.replace(tmp, path)
+        replace_config(path, with_model(old, spec), "config.toml.choosing")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"cannot write {path}: {exc}") from None
     try:

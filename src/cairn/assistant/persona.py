@@ -23,7 +23,6 @@ InvalidInput (no text in the sources, a config that cannot be written).
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -78,6 +77,7 @@ def gather(app, sources: list[str]) -> list[str]:
     """The texts of `sources` (see module docstring), in order, MAX_CHARS in all at most."""
     from cairn.errors import NotFound
     from cairn.paths import escape_reason
+    from cairn.errors import InvalidInput
     texts: list[str] = []
     for src in sources:
         folder = Path(src).expanduser()
@@ -85,8 +85,15 @@ def gather(app, sources: list[str]) -> list[str]:
             folder = Path(app.settings.home) / folder
         if folder.is_dir():
             for f in sorted(folder.rglob("*")):
+                room = MAX_CHARS - sum(map(len, texts))
+                if room <= 0:
+                    break  # enough text: a huge file (or the rest of the folder) is not read
                 if f.suffix.lower() in (".md", ".txt") and f.is_file() and escape_reason(folder, f) is None:
-                    texts.append(f.read_text(encoding="utf-8", errors="replace"))
+                    try:
+                        with open(f, encoding="utf-8", errors="replace") as fh:
+                            texts.append(fh.read(room))
+                    except OSError as exc:
+                        raise InvalidInput(f"persona source {f}: cannot be read ({exc})") from None
             continue
         try:
             texts.append(app.note_show(src)["body"])
@@ -200,7 +207,7 @@ def distill(app, sources: list[str], *, name: str | None = None, llm: str | None
 def save(home, persona: Persona) -> Path:
     """Write `persona` as `[persona]` of `home`/config.toml (every other line kept); returns
     the path. InvalidInput when it cannot be written or would not load (the old file stays)."""
-    from cairn.assistant.choose import with_keys
+    from cairn.assistant.choose import replace_config, with_keys
     from cairn.config import ConfigError, load_settings
     from cairn.errors import InvalidInput
     path = Path(home) / "config.toml"
@@ -208,9 +215,7 @@ def save(home, persona: Persona) -> Path:
     new = with_keys(old, "persona", {"name": persona.name, "tone": persona.tone, "rules": persona.rules,
                                      "sources": persona.sources})
     try:
-        tmp = path.with_name("config.toml.persona")
-        tmp.write_text(new, encoding="utf-8")
-        os.replace(tmp, path)
+        replace_config(path, new, "config.toml.persona")
         load_settings(home)
     except (OSError, ConfigError) as exc:
         path.write_text(old, encoding="utf-8")

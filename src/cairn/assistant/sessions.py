@@ -185,14 +185,19 @@ class SessionStore:
     # -- reading -------------------------------------------------------------------------
     def _read_current(self) -> dict:
         try:
-            return json.loads((self.dir / "current.json").read_text(encoding="utf-8"))
+            cur = json.loads((self.dir / "current.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
+        return cur if isinstance(cur, dict) else {}
 
     def current(self, channel: str, person: str) -> str | None:
-        """The current session id of (channel, person), if its file still exists."""
+        """The current session id of (channel, person), if its file still exists (an entry
+        that is not a valid session id, say from a damaged current.json, counts as none)."""
         sid = self._read_current().get(f"{channel}:{person}")
-        return sid if sid and self.path(sid).is_file() else None
+        try:
+            return sid if isinstance(sid, str) and sid and self.path(sid).is_file() else None
+        except InvalidInput:
+            return None
 
     @staticmethod
     def events(path: Path) -> list[dict]:

@@ -50,10 +50,20 @@ def answers(home) -> dict[str, str]:
 
 
 def remember_answer(home, pid: str, answer: str) -> None:
-    """Record the person's answer to pair `pid` (written atomically)."""
+    """Record the person's answer to pair `pid` (written atomically). Raises Conflict, writing
+    nothing, when the answers file exists but cannot be read (its earlier answers are kept)."""
+    from cairn.errors import Conflict
     path = _answers_path(home)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = answers(home)
+    if not data and path.exists():
+        try:
+            ok = isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            raise Conflict(f"{path} cannot be read (not a JSON object of answers); fix or remove it, "
+                           "then answer again; nothing was recorded")
     data[pid] = answer
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")

@@ -16,7 +16,7 @@ persona_app = typer.Typer(help="The persona the assistant speaks as: show it, or
 
 @persona_app.command("show")
 def show_cmd(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Show the persona of `[persona]`, its voice and the lines it adds to the system prompt."""
+    """Show the persona of `\\[persona]`, its voice and the lines it adds to the system prompt."""
     from cairn.assistant.persona import persona_text
     from cairn.assistant.voice import voice_for
     from cairn.interfaces.cli_io import _dump, _service
@@ -37,7 +37,7 @@ def distill_cmd(sources: list[str] = typer.Argument(..., help="Notes (title, ali
                 llm: Optional[str] = typer.Option(None, "--llm", help="none | embedded | openai:BASE_URL:MODEL (default none: measured from the text)."),
                 dry_run: bool = typer.Option(False, "--dry-run", help="Show the persona; do not save it."),
                 json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Distill a persona (name, tone, style rules) from your writing and save it as [persona]."""
+    """Distill a persona (name, tone, style rules) from your writing and save it as \\[persona]."""
     from cairn.assistant.persona import distill, save
     from cairn.errors import CairnError
     from cairn.interfaces.cli_io import _dump, _fail, _service

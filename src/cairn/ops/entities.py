@@ -89,7 +89,7 @@ class EntityOps:
         from cairn.graph.candidates import MAX_ENTITIES, remember_answer
         found = next((c for c in self.entity_candidates(MAX_ENTITIES * 4) if c["id"] == pair), None)
         if found is None:
-            raise NotFound(f"no open merge question {pair!r} (`cairn entities review` lists them)")
+            raise NotFound(f"no open merge question {pair!r} (`cairn entity review` lists them)")
         if same:
             kept = self.entity_merge(found["a"]["name"], found["b"]["name"])
             return R.MergeAnswer(id=pair, answer="yes", kept=dict(kept))

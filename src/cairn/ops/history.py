@@ -100,10 +100,12 @@ class HistoryOps:
         """Forget old note versions (store.history.prune): of each note keep the newest
         `keep_versions` and every version from the last `keep_days` days; stored copies no
         kept version uses are deleted. Raises InvalidInput for keep_versions < 1 or
-        keep_days < 0."""
+        keep_days < 0 or not finite (nan would keep no recent version)."""
+        import math
+
         from cairn.errors import InvalidInput
-        if keep_versions < 1 or keep_days < 0:
-            raise InvalidInput(f"keep at least 1 version and 0 or more days (got --keep {keep_versions}, "
+        if keep_versions < 1 or not (math.isfinite(keep_days) and keep_days >= 0):
+            raise InvalidInput(f"keep at least 1 version and a finite 0 or more days (got --keep {keep_versions}, "
                                f"--days {keep_days}): the newest version of a note is always kept")
         with self._history_lock():
             done = H.prune(self.settings.home, int(keep_versions), float(keep_days))

@@ -190,10 +190,20 @@ class NotesOps:
         raises noteops.EditConflict and writes nothing."""
         from cairn.noteops import update_note
         ref = self._own_ref(ref, write=True)
-        note = update_note(self.conn, self.settings, self.embedder, ref, body, mode,
-                           expected_hash=expected_hash)
+        with self._note_write_lock():
+            note = update_note(self.conn, self.settings, self.embedder, ref, body, mode,
+                               expected_hash=expected_hash)
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
+
+    def _note_write_lock(self):
+        """The index's process-shared lock (store.locks) held while a note's file is read,
+        changed and written back, so two writers at once never lose one's change."""
+        import contextlib
+        if self.on_postgres:
+            return contextlib.nullcontext()
+        from cairn.store.locks import exclusive
+        return exclusive(self.conn, "notes")
 
     def note_rename(self, ref: str, title: str) -> N.NoteRow:
         """Retitle a note (see noteops.rename_note)."""
@@ -223,7 +233,8 @@ class NotesOps:
         from cairn.notestatus import check_status, mark_note
         status = check_status(status)
         ref = self._own_ref(ref, write=True)
-        note = mark_note(self, ref, status)
+        with self._note_write_lock():
+            note = mark_note(self, ref, status)
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 

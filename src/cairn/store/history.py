@@ -203,7 +203,7 @@ def prune(home: Path, keep_versions: int, keep_days: float, *, now: datetime | N
     "bytes": their compressed size}. Raises ValueError for keep_versions < 1 or keep_days < 0."""
     if keep_versions < 1:
         raise ValueError(f"keep_versions must be at least 1 (the newest version is always kept), got {keep_versions}")
-    if keep_days < 0:
+    if not keep_days >= 0:  # nan too: it would keep no recent version
         raise ValueError(f"keep_days must be 0 or more, got {keep_days}")
     home = Path(home)
     cutoff = ((now or datetime.now(timezone.utc)).timestamp() - keep_days * 86400.0)

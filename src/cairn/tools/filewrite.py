@@ -7,7 +7,8 @@ Rules, each checked before anything is opened for writing:
   part is refused outright (Forbidden), whatever it would resolve to;
 - no part of the path below the folder may be a symbolic link (a link inside the folder could
   lead out, or be swapped later): refused (Forbidden); the file itself is opened with
-  O_NOFOLLOW and replaced through a temporary file in its own folder (os.replace);
+  O_NOFOLLOW and replaced through a temporary file in its own folder (os.replace), which
+  takes the replaced file's permission bits;
 - only text: an existing file that is not UTF-8 or holds NUL bytes is refused (InvalidInput),
   as is new text holding NUL bytes; at most MAX_CHARS characters (TooLarge);
 - `edit_file`'s `old` must occur exactly once (InvalidInput names how often it occurs).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from pathlib import Path
 
 from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound, TooLarge
@@ -41,10 +43,13 @@ def write_folders(app) -> list[Path]:
 
 def target(app, path: str) -> Path:
     """The file `path` names, checked against the rules of this module (not resolved: its
-    folders below the write folder are real folders, not links). Raises Forbidden."""
+    folders below the write folder are real folders, not links). Raises Forbidden, or
+    InvalidInput for a NUL in the path."""
     folders = write_folders(app)
     if not folders:
         raise Forbidden("the assistant may write no files: no folder is listed in [assistant] write_folders")
+    if "\0" in path:
+        raise InvalidInput(f"{path!r}: the path holds a NUL character")
     raw = Path(path).expanduser()
     if ".." in raw.parts:
         raise Forbidden(f"{path}: a path with '..' is refused (name the file inside a write folder)")
@@ -140,10 +145,12 @@ def _write(app, a: dict) -> dict:
     if not p.parent.is_dir():
         # folders are created one by one below the write folder, none of them a link (checked)
         p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.parent / f".{p.name}.cairn-tmp-{os.getpid()}"
+    tmp = p.parent / f".{p.name[:48]}.cairn-tmp-{os.getpid()}"  # cut: a long name stays under 255 bytes
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            if not created:  # the replaced file keeps its permissions (a private 0600 file stays private)
+                os.fchmod(fh.fileno(), stat.S_IMODE(os.stat(p, follow_symlinks=False).st_mode))
             fh.write(new)
             fh.flush()
             os.fsync(fh.fileno())

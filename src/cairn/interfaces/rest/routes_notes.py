@@ -114,8 +114,11 @@ class MarkBody(BaseModel):
 @router.post("/{ref:path}/enrich", dependencies=[WRITE])
 async def enrich(request: Request, ref: str, body: Optional[EnrichBody] = None):
     """Enrich the note (`cairn enrich --json`'s object); each item is published on `/events`
-    as it is produced (enrich.started, enrich.item..., enrich.done)."""
+    as it is produced (enrich.started, enrich.item..., enrich.done). A `llm` the server is not
+    configured with is refused (Forbidden), as on /api/ask."""
+    from cairn.interfaces.rest.routes_search import _llm_allowed
     spec = body.llm if body is not None and body.llm else None
+    _llm_allowed(request, spec)
     return await runtime(request).write_bulk(
         lambda s: s.enrich(ref, spec or s.settings.llm or "none").to_json(),
         actor=actor(request), action="note.enrich", target=ref)
