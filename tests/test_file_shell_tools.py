@@ -250,3 +250,26 @@ def test_a_nul_in_a_path_is_named(app, folder):
         with pytest.raises(InvalidInput, match="path holds a NUL"):
             _call(app, name, path="a\0b.txt", **args)
     assert list(folder.iterdir()) == []
+
+
+def test_the_file_tools_never_write_cairns_own_files_or_notes(app):
+    """A write folder holding the whole home (or the vault) still leaves config.toml, the
+    index and the notes alone: notes go through the note tools, which keep their history; a
+    write folder inside the home is the person's own."""
+    from cairn.tools.filewrite import target
+    home = app.settings.home
+    try:
+        app.settings.assistant.write_folders = [str(home.parent)]
+        with pytest.raises(Forbidden, match="Cairn's home"):
+            target(app, str(home / "config.toml"))
+        with pytest.raises(Forbidden, match="note tools"):
+            target(app, str(app.settings.vault / "Shopping.md"))
+        assert target(app, str(home.parent / "elsewhere.txt")) == home.parent / "elsewhere.txt"
+        (home / "drafts").mkdir(exist_ok=True)
+        app.settings.assistant.write_folders = ["drafts"]  # relative to the home: the person's folder
+        assert target(app, "letter.txt") == home / "drafts" / "letter.txt"
+        app.settings.assistant.write_folders = ["vault"]
+        with pytest.raises(Forbidden, match="note tools"):
+            target(app, "Shopping.md")
+    finally:
+        app.settings.assistant.write_folders = []

@@ -72,7 +72,24 @@ def target(app, path: str) -> Path:
             raise Forbidden(f"{path}: {here} is a symbolic link; the assistant never writes through links")
     if here.exists() and not here.is_file():
         raise Forbidden(f"{path} is not a regular file")
+    _not_cairns_own(app, root, Path(os.path.realpath(here)), path)
     return here
+
+
+def _not_cairns_own(app, root: Path, real: Path, shown: str) -> None:
+    """Refuse a file in the vault (notes are written by the note tools, which keep their
+    history) and, when the write folder holds the whole Cairn home, a file in the home (its
+    config.toml, index and history). A write folder inside the home (`drafts`) is the
+    person's own. Raises Forbidden."""
+    inside = lambda p, base: p == base or base in p.parents  # noqa: E731
+    vault = Path(os.path.realpath(app.settings.vault))
+    if inside(real, vault):
+        raise Forbidden(f"{shown} is in the vault: notes are written with the note tools (create_note, "
+                        "update_note), which keep their history, not with the file tools")
+    home = Path(os.path.realpath(app.settings.home))
+    if inside(home, root) and inside(real, home):
+        raise Forbidden(f"{shown} is in Cairn's home ({home}: its configuration, index and history); "
+                        "the file tools never write there")
 
 
 def _read_text(p: Path, shown: str) -> str:
