@@ -96,12 +96,24 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
     def attempt(phrase: str, what: str, strip: str) -> tuple[str, str, str] | None:
         lead = phrase.lower().split()[0]
         key = "every" if lead == "every" else "at"
-        cand = " ".join(phrase.split()[1:]) if key == "at" and lead in ("on", "at", "by") else phrase
-        if not cand:
+        rest = " ".join(phrase.split()[1:])
+        cands = [rest, phrase] if key == "at" and lead in ("on", "at", "by", "for") else [phrase]
+        if key == "at" and lead in ("at", "by", "for") and re.fullmatch(r"\d{1,2}", rest):
+            cands.append(f"{rest}:00")  # "at 8": a bare hour
+        clock = r"(\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon|midnight)"
+        if key == "at" and (m := re.fullmatch(r"(?:at\s+)?" + clock + r"\s+(?:on\s+)?(.+)", phrase, re.I)):
+            cands.append(f"{m.group(2)} at {m.group(1)}")  # "at 9 tomorrow" -> "tomorrow at 9"
+        if key == "at" and (m := re.fullmatch(r"(?:at|by|for)?\s*" + clock, phrase, re.I)):
+            cands.append(f"at {m.group(1)}")  # "5pm" / "for 5pm" -> "at 5pm"
+        for cand in cands:
+            try:
+                W.parse_when(cand, tz, now, recurring=key == "every")
+                break
+            except Exception:
+                continue
+        else:
             return None
-        try:
-            W.parse_when(cand, tz, now, recurring=key == "every")
-        except Exception:
+        if not cand:
             return None
         what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(" ,"), flags=re.I)
         return (what.rstrip(strip), key, cand) if what else None
@@ -120,24 +132,33 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
 _REMIND = re.compile(r"^(?:remind me|remnd me|ping me|nudge me|don'?t let me forget|wake me up with a reminder"
                      r"|(?:set|create|add|make)\s+(?:me\s+)?(?:a\s+)?reminder|i need a reminder)"
                      r"(?:\s+(?:to|that|about|for))?\s+(?P<x>.+)$", _F)
+# the reminding verb anywhere in the message: "remind me", "nudge me", "give me a shout", "set a reminder"
+_REMIND_VERB = re.compile(
+    r"(?:^|[\s,]+)(?:(?:please|can you|could you|would you|will you|just)\s+)*"
+    r"(?:(?:remind|remnd|ping|nudge|poke|prod|buzz|alert|prompt|text|message|tell|warn)\s+me"
+    r"|(?:give|send|drop)\s+me\s+(?:a|an)\s+(?:quick\s+|little\s+)?(?:shout|nudge|poke|prod|buzz|ping|reminder|heads[- ]?up|"
+    r"call|message|text|alert|prompt)"
+    r"|don'?t let me forget|make sure i (?:remember|don'?t forget)"
+    r"|(?:set|create|add|make|put in)\s+(?:me\s+)?(?:a\s+)?reminder|i need a reminder)(?=[\s,]|$)", _F)
 
 
 def reminder(text: str) -> dict:
     """{"text", "at"|"every"} of a reminder request; {"text"} alone when no time is read.
-    "at 9 tomorrow remind me to X" and "remind me tomorrow at 9 to X" both work."""
+    The reminding verb ("remind me", "nudge me", "ping me", "give me a shout", ...) may stand
+    anywhere: "at 9 tomorrow remind me to X", "remind me tomorrow at 9 to X", "on Friday at
+    7pm nudge me to X" and "give me a shout on Friday to X" all read as (X, the time)."""
     t = strip_polite(text)
-    m = _REMIND.match(t)
+    m = _REMIND_VERB.search(t)
     if m:
-        body = clean(m.group("x"))
-    else:  # the time before the request: "every Friday at 4pm remind me to X"
-        m2 = re.match(r"^(?P<w>.+?)\s*,?\s+remind me\s+(?P<x>.+)$", t, _F)
-        body = clean(f"{m2.group('x')} {m2.group('w')}") if m2 else clean(t)
+        body = clean(f"{t[:m.start()].strip(' ,')} {t[m.end():].strip(' ,')}")
+    else:
+        body = clean(t)
     body = strip_tail(body)
     split = split_when(body)
     if split:
         what, key, when = split
-        return {"text": clean(what), key: when}
-    return {"text": body}
+        return {"text": strip_tail(clean(re.sub(r"^(?:to|that|about|for)\s+", "", what, flags=re.I))), key: when}
+    return {"text": clean(re.sub(r"^(?:to|that|about|for)\s+", "", body, flags=re.I))}
 
 
 def note_titles(app) -> list[str]:
