@@ -314,11 +314,29 @@ def append_slots(text: str, title_span_text: str | None) -> str:
     m = re.search(r":\s*(?P<b>.+)$", t)
     if m and re.search(r"\b(?:this|the following)\b", t[:m.start()], re.I):
         return clean(m.group("b"))
-    m = re.match(r"^(?:also\s+)?(?:add|append|put|stick|include|write|pop|jot)\s+(?P<b>.+?)\s+"
-                 r"(?:to|on|onto|in|into|at the end of)\s+(?:the\s+|my\s+)?(?P<t>.+)$", t, _F)
+    verb = (r"^(?:also\s+)?(?:add|append|put(?: down)?|stick|include|write(?: down)?|pop|jot(?: down)?|throw|chuck"
+            r"|bung|shove|slap|tack|tag|toss|whack)\s+(?:on\s+)?(?P<b>.+{})\s+"
+            r"(?:to|on|onto|on to|in|into|at the end of)\s+(?:the\s+|my\s+)?(?P<t>.+)$")
+    m = re.match(verb.format("?"), t, _F)
+    greedy = re.match(verb.format(""), t, _F)  # the last preposition, when what follows it names the note
+    if m and greedy and title_span_text and _norm(title_span_text) in _norm(greedy.group("t")):
+        m = greedy
     if m:
-        return strip_tail(clean(m.group("b")).strip("\"'“”"))
+        return _added(m.group("b"))
+    # "Packing note: add flip flops" / "To do list - add X": the note named first, then what to add
+    m = re.match(r"^(?:in\s+|to\s+|on\s+)?(?:the\s+|my\s+)?(?P<t>[^:;\-–—]{1,60}?)\s*(?::|\s-+\s|\s[–—]\s)\s*"
+                 r"(?:(?:please\s+)?(?:add|append|put|include|jot down|write down)\s+)?(?P<b>.+)$", t, _F)
+    if m and (not title_span_text or _norm(title_span_text) in _norm(m.group("t"))
+              or re.search(r"\b(?:note|list)$", m.group("t"), re.I)):
+        return _added(m.group("b"))
     return ""
+
+
+def _added(b: str) -> str:
+    """The text to add, without quotes, courtesies and a leading "that" ("add that the key is
+    in the loft" -> "the key is in the loft")."""
+    b = strip_tail(clean(b).strip("\"'“”"))
+    return re.sub(r"^that\s+", "", b, flags=re.I)
 
 
 def rename_slots(text: str) -> str:
@@ -337,16 +355,17 @@ def rename_slots(text: str) -> str:
 
 def edit_slots(text: str) -> dict:
     """{"old", "new"} of "change A to B in the T note" / "in the T note change A to B", or
-    {"body"} of "change the T note to say B" / "overwrite T with B"."""
+    {"body"} of "change the T note to say B" / "overwrite T with B"; the new text without the
+    courtesies a request ends with ("change A to B please" -> new "B")."""
     t = clean(strip_polite(text))
     m = re.search(r"\b(?:to say|to read|so it says|to just|to hold only|as|with|to)\s*:?\s+(?P<b>.+)$", t, _F)
     m2 = re.search(r"\b(?:change|replace)\s+(?P<a>.+?)\s+(?:to|with)\s+(?P<b>.+?)(?:\s+in\s+(?:the\s+|my\s+)?.+)?$", t, _F)
     if m2 and re.search(r"\bin\s+(?:the|my)\b", t, re.I) and " note" not in m2.group("a").lower():
-        return {"old": clean(m2.group("a")), "new": clean(m2.group("b"))}
+        return {"old": clean(m2.group("a")), "new": strip_tail(clean(m2.group("b")))}
     m3 = re.search(r":\s*(?P<b>.+)$", t)
     if m3:
-        return {"body": clean(m3.group("b"))}
-    return {"body": clean(m.group("b"))} if m else {}
+        return {"body": strip_tail(clean(m3.group("b")))}
+    return {"body": strip_tail(clean(m.group("b")))} if m else {}
 
 
 def subject_of(text: str) -> str:
