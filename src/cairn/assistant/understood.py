@@ -236,7 +236,7 @@ class Understood:
         r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t), self._context(u, t))
         if r is None:
             return {"reply": "I couldn't find an open reminder like that, so nothing was snoozed."}
-        until = SL.snooze_until(t)
+        until = SL.snooze_after(SL.snooze_until(t), r.get("next_due"))
         rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"reminder": r["id"], "until": until}}
 

@@ -360,7 +360,7 @@ def edit_slots(text: str) -> dict:
     t = clean(strip_polite(text))
     m = re.search(r"\b(?:to say|to read|so it says|to just|to hold only|as|with|to)\s*:?\s+(?P<b>.+)$", t, _F)
     m2 = re.search(r"\b(?:change|replace)\s+(?P<a>.+?)\s+(?:to|with)\s+(?P<b>.+?)(?:\s+in\s+(?:the\s+|my\s+)?.+)?$", t, _F)
-    if m2 and re.search(r"\bin\s+(?:the|my)\b", t, re.I) and " note" not in m2.group("a").lower():
+    if m2 and " note" not in m2.group("a").lower() and not re.search(r"\b(?:to say|to read|so it says)\b", t, re.I):
         return {"old": clean(m2.group("a")), "new": strip_tail(clean(m2.group("b")))}
     m3 = re.search(r":\s*(?P<b>.+)$", t)
     if m3:
@@ -408,3 +408,32 @@ def snooze_until(text: str) -> str:
         w = re.sub(r"\bmorning\b", "at 9", w).replace("afternoon", "at 14")
         return w
     return "in 10 minutes"
+
+
+def snooze_after(until: str, due: str | None, now: datetime | None = None) -> str:
+    """`until` (from `snooze_until`) as a local ISO time when it names a day ("Sunday", "next
+    Friday", "Friday at 9"), counted from the reminder's current `due` (ISO) when that is later
+    than `now`: "push it back to Sunday" lands on the first Sunday AFTER the reminder's time,
+    at the reminder's time of day unless a time is said. Other `until`s ("in 2 hours") and
+    unreadable ones are returned unchanged (the scheduler reads them)."""
+    if not due or re.match(r"^in\s+\d", until) or not re.search(
+            r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", until, re.I):
+        return until
+    try:
+        from cairn.schedule import when as W
+        tz = W.zone(None)
+        cur = datetime.fromisoformat(due.replace("Z", "+00:00")).astimezone(tz)
+    except Exception:
+        return until
+    now = (now or datetime.now(timezone.utc)).astimezone(tz)
+    if cur <= now:
+        return until
+    said = until if re.search(r"\bat\s+\d|\bnoon\b|\d\s*(?:am|pm)\b", until, re.I) else f"{until} at {cur:%H:%M}"
+    said = re.sub(r"^(?:next|this|on)\s+", "", said, flags=re.I)
+    try:
+        trig = W.parse_when(said, tz, cur, recurring=False)
+        at = W.next_runs(trig, 1, cur, tz)[0]
+    except Exception:
+        return until
+    return at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
