@@ -178,6 +178,11 @@ class Understood:
         return {"reply": "What you've told me:\n" + "\n".join(lines) + more, "slots": {"memories": len(rows)}}
     def _do_remember(self, t, u, st, ui, turn_no, res, log) -> dict:
         x = SL.remember_text(t)
+        if SL.refers_back(x):  # "keep that in mind": the statement before it (the preface, else the last turn)
+            before = self._context(u, t) or (st.turns[-1].get("text", "") if st.turns else "")
+            x = SL.remember_text(before) if before else ""
+            if not x:
+                return {"reply": "What should I remember? Nothing was stored.", "slots": {"text": ""}}
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 

@@ -51,8 +51,10 @@ _REMEMBER = re.compile(
     r"^(?:remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|just so you know|for the record|fyi"
     r"|heads up|btw|by the way|store the fact|save this(?: for later)?|make a (?:mental )?note(?: of)?)"
     r"(?:\s+(?:for me|this))?(?:\s+that)?\s*[:,]?\s+(?P<x>.+)$", _F)
-_REMEMBER_TAIL = re.compile(r"[,;.!-]?\s*(?:(?:so\s+)?(?:please|can you|could you)\s+)?(?:remember|keep in mind|note)"
-                            r"\s+(?:that|this|it)\s*(?:please)?\s*[.!?]*$", _F)
+_REMEMBER_TAIL = re.compile(r"[,;.!-]?\s*(?:(?:so\s+)?(?:please|can you|could you|would you|will you)\s+)?"
+                            r"(?:remember|keep in mind|note|hang on to|hold on to|hold onto|hang onto|keep hold of|keep"
+                            r"|store|save|don'?t forget|make a (?:mental )?note of)"
+                            r"\s+(?:that|this|it)(?:\s+(?:in mind|for me|for later|safe))?\s*(?:please)?\s*[.!?]*$", _F)
 
 
 def remember_text(text: str) -> str:
@@ -63,6 +65,17 @@ def remember_text(text: str) -> str:
         t = m.group("x")
     t = _REMEMBER_TAIL.sub("", strip_tail(t))
     return strip_tail(t)
+
+
+_BACK = re.compile(r"^(?:(?:can|could|would|will) you\s+|please\s+|just\s+)*(?:(?:hang on to|hold on to|hold onto|hang onto|keep hold of"
+                   r"|keep|store|save|file|remember|memori[sz]e|note|make a (?:mental )?note of|don'?t forget|jot down)\s+)?"
+                   r"(?:that|this|it|that one)(?:\s+(?:in mind|for me|for later|away|down|safe|please))*$", _F)
+
+
+def refers_back(x: str) -> bool:
+    """Whether a remember request's text only points back ("that", "hang on to that", "keep that
+    in mind"): what to remember is then the statement before it (the preface or the last turn)."""
+    return not clean(x) or clean(x).lower() in ("for me", "please") or bool(_BACK.match(clean(x)))
 
 
 _FORGET = re.compile(r"^(?:forget|forgett|unlearn|erase|wipe|delete|remove|drop|stop remembering)"
