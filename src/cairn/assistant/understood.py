@@ -86,7 +86,10 @@ class Understood:
                 intent = "about"
             if intent == "recall":
                 return self._recall_me(t)
-            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject) if intent == "ask" else None
+            # "who does it? I need their number": a who/what question whose pronoun stands for a
+            # note's subject is asked of that note, like any other question
+            follow = intent == "about" and u.subject and NS.has_pronoun(t)
+            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject) if intent == "ask" or follow else None
             if scoped is not None:
                 return scoped
             ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
