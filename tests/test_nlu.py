@@ -305,5 +305,5 @@ def test_keep_that_and_pronoun_who_questions(week, real_embedder):
     rem = [c for c in res.tool_calls if c.name == "remember"]
     assert rem and "3141" in rem[0].arguments["text"]
     bot.turn("what do my notes say about the vet?", Channel())
-    res = bot.turn("who do we see there? I need their phone number", Channel())
+    res = bot.turn("who runs it? I'd like their number", Channel())
     assert "01632 960111" in res.reply

@@ -149,8 +149,11 @@ class Understood:
             return None
         how_to = re.search(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bmethod\b", t, re.I)
         lines = RP.steps(body) if how_to else []
-        if not lines:
-            lines = RP.best_sentences(self.app.embedder, body, t, title)
+        if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number")
+            found = [ln for p in RP.question_parts(t)
+                     for ln in (RP.best_sentences(self.app.embedder, body, p, title) or RP.kind_sentences(body, p))]
+            order = RP.sentences(body)
+            lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.support import answer_type, fits_answer_type
             kind = answer_type(t)

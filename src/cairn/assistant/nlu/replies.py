@@ -223,3 +223,28 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
         sims = v[:-1] @ v[-1]
         tied = [tied[int(np.argmax(sims))]]
     return tied
+
+
+_PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
+_PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
+
+
+def kind_sentences(body: str, question: str) -> list[str]:
+    """The first sentence of a note holding the kind of thing a question part asks for when
+    its words match none: a phone number ("I need their number", "how do I call them?") or a
+    person's name ("who does it?", "who is it with?"); [] for other questions."""
+    q = question.lower()
+    if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
+        rx = _PHONE
+    elif re.match(r"^\W*(?:and\s+)?(?:who|whom|whose)\b", q):
+        rx = _PERSONISH
+    else:
+        return []
+    return [s for s in sentences(body) if rx.search(s)][:1]
+
+
+def question_parts(question: str) -> list[str]:
+    """A message cut into its sentences ("who does it? I need their number" -> two parts)."""
+    parts = [p.strip() for p in re.split(r"(?<=[?.!])\s+", question.strip()) if p.strip()]
+    return parts or [question]
+
