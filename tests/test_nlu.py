@@ -323,3 +323,60 @@ def test_a_chat_write_leaves_the_notes_entities_to_the_sessions_end(week):
     assert any(h.title == "Shopping" for h in week.search("Halvorsen torch", k=3).hits)
     bot.new_session()
     assert shopping not in [r["id"] for r in G.stale_notes(week.conn)]
+
+
+def test_reminder_verbs_anywhere_and_time_first():
+    """Class: reminders phrased time-first or with other verbs (sentences written for this test)."""
+    assert SL.reminder("on Monday at 18:30 prod me to water the chillies") == {
+        "text": "water the chillies", "at": "Monday at 18:30"}
+    assert SL.reminder("buzz me tomorrow about the parcel for Odile") == {"text": "the parcel for Odile", "at": "tomorrow"}
+    assert SL.reminder("at 7 remind me to defrost the soup") == {"text": "defrost the soup", "at": "at 7"}
+    assert SL.reminder("drop me a quick heads-up on Sunday to phone Gran, thanks") == {"text": "phone Gran", "at": "Sunday"}
+    assert SL.reminder("remind me at 9 tomorrow to sign the form") == {"text": "sign the form", "at": "tomorrow at 9"}
+    assert SL.reminder("nudge me to sort the loft") == {"text": "sort the loft"}  # no time: asked for
+
+
+def test_appends_with_other_verbs_and_courtesy_free_edits():
+    """Classes: appends with other verbs / the note named first; "please"/"thanks" out of edits."""
+    assert SL.append_slots("pop the green lantern onto the Camping note", "Camping") == "the green lantern"
+    assert SL.append_slots("chuck bin liners in my shopping list please", "Shopping") == "bin liners"
+    assert SL.append_slots("Camping note: add tent pegs", "Camping") == "tent pegs"
+    assert SL.append_slots("add that the spare fuse is in the drawer to the Camping note", "Camping") == (
+        "the spare fuse is in the drawer")
+    assert SL.edit_slots("change 40 minutes to 45 minutes please") == {"old": "40 minutes", "new": "45 minutes"}
+    assert SL.edit_slots("in the Shopping note swap, no, change rice to pasta thanks")["new"] == "pasta"
+
+
+def test_snooze_to_a_weekday_lands_after_the_reminder():
+    """Class: "push it back to Sunday" counts from the reminder's own time, keeping its hour."""
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday
+    due = "2026-03-06T10:00:00+00:00"  # that Friday
+    got = SL.snooze_after("sunday", due, now)
+    assert got.startswith("2026-03-08") and got.endswith(":00")
+    assert SL.snooze_after("in 2 hours", due, now) == "in 2 hours"
+    assert SL.snooze_after("tuesday", "2026-03-01T10:00:00+00:00", now) == "tuesday"  # already past: from now
+
+
+def test_conversation_list_keeps_the_topic_of_long_messages():
+    """Class: "what did we talk about" must not cut the topic off a long message."""
+    from cairn.assistant.nlu.replies import said
+    long = ("could you set a reminder for the morning of the school trip so I remember the packed lunch, "
+            "and then open a note called Bike Repairs Ledger for the receipts")
+    assert "Bike Repairs Ledger" in said(long) and said("short and sweet") == "“short and sweet”"
+
+
+def test_keep_that_and_pronoun_who_questions(week, real_embedder):
+    """Classes: "hang on to that" after a fact remembers the fact; a pronoun inside a "who"
+    question is answered from the note the conversation is on."""
+    u = understand(real_embedder, "my neighbour Ysolde feeds the cat on Fridays. could you hang on to that?",
+                   NS.ConversationState())
+    assert [a.intent for a in u.actions] == ["remember"] and "Ysolde" in u.actions[0].context
+    assert SL.refers_back(SL.remember_text("keep that in mind")) and not SL.refers_back("Ysolde feeds the cat")
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("the spare bike lock code is 3141", Channel())
+    res = bot.turn("keep that in mind please", Channel())
+    rem = [c for c in res.tool_calls if c.name == "remember"]
+    assert rem and "3141" in rem[0].arguments["text"]
+    bot.turn("what do my notes say about the vet?", Channel())
+    res = bot.turn("who runs it? I'd like their number", Channel())
+    assert "01632 960111" in res.reply

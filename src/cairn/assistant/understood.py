@@ -97,7 +97,10 @@ class Understood:
                 intent = "about"
             if intent == "recall":
                 return self._recall_me(t)
-            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject) if intent == "ask" else None
+            # "who does it? I need their number": a who/what question whose pronoun stands for a
+            # note's subject is asked of that note, like any other question
+            follow = intent == "about" and u.subject and NS.has_pronoun(t)
+            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject) if intent == "ask" or follow else None
             if scoped is not None:
                 return scoped
             ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
@@ -157,8 +160,11 @@ class Understood:
             return None
         how_to = re.search(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bmethod\b", t, re.I)
         lines = RP.steps(body) if how_to else []
-        if not lines:
-            lines = RP.best_sentences(self.app.embedder, body, t, title)
+        if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number")
+            found = [ln for p in RP.question_parts(t)
+                     for ln in (RP.best_sentences(self.app.embedder, body, p, title) or RP.kind_sentences(body, p))]
+            order = RP.sentences(body)
+            lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.support import answer_type, fits_answer_type
             kind = answer_type(t)
@@ -189,6 +195,11 @@ class Understood:
         return {"reply": "What you've told me:\n" + "\n".join(lines) + more, "slots": {"memories": len(rows)}}
     def _do_remember(self, t, u, st, ui, turn_no, res, log) -> dict:
         x = SL.remember_text(t)
+        if SL.refers_back(x):  # "keep that in mind": the statement before it (the preface, else the last turn)
+            before = self._context(u, t) or (st.turns[-1].get("text", "") if st.turns else "")
+            x = SL.remember_text(before) if before else ""
+            if not x:
+                return {"reply": "What should I remember? Nothing was stored.", "slots": {"text": ""}}
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 
@@ -249,6 +260,8 @@ class Understood:
         r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t), self._context(u, t))
         if r is None:
             return {"reply": f"I couldn't find an open reminder like that, so nothing was {done}."}
+        if "until" in extra:  # a weekday lands on the first such day after the reminder's own time
+            extra = {**extra, "until": SL.snooze_after(extra["until"], r.get("next_due"))}
         rec = self._tool(tool, {"id": r["id"], **extra}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"reminder": r["id"], "text": r["text"], **extra}}
 

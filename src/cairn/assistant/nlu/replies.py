@@ -134,16 +134,40 @@ MAX_SAID = 20  # messages quoted per earlier session
 
 def conversations_text(sessions: list[tuple[str, str, list[str]]], now: datetime) -> str:
     """What earlier sessions were about: (session id, started ISO, the person's messages)
-    each, oldest first; the messages are quoted (cut to 80 characters)."""
+    each, oldest first; each message quoted whole, or a long one (`said`) shortened with the
+    names and titles of its cut part kept."""
     if not sessions:
         return "We haven't talked before this conversation — there are no earlier sessions."
     out = []
     for sid, started, msgs in sessions:
         when = _local(started)
-        shown = "; ".join(f"“{m[:70]}”" for m in msgs[:MAX_SAID]) + (
+        shown = "; ".join(said(m) for m in msgs[:MAX_SAID]) + (
             f"; and {len(msgs) - MAX_SAID} more" if len(msgs) > MAX_SAID else "")
         out.append(f"- {when} (session {sid}): you asked {shown}")
     return "Earlier we talked about:\n" + "\n".join(out)
+
+
+_FILLER = frozenset("please thanks thank also too new start add put remind set can could would just".split())
+WHOLE = 120  # a message up to this many characters is quoted whole
+_NAME = re.compile(r"\b[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|for|and|to|de|van))*(?<!\s)(?<!of)(?<!for)(?<!and)(?<!to)")
+
+
+def said(message: str) -> str:
+    """One message of the person, quoted for "what did we talk about": whole up to WHOLE
+    characters; else its first ~100 characters cut at a word, then the capitalised names and
+    titles (people, notes: the topic), then the other content words, of the cut part (8 at most), so a title late in a long
+    message ("… and start a note called Wedding gift ideas") is not lost."""
+    m = " ".join(message.split())
+    if len(m) <= WHOLE:
+        return f"“{m}”"
+    head = m[:100].rsplit(" ", 1)[0]
+    rest = m[len(head):]
+    keys = [k for k in dict.fromkeys(x.group(0) for x in _NAME.finditer(rest)) if k.lower() not in ("i", "i'm", "i've")]
+    seen = " ".join(keys).lower()
+    words = [w for w in re.findall(r"[£$€]?[\w'’:.,/-]*\w", rest)
+             if w.lower() not in _STOP and len(w) > 2 and w.lower() not in seen and w.lower() not in _FILLER]
+    keys = (keys + list(dict.fromkeys(words)))[:8]
+    return f"“{head} …”" + (f" (also: {', '.join(keys)})" if keys else "")
 
 
 _STOP = frozenset("a an the of to in on at for and or is are was were be been do does did i my me you your we our "
@@ -199,3 +223,28 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
         sims = v[:-1] @ v[-1]
         tied = [tied[int(np.argmax(sims))]]
     return tied
+
+
+_PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
+_PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
+
+
+def kind_sentences(body: str, question: str) -> list[str]:
+    """The first sentence of a note holding the kind of thing a question part asks for when
+    its words match none: a phone number ("I need their number", "how do I call them?") or a
+    person's name ("who does it?", "who is it with?"); [] for other questions."""
+    q = question.lower()
+    if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
+        rx = _PHONE
+    elif re.match(r"^\W*(?:and\s+)?(?:who|whom|whose)\b", q):
+        rx = _PERSONISH
+    else:
+        return []
+    return [s for s in sentences(body) if rx.search(s)][:1]
+
+
+def question_parts(question: str) -> list[str]:
+    """A message cut into its sentences ("who does it? I need their number" -> two parts)."""
+    parts = [p.strip() for p in re.split(r"(?<=[?.!])\s+", question.strip()) if p.strip()]
+    return parts or [question]
+

@@ -51,8 +51,10 @@ _REMEMBER = re.compile(
     r"^(?:remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|just so you know|for the record|fyi"
     r"|heads up|btw|by the way|store the fact|save this(?: for later)?|make a (?:mental )?note(?: of)?)"
     r"(?:\s+(?:for me|this))?(?:\s+that)?\s*[:,]?\s+(?P<x>.+)$", _F)
-_REMEMBER_TAIL = re.compile(r"[,;.!-]?\s*(?:(?:so\s+)?(?:please|can you|could you)\s+)?(?:remember|keep in mind|note)"
-                            r"\s+(?:that|this|it)\s*(?:please)?\s*[.!?]*$", _F)
+_REMEMBER_TAIL = re.compile(r"[,;.!-]?\s*(?:(?:so\s+)?(?:please|can you|could you|would you|will you)\s+)?"
+                            r"(?:remember|keep in mind|note|hang on to|hold on to|hold onto|hang onto|keep hold of|keep"
+                            r"|store|save|don'?t forget|make a (?:mental )?note of)"
+                            r"\s+(?:that|this|it)(?:\s+(?:in mind|for me|for later|safe))?\s*(?:please)?\s*[.!?]*$", _F)
 
 
 def remember_text(text: str) -> str:
@@ -63,6 +65,17 @@ def remember_text(text: str) -> str:
         t = m.group("x")
     t = _REMEMBER_TAIL.sub("", strip_tail(t))
     return strip_tail(t)
+
+
+_BACK = re.compile(r"^(?:(?:can|could|would|will) you\s+|please\s+|just\s+)*(?:(?:hang on to|hold on to|hold onto|hang onto|keep hold of"
+                   r"|keep|store|save|file|remember|memori[sz]e|note|make a (?:mental )?note of|don'?t forget|jot down)\s+)?"
+                   r"(?:that|this|it|that one)(?:\s+(?:in mind|for me|for later|away|down|safe|please))*$", _F)
+
+
+def refers_back(x: str) -> bool:
+    """Whether a remember request's text only points back ("that", "hang on to that", "keep that
+    in mind"): what to remember is then the statement before it (the preface or the last turn)."""
+    return not clean(x) or clean(x).lower() in ("for me", "please") or bool(_BACK.match(clean(x)))
 
 
 _FORGET = re.compile(r"^(?:forget|forgett|unlearn|erase|wipe|delete|remove|drop|stop remembering)"
@@ -96,12 +109,24 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
     def attempt(phrase: str, what: str, strip: str) -> tuple[str, str, str] | None:
         lead = phrase.lower().split()[0]
         key = "every" if lead == "every" else "at"
-        cand = " ".join(phrase.split()[1:]) if key == "at" and lead in ("on", "at", "by") else phrase
-        if not cand:
+        rest = " ".join(phrase.split()[1:])
+        cands = [rest, phrase] if key == "at" and lead in ("on", "at", "by", "for") else [phrase]
+        if key == "at" and lead in ("at", "by", "for") and re.fullmatch(r"\d{1,2}", rest):
+            cands.append(f"{rest}:00")  # "at 8": a bare hour
+        clock = r"(\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon|midnight)"
+        if key == "at" and (m := re.fullmatch(r"(?:at\s+)?" + clock + r"\s+(?:on\s+)?(.+)", phrase, re.I)):
+            cands.append(f"{m.group(2)} at {m.group(1)}")  # "at 9 tomorrow" -> "tomorrow at 9"
+        if key == "at" and (m := re.fullmatch(r"(?:at|by|for)?\s*" + clock, phrase, re.I)):
+            cands.append(f"at {m.group(1)}")  # "5pm" / "for 5pm" -> "at 5pm"
+        for cand in cands:
+            try:
+                W.parse_when(cand, tz, now, recurring=key == "every")
+                break
+            except Exception:
+                continue
+        else:
             return None
-        try:
-            W.parse_when(cand, tz, now, recurring=key == "every")
-        except Exception:
+        if not cand:
             return None
         what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(" ,"), flags=re.I)
         return (what.rstrip(strip), key, cand) if what else None
@@ -120,24 +145,33 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
 _REMIND = re.compile(r"^(?:remind me|remnd me|ping me|nudge me|don'?t let me forget|wake me up with a reminder"
                      r"|(?:set|create|add|make)\s+(?:me\s+)?(?:a\s+)?reminder|i need a reminder)"
                      r"(?:\s+(?:to|that|about|for))?\s+(?P<x>.+)$", _F)
+# the reminding verb anywhere in the message: "remind me", "nudge me", "give me a shout", "set a reminder"
+_REMIND_VERB = re.compile(
+    r"(?:^|[\s,]+)(?:(?:please|can you|could you|would you|will you|just)\s+)*"
+    r"(?:(?:remind|remnd|ping|nudge|poke|prod|buzz|alert|prompt|text|message|tell|warn)\s+me"
+    r"|(?:give|send|drop)\s+me\s+(?:a|an)\s+(?:quick\s+|little\s+)?(?:shout|nudge|poke|prod|buzz|ping|reminder|heads[- ]?up|"
+    r"call|message|text|alert|prompt)"
+    r"|don'?t let me forget|make sure i (?:remember|don'?t forget)"
+    r"|(?:set|create|add|make|put in)\s+(?:me\s+)?(?:a\s+)?reminder|i need a reminder)(?=[\s,]|$)", _F)
 
 
 def reminder(text: str) -> dict:
     """{"text", "at"|"every"} of a reminder request; {"text"} alone when no time is read.
-    "at 9 tomorrow remind me to X" and "remind me tomorrow at 9 to X" both work."""
+    The reminding verb ("remind me", "nudge me", "ping me", "give me a shout", ...) may stand
+    anywhere: "at 9 tomorrow remind me to X", "remind me tomorrow at 9 to X", "on Friday at
+    7pm nudge me to X" and "give me a shout on Friday to X" all read as (X, the time)."""
     t = strip_polite(text)
-    m = _REMIND.match(t)
+    m = _REMIND_VERB.search(t)
     if m:
-        body = clean(m.group("x"))
-    else:  # the time before the request: "every Friday at 4pm remind me to X"
-        m2 = re.match(r"^(?P<w>.+?)\s*,?\s+remind me\s+(?P<x>.+)$", t, _F)
-        body = clean(f"{m2.group('x')} {m2.group('w')}") if m2 else clean(t)
+        body = clean(f"{t[:m.start()].strip(' ,')} {t[m.end():].strip(' ,')}")
+    else:
+        body = clean(t)
     body = strip_tail(body)
     split = split_when(body)
     if split:
         what, key, when = split
-        return {"text": clean(what), key: when}
-    return {"text": body}
+        return {"text": strip_tail(clean(re.sub(r"^(?:to|that|about|for)\s+", "", what, flags=re.I))), key: when}
+    return {"text": clean(re.sub(r"^(?:to|that|about|for)\s+", "", body, flags=re.I))}
 
 
 def note_titles(app) -> list[str]:
@@ -293,11 +327,29 @@ def append_slots(text: str, title_span_text: str | None) -> str:
     m = re.search(r":\s*(?P<b>.+)$", t)
     if m and re.search(r"\b(?:this|the following)\b", t[:m.start()], re.I):
         return clean(m.group("b"))
-    m = re.match(r"^(?:also\s+)?(?:add|append|put|stick|include|write|pop|jot)\s+(?P<b>.+?)\s+"
-                 r"(?:to|on|onto|in|into|at the end of)\s+(?:the\s+|my\s+)?(?P<t>.+)$", t, _F)
+    verb = (r"^(?:also\s+)?(?:add|append|put(?: down)?|stick|include|write(?: down)?|pop|jot(?: down)?|throw|chuck"
+            r"|bung|shove|slap|tack|tag|toss|whack)\s+(?:on\s+)?(?P<b>.+{})\s+"
+            r"(?:to|on|onto|on to|in|into|at the end of)\s+(?:the\s+|my\s+)?(?P<t>.+)$")
+    m = re.match(verb.format("?"), t, _F)
+    greedy = re.match(verb.format(""), t, _F)  # the last preposition, when what follows it names the note
+    if m and greedy and title_span_text and _norm(title_span_text) in _norm(greedy.group("t")):
+        m = greedy
     if m:
-        return strip_tail(clean(m.group("b")).strip("\"'“”"))
+        return _added(m.group("b"))
+    # "Packing note: add flip flops" / "To do list - add X": the note named first, then what to add
+    m = re.match(r"^(?:in\s+|to\s+|on\s+)?(?:the\s+|my\s+)?(?P<t>[^:;\-–—]{1,60}?)\s*(?::|\s-+\s|\s[–—]\s)\s*"
+                 r"(?:(?:please\s+)?(?:add|append|put|include|jot down|write down)\s+)?(?P<b>.+)$", t, _F)
+    if m and (not title_span_text or _norm(title_span_text) in _norm(m.group("t"))
+              or re.search(r"\b(?:note|list)$", m.group("t"), re.I)):
+        return _added(m.group("b"))
     return ""
+
+
+def _added(b: str) -> str:
+    """The text to add, without quotes, courtesies and a leading "that" ("add that the key is
+    in the loft" -> "the key is in the loft")."""
+    b = strip_tail(clean(b).strip("\"'“”"))
+    return re.sub(r"^that\s+", "", b, flags=re.I)
 
 
 def rename_slots(text: str) -> str:
@@ -316,16 +368,17 @@ def rename_slots(text: str) -> str:
 
 def edit_slots(text: str) -> dict:
     """{"old", "new"} of "change A to B in the T note" / "in the T note change A to B", or
-    {"body"} of "change the T note to say B" / "overwrite T with B"."""
+    {"body"} of "change the T note to say B" / "overwrite T with B"; the new text without the
+    courtesies a request ends with ("change A to B please" -> new "B")."""
     t = clean(strip_polite(text))
     m = re.search(r"\b(?:to say|to read|so it says|to just|to hold only|as|with|to)\s*:?\s+(?P<b>.+)$", t, _F)
     m2 = re.search(r"\b(?:change|replace)\s+(?P<a>.+?)\s+(?:to|with)\s+(?P<b>.+?)(?:\s+in\s+(?:the\s+|my\s+)?.+)?$", t, _F)
-    if m2 and re.search(r"\bin\s+(?:the|my)\b", t, re.I) and " note" not in m2.group("a").lower():
-        return {"old": clean(m2.group("a")), "new": clean(m2.group("b"))}
+    if m2 and " note" not in m2.group("a").lower() and not re.search(r"\b(?:to say|to read|so it says)\b", t, re.I):
+        return {"old": clean(m2.group("a")), "new": strip_tail(clean(m2.group("b")))}
     m3 = re.search(r":\s*(?P<b>.+)$", t)
     if m3:
-        return {"body": clean(m3.group("b"))}
-    return {"body": clean(m.group("b"))} if m else {}
+        return {"body": strip_tail(clean(m3.group("b")))}
+    return {"body": strip_tail(clean(m.group("b")))} if m else {}
 
 
 def subject_of(text: str) -> str:
@@ -368,3 +421,32 @@ def snooze_until(text: str) -> str:
         w = re.sub(r"\bmorning\b", "at 9", w).replace("afternoon", "at 14")
         return w
     return "in 10 minutes"
+
+
+def snooze_after(until: str, due: str | None, now: datetime | None = None) -> str:
+    """`until` (from `snooze_until`) as a local ISO time when it names a day ("Sunday", "next
+    Friday", "Friday at 9"), counted from the reminder's current `due` (ISO) when that is later
+    than `now`: "push it back to Sunday" lands on the first Sunday AFTER the reminder's time,
+    at the reminder's time of day unless a time is said. Other `until`s ("in 2 hours") and
+    unreadable ones are returned unchanged (the scheduler reads them)."""
+    if not due or re.match(r"^in\s+\d", until) or not re.search(
+            r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", until, re.I):
+        return until
+    try:
+        from cairn.schedule import when as W
+        tz = W.zone(None)
+        cur = datetime.fromisoformat(due.replace("Z", "+00:00")).astimezone(tz)
+    except Exception:
+        return until
+    now = (now or datetime.now(timezone.utc)).astimezone(tz)
+    if cur <= now:
+        return until
+    said = until if re.search(r"\bat\s+\d|\bnoon\b|\d\s*(?:am|pm)\b", until, re.I) else f"{until} at {cur:%H:%M}"
+    said = re.sub(r"^(?:next|this|on)\s+", "", said, flags=re.I)
+    try:
+        trig = W.parse_when(said, tz, cur, recurring=False)
+        at = W.next_runs(trig, 1, cur, tz)[0]
+    except Exception:
+        return until
+    return at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+

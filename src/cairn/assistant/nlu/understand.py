@@ -12,7 +12,9 @@ the whole message reads as one it cannot do. Two questions ("when is X and what 
 two knowledge actions, the second answered with the first one's subject. A message read
 weakly as a whole (below WEAK, or "none") whose last clause is a clear ACTIONABLE request
 ("I've rung the garage, so you can drop that reminder") is that request; so is a cancel or
-snooze read as a whole, its preface kept as the context "that" may name. Otherwise the
+snooze read as a whole, its preface kept as the context "that" may name; a statement ending in
+a clause read as remember that points back ("…, can you hang on to that?") is a remember of
+the statement, whatever the whole reads as (its question mark). Otherwise the
 message is one action.
 """
 
@@ -87,6 +89,9 @@ _PREFACE = re.compile(r"\s*(?:,?\s+so\s+|[,;:.!]\s+|\s+-+\s+|\s*—\s*)", re.I)
 WEAK = 0.35  # a whole message read with less confidence than this may be a preface and a request
 
 
+_POINTS_BACK = re.compile(r"\b(?:that|this|it)\b(?:\s+(?:in mind|for me|for later|safe|please))*\s*[.!?]*$", re.I)
+
+
 def _preface(text: str) -> tuple[str, str] | None:
     """(preface, request) of "I've rung the garage, so you can drop that reminder": the text
     cut at its last clause break (", so", a comma, a dash...); None when it has none."""
@@ -137,6 +142,13 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
             u.actions = [Action(pa.intent if pa.intent != "none" else "ask", a, pa),
                          Action(pb.intent if pb.intent != "none" else "ask", b, pb)]
             u.resolution.append(f"two questions: {a!r} then {b!r}")
+            return u
+    back = _preface(resolved) if whole.intent not in ACTIONABLE and _POINTS_BACK.search(resolved) else None
+    if back:  # "my dad is allergic to penicillin. can you hang on to that?": a statement, then "keep that"
+        last = C.classify(embedder, [back[1]], cache_dir)[0]
+        if last.intent == "remember" and last.score >= 0.5:
+            u.actions = [Action("remember", resolved, last, context=back[0])]
+            u.resolution.append(f"a statement and 'keep that': {back[0]!r} then {back[1]!r} (remember)")
             return u
     weak = whole.intent == C.NONE or whole.score < WEAK
     pre = _preface(resolved) if (weak or whole.intent in REFERRING) else None
