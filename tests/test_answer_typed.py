@@ -262,3 +262,12 @@ def test_memories_answer_and_are_cited_as_memories(tmp_path, real_embedder):
         assert ans.verdict == "pass" and "4471" in ans.answer and "9902" not in ans.answer
         assert ans.citations[0]["source"] == "memory" and ans.citations[0]["title"].startswith("Memory")
         assert [m.use_count for m in a.memories()] == [0]  # asking did not reinforce it
+
+
+def test_a_short_form_holds_the_word_it_stands_for():
+    """"Dr Hale" is about a doctor ("GP" too); a title that is not one ("Mr Hale") is not."""
+    from cairn.answer.support import stem
+    from cairn.answer.types import missing
+    assert missing((stem("doctor"),), "12 June at 10:40 with Dr Hale at the surgery.") == []
+    assert missing((stem("doctor"), stem("appointment")), "GP appt moved to Friday") == []
+    assert missing((stem("doctor"),), "12 June at 10:40 with Mr Hale.") == [stem("doctor")]

@@ -223,11 +223,19 @@ def holds(kind: str | None, text: str) -> bool:
     return kind not in VALUE_KINDS | CUE_KINDS or bool(values(kind, text))
 
 
+# Standard English short forms of titles and roles, read as the word they stand for ("Dr Hale"
+# holds "doctor"; "GP": general practitioner, a doctor).
+SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "appointment", "dept": "department",
+               "mgr": "manager", "tel": "phone"}
+
+
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a
     term also counts as held when it and a context word, both of at least five letters, start
-    one another: "resident" / "residents'"; "mot" is not held by "motors")."""
-    have = {stem(t) for t in content_terms(context)}
+    one another: "resident" / "residents'"; "mot" is not held by "motors"; a short form holds
+    the word it stands for, SHORT_FORMS)."""
+    terms_here = content_terms(context)
+    have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
     out = []
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
