@@ -356,11 +356,12 @@ def _apply_data(settings: Settings, data: dict, check_vault: bool = True) -> Non
 
 
 def _read_layer(path: Path) -> dict:
-    """The TOML table of config file `path` ({} when it does not exist). ConfigError naming
-    the file when it is not valid TOML or not UTF-8."""
+    """The TOML table of config file `path` ({} when it does not exist, also when a folder
+    above it is a file: Settings.ensure_dirs names that). ConfigError naming the file when it
+    is not valid TOML or not UTF-8."""
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return {}
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
