@@ -177,6 +177,13 @@ def _service(preload: str | None = None, query: bool = False, *, jobs: bool = Fa
         svc.close()
 
 
+def _call(fn):
+    """`fn(service)` inside `_service()` (whose errors become messages and exit codes);
+    returns what `fn` returns. For command modules that run one operation."""
+    with _service() as svc:
+        return fn(svc)
+
+
 def _stopped(jobs: bool) -> None:
     """A command stopped by Ctrl-C or SIGTERM: one line on stderr, exit 130. Only a command
     that runs ingest jobs (`jobs`: ingest, jobs run, jobs retry) says that the unfinished

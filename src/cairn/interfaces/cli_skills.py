@@ -22,13 +22,9 @@ def _dump(data) -> None:
 
 
 def _run(fn):
-    from cairn.cli import _fail, _service
-    from cairn.errors import CairnError
-    try:
-        with _service() as svc:
-            return fn(svc)
-    except CairnError as exc:
-        _fail(str(exc), code=exc.exit_code)
+    """One operation on the service (cli_io._call: its errors become messages and exit codes)."""
+    from cairn.interfaces.cli_io import _call
+    return _call(fn)
 
 
 def _line(s: dict) -> str:
