@@ -453,3 +453,14 @@ def test_the_model_catalogue_is_cached_and_model_switches_only_among_its_models(
         outs = [json.loads(x) for x in r.stdout.splitlines()]
         assert outs[0]["model"] == f"openai:{fake.base_url}:fake-model"
         assert "unknown model 'gpt-9'" in r.stderr and outs[1]["cached"] is True
+
+
+def test_artifact_and_skill_commands_name_bad_input_and_exit_1(tmp_path):
+    """A hostile artifact id, an unknown artifact and an unknown skill: one line naming the
+    problem, exit 1, no traceback."""
+    home = tmp_path / "home"
+    for args, says in ((("artifacts", "lineage", "../../x"), "invalid artifact id"),
+                       (("artifacts", "show", "deadbeef"), "no artifact 'deadbeef'"),
+                       (("skills", "delete", "nope"), "no skill 'nope'")):
+        r = run_cli(home, *args)
+        assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
