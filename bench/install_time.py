@@ -7,10 +7,17 @@
 Each side is `git clone`d into --workdir (a clean folder: no .venv, no .demo-home), checked out
 at its commit, and runs `make demo` there with the same environment, so both use the same pip
 cache (pip's default ~/.cache/pip, or $PIP_CACHE_DIR) and the same package index. Printed per
-side: wall seconds of `make demo` (install + ingest of docs/ + search + ask), the 1-minute load
+side: wall seconds of `make demo` (install + ingest + search + ask) and the CPU seconds of
+everything it ran, the 1-minute load
 average before and after (the machine is shared), `du -sm .venv`, whether torch is installed,
 whether the output ends with a cited answer (a "[1]" citation in the last lines), and the
-step lines the Makefile printed. Then the candidate/baseline wall ratio (issue 38: <= 0.40).
+step lines the Makefile printed, each with the second it started at and its length. Then the
+candidate/baseline wall ratio (issue 38: <= 0.40).
+
+Both sides ingest the same folder (`make demo DIR=...`): by default the baseline commit's own
+docs/, extracted once with `git archive` (the repository's docs/ has grown since: session 16's
+first run without this compared 16 files against 29, ten of them screenshots to OCR); `--dir`
+names another folder.
 Exit status 1 when a `make demo` fails.
 """
 
@@ -40,7 +47,19 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run_side(label: str, spec: str, workdir: Path) -> dict:
+def demo_docs(spec: str, workdir: Path) -> Path:
+    """The docs/ folder of `spec` (PATH@COMMIT), extracted into workdir/demo-docs."""
+    src, commit = _split(spec)
+    dest = workdir / "demo-docs"
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", src, "archive", commit, "docs"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest / "docs"
+
+
+def run_side(label: str, spec: str, workdir: Path, demo_dir: Path) -> dict:
     """Clone `spec` into workdir/label, run `make demo`, and measure it."""
     src, commit = _split(spec)
     dest = workdir / label
@@ -56,7 +75,7 @@ def run_side(label: str, spec: str, workdir: Path) -> dict:
     t0 = time.perf_counter()
     # stdout and stderr in one stream, read line by line: each "==>" step line gets the seconds
     # since the start at which it was printed, so the wall time splits into install and demo steps.
-    proc = subprocess.Popen(["make", "demo"], cwd=dest, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(["make", "demo", f"DIR={demo_dir}"], cwd=dest, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     lines, stamps = [], []
     for line in proc.stdout:
@@ -88,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", default="/work/main@1557fd8", help="PATH[@COMMIT] of the baseline")
     ap.add_argument("--candidate", default=f"{REPO}@HEAD", help="PATH[@COMMIT] of the candidate")
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/cairn-install-time"))
+    ap.add_argument("--dir", type=Path, default=None,
+                    help="the folder both demos ingest (default: the baseline commit's docs/)")
     ap.add_argument("--candidate-first", action="store_true", help="run the candidate before the baseline")
     args = ap.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -96,10 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         order.reverse()
     print(f"pip cache: {os.environ.get('PIP_CACHE_DIR') or '~/.cache/pip (default)'}; "
           f"{os.cpu_count()} CPUs; started {time.strftime('%Y-%m-%d %H:%M:%S')}", flush=True)
+    demo_dir = args.dir.resolve() if args.dir else demo_docs(args.baseline, args.workdir)
+    print(f"both demos ingest {demo_dir} ({sum(1 for p in demo_dir.rglob('*') if p.is_file())} files)", flush=True)
     res = {}
     for label, spec in order:
         print(f"== {label}: {spec} ...", flush=True)
-        r = res[label] = run_side(label, spec, args.workdir)
+        r = res[label] = run_side(label, spec, args.workdir, demo_dir)
         print(f"   rc {r['rc']}, {r['wall']:.0f} s wall, {r['cpu']:.0f} s CPU, load {r['load'][0]:.1f} -> {r['load'][1]:.1f}, "
               f".venv {r['du_mb']} MiB ({r['du_h']}), torch {'yes' if r['torch'] else 'no'}, "
               f"cited answer {'yes' if r['cited'] else 'no'}", flush=True)
