@@ -291,6 +291,7 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     new_text = V.add_frontmatter_keys(text, {"enrichment": added})
     if new_text is None:
         raise Conflict(f"{note.path}: its frontmatter is not a mapping; not rewritten")
+    new_text = V.with_newlines_of(new_text, path.read_bytes())
     if cairns_copy:  # still Cairn's copy of its source: a later ingest may replace it
         from cairn.store.copies import record_write
         record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
