@@ -185,6 +185,18 @@ def test_receipt_total_not_the_letterhead(app):
         assert key in js  # every earlier field kept
 
 
+def test_answer_type_read_from_the_parsed_query(app, monkeypatch):
+    """The answer layer takes the answer type from the query search parsed (one parsed query)."""
+    from cairn.answer import answer_question
+    from cairn.search.query import parse_query
+    q = "What was the total of my Corner Hardware receipt?"
+    parsed = parse_query(q).with_answer_type(types.asked(q))
+    hits = app.search(parsed, k=8, group=False).hits
+    monkeypatch.setattr(types, "asked", lambda *_: pytest.fail("the answer type was read again"))
+    ans = answer_question(q, hits, app.embedder, parsed=parsed)
+    assert ans.verdict == "pass" and "24.48" in ans.answer
+
+
 def test_estimate_total_from_pdf(app):
     ans, _ = _ask(app, "What is the total of the Kestrel repair estimate?")
     assert ans.verdict == "pass" and "500.00" in ans.answer

@@ -31,12 +31,12 @@ from cairn.answer.subject import about_subject, both, question_subject, strip_na
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
-                                  term_overlap, values_held)
+from cairn.answer.support import fits_answer_type, is_hypothetical, question_values, sentences, term_overlap, values_held
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
 from cairn.model import Hit
+from cairn.search.query import ParsedQuery
 
 log = logging.getLogger("cairn.answer")
 
@@ -142,7 +142,8 @@ def select_evidence(question: str, hits: list[Hit], floor: float) -> list[Eviden
 
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
-                     about=None, focus: str | None = None, replies: dict[str, str] | None = None) -> str:
+                     about=None, focus: str | None = None, replies: dict[str, str] | None = None,
+                     asked: types.Asked | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
     sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their chat
@@ -159,10 +160,12 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     itself (for a person-checked question: the question without the person's name, so a
     message merely calling them by name does not score).
     A question asking "when" or "how much/many" only takes sentences that contain a time or
-    a quantity (support.answer_type), so a related sentence that does not answer it is not
-    offered as the answer. For "when", a sentence of a dated chunk (a chat message: its
-    `event_time`) also qualifies: the message's time dates what it reports."""
-    kind = answer_type(question)
+    a quantity (`asked.sentence_kind`, support.answer_type), so a related sentence that does
+    not answer it is not offered as the answer. For "when", a sentence of a dated chunk (a
+    chat message: its `event_time`) also qualifies: the message's time dates what it reports.
+    asked: the question's answer type (answer/types.py; None: read from `question`)."""
+    asked = asked or types.asked(question)
+    kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
     asked_before: dict[tuple[int, str], str] = {}  # candidate -> the question just before it (FAQ)
     where: dict[tuple[int, str], str] = {}  # candidate -> its note's title and section heading
@@ -221,7 +224,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         for (i, pair), c in zip(pairs, pvecs @ vecs[0]):
             score, n, sent = scored[i]
             scored[i] = (max(score, _sentence_score(float(c), focus or question, pair)), n, sent)
-    asked = _reply_scores(focus or question, evidence, replies or {}, embedder)
+    reply_to = _reply_scores(focus or question, evidence, replies or {}, embedder)
     # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
@@ -241,10 +244,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         scored = [x for x in scored if held[x[2]] == most]
     if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
         return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
-    cue = types.asked(question)
-    if cue.kind in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
+    if asked.kind in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
         cued = [x for x in scored if x[0] >= SENTENCE_FLOOR and (
-            types.states_purpose(x[2], cue.head) if cue.kind == "purpose" else types.holds(cue.kind, x[2]))]
+            types.states_purpose(x[2], asked.head) if asked.kind == "purpose" else types.holds(asked.kind, x[2]))]
         scored = cued or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
@@ -252,7 +254,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             scored = stated
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
-        return x[0] + prior + REPLY_WEIGHT * asked.get(x[1], 0.0) + lift.get((x[1], x[2]), 0.0)
+        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + lift.get((x[1], x[2]), 0.0)
     # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
     # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
     # a further sentence must clear SENTENCE_FLOOR
@@ -306,7 +308,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
                     unknown_terms: list[str] | None = None, replies: dict[str, str] | None = None,
-                    model_check: bool = False) -> Answer:
+                    model_check: bool = False, parsed: ParsedQuery | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
@@ -320,12 +322,16 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     model_check: with `llm` and check_answerability on, an answer that passed every check
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
     when it judges that the cited passages do not answer the question.
+    parsed: the question as search parsed it (search/query.py); its `answer_type` (an
+    answer.types.Asked) is the answer type used here; without one it is read from
+    `question` (each part of a multi-part question is read on its own).
     """
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown words it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
             unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()],
             unknown_terms=[w for w in unknown_terms or [] if w.lower() in p.lower()]) for p in parts.split(question)])
+    asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else types.asked(question)
     about = focus = info = subject = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
@@ -365,10 +371,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
+    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies, asked)
     ans.answerability = info
 
-    if ans.typed is not None and types.asked(question).kind in types.VALUE_KINDS:
+    if ans.typed is not None and asked.kind in types.VALUE_KINDS:
         reason = flipped = None  # the typed answer's own checks (checks.finish) replace the topic rules
     else:  # the polarity check and, for chat messages, the topic check of the draft (topic.drafted_reason)
         reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
@@ -391,7 +397,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
-    return finish(question, ans, all_hits, embedder, subject, not hypothetical) if check_answerability else ans
+    return finish(question, ans, all_hits, embedder, subject, not hypothetical, asked) if check_answerability else ans
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
@@ -412,7 +418,8 @@ def _about_person(person: str, speakers: list[str], replies: dict[str, str] | No
 
 
 def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
-            focus: str | None = None, replies: dict[str, str] | None = None) -> Answer:
+            focus: str | None = None, replies: dict[str, str] | None = None,
+            asked: types.Asked | None = None) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
@@ -438,7 +445,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
-    asked, typed = types.asked(question), None
+    asked, typed = asked or types.asked(question), None
     wanted = asked.valued or asked.kind == "list" or asked.kind in types.SOFT_KINDS
     if types.TYPED and wanted and any(e.hit.speaker is None for e in evidence):
         typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
@@ -453,7 +460,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                           llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
                           checks={"support": False, "type": False, "subject": False, "completeness": True})
     draft = typed.draft if typed is not None else \
-        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies)
+        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),

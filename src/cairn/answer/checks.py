@@ -121,11 +121,13 @@ def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
     return "quoted from your notes"
 
 
-def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True):
+def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True,
+           asked=None):
     """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give;
     a failed subject check declines with the nearest notes (`all_hits`) as pointers.
     subject: the name the question is about; stated: False skips `stated_gap` (a hypothetical
-    question is answered from what is said of the person). A
+    question is answered from what is said of the person). asked: the question's answer
+    type (answer/types.py `Asked`; None: read from `question`). A
     role question answered from a sentence that does not name the person and the verb is
     answered from the note sentence that does (`role_sentence`), when one exists."""
     from cairn.answer import types
@@ -135,7 +137,7 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     Answer = type(ans)
     if ans.checks is not None or not types.TYPED:
         return ans
-    asked = types.asked(question)
+    asked = asked or types.asked(question)
     if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
                                                                        for q in c.get("quotes", [])]):
         found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cairn.answer.support import MONTH_NAMES, content_terms, stem
+from cairn.answer.support import MONTH_NAMES, answer_type, content_terms, stem
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
@@ -133,11 +133,14 @@ _DETERMINERS = frozenset("the my our your a an this that his her their its".spli
 class Asked:
     """What a question asks for. kind: one of the types in the module doc, or None. head:
     stemmed content words of the thing whose value is asked, less TYPE_WORDS ("annual
-    premium" -> ("annual", "premium")). subject: stemmed content words of what it is of."""
+    premium" -> ("annual", "premium")). subject: stemmed content words of what it is of.
+    sentence_kind: what a quoted sentence must hold to be offered as the extractive answer
+    (support.answer_type: "time", "frequency", "quantity" or None)."""
 
     kind: str | None
     head: tuple[str, ...] = ()
     subject: tuple[str, ...] = ()
+    sentence_kind: str | None = None
 
     @property
     def valued(self) -> bool:
@@ -170,7 +173,7 @@ def asked(question: str) -> Asked:
     subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
     subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
     words = [w for w in head.split() if w.lower() not in _DETERMINERS]
-    return Asked(kind, _stems(" ".join(words)), _stems(subject))
+    return Asked(kind, _stems(" ".join(words)), _stems(subject), answer_type(q))
 
 
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:

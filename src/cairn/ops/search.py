@@ -195,7 +195,7 @@ class SearchOps:
             ans = answer_question(question, res.hits, self.embedder, model,
                                   floor=self.settings.search.answer_floor, context=context,
                                   unknown_names=unknown, unknown_terms=terms, replies=replies,
-                                  model_check=self.settings.search.answer_check)
+                                  model_check=self.settings.search.answer_check, parsed=parsed)
             ans.problems.extend(_ask_warnings(res))
             if ans.abstained and not ans.pointers and not res.hits:
                 # every hit was under the relevance floor: still point at the nearest notes
