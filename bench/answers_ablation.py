@@ -89,7 +89,7 @@ def rules() -> dict:
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
         "reason / purpose cues (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
         "unnamed kind (types.unnamed_kind)": _set(A.typed, "unnamed_kind", lambda head, gaps, *a: gaps),
-        "question values (support.question_values)": _set(A, "question_values", lambda q: set()),
+        "question values (types.question_values)": _set(A, "question_values", lambda q: set()),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
         "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),

@@ -14,7 +14,7 @@ import pytest
 from conftest import notes_app, write
 from cairn.answer.batch import read_questions
 from cairn.answer.offtopic import chit_chat
-from cairn.answer.support import question_values
+from cairn.answer.types import question_values
 from cairn.answer.tables import table_rows
 
 NOTES = {

@@ -278,7 +278,7 @@ def test_memories_answer_and_are_cited_as_memories(tmp_path, real_embedder):
 
 def test_a_short_form_holds_the_word_it_stands_for():
     """"Dr Hale" is about a doctor ("GP" too); a title that is not one ("Mr Hale") is not."""
-    from cairn.answer.support import stem
+    from cairn.lexical import stem
     from cairn.answer.types import missing
     assert missing((stem("doctor"),), "12 June at 10:40 with Dr Hale at the surgery.") == []
     assert missing((stem("doctor"), stem("appointment")), "GP appt moved to Friday") == []

@@ -31,7 +31,8 @@ from cairn.answer.subject import about_subject, both, question_subject, strip_na
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.support import fits_answer_type, is_hypothetical, question_values, sentences, term_overlap, values_held
+from cairn.answer.types import fits_answer_type, is_hypothetical, question_values, values_held
+from cairn.lexical import sentences, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
@@ -160,7 +161,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     itself (for a person-checked question: the question without the person's name, so a
     message merely calling them by name does not score).
     A question asking "when" or "how much/many" only takes sentences that contain a time or
-    a quantity (`asked.sentence_kind`, support.answer_type), so a related sentence that does
+    a quantity (`asked.sentence_kind`, types.answer_type), so a related sentence that does
     not answer it is not offered as the answer. For "when", a sentence of a dated chunk (a
     chat message: its `event_time`) also qualifies: the message's time dates what it reports.
     asked: the question's answer type (answer/types.py; None: read from `question`)."""
@@ -300,7 +301,7 @@ def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, st
 
 def _sentence_score(cosine: float, question: str, sentence: str) -> float:
     """How well `sentence` answers `question`: 0.6 x their cosine (given) + 0.4 x the share of
-    the question's terms it holds (support.term_overlap); both in [0, 1]."""
+    the question's terms it holds (lexical.term_overlap); both in [0, 1]."""
     return 0.6 * cosine + 0.4 * term_overlap(question, sentence)
 
 

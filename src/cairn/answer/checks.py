@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.support import content_terms, stem
+from cairn.lexical import content_terms, sentences, stem
 
 _ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
                    r"\s+([a-z]\w+)")
@@ -61,7 +61,6 @@ def role_gap(question: str, quotes: list[str]) -> list[str]:
 def role_sentence(question: str, hits: list) -> tuple[object, str] | None:
     """(hit, sentence) of the first note among `hits` with a sentence that closes `role_gap`
     (names the person and holds the verb asked: "Priya agreed to draft the newsletter"), or None."""
-    from cairn.answer.support import sentences
     if not _ROLE.match(question.strip()):
         return None
     for h in hits:

@@ -22,7 +22,7 @@ from typing import Any
 from collections.abc import Callable
 
 from cairn.answer.answerability import key_terms
-from cairn.answer.support import content_terms, stem
+from cairn.lexical import content_terms, stem
 from cairn.model import Hit
 
 # Words of greetings, thanks, goodbyes, small talk and questions about the assistant: what

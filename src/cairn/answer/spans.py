@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.support import sentences
+from cairn.lexical import sentences
 
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
 LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
@@ -46,7 +46,7 @@ def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
 
 
 def _short_spans(text: str) -> list[tuple[int, int]]:
-    """The sentence spans of `text` (support.sentences), a span longer than LONG_SENTENCE
+    """The sentence spans of `text` (lexical.sentences), a span longer than LONG_SENTENCE
     characters replaced by its lines, and a line still that long by its clauses (cut after
     ";"): a text-layer table of a PDF or a run-on paragraph becomes one "sentence" of
     hundreds of characters, and the answer is the smallest span that holds it (issue 13)."""

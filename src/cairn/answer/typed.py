@@ -25,9 +25,8 @@ import re
 from dataclasses import dataclass, field
 
 from cairn.answer.spans import _clean, _clean_markdown
-from cairn.answer.support import sentences
 from cairn.answer.tables import table_rows
-from cairn.answer.support import content_terms
+from cairn.lexical import content_terms, sentences
 from cairn.answer.types import KIND_WORDS, Asked, missing, unnamed_kind, values
 from cairn.embed.cache import embed_cached
 
