@@ -100,7 +100,7 @@ def rules() -> dict:
 
 def locomo(records: list[dict], embedder) -> dict[str, tuple[float, float, float]]:
     """{half: (cat 5 declined, cat 1-4 wrongly declined, all gold among answered)}."""
-    from answers_replay import HALVES
+    from answers_replay import DROPPED, HALVES
     from cairn.answer import answer_question
     out = {}
     for r in records:
@@ -108,7 +108,7 @@ def locomo(records: list[dict], embedder) -> dict[str, tuple[float, float, float
         if inp is None:
             r["x"] = {"abstain": r["verdict"] == "abstain", "cited": r["cited"]}
             continue
-        kw = {k: v for k, v in inp.items() if k not in ("hits", "model_check")}
+        kw = {k: v for k, v in inp.items() if k not in DROPPED}
         ans = answer_question(r["question"], inp["hits"], embedder, None, **kw)
         r["x"] = {"abstain": ans.verdict == "abstain", "cited": [c.get("source_id") for c in ans.citations]}
     for label, convs in HALVES[:2]:
@@ -129,8 +129,9 @@ def typed(rows: list[dict]) -> tuple[float, float, float]:
     import cairn.answer as A
     res = []
     for r in rows:
+        from answers_replay import DROPPED
         question, hits, embedder, llm, kw = r["inputs"]
-        ans = A.answer_question(question, hits, embedder, llm, **kw)
+        ans = A.answer_question(question, hits, embedder, llm, **{k: v for k, v in kw.items() if k not in DROPPED})
         res.append((r, ans.verdict, judge(r, ans.verdict, ans.answer)))
     ans_rows = [x for x in res if x[0]["expect"] is not None]
     un = [x for x in res if x[0]["expect"] is None]

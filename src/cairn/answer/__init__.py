@@ -82,12 +82,10 @@ TIME_STATED = True
 # share of the question's terms its note title and section heading hold (a table row: the title;
 # it holds its heading). Every sentence of one section gains alike, so the lift picks among
 # notes and sections, never within one. 0.4: the weight of the sentence's own shared words
-# (_sentence_score). CONTEXT_IN_SCORE: the lift counts towards the floors (a sentence of the
-# note the question names may be quoted); False: ranking only, as HIT_PRIOR. Chat messages have
-# no title: LoCoMo is unchanged by construction. Embedding "TITLE: sentence" instead was
-# measured and rejected (bench/README.md, session 13).
+# (_sentence_score). The lift counts towards the floors (a sentence of the note the question
+# names may be quoted). Chat messages have no title: LoCoMo is unchanged by construction.
+# Embedding "TITLE: sentence" instead was measured and rejected (bench/README.md, session 13).
 CONTEXT_WEIGHT = 0.4
-CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
 
@@ -211,12 +209,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     for (n, sent), c in zip(cands, cos):
         scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
     # the share of the question's terms the sentence's note title and section heading hold
-    # (CONTEXT_WEIGHT; alike for every sentence of one section; in the score when CONTEXT_IN_SCORE)
+    # (CONTEXT_WEIGHT; alike for every sentence of one section)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
     linked_lift(evidence, lift)
-    if CONTEXT_IN_SCORE:
-        scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
-        lift = {}
+    scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
     # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
     # after a question may not be a candidate (too short, filtered): then there is no pair
     pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
@@ -255,7 +251,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             scored = stated
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
-        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + lift.get((x[1], x[2]), 0.0)
+        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0)
     # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
     # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
     # a further sentence must clear SENTENCE_FLOOR
@@ -308,8 +304,7 @@ def _sentence_score(cosine: float, question: str, sentence: str) -> float:
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
-                    unknown_terms: list[str] | None = None, replies: dict[str, str] | None = None,
-                    model_check: bool = False, parsed: ParsedQuery | None = None) -> Answer:
+                    replies: dict[str, str] | None = None, model_check: bool = False, parsed: ParsedQuery | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
@@ -318,7 +313,6 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     check_answerability: the checks of the module doc (off: the draft as verified).
     context: extra hits for the person check only (a search without the person's name).
     unknown_names: names no chunk of the index holds (answer/premise.py): abstains saying so.
-    unknown_terms: accepted for callers, unused since issue 33 (the off-topic check is gone).
     replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
     model_check: with `llm` and check_answerability on, an answer that passed every check
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
@@ -328,10 +322,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     `question` (each part of a multi-part question is read on its own).
     """
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
-        return parts.merge(question, [answer_question(  # each part with the unknown words it holds
+        return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
-            unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()],
-            unknown_terms=[w for w in unknown_terms or [] if w.lower() in p.lower()]) for p in parts.split(question)])
+            unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()]) for p in parts.split(question)])
     asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else types.asked(question)
     about = focus = info = subject = None
     all_hits = hits
@@ -343,9 +336,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                           llm=getattr(llm, "name", None))
     if check_answerability and unknown_names and not hypothetical:
         listed = ", ".join(f"'{n}'" for n in unknown_names)
-        reason = f"the notes never mention {listed}"
-        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                      problems=[f"abstained: {reason}"], llm=getattr(llm, "name", None), pointers=pointers(hits))
+        return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
     if check_answerability:
         check = answerability.check(question, hits, embedder, context)
         if check.person is not None:
@@ -356,9 +347,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                 info.update(answerable=True, reason=f"hypothetical question, answered from the evidence "
                                                     f"about {check.person} although {check.reason}")
             if not check.answerable and not hypothetical:
-                return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {check.reason}.", "abstain",
-                              problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
-                              answerability=info)
+                return _abstain(question, check.reason, llm, answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
         if check.person is not None:
@@ -381,15 +370,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
                                          check_answerability and not hypothetical, check_answerability)
     if reason:
-        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                      problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
-                      fallback=ans.fallback, evidence=ans.evidence, answerability=info,
-                      pointers=pointers(all_hits))
+        return _abstain(question, reason, ans=ans, answerability=info, pointers=pointers(all_hits))
     if flipped:
-        reason = f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'"
-        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                      problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
-                      fallback=ans.fallback, evidence=ans.evidence, answerability=info)
+        return _abstain(question, f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'",
+                        ans=ans, answerability=info)
     cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
     if llm is not None and model_check and check_answerability and not ans.abstained and cited:
         reason = modelcheck.review(question, ans, cited, llm, replies, hypothetical)
@@ -399,6 +383,15 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
     return finish(question, ans, all_hits, embedder, subject, not hypothetical, asked) if check_answerability else ans
+
+
+def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **fields) -> Answer:
+    """A declined answer saying `reason` ("...: abstained, REASON."), with the model, mode,
+    fallback and evidence of the draft `ans` when there was one; `fields`: more Answer fields."""
+    made = dict(llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence) if ans else \
+        dict(llm=getattr(llm, "name", None))
+    return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain", problems=[f"abstained: {reason}"],
+                  **made, **fields)
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
