@@ -14,7 +14,6 @@ import pytest
 from conftest import notes_app, write
 from cairn.ops.search import read_questions
 from cairn.answer.offtopic import chit_chat
-from cairn.answer.types import question_values
 from cairn.answer.tables import table_rows
 
 NOTES = {
@@ -129,9 +128,8 @@ def test_a_named_company_row_beats_the_other_tables_row(vault_app):
     assert ans.answer == "Estimate from Kowalski Roofing: item scaffolding, cost 900 EUR [1].", ans.answer
 
 
-def test_why_is_answered_by_the_sentence_giving_a_reason(vault_app):
-    ans = vault_app.ask("Why was the morning train to Gdansk cancelled?", llm="none")
-    assert ans.answer == "It was cancelled because a tree fell on the line near Tczew [1].", ans.answer
+# (The reason cue of "why" questions was removed in session 16 with its test: "Why was the
+# morning train to Gdansk cancelled?" is no longer guaranteed the "because" sentence.)
 
 
 def test_no_padding_sentence_answering_another_question(vault_app):
@@ -153,12 +151,6 @@ def test_table_rows_keep_header_and_section():
     rows = table_rows(text)
     assert [r.text for r in rows] == ["Kitchen: item sink, cost 120 EUR"]
     assert text[rows[0].start:rows[0].end] == "| sink | 120 EUR |"
-
-
-def test_question_values():
-    assert question_values("What is the code for folder 3 file 5?") == {"3", "5"}
-    assert question_values("What did Ana do on 7 May 2023?") == {"ana"}
-    assert question_values("How many kids does she have?") == set()
 
 
 # --- the --batch file -------------------------------------------------------------------

@@ -27,11 +27,12 @@ from cairn.answer import answerability, modelcheck, parts, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
+from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, both, question_subject, strip_name
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.types import fits_answer_type, is_hypothetical, question_values, values_held
+from cairn.answer.types import fits_answer_type, is_hypothetical
 from cairn.lexical import sentences, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
@@ -53,6 +54,9 @@ FALLBACK_FLOOR = 0.2
 # A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
 # a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
+# A sentence gains NAME_BONUS for each word of the question's names (premise.all_names, chat
+# speakers' aside) it holds: a name is often said once per note, so it cannot be required
+# ("What pet does Tom Weber have?" is answered by the sentence naming him and his cat).
 NAME_BONUS = 0.05
 # Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
 # search score - the best message's): the search judges which passage answers, the sentence score
@@ -226,25 +230,13 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
         scored = [x for x in scored if not is_caption(x[2])]
-    # Values the question names: a sentence holding more of its labelled numbers ("folder 3
-    # file 5") ranks first, one holding fewer is another entry's; a name it holds ("Kowalski
-    # Roofing") adds NAME_BONUS (a name is often said once per note, so it cannot be required).
-    values = question_values(question) - {w.lower() for ev in evidence if ev.hit.speaker
-                                                    for w in re.findall(r"\w+", ev.hit.speaker)}
-    numbers = {v for v in values if v[0].isdigit()}
-    names = values - numbers
+    speakers = {w.lower() for ev in evidence if ev.hit.speaker for w in re.findall(r"\w+", ev.hit.speaker)}
+    names = {w.lower() for name in all_names(question) for w in re.findall(r"\w+", name)} - speakers
     if names:
-        scored = [(score + NAME_BONUS * values_held(names, sent), n, sent) for score, n, sent in scored]
-    held = {sent: values_held(numbers, sent) for _, _, sent in scored} if numbers else {}
-    most = max(held.values(), default=0)
-    if most:
-        scored = [x for x in scored if held[x[2]] == most]
-    if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
-        return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
-    if asked.kind in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
-        cued = [x for x in scored if x[0] >= SENTENCE_FLOOR and (
-            types.states_purpose(x[2], asked.head) if asked.kind == "purpose" else types.holds(asked.kind, x[2]))]
-        scored = cued or scored
+        scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
+                                            for w in names), n, sent) for score, n, sent in scored]
+    if asked.kind in types.CUE_KINDS:  # "what for": a sentence giving a purpose ranks first
+        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and types.states_purpose(x[2], asked.head)] or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
         if stated:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.tables import table_rows
 from cairn.lexical import content_terms, sentences
-from cairn.answer.types import KIND_WORDS, Asked, missing, unnamed_kind, values
+from cairn.answer.types import KIND_WORDS, Asked, missing, values
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -130,7 +130,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     for (n, text, local, passage, line), c in zip(cands, cos):
-        head_gap = unnamed_kind(asked.head, missing(asked.head, local), local, passage.split("\n", 1)[0])
+        head_gap = missing(asked.head, local)
         # the head said on the candidate's own line counts as much as in its surroundings: the
         # line before another value ("Last descaled: ..." above "Anode check due in 2027")
         # must not lend that value its head

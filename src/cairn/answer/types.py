@@ -8,11 +8,12 @@ kind are in a text. The classic question-answering pipeline's first two stages:
    **subject** (what it is of: "the Lisbon flight", "the plumber").
 2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern
    (VALUE_KINDS: money "£24.48", phone "0800 555 0142", codes "HX-448120-B", dates, clock
-   times, durations, numbers with a unit). A purpose ("What are schemas for?") and a reason
-   ("why") are stated by a cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`; "because",
-   "due to", `_REASON`); a quote without one does not answer (answer/checks.py: "quoted from
-   your notes"), and the extractive answer prefers sentences with one. Person, place, organisation, list and procedure answers have no reliable pattern:
-   the answerer treats them as untyped.
+   times, durations, numbers with a unit). A purpose ("What are schemas for?") is stated by a
+   cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`); a quote without one does not answer
+   (answer/checks.py: "quoted from your notes"), and the extractive answer prefers sentences
+   with one. Person, place, organisation, list, procedure and reason ("why") answers have no
+   reliable pattern: the answerer treats them as untyped. (A reason cue, "because", "due to",
+   was removed in session 16: it changed nothing measured but one LoCoMo citation.)
 
 The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
 classifiers"), reduced to the types a person's documents hold. Pure functions.
@@ -23,8 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cairn.lexical import MONTH_NAMES, WEEKDAY_NAMES, content_terms, stem
-from cairn.store.fts import STOPWORDS
+from cairn.lexical import MONTH_NAMES, content_terms, stem
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
@@ -77,15 +77,9 @@ _PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\
 _PURPOSE = re.compile(r"\b(?:lets?|allows?|helps?|enables?|(?:used|designed|meant|intended|there) (?:to|for)|"
                       r"(?:is|are|'s) (?:for|a way to)|so (?:that|you can)|in order to|purpose|turns?|provides?|"
                       r"keeps?|makes? it)\b", re.IGNORECASE)
-# A reason: "because", "due to", "so that", a causal "since" (not "since we last spoke", "ever
-# since", "since 2019", "since I was a kid": those date something).
-_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
-          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
-_REASON = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
-                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
 # Kinds stated by a cue rather than a value: a quote without one does not answer (holds).
-CUE_KINDS = frozenset({"purpose", "reason"})
-PATTERNS = {"purpose": _PURPOSE, "reason": _REASON, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
+CUE_KINDS = frozenset({"purpose"})
+PATTERNS = {"purpose": _PURPOSE, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
             "duration": _DURATION, "number": _NUMBER}
 
 _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
@@ -248,34 +242,8 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     return out
 
 
-def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str, title: str) -> list[str]:
-    """`gaps` (head words `context` lacks, `missing`) less each one that directly modifies the
-    next head word ("bread" of "bread dough") when `context` speaks of that word only bare
-    (after a determiner or punctuation, or opening the text: "The dough rises for five
-    hours") and the note's `title` is about it (holds it as a word or a compound's end:
-    "Sourdough"): the note names no kind of it, so none other; "Its insurance renews" in a
-    note titled "Car" is the car's. A head word found after another
-    word that may name a kind ("Front tyre pressure", "Outbound flight", "Monthly fee") is
-    another kind of the thing, or may be: the gap stays. (Word
-    embeddings cannot tell these apart: "rear"/"front" 0.67, "bread"/"sourdough" 0.49 with the
-    search's MiniLM, bench/README.md session 15.)"""
-    toks = re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]", context.lower())
-
-    def bare(h: str) -> bool:  # said, and never after a word that could name a kind of it
-        before = [prev for prev, tok in zip([None] + toks, toks) if stem(tok) == h]
-        return bool(before) and all(p is None or not p[0].isalnum() or p in _DETERMINERS for p in before)
-    out = []
-    for w in gaps:
-        i = head.index(w) if w in head else -1
-        nxt = head[i + 1] if 0 <= i < len(head) - 1 else None
-        if nxt is None or nxt in gaps or not bare(nxt) or not any(
-                stem(w) == nxt or (len(nxt) >= 4 and w.endswith(nxt)) for w in re.findall(r"\w+", title.lower())):
-            out.append(w)
-    return out
-
-
 # The coarse kind a quoted sentence must hold (`answer_type`, `fits_answer_type`: the extractive
-# answer's filter, also read by ops/knowledge.py and the assistant), and what a question names.
+# answer's filter, also read by ops/knowledge.py and the assistant), and hypothetical questions.
 _TIME_RE = re.compile(
     rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
@@ -329,35 +297,3 @@ def fits_answer_type(sentence: str, kind: str | None) -> bool:
     if kind == "frequency":
         return bool(_FREQUENCY_RE.search(sentence) or _QUANTITY_RE.search(sentence))
     return True
-
-
-_VALUE_WORD = re.compile(r"(?<![\w.])(\d+(?:[.,:]\d+)*|[A-Z][\w'’-]*)")
-
-
-def question_values(question: str) -> set[str]:
-    """The specific values a question names, lower-cased: numbers labelled by the word
-    before them, other than years and dates ("folder 3 file 5" -> {"3", "5"}; not "on 7
-    May", not "in 2023") and capitalised words other than the first word,
-    stopwords, months and weekdays ("Kowalski Roofing" -> {"kowalski", "roofing"}). An
-    answer sentence holding more of them is about the thing asked (answer/__init__.py)."""
-    out: set[str] = set()
-    for i, m in enumerate(_VALUE_WORD.finditer(question.strip())):
-        w = m.group(1).rstrip("'’s").lower() if not m.group(1)[0].isdigit() else m.group(1)
-        if w[0].isdigit():
-            before = re.findall(r"[^\W\d_]+", question[:m.start()])
-            after = re.match(r"\s*([^\W\d_]+)", question[m.end():])
-            label = before[-1].lower() if before else ""
-            # a number labelled by a noun ("folder 3", "flight 355"), not a date or a count
-            if (label and label not in STOPWORDS and label not in MONTH_NAMES
-                    and not (after and after.group(1).lower() in MONTH_NAMES)
-                    and not re.fullmatch(r"(?:19|20)\d\d", w)):
-                out.add(w)
-        elif m.start() > 0 and w not in STOPWORDS and w not in MONTH_NAMES and w not in WEEKDAY_NAMES and len(w) > 1:
-            out.add(w)
-    return out
-
-
-def values_held(values: set[str], sentence: str) -> int:
-    """How many of `values` (question_values) occur in `sentence` as whole words."""
-    low = sentence.lower()
-    return sum(1 for v in values if re.search(r"(?<![\w.])" + re.escape(v) + r"(?![\w])", low))
