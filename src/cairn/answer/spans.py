@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.tables import heading_above
 from cairn.lexical import sentences
 
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
@@ -21,8 +22,7 @@ def is_caption(sentence: str) -> bool:
 def context_of(hit, text: str, start: int) -> str:
     """The note title (none for a chat message) and the nearest markdown heading above
     offset `start` of the chunk text `text`, joined by a space ("" when neither)."""
-    heads = re.findall(r"(?m)^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", text[:start])
-    parts = [hit.title if hit.speaker is None else "", heads[-1] if heads else ""]
+    parts = [hit.title if hit.speaker is None else "", heading_above(text[:start])]
     return " ".join(p for p in parts if p)
 
 
