@@ -283,3 +283,19 @@ def test_a_short_form_holds_the_word_it_stands_for():
     assert missing((stem("doctor"),), "12 June at 10:40 with Dr Hale at the surgery.") == []
     assert missing((stem("doctor"), stem("appointment")), "GP appt moved to Friday") == []
     assert missing((stem("doctor"),), "12 June at 10:40 with Mr Hale.") == [stem("doctor")]
+
+
+def test_a_flattened_table_cell_lends_no_head(real_embedder):
+    """A PDF's text layer may give a table one cell a line ("Labour" above "New chain" and its
+    two amounts): the header cell on the line before is not the head of the next value, so
+    "the labour for the new chain" is declined rather than answered with the parts price."""
+    from cairn.answer import answer_question
+    from cairn.model import Hit
+    text = ("Repair estimate\nWork\nParts\nLabour\nNew chain\n£24.00\n£12.00\nWheel true\n£25.00\n"
+            "Estimate total\n£61.00\n")
+    hit = Hit(id="c1", note_id="n1", source_id=None, title="bike-repair-estimate", path="p1.md", source=None,
+              snippet=text, text=text, start=0, end=len(text), page=1, score=0.9, signals={"semantic": 0.6})
+    ans = answer_question("How much is the labour for the new chain?", [hit], real_embedder)
+    assert ans.verdict != "pass" or "12.00" in ans.answer, ans.answer
+    ans = answer_question("What is the estimate total?", [hit], real_embedder)
+    assert ans.verdict == "pass" and "61.00" in ans.answer, ans.answer

@@ -87,7 +87,10 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             if any(a <= start < b for a, b in in_table) or re.match(r"^[ \t]*#", line) or not line.strip():
                 continue
             prev = next((p for p in reversed(lines[:i]) if p.strip()), "")
-            local = f"{title} {heading_above(NL.join(lines[:i]))} {prev}"
+            # a bare word on the line before ("Labour": a table's header cell, flattened one cell
+            # a line by a PDF's text layer) names another cell, not this value
+            cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
+            local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
                     and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]):
                 joined = f"{line.strip().rstrip(':')}: {lines[i + 1].strip()}"
