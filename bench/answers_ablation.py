@@ -67,7 +67,7 @@ def _without(**drop):
 
 def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
-    removed: bench/README.md, sessions 14 and 15.)"""
+    removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
     from cairn.answer import answerability as AB, checks as C, topic as T, types as TY
     from cairn.answer.answerability import Answerability
