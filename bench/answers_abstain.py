@@ -44,7 +44,9 @@ L2 = 1.0
 FEATURES = ("person", "support_person", "support_other", "support_gap", "words_person", "words_other",
             "words_gap", "only_other", "not_about_person", "cited_by_person", "cited_not_person",
             "cited_score", "cited_margin", "cited_rank", "cited_semantic", "cited_keyword", "quote_cos",
-            "quote_overlap", "message_overlap", "unseen_terms", "n_keys", "revise", "n_cited", "hypothetical")
+            "quote_overlap", "message_overlap", "unseen_terms", "n_keys", "revise", "n_cited", "hypothetical",
+            "top_by_person", "top5_by_person", "other_answered", "other_cos_gap", "other_score_gap",
+            "other_overlap_gap")
 
 
 def _features(question: str, inp: dict, ans, embedder) -> list[float]:
@@ -81,21 +83,45 @@ def _features(question: str, inp: dict, ans, embedder) -> list[float]:
             hit.signals.get("keyword", 0.0) if hit else 0.0, float(vec[1] @ vec[0]),
             len(keys & qstems) / len(keys) if keys else 0.0, len(keys & mstems) / len(keys) if keys else 0.0,
             len(keys - pool) / len(keys) if keys else 0.0, math.log1p(len(keys)), float(ans.verdict == "revise"),
-            float(len(cites)), float(is_hypothetical(question))]
+            float(len(cites)), float(is_hypothetical(question))]  # _contrast adds the rest
 
 
-def _swapped(rec: dict) -> str | None:
-    """The question asked of the other participant, or None (names no single participant)."""
+def _swapped(rec: dict, question: str | None = None) -> str | None:
+    """`question` (default: the record's) asked of the other participant, or None (it names
+    no single participant of a two-person chat)."""
+    question = question or rec["question"]
     speakers = sorted({h.speaker for h in rec["inputs"]["hits"] + list(rec["inputs"].get("context") or [])
                        if h.speaker})
     firsts = [s.split()[0] for s in speakers]
     if len(firsts) != 2:
         return None
-    named = [f for f in firsts if re.search(rf"\b{re.escape(f)}\b", rec["question"])]
+    named = [f for f in firsts if re.search(rf"\b{re.escape(f)}\b", question)]
     if len(named) != 1:
         return None
     other = firsts[1 - firsts.index(named[0])]
-    return re.sub(rf"\b{re.escape(named[0])}\b", other, rec["question"])
+    return re.sub(rf"\b{re.escape(named[0])}\b", other, question)
+
+
+def _contrast(question: str, rec: dict, ans, own: list[float], embedder, kw: dict) -> list[float]:
+    """How the answer compares with the one to the same question asked of the other
+    participant over the same messages: [top hit by the named person, share of the top 5 by
+    them, the other's question answered, quote cosine / cited score / quote overlap: own -
+    the other's (0 when the other's is declined or there is no other)]."""
+    from cairn.answer import answer_question
+    hits = rec["inputs"]["hits"]
+    person = (ans.answerability or {}).get("person")
+    top = [h.speaker == person for h in hits[:5]] if person else []
+    out = [float(top[0]) if top else 0.5, sum(top) / len(top) if top else 0.5]
+    other_q = _swapped(rec, question)
+    if not person or not other_q:
+        return out + [0.0, 0.0, 0.0, 0.0]
+    other = answer_question(other_q, hits, embedder, **{**kw, "unknown_names": []})
+    if other.verdict == "abstain":
+        return out + [0.0, 0.0, 0.0, 0.0]
+    ox = _features(other_q, rec["inputs"], other, embedder)
+    i = FEATURES.index
+    return out + [1.0, own[i("quote_cos")] - ox[i("quote_cos")], own[i("cited_score")] - ox[i("cited_score")],
+                  own[i("quote_overlap")] - ox[i("quote_overlap")]]
 
 
 def features(replay: Path, out: Path) -> None:
@@ -124,7 +150,8 @@ def features(replay: Path, out: Path) -> None:
                "category": 5 if swapped else r["category"], "swapped": swapped,
                "abstain": ans.verdict == "abstain", "x": None}
         if not row["abstain"]:
-            row["x"] = _features(q, inp, ans, embedder)
+            own = _features(q, inp, ans, embedder)
+            row["x"] = own + _contrast(q, r, ans, own, embedder, kw)
         rows.append(row)
         if i % 200 == 0:
             print(f"  {i} of {len(jobs)}", file=sys.stderr, flush=True)
