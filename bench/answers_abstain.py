@@ -224,6 +224,17 @@ def choose(rows: list[dict]) -> tuple[float, dict[str, float]]:
     return best, oof
 
 
+def auc(rows: list[dict], convs: set[int], prob: dict[str, float]) -> tuple[float, int, int]:
+    """Ranking quality among the answered real questions of `convs`: the chance that an
+    answered category-5 question scores above an answered answerable one (ties half), and
+    the two counts (Mann-Whitney U / (n5 x na))."""
+    sel = [r for r in rows if r["conversation"] in convs and not r["swapped"] and r["x"] is not None]
+    pos = np.array([prob[r["id"]] for r in sel if r["category"] == 5])
+    neg = np.array([prob[r["id"]] for r in sel if r["category"] != 5])
+    u = ((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) if len(pos) else 0.0
+    return float(u / max(1, len(pos) * len(neg))), len(pos), len(neg)
+
+
 def _show(label: str, f: tuple) -> str:
     (d0, n5, w0, na), (d1, _, w1, _) = f
     return (f"{label:28s} cat-5 declined {d0 / n5:.3f} ({d0}/{n5}) -> {d1 / n5:.3f} ({d1}/{n5}); "
@@ -248,6 +259,7 @@ def main() -> None:
     model = fit(*_train_set(rows, TUNE))
     print(f"threshold {threshold:.3f} (out-of-fold on the tune half, wrongly declined <= {WRONG_MAX})")
     print(_show("tune, out-of-fold", figures(rows, TUNE, oof, threshold)))
+    print("tune, out-of-fold AUC %.3f (%d category 5 / %d answerable, answered)" % auc(rows, TUNE, oof))
     mu, sd, beta = model
     print("standardised weights: " + ", ".join(f"{n} {b:+.2f}" for n, b in
                                               sorted(zip(FEATURES, beta), key=lambda x: -abs(x[1]))))
@@ -255,6 +267,10 @@ def main() -> None:
         sel = [r for r in rows if r["conversation"] in HELD and r["x"] is not None]
         prob = {r["id"]: float(p) for r, p in zip(sel, predict(model, np.array([r["x"] for r in sel])))}
         print(_show("held out (conv-41/42/43)", figures(rows, HELD, prob, threshold)))
+        print("held out AUC %.3f (%d category 5 / %d answerable, answered)" % auc(rows, HELD, prob))
+        # the trade-off at other thresholds: a diagnostic, read after the one evaluation, chooses nothing
+        for t in (0.5, 0.7, 0.9, 0.95):
+            print(_show(f"  held out at {t}", figures(rows, HELD, prob, t)))
 
 
 if __name__ == "__main__":
