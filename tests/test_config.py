@@ -39,6 +39,9 @@ def _load(tmp_path, text):
     ("[search]\nrecency_tau_days = inf\n", "search.recency_tau_days"),
     ("[jobs]\nbackoff_base_s = inf\n", "jobs.backoff_base_s"),
     ("[search]\nanswer_floor = 5\n", "search.answer_floor"),  # every question would abstain
+    ("[server]\nport = 99999\n", "server.port"),  # review3: `cairn serve` died in uvicorn's bind()
+    ("[imap]\nport = 70000\n", "imap.port"),
+    ("[search]\nk = 100000000\n", "search.k"),  # `--k` allows 1000
 ])
 def test_out_of_range_or_malformed_values_are_refused(tmp_path, text, key):
     with pytest.raises(ConfigError) as info:

@@ -115,7 +115,10 @@ def test_naive_and_aware_times_mix():
 @pytest.mark.parametrize("text, recurring", [
     ("", False), ("someday", False), ("yesterday", False), ("2020-01-01T00:00", False),
     ("every blue moon", True), ("every 0 hours", True), ("on the 40th of each month", True),
-    ("at 25:00", False), ("61 * * * *", True)])
+    ("at 25:00", False), ("61 * * * *", True),
+    # beyond the calendar or about 100 years (review3: a traceback, HTTP 500, an MCP internal error)
+    ("in 99999999999 days", False), ("in 9999999 days", False), ("9999-12-31 10:00", False),
+    ("every 99999999999 hours", True), ("every 99999999 hours", True)])
 def test_unreadable_or_past_times_are_refused_with_the_text(text, recurring):
     with pytest.raises(InvalidInput) as exc:
         W.parse_when(text, W.zone("UTC"), datetime(2026, 6, 1, tzinfo=UTC), recurring=recurring)

@@ -138,6 +138,11 @@ def test_cli_note_mark_and_search_status(tmp_path):
     assert json.loads(r.stdout)["hits"] == []
     bad = _cli(home, "note", "mark", "gutter", "finished")
     assert bad.returncode == 2 and "finished" in bad.stderr
+    r = _cli(home, "note", "rename", "gutter", "Gutter jobs", "--json")  # review3: no rename at the CLI
+    assert r.returncode == 0 and json.loads(r.stdout)["title"] == "Gutter jobs", r.stderr
+    bad = _cli(home, "note", "rename", "Gutter jobs", "  ")
+    assert bad.returncode == 1 and "empty" in bad.stderr and "Traceback" not in bad.stderr
+    assert json.loads(_cli(home, "note", "show", "Gutter jobs", "--json").stdout)["status"] == "read"
     r = _cli(home, "remember", "I leave the oven on when rushed", "--kind", "mistake")
     assert r.returncode == 0, r.stderr
     assert "mistake" in _cli(home, "memories").stdout

@@ -243,12 +243,15 @@ _MINIMUMS: dict[tuple[str, str], tuple[float, bool]] = {
     ("assistant", "context_tokens"): (256, False), ("assistant", "turn_workers"): (1, False),
     ("assistant", "shell_timeout_s"): (0.1, False), ("assistant", "shell_output_chars"): (0, False),
 }
-# Settings that are fractions: at most 1 (a floor of 5 would make every answer abstain).
+# Upper bounds: fractions at most 1 (a floor of 5 would make every answer abstain), ports, k.
 _MAXIMUMS: dict[tuple[str, str], float] = {("search", "answer_floor"): 1.0, ("search", "semantic_floor"): 1.0,
                                            **{("search", k): 1.0 for k in ("graph_weight", "source_weight",
                                                                              "context_weight", "speaker_weight", "time_weight", "phrase_weight",
                                                                              "graph_hop1", "graph_hop2")},
-                                           ("memory", "neighbour_keys"): 1.0}
+                                           ("memory", "neighbour_keys"): 1.0,
+                                           # a TCP port; the hits `--k` allows
+                                           ("server", "port"): 65535, ("imap", "port"): 65535,
+                                           ("search", "k"): 1000}
 # The [table] sections of config.toml, each a settings dataclass attribute of Settings.
 _SECTIONS = ("search", "chunk", "memory", "fetch", "jobs", "ingest", "sync", "time", "telegram", "imap", "voice",
              "persona", "matrix", "server", "plugins", "assistant", "backup")

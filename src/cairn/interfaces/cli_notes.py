@@ -184,6 +184,19 @@ def note_mark(note: str = typer.Argument(..., help="Title, alias, path or id."),
         out.print(f"marked {escape(row.path)} ({row.id}) {_value(status)}")
 
 
+@note_app.command("rename")
+def note_rename(note: str = typer.Argument(..., help="Title, alias, path or id."),
+                title: str = typer.Argument(..., help="The new title (written as `title:` in its frontmatter)."),
+                json_out: bool = typer.Option(False, "--json")) -> None:
+    """Give a note a new title (its frontmatter `title:`; the file keeps its name and its links resolve)."""
+    with _service() as svc:
+        row = svc.note_rename(_arg_text(note), _arg_text(title))
+    if json_out:
+        _dump({"action": "renamed", "id": row.id, "path": row.path, "title": row.title}, compact=True)
+    else:
+        out.print(f"renamed {escape(row.path)} ({row.id}) to {escape(row.title)}")
+
+
 @note_app.command("delete")
 def note_delete(note: str = typer.Argument(..., help="Title, alias, path or id."),
                 json_out: bool = typer.Option(False, "--json")) -> None:

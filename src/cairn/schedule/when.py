@@ -112,11 +112,24 @@ def _cron(expr: str, tz: ZoneInfo):
         raise InvalidInput(f"cron expression {expr!r}: {exc}") from None
 
 
+MAX_AHEAD = timedelta(days=3660 * 10)  # a time or an interval at most about a hundred years ahead
+
+
 def parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
     """The trigger for `text` (see the module docstring). `now`: aware datetime. recurring:
     True for `--every` (a repeating trigger), False for `--at` (a one-off DateTrigger).
-    Returns an APScheduler trigger. Raises InvalidInput when the text is not understood or
-    a one-off time is already past."""
+    Returns an APScheduler trigger. Raises InvalidInput when the text is not understood, a
+    one-off time is already past, or a time or interval lies beyond MAX_AHEAD (also one past
+    the calendar's end, "in 99999999999 days")."""
+    try:
+        return _parse_when(text, tz, now, recurring=recurring)
+    except (OverflowError, ValueError) as exc:
+        if isinstance(exc, InvalidInput):
+            raise
+        raise InvalidInput(f"{text.strip()!r} is too far away (at most about 100 years ahead)") from None
+
+
+def _parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
     from apscheduler.triggers.cron import CronTrigger
     from apscheduler.triggers.date import DateTrigger
     from apscheduler.triggers.interval import IntervalTrigger
@@ -136,6 +149,8 @@ def parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
             n = int(m.group(1))
             if n <= 0:
                 raise InvalidInput(f"{raw!r}: the interval must be positive")
+            if timedelta(**{_UNITS[m.group(2)]: n}) > MAX_AHEAD:
+                raise InvalidInput(f"{raw!r} is too far away (at most about 100 years ahead)")
             start = now
             if m.group(2) in ("day", "week") and clock:
                 start = now.replace(hour=h, minute=mi, second=0, microsecond=0)
@@ -165,6 +180,8 @@ def parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
         raise InvalidInput(f"cannot read the time {raw!r}; try e.g. " + ", ".join(_FORMS[:5]))
     if due <= now - timedelta(seconds=1):
         raise InvalidInput(f"{raw!r} is in the past ({due.isoformat()})")
+    if due - now > MAX_AHEAD:
+        raise InvalidInput(f"{raw!r} is too far away (at most about 100 years ahead)")
     return DateTrigger(run_date=due, timezone=tz)
 
 

@@ -55,8 +55,14 @@ async def search_get(request: Request, q: str = Query(..., min_length=1, max_len
     return _with_warnings(_hits(res), res.warnings)
 
 
+WARNING_HEADER_CHARS = 2000  # an HTTP client refuses a header line past ~64 KiB (http.client: LineTooLong)
+
+
 def _with_warnings(data, warnings: list[str]):
-    headers = {"X-Cairn-Warnings": json.dumps(warnings, ensure_ascii=True)} if warnings else None
+    """JSON `data` with the warnings in `X-Cairn-Warnings` (a JSON list, ASCII-escaped), each cut
+    to WARNING_HEADER_CHARS characters: a warning that quotes a long query stays readable."""
+    cut = [w if len(w) <= WARNING_HEADER_CHARS else w[:WARNING_HEADER_CHARS] + "…" for w in warnings]
+    headers = {"X-Cairn-Warnings": json.dumps(cut, ensure_ascii=True)} if cut else None
     return JSONResponse(data, headers=headers)
 
 

@@ -233,13 +233,13 @@ class Hit(Shape):
 
 class BatchQuery(Body):
     id: str | int
-    query: str
+    query: str = Field(max_length=4000)
 
 
 class SearchBody(Body):
     """POST /api/search: one `query`, or `batch` [{id, query}] (as `cairn search --batch`)."""
 
-    query: Optional[str] = Field(None, min_length=1)
+    query: Optional[str] = Field(None, min_length=1, max_length=4000)  # as GET's q
     batch: Optional[list[BatchQuery]] = Field(None, max_length=1000)
     k: Optional[int] = Field(None, ge=1, le=1000)
     mode: SearchMode = "hybrid"  # type: ignore[valid-type]
