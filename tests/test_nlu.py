@@ -103,6 +103,15 @@ def test_note_titles_resolve_fuzzily():
     assert SL.note_in("what is the meaning of life", titles) is None
 
 
+@pytest.mark.parametrize("text, phrase", [
+    ("delete the note Shopping", "Shopping"), ("delete the note called Ideas", "Ideas"),
+    ("show me the Boiler note", "Boiler"),
+    # the word for a note names none (review3: "delete all my notes" looked for a note "notes")
+    ("delete all my notes", ""), ("delete my notes", ""), ("open the list", "")])
+def test_the_phrase_that_names_a_note(text, phrase):
+    assert SL.note_phrase(text) == phrase
+
+
 def test_compound_request_splits_only_actionable_halves(real_embedder):
     st = NS.ConversationState()
     u = understand(real_embedder, "remind me on Friday at 5pm to call Rhys, and add glue to the Shopping note", st)

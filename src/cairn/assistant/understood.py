@@ -292,7 +292,8 @@ class Understood:
         title, phrase = self._note_of(t, st, log)
         body = SL.append_slots(t, title)
         if not title:
-            return {"reply": f"I can't find a note called “{phrase or '?'}”, so nothing was added.",
+            return {"reply": (f"I can't find a note called “{phrase}”, so nothing was added." if phrase else
+                              "Which note? Name it by its title; nothing was added."),
                     "slots": {"note": phrase, "body": body}}
         if not body:
             return {"reply": f"What should I add to {title}?", "slots": {"note": title}}
@@ -334,7 +335,8 @@ class Understood:
     def _do_note_delete(self, t, u, st, ui, turn_no, res, log) -> dict:
         title, phrase = self._note_of(t, st, log)
         if not title:
-            return {"reply": f"I can't find a note called “{phrase or '?'}”, so nothing was deleted."}
+            return {"reply": (f"I can't find a note called “{phrase}”, so nothing was deleted." if phrase else
+                              "Which note? I delete one note at a time, named by its title; nothing was deleted.")}
         rec = self._tool("delete_note", {"note": title}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"note": title}}
 

@@ -268,10 +268,13 @@ def note_phrase(text: str) -> str:
     for rx in (r"\bnote\s+(?:called|titled|named)\s+(?P<x>.+?)(?:\s+(?:with|saying|containing)\b.*)?$",
                r"\b(?:the|my)\s+(?P<x>[\w' -]+?)\s+(?:note|list)\b",
                r"\bnotes?\s+(?:on|about|for)\s+(?:the\s+|my\s+)?(?P<x>.+)$",
+               r"\b(?:the|my)\s+(?:note|list)\s+(?P<x>[\w' -]+?)$",  # "delete the note Shopping"
                r"\b(?:the|my)\s+(?P<x>[\w' -]+?)$"):
         m = re.search(rx, t, _F)
         if m:
-            return clean(m.group("x"))
+            x = clean(m.group("x"))
+            # "all my notes", "the list": the word for a note names none
+            return "" if re.fullmatch(r"(?:(?:all|every|each)\s+(?:of\s+)?(?:my\s+)?)?(?:notes?|lists?)", x, _F) else x
     return ""
 
 
