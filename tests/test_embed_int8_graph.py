@@ -162,3 +162,14 @@ def test_the_conversion_needs_neither_onnx_nor_protobuf(tmp_path):
     r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "m")], capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
     assert "converted to integer arithmetic" in r.stderr
+
+
+def test_the_sentence_cache_keeps_the_two_forms_apart(embedders):
+    """cairn.embed.cache keys vectors on the model id: the converted graph and the graph as
+    shipped share a model name, and one process (a benchmark, the tests) may hold both."""
+    from cairn.embed.cache import embed_cached
+    new, old = embedders
+    text = ["the sentence cache keys on the model id, not the name"]
+    a, b = embed_cached(old, text), embed_cached(new, text)
+    assert np.array_equal(a, old.embed(text)) and np.array_equal(b, new.embed(text))
+    assert not np.array_equal(a, b)
