@@ -4,7 +4,7 @@ conversion (cairn.embed.int8_graph, what `make install` installs since session 1
 CPU per chunk and the cosine between their vectors, both through `Embedder` with its defaults
 (the converted graph one text per run, the float graph batches of 8; 2 threads).
 
-    CAIRN_DATA=/work/shared/data PYTHONPATH=src python bench/embed_int8_graph.py [--scifact 300] [--reps 2]
+    CAIRN_DATA=/work/shared/data PYTHONPATH=src python bench/embed_int8_graph.py [--scifact 300] [--reps 2] [--docs N]
 
 Texts: the chunks of this repository's docs/ folder as ingest makes them (chunk_body +
 embed_text) and the first --scifact SciFact abstracts of bench/models.py's 600-document subset.
@@ -41,10 +41,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scifact", type=int, default=300, help="SciFact abstracts (0: skip)")
     ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--docs", type=int, default=0, help="only the first N docs/ chunks (0: all)")
     args = ap.parse_args()
     from cairn.embed import shipped
     from cairn.embed.minilm import Embedder
-    sets = {"docs": docs_chunks()}
+    sets = {"docs": docs_chunks()[:args.docs or None]}
     if args.scifact:
         from models import scifact_data
         sets["scifact"] = scifact_data(600, 300)[3][:args.scifact]
