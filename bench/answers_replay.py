@@ -30,6 +30,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import header, table, write_jsonl  # noqa: E402
 
+# Recorded arguments the answerer no longer takes (unknown_terms: gone in session 16), and
+# those the replay sets itself.
+DROPPED = ("hits", "model_check", "unknown_terms")
 HALVES = (("tune (conv-26, conv-30)", {1, 2}), ("held out (conv-41/42/43)", {3, 4, 5}), ("all", {1, 2, 3, 4, 5}))
 
 
@@ -84,7 +87,7 @@ def replay(records: list[dict], llm=None) -> list[dict]:
         if inp is None:  # declined before the answerer (never happens for chat questions)
             r["now"] = {"abstain": r["verdict"] == "abstain", "cited": r["cited"]}
             continue
-        kw = {k: v for k, v in inp.items() if k not in ("hits", "model_check")}  # recorded since judge13
+        kw = {k: v for k, v in inp.items() if k not in DROPPED}  # recorded since judge13
         t0 = time.perf_counter()
         ans = answer_question(r["question"], inp["hits"], embedder, llm, model_check=llm is not None, **kw)
         r["now"] = {"abstain": ans.verdict == "abstain", "cited": [c.get("source_id") for c in ans.citations],

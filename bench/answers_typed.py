@@ -4,6 +4,7 @@
     python bench/answers_typed.py              # both parts: tune and held out
     python bench/answers_typed.py --show       # every question with its answer and verdict
     python bench/answers_typed.py --part tune  # one part only
+    python bench/answers_typed.py --set new    # the second held-out set (bench/typed_set_new.py)
 
 Writes the 16 documents (12 notes, 4 PDFs with tables) into a temporary home, ingests them
 through `Cairn.ingest`, asks every question through `Cairn.ask` (model-free, `llm="none"`)
@@ -58,12 +59,13 @@ def figures(rows: list[dict]) -> list[str]:
             share(sum(r["outcome"] == "declined" for r in un), len(un))]
 
 
-def run(part: str | None = None, show: bool = False, speed: bool = True) -> list[dict]:
-    """Ask the set (or one part of it); returns the rows with verdict, answer, outcome."""
+def run(part: str | None = None, show: bool = False, speed: bool = True, qset=None) -> list[dict]:
+    """Ask the set (or one part of it); returns the rows with verdict, answer, outcome. qset:
+    the module of another set (its `QUESTIONS` and `write`; default bench/typed_set.py)."""
     import cairn.answer as A
     from cairn.answer import types as T
     from cairn.service import Cairn
-    questions = [q for q in QUESTIONS if part is None or q["part"] == part]
+    questions = [q for q in (qset.QUESTIONS if qset else QUESTIONS) if part is None or q["part"] == part]
     seen: list[tuple] = []
     real = A.answer_question
 
@@ -72,7 +74,7 @@ def run(part: str | None = None, show: bool = False, speed: bool = True) -> list
         return real(question, hits, embedder, llm, **kw)
     rows = []
     with tempfile.TemporaryDirectory(prefix="cairn-typed-") as tmp:
-        docs = write(Path(tmp) / "docs")
+        docs = (qset.write if qset else write)(Path(tmp) / "docs")
         with Cairn(Path(tmp) / "home") as app:
             app.ingest(docs)
             app.ask("warm-up question", llm="none")
@@ -113,12 +115,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--set", choices=("main", "new"), default="main",
+                    help="new: the second held-out set, bench/typed_set_new.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    rows = run(args.part, args.show, not args.no_speed)
-    header(f"Typed answer set: {len(rows)} questions over 16 documents (bench/typed_set.py)")
+    qset = None
+    if args.set == "new":
+        import typed_set_new as qset
+    rows = run(args.part, args.show, not args.no_speed, qset)
+    docs = len(qset.NOTES) + len(qset.PDFS) if qset else 16
+    header(f"Typed answer set: {len(rows)} questions over {docs} documents "
+           f"(bench/{'typed_set_new' if qset else 'typed_set'}.py)")
     out = []
-    for label, part in (("tune", "tune"), ("held out", "held"), ("all", None)):
+    for label, part in (("tune", "tune"), ("held out", "held"), ("new (held out)", "new"), ("all", None)):
         sel = [r for r in rows if part is None or r["part"] == part]
         if sel:
             out.append([label] + figures(sel))

@@ -80,7 +80,7 @@ def _related_form(a: str, b: str) -> bool:
 def detail_pairs(question: str, hits, ctx, embedder) -> list[tuple[str, str, float, float]]:
     """(asked word, sibling word, cosine, cover) candidates of the rule (module doc)."""
     from cairn.answer import answerability as A
-    from cairn.answer.support import content_terms, sentences, stem as _stem
+    from cairn.lexical import content_terms, sentences, stem as _stem
     from cairn.embed.cache import embed_cached
 
     pool = {}
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import spacy
 
-    from cairn.answer.support import content_terms, stem as _stem
+    from cairn.lexical import content_terms, stem as _stem
     from cairn.embed import get_embedder
 
     t0 = time.perf_counter()

@@ -51,7 +51,7 @@ def test_every_quote_of_one_source_is_listed(app, tmp_path):
 @pytest.mark.parametrize("forms", [("live", "lives", "lived", "living"), ("box", "boxes"),
                                    ("make", "makes", "making", "made"), ("race", "races", "raced")])
 def test_stem_joins_a_words_forms(forms):
-    from cairn.answer.support import stem
+    from cairn.lexical import stem
     assert len({stem(f) for f in forms}) == 1
 
 
@@ -177,7 +177,7 @@ def test_related_sentence_that_does_not_answer_is_not_passed_off(app, tmp_path):
     ("How much did the boiler service cost?", "quantity"), ("How many kids does Ben have?", "quantity"),
     ("How often should I bleed the radiators?", "frequency"), ("What did Caroline research?", None)])
 def test_answer_type(question, kind):
-    from cairn.answer.support import answer_type
+    from cairn.answer.types import answer_type
     assert answer_type(question) == kind
 
 
@@ -240,7 +240,7 @@ def test_how_often_and_weekday_answers_and_titles_keep_their_sentence(app, tmp_p
                                                               "New para"]),
 ])
 def test_sentences_do_not_end_after_titles_or_initials(text, pieces):
-    from cairn.answer.support import sentences
+    from cairn.lexical import sentences
     assert [text[a:b] for a, b in sentences(text)] == pieces
 
 

@@ -1,15 +1,13 @@
 """Issue 13 citation precision: which passage an extractive answer quotes. The sentences
 are ranked with their passage's search score (answer.HIT_PRIOR), an answer quotes one
-passage (answer.ONE_PASSAGE), and "why" is answered by a sentence stating a reason (the answer
-type "reason", answer/types.py), where a "since" that dates something is no reason. Fixtures written for these tests, shaped like the chat replies
-LoCoMo questions are about."""
+passage (answer.ONE_PASSAGE). (The reason cue of "why" questions was removed in session 16
+with its test of the causal "since".) Fixtures written for these tests, shaped like the chat
+replies LoCoMo questions are about."""
 
 from __future__ import annotations
 
-import pytest
-
 import cairn.answer as answer
-from cairn.answer import extractive_draft, types
+from cairn.answer import extractive_draft
 from cairn.answer.verify import Evidence
 from cairn.model import Hit
 
@@ -82,21 +80,6 @@ def test_one_passage_may_give_several_sentences(real_embedder):
             _hit(1, "Gardening is a nice hobby for the summer.", 0.40)]
     draft = extractive_draft(GARDEN_Q, _evidence(hits), real_embedder)
     assert draft.count("[1]") == 2 and "[2]" not in draft
-
-
-@pytest.mark.parametrize("sentence,expected", [
-    ("I left early since I was tired.", True),
-    ("Since the shop closed, I buy bread at the market.", True),
-    ("I started the studio because dancing is my passion.", True),
-    ("Since we last spoke, I am still working on the dance studio.", False),
-    ("Since I last wrote, the roof was fixed.", False),
-    ("I have danced ever since I was small.", False),
-    ("I've been dancing since I was a kid.", False),
-    ("We have lived here since 2019.", False),
-    ("Since then, things are looking up.", False),
-])
-def test_a_reason_is_stated(sentence, expected):
-    assert types.holds("reason", sentence) is expected
 
 
 def test_why_is_not_answered_by_a_greeting_starting_with_since(real_embedder):

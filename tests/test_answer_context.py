@@ -62,7 +62,7 @@ def test_the_lift_never_reorders_one_sections_sentences(real_embedder):
 
 
 def test_consecutive_label_lines_are_separate_sentences():
-    from cairn.answer.support import sentences
+    from cairn.lexical import sentences
     text = "Phone: +351 912 000 471\nPartner: Rui\n\nShe likes dark chocolate and\ncrime novels."
     got = [text[s:e] for s, e in sentences(text)]
     assert got == ["Phone: +351 912 000 471", "Partner: Rui", "She likes dark chocolate and\ncrime novels."]

@@ -185,6 +185,18 @@ def test_receipt_total_not_the_letterhead(app):
         assert key in js  # every earlier field kept
 
 
+def test_answer_type_read_from_the_parsed_query(app, monkeypatch):
+    """The answer layer takes the answer type from the query search parsed (one parsed query)."""
+    from cairn.answer import answer_question
+    from cairn.search.query import parse_query
+    q = "What was the total of my Corner Hardware receipt?"
+    parsed = parse_query(q).with_answer_type(types.asked(q))
+    hits = app.search(parsed, k=8, group=False).hits
+    monkeypatch.setattr(types, "asked", lambda *_: pytest.fail("the answer type was read again"))
+    ans = answer_question(q, hits, app.embedder, parsed=parsed)
+    assert ans.verdict == "pass" and "24.48" in ans.answer
+
+
 def test_estimate_total_from_pdf(app):
     ans, _ = _ask(app, "What is the total of the Kestrel repair estimate?")
     assert ans.verdict == "pass" and "500.00" in ans.answer
@@ -266,8 +278,24 @@ def test_memories_answer_and_are_cited_as_memories(tmp_path, real_embedder):
 
 def test_a_short_form_holds_the_word_it_stands_for():
     """"Dr Hale" is about a doctor ("GP" too); a title that is not one ("Mr Hale") is not."""
-    from cairn.answer.support import stem
+    from cairn.lexical import stem
     from cairn.answer.types import missing
     assert missing((stem("doctor"),), "12 June at 10:40 with Dr Hale at the surgery.") == []
     assert missing((stem("doctor"), stem("appointment")), "GP appt moved to Friday") == []
     assert missing((stem("doctor"),), "12 June at 10:40 with Mr Hale.") == [stem("doctor")]
+
+
+def test_a_flattened_table_cell_lends_no_head(real_embedder):
+    """A PDF's text layer may give a table one cell a line ("Labour" above "New chain" and its
+    two amounts): the header cell on the line before is not the head of the next value, so
+    "the labour for the new chain" is declined rather than answered with the parts price."""
+    from cairn.answer import answer_question
+    from cairn.model import Hit
+    text = ("Repair estimate\nWork\nParts\nLabour\nNew chain\n£24.00\n£12.00\nWheel true\n£25.00\n"
+            "Estimate total\n£61.00\n")
+    hit = Hit(id="c1", note_id="n1", source_id=None, title="bike-repair-estimate", path="p1.md", source=None,
+              snippet=text, text=text, start=0, end=len(text), page=1, score=0.9, signals={"semantic": 0.6})
+    ans = answer_question("How much is the labour for the new chain?", [hit], real_embedder)
+    assert ans.verdict != "pass" or "12.00" in ans.answer, ans.answer
+    ans = answer_question("What is the estimate total?", [hit], real_embedder)
+    assert ans.verdict == "pass" and "61.00" in ans.answer, ans.answer

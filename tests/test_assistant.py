@@ -372,6 +372,17 @@ def test_cli_one_shot_json_and_approve(tmp_path, llm):
     assert r.returncode != 0 and "already decided" in r.stderr
 
 
+@pytest.mark.parametrize("flag", ["--deny", "--approve"])
+def test_cli_empty_decision_id_is_refused_not_a_chat(tmp_path, flag):
+    """`chat --deny ""` names the problem and exits 2; it never falls through to a conversation."""
+    from typer.testing import CliRunner
+    from cairn import cli
+    res = CliRunner().invoke(cli.app, ["--home", str(tmp_path / "h"), "chat", flag, " "], input="hello\n")
+    assert res.exit_code == 2
+    assert f"{flag} needs the id of a pending call" in res.output
+    assert not (tmp_path / "h" / "sessions").exists()
+
+
 def test_cli_piped_input_and_sessions_listing(tmp_path, llm):
     home = tmp_path / "h"
     llm.script(say("One."), say("Two."))

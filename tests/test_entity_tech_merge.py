@@ -101,4 +101,25 @@ def test_an_unreadable_answers_file_is_not_overwritten(tmp_path):
     assert path.read_text(encoding="utf-8") == '{"ep-1": "no", "ep-2": "no"'
     path.unlink()
     remember_answer(tmp_path, "ep-3", "no")
-    assert answers(tmp_path) == {"ep-3": "no"} and sorted(p.name for p in path.parent.iterdir()) == ["entity_pairs.json"]
+    assert answers(tmp_path) == {"ep-3": "no"} and sorted(p.name for p in path.parent.iterdir()) == ["entity_pairs.json",
+                                                                                       "entity_pairs.json.lock"]
+
+
+def _answer_many(home: str, worker: int, n: int) -> None:
+    from cairn.graph.candidates import remember_answer
+    for i in range(n):
+        remember_answer(home, f"ep-{worker}-{i}", "no")
+
+
+def test_answers_given_at_the_same_time_are_all_kept(tmp_path):
+    """Two `cairn entity review --no` at once (a terminal and the web page): each answer is
+    read-modify-written under a lock, so none overwrites the other's."""
+    import multiprocessing as mp
+    from cairn.graph.candidates import answers
+    procs = [mp.get_context("fork").Process(target=_answer_many, args=(str(tmp_path), w, 40)) for w in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    assert len(answers(tmp_path)) == 160

@@ -48,6 +48,21 @@ def test_a_note_saved_with_a_byte_order_mark_keeps_its_frontmatter(app):
     assert (app.settings.vault / "bom.md").read_text(encoding="utf-8").count("---\n") == 2
 
 
+def test_mark_and_rename_keep_a_windows_notes_line_endings(app):
+    """A note written with CRLF line endings keeps them when Cairn rewrites a key of its
+    frontmatter (`note mark`, `note rename`); the index still reads the new values."""
+    path = app.settings.vault / "crlf.md"
+    path.write_bytes(b"---\r\ntitle: Loft ladder\r\ntags: [house]\r\n---\r\nRung three is loose.\r\n")
+    app.sync()
+    app.note_mark("Loft ladder", "read")
+    app.note_rename("Loft ladder", "Attic ladder")
+    raw = path.read_bytes()
+    assert raw.count(b"\r\n") == raw.count(b"\n") and b"status: read\r\n" in raw
+    assert raw.endswith(b"Rung three is loose.\r\n")
+    shown = app.note_show("Attic ladder")
+    assert (shown["status"], shown["tags"], shown["body"].strip()) == ("read", ["house"], "Rung three is loose.")
+
+
 def test_create_errors(app):
     app.note_create("Groceries", "- oat milk")
     with pytest.raises(NoteConflict, match="exists already"):

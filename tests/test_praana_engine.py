@@ -278,6 +278,36 @@ def test_the_artifact_store_is_content_addressed_and_refuses_bad_ids(tmp_path):
     assert not list((tmp_path / "artifacts").glob("*.tmp")) and (tmp_path / "artifacts" / "records.jsonl").is_file()
 
 
+def test_prune_removes_old_records_and_unnamed_content_only(tmp_path):
+    """Records past the age go, with the content no kept record names; content a kept record
+    still names stays; a pruned input shows as missing in the lineage; a bad age removes nothing."""
+    from datetime import datetime, timedelta, timezone
+    from cairn.errors import InvalidInput
+    from cairn.store import artifacts as A
+    old = A.put(tmp_path, "old output", tool="search")
+    shared = A.put(tmp_path, "said twice", tool="search")
+    for bad in (-1, float("nan"), float("inf")):
+        with pytest.raises(InvalidInput):
+            A.prune(tmp_path, bad)
+    assert len(A.records(tmp_path)) == 2
+    # the two records so far were made 40 days ago (their times rewritten); then two recent ones
+    import json
+    path = tmp_path / "artifacts" / "records.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    for r in rows:
+        r["at"] = (datetime.now(timezone.utc) - timedelta(days=40)).isoformat()
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    A.put(tmp_path, "said twice", tool="search")  # produced again: its new record is recent
+    child = A.put(tmp_path, "made from the old one", tool="summarise", inputs=[old.id])
+    assert A.prune(tmp_path, 50)["records_removed"] == 0
+    pruned = A.prune(tmp_path, 30)
+    assert pruned == {"records_removed": 2, "blobs_removed": 1, "bytes_freed": len("old output"), "records_kept": 2}
+    with pytest.raises(NotFound):
+        A.get(tmp_path, old.id)
+    assert A.get(tmp_path, shared.id) == b"said twice"  # a kept record still names it
+    assert A.lineage(tmp_path, child.id)["inputs"] == [{"id": old.id, "missing": True}]
+
+
 def test_tool_outputs_conversations_and_exports_are_artifacts_with_lineage(app, llm, tmp_path):
     app.note_create("Ferry", "The ferry to Mull leaves Oban at 10:00 daily.")
     llm.script(tool("search", query="ferry"), tool("get_note", note="Ferry"), say("At 10:00 from Oban."),
@@ -461,6 +491,7 @@ def test_artifact_and_skill_commands_name_bad_input_and_exit_1(tmp_path):
     home = tmp_path / "home"
     for args, says in ((("artifacts", "lineage", "../../x"), "invalid artifact id"),
                        (("artifacts", "show", "deadbeef"), "no artifact 'deadbeef'"),
-                       (("skills", "delete", "nope"), "no skill 'nope'")):
+                       (("skills", "delete", "nope"), "no skill 'nope'"),
+                       (("artifacts", "prune", "--days", "-3"), "a number of days >= 0 expected")):
         r = run_cli(home, *args)
         assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)

@@ -194,6 +194,23 @@ def test_bare_weekday_follows_the_tense_of_its_clause(text, expected):
     assert f"({expected[:10]}" in out
 
 
+@pytest.mark.parametrize("text", [
+    "I go swimming on Monday mornings.",
+    "Every Friday I call my mum.",
+    "We play chess each other Sunday.",
+    "I usually cycle to work on Tuesday.",
+    "Sunday evenings are for the allotment.",
+])
+def test_a_weekday_said_of_a_habit_gets_no_date(text):
+    """A habit names no day: the memory keeps its words, with no event time and no date."""
+    assert resolve_event_time(text, SAT) == (None, text)
+
+
+def test_one_weekday_beside_a_habit_word_elsewhere_still_gets_its_date():
+    iso, out = resolve_event_time("I usually walk, but next Monday I'm driving.", SAT)
+    assert iso == "2024-03-11" and "next Monday (" in out
+
+
 def test_tense_of_reads_the_clause_around_the_phrase():
     text = "I went swimming yesterday, but I'm flying to Oslo on Friday."
     start = text.index("Friday")

@@ -271,9 +271,9 @@ def _print_answer(ans) -> None:
 
 
 def _ask_batch(path: Path, llm: Optional[str], json_out: bool) -> None:
-    """`cairn ask --batch FILE`: every question in one process (answer/batch.py reads the
-    file; a bad file is a usage error, exit 2, before anything is opened)."""
-    from cairn.answer.batch import read_questions
+    """`cairn ask --batch FILE`: every question in one process (ops/search.py `read_questions`
+    reads the file; a bad file is a usage error, exit 2, before anything is opened)."""
+    from cairn.ops.search import read_questions
     try:
         questions = read_questions(path)
     except (ValueError, OSError) as exc:

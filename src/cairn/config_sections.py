@@ -311,7 +311,9 @@ class AssistantSettings:
     once as it arrives so older turns are also found by meaning (max(BM25, semantic));
     reflection (kill switch),
     reflection_tokens (tokens of the person's turns one pass reads) and reflection_daily
-    (passes per UTC day): the reflection pass between sessions (context/reflect.py)."""
+    (passes per UTC day): the reflection pass between sessions (context/reflect.py);
+    artifacts_days: artifacts (tool outputs, saved conversations) older than this many days
+    are pruned by the daily export-cleanup job (0 = kept for ever; store/artifacts.py prune)."""
 
     model: str = ""
     tools: str = "auto"
@@ -342,6 +344,7 @@ class AssistantSettings:
     reflection: bool = True
     reflection_tokens: int = 1500
     reflection_daily: int = 3
+    artifacts_days: float = 90.0
 
 
 @dataclass

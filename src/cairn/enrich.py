@@ -3,7 +3,7 @@
 With a language model, the model proposes {category, tags, gist, key_points} (JSON-schema
 constrained); every item is checked against the note and dropped when unsupported:
 - a key point or gist sentence needs GROUNDING (0.6) of its content terms in the note
-  (answer.support.term_overlap, crude stemming), and any number it states must occur there;
+  (lexical.term_overlap, crude stemming), and any number it states must occur there;
 - a tag must be a word (or hyphenated words) whose stem occurs in the note;
 - the category must be one of CATEGORIES.
 Without a model (or when every gist sentence is dropped) the gist is extractive: the
@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from cairn.answer.support import content_terms, numbers_supported, sentences, stem, term_overlap
+from cairn.lexical import content_terms, numbers_supported, sentences, stem, term_overlap
 from cairn.errors import Conflict, InvalidInput
 
 GROUNDING = 0.6
@@ -291,6 +291,7 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     new_text = V.add_frontmatter_keys(text, {"enrichment": added})
     if new_text is None:
         raise Conflict(f"{note.path}: its frontmatter is not a mapping; not rewritten")
+    new_text = V.with_newlines_of(new_text, path.read_bytes())
     if cairns_copy:  # still Cairn's copy of its source: a later ingest may replace it
         from cairn.store.copies import record_write
         record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))

@@ -277,6 +277,7 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     new = V.add_frontmatter_keys(path.read_text(encoding="utf-8", errors="replace"), {"title": title})
     if new is None:
         raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")
+    new = V.with_newlines_of(new, path.read_bytes())
     keep_before(settings, note, path.read_bytes())
     V.atomic_write(path, new)
     H.record(settings.home, note.id, note.path, new.encode("utf-8"), by=H.actor("cairn"), action="update")

@@ -50,6 +50,7 @@ def mark_note(app, ref: str, status: str):
     new_text = V.add_frontmatter_keys(text, {"status": status})
     if new_text is None:
         raise Conflict(f"{note.path}: its frontmatter is not a mapping; not rewritten")
+    new_text = V.with_newlines_of(new_text, path.read_bytes())
     if not C.copy_edited(app.conn, path, note.id, note.file_hash):  # still Cairn's copy of its source
         from cairn.store.copies import record_write
         record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))

@@ -416,6 +416,16 @@ class ArtifactList(Items):
     item = "artifact"
 
 
+class ArtifactsPruned(Record):
+    """`Cairn.artifacts_prune()`: records older than the age removed, blobs no record names
+    any more removed, the bytes freed, and the records kept (store/artifacts.py `prune`)."""
+
+    records_removed: int
+    blobs_removed: int
+    bytes_freed: int
+    records_kept: int
+
+
 class ArtifactShown(Record):
     """`Cairn.artifact_show()`: the artifact `id`, its production `records`, `media` type,
     `size` in bytes and `content` (text, cut at ops.artifacts.TEXT_LIMIT; None for binary)."""

@@ -202,9 +202,12 @@ def test_the_scheduled_export_cleanup_job_removes_expired_files(tmp_path):
     (folder / "new.zip").write_text("y")
     old = time.time() - 25 * 3600
     os.utime(folder / "old.zip", (old, old))
-    settings = SimpleNamespace(home=home)
-    assert export_cleanup(SimpleNamespace(settings=settings)) == "export cleanup: 1 expired export(s) removed"
-    assert os.listdir(folder) == ["new.zip"]
+    from cairn.store import artifacts as A
+    kept = A.put(home, "a recent tool output", tool="search")
+    settings = SimpleNamespace(home=home, assistant=SimpleNamespace(artifacts_days=90.0))
+    assert export_cleanup(SimpleNamespace(settings=settings)) == (
+        "export cleanup: 1 expired export(s) removed, 0 artifact record(s) older than 90 days")
+    assert os.listdir(folder) == ["new.zip"] and A.get(home, kept.id) == b"a recent tool output"
 
 
 @pytest.fixture

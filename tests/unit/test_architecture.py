@@ -11,7 +11,7 @@ prefix decides, the longest matching prefix wins):
                 reaches the built-in plugin modules only by name at run time (BUILTINS).
     store       store/ (SQLite index, keyword and vector index, jobs) and vault (the markdown
                 files): the two places data lives.
-    engines     parse, embed, llm, chunk, fetch, instants: turn bytes into text, text into
+    engines     parse, embed, llm, chunk, fetch, instants, lexical: turn bytes into text, text into
                 vectors, prompts into replies; know nothing of notes or the service.
     domain      ingest, jobs, search, answer, memory, links, sync, watch, noteops, conflicts,
                 exports, graph (the entity graph): Cairn's features, built on store + engines.
@@ -36,7 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.names", "cairn.jsonl", "cairn.config", "cairn.config_sections", "cairn.config_peek", "cairn.instants", "cairn.people", "cairn.paths", "cairn.redact_paths", "cairn.safe_yaml", "cairn.report", "cairn.export_formats",
                     "cairn.hookspecs", "cairn.plugins", "cairn.registries", "cairn.audit")),
     ("store", ("cairn.store", "cairn.vault")),
-    ("engines", ("cairn.parse", "cairn.ner", "cairn.ner_written", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch",
+    ("engines", ("cairn.parse", "cairn.ner", "cairn.ner_written", "cairn.lexical", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch",
                  "cairn.sources")),
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
                 "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports",

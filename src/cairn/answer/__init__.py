@@ -27,16 +27,18 @@ from cairn.answer import answerability, modelcheck, parts, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
+from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, both, question_subject, strip_name
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.support import (answer_type, fits_answer_type, is_hypothetical, question_values, sentences,
-                                  term_overlap, values_held)
+from cairn.answer.types import fits_answer_type, is_hypothetical
+from cairn.lexical import sentences, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
 from cairn.model import Hit
+from cairn.search.query import ParsedQuery
 
 log = logging.getLogger("cairn.answer")
 
@@ -52,6 +54,9 @@ FALLBACK_FLOOR = 0.2
 # A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
 # a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
+# A sentence gains NAME_BONUS for each word of the question's names (premise.all_names, chat
+# speakers' aside) it holds: a name is often said once per note, so it cannot be required
+# ("What pet does Tom Weber have?" is answered by the sentence naming him and his cat).
 NAME_BONUS = 0.05
 # Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
 # search score - the best message's): the search judges which passage answers, the sentence score
@@ -81,12 +86,10 @@ TIME_STATED = True
 # share of the question's terms its note title and section heading hold (a table row: the title;
 # it holds its heading). Every sentence of one section gains alike, so the lift picks among
 # notes and sections, never within one. 0.4: the weight of the sentence's own shared words
-# (_sentence_score). CONTEXT_IN_SCORE: the lift counts towards the floors (a sentence of the
-# note the question names may be quoted); False: ranking only, as HIT_PRIOR. Chat messages have
-# no title: LoCoMo is unchanged by construction. Embedding "TITLE: sentence" instead was
-# measured and rejected (bench/README.md, session 13).
+# (_sentence_score). The lift counts towards the floors (a sentence of the note the question
+# names may be quoted). Chat messages have no title: LoCoMo is unchanged by construction.
+# Embedding "TITLE: sentence" instead was measured and rejected (bench/README.md, session 13).
 CONTEXT_WEIGHT = 0.4
-CONTEXT_IN_SCORE = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
 
@@ -142,7 +145,8 @@ def select_evidence(question: str, hits: list[Hit], floor: float) -> list[Eviden
 
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
-                     about=None, focus: str | None = None, replies: dict[str, str] | None = None) -> str:
+                     about=None, focus: str | None = None, replies: dict[str, str] | None = None,
+                     asked: types.Asked | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
     sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their chat
@@ -159,10 +163,12 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     itself (for a person-checked question: the question without the person's name, so a
     message merely calling them by name does not score).
     A question asking "when" or "how much/many" only takes sentences that contain a time or
-    a quantity (support.answer_type), so a related sentence that does not answer it is not
-    offered as the answer. For "when", a sentence of a dated chunk (a chat message: its
-    `event_time`) also qualifies: the message's time dates what it reports."""
-    kind = answer_type(question)
+    a quantity (`asked.sentence_kind`, types.answer_type), so a related sentence that does
+    not answer it is not offered as the answer. For "when", a sentence of a dated chunk (a
+    chat message: its `event_time`) also qualifies: the message's time dates what it reports.
+    asked: the question's answer type (answer/types.py; None: read from `question`)."""
+    asked = asked or types.asked(question)
+    kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
     asked_before: dict[tuple[int, str], str] = {}  # candidate -> the question just before it (FAQ)
     where: dict[tuple[int, str], str] = {}  # candidate -> its note's title and section heading
@@ -207,12 +213,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     for (n, sent), c in zip(cands, cos):
         scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
     # the share of the question's terms the sentence's note title and section heading hold
-    # (CONTEXT_WEIGHT; alike for every sentence of one section; in the score when CONTEXT_IN_SCORE)
+    # (CONTEXT_WEIGHT; alike for every sentence of one section)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
     linked_lift(evidence, lift)
-    if CONTEXT_IN_SCORE:
-        scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
-        lift = {}
+    scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
     # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
     # after a question may not be a candidate (too short, filtered): then there is no pair
     pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
@@ -221,38 +225,25 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         for (i, pair), c in zip(pairs, pvecs @ vecs[0]):
             score, n, sent = scored[i]
             scored[i] = (max(score, _sentence_score(float(c), focus or question, pair)), n, sent)
-    asked = _reply_scores(focus or question, evidence, replies or {}, embedder)
+    reply_to = _reply_scores(focus or question, evidence, replies or {}, embedder)
     # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
         scored = [x for x in scored if not is_caption(x[2])]
-    # Values the question names: a sentence holding more of its labelled numbers ("folder 3
-    # file 5") ranks first, one holding fewer is another entry's; a name it holds ("Kowalski
-    # Roofing") adds NAME_BONUS (a name is often said once per note, so it cannot be required).
-    values = question_values(question) - {w.lower() for ev in evidence if ev.hit.speaker
-                                                    for w in re.findall(r"\w+", ev.hit.speaker)}
-    numbers = {v for v in values if v[0].isdigit()}
-    names = values - numbers
+    speakers = {w.lower() for ev in evidence if ev.hit.speaker for w in re.findall(r"\w+", ev.hit.speaker)}
+    names = {w.lower() for name in all_names(question) for w in re.findall(r"\w+", name)} - speakers
     if names:
-        scored = [(score + NAME_BONUS * values_held(names, sent), n, sent) for score, n, sent in scored]
-    held = {sent: values_held(numbers, sent) for _, _, sent in scored} if numbers else {}
-    most = max(held.values(), default=0)
-    if most:
-        scored = [x for x in scored if held[x[2]] == most]
-    if numbers and not any(values_held(numbers, x[2]) == len(numbers) for x in scored):
-        return ""  # "folder 9 file 2" asked, no passage holds both: an answer would be another entry's
-    cue = types.asked(question)
-    if cue.kind in types.CUE_KINDS:  # "why", "what for": a sentence giving a reason / a purpose ranks first
-        cued = [x for x in scored if x[0] >= SENTENCE_FLOOR and (
-            types.states_purpose(x[2], cue.head) if cue.kind == "purpose" else types.holds(cue.kind, x[2]))]
-        scored = cued or scored
+        scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
+                                            for w in names), n, sent) for score, n, sent in scored]
+    if asked.kind in types.CUE_KINDS:  # "what for": a sentence giving a purpose ranks first
+        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and types.states_purpose(x[2], asked.head)] or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
         if stated:
             scored = stated
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
-        return x[0] + prior + REPLY_WEIGHT * asked.get(x[1], 0.0) + lift.get((x[1], x[2]), 0.0)
+        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0)
     # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
     # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
     # a further sentence must clear SENTENCE_FLOOR
@@ -298,15 +289,14 @@ def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, st
 
 def _sentence_score(cosine: float, question: str, sentence: str) -> float:
     """How well `sentence` answers `question`: 0.6 x their cosine (given) + 0.4 x the share of
-    the question's terms it holds (support.term_overlap); both in [0, 1]."""
+    the question's terms it holds (lexical.term_overlap); both in [0, 1]."""
     return 0.6 * cosine + 0.4 * term_overlap(question, sentence)
 
 
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
-                    unknown_terms: list[str] | None = None, replies: dict[str, str] | None = None,
-                    model_check: bool = False) -> Answer:
+                    replies: dict[str, str] | None = None, model_check: bool = False, parsed: ParsedQuery | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
@@ -315,17 +305,19 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     check_answerability: the checks of the module doc (off: the draft as verified).
     context: extra hits for the person check only (a search without the person's name).
     unknown_names: names no chunk of the index holds (answer/premise.py): abstains saying so.
-    unknown_terms: accepted for callers, unused since issue 33 (the off-topic check is gone).
     replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
     model_check: with `llm` and check_answerability on, an answer that passed every check
     above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
     when it judges that the cited passages do not answer the question.
+    parsed: the question as search parsed it (search/query.py); its `answer_type` (an
+    answer.types.Asked) is the answer type used here; without one it is read from
+    `question` (each part of a multi-part question is read on its own).
     """
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
-        return parts.merge(question, [answer_question(  # each part with the unknown words it holds
+        return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
-            unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()],
-            unknown_terms=[w for w in unknown_terms or [] if w.lower() in p.lower()]) for p in parts.split(question)])
+            unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()]) for p in parts.split(question)])
+    asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else types.asked(question)
     about = focus = info = subject = None
     all_hits = hits
     hypothetical = is_hypothetical(question)
@@ -336,9 +328,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                           llm=getattr(llm, "name", None))
     if check_answerability and unknown_names and not hypothetical:
         listed = ", ".join(f"'{n}'" for n in unknown_names)
-        reason = f"the notes never mention {listed}"
-        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                      problems=[f"abstained: {reason}"], llm=getattr(llm, "name", None), pointers=pointers(hits))
+        return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
     if check_answerability:
         check = answerability.check(question, hits, embedder, context)
         if check.person is not None:
@@ -349,9 +339,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                 info.update(answerable=True, reason=f"hypothetical question, answered from the evidence "
                                                     f"about {check.person} although {check.reason}")
             if not check.answerable and not hypothetical:
-                return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {check.reason}.", "abstain",
-                              problems=[f"abstained: {check.reason}"], llm=getattr(llm, "name", None),
-                              answerability=info)
+                return _abstain(question, check.reason, llm, answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
         if check.person is not None:
@@ -365,24 +353,19 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies)
+    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies, asked)
     ans.answerability = info
 
-    if ans.typed is not None and types.asked(question).kind in types.VALUE_KINDS:
+    if ans.typed is not None and asked.kind in types.VALUE_KINDS:
         reason = flipped = None  # the typed answer's own checks (checks.finish) replace the topic rules
     else:  # the polarity check and, for chat messages, the topic check of the draft (topic.drafted_reason)
         reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
                                          check_answerability and not hypothetical, check_answerability)
     if reason:
-        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                      problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
-                      fallback=ans.fallback, evidence=ans.evidence, answerability=info,
-                      pointers=pointers(all_hits))
+        return _abstain(question, reason, ans=ans, answerability=info, pointers=pointers(all_hits))
     if flipped:
-        reason = f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'"
-        return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain",
-                      problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode,
-                      fallback=ans.fallback, evidence=ans.evidence, answerability=info)
+        return _abstain(question, f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'",
+                        ans=ans, answerability=info)
     cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
     if llm is not None and model_check and check_answerability and not ans.abstained and cited:
         reason = modelcheck.review(question, ans, cited, llm, replies, hypothetical)
@@ -391,7 +374,16 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
                           problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
                           evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
-    return finish(question, ans, all_hits, embedder, subject, not hypothetical) if check_answerability else ans
+    return finish(question, ans, all_hits, embedder, subject, not hypothetical, asked) if check_answerability else ans
+
+
+def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **fields) -> Answer:
+    """A declined answer saying `reason` ("...: abstained, REASON."), with the model, mode,
+    fallback and evidence of the draft `ans` when there was one; `fields`: more Answer fields."""
+    made = dict(llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence) if ans else \
+        dict(llm=getattr(llm, "name", None))
+    return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain", problems=[f"abstained: {reason}"],
+                  **made, **fields)
 
 
 def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
@@ -412,7 +404,8 @@ def _about_person(person: str, speakers: list[str], replies: dict[str, str] | No
 
 
 def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
-            focus: str | None = None, replies: dict[str, str] | None = None) -> Answer:
+            focus: str | None = None, replies: dict[str, str] | None = None,
+            asked: types.Asked | None = None) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
@@ -438,7 +431,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
-    asked, typed = types.asked(question), None
+    asked, typed = asked or types.asked(question), None
     wanted = asked.valued or asked.kind == "list" or asked.kind in types.SOFT_KINDS
     if types.TYPED and wanted and any(e.hit.speaker is None for e in evidence):
         typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
@@ -453,7 +446,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                           llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
                           checks={"support": False, "type": False, "subject": False, "completeness": True})
     draft = typed.draft if typed is not None else \
-        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies)
+        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cairn.embed.cache import embed_cached
-from cairn.answer.support import MONTH_NAMES, content_terms, sentences, stem
+from cairn.lexical import MONTH_NAMES, content_terms, sentences, stem
 from cairn.model import Hit
 
 MARGIN = 0.02

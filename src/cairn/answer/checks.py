@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.support import content_terms, stem
+from cairn.lexical import content_terms, sentences, stem
 
 _ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
                    r"\s+([a-z]\w+)")
@@ -61,7 +61,6 @@ def role_gap(question: str, quotes: list[str]) -> list[str]:
 def role_sentence(question: str, hits: list) -> tuple[object, str] | None:
     """(hit, sentence) of the first note among `hits` with a sentence that closes `role_gap`
     (names the person and holds the verb asked: "Priya agreed to draft the newsletter"), or None."""
-    from cairn.answer.support import sentences
     if not _ROLE.match(question.strip()):
         return None
     for h in hits:
@@ -121,11 +120,13 @@ def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
     return "quoted from your notes"
 
 
-def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True):
+def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True,
+           asked=None):
     """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give;
     a failed subject check declines with the nearest notes (`all_hits`) as pointers.
     subject: the name the question is about; stated: False skips `stated_gap` (a hypothetical
-    question is answered from what is said of the person). A
+    question is answered from what is said of the person). asked: the question's answer
+    type (answer/types.py `Asked`; None: read from `question`). A
     role question answered from a sentence that does not name the person and the verb is
     answered from the note sentence that does (`role_sentence`), when one exists."""
     from cairn.answer import types
@@ -135,7 +136,7 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     Answer = type(ans)
     if ans.checks is not None or not types.TYPED:
         return ans
-    asked = types.asked(question)
+    asked = asked or types.asked(question)
     if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
                                                                        for q in c.get("quotes", [])]):
         found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked

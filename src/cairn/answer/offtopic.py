@@ -1,4 +1,5 @@
-"""Is this a question the notes could answer at all? Chit-chat, and the words no note holds.
+"""Is this a question the notes could answer at all? Chit-chat; and the nearest notes of a
+declined one.
 
 Before any evidence is quoted (answer/__init__.py), rules that do not depend on a corpus'
 wording:
@@ -7,22 +8,17 @@ wording:
   ("Who are you?"), or text with nothing to look up ("+-*/ 🙂", "???", "hmm"). The test is
   lexical: once the social words (`SOCIAL`) and stopwords are removed, no content word is
   left. A question with any topic word ("hi, when is the boiler service?") is not chit-chat.
-- **Unknown terms** (`unknown_terms`): the question's key terms that occur in no chunk of the
-  index, which `ask` reports in `problems`. The off-topic check that declined on them
-  (`off_topic`) was removed in issue 33: switched off over both LoCoMo dev halves it changed
-  nothing, and on the typed set it declined answerable questions (bench/answers_ablation.py,
-  bench/README.md session 14); a question whose type of value no note holds is declined by
-  the typed answer instead (answer/typed.py).
+
+(The off-topic check on key terms no chunk holds was removed in issue 33, session 14, and
+the computation of those terms in session 16: nothing read them; bench/README.md.)
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
-from collections.abc import Callable
 
-from cairn.answer.answerability import key_terms
-from cairn.answer.support import content_terms, stem
+from cairn.lexical import content_terms
 from cairn.model import Hit
 
 # Words of greetings, thanks, goodbyes, small talk and questions about the assistant: what
@@ -48,7 +44,6 @@ FUNCTION_WORDS = frozenset("against about above below across along among around 
 # kind of the thing asked (answer/topic.py).
 ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
                          "may".split())
-PREFIX_MIN = 7  # as answer/premise.py: long words also match an indexed word on their first len-3 letters
 
 
 def chit_chat(question: str) -> str | None:
@@ -72,23 +67,6 @@ def chit_chat(question: str) -> str | None:
     if re.search(r"\b(you|yourself|bot|assistant)\b", low):
         return "about the assistant"
     return "nothing to look up"
-
-
-def unknown_terms(question: str, df: Callable[[str, bool], int]) -> list[str]:
-    """The question's key terms (surface forms, question order) that no chunk of the index
-    holds: `df(word, prefix)` is 0 for the word and, for a word of PREFIX_MIN or more
-    letters, also for its first len-3 letters as a prefix."""
-    keys = key_terms(question)
-    out: list[str] = []
-    for t in content_terms(question):
-        if stem(t) not in keys or t in out or len(t) < 3 or t in FUNCTION_WORDS or t in ASKING_WORDS:
-            continue
-        if df(t, False):
-            continue
-        if len(t) >= PREFIX_MIN and df(t[:len(t) - 3], True):
-            continue
-        out.append(t)
-    return out
 
 
 def telling_missing(words: list[str]) -> list[str]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from cairn.answer.support import MONTH_NAMES, TITLES, WEEKDAY_NAMES
+from cairn.lexical import MONTH_NAMES, TITLES, WEEKDAY_NAMES
 from cairn.store.fts import STOPWORDS
 
 _MONTHS_DAYS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.support import sentences
+from cairn.answer.tables import heading_above
+from cairn.lexical import sentences
 
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
 LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
@@ -21,8 +22,7 @@ def is_caption(sentence: str) -> bool:
 def context_of(hit, text: str, start: int) -> str:
     """The note title (none for a chat message) and the nearest markdown heading above
     offset `start` of the chunk text `text`, joined by a space ("" when neither)."""
-    heads = re.findall(r"(?m)^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", text[:start])
-    parts = [hit.title if hit.speaker is None else "", heads[-1] if heads else ""]
+    parts = [hit.title if hit.speaker is None else "", heading_above(text[:start])]
     return " ".join(p for p in parts if p)
 
 
@@ -46,7 +46,7 @@ def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
 
 
 def _short_spans(text: str) -> list[tuple[int, int]]:
-    """The sentence spans of `text` (support.sentences), a span longer than LONG_SENTENCE
+    """The sentence spans of `text` (lexical.sentences), a span longer than LONG_SENTENCE
     characters replaced by its lines, and a line still that long by its clauses (cut after
     ";"): a text-layer table of a PDF or a run-on paragraph becomes one "sentence" of
     hundreds of characters, and the answer is the smallest span that holds it (issue 13)."""

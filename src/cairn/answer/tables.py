@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 _ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$")
 _RULE = re.compile(r"^[\s|:\-]+$")
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$")
+HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)  # a markdown heading line
 
 
 @dataclass
@@ -32,6 +32,12 @@ class TableRow:
     table_start: int
     table_end: int
     text: str
+
+
+def heading_above(text: str) -> str:
+    """The text of the last markdown heading line in `text` ("" when it has none)."""
+    heads = HEADING.findall(text)
+    return heads[-1] if heads else ""
 
 
 def _cells(line: str) -> list[str]:
@@ -53,7 +59,7 @@ def table_rows(text: str) -> list[TableRow]:
     i = 0
     while i < len(lines):
         s, e, line = lines[i]
-        h = _HEADING.match(line)
+        h = HEADING.match(line)
         if h:
             heading = h.group(1).strip()
         if _ROW.match(line) and i + 1 < len(lines) and _ROW.match(lines[i + 1][2]) and _RULE.match(lines[i + 1][2]):

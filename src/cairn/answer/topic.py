@@ -7,7 +7,7 @@ the name alone made the sentence score, and an extractive quote always supports 
 content words less generic question words, time words and numbers) must be supported by
 the passages the answer cites. A key term is supported by a passage word when
 
-- their crude stems are equal (support.stem: "boilers", "boiler"), or
+- their crude stems are equal (lexical.stem: "boilers", "boiler"), or
 - one (word or stem) is a prefix of the other, both of at least `PREFIX` letters
   ("adopted" -> "adopt", a prefix of "adoption"), or
 - their word embeddings (the search's sentence embedder, one word each) reach `SYNONYM_COS`
@@ -36,7 +36,7 @@ from cairn.answer.answerability import key_terms, name_pattern
 from cairn.answer.offtopic import FUNCTION_WORDS
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import names
-from cairn.answer.support import content_terms, stem
+from cairn.lexical import content_terms, stem
 from cairn.embed.cache import embed_cached
 from cairn.model import Hit
 

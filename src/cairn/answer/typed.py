@@ -25,10 +25,9 @@ import re
 from dataclasses import dataclass, field
 
 from cairn.answer.spans import _clean, _clean_markdown
-from cairn.answer.support import sentences
-from cairn.answer.tables import table_rows
-from cairn.answer.support import content_terms
-from cairn.answer.types import KIND_WORDS, Asked, missing, unnamed_kind, values
+from cairn.answer.tables import heading_above, table_rows
+from cairn.lexical import content_terms, sentences
+from cairn.answer.types import KIND_WORDS, Asked, missing, values
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -39,6 +38,7 @@ LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") i
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
 MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
 _LABEL_ONLY = re.compile(r"^[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
+NL = "\n"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 
 
@@ -63,18 +63,6 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[\w]+(?:-[\w]+)*", text.lower()) if w in keep or "-" in w}
 
 
-def _lines(text: str) -> list[str]:
-    return text.split("\n")
-
-
-def _heading_before(lines: list[str], i: int) -> str:
-    for line in reversed(lines[:i]):
-        m = re.match(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", line)
-        if m:
-            return m.group(1)
-    return ""
-
-
 def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, str]]:
     """(evidence n, candidate text, local context, passage context, own line) of every line,
     sentence of a long line, and table row of the notes among `evidence` holding a value of
@@ -92,14 +80,17 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             if values(asked.kind, row.text):
                 out.append((ev.n, row.text, f"{title} {row.text}", passage, row.text))
         in_table = [(r.table_start, r.table_end) for r in rows]
-        lines = _lines(text)
+        lines = text.split("\n")
         pos = 0
         for i, line in enumerate(lines):
             start, pos = pos, pos + len(line) + 1
             if any(a <= start < b for a, b in in_table) or re.match(r"^[ \t]*#", line) or not line.strip():
                 continue
             prev = next((p for p in reversed(lines[:i]) if p.strip()), "")
-            local = f"{title} {_heading_before(lines, i)} {prev}"
+            # a bare word on the line before ("Labour": a table's header cell, flattened one cell
+            # a line by a PDF's text layer) names another cell, not this value
+            cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
+            local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
                     and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]):
                 joined = f"{line.strip().rstrip(':')}: {lines[i + 1].strip()}"
@@ -131,7 +122,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     for (n, text, local, passage, line), c in zip(cands, cos):
-        head_gap = unnamed_kind(asked.head, missing(asked.head, local), local, passage.split("\n", 1)[0])
+        head_gap = missing(asked.head, local)
         # the head said on the candidate's own line counts as much as in its surroundings: the
         # line before another value ("Last descaled: ..." above "Anode check due in 2027")
         # must not lend that value its head
@@ -166,7 +157,7 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
     for ev in evidence:
         if ev.hit.speaker is not None:
             continue
-        lines = _lines(_clean_markdown(ev.text))
+        lines = _clean_markdown(ev.text).split("\n")
         i = 0
         while i < len(lines):
             if not _ITEM.match(lines[i]):
@@ -176,7 +167,7 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
             while j < len(lines) and _ITEM.match(lines[j]):
                 j += 1
             intro = next((p for p in reversed(lines[:i]) if p.strip()), "")
-            own = f"{intro} {_heading_before(lines, i)}"
+            own = f"{intro} {heading_above(NL.join(lines[:i]))}"
             held = len(terms) - len(missing(terms, own))
             whole = len(terms) - len(missing(terms, f"{ev.hit.title or ''} {own}"))
             if held and (best is None or (whole, held) > best[0]):

@@ -8,11 +8,12 @@ kind are in a text. The classic question-answering pipeline's first two stages:
    **subject** (what it is of: "the Lisbon flight", "the plumber").
 2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern
    (VALUE_KINDS: money "£24.48", phone "0800 555 0142", codes "HX-448120-B", dates, clock
-   times, durations, numbers with a unit). A purpose ("What are schemas for?") and a reason
-   ("why") are stated by a cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`; "because",
-   "due to", `_REASON`); a quote without one does not answer (answer/checks.py: "quoted from
-   your notes"), and the extractive answer prefers sentences with one. Person, place, organisation, list and procedure answers have no reliable pattern:
-   the answerer treats them as untyped.
+   times, durations, numbers with a unit). A purpose ("What are schemas for?") is stated by a
+   cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`); a quote without one does not answer
+   (answer/checks.py: "quoted from your notes"), and the extractive answer prefers sentences
+   with one. Person, place, organisation, list, procedure and reason ("why") answers have no
+   reliable pattern: the answerer treats them as untyped. (A reason cue, "because", "due to",
+   was removed in session 16: it changed nothing measured but one LoCoMo citation.)
 
 The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
 classifiers"), reduced to the types a person's documents hold. Pure functions.
@@ -23,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cairn.answer.support import MONTH_NAMES, content_terms, stem
+from cairn.lexical import MONTH_NAMES, content_terms, stem
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
@@ -76,15 +77,9 @@ _PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\
 _PURPOSE = re.compile(r"\b(?:lets?|allows?|helps?|enables?|(?:used|designed|meant|intended|there) (?:to|for)|"
                       r"(?:is|are|'s) (?:for|a way to)|so (?:that|you can)|in order to|purpose|turns?|provides?|"
                       r"keeps?|makes? it)\b", re.IGNORECASE)
-# A reason: "because", "due to", "so that", a causal "since" (not "since we last spoke", "ever
-# since", "since 2019", "since I was a kid": those date something).
-_SINCE = (r"(?<!ever )since(?!\s+(?:then|last|\d|(?:we|I|you|they|he|she)\s+(?:last|first)\b|"
-          r"(?:I|we|he|she|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|child|little|young|teen|baby)))")
-_REASON = re.compile(r"\b(?:because|" + _SINCE + r"|due to|owing to|as a result|so that|in order to|thanks to|"
-                     r"caused by|that's why|which is why|the reason)\b", re.IGNORECASE)
 # Kinds stated by a cue rather than a value: a quote without one does not answer (holds).
-CUE_KINDS = frozenset({"purpose", "reason"})
-PATTERNS = {"purpose": _PURPOSE, "reason": _REASON, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
+CUE_KINDS = frozenset({"purpose"})
+PATTERNS = {"purpose": _PURPOSE, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
             "duration": _DURATION, "number": _NUMBER}
 
 _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
@@ -133,11 +128,14 @@ _DETERMINERS = frozenset("the my our your a an this that his her their its".spli
 class Asked:
     """What a question asks for. kind: one of the types in the module doc, or None. head:
     stemmed content words of the thing whose value is asked, less TYPE_WORDS ("annual
-    premium" -> ("annual", "premium")). subject: stemmed content words of what it is of."""
+    premium" -> ("annual", "premium")). subject: stemmed content words of what it is of.
+    sentence_kind: what a quoted sentence must hold to be offered as the extractive answer
+    (`answer_type`: "time", "frequency", "quantity" or None)."""
 
     kind: str | None
     head: tuple[str, ...] = ()
     subject: tuple[str, ...] = ()
+    sentence_kind: str | None = None
 
     @property
     def valued(self) -> bool:
@@ -170,7 +168,7 @@ def asked(question: str) -> Asked:
     subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
     subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
     words = [w for w in head.split() if w.lower() not in _DETERMINERS]
-    return Asked(kind, _stems(" ".join(words)), _stems(subject))
+    return Asked(kind, _stems(" ".join(words)), _stems(subject), answer_type(q))
 
 
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:
@@ -244,28 +242,58 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     return out
 
 
-def unnamed_kind(head: tuple[str, ...], gaps: list[str], context: str, title: str) -> list[str]:
-    """`gaps` (head words `context` lacks, `missing`) less each one that directly modifies the
-    next head word ("bread" of "bread dough") when `context` speaks of that word only bare
-    (after a determiner or punctuation, or opening the text: "The dough rises for five
-    hours") and the note's `title` is about it (holds it as a word or a compound's end:
-    "Sourdough"): the note names no kind of it, so none other; "Its insurance renews" in a
-    note titled "Car" is the car's. A head word found after another
-    word that may name a kind ("Front tyre pressure", "Outbound flight", "Monthly fee") is
-    another kind of the thing, or may be: the gap stays. (Word
-    embeddings cannot tell these apart: "rear"/"front" 0.67, "bread"/"sourdough" 0.49 with the
-    search's MiniLM, bench/README.md session 15.)"""
-    toks = re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]", context.lower())
+# The coarse kind a quoted sentence must hold (`answer_type`, `fits_answer_type`: the extractive
+# answer's filter, also read by ops/knowledge.py and the assistant), and hypothetical questions.
+_TIME_RE = re.compile(
+    rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
+    r"year|morning|evening|night|spring|summer|autumn|fall|winter|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
+    r"\d{1,2}:\d\d)\b", re.IGNORECASE)
+_QUANTITY_RE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                          r"dozen|hundred|thousand|million|half|once|twice|several|few|many)\b", re.IGNORECASE)
 
-    def bare(h: str) -> bool:  # said, and never after a word that could name a kind of it
-        before = [prev for prev, tok in zip([None] + toks, toks) if stem(tok) == h]
-        return bool(before) and all(p is None or not p[0].isalnum() or p in _DETERMINERS for p in before)
-    out = []
-    for w in gaps:
-        i = head.index(w) if w in head else -1
-        nxt = head[i + 1] if 0 <= i < len(head) - 1 else None
-        if nxt is None or nxt in gaps or not bare(nxt) or not any(
-                stem(w) == nxt or (len(nxt) >= 4 and w.endswith(nxt)) for w in re.findall(r"\w+", title.lower())):
-            out.append(w)
-    return out
 
+_FREQUENCY_RE = re.compile(
+    r"\d|\b(?:every|each|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|always|"
+    r"usually|often|sometimes|occasionally|rarely|seldom|never|once|twice|times|per|(?:mon|tues|wednes|thurs|"
+    r"fri|satur|sun)days|weekends|mornings|evenings|nights|autumn|spring|summer|winter|fall)\b", re.IGNORECASE)
+
+
+def answer_type(question: str) -> str | None:
+    """The kind of answer a question asks for: "time" (when, what year/date/day),
+    "frequency" (how often), "quantity" (how much/many/long/old/far, what price/cost) or
+    None (anything goes; also "how many times", answered by the sentences reporting each
+    time, which need not hold a number)."""
+    q = question.strip().lower()
+    if re.match(r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b", q):
+        return "time"
+    if re.search(r"\bhow often\b", q):
+        return "frequency"
+    if re.search(r"\bhow many times\b", q):
+        return None  # counted over the mentions: each sentence reporting one is evidence
+    if re.search(r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b", q):
+        return "quantity"
+    return None
+
+
+_HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\blikely\b)")
+
+
+def is_hypothetical(question: str) -> bool:
+    """True for a question asking for a judgement rather than a recorded fact: it opens with
+    "Would/Could/Might" and a capitalised subject other than "I" ("Would Melanie enjoy a
+    Vivaldi concert?"), or asks what is likely ("Is it likely that…", "What might her job
+    likely be?"). Its answer is the evidence about the subject; what it names need not be
+    in the notes."""
+    return bool(_HYPOTHETICAL.search(question.strip()))
+
+
+def fits_answer_type(sentence: str, kind: str | None) -> bool:
+    """True when `sentence` contains something of the kind `answer_type` asked for."""
+    if kind == "time":
+        return bool(_TIME_RE.search(sentence))
+    if kind == "quantity":
+        return bool(_QUANTITY_RE.search(sentence))
+    if kind == "frequency":
+        return bool(_FREQUENCY_RE.search(sentence) or _QUANTITY_RE.search(sentence))
+    return True

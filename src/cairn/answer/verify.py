@@ -18,11 +18,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer.support import (ABBREV_END, content_terms, normalise, numbers_supported, sentences,
-                                  strip_citations, term_overlap)
+from cairn.lexical import ABBREV_END, content_terms, normalise, numbers_supported, sentences, term_overlap
 
 MIN_OVERLAP = 0.6
 MIN_OVERLAP_CHUNK = 0.8
+_CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
+
+
+def strip_citations(sentence: str) -> tuple[str, list[int]]:
+    """("text without [n] markers", [n, ...]) for one answer sentence."""
+    cites = [int(n) for n in _CITE_RE.findall(sentence)]
+    return _CITE_RE.sub("", sentence).strip(), cites
 
 
 @dataclass
@@ -80,7 +86,7 @@ def split_answer(text: str) -> list[str]:
         return []
     pieces = re.split(r"(?<=[.!?。])\s+", text)
     glued: list[str] = []
-    for piece in pieces:  # "Dr." or an initial ends no sentence (support.sentences does the same)
+    for piece in pieces:  # "Dr." or an initial ends no sentence (lexical.sentences does the same)
         if glued and ABBREV_END.search(glued[-1]):
             glued[-1] += " " + piece
         else:

@@ -146,7 +146,7 @@ class Understood:
         due?" after a question on the Car note): answered from that note alone — its steps for
         a how-to, else its sentences sharing the question's words beyond the title, else (a
         question asking nothing beyond the title: "when is my appointment?") its first sentence
-        holding the kind of answer asked for (answer.support.answer_type). None: not such a
+        holding the kind of answer asked for (answer.types.answer_type). None: not such a
         question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
@@ -166,7 +166,7 @@ class Understood:
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
-            from cairn.answer.support import answer_type, fits_answer_type
+            from cairn.answer.types import answer_type, fits_answer_type
             kind = answer_type(t)
             lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines:

@@ -50,24 +50,31 @@ def answers(home) -> dict[str, str]:
 
 
 def remember_answer(home, pid: str, answer: str) -> None:
-    """Record the person's answer to pair `pid` (written atomically). Raises Conflict, writing
-    nothing, when the answers file exists but cannot be read (its earlier answers are kept)."""
+    """Record the person's answer to pair `pid` (written atomically). Answers given at the same
+    time by two processes are both kept: the read-modify-write holds an exclusive lock on
+    `entity_pairs.json.lock` (fcntl.flock) and each writer has its own temporary file. Raises
+    Conflict, writing nothing, when the answers file exists but cannot be read (its earlier
+    answers are kept)."""
+    import fcntl
+
     from cairn.errors import Conflict
     path = _answers_path(home)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = answers(home)
-    if not data and path.exists():
-        try:
-            ok = isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
-        except (OSError, ValueError):
-            ok = False
-        if not ok:
-            raise Conflict(f"{path} cannot be read (not a JSON object of answers); fix or remove it, "
-                           "then answer again; nothing was recorded")
-    data[pid] = answer
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
+    with open(path.with_name(path.name + ".lock"), "a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released when the file closes
+        data = answers(home)
+        if not data and path.exists():
+            try:
+                ok = isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+            except (OSError, ValueError):
+                ok = False
+            if not ok:
+                raise Conflict(f"{path} cannot be read (not a JSON object of answers); fix or remove it, "
+                               "then answer again; nothing was recorded")
+        data[pid] = answer
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
 
 
 def _mentions(e: dict) -> int:

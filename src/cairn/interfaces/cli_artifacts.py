@@ -74,6 +74,19 @@ def _print_node(node: dict, depth: int) -> None:
         _print_node(child, depth + 1)
 
 
+@artifacts_app.command("prune")
+def artifacts_prune(days: float = typer.Option(..., "--days", help="Remove the records older than this many days "
+                                               "and the content no record names any more."),
+                    json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """Remove old artifacts (the daily export-cleanup job does it with \\[assistant] artifacts_days)."""
+    data = _run(lambda s: s.artifacts_prune(days))
+    if json_out:
+        _dump(data)
+        return
+    sys.stdout.write(f"removed {data['records_removed']} record(s) and {data['blobs_removed']} stored "
+                     f"content(s), {data['bytes_freed']} B; {data['records_kept']} record(s) kept\n")
+
+
 @artifacts_app.command("lineage")
 def artifacts_lineage(ref: str = typer.Argument(..., help="Artifact id (or 8+ leading hex digits)."),
                       json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:

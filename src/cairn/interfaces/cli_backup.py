@@ -13,7 +13,7 @@ from cairn.interfaces.cli_common import _dump, _fail, _service, app, err, escape
 
 @app.command("backup")
 def backup_cmd(to: Optional[str] = typer.Option(None, "--to", help="Folder to write the snapshot under "
-                                                "(default: [backup] dir, `backups` in the home)."),
+                                                "(default: \\[backup] dir, `backups` in the home)."),
                json_out: bool = typer.Option(False, "--json", help='Print {"snapshot": PATH}.')) -> None:
     """Write one consistent, dated snapshot of the whole home (index, vault, memories, sessions,
     schedule, keys, config) with a manifest of sha256 hashes; the server may keep running."""

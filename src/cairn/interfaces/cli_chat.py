@@ -158,6 +158,9 @@ def chat_cmd(
                 for u in b["units"]:
                     sys.stdout.write(f"      {u['id'][:28]:28} {u['tokens']:5} {u['score']:.2f}  {u['why']}\n")
         return
+    for flag, value in (("--approve", approve), ("--deny", deny)):
+        if value is not None and not value.strip():
+            _fail(f"{flag} needs the id of a pending call (an empty id was given)", code=2)
     if approve and deny:
         _fail("give --approve or --deny, not both", code=2)
     if (approve or deny) and message:

@@ -14,7 +14,7 @@ import typer
 
 def models_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSON."),
                use: Optional[str] = typer.Option(None, "--use", help="Make SPEC the assistant's model "
-                                                 "([assistant] model in config.toml)."),
+                                                 "(\\[assistant] model in config.toml)."),
                scan: bool = typer.Option(True, "--scan/--no-scan", help="Look for model servers on this "
                                          "machine (127.0.0.1 ports 11434, 8080, 1234).")) -> None:
     """The assistant's model: the current one, what is available, and model servers running on

@@ -12,12 +12,12 @@ from cairn.hookspecs import hookimpl
 
 def reflect_cmd(
     llm: Optional[str] = typer.Option(None, "--llm", help="none (the rules), embedded or openai:BASE_URL:MODEL "
-                                                          "(default: [memory] extract_llm)."),
+                                                          "(default: \\[memory] extract_llm)."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Reflect on what you said recently: writes only observations and expectations, each
     grounded in the turns it came from (see them with `cairn memories`, remove one with
-    `cairn forget ID`). Bounded by [assistant] reflection, reflection_tokens, reflection_daily."""
+    `cairn forget ID`). Bounded by \\[assistant] reflection, reflection_tokens, reflection_daily."""
     from cairn.interfaces.cli_common import _dump, _service, out
     with _service() as svc:
         res = svc.reflect(llm=llm)

@@ -57,7 +57,7 @@ def _print_rows(rows, json_out: bool) -> None:
 def remind(text: str = typer.Argument(..., help="What to be reminded of."),
            at: Optional[str] = typer.Option(None, "--at", help="Once: 'in 2 hours', 'tomorrow at 9', 'next Friday', ISO time."),
            every: Optional[str] = typer.Option(None, "--every", help="Repeating: 'every weekday at 9am', 'every 6 hours', 'on the 1st of each month', or cron 'm h dom mon dow'."),
-           tz: Optional[str] = typer.Option(None, "--tz", help="IANA time zone (default [time] timezone, else this machine's)."),
+           tz: Optional[str] = typer.Option(None, "--tz", help="IANA time zone (default \\[time] timezone, else this machine's)."),
            json_out: bool = typer.Option(False, "--json", help="Print {\"id\", \"next_due\"}.")) -> None:
     """Create a reminder, once (--at) or repeating (--every)."""
     from cairn.cli import _usage_fail

@@ -285,6 +285,26 @@ def _event_value(span: TimeSpan) -> tuple[str, str]:
     return day, day
 
 
+# A weekday said of a habit names no date: "every Monday", "each Friday", "on Monday mornings",
+# "Sunday evenings", "I usually swim on Mondays" (a plural weekday never matches _WEEKDAY).
+_EVERY_BEFORE = re.compile(r"\b(?:every|each)\s+(?:other\s+)?$", re.I)
+_PLURAL_PART_AFTER = re.compile(r"^\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b", re.I)
+_HABIT_WORDS = re.compile(r"\b(?:usually|always|normally|generally|typically|often|tend to|every week|weekly)\b", re.I)
+
+
+def _habitual(text: str, m: re.Match) -> bool:
+    """True when the weekday `m` matched in `text` is said of a habit, not of one day: "every" /
+    "each" before it, a plural part of the day after it, or a frequency word ("usually",
+    "always", "weekly") in its clause (temporal._CLAUSE_SPLIT)."""
+    if m.group("rel") and m.group("rel").lower() in ("next", "last", "this"):
+        return False
+    if _EVERY_BEFORE.search(text[:m.start()]) or _PLURAL_PART_AFTER.match(text[m.end():]):
+        return True
+    start = max((c.end() for c in _CLAUSE_SPLIT.finditer(text, 0, m.start())), default=0)
+    end = next((c.start() for c in _CLAUSE_SPLIT.finditer(text, m.end())), len(text))
+    return bool(_HABIT_WORDS.search(text[start:end]))
+
+
 def resolve_event_time(text: str, anchor: datetime) -> tuple[str | None, str]:
     """(ISO event time or None, text with the absolute date inserted after the phrase).
 
@@ -297,7 +317,8 @@ def resolve_event_time(text: str, anchor: datetime) -> tuple[str | None, str]:
     found = _ISO.search(text)
     if found:
         return found.group(0), text
-    matches = [m for rx in (_DAYWORD, _WEEKDAY, _WEEK, _IN, _AGO) if (m := rx.search(text))]
+    matches = [m for rx in (_DAYWORD, _WEEKDAY, _WEEK, _IN, _AGO) if (m := rx.search(text))
+               and not (rx is _WEEKDAY and _habitual(text, m))]
     if not matches:
         return None, text
     m = min(matches, key=lambda x: x.start())

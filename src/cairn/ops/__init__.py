@@ -13,7 +13,7 @@ operation is still a method of `Cairn` under its old name:
     knowledge.py KnowledgeOps answer_about (memories, notes, entities, reminders and sessions
                           as one answer; its wording in knowledge_text.py)
     sessions.py SessionOps session_stats, session_scorecard (the assistant's sessions as figures)
-    artifacts.py ArtifactOps artifact_put, artifacts, artifact_show, artifact_lineage
+    artifacts.py ArtifactOps artifact_put, artifacts, artifact_show, artifact_lineage, artifacts_prune
     config.py  ConfigOps  config_show (the settings with where each came from)
     skills.py  SkillOps   skill_save, skills, skill, skill_rate, skill_ran, skill_delete, skill_patterns
 

@@ -1,5 +1,5 @@
 """The artifact store, the operations of `cairn.service.Cairn`: artifact_put, artifacts,
-artifact_show, artifact_lineage (PRAANA P15, P16; the store is store/artifacts.py). A mixin:
+artifact_show, artifact_lineage, artifacts_prune (PRAANA P15, P16; the store is store/artifacts.py). A mixin:
 `self` is the Cairn. What the person of the service (`settings.owner`) produced is theirs; a
 named person sees only their own artifacts.
 
@@ -31,6 +31,13 @@ class ArtifactOps:
         rows = [r for r in A.records(self.settings.home, self.settings.owner)
                 if (session is None or r.session == session) and (kind is None or r.kind == kind)]
         return R.ArtifactList(R.Artifact(r.to_json()) for r in list(reversed(rows))[:max(1, int(limit))])
+
+    def artifacts_prune(self, older_than_days: float = 30.0) -> R.ArtifactsPruned:
+        """Remove production records older than `older_than_days` days and the blobs no record
+        names any more (every person's: the store is the home's). Raises InvalidInput for a
+        negative or non-finite age (nothing removed)."""
+        from cairn.store import artifacts as A
+        return R.ArtifactsPruned(A.prune(self.settings.home, older_than_days))
 
     def artifact_show(self, ref: str) -> R.ArtifactShown:
         """{"id", "records" (every production), "media", "size", "content" (the text, at most

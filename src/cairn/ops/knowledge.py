@@ -16,7 +16,7 @@ Two forms of question (knowledge_text.profile_subject):
   relevance = max(cosine(question, text), 0.9 x term overlap) (the answer layer's own
   relevance, answer/__init__.relevance) and focus = how much the text is about the names the
   question asks about (knowledge_text.focus). A memory must reach MEMORY_FLOOR and, for a
-  "when"/"how much" question, hold a time or a quantity (answer.support.fits_answer_type).
+  "when"/"how much" question, hold a time or a quantity (answer.types.fits_answer_type).
   The person's own statement outranks a note: the memory wins unless the note's score is
   higher by more than OWN_MARGIN; the loser is also said when it is within RUNNER_UP of the
   winner and no less focused. Reminders whose text covers REMINDER_OVERLAP of the
@@ -206,7 +206,7 @@ class KnowledgeOps:
         titles: dict[int, str] = {}
         body: list[str] = []
         sources: list[KnowledgeSource] = []
-        from cairn.answer.support import answer_type, fits_answer_type
+        from cairn.answer.types import answer_type, fits_answer_type
         for piece, a in zip(pieces, answers):
             kind = answer_type(piece)
             if not a.found and kind and any(fits_answer_type(b.text, kind) for b in answers if b.found):
@@ -234,7 +234,7 @@ class KnowledgeOps:
     def _one(self, question: str, subject: str | None, now: datetime, llm: str | None) -> KnowledgeAnswer:
         """One question: memory, notes, reminders, sessions (module docstring); the text
         carries the notes' [n] markers, not their list."""
-        from cairn.answer.support import answer_type, fits_answer_type
+        from cairn.answer.types import answer_type, fits_answer_type
         kind = answer_type(question)
         asked = T.names(question)
         why: dict[str, Any] = {"mode": "question", "subject": subject, "query": question}

@@ -23,23 +23,13 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from cairn.lexical import content_terms, stem
+
 # Month and weekday names are not names of people or things (English, as the answer layer's).
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-
-def content_terms(text: str) -> list[str]:
-    """answer.support.content_terms, imported on first use (the answer layer is heavy to
-    import, and the service imports this module at start)."""
-    from cairn.answer.support import content_terms as terms
-    return terms(text)
-
-
-def stem(term: str) -> str:
-    """answer.support.stem, imported on first use."""
-    from cairn.answer.support import stem as st
-    return st(term)
 
 _LEAD = r"(?:(?:so|and|ok|okay|hey|please|cairn|now)[,\s]+)*"
 _PROFILE = re.compile(

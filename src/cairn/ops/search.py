@@ -1,5 +1,6 @@
 """Search and answers, the operations of `cairn.service.Cairn` on questions: search,
-search_batch, ask; and `read_batch_file` for `search --batch`. A mixin: `self` is the Cairn."""
+search_batch, ask; and the batch files: `read_batch_file` for `search --batch`, `read_questions`
+for `ask --batch`. A mixin: `self` is the Cairn."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn import results as R
 from cairn.errors import InvalidInput
+from cairn.report import json_type_name
 from cairn.store import db
 from cairn.validate import check_question, check_since
 
@@ -138,7 +140,6 @@ class SearchOps:
     def _ask(self, question, llm, k, trace, get_llm, default_llm_spec, memories: bool = True) -> Answer:
         from cairn.answer import answer_question
         from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
-        from cairn.answer.offtopic import unknown_terms
         from cairn.answer.premise import question_names, unknown_names
         from cairn.answer.types import asked
         from cairn.search.hybrid import document_frequency
@@ -184,9 +185,6 @@ class SearchOps:
                 known |= self._aliases()
             unknown = unknown_names(question, df, exclude=known)
             out["unknown_names"] = sorted(unknown) if unknown else []
-            # the off-topic check (answer/offtopic.py): key terms no chunk holds
-            terms = unknown_terms(question, df)
-            out["unknown_terms"] = terms
         # the turn each chat hit replies to (extractive_draft ranks a reply by the question it answers)
         from cairn.store.graph import replied_to
         chat = [int(h.id[1:]) for h in res.hits if h.type == "chat" and h.id[1:].isdigit()]
@@ -194,8 +192,8 @@ class SearchOps:
         with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
             ans = answer_question(question, res.hits, self.embedder, model,
                                   floor=self.settings.search.answer_floor, context=context,
-                                  unknown_names=unknown, unknown_terms=terms, replies=replies,
-                                  model_check=self.settings.search.answer_check)
+                                  unknown_names=unknown, replies=replies,
+                                  model_check=self.settings.search.answer_check, parsed=parsed)
             ans.problems.extend(_ask_warnings(res))
             if ans.abstained and not ans.pointers and not res.hits:
                 # every hit was under the relevance floor: still point at the nearest notes
@@ -279,7 +277,6 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
     missing id is the line number. Raises ValueError "PATH: line N: problem" for a line
     that is not UTF-8 or not such an object (query a string, id a string or a number),
     OSError when the file cannot be read."""
-    from cairn.report import json_type_name
     out = []
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
@@ -303,6 +300,65 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
                                  f"got {json_type_name(qid)}")
             out.append((str(qid), query))
     return out
+
+
+def read_questions(path: Path | str) -> list[tuple[str, str]]:
+    """(id, question) pairs of an `ask --batch` file, in file order: JSONL when the first
+    non-blank line starts with "{" (objects with a non-empty string `question` and an optional
+    `id`, a string or number; default the line number), else one question per non-blank line
+    (its id the line number). Blank lines are skipped; a file with no question is an error.
+
+    Raises ValueError "PATH: line N: problem" for a line that is not UTF-8, not valid JSON
+    (JSONL file), not an object with a string `question`, with an empty question, with an
+    id that is not a string or number, or that repeats an earlier id; ValueError "PATH: no
+    questions" for a file with none; OSError when the file cannot be read."""
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    jsonl: bool | None = None
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+            text = line.strip().lstrip("\ufeff")
+            if not text:
+                continue
+            if jsonl is None:
+                jsonl = text.startswith("{")
+            if jsonl:
+                qid, question = _json_line(path, lineno, text)
+            else:
+                qid, question = str(lineno), text
+            if qid in seen:
+                raise ValueError(f"{path}: line {lineno}: id {qid!r} repeats an earlier line's id")
+            seen.add(qid)
+            out.append((qid, question))
+    if not out:
+        raise ValueError(f"{path}: no questions (the file is empty or holds only blank lines)")
+    return out
+
+
+def _json_line(path, lineno: int, text: str) -> tuple[str, str]:
+    """(id, question) of one JSONL line; ValueError naming the problem."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: line {lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+    if not isinstance(obj, dict):
+        raise ValueError(f"{path}: line {lineno}: expected an object with 'id' and 'question', "
+                         f"got {json_type_name(obj)}")
+    if "question" not in obj:
+        raise ValueError(f"{path}: line {lineno}: missing 'question' (expected an object with 'id' and 'question')")
+    question = obj["question"]
+    if not isinstance(question, str):
+        raise ValueError(f"{path}: line {lineno}: question must be a string, got {json_type_name(question)}")
+    if not question.strip():
+        raise ValueError(f"{path}: line {lineno}: the question is empty")
+    qid = obj.get("id", lineno)
+    if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
+        raise ValueError(f"{path}: line {lineno}: id must be a string or a number, got {json_type_name(qid)}")
+    return str(qid), question.strip()
 
 
 def _ask_warnings(res) -> list[str]:

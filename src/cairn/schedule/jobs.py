@@ -87,10 +87,15 @@ def digest_text(scheduler, now: datetime | None = None) -> str:
 
 
 def export_cleanup(scheduler, reminder=None) -> str:
-    """Delete export files past their expiry (24 h: cairn.exports.cleanup_exports)."""
+    """Delete export files past their expiry (24 h: cairn.exports.cleanup_exports) and the
+    artifacts older than `[assistant] artifacts_days` (0: none; store/artifacts.prune)."""
     from cairn.exports import cleanup_exports
+    from cairn.store import artifacts as A
     removed = cleanup_exports(scheduler.settings.home)
-    return f"export cleanup: {len(removed)} expired export(s) removed"
+    days = scheduler.settings.assistant.artifacts_days
+    pruned = A.prune(scheduler.settings.home, days) if days > 0 else {"records_removed": 0}
+    return (f"export cleanup: {len(removed)} expired export(s) removed, "
+            f"{pruned['records_removed']} artifact record(s) older than {days:g} days")
 
 
 def sync(scheduler, reminder=None) -> str:

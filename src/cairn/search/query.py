@@ -31,7 +31,8 @@ quotes, emoji never fail: case B09):
   the time signal of hybrid search (graph/signal.py);
 - **filters** are the search options, which are not written in the text (`Filters`);
 - the **answer type** of a question (answer/types.py `Asked`) is filled by the answering
-  operation (`with_answer_type`, ops/search.py `ask`); search never reads it.
+  operation (`with_answer_type`, ops/search.py `ask`) and read by the answer layer
+  (answer_question's `parsed`); search never reads it.
 
 `parse_query` raises InvalidInput only for a query that is not text. An empty query, one of
 only stopwords or only punctuation parses: `empty` / `searchable` tell the caller, which

@@ -15,6 +15,7 @@ built from a validated hex id, so nothing is read or written outside `<home>/art
     put(home, data, kind="tool_output", ...) -> Record      get(home, id) -> bytes
     records(home, owner=...) -> [Record]                    resolve(home, ref, owner) -> id
     lineage(home, id, owner=...) -> {"artifact", "produced_by", "inputs": [lineage...]}
+    prune(home, older_than_days=30) -> {"records_removed", "blobs_removed", "bytes_freed", "records_kept"}
 
 Errors: InvalidInput for a malformed id (not 8-64 hex digits), NotFound for an unknown one
 (or one only another person produced: `owner`, cairn.people), InvalidInput for an ambiguous
@@ -28,6 +29,7 @@ import json
 import os
 import re
 import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -83,6 +85,19 @@ def encode(data) -> tuple[bytes, str]:
             "application/json")
 
 
+@contextmanager
+def _records_lock(home: Path):
+    """An exclusive lock on `<home>/artifacts/records.lock` (fcntl.flock) for the whole
+    append or rewrite of records.jsonl: a prune in one process never drops a record another
+    process appends meanwhile."""
+    import fcntl
+    root = _root(home)
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / "records.lock", "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
 def put(home: Path, data, *, kind: str = "tool_output", session: str | None = None, turn: int | None = None,
         tool: str | None = None, call_id: str | None = None, arguments: dict | None = None,
         inputs: list[str] | None = None, sources: list[dict] | None = None, owner: str | None = None,
@@ -95,7 +110,7 @@ def put(home: Path, data, *, kind: str = "tool_output", session: str | None = No
                  media or guessed, session, turn, tool, call_id, dict(arguments or {}),
                  [i for i in (inputs or []) if i != aid], list(sources or []), owner)
     line = (json.dumps(rec.to_json(), ensure_ascii=False, default=str) + "\n").encode("utf-8")
-    with _LOCK:
+    with _LOCK, _records_lock(home):
         if not blob.is_file():
             blob.parent.mkdir(parents=True, exist_ok=True)
             tmp = blob.with_suffix(".tmp")
@@ -175,3 +190,45 @@ def lineage(home: Path, aid: str, owner: str | None = None, depth: int = MAX_DEP
                 [{"id": x, "deeper": True} for x in inputs]}
 
     return node(aid, 0, set())
+
+
+def prune(home: Path, older_than_days: float = 30.0, now: datetime | None = None) -> dict:
+    """Drop the production records made more than `older_than_days` days before `now` (UTC)
+    and every blob no remaining record names; records.jsonl is rewritten atomically under the
+    records lock. Returns {"records_removed", "blobs_removed", "bytes_freed", "records_kept"}.
+    An artifact that a kept record names as an input but that was pruned shows as
+    {"missing": true} in `lineage`. Raises InvalidInput for a negative or non-finite age."""
+    import math
+    days = float(older_than_days)
+    if not math.isfinite(days) or days < 0:
+        raise InvalidInput(f"older than {older_than_days!r} days: a number of days >= 0 expected")
+    cutoff = (now or datetime.now(timezone.utc)).timestamp() - days * 86400
+    path = _root(home) / "records.jsonl"
+    if not path.is_file():
+        return {"records_removed": 0, "blobs_removed": 0, "bytes_freed": 0, "records_kept": 0}
+    with _LOCK, _records_lock(home):
+        rows, _ = read_appended(path, 0, path.stat().st_size)
+
+        def made_at(row: dict) -> float:
+            try:
+                return datetime.fromisoformat(str(row.get("at"))).timestamp()
+            except ValueError:
+                return math.inf  # an unreadable time is kept
+        kept = [r for r in rows if made_at(r) >= cutoff]
+        if len(kept) < len(rows):
+            tmp = path.with_name(f".records.{os.getpid()}.tmp")
+            with open(tmp, "wb") as fh:
+                fh.write(b"".join((json.dumps(r, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+                                  for r in kept))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        named = {str(r.get("id")) for r in kept}
+        blobs = freed = 0
+        for blob in (_root(home) / "blobs").glob("*/*"):
+            if blob.name not in named and _HEX.match(blob.name) and blob.is_file():
+                freed += blob.stat().st_size
+                blob.unlink()
+                blobs += 1
+    return {"records_removed": len(rows) - len(kept), "blobs_removed": blobs, "bytes_freed": freed,
+            "records_kept": len(kept)}

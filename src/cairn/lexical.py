@@ -1,5 +1,6 @@
-"""Sentence splitting and lexical support measures shared by the extractive answerer and the
-verifier. All functions are pure and deterministic."""
+"""Sentences, terms and stems of English text: the lexical measures shared by the answerer
+(answer/), the gists of enrichment (enrich.py) and the knowledge operations (ops/). All
+functions are pure and deterministic; nothing here knows of notes, questions or answers."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from cairn.store.fts import STOPWORDS, query_terms
 # one), at CJK full stops, or at a line break.
 _SENT_RE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?![\s\"')\]]|$))+(?:[.!?]+[\"')\]]*(?=\s|$)|[。！？]+|\n|$)")
 _NUM_RE = re.compile(r"\d+(?:[.,:/-]\d+)*")
-_CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
 
 
 # A full stop after these (or after a single capital initial) does not end a sentence.
@@ -158,99 +158,7 @@ def numbers_supported(claim: str, evidence: str) -> bool:
     return all(n in ev for n in _NUM_RE.findall(claim))
 
 
-def strip_citations(sentence: str) -> tuple[str, list[int]]:
-    """("text without [n] markers", [n, ...]) for one answer sentence."""
-    cites = [int(n) for n in _CITE_RE.findall(sentence)]
-    return _CITE_RE.sub("", sentence).strip(), cites
-
-
 MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
                "sept", "oct", "nov", "dec")
 WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = "|".join(MONTH_NAMES)
-_TIME_RE = re.compile(
-    rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
-    r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
-    r"year|morning|evening|night|spring|summer|autumn|fall|winter|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
-    r"\d{1,2}:\d\d)\b", re.IGNORECASE)
-_QUANTITY_RE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-                          r"dozen|hundred|thousand|million|half|once|twice|several|few|many)\b", re.IGNORECASE)
-
-
-_FREQUENCY_RE = re.compile(
-    r"\d|\b(?:every|each|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|always|"
-    r"usually|often|sometimes|occasionally|rarely|seldom|never|once|twice|times|per|(?:mon|tues|wednes|thurs|"
-    r"fri|satur|sun)days|weekends|mornings|evenings|nights|autumn|spring|summer|winter|fall)\b", re.IGNORECASE)
-
-
-def answer_type(question: str) -> str | None:
-    """The kind of answer a question asks for: "time" (when, what year/date/day),
-    "frequency" (how often), "quantity" (how much/many/long/old/far, what price/cost) or
-    None (anything goes; also "how many times", answered by the sentences reporting each
-    time, which need not hold a number)."""
-    q = question.strip().lower()
-    if re.match(r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b", q):
-        return "time"
-    if re.search(r"\bhow often\b", q):
-        return "frequency"
-    if re.search(r"\bhow many times\b", q):
-        return None  # counted over the mentions: each sentence reporting one is evidence
-    if re.search(r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b", q):
-        return "quantity"
-    return None
-
-
-_HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\blikely\b)")
-
-
-def is_hypothetical(question: str) -> bool:
-    """True for a question asking for a judgement rather than a recorded fact: it opens with
-    "Would/Could/Might" and a capitalised subject other than "I" ("Would Melanie enjoy a
-    Vivaldi concert?"), or asks what is likely ("Is it likely that…", "What might her job
-    likely be?"). Its answer is the evidence about the subject; what it names need not be
-    in the notes."""
-    return bool(_HYPOTHETICAL.search(question.strip()))
-
-
-def fits_answer_type(sentence: str, kind: str | None) -> bool:
-    """True when `sentence` contains something of the kind `answer_type` asked for."""
-    if kind == "time":
-        return bool(_TIME_RE.search(sentence))
-    if kind == "quantity":
-        return bool(_QUANTITY_RE.search(sentence))
-    if kind == "frequency":
-        return bool(_FREQUENCY_RE.search(sentence) or _QUANTITY_RE.search(sentence))
-    return True
-
-
-_VALUE_WORD = re.compile(r"(?<![\w.])(\d+(?:[.,:]\d+)*|[A-Z][\w'’-]*)")
-
-
-def question_values(question: str) -> set[str]:
-    """The specific values a question names, lower-cased: numbers labelled by the word
-    before them, other than years and dates ("folder 3 file 5" -> {"3", "5"}; not "on 7
-    May", not "in 2023") and capitalised words other than the first word,
-    stopwords, months and weekdays ("Kowalski Roofing" -> {"kowalski", "roofing"}). An
-    answer sentence holding more of them is about the thing asked (answer/__init__.py)."""
-    out: set[str] = set()
-    for i, m in enumerate(_VALUE_WORD.finditer(question.strip())):
-        w = m.group(1).rstrip("'’s").lower() if not m.group(1)[0].isdigit() else m.group(1)
-        if w[0].isdigit():
-            before = re.findall(r"[^\W\d_]+", question[:m.start()])
-            after = re.match(r"\s*([^\W\d_]+)", question[m.end():])
-            label = before[-1].lower() if before else ""
-            # a number labelled by a noun ("folder 3", "flight 355"), not a date or a count
-            if (label and label not in STOPWORDS and label not in MONTH_NAMES
-                    and not (after and after.group(1).lower() in MONTH_NAMES)
-                    and not re.fullmatch(r"(?:19|20)\d\d", w)):
-                out.add(w)
-        elif m.start() > 0 and w not in STOPWORDS and w not in MONTH_NAMES and w not in WEEKDAY_NAMES and len(w) > 1:
-            out.add(w)
-    return out
-
-
-def values_held(values: set[str], sentence: str) -> int:
-    """How many of `values` (question_values) occur in `sentence` as whole words."""
-    low = sentence.lower()
-    return sum(1 for v in values if re.search(r"(?<![\w.])" + re.escape(v) + r"(?![\w])", low))
