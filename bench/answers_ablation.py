@@ -81,6 +81,7 @@ def rules() -> dict:
         "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None)),
         "stated of (checks.stated_gap)": _set(C, "stated_gap", lambda *a, **k: []),
         "role check (checks.role_gap)": _set(C, "role_gap", lambda *a, **k: []),
+        "identifier owner (checks.HEAD_HELD)": _set(C, "HEAD_HELD", False),
         "subject filter (subject.question_subject)": _set(A, "question_subject", never),
         "polarity (topic.contradiction)": _set(T, "contradiction", never),
         "words agree (answerability.WORDS_AGREE)": _set(AB, "WORDS_AGREE", False),

@@ -299,3 +299,19 @@ def test_a_flattened_table_cell_lends_no_head(real_embedder):
     assert ans.verdict != "pass" or "12.00" in ans.answer, ans.answer
     ans = answer_question("What is the estimate total?", [hit], real_embedder)
     assert ans.verdict == "pass" and "61.00" in ans.answer, ans.answer
+
+
+def test_an_identifier_of_a_thing_no_note_names_is_declined(tmp_path, real_embedder, monkeypatch):
+    """review3: "What is my passport number?" over a note holding a policy number was answered
+    with the policy number, verdict pass. The identifier's owner (passport) is in no retrieved
+    passage, so nothing quoted identifies it: declined, naming it (checks.HEAD_HELD off: the
+    wrong answer comes back)."""
+    from cairn.answer import checks
+    note = "# Home insurance\n\nHome insurance policy number HX-44821. The policy renews on 12 January 2027.\n"
+    with notes_app(tmp_path, {"insurance.md": note}, real_embedder) as a:
+        ans, js = _ask(a, "What is my passport number?")
+        assert ans.verdict == "abstain" and "passport" in ans.answer and js["checks"]["subject"] is False
+        ans, _ = _ask(a, "What is my policy number?")
+        assert ans.verdict == "pass" and "HX-44821" in ans.answer
+        monkeypatch.setattr(checks, "HEAD_HELD", False)
+        assert _ask(a, "What is my passport number?")[0].verdict == "pass"
