@@ -210,17 +210,23 @@ def _pdf(path: Path, spec: dict) -> None:
     SimpleDocTemplate(str(path), pagesize=A4).build(story)
 
 
-def write(folder: Path) -> list[Path]:
-    """Write every document into `folder` (created); returns their paths."""
+def write_documents(folder: Path, notes: dict[str, str], pdfs: dict[str, dict]) -> list[Path]:
+    """Write `notes` ({file name: text}) and `pdfs` ({file name: spec}, see _pdf) into `folder`
+    (created); returns their paths."""
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for name, text in NOTES.items():
+    for name, text in notes.items():
         (folder / name).write_text(text, encoding="utf-8")
         out.append(folder / name)
-    for name, spec in PDFS.items():
+    for name, spec in pdfs.items():
         _pdf(folder / name, spec)
         out.append(folder / name)
     return out
+
+
+def write(folder: Path) -> list[Path]:
+    """Write every document of this set into `folder` (created); returns their paths."""
+    return write_documents(folder, NOTES, PDFS)
 
 
 def _q(i: int, question: str, doc: str, expect: list[str] | None, why: str = "") -> dict:

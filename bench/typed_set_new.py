@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typed_set import _pdf
+from typed_set import write_documents
 
 NOTES: dict[str, str] = {
     "water-bill.md": """# Riverside Water bill
@@ -64,16 +64,8 @@ PDFS: dict[str, dict] = {
 
 
 def write(folder: Path) -> list[Path]:
-    """Write every document into `folder` (created); returns their paths."""
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name, text in NOTES.items():
-        (folder / name).write_text(text, encoding="utf-8")
-        out.append(folder / name)
-    for name, spec in PDFS.items():
-        _pdf(folder / name, spec)
-        out.append(folder / name)
-    return out
+    """Write every document of this set into `folder` (created); returns their paths."""
+    return write_documents(folder, NOTES, PDFS)
 
 
 def _q(i: int, question: str, doc: str, expect: list[str] | None, why: str = "") -> dict:

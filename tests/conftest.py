@@ -129,3 +129,29 @@ def backend(request, tmp_path, monkeypatch):
     assert opened.name == request.param
     yield opened
     opened.close()
+
+
+def check_re_embedded_once(tmp_path, old, new) -> None:
+    """An index built with embedder `old` keeps answering searches under `new` (its vectors
+    still used), is re-embedded once by the next ingest with progress ("embed"), then not
+    again (tests/test_embed_export.py, tests/test_embed_int8_graph.py: a model id changed)."""
+    from cairn.service import Cairn
+    src = tmp_path / "notes"
+    write(src / "boiler.md", "# Boiler\n\nThe boiler was serviced in March by Ana from Porto.\n")
+    write(src / "garden.md", "# Garden\n\nThe tomatoes went into the greenhouse in April.\n")
+    home = tmp_path / "home"
+    with Cairn(home, embedder=old) as a:
+        a.ingest([src])
+        n = a.status()["chunks"]
+        assert a.status()["vector_models"] == {old.model_id: n}
+    seen = []
+    with Cairn(home, embedder=new) as b:
+        hits = b.search("when was the boiler serviced", mode="semantic").hits  # old vectors still answer
+        assert hits and hits[0].title == "Boiler"
+        report = b.ingest([src], progress=lambda phase, done, total: seen.append((phase, done, total)))
+        assert report.embedded == n and b.status()["vector_models"] == {new.model_id: n}
+        assert ("embed", n, n) in seen  # the re-embedding reports progress
+        assert b.ingest([src]).embedded == 0  # only once
+        hits = b.search("when was the boiler serviced", mode="semantic").hits
+        assert hits and hits[0].title == "Boiler"
+

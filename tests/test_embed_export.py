@@ -65,30 +65,8 @@ def test_export_and_shipped_model_agree(exported):
 
 
 def test_an_index_built_with_the_export_keeps_working_and_is_re_embedded_once(exported, tmp_path):
-    from conftest import write
-
-    from cairn.service import Cairn
-    src = tmp_path / "notes"
-    write(src / "boiler.md", "# Boiler\n\nThe boiler was serviced in March by Ana from Porto.\n")
-    write(src / "garden.md", "# Garden\n\nThe tomatoes went into the greenhouse in April.\n")
-    home = tmp_path / "home"
-    old = exported[0]
-    with Cairn(home, embedder=old) as a:
-        a.ingest([src])
-        n = a.status()["chunks"]
-        assert a.status()["vector_models"] == {old.model_id: n}
-    new = get_embedder()
-    seen = []
-    with Cairn(home, embedder=new) as b:
-        # before any embed pass: the old vectors still answer (the two models agree, cosine ~0.99)
-        hits = b.search("when was the boiler serviced", mode="semantic").hits
-        assert hits and hits[0].title == "Boiler"
-        report = b.ingest([src], progress=lambda phase, done, total: seen.append((phase, done, total)))
-        assert report.embedded == n and b.status()["vector_models"] == {new.model_id: n}
-        assert ("embed", n, n) in seen  # the re-embedding reports progress
-        assert b.ingest([src]).embedded == 0  # only once
-        hits = b.search("when was the boiler serviced", mode="semantic").hits
-        assert hits and hits[0].title == "Boiler"
+    from conftest import check_re_embedded_once
+    check_re_embedded_once(tmp_path, exported[0], get_embedder())
 
 
 def test_shipped_files_from_wheels_are_hash_checked(tmp_path):

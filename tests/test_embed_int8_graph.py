@@ -115,28 +115,9 @@ def test_a_damaged_model_file_is_named_when_loading(folders, tmp_path):
 
 
 def test_an_index_made_with_the_graph_as_shipped_keeps_working_and_is_re_embedded_once(embedders, tmp_path):
-    from conftest import write
-
-    from cairn.service import Cairn
+    from conftest import check_re_embedded_once
     new, old = embedders
-    src = tmp_path / "notes"
-    write(src / "boiler.md", "# Boiler\n\nThe boiler was serviced in March by Ana from Porto.\n")
-    write(src / "garden.md", "# Garden\n\nThe tomatoes went into the greenhouse in April.\n")
-    home = tmp_path / "home"
-    with Cairn(home, embedder=old) as a:
-        a.ingest([src])
-        n = a.status()["chunks"]
-        assert a.status()["vector_models"] == {old.model_id: n}
-    seen = []
-    with Cairn(home, embedder=new) as b:
-        hits = b.search("when was the boiler serviced", mode="semantic").hits  # old vectors still answer
-        assert hits and hits[0].title == "Boiler"
-        report = b.ingest([src], progress=lambda phase, done, total: seen.append((phase, done, total)))
-        assert report.embedded == n and b.status()["vector_models"] == {new.model_id: n}
-        assert ("embed", n, n) in seen  # the re-embedding reports progress
-        assert b.ingest([src]).embedded == 0  # only once
-        hits = b.search("when was the boiler serviced", mode="semantic").hits
-        assert hits and hits[0].title == "Boiler"
+    check_re_embedded_once(tmp_path, old, new)
 
 
 def test_installing_over_the_graph_as_shipped_converts_it(tmp_path):

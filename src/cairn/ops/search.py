@@ -278,28 +278,33 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
     that is not UTF-8 or not such an object (query a string, id a string or a number),
     OSError when the file cannot be read."""
     out = []
+    for lineno, line in _utf8_lines(path):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
+        if not isinstance(obj, dict) or "query" not in obj:
+            raise InvalidInput(f"{path}: line {lineno}: expected an object with 'id' and 'query'")
+        qid, query = obj.get("id", lineno), obj["query"]
+        if not isinstance(query, str):  # str(None) would search for "None"
+            raise InvalidInput(f"{path}: line {lineno}: query must be a string, got {json_type_name(query)}")
+        if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
+            raise InvalidInput(f"{path}: line {lineno}: id must be a string or a number, "
+                               f"got {json_type_name(qid)}")
+        out.append((str(qid), query))
+    return out
+
+
+def _utf8_lines(path: Path | str):
+    """(line number from 1, line) of a UTF-8 file; InvalidInput "PATH: line N: not UTF-8 text"."""
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
             try:
-                line = raw.decode("utf-8")
+                yield lineno, raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise InvalidInput(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InvalidInput(f"{path}: line {lineno}: not valid JSON ({exc})") from exc
-            if not isinstance(obj, dict) or "query" not in obj:
-                raise InvalidInput(f"{path}: line {lineno}: expected an object with 'id' and 'query'")
-            qid, query = obj.get("id", lineno), obj["query"]
-            if not isinstance(query, str):  # str(None) would search for "None"
-                raise InvalidInput(f"{path}: line {lineno}: query must be a string, got {json_type_name(query)}")
-            if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
-                raise InvalidInput(f"{path}: line {lineno}: id must be a string or a number, "
-                                 f"got {json_type_name(qid)}")
-            out.append((str(qid), query))
-    return out
 
 
 def read_questions(path: Path | str) -> list[tuple[str, str]]:
@@ -315,25 +320,20 @@ def read_questions(path: Path | str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     jsonl: bool | None = None
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValueError(f"{path}: line {lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-            text = line.strip().lstrip("\ufeff")
-            if not text:
-                continue
-            if jsonl is None:
-                jsonl = text.startswith("{")
-            if jsonl:
-                qid, question = _json_line(path, lineno, text)
-            else:
-                qid, question = str(lineno), text
-            if qid in seen:
-                raise ValueError(f"{path}: line {lineno}: id {qid!r} repeats an earlier line's id")
-            seen.add(qid)
-            out.append((qid, question))
+    for lineno, line in _utf8_lines(path):
+        text = line.strip().lstrip("\ufeff")
+        if not text:
+            continue
+        if jsonl is None:
+            jsonl = text.startswith("{")
+        if jsonl:
+            qid, question = _json_line(path, lineno, text)
+        else:
+            qid, question = str(lineno), text
+        if qid in seen:
+            raise ValueError(f"{path}: line {lineno}: id {qid!r} repeats an earlier line's id")
+        seen.add(qid)
+        out.append((qid, question))
     if not out:
         raise ValueError(f"{path}: no questions (the file is empty or holds only blank lines)")
     return out
