@@ -315,3 +315,22 @@ def test_an_identifier_of_a_thing_no_note_names_is_declined(tmp_path, real_embed
         assert ans.verdict == "pass" and "HX-44821" in ans.answer
         monkeypatch.setattr(checks, "HEAD_HELD", False)
         assert _ask(a, "What is my passport number?")[0].verdict == "pass"
+
+
+def test_a_sentence_on_the_line_above_is_no_label_of_the_value(tmp_path, real_embedder):
+    """review3: a PDF line "Home insurance policy number HX-44821." above "The policy renews on
+    12 January 2027. ..." was joined to it as "label: value"; the joined sentence is in no note,
+    so the verifier removed it and the answer was the premium (verdict revise)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+    from cairn.answer.typed import _LABEL_ONLY
+    style = getSampleStyleSheet()["Normal"]
+    SimpleDocTemplate(str(tmp_path / "policy.pdf"), pagesize=A4).build(
+        [Paragraph("Home insurance policy number HX-44821.", style),
+         Paragraph("The policy renews on 12 January 2027. Annual premium 312 pounds.", style)])
+    with notes_app(tmp_path / "notes", {}, real_embedder) as a:
+        a.ingest([tmp_path / "policy.pdf"])
+        ans, _ = _ask(a, "When does the insurance renew?")
+    assert ans.verdict == "pass" and "12 January 2027" in ans.answer
+    assert _LABEL_ONLY.match("Total due:") and _LABEL_ONLY.match("Tel.") and not _LABEL_ONLY.match("See the note.")

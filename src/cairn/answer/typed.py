@@ -37,7 +37,9 @@ LOCAL_SUBJECT = 0.5  # the subject's words in the candidate's own context, not o
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
 MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
-_LABEL_ONLY = re.compile(r"^[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
+# a label line: a short phrase ("Phone", "Total due:"), not a sentence of three or more words
+# ending in a full stop ("Home insurance policy number HX-44821." names no value below it)
+_LABEL_ONLY = re.compile(r"^(?![ \t]*(?:\S+[ \t]+){2,}\S*\.[ \t]*$)[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
 NL = "\n"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 
