@@ -256,3 +256,13 @@ def test_a_bulk_load_and_ordinary_writes_search_alike(tmp_path, monkeypatch):
     finally:
         ca.close()
         cb.close()
+
+
+def test_the_embedder_runtime_loads_after_the_graph_library():
+    """A process that opened the graph can still load the embedder (onnxruntime crashed when
+    loaded after usearch's native module: store.ann.usearch_index loads it first)."""
+    code = ("from cairn.store.ann import usearch_index; usearch_index()\n"
+            "import onnxruntime, usearch.compiled; print('loaded')")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "loaded", r.stderr[-2000:]

@@ -53,6 +53,20 @@ EXACT_FILTER_MAX = 50_000
 LOG_KEEP = 20_000  # while search is exact (no graph yet), the log is trimmed once it is this long  # a filter this small falls back to exact search over its vectors
 
 
+def usearch_index():
+    """usearch's `Index` class, with onnxruntime (the embedder's runtime) imported first when
+    it is installed: onnxruntime's native module crashes the process (SIGSEGV in its module
+    initialisation, inside libstdc++'s codecvt) when it is loaded after usearch's
+    (usearch 2.26.6, onnxruntime 1.32.0: `python -c "import usearch.compiled; import
+    onnxruntime"`), and every search process loads both. The other order works."""
+    try:
+        import onnxruntime  # noqa: F401 - for the load order only
+    except ImportError:
+        pass
+    from usearch.index import Index
+    return Index
+
+
 def index_uuid(conn: sqlite3.Connection) -> str:
     """The random id of this index database (`meta.index_uuid`, set by migration 10)."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'index_uuid'").fetchone()
@@ -100,7 +114,7 @@ class AnnIndex:
 
     # -- state ---------------------------------------------------------------------------
     def _new(self):
-        from usearch.index import Index
+        Index = usearch_index()
         return Index(ndim=self.dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
                      expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
 
@@ -148,7 +162,7 @@ class AnnIndex:
             return len(ids)
         if len(ids) > REBUILD_SHARE * len(self._index):
             return self._rebuild(last, uuid)
-        from usearch.index import Index
+        Index = usearch_index()
         index = Index.restore(str(self.path), view=False)
         if index is None:
             return self._rebuild(last, uuid)
@@ -220,7 +234,7 @@ class AnnIndex:
         trim_log(self.conn, applied)
 
     def _map(self) -> None:
-        from usearch.index import Index
+        Index = usearch_index()
         index = Index.restore(str(self.path), view=True)
         if index is None:
             raise OSError(f"{self.path}: not a vector index file")
