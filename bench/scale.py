@@ -434,7 +434,8 @@ def sqlite_scale(args) -> dict:
     hybrid search (keyword + vectors + graph signals) in a fresh process: CPU and wall p50/p95,
     the first query, and that process's peak RSS; then keyword search alone in that process on
     the same queries (`sqlite_keyword`) and on three of the 200 most frequent words
-    (`sqlite_keyword_common`)."""
+    (`sqlite_keyword_common`); last, a cold `cairn search` on the store against the import
+    floor (`cold_search`, --cold-runs)."""
     import subprocess
     from cairn.store import db
     from cairn.store.backend import SQLiteBackend
