@@ -124,6 +124,10 @@ def test_deleted_chunks_leave_and_re_added_ones_come_back(home, monkeypatch, del
         fresh = V.VectorIndex(conn, folder, ann_min=0)  # another process: file + log agree too
         assert fresh._ann is None and len(fresh) == 3000 and fresh._ann.keys() == set(N_all_ids(conn))
         assert [fresh.search(q, 10) for q in qs[:5]] == [graph.search(q, 10) for q in qs[:5]]
+        monkeypatch.setattr(ann, "EXACT_FILTER_MAX", 0)  # a filter through the graph and the delta
+        allowed = {cid for cid, _ in exact.search(qs[2], 60)[20:]}
+        got = graph.search(qs[2], 10, allowed)
+        assert {c for c, _ in got} <= allowed and _overlap(got, exact.search(qs[2], 10, allowed)) >= 0.9
     else:
         assert last_logged(conn) > 0 and logged == 0  # trimmed
 

@@ -265,9 +265,12 @@ class AnnIndex:
                      and int(key) not in self._changed][:keep]
         best = self._exact(q, k, set(found))  # int8 scores re-made exactly
         if self._delta_ids is not None:
-            from cairn.store.vectors import top_k
-            best = sorted(best + top_k(self._delta_ids, self._delta_mat @ q, k, allowed),
-                          key=lambda p: -p[1])[:k]
+            ids, scores = self._delta_ids, self._delta_mat @ q
+            if allowed is not None:
+                keep_rows = np.isin(ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
+                ids, scores = ids[keep_rows], scores[keep_rows]
+            top = np.argsort(-scores, kind="stable")[:k]
+            best = sorted(best + [(int(ids[i]), float(scores[i])) for i in top], key=lambda p: -p[1])[:k]
         return best
 
     def _exact(self, q, k: int, allowed: set[int]) -> list[tuple[int, float]]:
