@@ -270,3 +270,28 @@ def test_the_embedder_runtime_loads_after_the_graph_library():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "loaded", r.stderr[-2000:]
+
+
+def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
+    """store.ann.prefetch maps the graph ahead (a cold `cairn search`'s start-up thread); the
+    next AnnIndex takes that mapping; a graph saved again since is mapped afresh."""
+    import cairn.store.ann as ann
+    folder, conn = home
+    vecs = _vectors(600, seed=6)
+    _write(conn, vecs, range(60))
+    V.VectorIndex(conn, folder, ann_min=0).refresh()
+    assert ann.prefetch(folder) and not ann.prefetch(folder / "nowhere")
+    mapped = ann._ready[str(folder / "vectors.usearch")][1]
+    taken = V.VectorIndex(conn, folder, ann_min=0)
+    taken.refresh()
+    assert taken._ann._index is mapped and not ann._ready
+    assert taken.search(vecs[5], 1)[0][1] > 0.99
+    assert ann.prefetch(folder)
+    graph = folder / "vectors.usearch"
+    copy = folder / "copy.usearch"
+    copy.write_bytes(graph.read_bytes())
+    os.replace(copy, graph)  # another process saved the graph again since the prefetch
+    fresh = V.VectorIndex(conn, folder, ann_min=0)
+    fresh.refresh()
+    assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready
+    assert fresh._ann._index is not mapped and fresh.search(vecs[5], 1)[0][1] > 0.99
