@@ -298,6 +298,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--batch", type=int, default=100, help="notes per transaction of the SQLite (and "
                     "--pg-load interfaces) load")
+    ap.add_argument("--cold-runs", type=int, default=7, help="with --backend sqlite: cold `cairn search` "
+                    "processes (and import-floor processes) timed on the store, medians (0: none)")
     ap.add_argument("--write-chunks", type=int, default=2000, help="chunks per writer-count run")
     ap.add_argument("--skip-writers", action="store_true", help="skip the PostgreSQL writer-thread and "
                     "queue-claimer runs (measured at 100k, bench/README.md)")
@@ -395,6 +397,36 @@ def search_child(folder: Path) -> None:
     print(json.dumps(out))
 
 
+def cold_search(home: Path, query: str, runs: int) -> dict:
+    """A cold `cairn search QUERY --k 10 --json` (hybrid) on the bench's store used as a home
+    (its folder holds index.db and the graph file), a new process each run, interleaved with
+    the import floor `python -c "import numpy, onnxruntime"` (same Python, same runs, the
+    environment this script started with): medians of the wall times (ms) and their ratio.
+    The query is embedded by the packaged model (the store's vectors are synthetic: the time
+    is what is measured, not the hits)."""
+    import subprocess
+    if runs <= 0:
+        return {}
+    import compileall
+    src = Path(__file__).resolve().parents[1] / "src"
+    compileall.compile_dir(str(src / "cairn"), quiet=1)  # as an installed package is
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    floor_cmd = [sys.executable, "-c", "import numpy, onnxruntime"]
+    search_cmd = [sys.executable, "-m", "cairn", "--home", str(home), "search", query, "--k", "10", "--json",
+                  "--mode", "hybrid"]
+    floor, cold = [], []
+    for _ in range(runs):
+        for cmd, out in ((floor_cmd, floor), (search_cmd, cold)):
+            t = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            out.append(time.perf_counter() - t)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{' '.join(cmd[:4])}... failed: {proc.stderr[-2000:]}")
+    f, c = statistics.median(floor), statistics.median(cold)
+    return {"import_floor_ms": round(f * 1000, 1), "cold_search_ms": round(c * 1000, 1),
+            "cold_search_ratio_to_floor": round(c / f, 2), "cold_runs": runs}
+
+
 def sqlite_scale(args) -> dict:
     """The embedded store alone at args.chunks chunks: load through the store interfaces,
     build the HNSW graph (store/ann.py), then recall@10 of the graph against exact search
@@ -402,7 +434,8 @@ def sqlite_scale(args) -> dict:
     hybrid search (keyword + vectors + graph signals) in a fresh process: CPU and wall p50/p95,
     the first query, and that process's peak RSS; then keyword search alone in that process on
     the same queries (`sqlite_keyword`) and on three of the 200 most frequent words
-    (`sqlite_keyword_common`)."""
+    (`sqlite_keyword_common`); last, a cold `cairn search` on the store against the import
+    floor (`cold_search`, --cold-runs)."""
     import subprocess
     from cairn.store import db
     from cairn.store.backend import SQLiteBackend
@@ -454,6 +487,7 @@ def sqlite_scale(args) -> dict:
         if child.returncode != 0:
             raise RuntimeError(f"search child failed: {child.stderr[-2000:]}")
         result.update(json.loads(child.stdout.strip().splitlines()[-1]))
+        result.update(cold_search(tmp, q_texts[0], args.cold_runs))
     finally:
         import shutil
         shutil.rmtree(tmp, ignore_errors=True)

@@ -93,12 +93,19 @@ def test_graph_and_exact_search_give_the_same_top_10_on_a_small_home(home):
     assert not V.VectorIndex(conn, folder, ann_min=5000).refresh() and not V.VectorIndex(conn, folder, ann_min=5000).approximate
 
 
-def test_deleted_chunks_leave_and_re_added_ones_come_back(home):
+@pytest.mark.parametrize("delta_max", [0, 10_000], ids=["folded", "delta"])
+def test_deleted_chunks_leave_and_re_added_ones_come_back(home, monkeypatch, delta_max):
+    """Folded: every change is written into the graph file at once (the log then trimmed);
+    delta: the changes stay beside the untouched file, searched exactly."""
+    import cairn.store.ann as ann
+    monkeypatch.setattr(ann, "DELTA_MAX", delta_max)
+    monkeypatch.setattr(ann, "REBUILD_SHARE", 10.0)  # a fold, never a rebuild
     folder, conn = home
     vecs = _vectors(3000, seed=4)
     _write(conn, vecs, range(300))
     graph = V.VectorIndex(conn, folder, ann_min=0)
     graph.refresh()
+    built = (folder / "vectors.usearch").stat().st_mtime_ns
     gone = set(N_ids(conn, range(100, 200)))
     _delete(conn, range(100, 200))
     graph.refresh()
@@ -111,7 +118,18 @@ def test_deleted_chunks_leave_and_re_added_ones_come_back(home):
     exact = V.VectorIndex(conn, None)
     assert len(graph) == 3000 and graph._ann.keys() == set(N_all_ids(conn))
     assert np.mean([_overlap(graph.search(q, 10), exact.search(q, 10)) for q in qs]) >= 0.95
-    assert last_logged(conn) > 0 and conn.execute("SELECT count(*) FROM vector_log").fetchone()[0] == 0  # trimmed
+    logged = conn.execute("SELECT count(*) FROM vector_log").fetchone()[0]
+    if delta_max:  # the file was not rewritten; the log holds the 2,000 changes
+        assert (folder / "vectors.usearch").stat().st_mtime_ns == built and logged == 2000
+        fresh = V.VectorIndex(conn, folder, ann_min=0)  # another process: file + log agree too
+        assert fresh._ann is None and len(fresh) == 3000 and fresh._ann.keys() == set(N_all_ids(conn))
+        assert [fresh.search(q, 10) for q in qs[:5]] == [graph.search(q, 10) for q in qs[:5]]
+        monkeypatch.setattr(ann, "EXACT_FILTER_MAX", 0)  # a filter through the graph and the delta
+        allowed = {cid for cid, _ in exact.search(qs[2], 60)[20:]}
+        got = graph.search(qs[2], 10, allowed)
+        assert {c for c, _ in got} <= allowed and _overlap(got, exact.search(qs[2], 10, allowed)) >= 0.9
+    else:
+        assert last_logged(conn) > 0 and logged == 0  # trimmed
 
 
 def N_ids(conn, notes) -> list[int]:
@@ -142,6 +160,9 @@ CHILD = textwrap.dedent("""
     _delete(conn, range(0, 40))
     _write(conn, vecs, range(150, 190))
     os.replace = dying_replace
+    import cairn.store.ann as ann
+    ann.DELTA_MAX = 0  # write the changes into the file now (the delta writes no file)
+    ann.REBUILD_SHARE = 0.0 if sys.argv[3] == "rebuild" else 10.0
     if point == 3:
         import cairn.store.ann as ann
         ann.trim_log = lambda conn, upto: os._exit(9)
@@ -150,8 +171,9 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.parametrize("how", ["fold", "rebuild"])
 @pytest.mark.parametrize("point", [1, 2, 3])
-def test_a_kill_at_each_step_leaves_graph_and_table_consistent(tmp_path, point):
+def test_a_kill_at_each_step_leaves_graph_and_table_consistent(tmp_path, point, how):
     conn = db.connect(tmp_path / "index.db")
     vecs = _vectors(1900, seed=8)
     _write(conn, vecs, range(150))
@@ -161,7 +183,7 @@ def test_a_kill_at_each_step_leaves_graph_and_table_consistent(tmp_path, point):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     # point 1: killed before the new graph replaces the old; 2: after it, before its record;
     # 3: both in place (the log not yet trimmed)
-    r = subprocess.run([sys.executable, "-c", script, str(tmp_path), str(point)], env=env, timeout=300)
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path), str(point), how], env=env, timeout=300)
     assert r.returncode == 9
     conn = db.connect(tmp_path / "index.db")
     try:
@@ -194,3 +216,82 @@ def test_a_graph_of_another_index_is_rebuilt(tmp_path):
         assert idx.search(q, 1)[0][1] > 0.99
     finally:
         conn.close()
+
+
+def test_a_bulk_load_and_ordinary_writes_search_alike(tmp_path, monkeypatch):
+    """Home a: every vector written first, then one graph build from the table (the bulk
+    path). Home b: a graph of the first 1,000, then notes written 150 vectors a transaction
+    with a search after each (held as the delta, folded into the file past DELTA_MAX). Both
+    give the same top 10 as each other and as exact search."""
+    import json
+
+    import cairn.store.ann as ann
+    monkeypatch.setattr(ann, "DELTA_MAX", 300)
+    vecs, homes = _vectors(2500, seed=9), []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        homes.append((tmp_path / name, db.connect(tmp_path / name / "index.db")))
+    (a, ca), (b, cb) = homes
+    try:
+        _write(ca, vecs, range(250))
+        bulk = V.VectorIndex(ca, a, ann_min=0)
+        assert bulk._ann is None and bulk.refresh() is None and len(bulk) == 2500
+        _write(cb, vecs, range(100))
+        live = V.VectorIndex(cb, b, ann_min=0)
+        qs = _queries(vecs)
+        live.search(qs[0], 10)
+        record = b / "vectors.usearch.json"
+        applied, folds, held = json.loads(record.read_text())["applied"], 0, 0
+        for lo in range(100, 250, 15):
+            _write(cb, vecs, range(lo, lo + 15))
+            live.search(qs[0], 10)
+            now = json.loads(record.read_text())["applied"]
+            folds += now != applied
+            held += now == applied and bool(live._ann._changed)
+            applied = now
+        assert folds >= 2 and held >= 4, (folds, held)  # both ways of keeping up were used
+        assert len(live) == 2500 and live._ann.keys() == bulk._ann.keys() == set(N_all_ids(cb))
+        exact = V.VectorIndex(cb, None)
+        got_bulk, got_live = [bulk.search(q, 10) for q in qs], [live.search(q, 10) for q in qs]
+        assert [[c for c, _ in r[:5]] for r in got_bulk] == [[c for c, _ in r[:5]] for r in got_live]
+        assert np.mean([_overlap(g, h) for g, h in zip(got_live, got_bulk)]) >= 0.98  # ties at 9-10 may differ
+        for got in (got_bulk, got_live):
+            assert np.mean([_overlap(g, exact.search(q, 10)) for g, q in zip(got, qs)]) >= 0.98
+    finally:
+        ca.close()
+        cb.close()
+
+
+def test_the_embedder_runtime_loads_after_the_graph_library():
+    """A process that opened the graph can still load the embedder (onnxruntime crashed when
+    loaded after usearch's native module: store.ann.usearch_index loads it first)."""
+    code = ("from cairn.store.ann import usearch_index; usearch_index()\n"
+            "import onnxruntime, usearch.compiled; print('loaded')")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "loaded", r.stderr[-2000:]
+
+
+def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
+    """store.ann.prefetch maps the graph ahead (a cold `cairn search`'s start-up thread); the
+    next AnnIndex takes that mapping; a graph saved again since is mapped afresh."""
+    import cairn.store.ann as ann
+    folder, conn = home
+    vecs = _vectors(600, seed=6)
+    _write(conn, vecs, range(60))
+    V.VectorIndex(conn, folder, ann_min=0).refresh()
+    assert ann.prefetch(folder) and not ann.prefetch(folder / "nowhere")
+    mapped = ann._ready[str(folder / "vectors.usearch")][1]
+    taken = V.VectorIndex(conn, folder, ann_min=0)
+    taken.refresh()
+    assert taken._ann._index is mapped and not ann._ready
+    assert taken.search(vecs[5], 1)[0][1] > 0.99
+    assert ann.prefetch(folder)
+    graph = folder / "vectors.usearch"
+    copy = folder / "copy.usearch"
+    copy.write_bytes(graph.read_bytes())
+    os.replace(copy, graph)  # another process saved the graph again since the prefetch
+    fresh = V.VectorIndex(conn, folder, ann_min=0)
+    fresh.refresh()
+    assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready
+    assert fresh._ann._index is not mapped and fresh.search(vecs[5], 1)[0][1] > 0.99

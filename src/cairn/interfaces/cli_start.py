@@ -143,6 +143,10 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
 
     def read_vectors() -> None:  # the vectors the query is compared with (a SQLite home's matrix cache)
         try:
+            if (Path(home) / "vectors.usearch").is_file():  # the HNSW graph (past ANN_MIN_VECTORS)
+                from cairn.store.ann import prefetch as prefetch_graph
+                prefetch_graph(home)
+                return
             from cairn.store.matrix_cache import prefetch
             prefetch(home)
         except Exception:  # only an optimisation: the search maps the file itself

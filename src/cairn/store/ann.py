@@ -13,6 +13,16 @@ log from the record again: no chunk is ever in one and not the other once `sync`
 A file of another database, a record ahead of the log, or a missing file means a full
 rebuild from the `vectors` table (in batches of BUILD_BATCH rows).
 
+Ordinary writes stay cheap at any size: while at most DELTA_MAX chunk ids are logged after the
+file's record, `sync` leaves the file alone and keeps those ids as a delta in memory (their
+current float32 vectors, read from the table); a search then takes the graph's candidates
+that are not in the delta and the delta's own best, scored exactly, so it sees every write
+without rewriting the graph. Past DELTA_MAX the log is folded into the file (loaded, applied
+with every core, saved as above). A bulk load (more logged ids than REBUILD_SHARE of the
+graph, or no graph yet) is one build from the `vectors` table instead, adding with every
+core (usearch's threads): rows first, then one graph, as PostgreSQL's bulk path builds its
+HNSW index after the rows.
+
 Parameters (HNSW, Malkov & Yashunin 2018): CONNECTIVITY 16 links a node, EXPANSION_ADD 128
 while building, EXPANSION_SEARCH 96 while searching (recall@10 against exact search:
 bench/scale.py --backend sqlite). The graph's int8 distances only choose candidates: the
@@ -29,16 +39,72 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 96
-BUILD_BATCH = 20_000
+BUILD_BATCH = 100_000
+DELTA_MAX = 2_000  # logged ids kept out of the file (searched exactly) before a fold
+REBUILD_SHARE = 0.5  # more logged ids than this share of the graph: one rebuild, not a fold
 OVERSAMPLE = 10  # with a filter: ask the graph for k x OVERSAMPLE (at least 100), keep allowed ids
 RERANK = 4  # the graph's k x RERANK best (at least 40) are scored again with their float32 vectors
 EXACT_FILTER_MAX = 50_000
 LOG_KEEP = 20_000  # while search is exact (no graph yet), the log is trimmed once it is this long  # a filter this small falls back to exact search over its vectors
+
+
+def usearch_index():
+    """usearch's `Index` class, with onnxruntime (the embedder's runtime) imported first when
+    it is installed: onnxruntime's native module crashes the process (SIGSEGV in its module
+    initialisation, inside libstdc++'s codecvt) when it is loaded after usearch's
+    (usearch 2.26.6, onnxruntime 1.32.0: `python -c "import usearch.compiled; import
+    onnxruntime"`), and every search process loads both. The other order works."""
+    try:
+        import onnxruntime  # noqa: F401 - for the load order only
+    except ImportError:
+        pass
+    from usearch.index import Index
+    return Index
+
+
+_ready: dict[str, tuple] = {}  # graph path -> (file identity, mapped index), from prefetch
+_ready_lock = threading.Lock()  # held while prefetching: _take waits for a mapping under way
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    st = os.stat(path)
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def prefetch(cache_dir: Path) -> bool:
+    """Import usearch and map the graph file in `cache_dir` ahead of the search (a cold
+    `cairn search` calls this on a background thread while the model session is made:
+    at 300k chunks the import took ~0.44 s and the mapping ~0.21 s of its first query).
+    Returns True when a mapping is ready for the AnnIndex that opens this file next; False
+    when there is no graph file or it cannot be read (the search then maps it itself)."""
+    path = Path(cache_dir) / "vectors.usearch"
+    with _ready_lock:
+        try:
+            ident = _identity(path)
+            index = usearch_index().restore(str(path), view=True)
+        except (OSError, ValueError, RuntimeError, ImportError):
+            return False
+        if index is None:
+            return False
+        _ready[str(path)] = (ident, index)
+        return True
+
+
+def _take(path: Path):
+    """The mapping `prefetch` made of `path`, once; None when there is none or the file was
+    replaced since (another process saved a new graph)."""
+    with _ready_lock:
+        entry = _ready.pop(str(path), None)
+    try:
+        return entry[1] if entry is not None and _identity(path) == entry[0] else None
+    except OSError:
+        return None
 
 
 def index_uuid(conn: sqlite3.Connection) -> str:
@@ -76,14 +142,18 @@ class AnnIndex:
         self.conn, self.path, self.dim = conn, Path(path), dim
         self.record_path = self.path.with_name(self.path.name + ".json")
         self._index = None
-        self._applied = -1
+        self._applied = -1  # the file's record (its last log entry) when mapped
+        self._seen = -1  # the last log entry the graph and the delta hold together
+        self._changed: set[int] = set()  # the delta: ids logged after the file's record
+        self._stale = 0  # how many of them the graph holds (skipped in its answers)
+        self._delta_ids = None  # of those, the ones with a vector now (np.int64) ...
+        self._delta_mat = None  # ... and their float32 vectors
         self._reader: sqlite3.Connection | None = None  # for filtered exact search (any thread)
-        import threading
         self._reader_lock = threading.Lock()
 
     # -- state ---------------------------------------------------------------------------
     def _new(self):
-        from usearch.index import Index
+        Index = usearch_index()
         return Index(ndim=self.dim, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
                      expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
 
@@ -94,19 +164,25 @@ class AnnIndex:
             return {}
 
     def __len__(self) -> int:
-        return 0 if self._index is None else len(self._index)
+        if self._index is None:
+            return 0
+        return len(self._index) - self._stale + (0 if self._delta_ids is None else len(self._delta_ids))
 
     def keys(self) -> set[int]:
-        """The chunk ids in the graph (after the last sync)."""
+        """The chunk ids searched (after the last sync): the graph's, with the delta's changes."""
         import numpy as np
-        return set() if self._index is None else {int(k) for k in np.asarray(self._index.keys)}
+        if self._index is None:
+            return set()
+        keys = {int(k) for k in np.asarray(self._index.keys)} - self._changed
+        return keys | ({int(i) for i in self._delta_ids} if self._delta_ids is not None else set())
 
     def sync(self) -> int:
-        """Bring the graph up to date with the vectors table; returns how many chunk ids were
-        applied (a full rebuild counts every vector). Called before each search (cheap when
-        nothing changed: one query of the log's maximum)."""
+        """Bring the searched state up to date with the vectors table; returns how many chunk
+        ids were applied (a full rebuild counts every vector). Called before each search
+        (cheap when nothing changed: one query of the log's maximum). See the module
+        docstring for the delta, the fold and the rebuild."""
         last = last_logged(self.conn)
-        if self._index is not None and last == self._applied:
+        if self._index is not None and last == self._seen:
             return 0
         rec, uuid = self._record(), index_uuid(self.conn)
         usable = (self.path.is_file() and rec.get("uuid") == uuid and rec.get("dim") == self.dim
@@ -114,21 +190,40 @@ class AnnIndex:
         if not usable:
             return self._rebuild(last, uuid)
         applied = int(rec["applied"])
-        if applied == last:
-            if self._index is None or self._applied != applied:
-                self._map()
-                self._applied = applied
-            return 0
-        ids = [r[0] for r in self.conn.execute(
+        if self._index is None or self._applied != applied:
+            self._map()
+            self._applied = applied
+        ids = [] if applied == last else [r[0] for r in self.conn.execute(
             "SELECT DISTINCT chunk_id FROM vector_log WHERE seq > ? AND seq <= ?", (applied, last))]
-        from usearch.index import Index
+        if len(ids) <= DELTA_MAX:
+            self._set_delta(ids)
+            self._seen = last
+            return len(ids)
+        if len(ids) > REBUILD_SHARE * len(self._index):
+            return self._rebuild(last, uuid)
+        Index = usearch_index()
         index = Index.restore(str(self.path), view=False)
         if index is None:
             return self._rebuild(last, uuid)
-        index.change_expansion_search(EXPANSION_SEARCH) if hasattr(index, "change_expansion_search") else None
         self._apply(index, ids)
         self._save(index, last, uuid)
         return len(ids)
+
+    def _set_delta(self, ids: list[int]) -> None:
+        """Hold `ids` (logged after the file's record) in memory with their current vectors."""
+        import numpy as np
+        self._changed, keys, blocks = set(ids), [], []
+        self._stale = sum(1 for i in ids if i in self._index) if self._index is not None else 0
+        for lo in range(0, len(ids), 900):
+            part = ids[lo:lo + 900]
+            for cid, vec in self.conn.execute(
+                    f"SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ({','.join('?' * len(part))})", part):
+                if len(vec) == self.dim * 4:
+                    keys.append(cid)
+                    blocks.append(vec)
+        self._delta_ids = np.asarray(keys, dtype=np.int64) if keys else None
+        self._delta_mat = (np.frombuffer(b"".join(blocks), dtype="<f4").reshape(len(keys), self.dim)
+                           if keys else None)
 
     def _apply(self, index, ids: list[int]) -> None:
         import numpy as np
@@ -143,7 +238,7 @@ class AnnIndex:
             if rows:
                 keys = np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows))
                 vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
-                index.add(keys, vecs, threads=1)
+                index.add(keys, vecs, threads=0)  # every core
 
     def _rebuild(self, last: int, uuid: str) -> int:
         import numpy as np
@@ -158,7 +253,7 @@ class AnnIndex:
             if rows:
                 keys = np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows))
                 vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), self.dim)
-                index.add(keys, vecs)
+                index.add(keys, vecs, threads=0)  # every core
                 n += len(rows)
         self._save(index, last, uuid)
         return n
@@ -172,13 +267,15 @@ class AnnIndex:
         rec_tmp = self.record_path.with_name(self.record_path.name + ".tmp")
         rec_tmp.write_text(json.dumps({"uuid": uuid, "applied": applied, "dim": self.dim, "size": len(index)}))
         os.replace(rec_tmp, self.record_path)
-        self._index, self._applied = None, applied
+        self._index, self._applied, self._seen = None, applied, applied
         self._map()
+        self._set_delta([])
         trim_log(self.conn, applied)
 
     def _map(self) -> None:
-        from usearch.index import Index
-        index = Index.restore(str(self.path), view=True)
+        index = _take(self.path)
+        if index is None:
+            index = usearch_index().restore(str(self.path), view=True)
         if index is None:
             raise OSError(f"{self.path}: not a vector index file")
         if hasattr(index, "expansion_search"):
@@ -191,17 +288,30 @@ class AnnIndex:
     # -- search --------------------------------------------------------------------------
     def search(self, query_vec, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
         """Up to k (chunk_id, cosine) best first; with `allowed`, only those chunk ids (a small
-        set is searched exactly: EXACT_FILTER_MAX)."""
+        set is searched exactly: EXACT_FILTER_MAX). The delta (ids written since the file's
+        record) is scored exactly beside the graph's candidates."""
         import numpy as np
-        if self._index is None or len(self._index) == 0 or k <= 0:
+        if self._index is None or k <= 0 or (len(self._index) == 0 and self._delta_ids is None):
             return []
         q = np.asarray(query_vec, dtype=np.float32)
         if allowed is not None and len(allowed) <= EXACT_FILTER_MAX:
             return self._exact(q, k, allowed)
-        count = max(k * RERANK, 40) if allowed is None else max(k * OVERSAMPLE, 100)
-        m = self._index.search(q, min(count, len(self._index)), threads=1)
-        keys = [int(key) for key in m.keys if allowed is None or int(key) in allowed]
-        return self._exact(q, k, set(keys[:max(k * RERANK, 40)]))  # int8 scores re-made exactly
+        keep = max(k * RERANK, 40)
+        found: list[int] = []
+        if len(self._index):
+            count = keep if allowed is None else max(k * OVERSAMPLE, 100)
+            m = self._index.search(q, min(count + self._stale, len(self._index)), threads=1)
+            found = [int(key) for key in m.keys if (allowed is None or int(key) in allowed)
+                     and int(key) not in self._changed][:keep]
+        best = self._exact(q, k, set(found))  # int8 scores re-made exactly
+        if self._delta_ids is not None:
+            ids, scores = self._delta_ids, self._delta_mat @ q
+            if allowed is not None:
+                keep_rows = np.isin(ids, np.fromiter(allowed, dtype=np.int64, count=len(allowed)))
+                ids, scores = ids[keep_rows], scores[keep_rows]
+            top = np.argsort(-scores, kind="stable")[:k]
+            best = sorted(best + [(int(ids[i]), float(scores[i])) for i in top], key=lambda p: -p[1])[:k]
+        return best
 
     def _exact(self, q, k: int, allowed: set[int]) -> list[tuple[int, float]]:
         """The k best of `allowed` by exact cosine over their stored float32 vectors."""

@@ -87,10 +87,27 @@ class VectorIndex:
         """True when searches go through the HNSW graph (after the last refresh)."""
         return self._ann is not None
 
+    def _large_graph_dim(self) -> int:
+        """The graph's dimension when its file's record says it holds at least `ann_min`
+        vectors of this index, else 0: then a cold search need not count the vectors table's
+        first `ann_min` rows (~1.6 KB each: 25-190 ms at 50k rows, measured at 1M chunks)."""
+        import json
+        from cairn.store.ann import index_uuid
+        try:
+            rec = json.loads((Path(self.cache_dir) / (ANN_FILE + ".json")).read_text())
+            large = rec.get("uuid") == index_uuid(self.conn) and int(rec.get("size", 0)) >= max(self.ann_min, 1)
+            return int(rec.get("dim", 0)) if large else 0
+        except (OSError, ValueError, TypeError, AttributeError):
+            return 0
+
     def _use_ann(self) -> bool:
         import numpy as np
-        count = self.conn.execute("SELECT count(*) FROM (SELECT 1 FROM vectors LIMIT ?)",
-                                  (max(self.ann_min, 1),)).fetchone()[0]
+        dim = self._large_graph_dim() if self.cache_dir else 0
+        if dim:
+            count = max(self.ann_min, 1)
+        else:
+            count = self.conn.execute("SELECT count(*) FROM (SELECT 1 FROM vectors LIMIT ?)",
+                                      (max(self.ann_min, 1),)).fetchone()[0]
         if not self.cache_dir or count < self.ann_min or not count:
             self._ann = None
             if self.cache_dir and not (Path(self.cache_dir) / ANN_FILE).exists():
@@ -101,7 +118,8 @@ class VectorIndex:
                     trim_log(self.conn, last)
             return False
         from cairn.store.ann import AnnIndex
-        dim = int(self.conn.execute("SELECT length(vec) FROM vectors LIMIT 1").fetchone()[0]) // 4
+        if not dim:
+            dim = int(self.conn.execute("SELECT length(vec) FROM vectors LIMIT 1").fetchone()[0]) // 4
         if self._ann is None or self._ann.dim != dim:
             self._ann = AnnIndex(self.conn, Path(self.cache_dir) / ANN_FILE, dim)
         self._ann.sync()
