@@ -129,6 +129,21 @@ def trim_log(conn: sqlite3.Connection, upto: int) -> None:
         pass
 
 
+
+def _stored_vectors(conn: sqlite3.Connection, ids: list[int], dim: int) -> tuple[list[int], list[bytes]]:
+    """(chunk ids, float32 little-endian blobs) of the rows of `ids` in the vectors table whose
+    blob holds `dim` floats, read 900 ids a statement (SQLite's variable limit)."""
+    keys: list[int] = []
+    blocks: list[bytes] = []
+    for lo in range(0, len(ids), 900):
+        part = ids[lo:lo + 900]
+        for cid, vec in conn.execute(
+                f"SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ({','.join('?' * len(part))})", part):
+            if len(vec) == dim * 4:
+                keys.append(cid)
+                blocks.append(vec)
+    return keys, blocks
+
 class AnnIndex:
     """The HNSW graph of one index database's vectors, stored at `path` (+ `.json` record).
 
@@ -212,15 +227,9 @@ class AnnIndex:
     def _set_delta(self, ids: list[int]) -> None:
         """Hold `ids` (logged after the file's record) in memory with their current vectors."""
         import numpy as np
-        self._changed, keys, blocks = set(ids), [], []
+        self._changed = set(ids)
         self._stale = sum(1 for i in ids if i in self._index) if self._index is not None else 0
-        for lo in range(0, len(ids), 900):
-            part = ids[lo:lo + 900]
-            for cid, vec in self.conn.execute(
-                    f"SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ({','.join('?' * len(part))})", part):
-                if len(vec) == self.dim * 4:
-                    keys.append(cid)
-                    blocks.append(vec)
+        keys, blocks = _stored_vectors(self.conn, ids, self.dim)
         self._delta_ids = np.asarray(keys, dtype=np.int64) if keys else None
         self._delta_mat = (np.frombuffer(b"".join(blocks), dtype="<f4").reshape(len(keys), self.dim)
                            if keys else None)
@@ -317,18 +326,11 @@ class AnnIndex:
         """The k best of `allowed` by exact cosine over their stored float32 vectors."""
         import numpy as np
         ids = sorted(allowed)
-        keys, blocks = [], []
         with self._reader_lock:  # search may run beside a thread using self.conn (hybrid search)
             if self._reader is None:
                 db_file = next(r[2] for r in self.conn.execute("PRAGMA database_list") if r[1] == "main")
                 self._reader = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, check_same_thread=False)
-            for lo in range(0, len(ids), 900):
-                part = ids[lo:lo + 900]
-                for cid, vec in self._reader.execute(
-                        f"SELECT chunk_id, vec FROM vectors WHERE chunk_id IN ({','.join('?' * len(part))})", part):
-                    if len(vec) == self.dim * 4:
-                        keys.append(cid)
-                        blocks.append(vec)
+            keys, blocks = _stored_vectors(self._reader, ids, self.dim)
         if not keys:
             return []
         mat = np.frombuffer(b"".join(blocks), dtype="<f4").reshape(len(keys), self.dim)
