@@ -52,16 +52,13 @@ def answers(home) -> dict[str, str]:
 def remember_answer(home, pid: str, answer: str) -> None:
     """Record the person's answer to pair `pid` (written atomically). Answers given at the same
     time by two processes are both kept: the read-modify-write holds an exclusive lock on
-    `entity_pairs.json.lock` (fcntl.flock) and each writer has its own temporary file. Raises
+    `entity_pairs.json.lock` (store.locks.file_lock) and each writer has its own temporary file. Raises
     Conflict, writing nothing, when the answers file exists but cannot be read (its earlier
     answers are kept)."""
-    import fcntl
-
     from cairn.errors import Conflict
+    from cairn.store.locks import file_lock
     path = _answers_path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(path.name + ".lock"), "a+b") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released when the file closes
+    with file_lock(path.with_name(path.name + ".lock")):
         data = answers(home)
         if not data and path.exists():
             try:

@@ -29,7 +29,6 @@ import json
 import os
 import re
 import threading
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -85,17 +84,12 @@ def encode(data) -> tuple[bytes, str]:
             "application/json")
 
 
-@contextmanager
 def _records_lock(home: Path):
-    """An exclusive lock on `<home>/artifacts/records.lock` (fcntl.flock) for the whole
+    """An exclusive lock on `<home>/artifacts/records.lock` (store.locks.file_lock) for the whole
     append or rewrite of records.jsonl: a prune in one process never drops a record another
     process appends meanwhile."""
-    import fcntl
-    root = _root(home)
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / "records.lock", "a+b") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)  # released when the file closes
-        yield
+    from cairn.store.locks import file_lock
+    return file_lock(_root(home) / "records.lock")
 
 
 def put(home: Path, data, *, kind: str = "tool_output", session: str | None = None, turn: int | None = None,

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import fcntl
 import hashlib
 import json
 import os
@@ -71,16 +70,9 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
-@contextlib.contextmanager
-def _locked(home: Path) -> Iterator[None]:
-    base = root(home)
-    base.mkdir(parents=True, exist_ok=True)
-    fd = os.open(base / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
+def _locked(home: Path):
+    from cairn.store.locks import file_lock
+    return file_lock(root(home) / ".lock")
 
 
 def _read_lines(path: Path) -> list[dict]:

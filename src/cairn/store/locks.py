@@ -83,6 +83,20 @@ from cairn.store.route import route as _route  # noqa: E402
 _route(globals(), "locks")  # PostgreSQL twins when conn is a PgConn (store/route.py)
 
 
+@contextlib.contextmanager
+def file_lock(path: os.PathLike[str] | str) -> Iterator[None]:
+    """An exclusive `flock` on the file `path` (created, mode 0600, with its folder) held while
+    the block runs, blocking until it is free: one read-modify-write of a file beside it at a
+    time across processes. Raises OSError when the lock file cannot be created."""
+    os.makedirs(os.path.dirname(os.fspath(path)) or ".", exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the flock
+
+
 IN_USE = ".in-use.lock"
 
 
