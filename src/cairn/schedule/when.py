@@ -123,10 +123,12 @@ def parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
     the calendar's end, "in 99999999999 days")."""
     try:
         return _parse_when(text, tz, now, recurring=recurring)
-    except (OverflowError, ValueError) as exc:
-        if isinstance(exc, InvalidInput):
-            raise
-        raise InvalidInput(f"{text.strip()!r} is too far away (at most about 100 years ahead)") from None
+    except InvalidInput:
+        raise
+    except (OverflowError, ValueError) as exc:  # a date past the calendar's end, or another bad value
+        far = isinstance(exc, OverflowError) or "out of range" in str(exc)
+        raise InvalidInput(f"{text.strip()!r} is too far away (at most about 100 years ahead)" if far
+                           else f"cannot read the time {text.strip()!r} ({exc})") from None
 
 
 def _parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
