@@ -17,7 +17,6 @@ person's: `owner`, cairn.people); Conflict when saving over an existing name wit
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -26,6 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from cairn.errors import Conflict, InvalidInput, NotFound
+from cairn.store.locks import file_lock
 
 NAME = re.compile(r"^[\w][\w \-]{0,59}$")
 MAX_STEPS = 20
@@ -55,17 +55,12 @@ def _read(home: Path) -> dict:
 
 @contextmanager
 def _locked(home: Path):
-    Path(home).mkdir(parents=True, exist_ok=True)
-    fd = os.open(Path(home) / "skills.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with file_lock(Path(home) / "skills.lock"):
         data = _read(home)
         yield data
         tmp = _path(home).with_suffix(".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
         os.replace(tmp, _path(home))
-    finally:
-        os.close(fd)
 
 
 def check_name(name: str) -> str:
