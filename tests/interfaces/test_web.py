@@ -257,6 +257,17 @@ def test_static_files_come_from_the_package_only(site):
     assert c.get("/static/web/nothing.js").status_code == 404
 
 
+def test_a_page_that_does_not_exist_is_a_page_for_a_browser_and_json_for_a_script(site):
+    c = site["local"]
+    html = c.get("/notes/n-does-not-exist", headers={"accept": "text/html,application/xhtml+xml"})
+    assert html.status_code == 404 and html.headers["content-type"].startswith("text/html")
+    assert "Page not found" in html.text and "/notes/n-does-not-exist" in html.text and 'href="/"' in html.text
+    script = c.get("/notes/n-does-not-exist")
+    assert script.status_code == 404 and script.headers["content-type"] == "application/json"
+    api = c.get("/api/nothing-here", headers={"accept": "text/html"})
+    assert api.status_code == 404 and api.headers["content-type"] == "application/json"
+
+
 def test_page_assets_are_local_and_written_for_the_project():
     from cairn.interfaces.web import STATIC_DIR
     import pathlib

@@ -52,5 +52,22 @@ def install(app) -> None:
 
     app.add_exception_handler(Refused, refused)
 
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+    as_json = app.exception_handlers.get(StarletteHTTPException)
+
+    async def not_found(request, exc: StarletteHTTPException):
+        # A browser that asks for a page that does not exist (a mistyped /notes/<id>) gets a
+        # page with a way back; the API, MCP and scripts keep their JSON error.
+        path = request.url.path
+        if (exc.status_code == 404 and "text/html" in request.headers.get("accept", "")
+                and not path.startswith(("/api/", "/mcp"))):
+            return page(request, "error.html", "", status_code=404,
+                        error=f"There is no page at {path}.", title="Page not found")
+        if as_json is None:
+            return JSONResponse({"error": "http_error", "message": str(exc.detail)}, status_code=exc.status_code)
+        return await as_json(request, exc)
+
+    app.add_exception_handler(StarletteHTTPException, not_found)
+
 
 __all__ = ["router", "install", "STATIC_DIR"]
