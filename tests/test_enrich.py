@@ -93,3 +93,12 @@ def test_bad_input(app, boiler, tmp_path):
     with pytest.raises(Conflict):
         app.enrich("broken.md")
     assert bad.read_bytes() == before  # never rewritten (case B04)
+
+
+def test_a_heading_does_not_run_into_the_gist_s_first_sentence():
+    from cairn.enrich import lexical_gist
+    body = "# Lunch with Ilse Brandvold\n\nMet Ilse Brandvold at the harbour cafe to plan the survey.\n"
+    assert lexical_gist(body) == "Met Ilse Brandvold at the harbour cafe to plan the survey."
+    two = "## Plans\nWe fixed the survey dates for the spring tide.\n## Costs\nThe boat hire costs forty pounds a day.\n"
+    assert lexical_gist(two) == ("We fixed the survey dates for the spring tide. "
+                                 "The boat hire costs forty pounds a day.")

@@ -73,8 +73,20 @@ def supported(claim: str, text: str) -> bool:
     return bool(content_terms(claim)) and term_overlap(claim, text) >= GROUNDING and numbers_supported(claim, text)
 
 
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t].*$", re.M)
+
+
+def _without_headings(body: str) -> str:
+    """`body` with its markdown heading lines blanked (same length, so offsets hold): a
+    heading is a title, not a sentence, and without a full stop it would run into the next
+    line's sentence ("Lunch with Ada Met Ada at the cafe ...")."""
+    return _HEADING.sub(lambda m: " " * len(m.group(0)), body)
+
+
 def extractive_gist(body: str, embedder) -> str:
-    """The EXTRACT_SENTENCES sentences nearest the centroid of all sentences, in order."""
+    """The EXTRACT_SENTENCES sentences nearest the centroid of all sentences, in order
+    (heading lines are not sentences)."""
+    body = _without_headings(body)
     spans = [(s, e) for s, e in sentences(body) if len(content_terms(body[s:e])) >= 3]
     if not spans:
         return body.strip()[:GIST_CHARS]
@@ -99,9 +111,10 @@ def lexical_gist(body: str) -> str:
     term-frequency vector (centroid-based summarisation: Radev et al., "Centroid-based
     summarization of multiple documents", Information Processing & Management 40(6), 2004),
     in document order, at most GIST_CHARS characters; "" for a note without such sentences
-    and without text."""
+    and without text. Heading lines are not sentences."""
     import math
     from collections import Counter
+    body = _without_headings(body)
     terms_of = [(s, e, content_terms(body[s:e])) for s, e in sentences(body)]
     kept = [(s, e, terms) for s, e, terms in terms_of if len(terms) >= 3]
     if not kept:
