@@ -387,7 +387,24 @@ def _subcommand(args: list[str], command: str) -> str | None:
         return None
 
 
+def _one_line_summaries(group: typer.Typer) -> None:
+    """Give each command of `group` (and of its sub-groups) whose summary, the first
+    paragraph of its docstring, is wrapped in the source a `short_help` with those line
+    breaks joined: typer's rich help keeps single line breaks in the commands table, so
+    the summaries broke mid-sentence at whatever width the terminal had."""
+    import inspect
+    for info in group.registered_commands:
+        if info.short_help is None:
+            first = (info.help or inspect.getdoc(info.callback) or "").split("\n\n")[0]
+            if "\n" in first.strip():
+                info.short_help = " ".join(first.split())
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _one_line_summaries(sub.typer_instance)
+
+
 _register_plugin_commands()
+_one_line_summaries(app)
 
 
 if __name__ == "__main__":  # after the plugins' commands are registered (python -m cairn.cli)

@@ -16,11 +16,16 @@ from cairn import cli
 BRACKETED = re.compile(r"\\?\[([a-z_][a-z_.\-]*)\]")
 
 
-def _commands(group: click.Group, path: tuple[str, ...] = ()):
+def _is_group(command) -> bool:
+    """True for a group of commands (typer ships its own copy of click: not click.Group)."""
+    return isinstance(getattr(command, "commands", None), dict)
+
+
+def _commands(group, path: tuple[str, ...] = ()):
     """(path, command) for every command and group below `group`, depth first."""
     for name, command in sorted(group.commands.items()):
         yield path + (name,), command
-        if isinstance(command, click.Group):
+        if _is_group(command):
             yield from _commands(command, path + (name,))
 
 
@@ -46,3 +51,21 @@ def test_bracketed_section_names_survive_in_every_help_page():
         lost += [(" ".join(path), token) for token in sorted(wanted) if token not in flat]
     assert pages > 0  # the walk reached help strings that name a section
     assert not lost, f"help text lost as rich markup (escape it as \\\\[section]): {lost}"
+
+
+def test_command_summaries_are_not_broken_where_the_source_wrapped_them():
+    # With room for any summary on one line, a row of a commands table never continues on
+    # the next line: the docstrings' own line breaks are not kept in the table.
+    root = typer.main.get_command(cli.app)
+    runner = CliRunner()
+    groups = [()] + [path for path, command in _commands(root) if _is_group(command)]
+    broken = []
+    for path in groups:
+        res = runner.invoke(cli.app, [*path, "--help"], env={"COLUMNS": "1000", "CAIRN_HOME": ""})
+        assert res.exit_code == 0, (path, res.output)
+        panel = res.output.split("Commands")[-1].splitlines()
+        # a continuation row starts with blanks where a row starts with a command's name
+        broken += [(" ".join(path), line.strip("│ ")) for line in panel
+                   if line.startswith("│   ") and line.strip("│ ")]
+    assert len(groups) > 3
+    assert not broken, broken

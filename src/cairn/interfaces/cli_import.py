@@ -91,11 +91,11 @@ def import_ics(path: Path = typer.Argument(..., help="An .ics file or a folder o
 
 
 @import_app.command("imap")
-def import_imap(folder: Optional[list[str]] = typer.Option(None, "--folder", help="A folder to read (repeatable; default: [imap] folders)."),
+def import_imap(folder: Optional[list[str]] = typer.Option(None, "--folder", help="A folder to read (repeatable; default: \\[imap] folders)."),
                 dry_run: bool = typer.Option(False, "--dry-run", help="Say what would change; write nothing."),
                 json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
                 quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")) -> None:
-    """Import mail from the IMAP server of the [imap] table of config.toml, read only (nothing
+    """Import mail from the IMAP server of the \\[imap] table of config.toml, read only (nothing
     on the server changes). Incremental: a message already imported is not added again."""
     with _service() as svc, _progress(not quiet) as prog:
         report = svc.import_export("imap", None, progress=prog, dry_run=dry_run, folders=list(folder or []) or None)
