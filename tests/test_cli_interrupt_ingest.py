@@ -63,8 +63,8 @@ io.open = open_
 os.replace = replace
 '''
 
-JOBS_LINE = ("interrupted: what was stored so far is kept; unfinished ingest jobs stay queued — "
-             "`cairn jobs run` finishes them")
+JOBS_LINE = ("interrupted: what was stored so far is kept; unfinished ingest work "
+             "(queued files, chunks not yet embedded) is finished by `cairn jobs run`")
 PLAIN_LINE = "interrupted: what was stored so far is kept"
 N = 6
 

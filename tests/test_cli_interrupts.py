@@ -141,8 +141,8 @@ def test_a_keyboard_interrupt_inside_the_vector_load_stays_one(searched_home, mo
 
 @pytest.mark.parametrize("jobs, line", [
     (False, "interrupted: what was stored so far is kept"),
-    (True, "interrupted: what was stored so far is kept; unfinished ingest jobs stay queued — "
-           "`cairn jobs run` finishes them"),
+    (True, "interrupted: what was stored so far is kept; unfinished ingest work "
+           "(queued files, chunks not yet embedded) is finished by `cairn jobs run`"),
 ])
 def test_the_interrupted_line_mentions_queued_jobs_only_for_commands_that_run_them(tmp_path, monkeypatch, capsys,
                                                                                     jobs, line):

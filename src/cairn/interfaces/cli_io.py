@@ -187,8 +187,9 @@ def _call(fn):
 def _stopped(jobs: bool) -> None:
     """A command stopped by Ctrl-C or SIGTERM: one line on stderr, exit 130. Only a command
     that runs ingest jobs (`jobs`: ingest, jobs run, jobs retry) says that the unfinished
-    ones stay queued; any other (an `ask`, a `sync`) has no job to speak of."""
-    more = "; unfinished ingest jobs stay queued — `cairn jobs run` finishes them" if jobs else ""
+    ones and the missing vectors are finished by `cairn jobs run`; any other (an `ask`, a
+    `sync`) has no job to speak of."""
+    more = "; unfinished ingest work (queued files, chunks not yet embedded) is finished by `cairn jobs run`" if jobs else ""
     err.print(f"[yellow]interrupted[/yellow]: what was stored so far is kept{more}")
     raise SystemExit(130)
 
