@@ -77,7 +77,14 @@ def test_create_errors(app):
         app.note_create("Escape", "body", folder="../..")
     with pytest.raises(ValueError, match="hidden or reserved"):
         app.note_create("Hidden", "body", folder=".trash")
+    with pytest.raises(ValueError, match=r"'x/Taken.md/deeper': x/Taken.md is a file in the vault, not a folder"):
+        app.note_create("Inside a file", "body", folder="x/Taken.md/deeper")
+    with pytest.raises(ValueError, match=r"holds control characters \(U\+0007\)"):
+        app.note_create("Bell\a ringer", "body")
     assert app.conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 2  # nothing lost or added
+    # line breaks and tabs in a title are white space: one line, as a rename makes it
+    made = app.note_create("Two\nlines\tand a tab", "body")
+    assert made.title == "Two lines and a tab" and made.path == "Two lines and a tab.md"
 
 
 def test_update_and_delete_errors(app):

@@ -144,9 +144,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     path that is not one of them (another person's) gets the new note a numbered name
     ("Title-2.md") instead of an error that would reveal it. input_source: how it came in
     (cairn.model.INPUT_SOURCES), kept in its frontmatter."""
-    title = title.strip()
-    if not title:
-        raise InvalidInput("the note title is empty")
+    title = _one_line_title(title)
     resolver = Resolver.from_db(conn)
     same = [i for i in resolver.by_title.get(key(title), []) if only is None or i in only]
     if same:
@@ -163,6 +161,11 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise InvalidInput(f"folder {folder!r} is a symlink loop in the vault")
     if any(V.skip_dir_name(p) for p in Path(folder).parts):
         raise InvalidInput(f"folder {folder!r} is a hidden or reserved vault folder")
+    for up in (target.parent, *target.parent.parents):
+        if up == settings.vault or vault == P.resolved(up):
+            break
+        if up.exists() and not up.is_dir():
+            raise InvalidInput(f"folder {folder!r}: {V.rel(settings.vault, up)} is a file in the vault, not a folder")
     n = 1
     while target.exists() and only is not None and not _seen_path(conn, V.rel(settings.vault, target), only):
         n += 1
@@ -264,14 +267,24 @@ def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
     H.record(settings.home, note.id, note.path, data, by="outside", action="seen", only_if_new=True)
 
 
+def _one_line_title(title: str, what: str = "the note title") -> str:
+    """`title` on one line: runs of white space (line breaks and tabs included) become one
+    space. Raises InvalidInput when nothing is left or another control character remains."""
+    title = " ".join((title or "").split())
+    if not title:
+        raise InvalidInput(f"{what} is empty")
+    bad = sorted({f"U+{ord(c):04X}" for c in title if ord(c) < 32 or 127 <= ord(c) < 160})
+    if bad:
+        raise InvalidInput(f"{what} {title!r} holds control characters ({', '.join(bad)})")
+    return title
+
+
 def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str) -> N.NoteRow:
     """Give the note `ref` names the title `title` (its frontmatter `title`, which wins over a
     heading; the file keeps its path and body) and re-index it. Raises InvalidInput for an
     empty title or a frontmatter block that is not a YAML mapping (never rewritten),
     NoteNotFound / AmbiguousNote."""
-    title = " ".join((title or "").split())
-    if not title:
-        raise InvalidInput(f"the new title for {ref!r} is empty; nothing was changed")
+    title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     new = V.add_frontmatter_keys(path.read_text(encoding="utf-8", errors="replace"), {"title": title})
