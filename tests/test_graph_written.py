@@ -109,11 +109,12 @@ def test_pronouns_labels_prices_and_organisations_are_not_people():
     receipt = "CORNER SHOP\nBread 1.20\nMilk 0.95\nbeans 0.89\nExtra 2.00\nTOTAL £24.48\n"
     assert technology_names(receipt) == []
     assert technology_names("The pressure should be 1.5 bar when cold.") == []
-    assert technology_names("We upgraded Python 3.11 and ripgrep 14.1.") == ["Python", "ripgrep"]
+    assert technology_names("We upgraded Python 3.11, Go 1.22 and ripgrep 14.1.") == ["Python", "Go", "ripgrep"]
     found = X.Found()
     for name in ("He", "be", "Lisbon"):
         found.add("", name, "entity", "ner")
-    assert set(found.kind) == {"Lisbon"}
+    found.add("", "go", "topic", "tag")  # the person's own tag
+    assert set(found.kind) == {"Lisbon", "go"}
 
 
 def test_a_title_with_path_characters_is_no_entity():

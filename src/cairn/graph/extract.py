@@ -11,7 +11,8 @@ runs, group and project phrases, person evidence) over the whole document, which
 regular expression's pass, and technologies and tools by their cues (cairn/graph/tech.py:
 "Python 3.11", "the Ruff linter", "written in Rust"; kind "technology"). Every name comes from the note's
 own text or metadata (grounded). A single closed-class word ("He", "be";
-ner_written.closed_class) is never a name, whichever source offers it. Mentions are capped at MAX_PER_NOTE entities per note,
+ner_written.closed_class) found in prose (spaCy, written form) is never a name; a tag, link,
+frontmatter value or tool cue naming one ("#go", "Go 1.22") is the person's own word. Mentions are capped at MAX_PER_NOTE entities per note,
 most mentioned first; co-occurrence uses at most MAX_PER_UNIT entities of one unit.
 """
 
@@ -58,8 +59,8 @@ class Found:
         name = " ".join(str(name).split()).strip(" .,;:'\"#[]()")
         if len(name) < 2 or len(name) > 80 or _BAD.match(name):
             return
-        if " " not in name and closed_class(name):
-            return  # "He", "be": a pronoun or an auxiliary, never a name
+        if method in ("ner", "written") and " " not in name and closed_class(name):
+            return  # "He", "be": a pronoun or an auxiliary, never a name found in prose
         self.units.setdefault(unit, Counter())[name] += n
         if name not in self.method or METHOD_RANK[method] < METHOD_RANK[self.method[name]]:
             self.method[name] = method
