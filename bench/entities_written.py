@@ -10,7 +10,10 @@ Gold: every generated person must come out with kind "person"; nothing else may.
     python bench/entities_written.py [--notes 40] [--seed 7]
 
 Prints, for spaCy alone (written names off) and for spaCy + written names: person precision,
-person recall, and the made-up names found at all (any kind).
+person recall, and the made-up names found at all (any kind); and (session 17, review3 M7)
+the entities of any kind that are a common word of a distractor sentence ("He", "be",
+"Bread", "Lunch", "Occurrences": a pronoun, a price line, a label), and the made-up
+organisations ("Velmi Labs", "Torsen Ltd") filed as people.
 """
 
 from __future__ import annotations
@@ -29,10 +32,15 @@ SHAPES = [
     "{p} leads the {g} team.", "Yesterday I met {p} at the {place} office.", "My colleague {p} sent the draft.",
     "{p} said the budget is fine.", "Call {p} about the invoice.", "The review was run by {p}.",
     "- {p}: owns the release checklist", "We had lunch with {p} and {q}.", "{p} manages the {g} group.",
+    "{p} works at {o}.",
 ]
 DISTRACT = ["Ads are running on three channels.", "Cork boards hold the plan.", "Rose bushes need pruning in March.",
             "Budget review on Monday.", "Paper, Ink and Glue are on the list.", "The Kettle Pro 2 arrived.",
-            "We drove to Lisbon in May.", "Mark the dates in the calendar.", "Will this fit in the van?"]
+            "We drove to Lisbon in May.", "Mark the dates in the calendar.", "Will this fit in the van?",
+            # review3 M7 shapes: a pronoun before a person verb, price lines, a measure, a label
+            "He said the budget is fine.", "Bread 1.20\nMilk 0.95\nExtra 2.00\nTOTAL £4.15",
+            "The pressure should be 1.5 bar.", "Lunch was long.", "Occurrences (first year):"]
+ORG_HEADS = ["Labs", "Ltd", "Studio", "Foundation"]
 GROUPS = ["data", "design", "platform", "support", "finance"]
 PLACES = ["Harbour", "Northgate", "Quayside"]
 
@@ -41,6 +49,9 @@ def name(rng: random.Random) -> str:
     def word() -> str:
         return "".join(rng.choice(SYL) for _ in range(rng.choice((2, 3)))).capitalize()
     return f"{word()} {word()}" if rng.random() < 0.7 else word()
+
+
+ORGS: set[str] = set()  # made-up organisations written into the vault (make_vault)
 
 
 def make_vault(root: Path, n_notes: int, seed: int) -> set[str]:
@@ -53,7 +64,10 @@ def make_vault(root: Path, n_notes: int, seed: int) -> set[str]:
         for _ in range(4):
             p, q = name(rng), name(rng)
             shape = rng.choice(SHAPES)
-            lines.append(shape.format(p=p, q=q, g=rng.choice(GROUPS), place=rng.choice(PLACES)))
+            o = f"{name(rng).split()[0]} {rng.choice(ORG_HEADS)}"
+            if "{o}" in shape:
+                ORGS.add(o)
+            lines.append(shape.format(p=p, q=q, o=o, g=rng.choice(GROUPS), place=rng.choice(PLACES)))
             people.add(p)
             if "{q}" in shape:
                 people.add(q)
@@ -80,7 +94,9 @@ def measure(vault: Path, people: set[str], written: bool) -> dict:
     persons = {e["name"] for e in ents if e["kind"] == "person"}
     names = {e["name"] for e in ents}
     tp = len(persons & people)
-    return {"person_precision": tp / len(persons) if persons else 0.0,
+    common = {w.lower().strip(".,:()") for d in DISTRACT for w in d.split()} - {"lisbon"}
+    junk = sorted(n for n in names if n.lower() in common)
+    return {"common_words": junk, "orgs_as_persons": sorted(persons & ORGS),"person_precision": tp / len(persons) if persons else 0.0,
             "person_recall": tp / len(people), "found_any_kind": len(names & people) / len(people),
             "persons": len(persons), "false_persons": sorted(persons - people)[:8]}
 
@@ -100,6 +116,8 @@ def main() -> None:
             print(f"{label:24} person precision {r['person_precision']:.3f}  recall {r['person_recall']:.3f}  "
                   f"made-up names found (any kind) {r['found_any_kind']:.3f}  persons {r['persons']}  "
                   f"e.g. wrong: {r['false_persons']}")
+            print(f"{'':24} common words as entities {len(r['common_words'])} {r['common_words'][:12]}  "
+                  f"organisations as persons {len(r['orgs_as_persons'])} of {len(ORGS)}")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,14 @@ PAIRS: list[tuple[str, str, str]] = [
     ("I work as a nurse at St. Luke's.", "I work as a nurse at St. Mary's.", "supersede"),
     ("I moved to Rotterdam last month.", "I live in Rotterdam.", "reinforce"),
     ("I work as a nurse at St. Luke's.", "I'm a nurse.", "reinforce"),
+    # fresh-user review 3 (session 17, M6): the plain, un-negated predicate of a negated state
+    ("I'm vegetarian.", "I eat meat now.", "supersede"),
+    ("I'm vegan.", "I eat meat these days.", "supersede"),
+    ("I don't eat meat.", "I eat meat now.", "supersede"),
+    ("I'm teetotal.", "I drink alcohol now.", "supersede"),
+    ("I'm vegetarian.", "My brother eats meat.", "add"),
+    ("I'm vegetarian.", "I cook meat for my kids.", "add"),
+    ("I'm teetotal.", "I drink coffee every morning.", "add"),
 ]
 
 # Slot-aware recall: (memories said one day apart, query, the memory expected first).

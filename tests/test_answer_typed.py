@@ -99,6 +99,20 @@ Bake for 45 minutes at 180C.
 """
 
 
+PHYSIO_ICS = """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//cairn tests//EN
+BEGIN:VEVENT
+UID:physio-1@cairn.test
+DTSTART:20270302T090000Z
+DTEND:20270302T094500Z
+SUMMARY:Physio appointment
+LOCATION:Harbour Physio Rooms
+END:VEVENT
+END:VCALENDAR
+"""
+
+
 def _estimate_pdf(path):
     """A one-page estimate: lines, a ruled table, a total line (reportlab)."""
     from reportlab.lib.pagesizes import A4
@@ -121,6 +135,8 @@ def app(tmp_path_factory, real_embedder):
                           "tools.kiln.config.md": KILN_CONFIG}, real_embedder) as a:
         _estimate_pdf(root / "estimate.pdf")
         a.ingest([root / "estimate.pdf"])
+        (root / "physio.ics").write_text(PHYSIO_ICS, encoding="utf-8")
+        a.import_export("ics", root / "physio.ics")
         yield a
 
 
@@ -160,6 +176,11 @@ def test_split_multi_part_questions():
     assert parts.split("When is my appointment and what do I need to bring?") == [
         "When is my appointment?", "What do I need to bring?"]
     assert parts.split("What are the total and the VAT?") == ["What are the total and the VAT?"]
+    # a part that only asks is read about the first part's subject (review3 M2)
+    assert parts.split("When is my dentist appointment and where?") == [
+        "When is my dentist appointment?", "Where is my dentist appointment?"]
+    assert parts.split("How much was the bread and when?") == ["How much was the bread?", "When was the bread?"]
+    assert parts.split("When does the coach leave and how long?")[1] == "How long does the coach leave?"
 
 
 def test_verdict_follows_checks():
@@ -264,6 +285,14 @@ def test_two_part_question_answers_both(app):
     ans, js = _ask(app, "When is my clinic appointment and what is the rear tyre pressure?")
     assert "9 April 2027" in ans.answer and ans.verdict == "revise"
     assert js["checks"]["completeness"] is False
+
+
+def test_a_short_second_part_is_asked_about_the_first_parts_subject(app):
+    """review3 M2: "…and where?" is not declined as chit-chat; the event's Where line answers it."""
+    ans, js = _ask(app, "When is my physio appointment and where?")
+    assert "2027-03-02" in ans.answer and "Harbour Physio Rooms" in ans.answer
+    assert "not a question about your notes" not in ans.answer
+    assert ans.verdict == "pass" and js["checks"]["completeness"] is True
 
 
 def test_memories_answer_and_are_cited_as_memories(tmp_path, real_embedder):

@@ -144,6 +144,32 @@ def test_unwritable_home_is_named_with_the_fix(tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["notes"] == 1
 
 
+def test_a_folder_that_cannot_be_listed_is_reported_and_not_retried(tmp_path):
+    """review3 M5: a subfolder without read permission is named as skipped ("cannot list
+    folder: Permission denied"), an unreadable file fails once (no five retries)."""
+    home = tmp_path / "h"
+    src = tmp_path / "in"
+    write(src / "a.md", "# Kayak\n\nThe kayak needs a new spray deck.\n")
+    locked_file = write(src / "b.md", "# Canoe\n\nThe canoe paddles hang in the shed.\n")
+    locked = src / "locked-dir"
+    write(locked / "c.md", "# Dinghy\n\nThe dinghy oars are in the loft.\n")
+    drop = _drop_root_file_override if os.geteuid() == 0 else None
+    locked.chmod(0o000)
+    locked_file.chmod(0o000)
+    try:
+        r = cairn(home, "ingest", str(src), preexec_fn=drop)
+    finally:
+        locked.chmod(0o755)
+        locked_file.chmod(0o644)
+    err = flat(r.stderr)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert f"skipped {locked}: cannot list folder: Permission denied" in flat(r.stdout + " " + r.stderr), r
+    assert f"{locked_file}: cannot read: Permission denied" in err and "gave up after" not in err, err
+    assert "added 1" in r.stdout and "Traceback" not in r.stderr
+    (dead,) = json.loads(cairn(home, "jobs", "--json").stdout)["dead"]
+    assert dead["attempts"] == 1
+
+
 def test_unwritable_index_file_is_named(tmp_path):
     """A leftover read-only `index.db-shm`, or an index file that is a directory: SQLite
     says only "attempt to write a readonly database" / "unable to open database file"; the

@@ -38,7 +38,9 @@ def test_made_up_names_by_their_written_form():
 def test_familiar_single_words_are_not_people():
     assert _labels("We drove to Cork. Ads are everywhere in town.") == {"Cork": "NAME"}
     assert refine_person("Cork", "PERSON", "We drove to Cork and back.") == "NAME"
-    assert refine_person("Ads", "PERSON", "Ads budget is done.") == "NAME"
+    # only ever at a sentence start, without person evidence: no entity (review3 M7: "Lunch")
+    assert refine_person("Ads", "PERSON", "Ads budget is done.") == ""
+    assert refine_person("Lunch", "PERSON", "Met Tom. Lunch was long.") == ""
     assert refine_person("Q3", "PERSON", "Ads budget for Q3 is done.") == "NAME"
     # a familiar word with evidence stays a person; an unfamiliar one needs none
     assert refine_person("Rose", "PERSON", "My sister Rose is visiting.") == "PERSON"
@@ -93,3 +95,30 @@ def test_the_graph_reaches_the_note_through_a_made_up_name(app):
     assert "Quarry weekend" in ranked, ranked
     quarry = hits[ranked.index("Quarry weekend")]
     assert quarry.signals["graph"] > 0 and quarry.signals["keyword"] == 0.0
+
+
+def test_pronouns_labels_prices_and_organisations_are_not_people():
+    """review3 M7: "He", "be", "Bread", "Occurrences" are no entities; "Brightmoor Labs" is an org."""
+    from cairn.graph.tech import technology_names
+    got = _labels("Met Zorvath Quennell at the cafe. He works at Brightmoor Labs as a chemist.\n"
+                  "He said the lab opens in spring.\n**Occurrences (first year):**\n- 2026-12-01\n"
+                  "Quorvel Ltd said no.")
+    assert got == {"Zorvath Quennell": "PERSON", "Brightmoor Labs": "ORG", "Quorvel Ltd": "ORG"}
+    assert refine_person("Brightmoor Labs", "PERSON", "He works at Brightmoor Labs.") == "ORG"
+    assert refine_person("He", "PERSON", "He works here.") == ""
+    receipt = "CORNER SHOP\nBread 1.20\nMilk 0.95\nbeans 0.89\nExtra 2.00\nTOTAL £24.48\n"
+    assert technology_names(receipt) == []
+    assert technology_names("The pressure should be 1.5 bar when cold.") == []
+    assert technology_names("We upgraded Python 3.11, Go 1.22 and ripgrep 14.1.") == ["Python", "Go", "ripgrep"]
+    found = X.Found()
+    for name in ("He", "be", "Lisbon"):
+        found.add("", name, "entity", "ner")
+    found.add("", "go", "topic", "tag")  # the person's own tag
+    assert set(found.kind) == {"Lisbon", "go"}
+
+
+def test_a_title_with_path_characters_is_no_entity():
+    """review3 M7: a note titled "a/b" or "/../escape" (made through the API) adds no entity."""
+    for title, kept in (("a/b", False), ("/../escape", False), ("Lisbon offsite", True)):
+        note = {"title": title, "type": "note", "tags": "[]", "meta": "{}"}
+        assert (title in X.structural(note, [], []).kind) is kept

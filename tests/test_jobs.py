@@ -129,13 +129,13 @@ def test_a_job_that_keeps_failing_goes_to_the_dead_letters(conn):
 
     def always(job):
         calls.append(job.attempts)
-        raise PermissionError(13, "Permission denied", "/data/locked.md")
+        raise OSError(5, "Input/output error", "/data/locked.md")
 
     res = W.run_queue(conn, {"file": always}, FAST)
     assert calls == [1, 2, 3]
     job = J.get(conn, a)
     assert job.state == "dead" and job.attempts == 3
-    assert job.last_error == "cannot read: Permission denied (/data/locked.md) (gave up after 3 attempts)"
+    assert job.last_error == "cannot read: Input/output error (/data/locked.md) (gave up after 3 attempts)"
     assert res.dead[0][0].id == a
 
 
@@ -147,9 +147,15 @@ def test_permanent_failures_are_not_retried(conn):
     def handler(job):
         if job.source == "bug":
             raise ValueError("parser bug")
+        if job.source == "locked":
+            raise PermissionError(13, "Permission denied", job.source)
         raise FileNotFoundError(2, "No such file or directory", job.source)
 
+    d, _ = J.enqueue(conn, "file", "locked", {}, max_attempts=5)
     W.run_queue(conn, {"file": handler}, FAST)
+    # review3 M5: a refused permission is not retried five times (the mode waits for the person)
+    assert J.get(conn, d).state == "dead" and J.get(conn, d).attempts == 1
+    assert J.get(conn, d).last_error.startswith("cannot read: Permission denied (locked)")
     assert J.get(conn, a).state == "dead" and J.get(conn, a).attempts == 1
     assert J.get(conn, a).last_error == "failed: parser bug"  # no exception class name
     assert J.get(conn, b).state == "dead" and J.get(conn, b).attempts == 1
@@ -158,7 +164,7 @@ def test_permanent_failures_are_not_retried(conn):
 
 def test_is_transient_classification():
     from cairn.fetch import FetchFailed, FetchTimeout, URLRefused
-    assert W.is_transient(OSError(5, "I/O error")) and W.is_transient(PermissionError())
+    assert W.is_transient(OSError(5, "I/O error")) and not W.is_transient(PermissionError())  # review3 M5
     assert W.is_transient(sqlite3.OperationalError("database is busy"))
     assert not W.is_transient(sqlite3.OperationalError("no such table: x"))
     assert not W.is_transient(FileNotFoundError()) and not W.is_transient(ValueError())

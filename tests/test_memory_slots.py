@@ -40,6 +40,10 @@ def conn(tmp_path):
     ("We got engaged!", [], [Slot("user", "relationship status", "engaged")]),
     ("I don't drink.", [], [Slot("user", "alcohol", "abstains")]),
     ("I quit smoking.", [], [Slot("user", "smoking", "non-smoker")]),
+    # the plain verb of a negated state is its opposite (review3 M6); a negation never is
+    ("I eat meat now.", [], [Slot("user", "diet", "eats meat")]),
+    ("I no longer eat meat.", [], [Slot("user", "diet", "no meat")]),
+    ("I drink alcohol now.", [], [Slot("user", "alcohol", "drinks")]),
 ])
 def test_slots_found_with_their_subject(text, names, expected):
     assert find_slots(text, names, _key) == expected
@@ -53,6 +57,8 @@ def test_slots_found_with_their_subject(text, names, expected):
     ("I split up the work.", []),
     ("I don't drink coffee.", []),
     ("I smoke salmon.", []),
+    ("I drink coffee every morning.", []),
+    ("I want to eat meat.", []),
     ("I like pizza.", []),
     ("I play tennis.", []),
 ])
@@ -104,6 +110,9 @@ def test_vegetarian_then_vegan_supersedes_and_keeps_history(conn, real_embedder)
     ("I'm in a relationship.", "I'm single again."),
     # someone else's state follows the same rule
     ("Olga is vegan.", "Olga is vegetarian now."),
+    # the plain verb of a negated state (review3 M6)
+    ("I'm vegetarian.", "I eat meat now."),
+    ("I'm teetotal.", "I drink alcohol now."),
 ])
 def test_changed_state_in_other_words_supersedes(conn, real_embedder, old, new):
     first, second = _pair(conn, real_embedder, old, new)
@@ -135,6 +144,7 @@ def test_restated_state_reinforces(conn, real_embedder, old, new):
     ("I'm married.", "My brother got divorced."),
     ("I live in Porto.", "I work at Nordlys Bank."),              # different slots
     ("I'm vegetarian.", "I'm also a non-smoker."),
+    ("I'm vegetarian.", "My brother eats meat."),
 ])
 def test_other_statements_keep_both_current(conn, real_embedder, old, new):
     first, second = _pair(conn, real_embedder, old, new)

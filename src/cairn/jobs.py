@@ -57,8 +57,10 @@ class RunResult:
 def is_transient(exc: BaseException) -> bool:
     """True for failures worth retrying later: an exception carrying `transient = True`
     (cairn.fetch network errors), SQLite busy/locked, a lost PostgreSQL connection or a
-    serialization conflict, and OSError other than a missing path
-    (FileNotFoundError / NotADirectoryError / IsADirectoryError are permanent)."""
+    serialization conflict, and OSError other than a missing path or a refused permission
+    (FileNotFoundError / NotADirectoryError / IsADirectoryError / PermissionError are
+    permanent: the file's mode waits for the person, not for time; `cairn jobs retry` once
+    they have fixed it)."""
     flag = getattr(exc, "transient", None)
     if flag is not None:
         return bool(flag)
@@ -68,7 +70,7 @@ def is_transient(exc: BaseException) -> bool:
     if type(exc).__module__.startswith("psycopg") and type(exc).__name__ in (
             "OperationalError", "SerializationFailure", "DeadlockDetected", "PoolTimeout"):
         return True  # PostgreSQL store: connection lost, serialization conflict
-    if isinstance(exc, (FileNotFoundError, NotADirectoryError, IsADirectoryError)):
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError)):
         return False
     return isinstance(exc, (OSError, TimeoutError, ConnectionError))
 

@@ -15,7 +15,10 @@ from typing import Any
 # at the bottom layer, so that an adapter can list them without importing the layers.
 PARSED_KINDS = ("pdf", "docx", "pptx", "xlsx", "epub", "rtf", "msg", "image", "audio", "eml", "ipynb",
                 "feed", "html", "markdown", "text")  # what a parser can produce (parse.detect)
-NOTE_TYPES = (*PARSED_KINDS, "record", "chat")  # every note type: parsed, imported records, chats
+# what `cairn import` writes besides records and chats (ingest/importing: calendar events,
+# bookmarks, Kindle/Readwise highlights, mail, Notion databases)
+IMPORTED_TYPES = ("event", "bookmark", "highlights", "email", "note")
+NOTE_TYPES = (*PARSED_KINDS, "record", "chat", *IMPORTED_TYPES)  # every note type: parsed, records, chats, imports
 SEARCH_MODES = ("hybrid", "keyword", "semantic")
 FUSIONS = ("rrf", "weighted")
 NOTE_UPDATE_MODES = ("overwrite", "append")

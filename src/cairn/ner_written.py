@@ -18,6 +18,12 @@ people. This module reads the writing conventions instead, over the whole text:
   before it ("Dr", "my sister", "colleague"), a communication or role verb right after it
   ("leads", "manages", "said", "agreed"), or before it ("met", "asked", "told", "with").
   Without such evidence a single familiar word is never a person (`person_evidence`).
+- **What is no name at all** (session 17, review3 M7). A single closed-class word (spaCy's
+  English stop words, read from the installed package: "He", "be", "Will") is never a name,
+  whatever follows it. A single word at the start of a sentence with no person evidence is a
+  name only when it is no whole word of the vocabulary at any rank ("Occurrences (first
+  year):" is a label, "Ilse said" a name). A name whose last word heads organisations'
+  names (ORG_HEADS: "Brightmoor Labs", "Kestrel Ltd") is an organisation, never a person.
 
     from cairn.ner_written import written_names
     written_names("Ilse Brandvold leads the data team.")
@@ -56,12 +62,52 @@ _DETERMINERS = frozenset("the our my his her their your its".split())
 # Function words that open a sentence before a name ("Then Marta said"): dropped from a run.
 _LEADING = frozenset("""the our my his her their your its then when after before if and but so also
 in on at a an this that these those we you""".split())
+# Words that end the names of organisations (legal forms and institutions' head nouns): a name
+# ending in one is an ORG whatever verb follows it ("Brightmoor Labs said …").
+ORG_HEADS = frozenset("""labs lab laboratories ltd limited inc incorporated llc llp plc gmbh ag sa bv corp corporation
+company co university college school academy institute hospital clinic surgery bank foundation trust
+charity agency association society ministry council studio studios partners associates holdings
+group""".split())
 _PARTICLES = frozenset("van von de der den da di du la le del della bin al ten ter".split())
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]", re.UNICODE)
 _BREAK = re.compile(r"(?<=[.!?;:])\s+|\n|^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
 
 _lock = threading.Lock()
 _vocab: dict[str, int] | None = None
+_stop: frozenset[str] | None = None
+
+
+def closed_class(word: str) -> bool:
+    """True when `word` (any case) is one of spaCy's English stop words ("he", "be", "will",
+    "their"): pronouns, auxiliaries, determiners, prepositions. The list is read from the
+    installed spaCy package's file without importing spaCy (an import costs seconds; the
+    file is read as text, never run); an empty set when spaCy is absent."""
+    global _stop
+    with _lock:
+        if _stop is None:
+            _stop = frozenset()
+            try:
+                import importlib.util
+                spec = importlib.util.find_spec("spacy")
+                folder = list(spec.submodule_search_locations or [])[0] if spec else None
+                if folder:  # the words of the file's first triple-quoted string (STOP_WORDS = set("""…""".split()))
+                    with open(f"{folder}/lang/en/stop_words.py", encoding="utf-8") as f:
+                        m = re.search(r'"""(.*?)"""', f.read(), re.DOTALL)
+                    _stop = frozenset(m.group(1).split()) if m else frozenset()
+            except (OSError, IndexError):
+                _stop = frozenset()
+    return word.lower().strip("'’") in _stop
+
+
+def in_vocabulary(word: str) -> bool:
+    """True when `word` (any case) is a whole word of the vocabulary at any rank ("occurrences")."""
+    return word.lower().strip("'’") in _familiar_vocab()
+
+
+def organisation(name: str) -> bool:
+    """True when the last word of a name of two or more words is in ORG_HEADS ("Brightmoor Labs")."""
+    words = name.split()
+    return len(words) > 1 and words[-1].lower().strip(".,") in ORG_HEADS
 
 
 def _familiar_vocab() -> dict[str, int]:
@@ -164,15 +210,18 @@ def written_names(text: str) -> list[Entity]:
             if not run:
                 continue
             name = " ".join(_clean(w) for w in run)
+            if len(run) == 1 and closed_class(name):
+                continue  # "He works at …": a pronoun, not a name
             after = words[j:] if j < len(words) else following
-            person = person_evidence(words[:i], after) or (
-                last_person >= 0 and i - last_person == 1 and lower[i - 1] in ("and", "or"))
+            org = organisation(name)
+            person = not org and (person_evidence(words[:i], after) or (
+                last_person >= 0 and i - last_person == 1 and lower[i - 1] in ("and", "or")))
             if at_start and not person:
                 if all(familiar(_clean(w)) for w in run):
                     continue
-                if len(run) == 1 and not (j < len(words) and words[j][0].islower()):
+                if len(run) == 1 and (in_vocabulary(name) or not (j < len(words) and words[j][0].islower())):
                     continue
-            label = "PERSON" if person else "NAME"
+            label = "PERSON" if person else "ORG" if org else "NAME"
             last_person = j if person else -1
             if found.get(name) != "PERSON":
                 found[name] = label
@@ -196,18 +245,27 @@ def trim_span(name: str) -> str:
 
 
 def refine_person(name: str, label: str, text: str) -> str:
-    """spaCy's label checked against the text: a one-word PERSON that is a familiar word
-    ("Cork", "Ads") with no person evidence around any of its occurrences becomes NAME; a
-    PERSON with a digit ("Q3") becomes NAME. Other labels are returned as they are."""
+    """spaCy's label checked against the text: a single closed-class word ("He") is no
+    entity ("" returned); a one-word PERSON that is a familiar word with no person evidence
+    around any of its occurrences becomes NAME when it is capitalised inside a sentence
+    somewhere ("We drove to Cork"), else it is no entity ("Lunch was long.": "");
+    a PERSON with a digit ("Q3") becomes NAME; a PERSON whose last word heads organisations'
+    names ("Brightmoor Labs", `organisation`) becomes ORG. Other labels are returned as they are."""
+    if len(name.split()) == 1 and closed_class(name):
+        return ""
     if label != "PERSON":
         return label
     if any(ch.isdigit() for ch in name):
         return "NAME"
+    if organisation(name):
+        return "ORG"
     if len(name.split()) > 1 or not familiar(name):
         return label
+    inside = False  # capitalised inside a sentence somewhere ("We drove to Cork"): a proper noun
     for _, seg in _segments(text):
         words = _WORD.findall(seg)
         for k, w in enumerate(words):
             if _clean(w) == name and person_evidence(words[:k], words[k + 1:]):
                 return label
-    return "NAME"
+            inside = inside or (k > 0 and _clean(w) == name and words[k - 1].lower() not in _LEADING)
+    return "NAME" if inside else ""

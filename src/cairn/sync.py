@@ -40,7 +40,9 @@ class SyncReport:
     moved: (old path, new path) with the note id kept; removed: notes whose file is gone;
     trashed: files equal to a note deleted in Cairn (not indexed); unchanged: count of
     files skipped unread or found byte-identical; failed: (path, reason) for unreadable
-    files, symlink loops and parse errors; embedded: chunks embedded at the end.
+    files, symlink loops and parse errors; warnings: (path, message) for files indexed in
+    spite of a problem (frontmatter that is not valid YAML: the note is kept, the warning
+    names the file); embedded: chunks embedded at the end.
     """
 
     added: list[str] = field(default_factory=list)
@@ -50,6 +52,7 @@ class SyncReport:
     removed: list[str] = field(default_factory=list)
     trashed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
     unchanged: int = 0
     embedded: int = 0
 
@@ -64,6 +67,7 @@ class SyncReport:
             "moved": [{"from": a, "to": b} for a, b in self.moved], "removed": self.removed,
             "trashed": self.trashed, "unchanged": self.unchanged, "embedded_chunks": self.embedded,
             "failed": [{"path": p, "reason": r} for p, r in self.failed],
+            "warnings": [{"path": p, "message": m} for p, m in self.warnings],
         }
 
 
@@ -200,11 +204,12 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
             if candidates:
                 hint = indexed[candidates[0]][0]
         try:
-            status, note_id, _warnings = index_note_file(conn, settings, f.path, note_id=hint,
-                                                  data=data, file_hash=digest)
+            status, note_id, warnings = index_note_file(conn, settings, f.path, note_id=hint,
+                                                        data=data, file_hash=digest)
         except (ParseError, OSError, UnicodeError) as exc:
             report.failed.append((f.relpath, str(exc)))
             continue
+        report.warnings += [(f.relpath, w) for w in warnings]
         old = origins.get(note_id)
         if row is None and old is not None and old != f.relpath and old not in moved_from:
             moved_from.add(old)

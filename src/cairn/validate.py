@@ -34,6 +34,23 @@ def check_question(question: str) -> str:
     return question
 
 
+def check_query(query: str) -> str:
+    """A search query itself; raises InvalidInput when it is empty or only whitespace (the
+    command line's rule, as `check_question` is ask's: an empty search has nothing to find)."""
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput("the query is empty")
+    return query
+
+
+def check_given(value, what: str):
+    """`value` as given; raises InvalidInput("<what> is empty") when it was given (not None)
+    as an empty or blank string: `backup --to ""`, `export --tag ""`, `remind --tz ""` name
+    nothing, and must not quietly mean "the current folder", "every note", "the default zone"."""
+    if isinstance(value, str) and not value.strip():
+        raise InvalidInput(f"{what} is empty")
+    return value
+
+
 def clean_id(value: str) -> str:
     """An id as typed or pasted, without surrounding whitespace."""
     return value.strip() if isinstance(value, str) else value

@@ -29,7 +29,8 @@ from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, both, question_subject, strip_name
-from cairn.answer.spans import _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
+from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, is_caption, labelled_answer,
+                                linked_lift)
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type, is_hypothetical
@@ -166,6 +167,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     a quantity (`asked.sentence_kind`, types.answer_type), so a related sentence that does
     not answer it is not offered as the answer. For "when", a sentence of a dated chunk (a
     chat message: its `event_time`) also qualifies: the message's time dates what it reports.
+    A sentence needs four words, unless it is a line labelled with the question's wh-word
+    ("Where: Smile Clinic", an imported event's field; spans.labelled_answer). (A score bonus
+    for such a line was tried and dropped: it changed nothing on the review's case, session 17.)
     asked: the question's answer type (answer/types.py; None: read from `question`)."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
@@ -197,7 +201,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
                 continue
-            if (len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ","))
+            if ((len(re.findall(r"\w+", sent)) >= 4 or labelled_answer(question, sent)) and not sent.endswith((":", ";", ","))
                     and (fits_answer_type(sent, kind) or (kind == "time" and ev.hit.event_time))):
                 cands.append((ev.n, sent))
                 where[(ev.n, sent)] = context_of(ev.hit, text, s)

@@ -4,6 +4,12 @@ two questions; each is answered or declined on its own and the answers are joine
 `split(question)`: the parts, cut before "and" (or ";", or a second "?") when what follows
 opens a question of its own (a wh-word or an auxiliary verb: "and what do I…", "and is it…").
 "What are the total and the VAT?" stays one question (no question word after "and").
+A part that only asks (no content word but question words and the words of a value's type:
+"…and where?", "…and how long?", "…and at what time?") is elliptical: it is read about what
+the first part is about, its question phrase put before the first part's body (the first
+part less its own question phrase): "When is my dentist appointment and where?" ->
+"When is my dentist appointment?", "Where is my dentist appointment?"; "Is the shop open on
+Sunday and when?" -> "Is the shop open on Sunday?", "When is the shop open on Sunday?".
 `merge(question, answers)`: one answer; citations renumbered over the parts (one number per
 cited passage), verdict "pass" when every part passed, "abstain" when every part was
 declined, else "revise" with `checks.completeness` False.
@@ -13,8 +19,43 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.offtopic import ASKING_WORDS
+from cairn.answer.types import TYPE_WORDS
+from cairn.lexical import content_terms, stem
+
 _CUT = re.compile(r"\s*(?:,\s*)?(?:\band\b|;|\?)\s+(?=(?:and\s+)?(?:what|when|where|who|whom|which|how|why|is|are|was|"
                   r"were|do|does|did|can|will|should)\b)", re.IGNORECASE)
+# The question phrase a part opens with: up to its wh-word and a word of the value's type after
+# it ("how long", "at what time", "until when").
+_WH = re.compile(r"^\W*((?:\w+\s+){0,2}?(?:what|when|where|who|whom|which|whose|why|how)\b(?:\s+(\w+))?)",
+                 re.IGNORECASE)
+
+
+def _asks_only(part: str) -> bool:
+    """Whether `part` names nothing to ask about: every content word is a question or type word."""
+    return all(stem(t) in TYPE_WORDS or t in ASKING_WORDS for t in content_terms(part))
+
+
+def _question_phrase(part: str) -> tuple[str, str]:
+    """(the question phrase `part` opens with, the rest); ("", part) without a wh-word in
+    its first three words. The word after the wh-word belongs to the phrase only when it
+    names the value's type ("how long", "what time"), not a verb ("when is")."""
+    m = _WH.match(part)
+    if not m:
+        return "", part
+    phrase = m.group(1)
+    if m.group(2) and stem(m.group(2).lower()) not in TYPE_WORDS and m.group(2).lower() not in ASKING_WORDS:
+        phrase = phrase[:m.start(2) - m.start(1)].rstrip()
+    return phrase, part[m.start(1) + len(phrase):].strip()
+
+
+def _inherit(first: str, part: str) -> str:
+    """`part` (elliptical: `_asks_only`) read about what `first` asks about (module doc)."""
+    phrase, _ = _question_phrase(part.rstrip(" ?"))
+    _, body = _question_phrase(first.rstrip(" ?"))
+    if not phrase or not body:
+        return part
+    return f"{phrase} {body[:1].lower() + body[1:] if not body[:2].isupper() else body}?"
 
 
 def split(question: str) -> list[str]:
@@ -24,8 +65,10 @@ def split(question: str) -> list[str]:
     if len(pieces) < 2:
         return [question]
     out = []
-    for p in pieces:
+    for i, p in enumerate(pieces):
         p = p.rstrip(" ?") + "?"
+        if i and _asks_only(p) and not _asks_only(pieces[0]):
+            p = _inherit(pieces[0], p)
         out.append(p[0].upper() + p[1:])
     return out
 

@@ -19,6 +19,17 @@ def is_caption(sentence: str) -> bool:
     return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
 
 
+_WH_WORD = re.compile(r"^\W*(when|where|who|whom|why|how|what)\b", re.IGNORECASE)
+
+
+def labelled_answer(question: str, sentence: str) -> bool:
+    """True when `sentence` is a line labelled with the word `question` asks with ("Where:
+    Smile Clinic" for "Where is my dentist appointment?"; "When: 9 April" for "When…"): an
+    imported event or a form states its answers that way, in lines too short for a sentence."""
+    m = _WH_WORD.match(question)
+    return bool(m) and bool(re.match(rf"\W*{m.group(1)}\s*:\s*\S", sentence, re.IGNORECASE))
+
+
 def context_of(hit, text: str, start: int) -> str:
     """The note title (none for a chat message) and the nearest markdown heading above
     offset `start` of the chunk text `text`, joined by a space ("" when neither)."""

@@ -12,7 +12,9 @@ next line. Each candidate is scored by
           + SUBJECT x (share of the subject's words in the note title and passage)
           + SEMANTIC x cosine(question, candidate)
 
-and the best one is the answer. Its `Typed.missing_head` says which head words its context
+and the best one is the answer. A line labelled with the question's wh-word ("When: 2027-03-02…"
+for "When is my physio appointment?", an imported event's field) is a field of the whole note:
+its own line is read with the note title. Its `Typed.missing_head` says which head words its context
 lacks ("rear" for "the rear tyre pressure" when only the front is written): the answer's
 subject check (answer/checks.py) then fails and the question is declined. A list question
 ("what do I need to bring", "the ingredients") is answered by every item of the list whose
@@ -24,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cairn.answer.spans import _clean, _clean_markdown
+from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.tables import heading_above, table_rows
 from cairn.lexical import content_terms, sentences
 from cairn.answer.types import KIND_WORDS, Asked, missing, values
@@ -122,8 +124,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     best = None
     words = _words(question)
     memory = {ev.n: ev.hit.type for ev in evidence}
+    titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     for (n, text, local, passage, line), c in zip(cands, cos):
+        if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
+            line = f"{titles[n]} {line}"
         head_gap = missing(asked.head, local)
         # the head said on the candidate's own line counts as much as in its surroundings: the
         # line before another value ("Last descaled: ..." above "Anode check due in 2027")

@@ -62,7 +62,7 @@ _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?
 _MONTHS = "|".join(MONTH_NAMES)
 _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{{4}})?|(?:{_MONTHS})\.?\s+\d{{1,2}}"
                    rf"(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|(?:{_MONTHS})\s+\d{{4}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"
-                   r"|\d{4}-\d\d-\d\d|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tomorrow|yesterday|tonight"
+                   r"|\d{4}-\d\d-\d\d(?:T\d\d:\d\d(?::\d\d)?(?:Z|[+-]\d\d:\d\d)?)?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tomorrow|yesterday|tonight"
                    r"|(?:19|20)\d\d|(?:every|each|next|last|this|in the|in)\s+(?:spring|summer|autumn|fall|winter|week|"
                    r"weekend|month|year|morning|evening)|(?:in|within)\s+\w+\s+(?:days|weeks|months|years)|\w+\s+ago"
                    r"|(?:spring|summer|autumn|winter))\b", re.IGNORECASE)

@@ -2,7 +2,7 @@
 
 Sources, in order of trust: frontmatter fields naming people, places or projects
 (FRONTMATTER_KEYS), wikilink targets, tags (kind "topic"), a short markdown title (the note
-is about that entity: method "title"), chat speakers, and spaCy named entities
+is about that entity: method "title"; not one with path characters, "a/b"), chat speakers, and spaCy named entities
 (cairn/ner.py; labels mapped by NER_KINDS) over the first NER_CHARS characters of a
 document or note (title and opening: spaCy reads ~4-5k words per CPU second here, so
 reading whole documents would more than double ingest time) and over each chat message
@@ -10,7 +10,9 @@ whole (its own unit), then names by their written form (cairn/ner_written.py: ca
 runs, group and project phrases, person evidence) over the whole document, which cost a
 regular expression's pass, and technologies and tools by their cues (cairn/graph/tech.py:
 "Python 3.11", "the Ruff linter", "written in Rust"; kind "technology"). Every name comes from the note's
-own text or metadata (grounded). Mentions are capped at MAX_PER_NOTE entities per note,
+own text or metadata (grounded). A single closed-class word ("He", "be";
+ner_written.closed_class) found in prose (spaCy, written form) is never a name; a tag, link,
+frontmatter value or tool cue naming one ("#go", "Go 1.22") is the person's own word. Mentions are capped at MAX_PER_NOTE entities per note,
 most mentioned first; co-occurrence uses at most MAX_PER_UNIT entities of one unit.
 """
 
@@ -20,6 +22,8 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+
+from cairn.ner_written import closed_class
 
 MAX_PER_NOTE = 40
 MAX_PER_UNIT = 12
@@ -39,6 +43,7 @@ METHOD_RANK = {"frontmatter": 0, "title": 1, "wikilink": 2, "tag": 3, "speaker":
                "written": 6}
 _TITLE_WORDS = 6
 _BAD = re.compile(r"^[\W\d_]+$")
+_PATH_CHARS = re.compile(r"[/\\]")  # a title holding one ("a/b", "/../escape") names a path, not a thing
 
 
 @dataclass
@@ -54,6 +59,8 @@ class Found:
         name = " ".join(str(name).split()).strip(" .,;:'\"#[]()")
         if len(name) < 2 or len(name) > 80 or _BAD.match(name):
             return
+        if method in ("ner", "written") and " " not in name and closed_class(name):
+            return  # "He", "be": a pronoun or an auxiliary, never a name found in prose
         self.units.setdefault(unit, Counter())[name] += n
         if name not in self.method or METHOD_RANK[method] < METHOD_RANK[self.method[name]]:
             self.method[name] = method
@@ -87,7 +94,8 @@ def structural(note, links: list[str], chunks) -> Found:
     for tag in tags:
         found.add("", str(tag).lstrip("#").replace("-", " ").replace("_", " "), "topic", "tag")
     title = (note["title"] or "").strip()
-    if note["type"] in ("markdown", "note") and title and len(title.split()) <= _TITLE_WORDS:
+    if note["type"] in ("markdown", "note") and title and len(title.split()) <= _TITLE_WORDS \
+            and not _PATH_CHARS.search(title):
         found.add("", title, "entity", "title")
     if note["type"] == "chat":
         for c in chunks:

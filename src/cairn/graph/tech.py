@@ -12,7 +12,10 @@ A name counts as a technology when the text itself says so, by one of three writ
   "installed ripgrep", "the htmx library"), so
   "written in haste" is not one; nor is a day or month ("runs on Mondays", CALENDAR) or a
   lower-case phrase ("switched to plan B"). A number after "Chapter", "page", ... (NOT_VERSIONED) is not
-  a version.
+  a version. Nor is a number after a single familiar English word (ner_written.familiar) written
+  in lower case ("should be 1.5 bar", "beans 0.89"), or after a capitalised one when the number
+  has two decimals and the text states money ("Bread 1.20" on a receipt with "£24.48": a
+  price; session 17, review3 M7). "Python 3.11" in a note without prices is still a version.
 Frontmatter lists (`tools`, `stack`, `tech`, ...) are read by cairn.graph.extract.
 A name is one to three words; leading articles are dropped.
 """
@@ -30,7 +33,7 @@ USE_CUES = ("written in", "coded in", "programmed in", "built with", "built on",
             "upgrade to", "installed", "install", "runs on", "running on", "deployed on", "deployed to",
             "deployed with", "powered by", "implemented in", "rewritten in", "ported to", "using the")
 _NAME = r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]"
-_VERSION = re.compile(rf"\b((?:{_NAME})(?: (?:{_NAME})){{0,1}}) v?\d+(?:\.\d+)+\b")
+_VERSION = re.compile(rf"\b((?:{_NAME})(?: (?:{_NAME})){{0,1}}) (v?\d+(?:\.\d+)+)\b")
 _NOUN = re.compile(rf"\b((?:{_NAME})(?: (?:{_NAME})){{0,2}}) (?:{'|'.join(TOOL_NOUNS)})s?\b", re.I)
 _CUE = re.compile(rf"\b({'|'.join(re.escape(c) for c in USE_CUES)}) ((?:{_NAME})(?: (?:{_NAME})){{0,1}})",
                   re.I)
@@ -43,6 +46,18 @@ CALENDAR = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
             "november", "december", "today", "tomorrow"}
 _ARTICLES = {"the", "a", "an", "our", "my", "their", "this", "that", "its", "his", "her", "new", "old"}
 _SHAPED = re.compile(r"[A-Z0-9.+#]|.-.")
+_MONEY = re.compile(r"[£$€¥]\s?\d|\b\d+(?:\.\d\d)?\s?(?:GBP|EUR|USD)\b")
+_PRICE = re.compile(r"\d+\.\d\d")
+
+
+def _priced(word: str, number: str, text: str) -> bool:
+    """Whether "`word` `number`" reads as a common word and an amount, not a tool and its
+    version (module doc): a familiar lower-case word, or a familiar word before a two-decimal
+    number in a text that states money."""
+    from cairn.ner_written import familiar
+    if not familiar(word):
+        return False
+    return word.islower() or bool(_PRICE.fullmatch(number) and _MONEY.search(text))
 
 
 def _trim(name: str) -> str:
@@ -79,7 +94,7 @@ def technology_names(text: str) -> list[str]:
             out.append(name)
     for m in _VERSION.finditer(text):
         words = m.group(1).split()
-        if words[-1].lower() in NOT_VERSIONED:
+        if words[-1].lower() in NOT_VERSIONED or _priced(words[-1], m.group(2), text):
             continue
         two = len(words) > 1 and words[0][0].isupper() and words[-1][0].isupper()  # "Visual Studio 17.8"
         add(m.group(1) if two and words[0].lower() not in _ARTICLES else words[-1], True)

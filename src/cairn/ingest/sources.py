@@ -41,11 +41,17 @@ def iter_sources(paths: Iterable[Path],
     `cairn ingest` and by the watcher's inbox scan, so both see the same files.
     Confinement (cairn.paths): symlinked folders are never walked (a loop or a link to `/`
     cannot run away); a symlinked file or folder that leads outside the folder given, and a
-    symlink loop, is not yielded but added to `skipped` as (path, reason) when given."""
+    symlink loop, is not yielded but added to `skipped` as (path, reason) when given. A folder
+    that cannot be listed (no permission) is added to `skipped` as (folder, "cannot list
+    folder: Permission denied"): its files are not silently missing."""
+    def unlisted(exc: OSError) -> None:
+        if skipped is not None:
+            skipped.append((str(exc.filename), f"cannot list folder: {exc.strerror or exc}"))
+
     for p in paths:
         if p.is_dir():
             root_real = P.real(p)
-            for root, dirs, files in os.walk(p):
+            for root, dirs, files in os.walk(p, onerror=unlisted):
                 dirs[:] = sorted(d for d in dirs if not skip_source_dir(d))
                 for d in dirs:
                     if skipped is not None and os.path.islink(os.path.join(root, d)):

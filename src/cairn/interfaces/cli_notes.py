@@ -26,6 +26,8 @@ def _print_sync(report, as_json: bool) -> None:
         err.print(f"[red]failed[/red]  {escape(path)}: {escape(reason)}")
     for path in report.trashed:
         err.print(f"[yellow]trashed[/yellow] {escape(path)}: deleted in Cairn, not re-indexed")
+    for path, message in report.warnings:
+        err.print(f"[yellow]warning[/yellow] {escape(path)}: {escape(message)}")
     for label, paths in (("added", report.added), ("updated", report.updated),
                          ("metadata", report.metadata), ("removed", report.removed)):
         for path in paths:

@@ -39,11 +39,13 @@ def run_search(query: str | None, *, k: int | None = None, json_out: bool = Fals
     """Run `cairn search` with its options already parsed (plain values: mode, fusion and
     types as strings). Exactly one of `query` and `batch` (a JSONL file of {id, query}) is
     given, else a usage error (exit 2); a bad --since or batch file is a usage error too,
-    reported before the index is opened. Prints the hits, or exits with an error."""
-    from cairn.validate import check_since
+    reported before the index is opened; an empty or blank QUERY is an error (exit 1). Prints the hits, or exits with an error."""
+    from cairn.validate import check_query, check_since
     _early(check_since, since, "--since", code=2)  # the service's rule, checked before the index opens
     if (query is None) == (batch is None):
         _usage_fail("give either a QUERY or --batch FILE")
+    if query is not None:
+        _early(check_query, query)  # `search ""`: one clear error and exit 1, as `ask ""`
     if batch is not None:
         from cairn.service import read_batch_file
         try:  # read before the index is opened: a bad file is a usage error (exit 2)

@@ -27,7 +27,7 @@ There are two kinds of slot:
   weeks ago"); a job also at "at"/"in". The dot after an abbreviation in `ABBREVIATIONS`
   ("St. Luke's") does not end it. Emoji and other symbols are read as spaces first.
 - **Closed slots** (`CLOSED_SLOTS`): the value is one of a few states, each given by a word
-  list — diet (vegan, vegetarian, pescatarian, "doesn't eat meat", eats meat again, no
+  list — diet (vegan, vegetarian, pescatarian, "doesn't eat meat", eats meat (again), no
   longer vegan/vegetarian), relationship status (single, dating, in a relationship,
   engaged, married, separated, divorced, widowed), alcohol (abstains / drinks) and smoking
   (smoker / non-smoker). A state word counts only as a *predicate* about someone ("I'm
@@ -38,6 +38,9 @@ There are two kinds of slot:
   last person named before the state word in the same clause (I/we -> "user", "my sister"
   -> "user's sister", a name -> its entity, he/she/they -> unknown, so no slot); a clause
   with no person is about the user only when the statement names nobody.
+  A state given by a negated verb ("doesn't eat meat", "doesn't drink alcohol", "doesn't
+  smoke") has the same verb said plainly as its opposite state (`_affirmed`: "I eat meat
+  now" fills diet = eats meat, so it supersedes "I'm vegetarian"; review3 M6).
 
 `BROADER` lists states that a more specific state implies: "doesn't eat meat" is implied
 by vegetarian, vegan and pescatarian, so "I don't eat meat" restates "I'm vegan" (reinforce),
@@ -180,6 +183,12 @@ def _pred(words: str, after: str = _AFTER) -> str:
     return _PRE + r"(?:" + words + r")" + after
 
 
+def _affirmed(verb: str) -> str:
+    """`verb` said plainly, not negated: the opposite state of the same predicate negated
+    ("I eat meat now" against "I don't eat meat"; a negation right before it never matches)."""
+    return r"(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!longer )(?<!to )\b(?:" + verb + r")" + _AFTER
+
+
 # slot -> [(value, patterns)]. The first value with a matching pattern wins, so negations
 # ("no longer vegan") come before the plain words.
 CLOSED_SLOTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
@@ -190,7 +199,7 @@ CLOSED_SLOTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
                             r"\b(?:stopped|quit) being (?:a )?vegetarian\b",
                             r"\bgave up being (?:a )?vegetarian\b")),
         ("eats meat", (r"\beat(?:s|ing)? meat again\b", r"\b(?:started|back to) eating meat\b",
-                       _pred(r"omnivores?|(?:a )?meat[- ]eaters?|carnivores?"))),
+                       _pred(r"omnivores?|(?:a )?meat[- ]eaters?|carnivores?"), _affirmed(r"eat(?:s|ing)? meat"))),
         ("vegan", (_pred(r"vegans?|plant[- ]based"),)),
         ("vegetarian", (_pred(r"vegetarians?|veggie"),)),
         ("pescatarian", (_pred(r"pesc[ae]tarians?"),)),
@@ -208,7 +217,8 @@ CLOSED_SLOTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
                                r"\b(?:have|has|got) a (?:new )?(?:boyfriend|girlfriend)\b")),
     ],
     "alcohol": [
-        ("drinks", (r"\bdrink(?:s|ing)? (?:alcohol )?again\b", r"\bno longer (?:sober|teetotal)\b")),
+        ("drinks", (r"\bdrink(?:s|ing)? (?:alcohol )?again\b", r"\bno longer (?:sober|teetotal)\b",
+                    _affirmed(r"drink(?:s|ing)? (?:alcohol|booze)|drinks?(?= now\b| these days\b| nowadays\b)"))),
         ("abstains", (_pred(r"teetotal|sober|(?:a )?teetotaller|(?:a )?non-?drinker"),
                       r"\b" + _NEGATED + r" drinks?(?: any)?(?: alcohol| booze)?" + _AFTER,
                       r"\b(?:quit|stopped|gave up) (?:drinking|alcohol|booze)\b", r"\bno alcohol\b")),

@@ -22,8 +22,11 @@ class BackupOps:
     def backup(self, to: str | Path) -> R.BackupTaken:
         """Write one consistent snapshot of the home under folder `to` while the server may
         keep writing (store.backup.snapshot); returns {"snapshot": path, "files": n}.
-        Raises InvalidInput for a folder inside the vault, BackupFailed when pg_dump fails."""
+        Raises InvalidInput for an empty folder path or a folder inside the vault, BackupFailed
+        when pg_dump fails."""
         from cairn.store.backup import snapshot
+        from cairn.validate import check_given
+        check_given(to, "the backup folder path")
         path = snapshot(self.settings.home, self.settings.vault, Path(to), pg_url=self._pg_url(),
                         pg_bin=self.settings.backup.pg_bin, skip=self._backup_dir())
         import json

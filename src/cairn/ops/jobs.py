@@ -4,6 +4,7 @@ is the Cairn (its conn, settings, embedder and events)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
@@ -26,16 +27,24 @@ class JobOps:
         """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
         Publishes ingest.* / note.* events and saves a trace (`report.trace_id`).
         public_only: URLs never reach a private or loopback address, whatever `[fetch]
-        allow_private` says (the tools a model drives pass True)."""
+        allow_private` says (the tools a model drives pass True). A file named with a
+        trailing slash ("garden.md/") is not read: it fails as "not a folder", as the shell's
+        `ls garden.md/` does."""
         from cairn.ingest import ingest_paths, is_url
         paths = list(paths)
         if any(not str(p).strip() for p in paths):
             raise InvalidInput("an empty path names nothing: give a file, a folder or a URL")
+        # "garden.md/": a trailing slash names a folder; Path() would drop it and read the file
+        not_folders = [p for p in paths if isinstance(p, str) and not is_url(p) and p.endswith(("/", os.sep))
+                       and Path(p.rstrip("/" + os.sep) or "/").expanduser().is_file()]
         sources: list[Path | str] = [p if isinstance(p, str) and is_url(p) else Path(p).expanduser()
-                                     for p in paths]
+                                     for p in paths if p not in not_folders]
         report = self._traced_ingest("ingest", [str(s) for s in sources], progress,
                                      lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog,
                                                                public_only=public_only))
+        for p in not_folders:
+            report.failed.append((p, "not a folder: the trailing '/' names a folder, but this is a file "
+                                     "(give the path without the '/')"))
         self._enrich_with_model(report, progress)
         return report
 

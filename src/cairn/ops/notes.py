@@ -253,8 +253,11 @@ class NotesOps:
         one note as markdown; several as text, json or zip. Select by note references `ids`,
         a search `query` (top `k` hits), or all notes; narrowed by `tag`, `type` and the
         inclusive days `since` / `until` (YYYY-MM-DD). The file is also kept as an artifact
-        (`artifact`: its id; ops/artifacts.py). See exports.export_notes for errors."""
+        (`artifact`: its id; ops/artifacts.py). See exports.export_notes for errors; an empty
+        `tag` (given, but blank) is InvalidInput, not "every note"."""
         from pathlib import Path as _P
+        from cairn.validate import check_given
+        check_given(tag, "the tag")
         from cairn.exports import export_notes
         res = export_notes(self, ids=ids, tag=tag, type=type, since=since, until=until, query=query,
                            format=format, name=name, k=k)

@@ -121,7 +121,8 @@ class SearchOps:
         trace: a cairn.traces.Trace to record the stages in (default: a new one); it is
         saved under <home>/traces and its id set as `answer.trace_id`. memories: False leaves
         the person's memories out (a caller that weighs them itself: the knowledge answer,
-        ops/knowledge.py). Publishes answer.produced."""
+        ops/knowledge.py). A declined answer in a home without notes says how to add some
+        (`cairn ingest PATH`). Publishes answer.produced."""
         check_question(question)
         from cairn.llm import default_llm_spec, get_llm
         from cairn.traces import Trace
@@ -202,6 +203,9 @@ class SearchOps:
                 if ans.pointers and "Nearest notes:" not in ans.answer:
                     ans.answer += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})"
                                                                  for p in ans.pointers) + "."
+                if not ans.pointers and not mem and not self.store.notes.counts()["notes"]:
+                    ans.answer += (" Your Cairn holds no notes yet: add some with `cairn ingest PATH` "
+                                   "(files, folders or URLs), then ask again.")  # an empty home
             out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
                        problems=ans.problems[:5])
         return ans

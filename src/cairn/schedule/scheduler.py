@@ -86,6 +86,10 @@ class Scheduler:
 
     # ------------------------------------------------------------------ create and read
     def zone(self, tz: str | None = None):
+        """The zone named `tz` (None: `[time] timezone`, else this machine's). InvalidInput for
+        an unknown name, and for an empty one (given but blank: not "the default zone")."""
+        from cairn.validate import check_given
+        check_given(tz, "the time zone")
         return W.zone(tz or self.settings.time.timezone)
 
     def remind(self, text: str, *, at: str | None = None, every: str | None = None,
