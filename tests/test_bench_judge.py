@@ -45,3 +45,22 @@ def test_threshold_from_the_tune_half_with_own_pairs_in_every_fold():
     assert not any(k.startswith("own") for k in oof)
     before, after = figures(rows, {1, 2}, oof, t)
     assert before == (0, 20, 0, 60) and after[0] == 20 and after[2] <= 0.08 * 60
+
+
+def test_conditional_logit_learns_which_candidate_is_gold():
+    """bench/answers_rank.py: the weights rank the gold candidate of each question first when
+    one figure marks it (the second is noise), and the shipped order is the first row."""
+    from answers_rank import fit, top_gold
+    rng = np.random.default_rng(1)
+    rows = []
+    for i in range(60):
+        n = 4
+        gold = np.zeros(n)
+        g = int(rng.integers(n))
+        gold[g] = 1.0
+        X = np.column_stack([rng.normal(0, 0.3, n) + 2.0 * gold, rng.normal(0, 1, n)])
+        rows.append({"X": X, "gold": gold})
+    w = fit(rows, [0, 1])
+    assert w[0] > 1.0 and abs(w[1]) < 0.5 * w[0]
+    assert top_gold(rows, w, [0, 1])[0] >= 57
+    assert top_gold(rows, None, [])[0] == sum(r["gold"][0] for r in rows)
