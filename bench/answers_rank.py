@@ -34,25 +34,29 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from answers_abstain import HELD, TUNE  # noqa: E402
 
-RANK = ("cosine", "overlap", "prior", "reply", "names", "align", "keys_message", "semantic", "keyword", "first")
+RANK = ("cosine", "overlap", "prior", "reply", "names", "align", "keys_message", "semantic", "keyword", "first",
+        "eligible")
 L2 = 1.0
 _DRAFT = re.compile(r"(.+?) \[(\d+)\](?= |$)")
 
 
 @contextlib.contextmanager
-def _capture(store: list):
+def _capture(store: list, every_sentence: bool = False):
     """cairn.answer.extractive_draft wrapped: each call also lists every eligible sentence
-    in the shipped order (padding off) into `store`, with its evidence and scoring text."""
+    in the shipped order (padding off) into `store`, with its evidence and scoring text;
+    every_sentence: the sentences under the floors too (FALLBACK_FLOOR, SENTENCE_FLOOR off)."""
     import cairn.answer as A
     real = A.extractive_draft
 
     def wide(question, evidence, embedder, max_sentences=3, about=None, focus=None, replies=None, asked=None):
-        old = (A.PAD_MARGIN, A.ONE_PASSAGE)
+        old = (A.PAD_MARGIN, A.ONE_PASSAGE, A.FALLBACK_FLOOR, A.SENTENCE_FLOOR)
         A.PAD_MARGIN, A.ONE_PASSAGE = 1e9, False
+        if every_sentence:
+            A.FALLBACK_FLOOR = A.SENTENCE_FLOOR = -1.0
         try:
             every = real(question, evidence, embedder, 60, about=about, focus=focus, replies=replies, asked=asked)
         finally:
-            A.PAD_MARGIN, A.ONE_PASSAGE = old
+            A.PAD_MARGIN, A.ONE_PASSAGE, A.FALLBACK_FLOOR, A.SENTENCE_FLOOR = old
         store.append({"question": question, "focus": focus, "evidence": evidence, "replies": replies or {},
                       "order": [(m.group(1), int(m.group(2))) for m in _DRAFT.finditer(every)]})
         return real(question, evidence, embedder, max_sentences, about=about, focus=focus, replies=replies,
@@ -84,7 +88,11 @@ def _figures(cap: dict, embedder) -> np.ndarray:
     keys = AB.key_terms(q)
     qwords = [t for t in content_terms(q) if stem(t) in keys]
     rows = []
+    first = None
     for i, ((s, n), c) in enumerate(zip(cap["order"], cos)):
+        eligible = A._sentence_score(float(c), q, s) >= A.FALLBACK_FLOOR
+        if eligible and first is None:
+            first = i
         hit = ev[n].hit
         swords = content_terms(s)[:60]
         align = 0.0
@@ -95,13 +103,13 @@ def _figures(cap: dict, embedder) -> np.ndarray:
         rows.append([float(c), term_overlap(q, s), fused.get(n, top) - top, reply.get(n, 0.0),
                      float(sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", s.lower())) for w in names)),
                      align, len(keys & mstems) / len(keys) if keys else 0.0, hit.signals.get("semantic", 0.0),
-                     hit.signals.get("keyword", 0.0), float(i == 0)])
+                     hit.signals.get("keyword", 0.0), float(i == first), float(eligible)])
     return np.array(rows)
 
 
-def collect(replay: Path, out: Path) -> None:
+def collect(replay: Path, out: Path, every_sentence: bool = False) -> None:
     """Answer every recorded category 1-4 question with the code as it is, capturing the
-    candidates of its extractive answer and their figures."""
+    candidates of its extractive answer and their figures (every_sentence: `_capture`'s)."""
     from answers_replay import DROPPED
     from cairn.answer import answer_question
     from cairn.embed import get_embedder
@@ -114,7 +122,7 @@ def collect(replay: Path, out: Path) -> None:
             continue
         store: list = []
         kw = {k: v for k, v in r["inputs"].items() if k not in DROPPED}
-        with _capture(store):
+        with _capture(store, every_sentence):
             ans = answer_question(r["question"], r["inputs"]["hits"], embedder, **kw)
         if ans.verdict == "abstain" or not store or not store[-1]["order"]:
             continue
@@ -163,10 +171,11 @@ def fit(rows: list[dict], cols: list[int], l2: float = L2) -> np.ndarray:
 
 
 def top_gold(rows: list[dict], w: np.ndarray | None, cols: list[int]) -> tuple[int, int]:
-    """(questions whose top candidate is gold, questions): shipped order when w is None."""
+    """(questions whose top candidate is gold, questions): the shipped choice (the first
+    eligible candidate: RANK "first") when w is None."""
     hits = 0
     for r in rows:
-        i = 0 if w is None else int(np.argmax(r["X"][:, cols] @ w))
+        i = int(np.argmax(r["X"][:, RANK.index("first")])) if w is None else int(np.argmax(r["X"][:, cols] @ w))
         hits += bool(r["gold"][i])
     return hits, len(rows)
 
@@ -177,16 +186,21 @@ def main() -> None:
     c = sub.add_parser("collect")
     c.add_argument("replay", type=Path)
     c.add_argument("out", type=Path)
+    c.add_argument("--every-sentence", action="store_true", help="candidates under the floors too")
     for name in ("train", "heldout"):
-        sub.add_parser(name).add_argument("rank", type=Path)
+        t = sub.add_parser(name)
+        t.add_argument("rank", type=Path)
+        t.add_argument("--every-sentence", action="store_true", help="the file was collected with it")
     a = ap.parse_args()
     if a.cmd == "collect":
-        return collect(a.replay, a.out)
+        return collect(a.replay, a.out, a.every_sentence)
     with open(a.rank, "rb") as fh:
         rows = pickle.load(fh)["rows"]
     sets = {"shipped figures (cosine, overlap, prior, reply, names)": [0, 1, 2, 3, 4],
             "shipped + pair figures": [0, 1, 2, 3, 4, 5, 6],
             "all figures": list(range(len(RANK)))}
+    if a.every_sentence:  # the shipped choice is known: learn what else to pick
+        sets = {"shipped figures + eligible": [0, 1, 2, 3, 4, 10], "all figures but first": list(range(9)) + [10]}
     tune = [r for r in rows if r["conversation"] in TUNE]
     held = [r for r in rows if r["conversation"] in HELD]
     def show(label, f):
