@@ -49,8 +49,8 @@ def test_threshold_from_the_tune_half_with_own_pairs_in_every_fold():
 
 def test_conditional_logit_learns_which_candidate_is_gold():
     """bench/answers_rank.py: the weights rank the gold candidate of each question first when
-    one figure marks it (the second is noise), and the shipped order is the first row."""
-    from answers_rank import fit, top_gold
+    one figure marks it (the second is noise); the shipped choice is the row marked "first"."""
+    from answers_rank import RANK, fit, top_gold
     rng = np.random.default_rng(1)
     rows = []
     for i in range(60):
@@ -58,7 +58,9 @@ def test_conditional_logit_learns_which_candidate_is_gold():
         gold = np.zeros(n)
         g = int(rng.integers(n))
         gold[g] = 1.0
-        X = np.column_stack([rng.normal(0, 0.3, n) + 2.0 * gold, rng.normal(0, 1, n)])
+        X = np.zeros((n, len(RANK)))
+        X[:, 0], X[:, 1] = rng.normal(0, 0.3, n) + 2.0 * gold, rng.normal(0, 1, n)
+        X[0, RANK.index("first")] = 1.0  # the shipped choice
         rows.append({"X": X, "gold": gold})
     w = fit(rows, [0, 1])
     assert w[0] > 1.0 and abs(w[1]) < 0.5 * w[0]
