@@ -108,7 +108,6 @@ def rules() -> dict:
         "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
         "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
-        "reply pairs (REPLY_PAIRS)": _set(A, "REPLY_PAIRS", False),
     }
 
 

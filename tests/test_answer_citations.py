@@ -140,17 +140,3 @@ def test_a_sentence_under_the_sentence_floor_competes_on_rank(real_embedder, mon
     # when only sentences over SENTENCE_FLOOR compete (as before), the other message is quoted
     monkeypatch.setattr(answer, "FALLBACK_FLOOR", answer.SENTENCE_FLOOR)
     assert extractive_draft(question, _evidence(hits), real_embedder) == "After the accident we drove home slowly. [2]"
-
-
-def test_a_reply_is_scored_with_the_question_it_replies_to(real_embedder, monkeypatch):
-    """A reply naming its answer in no word of the question ("Pip, a grumpy old tortoise" for
-    "What pet ...?") is scored together with the question it replies to, as a note's FAQ
-    answer is (answer.REPLY_PAIRS): it is quoted before another message sharing the word "pet";
-    off, the other message is quoted."""
-    hits = [_hit(0, "Ha, yes, I do - Pip, a grumpy old tortoise.", 0.5),
-            _hit(1, "The pet shop downtown sells fancy collars now.", 0.5)]
-    replies = {"c0": "How are you? Do you have any pets?"}
-    assert extractive_draft("What pet does have?", _evidence(hits), real_embedder, replies=replies) == \
-        "Ha, yes, I do - Pip, a grumpy old tortoise. [1]"
-    monkeypatch.setattr(answer, "REPLY_PAIRS", False)
-    assert extractive_draft("What pet does have?", _evidence(hits), real_embedder, replies=replies).endswith("[2]")

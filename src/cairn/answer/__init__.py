@@ -73,11 +73,6 @@ ONE_PASSAGE = True
 # message before it, by someone else). Ranking only, like HIT_PRIOR. 0.5: half a sentence's
 # weight, a round value (0.3 and 0.5 measured alike; bench/README.md).
 REPLY_WEIGHT = 0.5
-# A chat reply's sentence is also scored with the question it replies to, the better of the
-# two ("Do you have any pets?" - "Ha, yes, I do - Pip, a grumpy old tortoise."), as a note's FAQ
-# answer ("Q: ...? A: ...") is: a reply that shares no word with the question asked may be
-# quoted (its score counts towards the floors). False: off (for measuring).
-REPLY_PAIRS = True
 # A sentence of the named person's that only comments on what the other speaker just said
 # ("Oops, sorry 'bout the accident!" after "My son got into an accident") is not quoted as
 # about them (answerability.echoes_other). False: quoted as before (for measuring the rule).
@@ -162,8 +157,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     (store.graph.replied_to). Questions are never taken; a sentence that directly follows
     one (same paragraph: "Q: What pressure is normal? A: Between 1.0 and 1.5 bar.") scores
     the better of itself and the pair, since the question it answers is part of what it
-    says (as REPLY_WEIGHT for chat replies), and only the sentence is quoted; a chat message's
-    sentences pair alike with the question its message replies to (REPLY_PAIRS). about: optional
+    says (as REPLY_WEIGHT for chat replies), and only the sentence is quoted. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
     itself (for a person-checked question: the question without the person's name, so a
@@ -225,9 +219,6 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
     # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
     # after a question may not be a candidate (too short, filtered): then there is no pair
-    if REPLY_PAIRS:  # a chat reply is scored with the question it replies to, as a FAQ answer
-        asked_in = _replied_questions(evidence, replies or {})
-        asked_before.update({c: asked_in[c[0]] for c in cands if c[0] in asked_in and c not in asked_before})
     pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
     if pairs:
         pvecs = embed_cached(embedder, [p[:1000] for _, p in pairs])
@@ -280,9 +271,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     return " ".join(out)
 
 
-def _replied_questions(evidence: list[Evidence], replies: dict[str, str]) -> dict[int, str]:
-    """{evidence n: the question its chat message replies to} (the last sentence ending in "?"
-    of `replies[hit id]`)."""
+def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, str], embedder) -> dict[int, float]:
+    """{evidence n: score of the question its message replies to} (the last sentence ending
+    in "?" of `replies[hit id]`; score as a sentence's: 0.6 cosine + 0.4 term overlap)."""
     asks: dict[int, str] = {}
     for ev in evidence:
         prev = replies.get(ev.hit.id)
@@ -290,13 +281,6 @@ def _replied_questions(evidence: list[Evidence], replies: dict[str, str]) -> dic
             qs = [prev[a:b] for a, b in sentences(prev) if prev[a:b].rstrip(" )\"'").endswith("?")]
             if qs:
                 asks[ev.n] = _clean(qs[-1])
-    return asks
-
-
-def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, str], embedder) -> dict[int, float]:
-    """{evidence n: score of the question its message replies to} (`_replied_questions`;
-    score as a sentence's: 0.6 cosine + 0.4 term overlap)."""
-    asks = _replied_questions(evidence, replies)
     if not asks:
         return {}
     vecs = embed_cached(embedder, [question] + [q[:1000] for q in asks.values()])
