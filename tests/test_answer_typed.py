@@ -157,6 +157,10 @@ def test_head_and_subject_of_question():
     assert a.head == ("annual", "premium") and "insuranc" in a.subject
     b = types.asked("What's the plumber's phone number?")
     assert b.kind == "phone" and b.head == () and b.subject == ("plumber",)
+    c = types.asked("How many eggs are in the lemon cake?")  # no do-support: no verb to stand for eggs
+    assert (c.head, c.subject, c.verb) == (("egg",), ("lemon", "cak"), "")
+    d = types.asked("How many people does the lemon cake serve?")
+    assert (d.head, d.subject, d.verb) == (("peopl",), ("lemon", "cak"), "serv")
 
 
 @pytest.mark.parametrize("kind,text,found", [

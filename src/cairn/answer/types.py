@@ -132,7 +132,7 @@ _THING_NUMBER = re.compile(r"\b(?!(?:the|my|our|your|a|an|this|that|his|her|thei
                            r"\s+(?:number|no)\b(?!\s+of\b)", re.IGNORECASE)
 _AUX = r"(?:is|was|are|were|does|did|do|will|would|should|can|could|has|have|had|'s)"
 _WHO_VERB = re.compile(rf"^\W*who\s+(?!{_AUX}\b)([a-z]+)\s+(.+)$", re.IGNORECASE)
-_HOW_MANY = re.compile(rf"^\W*how many\s+(.+?)\s+(?:{_AUX})\s+(.+?)\s+([a-z]+)\W*$", re.IGNORECASE)
+_HOW_MANY = re.compile(rf"^\W*how many\s+(.+?)\s+({_AUX})\s+(.+?)\W*$", re.IGNORECASE)
 _PREPS = "of|for|on|at|in|to|from|by|with|about|after|before|during|into|over|under"
 _PREPOSITION = re.compile(rf"^(?:{_PREPS})\b", re.I)
 
@@ -175,7 +175,10 @@ def asked(question: str) -> Asked:
     many = _HOW_MANY.match(q) if COUNTED and kind == "number" else None
     if many:  # "How many people does the lemon cake serve?": people (or "serves"), of the cake
         counted = tuple(dict.fromkeys(stem(t) for t in content_terms(many.group(1))))
-        return Asked(kind, counted, _stems(many.group(2)), answer_type(q), stem(many.group(3).lower()))
+        subject, verb = many.group(3), ""
+        if re.fullmatch(r"do|does|did|will|would|can|could|should", many.group(2), re.I) and " " in subject:
+            subject, verb = subject.rsplit(" ", 1)  # do-support: the verb ends the question
+        return Asked(kind, counted, _stems(subject), answer_type(q), stem(verb.lower()) if verb else "")
     rest = _LEAD.sub("", q, count=1).rstrip(" ?.!")
     head, subject = rest, ""
     poss = re.match(r"^(.*?)(?:'s|’s|s')\s+(.*)$", rest)
