@@ -60,9 +60,12 @@ Engine oil: 5W-30
 
 MINUTES = """# Residents' meeting minutes
 
-Present: Tom Hale, Priya Nair, Edith Marsh.
+Present: Tom Hale, Priya Nair (chair), Edith Marsh.
 Tom agreed to get three quotes for the fence.
 Priya agreed to draft the newsletter.
+Notes of the committee meeting taken by Sam Okoro.
+
+Next meeting: 3 June 2027 at 7pm in the church hall meeting room.
 """
 
 APPOINTMENT = """# Clinic appointment letter
@@ -94,8 +97,20 @@ Its theme key names the look of the published site.
 
 CAKE = """# Lemon cake
 
+Serves 6.
+
+## Ingredients
+- 2 lemons, zested
+
 ## Method
 Bake for 45 minutes at 180C.
+"""
+
+INN = """# Harbourside Inn booking
+
+Check-in from 14:00.
+Check-out by 10:30.
+Breakfast is served from 7:30 in the garden room.
 """
 
 
@@ -132,7 +147,7 @@ def app(tmp_path_factory, real_embedder):
     with notes_app(root, {"receipt.md": RECEIPT, "plumber.md": CONTACTS, "settings.md": SETTINGS,
                           "schemas.md": SCHEMAS, "car.md": TYRES, "minutes.md": MINUTES,
                           "appointment.md": APPOINTMENT, "cake.md": CAKE, "tools.kiln.md": KILN,
-                          "tools.kiln.config.md": KILN_CONFIG}, real_embedder) as a:
+                          "tools.kiln.config.md": KILN_CONFIG, "inn.md": INN}, real_embedder) as a:
         _estimate_pdf(root / "estimate.pdf")
         a.ingest([root / "estimate.pdf"])
         (root / "physio.ics").write_text(PHYSIO_ICS, encoding="utf-8")
@@ -158,6 +173,10 @@ def test_head_and_subject_of_question():
     assert a.head == ("annual", "premium") and "insuranc" in a.subject
     b = types.asked("What's the plumber's phone number?")
     assert b.kind == "phone" and b.head == () and b.subject == ("plumber",)
+    c = types.asked("How many eggs are in the lemon cake?")  # no do-support: no verb to stand for eggs
+    assert (c.head, c.subject, c.verb) == (("egg",), ("lemon", "cak"), "")
+    d = types.asked("How many people does the lemon cake serve?")
+    assert (d.head, d.subject, d.verb) == (("peopl",), ("lemon", "cak"), "serv")
 
 
 @pytest.mark.parametrize("kind,text,found", [
@@ -333,16 +352,17 @@ def test_a_flattened_table_cell_lends_no_head(real_embedder):
 def test_an_identifier_of_a_thing_no_note_names_is_declined(tmp_path, real_embedder, monkeypatch):
     """review3: "What is my passport number?" over a note holding a policy number was answered
     with the policy number, verdict pass. The identifier's owner (passport) is in no retrieved
-    passage, so nothing quoted identifies it: declined, naming it (checks.HEAD_HELD off: the
-    wrong answer comes back)."""
-    from cairn.answer import checks
+    passage, so nothing quoted identifies it: declined, naming it. "<thing> number" is read as
+    the code identifying the thing (types.CODE_OF; off: the wrong answer comes back)."""
     note = "# Home insurance\n\nHome insurance policy number HX-44821. The policy renews on 12 January 2027.\n"
     with notes_app(tmp_path, {"insurance.md": note}, real_embedder) as a:
         ans, js = _ask(a, "What is my passport number?")
         assert ans.verdict == "abstain" and "passport" in ans.answer and js["checks"]["subject"] is False
         ans, _ = _ask(a, "What is my policy number?")
         assert ans.verdict == "pass" and "HX-44821" in ans.answer
-        monkeypatch.setattr(checks, "HEAD_HELD", False)
+        q = types.asked("What is the water company's customer services number?")
+        assert (q.kind, q.head, q.subject) == ("code", ("customer", "servic"), ("water", "company"))
+        monkeypatch.setattr(types, "CODE_OF", False)
         assert _ask(a, "What is my passport number?")[0].verdict == "pass"
 
 
@@ -363,3 +383,26 @@ def test_a_sentence_on_the_line_above_is_no_label_of_the_value(tmp_path, real_em
         ans, _ = _ask(a, "When does the insurance renew?")
     assert ans.verdict == "pass" and "12 January 2027" in ans.answer
     assert _LABEL_ONLY.match("Total due:") and _LABEL_ONLY.match("Tel.") and not _LABEL_ONLY.match("See the note.")
+
+
+@pytest.mark.parametrize("switch,question,expect", [
+    # "who VERB-ed X": the verb is the role asked (the line "Priya Nair (chair)"), X the subject
+    ("ROLE_HEAD", "Who chaired the residents' committee meeting?", "Priya Nair"),
+    # "how many N does S VERB": N counted, or stated by the verb ("Serves 6", not "2 lemons")
+    ("COUNTED", "How many people does the lemon cake serve?", "Serves 6"),
+    # "what time does S VERB O": the time of O; another time at S does not answer
+    (None, "What time does the Harbourside Inn serve breakfast?", "7:30"),
+    ("OBJECT_HEAD", "What time does the Harbourside Inn serve dinner?", None)])
+def test_the_thing_asked_is_read_from_the_verb(app, monkeypatch, switch, question, expect):
+    """The head of a question read from its verb (types.asked): answered (or declined) with
+    the switch on; with it off, the answer is another value, given with pass (the breakfast
+    question's answer is found either way)."""
+    ans, js = _ask(app, question)
+    if expect is None:
+        assert ans.verdict == "abstain" and js["checks"]["subject"] is False, ans.answer
+    else:
+        assert ans.verdict == "pass" and expect in ans.answer, ans.answer
+    if switch:
+        monkeypatch.setattr(types, switch, False)
+        ans, _ = _ask(app, question)
+        assert ans.verdict == "pass" and (expect is None or expect not in ans.answer), ans.answer

@@ -28,11 +28,6 @@ import re
 
 from cairn.lexical import content_terms, sentences, stem
 
-HEAD_HELD = True  # ablation switch: an identifier's owner held by some passage (checks.answer_checks)
-# "<thing> number / code / reference / password / PIN / ID / address": a value that identifies a thing
-_IDENTIFIER_OF = re.compile(r"\b\w+\s+(?:number|no\.?|code|reference|ref|password|pin|id|address|postcode|"
-                            r"account|serial)\b", re.I)
-
 _ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
                    r"\s+([a-z]\w+)")
 # verbs of saying and of opinion: what someone says or thinks is answered in other words
@@ -164,12 +159,6 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
                              else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
            if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
                                                      for q in [x["quote"] for x in c.get("quotes", [])]]))
-    if HEAD_HELD and t is None and asked.head and not ans.abstained and not gap and _IDENTIFIER_OF.search(question):
-        # an identifier of a named thing ("my passport number", "the gate code"): the thing
-        # stated in no retrieved passage nor its title, whatever was quoted identifies another
-        held_text = " ".join(f"{h.title or ''} {h.text}" for h in all_hits)
-        if len(types.missing(asked.head, held_text)) == len(asked.head):
-            gap = types.missing(asked.head, held_text)
     if asked.kind == "purpose" and not ans.abstained and not gap and not any(c.get("speaker") for c in ans.citations):
         # the thing asked, in the quote or its note's title
         gap = types.missing(asked.head, " ".join(quotes + [c.get("title") or "" for c in ans.citations]))

@@ -134,6 +134,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         # line before another value ("Last descaled: ..." above "Anode check due in 2027")
         # must not lend that value its head
         line_share = (1 - len(missing(asked.head, line)) / len(asked.head)) if asked.head else 1.0
+        if asked.verb and head_gap and not missing((asked.verb,), line):
+            head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)

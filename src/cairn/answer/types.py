@@ -28,6 +28,11 @@ from cairn.lexical import MONTH_NAMES, content_terms, stem
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
+# Ablation switches of `asked` (bench/answers_ablation.py): "<thing> number" read as the code
+# identifying the thing; "who VERB-ed X" asks for the person in that role (the verb is the
+# head); "how many N" counts N (the head, stated by N or the question's verb: "Serves 8");
+# "what time does S VERB O" asks for the time of O (the verb's object joins the head).
+CODE_OF = ROLE_HEAD = COUNTED = OBJECT_HEAD = True
 
 VALUE_KINDS = frozenset({"money", "phone", "email", "code", "date", "time", "duration", "number"})
 # Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer
@@ -122,6 +127,14 @@ _CUT = re.compile(r"\b(?:of|for|on|at|in|to|from|by|with|does|do|did|is|was|are|
                   r"take|cost|costs|serve|depart|departs|leave|leaves|run|runs|bake|weigh|go|goes|hold|holds|contain|contains|"
                   r"fit|use|spend|spent|pay|paid|quote|quoted|charge|charged|owe|get|got)\b", re.IGNORECASE)
 _DETERMINERS = frozenset("the my our your a an this that his her their its".split())
+# "passport number", "customer services number": a thing's identifier (not "the number of")
+_THING_NUMBER = re.compile(r"\b(?!(?:the|my|our|your|a|an|this|that|his|her|their|its|any|which|what)\b)[a-z]+"
+                           r"\s+(?:number|no)\b(?!\s+of\b)", re.IGNORECASE)
+_AUX = r"(?:is|was|are|were|does|did|do|will|would|should|can|could|has|have|had|'s)"
+_WHO_VERB = re.compile(rf"^\W*who\s+(?!{_AUX}\b)([a-z]+)\s+(.+)$", re.IGNORECASE)
+_HOW_MANY = re.compile(rf"^\W*how many\s+(.+?)\s+({_AUX})\s+(.+?)\W*$", re.IGNORECASE)
+_PREPS = "of|for|on|at|in|to|from|by|with|about|after|before|during|into|over|under"
+_PREPOSITION = re.compile(rf"^(?:{_PREPS})\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -136,6 +149,7 @@ class Asked:
     head: tuple[str, ...] = ()
     subject: tuple[str, ...] = ()
     sentence_kind: str | None = None
+    verb: str = ""  # "how many N does S VERB": the verb's stem, which states the count as N does ("Serves 8")
 
     @property
     def valued(self) -> bool:
@@ -153,6 +167,18 @@ def asked(question: str) -> Asked:
     premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
     q = question.strip()
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
+    if kind is None and CODE_OF and _THING_NUMBER.search(q) and not re.search(r"\bhow many\b", q, re.I):
+        kind = "code"
+    who = _WHO_VERB.match(q.rstrip(" ?.!")) if ROLE_HEAD and kind == "person" else None
+    if who:  # "Who chaired the residents' committee meeting?": the chair of the meeting
+        return Asked(kind, _stems(who.group(1)), _stems(who.group(2)), answer_type(q))
+    many = _HOW_MANY.match(q) if COUNTED and kind == "number" else None
+    if many:  # "How many people does the lemon cake serve?": people (or "serves"), of the cake
+        counted = tuple(dict.fromkeys(stem(t) for t in content_terms(many.group(1))))
+        subject, verb = many.group(3), ""
+        if re.fullmatch(r"do|does|did|will|would|can|could|should", many.group(2), re.I) and " " in subject:
+            subject, verb = subject.rsplit(" ", 1)  # do-support: the verb ends the question
+        return Asked(kind, counted, _stems(subject), answer_type(q), stem(verb.lower()) if verb else "")
     rest = _LEAD.sub("", q, count=1).rstrip(" ?.!")
     head, subject = rest, ""
     poss = re.match(r"^(.*?)(?:'s|’s|s')\s+(.*)$", rest)
@@ -160,8 +186,17 @@ def asked(question: str) -> Asked:
         subject, head = poss.group(1), poss.group(2)
     cut = _CUT.search(head)
     if cut:
-        subject = (subject + " " + head[cut.end():]).strip()
-        head = head[:cut.start()]
+        after = head[cut.end():]
+        verb = next((m for m in _CUT.finditer(after) if not re.fullmatch(f"{_AUX}|{_PREPS}", m.group(0), re.I)),
+                    None) if OBJECT_HEAD and re.fullmatch(r"do|does|did|will|should|can", cut.group(0), re.I) else None
+        obj = after[verb.end():].strip() if verb else ""
+        if obj and not _PREPOSITION.match(obj):  # "does the hotel serve dinner": dinner's time, at the hotel
+            m = re.search(rf"\b(?:{_PREPS})\b", obj, re.I)  # "dinner on Sundays": dinner, on Sundays
+            obj, tail = (obj[:m.start()], obj[m.start():]) if m else (obj, "")
+            head, after = f"{head[:cut.start()]} {obj}", f"{after[:verb.start()]} {tail}"
+        else:
+            head = head[:cut.start()]
+        subject = (subject + " " + after).strip()
     if kind == "money" and re.match(r"^\W*how much\b", q, re.IGNORECASE) and not head.strip():
         head = rest  # "How much did the coffee beans cost?": the coffee beans
     # who says it is not what it is about: "... normal according to the committee"
