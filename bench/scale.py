@@ -316,6 +316,8 @@ def main() -> None:
     ap.add_argument("--ef-search", default="", help="also measure HNSW recall@10 and p50/p95 at these "
                     "hnsw.ef_search values (comma-separated; the store's own is vectors.EF_SEARCH)")
     ap.add_argument("--worker-docs", type=int, default=0, help="run the `cairn worker` scaling on D abstracts")
+    ap.add_argument("--keep", type=Path, help="with --backend sqlite: build the store in this new folder "
+                    "and keep it (a home for later cold `cairn search` runs) instead of a removed temporary one")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     if args.search_child:
@@ -451,7 +453,11 @@ def sqlite_scale(args) -> dict:
     q_texts = [" ".join(rng.choice(vocab[:3000], 3)) + f" q{i}" for i in range(args.queries)]
     result: dict = {"chunks": n_notes * PER_NOTE, "vectors": kind, "ann_min_vectors": ANN_MIN_VECTORS,
                     "generate_s": round(time.perf_counter() - t, 1)}
-    tmp = Path(tempfile.mkdtemp(prefix="cairn-scale-sqlite-"))
+    if args.keep is not None:
+        args.keep.mkdir(parents=True)  # a new folder: an existing home is never written into
+        tmp = args.keep
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="cairn-scale-sqlite-"))
     try:
         sqlite = SQLiteBackend(db.connect(tmp / "index.db"))
         t = time.perf_counter()
@@ -489,8 +495,9 @@ def sqlite_scale(args) -> dict:
         result.update(json.loads(child.stdout.strip().splitlines()[-1]))
         result.update(cold_search(tmp, q_texts[0], args.cold_runs))
     finally:
-        import shutil
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep is None:
+            import shutil
+            shutil.rmtree(tmp, ignore_errors=True)
     return result
 
 
