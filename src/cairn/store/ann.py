@@ -42,6 +42,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from cairn.store.ann_view import map_graph
+
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 96
@@ -59,12 +61,16 @@ def usearch_index():
     it is installed: onnxruntime's native module crashes the process (SIGSEGV in its module
     initialisation, inside libstdc++'s codecvt) when it is loaded after usearch's
     (usearch 2.26.6, onnxruntime 1.32.0: `python -c "import usearch.compiled; import
-    onnxruntime"`), and every search process loads both. The other order works."""
-    try:
-        import onnxruntime  # noqa: F401 - for the load order only
-    except ImportError:
-        pass
-    from usearch.index import Index
+    onnxruntime"`), and every search process loads both. The other order works. A process
+    that only searches maps the graph through usearch's compiled module alone instead
+    (store/ann_view.py: this import is ~40 ms of a cold search)."""
+    from cairn.store.ann_view import LOAD_LOCK
+    with LOAD_LOCK:
+        try:
+            import onnxruntime  # noqa: F401 - for the load order only
+        except ImportError:
+            pass
+        from usearch.index import Index
     return Index
 
 
@@ -87,7 +93,7 @@ def prefetch(cache_dir: Path) -> bool:
     with _ready_lock:
         try:
             ident = _identity(path)
-            index = usearch_index().restore(str(path), view=True)
+            index = map_graph(str(path))
         except (OSError, ValueError, RuntimeError, ImportError):
             return False
         if index is None:
@@ -284,7 +290,7 @@ class AnnIndex:
     def _map(self) -> None:
         index = _take(self.path)
         if index is None:
-            index = usearch_index().restore(str(self.path), view=True)
+            index = map_graph(str(self.path))
         if index is None:
             raise OSError(f"{self.path}: not a vector index file")
         if hasattr(index, "expansion_search"):
