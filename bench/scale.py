@@ -318,6 +318,8 @@ def main() -> None:
     ap.add_argument("--worker-docs", type=int, default=0, help="run the `cairn worker` scaling on D abstracts")
     ap.add_argument("--keep", type=Path, help="with --backend sqlite: build the store in this new folder "
                     "and keep it (a home for later cold `cairn search` runs) instead of a removed temporary one")
+    ap.add_argument("--cold-only", type=Path, help="only the cold `cairn search` runs (--cold-runs) on a "
+                    "store an earlier run kept with --keep (its first query, as that run would)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     if args.search_child:
@@ -325,7 +327,12 @@ def main() -> None:
     result: dict = {"chunks": 0, "cores": os.cpu_count(), "argv": sys.argv[1:]}
     sampler = LoadSampler()
     sampler.start()
-    if args.chunks and args.backend == "sqlite":
+    if args.cold_only:
+        texts = json.loads((args.cold_only / "queries.json").read_text())["texts"]
+        with sqlite3.connect(f"file:{args.cold_only / 'index.db'}?mode=ro", uri=True) as conn:
+            result["chunks"] = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        result.update(cold_search(args.cold_only, texts[0], args.cold_runs))
+    elif args.chunks and args.backend == "sqlite":
         result.update(sqlite_scale(args))
     elif args.chunks:
         result.update(store_scale(args))
