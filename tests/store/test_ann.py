@@ -297,3 +297,40 @@ def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     fresh.refresh()
     assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready
     assert fresh._ann._index is not mapped and fresh.search(vecs[5], 1)[0][1] > 0.99
+
+
+MAPPED = textwrap.dedent("""
+    import sys
+    import numpy as np
+    from cairn.store.ann_view import map_graph
+    path, queries = sys.argv[1], np.load(sys.argv[2])
+    g = map_graph(path)
+    g.expansion_search = 96
+    heavy = sorted(m for m in ("usearch", "usearch.index", "urllib.request", "tqdm") if m in sys.modules)
+    lite = [g.search(q, 12).keys.tolist() for q in queries]
+    print(heavy, len(g), int(np.asarray(g.keys)[0]) in g, 10**9 in g)
+    from usearch.index import Index  # the whole package, after the compiled module was loaded alone
+    full = Index.restore(path, view=True)
+    full.expansion_search = 96
+    print(lite == [full.search(q, 12, threads=1).keys.tolist() for q in queries],
+          sorted(np.asarray(g.keys).tolist()) == sorted(np.asarray(full.keys).tolist()))
+""")
+
+
+def test_a_graph_mapped_without_the_usearch_package_searches_as_the_package_does(home, tmp_path):
+    """store/ann_view.map_graph (a searching process's graph, from usearch's compiled module
+    alone): it imports neither the usearch package nor what that pulls in (urllib.request,
+    tqdm), finds the same keys in the same order as usearch's own Index for every query, and
+    the package imported afterwards in that process works on the same compiled module."""
+    folder, conn = home
+    vecs = _vectors(800, seed=12)
+    _write(conn, vecs, range(80))
+    V.VectorIndex(conn, folder, ann_min=0).refresh()
+    np.save(tmp_path / "q.npy", vecs[::40])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", MAPPED, str(folder / "vectors.usearch"), str(tmp_path / "q.npy")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    first, second = r.stdout.splitlines()
+    assert first == "[] 800 True False"
+    assert second == "True True"
