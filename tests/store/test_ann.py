@@ -276,7 +276,8 @@ def test_the_embedder_runtime_loads_after_the_graph_library():
 
 def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     """store.ann.prefetch maps the graph ahead (a cold `cairn search`'s start-up thread); the
-    next AnnIndex takes that mapping; a graph saved again since is mapped afresh."""
+    next AnnIndex takes that mapping at its first use, not when it is brought up to date (a
+    search's keyword thread starts meanwhile); a graph saved again since is mapped afresh."""
     import cairn.store.ann as ann
     folder, conn = home
     vecs = _vectors(600, seed=6)
@@ -286,8 +287,9 @@ def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     mapped = ann._ready[str(folder / "vectors.usearch")][1]
     taken = V.VectorIndex(conn, folder, ann_min=0)
     taken.refresh()
-    assert taken._ann._index is mapped and not ann._ready
+    assert taken._ann._index is ann._PENDING and ann._ready
     assert taken.search(vecs[5], 1)[0][1] > 0.99
+    assert taken._ann._index is mapped and not ann._ready and not ann._wanted
     assert ann.prefetch(folder)
     graph = folder / "vectors.usearch"
     copy = folder / "copy.usearch"
@@ -295,7 +297,7 @@ def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     os.replace(copy, graph)  # another process saved the graph again since the prefetch
     fresh = V.VectorIndex(conn, folder, ann_min=0)
     fresh.refresh()
-    assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready
+    assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready and not ann._wanted
     assert fresh._ann._index is not mapped and fresh.search(vecs[5], 1)[0][1] > 0.99
 
 
