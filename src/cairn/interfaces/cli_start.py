@@ -108,8 +108,9 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
     and report (a missing model). A second thread reads the home's vector matrix ahead
     (`cairn.store.matrix_cache.prefetch`, or maps the HNSW graph: `cairn.store.ann.prefetch`),
-    after answering whether any plugin can be installed (`cairn.plugin_scan`), which the
-    embedder's lookup asks. Runs once per process (a second call returns
+    then answers whether any plugin can be installed (`cairn.plugin_scan`, which the
+    embedder's lookup asks; the command's thread answers it itself if it asks first). Runs
+    once per process (a second call returns
     None). Not a daemon thread, for the reason given in cairn.embed.start_loading."""
     argv = sys.argv if argv is None else argv
     if not is_program(argv) or _once:
@@ -144,19 +145,19 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
             pass
 
     def read_vectors() -> None:  # the vectors the query is compared with (a SQLite home's matrix cache)
-        try:  # whether a plugin can exist (mostly system calls): the embedder's lookup finds it answered
-            from cairn.plugin_scan import may_have_entry_points
-            may_have_entry_points()
-        except Exception:
-            pass
         try:
             if (Path(home) / "vectors.usearch").is_file():  # the HNSW graph (past ANN_MIN_VECTORS)
                 from cairn.store.ann import prefetch as prefetch_graph
                 prefetch_graph(home)
-                return
-            from cairn.store.matrix_cache import prefetch
-            prefetch(home)
+            else:
+                from cairn.store.matrix_cache import prefetch
+                prefetch(home)
         except Exception:  # only an optimisation: the search maps the file itself
+            pass
+        try:  # then whether a plugin can exist (mostly system calls), unless the command asked first
+            from cairn.plugin_scan import may_have_entry_points
+            may_have_entry_points()
+        except Exception:
             pass
 
     thread = threading.Thread(target=run, name="cairn-early-embed", daemon=False)
