@@ -104,7 +104,9 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     the command to report). For the built-in model, numpy, onnxruntime and the embedder's
     module are imported here too, before the thread starts: importing holds the GIL, so in the thread it would
     share the interpreter with the command line's own imports and push back the session's
-    creation, the part that runs outside the GIL and so overlaps the rest of the start-up.
+    creation, the part that runs outside the GIL and so overlaps the rest of the start-up;
+    likewise usearch's compiled module before the thread that maps the HNSW graph (at 1M
+    chunks ~130 ms outside the GIL, which the search waits for).
     The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
     and report (a missing model). A second thread reads the home's vector matrix ahead
     (`cairn.store.matrix_cache.prefetch`, or maps the HNSW graph: `cairn.store.ann.prefetch`),
@@ -144,9 +146,11 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
         except Exception:  # the command reports it when it embeds
             pass
 
+    graph = (Path(home) / "vectors.usearch").is_file()  # the HNSW graph (past ANN_MIN_VECTORS)
+
     def read_vectors() -> None:  # the vectors the query is compared with (a SQLite home's matrix cache)
         try:
-            if (Path(home) / "vectors.usearch").is_file():  # the HNSW graph (past ANN_MIN_VECTORS)
+            if graph:
                 from cairn.store.ann import prefetch as prefetch_graph
                 prefetch_graph(home)
             else:
@@ -162,6 +166,13 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
 
     thread = threading.Thread(target=run, name="cairn-early-embed", daemon=False)
     thread.start()
+    if graph:  # imported here for the reason given above: the thread then goes straight to the mapping
+        try:
+            import cairn.store.ann  # noqa: F401
+            from cairn.store.ann_view import compiled
+            compiled()  # after onnxruntime (see cairn.store.ann.usearch_index)
+        except Exception:  # ImportError...: the search reports it
+            pass
     vectors = threading.Thread(target=read_vectors, name="cairn-early-vectors", daemon=False)
     vectors.start()
     _started.extend((thread, vectors))
