@@ -290,6 +290,7 @@ def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     assert taken._ann._index is ann._PENDING and ann._ready
     assert taken.search(vecs[5], 1)[0][1] > 0.99
     assert taken._ann._index is mapped and not ann._ready and not ann._wanted
+    assert mapped.lookups is False  # the graph held every vector: mapped without the key table
     assert ann.prefetch(folder)
     graph = folder / "vectors.usearch"
     copy = folder / "copy.usearch"
@@ -299,6 +300,28 @@ def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     fresh.refresh()
     assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready and not ann._wanted
     assert fresh._ann._index is not mapped and fresh.search(vecs[5], 1)[0][1] > 0.99
+
+
+def test_a_write_after_the_prefetch_still_counts_and_finds_every_vector(home):
+    """A graph prefetched while it held every vector is mapped without usearch's key table
+    (ann._current); when notes are written before the search takes it, the delta needs to
+    know which keys the graph holds: the graph is mapped again with the table, and the
+    count and the hits are those of exact search."""
+    import cairn.store.ann as ann
+    folder, conn = home
+    vecs = _vectors(700, seed=8)
+    _write(conn, vecs[:600], range(60))
+    V.VectorIndex(conn, folder, ann_min=0).refresh()
+    assert ann.prefetch(folder)
+    assert ann._ready[str(folder / "vectors.usearch")][1].lookups is False
+    _write(conn, vecs, range(60, 70))  # 100 vectors after the graph's record: a delta
+    _delete(conn, range(0, 5))  # and 50 of the graph's own gone
+    after = V.VectorIndex(conn, folder, ann_min=0)
+    after.refresh()
+    assert len(after) == 650 and after._ann._index.lookups is True and not ann._ready
+    for i in (3, 55, 65):
+        hits = after.search(vecs[i * PER_NOTE], 1)
+        assert hits and (hits[0][1] > 0.99) == (i >= 5)
 
 
 MAPPED = textwrap.dedent("""

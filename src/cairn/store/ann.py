@@ -96,7 +96,7 @@ def prefetch(cache_dir: Path) -> bool:
     with _ready_lock:
         try:
             ident = _identity(path)
-            index = map_graph(str(path))
+            index = map_graph(str(path), lookups=not _current(path))
         except (OSError, ValueError, RuntimeError, ImportError):
             index = None
         if index is None:
@@ -104,6 +104,22 @@ def prefetch(cache_dir: Path) -> bool:
             return False
         _ready[str(path)] = (ident, index)
         return True
+
+
+def _current(path: Path) -> bool:
+    """Whether the graph file at `path` holds every vector of the index beside it (its
+    record's `applied` is the log's last entry): then a search needs no delta, and so no
+    lookup of which keys the graph holds (ann_view.map_graph lookups=False). False when
+    that cannot be read."""
+    try:
+        applied = int(json.loads(path.with_name(path.name + ".json").read_text())["applied"])
+        conn = sqlite3.connect(f"file:{path.with_name('index.db')}?mode=ro", uri=True)
+        try:
+            return applied == last_logged(conn)
+        finally:
+            conn.close()
+    except (OSError, ValueError, KeyError, TypeError, sqlite3.Error):
+        return False
 
 
 def _take(path: Path):
@@ -197,7 +213,7 @@ class AnnIndex:
     def keys(self) -> set[int]:
         """The chunk ids searched (after the last sync): the graph's, with the delta's changes."""
         import numpy as np
-        if self._graph() is None:
+        if self._graph(keys=True) is None:
             return set()
         keys = {int(k) for k in np.asarray(self._index.keys)} - self._changed
         return keys | ({int(i) for i in self._delta_ids} if self._delta_ids is not None else set())
@@ -239,7 +255,7 @@ class AnnIndex:
         """Hold `ids` (logged after the file's record) in memory with their current vectors."""
         import numpy as np
         self._changed = set(ids)
-        self._stale = sum(1 for i in ids if i in self._graph()) if ids and self._index is not None else 0
+        self._stale = sum(1 for i in ids if i in self._graph(keys=True)) if ids and self._index is not None else 0
         keys, blocks = _stored_vectors(self.conn, ids, self.dim)
         self._delta_ids = np.asarray(keys, dtype=np.int64) if keys else None
         self._delta_mat = (np.frombuffer(b"".join(blocks), dtype="<f4").reshape(len(keys), self.dim)
@@ -292,15 +308,16 @@ class AnnIndex:
         self._set_delta([])
         trim_log(self.conn, applied)
 
-    def _map(self, lazy: bool = False) -> None:
+    def _map(self, lazy: bool = False, fresh: bool = False) -> None:
         """Map the graph file: the mapping a prefetch made (`_take`) or a new one. lazy: when
         a prefetch of this file has started (a cold `cairn search`), only note that it is to
         be taken: the first use (`_graph`) waits for it, so a search's keyword thread and
-        the query's embedding start while the graph is still being mapped (~130 ms at 1M)."""
+        the query's embedding start while the graph is still being mapped (~130 ms at 1M).
+        fresh: map the file anew (with key lookups), not taking the prefetched mapping."""
         if lazy and str(self.path) in _wanted:
             self._index = _PENDING
             return
-        index = _take(self.path)
+        index = None if fresh else _take(self.path)
         if index is None:
             index = map_graph(str(self.path))
         if index is None:
@@ -312,10 +329,14 @@ class AnnIndex:
                 pass
         self._index = index
 
-    def _graph(self):
-        """The mapped graph, taking a pending prefetched mapping first (see `_map`)."""
+    def _graph(self, keys: bool = False):
+        """The mapped graph, taking a pending prefetched mapping first (see `_map`). keys:
+        the caller asks which keys it holds: a mapping made without key lookups (a prefetch
+        of a graph with no delta: `_current`) is made again with them."""
         if self._index is _PENDING:
             self._map()
+        if keys and getattr(self._index, "lookups", True) is False:
+            self._map(fresh=True)
         return self._index
 
     # -- search --------------------------------------------------------------------------
