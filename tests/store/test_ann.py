@@ -334,7 +334,10 @@ MAPPED = textwrap.dedent("""
     heavy = sorted(m for m in ("usearch", "usearch.index", "urllib.request", "tqdm") if m in sys.modules)
     lite = [g.search(q, 12).keys.tolist() for q in queries]
     print(heavy, len(g), int(np.asarray(g.keys)[0]) in g, 10**9 in g)
-    from usearch.index import Index  # the whole package, after the compiled module was loaded alone
+    from cairn.store.ann_view import compiled
+    import usearch  # the whole package, after the compiled module was loaded alone
+    from usearch.index import Index
+    assert usearch.compiled is compiled() and type(g._c) is usearch.compiled.Index
     full = Index.restore(path, view=True)
     full.expansion_search = 96
     print(lite == [full.search(q, 12, threads=1).keys.tolist() for q in queries],

@@ -14,8 +14,9 @@ makes of a mapped graph. Everything that writes a graph (build, fold) keeps the 
 
 The compiled module is loaded the way usearch's package loads it: onnxruntime first (the
 load order of ann.usearch_index), numkong's kernels with RTLD_GLOBAL, then the extension
-registered as `usearch.compiled`, so a later `import usearch.index` in the same process
-uses that same module (one copy of its types).
+under its own name `usearch.compiled` but not entered in sys.modules: a later `import
+usearch` in the same process imports its package as usual, and Python hands it the same,
+already initialised extension module (one copy of its types: tests/store/test_ann.py).
 """
 
 from __future__ import annotations
@@ -27,14 +28,15 @@ import sys
 import threading
 
 LOAD_LOCK = threading.RLock()  # one thread loads usearch (this module or ann.usearch_index)
+_loaded: list = []  # the compiled module, once loaded here
 
 
 def compiled():
     """usearch's compiled extension module (`usearch.compiled`), loaded without running the
-    usearch package's own __init__ when it is not imported yet. Raises ImportError when
+    usearch package's own __init__ when it is not imported yet (see the module docstring). Raises ImportError when
     usearch (or its compiled module) is not installed."""
     with LOAD_LOCK:
-        mod = sys.modules.get("usearch.compiled")
+        mod = sys.modules.get("usearch.compiled") or (_loaded[0] if _loaded else None)
         if mod is not None:
             return mod
         try:
@@ -52,12 +54,8 @@ def compiled():
         loader = importlib.machinery.ExtensionFileLoader("usearch.compiled", path)
         cspec = importlib.util.spec_from_file_location("usearch.compiled", path, loader=loader)
         mod = importlib.util.module_from_spec(cspec)
-        sys.modules["usearch.compiled"] = mod
-        try:
-            loader.exec_module(mod)
-        except BaseException:
-            sys.modules.pop("usearch.compiled", None)
-            raise
+        loader.exec_module(mod)
+        _loaded.append(mod)
         return mod
 
 
