@@ -105,8 +105,9 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     module are imported here too, before the thread starts: importing holds the GIL, so in the thread it would
     share the interpreter with the command line's own imports and push back the session's
     creation, the part that runs outside the GIL and so overlaps the rest of the start-up;
-    likewise usearch's compiled module before the thread that maps the HNSW graph (at 1M
-    chunks ~130 ms outside the GIL, which the search waits for).
+    likewise usearch's compiled module before the thread that maps the HNSW graph, which
+    then goes straight to the mapping (at 1M chunks ~60 ms, holding the GIL: usearch does
+    not release it; bench/README.md session 17).
     The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
     and report (a missing model). A second thread reads the home's vector matrix ahead
     (`cairn.store.matrix_cache.prefetch`, or maps the HNSW graph: `cairn.store.ann.prefetch`),
