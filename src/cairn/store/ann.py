@@ -312,7 +312,7 @@ class AnnIndex:
         """Map the graph file: the mapping a prefetch made (`_take`) or a new one. lazy: when
         a prefetch of this file has started (a cold `cairn search`), only note that it is to
         be taken: the first use (`_graph`) waits for it, so a search's keyword thread and
-        the query's embedding start while the graph is still being mapped (~130 ms at 1M).
+        the query's embedding start while the graph is still being mapped (~60 ms at 1M).
         fresh: map the file anew (with key lookups), not taking the prefetched mapping."""
         if lazy and str(self.path) in _wanted:
             self._index = _PENDING
