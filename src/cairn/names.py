@@ -5,7 +5,6 @@ which must not load the memory layer (tests/test_cold_start.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 COMMON = set("""i i'm i've i'd i'll me my mine we our you your he she it they his her their its this
@@ -53,6 +52,7 @@ def alias_keys(name: str) -> list[str]:
 
 def entity_id(name: str) -> str:
     """Stable id of a new entity named `name`: "e" + 12 hex digits."""
+    import hashlib  # here: importing it loads OpenSSL (~3-7 ms of a cold start that never hashes)
     return "e" + hashlib.sha1(normalise(name).encode("utf-8")).hexdigest()[:12]
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 import threading
 from contextlib import contextmanager
@@ -20,6 +19,7 @@ from contextlib import contextmanager
 import pluggy
 
 from cairn import hookspecs
+from cairn.plugin_scan import _scan_entry_points, builtins_only, may_have_entry_points  # noqa: F401 (tests)
 
 # Modules that implement hooks for built-in features. Each is imported lazily here, so a
 # module must keep its own heavy imports inside functions.
@@ -108,7 +108,7 @@ def _load_entry_points_once() -> list[str]:
     wanted = os.environ.get("CAIRN_LOAD_PLUGINS")
     if wanted is not None and not wanted.strip():
         return []
-    if not _may_have_entry_points():
+    if not may_have_entry_points():
         return []
     from importlib.metadata import entry_points
     allow = {w.strip() for w in wanted.split(",")} if wanted else None
@@ -120,7 +120,7 @@ def _load_entry_points_once() -> list[str]:
 
 def load_for(modules: tuple[str, ...]) -> pluggy.PluginManager:
     """`pm` with at least the plugins a hook needs: when no third-party plugin is installed
-    (no `cairn.plugins` entry point: `_may_have_entry_points`, or CAIRN_LOAD_PLUGINS=""),
+    (cairn.plugin_scan.builtins_only: no `cairn.plugins` entry point, or CAIRN_LOAD_PLUGINS=""),
     only the built-in `modules` that implement it are registered (the rest follow when
     anything calls `load_builtins`); otherwise everything (`load`). A cold hybrid search
     looks up its embedder this way without importing every built-in (the scheduler,
@@ -128,8 +128,7 @@ def load_for(modules: tuple[str, ...]) -> pluggy.PluginManager:
     the built-ins for the hook (no other built-in implements the registry hooks: test)."""
     if _builtins_done and _entry_points_done:
         return pm
-    wanted = os.environ.get("CAIRN_LOAD_PLUGINS")
-    if (wanted is not None and not wanted.strip()) or not _may_have_entry_points():
+    if builtins_only():
         with _lock:
             for name in modules:
                 if pm.get_plugin(name) is None:
@@ -143,47 +142,6 @@ def load() -> pluggy.PluginManager:
     load_builtins()
     load_entry_points()
     return pm
-
-
-_SECTION = re.compile(rb"^[ \t]*\[[ \t]*cairn\.plugins[ \t]*\][ \t]*\r?$", re.MULTILINE)
-
-
-_scanned: list[bool] = []  # the answer of _may_have_entry_points, once per process
-
-
-def _may_have_entry_points() -> bool:
-    if not _scanned:
-        _scanned.append(_scan_entry_points())
-    return _scanned[0]
-
-
-def _scan_entry_points() -> bool:
-    """False when no distribution on sys.path declares a `cairn.plugins` entry point, found
-    by reading the `entry_points.txt` of each *.dist-info / *.egg-info folder directly (~3 ms
-    of CPU for ~180 distributions) instead of importing importlib.metadata (~60-70 ms of CPU:
-    it imports email, zipfile, csv...), which a hybrid search paid on every cold start to
-    find the embedder. True (importlib.metadata decides) when one does, or when a sys.path
-    entry is not a folder (a zip file: only importlib.metadata reads those)."""
-    for entry in sys.path:
-        folder = entry or "."
-        try:
-            names = os.listdir(folder)
-        except NotADirectoryError:
-            return True
-        except OSError:
-            if os.path.isfile(folder):
-                return True
-            continue
-        for name in names:
-            if not name.lower().endswith((".dist-info", ".egg-info")):
-                continue
-            try:
-                with open(os.path.join(folder, name, "entry_points.txt"), "rb") as fh:
-                    if _SECTION.search(fh.read()):
-                        return True
-            except OSError:
-                continue
-    return False
 
 
 def _load_entry_points(eps, allow: set[str] | None, added: list[str]) -> None:

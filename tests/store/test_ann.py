@@ -276,7 +276,8 @@ def test_the_embedder_runtime_loads_after_the_graph_library():
 
 def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     """store.ann.prefetch maps the graph ahead (a cold `cairn search`'s start-up thread); the
-    next AnnIndex takes that mapping; a graph saved again since is mapped afresh."""
+    next AnnIndex takes that mapping at its first use, not when it is brought up to date (a
+    search's keyword thread starts meanwhile); a graph saved again since is mapped afresh."""
     import cairn.store.ann as ann
     folder, conn = home
     vecs = _vectors(600, seed=6)
@@ -286,8 +287,10 @@ def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     mapped = ann._ready[str(folder / "vectors.usearch")][1]
     taken = V.VectorIndex(conn, folder, ann_min=0)
     taken.refresh()
-    assert taken._ann._index is mapped and not ann._ready
+    assert taken._ann._index is ann._PENDING and ann._ready
     assert taken.search(vecs[5], 1)[0][1] > 0.99
+    assert taken._ann._index is mapped and not ann._ready and not ann._wanted
+    assert mapped.lookups is False  # the graph held every vector: mapped without the key table
     assert ann.prefetch(folder)
     graph = folder / "vectors.usearch"
     copy = folder / "copy.usearch"
@@ -295,5 +298,67 @@ def test_a_prefetched_mapping_is_taken_once_and_not_if_the_file_changed(home):
     os.replace(copy, graph)  # another process saved the graph again since the prefetch
     fresh = V.VectorIndex(conn, folder, ann_min=0)
     fresh.refresh()
-    assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready
+    assert len(fresh) == 600 and fresh._ann._index is not None and not ann._ready and not ann._wanted
     assert fresh._ann._index is not mapped and fresh.search(vecs[5], 1)[0][1] > 0.99
+
+
+def test_a_write_after_the_prefetch_still_counts_and_finds_every_vector(home):
+    """A graph prefetched while it held every vector is mapped without usearch's key table
+    (ann._current); when notes are written before the search takes it, the delta needs to
+    know which keys the graph holds: the graph is mapped again with the table, and the
+    count and the hits are those of exact search."""
+    import cairn.store.ann as ann
+    folder, conn = home
+    vecs = _vectors(700, seed=8)
+    _write(conn, vecs[:600], range(60))
+    V.VectorIndex(conn, folder, ann_min=0).refresh()
+    assert ann.prefetch(folder)
+    assert ann._ready[str(folder / "vectors.usearch")][1].lookups is False
+    _write(conn, vecs, range(60, 70))  # 100 vectors after the graph's record: a delta
+    _delete(conn, range(0, 5))  # and 50 of the graph's own gone
+    after = V.VectorIndex(conn, folder, ann_min=0)
+    after.refresh()
+    assert len(after) == 650 and after._ann._index.lookups is True and not ann._ready
+    for i in (3, 55, 65):
+        hits = after.search(vecs[i * PER_NOTE], 1)
+        assert hits and (hits[0][1] > 0.99) == (i >= 5)
+
+
+MAPPED = textwrap.dedent("""
+    import sys
+    import numpy as np
+    from cairn.store.ann_view import map_graph
+    path, queries = sys.argv[1], np.load(sys.argv[2])
+    g = map_graph(path)
+    g.expansion_search = 96
+    heavy = sorted(m for m in ("usearch", "usearch.index", "urllib.request", "tqdm") if m in sys.modules)
+    lite = [g.search(q, 12).keys.tolist() for q in queries]
+    print(heavy, len(g), int(np.asarray(g.keys)[0]) in g, 10**9 in g)
+    from cairn.store.ann_view import compiled
+    import usearch  # the whole package, after the compiled module was loaded alone
+    from usearch.index import Index
+    assert usearch.compiled is compiled() and type(g._c) is usearch.compiled.Index
+    full = Index.restore(path, view=True)
+    full.expansion_search = 96
+    print(lite == [full.search(q, 12, threads=1).keys.tolist() for q in queries],
+          sorted(np.asarray(g.keys).tolist()) == sorted(np.asarray(full.keys).tolist()))
+""")
+
+
+def test_a_graph_mapped_without_the_usearch_package_searches_as_the_package_does(home, tmp_path):
+    """store/ann_view.map_graph (a searching process's graph, from usearch's compiled module
+    alone): it imports neither the usearch package nor what that pulls in (urllib.request,
+    tqdm), finds the same keys in the same order as usearch's own Index for every query, and
+    the package imported afterwards in that process works on the same compiled module."""
+    folder, conn = home
+    vecs = _vectors(800, seed=12)
+    _write(conn, vecs, range(80))
+    V.VectorIndex(conn, folder, ann_min=0).refresh()
+    np.save(tmp_path / "q.npy", vecs[::40])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", MAPPED, str(folder / "vectors.usearch"), str(tmp_path / "q.npy")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    first, second = r.stdout.splitlines()
+    assert first == "[] 800 True False"
+    assert second == "True True"

@@ -109,6 +109,13 @@ def _dump(data, *, compact: bool = False) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None if compact else 2) + "\n")
 
 
+def plain_err(line: str) -> None:
+    """`line` on stderr as plain text (no colour, no markup read), without importing rich:
+    for output meant for programs (`--json`), where a rich console would cost more than the
+    command's own work on a cold start."""
+    sys.stderr.write(line + "\n")
+
+
 def _fail(message: str, code: int = 1) -> None:
     """Print `message` as an error on stderr and exit with `code` (1: a user error)."""
     err.print(f"[red]error:[/red] {escape(message)}")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cairn.interfaces.cli_io import Table, _arg_text, _dump, _early, _error_text, _service, _usage_fail, err, escape, out
+from cairn.interfaces.cli_io import (Table, _arg_text, _dump, _early, _error_text, _service, _usage_fail, err, escape, out,
+                                     plain_err)
 
 #: The per-signal column of the table: these signals, each as 0.00, joined by "/".
 SIGNAL_COLUMNS = ("keyword", "semantic", "recency", "graph", "source", "context", "speaker", "time")
@@ -61,11 +62,13 @@ def run_search(query: str | None, *, k: int | None = None, json_out: bool = Fals
         res = svc.search(_arg_text(query), k=k, mode=mode, fusion=fusion, types=types, since=since,
                          entity=_arg_text(entity) if entity is not None else None, status=status,
                          input_source=input_source)
-    for w in res.warnings:
-        err.print(f"[yellow]warning:[/yellow] {escape(w)}")
-    if json_out:
+    if json_out:  # no rich at all: its import (~20 ms) would be most of a cold search's output
+        for w in res.warnings:
+            plain_err(f"warning: {w}")
         _dump(res.to_json())
         return
+    for w in res.warnings:
+        err.print(f"[yellow]warning:[/yellow] {escape(w)}")
     if not res.hits:
         out.print("no results" + (" (see warnings above)" if res.warnings else ""))
         return

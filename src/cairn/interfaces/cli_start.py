@@ -104,10 +104,16 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
     the command to report). For the built-in model, numpy, onnxruntime and the embedder's
     module are imported here too, before the thread starts: importing holds the GIL, so in the thread it would
     share the interpreter with the command line's own imports and push back the session's
-    creation, the part that runs outside the GIL and so overlaps the rest of the start-up.
+    creation, the part that runs outside the GIL and so overlaps the rest of the start-up;
+    likewise usearch's compiled module before the thread that maps the HNSW graph, which
+    then goes straight to the mapping (at 1M chunks ~60 ms, holding the GIL: usearch does
+    not release it; bench/README.md session 17).
     The thread runs `cairn.embed.load_now`; its errors are left for the command to meet
     and report (a missing model). A second thread reads the home's vector matrix ahead
-    (`cairn.store.matrix_cache.prefetch`). Runs once per process (a second call returns
+    (`cairn.store.matrix_cache.prefetch`, or maps the HNSW graph: `cairn.store.ann.prefetch`),
+    then answers whether any plugin can be installed (`cairn.plugin_scan`, which the
+    embedder's lookup asks; the command's thread answers it itself if it asks first). Runs
+    once per process (a second call returns
     None). Not a daemon thread, for the reason given in cairn.embed.start_loading."""
     argv = sys.argv if argv is None else argv
     if not is_program(argv) or _once:
@@ -141,19 +147,33 @@ def start_early(argv: list[str] | None = None) -> threading.Thread | None:
         except Exception:  # the command reports it when it embeds
             pass
 
+    graph = (Path(home) / "vectors.usearch").is_file()  # the HNSW graph (past ANN_MIN_VECTORS)
+
     def read_vectors() -> None:  # the vectors the query is compared with (a SQLite home's matrix cache)
         try:
-            if (Path(home) / "vectors.usearch").is_file():  # the HNSW graph (past ANN_MIN_VECTORS)
+            if graph:
                 from cairn.store.ann import prefetch as prefetch_graph
                 prefetch_graph(home)
-                return
-            from cairn.store.matrix_cache import prefetch
-            prefetch(home)
+            else:
+                from cairn.store.matrix_cache import prefetch
+                prefetch(home)
         except Exception:  # only an optimisation: the search maps the file itself
+            pass
+        try:  # then whether a plugin can exist (mostly system calls), unless the command asked first
+            from cairn.plugin_scan import may_have_entry_points
+            may_have_entry_points()
+        except Exception:
             pass
 
     thread = threading.Thread(target=run, name="cairn-early-embed", daemon=False)
     thread.start()
+    if graph:  # imported here for the reason given above: the thread then goes straight to the mapping
+        try:
+            import cairn.store.ann  # noqa: F401
+            from cairn.store.ann_view import compiled
+            compiled()  # after onnxruntime (see cairn.store.ann.usearch_index)
+        except Exception:  # ImportError...: the search reports it
+            pass
     vectors = threading.Thread(target=read_vectors, name="cairn-early-vectors", daemon=False)
     vectors.start()
     _started.extend((thread, vectors))

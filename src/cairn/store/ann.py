@@ -42,6 +42,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from cairn.store.ann_view import map_graph
+
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 96
@@ -59,17 +61,23 @@ def usearch_index():
     it is installed: onnxruntime's native module crashes the process (SIGSEGV in its module
     initialisation, inside libstdc++'s codecvt) when it is loaded after usearch's
     (usearch 2.26.6, onnxruntime 1.32.0: `python -c "import usearch.compiled; import
-    onnxruntime"`), and every search process loads both. The other order works."""
-    try:
-        import onnxruntime  # noqa: F401 - for the load order only
-    except ImportError:
-        pass
-    from usearch.index import Index
+    onnxruntime"`), and every search process loads both. The other order works. A process
+    that only searches maps the graph through usearch's compiled module alone instead
+    (store/ann_view.py: this import is ~40 ms of a cold search)."""
+    from cairn.store.ann_view import LOAD_LOCK
+    with LOAD_LOCK:
+        try:
+            import onnxruntime  # noqa: F401 - for the load order only
+        except ImportError:
+            pass
+        from usearch.index import Index
     return Index
 
 
 _ready: dict[str, tuple] = {}  # graph path -> (file identity, mapped index), from prefetch
 _ready_lock = threading.Lock()  # held while prefetching: _take waits for a mapping under way
+_wanted: set[str] = set()  # graph paths a prefetch has started on and no AnnIndex has taken yet
+_PENDING = object()  # AnnIndex._index while the prefetched mapping is still to be taken
 
 
 def _identity(path: Path) -> tuple[int, int, int]:
@@ -84,16 +92,34 @@ def prefetch(cache_dir: Path) -> bool:
     Returns True when a mapping is ready for the AnnIndex that opens this file next; False
     when there is no graph file or it cannot be read (the search then maps it itself)."""
     path = Path(cache_dir) / "vectors.usearch"
+    _wanted.add(str(path))
     with _ready_lock:
         try:
             ident = _identity(path)
-            index = usearch_index().restore(str(path), view=True)
+            index = map_graph(str(path), lookups=not _current(path))
         except (OSError, ValueError, RuntimeError, ImportError):
-            return False
+            index = None
         if index is None:
+            _wanted.discard(str(path))
             return False
         _ready[str(path)] = (ident, index)
         return True
+
+
+def _current(path: Path) -> bool:
+    """Whether the graph file at `path` holds every vector of the index beside it (its
+    record's `applied` is the log's last entry): then a search needs no delta, and so no
+    lookup of which keys the graph holds (ann_view.map_graph lookups=False). False when
+    that cannot be read."""
+    try:
+        applied = int(json.loads(path.with_name(path.name + ".json").read_text())["applied"])
+        conn = sqlite3.connect(f"file:{path.with_name('index.db')}?mode=ro", uri=True)
+        try:
+            return applied == last_logged(conn)
+        finally:
+            conn.close()
+    except (OSError, ValueError, KeyError, TypeError, sqlite3.Error):
+        return False
 
 
 def _take(path: Path):
@@ -101,6 +127,7 @@ def _take(path: Path):
     replaced since (another process saved a new graph)."""
     with _ready_lock:
         entry = _ready.pop(str(path), None)
+        _wanted.discard(str(path))
     try:
         return entry[1] if entry is not None and _identity(path) == entry[0] else None
     except OSError:
@@ -179,14 +206,14 @@ class AnnIndex:
             return {}
 
     def __len__(self) -> int:
-        if self._index is None:
+        if self._graph() is None:
             return 0
         return len(self._index) - self._stale + (0 if self._delta_ids is None else len(self._delta_ids))
 
     def keys(self) -> set[int]:
         """The chunk ids searched (after the last sync): the graph's, with the delta's changes."""
         import numpy as np
-        if self._index is None:
+        if self._graph(keys=True) is None:
             return set()
         keys = {int(k) for k in np.asarray(self._index.keys)} - self._changed
         return keys | ({int(i) for i in self._delta_ids} if self._delta_ids is not None else set())
@@ -206,7 +233,7 @@ class AnnIndex:
             return self._rebuild(last, uuid)
         applied = int(rec["applied"])
         if self._index is None or self._applied != applied:
-            self._map()
+            self._map(lazy=True)
             self._applied = applied
         ids = [] if applied == last else [r[0] for r in self.conn.execute(
             "SELECT DISTINCT chunk_id FROM vector_log WHERE seq > ? AND seq <= ?", (applied, last))]
@@ -214,7 +241,7 @@ class AnnIndex:
             self._set_delta(ids)
             self._seen = last
             return len(ids)
-        if len(ids) > REBUILD_SHARE * len(self._index):
+        if len(ids) > REBUILD_SHARE * len(self._graph()):
             return self._rebuild(last, uuid)
         Index = usearch_index()
         index = Index.restore(str(self.path), view=False)
@@ -228,7 +255,7 @@ class AnnIndex:
         """Hold `ids` (logged after the file's record) in memory with their current vectors."""
         import numpy as np
         self._changed = set(ids)
-        self._stale = sum(1 for i in ids if i in self._index) if self._index is not None else 0
+        self._stale = sum(1 for i in ids if i in self._graph(keys=True)) if ids and self._index is not None else 0
         keys, blocks = _stored_vectors(self.conn, ids, self.dim)
         self._delta_ids = np.asarray(keys, dtype=np.int64) if keys else None
         self._delta_mat = (np.frombuffer(b"".join(blocks), dtype="<f4").reshape(len(keys), self.dim)
@@ -281,10 +308,18 @@ class AnnIndex:
         self._set_delta([])
         trim_log(self.conn, applied)
 
-    def _map(self) -> None:
-        index = _take(self.path)
+    def _map(self, lazy: bool = False, fresh: bool = False) -> None:
+        """Map the graph file: the mapping a prefetch made (`_take`) or a new one. lazy: when
+        a prefetch of this file has started (a cold `cairn search`), only note that it is to
+        be taken: the first use (`_graph`) waits for it, so a search's keyword thread and
+        the query's embedding start while the graph is still being mapped (~60 ms at 1M).
+        fresh: map the file anew (with key lookups), not taking the prefetched mapping."""
+        if lazy and str(self.path) in _wanted:
+            self._index = _PENDING
+            return
+        index = None if fresh else _take(self.path)
         if index is None:
-            index = usearch_index().restore(str(self.path), view=True)
+            index = map_graph(str(self.path))
         if index is None:
             raise OSError(f"{self.path}: not a vector index file")
         if hasattr(index, "expansion_search"):
@@ -294,13 +329,23 @@ class AnnIndex:
                 pass
         self._index = index
 
+    def _graph(self, keys: bool = False):
+        """The mapped graph, taking a pending prefetched mapping first (see `_map`). keys:
+        the caller asks which keys it holds: a mapping made without key lookups (a prefetch
+        of a graph with no delta: `_current`) is made again with them."""
+        if self._index is _PENDING:
+            self._map()
+        if keys and getattr(self._index, "lookups", True) is False:
+            self._map(fresh=True)
+        return self._index
+
     # -- search --------------------------------------------------------------------------
     def search(self, query_vec, k: int, allowed: set[int] | None = None) -> list[tuple[int, float]]:
         """Up to k (chunk_id, cosine) best first; with `allowed`, only those chunk ids (a small
         set is searched exactly: EXACT_FILTER_MAX). The delta (ids written since the file's
         record) is scored exactly beside the graph's candidates."""
         import numpy as np
-        if self._index is None or k <= 0 or (len(self._index) == 0 and self._delta_ids is None):
+        if self._graph() is None or k <= 0 or (len(self._index) == 0 and self._delta_ids is None):
             return []
         q = np.asarray(query_vec, dtype=np.float32)
         if allowed is not None and len(allowed) <= EXACT_FILTER_MAX:

@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import hashlib
 import json
 import os
-import zlib
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
@@ -59,6 +57,7 @@ def root(home: Path) -> Path:
 
 
 def _note_log(home: Path, note_id: str) -> Path:
+    import hashlib  # here, not at the top: a search imports this module and never hashes (cold start)
     return root(home) / "notes" / (hashlib.sha1(note_id.encode("utf-8")).hexdigest() + ".jsonl")
 
 
@@ -99,6 +98,8 @@ def _append(path: Path, entry: dict, durable: bool = True) -> None:
 
 
 def _put_blob(home: Path, data: bytes, durable: bool = True) -> str:
+    import hashlib
+    import zlib
     digest = hashlib.sha256(data).hexdigest()
     target = _blob(home, digest)
     if not target.exists():
@@ -131,6 +132,7 @@ def record(home: Path, note_id: str, path: str, data: bytes | None, *, by: str, 
     at this path. durable: fsync what is written (False for the states an ingest or sync
     sees, whose bytes the vault holds anyway: one file a note, no flush each). Returns the
     entry written."""
+    import hashlib
     home = Path(home)
     with _locked(home):
         log = _note_log(home, note_id)
@@ -153,6 +155,8 @@ def record(home: Path, note_id: str, path: str, data: bytes | None, *, by: str, 
 def read_bytes(home: Path, entry: dict) -> bytes:
     """The exact bytes of version `entry`. Raises VersionNotFound for a delete entry and
     ValueError when the stored copy is damaged (its sha256 differs)."""
+    import hashlib
+    import zlib
     digest = entry.get("hash")
     if not digest:
         raise VersionNotFound(f"version {entry.get('version')} records a delete: it has no text")
