@@ -5,6 +5,7 @@
     python bench/ingest_profile.py --limit 1000       # the first 1,000 abstracts only
     python bench/ingest_profile.py --replays 2        # embedder alone twice (before and after)
     python bench/ingest_profile.py --src ../main/src  # another checkout's code, same bench
+    python bench/ingest_profile.py --ab ner_nice --limit 150 --rounds 2   # a change off and on
 
 Steps, in one process (nothing is asserted; figures are printed):
 1. the SciFact abstracts (`beir-scifact/corpus.jsonl` under CAIRN_DATA, id/title/text) are
@@ -24,8 +25,14 @@ Steps, in one process (nothing is asserted; figures are printed):
    chunks/s. With --replays 2 it runs once before the ingest too (texts from a first
    `import` into a scratch home, not timed), and the mean of the two is the baseline.
 
+With --ab NAME[,NAME] (SWITCHES: a module constant that turns a change off), each round runs
+the ingest with the changes on and with them off (the order alternating, a fresh home each)
+and then the embedder alone; each variant's throughput is compared with the mean of the alone
+passes, wall and CPU, with its stages.
+
 The figure the issue asks for: ingest chunks/s / embedder-alone chunks/s (target >= 0.90),
-with the load average beside it (the machine is shared).
+with the load average beside it (the machine is shared), and the same ratio in process CPU
+seconds (what a busy machine distorts least). Stage CPU is the CPU of the thread that ran it.
 """
 
 from __future__ import annotations
