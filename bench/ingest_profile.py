@@ -202,7 +202,6 @@ def write_notes(corpus: Path, dest: Path, limit: int | None) -> int:
 SWITCHES = {  # --ab NAME: (module, attribute, its value with the change switched off)
     "ner_nice": ("cairn.graph.update", "NER_NICE", 0),
     "tech_gate": ("cairn.graph.tech", "GATE", False),
-    "write_ahead": ("cairn.ingest.write_ahead", "WRITERS", 0),
 }
 
 

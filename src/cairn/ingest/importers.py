@@ -27,7 +27,6 @@ from cairn.errors import InvalidInput
 from cairn.report import IngestReport, Progress, json_type_name
 from cairn.ingest.embedding import embed_missing
 from cairn.ingest.index import _sha1, index_note_file
-from cairn.ingest.write_ahead import write_then_index
 
 
 class ImportFormatError(InvalidInput):
@@ -123,29 +122,14 @@ def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str,
     """Write a generated vault note (only if its text changed) and index it. undo: gets
     (path, bytes before or None) before the file is written, for `_roll_back`. Raises
     PathOutside (nothing written) when the note's folder leads outside the vault."""
-    target, text = _plan_write(settings, relpath, fm, body, undo)
-    if text is not None:
-        V.atomic_write(target, text)
-    _index_written(conn, settings, target, report, label)
-
-
-def _plan_write(settings: Settings, relpath: str, fm: dict, body: str,
-                undo: list[tuple[Path, bytes | None]] | None) -> tuple[Path, str | None]:
-    """(target, text to write, or None when the file already holds it) of a generated vault
-    note; the undo entry is added here, before anything is written. Raises PathOutside."""
     fm = {**owner_keys(settings.owner), **fm}
     text = V.render_note(fm, body)
     target = settings.vault / relpath
     P.confine(settings.vault, target)
-    if target.exists() and target.read_text(encoding="utf-8") == text:
-        return target, None
-    if undo is not None:
-        undo.append((target, target.read_bytes() if target.exists() else None))
-    return target, text
-
-
-def _index_written(conn: sqlite3.Connection, settings: Settings, target: Path, report: IngestReport,
-                   label: str) -> None:
+    if not (target.exists() and target.read_text(encoding="utf-8") == text):
+        if undo is not None:
+            undo.append((target, target.read_bytes() if target.exists() else None))
+        V.atomic_write(target, text)
     status, _, _ = index_note_file(conn, settings, target)
     {"added": report.added, "updated": report.updated, "metadata": report.updated,
      "unchanged": report.unchanged}[status].append(label)
@@ -253,15 +237,12 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
         _check_renders(path, rec.lineno, relpath, fm, rec.text)
         notes.append((rec, relpath, fm))
     undo: list[tuple[Path, bytes | None]] = []
-    done = [0]
-
-    def index(target: Path, note) -> None:
-        _index_written(conn, settings, target, report, f"{path.name}:{note[0].lineno}")
-        done[0] += 1
-        if progress:
-            progress("import", done[0], len(records))
     try:
-        write_then_index(notes, lambda n: _plan_write(settings, n[1], n[2], n[0].text, undo), index)
+        for i, (rec, relpath, fm) in enumerate(notes):
+            _write_and_index(conn, settings, relpath, fm, rec.text, report,
+                             f"{path.name}:{rec.lineno}", undo)
+            if progress:
+                progress("import", i + 1, len(records))
     except BaseException as exc:
         _roll_back(conn, settings, undo)
         if isinstance(exc, (OSError, ValueError)):
