@@ -42,6 +42,20 @@ def test_technology_cues():
         assert technology_names(plain) == [], plain
 
 
+def test_the_cheap_gates_find_the_same_technologies(monkeypatch):
+    from cairn.graph import tech
+    names = ["Ruff", "the fast Zig", "Node.js", "k3s", "ripgrep", "C++", "Visual Studio", "plan B", "haste"]
+    texts = [f"{a} {n} {x}." for n in names for a in ("We met", "It is written in", "I installed", "Mondays with")
+             for x in ("", "17.8", "v2.1", *tech.TOOL_NOUNS[::3], "Libraries", "page 4.1")]
+    texts += ["Nothing technical, only 3 apples and 4.5 pears.", "The api and THE LINTER", FILLER,
+              " ".join(tech.USE_CUES) + " Rust", "runs on Mondays", "switched to plan B"]
+    monkeypatch.setattr(tech, "GATE", False)
+    scanned = [tech.technology_names(t) for t in texts]
+    monkeypatch.setattr(tech, "GATE", True)
+    assert [tech.technology_names(t) for t in texts] == scanned
+    assert sum(map(bool, scanned)) > len(texts) // 3  # the texts do hold names
+
+
 def test_technologies_are_entities_of_their_own_kind_from_the_whole_note(app):
     kinds = _kinds(app)
     for name in ("Rust", "Postgres", "PostgreSQL", "Ruff", "ripgrep", "Neovim"):

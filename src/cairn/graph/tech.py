@@ -48,6 +48,15 @@ _ARTICLES = {"the", "a", "an", "our", "my", "their", "this", "that", "its", "his
 _SHAPED = re.compile(r"[A-Z0-9.+#]|.-.")
 _MONEY = re.compile(r"[£$€¥]\s?\d|\b\d+(?:\.\d\d)?\s?(?:GBP|EUR|USD)\b")
 _PRICE = re.compile(r"\d+\.\d\d")
+# What each pattern cannot match without (a dotted number; a tool noun after a space; a
+# cue phrase): one cheap scan decides whether the pattern's own scan, which tries a name at
+# every word, can find anything. The names found are the same (tests/test_tech_names.py).
+_HAS_VERSION = re.compile(r"\d\.\d")
+_HAS_NOUN = re.compile(rf" (?:{'|'.join(TOOL_NOUNS)})s?\b", re.I)
+_HAS_CUE = re.compile(rf"\b(?:{'|'.join(re.escape(c) for c in USE_CUES)}) [A-Za-z]", re.I)
+GATE = True
+"""Skip a pattern when its gate finds nothing (False: every pattern scans every text; the
+bench's switch: bench/ingest_profile.py --ab tech_gate)."""
 
 
 def _priced(word: str, number: str, text: str) -> bool:
@@ -92,13 +101,14 @@ def technology_names(text: str) -> list[str]:
         if name.lower() not in seen:
             seen.add(name.lower())
             out.append(name)
-    for m in _VERSION.finditer(text):
+    gate = GATE
+    for m in (_VERSION.finditer(text) if not gate or _HAS_VERSION.search(text) else ()):
         words = m.group(1).split()
         if words[-1].lower() in NOT_VERSIONED or _priced(words[-1], m.group(2), text):
             continue
         two = len(words) > 1 and words[0][0].isupper() and words[-1][0].isupper()  # "Visual Studio 17.8"
         add(m.group(1) if two and words[0].lower() not in _ARTICLES else words[-1], True)
-    for m in _NOUN.finditer(text):
+    for m in (_NOUN.finditer(text) if not gate or _HAS_NOUN.search(text) else ()):
         words = m.group(1).split()
         # the name is the capitalised or tool-shaped tail before the noun ("the fast Ruff linter")
         tail = []
@@ -109,7 +119,7 @@ def technology_names(text: str) -> list[str]:
                 break
         if tail:
             add(" ".join(tail), bool(_SHAPED.search(" ".join(tail))), True)
-    for m in _CUE.finditer(text):
+    for m in (_CUE.finditer(text) if not gate or _HAS_CUE.search(text) else ()):
         words = m.group(2).split()
         name = words[0] if len(words) < 2 or not _SHAPED.search(words[1]) else m.group(2)
         first = _trim(name).split()[:1]

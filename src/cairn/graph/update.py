@@ -10,7 +10,10 @@ Measured cost: bench/README.md (issue 17 section).
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
+import sys
+import threading
 from collections import Counter
 from itertools import combinations
 
@@ -21,6 +24,13 @@ from cairn.store import notes as N
 
 log = logging.getLogger("cairn.graph")
 BATCH = 64
+NER_NICE = 10
+"""Niceness added to the thread spaCy runs in while an ingest embeds (`update_graph(nice=)`,
+from ingest.embedding): on two cores the embedder's two onnxruntime threads and spaCy's
+thread compete, and a run of the embedder waits for whichever of its threads got no core,
+so spaCy at the same priority slows the embedding by more than its own CPU. Niced, it takes
+the cores' idle moments instead. Linux only (a thread's niceness is its own there).
+Measured by bench/ingest_profile.py --ab ner_nice (bench/README.md, "Session 17 — ingest")."""
 
 
 def _pairs(units: dict[str, list[str]], whole: list[str]) -> Counter:
@@ -39,13 +49,14 @@ def _unit_entities(conn: sqlite3.Connection, note_id: str) -> tuple[dict[str, li
     return units, units.get("", [])
 
 
-def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=None) -> int:
+def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=None, *, nice: int = 0) -> int:
     """Extract entities of every stale note (new or changed file); returns how many notes
     were processed. use_ner=False skips spaCy (structural names only). entities_many: the
     function that runs spaCy over a list of texts (default cairn.ner.entities_many, in this
     process; the ingest passes parse.pool.ParsePool.entities_many so that spaCy's model
     lives in a parse worker, not in the ingest process). When that function fails, the batch
-    is run here instead, with a warning in the log."""
+    is run here instead, with a warning in the log. nice: > 0 runs spaCy in this process in a
+    thread of that much lower priority (NER_NICE; the caller is waiting for it either way)."""
     done = 0
     if not G.has_state(conn):
         G.reset_cooccur(conn)  # rebuilt index (reindex): counts start over
@@ -63,7 +74,7 @@ def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=N
             pieces.extend(t for _, t in units)
         ents = []
         if pieces:
-            ents = _entities(pieces, entities_many)
+            ents = _entities(pieces, entities_many, nice)
         with N.transaction(conn):
             for note, chunks, found, units, start in prepared:
                 for i, (unit, text) in enumerate(units):
@@ -76,14 +87,40 @@ def update_graph(conn: sqlite3.Connection, use_ner: bool = True, entities_many=N
                 done += 1
 
 
-def _entities(pieces: list[str], entities_many) -> list:
+def _entities(pieces: list[str], entities_many, nice: int = 0) -> list:
     if entities_many is not None:
         try:
             return entities_many(pieces)
         except Exception as exc:  # noqa: BLE001 - a dead or failing worker: do it here
             log.warning("entity extraction in the parse worker failed (%s); running it in this process", exc)
     from cairn import ner
+    if nice > 0 and sys.platform.startswith("linux"):
+        return _in_niced_thread(lambda: ner.entities_many(pieces), nice)
     return ner.entities_many(pieces)
+
+
+def _in_niced_thread(fn, nice: int):
+    """fn() in a new thread whose niceness is raised by `nice` (Linux: per thread; the
+    thread ends with fn, so nothing else runs at that priority); its result or exception."""
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            tid = threading.get_native_id()
+            try:
+                os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
+            except OSError:
+                pass  # not allowed here: run at the caller's priority
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
+            box["error"] = exc
+
+    t = threading.Thread(target=run, name="cairn-ner", daemon=True)
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _apply(conn: sqlite3.Connection, note, chunks, found: X.Found) -> None:

@@ -17,7 +17,11 @@ from typing import Callable, Generic, Iterator, Sequence, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-AHEAD = 8  # batches computed and not yet taken (64 chunks each: ~100 KB of vectors per batch)
+AHEAD = 32
+"""Batches computed and not yet taken (64 chunks each: ~100 KB of vectors per batch, ~3 MB in
+all). The consumer takes none while it builds the entity graph, whose spaCy pass runs at low
+priority beside the embedder (graph.update.NER_NICE): the embedder keeps going for 2,048
+chunks (1.5-4 min of embedding on two cores, by chunk length and load) before it waits for it."""
 _DONE = object()
 
 

@@ -77,10 +77,12 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     entities of new or changed notes), under the same lock. Returns (embedded,
     reused_from_cache). entities_many: where spaCy runs (graph.update.update_graph)."""
     with exclusive(conn, "embed"):
-        from cairn.graph.update import update_graph
+        from cairn.graph import update as graph
+        # spaCy (when it runs here) at low priority beside the embedder: graph.NER_NICE
         return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys,
                               neighbour_keys=neighbour_keys,
-                              meanwhile=lambda: update_graph(conn, entities_many=entities_many))
+                              meanwhile=lambda: graph.update_graph(conn, entities_many=entities_many,
+                                                                   nice=graph.NER_NICE))
 
 
 def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
