@@ -50,7 +50,7 @@ _MONEY = re.compile(r"[£$€¥]\s?\d|\b\d+(?:\.\d\d)?\s?(?:GBP|EUR|USD)\b")
 _PRICE = re.compile(r"\d+\.\d\d")
 # What each pattern cannot match without (a dotted number; a tool noun after a space; a
 # cue phrase): one cheap scan decides whether the pattern's own scan, which tries a name at
-# every word, can find anything. The names found are the same (tests/test_tech_names.py).
+# every word, can find anything. The names found are the same (tests/test_entity_tech_merge.py).
 _HAS_VERSION = re.compile(r"\d\.\d")
 _HAS_NOUN = re.compile(rf" (?:{'|'.join(TOOL_NOUNS)})s?\b", re.I)
 _HAS_CUE = re.compile(rf"\b(?:{'|'.join(re.escape(c) for c in USE_CUES)}) [A-Za-z]", re.I)
