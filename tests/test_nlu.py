@@ -55,6 +55,8 @@ def week(tmp_path_factory, real_embedder):
     ("text Rhys that I'm outside", "cannot_message"),
     ("look up the ferry times online", "cannot_web"),
     ("order me a new kayak paddle", "cannot_buy"),
+    ("could you get a blender sent round from some web shop?", "cannot_buy"),
+    ("and what time do we get in?", "ask"),
     ("I'm feeling really down today", "feelings"),
     ("hello!", "smalltalk"),
     ("in the Shopping note change rice to pasta", "note_edit"),
