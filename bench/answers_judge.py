@@ -46,7 +46,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from answers_abstain import HELD, TUNE, _swapped, fit, predict  # noqa: E402
+from answers_abstain import HELD, TUNE, _show, _swapped, fit, predict  # noqa: E402
+from answers_abstain import auc as abstain_auc  # noqa: E402
 
 WRONG_MAX = 0.08
 SWAP_WEIGHT = 0.5
@@ -200,17 +201,8 @@ def choose(rows: list[dict]) -> tuple[float, dict[str, float]]:
 
 
 def auc(rows: list[dict], convs: set[int], prob: dict[str, float]) -> tuple[float, int, int]:
-    sel = [r for r in _real(rows, convs) if r["x"] is not None]
-    pos = np.array([prob[r["id"]] for r in sel if r["category"] == 5])
-    neg = np.array([prob[r["id"]] for r in sel if r["category"] != 5])
-    u = ((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) if len(pos) else 0.0
-    return float(u / max(1, len(pos) * len(neg))), len(pos), len(neg)
-
-
-def _show(label: str, f: tuple) -> str:
-    (d0, n5, w0, na), (d1, _, w1, _) = f
-    return (f"{label:28s} cat-5 declined {d0 / n5:.3f} ({d0}/{n5}) -> {d1 / n5:.3f} ({d1}/{n5}); "
-            f"wrongly declined {w0 / na:.3f} ({w0}/{na}) -> {w1 / na:.3f} ({w1}/{na})")
+    """answers_abstain.auc over the real LoCoMo questions of `convs` (not the own-document pairs)."""
+    return abstain_auc(_real(rows, convs), convs, prob)
 
 
 def main() -> None:

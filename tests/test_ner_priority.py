@@ -22,7 +22,8 @@ def _priority() -> int:
     return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
 
-def test_spacy_in_a_niced_thread_finds_the_same_names_and_leaves_the_caller_as_it_was(monkeypatch):
+def _watch_spacy(monkeypatch) -> list[tuple[int, int]]:
+    """(thread id, priority) of each spaCy call from now on, in a list filled as they come."""
     real, seen = ner.entities_many, []
 
     def spy(texts):
@@ -30,6 +31,11 @@ def test_spacy_in_a_niced_thread_finds_the_same_names_and_leaves_the_caller_as_i
         return real(texts)
 
     monkeypatch.setattr(ner, "entities_many", spy)
+    return seen
+
+
+def test_spacy_in_a_niced_thread_finds_the_same_names_and_leaves_the_caller_as_it_was(monkeypatch):
+    seen = _watch_spacy(monkeypatch)
     base = _priority()
     plain = U._entities(TEXTS, None, 0)
     niced = U._entities(TEXTS, None, 5)
@@ -42,13 +48,7 @@ def test_spacy_in_a_niced_thread_finds_the_same_names_and_leaves_the_caller_as_i
 
 
 def test_an_ingest_runs_spacy_beside_the_embedder_at_lower_priority(monkeypatch, tmp_path):
-    real, seen = ner.entities_many, []
-
-    def spy(texts):
-        seen.append((threading.get_native_id(), _priority()))
-        return real(texts)
-
-    monkeypatch.setattr(ner, "entities_many", spy)
+    seen = _watch_spacy(monkeypatch)
     base = _priority()
     with notes_app(tmp_path, {"visit.md": "# Visit\n\nJo Price came to Leeds with Ana Lima.\n"}, HashEmbedder()) as app:
         names = {e["name"] for e in app.entities()}
