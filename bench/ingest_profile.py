@@ -202,6 +202,7 @@ def write_notes(corpus: Path, dest: Path, limit: int | None) -> int:
 SWITCHES = {  # --ab NAME: (module, attribute, its value with the change switched off)
     "ner_nice": ("cairn.graph.update", "NER_NICE", 0),
     "tech_gate": ("cairn.graph.tech", "GATE", False),
+    "name_gate": ("cairn.graph.extract", "NAME_GATE", False),
 }
 
 

@@ -122,3 +122,24 @@ def test_a_title_with_path_characters_is_no_entity():
     for title, kept in (("a/b", False), ("/../escape", False), ("Lisbon offsite", True)):
         note = {"title": title, "type": "note", "tags": "[]", "meta": "{}"}
         assert (title in X.structural(note, [], []).kind) is kept
+
+
+def test_spacy_reads_only_the_sentences_that_may_hold_a_name(monkeypatch):
+    text = ("Ilse Brandvold leads the data team.\nthe results were mixed. We measured it twice. "
+            "Tamsin said no! 東京で会った。 they met in Cork.\nthe end")
+    kept = X.name_bearing(text)
+    assert "Ilse Brandvold leads the data team." in kept  # a capital after the first letter
+    assert "Tamsin said no!" in kept  # a first word that is not closed-class
+    assert "東京で会った。" in kept  # a script without case is always read
+    assert "they met in Cork." in kept
+    for gone in ("the results were mixed.", "We measured it twice.", "the end"):
+        assert gone not in kept
+    note = {"type": "markdown"}
+    assert X.ner_units(note, [{"text": text}]) == [("", kept)]
+    assert X.ner_units(note, [{"text": "we slept.\nthe end"}]) == []  # nothing to read: no spaCy call
+    chat = {"type": "chat"}
+    msgs = [{"text": "haha ok. see you then", "source_id": "m1"},
+            {"text": "Saw Wenna today. it was fun.", "source_id": "m2"}]
+    assert X.ner_units(chat, msgs) == [("m2", "Saw Wenna today. it was fun.")]  # a message read whole
+    monkeypatch.setattr(X, "NAME_GATE", False)
+    assert X.name_bearing(text) == text
