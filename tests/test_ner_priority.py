@@ -63,3 +63,25 @@ def test_an_error_in_the_niced_thread_reaches_the_caller(monkeypatch):
     monkeypatch.setattr(ner, "entities_many", broken)
     with pytest.raises(RuntimeError, match="spaCy broke"):
         U._entities(TEXTS, None, 5)
+
+
+def test_preload_loads_the_model_once_in_a_thread_of_its_own(monkeypatch):
+    loads, started = [], []
+    monkeypatch.setattr(ner, "_backend", None)
+    monkeypatch.setattr(ner, "_preloading", False)
+    monkeypatch.setattr(ner, "_load", lambda: loads.append(threading.current_thread().name))
+    real_thread = threading.Thread
+
+    def thread(*a, **kw):
+        t = real_thread(*a, **kw)
+        started.append(t)
+        return t
+    monkeypatch.setattr(threading, "Thread", thread)
+    ner.preload()
+    ner.preload()  # loading already: nothing more
+    for t in started:
+        t.join(5)
+    assert loads == ["cairn-ner-preload"] and len(started) == 1
+    monkeypatch.setattr(ner, "_backend", "spacy")
+    ner.preload()  # loaded: nothing
+    assert len(started) == 1

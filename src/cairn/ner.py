@@ -28,6 +28,7 @@ _NOT_NAMES = {"I", "The", "A", "An", "It", "That", "This", "Thanks", "Thank", "H
 _lock = threading.Lock()
 _nlp = None
 _backend: str | None = None
+_preloading = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,26 @@ def _load():
             _nlp = None
             _backend = "regex"
         return _nlp
+
+
+def preload() -> None:
+    """Start loading the model in a thread of its own and return at once (nothing when it is
+    loaded or loading already). For a caller that will need it soon and has single-threaded
+    work to do first: an import writes every note before its entity pass, so on a 2-core
+    machine the load (~1.4 CPU s) takes the idle core instead of a core the embedder needs
+    later (bench/README.md, "Session 18 — lead"). `entities_many` waits for that load (the
+    same lock). Not a daemon thread: a process that ends sooner waits for the load to end
+    rather than stop an import half done."""
+    global _preloading
+    if not _lock.acquire(blocking=False):
+        return  # a load is under way in another thread
+    try:
+        if _backend is not None or _preloading:
+            return
+        _preloading = True
+    finally:
+        _lock.release()
+    threading.Thread(target=_load, name="cairn-ner-preload").start()
 
 
 def backend() -> str:

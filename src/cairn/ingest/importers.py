@@ -220,6 +220,8 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     report = IngestReport()
     if not records:
         return _empty_file(path, report, "records")
+    from cairn import ner
+    ner.preload()  # while the notes are written: the entity pass of embed_missing needs it
     folder = f"records/{V.slugify(path.stem)}"
     planned = [(rec, f"{folder}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md",
                 V.stable_id(f"rec:{path.name}:{rec.id}")) for rec in records]
@@ -455,6 +457,8 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
                                            str(m["time"]), str(m["text"])) for m in msgs)
         _check_renders(path, session_line[(conv, sess)], relpath, fm, body)
         planned.append((conv, sess, relpath, fm, body))
+    from cairn import ner
+    ner.preload()  # while the sessions are written: the entity pass of embed_missing needs it
     undo: list[tuple[Path, bytes | None]] = []
     for i, (conv, sess, relpath, fm, body) in enumerate(planned):
         try:
