@@ -119,3 +119,22 @@ def test_watch_indexes_text_at_once_and_embeds_in_the_background(app):
                    what="new note indexed")
         wait_until(lambda: app.status()["missing_vectors"] == 0, timeout=120, what="its vector computed")
         assert app.search("a wren sang in the hedge", mode="semantic").hits[0].title == "Wren"
+
+
+def test_timings_count_from_the_request_not_from_the_process(tmp_path):
+    """A long-lived process (a server) reports each ingest's phases from that ingest's start;
+    a command (`cairn ingest`) from its process's start."""
+    from cairn.ingest.run import process_started
+    from cairn.service import Cairn
+    from conftest import HashEmbedder
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.md").write_text("# A\n\nA note about rhubarb.\n")
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        before = time.monotonic()
+        asked = app.ingest([tmp_path / "in"]).timings["keyword_searchable_s"]
+        took = time.monotonic() - before
+        (tmp_path / "in" / "b.md").write_text("# B\n\nA note about leeks.\n")
+        waited = time.monotonic() - process_started()  # this test process's age when the command asks
+        command = app.ingest([tmp_path / "in"], started=process_started()).timings["keyword_searchable_s"]
+    assert 0 < asked <= took  # the request's own time, not the process's age
+    assert command >= waited  # the command's start-up included

@@ -36,7 +36,8 @@ def ingest(paths: list[str] = typer.Argument(..., help="Files, folders (recursiv
     """Ingest files, folders and web pages: notes, documents (PDF, Office, EPUB, RTF, e-mail),
     images (OCR), audio (speech-to-text) and https://... URLs (see docs/formats.md)."""
     with _service(jobs=True) as svc, _progress(not quiet) as prog:
-        report = svc.ingest([_arg_text(p) for p in paths], progress=prog)
+        from cairn.ingest.run import process_started  # timings include this command's start-up
+        report = svc.ingest([_arg_text(p) for p in paths], progress=prog, started=process_started())
     _print_report(report, json_out)
     _exit_if_failed(report)
 
@@ -102,7 +103,8 @@ def jobs_run(json_out: bool = typer.Option(False, "--json"),
              quiet: bool = typer.Option(False, "--quiet", "-q")) -> None:
     """Resume pending work: jobs left by a stopped process, queued jobs, missing vectors."""
     with _service(jobs=True) as svc, _progress(not quiet) as prog:
-        report = svc.jobs_run(progress=prog)
+        from cairn.ingest.run import process_started
+        report = svc.jobs_run(progress=prog, started=process_started())
     _print_report(report, json_out)
     _exit_if_failed(report)
 # --- end jobs, url ingest

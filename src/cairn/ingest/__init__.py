@@ -40,7 +40,7 @@ from cairn.ingest.files import (  # noqa: F401
 from cairn.ingest.urls import (  # noqa: F401
     _URL_RE, is_url, _url_name, ingest_url)
 from cairn.ingest.run import (  # noqa: F401
-    _job_name, _merge, _outcome, job_handlers, enqueue_sources, _HEAVY_SUFFIXES, _heavy_file, _needs_parse, _since_start, _IMPORTED, _queued_split, run_jobs, ingest_paths)
+    _job_name, _merge, _outcome, job_handlers, enqueue_sources, _HEAVY_SUFFIXES, _heavy_file, _needs_parse, process_started, _IMPORTED, _queued_split, run_jobs, ingest_paths)
 from cairn.ingest.importers import (  # noqa: F401
     ImportFormatError, _read_jsonl, _wrong_type, _string_field, _no_nul, _iso_time, _empty_file, _write_and_index, NOTE_FIELDS, _Record, _note_record, _check_record_owner, import_notes_jsonl, _check_renders, _reason, _roll_back, _merge_with_archive, CHAT_FIELDS, _NAME_FIELDS, _chat_message, _chat_time, _session_relpath, _archived_names, _check_session_names, import_chat_jsonl)
 from cairn.ingest.reindex import (  # noqa: F401

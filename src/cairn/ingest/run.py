@@ -210,15 +210,16 @@ def _needs_parse(conn: sqlite3.Connection, settings: Settings, path: Path) -> bo
         return False  # the job reports it
 
 
-def _since_start() -> float:
-    """Seconds since this process started (Linux /proc), so phase times include start-up;
-    elsewhere seconds since this module was imported."""
+def process_started() -> float:
+    """The `time.monotonic()` reading at which this process started (Linux /proc; elsewhere
+    when this module was imported): the origin of a command's phase timings, so they
+    include its start-up."""
     try:
         start_ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
         uptime = float(Path("/proc/uptime").read_text().split()[0])
-        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+        return time.monotonic() - max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, IndexError):
-        return time.monotonic() - _IMPORTED
+        return _IMPORTED
 
 
 _IMPORTED = time.monotonic()
@@ -266,7 +267,7 @@ def _text_lane_items(conn: sqlite3.Connection, settings: Settings,
 
 def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: IngestReport, *,
              ids: list[int] | None = None, progress: Progress | None = None,
-             resolver=None, connector=None, embed: bool = True) -> IngestReport:
+             resolver=None, connector=None, embed: bool = True, started: float | None = None) -> IngestReport:
     """Run the queue in two phases and embed. Phase 1: every text source (parse, vault
     copy, keyword index: one job each) — from then on they are keyword-searchable, listed
     and linked; then their chunks are embedded (the entity graph alongside). Phase 2, the
@@ -277,13 +278,20 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
     `missing_vectors`. A process that dies between the phases loses nothing: the text is
     committed per job, unfinished jobs stay queued and missing vectors are found by the next
     run. Dead letters are added to `report.failed` with the job id. `report.timings` holds
-    the seconds since the process started at which each phase ended (keyword_searchable_s,
-    text_embedded_s, first_media_parsed_s, parsed_s, embedded_s). Returns `report`."""
+    the seconds since `started` (a `time.monotonic()` reading: when the person asked, by
+    default this call; a command passes `process_started()`) at which each phase ended
+    (keyword_searchable_s, text_embedded_s, first_media_parsed_s, parsed_s, embedded_s).
+    Returns `report`."""
     import dataclasses
     import resource
 
     from cairn.jobs import requeue_orphans, run_queue
     from cairn.parse.pool import MEDIA_NICE, ParsePool
+
+    origin = time.monotonic() if started is None else started
+
+    def since() -> float:
+        return round(time.monotonic() - origin, 3)
 
     ing = settings.ingest
     pool = (ParsePool(ing.parse_workers, ing.parse_memory_mib, ing.parse_timeout_s, nice=MEDIA_NICE)
@@ -310,12 +318,12 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
             if pool is not None:
                 pool.end_text()
             dead, retries = list(result.dead), result.retries
-            report.timings["keyword_searchable_s"] = round(_since_start(), 3)
+            report.timings["keyword_searchable_s"] = since()
             if embed:
                 report.embedded, report.reused_vectors = embed_missing(
                     conn, embedder, progress, settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
                     neighbour_keys=settings.memory.neighbour_keys, entities_many=ner_in_worker)
-                report.timings["text_embedded_s"] = round(_since_start(), 3)
+                report.timings["text_embedded_s"] = since()
             if pool is not None and heavy:
                 # The media pass: only now, every text note searchable by keyword and by
                 # meaning, the pictures, recordings and PDFs go to the (niced) file workers.
@@ -329,20 +337,20 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
                                    ids=heavy if ids is not None else None, progress=parse_progress)
                 dead += result.dead
                 retries += result.retries
-            report.timings["parsed_s"] = round(_since_start(), 3)
+            report.timings["parsed_s"] = since()
             if embed:
                 more, reused = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
                                              fact_keys=settings.memory.fact_keys,
                                              neighbour_keys=settings.memory.neighbour_keys, entities_many=ner_in_worker)
                 report.embedded += more
                 report.reused_vectors += reused
-                report.timings["embedded_s"] = round(_since_start(), 3)
+                report.timings["embedded_s"] = since()
     finally:
         if pool is not None:
             report.peak_rss_mib["parse_workers"] = round(pool.peak_rss_mib, 1)
             if pool.first_file_at is not None:  # when the media pass's first file was parsed
                 report.timings["first_media_parsed_s"] = round(
-                    _since_start() - (time.monotonic() - pool.first_file_at), 3)
+                    pool.first_file_at - origin, 3)
             pool.close()
     report.peak_rss_mib["ingest"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     for job, error in dead:
@@ -353,17 +361,19 @@ def run_jobs(conn: sqlite3.Connection, settings: Settings, embedder, report: Ing
 
 def ingest_paths(conn: sqlite3.Connection, settings: Settings, paths: list[Path | str], embedder,
                  progress: Progress | None = None, *, resolver=None, connector=None,
-                 skip_tombstoned: bool = False, embed: bool = True, public_only: bool = False) -> IngestReport:
+                 skip_tombstoned: bool = False, embed: bool = True, public_only: bool = False,
+                 started: float | None = None) -> IngestReport:
     """Ingest files, folders (recursively) and URLs (str `https://...`): one queued job per
     source (cairn.jobs: retries with back-off, dead letters, resumes after a crash), then
     the queue is run and missing vectors embedded. Missing paths are reported as failed.
     skip_tombstoned: files whose bytes were deleted in Cairn are listed in
     `report.tombstoned`, not ingested (the watcher's inbox). resolver/connector: test hooks
     passed to cairn.fetch for URL jobs. embed: see run_jobs. public_only: see
-    enqueue_sources (a model-driven tool's URLs)."""
+    enqueue_sources (a model-driven tool's URLs). started: see run_jobs (default: now)."""
+    started = time.monotonic() if started is None else started
     report = IngestReport()
     with exclusive(conn, "ingest"):  # parallel ingests of one folder: each file added once
         enqueue_sources(conn, settings, list(paths), report, skip_tombstoned=skip_tombstoned,
                         public_only=public_only)
         return run_jobs(conn, settings, embedder, report, progress=progress,
-                        resolver=resolver, connector=connector, embed=embed)
+                        resolver=resolver, connector=connector, embed=embed, started=started)

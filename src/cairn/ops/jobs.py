@@ -23,13 +23,14 @@ class JobOps:
     """Ingest, imports, the job queue, reindex and status."""
 
     def ingest(self, paths: Iterable[str | Path], progress: Progress | None = None, *,
-               public_only: bool = False) -> IngestReport:
+               public_only: bool = False, started: float | None = None) -> IngestReport:
         """Ingest files/folders and URLs (str "https://..."), see ingest.ingest_paths.
         Publishes ingest.* / note.* events and saves a trace (`report.trace_id`).
         public_only: URLs never reach a private or loopback address, whatever `[fetch]
         allow_private` says (the tools a model drives pass True). A file named with a
         trailing slash ("garden.md/") is not read: it fails as "not a folder", as the shell's
-        `ls garden.md/` does."""
+        `ls garden.md/` does. started: the origin of `report.timings` (a `time.monotonic()`
+        reading; default: this call; the CLI passes its process's start)."""
         from cairn.ingest import ingest_paths, is_url
         paths = list(paths)
         if any(not str(p).strip() for p in paths):
@@ -41,7 +42,7 @@ class JobOps:
                                      for p in paths if p not in not_folders]
         report = self._traced_ingest("ingest", [str(s) for s in sources], progress,
                                      lambda prog: ingest_paths(self.conn, self.settings, sources, self.embedder, prog,
-                                                               public_only=public_only))
+                                                               public_only=public_only, started=started))
         for p in not_folders:
             report.failed.append((p, "not a folder: the trailing '/' names a folder, but this is a file "
                                      "(give the path without the '/')"))
@@ -134,12 +135,12 @@ class JobOps:
                           interrupted=[j.to_json() for j in gone],
                           queued=[j.to_json() for j in queued])
 
-    def jobs_run(self, progress: Progress | None = None) -> IngestReport:
+    def jobs_run(self, progress: Progress | None = None, *, started: float | None = None) -> IngestReport:
         """Resume pending work: requeue jobs of dead processes, run every queued job, then
-        embed chunks that lack vectors."""
+        embed chunks that lack vectors. started: as for `ingest`."""
         from cairn.ingest import run_jobs
         return self._traced_ingest("jobs.run", [], progress, lambda prog: run_jobs(
-            self.conn, self.settings, self.embedder, IngestReport(), progress=prog))
+            self.conn, self.settings, self.embedder, IngestReport(), progress=prog, started=started))
 
     def repair_vectors(self) -> int:
         """Embed the chunks that have no vector (a process killed after a note was indexed
