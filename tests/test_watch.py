@@ -232,3 +232,30 @@ def test_cli_watch_names_a_deleted_inbox_file_once_in_a_mixed_batch(tmp_path, em
     assert proc.returncode == 0, err
     assert err.count("gone.md") == 1, err
     assert "deleted in Cairn before" in err
+
+
+def test_inbox_scan_names_a_subfolder_it_cannot_list(tmp_path, embedder, monkeypatch):
+    """The start-up scan of an inbox says which subfolder it could not list (as `cairn ingest`
+    does), not silently leaves its files out; the rest is ingested."""
+    import os
+
+    from cairn.watch import _Watcher
+
+    home, inbox = tmp_path / "home", tmp_path / "drop"
+    write(home / "config.toml", f'[sync]\ninbox = ["{inbox}"]\n')
+    write(inbox / "a.txt", "text\n")
+    write(inbox / "locked" / "b.md", "text\n")
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # the test runs as root, whom chmod 000 does not stop
+        if os.fspath(path) == str(inbox / "locked"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+    monkeypatch.setattr(os, "scandir", scandir)
+    seen, events = [], []
+    with Cairn(home, embedder=embedder) as app:
+        w = _Watcher(app.settings, None, app.conn, lambda conn, files: seen.extend(files), events.append)
+        w.start()
+    assert seen == [inbox / "a.txt"]
+    assert [e.message for e in events if e.kind == "error"] == [
+        f"inbox: {inbox / 'locked'}: cannot list folder: Permission denied"]

@@ -216,7 +216,11 @@ class _Watcher:
         self.last_full = time.monotonic()
         self._emit(WatchEvent("sync", sync=report))
         inboxes = [d for d in self.inboxes if d.is_dir()]
-        self._ingest_inbox([f for f, _root in iter_sources(inboxes) if _inbox_name(f.name)])
+        unread: list[tuple[str, str]] = []  # a subfolder it cannot list, a link leading out
+        files = [f for f, _root in iter_sources(inboxes, unread) if _inbox_name(f.name)]
+        for path, reason in unread:
+            self._emit(WatchEvent("error", message=f"inbox: {path}: {reason}"))
+        self._ingest_inbox(files)
 
     def note_changes(self, changes: set[tuple[Any, str]], now: float) -> None:
         for _change, raw in changes:
