@@ -143,3 +143,12 @@ def test_spacy_reads_only_the_sentences_that_may_hold_a_name(monkeypatch):
     assert X.ner_units(chat, msgs) == [("m2", "Saw Wenna today. it was fun.")]  # a message read whole
     monkeypatch.setattr(X, "NAME_GATE", False)
     assert X.name_bearing(text) == text
+
+
+def test_a_time_zone_after_a_clock_time_is_no_organisation():
+    from cairn.ner import Entity
+    found = X.Found()
+    text = "Stand-up at 14:00 UTC, then 9am EST with Dana; UNICEF sent the report."
+    X.add_ner(found, "", [Entity("UTC", "ORG"), Entity("EST", "ORG"), Entity("UNICEF", "ORG"),
+                          Entity("Dana", "PERSON")], text)
+    assert sorted(found.units[""]) == ["Dana", "UNICEF"]

@@ -48,6 +48,7 @@ _BAD = re.compile(r"^[\W\d_]+$")
 _PATH_CHARS = re.compile(r"[/\\]")  # a title holding one ("a/b", "/../escape") names a path, not a thing
 _SENTENCE_END = re.compile(r"((?<=[.!?])\s+|\n+)")  # a sentence's end: . ! ? then space, or a line break
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
+_CAPS_ABBREV = re.compile(r"[A-Z]{2,5}")
 
 
 @dataclass
@@ -156,6 +157,13 @@ def ner_units(note, chunks) -> list[tuple[str, str]]:
     return [("", piece)] if piece else []
 
 
+def _zone_of_a_time(name: str, text: str) -> bool:
+    """Whether `name` is a time zone's letters written right after a clock time in `text`
+    ("14:00 UTC", "9am EST", "10.30 CET"): a designator of the time, not an organisation."""
+    return bool(_CAPS_ABBREV.fullmatch(name)) and re.search(
+        r"\b\d{1,2}(?:[:.]\d\d\s*(?:[ap]\.?m\.?)?|\s*[ap]\.?m\.?)\s*" + re.escape(name) + r"\b", text, re.IGNORECASE) is not None
+
+
 def add_ner(found: Found, unit: str, ents, text: str = "") -> None:
     """Add spaCy entities (cairn.ner.Entity) found in one unit whose `text` they came from: a
     PERSON the text gives no sign of being one (a familiar single word such as "Cork", a
@@ -163,6 +171,8 @@ def add_ner(found: Found, unit: str, ents, text: str = "") -> None:
     from cairn.ner_written import refine_person, trim_span
     for ent in ents:
         name = trim_span(ent.text)
+        if text and _zone_of_a_time(name, text):
+            continue
         kind = NER_KINDS.get(refine_person(name, ent.label, text) if text else ent.label)
         if kind:
             found.add(unit, name, kind, "ner")
