@@ -143,17 +143,17 @@ def test_a_sentence_under_the_sentence_floor_competes_on_rank(real_embedder, mon
     assert extractive_draft(question, _evidence(hits), real_embedder) == "After the accident we drove home slowly. [2]"
 
 
-# A follow-up answer: the topic's message names the show, the reply to "What inspired you…?"
-# names nothing the question asks (its own score is under the floors).
-ART = [_hit(0, "Here it is, my piece for the art show!", 0.55),
-       _hit(1, "It was the harbour at dawn, all that grey and gold light.", 0.50)]
+# A follow-up answer: the topic's message names the painting and the show; the reply to "What
+# inspired you…?" names only the painting.
+ART = [_hit(0, "Check out the painting I made for the art show!", 0.55),
+       _hit(1, "I went to the harbour at dawn and wanted to capture that light in a painting.", 0.50)]
 ART_Q = "What inspired painting for the art show?"
 
 
 def test_a_reply_is_read_with_the_wh_question_it_answers(real_embedder, monkeypatch):
     asked = {"c1": "Those colours are so vivid! What inspired you to paint it?"}
     draft = extractive_draft(ART_Q, _evidence(ART), real_embedder, replies=asked)
-    assert draft == "It was the harbour at dawn, all that grey and gold light. [2]"
+    assert draft == "I went to the harbour at dawn and wanted to capture that light in a painting. [2]"
     # a yes/no question holds its own answer ("Flying the dragon kite?" - "Yes! It has a long
     # tail"): the reply's sentences are read alone
     polar = {"c1": "Those colours are so vivid! Did the sea inspire you to paint it?"}

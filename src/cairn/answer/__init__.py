@@ -91,8 +91,8 @@ TIME_STATED = True
 # names may be quoted). Chat messages have no title ("TITLE: sentence" embedded: rejected, s. 13).
 CONTEXT_WEIGHT = 0.4
 # A chat reply rarely repeats the wh-question it answers ("What inspired you?" - "I painted this
-# after…"; a yes/no question holds its answer itself): the term overlap of its sentences is read in
-# sentence and question together (each term once), floors too. False: off (bench/README.md, s. 18).
+# after…"; a yes/no question holds its answer itself): its sentences rank with their term overlap
+# read in sentence and question together (each term once). Ranking only. False: off (README, s. 18).
 REPLY_CONTEXT = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
@@ -224,9 +224,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
     linked_lift(evidence, lift)
     asks, reply_to = _replied(focus or question, evidence, replies or {}, embedder)
-    for n, sent in ((n, s) for n, s in cands if REPLY_CONTEXT and _WH_WORD.match(asks.get(n, ""))):
-        lift[(n, sent)] += 0.4 * (term_overlap(focus or question, f"{sent} {asks[n]}")
-                                  - term_overlap(focus or question, sent))
+    read_with = {(n, sent): 0.4 * (term_overlap(focus or question, f"{sent} {asks[n]}")  # REPLY_CONTEXT
+                                   - term_overlap(focus or question, sent))
+                 for n, sent in cands if REPLY_CONTEXT and _WH_WORD.match(asks.get(n, ""))}
     scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
     # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
     # after a question may not be a candidate (too short, filtered): then there is no pair
@@ -253,7 +253,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             scored = stated
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
-        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0)
+        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + read_with.get((x[1], x[2]), 0.0)
     # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
     # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
     # a further sentence must clear SENTENCE_FLOOR
