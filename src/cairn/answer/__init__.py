@@ -161,8 +161,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     (store.graph.replied_to). Questions are never taken; a sentence that directly follows
     one (same paragraph: "Q: What pressure is normal? A: Between 1.0 and 1.5 bar.") scores
     the better of itself and the pair, since the question it answers is part of what it
-    says (as REPLY_WEIGHT for chat replies, and REPLY_CONTEXT: a chat reply's term overlap
-    is read with the question it replies to), and only the sentence is quoted. about: optional
+    says (for chat replies, in rank only: REPLY_WEIGHT, and REPLY_CONTEXT, its term overlap
+    read with the wh-question it replies to), and only the sentence is quoted. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
     itself (for a person-checked question: the question without the person's name, so a
