@@ -108,6 +108,7 @@ def rules() -> dict:
         "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
         "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
+        "reply read with its question (REPLY_CONTEXT)": _set(A, "REPLY_CONTEXT", False),
     }
 
 

@@ -5,6 +5,7 @@ re-run `answer_question` over it as often as needed (seconds instead of minutes 
     python bench/answers_replay.py collect bench/out/replay.pkl      # all five dev conversations
     python bench/answers_replay.py score bench/out/replay.pkl        # tune (1-2) / held out (3-5) / all
     python bench/answers_replay.py ranks bench/out/replay.pkl        # where the gold message ranks
+    python bench/answers_replay.py causes bench/out/replay.pkl       # why citations are not all gold (tune)
 
 `collect` imports each conversation as bench/answers.py does and asks every question of
 categories 1-5 through `Cairn.ask`, recording the exact arguments `_ask` passes to
@@ -227,9 +228,73 @@ def ranks(path: Path) -> None:
     print(table(["bucket", "n"], [[k, v] for k, v in sorted(buckets.items())], "lr"))
 
 
+CAUSES = ("extra citation beside a gold one", "cited turn states the reference answer too",
+          "wrong answer: gold turn not among the hits", "wrong answer: gold turn under the relevance floor",
+          "wrong answer: gold follows the cited turn (same session, <= 3 turns later)",
+          "wrong answer: gold precedes the cited turn (same session, <= 3 turns before)",
+          "wrong answer: gold turn elsewhere in the evidence")
+
+
+def cause_of(r: dict, turns: dict[str, str], reference: str) -> str:
+    """Why an answered question's citations are not all gold (one of CAUSES, first that holds).
+    turns: {dia_id: text} of its conversation; reference: LoCoMo's answer. "States the answer":
+    the cited turns hold at least half of the reference's content words (stemmed)."""
+    from cairn.answer import select_evidence
+    from cairn.lexical import content_terms, stem
+    cited, gold = r["now"]["cited"], set(r["evidence"])
+    if set(cited) & gold:
+        return CAUSES[0]
+    ref = {stem(w) for w in content_terms(reference)}
+    said = {stem(w) for c in cited for w in content_terms(turns.get(c, ""))}
+    if ref and len(ref & said) >= len(ref) / 2:
+        return CAUSES[1]
+    inp = r["inputs"]
+    if not gold & {h.source_id for h in inp["hits"]}:
+        return CAUSES[2]
+    if not gold & {e.hit.source_id for e in select_evidence(r["question"], inp["hits"], inp["floor"])}:
+        return CAUSES[3]
+
+    def turn(d: str) -> tuple[int, int]:
+        s, t = d[1:].split(":")
+        return int(s), int(t)
+    gaps = [turn(g)[1] - turn(c)[1] for c in cited for g in gold if turn(g)[0] == turn(c)[0]]
+    if any(0 < d <= 3 for d in gaps):
+        return CAUSES[4]
+    return CAUSES[5] if any(-3 <= d < 0 for d in gaps) else CAUSES[6]
+
+
+def causes(path: Path, conversations: set[int]) -> None:
+    """Count and list the answered questions of categories 1-4 whose citations are not all
+    gold, by cause (cause_of), over `conversations` (the tune half by default)."""
+    from locomo import load_samples
+    with open(path, "rb") as fh:
+        records = [r for r in pickle.load(fh) if r["conversation"] in conversations]
+    replay(records)
+    _, samples = load_samples()
+    turns, refs = {}, {}
+    for i, sample in enumerate(samples, 1):
+        conv = sample["conversation"]
+        turns[i] = {m["dia_id"]: str(m.get("text") or "") for key, msgs in conv.items()
+                    if key.startswith("session_") and isinstance(msgs, list) for m in msgs}
+        refs.update({f"{sample['sample_id']}:{j}": str(qa.get("answer", "")) for j, qa in enumerate(sample["qa"])})
+    answered = [r for r in records if r["category"] != 5 and not r["now"]["abstain"] and r["evidence"]]
+    bad = [r for r in answered if not (r["now"]["cited"] and set(r["now"]["cited"]) <= set(r["evidence"]))]
+    by: dict[str, list[dict]] = {c: [] for c in CAUSES}
+    for r in bad:
+        by[cause_of(r, turns[r["conversation"]], refs.get(r["id"], ""))].append(r)
+    header(f"Citations not all gold: {len(bad)} of {len(answered)} answered (conversations "
+           f"{','.join(map(str, sorted(conversations)))})")
+    print(table(["cause", "n", "of which temporal (cat 2)"],
+                [[c, len(rs), sum(r["category"] == 2 for r in rs)] for c, rs in by.items()], "lrr"))
+    for c, rs in by.items():
+        for r in rs:
+            print(f"  {c[:40]:40} | {r['id']:11} | cat {r['category']} | {r['question'][:70]} | cited "
+                  f"{','.join(r['now']['cited'])} | gold {','.join(r['evidence'])}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("action", choices=("collect", "score", "ranks"))
+    ap.add_argument("action", choices=("collect", "score", "ranks", "causes"))
     ap.add_argument("file")
     ap.add_argument("--conversations", default="", metavar="I,J")
     ap.add_argument("--llm", help="score: replay the answer check (answer/modelcheck.py) of this model over the "
@@ -242,7 +307,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-system", metavar="FILE",
                     help="with --llm: the check's system prompt read from FILE (for measuring wordings)")
     ap.add_argument("--dump", metavar="FILE", help="with --llm: each replayed record as JSONL")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="score/causes: set a constant of cairn.answer first (REPLY_CONTEXT=False)")
     args = ap.parse_args(argv)
+    import ast
+
+    import cairn.answer as A
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if not hasattr(A, name):
+            ap.error(f"--set: cairn.answer has no constant {name!r}")
+        setattr(A, name, ast.literal_eval(value))
     t0 = time.perf_counter()
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
     if args.action == "collect":
@@ -259,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
                                           for r in recs])
     elif args.action == "score":
         score(Path(args.file))
+    elif args.action == "causes":
+        causes(Path(args.file), convs or {1, 2})
     else:
         ranks(Path(args.file))
     print(f"total time {time.perf_counter() - t0:.0f} s")

@@ -1,6 +1,7 @@
 """Issue 13 citation precision: which passage an extractive answer quotes. The sentences
 are ranked with their passage's search score (answer.HIT_PRIOR), an answer quotes one
-passage (answer.ONE_PASSAGE). (The reason cue of "why" questions was removed in session 16
+passage (answer.ONE_PASSAGE), a chat reply is read with the wh-question it answers
+(answer.REPLY_CONTEXT). (The reason cue of "why" questions was removed in session 16
 with its test of the causal "since".) Fixtures written for these tests, shaped like the chat
 replies LoCoMo questions are about."""
 
@@ -140,3 +141,22 @@ def test_a_sentence_under_the_sentence_floor_competes_on_rank(real_embedder, mon
     # when only sentences over SENTENCE_FLOOR compete (as before), the other message is quoted
     monkeypatch.setattr(answer, "FALLBACK_FLOOR", answer.SENTENCE_FLOOR)
     assert extractive_draft(question, _evidence(hits), real_embedder) == "After the accident we drove home slowly. [2]"
+
+
+# A follow-up answer: the topic's message names the painting and the show; the reply to "What
+# inspired you…?" names only the painting.
+ART = [_hit(0, "Check out the painting I made for the art show!", 0.55),
+       _hit(1, "I went to the harbour at dawn and wanted to capture that light in a painting.", 0.50)]
+ART_Q = "What inspired painting for the art show?"
+
+
+def test_a_reply_is_read_with_the_wh_question_it_answers(real_embedder, monkeypatch):
+    asked = {"c1": "Those colours are so vivid! What inspired you to paint it?"}
+    draft = extractive_draft(ART_Q, _evidence(ART), real_embedder, replies=asked)
+    assert draft == "I went to the harbour at dawn and wanted to capture that light in a painting. [2]"
+    # a yes/no question holds its own answer ("Flying the dragon kite?" - "Yes! It has a long
+    # tail"): the reply's sentences are read alone
+    polar = {"c1": "Those colours are so vivid! Did the sea inspire you to paint it?"}
+    assert extractive_draft(ART_Q, _evidence(ART), real_embedder, replies=polar).endswith("[1]")
+    monkeypatch.setattr(answer, "REPLY_CONTEXT", False)
+    assert extractive_draft(ART_Q, _evidence(ART), real_embedder, replies=asked).endswith("[1]")

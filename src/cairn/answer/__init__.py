@@ -29,8 +29,8 @@ from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, both, question_subject, strip_name
-from cairn.answer.spans import (_clean, _clean_markdown, _short_spans, context_of, is_caption, labelled_answer,
-                                linked_lift)
+from cairn.answer.spans import (_WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption,
+                                labelled_answer, linked_lift)
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type, is_hypothetical
@@ -88,9 +88,12 @@ TIME_STATED = True
 # it holds its heading). Every sentence of one section gains alike, so the lift picks among
 # notes and sections, never within one. 0.4: the weight of the sentence's own shared words
 # (_sentence_score). The lift counts towards the floors (a sentence of the note the question
-# names may be quoted). Chat messages have no title: LoCoMo is unchanged by construction.
-# Embedding "TITLE: sentence" instead was measured and rejected (bench/README.md, session 13).
+# names may be quoted). Chat messages have no title ("TITLE: sentence" embedded: rejected, s. 13).
 CONTEXT_WEIGHT = 0.4
+# A chat reply rarely repeats the wh-question it answers ("What inspired you?" - "I painted this
+# after…"; a yes/no question holds its answer itself): its sentences rank with their term overlap
+# read in sentence and question together (each term once). Ranking only. False: off (README, s. 18).
+REPLY_CONTEXT = True
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
 
@@ -158,7 +161,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     (store.graph.replied_to). Questions are never taken; a sentence that directly follows
     one (same paragraph: "Q: What pressure is normal? A: Between 1.0 and 1.5 bar.") scores
     the better of itself and the pair, since the question it answers is part of what it
-    says (as REPLY_WEIGHT for chat replies), and only the sentence is quoted. about: optional
+    says (for chat replies, in rank only: REPLY_WEIGHT, and REPLY_CONTEXT, its term overlap
+    read with the wh-question it replies to), and only the sentence is quoted. about: optional
     `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
     sentence filter). focus: the text sentences are scored against, when not the question
     itself (for a person-checked question: the question without the person's name, so a
@@ -168,8 +172,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     not answer it is not offered as the answer. For "when", a sentence of a dated chunk (a
     chat message: its `event_time`) also qualifies: the message's time dates what it reports.
     A sentence needs four words, unless it is a line labelled with the question's wh-word
-    ("Where: Smile Clinic", an imported event's field; spans.labelled_answer). (A score bonus
-    for such a line was tried and dropped: it changed nothing on the review's case, session 17.)
+    ("Where: Smile Clinic", an imported event's field; spans.labelled_answer).
     asked: the question's answer type (answer/types.py; None: read from `question`)."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
@@ -220,6 +223,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # (CONTEXT_WEIGHT; alike for every sentence of one section)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
     linked_lift(evidence, lift)
+    asks, reply_to = _replied(focus or question, evidence, replies or {}, embedder)
+    read_with = {(n, sent): 0.4 * (term_overlap(focus or question, f"{sent} {asks[n]}")  # REPLY_CONTEXT
+                                   - term_overlap(focus or question, sent))
+                 for n, sent in cands if REPLY_CONTEXT and _WH_WORD.match(asks.get(n, ""))}
     scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
     # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
     # after a question may not be a candidate (too short, filtered): then there is no pair
@@ -229,7 +236,6 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         for (i, pair), c in zip(pairs, pvecs @ vecs[0]):
             score, n, sent = scored[i]
             scored[i] = (max(score, _sentence_score(float(c), focus or question, pair)), n, sent)
-    reply_to = _reply_scores(focus or question, evidence, replies or {}, embedder)
     # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
     # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
@@ -247,7 +253,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             scored = stated
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
-        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0)
+        return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + read_with.get((x[1], x[2]), 0.0)
     # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
     # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
     # a further sentence must clear SENTENCE_FLOOR
@@ -275,20 +281,21 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     return " ".join(out)
 
 
-def _reply_scores(question: str, evidence: list[Evidence], replies: dict[str, str], embedder) -> dict[int, float]:
-    """{evidence n: score of the question its message replies to} (the last sentence ending
-    in "?" of `replies[hit id]`; score as a sentence's: 0.6 cosine + 0.4 term overlap)."""
+def _replied(question: str, evidence: list[Evidence], replies: dict[str, str], embedder
+             ) -> tuple[dict[int, str], dict[int, float]]:
+    """({evidence n: the question its chat message replies to}, {n: that question's score}):
+    the last sentence ending in "?" of `replies[hit id]` (store.graph.replied_to), scored as
+    a sentence is (0.6 cosine + 0.4 term overlap)."""
     asks: dict[int, str] = {}
     for ev in evidence:
-        prev = replies.get(ev.hit.id)
-        if prev:
-            qs = [prev[a:b] for a, b in sentences(prev) if prev[a:b].rstrip(" )\"'").endswith("?")]
-            if qs:
-                asks[ev.n] = _clean(qs[-1])
+        prev = replies.get(ev.hit.id) or ""
+        qs = [prev[a:b] for a, b in sentences(prev) if prev[a:b].rstrip(" )\"'").endswith("?")]
+        if qs:
+            asks[ev.n] = _clean(qs[-1])
     if not asks:
-        return {}
+        return asks, {}
     vecs = embed_cached(embedder, [question] + [q[:1000] for q in asks.values()])
-    return {n: _sentence_score(float(c), question, q) for (n, q), c in zip(asks.items(), vecs[1:] @ vecs[0])}
+    return asks, {n: _sentence_score(float(c), question, q) for (n, q), c in zip(asks.items(), vecs[1:] @ vecs[0])}
 
 
 def _sentence_score(cosine: float, question: str, sentence: str) -> float:

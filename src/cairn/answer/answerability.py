@@ -186,8 +186,7 @@ def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
     accident" is about the other speaker's accident; "Pottery's a great way to relax, so it
     must have been tough taking a break" after "I'm taking a break from pottery" is about
     their break. The person check reads such a sentence as not about its writer
-    (answer/__init__.py, `_about_person`); measured on LoCoMo, bench/README.md (2026-12-02,
-    branch ans13)."""
+    (answer/__init__.py, `_about_person`; measured on LoCoMo, bench/README.md, branch ans13)."""
     if _FIRST.search(sentence) or _SECOND.search(sentence):
         return False
     shared = {stem(t) for t in content_terms(sentence)} & keys

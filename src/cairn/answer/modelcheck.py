@@ -34,10 +34,8 @@ MAX_PASSAGES = 3
 PASSAGE_CHARS = 900
 REPLY_CHARS = 300
 
-# Measured on the tuning half (bench/README.md, session 12): this wording gave Qwen2.5-Coder-1.5B
-# an AUC of 0.61 (answers citing gold over category-5 answers), a shorter "You check answers..."
-# wording 0.54, and "Answer with one word, yes or no: does the passage answer the question?"
-# 0.56 with Qwen 0.5B.
+# Measured on the tuning half (bench/README.md, session 12): AUC 0.61 with Qwen2.5-Coder-1.5B
+# (answers citing gold over category-5 answers); two shorter wordings 0.54 and 0.56.
 SYSTEM = (
     "You are a careful reader. A person asked a question about their notes and chats, and an answer "
     "was quoted from the passage below. Decide whether the passage really contains the answer to that "

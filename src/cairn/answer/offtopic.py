@@ -8,9 +8,6 @@ wording:
   ("Who are you?"), or text with nothing to look up ("+-*/ 🙂", "???", "hmm"). The test is
   lexical: once the social words (`SOCIAL`) and stopwords are removed, no content word is
   left. A question with any topic word ("hi, when is the boiler service?") is not chit-chat.
-
-(The off-topic check on key terms no chunk holds was removed in issue 33, session 14, and
-the computation of those terms in session 16: nothing read them; bench/README.md.)
 """
 
 from __future__ import annotations

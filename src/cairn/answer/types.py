@@ -12,8 +12,7 @@ kind are in a text. The classic question-answering pipeline's first two stages:
    cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`); a quote without one does not answer
    (answer/checks.py: "quoted from your notes"), and the extractive answer prefers sentences
    with one. Person, place, organisation, list, procedure and reason ("why") answers have no
-   reliable pattern: the answerer treats them as untyped. (A reason cue, "because", "due to",
-   was removed in session 16: it changed nothing measured but one LoCoMo citation.)
+   reliable pattern: the answerer treats them as untyped.
 
 The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
 classifiers"), reduced to the types a person's documents hold. Pure functions.
