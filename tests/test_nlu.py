@@ -56,6 +56,8 @@ def week(tmp_path_factory, real_embedder):
     ("look up the ferry times online", "cannot_web"),
     ("order me a new kayak paddle", "cannot_buy"),
     ("could you get a blender sent round from some web shop?", "cannot_buy"),
+    ("can you pay the chimney sweep's invoice for me?", "cannot_buy"),
+    ("sorry, I meant Wednesday", "reminder_correct"),
     ("and what time do we get in?", "ask"),
     ("I'm feeling really down today", "feelings"),
     ("hello!", "smalltalk"),
@@ -391,3 +393,52 @@ def test_keep_that_and_pronoun_who_questions(week, real_embedder):
     bot.turn("what do my notes say about the vet?", Channel())
     res = bot.turn("who runs it? I'd like their number", Channel())
     assert "01632 960111" in res.reply
+
+
+def test_clock_times_said_in_words():
+    """Class: times said the British way in words, and a day followed straight by a clock
+    (sentences written for this test)."""
+    assert SL.reminder("ping me tomorrow at half six in the evening to feed the cat") == {
+        "text": "feed the cat", "at": "tomorrow at 6:30pm"}
+    assert SL.reminder("remind me on Sunday at quarter to nine to water the basil")["at"] == "Sunday at 8:45"
+    assert SL.reminder("set a reminder for Tuesday 10am to ring Nan") == {"text": "ring Nan", "at": "Tuesday at 10am"}
+    assert SL.reminder("remind me in half an hour to turn the oven off")["at"] == "in 30 minutes"
+    assert SL.spoken_times("twenty past four in the afternoon") == "4:20pm"
+    assert SL.spoken_times("buy half a dozen eggs at eleven o'clock") == "buy half a dozen eggs at 11"
+
+
+def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
+    """Class: a new day (its time kept) or time (its day kept) right after a reminder corrects it."""
+    from cairn.schedule import when as W
+    tz = W.zone(None)
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=tz)  # a Monday
+    due = datetime(2026, 3, 5, 18, 0, tzinfo=tz).isoformat()  # that Thursday, 18:00
+    assert SL.corrected_due("sorry, Saturday not Thursday", due, now) == "2026-03-07 18:00"
+    assert SL.corrected_due("no, make it 7", due, now) == "2026-03-05 19:00"  # nearer 18:00 than 07:00
+    assert SL.corrected_due("oops, quarter past eight in the morning", due, now) == "2026-03-05 08:15"
+    assert SL.corrected_due("make that an hour later", due, now) == "2026-03-05 19:00"
+    assert SL.corrected_due("no, that's wrong", due, now) is None
+    st = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "x", "at": "Thursday"}}]}])
+    assert [a.intent for a in understand(real_embedder, "oh sorry, Sunday rather than Saturday", st).actions] == [
+        "reminder_correct"]
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remind me on Saturday at 10am to repot the fern", Channel())
+    res = bot.turn("no wait, I meant Sunday", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls][-1] == ("reminder_snooze", "ran")
+    due = datetime.fromisoformat(res.tool_calls[-1].result["next_due"])
+    assert (due.strftime("%A %H:%M"), res.tool_calls[-1].result["text"]) == ("Sunday 10:00", "repot the fern")
+    res = bot.turn("actually make it half eleven", Channel())
+    due = datetime.fromisoformat(res.tool_calls[-1].result["next_due"])
+    assert due.strftime("%A %H:%M") == "Sunday 11:30" and "Changed" in res.reply
+    bot.turn("cancel the fern reminder", Channel())
+
+
+def test_the_second_item_of_a_list_is_no_request(real_embedder):
+    """Class: "add A and B to the note" / "a note called T - A and B" are one request, not two."""
+    st = NS.ConversationState()
+    u = understand(real_embedder, "put sellotape and AAA batteries on the Shopping note", st)
+    assert [(a.intent, a.text) for a in u.actions] == [("note_append", "put sellotape and AAA batteries on the Shopping note")]
+    u = understand(real_embedder, "create a note called Picnic - a tartan rug and a flask of tea", st)
+    assert [a.intent for a in u.actions] == ["note_create"]
+    assert SL.create_slots("create a note called Picnic - a tartan rug and a flask of tea") == {
+        "title": "Picnic", "body": "- a tartan rug\n- a flask of tea"}

@@ -220,7 +220,8 @@ class Understood:
             return {"reply": f"When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
                              "\"every Monday at 8\" — nothing is set yet.", "slots": args}
         rec = self._tool("remind", args, t, ui, turn_no, res)
-        return {"reply": describe(rec), "slots": args}
+        made = rec.result.get("id") if rec.outcome == "ran" and isinstance(rec.result, dict) else None
+        return {"reply": describe(rec), "slots": {**args, **({"reminder": made} if made else {})}}
 
     def _reminder_rows(self, ui, turn_no, res, t) -> list[dict]:
         rec = self._tool("reminders", {}, t, ui, turn_no, res)
@@ -253,6 +254,29 @@ class Understood:
     def _do_reminder_snooze(self, t, u, st, ui, turn_no, res, log) -> dict:
         return self._change_reminder("reminder_snooze", {"until": SL.snooze_until(t)}, "snoozed", t, u, ui, turn_no,
                                      res)
+
+    def _do_reminder_correct(self, t, u, st, ui, turn_no, res, log) -> dict:
+        """"No, I meant Friday" / "make it quarter to eight": the reminder the conversation last
+        set or moved gets the new day (keeping its time) or time (keeping its day), through
+        the snooze tool (SL.corrected_due); the latest open reminder when the session set none."""
+        rows = self._reminder_rows(ui, turn_no, res, t)
+        open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
+        last = next((a.get("slots", {}) for e in reversed(st.turns) for a in reversed(e.get("actions", []))
+                     if a.get("intent") in NS.REMINDER_INTENTS), {})
+        want = last.get("reminder")
+        r = next((r for r in open_ if r["id"] == want), None) or next(
+            (r for r in reversed(open_) if last.get("text") and r.get("text") == last["text"]), None) or (
+            open_[-1] if open_ else None)
+        if r is None:
+            return {"reply": "There is no reminder to change, so nothing was moved."}
+        until = SL.corrected_due(t, r.get("next_due"))
+        if until is None:
+            return {"reply": f"What day or time should “{r['text']}” be instead? Nothing was changed.",
+                    "slots": {"reminder": r["id"], "text": r["text"]}}
+        rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
+        reply = (f"Changed: “{r['text']}” is now at {until}." if rec.outcome == "ran" and isinstance(rec.result, dict)
+                 else describe(rec))
+        return {"reply": reply, "slots": {"reminder": r["id"], "text": r["text"], "until": until}}
 
     def _change_reminder(self, tool: str, extra: dict, done: str, t, u, ui, turn_no, res) -> dict:
         """Run `tool` (cancel, snooze) with `extra` arguments on the open reminder `t` names

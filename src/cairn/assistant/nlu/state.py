@@ -66,6 +66,19 @@ def turns_of(store, sid: str) -> list[dict]:
     return [{k: v for k, v in e.items() if k not in ("seq", "type")} for e in load(store, sid).turns]
 
 
+REMINDER_INTENTS = frozenset({"remind", "reminder_correct", "reminder_snooze"})
+
+
+def just_set_reminder(st: ConversationState) -> bool:
+    """Whether the session's last turn set, corrected or moved a reminder (an action of one of
+    REMINDER_INTENTS whose slots name the reminder or its time): a bare day or time in the
+    next message ("no, I meant Friday") is then a correction of it."""
+    if not st.turns:
+        return False
+    return any(a.get("intent") in REMINDER_INTENTS and (a.get("slots") or {}).keys() & {"reminder", "at", "every", "until"}
+               for a in st.turns[-1].get("actions", []))
+
+
 def has_pronoun(text: str) -> bool:
     """Whether `text` holds a pronoun a follow-up may use ("it", "she", "his", ...)."""
     return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text))
