@@ -442,3 +442,35 @@ def test_the_second_item_of_a_list_is_no_request(real_embedder):
     assert [a.intent for a in u.actions] == ["note_create"]
     assert SL.create_slots("create a note called Picnic - a tartan rug and a flask of tea") == {
         "title": "Picnic", "body": "- a tartan rug\n- a flask of tea"}
+
+
+def test_a_question_asking_for_a_kind_of_thing_gets_a_sentence_holding_one(real_embedder):
+    """Class: "what time", "how much", "when" answered from a note by the sentence holding a
+    clock time, a sum or a day, not by the sentence sharing the name (notes written for this test)."""
+    from cairn.assistant.nlu import replies as RP
+    body = "# Party\n\nInes's fortieth, Saturday 3 May at the boathouse. Doors at 19:30, smart casual.\n"
+    assert RP.typed_sentences(real_embedder, body, "what time does Ines's party start?", "Party") == [
+        "Doors at 19:30, smart casual."]
+    body = "# Mower\n\nDropped the mower at Hartley's, ticket M-20. Quote £58 for new blades. Ready on Tuesday.\n"
+    assert RP.typed_sentences(real_embedder, body, "how much will it cost me?", "Mower") == ["Quote £58 for new blades."]
+    assert RP.typed_sentences(real_embedder, body, "when can I collect it?", "Mower") == ["Ready on Tuesday."]
+    assert RP.typed_sentences(real_embedder, body, "who fixed it?", "Mower") == []  # no kind asked: other readers
+    assert RP.shares_stem("and what day do we fly back?", ["Flying back on 9 May."], "Trip")
+    assert not RP.shares_stem("and when is the MOT due?", ["Ready on Tuesday."], "Mower")
+
+
+def test_follow_ups_on_the_topic_and_my_relations_remembered(week):
+    """Classes: "and ...?" goes on about the last note when that note speaks of it, else is asked
+    anew; "they" is the last subject; "my lad" asked finds what was told of "my son"."""
+    from cairn.ops.knowledge_text import kin
+    assert kin("which pudding can't my lad have?") == kin("my son Ivo is allergic to eggs") != set()
+    assert kin("what does my little one like?") and not kin("my car is blue")
+    assert SL.remember_text("just so you know, my eldest Juno hates mushrooms") == "my eldest Juno hates mushrooms"
+    bot = Assistant(week, model="none", new=True)
+    assert "£45" in bot.turn("how much is the kayak hire?", Channel()).reply
+    assert "8:15" in bot.turn("and what time do we launch?", Channel()).reply
+    reply = bot.turn("and when are Bramble's jabs due?", Channel()).reply  # another topic: not the kayak note's
+    assert "Kayak" not in reply and "11:40" not in reply and "8:15" not in reply
+    bot.turn("just so you know, my eldest Juno hates mushrooms", Channel())
+    bot = Assistant(week, model="none", new=True)
+    assert "mushrooms" in bot.turn("what won't my oldest eat?", Channel()).reply

@@ -61,10 +61,11 @@ class Understanding:
     actions: list[Action] = field(default_factory=list)
     resolution: list[str] = field(default_factory=list)
     subject: str | None = None
+    topic: str | None = None  # an "and ...?" follow-up without a pronoun: the last note, which it may go on about
 
     def to_json(self) -> dict:
         return {"text": self.text, "resolved": self.resolved, "resolution": self.resolution,
-                "subject": self.subject, "actions": [a.to_json() for a in self.actions]}
+                "subject": self.subject, "topic": self.topic, "actions": [a.to_json() for a in self.actions]}
 
 
 _BARE = {"whens": "when's", "whats": "what's", "wheres": "where's", "whos": "who's", "hows": "how's", "whys": "why's",
@@ -152,6 +153,8 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
     preds = C.classify(embedder, texts, cache_dir)
     whole = preds[0]
     u = Understanding(text, resolved, resolution=how, subject=subject)
+    if subject is None and re.match(r"^\s*and\s+", text, re.I) and resolved != text.strip() and st.note:
+        u.topic = st.note  # "and what day do I fly home?": maybe still the trip (checked against the note's words)
     for i, (a, b) in enumerate(splits):
         pa, pb = preds[1 + 2 * i], preds[2 + 2 * i]
         if _two_requests(pa.intent, pb.intent, whole.intent, b):
