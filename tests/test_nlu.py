@@ -421,6 +421,12 @@ def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
     st = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "x", "at": "Thursday"}}]}])
     assert [a.intent for a in understand(real_embedder, "oh sorry, Sunday rather than Saturday", st).actions] == [
         "reminder_correct"]
+    from cairn.assistant.nlu.understand import _corrects_reminder
+    forget = C.Prediction("forget", 0.8, "forget", [("forget", 0.8)])
+    assert _corrects_reminder("no, Tuesday not Monday", forget, st)  # read as a forget, right after a reminder
+    assert not _corrects_reminder("no, Tuesday not Monday", forget, NS.ConversationState())  # no reminder before
+    remember = C.Prediction("remember", 0.9, "remember", [("remember", 0.9)])
+    assert not _corrects_reminder("my dentist is on Tuesday", remember, st)  # another write: not a correction
     bot = Assistant(week, model="none", new=True)
     bot.turn("remind me on Saturday at 10am to repot the fern", Channel())
     res = bot.turn("no wait, I meant Sunday", Channel())
