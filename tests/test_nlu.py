@@ -437,6 +437,10 @@ def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
     due = datetime.fromisoformat(res.tool_calls[-1].result["next_due"])
     assert due.strftime("%A %H:%M") == "Sunday 11:30" and "Changed" in res.reply
     bot.turn("cancel the fern reminder", Channel())
+    bot.turn("every Sunday at 9 remind me to descale the kettle", Channel())
+    res = bot.turn("no, 10 not 9", Channel())
+    assert "10:00" in res.reply and "only this time was moved" in res.reply  # a repeating one: said honestly
+    bot.turn("cancel the kettle reminder", Channel())
 
 
 def test_the_second_item_of_a_list_is_no_request(real_embedder):

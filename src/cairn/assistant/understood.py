@@ -268,7 +268,8 @@ class Understood:
     def _do_reminder_correct(self, t, u, st, ui, turn_no, res, log) -> dict:
         """"No, I meant Friday" / "make it quarter to eight": the reminder the conversation last
         set or moved gets the new day (keeping its time) or time (keeping its day), through
-        the snooze tool (SL.corrected_due); the latest open reminder when the session set none."""
+        the snooze tool (SL.corrected_due); the latest open reminder when the session set none. A
+        repeating reminder has its next time moved only, and the reply says so."""
         rows = self._reminder_rows(ui, turn_no, res, t)
         open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
         last = next((a.get("slots", {}) for e in reversed(st.turns) for a in reversed(e.get("actions", []))
@@ -286,6 +287,9 @@ class Understood:
         rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
         reply = (f"Changed: “{r['text']}” is now at {until}." if rec.outcome == "ran" and isinstance(rec.result, dict)
                  else describe(rec))
+        if rec.outcome == "ran" and str(r.get("schedule") or "").lower().startswith("every"):
+            reply += (f" It repeats ({r['schedule']}): only this time was moved — to change every one, cancel it "
+                      "and set it again.")
         return {"reply": reply, "slots": {"reminder": r["id"], "text": r["text"], "until": until}}
 
     def _change_reminder(self, tool: str, extra: dict, done: str, t, u, ui, turn_no, res) -> dict:
