@@ -427,6 +427,8 @@ def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
     assert not _corrects_reminder("no, Tuesday not Monday", forget, NS.ConversationState())  # no reminder before
     remember = C.Prediction("remember", 0.9, "remember", [("remember", 0.9)])
     assert not _corrects_reminder("my dentist is on Tuesday", remember, st)  # another write: not a correction
+    from cairn.assistant.nlu.hint import _slots
+    assert '(reminder_snooze) to "friday"' in _slots(None, "reminder_correct", "no, Friday not Monday")[0]  # a model's hint
     bot = Assistant(week, model="none", new=True)
     bot.turn("remind me on Saturday at 10am to repot the fern", Channel())
     res = bot.turn("no wait, I meant Sunday", Channel())
