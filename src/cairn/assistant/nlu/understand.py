@@ -14,7 +14,10 @@ weakly as a whole (below WEAK, or "none") whose last clause is a clear ACTIONABL
 ("I've rung the garage, so you can drop that reminder") is that request; so is a cancel or
 snooze read as a whole, its preface kept as the context "that" may name; a statement ending in
 a clause read as remember that points back ("…, can you hang on to that?") is a remember of
-the statement, whatever the whole reads as (its question mark). Otherwise the
+the statement, whatever the whole reads as (its question mark). Right after a reminder was
+set, a short message saying a day or time that asks for nothing else that writes ("no, I meant
+Friday not Thursday") is a correction of it (`reminder_correct`). A split needs its second half
+to open like a request (`opens_request`), so a list's second item is not one. Otherwise the
 message is one action.
 """
 
