@@ -56,6 +56,8 @@ def week(tmp_path_factory, real_embedder):
     ("look up the ferry times online", "cannot_web"),
     ("order me a new kayak paddle", "cannot_buy"),
     ("could you get a blender sent round from some web shop?", "cannot_buy"),
+    ("can you pay the chimney sweep's invoice for me?", "cannot_buy"),
+    ("sorry, I meant Wednesday", "reminder_correct"),
     ("and what time do we get in?", "ask"),
     ("I'm feeling really down today", "feelings"),
     ("hello!", "smalltalk"),
@@ -391,3 +393,96 @@ def test_keep_that_and_pronoun_who_questions(week, real_embedder):
     bot.turn("what do my notes say about the vet?", Channel())
     res = bot.turn("who runs it? I'd like their number", Channel())
     assert "01632 960111" in res.reply
+
+
+def test_clock_times_said_in_words():
+    """Class: times said the British way in words, and a day followed straight by a clock
+    (sentences written for this test)."""
+    assert SL.reminder("ping me tomorrow at half six in the evening to feed the cat") == {
+        "text": "feed the cat", "at": "tomorrow at 6:30pm"}
+    assert SL.reminder("remind me on Sunday at quarter to nine to water the basil")["at"] == "Sunday at 8:45"
+    assert SL.reminder("set a reminder for Tuesday 10am to ring Nan") == {"text": "ring Nan", "at": "Tuesday at 10am"}
+    assert SL.reminder("remind me in half an hour to turn the oven off")["at"] == "in 30 minutes"
+    assert SL.spoken_times("twenty past four in the afternoon") == "4:20pm"
+    assert SL.spoken_times("buy half a dozen eggs at eleven o'clock") == "buy half a dozen eggs at 11"
+
+
+def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
+    """Class: a new day (its time kept) or time (its day kept) right after a reminder corrects it."""
+    from cairn.schedule import when as W
+    tz = W.zone(None)
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=tz)  # a Monday
+    due = datetime(2026, 3, 5, 18, 0, tzinfo=tz).isoformat()  # that Thursday, 18:00
+    assert SL.corrected_due("sorry, Saturday not Thursday", due, now) == "2026-03-07 18:00"
+    assert SL.corrected_due("no, make it 7", due, now) == "2026-03-05 19:00"  # nearer 18:00 than 07:00
+    assert SL.corrected_due("oops, quarter past eight in the morning", due, now) == "2026-03-05 08:15"
+    assert SL.corrected_due("make that an hour later", due, now) == "2026-03-05 19:00"
+    assert SL.corrected_due("no, that's wrong", due, now) is None
+    st = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "x", "at": "Thursday"}}]}])
+    assert [a.intent for a in understand(real_embedder, "oh sorry, Sunday rather than Saturday", st).actions] == [
+        "reminder_correct"]
+    from cairn.assistant.nlu.understand import _corrects_reminder
+    forget = C.Prediction("forget", 0.8, "forget", [("forget", 0.8)])
+    assert _corrects_reminder("no, Tuesday not Monday", forget, st)  # read as a forget, right after a reminder
+    assert not _corrects_reminder("no, Tuesday not Monday", forget, NS.ConversationState())  # no reminder before
+    remember = C.Prediction("remember", 0.9, "remember", [("remember", 0.9)])
+    assert not _corrects_reminder("my dentist is on Tuesday", remember, st)  # another write: not a correction
+    from cairn.assistant.nlu.hint import _slots
+    assert '(reminder_snooze) to "friday"' in _slots(None, "reminder_correct", "no, Friday not Monday")[0]  # a model's hint
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remind me on Saturday at 10am to repot the fern", Channel())
+    res = bot.turn("no wait, I meant Sunday", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls][-1] == ("reminder_snooze", "ran")
+    due = datetime.fromisoformat(res.tool_calls[-1].result["next_due"])
+    assert (due.strftime("%A %H:%M"), res.tool_calls[-1].result["text"]) == ("Sunday 10:00", "repot the fern")
+    res = bot.turn("actually make it half eleven", Channel())
+    due = datetime.fromisoformat(res.tool_calls[-1].result["next_due"])
+    assert due.strftime("%A %H:%M") == "Sunday 11:30" and "Changed" in res.reply
+    bot.turn("cancel the fern reminder", Channel())
+    bot.turn("every Sunday at 9 remind me to descale the kettle", Channel())
+    res = bot.turn("no, 10 not 9", Channel())
+    assert "10:00" in res.reply and "only this time was moved" in res.reply  # a repeating one: said honestly
+    bot.turn("cancel the kettle reminder", Channel())
+
+
+def test_the_second_item_of_a_list_is_no_request(real_embedder):
+    """Class: "add A and B to the note" / "a note called T - A and B" are one request, not two."""
+    st = NS.ConversationState()
+    u = understand(real_embedder, "put sellotape and AAA batteries on the Shopping note", st)
+    assert [(a.intent, a.text) for a in u.actions] == [("note_append", "put sellotape and AAA batteries on the Shopping note")]
+    u = understand(real_embedder, "create a note called Picnic - a tartan rug and a flask of tea", st)
+    assert [a.intent for a in u.actions] == ["note_create"]
+    assert SL.create_slots("create a note called Picnic - a tartan rug and a flask of tea") == {
+        "title": "Picnic", "body": "- a tartan rug\n- a flask of tea"}
+
+
+def test_a_question_asking_for_a_kind_of_thing_gets_a_sentence_holding_one(real_embedder):
+    """Class: "what time", "how much", "when" answered from a note by the sentence holding a
+    clock time, a sum or a day, not by the sentence sharing the name (notes written for this test)."""
+    from cairn.assistant.nlu import replies as RP
+    body = "# Party\n\nInes's fortieth, Saturday 3 May at the boathouse. Doors at 19:30, smart casual.\n"
+    assert RP.typed_sentences(real_embedder, body, "what time does Ines's party start?", "Party") == [
+        "Doors at 19:30, smart casual."]
+    body = "# Mower\n\nDropped the mower at Hartley's, ticket M-20. Quote £58 for new blades. Ready on Tuesday.\n"
+    assert RP.typed_sentences(real_embedder, body, "how much will it cost me?", "Mower") == ["Quote £58 for new blades."]
+    assert RP.typed_sentences(real_embedder, body, "when can I collect it?", "Mower") == ["Ready on Tuesday."]
+    assert RP.typed_sentences(real_embedder, body, "who fixed it?", "Mower") == []  # no kind asked: other readers
+    assert RP.shares_stem("and what day do we fly back?", ["Flying back on 9 May."], "Trip")
+    assert not RP.shares_stem("and when is the MOT due?", ["Ready on Tuesday."], "Mower")
+
+
+def test_follow_ups_on_the_topic_and_my_relations_remembered(week):
+    """Classes: "and ...?" goes on about the last note when that note speaks of it, else is asked
+    anew; "they" is the last subject; "my lad" asked finds what was told of "my son"."""
+    from cairn.ops.knowledge_text import kin
+    assert kin("which pudding can't my lad have?") == kin("my son Ivo is allergic to eggs") != set()
+    assert kin("what does my little one like?") and not kin("my car is blue")
+    assert SL.remember_text("just so you know, my eldest Juno hates mushrooms") == "my eldest Juno hates mushrooms"
+    bot = Assistant(week, model="none", new=True)
+    assert "£45" in bot.turn("how much is the kayak hire?", Channel()).reply
+    assert "8:15" in bot.turn("and what time do we launch?", Channel()).reply
+    reply = bot.turn("and when are Bramble's jabs due?", Channel()).reply  # another topic: not the kayak note's
+    assert "Kayak" not in reply and "11:40" not in reply and "8:15" not in reply
+    bot.turn("just so you know, my eldest Juno hates mushrooms", Channel())
+    bot = Assistant(week, model="none", new=True)
+    assert "mushrooms" in bot.turn("what won't my oldest eat?", Channel()).reply

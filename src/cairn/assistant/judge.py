@@ -43,7 +43,10 @@ INTENT_WORDS: dict[str, tuple[str, ...]] = {
     "rename_note": ("rename", "call", "title", "name", "retitle"),
     "reminder_cancel": ("cancel", "delete", "remove", "stop", "drop", "scrap", "turn off", "get rid", "no need",
                         "don't need"),
-    "reminder_snooze": ("snooze", "postpone", "delay", "push", "later", "put off", "move", "again"),
+    "reminder_snooze": ("snooze", "postpone", "delay", "push", "later", "put off", "move", "again",
+                        # a correction of a reminder just set moves it too ("no, I meant Friday")
+                        "meant", "instead", "make it", "make that", "change", "rather", "actually", "correction",
+                        "should be", "wrong"),
 }
 # Tools that gather notes into something that can be taken away (a file under exports/):
 # while text from notes or tool results is in the context they always wait for approval,

@@ -100,7 +100,9 @@ class Understood:
             # "who does it? I need their number": a who/what question whose pronoun stands for a
             # note's subject is asked of that note, like any other question
             follow = intent == "about" and u.subject and NS.has_pronoun(t)
-            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject) if intent == "ask" or follow else None
+            scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
+                                       st.answer if (u.subject or u.topic) else None, loose=not u.subject) \
+                if intent == "ask" or follow else None
             if scoped is not None:
                 return scoped
             ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
@@ -140,16 +142,22 @@ class Understood:
         return {"reply": honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
                                       res, ui) or "…"}
 
-    def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None) -> dict | None:
+    def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
+                     prefer: str | None = None, loose: bool = False) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
         do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
         due?" after a question on the Car note): answered from that note alone — its steps for
         a how-to, else its sentences sharing the question's words beyond the title, else (a
         question asking nothing beyond the title: "when is my appointment?") its first sentence
-        holding the kind of answer asked for (answer.types.answer_type). None: not such a
+        holding the kind of answer asked for (answer.types.answer_type). A part asking for a
+        kind of thing (a clock time, a sum, a date: RP.typed_sentences) is answered by a sentence
+        holding one, ties going to `prefer` (the line the conversation last quoted). `loose`:
+        the note is only the conversation's topic (an "and ...?" follow-up naming no note), so
+        the answer must share a word with the question (RP.shares_stem). None: not such a
         question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
+        guess = not title and loose  # the note only the conversation's topic suggests ("and what day do I fly home?")
         if not title and subject:
             title, _ = SL.resolve_note(self.app, subject)
         if not title:
@@ -160,17 +168,19 @@ class Understood:
             return None
         how_to = re.search(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bmethod\b", t, re.I)
         lines = RP.steps(body) if how_to else []
-        if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number")
+        if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number");
+            # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
             found = [ln for p in RP.question_parts(t)
-                     for ln in (RP.best_sentences(self.app.embedder, body, p, title) or RP.kind_sentences(body, p))]
+                     for ln in (RP.typed_sentences(self.app.embedder, body, p, title, prefer)
+                                or RP.best_sentences(self.app.embedder, body, p, title) or RP.kind_sentences(body, p))]
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.types import answer_type, fits_answer_type
             kind = answer_type(t)
             lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
-        if not lines:
-            return None
+        if not lines or (guess and not RP.shares_stem(t, lines, title)):
+            return None  # a topic the note says nothing of ("and when is the MOT due?" after the bike)
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record
         log["note"] = log["subject"] = title
         log["question"] = t
@@ -220,7 +230,8 @@ class Understood:
             return {"reply": f"When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
                              "\"every Monday at 8\" — nothing is set yet.", "slots": args}
         rec = self._tool("remind", args, t, ui, turn_no, res)
-        return {"reply": describe(rec), "slots": args}
+        made = rec.result.get("id") if rec.outcome == "ran" and isinstance(rec.result, dict) else None
+        return {"reply": describe(rec), "slots": {**args, **({"reminder": made} if made else {})}}
 
     def _reminder_rows(self, ui, turn_no, res, t) -> list[dict]:
         rec = self._tool("reminders", {}, t, ui, turn_no, res)
@@ -253,6 +264,33 @@ class Understood:
     def _do_reminder_snooze(self, t, u, st, ui, turn_no, res, log) -> dict:
         return self._change_reminder("reminder_snooze", {"until": SL.snooze_until(t)}, "snoozed", t, u, ui, turn_no,
                                      res)
+
+    def _do_reminder_correct(self, t, u, st, ui, turn_no, res, log) -> dict:
+        """"No, I meant Friday" / "make it quarter to eight": the reminder the conversation last
+        set or moved gets the new day (keeping its time) or time (keeping its day), through
+        the snooze tool (SL.corrected_due); the latest open reminder when the session set none. A
+        repeating reminder has its next time moved only, and the reply says so."""
+        rows = self._reminder_rows(ui, turn_no, res, t)
+        open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
+        last = next((a.get("slots", {}) for e in reversed(st.turns) for a in reversed(e.get("actions", []))
+                     if a.get("intent") in NS.REMINDER_INTENTS), {})
+        want = last.get("reminder")
+        r = next((r for r in open_ if r["id"] == want), None) or next(
+            (r for r in reversed(open_) if last.get("text") and r.get("text") == last["text"]), None) or (
+            open_[-1] if open_ else None)
+        if r is None:
+            return {"reply": "There is no reminder to change, so nothing was moved."}
+        until = SL.corrected_due(t, r.get("next_due"))
+        if until is None:
+            return {"reply": f"What day or time should “{r['text']}” be instead? Nothing was changed.",
+                    "slots": {"reminder": r["id"], "text": r["text"]}}
+        rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
+        reply = (f"Changed: “{r['text']}” is now at {until}." if rec.outcome == "ran" and isinstance(rec.result, dict)
+                 else describe(rec))
+        if rec.outcome == "ran" and str(r.get("schedule") or "").lower().startswith("every"):
+            reply += (f" It repeats ({r['schedule']}): only this time was moved — to change every one, cancel it "
+                      "and set it again.")
+        return {"reply": reply, "slots": {"reminder": r["id"], "text": r["text"], "until": until}}
 
     def _change_reminder(self, tool: str, extra: dict, done: str, t, u, ui, turn_no, res) -> dict:
         """Run `tool` (cancel, snooze) with `extra` arguments on the open reminder `t` names

@@ -131,12 +131,16 @@ class KnowledgeOps:
 
     def _known_memories(self, query: str, now: datetime, k: int = 6) -> list[tuple[Any, float]]:
         """(recalled memory, raw relevance) for `query`: relevance = share x semantic +
-        (1 - share) x keyword (memory/recall.py, before its weight)."""
+        (1 - share) x keyword (memory/recall.py, before its weight), at least PROFILE_FLOOR for
+        a memory anchored to the query (a name, a slot, or the same "my <relation>", T.kin)."""
         share = self.settings.memory.semantic_share
         out = []
+        asked_kin = T.kin(query)
         for h in self.recall(query, k=k, at=now):
             rel = share * h.signals.get("semantic", 0.0) + (1 - share) * h.signals.get("keyword", 0.0)
-            anchored = h.signals.get("anchor", 0.0) > 0 or h.signals.get("slot", 0.0) > 0
+            # the same person of the person's own circle ("my sister" in both): anchored like a name
+            anchored = h.signals.get("anchor", 0.0) > 0 or h.signals.get("slot", 0.0) > 0 or bool(
+                asked_kin & T.kin(h.memory.text))
             out.append((h, max(rel, PROFILE_FLOOR) if anchored else rel))
         return out
 
@@ -238,8 +242,9 @@ class KnowledgeOps:
         kind = answer_type(question)
         asked = T.names(question)
         why: dict[str, Any] = {"mode": "question", "subject": subject, "query": question}
+        kin = T.kin(question)  # "my sister" asked and told: the statement is about whom the question asks
         mems = [(h, r) for h, r in self._known_memories(question, now, k=4)
-                if r >= MEMORY_FLOOR and fits_answer_type(h.memory.text, kind)]
+                if (r >= MEMORY_FLOOR or kin & T.kin(h.memory.text)) and fits_answer_type(h.memory.text, kind)]
         rel = self._relevance(question, [h.memory.text for h, _ in mems])
         scored_m = sorted(((h, r * T.focus(asked, h.memory.text), T.focus(asked, h.memory.text)) for (h, _), r
                            in zip(mems, rel)), key=lambda x: -x[1])

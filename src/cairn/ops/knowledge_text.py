@@ -163,6 +163,22 @@ def focus(asked: list[str], text: str) -> float:
     return matched / (len(want) + len(have - want))
 
 
+_KIN = {w: g for g, words in enumerate((
+    "son boy lad", "daughter girl", "mum mother mom mam mummy", "dad father daddy", "sister sis", "brother bro",
+    "wife", "husband", "partner boyfriend girlfriend fiance fiancee", "gran granny grandma grandmother nan nana",
+    "grandad grandpa grandfather", "aunt auntie", "uncle", "cousin", "niece", "nephew", "youngest", "eldest oldest",
+    "kid kids child children little", "baby", "neighbour neighbor", "boss manager", "landlord landlady")) for w in words.split()}
+_MY_KIN = re.compile(r"\bmy\s+(?:(?:little|younger|older|big|baby|twin|step|half)[\s-]+)?(\w+)", re.I)
+
+
+def kin(text: str) -> set[int]:
+    """The people of the person's own circle `text` names as "my <relation>" ("my sister", "my
+    youngest", "my lad", "my little one"), as groups of words for the same relation (son / boy
+    / lad are one): a question and a statement naming the same one speak of the same person."""
+    return {_KIN[m.group(1).lower()] for m in _MY_KIN.finditer(text) if m.group(1).lower() in _KIN} | (
+        {_KIN["little"]} if re.search(r"\bmy\s+little\s+one\b", text, re.I) else set())
+
+
 def subject_terms(subject: str) -> set[str]:
     """The stemmed content terms of a subject ("my sister" -> {"sister"})."""
     return {stem(t) for t in content_terms(subject)}

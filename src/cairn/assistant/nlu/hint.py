@@ -64,6 +64,11 @@ def _slots(app, intent: str, text: str) -> list[str]:
             new = SL.rename_slots(text)
             if new:
                 out.append(f"new title {_q(new)}")
+    elif intent == "reminder_correct":
+        day, clock = SL.correction(text)
+        said = " ".join(x for x in (day or "", f"{clock[0]:02d}:{clock[1]:02d}" if clock else "") if x)
+        out.append("a correction of the reminder just set: move it (reminder_snooze) to "
+                   + (_q(said) if said else "the day or time the person says"))
     elif intent.startswith("cannot_"):
         out.append("a request Cairn has no tool for: say so plainly and offer a reminder or a note")
     return out

@@ -225,6 +225,64 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     return tied
 
 
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s*(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.I)
+_MONEY = re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d{2})?\s?(?:pounds|euros|dollars|quid)\b", re.I)
+
+
+def asked_kind(question: str):
+    """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a clock
+    time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
+    the answer type of cairn.answer.types ("when" -> a date, day or time; "how long" -> a
+    quantity)."""
+    from cairn.answer.types import answer_type, fits_answer_type
+    q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
+    if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
+        return _CLOCK.search
+    if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
+        return _MONEY.search
+    kind = answer_type(q)
+    return (lambda s: fits_answer_type(s, kind)) if kind else None
+
+
+def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None) -> list[str]:
+    """The sentence of a note holding the kind of thing `question` asks for (`asked_kind`):
+    among the sentences of that kind, the one sharing most content words (stemmed) with the
+    question beyond the title; ties go to `prefer` (the sentence the conversation last quoted: "and when
+    do they finish?" after "what time do they start?"), then to the highest cosine. [] when
+    the question asks for no kind, or no sentence holds one ("what time ...?" of a note
+    without a clock time)."""
+    fits = asked_kind(question)
+    if fits is None:
+        return []
+    sents = [s for s in sentences(body) if fits(s)]
+    if len(sents) <= 1:
+        return sents
+    from cairn.lexical import stem
+    want = {stem(w) for w in terms(question) - terms(title)}
+    scored = [(len(want & {stem(w) for w in terms(s)}), s) for s in sents]
+    top = max(n for n, _ in scored)
+    tied = [s for n, s in scored if n == top]
+    if len(tied) > 1 and prefer:
+        said = [s for s in tied if s.lower() in prefer.lower() or prefer.lower().split(" [")[0] in s.lower()]
+        tied = said or tied
+    if len(tied) > 1:
+        import numpy as np
+        from cairn.embed.cache import embed_cached
+        v = embed_cached(embedder, tied + [question])
+        tied = [tied[int(np.argmax(v[:-1] @ v[-1]))]]
+    return tied[:1]
+
+
+def shares_stem(question: str, lines: list[str], title: str) -> bool:
+    """Whether one of `lines` shares a stemmed content word (cairn.lexical.stem: "fly" /
+    "flying") with `question`, beyond the note's `title` and the words that only say what
+    kind of answer is asked ("time", "day", "when")."""
+    from cairn.lexical import stem
+    kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}
+    want = {stem(w) for w in terms(question) - terms(title) - kind_words}
+    return any(want & {stem(w) for w in terms(ln)} for ln in lines)
+
+
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
 _PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 

@@ -16,6 +16,8 @@ import difflib
 import re
 from datetime import datetime, timezone
 
+from cairn.assistant.nlu.times import corrected_due, correction, spoken_times  # noqa: F401 - slots of a reminder
+
 TITLE_MATCH = 0.8   # difflib ratio a window of the message needs to name a note's title
 SHORT_TITLE = 4     # a title this short (characters) must match exactly
 WORD_MATCH = 0.85   # difflib ratio a message word needs to stand for one word of a title (_words_in)
@@ -48,7 +50,7 @@ def strip_tail(text: str) -> str:
 
 
 _REMEMBER = re.compile(
-    r"^(?:remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|just so you know|for the record|fyi"
+    r"^(?:remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|(?:just\s+)?(?:so\s+)?you know|for the record|fyi"
     r"|heads up|btw|by the way|store the fact|save this(?: for later)?|make a (?:mental )?note(?: of)?)"
     r"(?:\s+(?:for me|this))?(?:\s+that)?\s*[:,]?\s+(?P<x>.+)$", _F)
 _REMEMBER_TAIL = re.compile(r"[,;.!-]?\s*(?:(?:so\s+)?(?:please|can you|could you|would you|will you)\s+)?"
@@ -166,7 +168,7 @@ def reminder(text: str) -> dict:
         body = clean(f"{t[:m.start()].strip(' ,')} {t[m.end():].strip(' ,')}")
     else:
         body = clean(t)
-    body = strip_tail(body)
+    body = spoken_times(strip_tail(body))
     split = split_when(body)
     if split:
         what, key, when = split
@@ -302,7 +304,8 @@ def items_body(body: str) -> str:
     return b
 
 
-_CREATE = re.compile(r"\b(?:called|titled|named)\s+(?P<t>.+?)(?:\s*(?::|\bwith\b|\bsaying\b|\bcontaining\b)\s*(?P<b>.*))?$", _F)
+_CREATE = re.compile(r"\b(?:called|titled|named)\s+(?P<t>.+?)(?:\s*(?::|\s-+\s|\s[–—]\s|\bwith\b|\bsaying\b"
+                     r"|\bcontaining\b)\s*(?P<b>.*))?$", _F)
 
 
 def create_slots(text: str) -> dict:

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about|and what about|and how about)\s+(?P<x>[^?]{1,40}?)\s*\??$", re.I)
 _PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
-_THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there)\b", re.I)
+# "they" / "them" of a follow-up stand for the last subject too ("when do they finish?" after the
+# rota's night shifts); a person's "they" is rarer in a follow-up without a name
+_THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there|they|them)\b", re.I)
 
 
 @dataclass
@@ -64,6 +66,19 @@ def load(store, sid: str) -> ConversationState:
 def turns_of(store, sid: str) -> list[dict]:
     """Each turn's understanding ("nlu" events without seq/at/type), for `chat --why`."""
     return [{k: v for k, v in e.items() if k not in ("seq", "type")} for e in load(store, sid).turns]
+
+
+REMINDER_INTENTS = frozenset({"remind", "reminder_correct", "reminder_snooze"})
+
+
+def just_set_reminder(st: ConversationState) -> bool:
+    """Whether the session's last turn set, corrected or moved a reminder (an action of one of
+    REMINDER_INTENTS whose slots name the reminder or its time): a bare day or time in the
+    next message ("no, I meant Friday") is then a correction of it."""
+    if not st.turns:
+        return False
+    return any(a.get("intent") in REMINDER_INTENTS and (a.get("slots") or {}).keys() & {"reminder", "at", "every", "until"}
+               for a in st.turns[-1].get("actions", []))
 
 
 def has_pronoun(text: str) -> bool:

@@ -14,12 +14,16 @@ weakly as a whole (below WEAK, or "none") whose last clause is a clear ACTIONABL
 ("I've rung the garage, so you can drop that reminder") is that request; so is a cancel or
 snooze read as a whole, its preface kept as the context "that" may name; a statement ending in
 a clause read as remember that points back ("…, can you hang on to that?") is a remember of
-the statement, whatever the whole reads as (its question mark). Otherwise the
+the statement, whatever the whole reads as (its question mark). Right after a reminder was
+set, a short message saying a day or time that asks for nothing else that writes ("no, I meant
+Friday not Thursday") is a correction of it (`reminder_correct`). A split needs its second half
+to open like a request (`opens_request`), so a list's second item is not one. Otherwise the
 message is one action.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -60,10 +64,11 @@ class Understanding:
     actions: list[Action] = field(default_factory=list)
     resolution: list[str] = field(default_factory=list)
     subject: str | None = None
+    topic: str | None = None  # an "and ...?" follow-up without a pronoun: the last note, which it may go on about
 
     def to_json(self) -> dict:
         return {"text": self.text, "resolved": self.resolved, "resolution": self.resolution,
-                "subject": self.subject, "actions": [a.to_json() for a in self.actions]}
+                "subject": self.subject, "topic": self.topic, "actions": [a.to_json() for a in self.actions]}
 
 
 _BARE = {"whens": "when's", "whats": "what's", "wheres": "where's", "whos": "who's", "hows": "how's", "whys": "why's",
@@ -111,13 +116,35 @@ def _cannot(intent: str) -> bool:
     return intent.startswith("cannot_")
 
 
-def _two_requests(a: str, b: str, whole: str) -> bool:
-    """Whether two parts are two requests: both ACTIONABLE, or both requests Cairn cannot do
-    when the whole message reads as one it cannot do ("email Oren, and order the rail": two
-    refusals) — so "remind me to email Kev and order lentils", a reminder as a whole, is not
-    cut in two."""
+_NOT_OPENERS = frozenset("a an the some any one two three four five six seven eight nine ten".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _openers() -> frozenset[str]:
+    """The words an ACTIONABLE training utterance opens with (after "please", "can you", ...),
+    articles and numbers left out: the ways a request starts ("add", "remind", "I've", ...)."""
+    from cairn.assistant.nlu.slots import strip_polite
+    return frozenset(w[0].lower() for i, t in C.read_utterances() if i in ACTIONABLE
+                     for w in [strip_polite(t).split()] if w) - _NOT_OPENERS
+
+
+def opens_request(text: str) -> bool:
+    """Whether `text` starts the way a request that writes starts (its first word, after the
+    courtesies, opens some ACTIONABLE training utterance): "add eggs to ..." does, "AA
+    batteries to my list" and "a jigsaw for dad" (the second item of a list) do not."""
+    from cairn.assistant.nlu.slots import strip_polite
+    w = strip_polite(text).split()
+    return bool(w) and w[0].lower() in _openers()
+
+
+def _two_requests(a: str, b: str, whole: str, b_text: str = "") -> bool:
+    """Whether two parts are two requests: both ACTIONABLE, the second opening like a request
+    (`opens_request`: not the second item of one list, "add bin bags and AA batteries to ..."),
+    or both requests Cairn cannot do when the whole message reads as one it cannot do ("email
+    Oren, and order the rail": two refusals) — so "remind me to email Kev and order lentils", a
+    reminder as a whole, is not cut in two."""
     if a in ACTIONABLE and b in ACTIONABLE:
-        return True
+        return not b_text or opens_request(b_text)
     return _cannot(a) and _cannot(b) and a != b and _cannot(whole)
 
 
@@ -129,9 +156,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
     preds = C.classify(embedder, texts, cache_dir)
     whole = preds[0]
     u = Understanding(text, resolved, resolution=how, subject=subject)
+    if subject is None and re.match(r"^\s*and\s+", text, re.I) and resolved != text.strip() and st.note:
+        u.topic = st.note  # "and what day do I fly home?": maybe still the trip (checked against the note's words)
     for i, (a, b) in enumerate(splits):
         pa, pb = preds[1 + 2 * i], preds[2 + 2 * i]
-        if _two_requests(pa.intent, pb.intent, whole.intent):
+        if _two_requests(pa.intent, pb.intent, whole.intent, b):
             u.actions = [Action(pa.intent, a, pa), Action(pb.intent, b, pb)]
             u.resolution.append(f"two requests: {a!r} ({pa.intent}) then {b!r} ({pb.intent})")
             return u
@@ -143,6 +172,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
                          Action(pb.intent if pb.intent != "none" else "ask", b, pb)]
             u.resolution.append(f"two questions: {a!r} then {b!r}")
             return u
+    if _corrects_reminder(resolved, whole, st):
+        u.actions = [Action("reminder_correct", resolved, whole)]
+        if whole.intent != "reminder_correct":
+            u.resolution.append(f"a new day or time right after a reminder: a correction of it (read as {whole.intent})")
+        return u
     back = _preface(resolved) if whole.intent not in ACTIONABLE and _POINTS_BACK.search(resolved) else None
     if back:  # "my dad is allergic to penicillin. can you hang on to that?": a statement, then "keep that"
         last = C.classify(embedder, [back[1]], cache_dir)[0]
@@ -161,3 +195,21 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
             return u
     u.actions = [Action(whole.intent, resolved, whole)]
     return u
+
+
+CORRECTABLE = frozenset({"reminder_correct", "reminder_snooze", "forget", "none"})
+_REMIND_WORDS = re.compile(r"\b(?:remind|nudge|ping|reminder)\b", re.I)
+
+
+def _corrects_reminder(text: str, whole: C.Prediction, st: S.ConversationState) -> bool:
+    """Whether `text` corrects the reminder the last turn set: read as such by the classifier,
+    or (right after a reminder) a short message that says a day or time, asks for no new
+    reminder and reads as nothing else that writes ("no, I meant Friday not Thursday" reads
+    close to a forget)."""
+    from cairn.assistant.nlu import slots as SL
+    if whole.intent == "reminder_correct":
+        return True
+    if not S.just_set_reminder(st) or len(text.split()) > 12 or _REMIND_WORDS.search(text) or is_question(text):
+        return False
+    day, clock = SL.correction(text)
+    return (day is not None or clock is not None) and (whole.intent in CORRECTABLE or whole.score < WEAK)

@@ -1,0 +1,121 @@
+"""Clock times said in words, and corrections of a reminder's day or time: the time slots
+the reminder readers (cairn.assistant.nlu.slots) hand to `cairn.schedule.when`.
+
+    spoken_times("remind me at half seven in the morning")   # "remind me at 7:30am"
+    correction("no, I meant Friday not Thursday")             # ("friday", None)
+    corrected_due("make it 7", "2026-03-05T18:00:00+00:00")   # "2026-03-05 19:00" (local)
+
+Pure functions; nothing raises for an unreadable message (None / the text unchanged).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+_HOURS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+_MINS = {"five": 5, "ten": 10, "quarter": 15, "a quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
+         "half": 30}
+_HOUR = r"(?P<h>1[0-2]|0?[1-9]|" + "|".join(_HOURS) + r")"
+_DAYWORD = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today)"
+
+
+def _hour(s: str) -> int:
+    return _HOURS.get(s.lower()) or int(s)
+
+
+def spoken_times(text: str) -> str:
+    """`text` with clock times said in words written as `cairn.schedule.when` reads them:
+    "half seven" / "half past 7" -> "7:30", "quarter to eight" -> "7:45", "ten past six" ->
+    "6:10", "nine o'clock" -> "9", "7:30 in the morning" -> "7:30am", "6 in the evening" ->
+    "6pm", and a day followed straight by a clock ("Friday 9am", "tomorrow 18:30") gets its
+    "at" ("Friday at 9am"). British usage: "half seven" is 7:30. Other text unchanged."""
+    t = text
+    mins = r"(?P<m>a quarter|quarter|half|twenty[- ]five|twenty|ten|five|\d{1,2})(?:\s+minutes)?"
+
+    def past_to(m: re.Match) -> str:
+        n = _MINS.get(m.group("m").lower()) if not m.group("m").isdigit() else int(m.group("m"))
+        h = _hour(m.group("h"))
+        if m.group("dir").lower() == "to":
+            h, n = (h - 2) % 12 + 1, 60 - n
+        return f"{h}:{n:02d}"
+    t = re.sub(r"\b" + mins + r"\s+(?P<dir>past|after|to)\s+" + _HOUR + r"\b", past_to, t, flags=re.I)
+    t = re.sub(r"\bhalf\s+" + _HOUR + r"\b", lambda m: f"{_hour(m.group('h'))}:30", t, flags=re.I)
+    t = re.sub(r"\b" + _HOUR + r"\s*o'?\s?clock\b", lambda m: str(_hour(m.group("h"))), t, flags=re.I)
+    t = re.sub(r"\bin\s+half\s+an\s+hour\b", "in 30 minutes", t, flags=re.I)
+    t = re.sub(r"\b(?:at|by)\s+" + _HOUR + r"\b(?!:)", lambda m: m.group(0).split()[0] + f" {_hour(m.group('h'))}", t,
+               flags=re.I)  # "at seven" -> "at 7"
+    t = re.sub(r"\b(?P<c>\d{1,2}(?::\d{2})?)\s+(?:in\s+the\s+morning|a\.?m\.?)(?=\W|$)", r"\g<c>am", t, flags=re.I)
+    t = re.sub(r"\b(?P<c>\d{1,2}(?::\d{2})?)\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night|p\.?m\.?)(?=\W|$)",
+               r"\g<c>pm", t, flags=re.I)
+    t = re.sub(r"\b(?P<d>" + _DAYWORD + r")\s+(?P<c>\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})(?=\W|$)",
+               r"\g<d> at \g<c>", t, flags=re.I)
+    return t
+
+
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_CLOCK = r"(?P<c>(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>am|pm)?|noon|midnight)"
+
+
+def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
+    """(day, clock) a correction of a reminder's time says ("no, I meant Friday not Thursday" ->
+    ("friday", None); "actually make it quarter to eight" -> (None, (7, 45, False))): the day
+    is a weekday, "tomorrow" or "today"; the clock (hour, minute, whether am/pm was said) is
+    read after `spoken_times`. What follows "not" / "rather than" / "instead of" is the
+    mistake and is dropped. (None, None) when the message says no day or time."""
+    t = spoken_times(text).lower()
+    t = re.sub(r"\b(?:not|rather than|instead of)\s+(?:on\s+|at\s+|the\s+)?(?:" + _WEEKDAY
+               + r"|tomorrow|today|\d{1,2}(?::\d{2})?\s*(?:am|pm)?)", " ", t)
+    day = re.search(r"\b(" + _WEEKDAY + r"|tomorrow|today)\b", t)
+    clock = None
+    m = re.search(r"(?:\bat\s+|\bit\s+|\bthat\s+|^|[\s,])" + _CLOCK + r"(?![\d:])(?!\s*(?:st|nd|rd|th|minutes?|mins?"
+                  r"|hours?|days?|weeks?)\b)", t)
+    if m and (m.group("h") is not None or m.group("c") in ("noon", "midnight")):
+        if m.group("c") in ("noon", "midnight"):
+            clock = (12 if m.group("c") == "noon" else 0, 0, True)
+        else:
+            h, mi, ap = int(m.group("h")), int(m.group("mi") or 0), m.group("ap")
+            if ap == "pm" and h < 12:
+                h += 12
+            if ap == "am" and h == 12:
+                h = 0
+            clock = (h, mi, bool(ap)) if h <= 23 and mi <= 59 else None
+    return (day.group(1) if day else None), clock
+
+
+def corrected_due(text: str, due: str | None, now: datetime | None = None) -> str | None:
+    """The new local time ("YYYY-MM-DD HH:MM") of a reminder due at `due` (ISO) that the
+    correction `text` moves: a new day keeps the reminder's time of day (the day counted from
+    now: the next such day); a new time keeps its day (the next day when that time has passed);
+    an hour said without am/pm is the one of h and h+12 nearer the old time ("make it 7" for a
+    6pm reminder is 19:00). None when `text` says no day or time, or `due` is unreadable."""
+    day, clock = correction(text)
+    shift = re.search(r"\b(?P<n>an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b", text, re.I)
+    if (day is None and clock is None and not shift) or not due:
+        return None
+    try:
+        from datetime import timedelta
+
+        from cairn.schedule import when as W
+        tz = W.zone(None)
+        cur = datetime.fromisoformat(due.replace("Z", "+00:00")).astimezone(tz)
+        now = (now or datetime.now(timezone.utc)).astimezone(tz)
+        h, mi = cur.hour, cur.minute
+        if clock:
+            h, mi, said_ap = clock
+            if not said_ap and h < 12 and abs((h + 12) - cur.hour) < abs(h - cur.hour):
+                h += 12
+        if shift and day is None and clock is None:  # "make that an hour later"
+            n = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}.get(shift.group("n").lower()) or int(shift.group("n"))
+            at = cur + timedelta(**{shift.group("u").lower() + "s": n if shift.group("d").lower() == "later" else -n})
+            return at.strftime("%Y-%m-%d %H:%M") if at > now else None
+        if day:
+            trig = W.parse_when(f"{day} at {h:02d}:{mi:02d}", tz, now, recurring=False)
+            at = W.next_runs(trig, 1, now, tz)[0]
+        else:
+            at = W.normalise(cur.replace(hour=h, minute=mi, second=0, microsecond=0), tz)
+            if at <= now:
+                at = at + timedelta(days=1)
+    except Exception:
+        return None
+    return at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
