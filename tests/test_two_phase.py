@@ -72,8 +72,8 @@ def _count(db, sql):
 def test_kill_between_the_phases_loses_nothing(tmp_path):
     """SIGKILL once every note's text is indexed but before every vector is stored; the
     notes are searchable at once and `cairn jobs run` finishes the vectors."""
-    n = 80
-    para = " ".join(f"word{j} meadow river stone" for j in range(120))
+    n = 30  # ~60 chunks: the packaged embedder needs seconds for its first batch, the kill takes milliseconds
+    para = " ".join(f"word{j} meadow river stone" for j in range(60))
     for i in range(n):
         write(tmp_path / "in" / f"note{i:03}.md", f"# Note {i}\n\nuniq{i}tok {para}\n\n## More\n\n{para}\n")
     home = tmp_path / "home"
