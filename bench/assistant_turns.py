@@ -1,0 +1,191 @@
+"""Cost of one assistant turn as the conversation grows (Session 18, turncost).
+
+    PYTHONPATH=src python bench/assistant_turns.py [--turns 300] [--model scripted|none]
+                                                  [--baseline REF] [--profile FILE] [--json]
+
+Drives N turns of one session through `Assistant.turn` (the operation `cairn chat` and
+REST `POST /chat` call) on a fresh temp home with the packaged embedder. `--model scripted`
+(default): a model that calls tools, played by an OpenAI-compatible vendor on loopback
+(tests/fakes/scripted_llm.py; it answers "ok"), with the settings of the 300-turn test of
+tests/test_context.py (context_tokens 4096, recall_k = notes_k = 0), so the whole turn runs:
+the understanding layer's hint, the context compiler with semantic turns, the per-turn memory
+extraction, the checkpoint. `--model none`: the offline understanding layer instead. The
+messages are written here (a constraint at turn 3, then random words).
+
+Printed per turn shown (1-10, 100, 300, and the last): wall ms of that turn, the median ms of
+the five turns ending there, embedder calls and texts of that turn, and session-log bytes read
+(every `cairn.jsonl.read_appended` call: the session log and the artifacts log) in that turn.
+With `--baseline REF` the same run is made first with the `src/` of git ref REF (extracted to
+a temp dir) and then with this tree's, each in a fresh process, and both are printed side by
+side with the ratio old/new. `--profile FILE`: cProfile of the last turn written to FILE
+(pstats). Nothing asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+WORDS = ["heron", "mill", "pond", "boiler", "ticket", "train", "cousin", "lemon", "budget", "river",
+         "garden", "invoice", "concert", "Ana", "Lisbon", "bicycle", "recipe", "lamp", "roof", "piano"]
+
+
+def message(n: int) -> str:
+    """The person's message of turn n (a constraint at turn 3, otherwise random words)."""
+    if n == 3:
+        return "For the garden database: not MySQL, use Postgres. Never water the ferns on Mondays."
+    rnd = random.Random(n)
+    words = WORDS + [f"{rnd.choice('bcdfglmnprst')}{rnd.choice('aeiou')}{rnd.randint(0, 4000)}" for _ in range(40)]
+    return f"Turn {n}: " + " ".join(rnd.choice(words) for _ in range(rnd.randint(8, 60))) + "."
+
+
+class Counting:
+    """The embedder, counting calls and texts."""
+
+    def __init__(self, inner):
+        self.inner, self.model_name, self.dim = inner, inner.model_name, inner.dim
+        self.calls = self.texts = 0
+
+    @property
+    def model_id(self):
+        return self.inner.model_id
+
+    def embed(self, texts):
+        self.calls += 1
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+def run(turns: int, model: str, profile: str | None) -> list[dict]:
+    """Rows {"turn", "ms", "embed_calls", "embed_texts", "log_bytes"}, one per turn."""
+    import cairn.jsonl as J
+    read_bytes = [0]
+    original = J.read_appended
+
+    def counted(path, offset, size):
+        read_bytes[0] += max(0, size - offset)
+        return original(path, offset, size)
+
+    J.read_appended = counted  # the modules that imported it by name are patched below
+    for mod in ("cairn.assistant.sessions", "cairn.context.session", "cairn.store.artifacts"):
+        m = __import__(mod, fromlist=["x"])
+        if getattr(m, "read_appended", None) is original:
+            m.read_appended = counted
+
+    from cairn.assistant import Assistant
+    from cairn.embed import get_embedder
+    from cairn.service import Cairn
+    sys.path.insert(0, str(REPO / "tests"))
+    from fakes.scripted_llm import ScriptedLLM
+
+    emb = Counting(get_embedder())
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, ScriptedLLM() as llm, Cairn(Path(tmp) / "home", embedder=emb) as app:
+        app.settings.assistant.context_tokens = 4096
+        app.settings.assistant.recall_k = app.settings.assistant.notes_k = 0
+        spec = f"openai:{llm.base_url}:scripted" if model == "scripted" else "none"
+        bot = Assistant(app, model=spec)
+        for n in range(1, turns + 1):
+            c0, t0, b0 = emb.calls, emb.texts, read_bytes[0]
+            prof = None
+            if profile and n == turns:
+                import cProfile
+                prof = cProfile.Profile()
+                prof.enable()
+            s = time.perf_counter()
+            bot.turn(message(n))
+            ms = (time.perf_counter() - s) * 1000
+            if prof is not None:
+                prof.disable()
+                prof.dump_stats(profile)
+            rows.append({"turn": n, "ms": round(ms, 2), "embed_calls": emb.calls - c0,
+                         "embed_texts": emb.texts - t0, "log_bytes": read_bytes[0] - b0})
+    return rows
+
+
+def shown(turns: int) -> list[int]:
+    return sorted({*range(1, min(10, turns) + 1), *(t for t in (100, 300) if t <= turns), turns})
+
+
+def table(rows: list[dict]) -> dict[int, dict]:
+    """{turn: row + "ms_med5"} for the turns shown."""
+    out = {}
+    for t in shown(len(rows)):
+        win = [r["ms"] for r in rows[max(0, t - 5):t]]
+        out[t] = dict(rows[t - 1], ms_med5=round(statistics.median(win), 1))
+    return out
+
+
+def child(src: str | None, args) -> list[dict]:
+    """The rows of a run in a fresh process with `src` (None: this tree's) first on sys.path."""
+    env = dict(os.environ, PYTHONPATH=str(src or REPO / "src"), CAIRN_LOAD_PLUGINS="")
+    cmd = [sys.executable, __file__, "--turns", str(args.turns), "--model", args.model, "--rows"]
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"error: the run with {src or 'this tree'} failed:\n{r.stderr[-2000:]}")
+    return json.loads(r.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--turns", type=int, default=300)
+    ap.add_argument("--model", choices=("scripted", "none"), default="scripted")
+    ap.add_argument("--baseline", help="git ref whose src/ is run first, for old vs new")
+    ap.add_argument("--profile", help="write a cProfile of the last turn to this file")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--rows", action="store_true", help=argparse.SUPPRESS)  # a child run: rows as JSON
+    args = ap.parse_args()
+    if args.rows:
+        print(json.dumps(run(args.turns, args.model, None)))
+        return
+    runs: dict[str, list[dict]] = {}
+    if args.baseline:
+        with tempfile.TemporaryDirectory() as tmp:
+            tar = subprocess.run(["git", "-C", str(REPO), "archive", args.baseline, "src"], capture_output=True)
+            if tar.returncode != 0:
+                sys.exit(f"error: git archive {args.baseline}: {tar.stderr.decode()[-500:]}")
+            subprocess.run(["tar", "-x", "-C", tmp], input=tar.stdout, check=True)
+            runs["old"] = child(str(Path(tmp) / "src"), args)
+        runs["new"] = child(None, args)
+    elif args.profile:
+        if str(REPO / "src") not in sys.path:
+            sys.path.insert(0, str(REPO / "src"))
+        runs["new"] = run(args.turns, args.model, args.profile)
+    else:
+        runs["new"] = child(None, args)
+    tables = {k: table(v) for k, v in runs.items()}
+    totals = {k: round(sum(r["ms"] for r in v) / 1000, 1) for k, v in runs.items()}
+    if args.json:
+        print(json.dumps({"turns": args.turns, "model": args.model, "baseline": args.baseline,
+                          "total_s": totals, "shown": tables}, indent=1))
+        return
+    print(f"assistant turns: {args.turns} turns, model {args.model}"
+          + (f", old = {args.baseline}, new = this tree" if args.baseline else ""))
+    for k in runs:
+        print(f"  {k}: {totals[k]} s for all turns")
+    head = "  turn" + "".join(f"  {k:>4}_ms {k:>4}_med5 {k:>3}_emb_calls {k:>3}_emb_texts {k:>3}_log_kB"
+                              for k in runs) + ("  ratio_med5" if len(runs) == 2 else "")
+    print(head)
+    for t in shown(args.turns):
+        line = f"  {t:>4}"
+        for k in runs:
+            r = tables[k][t]
+            line += (f"  {r['ms']:>7.1f} {r['ms_med5']:>9.1f} {r['embed_calls']:>13} {r['embed_texts']:>13}"
+                     f" {r['log_bytes'] / 1000:>10.1f}")
+        if len(runs) == 2:
+            line += f"  {tables['old'][t]['ms_med5'] / max(tables['new'][t]['ms_med5'], 1e-9):>10.2f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
