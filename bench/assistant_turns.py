@@ -17,8 +17,8 @@ the five turns ending there, embedder calls and texts of that turn, and session-
 (every `cairn.jsonl.read_appended` call: the session log and the artifacts log) in that turn.
 With `--baseline REF` the same run is made first with the `src/` of git ref REF (extracted to
 a temp dir) and then with this tree's, each in a fresh process, and both are printed side by
-side with the ratio old/new. `--profile FILE`: cProfile of the last turn written to FILE
-(pstats). Nothing asserts.
+side with the ratio old/new. `--profile FILE`: cProfile of the last 10 turns written
+to FILE (pstats). Nothing asserts.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
+PROFILED = 10  # --profile covers the last this many turns (one turn is a noisy sample)
 WORDS = ["heron", "mill", "pond", "boiler", "ticket", "train", "cousin", "lemon", "budget", "river",
          "garden", "invoice", "concert", "Ana", "Lisbon", "bicycle", "recipe", "lamp", "roof", "piano"]
 
@@ -89,6 +90,10 @@ def run(turns: int, model: str, profile: str | None) -> list[dict]:
     from fakes.scripted_llm import ScriptedLLM
 
     emb = Counting(get_embedder())
+    prof = None
+    if profile:
+        import cProfile
+        prof = cProfile.Profile()
     rows = []
     with tempfile.TemporaryDirectory() as tmp, ScriptedLLM() as llm, Cairn(Path(tmp) / "home", embedder=emb) as app:
         app.settings.assistant.context_tokens = 4096
@@ -97,15 +102,12 @@ def run(turns: int, model: str, profile: str | None) -> list[dict]:
         bot = Assistant(app, model=spec)
         for n in range(1, turns + 1):
             c0, t0, b0 = emb.calls, emb.texts, read_bytes[0]
-            prof = None
-            if profile and n == turns:
-                import cProfile
-                prof = cProfile.Profile()
+            if prof is not None and n == turns - PROFILED + 1:
                 prof.enable()
             s = time.perf_counter()
             bot.turn(message(n))
             ms = (time.perf_counter() - s) * 1000
-            if prof is not None:
+            if prof is not None and n == turns:
                 prof.disable()
                 prof.dump_stats(profile)
             rows.append({"turn": n, "ms": round(ms, 2), "embed_calls": emb.calls - c0,
@@ -141,7 +143,7 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=300)
     ap.add_argument("--model", choices=("scripted", "none"), default="scripted")
     ap.add_argument("--baseline", help="git ref whose src/ is run first, for old vs new")
-    ap.add_argument("--profile", help="write a cProfile of the last turn to this file")
+    ap.add_argument("--profile", help="write a cProfile of the last 10 turns to this file")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--rows", action="store_true", help=argparse.SUPPRESS)  # a child run: rows as JSON
     args = ap.parse_args()
