@@ -1,7 +1,7 @@
 """Cost of one assistant turn as the conversation grows (Session 18, turncost).
 
     PYTHONPATH=src python bench/assistant_turns.py [--turns 300] [--model scripted|none]
-                                                  [--baseline REF] [--profile FILE] [--json]
+                                  [--baseline REF [--rounds R]] [--profile FILE] [--json]
 
 Drives N turns of one session through `Assistant.turn` (the operation `cairn chat` and
 REST `POST /chat` call) on a fresh temp home with the packaged embedder. `--model scripted`
@@ -16,8 +16,9 @@ Printed per turn shown (1-10, 100, 300, and the last): wall ms of that turn, the
 the five turns ending there, embedder calls and texts of that turn, and session-log bytes read
 (every `cairn.jsonl.read_appended` call: the session log and the artifacts log) in that turn.
 With `--baseline REF` the same run is made first with the `src/` of git ref REF (extracted to
-a temp dir) and then with this tree's, each in a fresh process, and both are printed side by
-side with the ratio old/new. `--profile FILE`: cProfile of the last 10 turns written
+a temp dir) and then with this tree's, each in a fresh process (`--rounds R`: R times,
+interleaved, each turn's ms the median of its R runs), and both are printed side by side with
+the ratio old/new of the five-turn medians. `--profile FILE`: cProfile of the last 10 turns written
 to FILE (pstats). Nothing asserts.
 """
 
@@ -138,11 +139,19 @@ def child(src: str | None, args) -> list[dict]:
     return json.loads(r.stdout)
 
 
+def merged(rounds: list[list[dict]]) -> list[dict]:
+    """One row per turn: the median ms over the rounds, the counts of the first round (they
+    are the same in every round)."""
+    return [dict(rows[0], ms=round(statistics.median(r["ms"] for r in rows), 2)) for rows in zip(*rounds)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--turns", type=int, default=300)
     ap.add_argument("--model", choices=("scripted", "none"), default="scripted")
     ap.add_argument("--baseline", help="git ref whose src/ is run first, for old vs new")
+    ap.add_argument("--rounds", type=int, default=1, help="with --baseline: old, new, old, new...; "
+                    "each turn's ms is the median over the rounds (default 1)")
     ap.add_argument("--profile", help="write a cProfile of the last 10 turns to this file")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--rows", action="store_true", help=argparse.SUPPRESS)  # a child run: rows as JSON
@@ -157,8 +166,11 @@ def main() -> None:
             if tar.returncode != 0:
                 sys.exit(f"error: git archive {args.baseline}: {tar.stderr.decode()[-500:]}")
             subprocess.run(["tar", "-x", "-C", tmp], input=tar.stdout, check=True)
-            runs["old"] = child(str(Path(tmp) / "src"), args)
-        runs["new"] = child(None, args)
+            rounds: dict[str, list[list[dict]]] = {"old": [], "new": []}
+            for _ in range(args.rounds):  # interleaved, so a change in the machine's load hits both
+                rounds["old"].append(child(str(Path(tmp) / "src"), args))
+                rounds["new"].append(child(None, args))
+        runs = {k: merged(v) for k, v in rounds.items()}
     elif args.profile:
         if str(REPO / "src") not in sys.path:
             sys.path.insert(0, str(REPO / "src"))
