@@ -12,13 +12,15 @@ the understanding layer's hint, the context compiler with semantic turns, the pe
 extraction, the checkpoint. `--model none`: the offline understanding layer instead. The
 messages are written here (a constraint at turn 3, then random words).
 
-Printed per turn shown (1-10, 100, 300, and the last): wall ms of that turn, the median ms of
-the five turns ending there, embedder calls and texts of that turn, and session-log bytes read
-(every `cairn.jsonl.read_appended` call: the session log and the artifacts log) in that turn.
+Printed per turn shown (1-10, 100, 300, and the last): wall ms and CPU ms (the process's, all
+its threads: steadier than wall time on a shared machine) of that turn, embedder calls and
+texts of that turn, and log bytes read (every `cairn.jsonl.read_appended` call: the session log
+and the artifacts log) in that turn; then the medians of the same over turns 2-10, 91-110 and
+281-300 (one turn is a noisy sample), and the totals over all turns.
 With `--baseline REF` the same run is made first with the `src/` of git ref REF (extracted to
 a temp dir) and then with this tree's, each in a fresh process (`--rounds R`: R times,
 interleaved, each turn's ms the median of its R runs), and both are printed side by side with
-the ratio old/new of the five-turn medians. `--profile FILE`: cProfile of the last 10 turns written
+the ratios old/new. `--profile FILE`: cProfile of the last 10 turns written
 to FILE (pstats). Nothing asserts.
 """
 
@@ -69,7 +71,7 @@ class Counting:
 
 
 def run(turns: int, model: str, profile: str | None) -> list[dict]:
-    """Rows {"turn", "ms", "embed_calls", "embed_texts", "log_bytes"}, one per turn."""
+    """Rows {"turn", "ms", "cpu_ms", "embed_calls", "embed_texts", "log_bytes"}, one per turn."""
     import cairn.jsonl as J
     read_bytes = [0]
     original = J.read_appended
@@ -105,13 +107,13 @@ def run(turns: int, model: str, profile: str | None) -> list[dict]:
             c0, t0, b0 = emb.calls, emb.texts, read_bytes[0]
             if prof is not None and n == turns - PROFILED + 1:
                 prof.enable()
-            s = time.perf_counter()
+            s, cpu = time.perf_counter(), time.process_time()
             bot.turn(message(n))
-            ms = (time.perf_counter() - s) * 1000
+            ms, cpu_ms = (time.perf_counter() - s) * 1000, (time.process_time() - cpu) * 1000
             if prof is not None and n == turns:
                 prof.disable()
                 prof.dump_stats(profile)
-            rows.append({"turn": n, "ms": round(ms, 2), "embed_calls": emb.calls - c0,
+            rows.append({"turn": n, "ms": round(ms, 2), "cpu_ms": round(cpu_ms, 2), "embed_calls": emb.calls - c0,
                          "embed_texts": emb.texts - t0, "log_bytes": read_bytes[0] - b0})
     return rows
 
@@ -121,12 +123,20 @@ def shown(turns: int) -> list[int]:
 
 
 def table(rows: list[dict]) -> dict[int, dict]:
-    """{turn: row + "ms_med5"} for the turns shown."""
-    out = {}
-    for t in shown(len(rows)):
-        win = [r["ms"] for r in rows[max(0, t - 5):t]]
-        out[t] = dict(rows[t - 1], ms_med5=round(statistics.median(win), 1))
-    return out
+    """{turn: row} for the turns shown."""
+    return {t: rows[t - 1] for t in shown(len(rows))}
+
+
+def windows(turns: int) -> list[tuple[int, int]]:
+    """Turn ranges whose median is printed (less noisy than one turn): 2-10, 91-110, 281-300."""
+    return [(a, b) for a, b in ((2, 10), (91, 110), (281, 300)) if b <= turns]
+
+
+def window(rows: list[dict], a: int, b: int) -> dict:
+    """Medians of wall ms, CPU ms, embedder calls and texts, log bytes over turns a..b."""
+    part = rows[a - 1:b]
+    return {k: round(statistics.median(r[k] for r in part), 1)
+            for k in ("ms", "cpu_ms", "embed_calls", "embed_texts", "log_bytes")}
 
 
 def child(src: str | None, args) -> list[dict]:
@@ -142,7 +152,8 @@ def child(src: str | None, args) -> list[dict]:
 def merged(rounds: list[list[dict]]) -> list[dict]:
     """One row per turn: the median ms over the rounds, the counts of the first round (they
     are the same in every round)."""
-    return [dict(rows[0], ms=round(statistics.median(r["ms"] for r in rows), 2)) for rows in zip(*rounds)]
+    return [dict(rows[0], ms=round(statistics.median(r["ms"] for r in rows), 2),
+                 cpu_ms=round(statistics.median(r["cpu_ms"] for r in rows), 2)) for rows in zip(*rounds)]
 
 
 def main() -> None:
@@ -178,27 +189,37 @@ def main() -> None:
     else:
         runs["new"] = child(None, args)
     tables = {k: table(v) for k, v in runs.items()}
-    totals = {k: round(sum(r["ms"] for r in v) / 1000, 1) for k, v in runs.items()}
+    wins = {k: {f"{a}-{b}": window(v, a, b) for a, b in windows(args.turns)} for k, v in runs.items()}
+    totals = {k: {"wall_s": round(sum(r["ms"] for r in v) / 1000, 1), "cpu_s": round(sum(r["cpu_ms"] for r in v) / 1000, 1)}
+              for k, v in runs.items()}
     if args.json:
-        print(json.dumps({"turns": args.turns, "model": args.model, "baseline": args.baseline,
-                          "total_s": totals, "shown": tables}, indent=1))
+        print(json.dumps({"turns": args.turns, "model": args.model, "baseline": args.baseline, "rounds": args.rounds,
+                          "total": totals, "windows": wins, "shown": tables}, indent=1))
         return
     print(f"assistant turns: {args.turns} turns, model {args.model}"
-          + (f", old = {args.baseline}, new = this tree" if args.baseline else ""))
+          + (f", old = {args.baseline}, new = this tree, {args.rounds} round(s)" if args.baseline else ""))
     for k in runs:
-        print(f"  {k}: {totals[k]} s for all turns")
-    head = "  turn" + "".join(f"  {k:>4}_ms {k:>4}_med5 {k:>3}_emb_calls {k:>3}_emb_texts {k:>3}_log_kB"
-                              for k in runs) + ("  ratio_med5" if len(runs) == 2 else "")
+        print(f"  {k}: all turns {totals[k]['wall_s']} s wall, {totals[k]['cpu_s']} s CPU")
+    cols = "  {:>6}  {:>8} {:>8} {:>9} {:>9} {:>8}"
+    print("  " + " " * 8 + "".join(f"  {k:<48}" for k in runs))
+    head = "  turns   " + "".join(f"  {'wall_ms':>8} {'cpu_ms':>8} {'emb_calls':>9} {'emb_texts':>9} {'log_kB':>8} "
+                                    for _ in runs) + ("  old/new wall  old/new cpu" if len(runs) == 2 else "")
     print(head)
+
+    def line(label, rs):
+        out = f"  {label:>7} "
+        for r in rs:
+            out += (f"  {r['ms']:>8.1f} {r['cpu_ms']:>8.1f} {r['embed_calls']:>9} {r['embed_texts']:>9}"
+                    f" {r['log_bytes'] / 1000:>8.1f} ")
+        if len(rs) == 2:
+            out += f"  {rs[0]['ms'] / max(rs[1]['ms'], 1e-9):>12.2f} {rs[0]['cpu_ms'] / max(rs[1]['cpu_ms'], 1e-9):>12.2f}"
+        print(out)
+
     for t in shown(args.turns):
-        line = f"  {t:>4}"
-        for k in runs:
-            r = tables[k][t]
-            line += (f"  {r['ms']:>7.1f} {r['ms_med5']:>9.1f} {r['embed_calls']:>13} {r['embed_texts']:>13}"
-                     f" {r['log_bytes'] / 1000:>10.1f}")
-        if len(runs) == 2:
-            line += f"  {tables['old'][t]['ms_med5'] / max(tables['new'][t]['ms_med5'], 1e-9):>10.2f}"
-        print(line)
+        line(str(t), [tables[k][t] for k in runs])
+    print("  medians over turns:")
+    for a, b in windows(args.turns):
+        line(f"{a}-{b}", [wins[k][f"{a}-{b}"] for k in runs])
 
 
 if __name__ == "__main__":
