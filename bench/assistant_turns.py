@@ -105,7 +105,7 @@ def run(turns: int, model: str, profile: str | None) -> list[dict]:
         bot = Assistant(app, model=spec)
         for n in range(1, turns + 1):
             c0, t0, b0 = emb.calls, emb.texts, read_bytes[0]
-            if prof is not None and n == turns - PROFILED + 1:
+            if prof is not None and n == max(1, turns - PROFILED + 1):
                 prof.enable()
             s, cpu = time.perf_counter(), time.process_time()
             bot.turn(message(n))
