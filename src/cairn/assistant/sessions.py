@@ -59,7 +59,10 @@ class SessionState:
     """A session rebuilt from its events: ids, channel, person, model, turn count, times
     (ISO), `history` (user/assistant text turns as OpenAI messages), `pending` approvals by id
     ({"call_id", "name", "arguments", "risk", "reasons", "turn"}), `usage` ({"tokens", "cost",
-    "calls"}), `ended`, `extracted_upto` (last seq handed to memory extraction), `last_seq`."""
+    "calls"}), `ended`, `extracted_upto` (last seq handed to memory extraction), `last_seq`.
+    Kept as the events are folded, so a turn reads none of the log again: `nlu` (the "nlu"
+    events in order: nlu/state.py), `unextracted` (the "user" events after `extracted_upto`:
+    turnmemory.py), `reflected_upto` (the last reflection's seq) and `last_user_seq`."""
 
     id: str
     channel: str = "cli"
@@ -76,6 +79,10 @@ class SessionState:
     last_seq: int = 0
     resolved: dict[str, str] = field(default_factory=dict)
     owner: str | None = None  # the person (cairn.people) whose session it is; None: the home's own
+    nlu: list[dict] = field(default_factory=list)
+    unextracted: list[dict] = field(default_factory=list)
+    reflected_upto: int = 0
+    last_user_seq: int = 0
 
     def summary(self) -> dict:
         """{"id", "channel", "turns", "started", "last"} (the `cairn sessions --json` row)."""
@@ -96,6 +103,9 @@ class SessionState:
             self.turns = max(self.turns, int(e.get("turn", self.turns + 1)))
             self.history.append({"role": "user", "content": e.get("text", "")})
             self.ended = False
+            self.last_user_seq = max(self.last_user_seq, int(e.get("seq", 0)))
+            if int(e.get("seq", 0)) > self.extracted_upto:
+                self.unextracted.append(e)
         elif t == "assistant":
             self.history.append({"role": "assistant", "content": e.get("text", "")})
         elif t == "approval":
@@ -116,6 +126,11 @@ class SessionState:
             self.ended = True
         elif t == "extraction":
             self.extracted_upto = max(self.extracted_upto, int(e.get("upto", 0)))
+            self.unextracted = [u for u in self.unextracted if int(u.get("seq", 0)) > self.extracted_upto]
+        elif t == "reflection":
+            self.reflected_upto = max(self.reflected_upto, int(e.get("upto", 0)))
+        elif t == "nlu":
+            self.nlu.append(e)
 
 
 def current_key(person: str, owner: str | None) -> str:

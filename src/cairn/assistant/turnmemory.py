@@ -59,12 +59,12 @@ def extract(bot, reason: str, reflect: bool = True) -> list[str]:
     if bot.incognito:
         return []
     sid = bot.state.id
-    events = bot.store.events(bot.store.path(sid))
+    log = bot.store.load(sid)  # folded as it grows: the log is not read again (SessionState.unextracted)
     from cairn.assistant.nudge import without_rules  # a stated rule is kept only with the person's word
     msgs = [(f"{sid}#{e['seq']}", without_rules(e.get("text", "")), e.get("at", ""))
-            for e in events if e.get("type") == "user" and int(e.get("seq", 0)) > bot.state.extracted_upto]
+            for e in log.unextracted if int(e.get("seq", 0)) > bot.state.extracted_upto]
     if not msgs:  # every turn was extracted as it came: the end still reflects once on what is new
-        return _reflect(bot) if reflect and _unreflected(events) else []
+        return _reflect(bot) if reflect and _unreflected(log) else []
     try:
         res = bot.app.extract_transcript(msgs, speaker=bot.person_name())
     except (ValueError, sqlite3.Error, LLMError) as exc:
@@ -78,10 +78,9 @@ def extract(bot, reason: str, reflect: bool = True) -> list[str]:
     return notes + _reflect(bot)
 
 
-def _unreflected(events: list[dict]) -> bool:
-    """Whether the person said anything after the session's last reflection."""
-    done = max((int(e.get("upto", 0)) for e in events if e.get("type") == "reflection"), default=0)
-    return any(e.get("type") == "user" and int(e.get("seq", 0)) > done for e in events)
+def _unreflected(log) -> bool:
+    """Whether the person said anything after the session's last reflection (`log`: its SessionState)."""
+    return log.last_user_seq > log.reflected_upto
 
 
 def _reflect(bot) -> list[str]:

@@ -9,14 +9,19 @@ The person's message of a turn is both a turn to find later and the query of the
 compiled for it: `add` keeps the last vector by text, so `scores` for that same text embeds
 nothing. A turn with a reply gets a second vector (`add(n, reply, part=1)`), and its score is
 the better of its two. Vectors are assumed unit length (the packaged embedders' are); the
-matrix grows in place as turns are added.
+matrix grows in place as turns are added. Texts go through the process's sentence cache
+(cairn.embed.cache.embed_cached), which the intent classifier also uses: the person's
+message, read by the classifier first (nlu/classify.py), is not embedded a second time here.
 """
 
 from __future__ import annotations
 
+from cairn.embed.cache import embed_cached
+
 
 class TurnVectors:
-    """See module docstring. `embed_calls` counts embedding calls (for benchmarks)."""
+    """See module docstring. `embed_calls` counts embedding requests (for benchmarks; a
+    request whose texts are all in the sentence cache embeds nothing)."""
 
     def __init__(self, embedder) -> None:
         self.embedder = embedder
@@ -29,7 +34,7 @@ class TurnVectors:
         if self._last is not None and self._last[0] == text:
             return self._last[1]
         self.embed_calls += 1
-        v = self.embedder.embed([text])[0]
+        v = embed_cached(self.embedder, [text])[0]
         self._last = (text, v)
         return v
 
@@ -47,7 +52,7 @@ class TurnVectors:
             vecs = [self._embed(items[0][1])]
         else:
             self.embed_calls += 1
-            vecs = list(self.embedder.embed([x for _, x in items]))
+            vecs = list(embed_cached(self.embedder, [x for _, x in items]))
             self._last = (items[-1][1], vecs[-1])
         for (turn, _), v in zip(items, vecs):
             self._put(turn, v)

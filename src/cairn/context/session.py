@@ -101,7 +101,8 @@ def compile_turn(bot, text: str, turn_no: int, model, squeeze: float = 1.0, over
         budget = min(budget, eng.last.total_tokens)
     small = model.tools_mode == "none" or model.name.startswith("embedded")
     try:
-        extra = sections(bot.app, name=bot.person_name() if bot.person_name() != "The person" else "the person")
+        name = bot.person_name()  # one read of the core block `name`
+        extra = sections(bot.app, name=name if name != "The person" else "the person")
     except Exception:
         extra = []
     from cairn.assistant.persona import persona_text

