@@ -53,23 +53,6 @@ def message(n: int) -> str:
     return f"Turn {n}: " + " ".join(rnd.choice(words) for _ in range(rnd.randint(8, 60))) + "."
 
 
-class Counting:
-    """The embedder, counting calls and texts."""
-
-    def __init__(self, inner):
-        self.inner, self.model_name, self.dim = inner, inner.model_name, inner.dim
-        self.calls = self.texts = 0
-
-    @property
-    def model_id(self):
-        return self.inner.model_id
-
-    def embed(self, texts):
-        self.calls += 1
-        self.texts += len(texts)
-        return self.inner.embed(texts)
-
-
 def run(turns: int, model: str, profile: str | None) -> list[dict]:
     """Rows {"turn", "ms", "cpu_ms", "embed_calls", "embed_texts", "log_bytes"}, one per turn."""
     import cairn.jsonl as J
@@ -92,7 +75,9 @@ def run(turns: int, model: str, profile: str | None) -> list[dict]:
     sys.path.insert(0, str(REPO / "tests"))
     from fakes.scripted_llm import ScriptedLLM
 
-    emb = Counting(get_embedder())
+    sys.path.insert(0, str(REPO / "tests"))
+    from conftest import CountingEmbedder  # the tests' counting wrapper (pytest is a dev dependency)
+    emb = CountingEmbedder(get_embedder())
     prof = None
     if profile:
         import cProfile
