@@ -407,6 +407,16 @@ def test_clock_times_said_in_words():
     assert SL.spoken_times("buy half a dozen eggs at eleven o'clock") == "buy half a dozen eggs at 11"
 
 
+def test_a_part_of_the_day_is_a_time():
+    """Class: a day with a part of the day and no clock takes that part's hour; with a clock,
+    the part says am or pm (sentences written for this test)."""
+    assert SL.reminder("nudge me next Thursday afternoon to post the parcel") == {
+        "text": "post the parcel", "at": "next Thursday at 2pm"}
+    assert SL.reminder("remind me tomorrow morning to defrost the lamb")["at"] == "tomorrow at 9am"
+    assert SL.reminder("remind me tonight to charge the hearing aids")["at"] == "today at 8pm"
+    assert SL.reminder("ping me on Sunday evening at 8 to iron a shirt")["at"] == "Sunday at 8pm"
+
+
 def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
     """Class: a new day (its time kept) or time (its day kept) right after a reminder corrects it."""
     from cairn.schedule import when as W
