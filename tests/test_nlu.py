@@ -417,6 +417,15 @@ def test_a_part_of_the_day_is_a_time():
     assert SL.reminder("ping me on Sunday evening at 8 to iron a shirt")["at"] == "Sunday at 8pm"
 
 
+def test_a_reminder_on_a_day_of_the_month():
+    """Class: a reminder on a date without a year, or on a day of every month."""
+    assert SL.reminder("remind me on the 3rd at noon to send the meter reading") == {
+        "text": "send the meter reading", "at": "the 3rd at noon"}
+    assert SL.reminder("remind me to renew the railcard on 9 April")["at"] == "9 April"
+    assert SL.reminder("remind me on the 1st of every month to check the smoke alarm") == {
+        "text": "check the smoke alarm", "every": "on the 1st of every month"}
+
+
 def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
     """Class: a new day (its time kept) or time (its day kept) right after a reminder corrects it."""
     from cairn.schedule import when as W
