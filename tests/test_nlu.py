@@ -65,6 +65,8 @@ def week(tmp_path_factory, real_embedder):
     ("show me the Vet note", "note_show"),
     ("search my notes for paddles", "search"),
     ("what have I told you about my cousin", "recall"),
+    ("the chiropodist's phone number pls", "ask"),  # a terse lookup, no verb: a question, not a fact
+    ("allotment gate code?", "ask"),
 ])
 def test_intents_of_new_sentences(real_embedder, text, intent):
     assert C.classify(real_embedder, [text])[0].intent == intent
