@@ -253,6 +253,17 @@ def test_contractions_prefaces_and_two_refusals(real_embedder):
     assert [a.intent for a in u.actions] == ["remind"]  # a reminder as a whole: not cut at "and"
 
 
+def test_a_request_then_its_reason(real_embedder):
+    """Class: a clear request first and its reason after ("drop the X one, <why>") is the
+    request, the reason kept as context (sentences written for this test)."""
+    st = NS.ConversationState()
+    u = understand(real_embedder, "cancel the chimney sweep one, he came early", st)
+    assert [(a.intent, a.text, a.context) for a in u.actions] == [
+        ("reminder_cancel", "cancel the chimney sweep one", "he came early")]
+    u = understand(real_embedder, "I've posted the card, so you can drop that reminder", st)
+    assert [(a.intent, a.context) for a in u.actions] == [("reminder_cancel", "I've posted the card")]
+
+
 def test_what_i_told_you_profiles_and_prefaced_cancels(week):
     bot = Assistant(week, model="none", new=True)
     bot.turn("remember that my cousin Tamsin plays the oboe", Channel())
