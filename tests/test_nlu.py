@@ -503,6 +503,17 @@ def test_a_question_asking_for_a_kind_of_thing_gets_a_sentence_holding_one(real_
     assert not RP.shares_stem("and when is the MOT due?", ["Ready on Tuesday."], "Mower")
 
 
+def test_a_where_question_gets_the_sentence_naming_a_place():
+    """Class: "where's it ...?" whose words the note lacks is answered by the sentence placing
+    it at a named place or street, not by one naming a day or month (notes written for this test)."""
+    from cairn.assistant.nlu import replies as RP
+    body = "# Quiz\n\nPub quiz on Friday in March, teams of four. It happens at the Lamb and Flag on Cressy Road.\n"
+    assert RP.kind_sentences(body, "where's that on?") == ["It happens at the Lamb and Flag on Cressy Road."]
+    assert RP.kind_sentences("# Gig\n\nTickets for 4 May, doors on Saturday at 8.\n", "where is it?") == []
+    assert RP.kind_sentences("# Tutor\n\nLessons at 14 Pelham Mews, Tuesdays.\n", "and where do I go?") == [
+        "Lessons at 14 Pelham Mews, Tuesdays."]
+
+
 def test_follow_ups_on_the_topic_and_my_relations_remembered(week):
     """Classes: "and ...?" goes on about the last note when that note speaks of it, else is asked
     anew; "they" is the last subject; "my lad" asked finds what was told of "my son"."""

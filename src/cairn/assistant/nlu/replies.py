@@ -283,19 +283,29 @@ def shares_stem(question: str, lines: list[str], title: str) -> bool:
     return any(want & {stem(w) for w in terms(ln)} for ln in lines)
 
 
+_TIMEWORD = (r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|May|June|July|August|"
+             r"September|October|November|December|Christmas|Easter)\b")
+# a place: "in St Aldric's hall", "at Harrowgate Vets", "on Mercer Lane" (not "on Friday", "in May"), or
+# a street address ("9 Tanner's Yard")
+_PLACE = re.compile(r"\b(?:at|in|on|near|behind|opposite|outside)\s+(?:the\s+)?(?!" + _TIMEWORD + r")(?:St\.?\s+)?"
+                    r"[A-Z][\w'’]+|\b\d+\s+[A-Z][\w'’]+\s+(?:Street|St|Road|Rd|Lane|Row|Yard|Avenue|Ave|Close|Way|"
+                    r"Drive|Place|Square|Terrace|Court|Crescent|Hill|Gardens|Mews)\b")
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
 _PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 
 
 def kind_sentences(body: str, question: str) -> list[str]:
     """The first sentence of a note holding the kind of thing a question part asks for when
-    its words match none: a phone number ("I need their number", "how do I call them?") or a
-    person's name ("who does it?", "who is it with?"); [] for other questions."""
+    its words match none: a phone number ("I need their number", "how do I call them?"), a
+    person's name ("who does it?", "who is it with?") or a place ("where's it held?": a
+    sentence placing something at a named place or street, _PLACE); [] for other questions."""
     q = question.lower()
     if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
         rx = _PHONE
     elif re.match(r"^\W*(?:and\s+)?(?:who|whom|whose)\b", q):
         rx = _PERSONISH
+    elif re.match(r"^\W*(?:and\s+)?where\b", q):
+        rx = _PLACE
     else:
         return []
     return [s for s in sentences(body) if rx.search(s)][:1]
