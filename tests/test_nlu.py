@@ -514,6 +514,20 @@ def test_a_where_question_gets_the_sentence_naming_a_place():
         "Lessons at 14 Pelham Mews, Tuesdays."]
 
 
+def test_a_temperature_or_an_email_only_from_a_sentence_holding_one(week, real_embedder):
+    """Class: a question asking for a specific kind of thing (a temperature, an email address) is
+    answered only by a sentence holding one — on the topic even without another shared word —
+    and declined when nothing holds one, never answered with the nearest other sentence."""
+    from cairn.assistant.nlu import replies as RP
+    body = "# Flapjack\n\nMelt 150g butter with the syrup. Oven at 180C, about 25 minutes.\n"
+    assert RP.typed_sentences(real_embedder, body, "and how hot do I set it?", "Flapjack") == [
+        "Oven at 180C, about 25 minutes."]
+    assert RP.typed_sentences(real_embedder, "# Boiler\n\nA Vortex 24c combi.\n", "what temperature?", "Boiler") == []
+    assert RP.specific_kind("what's the landlord's e-mail?") and RP.specific_kind("how much flour?") is None
+    reply = Assistant(week, model="none", new=True).turn("can I have Amara Lowe's email from the vet note?", Channel()).reply
+    assert "01632" not in reply and "don't know" in reply
+
+
 def test_follow_ups_on_the_topic_and_my_relations_remembered(week):
     """Classes: "and ...?" goes on about the last note when that note speaks of it, else is asked
     anew; "they" is the last subject; "my lad" asked finds what was told of "my son"."""

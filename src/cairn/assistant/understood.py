@@ -170,16 +170,17 @@ class Understood:
         lines = RP.steps(body) if how_to else []
         if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number");
             # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
-            found = [ln for p in RP.question_parts(t)
+            found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
                      for ln in (RP.typed_sentences(self.app.embedder, body, p, title, prefer)
-                                or RP.best_sentences(self.app.embedder, body, p, title) or RP.kind_sentences(body, p))]
+                                or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
+                                                                     or RP.kind_sentences(body, p))) or [])]
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.types import answer_type, fits_answer_type
             kind = answer_type(t)
             lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
-        if not lines or (guess and not RP.shares_stem(t, lines, title)):
+        if not lines or (guess and not RP.shares_stem(t, lines, title) and RP.specific_kind(t) is None):
             return None  # a topic the note says nothing of ("and when is the MOT due?" after the bike)
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record
         log["note"] = log["subject"] = title

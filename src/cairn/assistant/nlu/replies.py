@@ -229,13 +229,32 @@ _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s*(?:am|pm)\b|\b
 _MONEY = re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d{2})?\s?(?:pounds|euros|dollars|quid)\b", re.I)
 
 
+_TEMP = re.compile(r"\b\d{2,3}\s*(?:°\s*[CF]?|[CF]\b|(?i:degrees)\b)|(?i:\bgas mark)\s*\d")  # "230C", not "28c combi"
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# kinds of thing no other sentence can stand in for: (what the question says, the test, the words for it)
+_SPECIFIC = ((re.compile(r"\bhow (?:hot|warm|cold)\b|\btemperature\b|\btemp\b|\bwhat heat\b|\bgas mark\b"), _TEMP,
+              "a temperature"),
+             (re.compile(r"\be-?mail\b"), _EMAIL, "an email address"))
+
+
+def specific_kind(question: str):
+    """(test, words) of a kind of thing only a sentence holding one answers — a temperature
+    ("how hot should the oven be?"), an email address ("what's the plumber's email?") — or
+    None. A note sentence without one is no answer, and one with one is on the question's
+    topic even when it shares no other word with it."""
+    q = question.lower()
+    return next(((rx.search, words) for asks, rx, words in _SPECIFIC if asks.search(q)), None)
+
+
 def asked_kind(question: str):
-    """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a clock
-    time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
+    """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
+    `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
     the answer type of cairn.answer.types ("when" -> a date, day or time; "how long" -> a
     quantity)."""
     from cairn.answer.types import answer_type, fits_answer_type
     q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
+    if (spec := specific_kind(q)) is not None:
+        return spec[0]
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
