@@ -297,8 +297,7 @@ def shares_stem(question: str, lines: list[str], title: str) -> bool:
     "flying") with `question`, beyond the note's `title` and the words that only say what
     kind of answer is asked ("time", "day", "when")."""
     from cairn.lexical import stem
-    kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}
-    want = {stem(w) for w in terms(question) - terms(title) - kind_words}
+    want = _stems(question, title)
     return any(want & {stem(w) for w in terms(ln)} for ln in lines)
 
 
@@ -309,6 +308,22 @@ _TIMEWORD = (r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|Ma
 _PLACE = re.compile(r"\b(?:at|in|on|near|behind|opposite|outside)\s+(?:the\s+)?(?!" + _TIMEWORD + r")(?:St\.?\s+)?"
                     r"[A-Z][\w'’]+|\b\d+\s+[A-Z][\w'’]+\s+(?:Street|St|Road|Rd|Lane|Row|Yard|Avenue|Ave|Close|Way|"
                     r"Drive|Place|Square|Terrace|Court|Crescent|Hill|Gardens|Mews)\b")
+def _stems(question: str, title: str) -> set[str]:
+    from cairn.lexical import stem
+    kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}
+    return {stem(w) for w in terms(question) - terms(title) - kind_words}
+
+
+def covers(question: str, lines: list[str], title: str) -> bool:
+    """Whether `lines` hold every stemmed content word of `question` (beyond the note's `title`
+    and the words that only say what kind of answer is asked), and it has one: the stricter
+    test of a bare question's going on about the last note ("when can we check in?" after
+    the cottage's key code; not "when are the jabs due?" after a hotel bill "due" in June)."""
+    from cairn.lexical import stem
+    want = _stems(question, title)
+    return bool(want) and want <= {stem(w) for ln in lines for w in terms(ln)}
+
+
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
 _PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 
