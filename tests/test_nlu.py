@@ -501,6 +501,8 @@ def test_a_question_asking_for_a_kind_of_thing_gets_a_sentence_holding_one(real_
     assert RP.typed_sentences(real_embedder, body, "how much will it cost me?", "Mower") == ["Quote £58 for new blades."]
     assert RP.typed_sentences(real_embedder, body, "when can I collect it?", "Mower") == ["Ready on Tuesday."]
     assert RP.typed_sentences(real_embedder, body, "who fixed it?", "Mower") == []  # no kind asked: other readers
+    assert RP.typed_sentences(real_embedder, "# Pool\n\nOpened in May 2019. Lanes close at noon.\n",
+                              "when do the lanes close?", "Pool") == ["Lanes close at noon."]  # a clock answers "when"
     assert RP.shares_stem("and what day do we fly back?", ["Flying back on 9 May."], "Trip")
     assert not RP.shares_stem("and when is the MOT due?", ["Ready on Tuesday."], "Mower")
 

@@ -249,7 +249,7 @@ def specific_kind(question: str):
 def asked_kind(question: str):
     """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
     `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
-    the answer type of cairn.answer.types ("when" -> a date, day or time; "how long" -> a
+    the answer type of cairn.answer.types ("when" -> a date, day or clock time; "how long" -> a
     quantity)."""
     from cairn.answer.types import answer_type, fits_answer_type
     q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
@@ -260,6 +260,8 @@ def asked_kind(question: str):
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
         return _MONEY.search
     kind = answer_type(q)
+    if kind == "time":  # "when do we hand the keys in?": a clock time answers it as well as a day
+        return lambda s: fits_answer_type(s, kind) or bool(_CLOCK.search(s))
     return (lambda s: fits_answer_type(s, kind)) if kind else None
 
 
