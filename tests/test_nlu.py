@@ -69,6 +69,8 @@ def week(tmp_path_factory, real_embedder):
     ("what have I told you about my cousin", "recall"),
     ("the chiropodist's phone number pls", "ask"),  # a terse lookup, no verb: a question, not a fact
     ("allotment gate code?", "ask"),
+    ("the piano lessons have stopped so you can delete that note", "note_delete"),  # a note, not a reminder
+    ("can you email Bex the directions?", "cannot_email"),
 ])
 def test_intents_of_new_sentences(real_embedder, text, intent):
     assert C.classify(real_embedder, [text])[0].intent == intent
