@@ -71,6 +71,7 @@ def week(tmp_path_factory, real_embedder):
     ("allotment gate code?", "ask"),
     ("the piano lessons have stopped so you can delete that note", "note_delete"),  # a note, not a reminder
     ("can you email Bex the directions?", "cannot_email"),
+    ("ring the bowls club for me", "cannot_message"),  # a call asked for, not a number looked up
 ])
 def test_intents_of_new_sentences(real_embedder, text, intent):
     assert C.classify(real_embedder, [text])[0].intent == intent
