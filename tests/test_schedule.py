@@ -305,3 +305,18 @@ def test_cli_daemon_keeps_a_log_record_but_a_log_line_is_no_delivery(tmp_path):
     assert lines[0]["text"] == "water the plants" and lines[0]["reminder_id"] == made["id"]
     assert "no channel reaches a person" in r.stderr
     assert json.loads(cairn(home, "reminders", "--json").stdout)[0]["state"] == "failed"
+
+
+def test_a_date_without_a_year_is_the_next_such_day():
+    """Class: "the 14th", "3 March", "March 21st" (one-off) name the next such day still ahead."""
+    zone = W.zone("UTC")
+    now = datetime(2026, 12, 6, 17, 0, tzinfo=zone)
+
+    def due(text):
+        return W.parse_when(text, zone, now, recurring=False).run_date.strftime("%Y-%m-%d %H:%M")
+    assert due("the 14th at noon") == "2026-12-14 12:00"
+    assert due("on the 6th at 10") == "2027-01-06 10:00"  # today's 10:00 has passed
+    assert due("3 March") == "2027-03-03 09:00"
+    assert due("on Dec 31st at 11pm") == "2026-12-31 23:00"
+    with pytest.raises(InvalidInput):
+        W.parse_when("the 30th of February", zone, now, recurring=False)

@@ -106,9 +106,15 @@ class Understood:
             if scoped is not None:
                 return scoped
             ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
+            notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
+            if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):
+                # a bare question after a note's answer ("when can we check in?"), unanswered or answered from that
+                # same note: the note's sentence sharing its words, as for an "and ...?" follow-up
+                scoped = self._note_scoped(t, ui, turn_no, res, log, st.note, st.answer, loose="all")
+                if scoped is not None:
+                    return scoped
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
-            notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             log["subject"] = subj or (notes[0] if notes else None)
             log["note"] = notes[0] if notes else None
             return {"reply": ans.text, "slots": {"question": t, "subject": subj, "found": ans.found,
@@ -143,7 +149,7 @@ class Understood:
                                       res, ui) or "…"}
 
     def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
-                     prefer: str | None = None, loose: bool = False) -> dict | None:
+                     prefer: str | None = None, loose: bool | str = False) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
         do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
         due?" after a question on the Car note): answered from that note alone — its steps for
@@ -153,7 +159,8 @@ class Understood:
         kind of thing (a clock time, a sum, a date: RP.typed_sentences) is answered by a sentence
         holding one, ties going to `prefer` (the line the conversation last quoted). `loose`:
         the note is only the conversation's topic (an "and ...?" follow-up naming no note), so
-        the answer must share a word with the question (RP.shares_stem). None: not such a
+        the answer must share a word with the question (RP.shares_stem); `loose="all"` (a bare
+        question after the note's answer): hold all its words (RP.covers). None: not such a
         question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
@@ -170,16 +177,19 @@ class Understood:
         lines = RP.steps(body) if how_to else []
         if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number");
             # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
-            found = [ln for p in RP.question_parts(t)
+            found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
                      for ln in (RP.typed_sentences(self.app.embedder, body, p, title, prefer)
-                                or RP.best_sentences(self.app.embedder, body, p, title) or RP.kind_sentences(body, p))]
+                                or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
+                                                                     or RP.kind_sentences(body, p))) or [])]
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.types import answer_type, fits_answer_type
             kind = answer_type(t)
             lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
-        if not lines or (guess and not RP.shares_stem(t, lines, title)):
+        on_topic = RP.covers(t, lines, title) if loose == "all" else (
+            RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None)
+        if not lines or (guess and not on_topic):
             return None  # a topic the note says nothing of ("and when is the MOT due?" after the bike)
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record
         log["note"] = log["subject"] = title

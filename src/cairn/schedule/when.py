@@ -6,6 +6,7 @@ The time arithmetic (cron fields, intervals, DST gaps and folds) is APScheduler'
 
   one-off    in N seconds|minutes|hours|days|weeks ; tomorrow [at TIME] ; today at TIME ;
              next|this|on WEEKDAY [at TIME] ; at TIME (today, or tomorrow if past) ;
+             [on] the Nth [of MONTH] | N MONTH | MONTH N [at TIME] (the next such day ahead) ;
              an ISO 8601 date-time (naive = in the zone; with an offset = that instant)
   recurring  every N seconds|minutes|hours|days|weeks ; every day|weekday|weekend [at TIME] ;
              every WEEKDAY[, WEEKDAY...] [at TIME] ; on the Nth of each|every month [at TIME] ;
@@ -208,6 +209,8 @@ def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
         return due if due > now or body == "today" else at(now + timedelta(days=1))
     if body == "tomorrow":
         return at(now + timedelta(days=1))
+    if (dated := _day_of_month(body, now, at)) is not None:
+        return dated
     m = re.fullmatch(r"(next|this|on)?\s*([a-z]+)", body)
     if m and (days := _weekday_names(m.group(2))) and len(days) == 1:
         delta = (WEEKDAYS.index(days[0]) - now.weekday()) % 7
@@ -215,6 +218,37 @@ def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
             delta = 7
         return at(now + timedelta(days=delta))
     return None
+
+
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|" \
+         r"nov(?:ember)?|dec(?:ember)?)"
+_DOM = (r"(?:on\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+" + _MONTH + r")?",
+        r"(?:on\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH,
+        r"(?:on\s+)?" + _MONTH + r"\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?")
+
+
+def _day_of_month(body: str, now: datetime, at) -> datetime | None:
+    """The next day `body` names as a date without a year — "the 14th", "on the 3rd of May",
+    "14 March", "March 14th" — at the clock `at` gives: the first such day (this month or a
+    later one; this year or the next) whose time is still ahead. None when `body` is no such
+    date; InvalidInput when no month has that day."""
+    m = next((m for rx in _DOM if (m := re.fullmatch(rx, body))), None)
+    if m is None:
+        return None
+    d, mon = int(m.group("d")), m.group("mon")
+    if not 1 <= d <= 31:
+        raise InvalidInput(f"{body!r}: day {d} of a month does not exist")
+    months = [MONTHS.index(mon[:3]) + 1] if mon else list(range(1, 13))
+    for year in (now.year, now.year + 1, now.year + 2):
+        for month in months:
+            try:
+                due = at(datetime(year, month, d))
+            except ValueError:  # the 31st of a 30-day month
+                continue
+            if due > now:
+                return due
+    raise InvalidInput(f"{body!r}: no month has a day {d}")
 
 
 def next_runs(trigger, count: int, start: datetime, tz: ZoneInfo) -> list[datetime]:

@@ -229,18 +229,39 @@ _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s*(?:am|pm)\b|\b
 _MONEY = re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d{2})?\s?(?:pounds|euros|dollars|quid)\b", re.I)
 
 
+_TEMP = re.compile(r"\b\d{2,3}\s*(?:°\s*[CF]?|[CF]\b|(?i:degrees)\b)|(?i:\bgas mark)\s*\d")  # "230C", not "28c combi"
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# kinds of thing no other sentence can stand in for: (what the question says, the test, the words for it)
+_SPECIFIC = ((re.compile(r"\bhow (?:hot|warm|cold)\b|\btemperature\b|\btemp\b|\bwhat heat\b|\bgas mark\b"), _TEMP,
+              "a temperature"),
+             (re.compile(r"\be-?mail\b"), _EMAIL, "an email address"))
+
+
+def specific_kind(question: str):
+    """(test, words) of a kind of thing only a sentence holding one answers — a temperature
+    ("how hot should the oven be?"), an email address ("what's the plumber's email?") — or
+    None. A note sentence without one is no answer, and one with one is on the question's
+    topic even when it shares no other word with it."""
+    q = question.lower()
+    return next(((rx.search, words) for asks, rx, words in _SPECIFIC if asks.search(q)), None)
+
+
 def asked_kind(question: str):
-    """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a clock
-    time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
-    the answer type of cairn.answer.types ("when" -> a date, day or time; "how long" -> a
+    """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
+    `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
+    the answer type of cairn.answer.types ("when" -> a date, day or clock time; "how long" -> a
     quantity)."""
     from cairn.answer.types import answer_type, fits_answer_type
     q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
+    if (spec := specific_kind(q)) is not None:
+        return spec[0]
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
         return _MONEY.search
     kind = answer_type(q)
+    if kind == "time":  # "when do we hand the keys in?": a clock time answers it as well as a day
+        return lambda s: fits_answer_type(s, kind) or bool(_CLOCK.search(s))
     return (lambda s: fits_answer_type(s, kind)) if kind else None
 
 
@@ -278,9 +299,31 @@ def shares_stem(question: str, lines: list[str], title: str) -> bool:
     "flying") with `question`, beyond the note's `title` and the words that only say what
     kind of answer is asked ("time", "day", "when")."""
     from cairn.lexical import stem
-    kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}
-    want = {stem(w) for w in terms(question) - terms(title) - kind_words}
+    want = _stems(question, title)
     return any(want & {stem(w) for w in terms(ln)} for ln in lines)
+
+
+_TIMEWORD = (r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|May|June|July|August|"
+             r"September|October|November|December|Christmas|Easter)\b")
+# a place: "in St Aldric's hall", "at Harrowgate Vets", "on Mercer Lane" (not "on Friday", "in May"), or
+# a street address ("9 Tanner's Yard")
+_PLACE = re.compile(r"\b(?:at|in|on|near|behind|opposite|outside)\s+(?:the\s+)?(?!" + _TIMEWORD + r")(?:St\.?\s+)?"
+                    r"[A-Z][\w'’]+|\b\d+\s+[A-Z][\w'’]+\s+(?:Street|St|Road|Rd|Lane|Row|Yard|Avenue|Ave|Close|Way|"
+                    r"Drive|Place|Square|Terrace|Court|Crescent|Hill|Gardens|Mews)\b")
+def _stems(question: str, title: str) -> set[str]:
+    from cairn.lexical import stem
+    kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}
+    return {stem(w) for w in terms(question) - terms(title) - kind_words}
+
+
+def covers(question: str, lines: list[str], title: str) -> bool:
+    """Whether `lines` hold every stemmed content word of `question` (beyond the note's `title`
+    and the words that only say what kind of answer is asked), and it has one: the stricter
+    test of a bare question's going on about the last note ("when can we check in?" after
+    the cottage's key code; not "when are the jabs due?" after a hotel bill "due" in June)."""
+    from cairn.lexical import stem
+    want = _stems(question, title)
+    return bool(want) and want <= {stem(w) for ln in lines for w in terms(ln)}
 
 
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
@@ -289,13 +332,16 @@ _PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z]
 
 def kind_sentences(body: str, question: str) -> list[str]:
     """The first sentence of a note holding the kind of thing a question part asks for when
-    its words match none: a phone number ("I need their number", "how do I call them?") or a
-    person's name ("who does it?", "who is it with?"); [] for other questions."""
+    its words match none: a phone number ("I need their number", "how do I call them?"), a
+    person's name ("who does it?", "who is it with?") or a place ("where's it held?": a
+    sentence placing something at a named place or street, _PLACE); [] for other questions."""
     q = question.lower()
     if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
         rx = _PHONE
     elif re.match(r"^\W*(?:and\s+)?(?:who|whom|whose)\b", q):
         rx = _PERSONISH
+    elif re.match(r"^\W*(?:and\s+)?where\b", q):
+        rx = _PLACE
     else:
         return []
     return [s for s in sentences(body) if rx.search(s)][:1]

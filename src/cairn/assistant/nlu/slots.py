@@ -110,7 +110,7 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
 
     def attempt(phrase: str, what: str, strip: str) -> tuple[str, str, str] | None:
         lead = phrase.lower().split()[0]
-        key = "every" if lead == "every" else "at"
+        key = "every" if lead == "every" or re.search(r"\bof\s+(?:each|every)\s+month\b", phrase, re.I) else "at"
         rest = " ".join(phrase.split()[1:])
         cands = [rest, phrase] if key == "at" and lead in ("on", "at", "by", "for") else [phrase]
         if key == "at" and lead in ("at", "by", "for") and re.fullmatch(r"\d{1,2}", rest):

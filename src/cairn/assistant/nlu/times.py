@@ -18,6 +18,9 @@ _MINS = {"five": 5, "ten": 10, "quarter": 15, "a quarter": 15, "twenty": 20, "tw
          "half": 30}
 _HOUR = r"(?P<h>1[0-2]|0?[1-9]|" + "|".join(_HOURS) + r")"
 _DAYWORD = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today)"
+# the clock a part of the day stands for when no clock is said ("next Tuesday morning"): the
+# reminder's usual default hour for a morning (cairn.schedule.when.DEFAULT_HOUR), else a typical hour
+PARTS = {"morning": "9am", "afternoon": "2pm", "evening": "6pm", "night": "8pm"}
 
 
 def _hour(s: str) -> int:
@@ -28,8 +31,9 @@ def spoken_times(text: str) -> str:
     """`text` with clock times said in words written as `cairn.schedule.when` reads them:
     "half seven" / "half past 7" -> "7:30", "quarter to eight" -> "7:45", "ten past six" ->
     "6:10", "nine o'clock" -> "9", "7:30 in the morning" -> "7:30am", "6 in the evening" ->
-    "6pm", and a day followed straight by a clock ("Friday 9am", "tomorrow 18:30") gets its
-    "at" ("Friday at 9am"). British usage: "half seven" is 7:30. Other text unchanged."""
+    "6pm", a day followed straight by a clock ("Friday 9am", "tomorrow 18:30") gets its
+    "at" ("Friday at 9am"), and a day with a part of the day and no clock ("next Tuesday
+    morning", "tomorrow evening", "tonight") gets that part's hour (PARTS: "Tuesday at 9am"). British usage: "half seven" is 7:30. Other text unchanged."""
     t = text
     mins = r"(?P<m>a quarter|quarter|half|twenty[- ]five|twenty|ten|five|\d{1,2})(?:\s+minutes)?"
 
@@ -50,6 +54,13 @@ def spoken_times(text: str) -> str:
                r"\g<c>pm", t, flags=re.I)
     t = re.sub(r"\b(?P<d>" + _DAYWORD + r")\s+(?P<c>\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})(?=\W|$)",
                r"\g<d> at \g<c>", t, flags=re.I)
+    t = re.sub(r"\b(?P<d>" + _DAYWORD + r")\s+(?:in\s+the\s+)?(?P<p>morning|afternoon|evening|night)\s+at\s+"
+               r"(?P<c>\d{1,2}(?::\d{2})?)(?!\s*(?:am|pm|[\d:]))",
+               lambda m: f"{m.group('d')} at {m.group('c')}{'am' if m.group('p').lower() == 'morning' else 'pm'}",
+               t, flags=re.I)  # "tomorrow morning at 7" -> "tomorrow at 7am"
+    t = re.sub(r"\btonight\b(?!\s+at\b)", "today at " + PARTS["night"], t, flags=re.I)
+    t = re.sub(r"\b(?P<d>" + _DAYWORD + r")\s+(?:in\s+the\s+|first\s+thing\s+in\s+the\s+)?(?P<p>morning|afternoon|evening|"
+               r"night)\b(?!\s+at\b)", lambda m: f"{m.group('d')} at {PARTS[m.group('p').lower()]}", t, flags=re.I)
     return t
 
 

@@ -12,7 +12,9 @@ the whole message reads as one it cannot do. Two questions ("when is X and what 
 two knowledge actions, the second answered with the first one's subject. A message read
 weakly as a whole (below WEAK, or "none") whose last clause is a clear ACTIONABLE request
 ("I've rung the garage, so you can drop that reminder") is that request; so is a cancel or
-snooze read as a whole, its preface kept as the context "that" may name; a statement ending in
+snooze read as a whole, its preface kept as the context "that" may name; a first clause that is
+the clearer request, the rest its reason ("cancel the bread one, I already took it out"), is the
+request, the reason kept as its context; a statement ending in
 a clause read as remember that points back ("…, can you hang on to that?") is a remember of
 the statement, whatever the whole reads as (its question mark). Right after a reminder was
 set, a short message saying a day or time that asks for nothing else that writes ("no, I meant
@@ -187,7 +189,13 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
     weak = whole.intent == C.NONE or whole.score < WEAK
     pre = _preface(resolved) if (weak or whole.intent in REFERRING) else None
     if pre:  # is its last clause a clear request, the rest its reason ("I've rung them, so cancel that")?
-        last = C.classify(embedder, [pre[1]], cache_dir)[0]
+        first, last = C.classify(embedder, [pre[0], pre[1]], cache_dir)
+        if first.intent in ACTIONABLE and first.score >= 0.5 and first.score > last.score and (
+                first.score > whole.score if weak else first.intent == whole.intent):
+            # the request first, its reason after: "cancel the bread one, I already took it out"
+            u.actions = [Action(first.intent, pre[0], first, context=pre[1])]
+            u.resolution.append(f"a request and its reason: {pre[0]!r} ({first.intent}) then {pre[1]!r}")
+            return u
         if (last.intent in ACTIONABLE and last.score >= 0.5 and last.score > whole.score) if weak else (
                 last.intent == whole.intent):
             u.actions = [Action(last.intent, pre[1], last, context=pre[0])]
