@@ -486,3 +486,22 @@ def test_follow_ups_on_the_topic_and_my_relations_remembered(week):
     bot.turn("just so you know, my eldest Juno hates mushrooms", Channel())
     bot = Assistant(week, model="none", new=True)
     assert "mushrooms" in bot.turn("what won't my oldest eat?", Channel()).reply
+
+
+def test_impossible_clocks_and_amounts_move_nothing(real_embedder):
+    """Class: a clock that does not exist ("99 to 3", "13pm", "25:00") is no time; a 24-hour
+    hour ("00:00", "07:30") is not turned into its pm twin; "N days later" right after a
+    reminder is a correction even when it reads close to a remember (probe, session 18)."""
+    from cairn.schedule import when as W
+    tz = W.zone(None)
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=tz)
+    due = datetime(2026, 3, 5, 18, 0, tzinfo=tz).isoformat()
+    assert SL.spoken_times("make it 99 to 3") == "make it 99 to 3" and SL.spoken_times("70 past 7") == "70 past 7"
+    for bad in ("make it 13pm", "make it 0am", "make it 25:00", "no, 23:60", "make that -5 hours later"):
+        assert SL.corrected_due(bad, due, now) is None, bad
+    assert SL.corrected_due("make it 00:00", due, now) == "2026-03-05 00:00"
+    assert SL.corrected_due("make it 07:30", due, now) == "2026-03-05 07:30"
+    assert SL.corrected_due("no, 12pm", due, now) == "2026-03-05 12:00"
+    st = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "x", "at": "Thursday"}}]}])
+    assert [a.intent for a in understand(real_embedder, "make that 10000 days later", st).actions] == [
+        "reminder_correct"]

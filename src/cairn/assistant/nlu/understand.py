@@ -205,11 +205,14 @@ def _corrects_reminder(text: str, whole: C.Prediction, st: S.ConversationState) 
     """Whether `text` corrects the reminder the last turn set: read as such by the classifier,
     or (right after a reminder) a short message that says a day or time, asks for no new
     reminder and reads as nothing else that writes ("no, I meant Friday not Thursday" reads
-    close to a forget)."""
+    close to a forget), or that moves it by an amount ("make that two days later")."""
     from cairn.assistant.nlu import slots as SL
+    from cairn.assistant.nlu import times as T
     if whole.intent == "reminder_correct":
         return True
     if not S.just_set_reminder(st) or len(text.split()) > 12 or _REMIND_WORDS.search(text) or is_question(text):
         return False
     day, clock = SL.correction(text)
+    if T.says_shift(text):  # "make that 10000 days later" (a big number reads close to a remember)
+        return True
     return (day is not None or clock is not None) and (whole.intent in CORRECTABLE or whole.score < WEAK)
