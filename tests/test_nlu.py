@@ -505,3 +505,16 @@ def test_impossible_clocks_and_amounts_move_nothing(real_embedder):
     st = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "x", "at": "Thursday"}}]}])
     assert [a.intent for a in understand(real_embedder, "make that 10000 days later", st).actions] == [
         "reminder_correct"]
+
+
+def test_a_bare_follow_up_at_the_first_turn_stores_no_memory(week):
+    """Class: "and?" / "what about it?" with nothing before them, or a question read as a
+    remember, store nothing and say so; a statement, or a question after "remember that", is
+    stored (probe, session 18)."""
+    for text in ("and?", "what about it?", "where did I park?"):
+        assert not SL.worth_storing(text, SL.remember_text(text)), text
+    for text in ("my sister's birthday is 3 May, ok?", "can you remember that Ana likes tea?", "When I was ten I fell"):
+        assert SL.worth_storing(text, SL.remember_text(text)), text
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("and what about it?", Channel())
+    assert res.tool_calls == [] and "nothing was stored" in res.reply

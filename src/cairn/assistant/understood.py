@@ -210,6 +210,9 @@ class Understood:
             x = SL.remember_text(before) if before else ""
             if not x:
                 return {"reply": "What should I remember? Nothing was stored.", "slots": {"text": ""}}
+        elif not SL.worth_storing(t, x):  # "and what about it?" at a first turn: no statement
+            return {"reply": "I'm not sure what you mean — nothing was stored. Say \"remember that …\" to keep "
+                             "something, or ask again naming what you ask about.", "slots": {"text": ""}}
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 

@@ -69,6 +69,22 @@ def remember_text(text: str) -> str:
     return strip_tail(t)
 
 
+_NO_CONTENT = frozenset("a an and or but so then too also the it its this that what which who whose when where why how "
+                        "about is are was were do does did ok okay yes no yeah please".split())
+_ASKS = re.compile(r"^(?:and\s+)?(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
+                   r"should|will|would|has|have)\b.*\?\s*$", _F | re.S)
+
+
+def worth_storing(text: str, x: str) -> bool:
+    """Whether `x`, what `remember_text` read in the message `text`, is a statement to store:
+    not when it holds no content word ("and?", "what about it?"), nor when `text` is a question
+    ("where did I park?") and says no "remember ..." itself."""
+    if all(w in _NO_CONTENT for w in re.findall(r"\w+", x.lower())):
+        return False
+    said = bool(_REMEMBER.match(strip_polite(text)) or _REMEMBER_TAIL.search(text))
+    return said or not _ASKS.match(strip_polite(text))
+
+
 _BACK = re.compile(r"^(?:(?:can|could|would|will) you\s+|please\s+|just\s+)*(?:(?:hang on to|hold on to|hold onto|hang onto|keep hold of"
                    r"|keep|store|save|file|remember|memori[sz]e|note|make a (?:mental )?note of|don'?t forget|jot down)\s+)?"
                    r"(?:that|this|it|that one)(?:\s+(?:in mind|for me|for later|away|down|safe|please))*$", _F)
