@@ -518,3 +518,13 @@ def test_a_bare_follow_up_at_the_first_turn_stores_no_memory(week):
     bot = Assistant(week, model="none", new=True)
     res = bot.turn("and what about it?", Channel())
     assert res.tool_calls == [] and "nothing was stored" in res.reply
+
+
+def test_words_before_the_reminding_verb_do_not_hide_its_time():
+    """Class: a preface holding no time before "remind me" (a greeting, a name, an emoji) is
+    left out, not read as the task with the time inside it (probe, session 18)."""
+    for text in ("Good morning! Remind me at 7:30 to feed the dog", "Cairn, remind me at 7:30 to feed the dog",
+                 "🙂 remind me at half seven to feed the dog"):
+        assert SL.reminder(text) == {"text": "feed the dog", "at": "at 7:30"}, text
+    assert SL.reminder("at 9 tomorrow remind me to call Ana") == {"text": "call Ana", "at": "tomorrow at 9"}
+    assert SL.reminder("ring the vet, remind me") == {"text": "ring the vet"}
