@@ -528,3 +528,13 @@ def test_words_before_the_reminding_verb_do_not_hide_its_time():
         assert SL.reminder(text) == {"text": "feed the dog", "at": "at 7:30"}, text
     assert SL.reminder("at 9 tomorrow remind me to call Ana") == {"text": "call Ana", "at": "tomorrow at 9"}
     assert SL.reminder("ring the vet, remind me") == {"text": "ring the vet"}
+
+
+def test_a_note_called_nothing_asks_for_its_title(week):
+    """Class: "make a note called - A and B" / "called: X" names no title: asked, nothing made
+    (was a note titled "- milk and eggs"; probe, session 18)."""
+    for text in ("make a note called - milk and eggs", "make a note called : eggs"):
+        assert SL.create_slots(text)["title"] == "", text
+    assert SL.create_slots("make a note called -5 degrees")["title"] == "-5 degrees"
+    res = Assistant(week, model="none", new=True).turn("make a note called - milk and eggs", Channel())
+    assert res.tool_calls == [] and "What should the note be called" in res.reply
