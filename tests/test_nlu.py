@@ -538,3 +538,14 @@ def test_a_note_called_nothing_asks_for_its_title(week):
     assert SL.create_slots("make a note called -5 degrees")["title"] == "-5 degrees"
     res = Assistant(week, model="none", new=True).turn("make a note called - milk and eggs", Channel())
     assert res.tool_calls == [] and "What should the note be called" in res.reply
+
+
+def test_a_time_that_does_not_exist_is_named_and_sets_nothing(week):
+    """Class: "at half thirteen", "at 99:99", "in -5 minutes" set no reminder; the reply names
+    the phrase it could not read and asks about the task without it (probe, session 18)."""
+    assert SL.reminder("remind me at 99:99 to water the ferns") == {"text": "water the ferns", "unread": "at 99:99"}
+    assert SL.reminder("remind me in -5 minutes to ring Al") == {"text": "ring Al", "unread": "in -5 minutes"}
+    assert SL.reminder("remind me to walk 5 days a week") == {"text": "walk 5 days a week"}  # no time said: none named
+    res = Assistant(week, model="none", new=True).turn("remind me at half thirteen to feed the cat", Channel())
+    assert res.tool_calls == [] and res.reply.startswith("“at half thirteen” is no time I can read. ")
+    assert "remind you to feed the cat?" in res.reply

@@ -230,7 +230,8 @@ class Understood:
     def _do_remind(self, t, u, st, ui, turn_no, res, log) -> dict:
         args = SL.reminder(t)
         if "at" not in args and "every" not in args:
-            return {"reply": f"When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
+            odd = f"“{args['unread']}” is no time I can read. " if args.get("unread") else ""
+            return {"reply": f"{odd}When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
                              "\"every Monday at 8\" — nothing is set yet.", "slots": args}
         rec = self._tool("remind", args, t, ui, turn_no, res)
         made = rec.result.get("id") if rec.outcome == "ran" and isinstance(rec.result, dict) else None

@@ -193,7 +193,16 @@ def reminder(text: str) -> dict:
     if split:
         what, key, when = split
         return {"text": strip_tail(clean(re.sub(r"^(?:to|that|about|for)\s+", "", what, flags=re.I))), key: when}
-    return {"text": clean(re.sub(r"^(?:to|that|about|for)\s+", "", body, flags=re.I))}
+    odd = _ODD_TIME.search(body)  # "at half thirteen", "at 99:99", "in -5 minutes": a time that is none
+    if odd:
+        body = f"{body[:odd.start()]} {body[odd.end():]}"
+    return {"text": clean(re.sub(r"^(?:to|that|about|for)\s+", "", clean(body), flags=re.I)),
+            **({"unread": odd.group(0).strip()} if odd else {})}
+
+
+_ODD_TIME = re.compile(r"(?:^|\s)(?:(?:at|by|in)\s+)?(?:\d+:\d+|(?:half|quarter|\w+)\s+(?:past|to)\s+-?\d+|half\s+\w+teen)"
+                       r"(?=[\s,.!?]|$)|(?:^|\s)(?:at|by|in)\s+-?\d[\d.]*(?:\s*(?:am|pm|minutes?|mins?|hours?|days?|weeks?))?"
+                       r"(?=[\s,.!?]|$)", _F)
 
 
 def note_titles(app) -> list[str]:
