@@ -549,3 +549,13 @@ def test_a_time_that_does_not_exist_is_named_and_sets_nothing(week):
     res = Assistant(week, model="none", new=True).turn("remind me at half thirteen to feed the cat", Channel())
     assert res.tool_calls == [] and res.reply.startswith("“at half thirteen” is no time I can read. ")
     assert "remind you to feed the cat?" in res.reply
+
+
+def test_a_bare_number_ending_the_task_is_no_time():
+    """Class: "remind me to buy 6" / "... chapter 12" hold no time (was a reminder at 6:00 for
+    "buy"); "at 4", "by 4", "4pm", "7:30" still are (probe, session 18)."""
+    assert SL.reminder("remind me to buy 6") == {"text": "buy 6"}
+    assert SL.reminder("remind me to call Ana about flat 4") == {"text": "call Ana about flat 4"}
+    assert SL.reminder("remind me to call Ana by 4") == {"text": "call Ana", "at": "at 4"}
+    assert SL.reminder("remind me to call Ana 7:30") == {"text": "call Ana", "at": "at 7:30"}
+    assert SL.reminder("remind me to call Ana 4pm") == {"text": "call Ana", "at": "at 4pm"}
