@@ -559,3 +559,22 @@ def test_a_bare_number_ending_the_task_is_no_time():
     assert SL.reminder("remind me to call Ana by 4") == {"text": "call Ana", "at": "at 4"}
     assert SL.reminder("remind me to call Ana 7:30") == {"text": "call Ana", "at": "at 7:30"}
     assert SL.reminder("remind me to call Ana 4pm") == {"text": "call Ana", "at": "at 4pm"}
+
+
+def test_nul_control_bidi_and_surrogates_never_reach_a_note(week):
+    """Class: a message holding NUL / control characters, a bidi override or a lone surrogate
+    (all valid in a JSON body) is read and stored without them; one holding nothing else is
+    "empty" (was a NUL written into the note file; probe, session 18)."""
+    from cairn.assistant.message import clean
+    from cairn.errors import InvalidInput
+    assert clean("eggs\x00 and\x1b milk\r\n") == "eggs and milk" and clean("a\x00b") == "a b"
+    assert clean("\u202eremind me\u202c \ud800") == "remind me" and clean("👨\u200d👩\u200d👧\tx") == "👨\u200d👩\u200d👧\tx"
+    bot = Assistant(week, model="none", new=True)
+    with pytest.raises(InvalidInput, match="empty"):
+        bot.turn("\x00 \ufeff", Channel())
+    bot.turn("put grape\x00juice on the Shopping note", Channel())
+    body = week.note_show("Shopping")["body"]
+    assert "grape juice" in body and "\x00" not in body
+    res = bot.turn("\u202eremind me tomorrow at 9 to ring the bank\u202c", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("remind", "ran")]
+    bot.turn("cancel the bank reminder", Channel())
