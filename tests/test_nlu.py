@@ -578,3 +578,18 @@ def test_nul_control_bidi_and_surrogates_never_reach_a_note(week):
     res = bot.turn("\u202eremind me tomorrow at 9 to ring the bank\u202c", Channel())
     assert [(c.name, c.outcome) for c in res.tool_calls] == [("remind", "ran")]
     bot.turn("cancel the bank reminder", Channel())
+
+
+def test_a_repeating_reminder_is_not_moved_past_its_own_repeats(week):
+    """Class: correcting a repeating reminder to a time after its following repeat ("10000
+    days later") would skip those repeats: refused, nothing changed; a move before it runs
+    (probe, session 18)."""
+    assert SL.skipped_repeats("every Monday at 8", "2026-12-07T08:00:00+00:00", "2026-12-21 09:00") == 2
+    assert SL.skipped_repeats("every Monday at 8", "2026-12-07T08:00:00+00:00", "2026-12-08 07:45") == 0
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("every Monday at 8 remind me to water the ferns", Channel())
+    res = bot.turn("make that 10000 days later", Channel())
+    assert "nothing was changed" in res.reply and "reminder_snooze" not in [c.name for c in res.tool_calls]
+    res = bot.turn("no, Tuesday", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls][-1] == ("reminder_snooze", "ran")
+    bot.turn("cancel the ferns reminder", Channel())

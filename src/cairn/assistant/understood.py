@@ -273,7 +273,8 @@ class Understood:
         """"No, I meant Friday" / "make it quarter to eight": the reminder the conversation last
         set or moved gets the new day (keeping its time) or time (keeping its day), through
         the snooze tool (SL.corrected_due); the latest open reminder when the session set none. A
-        repeating reminder has its next time moved only, and the reply says so."""
+        repeating reminder has its next time moved only, and the reply says so; a move past one
+        of its later times (which it would skip) is refused."""
         rows = self._reminder_rows(ui, turn_no, res, t)
         open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
         last = next((a.get("slots", {}) for e in reversed(st.turns) for a in reversed(e.get("actions", []))
@@ -288,10 +289,15 @@ class Understood:
         if until is None:
             return {"reply": f"What day or time should “{r['text']}” be instead? Nothing was changed.",
                     "slots": {"reminder": r["id"], "text": r["text"]}}
+        repeats = str(r.get("schedule") or "").lower().startswith("every")
+        if repeats and (n := SL.skipped_repeats(r["schedule"], r.get("next_due"), until)):
+            return {"reply": f"{until} is past {n if n < 100 else 'more than 99'} of the times “{r['text']}” repeats "
+                             f"({r['schedule']}); nothing was changed — to change every one, cancel it and set it again.",
+                    "slots": {"reminder": r["id"], "text": r["text"]}}
         rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
         reply = (f"Changed: “{r['text']}” is now at {until}." if rec.outcome == "ran" and isinstance(rec.result, dict)
                  else describe(rec))
-        if rec.outcome == "ran" and str(r.get("schedule") or "").lower().startswith("every"):
+        if rec.outcome == "ran" and repeats:
             reply += (f" It repeats ({r['schedule']}): only this time was moved — to change every one, cancel it "
                       "and set it again.")
         return {"reply": reply, "slots": {"reminder": r["id"], "text": r["text"], "until": until}}

@@ -135,3 +135,19 @@ def corrected_due(text: str, due: str | None, now: datetime | None = None) -> st
     except Exception:
         return None
     return at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def skipped_repeats(schedule: str, due: str | None, until: str, limit: int = 100) -> int:
+    """How many times of a repeating reminder (`schedule`, "every Monday at 8", next due at
+    `due`, ISO) fall strictly between `due` and the local time `until` ("YYYY-MM-DD HH:MM"):
+    the times a move of its next one to `until` would skip (at most `limit`). 0 when the
+    schedule or a time cannot be read."""
+    try:
+        from cairn.schedule import when as W
+        tz = W.zone(None)
+        cur = datetime.fromisoformat((due or "").replace("Z", "+00:00")).astimezone(tz)
+        to = datetime.strptime(until, "%Y-%m-%d %H:%M").replace(tzinfo=tz)
+        runs = W.next_runs(W.parse_when(schedule, tz, cur, recurring=True), limit, cur, tz)
+    except Exception:
+        return 0
+    return sum(1 for r in runs if r < to)
