@@ -593,3 +593,20 @@ def test_a_repeating_reminder_is_not_moved_past_its_own_repeats(week):
     res = bot.turn("no, Tuesday", Channel())
     assert [(c.name, c.outcome) for c in res.tool_calls][-1] == ("reminder_snooze", "ran")
     bot.turn("cancel the ferns reminder", Channel())
+
+
+def test_the_answer_to_when_sets_the_reminder_asked_about(week):
+    """Class: after "When should I remind you to X?" a time alone ("tomorrow at 9", "no, Friday
+    at quarter to eight") sets X at that time (was a reminder "tomorrow" at 9, or another
+    reminder moved); an unreadable one changes no other reminder (probe, session 18)."""
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remind me on Saturday at 10am to descale the iron", Channel())  # an older reminder, not to be moved
+    bot = Assistant(week, model="none", new=True)
+    assert "When should I remind you to ring the garage?" in bot.turn("remind me to ring the garage", Channel()).reply
+    res = bot.turn("actually half thirteen", Channel())
+    assert "no other reminder was changed" in res.reply and "reminder_snooze" not in [c.name for c in res.tool_calls]
+    res = bot.turn("no, Friday at quarter to eight", Channel())
+    assert [(c.name, c.arguments) for c in res.tool_calls] == [("remind", {"text": "ring the garage",
+                                                                          "at": "Friday at 7:45"})]
+    bot.turn("cancel the garage reminder", Channel())
+    bot.turn("cancel the iron reminder", Channel())

@@ -279,6 +279,9 @@ class Understood:
         open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
         last = next((a.get("slots", {}) for e in reversed(st.turns) for a in reversed(e.get("actions", []))
                      if a.get("intent") in NS.REMINDER_INTENTS), {})
+        if last.get("text") and not last.keys() & {"reminder", "at", "every", "until"}:  # asked when; nothing set
+            return {"reply": f"Nothing is set yet for “{last['text']}” — when should I remind you? Say e.g. "
+                             "\"tomorrow at 9\"; no other reminder was changed.", "slots": {"text": last["text"]}}
         want = last.get("reminder")
         r = next((r for r in open_ if r["id"] == want), None) or next(
             (r for r in reversed(open_) if last.get("text") and r.get("text") == last["text"]), None) or (
