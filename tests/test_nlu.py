@@ -610,3 +610,15 @@ def test_the_answer_to_when_sets_the_reminder_asked_about(week):
                                                                           "at": "Friday at 7:45"})]
     bot.turn("cancel the garage reminder", Channel())
     bot.turn("cancel the iron reminder", Channel())
+
+
+def test_an_and_follow_up_naming_only_a_kind_goes_on_about_the_note(week):
+    """Class: "and what time?" / "and how much?" after a question on a note name nothing the
+    note could fail to speak of: answered from that note (was "I don't know"; probe, session 18)."""
+    from cairn.assistant.nlu import replies as RP
+    assert RP.shares_stem("and what time?", ["Launch from Ferry Point at 8:15."], "Kayak trip")
+    assert not RP.shares_stem("and when is the MOT due?", ["Ready on Tuesday."], "Mower")
+    bot = Assistant(week, model="none", new=True)
+    assert "£45" in bot.turn("how much is the kayak hire?", Channel()).reply
+    reply = bot.turn("and what time?", Channel()).reply
+    assert "Kayak trip" in reply and ("8:15" in reply or "11:40" in reply)

@@ -276,11 +276,12 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
 def shares_stem(question: str, lines: list[str], title: str) -> bool:
     """Whether one of `lines` shares a stemmed content word (cairn.lexical.stem: "fly" /
     "flying") with `question`, beyond the note's `title` and the words that only say what
-    kind of answer is asked ("time", "day", "when")."""
+    kind of answer is asked ("time", "day", "when"). A question naming nothing but that kind
+    ("and what time?", "and how much?") goes on about the note: True."""
     from cairn.lexical import stem
     kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}
     want = {stem(w) for w in terms(question) - terms(title) - kind_words}
-    return any(want & {stem(w) for w in terms(ln)} for ln in lines)
+    return not want or any(want & {stem(w) for w in terms(ln)} for ln in lines)
 
 
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
