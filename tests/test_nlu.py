@@ -622,3 +622,14 @@ def test_an_and_follow_up_naming_only_a_kind_goes_on_about_the_note(week):
     assert "£45" in bot.turn("how much is the kayak hire?", Channel()).reply
     reply = bot.turn("and what time?", Channel()).reply
     assert "Kayak trip" in reply and ("8:15" in reply or "11:40" in reply)
+
+
+def test_a_correction_to_a_past_time_says_so(week):
+    """Class: a correction whose time has passed ("4 days earlier" of tomorrow's reminder)
+    moves nothing and says why; twelve "at night" is midnight (probe, session 18)."""
+    assert SL.spoken_times("half twelve at night") == "12:30am" and SL.spoken_times("11 at night") == "11pm"
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remind me tomorrow at 9 to defrost the freezer", Channel())
+    res = bot.turn("make that 4 days earlier", Channel())
+    assert "has already passed" in res.reply and "reminder_snooze" not in [c.name for c in res.tool_calls]
+    bot.turn("cancel the freezer reminder", Channel())

@@ -290,7 +290,9 @@ class Understood:
             return {"reply": "There is no reminder to change, so nothing was moved."}
         until = SL.corrected_due(t, r.get("next_due"))
         if until is None:
-            return {"reply": f"What day or time should “{r['text']}” be instead? Nothing was changed.",
+            said = SL.correction(t) != (None, None) or SL.says_shift(t)  # a time that is past, else none read
+            return {"reply": (f"That time for “{r['text']}” has already passed. " if said else "") + (
+                    f"What day or time should “{r['text']}” be instead? Nothing was changed."),
                     "slots": {"reminder": r["id"], "text": r["text"]}}
         repeats = str(r.get("schedule") or "").lower().startswith("every")
         if repeats and (n := SL.skipped_repeats(r["schedule"], r.get("next_due"), until)):

@@ -16,7 +16,8 @@ import difflib
 import re
 from datetime import datetime, timezone
 
-from cairn.assistant.nlu.times import corrected_due, correction, skipped_repeats, spoken_times  # noqa: F401 - slots of a reminder
+from cairn.assistant.nlu.times import (corrected_due, correction, says_shift, skipped_repeats,  # noqa: F401 - a reminder's
+                                       spoken_times)
 
 TITLE_MATCH = 0.8   # difflib ratio a window of the message needs to name a note's title
 SHORT_TITLE = 4     # a title this short (characters) must match exactly

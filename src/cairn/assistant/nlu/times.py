@@ -48,6 +48,7 @@ def spoken_times(text: str) -> str:
     t = re.sub(r"\b(?:at|by)\s+" + _HOUR + r"\b(?!:)", lambda m: m.group(0).split()[0] + f" {_hour(m.group('h'))}", t,
                flags=re.I)  # "at seven" -> "at 7"
     t = re.sub(r"\b(?P<c>\d{1,2}(?::\d{2})?)\s+(?:in\s+the\s+morning|a\.?m\.?)(?=\W|$)", r"\g<c>am", t, flags=re.I)
+    t = re.sub(r"\b(?P<c>12(?::\d{2})?)\s+at\s+night(?=\W|$)", r"\g<c>am", t, flags=re.I)  # "half twelve at night": 0:30
     t = re.sub(r"\b(?P<c>\d{1,2}(?::\d{2})?)\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night|p\.?m\.?)(?=\W|$)",
                r"\g<c>pm", t, flags=re.I)
     t = re.sub(r"\b(?P<d>" + _DAYWORD + r")\s+(?P<c>\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})(?=\W|$)",
