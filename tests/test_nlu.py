@@ -633,3 +633,14 @@ def test_a_correction_to_a_past_time_says_so(week):
     res = bot.turn("make that 4 days earlier", Channel())
     assert "has already passed" in res.reply and "reminder_snooze" not in [c.name for c in res.tool_calls]
     bot.turn("cancel the freezer reminder", Channel())
+
+
+def test_a_long_message_is_not_tried_at_every_and():
+    """Class: the compound-request seams tried are bounded (first MAX_SPLITS conjunctions, none
+    past 1,000 characters): a 100 KB message with 5,600 "and"s was 11,200 classifications,
+    minutes of CPU (probe, session 18; figures in bench/README.md)."""
+    from cairn.assistant.nlu import understand as U
+    assert U._splits("remind me " + "buy milk and eggs " * 5600) == []
+    assert len(U._splits("x and " * 30 + "y")) == U.MAX_SPLITS
+    assert U._splits("remind me at 9 to ring Al, and add glue to the Shopping note") == [
+        ("remind me at 9 to ring Al", "add glue to the Shopping note")]
