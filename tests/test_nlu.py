@@ -536,6 +536,8 @@ def test_a_note_called_nothing_asks_for_its_title(week):
     for text in ("make a note called - milk and eggs", "make a note called : eggs"):
         assert SL.create_slots(text)["title"] == "", text
     assert SL.create_slots("make a note called -5 degrees")["title"] == "-5 degrees"
+    assert SL.create_slots("make a note called iPhone tips - cases and chargers")["title"] == "iPhone tips"  # not "IPhone"
+    assert SL.create_slots("create a note called ideas with x")["title"] == "Ideas"
     res = Assistant(week, model="none", new=True).turn("make a note called - milk and eggs", Channel())
     assert res.tool_calls == [] and "What should the note be called" in res.reply
 

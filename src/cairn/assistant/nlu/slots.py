@@ -355,7 +355,7 @@ def create_slots(text: str) -> dict:
         title = re.sub(r"^(?:new\s+)?", "", title, flags=re.I)
     if re.match(r"[-–—:]+(?:\s|$)", title):
         title = ""  # "a note called - milk and eggs": the title is missing, not "- milk and eggs"
-    title = title[:1].upper() + title[1:] if title else title
+    title = title[:1].upper() + title[1:] if title == title.lower() else title  # "iPhone tips", "eBay" kept
     body = re.sub(r"\s+(?:in|on|inside)\s+(?:it|there)$", "", strip_tail(body), flags=re.I) if body else ""
     return {"title": strip_tail(title), "body": items_body(body) if body else ""}
 
