@@ -548,6 +548,9 @@ def test_a_time_that_does_not_exist_is_named_and_sets_nothing(week):
     assert SL.reminder("remind me at 99:99 to water the ferns") == {"text": "water the ferns", "unread": "at 99:99"}
     assert SL.reminder("remind me in -5 minutes to ring Al") == {"text": "ring Al", "unread": "in -5 minutes"}
     assert SL.reminder("remind me to walk 5 days a week") == {"text": "walk 5 days a week"}  # no time said: none named
+    assert SL.reminder("remind me on 31 February at 9 to pay Al") == {"text": "pay Al", "unread": "on 31 February at 9"}
+    assert SL.reminder("remind me every 0 minutes to blink") == {"text": "blink", "unread": "every 0 minutes"}
+    assert SL.reminder("remind me to go to the shop") == {"text": "go to the shop"}
     res = Assistant(week, model="none", new=True).turn("remind me at half thirteen to feed the cat", Channel())
     assert res.tool_calls == [] and res.reply.startswith("“at half thirteen” is no time I can read. ")
     assert "remind you to feed the cat?" in res.reply

@@ -195,11 +195,16 @@ def reminder(text: str) -> dict:
     if split:
         what, key, when = split
         return {"text": strip_tail(clean(re.sub(r"^(?:to|that|about|for)\s+", "", what, flags=re.I))), key: when}
-    odd = _ODD_TIME.search(body)  # "at half thirteen", "at 99:99", "in -5 minutes": a time that is none
-    if odd:
-        body = f"{body[:odd.start()]} {body[odd.end():]}"
+    lead = _LEAD_WHEN.match(body)  # "on 31 February at 9 to X", "every 0 minutes to X": the time said first
+    odd = None if lead else _ODD_TIME.search(body)  # "at half thirteen", "at 99:99", "in -5 minutes"
+    unread = lead.group("w") if lead else odd.group(0).strip() if odd else ""
+    body = lead.group("x") if lead else f"{body[:odd.start()]} {body[odd.end():]}" if odd else body
     return {"text": clean(re.sub(r"^(?:to|that|about|for)\s+", "", clean(body), flags=re.I)),
-            **({"unread": odd.group(0).strip()} if odd else {})}
+            **({"unread": unread} if unread else {})}
+
+
+_LEAD_WHEN = re.compile(r"^(?P<w>(?:at|on|in|by|every|this|next|tomorrow|yesterday|today|tonight)\b.*?)\s+"
+                        r"(?:to|that|about)\s+(?P<x>.+)$", _F)
 
 
 _ODD_TIME = re.compile(r"(?:^|\s)(?:(?:at|by|in)\s+)?(?:\d+:\d+|(?:half|quarter|\w+)\s+(?:past|to)\s+-?\d+|half\s+\w+teen)"
