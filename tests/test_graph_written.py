@@ -152,3 +152,13 @@ def test_a_time_zone_after_a_clock_time_is_no_organisation():
     X.add_ner(found, "", [Entity("UTC", "ORG"), Entity("EST", "ORG"), Entity("UNICEF", "ORG"),
                           Entity("Dana", "PERSON")], text)
     assert sorted(found.units[""]) == ["Dana", "UNICEF"]
+
+
+def test_an_organisation_after_a_clock_time_is_kept():
+    """Class: capitals after a clock time are a time zone only when the tz database uses them
+    ("10.30 CET"); "at 3pm NHS rang" keeps NHS (probe, session 18)."""
+    from cairn.ner import Entity
+    found = X.Found()
+    text = "At 3pm NHS rang; at 9am NASA emailed; the call is 10.30 CET."
+    X.add_ner(found, "", [Entity("NHS", "ORG"), Entity("NASA", "ORG"), Entity("CET", "ORG")], text)
+    assert sorted(found.units[""]) == ["NASA", "NHS"]

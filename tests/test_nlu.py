@@ -559,3 +559,166 @@ def test_follow_ups_on_the_topic_and_my_relations_remembered(week):
     bot.turn("just so you know, my eldest Juno hates mushrooms", Channel())
     bot = Assistant(week, model="none", new=True)
     assert "mushrooms" in bot.turn("what won't my oldest eat?", Channel()).reply
+
+
+def test_impossible_clocks_and_amounts_move_nothing(real_embedder):
+    """Class: a clock that does not exist ("99 to 3", "13pm", "25:00") is no time; a 24-hour
+    hour ("00:00", "07:30") is not turned into its pm twin; "N days later" right after a
+    reminder is a correction even when it reads close to a remember (probe, session 18)."""
+    from cairn.schedule import when as W
+    tz = W.zone(None)
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=tz)
+    due = datetime(2026, 3, 5, 18, 0, tzinfo=tz).isoformat()
+    assert SL.spoken_times("make it 99 to 3") == "make it 99 to 3" and SL.spoken_times("70 past 7") == "70 past 7"
+    for bad in ("make it 13pm", "make it 0am", "make it 25:00", "no, 23:60", "make that -5 hours later"):
+        assert SL.corrected_due(bad, due, now) is None, bad
+    assert SL.corrected_due("make it 00:00", due, now) == "2026-03-05 00:00"
+    assert SL.corrected_due("make it 07:30", due, now) == "2026-03-05 07:30"
+    assert SL.corrected_due("no, 12pm", due, now) == "2026-03-05 12:00"
+    st = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "x", "at": "Thursday"}}]}])
+    assert [a.intent for a in understand(real_embedder, "make that 10000 days later", st).actions] == [
+        "reminder_correct"]
+
+
+def test_a_bare_follow_up_at_the_first_turn_stores_no_memory(week):
+    """Class: "and?" / "what about it?" with nothing before them, or a question read as a
+    remember, store nothing and say so; a statement, or a question after "remember that", is
+    stored (probe, session 18)."""
+    for text in ("and?", "what about it?", "where did I park?"):
+        assert not SL.worth_storing(text, SL.remember_text(text)), text
+    for text in ("my sister's birthday is 3 May, ok?", "can you remember that Ana likes tea?", "When I was ten I fell"):
+        assert SL.worth_storing(text, SL.remember_text(text)), text
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("and what about it?", Channel())
+    assert res.tool_calls == [] and "nothing was stored" in res.reply
+
+
+def test_words_before_the_reminding_verb_do_not_hide_its_time():
+    """Class: a preface holding no time before "remind me" (a greeting, a name, an emoji) is
+    left out, not read as the task with the time inside it (probe, session 18)."""
+    for text in ("Good morning! Remind me at 7:30 to feed the dog", "Cairn, remind me at 7:30 to feed the dog",
+                 "🙂 remind me at half seven to feed the dog"):
+        assert SL.reminder(text) == {"text": "feed the dog", "at": "at 7:30"}, text
+    assert SL.reminder("at 9 tomorrow remind me to call Ana") == {"text": "call Ana", "at": "tomorrow at 9"}
+    assert SL.reminder("ring the vet, remind me") == {"text": "ring the vet"}
+
+
+def test_a_note_called_nothing_asks_for_its_title(week):
+    """Class: "make a note called - A and B" / "called: X" names no title: asked, nothing made
+    (was a note titled "- milk and eggs"; probe, session 18)."""
+    for text in ("make a note called - milk and eggs", "make a note called : eggs"):
+        assert SL.create_slots(text)["title"] == "", text
+    assert SL.create_slots("make a note called -5 degrees")["title"] == "-5 degrees"
+    assert SL.create_slots("make a note called iPhone tips - cases and chargers")["title"] == "iPhone tips"  # not "IPhone"
+    assert SL.create_slots("create a note called ideas with x")["title"] == "Ideas"
+    res = Assistant(week, model="none", new=True).turn("make a note called - milk and eggs", Channel())
+    assert res.tool_calls == [] and "What should the note be called" in res.reply
+
+
+def test_a_time_that_does_not_exist_is_named_and_sets_nothing(week):
+    """Class: "at half thirteen", "at 99:99", "in -5 minutes" set no reminder; the reply names
+    the phrase it could not read and asks about the task without it (probe, session 18)."""
+    assert SL.reminder("remind me at 99:99 to water the ferns") == {"text": "water the ferns", "unread": "at 99:99"}
+    assert SL.reminder("remind me in -5 minutes to ring Al") == {"text": "ring Al", "unread": "in -5 minutes"}
+    assert SL.reminder("remind me to walk 5 days a week") == {"text": "walk 5 days a week"}  # no time said: none named
+    assert SL.reminder("remind me on 31 February at 9 to pay Al") == {"text": "pay Al", "unread": "on 31 February at 9"}
+    assert SL.reminder("remind me every 0 minutes to blink") == {"text": "blink", "unread": "every 0 minutes"}
+    assert SL.reminder("remind me to go to the shop") == {"text": "go to the shop"}
+    res = Assistant(week, model="none", new=True).turn("remind me at half thirteen to feed the cat", Channel())
+    assert res.tool_calls == [] and res.reply.startswith("“at half thirteen” is no time I can read. ")
+    assert "remind you to feed the cat?" in res.reply
+
+
+def test_a_bare_number_ending_the_task_is_no_time():
+    """Class: "remind me to buy 6" / "... chapter 12" hold no time (was a reminder at 6:00 for
+    "buy"); "at 4", "by 4", "4pm", "7:30" still are (probe, session 18)."""
+    assert SL.reminder("remind me to buy 6") == {"text": "buy 6"}
+    assert SL.reminder("remind me to call Ana about flat 4") == {"text": "call Ana about flat 4"}
+    assert SL.reminder("remind me to call Ana by 4") == {"text": "call Ana", "at": "at 4"}
+    assert SL.reminder("remind me to call Ana 7:30") == {"text": "call Ana", "at": "at 7:30"}
+    assert SL.reminder("remind me to call Ana 4pm") == {"text": "call Ana", "at": "at 4pm"}
+
+
+def test_nul_control_bidi_and_surrogates_never_reach_a_note(week):
+    """Class: a message holding NUL / control characters, a bidi override or a lone surrogate
+    (all valid in a JSON body) is read and stored without them; one holding nothing else is
+    "empty" (was a NUL written into the note file; probe, session 18)."""
+    from cairn.assistant.message import clean
+    from cairn.errors import InvalidInput
+    assert clean("eggs\x00 and\x1b milk\r\n") == "eggs and milk" and clean("a\x00b") == "a b"
+    assert clean("\u202eremind me\u202c \ud800") == "remind me" and clean("👨\u200d👩\u200d👧\tx") == "👨\u200d👩\u200d👧\tx"
+    bot = Assistant(week, model="none", new=True)
+    with pytest.raises(InvalidInput, match="empty"):
+        bot.turn("\x00 \ufeff", Channel())
+    bot.turn("put grape\x00juice on the Shopping note", Channel())
+    body = week.note_show("Shopping")["body"]
+    assert "grape juice" in body and "\x00" not in body
+    res = bot.turn("\u202eremind me tomorrow at 9 to ring the bank\u202c", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("remind", "ran")]
+    bot.turn("cancel the bank reminder", Channel())
+
+
+def test_a_repeating_reminder_is_not_moved_past_its_own_repeats(week):
+    """Class: correcting a repeating reminder to a time after its following repeat ("10000
+    days later") would skip those repeats: refused, nothing changed; a move before it runs
+    (probe, session 18)."""
+    assert SL.skipped_repeats("every Monday at 8", "2026-12-07T08:00:00+00:00", "2026-12-21 09:00") == 2
+    assert SL.skipped_repeats("every Monday at 8", "2026-12-07T08:00:00+00:00", "2026-12-08 07:45") == 0
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("every Monday at 8 remind me to water the ferns", Channel())
+    res = bot.turn("make that 10000 days later", Channel())
+    assert "nothing was changed" in res.reply and "reminder_snooze" not in [c.name for c in res.tool_calls]
+    res = bot.turn("no, Tuesday", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls][-1] == ("reminder_snooze", "ran")
+    bot.turn("cancel the ferns reminder", Channel())
+
+
+def test_the_answer_to_when_sets_the_reminder_asked_about(week):
+    """Class: after "When should I remind you to X?" a time alone ("tomorrow at 9", "no, Friday
+    at quarter to eight") sets X at that time (was a reminder "tomorrow" at 9, or another
+    reminder moved); an unreadable one changes no other reminder (probe, session 18)."""
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remind me on Saturday at 10am to descale the iron", Channel())  # an older reminder, not to be moved
+    bot = Assistant(week, model="none", new=True)
+    assert "When should I remind you to ring the garage?" in bot.turn("remind me to ring the garage", Channel()).reply
+    res = bot.turn("actually half thirteen", Channel())
+    assert "no other reminder was changed" in res.reply and "reminder_snooze" not in [c.name for c in res.tool_calls]
+    res = bot.turn("no, Friday at quarter to eight", Channel())
+    assert [(c.name, c.arguments) for c in res.tool_calls] == [("remind", {"text": "ring the garage",
+                                                                          "at": "Friday at 7:45"})]
+    bot.turn("cancel the garage reminder", Channel())
+    bot.turn("cancel the iron reminder", Channel())
+
+
+def test_an_and_follow_up_naming_only_a_kind_goes_on_about_the_note(week):
+    """Class: "and what time?" / "and how much?" after a question on a note name nothing the
+    note could fail to speak of: answered from that note (was "I don't know"; probe, session 18)."""
+    from cairn.assistant.nlu import replies as RP
+    assert RP.shares_stem("and what time?", ["Launch from Ferry Point at 8:15."], "Kayak trip")
+    assert not RP.shares_stem("and when is the MOT due?", ["Ready on Tuesday."], "Mower")
+    bot = Assistant(week, model="none", new=True)
+    assert "£45" in bot.turn("how much is the kayak hire?", Channel()).reply
+    reply = bot.turn("and what time?", Channel()).reply
+    assert "Kayak trip" in reply and ("8:15" in reply or "11:40" in reply)
+
+
+def test_a_correction_to_a_past_time_says_so(week):
+    """Class: a correction whose time has passed ("4 days earlier" of tomorrow's reminder)
+    moves nothing and says why; twelve "at night" is midnight (probe, session 18)."""
+    assert SL.spoken_times("half twelve at night") == "12:30am" and SL.spoken_times("11 at night") == "11pm"
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remind me tomorrow at 9 to defrost the freezer", Channel())
+    res = bot.turn("make that 4 days earlier", Channel())
+    assert "has already passed" in res.reply and "reminder_snooze" not in [c.name for c in res.tool_calls]
+    bot.turn("cancel the freezer reminder", Channel())
+
+
+def test_a_long_message_is_not_tried_at_every_and():
+    """Class: the compound-request seams tried are bounded (first MAX_SPLITS conjunctions, none
+    past 1,000 characters): a 100 KB message with 5,600 "and"s was 11,200 classifications,
+    minutes of CPU (probe, session 18; figures in bench/README.md)."""
+    from cairn.assistant.nlu import understand as U
+    assert U._splits("remind me " + "buy milk and eggs " * 5600) == []
+    assert len(U._splits("x and " * 30 + "y")) == U.MAX_SPLITS
+    assert U._splits("remind me at 9 to ring Al, and add glue to the Shopping note") == [
+        ("remind me at 9 to ring Al", "add glue to the Shopping note")]

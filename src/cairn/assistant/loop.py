@@ -34,6 +34,7 @@ from cairn.assistant.models import ChatModel, ToolCall, estimate_tokens, get_mod
 from cairn.assistant.results import (CallRecord, Channel, TurnResult, WaitingChannel,  # noqa: F401
                                      _message, _pending_json, _summary, describe)
 from cairn.assistant.decisions import Decisions
+from cairn.assistant.message import clean as clean_message
 from cairn.assistant.understood import Understood
 from cairn.assistant.sessions import MemorySessionStore, SessionStore
 from cairn.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -211,10 +212,11 @@ class Assistant(Decisions, Understood):
         failures end the turn with a clear reply (never a traceback). hint: how the request
         was understood, put in the prompt as a pinned unit the model may overrule
         (context/clock.hint_text); None: for a model that calls tools, the understanding
-        layer's own reading (intents, slots, resolved references: nlu/hint.py)."""
+        layer's own reading (intents, slots, resolved references: nlu/hint.py). The message is
+        read and stored cleaned (cairn.assistant.message.clean)."""
         ui = ui or Channel()
         self.hint = hint
-        text = (text or "").strip()
+        text = clean_message(text)  # no NUL, control or bidi characters, no lone surrogates (message.py)
         if not text:
             raise InvalidInput("the message is empty")
         sid = self.state.id

@@ -220,6 +220,9 @@ class Understood:
             x = SL.remember_text(before) if before else ""
             if not x:
                 return {"reply": "What should I remember? Nothing was stored.", "slots": {"text": ""}}
+        elif not SL.worth_storing(t, x):  # "and what about it?" at a first turn: no statement
+            return {"reply": "I'm not sure what you mean — nothing was stored. Say \"remember that …\" to keep "
+                             "something, or ask again naming what you ask about.", "slots": {"text": ""}}
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 
@@ -237,7 +240,8 @@ class Understood:
     def _do_remind(self, t, u, st, ui, turn_no, res, log) -> dict:
         args = SL.reminder(t)
         if "at" not in args and "every" not in args:
-            return {"reply": f"When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
+            odd = f"“{args['unread']}” is no time I can read. " if args.get("unread") else ""
+            return {"reply": f"{odd}When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
                              "\"every Monday at 8\" — nothing is set yet.", "slots": args}
         rec = self._tool("remind", args, t, ui, turn_no, res)
         made = rec.result.get("id") if rec.outcome == "ran" and isinstance(rec.result, dict) else None
@@ -279,11 +283,15 @@ class Understood:
         """"No, I meant Friday" / "make it quarter to eight": the reminder the conversation last
         set or moved gets the new day (keeping its time) or time (keeping its day), through
         the snooze tool (SL.corrected_due); the latest open reminder when the session set none. A
-        repeating reminder has its next time moved only, and the reply says so."""
+        repeating reminder has its next time moved only, and the reply says so; a move past one
+        of its later times (which it would skip) is refused."""
         rows = self._reminder_rows(ui, turn_no, res, t)
         open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
         last = next((a.get("slots", {}) for e in reversed(st.turns) for a in reversed(e.get("actions", []))
                      if a.get("intent") in NS.REMINDER_INTENTS), {})
+        if last.get("text") and not last.keys() & {"reminder", "at", "every", "until"}:  # asked when; nothing set
+            return {"reply": f"Nothing is set yet for “{last['text']}” — when should I remind you? Say e.g. "
+                             "\"tomorrow at 9\"; no other reminder was changed.", "slots": {"text": last["text"]}}
         want = last.get("reminder")
         r = next((r for r in open_ if r["id"] == want), None) or next(
             (r for r in reversed(open_) if last.get("text") and r.get("text") == last["text"]), None) or (
@@ -292,12 +300,19 @@ class Understood:
             return {"reply": "There is no reminder to change, so nothing was moved."}
         until = SL.corrected_due(t, r.get("next_due"))
         if until is None:
-            return {"reply": f"What day or time should “{r['text']}” be instead? Nothing was changed.",
+            said = SL.correction(t) != (None, None) or SL.says_shift(t)  # a time that is past, else none read
+            return {"reply": (f"That time for “{r['text']}” has already passed. " if said else "") + (
+                    f"What day or time should “{r['text']}” be instead? Nothing was changed."),
+                    "slots": {"reminder": r["id"], "text": r["text"]}}
+        repeats = str(r.get("schedule") or "").lower().startswith("every")
+        if repeats and (n := SL.skipped_repeats(r["schedule"], r.get("next_due"), until)):
+            return {"reply": f"{until} is past {n if n < 100 else 'more than 99'} of the times “{r['text']}” repeats "
+                             f"({r['schedule']}); nothing was changed — to change every one, cancel it and set it again.",
                     "slots": {"reminder": r["id"], "text": r["text"]}}
         rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
         reply = (f"Changed: “{r['text']}” is now at {until}." if rec.outcome == "ran" and isinstance(rec.result, dict)
                  else describe(rec))
-        if rec.outcome == "ran" and str(r.get("schedule") or "").lower().startswith("every"):
+        if rec.outcome == "ran" and repeats:
             reply += (f" It repeats ({r['schedule']}): only this time was moved — to change every one, cancel it "
                       "and set it again.")
         return {"reply": reply, "slots": {"reminder": r["id"], "text": r["text"], "until": until}}

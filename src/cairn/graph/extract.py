@@ -18,6 +18,7 @@ most mentioned first; co-occurrence uses at most MAX_PER_UNIT entities of one un
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -159,9 +160,28 @@ def ner_units(note, chunks) -> list[tuple[str, str]]:
 
 def _zone_of_a_time(name: str, text: str) -> bool:
     """Whether `name` is a time zone's letters written right after a clock time in `text`
-    ("14:00 UTC", "9am EST", "10.30 CET"): a designator of the time, not an organisation."""
+    ("14:00 UTC", "9am EST", "10.30 CET"): a designator of the time, not an organisation. Only
+    an abbreviation the tz database uses counts (`_zone_abbreviations`): "at 3pm NHS rang" keeps NHS."""
     return bool(_CAPS_ABBREV.fullmatch(name)) and re.search(
-        r"\b\d{1,2}(?:[:.]\d\d\s*(?:[ap]\.?m\.?)?|\s*[ap]\.?m\.?)\s*" + re.escape(name) + r"\b", text, re.IGNORECASE) is not None
+        r"\b\d{1,2}(?:[:.]\d\d\s*(?:[ap]\.?m\.?)?|\s*[ap]\.?m\.?)\s*" + re.escape(name) + r"\b", text, re.IGNORECASE
+    ) is not None and name in _zone_abbreviations()
+
+
+@functools.cache
+def _zone_abbreviations() -> frozenset[str]:
+    """The letter abbreviations the tz database gives its zones in mid-January and mid-July
+    (49 on this machine's tzdata: UTC, GMT, BST, CET, EST, PDT, JST, ...); read once, ~0.3 s,
+    only when a capitalised word follows a clock time."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo, available_timezones
+    out = {"UTC", "GMT"}
+    for key in available_timezones():
+        try:
+            tz = ZoneInfo(key)
+        except Exception:  # a broken tzdata entry: skipped
+            continue
+        out.update(n for m in (1, 7) if (n := datetime(2026, m, 15, 12, tzinfo=tz).tzname()) and n.isalpha() and n.isupper())
+    return frozenset(out)
 
 
 def add_ner(found: Found, unit: str, ents, text: str = "") -> None:

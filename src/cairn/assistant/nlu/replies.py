@@ -297,10 +297,11 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
 def shares_stem(question: str, lines: list[str], title: str) -> bool:
     """Whether one of `lines` shares a stemmed content word (cairn.lexical.stem: "fly" /
     "flying") with `question`, beyond the note's `title` and the words that only say what
-    kind of answer is asked ("time", "day", "when")."""
+    kind of answer is asked ("time", "day", "when"). A question naming nothing but that kind
+    ("and what time?", "and how much?") goes on about the note: True."""
     from cairn.lexical import stem
     want = _stems(question, title)
-    return any(want & {stem(w) for w in terms(ln)} for ln in lines)
+    return not want or any(want & {stem(w) for w in terms(ln)} for ln in lines)
 
 
 _TIMEWORD = (r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|May|June|July|August|"
@@ -310,6 +311,8 @@ _TIMEWORD = (r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|Ma
 _PLACE = re.compile(r"\b(?:at|in|on|near|behind|opposite|outside)\s+(?:the\s+)?(?!" + _TIMEWORD + r")(?:St\.?\s+)?"
                     r"[A-Z][\w'’]+|\b\d+\s+[A-Z][\w'’]+\s+(?:Street|St|Road|Rd|Lane|Row|Yard|Avenue|Ave|Close|Way|"
                     r"Drive|Place|Square|Terrace|Court|Crescent|Hill|Gardens|Mews)\b")
+
+
 def _stems(question: str, title: str) -> set[str]:
     from cairn.lexical import stem
     kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}

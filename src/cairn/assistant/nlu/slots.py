@@ -16,7 +16,8 @@ import difflib
 import re
 from datetime import datetime, timezone
 
-from cairn.assistant.nlu.times import corrected_due, correction, spoken_times  # noqa: F401 - slots of a reminder
+from cairn.assistant.nlu.times import (corrected_due, correction, says_shift, skipped_repeats,  # noqa: F401 - a reminder's
+                                       spoken_times)
 
 TITLE_MATCH = 0.8   # difflib ratio a window of the message needs to name a note's title
 SHORT_TITLE = 4     # a title this short (characters) must match exactly
@@ -69,6 +70,22 @@ def remember_text(text: str) -> str:
     return strip_tail(t)
 
 
+_NO_CONTENT = frozenset("a an and or but so then too also the it its this that what which who whose when where why how "
+                        "about is are was were do does did ok okay yes no yeah please".split())
+_ASKS = re.compile(r"^(?:and\s+)?(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
+                   r"should|will|would|has|have)\b.*\?\s*$", _F | re.S)
+
+
+def worth_storing(text: str, x: str) -> bool:
+    """Whether `x`, what `remember_text` read in the message `text`, is a statement to store:
+    not when it holds no content word ("and?", "what about it?"), nor when `text` is a question
+    ("where did I park?") and says no "remember ..." itself."""
+    if all(w in _NO_CONTENT for w in re.findall(r"\w+", x.lower())):
+        return False
+    said = bool(_REMEMBER.match(strip_polite(text)) or _REMEMBER_TAIL.search(text))
+    return said or not _ASKS.match(strip_polite(text))
+
+
 _BACK = re.compile(r"^(?:(?:can|could|would|will) you\s+|please\s+|just\s+)*(?:(?:hang on to|hold on to|hold onto|hang onto|keep hold of"
                    r"|keep|store|save|file|remember|memori[sz]e|note|make a (?:mental )?note of|don'?t forget|jot down)\s+)?"
                    r"(?:that|this|it|that one)(?:\s+(?:in mind|for me|for later|away|down|safe|please))*$", _F)
@@ -118,8 +135,9 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
         clock = r"(\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon|midnight)"
         if key == "at" and (m := re.fullmatch(r"(?:at\s+)?" + clock + r"\s+(?:on\s+)?(.+)", phrase, re.I)):
             cands.append(f"{m.group(2)} at {m.group(1)}")  # "at 9 tomorrow" -> "tomorrow at 9"
-        if key == "at" and (m := re.fullmatch(r"(?:at|by|for)?\s*" + clock, phrase, re.I)):
-            cands.append(f"at {m.group(1)}")  # "5pm" / "for 5pm" -> "at 5pm"
+        if key == "at" and (m := re.fullmatch(r"(?P<p>(?:at|by|for)\s*)?" + clock, phrase, re.I)) and (
+                m.group("p") or not m.group(2).isdigit()):
+            cands.append(f"at {m.group(2)}")  # "5pm" / "for 5pm" -> "at 5pm"; a bare "6" ("buy 6") is no time
         for cand in cands:
             try:
                 W.parse_when(cand, tz, now, recurring=key == "every")
@@ -161,7 +179,9 @@ def reminder(text: str) -> dict:
     """{"text", "at"|"every"} of a reminder request; {"text"} alone when no time is read.
     The reminding verb ("remind me", "nudge me", "ping me", "give me a shout", ...) may stand
     anywhere: "at 9 tomorrow remind me to X", "remind me tomorrow at 9 to X", "on Friday at
-    7pm nudge me to X" and "give me a shout on Friday to X" all read as (X, the time)."""
+    7pm nudge me to X" and "give me a shout on Friday to X" all read as (X, the time); words
+    before the verb that hold no time are a preface, left out ("Cairn, remind me at 9 to X",
+    "🙂 remind me ...")."""
     t = strip_polite(text)
     m = _REMIND_VERB.search(t)
     if m:
@@ -170,10 +190,26 @@ def reminder(text: str) -> dict:
         body = clean(t)
     body = spoken_times(strip_tail(body))
     split = split_when(body)
+    if not split and m and clean(t[:m.start()]):  # "Good morning! Remind me at 7:30 to X": what precedes is a preface
+        split = split_when(spoken_times(strip_tail(clean(t[m.end():].strip(" ,")))))
     if split:
         what, key, when = split
         return {"text": strip_tail(clean(re.sub(r"^(?:to|that|about|for)\s+", "", what, flags=re.I))), key: when}
-    return {"text": clean(re.sub(r"^(?:to|that|about|for)\s+", "", body, flags=re.I))}
+    lead = _LEAD_WHEN.match(body)  # "on 31 February at 9 to X", "every 0 minutes to X": the time said first
+    odd = None if lead else _ODD_TIME.search(body)  # "at half thirteen", "at 99:99", "in -5 minutes"
+    unread = lead.group("w") if lead else odd.group(0).strip() if odd else ""
+    body = lead.group("x") if lead else f"{body[:odd.start()]} {body[odd.end():]}" if odd else body
+    return {"text": clean(re.sub(r"^(?:to|that|about|for)\s+", "", clean(body), flags=re.I)),
+            **({"unread": unread} if unread else {})}
+
+
+_LEAD_WHEN = re.compile(r"^(?P<w>(?:at|on|in|by|every|this|next|tomorrow|yesterday|today|tonight)\b.*?)\s+"
+                        r"(?:to|that|about)\s+(?P<x>.+)$", _F)
+
+
+_ODD_TIME = re.compile(r"(?:^|\s)(?:(?:at|by|in)\s+)?(?:\d+:\d+|(?:half|quarter|\w+)\s+(?:past|to)\s+-?\d+|half\s+\w+teen)"
+                       r"(?=[\s,.!?]|$)|(?:^|\s)(?:at|by|in)\s+-?\d[\d.]*(?:\s*(?:am|pm|minutes?|mins?|hours?|days?|weeks?))?"
+                       r"(?=[\s,.!?]|$)", _F)
 
 
 def note_titles(app) -> list[str]:
@@ -322,7 +358,9 @@ def create_slots(text: str) -> dict:
         title = clean(m.group("t")) if m and m.group("t") else ""
         body = (m.group("b") or "") if m else ""
         title = re.sub(r"^(?:new\s+)?", "", title, flags=re.I)
-    title = title[:1].upper() + title[1:] if title else title
+    if re.match(r"[-–—:]+(?:\s|$)", title):
+        title = ""  # "a note called - milk and eggs": the title is missing, not "- milk and eggs"
+    title = title[:1].upper() + title[1:] if title == title.lower() else title  # "iPhone tips", "eBay" kept
     body = re.sub(r"\s+(?:in|on|inside)\s+(?:it|there)$", "", strip_tail(body), flags=re.I) if body else ""
     return {"title": strip_tail(title), "body": items_body(body) if body else ""}
 

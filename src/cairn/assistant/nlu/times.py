@@ -40,6 +40,8 @@ def spoken_times(text: str) -> str:
     def past_to(m: re.Match) -> str:
         n = _MINS.get(m.group("m").lower()) if not m.group("m").isdigit() else int(m.group("m"))
         h = _hour(m.group("h"))
+        if n is None or n > 59 or (n == 0 and m.group("dir").lower() == "to"):
+            return m.group(0)  # "70 past 7", "99 to 3": no clock, left as said
         if m.group("dir").lower() == "to":
             h, n = (h - 2) % 12 + 1, 60 - n
         return f"{h}:{n:02d}"
@@ -50,6 +52,7 @@ def spoken_times(text: str) -> str:
     t = re.sub(r"\b(?:at|by)\s+" + _HOUR + r"\b(?!:)", lambda m: m.group(0).split()[0] + f" {_hour(m.group('h'))}", t,
                flags=re.I)  # "at seven" -> "at 7"
     t = re.sub(r"\b(?P<c>\d{1,2}(?::\d{2})?)\s+(?:in\s+the\s+morning|a\.?m\.?)(?=\W|$)", r"\g<c>am", t, flags=re.I)
+    t = re.sub(r"\b(?P<c>12(?::\d{2})?)\s+at\s+night(?=\W|$)", r"\g<c>am", t, flags=re.I)  # "half twelve at night": 0:30
     t = re.sub(r"\b(?P<c>\d{1,2}(?::\d{2})?)\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night|p\.?m\.?)(?=\W|$)",
                r"\g<c>pm", t, flags=re.I)
     t = re.sub(r"\b(?P<d>" + _DAYWORD + r")\s+(?P<c>\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})(?=\W|$)",
@@ -71,8 +74,9 @@ _CLOCK = r"(?P<c>(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>am|pm)?|noon|midnigh
 def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
     """(day, clock) a correction of a reminder's time says ("no, I meant Friday not Thursday" ->
     ("friday", None); "actually make it quarter to eight" -> (None, (7, 45, False))): the day
-    is a weekday, "tomorrow" or "today"; the clock (hour, minute, whether am/pm was said) is
-    read after `spoken_times`. What follows "not" / "rather than" / "instead of" is the
+    is a weekday, "tomorrow" or "today"; the clock (hour, minute, whether the hour is absolute:
+    am/pm said, or written 24-hour as 0, 13-23 or with a leading zero, "07:30") is read after
+    `spoken_times`; an impossible one ("25:00", "13pm", "0am") is None. What follows "not" / "rather than" / "instead of" is the
     mistake and is dropped. (None, None) when the message says no day or time."""
     t = spoken_times(text).lower()
     t = re.sub(r"\b(?:not|rather than|instead of)\s+(?:on\s+|at\s+|the\s+)?(?:" + _WEEKDAY
@@ -86,12 +90,25 @@ def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
             clock = (12 if m.group("c") == "noon" else 0, 0, True)
         else:
             h, mi, ap = int(m.group("h")), int(m.group("mi") or 0), m.group("ap")
+            said = int(m.group("h")) if ap else None  # "13pm" / "0am" name no hour
+            absolute = bool(ap) or h == 0 or h > 12 or m.group("h").startswith("0")  # "00:00", "07:30": 24-hour
             if ap == "pm" and h < 12:
                 h += 12
             if ap == "am" and h == 12:
                 h = 0
-            clock = (h, mi, bool(ap)) if h <= 23 and mi <= 59 else None
+            ok = h <= 23 and mi <= 59 and (said is None or 1 <= said <= 12)
+            clock = (h, mi, absolute) if ok else None
     return (day.group(1) if day else None), clock
+
+
+_SHIFT = re.compile(r"(?<![-\w.])(?P<n>an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b",
+                    re.I)
+
+
+def says_shift(text: str) -> bool:
+    """Whether `text` moves a time by an amount ("make that an hour later", "two days
+    earlier"); a negative amount ("-5 hours later") is none."""
+    return bool(_SHIFT.search(text))
 
 
 def corrected_due(text: str, due: str | None, now: datetime | None = None) -> str | None:
@@ -101,7 +118,7 @@ def corrected_due(text: str, due: str | None, now: datetime | None = None) -> st
     an hour said without am/pm is the one of h and h+12 nearer the old time ("make it 7" for a
     6pm reminder is 19:00). None when `text` says no day or time, or `due` is unreadable."""
     day, clock = correction(text)
-    shift = re.search(r"\b(?P<n>an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b", text, re.I)
+    shift = _SHIFT.search(text)
     if (day is None and clock is None and not shift) or not due:
         return None
     try:
@@ -130,3 +147,19 @@ def corrected_due(text: str, due: str | None, now: datetime | None = None) -> st
     except Exception:
         return None
     return at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def skipped_repeats(schedule: str, due: str | None, until: str, limit: int = 100) -> int:
+    """How many times of a repeating reminder (`schedule`, "every Monday at 8", next due at
+    `due`, ISO) fall strictly between `due` and the local time `until` ("YYYY-MM-DD HH:MM"):
+    the times a move of its next one to `until` would skip (at most `limit`). 0 when the
+    schedule or a time cannot be read."""
+    try:
+        from cairn.schedule import when as W
+        tz = W.zone(None)
+        cur = datetime.fromisoformat((due or "").replace("Z", "+00:00")).astimezone(tz)
+        to = datetime.strptime(until, "%Y-%m-%d %H:%M").replace(tzinfo=tz)
+        runs = W.next_runs(W.parse_when(schedule, tz, cur, recurring=True), limit, cur, tz)
+    except Exception:
+        return 0
+    return sum(1 for r in runs if r < to)

@@ -26,6 +26,7 @@ message is one action.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -109,8 +110,16 @@ def _preface(text: str) -> tuple[str, str] | None:
     return text[:m.start()].strip(), text[m.end():].strip()
 
 
+MAX_SPLITS = 8  # conjunctions tried as the seam of a compound request: each costs two classifications
+
+
 def _splits(text: str) -> list[tuple[str, str]]:
-    return [(text[:m.start()].strip(), text[m.end():].strip()) for m in _CONJ.finditer(text)
+    """(first half, second half) at each of the first MAX_SPLITS conjunctions of `text` ("...,
+    and ...", "; ", "and then"); none in a text over 1,000 characters (a compound request is
+    short: 5,600 "and"s of a 100 KB message were 11,200 classifications)."""
+    if len(text) > 1000:
+        return []
+    return [(text[:m.start()].strip(), text[m.end():].strip()) for m in itertools.islice(_CONJ.finditer(text), MAX_SPLITS)
             if text[:m.start()].strip() and text[m.end():].strip()]
 
 
@@ -174,6 +183,10 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
                          Action(pb.intent if pb.intent != "none" else "ask", b, pb)]
             u.resolution.append(f"two questions: {a!r} then {b!r}")
             return u
+    if req := _answers_when(resolved, st):  # "tomorrow at 9" after "When should I remind you to call Ana?"
+        u.actions = [Action("remind", req, whole)]
+        u.resolution.append(f"the time the last turn asked for: {req!r}")
+        return u
     if _corrects_reminder(resolved, whole, st):
         u.actions = [Action("reminder_correct", resolved, whole)]
         if whole.intent != "reminder_correct":
@@ -213,11 +226,41 @@ def _corrects_reminder(text: str, whole: C.Prediction, st: S.ConversationState) 
     """Whether `text` corrects the reminder the last turn set: read as such by the classifier,
     or (right after a reminder) a short message that says a day or time, asks for no new
     reminder and reads as nothing else that writes ("no, I meant Friday not Thursday" reads
-    close to a forget)."""
+    close to a forget), or that moves it by an amount ("make that two days later")."""
     from cairn.assistant.nlu import slots as SL
+    from cairn.assistant.nlu import times as T
     if whole.intent == "reminder_correct":
         return True
     if not S.just_set_reminder(st) or len(text.split()) > 12 or _REMIND_WORDS.search(text) or is_question(text):
         return False
     day, clock = SL.correction(text)
+    if T.says_shift(text):  # "make that 10000 days later" (a big number reads close to a remember)
+        return True
     return (day is not None or clock is not None) and (whole.intent in CORRECTABLE or whole.score < WEAK)
+
+
+_ANSWER_LEAD = re.compile(r"^(?:(?:no|nope|sorry|oh|ok|okay|actually|well|um|erm|er|so|then|how about|what about|"
+                          r"let'?s say|say|make it|make that|i meant|i mean|maybe|perhaps)\b[\s,.!-]*)+", re.I)
+
+
+def asked_when(st: S.ConversationState) -> str | None:
+    """The task of a reminder the session's last reminder action asked the time of and did not
+    set ("When should I remind you to call Ana?" -> "call Ana"); None when it set one."""
+    last = next((a.get("slots") or {} for e in reversed(st.turns) for a in reversed(e.get("actions", []))
+                 if a.get("intent") in S.REMINDER_INTENTS), {})
+    return last.get("text") if last.get("text") and not last.keys() & {"reminder", "at", "every", "until"} else None
+
+
+def _answers_when(text: str, st: S.ConversationState) -> str | None:
+    """The whole reminder request a short message completes when the last turn asked when to
+    remind ("tomorrow at 9", "no, Friday at quarter to eight" -> "remind me to call Ana
+    tomorrow at 9"): only when the message is a time and nothing else. None otherwise."""
+    from cairn.assistant.nlu import slots as SL
+    just = st.turns and any(a.get("intent") in S.REMINDER_INTENTS for a in st.turns[-1].get("actions", []))
+    ask = asked_when(st) if just else None
+    t = _ANSWER_LEAD.sub("", text.strip()).strip(" .!?")
+    if not ask or not t or len(t.split()) > 8:
+        return None
+    req = f"remind me to {ask} {t}"
+    got = SL.reminder(req)
+    return req if (got.keys() & {"at", "every"}) and got["text"].casefold() == ask.casefold() else None
