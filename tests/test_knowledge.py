@@ -40,6 +40,10 @@ def kapp(tmp_path_factory, real_embedder):
         store.append(st.id, {"type": "user", "turn": 1, "text": "I left the spare key under the blue flowerpot"})
         store.append(st.id, {"type": "user", "turn": 2, "text": "when is the canal boat trip and what should I pack?"})
         store.append(st.id, {"type": "user", "turn": 3, "text": "when is the gutter cleaner coming, and what do I owe?"})
+        store.append(st.id, {"type": "user", "turn": 4, "text": "whats the wifi password at the cabin"})
+        store.append(st.id, {"type": "user", "turn": 5, "text": "The cabin wifi password pls"})
+        store.append(st.id, {"type": "nlu", "turn": 5, "text": "The cabin wifi password pls",
+                             "actions": [{"intent": "ask", "text": "The cabin wifi password pls"}]})
         yield app
 
 
@@ -112,6 +116,14 @@ def test_an_earlier_question_is_no_evidence(kapp):
     logged whole) is never quoted back as what the person said."""
     ans = answer_about(kapp, "when is the canal boat trip", now=NOW)
     assert not any(s.kind == "session" for s in ans.sources) and "canal boat trip and" not in ans.text
+
+
+def test_the_question_just_logged_is_not_quoted_back(kapp):
+    """The message, logged as the turn began, differs from the question asked only in its
+    apostrophes, case or question mark (or has no question word): it is not evidence."""
+    for asked in ("What's the wifi password at the cabin?", "the cabin wifi password pls?"):
+        ans = answer_about(kapp, asked, now=NOW)
+        assert not any(s.kind == "session" for s in ans.sources) and not ans.found, ans.text
 
 
 def test_nothing_found_is_said_plainly(kapp):

@@ -287,16 +287,22 @@ class SessionStore:
 
     def search(self, query: str, k: int = 10) -> list[dict]:
         """Turns of every session ranked by BM25 against `query`: [{"session", "turn", "role",
-        "seq", "at", "score", "text"}], best first (an empty list when nothing matches)."""
+        "seq", "at", "score", "text", "intents"}], best first (an empty list when nothing
+        matches). intents: what the turn was understood as (its `nlu` event's actions; [] when
+        it has none, as the turn being answered has not yet)."""
         from cairn.context.bm25 import BM25
         idx, rows = BM25(), {}
         for st in self.list():
-            for e in self.events(self.path(st.id)):
+            events = self.events(self.path(st.id))
+            understood = {e.get("turn"): [a.get("intent") for a in e.get("actions") or [] if isinstance(a, dict)]
+                          for e in events if e.get("type") == "nlu"}
+            for e in events:
                 if e.get("type") in ("user", "assistant") and e.get("text"):
                     key = f"{st.id}#{e['seq']}"
                     idx.add(key, e["text"])
                     rows[key] = {"session": st.id, "turn": e.get("turn"), "role": e["type"], "seq": e["seq"],
-                                 "at": e.get("at", ""), "text": e["text"]}
+                                 "at": e.get("at", ""), "text": e["text"],
+                                 "intents": understood.get(e.get("turn"), []) if e["type"] == "user" else []}
         ranked = sorted(idx.scores(query).items(), key=lambda x: -x[1])[:k]
         return [dict(rows[key], score=round(s, 3)) for key, s in ranked]
 

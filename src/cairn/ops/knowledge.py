@@ -57,6 +57,7 @@ MAX_NOTES = 3             # notes quoted in a profile
 MAX_MEMORIES = 4          # memories said in a profile
 # an earlier turn that asked something (a question, or a request to the assistant) is no
 # evidence of an answer: only what the person stated counts
+_STATED = {"remember", "none", "feelings", "smalltalk"}  # intents of a turn that states, asks nothing
 _ASKED = re.compile(r"\?\s*$|^(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
                     r"would|will|should|please|remind|remember|create|make|add|delete|rename|summari[sz]e|forget|"
                     r"set|start|show|tell|list|cancel|snooze)\b", re.I)
@@ -162,17 +163,19 @@ class KnowledgeOps:
 
     def _sessions_about(self, query: str) -> list[KnowledgeSource]:
         """What the person said in earlier conversations that covers SESSION_OVERLAP of the
-        query's terms (the question itself, just logged, excluded; so is every turn that asked
-        or requested something, _ASKED: only statements are evidence)."""
+        query's terms (the question itself, just logged, excluded, whatever its apostrophes
+        and punctuation: T.same_words; so is every turn that asked or requested something:
+        understood as an intent outside _STATED, or by its form, _ASKED and T.is_question;
+        only statements are evidence)."""
         from cairn.assistant.sessions import SessionStore
         try:
             rows = SessionStore(self.settings.home, viewer=self.settings.owner).search(query, k=8)
         except (OSError, ValueError):
             return []
-        own = query.strip().lower()
         return [KnowledgeSource("session", f"{r['session']}#{r['seq']}", f"conversation {r['session']}", r["text"],
                                 r.get("at") or None)
-                for r in rows if r["role"] == "user" and r["text"].strip().lower() != own
+                for r in rows if r["role"] == "user" and not T.same_words(r["text"], query)
+                and set(r.get("intents") or []) <= _STATED
                 and not _ASKED.search(r["text"].strip()) and not T.is_question(r["text"])
                 and T.overlap(query, r["text"]) >= SESSION_OVERLAP][:2]
 

@@ -117,7 +117,7 @@ def topic(question: str) -> str | None:
     return rest if content_terms(rest) else None
 
 
-_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|what's|when|where|who|whose|which|how|why|is|are|was|were|do|does|"
+_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|what'?s|when'?s?|where'?s?|who'?s?|whose|which|how'?s?|why|is|are|was|were|do|does|"
                        r"did|can|could|will|would)\b", re.I)
 
 
@@ -125,6 +125,13 @@ def is_question(text: str) -> bool:
     """Whether `text` asks (a question mark at its end, or a question word first): a
     question the person asked earlier is no evidence of its answer."""
     return bool(_QUESTION.search(text or ""))
+
+
+def same_words(a: str, b: str) -> bool:
+    """Whether `a` and `b` are the same words whatever their case, punctuation and spacing
+    ("whats the wifi password" / "What's the wifi password?"): the message logged as a turn
+    began and the question it became."""
+    return re.sub(r"\W+", "", a.lower()) == re.sub(r"\W+", "", b.lower())
 
 
 def has_pronoun(text: str) -> bool:
