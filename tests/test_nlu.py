@@ -435,6 +435,17 @@ def test_a_part_of_the_day_is_a_time():
     assert SL.reminder("ping me on Sunday evening at 8 to iron a shirt")["at"] == "Sunday at 8pm"
 
 
+def test_a_time_said_first_and_a_task_holding_to():
+    """Class: a time said first ends at the first "to" after it, so the task keeps its own "to";
+    a dotted clock ("4.30pm", "at 7.45") is a clock (sentences written for this test)."""
+    assert SL.reminder("every Tuesday at 6pm nudge me to take the glass to the bottle bank") == {
+        "text": "take the glass to the bottle bank", "every": "every Tuesday at 6pm"}
+    assert SL.reminder("on Saturday at 10.15am remind me to drive Gran to the market") == {
+        "text": "drive Gran to the market", "at": "Saturday at 10:15am"}
+    assert SL.reminder("remind me at 7.45 to walk to the station") == {"text": "walk to the station", "at": "at 7:45"}
+    assert SL.spoken_times("the parking was £4.30 at the kiosk") == "the parking was £4.30 at the kiosk"
+
+
 def test_a_reminder_on_a_day_of_the_month():
     """Class: a reminder on a date without a year, or on a day of every month."""
     assert SL.reminder("remind me on the 3rd at noon to send the meter reading") == {

@@ -116,7 +116,8 @@ def forget_query(text: str) -> str:
 def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] | None:
     """("what", "at" | "every", "when") for a reminder text whose start or end (or an "every
     ..." part) is a time `cairn.schedule.when` understands ("call Ana tomorrow at 9",
-    "tomorrow at 9 to call Ana"); None when no time is found. The longest time phrase wins."""
+    "tomorrow at 9 to call Ana"); None when no time is found. A time said first ends at the
+    first "to" / "that" / "about" after it; a time said last is the longest that reads."""
     try:
         from cairn.schedule import when as W
         tz = W.zone(None)
@@ -151,7 +152,9 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
         what = re.sub(r"^(?:to|that|about)\s+", "", what.strip(" ,"), flags=re.I)
         return (what.rstrip(strip), key, cand) if what else None
 
-    for i in range(len(words) - 1, 0, -1):  # a time first: "tomorrow at 9 to call the vet"
+    # a time first: "tomorrow at 9 to call the vet", split at the first "to" after a time, so a
+    # task holding "to" stays whole ("every Friday at 4pm to send the timesheet to the agency")
+    for i in range(1, len(words)):
         phrase, what = " ".join(words[:i]), " ".join(words[i:])
         if re.match(r"(?i)(?:to|that|about)\b", what) and (found := attempt(phrase.rstrip(","), what, " ,.")):
             return found

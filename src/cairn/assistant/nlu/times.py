@@ -33,8 +33,14 @@ def spoken_times(text: str) -> str:
     "6:10", "nine o'clock" -> "9", "7:30 in the morning" -> "7:30am", "6 in the evening" ->
     "6pm", a day followed straight by a clock ("Friday 9am", "tomorrow 18:30") gets its
     "at" ("Friday at 9am"), and a day with a part of the day and no clock ("next Tuesday
-    morning", "tomorrow evening", "tonight") gets that part's hour (PARTS: "Tuesday at 9am"). British usage: "half seven" is 7:30. Other text unchanged."""
+    morning", "tomorrow evening", "tonight") gets that part's hour (PARTS: "Tuesday at 9am"),
+    and a dotted clock before am/pm or after "at" ("4.30pm", "at 7.45") gets its colon.
+    British usage: "half seven" is 7:30. Other text unchanged."""
     t = text
+    # a dotted clock, British usage: "4.30pm", "at 7.45" -> "4:30pm", "at 7:45" (not "£4.30", "v2.30")
+    t = re.sub(r"(?<![\w.£$€])(?P<h>[01]?\d|2[0-3])\.(?P<mi>[0-5]\d)(?=\s*[ap]\.?m\b)", r"\g<h>:\g<mi>", t, flags=re.I)
+    t = re.sub(r"\b(?P<at>at|by|from|until|till)\s+(?P<h>[01]?\d|2[0-3])\.(?P<mi>[0-5]\d)\b(?!\.\d)",
+               r"\g<at> \g<h>:\g<mi>", t, flags=re.I)
     mins = r"(?P<m>a quarter|quarter|half|twenty[- ]five|twenty|ten|five|\d{1,2})(?:\s+minutes)?"
 
     def past_to(m: re.Match) -> str:
