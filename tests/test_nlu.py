@@ -59,6 +59,7 @@ def week(tmp_path_factory, real_embedder):
     ("order me a new kayak paddle", "cannot_buy"),
     ("could you get a blender sent round from some web shop?", "cannot_buy"),
     ("can you pay the chimney sweep's invoice for me?", "cannot_buy"),
+    ("can u book my son in at the dentist for a checkup", "cannot_buy"),
     ("sorry, I meant Wednesday", "reminder_correct"),
     ("and what time do we get in?", "ask"),
     ("I'm feeling really down today", "feelings"),
