@@ -231,6 +231,12 @@ def test_bad_ids_and_states(settings):
         s.remind("  ", at="in 1 hour")
     with pytest.raises(InvalidInput):
         s.remind("x", at="in 1 hour", every="every day")
+    with pytest.raises(InvalidInput, match="1,001 characters long; a reminder holds at most 1,000"):
+        s.remind("y" * 1001, at="in 1 hour")
+    kept = s.remind("y" * 1000, at="in 1 hour")
+    with pytest.raises(InvalidInput, match="characters long"):
+        s.edit(kept.id, "z" * 5000)
+    assert s.get(kept.id).text == "y" * 1000
 
 
 # --- proactive gates -----------------------------------------------------------------------

@@ -47,6 +47,22 @@ def _now(now: datetime | None) -> datetime:
     return now
 
 
+MAX_TEXT_CHARS = 1000
+"""Longest reminder text: a reminder is one line to read at a glance, delivered as one chat
+message (Telegram's limit is 4,096 characters), not a document."""
+
+
+def _checked_text(text: str) -> str:
+    """`text` stripped; InvalidInput when it is empty or longer than MAX_TEXT_CHARS."""
+    text = (text or "").strip()
+    if not text:
+        raise InvalidInput("the reminder text is empty")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInput(f"the reminder text is {len(text):,} characters long; a reminder holds at most "
+                           f"{MAX_TEXT_CHARS:,} (keep the details in a note and remind yourself of it)")
+    return text
+
+
 class Scheduler:
     """The reminder operations for one home. notifiers: channels to deliver to (None = those
     the `register_notifiers` hook gives, non-interactive). jobs: name -> function(scheduler,
@@ -97,9 +113,8 @@ class Scheduler:
                job: str | None = None) -> S.ReminderRow:
         """A new reminder (or scheduled job when `job` names one) due `at` (one-off) or
         `every` (recurring). Raises InvalidInput for empty text, both/neither of at/every,
-        an unknown zone or an unreadable or past time."""
-        if not text or not text.strip():
-            raise InvalidInput("the reminder text is empty")
+        an unknown zone or an unreadable or past time; for text over MAX_TEXT_CHARS."""
+        text = _checked_text(text)
         if (at is None) == (every is None):
             raise InvalidInput("give exactly one of at WHEN (once) or every WHEN (repeating)")
         if job is not None and job not in self.jobs:
@@ -111,7 +126,7 @@ class Scheduler:
         first = W.next_runs(trigger, 1, now - timedelta(seconds=1), zone)
         if not first:
             raise InvalidInput(f"{spec_text!r} never comes")
-        row = S.ReminderRow(id=S.new_id(), text=text.strip(), kind=kind,
+        row = S.ReminderRow(id=S.new_id(), text=text, kind=kind,
                             spec={"form": "every" if every is not None else "at", "text": spec_text,
                                   "anchor": _utc(now), "trigger": type(trigger).__name__},
                             tz=zone.key, next_due=_utc(first[0]), state="scheduled", created=_utc(now),
@@ -187,11 +202,11 @@ class Scheduler:
         return self._set_state(rid, "cancelled", ("dead",), next_due=None)
 
     def edit(self, rid: str, text: str) -> S.ReminderRow:
-        """Change a reminder's text (a dead letter too, before replaying it)."""
-        if not text or not text.strip():
-            raise InvalidInput("the reminder text is empty")
+        """Change a reminder's text (a dead letter too, before replaying it). InvalidInput as
+        `remind` for empty or too long text."""
+        text = _checked_text(text)
         row = self.get(rid)
-        S.update(self.conn, row.id, text=text.strip())
+        S.update(self.conn, row.id, text=text)
         return self.get(row.id)
 
     def history(self, rid: str | None = None, limit: int = 100) -> list[dict]:
