@@ -48,3 +48,21 @@ def test_leaving_early_stops_the_thread():
     live = [t for t in threading.enumerate() if t.name == "cairn-embed-ahead"]
     assert not live
     assert len(calls) < 1000
+
+
+def test_batches_fed_while_it_runs_come_in_order_until_closed():
+    started = threading.Event()
+
+    def fn(batch):
+        started.set()
+        return batch * 10
+
+    with EmbedAhead(fn) as ahead:
+        ahead.add(1)
+        assert started.wait(10)  # computing before the rest are given
+        for b in (2, 3):
+            ahead.add(b)
+        ahead.close()
+        with pytest.raises(RuntimeError, match="after close"):
+            ahead.add(4)
+        assert list(ahead) == [(1, 10), (2, 20), (3, 30)]

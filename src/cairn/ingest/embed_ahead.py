@@ -29,27 +29,52 @@ class EmbedAhead(Generic[T, R]):
     """`with EmbedAhead(fn, batches) as ahead: ...; for batch, result in ahead: ...`
 
     fn(batch) -> result runs in one daemon thread, batch after batch, at most `ahead`
-    results waiting. Iterating yields (batch, result) in the order of `batches`; an
-    exception raised by fn is re-raised in the iterating thread (the thread then stops).
+    results waiting. Iterating yields (batch, result) in the order the batches were given;
+    an exception raised by fn is re-raised in the iterating thread (the thread then stops).
     Leaving the block early (an error in the caller) stops the thread after its current
-    batch; nothing is left running."""
+    batch; nothing is left running.
 
-    def __init__(self, fn: Callable[[T], R], batches: Sequence[T], ahead: int = AHEAD) -> None:
-        self._fn, self._batches = fn, list(batches)
+    Fed while it runs: `EmbedAhead(fn)` (no batches) takes them from `add(batch)`, in order,
+    until `close()`; iterating before `close()` waits for more (an import embeds the notes
+    it has written while it writes the rest: ingest.embedding.WriteAhead)."""
+
+    def __init__(self, fn: Callable[[T], R], batches: Sequence[T] | None = None, ahead: int = AHEAD) -> None:
+        self._fn = fn
+        self._in: queue.SimpleQueue = queue.SimpleQueue()
         self._out: queue.Queue = queue.Queue(maxsize=max(1, ahead))
         self._stop = threading.Event()
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="cairn-embed-ahead", daemon=True)
+        if batches is not None:
+            for batch in batches:
+                self.add(batch)
+            self.close()
+
+    def add(self, batch: T) -> None:
+        """Queue one more batch (after those already given). Raises RuntimeError after close()."""
+        if self._closed:
+            raise RuntimeError("EmbedAhead: add() after close()")
+        self._in.put(batch)
+
+    def close(self) -> None:
+        """No more batches: iteration ends after the last one given."""
+        if not self._closed:
+            self._closed = True
+            self._in.put(_DONE)
 
     def _run(self) -> None:
         try:
-            for batch in self._batches:
-                if self._stop.is_set():
+            while not self._stop.is_set():
+                try:
+                    batch = self._in.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if batch is _DONE:
+                    self._put(_DONE)
                     return
                 self._put((batch, self._fn(batch), None))
         except BaseException as exc:  # noqa: BLE001 - handed to the consumer
             self._put((None, None, exc))
-            return
-        self._put(_DONE)
 
     def _put(self, item) -> None:
         while not self._stop.is_set():

@@ -4,6 +4,7 @@ reusing cached vectors of unchanged text.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 
@@ -13,6 +14,7 @@ from cairn.store.locks import exclusive
 from cairn.store.vectors import (cached_vectors, chat_context_rows, chunks_to_embed, claim_chunks_to_embed,
                                  clear_vector_cache, drop_other_models, neighbour_keys_state, other_model_count,
                                  put_vectors, set_neighbour_keys)
+from cairn.ingest.embed_ahead import AHEAD, EmbedAhead
 from cairn.ingest.neighbours import key_hash, mix
 from cairn.report import Progress
 
@@ -65,7 +67,7 @@ def model_key(embedder) -> str:
 
 def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,
                   max_chunks_per_note: int = 400, *, fact_keys: bool = True, neighbour_keys: float = 0.0,
-                  entities_many=None) -> tuple[int, int]:
+                  entities_many=None, ahead: "WriteAhead | None" = None) -> tuple[int, int]:
     """Embed every eligible chunk that has no vector (the first `max_chunks_per_note`
     chunks of each note; later chunks of huge notes stay keyword-only and are counted by
     `cairn status`). fact_keys: embed chat messages with their stored facts (`embed_text`).
@@ -75,24 +77,25 @@ def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None 
     One process at a time (store.locks "embed"): processes sharing a home never embed the
     same chunk twice. First brings the entity graph in line with the notes (graph/update.py:
     entities of new or changed notes), under the same lock. Returns (embedded,
-    reused_from_cache). entities_many: where spaCy runs (graph.update.update_graph)."""
+    reused_from_cache). entities_many: where spaCy runs (graph.update.update_graph).
+    ahead: the WriteAhead of an import that already computes vectors of the notes it wrote:
+    those still wanted are taken from it, the rest are queued behind them."""
     with exclusive(conn, "embed"):
         from cairn.graph import update as graph
         # spaCy (when it runs here) at low priority beside the embedder: graph.NER_NICE
         return _embed_missing(conn, embedder, progress, max_chunks_per_note, fact_keys=fact_keys,
-                              neighbour_keys=neighbour_keys,
+                              neighbour_keys=neighbour_keys, ahead=ahead,
                               meanwhile=lambda: graph.update_graph(conn, entities_many=entities_many,
                                                                    nice=graph.NER_NICE))
 
 
 def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None,
                    max_chunks_per_note: int, *, fact_keys: bool, neighbour_keys: float,
-                   meanwhile=lambda: None) -> tuple[int, int]:
-    """The vectors of `embed_missing`: computed in a background thread (EmbedAhead) while
-    this thread runs `meanwhile()` (the entity graph) and then stores them, one
-    transaction per batch."""
+                   meanwhile=lambda: None, ahead: "WriteAhead | None" = None) -> tuple[int, int]:
+    """The vectors of `embed_missing`: computed in a background thread (EmbedAhead, or the
+    import's WriteAhead) while this thread runs `meanwhile()` (the entity graph) and then
+    stores them, one transaction per batch."""
     import numpy as np
-    from cairn.ingest.embed_ahead import EmbedAhead
     model = model_key(embedder)
     stale = other_model_count(conn, model)
     if stale:
@@ -103,6 +106,8 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
     _check_neighbour_keys(conn, neighbour_keys)
     rows = chunks_to_embed(conn, max_chunks_per_note)
     if not rows:
+        if ahead is not None:
+            ahead.stream.close()
         meanwhile()
         clear_vector_cache(conn)
         return 0, 0
@@ -114,21 +119,83 @@ def _embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None
             put_vectors(conn, [c for c, _ in reused], [h for _, h in reused],
                         np.stack([cache[h] for _, h in reused]), model)
     todo = [it for it in items if it[2] not in cache]
-    # By length; messages with neighbours in chunk order (a session's messages are
-    # consecutive), so a batch holds most of the neighbours it mixes in (`_vectors`).
-    todo.sort(key=lambda it: (1, it[0]) if it[3] else (0, len(it[1])))
+    wanted = {it[0]: it[2] for it in todo}
+    queued = ahead.queued if ahead is not None else {}
+    rest = _batches([it for it in todo if queued.get(it[0]) != it[2]])
     done = 0
-    batches = [todo[i:i + EMBED_BATCH] for i in range(0, len(todo), EMBED_BATCH)]
-    with EmbedAhead(lambda batch: _vectors(embedder, batch, neighbour_keys), batches) as ahead:
+    with (contextlib.nullcontext(ahead.stream) if ahead is not None
+          else EmbedAhead(lambda batch: _vectors(embedder, batch, neighbour_keys))) as stream:
+        for batch in rest:
+            stream.add(batch)
+        stream.close()
         meanwhile()
-        for batch, vecs in ahead:
+        for batch, vecs in stream:
+            # A batch queued while the import wrote may hold chunks no longer wanted.
+            keep = [i for i, it in enumerate(batch) if wanted.get(it[0]) == it[2]]
+            if not keep:
+                continue
+            if len(keep) < len(batch):
+                batch, vecs = [batch[i] for i in keep], np.asarray(vecs)[keep]
             with N.transaction(conn):
                 put_vectors(conn, [it[0] for it in batch], [it[2] for it in batch], vecs, model)
-            done += len(batch)
+            done += len(keep)
             if progress:
                 progress("embed", done, len(todo))
     clear_vector_cache(conn)
     return done, len(reused)
+
+
+def _batches(items: list) -> list[list]:
+    """`_items` in embedder calls of EMBED_BATCH: by length (less padding); messages with
+    neighbours in chunk order (a session's messages are consecutive), so a batch holds most
+    of the neighbours it mixes in (`_vectors`)."""
+    items = sorted(items, key=lambda it: (1, it[0]) if it[3] else (0, len(it[1])))
+    return [items[i:i + EMBED_BATCH] for i in range(0, len(items), EMBED_BATCH)]
+
+
+WRITE_AHEAD_WINDOW = 512
+"""Chunks an import collects before it queues them for embedding (WriteAhead): sorted by
+length within the window, as `_batches` sorts all; a smaller window starts the embedder
+sooner but pads more."""
+
+
+class WriteAhead:
+    """Embeds the notes an import has written while it writes the rest (on two cores the
+    write phase, one thread of Python, left a core idle: bench/ingest_profile.py).
+
+    `with WriteAhead(conn, embedder, ...) as ahead:` then `ahead.written(note_id)` after each
+    note is committed, and `embed_missing(..., ahead=ahead)` inside the block. Only vectors
+    are computed here (in EmbedAhead's thread, no database access there); they are stored
+    by embed_missing under its "embed" lock, for the chunks that still lack one with the
+    same key (`queued`: chunk id -> key hash). Leaving the block stops the thread (an
+    import that fails and rolls back loses only the computing)."""
+
+    def __init__(self, conn: sqlite3.Connection, embedder, max_chunks_per_note: int = 400, *,
+                 fact_keys: bool = True, neighbour_keys: float = 0.0, window: int | None = None) -> None:
+        self._conn, self._model, self._window = conn, model_key(embedder), window or WRITE_AHEAD_WINDOW
+        self._max, self._fact_keys, self._alpha = max_chunks_per_note, fact_keys, neighbour_keys
+        # Results are not taken until the import is written: room for the write phase too.
+        self.stream = EmbedAhead(lambda batch: _vectors(embedder, batch, neighbour_keys), ahead=4 * AHEAD)
+        self.queued: dict[int, str] = {}
+        self._pending: list = []
+
+    def written(self, note_id: str) -> None:
+        """Collect the chunks of note `note_id` that lack a vector; queue a window when full."""
+        self._pending += _items(self._conn, chunks_to_embed(self._conn, self._max, note_id),
+                                self._fact_keys, self._alpha)
+        if len(self._pending) >= self._window:
+            cached = cached_vectors(self._conn, [it[2] for it in self._pending], self._model)
+            for batch in _batches([it for it in self._pending if it[2] not in cached]):
+                self.queued.update((it[0], it[2]) for it in batch)
+                self.stream.add(batch)
+            self._pending = []
+
+    def __enter__(self) -> "WriteAhead":
+        self.stream.__enter__()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stream.__exit__(*exc_info)
 
 
 def embed_note(conn: sqlite3.Connection, embedder, note_id: str, max_chunks_per_note: int = 400, *,

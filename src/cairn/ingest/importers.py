@@ -25,7 +25,7 @@ from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
 from cairn.errors import InvalidInput
 from cairn.report import IngestReport, Progress, json_type_name
-from cairn.ingest.embedding import embed_missing
+from cairn.ingest.embedding import WriteAhead, embed_missing
 from cairn.ingest.index import _sha1, index_note_file
 
 
@@ -118,10 +118,11 @@ def _empty_file(path: Path, report: IngestReport, what: str) -> IngestReport:
 
 def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str, fm: dict,
                      body: str, report: IngestReport, label: str,
-                     undo: list[tuple[Path, bytes | None]] | None = None) -> None:
-    """Write a generated vault note (only if its text changed) and index it. undo: gets
-    (path, bytes before or None) before the file is written, for `_roll_back`. Raises
-    PathOutside (nothing written) when the note's folder leads outside the vault."""
+                     undo: list[tuple[Path, bytes | None]] | None = None) -> str:
+    """Write a generated vault note (only if its text changed) and index it; returns its
+    note id. undo: gets (path, bytes before or None) before the file is written, for
+    `_roll_back`. Raises PathOutside (nothing written) when the note's folder leads
+    outside the vault."""
     fm = {**owner_keys(settings.owner), **fm}
     text = V.render_note(fm, body)
     target = settings.vault / relpath
@@ -130,9 +131,10 @@ def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str,
         if undo is not None:
             undo.append((target, target.read_bytes() if target.exists() else None))
         V.atomic_write(target, text)
-    status, _, _ = index_note_file(conn, settings, target)
+    status, note_id, _ = index_note_file(conn, settings, target)
     {"added": report.added, "updated": report.updated, "metadata": report.updated,
      "unchanged": report.unchanged}[status].append(label)
+    return note_id
 
 
 NOTE_FIELDS = ("id", "text")  # required; title, tags and created are optional
@@ -239,21 +241,23 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
         _check_renders(path, rec.lineno, relpath, fm, rec.text)
         notes.append((rec, relpath, fm))
     undo: list[tuple[Path, bytes | None]] = []
-    try:
-        for i, (rec, relpath, fm) in enumerate(notes):
-            _write_and_index(conn, settings, relpath, fm, rec.text, report,
-                             f"{path.name}:{rec.lineno}", undo)
-            if progress:
-                progress("import", i + 1, len(records))
-    except BaseException as exc:
-        _roll_back(conn, settings, undo)
-        if isinstance(exc, (OSError, ValueError)):
-            raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
-                                    "nothing was imported (the vault and index are as before)") from exc
-        raise
-    report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                         fact_keys=settings.memory.fact_keys,
-                                                         neighbour_keys=settings.memory.neighbour_keys)
+    keys = {"fact_keys": settings.memory.fact_keys, "neighbour_keys": settings.memory.neighbour_keys}
+    # The notes written so far are embedded while the rest are written (WriteAhead).
+    with WriteAhead(conn, embedder, settings.chunk.embed_max_chunks, **keys) as ahead:
+        try:
+            for i, (rec, relpath, fm) in enumerate(notes):
+                ahead.written(_write_and_index(conn, settings, relpath, fm, rec.text, report,
+                                               f"{path.name}:{rec.lineno}", undo))
+                if progress:
+                    progress("import", i + 1, len(records))
+        except BaseException as exc:
+            _roll_back(conn, settings, undo)
+            if isinstance(exc, (OSError, ValueError)):
+                raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
+                                        "nothing was imported (the vault and index are as before)") from exc
+            raise
+        report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress,
+                                                             settings.chunk.embed_max_chunks, ahead=ahead, **keys)
     return report
 
 

@@ -1,0 +1,93 @@
+"""ingest.embedding.WriteAhead: `cairn import notes` embeds the notes it has written while
+it writes the rest; every chunk is embedded once, a vector computed for text that changed
+before it was stored is dropped, and an import that fails and rolls back leaves no thread
+and nothing stored."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import cairn.ingest.embedding as E
+import cairn.ingest.importers as I
+import cairn.vault as V
+from cairn.ingest.embedding import WriteAhead, embed_missing
+from cairn.service import Cairn
+from conftest import HashEmbedder, write_jsonl
+
+
+class Recording(HashEmbedder):
+    """HashEmbedder that keeps every text it was given and signals its first call."""
+
+    def __init__(self):
+        self.texts: list[str] = []
+        self.called = threading.Event()
+
+    def embed(self, texts):
+        self.texts += texts
+        self.called.set()
+        return super().embed(texts)
+
+
+def _rows(n, word="tidepool"):
+    return [{"id": f"r{i}", "text": f"Note {i} on the {word} survey of cove {i}."} for i in range(n)]
+
+
+def test_an_import_embeds_while_it_writes_and_each_chunk_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(E, "WRITE_AHEAD_WINDOW", 3)
+    emb, written = Recording(), []
+    real = I._write_and_index
+
+    def writing(*a, **kw):
+        note_id = real(*a, **kw)
+        written.append(note_id)
+        if len(written) == 7:  # the first window (3 chunks) was queued after the third note
+            assert emb.called.wait(20), "nothing was embedded while the import was writing"
+        return note_id
+
+    monkeypatch.setattr(I, "_write_and_index", writing)
+    with Cairn(tmp_path / "home", embedder=emb) as app:
+        report = app.import_notes(write_jsonl(tmp_path / "n.jsonl", _rows(10)))
+        status = app.status()
+    assert len(written) == 10 and report.embedded == 10
+    assert status["embedded_chunks"] == status["chunks"] == 10 and status["missing_vectors"] == 0
+    assert len(emb.texts) == len(set(emb.texts)) == 10
+
+
+def test_a_vector_of_text_changed_after_it_was_queued_is_not_stored(tmp_path):
+    emb = Recording()
+    with Cairn(tmp_path / "home", embedder=emb) as app:
+        conn, settings = app.conn, app.settings
+        with WriteAhead(conn, emb, window=1) as ahead:
+            first = I._write_and_index(conn, settings, "records/one.md", {"id": "n1", "title": "One"},
+                                       "The heron nests by the sluice gate.", I.IngestReport(), "one")
+            ahead.written(first)  # queued with this text
+            I._write_and_index(conn, settings, "records/one.md", {"id": "n1", "title": "One"},
+                               "The kingfisher fishes below the weir.", I.IngestReport(), "one")
+            embedded, _ = embed_missing(conn, emb, ahead=ahead)
+        assert embedded == 1
+        assert app.status()["embedded_chunks"] == app.status()["chunks"] == 1
+        # the stored vector is the new text's (HashEmbedder: shared words give the cosine)
+        assert app.search("kingfisher fishes below weir", mode="semantic", k=1).hits
+        assert not app.search("heron nests by sluice gate", mode="semantic", k=1).hits
+    assert any("kingfisher" in t for t in emb.texts)
+
+
+def test_a_failed_import_stops_the_embedding_thread_and_stores_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(E, "WRITE_AHEAD_WINDOW", 1)
+    real_write, calls = V.atomic_write, []
+
+    def failing(target, text):
+        calls.append(target)
+        if len(calls) == 5:
+            raise OSError(28, "No space left on device")
+        real_write(target, text)
+
+    monkeypatch.setattr(V, "atomic_write", failing)
+    with Cairn(tmp_path / "home", embedder=Recording()) as app:
+        with pytest.raises(I.ImportFormatError, match="No space left on device.*nothing was imported"):
+            app.import_notes(write_jsonl(tmp_path / "n.jsonl", _rows(8)))
+        status = app.status()
+    assert status["notes"] == 0 and status["chunks"] == 0 and status["embedded_chunks"] == 0
+    assert not [t for t in threading.enumerate() if t.name == "cairn-embed-ahead"]
