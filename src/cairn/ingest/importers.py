@@ -118,13 +118,14 @@ def _empty_file(path: Path, report: IngestReport, what: str) -> IngestReport:
 
 def _write_and_index(conn: sqlite3.Connection, settings: Settings, relpath: str, fm: dict,
                      body: str, report: IngestReport, label: str,
-                     undo: list[tuple[Path, bytes | None]] | None = None) -> str:
+                     undo: list[tuple[Path, bytes | None]] | None = None, text: str | None = None) -> str:
     """Write a generated vault note (only if its text changed) and index it; returns its
     note id. undo: gets (path, bytes before or None) before the file is written, for
-    `_roll_back`. Raises PathOutside (nothing written) when the note's folder leads
-    outside the vault."""
-    fm = {**owner_keys(settings.owner), **fm}
-    text = V.render_note(fm, body)
+    `_roll_back`. text: the note already rendered from `fm` with the owner's keys and
+    `body` (`_check_renders`). Raises PathOutside (nothing written) when the note's folder
+    leads outside the vault."""
+    if text is None:
+        text = V.render_note({**owner_keys(settings.owner), **fm}, body)
     target = settings.vault / relpath
     P.confine(settings.vault, target)
     if not (target.exists() and target.read_text(encoding="utf-8") == text):
@@ -238,16 +239,16 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
             fm["created"] = rec.created
         if rec.tags:
             fm["tags"] = rec.tags
-        _check_renders(path, rec.lineno, relpath, fm, rec.text)
-        notes.append((rec, relpath, fm))
+        fm = {**owner_keys(settings.owner), **fm}
+        notes.append((rec, relpath, fm, _check_renders(path, rec.lineno, relpath, fm, rec.text)))
     undo: list[tuple[Path, bytes | None]] = []
     keys = {"fact_keys": settings.memory.fact_keys, "neighbour_keys": settings.memory.neighbour_keys}
     # The notes written so far are embedded while the rest are written (WriteAhead).
     with WriteAhead(conn, embedder, settings.chunk.embed_max_chunks, **keys) as ahead:
         try:
-            for i, (rec, relpath, fm) in enumerate(notes):
+            for i, (rec, relpath, fm, text) in enumerate(notes):
                 ahead.written(_write_and_index(conn, settings, relpath, fm, rec.text, report,
-                                               f"{path.name}:{rec.lineno}", undo))
+                                               f"{path.name}:{rec.lineno}", undo, text))
                 if progress:
                     progress("import", i + 1, len(records))
         except BaseException as exc:
@@ -261,11 +262,11 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     return report
 
 
-def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -> None:
-    """Raise ImportFormatError (naming the line) unless the note `fm` + `body` would read back
-    as the index reads it (`decode_bytes`, `parse_markdown_text`): checked for every record
-    before anything is written, so a record that could be written but not indexed stops the
-    import while nothing has changed."""
+def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -> str:
+    """The note `fm` + `body` as written to the vault; raises ImportFormatError (naming the
+    line) unless it reads back as the index reads it (`decode_bytes`, `parse_markdown_text`):
+    checked for every record before anything is written, so a record that could be written
+    but not indexed stops the import while nothing has changed."""
     text = V.render_note(fm, body)
     try:
         decode_bytes(text.encode("utf-8"))
@@ -273,6 +274,7 @@ def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -
     except (ParseError, ValueError, RecursionError) as exc:
         raise ImportFormatError(f"{path}: line {lineno}: the note for this record could not be "
                                 f"read back ({_reason(exc)}); nothing was imported") from None
+    return text
 
 
 def _reason(exc: BaseException) -> str:

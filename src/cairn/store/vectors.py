@@ -236,14 +236,16 @@ def chunks_to_embed(conn: sqlite3.Connection, max_chunks_per_note: int,
                     note_id: str | None = None) -> list[sqlite3.Row]:
     """(id, text, heading, speaker, title, facts as JSON or None) of every chunk among the
     first `max_chunks_per_note` of its note that has no vector (of note `note_id` only,
-    when given)."""
+    when given: then through the chunks_note index, not a scan of every chunk — an import
+    asks once per note it writes, ingest.embedding.WriteAhead)."""
+    one = "AND c.note_id = ?" if note_id is not None else ""
     return conn.execute(
         f"""SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
             JOIN notes n ON n.id = c.note_id
             LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
-            WHERE c.ord < {int(max_chunks_per_note)} AND (? IS NULL OR c.note_id = ?)
-              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)""", (note_id, note_id)
-    ).fetchall()
+            WHERE c.ord < {int(max_chunks_per_note)} {one}
+              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)""",
+        (note_id,) if note_id is not None else ()).fetchall()
 
 
 def chat_context_rows(conn: sqlite3.Connection, chunk_ids: list[int]) -> dict[int, list[sqlite3.Row]]:

@@ -67,13 +67,15 @@ def embeddable_chunk_count(conn, max_chunks_per_note: int) -> int:
 
 
 def chunks_to_embed(conn, max_chunks_per_note: int, note_id: str | None = None) -> list:
+    """As store.vectors.chunks_to_embed (one note's through its index when given)."""
+    one = "AND c.note_id = %s" if note_id is not None else ""
     return conn.execute(
-        """SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
+        f"""SELECT c.id, c.text, c.heading, c.speaker, n.title, fk.facts FROM chunks c
            JOIN notes n ON n.id = c.note_id
            LEFT JOIN fact_keys fk ON fk.note_id = c.note_id AND fk.source_id = c.source_id
-           WHERE c.ord < %s AND (%s::text IS NULL OR c.note_id = %s)
+           WHERE c.ord < %s {one}
              AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)
-           ORDER BY c.id""", (int(max_chunks_per_note), note_id, note_id)).fetchall()
+           ORDER BY c.id""", (int(max_chunks_per_note), *((note_id,) if note_id is not None else ()))).fetchall()
 
 
 def claim_chunks_to_embed(conn, max_chunks_per_note: int, limit: int) -> list:
