@@ -70,6 +70,22 @@ def notes_app(root, notes, embedder):
         yield app
 
 
+def fail_nth_write(monkeypatch, n):
+    """Make the n-th vault write from now on (cairn.vault.atomic_write) raise a full disk
+    (OSError 28) and the others write as usual; returns the list of targets tried."""
+    import cairn.vault as V
+    real_write, calls = V.atomic_write, []
+
+    def failing(target, text):
+        calls.append(target)
+        if len(calls) == n:
+            raise OSError(28, "No space left on device")
+        real_write(target, text)
+
+    monkeypatch.setattr(V, "atomic_write", failing)
+    return calls
+
+
 def write_jsonl(path, rows):
     """Write `rows` (JSON-serialisable objects) to `path` as JSONL, one per line, each line
     ended by a newline (the shape `cairn import notes|chat` reads); returns the path."""

@@ -21,7 +21,7 @@ from cairn import vault as V
 from cairn.instants import instant
 from cairn.service import Cairn
 
-from conftest import CountingEmbedder, write, write_jsonl
+from conftest import CountingEmbedder, fail_nth_write, write, write_jsonl
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -128,15 +128,8 @@ def test_import_notes_rolls_back_when_a_write_fails_midway(app, tmp_path, monkey
     app.import_notes(path)
     before = {p: p.read_bytes() for p in (app.settings.vault / "records").rglob("*.md")}
     write_jsonl(path, [{"id": i, "text": f"version two of {i} bramblefen"} for i in "abcd"])
-    real_write, calls = V.atomic_write, []
-
-    def failing(target, text):
-        calls.append(target)
-        if len(calls) == 3:
-            raise OSError(28, "No space left on device")
-        real_write(target, text)
-
-    monkeypatch.setattr(V, "atomic_write", failing)
+    real_write = V.atomic_write
+    fail_nth_write(monkeypatch, 3)
     with pytest.raises(I.ImportFormatError, match="No space left on device.*nothing was imported"):
         app.import_notes(path)
     monkeypatch.setattr(V, "atomic_write", real_write)
@@ -151,15 +144,7 @@ def test_import_chat_rolls_back_when_a_write_fails_midway(app, tmp_path, monkeyp
     rows = [{"conversation": "c", "session": f"s{n}", "id": "1", "speaker": "A",
              "time": "2024-06-01T09:00:00Z", "text": f"session {n} marshwren"} for n in range(3)]
     path = write_jsonl(tmp_path / "chat.jsonl", rows)
-    real_write, calls = V.atomic_write, []
-
-    def failing(target, text):
-        calls.append(target)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        real_write(target, text)
-
-    monkeypatch.setattr(V, "atomic_write", failing)
+    fail_nth_write(monkeypatch, 2)
     with pytest.raises(I.ImportFormatError, match="nothing was imported"):
         app.import_chat(path)
     assert app.status()["notes"] == 0 and not list(app.settings.vault.rglob("*.md"))

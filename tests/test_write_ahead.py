@@ -11,10 +11,9 @@ import pytest
 
 import cairn.ingest.embedding as E
 import cairn.ingest.importers as I
-import cairn.vault as V
 from cairn.ingest.embedding import WriteAhead, embed_missing
 from cairn.service import Cairn
-from conftest import HashEmbedder, write_jsonl
+from conftest import HashEmbedder, fail_nth_write, write_jsonl
 
 
 class Recording(HashEmbedder):
@@ -76,15 +75,7 @@ def test_a_vector_of_text_changed_after_it_was_queued_is_not_stored(tmp_path):
 
 def test_a_failed_import_stops_the_embedding_thread_and_stores_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(E, "WRITE_AHEAD_WINDOW", 1)
-    real_write, calls = V.atomic_write, []
-
-    def failing(target, text):
-        calls.append(target)
-        if len(calls) == 5:
-            raise OSError(28, "No space left on device")
-        real_write(target, text)
-
-    monkeypatch.setattr(V, "atomic_write", failing)
+    fail_nth_write(monkeypatch, 5)
     with Cairn(tmp_path / "home", embedder=Recording()) as app:
         with pytest.raises(I.ImportFormatError, match="No space left on device.*nothing was imported"):
             app.import_notes(write_jsonl(tmp_path / "n.jsonl", _rows(8)))
