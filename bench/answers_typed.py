@@ -5,6 +5,7 @@
     python bench/answers_typed.py --show       # every question with its answer and verdict
     python bench/answers_typed.py --part tune  # one part only
     python bench/answers_typed.py --set new    # the second held-out set (bench/typed_set_new.py)
+    python bench/answers_typed.py --set third  # the third (bench/typed_set_third.py, session 19)
 
 Writes the 16 documents (12 notes, 4 PDFs with tables) into a temporary home, ingests them
 through `Cairn.ingest`, asks every question through `Cairn.ask` (model-free, `llm="none"`)
@@ -115,19 +116,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
-    ap.add_argument("--set", choices=("main", "new"), default="main",
-                    help="new: the second held-out set, bench/typed_set_new.py")
+    ap.add_argument("--set", choices=("main", "new", "third"), default="main",
+                    help="new / third: the second / third held-out set, bench/typed_set_new.py / typed_set_third.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     qset = None
-    if args.set == "new":
-        import typed_set_new as qset
+    if args.set != "main":
+        import importlib
+        qset = importlib.import_module(f"typed_set_{args.set}")
     rows = run(args.part, args.show, not args.no_speed, qset)
     docs = len(qset.NOTES) + len(qset.PDFS) if qset else 16
     header(f"Typed answer set: {len(rows)} questions over {docs} documents "
-           f"(bench/{'typed_set_new' if qset else 'typed_set'}.py)")
+           f"(bench/{qset.__name__ if qset else 'typed_set'}.py)")
     out = []
-    for label, part in (("tune", "tune"), ("held out", "held"), ("new (held out)", "new"), ("all", None)):
+    for label, part in (("tune", "tune"), ("held out", "held"), ("new (held out)", "new"),
+                        ("third (held out)", "third"), ("all", None)):
         sel = [r for r in rows if part is None or r["part"] == part]
         if sel:
             out.append([label] + figures(sel))
