@@ -25,6 +25,12 @@ read from who wrote it and how:
   (answer/__init__.py); the rules below do not (measured on LoCoMo: more wrong declines than
   right ones on the held-out half, bench/README.md).
 
+A sentence about P **states** something of P only when P says it (a statement of P's own)
+or someone else asks P about it (P's reply answers that question, as REPLY_CONTEXT reads a
+reply): P's own questions ("Can you show me one of Oscar?") and what others say to or about
+P (advice, cheers: "Do your research and find an agency") state nothing of P, so the rules
+below count them on neither side (`states_of`; `STATED`).
+
 Notes (hits without a speaker) have no subject: they count as about anyone, so the person
 check never fires on them and questions over notes are unaffected. A question that names
 no participant of the retrieved chats, or several of them ("What do Ana and Ben both
@@ -81,6 +87,9 @@ _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos
                        r"those|these|sounds|looks|must|what an?|how|so cool|nice|great|awesome|cool|amazing|"
                        r"good luck|glad|happy for|proud of|sorry|impressive|lovely|beautiful|cute|love that|"
                        r"sounds like|hope)\b", re.IGNORECASE)
+# Rules 1-3 read only the sentences about the person that state something of them (module
+# doc, `states_of`). False: every sentence about the person counts (for measuring).
+STATED = True
 MAX_SENTENCES = 160
 # A tag question ("Sunflowers mean warmth, right?") states the speaker's own view.
 _TAG_QUESTION = re.compile(r",\s*(?:right|isn['’]?t it|wasn['’]?t it|aren['’]?t they|huh|eh|no)\W*$", re.IGNORECASE)
@@ -177,6 +186,14 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
     return speaker
 
 
+def states_of(sentence: str, speaker: str | None, person: str) -> bool:
+    """Whether `sentence` (by `speaker`; about `person` by `sentence_subject`) states something
+    of the person: a note's, one of theirs that asks nothing, or a question put to them by
+    someone else (a tag question states; module doc). Always True when STATED is off."""
+    asks = sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence)
+    return speaker is None or not STATED or (speaker == person) != asks
+
+
 def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
     """True when `sentence` comments on the turn it replies to rather than stating something
     of its writer: it has neither a first- nor a second-person word, and one of the
@@ -249,6 +266,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         stems = {stem(t) for t in content_terms(sent)}
         held = len(stems & keys) / len(keys)
         if subj in (None, person):
+            if not states_of(sent, speaker, person):
+                continue  # about them, stating nothing of them: on neither side
             best_p = max(best_p, score)
             words_p = max(words_p, held)
             terms_p |= stems
