@@ -385,3 +385,15 @@ def test_a_persons_own_question_states_nothing_of_them(pet_app, monkeypatch):
 ])
 def test_states_of(sentence, speaker, stated):
     assert A.states_of(sentence, speaker, "Marco") is stated
+
+
+def test_a_comment_on_the_other_persons_news_states_nothing_of_the_commenter(real_embedder, monkeypatch):
+    hits = [_hit("I got a flat tyre on the canal path this morning.", "Lena", 1),
+            _hit("Flat tyres on that canal path are the worst.", "Marco", 2),  # echoes Lena's news
+            _hit("I fixed the brakes on my bike last week.", "Marco", 3)]
+    replies = {"c2": hits[0].text}
+    swapped = A.check("Where did Marco get a flat tyre?", hits, real_embedder, replies=replies)
+    assert not swapped.answerable and "from Lena, not Marco" in swapped.reason
+    assert A.check("Where did Lena get a flat tyre?", hits, real_embedder, replies=replies).answerable
+    monkeypatch.setattr(A, "STATED", False)  # the comment counts as Marco's own: answered
+    assert A.check("Where did Marco get a flat tyre?", hits, real_embedder, replies=replies).answerable
