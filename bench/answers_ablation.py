@@ -99,7 +99,7 @@ def rules() -> dict:
         "polarity (topic.contradiction)": _set(T, "contradiction", never),
         "words agree (answerability.WORDS_AGREE)": _set(AB, "WORDS_AGREE", False),
         "reactions (answerability.REACTIONS)": _set(AB, "REACTIONS", False),
-        "echo (ECHO)": _set(A, "ECHO", False),
+        "stated of the person (answerability.STATED)": _set(AB, "STATED", False),
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
         "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),

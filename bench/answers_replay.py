@@ -183,9 +183,11 @@ def _median(xs: list[float]) -> float:
     return sorted(xs)[len(xs) // 2] if xs else float("nan")
 
 
-def score(path: Path) -> list[dict]:
+def score(path: Path, conversations: set[int] | None = None) -> list[dict]:
+    """Replay and print the figures per half; `conversations`: only those (e.g. {1, 2}, the
+    tune half, so that a variant is measured without looking at the held-out half)."""
     with open(path, "rb") as fh:
-        records = pickle.load(fh)
+        records = [r for r in pickle.load(fh) if not conversations or r["conversation"] in conversations]
     for r in records:
         r["then"] = {"abstain": r["verdict"] == "abstain", "cited": r["cited"]}
     replay(records)
@@ -333,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "question": r["question"], "evidence": r["evidence"], **r["now"]}
                                           for r in recs])
     elif args.action == "score":
-        score(Path(args.file))
+        score(Path(args.file), convs)
     elif args.action == "causes":
         causes(Path(args.file), convs or {1, 2})
     else:

@@ -343,3 +343,57 @@ def test_alias_added_after_an_ask_is_known_at_the_next_ask(app):
     with Cairn(app.settings.home, embedder=app.embedder) as other:  # a write from elsewhere
         other.entity_alias("Grandmother", "Granny Weatherwax")
     assert "granny weatherwax" in app._aliases()
+
+
+# A fifth conversation written for this test: the hedgehog is Lena's ("Pickle, my hedgehog");
+# Marco names it only in his own question ("Can you send me a photo of Pickle?"), which asks
+# about it and states nothing of his (answerability.states_of).
+PET_MESSAGES = [
+    ("Lena", "Morning Marco! The vet says Pickle, my hedgehog, is healthy again."),
+    ("Marco", "Great news! Can you send me a photo of Pickle? I miss the little guy."),
+    ("Lena", "Here he is, curled up in his blanket."),
+    ("Marco", "So cute. Our parrot Mango learned a new whistle this week."),
+    ("Lena", "Ha, Mango is a clever bird! Do you still take him to the park?"),
+    ("Marco", "Every Sunday, he rides on my shoulder the whole way."),
+]
+
+
+@pytest.fixture(scope="module")
+def pet_app(tmp_path_factory, real_embedder):
+    yield from _chat_home(tmp_path_factory.mktemp("pet"), real_embedder, "p1", "p", "2024-06-01", PET_MESSAGES)
+
+
+def test_a_persons_own_question_states_nothing_of_them(pet_app, monkeypatch):
+    ans = pet_app.ask("Is Pickle Marco's pet?", llm="none")
+    assert ans.abstained and not ans.citations
+    assert "from Lena, not Marco" in ans.answerability["reason"]
+    twin = pet_app.ask("Is Pickle Lena's pet?", llm="none")
+    assert not twin.abstained and _cited(twin) == {"p0"} and "hedgehog" in twin.answer
+    other = pet_app.ask("Is Mango Marco's pet?", llm="none")
+    assert not other.abstained and _cited(other) == {"p3"}
+    monkeypatch.setattr(A, "STATED", False)  # every sentence about Marco counts: his question answers
+    assert not pet_app.ask("Is Pickle Marco's pet?", llm="none").abstained
+
+
+@pytest.mark.parametrize("sentence, speaker, stated", [
+    ("Can you send me a photo of Pickle?", "Marco", False),  # the person's own question
+    ("Do your research and find a good vet.", "Lena", False),  # advice to them by someone else
+    ("Any plans for the summer?", "Lena", True),  # a question put to them: their reply answers it
+    ("I took Mango to the park.", "Marco", True),
+    ("Mango is a clever bird, right?", "Marco", True),  # a tag question states
+    ("Marco's parrot whistles.", None, True),  # a note
+])
+def test_states_of(sentence, speaker, stated):
+    assert A.states_of(sentence, speaker, "Marco") is stated
+
+
+def test_a_comment_on_the_other_persons_news_states_nothing_of_the_commenter(real_embedder, monkeypatch):
+    hits = [_hit("I got a flat tyre on the canal path this morning.", "Lena", 1),
+            _hit("Flat tyres on that canal path are the worst.", "Marco", 2),  # echoes Lena's news
+            _hit("I fixed the brakes on my bike last week.", "Marco", 3)]
+    replies = {"c2": hits[0].text}
+    swapped = A.check("Where did Marco get a flat tyre?", hits, real_embedder, replies=replies)
+    assert not swapped.answerable and "from Lena, not Marco" in swapped.reason
+    assert A.check("Where did Lena get a flat tyre?", hits, real_embedder, replies=replies).answerable
+    monkeypatch.setattr(A, "STATED", False)  # the comment counts as Marco's own: answered
+    assert A.check("Where did Marco get a flat tyre?", hits, real_embedder, replies=replies).answerable

@@ -1,5 +1,5 @@
 """Issue 13, answers from chat turns: a sentence of the named person's that only comments on
-what the other speaker said is not quoted as about them (answerability.echoes_other), a
+what the other speaker said states nothing of them (answerability.echoes_other, STATED), a
 "when" question is answered by a sentence that says when (answer.TIME_STATED), and a
 person-checked answer whose quoted messages, read with the turns they reply to, support none
 of the question's key terms abstains (topic.unsupported_turn). Chats written for these tests,
@@ -39,7 +39,8 @@ def test_a_comment_on_the_other_speakers_story_is_not_quoted_as_theirs(app, tmp_
     assert ans.verdict == "abstain", ans.answer  # the accident is Rosa's: Ivo only said sorry
     # Ivo's own statements are still answered
     assert "bike" in app.ask("What does Ivo do at the weekend?", llm="none").answer
-    monkeypatch.setattr(answer, "ECHO", False)
+    assert "from Rosa, not Ivo" in ans.answer  # the person check counts Ivo's comment for no one
+    monkeypatch.setattr(answer.answerability, "STATED", False)
     ans = app.ask("How did Ivo feel after the accident?", llm="none")
     assert ans.verdict == "pass" and "sorry about the accident" in ans.answer
 

@@ -74,10 +74,6 @@ ONE_PASSAGE = True
 # message before it, by someone else). Ranking only, like HIT_PRIOR. 0.5: half a sentence's
 # weight, a round value (0.3 and 0.5 measured alike; bench/README.md).
 REPLY_WEIGHT = 0.5
-# A sentence of the named person's that only comments on what the other speaker just said
-# ("Oops, sorry 'bout the accident!" after "My son got into an accident") is not quoted as
-# about them (answerability.echoes_other). False: quoted as before (for measuring the rule).
-ECHO = True
 # "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last
 # Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
 # but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
@@ -341,7 +337,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         listed = ", ".join(f"'{n}'" for n in unknown_names)
         return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
     if check_answerability:
-        check = answerability.check(question, hits, embedder, context)
+        check = answerability.check(question, hits, embedder, context, replies=replies)
         if check.person is not None:
             info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
                     "scores": check.scores}
@@ -356,7 +352,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         if check.person is not None:
             # quote only sentences about the person, not every sentence of a message holding one
             focus = answerability.strip_people(question, [check.person]) or None
-            about = _about_person(check.person, speakers, replies, answerability.key_terms(focus or ""))
+            about = _about_person(check.person, speakers)
         # notes: never quote a sentence about someone else; score without the name
         subject = info["person"] if info else question_subject(question)
         if subject:
@@ -397,20 +393,13 @@ def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **
                   **made, **fields)
 
 
-def _about_person(person: str, speakers: list[str], replies: dict[str, str] | None = None,
-                  keys: set[str] = frozenset()):
+def _about_person(person: str, speakers: list[str]):
     """`(hit, sentence) -> bool`: is the sentence about `person` (or from a note)?
-    speakers: the chat's participants (for `answerability.sentence_subject`). With
-    `replies` ({hit id: the message it replies to}) and `keys` (the question's stemmed key
-    terms), a sentence of `person`'s that comments on the other speaker's turn
-    (`answerability.echoes_other`) is not about them (when ECHO is on)."""
+    speakers: the chat's participants (for `answerability.sentence_subject`). (A comment of
+    theirs on the other speaker's news counts for neither: the person check's STATED.)"""
 
     def about(hit: Hit, sentence: str) -> bool:
-        if answerability.sentence_subject(sentence, hit.speaker, person, speakers) not in (None, person):
-            return False
-        replied = (replies or {}).get(hit.id)
-        return not (ECHO and replied and hit.speaker == person
-                    and answerability.echoes_other(sentence, replied, keys))
+        return answerability.sentence_subject(sentence, hit.speaker, person, speakers) in (None, person)
     return about
 
 

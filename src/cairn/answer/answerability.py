@@ -21,9 +21,15 @@ read from who wrote it and how:
 - and, when the answer quotes a sentence of P's, so is one in neither person that repeats a
   key term of the question which the message it replies to (by someone else) said in the
   first person ("Oops, sorry 'bout the accident!" after "My son got into an accident":
-  `echoes_other`). Only the answer's own choice of sentences reads it so
-  (answer/__init__.py); the rules below do not (measured on LoCoMo: more wrong declines than
-  right ones on the held-out half, bench/README.md).
+  `echoes_other`): the rules below count it on neither side (next paragraph; as about the
+  other person it cost more wrong declines than right ones on LoCoMo's held-out half).
+
+A sentence about P **states** something of P only when P says it (a statement of P's own)
+or someone else asks P about it (P's reply answers that question, as REPLY_CONTEXT reads a
+reply): P's own questions ("Can you show me one of Oscar?") and what others say to or about
+P (advice, cheers: "Do your research and find an agency") state nothing of P, nor does P's
+comment on the other's news (`echoes_other`: "Oops, sorry 'bout the accident!"), so the
+rules below count them on neither side (`states_of`; `STATED`).
 
 Notes (hits without a speaker) have no subject: they count as about anyone, so the person
 check never fires on them and questions over notes are unaffected. A question that names
@@ -81,6 +87,9 @@ _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos
                        r"those|these|sounds|looks|must|what an?|how|so cool|nice|great|awesome|cool|amazing|"
                        r"good luck|glad|happy for|proud of|sorry|impressive|lovely|beautiful|cute|love that|"
                        r"sounds like|hope)\b", re.IGNORECASE)
+# Rules 1-3 read only the sentences about the person that state something of them (module
+# doc, `states_of`). False: every sentence about the person counts (for measuring).
+STATED = True
 MAX_SENTENCES = 160
 # A tag question ("Sunflowers mean warmth, right?") states the speaker's own view.
 _TAG_QUESTION = re.compile(r",\s*(?:right|isn['’]?t it|wasn['’]?t it|aren['’]?t they|huh|eh|no)\W*$", re.IGNORECASE)
@@ -177,6 +186,14 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
     return speaker
 
 
+def states_of(sentence: str, speaker: str | None, person: str) -> bool:
+    """Whether `sentence` (by `speaker`; about `person` by `sentence_subject`) states something
+    of the person: a note's, one of theirs that asks nothing, or a question put to them by
+    someone else (a tag question states; module doc). Always True when STATED is off."""
+    asks = sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence)
+    return speaker is None or not STATED or (speaker == person) != asks
+
+
 def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
     """True when `sentence` comments on the turn it replies to rather than stating something
     of its writer: it has neither a first- nor a second-person word, and one of the
@@ -185,8 +202,7 @@ def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
     store.graph.replied_to). "Oops, sorry 'bout the accident!" after "My son got into an
     accident" is about the other speaker's accident; "Pottery's a great way to relax, so it
     must have been tough taking a break" after "I'm taking a break from pottery" is about
-    their break. The person check reads such a sentence as not about its writer
-    (answer/__init__.py, `_about_person`; measured on LoCoMo, bench/README.md, branch ans13)."""
+    their break. The person check counts such a sentence on neither side (`check`)."""
     if _FIRST.search(sentence) or _SECOND.search(sentence):
         return False
     shared = {stem(t) for t in content_terms(sentence)} & keys
@@ -206,12 +222,14 @@ def key_terms(question: str) -> set[str]:
 
 
 def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = None, *,
-          margin: float | None = None, other_terms: float | None = None) -> Answerability:
+          margin: float | None = None, other_terms: float | None = None,
+          replies: dict[str, str] | None = None) -> Answerability:
     """Apply the person check (module doc) to `question` over `hits` (the evidence
     candidates) plus `context` (optional extra hits, e.g. from a search without the
     person's name, used only to find who else the topic belongs to).
     embedder: `embed(list[str]) -> (n, dim)` unit vectors. margin / other_terms default to
-    MARGIN / OTHER_TERMS. Never raises for odd input."""
+    MARGIN / OTHER_TERMS. replies: {hit id: the message it replies to} (`echoes_other`).
+    Never raises for odd input."""
     margin = MARGIN if margin is None else margin
     other_terms = OTHER_TERMS if other_terms is None else other_terms
     pool: dict[str, Hit] = {}
@@ -249,6 +267,9 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         stems = {stem(t) for t in content_terms(sent)}
         held = len(stems & keys) / len(keys)
         if subj in (None, person):
+            if not states_of(sent, speaker, person) or (STATED and speaker == person and echoes_other(
+                    sent, (replies or {}).get(hid, ""), keys)):
+                continue  # about them, stating nothing of them: on neither side
             best_p = max(best_p, score)
             words_p = max(words_p, held)
             terms_p |= stems
