@@ -37,8 +37,11 @@ DROPPED = ("hits", "model_check", "unknown_terms")
 HALVES = (("tune (conv-26, conv-30)", {1, 2}), ("held out (conv-41/42/43)", {3, 4, 5}), ("all", {1, 2, 3, 4, 5}))
 
 
-def collect(out: Path, conversations: set[int] | None) -> None:
-    """Ask every question through Cairn.ask, recording answer_question's inputs."""
+def collect(out: Path, conversations: set[int] | None, k: int = 8, search: dict | None = None) -> None:
+    """Ask every question through Cairn.ask (`k` hits), recording answer_question's inputs.
+    search: [search] settings to set in every conversation's home first ({"context_weight":
+    0.3}: a variant of what `ask` retrieves; the top 20 recorded is then that search's too)."""
+    import dataclasses
     import cairn.answer as A
     from locomo import chat_rows, load_samples
     from locomo_ask import pick_questions
@@ -60,11 +63,14 @@ def collect(out: Path, conversations: set[int] | None) -> None:
             chat = Path(tmp) / f"{sample['sample_id']}.jsonl"
             write_jsonl(chat, chat_rows(sample))
             with Cairn(Path(tmp) / f"home-{i}") as app:
+                if search:
+                    app.settings = dataclasses.replace(
+                        app.settings, search=dataclasses.replace(app.settings.search, **search))
                 app.import_chat(chat)
                 app.ask("warm-up question", llm="none")
                 for q in pick_questions(sample, 0, 7):
                     seen.clear()
-                    ans = app.ask(q["question"], llm="none")
+                    ans = app.ask(q["question"], llm="none", k=k)
                     top = app.search(q["question"], k=20, group=False).hits
                     records.append({**q, "conversation": i, "inputs": seen[-1] if seen else None,
                                     "top20": top, "cited": [c.get("source_id") for c in ans.citations],
@@ -226,20 +232,37 @@ def ranks(path: Path) -> None:
         key = f"{kind:9} | cites {min(len(cited), 3)}{'+' if len(cited) >= 3 else ''} | gold rank {where}"
         buckets[key] = buckets.get(key, 0) + 1
     print(table(["bucket", "n"], [[k, v] for k, v in sorted(buckets.items())], "lr"))
+    print(f"gold among the hits ask handed over (answerable questions with evidence): {reach(records)}")
+
+
+def reach(records: list[dict]) -> str:
+    """Where the gold turn stands among the hits `ask` handed the answerer, over the records of
+    categories 1-4 with evidence: at hit 1 / among the first MAX_EVIDENCE / among all hits."""
+    from cairn.answer import MAX_EVIDENCE
+    rows = [r for r in records if r["category"] != 5 and r["evidence"] and r["inputs"]]
+    at = [next((i for i, h in enumerate(r["inputs"]["hits"]) if h.source_id in set(r["evidence"])), None)
+          for r in rows]
+    n = len(rows) or 1
+    one, kept, any_ = (sum(i is not None and i < c for i in at) for c in (1, MAX_EVIDENCE, 10 ** 6))
+    return (f"hit 1 {one}/{len(rows)} ({one / n:.3f}), first {MAX_EVIDENCE} {kept} ({kept / n:.3f}), "
+            f"any {any_} ({any_ / n:.3f})")
 
 
 CAUSES = ("extra citation beside a gold one", "cited turn states the reference answer too",
           "wrong answer: gold turn not among the hits", "wrong answer: gold turn under the relevance floor",
+          "wrong answer: gold turn a hit past MAX_EVIDENCE (over the floor, ranked after the kept ones)",
           "wrong answer: gold follows the cited turn (same session, <= 3 turns later)",
           "wrong answer: gold precedes the cited turn (same session, <= 3 turns before)",
           "wrong answer: gold turn elsewhere in the evidence")
 
 
 def cause_of(r: dict, turns: dict[str, str], reference: str) -> str:
-    """Why an answered question's citations are not all gold (one of CAUSES, first that holds).
+    """Why an answered question's citations are not all gold (one of CAUSES, first that holds;
+    a gold hit left out of the evidence is "under the floor" only when its relevance is: else
+    the answerer's MAX_EVIDENCE cut it).
     turns: {dia_id: text} of its conversation; reference: LoCoMo's answer. "States the answer":
     the cited turns hold at least half of the reference's content words (stemmed)."""
-    from cairn.answer import select_evidence
+    from cairn.answer import relevance, select_evidence
     from cairn.lexical import content_terms, stem
     cited, gold = r["now"]["cited"], set(r["evidence"])
     if set(cited) & gold:
@@ -252,15 +275,16 @@ def cause_of(r: dict, turns: dict[str, str], reference: str) -> str:
     if not gold & {h.source_id for h in inp["hits"]}:
         return CAUSES[2]
     if not gold & {e.hit.source_id for e in select_evidence(r["question"], inp["hits"], inp["floor"])}:
-        return CAUSES[3]
+        over = any(h.source_id in gold and relevance(r["question"], h) >= inp["floor"] for h in inp["hits"])
+        return CAUSES[4] if over else CAUSES[3]
 
     def turn(d: str) -> tuple[int, int]:
         s, t = d[1:].split(":")
         return int(s), int(t)
     gaps = [turn(g)[1] - turn(c)[1] for c in cited for g in gold if turn(g)[0] == turn(c)[0]]
     if any(0 < d <= 3 for d in gaps):
-        return CAUSES[4]
-    return CAUSES[5] if any(-3 <= d < 0 for d in gaps) else CAUSES[6]
+        return CAUSES[5]
+    return CAUSES[6] if any(-3 <= d < 0 for d in gaps) else CAUSES[7]
 
 
 def causes(path: Path, conversations: set[int]) -> None:
@@ -297,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("action", choices=("collect", "score", "ranks", "causes"))
     ap.add_argument("file")
     ap.add_argument("--conversations", default="", metavar="I,J")
+    ap.add_argument("--k", type=int, default=8, help="collect: the hits `ask` retrieves (its k; default 8)")
+    ap.add_argument("--search", action="append", default=[], metavar="NAME=VALUE",
+                    help="collect: a [search] setting of every home (context_weight=0.3)")
     ap.add_argument("--llm", help="score: replay the answer check (answer/modelcheck.py) of this model over the "
                                   "extractive answers of a stratified sample (--sample, --seed)")
     ap.add_argument("--sample", type=int, default=40, metavar="K",
@@ -321,7 +348,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
     if args.action == "collect":
-        collect(Path(args.file), convs)
+        search = {}
+        for item in args.search:
+            name, _, value = item.partition("=")
+            search[name] = ast.literal_eval(value)
+        collect(Path(args.file), convs, args.k, search)
     elif args.action == "score" and args.llm:
         if args.check_system:
             from cairn.answer import modelcheck
