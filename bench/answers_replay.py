@@ -6,6 +6,7 @@ re-run `answer_question` over it as often as needed (seconds instead of minutes 
     python bench/answers_replay.py score bench/out/replay.pkl        # tune (1-2) / held out (3-5) / all
     python bench/answers_replay.py ranks bench/out/replay.pkl        # where the gold message ranks
     python bench/answers_replay.py causes bench/out/replay.pkl       # why citations are not all gold (tune)
+    python bench/answers_replay.py ceiling bench/out/replay.pkl      # the figures if retrieval put gold first (tune)
 
 `collect` imports each conversation as bench/answers.py does and asks every question of
 categories 1-5 through `Cairn.ask`, recording the exact arguments `_ask` passes to
@@ -316,9 +317,41 @@ def causes(path: Path, conversations: set[int]) -> None:
                   f"{','.join(r['now']['cited'])} | gold {','.join(r['evidence'])}")
 
 
+def gold_first(r: dict, margin: float) -> dict | None:
+    """A record's recorded answerer inputs with its first gold hit moved to the front, its fused
+    score `margin` over the best hit's; unchanged (the same dict) for category 5, a record
+    without inputs, or one whose gold turn is not among the hits or already first."""
+    import dataclasses
+    inp = r["inputs"]
+    if not inp or r["category"] == 5:
+        return inp
+    hits = list(inp["hits"])
+    at = next((i for i, h in enumerate(hits) if h.source_id in set(r["evidence"])), None)
+    if not at:
+        return inp
+    first = dataclasses.replace(hits[at], score=hits[0].score + margin)
+    return {**inp, "hits": [first] + hits[:at] + hits[at + 1:]}
+
+
+def ceiling(path: Path, conversations: set[int], margins: tuple[float, ...] = (0.01, 0.1, 0.3)) -> None:
+    """What a retrieval that ranks the gold turn first among the hits `ask` handed over would
+    give: for each answerable question whose gold turn is among its hits, that hit moved to the
+    front with a fused score `margin` over the best one (the answerer's HIT_PRIOR reads the
+    gap), everything else as recorded; the figures of `score` per margin (conversations: the
+    tune half by default). An upper bound for what reordering the same hits can do."""
+    with open(path, "rb") as fh:
+        records = [r for r in pickle.load(fh) if r["conversation"] in conversations]
+    rows = [["as collected"] + figures(replay(records))]
+    for margin in margins:
+        moved = [{**r, "inputs": gold_first(r, margin)} for r in records]
+        rows.append([f"gold hit first, margin {margin}"] + figures(replay(moved)))
+    print(table(["hits", "cat 5 declined", "cat 1-4 wrongly declined", "all gold (answered)", "one gold (answered)"],
+                rows, "lrrrr"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("action", choices=("collect", "score", "ranks", "causes"))
+    ap.add_argument("action", choices=("collect", "score", "ranks", "causes", "ceiling"))
     ap.add_argument("file")
     ap.add_argument("--conversations", default="", metavar="I,J")
     ap.add_argument("--k", type=int, default=8, help="collect: the hits `ask` retrieves (its k; default 8)")
@@ -367,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
         score(Path(args.file))
     elif args.action == "causes":
         causes(Path(args.file), convs or {1, 2})
+    elif args.action == "ceiling":
+        ceiling(Path(args.file), convs or {1, 2})
     else:
         ranks(Path(args.file))
     print(f"total time {time.perf_counter() - t0:.0f} s")

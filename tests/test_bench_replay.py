@@ -50,3 +50,14 @@ def test_reach_counts_the_gold_turn_at_hit_one_in_the_kept_hits_and_anywhere():
     unanswerable = dict(_record(0.5), category=5)
     out = reach([last, first, unanswerable])
     assert out.startswith(f"hit 1 1/2 (0.500), first {MAX_EVIDENCE} 1 (0.500), any 2 (1.000)")
+
+
+def test_gold_first_moves_the_gold_hit_to_the_front_over_the_best_score():
+    from answers_replay import gold_first
+    rec = _record(0.5)
+    moved = gold_first(rec, 0.1)
+    assert [h.source_id for h in moved["hits"]][:2] == ["D1:9", "D1:1"]
+    assert len(moved["hits"]) == 8 and abs(moved["hits"][0].score - 0.7) < 1e-9
+    assert rec["inputs"]["hits"][-1].source_id == "D1:9"  # the record itself is left as it was
+    assert gold_first(dict(rec, category=5), 0.1) is rec["inputs"]
+    assert gold_first(dict(rec, evidence=["D1:10"]), 0.1) is rec["inputs"]
