@@ -40,8 +40,9 @@ HALVES = (("tune (conv-26, conv-30)", {1, 2}), ("held out (conv-41/42/43)", {3, 
 
 def collect(out: Path, conversations: set[int] | None, k: int = 8, search: dict | None = None) -> None:
     """Ask every question through Cairn.ask (`k` hits), recording answer_question's inputs.
-    search: [search] settings to set in every conversation's home first ({"context_weight":
-    0.3}: a variant of what `ask` retrieves; the top 20 recorded is then that search's too)."""
+    search: settings to set in every conversation's home first, [search] unless the name says
+    its section ({"context_weight": 0.3, "memory.neighbour_keys": 0.0}: a variant of what `ask`
+    retrieves; the top 20 recorded is then that search's too)."""
     import dataclasses
     import cairn.answer as A
     from locomo import chat_rows, load_samples
@@ -64,9 +65,11 @@ def collect(out: Path, conversations: set[int] | None, k: int = 8, search: dict 
             chat = Path(tmp) / f"{sample['sample_id']}.jsonl"
             write_jsonl(chat, chat_rows(sample))
             with Cairn(Path(tmp) / f"home-{i}") as app:
-                if search:
-                    app.settings = dataclasses.replace(
-                        app.settings, search=dataclasses.replace(app.settings.search, **search))
+                for name, value in (search or {}).items():  # "context_weight" or "memory.neighbour_keys"
+                    section, _, key = name.rpartition(".")
+                    section = section or "search"
+                    app.settings = dataclasses.replace(app.settings, **{section: dataclasses.replace(
+                        getattr(app.settings, section), **{key: value})})
                 app.import_chat(chat)
                 app.ask("warm-up question", llm="none")
                 for q in pick_questions(sample, 0, 7):
@@ -356,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conversations", default="", metavar="I,J")
     ap.add_argument("--k", type=int, default=8, help="collect: the hits `ask` retrieves (its k; default 8)")
     ap.add_argument("--search", action="append", default=[], metavar="NAME=VALUE",
-                    help="collect: a [search] setting of every home (context_weight=0.3)")
+                    help="collect: a setting of every home, [search] unless SECTION.NAME "
+                         "(context_weight=0.3, memory.neighbour_keys=0.0)")
     ap.add_argument("--llm", help="score: replay the answer check (answer/modelcheck.py) of this model over the "
                                   "extractive answers of a stratified sample (--sample, --seed)")
     ap.add_argument("--sample", type=int, default=40, metavar="K",
