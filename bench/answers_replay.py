@@ -6,6 +6,7 @@ re-run `answer_question` over it as often as needed (seconds instead of minutes 
     python bench/answers_replay.py score bench/out/replay.pkl        # tune (1-2) / held out (3-5) / all
     python bench/answers_replay.py ranks bench/out/replay.pkl        # where the gold message ranks
     python bench/answers_replay.py causes bench/out/replay.pkl       # why citations are not all gold (tune)
+    python bench/answers_replay.py ceiling bench/out/replay.pkl      # the figures if retrieval put gold first (tune)
 
 `collect` imports each conversation as bench/answers.py does and asks every question of
 categories 1-5 through `Cairn.ask`, recording the exact arguments `_ask` passes to
@@ -37,8 +38,12 @@ DROPPED = ("hits", "model_check", "unknown_terms")
 HALVES = (("tune (conv-26, conv-30)", {1, 2}), ("held out (conv-41/42/43)", {3, 4, 5}), ("all", {1, 2, 3, 4, 5}))
 
 
-def collect(out: Path, conversations: set[int] | None) -> None:
-    """Ask every question through Cairn.ask, recording answer_question's inputs."""
+def collect(out: Path, conversations: set[int] | None, k: int = 8, search: dict | None = None) -> None:
+    """Ask every question through Cairn.ask (`k` hits), recording answer_question's inputs.
+    search: settings to set in every conversation's home first, [search] unless the name says
+    its section ({"context_weight": 0.3, "memory.neighbour_keys": 0.0}: a variant of what `ask`
+    retrieves; the top 20 recorded is then that search's too)."""
+    import dataclasses
     import cairn.answer as A
     from locomo import chat_rows, load_samples
     from locomo_ask import pick_questions
@@ -60,11 +65,16 @@ def collect(out: Path, conversations: set[int] | None) -> None:
             chat = Path(tmp) / f"{sample['sample_id']}.jsonl"
             write_jsonl(chat, chat_rows(sample))
             with Cairn(Path(tmp) / f"home-{i}") as app:
+                for name, value in (search or {}).items():  # "context_weight" or "memory.neighbour_keys"
+                    section, _, key = name.rpartition(".")
+                    section = section or "search"
+                    app.settings = dataclasses.replace(app.settings, **{section: dataclasses.replace(
+                        getattr(app.settings, section), **{key: value})})
                 app.import_chat(chat)
                 app.ask("warm-up question", llm="none")
                 for q in pick_questions(sample, 0, 7):
                     seen.clear()
-                    ans = app.ask(q["question"], llm="none")
+                    ans = app.ask(q["question"], llm="none", k=k)
                     top = app.search(q["question"], k=20, group=False).hits
                     records.append({**q, "conversation": i, "inputs": seen[-1] if seen else None,
                                     "top20": top, "cited": [c.get("source_id") for c in ans.citations],
@@ -228,20 +238,37 @@ def ranks(path: Path) -> None:
         key = f"{kind:9} | cites {min(len(cited), 3)}{'+' if len(cited) >= 3 else ''} | gold rank {where}"
         buckets[key] = buckets.get(key, 0) + 1
     print(table(["bucket", "n"], [[k, v] for k, v in sorted(buckets.items())], "lr"))
+    print(f"gold among the hits ask handed over (answerable questions with evidence): {reach(records)}")
+
+
+def reach(records: list[dict]) -> str:
+    """Where the gold turn stands among the hits `ask` handed the answerer, over the records of
+    categories 1-4 with evidence: at hit 1 / among the first MAX_EVIDENCE / among all hits."""
+    from cairn.answer import MAX_EVIDENCE
+    rows = [r for r in records if r["category"] != 5 and r["evidence"] and r["inputs"]]
+    at = [next((i for i, h in enumerate(r["inputs"]["hits"]) if h.source_id in set(r["evidence"])), None)
+          for r in rows]
+    n = len(rows) or 1
+    one, kept, any_ = (sum(i is not None and i < c for i in at) for c in (1, MAX_EVIDENCE, 10 ** 6))
+    return (f"hit 1 {one}/{len(rows)} ({one / n:.3f}), first {MAX_EVIDENCE} {kept} ({kept / n:.3f}), "
+            f"any {any_} ({any_ / n:.3f})")
 
 
 CAUSES = ("extra citation beside a gold one", "cited turn states the reference answer too",
           "wrong answer: gold turn not among the hits", "wrong answer: gold turn under the relevance floor",
+          "wrong answer: gold turn a hit past MAX_EVIDENCE (over the floor, ranked after the kept ones)",
           "wrong answer: gold follows the cited turn (same session, <= 3 turns later)",
           "wrong answer: gold precedes the cited turn (same session, <= 3 turns before)",
           "wrong answer: gold turn elsewhere in the evidence")
 
 
 def cause_of(r: dict, turns: dict[str, str], reference: str) -> str:
-    """Why an answered question's citations are not all gold (one of CAUSES, first that holds).
+    """Why an answered question's citations are not all gold (one of CAUSES, first that holds;
+    a gold hit left out of the evidence is "under the floor" only when its relevance is: else
+    the answerer's MAX_EVIDENCE cut it).
     turns: {dia_id: text} of its conversation; reference: LoCoMo's answer. "States the answer":
     the cited turns hold at least half of the reference's content words (stemmed)."""
-    from cairn.answer import select_evidence
+    from cairn.answer import relevance, select_evidence
     from cairn.lexical import content_terms, stem
     cited, gold = r["now"]["cited"], set(r["evidence"])
     if set(cited) & gold:
@@ -254,15 +281,16 @@ def cause_of(r: dict, turns: dict[str, str], reference: str) -> str:
     if not gold & {h.source_id for h in inp["hits"]}:
         return CAUSES[2]
     if not gold & {e.hit.source_id for e in select_evidence(r["question"], inp["hits"], inp["floor"])}:
-        return CAUSES[3]
+        over = any(h.source_id in gold and relevance(r["question"], h) >= inp["floor"] for h in inp["hits"])
+        return CAUSES[4] if over else CAUSES[3]
 
     def turn(d: str) -> tuple[int, int]:
         s, t = d[1:].split(":")
         return int(s), int(t)
     gaps = [turn(g)[1] - turn(c)[1] for c in cited for g in gold if turn(g)[0] == turn(c)[0]]
     if any(0 < d <= 3 for d in gaps):
-        return CAUSES[4]
-    return CAUSES[5] if any(-3 <= d < 0 for d in gaps) else CAUSES[6]
+        return CAUSES[5]
+    return CAUSES[6] if any(-3 <= d < 0 for d in gaps) else CAUSES[7]
 
 
 def causes(path: Path, conversations: set[int]) -> None:
@@ -294,11 +322,47 @@ def causes(path: Path, conversations: set[int]) -> None:
                   f"{','.join(r['now']['cited'])} | gold {','.join(r['evidence'])}")
 
 
+def gold_first(r: dict, margin: float) -> dict | None:
+    """A record's recorded answerer inputs with its first gold hit moved to the front, its fused
+    score `margin` over the best hit's; unchanged (the same dict) for category 5, a record
+    without inputs, or one whose gold turn is not among the hits or already first."""
+    import dataclasses
+    inp = r["inputs"]
+    if not inp or r["category"] == 5:
+        return inp
+    hits = list(inp["hits"])
+    at = next((i for i, h in enumerate(hits) if h.source_id in set(r["evidence"])), None)
+    if not at:
+        return inp
+    first = dataclasses.replace(hits[at], score=hits[0].score + margin)
+    return {**inp, "hits": [first] + hits[:at] + hits[at + 1:]}
+
+
+def ceiling(path: Path, conversations: set[int], margins: tuple[float, ...] = (0.01, 0.1, 0.3)) -> None:
+    """What a retrieval that ranks the gold turn first among the hits `ask` handed over would
+    give: for each answerable question whose gold turn is among its hits, that hit moved to the
+    front with a fused score `margin` over the best one (the answerer's HIT_PRIOR reads the
+    gap), everything else as recorded; the figures of `score` per margin (conversations: the
+    tune half by default). An upper bound for what reordering the same hits can do."""
+    with open(path, "rb") as fh:
+        records = [r for r in pickle.load(fh) if r["conversation"] in conversations]
+    rows = [["as collected"] + figures(replay(records))]
+    for margin in margins:
+        moved = [{**r, "inputs": gold_first(r, margin)} for r in records]
+        rows.append([f"gold hit first, margin {margin}"] + figures(replay(moved)))
+    print(table(["hits", "cat 5 declined", "cat 1-4 wrongly declined", "all gold (answered)", "one gold (answered)"],
+                rows, "lrrrr"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("action", choices=("collect", "score", "ranks", "causes"))
+    ap.add_argument("action", choices=("collect", "score", "ranks", "causes", "ceiling"))
     ap.add_argument("file")
     ap.add_argument("--conversations", default="", metavar="I,J")
+    ap.add_argument("--k", type=int, default=8, help="collect: the hits `ask` retrieves (its k; default 8)")
+    ap.add_argument("--search", action="append", default=[], metavar="NAME=VALUE",
+                    help="collect: a setting of every home, [search] unless SECTION.NAME "
+                         "(context_weight=0.3, memory.neighbour_keys=0.0)")
     ap.add_argument("--llm", help="score: replay the answer check (answer/modelcheck.py) of this model over the "
                                   "extractive answers of a stratified sample (--sample, --seed)")
     ap.add_argument("--sample", type=int, default=40, metavar="K",
@@ -323,7 +387,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
     if args.action == "collect":
-        collect(Path(args.file), convs)
+        search = {}
+        for item in args.search:
+            name, _, value = item.partition("=")
+            search[name] = ast.literal_eval(value)
+        collect(Path(args.file), convs, args.k, search)
     elif args.action == "score" and args.llm:
         if args.check_system:
             from cairn.answer import modelcheck
@@ -338,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
         score(Path(args.file), convs)
     elif args.action == "causes":
         causes(Path(args.file), convs or {1, 2})
+    elif args.action == "ceiling":
+        ceiling(Path(args.file), convs or {1, 2})
     else:
         ranks(Path(args.file))
     print(f"total time {time.perf_counter() - t0:.0f} s")
