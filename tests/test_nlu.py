@@ -762,6 +762,8 @@ def test_a_follow_up_asking_a_kind_of_value_reads_it_from_the_note_just_answered
     bot = Assistant(week, model="none", new=True)
     assert "April" in bot.turn("when are Bramble's jabs due at the vet?", Channel()).reply
     assert "01632 960111" in bot.turn("and the phone number?", Channel()).reply
+    reply = bot.turn("and the postcode?", Channel()).reply  # the vet note has none: said, not another note's
+    assert "Vet" in reply and "no postcode" in reply and "Yarmton" not in reply
 
 
 def test_a_remembered_fact_in_other_words_wins_over_a_topic_only_note_line(week):

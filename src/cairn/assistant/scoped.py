@@ -58,6 +58,8 @@ class NoteScoped:
             from cairn.answer.types import answer_type, fits_answer_type
             kind = answer_type(t)
             lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
+        if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):
+            lines = [title]  # "and the ref?" of "Invoice 2026-031 …": the note is named by it
         if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
             on_topic = RP.on_topic_value(t, body, title)
         else:
@@ -85,3 +87,17 @@ class NoteScoped:
             return scoped
         log["note"], log["subject"] = None, SL.subject_of(t) or None
         return {"reply": own.text, "slots": {"question": t, "found": True, "chosen": own.why.get("chosen")}}
+
+    def _no_value(self, t: str, topic: str, log: dict) -> dict | None:
+        """The reply to a follow-up asking a kind of value of the last note ("and the phone
+        number?", resolved to "what is the phone number?") when that note holds none: it says
+        so — another note's number would answer another question. None: `topic` is no note."""
+        import re
+        title, _ = SL.resolve_note(self.app, topic)
+        if not title:
+            return None
+        what = re.sub(r"^what is (?:the )?|\?$", "", t.strip(), flags=re.I).strip() or "such value"
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        return {"reply": f"Your note “{title}” gives no {what}, so I can't say.",
+                "slots": {"question": t, "note": title, "found": False}}

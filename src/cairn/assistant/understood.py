@@ -101,11 +101,14 @@ class Understood(NoteScoped):
             # "who does it? I need their number": a who/what question whose pronoun stands for a
             # note's subject is asked of that note, like any other question
             follow = intent == "about" and u.subject and NS.has_pronoun(t)
+            kind_of_note = bool(u.topic) and any(h.startswith(NS.VALUE_OF_NOTE) for h in u.resolution)
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
                                        st.answer if (u.subject or u.topic) else None, loose=not u.subject) \
-                if intent == "ask" or follow else None
+                if intent == "ask" or follow or kind_of_note else None
             if scoped is not None:
                 return self._own_over(t, scoped, log)
+            if kind_of_note and (none := self._no_value(t, u.topic, log)) is not None:
+                return none  # "and the phone number?" of a note without one: not another note's number
             ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):

@@ -260,6 +260,8 @@ def value_kind(question: str) -> str | None:
     if re.search(CONTENTS, q, re.I):
         return "contents"
     kind = asked(q).kind
+    if kind == "code" and re.search(r"\bpost\s?code\b", q, re.I):
+        return "place"  # a postcode is part of an address (types.values("place"))
     return kind if kind in VALUE_KINDS else None
 
 
@@ -298,6 +300,8 @@ def asked_kind(question: str):
         return enumerates
     if vk is not None:
         from cairn.answer.types import values
+        if vk == "code":  # a reference, not the digits of a phone number ("01632 960111")
+            return lambda s: any(not any(a < pe and ps < b for ps, pe in values("phone", s)) for a, b in values("code", s))
         return lambda s: bool(values(vk, s))
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
