@@ -759,6 +759,7 @@ def test_a_follow_up_asking_a_kind_of_value_reads_it_from_the_note_just_answered
     assert "30 May" in bot.turn("when do we arrive at the hotel in Bruges?", Channel()).reply
     assert "Mill Walk" not in bot.turn("and the address?", Channel()).reply  # the cake's, not the hotel's
     assert "QX-88" in bot.turn("and the booking ref?", Channel()).reply
+    assert "01632 960111" in bot.turn("and the vet's phone number?", Channel()).reply  # names another note: asked anew
     bot = Assistant(week, model="none", new=True)
     assert "April" in bot.turn("when are Bramble's jabs due at the vet?", Channel()).reply
     assert "01632 960111" in bot.turn("and the phone number?", Channel()).reply

@@ -91,11 +91,12 @@ class NoteScoped:
     def _no_value(self, t: str, topic: str, log: dict) -> dict | None:
         """The reply to a follow-up asking a kind of value of the last note ("and the phone
         number?", resolved to "what is the phone number?") when that note holds none: it says
-        so — another note's number would answer another question. None: `topic` is no note."""
+        so — another note's number would answer another question. None: `topic` is no note, or
+        the question names something the note's title does not (it is asked anew)."""
         import re
         title, _ = SL.resolve_note(self.app, topic)
-        if not title:
-            return None
+        if not title or not RP.on_topic_value(t, "", title):
+            return None  # it names something else ("and the vet's phone number?"): asked anew
         what = re.sub(r"^what is (?:the )?|\?$", "", t.strip(), flags=re.I).strip() or "such value"
         log["note"] = log["subject"] = title
         log["question"] = t

@@ -98,7 +98,7 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
     t = " ".join(text.strip().split())
     how: list[str] = []
     m = _ELLIPSIS.match(t)
-    if m and st.note and len(m.group("x").split()) <= 4:  # "and the address?": a kind of value, of the last note
+    if m and st.note and len(m.group("x").split()) <= 6:  # "and the address?": a kind of value, of the last note
         from cairn.assistant.nlu.replies import value_kind
         x = re.sub(r"^(?:the|my|a|an|your|its|their)\s+", "", m.group("x").strip(), flags=re.I)
         if value_kind(f"what is the {x}?"):
