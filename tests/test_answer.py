@@ -283,3 +283,22 @@ def test_a_sentence_after_a_question_that_is_no_candidate_is_no_pair(real_embedd
     draft = extractive_draft("When was the boiler service?", [Evidence(n=1, text=text, offset=0, hit=hit)],
                              real_embedder)
     assert draft == "The boiler service was on 3 May 2024. [1]"
+
+
+def test_a_sentence_meaning_the_question_keeps_a_diluted_note(real_embedder):
+    """Class: a note sharing a word with the question whose one sentence says what is asked in
+    other words ("owe" / "paid to") is diluted by its other lines in the chunk's cosine; read
+    sentence by sentence (those holding the kind of value asked) it clears the floor; a note
+    sharing only a name, with no such value, does not (session 19)."""
+    from cairn.answer import select_evidence
+    note = ("Saturday 6 March at the Lantern Rooms, 3 Dock Row, from 7pm, then a ceilidh band.\n"
+            "Tickets are £30 each, paid to the organiser Marek Ostrowski by 20 February.\n"
+            "Dress code: tartan if you have it.")
+    hit = Hit(**{**_hit(note).__dict__, "signals": {"semantic": 0.2, "keyword": 1.0}})
+    q = "how much do I owe Marek?"
+    assert select_evidence(q, [hit], 0.35) == []  # the chunk's own cosine and word overlap are under the floor
+    assert [e.hit for e in select_evidence(q, [hit], 0.35, real_embedder)] == [hit]
+    other = Hit(**{**_hit("Marek lent me his ladder in June; the gutter is still blocked.").__dict__,
+                   "signals": {"semantic": 0.1, "keyword": 1.0}})
+    assert select_evidence("what is Marek's wifi password?", [other], 0.35, real_embedder) == []
+    assert select_evidence("what's Marek's phone number?", [other], 0.35, real_embedder) == []

@@ -191,6 +191,23 @@ def test_values_of_kind(kind, text, found):
     assert [text[a:b] for a, b in types.values(kind, text)] == found
 
 
+@pytest.mark.parametrize("question,kind", [
+    ("and the postal address?", "place"), ("what's the ref?", "code"), ("the reg of the van?", "code"),
+    ("what's in the stew?", "list"), ("what goes into the crumble?", "list"), ("and the contents?", "list"),
+    ("what is the email address?", "email"), ("when is the stew ready?", "date")])
+def test_a_follow_up_naming_only_a_kind_has_that_answer_type(question, kind):
+    """Class: a follow-up that names the kind of value and nothing of the note ("and the
+    address?", "what's the ref?", "what's in it?") has that answer type (session 19)."""
+    assert types.asked(question).kind == kind
+
+
+def test_a_postal_address_is_a_place_value():
+    text = "Meet at the Old Forge, 14 Kiln Parade, Tamworth TA4 9QP, from noon."
+    assert [text[a:b] for a, b in types.values("place", text)] == ["14 Kiln Parade", "TA4 9QP"]
+    assert types.values("place", "Meet in the village hall on Friday.") == []
+    assert types.holds("place", "Meet in the village hall.")  # a place has no required pattern
+
+
 def test_split_multi_part_questions():
     assert parts.split("When is my appointment and what do I need to bring?") == [
         "When is my appointment?", "What do I need to bring?"]

@@ -22,6 +22,9 @@ NOTES = {
     "vet.md": "# Vet\n\nDr Amara Lowe at Riverside Vets. Phone 01632 960111. Bramble's jabs are due in April.\n",
     "hotel.md": "# Hotel in Bruges\n\nRoom 214 at the Hotel Lindt, booking ref QX-88. Breakfast from 7am.\n"
                 "We arrive on 30 May. The bill of £320 is due on 2 June.\nHand the keys in by 11am on the last day.\n",
+    "cake.md": "# Cake order\n\nA lemon drizzle cake for Mum, to collect on Saturday 14 March at 10am from Crumb and Co, "
+               "31 Mill Walk, Yarmton.\nFilling: lemon curd, mascarpone and crushed raspberries.\n"
+               "Paid a £12 deposit, receipt CK-5521.\n",
 }
 
 
@@ -734,3 +737,44 @@ def test_a_long_message_is_not_tried_at_every_and():
     assert len(U._splits("x and " * 30 + "y")) == U.MAX_SPLITS
     assert U._splits("remind me at 9 to ring Al, and add glue to the Shopping note") == [
         ("remind me at 9 to ring Al", "add glue to the Shopping note")]
+
+
+def test_a_follow_up_asking_a_kind_of_value_reads_it_from_the_note_just_answered(week):
+    """Class (week-h 2): a follow-up naming only a kind of value ("and the address?", "what's
+    the ref for ...", "what's in the filling", "and the phone number?") is read from the note
+    just answered, by the value of that kind (answer.types), not by shared words; another
+    note's value of that kind is not given (session 19)."""
+    from cairn.assistant.nlu import replies as RP
+    st = NS.ConversationState(note="Cake order", question="when do I collect the cake?", subject="cake")
+    assert NS.resolve("and the address?", st)[:1] == ("what is the address?",)
+    assert NS.resolve("what about the ref?", st)[2] is None
+    assert NS.resolve("and the garden?", st)[0] == "when do I collect the garden?"  # no kind: the subject swapped
+    assert RP.value_kind("what's in the filling") == "contents" and RP.value_kind("and the garden?") is None
+    bot = Assistant(week, model="none", new=True)
+    assert "14 March" in bot.turn("when do I collect the lemon cake?", Channel()).reply
+    assert "31 Mill Walk" in bot.turn("and the address?", Channel()).reply
+    assert "CK-5521" in bot.turn("whats the ref for the deposit", Channel()).reply
+    assert "mascarpone" in bot.turn("what's in the filling", Channel()).reply
+    bot = Assistant(week, model="none", new=True)
+    assert "30 May" in bot.turn("when do we arrive at the hotel in Bruges?", Channel()).reply
+    assert "Mill Walk" not in bot.turn("and the address?", Channel()).reply  # the cake's, not the hotel's
+    assert "QX-88" in bot.turn("and the booking ref?", Channel()).reply
+    assert "01632 960111" in bot.turn("and the vet's phone number?", Channel()).reply  # names another note: asked anew
+    bot = Assistant(week, model="none", new=True)
+    assert "April" in bot.turn("when are Bramble's jabs due at the vet?", Channel()).reply
+    assert "01632 960111" in bot.turn("and the phone number?", Channel()).reply
+    reply = bot.turn("and the postcode?", Channel()).reply  # the vet note has none: said, not another note's
+    assert "Vet" in reply and "no postcode" in reply and "Yarmton" not in reply
+
+
+def test_a_remembered_fact_in_other_words_wins_over_a_topic_only_note_line(week):
+    """Class (week-h 3): a question naming a note's topic whose answer the person told Cairn in
+    other words ("shut over Easter" / "closed for the Easter hols") gets the memory, not the
+    note's sentence that only shares the topic; a question the note answers keeps the note
+    (session 19)."""
+    bot = Assistant(week, model="none", new=True)
+    bot.turn("remember that Riverside Vets is closed for the easter hols, 3 april til 10 april", Channel())
+    reply = bot.turn("when does the vet shut over Easter?", Channel()).reply
+    assert "10 april" in reply.lower() and "You told me" in reply
+    assert "01632 960111" in bot.turn("what's the vet's phone number?", Channel()).reply
+    assert week.own_answer("what's the vet's phone number?", ["Phone 01632 960111."]) is None

@@ -138,10 +138,42 @@ def relevance(question: str, hit: Hit) -> float:
     return max(hit.signals.get("semantic", 0.0), 0.9 * overlap)
 
 
-def select_evidence(question: str, hits: list[Hit], floor: float) -> list[Evidence]:
-    """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE)."""
-    kept = [h for h in hits if relevance(question, h) >= floor][:MAX_EVIDENCE]
-    return [Evidence(n=i + 1, text=h.text, offset=h.start, hit=h) for i, h in enumerate(kept)]
+SENTENCE_READ = 8  # a note's hits sharing a word with the question, read sentence by sentence when under the floor
+
+
+def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
+    """The best cosine between `question` and one sentence of `hit` holding a value of the
+    asked `kind` (answer/types.values: "£65" for "how much ...?"); 0.0 without one. A note
+    whose one sentence states what is asked in other words ("how much do I owe Ffion?" /
+    "It costs £65 each, paid to ... Ffion") is diluted by its other lines in the chunk's own
+    cosine; the value of the asked kind keeps a shared name alone from passing (a name
+    weighs much in a sentence's cosine)."""
+    sents = [hit.text[a:b] for a, b in sentences(hit.text)]
+    sents = [x for x in sents if types.values(kind, x)]
+    if not sents:
+        return 0.0
+    vecs = embed_cached(embedder, [question] + [x[:500] for x in sents])
+    return float(max(vecs[1:] @ vecs[0]))
+
+
+def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
+                    asked: types.Asked | None = None) -> list[Evidence]:
+    """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE). With
+    `embedder`, for a question asking a kind of value (`asked.valued`: money, a phone number,
+    a code, a date...), a note's hit under the floor that shares a word with the question (a
+    keyword signal; the first SENTENCE_READ such) is kept when its sentence holding such a
+    value clears it (`sentence_relevance`): meaning read where the words differ."""
+    asked = asked or types.asked(question)
+    kept, read = [], 0
+    for h in hits:
+        ok = relevance(question, h) >= floor
+        if not ok and embedder is not None and asked.valued and h.speaker is None \
+                and h.signals.get("keyword", 0.0) > 0 and read < SENTENCE_READ:
+            read += 1
+            ok = sentence_relevance(question, h, embedder, asked.kind) >= floor
+        if ok:
+            kept.append(h)
+    return [Evidence(n=i + 1, text=h.text, offset=h.start, hit=h) for i, h in enumerate(kept[:MAX_EVIDENCE])]
 
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
@@ -407,7 +439,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
             focus: str | None = None, replies: dict[str, str] | None = None,
             asked: types.Asked | None = None) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
-    evidence = select_evidence(question, hits, floor)
+    evidence = select_evidence(question, hits, floor, embedder, asked)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
                 "chunk_id": e.hit.id, "score": round(e.hit.score, 4)} for e in evidence]
     if not evidence:

@@ -81,10 +81,17 @@ _PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\
 _PURPOSE = re.compile(r"\b(?:lets?|allows?|helps?|enables?|(?:used|designed|meant|intended|there) (?:to|for)|"
                       r"(?:is|are|'s) (?:for|a way to)|so (?:that|you can)|in order to|purpose|turns?|provides?|"
                       r"keeps?|makes? it)\b", re.IGNORECASE)
+# "what's in the sauce?", "what goes into it?", "the ingredients": the things something holds (a list)
+CONTENTS = (r"^\W*(?:and\s+)?what(?:'s|’s|s|\s+is|\s+are|\s+goes|\s+went)\s+in(?:to|side)?\b|\bingredients\b|"
+            r"\bcontents\b")
+# a postal address: "8 Wharf Street", "22 Orchard Parade", or a UK postcode ("BS31 1FG")
+_ADDRESS = re.compile(r"\b\d+[a-z]?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}(?:Street|St|Road|Rd|Lane|Ln|Row|Yard|Avenue|Ave|"
+                      r"Close|Way|Drive|Place|Square|Terrace|Court|Crescent|Hill|Gardens|Mews|Parade|Walk|Grove|Park)\b"
+                      r"|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b")
 # Kinds stated by a cue rather than a value: a quote without one does not answer (holds).
 CUE_KINDS = frozenset({"purpose"})
 PATTERNS = {"purpose": _PURPOSE, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
-            "duration": _DURATION, "number": _NUMBER}
+            "duration": _DURATION, "number": _NUMBER, "place": _ADDRESS}
 
 _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposit|charge|rent|salary|bill|"
                 r"balance|refund|budget|instalment|installment|tax|labour|labor|rate|fare|pay|paid|spend|spent|owe")
@@ -108,14 +115,14 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     (None, r"\bband\b|\bwhat (?:kind|type|sort)\b"),
     ("code", r"\b(?:reference|ref|code|id|registration|confirmation|account|member|policy|invoice|order|"
              r"tracking|serial|booking|gas safe|vat)\s+(?:number|no|reference|code|id)\b|\breference\b|"
-             r"\bregistration\b|\bpostcode\b|\bcode\b|\bpin\b"),
+             r"\bregistration\b|\bpostcode\b|\bcode\b|\bpin\b|\bref\b|\breg\b"),
     ("number", r"\bwhat (?:is |was |are |were |'s )?(?:the |my |our )?(?:\w+ ){0,2}(?:temperature|pressure|size|"
                r"weight|percentage|allowance|speed|height|length)\b"),
     ("money", rf"\bhow much\b|\b(?:what|which)\b.*\b(?:{_MONEY_NOUNS})\b"),
     ("list", r"\bwhich (?:days|items|things|rooms|people)\b|\bwhat (?:do|does|should|must) .*\b(?:bring|need|take|"
-             r"pack)\b|\bingredients\b|\bwhat (?:are|were) (?:the|all)\b|\blist\b"),
+             r"pack)\b|\bingredients\b|\bwhat (?:are|were) (?:the|all)\b|\blist\b|" + CONTENTS),
     ("person", r"^\W*(?:who|whom|whose)\b|\bwhich person\b"),
-    ("place", r"^\W*where\b|\bwhat address\b|\bwhich (?:city|town|room|venue|country)\b"),
+    ("place", r"^\W*where\b|\bwhat address\b|\baddress\b|\bwhich (?:city|town|room|venue|country)\b"),
     ("org", r"\bwhich (?:company|firm|insurer|bank|shop|store|airline|garage|club|practice|supplier)\b"),
     ("procedure", r"^\W*how (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps\b"),
     ("yesno", r"^\W*(?:is|are|was|were|do|does|did|can|could|will|has|have|had|should)\b"),

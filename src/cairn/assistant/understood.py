@@ -17,6 +17,7 @@ from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, is_question, understand
 from cairn.assistant.results import describe
+from cairn.assistant.scoped import NoteScoped
 
 
 def knowledge(app, question: str, subject: str | None = None):
@@ -37,7 +38,7 @@ def as_profile(text: str) -> str:
     return f"what do you know about {subject}?" if subject else text
 
 
-class Understood:
+class Understood(NoteScoped):
     """`_understand(text)` and `_act(u, ...)` (mixin of Assistant)."""
 
     def _understand(self, text: str) -> tuple[Understanding, NS.ConversationState]:
@@ -100,11 +101,14 @@ class Understood:
             # "who does it? I need their number": a who/what question whose pronoun stands for a
             # note's subject is asked of that note, like any other question
             follow = intent == "about" and u.subject and NS.has_pronoun(t)
+            kind_of_note = bool(u.topic) and any(h.startswith(NS.VALUE_OF_NOTE) for h in u.resolution)
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
                                        st.answer if (u.subject or u.topic) else None, loose=not u.subject) \
-                if intent == "ask" or follow else None
+                if intent == "ask" or follow or kind_of_note else None
             if scoped is not None:
-                return scoped
+                return self._own_over(t, scoped, log)
+            if kind_of_note and (none := self._no_value(t, u.topic, log)) is not None:
+                return none  # "and the phone number?" of a note without one: not another note's number
             ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):
@@ -112,7 +116,7 @@ class Understood:
                 # same note: the note's sentence sharing its words, as for an "and ...?" follow-up
                 scoped = self._note_scoped(t, ui, turn_no, res, log, st.note, st.answer, loose="all")
                 if scoped is not None:
-                    return scoped
+                    return self._own_over(t, scoped, log)
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
             log["subject"] = subj or (notes[0] if notes else None)
@@ -147,55 +151,6 @@ class Understood:
         from cairn.assistant.claims import honest_reply  # no claim of an action that did not run
         return {"reply": honest_reply(self, model, messages, self._verified(P.dedupe(comp.content), ctx, res),
                                       res, ui) or "…"}
-
-    def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
-                     prefer: str | None = None, loose: bool | str = False) -> dict | None:
-        """A question that names one note ("what does my running plan say about Sundays?", "how
-        do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
-        due?" after a question on the Car note): answered from that note alone — its steps for
-        a how-to, else its sentences sharing the question's words beyond the title, else (a
-        question asking nothing beyond the title: "when is my appointment?") its first sentence
-        holding the kind of answer asked for (answer.types.answer_type). A part asking for a
-        kind of thing (a clock time, a sum, a date: RP.typed_sentences) is answered by a sentence
-        holding one, ties going to `prefer` (the line the conversation last quoted). `loose`:
-        the note is only the conversation's topic (an "and ...?" follow-up naming no note), so
-        the answer must share a word with the question (RP.shares_stem); `loose="all"` (a bare
-        question after the note's answer): hold all its words (RP.covers). None: not such a
-        question."""
-        import re
-        title, _ = SL.resolve_note(self.app, t)
-        guess = not title and loose  # the note only the conversation's topic suggests ("and what day do I fly home?")
-        if not title and subject:
-            title, _ = SL.resolve_note(self.app, subject)
-        if not title:
-            return None
-        try:
-            body = self.app.note_show(title)["body"]
-        except Exception:
-            return None
-        how_to = re.search(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bmethod\b", t, re.I)
-        lines = RP.steps(body) if how_to else []
-        if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number");
-            # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
-            found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
-                     for ln in (RP.typed_sentences(self.app.embedder, body, p, title, prefer)
-                                or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
-                                                                     or RP.kind_sentences(body, p))) or [])]
-            order = RP.sentences(body)
-            lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
-        if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
-            from cairn.answer.types import answer_type, fits_answer_type
-            kind = answer_type(t)
-            lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
-        on_topic = RP.covers(t, lines, title) if loose == "all" else (
-            RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None)
-        if not lines or (guess and not on_topic):
-            return None  # a topic the note says nothing of ("and when is the MOT due?" after the bike)
-        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
-        log["note"] = log["subject"] = title
-        log["question"] = t
-        text = "\n".join(f"{ln} [1]" for ln in lines) if len(lines) > 1 else f"{lines[0]} [1]"
-        return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)}}
 
     # -- memory ------------------------------------------------------------------------------
     MAX_TOLD = 12  # memories listed for "what have I told you about me?"

@@ -241,16 +241,9 @@ class KnowledgeOps:
     def _one(self, question: str, subject: str | None, now: datetime, llm: str | None) -> KnowledgeAnswer:
         """One question: memory, notes, reminders, sessions (module docstring); the text
         carries the notes' [n] markers, not their list."""
-        from cairn.answer.types import answer_type, fits_answer_type
-        kind = answer_type(question)
         asked = T.names(question)
         why: dict[str, Any] = {"mode": "question", "subject": subject, "query": question}
-        kin = T.kin(question)  # "my sister" asked and told: the statement is about whom the question asks
-        mems = [(h, r) for h, r in self._known_memories(question, now, k=4)
-                if (r >= MEMORY_FLOOR or kin & T.kin(h.memory.text)) and fits_answer_type(h.memory.text, kind)]
-        rel = self._relevance(question, [h.memory.text for h, _ in mems])
-        scored_m = sorted(((h, r * T.focus(asked, h.memory.text), T.focus(asked, h.memory.text)) for (h, _), r
-                           in zip(mems, rel)), key=lambda x: -x[1])
+        scored_m = self._scored_memories(question, now)
         why["memories"] = [{"id": h.memory.id, "text": h.memory.text[:200], "score": round(s, 3),
                             "focus": round(f, 3)} for h, s, f in scored_m]
         ans = self.ask(question, llm=llm, memories=False)  # memories are weighed here
@@ -305,6 +298,42 @@ class KnowledgeOps:
                     "answers that." + (f" Nearest notes: {pointers}." if pointers else ""))
             return KnowledgeAnswer(text, False, [], why)
         return KnowledgeAnswer("\n".join(parts), True, sources, why)
+
+    def _scored_memories(self, question: str, now: datetime) -> list[tuple[Any, float, float]]:
+        """(recalled memory, score, focus) of the memories that may answer `question`, best
+        first: relevance (`_relevance`) x focus on the names asked (T.focus); a memory must
+        reach MEMORY_FLOOR (or speak of the same "my <relation>") and hold the kind of answer
+        asked (answer.types.fits_answer_type: a time for "when")."""
+        from cairn.answer.types import answer_type, fits_answer_type
+        kind = answer_type(question)
+        asked = T.names(question)
+        kin = T.kin(question)  # "my sister" asked and told: the statement is about whom the question asks
+        mems = [(h, r) for h, r in self._known_memories(question, now, k=4)
+                if (r >= MEMORY_FLOOR or kin & T.kin(h.memory.text)) and fits_answer_type(h.memory.text, kind)]
+        rel = self._relevance(question, [h.memory.text for h, _ in mems])
+        return sorted(((h, r * T.focus(asked, h.memory.text), T.focus(asked, h.memory.text)) for (h, _), r
+                       in zip(mems, rel)), key=lambda x: -x[1])
+
+    def own_answer(self, question: str, lines: list[str], now: datetime | None = None) -> KnowledgeAnswer | None:
+        """The person's own statement answering `question` when it outranks the note `lines` a
+        caller would answer with (a note read because the question names its topic: "when does
+        the nursery shut over christmas?" and the nursery's opening days), by the rule of a
+        question's answer (module docstring): the best memory's score (relevance x focus)
+        plus OWN_MARGIN at least the lines' own. Relevance is meaning as much as words
+        (cosine), so "shut over christmas" finds "closed for xmas". None: no memory answers,
+        or the lines score higher."""
+        now = now or datetime.now(timezone.utc)
+        scored = self._scored_memories(question, now)
+        if not scored or not lines:
+            return None
+        quote = " ".join(lines)
+        note_score = self._relevance(question, [quote])[0] * T.focus(T.names(question), quote)
+        h, score, _ = scored[0]
+        if score + OWN_MARGIN < note_score:
+            return None
+        why = {"mode": "question", "query": question, "chosen": ["memory"], "memories": [
+            {"id": h.memory.id, "text": h.memory.text[:200], "score": round(score, 3)}], "notes": {"score": round(note_score, 3)}}
+        return KnowledgeAnswer(self._said(h.memory, now), True, [self._memory_source(h)], why)
 
     @staticmethod
     def _said(memory, now: datetime, lead: bool = True) -> str:

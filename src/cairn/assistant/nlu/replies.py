@@ -246,6 +246,47 @@ def specific_kind(question: str):
     return next(((rx.search, words) for asks, rx, words in _SPECIFIC if asks.search(q)), None)
 
 
+VALUE_KINDS = frozenset({"phone", "code", "email", "place", "money"})  # a number, a reference, an address, a price
+
+
+def value_kind(question: str) -> str | None:
+    """The kind of value a question asks for by naming only the kind ("and the address?",
+    "what's the ref?", "the phone number?", "what's in the sauce?"): the answer type
+    (cairn.answer.types.asked) when it is one of VALUE_KINDS — "place" only as a postal
+    address (types.values) — or "contents" for what a thing holds (types.CONTENTS: "what's
+    in", "ingredients"); None otherwise."""
+    from cairn.answer.types import CONTENTS, asked
+    q = question.strip()
+    if re.search(CONTENTS, q, re.I):
+        return "contents"
+    kind = asked(q).kind
+    if kind == "code" and re.search(r"\bpost\s?code\b", q, re.I):
+        return "place"  # a postcode is part of an address (types.values("place"))
+    return kind if kind in VALUE_KINDS else None
+
+
+def enumerates(sentence: str) -> bool:
+    """Whether `sentence` lists three or more things (two commas, or a comma and "and"):
+    what a "what's in it?" question is answered by."""
+    return sentence.count(",") >= 2 or (sentence.count(",") >= 1 and bool(re.search(r"\band\b", sentence)))
+
+
+def contents(body: str, question: str, title: str, embedder) -> list[str]:
+    """The answer to "what's in X?" from a note: its bulleted list, whole, when it has one;
+    else its sentence listing things (`enumerates`) closest to the question (typed_sentences)."""
+    items = [ln.strip() for ln in body.splitlines() if re.match(r"^\s*[-*•]\s+", ln)]
+    return items or typed_sentences(embedder, body, question, title)
+
+
+def on_topic_value(question: str, body: str, title: str) -> bool:
+    """Whether a question asking for a kind of value (`value_kind`) goes on about the note
+    `title`/`body`: it names nothing beyond the kind ("and the address?"), or a word of it
+    is in the note ("the ref for the missing bit" of a note saying what was missing)."""
+    from cairn.lexical import stem
+    want = _stems(question, title)
+    return not want or bool(want & {stem(w) for w in terms(f"{title} {body}")})
+
+
 def asked_kind(question: str):
     """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
     `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
@@ -255,6 +296,13 @@ def asked_kind(question: str):
     q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
     if (spec := specific_kind(q)) is not None:
         return spec[0]
+    if (vk := value_kind(question)) == "contents":
+        return enumerates
+    if vk is not None:
+        from cairn.answer.types import values
+        if vk == "code":  # a reference, not the digits of a phone number ("01632 960111")
+            return lambda s: any(not any(a < pe and ps < b for ps, pe in values("phone", s)) for a, b in values("code", s))
+        return lambda s: bool(values(vk, s))
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
@@ -315,8 +363,10 @@ _PLACE = re.compile(r"\b(?:at|in|on|near|behind|opposite|outside)\s+(?:the\s+)?(
 
 def _stems(question: str, title: str) -> set[str]:
     from cairn.lexical import stem
-    kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour"}
-    return {stem(w) for w in terms(question) - terms(title) - kind_words}
+    from cairn.answer.types import TYPE_WORDS
+    kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour", "ref",
+                  "reference", "code", "reg", "registration", "postcode", "ingredient", "content"}
+    return {stem(w) for w in terms(question) - terms(title) - kind_words} - TYPE_WORDS
 
 
 def covers(question: str, lines: list[str], title: str) -> bool:

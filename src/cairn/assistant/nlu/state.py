@@ -6,7 +6,9 @@ survives `--session` resumes and restarts.
                 [{"intent", "score", "slots"}], "subject", "note", "person", "answer"}
 
 `resolve(text, state)` rewrites a follow-up into a standalone message: an ellipsis ("and the
-garden?", "what about Leo?") becomes the last question with its subject replaced; a leading
+garden?", "what about Leo?") becomes the last question with its subject replaced, unless it
+asks only for a kind of value ("and the address?", "what about the ref?": replies.value_kind),
+which becomes "what is the address?" asked of the last note (VALUE_OF_NOTE); a leading
 "and" is dropped; pronouns are left in place and the subject is passed on (the knowledge answer
 substitutes it, cairn.ops.knowledge_text.with_subject), while note actions use the last note.
 """
@@ -21,6 +23,9 @@ _PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
 # "they" / "them" of a follow-up stand for the last subject too ("when do they finish?" after the
 # rota's night shifts); a person's "they" is rarer in a follow-up without a name
 _THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there|they|them)\b", re.I)
+
+
+VALUE_OF_NOTE = "a value of the last note"  # how an ellipsis asking only for a kind of value is resolved
 
 
 @dataclass
@@ -93,6 +98,13 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
     t = " ".join(text.strip().split())
     how: list[str] = []
     m = _ELLIPSIS.match(t)
+    if m and st.note and len(m.group("x").split()) <= 6:  # "and the address?": a kind of value, of the last note
+        from cairn.assistant.nlu.replies import value_kind
+        x = re.sub(r"^(?:the|my|a|an|your|its|their)\s+", "", m.group("x").strip(), flags=re.I)
+        if value_kind(f"what is the {x}?"):
+            t2 = f"what is the {x}?"
+            how.append(f"{VALUE_OF_NOTE}: {text.strip()!r} -> {t2!r} (last note {st.note!r})")
+            return t2, how, None
     if (m and st.question and len(m.group("x").split()) <= 5
             and not re.match(r"(?:what|when|where|who|which|how|why|is|are|was|were|do|does|did|can)\b", m.group("x"), re.I)
             and not _THING_PRONOUN.search(m.group("x")) and not _PERSON_PRONOUN.search(m.group("x"))):

@@ -167,7 +167,8 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
     preds = C.classify(embedder, texts, cache_dir)
     whole = preds[0]
     u = Understanding(text, resolved, resolution=how, subject=subject)
-    if subject is None and re.match(r"^\s*and\s+", text, re.I) and resolved != text.strip() and st.note:
+    if subject is None and st.note and resolved != text.strip() and (
+            re.match(r"^\s*and\s+", text, re.I) or any(h.startswith(S.VALUE_OF_NOTE) for h in how)):
         u.topic = st.note  # "and what day do I fly home?": maybe still the trip (checked against the note's words)
     for i, (a, b) in enumerate(splits):
         pa, pb = preds[1 + 2 * i], preds[2 + 2 * i]

@@ -1,0 +1,104 @@
+"""Questions answered from one note (a mixin of Assistant, through Understood): a question
+naming a note or its topic ("what does my running plan say about Sundays?", "and when is it
+due?" after the Car note), answered from that note's sentences (`_note_scoped`), unless the
+person's own statement answers it better (`_own_over`); and a follow-up asking only for a
+kind of value ("and the address?", "what's the ref?") read from the note just answered.
+"""
+
+from __future__ import annotations
+
+from cairn.assistant.nlu import replies as RP
+from cairn.assistant.nlu import slots as SL
+
+
+class NoteScoped:
+    """`_note_scoped` and `_own_over` (mixin; `self.app` is the Cairn, `_read_note` a read
+    through the tool layer)."""
+
+    def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
+                     prefer: str | None = None, loose: bool | str = False) -> dict | None:
+        """A question that names one note ("what does my running plan say about Sundays?", "how
+        do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
+        due?" after a question on the Car note): answered from that note alone — its steps for
+        a how-to, else its sentences sharing the question's words beyond the title, else (a
+        question asking nothing beyond the title: "when is my appointment?") its first sentence
+        holding the kind of answer asked for (answer.types.answer_type). A part asking for a
+        kind of thing (a clock time, a sum, a date: RP.typed_sentences) is answered by a sentence
+        holding one, ties going to `prefer` (the line the conversation last quoted). `loose`:
+        the note is only the conversation's topic (an "and ...?" follow-up naming no note), so
+        the answer must share a word with the question (RP.shares_stem); `loose="all"` (a bare
+        question after the note's answer): hold all its words (RP.covers). A question asking for
+        a kind of value (RP.value_kind: "and the address?", "what's the ref for the missing
+        bit", "what's in the sauce?") is answered by the note's sentence holding a value of that
+        kind (its list for "what's in"), the note its topic when the question names nothing
+        else or a word of it is in the note (RP.on_topic_value). None: not such a question."""
+        import re
+        title, _ = SL.resolve_note(self.app, t)
+        guess = not title and loose  # the note only the conversation's topic suggests ("and what day do I fly home?")
+        if not title and subject:
+            title, _ = SL.resolve_note(self.app, subject)
+        if not title:
+            return None
+        try:
+            body = self.app.note_show(title)["body"]
+        except Exception:
+            return None
+        how_to = re.search(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bmethod\b", t, re.I)
+        lines = RP.steps(body) if how_to else []
+        if not lines:  # each sentence of the message asks its own thing ("who does it? I need their number");
+            # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
+            found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
+                     for ln in ((RP.value_kind(p) == "contents" and RP.contents(body, p, title, self.app.embedder))
+                                or RP.typed_sentences(self.app.embedder, body, p, title, prefer)
+                                or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
+                                                                     or RP.kind_sentences(body, p))) or [])]
+            order = RP.sentences(body)
+            lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
+        if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
+            from cairn.answer.types import answer_type, fits_answer_type
+            kind = answer_type(t)
+            lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
+        if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):
+            lines = [title]  # "and the ref?" of "Invoice 2026-031 …": the note is named by it
+        if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
+            on_topic = RP.on_topic_value(t, body, title)
+        else:
+            on_topic = RP.covers(t, lines, title) if loose == "all" else (
+                RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None)
+        if not lines or (guess and not on_topic):
+            return None  # a topic the note says nothing of ("and when is the MOT due?" after the bike)
+        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        text = "\n".join(f"{ln} [1]" for ln in lines) if len(lines) > 1 else f"{lines[0]} [1]"
+        return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)},
+                "quoted": [] if how_to else lines}
+
+    def _own_over(self, t: str, scoped: dict, log: dict) -> dict:
+        """The person's own statement instead of a note's lines read for a question naming the
+        note's topic, when it answers better (Cairn.own_answer: "when does the nursery shut
+        over christmas?" and "the nursery is closed for xmas…" over the nursery's days); a
+        how-to's steps and a question naming a note ("what does my X note say") keep the note."""
+        import re
+        if not scoped.get("quoted") or re.search(r"\bnotes?\b", t, re.I):
+            return scoped
+        own = self.app.own_answer(t, scoped["quoted"])
+        if own is None:
+            return scoped
+        log["note"], log["subject"] = None, SL.subject_of(t) or None
+        return {"reply": own.text, "slots": {"question": t, "found": True, "chosen": own.why.get("chosen")}}
+
+    def _no_value(self, t: str, topic: str, log: dict) -> dict | None:
+        """The reply to a follow-up asking a kind of value of the last note ("and the phone
+        number?", resolved to "what is the phone number?") when that note holds none: it says
+        so — another note's number would answer another question. None: `topic` is no note, or
+        the question names something the note's title does not (it is asked anew)."""
+        import re
+        title, _ = SL.resolve_note(self.app, topic)
+        if not title or not RP.on_topic_value(t, "", title):
+            return None  # it names something else ("and the vet's phone number?"): asked anew
+        what = re.sub(r"^what is (?:the )?|\?$", "", t.strip(), flags=re.I).strip() or "such value"
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        return {"reply": f"Your note “{title}” gives no {what}, so I can't say.",
+                "slots": {"question": t, "note": title, "found": False}}
