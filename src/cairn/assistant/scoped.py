@@ -83,7 +83,7 @@ class NoteScoped:
         if not scoped.get("quoted") or re.search(r"\bnotes?\b", t, re.I):
             return scoped
         own = self.app.own_answer(t, scoped["quoted"])
-        if own is None:
+        if not own.found:
             return scoped
         log["note"], log["subject"] = None, SL.subject_of(t) or None
         return {"reply": own.text, "slots": {"question": t, "found": True, "chosen": own.why.get("chosen")}}

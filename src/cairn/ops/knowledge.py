@@ -314,23 +314,24 @@ class KnowledgeOps:
         return sorted(((h, r * T.focus(asked, h.memory.text), T.focus(asked, h.memory.text)) for (h, _), r
                        in zip(mems, rel)), key=lambda x: -x[1])
 
-    def own_answer(self, question: str, lines: list[str], now: datetime | None = None) -> KnowledgeAnswer | None:
+    def own_answer(self, question: str, lines: list[str], now: datetime | None = None) -> KnowledgeAnswer:
         """The person's own statement answering `question` when it outranks the note `lines` a
         caller would answer with (a note read because the question names its topic: "when does
         the nursery shut over christmas?" and the nursery's opening days), by the rule of a
         question's answer (module docstring): the best memory's score (relevance x focus)
         plus OWN_MARGIN at least the lines' own. Relevance is meaning as much as words
-        (cosine), so "shut over christmas" finds "closed for xmas". None: no memory answers,
-        or the lines score higher."""
+        (cosine), so "shut over christmas" finds "closed for xmas". `found` False (empty text):
+        no memory answers, or the lines score higher."""
         now = now or datetime.now(timezone.utc)
         scored = self._scored_memories(question, now)
         if not scored or not lines:
-            return None
+            return KnowledgeAnswer("", False, [], {"mode": "question", "query": question, "chosen": []})
         quote = " ".join(lines)
         note_score = self._relevance(question, [quote])[0] * T.focus(T.names(question), quote)
         h, score, _ = scored[0]
         if score + OWN_MARGIN < note_score:
-            return None
+            return KnowledgeAnswer("", False, [], {"mode": "question", "query": question, "chosen": ["notes"],
+                                                   "notes": {"score": round(note_score, 3)}})
         why = {"mode": "question", "query": question, "chosen": ["memory"], "memories": [
             {"id": h.memory.id, "text": h.memory.text[:200], "score": round(score, 3)}], "notes": {"score": round(note_score, 3)}}
         return KnowledgeAnswer(self._said(h.memory, now), True, [self._memory_source(h)], why)

@@ -178,23 +178,24 @@ _REMIND_VERB = re.compile(
     r"|(?:set|create|add|make|put in)\s+(?:me\s+)?(?:a\s+)?reminder|i need a reminder)(?=[\s,]|$)", _F)
 
 
-def reminder(text: str) -> dict:
+def reminder(text: str, now: datetime | None = None) -> dict:
     """{"text", "at"|"every"} of a reminder request; {"text"} alone when no time is read.
     The reminding verb ("remind me", "nudge me", "ping me", "give me a shout", ...) may stand
     anywhere: "at 9 tomorrow remind me to X", "remind me tomorrow at 9 to X", "on Friday at
     7pm nudge me to X" and "give me a shout on Friday to X" all read as (X, the time); words
     before the verb that hold no time are a preface, left out ("Cairn, remind me at 9 to X",
-    "🙂 remind me ...")."""
+    "🙂 remind me ..."). now: the time it is said (aware; default the clock): "tonight"
+    after 8pm is the next whole hour (times.spoken_times)."""
     t = strip_polite(text)
     m = _REMIND_VERB.search(t)
     if m:
         body = clean(f"{t[:m.start()].strip(' ,')} {t[m.end():].strip(' ,')}")
     else:
         body = clean(t)
-    body = spoken_times(strip_tail(body))
-    split = split_when(body)
+    body = spoken_times(strip_tail(body), now)
+    split = split_when(body, now)
     if not split and m and clean(t[:m.start()]):  # "Good morning! Remind me at 7:30 to X": what precedes is a preface
-        split = split_when(spoken_times(strip_tail(clean(t[m.end():].strip(" ,")))))
+        split = split_when(spoken_times(strip_tail(clean(t[m.end():].strip(" ,"))), now), now)
     if split:
         what, key, when = split
         return {"text": strip_tail(clean(re.sub(r"^(?:to|that|about|for)\s+", "", what, flags=re.I))), key: when}

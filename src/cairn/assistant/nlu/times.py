@@ -21,19 +21,36 @@ _DAYWORD = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today)"
 # the clock a part of the day stands for when no clock is said ("next Tuesday morning"): the
 # reminder's usual default hour for a morning (cairn.schedule.when.DEFAULT_HOUR), else a typical hour
 PARTS = {"morning": "9am", "afternoon": "2pm", "evening": "6pm", "night": "8pm"}
+_PART_HOUR = {"morning": 9, "afternoon": 14, "evening": 18, "night": 20}
+_PART_END = {"morning": 12, "afternoon": 18, "evening": 24, "night": 24}  # the hour each part is over
+
+
+def _today_part(part: str, now: datetime | None) -> str:
+    """The clock of today's `part` ("tonight", "this evening"): its usual hour (PARTS), or,
+    when that hour has passed and the part has not (`now` local, 21:10 for "tonight"), the
+    next whole hour ("22:00"). A part already over keeps its hour: that time has passed, and
+    the reader says so rather than move it to another day."""
+    if now is None:
+        from cairn.schedule import when as W
+        now = datetime.now(W.zone(None))
+    if now.hour < _PART_HOUR[part] or now.hour + 1 >= _PART_END[part]:
+        return PARTS[part]
+    return f"{now.hour + 1}:00"
 
 
 def _hour(s: str) -> int:
     return _HOURS.get(s.lower()) or int(s)
 
 
-def spoken_times(text: str) -> str:
+def spoken_times(text: str, now: datetime | None = None) -> str:
     """`text` with clock times said in words written as `cairn.schedule.when` reads them:
     "half seven" / "half past 7" -> "7:30", "quarter to eight" -> "7:45", "ten past six" ->
     "6:10", "nine o'clock" -> "9", "7:30 in the morning" -> "7:30am", "6 in the evening" ->
     "6pm", a day followed straight by a clock ("Friday 9am", "tomorrow 18:30") gets its
     "at" ("Friday at 9am"), and a day with a part of the day and no clock ("next Tuesday
-    morning", "tomorrow evening", "tonight") gets that part's hour (PARTS: "Tuesday at 9am"),
+    morning", "tomorrow evening", "tonight", "this evening") gets that part's hour (PARTS:
+    "Tuesday at 9am"; today's part later than its hour, `now` in the local zone: the next
+    whole hour, `_today_part`),
     and a dotted clock before am/pm or after "at" ("4.30pm", "at 7.45") gets its colon.
     British usage: "half seven" is 7:30. Other text unchanged."""
     t = text
@@ -67,9 +84,15 @@ def spoken_times(text: str) -> str:
                r"(?P<c>\d{1,2}(?::\d{2})?)(?!\s*(?:am|pm|[\d:]))",
                lambda m: f"{m.group('d')} at {m.group('c')}{'am' if m.group('p').lower() == 'morning' else 'pm'}",
                t, flags=re.I)  # "tomorrow morning at 7" -> "tomorrow at 7am"
-    t = re.sub(r"\btonight\b(?!\s+at\b)", "today at " + PARTS["night"], t, flags=re.I)
+    t = re.sub(r"\btonight\b(?!\s+at\b)", lambda m: "today at " + _today_part("night", now), t, flags=re.I)
+    t = re.sub(r"\bthis\s+(?P<p>morning|afternoon|evening)\b(?!\s+at\b)",
+               lambda m: "today at " + _today_part(m.group("p").lower(), now), t, flags=re.I)
+
+    def part(m: re.Match) -> str:
+        p = m.group("p").lower()
+        return f"{m.group('d')} at {_today_part(p, now) if m.group('d').lower() == 'today' else PARTS[p]}"
     t = re.sub(r"\b(?P<d>" + _DAYWORD + r")\s+(?:in\s+the\s+|first\s+thing\s+in\s+the\s+)?(?P<p>morning|afternoon|evening|"
-               r"night)\b(?!\s+at\b)", lambda m: f"{m.group('d')} at {PARTS[m.group('p').lower()]}", t, flags=re.I)
+               r"night)\b(?!\s+at\b)", part, t, flags=re.I)
     return t
 
 
