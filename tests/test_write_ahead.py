@@ -82,3 +82,27 @@ def test_a_failed_import_stops_the_embedding_thread_and_stores_nothing(tmp_path,
         status = app.status()
     assert status["notes"] == 0 and status["chunks"] == 0 and status["embedded_chunks"] == 0
     assert not [t for t in threading.enumerate() if t.name == "cairn-embed-ahead"]
+
+
+def test_a_failed_reimport_gives_the_restored_notes_their_vectors_back(tmp_path, monkeypatch):
+    """An import that updates notes and then fails midway puts the old notes back with their
+    old vectors (from the vector cache, nothing computed): missing_vectors stays 0 and the
+    old text is found by meaning. The error names the line and the file that failed."""
+    emb = Recording()
+    rows = _rows(6)
+    with Cairn(tmp_path / "home", embedder=emb) as app:
+        path = write_jsonl(tmp_path / "n.jsonl", rows)
+        app.import_notes(path)
+        before = len(emb.texts)
+        write_jsonl(path, [{**r, "text": r["text"] + " Rewritten after the storm."} for r in rows]
+                    + [{"id": "blocked", "text": "A record whose note path is a folder."}])
+        folder = next((tmp_path / "home" / "vault" / "records" / "n").glob("r0-*.md")).parent
+        (folder / f"blocked-{I._sha1('blocked')[:6]}.md").mkdir()
+        with pytest.raises(I.ImportFormatError, match=r"line 7: the import stopped \(.*blocked-.*\.md: "
+                                                      r"Is a directory\); nothing was imported"):
+            app.import_notes(path)
+        status = app.status()
+        assert status["notes"] == 6 and status["missing_vectors"] == 0
+        assert status["embedded_chunks"] == status["chunks"] == 6
+        assert len(emb.texts) == before  # the old vectors came back from the cache
+        assert "storm" not in app.search("tidepool survey cove 3", mode="semantic", k=1).hits[0].snippet
