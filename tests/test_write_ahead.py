@@ -106,3 +106,30 @@ def test_a_failed_reimport_gives_the_restored_notes_their_vectors_back(tmp_path,
         assert status["embedded_chunks"] == status["chunks"] == 6
         assert len(emb.texts) == before  # the old vectors came back from the cache
         assert "storm" not in app.search("tidepool survey cove 3", mode="semantic", k=1).hits[0].snippet
+
+
+def test_a_stop_while_writing_rolls_back_and_says_so(tmp_path, monkeypatch, capsys):
+    """Ctrl-C (or SIGTERM) while `import notes` writes: everything is put back, and the CLI's
+    line says that nothing from the file was imported, not "what was stored so far is kept"."""
+    from cairn.interfaces import cli_io
+    import cairn.vault as V
+    real, calls = V.atomic_write, []
+
+    def stopping(target, text):
+        calls.append(target)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        real(target, text)
+
+    monkeypatch.setattr(V, "atomic_write", stopping)
+    monkeypatch.setitem(cli_io.STATE, "home", tmp_path / "home")
+    path = write_jsonl(tmp_path / "n.jsonl", _rows(6))
+    with pytest.raises(SystemExit) as stop:
+        with cli_io._service() as app:
+            app._embedder = Recording()  # no model load: the stop comes while writing
+            app.import_notes(path)
+    assert stop.value.code == 130
+    assert capsys.readouterr().err.strip() == (f"interrupted: nothing from {path} was imported "
+                                               "(the vault and index are as before)")
+    with Cairn(tmp_path / "home", embedder=Recording()) as app:
+        assert app.status()["notes"] == 0 and not list((tmp_path / "home" / "vault").rglob("*.md"))

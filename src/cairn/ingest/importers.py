@@ -256,10 +256,17 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
             if isinstance(exc, (OSError, ValueError)):
                 raise ImportFormatError(f"{path}: line {rec.lineno}: the import stopped ({_reason(exc)}); "
                                         "nothing was imported (the vault and index are as before)") from exc
+            _undone(exc, path)
             raise
         report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress,
                                                              settings.chunk.embed_max_chunks, ahead=ahead, **keys)
     return report
+
+
+def _undone(exc: BaseException, path: Path) -> None:
+    """Mark a stop (Ctrl-C, SIGTERM) that the import rolled back, for the line the CLI prints."""
+    if isinstance(exc, KeyboardInterrupt):  # read by interfaces.cli_io._stopped
+        exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
 
 
 def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -> str:
@@ -289,9 +296,8 @@ def _reason(exc: BaseException) -> str:
 def _roll_back(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Path, bytes | None]],
                embedder) -> None:
     """Put every file in `undo` (path, bytes before or None = did not exist) back as it was,
-    newest first, and bring its index rows back in line (re-index, or drop the note); a
-    restored note gets back the vectors its old chunks had (`embed_note(cached_only=True)`:
-    taken from the vector cache, nothing computed)."""
+    newest first, and bring its index rows back in line (re-index, or drop the note); a restored
+    note gets its old vectors back from the vector cache (`embed_note(cached_only=True)`)."""
     for target, before in reversed(undo):
         relpath = V.rel(settings.vault, target)
         try:
@@ -479,6 +485,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
             if isinstance(exc, (OSError, ValueError)):
                 raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
                                         "nothing was imported (the vault and index are as before)") from exc
+            _undone(exc, path)
             raise
         note_ids.append(fm["id"])
         if progress:
