@@ -256,17 +256,12 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
             if isinstance(exc, (OSError, ValueError)):
                 raise ImportFormatError(f"{path}: line {rec.lineno}: the import stopped ({_reason(exc)}); "
                                         "nothing was imported (the vault and index are as before)") from exc
-            _undone(exc, path)
+            if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the line cli_io._stopped prints
+                exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
             raise
         report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress,
                                                              settings.chunk.embed_max_chunks, ahead=ahead, **keys)
     return report
-
-
-def _undone(exc: BaseException, path: Path) -> None:
-    """Mark a stop (Ctrl-C, SIGTERM) that the import rolled back, for the line the CLI prints."""
-    if isinstance(exc, KeyboardInterrupt):  # read by interfaces.cli_io._stopped
-        exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
 
 
 def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -> str:
@@ -309,9 +304,10 @@ def _roll_back(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Pa
                         N.delete_note(conn, row.id)
             else:
                 V.atomic_write(target, before.decode("utf-8"))
-                embed_note(conn, embedder, index_note_file(conn, settings, target)[1],
-                           settings.chunk.embed_max_chunks, fact_keys=settings.memory.fact_keys,
-                           neighbour_keys=settings.memory.neighbour_keys, cached_only=True)
+                note_id = index_note_file(conn, settings, target)[1]
+                if embedder is not None:  # None: a dry run's (which writes nothing)
+                    embed_note(conn, embedder, note_id, settings.chunk.embed_max_chunks, cached_only=True,
+                               fact_keys=settings.memory.fact_keys, neighbour_keys=settings.memory.neighbour_keys)
         except (OSError, ValueError, sqlite3.Error):
             continue  # best effort: the next sync reconciles what is left
 
@@ -485,7 +481,8 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
             if isinstance(exc, (OSError, ValueError)):
                 raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
                                         "nothing was imported (the vault and index are as before)") from exc
-            _undone(exc, path)
+            if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the line cli_io._stopped prints
+                exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
             raise
         note_ids.append(fm["id"])
         if progress:
