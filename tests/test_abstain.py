@@ -397,3 +397,14 @@ def test_a_comment_on_the_other_persons_news_states_nothing_of_the_commenter(rea
     assert A.check("Where did Lena get a flat tyre?", hits, real_embedder, replies=replies).answerable
     monkeypatch.setattr(A, "STATED", False)  # the comment counts as Marco's own: answered
     assert A.check("Where did Marco get a flat tyre?", hits, real_embedder, replies=replies).answerable
+
+
+def test_about_in_a_question_is_no_key_term(real_embedder):
+    """"What did Mara say about her shoes?" is about shoes: "about" in the other speaker's
+    question ("Have you told your sister about the job?") must not decline it."""
+    assert "about" not in A.key_terms("What did Mara say about her shoes?")
+    hits = [_hit("Not yet, he chewed my running shoes last night.", "Mara", 1),
+            _hit("Have you told your sister about the job?", "Mara", 2),
+            _hit("Yes, she thinks the commute by ferry will be fun.", "Tomas", 3)]
+    assert A.check("What did Mara say about her shoes?", hits, real_embedder).answerable
+    assert not A.check("What did Tomas say about his shoes?", hits, real_embedder).answerable

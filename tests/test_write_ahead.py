@@ -82,3 +82,54 @@ def test_a_failed_import_stops_the_embedding_thread_and_stores_nothing(tmp_path,
         status = app.status()
     assert status["notes"] == 0 and status["chunks"] == 0 and status["embedded_chunks"] == 0
     assert not [t for t in threading.enumerate() if t.name == "cairn-embed-ahead"]
+
+
+def test_a_failed_reimport_gives_the_restored_notes_their_vectors_back(tmp_path, monkeypatch):
+    """An import that updates notes and then fails midway puts the old notes back with their
+    old vectors (from the vector cache, nothing computed): missing_vectors stays 0 and the
+    old text is found by meaning. The error names the line and the file that failed."""
+    emb = Recording()
+    rows = _rows(6)
+    with Cairn(tmp_path / "home", embedder=emb) as app:
+        path = write_jsonl(tmp_path / "n.jsonl", rows)
+        app.import_notes(path)
+        before = len(emb.texts)
+        write_jsonl(path, [{**r, "text": r["text"] + " Rewritten after the storm."} for r in rows]
+                    + [{"id": "blocked", "text": "A record whose note path is a folder."}])
+        folder = next((tmp_path / "home" / "vault" / "records" / "n").glob("r0-*.md")).parent
+        (folder / f"blocked-{I._sha1('blocked')[:6]}.md").mkdir()
+        with pytest.raises(I.ImportFormatError, match=r"line 7: the import stopped \(.*blocked-.*\.md: "
+                                                      r"Is a directory\); nothing was imported"):
+            app.import_notes(path)
+        status = app.status()
+        assert status["notes"] == 6 and status["missing_vectors"] == 0
+        assert status["embedded_chunks"] == status["chunks"] == 6
+        assert len(emb.texts) == before  # the old vectors came back from the cache
+        assert "storm" not in app.search("tidepool survey cove 3", mode="semantic", k=1).hits[0].snippet
+
+
+def test_a_stop_while_writing_rolls_back_and_says_so(tmp_path, monkeypatch, capsys):
+    """Ctrl-C (or SIGTERM) while `import notes` writes: everything is put back, and the CLI's
+    line says that nothing from the file was imported, not "what was stored so far is kept"."""
+    from cairn.interfaces import cli_io
+    import cairn.vault as V
+    real, calls = V.atomic_write, []
+
+    def stopping(target, text):
+        calls.append(target)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        real(target, text)
+
+    monkeypatch.setattr(V, "atomic_write", stopping)
+    monkeypatch.setitem(cli_io.STATE, "home", tmp_path / "home")
+    path = write_jsonl(tmp_path / "n.jsonl", _rows(6))
+    with pytest.raises(SystemExit) as stop:
+        with cli_io._service() as app:
+            app._embedder = Recording()  # no model load: the stop comes while writing
+            app.import_notes(path)
+    assert stop.value.code == 130
+    assert capsys.readouterr().err.strip() == (f"interrupted: nothing from {path} was imported "
+                                               "(the vault and index are as before)")
+    with Cairn(tmp_path / "home", embedder=Recording()) as app:
+        assert app.status()["notes"] == 0 and not list((tmp_path / "home" / "vault").rglob("*.md"))

@@ -119,3 +119,19 @@ def test_upcoming_events_become_reminders_once(imported, tmp_path):
     app.settings.assistant.files = [str(tmp / "cal")]
     out = registry().call(app, "remind_calendar", {})
     assert out["calendars"] == [str((tmp / "cal" / "work.ics").resolve())] and out["added"] == 0
+
+
+def test_an_event_with_a_very_long_title_gets_a_reminder_within_the_limit(imported, tmp_path):
+    """A reminder holds at most scheduler.MAX_TEXT_CHARS characters; a calendar event's title
+    and location are cut to fit (they were stored whole, 1,300+ characters, before)."""
+    from datetime import datetime, timezone
+    from cairn.schedule.scheduler import MAX_TEXT_CHARS
+    app, _, _ = imported
+    cal = write_ics(tmp_path / "long.ics", "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//t//EN\nBEGIN:VEVENT\n"
+                    "UID:long-1@example.org\nDTSTAMP:20250301T000000Z\nDTSTART:20250401T090000Z\n"
+                    f"SUMMARY:Kiln day {'glaze ' * 200}\nLOCATION:Shed {'north ' * 100}\n"
+                    "END:VEVENT\nEND:VCALENDAR\n")
+    r = app.calendar_reminders(cal, now=datetime(2025, 3, 20, 12, 0, tzinfo=timezone.utc))
+    [text] = r.added
+    assert len(text) <= MAX_TEXT_CHARS and text.startswith("Kiln day glaze") and "… — Tue 01 Apr" in text
+    assert text in _reminders(app) and text.endswith("…")

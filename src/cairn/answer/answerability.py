@@ -102,7 +102,7 @@ _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself|y
 GENERIC_TERMS = frozenset(stem(w) for w in (
     "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways "
     "thing things something recently get got make made do does did new one ones go went going "
-    "use used help helped say said tell told want wanted plan plans planning reason name "
+    "use used help helped say said tell told want wanted plan plans planning reason name about "
     "happen happened he she him her his hers they them their its it "
     # time words date the question, they are not its topic
     "last next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months "

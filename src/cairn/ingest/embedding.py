@@ -199,11 +199,14 @@ class WriteAhead:
 
 
 def embed_note(conn: sqlite3.Connection, embedder, note_id: str, max_chunks_per_note: int = 400, *,
-               fact_keys: bool = True, neighbour_keys: float = 0.0) -> int:
+               fact_keys: bool = True, neighbour_keys: float = 0.0, cached_only: bool = False) -> int:
     """Embed the chunks of note `note_id` that have no vector, without the "embed" lock: an
     interactive write while an ingest is embedding (the ingest holds the lock for all of its
     chunks, minutes for a large folder) gets its own note's vectors at once. The entity
-    graph of the note follows at the next `embed_missing`. Returns how many were embedded."""
+    graph of the note follows at the next `embed_missing`. Returns how many were embedded.
+    cached_only: only put back vectors kept for deleted chunks of the same text (the
+    vector cache; nothing is computed and the cache is kept), as an import that rolls
+    back does for the notes it restores."""
     import numpy as np
     rows = chunks_to_embed(conn, max_chunks_per_note, note_id)
     if not rows:
@@ -211,7 +214,7 @@ def embed_note(conn: sqlite3.Connection, embedder, note_id: str, max_chunks_per_
     model = model_key(embedder)
     items = _items(conn, rows, fact_keys, neighbour_keys)
     cache = cached_vectors(conn, [it[2] for it in items], model)
-    todo = [it for it in items if it[2] not in cache]
+    todo = [] if cached_only else [it for it in items if it[2] not in cache]
     vecs = _vectors(embedder, todo, neighbour_keys) if todo else None
     with N.transaction(conn):
         reused = [it for it in items if it[2] in cache]
@@ -220,6 +223,8 @@ def embed_note(conn: sqlite3.Connection, embedder, note_id: str, max_chunks_per_
                         np.stack([cache[it[2]] for it in reused]), model)
         if todo:
             put_vectors(conn, [it[0] for it in todo], [it[2] for it in todo], vecs, model)
+    if cached_only:
+        return len(reused)
     clear_vector_cache(conn)
     return len(rows)
 

@@ -25,7 +25,7 @@ from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
 from cairn.errors import InvalidInput
 from cairn.report import IngestReport, Progress, json_type_name
-from cairn.ingest.embedding import WriteAhead, embed_missing
+from cairn.ingest.embedding import WriteAhead, embed_missing, embed_note
 from cairn.ingest.index import _sha1, index_note_file
 
 
@@ -252,10 +252,12 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
                 if progress:
                     progress("import", i + 1, len(records))
         except BaseException as exc:
-            _roll_back(conn, settings, undo)
+            _roll_back(conn, settings, undo, embedder)
             if isinstance(exc, (OSError, ValueError)):
-                raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
+                raise ImportFormatError(f"{path}: line {rec.lineno}: the import stopped ({_reason(exc)}); "
                                         "nothing was imported (the vault and index are as before)") from exc
+            if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the line cli_io._stopped prints
+                exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
             raise
         report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress,
                                                              settings.chunk.embed_max_chunks, ahead=ahead, **keys)
@@ -279,16 +281,18 @@ def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -
 
 def _reason(exc: BaseException) -> str:
     """An exception's message for a person: its text, never its class name alone."""
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
+    if isinstance(exc, OSError):  # with the file it concerns, when known
+        return f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else exc.strerror or str(exc)
     if isinstance(exc, RecursionError):
         return "nested too deeply"
     return str(exc) or "unreadable"
 
 
-def _roll_back(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Path, bytes | None]]) -> None:
+def _roll_back(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Path, bytes | None]],
+               embedder) -> None:
     """Put every file in `undo` (path, bytes before or None = did not exist) back as it was,
-    newest first, and bring its index rows back in line (re-index, or drop the note)."""
+    newest first, and bring its index rows back in line (re-index, or drop the note); a restored
+    note gets its old vectors back from the vector cache (`embed_note(cached_only=True)`)."""
     for target, before in reversed(undo):
         relpath = V.rel(settings.vault, target)
         try:
@@ -300,7 +304,10 @@ def _roll_back(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Pa
                         N.delete_note(conn, row.id)
             else:
                 V.atomic_write(target, before.decode("utf-8"))
-                index_note_file(conn, settings, target)
+                note_id = index_note_file(conn, settings, target)[1]
+                if embedder is not None:  # None: a dry run's (which writes nothing)
+                    embed_note(conn, embedder, note_id, settings.chunk.embed_max_chunks, cached_only=True,
+                               fact_keys=settings.memory.fact_keys, neighbour_keys=settings.memory.neighbour_keys)
         except (OSError, ValueError, sqlite3.Error):
             continue  # best effort: the next sync reconciles what is left
 
@@ -470,10 +477,12 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         try:
             _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}", undo)
         except BaseException as exc:  # all or nothing: put back what this import wrote
-            _roll_back(conn, settings, undo)
+            _roll_back(conn, settings, undo, embedder)
             if isinstance(exc, (OSError, ValueError)):
                 raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
                                         "nothing was imported (the vault and index are as before)") from exc
+            if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the line cli_io._stopped prints
+                exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
             raise
         note_ids.append(fm["id"])
         if progress:

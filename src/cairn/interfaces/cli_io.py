@@ -168,8 +168,8 @@ def _service(preload: str | None = None, query: bool = False, *, jobs: bool = Fa
     try:
         with acting("cli"):  # note versions written by this command name the CLI (store.history)
             yield svc
-    except KeyboardInterrupt:
-        _stopped(jobs)
+    except KeyboardInterrupt as exc:
+        _stopped(jobs, getattr(exc, "rolled_back", None))
     except Exception as exc:
         if SIGNALLED:  # the error a stop became inside a library: the stop it stands for
             _stopped(jobs)
@@ -191,11 +191,16 @@ def _call(fn):
         return fn(svc)
 
 
-def _stopped(jobs: bool) -> None:
+def _stopped(jobs: bool, rolled_back: str | None = None) -> None:
     """A command stopped by Ctrl-C or SIGTERM: one line on stderr, exit 130. Only a command
     that runs ingest jobs (`jobs`: ingest, jobs run, jobs retry) says that the unfinished
     ones and the missing vectors are finished by `cairn jobs run`; any other (an `ask`, a
-    `sync`) has no job to speak of."""
+    `sync`) has no job to speak of. rolled_back: what an all-or-nothing operation put back
+    (the `rolled_back` of the KeyboardInterrupt, set by `cairn import notes|chat` stopped
+    while writing), said instead of "what was stored so far is kept"."""
+    if rolled_back:
+        err.print(f"[yellow]interrupted[/yellow]: {rolled_back}")
+        raise SystemExit(130)
     more = "; unfinished ingest work (queued files, chunks not yet embedded) is finished by `cairn jobs run`" if jobs else ""
     err.print(f"[yellow]interrupted[/yellow]: what was stored so far is kept{more}")
     raise SystemExit(130)

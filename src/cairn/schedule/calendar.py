@@ -66,10 +66,23 @@ def reminder_id(key: str, owner: str | None) -> str:
     return "rc" + hashlib.sha1(f"{owner or ''}\n{key}".encode("utf-8")).hexdigest()[:9]
 
 
+MAX_LOCATION_CHARS = 200  # of a reminder's text; the event's note keeps the whole location
+
+
+def _clip(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, ending with "…" when it was cut."""
+    return text if len(text) <= limit else text[:max(limit - 1, 0)].rstrip() + "…"
+
+
 def _text(title: str, at_local: datetime | date, location: str | None) -> str:
+    """The reminder text "TITLE — Mon 07 Dec 09:00, LOCATION", title and location cut (`_clip`)
+    so that it holds at most scheduler.MAX_TEXT_CHARS characters, the limit of every
+    reminder (the event's note, imported beside it, keeps the whole text)."""
+    from cairn.schedule.scheduler import MAX_TEXT_CHARS
     when = at_local.strftime("%a %d %b %H:%M") if isinstance(at_local, datetime) else \
         at_local.strftime("%a %d %b") + " (all day)"
-    return f"{title} — {when}" + (f", {location}" if location else "")
+    tail = f" — {when}" + (f", {_clip(location, MAX_LOCATION_CHARS)}" if location else "")
+    return _clip(title, MAX_TEXT_CHARS - len(tail)) + tail
 
 
 def remind_calendar(scheduler, path: Path, *, before: str | None = None, horizon: str | None = None,

@@ -194,7 +194,7 @@ def run_import(conn: sqlite3.Connection, settings: Settings, embedder, source: s
             if item.type == "chat":
                 chats.append(note_id)
     except BaseException as exc:
-        _roll_back(conn, settings, undo)
+        _roll_back(conn, settings, undo, embedder)
         if isinstance(exc, ExportFormatError):
             raise ExportFormatError(exc.message + _kept(undo)) from None
         if isinstance(exc, (OSError, UnicodeError)):
