@@ -133,3 +133,37 @@ def test_a_stop_while_writing_rolls_back_and_says_so(tmp_path, monkeypatch, caps
                                                "(the vault and index are as before)")
     with Cairn(tmp_path / "home", embedder=Recording()) as app:
         assert app.status()["notes"] == 0 and not list((tmp_path / "home" / "vault").rglob("*.md"))
+
+
+def _children() -> set[int]:
+    """Process ids of this process's live children (Linux /proc)."""
+    import os
+    from pathlib import Path
+    me = str(os.getpid())
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == me and fields[0] != "Z":
+            out.add(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.parametrize("workers", [1, 0])
+def test_a_large_import_finds_entities_in_a_worker_process_then_stops_it(tmp_path, monkeypatch, workers):
+    """From ENTITY_WORKER_MIN notes spaCy runs in a worker process (no interpreter lock shared
+    with the embedder), stopped when the import ends; with `parse_workers = 0` in this process.
+    Either way the same people are found."""
+    monkeypatch.setattr(E, "ENTITY_WORKER_MIN", 3)
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "config.toml").write_text(f"[ingest]\nparse_workers = {workers}\n")
+    before = _children()
+    rows = [{"id": f"p{i}", "text": f"Ilse Brandvold met Tomasz Wierzbicki at the harbour office on day {i}."}
+            for i in range(4)]
+    with Cairn(tmp_path / "home", embedder=Recording()) as app:
+        app.import_notes(write_jsonl(tmp_path / "people.jsonl", rows))
+        assert _children() == before  # the worker (if any) is gone
+        names = {e["name"] for e in app.entities()}
+    assert {"Ilse Brandvold", "Tomasz Wierzbicki"} <= names

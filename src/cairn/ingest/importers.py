@@ -25,7 +25,7 @@ from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
 from cairn.errors import InvalidInput
 from cairn.report import IngestReport, Progress, json_type_name
-from cairn.ingest.embedding import WriteAhead, embed_missing, embed_note
+from cairn.ingest.embedding import WriteAhead, embed_missing, embed_note, entity_lane
 from cairn.ingest.index import _sha1, index_note_file
 
 
@@ -223,8 +223,6 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     report = IngestReport()
     if not records:
         return _empty_file(path, report, "records")
-    from cairn import ner
-    ner.preload()  # while the notes are written: the entity pass of embed_missing needs it
     folder = f"records/{V.slugify(path.stem)}"
     planned = [(rec, f"{folder}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md",
                 V.stable_id(f"rec:{path.name}:{rec.id}")) for rec in records]
@@ -244,7 +242,8 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     undo: list[tuple[Path, bytes | None]] = []
     keys = {"fact_keys": settings.memory.fact_keys, "neighbour_keys": settings.memory.neighbour_keys}
     # The notes written so far are embedded while the rest are written (WriteAhead).
-    with WriteAhead(conn, embedder, settings.chunk.embed_max_chunks, **keys) as ahead:
+    with entity_lane(settings, len(notes)) as entities_many, \
+            WriteAhead(conn, embedder, settings.chunk.embed_max_chunks, **keys) as ahead:
         try:
             for i, (rec, relpath, fm, text) in enumerate(notes):
                 ahead.written(_write_and_index(conn, settings, relpath, fm, rec.text, report,
@@ -259,8 +258,8 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
             if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the line cli_io._stopped prints
                 exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
             raise
-        report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress,
-                                                             settings.chunk.embed_max_chunks, ahead=ahead, **keys)
+        report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
+                                                             ahead=ahead, entities_many=entities_many, **keys)
     return report
 
 

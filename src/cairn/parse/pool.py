@@ -190,9 +190,10 @@ class ParsePool:
     interpreter exit: they are daemons)."""
 
     def __init__(self, workers: int = 1, memory_mib: int = 2048, timeout_s: float = 600.0, *,
-                 nice: int = 0) -> None:
+                 nice: int = 0, ner_nice: int = 0) -> None:
         self.workers = max(1, int(workers))
         self.nice = max(0, int(nice))
+        self.ner_nice = max(0, int(ner_nice))  # the entity lane's worker
         self.first_file_at: float | None = None
         self.memory_bytes = max(0, int(memory_mib)) << 20
         self.timeout_s = float(timeout_s)
@@ -376,7 +377,7 @@ class ParsePool:
             try:
                 if task[1] == NER_REQUEST:
                     if self._ner is None:
-                        self._ner = _Worker(self.memory_bytes)
+                        self._ner = _Worker(self.memory_bytes, nice=self.ner_nice)
                     w = self._ner if self._ner.task is None else None
                 else:
                     w = next((w for w in self._pool if w.task is None), None)
