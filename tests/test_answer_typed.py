@@ -423,3 +423,14 @@ def test_the_thing_asked_is_read_from_the_verb(app, monkeypatch, switch, questio
         monkeypatch.setattr(types, switch, False)
         ans, _ = _ask(app, question)
         assert ans.verdict == "pass" and (expect is None or expect not in ans.answer), ans.answer
+
+
+@pytest.mark.parametrize("typed, spelled", [
+    ("whats the code for the allotment gate", "what's the code for the allotment gate"),
+    ("wheres the spare key kept", "where's the spare key kept"),
+    ("whens the bin collection", "when's the bin collection"),
+])
+def test_a_contraction_typed_without_its_apostrophe_is_a_question_word(typed, spelled):
+    """"whats" as typed on a phone is "what's": no word of the thing asked (it was a subject
+    word no note holds, and the question was declined)."""
+    assert types.asked(typed) == types.asked(spelled)

@@ -167,11 +167,14 @@ def _stems(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(stem(t) for t in content_terms(text) if stem(t) not in TYPE_WORDS))
 
 
+_BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
+
+
 def asked(question: str) -> Asked:
     """The answer type, head and subject of `question` (module doc). "What's the plumber's
     phone number?" -> Asked("phone", head=(), subject=("plumber",)); "How much is the annual
     premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
-    q = question.strip()
+    q = _BARE_WH.sub(lambda m: m.group(1) + "'s", question.strip())  # "whats" as typed: "what's"
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
     if kind is None and CODE_OF and _THING_NUMBER.search(q) and not re.search(r"\bhow many\b", q, re.I):
         kind = "code"
