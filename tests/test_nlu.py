@@ -783,6 +783,9 @@ def test_a_follow_up_asking_a_kind_of_value_reads_it_from_the_note_just_answered
     assert "01632 960111" in bot.turn("and the phone number?", Channel()).reply
     reply = bot.turn("and the postcode?", Channel()).reply  # the vet note has none: said, not another note's
     assert "Vet" in reply and "no postcode" in reply and "Yarmton" not in reply
+    # a code of a thing the named note never mentions is not the note's only code (week-i 22)
+    bot = Assistant(week, model="none", new=True)
+    assert "CK-5521" not in bot.turn("whats the cake order's tracking number", Channel()).reply
 
 
 def test_a_remembered_fact_in_other_words_wins_over_a_topic_only_note_line(week):
