@@ -65,10 +65,10 @@ class NoteScoped:
         else:
             on_topic = RP.covers(t, lines, title) if loose == "all" else (
                 RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None)
-        if not lines or ((guess or RP.value_kind(t)) and not on_topic):
+        if not lines or ((guess or RP.value_kind(t) == "code") and not on_topic):
             # a topic the note says nothing of ("and when is the MOT due?" after the bike), or a
-            # kind of value of a thing it never names ("the dog's microchip number" of a note
-            # whose only code is the pet insurance policy)
+            # code of a thing it never names ("the dog's microchip number" of a note whose only
+            # code is the pet insurance policy: a code answers for one thing only)
             return None
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record
         log["note"] = log["subject"] = title
