@@ -241,7 +241,6 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
         notes.append((rec, relpath, fm, _check_renders(path, rec.lineno, relpath, fm, rec.text)))
     undo: list[tuple[Path, bytes | None]] = []
     keys = {"fact_keys": settings.memory.fact_keys, "neighbour_keys": settings.memory.neighbour_keys}
-    # The notes written so far are embedded while the rest are written (WriteAhead).
     with entity_lane(settings, len(notes)) as entities_many, \
             WriteAhead(conn, embedder, settings.chunk.embed_max_chunks, **keys) as ahead:
         try:
@@ -251,16 +250,26 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
                 if progress:
                     progress("import", i + 1, len(records))
         except BaseException as exc:
-            _roll_back(conn, settings, undo, embedder)
-            if isinstance(exc, (OSError, ValueError)):
-                raise ImportFormatError(f"{path}: line {rec.lineno}: the import stopped ({_reason(exc)}); "
-                                        "nothing was imported (the vault and index are as before)") from exc
-            if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the line cli_io._stopped prints
-                exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
-            raise
+            raise _stopped(conn, settings, undo, embedder, path, exc, f"line {rec.lineno}: ")
         report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
                                                              ahead=ahead, entities_many=entities_many, **keys)
     return report
+
+
+def _stopped(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Path, bytes | None]], embedder,
+             path: Path, exc: BaseException, where: str = "") -> BaseException:
+    """Put back what an import of `path` wrote (`_roll_back`) when `exc` stopped it; returns what
+    to raise: an ImportFormatError naming the file (and `where`) for a failed write (OSError,
+    ValueError), else `exc` (a Ctrl-C or SIGTERM marked `rolled_back` for cli_io._stopped)."""
+    _roll_back(conn, settings, undo, embedder)
+    if isinstance(exc, (OSError, ValueError)):
+        err = ImportFormatError(f"{path}: {where}the import stopped ({_reason(exc)}); "
+                                "nothing was imported (the vault and index are as before)")
+        err.__cause__ = exc
+        return err
+    if isinstance(exc, KeyboardInterrupt):
+        exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
+    return exc
 
 
 def _check_renders(path: Path, lineno: int, relpath: str, fm: dict, body: str) -> str:
@@ -476,13 +485,7 @@ def import_chat_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path, 
         try:
             _write_and_index(conn, settings, relpath, fm, body, report, f"{conv}/{sess}", undo)
         except BaseException as exc:  # all or nothing: put back what this import wrote
-            _roll_back(conn, settings, undo, embedder)
-            if isinstance(exc, (OSError, ValueError)):
-                raise ImportFormatError(f"{path}: the import stopped ({_reason(exc)}); "
-                                        "nothing was imported (the vault and index are as before)") from exc
-            if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the line cli_io._stopped prints
-                exc.rolled_back = f"nothing from {path} was imported (the vault and index are as before)"
-            raise
+            raise _stopped(conn, settings, undo, embedder, path, exc)
         note_ids.append(fm["id"])
         if progress:
             progress("import", i + 1, len(sessions))
