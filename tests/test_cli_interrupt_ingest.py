@@ -1,7 +1,8 @@
 """A real Ctrl-C (SIGINT) or SIGTERM in the middle of the commands that store things —
 `ingest`, `import notes`, `import chat`, `sync` — ends them with exit 130 and the one line
 "interrupted: what was stored so far is kept" (for `ingest`, which runs jobs, with the hint
-that the unfinished ones stay queued), never a traceback; nothing is lost: every source is
+that the unfinished ones stay queued; an import stopped while it writes puts everything back and
+says "nothing from FILE was imported"), never a traceback; nothing is lost: every source is
 either indexed or still queued, and running the command again (or `cairn jobs run`) ends
 with everything stored. `watch` ends on either signal as documented ("stopped", exit 0).
 
@@ -66,6 +67,11 @@ os.replace = replace
 JOBS_LINE = ("interrupted: what was stored so far is kept; unfinished ingest work "
              "(queued files, chunks not yet embedded) is finished by `cairn jobs run`")
 PLAIN_LINE = "interrupted: what was stored so far is kept"
+
+
+def _rolled_back(path) -> str:
+    """The line of an import stopped while it wrote: all of it was put back."""
+    return f"interrupted: nothing from {path} was imported (the vault and index are as before)"
 N = 6
 
 
@@ -137,7 +143,8 @@ def test_import_notes_stopped_midway_exits_130_and_a_rerun_stores_every_note(tmp
     rows = [{"id": f"r{i}", "title": f"Record {i}", "text": f"The kestrel count was {i}."} for i in range(N)]
     data = write_jsonl(tmp_path / "notes.jsonl", rows)
     r = _run(tmp_path, home, ["import", "notes", str(data), "-q"], at="/r3-", signame=signame)
-    _stopped(r, PLAIN_LINE)
+    _stopped(r, _rolled_back(data))
+    assert _db(home, "SELECT count(*) FROM notes")[0][0] == 0  # all or nothing: put back
     again = _plain(home, "import", "notes", str(data), "-q")
     assert again.returncode == 0, again.stderr
     assert _db(home, "SELECT count(*) FROM notes")[0][0] == N
@@ -152,7 +159,8 @@ def test_import_chat_stopped_midway_exits_130_and_a_rerun_stores_every_session(t
     data = write_jsonl(tmp_path / "chat.jsonl", rows)
     r = _run(tmp_path, home, ["import", "chat", str(data), "-q", "--no-extract"], at="chats/",
              n=4, signame=signame)
-    _stopped(r, PLAIN_LINE)
+    _stopped(r, _rolled_back(data))
+    assert _db(home, "SELECT count(*) FROM notes")[0][0] == 0
     again = _plain(home, "import", "chat", str(data), "-q", "--no-extract")
     assert again.returncode == 0, again.stderr
     assert _db(home, "SELECT count(*) FROM notes")[0][0] == N
