@@ -220,7 +220,7 @@ SWITCHES = {  # --ab NAME: (module, attribute, its value with the change switche
     # never a full window: nothing is embedded before every note is written
     "write_ahead": ("cairn.ingest.embedding", "WRITE_AHEAD_WINDOW", 10**9),
     # spaCy in a thread of the importing process, as before
-    "entity_worker": ("cairn.ingest.embedding", "ENTITY_WORKER_MIN", 10**9),
+    "entity_worker": ("cairn.ingest.embedding", "NER_WORKER_MIN", 10**9),
 }
 
 

@@ -153,10 +153,10 @@ def _children() -> set[int]:
 
 @pytest.mark.parametrize("workers", [1, 0])
 def test_a_large_import_finds_entities_in_a_worker_process_then_stops_it(tmp_path, monkeypatch, workers):
-    """From ENTITY_WORKER_MIN notes spaCy runs in a worker process (no interpreter lock shared
+    """From NER_WORKER_MIN notes spaCy runs in a worker process (no interpreter lock shared
     with the embedder), stopped when the import ends; with `parse_workers = 0` in this process.
     Either way the same people are found."""
-    monkeypatch.setattr(E, "ENTITY_WORKER_MIN", 3)
+    monkeypatch.setattr(E, "NER_WORKER_MIN", 3)
     (tmp_path / "home").mkdir()
     (tmp_path / "home" / "config.toml").write_text(f"[ingest]\nparse_workers = {workers}\n")
     before = _children()

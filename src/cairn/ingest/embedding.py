@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import threading
 
 from cairn.model import Chunk
 from cairn.store import notes as N
@@ -153,23 +154,23 @@ def _batches(items: list) -> list[list]:
     return [items[i:i + EMBED_BATCH] for i in range(0, len(items), EMBED_BATCH)]
 
 
-ENTITY_WORKER_MIN = 50
-"""Notes an import writes from which the entity pass's spaCy runs in a worker process
-(`entity_lane`) instead of a thread of the importing process (bench/ingest_profile.py --ab
-entity_worker)."""
+NER_WORKER_MIN = 50
+"""Text sources of an ingest (cairn.ingest.run), or notes of an import (`entity_lane`), from
+which spaCy's entity pass runs in a parse worker process instead of the ingesting process
+(bench/ingest_profile.py --ab entity_worker)."""
 
 
 @contextlib.contextmanager
 def entity_lane(settings, notes: int):
     """The `entities_many` for embed_missing's entity pass of an import of `notes` notes:
-    from ENTITY_WORKER_MIN on (and with `[ingest] parse_workers` > 0) spaCy runs in a worker
+    from NER_WORKER_MIN on (and with `[ingest] parse_workers` > 0) spaCy runs in a worker
     process of its own (parse.pool.ParsePool's entity lane, niced as graph.update.NER_NICE),
     started now so that it loads spaCy while the import writes; a thread of this process
     would share the interpreter lock with the embedder's thread, whose every run waits for
     it. Otherwise None (spaCy in this process, loaded now: ner.preload). The worker is
     stopped on exit."""
     ing = settings.ingest
-    if notes < ENTITY_WORKER_MIN or ing.parse_workers <= 0:
+    if notes < NER_WORKER_MIN or ing.parse_workers <= 0:
         from cairn import ner
         ner.preload()
         yield None
@@ -177,21 +178,15 @@ def entity_lane(settings, notes: int):
     from cairn.graph.update import NER_NICE
     from cairn.parse.pool import ParsePool
     pool = ParsePool(1, ing.parse_memory_mib, ing.parse_timeout_s, ner_nice=NER_NICE)
-    import threading
-    threading.Thread(target=lambda: _quietly(pool.entities_many, ["Warm up"]), name="cairn-ner-warm",
-                     daemon=True).start()
+
+    def warm() -> None:  # the worker loads spaCy now; an error is the real call's to report
+        with contextlib.suppress(Exception):
+            pool.entities_many(["Warm up"])
+    threading.Thread(target=warm, name="cairn-ner-warm", daemon=True).start()
     try:
         yield pool.entities_many
     finally:
         pool.close()
-
-
-def _quietly(fn, *args) -> None:
-    """fn(*args), any error ignored (a warm-up: the real call reports it)."""
-    try:
-        fn(*args)
-    except Exception:  # noqa: BLE001
-        pass
 
 
 WRITE_AHEAD_WINDOW = 512

@@ -17,7 +17,7 @@ from cairn.store import jobs as J
 from cairn.store import notes as N
 from cairn.store.locks import exclusive
 from cairn.report import IngestReport, Progress
-from cairn.ingest.embedding import embed_missing
+from cairn.ingest.embedding import NER_WORKER_MIN, embed_missing
 from cairn.ingest.files import _parse_options, ingest_file
 from cairn.ingest.sources import iter_sources, special_file_kind
 from cairn.ingest.urls import ingest_url, is_url
@@ -237,7 +237,6 @@ def _queued_split(conn: sqlite3.Connection, ids: list[int] | None) -> tuple[list
     return light, heavy
 
 
-NER_WORKER_MIN = 50  # queued text sources from which entities are found in the parse worker
 TEXT_LANE_MIN = 50  # queued text sources from which a worker parses them ahead (the text lane)
 
 
