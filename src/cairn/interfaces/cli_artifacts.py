@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.interfaces.cli_io import say
 
 artifacts_app = typer.Typer(help="Artifacts: tool outputs, saved conversations and exports, by content "
                             "(<home>/artifacts), and their lineage.", invoke_without_command=True)
@@ -43,7 +44,7 @@ def artifacts_list(ctx: typer.Context,
     for r in rows:
         by = r["tool"] or r["kind"]
         where = f"{r['session']} turn {r['turn']}" if r["session"] else ""
-        sys.stdout.write(f"{r['id'][:16]}  {r['kind']:12} {r['size']:8} B  {by:18} {where}\n")
+        say(f"{r['id'][:16]}  {r['kind']:12} {r['size']:8} B  {by:18} {where}\n")
 
 
 @artifacts_app.command("show")
@@ -54,21 +55,21 @@ def artifacts_show(ref: str = typer.Argument(..., help="Artifact id (or 8+ leadi
     if json_out:
         _dump(data)
         return
-    sys.stdout.write(f"{data['id']}  {data['media']}  {data['size']} B\n")
-    sys.stdout.write((data["content"] if data["content"] is not None else "(binary content)") + "\n")
+    say(f"{data['id']}  {data['media']}  {data['size']} B\n")
+    say((data["content"] if data["content"] is not None else "(binary content)") + "\n")
 
 
 def _print_node(node: dict, depth: int) -> None:
     pad = "  " * depth
     if "artifact" not in node:
-        sys.stdout.write(f"{pad}{node['id'][:16]} ({'shown above' if node.get('seen') else 'not here'})\n")
+        say(f"{pad}{node['id'][:16]} ({'shown above' if node.get('seen') else 'not here'})\n")
         return
     a = node["artifact"]
     for r in node["produced_by"]:
         by = f"{r['tool']}({json.dumps(r['arguments'], ensure_ascii=False)[:80]})" if r["tool"] else r["kind"]
         where = f" in {r['session']} turn {r['turn']}" if r["session"] else ""
         srcs = ", ".join(f"{k} {v}" for s in r["sources"] for k, v in s.items())
-        sys.stdout.write(f"{pad}{a['id'][:16]} {a['kind']} {a['size']} B <- {by}{where}"
+        say(f"{pad}{a['id'][:16]} {a['kind']} {a['size']} B <- {by}{where}"
                          + (f" from {srcs}" if srcs else "") + f" at {r['at'][:19]}\n")
     for child in node["inputs"]:
         _print_node(child, depth + 1)
@@ -83,7 +84,7 @@ def artifacts_prune(days: float = typer.Option(..., "--days", help="Remove the r
     if json_out:
         _dump(data)
         return
-    sys.stdout.write(f"removed {data['records_removed']} record(s) and {data['blobs_removed']} stored "
+    say(f"removed {data['records_removed']} record(s) and {data['blobs_removed']} stored "
                      f"content(s), {data['bytes_freed']} B; {data['records_kept']} record(s) kept\n")
 
 

@@ -14,6 +14,7 @@ from typing import Optional
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.interfaces.cli_io import say
 
 HELP = """Slash commands:
   /new              end this session (its transcript goes to memory) and start a new one
@@ -53,9 +54,9 @@ def _channel_classes():
 
         def delta(self, text: str) -> None:
             if not self.streamed:
-                sys.stdout.write("cairn> ")
+                say("cairn> ")
                 self.streamed = True
-            sys.stdout.write(text)
+            say(text)
             sys.stdout.flush()
 
         def notice(self, text: str) -> None:
@@ -98,11 +99,11 @@ def _print_result(res, json_out: bool, streamed: bool = False) -> None:
         _dump(res.to_json())
         return
     if not streamed:
-        sys.stdout.write(f"cairn> {res.reply}\n")
+        say(f"cairn> {res.reply}\n")
     else:
-        sys.stdout.write("\n")
+        say("\n")
         if res.reply and res.tool_calls:
-            sys.stdout.write(f"cairn> {res.reply}\n")
+            say(f"cairn> {res.reply}\n")
     for n in res.notices:
         sys.stderr.write(f"  · {n}\n")
     for c in res.tool_calls:
@@ -148,15 +149,15 @@ def chat_cmd(
         if json_out:
             _dump(data)
         else:
-            sys.stdout.write(f"budget {data.get('budget')} tokens, prompt {data.get('total_tokens')} tokens\n")
+            say(f"budget {data.get('budget')} tokens, prompt {data.get('total_tokens')} tokens\n")
             pr = data.get("pressure") or {}
             if pr:
-                sys.stdout.write(f"pressure {pr['weighted']} (raw {pr['raw']}; soft at {pr['compact_at']}, hard at "
+                say(f"pressure {pr['weighted']} (raw {pr['raw']}; soft at {pr['compact_at']}, hard at "
                                  f"{pr['emergency_at']}): tier {pr['tier']}\n")
             for b in data.get("bands", []):
-                sys.stdout.write(f"  {b['name']:10} {b['tokens']:5}/{b['budget']:<5} {len(b['units'])} unit(s)\n")
+                say(f"  {b['name']:10} {b['tokens']:5}/{b['budget']:<5} {len(b['units'])} unit(s)\n")
                 for u in b["units"]:
-                    sys.stdout.write(f"      {u['id'][:28]:28} {u['tokens']:5} {u['score']:.2f}  {u['why']}\n")
+                    say(f"      {u['id'][:28]:28} {u['tokens']:5} {u['score']:.2f}  {u['why']}\n")
         return
     for flag, value in (("--approve", approve), ("--deny", deny)):
         if value is not None and not value.strip():
@@ -217,7 +218,7 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
     from cairn.errors import CairnError
     cmd, _, arg = line.partition(" ")
     arg = arg.strip()
-    say = (lambda d: _dump(d)) if json_out else (lambda d: sys.stdout.write(
+    say = (lambda d: _dump(d)) if json_out else (lambda d: say(
         (d if isinstance(d, str) else json.dumps(d, ensure_ascii=False, indent=1, default=str)) + "\n"))
     try:
         if cmd in ("/quit", "/exit"):
@@ -325,7 +326,7 @@ def sessions_list(ctx: typer.Context,
         _dump(rows)
         return
     for r in rows:
-        sys.stdout.write(f"{r['id']}  {r['channel']:8} {r['turns']:4} turns  {r['started'][:19]} .. {r['last'][:19]}\n")
+        say(f"{r['id']}  {r['channel']:8} {r['turns']:4} turns  {r['started'][:19]} .. {r['last'][:19]}\n")
 
 
 @sessions_app.command("show")
@@ -346,7 +347,7 @@ def sessions_show(sid: str = typer.Argument(..., help="Session id."),
     for e in events:
         body = e.get("text") or json.dumps({k: v for k, v in e.items() if k not in ("seq", "at", "type")},
                                            ensure_ascii=False, default=str)
-        sys.stdout.write(f"{e['seq']:4} {e['at'][:19]} {e['type']:12} {body[:300]}\n")
+        say(f"{e['seq']:4} {e['at'][:19]} {e['type']:12} {body[:300]}\n")
 
 
 @sessions_app.command("search")
@@ -360,7 +361,7 @@ def sessions_search(query: str = typer.Argument(..., help="Words to find in the 
         _dump(rows)
         return
     for r in rows:
-        sys.stdout.write(f"{r['session']} turn {r['turn']} {r['role']:9} {r['score']:.2f}  {r['text'][:200]}\n")
+        say(f"{r['session']} turn {r['turn']} {r['role']:9} {r['score']:.2f}  {r['text'][:200]}\n")
 
 
 @sessions_app.command("stats")
@@ -380,13 +381,13 @@ def sessions_stats(sid: str = typer.Argument(..., help="Session id."),
         return
     st, sc = data["stats"], data["scorecard"]
     cost = "unpriced" if st["cost"]["usd"] is None else f"${st['cost']['usd']:.4f}"
-    sys.stdout.write(f"{sid}: {st['turns']} turns, tokens in {st['tokens']['in']} out {st['tokens']['out']}, "
+    say(f"{sid}: {st['turns']} turns, tokens in {st['tokens']['in']} out {st['tokens']['out']}, "
                      f"cost {cost}, {st['model_calls']} model calls\n")
     if st["context"]:
         c = st["context"]
-        sys.stdout.write(f"  last prompt {c['tokens']}/{c['budget']} tokens, pressure {c['weighted']} "
+        say(f"  last prompt {c['tokens']}/{c['budget']} tokens, pressure {c['weighted']} "
                          f"(raw {c['raw']}), tier {c['tier']}\n")
-    sys.stdout.write(f"  tool calls {sc['tool_calls']['total']} {sc['tool_calls']['by_outcome']}, compactions "
+    say(f"  tool calls {sc['tool_calls']['total']} {sc['tool_calls']['by_outcome']}, compactions "
                      f"{sc['compactions']}, pressure events {sc['pressure_events']}, evidence kept "
                      f"{sc['evidence_kept']}, checkpoints {sc['checkpoints']}\n")
 
@@ -412,7 +413,7 @@ def sessions_delete(sid: str = typer.Argument(..., help="Session id.")) -> None:
         _sessions(STATE["home"]).delete(sid)
     except CairnError as exc:
         _fail(str(exc), code=exc.exit_code)
-    sys.stdout.write(f"deleted session {sid}\n")
+    say(f"deleted session {sid}\n")
 
 
 @hookimpl

@@ -10,6 +10,7 @@ import sys
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.interfaces.cli_io import say
 
 config_app = typer.Typer(help="The settings: global config, the home's config.toml, the environment.")
 
@@ -30,10 +31,10 @@ def config_show(origin: bool = typer.Option(False, "--origin", help="Say where e
         sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
         return
     for f in data["files"]:
-        sys.stdout.write(f"# {f['layer']:6} {f['path']}{'' if f['exists'] else '  (not present)'}\n")
+        say(f"# {f['layer']:6} {f['path']}{'' if f['exists'] else '  (not present)'}\n")
     for row in data["values"]:
         line = f"{row['key']} = {json.dumps(row['value'], ensure_ascii=False, default=str)}"
-        sys.stdout.write(line + (f"    # {row['origin']}" if origin else "") + "\n")
+        say(line + (f"    # {row['origin']}" if origin else "") + "\n")
 
 
 @hookimpl

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from cairn.interfaces.terminal_text import printable
+
 
 class _LazyConsole:
     """A rich Console made on first use: importing rich costs ~60 ms of a cold start (measured
@@ -31,8 +33,8 @@ class _LazyConsole:
     def real(self):
         """The rich Console itself (to hand to rich objects such as Progress)."""
         if self._console is None:
-            from rich.console import Console
-            self._console = Console(**self._options)
+            from cairn.interfaces.terminal_text import SafeConsole
+            self._console = SafeConsole(**self._options)
         return self._console
 
     def __getattr__(self, name: str):
@@ -109,11 +111,17 @@ def _dump(data, *, compact: bool = False) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None if compact else 2) + "\n")
 
 
+def say(text: str) -> None:
+    """`text` on stdout as it is but for terminal control sequences (terminal_text.printable):
+    the plain writer of human-readable output, beside the rich console `out`."""
+    sys.stdout.write(printable(text))
+
+
 def plain_err(line: str) -> None:
     """`line` on stderr as plain text (no colour, no markup read), without importing rich:
     for output meant for programs (`--json`), where a rich console would cost more than the
     command's own work on a cold start."""
-    sys.stderr.write(line + "\n")
+    sys.stderr.write(printable(line) + "\n")
 
 
 def _fail(message: str, code: int = 1) -> None:

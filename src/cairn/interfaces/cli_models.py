@@ -11,6 +11,8 @@ from typing import Optional
 
 import typer
 
+from cairn.interfaces.cli_io import say
+
 
 def models_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSON."),
                use: Optional[str] = typer.Option(None, "--use", help="Make SPEC the assistant's model "
@@ -31,7 +33,7 @@ def models_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSO
         if json_out:
             sys.stdout.write(json.dumps({"chosen": use.strip(), "config": str(path)}) + "\n")
         else:
-            sys.stdout.write(f"the assistant now uses {use.strip()} ([assistant] model in {path})\n")
+            say(f"the assistant now uses {use.strip()} ([assistant] model in {path})\n")
         return
     from cairn.assistant.discover import model_choices
     try:
@@ -48,13 +50,13 @@ def models_cmd(json_out: bool = typer.Option(False, "--json", help="Print as JSO
     if json_out:
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         return
-    sys.stdout.write(f"current: {data['current']}   (default: {data['default']})\n")
+    say(f"current: {data['current']}   (default: {data['default']})\n")
     for c in data["choices"]:
         mark = "*" if c["spec"] == data["current"] else " "
         state = "" if c["available"] else "  [not installed]"
-        sys.stdout.write(f" {mark} {c['spec']}\n      {c['what']}{state}\n")
+        say(f" {mark} {c['spec']}\n      {c['what']}{state}\n")
     if data["local_servers"]:
         names = ", ".join(f"{s['name']} ({len(s['models'])} model(s))" for s in data["local_servers"])
-        sys.stdout.write(f"found on this machine: {names}; not used until you choose: {data['how']}\n")
+        say(f"found on this machine: {names}; not used until you choose: {data['how']}\n")
     elif scan:
-        sys.stdout.write("no model server found on this machine (Ollama :11434, llama.cpp :8080, LM Studio :1234)\n")
+        say("no model server found on this machine (Ollama :11434, llama.cpp :8080, LM Studio :1234)\n")

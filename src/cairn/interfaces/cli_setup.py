@@ -12,19 +12,21 @@ from typing import List, Optional
 
 import typer
 
+from cairn.interfaces.cli_io import say
+
 
 def _ask(offers, current: str) -> int | None:
     """Print the offers numbered and read the person's answer from stdin: a number (1-based)
     -> its index; Enter or end of input -> None (keep `current`); anything else -> -1 (the
     operation refuses it)."""
-    sys.stdout.write("Models on this machine:\n")
+    say("Models on this machine:\n")
     for n, o in enumerate(offers, 1):
-        sys.stdout.write(f"  {n}. {o.label()}\n")
-    sys.stdout.write(f"Use which one for the assistant? [1-{len(offers)}, Enter keeps {current}] ")
+        say(f"  {n}. {o.label()}\n")
+    say(f"Use which one for the assistant? [1-{len(offers)}, Enter keeps {current}] ")
     sys.stdout.flush()
     line = sys.stdin.readline().strip()
     if not line:
-        sys.stdout.write("\n")
+        say("\n")
         return None
     return int(line) - 1 if line.isdigit() else -1
 
@@ -57,11 +59,11 @@ def setup_cmd(yes: bool = typer.Option(False, "--yes", "-y", help="Use the first
         return
     if not res.found:
         where = ", ".join(f"{name} on port {p}" for name, p in ports)
-        sys.stdout.write(f"No model server found on this machine ({where}).\n")
+        say(f"No model server found on this machine ({where}).\n")
     if res.config is not None:
-        sys.stdout.write(f"The assistant now uses {res.model} ([assistant] model in {res.config}).\n")
+        say(f"The assistant now uses {res.model} ([assistant] model in {res.config}).\n")
     elif res.chosen is not None:
-        sys.stdout.write(f"The assistant already uses {res.model}; nothing changed.\n")
+        say(f"The assistant already uses {res.model}; nothing changed.\n")
     else:
         offline = " (offline: Cairn's own understanding layer)" if res.model == "none" else ""
-        sys.stdout.write(f"Kept {res.model}{offline}. Later: `cairn setup` again, or `cairn models --use SPEC`.\n")
+        say(f"Kept {res.model}{offline}. Later: `cairn setup` again, or `cairn models --use SPEC`.\n")

@@ -12,6 +12,7 @@ from typing import List, Optional
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.interfaces.cli_io import say
 
 skills_app = typer.Typer(help="Skills: tool-call sequences you named, ranked by usefulness.",
                          invoke_without_command=True)
@@ -43,7 +44,7 @@ def skills_list(ctx: typer.Context, json_out: bool = typer.Option(False, "--json
         _dump(rows)
         return
     for s in rows:
-        sys.stdout.write(_line(s) + "\n")
+        say(_line(s) + "\n")
 
 
 @skills_app.command("save")
@@ -55,7 +56,7 @@ def skills_save(name: str = typer.Argument(..., help="The skill's name."),
                 json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Record the tool calls that ran in a session's turn(s) as a named skill."""
     s = _run(lambda svc: svc.skill_save(name, session, list(turn) if turn else None, replace))
-    _dump(s) if json_out else sys.stdout.write("saved: " + _line(s) + "\n")
+    _dump(s) if json_out else say("saved: " + _line(s) + "\n")
 
 
 @skills_app.command("run")
@@ -72,7 +73,7 @@ def skills_run(name: str = typer.Argument(..., help="The skill's name."),
     if json_out:
         _dump(res)
         return
-    sys.stdout.write(res["reply"] + "\n")
+    say(res["reply"] + "\n")
     for n in res["notices"]:
         sys.stderr.write(f"  · {n}\n")
 
@@ -85,14 +86,14 @@ def skills_rate(name: str = typer.Argument(..., help="The skill's name."),
     if verdict not in ("helpful", "not-helpful"):
         _fail(f"the verdict must be helpful or not-helpful, not {verdict!r}", code=2)
     s = _run(lambda svc: svc.skill_rate(name, verdict == "helpful"))
-    sys.stdout.write(_line(s) + "\n")
+    say(_line(s) + "\n")
 
 
 @skills_app.command("delete")
 def skills_delete(name: str = typer.Argument(..., help="The skill's name.")) -> None:
     """Remove a skill."""
     _run(lambda svc: svc.skill_delete(name))
-    sys.stdout.write(f"deleted skill {name}\n")
+    say(f"deleted skill {name}\n")
 
 
 @skills_app.command("patterns")
@@ -103,7 +104,7 @@ def skills_patterns(json_out: bool = typer.Option(False, "--json", help="Print a
         _dump(rows)
         return
     for p in rows:
-        sys.stdout.write(f"{p['turns']:4} turns in {p['sessions']} session(s): {' → '.join(p['tools'])}\n")
+        say(f"{p['turns']:4} turns in {p['sessions']} session(s): {' → '.join(p['tools'])}\n")
 
 
 @hookimpl

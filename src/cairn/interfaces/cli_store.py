@@ -8,6 +8,7 @@ import sys
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.interfaces.cli_io import say
 
 
 def migrate(to: str = typer.Option(..., "--to", help="PostgreSQL URL to copy this home's index into, "
@@ -23,7 +24,7 @@ def migrate(to: str = typer.Option(..., "--to", help="PostgreSQL URL to copy thi
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
         return
     rows = report.rows
-    sys.stdout.write(f"migrated to {report.target} in {report.seconds:.1f}s, counts verified: "
+    say(f"migrated to {report.target} in {report.seconds:.1f}s, counts verified: "
                      f"{rows['notes']} notes, {rows['chunks']} chunks, {rows['vectors']} vectors, "
                      f"{rows['memories']} memories, {rows['jobs']} jobs\n")
 

@@ -11,6 +11,7 @@ from typing import List
 import typer
 
 from cairn.hookspecs import hookimpl
+from cairn.interfaces.cli_io import say
 
 
 def enqueue(paths: List[str] = typer.Argument(..., help="Files, folders or https:// URLs to queue."),
@@ -22,7 +23,7 @@ def enqueue(paths: List[str] = typer.Argument(..., help="Files, folders or https
     if json_out:
         sys.stdout.write(json.dumps(report.to_json()) + "\n")
         return
-    sys.stdout.write(f"queued {len(report.jobs)} job(s); failed {len(report.failed)}, "
+    say(f"queued {len(report.jobs)} job(s); failed {len(report.failed)}, "
                      f"skipped {len(report.skipped)}\n")
     for source, reason in report.failed:
         sys.stderr.write(f"failed: {source}: {reason}\n")
@@ -48,7 +49,7 @@ def worker(once: bool = typer.Option(False, "--once", help="Exit when the queue 
     if json_out:
         sys.stdout.write(json.dumps(report.to_json()) + "\n")
         return
-    sys.stdout.write(f"worker {report.worker}: done {len(report.done)}, retried {len(report.retried)}, "
+    say(f"worker {report.worker}: done {len(report.done)}, retried {len(report.retried)}, "
                      f"dead {len(report.dead)}, reclaimed {len(report.reclaimed)}, embedded {report.embedded} "
                      f"chunk(s) in {report.seconds:.1f}s\n")
 
