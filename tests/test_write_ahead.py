@@ -167,3 +167,26 @@ def test_a_large_import_finds_entities_in_a_worker_process_then_stops_it(tmp_pat
         assert _children() == before  # the worker (if any) is gone
         names = {e["name"] for e in app.entities()}
     assert {"Ilse Brandvold", "Tomasz Wierzbicki"} <= names
+
+
+def test_imports_into_one_home_take_turns(tmp_path, monkeypatch):
+    """An import waits while another holds the home's import lock (ops.jobs.import_file), so a
+    failed import's rollback can never undo what a concurrent import of the same file wrote."""
+    from cairn.store.locks import exclusive
+    wrote = threading.Event()
+    real = I._write_and_index
+
+    def writing(*a, **kw):
+        wrote.set()
+        return real(*a, **kw)
+
+    monkeypatch.setattr(I, "_write_and_index", writing)
+    path = write_jsonl(tmp_path / "n.jsonl", _rows(3))
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        done: dict = {}
+        with exclusive(app.conn, "import"):  # another import is running
+            worker = threading.Thread(target=lambda: done.update(report=app.import_notes(path)))
+            worker.start()
+            assert not wrote.wait(2), "an import wrote while another import held the lock"
+        worker.join(60)
+        assert len(done["report"].added) == 3

@@ -172,13 +172,17 @@ class JobOps:
                     **options) -> IngestReport:
         """Run the importer registered as `importer` (the `register_importers` hook; built-ins
         "notes" and "chat": cairn.builtin_plugins.importers) on the file `path`. Raises NotFound naming the
-        registered importers for an unknown name."""
+        registered importers for an unknown name. Imports into one home take turns (the
+        index's "import" lock, store.locks): an import that fails puts back what it wrote,
+        which must not undo what another import of the same file wrote meanwhile."""
         from cairn.errors import NotFound
         from cairn.registries import importers
+        from cairn.store.locks import exclusive
         table = importers()
         if importer not in table:
             raise NotFound(f"no importer {importer!r}; registered: {', '.join(sorted(table))}")
-        return table[importer](self, Path(path), progress, **options)
+        with exclusive(self.conn, "import"):
+            return table[importer](self, Path(path), progress, **options)
 
     def import_notes(self, path: str | Path, progress: Progress | None = None) -> IngestReport:
         """Import a JSONL file of notes (see ingest.import_notes_jsonl)."""
