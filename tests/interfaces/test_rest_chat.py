@@ -85,3 +85,26 @@ def test_session_stats_and_artifact_lineage_over_http(server, llm):
         assert c.get(f"/artifacts/{'0' * 64}").status_code == 404
         assert c.get("/skills").json() == {"skills": [], "patterns": []}
         assert c.post("/skills/nope/rate", json={"helpful": True}).status_code == 404
+
+
+def test_skills_are_saved_and_run_over_http(server, llm):
+    """A skill saved from a session's tool calls runs again as one turn (`cairn skills save/run`)."""
+    llm.script(tool("search", query="boiler pressure"), say("It says 1.2 bar."))
+    with server.client() as c:
+        with c.stream("POST", "/chat", json={"message": "check the boiler pressure"}) as resp:
+            sid = events(resp)[-1][1]["session"]
+        saved = c.post("/skills", json={"name": "boiler-check", "session": sid})
+        assert saved.status_code == 201, saved.text
+        assert saved.json()["steps"][0]["tool"] == "search"
+        assert c.post("/skills", json={"name": "boiler-check", "session": sid}).status_code == 409
+        assert c.post("/skills", json={"name": "x", "session": "s-missing"}).status_code == 404
+        assert c.post("/skills", json={"name": "", "session": sid}).status_code in (400, 422)
+        ran = c.post("/skills/boiler-check/run", json={"session": sid})
+        assert ran.status_code == 200, ran.text
+        turn = ran.json()
+        assert turn["session"] == sid
+        assert [(t["name"], t["outcome"]) for t in turn["tool_calls"]] == [("search", "ran")]
+        assert "boiler-check" in turn["reply"]
+        assert c.post("/skills/nope/run").status_code == 404
+        listed = c.get("/skills").json()["skills"]
+        assert [s["name"] for s in listed] == ["boiler-check"] and listed[0]["runs"] == 1

@@ -1,6 +1,7 @@
 """POST /chat (server-sent events), POST /chat/approvals/{id}, GET /chat/sessions/{id}/stats and
 GET /artifacts (/{id}, /{id}/lineage: what the assistant's tools, saved conversations and
-exports produced), GET /skills and POST /skills/{name}/rate: the assistant over HTTP,
+exports produced), GET /skills, POST /skills (save), POST /skills/{name}/run and
+POST /skills/{name}/rate: the assistant over HTTP,
 a thin route over `cairn.assistant.sse.chat_events` (docs/assistant.md).
 
 The turn runs in its own thread; its service calls go through a `ServiceProxy` (reads on the
@@ -105,6 +106,50 @@ async def skills(request: Request):
     `cairn skills patterns --json`): {"skills", "patterns"}."""
     rt = runtime(request)
     return {"skills": await rt.read(lambda s: s.skills()), "patterns": await rt.read(lambda s: s.skill_patterns())}
+
+
+class SkillBody(BaseModel):
+    name: str = Field(..., min_length=1, max_length=100, description="The skill's name.")
+    session: str = Field(..., min_length=1, max_length=100, description="The session to take the calls from.")
+    turns: Optional[list[int]] = Field(None, max_length=100, description="Its turns (default: the newest "
+                                       "turn that ran tool calls).")
+    replace: bool = Field(False, description="Replace a skill of that name.")
+
+
+class RunBody(BaseModel):
+    session: Optional[str] = Field(None, max_length=100, description="Run as a turn of this session "
+                                   "(default: the current web session, as POST /chat).")
+
+
+@router.post("/skills", dependencies=[WRITE], status_code=201)
+async def save_skill(request: Request, body: SkillBody):
+    """Record the tool calls that ran in a session's turn(s) as a named skill (`cairn skills save
+    --json`). 404 for an unknown session, 409 when the name exists and not `replace`, 400 for a
+    bad name or turns without calls."""
+    return await runtime(request).write(lambda s: s.skill_save(body.name, body.session, body.turns, body.replace),
+                                        actor=actor(request), action="skill.save", target=body.name)
+
+
+@router.post("/skills/{name}/run", dependencies=[WRITE])
+async def run_skill(request: Request, name: str, body: Optional[RunBody] = None):
+    """Run a skill's calls again as one assistant turn (`cairn skills run --json`: the `cairn chat
+    --json` object); high-risk calls come back pending, and the key's scope bounds the tools as
+    for POST /chat. 404 for an unknown skill or session."""
+    import asyncio
+
+    from cairn.assistant import Assistant
+    from cairn.assistant.skills import run
+    from cairn.interfaces.rest.proxy import ServiceProxy
+    who = actor(request)
+    proxy = ServiceProxy(runtime(request), actor=who, audit=False)
+    session = body.session if body else None
+
+    def go():
+        bot = Assistant(proxy, channel="web", person=who, session_id=session, model="none",
+                        scope=principal(request)["scope"])
+        return run(bot, name).to_json()
+
+    return await asyncio.to_thread(go)
 
 
 @router.post("/skills/{name}/rate", dependencies=[WRITE])
