@@ -218,51 +218,51 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
     from cairn.errors import CairnError
     cmd, _, arg = line.partition(" ")
     arg = arg.strip()
-    say = (lambda d: _dump(d)) if json_out else (lambda d: say(
+    show = (lambda d: _dump(d)) if json_out else (lambda d: say(
         (d if isinstance(d, str) else json.dumps(d, ensure_ascii=False, indent=1, default=str)) + "\n"))
     try:
         if cmd in ("/quit", "/exit"):
             return "quit"
         if cmd == "/help":
-            say(HELP)
+            show(HELP)
         elif cmd == "/new":
             sid = bot.new_session()
-            say({"session": sid, "notices": bot.notices})
+            show({"session": sid, "notices": bot.notices})
         elif cmd == "/resume":
             sid = arg or next((s.id for s in bot.store.list() if s.id != bot.state.id), None)
             if not sid:
-                say("no other session to resume")
+                show("no other session to resume")
             else:
                 bot.resume(sid)
-                say({"session": sid, "turns": bot.state.turns})
+                show({"session": sid, "turns": bot.state.turns})
         elif cmd == "/sessions":
-            say([s.summary() for s in bot.store.list()])
+            show([s.summary() for s in bot.store.list()])
         elif cmd == "/why":
-            say(bot.why())
+            show(bot.why())
         elif cmd == "/memories":
-            say([m.to_json() for m in bot.app.memories()][:50])
+            show([m.to_json() for m in bot.app.memories()][:50])
         elif cmd in ("/approve", "/deny"):
             if not arg:
-                say({"pending_approvals": [dict(id=k, **v) for k, v in bot.state.pending.items()]})
+                show({"pending_approvals": [dict(id=k, **v) for k, v in bot.state.pending.items()]})
             else:
                 _print_result(bot.decide(arg, grant=cmd == "/approve"), json_out)
         elif cmd == "/undo":
             from cairn.store.history import acting
             with acting("cli"):
-                say(bot.app.undo().to_json())
+                show(bot.app.undo().to_json())
         elif cmd == "/budget":
-            say(bot.budget.to_json())
+            show(bot.budget.to_json())
         elif cmd in ("/skills", "/skill"):
-            say(_skill(bot, arg if cmd == "/skill" else "", json_out, ui))
+            show(_skill(bot, arg if cmd == "/skill" else "", json_out, ui))
         elif cmd in ("/stats", "/scorecard"):
             from cairn.assistant.stats import figures
-            say(figures(bot, cmd[1:]))
+            show(figures(bot, cmd[1:]))
         elif cmd == "/model":
             if arg:
                 bot.switch_model(bot.app.model_resolve(arg))  # only catalogue models (assistant/catalogue.py)
-            say({"model": bot.model_spec, "tools_mode": bot.model.tools_mode})
+            show({"model": bot.model_spec, "tools_mode": bot.model.tools_mode})
         elif cmd == "/models":
-            say(bot.app.model_catalogue(refresh=arg == "refresh"))
+            show(bot.app.model_catalogue(refresh=arg == "refresh"))
         elif cmd == "/incognito":
             from cairn.assistant import Assistant
             if bot.incognito:
@@ -271,9 +271,9 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
                 fresh = Assistant(bot.app, channel=bot.channel, person=bot.person, incognito=True,
                                   model=bot._model or bot._spec)
             bot.__dict__.update(fresh.__dict__)
-            say({"incognito": bot.incognito, "session": bot.state.id})
+            show({"incognito": bot.incognito, "session": bot.state.id})
         else:
-            say(f"unknown command {cmd}; /help lists them")
+            show(f"unknown command {cmd}; /help lists them")
     except (CairnError, ValueError) as exc:
         sys.stderr.write(f"error: {exc}\n")
     return None
