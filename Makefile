@@ -91,7 +91,7 @@ test-install: $(VENV)/.test-ready
 
 test: test-install
 	$(STEP)"[test] the suite ($(if $(filter 0,$(TEST_WORKERS)),one process,$(TEST_WORKERS) workers); ~15 min on 2 cores)"
-	$(VENV)/bin/pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+	$(VENV)/bin/pytest -q --durations=20 $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 bench: install
 	$(PY) bench/run_all.py
