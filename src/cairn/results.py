@@ -20,49 +20,9 @@ around `from pydantic import BaseModel` plus one class, against plain dataclasse
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-
-def _json(value: Any) -> Any:
-    """The JSON form of a value: `to_json()` where it has one, containers item by item."""
-    if hasattr(value, "to_json"):
-        return value.to_json()
-    if isinstance(value, dict):
-        return {k: _json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json(v) for v in value]
-    return value
-
-
-class Record(dict):
-    """A dict with declared keys (the class annotations), attribute access and `to_json()`."""
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(f"{type(self).__name__} has no {name!r}") from None
-
-    @classmethod
-    def keys_declared(cls) -> list[str]:
-        """The keys this result always has, in order (from the class annotations)."""
-        keys: list[str] = []
-        for klass in reversed(cls.__mro__):
-            keys += [k for k in getattr(klass, "__annotations__", {}) if k not in keys and not k.startswith("_")]
-        return keys
-
-    def to_json(self) -> dict[str, Any]:
-        """A plain dict of JSON values (nested results converted by their own to_json)."""
-        return {k: _json(v) for k, v in self.items()}
-
-
-class Items(list):
-    """A list of typed items; `to_json()` is the list of their JSON forms."""
-
-    item: ClassVar[str] = "item"
-
-    def to_json(self) -> list[Any]:
-        return [_json(v) for v in self]
+from cairn.results_base import Items, Record, _json  # noqa: F401 (the shapes, importable from here)
 
 
 # --------------------------------------------------------------------------- jobs and index
@@ -402,80 +362,4 @@ class BackupRestored(Record):
     sync: dict
 
 
-# --------------------------------------------------------------------------- PRAANA's engine
-class Artifact(Record):
-    """`Cairn.artifact_put()`: the production record of a stored artifact (store/artifacts.py
-    `Record.to_json`): its `id` (sha256 of the content) and what produced it."""
-
-    id: str
-
-
-class ArtifactList(Items):
-    """`Cairn.artifacts()`: production records (as `Artifact`), newest first."""
-
-    item = "artifact"
-
-
-class ArtifactsPruned(Record):
-    """`Cairn.artifacts_prune()`: records older than the age removed, blobs no record names
-    any more removed, the bytes freed, and the records kept (store/artifacts.py `prune`)."""
-
-    records_removed: int
-    blobs_removed: int
-    bytes_freed: int
-    records_kept: int
-
-
-class ArtifactShown(Record):
-    """`Cairn.artifact_show()`: the artifact `id`, its production `records`, `media` type,
-    `size` in bytes and `content` (text, cut at ops.artifacts.TEXT_LIMIT; None for binary)."""
-
-    id: str
-    records: list
-    media: str
-    size: int
-    content: Any
-
-
-class ArtifactLineage(Record):
-    """`Cairn.artifact_lineage()`: what produced the artifact and from which inputs, back to
-    the person's messages (store/artifacts.py `lineage`)."""
-
-
-class ConfigShown(Record):
-    """`Cairn.config_show()`: the configuration `files` in layer order ({layer, path, exists})
-    and the effective `values` ({key, value, origin}; secrets hidden)."""
-
-    files: list
-    values: list
-
-
-class ModelCatalogue(Record):
-    """`Cairn.model_catalogue()`: the models `/model` may switch to (assistant/catalogue.py),
-    with when the list was fetched."""
-
-
-class SessionStats(Record):
-    """`Cairn.session_stats()` / `Cairn.session_scorecard()`: a session's counts from its log
-    (tokens, cost, tool calls, compactions, evidence kept, pressure; assistant/stats.py)."""
-
-
-class Skill(Record):
-    """`Cairn.skill()` and the skill writes: a named tool-call sequence with its votes and
-    usefulness (store/skills.py)."""
-
-    name: str
-
-
-class SkillList(Items):
-    """`Cairn.skills()` (ranked by usefulness) / `Cairn.skill_patterns()` (recurring tool
-    sequences): skills or patterns as dicts."""
-
-    item = "skill"
-
-
-class SkillDeleted(Record):
-    """`Cairn.skill_delete()`: the name of the skill removed."""
-
-    name: str
-    deleted: bool
+from cairn.results_engine import *  # noqa: E402,F401,F403 (the engine's results, part of this module)

@@ -108,3 +108,24 @@ def test_skills_are_saved_and_run_over_http(server, llm):
         assert c.post("/skills/nope/run").status_code == 404
         listed = c.get("/skills").json()["skills"]
         assert [s["name"] for s in listed] == ["boiler-check"] and listed[0]["runs"] == 1
+
+
+def test_sessions_listed_read_searched_and_deleted_over_http(server, llm):
+    """The CLI's `cairn sessions`, `show`, `search` and `delete` over HTTP, through the service."""
+    llm.script(say("Noted the kayak trip."))
+    with server.client() as c:
+        with c.stream("POST", "/chat", json={"message": "the kayak trip is on the ninth"}) as resp:
+            sid = events(resp)[-1][1]["session"]
+        listed = c.get("/chat/sessions").json()
+        assert sid in [s["id"] for s in listed] and set(listed[0]) >= {"id", "channel", "turns", "started", "last"}
+        shown = c.get(f"/chat/sessions/{sid}").json()
+        assert any(e["type"] == "user" and "kayak" in e["text"] for e in shown)
+        hits = c.get("/chat/sessions/search", params={"q": "kayak trip"}).json()
+        assert hits and hits[0]["session"] == sid and "kayak" in hits[0]["text"]
+        assert c.get("/chat/sessions/search", params={"q": " "}).status_code == 400
+        assert c.get("/chat/sessions/search").status_code in (400, 422)
+        assert c.get("/chat/sessions/s-missing").status_code == 404
+        assert c.delete(f"/chat/sessions/{sid}").json() == {"id": sid}
+        assert c.get(f"/chat/sessions/{sid}").status_code == 404
+        assert sid not in [s["id"] for s in c.get("/chat/sessions").json()]
+        assert c.delete(f"/chat/sessions/{sid}").status_code == 404

@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("domain", ("cairn.ingest", "cairn.jobs", "cairn.search", "cairn.answer", "cairn.memory", "cairn.links",
                 "cairn.sync", "cairn.watch", "cairn.noteops", "cairn.conflicts", "cairn.exports",
                 "cairn.capture", "cairn.enrich", "cairn.notestatus", "cairn.uploads", "cairn.graph")),
-    ("service", ("cairn.service", "cairn.ops", "cairn.results", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
+    ("service", ("cairn.service", "cairn.ops", "cairn.results", "cairn.results_base", "cairn.results_engine", "cairn.validate", "cairn.tools", "cairn.builtin_plugins", "cairn.assistant",
                  "cairn.apikeys", "cairn.events", "cairn.traces", "cairn.schedule", "cairn.context",
                  "cairn.plugin_host")),
     ("interfaces", ("cairn.cli", "cairn.interfaces", "cairn.__main__")),

@@ -320,8 +320,8 @@ def sessions_list(ctx: typer.Context,
     """List sessions: id, channel, turns, started, last activity."""
     if ctx.invoked_subcommand is not None:
         return
-    from cairn.cli import STATE
-    rows = [s.summary() for s in _sessions(STATE["home"]).list()]
+    from cairn.interfaces.cli_io import _call
+    rows = _call(lambda svc: svc.sessions().to_json())
     if json_out:
         _dump(rows)
         return
@@ -333,14 +333,8 @@ def sessions_list(ctx: typer.Context,
 def sessions_show(sid: str = typer.Argument(..., help="Session id."),
                   json_out: bool = typer.Option(False, "--json", help="Print the events as JSON.")) -> None:
     """Print one session's events."""
-    from cairn.cli import STATE, _fail
-    from cairn.errors import CairnError
-    store = _sessions(STATE["home"])
-    try:
-        store.load(sid)
-    except CairnError as exc:
-        _fail(str(exc), code=exc.exit_code)
-    events = store.events(store.path(sid))
+    from cairn.interfaces.cli_io import _call
+    events = _call(lambda svc: svc.session_events(sid).to_json())
     if json_out:
         _dump(events)
         return
@@ -355,8 +349,8 @@ def sessions_search(query: str = typer.Argument(..., help="Words to find in the 
                     k: int = typer.Option(10, "--k", min=1, help="How many turns."),
                     json_out: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Search the turns of every session (BM25)."""
-    from cairn.cli import STATE
-    rows = _sessions(STATE["home"]).search(query, k=k)
+    from cairn.interfaces.cli_io import _call
+    rows = _call(lambda svc: svc.sessions_search(query, k=k).to_json())
     if json_out:
         _dump(rows)
         return
@@ -396,23 +390,15 @@ def sessions_stats(sid: str = typer.Argument(..., help="Session id."),
 def sessions_output(sid: str = typer.Argument(..., help="Session id."),
                     call_id: str = typer.Argument(..., help="Tool call id (the prompt names it).")) -> None:
     """Print a tool call's full output (the prompt got a distilled form)."""
-    from cairn.cli import STATE, _fail
-    from cairn.errors import CairnError
-    try:
-        _dump(_sessions(STATE["home"]).tool_output(sid, call_id))
-    except CairnError as exc:
-        _fail(str(exc), code=exc.exit_code)
+    from cairn.interfaces.cli_io import _call
+    _dump(_call(lambda svc: svc.session_tool_output(sid, call_id).to_json()))
 
 
 @sessions_app.command("delete")
 def sessions_delete(sid: str = typer.Argument(..., help="Session id.")) -> None:
     """Delete one session's log file."""
-    from cairn.cli import STATE, _fail
-    from cairn.errors import CairnError
-    try:
-        _sessions(STATE["home"]).delete(sid)
-    except CairnError as exc:
-        _fail(str(exc), code=exc.exit_code)
+    from cairn.interfaces.cli_io import _call
+    _call(lambda svc: svc.session_delete(sid))
     say(f"deleted session {sid}\n")
 
 

@@ -1,8 +1,10 @@
-"""The assistant's sessions as figures, the operations of `cairn.service.Cairn`:
-session_stats and session_scorecard (`/stats` and `/scorecard` in `cairn chat`, `cairn
-sessions stats`, `GET /chat/sessions/{id}/stats`, the `session_stats` tool). A mixin: `self`
-is the Cairn. The counting is assistant/stats.py; sessions are read as the service's person
-sees them (another person's session is not found)."""
+"""The assistant's sessions, the operations of `cairn.service.Cairn`: listing, reading,
+searching and deleting them (`cairn sessions [show|search|output|delete]`, `GET /chat/sessions`,
+`GET /chat/sessions/{id}`, `DELETE /chat/sessions/{id}`), and their figures: session_stats and
+session_scorecard (`/stats` and `/scorecard` in `cairn chat`, `cairn sessions stats`,
+`GET /chat/sessions/{id}/stats`, the `session_stats` tool). A mixin: `self` is the Cairn. The
+log is assistant/sessions.py, the counting assistant/stats.py; sessions are read as the
+service's person sees them (another person's session is not found)."""
 
 from __future__ import annotations
 
@@ -10,13 +12,51 @@ from cairn import results as R
 
 
 class SessionOps:
-    """Per-session figures: tokens, cost, tool calls, compactions, pressure, evidence kept."""
+    """The assistant's sessions and their figures: tokens, cost, tool calls, compactions,
+    pressure, evidence kept."""
+
+    def _sessions(self):
+        from cairn.assistant.sessions import SessionStore
+        return SessionStore(self.settings.home, viewer=self.settings.owner)
 
     def _session_events(self, sid: str) -> list[dict]:
-        from cairn.assistant.sessions import SessionStore
-        store = SessionStore(self.settings.home, viewer=self.settings.owner)
+        store = self._sessions()
         store.load(sid)  # SessionNotFound (NotFound) for an unknown id or another person's
         return store.events(store.path(sid))
+
+    def sessions(self) -> R.SessionList:
+        """Every session the person can see, most recent activity first: [{"id", "channel",
+        "turns", "started", "last"}] (times ISO 8601)."""
+        return R.SessionList(st.summary() for st in self._sessions().list())
+
+    def session_events(self, sid: str) -> R.SessionEvents:
+        """Session `sid`'s log, in order: events {"seq", "at", "type", ...} (user and assistant
+        turns, tool calls and results, notices). Raises SessionNotFound / InvalidInput for an
+        unknown or malformed id."""
+        return R.SessionEvents(self._session_events(sid))
+
+    def sessions_search(self, query: str, k: int = 10) -> R.SessionTurns:
+        """The turns of every session ranked by BM25 against `query` (assistant.sessions.
+        SessionStore.search): [{"session", "turn", "role", "seq", "at", "score", "text",
+        "intents"}], best first. Raises InvalidInput for a blank query or k < 1."""
+        from cairn.errors import InvalidInput
+        if not query.strip():
+            raise InvalidInput("the query is empty; give words to find in the turns")
+        if k < 1:
+            raise InvalidInput(f"k must be at least 1 (got {k})")
+        return R.SessionTurns(self._sessions().search(query, k=k))
+
+    def session_tool_output(self, sid: str, call_id: str) -> R.ToolOutput:
+        """The full result of tool call `call_id` in session `sid` (the prompt saw a distilled
+        form): {"call_id", "name", "outcome", "result"|"error"}. Raises SessionNotFound, or
+        NotFound when the session has no such call."""
+        return R.ToolOutput(self._sessions().tool_output(sid, call_id))
+
+    def session_delete(self, sid: str) -> R.SessionDeleted:
+        """Delete session `sid`'s log (and its current-session pointer). Raises SessionNotFound
+        for an unknown id or another person's session."""
+        self._sessions().delete(sid)
+        return R.SessionDeleted(id=sid)
 
     def session_stats(self, sid: str) -> R.SessionStats:
         """`/stats` of session `sid` (assistant.stats.stats): tokens in/out, cost (None when a

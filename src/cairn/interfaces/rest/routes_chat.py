@@ -1,4 +1,5 @@
-"""POST /chat (server-sent events), POST /chat/approvals/{id}, GET /chat/sessions/{id}/stats and
+"""POST /chat (server-sent events), POST /chat/approvals/{id}, GET /chat/sessions (/search,
+/{id}, /{id}/stats), DELETE /chat/sessions/{id} and
 GET /artifacts (/{id}, /{id}/lineage: what the assistant's tools, saved conversations and
 exports produced), GET /skills, POST /skills (save), POST /skills/{name}/run and
 POST /skills/{name}/rate: the assistant over HTTP,
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -66,6 +67,33 @@ async def decide(request: Request, approval_id: str, body: Decision):
         return bot.decide(approval_id, grant=body.approve).to_json()
 
     return await asyncio.to_thread(run)
+
+
+@router.get("/chat/sessions", dependencies=[READ])
+async def sessions(request: Request):
+    """The assistant's sessions, most recent first (`cairn sessions --json`): [{"id", "channel",
+    "turns", "started", "last"}]."""
+    return await runtime(request).read(lambda s: s.sessions())
+
+
+@router.get("/chat/sessions/search", dependencies=[READ])
+async def sessions_search(request: Request, q: str = Query(..., min_length=1, max_length=1000),
+                          k: int = Query(10, ge=1, le=100)):
+    """Turns of every session ranked by BM25 (`cairn sessions search --json`). 400 for a blank query."""
+    return await runtime(request).read(lambda s: s.sessions_search(q, k=k))
+
+
+@router.get("/chat/sessions/{session_id}", dependencies=[READ])
+async def session_events(request: Request, session_id: str):
+    """One session's log events in order (`cairn sessions show --json`). 404 for an unknown session."""
+    return await runtime(request).read(lambda s: s.session_events(session_id))
+
+
+@router.delete("/chat/sessions/{session_id}", dependencies=[WRITE])
+async def session_delete(request: Request, session_id: str):
+    """Delete one session's log (`cairn sessions delete`): {"id"}. 404 for an unknown session."""
+    return await runtime(request).write(lambda s: s.session_delete(session_id), actor=actor(request),
+                                        action="session.delete", target=session_id)
 
 
 @router.get("/chat/sessions/{session_id}/stats", dependencies=[READ])
