@@ -371,6 +371,12 @@ def test_rest_web_and_mcp_over_http_keep_the_rest_apart(shared_home):
             assert c.put(f"/api/notes/{ana['note']}", json={"body": "x"}, headers=bob).status_code == 404
             assert c.delete(f"/api/notes/{ana['note']}", headers=bob).status_code == 404
             assert c.get(f"/api/memories/{ana['memory']}/history", headers=bob).status_code == 404
+            assert ana["session"]  # her chat session: not listed, shown or deleted for bob
+            assert ana["session"] not in [x["id"] for x in c.get("/chat/sessions", headers=bob).json()]
+            assert c.get(f"/chat/sessions/{ana['session']}", headers=bob).status_code == 404
+            assert c.delete(f"/chat/sessions/{ana['session']}", headers=bob).status_code == 404
+            ana_h = {"Authorization": f"Bearer {ana_key}"}
+            assert ana["session"] in [x["id"] for x in c.get("/chat/sessions", headers=ana_h).json()]
             assert c.delete(f"/api/memories/{ana['memory']}", headers=bob).status_code == 404
             r = c.get("/api/search", params={"q": "heron", "mode": "keyword", "entity": "Marta Kowalski"}, headers=bob)
             assert r.status_code == 404
