@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from cairn.hookspecs import hookimpl
-from cairn.interfaces.cli_io import say
+from cairn.interfaces.cli_io import say, say_err
 
 HELP = """Slash commands:
   /new              end this session (its transcript goes to memory) and start a new one
@@ -60,7 +60,7 @@ def _channel_classes():
             sys.stdout.flush()
 
         def notice(self, text: str) -> None:
-            sys.stderr.write(f"  · {text}\n")
+            say_err(f"  · {text}\n")
 
         @staticmethod
         def _line(timeout: float) -> str | None:
@@ -68,7 +68,7 @@ def _channel_classes():
             return sys.stdin.readline() if ready else None
 
         def approve(self, call: dict, timeout: float) -> str:
-            sys.stderr.write(f"\n  ! {call['risk']} risk: {call['name']}("
+            say_err(f"\n  ! {call['risk']} risk: {call['name']}("
                              f"{json.dumps(call['arguments'], ensure_ascii=False)})\n"
                              f"    why: {'; '.join(call['reasons'])}\n"
                              + (_indent(call["diff"]) if call.get("diff") else "") +
@@ -76,14 +76,14 @@ def _channel_classes():
             sys.stderr.flush()
             line = self._line(timeout)
             if line is None:
-                sys.stderr.write("\n    no answer: denied\n")
+                say_err("\n    no answer: denied\n")
                 return "timeout"
             return "granted" if line.strip().lower() in ("y", "yes") else "denied"
 
         def veto(self, call: dict, seconds: float) -> bool:
             if seconds <= 0:
                 return False
-            sys.stderr.write(f"    (type anything and Enter within {seconds:g} s to veto)\n")
+            say_err(f"    (type anything and Enter within {seconds:g} s to veto)\n")
             return self._line(seconds) is not None
 
     return Channel, TerminalChannel
@@ -105,14 +105,14 @@ def _print_result(res, json_out: bool, streamed: bool = False) -> None:
         if res.reply and res.tool_calls:
             say(f"cairn> {res.reply}\n")
     for n in res.notices:
-        sys.stderr.write(f"  · {n}\n")
+        say_err(f"  · {n}\n")
     for c in res.tool_calls:
-        sys.stderr.write(f"  · {c.name} [{c.risk}] -> {c.outcome}{': ' + c.error if c.error else ''}\n")
+        say_err(f"  · {c.name} [{c.risk}] -> {c.outcome}{': ' + c.error if c.error else ''}\n")
     for p in res.pending_approvals:
-        sys.stderr.write(f"  · waiting: {p['id']} {p['name']}({json.dumps(p['arguments'], ensure_ascii=False)}) "
+        say_err(f"  · waiting: {p['id']} {p['name']}({json.dumps(p['arguments'], ensure_ascii=False)}) "
                          f"— /approve {p['id']} or /deny {p['id']}\n")
         if p.get("diff"):
-            sys.stderr.write(_indent(p["diff"]))
+            say_err(_indent(p["diff"]))
     sys.stdout.flush()
 
 
@@ -191,12 +191,12 @@ def chat_cmd(
 
 
 def _repl(bot, TerminalChannel, json_out: bool) -> None:
-    sys.stderr.write(f"cairn chat — session {bot.state.id}, model {bot.model_spec}. /help for commands.\n")
+    say_err(f"cairn chat — session {bot.state.id}, model {bot.model_spec}. /help for commands.\n")
     while True:
         try:
             line = input("you> ")
         except (EOFError, KeyboardInterrupt):
-            sys.stderr.write("\n")
+            say_err("\n")
             break
         if not line.strip():
             continue
@@ -208,7 +208,7 @@ def _repl(bot, TerminalChannel, json_out: bool) -> None:
         try:
             res = bot.turn(line, ui)
         except KeyboardInterrupt:
-            sys.stderr.write("\n  · interrupted\n")
+            say_err("\n  · interrupted\n")
             continue
         _print_result(res, json_out, streamed=ui.streamed)
 
@@ -275,7 +275,7 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
         else:
             show(f"unknown command {cmd}; /help lists them")
     except (CairnError, ValueError) as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        say_err(f"error: {exc}\n")
     return None
 
 

@@ -117,6 +117,11 @@ def say(text: str) -> None:
     sys.stdout.write(printable(text))
 
 
+def say_err(text: str) -> None:
+    """`text` on stderr as `say` writes stdout (notices, pending calls, a diff of a note)."""
+    sys.stderr.write(printable(text))
+
+
 def plain_err(line: str) -> None:
     """`line` on stderr as plain text (no colour, no markup read), without importing rich:
     for output meant for programs (`--json`), where a rich console would cost more than the

@@ -12,7 +12,7 @@ from typing import List, Optional
 import typer
 
 from cairn.hookspecs import hookimpl
-from cairn.interfaces.cli_io import say
+from cairn.interfaces.cli_io import say, say_err
 
 skills_app = typer.Typer(help="Skills: tool-call sequences you named, ranked by usefulness.",
                          invoke_without_command=True)
@@ -75,7 +75,7 @@ def skills_run(name: str = typer.Argument(..., help="The skill's name."),
         return
     say(res["reply"] + "\n")
     for n in res["notices"]:
-        sys.stderr.write(f"  · {n}\n")
+        say_err(f"  · {n}\n")
 
 
 @skills_app.command("rate")

@@ -11,7 +11,7 @@ from typing import List
 import typer
 
 from cairn.hookspecs import hookimpl
-from cairn.interfaces.cli_io import say
+from cairn.interfaces.cli_io import say, say_err
 
 
 def enqueue(paths: List[str] = typer.Argument(..., help="Files, folders or https:// URLs to queue."),
@@ -26,7 +26,7 @@ def enqueue(paths: List[str] = typer.Argument(..., help="Files, folders or https
     say(f"queued {len(report.jobs)} job(s); failed {len(report.failed)}, "
                      f"skipped {len(report.skipped)}\n")
     for source, reason in report.failed:
-        sys.stderr.write(f"failed: {source}: {reason}\n")
+        say_err(f"failed: {source}: {reason}\n")
 
 
 def worker(once: bool = typer.Option(False, "--once", help="Exit when the queue is drained."),
