@@ -53,8 +53,12 @@ def collect(n: int, seed: int) -> list[dict]:
     return out
 
 
+USE: set[str] = set()  # the features fitted (--drop takes some out: their weight 0); empty: all
+
+
 def pairs(records: list[dict]):
-    """(X, y): feature differences gold - other (y 1) and other - gold (y 0)."""
+    """(X, y): feature differences gold - other (y 1) and other - gold (y 0); a feature not
+    in USE (when USE is set) is zero."""
     import numpy as np
     from cairn.answer import reader
     X, y = [], []
@@ -69,6 +73,7 @@ def pairs(records: list[dict]):
             for sid, _, f in trace:
                 if sid not in r["evidence"]:
                     d = np.array(g) - np.array(f)
+                    d = d * np.array([not USE or name in USE for name in reader.FEATURES])
                     X += [d, -d]
                     y += [1, 0]
     return np.array(X), np.array(y)
@@ -153,8 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--traces", action="store_true", help="read the traces from --out instead of collecting")
     ap.add_argument("--replay", help="a LoCoMo replay file (bench/answers_replay.py collect): its figures per weights")
     ap.add_argument("--locomo", default="1,2", metavar="I,J", help="with --replay: the conversations (default 1,2: tune)")
+    ap.add_argument("--drop", default="", metavar="NAME,NAME", help="features left out of the fit (weight 0)")
     args = ap.parse_args(argv)
     from cairn.answer import reader
+    dropped = {x for x in args.drop.split(",") if x}
+    if dropped:
+        USE.update(set(reader.FEATURES) - dropped)
     t0 = time.perf_counter()
     if args.traces:
         with open(args.out, "rb") as fh:
