@@ -106,6 +106,7 @@ def locomo(path: Path, conversations: set[int], weights: dict[str, tuple]) -> No
     from _common import table
     from cairn.answer import reader
     rows = []
+    reader.LEARNED = True  # collect() switched it off
     for label, w in weights.items():
         with open(path, "rb") as fh:
             recs = [r for r in pickle.load(fh) if r["conversation"] in conversations]
