@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability, modelcheck, parts, reader, types
+from cairn.answer import answerability, modelcheck, parts, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
@@ -178,7 +178,7 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
-                     asked: types.Asked | None = None, person: str | None = None) -> str:
+                     asked: types.Asked | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
     Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
     sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their chat
@@ -201,8 +201,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     chat message: its `event_time`) also qualifies: the message's time dates what it reports.
     A sentence needs four words, unless it is a line labelled with the question's wh-word
     ("Where: Smile Clinic", an imported event's field; spans.labelled_answer).
-    asked: the question's answer type (answer/types.py; None: read from `question`). Chat
-    sentences rank by the reader (answer/reader.py; person: the person-checked participant)."""
+    asked: the question's answer type (answer/types.py; None: read from `question`)."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -280,14 +279,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
         if stated:
             scored = stated
-    feats = reader.featurer(question, evidence, focus, person, fused, top, reply_to, read_with, asks)
-
     def rank(x: tuple[float, int, str]) -> float:
-        if x[1] in fused and reader.LEARNED:  # a chat message: the reader (answer/reader.py)
-            return reader.rank(feats(x))
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
         return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + read_with.get((x[1], x[2]), 0.0)
-    reader.trace(evidence, scored, feats, fused, FALLBACK_FLOOR)
     # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
     # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
     # a further sentence must clear SENTENCE_FLOOR
@@ -398,7 +392,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
-    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies, asked, info and info["person"])
+    ans = _answer(question, hits, embedder, llm, floor, about, focus, replies, asked)
     ans.answerability = info
 
     if ans.typed is not None and asked.kind in types.VALUE_KINDS:
@@ -443,7 +437,7 @@ def _about_person(person: str, speakers: list[str]):
 
 def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
             focus: str | None = None, replies: dict[str, str] | None = None,
-            asked: types.Asked | None = None, person: str | None = None) -> Answer:
+            asked: types.Asked | None = None) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor, embedder, asked)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
@@ -484,8 +478,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                           llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
                           checks={"support": False, "type": False, "subject": False, "completeness": True})
     draft = typed.draft if typed is not None else \
-        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked,
-                         person=person)
+        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),
