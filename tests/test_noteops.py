@@ -87,6 +87,22 @@ def test_create_errors(app):
     assert made.title == "Two lines and a tab" and made.path == "Two lines and a tab.md"
 
 
+def test_file_names_fit_every_file_system(app):
+    """A long title in a script of several bytes a character (Japanese, emoji) made a file
+    name over the 255 bytes file systems allow ("file name too long", nothing created); a
+    Windows device name (CON, aux, COM1.txt) made a file a synced Windows copy cannot hold."""
+    long_cjk = "日本語のメモ" * 30
+    made = app.note_create(long_cjk, "cjk body")
+    assert made.title == long_cjk
+    emoji = app.note_create("🙂" * 130, "emoji body")
+    for note in (made, emoji):
+        name = note.path.encode("utf-8")
+        assert len(name) <= 255 and (app.settings.vault / note.path).is_file()
+    assert app.note_show(long_cjk)["body"] == "cjk body"
+    paths = [app.note_create(t, "x").path for t in ("CON", "aux", "COM1.txt", "Lpt9", "Console")]
+    assert paths == ["CON_.md", "aux_.md", "COM1_.txt.md", "Lpt9_.md", "Console.md"]
+
+
 def test_update_and_delete_errors(app):
     with pytest.raises(NoteNotFound, match="'Nope'"):
         app.note_update("Nope", "x")

@@ -51,8 +51,11 @@ class EditConflict(Conflict):
 
 
 def _safe_filename(title: str) -> str:
-    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "-", title).strip(" .-")
-    return (name[:120].strip() or "note")
+    """The file name (without ".md") a note titled `title` gets, valid on Linux, macOS and
+    Windows: characters no file system takes become "-"; at most 120 characters and
+    cairn.paths.fit_name's bytes and device-name rule ("CON" -> "CON_", "COM1.txt" -> "COM1_.txt")."""
+    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "-", title).strip(" .-")[:120].strip(" .-") or "note"
+    return P.fit_name(name + ".md")[:-3]
 
 
 def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
