@@ -205,7 +205,8 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
                 hint = indexed[candidates[0]][0]
         try:
             status, note_id, warnings = index_note_file(conn, settings, f.path, note_id=hint,
-                                                        data=data, file_hash=digest)
+                                                        data=data, file_hash=digest,
+                                                        stat_before=(f.mtime_ns, f.size))
         except (ParseError, OSError, UnicodeError) as exc:
             report.failed.append((f.relpath, str(exc)))
             continue
