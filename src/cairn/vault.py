@@ -307,14 +307,17 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
     """Walk the vault (or its sub-folder `under`, vault-relative) for note files.
 
     Returns (files sorted by relpath, problems). Stat figures come from the directory scan,
-    so no note is opened. Symlinked folders that stay inside the vault are followed once; a
+    so no note is opened. Symlinked folders that stay inside the vault are followed once,
+    after every real folder (a link to a folder of the vault never takes its notes' paths: it
+    is listed as "symlink to FOLDER, a folder indexed there, skipped"); a
     symlink (folder or note) that leads outside the vault is never followed (cairn.paths);
     it, a symlink loop, a dangling symlink or an unreadable folder/file is listed in
     `problems` as (relpath, reason), never raised.
     """
     files: list[NoteFile] = []
     problems: list[tuple[str, str]] = []
-    seen_dirs: set[tuple[int, int]] = set()
+    seen_dirs: dict[tuple[int, int], str] = {}  # (device, inode) -> the relpath it was walked as
+    linked: list[tuple[Path, str]] = []  # symlinked folders: walked after every real one
     start = vault / under if under else vault
     root_real = P.real(vault)
     if under:
@@ -330,9 +333,13 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
             return
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
-            problems.append((prefix or ".", "symlink loop (folder already visited), skipped"))
+            there = seen_dirs[key]
+            if not there or prefix.startswith(there + "/"):
+                problems.append((prefix or ".", "symlink loop (folder already visited), skipped"))
+            else:
+                problems.append((prefix, f"symlink to {there}, a folder indexed there, skipped"))
             return
-        seen_dirs.add(key)
+        seen_dirs[key] = prefix
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -352,6 +359,9 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 if reason is not None and os.path.exists(e.path):  # dangling: reported below
                     problems.append((rel_e, f"{reason}, skipped"))
                     continue
+            if is_dir and e.is_symlink():
+                linked.append((Path(e.path), rel_e))  # a real folder keeps its own path
+                continue
             if is_dir:
                 walk(Path(e.path), rel_e)
                 continue
@@ -364,6 +374,8 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 files.append(NoteFile(rel_e, Path(e.path), est.st_mtime_ns, est.st_size))
 
     walk(start, under.strip("/"))
+    while linked:
+        walk(*linked.pop(0))
     files.sort(key=lambda f: f.relpath)
     return files, problems
 
