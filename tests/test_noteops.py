@@ -63,6 +63,26 @@ def test_mark_and_rename_keep_a_windows_notes_line_endings(app):
     assert (shown["status"], shown["tags"], shown["body"].strip()) == ("read", ["house"], "Rung three is loose.")
 
 
+def test_mark_keeps_an_old_mac_notes_line_endings(app):
+    """A note with classic Mac OS line endings (CR only) was rewritten with LF by `note mark`:
+    every line of the person's file changed; it keeps CR, as a Windows note keeps CRLF."""
+    path = app.settings.vault / "cr.md"
+    path.write_bytes(b"---\rtitle: Tide table\rtags: [sea]\r---\rHigh water at 06:12.\r")
+    app.sync()
+    app.note_mark("Tide table", "read")
+    raw = path.read_bytes()
+    assert b"\n" not in raw and b"status: read\r" in raw and raw.endswith(b"High water at 06:12.\r")
+    shown = app.note_show("Tide table")
+    assert (shown["status"], shown["tags"], shown["body"].strip()) == ("read", ["sea"], "High water at 06:12.")
+    app.note_update("Tide table", "Low water at 12:30.", mode="append")  # `note update` too, and CRLF
+    assert path.read_bytes() == b"---\rstatus: read\rtitle: Tide table\rtags: [sea]\r---\rHigh water at 06:12.\r\rLow water at 12:30.\r"
+    win = app.settings.vault / "win.md"
+    win.write_bytes(b"---\r\ntitle: Fuse box\r\n---\r\nMain switch on the left.\r\n")
+    app.sync()
+    app.note_update("Fuse box", "Spare fuses in the drawer.", mode="append")
+    assert win.read_bytes() == b"---\r\ntitle: Fuse box\r\n---\r\nMain switch on the left.\r\n\r\nSpare fuses in the drawer.\r\n"
+
+
 def test_create_errors(app):
     app.note_create("Groceries", "- oat milk")
     with pytest.raises(NoteConflict, match="exists already"):

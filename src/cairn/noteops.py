@@ -246,8 +246,9 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     else:
         new_body = ("\n" if head else "") + body.strip("\n") + "\n"
     keep_before(settings, note, data)
-    V.atomic_write(path, head + new_body)
-    H.record(settings.home, note.id, note.path, (head + new_body).encode("utf-8"), by=H.actor("cairn"),
+    new_text = V.with_newlines_of(head + new_body, data)  # a Windows or old Mac note keeps its line endings
+    V.atomic_write(path, new_text)
+    H.record(settings.home, note.id, note.path, new_text.encode("utf-8"), by=H.actor("cairn"),
              action="update")
     try:
         return _index(conn, settings, embedder, path)
@@ -258,7 +259,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         if row is not None and row.file_hash != note.file_hash:
             return row  # the index holds the new version; its vectors come when there is room
         try:  # the index still holds the old version: so does the file again
-            V.atomic_write(path, text)
+            V.atomic_write(path, V.with_newlines_of(text, data))
         except OSError:
             pass  # the next sync reconciles the index with the file
         raise

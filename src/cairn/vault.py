@@ -199,12 +199,15 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
 
 def with_newlines_of(text: str, original: bytes) -> str:
     """`text` (read with universal newlines: "\n" only) with the line endings of the file it
-    was read from: "\r\n" when `original` (its bytes) has any CRLF, else as it is. A rewrite
-    of a key of the frontmatter keeps a Windows file's endings (`atomic_write` translates none).
+    was read from: "\r\n" when `original` (its bytes) has any CRLF, "\r" when it has CRs and
+    no LF at all (classic Mac OS), else as it is. A rewrite of a key of the frontmatter keeps a
+    Windows or old Mac file's endings (`atomic_write` translates none).
     The hash of what is written is the hash of the returned text."""
-    if b"\r\n" not in original:
-        return text
-    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+    if b"\r\n" in original:
+        return text.replace("\r\n", "\n").replace("\n", "\r\n")
+    if b"\r" in original and b"\n" not in original:
+        return text.replace("\r\n", "\n").replace("\n", "\r")
+    return text
 
 
 def read_for_rewrite(path: Path, relpath: str) -> tuple[str, dict, str]:
