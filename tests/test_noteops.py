@@ -3,6 +3,7 @@ frontmatter kept byte for byte on update."""
 
 from __future__ import annotations
 
+import re
 import pytest
 
 from conftest import write
@@ -97,6 +98,13 @@ def test_create_errors(app):
         app.note_create("Escape", "body", folder="../..")
     with pytest.raises(ValueError, match="hidden or reserved"):
         app.note_create("Hidden", "body", folder=".trash")
+    # a new folder whose name a synced Windows copy cannot hold (a backslash made a folder named "a\\b")
+    for bad, part in (("a\\b", "a\\b"), ("notes/con", "con"), ("q:a", "q:a"), ("x/trail.", "trail.")):
+        with pytest.raises(ValueError, match=re.escape(f"folder name {part!r} cannot be used on every system")):
+            app.note_create("Portable", "body", folder=bad)
+    (app.settings.vault / "odd:name").mkdir()  # a folder the person made is theirs to use
+    assert app.note_create("Kept", "body", folder="odd:name").path == "odd:name/Kept.md"
+    app.note_delete("Kept")
     with pytest.raises(ValueError, match=r"'x/Taken.md/deeper': x/Taken.md is a file in the vault, not a folder"):
         app.note_create("Inside a file", "body", folder="x/Taken.md/deeper")
     with pytest.raises(ValueError, match=r"holds control characters \(U\+0007\)"):

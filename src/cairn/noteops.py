@@ -164,6 +164,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise InvalidInput(f"folder {folder!r} is a symlink loop in the vault")
     if any(V.skip_dir_name(p) for p in Path(folder).parts):
         raise InvalidInput(f"folder {folder!r} is a hidden or reserved vault folder")
+    _portable_new_folders(settings.vault, folder)
     for up in (target.parent, *target.parent.parents):
         if up == settings.vault or vault == P.resolved(up):
             break
@@ -193,6 +194,22 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
             target.unlink(missing_ok=True)
             raise
         return row  # stored and searchable by keyword; its vectors come when there is room
+
+
+def _portable_new_folders(vault: Path, folder: str) -> None:
+    """Raise InvalidInput naming the first folder of `folder` that does not exist yet and
+    whose name a vault synced to Windows or macOS cannot hold: `\\ : * ? " < > |` or a
+    control character, a trailing dot or space, a device name (CON, aux, COM1) or over
+    cairn.paths.NAME_BYTES bytes. A folder that exists (the person made it) is theirs to use."""
+    here = vault
+    for part in Path(folder).parts:
+        here = here / part
+        if here.exists():
+            continue
+        if re.search(r'[\x00-\x1f\\:*?"<>|]', part) or P.fit_name(part) != part:
+            raise InvalidInput(f"folder name {part!r} cannot be used on every system (Windows forbids "
+                               "\\ : * ? \" < > |, a trailing dot or space and names such as CON or COM1); "
+                               "choose another")
 
 
 def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
