@@ -130,3 +130,30 @@ def test_b23_reingest_after_delete_brings_the_source_back(app, tmp_path):
     app.ingest([src])
     assert [h.title for h in hits(app, "greywharf", "keyword")] == ["Lease"]
     assert app.conn.execute("SELECT count(*) FROM tombstones").fetchone()[0] == 0
+
+
+def test_an_edit_while_sync_reads_the_note_is_not_lost(app, monkeypatch):
+    """A same-size edit landing between sync's read of a new file and the stat it stored
+    (an editor saving while `cairn sync` runs) left the old text indexed under the new
+    (mtime, size): every later sync trusted it as unchanged and the edit never arrived."""
+    import cairn.vault as V
+    vault = app.settings.vault
+    write(vault / "seen.md", "# Seen\n\nremoved below, so that sync hashes new files (a move?)\n")
+    app.sync()
+    (vault / "seen.md").unlink()
+    path = write(vault / "pantry.md", "# Pantry\n\nallergy: peanuts\n")
+    real_hash = V.sha256_bytes
+
+    def hash_then_edit(data):
+        if b"peanuts" in data and b"cashews" not in path.read_bytes():
+            path.write_bytes(data.replace(b"peanuts", b"cashews"))  # same size, a later mtime
+            st = os.stat(path)
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+        return real_hash(data)
+
+    monkeypatch.setattr(V, "sha256_bytes", hash_then_edit)
+    app.sync()
+    monkeypatch.setattr(V, "sha256_bytes", real_hash)
+    app.sync()
+    assert "cashews" in app.note_show("Pantry")["body"]
+    assert [h.path for h in app.search("cashews", mode="keyword").hits] == ["pantry.md"]

@@ -261,6 +261,39 @@ def test_vectors_of_another_model_are_replaced(home, corpus, embedder):
         assert b.status()["vector_models"] == {"all-MiniLM-L6-v2/other": n}
 
 
+def test_another_embedding_model_is_never_mixed_and_sync_embeds_again(home, corpus, embedder):
+    """Another embedder configured after data exists (here: 512 dimensions from the real
+    model's vectors): search failed with numpy's "matmul: ... size 512 is different from 384"
+    (a same-size model would have compared unlike vectors silently), and `cairn sync` with
+    no file changed never embedded again, so it stayed so."""
+    import numpy as np
+    from conftest import CountingEmbedder
+    from cairn.service import Cairn
+
+    class Wider(CountingEmbedder):
+        model_id = model_name = "wider-512"
+        dim = 512
+
+        def embed(self, texts):
+            v = np.asarray(super().embed(texts), dtype=np.float32)
+            w = np.concatenate([v, v[:, :128]], axis=1)
+            return w / np.linalg.norm(w, axis=1, keepdims=True)
+
+    with Cairn(home, embedder=embedder) as a:
+        a.ingest([corpus])
+        n = a.status()["chunks"]
+        before = [h.path for h in a.search("boiler system pressure", mode="semantic").hits][:1]
+    with Cairn(home, embedder=Wider(embedder.inner)) as b:
+        res = b.search("boiler system pressure", mode="semantic")
+        assert res.hits == [] and any("another embedding model" in w and "cairn sync" in w for w in res.warnings)
+        hybrid = b.search("boiler system pressure", mode="hybrid")
+        assert hybrid.hits and all(h.signals.get("semantic", 0) == 0 for h in hybrid.hits)  # keyword only
+        assert b.sync().embedded == n
+        assert b.status()["vector_models"] == {"wider-512": n}
+        res = b.search("boiler system pressure", mode="semantic")
+        assert [h.path for h in res.hits][:1] == before and not any("another" in w for w in res.warnings)
+
+
 def test_an_empty_path_and_cairns_own_home_are_not_ingested(app, tmp_path, monkeypatch):
     """`cairn ingest ""` once ingested the current folder; the home's own files (session logs,
     traces, exports) must never become notes, whether named or met in a folder walk."""

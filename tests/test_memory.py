@@ -201,6 +201,22 @@ def test_forgotten_memory_never_recalled_but_listed(conn, real_embedder):
     assert forget(conn, m.id).tombstone  # idempotent
 
 
+def test_forgotten_fact_is_not_restored_by_an_older_statement(conn, real_embedder):
+    """A memory the person asked to forget does not come back when an older conversation
+    saying the same (in other words) is imported or extracted later; saying it again after
+    the forget does store it again."""
+    said = T0 - timedelta(days=300)
+    m = remember(conn, real_embedder, "My sister is called Marta.", now=said).memory
+    forget(conn, m.id, now=T0)
+    old = remember(conn, real_embedder, "I have a sister called Marta.", now=said + timedelta(days=1),
+                   source="chat", source_ids=["chat:old#1"])
+    assert old.action == "none" and old.memory.id == m.id and "forgotten" in old.reason
+    assert list_memories(conn) == []
+    again = remember(conn, real_embedder, "My sister is called Marta.", now=T0 + timedelta(days=2))
+    assert again.action == "add" and again.memory.id != m.id
+    assert [x.text for x in list_memories(conn)] == ["My sister is called Marta."]
+
+
 def test_alias_recall_across_scripts(conn, real_embedder):
     m = remember(conn, real_embedder, "Olga plays the cello in an orchestra.", now=T0).memory
     remember(conn, real_embedder, "The boiler was serviced by Hansen.", now=T0)

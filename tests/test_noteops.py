@@ -3,6 +3,7 @@ frontmatter kept byte for byte on update."""
 
 from __future__ import annotations
 
+import re
 import pytest
 
 from conftest import write
@@ -63,6 +64,26 @@ def test_mark_and_rename_keep_a_windows_notes_line_endings(app):
     assert (shown["status"], shown["tags"], shown["body"].strip()) == ("read", ["house"], "Rung three is loose.")
 
 
+def test_mark_keeps_an_old_mac_notes_line_endings(app):
+    """A note with classic Mac OS line endings (CR only) was rewritten with LF by `note mark`:
+    every line of the person's file changed; it keeps CR, as a Windows note keeps CRLF."""
+    path = app.settings.vault / "cr.md"
+    path.write_bytes(b"---\rtitle: Tide table\rtags: [sea]\r---\rHigh water at 06:12.\r")
+    app.sync()
+    app.note_mark("Tide table", "read")
+    raw = path.read_bytes()
+    assert b"\n" not in raw and b"status: read\r" in raw and raw.endswith(b"High water at 06:12.\r")
+    shown = app.note_show("Tide table")
+    assert (shown["status"], shown["tags"], shown["body"].strip()) == ("read", ["sea"], "High water at 06:12.")
+    app.note_update("Tide table", "Low water at 12:30.", mode="append")  # `note update` too, and CRLF
+    assert path.read_bytes() == b"---\rstatus: read\rtitle: Tide table\rtags: [sea]\r---\rHigh water at 06:12.\r\rLow water at 12:30.\r"
+    win = app.settings.vault / "win.md"
+    win.write_bytes(b"---\r\ntitle: Fuse box\r\n---\r\nMain switch on the left.\r\n")
+    app.sync()
+    app.note_update("Fuse box", "Spare fuses in the drawer.", mode="append")
+    assert win.read_bytes() == b"---\r\ntitle: Fuse box\r\n---\r\nMain switch on the left.\r\n\r\nSpare fuses in the drawer.\r\n"
+
+
 def test_create_errors(app):
     app.note_create("Groceries", "- oat milk")
     with pytest.raises(NoteConflict, match="exists already"):
@@ -77,6 +98,13 @@ def test_create_errors(app):
         app.note_create("Escape", "body", folder="../..")
     with pytest.raises(ValueError, match="hidden or reserved"):
         app.note_create("Hidden", "body", folder=".trash")
+    # a new folder whose name a synced Windows copy cannot hold (a backslash made a folder named "a\\b")
+    for bad, part in (("a\\b", "a\\b"), ("notes/con", "con"), ("q:a", "q:a"), ("x/trail.", "trail.")):
+        with pytest.raises(ValueError, match=re.escape(f"folder name {part!r} cannot be used on every system")):
+            app.note_create("Portable", "body", folder=bad)
+    (app.settings.vault / "odd:name").mkdir()  # a folder the person made is theirs to use
+    assert app.note_create("Kept", "body", folder="odd:name").path == "odd:name/Kept.md"
+    app.note_delete("Kept")
     with pytest.raises(ValueError, match=r"'x/Taken.md/deeper': x/Taken.md is a file in the vault, not a folder"):
         app.note_create("Inside a file", "body", folder="x/Taken.md/deeper")
     with pytest.raises(ValueError, match=r"holds control characters \(U\+0007\)"):
@@ -85,6 +113,22 @@ def test_create_errors(app):
     # line breaks and tabs in a title are white space: one line, as a rename makes it
     made = app.note_create("Two\nlines\tand a tab", "body")
     assert made.title == "Two lines and a tab" and made.path == "Two lines and a tab.md"
+
+
+def test_file_names_fit_every_file_system(app):
+    """A long title in a script of several bytes a character (Japanese, emoji) made a file
+    name over the 255 bytes file systems allow ("file name too long", nothing created); a
+    Windows device name (CON, aux, COM1.txt) made a file a synced Windows copy cannot hold."""
+    long_cjk = "日本語のメモ" * 30
+    made = app.note_create(long_cjk, "cjk body")
+    assert made.title == long_cjk
+    emoji = app.note_create("🙂" * 130, "emoji body")
+    for note in (made, emoji):
+        name = note.path.encode("utf-8")
+        assert len(name) <= 255 and (app.settings.vault / note.path).is_file()
+    assert app.note_show(long_cjk)["body"] == "cjk body"
+    paths = [app.note_create(t, "x").path for t in ("CON", "aux", "COM1.txt", "Lpt9", "Console")]
+    assert paths == ["CON_.md", "aux_.md", "COM1_.txt.md", "Lpt9_.md", "Console.md"]
 
 
 def test_update_and_delete_errors(app):

@@ -352,6 +352,10 @@ def test_tags_frontmatter_and_inline() -> None:
     assert parse_markdown_text("---\ntags: 'one two #three'\n---\nx", "t.md").tags == ["one", "two", "three"]
     assert parse_markdown_text("---\ntags: one two #three\n---\nx", "t.md").tags == ["one", "two"]  # YAML comment
     assert parse_markdown_text("---\ntags: [a, '#b']\naliases: [Atlas, The Atlas]\n---\nx", "t.md").aliases == ["Atlas", "The Atlas"]
+    # a mapping is no tag or alias (it became the tag "{'k': 'v'}")
+    odd = parse_markdown_text("---\ntags:\n  - garden\n  - {k: v}\n  - [deep]\naliases: {x: 1}\n---\nx", "t.md")
+    assert (odd.tags, odd.aliases) == (["garden", "deep"], [])
+    assert parse_markdown_text("---\ntags: {a: 1, b: 2}\n---\nx", "t.md").tags == []
 
 
 def test_dates_iso_yaml_and_epoch() -> None:

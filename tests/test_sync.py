@@ -181,6 +181,23 @@ def test_unreadable_file_and_symlink_loop_are_reported(app, vault, monkeypatch):
         bad.chmod(0o644)
 
 
+def test_a_symlink_to_a_folder_of_the_vault_never_takes_its_notes(app, vault):
+    """A symlink to a folder of the vault whose name sorted first ("aa-shared" -> "projects")
+    was walked first: the real folder was then reported as a "symlink loop" and its notes
+    were removed and indexed again under the link's path (new ids, links and history lost)."""
+    write(vault / "projects" / "roof.md", "# Roof\n\nThe gutter over the porch leaks in heavy rain.\n")
+    app.sync()
+    roof = app.note_show("Roof")
+    os.symlink("projects", vault / "aa-shared")
+    os.symlink("projects", vault / "zz-shared")
+    report = app.sync()
+    assert report.added == [] and report.removed == [] and app.note_show("Roof")["id"] == roof["id"]
+    assert [h.path for h in app.search("gutter porch", mode="keyword").hits] == ["projects/roof.md"]
+    failed = dict(report.failed)
+    assert set(failed) == {"aa-shared", "zz-shared"}
+    assert all(r == "symlink to projects, a folder indexed there, skipped" for r in failed.values())
+
+
 def test_own_folder_as_vault(tmp_path, embedder):
     mine = tmp_path / "My Notes"
     write(mine / "trip.md", "# Trip\n\nBook the ferry to the island before June.\n")

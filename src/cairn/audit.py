@@ -6,7 +6,10 @@ One JSON object per line in `<home>/audit/audit.jsonl`, flushed and fsync'd per 
  "outcome": "ok" | "denied" | "failed" | "pending" | "vetoed" | ..., "detail": free JSON,
  "person": the person (cairn.people) the write was made for, absent for the home's own}.
 Secrets never go in: `detail` values under keys that look like secrets are replaced by
-"[redacted]". Reading is `entries(home, limit)` (newest last; `viewer` a named person: only
+"[redacted]", and in `target` and every text of `detail` (a memory's or reminder's words) a
+value after a secret's label ("password: X", "PIN 4412", "token is X"; a value holding a
+digit or symbol, so "password reset" stays) and a key of a known shape (sk-…, ghp_…,
+github_pat_…, xox?-…, AKIA…, AIza…, cairn_…, Bearer …) become "[redacted]" (`redact_text`). Reading is `entries(home, limit)` (newest last; `viewer` a named person: only
 the entries made for them). Errors: OSError when the home
 is not writable (the caller's write is then refused too: a write that cannot be audited fails).
 """
@@ -32,12 +35,31 @@ def audit_path(home: Path) -> Path:
     return Path(home) / "audit" / "audit.jsonl"
 
 
+# A secret's label, what may sit between it and the value, and a value with a digit or symbol.
+_LABELLED = re.compile(r"(?i)\b(passwords?|passwd|passphrase|passcode|pin(?: code)?|api[ _-]?key|access[ _-]?key|"
+                       r"private[ _-]?key|token|secret|credentials?)\b([^:=\n]{0,30}?(?:[:=]|\bis\b)\s*|\s+)"
+                       r"[\"']?(?=[^\s,;\"']*[\d_+/=!@#$%^&*-])[^\s,;\"']{3,}")
+_SHAPED = re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|"
+                     r"xox[abprs]-[\w-]{10,}|AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|cairn_[0-9a-f]{8}_[\w-]+)|"
+                     r"(?i:(?<=bearer )[^\s\"']+)")
+
+
+def redact_text(text: str) -> str:
+    """`text` with labelled secret values and keys of a known shape replaced by "[redacted]"
+    (see the module docstring)."""
+    text = _SHAPED.sub("[redacted]", text)
+    return _LABELLED.sub(lambda m: m.group(1) + m.group(2) + "[redacted]", text)
+
+
 def redact(value: Any) -> Any:
-    """`value` with every dict entry whose key names a secret replaced by "[redacted]"."""
+    """`value` with every dict entry whose key names a secret replaced by "[redacted]", and
+    every text through `redact_text`."""
     if isinstance(value, dict):
         return {k: ("[redacted]" if _SECRET_KEY.search(str(k)) else redact(v)) for k, v in value.items()}
     if isinstance(value, list):
         return [redact(v) for v in value]
+    if isinstance(value, str):
+        return redact_text(value)
     return value
 
 
@@ -46,7 +68,7 @@ def record(home: Path, actor: str, action: str, target: str | None = None, outco
     """Append one audit entry (see the module docstring) and return it. person: who the
     write was made for (cairn.people; None: the home's own person, no "person" key)."""
     entry = {"at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"), "actor": actor,
-             "action": action, "target": target, "outcome": outcome, "detail": redact(detail or {})}
+             "action": action, "target": redact(target), "outcome": outcome, "detail": redact(detail or {})}
     if person:
         entry["person"] = person
     path = audit_path(home)

@@ -37,6 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from cairn.errors import Conflict, InvalidInput, NotFound, TooLarge
+from cairn.paths import NAME_BYTES, fit_name
 
 FORMATS: tuple[str, ...] = ("markdown", "text", "json", "zip")
 EXTENSIONS = {"markdown": "md", "text": "txt", "json": "json", "zip": "zip"}
@@ -263,7 +264,7 @@ def safe_stem(title: str, fallback: str) -> str:
     stem = re.sub(r"\.{2,}", "-", stem)
     stem = re.sub(r"-{2,}", "-", stem).strip(" .-_")[:100].strip(" .-_")
     if stem:
-        return stem
+        return fit_name(stem, NAME_BYTES - 10)  # bytes and device names (cairn.paths); room for "-NN.json"
     return safe_stem(fallback, "note") if fallback != "note" else "note"
 
 

@@ -52,7 +52,8 @@ def sql_instant(expr: str) -> str:
 
 
 def to_iso(value: Any) -> str | None:
-    """A date-ish value -> "YYYY-MM-DDTHH:MM:SSZ" (UTC). None for None/""; ValueError if unreadable."""
+    """A date-ish value -> "YYYY-MM-DDTHH:MM:SSZ" (UTC, the year always four digits). None for
+    None/""; ValueError if unreadable or outside years 1-9999 once in UTC."""
     if value is None or value == "":
         return None
     if isinstance(value, bool):
@@ -78,8 +79,12 @@ def to_iso(value: Any) -> str | None:
         raise ValueError(f"not a date: {value!r}")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.timezone.utc)
-    moment = moment.astimezone(dt.timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        moment = moment.astimezone(dt.timezone.utc)
+    except OverflowError:  # 9999-12-31T23:30-05:00 is past year 9999 in UTC
+        shown = value.isoformat() if isinstance(value, dt.date) else value
+        raise ValueError(f"date out of range (years 1-9999 in UTC): {shown!r}") from None
+    return f"{moment.year:04d}-" + moment.strftime("%m-%dT%H:%M:%SZ")  # %Y gives "1", not "0001"
 
 
 def _from_epoch(value: float) -> dt.datetime:

@@ -51,8 +51,11 @@ class EditConflict(Conflict):
 
 
 def _safe_filename(title: str) -> str:
-    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "-", title).strip(" .-")
-    return (name[:120].strip() or "note")
+    """The file name (without ".md") a note titled `title` gets, valid on Linux, macOS and
+    Windows: characters no file system takes become "-"; at most 120 characters and
+    cairn.paths.fit_name's bytes and device-name rule ("CON" -> "CON_", "COM1.txt" -> "COM1_.txt")."""
+    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "-", title).strip(" .-")[:120].strip(" .-") or "note"
+    return P.fit_name(name + ".md")[:-3]
 
 
 def _index(conn: sqlite3.Connection, settings: Settings, embedder, path: Path) -> N.NoteRow:
@@ -161,6 +164,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
         raise InvalidInput(f"folder {folder!r} is a symlink loop in the vault")
     if any(V.skip_dir_name(p) for p in Path(folder).parts):
         raise InvalidInput(f"folder {folder!r} is a hidden or reserved vault folder")
+    _portable_new_folders(settings.vault, folder)
     for up in (target.parent, *target.parent.parents):
         if up == settings.vault or vault == P.resolved(up):
             break
@@ -190,6 +194,22 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
             target.unlink(missing_ok=True)
             raise
         return row  # stored and searchable by keyword; its vectors come when there is room
+
+
+def _portable_new_folders(vault: Path, folder: str) -> None:
+    """Raise InvalidInput naming the first folder of `folder` that does not exist yet and
+    whose name a vault synced to Windows or macOS cannot hold: `\\ : * ? " < > |` or a
+    control character, a trailing dot or space, a device name (CON, aux, COM1) or over
+    cairn.paths.NAME_BYTES bytes. A folder that exists (the person made it) is theirs to use."""
+    here = vault
+    for part in Path(folder).parts:
+        here = here / part
+        if here.exists():
+            continue
+        if re.search(r'[\x00-\x1f\\:*?"<>|]', part) or P.fit_name(part) != part:
+            raise InvalidInput(f"folder name {part!r} cannot be used on every system (Windows forbids "
+                               "\\ : * ? \" < > |, a trailing dot or space and names such as CON or COM1); "
+                               "choose another")
 
 
 def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) -> dict[str, Any]:
@@ -243,8 +263,9 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     else:
         new_body = ("\n" if head else "") + body.strip("\n") + "\n"
     keep_before(settings, note, data)
-    V.atomic_write(path, head + new_body)
-    H.record(settings.home, note.id, note.path, (head + new_body).encode("utf-8"), by=H.actor("cairn"),
+    new_text = V.with_newlines_of(head + new_body, data)  # a Windows or old Mac note keeps its line endings
+    V.atomic_write(path, new_text)
+    H.record(settings.home, note.id, note.path, new_text.encode("utf-8"), by=H.actor("cairn"),
              action="update")
     try:
         return _index(conn, settings, embedder, path)
@@ -255,7 +276,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         if row is not None and row.file_hash != note.file_hash:
             return row  # the index holds the new version; its vectors come when there is room
         try:  # the index still holds the old version: so does the file again
-            V.atomic_write(path, text)
+            V.atomic_write(path, V.with_newlines_of(text, data))
         except OSError:
             pass  # the next sync reconciles the index with the file
         raise

@@ -12,6 +12,11 @@ report says it was a link.
 
 Both take the root as configured (it may itself sit behind a symlink: the root is resolved
 first, so a vault at ~/vault -> /data/vault is fine).
+
+A file name Cairn makes from a title or a client's name fits every file system (`fit_name`):
+at most NAME_BYTES bytes of UTF-8 (ext4, APFS and NTFS take 255; a Japanese or emoji title
+is cut at a character, not refused with "file name too long"), and no Windows device name
+(CON, aux, COM1.txt) that a copy synced to Windows could not hold.
 """
 
 from __future__ import annotations
@@ -88,3 +93,23 @@ def confine(root: Path | str, path: Path | str, where: str = "the vault") -> Pat
         raise PathOutside(f"{path}: {reason}; Cairn only reads, writes and moves files inside "
                           f"{where} ({root})")
     return Path(real(path))
+
+
+NAME_BYTES = 200  # UTF-8 bytes of a made file name: under the 255 every file system takes, room for "-NN" and a temp suffix
+_DEVICE_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+
+
+def fit_name(name: str, max_bytes: int = NAME_BYTES) -> str:
+    """`name` (a file name, its extension of at most 10 characters kept) cut to at most
+    `max_bytes` bytes of UTF-8 at a character boundary, trailing spaces and dots dropped; a
+    Windows device name before the first dot gets "_" ("CON" -> "CON_", "COM1.txt" ->
+    "COM1_.txt"). Characters not allowed in names are the caller's to replace first."""
+    stem, dot, ext = name.rpartition(".")
+    if not dot or not stem or len(ext) > 10 or not ext.strip():
+        stem, dot, ext = name, "", ""
+    room = max(max_bytes - len((dot + ext).encode("utf-8")), 1)
+    stem = stem.encode("utf-8")[:room].decode("utf-8", "ignore").rstrip(" .")
+    first, sep, rest = stem.partition(".")
+    if first.strip().casefold() in _DEVICE_NAMES:
+        stem = f"{first}_{sep}{rest}"
+    return stem + dot + ext

@@ -17,7 +17,22 @@ from typing import Any
 
 import yaml
 
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML has it
+
+
+class LOADER(_BASE):  # type: ignore[valid-type, misc]
+    """The safe loader, except that a timestamp that is no date (`2024-02-30`, a typo) is
+    kept as its text instead of failing the whole block (a note lost its other keys)."""
+
+
+def _timestamp(loader: Any, node: Any) -> Any:
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+LOADER.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
 LAST_TEXTS = 16  # texts remembered
 MAX_REMEMBERED = 16_384  # characters: a longer text is read each time (never kept)
 
@@ -36,7 +51,8 @@ def _keep(text: str, value: Any) -> None:
 
 def load(text: str) -> Any:
     """`yaml.safe_load(text)`: the same values (dict, list, str, int, float, bool, None,
-    dates and times, bytes, sets), through libyaml when PyYAML was built with it; a value
+    dates and times, bytes, sets; a timestamp that is no date stays text), through libyaml
+    when PyYAML was built with it; a value
     read (or remembered) before comes back as a deep copy. Raises what yaml.safe_load raises
     (yaml.YAMLError; RecursionError for deep nesting): errors are never remembered."""
     if len(text) > MAX_REMEMBERED:

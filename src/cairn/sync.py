@@ -26,10 +26,11 @@ from typing import Any, Iterable
 from cairn import paths as P
 from cairn import vault as V
 from cairn.config import Settings
+from cairn.embed import model_key
 from cairn.ingest import embed_missing, index_note_file
 from cairn.parse.errors import ParseError
 from cairn.store import notes as N
-from cairn.store.vectors import any_chunk_to_embed, neighbour_keys_state
+from cairn.store.vectors import any_chunk_to_embed, neighbour_keys_state, stored_vector_model
 
 
 @dataclass
@@ -125,11 +126,14 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
     return sorted(files.values(), key=lambda f: f.relpath), sorted(gone - set(files)), problems
 
 
-def _vectors_missing(conn: sqlite3.Connection, settings: Settings) -> bool:
-    """True when some chunk that should have a vector has none (an interrupted run), or the
-    chat vectors were made with another `[memory] neighbour_keys` than the setting."""
+def _vectors_missing(conn: sqlite3.Connection, settings: Settings, embedder) -> bool:
+    """True when some chunk that should have a vector has none (an interrupted run), the
+    chat vectors were made with another `[memory] neighbour_keys` than the setting, or the
+    vectors are another embedding model's than `embedder`'s (the configured one changed)."""
+    stored = stored_vector_model(conn)
     return (any_chunk_to_embed(conn, settings.chunk.embed_max_chunks)
-            or neighbour_keys_state(conn) != float(settings.memory.neighbour_keys))
+            or neighbour_keys_state(conn) != float(settings.memory.neighbour_keys)
+            or (stored is not None and stored != model_key(embedder)))
 
 
 def _remove_gone(conn: sqlite3.Connection, gone: list[str], report: SyncReport) -> None:
@@ -205,7 +209,8 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
                 hint = indexed[candidates[0]][0]
         try:
             status, note_id, warnings = index_note_file(conn, settings, f.path, note_id=hint,
-                                                        data=data, file_hash=digest)
+                                                        data=data, file_hash=digest,
+                                                        stat_before=(f.mtime_ns, f.size))
         except (ParseError, OSError, UnicodeError) as exc:
             report.failed.append((f.relpath, str(exc)))
             continue
@@ -223,7 +228,7 @@ def reconcile(conn: sqlite3.Connection, settings: Settings, embedder, paths: Ite
         else:
             report.unchanged += 1
     _remove_gone(conn, [r for r in gone if r not in moved_from], report)
-    if embed and embedder is not None and (report.changed or _vectors_missing(conn, settings)):
+    if embed and embedder is not None and (report.changed or _vectors_missing(conn, settings, embedder)):
         report.embedded, _ = embed_missing(conn, embedder, None, settings.chunk.embed_max_chunks,
                       fact_keys=settings.memory.fact_keys,
                       neighbour_keys=settings.memory.neighbour_keys)

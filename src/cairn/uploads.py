@@ -4,8 +4,9 @@ made from, as `cairn ingest FILE` keeps the path it was given), the bot's inbox 
 
 One rule for every door (REST, web page, Telegram): only a name's last path component is
 kept (both / and \\ count), it is NFC-normalised, control characters and characters Windows
-forbids are dropped, as are leading dots, it is cut to 150 characters (keeping a short
-extension), and the final path is checked to lie inside the folder.
+forbids are dropped, as are leading dots, it is cut to 150 characters and to
+cairn.paths.fit_name's bytes (keeping a short extension; a Windows device name gets "_"), and
+the final path is checked to lie inside the folder.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import uuid
 from pathlib import Path
 
 from cairn.errors import InvalidInput
+from cairn.paths import fit_name
 
 MAX_NAME_CHARS = 150
 _BAD = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
@@ -30,6 +32,7 @@ def safe_name(name: str | None, fallback: str | None = None) -> str:
     if len(base) > MAX_NAME_CHARS:
         stem, dot, ext = base.rpartition(".")
         base = (stem[:MAX_NAME_CHARS - len(ext) - 1] + "." + ext) if dot and len(ext) <= 10 else base[:MAX_NAME_CHARS]
+    base = fit_name(base) if base not in (".", "..") else base  # bytes and device names (cairn.paths)
     if not base or base in (".", ".."):
         if fallback is not None:
             return fallback

@@ -199,12 +199,15 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
 
 def with_newlines_of(text: str, original: bytes) -> str:
     """`text` (read with universal newlines: "\n" only) with the line endings of the file it
-    was read from: "\r\n" when `original` (its bytes) has any CRLF, else as it is. A rewrite
-    of a key of the frontmatter keeps a Windows file's endings (`atomic_write` translates none).
+    was read from: "\r\n" when `original` (its bytes) has any CRLF, "\r" when it has CRs and
+    no LF at all (classic Mac OS), else as it is. A rewrite of a key of the frontmatter keeps a
+    Windows or old Mac file's endings (`atomic_write` translates none).
     The hash of what is written is the hash of the returned text."""
-    if b"\r\n" not in original:
-        return text
-    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+    if b"\r\n" in original:
+        return text.replace("\r\n", "\n").replace("\n", "\r\n")
+    if b"\r" in original and b"\n" not in original:
+        return text.replace("\r\n", "\n").replace("\n", "\r")
+    return text
 
 
 def read_for_rewrite(path: Path, relpath: str) -> tuple[str, dict, str]:
@@ -307,14 +310,17 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
     """Walk the vault (or its sub-folder `under`, vault-relative) for note files.
 
     Returns (files sorted by relpath, problems). Stat figures come from the directory scan,
-    so no note is opened. Symlinked folders that stay inside the vault are followed once; a
+    so no note is opened. Symlinked folders that stay inside the vault are followed once,
+    after every real folder (a link to a folder of the vault never takes its notes' paths: it
+    is listed as "symlink to FOLDER, a folder indexed there, skipped"); a
     symlink (folder or note) that leads outside the vault is never followed (cairn.paths);
     it, a symlink loop, a dangling symlink or an unreadable folder/file is listed in
     `problems` as (relpath, reason), never raised.
     """
     files: list[NoteFile] = []
     problems: list[tuple[str, str]] = []
-    seen_dirs: set[tuple[int, int]] = set()
+    seen_dirs: dict[tuple[int, int], str] = {}  # (device, inode) -> the relpath it was walked as
+    linked: list[tuple[Path, str]] = []  # symlinked folders: walked after every real one
     start = vault / under if under else vault
     root_real = P.real(vault)
     if under:
@@ -330,9 +336,13 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
             return
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
-            problems.append((prefix or ".", "symlink loop (folder already visited), skipped"))
+            there = seen_dirs[key]
+            if not there or prefix.startswith(there + "/"):
+                problems.append((prefix or ".", "symlink loop (folder already visited), skipped"))
+            else:
+                problems.append((prefix, f"symlink to {there}, a folder indexed there, skipped"))
             return
-        seen_dirs.add(key)
+        seen_dirs[key] = prefix
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -352,6 +362,9 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 if reason is not None and os.path.exists(e.path):  # dangling: reported below
                     problems.append((rel_e, f"{reason}, skipped"))
                     continue
+            if is_dir and e.is_symlink():
+                linked.append((Path(e.path), rel_e))  # a real folder keeps its own path
+                continue
             if is_dir:
                 walk(Path(e.path), rel_e)
                 continue
@@ -364,6 +377,8 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 files.append(NoteFile(rel_e, Path(e.path), est.st_mtime_ns, est.st_size))
 
     walk(start, under.strip("/"))
+    while linked:
+        walk(*linked.pop(0))
     files.sort(key=lambda f: f.relpath)
     return files, problems
 

@@ -54,3 +54,13 @@ def test_only_the_last_texts_are_kept():
     for i in range(safe_yaml.LAST_TEXTS + 5):
         safe_yaml.load(f"n: {i}\n")
     assert safe_yaml.stats()["kept"] == safe_yaml.LAST_TEXTS
+
+
+def test_an_impossible_date_is_text_and_loses_no_other_key():
+    """`created: 2024-02-30` (a typo) made PyYAML's timestamp raise, so the whole block failed
+    and a note lost its block-style tags; it is now the text it was written as."""
+    text = "title: Bad date\ncreated: 2024-02-30\nupdated: 2024-13-45 10:00\ntags:\n  - garden\n  - seeds\n"
+    value = safe_yaml.load(text)
+    assert value == {"title": "Bad date", "created": "2024-02-30", "updated": "2024-13-45 10:00",
+                     "tags": ["garden", "seeds"]}
+    assert safe_yaml.load("at: 2024-02-29\n")["at"] == datetime.date(2024, 2, 29)  # a real date stays a date

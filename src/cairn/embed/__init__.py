@@ -53,6 +53,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def model_key(embedder: Any) -> str:
+    """The id stored with each vector: model name plus precision ("all-MiniLM-L6-v2/int8")
+    when the embedder reports one, else its model name."""
+    return str(getattr(embedder, "model_id", None) or embedder.model_name)
+
+
 def get_embedder(name: str = "minilm") -> "Embedder":
     """The embedder registered as `name` through the `register_embedders` hook (built-in:
     "minilm", the shared all-MiniLM-L6-v2 of `shared_minilm`). Raises InvalidInput naming the

@@ -9,6 +9,7 @@ import json
 import sqlite3
 import threading
 
+from cairn.embed import model_key  # noqa: F401 (also imported from here)
 from cairn.model import Chunk
 from cairn.store import notes as N
 from cairn.store.locks import exclusive
@@ -58,12 +59,6 @@ def combine_windows(vecs: np.ndarray) -> np.ndarray:
     v = np.asarray(vecs, dtype=np.float32).sum(axis=0)
     n = float(np.linalg.norm(v))
     return (v / n if n > 0 else v).astype(np.float32)
-
-
-def model_key(embedder) -> str:
-    """The id stored with each vector: model name plus precision ("all-MiniLM-L6-v2/int8")
-    when the embedder reports one, else its model name."""
-    return str(getattr(embedder, "model_id", None) or embedder.model_name)
 
 
 def embed_missing(conn: sqlite3.Connection, embedder, progress: Progress | None = None,

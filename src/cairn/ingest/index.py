@@ -55,7 +55,8 @@ def _pages_from_meta(meta: dict) -> list[PageSpan]:
 def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
                     source: str | None = None, source_hash: str | None = None,
                     note_id: str | None = None, data: bytes | None = None,
-                    file_hash: str | None = None) -> tuple[str, str, list[str]]:
+                    file_hash: str | None = None,
+                    stat_before: tuple[int, int] | None = None) -> tuple[str, str, list[str]]:
     """Bring the index in line with one vault file.
 
     source/source_hash: where the note came from, when the caller knows it and the file
@@ -67,6 +68,10 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     them (sync.reconcile and reindex hash a file to look for moves and tombstones), so each
     file is read and hashed once per pass; default: the file is read here. file_hash is
     only used together with data.
+    stat_before: the file's (mtime_ns, size) taken before `data` was read; when the file's
+    stat differs now (an edit landed after the caller's read) the bytes are read again, so
+    the (mtime, size) stored never vouches for older bytes. Without it, data is trusted when
+    its size matches.
     Indexing a note clears any tombstone of its id (the note is live again).
 
     Returns (status, note_id, warnings) with status "added", "updated" (body changed,
@@ -78,7 +83,8 @@ def index_note_file(conn: sqlite3.Connection, settings: Settings, path: Path, *,
     # stat before reading: an edit landing in between leaves the stored (mtime, size)
     # older than the bytes, so the next sync re-reads the file instead of trusting it.
     stat = path.stat()
-    if data is None or stat.st_size != len(data):
+    if (data is None or stat.st_size != len(data)
+            or (stat_before is not None and stat_before != (stat.st_mtime_ns, stat.st_size))):
         data = path.read_bytes()
         file_hash = None
     file_hash = file_hash or V.sha256_bytes(data)

@@ -29,14 +29,17 @@ def reindex(conn: sqlite3.Connection, settings: Settings, embedder,
     for i, path in enumerate(files):
         name = V.rel(settings.vault, path)
         try:
-            data = digest = None
+            data = digest = before = None
             if trashed:  # hash once here; index_note_file reuses the bytes
+                st = path.stat()  # before the read: an edit after it is read again there
+                before = (st.st_mtime_ns, st.st_size)
                 data = path.read_bytes()
                 digest = V.sha256_bytes(data)
             if digest in trashed:
                 report.skipped.append((name, "deleted in Cairn (tombstone); not re-indexed"))
             else:
-                status, _, warnings = index_note_file(conn, settings, path, data=data, file_hash=digest)
+                status, _, warnings = index_note_file(conn, settings, path, data=data, file_hash=digest,
+                                                     stat_before=before)
                 report.added.append(name)
                 report.warnings.extend((name, w) for w in warnings)
         except (ParseError, OSError) as exc:

@@ -30,6 +30,7 @@ from cairn.memory.affect import TAGS, weigh
 from cairn.memory.match import decide
 from cairn.memory.model import (DEFAULT_IMPORTANCE, KINDS, CoreContext, Memory, MemoryChange)
 from cairn.memory.slots import find_slots
+from cairn.memory.vectors import memory_vectors, row_vectors, scope_cosines  # noqa: F401 (re-exported)
 from cairn.memory.temporal import parse_time, resolve_event_time
 from cairn.store.fts import index_text
 from cairn.store import memories as S
@@ -133,45 +134,6 @@ def get_memory(conn: sqlite3.Connection, memory_id: str) -> Memory:
     return _row_to_memory(row)
 
 
-def memory_vectors(conn: sqlite3.Connection, embedder, memories: list[Memory]) -> np.ndarray:
-    """(n, dim) unit vectors of `memories`, embedding (and storing) any missing or stale one."""
-    model = getattr(embedder, "model_name", "unknown")
-    rows = S.memory_vectors(conn, [m.id for m in memories])
-    missing = [m for m in memories if rows.get(m.id, (None, None))[0] != model or rows[m.id][1] is None]
-    if missing:
-        fresh = embedder.embed([m.text for m in missing])
-        for m, v in zip(missing, fresh):
-            blob = np.asarray(v, dtype="<f4").tobytes()
-            S.set_memory_vector(conn, m.id, model, blob)
-            rows[m.id] = (model, blob)
-    if not memories:
-        return np.zeros((0, getattr(embedder, "dim", 384)), dtype=np.float32)
-    return np.stack([np.frombuffer(rows[m.id][1], dtype="<f4") for m in memories])
-
-
-def _active_cosines(conn: sqlite3.Connection, embedder, scope: str,
-                    vec: np.ndarray) -> list[tuple[Memory, float]]:
-    """(light Memory with id/text/entities, cosine to `vec`) for every active memory of `scope`;
-    missing or stale vectors are embedded and stored."""
-    rows = S.active_vector_rows(conn, scope)
-    if not rows:
-        return []
-    light = [Memory(id=r["id"], text=r["text"], entities=json.loads(r["entities"])) for r in rows]
-    matrix = row_vectors(conn, embedder, rows, lambda i: light[i])
-    return list(zip(light, (matrix @ vec).tolist()))
-
-
-def row_vectors(conn: sqlite3.Connection, embedder, rows: list, memory_of) -> np.ndarray:
-    """(n, dim) unit vectors of memory `rows` (each with `model` and `vec` columns): the
-    stored vector when it is from the embedder's model, else `memory_of(i)` is embedded and
-    stored (memory_vectors). rows must be non-empty."""
-    model = getattr(embedder, "model_name", "unknown")
-    stale = [i for i, r in enumerate(rows) if r["model"] != model or r["vec"] is None]
-    fresh = dict(zip(stale, memory_vectors(conn, embedder, [memory_of(i) for i in stale]))) if stale else {}
-    return np.stack([fresh[i] if i in fresh else np.frombuffer(r["vec"], dtype="<f4")
-                     for i, r in enumerate(rows)])
-
-
 def _scope_ok(scope: str) -> str:
     scope = (scope or "").strip()
     if not scope:
@@ -248,7 +210,10 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
             # neither restored nor reinforced.
             return MemoryChange("none", known, None, f"already recorded as {known.id} ({_state(known)})")
         new_vec = embedder.embed([text])[0]
-        cosines = _active_cosines(conn, embedder, scope, new_vec)
+        if known is None and (gone := _forgotten_before(conn, embedder, scope, text, names, new_vec,
+                                                        resolve, created, paraphrase_cos)) is not None:
+            return gone
+        cosines = scope_cosines(conn, embedder, scope, new_vec)
         decision = decide(text, names, cosines, resolve,
                           **({"paraphrase_cos": paraphrase_cos} if paraphrase_cos is not None else {}))
         if decision.target is not None:  # candidates are light (id, text, entities): load all fields
@@ -299,6 +264,24 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         if vault is not None and change.action != "none":
             _mirror(conn, vault, [change.memory, change.previous])  # before COMMIT: see module doc
     return change
+
+
+def _forgotten_before(conn: sqlite3.Connection, embedder, scope: str, text: str, names: list[str],
+                      vec: np.ndarray, resolve, said: str, paraphrase_cos: float | None) -> MemoryChange | None:
+    """MemoryChange "none" when `text`, said at `said`, restates (match.decide: reinforce) a
+    memory of `scope` that was forgotten at or after `said` (an old chat imported or extracted
+    after the person's forget never restores it); None otherwise (said again after the forget:
+    it is stored anew)."""
+    cosines = scope_cosines(conn, embedder, scope, vec, forgotten=True)
+    decision = decide(text, names, cosines, resolve,
+                      **({"paraphrase_cos": paraphrase_cos} if paraphrase_cos is not None else {})) if cosines else None
+    if decision is None or decision.action != "reinforce":
+        return None
+    m = get_memory(conn, decision.target.id)
+    when = next((e.get("at") for e in reversed(m.log) if e.get("action") == "forget"), None)
+    if when is None or _said_before(when, said):
+        return None
+    return MemoryChange("none", m, None, f"restates {m.id}, forgotten on {when} (said {said}, before that: not restored)")
 
 
 def _insert_history(conn: sqlite3.Connection, embedder, decision, vec: np.ndarray,

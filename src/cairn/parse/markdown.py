@@ -106,15 +106,16 @@ def _jsonable(value: Any, budget: list[int], depth: int = 0) -> Any:
 
 
 def _split_words(value: Any, *, commas_only: bool = False) -> list[str]:
-    """A list, or a string split on commas (or on whitespace when it has no comma)."""
-    if value is None:
+    """A list, or a string split on commas (or on whitespace when it has no comma); a mapping
+    (`tags: {k: v}`, or one as a list item) gives nothing."""
+    if value is None or isinstance(value, dict):
         return []
     if isinstance(value, (list, tuple, set)):
         out: list[str] = []
         for item in value:
             if isinstance(item, (list, tuple, set)):
                 out.extend(_split_words(item, commas_only=True))
-            elif item is not None:
+            elif item is not None and not isinstance(item, dict):
                 out.append(str(item))
         return out
     s = str(value)

@@ -35,6 +35,7 @@ from typing import Any
 from cairn.config import SearchSettings
 from cairn.model import FUSIONS, NOTE_TYPES, SEARCH_MODES, Hit
 from cairn.search.query import Filters, ParsedQuery, parse_query
+from cairn.search.vector_model import other_model_warning
 from cairn.store import db, fts, keyword
 from cairn.store.fts import STOPWORDS
 from cairn.store.keyword import KeywordQueryError
@@ -364,8 +365,10 @@ def search(conn: Connection, vindex, embedder, query: "str | ParsedQuery", *, k:
 
     kw_result: tuple[list[tuple[int, float]], list[str], list[str]] = ([], [], [])
     kw_job = None
+    other_model = None
     if mode in ("hybrid", "semantic"):
         vindex.refresh()  # touches the connection: do it before the keyword thread starts
+        other_model = other_model_warning(conn, embedder)
     if mode in ("hybrid", "keyword"):
         if mode == "hybrid":
             # BM25 runs in a worker thread (SQLite releases the GIL) while the query is
@@ -380,9 +383,12 @@ def search(conn: Connection, vindex, embedder, query: "str | ParsedQuery", *, k:
         from cairn.graph import signal as graph_signal
     if mode in ("hybrid", "semantic"):
         try:
-            from cairn.embed.cache import embed_query
-            qvec = embed_query(embedder, q.text)
-            sem = vindex.search(qvec, n_cand, allowed, refresh=False)
+            if other_model is None:
+                from cairn.embed.cache import embed_query
+                qvec = embed_query(embedder, q.text)
+                sem = vindex.search(qvec, n_cand, allowed, refresh=False)
+            else:
+                result.warnings.append(other_model)
         finally:
             if kw_job is not None:
                 kw_result = kw_job.result()

@@ -86,6 +86,13 @@ def active_vector_rows(conn: sqlite3.Connection, scope: str) -> list[sqlite3.Row
                             AND {_ACTIVE} ORDER BY rowid""", (scope_arg(scope),)).fetchall()
 
 
+def forgotten_vector_rows(conn: sqlite3.Connection, scope: str) -> list[sqlite3.Row]:
+    """(id, text, entities, model, vec) of the forgotten (tombstoned) memories of one scope,
+    oldest first."""
+    return conn.execute(f"""SELECT id, text, entities, model, vec FROM memories WHERE {SCOPE_EQ}
+                            AND tombstone = 1 ORDER BY rowid""", (scope_arg(scope),)).fetchall()
+
+
 def memory_rows(conn: sqlite3.Connection, *, kind: str | None = None, scope: str | None = None,
                 include_inactive: bool = False) -> list[sqlite3.Row]:
     """Memory rows in creation order, filtered exactly by kind and scope (None: any);

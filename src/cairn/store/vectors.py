@@ -222,6 +222,14 @@ def top_k(ids: np.ndarray, scores: np.ndarray, k: int, allowed: set[int] | None 
     return [(int(ids[i]), float(scores[i])) for i in top if np.isfinite(scores[i])]
 
 
+def stored_vector_model(conn: sqlite3.Connection) -> str | None:
+    """The model (cairn.embed.model_key) of one stored vector, None when there are none. An
+    embedding pass replaces every vector of another model before it stores any (ingest
+    `_embed_missing`), so one row tells which model the vectors are of."""
+    row = conn.execute("SELECT model FROM vectors LIMIT 1").fetchone()
+    return row[0] if row else None
+
+
 def other_model_count(conn: sqlite3.Connection, model: str) -> int:
     """Vectors made by a model (or precision) other than `model`."""
     return conn.execute("SELECT count(*) FROM vectors WHERE model != ?", (model,)).fetchone()[0]

@@ -176,6 +176,11 @@ def active_vector_rows(conn, scope: str) -> list:
                         "ORDER BY rowid", (scope_arg(scope),)).fetchall()
 
 
+def forgotten_vector_rows(conn, scope: str) -> list:
+    return conn.execute(f"SELECT id, text, entities, model, vec FROM memories WHERE {SCOPE_EQ_PG} "
+                        "AND tombstone = 1 ORDER BY rowid", (scope_arg(scope),)).fetchall()
+
+
 def top_active_rows(conn, scope: str, limit: int) -> list:
     return conn.execute(
         f"""SELECT {MEMORY_COLUMNS} FROM memories WHERE {_ACTIVE} AND (scope = 'global' OR {SCOPE_EQ_PG})

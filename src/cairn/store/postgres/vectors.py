@@ -60,6 +60,11 @@ def clear_vector_cache(conn) -> None:
     conn.execute("DELETE FROM vector_cache")
 
 
+def stored_vector_model(conn) -> str | None:
+    row = conn.execute("SELECT model FROM vectors LIMIT 1").fetchone()
+    return row[0] if row else None
+
+
 def other_model_count(conn, model: str) -> int:
     return conn.execute("SELECT count(*) FROM vectors WHERE model != %s", (model,)).fetchone()[0]
 
