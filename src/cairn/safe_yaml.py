@@ -22,7 +22,9 @@ _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when P
 
 class LOADER(_BASE):  # type: ignore[valid-type, misc]
     """The safe loader, except that a timestamp that is no date (`2024-02-30`, a typo) is
-    kept as its text instead of failing the whole block (a note lost its other keys)."""
+    kept as its text instead of failing the whole block (a note lost its other keys), and
+    only `true` and `false` are booleans (YAML 1.2's core schema, as Obsidian's reader has
+    it): `yes`, `no`, `on`, `off` stay words (a tag `no`, a title `Yes`)."""
 
 
 def _timestamp(loader: Any, node: Any) -> Any:
@@ -32,7 +34,13 @@ def _timestamp(loader: Any, node: Any) -> Any:
         return loader.construct_scalar(node)
 
 
+def _bool(loader: Any, node: Any) -> Any:
+    text = loader.construct_scalar(node)
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
 LOADER.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+LOADER.add_constructor("tag:yaml.org,2002:bool", _bool)
 LAST_TEXTS = 16  # texts remembered
 MAX_REMEMBERED = 16_384  # characters: a longer text is read each time (never kept)
 

@@ -64,3 +64,10 @@ def test_an_impossible_date_is_text_and_loses_no_other_key():
     assert value == {"title": "Bad date", "created": "2024-02-30", "updated": "2024-13-45 10:00",
                      "tags": ["garden", "seeds"]}
     assert safe_yaml.load("at: 2024-02-29\n")["at"] == datetime.date(2024, 2, 29)  # a real date stays a date
+
+
+def test_only_true_and_false_are_booleans():
+    """YAML 1.1 read `yes`, `no`, `on`, `off` as booleans, so a tag `no` became False; as in
+    YAML 1.2 (and Obsidian), they are words."""
+    value = safe_yaml.load("tags: [yes, no, On, off]\ntitle: Yes\ndraft: true\npinned: FALSE\n")
+    assert value == {"tags": ["yes", "no", "On", "off"], "title": "Yes", "draft": True, "pinned": False}
