@@ -217,6 +217,20 @@ def test_forgotten_fact_is_not_restored_by_an_older_statement(conn, real_embedde
     assert [x.text for x in list_memories(conn)] == ["My sister is called Marta."]
 
 
+def test_a_fact_a_chat_export_says_of_its_speaker_user_is_the_persons(conn, real_embedder):
+    """A chat export names the person "user" (OpenAI's roles), so the rule extractor writes
+    "user's sister is Marta."; that is the person's sister (entities.SELF_NAMES): it restates
+    "My sister is called Marta." and a later "my sister is called Lucia" supersedes it."""
+    first = remember(conn, real_embedder, "My sister is called Marta.", now=T0).memory
+    same = remember(conn, real_embedder, "user's sister is Marta.", now=T0 + timedelta(days=1),
+                    source="chat", source_ids=["chat:c1#1"])
+    assert same.action == "reinforce" and same.memory.id == first.id, same.reason
+    other = remember(conn, real_embedder, "The person's son is Leo.", now=T0 + timedelta(days=2))
+    changed = remember(conn, real_embedder, "my son is called Theo", now=T0 + timedelta(days=3))
+    assert changed.action == "supersede" and changed.previous.id == other.memory.id, changed.reason
+    assert remember(conn, real_embedder, "Olga's sister is Rosa.", now=T0).action == "add"  # someone else's
+
+
 def test_alias_recall_across_scripts(conn, real_embedder):
     m = remember(conn, real_embedder, "Olga plays the cello in an orchestra.", now=T0).memory
     remember(conn, real_embedder, "The boiler was serviced by Hansen.", now=T0)

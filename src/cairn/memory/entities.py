@@ -19,6 +19,7 @@ from cairn.errors import InvalidInput
 
 import re
 import sqlite3
+from typing import Iterable
 
 from cairn.store import memories as S
 from cairn.store.memories import list_entities  # noqa: F401  (its home before store/)
@@ -83,6 +84,23 @@ def find_names(text: str) -> list[str]:
         sentence_start = False
     flush()
     return names
+
+
+#: Names a transcript gives the person themselves: a chat export's speaker "user" (OpenAI's
+#: message roles), the assistant's own transcripts ("The person", assistant/loop.person_name).
+#: A fact about one of them is a fact about the person: its subject key is "user", as for
+#: "I" and "my" (match.subject, slots.find_slots).
+SELF_NAMES = frozenset({"user", "the user", "the person", "person", "me", "myself"})
+
+
+def subject_key(conn: sqlite3.Connection, name: str, self_names: Iterable[str] = ()) -> str:
+    """The key a statement's subject `name` is compared by: "user" for the person (SELF_NAMES
+    and `self_names`, e.g. the name in their core block), else the entity id its name or
+    alias resolves to (`resolve`), else the folded name (`normalise`)."""
+    key = normalise(name)
+    if key in SELF_NAMES or key in {normalise(n) for n in self_names if n}:
+        return "user"
+    return resolve(conn, name) or key
 
 
 def resolve(conn: sqlite3.Connection, name: str) -> str | None:

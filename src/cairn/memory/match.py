@@ -140,9 +140,17 @@ def topic_words(text: str, entity_names: list[str]) -> set[str]:
             if w not in _STOP and w not in _SENTIMENT_WORDS and w not in ent and len(w) > 2}
 
 
+_LEADING_NAME = re.compile(r"\s*((?:the\s+)?[\w-]+)(?:'s)?\b", re.I)
+
+
 def subject(text: str, entity_names: list[str], resolve: Callable[[str], str]) -> str:
-    """Who the statement is about: "user" for first person, else the first entity's key."""
+    """Who the statement is about: "user" for first person or a statement that opens with a
+    name `resolve` takes for the person ("user's sister is Marta" from a chat export's
+    speaker "user": entities.SELF_NAMES), else the first entity's key."""
     if _FIRST_PERSON.search(text) or not entity_names:
+        return "user"
+    lead = _LEADING_NAME.match(text)
+    if lead and resolve(lead.group(1)) == "user":
         return "user"
     return resolve(entity_names[0])
 

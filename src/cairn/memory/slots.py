@@ -61,6 +61,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
+from cairn.memory.rules import RELATIONS
+
 
 @dataclass
 class Slot:
@@ -153,6 +155,10 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
                        r")(?=\s*[,.;!?]|\s*$|\s+(?:now|again|since|for|at|in|and|but|by)\b)", re.I)),
     ("age", re.compile(r"\b(?P<subj>i'?m|i am|[^\W\d_][\w-]*\s+is)\s+(?P<val>\d{1,3})\s+(?:years?\s+old|now)\b", re.I)),
     ("name", re.compile(r"\b(?P<subj>my)\s+(?P<slot>[a-z]+)(?:'s name is|\s+is called|\s+is named)\s+(?P<val>[^,.;!?]+)", re.I)),
+    # "user's sister is Marta", the form the rule extractor writes a named relation in
+    # (rules.find_relations): a relation word, then a capitalised name (not "is a nurse").
+    ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?P<slot>" + RELATIONS + r")\s+is\s+"
+                        r"(?P<val>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?=\s*[,.;!?]|\s*$)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
 ]
 # The owner written right before an open slot's subject word: "my" or "<Name>'s".
@@ -160,7 +166,7 @@ _OWNER = re.compile(r"(?:\b(?P<my>my)|(?<![\w'])(?P<name>[^\W\d_][\w-]*)'s)\s+$"
 # Cheap test before the open-slot patterns.
 _OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bswitch|\bchange|\bwent from|\bgone from|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
                         r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
-                        r"\b(?:" + OCCUPATIONS + r")\b", re.I)
+                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + r")\s+is\s", re.I)
 
 # ------------------------------------------------------------------ closed slots
 # A state word is a predicate when it follows one of these (with optional adverbs between)...

@@ -199,7 +199,7 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     created = moment.isoformat()
 
     def resolve(name: str) -> str:
-        return E.resolve(conn, name) or E.normalise(name)
+        return E.subject_key(conn, name)
 
     with transaction(conn):
         same = S.memory_row(conn, _mem_id(scope, text, created))
