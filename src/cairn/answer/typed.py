@@ -123,6 +123,8 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             for piece in pieces:  # the line's other sentences are its context ("Q: ...? A: ...")
                 if values(asked.kind, piece):
                     out.append((ev.n, _clean(piece), f"{local} {body}", passage, body))
+    if asked.units:  # a value of the quantity named, in its units (types.units_of)
+        out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
 
 

@@ -32,6 +32,9 @@ TYPED = True
 # head); "how many N" counts N (the head, stated by N or the question's verb: "Serves 8");
 # "what time does S VERB O" asks for the time of O (the verb's object joins the head).
 CODE_OF = ROLE_HEAD = COUNTED = OBJECT_HEAD = True
+# Adverbs ("altogether", "at first", "last", "back") modify the asking, not the thing asked:
+# they are no words of the head or subject (parts of speech from the packaged spaCy tagger).
+ADVERBS = True
 
 VALUE_KINDS = frozenset({"money", "phone", "email", "code", "date", "time", "duration", "number"})
 # Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer
@@ -97,7 +100,9 @@ _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposi
                 r"balance|refund|budget|instalment|installment|tax|labour|labor|rate|fare|pay|paid|spend|spent|owe")
 # Question cues, first match wins (order matters: "phone number" before "number").
 _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNORECASE)) for k, p in (
-    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"),
+    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"
+              # "the number for making a claim", "a number to report a fault": a number used to do something
+              r"|\bnumbers? (?:for \w+ing|to (?!the\b|a\b|an\b|my\b|our\b)[a-z]+)\b"),
     ("email", r"\be-?mail\b"),
     ("frequency", r"\bhow often\b"),
     ("reason", r"^\W*why\b"),
@@ -156,6 +161,7 @@ class Asked:
     subject: tuple[str, ...] = ()
     sentence_kind: str | None = None
     verb: str = ""  # "how many N does S VERB": the verb's stem, which states the count as N does ("Serves 8")
+    units: str = ""  # a regex of the units of the quantity named ("temperature": "°", "degrees"), or ""
 
     @property
     def valued(self) -> bool:
@@ -170,10 +176,53 @@ def _stems(text: str) -> tuple[str, ...]:
 _BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
 
 
+def _adverbs(question: str) -> frozenset[str]:
+    """Stems of the words of `question` tagged ADV ("how much will it cost altogether?":
+    "altogether"); empty when ADVERBS is off or spaCy is unavailable."""
+    if not ADVERBS:
+        return frozenset()
+    from cairn.ner import parts_of_speech
+    tagged = parts_of_speech(question)
+    return frozenset(stem(w.lower()) for w, pos in tagged or () if pos == "ADV")
+
+
+def _without(adverbs: frozenset[str], a: Asked) -> Asked:
+    return Asked(a.kind, tuple(w for w in a.head if w not in adverbs), tuple(w for w in a.subject if w not in adverbs),
+                 a.sentence_kind, a.verb)
+
+
+# The physical quantity a "number" question names, and the units that state it (SI and the
+# customary units of a household's documents): "what temperature do I bake it at" is not
+# answered by "900 g". Dimensional analysis: a value of another quantity answers nothing. The
+# thing measured is then the question's subject ("the rye loaf" baked), not its head.
+UNITS = True
+_QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
+    (r"\btemperature\b|\bhow hot\b", r"°|\bdegrees?\b|\bgas mark\b|\d\s*[CF]\b"),
+    (r"\bweight\b|\bhow heavy\b|\bweigh\b", r"\d\s*(?:kg|g|grams?|kilos?|kilograms?|lbs?|oz|ounces?|st|stones?)\b"),
+    (r"\bpressure\b", r"\d\s*(?:bar|psi|kpa)\b"),
+    (r"\bheight\b|\bhow tall\b|\blength\b|\bhow far\b|\bdistance\b",
+     r"\d\s*(?:mm|cm|m|metres?|meters?|km|miles?|in|inches|ft|feet|foot)\b"),
+)]
+
+
+def units_of(question: str) -> str:
+    """The regex of the units that state the quantity `question` names (`_QUANTITY_UNITS`), or ""."""
+    if not UNITS:
+        return ""
+    return next((u for rx, u in _QUANTITY_UNITS if rx.search(question)), "")
+
+
 def asked(question: str) -> Asked:
-    """The answer type, head and subject of `question` (module doc). "What's the plumber's
-    phone number?" -> Asked("phone", head=(), subject=("plumber",)); "How much is the annual
-    premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
+    """The answer type, head and subject of `question` (module doc), less its adverbs
+    (`_adverbs`). "What's the plumber's phone number?" -> Asked("phone", head=(),
+    subject=("plumber",)); "How much is the annual premium of the home insurance?" ->
+    Asked("money", ("annual", "premium"), ("home", "insurance"))."""
+    a = _without(_adverbs(question), _asked(question))
+    units = units_of(question) if a.kind == "number" else ""
+    return Asked(a.kind, a.head, a.subject, a.sentence_kind, a.verb, units)
+
+
+def _asked(question: str) -> Asked:
     q = _BARE_WH.sub(lambda m: m.group(1) + "'s", question.strip())  # "whats" as typed: "what's"
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
     if kind is None and CODE_OF and _THING_NUMBER.search(q) and not re.search(r"\bhow many\b", q, re.I):
@@ -197,7 +246,7 @@ def asked(question: str) -> Asked:
     if cut:
         after = head[cut.end():]
         verb = next((m for m in _CUT.finditer(after) if not re.fullmatch(f"{_AUX}|{_PREPS}", m.group(0), re.I)),
-                    None) if OBJECT_HEAD and re.fullmatch(r"do|does|did|will|should|can", cut.group(0), re.I) else None
+                    None) if OBJECT_HEAD and not (kind == "number" and units_of(q)) and re.fullmatch(r"do|does|did|will|should|can", cut.group(0), re.I) else None
         obj = after[verb.end():].strip() if verb else ""
         if obj and not _PREPOSITION.match(obj):  # "does the hotel serve dinner": dinner's time, at the hotel
             m = re.search(rf"\b(?:{_PREPS})\b", obj, re.I)  # "dinner on Sundays": dinner, on Sundays
@@ -271,16 +320,37 @@ SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "app
                "mgr": "manager", "tel": "phone"}
 
 
+# Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ
+# only by them are one family ("dental" / "dentist", "electrical" / "electricity", "cyclist" /
+# "cycling"); at most two are stripped and the root kept only at four letters or more.
+MORPHOLOGY = True
+_DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
+
+
+def root(term: str) -> str:
+    """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least
+    four letters remain ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
+    for _ in range(2):
+        cut = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), None)
+        if cut is None:
+            break
+        term = cut
+    return term
+
+
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a
     term also counts as held when it and a context word, both of at least five letters, start
     one another: "resident" / "residents'"; "mot" is not held by "motors"; a short form holds
-    the word it stands for, SHORT_FORMS)."""
+    the word it stands for, SHORT_FORMS; a word of the same family holds it, `root`)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
+    roots = {root(h) for h in have} if MORPHOLOGY else set()
     out = []
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+            continue
+        if MORPHOLOGY and root(t) in roots:
             continue
         out.append(t)
     return out
