@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.tables import flat_rows, heading_above, table_rows
 from cairn.lexical import content_terms, sentences
-from cairn.answer.types import KIND_WORDS, Asked, missing, values
+from cairn.answer.types import KIND_WORDS, Asked, compound_kinds, kind_held, missing, values
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -141,17 +141,18 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
+    kinds = compound_kinds(question)
     for (n, text, local, passage, line), c in zip(cands, cos):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
-        head_gap = missing(asked.head, local)
+        head_gap = kind_held(missing(asked.head, local), kinds, local)
         # the head said on the candidate's own line counts as much as in its surroundings: the
         # line before another value ("Last descaled: ..." above "Anode check due in 2027")
         # must not lend that value its head
         line_share = (1 - len(missing(asked.head, line)) / len(asked.head)) if asked.head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
-        subj_gap = missing(asked.subject, passage)
+        subj_gap = kind_held(missing(asked.subject, passage), kinds, passage)
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)

@@ -186,6 +186,36 @@ def _adverbs(question: str) -> frozenset[str]:
     return frozenset(stem(w.lower()) for w, pos in tagged or () if pos == "ADV")
 
 
+# A compound's last noun names the kind of thing ("the vet bill", "the water company"), its
+# modifiers which one; a note may name the kind in other words ("Invoice", "Riverside Water"):
+# the kind noun is not required when every modifier of its compound is held (typed.py).
+COMPOUND_KIND = True
+
+
+def compound_kinds(question: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(stem of the last noun, stems of its modifiers) of every run of two or more nouns,
+    adjectives, proper nouns or numbers of `question` that ends in a common noun ("the vet
+    bill" -> ("bill", ("vet",))), by the packaged spaCy tagger; () when COMPOUND_KIND is off
+    or spaCy is unavailable."""
+    from cairn.ner import parts_of_speech
+    tagged = parts_of_speech(question) if COMPOUND_KIND else None
+    out, run = [], []
+    for word, pos in list(tagged or ()) + [("", "END")]:
+        if pos in ("NOUN", "PROPN", "ADJ", "NUM") and re.fullmatch(r"[\w-]+", word):
+            run.append((word, pos))
+            continue
+        if len(run) >= 2 and run[-1][1] == "NOUN":
+            out.append((stem(run[-1][0].lower()), tuple(stem(w.lower()) for w, _ in run[:-1])))
+        run = []
+    return tuple(out)
+
+
+def kind_held(gap: list[str], kinds: tuple[tuple[str, tuple[str, ...]], ...], context: str) -> list[str]:
+    """`gap` (missing stems) less the kind nouns of `kinds` (`compound_kinds`) every modifier
+    of which `context` holds (the modifiers' own match: `missing`)."""
+    return [w for w in gap if not any(k == w and mods and not missing(mods, context) for k, mods in kinds)]
+
+
 def _without(adverbs: frozenset[str], a: Asked) -> Asked:
     return Asked(a.kind, tuple(w for w in a.head if w not in adverbs), tuple(w for w in a.subject if w not in adverbs),
                  a.sentence_kind, a.verb)
