@@ -100,9 +100,7 @@ _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposi
                 r"balance|refund|budget|instalment|installment|tax|labour|labor|rate|fare|pay|paid|spend|spent|owe")
 # Question cues, first match wins (order matters: "phone number" before "number").
 _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNORECASE)) for k, p in (
-    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"
-              # "the number for making a claim", "a number to report a fault": a number used to do something
-              r"|\bnumbers? (?:for \w+ing|to (?!the\b|a\b|an\b|my\b|our\b)[a-z]+)\b"),
+    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"),
     ("email", r"\be-?mail\b"),
     ("frequency", r"\bhow often\b"),
     ("reason", r"^\W*why\b"),
@@ -141,6 +139,10 @@ _DETERMINERS = frozenset("the my our your a an this that his her their its".spli
 # "passport number", "customer services number": a thing's identifier (not "the number of")
 _THING_NUMBER = re.compile(r"\b(?!(?:the|my|our|your|a|an|this|that|his|her|their|its|any|which|what)\b)[a-z]+"
                            r"\s+(?:number|no)\b(?!\s+of\b)", re.IGNORECASE)
+# "the number for making a claim", "a number to report a fault": the number one uses to do
+# something (a gerund or an infinitive after it) is the one to call.
+NUMBER_FOR = True
+_NUMBER_FOR = re.compile(r"\bnumbers? (?:for \w+ing|to (?!the\b|a\b|an\b|my\b|our\b)[a-z]+)\b", re.IGNORECASE)
 _AUX = r"(?:is|was|are|were|does|did|do|will|would|should|can|could|has|have|had|'s)"
 _WHO_VERB = re.compile(rf"^\W*who\s+(?!{_AUX}\b)([a-z]+)\s+(.+)$", re.IGNORECASE)
 _HOW_MANY = re.compile(rf"^\W*how many\s+(.+?)\s+({_AUX})\s+(.+?)\W*$", re.IGNORECASE)
@@ -255,6 +257,8 @@ def asked(question: str) -> Asked:
 def _asked(question: str) -> Asked:
     q = _BARE_WH.sub(lambda m: m.group(1) + "'s", question.strip())  # "whats" as typed: "what's"
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
+    if kind is None and NUMBER_FOR and _NUMBER_FOR.search(q):
+        kind = "phone"  # "the number for making a claim": a number used to do something is called
     if kind is None and CODE_OF and _THING_NUMBER.search(q) and not re.search(r"\bhow many\b", q, re.I):
         kind = "code"
     who = _WHO_VERB.match(q.rstrip(" ?.!")) if ROLE_HEAD and kind == "person" else None
