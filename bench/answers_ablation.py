@@ -104,7 +104,6 @@ def rules() -> dict:
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
         "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
         "flattened table rows (tables.FLAT_ROWS)": _set(TB, "FLAT_ROWS", False),
-        "adverbs not asked (types.ADVERBS)": _reread(TY, "ADVERBS"),
         "quantity's units (types.UNITS)": _reread(TY, "UNITS"),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),

@@ -32,9 +32,6 @@ TYPED = True
 # head); "how many N" counts N (the head, stated by N or the question's verb: "Serves 8");
 # "what time does S VERB O" asks for the time of O (the verb's object joins the head).
 CODE_OF = ROLE_HEAD = COUNTED = OBJECT_HEAD = True
-# Adverbs ("altogether", "at first", "last", "back") modify the asking, not the thing asked:
-# they are no words of the head or subject (parts of speech from the packaged spaCy tagger).
-ADVERBS = True
 
 VALUE_KINDS = frozenset({"money", "phone", "email", "code", "date", "time", "duration", "number"})
 # Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer
@@ -178,16 +175,6 @@ def _stems(text: str) -> tuple[str, ...]:
 _BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
 
 
-def _adverbs(question: str) -> frozenset[str]:
-    """Stems of the words of `question` tagged ADV ("how much will it cost altogether?":
-    "altogether"); empty when ADVERBS is off or spaCy is unavailable."""
-    if not ADVERBS:
-        return frozenset()
-    from cairn.ner import parts_of_speech
-    tagged = parts_of_speech(question)
-    return frozenset(stem(w.lower()) for w, pos in tagged or () if pos == "ADV")
-
-
 # A compound's last noun names the kind of thing ("the vet bill", "the water company"), its
 # modifiers which one; a note may name the kind in other words ("Invoice", "Riverside Water"):
 # the kind noun is not required when every modifier of its compound is held (typed.py).
@@ -218,11 +205,6 @@ def kind_held(gap: list[str], kinds: tuple[tuple[str, tuple[str, ...]], ...], co
     return [w for w in gap if not any(k == w and mods and not missing(mods, context) for k, mods in kinds)]
 
 
-def _without(adverbs: frozenset[str], a: Asked) -> Asked:
-    return Asked(a.kind, tuple(w for w in a.head if w not in adverbs), tuple(w for w in a.subject if w not in adverbs),
-                 a.sentence_kind, a.verb)
-
-
 # The physical quantity a "number" question names, and the units that state it (SI and the
 # customary units of a household's documents): "what temperature do I bake it at" is not
 # answered by "900 g". Dimensional analysis: a value of another quantity answers nothing. The
@@ -245,11 +227,11 @@ def units_of(question: str) -> str:
 
 
 def asked(question: str) -> Asked:
-    """The answer type, head and subject of `question` (module doc), less its adverbs
-    (`_adverbs`). "What's the plumber's phone number?" -> Asked("phone", head=(),
-    subject=("plumber",)); "How much is the annual premium of the home insurance?" ->
-    Asked("money", ("annual", "premium"), ("home", "insurance"))."""
-    a = _without(_adverbs(question), _asked(question))
+    """The answer type, head and subject of `question` (module doc), and for a number the
+    units of the quantity it names (`units_of`). "What's the plumber's phone number?" ->
+    Asked("phone", head=(), subject=("plumber",)); "How much is the annual premium of the home
+    insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
+    a = _asked(question)
     units = units_of(question) if a.kind == "number" else ""
     return Asked(a.kind, a.head, a.subject, a.sentence_kind, a.verb, units)
 
