@@ -210,12 +210,14 @@ def kind_held(gap: list[str], kinds: tuple[tuple[str, tuple[str, ...]], ...], co
 # answered by "900 g". Dimensional analysis: a value of another quantity answers nothing. The
 # thing measured is then the question's subject ("the rye loaf" baked), not its head.
 UNITS = True
+_AMOUNT_OF = r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|half))"
 _QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
     (r"\btemperature\b|\bhow hot\b", r"°|\bdegrees?\b|\bgas mark\b|\d\s*[CF]\b"),
-    (r"\bweight\b|\bhow heavy\b|\bweigh\b", r"\d\s*(?:kg|g|grams?|kilos?|kilograms?|lbs?|oz|ounces?|st|stones?)\b"),
-    (r"\bpressure\b", r"\d\s*(?:bar|psi|kpa)\b"),
+    (r"\bweight\b|\bhow heavy\b|\bweigh\b",
+     _AMOUNT_OF + r"\s*(?:kg|g|grams?|kilos?|kilograms?|lbs?|oz|ounces?|st|stones?)\b"),
+    (r"\bpressure\b", _AMOUNT_OF + r"\s*(?:bar|psi|kpa)\b"),
     (r"\bheight\b|\bhow tall\b|\blength\b|\bhow far\b|\bdistance\b",
-     r"\d\s*(?:mm|cm|m|metres?|meters?|km|miles?|in|inches|ft|feet|foot)\b"),
+     _AMOUNT_OF + r"\s*(?:mm|cm|m|metres?|meters?|km|miles?|in|inches|ft|feet|foot)\b"),
 )]
 
 
