@@ -145,7 +145,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     for (n, text, local, passage, line), c in zip(cands, cos):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
-        head_gap = kind_held(missing(asked.head, local), kinds, local)
+        head_gap = missing(asked.head, local)
         # the head said on the candidate's own line counts as much as in its surroundings: the
         # line before another value ("Last descaled: ..." above "Anode check due in 2027")
         # must not lend that value its head

@@ -175,9 +175,31 @@ def _stems(text: str) -> tuple[str, ...]:
 _BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
 
 
+# The thing asked and what it is of are noun phrases: the question's adverbs,
+# prepositions, conjunctions and determiners ("how much *went into* my pension", "get *back*",
+# "the excess *if* we cancel", "*each* instalment") are no words of its head or subject (verbs
+# stay: a gerund modifies a noun, "the joining fee")
+# (universal parts of speech from the packaged spaCy tagger; a word also tagged as a noun or
+# adjective elsewhere in the question is kept).
+NOMINAL = True
+_NOT_NOMINAL = frozenset("AUX ADV ADP SCONJ CCONJ DET PRON PART INTJ".split())
+
+
+def _not_nominal(question: str) -> frozenset[str]:
+    """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`)."""
+    from cairn.ner import parts_of_speech
+    tagged = parts_of_speech(question) if NOMINAL else None
+    if not tagged:
+        return frozenset()
+    drop = {stem(w.lower()) for w, pos in tagged if pos in _NOT_NOMINAL}
+    return frozenset(drop - {stem(w.lower()) for w, pos in tagged if pos not in _NOT_NOMINAL})
+
+
 # A compound's last noun names the kind of thing ("the vet bill", "the water company"), its
 # modifiers which one; a note may name the kind in other words ("Invoice", "Riverside Water"):
-# the kind noun is not required when every modifier of its compound is held (typed.py).
+# in the subject (what the value is of) the kind noun is not required when every modifier of
+# its compound is held (typed.py). Not in the head: "the council tax *instalment*" asks for
+# the instalment, not for any council tax amount.
 COMPOUND_KIND = True
 
 
@@ -279,7 +301,9 @@ def _asked(question: str) -> Asked:
     subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
     subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
     words = [w for w in head.split() if w.lower() not in _DETERMINERS]
-    return Asked(kind, _stems(" ".join(words)), _stems(subject), answer_type(q))
+    drop = _not_nominal(q)
+    return Asked(kind, tuple(w for w in _stems(" ".join(words)) if w not in drop),
+                 tuple(w for w in _stems(subject) if w not in drop), answer_type(q))
 
 
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:
@@ -335,13 +359,14 @@ def holds(kind: str | None, text: str) -> bool:
 # Standard English short forms of titles and roles, read as the word they stand for ("Dr Hale"
 # holds "doctor"; "GP": general practitioner, a doctor).
 SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "appointment", "dept": "department",
-               "mgr": "manager", "tel": "phone"}
+               "mgr": "manager", "tel": "phone", "ref": "reference"}
 
 
 # Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ
 # only by them are one family ("dental" / "dentist", "electrical" / "electricity", "cyclist" /
 # "cycling"); at most two are stripped and the root kept only at four letters or more.
 MORPHOLOGY = True
+WHOLE_NUMBERS = True  # a number of the question is held by the same whole number only
 _DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
 
 
@@ -366,9 +391,15 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     roots = {root(h) for h in have} if MORPHOLOGY else set()
     out = []
     for t in terms:
+        if WHOLE_NUMBERS and t.isdigit():  # "year 6" is not held by "£6,670.00": a number, whole
+            if not re.search(rf"(?<![\d.,]){t}(?![\d]|[.,]\d)", context):
+                out.append(t)
+            continue
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
         if MORPHOLOGY and root(t) in roots:
+            continue
+        if t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have:  # "ref" asked, "reference" written
             continue
         out.append(t)
     return out
