@@ -108,6 +108,8 @@ def rules() -> dict:
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
         "number for doing is a phone (types.NUMBER_FOR)": _reread(TY, "NUMBER_FOR"),
+        "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),
+        "numbers held whole (types.WHOLE_NUMBERS)": _set(TY, "WHOLE_NUMBERS", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
@@ -169,8 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--typed-cache", default="bench/out/typed_inputs.pkl",
                     help="the typed set's recorded inputs (written on the first run; delete to re-record)")
     ap.add_argument("--sets", default="main",
-                    help="comma-separated typed sets whose questions are measured (main, new, third: "
-                         "bench/typed_set.py, typed_set_new.py, typed_set_third.py); never a held-out set not yet run")
+                    help="comma-separated typed sets whose questions are measured (main, new, third, fourth: "
+                         "bench/typed_set.py, typed_set_new.py, ...); never a held-out set not yet run")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     from answers import stratified
