@@ -109,7 +109,6 @@ def rules() -> dict:
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
         "number for doing is a phone (types.NUMBER_FOR)": _reread(TY, "NUMBER_FOR"),
         "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),
-        "numbers held whole (types.WHOLE_NUMBERS)": _set(TY, "WHOLE_NUMBERS", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),

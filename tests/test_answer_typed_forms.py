@@ -74,21 +74,14 @@ def test_word_families_and_units():
     assert ("bill", ("vet",)) in types.compound_kinds("what was the total of the vet bill?")
 
 
-def test_function_words_and_numbers_of_the_question():
+def test_function_words_of_the_question(monkeypatch):
     """Adverbs, prepositions, conjunctions and determiners are no words of the thing asked
-    (types.NOMINAL); a number of the question is held only by the same whole number."""
+    (types.NOMINAL); "ref" asked is held by "reference" written."""
     q = types.asked("how much went into my pension this month?")
     assert "into" not in q.head + q.subject and "pension" in q.head + q.subject
     assert "if" not in types.asked("what's the excess if we have to cancel a trip?").subject
-    assert types.missing(("6",), "Taxable pay to date this year: £6,670.00") == ["6"]
-    assert types.missing(("6",), "The Year 6 trip is on 3 May.") == []
     assert types.missing(("ref",), "Booking reference: TRX4Q9PL") == []
+    monkeypatch.setattr(types, "NOMINAL", False)
+    q = types.asked("how much went into my pension this month?")
+    assert "into" in q.head + q.subject
 
-
-def test_a_number_inside_an_amount_does_not_name_the_thing(real_embedder, monkeypatch):
-    """"the year 6 trip" over a trip fund's line "this year: £6,670.00": declined; with numbers
-    matched inside amounts (WHOLE_NUMBERS off) it was answered with pass."""
-    hit = _hit("# Trip fund\n\nPaid in to date this year: £6,670.00\n", "Trip fund")
-    assert answer_question("when is the year 6 trip?", [hit], real_embedder).verdict != "pass"
-    monkeypatch.setattr(types, "WHOLE_NUMBERS", False)
-    assert answer_question("when is the year 6 trip?", [hit], real_embedder).verdict == "pass"

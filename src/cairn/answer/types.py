@@ -366,7 +366,6 @@ SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "app
 # only by them are one family ("dental" / "dentist", "electrical" / "electricity", "cyclist" /
 # "cycling"); at most two are stripped and the root kept only at four letters or more.
 MORPHOLOGY = True
-WHOLE_NUMBERS = True  # a number of the question is held by the same whole number only
 _DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
 
 
@@ -391,10 +390,6 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     roots = {root(h) for h in have} if MORPHOLOGY else set()
     out = []
     for t in terms:
-        if WHOLE_NUMBERS and t.isdigit():  # "year 6" is not held by "£6,670.00": a number, whole
-            if not re.search(rf"(?<![\d.,]){t}(?![\d]|[.,]\d)", context):
-                out.append(t)
-            continue
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
         if MORPHOLOGY and root(t) in roots:
