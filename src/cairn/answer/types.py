@@ -20,6 +20,7 @@ classifiers"), reduced to the types a person's documents hold. Pure functions.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -369,6 +370,7 @@ MORPHOLOGY = True
 _DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
 
 
+@functools.lru_cache(maxsize=8192)
 def root(term: str) -> str:
     """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least
     four letters remain ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
@@ -387,13 +389,15 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     the word it stands for, SHORT_FORMS; a word of the same family holds it, `root`)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
-    roots = {root(h) for h in have} if MORPHOLOGY else set()
+    roots: set[str] | None = None  # read only when a term is not held otherwise
     out = []
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
-        if MORPHOLOGY and root(t) in roots:
-            continue
+        if MORPHOLOGY:
+            roots = {root(h) for h in have} if roots is None else roots
+            if root(t) in roots:
+                continue
         if t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have:  # "ref" asked, "reference" written
             continue
         out.append(t)
