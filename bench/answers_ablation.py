@@ -6,7 +6,8 @@
     python bench/answers_ablation.py bench/out/replay.pkl --sample 0   # every LoCoMo question (slow)
 
 The typed set's inputs are recorded once into --typed-cache (bench/out/typed_inputs.pkl);
-delete that file after a change to retrieval or ingest.
+delete that file after a change to retrieval or ingest. `--sets main,new,third` measures the
+questions of those typed sets together (record them into a cache file of their own).
 
 For every rule in RULES (a module switch or a check replaced by one that never fires), the
 answerer is re-run with that rule off over (a) the recorded LoCoMo inputs of each dev half
@@ -79,7 +80,7 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
-    from cairn.answer import answerability as AB, checks as C, topic as T, types as TY
+    from cairn.answer import answerability as AB, checks as C, tables as TB, topic as T, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -102,6 +103,12 @@ def rules() -> dict:
         "stated of the person (answerability.STATED)": _set(AB, "STATED", False),
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
         "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
+        "flattened table rows (tables.FLAT_ROWS)": _set(TB, "FLAT_ROWS", False),
+        "quantity's units (types.UNITS)": _reread(TY, "UNITS"),
+        "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
+        "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
+        "number for doing is a phone (types.NUMBER_FOR)": _reread(TY, "NUMBER_FOR"),
+        "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
@@ -162,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated substrings of rule names")
     ap.add_argument("--typed-cache", default="bench/out/typed_inputs.pkl",
                     help="the typed set's recorded inputs (written on the first run; delete to re-record)")
+    ap.add_argument("--sets", default="main",
+                    help="comma-separated typed sets whose questions are measured (main, new, third, fourth: "
+                         "bench/typed_set.py, typed_set_new.py, ...); never a held-out set not yet run")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     from answers import stratified
@@ -181,7 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         with open(cache, "rb") as fh:
             rows = pickle.load(fh)
     else:
-        rows = [r for r in run(speed=False) if r["inputs"] is not None]
+        import importlib
+        rows = [r for name in args.sets.split(",")
+                for r in run(speed=False, qset=None if name == "main" else importlib.import_module(f"typed_set_{name}"))
+                if r["inputs"] is not None]
         cache.parent.mkdir(parents=True, exist_ok=True)
         with open(cache, "wb") as fh:  # the embedder is not pickled: put back on load
             pickle.dump([{**r, "inputs": (r["inputs"][0], r["inputs"][1], None, *r["inputs"][3:])} for r in rows], fh)

@@ -81,3 +81,62 @@ def table_rows(text: str) -> list[TableRow]:
             continue
         i += 1
     return out
+
+
+# A flattened table (a PDF's text layer writes each cell on a line of its own: "Booster
+# vaccination", "1", "£56.50"): a cell is a short line, not a "Key: value" pair or a sentence.
+_CELL = re.compile(r"^(?![^:]*:\s)[^\n]{1,40}$")
+FLAT_ROWS = True  # ablation switch (bench/answers_ablation.py)
+_MAX_LABELS = 4  # label cells of one row at most: more is text, not a row
+
+
+def flat_rows(lines: list[str], bare) -> dict[int, tuple[str, str]]:
+    """The rows of tables whose cells are written one a line, found by their value cells:
+    `bare(line)` is True for a line that is one value and nothing else ("£56.50"). Runs of
+    consecutive value lines end the rows; the cell lines between two runs are the next row's
+    labels ("Booster vaccination", "1"); the first row takes as many label lines as the others
+    (the most common gap) and the cell lines above those are the header ("Item", "Qty",
+    "Amount"). Returns {index of a value line: (row text "Booster vaccination 1 £56.50",
+    header text)}; {} when fewer than two runs are separated by cell lines only."""
+    if not FLAT_ROWS:
+        return {}
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        if bare(lines[i]):
+            j = i
+            while j + 1 < len(lines) and bare(lines[j + 1]):
+                j += 1
+            runs.append((i, j))
+            i = j + 1
+        else:
+            i += 1
+
+    def cells(a: int, b: int) -> bool:
+        return all(_CELL.match(x.strip()) and not x.strip().endswith(".") for x in lines[a:b])
+    gaps = [b0 - a1 - 1 for (_, a1), (b0, _) in zip(runs, runs[1:])]
+    linked = [1 <= g <= _MAX_LABELS and cells(a1 + 1, b0) for g, (_, a1), (b0, _) in zip(gaps, runs, runs[1:])]
+    if not any(linked):
+        return {}
+    out: dict[int, tuple[str, str]] = {}
+    k = 0
+    while k < len(runs):  # one table: runs linked to the next by label cells only
+        m = k
+        while m < len(linked) and linked[m]:
+            m += 1
+        if m > k:
+            width = max(set(gaps[k:m]), key=gaps[k:m].count)
+            s0 = runs[k][0]
+            first = max(0, s0 - width)
+            top = first
+            while top > 0 and first - top < width + runs[k][1] - s0 + 1 and cells(top - 1, top) and lines[top - 1].strip():
+                top -= 1
+            header = " ".join(x.strip() for x in lines[top:first])
+            for r in range(k, m + 1):
+                s, e = runs[r]
+                start = first if r == k else runs[r - 1][1] + 1
+                row = " ".join(x.strip() for x in lines[start:e + 1] if x.strip())
+                for idx in range(s, e + 1):
+                    out[idx] = (row, header)
+        k = m + 1
+    return out

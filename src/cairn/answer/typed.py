@@ -27,9 +27,9 @@ import re
 from dataclasses import dataclass, field
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
-from cairn.answer.tables import heading_above, table_rows
+from cairn.answer.tables import flat_rows, heading_above, table_rows
 from cairn.lexical import content_terms, sentences
-from cairn.answer.types import KIND_WORDS, Asked, missing, values
+from cairn.answer.types import KIND_WORDS, Asked, compound_kinds, kind_held, missing, values
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -67,6 +67,13 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[\w]+(?:-[\w]+)*", text.lower()) if w in keep or "-" in w}
 
 
+def _bare(kind: str | None, line: str) -> bool:
+    """True when `line` is one value of `kind` and nothing else ("£56.50", "-£448.20")."""
+    spans = values(kind, line)
+    text = line.strip().lstrip("-–+").strip()
+    return len(spans) == 1 and line[spans[0][0]:spans[0][1]].strip().lstrip("-–+").strip() == text
+
+
 def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, str]]:
     """(evidence n, candidate text, local context, passage context, own line) of every line,
     sentence of a long line, and table row of the notes among `evidence` holding a value of
@@ -85,10 +92,16 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
                 out.append((ev.n, row.text, f"{title} {row.text}", passage, row.text))
         in_table = [(r.table_start, r.table_end) for r in rows]
         lines = text.split("\n")
+        flat = flat_rows(lines, lambda x: _bare(asked.kind, x))
         pos = 0
         for i, line in enumerate(lines):
             start, pos = pos, pos + len(line) + 1
             if any(a <= start < b for a, b in in_table) or re.match(r"^[ \t]*#", line) or not line.strip():
+                continue
+            if i in flat:  # a row of a table written one cell a line: the row, under its header
+                row, header = flat[i]
+                if i == 0 or (i - 1) not in flat:  # once per row
+                    out.append((ev.n, row, f"{title} {header} {row}", passage, row))
                 continue
             prev = next((p for p in reversed(lines[:i]) if p.strip()), "")
             # a bare word on the line before ("Labour": a table's header cell, flattened one cell
@@ -110,6 +123,8 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             for piece in pieces:  # the line's other sentences are its context ("Q: ...? A: ...")
                 if values(asked.kind, piece):
                     out.append((ev.n, _clean(piece), f"{local} {body}", passage, body))
+    if asked.units:  # a value of the quantity named, in its units (types.units_of)
+        out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
 
 
@@ -126,6 +141,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
+    kinds = compound_kinds(question)
     for (n, text, local, passage, line), c in zip(cands, cos):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
@@ -136,7 +152,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         line_share = (1 - len(missing(asked.head, line)) / len(asked.head)) if asked.head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
-        subj_gap = missing(asked.subject, passage)
+        subj_gap = kind_held(missing(asked.subject, passage), kinds, passage)
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)

@@ -20,6 +20,7 @@ classifiers"), reduced to the types a person's documents hold. Pure functions.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -136,6 +137,10 @@ _DETERMINERS = frozenset("the my our your a an this that his her their its".spli
 # "passport number", "customer services number": a thing's identifier (not "the number of")
 _THING_NUMBER = re.compile(r"\b(?!(?:the|my|our|your|a|an|this|that|his|her|their|its|any|which|what)\b)[a-z]+"
                            r"\s+(?:number|no)\b(?!\s+of\b)", re.IGNORECASE)
+# "the number for making a claim", "a number to report a fault": the number one uses to do
+# something (a gerund or an infinitive after it) is the one to call.
+NUMBER_FOR = True
+_NUMBER_FOR = re.compile(r"\bnumbers? (?:for \w+ing|to (?!the\b|a\b|an\b|my\b|our\b)[a-z]+)\b", re.IGNORECASE)
 _AUX = r"(?:is|was|are|were|does|did|do|will|would|should|can|could|has|have|had|'s)"
 _WHO_VERB = re.compile(rf"^\W*who\s+(?!{_AUX}\b)([a-z]+)\s+(.+)$", re.IGNORECASE)
 _HOW_MANY = re.compile(rf"^\W*how many\s+(.+?)\s+({_AUX})\s+(.+?)\W*$", re.IGNORECASE)
@@ -156,6 +161,7 @@ class Asked:
     subject: tuple[str, ...] = ()
     sentence_kind: str | None = None
     verb: str = ""  # "how many N does S VERB": the verb's stem, which states the count as N does ("Serves 8")
+    units: str = ""  # a regex of the units of the quantity named ("temperature": "°", "degrees"), or ""
 
     @property
     def valued(self) -> bool:
@@ -170,12 +176,96 @@ def _stems(text: str) -> tuple[str, ...]:
 _BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
 
 
+# The thing asked and what it is of are noun phrases: the question's adverbs,
+# prepositions, conjunctions and determiners ("how much *went into* my pension", "get *back*",
+# "the excess *if* we cancel", "*each* instalment") are no words of its head or subject (verbs
+# stay: a gerund modifies a noun, "the joining fee")
+# (universal parts of speech from the packaged spaCy tagger; a word also tagged as a noun or
+# adjective elsewhere in the question is kept).
+NOMINAL = True
+_NOT_NOMINAL = frozenset("AUX ADV ADP SCONJ CCONJ DET PRON PART INTJ".split())
+
+
+def _not_nominal(question: str) -> frozenset[str]:
+    """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`)."""
+    from cairn.ner import parts_of_speech
+    tagged = parts_of_speech(question) if NOMINAL else None
+    if not tagged:
+        return frozenset()
+    drop = {stem(w.lower()) for w, pos in tagged if pos in _NOT_NOMINAL}
+    return frozenset(drop - {stem(w.lower()) for w, pos in tagged if pos not in _NOT_NOMINAL})
+
+
+# A compound's last noun names the kind of thing ("the vet bill", "the water company"), its
+# modifiers which one; a note may name the kind in other words ("Invoice", "Riverside Water"):
+# in the subject (what the value is of) the kind noun is not required when every modifier of
+# its compound is held (typed.py). Not in the head: "the council tax *instalment*" asks for
+# the instalment, not for any council tax amount.
+COMPOUND_KIND = True
+
+
+def compound_kinds(question: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(stem of the last noun, stems of its modifiers) of every run of two or more nouns,
+    adjectives, proper nouns or numbers of `question` that ends in a common noun ("the vet
+    bill" -> ("bill", ("vet",))), by the packaged spaCy tagger; () when COMPOUND_KIND is off
+    or spaCy is unavailable."""
+    from cairn.ner import parts_of_speech
+    tagged = parts_of_speech(question) if COMPOUND_KIND else None
+    out, run = [], []
+    for word, pos in list(tagged or ()) + [("", "END")]:
+        if pos in ("NOUN", "PROPN", "ADJ", "NUM") and re.fullmatch(r"[\w-]+", word):
+            run.append((word, pos))
+            continue
+        if len(run) >= 2 and run[-1][1] == "NOUN":
+            out.append((stem(run[-1][0].lower()), tuple(stem(w.lower()) for w, _ in run[:-1])))
+        run = []
+    return tuple(out)
+
+
+def kind_held(gap: list[str], kinds: tuple[tuple[str, tuple[str, ...]], ...], context: str) -> list[str]:
+    """`gap` (missing stems) less the kind nouns of `kinds` (`compound_kinds`) every modifier
+    of which `context` holds (the modifiers' own match: `missing`)."""
+    return [w for w in gap if not any(k == w and mods and not missing(mods, context) for k, mods in kinds)]
+
+
+# The physical quantity a "number" question names, and the units that state it (SI and the
+# customary units of a household's documents): "what temperature do I bake it at" is not
+# answered by "900 g". Dimensional analysis: a value of another quantity answers nothing. The
+# thing measured is then the question's subject ("the rye loaf" baked), not its head.
+UNITS = True
+_AMOUNT_OF = r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|half))"
+_QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
+    (r"\btemperature\b|\bhow hot\b", r"°|\bdegrees?\b|\bgas mark\b|\d\s*[CF]\b"),
+    (r"\bweight\b|\bhow heavy\b|\bweigh\b",
+     _AMOUNT_OF + r"\s*(?:kg|g|grams?|kilos?|kilograms?|lbs?|oz|ounces?|st|stones?)\b"),
+    (r"\bpressure\b", _AMOUNT_OF + r"\s*(?:bar|psi|kpa)\b"),
+    (r"\bheight\b|\bhow tall\b|\blength\b|\bhow far\b|\bdistance\b",
+     _AMOUNT_OF + r"\s*(?:mm|cm|m|metres?|meters?|km|miles?|in|inches|ft|feet|foot)\b"),
+)]
+
+
+def units_of(question: str) -> str:
+    """The regex of the units that state the quantity `question` names (`_QUANTITY_UNITS`), or ""."""
+    if not UNITS:
+        return ""
+    return next((u for rx, u in _QUANTITY_UNITS if rx.search(question)), "")
+
+
 def asked(question: str) -> Asked:
-    """The answer type, head and subject of `question` (module doc). "What's the plumber's
-    phone number?" -> Asked("phone", head=(), subject=("plumber",)); "How much is the annual
-    premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
+    """The answer type, head and subject of `question` (module doc), and for a number the
+    units of the quantity it names (`units_of`). "What's the plumber's phone number?" ->
+    Asked("phone", head=(), subject=("plumber",)); "How much is the annual premium of the home
+    insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
+    a = _asked(question)
+    units = units_of(question) if a.kind == "number" else ""
+    return Asked(a.kind, a.head, a.subject, a.sentence_kind, a.verb, units)
+
+
+def _asked(question: str) -> Asked:
     q = _BARE_WH.sub(lambda m: m.group(1) + "'s", question.strip())  # "whats" as typed: "what's"
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
+    if kind is None and NUMBER_FOR and _NUMBER_FOR.search(q):
+        kind = "phone"  # "the number for making a claim": a number used to do something is called
     if kind is None and CODE_OF and _THING_NUMBER.search(q) and not re.search(r"\bhow many\b", q, re.I):
         kind = "code"
     who = _WHO_VERB.match(q.rstrip(" ?.!")) if ROLE_HEAD and kind == "person" else None
@@ -197,7 +287,7 @@ def asked(question: str) -> Asked:
     if cut:
         after = head[cut.end():]
         verb = next((m for m in _CUT.finditer(after) if not re.fullmatch(f"{_AUX}|{_PREPS}", m.group(0), re.I)),
-                    None) if OBJECT_HEAD and re.fullmatch(r"do|does|did|will|should|can", cut.group(0), re.I) else None
+                    None) if OBJECT_HEAD and not (kind == "number" and units_of(q)) and re.fullmatch(r"do|does|did|will|should|can", cut.group(0), re.I) else None
         obj = after[verb.end():].strip() if verb else ""
         if obj and not _PREPOSITION.match(obj):  # "does the hotel serve dinner": dinner's time, at the hotel
             m = re.search(rf"\b(?:{_PREPS})\b", obj, re.I)  # "dinner on Sundays": dinner, on Sundays
@@ -212,7 +302,9 @@ def asked(question: str) -> Asked:
     subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
     subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
     words = [w for w in head.split() if w.lower() not in _DETERMINERS]
-    return Asked(kind, _stems(" ".join(words)), _stems(subject), answer_type(q))
+    drop = _not_nominal(q)
+    return Asked(kind, tuple(w for w in _stems(" ".join(words)) if w not in drop),
+                 tuple(w for w in _stems(subject) if w not in drop), answer_type(q))
 
 
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:
@@ -268,19 +360,45 @@ def holds(kind: str | None, text: str) -> bool:
 # Standard English short forms of titles and roles, read as the word they stand for ("Dr Hale"
 # holds "doctor"; "GP": general practitioner, a doctor).
 SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "appointment", "dept": "department",
-               "mgr": "manager", "tel": "phone"}
+               "mgr": "manager", "tel": "phone", "ref": "reference"}
+
+
+# Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ
+# only by them are one family ("dental" / "dentist", "electrical" / "electricity", "cyclist" /
+# "cycling"); at most two are stripped and the root kept only at four letters or more.
+MORPHOLOGY = True
+_DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
+
+
+@functools.lru_cache(maxsize=8192)
+def root(term: str) -> str:
+    """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least
+    four letters remain ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
+    for _ in range(2):
+        cut = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), None)
+        if cut is None:
+            break
+        term = cut
+    return term
 
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a
     term also counts as held when it and a context word, both of at least five letters, start
     one another: "resident" / "residents'"; "mot" is not held by "motors"; a short form holds
-    the word it stands for, SHORT_FORMS)."""
+    the word it stands for, SHORT_FORMS; a word of the same family holds it, `root`)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
+    roots: set[str] | None = None  # read only when a term is not held otherwise
     out = []
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+            continue
+        if MORPHOLOGY:
+            roots = {root(h) for h in have} if roots is None else roots
+            if root(t) in roots:
+                continue
+        if t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have:  # "ref" asked, "reference" written
             continue
         out.append(t)
     return out

@@ -1,0 +1,87 @@
+"""The thing asked, read the way documents write it (issue 33, session 20): a table a PDF wrote
+one cell a line, a word of the same family ("dental" / "Dentist"), the units of a measured
+quantity, "the number for making a claim", and a compound's kind noun ("the vet bill" of an
+"Invoice"). Each with its switch off: the answer it gave before comes back. Fixtures written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import answer_question, tables, types
+from cairn.lexical import stem
+from cairn.model import Hit
+
+# A vet's invoice as a PDF's text layer gives it: the table one cell a line.
+INVOICE = ("Riverbend Animal Clinic\nInvoice\nInvoice number: RAC-7731\nPatient: Moss (dog)\nItem\nQty\nAmount\n"
+           "Consultation\n1\n£45.00\nBooster vaccination\n1\n£58.20\nNail clip\n1\n£12.00\nTotal\n£115.20\n"
+           "Next booster due: May 2029.\n")
+BAKE = "# Spelt loaf\n\nMakes one loaf (about 800 g).\nSpelt flour: 500 g\nBake at 220 °C for 35 minutes.\n"
+SCHEDULE = ("Harbour Van Insurance\nPolicy schedule\nPolicy number: HVI-4410-2297\nVehicle: 2020 Ford Transit\n"
+            "Claims line (24 hours): 0800 112 7781.\n")
+CLINIC = "# Orthodontist visit\n\nBracket check on 3 May 2028 at 09:10.\nBring the £19.80 band 1 charge.\n"
+ELECTRIC = "# Electricity bill\n\nSupplier: Brightwatt\nTotal this bill: £84.78\n"
+
+
+def _hit(text: str, title: str, i: int = 1) -> Hit:
+    return Hit(id=f"c{i}", note_id=f"n{i}", source_id=None, title=title, path=f"p{i}.md", source=None,
+               snippet=text, text=text, start=0, end=len(text), page=1, score=0.9, signals={"semantic": 0.6})
+
+
+def test_a_table_written_one_cell_a_line_is_read_as_rows_under_its_header():
+    lines = INVOICE.split("\n")
+    rows = tables.flat_rows(lines, lambda x: bool(types.values("money", x))
+                            and x.strip() == x[slice(*types.values("money", x)[0])].strip())
+    got = {r for r, _ in rows.values()}
+    assert {"Consultation 1 £45.00", "Booster vaccination 1 £58.20", "Total £115.20"} <= got
+    assert {h for _, h in rows.values()} == {"Item Qty Amount"}
+    assert tables.flat_rows(["A sentence.", "£5.00", "Another one.", "£6.00"], lambda x: x.startswith("£")) == {}
+
+
+@pytest.mark.parametrize("switch,question,hit,expect", [
+    ("FLAT_ROWS", "what did the vet charge for Moss's booster?", (INVOICE, "vet-invoice"), "58.20"),
+    ("UNITS", "what temperature do I bake the spelt loaf at?", (BAKE, "Spelt loaf"), "220 °C"),
+    ("NUMBER_FOR", "what's the number for making a claim on the van insurance?", (SCHEDULE, "van-insurance"),
+     "0800 112 7781"),
+    ("MORPHOLOGY", "how much is the orthodontic charge?", (CLINIC, "Orthodontist visit"), "19.80"),
+    ("COMPOUND_KIND", "what was the total of the vet bill?", (INVOICE, "vet-invoice"), "115.20"),
+])
+def test_the_thing_asked_as_documents_write_it(real_embedder, monkeypatch, switch, question, hit, expect):
+    """Answered with pass; with the rule off, not answered with pass (another value, or declined)."""
+    ans = answer_question(question, [_hit(*hit)], real_embedder)
+    assert ans.verdict == "pass" and expect in ans.answer, ans.answer
+    monkeypatch.setattr(tables if switch == "FLAT_ROWS" else types, switch, False)
+    ans = answer_question(question, [_hit(*hit)], real_embedder)
+    assert not (ans.verdict == "pass" and expect in ans.answer), ans.answer
+
+
+@pytest.mark.parametrize("question,hit", [
+    ("how much was the gas bill?", (ELECTRIC, "Electricity bill")),  # the kind noun held, its modifier not
+    ("what is the rear tyre pressure?", ("# Van notes\n\nFront tyre pressure: 3.1 bar\n", "Van notes")),
+    ("how much does the spelt loaf weigh?", ("# Spelt loaf\n\nBake at 220 °C for 35 minutes.\n", "Spelt loaf")),
+])
+def test_another_thing_of_the_same_kind_is_still_declined(real_embedder, question, hit):
+    ans = answer_question(question, [_hit(*hit)], real_embedder)
+    assert ans.verdict != "pass", ans.answer
+
+
+def test_word_families_and_units():
+    assert types.root("dental") == types.root("dentist") == "dent"
+    assert types.missing((stem("dental"),), "Dentist check-up") == []
+    assert types.missing((stem("rear"),), "Front tyre pressure") == ["rear"]
+    assert types.units_of("what temperature is the oven?") and not types.units_of("how much flour?")
+    assert types.asked("what's the number for making a claim?").kind == "phone"
+    assert types.asked("what is the number to the power of two?").kind != "phone"
+    assert ("bill", ("vet",)) in types.compound_kinds("what was the total of the vet bill?")
+
+
+def test_function_words_of_the_question(monkeypatch):
+    """Adverbs, prepositions, conjunctions and determiners are no words of the thing asked
+    (types.NOMINAL); "ref" asked is held by "reference" written."""
+    q = types.asked("how much went into my pension this month?")
+    assert "into" not in q.head + q.subject and "pension" in q.head + q.subject
+    assert "if" not in types.asked("what's the excess if we have to cancel a trip?").subject
+    assert types.missing(("ref",), "Booking reference: TRX4Q9PL") == []
+    monkeypatch.setattr(types, "NOMINAL", False)
+    q = types.asked("how much went into my pension this month?")
+    assert "into" in q.head + q.subject
+
