@@ -7,6 +7,7 @@
     python bench/answers_typed.py --set new    # the second held-out set (bench/typed_set_new.py)
     python bench/answers_typed.py --set third  # the third (bench/typed_set_third.py, session 19)
     python bench/answers_typed.py --set fourth # the fourth (bench/typed_set_fourth.py, session 20)
+    python bench/answers_typed.py --set fifth  # the fifth (bench/typed_set_fifth.py, session 20, by the lead)
 
 Writes the 16 documents (12 notes, 4 PDFs with tables) into a temporary home, ingests them
 through `Cairn.ingest`, asks every question through `Cairn.ask` (model-free, `llm="none"`)
@@ -117,9 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
-    ap.add_argument("--set", choices=("main", "new", "third", "fourth"), default="main",
-                    help="new / third / fourth: the second / third / fourth held-out set, "
-                         "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py")
+    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth"), default="main",
+                    help="new / third / fourth / fifth: the second to fifth held-out sets, "
+                         "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     qset = None
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     out = []
     for label, part in (("tune", "tune"), ("held out", "held"), ("new (held out)", "new"),
                         ("third (held out)", "third"),
-                        ("fourth (held out)", "fourth"), ("all", None)):
+                        ("fourth (held out)", "fourth"), ("fifth (held out)", "fifth"), ("all", None)):
         sel = [r for r in rows if part is None or r["part"] == part]
         if sel:
             out.append([label] + figures(sel))
