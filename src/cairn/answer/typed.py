@@ -141,7 +141,13 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
-    kinds = compound_kinds(question)
+    kinds_of: list = []  # compound_kinds(question), tagged only once a subject word is missing
+
+    def kinds():
+        if not kinds_of:
+            kinds_of.append(compound_kinds(question))
+        return kinds_of[0]
+
     for (n, text, local, passage, line), c in zip(cands, cos):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
@@ -152,7 +158,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         line_share = (1 - len(missing(asked.head, line)) / len(asked.head)) if asked.head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
-        subj_gap = kind_held(missing(asked.subject, passage), kinds, passage)
+        subj_gap = missing(asked.subject, passage)
+        subj_gap = kind_held(subj_gap, kinds(), passage) if subj_gap else subj_gap
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)

@@ -186,9 +186,36 @@ NOMINAL = True
 _NOT_NOMINAL = frozenset("AUX ADV ADP SCONJ CCONJ DET PRON PART INTJ".split())
 
 
-def _not_nominal(question: str) -> frozenset[str]:
-    """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`)."""
+# The question words the tagger would always drop (English closed classes: prepositions,
+# conjunctions, determiners, pronouns, the auxiliaries "be"), and those it drops or keeps by
+# their use (a word also used as a noun, adjective or main verb: "back", "more", "may", "did";
+# adverbs: -ly and the commonest others). The first are dropped without the tagger; only a
+# head or subject holding one of the second starts it (~1 s to load, the most of a cold
+# `cairn ask`).
+_FUNCTION_WORDS = frozenset("""of for from to with within without into onto upon during through throughout
+till until toward towards about above across after against along among around as at before behind below
+beneath beside between beyond by except in on since under and or but nor so yet if because although though
+unless while whereas whether once than each every either neither some any all both what which whose i me
+my mine we us our ours you your yours he him his she her hers it its they them their theirs this that
+these those who whom myself yourself ourselves themselves am is are was were be been being not""".split())
+_USE_WORDS = frozenset("""back away again already also altogether ever even just only still too very there
+here then now soon later ago instead together apart else anyway down up out off over past round like near
+inside outside no much more most few many several such have has had do does did will would shall should
+can could may might must""".split())
+
+
+def _not_nominal(question: str, words: list[str] | None = None) -> frozenset[str]:
+    """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`). words:
+    the head's and subject's words; unless one of them is a word whose part depends on its
+    use (`_USE_WORDS`, an -ly word), only the function words among them are dropped
+    (`_FUNCTION_WORDS`) and the tagger is not started."""
     from cairn.ner import parts_of_speech
+    if not NOMINAL:
+        return frozenset()
+    if words is not None:
+        low = [w.lower() for w in words]
+        if not any(w in _USE_WORDS or w.endswith("ly") for w in low):
+            return frozenset(stem(w) for w in low if w in _FUNCTION_WORDS)
     tagged = parts_of_speech(question) if NOMINAL else None
     if not tagged:
         return frozenset()
@@ -302,7 +329,7 @@ def _asked(question: str) -> Asked:
     subject = re.sub(r"\b(?:according to|as per|says?|said by)\b.*$", "", subject, flags=re.IGNORECASE)
     subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
     words = [w for w in head.split() if w.lower() not in _DETERMINERS]
-    drop = _not_nominal(q)
+    drop = _not_nominal(q, words + re.findall(r"[\w'-]+", subject))
     return Asked(kind, tuple(w for w in _stems(" ".join(words)) if w not in drop),
                  tuple(w for w in _stems(subject) if w not in drop), answer_type(q))
 
