@@ -120,6 +120,31 @@ def test_a_delete_asked_in_chat_waits_for_approve_and_runs_after_it(site, page, 
     assert httpx.get(site["base"] + "/api/notes/Shed%20plan").status_code == 404
 
 
+def test_new_conversation_is_new_and_a_waiting_call_is_shown_once(site, page, llm):
+    def send(text: str, reply: str) -> None:
+        page.locator("textarea[name=message]").fill(text)
+        page.locator("textarea[name=message]").press("Enter")
+        page.locator(".turn-assistant .said", has_text=reply).wait_for()
+
+    page.goto(site["base"] + "/chat")
+    llm.script(tool("delete_note", note="Mill pond"), say("That waits for your approval."))
+    send("delete the mill pond note", "waits for your approval")
+    page.wait_for_url("**/chat?session=s-*")
+    first = page.url.split("session=")[1]
+    # the call still waits after the next reply: one box for it, not one more per reply
+    llm.script(say("Still waiting on you."))
+    send("anything else?", "Still waiting")
+    assert page.locator(".turn-tool.pending").count() == 1
+    # "New conversation" is one: the server starts a new session, the old call stays there
+    page.get_by_role("link", name="New conversation").click()
+    llm.script(say("Hello again."))
+    send("hello", "Hello again")
+    page.wait_for_url(lambda u: "session=s-" in u and first not in u)
+    assert page.locator(".turn-tool.pending").count() == 0
+    page.goto(site["base"] + f"/chat?session={first}")  # the old conversation still has it
+    assert page.locator(".turn-tool.pending").count() == 1
+
+
 def test_share_target_prefills_the_message_and_the_app_is_installable(site, page):
     page.goto(site["base"] + "/chat?title=Otters&text=look&url=https%3A%2F%2Fexample.org%2Fotters")
     assert page.locator("textarea[name=message]").input_value() == "Otters\nlook\nhttps://example.org/otters"
