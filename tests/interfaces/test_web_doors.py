@@ -98,6 +98,8 @@ def test_a_message_sent_with_enter_gets_a_streamed_reply(site, page, llm):
     # the session is listed; /why opens behind its disclosure
     page.reload()
     assert page.locator(f".sessions a[href='/chat?session={sid}']").count() == 1
+    # listed by what was said first, not by its id alone
+    assert page.locator(f".sessions a[href='/chat?session={sid}']").inner_text() == "where does the heron nest?"
     assert "tall reeds" in page.locator(".turn-assistant").last.inner_text()
     page.locator("#why summary").click()
     page.locator("#whybody").filter(has_text="tokens").wait_for()
