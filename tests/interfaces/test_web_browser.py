@@ -89,6 +89,25 @@ def test_upload_by_drag_and_drop_becomes_searchable(site, page):
     assert "Otters" in page.locator(".result h2").first.inner_text()
 
 
+def test_a_skipped_upload_is_named_and_a_failed_url_gets_retry_without_reload(site, page):
+    page.goto(site["base"] + "/ingest")
+    page.set_input_files("#files", [{"name": "lark.md", "mimeType": "text/markdown",
+                                     "buffer": b"# Lark\n\nA skylark sang over the water meadow.\n"},
+                                    {"name": "junk.bin", "mimeType": "application/octet-stream",
+                                     "buffer": b"\x00\x01\x02 not text \xff"}])
+    page.locator("#dropzone button[type=submit]").click()
+    done = page.locator(".run.run-done", has_text="lark.md")
+    done.wait_for(timeout=TIMEOUT * 2)
+    assert "skipped junk.bin: binary data" in done.locator(".run-detail").inner_text()  # which file
+    # a web page that cannot be fetched: the queue below offers Retry at once, as the run says
+    page.fill("#url", "http://127.0.0.1:9/nothing-here")
+    page.locator("#urlform button[type=submit]").click()
+    page.locator(".run.run-failed", has_text="127.0.0.1:9").wait_for(timeout=TIMEOUT * 2)
+    queue = page.locator("section[aria-labelledby=jobs-h]")
+    queue.locator("li", has_text="127.0.0.1:9/nothing-here").get_by_role("button", name="Retry").wait_for()
+    shoot(page, "ingest-failed-url")
+
+
 def test_search_page_slash_key_filters_and_why_bars(site, page):
     page.goto(site["base"] + "/")
     shoot(page, "home")

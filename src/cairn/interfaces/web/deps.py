@@ -49,6 +49,7 @@ _env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                    autoescape=select_autoescape(["html", "xml"], default=True))
 _env.filters["short_time"] = render.short_time
 _env.filters["bytes"] = render.human_bytes
+_env.filters["basename"] = render.basename
 _env.globals["verdict_words"] = render.verdict_words
 _env.filters["event_words"] = render.event_words
 templates = Jinja2Templates(env=_env)
