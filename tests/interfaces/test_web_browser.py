@@ -108,6 +108,15 @@ def test_a_skipped_upload_is_named_and_a_failed_url_gets_retry_without_reload(si
     shoot(page, "ingest-failed-url")
 
 
+def test_a_long_unbroken_title_stays_inside_a_phone_screen(site, page):
+    long = "Reed" + "warbler" * 40  # one word of 284 letters, as a pasted link or a hash would be
+    site["cairn"].note_create(long, "A reed warbler sang in the mill pond reeds. See [[Mill pond]].")
+    for where in ("/notes", "/notes/open?ref=Mill%20pond", "/search?q=reed+warbler"):
+        page.goto(site["base"] + where)
+        assert long in page.locator("main").inner_text()
+        shoot(page, "long-title" + where.replace("/", "-").split("?")[0])
+
+
 def test_search_page_slash_key_filters_and_why_bars(site, page):
     page.goto(site["base"] + "/")
     shoot(page, "home")
