@@ -136,6 +136,9 @@ def test_search_page_slash_key_filters_and_why_bars(site, page):
     assert "mill pond" in first.locator(".snippet").inner_text()
     assert first.locator("mark").first.inner_text().lower() == "heron"
     assert first.locator("meter").count() >= 3
+    # keyword, meaning and recency always; a signal added later only when it ranked the passage
+    shown = [t.lower() for t in first.locator(".passage").first.locator("dt").all_inner_texts()]
+    assert shown[:3] == ["keyword", "semantic", "recency"] and "speaker" not in shown, shown
     shoot(page, "search")
     page.emulate_media(color_scheme="dark")  # the system's dark setting is followed
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(21, 25, 23)"
