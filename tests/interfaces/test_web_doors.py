@@ -196,9 +196,29 @@ def test_from_another_machine_the_chat_api_takes_the_pages_cookie_only_from_the_
         r = c.post("/chat", json={"message": "hi"}, headers={"Sec-Fetch-Site": "same-origin"})
         assert r.status_code == 200 and "Hello from afar." in r.text
         assert c.post("/chat", json={"message": "hi"}, headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+        # a browser that sends no Sec-Fetch-Site (plain http to a LAN address): its Origin decides
+        llm.script(say("Hello from afar."))
+        r = c.post("/chat", json={"message": "hi"}, headers={"Origin": site["far"]})
+        assert r.status_code == 200 and "Hello from afar." in r.text
+        assert c.post("/chat", json={"message": "hi"}, headers={"Origin": "http://evil.example"}).status_code == 403
+        assert c.post("/chat", json={"message": "hi"}, headers={"Origin": "null"}).status_code == 403
     with httpx.Client(base_url=site["far"], cookies={"cairn_key": "cairn_0000_wrong"}, timeout=60) as c:
         r = c.post("/chat", json={"message": "hi"}, headers={"Sec-Fetch-Site": "same-origin"})
         assert r.status_code == 403 and "scope" in r.text
+
+
+def test_from_another_machine_over_plain_http_the_chat_works_in_a_real_browser(site, page, llm):
+    # Chromium sends no Sec-Fetch-Site to an http:// address other than localhost (not a
+    # "trustworthy" origin); its fetch() still sends Origin, which names the page itself
+    page.goto(site["far"] + "/login?next=/chat")
+    page.fill("input[name=key]", site["key"])
+    page.locator("main button[type=submit]").click()
+    page.wait_for_url("**/chat")
+    llm.script(say("Hello over the local network."))
+    page.locator("textarea[name=message]").fill("hello from the other room")
+    page.locator("textarea[name=message]").press("Enter")
+    page.locator(".turn-assistant .said", has_text="Hello over the local network.").wait_for()
+    assert page.locator(".turn-tool.failed").count() == 0
 
 
 def test_review_inbox_merges_two_duplicate_memories(site, page):
