@@ -264,6 +264,21 @@ def test_phone_label_on_its_own_line(app):
     assert ans.verdict == "pass" and "07700 900 461" in ans.answer
 
 
+def test_phone_written_as_five_and_six_digits():
+    # the usual way a UK mobile is written ("07700 900123"): a group of six digits
+    assert types.holds("phone", "Phone: 07700 900123")
+    assert types.holds("phone", "Call +44 7700 900123 after six")
+    assert not types.holds("phone", "Paid by card on 3 March 2026.")
+
+
+def test_a_month_named_after_a_preposition_is_a_date():
+    # "move the launch to June" answers "when is the launch?"; the sentence without it must not
+    assert types.values("date", "We decided to move the launch to June.")
+    assert types.values("date", "The fair runs until September.")
+    assert not types.values("date", "You may go to the shop if it may rain.")
+    assert not types.values("date", "Raj will march to the office.")
+
+
 def test_setting_and_schemas(app):
     ans, _ = _ask(app, "What is the notes.dailyFolder setting?")
     assert ans.verdict != "abstain" and "journal" in ans.answer

@@ -409,6 +409,16 @@ def test_wikilink_block_refs_embeds_and_code() -> None:
     assert fm_links == ["Other Note", "Third"]  # unquoted [[Home]] is a YAML nested list
 
 
+def test_enrichment_gist_quoting_a_link_is_not_a_second_link() -> None:
+    # Cairn's own enrichment block copies a sentence of the body into the frontmatter; a
+    # [[link]] in that copy is the body's link again, not one more (it listed twice on the
+    # note page, under "Links from this note" and the target's "Notes that link here").
+    text = ("---\nenrichment:\n  gist: See [[Lemon cake]] for the bake.\n  by: ingest\n"
+            "related: \"[[Other Note]]\"\n---\n# Minutes\n\nSee [[Lemon cake]] for the bake.\n")
+    doc = parse_markdown_text(text, "minutes.md")
+    assert sorted(l.target for l in doc.links) == ["Lemon cake", "Other Note"]
+
+
 def test_dendron_link_order() -> None:
     dendron_note = (
         "---\nid: abc123\ntitle: Lookup\nupdated: 1642564062835\ncreated: 1608327637133\n---\n"

@@ -89,6 +89,17 @@ def test_upload_by_drag_and_drop_becomes_searchable(site, page):
     assert "Otters" in page.locator(".result h2").first.inner_text()
 
 
+def test_a_long_unbroken_title_stays_inside_a_phone_screen(site, page):
+    long = "Reed" + "warbler" * 40  # one word of 284 letters, as a pasted link or a hash would be
+    site["cairn"].note_create(long, "A reed warbler sang in the mill pond reeds. See [[Mill pond]].")
+    for where in ("/notes", "/notes/open?ref=Mill%20pond", "/search?q=reed+warbler"):
+        page.goto(site["base"] + where)
+        assert long in page.locator("main").inner_text()
+        if where.startswith("/notes/open"):  # the gist quotes "a [[Kingfisher]]": shown as words
+            assert "[[" not in page.locator("main").inner_text()
+        shoot(page, "long-title" + where.replace("/", "-").split("?")[0])
+
+
 def test_search_page_slash_key_filters_and_why_bars(site, page):
     page.goto(site["base"] + "/")
     shoot(page, "home")
@@ -108,6 +119,9 @@ def test_search_page_slash_key_filters_and_why_bars(site, page):
     assert "mill pond" in first.locator(".snippet").inner_text()
     assert first.locator("mark").first.inner_text().lower() == "heron"
     assert first.locator("meter").count() >= 3
+    # keyword, meaning and recency always; a signal added later only when it ranked the passage
+    shown = [t.lower() for t in first.locator(".passage").first.locator("dt").all_inner_texts()]
+    assert shown[:3] == ["keyword", "semantic", "recency"] and "speaker" not in shown, shown
     shoot(page, "search")
     page.emulate_media(color_scheme="dark")  # the system's dark setting is followed
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(21, 25, 23)"
@@ -207,3 +221,23 @@ def test_wrong_key_from_another_machine_is_refused(site, page):
     assert "mill pond" in page.locator(".result").first.inner_text()
     assert site["key"] not in page.content()
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read the key
+
+
+# last in the module: it leaves a dead letter, which /status (above) would count
+def test_a_skipped_upload_is_named_and_a_failed_url_gets_retry_without_reload(site, page):
+    page.goto(site["base"] + "/ingest")
+    page.set_input_files("#files", [{"name": "lark.md", "mimeType": "text/markdown",
+                                     "buffer": b"# Lark\n\nA skylark sang over the water meadow.\n"},
+                                    {"name": "junk.bin", "mimeType": "application/octet-stream",
+                                     "buffer": b"\x00\x01\x02 not text \xff"}])
+    page.locator("#dropzone button[type=submit]").click()
+    done = page.locator(".run.run-done", has_text="lark.md")
+    done.wait_for(timeout=TIMEOUT * 2)
+    assert "skipped junk.bin: binary data" in done.locator(".run-detail").inner_text()  # which file
+    # a web page that cannot be fetched: the queue below offers Retry at once, as the run says
+    page.fill("#url", "http://127.0.0.1:9/nothing-here")
+    page.locator("#urlform button[type=submit]").click()
+    page.locator(".run.run-failed", has_text="127.0.0.1:9").wait_for(timeout=TIMEOUT * 2)
+    queue = page.locator("section[aria-labelledby=jobs-h]")
+    queue.locator("li", has_text="127.0.0.1:9/nothing-here").get_by_role("button", name="Retry").wait_for()
+    shoot(page, "ingest-failed-url")

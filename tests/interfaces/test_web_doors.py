@@ -98,6 +98,8 @@ def test_a_message_sent_with_enter_gets_a_streamed_reply(site, page, llm):
     # the session is listed; /why opens behind its disclosure
     page.reload()
     assert page.locator(f".sessions a[href='/chat?session={sid}']").count() == 1
+    # listed by what was said first, not by its id alone
+    assert page.locator(f".sessions a[href='/chat?session={sid}']").inner_text() == "where does the heron nest?"
     assert "tall reeds" in page.locator(".turn-assistant").last.inner_text()
     page.locator("#why summary").click()
     page.locator("#whybody").filter(has_text="tokens").wait_for()
@@ -118,6 +120,31 @@ def test_a_delete_asked_in_chat_waits_for_approve_and_runs_after_it(site, page, 
     approve.click()
     page.locator(".turn-tool", has_text="delete_note · ran").wait_for()
     assert httpx.get(site["base"] + "/api/notes/Shed%20plan").status_code == 404
+
+
+def test_new_conversation_is_new_and_a_waiting_call_is_shown_once(site, page, llm):
+    def send(text: str, reply: str) -> None:
+        page.locator("textarea[name=message]").fill(text)
+        page.locator("textarea[name=message]").press("Enter")
+        page.locator(".turn-assistant .said", has_text=reply).wait_for()
+
+    page.goto(site["base"] + "/chat")
+    llm.script(tool("delete_note", note="Mill pond"), say("That waits for your approval."))
+    send("delete the mill pond note", "waits for your approval")
+    page.wait_for_url("**/chat?session=s-*")
+    first = page.url.split("session=")[1]
+    # the call still waits after the next reply: one box for it, not one more per reply
+    llm.script(say("Still waiting on you."))
+    send("anything else?", "Still waiting")
+    assert page.locator(".turn-tool.pending").count() == 1
+    # "New conversation" is one: the server starts a new session, the old call stays there
+    page.get_by_role("link", name="New conversation").click()
+    llm.script(say("Hello again."))
+    send("hello", "Hello again")
+    page.wait_for_url(lambda u: "session=s-" in u and first not in u)
+    assert page.locator(".turn-tool.pending").count() == 0
+    page.goto(site["base"] + f"/chat?session={first}")  # the old conversation still has it
+    assert page.locator(".turn-tool.pending").count() == 1
 
 
 def test_share_target_prefills_the_message_and_the_app_is_installable(site, page):
@@ -169,9 +196,29 @@ def test_from_another_machine_the_chat_api_takes_the_pages_cookie_only_from_the_
         r = c.post("/chat", json={"message": "hi"}, headers={"Sec-Fetch-Site": "same-origin"})
         assert r.status_code == 200 and "Hello from afar." in r.text
         assert c.post("/chat", json={"message": "hi"}, headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+        # a browser that sends no Sec-Fetch-Site (plain http to a LAN address): its Origin decides
+        llm.script(say("Hello from afar."))
+        r = c.post("/chat", json={"message": "hi"}, headers={"Origin": site["far"]})
+        assert r.status_code == 200 and "Hello from afar." in r.text
+        assert c.post("/chat", json={"message": "hi"}, headers={"Origin": "http://evil.example"}).status_code == 403
+        assert c.post("/chat", json={"message": "hi"}, headers={"Origin": "null"}).status_code == 403
     with httpx.Client(base_url=site["far"], cookies={"cairn_key": "cairn_0000_wrong"}, timeout=60) as c:
         r = c.post("/chat", json={"message": "hi"}, headers={"Sec-Fetch-Site": "same-origin"})
         assert r.status_code == 403 and "scope" in r.text
+
+
+def test_from_another_machine_over_plain_http_the_chat_works_in_a_real_browser(site, page, llm):
+    # Chromium sends no Sec-Fetch-Site to an http:// address other than localhost (not a
+    # "trustworthy" origin); its fetch() still sends Origin, which names the page itself
+    page.goto(site["far"] + "/login?next=/chat")
+    page.fill("input[name=key]", site["key"])
+    page.locator("main button[type=submit]").click()
+    page.wait_for_url("**/chat")
+    llm.script(say("Hello over the local network."))
+    page.locator("textarea[name=message]").fill("hello from the other room")
+    page.locator("textarea[name=message]").press("Enter")
+    page.locator(".turn-assistant .said", has_text="Hello over the local network.").wait_for()
+    assert page.locator(".turn-tool.failed").count() == 0
 
 
 def test_review_inbox_merges_two_duplicate_memories(site, page):

@@ -84,6 +84,13 @@ class SessionState:
     reflected_upto: int = 0
     last_user_seq: int = 0
 
+    def opening(self, limit: int = 80) -> str:
+        """The first thing the person said in this session (one line, at most `limit`
+        characters, "…" when cut), "" before any; a session's label in a list."""
+        first = next((m.get("content") or "" for m in self.history if m.get("role") == "user"), "")
+        line = " ".join(str(first).split())
+        return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
     def summary(self) -> dict:
         """{"id", "channel", "turns", "started", "last"} (the `cairn sessions --json` row)."""
         return {"id": self.id, "channel": self.channel, "turns": self.turns, "started": self.started,

@@ -40,13 +40,15 @@ class _QueueChannel(Channel):
 
 
 def chat_events(app, message: str, *, session: str | None = None, channel: str = "web",
-                person: str = "local", model: str | None = None, scope: str = "admin") -> Iterator[str]:
-    """The SSE stream of one turn (see module docstring). Errors become an `error` event with
-    the HTTP status the error maps to (cairn.errors.http_status_of)."""
+                person: str = "local", model: str | None = None, scope: str = "admin",
+                new: bool = False) -> Iterator[str]:
+    """The SSE stream of one turn (see module docstring). `new` starts a new session when no
+    `session` is given (else the channel's current one continues). Errors become an `error`
+    event with the HTTP status the error maps to (cairn.errors.http_status_of)."""
     from cairn.errors import http_status_of
     q: queue.Queue = queue.Queue()
     try:
-        bot = Assistant(app, channel=channel, person=person, session_id=session, model=model, scope=scope)
+        bot = Assistant(app, channel=channel, person=person, session_id=session, new=new, model=model, scope=scope)
     except Exception as exc:  # unknown session, bad model spec
         yield sse("error", {"error": str(exc), "status": http_status_of(exc)})
         return

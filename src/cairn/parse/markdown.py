@@ -232,7 +232,9 @@ def parse_markdown(text: str, name: str, *, dendron: bool | None = None) -> Pars
             body = stripped
             no_fences, masked, spans = mask_code(body)
     fm_links: list[Link] = []
-    for value in _string_values(fm, [10_000]):
+    # Cairn's own `enrichment` block quotes the body (its gist); a link there is the body's again.
+    person_fm = {k: v for k, v in fm.items() if k != "enrichment"} if isinstance(fm, dict) else fm
+    for value in _string_values(person_fm, [10_000]):
         fm_links.extend(find_wikilinks(value, dendron=dendron_mode, offsets=False))
 
     # title

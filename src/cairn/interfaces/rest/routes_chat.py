@@ -27,6 +27,8 @@ router = APIRouter(tags=["assistant"])
 class ChatBody(BaseModel):
     message: str = Field(..., min_length=1, max_length=8000, description="The person's message.")
     session: Optional[str] = Field(None, max_length=100, description="Continue this session id.")
+    new: bool = Field(False, description="Start a new session (without `session`; default: continue "
+                                         "the current one of this channel).")
 
 
 class Decision(BaseModel):
@@ -45,7 +47,7 @@ async def chat(request: Request, body: ChatBody):
     from cairn.interfaces.rest.proxy import ServiceProxy
     who = actor(request)
     proxy = ServiceProxy(runtime(request), actor=who, audit=False)
-    events = chat_events(proxy, body.message, session=body.session, channel="web", person=who,
+    events = chat_events(proxy, body.message, session=body.session, new=body.new, channel="web", person=who,
                          scope=principal(request)["scope"])
     return StreamingResponse(iterate_in_threadpool(events), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -9,7 +9,8 @@ Order, for every HTTP request:
    or one of `[server] cors_origins` (a web page elsewhere cannot drive a trusted loopback
    server); CORS preflights from allowed origins pass to Starlette's CORSMiddleware;
 4. who is calling: an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`, or the web
-   page's sign-in cookie on its own `POST /chat` and approvals: `Sec-Fetch-Site: same-origin`) is checked
+   page's sign-in cookie on its own `POST /chat` and approvals: `Sec-Fetch-Site: same-origin`,
+   or without that header an `Origin` equal to the request's Host) is checked
    even from loopback (wrong or revoked -> 401, after a wait that doubles with each wrong key
    from that address: cairn.interfaces.rest.backoff; GET /healthz ignores keys); without one, a loopback client is trusted
    with scope admin when `[server] trust_loopback` (default), anyone else gets 401 (except
@@ -39,6 +40,7 @@ import re
 import threading
 import time
 import uuid
+from urllib.parse import urlsplit
 
 from cairn.apikeys import KeyStore
 from cairn.config import Settings
@@ -298,10 +300,18 @@ PAGE_API = ("/chat", "/chat/approvals/")
 
 
 def _page_call(scope, headers) -> bool:
-    """Whether a request is the web page calling POST /chat or an approval from its own origin."""
+    """Whether a request is the web page calling POST /chat or an approval from its own origin:
+    `Sec-Fetch-Site: same-origin`, or, from a browser that sends no Sec-Fetch-Site (Chromium
+    sends none to a plain-http address other than localhost), an `Origin` whose host and port
+    are this request's `Host` (a page elsewhere cannot forge it)."""
     path = scope.get("path", "")
-    return (scope.get("method") == "POST" and headers.get("sec-fetch-site") == "same-origin"
-            and (path == PAGE_API[0] or path.startswith(PAGE_API[1])))
+    if scope.get("method") != "POST" or not (path == PAGE_API[0] or path.startswith(PAGE_API[1])):
+        return False
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return site == "same-origin"
+    origin = headers.get("origin", "")
+    return origin not in ("", "null") and urlsplit(origin).netloc == headers.get("host", "")
 
 
 def _cookie(header: str, name: str) -> str:

@@ -49,7 +49,9 @@ _env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                    autoescape=select_autoescape(["html", "xml"], default=True))
 _env.filters["short_time"] = render.short_time
 _env.filters["bytes"] = render.human_bytes
+_env.filters["basename"] = render.basename
 _env.globals["verdict_words"] = render.verdict_words
+_env.globals["plain"] = render.plain  # a quote or gist without markdown marks ([[links]] as words)
 _env.filters["event_words"] = render.event_words
 templates = Jinja2Templates(env=_env)
 

@@ -207,6 +207,12 @@ def highlight(text: str, query: str) -> Markup:
     return Markup("").join(parts)
 
 
+def basename(path: str | None) -> str:
+    """The last part of a file path ("/home/u/uploads/ab12/junk.bin" -> "junk.bin"; either
+    separator): which file a report line is about, without the upload folder."""
+    return re.split(r"[\\/]", str(path or ""))[-1]
+
+
 def human_bytes(n: int) -> str:
     """1536 -> "1.5 KB" (powers of 1024)."""
     size = float(n)

@@ -89,7 +89,7 @@ def chat_page(request: Request, session: str = "", q: str = "", text: str = "", 
         except CairnError as exc:
             error, status, session = exc.message or str(exc), exc.http_status, ""
     found = store.search(q, k=20) if q.strip() else None
-    sessions = [s.summary() for s in store.list()[:50]]
+    sessions = [dict(s.summary(), opening=s.opening()) for s in store.list()[:50]]
     return page(request, "chat.html", "chat", status_code=status, error=error, session=session,
                 turns=turns, pending=pending, sessions=sessions, q=q, found=found,
                 draft=shared_text(title, text, url))

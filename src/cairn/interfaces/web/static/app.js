@@ -108,13 +108,28 @@
     return li;
   }
 
+  function base(name) { return String(name || "").split(/[\\/]/).pop(); }  /* the file, not the upload folder */
+
+  /* The job queue below, as the server has it now (a run that failed added a dead letter). */
+  function refreshQueue() {
+    var here = document.querySelector("section[aria-labelledby=jobs-h]");
+    if (!here || !window.DOMParser) return;
+    fetch("/ingest", { headers: { Accept: "text/html" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("section[aria-labelledby=jobs-h]");
+        if (fresh) here.innerHTML = fresh.innerHTML;
+      }).catch(function () { /* the queue stays as it was; a reload shows it */ });
+  }
+
   function describe(t) {
     if (t.error) return t.error;
     if (t.report) {
       var r = t.report;
       var s = r.added + " added · " + r.updated + " updated · " + r.unchanged + " unchanged";
-      (r.failed || []).forEach(function (f) { s += " · failed: " + f.reason; });
-      (r.skipped || []).forEach(function (f) { s += " · skipped: " + f.reason; });
+      (r.failed || []).forEach(function (f) { s += " · failed " + base(f.name) + ": " + f.reason; });
+      (r.skipped || []).forEach(function (f) { s += " · skipped " + base(f.name) + ": " + f.reason; });
       return s;
     }
     if (t.phase) return t.phase + " " + t.done + "/" + t.total;
@@ -136,6 +151,7 @@
       finished[t.id] = true;
       delete watching[t.id];
       li.removeAttribute("data-live");
+      refreshQueue();
     }
   }
 

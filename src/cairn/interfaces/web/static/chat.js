@@ -35,6 +35,7 @@
     turn("tool", t).parentNode.setAttribute("data-call", c.name);
   }
   function pending(p) {
+    if (convo.querySelector('li[data-approval="' + CSS.escape(p.id) + '"]')) return;  /* listed once, however many replies list it */
     var said = turn("tool", "");
     var li = said.parentNode;
     li.classList.add("pending");
@@ -75,6 +76,7 @@
     var said = null, reply = "";
     var body = { message: text };
     if (session) body.session = session;
+    else body["new"] = true;  /* a page without a session is a new conversation, as it shows */
     return post("/chat", body).then(function (resp) {
       if (!resp.ok) return resp.text().then(function (t) {
         var m = t; try { var j = JSON.parse(t); m = j.message || j.error || (j.detail && JSON.stringify(j.detail)) || t; } catch (e) { /* text */ }
