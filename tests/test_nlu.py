@@ -262,6 +262,23 @@ def test_contractions_prefaces_and_two_refusals(real_embedder):
     assert [a.intent for a in u.actions] == ["remind"]  # a reminder as a whole: not cut at "and"
 
 
+def test_texting_shortcuts_are_spelt_out_once_before_everything_reads_the_message(real_embedder):
+    """Class: a message typed as a text ("2moro", "pls", "appt", "u") reads as the same message
+    spelt out, for the classifier and the slot readers alike (sentences written for this test)."""
+    from cairn.assistant.nlu.understand import normalise
+    assert normalise("pls can u move my dentist appt to thurs") == "please can you move my dentist appointment to Thursday"
+    assert normalise("Tmrw at 9 thx") == "Tomorrow at 9 thanks"
+    assert normalise("remind me on sat at 10, and sun morning too") == (
+        "remind me on Saturday at 10, and Sunday morning too")
+    for kept in ("I sat down in the sun", "the u-bend leaks", "R&B night at the Ritz", "ur-text", "bcc him"):
+        assert normalise(kept) == kept  # a shortcut only as a word of its own, "sat"/"sun" only beside a day's word
+    st = NS.ConversationState()
+    u = understand(real_embedder, "remind me 2moro at 8 to put the bins out pls", st)
+    assert [a.intent for a in u.actions] == ["remind"]
+    got = SL.reminder(u.actions[0].text)
+    assert got["at"].startswith("tomorrow at 8") and "bins" in got["text"] and "2moro" not in got["text"]
+
+
 def test_a_request_then_its_reason(real_embedder):
     """Class: a clear request first and its reason after ("drop the X one, <why>") is the
     request, the reason kept as context (sentences written for this test)."""
