@@ -268,9 +268,10 @@ def test_texting_shortcuts_are_spelt_out_once_before_everything_reads_the_messag
     from cairn.assistant.nlu.understand import normalise
     assert normalise("pls can u move my dentist appt to thurs") == "please can you move my dentist appointment to Thursday"
     assert normalise("Tmrw at 9 thx") == "Tomorrow at 9 thanks"
+    assert normalise("wats the wifi pw") == "what's the wifi password"
     assert normalise("remind me on sat at 10, and sun morning too") == (
         "remind me on Saturday at 10, and Sunday morning too")
-    for kept in ("I sat down in the sun", "the u-bend leaks", "R&B night at the Ritz", "ur-text", "bcc him"):
+    for kept in ("I sat down in the sun", "the u-bend leaks", "R&B night at the Ritz", "ur-text", "bcc him", "a 5 k run"):
         assert normalise(kept) == kept  # a shortcut only as a word of its own, "sat"/"sun" only beside a day's word
     st = NS.ConversationState()
     u = understand(real_embedder, "remind me 2moro at 8 to put the bins out pls", st)

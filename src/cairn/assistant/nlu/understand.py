@@ -96,7 +96,10 @@ _TEXTING = {
     "mtg": "meeting", "bday": "birthday", "msg": "message", "txt": "text", "nxt": "next", "shld": "should",
     "shd": "should", "wld": "would", "cld": "could", "bc": "because", "bcos": "because", "cos": "because",
     "coz": "because", "cuz": "because", "tho": "though", "thru": "through", "ppl": "people",
-    "gonna": "going to", "wanna": "want to", "dunno": "don't know", "lmk": "let me know",
+    "gonna": "going to", "wanna": "want to", "dunno": "don't know", "lmk": "let me know", "nvm": "never mind",
+    "wot": "what", "wat": "what", "wots": "what's", "wats": "what's", "cud": "could", "shud": "should",
+    "wud": "would", "thks": "thanks", "thnks": "thanks", "tnx": "thanks", "rmbr": "remember", "kk": "ok",
+    "yh": "yes", "yeh": "yes", "pw": "password", "pwd": "password", "num": "number",
     "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "weds": "Wednesday",
     "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday",
 }
