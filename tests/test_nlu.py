@@ -445,6 +445,9 @@ def test_clock_times_said_in_words():
     assert SL.reminder("remind me in half an hour to turn the oven off")["at"] == "in 30 minutes"
     assert SL.spoken_times("twenty past four in the afternoon") == "4:20pm"
     assert SL.spoken_times("buy half a dozen eggs at eleven o'clock") == "buy half a dozen eggs at 11"
+    assert SL.spoken_times("every week on Friday") == "every Friday"
+    assert SL.reminder("weekly on Tuesdays at 7pm remind me to water the tomatoes") == {
+        "text": "water the tomatoes", "every": "every Tuesday at 7pm"}
 
 
 def test_a_part_of_the_day_is_a_time():
