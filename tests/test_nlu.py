@@ -289,6 +289,13 @@ def test_a_request_then_its_reason(real_embedder):
         ("reminder_cancel", "cancel the chimney sweep one", "he came early")]
     u = understand(real_embedder, "I've posted the card, so you can drop that reminder", st)
     assert [(a.intent, a.context) for a in u.actions] == [("reminder_cancel", "I've posted the card")]
+    # a reason that reads as a yes ("done it already") is no rival to the request before it
+    for said, request in (("drop the flea tablet reminder, done it already", "drop the flea tablet reminder"),
+                          ("cancel the window cleaner reminder, yes I paid him", "cancel the window cleaner reminder")):
+        u = understand(real_embedder, said, st)
+        assert [(a.intent, a.text) for a in u.actions] == [("reminder_cancel", request)]
+    u = understand(real_embedder, "bin my old packing list, got back yesterday", st)
+    assert [a.intent for a in u.actions] == ["note_delete"]  # a note named by what it is, a reason after
 
 
 def test_what_i_told_you_profiles_and_prefaced_cancels(week):
