@@ -582,6 +582,19 @@ def test_a_where_question_gets_the_sentence_naming_a_place():
         "Lessons at 14 Pelham Mews, Tuesdays."]
 
 
+def test_a_who_question_gets_the_sentence_naming_a_person_not_a_day_or_a_place():
+    """Class: "who runs it?" whose words the note lacks is answered by the sentence naming a
+    person, not by one whose capitalised words are a day ("First Sunday"), a street after a
+    preposition or a number, or a body of three words (notes written for this test)."""
+    from cairn.assistant.nlu import replies as RP
+    body = ("# Book swap\n\nFirst Sunday of the month at the Old Forge on Hatter Lane.\n"
+            "Wells Valley Library lends the shelves. Organiser: Tamsin Oduya.\n")
+    assert RP.kind_sentences(body, "who runs the book swap") == ["Organiser: Tamsin Oduya."]
+    assert RP.kind_sentences("# Bins\n\nCollected at 12 Brook Street on New Year's Day.\n", "who takes them") == []
+    assert RP.kind_sentences("# Piano\n\nLessons with Mr Ostrowski on Mondays.\n", "who teaches it?") == [
+        "Lessons with Mr Ostrowski on Mondays."]
+
+
 def test_a_temperature_or_an_email_only_from_a_sentence_holding_one(week, real_embedder):
     """Class: a question asking for a specific kind of thing (a temperature, an email address) is
     answered only by a sentence holding one — on the topic even without another shared word —

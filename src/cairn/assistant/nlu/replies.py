@@ -380,7 +380,28 @@ def covers(question: str, lines: list[str], title: str) -> bool:
 
 
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
-_PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
+# capitalised words of the calendar, never a person's name: "First Saturday of the month" is no one
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
+                      "july august september october november december christmas easter year".split())
+
+
+_CAPS_RUN = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
+_PLACE_BEFORE = re.compile(r"(?:\b(?:on|at|in|into|near|from|to|off|the|of)|\d)\s*$", re.I)
+
+
+class _Personish:
+    """A sentence naming a person: a title and a name ("Dr Hale", "Mrs Hale"), or exactly two
+    capitalised words (a run of three or more, "Clevedon Community Choir", names a body or a
+    place) that follow no place preposition, article or number ("on Mill Lane", "in St
+    Barnabas", "22 Orchard Parade", "2016 Skoda Octavia") and hold no word of the calendar
+    ("First Saturday", "New Year", `_CALENDAR`). `search(s)` as a pattern's."""
+
+    @staticmethod
+    def search(s: str) -> bool:
+        if re.search(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]", s):
+            return True
+        return any(len(m.group(0).split()) == 2 and not set(m.group(0).lower().split()) & _CALENDAR
+                   and not _PLACE_BEFORE.search(s[:m.start()]) for m in _CAPS_RUN.finditer(s))
 
 
 def kind_sentences(body: str, question: str) -> list[str]:
@@ -392,7 +413,7 @@ def kind_sentences(body: str, question: str) -> list[str]:
     if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
         rx = _PHONE
     elif re.match(r"^\W*(?:and\s+)?(?:who|whom|whose)\b", q):
-        rx = _PERSONISH
+        rx = _Personish
     elif re.match(r"^\W*(?:and\s+)?where\b", q):
         rx = _PLACE
     else:
