@@ -24,17 +24,19 @@ _BARE_RX = re.compile(r"\b(" + "|".join(_BARE) + r")\b", re.I)
 # Texting shortcuts, each a word of its own with one usual reading (written for Cairn): the day
 # and time words the reminder readers need, courtesies and question words the classifier was
 # trained on spelt out, and the common shortened nouns. Left out on purpose: shortcuts with two
-# readings a request could mean ("apt" apartment/appointment, "y" a yes, "n", "2" for "to").
+# readings a request could mean ("apt" apartment/appointment, "y" a yes, "n", "2" for "to"), or
+# another word of its own ("cos" lettuce, "bout" of flu, "Ty" a name); a word in capitals is an
+# acronym and stays ("HR", "BC").
 _TEXTING = {
     **dict.fromkeys(("tmrw", "tmr", "tmrow", "tmoro", "tmorrow", "tomoz", "2moro", "2morro", "2morrow", "2mrw",
                      "tomorow", "tommorow", "tommorrow", "tomorroe"), "tomorrow"),
     "2day": "today", "tonite": "tonight", "2nite": "tonight", "2night": "tonight", "yday": "yesterday",
     "pls": "please", "plz": "please", "plse": "please", "thx": "thanks", "thnx": "thanks", "thanx": "thanks",
-    "ty": "thank you", "u": "you", "ur": "your", "r": "are", "b4": "before", "abt": "about", "bout": "about",
+    "u": "you", "ur": "your", "r": "are", "b4": "before", "abt": "about",
     "wk": "week", "wks": "weeks", "wknd": "weekend", "wkend": "weekend", "mth": "month", "mths": "months",
     "hr": "hour", "hrs": "hours", "mins": "minutes", "appt": "appointment", "appts": "appointments",
     "mtg": "meeting", "bday": "birthday", "msg": "message", "txt": "text", "nxt": "next", "shld": "should",
-    "shd": "should", "wld": "would", "cld": "could", "bc": "because", "bcos": "because", "cos": "because",
+    "shd": "should", "wld": "would", "cld": "could", "bc": "because", "bcos": "because",
     "coz": "because", "cuz": "because", "tho": "though", "thru": "through", "ppl": "people",
     "gonna": "going to", "wanna": "want to", "dunno": "don't know", "lmk": "let me know", "nvm": "never mind",
     "btw": "by the way", "wot": "what", "wat": "what", "wots": "what's", "wats": "what's", "cud": "could", "shud": "should",
@@ -46,7 +48,7 @@ _TEXTING = {
 # "sat" and "sun" are words of their own ("I sat", "the sun"): read as days only next to a day's
 # usual neighbours ("on sat", "every sun", "sat at 10", "sun morning").
 _DAY_WORDS = {"sat": "Saturday", "sun": "Sunday"}
-_TEXTING_RX = re.compile(r"(?<![\w'’&/-])(" + "|".join(sorted(_TEXTING, key=len, reverse=True)) + r")(?![\w'’&/-])",
+_TEXTING_RX = re.compile(r"(?<![\w'’&/.-])(" + "|".join(sorted(_TEXTING, key=len, reverse=True)) + r")(?![\w'’&/-])",
                          re.I)
 _DAY_RX = re.compile(r"(\b(?:on|this|next|every|by|till|til|until|from|before|after|for) )(sat|sun)\b"
                      r"|\b(sat|sun)(?= (?:at|am|pm|morning|afternoon|evening|night|\d))", re.I)
@@ -54,6 +56,8 @@ _DAY_RX = re.compile(r"(\b(?:on|this|next|every|by|till|til|until|from|before|af
 
 def _expand(m: re.Match) -> str:
     word = m.group(1)
+    if len(word) > 1 and word.isupper():
+        return word  # an acronym ("HR", "BC"), not a shortcut
     full = _TEXTING[word.lower()]
     return full[0].upper() + full[1:] if word[0].isupper() and word.lower() != "r" else full
 
@@ -64,7 +68,8 @@ def normalise(text: str) -> str:
     "when's", "dont" -> "don't"), and texting shortcuts spelt out (_TEXTING: "tmrw" ->
     "tomorrow", "pls" -> "please", "appt" -> "appointment", "fri" -> "Friday"; "sat"/"sun" only
     beside a day's neighbours, "on sat"). A shortcut is replaced only as a whole word (not
-    inside "u-bend" or "R&B"); a capital first letter is kept. Everything else unchanged. The
+    inside "u-bend", "R&B" or "notes.txt"), not when written in capitals (an acronym: "HR"); a
+    capital first letter is kept. Everything else unchanged. The
     one place the assistant's understanding normalises a message (`understand` calls it first)."""
     text = _BARE_RX.sub(lambda m: _BARE[m.group(1).lower()], text)
     text = _TEXTING_RX.sub(_expand, text)
