@@ -583,6 +583,17 @@ def test_a_where_question_gets_the_sentence_naming_a_place():
         "Lessons at 14 Pelham Mews, Tuesdays."]
 
 
+def test_how_often_gets_the_sentence_holding_a_rate_not_any_number(real_embedder):
+    """Class: "and how often?" after a note's answer is answered by its sentence holding a rate
+    ("three times a day"), not by the sentence quoted last that holds only an amount (a note
+    written for this test; found by week-j's held-out run, turn 7)."""
+    from cairn.assistant.nlu import replies as RP
+    body = "# Drops\n\nUse 2 drops in each eye. Put them in three times a day for a week.\n"
+    assert RP.typed_sentences(real_embedder, body, "and how often?", "Drops", "Use 2 drops in each eye.") == [
+        "Put them in three times a day for a week."]
+    assert RP.typed_sentences(real_embedder, "# Drops\n\nUse 2 drops in each eye.\n", "how often?", "Drops") == []
+
+
 def test_a_who_question_gets_the_sentence_naming_a_person_not_a_day_or_a_place():
     """Class: "who runs it?" whose words the note lacks is answered by the sentence naming a
     person, not by one whose capitalised words are a day ("First Sunday"), a street after a

@@ -287,11 +287,18 @@ def on_topic_value(question: str, body: str, title: str) -> bool:
     return not want or bool(want & {stem(w) for w in terms(f"{title} {body}")})
 
 
+# a rate, what "how often?" asks for: "every 12 hours", "once a week", "twice daily", "3 times a day"
+_RATE = re.compile(r"\b(?:(?:every|each)\s+(?:\w+\s+)?(?:minute|hour|day|night|week|fortnight|month|year|morning|"
+                   r"afternoon|evening|weekend|weekday|(?:mon|tues|wednes|thurs|fri|satur|sun)day|time)s?|daily|nightly|"
+                   r"weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|once|twice|\w+\s+times\s+(?:a|an|per)|"
+                   r"per\s+(?:day|week|month|year|hour))\b", re.I)
+
+
 def asked_kind(question: str):
     """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
     `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
     the answer type of cairn.answer.types ("when" -> a date, day or clock time; "how long" -> a
-    quantity)."""
+    quantity; "how often" -> a rate, `_RATE`: "every 12 hours", not "50g")."""
     from cairn.answer.types import answer_type, fits_answer_type
     q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
     if (spec := specific_kind(q)) is not None:
@@ -308,6 +315,8 @@ def asked_kind(question: str):
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
         return _MONEY.search
     kind = answer_type(q)
+    if kind == "frequency":  # "how often?": a rate ("every 12 hours", "once a week"), not any number
+        return _RATE.search
     if kind == "time":  # "when do we hand the keys in?": a clock time answers it as well as a day
         return lambda s: fits_answer_type(s, kind) or bool(_CLOCK.search(s))
     return (lambda s: fits_answer_type(s, kind)) if kind else None
