@@ -287,11 +287,18 @@ def on_topic_value(question: str, body: str, title: str) -> bool:
     return not want or bool(want & {stem(w) for w in terms(f"{title} {body}")})
 
 
+# a rate, what "how often?" asks for: "every 12 hours", "once a week", "twice daily", "3 times a day"
+_RATE = re.compile(r"\b(?:(?:every|each)\s+(?:\w+\s+)?(?:minute|hour|day|night|week|fortnight|month|year|morning|"
+                   r"afternoon|evening|weekend|weekday|(?:mon|tues|wednes|thurs|fri|satur|sun)day|time)s?|daily|nightly|"
+                   r"weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|once|twice|\w+\s+times\s+(?:a|an|per)|"
+                   r"per\s+(?:day|week|month|year|hour))\b", re.I)
+
+
 def asked_kind(question: str):
     """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
     `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
     the answer type of cairn.answer.types ("when" -> a date, day or clock time; "how long" -> a
-    quantity)."""
+    quantity; "how often" -> a rate, `_RATE`: "every 12 hours", not "50g")."""
     from cairn.answer.types import answer_type, fits_answer_type
     q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
     if (spec := specific_kind(q)) is not None:
@@ -308,6 +315,8 @@ def asked_kind(question: str):
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
         return _MONEY.search
     kind = answer_type(q)
+    if kind == "frequency":  # "how often?": a rate ("every 12 hours", "once a week"), not any number
+        return _RATE.search
     if kind == "time":  # "when do we hand the keys in?": a clock time answers it as well as a day
         return lambda s: fits_answer_type(s, kind) or bool(_CLOCK.search(s))
     return (lambda s: fits_answer_type(s, kind)) if kind else None
@@ -380,7 +389,28 @@ def covers(question: str, lines: list[str], title: str) -> bool:
 
 
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
-_PERSONISH = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]|\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
+# capitalised words of the calendar, never a person's name: "First Saturday of the month" is no one
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
+                      "july august september october november december christmas easter year".split())
+
+
+_CAPS_RUN = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
+_PLACE_BEFORE = re.compile(r"(?:\b(?:on|at|in|into|near|from|to|off|the|of)|\d)\s*$", re.I)
+
+
+class _Personish:
+    """A sentence naming a person: a title and a name ("Dr Hale", "Mrs Hale"), or exactly two
+    capitalised words (a run of three or more, "Clevedon Community Choir", names a body or a
+    place) that follow no place preposition, article or number ("on Mill Lane", "in St
+    Barnabas", "22 Orchard Parade", "2016 Skoda Octavia") and hold no word of the calendar
+    ("First Saturday", "New Year", `_CALENDAR`). `search(s)` as a pattern's."""
+
+    @staticmethod
+    def search(s: str) -> bool:
+        if re.search(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]", s):
+            return True
+        return any(len(m.group(0).split()) == 2 and not set(m.group(0).lower().split()) & _CALENDAR
+                   and not _PLACE_BEFORE.search(s[:m.start()]) for m in _CAPS_RUN.finditer(s))
 
 
 def kind_sentences(body: str, question: str) -> list[str]:
@@ -392,7 +422,7 @@ def kind_sentences(body: str, question: str) -> list[str]:
     if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
         rx = _PHONE
     elif re.match(r"^\W*(?:and\s+)?(?:who|whom|whose)\b", q):
-        rx = _PERSONISH
+        rx = _Personish
     elif re.match(r"^\W*(?:and\s+)?where\b", q):
         rx = _PLACE
     else:

@@ -45,7 +45,7 @@ def _hour(s: str) -> int:
 def spoken_times(text: str, now: datetime | None = None) -> str:
     """`text` with clock times said in words written as `cairn.schedule.when` reads them:
     "half seven" / "half past 7" -> "7:30", "quarter to eight" -> "7:45", "ten past six" ->
-    "6:10", "nine o'clock" -> "9", "7:30 in the morning" -> "7:30am", "6 in the evening" ->
+    "6:10", "nine o'clock" -> "9", "every week on Friday" -> "every Friday", "7:30 in the morning" -> "7:30am", "6 in the evening" ->
     "6pm", a day followed straight by a clock ("Friday 9am", "tomorrow 18:30") gets its
     "at" ("Friday at 9am"), and a day with a part of the day and no clock ("next Tuesday
     morning", "tomorrow evening", "tonight", "this evening") gets that part's hour (PARTS:
@@ -72,6 +72,8 @@ def spoken_times(text: str, now: datetime | None = None) -> str:
     t = re.sub(r"\bhalf\s+" + _HOUR + r"\b", lambda m: f"{_hour(m.group('h'))}:30", t, flags=re.I)
     t = re.sub(r"\b" + _HOUR + r"\s*o'?\s?clock\b", lambda m: str(_hour(m.group("h"))), t, flags=re.I)
     t = re.sub(r"\bin\s+half\s+an\s+hour\b", "in 30 minutes", t, flags=re.I)
+    t = re.sub(r"\b(?:every\s+week|weekly)\s+on\s+(?P<d>" + _WEEKDAY + r")s?\b", r"every \g<d>", t,
+               flags=re.I)  # "every week on Friday" / "weekly on Fridays" -> "every Friday"
     t = re.sub(r"\b(?:at|by)\s+" + _HOUR + r"\b(?!:)", lambda m: m.group(0).split()[0] + f" {_hour(m.group('h'))}", t,
                flags=re.I)  # "at seven" -> "at 7"
     t = re.sub(r"\b(?P<c>\d{1,2}(?::\d{2})?)\s+(?:in\s+the\s+morning|a\.?m\.?)(?=\W|$)", r"\g<c>am", t, flags=re.I)

@@ -14,7 +14,9 @@ weakly as a whole (below WEAK, or "none") whose last clause is a clear ACTIONABL
 ("I've rung the garage, so you can drop that reminder") is that request; so is a cancel or
 snooze read as a whole, its preface kept as the context "that" may name; a first clause that is
 the clearer request, the rest its reason ("cancel the bread one, I already took it out"), is the
-request, the reason kept as its context; a statement ending in
+request, the reason kept as its context — a reason that reads as no request ("done it already"
+reads as a yes, "bought everything now" as a purchase) is no rival however sure, only a second
+request or a "no" is; a statement ending in
 a clause read as remember that points back ("…, can you hang on to that?") is a remember of
 the statement, whatever the whole reads as (its question mark). Right after a reminder was
 set, a short message saying a day or time that asks for nothing else that writes ("no, I meant
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
+from cairn.assistant.nlu.spelling import normalise
 
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
@@ -72,20 +75,6 @@ class Understanding:
     def to_json(self) -> dict:
         return {"text": self.text, "resolved": self.resolved, "resolution": self.resolution,
                 "subject": self.subject, "topic": self.topic, "actions": [a.to_json() for a in self.actions]}
-
-
-_BARE = {"whens": "when's", "whats": "what's", "wheres": "where's", "whos": "who's", "hows": "how's", "whys": "why's",
-         "im": "I'm", "ive": "I've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't",
-         "wont": "won't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't", "thats": "that's",
-         "theres": "there's", "youre": "you're", "shouldnt": "shouldn't", "couldnt": "couldn't", "whatre": "what're"}
-_BARE_RX = re.compile(r"\b(" + "|".join(_BARE) + r")\b", re.I)
-
-
-def normalise(text: str) -> str:
-    """`text` with contractions typed without their apostrophe restored ("whens" -> "when's",
-    "dont" -> "don't"): words no other reading has, so the classifier and the slot readers
-    see the usual spelling. Everything else unchanged."""
-    return _BARE_RX.sub(lambda m: _BARE[m.group(1).lower()], text)
 
 
 def is_question(text: str) -> bool:
@@ -204,7 +193,10 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
     pre = _preface(resolved) if (weak or whole.intent in REFERRING) else None
     if pre:  # is its last clause a clear request, the rest its reason ("I've rung them, so cancel that")?
         first, last = C.classify(embedder, [pre[0], pre[1]], cache_dir)
-        if first.intent in ACTIONABLE and first.score >= 0.5 and first.score > last.score and (
+        # a reason is no rival request: "done it already" / "got everything now" read as approvals
+        # (0.79) outscore the request before them; only a second request, or a "no", competes
+        rival = last.intent in ACTIONABLE or last.intent == "deny"
+        if first.intent in ACTIONABLE and first.score >= 0.5 and (first.score > last.score or not rival) and (
                 first.score > whole.score if weak else first.intent == whole.intent):
             # the request first, its reason after: "cancel the bread one, I already took it out"
             u.actions = [Action(first.intent, pre[0], first, context=pre[1])]
