@@ -99,3 +99,16 @@ def test_the_tagger_starts_only_for_a_word_whose_part_depends_on_its_use(monkeyp
     assert calls == [] and "be" not in q.head + q.subject and "boiler" in q.head + q.subject
     q = types.asked("how much did we get back from the tax office?")
     assert calls and "back" not in q.head + q.subject and "tax" in q.head + q.subject
+
+
+def test_a_capitalised_run_opening_with_a_verb_is_no_person(real_embedder):
+    """"See Lemon drizzle cake for the recipe" names no person: "who will book the venue?" was
+    answered with it, labelled as answering; the closed-class word that opens a sentence
+    (ner_written.without_closed_lead) is no part of a name."""
+    assert [v for v in types.values("person", "See Lemon drizzle cake for the recipe.")] == []
+    text = "Call Anna Berg on Monday. The Grand Hotel is booked."
+    assert [text[a:b] for a, b in types.values("person", text)] == ["Anna Berg", "Grand Hotel"]
+    minutes = ("# Bake sale planning\n\nPresent: Raj, Mona, Edith.\nMona will book the venue.\n"
+               "See Lemon drizzle cake for the recipe we sell.\n")
+    ans = answer_question("Who will book the venue?", [_hit(minutes, "Bake sale planning")], real_embedder)
+    assert "Lemon" not in ans.answer or ans.verdict != "pass", ans.answer

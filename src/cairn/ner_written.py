@@ -99,6 +99,16 @@ def closed_class(word: str) -> bool:
     return word.lower().strip("'’") in _stop
 
 
+def without_closed_lead(name: str) -> tuple[int, str]:
+    """(characters dropped, rest) of `name` less its leading closed-class words (`closed_class`):
+    a capitalised run opening a sentence may start with a verb or determiner ("See Lemon",
+    "The Grand Hotel"); rest "" when every word is one."""
+    rest = name
+    while rest and closed_class(rest.split(None, 1)[0].rstrip(".")):
+        rest = rest.split(None, 1)[1] if len(rest.split(None, 1)) > 1 else ""
+    return len(name) - len(rest), rest
+
+
 def in_vocabulary(word: str) -> bool:
     """True when `word` (any case) is a whole word of the vocabulary at any rank ("occurrences")."""
     return word.lower().strip("'’") in _familiar_vocab()

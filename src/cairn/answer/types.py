@@ -342,7 +342,8 @@ def _asked(question: str) -> Asked:
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     """(start, end) of every value of `kind` in `text` (VALUE_KINDS; [] for other kinds). A
     phone number has at least 7 digits and is no date; a code holds a digit and is not a plain
-    year, date, time or money amount."""
+    year, date, time or money amount; a person is no capitalised run of closed-class words."""
+    from cairn.ner_written import without_closed_lead
     rx = PATTERNS.get(kind or "")
     if rx is None:
         return []
@@ -357,7 +358,10 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
             continue
         if kind == "number" and _DATE.fullmatch(v):
             continue
-        out.append((m.start(), m.start() + len(m.group(0).rstrip())))
+        cut, name = without_closed_lead(v) if kind == "person" else (0, v)  # "See Lemon drizzle cake"
+        if kind == "person" and len(name.split()) < 2 and not re.match(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b", v):
+            continue
+        out.append((m.start() + cut, m.start() + len(m.group(0).rstrip())))
     if kind == "money":
         taken = {s for s, _ in out}
         out += [m.span(1) for m in _MONEY_LABELLED.finditer(text) if m.start(1) not in taken]
