@@ -299,6 +299,24 @@ def test_a_request_then_its_reason(real_embedder):
     assert [a.intent for a in u.actions] == ["note_delete"]  # a note named by what it is, a reason after
 
 
+def test_a_statement_about_the_person_is_told_to_keep_not_a_request(real_embedder, monkeypatch):
+    """Class: a first-person statement with no request in it ("I live in Lisbon.") was read as
+    "I can't buy anything" or as a note to create; it is a fact told (understand.TOLD), while
+    requests, wishes and questions keep their reading (sentences written for this test)."""
+    import cairn.assistant.nlu.understand as U
+    st = NS.ConversationState()
+    for said in ("I live in Lisbon.", "we got a new puppy called Biscuit", "i work at the hospital now",
+                 "I live in Lisbon and my sister is called Marta."):
+        assert [a.intent for a in understand(real_embedder, said, st).actions] == ["remember"], said
+    for said, intent in (("book me a table at the Swan for Friday", "cannot_buy"),
+                         ("I'd like to order a pizza", "cannot_buy"), ("where do I live?", None)):
+        got = [a.intent for a in understand(real_embedder, said, st).actions]
+        assert "remember" not in got and (intent is None or got == [intent]), (said, got)
+    assert not U.tells_a_fact("I'm not sure") and not U.tells_a_fact("I need to buy milk")
+    monkeypatch.setattr(U, "TOLD", False)
+    assert [a.intent for a in understand(real_embedder, "I live in Lisbon.", st).actions] != ["remember"]
+
+
 def test_what_i_told_you_profiles_and_prefaced_cancels(week):
     bot = Assistant(week, model="none", new=True)
     bot.turn("remember that my cousin Tamsin plays the oboe", Channel())

@@ -207,8 +207,42 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
             u.actions = [Action(last.intent, pre[1], last, context=pre[0])]
             u.resolution.append(f"a preface and a request: {pre[0]!r} then {pre[1]!r} ({last.intent})")
             return u
+    if TOLD and whole.intent in _NO_STATEMENT or (TOLD and whole.intent.startswith("cannot_")):
+        if tells_a_fact(resolved):  # "I live in Lisbon.": no request, no question: told to keep
+            u.actions = [Action("remember", resolved, whole)]
+            u.resolution.append(f"a statement about the person, told (read as {whole.intent})")
+            return u
     u.actions = [Action(whole.intent, resolved, whole)]
     return u
+
+
+# A first-person statement ("I live in Lisbon.", "we got a puppy called Biscuit") is the person
+# telling something about their life: a request to Cairn is an imperative, a question or a
+# wish ("I'd like", "I need"), so an intent that needs one of those forms (a thing Cairn cannot
+# do, a new note, a question) is no reading of it. Sentence mood, not topic words: the subject
+# is the person, the verb after it no modal, wish or verb of thinking, and at least three words
+# follow it ("I see", "I'm not sure" are replies, not facts).
+TOLD = True
+_NO_STATEMENT = frozenset({"note_create", "note_rename", "note_edit", "ask", "about", "search", C.NONE})
+_TOLD = re.compile(r"^\s*(?:(?:oh|so|well|btw|fyi|ok|okay|right|also|and|just so you know)\b[,\s]*)*"
+                   r"(?P<who>i'm|im|i've|ive|i'd|i|we're|we've|we|my|our)\b(?P<rest>[^?]*)$", re.I)
+_NOT_TOLD = re.compile(r"^\s*(?:'d|'ll|would|will|want|wanna|need|needs|have to|has to|got to|gotta|must|should|"
+                       r"can|could|might|may|wish|hope|like to|love to|"
+                       r"forgot to|was wondering|think|thought|guess|suppose|know|see|mean|meant|believe|"
+                       r"agree|disagree|don't|do not|didn't|not sure|just wanted)\b", re.I)
+
+
+def tells_a_fact(text: str) -> bool:
+    """Whether `text` is a first-person statement of fact (`TOLD`): no question, the person
+    (I, we, my, our) its subject, no modal, wish or verb of thinking right after the subject,
+    and at least three words after it."""
+    m = _TOLD.match(text.strip())
+    if not m or is_question(text):
+        return False
+    rest = m.group("rest")
+    if m.group("who").lower() in ("i'd",) or _NOT_TOLD.match(rest):
+        return False
+    return len(re.findall(r"[\w'-]+", rest)) >= 3
 
 
 CORRECTABLE = frozenset({"reminder_correct", "reminder_snooze", "forget", "none"})
