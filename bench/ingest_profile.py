@@ -225,6 +225,8 @@ SWITCHES = {  # --ab NAME: (module, attribute, its value with the change switche
     "name_gate": ("cairn.graph.extract", "NAME_GATE", False),
     # never a full window: nothing is embedded before every note is written
     "write_ahead": ("cairn.ingest.embedding", "WRITE_AHEAD_WINDOW", 10**9),
+    # the first window as large as the others: the embedder waits for ~400 notes
+    "first_window": ("cairn.ingest.embedding", "WRITE_AHEAD_FIRST", None),
     # spaCy in a thread of the importing process, as before
     "entity_worker": ("cairn.ingest.embedding", "NER_WORKER_MIN", 10**9),
 }
