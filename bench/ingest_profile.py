@@ -178,6 +178,12 @@ class RecordingEmbedder:
             return self.inner.embed(texts)
 
 
+def children_cpu() -> float:
+    """CPU seconds of this process's ended children (an import's entity worker)."""
+    t = os.times()
+    return t.children_user + t.children_system
+
+
 def cpu_time() -> float:
     """CPU seconds of this process (all threads) and of its children that have ended (an
     import's spaCy worker process, `ingest.embedding.entity_lane`, is stopped before the
@@ -219,6 +225,8 @@ SWITCHES = {  # --ab NAME: (module, attribute, its value with the change switche
     "name_gate": ("cairn.graph.extract", "NAME_GATE", False),
     # never a full window: nothing is embedded before every note is written
     "write_ahead": ("cairn.ingest.embedding", "WRITE_AHEAD_WINDOW", 10**9),
+    # the first window as large as the others: the embedder waits for ~400 notes
+    "first_window": ("cairn.ingest.embedding", "WRITE_AHEAD_FIRST", None),
     # spaCy in a thread of the importing process, as before
     "entity_worker": ("cairn.ingest.embedding", "NER_WORKER_MIN", 10**9),
 }
@@ -240,9 +248,11 @@ def ingest_once(notes: Path, home: Path, model, clock: StageClock | None):
     from cairn.service import Cairn
     rec = RecordingEmbedder(model, clock)
     with Cairn(home, embedder=rec) as app:
-        w0, c0 = time.perf_counter(), cpu_time()
+        w0, c0, k0 = time.perf_counter(), cpu_time(), children_cpu()
         report = app.import_notes(notes)
         wall, cpu = time.perf_counter() - w0, cpu_time() - c0
+    if clock is not None:  # the entity worker's process (spaCy, its start-up and model load)
+        clock.cpu["entity worker (process)"] += children_cpu() - k0
     shutil.rmtree(home, ignore_errors=True)
     return rec, report, wall, cpu
 
@@ -255,6 +265,8 @@ def print_stages(clock: StageClock, wall: float, indent: str = "") -> None:
         print(f"{indent}{name:24} {sec:8.2f}   {100 * sec / wall:6.1f} %   {clock.cpu[name]:10.2f}   "
               f"{clock.calls[name]:7d}")
     print(f"{indent}{'other':24} {other:8.2f}   {100 * other / wall:6.1f} %")
+    for name in sorted(set(clock.cpu) - set(clock.seconds)):  # CPU only: another process
+        print(f"{indent}{name:24} {'':8}   {'':8}   {clock.cpu[name]:10.2f}")
     if claimed > wall:
         print(f"{indent}overlapped (stages timed in parallel threads): {claimed - wall:.2f} s")
     print(f"{indent}(the embedding stage's CPU is its calling thread's; onnxruntime's pool thread is not in it)")
@@ -364,9 +376,10 @@ def main() -> int:
         rec = RecordingEmbedder(model, clock)
         load0 = os.getloadavg()
         with Cairn(tmp / "home", embedder=rec) as app:
-            w0, c0 = time.perf_counter(), cpu_time()
+            w0, c0, k0 = time.perf_counter(), cpu_time(), children_cpu()
             report = app.import_notes(notes)
             wall, cpu = time.perf_counter() - w0, cpu_time() - c0
+        clock.cpu["entity worker (process)"] += children_cpu() - k0
         after = replay(model, rec.batches)
         load1 = os.getloadavg()
     finally:

@@ -145,6 +145,15 @@ def test_spacy_reads_only_the_sentences_that_may_hold_a_name(monkeypatch):
     assert X.name_bearing(text) == text
 
 
+def test_the_name_gate_reads_accented_and_greek_capitals_as_capitals():
+    """The gate's ASCII shortcut and its Unicode path agree: a capital of any script after the
+    first letter may start a name ("Δ9-THC", "Ørsted"); lower-case Greek does not ("α-helix")."""
+    for sentence, may in (("the role of Δ9-THC rose.", True), ("we met Ørsted staff.", True),
+                          ("the α-helix bends.", False), ("the helix bends at 37 C.", True),
+                          ("the helix bends at 37 degrees.", False), ("é is a letter.", False)):
+        assert X._may_name(sentence) is may, sentence
+
+
 def test_a_time_zone_after_a_clock_time_is_no_organisation():
     from cairn.ner import Entity
     found = X.Found()

@@ -54,6 +54,26 @@ def test_an_import_embeds_while_it_writes_and_each_chunk_once(tmp_path, monkeypa
     assert len(emb.texts) == len(set(emb.texts)) == 10
 
 
+def test_the_first_window_is_queued_sooner_than_the_others(tmp_path, monkeypatch):
+    """WRITE_AHEAD_FIRST: the embedder starts after the first few notes, not a whole window."""
+    monkeypatch.setattr(E, "WRITE_AHEAD_WINDOW", 100)
+    monkeypatch.setattr(E, "WRITE_AHEAD_FIRST", 2)
+    emb, written = Recording(), []
+    real = I._write_and_index
+
+    def writing(*a, **kw):
+        note_id = real(*a, **kw)
+        written.append(note_id)
+        if len(written) == 5:  # the first window (2 chunks) was queued after the second note
+            assert emb.called.wait(20), "the first window waited for a whole window of notes"
+        return note_id
+
+    monkeypatch.setattr(I, "_write_and_index", writing)
+    with Cairn(tmp_path / "home", embedder=emb) as app:
+        report = app.import_notes(write_jsonl(tmp_path / "n.jsonl", _rows(8)))
+    assert len(written) == 8 and report.embedded == 8 and len(emb.texts) == len(set(emb.texts)) == 8
+
+
 def test_a_vector_of_text_changed_after_it_was_queued_is_not_stored(tmp_path):
     emb = Recording()
     with Cairn(tmp_path / "home", embedder=emb) as app:

@@ -83,9 +83,11 @@ def closed_class(word: str) -> bool:
     installed spaCy package's file without importing spaCy (an import costs seconds; the
     file is read as text, never run); an empty set when spaCy is absent."""
     global _stop
+    if _stop is not None:  # read already: no lock (a frozenset, never changed once set)
+        return word.lower().strip("'’") in _stop
     with _lock:
         if _stop is None:
-            _stop = frozenset()
+            words: frozenset[str] = frozenset()
             try:
                 import importlib.util
                 spec = importlib.util.find_spec("spacy")
@@ -93,9 +95,10 @@ def closed_class(word: str) -> bool:
                 if folder:  # the words of the file's first triple-quoted string (STOP_WORDS = set("""…""".split()))
                     with open(f"{folder}/lang/en/stop_words.py", encoding="utf-8") as f:
                         m = re.search(r'"""(.*?)"""', f.read(), re.DOTALL)
-                    _stop = frozenset(m.group(1).split()) if m else frozenset()
+                    words = frozenset(m.group(1).split()) if m else frozenset()
             except (OSError, IndexError):
-                _stop = frozenset()
+                words = frozenset()
+            _stop = words  # set whole: a reader without the lock never sees it half read
     return word.lower().strip("'’") in _stop
 
 
@@ -125,18 +128,21 @@ def _familiar_vocab() -> dict[str, int]:
     model folder, else of the source package's; {} when none is found (then every capitalised
     word at a sentence start counts as familiar)."""
     global _vocab
+    if _vocab is not None:  # read already (set once, under the lock): no lock
+        return _vocab
     with _lock:
         if _vocab is None:
             from cairn.embed.model_files import default_model_dir, source_model_dir
             from cairn.embed.wordpiece import vocabulary
-            _vocab = {}
+            found: dict[str, int] = {}
             for folder in (default_model_dir, lambda: source_model_dir()[0]):
                 try:
-                    _vocab = vocabulary(folder())
+                    found = vocabulary(folder())
                 except Exception:  # noqa: BLE001 - no model files (the source package is optional)
                     continue
-                if _vocab:
+                if found:
                     break
+            _vocab = found  # set whole: a reader without the lock never sees it half read
         return _vocab
 
 
@@ -147,9 +153,10 @@ def familiar(word: str) -> bool:
 
 
 def _capitalised(word: str) -> bool:
+    if not word[0].isupper():  # most words: decided before lowering the word
+        return False
     low = word.lower()
-    return (word[0].isupper() and not (len(word) > 1 and word.isupper()) and low not in CALENDAR
-            and low.removesuffix("s") not in CALENDAR)
+    return not (len(word) > 1 and word.isupper()) and low not in CALENDAR and low.removesuffix("s") not in CALENDAR
 
 
 def _clean(word: str) -> str:

@@ -188,6 +188,10 @@ WRITE_AHEAD_WINDOW = 512
 """Chunks an import collects before it queues them for embedding (WriteAhead): sorted by
 length within the window, as `_batches` sorts all; a smaller window starts the embedder
 sooner but pads more."""
+WRITE_AHEAD_FIRST = EMBED_BATCH
+"""Chunks of the first window (None: WRITE_AHEAD_WINDOW): one embedder call's worth, so the
+embedder starts after the first few notes are written instead of after ~400 (a core idle
+meanwhile); bench/ingest_profile.py --ab first_window."""
 
 
 class WriteAhead:
@@ -204,6 +208,7 @@ class WriteAhead:
     def __init__(self, conn: sqlite3.Connection, embedder, max_chunks_per_note: int = 400, *,
                  fact_keys: bool = True, neighbour_keys: float = 0.0, window: int | None = None) -> None:
         self._conn, self._model, self._window = conn, model_key(embedder), window or WRITE_AHEAD_WINDOW
+        self._first = window or WRITE_AHEAD_FIRST or self._window  # the window until one is queued
         self._max, self._fact_keys, self._alpha = max_chunks_per_note, fact_keys, neighbour_keys
         # Results are not taken until the import is written: room for the write phase too.
         self.stream = EmbedAhead(lambda batch: _vectors(embedder, batch, neighbour_keys), ahead=4 * AHEAD)
@@ -214,12 +219,12 @@ class WriteAhead:
         """Collect the chunks of note `note_id` that lack a vector; queue a window when full."""
         self._pending += _items(self._conn, chunks_to_embed(self._conn, self._max, note_id),
                                 self._fact_keys, self._alpha)
-        if len(self._pending) >= self._window:
+        if len(self._pending) >= min(self._first, self._window):
             cached = cached_vectors(self._conn, [it[2] for it in self._pending], self._model)
             for batch in _batches([it for it in self._pending if it[2] not in cached]):
                 self.queued.update((it[0], it[2]) for it in batch)
                 self.stream.add(batch)
-            self._pending = []
+            self._pending, self._first = [], self._window
 
     def __enter__(self) -> "WriteAhead":
         self.stream.__enter__()

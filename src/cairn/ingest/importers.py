@@ -223,37 +223,37 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
     report = IngestReport()
     if not records:
         return _empty_file(path, report, "records")
-    folder = f"records/{V.slugify(path.stem)}"
-    planned = [(rec, f"{folder}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md",
-                V.stable_id(f"rec:{path.name}:{rec.id}")) for rec in records]
-    notes = []
-    for rec, relpath, note_id in planned:
-        _check_record_owner(path, settings.vault, rec, relpath, note_id)
-        rid = rec.id
-        fm: dict[str, Any] = {"generator": "cairn", "id": note_id,
-                              "title": rec.title or rid, "type": "record", "source_id": rid,
-                              "source": f"{path.resolve()}#{rid}", "input_source": "import"}
-        if rec.created:
-            fm["created"] = rec.created
-        if rec.tags:
-            fm["tags"] = rec.tags
-        fm = {**owner_keys(settings.owner), **fm}
-        notes.append((rec, relpath, fm, _check_renders(path, rec.lineno, relpath, fm, rec.text)))
     undo: list[tuple[Path, bytes | None]] = []
     keys = {"fact_keys": settings.memory.fact_keys, "neighbour_keys": settings.memory.neighbour_keys}
-    with entity_lane(settings, len(notes)) as entities_many, \
-            WriteAhead(conn, embedder, settings.chunk.embed_max_chunks, **keys) as ahead:
-        try:
-            for i, (rec, relpath, fm, text) in enumerate(notes):
-                ahead.written(_write_and_index(conn, settings, relpath, fm, rec.text, report,
-                                               f"{path.name}:{rec.lineno}", undo, text))
-                if progress:
-                    progress("import", i + 1, len(records))
-        except BaseException as exc:
-            raise _stopped(conn, settings, undo, embedder, path, exc, f"line {rec.lineno}: ")
-        report.embedded, report.reused_vectors = embed_missing(conn, embedder, progress, settings.chunk.embed_max_chunks,
-                                                             ahead=ahead, entities_many=entities_many, **keys)
+    # started first: the entity worker loads spaCy on the core the checks leave idle
+    with entity_lane(settings, len(records)) as entities_many:
+        notes = [_rendered(path, settings, rec) for rec in records]
+        with WriteAhead(conn, embedder, settings.chunk.embed_max_chunks, **keys) as ahead:
+            try:
+                for i, (rec, relpath, fm, text) in enumerate(notes):
+                    ahead.written(_write_and_index(conn, settings, relpath, fm, rec.text, report,
+                                                   f"{path.name}:{rec.lineno}", undo, text))
+                    if progress:
+                        progress("import", i + 1, len(records))
+            except BaseException as exc:
+                raise _stopped(conn, settings, undo, embedder, path, exc, f"line {rec.lineno}: ")
+            report.embedded, report.reused_vectors = embed_missing(
+                conn, embedder, progress, settings.chunk.embed_max_chunks, ahead=ahead,
+                entities_many=entities_many, **keys)
     return report
+
+
+def _rendered(path: Path, settings: Settings, rec: _Record) -> tuple[_Record, str, dict, str]:
+    """(record, vault path, frontmatter, note text) of one record of a notes import, checked
+    (`_check_record_owner`, `_check_renders`) as every record is before anything is written."""
+    relpath = f"records/{V.slugify(path.stem)}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md"
+    note_id = V.stable_id(f"rec:{path.name}:{rec.id}")
+    _check_record_owner(path, settings.vault, rec, relpath, note_id)
+    fm: dict[str, Any] = {"generator": "cairn", "id": note_id, "title": rec.title or rec.id, "type": "record",
+                          "source_id": rec.id, "source": f"{path.resolve()}#{rec.id}", "input_source": "import"}
+    fm.update({k: v for k, v in (("created", rec.created), ("tags", rec.tags)) if v})
+    fm = {**owner_keys(settings.owner), **fm}
+    return rec, relpath, fm, _check_renders(path, rec.lineno, relpath, fm, rec.text)
 
 
 def _stopped(conn: sqlite3.Connection, settings: Settings, undo: list[tuple[Path, bytes | None]], embedder,
