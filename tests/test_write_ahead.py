@@ -33,45 +33,42 @@ def _rows(n, word="tidepool"):
     return [{"id": f"r{i}", "text": f"Note {i} on the {word} survey of cove {i}."} for i in range(n)]
 
 
-def test_an_import_embeds_while_it_writes_and_each_chunk_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(E, "WRITE_AHEAD_WINDOW", 3)
+def _import_embedding_by(tmp_path, monkeypatch, rows: int, by_note: int, why: str):
+    """Import `rows` records, asserting that something was embedded before note `by_note` was
+    written; returns (report, status, notes written, texts embedded)."""
     emb, written = Recording(), []
     real = I._write_and_index
 
     def writing(*a, **kw):
         note_id = real(*a, **kw)
         written.append(note_id)
-        if len(written) == 7:  # the first window (3 chunks) was queued after the third note
-            assert emb.called.wait(20), "nothing was embedded while the import was writing"
+        if len(written) == by_note:
+            assert emb.called.wait(20), why
         return note_id
 
     monkeypatch.setattr(I, "_write_and_index", writing)
     with Cairn(tmp_path / "home", embedder=emb) as app:
-        report = app.import_notes(write_jsonl(tmp_path / "n.jsonl", _rows(10)))
+        report = app.import_notes(write_jsonl(tmp_path / "n.jsonl", _rows(rows)))
         status = app.status()
+    return report, status, written, emb.texts
+
+
+def test_an_import_embeds_while_it_writes_and_each_chunk_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(E, "WRITE_AHEAD_WINDOW", 3)  # the first window (3 chunks) is queued after the third note
+    report, status, written, texts = _import_embedding_by(tmp_path, monkeypatch, 10, 7,
+                                                          "nothing was embedded while the import was writing")
     assert len(written) == 10 and report.embedded == 10
     assert status["embedded_chunks"] == status["chunks"] == 10 and status["missing_vectors"] == 0
-    assert len(emb.texts) == len(set(emb.texts)) == 10
+    assert len(texts) == len(set(texts)) == 10
 
 
 def test_the_first_window_is_queued_sooner_than_the_others(tmp_path, monkeypatch):
     """WRITE_AHEAD_FIRST: the embedder starts after the first few notes, not a whole window."""
     monkeypatch.setattr(E, "WRITE_AHEAD_WINDOW", 100)
-    monkeypatch.setattr(E, "WRITE_AHEAD_FIRST", 2)
-    emb, written = Recording(), []
-    real = I._write_and_index
-
-    def writing(*a, **kw):
-        note_id = real(*a, **kw)
-        written.append(note_id)
-        if len(written) == 5:  # the first window (2 chunks) was queued after the second note
-            assert emb.called.wait(20), "the first window waited for a whole window of notes"
-        return note_id
-
-    monkeypatch.setattr(I, "_write_and_index", writing)
-    with Cairn(tmp_path / "home", embedder=emb) as app:
-        report = app.import_notes(write_jsonl(tmp_path / "n.jsonl", _rows(8)))
-    assert len(written) == 8 and report.embedded == 8 and len(emb.texts) == len(set(emb.texts)) == 8
+    monkeypatch.setattr(E, "WRITE_AHEAD_FIRST", 2)  # the first window (2 chunks) is queued after the second note
+    report, _, written, texts = _import_embedding_by(tmp_path, monkeypatch, 8, 5,
+                                                     "the first window waited for a whole window of notes")
+    assert len(written) == 8 and report.embedded == 8 and len(texts) == len(set(texts)) == 8
 
 
 def test_a_vector_of_text_changed_after_it_was_queued_is_not_stored(tmp_path):
