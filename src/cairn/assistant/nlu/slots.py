@@ -17,7 +17,7 @@ import re
 from datetime import datetime, timezone
 
 from cairn.assistant.nlu.times import (corrected_due, correction, says_shift, skipped_repeats,  # noqa: F401 - a reminder's
-                                       spoken_times)
+                                       habitual, spoken_times)
 
 TITLE_MATCH = 0.8   # difflib ratio a window of the message needs to name a note's title
 SHORT_TITLE = 4     # a title this short (characters) must match exactly
@@ -175,7 +175,7 @@ _REMIND_VERB = re.compile(
     r"|(?:give|send|drop)\s+me\s+(?:a|an)\s+(?:quick\s+|little\s+)?(?:shout|nudge|poke|prod|buzz|ping|reminder|heads[- ]?up|"
     r"call|message|text|alert|prompt)"
     r"|don'?t let me forget|make sure i (?:remember|don'?t forget)"
-    r"|(?:set|create|add|make|put in)\s+(?:me\s+)?(?:a\s+)?reminder|i need a reminder)(?=[\s,]|$)", _F)
+    r"|(?:(?:set|create|add|make|put in)\s+(?:me\s+)?(?:an?\s+)?|i need an?\s+)(?:(?P<cadence>daily|weekly|regular)\s+)?reminder)(?=[\s,]|$)", _F)
 
 
 def reminder(text: str, now: datetime | None = None) -> dict:
@@ -192,7 +192,7 @@ def reminder(text: str, now: datetime | None = None) -> dict:
         body = clean(f"{t[:m.start()].strip(' ,')} {t[m.end():].strip(' ,')}")
     else:
         body = clean(t)
-    body = spoken_times(strip_tail(body), now)
+    body = habitual(spoken_times(strip_tail(body), now), ((m and m.group("cadence")) or "").lower())  # "a weekly reminder"
     split = split_when(body, now)
     if not split and m and clean(t[:m.start()]):  # "Good morning! Remind me at 7:30 to X": what precedes is a preface
         split = split_when(spoken_times(strip_tail(clean(t[m.end():].strip(" ,"))), now), now)

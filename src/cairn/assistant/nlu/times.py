@@ -194,3 +194,23 @@ def skipped_repeats(schedule: str, due: str | None, until: str, limit: int = 100
     except Exception:
         return 0
     return sum(1 for r in runs if r < to)
+
+
+# Days said in the plural are a habit, not one day: "on Mondays at 7" is every Monday.
+_DAYS_PLURAL = re.compile(r"\b(?:on|for)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\b"
+                          r"|\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s(?=\s+at\b)", re.I)
+
+
+def habitual(body: str, cadence: str) -> str:
+    """`body` with a habit said as a schedule "every ...": days in the plural ("on Mondays" ->
+    "every monday"), a weekly reminder's day ("for Monday" -> "every monday"), a daily one's
+    time ("at 8am" -> "every day at 8am"); unchanged when it already says "every"."""
+    if re.search(r"\bevery\b", body, re.I):
+        return body
+    body = _DAYS_PLURAL.sub(lambda m: f"every {(m.group(1) or m.group(2)).lower()}", body, count=1)
+    if cadence == "weekly" and not re.search(r"\bevery\b", body, re.I):
+        body = re.sub(r"\b(?:(?:on|for)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+                      lambda m: f"every {m.group(1).lower()}", body, count=1, flags=re.I)
+    if cadence == "daily" and not re.search(r"\bevery\b", body, re.I):
+        body = f"every day {body}"
+    return body
