@@ -32,10 +32,15 @@ def _events(bot, kind):
 
 def test_a_fact_told_in_a_turn_is_recalled_right_after_it(tapp):
     bot = Assistant(tapp, model="none", new=True)
-    res = bot.turn("my godson Tariq lives in Swansea")
-    assert any("went to memory" in n for n in res.notices)
+    res = bot.turn("my godson Tariq lives in Swansea")  # a statement alone: kept as told (understand.TOLD)
+    assert [c.name for c in res.tool_calls] == ["remember"]
     hits = tapp.recall("where does Tariq live?", k=3)
     assert hits and "Swansea" in hits[0].memory.text
+    # said in passing beside a request: the turn's extraction keeps it, with its source turn
+    res = bot.turn("my niece Anouk lives in Ghent, can you remind me on sunday at 10 to ring her")
+    assert any("went to memory" in n for n in res.notices)
+    hits = tapp.recall("where does Anouk live?", k=3)
+    assert hits and "Ghent" in hits[0].memory.text
     assert hits[0].memory.source_ids[0].startswith(bot.state.id + "#")  # its source turn
     ext = _events(bot, "extraction")
     assert ext[-1]["reason"] == "turn" and ext[-1]["facts"] >= 1
