@@ -221,7 +221,7 @@ def _not_nominal(question: str, words: list[str] | None = None) -> frozenset[str
         low = [w.lower() for w in words]
         if not any(w in _USE_WORDS or w.endswith("ly") for w in low):
             return frozenset(stem(w) for w in low if w in _FUNCTION_WORDS)
-    tagged = parts_of_speech(question) if NOMINAL else None
+    tagged = parts_of_speech(question)
     if not tagged:
         return frozenset()
     drop = {stem(w.lower()) for w, pos in tagged if pos in _NOT_NOMINAL}
