@@ -237,6 +237,27 @@ def test_sessions_search_bm25(app, llm):
     assert bot.store.search("zebra xylophone") == []
 
 
+def test_session_conversation_and_why_are_service_operations(app, llm):
+    """What the web page's conversation view shows comes from the service (ops/sessions.py):
+    the turns as shown, the list's opening line, the last prompt's /why; unknown ids refused."""
+    from cairn.errors import CairnError
+    bot = Assistant(app, model=f"openai:{llm.base_url}:scripted")
+    bot.turn("The plumber comes on Thursday about the boiler")
+    shown = app.session_conversation(bot.state.id)
+    assert shown["id"] == bot.state.id and shown["pending"] == []
+    assert shown["turns"][0] == {"role": "user", "text": "The plumber comes on Thursday about the boiler"}
+    assert [t["role"] for t in shown["turns"]][-1] == "assistant"
+    row = next(r for r in app.sessions() if r["id"] == bot.state.id)
+    assert row["opening"] == "The plumber comes on Thursday about the boiler"
+    why = app.session_why(bot.state.id)
+    assert why["budget"] > 0 and why["bands"] and "conversation" in why
+    for bad in ("no-such-session", "../etc"):
+        with pytest.raises(CairnError):
+            app.session_conversation(bad)
+        with pytest.raises(CairnError):
+            app.session_why(bad)
+
+
 def test_working_state_and_relative_times():
     eng = Engine()
     evs = [{"seq": 1, "type": "user", "turn": 1, "text": "Let's go with the blue theme. Edit notes/plan.md please. What is the deadline?"},

@@ -65,7 +65,7 @@ class SessionStats(Record):
 
 
 class SessionList(Items):
-    """`Cairn.sessions()`: {"id", "channel", "turns", "started", "last"} per session."""
+    """`Cairn.sessions()`: {"id", "channel", "turns", "started", "last", "opening"} per session."""
 
     item = "session"
 
@@ -74,6 +74,18 @@ class SessionEvents(Items):
     """`Cairn.session_events()`: a session's log events {"seq", "at", "type", ...}."""
 
     item = "event"
+
+
+class SessionConversation(Record):
+    """`Cairn.session_conversation()`: a session's turns as shown and its calls awaiting approval."""
+
+    id: str
+    turns: list
+    pending: list
+
+
+class SessionWhy(Record):
+    """`Cairn.session_why()`: what went into the session's last prompt (context.session.load_why)."""
 
 
 class SessionTurns(Items):

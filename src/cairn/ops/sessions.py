@@ -26,8 +26,37 @@ class SessionOps:
 
     def sessions(self) -> R.SessionList:
         """Every session the person can see, most recent activity first: [{"id", "channel",
-        "turns", "started", "last"}] (times ISO 8601)."""
-        return R.SessionList(st.summary() for st in self._sessions().list())
+        "turns", "started", "last", "opening"}] (times ISO 8601; "opening" the first thing the
+        person said, one line of at most 80 characters, "" before any)."""
+        return R.SessionList(dict(st.summary(), opening=st.opening()) for st in self._sessions().list())
+
+    def session_conversation(self, sid: str) -> R.SessionConversation:
+        """Session `sid` as a conversation is shown: {"id", "turns": [{"role": "user" |
+        "assistant" | "tool", "text"}], "pending": [{"id", "name", "args", ...}]} (tool results
+        as "NAME: OUTCOME (ERROR)"; pending: the calls still waiting for approval, each with its
+        approval id). Raises SessionNotFound / InvalidInput for an unknown or malformed id."""
+        store = self._sessions()
+        state = store.load(sid)
+        turns: list[dict] = []
+        for e in store.events(store.path(sid)):
+            t = e.get("type")
+            if t in ("user", "assistant") and e.get("text"):
+                turns.append({"role": t, "text": e["text"]})
+            elif t == "tool_result":
+                turns.append({"role": "tool", "text": f"{e.get('name')}: {e.get('outcome')}"
+                              + (f" ({e['error']})" if e.get("error") else "")})
+        pending = [dict(call, id=aid) for aid, call in state.pending.items()]
+        return R.SessionConversation(id=sid, turns=turns, pending=pending)
+
+    def session_why(self, sid: str) -> R.SessionWhy:
+        """What went into session `sid`'s last prompt (`/why` in `cairn chat`;
+        context.session.load_why): {"budget", "total_tokens", "bands", "understanding",
+        "conversation"} (budget and bands empty before any prompt was compiled). Raises
+        SessionNotFound / InvalidInput for an unknown or malformed id."""
+        from cairn.context.session import load_why
+        store = self._sessions()
+        store.load(sid)
+        return R.SessionWhy(load_why(store, sid) or {"budget": 0, "total_tokens": 0, "bands": []})
 
     def session_events(self, sid: str) -> R.SessionEvents:
         """Session `sid`'s log, in order: events {"seq", "at", "type", ...} (user and assistant

@@ -22,7 +22,9 @@ from typing import Any
 LOCAL = frozenset({"scheduler", "database_error_message"})
 READS = frozenset({"search", "search_batch", "ask", "status", "notes_list", "note_show", "links",
                    "unresolved_links", "memories", "memory_history", "core", "entities", "jobs",
-                   "find_note", "disk_usage", "export_path", "note_context", "note_asset"})
+                   "find_note", "disk_usage", "export_path", "note_context", "note_asset",
+                   "sessions", "sessions_search", "session_events", "session_conversation", "session_why",
+                   "session_tool_output", "session_stats", "session_scorecard"})
 # Long writes: run on the runtime's bulk thread, giving way to interactive writes at each
 # progress step (runtime.Runtime.give_way), each with a `progress` keyword.
 BULK = frozenset({"ingest", "jobs_run", "jobs_retry", "reindex", "import_notes", "import_chat", "import_file"})

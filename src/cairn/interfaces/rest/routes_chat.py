@@ -74,7 +74,7 @@ async def decide(request: Request, approval_id: str, body: Decision):
 @router.get("/chat/sessions", dependencies=[READ])
 async def sessions(request: Request):
     """The assistant's sessions, most recent first (`cairn sessions --json`): [{"id", "channel",
-    "turns", "started", "last"}]."""
+    "turns", "started", "last", "opening"}]."""
     return await runtime(request).read(lambda s: s.sessions())
 
 

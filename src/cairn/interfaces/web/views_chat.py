@@ -13,7 +13,8 @@ the page an installable web app.
 - `GET /manifest.webmanifest`, `GET /sw.js`: the web-app manifest (icons, share target) and
   the service worker that keeps an offline shell (static files and the chat page).
 
-Sessions are read through `SessionStore(home, viewer)`: a key acting for a person
+Sessions are read through the service's session operations (ops/sessions.py: `sessions`,
+`sessions_search`, `session_conversation`, `session_why`): a key acting for a person
 (cairn.people) sees only that person's sessions. Errors: an unknown session id shows the
 page with the message (404).
 """
@@ -26,7 +27,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from cairn.interfaces.web.common import page
-from cairn.interfaces.web.deps import HERE, service
+from cairn.interfaces.web.deps import HERE, call, service
 
 router = APIRouter()
 
@@ -41,26 +42,6 @@ MANIFEST = {
     "share_target": {"action": "/chat", "method": "GET",
                      "params": {"title": "title", "text": "text", "url": "url"}},
 }
-
-
-def _store(request: Request):
-    from cairn.assistant.sessions import SessionStore
-    from cairn.tools import current_person
-    return SessionStore(service(request).settings.home, viewer=current_person.get())
-
-
-def _turns(store, sid: str) -> list[dict]:
-    """A session's conversation as shown: [{"role": user|assistant|tool, "text", ...}] and
-    the calls still waiting for approval (pending) with their approval ids."""
-    out: list[dict] = []
-    for e in store.events(store.path(sid)):
-        t = e.get("type")
-        if t in ("user", "assistant") and e.get("text"):
-            out.append({"role": t, "text": e["text"]})
-        elif t == "tool_result":
-            out.append({"role": "tool", "text": f"{e.get('name')}: {e.get('outcome')}"
-                        + (f" ({e['error']})" if e.get("error") else "")})
-    return out
 
 
 def shared_text(title: str, text: str, url: str) -> str:
@@ -79,17 +60,16 @@ def chat_page(request: Request, session: str = "", q: str = "", text: str = "", 
               title: str = ""):
     """The conversation (see the module docstring)."""
     from cairn.errors import CairnError
-    store = _store(request)
+    app = service(request)
     turns, pending, error, status = [], [], None, 200
     if session:
         try:
-            state = store.load(session)
-            turns = _turns(store, session)
-            pending = [dict(call, id=aid) for aid, call in state.pending.items()]
+            shown = call(request, app.session_conversation, session)
+            turns, pending = shown["turns"], shown["pending"]
         except CairnError as exc:
             error, status, session = exc.message or str(exc), exc.http_status, ""
-    found = store.search(q, k=20) if q.strip() else None
-    sessions = [dict(s.summary(), opening=s.opening()) for s in store.list()[:50]]
+    found = call(request, app.sessions_search, q, k=20) if q.strip() else None
+    sessions = list(call(request, app.sessions))[:50]
     return page(request, "chat.html", "chat", status_code=status, error=error, session=session,
                 turns=turns, pending=pending, sessions=sessions, q=q, found=found,
                 draft=shared_text(title, text, url))
@@ -99,14 +79,11 @@ def chat_page(request: Request, session: str = "", q: str = "", text: str = "", 
 def chat_why(request: Request, session: str = ""):
     """The `/why` JSON of the session's last prompt ({"budget", "total_tokens", "bands"});
     404 {"error"} for an unknown session."""
-    from cairn.context.session import load_why
     from cairn.errors import CairnError
-    store = _store(request)
     try:
-        store.load(session)
+        return JSONResponse(dict(call(request, service(request).session_why, session)))
     except CairnError as exc:
         return JSONResponse({"error": exc.message or str(exc)}, status_code=exc.http_status)
-    return JSONResponse(load_why(store, session) or {"budget": 0, "total_tokens": 0, "bands": []})
 
 
 @router.get("/manifest.webmanifest")
