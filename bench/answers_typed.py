@@ -8,6 +8,7 @@
     python bench/answers_typed.py --set third  # the third (bench/typed_set_third.py, session 19)
     python bench/answers_typed.py --set fourth # the fourth (bench/typed_set_fourth.py, session 20)
     python bench/answers_typed.py --set fifth  # the fifth (bench/typed_set_fifth.py, session 20, by the lead)
+    python bench/answers_typed.py --set sixth  # the sixth (bench/typed_set_sixth.py, session 21, by heldout21)
 
 Writes the 16 documents (12 notes, 4 PDFs with tables) into a temporary home, ingests them
 through `Cairn.ingest`, asks every question through `Cairn.ask` (model-free, `llm="none"`)
@@ -118,9 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
-    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth"), default="main",
-                    help="new / third / fourth / fifth: the second to fifth held-out sets, "
-                         "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py")
+    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth"), default="main",
+                    help="new / third / fourth / fifth / sixth: the second to sixth held-out sets, "
+                         "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py / "
+                         "typed_set_sixth.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     qset = None
@@ -134,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     out = []
     for label, part in (("tune", "tune"), ("held out", "held"), ("new (held out)", "new"),
                         ("third (held out)", "third"),
-                        ("fourth (held out)", "fourth"), ("fifth (held out)", "fifth"), ("all", None)):
+                        ("fourth (held out)", "fourth"), ("fifth (held out)", "fifth"),
+                        ("sixth (held out)", "sixth"), ("all", None)):
         sel = [r for r in rows if part is None or r["part"] == part]
         if sel:
             out.append([label] + figures(sel))
