@@ -326,3 +326,40 @@ def test_a_date_without_a_year_is_the_next_such_day():
     assert due("on Dec 31st at 11pm") == "2026-12-31 23:00"
     with pytest.raises(InvalidInput):
         W.parse_when("the 30th of February", zone, now, recurring=False)
+
+
+def test_a_date_with_a_year_and_a_time_in_either_order():
+    """probe20/probe21: "on 28 March 2027 at 2:30" was refused ("cannot read the time"); so were
+    "March 28, 2027", "2027-03-28 at 14:00", a time before its day ("2:30 on 28 March 2027",
+    "9am tomorrow") and a day with its time but no "at" ("tomorrow 9am", "next friday 5pm")."""
+    zone = W.zone("Europe/Berlin")
+    now = datetime(2026, 12, 7, 1, 20, tzinfo=UTC)  # a Monday
+
+    def due(text):
+        return W.parse_when(text, zone, now, recurring=False).run_date.isoformat()
+    assert due("on 28 March 2027 at 2:30") == "2027-03-28T03:30:00+02:00"  # the spring gap: next real time
+    assert due("28 March 2027 at 2:30pm") == "2027-03-28T14:30:00+02:00"
+    assert due("March 28, 2027 at 9am") == "2027-03-28T09:00:00+02:00"
+    assert due("the 28th of March 2027") == "2027-03-28T09:00:00+02:00"
+    assert due("2:30pm on 28 March 2027") == "2027-03-28T14:30:00+02:00"
+    assert due("2027-03-28 at 14:00") == "2027-03-28T14:00:00+02:00"
+    assert due("2027-03-28 14:00") == "2027-03-28T14:00:00+02:00"  # the ISO form, unchanged
+    assert due("9am tomorrow") == "2026-12-08T09:00:00+01:00"
+    assert due("at 9 tomorrow") == "2026-12-08T09:00:00+01:00"
+    assert due("tomorrow 9am") == "2026-12-08T09:00:00+01:00"
+    assert due("next friday 17:30") == "2026-12-11T17:30:00+01:00"
+    with pytest.raises(InvalidInput, match="in the past"):
+        W.parse_when("3 March 2025 at 9", zone, now, recurring=False)
+    with pytest.raises(InvalidInput, match="30 February 2027"):
+        W.parse_when("30 February 2027", zone, now, recurring=False)
+    with pytest.raises(InvalidInput, match="cannot read"):
+        W.parse_when("28 March 2027 at 2:30 or so", zone, now, recurring=False)
+
+
+def test_a_day_without_a_time_is_at_nine_also_in_iso():
+    """The documented rule "a time left out means 09:00" held for "3 March" but not for
+    "2027-03-03", which was due at midnight."""
+    zone = W.zone("UTC")
+    now = datetime(2026, 12, 6, 17, 0, tzinfo=zone)
+    assert W.parse_when("2027-03-03", zone, now, recurring=False).run_date.isoformat() == "2027-03-03T09:00:00+00:00"
+    assert W.parse_when("2027-03-03T00:00", zone, now, recurring=False).run_date.isoformat() == "2027-03-03T00:00:00+00:00"
