@@ -363,3 +363,13 @@ def test_a_day_without_a_time_is_at_nine_also_in_iso():
     now = datetime(2026, 12, 6, 17, 0, tzinfo=zone)
     assert W.parse_when("2027-03-03", zone, now, recurring=False).run_date.isoformat() == "2027-03-03T09:00:00+00:00"
     assert W.parse_when("2027-03-03T00:00", zone, now, recurring=False).run_date.isoformat() == "2027-03-03T00:00:00+00:00"
+
+
+@pytest.mark.parametrize("text", ["call\x00Ana", "call \x1b[2JAna", "ring\x07"])
+def test_a_reminder_text_with_control_characters_is_refused(settings, text):
+    """probe21: a NUL was accepted (201) and would reach notify-send's argv (which cannot hold
+    one) and Telegram; an ESC sequence too."""
+    s = sched(settings, Inbox())
+    with pytest.raises(InvalidInput, match="control character"):
+        s.remind(text, at="in 1 hour")
+    assert s.list() == []

@@ -53,10 +53,13 @@ message (Telegram's limit is 4,096 characters), not a document."""
 
 
 def _checked_text(text: str) -> str:
-    """`text` stripped; InvalidInput when it is empty or longer than MAX_TEXT_CHARS."""
+    """`text` stripped; InvalidInput when it is empty, longer than MAX_TEXT_CHARS or holds a
+    control character (a NUL cannot reach notify-send's arguments; an ESC acts on a terminal)."""
+    from cairn.validate import check_no_controls
     text = (text or "").strip()
     if not text:
         raise InvalidInput("the reminder text is empty")
+    check_no_controls(text, "the reminder text", lines=True)
     if len(text) > MAX_TEXT_CHARS:
         raise InvalidInput(f"the reminder text is {len(text):,} characters long; a reminder holds at most "
                            f"{MAX_TEXT_CHARS:,} (keep the details in a note and remind yourself of it)")
