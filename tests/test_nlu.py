@@ -885,3 +885,20 @@ def test_a_remembered_fact_in_other_words_wins_over_a_topic_only_note_line(week)
     assert "10 april" in reply.lower() and "You told me" in reply
     assert "01632 960111" in bot.turn("what's the vet's phone number?", Channel()).reply
     assert week.own_answer("what's the vet's phone number?", ["Phone 01632 960111."]).found is False
+
+
+def test_a_message_opening_with_forget_is_never_remembered_and_i_forgot_is_no_request(real_embedder):
+    """probe21: `cairn chat -m "forget that my dentist is Dr Alves"` stored the memory "forget
+    that my dentist is Dr Alves" (read as remember, 0.30); "I forgot my keys at work" was read
+    as a request to forget ("I have no memory matching ..."). Sentence mood, not topic: an
+    imperative "forget ..." asks to forget; "I forgot ..." tells something (sentences written
+    for this test)."""
+    st = NS.ConversationState()
+    for said in ("forget that my dentist is Dr Alves", "please forget that my plumber is Mr Hale",
+                 "forget that my dentist is Dr Alves."):
+        assert [a.intent for a in understand(real_embedder, said, st).actions] == ["forget"], said
+    for said in ("don't forget that my dentist is Dr Alves", "remember that my dentist is Dr Alves"):
+        assert [a.intent for a in understand(real_embedder, said, st).actions] == ["remember"], said
+    for said in ("I forgot my keys at work", "I've forgotten my gym card at home",
+                 "I forgot the alarm code again"):
+        assert "forget" not in [a.intent for a in understand(real_embedder, said, st).actions], said
