@@ -373,3 +373,17 @@ def test_a_reminder_text_with_control_characters_is_refused(settings, text):
     with pytest.raises(InvalidInput, match="control character"):
         s.remind(text, at="in 1 hour")
     assert s.list() == []
+
+
+def test_a_decimal_amount_of_time_ahead():
+    """probe21: "in 1.5 hours" was refused by `cairn remind` and by the assistant ("is no time I
+    can read"); a fraction of a unit is that many seconds ahead."""
+    zone = W.zone("UTC")
+    now = datetime(2026, 12, 6, 17, 0, tzinfo=zone)
+
+    def due(text):
+        return W.parse_when(text, zone, now, recurring=False).run_date.strftime("%Y-%m-%d %H:%M")
+    assert due("in 1.5 hours") == "2026-12-06 18:30"
+    assert due("in 0.5 days") == "2026-12-07 05:00"
+    with pytest.raises(InvalidInput):
+        W.parse_when("in 1.5.2 hours", zone, now, recurring=False)

@@ -4,7 +4,7 @@ The time arithmetic (cron fields, intervals, DST gaps and folds) is APScheduler'
 (`apscheduler.triggers`); this module only maps words to trigger fields. Accepted forms
 (case-insensitive; TIME is "9", "9am", "9:30", "21:15", "noon", "midnight"):
 
-  one-off    in N seconds|minutes|hours|days|weeks ; tomorrow [at TIME] ; today at TIME ;
+  one-off    in N seconds|minutes|hours|days|weeks (N may be decimal: "in 1.5 hours") ; tomorrow [at TIME] ; today at TIME ;
              next|this|on WEEKDAY [at TIME] ; at TIME (today, or tomorrow if past) ;
              [on] the Nth [of MONTH] | N MONTH | MONTH N [at TIME] (the next such day ahead) ;
              the same with a year (N MONTH YEAR, MONTH N[,] YEAR: that day) ;
@@ -216,9 +216,9 @@ def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
 
 
 def _one_off_day_at(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
-    m = re.fullmatch(r"in\s+(\d+|an?|one)\s*(second|sec|minute|min|hour|hr|day|week)s?", text)
+    m = re.fullmatch(r"in\s+(\d+(?:\.\d+)?|an?|one)\s*(second|sec|minute|min|hour|hr|day|week)s?", text)
     if m:
-        n = 1 if m.group(1) in ("a", "an", "one") else int(m.group(1))
+        n = 1 if m.group(1) in ("a", "an", "one") else float(m.group(1)) if "." in m.group(1) else int(m.group(1))
         return normalise(now.astimezone(timezone.utc) + timedelta(**{_UNITS[m.group(2)]: n}), tz)
     try:
         iso = datetime.fromisoformat(text.upper().replace(" ", "T") if re.match(r"\d{4}-", text) else "x")
