@@ -387,3 +387,12 @@ def test_a_decimal_amount_of_time_ahead():
     assert due("in 0.5 days") == "2026-12-07 05:00"
     with pytest.raises(InvalidInput):
         W.parse_when("in 1.5.2 hours", zone, now, recurring=False)
+
+
+def test_a_zone_name_in_another_case_or_with_spaces_is_the_zone():
+    """probe21: `--tz europe/london` and a pasted " Europe/Lisbon " were "unknown time zone"."""
+    assert W.zone("europe/london").key == "Europe/London"
+    assert W.zone(" Europe/Lisbon ").key == "Europe/Lisbon"
+    assert W.zone("AMERICA/ST_JOHNS").key == "America/St_Johns"
+    with pytest.raises(InvalidInput, match="UTC\\+2"):
+        W.zone("UTC+2")

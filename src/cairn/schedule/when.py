@@ -51,15 +51,26 @@ def _machine_zone() -> str:
         return "UTC"
 
 
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    """Every IANA zone name this machine knows, by its lower-case spelling."""
+    from zoneinfo import available_timezones
+    return {n.lower(): n for n in available_timezones()}
+
+
 def zone(name: str | None) -> ZoneInfo:
-    """The ZoneInfo for an IANA name ("Europe/Lisbon"); None or "" = the machine's zone
-    (tzlocal), UTC when that cannot be told. Raises InvalidInput for an unknown name."""
-    if not name:
-        name = _machine_zone()
+    """The ZoneInfo for an IANA name ("Europe/Lisbon", in any case, spaces around it ignored:
+    "europe/lisbon" is that zone); None or "" = the machine's zone (tzlocal), UTC when that
+    cannot be told. Raises InvalidInput for an unknown name."""
+    name = (name or "").strip() or _machine_zone()
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInput(f"unknown time zone {name!r} (use an IANA name such as Europe/Lisbon)") from None
+        pass
+    known = _zone_names().get(name.lower())
+    if known:
+        return ZoneInfo(known)
+    raise InvalidInput(f"unknown time zone {name!r} (use an IANA name such as Europe/Lisbon)") from None
 
 
 def normalise(dt: datetime, tz: ZoneInfo) -> datetime:
