@@ -396,3 +396,18 @@ def test_a_zone_name_in_another_case_or_with_spaces_is_the_zone():
     assert W.zone("AMERICA/ST_JOHNS").key == "America/St_Johns"
     with pytest.raises(InvalidInput, match="UTC\\+2"):
         W.zone("UTC+2")
+
+
+def test_a_cancelled_or_done_repeating_reminder_has_no_upcoming_runs(settings, tmp_path):
+    """probe21: `reminders upcoming` of a cancelled "every monday at 7" listed its Mondays, as
+    if it would still fire; an empty list printed nothing at all."""
+    s = sched(settings, Inbox())
+    r = s.remind("bins", every="every monday at 7")
+    assert len(s.upcoming(r.id, 3)) == 3
+    s.cancel(r.id)
+    assert s.upcoming(r.id, 3) == []
+    home = tmp_path / "h"
+    made = json.loads(cairn(home, "remind", "bins", "--every", "every monday at 7", "--json").stdout)
+    assert cairn(home, "reminders", "cancel", made["id"]).returncode == 0
+    up = cairn(home, "reminders", "upcoming", made["id"])
+    assert up.returncode == 0 and f"no upcoming runs: reminder {made['id']} is cancelled" in up.stdout

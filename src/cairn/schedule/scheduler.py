@@ -155,13 +155,16 @@ class Scheduler:
 
     def upcoming(self, rid: str, count: int = 5, start: datetime | None = None) -> list[datetime]:
         """The next `count` runs after `start` (default now) as aware datetimes in the
-        reminder's zone. A one-off gives its due time (if still scheduled)."""
+        reminder's zone. A one-off gives its due time (if still scheduled); a reminder that is
+        not active (done, cancelled, dead until replayed) has none, repeating or not."""
         if count < 1 or count > 1000:
             raise InvalidInput(f"--count must be between 1 and 1000, got {count}")
         row = self.get(rid)
         start = _now(start)
+        if row.state not in ACTIVE:
+            return []
         if row.spec["form"] == "at":
-            if row.next_due is None or row.state not in ACTIVE:
+            if row.next_due is None:
                 return []
             due = W.normalise(_parse_utc(row.next_due), W.zone(row.tz))
             return [due] if due > start else []
