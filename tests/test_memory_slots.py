@@ -186,3 +186,20 @@ def test_same_relation_of_different_people_keeps_both(conn, real_embedder, old, 
 def test_a_relation_own_slot_still_supersedes(conn, real_embedder):
     first, second = _pair(conn, real_embedder, "My sister lives in Oslo.", "My sister moved to Rome.")
     assert second.action == "supersede" and second.previous.id == first.memory.id, second.reason
+
+
+@pytest.mark.parametrize("old,new,action", [
+    ("My dentist is Dr Alves at Riverside Clinic.", "My dentist is Dr Moreau.", "supersede"),
+    ("My GP is Dr Shah.", "my new GP is Dr. Okafor", "supersede"),
+    ("My landlord is Mr Pereira.", "My landlord is Tom Hale now.", "supersede"),
+    ("My dentist is Dr Alves.", "My dentist is Dr Alves at Riverside Clinic.", "reinforce"),
+    ("My dentist is Dr Alves.", "My vet is Dr Moreau.", "add"),              # another role
+    ("My dentist is Dr Alves.", "Olga's dentist is Dr Moreau.", "add"),      # another person's
+    ("My plumber is great.", "My plumber is Sam Okafor.", "add"),            # no name: no slot
+])
+def test_the_person_who_provides_a_service_is_one_at_a_time(conn, real_embedder, old, new, action):
+    """probe21: "My dentist is Dr Alves at Riverside Clinic." then "My dentist is Dr Moreau."
+    kept both current (cosine 0.71, no slot): "who is my dentist?" got both. A dentist, doctor,
+    GP, vet, landlord... named is the name of that role (`PROVIDERS`), one at a time."""
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason
