@@ -203,3 +203,30 @@ def test_the_person_who_provides_a_service_is_one_at_a_time(conn, real_embedder,
     GP, vet, landlord... named is the name of that role (`PROVIDERS`), one at a time."""
     first, second = _pair(conn, real_embedder, old, new)
     assert second.action == action, second.reason
+
+
+@pytest.mark.parametrize("old,new,action", [
+    # the same claim negated: a correction, never a restatement
+    ("I'm allergic to peanuts.", "I'm not allergic to peanuts.", "supersede"),
+    ("I eat pork.", "I don't eat pork anymore.", "supersede"),
+    ("I'm not allergic to penicillin.", "I'm allergic to penicillin.", "supersede"),
+    # the same sentence with another number: the value changed
+    ("I have two kids.", "I have three kids now.", "supersede"),
+    ("My phone number is 07700 900123.", "My phone number is 07700 900456.", "supersede"),
+    ("My gym locker code is 4412.", "My gym locker code is 9981.", "supersede"),
+    # not the same claim: both stay
+    ("The spare key is in drawer 1.", "The passport is in drawer 83.", "add"),
+    ("I'm allergic to peanuts.", "I'm not allergic to shellfish.", "add"),
+    ("I have two kids.", "I have two kids and a dog.", "add"),
+    ("My gym locker code is 4412.", "My gym locker code is also 9981.", "add"),  # additive
+])
+def test_a_negated_claim_or_a_new_number_in_the_same_sentence_supersedes(conn, real_embedder, old, new, action):
+    """probe21: "I'm not allergic to peanuts" *reinforced* "I'm allergic to peanuts" (a
+    paraphrase, cosine 0.94: the correction was lost and the old claim's confidence rose);
+    "I have three kids" reinforced "I have two kids" (the number in words); a new phone number
+    or locker code left both current. The same sentence but for its negation, or but for its
+    numbers (digits or words), is the same claim changed (match.same_frame)."""
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason
+    if action == "supersede":
+        assert [m.text for m in list_memories(conn)] == [second.memory.text]
