@@ -902,3 +902,16 @@ def test_a_message_opening_with_forget_is_never_remembered_and_i_forgot_is_no_re
     for said in ("I forgot my keys at work", "I've forgotten my gym card at home",
                  "I forgot the alarm code again"):
         assert "forget" not in [a.intent for a in understand(real_embedder, said, st).actions], said
+
+
+def test_a_past_or_impossible_day_is_named_as_such_not_as_unreadable(week):
+    """probe21: "remind me on 3 March 2025 to pay the bill" replied "“on 3 March 2025” is no
+    time I can read" — it reads; it is in the past. The reply says what the scheduler found."""
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("remind me on 3 March 2025 to pay the bill", Channel())
+    assert res.tool_calls == [] and res.reply.startswith("“on 3 March 2025” is in the past. "), res.reply
+    assert "remind you to pay the bill?" in res.reply
+    res = bot.turn("remind me on 31 February at 9 to pay Al", Channel())
+    assert res.reply.startswith("“on 31 February at 9”: no month has a day 31") or "no month" in res.reply, res.reply
+    res = bot.turn("remind me at half thirteen to feed the cat", Channel())
+    assert res.reply.startswith("“at half thirteen” is no time I can read. ")
