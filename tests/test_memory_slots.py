@@ -219,6 +219,10 @@ def test_the_person_who_provides_a_service_is_one_at_a_time(conn, real_embedder,
     ("I'm allergic to peanuts.", "I'm not allergic to shellfish.", "add"),
     ("I have two kids.", "I have two kids and a dog.", "add"),
     ("My gym locker code is 4412.", "My gym locker code is also 9981.", "add"),  # additive
+    # the changed claim as one clause of a longer statement
+    ("I'm allergic to peanuts.", "actually I'm not allergic to peanuts, the test was negative", "supersede"),
+    ("I have two kids.", "We have three kids now and a dog", "add"),  # "we": another subject's count
+    ("I have two kids.", "I have three kids now, all girls.", "supersede"),
 ])
 def test_a_negated_claim_or_a_new_number_in_the_same_sentence_supersedes(conn, real_embedder, old, new, action):
     """probe21: "I'm not allergic to peanuts" *reinforced* "I'm allergic to peanuts" (a

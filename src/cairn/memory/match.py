@@ -164,6 +164,30 @@ def frame(text: str) -> Frame:
     return Frame(tuple(words), negated, tuple(values))
 
 
+_CLAUSE = re.compile(r"\s*[,;:]\s*|\s+(?:but|because|since|so|as)\s+|\s+-\s+", re.I)
+
+
+def clause_frames(text: str) -> list[Frame]:
+    """The Frame of each clause of `text` when it has more than one ("I'm not allergic to
+    peanuts, the test was negative" -> two), else []."""
+    parts = [p for p in _CLAUSE.split(text) if p and p.strip()]
+    return [frame(p) for p in parts] if len(parts) > 1 else []
+
+
+def _changed_claim(new: list[Frame], old: list[Frame]) -> str | None:
+    """How one of the `new` frames changes one of the `old` (the same words, at least three;
+    negated in one only, or other values), as a reason; None when none does."""
+    for n in new:
+        for o in old:
+            if n.words != o.words or len(n.words) < 3 or "#" not in n.words and n.negated == o.negated:
+                continue
+            if n.negated != o.negated:
+                return f"the same claim {'negated' if n.negated else 'no longer negated'}"
+            if n.values != o.values:
+                return f"the same claim with '{' '.join(n.values)}' for '{' '.join(o.values)}'"
+    return None
+
+
 _DETERMINERS = {"my", "the", "a", "an", "his", "her", "their", "our", "your", "any", "some", "to",
                 "being", "doing", "it", "when", "that", "this", "these", "those", "all", "more", "much"}
 
@@ -255,6 +279,7 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
                                 new.name, old.value, new.value)
     new_subject = subject(text, names, resolve)
     new_frame = frame(text)
+    new_frames = [new_frame, *clause_frames(text)]
     new_pol = polarity(text)
     new_topic = topic_words(text, names)
     for mem, cos in ranked:
@@ -273,13 +298,10 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
             return Decision("supersede", mem, f"opposite sentiment about {', '.join(sorted(shared))} "
                                               f"(cosine {cos:.2f}; replaces {mem.id})")
         old_frame = frame(mem.text)
-        if SAME_FRAME and old_frame.words == new_frame.words and not additive:
-            if old_frame.negated != new_frame.negated:
-                return Decision("supersede", mem, f"the same claim {'negated' if new_frame.negated else 'no longer negated'} "
-                                                  f"(replaces {mem.id})")
-            if old_frame.values != new_frame.values:
-                return Decision("supersede", mem, f"the same claim with '{' '.join(new_frame.values)}' for "
-                                                  f"'{' '.join(old_frame.values)}' (replaces {mem.id})")
+        changed = _changed_claim(new_frames, [old_frame, *clause_frames(mem.text)]) \
+            if SAME_FRAME and not additive else None
+        if changed:
+            return Decision("supersede", mem, f"{changed} (replaces {mem.id})")
         if SAME_FRAME and old_frame.negated != new_frame.negated:
             continue  # "I'm not allergic to X" is never a paraphrase of "I'm allergic to X"
         if cos >= paraphrase_cos and new_pol == old_pol and numbers(text) == numbers(mem.text):
