@@ -523,3 +523,13 @@ def test_a_damaged_current_json_starts_a_new_session(tmp_path, damaged):
     assert store.current("cli", "local") is None
     state = store.create("cli", "local", "none")
     assert store.current("cli", "local") == state.id and not (tmp_path.parent / "evil.jsonl").exists()
+
+
+def test_a_hidden_secret_keeps_the_closing_quote_of_the_reply():
+    """probe21: 'Noted: “my wifi password is hunter2-blue” (add).' became 'Noted: “my wifi
+    password is [hidden] (add).': the value ran over the closing quotation mark."""
+    from cairn.assistant.prompt import redact_secrets
+    assert redact_secrets("Noted: “my wifi password is hunter2-blue” (add).") == (
+        "Noted: “my wifi password is [hidden]” (add).", 1)
+    assert redact_secrets("‘token: ab12cd’") == ("‘token: [hidden]’", 1)
+    assert redact_secrets("password: hunter2!")[0] == "password: [hidden]"  # a value's own punctuation hidden

@@ -306,3 +306,17 @@ def test_a_message_without_a_proper_name_is_not_given_to_spacy(monkeypatch):
     assert res.facts[0].entities == ["The person"]
     res = extract_facts([Message("m1", "The person", "I'm meeting Ana in Leeds on Friday", "2026-12-06T10:00")])
     assert res.facts and calls == [["I'm meeting Ana in Leeds on Friday"]] and res.stats["ner"] == "spacy"
+
+
+def test_a_chat_exports_me_and_the_person_read_as_prose():
+    """probe21: a chat export whose own speaker is "Me" gave "Me's climbing shoes are size
+    42."; the assistant's transcripts (speaker "The person") gave "The person forgot The
+    person's keys at work.". Still the person's facts (entities.SELF_NAMES), written so."""
+    from cairn.memory.extract_model import Message
+    from cairn.memory.rules import rule_facts
+    texts = [f.text for f in rule_facts([Message("m1", "Me", "my climbing shoes are size 42", "")])]
+    assert texts == ["The person's climbing shoes are size 42."] or texts == ["The person's climbing shoes are size 42"], texts
+    texts = [f.text for f in rule_facts([Message("m2", "The person", "I forgot my keys at work", "")])]
+    assert texts and texts[0].startswith("The person forgot the person's keys at work"), texts
+    texts = [f.text for f in rule_facts([Message("m3", "Ada", "I forgot my keys at work", "")])]
+    assert texts and texts[0].startswith("Ada forgot Ada's keys at work"), texts

@@ -181,3 +181,14 @@ def test_the_answer_about_tool_is_a_read_tool_of_every_door(kapp):
     assert tools.get("answer_about").read_only
     out = tools.call(kapp, "answer_about", {"question": "who is Sam Okafor?"})
     assert out["found"] and out["sources"][0]["title"] == "Electrician"
+
+
+def test_the_naming_verb_of_a_question_matches_no_reminder():
+    """probe21: "what is my daughter called?" listed every reminder to "call" someone ("You
+    have a reminder: call Ana"): its terms were daughter and called -> call, and "call Ana"
+    held half of them. "is X called" / "named" asks a name; it is no term to match."""
+    assert T.overlap("what is my daughter called?", "call Ana") == 0.0
+    assert T.overlap("what's the dog named?", "name the new folder") == 0.0
+    assert T.overlap("what was the plumber called?", "call the plumber") == 1.0  # the plumber, not the verb
+    assert T.overlap("when do I need to call Ana?", "call Ana") > 0.5  # the verb asked: kept
+    assert T.overlap("who called me about the boiler?", "call about the boiler") == 1.0

@@ -4,6 +4,7 @@ rebuild from the vault mirror, core context, and bad input."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
@@ -11,6 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cairn.config import MemorySettings, load_settings
+from cairn.errors import InvalidInput
 from cairn.memory import (EVERGREEN_KINDS, KINDS, MemoryNotFound, add_alias, core_context, forget,
                           history, list_memories, recall, remember,
                           resolve_event_time, set_core_block)
@@ -378,3 +380,24 @@ def test_facts_that_differ_only_in_a_number_are_not_merged(conn, real_embedder, 
     assert new in texts
     again = remember(conn, real_embedder, new.replace("The ", "the "), now=T0 + timedelta(days=2))
     assert again.action == "reinforce"  # the same numbers still restate
+
+
+@pytest.mark.parametrize("text, scope, named", [
+    ("hi\x00there", "global", "U+0000"), ("call\x1b[2J Ana", "global", "U+001B"),
+    ("My bike is red", "work\x00", "U+0000"), ("My bike is red", "work\x07", "U+0007"),
+    ("bell\x7f", "global", "U+007F")])
+def test_control_characters_in_a_memory_or_its_scope_are_refused(conn, real_embedder, tmp_path, text, scope, named):
+    """probe21: POST /api/memories {"text": "hi\\u0000there"} was stored, and the NUL written
+    into the vault's _memory/ markdown file; a scope "work\\u0000" was a scope of its own.
+    Line breaks and tabs are white space (collapsed), not refused."""
+    with pytest.raises(InvalidInput, match=re.escape(named)):
+        remember(conn, real_embedder, text, scope=scope, now=T0, vault=tmp_path / "vault")
+    assert list_memories(conn) == []
+    assert not (tmp_path / "vault").exists()
+    assert remember(conn, real_embedder, "My bike\tis\nred", now=T0).memory.text == "My bike is red"
+
+
+def test_control_characters_in_a_core_block_are_refused(conn):
+    with pytest.raises(InvalidInput, match=re.escape("U+0000")):
+        set_core_block(conn, "persona", "I am\x00 Ana")
+    set_core_block(conn, "persona", "I am Ana.\n\tI live in Porto.")  # lines and tabs are fine

@@ -186,3 +186,51 @@ def test_same_relation_of_different_people_keeps_both(conn, real_embedder, old, 
 def test_a_relation_own_slot_still_supersedes(conn, real_embedder):
     first, second = _pair(conn, real_embedder, "My sister lives in Oslo.", "My sister moved to Rome.")
     assert second.action == "supersede" and second.previous.id == first.memory.id, second.reason
+
+
+@pytest.mark.parametrize("old,new,action", [
+    ("My dentist is Dr Alves at Riverside Clinic.", "My dentist is Dr Moreau.", "supersede"),
+    ("My GP is Dr Shah.", "my new GP is Dr. Okafor", "supersede"),
+    ("My landlord is Mr Pereira.", "My landlord is Tom Hale now.", "supersede"),
+    ("My dentist is Dr Alves.", "My dentist is Dr Alves at Riverside Clinic.", "reinforce"),
+    ("My dentist is Dr Alves.", "My vet is Dr Moreau.", "add"),              # another role
+    ("My dentist is Dr Alves.", "Olga's dentist is Dr Moreau.", "add"),      # another person's
+    ("My plumber is great.", "My plumber is Sam Okafor.", "add"),            # no name: no slot
+])
+def test_the_person_who_provides_a_service_is_one_at_a_time(conn, real_embedder, old, new, action):
+    """probe21: "My dentist is Dr Alves at Riverside Clinic." then "My dentist is Dr Moreau."
+    kept both current (cosine 0.71, no slot): "who is my dentist?" got both. A dentist, doctor,
+    GP, vet, landlord... named is the name of that role (`PROVIDERS`), one at a time."""
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason
+
+
+@pytest.mark.parametrize("old,new,action", [
+    # the same claim negated: a correction, never a restatement
+    ("I'm allergic to peanuts.", "I'm not allergic to peanuts.", "supersede"),
+    ("I eat pork.", "I don't eat pork anymore.", "supersede"),
+    ("I'm not allergic to penicillin.", "I'm allergic to penicillin.", "supersede"),
+    # the same sentence with another number: the value changed
+    ("I have two kids.", "I have three kids now.", "supersede"),
+    ("My phone number is 07700 900123.", "My phone number is 07700 900456.", "supersede"),
+    ("My gym locker code is 4412.", "My gym locker code is 9981.", "supersede"),
+    # not the same claim: both stay
+    ("The spare key is in drawer 1.", "The passport is in drawer 83.", "add"),
+    ("I'm allergic to peanuts.", "I'm not allergic to shellfish.", "add"),
+    ("I have two kids.", "I have two kids and a dog.", "add"),
+    ("My gym locker code is 4412.", "My gym locker code is also 9981.", "add"),  # additive
+    # the changed claim as one clause of a longer statement
+    ("I'm allergic to peanuts.", "actually I'm not allergic to peanuts, the test was negative", "supersede"),
+    ("I have two kids.", "We have three kids now and a dog", "add"),  # "we": another subject's count
+    ("I have two kids.", "I have three kids now, all girls.", "supersede"),
+])
+def test_a_negated_claim_or_a_new_number_in_the_same_sentence_supersedes(conn, real_embedder, old, new, action):
+    """probe21: "I'm not allergic to peanuts" *reinforced* "I'm allergic to peanuts" (a
+    paraphrase, cosine 0.94: the correction was lost and the old claim's confidence rose);
+    "I have three kids" reinforced "I have two kids" (the number in words); a new phone number
+    or locker code left both current. The same sentence but for its negation, or but for its
+    numbers (digits or words), is the same claim changed (match.same_frame)."""
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason
+    if action == "supersede":
+        assert [m.text for m in list_memories(conn)] == [second.memory.text]

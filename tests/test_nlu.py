@@ -885,3 +885,33 @@ def test_a_remembered_fact_in_other_words_wins_over_a_topic_only_note_line(week)
     assert "10 april" in reply.lower() and "You told me" in reply
     assert "01632 960111" in bot.turn("what's the vet's phone number?", Channel()).reply
     assert week.own_answer("what's the vet's phone number?", ["Phone 01632 960111."]).found is False
+
+
+def test_a_message_opening_with_forget_is_never_remembered_and_i_forgot_is_no_request(real_embedder):
+    """probe21: `cairn chat -m "forget that my dentist is Dr Alves"` stored the memory "forget
+    that my dentist is Dr Alves" (read as remember, 0.30); "I forgot my keys at work" was read
+    as a request to forget ("I have no memory matching ..."). Sentence mood, not topic: an
+    imperative "forget ..." asks to forget; "I forgot ..." tells something (sentences written
+    for this test)."""
+    st = NS.ConversationState()
+    for said in ("forget that my dentist is Dr Alves", "please forget that my plumber is Mr Hale",
+                 "forget that my dentist is Dr Alves."):
+        assert [a.intent for a in understand(real_embedder, said, st).actions] == ["forget"], said
+    for said in ("don't forget that my dentist is Dr Alves", "remember that my dentist is Dr Alves"):
+        assert [a.intent for a in understand(real_embedder, said, st).actions] == ["remember"], said
+    for said in ("I forgot my keys at work", "I've forgotten my gym card at home",
+                 "I forgot the alarm code again"):
+        assert "forget" not in [a.intent for a in understand(real_embedder, said, st).actions], said
+
+
+def test_a_past_or_impossible_day_is_named_as_such_not_as_unreadable(week):
+    """probe21: "remind me on 3 March 2025 to pay the bill" replied "“on 3 March 2025” is no
+    time I can read" — it reads; it is in the past. The reply says what the scheduler found."""
+    bot = Assistant(week, model="none", new=True)
+    res = bot.turn("remind me on 3 March 2025 to pay the bill", Channel())
+    assert res.tool_calls == [] and res.reply.startswith("“on 3 March 2025” is in the past. "), res.reply
+    assert "remind you to pay the bill?" in res.reply
+    res = bot.turn("remind me on 31 February at 9 to pay Al", Channel())
+    assert res.reply.startswith("“on 31 February at 9”: no month has a day 31") or "no month" in res.reply, res.reply
+    res = bot.turn("remind me at half thirteen to feed the cat", Channel())
+    assert res.reply.startswith("“at half thirteen” is no time I can read. ")

@@ -194,3 +194,20 @@ def test_memory_mirror_file_errors_are_named(tmp_path):
             memory_from_file(path)
     m = memory_from_file(write(tmp_path / "m.md", "---\nid: m1\nkind: fact\n---\n\n  Likes tea.\n\n"))
     assert m.id == "m1" and m.text == "Likes tea."
+
+
+def test_rename_and_mark_of_a_note_whose_frontmatter_is_broken_name_the_yaml_fault_on_one_line(app):
+    """probe21: `note rename` said "its frontmatter is not a YAML mapping" of a block that is not
+    YAML at all (an unclosed "["); `note mark` named the parser's fault over five lines. Both
+    now say the same, on one line, and leave the file as it was."""
+    from cairn.errors import Conflict
+    text = "---\ntitle: [unclosed\ntags: {a: b\n---\nThe spare key is under the blue pot.\n"
+    write(app.settings.vault / "odd.md", text)
+    app.sync()
+    for act in (lambda: app.note_rename("odd.md", "Spare key"), lambda: app.note_mark("odd.md", "read")):
+        with pytest.raises(Conflict) as exc:
+            act()
+        msg = str(exc.value)
+        assert "cannot be parsed" in msg and "not valid YAML" in msg and "\n" not in msg, msg
+        assert "not a YAML mapping" not in msg
+    assert (app.settings.vault / "odd.md").read_text() == text

@@ -326,3 +326,88 @@ def test_a_date_without_a_year_is_the_next_such_day():
     assert due("on Dec 31st at 11pm") == "2026-12-31 23:00"
     with pytest.raises(InvalidInput):
         W.parse_when("the 30th of February", zone, now, recurring=False)
+
+
+def test_a_date_with_a_year_and_a_time_in_either_order():
+    """probe20/probe21: "on 28 March 2027 at 2:30" was refused ("cannot read the time"); so were
+    "March 28, 2027", "2027-03-28 at 14:00", a time before its day ("2:30 on 28 March 2027",
+    "9am tomorrow") and a day with its time but no "at" ("tomorrow 9am", "next friday 5pm")."""
+    zone = W.zone("Europe/Berlin")
+    now = datetime(2026, 12, 7, 1, 20, tzinfo=UTC)  # a Monday
+
+    def due(text):
+        return W.parse_when(text, zone, now, recurring=False).run_date.isoformat()
+    assert due("on 28 March 2027 at 2:30") == "2027-03-28T03:30:00+02:00"  # the spring gap: next real time
+    assert due("28 March 2027 at 2:30pm") == "2027-03-28T14:30:00+02:00"
+    assert due("March 28, 2027 at 9am") == "2027-03-28T09:00:00+02:00"
+    assert due("the 28th of March 2027") == "2027-03-28T09:00:00+02:00"
+    assert due("2:30pm on 28 March 2027") == "2027-03-28T14:30:00+02:00"
+    assert due("2027-03-28 at 14:00") == "2027-03-28T14:00:00+02:00"
+    assert due("2027-03-28 14:00") == "2027-03-28T14:00:00+02:00"  # the ISO form, unchanged
+    assert due("9am tomorrow") == "2026-12-08T09:00:00+01:00"
+    assert due("at 9 tomorrow") == "2026-12-08T09:00:00+01:00"
+    assert due("tomorrow 9am") == "2026-12-08T09:00:00+01:00"
+    assert due("next friday 17:30") == "2026-12-11T17:30:00+01:00"
+    with pytest.raises(InvalidInput, match="in the past"):
+        W.parse_when("3 March 2025 at 9", zone, now, recurring=False)
+    with pytest.raises(InvalidInput, match="30 February 2027"):
+        W.parse_when("30 February 2027", zone, now, recurring=False)
+    with pytest.raises(InvalidInput, match="cannot read"):
+        W.parse_when("28 March 2027 at 2:30 or so", zone, now, recurring=False)
+
+
+def test_a_day_without_a_time_is_at_nine_also_in_iso():
+    """The documented rule "a time left out means 09:00" held for "3 March" but not for
+    "2027-03-03", which was due at midnight."""
+    zone = W.zone("UTC")
+    now = datetime(2026, 12, 6, 17, 0, tzinfo=zone)
+    assert W.parse_when("2027-03-03", zone, now, recurring=False).run_date.isoformat() == "2027-03-03T09:00:00+00:00"
+    assert W.parse_when("2027-03-03T00:00", zone, now, recurring=False).run_date.isoformat() == "2027-03-03T00:00:00+00:00"
+
+
+@pytest.mark.parametrize("text", ["call\x00Ana", "call \x1b[2JAna", "ring\x07"])
+def test_a_reminder_text_with_control_characters_is_refused(settings, text):
+    """probe21: a NUL was accepted (201) and would reach notify-send's argv (which cannot hold
+    one) and Telegram; an ESC sequence too."""
+    s = sched(settings, Inbox())
+    with pytest.raises(InvalidInput, match="control character"):
+        s.remind(text, at="in 1 hour")
+    assert s.list() == []
+
+
+def test_a_decimal_amount_of_time_ahead():
+    """probe21: "in 1.5 hours" was refused by `cairn remind` and by the assistant ("is no time I
+    can read"); a fraction of a unit is that many seconds ahead."""
+    zone = W.zone("UTC")
+    now = datetime(2026, 12, 6, 17, 0, tzinfo=zone)
+
+    def due(text):
+        return W.parse_when(text, zone, now, recurring=False).run_date.strftime("%Y-%m-%d %H:%M")
+    assert due("in 1.5 hours") == "2026-12-06 18:30"
+    assert due("in 0.5 days") == "2026-12-07 05:00"
+    with pytest.raises(InvalidInput):
+        W.parse_when("in 1.5.2 hours", zone, now, recurring=False)
+
+
+def test_a_zone_name_in_another_case_or_with_spaces_is_the_zone():
+    """probe21: `--tz europe/london` and a pasted " Europe/Lisbon " were "unknown time zone"."""
+    assert W.zone("europe/london").key == "Europe/London"
+    assert W.zone(" Europe/Lisbon ").key == "Europe/Lisbon"
+    assert W.zone("AMERICA/ST_JOHNS").key == "America/St_Johns"
+    with pytest.raises(InvalidInput, match="UTC\\+2"):
+        W.zone("UTC+2")
+
+
+def test_a_cancelled_or_done_repeating_reminder_has_no_upcoming_runs(settings, tmp_path):
+    """probe21: `reminders upcoming` of a cancelled "every monday at 7" listed its Mondays, as
+    if it would still fire; an empty list printed nothing at all."""
+    s = sched(settings, Inbox())
+    r = s.remind("bins", every="every monday at 7")
+    assert len(s.upcoming(r.id, 3)) == 3
+    s.cancel(r.id)
+    assert s.upcoming(r.id, 3) == []
+    home = tmp_path / "h"
+    made = json.loads(cairn(home, "remind", "bins", "--every", "every monday at 7", "--json").stdout)
+    assert cairn(home, "reminders", "cancel", made["id"]).returncode == 0
+    up = cairn(home, "reminders", "upcoming", made["id"])
+    assert up.returncode == 0 and f"no upcoming runs: reminder {made['id']} is cancelled" in up.stdout

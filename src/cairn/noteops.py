@@ -303,11 +303,12 @@ def _one_line_title(title: str, what: str = "the note title") -> str:
 def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str) -> N.NoteRow:
     """Give the note `ref` names the title `title` (its frontmatter `title`, which wins over a
     heading; the file keeps its path and body) and re-index it. Raises InvalidInput for an
-    empty title or a frontmatter block that is not a YAML mapping (never rewritten),
-    NoteNotFound / AmbiguousNote."""
+    empty title or a frontmatter block that is not a YAML mapping, Conflict for one that
+    cannot be parsed (neither is ever rewritten), NoteNotFound / AmbiguousNote."""
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
+    V.read_for_rewrite(path, note.path)  # Conflict naming the YAML fault of a block that cannot be parsed
     new = V.add_frontmatter_keys(path.read_text(encoding="utf-8", errors="replace"), {"title": title})
     if new is None:
         raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")

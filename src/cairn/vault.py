@@ -220,7 +220,8 @@ def read_for_rewrite(path: Path, relpath: str) -> tuple[str, dict, str]:
     try:
         meta, body = split_frontmatter(text)
     except ValueError as exc:
-        raise Conflict(f"{relpath}: its frontmatter cannot be parsed ({exc}); not rewritten") from None
+        why = " ".join(str(exc).split())  # the parser's fault on one line
+        raise Conflict(f"{relpath}: its frontmatter cannot be parsed ({why}); not rewritten") from None
     return text, meta, body
 
 

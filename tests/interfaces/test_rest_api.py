@@ -333,3 +333,13 @@ def test_reads_never_wait_on_a_long_write(srv, c):
         blocker.result(60)
         assert pending.result(120).status_code == 201
     assert c.get("/api/notes/Queued").json()["body"] == "after the long write"
+
+
+def test_memory_errors_name_the_problem_once(c):
+    """probe21: `at` was named twice ("at 'yesterday' is not an ISO 8601 time ('yesterday' is
+    not an ISO 8601 time (e.g. ...))"); a NUL in the text was stored (200)."""
+    r = c.post("/api/memories", json={"text": "My car is a Skoda", "at": "yesterday"})
+    body = _error(r, 400, "at 'yesterday' is not an ISO 8601 time")
+    assert body["message"].count("ISO 8601") == 1
+    _error(c.post("/api/memories", json={"text": "hi\u0000there"}), 400, "control characters", "U+0000")
+    _error(c.get("/api/memories/recall", params={"query": "car", "at": "soon"}), 400, "at 'soon' is not")

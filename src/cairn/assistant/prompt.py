@@ -38,9 +38,10 @@ SUSPICIOUS = re.compile(
     r"forward .{0,40} to |exfiltrat|delete (?:all|every)|call the tool|<!--", re.I)
 
 
-# "api key: VALUE", "password = VALUE", "token VALUE" ...: the value is masked in replies.
+# "api key: VALUE", "password = VALUE", "token VALUE" ...: the value is masked in replies. A
+# typographic closing quote (”’») ends the value: the reply's own quotation around it stays.
 SECRET = re.compile(r"(?i)\b(api[ _-]?key|password|passphrase|passcode|secret|token|pin code)\b"
-                    r"([^:=\n]{0,40}?(?:[:=]|\bis\b)\s*)((?=[^\s,;]*[\d_+/=-])[^\s,;]{4,})")
+                    r"([^:=\n]{0,40}?(?:[:=]|\bis\b)\s*)((?=[^\s,;”’»]*[\d_+/=-])[^\s,;”’»]{4,})")
 
 
 def redact_secrets(text: str) -> tuple[str, int]:

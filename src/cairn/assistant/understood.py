@@ -8,6 +8,7 @@ understanding is logged as an "nlu" session event (cairn.assistant.nlu.state).
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import datetime, timezone
 
@@ -195,12 +196,35 @@ class Understood(NoteScoped):
     def _do_remind(self, t, u, st, ui, turn_no, res, log) -> dict:
         args = SL.reminder(t)
         if "at" not in args and "every" not in args:
-            odd = f"“{args['unread']}” is no time I can read. " if args.get("unread") else ""
+            odd = f"“{args['unread']}” {self._unread_reason(args['unread'])}. " if args.get("unread") else ""
             return {"reply": f"{odd}When should I remind you to {args['text']}? Say e.g. \"tomorrow at 9\" or "
                              "\"every Monday at 8\" — nothing is set yet.", "slots": args}
         rec = self._tool("remind", args, t, ui, turn_no, res)
         made = rec.result.get("id") if rec.outcome == "ran" and isinstance(rec.result, dict) else None
         return {"reply": describe(rec), "slots": {**args, **({"reminder": made} if made else {})}}
+
+    def _unread_reason(self, unread: str) -> str:
+        """Why the time phrase `unread` set no reminder, as the scheduler finds it: "is in the
+        past", "is too far away ...", "cannot be: no month has a day 31"; else "is no time I
+        can read"."""
+        from cairn.errors import InvalidInput
+        from cairn.schedule import when as W
+        try:
+            W.parse_when(unread, W.zone(self.app.settings.time.timezone or None), datetime.now(timezone.utc),
+                         recurring=unread.strip().lower().startswith("every"))
+        except InvalidInput as exc:
+            msg = str(exc)
+            if "is in the past" in msg:
+                return "is in the past"
+            if "too far away" in msg:
+                return "is too far away (at most about 100 years ahead)"
+            m = re.search(r"no month has a day \d+|there is no [^.;()]+|day \d+ of a month does not exist|"
+                          r"the interval must be positive|\d+:\d\d is not a time of day", msg)
+            if m:
+                return f"cannot be: {m.group(0)}"
+        except Exception:  # noqa: BLE001 - only the wording of a refusal depends on it
+            pass
+        return "is no time I can read"
 
     def _reminder_rows(self, ui, turn_no, res, t) -> list[dict]:
         rec = self._tool("reminders", {}, t, ui, turn_no, res)

@@ -157,12 +157,15 @@ def reminders_upcoming(rid: str = typer.Argument(..., help="Reminder id."),
                 from cairn.schedule.when import zone
                 start = start.replace(tzinfo=zone(sch.get(rid).tz))
         runs = [d.isoformat() for d in sch.upcoming(rid, count, start)]
+        state = sch.get(rid).state if not runs else None
     if json_out:
         _dump(runs)
     else:
         from cairn.cli import out
         for r in runs:
             out.print(r, markup=False)
+        if not runs:
+            out.print(f"no upcoming runs: reminder {rid.strip()} is {state}", markup=False)
 
 
 @reminders_app.command("history")

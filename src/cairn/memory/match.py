@@ -26,6 +26,11 @@ scope and returns one `Decision` with its reason. Rules, in order (first that fi
    cosine >= `CONTRADICT_COS` -> supersede (B16). Sharing
    only an entity name never retires a memory ("a fact that merely mentions Olga does not
    retire other facts about Olga").
+3b. **the same claim changed** (`frame`, `SAME_FRAME`): same subject, a shared topic word and
+   the same words once negation, numbers and dating words ("now", "anymore") are taken out:
+   negated in one and not the other ("I'm not allergic to peanuts" after "I'm allergic to
+   peanuts", cosine 0.94), or other numbers ("I have three kids now", a new phone number) ->
+   supersede, unless additive. A negation differing otherwise forbids rule 4.
 4. **paraphrase**: cosine >= `PARAPHRASE_COS`, same sentiment sign, same subject, a
    shared topic word and the same numbers (`numbers`: "drawer 1" is not "drawer 83") ->
    reinforce.
@@ -55,6 +60,9 @@ PARAPHRASE_COS = 0.88
 # "... works at a bank" 0.62); rule 4's other conditions (same subject, sentiment sign and a
 # shared topic word) still apply.
 EXTRACTED_PARAPHRASE_COS = 0.80
+# Rule 3b (probe21): the same sentence negated, or with other numbers, changes the claim;
+# switch off to measure it (False: the old paraphrase rule alone).
+SAME_FRAME = True
 CONTRADICT_COS = 0.45
 SAME_TEXT_COS = 0.6  # rule 1 only looks at memories at least this similar (speed)
 
@@ -108,6 +116,76 @@ def polarity(text: str) -> int:
     if _NEG.search(text):
         return -1
     return 1 if _POS.search(text) else 0
+
+
+_NUMBER_WORDS = set("""zero one two three four five six seven eight nine ten eleven twelve thirteen
+fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+ninety hundred thousand million""".split())
+# A negated verb said plainly: "isn't" -> "is"; "don't" / "doesn't" / "didn't" leave the verb.
+_UNNEGATED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "can't": "can",
+              "couldn't": "could", "won't": "will", "wouldn't": "would", "haven't": "have",
+              "hasn't": "has", "hadn't": "had", "shouldn't": "should", "mustn't": "must",
+              "don't": "", "doesn't": "", "didn't": "", "dont": "", "doesnt": "", "didnt": "",
+              "cannot": "can", "not": "", "never": "", "no longer": "", "any longer": ""}
+# Words that date a claim without changing it ("I have three kids now").
+_WHEN_WORDS = re.compile(r"\b(?:now|anymore|any more|these days|nowadays|at the moment|currently|still|"
+                         r"again|actually|today)\b")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A statement with its negation and its numbers taken out: `words` (the rest, numbers as
+    "#"), `negated` (it said not / never / n't / no longer), `values` (the numbers, digits or
+    words, in order)."""
+
+    words: tuple[str, ...]
+    negated: bool
+    values: tuple[str, ...]
+
+
+def frame(text: str) -> Frame:
+    """The Frame of `text`: "I'm not allergic to peanuts" -> (i'm allergic to peanuts, negated);
+    "I have three kids now" -> (i have # kids, values ("three",)). Two statements with the same
+    words are the same claim: negated once and not the other, or with other values, one
+    changes the other (`decide`, rule 3b)."""
+    t = " " + normalise(text).replace("’", "'") + " "
+    negated = False
+    for neg, plain in sorted(_UNNEGATED.items(), key=lambda kv: -len(kv[0])):
+        t, n = re.subn(rf"(?<=\s){re.escape(neg)}(?=\s)", f" {plain} " if plain else " ", t)
+        negated = negated or n > 0
+    t = _WHEN_WORDS.sub(" ", t)
+    words, values = [], []
+    for w in t.split():
+        if w.isdigit() or w in _NUMBER_WORDS:
+            words.append("#")
+            values.append(w)
+        else:
+            words.append(w)
+    return Frame(tuple(words), negated, tuple(values))
+
+
+_CLAUSE = re.compile(r"\s*[,;:]\s*|\s+(?:but|because|since|so|as)\s+|\s+-\s+", re.I)
+
+
+def clause_frames(text: str) -> list[Frame]:
+    """The Frame of each clause of `text` when it has more than one ("I'm not allergic to
+    peanuts, the test was negative" -> two), else []."""
+    parts = [p for p in _CLAUSE.split(text) if p and p.strip()]
+    return [frame(p) for p in parts] if len(parts) > 1 else []
+
+
+def _changed_claim(new: list[Frame], old: list[Frame]) -> str | None:
+    """How one of the `new` frames changes one of the `old` (the same words, at least three;
+    negated in one only, or other values), as a reason; None when none does."""
+    for n in new:
+        for o in old:
+            if n.words != o.words or len(n.words) < 3 or "#" not in n.words and n.negated == o.negated:
+                continue
+            if n.negated != o.negated:
+                return f"the same claim {'negated' if n.negated else 'no longer negated'}"
+            if n.values != o.values:
+                return f"the same claim with '{' '.join(n.values)}' for '{' '.join(o.values)}'"
+    return None
 
 
 _DETERMINERS = {"my", "the", "a", "an", "his", "her", "their", "our", "your", "any", "some", "to",
@@ -200,6 +278,8 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
                                                   f"'{new.value}' (replaces {mem.id})",
                                 new.name, old.value, new.value)
     new_subject = subject(text, names, resolve)
+    new_frame = frame(text)
+    new_frames = [new_frame, *clause_frames(text)]
     new_pol = polarity(text)
     new_topic = topic_words(text, names)
     for mem, cos in ranked:
@@ -217,6 +297,13 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
         if new_pol and old_pol and new_pol != old_pol and same_object and not additive:
             return Decision("supersede", mem, f"opposite sentiment about {', '.join(sorted(shared))} "
                                               f"(cosine {cos:.2f}; replaces {mem.id})")
+        old_frame = frame(mem.text)
+        changed = _changed_claim(new_frames, [old_frame, *clause_frames(mem.text)]) \
+            if SAME_FRAME and not additive else None
+        if changed:
+            return Decision("supersede", mem, f"{changed} (replaces {mem.id})")
+        if SAME_FRAME and old_frame.negated != new_frame.negated:
+            continue  # "I'm not allergic to X" is never a paraphrase of "I'm allergic to X"
         if cos >= paraphrase_cos and new_pol == old_pol and numbers(text) == numbers(mem.text):
             return Decision("reinforce", mem, f"paraphrase of {mem.id} (cosine {cos:.2f})")
     best = ranked[0]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from dataclasses import replace
 
 from cairn.memory.extract_model import ExtractedFact, Message
 from cairn.memory.grounding import content_words
@@ -249,9 +250,17 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+#: How a chat export names its own person's messages ("Me" in WhatsApp-style exports).
+SELF_SPEAKERS = frozenset({"me", "myself"})
+
+
 def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | None = None) -> list[ExtractedFact]:
     """Third-person facts from first-person statements of `messages` (see module docstring).
-    relations: from `find_relations` over the whole conversation (computed here if None)."""
+    relations: from `find_relations` over the whole conversation (computed here if None).
+    A speaker a chat export names "Me" (`SELF_SPEAKERS`) is written "The person", as in the
+    assistant's transcripts; "The person" inside a fact is "the person"."""
+    messages = [replace(m, speaker="The person") if m.speaker.strip().lower() in SELF_SPEAKERS else m
+                for m in messages]
     if relations is None:
         relations = find_relations(messages)
     facts: list[ExtractedFact] = []
@@ -285,6 +294,7 @@ def rule_facts(messages: list[Message], relations: dict[tuple[str, str], str] | 
                 fact = _third_person(clause, msg.speaker, addressee)
                 cue = clause
             fact = re.sub(r"\s+", " ", fact).strip(" ,;:-")
+            fact = fact[:1] + fact[1:].replace("The person", "the person")  # "forgot the person's keys"
             cws = [w for w in content_words(fact) if w not in people and w.split("'")[0] not in people]
             if len(cws) < 2:
                 continue

@@ -64,6 +64,14 @@ from typing import Callable
 from cairn.memory.rules import RELATIONS
 
 
+# Roles a person has one of at a time, named like a relation ("my dentist is Dr Alves"): the
+# name of that role is a slot ("name of dentist"), so a new one supersedes the old.
+PROVIDERS = ("dentist|doctor|gp|vet|landlord|landlady|accountant|lawyer|solicitor|hairdresser|barber|"
+             "plumber|electrician|mechanic|optician|therapist|physio|physiotherapist|counsellor|counselor|"
+             "midwife|childminder|nanny|babysitter|tutor|personal trainer|driving instructor|dermatologist|"
+             "gynaecologist|gynecologist|psychiatrist|psychologist|pediatrician|paediatrician")
+
+
 @dataclass
 class Slot:
     """A filled slot: `subject` ("user" or an entity key), `name` ("diet", "lives in",
@@ -160,13 +168,17 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?P<slot>" + RELATIONS + r")\s+is\s+"
                         r"(?P<val>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?=\s*[,.;!?]|\s*$)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
+    # "my dentist is Dr Alves (at Riverside)": the person who provides a service, one at a time
+    ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?:new\s+|current\s+|regular\s+)?(?P<slot>" + PROVIDERS +
+                        r")\s+is\s+(?:now\s+)?(?P<val>(?:(?:dr|mr|mrs|ms|miss|mx|prof)\.?\s+)?(?-i:[A-Z])[\w'-]*"
+                        r"(?:\s+(?-i:[A-Z])[\w'-]*)*)(?=\s*[,.;!?]|\s*$|\s+(?:at|from|in|on|of|who|since|now)\b)", re.I)),
 ]
 # The owner written right before an open slot's subject word: "my" or "<Name>'s".
 _OWNER = re.compile(r"(?:\b(?P<my>my)|(?<![\w'])(?P<name>[^\W\d_][\w-]*)'s)\s+$", re.I)
 # Cheap test before the open-slot patterns.
 _OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bswitch|\bchange|\bwent from|\bgone from|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
                         r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
-                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + r")\s+is\s", re.I)
+                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + "|" + PROVIDERS + r")\s+is\s", re.I)
 
 # ------------------------------------------------------------------ closed slots
 # A state word is a predicate when it follows one of these (with optional adverbs between)...

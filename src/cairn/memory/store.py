@@ -135,10 +135,11 @@ def get_memory(conn: sqlite3.Connection, memory_id: str) -> Memory:
 
 
 def _scope_ok(scope: str) -> str:
+    from cairn.validate import check_no_controls
     scope = (scope or "").strip()
     if not scope:
         raise InvalidInput("scope is empty; use 'global' or a project/agent name")
-    return scope
+    return check_no_controls(scope, f"the scope {scope!r}")
 
 
 def _unit(x: float | None, name: str) -> float | None:
@@ -174,8 +175,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     newer `remember`) is added as history: valid_to/superseded_by point at the state that
     came next in time (`_insert_history`).
     Raises ValueError for empty text, text longer than config.MAX_MEMORY_CHARS (after
-    whitespace is collapsed), an unknown kind, a bad confidence/importance or an empty
-    scope — nothing is stored then.
+    whitespace is collapsed), text or a scope holding control characters (a NUL, an ESC), an
+    unknown kind, a bad confidence/importance or an empty scope — nothing is stored then.
     """
     if not text or not text.strip():
         raise InvalidInput("memory text is empty")
@@ -186,6 +187,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     importance = _unit(importance, "importance")
     moment = _now(now)
     text = " ".join(text.split())
+    from cairn.validate import check_no_controls
+    check_no_controls(text, f"the memory text {text[:80]!r}")
     if len(text) > MAX_MEMORY_CHARS:
         raise InvalidInput(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
                          f"(config.MAX_MEMORY_CHARS): a memory is one statement, store long text "
@@ -442,10 +445,12 @@ def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datet
                    vault: Path | None = None) -> None:
     """Create or replace a core block (empty text clears it). `name`: the block's name, or
     "@PERSON/NAME" for a named person's block (cairn.people.core_key). Raises InvalidInput
-    for a bad name."""
+    for a bad name, or text holding control characters other than line breaks and tabs."""
+    from cairn.validate import check_no_controls
     name = (name or "").strip()
     if not re.fullmatch(r"(@[A-Za-z0-9][A-Za-z0-9._-]{0,63}/)?[\w-]{1,40}", name):
         raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")
+    check_no_controls(text or "", f"the core block {name!r}", lines=True)
     with transaction(conn):
         S.put_core_block(conn, name, text.strip(), _now(now).isoformat())
         if vault is not None:

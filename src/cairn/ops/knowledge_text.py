@@ -241,8 +241,16 @@ def said_on(iso: str | None, now: datetime) -> str:
     return day if t.year == now.year else f"{day} {t.year}"
 
 
+# "what is my daughter called?", "what's the dog named?": the verb asks for a name, it is no
+# term to match ("called" stems to "call", and "call Ana" held half of the question's terms).
+_NAMING = re.compile(r"^(?P<head>\s*(?:what|how)\b.*?\b(?:is|are|was|were|'s|’s)\b.+?)\s+(?:called|named)(?P<tail>\s*[?.!]*\s*)$",
+                     re.I)
+
+
 def overlap(question: str, text: str) -> float:
-    """Share of the question's stemmed content terms found in `text` (0 when it has none)."""
+    """Share of the question's stemmed content terms found in `text` (0 when it has none). The
+    naming verb of "what is X called / named?" is no term (`_NAMING`)."""
+    question = _NAMING.sub(r"\g<head>\g<tail>", question)
     q = {stem(t) for t in content_terms(question)}
     if not q:
         return 0.0

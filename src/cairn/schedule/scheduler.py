@@ -53,10 +53,13 @@ message (Telegram's limit is 4,096 characters), not a document."""
 
 
 def _checked_text(text: str) -> str:
-    """`text` stripped; InvalidInput when it is empty or longer than MAX_TEXT_CHARS."""
+    """`text` stripped; InvalidInput when it is empty, longer than MAX_TEXT_CHARS or holds a
+    control character (a NUL cannot reach notify-send's arguments; an ESC acts on a terminal)."""
+    from cairn.validate import check_no_controls
     text = (text or "").strip()
     if not text:
         raise InvalidInput("the reminder text is empty")
+    check_no_controls(text, "the reminder text", lines=True)
     if len(text) > MAX_TEXT_CHARS:
         raise InvalidInput(f"the reminder text is {len(text):,} characters long; a reminder holds at most "
                            f"{MAX_TEXT_CHARS:,} (keep the details in a note and remind yourself of it)")
@@ -152,13 +155,16 @@ class Scheduler:
 
     def upcoming(self, rid: str, count: int = 5, start: datetime | None = None) -> list[datetime]:
         """The next `count` runs after `start` (default now) as aware datetimes in the
-        reminder's zone. A one-off gives its due time (if still scheduled)."""
+        reminder's zone. A one-off gives its due time (if still scheduled); a reminder that is
+        not active (done, cancelled, dead until replayed) has none, repeating or not."""
         if count < 1 or count > 1000:
             raise InvalidInput(f"--count must be between 1 and 1000, got {count}")
         row = self.get(rid)
         start = _now(start)
+        if row.state not in ACTIVE:
+            return []
         if row.spec["form"] == "at":
-            if row.next_due is None or row.state not in ACTIVE:
+            if row.next_due is None:
                 return []
             due = W.normalise(_parse_utc(row.next_due), W.zone(row.tz))
             return [due] if due > start else []

@@ -4,10 +4,13 @@ The time arithmetic (cron fields, intervals, DST gaps and folds) is APScheduler'
 (`apscheduler.triggers`); this module only maps words to trigger fields. Accepted forms
 (case-insensitive; TIME is "9", "9am", "9:30", "21:15", "noon", "midnight"):
 
-  one-off    in N seconds|minutes|hours|days|weeks ; tomorrow [at TIME] ; today at TIME ;
+  one-off    in N seconds|minutes|hours|days|weeks (N may be decimal: "in 1.5 hours") ; tomorrow [at TIME] ; today at TIME ;
              next|this|on WEEKDAY [at TIME] ; at TIME (today, or tomorrow if past) ;
              [on] the Nth [of MONTH] | N MONTH | MONTH N [at TIME] (the next such day ahead) ;
-             an ISO 8601 date-time (naive = in the zone; with an offset = that instant)
+             the same with a year (N MONTH YEAR, MONTH N[,] YEAR: that day) ;
+             an ISO 8601 date-time (naive = in the zone; with an offset = that instant) or
+             date [at TIME] ; a plain time (with a colon, am/pm, noon, midnight) may also come
+             first ("2:30pm on 28 March 2027", "9am tomorrow") or follow its day without "at"
   recurring  every N seconds|minutes|hours|days|weeks ; every day|weekday|weekend [at TIME] ;
              every WEEKDAY[, WEEKDAY...] [at TIME] ; on the Nth of each|every month [at TIME] ;
              every month on the Nth [at TIME] ; a 5-field cron expression "m h dom mon dow"
@@ -48,15 +51,26 @@ def _machine_zone() -> str:
         return "UTC"
 
 
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    """Every IANA zone name this machine knows, by its lower-case spelling."""
+    from zoneinfo import available_timezones
+    return {n.lower(): n for n in available_timezones()}
+
+
 def zone(name: str | None) -> ZoneInfo:
-    """The ZoneInfo for an IANA name ("Europe/Lisbon"); None or "" = the machine's zone
-    (tzlocal), UTC when that cannot be told. Raises InvalidInput for an unknown name."""
-    if not name:
-        name = _machine_zone()
+    """The ZoneInfo for an IANA name ("Europe/Lisbon", in any case, spaces around it ignored:
+    "europe/lisbon" is that zone); None or "" = the machine's zone (tzlocal), UTC when that
+    cannot be told. Raises InvalidInput for an unknown name."""
+    name = (name or "").strip() or _machine_zone()
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInput(f"unknown time zone {name!r} (use an IANA name such as Europe/Lisbon)") from None
+        pass
+    known = _zone_names().get(name.lower())
+    if known:
+        return ZoneInfo(known)
+    raise InvalidInput(f"unknown time zone {name!r} (use an IANA name such as Europe/Lisbon)") from None
 
 
 def normalise(dt: datetime, tz: ZoneInfo) -> datetime:
@@ -188,19 +202,51 @@ def _parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
     return DateTrigger(run_date=due, timezone=tz)
 
 
+_LEAD_TIME = re.compile(r"(?:at\s+)?(?P<t>\d{1,2}:\d{2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)"
+                        r"|noon|midnight)\s+(?:on\s+)?(?P<day>[a-z0-9].*)")
+_LEAD_AT = re.compile(r"at\s+(?P<t>\d{1,2})\s+(?:on\s+)?(?P<day>[a-z].*)")
+_TRAIL_TIME = re.compile(r"(?P<day>.*[a-z0-9])\s+(?P<t>\d{1,2}:\d{2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?"
+                         r"|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|noon|midnight)")
+
+
 def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
-    m = re.fullmatch(r"in\s+(\d+|an?|one)\s*(second|sec|minute|min|hour|hr|day|week)s?", text)
+    """The instant a one-off `text` names, or None. Besides the forms of `_one_off_day_at`, a
+    time may come first ("2:30pm on 28 March 2027", "9am tomorrow", "at 9 tomorrow") or follow
+    its day without "at" ("tomorrow 9am", "next friday 17:30") when it is plainly a time (with
+    a colon, am/pm, noon or midnight)."""
+    due = _one_off_day_at(text, tz, now)
+    if due is not None:
+        return due
+    for rx in (_LEAD_TIME, _LEAD_AT, _TRAIL_TIME):
+        m = rx.fullmatch(text)
+        if m and not m.group("day").startswith(("at ", "in ")):
+            due = _one_off_day_at(f"{m.group('day')} at {m.group('t')}", tz, now)
+            if due is not None:
+                return due
+    return None
+
+
+def _one_off_day_at(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
+    m = re.fullmatch(r"in\s+(\d+(?:\.\d+)?|an?|one)\s*(second|sec|minute|min|hour|hr|day|week)s?", text)
     if m:
-        n = 1 if m.group(1) in ("a", "an", "one") else int(m.group(1))
+        n = 1 if m.group(1) in ("a", "an", "one") else float(m.group(1)) if "." in m.group(1) else int(m.group(1))
         return normalise(now.astimezone(timezone.utc) + timedelta(**{_UNITS[m.group(2)]: n}), tz)
     try:
         iso = datetime.fromisoformat(text.upper().replace(" ", "T") if re.match(r"\d{4}-", text) else "x")
     except ValueError:
         iso = None
     if iso is not None:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):  # a day alone: at DEFAULT_HOUR, like "3 March"
+            iso = iso.replace(hour=DEFAULT_HOUR)
         return normalise(iso if iso.tzinfo else iso.replace(tzinfo=tz), tz)
     body, clock = _split_at(text)
     h, mi = clock or (DEFAULT_HOUR, 0)
+    if clock and re.fullmatch(r"\d{4}-\d{2}-\d{2}", body):  # "2027-03-28 at 14:00"
+        try:
+            day = datetime.fromisoformat(body)
+        except ValueError:
+            raise InvalidInput(f"{body!r} is no day of the calendar") from None
+        return normalise(day.replace(hour=h, minute=mi, tzinfo=tz), tz)
 
     def at(day: datetime) -> datetime:
         return normalise(datetime(day.year, day.month, day.day, h, mi, tzinfo=tz), tz)
@@ -220,25 +266,35 @@ def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
     return None
 
 
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|" \
          r"nov(?:ember)?|dec(?:ember)?)"
-_DOM = (r"(?:on\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+" + _MONTH + r")?",
-        r"(?:on\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH,
-        r"(?:on\s+)?" + _MONTH + r"\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?")
+_YEAR = r"(?:,?\s+(?P<y>\d{4}))?"
+_DOM = (r"(?:on\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+" + _MONTH + _YEAR + r")?",
+        r"(?:on\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + _YEAR,
+        r"(?:on\s+)?" + _MONTH + r"\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?" + _YEAR)
 
 
 def _day_of_month(body: str, now: datetime, at) -> datetime | None:
     """The next day `body` names as a date without a year — "the 14th", "on the 3rd of May",
     "14 March", "March 14th" — at the clock `at` gives: the first such day (this month or a
-    later one; this year or the next) whose time is still ahead. None when `body` is no such
-    date; InvalidInput when no month has that day."""
+    later one; this year or the next) whose time is still ahead. With a year ("28 March 2027",
+    "March 28, 2027") that very day. None when `body` is no such date; InvalidInput when no
+    month has that day (or that year's month has not)."""
     m = next((m for rx in _DOM if (m := re.fullmatch(rx, body))), None)
     if m is None:
         return None
     d, mon = int(m.group("d")), m.group("mon")
     if not 1 <= d <= 31:
         raise InvalidInput(f"{body!r}: day {d} of a month does not exist")
+    if m.group("y"):  # "28 March 2027": that day, past or not (the caller refuses a past one)
+        month = MONTHS.index(mon[:3]) + 1
+        try:
+            return at(datetime(int(m.group("y")), month, d))
+        except ValueError:
+            raise InvalidInput(f"{body!r}: there is no {d} {_MONTH_NAMES[month - 1]} {m.group('y')}") from None
     months = [MONTHS.index(mon[:3]) + 1] if mon else list(range(1, 13))
     for year in (now.year, now.year + 1, now.year + 2):
         for month in months:

@@ -21,8 +21,8 @@ def _time(value: Optional[str], name: str) -> None:
     from cairn.memory.temporal import parse_time
     try:
         parse_time(value)
-    except (ValueError, TypeError) as exc:
-        raise InvalidInput(f"{name} {value!r} is not an ISO 8601 time ({exc})") from None
+    except (ValueError, TypeError):
+        raise InvalidInput(f"{name} {value!r} is not an ISO 8601 time (e.g. 2025-11-19T18:30:00+01:00)") from None
 
 
 @router.post("/memories", response_model=S.MemoryChange, dependencies=[WRITE])
