@@ -336,7 +336,9 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if len(sents) <= 1:
         return sents
     from cairn.lexical import stem
-    want = {stem(w) for w in terms(question) - terms(title)}
+    # the words naming only the kind ("number", "time", "ref") are in every candidate's kind, not its topic:
+    # "the flight number" is the flight's line, not the line saying "booking number"
+    want = _stems(question, title)
     scored = [(len(want & {stem(w) for w in terms(s)}), s) for s in sents]
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]

@@ -25,6 +25,7 @@ _PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
 _THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there|they|them)\b", re.I)
 
 
+_WH = re.compile(r"(?:what|which|where|who|when|how)(?:'s|s|\s+is|\s+are)?\b", re.I)
 VALUE_OF_NOTE = "a value of the last note"  # how an ellipsis asking only for a kind of value is resolved
 
 
@@ -101,8 +102,9 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
     if m and st.note and len(m.group("x").split()) <= 6:  # "and the address?": a kind of value, of the last note
         from cairn.assistant.nlu.replies import value_kind
         x = re.sub(r"^(?:the|my|a|an|your|its|their)\s+", "", m.group("x").strip(), flags=re.I)
-        if value_kind(f"what is the {x}?"):
-            t2 = f"what is the {x}?"
+        # "and what's the flight number": already a question, asked as it is; "and the address?": made one
+        t2 = f"{x.rstrip(' ?')}?" if _WH.match(x) else f"what is the {x}?"
+        if value_kind(t2):
             how.append(f"{VALUE_OF_NOTE}: {text.strip()!r} -> {t2!r} (last note {st.note!r})")
             return t2, how, None
     if (m and st.question and len(m.group("x").split()) <= 5
