@@ -181,6 +181,31 @@ class Understood(NoteScoped):
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 
+    def _do_memory_correct(self, t, u, st, ui, turn_no, res, log) -> dict:
+        """"Sorry, the locker is 121 not 112": the active memory holding the old value (as a
+        whole word; of several, the one recall ranks first for the message) is restated with the
+        new value, which supersedes it (the remember tool's `replaces`). With no memory holding
+        it, the message is acted on as the classifier read it."""
+        import re
+        from cairn.assistant.nlu.understand import correction
+        new, old = correction(t) or ("", "")
+        word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])", re.I) if old else None
+        holding = [m for m in self.app.memories() if word and word.search(m.text)]
+        if not holding:
+            a = next(x for x in u.actions if x.text == t)
+            intent = a.prediction.intent
+            handler = getattr(self, "_do_" + intent, None) if intent != "memory_correct" else None
+            if handler is None:
+                return {"reply": f"I have no memory saying “{old}”, so nothing was changed.", "slots": {"old": old}}
+            return handler(t, u, st, ui, turn_no, res, log)
+        if len(holding) > 1:
+            order = [h.memory.id for h in self.app.recall(t, k=10)]
+            holding.sort(key=lambda m: order.index(m.id) if m.id in order else len(order))
+        m = holding[0]
+        text = word.sub(lambda _: new, m.text, count=1)
+        rec = self._tool("remember", {"text": text, "replaces": m.id}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"old": old, "new": new, "memory": m.id, "text": text}}
+
     def _do_forget(self, t, u, st, ui, turn_no, res, log) -> dict:
         q = SL.forget_query(t)
         hits = self.app.recall(q, k=1)
