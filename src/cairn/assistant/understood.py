@@ -8,6 +8,7 @@ understanding is logged as an "nlu" session event (cairn.assistant.nlu.state).
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import datetime, timezone
 
@@ -36,6 +37,11 @@ def as_profile(text: str) -> str:
         return text
     subject = SL.subject_of(text)
     return f"what do you know about {subject}?" if subject else text
+
+
+# The person a who-question's answer names is the conversation's last person ("what's her
+# number?" after "who's the landlord?"), as a person named in the message is.
+WHO_ANSWER_PERSON = True
 
 
 class Understood(NoteScoped):
@@ -78,6 +84,9 @@ class Understood(NoteScoped):
         log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
         from cairn.ops.knowledge_text import names
         people = [n for n in names(u.resolved) if n not in (log.get("note"), log.get("subject"))]
+        if not people and WHO_ANSWER_PERSON and re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I):
+            # "who's the landlord?" answered "Landlord: Priya Mistry, …": she is the one "her" means next
+            people = RP.people(res.reply)[:1]
         if people:
             log["person"] = people[-1]
         self.store.append(self.state.id, log)

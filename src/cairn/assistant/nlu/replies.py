@@ -400,6 +400,26 @@ _CAPS_RUN = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
 _PLACE_BEFORE = re.compile(r"(?:\b(?:on|at|in|into|near|from|to|off|the|of)|\d)\s*$", re.I)
 
 
+_TITLED = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?")
+# one capitalised word after a word that takes a person ("with Tomasz", "ask Priya", "ring Jo"), not a day
+_AFTER_PERSON_WORD = re.compile(r"\b(?:with|ask|call|ring|text|tell|phone|message)\s+(?P<n>[A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
+
+
+def people(text: str) -> list[str]:
+    """The people a sentence names, in order: a title and a name ("Dr Hale"), a run of exactly
+    two capitalised words that is no place, calendar phrase or body (`_Personish`'s rules:
+    "Priya Mistry", "Aunt Carol"; not "on Mill Lane", "First Saturday", "Clevedon Community
+    Choir"), or one capitalised word after a word that takes a person ("with Tomasz", "ring
+    Jo"; not a day: "with Friday" is none)."""
+    found: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in _TITLED.finditer(text)]
+    found += [(m.start(), m.group(0)) for m in _CAPS_RUN.finditer(text)
+              if len(m.group(0).split()) == 2 and not set(m.group(0).lower().split()) & _CALENDAR
+              and not _PLACE_BEFORE.search(text[:m.start()]) and not any(a <= m.start() < a + len(n) for a, n in found)]
+    found += [(m.start("n"), m.group("n")) for m in _AFTER_PERSON_WORD.finditer(text)
+              if m.group("n").lower() not in _CALENDAR]
+    return list(dict.fromkeys(n for _, n in sorted(found)))
+
+
 class _Personish:
     """A sentence naming a person: a title and a name ("Dr Hale", "Mrs Hale"), or exactly two
     capitalised words (a run of three or more, "Clevedon Community Choir", names a body or a
@@ -409,10 +429,7 @@ class _Personish:
 
     @staticmethod
     def search(s: str) -> bool:
-        if re.search(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]", s):
-            return True
-        return any(len(m.group(0).split()) == 2 and not set(m.group(0).lower().split()) & _CALENDAR
-                   and not _PLACE_BEFORE.search(s[:m.start()]) for m in _CAPS_RUN.finditer(s))
+        return bool(people(s))
 
 
 def kind_sentences(body: str, question: str) -> list[str]:
