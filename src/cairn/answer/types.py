@@ -60,7 +60,7 @@ _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|eu
 # ("GRAND TOTAL 211,522", "Amount due: 97").
 _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
                              r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
-_PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/.-])")
+_PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
                    r"(?: [A-Z]{2,4}\b)?(?![\w-])")
