@@ -111,3 +111,23 @@ def test_a_correction_of_a_remembered_value_replaces_it_not_forgets_it(home):
     assert any("number 84" in m.text for m in home.memories())
     with pytest.raises(Exception, match="text"):
         home.memory_correct(old[0].id, "  ")
+
+
+def test_a_fact_said_in_passing_then_a_request_is_both(home):
+    """Class: "by the way X, remind me ..." keeps X and sets the reminder (it was one remember
+    of the whole text, the reminder inside the memory); the aside's marker is what makes it a
+    fact — a reason before a request stays the request's context, a question before one is
+    no fact."""
+    bot = Assistant(home, model="none", new=True)
+    res = bot.turn("by the way my allotment neighbour is called Wilf, remind me on sunday at 10 to give him "
+                   "the seed trays", Channel())
+    assert [(c.name, c.outcome) for c in res.tool_calls] == [("remember", "ran"), ("remind", "ran")]
+    assert any(m.text == "my allotment neighbour is called Wilf" for m in home.memories())
+    res = bot.turn("fyi the choir treasurer's mobile is 07700 900789 - remind me on friday at 6 to pay my subs",
+                   Channel())
+    assert [c.name for c in res.tool_calls] == ["remember", "remind"]
+    assert any("07700 900789" in m.text and "remind" not in m.text for m in home.memories())
+    res = bot.turn("by the way is the allotment shed open, remind me on saturday at 9 to fetch the hoe", Channel())
+    assert [c.name for c in res.tool_calls] == ["remind"]
+    bot.turn("I've paid the allotment fee, so remind me next friday at 9 to fetch the hoe", Channel())
+    assert not any("in passing" in r for r in bot.why()["understanding"][-1]["resolution"])

@@ -189,6 +189,15 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
         if whole.intent != "reminder_correct":
             u.resolution.append(f"a new day or time right after a reminder: a correction of it (read as {whole.intent})")
         return u
+    if ASIDE_AND_REQUEST and (pair := _aside(resolved)):  # "by the way X, remind me to ...": X kept, and the reminder
+        last = C.classify(embedder, [pair[1]], cache_dir)[0]
+        # a statement, not a question nor a request of its own ("the plumber's number is …" reads as an ask)
+        told = tells_a_fact(pair[0]) or not (is_question(pair[0]) or opens_request(pair[0]))
+        if told and last.intent in ACTIONABLE - {"remember"} and last.score >= 0.5 and opens_request(pair[1]):
+            u.actions = [Action("remember", pair[0], whole), Action(last.intent, pair[1], last, context=pair[0])]
+            u.resolution.append(f"a fact said in passing, then a request: {pair[0]!r} (remember) then "
+                                f"{pair[1]!r} ({last.intent})")
+            return u
     back = _preface(resolved) if whole.intent not in ACTIONABLE and _POINTS_BACK.search(resolved) else None
     if back:  # "my dad is allergic to penicillin. can you hang on to that?": a statement, then "keep that"
         last = C.classify(embedder, [back[1]], cache_dir)[0]
@@ -334,3 +343,29 @@ def correction(text: str) -> tuple[str, str] | None:
                     and not {new.lower(), old.lower()} & _NO_VALUE):
                 return new, old
     return None
+
+
+# A fact said in passing before a request ("by the way my neighbour is called Rosa, remind me on
+# Friday to return her ladder") is two things: the fact to keep and the request. The aside is
+# marked by its discourse marker ("by the way", "fyi", "just so you know", "oh and", "also"), so a
+# preface that is the request's reason ("I've rung the garage, so drop that reminder") stays
+# the request's context; the fact must read as one told (`tells_a_fact`, its marker taken off)
+# or be a statement (no question, not opening like a request: "the plumber's number is …"), and
+# the last clause a request that writes, opening like one.
+ASIDE_AND_REQUEST = True
+_ASIDE = re.compile(r"^\s*(?:oh\s*,?\s*)?(?:by the way|fyi|for your information|just so you know|for the record|"
+                    r"oh and|and also|also)\b[\s,:-]*", re.I)
+
+
+def _aside(text: str) -> tuple[str, str] | None:
+    """(fact, request) of a message opening with an aside marker, cut at its last clause break
+    (`_preface`); None otherwise. Whether the first tells a fact and the last is a request is
+    the caller's reading."""
+    m = _ASIDE.match(text)
+    if not m:
+        return None
+    cut = _preface(text)
+    if not cut:
+        return None
+    fact = cut[0][m.end():].strip(" ,;-")
+    return (fact, cut[1]) if len(fact.split()) >= 3 else None
