@@ -22,6 +22,7 @@ NOTES = {
     "allotment.md": "# Allotment\n\nPlot fee is £60 a year, paid by bank transfer on the 14th.\n"
                     "The water butts are filled on Saturdays; the shed key is with the secretary.\n",
     "garage.md": "# Garage\n\nMechanic: Dmitri Novak, mobile 07700 900456.\nThe MOT is due on 2 March.\n",
+    "shed.md": "# Shed\n\nThe padlock combination is 7215.\nThe roof was felted in 2022.\n",
     "choir.md": "# Choir\n\nRehearsals on Tuesday nights at St Aidan's hall, a lift shared with Oona.\n"
                 "Subs are £5 a week, collected by the treasurer.\n",
 }
@@ -131,3 +132,12 @@ def test_a_fact_said_in_passing_then_a_request_is_both(home):
     assert [c.name for c in res.tool_calls] == ["remind"]
     bot.turn("I've paid the allotment fee, so remind me next friday at 9 to fetch the hoe", Channel())
     assert not any("in passing" in r for r in bot.why()["understanding"][-1]["resolution"])
+
+
+def test_a_code_asked_by_what_it_opens_is_the_combination_that_opens_it(home):
+    """Class (synonyms of the thing asked, the part a word of kind covers): "code" names the kind
+    of value asked (a code), as "number" does, so "the padlock code" is the padlock's value
+    whatever the note calls it ("combination"); a code of a thing the notes never name
+    ("the alarm code for the shed") is still declined."""
+    assert "7215" in home.ask("what's the padlock code for the shed?", llm="none").answer
+    assert home.ask("what's the alarm code for the shed?", llm="none").abstained

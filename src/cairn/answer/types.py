@@ -43,7 +43,7 @@ SOFT_KINDS = frozenset({"person"})
 TYPE_WORDS = frozenset(stem(w) for w in (
     "number numbers no amount amounts value figure date dates day time times phone telephone mobile "
     "email e-mail address much many long often cost costs price people persons temperature pressure weight "
-    "size name due").split())
+    "size name due code codes").split())
 # Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a
 # candidate holding one states a value of that kind outright (typed.py, KIND_WORD).
 KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
