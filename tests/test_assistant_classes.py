@@ -22,6 +22,8 @@ NOTES = {
     "allotment.md": "# Allotment\n\nPlot fee is £60 a year, paid by bank transfer on the 14th.\n"
                     "The water butts are filled on Saturdays; the shed key is with the secretary.\n",
     "garage.md": "# Garage\n\nMechanic: Dmitri Novak, mobile 07700 900456.\nThe MOT is due on 2 March.\n",
+    "cottage.md": "# Holiday cottage\n\nThe oil tank was last filled on 3 October.\n"
+                  "For breakdowns phone the caretaker, Morag Innes, on 01632 960222.\nLogs are stacked behind the barn.\n",
     "shed.md": "# Shed\n\nThe padlock combination is 7215.\nThe roof was felted in 2022.\n",
     "choir.md": "# Choir\n\nRehearsals on Tuesday nights at St Aidan's hall, a lift shared with Oona.\n"
                 "Subs are £5 a week, collected by the treasurer.\n",
@@ -141,3 +143,11 @@ def test_a_code_asked_by_what_it_opens_is_the_combination_that_opens_it(home):
     ("the alarm code for the shed") is still declined."""
     assert "7215" in home.ask("what's the padlock code for the shed?", llm="none").answer
     assert home.ask("what's the alarm code for the shed?", llm="none").abstained
+
+
+def test_a_who_question_answered_by_a_line_naming_no_one_gets_the_notes_person(home):
+    """Class: "who do I ring about the oil tank?" was answered by the tank's fill date
+    (the sentence sharing its noun); a who-question's answer names a person, so the note's
+    sentence naming one (with a phone number, for "phone") is given instead."""
+    reply = Assistant(home, model="none", new=True).turn("who do i ring about the oil tank", Channel()).reply
+    assert "Morag Innes" in reply and "3 October" not in reply

@@ -42,6 +42,9 @@ def as_profile(text: str) -> str:
 # The person a who-question's answer names is the conversation's last person ("what's her
 # number?" after "who's the landlord?"), as a person named in the message is.
 WHO_ANSWER_PERSON = True
+# A who-question answered from a note sentence that names no one gets the note's sentence naming
+# a person (scoped._who_from_note).
+WHO_NAMES_A_PERSON = True
 
 
 class Understood(NoteScoped):
@@ -126,6 +129,8 @@ class Understood(NoteScoped):
                 scoped = self._note_scoped(t, ui, turn_no, res, log, st.note, st.answer, loose="all")
                 if scoped is not None:
                     return self._own_over(t, scoped, log)
+            if WHO_NAMES_A_PERSON and intent == "ask" and (who := self._who_from_note(t, ans, ui, turn_no, res, log)):
+                return who
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
             log["subject"] = subj or (notes[0] if notes else None)

@@ -391,6 +391,7 @@ def covers(question: str, lines: list[str], title: str) -> bool:
 
 
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
+PHONE = _PHONE  # a phone number's digits in a sentence
 # capitalised words of the calendar, never a person's name: "First Saturday of the month" is no one
 _CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
                       "july august september october november december christmas easter year".split())
