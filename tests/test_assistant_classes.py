@@ -24,6 +24,8 @@ NOTES = {
     "garage.md": "# Garage\n\nMechanic: Dmitri Novak, mobile 07700 900456.\nThe MOT is due on 2 March.\n",
     "cottage.md": "# Holiday cottage\n\nThe oil tank was last filled on 3 October.\n"
                   "For breakdowns phone the caretaker, Morag Innes, on 01632 960222.\nLogs are stacked behind the barn.\n",
+    "graduation.md": "# Sister's graduation\n\nThe ceremony is on 12 July at the Great Hall.\n"
+                     "Gown fitting on 2 July at 11am at Robes and Co, 5 Kings Parade.\n",
     "shed.md": "# Shed\n\nThe padlock combination is 7215.\nThe roof was felted in 2022.\n",
     "choir.md": "# Choir\n\nRehearsals on Tuesday nights at St Aidan's hall, a lift shared with Oona.\n"
                 "Subs are £5 a week, collected by the treasurer.\n",
@@ -151,3 +153,15 @@ def test_a_who_question_answered_by_a_line_naming_no_one_gets_the_notes_person(h
     sentence naming one (with a phone number, for "phone") is given instead."""
     reply = Assistant(home, model="none", new=True).turn("who do i ring about the oil tank", Channel()).reply
     assert "Morag Innes" in reply and "3 October" not in reply
+
+
+def test_a_bare_that_asks_of_the_line_just_quoted(home):
+    """Class (a follow-up about the note just answered): "where's that again?" after the gown
+    fitting's line is where the fitting is (the line quoted), not the note's first place
+    (the ceremony's hall); a bare "that" ending a question stands for the last subject."""
+    assert NS.has_pronoun("where's that again?") and NS.has_pronoun("how much was that?")
+    assert not NS.has_pronoun("keep that in mind") and not NS.has_pronoun("what is that note")
+    bot = Assistant(home, model="none", new=True)
+    assert "2 July" in bot.turn("when's my gown fitting", Channel()).reply
+    reply = bot.turn("where's that again?", Channel()).reply
+    assert "Robes and Co" in reply and "Great Hall" not in reply

@@ -51,7 +51,7 @@ class NoteScoped:
                      for ln in ((RP.value_kind(p) == "contents" and RP.contents(body, p, title, self.app.embedder))
                                 or RP.typed_sentences(self.app.embedder, body, p, title, prefer)
                                 or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
-                                                                     or RP.kind_sentences(body, p))) or [])]
+                                                                     or RP.kind_sentences(body, p, prefer))) or [])]
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):

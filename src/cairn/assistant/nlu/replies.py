@@ -433,11 +433,12 @@ class _Personish:
         return bool(people(s))
 
 
-def kind_sentences(body: str, question: str) -> list[str]:
+def kind_sentences(body: str, question: str, prefer: str | None = None) -> list[str]:
     """The first sentence of a note holding the kind of thing a question part asks for when
     its words match none: a phone number ("I need their number", "how do I call them?"), a
     person's name ("who does it?", "who is it with?") or a place ("where's it held?": a
-    sentence placing something at a named place or street, _PLACE); [] for other questions."""
+    sentence placing something at a named place or street, _PLACE); [] for other questions.
+    `prefer`: the line the conversation last quoted, taken first when it holds that kind."""
     q = question.lower()
     if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
         rx = _PHONE
@@ -447,7 +448,9 @@ def kind_sentences(body: str, question: str) -> list[str]:
         rx = _PLACE
     else:
         return []
-    return [s for s in sentences(body) if rx.search(s)][:1]
+    found = [s for s in sentences(body) if rx.search(s)]
+    said = [s for s in found if prefer and (s.lower() in prefer.lower() or prefer.lower().split(" [")[0] in s.lower())]
+    return (said or found)[:1]  # the line the conversation last quoted first ("where's that again?")
 
 
 def question_parts(question: str) -> list[str]:

@@ -23,6 +23,9 @@ _PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
 # "they" / "them" of a follow-up stand for the last subject too ("when do they finish?" after the
 # rota's night shifts); a person's "they" is rarer in a follow-up without a name
 _THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there|they|them)\b", re.I)
+# a bare "that" ending a question stands for the last subject too ("where's that again?", "how much was that?")
+_BARE_THAT = re.compile(r"^(?:what|when|where|who|which|how)\b.*\s(?:that|this)(?:\s+(?:again|then|exactly|now))?"
+                        r"\s*[?.!]*\s*$", re.I)
 
 
 _WH = re.compile(r"(?:what|which|where|who|when|how)(?:'s|s|\s+is|\s+are)?\b", re.I)
@@ -91,7 +94,7 @@ def just_set_reminder(st: ConversationState) -> bool:
 
 def has_pronoun(text: str) -> bool:
     """Whether `text` holds a pronoun a follow-up may use ("it", "she", "his", ...)."""
-    return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text))
+    return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text) or _BARE_THAT.search(text.strip()))
 
 
 def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | None]:
@@ -122,7 +125,7 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
         t = re.sub(r"^and\s+", "", t, flags=re.I)
         how.append("a follow-up: leading 'and' dropped")
     subject = None
-    if _THING_PRONOUN.search(t) and (st.subject or st.note):
+    if (_THING_PRONOUN.search(t) or _BARE_THAT.search(t)) and (st.subject or st.note):
         subject = st.subject or st.note
         how.append(f"'it' = {subject!r} (the last subject)")
     elif _PERSON_PRONOUN.search(t) and st.person:
