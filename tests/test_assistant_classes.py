@@ -73,6 +73,11 @@ def test_her_or_his_after_a_who_question_is_the_person_its_answer_named(home):
     reply = bot.turn("what's his number", Channel()).reply
     assert "07700 900456" in reply
     assert any("Dmitri Novak" in r for r in bot.why()["understanding"][-1]["resolution"])
+    from cairn.ops.knowledge_text import with_subject
+    assert with_subject("what's his number", "Dmitri Novak") == "what's Dmitri Novak's number"
+    # a thing named before the possessive is what it may stand for: the pronoun is left
+    assert with_subject("when does the cat get his worming tablet", "Dmitri Novak").startswith(
+        "when does the cat get his worming tablet")
 
 
 def test_a_who_question_gets_the_one_name_after_with(home):

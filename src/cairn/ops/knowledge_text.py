@@ -54,6 +54,11 @@ _NOT_A_NOUN_AFTER = re.compile(r"\s*(?:$|[?.!,;]|(?:to|about|for|at|on|in|with|f
                                r"back|out|off|now|today|tomorrow)\b)", re.I)
 
 
+# a thing named before a possessive pronoun in the same question may be what it stands for ("does
+# the dog have his flea treatment": the dog's): the pronoun is then left, the subject appended
+_ANTECEDENT = re.compile(r"\b(?:[Tt]he|[Mm]y|[Aa]n?|[Oo]ur|[Yy]our)\s+\w+|(?<=\s)[A-Z][a-z]+\b")
+
+
 def _possessive(m: re.Match) -> bool:
     """Whether the pronoun matched stands before its thing ("his number", "her car", "its
     filter"): "his", "its", "their" always; "her" when a noun follows, not a preposition or the end."""
@@ -81,7 +86,8 @@ def with_subject(question: str, subject: str | None) -> str:
     own = {stem(t) for t in content_terms(question)}
     if {stem(t) for t in content_terms(subject)} <= own:
         return question
-    if _PRONOUN.search(question):
+    m = _PRONOUN.search(question)
+    if m and not (_possessive(m) and _ANTECEDENT.search(question[:m.start()])):
         return _PRONOUN.sub(lambda m: _noun_phrase(subject) + ("'s" if _possessive(m) else ""), question, count=1)
     return f"{question.rstrip(' ?.!')} ({subject})?"
 
