@@ -43,7 +43,7 @@ SOFT_KINDS = frozenset({"person"})
 TYPE_WORDS = frozenset(stem(w) for w in (
     "number numbers no amount amounts value figure date dates day time times phone telephone mobile "
     "email e-mail address much many long often cost costs price people persons temperature pressure weight "
-    "size name due").split())
+    "size name due code codes").split())
 # Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a
 # candidate holding one states a value of that kind outright (typed.py, KIND_WORD).
 KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
@@ -60,7 +60,7 @@ _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|eu
 # ("GRAND TOTAL 211,522", "Amount due: 97").
 _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
                              r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
-_PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/.-])")
+_PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
                    r"(?: [A-Z]{2,4}\b)?(?![\w-])")
@@ -72,6 +72,10 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{
                    r"|(?:19|20)\d\d|(?:every|each|next|last|this|in the|in)\s+(?:spring|summer|autumn|fall|winter|week|"
                    r"weekend|month|year|morning|evening)|(?:in|within)\s+\w+\s+(?:days|weeks|months|years)|\w+\s+ago"
                    r"|(?:spring|summer|autumn|winter)"
+                   # a day of the month said by its ordinal ("paid on the 28th", "by the 3rd of each month"),
+                   # not "on the 4th floor": only after a preposition of time, the clause ending or "of" after it
+                   r"|(?:on|by|before|after|from|until|till|every|each)\s+the\s+\d{1,2}(?:st|nd|rd|th)"
+                   r"(?=\s*(?:$|[.,;:!?)]|of\b|and\b|or\b|to\b|-))"
                    # a month named alone after a preposition ("to June", "until September"):
                    # written capitalised and in full, so "may" the verb is not a date
                    rf"|(?:in|to|by|until|till|from|since|before|after|during)\s+(?-i:{_FULL_MONTHS}))\b",

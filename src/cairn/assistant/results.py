@@ -160,6 +160,9 @@ def describe(rec: CallRecord) -> str:
     if rec.outcome == "failed":
         return f"{rec.name} failed: {rec.error}."
     r = rec.result
+    if rec.name == "remember" and isinstance(r, dict) and r.get("action") == "edit":
+        was = (r.get("previous") or {}).get("text")
+        return f"Corrected: “{r.get('memory', {}).get('text')}”" + (f" (was “{was}”)." if was else ".")
     if rec.name == "remember" and isinstance(r, dict):
         return f"Noted: “{r.get('memory', {}).get('text', rec.arguments.get('text'))}” ({r.get('action')})."
     if rec.name == "recall":

@@ -51,7 +51,7 @@ class NoteScoped:
                      for ln in ((RP.value_kind(p) == "contents" and RP.contents(body, p, title, self.app.embedder))
                                 or RP.typed_sentences(self.app.embedder, body, p, title, prefer)
                                 or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
-                                                                     or RP.kind_sentences(body, p))) or [])]
+                                                                     or RP.kind_sentences(body, p, prefer))) or [])]
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
@@ -105,3 +105,34 @@ class NoteScoped:
         log["question"] = t
         return {"reply": f"Your note “{title}” gives no {what}, so I can't say.",
                 "slots": {"question": t, "note": title, "found": False}}
+
+    def _who_from_note(self, t: str, ans, ui, turn_no, res, log) -> dict | None:
+        """A who-question ("who do I call if the boiler breaks?") the knowledge answer answered
+        from a note sentence naming no one (the boiler's service date): the sentence of that
+        note naming a person (RP.people) instead — the one sharing most stemmed words with the
+        question, ties to the first; for "call / ring / contact / number" one holding a phone
+        number first. None: no who-question, the answer names a person already, or the note
+        names no one."""
+        import re
+        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not ans.found:
+            return None
+        notes = [s for s in ans.sources if s.kind == "note" and s.title]
+        if not notes or ans.why.get("chosen", [None])[0] != "note" or any(RP.people(s.quote) for s in notes):
+            return None
+        title = notes[0].title
+        try:
+            body = self.app.note_show(title)["body"]
+        except Exception:
+            return None
+        named = [s for s in RP.sentences(body) if RP.people(s)]
+        if re.search(r"\b(?:call|ring|phone|contact|number|text)\b", t, re.I):
+            named = sorted(named, key=lambda s: not RP.PHONE.search(s))
+        if not named:
+            return None
+        from cairn.lexical import stem
+        want = {stem(w) for w in RP.terms(t)}
+        line = max(named, key=lambda s: len(want & {stem(w) for w in RP.terms(s)}) - named.index(s) / 100)
+        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}

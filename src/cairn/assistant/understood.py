@@ -39,6 +39,14 @@ def as_profile(text: str) -> str:
     return f"what do you know about {subject}?" if subject else text
 
 
+# The person a who-question's answer names is the conversation's last person ("what's her
+# number?" after "who's the landlord?"), as a person named in the message is.
+WHO_ANSWER_PERSON = True
+# A who-question answered from a note sentence that names no one gets the note's sentence naming
+# a person (scoped._who_from_note).
+WHO_NAMES_A_PERSON = True
+
+
 class Understood(NoteScoped):
     """`_understand(text)` and `_act(u, ...)` (mixin of Assistant)."""
 
@@ -79,6 +87,9 @@ class Understood(NoteScoped):
         log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
         from cairn.ops.knowledge_text import names
         people = [n for n in names(u.resolved) if n not in (log.get("note"), log.get("subject"))]
+        if not people and WHO_ANSWER_PERSON and re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I):
+            # "who's the landlord?" answered "Landlord: Priya Mistry, …": she is the one "her" means next
+            people = RP.people(res.reply)[:1]
         if people:
             log["person"] = people[-1]
         self.store.append(self.state.id, log)
@@ -118,6 +129,8 @@ class Understood(NoteScoped):
                 scoped = self._note_scoped(t, ui, turn_no, res, log, st.note, st.answer, loose="all")
                 if scoped is not None:
                     return self._own_over(t, scoped, log)
+            if WHO_NAMES_A_PERSON and intent == "ask" and (who := self._who_from_note(t, ans, ui, turn_no, res, log)):
+                return who
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
             log["subject"] = subj or (notes[0] if notes else None)
@@ -181,6 +194,31 @@ class Understood(NoteScoped):
                              "something, or ask again naming what you ask about.", "slots": {"text": ""}}
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
+
+    def _do_memory_correct(self, t, u, st, ui, turn_no, res, log) -> dict:
+        """"Sorry, the locker is 121 not 112": the active memory holding the old value (as a
+        whole word; of several, the one recall ranks first for the message) is restated with the
+        new value, which supersedes it (the remember tool's `replaces`). With no memory holding
+        it, the message is acted on as the classifier read it."""
+        import re
+        from cairn.assistant.nlu.understand import correction
+        new, old = correction(t) or ("", "")
+        word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])", re.I) if old else None
+        holding = [m for m in self.app.memories() if word and word.search(m.text)]
+        if not holding:
+            a = next(x for x in u.actions if x.text == t)
+            intent = a.prediction.intent
+            handler = getattr(self, "_do_" + intent, None) if intent != "memory_correct" else None
+            if handler is None:
+                return {"reply": f"I have no memory saying “{old}”, so nothing was changed.", "slots": {"old": old}}
+            return handler(t, u, st, ui, turn_no, res, log)
+        if len(holding) > 1:
+            order = [h.memory.id for h in self.app.recall(t, k=10)]
+            holding.sort(key=lambda m: order.index(m.id) if m.id in order else len(order))
+        m = holding[0]
+        text = word.sub(lambda _: new, m.text, count=1)
+        rec = self._tool("remember", {"text": text, "replaces": m.id}, t, ui, turn_no, res)
+        return {"reply": describe(rec), "slots": {"old": old, "new": new, "memory": m.id, "text": text}}
 
     def _do_forget(self, t, u, st, ui, turn_no, res, log) -> dict:
         q = SL.forget_query(t)

@@ -84,10 +84,10 @@ def confirm(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = 
 
 
 def edit(conn: sqlite3.Connection, embedder, memory_id: str, text: str, *, now: datetime | None = None,
-         vault: Path | None = None) -> MemoryChange:
+         vault: Path | None = None, reason: str = "corrected in review") -> MemoryChange:
     """Correct a memory's text: the corrected statement (same kind, scope and sources) is
-    stored and supersedes the old one, and is confirmed. InvalidInput for empty or too long
-    text (nothing changes)."""
+    stored and supersedes the old one, and is confirmed; `reason` goes in both logs. InvalidInput
+    for empty or too long text (nothing changes)."""
     old = _active(conn, memory_id)
     moment = _now(now)
     change = remember(conn, embedder, text, kind=old.kind, scope=old.scope, source=old.source,
@@ -98,12 +98,12 @@ def edit(conn: sqlite3.Connection, embedder, memory_id: str, text: str, *, now: 
         if new.id != old.id and old.active:
             old.valid_to, old.superseded_by = moment.isoformat(), new.id
             old.log.append({"at": moment.isoformat(), "action": "superseded", "by": new.id,
-                            "reason": "corrected in review"})
+                            "reason": reason})
             _update(conn, old)
             if vault is not None:
                 _mirror(conn, vault, [old])
-    confirm(conn, new.id, now=moment, vault=vault, reason="corrected in review")
-    return MemoryChange("edit", get_memory(conn, new.id), get_memory(conn, old.id), "corrected in review")
+    confirm(conn, new.id, now=moment, vault=vault, reason=reason)
+    return MemoryChange("edit", get_memory(conn, new.id), get_memory(conn, old.id), reason)
 
 
 def reject(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = None,

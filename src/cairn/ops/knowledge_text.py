@@ -49,7 +49,21 @@ _NOT_NAMES = {"i", "the", "a", "an", "it", "that", "this", "what", "when", "wher
               "would", "should", "will", "hi", "hey", "hello", "thanks", "note", "notes", "am", "pm"}
 _NOT_NAMES |= set(_MONTHS) | set(_WEEKDAYS) | {m[:3] for m in _MONTHS} | {d[:3] for d in _WEEKDAYS}
 _POSSESSIVE = re.compile(r"['’]s?$")
-_PRONOUN = re.compile(r"\b(it|he|she|they|him|her|them)\b", re.I)
+_PRONOUN = re.compile(r"\b(it|he|she|they|him|her|them|his|its|their)\b", re.I)
+_NOT_A_NOUN_AFTER = re.compile(r"\s*(?:$|[?.!,;]|(?:to|about|for|at|on|in|with|from|and|or|if|when|that|again|up|"
+                               r"back|out|off|now|today|tomorrow)\b)", re.I)
+
+
+# a thing named before a possessive pronoun in the same question may be what it stands for ("does
+# the dog have his flea treatment": the dog's): the pronoun is then left, the subject appended
+_ANTECEDENT = re.compile(r"\b(?:[Tt]he|[Mm]y|[Aa]n?|[Oo]ur|[Yy]our)\s+\w+|(?<=\s)[A-Z][a-z]+\b")
+
+
+def _possessive(m: re.Match) -> bool:
+    """Whether the pronoun matched stands before its thing ("his number", "her car", "its
+    filter"): "his", "its", "their" always; "her" when a noun follows, not a preposition or the end."""
+    w = m.group(0).lower()
+    return w in ("his", "its", "their") or (w == "her" and not _NOT_A_NOUN_AFTER.match(m.string[m.end():]))
 
 
 def profile_subject(question: str) -> str | None:
@@ -72,8 +86,9 @@ def with_subject(question: str, subject: str | None) -> str:
     own = {stem(t) for t in content_terms(question)}
     if {stem(t) for t in content_terms(subject)} <= own:
         return question
-    if _PRONOUN.search(question):
-        return _PRONOUN.sub(_noun_phrase(subject), question, count=1)
+    m = _PRONOUN.search(question)
+    if m and not (_possessive(m) and _ANTECEDENT.search(question[:m.start()])):
+        return _PRONOUN.sub(lambda m: _noun_phrase(subject) + ("'s" if _possessive(m) else ""), question, count=1)
     return f"{question.rstrip(' ?.!')} ({subject})?"
 
 

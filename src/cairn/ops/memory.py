@@ -76,6 +76,21 @@ class MemoryOps:
         from cairn.memory import history
         return R.MemoryList(history(self.conn, self._own_memory(memory_id)))
 
+    def memory_correct(self, memory_id: str, text: str) -> "MemoryChange":
+        """The person corrects a memory ("it's 121, not 112"): `text`, the corrected statement,
+        is stored and supersedes memory `memory_id` (kept in its history), as a review's edit
+        does (memory.review.edit). Returns the MemoryChange (action "edit"); MemoryNotFound
+        (a ValueError) names an unknown or inactive id, InvalidInput an empty text."""
+        from cairn.errors import InvalidInput
+        from cairn.memory import review
+        if not (text or "").strip():
+            raise InvalidInput("a corrected memory needs its text")
+        change = review.edit(self.conn, self.embedder, self._own_memory(memory_id), text.strip(),
+                             vault=self.settings.vault, reason="corrected by the person")
+        self.events.publish("memory.superseded", {"id": change.memory.id, "text": change.memory.text[:200],
+                                                  "previous": change.previous.id if change.previous else None})
+        return change
+
     def forget(self, memory_id: str, *, at=None) -> "MemoryChange":
         """Tombstone a memory; returns a MemoryChange: action "forget", or "none" when it was
         already forgotten (memory.store.forget_change). MemoryNotFound (a ValueError) names

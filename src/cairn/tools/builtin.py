@@ -86,6 +86,8 @@ def _ingest_text(app, a: dict):
 
 
 def _remember(app, a: dict):
+    if a.get("replaces"):  # a correction: the statement supersedes that memory
+        return app.memory_correct(a["replaces"], a["text"]).to_json()
     return app.remember(a["text"], kind=a.get("kind"), scope=a.get("scope", "global")).to_json()
 
 
@@ -200,8 +202,10 @@ TOOLS: tuple[Tool, ...] = (
     Tool("ingest_text", "Store raw text or markdown as a new note.",
          _obj({"text": _STR, "title": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}},
               ("text",)), _ingest_text, risk="medium", read_only=False),
-    Tool("remember", "Remember a statement about the person: adds, reinforces or supersedes a memory.",
-         _obj({"text": _STR, "kind": {"enum": list(MEMORY_KINDS)}, "scope": {"type": "string"}}, ("text",)),
+    Tool("remember", "Remember a statement about the person: adds, reinforces or supersedes a memory "
+         "(replaces: the id of a memory the statement corrects).",
+         _obj({"text": _STR, "kind": {"enum": list(MEMORY_KINDS)}, "scope": {"type": "string"},
+               "replaces": {"type": "string"}}, ("text",)),
          _remember, risk="medium", read_only=False),
     Tool("recall", "Recall memories about the person, ranked, with score components.",
          _obj({"query": _STR, "k": {"type": "integer", "minimum": 1, "maximum": 100},

@@ -336,7 +336,9 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if len(sents) <= 1:
         return sents
     from cairn.lexical import stem
-    want = {stem(w) for w in terms(question) - terms(title)}
+    # the words naming only the kind ("number", "time", "ref") are in every candidate's kind, not its topic:
+    # "the flight number" is the flight's line, not the line saying "booking number"
+    want = _stems(question, title)
     scored = [(len(want & {stem(w) for w in terms(s)}), s) for s in sents]
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]
@@ -389,6 +391,7 @@ def covers(question: str, lines: list[str], title: str) -> bool:
 
 
 _PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
+PHONE = _PHONE  # a phone number's digits in a sentence
 # capitalised words of the calendar, never a person's name: "First Saturday of the month" is no one
 _CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
                       "july august september october november december christmas easter year".split())
@@ -396,6 +399,26 @@ _CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday 
 
 _CAPS_RUN = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
 _PLACE_BEFORE = re.compile(r"(?:\b(?:on|at|in|into|near|from|to|off|the|of)|\d)\s*$", re.I)
+
+
+_TITLED = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?")
+# one capitalised word after a word that takes a person ("with Tomasz", "ask Priya", "ring Jo"), not a day
+_AFTER_PERSON_WORD = re.compile(r"\b(?:with|ask|call|ring|text|tell|phone|message)\s+(?P<n>[A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
+
+
+def people(text: str) -> list[str]:
+    """The people a sentence names, in order: a title and a name ("Dr Hale"), a run of exactly
+    two capitalised words that is no place, calendar phrase or body (`_Personish`'s rules:
+    "Priya Mistry", "Aunt Carol"; not "on Mill Lane", "First Saturday", "Clevedon Community
+    Choir"), or one capitalised word after a word that takes a person ("with Tomasz", "ring
+    Jo"; not a day: "with Friday" is none)."""
+    found: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in _TITLED.finditer(text)]
+    found += [(m.start(), m.group(0)) for m in _CAPS_RUN.finditer(text)
+              if len(m.group(0).split()) == 2 and not set(m.group(0).lower().split()) & _CALENDAR
+              and not _PLACE_BEFORE.search(text[:m.start()]) and not any(a <= m.start() < a + len(n) for a, n in found)]
+    found += [(m.start("n"), m.group("n")) for m in _AFTER_PERSON_WORD.finditer(text)
+              if m.group("n").lower() not in _CALENDAR]
+    return list(dict.fromkeys(n for _, n in sorted(found)))
 
 
 class _Personish:
@@ -407,17 +430,15 @@ class _Personish:
 
     @staticmethod
     def search(s: str) -> bool:
-        if re.search(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\.?\s+[A-Z]", s):
-            return True
-        return any(len(m.group(0).split()) == 2 and not set(m.group(0).lower().split()) & _CALENDAR
-                   and not _PLACE_BEFORE.search(s[:m.start()]) for m in _CAPS_RUN.finditer(s))
+        return bool(people(s))
 
 
-def kind_sentences(body: str, question: str) -> list[str]:
+def kind_sentences(body: str, question: str, prefer: str | None = None) -> list[str]:
     """The first sentence of a note holding the kind of thing a question part asks for when
     its words match none: a phone number ("I need their number", "how do I call them?"), a
     person's name ("who does it?", "who is it with?") or a place ("where's it held?": a
-    sentence placing something at a named place or street, _PLACE); [] for other questions."""
+    sentence placing something at a named place or street, _PLACE); [] for other questions.
+    `prefer`: the line the conversation last quoted, taken first when it holds that kind."""
     q = question.lower()
     if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
         rx = _PHONE
@@ -427,7 +448,9 @@ def kind_sentences(body: str, question: str) -> list[str]:
         rx = _PLACE
     else:
         return []
-    return [s for s in sentences(body) if rx.search(s)][:1]
+    found = [s for s in sentences(body) if rx.search(s)]
+    said = [s for s in found if prefer and (s.lower() in prefer.lower() or prefer.lower().split(" [")[0] in s.lower())]
+    return (said or found)[:1]  # the line the conversation last quoted first ("where's that again?")
 
 
 def question_parts(question: str) -> list[str]:

@@ -23,8 +23,12 @@ _PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
 # "they" / "them" of a follow-up stand for the last subject too ("when do they finish?" after the
 # rota's night shifts); a person's "they" is rarer in a follow-up without a name
 _THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there|they|them)\b", re.I)
+# a bare "that" ending a question stands for the last subject too ("where's that again?", "how much was that?")
+_BARE_THAT = re.compile(r"^(?:what|when|where|who|which|how)\b.*\s(?:that|this)(?:\s+(?:again|then|exactly|now))?"
+                        r"\s*[?.!]*\s*$", re.I)
 
 
+_WH = re.compile(r"(?:what|which|where|who|when|how)(?:'s|s|\s+is|\s+are)?\b", re.I)
 VALUE_OF_NOTE = "a value of the last note"  # how an ellipsis asking only for a kind of value is resolved
 
 
@@ -90,7 +94,7 @@ def just_set_reminder(st: ConversationState) -> bool:
 
 def has_pronoun(text: str) -> bool:
     """Whether `text` holds a pronoun a follow-up may use ("it", "she", "his", ...)."""
-    return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text))
+    return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text) or _BARE_THAT.search(text.strip()))
 
 
 def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | None]:
@@ -101,8 +105,9 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
     if m and st.note and len(m.group("x").split()) <= 6:  # "and the address?": a kind of value, of the last note
         from cairn.assistant.nlu.replies import value_kind
         x = re.sub(r"^(?:the|my|a|an|your|its|their)\s+", "", m.group("x").strip(), flags=re.I)
-        if value_kind(f"what is the {x}?"):
-            t2 = f"what is the {x}?"
+        # "and what's the flight number": already a question, asked as it is; "and the address?": made one
+        t2 = f"{x.rstrip(' ?')}?" if _WH.match(x) else f"what is the {x}?"
+        if value_kind(t2):
             how.append(f"{VALUE_OF_NOTE}: {text.strip()!r} -> {t2!r} (last note {st.note!r})")
             return t2, how, None
     if (m and st.question and len(m.group("x").split()) <= 5
@@ -120,7 +125,7 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
         t = re.sub(r"^and\s+", "", t, flags=re.I)
         how.append("a follow-up: leading 'and' dropped")
     subject = None
-    if _THING_PRONOUN.search(t) and (st.subject or st.note):
+    if (_THING_PRONOUN.search(t) or _BARE_THAT.search(t)) and (st.subject or st.note):
         subject = st.subject or st.note
         how.append(f"'it' = {subject!r} (the last subject)")
     elif _PERSON_PRONOUN.search(t) and st.person:

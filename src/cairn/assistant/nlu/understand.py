@@ -184,11 +184,27 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
         u.actions = [Action("remind", req, whole)]
         u.resolution.append(f"the time the last turn asked for: {req!r}")
         return u
+    if (CORRECTS_MEMORY and whole.intent in _CORRECTION_READINGS and not S.just_set_reminder(st)
+            and (pair := correction(resolved))):
+        # "sorry, the locker is 121 not 112": the remembered value changed (checked against the memories
+        # when acted on: with none holding the old value the message is acted on as it was read)
+        u.actions = [Action("memory_correct", resolved, whole)]
+        u.resolution.append(f"a correction of a value: {pair[1]!r} -> {pair[0]!r} (read as {whole.intent})")
+        return u
     if _corrects_reminder(resolved, whole, st):
         u.actions = [Action("reminder_correct", resolved, whole)]
         if whole.intent != "reminder_correct":
             u.resolution.append(f"a new day or time right after a reminder: a correction of it (read as {whole.intent})")
         return u
+    if ASIDE_AND_REQUEST and (pair := _aside(resolved)):  # "by the way X, remind me to ...": X kept, and the reminder
+        last = C.classify(embedder, [pair[1]], cache_dir)[0]
+        # a statement, not a question nor a request of its own ("the plumber's number is …" reads as an ask)
+        told = tells_a_fact(pair[0]) or not (is_question(pair[0]) or opens_request(pair[0]))
+        if told and last.intent in ACTIONABLE - {"remember"} and last.score >= 0.5 and opens_request(pair[1]):
+            u.actions = [Action("remember", pair[0], whole), Action(last.intent, pair[1], last, context=pair[0])]
+            u.resolution.append(f"a fact said in passing, then a request: {pair[0]!r} (remember) then "
+                                f"{pair[1]!r} ({last.intent})")
+            return u
     back = _preface(resolved) if whole.intent not in ACTIONABLE and _POINTS_BACK.search(resolved) else None
     if back:  # "my dad is allergic to penicillin. can you hang on to that?": a statement, then "keep that"
         last = C.classify(embedder, [back[1]], cache_dir)[0]
@@ -308,3 +324,65 @@ def _answers_when(text: str, st: S.ConversationState) -> str | None:
     req = f"remind me to {ask} {t}"
     got = SL.reminder(req)
     return req if (got.keys() & {"at", "every"}) and got["text"].casefold() == ask.casefold() else None
+
+
+# A correction of something remembered says the new value and the old one it replaces: "A, not B"
+# ("the locker is 121 not 112"), "not B but A", "A instead of B", "A rather than B". It is read so
+# when the whole message reads as nothing else that writes (a forget, a remember, a reminder
+# correction with no reminder just set, or nothing), is short and asks nothing; the memory holding
+# B is found when it is acted on (understood._do_memory_correct).
+CORRECTS_MEMORY = True
+_CORRECTION_READINGS = frozenset({"forget", "remember", "reminder_correct", "none", "feelings", "smalltalk", "deny"})
+_VALUE = r"[\w£$€][\w'’./:£$€-]*"
+_A_NOT_B = re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:and\s+)?not\s+(?:the\s+|a\s+)?(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
+_NOT_B_A = re.compile(rf"\bnot\s+(?P<old>{_VALUE}?)\s*[,;]?\s*(?:but|it'?s|it is)\s+(?P<new>{_VALUE}?)\s*[.!]*$", re.I)
+_A_FOR_B = re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:instead of|rather than)\s+(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
+_NO_VALUE = frozenset("is are was were be been am do does did have has had can could will would should shall may "
+                      "might must i you he she it we they me him her us them this that these those there here and "
+                      "or but so if then just really definitely certainly sure surely why what who how when where "
+                      "yes no not now today yet still too also either neither please thanks".split())
+
+
+def correction(text: str) -> tuple[str, str] | None:
+    """(new value, old value) of a message correcting a stated value ("sorry, it's 121 not
+    112" -> ("121", "112"); "the dentist is on Tuesday, not Monday" -> ("Tuesday", "Monday")):
+    the forms "A not B", "not B but A", "A instead of / rather than B" ending the message, in a
+    message of at most 14 words that is no question; None otherwise, or when either side is a
+    function word ("it is not", "I do not") or both are the same."""
+    t = text.strip()
+    if len(t.split()) > 14 or is_question(t):
+        return None
+    for rx in (_A_NOT_B, _NOT_B_A, _A_FOR_B):
+        m = rx.search(t)
+        if m:
+            new, old = (m.group("new").strip(".,'’"), m.group("old").strip(".,'’"))
+            if (new and old and new.lower() != old.lower()
+                    and not {new.lower(), old.lower()} & _NO_VALUE):
+                return new, old
+    return None
+
+
+# A fact said in passing before a request ("by the way my neighbour is called Rosa, remind me on
+# Friday to return her ladder") is two things: the fact to keep and the request. The aside is
+# marked by its discourse marker ("by the way", "fyi", "just so you know", "oh and", "also"), so a
+# preface that is the request's reason ("I've rung the garage, so drop that reminder") stays
+# the request's context; the fact must read as one told (`tells_a_fact`, its marker taken off)
+# or be a statement (no question, not opening like a request: "the plumber's number is …"), and
+# the last clause a request that writes, opening like one.
+ASIDE_AND_REQUEST = True
+_ASIDE = re.compile(r"^\s*(?:oh\s*,?\s*)?(?:by the way|fyi|for your information|just so you know|for the record|"
+                    r"oh and|and also|also)\b[\s,:-]*", re.I)
+
+
+def _aside(text: str) -> tuple[str, str] | None:
+    """(fact, request) of a message opening with an aside marker, cut at its last clause break
+    (`_preface`); None otherwise. Whether the first tells a fact and the last is a request is
+    the caller's reading."""
+    m = _ASIDE.match(text)
+    if not m:
+        return None
+    cut = _preface(text)
+    if not cut:
+        return None
+    fact = cut[0][m.end():].strip(" ,;-")
+    return (fact, cut[1]) if len(fact.split()) >= 3 else None
