@@ -393,8 +393,14 @@ def test_the_shipped_model_is_the_trained_one(real_embedder, tmp_path):
     shipped = C._load(C.SHIPPED, C._key(real_embedder, C.DATA.read_bytes()))
     assert shipped is not None, "utterances.txt changed: rebuild with `python -m cairn.assistant.nlu.classify`"
     fresh = C.trained(real_embedder)
-    assert fresh.labels == shipped.labels and np.allclose(fresh.w, shipped.w, atol=1e-5)
-    assert abs(fresh.threshold - shipped.threshold) < 1e-9
+    # The same model in what it does: the weights themselves differ between machines (the
+    # embedder's floats differ in the last digits across CPUs, and gradient descent leaves
+    # directions the data does not constrain where those digits put them).
+    pairs = C.read_utterances(C.DATA)
+    x = C.features(real_embedder, [u for _, u in pairs] + ["blorp the frobnicator", "what's on today?"])
+    assert fresh.labels == shipped.labels and abs(fresh.threshold - shipped.threshold) < 0.02
+    assert np.abs(fresh.probabilities(x) - shipped.probabilities(x)).max() < 0.05
+    assert [p.intent for p in fresh.predict_features(x)] == [p.intent for p in shipped.predict_features(x)]
     data = tmp_path / "u.txt"
     data.write_text("## greet\nhello\nhi there\ngood morning\nhey\nhiya\n## bye\nbye\nsee you\ngoodbye\nlater\n"
                     "so long\n## none\nblorp\nzxqv\nwibble wobble\nqqq\nfrobnicate\n", encoding="utf-8")
