@@ -76,7 +76,7 @@ def collect(out: Path, conversations: set[int] | None, k: int = 8, search: dict 
                     seen.clear()
                     ans = app.ask(q["question"], llm="none", k=k)
                     top = app.search(q["question"], k=20, group=False).hits
-                    records.append({**q, "conversation": i, "inputs": seen[-1] if seen else None,
+                    records.append({**q, "conversation": i, "inputs": seen[0] if seen else None,
                                     "top20": top, "cited": [c.get("source_id") for c in ans.citations],
                                     "verdict": ans.verdict})
             print(f"  conversation {i}: collected", file=sys.stderr, flush=True)
