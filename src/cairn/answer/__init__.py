@@ -180,28 +180,18 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
                      asked: types.Asked | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
-    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
-    sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their chat
-    message's search score - the best message's; 0 for notes) + REPLY_WEIGHT x (the score
-    of the question their message replies to); the first is quoted, further ones over
-    SENTENCE_FLOOR and within PAD_MARGIN of its rank, and for a chat message only from the
-    same message (ONE_PASSAGE). replies: {hit id: the message a chat message replies to}
-    (store.graph.replied_to). Questions are never taken; a sentence that directly follows
-    one (same paragraph: "Q: What pressure is normal? A: Between 1.0 and 1.5 bar.") scores
-    the better of itself and the pair, since the question it answers is part of what it
-    says (for chat replies, in rank only: REPLY_WEIGHT, and REPLY_CONTEXT, its term overlap
-    read with the wh-question it replies to), and only the sentence is quoted. about: optional
-    `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
-    sentence filter). focus: the text sentences are scored against, when not the question
-    itself (for a person-checked question: the question without the person's name, so a
-    message merely calling them by name does not score).
-    A question asking "when" or "how much/many" only takes sentences that contain a time or
-    a quantity (`asked.sentence_kind`, types.answer_type), so a related sentence that does
-    not answer it is not offered as the answer. For "when", a sentence of a dated chunk (a
-    chat message: its `event_time`) also qualifies: the message's time dates what it reports.
-    A sentence needs four words, unless it is a line labelled with the question's wh-word
-    ("Where: Smile Clinic", an imported event's field; spans.labelled_answer).
-    asked: the question's answer type (answer/types.py; None: read from `question`)."""
+    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap, plus the
+    lifts and bonuses of the module constants; the best sentence reaching FALLBACK_FLOOR is
+    quoted, further ones over SENTENCE_FLOOR within PAD_MARGIN of its rank (ONE_PASSAGE for
+    chats). Questions are never quoted; a sentence right after one (same paragraph: "Q: What
+    pressure is normal? A: 1.0 to 1.5 bar.") scores the better of itself and the pair.
+    replies: {hit id: the message a chat message replies to} (store.graph.replied_to).
+    about: optional `(hit, sentence) -> bool`; sentences it rejects are not taken (the person
+    check's filter). focus: the text sentences are scored against when not the question (the
+    question without the person's name). A "when"/"how much" question only takes sentences
+    holding a time or quantity (`asked.sentence_kind`; for "when", a dated chat message's too).
+    A sentence needs four words, unless a line labelled with the question's wh-word ("Where:
+    Smile Clinic", spans.labelled_answer). asked: the answer type (None: read from `question`)."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
