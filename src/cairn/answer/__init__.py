@@ -48,48 +48,37 @@ CHIT_CHAT_REPLY = ("That is not a question about your notes. Ask about something
                    "for example: \"when was the boiler last serviced?\"")
 MAX_EVIDENCE = 6
 SENTENCE_FLOOR = 0.35
-# With no sentence over SENTENCE_FLOOR, the best one is still quoted if it reaches this
-# (the evidence already cleared the relevance floor; measured on LoCoMo: 0.28 -> 0.2 cut
-# wrong abstentions and raised answers citing gold evidence, bench/README.md).
+# Sentence ranking of extractive_draft (bench/README.md has each one's LoCoMo figures):
+# with no sentence over SENTENCE_FLOOR the best one is still quoted if it reaches FALLBACK_FLOOR
+# (0.28 -> 0.2 cut wrong abstentions); a further sentence only within PAD_MARGIN of the best's
+# rank (issue 13's padding).
 FALLBACK_FLOOR = 0.2
-# A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
-# a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
-# A sentence gains NAME_BONUS for each word of the question's names (premise.all_names, chat
-# speakers' aside) it holds: a name is often said once per note, so it cannot be required
-# ("What pet does Tom Weber have?" is answered by the sentence naming him and his cat).
+# + NAME_BONUS for each word of the question's names (premise.all_names, chat speakers' aside)
+# a sentence holds: a name is said once per note, so it cannot be required ("What pet does Tom
+# Weber have?" is answered by the sentence naming him and his cat).
 NAME_BONUS = 0.05
-# Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
-# search score - the best message's): the search judges which passage answers, the sentence score
-# which sentence in it; what is declined does not change. 1.0: a round value (LoCoMo dev: the
-# first passage is gold in 0.58 of answers, sentence score alone 0.54; bench/README.md).
+# Chat sentences rank by their score + HIT_PRIOR x (their message's fused search score - the
+# best message's): the search judges which passage answers, the sentence score which sentence.
 HIT_PRIOR = 1.0
-# An answer from a chat quotes one message (issue 13: the smallest span that answers; LoCoMo,
-# bench/README.md); notes keep further passages within PAD_MARGIN (a linked note answers
-# "where did Marta's team meet?").
+# An answer from a chat quotes one message (issue 13: the smallest span that answers); notes
+# keep further passages within PAD_MARGIN (a linked note answers "where did Marta's team meet?").
 ONE_PASSAGE = True
-# A chat message that replies to a question ("What did you take away from it?" - "It taught
-# me self-acceptance.") often does not repeat the words asked: its sentences rank with
-# REPLY_WEIGHT x the score of the question it replies to (the last question sentence of the
-# message before it, by someone else). Ranking only, like HIT_PRIOR. 0.5: half a sentence's
-# weight, a round value (0.3 and 0.5 measured alike; bench/README.md).
+# A chat reply ("It taught me self-acceptance.") rarely repeats the words asked: its sentences
+# rank with REPLY_WEIGHT x the score of the question it replies to (the last question sentence
+# of the message before it, by someone else), and with REPLY_CONTEXT their term overlap read
+# with that wh-question (a yes/no question holds its answer itself). Ranking only.
 REPLY_WEIGHT = 0.5
-# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last
-# Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
-# but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
-TIME_STATED = True
-# A note's sentences rarely repeat what its title and section heading say ("Total quoted: 7,350
-# GBP" under "Roof estimate: Carter and Sons"). A candidate's score gains CONTEXT_WEIGHT x the
-# share of the question's terms its note title and section heading hold (a table row: the title;
-# it holds its heading). Every sentence of one section gains alike, so the lift picks among
-# notes and sections, never within one. 0.4: the weight of the sentence's own shared words
-# (_sentence_score). The lift counts towards the floors (a sentence of the note the question
-# names may be quoted). Chat messages have no title ("TITLE: sentence" embedded: rejected, s. 13).
-CONTEXT_WEIGHT = 0.4
-# A chat reply rarely repeats the wh-question it answers ("What inspired you?" - "I painted this
-# after…"; a yes/no question holds its answer itself): its sentences rank with their term overlap
-# read in sentence and question together (each term once). Ranking only. False: off (README, s. 18).
 REPLY_CONTEXT = True
+# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last Fri
+# I took my kids to a pottery workshop"), though a chat message's date qualifies all its sentences.
+TIME_STATED = True
+# A note's sentences rarely repeat its title and section heading ("Total quoted: 7,350 GBP" under
+# "Roof estimate: Carter and Sons"): a candidate gains CONTEXT_WEIGHT x the share of the
+# question's terms they hold (a table row: the title), alike for every sentence of one section,
+# so the lift picks among notes and sections, never within one; it counts towards the floors.
+# 0.4: the weight of a sentence's own shared words (_sentence_score).
+CONTEXT_WEIGHT = 0.4
 # False: a configured model writes no draft, it only checks the extractive answer (for measuring).
 DRAFT = True
 

@@ -1,19 +1,14 @@
 """The answer check: does the passage an answer quotes answer *this* question? (issue 13)
 
 Asked of the configured model only (never with `--llm none`), after every lexical check of
-`answer_question` has let the answer through. One request per answer: the question, the
-cited passages (a chat message with its speaker, date and the turn it replies to; a note
-with its title) and the quoted answer, and "Does the passage answer the question? yes or
-no". The model generates one token; its probability of "yes" against "no" (the server's
-`top_logprobs` over the first token, summed over spellings: "Yes", "yes", " YES"...) is
-P(yes), and the answer is declined when P(yes) < THRESHOLD. A server that sends no logprobs
-is read from the token's text ("yes" -> 1.0, "no" -> 0.0); a model object without
-`next_token` (a plugin backend) is asked with a JSON schema {"answers": "yes" | "no"}
-(constrained output). Nothing here raises for bad model output or transport errors:
-`check_answer` returns a `Check` with `ran=False` and the reason, and the caller says so.
-
-Cost: one prompt of the question plus at most MAX_PASSAGES passages of PASSAGE_CHARS
-characters and one generated token (measured in bench/README.md, session 12).
+`answer_question` let the answer through: one request with the question, the cited passages
+(a chat message with its speaker, date and the turn it replies to; a note with its title; at
+most MAX_PASSAGES of PASSAGE_CHARS) and the quoted answer, "Does the passage answer the
+question? yes or no". P(yes) is the probability of the first token spelling "yes" against
+"no" (the server's `top_logprobs`), or 1.0 / 0.0 read from the token's text when it sends none;
+a model without `next_token` (a plugin) answers a JSON schema {"answers": "yes" | "no"}. The
+answer is declined when P(yes) < THRESHOLD. Never raises for bad output or transport errors:
+the `Check` has `ran=False` and the reason. Measured in bench/README.md, session 12.
 """
 
 from __future__ import annotations
@@ -26,9 +21,7 @@ from typing import Any
 
 from cairn.model import Hit
 
-# Declined when the model's P(yes) is below this. 0.5: the model's own choice between the two
-# words; no threshold helped on the tuning half with the packaged models (bench/README.md,
-# session 12, has the figures at 0.2-0.7).
+# 0.5: the model's own choice; no threshold in 0.2-0.7 helped on the tuning half (session 12)
 THRESHOLD = 0.5
 MAX_PASSAGES = 3
 PASSAGE_CHARS = 900
