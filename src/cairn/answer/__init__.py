@@ -132,11 +132,9 @@ SENTENCE_READ = 8  # a note's hits sharing a word with the question, read senten
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
     """The best cosine between `question` and one sentence of `hit` holding a value of the
-    asked `kind` (answer/types.values: "£65" for "how much ...?"); 0.0 without one. A note
-    whose one sentence states what is asked in other words ("how much do I owe Ffion?" /
-    "It costs £65 each, paid to ... Ffion") is diluted by its other lines in the chunk's own
-    cosine; the value of the asked kind keeps a shared name alone from passing (a name
-    weighs much in a sentence's cosine)."""
+    asked `kind` (answer/types.values: "£65" for "how much ...?"); 0.0 without one. ("how much
+    do I owe Ffion?" / "It costs £65 each, paid to ... Ffion": the chunk's other lines dilute
+    its own cosine; the value keeps a shared name alone from passing.)"""
     sents = [hit.text[a:b] for a, b in sentences(hit.text)]
     sents = [x for x in sents if types.values(kind, x)]
     if not sents:
@@ -317,19 +315,15 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
-    extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
-    (reported in `fallback`); nothing here raises for bad model output.
-    check_answerability: the checks of the module doc (off: the draft as verified).
-    context: extra hits for the person check only (a search without the person's name).
-    unknown_names: names no chunk of the index holds (answer/premise.py): abstains saying so.
-    replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
-    model_check: with `llm` and check_answerability on, an answer that passed every check
-    above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
-    when it judges that the cited passages do not answer the question.
-    parsed: the question as search parsed it (search/query.py); its `answer_type` (an
-    answer.types.Asked) is the answer type used here; without one it is read from
-    `question` (each part of a multi-part question is read on its own).
-    """
+    extractive answer; LLM errors and unverifiable drafts fall back to the extractive answer
+    (said in `fallback`); nothing here raises for bad model output. check_answerability: the
+    checks of the module doc (off: the draft as verified). context: extra hits for the person
+    check only (a search without the person's name). unknown_names: names no chunk of the
+    index holds (answer/premise.py). replies: {hit id: the text of the message a chat hit
+    replies to}. model_check: with `llm`, an answer that passed every check is put to the
+    model (answer/modelcheck.review; `[search] answer_check`). parsed: the question as search
+    parsed it (search/query.py); its `answer_type` is used, else read from `question` (each
+    part of a multi-part question on its own)."""
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
@@ -343,10 +337,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         if chat_kind:
             return Answer(question, CHIT_CHAT_REPLY, "abstain", problems=[f"declined: chit-chat ({chat_kind})"],
                           llm=getattr(llm, "name", None))
-    if check_answerability and unknown_names and not hypothetical:
-        listed = ", ".join(f"'{n}'" for n in unknown_names)
-        return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
-    if check_answerability:
+        if unknown_names and not hypothetical:
+            listed = ", ".join(f"'{n}'" for n in unknown_names)
+            return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
         if check.person is not None:
             info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
@@ -359,10 +352,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                 return _abstain(question, check.reason, llm, answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
-        if check.person is not None:
-            # quote only sentences about the person, not every sentence of a message holding one
-            focus = answerability.strip_people(question, [check.person]) or None
-            about = _about_person(check.person, speakers)
+        if check.person is not None:  # quote only sentences about the person, not every one of their messages
+            focus, person = answerability.strip_people(question, [check.person]) or None, check.person
+            about = lambda hit, sent: answerability.sentence_subject(sent, hit.speaker, person, speakers) in (None, person)  # noqa: E731
         # notes: never quote a sentence about someone else; score without the name
         subject = info["person"] if info else question_subject(question)
         if subject:
@@ -401,16 +393,6 @@ def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **
         dict(llm=getattr(llm, "name", None))
     return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain", problems=[f"abstained: {reason}"],
                   **made, **fields)
-
-
-def _about_person(person: str, speakers: list[str]):
-    """`(hit, sentence) -> bool`: is the sentence about `person` (or from a note)?
-    speakers: the chat's participants (for `answerability.sentence_subject`). (A comment of
-    theirs on the other speaker's news counts for neither: the person check's STATED.)"""
-
-    def about(hit: Hit, sentence: str) -> bool:
-        return answerability.sentence_subject(sentence, hit.speaker, person, speakers) in (None, person)
-    return about
 
 
 def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
