@@ -7,9 +7,8 @@ evidence about them; answer/subject.py: a named subject's question scored withou
 -> parts (answer/parts.py) -> evidence (chunks over the floor, numbered 1..n) -> draft
 (LLM; or typed, answer/typed.py: the value of the asked type, answer/types.py, a list whole;
 or extractive: the best supporting sentences) -> verifier (answer/verify.py) -> polarity
-(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> with `model_check`,
-the model's check (answer/modelcheck.py) -> what was checked (answer/checks.py: `checks` and
-the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
+(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> what was checked
+(answer/checks.py: `checks` and the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
 answered from the sentences about the person. Fail closed: an LLM draft that does not verify
 falls back to the extractive answer and says so (`fallback`); with no evidence the reply says
 the notes do not contain the answer (verdict "abstain"). Every rule is switched off in turn
@@ -23,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability, modelcheck, parts, types
+from cairn.answer import answerability, parts, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
@@ -79,8 +78,6 @@ TIME_STATED = True
 # so the lift picks among notes and sections, never within one; it counts towards the floors.
 # 0.4: the weight of a sentence's own shared words (_sentence_score).
 CONTEXT_WEIGHT = 0.4
-# False: a configured model writes no draft, it only checks the extractive answer (for measuring).
-DRAFT = True
 
 
 @dataclass
@@ -102,8 +99,6 @@ class Answer:
     answerability: dict[str, Any] | None = None
     # a declined question's nearest notes, best first: [{"title", "path", "source_id"}]
     pointers: list[dict[str, Any]] = field(default_factory=list)
-    # the model's answer check when it was asked (answer/modelcheck.review has the fields)
-    check: dict[str, Any] | None = None
     # what the verdict checked (answer/checks.py): {"support", "type", "subject", "completeness"}
     checks: dict[str, bool] | None = None
     typed: Any = field(default=None, repr=False)  # the typed draft (answer/typed.py), not in the JSON
@@ -116,7 +111,8 @@ class Answer:
         return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
                 "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
-                "answerability": self.answerability, "pointers": self.pointers, "check": self.check,
+                "answerability": self.answerability, "pointers": self.pointers,
+                "check": None,  # the model's answer check, removed in session 21: null, kept for clients
                 "checks": self.checks, "label": verdict_label(self.verdict, self.checks)}
 
 
@@ -311,7 +307,7 @@ def _sentence_score(cosine: float, question: str, sentence: str) -> float:
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
-                    replies: dict[str, str] | None = None, model_check: bool = False, parsed: ParsedQuery | None = None) -> Answer:
+                    replies: dict[str, str] | None = None, parsed: ParsedQuery | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
@@ -320,13 +316,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     checks of the module doc (off: the draft as verified). context: extra hits for the person
     check only (a search without the person's name). unknown_names: names no chunk of the
     index holds (answer/premise.py). replies: {hit id: the text of the message a chat hit
-    replies to}. model_check: with `llm`, an answer that passed every check is put to the
-    model (answer/modelcheck.review; `[search] answer_check`). parsed: the question as search
-    parsed it (search/query.py); its `answer_type` is used, else read from `question` (each
-    part of a multi-part question on its own)."""
+    replies to}. parsed: the question as search parsed it (search/query.py); its
+    `answer_type` is used, else read from `question` (each part of a question on its own)."""
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
-            p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
+            p, hits, embedder, llm, floor=floor, context=context, replies=replies,
             unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()]) for p in parts.split(question)])
     asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else types.asked(question)
     about = focus = info = subject = None
@@ -375,14 +369,6 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     if flipped:
         return _abstain(question, f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'",
                         ans=ans, answerability=info)
-    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
-    if llm is not None and model_check and check_answerability and not ans.abstained and cited:
-        reason = modelcheck.review(question, ans, cited, llm, replies, hypothetical)
-        if reason:
-            near = pointers(all_hits)
-            return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
-                          problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
-                          evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
     return finish(question, ans, all_hits, embedder, subject, not hypothetical, asked) if check_answerability else ans
 
 
@@ -406,7 +392,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
         return Answer(question, NOT_FOUND, "abstain", problems=["no evidence above the relevance floor"],
                       llm=getattr(llm, "name", None), mode="extractive")
     fallback = None
-    if llm is not None and DRAFT:
+    if llm is not None:
         try:
             draft = llm.chat(llm_messages(question, evidence), max_tokens=200, temperature=0.0)
         except Exception as exc:  # LLMError and transport failures: visible fallback
