@@ -46,7 +46,6 @@ from _common import OUT, header, table, write_jsonl  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 KINDS = ("answerable", "offtopic", "chitchat", "trick")
-MODEL_CHECK = False  # --model-check: [search] answer_check on (answer/modelcheck.py)
 HALVES = (("1-2 (tune: conv-26, conv-30)", {1, 2}), ("3-5 (held out: conv-41/42/43)", {3, 4, 5}))
 
 
@@ -65,28 +64,7 @@ def _record(ans, secs: float) -> dict:
     return {"verdict": ans.verdict, "abstain": ans.verdict == "abstain", "answer": ans.answer,
             "mode": ans.mode, "fallback": ans.fallback, "problems": ans.problems, "secs": secs,
             "cited_ids": [c.get("source_id") for c in ans.citations],
-            "cited_paths": [c.get("path") for c in ans.citations], "span": span(ans.answer),
-            "check": getattr(ans, "check", None)}
-
-
-def as_checked(rec: dict, threshold: float | None) -> dict:
-    """`rec` as it would be with the model's answer check (answer/modelcheck.py) at `threshold`
-    (None: the check off), from the same run: an answer the check withheld is restored with
-    its citations (and its check time taken off), and any answer whose recorded P(yes) is
-    under `threshold` is declined. Records without a check that ran are returned as they are."""
-    chk = rec.get("check") or {}
-    if not chk.get("ran"):
-        return rec
-    out = dict(rec)
-    held = chk.get("withheld")
-    if held:
-        out.update(abstain=False, verdict="pass", answer=held["answer"], cited_ids=held["source_ids"],
-                   cited_paths=held["paths"], span=span(held["answer"]))
-    if threshold is None:
-        out["secs"] = rec["secs"] - chk.get("secs", 0.0)
-    elif chk["p_yes"] < threshold:
-        out.update(abstain=True, verdict="abstain", cited_ids=[], cited_paths=[])
-    return out
+            "cited_paths": [c.get("path") for c in ans.citations], "span": span(ans.answer)}
 
 
 def _secs(recs: list[dict]) -> str:
@@ -105,7 +83,6 @@ def run_vault(llm: str) -> list[dict]:
     from cairn.service import Cairn
     qs = [json.loads(line) for line in (FIXTURES / "answers_questions.jsonl").read_text().splitlines() if line.strip()]
     with tempfile.TemporaryDirectory(prefix="cairn-answers-") as tmp, Cairn(Path(tmp) / "home") as app:
-        app.settings.search.answer_check = MODEL_CHECK
         app.ingest([FIXTURES / "answers_vault"])
         _ask(app, "warm-up question about the boiler", llm)  # load the models once, outside the timing
         for q in qs:
@@ -128,18 +105,6 @@ def _score_locomo(q: dict, rec: dict) -> None:
     ids = rec["cited_ids"]
     rec["all_gold"] = bool(gold and ids and all(c in gold for c in ids))
     rec["one_gold"] = bool(gold & set(ids))
-
-
-def rescored(qs: list[dict], threshold: float | None, score) -> list[dict]:
-    """Copies of `qs` whose records are `as_checked(rec, threshold)`, scored again."""
-    out = []
-    for q in qs:
-        rec = as_checked(q["rec"], threshold)
-        if rec is not q["rec"]:
-            rec = dict(rec)
-            score(q, rec)
-        out.append({**q, "rec": rec})
-    return out
 
 
 def report_vault(qs: list[dict], llm: str) -> None:
@@ -213,7 +178,6 @@ def run_locomo(llm: str, conversations: set[int] | None, per_half: int | None = 
             chat = Path(tmp) / f"{sample['sample_id']}.jsonl"
             write_jsonl(chat, chat_rows(sample))
             with Cairn(Path(tmp) / f"home-{i}") as app:
-                app.settings.search.answer_check = MODEL_CHECK
                 app.import_chat(chat)
                 _ask(app, "warm-up question", llm)
                 for q in qs:
@@ -265,52 +229,6 @@ def report_locomo(qs: list[dict], llm: str) -> None:
     print("why declined: " + ", ".join(f"{k} {v}" for k, v in sorted(why.items(), key=lambda kv: -kv[1])))
 
 
-def report_check_locomo(qs: list[dict], thresholds: list[float]) -> None:
-    """The model's answer check off and on (at each threshold), from the same run, per half."""
-    ran = [q for q in qs if (q["rec"].get("check") or {}).get("ran")]
-    not_run = [q for q in qs if (q["rec"].get("check") or {}).get("error")]
-    if not ran and not not_run:
-        return
-    header(f"LoCoMo: the model's answer check off / on (same run; checked {len(ran)}, could not run {len(not_run)})")
-    hdr = ["part", "check", "cat 5 declined", "cat 1-4 wrongly declined", "all gold (answered)",
-           "one gold (answered)", "s/question (median / mean)"]
-    rows = []
-    for label, convs in HALVES + (("all", {1, 2, 3, 4, 5}),):
-        part = [q for q in qs if q["conversation"] in convs]
-        if not part:
-            continue
-        for t in [None] + thresholds:
-            got = rescored(part, t, _score_locomo)
-            five = [q["rec"] for q in got if q["category"] == 5]
-            rest = [q["rec"] for q in got if q["category"] != 5]
-            answered = [q["rec"] for q in got if q["category"] != 5 and not q["rec"]["abstain"] and q["evidence"]]
-            rows.append([label.split(" (")[0], "off" if t is None else f"on, P(yes) < {t:g}",
-                         _share(sum(r["abstain"] for r in five), len(five)),
-                         _share(sum(r["abstain"] for r in rest), len(rest)),
-                         _share(sum(r["all_gold"] for r in answered), len(answered)),
-                         _share(sum(r["one_gold"] for r in answered), len(answered)), _secs(five + rest)])
-    print(table(hdr, rows, "llrrrrr"))
-
-
-def report_check_vault(qs: list[dict], thresholds: list[float]) -> None:
-    """The vault set with the model's answer check off and on (same run)."""
-    if not any((q["rec"].get("check") or {}).get("ran") for q in qs):
-        return
-    header("vault set: the model's answer check off / on (same run)")
-    rows = []
-    for t in [None] + thresholds:
-        got = rescored(qs, t, _score_vault)
-        by = {k: [q["rec"] for q in got if q["kind"] == k] for k in KINDS}
-        off = by["offtopic"] + by["chitchat"]
-        rows.append(["off" if t is None else f"on, P(yes) < {t:g}",
-                     _share(sum(r["right"] for r in by["answerable"]), len(by["answerable"])),
-                     _share(sum(r["abstain"] for r in off), len(off)),
-                     _share(sum(r["abstain"] for r in by["trick"]), len(by["trick"])),
-                     _secs(by["answerable"])])
-    print(table(["check", "answerable right", "off-topic + chit-chat declined", "trick declined",
-                 "s/question answerable (median / mean)"], rows, "lrrrr"))
-
-
 def _reason(rec: dict) -> str:
     text = " ".join(rec["problems"][:1]) or rec["answer"]
     for key in ("chit-chat", "don't mention", "do not mention", "is from", "said of someone else",
@@ -333,22 +251,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="LoCoMo: a stratified sample per half (tune 1-2, held out 3-5): K category-5 questions "
                          "and K of categories 1-4 (0: every category-5 question and as many others)")
     ap.add_argument("--seed", type=int, default=13, help="seed of --sample (default 13)")
-    ap.add_argument("--model-check", action="store_true",
-                    help="with a model: turn on its answer check ([search] answer_check, answer/modelcheck.py); "
-                         "reported off and at --check-thresholds from the same run")
-    ap.add_argument("--check-thresholds", default="0.5", metavar="T,U",
-                    help="with --model-check: P(yes) thresholds reported besides the check off "
-                         "(default 0.5, the one in force)")
-    ap.add_argument("--no-draft", action="store_true",
-                    help="with a model: skip its written draft (the extractive answer is checked by it); "
-                         "measures the check alone")
     args = ap.parse_args(argv)
-    thresholds = [float(x) for x in args.check_thresholds.split(",") if x.strip()]
-    global MODEL_CHECK
-    MODEL_CHECK = args.model_check
-    if args.no_draft:
-        import cairn.answer as answer_mod
-        answer_mod.DRAFT = False
     if args.cosine_only_misattribution:
         from cairn.answer import answerability
         answerability.WORDS_AGREE = False
@@ -362,14 +265,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.only in (None, "vault"):
             qs = run_vault(llm)
             report_vault(qs, llm)
-            report_check_vault(qs, thresholds)
             secs += [q["rec"]["secs"] for q in qs]
             secs_answerable += [q["rec"]["secs"] for q in qs if q["kind"] == "answerable"]
             dumped += [{"set": "vault", "llm": llm, **q} for q in qs]
         if args.only in (None, "locomo"):
             qs = run_locomo(llm, convs, args.sample, args.seed)
             report_locomo(qs, llm)
-            report_check_locomo(qs, thresholds)
             secs += [q["rec"]["secs"] for q in qs]
             secs_answerable += [q["rec"]["secs"] for q in qs if q["category"] != 5]
             dumped += [{"set": "locomo", "llm": llm, **q} for q in qs]

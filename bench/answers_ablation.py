@@ -78,7 +78,7 @@ def _reread(module, name):
 
 def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
-    removed: bench/README.md, sessions 14, 15 and 16.)"""
+    removed: bench/README.md, sessions 14, 15, 16 and 21.)"""
     import cairn.answer as A
     from cairn.answer import answerability as AB, checks as C, tables as TB, topic as T, types as TY
     from cairn.answer.answerability import Answerability
@@ -112,7 +112,6 @@ def rules() -> dict:
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
-        "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
         "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
         "reply read with its question (REPLY_CONTEXT)": _set(A, "REPLY_CONTEXT", False),
@@ -144,21 +143,29 @@ def locomo(records: list[dict], embedder) -> dict[str, tuple[float, float, float
     return out
 
 
-def typed(rows: list[dict]) -> tuple[float, float, float]:
-    """(right with pass, wrong with pass, unanswerable declined) over the typed set's inputs."""
+def typed(rows: list[dict]) -> dict[str, tuple[float, float, float]]:
+    """{typed set: (right with pass, wrong with pass, unanswerable declined)} over the typed
+    sets' recorded inputs ("main": its tune and held parts; "all": every row)."""
+    from answers_replay import DROPPED
     from answers_typed import judge
     import cairn.answer as A
     res = []
     for r in rows:
-        from answers_replay import DROPPED
         question, hits, embedder, llm, kw = r["inputs"]
         ans = A.answer_question(question, hits, embedder, llm, **{k: v for k, v in kw.items() if k not in DROPPED})
         res.append((r, ans.verdict, judge(r, ans.verdict, ans.answer)))
-    ans_rows = [x for x in res if x[0]["expect"] is not None]
-    un = [x for x in res if x[0]["expect"] is None]
-    return (sum(o == "right" and v == "pass" for _, v, o in ans_rows) / len(ans_rows),
-            sum(v == "pass" and o in ("wrong", "answered") for _, v, o in res) / len(res),
-            sum(o == "declined" for _, _, o in un) / len(un))
+
+    def figures(sel):
+        ans_rows = [x for x in sel if x[0]["expect"] is not None]
+        un = [x for x in sel if x[0]["expect"] is None]
+        return (sum(o == "right" and v == "pass" for _, v, o in ans_rows) / max(len(ans_rows), 1),
+                sum(v == "pass" and o in ("wrong", "answered") for _, v, o in sel) / max(len(sel), 1),
+                sum(o == "declined" for _, _, o in un) / max(len(un), 1))
+    sets = dict.fromkeys("main" if r["part"] in ("tune", "held") else r["part"] for r in rows)
+    out = {s: figures([x for x in res if ("main" if x[0]["part"] in ("tune", "held") else x[0]["part"]) == s])
+           for s in sets}
+    out["all"] = figures(res)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated substrings of rule names")
     ap.add_argument("--typed-cache", default="bench/out/typed_inputs.pkl",
                     help="the typed set's recorded inputs (written on the first run; delete to re-record)")
-    ap.add_argument("--sets", default="main",
+    ap.add_argument("--sets", default="main,new,third,fourth,fifth",
                     help="comma-separated typed sets whose questions are measured (main, new, third, fourth: "
                          "bench/typed_set.py, typed_set_new.py, ...); never a held-out set not yet run")
     args = ap.parse_args(argv)
@@ -207,29 +214,32 @@ def main(argv: list[str] | None = None) -> int:
     header(f"Ablation of answer/ rules: LoCoMo replay {args.file} ({len(records)} questions), typed set "
            f"({len(rows)} questions)")
     head = ["rule off", "tune c5 decl", "tune wrong decl", "tune all gold", "held c5 decl", "held wrong decl",
-            "held all gold", "typed right+pass", "typed wrong+pass", "typed unans decl", "helps on"]
+            "held all gold", "typed right+pass", "typed wrong+pass", "typed unans decl", "helps on (net loss off)",
+            "hurts on (net gain off)"]
 
-    def fmt(lo, ty, helps=""):
+    def fmt(lo, ty, helps="", hurts=""):
         t, h = lo["tune"], lo["held out"]
-        return [f"{x:.3f}" for x in (*t, *h, *ty)] + [helps]
+        return [f"{x:.3f}" for x in (*t, *h, *ty["all"])] + [helps, hurts]
 
-    def net_lo(x):
+    def net(x):
         return x[0] - x[1] + x[2]
 
-    def net_ty(x):
-        return x[0] - x[1] + x[2]
+    def nets(lo, ty):
+        return {"tune": net(lo["tune"]), "held": net(lo["held out"]), **{s: net(v) for s, v in ty.items() if s != "all"}}
+    base_nets = nets(*base)
     out = [["(all on)"] + fmt(*base)]
     for name, off in rules().items():
         if args.only and not any(s.strip() in name for s in args.only.split(",")):
             continue
         with off():
             lo, ty = measure()
-        helps = [s for s, b, o in (("tune", net_lo(base[0]["tune"]), net_lo(lo["tune"])),
-                                   ("held", net_lo(base[0]["held out"]), net_lo(lo["held out"])),
-                                   ("typed", net_ty(base[1]), net_ty(ty))) if b > o + 1e-9]
-        out.append([name] + fmt(lo, ty, ",".join(helps) or "none"))
+        now = nets(lo, ty)
+        helps = [f"{s} {base_nets[s] - now[s]:+.3f}" for s in base_nets if base_nets[s] > now[s] + 1e-9]
+        hurts = [f"{s} {base_nets[s] - now[s]:+.3f}" for s in base_nets if base_nets[s] < now[s] - 1e-9]
+        out.append([name] + fmt(lo, ty, ", ".join(helps) or "none", ", ".join(hurts) or "none"))
         print(f"  {name}: done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
-    print(table(head, out, "l" + "r" * 9 + "l"))
+    print(table(head, out, "l" + "r" * 9 + "ll"))
+    print("all on, typed sets: " + "; ".join(f"{s} {r:.3f}/{w:.3f}/{u:.3f}" for s, (r, w, u) in base[1].items()))
     print(f"total time {time.perf_counter() - t0:.0f} s")
     return 0
 

@@ -34,7 +34,7 @@ from _common import header, table, write_jsonl  # noqa: E402
 
 # Recorded arguments the answerer no longer takes (unknown_terms: gone in session 16), and
 # those the replay sets itself.
-DROPPED = ("hits", "model_check", "unknown_terms")
+DROPPED = ("hits", "model_check", "unknown_terms")  # model_check: the answer check, gone in session 21
 HALVES = (("tune (conv-26, conv-30)", {1, 2}), ("held out (conv-41/42/43)", {3, 4, 5}), ("all", {1, 2, 3, 4, 5}))
 
 
@@ -76,7 +76,7 @@ def collect(out: Path, conversations: set[int] | None, k: int = 8, search: dict 
                     seen.clear()
                     ans = app.ask(q["question"], llm="none", k=k)
                     top = app.search(q["question"], k=20, group=False).hits
-                    records.append({**q, "conversation": i, "inputs": seen[-1] if seen else None,
+                    records.append({**q, "conversation": i, "inputs": seen[0] if seen else None,
                                     "top20": top, "cited": [c.get("source_id") for c in ans.citations],
                                     "verdict": ans.verdict})
             print(f"  conversation {i}: collected", file=sys.stderr, flush=True)
@@ -86,40 +86,21 @@ def collect(out: Path, conversations: set[int] | None, k: int = 8, search: dict 
     print(f"{len(records)} questions written to {out}")
 
 
-def replay(records: list[dict], llm=None) -> list[dict]:
-    """answer_question again on every record's inputs (the code as it is now). llm: a model
-    for the answer check (answer/modelcheck.py) over the extractive answer (its draft is not
-    written: cairn.answer.DRAFT is off, so the replay stays exact); each record's `check`."""
+def replay(records: list[dict]) -> list[dict]:
+    """answer_question again on every record's inputs (the code as it is now)."""
     from cairn.answer import answer_question
     from cairn.embed import get_embedder
     embedder = get_embedder()
-    for i, r in enumerate(records, 1):
+    for r in records:
         inp = r["inputs"]
         if inp is None:  # declined before the answerer (never happens for chat questions)
             r["now"] = {"abstain": r["verdict"] == "abstain", "cited": r["cited"]}
             continue
         kw = {k: v for k, v in inp.items() if k not in DROPPED}  # recorded since judge13
-        t0 = time.perf_counter()
-        ans = answer_question(r["question"], inp["hits"], embedder, llm, model_check=llm is not None, **kw)
+        ans = answer_question(r["question"], inp["hits"], embedder, None, **kw)
         r["now"] = {"abstain": ans.verdict == "abstain", "cited": [c.get("source_id") for c in ans.citations],
-                    "answer": ans.answer, "check": ans.check, "secs": time.perf_counter() - t0}
-        if llm is not None and i % 20 == 0:
-            print(f"  {i} of {len(records)} replayed", file=sys.stderr, flush=True)
+                    "answer": ans.answer}
     return records
-
-
-def checked(rec: dict, threshold: float | None) -> dict:
-    """A replayed record with the answer check off (None) or at `threshold` (same run):
-    a withheld answer is restored, an answer under `threshold` declined."""
-    chk = rec.get("check") or {}
-    if not chk.get("ran"):
-        return rec
-    out = dict(rec)
-    if chk.get("withheld"):
-        out.update(abstain=False, cited=chk["withheld"]["source_ids"])
-    if threshold is not None and chk["p_yes"] < threshold:
-        out.update(abstain=True, cited=[])
-    return out
 
 
 def figures(records: list[dict], key: str = "now") -> list:
@@ -133,64 +114,6 @@ def figures(records: list[dict], key: str = "now") -> list:
     oneg = sum(bool(set(r[key]["cited"]) & set(r["evidence"])) for r in answered)
     return [share(sum(r[key]["abstain"] for r in c5), len(c5)), share(sum(r[key]["abstain"] for r in ans), len(ans)),
             share(allg, len(answered)), share(oneg, len(answered))]
-
-
-def score_check(path: Path, spec: str, per_half: int, seed: int, thresholds: list[float],
-                conversations: set[int] | None = None) -> list[dict]:
-    """The answer check of model `spec` over the extractive answers of a stratified sample
-    (answers.stratified: per half, `per_half` category-5 questions and as many of 1-4):
-    per half, the figures with the check off and on at each threshold, from one replay."""
-    import cairn.answer as A
-    from answers import stratified
-    from cairn.llm import get_llm
-    with open(path, "rb") as fh:
-        records = pickle.load(fh)
-    by_conv: dict[int, list[dict]] = {}
-    for r in records:
-        by_conv.setdefault(r["conversation"], []).append(r)
-    keep = stratified(by_conv, per_half, seed)
-    records = [r for r in records if r["id"] in keep and (not conversations or r["conversation"] in conversations)]
-    A.DRAFT = False
-    llm = get_llm(spec)
-    replay(records, llm)
-    ran = [r for r in records if (r["now"].get("check") or {}).get("ran")]
-    errors = [r["now"]["check"]["error"] for r in records if (r["now"].get("check") or {}).get("error")]
-    header(f"LoCoMo replay of {path}: the answer check of {spec} (sample {per_half} + {per_half} per half, "
-           f"seed {seed}; checked {len(ran)}, could not run {len(errors)})")
-    rows = []
-    for label, convs in HALVES:
-        part = [r for r in records if r["conversation"] in convs]
-        if not part:
-            continue
-        for t in [None] + thresholds:
-            for r in part:
-                r["at"] = checked(r["now"], t)
-            rows.append([label, "off" if t is None else f"on, P(yes) < {t:g}"] + figures(part, "at"))
-    print(table(["set", "check", "cat 5 declined", "cat 1-4 wrongly declined", "all gold (answered)",
-                 "one gold (answered)"], rows, "llrrrr"))
-    for label, convs in HALVES[:2]:
-        pos = [r["now"]["check"]["p_yes"] for r in ran if r["conversation"] in convs and r["category"] != 5
-               and set(r["now"]["check"].get("withheld", {}).get("source_ids") or r["now"]["cited"]) & set(r["evidence"])]
-        neg = [r["now"]["check"]["p_yes"] for r in ran if r["conversation"] in convs and r["category"] == 5]
-        print(f"{label}: P(yes) of answers citing gold (n={len(pos)}) over category-5 answers (n={len(neg)}): "
-              f"AUC {auc(pos, neg):.3f}; median P(yes) {_median(pos):.3f} vs {_median(neg):.3f}")
-    secs = sorted(r["now"]["check"]["secs"] for r in ran)
-    if secs:
-        print(f"check seconds per checked answer: median {secs[len(secs) // 2]:.2f}, mean {sum(secs) / len(secs):.2f}")
-    if errors:
-        print("could not run: " + "; ".join(errors[:3]))
-    return records
-
-
-def auc(pos: list[float], neg: list[float]) -> float:
-    """P(a positive scores above a negative), ties counting half (Mann-Whitney U / n1 n2)."""
-    if not pos or not neg:
-        return float("nan")
-    return sum((p > n) + 0.5 * (p == n) for p in pos for n in neg) / (len(pos) * len(neg))
-
-
-def _median(xs: list[float]) -> float:
-    return sorted(xs)[len(xs) // 2] if xs else float("nan")
 
 
 def score(path: Path, conversations: set[int] | None = None) -> list[dict]:
@@ -363,16 +286,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search", action="append", default=[], metavar="NAME=VALUE",
                     help="collect: a setting of every home, [search] unless SECTION.NAME "
                          "(context_weight=0.3, memory.neighbour_keys=0.0)")
-    ap.add_argument("--llm", help="score: replay the answer check (answer/modelcheck.py) of this model over the "
-                                  "extractive answers of a stratified sample (--sample, --seed)")
-    ap.add_argument("--sample", type=int, default=40, metavar="K",
-                    help="with --llm: K category-5 questions and K of categories 1-4 per half (default 40)")
-    ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--check-thresholds", default="0.5", metavar="T,U",
-                    help="with --llm: P(yes) thresholds reported besides the check off (default 0.5)")
-    ap.add_argument("--check-system", metavar="FILE",
-                    help="with --llm: the check's system prompt read from FILE (for measuring wordings)")
-    ap.add_argument("--dump", metavar="FILE", help="with --llm: each replayed record as JSONL")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="score/causes: set a constant of cairn.answer first (REPLY_CONTEXT=False)")
     args = ap.parse_args(argv)
@@ -392,16 +305,6 @@ def main(argv: list[str] | None = None) -> int:
             name, _, value = item.partition("=")
             search[name] = ast.literal_eval(value)
         collect(Path(args.file), convs, args.k, search)
-    elif args.action == "score" and args.llm:
-        if args.check_system:
-            from cairn.answer import modelcheck
-            modelcheck.SYSTEM = Path(args.check_system).read_text().strip()
-        recs = score_check(Path(args.file), args.llm, args.sample, args.seed,
-                           [float(x) for x in args.check_thresholds.split(",") if x.strip()], convs)
-        if args.dump:
-            write_jsonl(Path(args.dump), [{"id": r["id"], "conversation": r["conversation"], "category": r["category"],
-                                           "question": r["question"], "evidence": r["evidence"], **r["now"]}
-                                          for r in recs])
     elif args.action == "score":
         score(Path(args.file), convs)
     elif args.action == "causes":

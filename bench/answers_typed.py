@@ -88,7 +88,7 @@ def run(part: str | None = None, show: bool = False, speed: bool = True, qset=No
                     seen.clear()
                     ans = app.ask(q["question"], llm="none")
                     rows.append({**q, "verdict": ans.verdict, "answer": ans.answer,
-                                 "checks": getattr(ans, "checks", None), "inputs": seen[-1] if seen else None,
+                                 "checks": getattr(ans, "checks", None), "inputs": seen[0] if seen else None,
                                  "outcome": judge(q, ans.verdict, ans.answer)})
             finally:
                 A.answer_question = real

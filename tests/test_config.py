@@ -71,3 +71,11 @@ def test_a_bad_config_loses_nothing_on_reindex(tmp_path, embedder):
     with Cairn(home, embedder=embedder) as app:
         assert app.status()["notes"] == 1
         assert app.search("boiler pressure", mode="keyword").hits
+
+
+def test_the_removed_answer_check_setting_is_refused_by_name(tmp_path):
+    """`[search] answer_check` (the model's answer check, removed in session 21) is no setting
+    any more: a config that still sets it is refused with an error naming the key."""
+    (tmp_path / "config.toml").write_text("[search]\nanswer_check = true\n")
+    with pytest.raises(ConfigError, match="answer_check"):
+        load_settings(tmp_path)

@@ -20,10 +20,6 @@ class SearchSettings:
     keyword_weight: float = 1.0
     semantic_weight: float = 1.0
     answer_floor: float = 0.35  # minimum evidence support to cite a chunk
-    # With a model configured, ask it whether the cited passages answer the question and
-    # decline when it says no (answer/modelcheck.py). Off: measured no help with the packaged
-    # models (bench/README.md, session 12), one more model call per answer.
-    answer_check: bool = False
     # Relevance floor: a hit that contains no query word must be at least this close in
     # meaning (cosine) to be shown; 0 shows the nearest notes whatever they are.
     semantic_floor: float = 0.1

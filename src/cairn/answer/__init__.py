@@ -7,9 +7,8 @@ evidence about them; answer/subject.py: a named subject's question scored withou
 -> parts (answer/parts.py) -> evidence (chunks over the floor, numbered 1..n) -> draft
 (LLM; or typed, answer/typed.py: the value of the asked type, answer/types.py, a list whole;
 or extractive: the best supporting sentences) -> verifier (answer/verify.py) -> polarity
-(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> with `model_check`,
-the model's check (answer/modelcheck.py) -> what was checked (answer/checks.py: `checks` and
-the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
+(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> what was checked
+(answer/checks.py: `checks` and the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
 answered from the sentences about the person. Fail closed: an LLM draft that does not verify
 falls back to the extractive answer and says so (`fallback`); with no evidence the reply says
 the notes do not contain the answer (verdict "abstain"). Every rule is switched off in turn
@@ -23,14 +22,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability, modelcheck, parts, types
+from cairn.answer import answerability, parts, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, both, question_subject, strip_name
 from cairn.answer.spans import (_WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption,
-                                labelled_answer, linked_lift)
+                                labelled_answer)
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type, is_hypothetical
@@ -48,50 +47,37 @@ CHIT_CHAT_REPLY = ("That is not a question about your notes. Ask about something
                    "for example: \"when was the boiler last serviced?\"")
 MAX_EVIDENCE = 6
 SENTENCE_FLOOR = 0.35
-# With no sentence over SENTENCE_FLOOR, the best one is still quoted if it reaches this
-# (the evidence already cleared the relevance floor; measured on LoCoMo: 0.28 -> 0.2 cut
-# wrong abstentions and raised answers citing gold evidence, bench/README.md).
+# Sentence ranking of extractive_draft (bench/README.md has each one's LoCoMo figures):
+# with no sentence over SENTENCE_FLOOR the best one is still quoted if it reaches FALLBACK_FLOOR
+# (0.28 -> 0.2 cut wrong abstentions); a further sentence only within PAD_MARGIN of the best's
+# rank (issue 13's padding).
 FALLBACK_FLOOR = 0.2
-# A further sentence is quoted only when it ranks within this of the best one (issue 13's padding;
-# a round value; LoCoMo dev "all citations gold" 0.19 -> 0.42 with the other issue-13 changes).
 PAD_MARGIN = 0.05
-# A sentence gains NAME_BONUS for each word of the question's names (premise.all_names, chat
-# speakers' aside) it holds: a name is often said once per note, so it cannot be required
-# ("What pet does Tom Weber have?" is answered by the sentence naming him and his cat).
+# + NAME_BONUS for each word of the question's names (premise.all_names, chat speakers' aside)
+# a sentence holds: a name is said once per note, so it cannot be required ("What pet does Tom
+# Weber have?" is answered by the sentence naming him and his cat).
 NAME_BONUS = 0.05
-# Chat sentences that may be quoted rank by their score plus HIT_PRIOR x (their message's fused
-# search score - the best message's): the search judges which passage answers, the sentence score
-# which sentence in it; what is declined does not change. 1.0: a round value (LoCoMo dev: the
-# first passage is gold in 0.58 of answers, sentence score alone 0.54; bench/README.md).
+# Chat sentences rank by their score + HIT_PRIOR x (their message's fused search score - the
+# best message's): the search judges which passage answers, the sentence score which sentence.
 HIT_PRIOR = 1.0
-# An answer from a chat quotes one message (issue 13: the smallest span that answers; LoCoMo,
-# bench/README.md); notes keep further passages within PAD_MARGIN (a linked note answers
-# "where did Marta's team meet?").
+# An answer from a chat quotes one message (issue 13: the smallest span that answers); notes
+# keep further passages within PAD_MARGIN (a linked note answers "where did Marta's team meet?").
 ONE_PASSAGE = True
-# A chat message that replies to a question ("What did you take away from it?" - "It taught
-# me self-acceptance.") often does not repeat the words asked: its sentences rank with
-# REPLY_WEIGHT x the score of the question it replies to (the last question sentence of the
-# message before it, by someone else). Ranking only, like HIT_PRIOR. 0.5: half a sentence's
-# weight, a round value (0.3 and 0.5 measured alike; bench/README.md).
+# A chat reply ("It taught me self-acceptance.") rarely repeats the words asked: its sentences
+# rank with REPLY_WEIGHT x the score of the question it replies to (the last question sentence
+# of the message before it, by someone else), and with REPLY_CONTEXT their term overlap read
+# with that wh-question (a yes/no question holds its answer itself). Ranking only.
 REPLY_WEIGHT = 0.5
-# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last
-# Fri I took my kids to a pottery workshop"): a chat message's date qualifies all its sentences,
-# but one that says when answers "when" (as a reason answers "why"). False: off (for measuring).
-TIME_STATED = True
-# A note's sentences rarely repeat what its title and section heading say ("Total quoted: 7,350
-# GBP" under "Roof estimate: Carter and Sons"). A candidate's score gains CONTEXT_WEIGHT x the
-# share of the question's terms its note title and section heading hold (a table row: the title;
-# it holds its heading). Every sentence of one section gains alike, so the lift picks among
-# notes and sections, never within one. 0.4: the weight of the sentence's own shared words
-# (_sentence_score). The lift counts towards the floors (a sentence of the note the question
-# names may be quoted). Chat messages have no title ("TITLE: sentence" embedded: rejected, s. 13).
-CONTEXT_WEIGHT = 0.4
-# A chat reply rarely repeats the wh-question it answers ("What inspired you?" - "I painted this
-# after…"; a yes/no question holds its answer itself): its sentences rank with their term overlap
-# read in sentence and question together (each term once). Ranking only. False: off (README, s. 18).
 REPLY_CONTEXT = True
-# False: a configured model writes no draft, it only checks the extractive answer (for measuring).
-DRAFT = True
+# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last Fri
+# I took my kids to a pottery workshop"), though a chat message's date qualifies all its sentences.
+TIME_STATED = True
+# A note's sentences rarely repeat its title and section heading ("Total quoted: 7,350 GBP" under
+# "Roof estimate: Carter and Sons"): a candidate gains CONTEXT_WEIGHT x the share of the
+# question's terms they hold (a table row: the title), alike for every sentence of one section,
+# so the lift picks among notes and sections, never within one; it counts towards the floors.
+# 0.4: the weight of a sentence's own shared words (_sentence_score).
+CONTEXT_WEIGHT = 0.4
 
 
 @dataclass
@@ -113,8 +99,6 @@ class Answer:
     answerability: dict[str, Any] | None = None
     # a declined question's nearest notes, best first: [{"title", "path", "source_id"}]
     pointers: list[dict[str, Any]] = field(default_factory=list)
-    # the model's answer check when it was asked (answer/modelcheck.review has the fields)
-    check: dict[str, Any] | None = None
     # what the verdict checked (answer/checks.py): {"support", "type", "subject", "completeness"}
     checks: dict[str, bool] | None = None
     typed: Any = field(default=None, repr=False)  # the typed draft (answer/typed.py), not in the JSON
@@ -127,7 +111,8 @@ class Answer:
         return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
                 "citations": self.citations, "mode": self.mode, "llm": self.llm,
                 "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
-                "answerability": self.answerability, "pointers": self.pointers, "check": self.check,
+                "answerability": self.answerability, "pointers": self.pointers,
+                "check": None,  # the model's answer check, removed in session 21: null, kept for clients
                 "checks": self.checks, "label": verdict_label(self.verdict, self.checks)}
 
 
@@ -143,11 +128,9 @@ SENTENCE_READ = 8  # a note's hits sharing a word with the question, read senten
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
     """The best cosine between `question` and one sentence of `hit` holding a value of the
-    asked `kind` (answer/types.values: "£65" for "how much ...?"); 0.0 without one. A note
-    whose one sentence states what is asked in other words ("how much do I owe Ffion?" /
-    "It costs £65 each, paid to ... Ffion") is diluted by its other lines in the chunk's own
-    cosine; the value of the asked kind keeps a shared name alone from passing (a name
-    weighs much in a sentence's cosine)."""
+    asked `kind` (answer/types.values: "£65" for "how much ...?"); 0.0 without one. ("how much
+    do I owe Ffion?" / "It costs £65 each, paid to ... Ffion": the chunk's other lines dilute
+    its own cosine; the value keeps a shared name alone from passing.)"""
     sents = [hit.text[a:b] for a, b in sentences(hit.text)]
     sents = [x for x in sents if types.values(kind, x)]
     if not sents:
@@ -180,28 +163,18 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
                      asked: types.Asked | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none).
-    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap;
-    sentences reaching FALLBACK_FLOOR are ranked by score + HIT_PRIOR x (their chat
-    message's search score - the best message's; 0 for notes) + REPLY_WEIGHT x (the score
-    of the question their message replies to); the first is quoted, further ones over
-    SENTENCE_FLOOR and within PAD_MARGIN of its rank, and for a chat message only from the
-    same message (ONE_PASSAGE). replies: {hit id: the message a chat message replies to}
-    (store.graph.replied_to). Questions are never taken; a sentence that directly follows
-    one (same paragraph: "Q: What pressure is normal? A: Between 1.0 and 1.5 bar.") scores
-    the better of itself and the pair, since the question it answers is part of what it
-    says (for chat replies, in rank only: REPLY_WEIGHT, and REPLY_CONTEXT, its term overlap
-    read with the wh-question it replies to), and only the sentence is quoted. about: optional
-    `(hit, sentence) -> bool`; sentences it rejects are not taken (the person check's
-    sentence filter). focus: the text sentences are scored against, when not the question
-    itself (for a person-checked question: the question without the person's name, so a
-    message merely calling them by name does not score).
-    A question asking "when" or "how much/many" only takes sentences that contain a time or
-    a quantity (`asked.sentence_kind`, types.answer_type), so a related sentence that does
-    not answer it is not offered as the answer. For "when", a sentence of a dated chunk (a
-    chat message: its `event_time`) also qualifies: the message's time dates what it reports.
-    A sentence needs four words, unless it is a line labelled with the question's wh-word
-    ("Where: Smile Clinic", an imported event's field; spans.labelled_answer).
-    asked: the question's answer type (answer/types.py; None: read from `question`)."""
+    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap, plus the
+    lifts and bonuses of the module constants; the best sentence reaching FALLBACK_FLOOR is
+    quoted, further ones over SENTENCE_FLOOR within PAD_MARGIN of its rank (ONE_PASSAGE for
+    chats). Questions are never quoted; a sentence right after one (same paragraph: "Q: What
+    pressure is normal? A: 1.0 to 1.5 bar.") scores the better of itself and the pair.
+    replies: {hit id: the message a chat message replies to} (store.graph.replied_to).
+    about: optional `(hit, sentence) -> bool`; sentences it rejects are not taken (the person
+    check's filter). focus: the text sentences are scored against when not the question (the
+    question without the person's name). A "when"/"how much" question only takes sentences
+    holding a time or quantity (`asked.sentence_kind`; for "when", a dated chat message's too).
+    A sentence needs four words, unless a line labelled with the question's wh-word ("Where:
+    Smile Clinic", spans.labelled_answer). asked: the answer type (None: read from `question`)."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -250,7 +223,6 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # the share of the question's terms the sentence's note title and section heading hold
     # (CONTEXT_WEIGHT; alike for every sentence of one section)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
-    linked_lift(evidence, lift)
     asks, reply_to = _replied(focus or question, evidence, replies or {}, embedder)
     read_with = {(n, sent): 0.4 * (term_overlap(focus or question, f"{sent} {asks[n]}")  # REPLY_CONTEXT
                                    - term_overlap(focus or question, sent))
@@ -335,26 +307,20 @@ def _sentence_score(cosine: float, question: str, sentence: str) -> float:
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
-                    replies: dict[str, str] | None = None, model_check: bool = False, parsed: ParsedQuery | None = None) -> Answer:
+                    replies: dict[str, str] | None = None, parsed: ParsedQuery | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
     llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
-    extractive answer. LLM errors and unverifiable drafts fall back to the extractive answer
-    (reported in `fallback`); nothing here raises for bad model output.
-    check_answerability: the checks of the module doc (off: the draft as verified).
-    context: extra hits for the person check only (a search without the person's name).
-    unknown_names: names no chunk of the index holds (answer/premise.py): abstains saying so.
-    replies: {hit id: the text of the message a chat hit replies to} (extractive_draft).
-    model_check: with `llm` and check_answerability on, an answer that passed every check
-    above is put to the model (answer/modelcheck.review; `[search] answer_check`): abstains
-    when it judges that the cited passages do not answer the question.
-    parsed: the question as search parsed it (search/query.py); its `answer_type` (an
-    answer.types.Asked) is the answer type used here; without one it is read from
-    `question` (each part of a multi-part question is read on its own).
-    """
+    extractive answer; LLM errors and unverifiable drafts fall back to the extractive answer
+    (said in `fallback`); nothing here raises for bad model output. check_answerability: the
+    checks of the module doc (off: the draft as verified). context: extra hits for the person
+    check only (a search without the person's name). unknown_names: names no chunk of the
+    index holds (answer/premise.py). replies: {hit id: the text of the message a chat hit
+    replies to}. parsed: the question as search parsed it (search/query.py); its
+    `answer_type` is used, else read from `question` (each part of a question on its own)."""
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
-            p, hits, embedder, llm, floor=floor, context=context, replies=replies, model_check=model_check,
+            p, hits, embedder, llm, floor=floor, context=context, replies=replies,
             unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()]) for p in parts.split(question)])
     asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else types.asked(question)
     about = focus = info = subject = None
@@ -365,10 +331,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         if chat_kind:
             return Answer(question, CHIT_CHAT_REPLY, "abstain", problems=[f"declined: chit-chat ({chat_kind})"],
                           llm=getattr(llm, "name", None))
-    if check_answerability and unknown_names and not hypothetical:
-        listed = ", ".join(f"'{n}'" for n in unknown_names)
-        return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
-    if check_answerability:
+        if unknown_names and not hypothetical:
+            listed = ", ".join(f"'{n}'" for n in unknown_names)
+            return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
         if check.person is not None:
             info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
@@ -381,10 +346,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                 return _abstain(question, check.reason, llm, answerability=info)
             hits = [h for h in hits if h.id in check.about_person]
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
-        if check.person is not None:
-            # quote only sentences about the person, not every sentence of a message holding one
-            focus = answerability.strip_people(question, [check.person]) or None
-            about = _about_person(check.person, speakers)
+        if check.person is not None:  # quote only sentences about the person, not every one of their messages
+            focus, person = answerability.strip_people(question, [check.person]) or None, check.person
+            about = lambda hit, sent: answerability.sentence_subject(sent, hit.speaker, person, speakers) in (None, person)  # noqa: E731
         # notes: never quote a sentence about someone else; score without the name
         subject = info["person"] if info else question_subject(question)
         if subject:
@@ -405,14 +369,6 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
     if flipped:
         return _abstain(question, f"the evidence says '{flipped[1]}' where the question says '{flipped[0]}'",
                         ans=ans, answerability=info)
-    cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
-    if llm is not None and model_check and check_answerability and not ans.abstained and cited:
-        reason = modelcheck.review(question, ans, cited, llm, replies, hypothetical)
-        if reason:
-            near = pointers(all_hits)
-            return Answer(question, declined_text(f"your notes do not seem to answer this: {reason}", near), "abstain",
-                          problems=[f"abstained: {reason}"], llm=ans.llm, mode=ans.mode, fallback=ans.fallback,
-                          evidence=ans.evidence, answerability=info, pointers=near, check=ans.check)
     return finish(question, ans, all_hits, embedder, subject, not hypothetical, asked) if check_answerability else ans
 
 
@@ -423,16 +379,6 @@ def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **
         dict(llm=getattr(llm, "name", None))
     return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain", problems=[f"abstained: {reason}"],
                   **made, **fields)
-
-
-def _about_person(person: str, speakers: list[str]):
-    """`(hit, sentence) -> bool`: is the sentence about `person` (or from a note)?
-    speakers: the chat's participants (for `answerability.sentence_subject`). (A comment of
-    theirs on the other speaker's news counts for neither: the person check's STATED.)"""
-
-    def about(hit: Hit, sentence: str) -> bool:
-        return answerability.sentence_subject(sentence, hit.speaker, person, speakers) in (None, person)
-    return about
 
 
 def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
@@ -446,7 +392,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
         return Answer(question, NOT_FOUND, "abstain", problems=["no evidence above the relevance floor"],
                       llm=getattr(llm, "name", None), mode="extractive")
     fallback = None
-    if llm is not None and DRAFT:
+    if llm is not None:
         try:
             draft = llm.chat(llm_messages(question, evidence), max_tokens=200, temperature=0.0)
         except Exception as exc:  # LLMError and transport failures: visible fallback

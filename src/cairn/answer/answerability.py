@@ -1,61 +1,38 @@
 """Answerability: should a question about a named person be answered from this evidence?
 
 A question that names a person ("What did Caroline realise after her charity race?") is
-answerable only from evidence *about that person*. In a chat the subject of a sentence is
-read from who wrote it and how:
+answerable only from evidence *about that person*. In a chat, a sentence is about its
+**speaker** when it is in the first person or in neither ("I ran a charity race", "The race
+was fun"); without a first-person word it is about the **addressee** (for a question naming
+P: about P when someone else wrote it, about someone else when P did) when it is in the
+second person ("How was your race?"), is a question ("Any fun plans?"; a tag question such as
+"Sunflowers mean warmth, right?" is the speaker's own, `_TAG_QUESTION`), calls another
+participant by name or a capitalised short form ("That race sounds great, Mel!"), or opens
+as a reaction to what the other said ("Congrats on those deals!", "Wow, what a view":
+`REACTIONS`). A sentence about P **states** something of P only when P says it or someone
+else asks P about it: P's own questions, what others say to or about P (advice, cheers) and
+P's comment on the other's news (`echoes_other`: "Oops, sorry 'bout the accident!" after "My
+son got into an accident") count on neither side (`states_of`; `STATED`).
 
-- a sentence in the first person, or in neither person ("I ran a charity race", "The race
-  was fun"), is about its **speaker**;
-- a sentence in the second person without a first-person word ("How was your race?",
-  "Congrats on finishing your degree!") is about the **addressee**: for a question naming
-  person P, a second-person sentence written by someone other than P counts as about P,
-  and one written by P counts as about someone else;
-- so is a sentence without a first-person word that is a question ("Any fun plans for the
-  summer?": the asker asks about the other person; a tag question such as "Sunflowers mean
-  warmth, right?" is the speaker's own statement, `_TAG_QUESTION`) or that calls another participant by
-  name or by a capitalised short form of it ("That race sounds great, Mel!")
-  (measured on LoCoMo, bench/README.md);
-- and so is a sentence without a first-person word that opens as a reaction to what the
-  other person said ("Congrats on those deals!", "That sounds fun", "Wow, what a view":
-  `REACTIONS`);
-- and, when the answer quotes a sentence of P's, so is one in neither person that repeats a
-  key term of the question which the message it replies to (by someone else) said in the
-  first person ("Oops, sorry 'bout the accident!" after "My son got into an accident":
-  `echoes_other`): the rules below count it on neither side (next paragraph; as about the
-  other person it cost more wrong declines than right ones on LoCoMo's held-out half).
+Notes (hits without a speaker) have no subject: they count as about anyone, so questions
+over notes are unaffected. A question naming no participant of the retrieved chats, or
+several ("What do Ana and Ben both like?"), is not person-checked.
 
-A sentence about P **states** something of P only when P says it (a statement of P's own)
-or someone else asks P about it (P's reply answers that question, as REPLY_CONTEXT reads a
-reply): P's own questions ("Can you show me one of Oscar?") and what others say to or about
-P (advice, cheers: "Do your research and find an agency") state nothing of P, nor does P's
-comment on the other's news (`echoes_other`: "Oops, sorry 'bout the accident!"), so the
-rules below count them on neither side (`states_of`; `STATED`).
+Rules (each gives a stated reason; the first that fires decides), over the sentences of the
+retrieved chat messages (the question's hits plus the `CONTEXT_K` hits of a search without
+the person's name), scored by the cosine of their embedding with the question less the name:
 
-Notes (hits without a speaker) have no subject: they count as about anyone, so the person
-check never fires on them and questions over notes are unaffected. A question that names
-no participant of the retrieved chats, or several of them ("What do Ana and Ben both
-like?"), is not person-checked either.
-
-Rules (each gives a stated reason; the first that fires decides):
-
-1. **Misattribution.** Each sentence of the retrieved chat messages (the question's hits
-   plus the `CONTEXT_K` hits of a search without the person's name) gets a support score
-   for the question with the person's name removed: the cosine similarity of their
-   embeddings (the same sentence embedder as the search). If the best sentence about
-   someone else beats the best sentence about P by more than `MARGIN` and itself reaches
-   `OTHER_FLOOR`, **and the words agree** — some sentence about someone else holds a larger
-   share of the question's key terms than any sentence about P (`WORDS_AGREE`; without it
-   a cosine lead declined more answerable questions than unanswerable ones on both LoCoMo
-   dev halves) — the question attributes to P what another person said or did: abstain
-   ("the evidence about 'charity race' is from Melanie, not Caroline").
-2. **Key terms said of someone else.** The question's content words (name removed, generic
-   question words such as "kind", "feel", "favorite" left out) that occur only in
-   sentences about other people: if they are at least `OTHER_TERMS` of the key terms,
-   abstain ("'grandma', 'necklace' are said of Caroline, not Melanie").
-3. **Key terms never said of the person.** With at least `MISSING_MIN_TERMS` key terms, none
-   of which occurs in a sentence about P (all of them missing): abstain
-   ("'colour', 'kayak' are never said of Priya in the evidence"). A lone key term is often
-   a category the person never names ("job" for "I'm a carpenter"), so it is not enough.
+1. **Misattribution.** The best sentence about someone else beats the best about P by more
+   than `MARGIN`, reaches `OTHER_FLOOR`, **and the words agree**: some sentence about someone
+   else holds a larger share of the question's key terms than any about P (`WORDS_AGREE`;
+   a cosine lead alone declined more answerable questions than unanswerable ones on both
+   LoCoMo dev halves): "the evidence about 'charity race' is from Melanie, not Caroline".
+2. **Key terms said of someone else.** The key terms (content words less the name and generic
+   question words: "kind", "feel", "favorite") held only by sentences about other people are
+   at least `OTHER_TERMS` of them: "'grandma', 'necklace' are said of Caroline, not Melanie".
+3. **Key terms never said of the person.** At least `MISSING_MIN_TERMS` key terms, none in a
+   sentence about P: "'colour', 'kayak' are never said of Priya in the evidence" (a lone key
+   term is often a category the person never names: "job" for "I'm a carpenter").
 
 Thresholds were tuned on LoCoMo dev conversations 1-3 and checked on 4-5 (bench/README.md).
 A lexical/embedding heuristic, not entailment: it catches a swapped subject, not every false
@@ -77,21 +54,14 @@ WORDS_AGREE = True  # rule 1's words must agree (module doc); False: for measuri
 OTHER_FLOOR = 0.4
 CONTEXT_K = 20  # hits of the search without the person's name (Cairn.ask)
 OTHER_TERMS = 0.34
-# A lone key word ("What is Tom's job?") is often a category the person never names
-# ("I'm a carpenter"): the rule needs at least this many key words.
-MISSING_MIN_TERMS = 2
-# A sentence opening as a reaction is about the addressee (module doc); False turns that
-# reading off (for measuring the rule).
-REACTIONS = True
+MISSING_MIN_TERMS = 2  # rule 3 (module doc)
+REACTIONS = True  # a sentence opening as a reaction is about the addressee (module doc); False: for measuring
 _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos|that'?s|that is|that was|that sounds|"
                        r"those|these|sounds|looks|must|what an?|how|so cool|nice|great|awesome|cool|amazing|"
                        r"good luck|glad|happy for|proud of|sorry|impressive|lovely|beautiful|cute|love that|"
                        r"sounds like|hope)\b", re.IGNORECASE)
-# Rules 1-3 read only the sentences about the person that state something of them (module
-# doc, `states_of`). False: every sentence about the person counts (for measuring).
-STATED = True
+STATED = True  # rules 1-3 read only sentences stating something of the person (`states_of`); False: for measuring
 MAX_SENTENCES = 160
-# A tag question ("Sunflowers mean warmth, right?") states the speaker's own view.
 _TAG_QUESTION = re.compile(r",\s*(?:right|isn['’]?t it|wasn['’]?t it|aren['’]?t they|huh|eh|no)\W*$", re.IGNORECASE)
 ADDRESSEE = "the person they were talking to"
 
@@ -286,39 +256,32 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     if (best_o_sent is not None and best_o > best_p + margin and best_o >= OTHER_FLOOR
             and (words_o > words_p or not WORDS_AGREE)):
         sent, other = best_o_sent
-        shown = _shown_terms(topic, sent) or only_other
+        shown = _surface(topic, (), sent) or only_other
         what = f"'{' '.join(shown)}'" if shown else "this"
-        result.answerable = False
-        result.reason = f"the evidence about {what} is from {other}, not {person}"
-        return result
+        return _declined(result, f"the evidence about {what} is from {other}, not {person}")
     missing = sorted(keys - terms_p)
     result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
     if share >= other_terms:
-        result.answerable = False
-        result.reason = (", ".join(f"'{t}'" for t in _surface(topic, only_other))
-                         + f" {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}")
-        return result
+        return _declined(result, f"{_listed(topic, only_other)} said of someone else, not {person}")
     if len(keys) >= MISSING_MIN_TERMS and len(missing) == len(keys):
-        result.answerable = False
-        result.reason = (", ".join(f"'{t}'" for t in _surface(topic, missing))
-                         + f" {'is' if len(missing) == 1 else 'are'} never said of {person} in the evidence")
+        return _declined(result, f"{_listed(topic, missing)} never said of {person} in the evidence")
     return result
 
 
-def _surface(question: str, stems: list[str]) -> list[str]:
-    """The question's own words for the stemmed terms `stems` (for readable reasons)."""
-    out = []
-    for t in content_terms(question):
-        if stem(t) in stems and t not in out:
-            out.append(t)
-    return out or list(stems)
+def _declined(result: Answerability, reason: str) -> Answerability:
+    result.answerable, result.reason = False, reason
+    return result
 
 
-def _shown_terms(question: str, sentence: str) -> list[str]:
-    """The question's key words that also occur in `sentence`, in question order."""
-    stems = {stem(t) for t in content_terms(sentence)}
-    out = []
-    for t in content_terms(question):
-        if stem(t) in stems and stem(t) not in GENERIC_TERMS and t not in out:
-            out.append(t)
-    return out[:4]
+def _listed(question: str, stems: list[str]) -> str:
+    """"'colour', 'kayak' are" (the question's words for `stems`, with "is" or "are")."""
+    return ", ".join(f"'{t}'" for t in _surface(question, stems)) + (" is" if len(stems) == 1 else " are")
+
+
+def _surface(question: str, stems, in_sentence: str | None = None) -> list[str]:
+    """The question's own words for the stemmed terms `stems` (readable reasons); with
+    `in_sentence`, its key words that the sentence also holds (at most 4)."""
+    if in_sentence is not None:
+        stems = {stem(t) for t in content_terms(in_sentence)} - GENERIC_TERMS
+    out = list(dict.fromkeys(t for t in content_terms(question) if stem(t) in stems))
+    return out[:4] if in_sentence is not None else out or list(stems)

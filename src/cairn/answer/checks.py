@@ -1,25 +1,21 @@
 """What the verdict checked (issue 33): `pass` means the answer answers the question, not
-only that its quote is in the note.
+only that its quote is in the note. `checks` is {"support", "type", "subject",
+"completeness"}, each True/False:
 
-`checks` is {"support", "type", "subject", "completeness"}, each True/False:
-
-- support: every quoted sentence is in the note it cites (the verifier, answer/verify.py);
-- type: the quote holds a value of the type asked (answer/types.py: "how much" -> an
-  amount of money; "when" -> a date, or a chat message's own date); kinds without a
-  pattern (person, place, yes/no, ...) always pass;
-- subject: the value is stated of the asked attribute of the asked subject: for a typed
-  answer, its line's context holds every head word and the note most of the subject words
-  (answer/typed.py); for "what is X for", the quote or its note's title holds every word of X; for any other answer quoted from notes, about a named subject, the cited
-  notes name the subject and support one of the question's other key terms (`stated_gap`,
-  answer/topic.py: "What did Tom say about the boiler?" is not answered by a note about Tom
-  that never speaks of a boiler); for "What did Edith agree to do?" over notes, the quoted
-  sentence names Edith and holds the verb asked (`role_gap`): a note naming her only as
-  present does not answer;
+- support: every quoted sentence is in the note it cites (answer/verify.py);
+- type: the quote holds a value of the type asked (answer/types.py: "how much" -> money;
+  "when" -> a date, or a chat message's own date); kinds without a pattern always pass;
+- subject: the value is stated of the asked attribute of the asked subject: a typed answer's
+  line holds every head word and its note most subject words (answer/typed.py); "what is X
+  for": the quote or its note's title holds X; other answers from notes about a named
+  subject: the cited notes name it and support another key term of the question
+  (`stated_gap`: "What did Tom say about the boiler?" is not answered by a note about Tom
+  that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence
+  names Edith and holds the verb (`role_gap`; a note naming her only as present does not);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
 
-`verdict(checks, verdict)`: abstain when support or subject fails (declined, with pointers);
-"revise" when the quote is the note's but type or completeness fails ("quoted from your
-notes"); the verifier's verdict otherwise.
+`verdict`: abstain when support or subject fails (declined, with pointers); "revise" when the
+quote is the note's but type or completeness fails ("quoted from your notes"); else as verified.
 """
 
 from __future__ import annotations
@@ -123,12 +119,10 @@ def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
 def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True,
            asked=None):
     """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give;
-    a failed subject check declines with the nearest notes (`all_hits`) as pointers.
-    subject: the name the question is about; stated: False skips `stated_gap` (a hypothetical
-    question is answered from what is said of the person). asked: the question's answer
-    type (answer/types.py `Asked`; None: read from `question`). A
-    role question answered from a sentence that does not name the person and the verb is
-    answered from the note sentence that does (`role_sentence`), when one exists."""
+    a failed subject check declines with the nearest notes (`all_hits`) as pointers. subject:
+    the name asked about; stated: False skips `stated_gap` (a hypothetical question); asked:
+    the answer type (None: read from `question`). A role question quoting a sentence without
+    the person and the verb is answered from the note sentence with both (`role_sentence`)."""
     from cairn.answer import types
     from cairn.answer.offtopic import declined_text, pointers
     from cairn.answer.spans import _clean

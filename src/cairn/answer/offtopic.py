@@ -1,13 +1,10 @@
 """Is this a question the notes could answer at all? Chit-chat; and the nearest notes of a
 declined one.
 
-Before any evidence is quoted (answer/__init__.py), rules that do not depend on a corpus'
-wording:
-
-- **Chit-chat** (`chit_chat`): a greeting, thanks, a goodbye, a question about the assistant
-  ("Who are you?"), or text with nothing to look up ("+-*/ 🙂", "???", "hmm"). The test is
-  lexical: once the social words (`SOCIAL`) and stopwords are removed, no content word is
-  left. A question with any topic word ("hi, when is the boiler service?") is not chit-chat.
+**Chit-chat** (`chit_chat`): a greeting, thanks, a goodbye, a question about the assistant
+("Who are you?"), or text with nothing to look up ("+-*/ 🙂", "???"): once the social words
+(`SOCIAL`) and stopwords are removed, no content word is left (lexical, corpus-independent).
+"hi, when is the boiler service?" has a topic word: not chit-chat.
 """
 
 from __future__ import annotations
@@ -76,16 +73,10 @@ def telling_missing(words: list[str]) -> list[str]:
 def pointers(hits: list[Hit], limit: int = 3) -> list[dict]:
     """The nearest notes of a declined question, best first, one per note:
     [{"title", "path", "source_id"}] (for "see also" in the decline message)."""
-    out: list[dict] = []
-    seen: set[str] = set()
+    out: dict[str, dict] = {}
     for h in hits:
-        if h.path in seen:
-            continue
-        seen.add(h.path)
-        out.append({"title": h.title, "path": h.path, "source_id": h.source_id})
-        if len(out) >= limit:
-            break
-    return out
+        out.setdefault(h.path, {"title": h.title, "path": h.path, "source_id": h.source_id})
+    return list(out.values())[:limit]
 
 
 def declined_text(reason: str, near: list[dict[str, Any]]) -> str:

@@ -18,41 +18,24 @@ from __future__ import annotations
 
 import re
 
-# Each pair is read both ways: a question with the left word contradicts an answer with
-# only a right word, and the other way round.
-OPPOSITES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("hate", ("love", "like", "enjoy", "adore")),
-    ("dislike", ("love", "like", "enjoy", "adore")),
-    ("detest", ("love", "like", "enjoy", "adore")),
-    ("loathe", ("love", "like", "enjoy", "adore")),
-    ("can't stand", ("love", "like", "enjoy", "adore")),
-    ("cannot stand", ("love", "like", "enjoy", "adore")),
-    ("sadness", ("joy", "happiness")),
-    ("sad", ("happy", "joyful", "glad")),
-    ("unhappy", ("happy", "glad")),
-    ("worst", ("best",)),
-    ("oppose", ("support", "favor", "favour")),
-    ("criticize", ("praise",)),
-    ("criticise", ("praise",)),
-    ("negative", ("positive",)),
-    ("boring", ("exciting",)),
-    ("hardest", ("easiest",)),
+# Each pair is read both ways: a question with a left word contradicts an answer with only a
+# right word, and the other way round.
+_LIKING = ("love", "like", "enjoy", "adore")
+OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("hate", "dislike", "detest", "loathe", "can't stand", "cannot stand"), _LIKING),
+    (("sadness",), ("joy", "happiness")), (("sad",), ("happy", "joyful", "glad")), (("unhappy",), ("happy", "glad")),
+    (("worst",), ("best",)), (("oppose",), ("support", "favor", "favour")), (("criticize", "criticise"), ("praise",)),
+    (("negative",), ("positive",)), (("boring",), ("exciting",)), (("hardest",), ("easiest",)),
 )
-
-
 # Counterparts: kinship words of one gender against the other's. "What was grandpa's gift?"
 # answered with "a gift from my grandma" names the wrong person.
 COUNTERPARTS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("grandpa", "grandfather", "granddad", "grandad"), ("grandma", "grandmother", "granny", "nana")),
     (("father", "dad", "daddy"), ("mother", "mom", "mum", "mommy", "mummy")),
-    (("son", "sons"), ("daughter", "daughters")),
-    (("brother", "brothers"), ("sister", "sisters")),
-    (("husband",), ("wife",)),
-    (("boyfriend",), ("girlfriend",)),
-    (("uncle",), ("aunt", "auntie")),
+    (("son", "sons"), ("daughter", "daughters")), (("brother", "brothers"), ("sister", "sisters")),
+    (("husband",), ("wife",)), (("boyfriend",), ("girlfriend",)), (("uncle",), ("aunt", "auntie")),
     (("nephew",), ("niece",)),
 )
-
 
 # "like" as a verb: its inflections, or the bare word after a subject or an adverb that
 # takes a verb ("I like", "really like", "would like"); "looks like rain" is no liking.
@@ -78,7 +61,7 @@ def _any(words: tuple[str, ...]) -> re.Pattern[str]:
 def _pairs() -> list[tuple[str, re.Pattern[str], str, re.Pattern[str]]]:
     """(question word, its pattern, opposite, its pattern) for every ordered pair."""
     out = []
-    for word, opposites in OPPOSITES:
+    for word, opposites in ((w, o) for words, o in OPPOSITES for w in words):
         for other in opposites:
             out.append((word, _forms(word), other, _forms(other)))
             if other != "like":  # "What was the trip like?": a preposition, not a liking
@@ -90,8 +73,6 @@ def _pairs() -> list[tuple[str, re.Pattern[str], str, re.Pattern[str]]]:
 
 _PAIRS = _pairs()
 _LEAST = re.compile(r"\bleast\s+(\w+)", re.IGNORECASE)
-
-
 _YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|was|were|am|has|have|had|can|could|would|will|"
                      r"should|shall|may|might|must)\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|hardly)\W+(?:\w+\W+){0,2}$|n't\W+(?:\w+\W+){0,2}$",

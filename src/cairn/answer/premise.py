@@ -1,28 +1,18 @@
 """Premise check: a question that names something the notes never mention cannot be
-answered from them.
+answered from them ("What did Jon take a trip to Barcelona for?" when no chunk holds
+"Barcelona": any answer would be about some other trip).
 
-"What did Jon take a trip to Barcelona for?" presupposes a trip to Barcelona; when no
-chunk of the index contains "Barcelona", any answer would be about some other trip. The
-check is deliberately narrow, so that a paraphrase never trips it: only **names** count —
-runs of capitalised words that do not open the question or a sentence of it ("Barcelona",
-"Fifty Shades of Grey", "HR") — never ordinary words, whose synonyms the notes may use.
-Month and weekday names are left out (a date in a question dates the event; chat messages
-carry their time as metadata, not in their text), and so are stopwords, initials, chat
-abbreviations and questions written in capitals.
-
-A name is *known* when it contains one of the names the caller gives as known (chat
-participants, aliases: "LeBron James" contains the alias "LeBron", "New Orleans" does not
-contain "New York"), or when one of its words (other than joiners like "of" and titles
-like "Dr.") occurs in some chunk of the index (`search.hybrid.document_frequency`, under
-the index's Porter stem): "LeBron James" is known when "LeBron" occurs. A word of
-`PREFIX_MIN` (7) or more letters also counts as occurring when some indexed word starts
-with its first `len - 3` letters (at least 5), so a derived or misspelt form is not taken
-for a new name ("European" for "Europe", "Plumber" for "plumbing", "Tennesee" for
-"Tennessee"). Names of another form are *unknown*; the answerer abstains with the reason
-"the notes never mention 'Barcelona'". Alternatives: an unknown name joined by "or" to a
-known one ("Kyoto or Osaka?") is not reported — the question can be answered.
-
-Measured on LoCoMo dev (bench/locomo_ask.py; see bench/README.md for the figures).
+Only **names** count, so that a paraphrase never trips it: runs of capitalised words that do
+not open the question or a sentence of it ("Barcelona", "Fifty Shades of Grey", "HR"); not
+month and weekday names (a date dates the event), stopwords, initials, chat abbreviations,
+nor questions written in capitals. A name is *known* when it contains a name the caller gives
+(chat participants, aliases: "LeBron James" contains "LeBron", "New Orleans" not "New York"),
+or one of its words (less joiners like "of" and titles like "Dr.") occurs in some chunk of the
+index (`search.hybrid.document_frequency`, Porter stem); a word of `PREFIX_MIN` (7) or more
+letters also when an indexed word starts with its first `len - 3` letters (at least 5):
+"European" for "Europe", "Tennesee" for "Tennessee". An unknown name joined by "or" to a known
+one ("Kyoto or Osaka?") is not reported. The answerer abstains with "the notes never mention
+'Barcelona'". Measured on LoCoMo dev (bench/locomo_ask.py, bench/README.md).
 """
 
 from __future__ import annotations

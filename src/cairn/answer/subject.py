@@ -1,24 +1,18 @@
 """Who a question is about, and which note sentences are about them.
 
-"What does Jonas do for a living?" is about Jonas. Retrieval already found the notes that
-name him; inside them, the sentence that answers often does not repeat the name ("He is a
-pastry chef at Café Kandler."), while sentences that do ("Jonas Weber lives in Leipzig.")
-match the question on the name alone. So, for a question about one named subject, the
-extractive answer scores sentences against the question without the name (`strip_name`),
-and does not quote a note's sentence that is about someone else (`about_subject`): a
-sentence of a note whose title is another name ("Priya Raman", "Project Heron"), that
-does not mention the subject either. Chat messages are left to the person check
-(answer/answerability.py), which reads their subject from who wrote them.
+"What does Jonas do for a living?" is about Jonas. Inside the notes that name him, the
+sentence that answers often does not repeat the name ("He is a pastry chef at Café
+Kandler."), while sentences that do match on the name alone. So for a question about one
+named subject the extractive answer scores sentences against the question without the name
+(`strip_name`), and quotes no note sentence about someone else (`about_subject`: a sentence
+of a note titled with another name, "Priya Raman", "Project Heron", that does not mention the
+subject either). Chat messages are the person check's (answer/answerability.py).
 
-The subject is a name (answer/premise.all_names) that the question uses as its grammatical
-subject or possessor, or names as its topic: "does Jonas…", "is Lena…", "Priya's husband",
-"Jonas likes…", "Tell me about Tom Weber and the boiler". A
-name used otherwise ("the Ghent sensor project", "a trip to Rome") makes no subject: a
-place named as a modifier is no reason to drop a sentence. Heuristic over capitalisation
-and word order, not a parser.
-
-(The speaker rules "What did Omar say…" and "my dentist" over chat speakers were removed in
-issue 33: they changed nothing on the dev sets, bench/answers_ablation.py.)
+The subject is a name (premise.all_names) the question uses as its subject or possessor, or
+names as its topic: "does Jonas…", "Priya's husband", "Jonas likes…", "Tell me about Tom
+Weber and the boiler"; not a name used otherwise ("the Ghent sensor project", "a trip to
+Rome"). A heuristic over capitalisation and word order, not a parser. (The speaker rules
+"What did Omar say…" and "my dentist" changed nothing on the dev sets: removed, issue 33.)
 """
 
 from __future__ import annotations

@@ -3,27 +3,18 @@
 A question about one named subject ("What did Tom Weber say about the boiler?") over notes
 that mention Tom but never a boiler used to be answered with an unrelated sentence about Tom:
 the name alone made the sentence score, and an extractive quote always supports itself
-(issue 13). The question's **key terms** other than the name (answerability.key_terms:
-content words less generic question words, time words and numbers) must be supported by
-the passages the answer cites. A key term is supported by a passage word when
+(issue 13). So the question's **key terms** other than the name (answerability.key_terms)
+must be supported by the passages the answer cites; one is enough, as questions paraphrase
+("What pet does Tom have?" / "Tom has a cat"). A key term is supported by a passage word when
+their crude stems are equal (lexical.stem), one is a prefix of the other (both of at least
+`PREFIX` letters: "adopt" / "adoption"), or their word embeddings reach `SYNONYM_COS` ("pet"
+/ "cat" 0.72, "boiler" / "heating" 0.60; "boiler" / "ladder" 0.20, "drought" / "flood" 0.51:
+a round value read off general word pairs, not tuned on LoCoMo).
 
-- their crude stems are equal (lexical.stem: "boilers", "boiler"), or
-- one (word or stem) is a prefix of the other, both of at least `PREFIX` letters
-  ("adopted" -> "adopt", a prefix of "adoption"), or
-- their word embeddings (the search's sentence embedder, one word each) reach `SYNONYM_COS`
-  ("pet" and "cat" 0.72, "kids" and "children" 0.91, "boiler" and "heating" 0.60; but
-  "boiler" and "ladder" 0.20, "drought" and "flood" 0.51).
-
-One supported term is enough, because questions paraphrase ("What pet does Tom have?" is
-answered by "Tom has a cat"). For notes the check is part of the answer's subject check
-(answer/checks.stated_gap, with `subject_absent`: the cited notes must name the subject);
-for answers quoted from chat messages, `unsupported_turn` applies it to the cited messages
-read with the turn each replies to, for questions of two or more key terms. `drafted_reason`
-gathers the checks on a drafted answer (this one for chats, and the polarity check of
-answer/polarity.py). `SYNONYM_COS` is a round value read off general word pairs like the
-ones above, not tuned on LoCoMo. (The checks on notes that did not pay on the dev sets were
-removed in issue 33: a modifier the notes lack, a key term held by another note and its
-part-of-speech tagger; bench/answers_ablation.py, bench/README.md sessions 14-15.)
+Notes: answer/checks.stated_gap (`unsupported_topic`, `subject_absent`). Chat answers:
+`unsupported_turn`, the cited messages read with the turn each replies to. `drafted_reason`
+gathers the checks on a drafted answer (this one for chats, answer/polarity.py's). (Checks
+on notes that did not pay were removed in issue 33: bench/README.md sessions 14-15.)
 """
 
 from __future__ import annotations
@@ -78,18 +69,12 @@ def _topic_terms(topic: str) -> list[str]:
             if stem(t) in keys and not t.isdigit() and t not in FUNCTION_WORDS]
 
 
-def unsupported_topic(topic: str, evidence: str, embedder) -> list[str] | None:
+def unsupported_topic(topic: str, evidence: str, embedder, min_terms: int = 1) -> list[str] | None:
     """The key terms of `topic` (a question with the subject's name removed), surface forms
-    in question order, when there is at least one and `evidence` (the cited passages, joined)
-    supports none of them; otherwise None. Never raises for odd input."""
-    return _none_supported(_topic_terms(topic), evidence, embedder)
-
-
-def _none_supported(terms: list[str], evidence: str, embedder) -> list[str] | None:
-    """`terms` when there is at least one and `evidence` supports none of them, else None."""
-    if not terms or not re.search(r"\w", evidence):
-        return None
-    if supported_terms(terms, evidence, embedder):
+    in question order, when there are at least `min_terms` and `evidence` (the cited passages,
+    joined) supports none of them; otherwise None. Never raises for odd input."""
+    terms = _topic_terms(topic)
+    if len(terms) < max(min_terms, 1) or not re.search(r"\w", evidence) or supported_terms(terms, evidence, embedder):
         return None
     return terms
 
@@ -101,18 +86,13 @@ TURN_MIN_TERMS = 2
 
 def unsupported_turn(topic: str, messages: list[str], embedder) -> list[str] | None:
     """For an answer quoted from chat messages: the key terms of `topic` (the question
-    without the person's name) when there are at least TURN_MIN_TERMS and none of them is
-    supported (`supported_terms`) by `messages` (the cited messages, each with the turn it
-    replies to: a reply "It taught me patience" answers "What did you learn from the book?"
-    without the question's words); otherwise None. The message quoted then answers some other
-    question: "What did Melanie find in her neighbourhood during her walk?" answered with
-    "I took my kids to a park yesterday". Measured on LoCoMo (bench/README.md, 2026-12-02,
-    branch ans13): declined 2 unanswerable questions for 1 answerable one on the tuning half,
-    4 for 2 on the held-out half."""
-    terms = _topic_terms(topic)
-    if len(terms) < TURN_MIN_TERMS:
-        return None
-    return _none_supported(terms, " ".join(messages), embedder)  # the terms read once
+    without the person's name) when there are at least TURN_MIN_TERMS and `messages` (the
+    cited messages, each with the turn it replies to: "It taught me patience" answers "What
+    did you learn from the book?") support none of them; otherwise None. "What did Melanie
+    find during her walk?" is not answered by "I took my kids to a park yesterday". LoCoMo
+    (bench/README.md, branch ans13): 2 unanswerable declined for 1 answerable on the tuning
+    half, 4 for 2 on the held-out half."""
+    return unsupported_topic(topic, " ".join(messages), embedder, TURN_MIN_TERMS)
 
 
 def turn_reason(topic: str, messages: list[Hit], replies: dict[str, str], embedder) -> str | None:

@@ -198,8 +198,7 @@ class SearchOps:
         with trace.stage("answer", {"evidence_hits": len(res.hits)}) as out:
             ans = answer_question(question, res.hits, self.embedder, model,
                                   floor=self.settings.search.answer_floor, context=context,
-                                  unknown_names=unknown, replies=replies,
-                                  model_check=self.settings.search.answer_check, parsed=parsed)
+                                  unknown_names=unknown, replies=replies, parsed=parsed)
             ans.problems.extend(_ask_warnings(res))
             if ans.abstained and not ans.pointers and not res.hits:
                 # every hit was under the relevance floor: still point at the nearest notes
