@@ -144,9 +144,11 @@ def test_a_sentence_under_the_sentence_floor_competes_on_rank(real_embedder, mon
 
 
 # A follow-up answer: the topic's message names the painting and the show; the reply to "What
-# inspired you…?" names only the painting.
+# inspired you…?" names only the painting. (Search ranks the topic's message a little higher;
+# with 0.50 for the reply the two ranks were within 0.01 of each other and the int8 embedder's
+# floats, which differ between CPUs, decided.)
 ART = [_hit(0, "Check out the painting I made for the art show!", 0.55),
-       _hit(1, "I went to the harbour at dawn and wanted to capture that light in a painting.", 0.50)]
+       _hit(1, "I went to the harbour at dawn and wanted to capture that light in a painting.", 0.53)]
 ART_Q = "What inspired painting for the art show?"
 
 
