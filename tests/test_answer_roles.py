@@ -103,6 +103,21 @@ def test_a_date_of_another_role_does_not_answer(real_embedder, monkeypatch):
     assert ans.verdict == "pass" and "Statement date" in ans.answer  # the old wrong pass
 
 
+BOILER = """Last serviced: 3 March 2027
+Next service due: 3 March 2028
+"""
+
+
+def test_the_nearest_label_of_the_note_asked_about_holds_the_role(real_embedder):
+    """"Please pay by" is no word of "due" and under ROLE_COS of it, but the bill's nearest label
+    by ROLE_MARGIN; the boiler's "due" line (another note, lacking "broadband") is passed over."""
+    hits = [Hit(id=f"c{i}", note_id=f"n{i}", source_id=None, title=t, path=f"p{i}.md", source=None, snippet=x, text=x,
+                start=0, end=len(x), page=1, score=0.9, signals={"semantic": 0.6})
+            for i, (x, t) in enumerate(((BILL, "Broadband bill"), (BOILER, "Boiler")))]
+    ans = answer_question("when is the broadband bill due?", hits, real_embedder)
+    assert ans.verdict == "pass" and "20 May 2029" in ans.answer, ans.answer
+
+
 def test_a_column_header_is_the_role_of_its_cells(real_embedder, monkeypatch):
     ans = _ask("what time does the coach arrive in Bristol?", TICKET, "coach ticket", real_embedder)
     assert ans.verdict == "pass" and "14:05" in ans.answer and "Arrive" in ans.answer, ans.answer

@@ -55,7 +55,7 @@ MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before 
 # ("washer": "Washing machine warranty"). Not for the head: "dinner" is as near "Breakfast is
 # served" (another item of the same kind). Off: words only.
 SYNONYM = True
-ROLE = 0.5  # weight of the role's fit in the score (0: the role neither ranks nor declines)
+ROLE = 0.5  # weight of the role's fit among one note's values (0: the role neither ranks nor declines)
 ROLE_COS = 0.47
 ROLE_MARGIN = 0.15  # a note's nearest label leading its next by this holds the role (bench/role_pairs.py)
 # a label line: a short phrase ("Phone", "Total due:"), not a sentence of three or more words
@@ -160,7 +160,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         return None
     vecs = embed_cached(embedder, [question] + [c[1][:500] for c in cands])
     cos = vecs[1:] @ vecs[0]
-    best = None
+    best: dict[int, tuple] = {}
     words = _words(question)
     memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
@@ -200,15 +200,16 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                  + LEXICAL * (len(words & own) / len(words) if words else 0)
                  + KIND_WORD * bool(kind_words & own)
                  + MEMORY * (memory.get(n) == "memory")
-                 + ROLE * fit
                  + SEMANTIC * float(c))
         named = (set(missing(asked.head, titles[n])) - set(missing(asked.head, line))) if role and asked.head else set()
         held = not (ROLE and role) or bool(named) or role_held(n, fit)
+        gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
-        if best is None or (held, score) > best[0]:
-            best = ((held, score), n, text, local, head_gap, subj_gap)
-    _, n, text, local, head_gap, subj_gap = best
+        # in one note, a value holding the role first, then the nearest it; between notes, the score
+        if n not in best or (held, score + ROLE * fit) > best[n][0]:
+            best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
+    _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
     if SYNONYM and subj_gap:  # a word the note's title writes otherwise ("washer": "Washing machine")
         names = " ".join(f"{ev.hit.title or ''} {ev.text}" for ev in evidence)
         subj_gap = _rescued(question, subj_gap, [titles[n]], embedder, names)
