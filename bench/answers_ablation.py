@@ -114,6 +114,7 @@ def rules() -> dict:
         "where: a place (types.LOCATIVE)": _set(RO, "LOCATIVE", False),
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
+        "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),

@@ -183,3 +183,22 @@ def test_role_threshold_is_the_one_chosen_on_the_train_pairs(real_embedder):
     cos = role_pairs.cosines(train, real_embedder)
     assert typed.ROLE_COS == pytest.approx(role_pairs.choose(train, cos), abs=0.005)
     assert role_pairs.balanced(held, role_pairs.cosines(held, real_embedder), typed.ROLE_COS) > 0.6
+
+
+CHIP = """Pepper, tabby, born 3 May 2021, microchip 941 000 223 118 405
+Vet: Holm Lane Surgery, 01632 960 123
+"""
+
+
+def test_a_field_naming_a_thing_is_not_about_the_line_above(real_embedder, monkeypatch):
+    """"Vet: ..., 01632 960 123" is the vet's; "microchip" on the line above does not make its
+    number the microchip's (typed.FIELD_KEY). A key naming only a type ("Date:") still reads
+    the line above (an appointment's date)."""
+    ans = _ask("what's pepper's microchip number?", CHIP, "Pepper", real_embedder)
+    assert not (ans.verdict == "pass" and "01632" in ans.answer), ans.answer
+    appt = "You have an appointment at the eye clinic.\nDate: 9 October 2029 at 14:20\n"
+    ans = _ask("when is my eye clinic appointment?", appt, "Hospital letter", real_embedder)
+    assert ans.verdict == "pass" and "9 October 2029" in ans.answer, ans.answer
+    monkeypatch.setattr(typed, "FIELD_KEY", False)
+    ans = _ask("what's pepper's microchip number?", CHIP, "Pepper", real_embedder)
+    assert ans.verdict == "pass" and "01632" in ans.answer, ans.answer

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
-from cairn.lexical import content_terms, sentences, stem
-from cairn.answer.types import KIND_WORDS, Asked, compound_kinds, kind_held, missing, root, values, words_of
+from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
+from cairn.answer.types import KIND_WORDS, TYPE_WORDS, Asked, compound_kinds, kind_held, missing, root, values, words_of
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -55,6 +55,7 @@ MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before 
 # ("washer": "Washing machine warranty"). Not for the head: "dinner" is as near "Breakfast is
 # served" (another item of the same kind). Off: words only.
 SYNONYM = True
+FIELD_KEY = True  # a "Key: value" line whose key names a thing takes no words from the line above
 ROLE = 0.5  # weight of the role's fit among one note's values (0: the role neither ranks nor declines)
 ROLE_COS = 0.47
 ROLE_MARGIN = 0.15  # a note's nearest label leading its next by this holds the role (bench/role_pairs.py)
@@ -126,7 +127,11 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             # a bare word on the line before ("Labour": a table's header cell, flattened one cell
             # a line by a PDF's text layer) names another cell, not this value
             cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
-            local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell else prev}"
+            # a field whose key names a thing ("Practice: Willow Lane Vets, 01632 950 377") is about
+            # that thing, not the line above; a key naming only a type ("Date: ...") is not (FIELD_KEY)
+            key = LABEL_VALUE.fullmatch(line.strip()) if FIELD_KEY else None
+            named = key and any(stem(w) not in TYPE_WORDS for w in content_terms(key.group(1)))
+            local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell or named else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
                     and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]) \
                     and not one_row_header(lines, i + 1):
