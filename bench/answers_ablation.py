@@ -80,7 +80,7 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15, 16 and 21.)"""
     import cairn.answer as A
-    from cairn.answer import answerability as AB, checks as C, tables as TB, topic as T, types as TY
+    from cairn.answer import answerability as AB, checks as C, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -107,8 +107,14 @@ def rules() -> dict:
         "quantity's units (types.UNITS)": _reread(TY, "UNITS"),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
-        "number for doing is a phone (types.NUMBER_FOR)": _reread(TY, "NUMBER_FOR"),
         "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),
+        "a date's role in its label (typed.ROLE)": _set(TD, "ROLE", 0.0),
+        "the thing asked in the quote (checks.HEAD_QUOTED)": _set(C, "HEAD_QUOTED", frozenset({"purpose"})),
+        "what NAME thought, of NAME (checks.SAID_BY)": _set(C, "SAID_BY", False),
+        "where: a place (types.LOCATIVE)": _set(RO, "LOCATIVE", False),
+        "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
+        "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
+        "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),

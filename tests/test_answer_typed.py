@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cairn.answer import parts, types
+from cairn.answer import checks, parts, types
 from cairn.answer.checks import label, role_gap, verdict
 from conftest import notes_app
 
@@ -394,7 +394,9 @@ def test_an_identifier_of_a_thing_no_note_names_is_declined(tmp_path, real_embed
         assert ans.verdict == "pass" and "HX-44821" in ans.answer
         q = types.asked("What is the water company's customer services number?")
         assert (q.kind, q.head, q.subject) == ("code", ("customer", "servic"), ("water", "company"))
-        monkeypatch.setattr(types, "CODE_OF", False)
+        monkeypatch.setattr(types, "CODE_OF", False)  # untyped: the quote names no passport (checks.HEAD_QUOTED)
+        assert _ask(a, "What is my passport number?")[0].verdict == "abstain"
+        monkeypatch.setattr(checks, "HEAD_QUOTED", frozenset({"purpose"}))
         assert _ask(a, "What is my passport number?")[0].verdict == "pass"
 
 

@@ -40,8 +40,6 @@ def test_a_table_written_one_cell_a_line_is_read_as_rows_under_its_header():
 @pytest.mark.parametrize("switch,question,hit,expect", [
     ("FLAT_ROWS", "what did the vet charge for Moss's booster?", (INVOICE, "vet-invoice"), "58.20"),
     ("UNITS", "what temperature do I bake the spelt loaf at?", (BAKE, "Spelt loaf"), "220 °C"),
-    ("NUMBER_FOR", "what's the number for making a claim on the van insurance?", (SCHEDULE, "van-insurance"),
-     "0800 112 7781"),
     ("MORPHOLOGY", "how much is the orthodontic charge?", (CLINIC, "Orthodontist visit"), "19.80"),
     ("COMPOUND_KIND", "what was the total of the vet bill?", (INVOICE, "vet-invoice"), "115.20"),
 ])
@@ -69,7 +67,6 @@ def test_word_families_and_units():
     assert types.missing((stem("dental"),), "Dentist check-up") == []
     assert types.missing((stem("rear"),), "Front tyre pressure") == ["rear"]
     assert types.units_of("what temperature is the oven?") and not types.units_of("how much flour?")
-    assert types.asked("what's the number for making a claim?").kind == "phone"
     assert types.asked("what is the number to the power of two?").kind != "phone"
     assert ("bill", ("vet",)) in types.compound_kinds("what was the total of the vet bill?")
 

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability, parts, types
+from cairn.answer import answerability, parts, roles, types
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
@@ -247,6 +247,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                                             for w in names), n, sent) for score, n, sent in scored]
     if asked.kind in types.CUE_KINDS:  # "what for": a sentence giving a purpose ranks first
         scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and types.states_purpose(x[2], asked.head)] or scored
+    if asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()):  # "where", of notes: a sentence saying where first
+        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and roles.says_where(x[2])] or scored
     if kind == "time" and TIME_STATED:
         stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
         if stated:

@@ -24,24 +24,41 @@ import re
 
 from cairn.lexical import content_terms, sentences, stem
 
-_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+([A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*"
-                   r"\s+([a-z]\w+)")
+_ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+(?!(?i:the|my|our|your|his|her|their|this|"
+                   r"that|a|an|i|you|we|they|he|she|it)\b)([A-Za-z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*\s+([a-z]\w+)")
 # verbs of saying and of opinion: what someone says or thinks is answered in other words
 _AUXILIARY = frozenset("do does did be is was have has had get got go went say said think feel like love want know "
                        "need mean prefer".split())
 
 
-def role_gap(question: str, quotes: list[str]) -> list[str]:
-    """For "What did NAME VERB ...?" (a capitalised name, then a verb), the words of
-    (NAME, VERB) that no quoted sentence of `quotes` holds together: [] when one sentence
-    holds both, or the question has another form, or the verb is an auxiliary ("do", "say":
-    "What did Tom say?" may be answered by what Tom wrote). Quotes from notes only (a chat
-    message names its speaker in metadata)."""
+# "What did Tom say / think of ...", asked of notes: a quote that never names Tom answers
+# nothing of him (what the group thought, in the minutes he attended). Off: no check for these verbs.
+SAID_BY = True
+
+
+def role_gap(question: str, quotes: list[str], known: str = "", said: bool = False) -> list[str]:
+    """For "What did NAME VERB ...?" (a name: capitalised in the question, or written in
+    lower case and capitalised in `known`, the retrieved text), the words of (NAME, VERB) that
+    no quoted sentence of `quotes` holds together: [] when one sentence holds both, or the
+    question has another form. For an auxiliary or a verb of saying or opinion ("do", "say",
+    "think": answered in other words) nothing is required, unless `said`: then NAME in a quote
+    that also holds a word of what the verb is "of" or "about", when the question says ("think
+    of the venue"; SAID_BY, checked after `stated_gap`). Quotes from notes only
+    (a chat message names its speaker in metadata)."""
     m = _ROLE.match(question.strip())
-    if not m or not quotes or m.group(2).lower() in _AUXILIARY:
+    if not m or not quotes or not (m.group(1)[0].isupper() or re.search(rf"\b{m.group(1)[0].upper()}{m.group(1)[1:]}\b",
+                                                                       known)):
         return []
     raw = m.group(2).lower()
     name, verb = m.group(1).rstrip("'’s").lower(), stem(raw)
+    if raw in _AUXILIARY and not said:
+        return []
+    if raw in _AUXILIARY:  # "what did Tom think of the venue": in other words, but of Tom and the venue (SAID_BY)
+        of = re.match(r"\s*(?:of|about)\s+(.*)", question[m.end():], re.IGNORECASE)
+        about = {stem(t) for t in content_terms(of.group(1))} if of else set()
+        return [name] if SAID_BY and not any(
+            re.search(rf"\b{re.escape(name)}", q.lower()) and (not about or about & {stem(t) for t in content_terms(q)})
+            for q in quotes) else []
     prefix = raw[:max(4, len(raw) - 2)]  # "rebuild" -> "rebui": "rebuilt"; "agree" -> "agre": "agreed"
     best: list[str] = [name, verb]
     for q in quotes:
@@ -94,6 +111,35 @@ def stated_gap(question: str, subject: str | None, cited: list, embedder, retrie
     # "What do you know about…", "Tell me about…": asking words, no topic (subject._ASK_ALL)
     topic = " ".join(w for w in topic.split() if w.lower().strip("?.!,") not in _ASK_ALL)
     return unsupported_topic(topic, " ".join(f"{h.title} {h.text}" for h in notes), embedder) or []
+
+
+# The thing a question asks about ("which *platform*", "what's the *limit*", what schemas are
+# *for*) is said by a sentence that answers it: an answer quoted from notes without a value
+# pattern (`t is None`) holds the question's head in its quote or its note's title, in its
+# words (types.missing) or, for a phrase the note writes otherwise, within typed.ROLE_COS of a
+# quote by the sentence embedder; else its subject check fails. Kinds it applies to
+# (empty: off; "purpose" was the only one before typed21).
+HEAD_QUOTED = frozenset({"purpose", None, "place", "org"})
+# ... when the question names its thing by a noun phrase ("which seat", "what's the limit"), not
+# by a verb ("what are we reading", "what did Priya agree to"; role_gap's business); a purpose
+# question always names it ("what are schemas for").
+_NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the|my|our|your)\s|^\W*which\s+(?!of\b)\w",
+                    re.IGNORECASE)
+
+
+def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
+    """The head stems of `asked` that neither the quotes nor the titles hold (module doc,
+    HEAD_QUOTED); [] when a quote is within typed.ROLE_COS of the head's words as the question
+    writes them (the packaged sentence embedder; skipped when `embedder` is None)."""
+    from cairn.answer import types
+    from cairn.answer.typed import ROLE_COS
+    from cairn.embed.cache import embed_cached
+    gap = types.missing(asked.head, " ".join(quotes + titles))
+    if gap and quotes and embedder is not None:
+        vecs = embed_cached(embedder, [" ".join(types.words_of(list(asked.head), question))] + quotes)
+        if float((vecs[1:] @ vecs[0]).max()) >= ROLE_COS:
+            return []
+    return gap
 
 
 def verdict(checks: dict[str, bool], current: str) -> str:
@@ -149,17 +195,21 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
         t.missing_subject, t.missing_head = ([w for w in gap if not (types.words_of([w], question)[0][:1].isupper()
                                                                       and w not in held)]
                                              for gap in (t.missing_subject, t.missing_head))
+    note_quotes = [x["quote"] for c in ans.citations if not c.get("speaker") for x in c.get("quotes", [])]
+    known = " ".join(h.text for h in all_hits)
     gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
                              else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
-           if t is not None else role_gap(question, [q for c in ans.citations if not c.get("speaker")
-                                                     for q in [x["quote"] for x in c.get("quotes", [])]]))
-    if asked.kind == "purpose" and not ans.abstained and not gap and not any(c.get("speaker") for c in ans.citations):
-        # the thing asked, in the quote or its note's title
-        gap = types.missing(asked.head, " ".join(quotes + [c.get("title") or "" for c in ans.citations]))
+           if t is not None else role_gap(question, note_quotes, known))
+    if asked.kind in HEAD_QUOTED and (asked.kind == "purpose" or _NAMED.match(question)) and not ans.abstained and not gap and t is None \
+            and not any(c.get("speaker") for c in ans.citations):
+        gap = head_gap(question, asked, quotes, [c.get("title") or "" for c in ans.citations], embedder)
     if stated and (t is None or asked.kind not in types.VALUE_KINDS) and not ans.abstained and not gap:
         cited = {c["chunk_id"] for c in ans.citations}
         gap = stated_gap(question, subject, [h for h in all_hits if h.id in cited], embedder, all_hits)
         of = f" about {subject}" if gap and subject and gap != [subject] else ""
+    if SAID_BY and stated and t is None and not ans.abstained and not gap:
+        gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
+                                  if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
                   "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
                                               if asked.kind == "purpose" else types.holds(asked.kind, " ".join(quotes)))

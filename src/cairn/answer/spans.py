@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cairn.answer.tables import heading_above
-from cairn.lexical import sentences
+from cairn.lexical import LABEL_VALUE, sentences
 
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
 LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
@@ -44,10 +44,35 @@ def _short_spans(text: str) -> list[tuple[int, int]]:
     hundreds of characters, and the answer is the smallest span that holds it (issue 13)."""
     out: list[tuple[int, int]] = []
     for s, e in sentences(text):
-        pieces = _cut(text, s, e, "\n") if e - s > LONG_SENTENCE else [(s, e)]
+        pieces = _cut(text, s, e, "\n") if e - s > LONG_SENTENCE else _record_lines(text, s, e)
         for a, b in pieces:
             out.extend(_cut(text, a, b, ";") if b - a > LONG_SENTENCE else [(a, b)])
     return out
+
+
+# Lines of a record ("Practice: Willow Lane Vets", "Weight: 13.4 kg") or of a table written one
+# cell a line are units of their own, though no full stop ends them: a line break ends the
+# sentence when either line is a "Key: value" field or the line before is shorter than
+# RECORD_LINE characters (a line wrapped in a paragraph fills its width) and the next one does
+# not go on in lower case (a wrapped sentence's next words). Off: only a span
+# longer than LONG_SENTENCE is cut.
+RECORD_LINE = 40
+
+
+def _record_lines(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """text[s:e] cut at its record line breaks (RECORD_LINE), each piece stripped."""
+    if not RECORD_LINE or "\n" not in text[s:e]:
+        return [(s, e)]
+    out, start = [], s
+    for m in re.finditer("\n", text[s:e]):
+        at = s + m.start()
+        line, nxt = text[start:at].strip(), text[at + 1:e].split("\n", 1)[0].strip()
+        if (len(line) < RECORD_LINE and not nxt[:1].islower()) or LABEL_VALUE.fullmatch(line) or LABEL_VALUE.fullmatch(nxt):
+            out.append((start, at))
+            start = at + 1
+    out.append((start, e))
+    return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()))
+            for a, b in out if text[a:b].strip()]
 
 
 def _cut(text: str, s: int, e: int, sep: str) -> list[tuple[int, int]]:

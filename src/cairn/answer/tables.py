@@ -140,3 +140,23 @@ def flat_rows(lines: list[str], bare) -> dict[int, tuple[str, str]]:
                     out[idx] = (row, header)
         k = m + 1
     return out
+
+
+def one_row_header(lines: list[str], i: int) -> str:
+    """The header cell above the cell `lines[i]` of a one-row table written one cell a line
+    (a ticket's "Train", "Departs", "Arrives", then "10:30 LNER", "10:30", "12:21"): a run of 2k
+    cell lines (k >= 2) whose first k hold no digit and whose line i is one of the last k; the
+    cell k lines above it names its column. "" when `lines[i]` is no such cell (FLAT_ROWS off)."""
+    def cell(x: str) -> bool:
+        return bool(_CELL.match(x.strip())) and bool(x.strip()) and not x.strip().endswith(".")
+    if not FLAT_ROWS or not cell(lines[i]):
+        return ""
+    a, b = i, i + 1
+    while a > 0 and cell(lines[a - 1]):
+        a -= 1
+    while b < len(lines) and cell(lines[b]):
+        b += 1
+    k = 0
+    while a + k < b and not re.search(r"\d", lines[a + k]):
+        k += 1
+    return lines[i - k].strip() if k >= 2 and b - a == 2 * k and i - a >= k else ""

@@ -27,9 +27,10 @@ import re
 from dataclasses import dataclass, field
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
-from cairn.answer.tables import flat_rows, heading_above, table_rows
-from cairn.lexical import content_terms, sentences
-from cairn.answer.types import KIND_WORDS, Asked, compound_kinds, kind_held, missing, values
+from cairn.answer.roles import role_of
+from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
+from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
+from cairn.answer.types import KIND_WORDS, TYPE_WORDS, Asked, compound_kinds, kind_held, missing, root, values, words_of
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -39,6 +40,25 @@ LOCAL_SUBJECT = 0.5  # the subject's words in the candidate's own context, not o
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
 MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
+# A value's role is said by its label (`value_labels`: "Please pay by", "Bill date", a column
+# header "Arrives"). A date or time question's role (roles.role_of: "due", "get into") tells the
+# values of one note apart: when the answer's note holds another value of the kind, the role
+# must be held by the answer's label, in its words, or within ROLE_COS (cosine) of it by the
+# packaged sentence embedder, or by the label of the note nearest it, ROLE_MARGIN ahead of the
+# next; or its line names the thing asked by a head word its note's title lacks ("Its MOT
+# expires on ..." for "when is the MOT due?": that line, not the note, is about the MOT). A
+# candidate holding the role is preferred; an answer that does not lacks its head and is
+# declined. ROLE_COS is the threshold with the best balanced accuracy on bench/role_pairs.py's
+# train pairs (0.758; held out 0.750); ROLE_MARGIN the smallest lead of a right winner there.
+# A subject word (not a name) the answer's note lacks is held by the note's title within
+# ROLE_COS of the word (the same embedder and threshold): the note's own word for the thing
+# ("washer": "Washing machine warranty"). Not for the head: "dinner" is as near "Breakfast is
+# served" (another item of the same kind). Off: words only.
+SYNONYM = True
+FIELD_KEY = True  # a "Key: value" line whose key names a thing takes no words from the line above
+ROLE = 0.5  # weight of the role's fit among one note's values (0: the role neither ranks nor declines)
+ROLE_COS = 0.47
+ROLE_MARGIN = 0.15  # a note's nearest label leading its next by this holds the role (bench/role_pairs.py)
 # a label line: a short phrase ("Phone", "Total due:"), not a sentence of three or more words
 # ending in a full stop ("Home insurance policy number HX-44821." names no value below it)
 _LABEL_ONLY = re.compile(r"^(?![ \t]*(?:\S+[ \t]+){2,}\S*\.[ \t]*$)[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
@@ -107,13 +127,22 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             # a bare word on the line before ("Labour": a table's header cell, flattened one cell
             # a line by a PDF's text layer) names another cell, not this value
             cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
-            local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell else prev}"
+            # a field whose key names a thing ("Practice: Willow Lane Vets, 01632 950 377") is about
+            # that thing, not the line above; a key naming only a type ("Date: ...") is not (FIELD_KEY)
+            key = LABEL_VALUE.fullmatch(line.strip()) if FIELD_KEY else None
+            named = key and any(stem(w) not in TYPE_WORDS for w in content_terms(key.group(1)))
+            local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell or named else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
-                    and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]):
+                    and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]) \
+                    and not one_row_header(lines, i + 1):
                 joined = f"{line.strip().rstrip(':')}: {lines[i + 1].strip()}"
                 out.append((ev.n, joined, f"{local} {joined}", passage, joined))
                 continue
             if not values(asked.kind, line):
+                continue
+            column = one_row_header(lines, i)
+            if column:  # a cell of a one-row table written one cell a line: its column names it
+                out.append((ev.n, f"{column} {line.strip()}", f"{local} {column}", passage, f"{column} {line.strip()}"))
                 continue
             if _LABEL_ONLY.match(prev) and prev.strip().endswith(":"):
                 local += " " + prev
@@ -136,7 +165,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         return None
     vecs = embed_cached(embedder, [question] + [c[1][:500] for c in cands])
     cos = vecs[1:] @ vecs[0]
-    best = None
+    best: dict[int, tuple] = {}
     words = _words(question)
     memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
@@ -148,7 +177,16 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             kinds_of.append(compound_kinds(question))
         return kinds_of[0]
 
-    for (n, text, local, passage, line), c in zip(cands, cos):
+    role = role_of(question, asked)
+    fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
+    per_note: dict[int, list[float]] = {}
+    for c, f in zip(cands, fits):
+        per_note.setdefault(c[0], []).append(f)
+
+    def role_held(n: int, fit: float) -> bool:  # module doc: its words, near it, or the nearest by a lead
+        others = sorted(per_note[n], reverse=True)
+        return fit >= ROLE_COS or len(others) < 2 or (fit == others[0] and fit - others[1] >= ROLE_MARGIN)
+    for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
         head_gap = missing(asked.head, local)
@@ -168,13 +206,74 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                  + KIND_WORD * bool(kind_words & own)
                  + MEMORY * (memory.get(n) == "memory")
                  + SEMANTIC * float(c))
-        if best is None or score > best[0]:
-            best = (score, n, text, local, head_gap, subj_gap)
-    _, n, text, local, head_gap, subj_gap = best
+        named = (set(missing(asked.head, titles[n])) - set(missing(asked.head, line))) if role and asked.head else set()
+        held = not (ROLE and role) or bool(named) or role_held(n, fit)
+        gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
+        if not held:
+            head_gap = head_gap + list(role)  # its label states another role than one of its note's values
+        # in one note, a value holding the role first, then the nearest it; between notes, the score
+        if n not in best or (held, score + ROLE * fit) > best[n][0]:
+            best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
+    _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
+    if SYNONYM and subj_gap:  # a word the note's title writes otherwise ("washer": "Washing machine")
+        names = " ".join(f"{ev.hit.title or ''} {ev.text}" for ev in evidence)
+        subj_gap = _rescued(question, subj_gap, [titles[n]], embedder, names)
     sent = text.rstrip()
     if not re.search(r"[.!?]$", sent):
         sent += "."
     return Typed(f"{sent} [{n}]", n, text, local, head_gap, subj_gap)
+
+
+def _rescued(question: str, gap: list[str], texts: list[str], embedder, names: str = "") -> list[str]:
+    """The stems of `gap` whose word (as `question` writes it) is not within ROLE_COS (cosine,
+    the sentence embedder) of any of `texts` (SYNONYM); a name (capitalised in the question or
+    in `names`, the retrieved text: "skoda", "Skoda") is never rescued (another car is near it)."""
+    texts = [t for t in texts if t.strip()]
+    words = words_of(gap, question)
+    keep = [g for g, w in zip(gap, words) if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
+    gap, words = [g for g in gap if g not in keep], [w for g, w in zip(gap, words) if g not in keep]
+    if not gap or not texts:
+        return keep + gap
+    vecs = embed_cached(embedder, words + texts)
+    cos = vecs[:len(words)] @ vecs[len(words):].T
+    return keep + [g for g, row in zip(gap, cos) if float(row.max()) < ROLE_COS]
+
+
+def value_labels(kind: str | None, text: str) -> list[str]:
+    """The label of each value of `kind` in `text`: the words before it back to the previous
+    value or clause mark (, ; parentheses), or when none, the words after it up to the next
+    ("Please pay by 24 April" -> "Please pay by"; "10:30 departs, 12:21 arrives" -> "departs",
+    "arrives"), less the capitalised words after its first ("departs Leeds" -> "departs")."""
+    spans = values(kind, text)
+    out, prev = [], 0
+    for k, (s, e) in enumerate(spans):
+        before = re.split(r"[,;()]", text[prev:s])[-1]
+        if not re.search(r"[^\W\d_]", before):
+            before = re.split(r"[,;()]", text[e:spans[k + 1][0] if k + 1 < len(spans) else len(text)])[0]
+        words = before.strip(" :.-–\t£$€").split()  # a name after the first word is a place, not the role
+        out.append(" ".join(w for i, w in enumerate(words) if not i or not w[:1].isupper()))
+        prev = e
+    return out
+
+
+def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedder) -> list[float]:
+    """For each candidate text, how well a label of its values of `kind` states `role` (the
+    question's, roles.role_of; module doc, ROLE): 1.0 when a label holds every role word (stem
+    or word family), else the best cosine of the role phrase and a label; 0.0 for each when no
+    role is asked or ROLE is 0."""
+    if not (ROLE and role and texts):
+        return [0.0] * len(texts)
+    want = [w for r in role for w in r.split("-")]
+    labels = [value_labels(kind, t) or [t] for t in texts]
+
+    def held(label: str) -> bool:
+        have = {stem(w) for w in re.findall(r"[a-z]+", label.lower())}
+        return all(stem(w) in have or root(stem(w)) in {root(h) for h in have} or not missing((stem(w),), label)
+                   for w in want)
+    flat = list(dict.fromkeys(x for ls in labels for x in ls if x))
+    vecs = embed_cached(embedder, [" ".join(role)] + flat) if flat else None
+    cos = dict(zip(flat, (vecs[1:] @ vecs[0]).tolist())) if flat else {}
+    return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0) for ls in labels]
 
 
 def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:

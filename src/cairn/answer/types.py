@@ -80,7 +80,7 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{
                    # written capitalised and in full, so "may" the verb is not a date
                    rf"|(?:in|to|by|until|till|from|since|before|after|during)\s+(?-i:{_FULL_MONTHS}))\b",
                    re.IGNORECASE)
-_TIME = re.compile(r"\b(?:\d{1,2}[:.]\d\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
+_TIME = re.compile(r"(?<![£$€\d.,])\b(?:(?:[01]?\d|2[0-4])[:.][0-5]\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
 _UNITS = (r"minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|nights?")
 _NUMWORD = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a|an)"
 _DURATION = re.compile(rf"\b{_NUMWORD}(?:\s*(?:-|to)\s*{_NUMWORD})?\s*(?:{_UNITS})\b", re.IGNORECASE)
@@ -146,10 +146,6 @@ _DETERMINERS = frozenset("the my our your a an this that his her their its".spli
 # "passport number", "customer services number": a thing's identifier (not "the number of")
 _THING_NUMBER = re.compile(r"\b(?!(?:the|my|our|your|a|an|this|that|his|her|their|its|any|which|what)\b)[a-z]+"
                            r"\s+(?:number|no)\b(?!\s+of\b)", re.IGNORECASE)
-# "the number for making a claim", "a number to report a fault": the number one uses to do
-# something (a gerund or an infinitive after it) is the one to call.
-NUMBER_FOR = True
-_NUMBER_FOR = re.compile(r"\bnumbers? (?:for \w+ing|to (?!the\b|a\b|an\b|my\b|our\b)[a-z]+)\b", re.IGNORECASE)
 _AUX = r"(?:is|was|are|were|does|did|do|will|would|should|can|could|has|have|had|'s)"
 _WHO_VERB = re.compile(rf"^\W*who\s+(?!{_AUX}\b)([a-z]+)\s+(.+)$", re.IGNORECASE)
 _HOW_MANY = re.compile(rf"^\W*how many\s+(.+?)\s+({_AUX})\s+(.+?)\W*$", re.IGNORECASE)
@@ -300,8 +296,6 @@ def asked(question: str) -> Asked:
 def _asked(question: str) -> Asked:
     q = _BARE_WH.sub(lambda m: m.group(1) + "'s", question.strip())  # "whats" as typed: "what's"
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
-    if kind is None and NUMBER_FOR and _NUMBER_FOR.search(q):
-        kind = "phone"  # "the number for making a claim": a number used to do something is called
     if kind is None and CODE_OF and _THING_NUMBER.search(q) and not re.search(r"\bhow many\b", q, re.I):
         kind = "code"
     who = _WHO_VERB.match(q.rstrip(" ?.!")) if ROLE_HEAD and kind == "person" else None
