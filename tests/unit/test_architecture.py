@@ -33,7 +33,7 @@ import cairn
 SRC = Path(cairn.__file__).resolve().parent
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("cairn", "cairn.errors", "cairn.model", "cairn.names", "cairn.jsonl", "cairn.config", "cairn.config_sections", "cairn.config_peek", "cairn.instants", "cairn.people", "cairn.paths", "cairn.redact_paths", "cairn.safe_yaml", "cairn.report", "cairn.export_formats",
+    ("foundation", ("cairn", "cairn.errors", "cairn.controls", "cairn.model", "cairn.names", "cairn.jsonl", "cairn.config", "cairn.config_sections", "cairn.config_peek", "cairn.instants", "cairn.people", "cairn.paths", "cairn.redact_paths", "cairn.safe_yaml", "cairn.report", "cairn.export_formats",
                     "cairn.hookspecs", "cairn.plugins", "cairn.plugin_scan", "cairn.registries", "cairn.audit")),
     ("store", ("cairn.store", "cairn.vault")),
     ("engines", ("cairn.parse", "cairn.ner", "cairn.ner_written", "cairn.lexical", "cairn.embed", "cairn.llm", "cairn.chunk", "cairn.fetch",

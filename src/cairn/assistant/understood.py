@@ -42,8 +42,7 @@ def as_profile(text: str) -> str:
 # The person a who-question's answer names is the conversation's last person ("what's her
 # number?" after "who's the landlord?"), as a person named in the message is.
 WHO_ANSWER_PERSON = True
-# A who-question answered from a note sentence that names no one gets the note's sentence naming
-# a person (scoped._who_from_note).
+# A who-question answered by a note sentence naming no one gets one naming a person (_who_from_note).
 WHO_NAMES_A_PERSON = True
 
 
@@ -200,7 +199,6 @@ class Understood(NoteScoped):
         whole word; of several, the one recall ranks first for the message) is restated with the
         new value, which supersedes it (the remember tool's `replaces`). With no memory holding
         it, the message is acted on as the classifier read it."""
-        import re
         from cairn.assistant.nlu.understand import correction
         new, old = correction(t) or ("", "")
         word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])", re.I) if old else None

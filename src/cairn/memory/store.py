@@ -135,7 +135,7 @@ def get_memory(conn: sqlite3.Connection, memory_id: str) -> Memory:
 
 
 def _scope_ok(scope: str) -> str:
-    from cairn.validate import check_no_controls
+    from cairn.controls import check_no_controls
     scope = (scope or "").strip()
     if not scope:
         raise InvalidInput("scope is empty; use 'global' or a project/agent name")
@@ -187,7 +187,7 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     importance = _unit(importance, "importance")
     moment = _now(now)
     text = " ".join(text.split())
-    from cairn.validate import check_no_controls
+    from cairn.controls import check_no_controls
     check_no_controls(text, f"the memory text {text[:80]!r}")
     if len(text) > MAX_MEMORY_CHARS:
         raise InvalidInput(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
@@ -446,7 +446,7 @@ def set_core_block(conn: sqlite3.Connection, name: str, text: str, *, now: datet
     """Create or replace a core block (empty text clears it). `name`: the block's name, or
     "@PERSON/NAME" for a named person's block (cairn.people.core_key). Raises InvalidInput
     for a bad name, or text holding control characters other than line breaks and tabs."""
-    from cairn.validate import check_no_controls
+    from cairn.controls import check_no_controls
     name = (name or "").strip()
     if not re.fullmatch(r"(@[A-Za-z0-9][A-Za-z0-9._-]{0,63}/)?[\w-]{1,40}", name):
         raise InvalidInput(f"core block name {name!r} must be 1-40 letters, digits, '-' or '_'")

@@ -55,7 +55,7 @@ message (Telegram's limit is 4,096 characters), not a document."""
 def _checked_text(text: str) -> str:
     """`text` stripped; InvalidInput when it is empty, longer than MAX_TEXT_CHARS or holds a
     control character (a NUL cannot reach notify-send's arguments; an ESC acts on a terminal)."""
-    from cairn.validate import check_no_controls
+    from cairn.controls import check_no_controls
     text = (text or "").strip()
     if not text:
         raise InvalidInput("the reminder text is empty")
