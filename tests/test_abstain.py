@@ -154,6 +154,9 @@ def test_named_people_and_strip():
     assert A.named_people("What does Priya's cat eat?", hits) == ["Priya Shah"]
     assert A.named_people("What do Tomas and Priya like?", hits) == ["Tomas", "Priya Shah"]
     assert A.named_people("What is the capital of Norway?", hits) == []
+    own = hits + [_hit("Who is driving?", "Me", 3)]  # an export's label for the person: no name
+    assert A.named_people("Which till served me at the hardware shop?", own) == []
+    assert A.named_people("What did Tomas tell me?", own) == ["Tomas"]
     assert A.strip_people("What does Priya's cat eat?", ["Priya Shah"]) == "What does cat eat?"
 
 

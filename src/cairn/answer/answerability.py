@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cairn.embed.cache import embed_cached
-from cairn.lexical import MONTH_NAMES, content_terms, sentences, stem
+from cairn.lexical import MONTH_NAMES, STOPWORDS, content_terms, sentences, stem
 from cairn.model import Hit
 
 MARGIN = 0.02
@@ -107,11 +107,13 @@ def name_pattern(name: str) -> re.Pattern[str]:
 
 def named_people(question: str, hits: list[Hit]) -> list[str]:
     """The chat speakers among `hits` whose name (full, or first name) occurs in `question`,
-    in order of first mention. Notes contribute no names."""
+    in order of first mention. Notes contribute no names, nor does a speaker label that is a
+    function word ("Me", "You" in an export of the person's own chats): the question's "me" is
+    the person asking, not a participant named Me."""
     found: dict[str, int] = {}
     for speaker in {h.speaker for h in hits if h.speaker}:
         for form in dict.fromkeys([speaker, speaker.split()[0]]):
-            if len(form) < 2:
+            if len(form) < 2 or form.casefold() in STOPWORDS:
                 continue
             m = name_pattern(form).search(question)
             if m:
