@@ -68,3 +68,11 @@ def test_consecutive_label_lines_are_separate_sentences():
     text = "Phone: +351 912 000 471\nPartner: Rui\n\nShe likes dark chocolate and\ncrime novels."
     got = [text[s:e] for s, e in sentences(text)]
     assert got == ["Phone: +351 912 000 471", "Partner: Rui", "She likes dark chocolate and\ncrime novels."]
+
+
+def test_a_full_stop_after_incl_or_tel_ends_no_sentence():
+    """A receipt's "VAT 20% incl. 3.71" keeps its amount with its label ("How much VAT?")."""
+    from cairn.lexical import sentences
+    text = "VAT 20% incl. 3.71 GBP\n\nCall us (tel. 01632 960 123) any day. We open at 9."
+    got = [text[s:e] for s, e in sentences(text)]
+    assert got == ["VAT 20% incl. 3.71 GBP", "Call us (tel. 01632 960 123) any day.", "We open at 9."]

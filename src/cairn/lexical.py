@@ -18,7 +18,7 @@ _NUM_RE = re.compile(r"\d+(?:[.,:/-]\d+)*")
 
 # A full stop after these (or after a single capital initial) does not end a sentence.
 TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Sr", "Jr", "Mt", "Gen", "Col", "Capt", "Lt", "Sgt")
-ABBREV_END = re.compile(r"(?:\b(?:" + "|".join(TITLES) + r"|vs|approx|e\.g|i\.e)|(?<![\w.])[A-Z])\.$")
+ABBREV_END = re.compile(r"(?:\b(?:" + "|".join(TITLES) + r"|vs|approx|incl|excl|tel|e\.g|i\.e)|(?<![\w.])[A-Z])\.$")
 
 
 _BLOCK_START = re.compile(r"\s*(?:[-*+#>|]|\d+[.)]\s)")
