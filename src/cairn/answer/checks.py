@@ -24,6 +24,9 @@ import re
 
 from cairn.lexical import content_terms, sentences, stem
 
+# How a declined typed answer names the kind of value it found for nothing asked.
+_VALUE_NOUN = {"money": "amount", "phone": "phone number", "email": "e-mail address", "code": "code or reference",
+               "date": "date", "time": "time", "duration": "duration", "number": "number"}
 _ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+(?!(?i:the|my|our|your|his|her|their|this|"
                    r"that|a|an|i|you|we|they|he|she|it)\b)([A-Za-z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*\s+([a-z]\w+)")
 # verbs of saying and of opinion: what someone says or thinks is answered in other words
@@ -217,10 +220,11 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
                   "subject": not gap, "completeness": True}
     new = verdict(ans.checks, ans.verdict)
     if new == "abstain" and not ans.abstained:
+        words = ", ".join(f"'{w}'" for w in types.words_of(gap, question))
         reason = f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
-            (f"the notes quoted{of} say nothing of " + ", ".join(f"'{w}'" for w in types.words_of(gap, question))) \
-            if gap else \
-            "no quote holds what was asked"
+            (f"the notes give no {_VALUE_NOUN.get(asked.kind, 'value')} for {words}" if t is not None  # the value's
+             else f"the notes quoted{of} say nothing of {words}") if gap else \
+            "no quote holds what was asked"  # line was read, not the whole note: it may name the word elsewhere
         near = pointers(all_hits)
         return Answer(question, declined_text(reason, near), "abstain", problems=[f"abstained: {reason}"],
                       llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence,
