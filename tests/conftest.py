@@ -5,11 +5,22 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import sys
 
-import pytest
+# Bytecode caches on for the run and for every process a test starts: with
+# PYTHONDONTWRITEBYTECODE=1 in the environment (as on the machine the suite is timed on) each
+# `cairn` subprocess compiled every module it imported (numpy, spaCy, typer, cairn) from source
+# again, ~1 CPU s per command; tests/test_links.py's CLI test took 50-54 s that way and 33-39 s
+# with caches, at load 10-18 (bench/README.md, session 21 — speed21). PYTHONPYCACHEPREFIX,
+# when set, still says where the caches go.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
-from cairn.embed import get_embedder
-from cairn.service import Cairn
+import pytest  # noqa: E402
+
+from cairn.embed import get_embedder  # noqa: E402
+from cairn.service import Cairn  # noqa: E402
 
 
 class CountingEmbedder:

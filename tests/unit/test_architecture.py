@@ -26,6 +26,7 @@ prefix decides, the longest matching prefix wins):
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import cairn
@@ -71,11 +72,25 @@ def layer_of(module: str) -> str | None:
     return best
 
 
-def imports(source: str, module: str, is_package: bool, known: set[str]) -> list[tuple[str, int]]:
-    """(imported cairn module, line) for every import statement in `source`, at any depth.
-    `from X import Y` counts as importing X.Y when that is a module, else X."""
+def tree(path: Path) -> ast.Module:
+    """The parsed source of `path`, parsed once per test run while its size and modification
+    time stay the same (graph and sql_calls walk every module of src: parsing them took
+    4-10 s per test under load, bench/README.md, session 21 — speed21)."""
+    st = path.stat()
+    return _tree(path, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _tree(path: Path, size: int, mtime_ns: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def imports(source: str | ast.Module, module: str, is_package: bool, known: set[str]) -> list[tuple[str, int]]:
+    """(imported cairn module, line) for every import statement in `source` (text, or its
+    parsed tree), at any depth. `from X import Y` counts as importing X.Y when that is a
+    module, else X."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(source) if isinstance(source, str) else source):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -98,9 +113,18 @@ def imports(source: str, module: str, is_package: bool, known: set[str]) -> list
 
 
 def graph(src: Path = SRC) -> dict[str, list[tuple[str, int]]]:
+    """Module -> its (imported cairn module, line) edges, for every module under `src`;
+    built once per test run while no file under `src` changes (size, modification time)."""
     mods = modules(src)
-    return {m: imports(f.read_text(encoding="utf-8"), m, f.name == "__init__.py", set(mods))
-            for m, f in mods.items()}
+    signature = tuple((m, f.stat().st_size, f.stat().st_mtime_ns) for m, f in mods.items())
+    return _graph(src, signature)
+
+
+@functools.lru_cache(maxsize=None)
+def _graph(src: Path, signature: tuple) -> dict[str, list[tuple[str, int]]]:
+    mods = modules(src)
+    known = set(mods)
+    return {m: imports(tree(f), m, f.name == "__init__.py", known) for m, f in mods.items()}
 
 
 def upward(g: dict[str, list[tuple[str, int]]]) -> list[str]:
@@ -187,13 +211,12 @@ def test_no_module_is_over_500_lines():
 def sql_calls(src_root: Path = SRC) -> list[str]:
     """`x.execute("...")`-style calls with a literal SQL text (plain or f-string) outside
     the store package."""
-    import ast
     found = []
     for p in src_root.rglob("*.py"):
         rel = p.relative_to(src_root)
         if rel.parts[0] == "store":
             continue
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(p)):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr in ("execute", "executemany", "executescript") and node.args
                     and isinstance(node.args[0], (ast.Constant, ast.JoinedStr))):
