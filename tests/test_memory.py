@@ -401,3 +401,11 @@ def test_control_characters_in_a_core_block_are_refused(conn):
     with pytest.raises(InvalidInput, match=re.escape("U+0000")):
         set_core_block(conn, "persona", "I am\x00 Ana")
     set_core_block(conn, "persona", "I am Ana.\n\tI live in Porto.")  # lines and tabs are fine
+
+
+def test_an_empty_memory_id_is_named_empty(app):
+    """probe21: `cairn forget ""` said "no memory with id ''"; every other empty argument is
+    named empty ("the reminder text is empty", "recall query is empty")."""
+    for act in (app.forget, app.memory_history):
+        with pytest.raises(InvalidInput, match="the memory id is empty"):
+            act("  ")

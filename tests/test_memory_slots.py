@@ -223,6 +223,9 @@ def test_the_person_who_provides_a_service_is_one_at_a_time(conn, real_embedder,
     ("I'm allergic to peanuts.", "actually I'm not allergic to peanuts, the test was negative", "supersede"),
     ("I have two kids.", "We have three kids now and a dog", "add"),  # "we": another subject's count
     ("I have two kids.", "I have three kids now, all girls.", "supersede"),
+    # another day is another occasion, not a changed value
+    ("I have a dentist appointment on 3 May.", "I have a dentist appointment on 9 May.", "add"),
+    ("I ran 5 km today.", "I ran 10 km today.", "add"),  # dated (event_time): another run
 ])
 def test_a_negated_claim_or_a_new_number_in_the_same_sentence_supersedes(conn, real_embedder, old, new, action):
     """probe21: "I'm not allergic to peanuts" *reinforced* "I'm allergic to peanuts" (a

@@ -411,3 +411,11 @@ def test_a_cancelled_or_done_repeating_reminder_has_no_upcoming_runs(settings, t
     assert cairn(home, "reminders", "cancel", made["id"]).returncode == 0
     up = cairn(home, "reminders", "upcoming", made["id"])
     assert up.returncode == 0 and f"no upcoming runs: reminder {made['id']} is cancelled" in up.stdout
+
+
+def test_an_empty_reminder_id_is_named_empty(settings):
+    """probe21: `cairn reminders done ""` said "no reminder ''"."""
+    s = sched(settings, Inbox())
+    for act in (s.done, s.cancel, s.get):
+        with pytest.raises(InvalidInput, match="the reminder id is empty"):
+            act(" ")

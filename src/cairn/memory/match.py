@@ -174,16 +174,23 @@ def clause_frames(text: str) -> list[Frame]:
     return [frame(p) for p in parts] if len(parts) > 1 else []
 
 
-def _changed_claim(new: list[Frame], old: list[Frame]) -> str | None:
+_DAY_WORDS = set("""jan january feb february mar march apr april may jun june jul july aug august sep sept
+september oct october nov november dec december monday tuesday wednesday thursday friday saturday sunday
+mon tue wed thu fri sat sun""".split())
+
+
+def _changed_claim(new: list[Frame], old: list[Frame], dated: bool = False) -> str | None:
     """How one of the `new` frames changes one of the `old` (the same words, at least three;
-    negated in one only, or other values), as a reason; None when none does."""
+    negated in one only, or other values), as a reason; None when none does. Other values
+    change nothing when they may be another occasion: `dated` (the old memory has an event
+    time) or a day named beside them ("an appointment on 3 May" / "on 9 May")."""
     for n in new:
         for o in old:
             if n.words != o.words or len(n.words) < 3 or "#" not in n.words and n.negated == o.negated:
                 continue
             if n.negated != o.negated:
                 return f"the same claim {'negated' if n.negated else 'no longer negated'}"
-            if n.values != o.values:
+            if n.values != o.values and not dated and not _DAY_WORDS & set(n.words):
                 return f"the same claim with '{' '.join(n.values)}' for '{' '.join(o.values)}'"
     return None
 
@@ -298,7 +305,7 @@ def decide(text: str, names: list[str], cosines: list[tuple[Memory, float]],
             return Decision("supersede", mem, f"opposite sentiment about {', '.join(sorted(shared))} "
                                               f"(cosine {cos:.2f}; replaces {mem.id})")
         old_frame = frame(mem.text)
-        changed = _changed_claim(new_frames, [old_frame, *clause_frames(mem.text)]) \
+        changed = _changed_claim(new_frames, [old_frame, *clause_frames(mem.text)], bool(mem.event_time)) \
             if SAME_FRAME and not additive else None
         if changed:
             return Decision("supersede", mem, f"{changed} (replaces {mem.id})")

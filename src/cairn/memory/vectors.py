@@ -31,12 +31,13 @@ def memory_vectors(conn: sqlite3.Connection, embedder, memories: list[Memory]) -
 
 def scope_cosines(conn: sqlite3.Connection, embedder, scope: str,
                     vec: np.ndarray, forgotten: bool = False) -> list[tuple[Memory, float]]:
-    """(light Memory with id/text/entities, cosine to `vec`) for every active (with
+    """(light Memory with id/text/entities/event_time, cosine to `vec`) for every active (with
     `forgotten`: every forgotten) memory of `scope`; missing or stale vectors are embedded and stored."""
     rows = (S.forgotten_vector_rows if forgotten else S.active_vector_rows)(conn, scope)
     if not rows:
         return []
-    light = [Memory(id=r["id"], text=r["text"], entities=json.loads(r["entities"])) for r in rows]
+    light = [Memory(id=r["id"], text=r["text"], entities=json.loads(r["entities"]), event_time=r["event_time"])
+             for r in rows]
     matrix = row_vectors(conn, embedder, rows, lambda i: light[i])
     return list(zip(light, (matrix @ vec).tolist()))
 

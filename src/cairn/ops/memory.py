@@ -61,8 +61,10 @@ class MemoryOps:
 
     def _own_memory(self, memory_id: str) -> str:
         """`memory_id` cleaned, if the service's person may see that memory; a memory of
-        another person is not found (MemoryNotFound: its existence is not revealed)."""
-        memory_id = clean_id(memory_id)
+        another person is not found (MemoryNotFound: its existence is not revealed).
+        InvalidInput for an empty id."""
+        from cairn.validate import check_given
+        memory_id = clean_id(check_given(memory_id, "the memory id"))
         if self.settings.owner is not None:
             from cairn.memory.store import MemoryNotFound
             from cairn.people import memory_visible

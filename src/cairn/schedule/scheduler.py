@@ -139,7 +139,10 @@ class Scheduler:
         return row
 
     def get(self, rid: str) -> S.ReminderRow:
-        row = S.get(self.conn, rid.strip())
+        """The reminder `rid` (surrounding spaces ignored). InvalidInput for an empty id;
+        NotFound for an unknown one or another person's."""
+        from cairn.validate import check_given
+        row = S.get(self.conn, check_given(rid, "the reminder id").strip())
         if row is None or (self.owner is not None and not same_person(row.owner, self.owner)):
             raise NotFound(f"no reminder {rid!r} (`cairn reminders` lists them)")
         return row

@@ -81,15 +81,15 @@ def set_memory_vector(conn: sqlite3.Connection, memory_id: str, model: str, vec:
 
 
 def active_vector_rows(conn: sqlite3.Connection, scope: str) -> list[sqlite3.Row]:
-    """(id, text, entities, model, vec) of the active memories of one scope, oldest first."""
-    return conn.execute(f"""SELECT id, text, entities, model, vec FROM memories WHERE {SCOPE_EQ}
+    """(id, text, entities, event_time, model, vec) of the active memories of one scope, oldest first."""
+    return conn.execute(f"""SELECT id, text, entities, event_time, model, vec FROM memories WHERE {SCOPE_EQ}
                             AND {_ACTIVE} ORDER BY rowid""", (scope_arg(scope),)).fetchall()
 
 
 def forgotten_vector_rows(conn: sqlite3.Connection, scope: str) -> list[sqlite3.Row]:
-    """(id, text, entities, model, vec) of the forgotten (tombstoned) memories of one scope,
-    oldest first."""
-    return conn.execute(f"""SELECT id, text, entities, model, vec FROM memories WHERE {SCOPE_EQ}
+    """(id, text, entities, event_time, model, vec) of the forgotten (tombstoned) memories of
+    one scope, oldest first."""
+    return conn.execute(f"""SELECT id, text, entities, event_time, model, vec FROM memories WHERE {SCOPE_EQ}
                             AND tombstone = 1 ORDER BY rowid""", (scope_arg(scope),)).fetchall()
 
 
