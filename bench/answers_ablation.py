@@ -80,7 +80,7 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15, 16 and 21.)"""
     import cairn.answer as A
-    from cairn.answer import answerability as AB, checks as C, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import answerability as AB, checks as C, labels as LB, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -115,6 +115,7 @@ def rules() -> dict:
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
+        "another kind of number is no phone (labels.OTHER_NUMBERS)": _set(LB, "OTHER_NUMBERS", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),

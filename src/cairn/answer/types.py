@@ -341,6 +341,7 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     """(start, end) of every value of `kind` in `text` (VALUE_KINDS; [] for other kinds). A
     phone number has at least 7 digits and is no date; a code holds a digit and is not a plain
     year, date, time or money amount; a person is no capitalised run of closed-class words."""
+    from cairn.answer.labels import names_other_number
     from cairn.ner_written import without_closed_lead
     rx = PATTERNS.get(kind or "")
     if rx is None:
@@ -350,7 +351,8 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
         v = m.group(0).strip()
         if not v:
             continue
-        if kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)):
+        if kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)
+                                or names_other_number(text[:m.start()])):
             continue
         if kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v)):
             continue
