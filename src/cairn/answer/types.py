@@ -72,8 +72,7 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{
                    r"|(?:19|20)\d\d|(?:every|each|next|last|this|in the|in)\s+(?:spring|summer|autumn|fall|winter|week|"
                    r"weekend|month|year|morning|evening)|(?:in|within)\s+\w+\s+(?:days|weeks|months|years)|\w+\s+ago"
                    r"|(?:spring|summer|autumn|winter)"
-                   # a day of the month said by its ordinal ("paid on the 28th", "by the 3rd of each month"),
-                   # not "on the 4th floor": only after a preposition of time, the clause ending or "of" after it
+                   # a day of the month by its ordinal ("paid on the 28th"; not "on the 4th floor")
                    r"|(?:on|by|before|after|from|until|till|every|each)\s+the\s+\d{1,2}(?:st|nd|rd|th)"
                    r"(?=\s*(?:$|[.,;:!?)]|of\b|and\b|or\b|to\b|-))"
                    # a month named alone after a preposition ("to June", "until September"):
