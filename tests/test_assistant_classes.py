@@ -92,6 +92,9 @@ def test_a_who_question_gets_the_one_name_after_with(home):
     ("no wait, my seat is C12, not C21.", ("C12", "C21")),
     ("not Thursday but Friday", ("Friday", "Thursday")),
     ("my room is 9 instead of 6", ("9", "6")),
+    ("oh hang on its walnuts she cant eat not almonds", ("walnuts", "almonds")),  # the value after "it's"
+    ("sorry, it's 121 not 112", ("121", "112")),
+    ("she's moving to not from", None),  # function words are no values
     ("the bakery is not open", None),
     ("I do not", None),
     ("is it 84 not 48?", None),

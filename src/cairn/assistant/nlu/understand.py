@@ -336,23 +336,27 @@ _CORRECTION_READINGS = frozenset({"forget", "remember", "reminder_correct", "non
 _VALUE = r"[\w£$€][\w'’./:£$€-]*"
 _A_NOT_B = re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:and\s+)?not\s+(?:the\s+|a\s+)?(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
 _NOT_B_A = re.compile(rf"\bnot\s+(?P<old>{_VALUE}?)\s*[,;]?\s*(?:but|it'?s|it is)\s+(?P<new>{_VALUE}?)\s*[.!]*$", re.I)
+# "it's A (the rest of the sentence) not B": the value follows "it's" ("its peanuts he's allergic to
+# not sesame"), however the sentence goes on before its "not"
+_ITS_A_NOT_B = re.compile(rf"\b(?:it'?s|it is)\s+(?P<new>{_VALUE})\b.*?,?\s+not\s+(?:the\s+|a\s+)?(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
 _A_FOR_B = re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:instead of|rather than)\s+(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
 _NO_VALUE = frozenset("is are was were be been am do does did have has had can could will would should shall may "
                       "might must i you he she it we they me him her us them this that these those there here and "
                       "or but so if then just really definitely certainly sure surely why what who how when where "
-                      "yes no not now today yet still too also either neither please thanks".split())
+                      "yes no not now today yet still too also either neither please thanks to of in on at for with "
+                      "from by about the a an".split())
 
 
 def correction(text: str) -> tuple[str, str] | None:
     """(new value, old value) of a message correcting a stated value ("sorry, it's 121 not
     112" -> ("121", "112"); "the dentist is on Tuesday, not Monday" -> ("Tuesday", "Monday")):
-    the forms "A not B", "not B but A", "A instead of / rather than B" ending the message, in a
+    the forms "it's A … not B", "A not B", "not B but A", "A instead of / rather than B" ending the message, in a
     message of at most 14 words that is no question; None otherwise, or when either side is a
     function word ("it is not", "I do not") or both are the same."""
     t = text.strip()
     if len(t.split()) > 14 or is_question(t):
         return None
-    for rx in (_A_NOT_B, _NOT_B_A, _A_FOR_B):
+    for rx in (_ITS_A_NOT_B, _A_NOT_B, _NOT_B_A, _A_FOR_B):
         m = rx.search(t)
         if m:
             new, old = (m.group("new").strip(".,'’"), m.group("old").strip(".,'’"))
