@@ -78,7 +78,7 @@ def _reread(module, name):
 
 def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
-    removed: bench/README.md, sessions 14, 15, 16 and 21.)"""
+    removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
     from cairn.answer import answerability as AB, checks as C, labels as LB, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
@@ -119,6 +119,7 @@ def rules() -> dict:
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
+        "linked notes' lift (spans.linked_lift)": _set(A, "linked_lift", lambda *a: None),
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
         "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
         "reply read with its question (REPLY_CONTEXT)": _set(A, "REPLY_CONTEXT", False),

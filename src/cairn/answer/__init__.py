@@ -29,7 +29,7 @@ from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, both, question_subject, strip_name
 from cairn.answer.spans import (_WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption,
-                                labelled_answer)
+                                labelled_answer, linked_lift)
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type, is_hypothetical
@@ -223,6 +223,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # the share of the question's terms the sentence's note title and section heading hold
     # (CONTEXT_WEIGHT; alike for every sentence of one section)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
+    linked_lift(evidence, lift)
     asks, reply_to = _replied(focus or question, evidence, replies or {}, embedder)
     read_with = {(n, sent): 0.4 * (term_overlap(focus or question, f"{sent} {asks[n]}")  # REPLY_CONTEXT
                                    - term_overlap(focus or question, sent))

@@ -37,6 +37,25 @@ def context_of(hit, text: str, start: int) -> str:
     return " ".join(p for p in parts if p)
 
 
+def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
+    """A note that another cited note links ("[[Lisbon offsite]]" in Marta's note) shares the
+    linking note's title lift: the question naming Marta is answered through the link ("where
+    did Marta's team meet?"), so the linked note's sentences are not out-ranked by Marta's own.
+    Updates `lift` ({(evidence n, sentence): lift}) in place."""
+    per_note: dict[int, float] = {}
+    for (n, _), value in lift.items():
+        per_note[n] = max(per_note.get(n, 0.0), value)
+    for ev in evidence:
+        if ev.hit.speaker or not ev.hit.title:
+            continue
+        link = f"[[{ev.hit.title.lower()}"
+        linked = max((per_note.get(o.n, 0.0) for o in evidence if o.n != ev.n and link in o.text.lower()),
+                     default=0.0)
+        for key in lift:
+            if key[0] == ev.n and lift[key] < linked:
+                lift[key] = linked
+
+
 def _short_spans(text: str) -> list[tuple[int, int]]:
     """The sentence spans of `text` (lexical.sentences), a span longer than LONG_SENTENCE
     characters replaced by its lines, and a line still that long by its clauses (cut after
