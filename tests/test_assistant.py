@@ -397,7 +397,7 @@ def test_cli_piped_input_and_sessions_listing(tmp_path, llm):
     r = subprocess.run([sys.executable, "-m", "cairn", "--home", str(home), "sessions", "--json"],
                        capture_output=True, text=True, timeout=120, env=env)
     rows = json.loads(r.stdout)
-    assert rows[0]["turns"] == 2 and set(rows[0]) == {"id", "channel", "turns", "started", "last"}
+    assert rows[0]["turns"] == 2 and set(rows[0]) == {"id", "channel", "turns", "started", "last", "opening"}
 
 
 # ----------------------------------------------------------------- the embedded model, end to end

@@ -65,15 +65,19 @@ def cairn(home, *args):
 
 def test_cli_output_holds_no_control_sequence_from_stored_text(tmp_path):
     home = tmp_path / "home"
-    r = cairn(home, "remember", f"my locker code is 4417. {HOSTILE}")
+    r = cairn(home, "remember", f"my locker code is 4417. {HOSTILE}")  # a memory refuses them (ops/memory)
+    assert r.returncode == 1 and "control characters" in r.stderr and "U+001B" in r.stderr, r.stderr
+    r = cairn(home, "memories", "--json")
+    assert r.returncode == 0 and "4417" not in r.stdout, r.stdout  # nothing stored
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "locker.md").write_text(f"# Locker\n\nMy locker code is 4417. {HOSTILE}\n", encoding="utf-8")
+    assert cairn(home, "ingest", str(notes)).returncode == 0  # a note keeps its text as written
+    r = cairn(home, "search", "locker code")
     assert r.returncode == 0, r.stderr
-    for args in (("recall", "locker code"), ("memories",)):
-        r = cairn(home, *args)
-        assert r.returncode == 0, r.stderr
-        assert "4417" in r.stdout
-        assert "\x1b" not in r.stdout and "\x9b" not in r.stdout and "\x07" not in r.stdout, r.stdout
-        assert "pwned" not in r.stdout  # the window title's text went with its sequence
-    r = cairn(home, "recall", "locker code", "--json")
+    assert "4417" in r.stdout
+    assert "\x1b" not in r.stdout and "\x9b" not in r.stdout and "\x07" not in r.stdout, r.stdout
+    assert "pwned" not in r.stdout  # the window title's text went with its sequence
+    r = cairn(home, "search", "locker code", "--json")
     assert r.returncode == 0, r.stderr
     assert "\\u001b]0;pwned" in r.stdout and "\x1b" not in r.stdout  # JSON: the exact text, escaped
-    assert "\x1b]0;pwned\x07" in json.loads(r.stdout)[0]["memory"]["text"]

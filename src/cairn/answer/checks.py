@@ -96,7 +96,8 @@ def stated_gap(question: str, subject: str | None, cited: list, embedder, retrie
     is supported by the cited notes (topic.unsupported_topic: stem, prefix or word
     embedding). "Who services the Jazz?" is not answered by "Priya's car, a 2016 Jazz";
     "What did Tom say about the boiler?" not by a note about Tom that never speaks of a
-    boiler. [] when the notes state it."""
+    boiler. A retrieved note that links a cited one (a [[wikilink]] to its title) counts as
+    cited for the name. [] when the notes state it."""
     from cairn.answer.premise import all_names
     from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
     from cairn.answer.topic import subject_absent, unsupported_topic
@@ -104,8 +105,12 @@ def stated_gap(question: str, subject: str | None, cited: list, embedder, retrie
     if not notes or len(notes) < len(cited):
         return []
     named = list(dict.fromkeys(([subject] if subject else []) + all_names(question)))
+    # a retrieved note linking a cited one ("[[Lisbon offsite]]" in Marta's note) names its
+    # subject for it: the answer reached the cited note through the link (the entity hop)
+    linking = [h for h in retrieved if h.speaker is None and h not in notes
+               and any(n.title and f"[[{n.title.lower()}" in h.text.lower() for n in notes)]
     for name in named:
-        if subject_absent(name, [(h.title, h.text) for h in notes]) and (
+        if subject_absent(name, [(h.title, h.text) for h in notes + linking]) and (
                 name == subject or any(holds_name(f"{h.title} {h.text}", name) for h in retrieved)):
             return [name]
     topic = question
