@@ -48,8 +48,6 @@ def role_words(question: str, taken: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-
-
 # A place is said by an address or a locative: a preposition of place before a noun ("at Beth's",
 # "in the village hall"; not a time: "on Thursday", "in the morning") or a place label ("Venue:"):
 # the extractive answer to "where" prefers a sentence saying one (not required: "two doors down").

@@ -182,10 +182,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     per_note: dict[int, list[float]] = {}
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
+    top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
 
     def role_held(n: int, fit: float) -> bool:  # module doc: its words, near it, or the nearest by a lead
-        others = sorted(per_note[n], reverse=True)
-        return fit >= ROLE_COS or len(others) < 2 or (fit == others[0] and fit - others[1] >= ROLE_MARGIN)
+        top = top_two[n]
+        return fit >= ROLE_COS or len(per_note[n]) < 2 or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
     for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"

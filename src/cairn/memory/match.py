@@ -48,6 +48,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from cairn.lexical import MONTH_NAMES, WEEKDAY_NAMES
 from cairn.memory.model import Memory
 from cairn.memory.slots import WORD_RE, find_slots, restates
 
@@ -127,6 +128,9 @@ _UNNEGATED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were"
               "hasn't": "has", "hadn't": "had", "shouldn't": "should", "mustn't": "must",
               "don't": "", "doesn't": "", "didn't": "", "dont": "", "doesnt": "", "didnt": "",
               "cannot": "can", "not": "", "never": "", "no longer": "", "any longer": ""}
+# longest first ("no longer" before "no"), each compiled once: frame() runs for every memory compared
+_NEGATIONS = [(re.compile(rf"(?<=\s){re.escape(neg)}(?=\s)"), f" {plain} " if plain else " ")
+              for neg, plain in sorted(_UNNEGATED.items(), key=lambda kv: -len(kv[0]))]
 # Words that date a claim without changing it ("I have three kids now").
 _WHEN_WORDS = re.compile(r"\b(?:now|anymore|any more|these days|nowadays|at the moment|currently|still|"
                          r"again|actually|today)\b")
@@ -150,8 +154,8 @@ def frame(text: str) -> Frame:
     changes the other (`decide`, rule 3b)."""
     t = " " + normalise(text).replace("’", "'") + " "
     negated = False
-    for neg, plain in sorted(_UNNEGATED.items(), key=lambda kv: -len(kv[0])):
-        t, n = re.subn(rf"(?<=\s){re.escape(neg)}(?=\s)", f" {plain} " if plain else " ", t)
+    for rx, plain in _NEGATIONS:
+        t, n = rx.subn(plain, t)
         negated = negated or n > 0
     t = _WHEN_WORDS.sub(" ", t)
     words, values = [], []
@@ -174,9 +178,7 @@ def clause_frames(text: str) -> list[Frame]:
     return [frame(p) for p in parts] if len(parts) > 1 else []
 
 
-_DAY_WORDS = set("""jan january feb february mar march apr april may jun june jul july aug august sep sept
-september oct october nov november dec december monday tuesday wednesday thursday friday saturday sunday
-mon tue wed thu fri sat sun""".split())
+_DAY_WORDS = set(MONTH_NAMES) | set(WEEKDAY_NAMES) | set("mon tue wed thu fri sat sun".split())
 
 
 def _changed_claim(new: list[Frame], old: list[Frame], dated: bool = False) -> str | None:

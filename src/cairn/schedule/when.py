@@ -22,6 +22,7 @@ naming the text that could not be read, and the forms that can.
 
 from __future__ import annotations
 
+import calendar
 import functools
 
 import re
@@ -266,8 +267,6 @@ def _one_off_day_at(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
     return None
 
 
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                "November", "December")
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|" \
          r"nov(?:ember)?|dec(?:ember)?)"
@@ -294,7 +293,7 @@ def _day_of_month(body: str, now: datetime, at) -> datetime | None:
         try:
             return at(datetime(int(m.group("y")), month, d))
         except ValueError:
-            raise InvalidInput(f"{body!r}: there is no {d} {_MONTH_NAMES[month - 1]} {m.group('y')}") from None
+            raise InvalidInput(f"{body!r}: there is no {d} {calendar.month_name[month]} {m.group('y')}") from None
     months = [MONTHS.index(mon[:3]) + 1] if mon else list(range(1, 13))
     for year in (now.year, now.year + 1, now.year + 2):
         for month in months:
