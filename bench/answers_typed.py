@@ -9,6 +9,10 @@
     python bench/answers_typed.py --set fourth # the fourth (bench/typed_set_fourth.py, session 20)
     python bench/answers_typed.py --set fifth  # the fifth (bench/typed_set_fifth.py, session 20, by the lead)
     python bench/answers_typed.py --set sixth  # the sixth (bench/typed_set_sixth.py, session 21, by heldout21)
+    python bench/answers_typed.py --set seventh  # the seventh (bench/typed_set_seventh.py, session 22, by heldout22)
+
+The seventh set is held out: written by heldout22 in session 22 without reading the answerer, the
+NLU, the assistant or the failure analyses; to be run once, by the lead, at the end of session 22.
 
 Writes the 16 documents (12 notes, 4 PDFs with tables) into a temporary home, ingests them
 through `Cairn.ingest`, asks every question through `Cairn.ask` (model-free, `llm="none"`)
@@ -119,10 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
-    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth"), default="main",
-                    help="new / third / fourth / fifth / sixth: the second to sixth held-out sets, "
+    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "seventh"), default="main",
+                    help="new / third / fourth / fifth / sixth / seventh: the second to seventh held-out sets, "
                          "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py / "
-                         "typed_set_sixth.py")
+                         "typed_set_sixth.py / typed_set_seventh.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     qset = None
@@ -137,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, part in (("tune", "tune"), ("held out", "held"), ("new (held out)", "new"),
                         ("third (held out)", "third"),
                         ("fourth (held out)", "fourth"), ("fifth (held out)", "fifth"),
-                        ("sixth (held out)", "sixth"), ("all", None)):
+                        ("sixth (held out)", "sixth"), ("seventh (held out)", "seventh"), ("all", None)):
         sel = [r for r in rows if part is None or r["part"] == part]
         if sel:
             out.append([label] + figures(sel))
