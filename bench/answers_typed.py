@@ -9,6 +9,7 @@
     python bench/answers_typed.py --set fourth # the fourth (bench/typed_set_fourth.py, session 20)
     python bench/answers_typed.py --set fifth  # the fifth (bench/typed_set_fifth.py, session 20, by the lead)
     python bench/answers_typed.py --set sixth  # the sixth (bench/typed_set_sixth.py, session 21, by heldout21)
+    python bench/answers_typed.py --set typed22  # session 22's (bench/typed_set_typed22.py, held out by typed22)
 
 Writes the 16 documents (12 notes, 4 PDFs with tables) into a temporary home, ingests them
 through `Cairn.ingest`, asks every question through `Cairn.ask` (model-free, `llm="none"`)
@@ -119,10 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
-    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth"), default="main",
+    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "typed22"), default="main",
                     help="new / third / fourth / fifth / sixth: the second to sixth held-out sets, "
                          "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py / "
-                         "typed_set_sixth.py")
+                         "typed_set_sixth.py / typed_set_typed22.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     qset = None
