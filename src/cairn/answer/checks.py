@@ -135,6 +135,14 @@ _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were
                     re.IGNORECASE)
 
 
+# An answer quoted from notes for a kind without a value pattern passes only when a quoted line
+# answers the question by the learned scorer of answer/fit.py (trained on bench/answer_pairs.py);
+# else it is declined with pointers ("What did NAME VERB": role_gap's check instead). Off: such
+# answers pass on support alone.
+UNTYPED_FIT = True
+UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
+
+
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
     """The head stems of `asked` that neither the quotes nor the titles hold (module doc,
     HEAD_QUOTED); [] when a quote is within typed.ROLE_COS of the head's words as the question
@@ -218,6 +226,14 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if SAID_BY and stated and t is None and not ans.abstained and not gap:
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
+    if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
+            and not _ROLE.match(question.strip()) \
+            and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
+        from cairn.answer import fit
+        best = max(fit.answers(question, asked, x["quote"], c.get("title") or "", embedder)
+                   for c in ans.citations for x in c.get("quotes", []))
+        if best < fit.THRESHOLD:
+            gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
                   "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
                                               if asked.kind == "purpose" else types.holds(asked.kind, " ".join(quotes)))
@@ -226,7 +242,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     new = verdict(ans.checks, ans.verdict)
     if new == "abstain" and not ans.abstained:
         words = ", ".join(f"'{w}'" for w in types.words_of(gap, question))
-        reason = f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
+        reason = "no quoted line answers what was asked" if gap == ["?"] else \
+            f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
             (f"the notes give no {_VALUE_NOUN.get(asked.kind, 'value')} for {words}" if t is not None  # the value's
              else f"the notes quoted{of} say nothing of {words}") if gap else \
             "no quote holds what was asked"  # line was read, not the whole note: it may name the word elsewhere
