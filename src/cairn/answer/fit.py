@@ -3,7 +3,7 @@ no value pattern (issue 33): who, how do I, yes/no, "how did X get on in Y", "wh
 
 `answers(question, asked, line, title, embedder)` is a logistic regression over `features`:
 
-    f0  cosine(question, line)                      (the packaged sentence embedder; unit vectors)
+    f0  cosine(question less the names the line writes, line)  (the packaged sentence embedder)
     f1  share of the question's content words held by the line (stems, word family: types.missing)
     f2  ... held by the line or its note's title
     f3  share of the question's words that the title lacks and the line does not write capitalised
@@ -32,8 +32,8 @@ from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
 
 # Fitted by `python bench/answer_pairs.py --write` (train notes; held-out figures in bench/README.md).
-WEIGHTS = (1.666, 1.052, 1.001, 1.284, 1.580, -0.104, -1.845, 0.134)
-BIAS = -1.776
+WEIGHTS = (1.667, 1.296, 1.086, 1.225, 1.468, -0.135, -1.890, 0.110)
+BIAS = -1.657
 # An untyped answer from notes passes only when its best quoted line scores at least THRESHOLD
 # (checks.py, UNTYPED_FIT); below it the answer is declined with pointers.
 THRESHOLD = 0.5
@@ -57,7 +57,10 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     attr = [w for w in types.missing(tuple(terms), title) if w not in named] if terms else []
     own = 1 - len(types.missing(tuple(attr), line)) / len(attr) if attr else 1.0
     words = types.words_of(attr, question) if attr else []
-    vecs = embed_cached(embedder, [question, line[:500]] + words)
+    # the question less the names the line writes (the subject): what is asked of it
+    focus = " ".join(w for w in question.split() if stem(w.lower().strip("?.,!'’s")) not in named
+                     and stem(w.lower().strip("?.,!")) not in named) or question
+    vecs = embed_cached(embedder, [focus, line[:500]] + words)
     cos_q = float(vecs[1] @ vecs[0])
     cos_w = max((float(v @ vecs[1]) for v in vecs[2:]), default=cos_q)
     tokens = [w for w in _NAMES.findall(line) if w[:1].isalpha()]
