@@ -2,7 +2,7 @@
 for who / temperature / who do I ring.
 
 Fixtures written here (a chimney-sweep record, a piano pupil's report, a hot-tub manual, a
-campsite's rules): a person question answered with a field key ("Sweep registration: 55012"),
+campsite's rules): a person question answered with a field key ("Hearth Safe registration: 55012"),
 a quote that names the pupil but not the subject asked, a temperature asked as "temp", a phone
 number asked as "who do I ring". Each behaviour has a switch; with it off the old answer comes back.
 """
@@ -23,7 +23,7 @@ Ottoline is a cheerful member of the class who always helps others.
 Effort is graded from 1 to 4.
 """
 
-SWEEP = """Sweep registration: 55012
+SWEEP = """Hearth Safe registration: 55012
 Swept on 4 October 2028
 The flue was clear.
 """
@@ -66,7 +66,7 @@ def test_an_untyped_quote_that_does_not_answer_is_declined_with_pointers(real_em
     ans = _ask("how did ottoline get on in maths", REPORT, "school report", real_embedder)
     assert ans.verdict == "abstain", ans.answer
     assert ans.checks == {"support": True, "type": True, "subject": False, "completeness": True}
-    assert "no quoted line answers" in ans.answer and ans.pointers
+    assert "no quoted line answers" in ans.answer.lower() and ans.pointers
     monkeypatch.setattr(checks, "UNTYPED_FIT", False)
     ans = _ask("how did ottoline get on in maths", REPORT, "school report", real_embedder)
     assert ans.verdict == "pass" and "cheerful" in ans.answer  # the old wrong pass
@@ -80,13 +80,12 @@ def test_an_untyped_quote_that_answers_passes(real_embedder):
 
 
 def test_a_field_key_is_no_person(real_embedder, monkeypatch):
-    assert types.values("person", "Sweep registration: 55012") == []
+    assert types.values("person", "Hearth Safe registration: 55012") == []
     assert types.values("person", "Engineer: Rufus Penhallow") == [(10, 25)]
     ans = _ask("who swept the chimney", SWEEP, "chimney sweep", real_embedder)
     assert ans.verdict != "pass", ans.answer
     monkeypatch.setattr(types, "LABEL_NOT_PERSON", False)
-    assert types.values("person", "Sweep registration: 55012") == [(0, 5)] or types.values(
-        "person", "Sweep registration: 55012")  # a capitalised run read as a person
+    assert types.values("person", "Hearth Safe registration: 55012") == [(0, 11)]  # the run read as a person
 
 
 def test_temp_and_how_hot_ask_a_temperature(real_embedder):
@@ -98,10 +97,10 @@ def test_temp_and_how_hot_ask_a_temperature(real_embedder):
 
 
 def test_who_do_i_ring_asks_a_phone_number(real_embedder):
-    a = types.asked("who do i ring if something goes wrong at the campsite")
+    a = types.asked("who do i ring at the campsite")
     assert a.kind == "phone" and "ring" not in a.head + a.subject, a
     assert types.asked("number to ring when the wifi is down").kind == "phone"
-    ans = _ask("who do i ring if something goes wrong at the campsite", CAMPSITE, "Pennyfold Farm campsite",
+    ans = _ask("who do i ring at the campsite", CAMPSITE, "Pennyfold Farm campsite",
                real_embedder)
     assert ans.verdict == "pass" and "07700 900 431" in ans.answer, ans.answer
 
