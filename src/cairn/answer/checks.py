@@ -137,10 +137,20 @@ _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were
 
 # An answer quoted from notes for a kind without a value pattern passes only when a quoted line
 # answers the question by the learned scorer of answer/fit.py (trained on bench/answer_pairs.py);
-# else it is declined with pointers ("What did NAME VERB": role_gap's check instead). Off: such
+# else it is declined with pointers ("What did NAME VERB": role_gap's check instead; "tell me
+# about NAME" asks everything of NAME: any line about them answers). Off: such
 # answers pass on support alone.
 UNTYPED_FIT = True
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
+
+
+def _asks_all(question: str) -> bool:
+    """True when `question` less its capitalised words (the names) holds only words asking for
+    everything (subject._ASK_ALL: "What do you know about Tom Weber?")."""
+    from cairn.answer.subject import _ASK_ALL
+    words = re.findall(r"[^\W\d_]+", question)
+    rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
+    return bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
 
 
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
@@ -227,7 +237,7 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
     if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
-            and not _ROLE.match(question.strip()) \
+            and not _ROLE.match(question.strip()) and not _asks_all(question) \
             and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
         from cairn.answer import fit
         best = max(fit.answers(question, asked, x["quote"], c.get("title") or "", embedder)

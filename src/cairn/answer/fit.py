@@ -30,6 +30,7 @@ import re
 from cairn.answer import types
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
+from cairn.ner_written import CALENDAR
 
 # Fitted by `python bench/answer_pairs.py --write` (train notes; held-out figures in bench/README.md).
 WEIGHTS = (1.667, 1.296, 1.086, 1.225, 1.468, -0.135, -1.890, 0.110)
@@ -67,7 +68,9 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     caps = sum(w[:1].isupper() for w in tokens) / len(tokens) if tokens else 1.0
     miss = 0.0
     if asked.kind == "person":
-        miss = float(not (types.values("person", line) or re.search(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\b", line)))
+        # a written name: a capitalised run, a title, or a capitalised word inside a clause ("called Radek")
+        miss = float(not (types.values("person", line) or re.search(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\b", line)
+                          or any(w.lower() not in CALENDAR for w in re.findall(r"\b[a-z][\w'’-]*,? ([A-Z][a-z'’-]+)", line))))
     elif asked.kind == "place":
         from cairn.answer.roles import says_where
         miss = float(not says_where(line))
