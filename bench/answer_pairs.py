@@ -161,6 +161,57 @@ NOTES: list[tuple[str, list[str], list[tuple[str, list[int]]]]] = [
         "Repairs are reported to Bramble Lettings, who manage the flat."],
      [("can philippa have a pet", [3]), ("who is philippa's landlord", [1]),
       ("is philippa allowed to paint the walls", [4]), ("who do we tell about repairs", [5])]),
+    ("energy-switch", [
+        "Supplier: Lumenford Energy", "Tariff: Fixed Saver 12, fixed until 31 October 2029.",
+        "To leave before the end of the fix, give 14 days' notice; an exit fee of £75 per fuel applies.",
+        "Meter readings can be sent in the app or by text to 60125.", "Payment: direct debit of £118 on the 20th of each month.",
+        "Warm Home Discount: not eligible this year."],
+     [("how do i get out of the energy contract", [2]), ("who supplies our gas and electric", [0]),
+      ("how do i send a meter reading", [3]), ("do we get the warm home discount", [5])]),
+    ("osteopath-plan", [
+        "Client: Benedikt Scholl", "Osteopath: Freya Ingledew", "Lower back strain after moving furniture.",
+        "Do the cat-cow stretch twice a day and walk for 20 minutes.", "Avoid lifting anything heavy for two weeks.",
+        "Follow-up appointment in three weeks if the pain is not better."],
+     [("what's wrong with benedikt's back", [2]), ("what exercises should benedikt do", [3]),
+      ("can benedikt lift heavy things", [4]), ("who is treating benedikt", [1])]),
+    ("Lodger agreement", [
+        "Lodger: Anneliese Goodbody", "Room: the back bedroom, furnished.", "Rent: £520 a month including bills.",
+        "The lodger may use the kitchen and the garden but not the garage.", "Overnight guests need the householder's agreement.",
+        "Either side may end the agreement with one month's notice in writing."],
+     [("can anneliese use the garage", [3]), ("how does the lodger agreement end", [5]),
+      ("can the lodger have friends to stay", [4]), ("which room is anneliese in", [1])]),
+    ("Caravan storage", [
+        "Site: Hollins Meadow Storage, bay 31", "Annual fee: £420, due each April.",
+        "Access from 8am to 6pm; the gate opens with your fob.", "Hitch locks and wheel clamps must be fitted at all times.",
+        "To collect the caravan outside these hours, ring the site manager the day before.",
+        "Insurance is the owner's responsibility."],
+     [("how do i get the caravan out on a sunday night", [4]), ("does the storage place insure the caravan", [5]),
+      ("where is the caravan kept", [0]), ("do we need a wheel clamp", [3])]),
+    ("Driving lessons", [
+        "Learner: Tamsin Oyelowo-Brandt", "Instructor: Percival Haines, Roadwise Driving School",
+        "Lessons are 90 minutes on Wednesday evenings.", "Tamsin is confident on roundabouts but needs practice reversing into a bay.",
+        "Mock test result: 6 driving faults, no serious faults.", "The practical test is booked at Fenmoor test centre."],
+     [("how is tamsin getting on with her driving", [3, 4]), ("who is tamsin's instructor", [1]),
+      ("how did the mock test go", [4]), ("where is the driving test", [5])]),
+    ("Bin collections", [
+        "General waste: grey bin, every other Monday.", "Recycling: blue bin for paper, cans and plastic bottles.",
+        "Glass goes in the green box, collected with the recycling.", "Garden waste needs a permit, £48 a year, from the council website.",
+        "Put bins out by 7am and take them in by the evening."],
+     [("does glass go in the blue bin", [2]), ("how do we get a garden waste bin", [3]),
+      ("what goes in the blue bin", [1]), ("what time do the bins need to be out", [4])]),
+    ("Cat sitter notes", [
+        "Cats: Juniper and Moth", "Sitter: Leocadia Frome, 07700 900 287",
+        "Feed half a pouch each morning and evening; dry food is left out all day.",
+        "Moth takes a thyroid tablet hidden in a treat every morning.", "The cats are not allowed in the front bedroom.",
+        "Litter trays are in the utility room and should be scooped daily."],
+     [("what medicine does moth take", [3]), ("how much food do the cats get", [2]),
+      ("are the cats allowed upstairs in the front bedroom", [4]), ("who's looking after the cats", [1])]),
+    ("Broadband fault", [
+        "Fault reference: opened on 3 July with Tidewater Broadband.", "The engineer found a damaged cable at the street cabinet.",
+        "The line was repaired the next day and speed is back to normal.", "We were given a £15 credit on the next bill.",
+        "If it happens again, restart the router first, then report it in the app."],
+     [("what caused the broadband fault", [1]), ("did we get any money back for the outage", [3]),
+      ("what should i do if the internet goes down again", [4]), ("is the broadband fixed", [2])]),
 ]
 
 
