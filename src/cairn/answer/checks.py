@@ -199,6 +199,15 @@ def _picked(question: str, asked, hits: list, cited: set, embedder):
     return best
 
 
+def _answered(ans) -> list[tuple[str, str]]:
+    """(sentence, cited note's title) of each cited sentence of `ans`'s text ("Swept on 4 October
+    2028 [1]."); a citation's quote span may be wider than the sentence (its whole passage)."""
+    titles = {c["n"]: c.get("title") or "" for c in ans.citations}
+    out = [(m.group(1).strip(), titles.get(int(m.group(2)), "")) for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer)]
+    return [(x, t) for x, t in out if x] or [(q["quote"], c.get("title") or "") for c in ans.citations
+                                              for q in c.get("quotes", [])]
+
+
 def _asks_all(question: str) -> bool:
     """True when `question` less its capitalised words (the names) holds only words asking for
     everything (subject._ASK_ALL: "What do you know about Tom Weber?")."""
@@ -295,8 +304,7 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
             and not _ROLE.match(question.strip()) and not _asks_all(question) \
             and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
         from cairn.answer import fit
-        best = max(fit.answers(question, asked, x["quote"], c.get("title") or "", embedder)
-                   for c in ans.citations for x in c.get("quotes", []))
+        best = max(fit.answers(question, asked, line, title, embedder) for line, title in _answered(ans))
         if FIT_PICK and best < fit.THRESHOLD + PICK_MARGIN:  # a line of the notes found that answers better
             picked = _picked(question, asked, all_hits, {c["chunk_id"] for c in ans.citations}, embedder)
             if picked and picked[0] >= fit.THRESHOLD and picked[0] >= best + PICK_MARGIN:
