@@ -115,3 +115,37 @@ def test_the_scorer_s_weights_are_the_ones_fitted_on_the_pairs(real_embedder):
     assert np.allclose(w, fit.WEIGHTS, atol=0.15) and b == pytest.approx(fit.BIAS, abs=0.15)
     # the held-out notes: the best-scored line answers most questions
     assert answer_pairs.top1(held, real_embedder, np.array(fit.WEIGHTS), fit.BIAS) >= 0.7
+
+
+END_OF_YEAR = """Pupil: Ottoline Brisk
+Class: 3 Wren
+Ottoline is a cheerful member of the class who always helps others. She reads widely.
+Attendance: 97.1% (5 sessions missed).
+Parents' evening: 3 July 2029.
+"""
+
+FLAT_TABLE = """Hollyberry Pet Cover
+Pet: Pepper, tabby cat, born 3 May 2021
+Benefit
+Limit
+Vet fees
+£3,000
+Dental illness
+Not covered
+Travel cover
+£250
+"""
+
+
+def test_a_quote_that_does_not_answer_is_replaced_by_the_notes_best_line(real_embedder, monkeypatch):
+    ans = _ask("what was ottoline's attendance this year", END_OF_YEAR, "end-of-year-report", real_embedder)
+    assert ans.verdict == "pass" and "97.1%" in ans.answer, ans.answer
+    monkeypatch.setattr(checks, "FIT_PICK", False)
+    ans = _ask("what was ottoline's attendance this year", END_OF_YEAR, "end-of-year-report", real_embedder)
+    assert ans.verdict == "abstain" and "97.1%" not in ans.answer, ans.answer
+
+
+def test_cells_of_a_table_written_one_a_line_are_no_candidates():
+    lines = checks._lines(FLAT_TABLE)
+    assert "Pet: Pepper, tabby cat, born 3 May 2021" in lines
+    assert not any("covered" in x or "£250" in x for x in lines), lines

@@ -152,13 +152,15 @@ PICK_MARGIN = 0.2
 PICK_NOTES = 2
 
 
+CELLS = True  # (the switch: off, each cell line is a candidate of its own)
 _CELL_LINE = re.compile(r"^[^:.!?]{1,40}$")  # a short line without a field's colon or a sentence's stop
 
 
 def _lines(text: str) -> list[str]:
     """The candidate lines of a note's text: each non-heading line (a long one by sentence) and
-    each table row (answer/tables.py), a short cell line (a table written one cell a line) with
-    the next one and two, less questions and one-word lines."""
+    each table row (answer/tables.py), less the cells of a table written one a line (a run of short
+    lines without a colon or a full stop: "Third party liability" / "Not covered" / "Travel
+    cover" / "£250", whose rows are not known), questions and one-word lines."""
     from cairn.answer.spans import _clean, _clean_markdown
     from cairn.answer.tables import table_rows
     text = _clean_markdown(text)
@@ -171,12 +173,8 @@ def _lines(text: str) -> list[str]:
         start, pos = pos, pos + len(line) + 1
         if not line.strip() or line.lstrip().startswith("#") or any(r.table_start <= start < r.table_end for r in rows):
             continue
-        if cell[i]:  # a table written one cell a line (a PDF's text layer): a cell is read with the next two
-            if i + 1 < len(lines) and cell[i + 1]:
-                out.append(f"{line.strip()} {lines[i + 1].strip()}")
-                if i + 2 < len(lines) and cell[i + 2]:
-                    out.append(f"{line.strip()} {lines[i + 1].strip()} {lines[i + 2].strip()}")
-            continue
+        if CELLS and cell[i] and ((i and cell[i - 1]) or (i + 1 < len(lines) and cell[i + 1])):
+            continue  # a table written one cell a line (a PDF's text layer): which cells are a row is unknown
         for a, b in sentences(line) or [(0, len(line))]:
             piece = _clean(line[a:b]).strip()
             if len(piece.split()) >= 2 and not piece.endswith("?"):
