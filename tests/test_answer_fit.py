@@ -1,10 +1,9 @@
 """An untyped answer passes only when its quote answers (typed22, issue 33), and the types added
 for who / temperature / who do I ring.
 
-Fixtures written here (a chimney-sweep record, a piano pupil's report, a hot-tub manual, a
-campsite's rules): a person question answered with a field key ("Hearth Safe registration: 55012"),
-a quote that names the pupil but not the subject asked, a temperature asked as "temp", a phone
-number asked as "who do I ring". Each behaviour has a switch; with it off the old answer comes back.
+Fixtures written here (a pupil's report, a hot-tub manual, a campsite's rules): a quote that
+names the pupil but not the subject asked, a temperature asked as "temp", a phone number asked
+as "who do I ring". Each behaviour has a switch; with it off the old answer comes back.
 """
 
 from __future__ import annotations
@@ -21,11 +20,6 @@ from cairn.model import Hit
 REPORT = """Pupil: Ottoline Brisk
 Ottoline is a cheerful member of the class who always helps others.
 Effort is graded from 1 to 4.
-"""
-
-SWEEP = """Hearth Safe registration: 55012
-Swept on 4 October 2028
-The flue was clear.
 """
 
 HOT_TUB = """Hot tub notes
@@ -79,15 +73,6 @@ def test_an_untyped_quote_that_answers_passes(real_embedder):
     assert ans.checks == {"support": True, "type": True, "subject": True, "completeness": True}
 
 
-def test_a_field_key_is_no_person(real_embedder, monkeypatch):
-    assert types.values("person", "Hearth Safe registration: 55012") == []
-    assert types.values("person", "Engineer: Rufus Penhallow") == [(10, 25)]
-    ans = _ask("who swept the chimney", SWEEP, "chimney sweep", real_embedder)
-    assert ans.verdict != "pass", ans.answer
-    monkeypatch.setattr(types, "LABEL_NOT_PERSON", False)
-    assert types.values("person", "Hearth Safe registration: 55012") == [(0, 11)]  # the run read as a person
-
-
 def test_temp_and_how_hot_ask_a_temperature(real_embedder):
     for q in ("what temp for the hot tub", "how hot should the hot tub be"):
         a = types.asked(q)
@@ -116,36 +101,3 @@ def test_the_scorer_s_weights_are_the_ones_fitted_on_the_pairs(real_embedder):
     # the held-out notes: the best-scored line answers most questions
     assert answer_pairs.top1(held, real_embedder, np.array(fit.WEIGHTS), fit.BIAS) >= 0.7
 
-
-END_OF_YEAR = """Pupil: Ottoline Brisk
-Class: 3 Wren
-Ottoline is a cheerful member of the class who always helps others. She reads widely.
-Attendance: 97.1% (5 sessions missed).
-Parents' evening: 3 July 2029.
-"""
-
-FLAT_TABLE = """Hollyberry Pet Cover
-Pet: Pepper, tabby cat, born 3 May 2021
-Benefit
-Limit
-Vet fees
-£3,000
-Dental illness
-Not covered
-Travel cover
-£250
-"""
-
-
-def test_a_quote_that_does_not_answer_is_replaced_by_the_notes_best_line(real_embedder, monkeypatch):
-    ans = _ask("what was ottoline's attendance this year", END_OF_YEAR, "end-of-year-report", real_embedder)
-    assert ans.verdict == "pass" and "97.1%" in ans.answer, ans.answer
-    monkeypatch.setattr(checks, "FIT_PICK", False)
-    ans = _ask("what was ottoline's attendance this year", END_OF_YEAR, "end-of-year-report", real_embedder)
-    assert ans.verdict == "abstain" and "97.1%" not in ans.answer, ans.answer
-
-
-def test_cells_of_a_table_written_one_a_line_are_no_candidates():
-    lines = checks._lines(FLAT_TABLE)
-    assert "Pet: Pepper, tabby cat, born 3 May 2021" in lines
-    assert not any("covered" in x or "£250" in x for x in lines), lines

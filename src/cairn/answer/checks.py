@@ -144,59 +144,6 @@ UNTYPED_FIT = True
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 
 
-# An untyped answer whose quote scores under THRESHOLD + PICK_MARGIN (answer/fit.py) is replaced
-# by the best-scored line of the cited notes and the first PICK_NOTES retrieved ones when that
-# line scores at least THRESHOLD and PICK_MARGIN above the quote. Off: the quote stands or falls.
-FIT_PICK = True
-PICK_MARGIN = 0.2
-PICK_NOTES = 2
-
-
-CELLS = True  # (the switch: off, each cell line is a candidate of its own)
-_CELL_LINE = re.compile(r"^[^:.!?]{1,40}$")  # a short line without a field's colon or a sentence's stop
-
-
-def _lines(text: str) -> list[str]:
-    """The candidate lines of a note's text: each non-heading line (a long one by sentence) and
-    each table row (answer/tables.py), less the cells of a table written one a line (a run of short
-    lines without a colon or a full stop: "Third party liability" / "Not covered" / "Travel
-    cover" / "£250", whose rows are not known), questions and one-word lines."""
-    from cairn.answer.spans import _clean, _clean_markdown
-    from cairn.answer.tables import table_rows
-    text = _clean_markdown(text)
-    rows = table_rows(text)
-    out = [r.text for r in rows]
-    pos = 0
-    lines = text.split("\n")
-    cell = [bool(_CELL_LINE.match(x.strip())) for x in lines]
-    for i, line in enumerate(lines):
-        start, pos = pos, pos + len(line) + 1
-        if not line.strip() or line.lstrip().startswith("#") or any(r.table_start <= start < r.table_end for r in rows):
-            continue
-        if CELLS and cell[i] and ((i and cell[i - 1]) or (i + 1 < len(lines) and cell[i + 1])):
-            continue  # a table written one cell a line (a PDF's text layer): which cells are a row is unknown
-        for a, b in sentences(line) or [(0, len(line))]:
-            piece = _clean(line[a:b]).strip()
-            if len(piece.split()) >= 2 and not piece.endswith("?"):
-                out.append(piece)
-    return out
-
-
-def _picked(question: str, asked, hits: list, cited: set, embedder):
-    """(score, hit, line) of the best-scored line (answer/fit.py) of the cited notes among `hits`
-    and the first PICK_NOTES notes of `hits`, or None when they hold no line."""
-    from cairn.answer import fit
-    notes = [h for h in hits if h.speaker is None]
-    pool = [h for h in notes if h.id in cited] + [h for h in notes[:PICK_NOTES] if h.id not in cited]
-    best = None
-    for h in pool:
-        for line in _lines(h.text)[:60]:
-            p = fit.answers(question, asked, line, h.title or "", embedder)
-            if best is None or p > best[0]:
-                best = (p, h, line)
-    return best
-
-
 def _answered(ans) -> list[tuple[str, str]]:
     """(sentence, cited note's title) of each cited sentence of `ans`'s text ("Swept on 4 October
     2028 [1]."); a citation's quote span may be wider than the sentence (its whole passage)."""
@@ -303,16 +250,6 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
             and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
         from cairn.answer import fit
         best = max(fit.answers(question, asked, line, title, embedder) for line, title in _answered(ans))
-        if FIT_PICK and best < fit.THRESHOLD + PICK_MARGIN:  # a line of the notes found that answers better
-            picked = _picked(question, asked, all_hits, {c["chunk_id"] for c in ans.citations}, embedder)
-            if picked and picked[0] >= fit.THRESHOLD and picked[0] >= best + PICK_MARGIN:
-                ev = [Evidence(n=1, text=picked[1].text, offset=picked[1].start, hit=picked[1])]
-                ver = verify(f"{picked[2]} [1]", ev)
-                if ver.verdict == "pass":
-                    ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
-                                 fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
-                    quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
-                    best = picked[0]
         if best < fit.THRESHOLD:
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),

@@ -97,9 +97,6 @@ CONTENTS = (r"^\W*(?:and\s+)?what(?:'s|’s|s|\s+is|\s+are|\s+goes|\s+went)\s+in
 _ADDRESS = re.compile(r"\b\d+[a-z]?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}(?:Street|St|Road|Rd|Lane|Ln|Row|Yard|Avenue|Ave|"
                       r"Close|Way|Drive|Place|Square|Terrace|Court|Crescent|Hill|Gardens|Mews|Parade|Walk|Grove|Park)\b"
                       r"|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b")
-# A capitalised run opening a field's key before lower-case words ("Gas Safe registration:") is
-# no person. Off: it is.
-LABEL_NOT_PERSON = True
 # Kinds stated by a cue rather than a value: a quote without one does not answer (holds).
 CUE_KINDS = frozenset({"purpose"})
 PATTERNS = {"purpose": _PURPOSE, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
@@ -370,8 +367,6 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
         cut, name = without_closed_lead(v) if kind == "person" else (0, v)  # "See Lemon drizzle cake"
         if kind == "person" and len(name.split()) < 2 and not re.match(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b", v):
             continue
-        if kind == "person" and LABEL_NOT_PERSON and re.match(r"[ \t]+[a-z][a-z '’-]{0,30}:", text[m.end():]):
-            continue  # a field's key ("Gas Safe registration: 604417") names a label, not a person
         out.append((m.start() + cut, m.start() + len(m.group(0).rstrip())))
     if kind == "money":
         taken = {s for s, _ in out}
