@@ -1,7 +1,7 @@
 """A held-out typed set of session 22 (issue 33), written by the helper typed22 before any change
 of that session to the answerer, for the kinds that had no value type: who (a person), what
 temperature, how do I (a procedure), yes/no, how did X get on in Y, plus a few typed values.
-8 household documents (6 notes, 2 PDFs with ruled tables) and 43 questions, 15 of them
+8 household documents (6 notes, 2 PDFs with ruled tables) and 44 questions, 15 of them
 unanswerable. Every person, company, place, amount, date, code and phone number is invented
 (phone numbers from the drama ranges); no third-party text. Same shape as bench/typed_set.py
 (`write`, `QUESTIONS`; `expect` a list of strings the answer must each hold, None for an
