@@ -11,7 +11,9 @@ only that its quote is in the note. `checks` is {"support", "type", "subject",
   subject: the cited notes name it and support another key term of the question
   (`stated_gap`: "What did Tom say about the boiler?" is not answered by a note about Tom
   that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence
-  names Edith and holds the verb (`role_gap`; a note naming her only as present does not);
+  names Edith and holds the verb (`role_gap`; a note naming her only as present does not); an
+  answer from notes of a kind without a value pattern (who, how do I, yes/no, ...): a cited
+  sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
 
 `verdict`: abstain when support or subject fails (declined, with pointers); "revise" when the
