@@ -11,7 +11,9 @@ only that its quote is in the note. `checks` is {"support", "type", "subject",
   subject: the cited notes name it and support another key term of the question
   (`stated_gap`: "What did Tom say about the boiler?" is not answered by a note about Tom
   that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence
-  names Edith and holds the verb (`role_gap`; a note naming her only as present does not);
+  names Edith and holds the verb (`role_gap`; a note naming her only as present does not); an
+  answer from notes of a kind without a value pattern (who, how do I, yes/no, ...): a cited
+  sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
 
 `verdict`: abstain when support or subject fails (declined, with pointers); "revise" when the
@@ -135,6 +137,33 @@ _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were
                     re.IGNORECASE)
 
 
+# An answer quoted from notes for a kind without a value pattern passes only when a quoted line
+# answers the question by the learned scorer of answer/fit.py (trained on bench/answer_pairs.py);
+# else it is declined with pointers ("What did NAME VERB": role_gap's check instead; "tell me
+# about NAME" asks everything of NAME: any line about them answers). Off: such
+# answers pass on support alone.
+UNTYPED_FIT = True
+UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
+
+
+def _answered(ans) -> list[tuple[str, str]]:
+    """(sentence, cited note's title) of each cited sentence of `ans`'s text ("Swept on 4 October
+    2028 [1]."); a citation's quote span may be wider than the sentence (its whole passage)."""
+    titles = {c["n"]: c.get("title") or "" for c in ans.citations}
+    out = [(m.group(1).strip(), titles.get(int(m.group(2)), "")) for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer)]
+    return [(x, t) for x, t in out if x] or [(q["quote"], c.get("title") or "") for c in ans.citations
+                                              for q in c.get("quotes", [])]
+
+
+def _asks_all(question: str) -> bool:
+    """True when `question` less its capitalised words (the names) holds only words asking for
+    everything (subject._ASK_ALL: "What do you know about Tom Weber?")."""
+    from cairn.answer.subject import _ASK_ALL
+    words = re.findall(r"[^\W\d_]+", question)
+    rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
+    return bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
+
+
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
     """The head stems of `asked` that neither the quotes nor the titles hold (module doc,
     HEAD_QUOTED); [] when a quote is within typed.ROLE_COS of the head's words as the question
@@ -218,6 +247,13 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if SAID_BY and stated and t is None and not ans.abstained and not gap:
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
+    if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
+            and not _ROLE.match(question.strip()) and not _asks_all(question) \
+            and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
+        from cairn.answer import fit
+        best = max(fit.answers(question, asked, line, title, embedder) for line, title in _answered(ans))
+        if best < fit.THRESHOLD:
+            gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
                   "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
                                               if asked.kind == "purpose" else types.holds(asked.kind, " ".join(quotes)))
@@ -226,7 +262,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     new = verdict(ans.checks, ans.verdict)
     if new == "abstain" and not ans.abstained:
         words = ", ".join(f"'{w}'" for w in types.words_of(gap, question))
-        reason = f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
+        reason = "no quoted line answers what was asked" if gap == ["?"] else \
+            f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
             (f"the notes give no {_VALUE_NOUN.get(asked.kind, 'value')} for {words}" if t is not None  # the value's
              else f"the notes quoted{of} say nothing of {words}") if gap else \
             "no quote holds what was asked"  # line was read, not the whole note: it may name the word elsewhere

@@ -42,7 +42,7 @@ SOFT_KINDS = frozenset({"person"})
 # for a phone number; a note writes "Phone: 0123" or just the number.
 TYPE_WORDS = frozenset(stem(w) for w in (
     "number numbers no amount amounts value figure date dates day time times phone telephone mobile "
-    "email e-mail address much many long often cost costs price people persons temperature pressure weight "
+    "email e-mail address much many long often cost costs price people persons temperature temp pressure weight "
     "size name due code codes").split())
 # Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a
 # candidate holding one states a value of that kind outright (typed.py, KIND_WORD).
@@ -106,7 +106,8 @@ _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposi
                 r"balance|refund|budget|instalment|installment|tax|labour|labor|rate|fare|pay|paid|spend|spent|owe")
 # Question cues, first match wins (order matters: "phone number" before "number").
 _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNORECASE)) for k, p in (
-    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i) call)\b"),
+    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i|do we|should we) (?:call|ring|phone)|"
+              r"^\W*who (?:do|should|can) (?:i|we) (?:call|ring|phone)\b)"),
     ("email", r"\be-?mail\b"),
     ("frequency", r"\bhow often\b"),
     ("reason", r"^\W*why\b"),
@@ -117,7 +118,7 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("date", r"^\W*when\b|\bwhat (?:date|day|year|month)\b|\bwhich (?:date|day|year|month)\b(?!s)|\bby when\b"
              r"|\bdue date\b|\bdeadline\b|\bexpiry\b"),
     ("number", r"\bhow much (?:does|did|do|will|should|can) (?:\w+ ){1,3}(?:weigh|hold|contain|fit|need|use|take|"
-               r"drink|eat|sleep)\b|\bhow (?:many|old|far|tall|heavy|big)\b"
+               r"drink|eat|sleep)\b|\bhow (?:many|old|far|tall|heavy|big|hot)\b"
                # "how much red lentils", "how much vitamin D": an amount of a thing, not of money
                r"|\bhow much (?!money|is\b|was\b|are\b|were\b|does\b|did\b|do\b|will\b|would\b|should\b|to\b|"
                r"for\b|in\b|of\b|has\b|have\b|had\b|\w+ cost)[a-z]"),
@@ -125,7 +126,7 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("code", r"\b(?:reference|ref|code|id|registration|confirmation|account|member|policy|invoice|order|"
              r"tracking|serial|booking|gas safe|vat)\s+(?:number|no|reference|code|id)\b|\breference\b|"
              r"\bregistration\b|\bpostcode\b|\bcode\b|\bpin\b|\bref\b|\breg\b"),
-    ("number", r"\bwhat (?:is |was |are |were |'s )?(?:the |my |our )?(?:\w+ ){0,2}(?:temperature|pressure|size|"
+    ("number", r"\bwhat (?:is |was |are |were |'s )?(?:the |my |our )?(?:\w+ ){0,2}(?:temperature|temp|pressure|size|"
                r"weight|percentage|allowance|speed|height|length)\b"),
     ("money", rf"\bhow much\b|\b(?:what|which)\b.*\b(?:{_MONEY_NOUNS})\b"),
     ("list", r"\bwhich (?:days|items|things|rooms|people)\b|\bwhat (?:do|does|should|must) .*\b(?:bring|need|take|"
@@ -266,7 +267,7 @@ def kind_held(gap: list[str], kinds: tuple[tuple[str, tuple[str, ...]], ...], co
 UNITS = True
 _AMOUNT_OF = r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|half))"
 _QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
-    (r"\btemperature\b|\bhow hot\b", r"°|\bdegrees?\b|\bgas mark\b|\d\s*[CF]\b"),
+    (r"\btemperature\b|\btemp\b|\bhow hot\b", r"°|\bdegrees?\b|\bgas mark\b|\d\s*[CF]\b"),
     (r"\bweight\b|\bhow heavy\b|\bweigh\b",
      _AMOUNT_OF + r"\s*(?:kg|g|grams?|kilos?|kilograms?|lbs?|oz|ounces?|st|stones?)\b"),
     (r"\bpressure\b", _AMOUNT_OF + r"\s*(?:bar|psi|kpa)\b"),
@@ -289,7 +290,13 @@ def asked(question: str) -> Asked:
     insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
     a = _asked(question)
     units = units_of(question) if a.kind == "number" else ""
+    if a.kind == "phone":  # "who do I ring if ...", "the number to call": the verb of phoning names no thing
+        a = Asked(a.kind, tuple(w for w in a.head if w not in _PHONING), tuple(w for w in a.subject if w not in _PHONING),
+                  a.sentence_kind, a.verb)
     return Asked(a.kind, a.head, a.subject, a.sentence_kind, a.verb, units)
+
+
+_PHONING = frozenset(stem(w) for w in "call ring phone rang".split())
 
 
 def _asked(question: str) -> Asked:
