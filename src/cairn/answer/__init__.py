@@ -1,18 +1,13 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline (each check with its reason, the first that fires declines with pointers):
-chit-chat (answer/offtopic.py) -> premise (answer/premise.py: a name no note mentions) ->
-person check (answer/answerability.py: a chat participant's question answered only from
-evidence about them; answer/subject.py: a named subject's question scored without the name)
--> parts (answer/parts.py) -> evidence (chunks over the floor, numbered 1..n) -> draft
-(LLM; or typed, answer/typed.py: the value of the asked type, answer/types.py, a list whole;
-or extractive: the best supporting sentences) -> verifier (answer/verify.py) -> polarity
-(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> what was checked
-(answer/checks.py: `checks` and the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
-answered from the sentences about the person. Fail closed: an LLM draft that does not verify
-falls back to the extractive answer and says so (`fallback`); with no evidence the reply says
-the notes do not contain the answer (verdict "abstain"). Every rule is switched off in turn
-by bench/answers_ablation.py.
+Pipeline (the first check that fires declines, with its reason and pointers): chit-chat
+(offtopic.py) -> premise (premise.py: a name no note mentions) -> person check
+(answerability.py; subject.py for a named subject of notes) -> parts (parts.py) -> evidence
+(chunks over the floor, numbered 1..n) -> draft (LLM; typed.py: the value of the asked type;
+or extractive: the best supporting sentences) -> verifier (verify.py) -> polarity and, for chat
+quotes, topic (topic.py) -> what was checked (checks.py). A hypothetical question ("Would Ana
+enjoy…?") skips the premise check. An LLM draft that does not verify falls back to the
+extractive answer (`fallback`). bench/answers_ablation.py switches each rule off in turn.
 """
 
 from __future__ import annotations
@@ -46,37 +41,24 @@ NOT_FOUND = "Your notes do not contain an answer to this question."
 CHIT_CHAT_REPLY = ("That is not a question about your notes. Ask about something you have written down, "
                    "for example: \"when was the boiler last serviced?\"")
 MAX_EVIDENCE = 6
+# Ranking of extractive_draft's sentences (each one's LoCoMo figures: bench/README.md). The best
+# sentence is quoted if it reaches FALLBACK_FLOOR; a further one must clear SENTENCE_FLOOR and be
+# within PAD_MARGIN of the best's rank (issue 13's padding).
 SENTENCE_FLOOR = 0.35
-# Sentence ranking of extractive_draft (bench/README.md has each one's LoCoMo figures):
-# with no sentence over SENTENCE_FLOOR the best one is still quoted if it reaches FALLBACK_FLOOR
-# (0.28 -> 0.2 cut wrong abstentions); a further sentence only within PAD_MARGIN of the best's
-# rank (issue 13's padding).
 FALLBACK_FLOOR = 0.2
 PAD_MARGIN = 0.05
-# + NAME_BONUS for each word of the question's names (premise.all_names, chat speakers' aside)
-# a sentence holds: a name is said once per note, so it cannot be required ("What pet does Tom
-# Weber have?" is answered by the sentence naming him and his cat).
-NAME_BONUS = 0.05
-# Chat sentences rank by their score + HIT_PRIOR x (their message's fused search score - the
-# best message's): the search judges which passage answers, the sentence score which sentence.
-HIT_PRIOR = 1.0
-# An answer from a chat quotes one message (issue 13: the smallest span that answers); notes
-# keep further passages within PAD_MARGIN (a linked note answers "where did Marta's team meet?").
-ONE_PASSAGE = True
-# A chat reply ("It taught me self-acceptance.") rarely repeats the words asked: its sentences
-# rank with REPLY_WEIGHT x the score of the question it replies to (the last question sentence
-# of the message before it, by someone else), and with REPLY_CONTEXT their term overlap read
-# with that wh-question (a yes/no question holds its answer itself). Ranking only.
+NAME_BONUS = 0.05  # per word of the question's names a sentence holds (a name is said once per note)
+HIT_PRIOR = 1.0  # chat: + HIT_PRIOR x (the message's fused search score - the best message's)
+ONE_PASSAGE = True  # a chat answer quotes one message
+# A chat reply rarely repeats the words asked ("It taught me self-acceptance."): + REPLY_WEIGHT x
+# the score of the question it replies to, and (REPLY_CONTEXT) its term overlap read with that
+# wh-question. Ranking only.
 REPLY_WEIGHT = 0.5
 REPLY_CONTEXT = True
-# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last Fri
-# I took my kids to a pottery workshop"), though a chat message's date qualifies all its sentences.
-TIME_STATED = True
-# A note's sentences rarely repeat its title and section heading ("Total quoted: 7,350 GBP" under
-# "Roof estimate: Carter and Sons"): a candidate gains CONTEXT_WEIGHT x the share of the
-# question's terms they hold (a table row: the title), alike for every sentence of one section,
-# so the lift picks among notes and sections, never within one; it counts towards the floors.
-# 0.4: the weight of a sentence's own shared words (_sentence_score).
+TIME_STATED = True  # "when": candidates stating a time first (a chat message's date dates them all)
+# A note's sentences rarely repeat its title and heading ("Total quoted: 7,350 GBP" under "Roof
+# estimate"): + CONTEXT_WEIGHT x the share of the question's terms they hold, alike within a
+# section; it counts towards the floors (0.4: the weight of a sentence's own words).
 CONTEXT_WEIGHT = 0.4
 
 
@@ -117,8 +99,8 @@ class Answer:
 
 
 def relevance(question: str, hit: Hit) -> float:
-    """How well a hit supports the question, in [0, 1]: the larger of its cosine
-    similarity and the fraction of the question's content terms it contains."""
+    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x the share of the
+    question's content terms it holds, the larger."""
     overlap = term_overlap(question, f"{hit.title}\n{hit.text}")
     return max(hit.signals.get("semantic", 0.0), 0.9 * overlap)
 
@@ -127,12 +109,9 @@ SENTENCE_READ = 8  # a note's hits sharing a word with the question, read senten
 
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
-    """The best cosine between `question` and one sentence of `hit` holding a value of the
-    asked `kind` (answer/types.values: "£65" for "how much ...?"); 0.0 without one. ("how much
-    do I owe Ffion?" / "It costs £65 each, paid to ... Ffion": the chunk's other lines dilute
-    its own cosine; the value keeps a shared name alone from passing.)"""
-    sents = [hit.text[a:b] for a, b in sentences(hit.text)]
-    sents = [x for x in sents if types.values(kind, x)]
+    """The best cosine between `question` and a sentence of `hit` holding a value of the asked
+    `kind` (types.values: "£65" for "how much…?"); 0.0 without one."""
+    sents = [x for x in (hit.text[a:b] for a, b in sentences(hit.text)) if types.values(kind, x)]
     if not sents:
         return 0.0
     vecs = embed_cached(embedder, [question] + [x[:500] for x in sents])
@@ -142,10 +121,9 @@ def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> f
 def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
                     asked: types.Asked | None = None) -> list[Evidence]:
     """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE). With
-    `embedder`, for a question asking a kind of value (`asked.valued`: money, a phone number,
-    a code, a date...), a note's hit under the floor that shares a word with the question (a
-    keyword signal; the first SENTENCE_READ such) is kept when its sentence holding such a
-    value clears it (`sentence_relevance`): meaning read where the words differ."""
+    `embedder` and a question asking a kind of value (`asked.valued`), a note's hit under the
+    floor with a keyword signal (the first SENTENCE_READ such) is kept when its sentence holding
+    such a value clears it (`sentence_relevance`)."""
     asked = asked or types.asked(question)
     kept, read = [], 0
     for h in hits:
@@ -162,19 +140,14 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
                      asked: types.Asked | None = None) -> str:
-    """The best supporting sentences of the evidence, each cited, best first ("" if none).
-    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap, plus the
-    lifts and bonuses of the module constants; the best sentence reaching FALLBACK_FLOOR is
-    quoted, further ones over SENTENCE_FLOOR within PAD_MARGIN of its rank (ONE_PASSAGE for
-    chats). Questions are never quoted; a sentence right after one (same paragraph: "Q: What
-    pressure is normal? A: 1.0 to 1.5 bar.") scores the better of itself and the pair.
-    replies: {hit id: the message a chat message replies to} (store.graph.replied_to).
-    about: optional `(hit, sentence) -> bool`; sentences it rejects are not taken (the person
-    check's filter). focus: the text sentences are scored against when not the question (the
-    question without the person's name). A "when"/"how much" question only takes sentences
-    holding a time or quantity (`asked.sentence_kind`; for "when", a dated chat message's too).
-    A sentence needs four words, unless a line labelled with the question's wh-word ("Where:
-    Smile Clinic", spans.labelled_answer). asked: the answer type (None: read from `question`)."""
+    """The best supporting sentences of the evidence, each cited, best first ("" if none): score
+    `_sentence_score` plus the lifts of the module constants, ranked and padded as they say.
+    Questions are never quoted; a sentence right after one ("Q: …? A: 1.0 to 1.5 bar.") scores
+    the better of itself and the pair. A sentence needs four words (or a line labelled with the
+    wh-word: spans.labelled_answer) and a value of `asked.sentence_kind` (a time for "when": a
+    dated chat message's too). about: `(hit, sentence) -> bool`, sentences it rejects are not
+    taken; focus: the text scored against instead of the question (less the person's name);
+    replies: {hit id: the message it replies to}; asked: the answer type (None: read)."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -211,34 +184,24 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 where[(ev.n, sent)] = context_of(ev.hit, text, s)
     if not cands:
         return ""
-    cands = cands[:200]
-    vecs = embed_cached(embedder, [focus or question] + [c[1][:1000] for c in cands])
-    cos = vecs[1:] @ vecs[0]
-    scored = []
+    cands, q = cands[:200], focus or question
+    vecs = embed_cached(embedder, [q] + [c[1][:1000] for c in cands])
     speaker = {ev.n: ev.hit.speaker for ev in evidence}
     fused = {ev.n: ev.hit.score for ev in evidence if ev.hit.speaker}  # chat messages (HIT_PRIOR)
     top = max(fused.values(), default=0.0)
-    for (n, sent), c in zip(cands, cos):
-        scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
-    # the share of the question's terms the sentence's note title and section heading hold
-    # (CONTEXT_WEIGHT; alike for every sentence of one section)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
     linked_lift(evidence, lift)
-    asks, reply_to = _replied(focus or question, evidence, replies or {}, embedder)
-    read_with = {(n, sent): 0.4 * (term_overlap(focus or question, f"{sent} {asks[n]}")  # REPLY_CONTEXT
-                                   - term_overlap(focus or question, sent))
+    scored = [(_sentence_score(float(c), q, sent) + lift[(n, sent)], n, sent)
+              for (n, sent), c in zip(cands, vecs[1:] @ vecs[0])]
+    asks, reply_to = _replied(q, evidence, replies or {}, embedder)
+    read_with = {(n, sent): 0.4 * (term_overlap(q, f"{sent} {asks[n]}") - term_overlap(q, sent))
                  for n, sent in cands if REPLY_CONTEXT and _WH_WORD.match(asks.get(n, ""))}
-    scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
-    # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
-    # after a question may not be a candidate (too short, filtered): then there is no pair
-    pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
+    pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]  # "Q: …? A: …"
     if pairs:
-        pvecs = embed_cached(embedder, [p[:1000] for _, p in pairs])
-        for (i, pair), c in zip(pairs, pvecs @ vecs[0]):
+        for (i, pair), c in zip(pairs, embed_cached(embedder, [p[:1000] for _, p in pairs]) @ vecs[0]):
             score, n, sent = scored[i]
-            scored[i] = (max(score, _sentence_score(float(c), focus or question, pair)), n, sent)
-    # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
-    # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
+            scored[i] = (max(score, _sentence_score(float(c), q, pair)), n, sent)
+    # an image caption ("[image: a photo of a bowl]") states nothing: quoted only when no sentence that does is
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
         scored = [x for x in scored if not is_caption(x[2])]
     speakers = {w.lower() for ev in evidence if ev.hit.speaker for w in re.findall(r"\w+", ev.hit.speaker)}
@@ -251,15 +214,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     if asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()):  # "where", of notes: a sentence saying where first
         scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and roles.says_where(x[2])] or scored
     if kind == "time" and TIME_STATED:
-        stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
-        if stated:
-            scored = stated
+        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")] or scored
+
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
         return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + read_with.get((x[1], x[2]), 0.0)
-    # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
-    # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
-    # a further sentence must clear SENTENCE_FLOOR
     eligible = sorted((x for x in scored if x[0] >= FALLBACK_FLOOR), key=lambda x: -rank(x))
     chosen: list[tuple[int, str]] = []
     for x in eligible:
@@ -275,26 +234,18 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
             continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
-    out = []
-    for n, sent in chosen:
-        sent = sent.rstrip()
-        if not re.search(r"[.!?。]$", sent):
-            sent += "."
-        out.append(f"{sent} [{n}]")
-    return " ".join(out)
+    return " ".join(f"{s.rstrip()}{'' if re.search(r'[.!?。]$', s.rstrip()) else '.'} [{n}]" for n, s in chosen)
 
 
 def _replied(question: str, evidence: list[Evidence], replies: dict[str, str], embedder
              ) -> tuple[dict[int, str], dict[int, float]]:
-    """({evidence n: the question its chat message replies to}, {n: that question's score}):
-    the last sentence ending in "?" of `replies[hit id]` (store.graph.replied_to), scored as
-    a sentence is (0.6 cosine + 0.4 term overlap)."""
+    """({evidence n: the last question of the message its chat message replies to}, {n: that
+    question's `_sentence_score`})."""
     asks: dict[int, str] = {}
     for ev in evidence:
         prev = replies.get(ev.hit.id) or ""
         qs = [prev[a:b] for a, b in sentences(prev) if prev[a:b].rstrip(" )\"'").endswith("?")]
-        if qs:
-            asks[ev.n] = _clean(qs[-1])
+        asks.update({ev.n: _clean(qs[-1])} if qs else {})
     if not asks:
         return asks, {}
     vecs = embed_cached(embedder, [question] + [q[:1000] for q in asks.values()])
@@ -313,14 +264,12 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     replies: dict[str, str] | None = None, parsed: ParsedQuery | None = None) -> Answer:
     """Answer `question` from `hits` (search results, best first).
 
-    llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
-    extractive answer; LLM errors and unverifiable drafts fall back to the extractive answer
-    (said in `fallback`); nothing here raises for bad model output. check_answerability: the
-    checks of the module doc (off: the draft as verified). context: extra hits for the person
-    check only (a search without the person's name). unknown_names: names no chunk of the
-    index holds (answer/premise.py). replies: {hit id: the text of the message a chat hit
-    replies to}. parsed: the question as search parsed it (search/query.py); its
-    `answer_type` is used, else read from `question` (each part of a question on its own)."""
+    llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None (extractive);
+    its errors and unverifiable drafts fall back to the extractive answer (`fallback`), nothing
+    raises for bad model output. check_answerability: the checks of the module doc. context:
+    extra hits for the person check only. unknown_names: names no chunk holds (premise.py).
+    replies: {hit id: the message a chat hit replies to}. parsed: the question as search parsed
+    it (its `answer_type` is used, else read from `question`, each part on its own)."""
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies,
@@ -376,8 +325,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
 
 
 def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **fields) -> Answer:
-    """A declined answer saying `reason` ("...: abstained, REASON."), with the model, mode,
-    fallback and evidence of the draft `ans` when there was one; `fields`: more Answer fields."""
+    """A declined answer saying `reason`, with the model, mode, fallback and evidence of the
+    draft `ans` if any; `fields`: more Answer fields."""
     made = dict(llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence) if ans else \
         dict(llm=getattr(llm, "name", None))
     return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain", problems=[f"abstained: {reason}"],
