@@ -12,7 +12,6 @@ extractive answer (`fallback`). bench/answers_ablation.py switches each rule off
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,8 +33,6 @@ from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
 from cairn.model import Hit
 from cairn.search.query import ParsedQuery
-
-log = logging.getLogger("cairn.answer")
 
 NOT_FOUND = "Your notes do not contain an answer to this question."
 CHIT_CHAT_REPLY = ("That is not a question about your notes. Ask about something you have written down, "
@@ -64,26 +61,25 @@ CONTEXT_WEIGHT = 0.4
 
 @dataclass
 class Answer:
-    """A verified answer. citations: dicts with n, source_id, title, path, source, page,
-    start, end, quote (start/end: character span of the quote in the note body)."""
+    """A verified answer. citations: dicts with n, source_id, title, path, source, page, start,
+    end (the quote's character span in the note body), quote. mode: extractive | llm. fallback: why
+    an LLM draft was replaced. answerability: the person check's {"person", "answerable", "reason",
+    "scores"} or None. pointers: a declined question's nearest notes, best first [{"title", "path",
+    "source_id"}]. checks: what the verdict checked (checks.py). typed: the typed draft (not in JSON)."""
 
     question: str
     answer: str
     verdict: str
     citations: list[dict[str, Any]] = field(default_factory=list)
-    mode: str = "extractive"  # extractive | llm
+    mode: str = "extractive"
     llm: str | None = None
-    fallback: str | None = None  # why an LLM draft was replaced by the extractive answer
+    fallback: str | None = None
     problems: list[str] = field(default_factory=list)
     evidence: list[dict[str, Any]] = field(default_factory=list)
-    # the person check (answer/answerability.py): {"person", "answerable", "reason", "scores"},
-    # or None when the question names no single chat participant
     answerability: dict[str, Any] | None = None
-    # a declined question's nearest notes, best first: [{"title", "path", "source_id"}]
     pointers: list[dict[str, Any]] = field(default_factory=list)
-    # what the verdict checked (answer/checks.py): {"support", "type", "subject", "completeness"}
     checks: dict[str, bool] | None = None
-    typed: Any = field(default=None, repr=False)  # the typed draft (answer/typed.py), not in the JSON
+    typed: Any = field(default=None, repr=False)
 
     @property
     def abstained(self) -> bool:
@@ -287,22 +283,20 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             listed = ", ".join(f"'{n}'" for n in unknown_names)
             return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
-        if check.person is not None:
-            info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
-                    "scores": check.scores}
-            if not check.answerable and hypothetical:
-                # answered anyway (a judgement, module doc): say so rather than "not answerable"
-                info.update(answerable=True, reason=f"hypothetical question, answered from the evidence "
-                                                    f"about {check.person} although {check.reason}")
+        person = check.person
+        if person is not None:
+            info = {"person": person, "answerable": check.answerable, "reason": check.reason, "scores": check.scores}
             if not check.answerable and not hypothetical:
                 return _abstain(question, check.reason, llm, answerability=info)
+            if not check.answerable:  # answered anyway (a judgement): said so
+                info.update(answerable=True, reason=f"hypothetical question, answered from the evidence "
+                                                    f"about {person} although {check.reason}")
             hits = [h for h in hits if h.id in check.about_person]
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
-        if check.person is not None:  # quote only sentences about the person, not every one of their messages
-            focus, person = answerability.strip_people(question, [check.person]) or None, check.person
+        if person is not None:  # quote only sentences about the person, not every one of their messages
+            focus = answerability.strip_people(question, [person]) or None
             about = lambda hit, sent: answerability.sentence_subject(sent, hit.speaker, person, speakers) in (None, person)  # noqa: E731
-        # notes: never quote a sentence about someone else; score without the name
-        subject = info["person"] if info else question_subject(question)
+        subject = person or question_subject(question)  # notes: no sentence about someone else, scored without the name
         if subject:
             about = both(about, about_subject(subject, speakers))
             rest = strip_name(question, subject)
