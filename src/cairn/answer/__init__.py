@@ -21,7 +21,7 @@ from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
-from cairn.answer.subject import about_subject, both, question_subject, strip_name
+from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import (_WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption,
                                 labelled_answer, linked_lift)
 from cairn.answer.tables import table_rows
@@ -298,7 +298,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             about = lambda hit, sent: answerability.sentence_subject(sent, hit.speaker, person, speakers) in (None, person)  # noqa: E731
         subject = person or question_subject(question)  # notes: no sentence about someone else, scored without the name
         if subject:
-            about = both(about, about_subject(subject, speakers))
+            on_subject, first = about_subject(subject, speakers), about
+            about = on_subject if first is None else lambda hit, sent: first(hit, sent) and on_subject(hit, sent)  # noqa: E731
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on

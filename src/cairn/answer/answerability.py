@@ -148,14 +148,10 @@ def key_terms(question: str) -> set[str]:
 
 
 def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = None, *,
-          margin: float | None = None, other_terms: float | None = None,
           replies: dict[str, str] | None = None) -> Answerability:
     """The person check (module doc) of `question` over `hits` plus `context` (extra hits used
     only to find whom else the topic belongs to). embedder: `embed(list[str]) -> (n, dim)` unit
-    vectors; margin / other_terms default to MARGIN / OTHER_TERMS; replies: {hit id: the
-    message it replies to} (`echoes_other`). Never raises for odd input."""
-    margin = MARGIN if margin is None else margin
-    other_terms = OTHER_TERMS if other_terms is None else other_terms
+    vectors; replies: {hit id: the message it replies to} (`echoes_other`). Never raises."""
     pool: dict[str, Hit] = {}
     for h in list(hits) + list(context or []):
         pool.setdefault(h.id, h)
@@ -192,12 +188,12 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     result.scores = {"support_person": round(best_p, 4), "support_other": round(best_o, 4),
                      "key_terms_only_other": round(len(only_other) / len(keys), 4),
                      "words_person": round(words_p, 4), "words_other": round(words_o, 4)}
-    if best_o_sent and best_o > best_p + margin and best_o >= OTHER_FLOOR and (words_o > words_p or not WORDS_AGREE):
+    if best_o_sent and best_o > best_p + MARGIN and best_o >= OTHER_FLOOR and (words_o > words_p or not WORDS_AGREE):
         shown = _surface(topic, {stem(t) for t in content_terms(best_o_sent[0])} - GENERIC_TERMS)[:4] or only_other
         what = f"'{' '.join(shown)}'" if shown else "this"
         return _declined(result, f"the evidence about {what} is from {best_o_sent[1]}, not {person}")
     result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
-    if len(only_other) / len(keys) >= other_terms:
+    if len(only_other) / len(keys) >= OTHER_TERMS:
         return _declined(result, f"{_listed(topic, only_other)} said of someone else, not {person}")
     if len(keys) >= MISSING_MIN_TERMS and len(missing) == len(keys):
         return _declined(result, f"{_listed(topic, missing)} never said of {person} in the evidence")

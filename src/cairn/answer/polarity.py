@@ -3,7 +3,7 @@
 "What movies does Nate hate?" answered with "I do love watching classics" quotes faithfully and
 answers a question the notes contradict; "love" and "hate" sit close in any embedding, so the
 check is lexical: the question holds a word of a pair (`OPPOSITES`; kinship `COUNTERPARTS`:
-"grandpa" asked, only "grandma" said; "least X") that the answer never uses, while it uses the
+"grandpa" asked, only "grandma" said) that the answer never uses, while it uses the
 opposite. Fixed word pairs and their inflections, not entailment.
 """
 
@@ -61,7 +61,6 @@ def _pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
 
 
 _PAIRS = _pairs()
-_LEAST = re.compile(r"\bleast\s+(\w+)", re.IGNORECASE)
 _YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|was|were|am|has|have|had|can|could|would|will|"
                      r"should|shall|may|might|must)\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|hardly)\W+(?:\w+\W+){0,2}$|n't\W+(?:\w+\W+){0,2}$",
@@ -98,9 +97,4 @@ def contradiction(question: str, answer: str) -> tuple[str, str] | None:
             said = _said(other_re, answer)
             if said:
                 return asked.group(0).lower(), _word(said)
-    m = _LEAST.search(question)
-    if m and not re.search(r"\bleast\b", answer, re.IGNORECASE):
-        said = _said(re.compile(r"\b" + re.escape(m.group(1)) + r"\b", re.IGNORECASE), answer)
-        if said:
-            return f"least {m.group(1).lower()}", said.group(0).lower()
     return None

@@ -103,10 +103,3 @@ def about_subject(name: str, speakers: list[str] = ()):
         title = hit.title or ""
         return not is_name_title(title) or names(title, name) or names(sentence, name)
     return about
-
-
-def both(first, second):
-    """`(hit, sentence) -> bool` true when both filters (None: no filter) accept."""
-    if first is None:
-        return second
-    return lambda hit, sentence: first(hit, sentence) and second(hit, sentence)
