@@ -22,8 +22,7 @@ from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, question_subject, strip_name
-from cairn.answer.spans import (_WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption,
-                                labelled_answer, linked_lift)
+from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type, is_hypothetical
@@ -139,9 +138,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     """The best supporting sentences of the evidence, each cited, best first ("" if none): score
     `_sentence_score` plus the lifts of the module constants, ranked and padded as they say.
     Questions are never quoted; a sentence right after one ("Q: …? A: 1.0 to 1.5 bar.") scores
-    the better of itself and the pair. A sentence needs four words (or a line labelled with the
-    wh-word: spans.labelled_answer) and a value of `asked.sentence_kind` (a time for "when": a
-    dated chat message's too). about: `(hit, sentence) -> bool`, sentences it rejects are not
+    the better of itself and the pair. A sentence needs four words and a value of
+    `asked.sentence_kind` (a time for "when": a dated chat message's too). about: `(hit, sentence) -> bool`, sentences it rejects are not
     taken; focus: the text scored against instead of the question (less the person's name);
     replies: {hit id: the message it replies to}; asked: the answer type (None: read)."""
     asked = asked or types.asked(question)
@@ -174,7 +172,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
                 continue
-            if ((len(re.findall(r"\w+", sent)) >= 4 or labelled_answer(question, sent)) and not sent.endswith((":", ";", ","))
+            if (len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ","))
                     and (fits_answer_type(sent, kind) or (kind == "time" and ev.hit.event_time))):
                 cands.append((ev.n, sent))
                 where[(ev.n, sent)] = context_of(ev.hit, text, s)

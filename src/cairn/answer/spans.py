@@ -1,6 +1,5 @@
-"""Spans an extractive answer may quote, and what a sentence is: sentences cut to the
-smallest span (a long one by its lines or clauses), markdown reduced to prose, image
-captions recognised. Pure functions, used by answer/__init__.py."""
+"""Spans an extractive answer may quote: sentences cut at record lines, markdown reduced to
+prose, image captions recognised. Pure functions, used by answer/__init__.py."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from cairn.answer.tables import heading_above
 from cairn.lexical import LABEL_VALUE, sentences
 
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
-LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
 
 
 def is_caption(sentence: str) -> bool:
@@ -53,15 +51,8 @@ def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
 
 
 def _short_spans(text: str) -> list[tuple[int, int]]:
-    """The sentence spans of `text` (lexical.sentences), one longer than LONG_SENTENCE cut into
-    its lines and a line still that long at ";" (a PDF's table or a run-on paragraph: the
-    smallest span that answers, issue 13); a shorter one cut at its record lines."""
-    out: list[tuple[int, int]] = []
-    for s, e in sentences(text):
-        pieces = _cut(text, s, e, "\n") if e - s > LONG_SENTENCE else _record_lines(text, s, e)
-        for a, b in pieces:
-            out.extend(_cut(text, a, b, ";") if b - a > LONG_SENTENCE else [(a, b)])
-    return out
+    """The sentence spans of `text` (lexical.sentences), each cut at its record lines."""
+    return [span for s, e in sentences(text) for span in _record_lines(text, s, e)]
 
 
 # Lines of a record ("Weight: 13.4 kg") or of a table one cell a line are units of their own: a
@@ -82,15 +73,6 @@ def _record_lines(text: str, s: int, e: int) -> list[tuple[int, int]]:
         if (len(line) < RECORD_LINE and not nxt[:1].islower()) or LABEL_VALUE.fullmatch(line) or LABEL_VALUE.fullmatch(nxt):
             out.append((start, at))
             start = at + 1
-    return _stripped(text, out + [(start, e)])
-
-
-def _cut(text: str, s: int, e: int, sep: str) -> list[tuple[int, int]]:
-    """text[s:e] cut at each `sep` (dropped), the pieces stripped (empty ones dropped)."""
-    out, start = [], s
-    for m in re.finditer(re.escape(sep), text[s:e]):
-        out.append((start, s + m.start()))
-        start = s + m.end()
     return _stripped(text, out + [(start, e)])
 
 
