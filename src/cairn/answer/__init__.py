@@ -1,13 +1,11 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline (the first check that fires declines, with its reason and pointers): chit-chat
-(offtopic.py) -> premise (premise.py: a name no note mentions) -> person check
-(answerability.py; subject.py for a named subject of notes) -> parts (parts.py) -> evidence
-(chunks over the floor, numbered 1..n) -> draft (LLM; typed.py: the value of the asked type;
-or extractive: the best supporting sentences) -> verifier (verify.py) -> polarity and, for chat
-quotes, topic (topic.py) -> what was checked (checks.py). A hypothetical question ("Would Ana
-enjoy…?") skips the premise check. An LLM draft that does not verify falls back to the
-extractive answer (`fallback`). bench/answers_ablation.py switches each rule off in turn.
+Pipeline, the first check that fires declining with its reason and pointers: chit-chat
+(offtopic.py) -> premise (premise.py) -> person check (answerability.py; subject.py for notes)
+-> parts (parts.py) -> evidence over the floor -> draft (LLM; typed.py; or extractive) ->
+verifier (verify.py) -> polarity and chat topic (topic.py) -> what was checked (checks.py). A
+hypothetical question ("Would Ana enjoy…?") skips the premise and person declines; an LLM draft
+that does not verify falls back to the extractive one. bench/answers_ablation.py switches each rule off.
 """
 
 from __future__ import annotations
@@ -60,11 +58,10 @@ CONTEXT_WEIGHT = 0.4
 
 @dataclass
 class Answer:
-    """A verified answer. citations: dicts with n, source_id, title, path, source, page, start,
-    end (the quote's character span in the note body), quote. mode: extractive | llm. fallback: why
-    an LLM draft was replaced. answerability: the person check's {"person", "answerable", "reason",
-    "scores"} or None. pointers: a declined question's nearest notes, best first [{"title", "path",
-    "source_id"}]. checks: what the verdict checked (checks.py). typed: the typed draft (not in JSON)."""
+    """A verified answer. citations: {n, source_id, title, path, source, page, start, end (the
+    quote's span in the note body), quote}. mode: extractive | llm; fallback: why an LLM draft was
+    replaced; answerability: the person check's {person, answerable, reason, scores} or None;
+    pointers: a declined question's nearest notes [{title, path, source_id}]; checks: checks.py's."""
 
     question: str
     answer: str
@@ -115,10 +112,9 @@ def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> f
 
 def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
                     asked: types.Asked | None = None) -> list[Evidence]:
-    """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE). With
-    `embedder` and a question asking a kind of value (`asked.valued`), a note's hit under the
-    floor with a keyword signal (the first SENTENCE_READ such) is kept when its sentence holding
-    such a value clears it (`sentence_relevance`)."""
+    """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE); with
+    `embedder`, for an `asked.valued` question, also a note's hit with a keyword signal (the first
+    SENTENCE_READ such) whose sentence holding such a value clears it (`sentence_relevance`)."""
     asked = asked or types.asked(question)
     kept, read = [], 0
     for h in hits:
@@ -135,13 +131,11 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
                      asked: types.Asked | None = None) -> str:
-    """The best supporting sentences of the evidence, each cited, best first ("" if none): score
-    `_sentence_score` plus the lifts of the module constants, ranked and padded as they say.
-    Questions are never quoted; a sentence right after one ("Q: …? A: 1.0 to 1.5 bar.") scores
-    the better of itself and the pair. A sentence needs four words and a value of
-    `asked.sentence_kind` (a time for "when": a dated chat message's too). about: `(hit, sentence) -> bool`, sentences it rejects are not
-    taken; focus: the text scored against instead of the question (less the person's name);
-    replies: {hit id: the message it replies to}; asked: the answer type (None: read)."""
+    """The best supporting sentences of the evidence, each cited, best first ("" if none), by
+    `_sentence_score` and the module constants. A question is never quoted; the sentence after it
+    scores the better of itself and the pair ("Q: …? A: …"). A sentence needs four words and a
+    value of `asked.sentence_kind` (None: read). about: `(hit, sentence) -> bool` filter; focus:
+    the text scored against (the question less the name); replies: {hit id: replied message}."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -256,14 +250,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
                     replies: dict[str, str] | None = None, parsed: ParsedQuery | None = None) -> Answer:
-    """Answer `question` from `hits` (search results, best first).
-
-    llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None (extractive);
-    its errors and unverifiable drafts fall back to the extractive answer (`fallback`), nothing
-    raises for bad model output. check_answerability: the checks of the module doc. context:
-    extra hits for the person check only. unknown_names: names no chunk holds (premise.py).
-    replies: {hit id: the message a chat hit replies to}. parsed: the question as search parsed
-    it (its `answer_type` is used, else read from `question`, each part on its own)."""
+    """Answer `question` from `hits` (search results, best first; module doc). llm: `chat(messages,
+    max_tokens=...) -> str` and `name`, or None; its errors fall back to the extractive answer,
+    nothing raises for bad model output. check_answerability: the module doc's checks. context:
+    extra hits for the person check; unknown_names: names no chunk holds (premise.py); replies:
+    {hit id: replied message}; parsed: the search's parsed question (its `answer_type`)."""
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies,
@@ -296,17 +287,16 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             about = lambda hit, sent: answerability.sentence_subject(sent, hit.speaker, person, speakers) in (None, person)  # noqa: E731
         subject = person or question_subject(question)  # notes: no sentence about someone else, scored without the name
         if subject:
-            on_subject, first = about_subject(subject, speakers), about
-            about = on_subject if first is None else lambda hit, sent: first(hit, sent) and on_subject(hit, sent)  # noqa: E731
+            on, first = about_subject(subject, speakers), about
+            about = on if first is None else lambda hit, sent: first(hit, sent) and on(hit, sent)  # noqa: E731
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
     ans = _answer(question, hits, embedder, llm, floor, about, focus, replies, asked)
     ans.answerability = info
 
-    if ans.typed is not None and asked.kind in types.VALUE_KINDS:
-        reason = flipped = None  # the typed answer's own checks (checks.finish) replace the topic rules
-    else:  # the polarity check and, for chat messages, the topic check of the draft (topic.drafted_reason)
+    reason = flipped = None  # a typed value's own checks (checks.finish) replace polarity and topic
+    if ans.typed is None or asked.kind not in types.VALUE_KINDS:
         reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
                                          check_answerability and not hypothetical, check_answerability)
     if reason:
@@ -318,8 +308,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
 
 
 def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **fields) -> Answer:
-    """A declined answer saying `reason`, with the model, mode, fallback and evidence of the
-    draft `ans` if any; `fields`: more Answer fields."""
+    """A declined answer saying `reason`, with the draft `ans`'s model, mode, fallback and evidence."""
     made = dict(llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence) if ans else \
         dict(llm=getattr(llm, "name", None))
     return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain", problems=[f"abstained: {reason}"],
@@ -345,7 +334,6 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
             draft = None
         if draft is not None:
             if draft.strip().upper().startswith("NOT IN NOTES"):
-                ver = None
                 fallback = "the LLM said the notes do not contain the answer; extractive answer checked instead"
             else:
                 ver = verify(draft, evidence)

@@ -1,22 +1,17 @@
-"""Answerability: should a question naming a chat participant be answered from this evidence?
+"""Answerability: should a question naming a chat participant P be answered from this evidence?
 
-"What did Caroline realise after her charity race?" is answerable only from sentences *about*
-Caroline. A chat sentence is about its speaker ("I ran a race", "The race was fun") unless, with
-no first-person word, it is in the second person, asks (a tag question "…, right?" states), calls
-another participant by name ("Mel"), or opens as a reaction ("Congrats on those deals!",
-`REACTIONS`): then it is about the addressee (`sentence_subject`). Of those about P, only what
-**states** something of P counts (`states_of`, `STATED`): P's statements and questions put to P;
-not P's own questions, others' advice, nor P's comment on the other's news (`echoes_other`).
-Notes have no subject (about anyone). A question naming no participant, or several, is not checked.
-
-Over the sentences of the retrieved chats (hits plus `CONTEXT_K` hits of a search without the
-name), scored by cosine with the question less the name, the first rule that fires declines:
-1. misattribution: the best sentence about someone else beats the best about P by `MARGIN`,
-   reaches `OTHER_FLOOR`, and holds a larger share of the key terms (`WORDS_AGREE`);
+Only from sentences about P (`sentence_subject`): a chat sentence is about its speaker, unless,
+with no first-person word, it is in the second person, asks (not a tag question), calls another
+participant by name or opens as a reaction (`REACTIONS`): then about the addressee. Of those,
+only what states something of P counts (`states_of`, `STATED`; not P's comment on the other's
+news, `echoes_other`). Notes are about anyone; a question naming no participant, or several,
+is not checked. Over the retrieved chat sentences (plus `CONTEXT_K` hits of a search without
+the name), scored by cosine with the question less the name, the first rule that fires declines:
+1. the best sentence about someone else beats the best about P by `MARGIN`, reaches
+   `OTHER_FLOOR` and holds a larger share of the key terms (`WORDS_AGREE`);
 2. key terms held only by sentences about others are at least `OTHER_TERMS` of them;
-3. at least `MISSING_MIN_TERMS` key terms and none said of P.
-Key terms: stemmed content words less the name and `GENERIC_TERMS`. Tuned on LoCoMo dev
-(bench/README.md); a lexical/embedding heuristic, not entailment.
+3. at least `MISSING_MIN_TERMS` key terms (`key_terms`) and none said of P.
+Tuned on LoCoMo dev (bench/README.md); a lexical/embedding heuristic, not entailment.
 """
 
 from __future__ import annotations
@@ -61,11 +56,8 @@ GENERIC_TERMS = frozenset(stem(w) for w in (
 
 @dataclass
 class Answerability:
-    """Verdict of `check`: answerable False means abstain for `reason`. person: the named
-    participant checked (None: not checked). about_person: ids of the hits holding a sentence
-    about them (or notes). scores: support_person / support_other (best cosines),
-    key_terms_only_other, words_person / words_other (largest share of key terms one sentence
-    holds), key_terms_not_about_person."""
+    """Verdict of `check` (answerable False: abstain for `reason`) on `person` (None: unchecked);
+    about_person: ids of the hits with a sentence about them (or notes); scores: the rules' figures."""
 
     answerable: bool = True
     reason: str | None = None
@@ -131,10 +123,8 @@ def states_of(sentence: str, speaker: str | None, person: str) -> bool:
 
 
 def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
-    """Whether `sentence`, with no first- or second-person word, holds a key term (`keys`,
-    stemmed) that a first-person sentence of `replied` (the message it replies to) also holds:
-    "Oops, sorry 'bout the accident!" after "My son got into an accident" comments on the
-    other's news."""
+    """Whether `sentence`, in neither first nor second person, shares a key term (`keys`) with a
+    first-person sentence of `replied` ("Oops, sorry 'bout the accident!" after "My son got…")."""
     if _FIRST.search(sentence) or _SECOND.search(sentence):
         return False
     shared = {stem(t) for t in content_terms(sentence)} & keys

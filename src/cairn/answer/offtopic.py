@@ -1,8 +1,7 @@
 """Questions the notes could not answer at all (chit-chat), and the nearest notes of a declined one.
 
-`chit_chat`: a greeting, thanks, a goodbye, a question about the assistant ("Who are you?") or
-nothing to look up ("???"): no content word is left once social words (`SOCIAL`) and stopwords
-are removed ("hi, when is the boiler service?" has one). Lexical, corpus-independent.
+`chit_chat`: greetings, thanks, goodbyes, questions about the assistant, nothing to look up: no
+content word left once social words (`SOCIAL`) and stopwords are removed. Lexical.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
-"""Multi-part questions (issue 33): "When is my appointment and what do I need to bring?" is two
-questions, each answered or declined on its own, the answers joined.
+"""Multi-part questions (issue 33), each part answered or declined on its own.
 
-`split`: cut before "and", ";" or a second "?" when what follows opens a question (a wh-word or
-an auxiliary: "and what do I…"); "What are the total and the VAT?" stays whole. A part that only
-asks (no content word but question and type words: "…and where?", "…and how long?") is read
-about the first part's body: "When is my dentist appointment and where?" -> "When is my dentist
-appointment?", "Where is my dentist appointment?". `merge`: one answer, citations renumbered
-over the parts, verdict "pass" when every part passed, "abstain" when all were declined, else
-"revise" with `checks.completeness` False.
+`split`: cut before "and", ";" or a second "?" when a question opens after it ("When is my
+appointment and what do I need to bring?"; not "What are the total and the VAT?"); a part that
+only asks ("…and where?") is read about the first part's body ("Where is my dentist
+appointment?"). `merge`: one answer, citations renumbered; "pass" when every part passed,
+"abstain" when all were declined, else "revise" with `checks.completeness` False.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Polarity check: does the answer state the opposite of what the question presumes?
 
-"What movies does Nate hate?" answered with "I do love watching classics" quotes faithfully and
-answers a question the notes contradict; "love" and "hate" sit close in any embedding, so the
-check is lexical: the question holds a word of a pair (`OPPOSITES`; kinship `COUNTERPARTS`:
-"grandpa" asked, only "grandma" said) that the answer never uses, while it uses the
-opposite. Fixed word pairs and their inflections, not entailment.
+"What movies does Nate hate?" answered with "I do love watching classics": "love" and "hate" sit
+close in any embedding, so the check is lexical: the question holds a word of a pair (`OPPOSITES`,
+kinship `COUNTERPARTS`) the answer never uses, while it uses the opposite. Not entailment.
 """
 
 from __future__ import annotations

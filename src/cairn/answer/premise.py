@@ -1,12 +1,11 @@
-"""Premise check: a question naming something no note mentions ("What did Jon take a trip to
-Barcelona for?" with no chunk holding "Barcelona") cannot be answered from the notes.
+"""Premise check: a question naming something no chunk mentions ("What did Jon take a trip to
+Barcelona for?") cannot be answered from the notes.
 
-Only names count, so a paraphrase never trips it (`all_names`: runs of capitalised words not
-opening a sentence; no months, weekdays, stopwords, initials, chat abbreviations, nor questions
-in capitals). A name is known when it contains a name the caller gives (chat participants:
-"LeBron James" contains "LeBron") or one of its words (less joiners and titles) is in some chunk
-(Porter stem; a word of `PREFIX_MIN` letters or more also by its first len - 3 letters, at least
-5: "Tennesee"). An unknown name joined by "or" to a known one ("Kyoto or Osaka?") is not reported.
+Only names count (`all_names`: capitalised runs not opening a sentence, no months, weekdays,
+stopwords, initials, chat abbreviations). A name is known when it contains a name the caller
+gives (chat participants) or one of its words is in some chunk (a word of `PREFIX_MIN` letters
+or more also by its first len - 3, at least 5: "Tennesee"); not reported when joined by "or" to
+a known one ("Kyoto or Osaka?").
 """
 
 from __future__ import annotations
@@ -100,9 +99,8 @@ def _occurs(word: str, doc_freq: Callable[[str, bool], int]) -> bool:
 
 
 def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: Iterable[str] = ()) -> list[str]:
-    """The names of `question` that are not known (module doc). doc_freq: `(word, prefix) ->
-    number of chunks holding it` (prefix: any word starting with it); exclude: names known
-    otherwise (the chat's speakers, aliases)."""
+    """The names of `question` not known (module doc). doc_freq: `(word, prefix) -> chunks
+    holding it` (prefix: a word starting with it); exclude: names known otherwise (speakers)."""
     given = _word_lists(exclude)
     names = all_names(question)
     known = {}

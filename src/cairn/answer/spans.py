@@ -33,9 +33,8 @@ def context_of(hit, text: str, start: int) -> str:
 
 
 def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
-    """A note another cited note links ("[[Lisbon offsite]]" in Marta's) takes the linking
-    note's title lift when larger ("where did Marta's team meet?"). Updates `lift` ({(evidence
-    n, sentence): lift}) in place."""
+    """A note another cited note links ("[[Lisbon offsite]]" in Marta's) takes that note's title
+    lift when larger ("where did Marta's team meet?"); `lift`: {(evidence n, sentence): lift}, updated."""
     per_note: dict[int, float] = {}
     for (n, _), value in lift.items():
         per_note[n] = max(per_note.get(n, 0.0), value)

@@ -1,12 +1,9 @@
-"""Who a question is about, and which note sentences are about them.
+"""Who a question about notes is about, and which note sentences are about them.
 
-"What does Jonas do for a living?" is about Jonas; the answering sentence often does not repeat
-the name ("He is a pastry chef."), while sentences that do match on the name alone. So for a
-question about one named subject the answer is scored without the name (`strip_name`) and
-quotes no note sentence about someone else (`about_subject`). The subject is a name
-(premise.all_names) used as subject or possessor or named as the topic ("does Jonas…", "Priya's
-husband", "Tell me about Tom Weber and the boiler"); not "the Ghent sensor project". A heuristic
-over capitalisation and word order, not a parser. Chat messages: answer/answerability.py.
+For a question about one named subject ("What does Jonas do for a living?", "Priya's husband",
+"Tell me about Tom Weber and the boiler"; not "the Ghent sensor project") the answer is scored
+without the name (`strip_name`: "He is a pastry chef.") and quotes no note sentence about someone
+else (`about_subject`). Capitalisation and word order, not a parser; chats: answerability.py.
 """
 
 from __future__ import annotations
@@ -34,8 +31,7 @@ def _asks_more(question: str, name: str) -> bool:
 
 
 def question_subject(question: str) -> str | None:
-    """The name `question` is about (module doc): its only name, used as subject, possessor
-    or topic; else None."""
+    """The name `question` is about: its only name, used as subject, possessor or topic; else None."""
     names = all_names(question)
     if len(names) != 1:
         return None
@@ -58,9 +54,8 @@ def _words(name: str) -> list[str]:
 
 
 def names(text: str, name: str) -> bool:
-    """Whether `text` holds a word of `name` as a whole word, any case; not a word other than
-    the last followed by another capitalised word ("Maria" in "Maria Lopez" does not name Maria
-    Chen; "Maria Chen", "Chen" and "Maria said" do). Never raises."""
+    """Whether `text` holds a word of `name`, whole, any case; not a word but the last before another
+    capitalised word ("Maria Lopez" does not name Maria Chen; "Chen", "Maria said" do). Never raises."""
     words = _words(name)
     if not words or not text:
         return False
@@ -89,9 +84,8 @@ def _is_speaker(words: list[str], speakers: list[str]) -> bool:
 
 
 def about_subject(name: str, speakers: list[str] = ()):
-    """`(hit, sentence) -> bool`, False for a note's sentence not naming `name` in a note
-    titled with another name (`is_name_title`), and, when `name` is no chat speaker's
-    (`_is_speaker`), for a chat message not naming it. Otherwise True."""
+    """`(hit, sentence) -> bool`: False for a note's sentence not naming `name` in a note titled
+    with another name, and for a chat message not naming it when it is no speaker's (`_is_speaker`)."""
     words = _words(name)
     check_chat = bool(words) and not _is_speaker(words, list(speakers))
 

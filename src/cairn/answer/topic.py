@@ -1,13 +1,11 @@
 """Topic support: do the cited passages say anything about what the question asks?
 
-An extractive quote always supports itself, so "What did Tom Weber say about the boiler?" over
-notes naming Tom but no boiler was answered with an unrelated sentence about Tom (issue 13).
-The question's key terms other than the name (answerability.key_terms) must be supported by
-the cited passages; one is enough (questions paraphrase: "What pet does Tom have?" / "Tom has a
-cat"). A term is supported by a passage word with the same crude stem, a shared prefix (both of
-`PREFIX` letters or more: "adopt" / "adoption"), or a word embedding within `SYNONYM_COS` ("pet"
-/ "cat" 0.72; "boiler" / "ladder" 0.20, "drought" / "flood" 0.51; a round value, not tuned on
-LoCoMo). Notes: answer/checks.stated_gap; chat answers: `turn_reason` (`drafted_reason`).
+An extractive quote supports itself, so a question's key terms other than the name
+(answerability.key_terms) must be supported by the cited passages ("What did Tom Weber say
+about the boiler?" over notes naming Tom, no boiler: issue 13); one is enough (questions
+paraphrase). A term is supported by a passage word with the same stem, a shared prefix of
+`PREFIX` letters ("adopt" / "adoption"), or a word cosine >= `SYNONYM_COS` ("pet" / "cat" 0.72,
+"drought" / "flood" 0.51; a round value, not tuned). Notes: checks.stated_gap; chats: `drafted_reason`.
 """
 
 from __future__ import annotations
@@ -37,9 +35,9 @@ def supported_terms(terms: list[str], evidence: str, embedder) -> set[str]:
     embedder: `embed(list[str]) -> (n, dim)` unit vectors; None skips the synonym test."""
     words = list(dict.fromkeys(w for w in content_terms(evidence) if not w.isdigit() and len(w) > 1))
     stems = {stem(w) for w in words}
-    forms = stems | set(words)
-    out = {t for t in terms if stem(t) in stems or any(
-        len(a) >= PREFIX and len(b) >= PREFIX and (a.startswith(b) or b.startswith(a)) for a in (stem(t), t) for b in forms)}
+    forms = [b for b in stems | set(words) if len(b) >= PREFIX]
+    out = {t for t in terms if stem(t) in stems
+           or any(len(a) >= PREFIX and (a.startswith(b) or b.startswith(a)) for a in (stem(t), t) for b in forms)}
     rest = [t for t in terms if t not in out]
     if rest and words and embedder is not None:
         vecs = np.asarray(embed_cached(embedder, rest + words[:MAX_WORDS]))
@@ -48,9 +46,8 @@ def supported_terms(terms: list[str], evidence: str, embedder) -> set[str]:
 
 
 def unsupported_topic(topic: str, evidence: str, embedder, min_terms: int = 1) -> list[str] | None:
-    """The key terms of `topic` (a question less the subject's name; surface forms, question
-    order, no numbers nor function words) when there are at least `min_terms` and `evidence`
-    supports none; else None. Never raises for odd input."""
+    """The key terms of `topic` (a question less the name; as written, no numbers nor function
+    words) when at least `min_terms` and `evidence` supports none; else None. Never raises."""
     keys = key_terms(topic)
     terms = [t for t in dict.fromkeys(content_terms(topic)) if stem(t) in keys and not t.isdigit()
              and t not in FUNCTION_WORDS]
@@ -60,9 +57,8 @@ def unsupported_topic(topic: str, evidence: str, embedder, min_terms: int = 1) -
 
 
 def unsupported_turn(topic: str, messages: list[str], embedder) -> list[str] | None:
-    """`unsupported_topic` of a chat answer: the cited `messages`, each with the turn it
-    replies to, must support one of TURN_MIN_TERMS or more key terms ("What did Melanie find
-    during her walk?" is not answered by "I took my kids to a park yesterday")."""
+    """`unsupported_topic` of a chat answer over the cited `messages` (each with the turn it replies
+    to), for TURN_MIN_TERMS key terms or more ("What did Melanie find during her walk?")."""
     return unsupported_topic(topic, " ".join(messages), embedder, TURN_MIN_TERMS)
 
 
@@ -77,17 +73,15 @@ def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
 def drafted_reason(question: str, ans, hits: list[Hit], embedder, person_checked: bool, focus: str | None,
                    replies: dict[str, str] | None, checks: bool,
                    polarity: bool) -> tuple[str | None, tuple[str, str] | None]:
-    """The checks of answer_question on a drafted answer `ans` (its citations' chunk_id pick
-    the cited passages of `hits`): with `polarity`, answer/polarity.contradiction over the
-    answer and the cited passages; then with `checks`, for a person-checked question
-    (`person_checked`) answered from chat messages only, `unsupported_turn` over `focus` (or the
-    question) and each message joined with the turn it replies to (`replies`: {hit id: text}).
-    Returns (the topic's reason or None, the polarity's (asked, found) or None)."""
+    """(the topic's reason or None, polarity's (asked, found) or None) of a drafted answer `ans`
+    citing some of `hits`: with `polarity`, polarity.contradiction over the answer and cited
+    passages; with `checks`, for a person-checked answer from chat messages only,
+    `unsupported_turn` over `focus` (or the question), each message with the turn it replies to."""
     cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
     flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in cited])) \
         if polarity and not ans.abstained else None
     if flipped or not checks or ans.abstained or not cited or not person_checked or not all(h.speaker for h in cited):
         return None, flipped
-    missing = unsupported_turn(focus or question, [h.text + "\n" + (replies or {}).get(h.id, "") for h in cited], embedder)
+    missing = unsupported_turn(focus or question, [f"{h.text}\n{(replies or {}).get(h.id, '')}" for h in cited], embedder)
     return ("the messages that would answer never mention " + ", ".join(f"'{t}'" for t in missing)
             if missing else None), None
