@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import pickle
+import re
 import sys
 import time
 from pathlib import Path
@@ -80,7 +81,7 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
-    from cairn.answer import answerability as AB, checks as C, labels as LB, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import answerability as AB, checks as C, labels as LB, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -123,6 +124,13 @@ def rules() -> dict:
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),
         "reply weight (REPLY_WEIGHT)": _set(A, "REPLY_WEIGHT", 0.0),
         "reply read with its question (REPLY_CONTEXT)": _set(A, "REPLY_CONTEXT", False),
+        "value sentence under the floor (SENTENCE_READ)": _set(A, "SENTENCE_READ", 0),
+        "caption quoted last (spans.is_caption)": _set(A, "is_caption", lambda *a: False),
+        "addressed by name (answerability._addresses)": _set(AB, "_addresses", lambda *a: False),
+        "tag question states (answerability._TAG_QUESTION)": _set(AB, "_TAG_QUESTION", re.compile(r"(?!)")),
+        "comment on the other's news (answerability.echoes_other)": _set(AB, "echoes_other", lambda *a: False),
+        "kinship counterparts (polarity.COUNTERPARTS)": _set(P, "_PAIRS", P._PAIRS[:len(P._PAIRS) - 2 * len(P.COUNTERPARTS)]),
+        "parts answered alone (parts.split)": _set(A.parts, "split", lambda q: [q]),
     }
 
 

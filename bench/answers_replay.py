@@ -7,6 +7,8 @@ re-run `answer_question` over it as often as needed (seconds instead of minutes 
     python bench/answers_replay.py ranks bench/out/replay.pkl        # where the gold message ranks
     python bench/answers_replay.py causes bench/out/replay.pkl       # why citations are not all gold (tune)
     python bench/answers_replay.py ceiling bench/out/replay.pkl      # the figures if retrieval put gold first (tune)
+    python bench/answers_replay.py dump bench/out/replay.pkl OUT [--typed-cache F]   # every answer, for `compare`
+    python bench/answers_replay.py compare BEFORE AFTER             # answers that differ between two dumps
 
 `collect` imports each conversation as bench/answers.py does and asks every question of
 categories 1-5 through `Cairn.ask`, recording the exact arguments `_ask` passes to
@@ -277,10 +279,49 @@ def ceiling(path: Path, conversations: set[int], margins: tuple[float, ...] = (0
                 rows, "lrrrr"))
 
 
+def dump(path: Path, typed_cache: Path | None, out: Path) -> None:
+    """Every answer (verdict, text, cited sources, checks, problems, person check) of the replay's
+    questions and of a typed cache's (bench/answers_ablation.py --typed-cache) with the code as it
+    is, pickled to `out` keyed by question: `compare` two dumps to show a refactor changes nothing."""
+    from cairn.answer import answer_question
+    from cairn.embed import get_embedder
+    embedder = get_embedder()
+
+    def key(a):
+        return (a.verdict, a.answer, tuple(c.get("source_id") for c in a.citations), repr(a.checks),
+                tuple(a.problems), repr(a.answerability))
+    with open(path, "rb") as fh:
+        runs = [(("locomo", r["id"]), r["question"], r["inputs"]["hits"], None,
+                 {k: v for k, v in r["inputs"].items() if k not in DROPPED}) for r in pickle.load(fh) if r["inputs"]]
+    if typed_cache:
+        with open(typed_cache, "rb") as fh:
+            runs += [(("typed", i, r["inputs"][0]), r["inputs"][0], r["inputs"][1], r["inputs"][3],
+                      {k: v for k, v in r["inputs"][4].items() if k not in DROPPED}) for i, r in enumerate(pickle.load(fh))]
+    answers = {name: key(answer_question(q, hits, embedder, llm, **kw)) for name, q, hits, llm, kw in runs}
+    with open(out, "wb") as fh:
+        pickle.dump(answers, fh)
+    print(f"{len(answers)} answers written to {out}")
+
+
+def compare(a: Path, b: Path) -> int:
+    """Print how many answers of dump `a` differ in dump `b` (and the first ten); 1 if any do."""
+    with open(a, "rb") as fh:
+        old = pickle.load(fh)
+    with open(b, "rb") as fh:
+        new = pickle.load(fh)
+    diff = [k for k in old if old[k] != new.get(k)]
+    print(f"{len(diff)} of {len(old)} answers differ")
+    for k in diff[:10]:
+        print(f"  {k}: {old[k][:2]} -> {new.get(k, (None, None))[:2]}")
+    return 1 if diff else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("action", choices=("collect", "score", "ranks", "causes", "ceiling"))
+    ap.add_argument("action", choices=("collect", "score", "ranks", "causes", "ceiling", "dump", "compare"))
     ap.add_argument("file")
+    ap.add_argument("out", nargs="?", help="dump: the file written; compare: the second dump")
+    ap.add_argument("--typed-cache", help="dump: also the typed questions recorded there (answers_ablation.py)")
     ap.add_argument("--conversations", default="", metavar="I,J")
     ap.add_argument("--k", type=int, default=8, help="collect: the hits `ask` retrieves (its k; default 8)")
     ap.add_argument("--search", action="append", default=[], metavar="NAME=VALUE",
@@ -299,6 +340,13 @@ def main(argv: list[str] | None = None) -> int:
         setattr(A, name, ast.literal_eval(value))
     t0 = time.perf_counter()
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
+    if args.action in ("dump", "compare") and not args.out:
+        ap.error(f"{args.action} needs a second file")
+    for need in [args.file] + ([args.out] if args.action == "compare" else []) + ([args.typed_cache] if args.typed_cache else []):
+        if args.action != "collect" and not Path(need).is_file():
+            ap.error(f"no such file: {need}")
+    if args.action == "compare":
+        return compare(Path(args.file), Path(args.out))
     if args.action == "collect":
         search = {}
         for item in args.search:
@@ -309,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         score(Path(args.file), convs)
     elif args.action == "causes":
         causes(Path(args.file), convs or {1, 2})
+    elif args.action == "dump":
+        dump(Path(args.file), Path(args.typed_cache) if args.typed_cache else None, Path(args.out))
     elif args.action == "ceiling":
         ceiling(Path(args.file), convs or {1, 2})
     else:

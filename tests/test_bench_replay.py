@@ -61,3 +61,26 @@ def test_gold_first_moves_the_gold_hit_to_the_front_over_the_best_score():
     assert rec["inputs"]["hits"][-1].source_id == "D1:9"  # the record itself is left as it was
     assert gold_first(dict(rec, category=5), 0.1) is rec["inputs"]
     assert gold_first(dict(rec, evidence=["D1:10"]), 0.1) is rec["inputs"]
+
+
+def test_compare_counts_the_answers_that_differ_and_refuses_a_missing_file(tmp_path, capsys):
+    import pickle
+
+    import pytest
+    from answers_replay import main
+    before = {("locomo", "q1"): ("pass", "A [1].", ("D1:1",), "None", (), "None"),
+              ("typed", 0, "q2"): ("abstain", "No.", (), "None", ("no evidence",), "None")}
+    after = {**before, ("typed", 0, "q2"): ("pass", "Yes [1].", ("n1",), "None", (), "None")}
+    for name, data in (("a.pkl", before), ("b.pkl", after)):
+        with open(tmp_path / name, "wb") as fh:
+            pickle.dump(data, fh)
+    assert main(["compare", str(tmp_path / "a.pkl"), str(tmp_path / "a.pkl")]) == 0
+    assert "0 of 2 answers differ" in capsys.readouterr().out
+    assert main(["compare", str(tmp_path / "a.pkl"), str(tmp_path / "b.pkl")]) == 1
+    assert "1 of 2 answers differ" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["compare", str(tmp_path / "a.pkl"), str(tmp_path / "missing.pkl")])
+    assert "no such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["dump", str(tmp_path / "a.pkl")])
+    assert "needs a second file" in capsys.readouterr().err

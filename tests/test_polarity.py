@@ -14,15 +14,11 @@ from cairn.answer.polarity import contradiction
     ("What brings her sadness?", "The dog brings me so much joy [2].", ("sadness", "joy")),
     ("What did Tom love about Rome?", "I hated the traffic in Rome [1].", ("love", "hated")),
     ("Which cause does John oppose?", "I support the library fund [1].", ("oppose", "support")),
-    ("Who is his least favorite character?", "My favorite character is Aragorn [1].",
-     ("least favorite", "favorite")),
     ("What was her worst trip?", "Our best trip was to Crete [3].", ("worst", "best")),
     ("What was grandpa's gift to Ana?", "It's a gift from my grandma [1].", ("grandpa's", "grandma")),
     ("What did Maria cook with her father?", "My mom and I made dinner [1].", ("father", "mom")),
     ("Where did his sister move?", "My brother moved to Oslo [1].", ("sister", "brother")),
     ("Why does Priya love mushrooms?", "I can't stand mushrooms [1].", ("love", "can't stand")),
-    ("According to John, who is his least favorite character?", "My favorite is Aragorn [1].",
-     ("least favorite", "favorite")),
 ])
 def test_opposites_in_the_answer_contradict_the_question(question, answer, expected):
     assert contradiction(question, answer) == expected
@@ -31,7 +27,6 @@ def test_opposites_in_the_answer_contradict_the_question(question, answer, expec
 @pytest.mark.parametrize("question, answer", [
     # the question's own word is in the answer: no contradiction, even beside its opposite
     ("What movies does Nate hate watching?", "I love comedies but I hate horror films [1]."),
-    ("Who is his least favorite character?", "My least favorite character is Denethor [1]."),
     # "like" as a preposition is no liking
     ("What was the hike like?", "I hated the last mile of the hike [1]."),
     # a negated question reads the other way round: left alone

@@ -1,23 +1,15 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline (each check with its reason, the first that fires declines with pointers):
-chit-chat (answer/offtopic.py) -> premise (answer/premise.py: a name no note mentions) ->
-person check (answer/answerability.py: a chat participant's question answered only from
-evidence about them; answer/subject.py: a named subject's question scored without the name)
--> parts (answer/parts.py) -> evidence (chunks over the floor, numbered 1..n) -> draft
-(LLM; or typed, answer/typed.py: the value of the asked type, answer/types.py, a list whole;
-or extractive: the best supporting sentences) -> verifier (answer/verify.py) -> polarity
-(answer/polarity.py) and, for chat quotes, topic (answer/topic.py) -> what was checked
-(answer/checks.py: `checks` and the verdict). A hypothetical question ("Would Ana enjoy…?") skips the premise check and is
-answered from the sentences about the person. Fail closed: an LLM draft that does not verify
-falls back to the extractive answer and says so (`fallback`); with no evidence the reply says
-the notes do not contain the answer (verdict "abstain"). Every rule is switched off in turn
-by bench/answers_ablation.py.
+Pipeline, the first check that fires declining with its reason and pointers: chit-chat
+(offtopic.py) -> premise (premise.py) -> person check (answerability.py; subject.py for notes)
+-> parts (parts.py) -> evidence over the floor -> draft (LLM; typed.py; or extractive) ->
+verifier (verify.py) -> polarity and chat topic (topic.py) -> what was checked (checks.py). A
+hypothetical question ("Would Ana enjoy…?") skips the premise and person declines; an LLM draft
+that does not verify falls back to the extractive one. bench/answers_ablation.py switches each rule off.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,9 +19,8 @@ from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
-from cairn.answer.subject import about_subject, both, question_subject, strip_name
-from cairn.answer.spans import (_WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption,
-                                labelled_answer, linked_lift)
+from cairn.answer.subject import about_subject, question_subject, strip_name
+from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type, is_hypothetical
@@ -40,68 +31,51 @@ from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 
 from cairn.model import Hit
 from cairn.search.query import ParsedQuery
 
-log = logging.getLogger("cairn.answer")
-
 NOT_FOUND = "Your notes do not contain an answer to this question."
 CHIT_CHAT_REPLY = ("That is not a question about your notes. Ask about something you have written down, "
                    "for example: \"when was the boiler last serviced?\"")
 MAX_EVIDENCE = 6
+# Ranking of extractive_draft's sentences (each one's LoCoMo figures: bench/README.md). The best
+# sentence is quoted if it reaches FALLBACK_FLOOR; a further one must clear SENTENCE_FLOOR and be
+# within PAD_MARGIN of the best's rank (issue 13's padding).
 SENTENCE_FLOOR = 0.35
-# Sentence ranking of extractive_draft (bench/README.md has each one's LoCoMo figures):
-# with no sentence over SENTENCE_FLOOR the best one is still quoted if it reaches FALLBACK_FLOOR
-# (0.28 -> 0.2 cut wrong abstentions); a further sentence only within PAD_MARGIN of the best's
-# rank (issue 13's padding).
 FALLBACK_FLOOR = 0.2
 PAD_MARGIN = 0.05
-# + NAME_BONUS for each word of the question's names (premise.all_names, chat speakers' aside)
-# a sentence holds: a name is said once per note, so it cannot be required ("What pet does Tom
-# Weber have?" is answered by the sentence naming him and his cat).
-NAME_BONUS = 0.05
-# Chat sentences rank by their score + HIT_PRIOR x (their message's fused search score - the
-# best message's): the search judges which passage answers, the sentence score which sentence.
-HIT_PRIOR = 1.0
-# An answer from a chat quotes one message (issue 13: the smallest span that answers); notes
-# keep further passages within PAD_MARGIN (a linked note answers "where did Marta's team meet?").
-ONE_PASSAGE = True
-# A chat reply ("It taught me self-acceptance.") rarely repeats the words asked: its sentences
-# rank with REPLY_WEIGHT x the score of the question it replies to (the last question sentence
-# of the message before it, by someone else), and with REPLY_CONTEXT their term overlap read
-# with that wh-question (a yes/no question holds its answer itself). Ranking only.
+NAME_BONUS = 0.05  # per word of the question's names a sentence holds (a name is said once per note)
+HIT_PRIOR = 1.0  # chat: + HIT_PRIOR x (the message's fused search score - the best message's)
+ONE_PASSAGE = True  # a chat answer quotes one message
+# A chat reply rarely repeats the words asked ("It taught me self-acceptance."): + REPLY_WEIGHT x
+# the score of the question it replies to, and (REPLY_CONTEXT) its term overlap read with that
+# wh-question. Ranking only.
 REPLY_WEIGHT = 0.5
 REPLY_CONTEXT = True
-# "When" is answered from the candidates over SENTENCE_FLOOR that state a time, if any ("Last Fri
-# I took my kids to a pottery workshop"), though a chat message's date qualifies all its sentences.
-TIME_STATED = True
-# A note's sentences rarely repeat its title and section heading ("Total quoted: 7,350 GBP" under
-# "Roof estimate: Carter and Sons"): a candidate gains CONTEXT_WEIGHT x the share of the
-# question's terms they hold (a table row: the title), alike for every sentence of one section,
-# so the lift picks among notes and sections, never within one; it counts towards the floors.
-# 0.4: the weight of a sentence's own shared words (_sentence_score).
+TIME_STATED = True  # "when": candidates stating a time first (a chat message's date dates them all)
+# A note's sentences rarely repeat its title and heading ("Total quoted: 7,350 GBP" under "Roof
+# estimate"): + CONTEXT_WEIGHT x the share of the question's terms they hold, alike within a
+# section; it counts towards the floors (0.4: the weight of a sentence's own words).
 CONTEXT_WEIGHT = 0.4
 
 
 @dataclass
 class Answer:
-    """A verified answer. citations: dicts with n, source_id, title, path, source, page,
-    start, end, quote (start/end: character span of the quote in the note body)."""
+    """A verified answer. citations: {n, source_id, title, path, source, page, start, end (the
+    quote's span in the note body), quote}. mode: extractive | llm; fallback: why an LLM draft was
+    replaced; answerability: the person check's {person, answerable, reason, scores} or None;
+    pointers: a declined question's nearest notes [{title, path, source_id}]; checks: checks.py's."""
 
     question: str
     answer: str
     verdict: str
     citations: list[dict[str, Any]] = field(default_factory=list)
-    mode: str = "extractive"  # extractive | llm
+    mode: str = "extractive"
     llm: str | None = None
-    fallback: str | None = None  # why an LLM draft was replaced by the extractive answer
+    fallback: str | None = None
     problems: list[str] = field(default_factory=list)
     evidence: list[dict[str, Any]] = field(default_factory=list)
-    # the person check (answer/answerability.py): {"person", "answerable", "reason", "scores"},
-    # or None when the question names no single chat participant
     answerability: dict[str, Any] | None = None
-    # a declined question's nearest notes, best first: [{"title", "path", "source_id"}]
     pointers: list[dict[str, Any]] = field(default_factory=list)
-    # what the verdict checked (answer/checks.py): {"support", "type", "subject", "completeness"}
     checks: dict[str, bool] | None = None
-    typed: Any = field(default=None, repr=False)  # the typed draft (answer/typed.py), not in the JSON
+    typed: Any = field(default=None, repr=False)
 
     @property
     def abstained(self) -> bool:
@@ -117,8 +91,8 @@ class Answer:
 
 
 def relevance(question: str, hit: Hit) -> float:
-    """How well a hit supports the question, in [0, 1]: the larger of its cosine
-    similarity and the fraction of the question's content terms it contains."""
+    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x the share of the
+    question's content terms it holds, the larger."""
     overlap = term_overlap(question, f"{hit.title}\n{hit.text}")
     return max(hit.signals.get("semantic", 0.0), 0.9 * overlap)
 
@@ -127,12 +101,9 @@ SENTENCE_READ = 8  # a note's hits sharing a word with the question, read senten
 
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
-    """The best cosine between `question` and one sentence of `hit` holding a value of the
-    asked `kind` (answer/types.values: "£65" for "how much ...?"); 0.0 without one. ("how much
-    do I owe Ffion?" / "It costs £65 each, paid to ... Ffion": the chunk's other lines dilute
-    its own cosine; the value keeps a shared name alone from passing.)"""
-    sents = [hit.text[a:b] for a, b in sentences(hit.text)]
-    sents = [x for x in sents if types.values(kind, x)]
+    """The best cosine between `question` and a sentence of `hit` holding a value of the asked
+    `kind` (types.values: "£65" for "how much…?"); 0.0 without one."""
+    sents = [x for x in (hit.text[a:b] for a, b in sentences(hit.text)) if types.values(kind, x)]
     if not sents:
         return 0.0
     vecs = embed_cached(embedder, [question] + [x[:500] for x in sents])
@@ -141,11 +112,9 @@ def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> f
 
 def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
                     asked: types.Asked | None = None) -> list[Evidence]:
-    """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE). With
-    `embedder`, for a question asking a kind of value (`asked.valued`: money, a phone number,
-    a code, a date...), a note's hit under the floor that shares a word with the question (a
-    keyword signal; the first SENTENCE_READ such) is kept when its sentence holding such a
-    value clears it (`sentence_relevance`): meaning read where the words differ."""
+    """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE); with
+    `embedder`, for an `asked.valued` question, also a note's hit with a keyword signal (the first
+    SENTENCE_READ such) whose sentence holding such a value clears it (`sentence_relevance`)."""
     asked = asked or types.asked(question)
     kept, read = [], 0
     for h in hits:
@@ -162,19 +131,11 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
                      asked: types.Asked | None = None) -> str:
-    """The best supporting sentences of the evidence, each cited, best first ("" if none).
-    Sentence score = 0.6 * cosine(sentence, question) + 0.4 * question-term overlap, plus the
-    lifts and bonuses of the module constants; the best sentence reaching FALLBACK_FLOOR is
-    quoted, further ones over SENTENCE_FLOOR within PAD_MARGIN of its rank (ONE_PASSAGE for
-    chats). Questions are never quoted; a sentence right after one (same paragraph: "Q: What
-    pressure is normal? A: 1.0 to 1.5 bar.") scores the better of itself and the pair.
-    replies: {hit id: the message a chat message replies to} (store.graph.replied_to).
-    about: optional `(hit, sentence) -> bool`; sentences it rejects are not taken (the person
-    check's filter). focus: the text sentences are scored against when not the question (the
-    question without the person's name). A "when"/"how much" question only takes sentences
-    holding a time or quantity (`asked.sentence_kind`; for "when", a dated chat message's too).
-    A sentence needs four words, unless a line labelled with the question's wh-word ("Where:
-    Smile Clinic", spans.labelled_answer). asked: the answer type (None: read from `question`)."""
+    """The best supporting sentences of the evidence, each cited, best first ("" if none), by
+    `_sentence_score` and the module constants. A question is never quoted; the sentence after it
+    scores the better of itself and the pair ("Q: …? A: …"). A sentence needs four words and a
+    value of `asked.sentence_kind` (None: read). about: `(hit, sentence) -> bool` filter; focus:
+    the text scored against (the question less the name); replies: {hit id: replied message}."""
     asked = asked or types.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -205,40 +166,30 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
                 continue  # the tail of a sentence cut at the chunk's start: no sentence at all
             if about is not None and not about(ev.hit, sent):
                 continue
-            if ((len(re.findall(r"\w+", sent)) >= 4 or labelled_answer(question, sent)) and not sent.endswith((":", ";", ","))
+            if (len(re.findall(r"\w+", sent)) >= 4 and not sent.endswith((":", ";", ","))
                     and (fits_answer_type(sent, kind) or (kind == "time" and ev.hit.event_time))):
                 cands.append((ev.n, sent))
                 where[(ev.n, sent)] = context_of(ev.hit, text, s)
     if not cands:
         return ""
-    cands = cands[:200]
-    vecs = embed_cached(embedder, [focus or question] + [c[1][:1000] for c in cands])
-    cos = vecs[1:] @ vecs[0]
-    scored = []
+    cands, q = cands[:200], focus or question
+    vecs = embed_cached(embedder, [q] + [c[1][:1000] for c in cands])
     speaker = {ev.n: ev.hit.speaker for ev in evidence}
     fused = {ev.n: ev.hit.score for ev in evidence if ev.hit.speaker}  # chat messages (HIT_PRIOR)
     top = max(fused.values(), default=0.0)
-    for (n, sent), c in zip(cands, cos):
-        scored.append((_sentence_score(float(c), focus or question, sent), n, sent))
-    # the share of the question's terms the sentence's note title and section heading hold
-    # (CONTEXT_WEIGHT; alike for every sentence of one section)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
     linked_lift(evidence, lift)
-    asks, reply_to = _replied(focus or question, evidence, replies or {}, embedder)
-    read_with = {(n, sent): 0.4 * (term_overlap(focus or question, f"{sent} {asks[n]}")  # REPLY_CONTEXT
-                                   - term_overlap(focus or question, sent))
+    scored = [(_sentence_score(float(c), q, sent) + lift[(n, sent)], n, sent)
+              for (n, sent), c in zip(cands, vecs[1:] @ vecs[0])]
+    asks, reply_to = _replied(q, evidence, replies or {}, embedder)
+    read_with = {(n, sent): 0.4 * (term_overlap(q, f"{sent} {asks[n]}") - term_overlap(q, sent))
                  for n, sent in cands if REPLY_CONTEXT and _WH_WORD.match(asks.get(n, ""))}
-    scored = [(score + lift[(n, sent)], n, sent) for score, n, sent in scored]
-    # an answer is also scored with the question it answers ("Q: ...? A: ..."); a sentence
-    # after a question may not be a candidate (too short, filtered): then there is no pair
-    pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]
+    pairs = [(i, f"{asked_before[c]} {c[1]}") for i, c in enumerate(cands) if c in asked_before]  # "Q: …? A: …"
     if pairs:
-        pvecs = embed_cached(embedder, [p[:1000] for _, p in pairs])
-        for (i, pair), c in zip(pairs, pvecs @ vecs[0]):
+        for (i, pair), c in zip(pairs, embed_cached(embedder, [p[:1000] for _, p in pairs]) @ vecs[0]):
             score, n, sent = scored[i]
-            scored[i] = (max(score, _sentence_score(float(c), focus or question, pair)), n, sent)
-    # An image caption ("[image: a photo of a bowl]") describes a picture someone shared; it
-    # states nothing and is quoted only when no sentence that does clears FALLBACK_FLOOR.
+            scored[i] = (max(score, _sentence_score(float(c), q, pair)), n, sent)
+    # an image caption ("[image: a photo of a bowl]") states nothing: quoted only when no sentence that does is
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
         scored = [x for x in scored if not is_caption(x[2])]
     speakers = {w.lower() for ev in evidence if ev.hit.speaker for w in re.findall(r"\w+", ev.hit.speaker)}
@@ -251,15 +202,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     if asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()):  # "where", of notes: a sentence saying where first
         scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and roles.says_where(x[2])] or scored
     if kind == "time" and TIME_STATED:
-        stated = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")]
-        if stated:
-            scored = stated
+        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")] or scored
+
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
         return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + read_with.get((x[1], x[2]), 0.0)
-    # every sentence that may be quoted competes on rank (the best one reaching FALLBACK_FLOOR
-    # was always quoted when none reached SENTENCE_FLOOR: what is declined does not change);
-    # a further sentence must clear SENTENCE_FLOOR
     eligible = sorted((x for x in scored if x[0] >= FALLBACK_FLOOR), key=lambda x: -rank(x))
     chosen: list[tuple[int, str]] = []
     for x in eligible:
@@ -275,26 +222,18 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
             continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
-    out = []
-    for n, sent in chosen:
-        sent = sent.rstrip()
-        if not re.search(r"[.!?。]$", sent):
-            sent += "."
-        out.append(f"{sent} [{n}]")
-    return " ".join(out)
+    return " ".join(f"{s.rstrip()}{'' if re.search(r'[.!?。]$', s.rstrip()) else '.'} [{n}]" for n, s in chosen)
 
 
 def _replied(question: str, evidence: list[Evidence], replies: dict[str, str], embedder
              ) -> tuple[dict[int, str], dict[int, float]]:
-    """({evidence n: the question its chat message replies to}, {n: that question's score}):
-    the last sentence ending in "?" of `replies[hit id]` (store.graph.replied_to), scored as
-    a sentence is (0.6 cosine + 0.4 term overlap)."""
+    """({evidence n: the last question of the message its chat message replies to}, {n: that
+    question's `_sentence_score`})."""
     asks: dict[int, str] = {}
     for ev in evidence:
         prev = replies.get(ev.hit.id) or ""
         qs = [prev[a:b] for a, b in sentences(prev) if prev[a:b].rstrip(" )\"'").endswith("?")]
-        if qs:
-            asks[ev.n] = _clean(qs[-1])
+        asks.update({ev.n: _clean(qs[-1])} if qs else {})
     if not asks:
         return asks, {}
     vecs = embed_cached(embedder, [question] + [q[:1000] for q in asks.values()])
@@ -311,16 +250,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
                     replies: dict[str, str] | None = None, parsed: ParsedQuery | None = None) -> Answer:
-    """Answer `question` from `hits` (search results, best first).
-
-    llm: an object with `chat(messages, max_tokens=...) -> str` and `name`, or None for the
-    extractive answer; LLM errors and unverifiable drafts fall back to the extractive answer
-    (said in `fallback`); nothing here raises for bad model output. check_answerability: the
-    checks of the module doc (off: the draft as verified). context: extra hits for the person
-    check only (a search without the person's name). unknown_names: names no chunk of the
-    index holds (answer/premise.py). replies: {hit id: the text of the message a chat hit
-    replies to}. parsed: the question as search parsed it (search/query.py); its
-    `answer_type` is used, else read from `question` (each part of a question on its own)."""
+    """Answer `question` from `hits` (search results, best first; module doc). llm: `chat(messages,
+    max_tokens=...) -> str` and `name`, or None; its errors fall back to the extractive answer,
+    nothing raises for bad model output. check_answerability: the module doc's checks. context:
+    extra hits for the person check; unknown_names: names no chunk holds (premise.py); replies:
+    {hit id: replied message}; parsed: the search's parsed question (its `answer_type`)."""
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies,
@@ -338,33 +272,31 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             listed = ", ".join(f"'{n}'" for n in unknown_names)
             return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
-        if check.person is not None:
-            info = {"person": check.person, "answerable": check.answerable, "reason": check.reason,
-                    "scores": check.scores}
-            if not check.answerable and hypothetical:
-                # answered anyway (a judgement, module doc): say so rather than "not answerable"
-                info.update(answerable=True, reason=f"hypothetical question, answered from the evidence "
-                                                    f"about {check.person} although {check.reason}")
+        person = check.person
+        if person is not None:
+            info = {"person": person, "answerable": check.answerable, "reason": check.reason, "scores": check.scores}
             if not check.answerable and not hypothetical:
                 return _abstain(question, check.reason, llm, answerability=info)
+            if not check.answerable:  # answered anyway (a judgement): said so
+                info.update(answerable=True, reason=f"hypothetical question, answered from the evidence "
+                                                    f"about {person} although {check.reason}")
             hits = [h for h in hits if h.id in check.about_person]
         speakers = sorted({h.speaker for h in list(hits) + list(context or []) if h.speaker})
-        if check.person is not None:  # quote only sentences about the person, not every one of their messages
-            focus, person = answerability.strip_people(question, [check.person]) or None, check.person
+        if person is not None:  # quote only sentences about the person, not every one of their messages
+            focus = answerability.strip_people(question, [person]) or None
             about = lambda hit, sent: answerability.sentence_subject(sent, hit.speaker, person, speakers) in (None, person)  # noqa: E731
-        # notes: never quote a sentence about someone else; score without the name
-        subject = info["person"] if info else question_subject(question)
+        subject = person or question_subject(question)  # notes: no sentence about someone else, scored without the name
         if subject:
-            about = both(about, about_subject(subject, speakers))
+            on, first = about_subject(subject, speakers), about
+            about = on if first is None else lambda hit, sent: first(hit, sent) and on(hit, sent)  # noqa: E731
             rest = strip_name(question, subject)
             if focus is None and answerability.key_terms(rest):
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
     ans = _answer(question, hits, embedder, llm, floor, about, focus, replies, asked)
     ans.answerability = info
 
-    if ans.typed is not None and asked.kind in types.VALUE_KINDS:
-        reason = flipped = None  # the typed answer's own checks (checks.finish) replace the topic rules
-    else:  # the polarity check and, for chat messages, the topic check of the draft (topic.drafted_reason)
+    reason = flipped = None  # a typed value's own checks (checks.finish) replace polarity and topic
+    if ans.typed is None or asked.kind not in types.VALUE_KINDS:
         reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
                                          check_answerability and not hypothetical, check_answerability)
     if reason:
@@ -376,8 +308,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
 
 
 def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **fields) -> Answer:
-    """A declined answer saying `reason` ("...: abstained, REASON."), with the model, mode,
-    fallback and evidence of the draft `ans` when there was one; `fields`: more Answer fields."""
+    """A declined answer saying `reason`, with the draft `ans`'s model, mode, fallback and evidence."""
     made = dict(llm=ans.llm, mode=ans.mode, fallback=ans.fallback, evidence=ans.evidence) if ans else \
         dict(llm=getattr(llm, "name", None))
     return Answer(question, f"{NOT_FOUND[:-1]}: abstained, {reason}.", "abstain", problems=[f"abstained: {reason}"],
@@ -403,7 +334,6 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
             draft = None
         if draft is not None:
             if draft.strip().upper().startswith("NOT IN NOTES"):
-                ver = None
                 fallback = "the LLM said the notes do not contain the answer; extractive answer checked instead"
             else:
                 ver = verify(draft, evidence)

@@ -1,10 +1,7 @@
-"""Is this a question the notes could answer at all? Chit-chat; and the nearest notes of a
-declined one.
+"""Questions the notes could not answer at all (chit-chat), and the nearest notes of a declined one.
 
-**Chit-chat** (`chit_chat`): a greeting, thanks, a goodbye, a question about the assistant
-("Who are you?"), or text with nothing to look up ("+-*/ 🙂", "???"): once the social words
-(`SOCIAL`) and stopwords are removed, no content word is left (lexical, corpus-independent).
-"hi, when is the boiler service?" has a topic word: not chit-chat.
+`chit_chat`: greetings, thanks, goodbyes, questions about the assistant, nothing to look up: no
+content word left once social words (`SOCIAL`) and stopwords are removed. Lexical.
 """
 
 from __future__ import annotations
@@ -15,8 +12,7 @@ from typing import Any
 from cairn.lexical import content_terms
 from cairn.model import Hit
 
-# Words of greetings, thanks, goodbyes, small talk and questions about the assistant: what
-# is left of a chit-chat message after stopwords. Not stemmed: compared with content_terms.
+# What is left of chit-chat after stopwords (not stemmed: compared with content_terms).
 SOCIAL = frozenset("""
 hi hello hey hiya heya yo howdy greetings morning afternoon evening night good day
 thanks thank thx ty cheers appreciate appreciated bye goodbye later see soon take care
@@ -25,17 +21,13 @@ hmm hmmm uh um oh ah wow yes yeah yep no nope sure please pls you your yourself 
 can do help joke tell me something anything funny bot assistant name called
 welcome sorry alright right well much lot lots very really so again all there everyone guys folks mate buddy friend dear
 """.split())
-# What an apostrophe leaves of a contraction once split off ("that's", "I'm", "you're",
-# "we've", "it'll", "I'd", "don't"): never a topic word of chit-chat.
+# What an apostrophe leaves of a contraction ("that's", "I'm", "don't"): no topic word.
 CONTRACTION_TAILS = frozenset("s re m ve ll d t".split())
 # Function words the search's stopword list lets through: never a topic.
 FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond "
                            "despite except inside outside onto toward towards upon within without via per "
                            "anyone anything everyone everything someone something nobody nothing".split())
-# Words a question uses to ask, not to name what it is about (quantifiers and modal verbs:
-# "How much…", "What should…"): general English, never a topic. Not an unknown key term here
-# ("How much did I spend…" is not off-topic for lacking "much"), never held "elsewhere" nor a
-# kind of the thing asked (answer/topic.py).
+# Words a question asks with, never its topic (quantifiers, modal verbs: "How much…").
 ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
                          "may".split())
 
@@ -44,7 +36,6 @@ def chit_chat(question: str) -> str | None:
     """The kind of chit-chat `question` is ("greeting", "thanks", "goodbye", "about the
     assistant", "nothing to look up"), or None when it has a topic word (module doc)."""
     low = question.lower()
-    # the tail of a contraction ("what's" -> "what", "s"; "I'm", "you're") is no topic word
     tails = set(re.findall(r"[^\W\d_]['’]([a-z]{1,2})\b", low)) & CONTRACTION_TAILS
     terms = [t for t in content_terms(question) if (not t.isdigit() or len(t) >= 3) and t not in tails]
     if any(t not in SOCIAL for t in terms):
@@ -65,14 +56,13 @@ def chit_chat(question: str) -> str | None:
 
 def telling_missing(words: list[str]) -> list[str]:
     """Of the question's words no note holds (the search's `missing_words`), those worth
-    telling the asker: without ASKING_WORDS and FUNCTION_WORDS ("How much…" has no note
-    with "much": a fact of English, not of their notes)."""
+    telling: not ASKING_WORDS nor FUNCTION_WORDS."""
     return [w for w in words if w.lower() not in ASKING_WORDS and w.lower() not in FUNCTION_WORDS]
 
 
 def pointers(hits: list[Hit], limit: int = 3) -> list[dict]:
-    """The nearest notes of a declined question, best first, one per note:
-    [{"title", "path", "source_id"}] (for "see also" in the decline message)."""
+    """The nearest notes of a declined question, best first, one per note: [{"title", "path",
+    "source_id"}]."""
     out: dict[str, dict] = {}
     for h in hits:
         out.setdefault(h.path, {"title": h.title, "path": h.path, "source_id": h.source_id})

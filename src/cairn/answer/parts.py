@@ -1,18 +1,10 @@
-"""Multi-part questions (issue 33): "When is my appointment and what do I need to bring?" is
-two questions; each is answered or declined on its own and the answers are joined.
+"""Multi-part questions (issue 33), each part answered or declined on its own.
 
-`split(question)`: the parts, cut before "and" (or ";", or a second "?") when what follows
-opens a question of its own (a wh-word or an auxiliary verb: "and what do I…", "and is it…").
-"What are the total and the VAT?" stays one question (no question word after "and").
-A part that only asks (no content word but question words and the words of a value's type:
-"…and where?", "…and how long?", "…and at what time?") is elliptical: it is read about what
-the first part is about, its question phrase put before the first part's body (the first
-part less its own question phrase): "When is my dentist appointment and where?" ->
-"When is my dentist appointment?", "Where is my dentist appointment?"; "Is the shop open on
-Sunday and when?" -> "Is the shop open on Sunday?", "When is the shop open on Sunday?".
-`merge(question, answers)`: one answer; citations renumbered over the parts (one number per
-cited passage), verdict "pass" when every part passed, "abstain" when every part was
-declined, else "revise" with `checks.completeness` False.
+`split`: cut before "and", ";" or a second "?" when a question opens after it ("When is my
+appointment and what do I need to bring?"; not "What are the total and the VAT?"); a part that
+only asks ("…and where?") is read about the first part's body ("Where is my dentist
+appointment?"). `merge`: one answer, citations renumbered; "pass" when every part passed,
+"abstain" when all were declined, else "revise" with `checks.completeness` False.
 """
 
 from __future__ import annotations
@@ -25,8 +17,7 @@ from cairn.lexical import content_terms, stem
 
 _CUT = re.compile(r"\s*(?:,\s*)?(?:\band\b|;|\?)\s+(?=(?:and\s+)?(?:what|when|where|who|whom|which|how|why|is|are|was|"
                   r"were|do|does|did|can|will|should)\b)", re.IGNORECASE)
-# The question phrase a part opens with: up to its wh-word and a word of the value's type after
-# it ("how long", "at what time", "until when").
+# The question phrase a part opens with: its wh-word and a type word after it ("how long").
 _WH = re.compile(r"^\W*((?:\w+\s+){0,2}?(?:what|when|where|who|whom|which|whose|why|how)\b(?:\s+(\w+))?)",
                  re.IGNORECASE)
 
@@ -37,9 +28,8 @@ def _asks_only(part: str) -> bool:
 
 
 def _question_phrase(part: str) -> tuple[str, str]:
-    """(the question phrase `part` opens with, the rest); ("", part) without a wh-word in
-    its first three words. The word after the wh-word belongs to the phrase only when it
-    names the value's type ("how long", "what time"), not a verb ("when is")."""
+    """(the question phrase `part` opens with, the rest); ("", part) without a wh-word in its
+    first three words. The word after the wh-word joins only a type word ("how long", not "when is")."""
     m = _WH.match(part)
     if not m:
         return "", part

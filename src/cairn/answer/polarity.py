@@ -1,25 +1,15 @@
-"""Polarity check: does the answer state the opposite of what the question asks about?
+"""Polarity check: does the answer state the opposite of what the question presumes?
 
-"What movies does Nate hate?" answered with "I do love watching classics" quotes the
-notes faithfully and still answers a question the notes contradict: the question presumes
-a dislike the person never voiced. The extractive answerer scores sentences by similarity,
-and "love" and "hate" sit close in any embedding space, so the check is lexical: the
-question holds a polarity word (`OPPOSITES`) that none of the answer's sentences holds,
-while one of them holds its opposite. A "least X" question ("least favorite character")
-answered by a sentence with X and without "least" is the same case, and so is a kinship
-word answered with its counterpart of the other gender (`COUNTERPARTS`: "grandpa" asked,
-only "grandma" said). The answerer passes the answer together with the passages it cites.
-
-This is a narrow, stated rule, not entailment: it compares fixed word pairs and their
-inflected forms, nothing else (a "drought" question answered with a flood is not caught).
+"What movies does Nate hate?" answered with "I do love watching classics": "love" and "hate" sit
+close in any embedding, so the check is lexical: the question holds a word of a pair (`OPPOSITES`,
+kinship `COUNTERPARTS`) the answer never uses, while it uses the opposite. Not entailment.
 """
 
 from __future__ import annotations
 
 import re
 
-# Each pair is read both ways: a question with a left word contradicts an answer with only a
-# right word, and the other way round.
+# Each pair is read both ways.
 _LIKING = ("love", "like", "enjoy", "adore")
 OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("hate", "dislike", "detest", "loathe", "can't stand", "cannot stand"), _LIKING),
@@ -27,8 +17,6 @@ OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("worst",), ("best",)), (("oppose",), ("support", "favor", "favour")), (("criticize", "criticise"), ("praise",)),
     (("negative",), ("positive",)), (("boring",), ("exciting",)), (("hardest",), ("easiest",)),
 )
-# Counterparts: kinship words of one gender against the other's. "What was grandpa's gift?"
-# answered with "a gift from my grandma" names the wrong person.
 COUNTERPARTS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("grandpa", "grandfather", "granddad", "grandad"), ("grandma", "grandmother", "granny", "nana")),
     (("father", "dad", "daddy"), ("mother", "mom", "mum", "mommy", "mummy")),
@@ -44,8 +32,7 @@ _LIKE = re.compile(r"\b(?P<w>lik(?:es|ed|ing))\b|\b(?:i|we|you|they|he|she|reall
 
 
 def _forms(lemma: str) -> re.Pattern[str]:
-    """A whole-word pattern for `lemma` and its regular inflections (hate: hates, hated,
-    hating; support: supports, supported, supporting; like: `_LIKE`)."""
+    """A whole-word pattern for `lemma` and its regular inflections (hates, hated, hating)."""
     if lemma == "like":
         return _LIKE
     base = lemma[:-1] if lemma.endswith("e") else lemma
@@ -58,21 +45,20 @@ def _any(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(words) + r")(?:'s|’s)?\b", re.IGNORECASE)
 
 
-def _pairs() -> list[tuple[str, re.Pattern[str], str, re.Pattern[str]]]:
-    """(question word, its pattern, opposite, its pattern) for every ordered pair."""
+def _pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
+    """(the question word's pattern, its opposite's) for every ordered pair."""
     out = []
     for word, opposites in ((w, o) for words, o in OPPOSITES for w in words):
         for other in opposites:
-            out.append((word, _forms(word), other, _forms(other)))
+            out.append((_forms(word), _forms(other)))
             if other != "like":  # "What was the trip like?": a preposition, not a liking
-                out.append((other, _forms(other), word, _forms(word)))
+                out.append((_forms(other), _forms(word)))
     for a, b in COUNTERPARTS:
-        out += [(a[0], _any(a), b[0], _any(b)), (b[0], _any(b), a[0], _any(a))]
+        out += [(_any(a), _any(b)), (_any(b), _any(a))]
     return out
 
 
 _PAIRS = _pairs()
-_LEAST = re.compile(r"\bleast\s+(\w+)", re.IGNORECASE)
 _YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|was|were|am|has|have|had|can|could|would|will|"
                      r"should|shall|may|might|must)\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|hardly)\W+(?:\w+\W+){0,2}$|n't\W+(?:\w+\W+){0,2}$",
@@ -95,27 +81,18 @@ def _word(m: re.Match[str]) -> str:
 
 
 def contradiction(question: str, answer: str) -> tuple[str, str] | None:
-    """(the question's word, the opposite word found in the answer), both as written and
-    lower-cased, when `answer` (the quoted sentences and the passages they cite; citation
-    marks may remain) states the opposite of a polarity or kinship word of `question` and
-    never uses that word itself (module doc); None otherwise. Only a question that presumes
-    something is checked: a yes/no question ("Does Tom love cold water?", "Would Tom enjoy a
-    sea swim?") is answered by the contradiction, so it is left alone, and so is a question
-    holding both words of a pair ("her son and daughter", "love or hate") or a negation.
-    A negated word in the answer ("I don't like…") counts as neither. Curly apostrophes
-    count as straight ones. Never raises."""
+    """(the question's word, the opposite found), lower-cased, when `answer` (the quote and
+    the passages it cites) states the opposite of a word of `question` and never the word
+    itself (module doc); else None. A yes/no question (answered by the contradiction), a
+    question with both words of a pair or a negation are left alone; a negated word in the
+    answer ("I don't like…") counts as neither. Never raises."""
     question, answer = question.replace("’", "'"), answer.replace("’", "'")
     if _YES_NO.search(question) or re.search(r"\b(?:not|never)\b|n't\b", question, re.IGNORECASE):
         return None  # "What does she not like?": the negation flips the reading; leave it
-    for _, word_re, _, other_re in _PAIRS:
+    for word_re, other_re in _PAIRS:
         asked = word_re.search(question)
         if asked and not other_re.search(question) and not word_re.search(answer):
             said = _said(other_re, answer)
             if said:
                 return asked.group(0).lower(), _word(said)
-    m = _LEAST.search(question)
-    if m and not re.search(r"\bleast\b", answer, re.IGNORECASE):
-        said = _said(re.compile(r"\b" + re.escape(m.group(1)) + r"\b", re.IGNORECASE), answer)
-        if said:
-            return f"least {m.group(1).lower()}", said.group(0).lower()
     return None

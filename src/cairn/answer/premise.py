@@ -1,18 +1,11 @@
-"""Premise check: a question that names something the notes never mention cannot be
-answered from them ("What did Jon take a trip to Barcelona for?" when no chunk holds
-"Barcelona": any answer would be about some other trip).
+"""Premise check: a question naming something no chunk mentions ("What did Jon take a trip to
+Barcelona for?") cannot be answered from the notes.
 
-Only **names** count, so that a paraphrase never trips it: runs of capitalised words that do
-not open the question or a sentence of it ("Barcelona", "Fifty Shades of Grey", "HR"); not
-month and weekday names (a date dates the event), stopwords, initials, chat abbreviations,
-nor questions written in capitals. A name is *known* when it contains a name the caller gives
-(chat participants, aliases: "LeBron James" contains "LeBron", "New Orleans" not "New York"),
-or one of its words (less joiners like "of" and titles like "Dr.") occurs in some chunk of the
-index (`search.hybrid.document_frequency`, Porter stem); a word of `PREFIX_MIN` (7) or more
-letters also when an indexed word starts with its first `len - 3` letters (at least 5):
-"European" for "Europe", "Tennesee" for "Tennessee". An unknown name joined by "or" to a known
-one ("Kyoto or Osaka?") is not reported. The answerer abstains with "the notes never mention
-'Barcelona'". Measured on LoCoMo dev (bench/locomo_ask.py, bench/README.md).
+Only names count (`all_names`: capitalised runs not opening a sentence, no months, weekdays,
+stopwords, initials, chat abbreviations). A name is known when it contains a name the caller
+gives (chat participants) or one of its words is in some chunk (a word of `PREFIX_MIN` letters
+or more also by its first len - 3, at least 5: "Tennesee"); not reported when joined by "or" to
+a known one ("Kyoto or Osaka?").
 """
 
 from __future__ import annotations
@@ -24,8 +17,7 @@ from cairn.lexical import MONTH_NAMES, TITLES, WEEKDAY_NAMES
 from cairn.store.fts import STOPWORDS
 
 _MONTHS_DAYS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
-# Titles before a name: never evidence that the name is known ("Dr. Smith" is not known
-# because some note says "Dr."); after one, a full stop ends no sentence.
+# Titles: never evidence that a name is known; after one, a full stop ends no sentence.
 _HONORIFICS = frozenset(t.lower() for t in TITLES) | {"sir", "madam", "dame", "saint"}
 # Capitalised words that are not names: chat abbreviations and interjections.
 _NOT_NAMES = frozenset("asap fyi btw ok okay pls plz imo imho tbh lol omg ps hey hi hello thanks yes no "
@@ -45,6 +37,7 @@ def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
 
 
 def _word_lists(names: Iterable[str]) -> list[tuple[str, ...]]:
+    """Each of `names` as its lower-cased words (empty ones dropped)."""
     return [ws for ws in (tuple(w.lower() for w in re.findall(r"\w+", n)) for n in names) if ws]
 
 
@@ -55,12 +48,8 @@ def _contains(name: str, known: list[tuple[str, ...]]) -> bool:
 
 
 def all_names(question: str) -> list[str]:
-    """The names in `question`, in order: maximal runs of capitalised words (or all-caps
-    words of 2+ letters), joined by `_JOINERS`, that are not the first word of a sentence of
-    the question, not "I", not a stopword, a month or weekday. Quoted titles count
-    ("Fifty Shades of Grey"). Returns [] for a question with no such name, or one written
-    mostly in capitals. (`question_names` leaves out whole any name with a known word:
-    "LeBron James" when "LeBron" is known.)"""
+    """The names in `question`, in order (module doc): maximal runs of capitalised words
+    joined by `_JOINERS` ("Fifty Shades of Grey"); [] for a question mostly in capitals."""
     letters = [c for c in question if c.isalpha()]
     if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return []  # a question in capitals: capitals mark nothing
@@ -105,31 +94,21 @@ PREFIX_MIN = 7
 
 
 def _occurs(word: str, doc_freq: Callable[[str, bool], int]) -> bool:
-    if doc_freq(word, False) > 0:
-        return True
-    return len(word) >= PREFIX_MIN and doc_freq(word[:max(5, len(word) - 3)], True) > 0
+    """Whether some chunk holds `word` (or, when long, its prefix: module doc)."""
+    return doc_freq(word, False) > 0 or (len(word) >= PREFIX_MIN and doc_freq(word[:max(5, len(word) - 3)], True) > 0)
 
 
 def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: Iterable[str] = ()) -> list[str]:
-    """The names of `question` (`all_names`) that are not known (module doc). doc_freq:
-    `(word, prefix) -> number of chunks holding it` (prefix=True: any word starting with
-    it), e.g. a closure over `search.hybrid.document_frequency`. exclude: names known
-    otherwise (the chat's speakers, aliases)."""
+    """The names of `question` not known (module doc). doc_freq: `(word, prefix) -> chunks
+    holding it` (prefix: a word starting with it); exclude: names known otherwise (speakers)."""
     given = _word_lists(exclude)
     names = all_names(question)
     known = {}
     for name in names:
         words = [w for w in re.findall(r"\w+", name) if w.lower() not in _NOT_LOOKED_UP]
         known[name] = not words or _contains(name, given) or any(_occurs(w, doc_freq) for w in words)
-    out = []
-    for name in names:
-        if known[name]:
-            continue
-        pattern = r"{}\W+or\W+(?:the\W+)?{}"
-        alternative = any(known[other] and (
-            re.search(pattern.format(re.escape(other), re.escape(name)), question, re.IGNORECASE)
-            or re.search(pattern.format(re.escape(name), re.escape(other)), question, re.IGNORECASE))
-            for other in names if other != name)
-        if not alternative:
-            out.append(name)
-    return out
+
+    def either(a: str, b: str) -> bool:  # "a or (the) b"
+        return bool(re.search(rf"{re.escape(a)}\W+or\W+(?:the\W+)?{re.escape(b)}", question, re.IGNORECASE))
+    return [name for name in names if not known[name] and not any(
+        known[other] and (either(other, name) or either(name, other)) for other in names if other != name)]

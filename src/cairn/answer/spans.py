@@ -1,6 +1,5 @@
-"""Spans an extractive answer may quote, and what a sentence is: sentences cut to the
-smallest span (a long one by its lines or clauses), markdown reduced to prose, image
-captions recognised. Pure functions, used by answer/__init__.py."""
+"""Spans an extractive answer may quote: sentences cut at record lines, markdown reduced to
+prose, image captions recognised. Pure functions, used by answer/__init__.py."""
 
 from __future__ import annotations
 
@@ -10,12 +9,10 @@ from cairn.answer.tables import heading_above
 from cairn.lexical import LABEL_VALUE, sentences
 
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
-LONG_SENTENCE = 300  # characters: a longer "sentence" is quoted by its lines or clauses (_short_spans)
 
 
 def is_caption(sentence: str) -> bool:
-    """True when `sentence` is nothing but an image caption as chat imports write it
-    ("[image: a photo of a bowl with a flower design]", optionally with a full stop)."""
+    """True when `sentence` is nothing but an image caption ("[image: a photo of a bowl]")."""
     return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
 
 
@@ -23,25 +20,21 @@ _WH_WORD = re.compile(r"^\W*(when|where|who|whom|why|how|what)\b", re.IGNORECASE
 
 
 def labelled_answer(question: str, sentence: str) -> bool:
-    """True when `sentence` is a line labelled with the word `question` asks with ("Where:
-    Smile Clinic" for "Where is my dentist appointment?"; "When: 9 April" for "When…"): an
-    imported event or a form states its answers that way, in lines too short for a sentence."""
+    """True when `sentence` is a line labelled with the wh-word `question` asks with ("Where:
+    Smile Clinic" for "Where is my dentist appointment?"), as imported events and forms write."""
     m = _WH_WORD.match(question)
     return bool(m) and bool(re.match(rf"\W*{m.group(1)}\s*:\s*\S", sentence, re.IGNORECASE))
 
 
 def context_of(hit, text: str, start: int) -> str:
-    """The note title (none for a chat message) and the nearest markdown heading above
-    offset `start` of the chunk text `text`, joined by a space ("" when neither)."""
-    parts = [hit.title if hit.speaker is None else "", heading_above(text[:start])]
-    return " ".join(p for p in parts if p)
+    """The note's title (not a chat message's) and the nearest heading above offset `start`
+    of `text`, joined by a space ("" when neither)."""
+    return " ".join(p for p in (hit.title if hit.speaker is None else "", heading_above(text[:start])) if p)
 
 
 def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
-    """A note that another cited note links ("[[Lisbon offsite]]" in Marta's note) shares the
-    linking note's title lift: the question naming Marta is answered through the link ("where
-    did Marta's team meet?"), so the linked note's sentences are not out-ranked by Marta's own.
-    Updates `lift` ({(evidence n, sentence): lift}) in place."""
+    """A note another cited note links ("[[Lisbon offsite]]" in Marta's) takes that note's title
+    lift when larger ("where did Marta's team meet?"); `lift`: {(evidence n, sentence): lift}, updated."""
     per_note: dict[int, float] = {}
     for (n, _), value in lift.items():
         per_note[n] = max(per_note.get(n, 0.0), value)
@@ -57,24 +50,14 @@ def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
 
 
 def _short_spans(text: str) -> list[tuple[int, int]]:
-    """The sentence spans of `text` (lexical.sentences), a span longer than LONG_SENTENCE
-    characters replaced by its lines, and a line still that long by its clauses (cut after
-    ";"): a text-layer table of a PDF or a run-on paragraph becomes one "sentence" of
-    hundreds of characters, and the answer is the smallest span that holds it (issue 13)."""
-    out: list[tuple[int, int]] = []
-    for s, e in sentences(text):
-        pieces = _cut(text, s, e, "\n") if e - s > LONG_SENTENCE else _record_lines(text, s, e)
-        for a, b in pieces:
-            out.extend(_cut(text, a, b, ";") if b - a > LONG_SENTENCE else [(a, b)])
-    return out
+    """The sentence spans of `text` (lexical.sentences), each cut at its record lines."""
+    return [span for s, e in sentences(text) for span in _record_lines(text, s, e)]
 
 
-# Lines of a record ("Practice: Willow Lane Vets", "Weight: 13.4 kg") or of a table written one
-# cell a line are units of their own, though no full stop ends them: a line break ends the
-# sentence when either line is a "Key: value" field or the line before is shorter than
-# RECORD_LINE characters (a line wrapped in a paragraph fills its width) and the next one does
-# not go on in lower case (a wrapped sentence's next words). Off: only a span
-# longer than LONG_SENTENCE is cut.
+# Lines of a record ("Weight: 13.4 kg") or of a table one cell a line are units of their own: a
+# line break ends the sentence when either line is a "Key: value" field, or the line before is
+# shorter than RECORD_LINE characters (a wrapped line fills its width) and the next does not go on
+# in lower case. 0: off.
 RECORD_LINE = 40
 
 
@@ -89,29 +72,18 @@ def _record_lines(text: str, s: int, e: int) -> list[tuple[int, int]]:
         if (len(line) < RECORD_LINE and not nxt[:1].islower()) or LABEL_VALUE.fullmatch(line) or LABEL_VALUE.fullmatch(nxt):
             out.append((start, at))
             start = at + 1
-    out.append((start, e))
+    return _stripped(text, out + [(start, e)])
+
+
+def _stripped(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` of `text` without outer blank space, blank ones dropped."""
     return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()))
-            for a, b in out if text[a:b].strip()]
-
-
-def _cut(text: str, s: int, e: int, sep: str) -> list[tuple[int, int]]:
-    """text[s:e] cut at each `sep` (dropped), each piece stripped of outer blank space (empty ones dropped)."""
-    out, start = [], s
-    for m in re.finditer(re.escape(sep), text[s:e]):
-        out.append((start, s + m.start()))
-        start = s + m.end()
-    out.append((start, e))
-    spans = []
-    for a, b in out:
-        piece = text[a:b]
-        if piece.strip():
-            spans.append((a + len(piece) - len(piece.lstrip()), b - len(piece) + len(piece.rstrip())))
-    return spans
+            for a, b in spans if text[a:b].strip()]
 
 
 def _clean_markdown(text: str) -> str:
-    """Markdown to plain prose for quoting: images dropped, links and wikilinks reduced to
-    their text, emphasis and code ticks removed (line structure kept)."""
+    """Markdown to prose for quoting (lines kept): images and URLs dropped, links and
+    wikilinks reduced to their text, emphasis and code ticks removed."""
     t = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
     t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
     t = re.sub(r"!?\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", t)
@@ -120,8 +92,7 @@ def _clean_markdown(text: str) -> str:
 
 
 def _clean(sentence: str) -> str:
-    """Drop markdown emphasis, code ticks and list numbering from a quoted sentence, and
-    join the lines of a wrapped paragraph."""
+    """A quoted sentence without emphasis, code ticks, list numbering and line breaks."""
     s = re.sub(r"(\*\*|__|`)", "", re.sub(r"\s*\n\s*", " ", sentence.strip()))
     s = re.sub(r"^\d+[.)]\s+", "", s)
     s = re.sub(r"\[\[([^\]|]*\|)?([^\]]*)\]\]", r"\2", s)
