@@ -106,11 +106,10 @@ class KnowledgeOps:
         """Answer `question` from everything Cairn holds about it (module docstring).
         subject: what the question is about when the caller resolved it (a follow-up's "it");
         now: the time to answer at (default now, UTC); llm: the notes' answer path ("none":
-        extractive, None: the configured model). Raises InvalidInput for an empty question."""
-        from cairn.errors import InvalidInput
-        question = (question or "").strip()
-        if not question:
-            raise InvalidInput("the question is empty")
+        extractive, None: the configured model). Raises InvalidInput for an empty question or
+        one over validate.MAX_QUESTION_CHARS (validate.check_question, every door's rule)."""
+        from cairn.validate import check_question
+        question = check_question(question or "").strip()
         now = now or datetime.now(timezone.utc)
         about = T.profile_subject(question)
         if about is not None:

@@ -1,0 +1,92 @@
+"""One limit on a question's length for every door (validate.check_question): the command
+line, the service (ask, answer_about), REST, MCP, Telegram's plain answerer and `cairn chat`'s
+piped conversation refuse a question over MAX_QUESTION_CHARS with the same message, and a
+refused message does not end a conversation."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cairn.errors import InvalidInput
+from cairn.validate import MAX_QUESTION_CHARS, check_query, check_question
+from fakes.embedder import HashEmbedder
+
+LONG = "when was the boiler serviced " * 800  # 23,200 characters: the last probe's question
+
+
+def test_check_question_names_the_length_and_the_limit():
+    assert check_question("q" * MAX_QUESTION_CHARS) == "q" * MAX_QUESTION_CHARS  # the limit itself passes
+    with pytest.raises(InvalidInput, match=r"the question is 4,001 characters long; the limit is 4,000"):
+        check_question("q" * (MAX_QUESTION_CHARS + 1))
+    with pytest.raises(InvalidInput, match="the question is empty"):
+        check_question("  ")
+    with pytest.raises(InvalidInput, match=r"the query is 4,001 characters long"):
+        check_query("q" * (MAX_QUESTION_CHARS + 1))
+
+
+def test_the_service_refuses_a_long_question_in_ask_and_answer_about(tmp_path):
+    from cairn.service import Cairn
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        app.note_create("Boiler", "The boiler was serviced on 12 March 2024.")
+        with pytest.raises(InvalidInput, match="23,200 characters long"):
+            app.ask(LONG, llm="none")
+        with pytest.raises(InvalidInput, match="23,200 characters long"):
+            app.answer_about(LONG)
+        assert not app.ask("when was the boiler serviced?", llm="none").abstained
+
+
+def test_the_command_line_refuses_a_long_question_and_query(tmp_path):
+    def cairn(*args):
+        return subprocess.run([sys.executable, "-m", "cairn.cli", "--home", str(tmp_path / "home"), *args],
+                              capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    r = cairn("ask", LONG, "--llm", "none")
+    assert r.returncode == 1 and "the question is 23,200 characters long; the limit is 4,000" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = cairn("search", LONG)
+    assert r.returncode == 1 and "the query is 23,200 characters long" in r.stderr
+
+
+def test_rest_and_mcp_read_the_same_limit():
+    from cairn.interfaces.rest import schemas as S
+    from cairn.tools.builtin import TOOLS
+    assert S.AskBody.model_fields["question"].metadata[-1].max_length == MAX_QUESTION_CHARS
+    tools = {t.name: t for t in TOOLS}
+    for name in ("ask", "answer_about"):
+        assert tools[name].parameters["properties"]["question"]["maxLength"] == MAX_QUESTION_CHARS
+
+
+def test_telegram_plain_answerer_replies_with_the_reason(tmp_path):
+    from cairn.config import load_settings
+    from cairn.interfaces.telegram.bot import AskConversation
+    reply = AskConversation(load_settings(tmp_path / "home")).reply("p", "x" * (MAX_QUESTION_CHARS + 1))
+    assert reply.text.startswith("I can't answer that: the question is 4,001 characters long")
+
+
+def test_a_refused_message_does_not_end_a_piped_conversation(tmp_path, monkeypatch):
+    """`cairn chat` over piped input: a message the service refuses prints its error, and the
+    next message is still answered (before, the InvalidInput ended the whole conversation)."""
+    from cairn.interfaces import cli_chat
+
+    class Bot:
+        def __init__(self):
+            self.seen = []
+
+        def turn(self, line, ui):
+            self.seen.append(line)
+            if len(line) > MAX_QUESTION_CHARS:
+                check_question(line)
+            return "ok"
+
+    printed, errors = [], []
+    monkeypatch.setattr(cli_chat, "_print_result", lambda res, json_out, streamed=False: printed.append(res))
+    monkeypatch.setattr(cli_chat, "say_err", errors.append)
+    bot = Bot()
+    cli_chat._turn(bot, "x" * (MAX_QUESTION_CHARS + 1), object(), False)
+    cli_chat._turn(bot, "what is the garage code?", object(), False)
+    assert len(bot.seen) == 2 and printed == ["ok"]
+    assert errors == ["error: the question is 4,001 characters long; the limit is 4,000 (to keep a long "
+                      "text, use `cairn remember` or `cairn note create`)\n"]
