@@ -237,3 +237,33 @@ def test_a_negated_claim_or_a_new_number_in_the_same_sentence_supersedes(conn, r
     assert second.action == action, second.reason
     if action == "supersede":
         assert [m.text for m in list_memories(conn)] == [second.memory.text]
+
+
+# ------------------------------------------------------------------ what a thing is (probe22)
+@pytest.mark.parametrize("old,new,action", [
+    # the last probe's report: both stayed current
+    ("my car is a blue Skoda", "i sold the skoda, my car is now a red Volvo", "supersede"),
+    ("My phone is an iPhone 12.", "My new phone is a Pixel 8.", "supersede"),
+    ("My car is a blue Skoda.", "My car is a blue Skoda!", "reinforce"),
+    ("My car is a blue Skoda.", "My bike is a Trek.", "add"),                # another thing
+    ("My car is a blue Skoda.", "Olga's car is a Fiat.", "add"),             # another person's
+    ("My car is a blue Skoda.", "My car is red.", "add"),                    # a colour, not a kind
+    ("My sister is a nurse.", "My sister is a lovely person.", "add"),       # a person, not a thing
+])
+def test_what_a_thing_is_is_one_at_a_time(conn, real_embedder, old, new, action):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason
+    if action == "supersede":
+        assert second.previous.id == first.memory.id
+        assert [m.text for m in list_memories(conn)] == [new]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my car is now a red Volvo", [Slot("user", "kind of car", "red volvo")]),
+    ("My name is a secret.", []),
+    ("My dog is a labrador.", []),        # a pet is a relation (rules.RELATIONS), not a thing
+    ("My job is a nightmare.", []),
+    ("This is a test.", []),
+])
+def test_kind_slot_reads_only_things(text, expected):
+    assert find_slots(text, [], _key) == expected

@@ -125,6 +125,9 @@ _NEW_JOB = (r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+
             r"(?:job|position|role)\s+")
 # The old value of a state change ("moved from <Oslo> to ..."): words up to " to ".
 _FROM = r"(?:(?!\bto\b)[^,.;!?])+?"
+# Words after "my" that are no thing one owns (or that another slot reads): "my name is a ...".
+_NOT_THINGS = ("name|birthday|home|job|work|diet|status|age|favou?rite|life|day|week|weekend|year|"
+               "morning|evening|night|plan|idea|guess|point|problem|question|answer|role|position")
 OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("favourite", re.compile(_SUBJ_NO_I +
                              r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
@@ -168,6 +171,12 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?P<slot>" + RELATIONS + r")\s+is\s+"
                         r"(?P<val>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?=\s*[,.;!?]|\s*$)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
+    # "my car is (now) a red Volvo": what one of someone's things is, one at a time (slot "kind
+    # of car"); not a person ("my sister is a nurse": RELATIONS, PROVIDERS) nor a word another
+    # slot reads ("my job is ..."). Only "is a/an": "my car is red" is another attribute.
+    ("kind", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + RELATIONS +
+                        "|" + PROVIDERS + r"|" + _NOT_THINGS + r")\b)(?P<slot>[^\W\d_]+)\s+is\s+"
+                        r"(?:now\s+|still\s+|currently\s+)?an?\s+" + _VAL, re.I)),
     # "my dentist is Dr Alves (at Riverside)": the person who provides a service, one at a time
     ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?:new\s+|current\s+|regular\s+)?(?P<slot>" + PROVIDERS +
                         r")\s+is\s+(?:now\s+)?(?P<val>(?:(?:dr|mr|mrs|ms|miss|mx|prof)\.?\s+)?(?-i:[A-Z])[\w'-]*"
@@ -178,7 +187,7 @@ _OWNER = re.compile(r"(?:\b(?P<my>my)|(?<![\w'])(?P<name>[^\W\d_][\w-]*)'s)\s+$"
 # Cheap test before the open-slot patterns.
 _OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bswitch|\bchange|\bwent from|\bgone from|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
                         r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
-                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + "|" + PROVIDERS + r")\s+is\s", re.I)
+                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + "|" + PROVIDERS + r")\s+is\s|\bis\s+(?:\w+\s+)?an?\s", re.I)
 
 # ------------------------------------------------------------------ closed slots
 # A state word is a predicate when it follows one of these (with optional adverbs between)...
@@ -314,6 +323,8 @@ def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str],
                 name = " ".join(m.group("slot").casefold().replace("favorite", "favourite").split())
                 if kind == "name":
                     name = f"name of {name}"
+                elif kind == "kind":
+                    name = f"kind of {name}"
             if name in taken:
                 continue
             value = " ".join(WORD_RE.findall(m.group("val").casefold()))
