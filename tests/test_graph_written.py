@@ -171,3 +171,30 @@ def test_an_organisation_after_a_clock_time_is_kept():
     text = "At 3pm NHS rang; at 9am NASA emailed; the call is 10.30 CET."
     X.add_ner(found, "", [Entity("NHS", "ORG"), Entity("NASA", "ORG"), Entity("CET", "ORG")], text)
     assert sorted(found.units[""]) == ["NASA", "NHS"]
+
+
+def test_streets_are_places_and_businesses_named_after_them_are_organisations():
+    """probe22: spaCy labelled "Mill Lane" a person ("We walked down Mill Lane", "I met Priya at
+    Mill Lane") and "Mill Lane Heating" too; a street is a place unless the text says a person."""
+    text = ("The boiler was serviced by Dave Kowalski from Mill Lane Heating. We walked down Mill Lane "
+            "to the Station Road bakery. I drove from Mill Lane.")
+    assert refine_person("Mill Lane", "PERSON", text) == "FAC"
+    assert refine_person("Mill Lane Heating", "PERSON", text) == "ORG"
+    assert refine_person("Station Road", "PERSON", "Mill Lane runs into Station Road.") == "FAC"
+    # a person named like a street keeps the label when the text says a person
+    assert refine_person("Lois Lane", "PERSON", "Lois Lane said the paper was late.") == "PERSON"
+    assert refine_person("Lois Lane", "PERSON", "I asked Lois Lane about it.") == "PERSON"
+    got = _labels("We drove from Mill Lane to the depot. Penny Hill said it was shut.")
+    assert got.get("Mill Lane") != "PERSON" and got.get("Penny Hill") == "PERSON"
+    assert person_evidence(["from"], ["to"]) and not person_evidence(["from"], ["to"], place=True)
+
+
+def test_streets_are_places_in_the_entity_list(tmp_path, real_embedder):
+    write(tmp_path / "v" / "house.md", "# House\n\nWe walked down Mill Lane to the bakery. The boiler was "
+          "serviced by Dave Kowalski from Mill Lane Heating.\n")
+    with Cairn(tmp_path / "home", embedder=real_embedder) as app:
+        app.ingest([tmp_path / "v"])
+        kinds = {e["name"]: e["kind"] for e in app.entities()}
+    assert kinds.get("Mill Lane") == "place", kinds
+    assert kinds.get("Mill Lane Heating") in ("org", None), kinds
+    assert kinds.get("Dave Kowalski") == "person", kinds

@@ -68,6 +68,14 @@ ORG_HEADS = frozenset("""labs lab laboratories ltd limited inc incorporated llc 
 company co university college school academy institute hospital clinic surgery bank foundation trust
 charity agency association society ministry council studio studios partners associates holdings
 group""".split())
+# Words that end the names of streets and other places ("Mill Lane", "Station Road", "Oak
+# Avenue"): a name ending in one is a place, not a person, unless the text gives person evidence
+# around it ("Lois Lane said"); a name holding one before its last word is a business named
+# after its street ("Mill Lane Heating", "Park Lane Hotel"): an organisation.
+PLACE_HEADS = frozenset("""lane street road avenue drive close crescent terrace boulevard highway
+mews gardens grove square row way rd ave blvd""".split())
+# Person evidence (PERSON_WORDS_BEFORE, PERSON_VERBS_AFTER) that is said of places too.
+_PLACE_TOO = frozenset("with by from visit visited runs ran leads led joins joined meets".split())
 _PARTICLES = frozenset("van von de der den da di du la le del della bin al ten ter".split())
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]", re.UNICODE)
 _BREAK = re.compile(r"(?<=[.!?;:])\s+|\n|^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
@@ -118,9 +126,30 @@ def in_vocabulary(word: str) -> bool:
 
 
 def organisation(name: str) -> bool:
-    """True when the last word of a name of two or more words is in ORG_HEADS ("Brightmoor Labs")."""
+    """True when the last word of a name of two or more words is in ORG_HEADS ("Brightmoor Labs"),
+    or when a word of PLACE_HEADS stands inside a name of three or more words, before its last
+    ("Mill Lane Heating": a business named after its street)."""
+    words = [w.lower().strip(".,") for w in name.split()]
+    return len(words) > 1 and words[-1] in ORG_HEADS or \
+        len(words) > 2 and any(w in PLACE_HEADS for w in words[1:-1])
+
+
+def street(name: str) -> bool:
+    """True when a name of two or more words ends in a word of PLACE_HEADS ("Mill Lane",
+    "Station Road")."""
     words = name.split()
-    return len(words) > 1 and words[-1].lower().strip(".,") in ORG_HEADS
+    return len(words) > 1 and words[-1].lower().strip(".,") in PLACE_HEADS
+
+
+def _person_evidence_in(name: str, text: str) -> bool:
+    """Whether some occurrence of `name` in `text` has person evidence around it (person_evidence)."""
+    n = len(name.split())
+    for _, seg in _segments(text):
+        words = [_clean(w) for w in _WORD.findall(seg)]
+        for k in range(len(words) - n + 1):
+            if " ".join(words[k:k + n]) == name and person_evidence(words[:k], words[k + n:], place=True):
+                return True
+    return False
 
 
 def _familiar_vocab() -> dict[str, int]:
@@ -198,14 +227,17 @@ def _runs(words: list[str]) -> list[tuple[int, int]]:
     return runs
 
 
-def person_evidence(before: list[str], after: list[str]) -> bool:
+def person_evidence(before: list[str], after: list[str], place: bool = False) -> bool:
     """True when the words just `before` a name (nearest last) or just `after` it say it is a
-    person: a title or relation word, a person verb after, a meeting/communication word before."""
+    person: a title or relation word, a person verb after, a meeting/communication word before.
+    place: the name has a place's form (`street`): words said of places as well ("from Mill
+    Lane", "Mill Lane runs to the river", `_PLACE_TOO`) are no evidence then."""
+    ignore = _PLACE_TOO if place else frozenset()
     prev = [w.lower().rstrip(".,") for w in before[-2:]]
     nxt = after[0].lower() if after else ""
-    if prev and (prev[-1] in TITLES or prev[-1] in PERSON_WORDS_BEFORE or any(p in RELATIONS for p in prev)):
+    if prev and (prev[-1] in TITLES or prev[-1] in PERSON_WORDS_BEFORE - ignore or any(p in RELATIONS for p in prev)):
         return True
-    return nxt in PERSON_VERBS_AFTER
+    return nxt in PERSON_VERBS_AFTER - ignore
 
 
 def written_names(text: str) -> list[Entity]:
@@ -231,7 +263,7 @@ def written_names(text: str) -> list[Entity]:
                 continue  # "He works at …": a pronoun, not a name
             after = words[j:] if j < len(words) else following
             org = organisation(name)
-            person = not org and (person_evidence(words[:i], after) or (
+            person = not org and (person_evidence(words[:i], after, place=street(name)) or (
                 last_person >= 0 and i - last_person == 1 and lower[i - 1] in ("and", "or")))
             if at_start and not person:
                 if all(familiar(_clean(w)) for w in run):
@@ -276,6 +308,8 @@ def refine_person(name: str, label: str, text: str) -> str:
         return "NAME"
     if organisation(name):
         return "ORG"
+    if street(name):  # "walked down Mill Lane": a place, unless the text says a person ("Lois Lane said")
+        return "FAC" if not _person_evidence_in(name, text) else label
     if len(name.split()) > 1 or not familiar(name):
         return label
     inside = False  # capitalised inside a sentence somewhere ("We drove to Cork"): a proper noun
