@@ -198,3 +198,38 @@ def test_streets_are_places_in_the_entity_list(tmp_path, real_embedder):
     assert kinds.get("Mill Lane") == "place", kinds
     assert kinds.get("Mill Lane Heating") in ("org", None), kinds
     assert kinds.get("Dave Kowalski") == "person", kinds
+
+
+def test_a_familiar_word_written_only_as_a_common_noun_is_no_entity():
+    """probe22: "Bring the Keys", "the Traffic on Mill Lane", "Budget is done." came out as
+    entities (ORG / NAME); a familiar word written after an article or possessive, or only at a
+    sentence's start, is a common noun; written elsewhere with its capital it stays a name."""
+    from cairn.ner_written import common_noun
+    text = "Honestly the Traffic on the ring road is awful. Bring the Keys please. Budget is done."
+    for word in ("Traffic", "Keys", "Budget"):
+        assert common_noun(word, text), word
+        assert refine_person(word, "ORG", text) == "" and refine_person(word, "NAME", text) == ""
+    assert not common_noun("Google", "She works at Google now.")   # after a preposition: a name
+    assert not common_noun("Cork", "We drove to Cork and back.")
+    assert not common_noun("Oskarine", "the Oskarine report")       # not a familiar word
+    assert not common_noun("Traffic", "no such word here")          # nothing to judge by
+    assert refine_person("Lisbon", "GPE", "We met in the Lisbon office.") == "GPE"  # places keep theirs
+    found = X.Found()
+    X.add_written(found, "", "Honestly the Traffic on Mill Lane is awful. Tomas Quirke said so.")
+    names = set(found.units.get("", {}))
+    assert "Traffic" not in names and "Tomas Quirke" in names
+
+
+def test_a_plain_entity_takes_a_kind_found_later(tmp_path):
+    """An entity made by a memory naming "Ben" (kind "entity") becomes a person when a chat
+    names Ben as a speaker; a specific kind is never overwritten."""
+    from cairn.memory.entities import ensure_entity
+    from cairn.store import db
+    conn = db.connect(tmp_path / "index.db")
+    ben = ensure_entity(conn, "Ben")
+    assert ensure_entity(conn, "Ben", "person") == ben
+    lisbon = ensure_entity(conn, "Lisbon", "place")
+    ensure_entity(conn, "Lisbon", "person")
+    kinds = {r["id"]: r["kind"] for r in conn.execute("SELECT id, kind FROM entities")}
+    conn.close()
+    assert kinds[ben] == "person" and kinds[lisbon] == "place"

@@ -293,15 +293,46 @@ def trim_span(name: str) -> str:
     return " ".join(words)
 
 
+# Labels a single familiar word loses when it is only ever written as a common noun
+# (`common_noun`); places ("in Lisbon") and nationalities keep theirs.
+_NOUN_LABELS = frozenset({"ORG", "NAME", "PRODUCT", "WORK_OF_ART", "EVENT"})
+_ARTICLE_LIKE = _DETERMINERS | {"a", "an", "this", "that", "these", "those", "some", "any", "no"}
+
+
+def common_noun(name: str, text: str) -> bool:
+    """True when `name` is one familiar word (`familiar`: "Charger", "Traffic", "Good") that
+    `text` writes only where a capital says nothing: at the start of a sentence, line or list
+    item, or right after an article or possessive ("Bring the Keys and the Charger", "Honestly
+    the Traffic is awful"). Such a word is a common noun capitalised for emphasis or by its
+    place, not a name; "works at Google", "We drove to Cork" keep theirs. False when `name`
+    does not occur in `text` as written (nothing to judge by)."""
+    if len(name.split()) != 1 or not familiar(name):
+        return False
+    seen = False
+    for _, seg in _segments(text):
+        words = _WORD.findall(seg)
+        for k, w in enumerate(words):
+            if _clean(w) != name:
+                continue
+            seen = True
+            if k > 0 and words[k - 1].lower() not in _ARTICLE_LIKE:
+                return False
+    return seen
+
+
 def refine_person(name: str, label: str, text: str) -> str:
     """spaCy's label checked against the text: a single closed-class word ("He") is no
     entity ("" returned); a one-word PERSON that is a familiar word with no person evidence
     around any of its occurrences becomes NAME when it is capitalised inside a sentence
     somewhere ("We drove to Cork"), else it is no entity ("Lunch was long.": "");
+    a single familiar word of another label (ORG, NAME...) written only as a common noun
+    (`common_noun`: "the Charger", a sentence's first word) is no entity either;
     a PERSON with a digit ("Q3") becomes NAME; a PERSON whose last word heads organisations'
     names ("Brightmoor Labs", `organisation`) becomes ORG. Other labels are returned as they are."""
     if len(name.split()) == 1 and closed_class(name):
         return ""
+    if label in _NOUN_LABELS and common_noun(name, text):
+        return ""  # "Bring the Charger": a common noun, not an organisation
     if label != "PERSON":
         return label
     if any(ch.isdigit() for ch in name):
