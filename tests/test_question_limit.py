@@ -90,3 +90,18 @@ def test_a_refused_message_does_not_end_a_piped_conversation(tmp_path, monkeypat
     assert len(bot.seen) == 2 and printed == ["ok"]
     assert errors == ["error: the question is 4,001 characters long; the limit is 4,000 (to keep a long "
                       "text, use `cairn remember` or `cairn note create`)\n"]
+
+
+def test_a_tool_error_does_not_repeat_a_long_value():
+    """MCP / the assistant's tools: a 4,001-character question is refused by the schema with
+    its length, not echoed back whole (the message was 4,000 characters of 'x')."""
+    from cairn.tools import InvalidArguments, validate_arguments
+    from cairn.tools.builtin import TOOLS
+    ask = next(t for t in TOOLS if t.name == "ask")
+    with pytest.raises(InvalidArguments) as exc:
+        validate_arguments(ask, {"question": "x" * (MAX_QUESTION_CHARS + 1)})
+    assert str(exc.value) == "ask: argument question: is 4,001 characters long; the limit is 4,000"
+    search = next(t for t in TOOLS if t.name == "search")
+    with pytest.raises(InvalidArguments) as exc:
+        validate_arguments(search, {"query": "car", "k": "5" * 500})
+    assert len(str(exc.value)) < 250 and "(502 characters)" in str(exc.value)
