@@ -125,6 +125,15 @@ _NEW_JOB = (r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+
             r"(?:job|position|role)\s+")
 # The old value of a state change ("moved from <Oslo> to ..."): words up to " to ".
 _FROM = r"(?:(?!\bto\b)[^,.;!?])+?"
+# The words of an attribute slot's name that are a person (no attribute of a thing), and the
+# names one attribute goes by ("my number", "my mobile" and "my phone number" are one).
+_PERSON_WORDS = frozenset((RELATIONS + "|" + PROVIDERS + "|son|daughter|wife|husband|family|parents|kids|children|"
+                           "back|head|knee|leg|arm|stomach|throat|mood|health|life").split("|"))
+_ATTRIBUTE_NAMES = {"number": "phone number", "mobile": "phone number", "mobile number": "phone number",
+                    "phone": "phone number", "cell": "phone number", "cell number": "phone number",
+                    "telephone number": "phone number", "email address": "email", "e-mail": "email",
+                    "e-mail address": "email", "wi-fi password": "wifi password", "wifi code": "wifi password",
+                    "home address": "address", "postcode": "postcode", "zip code": "postcode"}
 # Words after "my" that are no thing one owns (or that another slot reads): "my name is a ...".
 _NOT_THINGS = ("name|birthday|home|job|work|diet|status|age|favou?rite|life|day|week|weekend|year|"
                "morning|evening|night|plan|idea|guess|point|problem|question|answer|role|position")
@@ -171,6 +180,19 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?P<slot>" + RELATIONS + r")\s+is\s+"
                         r"(?P<val>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?=\s*[,.;!?]|\s*$)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
+    # "I support Arsenal" -> "I support Spurs now": the team (or club, party) someone supports,
+    # one at a time; only a capitalised name ("I support remote work" fills no slot).
+    ("supports", re.compile(r"\b" + _SUBJ + r"\s+(?:also\s+)?" + _ADV + r"(?:support|supports|root\s+for|roots\s+for)\s+"
+                            r"(?P<val>(?:the\s+)?(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"
+                            r"(?=\s*[,.;!?]|\s*$|\s+(?:now|again|these|since|and|but|because|too|as)\b)", re.I)),
+    # "my phone number is (now) 07700 900999", "the wifi password is now swordfish": one value of
+    # an attribute of the person's (slot "attribute phone number"), not a kind ("is a ...": below)
+    # nor a person's ("my sister is ill": RELATIONS, checked in _raw_slots); "the X is" only with "now".
+    ("attribute", re.compile(r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + PROVIDERS + r"|" + _NOT_THINGS +
+                             r")\s+is\b)(?!favou?rite\b)(?P<slot>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+is\s+(?:now\s+|still\s+|currently\s+)?"
+                             r"(?!(?:now|still|currently|an?|the|not|also|too|so|very|really|in|at|on|from|called|named)\b)" + _VAL, re.I)),
+    ("attribute", re.compile(r"^\s*(?P<subj>the)\s+(?:new\s+)?(?P<slot>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+is\s+now\s+"
+                             r"(?!(?:now|still|currently|an?|the|not|also|too|so|very|really|in|at|on|from|called|named)\b)" + _VAL, re.I)),
     # "my car is (now) a red Volvo": what one of someone's things is, one at a time (slot "kind
     # of car"); not a person ("my sister is a nurse": RELATIONS, PROVIDERS) nor a word another
     # slot reads ("my job is ..."). Only "is a/an": "my car is red" is another attribute.
@@ -187,7 +209,7 @@ _OWNER = re.compile(r"(?:\b(?P<my>my)|(?<![\w'])(?P<name>[^\W\d_][\w-]*)'s)\s+$"
 # Cheap test before the open-slot patterns.
 _OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bswitch|\bchange|\bwent from|\bgone from|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
                         r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
-                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + "|" + PROVIDERS + r")\s+is\s|\bis\s+(?:\w+\s+)?an?\s", re.I)
+                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + "|" + PROVIDERS + r")\s+is\s|\bis\s+(?:\w+\s+)?an?\s|\bmy\s+(?:\w+\s+){1,3}is\s|\bsupport|\broots? for", re.I)
 
 # ------------------------------------------------------------------ closed slots
 # A state word is a predicate when it follows one of these (with optional adverbs between)...
@@ -308,7 +330,7 @@ def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str],
             if not m:
                 continue
             subj = re.sub(r"'s$|\s+is$", "", m.group("subj").casefold())
-            if subj in ("i", "my", "i'm", "i am", "im"):
+            if subj in ("i", "my", "i'm", "i am", "im") or kind == "attribute":
                 subj = "i"
             elif subj in _STOP_SUBJECTS:
                 continue
@@ -325,6 +347,11 @@ def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str],
                     name = f"name of {name}"
                 elif kind == "kind":
                     name = f"kind of {name}"
+                elif kind == "attribute":
+                    words = name.split()
+                    if any(w in _PERSON_WORDS for w in words):
+                        continue  # "my little sister is ill": a person's state, not a thing's
+                    name = "attribute " + _ATTRIBUTE_NAMES.get(name, name)
             if name in taken:
                 continue
             value = " ".join(WORD_RE.findall(m.group("val").casefold()))
