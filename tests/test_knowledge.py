@@ -210,3 +210,14 @@ def test_a_memory_from_an_imported_chat_is_not_what_you_told_me():
     assert _said_line("Ines is driving.", when, now, False) == "From a conversation on 12 May: “Ines is driving”."
     assert _said_line("I'm vegan.", when, now, True) == "You told me on 12 May: “I'm vegan”."
     assert _said_line("I'm vegan", when, now, True, also=True).startswith("You also told me on 12 May")
+
+
+def test_a_fact_from_your_own_session_is_said_back_to_you():
+    """probe22: "what car do I have?" answered 'You told me on 7 December: “The person sold the
+    skoda, the person's car is now a red Volvo”' (the extractor's name for the person)."""
+    from cairn.ops.knowledge import _said_line
+    now = datetime(2026, 12, 7, 12, tzinfo=timezone.utc)
+    line = _said_line("The person sold the skoda, the person's car is now a red Volvo.",
+                      "2026-12-07T04:00:00+00:00", now, True)
+    assert line == "You told me on 7 December that you sold the skoda, your car is now a red Volvo."
+    assert _said_line("The person is vegan", None, now, True) == "You told me that you are vegan."

@@ -461,6 +461,27 @@ def _said_line(text: str, when: str | None, now: datetime, yours: bool, also: bo
     day = T.said_on(when, now) if when else ""
     if yours:
         head = "You also told me" if also else "You told me"
+        if _THE_PERSON.search(text):  # a fact extracted from your session, written of "the person"
+            return f"{head}{' on ' + day if day else ''} that {_to_you(text.rstrip('.'))}."
     else:
         head = "A conversation also says" if also else "From a conversation"
     return f"{head}{' on ' + day if day else ''}: “{text.rstrip('.')}”."
+
+
+# A fact the extractor wrote from the person's own turns names them "The person" (memory/rules.py:
+# "The person sold the skoda, the person's car is now a red Volvo"); said back to them it is "you".
+_THE_PERSON = re.compile(r"\bthe person\b", re.I)
+_YOU_FORMS = ((re.compile(r"\bthe person's\b", re.I), "your"),
+              (re.compile(r"\bthe person is\b", re.I), "you are"),
+              (re.compile(r"\bthe person was\b", re.I), "you were"),
+              (re.compile(r"\bthe person has\b", re.I), "you have"),
+              (re.compile(r"\bthe person does\b", re.I), "you do"),
+              (re.compile(r"\bthe person\b", re.I), "you"))
+
+
+def _to_you(text: str) -> str:
+    """`text` with "the person" (the extractor's name for the person) as "you", "the
+    person's" as "your", and "the person is/was/has/does" as "you are/were/have/do"."""
+    for rx, word in _YOU_FORMS:
+        text = rx.sub(word, text)
+    return text
