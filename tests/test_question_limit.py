@@ -48,6 +48,8 @@ def test_the_command_line_refuses_a_long_question_and_query(tmp_path):
     assert "Traceback" not in r.stderr
     r = cairn("search", LONG)
     assert r.returncode == 1 and "the query is 23,200 characters long" in r.stderr
+    r = cairn("recall", LONG)  # REST caps a recall query at the same 4,000
+    assert r.returncode == 1 and "the query is 23,200 characters long" in r.stderr
 
 
 def test_rest_and_mcp_read_the_same_limit():
