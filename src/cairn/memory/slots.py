@@ -195,8 +195,10 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
                              r"(?!(?:now|still|currently|an?|the|not|also|too|so|very|really|in|at|on|from|called|named)\b)" + _VAL, re.I)),
     # "my car is (now) a red Volvo": what one of someone's things is, one at a time (slot "kind
     # of car"); not a person ("my sister is a nurse": RELATIONS, PROVIDERS) nor a word another
-    # slot reads ("my job is ..."). Only "is a/an": "my car is red" is another attribute.
-    ("kind", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + RELATIONS +
+    # slot reads ("my job is ..."). Only "is a/an": "my car is red" is another attribute. Only
+    # the person's own things ("my"): facts extracted from others' chats ("Mel's painting is a
+    # sunset", "... is a portrait") often name several things of one kind.
+    ("kind", re.compile(r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + RELATIONS +
                         "|" + PROVIDERS + r"|" + _NOT_THINGS + r")\b)(?P<slot>[^\W\d_]+)\s+is\s+"
                         r"(?:now\s+|still\s+|currently\s+)?an?\s+" + _VAL, re.I)),
     # "my dentist is Dr Alves (at Riverside)": the person who provides a service, one at a time
