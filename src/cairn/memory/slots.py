@@ -181,8 +181,10 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
                         r"(?P<val>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?=\s*[,.;!?]|\s*$)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
     # "I support Arsenal" -> "I support Spurs now": the team (or club, party) someone supports,
-    # one at a time; only a capitalised name ("I support remote work" fills no slot).
-    ("supports", re.compile(r"\b" + _SUBJ + r"\s+(?:also\s+)?" + _ADV + r"(?:support|supports|root\s+for|roots\s+for)\s+"
+    # one at a time; only a capitalised name ("I support remote work" fills no slot), and only
+    # the person's own ("I"): in others' chats "Caroline supports LGBTQ rights" and "... supports
+    # Melanie" are two things at once.
+    ("supports", re.compile(r"\b(?<!')(?P<subj>i)\s+(?:also\s+)?" + _ADV + r"(?:support|supports|root\s+for|roots\s+for)\s+"
                             r"(?P<val>(?:the\s+)?(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"
                             r"(?=\s*[,.;!?]|\s*$|\s+(?:now|again|these|since|and|but|because|too|as)\b)", re.I)),
     # "my phone number is (now) 07700 900999", "the wifi password is now swordfish": one value of
