@@ -294,6 +294,9 @@ def test_an_attribute_of_the_person_holds_one_value(conn, real_embedder, old, ne
     ("The code is 1234.", []),                # "the X is" only with "now"
     ("my little sister is ill", []),
     ("my flight is at 6am", []),
+    ("My goal is to give kids a loving home.", []),              # a purpose, not a value
+    ("my writing is going well", []),
+    ("This plaque I keep on my desk is a constant reminder.", []),  # "my desk" is no subject here
 ])
 def test_attribute_slot_reads_only_the_persons_things(text, expected):
     assert find_slots(text, [], _key) == expected

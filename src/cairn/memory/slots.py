@@ -134,6 +134,16 @@ _ATTRIBUTE_NAMES = {"number": "phone number", "mobile": "phone number", "mobile 
                     "telephone number": "phone number", "email address": "email", "e-mail": "email",
                     "e-mail address": "email", "wi-fi password": "wifi password", "wifi code": "wifi password",
                     "home address": "address", "postcode": "postcode", "zip code": "postcode"}
+# "my X" right after a preposition is no subject ("the plaque on my desk is a reminder", "in my
+# room is ..."): the thing a sentence speaks of stands before it.
+_NOT_AFTER_PREP = "".join(rf"(?<!\b{p} )" for p in ("on", "in", "at", "of", "to", "for", "with", "from", "by",
+                                                     "into", "onto", "under", "over", "about", "near", "behind"))
+# What an attribute's value never starts with: an article ("is a ...": kind of X), a place or
+# time ("is at 6am"), a purpose or topic ("my goal is to ...", "my art is about ..."), a degree
+# word, or a verb in -ing ("my writing is going well"): a statement about it, not its value.
+_ATTR_NOT_VALUE = (r"(?!(?:now|still|currently|an?|the|not|also|too|so|very|really|quite|pretty|always|never|"
+                   r"in|at|on|from|to|about|for|of|with|like|called|named|full|key|something|what|how|my|your|"
+                   r"our|his|her|their|[a-z]+ing)\b)")
 # Words after "my" that are no thing one owns (or that another slot reads): "my name is a ...".
 _NOT_THINGS = ("name|birthday|home|job|work|diet|status|age|favou?rite|life|day|week|weekend|year|"
                "morning|evening|night|plan|idea|guess|point|problem|question|answer|role|position")
@@ -190,17 +200,17 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     # "my phone number is (now) 07700 900999", "the wifi password is now swordfish": one value of
     # an attribute of the person's (slot "attribute phone number"), not a kind ("is a ...": below)
     # nor a person's ("my sister is ill": RELATIONS, checked in _raw_slots); "the X is" only with "now".
-    ("attribute", re.compile(r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + PROVIDERS + r"|" + _NOT_THINGS +
+    ("attribute", re.compile(_NOT_AFTER_PREP + r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + PROVIDERS + r"|" + _NOT_THINGS +
                              r")\s+is\b)(?!favou?rite\b)(?P<slot>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+is\s+(?:now\s+|still\s+|currently\s+)?"
-                             r"(?!(?:now|still|currently|an?|the|not|also|too|so|very|really|in|at|on|from|called|named)\b)" + _VAL, re.I)),
+                             + _ATTR_NOT_VALUE + _VAL, re.I)),
     ("attribute", re.compile(r"^\s*(?P<subj>the)\s+(?:new\s+)?(?P<slot>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+is\s+now\s+"
-                             r"(?!(?:now|still|currently|an?|the|not|also|too|so|very|really|in|at|on|from|called|named)\b)" + _VAL, re.I)),
+                             + _ATTR_NOT_VALUE + _VAL, re.I)),
     # "my car is (now) a red Volvo": what one of someone's things is, one at a time (slot "kind
     # of car"); not a person ("my sister is a nurse": RELATIONS, PROVIDERS) nor a word another
     # slot reads ("my job is ..."). Only "is a/an": "my car is red" is another attribute. Only
     # the person's own things ("my"): facts extracted from others' chats ("Mel's painting is a
     # sunset", "... is a portrait") often name several things of one kind.
-    ("kind", re.compile(r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + RELATIONS +
+    ("kind", re.compile(_NOT_AFTER_PREP + r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + RELATIONS +
                         "|" + PROVIDERS + r"|" + _NOT_THINGS + r")\b)(?P<slot>[^\W\d_]+)\s+is\s+"
                         r"(?:now\s+|still\s+|currently\s+)?an?\s+" + _VAL, re.I)),
     # "my dentist is Dr Alves (at Riverside)": the person who provides a service, one at a time
