@@ -76,3 +76,14 @@ def test_zip_import_answers_with_the_speaker_and_reimports_unchanged(tmp_path):
         # the knowledge answer (cairn chat's) names the speaker of a first-person line
         know = app.answer_about("who is driving to the climbing trip?")
         assert know.found and know.text.startswith("Ines: I'm driving"), know.text
+
+
+def test_an_unzipped_export_folder_is_read_and_an_empty_one_refused(tmp_path):
+    folder = tmp_path / "WhatsApp Chat - Climbing crew"
+    folder.mkdir()
+    (folder / "_chat.txt").write_text(IPHONE, encoding="utf-8")
+    [item] = list(W.read(folder))
+    assert item.title == "Climbing crew" and len(item.messages) == 4
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InvalidInput, match="no .txt chat in this folder"):
+        list(W.read(tmp_path / "empty"))

@@ -1,5 +1,5 @@
 """A WhatsApp chat export ("Export chat" in a chat's menu): the .txt file, or the .zip it comes
-in (the first .txt inside, `_chat.txt` on iPhone), as one chat note whose messages are indexed
+in, or that .zip unzipped (the first .txt inside, `_chat.txt` on iPhone), as one chat note whose messages are indexed
 one by one, each with its speaker and time, so that "who is driving?" is answered by the line
 of the person who said it (read as plain text, the export has no speakers: `cairn ingest`).
 
@@ -17,8 +17,8 @@ the file: a first number above 12 anywhere means day first, a second one above 1
 with neither, day first (most locales). Two-digit years are 20YY. Times are the phone's local
 time, kept without a zone.
 
-One export = one conversation, named from the file ("WhatsApp Chat with Climbing crew.txt"
--> "Climbing crew"); its stable id is "whatsapp:" + that name, so a later export of the same
+One export = one conversation, named from the file ("WhatsApp Chat with Climbing crew.txt",
+its .zip or its folder -> "Climbing crew"); its stable id is "whatsapp:" + that name, so a later export of the same
 chat updates the note. A message's id is its time and a hash of speaker and text (a later
 export with more messages keeps the earlier ids). A file in which no line is a message is not
 a WhatsApp export: ExportFormatError.
@@ -33,7 +33,7 @@ import zipfile
 from pathlib import Path
 from typing import IO, Iterator
 
-from cairn.ingest.importing.items import ExportFormatError, Item, Message, Skip, open_zip
+from cairn.ingest.importing.items import ExportFormatError, Item, Message, Skip, inside, open_zip
 
 _MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _DATE = r"(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{2,4})"
@@ -48,7 +48,14 @@ _TITLE = re.compile(r"^(?:whatsapp chat (?:with|-)\s*)", re.IGNORECASE)
 
 
 def _text_stream(path: Path) -> IO[bytes]:
-    """The export's text: the file, or the first .txt inside a .zip (`_chat.txt` first)."""
+    """The export's text: the file, or the first .txt inside a .zip or an unzipped export's
+    folder (`_chat.txt` first; a folder's symbolic links are not followed out of it)."""
+    if path.is_dir():
+        found = sorted((p for p in path.rglob("*.txt") if inside(path, p)),
+                       key=lambda p: (p.name != "_chat.txt", len(p.parts), p.name))
+        if not found:
+            raise ExportFormatError(f"{path}: no .txt chat in this folder")
+        return open(found[0], "rb")
     if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
         zf = open_zip(path)
         names = sorted((n for n in zf.namelist() if n.lower().endswith(".txt")),
@@ -103,7 +110,7 @@ def _when(g: dict, day_first: bool) -> str | None:
 
 def chat_name(path: Path) -> str:
     """The conversation's name from the export's file name ("WhatsApp Chat with Ana.txt" -> "Ana")."""
-    stem = path.stem if path.suffix.lower() in (".txt", ".zip") else path.name
+    stem = path.name if path.is_dir() else path.stem if path.suffix.lower() in (".txt", ".zip") else path.name
     return _TITLE.sub("", stem).strip() or stem
 
 
