@@ -87,3 +87,13 @@ def test_an_unzipped_export_folder_is_read_and_an_empty_one_refused(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InvalidInput, match="no .txt chat in this folder"):
         list(W.read(tmp_path / "empty"))
+
+
+def test_ingest_of_an_export_as_text_names_the_importer(tmp_path):
+    """`cairn ingest chat.txt` still reads it as plain text (the person's choice), with a
+    warning naming `cairn import whatsapp`; an ordinary text with a date or two gets none."""
+    from cairn.parse import parse_text
+    assert any("cairn import whatsapp" in w for w in parse_text(IPHONE, "chat.txt").warnings)
+    assert any("cairn import whatsapp" in w for w in parse_text(ANDROID, "chat.txt").warnings)
+    plain = "Boiler log\n12/05/2024, 18:01 - serviced\n13/05/2024 noted: fine\nAll good.\n"
+    assert not parse_text(plain, "log.txt").warnings

@@ -1,10 +1,11 @@
-"""A WhatsApp chat export ("Export chat" in a chat's menu): the .txt file, or the .zip it comes
-in, or that .zip unzipped (the first .txt inside, `_chat.txt` on iPhone), as one chat note whose messages are indexed
-one by one, each with its speaker and time, so that "who is driving?" is answered by the line
-of the person who said it (read as plain text, the export has no speakers: `cairn ingest`).
+"""A WhatsApp chat export ("Export chat" in a chat's menu): the .txt file, the .zip it comes
+in, or that .zip unzipped (the first .txt inside, `_chat.txt` on iPhone), as one chat note
+whose messages are indexed one by one, each with its speaker and time, so that "who is
+driving?" is answered by the line of the person who said it (read as plain text by `cairn
+ingest`, the export has no speakers; that parser warns and names this importer).
 
-A message starts a line in one of the two forms the apps write (a left-to-right mark, U+200E,
-may precede any part):
+A message starts a line in one of the two forms the apps write (cairn.parse.whatsapp_lines; a
+left-to-right mark, U+200E, may precede any part):
 
     [12/05/2024, 18:01:23] Ines: Who is driving?        (iPhone; seconds optional)
     12/05/2024, 18:01 - Ines: Who is driving?           (Android; "6:01 pm" also)
@@ -34,13 +35,8 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from cairn.ingest.importing.items import ExportFormatError, Item, Message, Skip, inside, open_zip
+from cairn.parse.whatsapp_lines import MARKS, message_line
 
-_MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_DATE = r"(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{2,4})"
-_TIME = r"(?P<h>\d{1,2})[:.](?P<m>\d{2})(?:[:.](?P<s>\d{2}))?(?:\s*(?P<ampm>[ap]\.?\s?m\.?))?"
-# iPhone's "[date, time] " and Android's "date, time - " openings of a message line
-_LINES = (re.compile(r"^\[" + _DATE + r",?\s+" + _TIME + r"\]\s*(?P<rest>.*)$", re.IGNORECASE),
-          re.compile(r"^" + _DATE + r",?\s+" + _TIME + r"\s+[-–]\s+(?P<rest>.*)$", re.IGNORECASE))
 _SPEAKER = re.compile(r"^(?P<speaker>[^:]{1,80}?):\s(?P<text>.*)$", re.DOTALL)
 _MEDIA = re.compile(r"^(?:<media omitted>|<attached: [^>]*>|(?:image|video|audio|sticker|gif|document) omitted|"
                     r"this message was deleted|you deleted this message)$", re.IGNORECASE)
@@ -72,8 +68,8 @@ def _lines(path: Path) -> list[tuple[dict, str]]:
     try:
         with _text_stream(path) as raw:
             for line in io.TextIOWrapper(raw, encoding="utf-8-sig", errors="strict"):
-                line = _MARKS.sub("", line.rstrip("\r\n"))
-                m = _LINES[0].match(line) or _LINES[1].match(line)
+                line = MARKS.sub("", line.rstrip("\r\n"))
+                m = message_line(line)
                 if m:
                     g = {k: v for k, v in m.groupdict().items() if v is not None}
                     out.append((g, g.pop("rest", "")))
