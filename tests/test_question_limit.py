@@ -107,3 +107,13 @@ def test_a_tool_error_does_not_repeat_a_long_value():
     with pytest.raises(InvalidArguments) as exc:
         validate_arguments(search, {"query": "car", "k": "5" * 500})
     assert len(str(exc.value)) < 250 and "(502 characters)" in str(exc.value)
+
+
+def test_a_question_with_control_characters_is_refused_naming_them():
+    """probe22: `ask $'when was the \\x1b[2J boiler serviced?'` answered "The notes give no
+    date for '2J'" (the escape sequence's tail read as a name); tab and line breaks are fine."""
+    with pytest.raises(InvalidInput, match=r"the question holds control characters \(U\+001B\)"):
+        check_question("when was the \x1b[2J boiler serviced?")
+    with pytest.raises(InvalidInput, match=r"the query holds control characters \(U\+0000\)"):
+        check_query("boiler\x00")
+    assert check_question("when was the\tboiler\nserviced?")
