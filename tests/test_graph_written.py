@@ -233,3 +233,20 @@ def test_a_plain_entity_takes_a_kind_found_later(tmp_path):
     kinds = {r["id"]: r["kind"] for r in conn.execute("SELECT id, kind FROM entities")}
     conn.close()
     assert kinds[ben] == "person" and kinds[lisbon] == "place"
+
+
+def test_sign_offs_verbs_amounts_and_receipt_lines_are_no_entities():
+    """probe22: a weekly log gave "Cheers" (a person), "Cheers Dan", "Appended", "Mark" ("so Mark
+    the date"), "250ml" and, from "Brush 3.50 ... Total 10.49" on a receipt without a currency
+    sign, "Total" as a technology."""
+    text = ("Appended the receipts to the folder. Summer is coming, so Mark the date.\n"
+            "Receipt: 250ml 6.99 paint, Brush 3.50. Total 10.49.\nCheers, Dan\n")
+    got = _labels(text)
+    assert "Appended" not in got and "Mark" not in got and "Cheers Dan" not in got and "Cheers" not in got
+    assert refine_person("Cheers", "PERSON", text) == "" and refine_person("250ml", "PERSON", text) == ""
+    assert refine_person("Dan", "PERSON", text) != ""  # the name signed stays an entity
+    from cairn.graph.tech import technology_names
+    assert not {"Total", "Brush"} & set(technology_names(text))
+    assert "Python" in technology_names("We moved the service to Python 3.11 last week.")
+    # a name before a determiner keeps its label when the text says a person
+    assert _labels("I met Tomas Quirke the plumber. We asked Ilse the way.").get("Ilse") == "PERSON"

@@ -74,6 +74,16 @@ group""".split())
 # after its street ("Mill Lane Heating", "Park Lane Hotel"): an organisation.
 PLACE_HEADS = frozenset("""lane street road avenue drive close crescent terrace boulevard highway
 mews gardens grove square row way rd ave blvd""".split())
+# Greetings and sign-offs written with a capital before or after a name ("Cheers, Dan", "Hi
+# Ana"): never a name themselves, and not part of the name they stand by.
+SALUTATIONS = frozenset("""cheers thanks thank regards best love hugs xoxo xx hi hello hey dear greetings
+congrats congratulations sincerely ta bye goodbye morning evening night""".split())
+# Words that follow a verb, not a name, at a sentence's start ("Appended the receipts", "Mark the
+# date", "Bill me later"): a single capitalised word before one of these is read as a verb.
+_OBJECT_NEXT = frozenset("the a an my your our his her their its this that these those me him us them it".split())
+# An amount with its unit ("250ml", "3.5 kg", "20%"): no entity of any kind.
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|g|kg|mg|cm|mm|m|km|oz|lb|lbs|in|ft|gb|mb|kb|tb|"
+                       r"kw|kwh|w|v|mph|kph|km/h|%)", re.I)
 # Person evidence (PERSON_WORDS_BEFORE, PERSON_VERBS_AFTER) that is said of places too.
 _PLACE_TOO = frozenset("with by from visit visited runs ran leads led joins joined meets".split())
 _PARTICLES = frozenset("van von de der den da di du la le del della bin al ten ter".split())
@@ -253,12 +263,15 @@ def written_names(text: str) -> list[Entity]:
         for i, j in _runs(words):
             run = words[i:j]
             at_start = i == 0
-            while run and run[0].lower().rstrip(".") in _LEADING | TITLES | PERSON_WORDS_BEFORE:
-                at_start = at_start or run[0].lower() in _LEADING  # a title or verb keeps its place
+            while run and run[0].lower().rstrip(".,") in _LEADING | TITLES | PERSON_WORDS_BEFORE | SALUTATIONS:
+                at_start = at_start or run[0].lower() in _LEADING | SALUTATIONS  # a title or verb keeps its place
                 run, i = run[1:], i + 1
             if not run:
                 continue
             name = " ".join(_clean(w) for w in run)
+            if len(run) == 1 and j < len(words) and lower[j] in _OBJECT_NEXT and \
+                    (at_start or familiar(name)) and not person_evidence(words[:i], []):
+                continue  # "Appended the receipts", "so Mark the date": a verb, not a name
             if len(run) == 1 and closed_class(name):
                 continue  # "He works at …": a pronoun, not a name
             after = words[j:] if j < len(words) else following
@@ -288,7 +301,7 @@ def trim_span(name: str) -> str:
     """A model's entity span without the sentence-opening function words, verbs and titles it
     swallowed ("Call Ilse Brandvold" -> "Ilse Brandvold", "Dr Brinsley" -> "Brinsley")."""
     words = name.split()
-    while len(words) > 1 and words[0].lower().rstrip(".") in _LEADING | TITLES | PERSON_WORDS_BEFORE:
+    while len(words) > 1 and words[0].lower().rstrip(".,") in _LEADING | TITLES | PERSON_WORDS_BEFORE | SALUTATIONS:
         words = words[1:]
     return " ".join(words)
 
@@ -326,11 +339,14 @@ def refine_person(name: str, label: str, text: str) -> str:
     around any of its occurrences becomes NAME when it is capitalised inside a sentence
     somewhere ("We drove to Cork"), else it is no entity ("Lunch was long.": "");
     a single familiar word of another label (ORG, NAME...) written only as a common noun
-    (`common_noun`: "the Charger", a sentence's first word) is no entity either;
+    (`common_noun`: "the Charger", a sentence's first word), a greeting or sign-off
+    (SALUTATIONS: "Cheers") and an amount with its unit ("250ml") are no entity either;
     a PERSON with a digit ("Q3") becomes NAME; a PERSON whose last word heads organisations'
     names ("Brightmoor Labs", `organisation`) becomes ORG. Other labels are returned as they are."""
-    if len(name.split()) == 1 and closed_class(name):
-        return ""
+    if len(name.split()) == 1 and (closed_class(name) or name.lower() in SALUTATIONS):
+        return ""  # "He"; "Cheers" (a sign-off)
+    if _QUANTITY.fullmatch(name):
+        return ""  # "250ml", "3 kg": an amount, whatever label the model gave it
     if label in _NOUN_LABELS and common_noun(name, text):
         return ""  # "Bring the Charger": a common noun, not an organisation
     if label != "PERSON":
