@@ -250,3 +250,13 @@ def test_sign_offs_verbs_amounts_and_receipt_lines_are_no_entities():
     assert "Python" in technology_names("We moved the service to Python 3.11 last week.")
     # a name before a determiner keeps its label when the text says a person
     assert _labels("I met Tomas Quirke the plumber. We asked Ilse the way.").get("Ilse") == "PERSON"
+
+
+def test_a_name_before_a_comma_and_a_contraction_are_read_right():
+    """The verb rule needs the determiner right after the word ("Kevin, the founder" is a name);
+    a pronoun's contraction ("You've", "They'll") is no name; a street then a town is an
+    address, not an organisation ("Main Street Redmond"; "Mill Lane Heating" is one)."""
+    got = _labels("As the notes say, Kevin, the founder, uses it daily. Congratulations You've made it. They'll come.")
+    assert "Kevin" in got and "You've" not in got and "They'll" not in got
+    from cairn.ner_written import organisation
+    assert not organisation("Main Street Redmond") and organisation("Mill Lane Heating")

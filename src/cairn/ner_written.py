@@ -137,11 +137,12 @@ def in_vocabulary(word: str) -> bool:
 
 def organisation(name: str) -> bool:
     """True when the last word of a name of two or more words is in ORG_HEADS ("Brightmoor Labs"),
-    or when a word of PLACE_HEADS stands inside a name of three or more words, before its last
-    ("Mill Lane Heating": a business named after its street)."""
+    or when a word of PLACE_HEADS stands inside a name of three or more words, before a last
+    word that is a familiar one ("Mill Lane Heating": a business named after its street; "Main
+    Street Redmond" is an address)."""
     words = [w.lower().strip(".,") for w in name.split()]
     return len(words) > 1 and words[-1] in ORG_HEADS or \
-        len(words) > 2 and any(w in PLACE_HEADS for w in words[1:-1])
+        len(words) > 2 and any(w in PLACE_HEADS for w in words[1:-1]) and familiar(words[-1])
 
 
 def street(name: str) -> bool:
@@ -255,7 +256,8 @@ def written_names(text: str) -> list[Entity]:
     occurrence order: label PERSON (evidence in the text), ORG (a group phrase), PRODUCT (a
     project phrase: "the Harbour project") or NAME."""
     found: dict[str, str] = {}
-    segments = [_WORD.findall(seg) for _, seg in _segments(text)]
+    pieces = [seg for _, seg in _segments(text)]
+    segments = [_WORD.findall(seg) for seg in pieces]
     for n, words in enumerate(segments):
         following = segments[n + 1] if n + 1 < len(segments) else []  # "- Ilse: owns the list"
         lower = [w.lower() for w in words]
@@ -270,9 +272,10 @@ def written_names(text: str) -> list[Entity]:
                 continue
             name = " ".join(_clean(w) for w in run)
             if len(run) == 1 and j < len(words) and lower[j] in _OBJECT_NEXT and \
-                    (at_start or familiar(name)) and not person_evidence(words[:i], []):
-                continue  # "Appended the receipts", "so Mark the date": a verb, not a name
-            if len(run) == 1 and closed_class(name):
+                    (at_start or familiar(name)) and not person_evidence(words[:i], []) and \
+                    re.search(r"(?<![\w'’])" + re.escape(run[0]) + r"[ \t]+" + re.escape(words[j]) + r"\b", pieces[n]):
+                continue  # "Appended the receipts", "so Mark the date": a verb; not "Kevin, the founder"
+            if len(run) == 1 and (closed_class(name) or closed_class(re.split(r"['’]", name)[0])):
                 continue  # "He works at …": a pronoun, not a name
             after = words[j:] if j < len(words) else following
             org = organisation(name)
