@@ -117,3 +117,19 @@ def test_a_question_with_control_characters_is_refused_naming_them():
     with pytest.raises(InvalidInput, match=r"the query holds control characters \(U\+0000\)"):
         check_query("boiler\x00")
     assert check_question("when was the\tboiler\nserviced?")
+
+
+def test_ask_batch_names_the_line_of_an_over_long_question(tmp_path):
+    """`cairn ask --batch`: a line over the limit (or with control characters) is a usage
+    error naming its line, before any question is answered (it stopped the run mid-way
+    without naming the line)."""
+    import json as _json
+    from cairn.ops.search import read_questions
+    path = tmp_path / "q.jsonl"
+    path.write_text(_json.dumps({"id": "a", "question": "when?"}) + "\n"
+                    + _json.dumps({"id": "b", "question": "q" * 4001}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"line 2: the question is 4,001 characters long"):
+        read_questions(path)
+    path.write_text("when was it serviced?\nwhen \x1b[2J?\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"line 2: the question holds control characters"):
+        read_questions(path)

@@ -340,6 +340,10 @@ def read_questions(path: Path | str) -> list[tuple[str, str]]:
             qid, question = str(lineno), text
         if qid in seen:
             raise ValueError(f"{path}: line {lineno}: id {qid!r} repeats an earlier line's id")
+        try:
+            check_question(question)  # every line checked before the first is answered
+        except InvalidInput as exc:
+            raise ValueError(f"{path}: line {lineno}: {exc.message}") from None
         seen.add(qid)
         out.append((qid, question))
     if not out:
