@@ -133,3 +133,13 @@ def test_ask_batch_names_the_line_of_an_over_long_question(tmp_path):
     path.write_text("when was it serviced?\nwhen \x1b[2J?\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"line 2: the question holds control characters"):
         read_questions(path)
+
+
+def test_search_batch_names_the_line_of_an_over_long_query(tmp_path):
+    import json as _json
+    from cairn.ops.search import read_batch_file
+    path = tmp_path / "q.jsonl"
+    path.write_text(_json.dumps({"id": "a", "query": ""}) + "\n"
+                    + _json.dumps({"id": "b", "query": "q" * 4001}) + "\n", encoding="utf-8")
+    with pytest.raises(InvalidInput, match=r"line 2: the query is 4,001 characters long"):
+        read_batch_file(path)
