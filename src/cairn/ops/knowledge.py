@@ -91,12 +91,13 @@ class KnowledgeSource:
 _YOURS = re.compile(r"^(?:user|reflection|s-\d{8}-\d{6}-[0-9a-f]+#\d+)$")
 
 
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|mine|we|we're|we'll|us|our)\b", re.I)
-
-
 def said_by_you(source: str | None) -> bool:
     """True when a memory of this `source` is something the person said (see _YOURS)."""
     return bool(_YOURS.match(source or "user"))
+
+
+# A quoted chat line speaking in the first person names nobody by itself (KnowledgeOps._attributed).
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|mine|we|we're|we'll|us|our)\b", re.I)
 
 
 @dataclass
