@@ -128,7 +128,7 @@ def test_backup_under_ten_writers_restores_every_acknowledged_write(taken):
 
 
 @pytest.mark.parametrize("damage", ["changed vault file", "corrupt index", "no manifest", "added file",
-                                    "path outside"])
+                                    "path outside", "linked file", "linked folder"])
 def test_a_damaged_snapshot_is_refused_with_nothing_replaced(taken, tmp_path, damage):
     import shutil
     snap = tmp_path / taken["snap"].name
@@ -147,6 +147,19 @@ def test_a_damaged_snapshot_is_refused_with_nothing_replaced(taken, tmp_path, da
     elif damage == "path outside":
         manifest["files"]["../outside.md"] = {"sha256": "0" * 64, "size": 1}
         (snap / MANIFEST).write_text(json.dumps(manifest))
+    elif damage in ("linked file", "linked folder"):  # probe22: restore copied the file a link pointed to
+        secret = tmp_path / "elsewhere" / "secret.md"
+        secret.parent.mkdir()
+        secret.write_text("a file outside the snapshot")
+        if damage == "linked file":
+            (snap / "vault" / "Linked.md").symlink_to(secret)
+            rel = "vault/Linked.md"
+        else:
+            (snap / "vault" / "linked").symlink_to(secret.parent, target_is_directory=True)
+            rel = "vault/linked/secret.md"
+        data = secret.read_bytes()
+        manifest["files"][rel] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+        (snap / MANIFEST).write_text(json.dumps(manifest))  # the hashes match: only the link gives it away
     else:
         (snap / "vault" / "Planted.md").write_text("not in the manifest")
     target = tmp_path / "home"
@@ -158,7 +171,8 @@ def test_a_damaged_snapshot_is_refused_with_nothing_replaced(taken, tmp_path, da
             app.restore(snap)
     assert {"changed vault file": "Seed.md does not match its sha256", "corrupt index": "integrity check",
             "no manifest": "manifest.json is missing", "added file": "Planted.md is not in the manifest",
-            "path outside": "a path outside the snapshot"}[damage] \
+            "path outside": "a path outside the snapshot", "linked file": "vault/Linked.md is a symbolic link",
+            "linked folder": "vault/linked is a symbolic link"}[damage] \
         in str(info.value)
     assert tree_hashes(target) == before
 

@@ -356,3 +356,25 @@ def test_load_query_reads_the_vocabulary_beside_the_session(emb, monkeypatch):
     assert cold._wordpiece is None
     with pytest.raises(ValueError, match="vocab.txt is damaged"):
         cold.embed(["a short query"])
+
+
+def test_numpy_is_imported_before_a_loading_thread_starts():
+    """probe22: numpy's first import in the loading thread (through onnxruntime) raced the
+    command's own and failed one `cairn search --batch` in seven ("partially initialized module
+    'numpy._core._multiarray_umath'"). `start_loading` imports it in the caller's thread first:
+    checked in a fresh interpreter with a loader that imports nothing."""
+    import subprocess
+    import sys
+    code = ("import sys, time\n"
+            "from cairn.embed import start_loading\n"
+            "class Slow:\n"
+            "    loaded = False\n"
+            "    def load(self):\n"
+            "        time.sleep(0.3)\n"
+            "assert 'numpy' not in sys.modules\n"
+            "start_loading(Slow())\n"
+            "np = sys.modules.get('numpy')\n"
+            "print(np is not None and hasattr(np, 'ndarray'))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "True"

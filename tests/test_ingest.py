@@ -319,3 +319,18 @@ def test_an_empty_path_and_cairns_own_home_are_not_ingested(app, tmp_path, monke
     assert any("left out" in w for _, w in report.warnings)
     assert any(n.endswith("up.md") for n in names)  # uploads arrive to be ingested
     assert app.search("secret trace", mode="keyword").hits == []
+
+
+def test_control_characters_in_a_file_name_stay_out_of_the_vault(tmp_path, hash_embedder):
+    """probe22: a source named "a<LF>b.md" or with an escape sequence kept those characters in
+    its vault copy's name; a line break is a space there, other control characters are dropped."""
+    from cairn.service import Cairn
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a\nb.md").write_text("hello newline\n", encoding="utf-8")
+    (tmp_path / "in" / "x\x1b[31mred.md").write_text("escape\n", encoding="utf-8")
+    with Cairn(tmp_path / "home", embedder=hash_embedder) as app:
+        report = app.ingest([tmp_path / "in"])
+        assert len(report.added) == 2 and not report.failed
+        names = sorted(p.name for p in (app.settings.vault / "notes" / "in").iterdir())
+        assert names == ["a b.md", "x[31mred.md"]
+        assert app.sync().to_json()["unchanged"] == 2  # the vault agrees with the index

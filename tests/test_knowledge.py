@@ -147,7 +147,10 @@ def test_the_answer_is_json(kapp):
     ("who is Sam Okafor?", "Sam Okafor"), ("Who's Nadia?", "Nadia"),
     ("what do you know about my cousin?", "my cousin"), ("tell me about the allotment", "allotment"),
     ("what did I note about the water heater?", "water heater"), ("when is Priya's birthday?", None),
-    ("remind me to call Sam", None)])
+    ("remind me to call Sam", None),
+    # probe22: who does something is a question for a name, not a profile of "driving"
+    ("Who is driving?", None), ("who's bringing snacks?", None), ("who was invited?", None),
+    ("who is in charge of the keys?", None), ("who is the landlord?", "landlord"), ("Who is Sterling?", "Sterling")])
 def test_profile_subject(q, subject):
     assert T.profile_subject(q) == subject
 
@@ -192,3 +195,29 @@ def test_the_naming_verb_of_a_question_matches_no_reminder():
     assert T.overlap("what was the plumber called?", "call the plumber") == 1.0  # the plumber, not the verb
     assert T.overlap("when do I need to call Ana?", "call Ana") > 0.5  # the verb asked: kept
     assert T.overlap("who called me about the boiler?", "call about the boiler") == 1.0
+
+
+def test_a_memory_from_an_imported_chat_is_not_what_you_told_me():
+    """probe22: a fact extracted from an imported chat ("Ines is driving", said by Ines) was
+    given as 'You told me on …'; only the person's own statements are (remember, a reflection,
+    a turn of their session with the assistant)."""
+    from cairn.ops.knowledge import _said_line, said_by_you
+    assert said_by_you("user") and said_by_you(None) and said_by_you("reflection")
+    assert said_by_you("s-20261207-040344-407160#3")
+    assert not said_by_you("2024-05-12T18:05:00-9bb72bda") and not said_by_you("D1:2")
+    now = datetime(2024, 6, 1, tzinfo=timezone.utc)
+    when = "2024-05-12T18:05:00+00:00"
+    assert _said_line("Ines is driving.", when, now, False) == "From a conversation on 12 May: “Ines is driving”."
+    assert _said_line("I'm vegan.", when, now, True) == "You told me on 12 May: “I'm vegan”."
+    assert _said_line("I'm vegan", when, now, True, also=True).startswith("You also told me on 12 May")
+
+
+def test_a_fact_from_your_own_session_is_said_back_to_you():
+    """probe22: "what car do I have?" answered 'You told me on 7 December: “The person sold the
+    skoda, the person's car is now a red Volvo”' (the extractor's name for the person)."""
+    from cairn.ops.knowledge import _said_line
+    now = datetime(2026, 12, 7, 12, tzinfo=timezone.utc)
+    line = _said_line("The person sold the skoda, the person's car is now a red Volvo.",
+                      "2026-12-07T04:00:00+00:00", now, True)
+    assert line == "You told me on 7 December that you sold the skoda, your car is now a red Volvo."
+    assert _said_line("The person is vegan", None, now, True) == "You told me that you are vegan."

@@ -237,3 +237,77 @@ def test_a_negated_claim_or_a_new_number_in_the_same_sentence_supersedes(conn, r
     assert second.action == action, second.reason
     if action == "supersede":
         assert [m.text for m in list_memories(conn)] == [second.memory.text]
+
+
+# ------------------------------------------------------------------ what a thing is (probe22)
+@pytest.mark.parametrize("old,new,action", [
+    # the last probe's report: both stayed current
+    ("my car is a blue Skoda", "i sold the skoda, my car is now a red Volvo", "supersede"),
+    ("My phone is an iPhone 12.", "My new phone is a Pixel 8.", "supersede"),
+    ("My car is a blue Skoda.", "My car is a blue Skoda!", "reinforce"),
+    ("My car is a blue Skoda.", "My bike is a Trek.", "add"),                # another thing
+    ("My car is a blue Skoda.", "Olga's car is a Fiat.", "add"),             # another person's
+    ("My car is a blue Skoda.", "My car is red.", "add"),                    # a colour, not a kind
+    ("My sister is a nurse.", "My sister is a lovely person.", "add"),       # a person, not a thing
+])
+def test_what_a_thing_is_is_one_at_a_time(conn, real_embedder, old, new, action):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason
+    if action == "supersede":
+        assert second.previous.id == first.memory.id
+        assert [m.text for m in list_memories(conn)] == [new]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my car is now a red Volvo", [Slot("user", "kind of car", "red volvo")]),
+    ("My name is a secret.", []),
+    ("My dog is a labrador.", []),        # a pet is a relation (rules.RELATIONS), not a thing
+    ("My job is a nightmare.", []),
+    ("This is a test.", []),
+])
+def test_kind_slot_reads_only_things(text, expected):
+    assert find_slots(text, [], _key) == expected
+
+
+@pytest.mark.parametrize("old,new,action", [
+    # the value of one of the person's attributes, said again with another value (probe22)
+    ("my phone number is 07700 900123", "my new number is 07700 900999", "supersede"),
+    ("my wifi password is hunter2", "the wifi password is now swordfish", "supersede"),
+    ("My email is ana@example.org", "my email address is now ana@new.example", "supersede"),
+    ("My bike is broken.", "My bike is fixed now.", "supersede"),
+    ("my phone number is 07700 900123", "My phone number is 07700 900123!", "reinforce"),
+    ("my phone number is 07700 900123", "my wifi password is hunter2", "add"),   # another attribute
+    ("My sister is ill.", "My sister is fine now.", "add"),     # a person's state: no attribute slot
+    ("My car is red.", "My car is a Volvo.", "add"),            # a colour and a kind: two slots
+])
+def test_an_attribute_of_the_person_holds_one_value(conn, real_embedder, old, new, action):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason
+    if action == "supersede":
+        assert [m.text for m in list_memories(conn)] == [new]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my new number is 07700 900999", [Slot("user", "attribute phone number", "07700 900999")]),
+    ("my car is now a red Volvo", [Slot("user", "kind of car", "red volvo")]),   # a kind, not an attribute
+    ("my favourite colour is red", [Slot("user", "favourite colour", "red")]),  # its own slot, once
+    ("The code is 1234.", []),                # "the X is" only with "now"
+    ("my little sister is ill", []),
+    ("my flight is at 6am", []),
+    ("My goal is to give kids a loving home.", []),              # a purpose, not a value
+    ("my writing is going well", []),
+    ("This plaque I keep on my desk is a constant reminder.", []),  # "my desk" is no subject here
+])
+def test_attribute_slot_reads_only_the_persons_things(text, expected):
+    assert find_slots(text, [], _key) == expected
+
+
+@pytest.mark.parametrize("old,new,action", [
+    ("I support Arsenal", "I support Spurs now", "supersede"),     # the last probe's report
+    ("I support Arsenal", "I also support Celtic", "add"),         # additive
+    ("I support Arsenal", "Olga supports Benfica", "add"),         # someone else's team
+    ("I support Arsenal", "I support remote work", "add"),         # no name: no slot
+])
+def test_the_team_someone_supports_is_one_at_a_time(conn, real_embedder, old, new, action):
+    first, second = _pair(conn, real_embedder, old, new)
+    assert second.action == action, second.reason

@@ -419,3 +419,19 @@ def test_an_empty_reminder_id_is_named_empty(settings):
     for act in (s.done, s.cancel, s.get):
         with pytest.raises(InvalidInput, match="the reminder id is empty"):
             act(" ")
+
+
+def test_a_done_or_cancelled_reminder_is_not_edited(settings):
+    """probe22: `reminders edit` of a done reminder changed its text and printed only "r…: done"."""
+    s = sched(settings, Inbox())
+    done = s.remind("call Ana", at="in 1 hour", now=datetime.now(UTC))
+    s.done(done.id)
+    with pytest.raises(Conflict, match="is done; only a reminder still to be delivered"):
+        s.edit(done.id, "call Ana about the keys")
+    assert s.get(done.id).text == "call Ana"
+    gone = s.remind("water the plants", at="in 1 hour", now=datetime.now(UTC))
+    s.cancel(gone.id)
+    with pytest.raises(Conflict, match="is cancelled"):
+        s.edit(gone.id, "water the fern")
+    live = s.remind("book the MOT", at="in 1 hour", now=datetime.now(UTC))
+    assert s.edit(live.id, "book the MOT for the Volvo").text == "book the MOT for the Volvo"

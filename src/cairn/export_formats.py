@@ -19,5 +19,6 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "enex": ("enex", "Evernote .enex export (ENML, base64 resources with MD5 hashes)"),
     "keep": ("keep", "Google Keep from Google Takeout (the .zip or its Keep/ folder of JSON notes)"),
     "notion": ("notion", "Notion export, Markdown & CSV (the .zip or its folder)"),
+    "whatsapp": ("whatsapp", "WhatsApp chat export: the .txt (iPhone or Android), its .zip or folder; one chat note, a speaker per message"),
     "applenotes": ("applenotes", "Apple Notes exported as HTML or markdown (a folder per account/folder, or its .zip)"),
 }

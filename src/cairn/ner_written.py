@@ -68,6 +68,24 @@ ORG_HEADS = frozenset("""labs lab laboratories ltd limited inc incorporated llc 
 company co university college school academy institute hospital clinic surgery bank foundation trust
 charity agency association society ministry council studio studios partners associates holdings
 group""".split())
+# Words that end the names of streets and other places ("Mill Lane", "Station Road", "Oak
+# Avenue"): a name ending in one is a place, not a person, unless the text gives person evidence
+# around it ("Lois Lane said"); a name holding one before its last word is a business named
+# after its street ("Mill Lane Heating", "Park Lane Hotel"): an organisation.
+PLACE_HEADS = frozenset("""lane street road avenue drive close crescent terrace boulevard highway
+mews gardens grove square row way rd ave blvd""".split())
+# Greetings and sign-offs written with a capital before or after a name ("Cheers, Dan", "Hi
+# Ana"): never a name themselves, and not part of the name they stand by.
+SALUTATIONS = frozenset("""cheers thanks thank regards best love hugs xoxo xx hi hello hey dear greetings
+congrats congratulations sincerely ta bye goodbye morning evening night""".split())
+# Words that follow a verb, not a name, at a sentence's start ("Appended the receipts", "Mark the
+# date", "Bill me later"): a single capitalised word before one of these is read as a verb.
+_OBJECT_NEXT = frozenset("the a an my your our his her their its this that these those me him us them it".split())
+# An amount with its unit ("250ml", "3.5 kg", "20%"): no entity of any kind.
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|g|kg|mg|cm|mm|m|km|oz|lb|lbs|in|ft|gb|mb|kb|tb|"
+                       r"kw|kwh|w|v|mph|kph|km/h|%)", re.I)
+# Person evidence (PERSON_WORDS_BEFORE, PERSON_VERBS_AFTER) that is said of places too.
+_PLACE_TOO = frozenset("with by from visit visited runs ran leads led joins joined meets".split())
 _PARTICLES = frozenset("van von de der den da di du la le del della bin al ten ter".split())
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]", re.UNICODE)
 _BREAK = re.compile(r"(?<=[.!?;:])\s+|\n|^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
@@ -118,9 +136,31 @@ def in_vocabulary(word: str) -> bool:
 
 
 def organisation(name: str) -> bool:
-    """True when the last word of a name of two or more words is in ORG_HEADS ("Brightmoor Labs")."""
+    """True when the last word of a name of two or more words is in ORG_HEADS ("Brightmoor Labs"),
+    or when a word of PLACE_HEADS stands inside a name of three or more words, before a last
+    word that is a familiar one ("Mill Lane Heating": a business named after its street; "Main
+    Street Redmond" is an address)."""
+    words = [w.lower().strip(".,") for w in name.split()]
+    return len(words) > 1 and words[-1] in ORG_HEADS or \
+        len(words) > 2 and any(w in PLACE_HEADS for w in words[1:-1]) and familiar(words[-1])
+
+
+def street(name: str) -> bool:
+    """True when a name of two or more words ends in a word of PLACE_HEADS ("Mill Lane",
+    "Station Road")."""
     words = name.split()
-    return len(words) > 1 and words[-1].lower().strip(".,") in ORG_HEADS
+    return len(words) > 1 and words[-1].lower().strip(".,") in PLACE_HEADS
+
+
+def _person_evidence_in(name: str, text: str) -> bool:
+    """Whether some occurrence of `name` in `text` has person evidence around it (person_evidence)."""
+    n = len(name.split())
+    for _, seg in _segments(text):
+        words = [_clean(w) for w in _WORD.findall(seg)]
+        for k in range(len(words) - n + 1):
+            if " ".join(words[k:k + n]) == name and person_evidence(words[:k], words[k + n:], place=True):
+                return True
+    return False
 
 
 def _familiar_vocab() -> dict[str, int]:
@@ -198,14 +238,17 @@ def _runs(words: list[str]) -> list[tuple[int, int]]:
     return runs
 
 
-def person_evidence(before: list[str], after: list[str]) -> bool:
+def person_evidence(before: list[str], after: list[str], place: bool = False) -> bool:
     """True when the words just `before` a name (nearest last) or just `after` it say it is a
-    person: a title or relation word, a person verb after, a meeting/communication word before."""
+    person: a title or relation word, a person verb after, a meeting/communication word before.
+    place: the name has a place's form (`street`): words said of places as well ("from Mill
+    Lane", "Mill Lane runs to the river", `_PLACE_TOO`) are no evidence then."""
+    ignore = _PLACE_TOO if place else frozenset()
     prev = [w.lower().rstrip(".,") for w in before[-2:]]
     nxt = after[0].lower() if after else ""
-    if prev and (prev[-1] in TITLES or prev[-1] in PERSON_WORDS_BEFORE or any(p in RELATIONS for p in prev)):
+    if prev and (prev[-1] in TITLES or prev[-1] in PERSON_WORDS_BEFORE - ignore or any(p in RELATIONS for p in prev)):
         return True
-    return nxt in PERSON_VERBS_AFTER
+    return nxt in PERSON_VERBS_AFTER - ignore
 
 
 def written_names(text: str) -> list[Entity]:
@@ -213,7 +256,8 @@ def written_names(text: str) -> list[Entity]:
     occurrence order: label PERSON (evidence in the text), ORG (a group phrase), PRODUCT (a
     project phrase: "the Harbour project") or NAME."""
     found: dict[str, str] = {}
-    segments = [_WORD.findall(seg) for _, seg in _segments(text)]
+    pieces = [seg for _, seg in _segments(text)]
+    segments = [_WORD.findall(seg) for seg in pieces]
     for n, words in enumerate(segments):
         following = segments[n + 1] if n + 1 < len(segments) else []  # "- Ilse: owns the list"
         lower = [w.lower() for w in words]
@@ -221,17 +265,21 @@ def written_names(text: str) -> list[Entity]:
         for i, j in _runs(words):
             run = words[i:j]
             at_start = i == 0
-            while run and run[0].lower().rstrip(".") in _LEADING | TITLES | PERSON_WORDS_BEFORE:
-                at_start = at_start or run[0].lower() in _LEADING  # a title or verb keeps its place
+            while run and run[0].lower().rstrip(".,") in _LEADING | TITLES | PERSON_WORDS_BEFORE | SALUTATIONS:
+                at_start = at_start or run[0].lower() in _LEADING | SALUTATIONS  # a title or verb keeps its place
                 run, i = run[1:], i + 1
             if not run:
                 continue
             name = " ".join(_clean(w) for w in run)
-            if len(run) == 1 and closed_class(name):
+            if len(run) == 1 and j < len(words) and lower[j] in _OBJECT_NEXT and \
+                    (at_start or familiar(name)) and not person_evidence(words[:i], []) and \
+                    re.search(r"(?<![\w'’])" + re.escape(run[0]) + r"[ \t]+" + re.escape(words[j]) + r"\b", pieces[n]):
+                continue  # "Appended the receipts", "so Mark the date": a verb; not "Kevin, the founder"
+            if len(run) == 1 and (closed_class(name) or closed_class(re.split(r"['’]", name)[0])):
                 continue  # "He works at …": a pronoun, not a name
             after = words[j:] if j < len(words) else following
             org = organisation(name)
-            person = not org and (person_evidence(words[:i], after) or (
+            person = not org and (person_evidence(words[:i], after, place=street(name)) or (
                 last_person >= 0 and i - last_person == 1 and lower[i - 1] in ("and", "or")))
             if at_start and not person:
                 if all(familiar(_clean(w)) for w in run):
@@ -256,9 +304,36 @@ def trim_span(name: str) -> str:
     """A model's entity span without the sentence-opening function words, verbs and titles it
     swallowed ("Call Ilse Brandvold" -> "Ilse Brandvold", "Dr Brinsley" -> "Brinsley")."""
     words = name.split()
-    while len(words) > 1 and words[0].lower().rstrip(".") in _LEADING | TITLES | PERSON_WORDS_BEFORE:
+    while len(words) > 1 and words[0].lower().rstrip(".,") in _LEADING | TITLES | PERSON_WORDS_BEFORE | SALUTATIONS:
         words = words[1:]
     return " ".join(words)
+
+
+# Labels a single familiar word loses when it is only ever written as a common noun
+# (`common_noun`); places ("in Lisbon") and nationalities keep theirs.
+_NOUN_LABELS = frozenset({"ORG", "NAME", "PRODUCT", "WORK_OF_ART", "EVENT"})
+_ARTICLE_LIKE = _DETERMINERS | {"a", "an", "this", "that", "these", "those", "some", "any", "no"}
+
+
+def common_noun(name: str, text: str) -> bool:
+    """True when `name` is one familiar word (`familiar`: "Charger", "Traffic", "Good") that
+    `text` writes only where a capital says nothing: at the start of a sentence, line or list
+    item, or right after an article or possessive ("Bring the Keys and the Charger", "Honestly
+    the Traffic is awful"). Such a word is a common noun capitalised for emphasis or by its
+    place, not a name; "works at Google", "We drove to Cork" keep theirs. False when `name`
+    does not occur in `text` as written (nothing to judge by)."""
+    if len(name.split()) != 1 or not familiar(name):
+        return False
+    seen = False
+    for _, seg in _segments(text):
+        words = _WORD.findall(seg)
+        for k, w in enumerate(words):
+            if _clean(w) != name:
+                continue
+            seen = True
+            if k > 0 and words[k - 1].lower() not in _ARTICLE_LIKE:
+                return False
+    return seen
 
 
 def refine_person(name: str, label: str, text: str) -> str:
@@ -266,16 +341,25 @@ def refine_person(name: str, label: str, text: str) -> str:
     entity ("" returned); a one-word PERSON that is a familiar word with no person evidence
     around any of its occurrences becomes NAME when it is capitalised inside a sentence
     somewhere ("We drove to Cork"), else it is no entity ("Lunch was long.": "");
+    a single familiar word of another label (ORG, NAME...) written only as a common noun
+    (`common_noun`: "the Charger", a sentence's first word), a greeting or sign-off
+    (SALUTATIONS: "Cheers") and an amount with its unit ("250ml") are no entity either;
     a PERSON with a digit ("Q3") becomes NAME; a PERSON whose last word heads organisations'
     names ("Brightmoor Labs", `organisation`) becomes ORG. Other labels are returned as they are."""
-    if len(name.split()) == 1 and closed_class(name):
-        return ""
+    if len(name.split()) == 1 and (closed_class(name) or name.lower() in SALUTATIONS):
+        return ""  # "He"; "Cheers" (a sign-off)
+    if _QUANTITY.fullmatch(name):
+        return ""  # "250ml", "3 kg": an amount, whatever label the model gave it
+    if label in _NOUN_LABELS and common_noun(name, text):
+        return ""  # "Bring the Charger": a common noun, not an organisation
     if label != "PERSON":
         return label
     if any(ch.isdigit() for ch in name):
         return "NAME"
     if organisation(name):
         return "ORG"
+    if street(name):  # "walked down Mill Lane": a place, unless the text says a person ("Lois Lane said")
+        return "FAC" if not _person_evidence_in(name, text) else label
     if len(name.split()) > 1 or not familiar(name):
         return label
     inside = False  # capitalised inside a sentence somewhere ("We drove to Cork"): a proper noun

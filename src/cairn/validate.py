@@ -29,18 +29,38 @@ def check_since(since: str | None, name: str = "since") -> str | None:
     return since
 
 
+# The longest question (and search query) any door accepts, in characters: a question is a
+# sentence or a few, and a longer text is a note to keep (`remember`, `note create`), not one
+# to ask. REST's schemas, MCP's tool schemas and the command line all read this number.
+MAX_QUESTION_CHARS = 4000
+
+
 def check_question(question: str) -> str:
-    """The question itself; raises InvalidInput when it is empty or only whitespace."""
+    """The question itself; raises InvalidInput when it is empty or only whitespace, longer
+    than MAX_QUESTION_CHARS characters, or holds control characters other than tab and line
+    breaks (controls.check_no_controls) — the same rule on every door: CLI, REST, MCP, the
+    assistant, Telegram."""
     if not isinstance(question, str) or not question.strip():
         raise InvalidInput("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InvalidInput(f"the question is {len(question):,} characters long; the limit is "
+                           f"{MAX_QUESTION_CHARS:,} (to keep a long text, use `cairn remember` or "
+                           "`cairn note create`)", field="question")
+    check_no_controls(question, "the question", lines=True)  # an ESC sequence was read as a name ("2J")
     return question
 
 
 def check_query(query: str) -> str:
     """A search query itself; raises InvalidInput when it is empty or only whitespace (the
-    command line's rule, as `check_question` is ask's: an empty search has nothing to find)."""
+    command line's rule, as `check_question` is ask's: an empty search has nothing to find),
+    or longer than MAX_QUESTION_CHARS (REST's limit on `q`), or holds control characters (as
+    `check_question`)."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("the query is empty")
+    if len(query) > MAX_QUESTION_CHARS:
+        raise InvalidInput(f"the query is {len(query):,} characters long; the limit is "
+                           f"{MAX_QUESTION_CHARS:,}", field="query")
+    check_no_controls(query, "the query", lines=True)
     return query
 
 

@@ -62,6 +62,12 @@ def test_bad_search_input_is_named_and_the_page_still_renders(site):
     assert "since &#39;yesterday&#39; is not an ISO date" in r.text
     r = site["local"].get("/search?q=heron&type=spreadsheet")
     assert r.status_code == 400 and "unknown note type" in r.text
+    # probe22: the web page's search took any length; the limit is REST's (validate.MAX_QUESTION_CHARS)
+    r = site["local"].get("/search?q=" + "h" * 4001)
+    assert r.status_code == 400 and "the query is 4,001 characters long; the limit is 4,000" in r.text
+    r = site["local"].get("/ask?q=" + "h" * 4001)
+    assert r.status_code == 400 and "the question is 4,001 characters long" in r.text
+    assert 'maxlength="4000"' in site["local"].get("/").text and 'maxlength="4000"' in site["local"].get("/ask").text
 
 
 def test_search_escapes_what_the_person_typed(site):

@@ -1,7 +1,7 @@
 """The built-in importers, registered through the `register_importers` hook like any
 plugin's: "notes" (JSONL records, `cairn import notes`), "chat" (JSONL chat transcripts,
 `cairn import chat`) and one per export format of another app (`EXPORTS`: chatgpt, claude,
-mbox, maildir, ics, bookmarks, kindle, readwise, enex, keep, notion, applenotes; `cairn import SOURCE
+mbox, maildir, ics, bookmarks, kindle, readwise, enex, keep, notion, applenotes, whatsapp; `cairn import SOURCE
 PATH [--dry-run]`), each a reader module of cairn.ingest.importing.
 
 An importer is `import(app, path, progress=None, **options) -> IngestReport`: `app` is the

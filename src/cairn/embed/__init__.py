@@ -96,6 +96,21 @@ def _loader(embedder: Any, query: bool) -> tuple[Any, bool]:
     return getattr(embedder, "load", None), getattr(embedder, "loaded", True)
 
 
+def _import_shared() -> None:
+    """Import numpy in the calling thread, before a loading thread starts: the session's
+    import of onnxruntime imports numpy too, and numpy's first import racing the command's own
+    (the service, the vector store) in another thread failed one `cairn search --batch` in
+    seven ("cannot import name '__cpu_features__' from partially initialized module
+    'numpy._core._multiarray_umath'": CPython hands a thread a partly initialised module to
+    avoid a deadlock between two imports of circularly importing modules). The command
+    imports numpy anyway; only the order changes. Nothing when numpy is missing (the session
+    reports it)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        pass
+
+
 def start_loading(embedder: Any, query: bool = False) -> None:
     """Start `embedder.load()` (an onnxruntime session for the built-in model) on a
     background thread and return at once; with query=True `embedder.load_query()` instead,
@@ -111,6 +126,7 @@ def start_loading(embedder: Any, query: bool = False) -> None:
         return
     if not _mark_started(embedder, query):
         return
+    _import_shared()
 
     def run() -> None:
         try:

@@ -218,8 +218,10 @@ def written_units(note, chunks) -> list[tuple[str, str]]:
 def add_written(found: Found, unit: str, text: str) -> None:
     """Add the names of `text` found by their written form (cairn.ner_written): people, groups
     and projects that no model has seen."""
-    from cairn.ner_written import written_names
+    from cairn.ner_written import common_noun, written_names
     for ent in written_names(text):
+        if ent.label != "PERSON" and common_noun(ent.text, text):
+            continue  # "the Traffic on Mill Lane": a common noun capitalised, not a name
         kind = NER_KINDS.get(ent.label)
         if kind:
             found.add(unit, ent.text, kind, "written")

@@ -14,8 +14,8 @@ A name counts as a technology when the text itself says so, by one of three writ
   lower-case phrase ("switched to plan B"). A number after "Chapter", "page", ... (NOT_VERSIONED) is not
   a version. Nor is a number after a single familiar English word (ner_written.familiar) written
   in lower case ("should be 1.5 bar", "beans 0.89"), or after a capitalised one when the number
-  has two decimals and the text states money ("Bread 1.20" on a receipt with "£24.48": a
-  price; session 17, review3 M7). "Python 3.11" in a note without prices is still a version.
+  has two decimals and the text states money ("Bread 1.20" on a receipt with "£24.48", or a
+  receipt's own words: "Total 10.49", "VAT"; a price; session 17, review3 M7; probe22). "Python 3.11" in a note without prices is still a version.
 Frontmatter lists (`tools`, `stack`, `tech`, ...) are read by cairn.graph.extract.
 A name is one to three words; leading articles are dropped.
 """
@@ -46,7 +46,8 @@ CALENDAR = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
             "november", "december", "today", "tomorrow"}
 _ARTICLES = {"the", "a", "an", "our", "my", "their", "this", "that", "its", "his", "her", "new", "old"}
 _SHAPED = re.compile(r"[A-Z0-9.+#]|.-.")
-_MONEY = re.compile(r"[£$€¥]\s?\d|\b\d+(?:\.\d\d)?\s?(?:GBP|EUR|USD)\b")
+_MONEY = re.compile(r"[£$€¥]\s?\d|\b\d+(?:\.\d\d)?\s?(?:GBP|EUR|USD)\b|"
+                    r"\b(?:(?:sub)?total|receipt|invoice|vat|amount due|balance due)\b", re.I)
 _PRICE = re.compile(r"\d+\.\d\d")
 # What each pattern cannot match without (a dotted number; a tool noun after a space; a
 # cue phrase): one cheap scan decides whether the pattern's own scan, which tries a name at

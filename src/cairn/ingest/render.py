@@ -10,6 +10,7 @@ note for images and recordings; page offsets are shifted to stay valid in the wr
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,17 @@ def markdown_relpath(src: Path, root: Path | None, real_src: Path | None = None)
         relpath = (Path(real_root.name or "root") / (real_src or P.resolved(src)).relative_to(real_root)).as_posix()
     else:
         relpath = src.name
-    return f"notes/{relpath}"
+    return f"notes/{_NAME_CONTROLS.sub(_name_char, relpath)}"
+
+
+# Control characters in a source's file name (a line break, an escape sequence: legal on Linux)
+# are left out of its vault copy's name, a line break or tab read as a space: the vault is
+# plain files other tools (editors, sync apps, other systems) must be able to name.
+_NAME_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _name_char(m: re.Match) -> str:
+    return " " if m.group(0) in "\t\n\r" else ""
 
 
 def generated_relpath(kind: str, title: str, created: str | None) -> str:

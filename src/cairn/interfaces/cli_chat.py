@@ -185,7 +185,7 @@ def chat_cmd(
                     if line.strip().startswith("/"):
                         _slash(bot, line.strip(), json_out, Channel())
                         continue
-                    _print_result(bot.turn(line, Channel()), json_out)
+                    _turn(bot, line, Channel(), json_out)
             return
         _repl(bot, TerminalChannel, json_out)
 
@@ -206,11 +206,23 @@ def _repl(bot, TerminalChannel, json_out: bool) -> None:
             continue
         ui = TerminalChannel()
         try:
-            res = bot.turn(line, ui)
+            _turn(bot, line, ui, json_out)
         except KeyboardInterrupt:
             say_err("\n  · interrupted\n")
             continue
-        _print_result(res, json_out, streamed=ui.streamed)
+
+
+def _turn(bot, line: str, ui, json_out: bool) -> None:
+    """One message of a conversation (the REPL's or piped input's): its reply printed, or a
+    refused message's error on stderr ("error: the question is 5,824 characters long; ...")
+    — one bad message does not end the conversation, as a bad slash command does not (_slash)."""
+    from cairn.errors import CairnError
+    try:
+        res = bot.turn(line, ui)
+    except CairnError as exc:
+        say_err(f"error: {exc}\n")
+        return
+    _print_result(res, json_out, streamed=getattr(ui, "streamed", False))
 
 
 def _slash(bot, line: str, json_out: bool, ui) -> str | None:

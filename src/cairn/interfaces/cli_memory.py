@@ -137,7 +137,11 @@ def recall(query: str = typer.Argument(..., help="What to recall."),
            history: bool = typer.Option(False, "--history", help="Include superseded and forgotten memories."),
            json_out: bool = typer.Option(False, "--json")) -> None:
     """Recall memories, ranked, with every score component."""
+    from cairn.interfaces.cli_common import _early
     from cairn.memory.recall import explain
+    from cairn.validate import check_query
+    if query.strip():  # an empty one is the service's "recall query is empty"
+        _early(check_query, query)  # REST's limit on a recall query, and search's
     with _service() as svc:
         hits = svc.recall(_arg_text(query), scope=scope, k=k, at=at, include_history=history)
     if json_out:

@@ -97,7 +97,8 @@ def _change(op: str, rid: str, json_out: bool, **kw) -> None:
         _dump(reminder_json(r))
     else:
         from cairn.cli import out
-        out.print(f"{r.id}: {r.state}" + (f", next {_local(r.next_due, r.tz)}" if r.next_due else ""), markup=False)
+        out.print(f"{r.id}: {r.state}" + (f", next {_local(r.next_due, r.tz)}" if r.next_due else "")
+                  + (f" — {r.text}" if op == "edit" else ""), markup=False)
 
 
 @reminders_app.command("done")

@@ -115,11 +115,15 @@ def resolve(conn: sqlite3.Connection, name: str) -> str | None:
 
 def ensure_entity(conn: sqlite3.Connection, name: str, kind: str = "entity") -> str:
     """Entity id for `name`, creating the entity (with `name` as its first alias) if unknown.
-    Raises ValueError for an empty name."""
+    A known entity of the plain kind "entity" (made by a memory naming it, or a title) takes
+    `kind` when that says more ("person" from a chat speaker); a specific kind is never
+    changed here. Raises ValueError for an empty name."""
     if not name.strip():
         raise InvalidInput("entity name is empty")
     found = resolve(conn, name)
     if found:
+        if kind != "entity":
+            S.refine_entity_kind(conn, found, kind)
         return found
     eid = entity_id(name)
     n = 1

@@ -125,6 +125,28 @@ _NEW_JOB = (r"(?:got|have|has|started|landed|took|accepted)\s+(?:a\s+)?(?:new\s+
             r"(?:job|position|role)\s+")
 # The old value of a state change ("moved from <Oslo> to ..."): words up to " to ".
 _FROM = r"(?:(?!\bto\b)[^,.;!?])+?"
+# The words of an attribute slot's name that are a person (no attribute of a thing), and the
+# names one attribute goes by ("my number", "my mobile" and "my phone number" are one).
+_PERSON_WORDS = frozenset((RELATIONS + "|" + PROVIDERS + "|son|daughter|wife|husband|family|parents|kids|children|"
+                           "back|head|knee|leg|arm|stomach|throat|mood|health|life").split("|"))
+_ATTRIBUTE_NAMES = {"number": "phone number", "mobile": "phone number", "mobile number": "phone number",
+                    "phone": "phone number", "cell": "phone number", "cell number": "phone number",
+                    "telephone number": "phone number", "email address": "email", "e-mail": "email",
+                    "e-mail address": "email", "wi-fi password": "wifi password", "wifi code": "wifi password",
+                    "home address": "address", "postcode": "postcode", "zip code": "postcode"}
+# "my X" right after a preposition is no subject ("the plaque on my desk is a reminder", "in my
+# room is ..."): the thing a sentence speaks of stands before it.
+_NOT_AFTER_PREP = "".join(rf"(?<!\b{p} )" for p in ("on", "in", "at", "of", "to", "for", "with", "from", "by",
+                                                     "into", "onto", "under", "over", "about", "near", "behind"))
+# What an attribute's value never starts with: an article ("is a ...": kind of X), a place or
+# time ("is at 6am"), a purpose or topic ("my goal is to ...", "my art is about ..."), a degree
+# word, or a verb in -ing ("my writing is going well"): a statement about it, not its value.
+_ATTR_NOT_VALUE = (r"(?!(?:now|still|currently|an?|the|not|also|too|so|very|really|quite|pretty|always|never|"
+                   r"in|at|on|from|to|about|for|of|with|like|called|named|full|key|something|what|how|my|your|"
+                   r"our|his|her|their|[a-z]+ing)\b)")
+# Words after "my" that are no thing one owns (or that another slot reads): "my name is a ...".
+_NOT_THINGS = ("name|birthday|home|job|work|diet|status|age|favou?rite|life|day|week|weekend|year|"
+               "morning|evening|night|plan|idea|guess|point|problem|question|answer|role|position")
 OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("favourite", re.compile(_SUBJ_NO_I +
                              r"\s+(?:current\s+|new\s+|all[- ]time\s+|absolute\s+)?(?P<slot>favou?rite\s+[\w ]+?)\s+"
@@ -168,6 +190,29 @@ OPEN_SLOTS: list[tuple[str, re.Pattern]] = [
     ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?P<slot>" + RELATIONS + r")\s+is\s+"
                         r"(?P<val>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?=\s*[,.;!?]|\s*$)", re.I)),
     ("birthday", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+birthday is\s+(?:on\s+)?(?P<val>[^,.;!?]+)", re.I)),
+    # "I support Arsenal" -> "I support Spurs now": the team (or club, party) someone supports,
+    # one at a time; only a capitalised name ("I support remote work" fills no slot), and only
+    # the person's own ("I"): in others' chats "Caroline supports LGBTQ rights" and "... supports
+    # Melanie" are two things at once.
+    ("supports", re.compile(r"\b(?<!')(?P<subj>i)\s+(?:also\s+)?" + _ADV + r"(?:support|supports|root\s+for|roots\s+for)\s+"
+                            r"(?P<val>(?:the\s+)?(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"
+                            r"(?=\s*[,.;!?]|\s*$|\s+(?:now|again|these|since|and|but|because|too|as)\b)", re.I)),
+    # "my phone number is (now) 07700 900999", "the wifi password is now swordfish": one value of
+    # an attribute of the person's (slot "attribute phone number"), not a kind ("is a ...": below)
+    # nor a person's ("my sister is ill": RELATIONS, checked in _raw_slots); "the X is" only with "now".
+    ("attribute", re.compile(_NOT_AFTER_PREP + r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + PROVIDERS + r"|" + _NOT_THINGS +
+                             r")\s+is\b)(?!favou?rite\b)(?P<slot>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+is\s+(?:now\s+|still\s+|currently\s+)?"
+                             + _ATTR_NOT_VALUE + _VAL, re.I)),
+    ("attribute", re.compile(r"^\s*(?P<subj>the)\s+(?:new\s+)?(?P<slot>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+is\s+now\s+"
+                             + _ATTR_NOT_VALUE + _VAL, re.I)),
+    # "my car is (now) a red Volvo": what one of someone's things is, one at a time (slot "kind
+    # of car"); not a person ("my sister is a nurse": RELATIONS, PROVIDERS) nor a word another
+    # slot reads ("my job is ..."). Only "is a/an": "my car is red" is another attribute. Only
+    # the person's own things ("my"): facts extracted from others' chats ("Mel's painting is a
+    # sunset", "... is a portrait") often name several things of one kind.
+    ("kind", re.compile(_NOT_AFTER_PREP + r"\b(?P<subj>my)\s+(?:new\s+|current\s+|old\s+)?(?!(?:" + RELATIONS +
+                        "|" + PROVIDERS + r"|" + _NOT_THINGS + r")\b)(?P<slot>[^\W\d_]+)\s+is\s+"
+                        r"(?:now\s+|still\s+|currently\s+)?an?\s+" + _VAL, re.I)),
     # "my dentist is Dr Alves (at Riverside)": the person who provides a service, one at a time
     ("name", re.compile(r"\b(?P<subj>my|[^\W\d_][\w-]*'s)\s+(?:new\s+|current\s+|regular\s+)?(?P<slot>" + PROVIDERS +
                         r")\s+is\s+(?:now\s+)?(?P<val>(?:(?:dr|mr|mrs|ms|miss|mx|prof)\.?\s+)?(?-i:[A-Z])[\w'-]*"
@@ -178,7 +223,7 @@ _OWNER = re.compile(r"(?:\b(?P<my>my)|(?<![\w'])(?P<name>[^\W\d_][\w-]*)'s)\s+$"
 # Cheap test before the open-slot patterns.
 _OPEN_HINT = re.compile(r"favou?rite|\bliv|\bmove|\bswitch|\bchange|\bwent from|\bgone from|\breloc|\bsettled|\bbased|\bhome is|\bwork|\bemployed|"
                         r"\bjob\b|\bposition\b|\brole\b|\bold\b|\bnow\b|\bcalled\b|\bnamed\b|name is|birthday|"
-                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + "|" + PROVIDERS + r")\s+is\s", re.I)
+                        r"\b(?:" + OCCUPATIONS + r")\b|\b(?:" + RELATIONS + "|" + PROVIDERS + r")\s+is\s|\bis\s+(?:\w+\s+)?an?\s|\bmy\s+(?:\w+\s+){1,3}is\s|\bsupport|\broots? for", re.I)
 
 # ------------------------------------------------------------------ closed slots
 # A state word is a predicate when it follows one of these (with optional adverbs between)...
@@ -299,7 +344,7 @@ def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str],
             if not m:
                 continue
             subj = re.sub(r"'s$|\s+is$", "", m.group("subj").casefold())
-            if subj in ("i", "my", "i'm", "i am", "im"):
+            if subj in ("i", "my", "i'm", "i am", "im") or kind == "attribute":
                 subj = "i"
             elif subj in _STOP_SUBJECTS:
                 continue
@@ -314,6 +359,13 @@ def _raw_slots(text: str, names: tuple[str, ...]) -> tuple[tuple[str, str, str],
                 name = " ".join(m.group("slot").casefold().replace("favorite", "favourite").split())
                 if kind == "name":
                     name = f"name of {name}"
+                elif kind == "kind":
+                    name = f"kind of {name}"
+                elif kind == "attribute":
+                    words = name.split()
+                    if any(w in _PERSON_WORDS for w in words):
+                        continue  # "my little sister is ill": a person's state, not a thing's
+                    name = "attribute " + _ATTRIBUTE_NAMES.get(name, name)
             if name in taken:
                 continue
             value = " ".join(WORD_RE.findall(m.group("val").casefold()))

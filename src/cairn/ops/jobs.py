@@ -212,7 +212,7 @@ class JobOps:
                       dry_run: bool = False, extract: bool | None = None, llm: str | None = None,
                       **options) -> ImportReport:
         """`cairn import SOURCE PATH`: run the export importer `source` (chatgpt, claude, mbox,
-        maildir, ics, enex, notion, keep, kindle, readwise, bookmarks, applenotes or a plugin's) on `path`
+        maildir, ics, enex, notion, keep, kindle, readwise, bookmarks, applenotes, whatsapp or a plugin's) on `path`
         (cairn.ingest.importing.run: incremental by stable source id; dry_run writes nothing).
         Conversations it adds or updates have their facts extracted as `import_chat` does
         (extract/llm: the same meaning). options: passed to the importer (imap: folders; its

@@ -76,9 +76,28 @@ class KnowledgeSource:
     quote: str
     when: str | None = None
     n: int | None = None
+    yours: bool = True  # a memory the person said (`said_by_you`); not part of to_json
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("yours")
+        return out
+
+
+# The sources of a memory the person said themselves: `cairn remember` and every door's remember
+# ("user"), a reflection on their own turns, a turn of their session with the assistant
+# ("s-YYYYMMDD-HHMMSS-xxxxxx#SEQ", assistant.sessions.new_id). Any other source is a message of
+# an imported chat, where someone else may have said it.
+_YOURS = re.compile(r"^(?:user|reflection|s-\d{8}-\d{6}-[0-9a-f]+#\d+)$")
+
+
+def said_by_you(source: str | None) -> bool:
+    """True when a memory of this `source` is something the person said (see _YOURS)."""
+    return bool(_YOURS.match(source or "user"))
+
+
+# A quoted chat line speaking in the first person names nobody by itself (KnowledgeOps._attributed).
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|mine|we|we're|we'll|us|our)\b", re.I)
 
 
 @dataclass
@@ -106,11 +125,10 @@ class KnowledgeOps:
         """Answer `question` from everything Cairn holds about it (module docstring).
         subject: what the question is about when the caller resolved it (a follow-up's "it");
         now: the time to answer at (default now, UTC); llm: the notes' answer path ("none":
-        extractive, None: the configured model). Raises InvalidInput for an empty question."""
-        from cairn.errors import InvalidInput
-        question = (question or "").strip()
-        if not question:
-            raise InvalidInput("the question is empty")
+        extractive, None: the configured model). Raises InvalidInput for an empty question or
+        one over validate.MAX_QUESTION_CHARS (validate.check_question, every door's rule)."""
+        from cairn.validate import check_question
+        question = check_question(question or "").strip()
         now = now or datetime.now(timezone.utc)
         about = T.profile_subject(question)
         if about is not None:
@@ -147,7 +165,8 @@ class KnowledgeOps:
 
     def _memory_source(self, hit) -> KnowledgeSource:
         m = hit.memory
-        return KnowledgeSource("memory", m.id, "", m.text, m.valid_from or m.created or None)
+        return KnowledgeSource("memory", m.id, "", m.text, m.valid_from or m.created or None,
+                               yours=said_by_you(m.source))
 
     def _reminders_about(self, query: str) -> list[KnowledgeSource]:
         """Open reminders whose text covers REMINDER_OVERLAP of the query's terms."""
@@ -269,15 +288,15 @@ class KnowledgeOps:
             sources.append(self._memory_source(best_m[0]))
             chosen.append("memory")
             if note_src and note_score >= RUNNER_UP * best_m[1] and note_focus >= best_m[2]:
-                parts.append("Your notes say: " + ans.answer.strip())
+                parts.append("Your notes say: " + self._attributed(ans))
                 sources += note_src
                 chosen.append("note")
         elif note_src:
-            parts.append(ans.answer.strip())
+            parts.append(self._attributed(ans))
             sources += note_src
             chosen.append("note")
             if best_m is not None and best_m[1] >= RUNNER_UP * note_score and best_m[2] >= note_focus:
-                parts.append("You also told me " + self._said(best_m[0].memory, now, lead=False))
+                parts.append(self._said(best_m[0].memory, now, also=True))
                 sources.append(self._memory_source(best_m[0]))
                 chosen.append("memory")
         for r in reminders:
@@ -336,13 +355,27 @@ class KnowledgeOps:
             {"id": h.memory.id, "text": h.memory.text[:200], "score": round(score, 3)}], "notes": {"score": round(note_score, 3)}}
         return KnowledgeAnswer(self._said(h.memory, now), True, [self._memory_source(h)], why)
 
+    def _attributed(self, ans) -> str:
+        """The notes' answer text, led by its speaker when every cited line is one chat
+        speaker's and the text speaks in the first person ("Ines: I'm driving, I have the van
+        [1]." — quoted alone, "I" names nobody); the text itself otherwise, and when that speaker
+        is the person ("Me", "You", their name)."""
+        text = ans.answer.strip()
+        speakers = {c.get("speaker") for c in ans.citations}
+        if len(speakers) != 1 or not _FIRST_PERSON.search(text):
+            return text
+        speaker = (next(iter(speakers)) or "").strip()
+        if not speaker or speaker.casefold() in {"me", "you", "user", (self.settings.owner or "").casefold()}:
+            return text
+        return f"{speaker}: {text}"
+
     @staticmethod
-    def _said(memory, now: datetime, lead: bool = True) -> str:
-        """'You told me on 6 December: “…”.' for a memory (the date it was said)."""
-        day = T.said_on(memory.valid_from or memory.created, now)
-        when = f"on {day}" if day else ""
-        head = f"You told me {when}".strip() if lead else when
-        return f"{head}: “{memory.text.rstrip('.')}”." if head else f"“{memory.text.rstrip('.')}”."
+    def _said(memory, now: datetime, also: bool = False) -> str:
+        """'You told me on 6 December: “…”.' for a memory (the date it was said); 'You also
+        told me …' with `also`. A memory extracted from an imported chat (`said_by_you` False:
+        "Ines is driving", said by Ines) is 'From a conversation on 12 May 2024: “…”.'."""
+        return _said_line(memory.text, memory.valid_from or memory.created, now,
+                          said_by_you(memory.source), also)
 
     # -- a profile --------------------------------------------------------------------------
     def _profile(self, question: str, subject: str, now: datetime) -> KnowledgeAnswer:
@@ -414,10 +447,42 @@ class KnowledgeOps:
 
     def _profile_line(self, s: KnowledgeSource, now: datetime) -> str:
         if s.kind == "memory":
-            day = T.said_on(s.when, now)
-            return f"You told me{' on ' + day if day else ''}: “{s.quote.rstrip('.')}”."
+            return _said_line(s.quote, s.when, now, s.yours)
         if s.kind == "note":
             return f"{s.quote} [{s.n}]"
         if s.kind == "reminder":
             return f"A reminder: {s.quote}."
         return f"You said in an earlier conversation on {T.said_on(s.when, now)}: “{s.quote}”."
+
+
+def _said_line(text: str, when: str | None, now: datetime, yours: bool, also: bool = False) -> str:
+    """One memory as a line of the answer: 'You told me on DAY: “TEXT”.' ('You also told me'
+    with `also`), or 'From a conversation on DAY: “TEXT”.' ('A conversation also says' with
+    `also`) when the person did not say it themselves (`said_by_you`)."""
+    day = T.said_on(when, now) if when else ""
+    if yours:
+        head = "You also told me" if also else "You told me"
+        if _THE_PERSON.search(text):  # a fact extracted from your session, written of "the person"
+            return f"{head}{' on ' + day if day else ''} that {_to_you(text.rstrip('.'))}."
+    else:
+        head = "A conversation also says" if also else "From a conversation"
+    return f"{head}{' on ' + day if day else ''}: “{text.rstrip('.')}”."
+
+
+# A fact the extractor wrote from the person's own turns names them "The person" (memory/rules.py:
+# "The person sold the skoda, the person's car is now a red Volvo"); said back to them it is "you".
+_THE_PERSON = re.compile(r"\bthe person\b", re.I)
+_YOU_FORMS = ((re.compile(r"\bthe person's\b", re.I), "your"),
+              (re.compile(r"\bthe person is\b", re.I), "you are"),
+              (re.compile(r"\bthe person was\b", re.I), "you were"),
+              (re.compile(r"\bthe person has\b", re.I), "you have"),
+              (re.compile(r"\bthe person does\b", re.I), "you do"),
+              (re.compile(r"\bthe person\b", re.I), "you"))
+
+
+def _to_you(text: str) -> str:
+    """`text` with "the person" (the extractor's name for the person) as "you", "the
+    person's" as "your", and "the person is/was/has/does" as "you are/were/have/do"."""
+    for rx, word in _YOU_FORMS:
+        text = rx.sub(word, text)
+    return text

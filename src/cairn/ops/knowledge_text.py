@@ -72,8 +72,19 @@ def profile_subject(question: str) -> str | None:
     m = _PROFILE.match(question or "")
     if not m:
         return None
+    if _WHO_DOES.search(question[:m.start("s")]) and _ACTION.match(m.group("s")):
+        return None  # "who is driving?": asks who does something, not about a "driving"
     subject = _DETERMINER.sub("", m.group("s").strip(" \"'“”‘’")).strip()
     return subject or None
+
+
+# "who is/was/are/'s" followed by what someone does or where they are, written in lower case
+# ("who is driving?", "who's bringing snacks?", "who was invited?", "who is in charge of the
+# keys?"): a question for a person's name, answered from the notes, not a profile of the words
+# after it. A capitalised word ("who is Sterling?") or a noun ("who is the landlord?") still is one.
+_WHO_DOES = re.compile(r"\bwho(?:\s+(?:is|was|are)|'s|’s)\s+$", re.I)
+_ACTION = re.compile(r"(?-i:[a-z]+(?:ing|ed))\b(?<=\w{5})|(?:in|at|on|with|from|responsible|supposed|meant|"
+                     r"allowed|able|going|coming)\b", re.I)
 
 
 def with_subject(question: str, subject: str | None) -> str:

@@ -12,7 +12,7 @@ from cairn import results as R
 from cairn.errors import InvalidInput
 from cairn.report import json_type_name
 from cairn.store import db
-from cairn.validate import check_question, check_since
+from cairn.validate import check_query, check_question, check_since
 
 if TYPE_CHECKING:
     from cairn.answer import Answer
@@ -301,6 +301,11 @@ def read_batch_file(path: Path) -> list[tuple[str, str]]:
         if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
             raise InvalidInput(f"{path}: line {lineno}: id must be a string or a number, "
                                f"got {json_type_name(qid)}")
+        if query.strip():  # an empty query finds nothing (REST's batch allows it); a long one is refused
+            try:
+                check_query(query)
+            except InvalidInput as exc:
+                raise InvalidInput(f"{path}: line {lineno}: {exc.message}") from None
         out.append((str(qid), query))
     return out
 
@@ -340,6 +345,10 @@ def read_questions(path: Path | str) -> list[tuple[str, str]]:
             qid, question = str(lineno), text
         if qid in seen:
             raise ValueError(f"{path}: line {lineno}: id {qid!r} repeats an earlier line's id")
+        try:
+            check_question(question)  # every line checked before the first is answered
+        except InvalidInput as exc:
+            raise ValueError(f"{path}: line {lineno}: {exc.message}") from None
         seen.add(qid)
         out.append((qid, question))
     if not out:

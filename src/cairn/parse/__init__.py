@@ -68,7 +68,12 @@ def parse_text(text: str, name: str) -> ParsedDocument:
     m = _ORG_TITLE.search(text, 0, 4096) if name.lower().endswith(".org") else None
     if m:
         title = m.group(1).strip()
-    return ParsedDocument(kind="text", title=title or note_stem(name), body=text)
+    doc = ParsedDocument(kind="text", title=title or note_stem(name), body=text)
+    from cairn.parse.whatsapp_lines import looks_like_whatsapp
+    if looks_like_whatsapp(text):
+        doc.warnings.append("looks like a WhatsApp chat export, read as plain text: `cairn import whatsapp "
+                            "FILE` keeps each message's speaker and time")
+    return doc
 
 
 # kind -> suffix of the original file kept in the vault (images/audio: the detected format's)

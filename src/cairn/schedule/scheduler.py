@@ -212,9 +212,14 @@ class Scheduler:
 
     def edit(self, rid: str, text: str) -> S.ReminderRow:
         """Change a reminder's text (a dead letter too, before replaying it). InvalidInput as
-        `remind` for empty or too long text."""
+        `remind` for empty or too long text; Conflict for a done or cancelled reminder (it will
+        never be delivered: the edit would change nothing anyone sees; the rule of `done`,
+        `cancel` and `snooze` on such a reminder)."""
         text = _checked_text(text)
         row = self.get(rid)
+        if row.state in ("done", "cancelled"):
+            raise Conflict(f"reminder {row.id} is {row.state}; only a reminder still to be delivered "
+                           "(or a dead letter) can be edited — set a new one with `cairn remind`")
         S.update(self.conn, row.id, text=text)
         return self.get(row.id)
 

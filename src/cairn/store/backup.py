@@ -200,6 +200,11 @@ def verify(snap: Path, *, pg_bin: str = "") -> dict:
         path = snap / rel
         if ".." in Path(rel).parts or Path(rel).is_absolute():
             raise BackupDamaged(f"{snap}: the manifest names a path outside the snapshot ({rel})")
+        steps = [Path(rel), *(q for q in Path(rel).parents if q != Path("."))]
+        linked = next((q for q in steps if (snap / q).is_symlink()), None)
+        if linked is not None:  # a backup copies files, never writes a link: one would restore a file from elsewhere
+            raise BackupDamaged(f"{snap}: {linked.as_posix()} is a symbolic link; a snapshot holds only files "
+                                "(restoring it would copy a file from outside the snapshot)")
         if not path.is_file():
             raise BackupDamaged(f"{snap}: {rel} is missing")
         if path.stat().st_size != info.get("size") or sha256_file(path) != info.get("sha256"):

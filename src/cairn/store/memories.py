@@ -155,6 +155,11 @@ def entity_exists(conn: sqlite3.Connection, entity_id: str) -> bool:
     return conn.execute("SELECT 1 FROM entities WHERE id = ?", (entity_id,)).fetchone() is not None
 
 
+def refine_entity_kind(conn: sqlite3.Connection, entity_id: str, kind: str) -> None:
+    """Give an entity of the plain kind "entity" the more specific `kind`; any other kind stays."""
+    conn.execute("UPDATE entities SET kind = ? WHERE id = ? AND kind = 'entity'", (kind, entity_id))
+
+
 def insert_entity(conn: sqlite3.Connection, entity_id: str, name: str, kind: str, *,
                   if_new: bool = False) -> None:
     """Add an entity (if_new: leave an existing one of that id as it is)."""

@@ -124,8 +124,23 @@ def validate_arguments(tool: Tool, arguments: Any) -> dict:
         jsonschema.validate(arguments, tool.parameters)
     except jsonschema.ValidationError as exc:
         where = ".".join(str(p) for p in exc.absolute_path)
-        raise InvalidArguments(f"{tool.name}: {('argument ' + where + ': ') if where else ''}{exc.message}") from None
+        raise InvalidArguments(f"{tool.name}: {('argument ' + where + ': ') if where else ''}{_problem(exc)}") from None
     return arguments
+
+
+_SHOWN = 120  # characters of a bad value an error message repeats
+
+
+def _problem(exc) -> str:
+    """jsonschema's message without the whole value it repeats: a 4,001-character question is
+    "4,001 characters long; the limit is 4,000", not the question again; any other value
+    longer than _SHOWN characters is cut ("'xxxx…' (5,000 characters) is not of type ...")."""
+    if exc.validator == "maxLength" and isinstance(exc.instance, str):
+        return f"is {len(exc.instance):,} characters long; the limit is {exc.validator_value:,}"
+    shown = repr(exc.instance)
+    if len(shown) > _SHOWN and shown in exc.message:
+        return exc.message.replace(shown, f"{shown[:_SHOWN]}… ({len(shown):,} characters)")
+    return exc.message
 
 
 class ToolRegistry:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from cairn.hookspecs import hookimpl
 from cairn.model import MEMORY_KINDS, NOTE_UPDATE_MODES, SEARCH_MODES
 from cairn.tools import Tool
+from cairn.validate import MAX_QUESTION_CHARS
 
 
 def _obj(properties: dict, required: tuple[str, ...] = ()) -> dict:
@@ -18,6 +19,7 @@ def _obj(properties: dict, required: tuple[str, ...] = ()) -> dict:
 
 
 _STR = {"type": "string", "minLength": 1}
+_QUESTION = {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION_CHARS}  # validate.check_question's rule
 
 
 def _search(app, a: dict):
@@ -168,12 +170,12 @@ TOOLS: tuple[Tool, ...] = (
                "since": {"type": "string"}}, ("query",)), _search),
     Tool("ask", "Answer a question from the person's notes with numbered citations checked against "
          "the cited text; says so when the notes do not hold the answer.",
-         _obj({"question": _STR, "llm": {"enum": ["none", "embedded", "model"]}}, ("question",)), _ask),
+         _obj({"question": _QUESTION, "llm": {"enum": ["none", "embedded", "model"]}}, ("question",)), _ask),
     Tool("answer_about", "Answer a question about a person, thing or date from everything Cairn holds "
          "together: memories (what the person told you), notes (cited), entities, reminders and earlier "
          "conversations; says where the answer came from. Use it for 'who is X', 'what do you know about X', "
          "'when is ...' questions.",
-         _obj({"question": _STR, "subject": {"type": "string"}}, ("question",)), _answer_about),
+         _obj({"question": _QUESTION, "subject": {"type": "string"}}, ("question",)), _answer_about),
     Tool("get_note", "Read one note (by id, title, alias or vault path): metadata and body.",
          _obj({"note": _STR}, ("note",)), _get_note),
     Tool("list_notes", "List notes, optionally of one type or tag, a page at a time.",

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from cairn.errors import InvalidInput
 from cairn.interfaces.rest import schemas as S
 from cairn.interfaces.rest.deps import ADMIN, READ, WRITE, actor, runtime
+from cairn.validate import MAX_QUESTION_CHARS
 
 router = APIRouter(prefix="/api", tags=["memories"])
 
@@ -45,7 +46,7 @@ async def memories(request: Request, kind: Optional[S.MemoryKind] = None,
 
 
 @router.get("/memories/recall", response_model=list[S.Recalled], dependencies=[READ])
-async def recall(request: Request, query: str = Query(..., min_length=1, max_length=4000),
+async def recall(request: Request, query: str = Query(..., min_length=1, max_length=MAX_QUESTION_CHARS),
                  scope: Optional[str] = None, k: int = Query(10, ge=1, le=1000),
                  at: Optional[str] = None, history: bool = False):
     """Memories ranked for `query`, with every score component (`cairn recall --json`).

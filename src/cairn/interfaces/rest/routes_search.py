@@ -17,6 +17,7 @@ from cairn.errors import Forbidden, InvalidInput
 from cairn.interfaces.rest import schemas as S
 from cairn.interfaces.rest.deps import READ, runtime
 from cairn.model import NOTE_TYPES
+from cairn.validate import MAX_QUESTION_CHARS
 
 router = APIRouter(prefix="/api", tags=["search"])
 
@@ -37,7 +38,7 @@ def _hits(res) -> list[dict]:
 
 
 @router.get("/search", response_model=list[S.Hit], dependencies=[READ])
-async def search_get(request: Request, q: str = Query(..., min_length=1, max_length=4000, description="Any text."),
+async def search_get(request: Request, q: str = Query(..., min_length=1, max_length=MAX_QUESTION_CHARS, description="Any text."),
                      k: Optional[int] = Query(None, ge=1, le=1000),
                      mode: S.SearchMode = "hybrid",
                      fusion: Optional[S.FusionName] = None,
@@ -113,7 +114,7 @@ async def ask(request: Request, body: S.AskBody):
 
 
 @router.get("/ask/stream", dependencies=[READ], responses=ASK_RESPONSES, response_class=StreamingResponse)
-async def ask_stream(request: Request, question: str = Query(..., min_length=1, max_length=4000),
+async def ask_stream(request: Request, question: str = Query(..., min_length=1, max_length=MAX_QUESTION_CHARS),
                      llm: Optional[str] = None, k: int = Query(8, ge=1, le=100)):
     """The streaming answer for EventSource clients (GET): the same events as POST /api/ask
     with `Accept: text/event-stream`."""

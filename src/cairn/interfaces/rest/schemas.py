@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from cairn.model import FUSIONS, MEMORY_KINDS, NOTE_UPDATE_MODES, SEARCH_MODES
+from cairn.validate import MAX_QUESTION_CHARS
 
 SearchMode = Literal[SEARCH_MODES]  # type: ignore[valid-type]
 FusionName = Literal[FUSIONS]  # type: ignore[valid-type]
@@ -233,13 +234,13 @@ class Hit(Shape):
 
 class BatchQuery(Body):
     id: str | int
-    query: str = Field(max_length=4000)
+    query: str = Field(max_length=MAX_QUESTION_CHARS)
 
 
 class SearchBody(Body):
     """POST /api/search: one `query`, or `batch` [{id, query}] (as `cairn search --batch`)."""
 
-    query: Optional[str] = Field(None, min_length=1, max_length=4000)  # as GET's q
+    query: Optional[str] = Field(None, min_length=1, max_length=MAX_QUESTION_CHARS)  # as GET's q
     batch: Optional[list[BatchQuery]] = Field(None, max_length=1000)
     k: Optional[int] = Field(None, ge=1, le=1000)
     mode: SearchMode = "hybrid"  # type: ignore[valid-type]
@@ -259,7 +260,7 @@ class BatchRow(Shape):
 
 
 class AskBody(Body):
-    question: str = Field(min_length=1, max_length=4000)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     llm: Optional[str] = None
     k: int = Field(8, ge=1, le=100)
 

@@ -60,9 +60,13 @@ class AskConversation:
         self.settings = settings
 
     def reply(self, person: str, text: str) -> Reply:
+        from cairn.errors import InvalidInput
         from cairn.service import Cairn
-        with Cairn(settings=self.settings) as app:
-            ans = app.ask(text, llm="none")
+        try:
+            with Cairn(settings=self.settings) as app:
+                ans = app.ask(text, llm="none")
+        except InvalidInput as exc:  # an empty or over-long question (validate.check_question)
+            return Reply(f"I can't answer that: {exc}")
         lines = [ans.answer]
         if ans.citations:
             lines.append("")

@@ -39,6 +39,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from cairn.interfaces.web import render
+from cairn.validate import MAX_QUESTION_CHARS
 
 HERE = Path(__file__).parent
 KEY_COOKIE = "cairn_key"
@@ -52,6 +53,7 @@ _env.filters["bytes"] = render.human_bytes
 _env.filters["basename"] = render.basename
 _env.globals["verdict_words"] = render.verdict_words
 _env.globals["plain"] = render.plain  # a quote or gist without markdown marks ([[links]] as words)
+_env.globals["max_question"] = MAX_QUESTION_CHARS  # the ask and search boxes (validate.check_question)
 _env.filters["event_words"] = render.event_words
 templates = Jinja2Templates(env=_env)
 

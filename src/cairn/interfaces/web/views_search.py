@@ -15,6 +15,7 @@ from cairn.interfaces.web import render
 from cairn.interfaces.web.common import HEADERS, fragment, page
 from cairn.interfaces.web.deps import call, error_message, service
 from cairn.model import NOTE_TYPES
+from cairn.validate import MAX_QUESTION_CHARS, check_query
 
 router = APIRouter()
 PASSAGES = 30  # chunks fetched for a search page (grouped into notes)
@@ -35,6 +36,7 @@ def search_page(request: Request, q: str = "", type: Optional[str] = None, tag: 
         return page(request, "search.html", "search", q=q, groups=None, types=NOTE_TYPES, f=f)
     app = service(request)
     try:
+        check_query(q)  # REST's limit on a search query (validate.MAX_QUESTION_CHARS)
         res = call(request, app.search, q, k=PASSAGES, types=[type] if type else None,
                    since=since or None, until=until or None, tag=tag or None, group=False)
     except (ValueError, OSError) as exc:

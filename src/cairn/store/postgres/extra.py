@@ -192,6 +192,10 @@ def entity_exists(conn, entity_id: str) -> bool:
     return conn.execute("SELECT 1 FROM entities WHERE id = %s", (entity_id,)).fetchone() is not None
 
 
+def refine_entity_kind(conn, entity_id: str, kind: str) -> None:
+    conn.execute("UPDATE entities SET kind = %s WHERE id = %s AND kind = 'entity'", (kind, entity_id))
+
+
 def insert_entity(conn, entity_id: str, name: str, kind: str, *, if_new: bool = False) -> None:
     tail = " ON CONFLICT DO NOTHING" if if_new else ""
     conn.execute(f"INSERT INTO entities(id, name, kind) VALUES (%s, %s, %s){tail}", (entity_id, name, kind))
