@@ -13,6 +13,7 @@ import secrets
 from datetime import datetime, timezone
 
 from cairn.assistant.models import ToolCall
+from cairn.assistant.nlu import known as KN
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
@@ -42,6 +43,12 @@ def as_profile(text: str) -> str:
 # The person a who-question's answer names is the conversation's last person ("what's her
 # number?" after "who's the landlord?"), as a person named in the message is.
 WHO_ANSWER_PERSON = True
+# A name typed in lower case ("whats her number then" after "can u text oksana …") is the
+# conversation's person when the home knows a person by it (nlu/known.py).
+LOWER_CASE_NAMES = True
+# Of several people a message names, the first is the one a later "her" / "his" means: the request
+# is about them, a later name is what is said of them ("text Oksana that Lev can come for tea").
+FIRST_PERSON = True
 # A who-question answered by a note sentence naming no one gets one naming a person (_who_from_note).
 WHO_NAMES_A_PERSON = True
 
@@ -86,11 +93,15 @@ class Understood(NoteScoped):
         log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
         from cairn.ops.knowledge_text import names
         people = [n for n in names(u.resolved) if n not in (log.get("note"), log.get("subject"))]
+        if not people and LOWER_CASE_NAMES and not u.resolved.isupper():
+            # "can u text oksana that …": a name typed in lower case, known to the home as a person's
+            people = [n for n in KN.people_in(u.resolved, KN.home_people(self.app))
+                      if n not in (log.get("note"), log.get("subject"))]
         if not people and WHO_ANSWER_PERSON and re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I):
             # "who's the landlord?" answered "Landlord: Priya Mistry, …": she is the one "her" means next
             people = RP.people(res.reply)[:1]
-        if people:
-            log["person"] = people[-1]
+        if people:  # the person named first: the one the request is about ("text Oksana that Lev can come")
+            log["person"] = people[0] if FIRST_PERSON else people[-1]
         self.store.append(self.state.id, log)
 
     # -- one action ------------------------------------------------------------------------
