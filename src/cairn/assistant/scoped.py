@@ -16,7 +16,7 @@ class NoteScoped:
     through the tool layer)."""
 
     def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
-                     prefer: str | None = None, loose: bool | str = False) -> dict | None:
+                     prefer: str | None = None, loose: bool | str = False, avoid: str | None = None) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
         do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
         due?" after a question on the Car note): answered from that note alone — its steps for
@@ -31,7 +31,9 @@ class NoteScoped:
         a kind of value (RP.value_kind: "and the address?", "what's the ref for the missing
         bit", "what's in the sauce?") is answered by the note's sentence holding a value of that
         kind (its list for "what's in"), the note its topic when the question names nothing
-        else or a word of it is in the note (RP.on_topic_value). None: not such a question."""
+        else or a word of it is in the note (RP.on_topic_value). `avoid`: the line quoted last,
+        not the one meant by a question asking its kind of another thing ("and the one back?").
+        None: not such a question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
         guess = not title and loose  # the note only the conversation's topic suggests ("and what day do I fly home?")
@@ -49,7 +51,7 @@ class NoteScoped:
             # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
             found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
                      for ln in ((RP.value_kind(p) == "contents" and RP.contents(body, p, title, self.app.embedder))
-                                or RP.typed_sentences(self.app.embedder, body, p, title, prefer)
+                                or RP.typed_sentences(self.app.embedder, body, p, title, prefer, avoid)
                                 or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
                                                                      or RP.kind_sentences(body, p, prefer))) or [])]
             order = RP.sentences(body)
@@ -63,8 +65,10 @@ class NoteScoped:
         if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
             on_topic = RP.on_topic_value(t, body, title)
         else:
+            # the same kind asked of another thing of the note ("and the one back?"), a question naming
+            # no note of its own: the note's other line of that kind, though it says "return", not "back"
             on_topic = RP.covers(t, lines, title) if loose == "all" else (
-                RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None)
+                RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None or (avoid is not None and guess))
         if not lines or ((guess or RP.value_kind(t) == "code") and not on_topic):
             # a topic the note says nothing of ("and when is the MOT due?" after the bike), or a
             # code of a thing it never names ("the dog's microchip number" of a note whose only

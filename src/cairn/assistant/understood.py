@@ -124,8 +124,10 @@ class Understood(NoteScoped):
             # note's subject is asked of that note, like any other question
             follow = intent == "about" and u.subject and NS.has_pronoun(t)
             kind_of_note = bool(u.topic) and any(h.startswith(NS.VALUE_OF_NOTE) for h in u.resolution)
+            other = bool(u.topic) and any(h.startswith(NS.OTHER_OF_NOTE) for h in u.resolution)
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
-                                       st.answer if (u.subject or u.topic) else None, loose=not u.subject) \
+                                       st.answer if (u.subject or u.topic) and not other else None,
+                                       loose=not u.subject, avoid=st.answer if other else None) \
                 if intent == "ask" or follow or kind_of_note else None
             if scoped is not None:
                 return self._own_over(t, scoped, log)

@@ -322,17 +322,28 @@ def asked_kind(question: str):
     return (lambda s: fits_answer_type(s, kind)) if kind else None
 
 
-def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None) -> list[str]:
+def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
+                    avoid: str | None = None) -> list[str]:
     """The sentence of a note holding the kind of thing `question` asks for (`asked_kind`):
     among the sentences of that kind, the one sharing most content words (stemmed) with the
     question beyond the title; ties go to `prefer` (the sentence the conversation last quoted: "and when
     do they finish?" after "what time do they start?"), then to the highest cosine. [] when
     the question asks for no kind, or no sentence holds one ("what time ...?" of a note
-    without a clock time)."""
+    without a clock time). `avoid`: the line the conversation last quoted when the question
+    asks the same kind of another thing ("and the one back?" after the outward ferry's time):
+    left out while another sentence holds the kind."""
     fits = asked_kind(question)
     if fits is None:
         return []
     sents = [s for s in sentences(body) if fits(s)]
+    if avoid:
+        other = [s for s in sents if not _said(s, avoid)]
+        sents = other or sents
+    if BEFORE_ENDS and (end := _end_stems(question)):
+        # "how long do I leave it before I bottle it": bottling ends the time asked; the line of the bottling
+        # itself ("then bottle it … for 2 days") says what comes after it
+        before = [s for s in sents if not _names_outside_before(s, end)]
+        sents = before or sents
     if len(sents) <= 1:
         return sents
     from cairn.lexical import stem
@@ -343,7 +354,7 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]
     if len(tied) > 1 and prefer:
-        said = [s for s in tied if s.lower() in prefer.lower() or prefer.lower().split(" [")[0] in s.lower()]
+        said = [s for s in tied if _said(s, prefer)]
         tied = said or tied
     if len(tied) > 1:
         import numpy as np
@@ -351,6 +362,33 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
         v = embed_cached(embedder, tied + [question])
         tied = [tied[int(np.argmax(v[:-1] @ v[-1]))]]
     return tied[:1]
+
+
+# A question's "before / until <event>" names the event that ends the time or thing asked ("how long
+# do I leave it before I bottle it?"): the event's own line, naming it outside a "before …" clause of
+# its own, tells what follows the event, not what precedes it; it is left out while another line
+# holds the kind asked. Its words are no topic words either (_stems). Switch off: BEFORE_ENDS.
+BEFORE_ENDS = True
+_BEFORE = re.compile(r"\b(?:before|until|till|til|prior to)\b(?P<rest>[^,;.?!]*)", re.I)
+
+
+def _end_stems(question: str) -> set[str]:
+    """Stemmed content words of the "before / until …" clause of `question` (set() without one)."""
+    from cairn.lexical import stem
+    m = _BEFORE.search(question)
+    return {stem(w) for w in terms(m.group("rest"))} if m else set()
+
+
+def _names_outside_before(sentence: str, end: set[str]) -> bool:
+    """Whether `sentence` holds a word of `end` outside its own "before / until …" clauses."""
+    from cairn.lexical import stem
+    outside = _BEFORE.sub(" ", sentence)
+    return bool(end & {stem(w) for w in terms(outside)})
+
+
+def _said(sentence: str, quoted: str) -> bool:
+    """Whether `sentence` is the line `quoted` (a reply's first line, its "[1]" marker kept)."""
+    return sentence.lower() in quoted.lower() or quoted.lower().split(" [")[0] in sentence.lower()
 
 
 def shares_stem(question: str, lines: list[str], title: str) -> bool:
@@ -377,7 +415,8 @@ def _stems(question: str, title: str) -> set[str]:
     from cairn.answer.types import TYPE_WORDS
     kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour", "ref",
                   "reference", "code", "reg", "registration", "postcode", "ingredient", "content"}
-    return {stem(w) for w in terms(question) - terms(title) - kind_words} - TYPE_WORDS
+    return {stem(w) for w in terms(question) - terms(title) - kind_words} - TYPE_WORDS - (
+        _end_stems(question) if BEFORE_ENDS else set())
 
 
 def covers(question: str, lines: list[str], title: str) -> bool:
