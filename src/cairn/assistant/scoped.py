@@ -16,7 +16,8 @@ class NoteScoped:
     through the tool layer)."""
 
     def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
-                     prefer: str | None = None, loose: bool | str = False, avoid: str | None = None) -> dict | None:
+                     prefer: str | None = None, loose: bool | str = False, avoid: str | None = None,
+                     related: str | None = None) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
         do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
         due?" after a question on the Car note): answered from that note alone — its steps for
@@ -32,7 +33,8 @@ class NoteScoped:
         bit", "what's in the sauce?") is answered by the note's sentence holding a value of that
         kind (its list for "what's in"), the note its topic when the question names nothing
         else or a word of it is in the note (RP.on_topic_value). `avoid`: the line quoted last,
-        not the one meant by a question asking its kind of another thing ("and the one back?").
+        not the one meant by a question asking its kind of another thing ("and the one back?");
+        `related`: the question that one follows, its words breaking ties (RP.typed_sentences).
         None: not such a question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
@@ -51,7 +53,7 @@ class NoteScoped:
             # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
             found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
                      for ln in ((RP.value_kind(p) == "contents" and RP.contents(body, p, title, self.app.embedder))
-                                or RP.typed_sentences(self.app.embedder, body, p, title, prefer, avoid)
+                                or RP.typed_sentences(self.app.embedder, body, p, title, prefer, avoid, related)
                                 or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
                                                                      or RP.kind_sentences(body, p, prefer))) or [])]
             order = RP.sentences(body)

@@ -53,6 +53,23 @@ FIRST_PERSON = True
 WHO_NAMES_A_PERSON = True
 
 
+# The words that only carry a texted question along ("ok …", "right so …", "… then") are no part of
+# what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
+# found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
+DISCOURSE_OFF = True
+_OPENERS = re.compile(r"^\W*(?:(?:ok|okay|k|so|right|fine|alright|cool|well|hmm+|um+|er+|oh|go on then|ah|aha)\b[\s,.!-]*)+",
+                      re.I)
+_CLOSERS = re.compile(r"[\s,]+(?:then|now then)\s*([?.!]*)\s*$", re.I)
+
+
+def plain_question(text: str) -> str:
+    """`text` without its leading discourse markers ("ok", "right so", "fine") and a closing
+    "then" ("ok what's her mobile then" -> "what's her mobile"); the text itself when nothing
+    would be left."""
+    t = _CLOSERS.sub(r"\1", _OPENERS.sub("", text.strip())).strip()
+    return t if len(t.split()) >= 2 else text
+
+
 class Understood(NoteScoped):
     """`_understand(text)` and `_act(u, ...)` (mixin of Assistant)."""
 
@@ -127,13 +144,15 @@ class Understood(NoteScoped):
             other = bool(u.topic) and any(h.startswith(NS.OTHER_OF_NOTE) for h in u.resolution)
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
                                        st.answer if (u.subject or u.topic) and not other else None,
-                                       loose=not u.subject, avoid=st.answer if other else None) \
+                                       loose=not u.subject, avoid=st.answer if other else None,
+                                       related=st.question if other else None) \
                 if intent == "ask" or follow or kind_of_note else None
             if scoped is not None:
                 return self._own_over(t, scoped, log)
             if kind_of_note and (none := self._no_value(t, u.topic, log)) is not None:
                 return none  # "and the phone number?" of a note without one: not another note's number
-            ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
+            ask = plain_question(t) if DISCOURSE_OFF else t  # "ok what's her mobile then": "what's her mobile"
+            ans = knowledge(self.app, as_profile(ask) if intent == "about" else ask, subject=u.subject)
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):
                 # a bare question after a note's answer ("when can we check in?"), unanswered or answered from that

@@ -323,7 +323,7 @@ def asked_kind(question: str):
 
 
 def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
-                    avoid: str | None = None) -> list[str]:
+                    avoid: str | None = None, related: str | None = None) -> list[str]:
     """The sentence of a note holding the kind of thing `question` asks for (`asked_kind`):
     among the sentences of that kind, the one sharing most content words (stemmed) with the
     question beyond the title; ties go to `prefer` (the sentence the conversation last quoted: "and when
@@ -331,7 +331,9 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     the question asks for no kind, or no sentence holds one ("what time ...?" of a note
     without a clock time). `avoid`: the line the conversation last quoted when the question
     asks the same kind of another thing ("and the one back?" after the outward ferry's time):
-    left out while another sentence holds the kind."""
+    left out while another sentence holds the kind; `related`: the question it follows, whose
+    words break a tie first (the return coach's line for "and the way home?" after "what time
+    does the coach leave": the follow-up asks of the same kind of thing)."""
     fits = asked_kind(question)
     if fits is None:
         return []
@@ -350,7 +352,8 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     # the words naming only the kind ("number", "time", "ref") are in every candidate's kind, not its topic:
     # "the flight number" is the flight's line, not the line saying "booking number"
     want = _stems(question, title)
-    scored = [(len(want & {stem(w) for w in terms(s)}), s) for s in sents]
+    also = _stems(related, "") - want if related else set()  # "coach" of "Coach to Harwick" tells lines apart here
+    scored = [((len(want & st), len(also & st)), s) for s in sents for st in [{stem(w) for w in terms(s)}]]
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]
     if len(tied) > 1 and prefer:

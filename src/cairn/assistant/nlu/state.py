@@ -31,8 +31,8 @@ _BARE_THAT = re.compile(r"^(?:what|when|where|who|which|how)\b.*\s(?:that|this)(
 _WH = re.compile(r"(?:what|which|where|who|when|how)(?:'s|s|\s+is|\s+are)?\b", re.I)
 VALUE_OF_NOTE = "a value of the last note"  # how an ellipsis asking only for a kind of value is resolved
 OTHER_OF_NOTE = "the last question's kind, of another thing of the last note"  # "and the one back?"
-# An ellipsis after a question answered from a note, its subject not a word of the question (the
-# subject was the note's title), asks the last question's kind ("what time", "how long") of the
+# A lower-case ellipsis after a question answered from a note, the last subject being that note or
+# no word of the question, asks the last question's kind ("what time", "how long") of the
 # other thing it names ("and the one back?" -> "what time is the one back?"), of that note; the line
 # the last turn quoted is then the one NOT meant (replies.typed_sentences' `avoid`). A capitalised
 # ellipsis ("and Leo?") names a new subject and is asked about as before. Switch off: ELLIPSIS_KEEPS_ASK.
@@ -134,15 +134,17 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
         x = re.sub(r"^(?:the|my|a|an|your)\s+", "", m.group("x").strip(), flags=re.I)
         old = st.subject or ""
         head = _ask_head(st.question)
-        if old and re.search(re.escape(old), st.question, re.I):
-            t2 = re.sub(re.escape(old), x, st.question, count=1, flags=re.I)
-        elif ELLIPSIS_KEEPS_ASK and st.note and head and not x[:1].isupper():
+        named = bool(old) and bool(re.search(re.escape(old), st.question, re.I))
+        if (ELLIPSIS_KEEPS_ASK and st.note and head and not x[:1].isupper()
+                and (not named or old.casefold() == st.note.casefold())):
             # "and the one back?" after "what time's the ferry over to Carrow" (answered from the trip's
             # note): the same kind of thing asked of the other thing the note says, "what time is the one back?"
             t2 = f"{head} is {m.group('x').strip().rstrip(' ?')}?"
             how.append(f"{OTHER_OF_NOTE}: {text.strip()!r} -> {t2!r} (last question {st.question!r}, "
                        f"last note {st.note!r})")
             return t2, how, None
+        if named:
+            t2 = re.sub(re.escape(old), x, st.question, count=1, flags=re.I)
         else:
             t2 = f"what do you know about {x}?"
         how.append(f"ellipsis: {text.strip()!r} -> {t2!r} (last question {st.question!r})")
