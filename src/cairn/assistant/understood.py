@@ -64,8 +64,9 @@ _CLOSERS = re.compile(r"[\s,]+(?:then|now then)\s*([?.!]*)\s*$", re.I)
 
 def plain_question(text: str) -> str:
     """`text` without its leading discourse markers ("ok", "right so", "fine") and a closing
-    "then" ("ok what's her mobile then" -> "what's her mobile"); the text itself when nothing
-    would be left."""
+    "then" ("ok what's her mobile then" -> "what's her mobile"); the text itself when fewer
+    than two words would be left. ("'s" before a past participle spelt "has" was tried and
+    dropped: "who has got me a lift on thursdays" was answered worse than "who's got …".)"""
     t = _CLOSERS.sub(r"\1", _OPENERS.sub("", text.strip())).strip()
     return t if len(t.split()) >= 2 else text
 
