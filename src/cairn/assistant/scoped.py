@@ -142,3 +142,44 @@ class NoteScoped:
         log["note"] = log["subject"] = title
         log["question"] = t
         return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
+
+    def _who_by_role(self, t: str, ans, ui, turn_no, res, log) -> dict | None:
+        """A who-question asking who does some work ("who's drawing up the plans for the loft?")
+        that the knowledge answer met with lines not naming the one doing it (the builder's line
+        shares "loft"): the sentence of one of the answer's first three notes naming a person by a
+        role whose work the question names (roles.role_terms: "Architect: …" for "plans"), when
+        it shares more stemmed words with the question, the role's work counted, than any line
+        the answer quoted does. None: no who-question, no such sentence, or the answer quotes it."""
+        import re
+        from cairn.assistant.nlu.roles import role_terms
+        from cairn.lexical import stem
+        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not ans.found:
+            return None
+        titles = list(dict.fromkeys([n.get("title") for n in ans.why.get("notes") or [] if n.get("title")]
+                                    + [s.title for s in ans.sources if s.kind == "note" and s.title]))[:3]
+        want = {stem(w) for w in RP.terms(t)}
+
+        def plain(s: str) -> int:
+            return len(want & {stem(w) for w in RP.terms(s)})
+
+        quoted = max((plain(s.quote) for s in ans.sources if s.quote), default=0)
+        best: tuple[int, int, str, str] | None = None
+        for rank, title in enumerate(titles):
+            try:
+                body = self.app.note_show(title)["body"]
+            except Exception:
+                continue
+            for s in RP.sentences(body):
+                work = role_terms(s) & want
+                if not work or not RP.people(s):
+                    continue
+                score = plain(s) + len(work - {stem(w) for w in RP.terms(s)})
+                if score > quoted and (best is None or (score, -rank) > (best[0], best[1])):
+                    best = (score, -rank, s, title)
+        if best is None or best[2] in ans.text:
+            return None
+        _, _, line, title = best
+        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}

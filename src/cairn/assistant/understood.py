@@ -53,6 +53,10 @@ FIRST_PERSON = True
 WHO_NAMES_A_PERSON = True
 
 
+# A who-question naming the work done ("who's drawing up the plans?") is answered by the sentence
+# naming a person by the role doing that work ("Architect: …"; nlu/roles.py), when it fits the
+# question better than the lines the knowledge answer quoted (scoped._who_by_role). Switch off: WHO_BY_ROLE.
+WHO_BY_ROLE = True
 # The words that only carry a texted question along ("ok …", "right so …", "… then") are no part of
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
@@ -162,6 +166,8 @@ class Understood(NoteScoped):
                 if scoped is not None:
                     return self._own_over(t, scoped, log)
             if WHO_NAMES_A_PERSON and intent == "ask" and (who := self._who_from_note(t, ans, ui, turn_no, res, log)):
+                return who
+            if WHO_BY_ROLE and intent in ("ask", "about") and (who := self._who_by_role(t, ans, ui, turn_no, res, log)):
                 return who
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None

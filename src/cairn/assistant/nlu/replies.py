@@ -206,12 +206,14 @@ def steps(body: str) -> list[str]:
 def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
     words with the question once the note's title words are taken away (ties: cosine to the
-    question); [] when the question asks nothing beyond the title, or no sentence shares a word."""
+    question; a role a sentence names shares the words of its work, roles.role_words); [] when the
+    question asks nothing beyond the title, or no sentence shares a word."""
     want = terms(question) - terms(title)
     if not want:
         return []
     sents = sentences(body)
-    scored = [(len(want & terms(s)), s) for s in sents]
+    from cairn.assistant.nlu.roles import role_words  # a role counts the work it does ("Electrician": "wiring")
+    scored = [(len(want & (terms(s) | (role_words(s) if ROLE_WORK else set()))), s) for s in sents]
     top = max((n for n, _ in scored), default=0)
     if top == 0:
         return []
@@ -353,7 +355,10 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     # "the flight number" is the flight's line, not the line saying "booking number"
     want = _stems(question, title)
     also = _stems(related, "") - want if related else set()  # "coach" of "Coach to Harwick" tells lines apart here
-    scored = [((len(want & st), len(also & st)), s) for s in sents for st in [{stem(w) for w in terms(s)}]]
+    # a role a sentence names counts the work it does ("Electrician: …" for "the wiring": roles.py)
+    from cairn.assistant.nlu.roles import role_terms
+    scored = [((len(want & st), len(also & st)), s) for s in sents
+              for st in [{stem(w) for w in terms(s)} | (role_terms(s) if ROLE_WORK else set())]]
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]
     if len(tied) > 1 and prefer:
@@ -372,6 +377,7 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
 # its own, tells what follows the event, not what precedes it; it is left out while another line
 # holds the kind asked. Its words are no topic words either (_stems). Switch off: BEFORE_ENDS.
 BEFORE_ENDS = True
+ROLE_WORK = True  # typed_sentences counts the work of a role a sentence names (roles.py); switch off to compare
 _BEFORE = re.compile(r"\b(?:before|until|till|til|prior to)\b(?P<rest>[^,;.?!]*)", re.I)
 
 
