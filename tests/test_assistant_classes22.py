@@ -133,3 +133,12 @@ def test_a_who_question_naming_the_work_gets_the_person_whose_role_does_it(home)
     finally:
         U.WHO_BY_ROLE = RP.ROLE_WORK = True
     assert "Tobias Wren" in Assistant(home, model="none", new=True).turn("who's the surveyor", Channel()).reply
+
+
+@pytest.mark.parametrize("text", ["sorry, the pin is 5520 not 5502", "sorry, the room is 204 not 240"])
+def test_a_correction_read_as_a_question_is_still_a_correction(real_embedder, text):
+    """A statement "A not B" is no question, whatever the classifier's weak guess (it read such
+    a correction as "ask" at 0.21 once the ask class grew): a correction of a value."""
+    from cairn.assistant.nlu.understand import understand
+    u = understand(real_embedder, text, NS.ConversationState())
+    assert [a.intent for a in u.actions] == ["memory_correct"]
