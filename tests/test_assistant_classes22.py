@@ -142,3 +142,16 @@ def test_a_correction_read_as_a_question_is_still_a_correction(real_embedder, te
     from cairn.assistant.nlu.understand import understand
     u = understand(real_embedder, text, NS.ConversationState())
     assert [a.intent for a in u.actions] == ["memory_correct"]
+
+
+def test_a_statement_then_a_question_about_it_asks_of_the_statements_subject(home):
+    """Class: "the jam is runny again, what did i note about it": the question is asked, "it"
+    standing for the statement's opening noun phrase; a question or a statement opening
+    otherwise gives no subject."""
+    from cairn.assistant.nlu.understand import statement_subject
+    assert statement_subject("the jam is runny again") == "jam"
+    assert statement_subject("my van keeps stalling") == "van"
+    assert statement_subject("I think it is fine") is None and statement_subject("is the jam runny?") is None
+    bot = Assistant(home, model="none", new=True)
+    reply = bot.turn("the plum jam is runny again, what did i note about it", Channel()).reply
+    assert "boil hard" in reply or "set for 24 hours" in reply

@@ -230,6 +230,14 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
             u.actions = [Action(last.intent, pre[1], last, context=pre[0])]
             u.resolution.append(f"a preface and a request: {pre[0]!r} then {pre[1]!r} ({last.intent})")
             return u
+    if (STATEMENT_THEN_QUESTION and weak and pre and is_question(pre[1]) and not is_question(pre[0])
+            and S.has_pronoun(pre[1]) and (said_of := statement_subject(pre[0]))):
+        # "the fig is dropping leaves again, what did I write about it": "it" is what the statement is about
+        last = C.classify(embedder, [pre[1]], cache_dir)[0]
+        u.actions = [Action(last.intent if last.intent in KNOWLEDGE else "ask", pre[1], last, context=pre[0])]
+        u.subject = said_of
+        u.resolution.append(f"a statement, then a question about it: {pre[0]!r} then {pre[1]!r} ('it' = {said_of!r})")
+        return u
     if TOLD and whole.intent in _NO_STATEMENT or (TOLD and whole.intent.startswith("cannot_")):
         if tells_a_fact(resolved):  # "I live in Lisbon.": no request, no question: told to keep
             u.actions = [Action("remember", resolved, whole)]
@@ -237,6 +245,27 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> 
             return u
     u.actions = [Action(whole.intent, resolved, whole)]
     return u
+
+
+# A statement, then a question whose pronoun points back at it ("the fig is dropping leaves again, what
+# did I write about it?"): the question is asked, its pronoun standing for the statement's subject
+# (the noun phrase the statement opens with), when the whole message reads weakly. Sentence form,
+# not topic words. Switch off: STATEMENT_THEN_QUESTION.
+STATEMENT_THEN_QUESTION = True
+_STATEMENT_SUBJECT = re.compile(r"^\W*(?:(?:oh|so|well|ugh|hmm|right|ok|okay)\b[,\s]*)*(?:the|my|our|his|her|their|this|that)\s+"
+                                r"(?P<s>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s*(?:'s\b|\s(?:is|are|was|were|has|have|had|"
+                                r"keeps|kept|won't|wont|isn't|isnt|doesn't|doesnt|didn't|seems|looks|needs|started|stopped)\b)",
+                                re.I)
+
+
+def statement_subject(text: str) -> str | None:
+    """The noun phrase a statement opens with, its determiner dropped ("the fig is dropping
+    leaves again" -> "fig", "my bike chain keeps slipping" -> "bike chain"); None when the text
+    opens otherwise or is a question."""
+    if is_question(text):
+        return None
+    m = _STATEMENT_SUBJECT.match(text.strip())
+    return m.group("s") if m else None
 
 
 # "Forget …" said as an imperative asks to forget, whatever the classifier reads (it took "forget
