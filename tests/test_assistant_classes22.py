@@ -155,3 +155,12 @@ def test_a_statement_then_a_question_about_it_asks_of_the_statements_subject(hom
     bot = Assistant(home, model="none", new=True)
     reply = bot.turn("the plum jam is runny again, what did i note about it", Channel()).reply
     assert "boil hard" in reply or "set for 24 hours" in reply
+
+
+def test_a_who_question_answered_as_a_question_not_a_profile_is_read_safely(home):
+    """The knowledge answer of a who-question in question mode gives its notes' scores (a dict),
+    not a list of notes: the role reader takes the notes from the sources (it once failed on
+    the dict's keys)."""
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("remember that my cousin Idris borrowed the long ladder", Channel())
+    assert "Idris" in bot.turn("who has got my long ladder?", Channel()).reply

@@ -155,8 +155,9 @@ class NoteScoped:
         from cairn.lexical import stem
         if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not ans.found:
             return None
-        titles = list(dict.fromkeys([n.get("title") for n in ans.why.get("notes") or [] if n.get("title")]
-                                    + [s.title for s in ans.sources if s.kind == "note" and s.title]))[:3]
+        listed = ans.why.get("notes")  # a profile answer lists its notes; a question's answer gives its scores
+        listed = [n["title"] for n in listed if isinstance(n, dict) and n.get("title")] if isinstance(listed, list) else []
+        titles = list(dict.fromkeys(listed + [s.title for s in ans.sources if s.kind == "note" and s.title]))[:3]
         want = {stem(w) for w in RP.terms(t)}
 
         def plain(s: str) -> int:
