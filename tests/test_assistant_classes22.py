@@ -24,7 +24,8 @@ NOTES = {
               "Pour it into warm jars and leave to set for 24 hours.\n",
     "extension.md": "# Garage extension\n\nSurveyor: Tobias Wren, 07700 900 118.\n"
                     "Electrician: Marisol Pike, booked for the second fix on 9 March.\n"
-                    "Builder: Hatherley Homes start the garage extension on 3 March.\n",
+                    "Builder: Hatherley Homes start the garage extension on 3 March.\n"
+                    "The side window is 90 x 120 cm, double glazed.\n",
     "pottery.md": "# Pottery class\n\nThursdays at 6pm at Kilnside Studio.\n"
                   "Giedre Marsh teaches it; her mobile is 07700 900 385.\n"
                   "Fergal gives me a lift.\n",
@@ -164,3 +165,21 @@ def test_a_who_question_answered_as_a_question_not_a_profile_is_read_safely(home
     bot = Assistant(home, model="none", new=True)
     bot.turn("remember that my cousin Idris borrowed the long ladder", Channel())
     assert "Idris" in bot.turn("who has got my long ladder?", Channel()).reply
+
+
+def test_a_size_asked_is_answered_by_a_size_or_declined(home):
+    """Class: "what size jars …" of a note saying only "pour it into warm jars" is declined (a
+    line sharing its words answers another question); a note holding a size answers; switched
+    off, the jars' line is quoted. "80 psi" and "3 in the morning" are no sizes."""
+    from cairn.assistant import understood as U
+    assert RP._SIZE.search("78 x 118 cm") and RP._SIZE.search("size 9 boots") and RP._SIZE.search("a 38 mm worktop")
+    assert not RP._SIZE.search("pump to 80 psi") and not RP._SIZE.search("up at 3 in the morning")
+    ask = "what size jars do i need for the plum jam"
+    reply = Assistant(home, model="none", new=True).turn(ask, Channel()).reply
+    assert "don't know" in reply and "warm jars" not in reply
+    assert "90 x 120" in Assistant(home, model="none", new=True).turn("what size is the side window", Channel()).reply
+    U.SPECIFIC_OR_NOTHING = False
+    try:
+        assert "warm jars" in Assistant(home, model="none", new=True).turn(ask, Channel()).reply
+    finally:
+        U.SPECIFIC_OR_NOTHING = True

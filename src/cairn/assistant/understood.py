@@ -57,6 +57,10 @@ WHO_NAMES_A_PERSON = True
 # naming a person by the role doing that work ("Architect: …"; nlu/roles.py), when it fits the
 # question better than the lines the knowledge answer quoted (scoped._who_by_role). Switch off: WHO_BY_ROLE.
 WHO_BY_ROLE = True
+# A question asking a kind of thing only a value of that kind answers (a size, a temperature, an
+# email address: replies.specific_kind) is declined when the knowledge answer holds none: a line
+# sharing its words ("pump the tyres to 80 psi" for "what size tyres …") answers another question.
+SPECIFIC_OR_NOTHING = True
 # The words that only carry a texted question along ("ok …", "right so …", "… then") are no part of
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
@@ -158,6 +162,12 @@ class Understood(NoteScoped):
                 return none  # "and the phone number?" of a note without one: not another note's number
             ask = plain_question(t) if DISCOURSE_OFF else t  # "ok what's her mobile then": "what's her mobile"
             ans = knowledge(self.app, as_profile(ask) if intent == "about" else ask, subject=u.subject)
+            if SPECIFIC_OR_NOTHING and (spec := RP.specific_kind(ask)) and ans.found and not spec[0](
+                    re.sub(r"\[\d+\]|\n\[\d+\].*$|\nSources:.*$", "", ans.text, flags=re.S)):
+                # "what size tyres does my bike take?" answered "pump the tyres to 80 psi": no size, no answer
+                log["question"] = t
+                return {"reply": f"I don't know: nothing in your memories or notes gives {spec[1]} for that.",
+                        "slots": {"question": t, "found": False, "kind": spec[1]}}
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):
                 # a bare question after a note's answer ("when can we check in?"), unanswered or answered from that

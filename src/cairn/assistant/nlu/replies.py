@@ -233,10 +233,15 @@ _MONEY = re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d{2})?\s?(?:pounds|euros|dollars|
 
 _TEMP = re.compile(r"\b\d{2,3}\s*(?:°\s*[CF]?|[CF]\b|(?i:degrees)\b)|(?i:\bgas mark)\s*\d")  # "230C", not "28c combi"
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# a size: two measures ("78 x 118 cm", "700x25c"), a length ("38 mm", "2.4 m", "6 ft"), a numbered size
+# ("size 9", "UK 7"); not a pressure, weight or count ("80 psi", "5 kg", "3 in the morning")
+_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:x|×)\s*\d+|\b\d+(?:\.\d+)?\s*(?:mm|cm|m|metres?|meters?|inch(?:es)?|ft|feet|foot)\b"
+                   r"|\b\d+(?:\.\d+)?\s*(?:\"|″)|\bsize\s+\d+|\b(?:UK|EU|US)\s*\d+\b", re.I)
 # kinds of thing no other sentence can stand in for: (what the question says, the test, the words for it)
 _SPECIFIC = ((re.compile(r"\bhow (?:hot|warm|cold)\b|\btemperature\b|\btemp\b|\bwhat heat\b|\bgas mark\b"), _TEMP,
               "a temperature"),
-             (re.compile(r"\be-?mail\b"), _EMAIL, "an email address"))
+             (re.compile(r"\be-?mail\b"), _EMAIL, "an email address"),
+             (re.compile(r"\bwhat size\b|\bhow big\b|\bdimensions?\b|\bmeasurements?\b"), _SIZE, "a size"))
 
 
 def specific_kind(question: str):
