@@ -46,9 +46,6 @@ WHO_ANSWER_PERSON = True
 # A name typed in lower case ("whats her number then" after "can u text oksana …") is the
 # conversation's person when the home knows a person by it (nlu/known.py).
 LOWER_CASE_NAMES = True
-# Of several people a message names, the first is the one a later "her" / "his" means: the request
-# is about them, a later name is what is said of them ("text Oksana that Lev can come for tea").
-FIRST_PERSON = True
 # A who-question answered by a note sentence naming no one gets one naming a person (_who_from_note).
 WHO_NAMES_A_PERSON = True
 
@@ -126,8 +123,8 @@ class Understood(NoteScoped):
         if not people and WHO_ANSWER_PERSON and re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I):
             # "who's the landlord?" answered "Landlord: Priya Mistry, …": she is the one "her" means next
             people = RP.people(res.reply)[:1]
-        if people:  # the person named first: the one the request is about ("text Oksana that Lev can come")
-            log["person"] = people[0] if FIRST_PERSON else people[-1]
+        if people:
+            log["person"] = people[-1]
         self.store.append(self.state.id, log)
 
     # -- one action ------------------------------------------------------------------------
