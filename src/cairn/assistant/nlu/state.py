@@ -8,7 +8,10 @@ survives `--session` resumes and restarts.
 `resolve(text, state)` rewrites a follow-up into a standalone message: an ellipsis ("and the
 garden?", "what about Leo?") becomes the last question with its subject replaced, unless it
 asks only for a kind of value ("and the address?", "what about the ref?": replies.value_kind),
-which becomes "what is the address?" asked of the last note (VALUE_OF_NOTE); a leading
+which becomes "what is the address?" asked of the last note (VALUE_OF_NOTE), or follows a
+question answered from a note ("and the one back?" after "what time's the ferry …"), which
+asks that question's kind of the note's other thing (OTHER_OF_NOTE: "what time is the one
+back?"); a leading
 "and" is dropped; pronouns are left in place and the subject is passed on (the knowledge answer
 substitutes it, cairn.ops.knowledge_text.with_subject), while note actions use the last note.
 """

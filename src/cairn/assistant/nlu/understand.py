@@ -21,8 +21,10 @@ a clause read as remember that points back ("…, can you hang on to that?") is 
 the statement, whatever the whole reads as (its question mark). Right after a reminder was
 set, a short message saying a day or time that asks for nothing else that writes ("no, I meant
 Friday not Thursday") is a correction of it (`reminder_correct`). A split needs its second half
-to open like a request (`opens_request`), so a list's second item is not one. Otherwise the
-message is one action.
+to open like a request (`opens_request`), so a list's second item is not one. A statement
+followed by a question pointing back at it ("the fig is dropping leaves again, what did I write
+about it"), read weakly as a whole, is that question, its pronoun the statement's subject.
+Otherwise the message is one action.
 """
 
 from __future__ import annotations
