@@ -16,7 +16,8 @@ class NoteScoped:
     through the tool layer)."""
 
     def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
-                     prefer: str | None = None, loose: bool | str = False) -> dict | None:
+                     prefer: str | None = None, loose: bool | str = False, avoid: str | None = None,
+                     related: str | None = None) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
         do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
         due?" after a question on the Car note): answered from that note alone — its steps for
@@ -31,7 +32,10 @@ class NoteScoped:
         a kind of value (RP.value_kind: "and the address?", "what's the ref for the missing
         bit", "what's in the sauce?") is answered by the note's sentence holding a value of that
         kind (its list for "what's in"), the note its topic when the question names nothing
-        else or a word of it is in the note (RP.on_topic_value). None: not such a question."""
+        else or a word of it is in the note (RP.on_topic_value). `avoid`: the line quoted last,
+        not the one meant by a question asking its kind of another thing ("and the one back?");
+        `related`: the question that one follows, its words breaking ties (RP.typed_sentences).
+        None: not such a question."""
         import re
         title, _ = SL.resolve_note(self.app, t)
         guess = not title and loose  # the note only the conversation's topic suggests ("and what day do I fly home?")
@@ -49,7 +53,7 @@ class NoteScoped:
             # a part asking for a kind of thing (a clock time, a sum, a date) is answered by a sentence holding one
             found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
                      for ln in ((RP.value_kind(p) == "contents" and RP.contents(body, p, title, self.app.embedder))
-                                or RP.typed_sentences(self.app.embedder, body, p, title, prefer)
+                                or RP.typed_sentences(self.app.embedder, body, p, title, prefer, avoid, related)
                                 or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
                                                                      or RP.kind_sentences(body, p, prefer))) or [])]
             order = RP.sentences(body)
@@ -63,8 +67,10 @@ class NoteScoped:
         if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
             on_topic = RP.on_topic_value(t, body, title)
         else:
+            # the same kind asked of another thing of the note ("and the one back?"), a question naming
+            # no note of its own: the note's other line of that kind, though it says "return", not "back"
             on_topic = RP.covers(t, lines, title) if loose == "all" else (
-                RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None)
+                RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None or (avoid is not None and guess))
         if not lines or ((guess or RP.value_kind(t) == "code") and not on_topic):
             # a topic the note says nothing of ("and when is the MOT due?" after the bike), or a
             # code of a thing it never names ("the dog's microchip number" of a note whose only
@@ -132,6 +138,48 @@ class NoteScoped:
         from cairn.lexical import stem
         want = {stem(w) for w in RP.terms(t)}
         line = max(named, key=lambda s: len(want & {stem(w) for w in RP.terms(s)}) - named.index(s) / 100)
+        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+        log["note"] = log["subject"] = title
+        log["question"] = t
+        return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
+
+    def _who_by_role(self, t: str, ans, ui, turn_no, res, log) -> dict | None:
+        """A who-question asking who does some work ("who's drawing up the plans for the loft?")
+        that the knowledge answer met with lines not naming the one doing it (the builder's line
+        shares "loft"): the sentence of one of the answer's first three notes naming a person by a
+        role whose work the question names (roles.role_terms: "Architect: …" for "plans"), when
+        it shares more stemmed words with the question, the role's work counted, than any line
+        the answer quoted does. None: no who-question, no such sentence, or the answer quotes it."""
+        import re
+        from cairn.assistant.nlu.roles import role_terms
+        from cairn.lexical import stem
+        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not ans.found:
+            return None
+        listed = ans.why.get("notes")  # a profile answer lists its notes; a question's answer gives its scores
+        listed = [n["title"] for n in listed if isinstance(n, dict) and n.get("title")] if isinstance(listed, list) else []
+        titles = list(dict.fromkeys(listed + [s.title for s in ans.sources if s.kind == "note" and s.title]))[:3]
+        want = {stem(w) for w in RP.terms(t)}
+
+        def plain(s: str) -> int:
+            return len(want & {stem(w) for w in RP.terms(s)})
+
+        quoted = max((plain(s.quote) for s in ans.sources if s.quote), default=0)
+        best: tuple[int, int, str, str] | None = None
+        for rank, title in enumerate(titles):
+            try:
+                body = self.app.note_show(title)["body"]
+            except Exception:
+                continue
+            for s in RP.sentences(body):
+                work = role_terms(s) & want
+                if not work or not RP.people(s):
+                    continue
+                score = plain(s) + len(work - {stem(w) for w in RP.terms(s)})
+                if score > quoted and (best is None or (score, -rank) > (best[0], best[1])):
+                    best = (score, -rank, s, title)
+        if best is None or best[2] in ans.text:
+            return None
+        _, _, line, title = best
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record
         log["note"] = log["subject"] = title
         log["question"] = t

@@ -13,6 +13,7 @@ import secrets
 from datetime import datetime, timezone
 
 from cairn.assistant.models import ToolCall
+from cairn.assistant.nlu import known as KN
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
@@ -42,8 +43,37 @@ def as_profile(text: str) -> str:
 # The person a who-question's answer names is the conversation's last person ("what's her
 # number?" after "who's the landlord?"), as a person named in the message is.
 WHO_ANSWER_PERSON = True
+# A name typed in lower case ("whats her number then" after "can u text oksana …") is the
+# conversation's person when the home knows a person by it (nlu/known.py).
+LOWER_CASE_NAMES = True
 # A who-question answered by a note sentence naming no one gets one naming a person (_who_from_note).
 WHO_NAMES_A_PERSON = True
+
+
+# A who-question naming the work done ("who's drawing up the plans?") is answered by the sentence
+# naming a person by the role doing that work ("Architect: …"; nlu/roles.py), when it fits the
+# question better than the lines the knowledge answer quoted (scoped._who_by_role). Switch off: WHO_BY_ROLE.
+WHO_BY_ROLE = True
+# A question asking a kind of thing only a value of that kind answers (a size, a temperature, an
+# email address: replies.specific_kind) is declined when the knowledge answer holds none: a line
+# sharing its words ("pump the tyres to 80 psi" for "what size tyres …") answers another question.
+SPECIFIC_OR_NOTHING = True
+# The words that only carry a texted question along ("ok …", "right so …", "… then") are no part of
+# what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
+# found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
+DISCOURSE_OFF = True
+_OPENERS = re.compile(r"^\W*(?:(?:ok|okay|k|so|right|fine|alright|cool|well|hmm+|um+|er+|oh|go on then|ah|aha)\b[\s,.!-]*)+",
+                      re.I)
+_CLOSERS = re.compile(r"[\s,]+(?:then|now then)\s*([?.!]*)\s*$", re.I)
+
+
+def plain_question(text: str) -> str:
+    """`text` without its leading discourse markers ("ok", "right so", "fine") and a closing
+    "then" ("ok what's her mobile then" -> "what's her mobile"); the text itself when fewer
+    than two words would be left. ("'s" before a past participle spelt "has" was tried and
+    dropped: "who has got me a lift on thursdays" was answered worse than "who's got …".)"""
+    t = _CLOSERS.sub(r"\1", _OPENERS.sub("", text.strip())).strip()
+    return t if len(t.split()) >= 2 else text
 
 
 class Understood(NoteScoped):
@@ -86,6 +116,10 @@ class Understood(NoteScoped):
         log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
         from cairn.ops.knowledge_text import names
         people = [n for n in names(u.resolved) if n not in (log.get("note"), log.get("subject"))]
+        if not people and LOWER_CASE_NAMES and not u.resolved.isupper():
+            # "can u text oksana that …": a name typed in lower case, known to the home as a person's
+            people = [n for n in KN.people_in(u.resolved, KN.home_people(self.app))
+                      if n not in (log.get("note"), log.get("subject"))]
         if not people and WHO_ANSWER_PERSON and re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I):
             # "who's the landlord?" answered "Landlord: Priya Mistry, …": she is the one "her" means next
             people = RP.people(res.reply)[:1]
@@ -113,14 +147,24 @@ class Understood(NoteScoped):
             # note's subject is asked of that note, like any other question
             follow = intent == "about" and u.subject and NS.has_pronoun(t)
             kind_of_note = bool(u.topic) and any(h.startswith(NS.VALUE_OF_NOTE) for h in u.resolution)
+            other = bool(u.topic) and any(h.startswith(NS.OTHER_OF_NOTE) for h in u.resolution)
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
-                                       st.answer if (u.subject or u.topic) else None, loose=not u.subject) \
+                                       st.answer if (u.subject or u.topic) and not other else None,
+                                       loose=not u.subject, avoid=st.answer if other else None,
+                                       related=st.question if other else None) \
                 if intent == "ask" or follow or kind_of_note else None
             if scoped is not None:
                 return self._own_over(t, scoped, log)
             if kind_of_note and (none := self._no_value(t, u.topic, log)) is not None:
                 return none  # "and the phone number?" of a note without one: not another note's number
-            ans = knowledge(self.app, as_profile(t) if intent == "about" else t, subject=u.subject)
+            ask = plain_question(t) if DISCOURSE_OFF else t  # "ok what's her mobile then": "what's her mobile"
+            ans = knowledge(self.app, as_profile(ask) if intent == "about" else ask, subject=u.subject)
+            if SPECIFIC_OR_NOTHING and (spec := RP.specific_kind(ask)) and ans.found and not spec[0](
+                    re.sub(r"\[\d+\]|\n\[\d+\].*$|\nSources:.*$", "", ans.text, flags=re.S)):
+                # "what size tyres does my bike take?" answered "pump the tyres to 80 psi": no size, no answer
+                log["question"] = t
+                return {"reply": f"I don't know: nothing in your memories or notes gives {spec[1]} for that.",
+                        "slots": {"question": t, "found": False, "kind": spec[1]}}
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):
                 # a bare question after a note's answer ("when can we check in?"), unanswered or answered from that
@@ -129,6 +173,8 @@ class Understood(NoteScoped):
                 if scoped is not None:
                     return self._own_over(t, scoped, log)
             if WHO_NAMES_A_PERSON and intent == "ask" and (who := self._who_from_note(t, ans, ui, turn_no, res, log)):
+                return who
+            if WHO_BY_ROLE and intent in ("ask", "about") and (who := self._who_by_role(t, ans, ui, turn_no, res, log)):
                 return who
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None

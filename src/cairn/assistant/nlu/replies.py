@@ -206,12 +206,14 @@ def steps(body: str) -> list[str]:
 def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
     words with the question once the note's title words are taken away (ties: cosine to the
-    question); [] when the question asks nothing beyond the title, or no sentence shares a word."""
+    question; a role a sentence names shares the words of its work, roles.role_words); [] when the
+    question asks nothing beyond the title, or no sentence shares a word."""
     want = terms(question) - terms(title)
     if not want:
         return []
     sents = sentences(body)
-    scored = [(len(want & terms(s)), s) for s in sents]
+    from cairn.assistant.nlu.roles import role_words  # a role counts the work it does ("Electrician": "wiring")
+    scored = [(len(want & (terms(s) | (role_words(s) if ROLE_WORK else set()))), s) for s in sents]
     top = max((n for n, _ in scored), default=0)
     if top == 0:
         return []
@@ -231,10 +233,15 @@ _MONEY = re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d{2})?\s?(?:pounds|euros|dollars|
 
 _TEMP = re.compile(r"\b\d{2,3}\s*(?:°\s*[CF]?|[CF]\b|(?i:degrees)\b)|(?i:\bgas mark)\s*\d")  # "230C", not "28c combi"
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# a size: two measures ("78 x 118 cm", "700x25c"), a length ("38 mm", "2.4 m", "6 ft"), a numbered size
+# ("size 9", "UK 7"); not a pressure, weight or count ("80 psi", "5 kg", "3 in the morning")
+_SIZE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:x|×)\s*\d+|\b\d+(?:\.\d+)?\s*(?:mm|cm|m|metres?|meters?|inch(?:es)?|ft|feet|foot)\b"
+                   r"|\b\d+(?:\.\d+)?\s*(?:\"|″)|\bsize\s+\d+|\b(?:UK|EU|US)\s*\d+\b", re.I)
 # kinds of thing no other sentence can stand in for: (what the question says, the test, the words for it)
 _SPECIFIC = ((re.compile(r"\bhow (?:hot|warm|cold)\b|\btemperature\b|\btemp\b|\bwhat heat\b|\bgas mark\b"), _TEMP,
               "a temperature"),
-             (re.compile(r"\be-?mail\b"), _EMAIL, "an email address"))
+             (re.compile(r"\be-?mail\b"), _EMAIL, "an email address"),
+             (re.compile(r"\bwhat size\b|\bhow big\b|\bdimensions?\b|\bmeasurements?\b"), _SIZE, "a size"))
 
 
 def specific_kind(question: str):
@@ -322,28 +329,45 @@ def asked_kind(question: str):
     return (lambda s: fits_answer_type(s, kind)) if kind else None
 
 
-def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None) -> list[str]:
+def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
+                    avoid: str | None = None, related: str | None = None) -> list[str]:
     """The sentence of a note holding the kind of thing `question` asks for (`asked_kind`):
     among the sentences of that kind, the one sharing most content words (stemmed) with the
     question beyond the title; ties go to `prefer` (the sentence the conversation last quoted: "and when
     do they finish?" after "what time do they start?"), then to the highest cosine. [] when
     the question asks for no kind, or no sentence holds one ("what time ...?" of a note
-    without a clock time)."""
+    without a clock time). `avoid`: the line the conversation last quoted when the question
+    asks the same kind of another thing ("and the one back?" after the outward ferry's time):
+    left out while another sentence holds the kind; `related`: the question it follows, whose
+    words break a tie first (the return coach's line for "and the way home?" after "what time
+    does the coach leave": the follow-up asks of the same kind of thing)."""
     fits = asked_kind(question)
     if fits is None:
         return []
     sents = [s for s in sentences(body) if fits(s)]
+    if avoid:
+        other = [s for s in sents if not _said(s, avoid)]
+        sents = other or sents
+    if BEFORE_ENDS and (end := _end_stems(question)):
+        # "how long do I leave it before I bottle it": bottling ends the time asked; the line of the bottling
+        # itself ("then bottle it … for 2 days") says what comes after it
+        before = [s for s in sents if not _names_outside_before(s, end)]
+        sents = before or sents
     if len(sents) <= 1:
         return sents
     from cairn.lexical import stem
     # the words naming only the kind ("number", "time", "ref") are in every candidate's kind, not its topic:
     # "the flight number" is the flight's line, not the line saying "booking number"
     want = _stems(question, title)
-    scored = [(len(want & {stem(w) for w in terms(s)}), s) for s in sents]
+    also = _stems(related, "") - want if related else set()  # "coach" of "Coach to Harwick" tells lines apart here
+    # a role a sentence names counts the work it does ("Electrician: …" for "the wiring": roles.py)
+    from cairn.assistant.nlu.roles import role_terms
+    scored = [((len(want & st), len(also & st)), s) for s in sents
+              for st in [{stem(w) for w in terms(s)} | (role_terms(s) if ROLE_WORK else set())]]
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]
     if len(tied) > 1 and prefer:
-        said = [s for s in tied if s.lower() in prefer.lower() or prefer.lower().split(" [")[0] in s.lower()]
+        said = [s for s in tied if _said(s, prefer)]
         tied = said or tied
     if len(tied) > 1:
         import numpy as np
@@ -351,6 +375,34 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
         v = embed_cached(embedder, tied + [question])
         tied = [tied[int(np.argmax(v[:-1] @ v[-1]))]]
     return tied[:1]
+
+
+# A question's "before / until <event>" names the event that ends the time or thing asked ("how long
+# do I leave it before I bottle it?"): the event's own line, naming it outside a "before …" clause of
+# its own, tells what follows the event, not what precedes it; it is left out while another line
+# holds the kind asked. Its words are no topic words either (_stems). Switch off: BEFORE_ENDS.
+BEFORE_ENDS = True
+ROLE_WORK = True  # typed_sentences counts the work of a role a sentence names (roles.py); switch off to compare
+_BEFORE = re.compile(r"\b(?:before|until|till|til|prior to)\b(?P<rest>[^,;.?!]*)", re.I)
+
+
+def _end_stems(question: str) -> set[str]:
+    """Stemmed content words of the "before / until …" clause of `question` (set() without one)."""
+    from cairn.lexical import stem
+    m = _BEFORE.search(question)
+    return {stem(w) for w in terms(m.group("rest"))} if m else set()
+
+
+def _names_outside_before(sentence: str, end: set[str]) -> bool:
+    """Whether `sentence` holds a word of `end` outside its own "before / until …" clauses."""
+    from cairn.lexical import stem
+    outside = _BEFORE.sub(" ", sentence)
+    return bool(end & {stem(w) for w in terms(outside)})
+
+
+def _said(sentence: str, quoted: str) -> bool:
+    """Whether `sentence` is the line `quoted` (a reply's first line, its "[1]" marker kept)."""
+    return sentence.lower() in quoted.lower() or quoted.lower().split(" [")[0] in sentence.lower()
 
 
 def shares_stem(question: str, lines: list[str], title: str) -> bool:
@@ -377,7 +429,8 @@ def _stems(question: str, title: str) -> set[str]:
     from cairn.answer.types import TYPE_WORDS
     kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour", "ref",
                   "reference", "code", "reg", "registration", "postcode", "ingredient", "content"}
-    return {stem(w) for w in terms(question) - terms(title) - kind_words} - TYPE_WORDS
+    return {stem(w) for w in terms(question) - terms(title) - kind_words} - TYPE_WORDS - (
+        _end_stems(question) if BEFORE_ENDS else set())
 
 
 def covers(question: str, lines: list[str], title: str) -> bool:

@@ -8,7 +8,10 @@ survives `--session` resumes and restarts.
 `resolve(text, state)` rewrites a follow-up into a standalone message: an ellipsis ("and the
 garden?", "what about Leo?") becomes the last question with its subject replaced, unless it
 asks only for a kind of value ("and the address?", "what about the ref?": replies.value_kind),
-which becomes "what is the address?" asked of the last note (VALUE_OF_NOTE); a leading
+which becomes "what is the address?" asked of the last note (VALUE_OF_NOTE), or follows a
+question answered from a note ("and the one back?" after "what time's the ferry …"), which
+asks that question's kind of the note's other thing (OTHER_OF_NOTE: "what time is the one
+back?"); a leading
 "and" is dropped; pronouns are left in place and the subject is passed on (the knowledge answer
 substitutes it, cairn.ops.knowledge_text.with_subject), while note actions use the last note.
 """
@@ -30,6 +33,24 @@ _BARE_THAT = re.compile(r"^(?:what|when|where|who|which|how)\b.*\s(?:that|this)(
 
 _WH = re.compile(r"(?:what|which|where|who|when|how)(?:'s|s|\s+is|\s+are)?\b", re.I)
 VALUE_OF_NOTE = "a value of the last note"  # how an ellipsis asking only for a kind of value is resolved
+OTHER_OF_NOTE = "the last question's kind, of another thing of the last note"  # "and the one back?"
+# A lower-case ellipsis after a question answered from a note, the last subject being that note or
+# no word of the question, asks the last question's kind ("what time", "how long") of the
+# other thing it names ("and the one back?" -> "what time is the one back?"), of that note; the line
+# the last turn quoted is then the one NOT meant (replies.typed_sentences' `avoid`). A capitalised
+# ellipsis ("and Leo?") names a new subject and is asked about as before. Switch off: ELLIPSIS_KEEPS_ASK.
+ELLIPSIS_KEEPS_ASK = True
+_HEAD_TWO = re.compile(r"^\W*(?:and\s+)?(?P<h>(?:what|which)\s+(?:time|day|date|year|month|size|colour|color|number)|"
+                       r"how\s+(?:long|much|many|often|far|old|big|heavy|early|late))\b", re.I)
+_HEAD_ONE = re.compile(r"^\W*(?:and\s+)?(?P<h>when|where|who|whose)\b", re.I)
+
+
+def _ask_head(question: str | None) -> str | None:
+    """The words of `question` saying what kind of thing it asks ("what time's the ferry …" ->
+    "what time", "how long do I leave …" -> "how long", "where's …" -> "where"); None for a
+    question without one ("what's the …", "is it …")."""
+    m = _HEAD_TWO.match(question or "") or _HEAD_ONE.match(question or "")
+    return m.group("h").lower() if m else None
 
 
 @dataclass
@@ -115,7 +136,17 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
             and not _THING_PRONOUN.search(m.group("x")) and not _PERSON_PRONOUN.search(m.group("x"))):
         x = re.sub(r"^(?:the|my|a|an|your)\s+", "", m.group("x").strip(), flags=re.I)
         old = st.subject or ""
-        if old and re.search(re.escape(old), st.question, re.I):
+        head = _ask_head(st.question)
+        named = bool(old) and bool(re.search(re.escape(old), st.question, re.I))
+        if (ELLIPSIS_KEEPS_ASK and st.note and head and not x[:1].isupper()
+                and (not named or old.casefold() == st.note.casefold())):
+            # "and the one back?" after "what time's the ferry over to Carrow" (answered from the trip's
+            # note): the same kind of thing asked of the other thing the note says, "what time is the one back?"
+            t2 = f"{head} is {m.group('x').strip().rstrip(' ?')}?"
+            how.append(f"{OTHER_OF_NOTE}: {text.strip()!r} -> {t2!r} (last question {st.question!r}, "
+                       f"last note {st.note!r})")
+            return t2, how, None
+        if named:
             t2 = re.sub(re.escape(old), x, st.question, count=1, flags=re.I)
         else:
             t2 = f"what do you know about {x}?"

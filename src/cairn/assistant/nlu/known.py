@@ -1,0 +1,61 @@
+"""People named in lower case: a message typed the way people text ("can u text oksana that …")
+holds no capitalised name, so the conversation would keep no person for the next turn's "her"
+("ok whats her number then"). A word of the message is a person's name when the home's entity
+graph knows a person by it (an entity of kind "person", from the notes' and memories' capitalised
+names) and the word is no ordinary word: one the intent classifier's training utterances use in
+lower case ("will", "may", "rose" as words) is never read as a name.
+
+    people_in("can u text oksana that lev can come", ["Oksana", "Lev", "Dorran Lofts"])
+    # ["Oksana", "Lev"]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_POSSESSIVE = re.compile(r"['’]s?$")
+MIN_LEN = 3  # a name word shorter than this ("Jo", "Al") is too often something else in lower case
+
+
+@functools.lru_cache(maxsize=1)
+def ordinary_words() -> frozenset[str]:
+    """The words the training utterances (nlu/utterances.txt) write in lower case, the index's
+    stop words and the names of months and weekdays: ordinary words, never read as a name
+    however a person is called ("will", "may")."""
+    from cairn.assistant.nlu.classify import read_utterances
+    from cairn.lexical import MONTH_NAMES, WEEKDAY_NAMES
+    from cairn.store.fts import STOPWORDS
+    said = {_POSSESSIVE.sub("", w) for _, t in read_utterances() for w in _WORD.findall(t) if w.islower()}
+    return frozenset(said | set(STOPWORDS) | set(MONTH_NAMES) | set(WEEKDAY_NAMES))
+
+
+def people_in(text: str, people: list[str]) -> list[str]:
+    """The names of `people` (display names, "Oksana", "Ines Valadares") a message names in any
+    case, in the message's order: a word equal (case-insensitively, a possessive "'s" taken off)
+    to a word of a name, at least MIN_LEN letters, and no ordinary word (`ordinary_words`). A
+    word of several names gives the shortest of them ("lev" -> "Lev", not "Oksana Lev")."""
+    by_word: dict[str, str] = {}
+    for name in sorted(people, key=len):
+        for w in name.split():
+            key = _POSSESSIVE.sub("", w.lower())
+            if len(key) >= MIN_LEN and w[:1].isupper():
+                by_word.setdefault(key, name)
+    plain = ordinary_words()
+    out: list[str] = []
+    for w in _WORD.findall(text or ""):
+        key = _POSSESSIVE.sub("", w.lower())
+        name = by_word.get(key)
+        if name and key not in plain and name not in out:
+            out.append(name)
+    return out
+
+
+def home_people(app) -> list[str]:
+    """Display names of the entities of kind "person" the home (as the app's person sees it)
+    knows; [] when the entity graph cannot be read."""
+    try:
+        return [e["name"] for e in app.entities() if e.get("kind") == "person"]
+    except Exception:  # noqa: BLE001 - no graph (an empty or unreadable index): no names known
+        return []
