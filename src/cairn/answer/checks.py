@@ -275,4 +275,6 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
         ans.problems.append("quoted from your notes; not checked to answer: the quote holds no "
                             f"{asked.kind} value" if not ans.checks["type"] else "not every part answered")
     ans.verdict = new
+    if t is not None and t.polar and new != "abstain":  # a yes/no answer says which (answer/yesno.py)
+        ans.answer = f"{t.polar}: {ans.answer}"
     return ans

@@ -70,7 +70,8 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 class Typed:
     """A typed draft: `draft` ("TOTAL £24.48. [1]"), the evidence number `n`, the quoted
     candidate `text`, its local `context`, the head words it lacks (`missing_head`), the
-    subject words its note lacks (`missing_subject`), and `items` for a list answer."""
+    subject words its note lacks (`missing_subject`), `items` for a list answer, and `polar`
+    for a yes/no one."""
 
     draft: str
     n: int
@@ -79,6 +80,7 @@ class Typed:
     missing_head: list[str] = field(default_factory=list)
     missing_subject: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+    polar: str = ""  # a yes/no answer's "Yes" or "No" (answer/yesno.py), said before the quote
 
 
 def _words(text: str) -> set[str]:
