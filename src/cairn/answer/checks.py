@@ -143,6 +143,10 @@ _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were
 # about NAME" asks everything of NAME: any line about them answers). Off: such
 # answers pass on support alone.
 UNTYPED_FIT = True
+# ... and for "who", only when a quoted line names someone other than the question's own names
+# (fit.names_someone; "Next inspection due: ..." for "who did the inspection" names nobody).
+# Off: the scorer alone (its feature f6 weighs the same test).
+WHO_NAMED = True
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 
 
@@ -251,8 +255,10 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
             and not _ROLE.match(question.strip()) and not _asks_all(question) \
             and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
         from cairn.answer import fit
-        best = max(fit.answers(question, asked, line, title, embedder) for line, title in _answered(ans))
-        if best < fit.THRESHOLD:
+        lines = _answered(ans)
+        best = max(fit.answers(question, asked, line, title, embedder) for line, title in lines)
+        if best < fit.THRESHOLD or (WHO_NAMED and asked.kind == "person"
+                                    and not any(fit.names_someone(question, line) for line, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
                   "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
