@@ -44,11 +44,11 @@ _NEGATION = re.compile(r"\b(?:not|never|no|none|nor|cannot|without|neither)\b|n[
 
 
 def _names(text: str) -> set[str]:
-    """Stems of the words `text` writes capitalised past the first word of a sentence."""
+    """Stems of the words `text` writes capitalised past the first word of a line or sentence
+    (`lines_of`)."""
     out = set()
-    for s, e in sentences(text):
-        words = re.findall(r"[\w'’-]+", text[s:e])
-        out |= {stem(w.lower().rstrip("'’s")) for w in words[1:] if w[:1].isupper()}
+    for x in lines_of(text):
+        out |= {stem(w.lower().rstrip("'’s")) for w in re.findall(r"[\w'’-]+", x)[1:] if w[:1].isupper()}
     return out
 
 
