@@ -13,8 +13,11 @@ only that its quote is in the note. `checks` is {"support", "type", "subject",
   that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence
   names Edith and holds the verb (`role_gap`; a note naming her only as present does not); an
   answer from notes of a kind without a value pattern (who, how do I, yes/no, ...): a cited
-  sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`);
+  sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`), and for "who" a
+  quoted line names someone besides the question's names (`WHO_NAMED`);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
+
+A yes/no answer (answer/yesno.py) that is not declined starts with its "Yes:" or "No:".
 
 `verdict`: abstain when support or subject fails (declined, with pointers); "revise" when the
 quote is the note's but type or completeness fails ("quoted from your notes"); else as verified.
