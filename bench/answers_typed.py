@@ -10,6 +10,7 @@
     python bench/answers_typed.py --set fifth  # the fifth (bench/typed_set_fifth.py, session 20, by the lead)
     python bench/answers_typed.py --set sixth  # the sixth (bench/typed_set_sixth.py, session 21, by heldout21)
     python bench/answers_typed.py --set typed22  # session 22's (bench/typed_set_typed22.py, held out by typed22)
+    python bench/answers_typed.py --set typed22b  # bench/typed_set_typed22b.py, held out by typed22b
     python bench/answers_typed.py --set seventh  # the seventh (bench/typed_set_seventh.py, session 22, by heldout22)
 
 The seventh set is held out: written by heldout22 in session 22 without reading the answerer, the
@@ -124,10 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
-    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "typed22", "seventh"), default="main",
-                    help="new / third / fourth / fifth / sixth / typed22 / seventh: the held-out sets, "
+    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "typed22", "typed22b", "seventh"), default="main",
+                    help="new / third / fourth / fifth / sixth / typed22 / typed22b / seventh: the held-out sets, "
                          "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py / "
-                         "typed_set_sixth.py / typed_set_typed22.py / typed_set_seventh.py")
+                         "typed_set_sixth.py / typed_set_typed22.py / typed_set_typed22b.py / typed_set_seventh.py")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     qset = None
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, part in (("tune", "tune"), ("held out", "held"), ("new (held out)", "new"),
                         ("third (held out)", "third"),
                         ("fourth (held out)", "fourth"), ("fifth (held out)", "fifth"),
-                        ("sixth (held out)", "sixth"), ("typed22 (held out)", "typed22"),
+                        ("sixth (held out)", "sixth"), ("typed22 (held out)", "typed22"), ("typed22b (held out)", "typed22b"),
                         ("seventh (held out)", "seventh"), ("all", None)):
         sel = [r for r in rows if part is None or r["part"] == part]
         if sel:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cairn.answer import answerability, parts, roles, types
+from cairn.answer import answerability, parts, procedure, roles, types, yesno
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
@@ -353,6 +353,16 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
         if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):
             reason = f"no {asked.kind} value is written in the notes found"
             near = pointers(hits)
+            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
+                          llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
+                          checks={"support": False, "type": False, "subject": False, "completeness": True})
+    drafts = {"procedure": procedure.PROCEDURE and procedure.procedure_draft, "yesno": yesno.YESNO and yesno.yesno_draft}
+    if types.TYPED and drafts.get(asked.kind) and any(e.hit.speaker is None for e in evidence):
+        typed = drafts[asked.kind](question, asked, evidence, embedder)  # answer/procedure.py, answer/yesno.py
+        if typed is None and all(e.hit.speaker is None for e in evidence):
+            near = pointers(hits)
+            reason = "no passage of the notes found says how to do what was asked" if asked.kind == "procedure" \
+                else "no line of the notes found states what was asked"
             return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
                           llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
                           checks={"support": False, "type": False, "subject": False, "completeness": True})

@@ -13,8 +13,11 @@ only that its quote is in the note. `checks` is {"support", "type", "subject",
   that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence
   names Edith and holds the verb (`role_gap`; a note naming her only as present does not); an
   answer from notes of a kind without a value pattern (who, how do I, yes/no, ...): a cited
-  sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`);
+  sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`), and for "who" a
+  quoted line names someone besides the question's names (`WHO_NAMED`);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
+
+A yes/no answer (answer/yesno.py) that is not declined starts with its "Yes:" or "No:".
 
 `verdict`: abstain when support or subject fails (declined, with pointers); "revise" when the
 quote is the note's but type or completeness fails ("quoted from your notes"); else as verified.
@@ -143,6 +146,10 @@ _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were
 # about NAME" asks everything of NAME: any line about them answers). Off: such
 # answers pass on support alone.
 UNTYPED_FIT = True
+# ... and for "who", only when a quoted line names someone other than the question's own names
+# (fit.names_someone; "Next inspection due: ..." for "who did the inspection" names nobody).
+# Off: the scorer alone (its feature f6 weighs the same test).
+WHO_NAMED = True
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 
 
@@ -251,8 +258,10 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
             and not _ROLE.match(question.strip()) and not _asks_all(question) \
             and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
         from cairn.answer import fit
-        best = max(fit.answers(question, asked, line, title, embedder) for line, title in _answered(ans))
-        if best < fit.THRESHOLD:
+        lines = _answered(ans)
+        best = max(fit.answers(question, asked, line, title, embedder) for line, title in lines)
+        if best < fit.THRESHOLD or (WHO_NAMED and asked.kind == "person"
+                                    and not any(fit.names_someone(question, line) for line, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
                   "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
@@ -275,4 +284,6 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
         ans.problems.append("quoted from your notes; not checked to answer: the quote holds no "
                             f"{asked.kind} value" if not ans.checks["type"] else "not every part answered")
     ans.verdict = new
+    if t is not None and t.polar and new != "abstain":  # a yes/no answer says which (answer/yesno.py)
+        ans.answer = f"{t.polar}: {ans.answer}"
     return ans

@@ -69,16 +69,21 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     caps = sum(w[:1].isupper() for w in tokens) / len(tokens) if tokens else 1.0
     miss = 0.0
     if asked.kind == "person":
-        # a written name: a capitalised run, a title, or a capitalised word inside a clause ("called Radek")
-        # ... other than the person the question names ("who is treating Benedikt": not "Client: Benedikt Scholl")
-        asked_of = {w.lower() for w in _NAMES.findall(question)}
-        found = [line[a:b] for a, b in types.values("person", line)] + re.findall(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\b", line) \
-            + [w for w in re.findall(r"\b[a-z][\w'’-]*,? ([A-Z][a-z'’-]+)", line) if w.lower() not in CALENDAR]
-        miss = float(not any(not ({w.lower() for w in _NAMES.findall(x)} & asked_of) for x in found))
+        miss = float(not names_someone(question, line))
     elif asked.kind == "place":
         from cairn.answer.roles import says_where
         miss = float(not says_where(line))
     return [cos_q, held, held_t, own, cos_w, caps, miss, min(len(tokens) / 20, 1.0)]
+
+
+def names_someone(question: str, line: str) -> bool:
+    """True when `line` writes a name (a capitalised run, types.values "person"; a title "Dr";
+    a capitalised word inside a clause: "called Radek") other than those `question` writes
+    ("who is treating Benedikt" is not answered by "Client: Benedikt Scholl")."""
+    asked_of = {w.lower() for w in _NAMES.findall(question)}
+    found = [line[a:b] for a, b in types.values("person", line)] + re.findall(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\b", line) \
+        + [w for w in re.findall(r"\b[a-z][\w'’-]*,? ([A-Z][a-z'’-]+)", line) if w.lower() not in CALENDAR]
+    return any(not ({w.lower() for w in _NAMES.findall(x)} & asked_of) for x in found)
 
 
 def answers(question: str, asked, line: str, title: str, embedder) -> float:

@@ -36,7 +36,6 @@ from cairn.embed.cache import embed_cached
 HEAD = 1.0
 SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
 SEMANTIC = 0.5
-LOCAL_SUBJECT = 0.5  # the subject's words in the candidate's own context, not only its note's
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
 MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
@@ -70,7 +69,8 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 class Typed:
     """A typed draft: `draft` ("TOTAL £24.48. [1]"), the evidence number `n`, the quoted
     candidate `text`, its local `context`, the head words it lacks (`missing_head`), the
-    subject words its note lacks (`missing_subject`), and `items` for a list answer."""
+    subject words its note lacks (`missing_subject`), `items` for a list answer, and `polar`
+    for a yes/no one."""
 
     draft: str
     n: int
@@ -79,6 +79,7 @@ class Typed:
     missing_head: list[str] = field(default_factory=list)
     missing_subject: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+    polar: str = ""  # a yes/no answer's "Yes" or "No" (answer/yesno.py), said before the quote
 
 
 def _words(text: str) -> set[str]:
@@ -202,7 +203,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
-                 + LOCAL_SUBJECT * ((1 - len(missing(asked.subject, local)) / len(asked.subject)) if asked.subject else 0.0)
                  + LEXICAL * (len(words & own) / len(words) if words else 0)
                  + KIND_WORD * bool(kind_words & own)
                  + MEMORY * (memory.get(n) == "memory")

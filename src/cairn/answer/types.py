@@ -134,7 +134,7 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("person", r"^\W*(?:who|whom|whose)\b|\bwhich person\b"),
     ("place", r"^\W*where\b|\bwhat address\b|\baddress\b|\bwhich (?:city|town|room|venue|country)\b"),
     ("org", r"\bwhich (?:company|firm|insurer|bank|shop|store|airline|garage|club|practice|supplier)\b"),
-    ("procedure", r"^\W*how (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps\b"),
+    ("procedure", r"^\W*how (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps\b|\b(?:process|procedure) (?:for|to|of)\b"),
     ("yesno", r"^\W*(?:is|are|was|were|do|does|did|can|could|will|has|have|had|should)\b"),
 )]
 _LEAD = re.compile(r"^\W*(?:what|which|how \w+|when|who|where|whose)\b(?:'s|\s+is|\s+was|\s+are|"
