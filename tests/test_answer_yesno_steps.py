@@ -119,3 +119,21 @@ def test_a_who_answer_naming_nobody_is_declined(real_embedder, monkeypatch):
     named = LOFT + "The inspection was done by Petronella Quist of Hallow Building Control.\n"
     ans = _ask("who did the loft inspection", named, "Loft conversion", real_embedder)
     assert ans.verdict == "pass" and "Petronella Quist" in ans.answer, ans.answer
+
+
+LIBRARY = """# Fernhollow library
+
+Opening hours: Monday to Saturday 9am to 5pm, closed Sunday.
+Wifi: free for members.
+Printing included: no
+"""
+
+
+def test_a_fields_key_only_names_what_is_asked_its_value_says_yes(real_embedder):
+    # "open" is only in the key ("Opening hours"): its value says "closed Sunday", so no "Yes"
+    ans = _ask("is the library open on sunday", LIBRARY, "Fernhollow library", real_embedder)
+    assert not ans.answer.startswith("Yes"), ans.answer
+    assert "closed Sunday" in ans.answer or ans.verdict == "abstain", ans.answer
+    assert yesno.polarity(["free"], "Wifi: free for members.", True) == "Yes"
+    assert yesno.polarity(["included"], "Printing included: no", True) == "No"  # a bare value
+    assert yesno.polarity(["included"], "Towels included: yes", False) == "Yes"

@@ -13,9 +13,11 @@ word and does not answer. Among the lines that answer, the one the learned score
 rates highest is quoted.
 
 Its polarity: "No" when the line negates (`_NEGATION`: not, never, no, n't, without, ...) or
-writes an attribute word with a negating prefix ("Unlimited" for "limited"); "Yes" when it
-holds every attribute word in its own words without negation; else no word is added (the line
-says it otherwise: "closed Sunday" for "open on sunday" is not a yes). None when no line
+writes an attribute word with a negating prefix ("Unlimited" for "limited"); a field's value
+that is a bare yes or no ("Breakfast included: No") says so itself; "Yes" when its value (past
+a field's key: the key only names the attribute) holds every attribute word in its own words
+without negation; else no word is added (the line says it otherwise: "Opening hours: 9-5,
+closed Sunday" for "open on sunday" is not a yes). None when no line
 answers: the answerer declines (answer/__init__.py, `YESNO`).
 """
 
@@ -40,6 +42,7 @@ _FRAME = frozenset(stem(w) for w in "is are was were do does did can could will 
                    # "are greenhouses allowed", not what is asked of the subject
                    "take bring put have go use make let allow allowed permitted ok okay".split())
 _CELL = re.compile(r"^[^\W\d_][^.:;!?]{0,40}$")  # a short bare phrase: a cell or a label, no sentence
+_KEY = re.compile(r"^[^:\n]{1,40}:\s*")  # a field's key: "Opening hours: "
 _NEGATION = re.compile(r"\b(?:not|never|no|none|nor|cannot|without|neither)\b|n[’']t\b", re.IGNORECASE)
 
 
@@ -73,6 +76,9 @@ def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
     """"No", "Yes" or "" for `line` answering a question whose attribute is `attr_words` (as
     the question writes them; module doc). lexical: every attribute word is in the line's words."""
     low = line.lower()
+    bare = re.match(r"(yes|no)\b", low[_KEY.match(low).end():] if _KEY.match(low) else "")
+    if bare:
+        return bare.group(1).capitalize()
     if _NEGATION.search(line) or any(re.search(rf"\b(?:un|non-?|in)\s?{re.escape(w.lower())}", low) for w in attr_words):
         return "No"
     return "Yes" if lexical else ""
@@ -105,7 +111,8 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
                 held = 1.0
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
-                best = ((held, p), ev.n, line, polarity(words, line, not gap))
+                key = _KEY.match(line)
+                best = ((held, p), ev.n, line, polarity(words, line, not types.missing(tuple(attr), line[key.end():] if key else line)))
     if best is None:
         return None
     _, n, line, polar = best
