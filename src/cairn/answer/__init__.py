@@ -50,6 +50,7 @@ TIME_STATED = True  # "when": candidates stating a time first (a chat message's 
 # A note's sentences rarely repeat its title and heading ("Total quoted: 7,350 GBP" under "Roof estimate"): +
 # CONTEXT_WEIGHT x the share of the question's terms they hold; counts towards the floors (0.4: as own words).
 CONTEXT_WEIGHT = 0.4
+SENTENCE_READ = 8  # a note's hits sharing a word with the question, read sentence by sentence when under the floor
 
 
 @dataclass
@@ -86,11 +87,7 @@ class Answer:
 
 def relevance(question: str, hit: Hit) -> float:
     """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms."""
-    overlap = term_overlap(question, f"{hit.title}\n{hit.text}")
-    return max(hit.signals.get("semantic", 0.0), 0.9 * overlap)
-
-
-SENTENCE_READ = 8  # a note's hits sharing a word with the question, read sentence by sentence when under the floor
+    return max(hit.signals.get("semantic", 0.0), 0.9 * term_overlap(question, f"{hit.title}\n{hit.text}"))
 
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:

@@ -85,7 +85,6 @@ def merge(question: str, answers: list):
               for k in ("support", "type", "subject")} if len(declined) < len(answers) else \
         {"support": False, "type": False, "subject": False}
     checks["completeness"] = not declined
-    first = answers[0]
     return Answer(question, " ".join(texts), verdict, sorted(cites.values(), key=lambda c: c["n"]),
-                  mode=first.mode, llm=first.llm, fallback=first.fallback, problems=problems,
+                  mode=answers[0].mode, llm=answers[0].llm, fallback=answers[0].fallback, problems=problems,
                   evidence=evidence, pointers=[p for a in declined for p in a.pointers][:3], checks=checks)
