@@ -2,7 +2,7 @@
 what the other speaker said states nothing of them (answerability.echoes_other, STATED), a
 "when" question is answered by a sentence that says when (answer.TIME_STATED), and a
 person-checked answer whose quoted messages, read with the turns they reply to, support none
-of the question's key terms abstains (topic.unsupported_turn). Chats written for these tests,
+of the question's key terms abstains (topic.unsupported_topic over the turns). Chats written for these tests,
 asked through the service (`Cairn.ask`)."""
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ import pytest
 import cairn.answer as answer
 import cairn.answer.topic as topic
 from cairn.answer.answerability import echoes_other, key_terms
-from cairn.answer.topic import unsupported_turn
+from cairn.answer.topic import TURN_MIN_TERMS, unsupported_topic
+
+
+def unsupported_turn(question: str, messages: list[str], embedder):
+    return unsupported_topic(question, " ".join(messages), embedder, TURN_MIN_TERMS)
 
 
 def _chat(app, tmp_path, rows: list[tuple[str, str, str]]) -> None:

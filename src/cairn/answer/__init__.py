@@ -1,11 +1,10 @@
 """Answer a question from retrieved evidence, with checked citations.
 
-Pipeline, the first check that fires declining with its reason and pointers: chit-chat
-(offtopic.py) -> premise (premise.py) -> person check (answerability.py; subject.py for notes)
--> parts (parts.py) -> evidence over the floor -> draft (LLM; typed.py; or extractive) ->
-verifier (verify.py) -> polarity and chat topic (topic.py) -> what was checked (checks.py). A
-hypothetical question ("Would Ana enjoy…?") skips the premise and person declines; an LLM draft
-that does not verify falls back to the extractive one. bench/answers_ablation.py switches each rule off.
+Pipeline, the first check that fires declining with its reason and pointers: chit-chat (offtopic.py) ->
+premise (premise.py) -> person check (answerability.py; subject.py for notes) -> parts (parts.py) -> evidence
+over the floor -> draft (LLM; typed.py; or extractive) -> verifier (verify.py) -> polarity and chat topic
+(topic.py) -> what was checked (checks.py). A hypothetical question ("Would Ana enjoy…?") skips the premise
+and person declines; an LLM draft that does not verify falls back to the extractive one.
 """
 
 from __future__ import annotations
@@ -35,25 +34,23 @@ NOT_FOUND = "Your notes do not contain an answer to this question."
 CHIT_CHAT_REPLY = ("That is not a question about your notes. Ask about something you have written down, "
                    "for example: \"when was the boiler last serviced?\"")
 MAX_EVIDENCE = 6
-# Ranking of extractive_draft's sentences (each one's LoCoMo figures: bench/README.md). The best
-# sentence is quoted if it reaches FALLBACK_FLOOR; a further one must clear SENTENCE_FLOOR and be
-# within PAD_MARGIN of the best's rank (issue 13's padding).
+# extractive_draft's ranking (LoCoMo figures: bench/README.md): the best sentence is quoted if it reaches
+# FALLBACK_FLOOR; a further one must clear SENTENCE_FLOOR and be within PAD_MARGIN of the best's rank (issue 13).
 SENTENCE_FLOOR = 0.35
 FALLBACK_FLOOR = 0.2
 PAD_MARGIN = 0.05
 NAME_BONUS = 0.05  # per word of the question's names a sentence holds (a name is said once per note)
 HIT_PRIOR = 1.0  # chat: + HIT_PRIOR x (the message's fused search score - the best message's)
 ONE_PASSAGE = True  # a chat answer quotes one message
-# A chat reply rarely repeats the words asked ("It taught me self-acceptance."): + REPLY_WEIGHT x
-# the score of the question it replies to, and (REPLY_CONTEXT) its term overlap read with that
-# wh-question. Ranking only.
+# A chat reply rarely repeats the words asked ("It taught me self-acceptance."): + REPLY_WEIGHT x the score
+# of the question it replies to, and (REPLY_CONTEXT) its term overlap read with that wh-question. Ranking only.
 REPLY_WEIGHT = 0.5
 REPLY_CONTEXT = True
 TIME_STATED = True  # "when": candidates stating a time first (a chat message's date dates them all)
-# A note's sentences rarely repeat its title and heading ("Total quoted: 7,350 GBP" under "Roof
-# estimate"): + CONTEXT_WEIGHT x the share of the question's terms they hold, alike within a
-# section; it counts towards the floors (0.4: the weight of a sentence's own words).
+# A note's sentences rarely repeat its title and heading ("Total quoted: 7,350 GBP" under "Roof estimate"): +
+# CONTEXT_WEIGHT x the share of the question's terms they hold; counts towards the floors (0.4: as own words).
 CONTEXT_WEIGHT = 0.4
+SENTENCE_READ = 8  # a note's hits sharing a word with the question, read sentence by sentence when under the floor
 
 
 @dataclass
@@ -82,32 +79,22 @@ class Answer:
         return self.verdict == "abstain"
 
     def to_json(self) -> dict[str, Any]:
-        return {"question": self.question, "answer": self.answer, "verdict": self.verdict,
-                "citations": self.citations, "mode": self.mode, "llm": self.llm,
-                "fallback": self.fallback, "problems": self.problems, "evidence": self.evidence,
-                "answerability": self.answerability, "pointers": self.pointers,
+        return {**{k: getattr(self, k) for k in ("question", "answer", "verdict", "citations", "mode", "llm", "fallback",
+                                                 "problems", "evidence", "answerability", "pointers")},
                 "check": None,  # the model's answer check, removed in session 21: null, kept for clients
                 "checks": self.checks, "label": verdict_label(self.verdict, self.checks)}
 
 
 def relevance(question: str, hit: Hit) -> float:
-    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x the share of the
-    question's content terms it holds, the larger."""
-    overlap = term_overlap(question, f"{hit.title}\n{hit.text}")
-    return max(hit.signals.get("semantic", 0.0), 0.9 * overlap)
-
-
-SENTENCE_READ = 8  # a note's hits sharing a word with the question, read sentence by sentence when under the floor
+    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms."""
+    return max(hit.signals.get("semantic", 0.0), 0.9 * term_overlap(question, f"{hit.title}\n{hit.text}"))
 
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
-    """The best cosine between `question` and a sentence of `hit` holding a value of the asked
-    `kind` (types.values: "£65" for "how much…?"); 0.0 without one."""
-    sents = [x for x in (hit.text[a:b] for a, b in sentences(hit.text)) if types.values(kind, x)]
-    if not sents:
-        return 0.0
-    vecs = embed_cached(embedder, [question] + [x[:500] for x in sents])
-    return float(max(vecs[1:] @ vecs[0]))
+    """The best cosine of `question` with a sentence of `hit` holding a `kind` value ("£65"); 0.0 without one."""
+    sents = [x[:500] for x in (hit.text[a:b] for a, b in sentences(hit.text)) if types.values(kind, x)]
+    vecs = embed_cached(embedder, [question] + sents) if sents else None
+    return float(max(vecs[1:] @ vecs[0])) if sents else 0.0
 
 
 def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
@@ -152,8 +139,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         for s, e in _short_spans(text):
             if any(r.table_start <= s < r.table_end for r in rows):
                 continue  # table lines are offered as rows with their header (above)
-            line_start = text.rfind("\n", 0, s) + 1
-            if text[line_start:s].lstrip().startswith("#"):
+            if text[text.rfind("\n", 0, s) + 1:s].lstrip().startswith("#"):
                 continue  # a heading is not an answer
             sent = _clean(text[s:e])
             if sent.rstrip(" )\"'").endswith("?"):
@@ -197,12 +183,11 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     if names:
         scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
                                             for w in names), n, sent) for score, n, sent in scored]
-    if asked.kind in types.CUE_KINDS:  # "what for": a sentence giving a purpose ranks first
-        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and types.states_purpose(x[2], asked.head)] or scored
-    if asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()):  # "where", of notes: a sentence saying where first
-        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and roles.says_where(x[2])] or scored
-    if kind == "time" and TIME_STATED:
-        scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and fits_answer_type(x[2], "time")] or scored
+    for on, says in ((asked.kind in types.CUE_KINDS, lambda s: types.states_purpose(s, asked.head)),  # "what for"
+                     (asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()), roles.says_where),  # notes
+                     (kind == "time" and TIME_STATED, lambda s: fits_answer_type(s, "time"))):
+        if on:  # a sentence giving a purpose, saying where, stating a time ranks first
+            scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and says(x[2])] or scored
 
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
@@ -227,8 +212,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
 
 def _replied(question: str, evidence: list[Evidence], replies: dict[str, str], embedder
              ) -> tuple[dict[int, str], dict[int, float]]:
-    """({evidence n: the last question of the message its chat message replies to}, {n: that
-    question's `_sentence_score`})."""
+    """({evidence n: the last question of the message it replies to}, {n: its `_sentence_score`})."""
     asks: dict[int, str] = {}
     for ev in evidence:
         prev = replies.get(ev.hit.id) or ""
@@ -241,8 +225,7 @@ def _replied(question: str, evidence: list[Evidence], replies: dict[str, str], e
 
 
 def _sentence_score(cosine: float, question: str, sentence: str) -> float:
-    """How well `sentence` answers `question`: 0.6 x their cosine (given) + 0.4 x the share of
-    the question's terms it holds (lexical.term_overlap); both in [0, 1]."""
+    """How well `sentence` answers `question`, in [0, 1]: 0.6 x their cosine + 0.4 x lexical.term_overlap."""
     return 0.6 * cosine + 0.4 * term_overlap(question, sentence)
 
 
@@ -261,16 +244,14 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()]) for p in parts.split(question)])
     asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else types.asked(question)
     about = focus = info = subject = None
-    all_hits = hits
-    hypothetical = is_hypothetical(question)
+    all_hits, hypothetical = hits, is_hypothetical(question)
     if check_answerability:
-        chat_kind = chit_chat(question)
-        if chat_kind:
+        if chat_kind := chit_chat(question):
             return Answer(question, CHIT_CHAT_REPLY, "abstain", problems=[f"declined: chit-chat ({chat_kind})"],
                           llm=getattr(llm, "name", None))
         if unknown_names and not hypothetical:
-            listed = ", ".join(f"'{n}'" for n in unknown_names)
-            return _abstain(question, f"the notes never mention {listed}", llm, pointers=pointers(hits))
+            return _abstain(question, "the notes never mention " + ", ".join(f"'{n}'" for n in unknown_names), llm,
+                            pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
         person = check.person
         if person is not None:
@@ -294,7 +275,6 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                 focus = rest  # "Who is Anthony?" keeps the name: nothing else to score on
     ans = _answer(question, hits, embedder, llm, floor, about, focus, replies, asked)
     ans.answerability = info
-
     reason = flipped = None  # a typed value's own checks (checks.finish) replace polarity and topic
     if ans.typed is None or asked.kind not in types.VALUE_KINDS:
         reason, flipped = drafted_reason(question, ans, hits, embedder, info is not None, focus, replies,
@@ -315,9 +295,8 @@ def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **
                   **made, **fields)
 
 
-def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None,
-            focus: str | None = None, replies: dict[str, str] | None = None,
-            asked: types.Asked | None = None) -> Answer:
+def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None, focus: str | None = None,
+            replies: dict[str, str] | None = None, asked: types.Asked | None = None) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor, embedder, asked)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
@@ -325,13 +304,12 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
     if not evidence:
         return Answer(question, NOT_FOUND, "abstain", problems=["no evidence above the relevance floor"],
                       llm=getattr(llm, "name", None), mode="extractive")
-    fallback = None
+    fallback = draft = None
     if llm is not None:
         try:
             draft = llm.chat(llm_messages(question, evidence), max_tokens=200, temperature=0.0)
         except Exception as exc:  # LLMError and transport failures: visible fallback
             fallback = f"LLM failed ({type(exc).__name__}: {exc}); extractive answer given instead"
-            draft = None
         if draft is not None:
             if draft.strip().upper().startswith("NOT IN NOTES"):
                 fallback = "the LLM said the notes do not contain the answer; extractive answer checked instead"
@@ -351,8 +329,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                 any(e.hit.speaker for e in evidence) or asked.kind in types.SOFT_KINDS):
             typed = None  # no note states it of the thing asked: the sentence answer may
         if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):
-            reason = f"no {asked.kind} value is written in the notes found"
-            near = pointers(hits)
+            reason, near = f"no {asked.kind} value is written in the notes found", pointers(hits)
             return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
                           llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
                           checks={"support": False, "type": False, "subject": False, "completeness": True})

@@ -1,17 +1,15 @@
-"""Answerability: should a question naming a chat participant P be answered from this evidence?
+"""Answerability: should a question naming one chat participant P be answered from this evidence?
 
-Only from sentences about P (`sentence_subject`): a chat sentence is about its speaker, unless,
-with no first-person word, it is in the second person, asks (not a tag question), calls another
-participant by name or opens as a reaction (`REACTIONS`): then about the addressee. Of those,
-only what states something of P counts (`states_of`, `STATED`; not P's comment on the other's
-news, `echoes_other`). Notes are about anyone; a question naming no participant, or several,
-is not checked. Over the retrieved chat sentences (plus `CONTEXT_K` hits of a search without
-the name), scored by cosine with the question less the name, the first rule that fires declines:
-1. the best sentence about someone else beats the best about P by `MARGIN`, reaches
-   `OTHER_FLOOR` and holds a larger share of the key terms (`WORDS_AGREE`);
-2. key terms held only by sentences about others are at least `OTHER_TERMS` of them;
-3. at least `MISSING_MIN_TERMS` key terms (`key_terms`) and none said of P.
-Tuned on LoCoMo dev (bench/README.md); a lexical/embedding heuristic, not entailment.
+Only from sentences about P (`sentence_subject`): a chat sentence is about its speaker unless, with
+no first-person word, it is in the second person, asks (not a tag question), calls another
+participant by name or opens as a reaction (`REACTIONS`): then about the addressee. Of those, only
+what states something of P counts (`states_of`; not P's comment on the other's news, `echoes_other`).
+Over the retrieved chat sentences (plus `CONTEXT_K` hits of a search without the name), scored by
+cosine with the question less the name, the first rule that fires declines: 1. the best sentence
+about someone else beats the best about P by `MARGIN`, reaches `OTHER_FLOOR` and holds a larger share
+of the key terms (`WORDS_AGREE`); 2. key terms held only by sentences about others are at least
+`OTHER_TERMS` of them; 3. `MISSING_MIN_TERMS` key terms or more, none said of P. Tuned on LoCoMo dev
+(bench/README.md); a lexical/embedding heuristic, not entailment.
 """
 
 from __future__ import annotations
@@ -45,13 +43,12 @@ _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|
 _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|ur|u)\b", re.IGNORECASE)
 # Question words that say what kind of answer is wanted (and time words, hedges), not its topic.
 GENERIC_TERMS = frozenset(stem(w) for w in (
-    "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways "
-    "thing things something recently get got make made do does did new one ones go went going "
-    "use used help helped say said tell told want wanted plan plans planning reason name about "
-    "happen happened he she him her his hers they them their its it "
-    "last next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months "
-    "year years morning evening night ago lately recently earlier before after between during since until "
-    "likely might would could").split() + list(MONTH_NAMES))
+    "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways thing things something "
+    "recently get got make made do does did new one ones go went going use used help helped say said tell told want "
+    "wanted plan plans planning reason name about happen happened he she him her his hers they them their its it last "
+    "next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months year years "
+    "morning evening night ago lately recently earlier before after between during since until likely might would "
+    "could").split() + list(MONTH_NAMES))
 
 
 @dataclass
@@ -99,17 +96,14 @@ def _addresses(sentence: str, speaker: str, names: list[str]) -> bool:
     return any(f.startswith(w.lower()) for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for f in firsts)
 
 
-def _asks(sentence: str) -> bool:
-    return sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence)
-
-
 def sentence_subject(sentence: str, speaker: str | None, person: str,
                      names: list[str] | None = None) -> str | None:
     """Who `sentence` by `speaker` is about (module doc): None for a note; the addressee
     (`person` when someone else wrote it, else ADDRESSEE) or the speaker. names: the chat's speakers."""
     if speaker is None:
         return None
-    if not _FIRST.search(sentence) and (_SECOND.search(sentence) or _asks(sentence)
+    asks = sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence)
+    if not _FIRST.search(sentence) and (_SECOND.search(sentence) or asks
                                         or (names and _addresses(sentence, speaker, names))
                                         or (REACTIONS and _REACTION.search(sentence))):
         return person if speaker != person else ADDRESSEE
@@ -119,7 +113,8 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
 def states_of(sentence: str, speaker: str | None, person: str) -> bool:
     """Whether `sentence` (about `person`) states something of them: a note's, theirs asking
     nothing, or a question put to them (module doc). Always True when STATED is off."""
-    return speaker is None or not STATED or (speaker == person) != _asks(sentence)
+    return speaker is None or not STATED or (speaker == person) != (sentence.rstrip().endswith("?")
+                                                                    and not _TAG_QUESTION.search(sentence))
 
 
 def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
@@ -181,17 +176,14 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     if best_o_sent and best_o > best_p + MARGIN and best_o >= OTHER_FLOOR and (words_o > words_p or not WORDS_AGREE):
         shown = _surface(topic, {stem(t) for t in content_terms(best_o_sent[0])} - GENERIC_TERMS)[:4] or only_other
         what = f"'{' '.join(shown)}'" if shown else "this"
-        return _declined(result, f"the evidence about {what} is from {best_o_sent[1]}, not {person}")
-    result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
-    if len(only_other) / len(keys) >= OTHER_TERMS:
-        return _declined(result, f"{_listed(topic, only_other)} said of someone else, not {person}")
-    if len(keys) >= MISSING_MIN_TERMS and len(missing) == len(keys):
-        return _declined(result, f"{_listed(topic, missing)} never said of {person} in the evidence")
-    return result
-
-
-def _declined(result: Answerability, reason: str) -> Answerability:
-    result.answerable, result.reason = False, reason
+        result.reason = f"the evidence about {what} is from {best_o_sent[1]}, not {person}"
+    else:
+        result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
+        if len(only_other) / len(keys) >= OTHER_TERMS:
+            result.reason = f"{_listed(topic, only_other)} said of someone else, not {person}"
+        elif len(keys) >= MISSING_MIN_TERMS and len(missing) == len(keys):
+            result.reason = f"{_listed(topic, missing)} never said of {person} in the evidence"
+    result.answerable = result.reason is None
     return result
 
 

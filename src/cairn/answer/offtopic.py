@@ -1,7 +1,7 @@
 """Questions the notes could not answer at all (chit-chat), and the nearest notes of a declined one.
 
-`chit_chat`: greetings, thanks, goodbyes, questions about the assistant, nothing to look up: no
-content word left once social words (`SOCIAL`) and stopwords are removed. Lexical.
+`chit_chat`: greetings, thanks, goodbyes, questions about the assistant, nothing to look up: no content word left
+once social words (`SOCIAL`) and stopwords are removed. Lexical.
 """
 
 from __future__ import annotations
@@ -14,22 +14,20 @@ from cairn.model import Hit
 
 # What is left of chit-chat after stopwords (not stemmed: compared with content_terms).
 SOCIAL = frozenset("""
-hi hello hey hiya heya yo howdy greetings morning afternoon evening night good day
-thanks thank thx ty cheers appreciate appreciated bye goodbye later see soon take care
-how going doing up sup whats what's fine great ok okay cool nice awesome lol lmao haha hahaha
-hmm hmmm uh um oh ah wow yes yeah yep no nope sure please pls you your yourself who are
-can do help joke tell me something anything funny bot assistant name called
-welcome sorry alright right well much lot lots very really so again all there everyone guys folks mate buddy friend dear
+hi hello hey hiya heya yo howdy greetings morning afternoon evening night good day thanks thank thx ty cheers appreciate
+appreciated bye goodbye later see soon take care how going doing up sup whats what's fine great ok okay cool nice
+awesome lol lmao haha hahaha hmm hmmm uh um oh ah wow yes yeah yep no nope sure please pls you your yourself who are can do help
+joke tell me something anything funny bot assistant name called welcome sorry alright right well much lot lots very
+really so again all there everyone guys folks mate buddy friend dear
 """.split())
 # What an apostrophe leaves of a contraction ("that's", "I'm", "don't"): no topic word.
 CONTRACTION_TAILS = frozenset("s re m ve ll d t".split())
 # Function words the search's stopword list lets through: never a topic.
-FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond "
-                           "despite except inside outside onto toward towards upon within without via per "
-                           "anyone anything everyone everything someone something nobody nothing".split())
+FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond despite "
+                           "except inside outside onto toward towards upon within without via per anyone anything "
+                           "everyone everything someone something nobody nothing".split())
 # Words a question asks with, never its topic (quantifiers, modal verbs: "How much…").
-ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will "
-                         "may".split())
+ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will may".split())
 
 
 def chit_chat(question: str) -> str | None:
@@ -40,18 +38,10 @@ def chit_chat(question: str) -> str | None:
     terms = [t for t in content_terms(question) if (not t.isdigit() or len(t) >= 3) and t not in tails]
     if any(t not in SOCIAL for t in terms):
         return None
-    if not re.search(r"[^\W\d_]", question):
-        return "nothing to look up"
-    if re.search(r"\b(thanks?|thx|ty|cheers|appreciated?)\b", low):
-        return "thanks"
-    if re.search(r"\b(bye|goodbye|see you|take care|later)\b", low):
-        return "goodbye"
-    if re.search(r"\b(hi|hello|hey|hiya|heya|yo|howdy|greetings|good (morning|afternoon|evening|day)|how are you|"
-                 r"how'?s it going|what'?s up|sup)\b", low):
-        return "greeting"
-    if re.search(r"\b(you|yourself|bot|assistant)\b", low):
-        return "about the assistant"
-    return "nothing to look up"
+    kinds = (("thanks", r"thanks?|thx|ty|cheers|appreciated?"), ("goodbye", r"bye|goodbye|see you|take care|later"),
+             ("greeting", r"hi|hello|hey|hiya|heya|yo|howdy|greetings|good (morning|afternoon|evening|day)|how are you|"
+                          r"how'?s it going|what'?s up|sup"), ("about the assistant", r"you|yourself|bot|assistant"))
+    return next((kind for kind, words in kinds if re.search(rf"\b({words})\b", low)), "nothing to look up")
 
 
 def telling_missing(words: list[str]) -> list[str]:
@@ -61,8 +51,7 @@ def telling_missing(words: list[str]) -> list[str]:
 
 
 def pointers(hits: list[Hit], limit: int = 3) -> list[dict]:
-    """The nearest notes of a declined question, best first, one per note: [{"title", "path",
-    "source_id"}]."""
+    """The nearest notes of a declined question, best first, one per note: [{"title", "path", "source_id"}]."""
     out: dict[str, dict] = {}
     for h in hits:
         out.setdefault(h.path, {"title": h.title, "path": h.path, "source_id": h.source_id})

@@ -1,10 +1,9 @@
 """Multi-part questions (issue 33), each part answered or declined on its own.
 
-`split`: cut before "and", ";" or a second "?" when a question opens after it ("When is my
-appointment and what do I need to bring?"; not "What are the total and the VAT?"); a part that
-only asks ("…and where?") is read about the first part's body ("Where is my dentist
-appointment?"). `merge`: one answer, citations renumbered; "pass" when every part passed,
-"abstain" when all were declined, else "revise" with `checks.completeness` False.
+`split`: cut before "and", ";" or a second "?" when a question opens after it ("When is my appointment and what do I
+need to bring?"; not "What are the total and the VAT?"); a part that only asks ("…and where?") is read about the
+first part's body ("Where is my dentist appointment?"). `merge`: one answer, citations renumbered; "pass" when every
+part passed, "abstain" when all were declined, else "revise" with `checks.completeness` False.
 """
 
 from __future__ import annotations
@@ -80,13 +79,12 @@ def merge(question: str, answers: list):
         problems += [f"{part.question} {p}" for p in part.problems]
         evidence += part.evidence
     declined = [a for a in answers if a.abstained]
-    passed = all(a.verdict == "pass" for a in answers)
-    verdict = "pass" if passed else "abstain" if len(declined) == len(answers) else "revise"
+    verdict = "pass" if all(a.verdict == "pass" for a in answers) else \
+        "abstain" if len(declined) == len(answers) else "revise"
     checks = {k: all((a.checks or {}).get(k, not a.abstained) for a in answers if not a.abstained)
               for k in ("support", "type", "subject")} if len(declined) < len(answers) else \
         {"support": False, "type": False, "subject": False}
     checks["completeness"] = not declined
-    first = answers[0]
     return Answer(question, " ".join(texts), verdict, sorted(cites.values(), key=lambda c: c["n"]),
-                  mode=first.mode, llm=first.llm, fallback=first.fallback, problems=problems,
+                  mode=answers[0].mode, llm=answers[0].llm, fallback=answers[0].fallback, problems=problems,
                   evidence=evidence, pointers=[p for a in declined for p in a.pointers][:3], checks=checks)

@@ -1,8 +1,8 @@
 """Polarity check: does the answer state the opposite of what the question presumes?
 
-"What movies does Nate hate?" answered with "I do love watching classics": "love" and "hate" sit
-close in any embedding, so the check is lexical: the question holds a word of a pair (`OPPOSITES`,
-kinship `COUNTERPARTS`) the answer never uses, while it uses the opposite. Not entailment.
+"What movies does Nate hate?" answered with "I do love watching classics": "love" and "hate" sit close in any
+embedding, so the check is lexical: the question holds a word of a pair (`OPPOSITES`, kinship `COUNTERPARTS`) the
+answer never uses, while it uses the opposite. Not entailment.
 """
 
 from __future__ import annotations
@@ -74,18 +74,11 @@ def _said(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return None
 
 
-def _word(m: re.Match[str]) -> str:
-    """The matched word, lower-cased, without the context a pattern needed (`_LIKE`)."""
-    groups = m.groupdict()
-    return (groups.get("w") or groups.get("w2") or m.group(0)).lower()
-
-
 def contradiction(question: str, answer: str) -> tuple[str, str] | None:
-    """(the question's word, the opposite found), lower-cased, when `answer` (the quote and
-    the passages it cites) states the opposite of a word of `question` and never the word
-    itself (module doc); else None. A yes/no question (answered by the contradiction), a
-    question with both words of a pair or a negation are left alone; a negated word in the
-    answer ("I don't like…") counts as neither. Never raises."""
+    """(the question's word, the opposite found), lower-cased, when `answer` (the quote and the passages it cites)
+    states the opposite of a word of `question` and never the word itself (module doc); else None. A yes/no question
+    (answered by the contradiction), a question with both words of a pair or a negation are left alone; a negated word
+    in the answer ("I don't like…") counts as neither. Never raises."""
     question, answer = question.replace("’", "'"), answer.replace("’", "'")
     if _YES_NO.search(question) or re.search(r"\b(?:not|never)\b|n't\b", question, re.IGNORECASE):
         return None  # "What does she not like?": the negation flips the reading; leave it
@@ -94,5 +87,6 @@ def contradiction(question: str, answer: str) -> tuple[str, str] | None:
         if asked and not other_re.search(question) and not word_re.search(answer):
             said = _said(other_re, answer)
             if said:
-                return asked.group(0).lower(), _word(said)
+                return asked.group(0).lower(), (said.groupdict().get("w") or said.groupdict().get("w2")
+                                                or said.group(0)).lower()  # without `_LIKE`'s context
     return None

@@ -1,11 +1,10 @@
-"""Premise check: a question naming something no chunk mentions ("What did Jon take a trip to
-Barcelona for?") cannot be answered from the notes.
+"""Premise check: a question naming something no chunk mentions ("What did Jon take a trip to Barcelona for?")
+cannot be answered from the notes.
 
-Only names count (`all_names`: capitalised runs not opening a sentence, no months, weekdays,
-stopwords, initials, chat abbreviations). A name is known when it contains a name the caller
-gives (chat participants) or one of its words is in some chunk (a word of `PREFIX_MIN` letters
-or more also by its first len - 3, at least 5: "Tennesee"); not reported when joined by "or" to
-a known one ("Kyoto or Osaka?").
+Only names count (`all_names`: capitalised runs not opening a sentence, no months, weekdays, stopwords, initials,
+chat abbreviations). A name is known when it contains a name the caller gives (chat participants) or one of its
+words is in some chunk (a word of `PREFIX_MIN` letters or more also by its first len - 3, at least 5: "Tennesee");
+not reported when joined by "or" to a known one ("Kyoto or Osaka?").
 """
 
 from __future__ import annotations
@@ -20,14 +19,14 @@ _MONTHS_DAYS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
 # Titles: never evidence that a name is known; after one, a full stop ends no sentence.
 _HONORIFICS = frozenset(t.lower() for t in TITLES) | {"sir", "madam", "dame", "saint"}
 # Capitalised words that are not names: chat abbreviations and interjections.
-_NOT_NAMES = frozenset("asap fyi btw ok okay pls plz imo imho tbh lol omg ps hey hi hello thanks yes no "
-                       "please dear".split())
+_NOT_NAMES = frozenset("asap fyi btw ok okay pls plz imo imho tbh lol omg ps hey hi hello thanks yes no please dear".split())
 # Lower-case words allowed inside a name ("Lord of the Rings", "Game of Thrones").
 _JOINERS = frozenset("of the de da la le von van del du".split())
 _NOT_LOOKED_UP = _JOINERS | _HONORIFICS  # words of a name that say nothing about knowing it
 _SKIP = STOPWORDS | _NOT_NAMES  # capitalised words that are never (part of) a name
 # A word starts with a letter and is not glued to a preceding digit or letter ("5K" is no name).
 _WORD = re.compile(r"(?<![\w.])[^\W\d_][\w'’-]*", re.UNICODE)
+PREFIX_MIN = 7
 
 
 def question_names(question: str, exclude: Iterable[str] = ()) -> list[str]:
@@ -90,14 +89,6 @@ def all_names(question: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-PREFIX_MIN = 7
-
-
-def _occurs(word: str, doc_freq: Callable[[str, bool], int]) -> bool:
-    """Whether some chunk holds `word` (or, when long, its prefix: module doc)."""
-    return doc_freq(word, False) > 0 or (len(word) >= PREFIX_MIN and doc_freq(word[:max(5, len(word) - 3)], True) > 0)
-
-
 def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: Iterable[str] = ()) -> list[str]:
     """The names of `question` not known (module doc). doc_freq: `(word, prefix) -> chunks
     holding it` (prefix: a word starting with it); exclude: names known otherwise (speakers)."""
@@ -106,7 +97,8 @@ def unknown_names(question: str, doc_freq: Callable[[str, bool], int], exclude: 
     known = {}
     for name in names:
         words = [w for w in re.findall(r"\w+", name) if w.lower() not in _NOT_LOOKED_UP]
-        known[name] = not words or _contains(name, given) or any(_occurs(w, doc_freq) for w in words)
+        known[name] = not words or _contains(name, given) or any(doc_freq(w, False) > 0 or (  # or a long one's prefix
+            len(w) >= PREFIX_MIN and doc_freq(w[:max(5, len(w) - 3)], True) > 0) for w in words)
 
     def either(a: str, b: str) -> bool:  # "a or (the) b"
         return bool(re.search(rf"{re.escape(a)}\W+or\W+(?:the\W+)?{re.escape(b)}", question, re.IGNORECASE))

@@ -1,5 +1,4 @@
-"""Spans an extractive answer may quote: sentences cut at record lines, markdown reduced to
-prose, image captions recognised. Pure functions, used by answer/__init__.py."""
+"""Spans an extractive answer may quote: sentences cut at record lines, markdown as prose, image captions."""
 
 from __future__ import annotations
 
@@ -9,14 +8,16 @@ from cairn.answer.tables import heading_above
 from cairn.lexical import LABEL_VALUE, sentences
 
 _CAPTION_ONLY = re.compile(r"\[image:[^\]]*\]\.?")
+_WH_WORD = re.compile(r"^\W*(when|where|who|whom|why|how|what)\b", re.IGNORECASE)
+# Lines of a record ("Weight: 13.4 kg") or of a table one cell a line are units of their own: a line break ends the
+# sentence when either line is a "Key: value" field, or the line before is shorter than RECORD_LINE characters (a
+# wrapped line fills its width) and the next does not go on in lower case. 0: off.
+RECORD_LINE = 40
 
 
 def is_caption(sentence: str) -> bool:
     """True when `sentence` is nothing but an image caption ("[image: a photo of a bowl]")."""
     return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
-
-
-_WH_WORD = re.compile(r"^\W*(when|where|who|whom|why|how|what)\b", re.IGNORECASE)
 
 
 def labelled_answer(question: str, sentence: str) -> bool:
@@ -54,13 +55,6 @@ def _short_spans(text: str) -> list[tuple[int, int]]:
     return [span for s, e in sentences(text) for span in _record_lines(text, s, e)]
 
 
-# Lines of a record ("Weight: 13.4 kg") or of a table one cell a line are units of their own: a
-# line break ends the sentence when either line is a "Key: value" field, or the line before is
-# shorter than RECORD_LINE characters (a wrapped line fills its width) and the next does not go on
-# in lower case. 0: off.
-RECORD_LINE = 40
-
-
 def _record_lines(text: str, s: int, e: int) -> list[tuple[int, int]]:
     """text[s:e] cut at its record line breaks (RECORD_LINE), each piece stripped."""
     if not RECORD_LINE or "\n" not in text[s:e]:
@@ -72,13 +66,8 @@ def _record_lines(text: str, s: int, e: int) -> list[tuple[int, int]]:
         if (len(line) < RECORD_LINE and not nxt[:1].islower()) or LABEL_VALUE.fullmatch(line) or LABEL_VALUE.fullmatch(nxt):
             out.append((start, at))
             start = at + 1
-    return _stripped(text, out + [(start, e)])
-
-
-def _stripped(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`spans` of `text` without outer blank space, blank ones dropped."""
     return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b - len(text[a:b]) + len(text[a:b].rstrip()))
-            for a, b in spans if text[a:b].strip()]
+            for a, b in out + [(start, e)] if text[a:b].strip()]  # outer blank space stripped, blank ones dropped
 
 
 def _clean_markdown(text: str) -> str:

@@ -1,9 +1,9 @@
 """Who a question about notes is about, and which note sentences are about them.
 
-For a question about one named subject ("What does Jonas do for a living?", "Priya's husband",
-"Tell me about Tom Weber and the boiler"; not "the Ghent sensor project") the answer is scored
-without the name (`strip_name`: "He is a pastry chef.") and quotes no note sentence about someone
-else (`about_subject`). Capitalisation and word order, not a parser; chats: answerability.py.
+For a question about one named subject ("What does Jonas do for a living?", "Priya's husband", "Tell me about Tom
+Weber and the boiler"; not "the Ghent sensor project") the answer is scored without the name (`strip_name`: "He is a
+pastry chef.") and quotes no note sentence about someone else (`about_subject`). Capitalisation and word order, not
+a parser; chats: answerability.py.
 """
 
 from __future__ import annotations
@@ -24,12 +24,6 @@ _ASK_ALL = frozenset("about tell me you know can could would what anything every
                      "the a an and of us please".split())
 
 
-def _asks_more(question: str, name: str) -> bool:
-    """Whether `question` asks more about `name` than everything ("… and the boiler")."""
-    rest = name_pattern(name).sub(" ", question)
-    return any(w.lower() not in _ASK_ALL for w in re.findall(r"[^\W\d_]+", rest))
-
-
 def question_subject(question: str) -> str | None:
     """The name `question` is about: its only name, used as subject, possessor or topic; else None."""
     names = all_names(question)
@@ -37,15 +31,15 @@ def question_subject(question: str) -> str | None:
         return None
     n = re.escape(names[0])
     if re.search(rf"\b{_AUX}\s+{n}\b|\b{n}(?:'s|’s)|\b{n}\s+{_VERB_AFTER}\b", question, re.IGNORECASE) \
-            or (re.search(rf"\babout\s+{n}\b", question, re.IGNORECASE) and _asks_more(question, names[0])):
+            or (re.search(rf"\babout\s+{n}\b", question, re.IGNORECASE)  # and more than everything ("… and the boiler")
+                and any(w.lower() not in _ASK_ALL for w in re.findall(r"[^\W\d_]+", strip_name(question, names[0])))):
         return names[0]
     return None
 
 
 def strip_name(question: str, name: str) -> str:
     """`question` without `name` (and its possessive 's), spaces collapsed."""
-    out = name_pattern(name).sub(" ", question)
-    return re.sub(r"\s+", " ", out).strip()
+    return re.sub(r"\s+", " ", name_pattern(name).sub(" ", question)).strip()
 
 
 def _words(name: str) -> list[str]:
@@ -75,19 +69,14 @@ def is_name_title(title: str) -> bool:
     return 0 < len(words) <= 4 and all(w[:1].isupper() and not any(c.isdigit() for c in w) for w in words)
 
 
-def _is_speaker(words: list[str], speakers: list[str]) -> bool:
-    """True when the name's first word and a chat speaker's are of 3+ letters and one starts
-    the other ("Mel" for Melanie)."""
-    first = words[0] if words else ""
-    return len(first) >= 3 and any(len(f) >= 3 and (f.startswith(first) or first.startswith(f))
-                                   for f in (sp.split()[0].lower() for sp in speakers if sp.split()))
-
-
 def about_subject(name: str, speakers: list[str] = ()):
     """`(hit, sentence) -> bool`: False for a note's sentence not naming `name` in a note titled
-    with another name, and for a chat message not naming it when it is no speaker's (`_is_speaker`)."""
+    with another name, and for a chat message not naming it when it is no speaker's (its first word and a
+    speaker's of 3+ letters, neither starting the other: "Mel" is Melanie)."""
     words = _words(name)
-    check_chat = bool(words) and not _is_speaker(words, list(speakers))
+    first, firsts = (words[0] if words else ""), [sp.split()[0].lower() for sp in speakers if sp.split()]
+    check_chat = bool(words) and not (len(first) >= 3 and any(
+        len(f) >= 3 and (f.startswith(first) or first.startswith(f)) for f in firsts))
 
     def about(hit: Hit, sentence: str) -> bool:
         if not words:

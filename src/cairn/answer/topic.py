@@ -1,11 +1,10 @@
 """Topic support: do the cited passages say anything about what the question asks?
 
-An extractive quote supports itself, so a question's key terms other than the name
-(answerability.key_terms) must be supported by the cited passages ("What did Tom Weber say
-about the boiler?" over notes naming Tom, no boiler: issue 13); one is enough (questions
-paraphrase). A term is supported by a passage word with the same stem, a shared prefix of
-`PREFIX` letters ("adopt" / "adoption"), or a word cosine >= `SYNONYM_COS` ("pet" / "cat" 0.72,
-"drought" / "flood" 0.51; a round value, not tuned). Notes: checks.stated_gap; chats: `drafted_reason`.
+An extractive quote supports itself, so a question's key terms other than the name (answerability.key_terms) must be
+supported by the cited passages ("What did Tom Weber say about the boiler?" over notes naming Tom, no boiler: issue
+13); one is enough (questions paraphrase). A term is supported by a passage word with the same stem, a shared prefix
+of `PREFIX` letters ("adopt" / "adoption"), or a word cosine >= `SYNONYM_COS` ("pet" / "cat" 0.72, "drought" /
+"flood" 0.51; a round value, not tuned). Notes: checks.stated_gap; chats: `drafted_reason`.
 """
 
 from __future__ import annotations
@@ -56,12 +55,6 @@ def unsupported_topic(topic: str, evidence: str, embedder, min_terms: int = 1) -
     return terms
 
 
-def unsupported_turn(topic: str, messages: list[str], embedder) -> list[str] | None:
-    """`unsupported_topic` of a chat answer over the cited `messages` (each with the turn it replies
-    to), for TURN_MIN_TERMS key terms or more ("What did Melanie find during her walk?")."""
-    return unsupported_topic(topic, " ".join(messages), embedder, TURN_MIN_TERMS)
-
-
 def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
     """True when none of `passages` ((title, text) of the cited notes) names `subject`
     (answer/subject.names: "Tom" in "Tom Reyes" does not name Tom Weber)."""
@@ -76,12 +69,14 @@ def drafted_reason(question: str, ans, hits: list[Hit], embedder, person_checked
     """(the topic's reason or None, polarity's (asked, found) or None) of a drafted answer `ans`
     citing some of `hits`: with `polarity`, polarity.contradiction over the answer and cited
     passages; with `checks`, for a person-checked answer from chat messages only,
-    `unsupported_turn` over `focus` (or the question), each message with the turn it replies to."""
+    `unsupported_topic` over `focus` (or the question) and the messages, each with the turn it replies to,
+    for TURN_MIN_TERMS key terms or more ("What did Melanie find during her walk?")."""
     cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
     flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in cited])) \
         if polarity and not ans.abstained else None
     if flipped or not checks or ans.abstained or not cited or not person_checked or not all(h.speaker for h in cited):
         return None, flipped
-    missing = unsupported_turn(focus or question, [f"{h.text}\n{(replies or {}).get(h.id, '')}" for h in cited], embedder)
+    turns = " ".join(f"{h.text}\n{(replies or {}).get(h.id, '')}" for h in cited)
+    missing = unsupported_topic(focus or question, turns, embedder, TURN_MIN_TERMS)
     return ("the messages that would answer never mention " + ", ".join(f"'{t}'" for t in missing)
             if missing else None), None
