@@ -213,7 +213,7 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
         return []
     sents = sentences(body)
     from cairn.assistant.nlu.roles import role_words  # a role counts the work it does ("Electrician": "wiring")
-    scored = [(len(want & (terms(s) | (role_words(s) if ROLE_WORK else set()))), s) for s in sents]
+    scored = [(len(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set()))), s) for s in sents]
     top = max((n for n, _ in scored), default=0)
     if top == 0:
         return []

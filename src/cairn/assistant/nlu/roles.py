@@ -56,12 +56,11 @@ GLOSS: dict[str, str] = {
 
 @functools.lru_cache(maxsize=1)
 def _table() -> list[tuple[re.Pattern, frozenset[str]]]:
-    from cairn.assistant.nlu.replies import terms
-    return [(re.compile(r"\b(?:" + role + r")\b", re.I), frozenset(terms(gloss))) for role, gloss in GLOSS.items()]
+    return [(re.compile(r"\b(?:" + role + r")\b", re.I), frozenset(gloss.lower().split())) for role, gloss in GLOSS.items()]
 
 
 def role_words(sentence: str) -> set[str]:
-    """Content words (replies.terms) of the glosses (GLOSS) of the roles `sentence` names
+    """The words of the glosses (GLOSS) of the roles `sentence` names, lower-cased as written
     ("Architect: …" -> {"plan", "drawing", "design", …}); set() when it names none."""
     out: set[str] = set()
     for rx, words in _table():
