@@ -61,7 +61,7 @@ class NoteScoped:
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.types import answer_type, fits_answer_type
             kind = answer_type(t)
-            lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
+            lines = [s for s in RP.answer_lines(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):
             lines = [title]  # "and the ref?" of "Invoice 2026-031 …": the note is named by it
         if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
@@ -130,7 +130,7 @@ class NoteScoped:
             body = self.app.note_show(title)["body"]
         except Exception:
             return None
-        named = [s for s in RP.sentences(body) if RP.people(s)]
+        named = [s for s in RP.answer_lines(body) if RP.people(s)]
         if re.search(r"\b(?:call|ring|phone|contact|number|text)\b", t, re.I):
             named = sorted(named, key=lambda s: not RP.PHONE.search(s))
         if not named:
@@ -170,7 +170,7 @@ class NoteScoped:
                 body = self.app.note_show(title)["body"]
             except Exception:
                 continue
-            for s in RP.sentences(body):
+            for s in RP.answer_lines(body):
                 work = role_terms(s) & want
                 if not work or not RP.people(s):
                     continue
