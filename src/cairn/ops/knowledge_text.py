@@ -72,7 +72,8 @@ def profile_subject(question: str) -> str | None:
     m = _PROFILE.match(question or "")
     if not m:
         return None
-    if _WHO_DOES.search(question[:m.start("s")]) and (_ACTION.match(m.group("s")) or _past_verb(m.group("s"))):
+    if _WHO_DOES.search(question[:m.start("s")]) and (_ACTION.match(m.group("s")) or (
+            WHO_HAS_PAST and _past_verb(m.group("s")))):
         return None  # "who is driving?", "who's got the kids?": asks who does something, not about a "driving"
     subject = _DETERMINER.sub("", m.group("s").strip(" \"'“”‘’")).strip()
     return subject or None
@@ -87,6 +88,7 @@ _WHO_DOES = re.compile(r"\bwho(?:\s+(?:is|was|are)|'s|’s)\s+$", re.I)
 # booking", "who's done the risk assessment"): the irregular past forms are a closed class
 # (cairn.lexical.IRREGULAR), with the few spelled like their base ("put", "set", "cut") and "done",
 # "left", "had", "been"; written in lower case ("who's Won?" names someone).
+WHO_HAS_PAST = True  # switch: off, "who's got the kids" is again a profile of "got the kids"
 _PAST_FORMS = frozenset(IRREGULAR) | {"done", "left", "had", "been", "put", "set", "cut", "let", "shut", "hit",
                                       "read"}
 
