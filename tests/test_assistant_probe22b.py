@@ -21,6 +21,9 @@ NOTES = {
                   "Anouk: I'm collecting the minibus from Harcourt Hire at 8.\n"
                   "Pete: great, thanks! I've got the spare keys for the church hall.\n",
     "shed.md": "# Shed\n\nThe shed key hangs behind the back door.\n",
+    "walks.md": "# Dog walking rota\n\n- Monday and Friday: me\n- Wednesday: Ruairi (next door), 07700 900 412\n"
+                "- Weekends: whoever is home\n\nLeads hang by the back door.\n",
+    "netball.md": "# Netball\n\nSquad: Harbour Hornets, court 2 at Pellow Leisure Centre, Wednesdays at 7pm.\n",
 }
 
 
@@ -125,3 +128,22 @@ def test_whos_with_a_past_form_is_asked_as_who_has(home):
     short = answer_about(home, "who's got the spare keys for the church hall?")
     full = answer_about(home, "who has got the spare keys for the church hall?")
     assert short.text == full.text and not short.text.startswith("What I know about")
+
+
+def test_a_who_question_naming_a_day_nothing_answered_gets_the_rota_line(home):
+    """The knowledge answer declines "who has got the dogs on wednesdays" (no line holds "got"
+    or "dogs"); the rota line of its nearest notes keyed by that day answers it, not a line
+    merely mentioning the day ("Squad: …, Wednesdays at 7pm")."""
+    from types import SimpleNamespace
+    bot = Assistant(home, model="none", new=True)
+    declined = SimpleNamespace(found=False, sources=[], why={}, text=(
+        "I don't know: nothing in your memories, notes, reminders or our earlier conversations answers "
+        "that. Nearest notes: Netball; Dog walking rota; Shed."))
+    res = bot.turn("hi", Channel())
+    out = bot._who_on_rota("who's got the dogs on wednesdays?", declined, Channel(), 1, res, {})
+    assert out["reply"].startswith("Wednesday: Ruairi (next door)") and "Dog walking rota" in out["reply"]
+    assert bot._who_on_rota("who's got the dogs on mondays?", declined, Channel(), 1, res, {})["reply"].startswith(
+        "Monday and Friday: me")
+    assert bot._who_on_rota("who's got the dogs on tuesdays?", declined, Channel(), 1, res, {}) is None
+    assert bot._who_on_rota("who's got the dogs?", declined, Channel(), 1, res, {}) is None
+    assert "Ruairi" in bot.turn("who's got the dogs on wednesdays", Channel()).reply

@@ -7,6 +7,8 @@ kind of value ("and the address?", "what's the ref?") read from the note just an
 
 from __future__ import annotations
 
+import re
+
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 
@@ -184,3 +186,43 @@ class NoteScoped:
         log["note"] = log["subject"] = title
         log["question"] = t
         return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
+
+    _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    _ROTA_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?P<key>[A-Za-z ,&/]{3,60}?)\s*:\s*(?P<who>\S.*)$")
+
+    def _who_on_rota(self, t: str, ans, ui, turn_no, res, log) -> dict | None:
+        """A who-question naming a weekday ("who's got the kids on thursdays?") that the knowledge
+        answer could not answer: the line of one of its nearest notes (the "Nearest notes: …" it
+        names, in order) keyed by days only, that day among them, and naming a person or the
+        person themself ("Tuesday and Thursday: Oksana (Lev's mum) …", "Monday: me") — a rota
+        line, whose form says who has that day. None: no such question or no such line."""
+        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or ans.found:
+            return None
+        asked = {d for d in self._DAYS if re.search(rf"\b{d}s?\b", t, re.I)}
+        near = re.search(r"Nearest notes: (.+?)\.?$", ans.text.strip())
+        if not asked or not near:
+            return None
+        for title in [x.strip() for x in near.group(1).split(";") if x.strip()]:
+            try:
+                body = self.app.note_show(title)["body"]
+            except Exception:
+                continue
+            for ln in body.splitlines():
+                m = self._ROTA_LINE.match(ln)
+                if not m:
+                    continue
+                words = re.findall(r"[a-z]+", m.group("key").lower())
+                days = {w.rstrip("s") for w in words if w.rstrip("s") in self._DAYS}
+                if not (days & asked) or any(w not in self._DAYS and w.rstrip("s") not in self._DAYS
+                                             and w not in ("and", "or", "every", "on") for w in words):
+                    continue  # "Team: …", "Thursdays at 8pm: …": no rota key
+                who = m.group("who")
+                if not re.match(r"(?:[A-Z][a-z]|me\b|us\b|I\b)", who):
+                    continue
+                line = ln.strip().lstrip("-* ").strip()
+                self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+                log["note"] = log["subject"] = title
+                log["question"] = t
+                return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
+        return None
+
