@@ -23,6 +23,7 @@ NOTES = {
     "shed.md": "# Shed\n\nThe shed key hangs behind the back door.\n",
     "walks.md": "# Dog walking rota\n\n- Monday and Friday: me\n- Wednesday: Ruairi (next door), 07700 900 412\n"
                 "- Weekends: whoever is home\n\nLeads hang by the back door.\n",
+    "kitchen.md": "# Kitchen refit\n\nPlumber: Idris Vane, 07700 900 733.\nThe worktops are oiled oak.\n",
     "netball.md": "# Netball\n\nSquad: Harbour Hornets, court 2 at Pellow Leisure Centre, Wednesdays at 7pm.\n",
 }
 
@@ -147,3 +148,23 @@ def test_a_who_question_naming_a_day_nothing_answered_gets_the_rota_line(home):
     assert bot._who_on_rota("who's got the dogs on tuesdays?", declined, Channel(), 1, res, {}) is None
     assert bot._who_on_rota("who's got the dogs?", declined, Channel(), 1, res, {}) is None
     assert "Ruairi" in bot.turn("who's got the dogs on wednesdays", Channel()).reply
+
+
+def test_a_who_question_nothing_answered_gets_the_role_doing_that_work_in_a_nearest_note(home):
+    """WHO_BY_ROLE over a declined answer: "who's sorting out the dripping taps" names the
+    plumber's work; the knowledge answer's nearest notes hold "Plumber: …" (scoped.nearest_notes)."""
+    from types import SimpleNamespace
+    from cairn.assistant import scoped as SC
+    declined = SimpleNamespace(found=False, sources=[], why={}, text=(
+        "I don't know: nothing in your memories, notes, reminders or our earlier conversations answers "
+        "that. Nearest notes: Netball; Kitchen refit."))
+    assert SC.nearest_notes(declined.text) == ["Netball", "Kitchen refit"] and SC.nearest_notes("I don't know.") == []
+    bot = Assistant(home, model="none", new=True)
+    res = bot.turn("hi", Channel())
+    out = bot._who_by_role("who's sorting out the dripping taps?", declined, Channel(), 1, res, {})
+    assert out["reply"].startswith("Plumber: Idris Vane") and "Kitchen refit" in out["reply"]
+    SC.WHO_BY_ROLE_NEAREST = False
+    try:
+        assert bot._who_by_role("who's sorting out the dripping taps?", declined, Channel(), 1, res, {}) is None
+    finally:
+        SC.WHO_BY_ROLE_NEAREST = True

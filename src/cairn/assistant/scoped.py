@@ -13,6 +13,20 @@ from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 
 
+
+# A who-question the knowledge answer declined is also looked for among the notes it names as
+# nearest ("who's drawing up the plans for the loft?": "Architect: …" of the Loft note), as among
+# the notes of an answer. Switch off: WHO_BY_ROLE_NEAREST.
+WHO_BY_ROLE_NEAREST = True
+
+
+def nearest_notes(text: str) -> list[str]:
+    """The titles a declining knowledge answer names as "Nearest notes: A; B; C." (ops/knowledge.py),
+    in order; [] when it names none."""
+    near = re.search(r"Nearest notes: (.+?)\.?$", (text or "").strip())
+    return [x.strip() for x in near.group(1).split(";") if x.strip()] if near else []
+
+
 class NoteScoped:
     """`_note_scoped` and `_own_over` (mixin; `self.app` is the Cairn, `_read_note` a read
     through the tool layer)."""
@@ -155,11 +169,12 @@ class NoteScoped:
         import re
         from cairn.assistant.nlu.roles import role_terms
         from cairn.lexical import stem
-        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not ans.found:
+        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not (ans.found or WHO_BY_ROLE_NEAREST):
             return None
         listed = ans.why.get("notes")  # a profile answer lists its notes; a question's answer gives its scores
         listed = [n["title"] for n in listed if isinstance(n, dict) and n.get("title")] if isinstance(listed, list) else []
-        titles = list(dict.fromkeys(listed + [s.title for s in ans.sources if s.kind == "note" and s.title]))[:3]
+        titles = list(dict.fromkeys(listed + [s.title for s in ans.sources if s.kind == "note" and s.title]
+                                    + ([] if ans.found else nearest_notes(ans.text))))[:3]
         want = {stem(w) for w in RP.terms(t)}
 
         def plain(s: str) -> int:
@@ -199,10 +214,9 @@ class NoteScoped:
         if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or ans.found:
             return None
         asked = {d for d in self._DAYS if re.search(rf"\b{d}s?\b", t, re.I)}
-        near = re.search(r"Nearest notes: (.+?)\.?$", ans.text.strip())
-        if not asked or not near:
+        if not asked:
             return None
-        for title in [x.strip() for x in near.group(1).split(";") if x.strip()]:
+        for title in nearest_notes(ans.text):
             try:
                 body = self.app.note_show(title)["body"]
             except Exception:
