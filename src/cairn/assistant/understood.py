@@ -114,7 +114,8 @@ class Understood(NoteScoped):
             try:
                 out = self._one(a, u, st, model, ctx, history, res, ui, turn_no, log)
             except InvalidInput as exc:  # a question over validate.MAX_QUESTION_CHARS: said, the conversation goes on
-                out = {"reply": f"I can't answer that: {exc}", "slots": {"refused": str(exc)}}
+                out = {"reply": f"I can't {'answer' if a.intent in KNOWLEDGE or is_question(a.text) else 'do'} that: {exc}",
+                       "slots": {"refused": str(exc)}}
             if i and out.get("only_sessions"):
                 continue  # a second question nothing answered but an echo of the conversation
             log["actions"].append({**a.to_json(), "slots": out.get("slots", {})})
