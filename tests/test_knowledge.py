@@ -150,7 +150,11 @@ def test_the_answer_is_json(kapp):
     ("remind me to call Sam", None),
     # probe22: who does something is a question for a name, not a profile of "driving"
     ("Who is driving?", None), ("who's bringing snacks?", None), ("who was invited?", None),
-    ("who is in charge of the keys?", None), ("who is the landlord?", "landlord"), ("Who is Sterling?", "Sterling")])
+    ("who is in charge of the keys?", None), ("who is the landlord?", "landlord"), ("Who is Sterling?", "Sterling"),
+    # assistant22b: "who's" before an irregular past form is "who has" + a verb, a question for a name
+    ("who's got the kids on thursdays", None), ("who’s made the booking?", None), ("who's done the tiling", None),
+    ("who's left the side gate open?", None), ("who's the plumber?", "plumber"), ("who's lucy", "lucy"),
+    ("who is Won Lee?", "Won Lee")])
 def test_profile_subject(q, subject):
     assert T.profile_subject(q) == subject
 

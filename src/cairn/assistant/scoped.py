@@ -7,8 +7,24 @@ kind of value ("and the address?", "what's the ref?") read from the note just an
 
 from __future__ import annotations
 
+import re
+
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
+
+
+
+# A who-question the knowledge answer declined is also looked for among the notes it names as
+# nearest ("who's drawing up the plans for the loft?": "Architect: …" of the Loft note), as among
+# the notes of an answer. Switch off: WHO_BY_ROLE_NEAREST.
+WHO_BY_ROLE_NEAREST = True
+
+
+def nearest_notes(text: str) -> list[str]:
+    """The titles a declining knowledge answer names as "Nearest notes: A; B; C." (ops/knowledge.py),
+    in order; [] when it names none."""
+    near = re.search(r"Nearest notes: (.+?)\.?$", (text or "").strip())
+    return [x.strip() for x in near.group(1).split(";") if x.strip()] if near else []
 
 
 class NoteScoped:
@@ -61,7 +77,7 @@ class NoteScoped:
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.types import answer_type, fits_answer_type
             kind = answer_type(t)
-            lines = [s for s in RP.sentences(body) if kind and fits_answer_type(s, kind)][:1]
+            lines = [s for s in RP.answer_lines(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):
             lines = [title]  # "and the ref?" of "Invoice 2026-031 …": the note is named by it
         if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
@@ -130,7 +146,7 @@ class NoteScoped:
             body = self.app.note_show(title)["body"]
         except Exception:
             return None
-        named = [s for s in RP.sentences(body) if RP.people(s)]
+        named = [s for s in RP.answer_lines(body) if RP.people(s)]
         if re.search(r"\b(?:call|ring|phone|contact|number|text)\b", t, re.I):
             named = sorted(named, key=lambda s: not RP.PHONE.search(s))
         if not named:
@@ -153,11 +169,12 @@ class NoteScoped:
         import re
         from cairn.assistant.nlu.roles import role_terms
         from cairn.lexical import stem
-        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not ans.found:
+        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not (ans.found or WHO_BY_ROLE_NEAREST):
             return None
         listed = ans.why.get("notes")  # a profile answer lists its notes; a question's answer gives its scores
         listed = [n["title"] for n in listed if isinstance(n, dict) and n.get("title")] if isinstance(listed, list) else []
-        titles = list(dict.fromkeys(listed + [s.title for s in ans.sources if s.kind == "note" and s.title]))[:3]
+        titles = list(dict.fromkeys(listed + [s.title for s in ans.sources if s.kind == "note" and s.title]
+                                    + ([] if ans.found else nearest_notes(ans.text))))[:3]
         want = {stem(w) for w in RP.terms(t)}
 
         def plain(s: str) -> int:
@@ -170,7 +187,7 @@ class NoteScoped:
                 body = self.app.note_show(title)["body"]
             except Exception:
                 continue
-            for s in RP.sentences(body):
+            for s in RP.answer_lines(body):
                 work = role_terms(s) & want
                 if not work or not RP.people(s):
                     continue
@@ -184,3 +201,42 @@ class NoteScoped:
         log["note"] = log["subject"] = title
         log["question"] = t
         return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
+
+    _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    _ROTA_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?P<key>[A-Za-z ,&/]{3,60}?)\s*:\s*(?P<who>\S.*)$")
+
+    def _who_on_rota(self, t: str, ans, ui, turn_no, res, log) -> dict | None:
+        """A who-question naming a weekday ("who's got the kids on thursdays?") that the knowledge
+        answer could not answer: the line of one of its nearest notes (the "Nearest notes: …" it
+        names, in order) keyed by days only, that day among them, and naming a person or the
+        person themself ("Tuesday and Thursday: Oksana (Lev's mum) …", "Monday: me") — a rota
+        line, whose form says who has that day. None: no such question or no such line."""
+        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or ans.found:
+            return None
+        asked = {d for d in self._DAYS if re.search(rf"\b{d}s?\b", t, re.I)}
+        if not asked:
+            return None
+        for title in nearest_notes(ans.text):
+            try:
+                body = self.app.note_show(title)["body"]
+            except Exception:
+                continue
+            for ln in body.splitlines():
+                m = self._ROTA_LINE.match(ln)
+                if not m:
+                    continue
+                words = re.findall(r"[a-z]+", m.group("key").lower())
+                days = {w.rstrip("s") for w in words if w.rstrip("s") in self._DAYS}
+                if not (days & asked) or any(w not in self._DAYS and w.rstrip("s") not in self._DAYS
+                                             and w not in ("and", "or", "every", "on") for w in words):
+                    continue  # "Team: …", "Thursdays at 8pm: …": no rota key
+                who = m.group("who")
+                if not re.match(r"(?:[A-Z][a-z]|me\b|us\b|I\b)", who):
+                    continue
+                line = ln.strip().lstrip("-* ").strip()
+                self._read_note(title, t, ui, turn_no, res)  # the read, on the record
+                log["note"] = log["subject"] = title
+                log["question"] = t
+                return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
+        return None
+

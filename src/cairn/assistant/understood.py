@@ -20,6 +20,9 @@ from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, is_question, understand
 from cairn.assistant.results import describe
 from cairn.assistant.scoped import NoteScoped
+from cairn.config import MAX_MEMORY_CHARS
+from cairn.errors import InvalidInput
+from cairn.validate import check_question
 
 
 def knowledge(app, question: str, subject: str | None = None):
@@ -58,6 +61,9 @@ WHO_BY_ROLE = True
 # email address: replies.specific_kind) is declined when the knowledge answer holds none: a line
 # sharing its words ("pump the tyres to 80 psi" for "what size tyres …") answers another question.
 SPECIFIC_OR_NOTHING = True
+# A who-question naming a weekday that the knowledge answer could not answer is answered by a rota
+# line of its nearest notes ("Tuesday and Thursday: Oksana …": scoped._who_on_rota). Switch off: WHO_ON_ROTA.
+WHO_ON_ROTA = True
 # The words that only carry a texted question along ("ok …", "right so …", "… then") are no part of
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
@@ -105,7 +111,11 @@ class Understood(NoteScoped):
             # keeps the first one's subject
             own = pronoun_subject if NS.has_pronoun(a.text) else None
             u.subject = (log.get("subject") or own) if i and a.intent in KNOWLEDGE else own
-            out = self._one(a, u, st, model, ctx, history, res, ui, turn_no, log)
+            try:
+                out = self._one(a, u, st, model, ctx, history, res, ui, turn_no, log)
+            except InvalidInput as exc:  # a question over validate.MAX_QUESTION_CHARS: said, the conversation goes on
+                out = {"reply": f"I can't {'answer' if a.intent in KNOWLEDGE or is_question(a.text) else 'do'} that: {exc}",
+                       "slots": {"refused": str(exc)}}
             if i and out.get("only_sessions"):
                 continue  # a second question nothing answered but an echo of the conversation
             log["actions"].append({**a.to_json(), "slots": out.get("slots", {})})
@@ -139,6 +149,7 @@ class Understood(NoteScoped):
         if intent == "none" and is_question(t):
             intent = "ask"
         if intent in KNOWLEDGE:
+            check_question(t)  # the rule of every door (validate.MAX_QUESTION_CHARS): InvalidInput, replied by _act
             if intent == "recall" and not SL.subject_of(t).strip(" ?") in ("", "me", "myself"):
                 intent = "about"
             if intent == "recall":
@@ -175,6 +186,8 @@ class Understood(NoteScoped):
             if WHO_NAMES_A_PERSON and intent == "ask" and (who := self._who_from_note(t, ans, ui, turn_no, res, log)):
                 return who
             if WHO_BY_ROLE and intent in ("ask", "about") and (who := self._who_by_role(t, ans, ui, turn_no, res, log)):
+                return who
+            if WHO_ON_ROTA and intent in ("ask", "about") and (who := self._who_on_rota(t, ans, ui, turn_no, res, log)):
                 return who
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
@@ -237,6 +250,14 @@ class Understood(NoteScoped):
         elif not SL.worth_storing(t, x):  # "and what about it?" at a first turn: no statement
             return {"reply": "I'm not sure what you mean — nothing was stored. Say \"remember that …\" to keep "
                              "something, or ask again naming what you ask about.", "slots": {"text": ""}}
+        if len(x) > MAX_MEMORY_CHARS:  # a memory is one statement: a longer text to keep is kept as a note
+            title = SL.title_from_text(x)
+            rec = self._tool("create_note", {"title": title, "body": x}, t, ui, turn_no, res)
+            if rec.outcome == "ran":
+                log["note"] = log["subject"] = title
+            return {"reply": f"That is too long for one memory ({len(x):,} characters; a memory holds at most "
+                             f"{MAX_MEMORY_CHARS:,}), so I kept it as a note. {describe(rec)}",
+                    "slots": {"text": x[:200], "note": title}}
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 
@@ -484,6 +505,8 @@ class Understood(NoteScoped):
         if is_question(t) and (scoped := self._note_scoped(t, ui, turn_no, res, log)) is not None:
             return scoped  # "what does the X note say about Y?": Y's sentences, not the whole note
         title, phrase = self._note_of(t, st, log)
+        if not title and (missing := self._missing_note(t)):
+            return missing
         if not title:
             return self._one_as("ask", t, u, log)
         note = self._read_note(title, t, ui, turn_no, res)
@@ -492,7 +515,29 @@ class Understood(NoteScoped):
         return {"reply": f"{note.get('title')}:\n{(note.get('body') or '').strip() or '(empty)'}",
                 "slots": {"note": title}}
 
+    # what follows "the note" when it describes the note rather than names it ("the note I wrote
+    # yesterday", "the latest note", "the note from Monday")
+    _DESCRIBES = re.compile(r"^(?:i|i'd|i've|we|you|that|which|from|about|on|in|of|for|with|last|latest|newest|"
+                            r"most|recent|previous|new|first|just|again|please)\b", re.I)
+
+    def _missing_note(self, t: str) -> dict | None:
+        """The reply to a request that names a note outright ("show me the note /etc/passwd",
+        "open the Garden note") when no note has that name: it is said to be missing, never
+        answered with another note (the conversation's last, the newest) or the notes' nearest
+        lines. None when the message names no note outright, names one that exists, describes
+        the note instead ("the note I wrote yesterday"), or is a question."""
+        named = SL.note_phrase(t, outright=True)
+        if (not named or is_question(t) or self._DESCRIBES.match(named)
+                or RP.window(named, datetime.now(timezone.utc)) is not None
+                or SL.resolve_note(self.app, t)[0] is not None):
+            return None
+        return {"reply": f"There is no note called “{named}”; nothing was opened.", "slots": {"note": named}}
+
     def _do_note_recent(self, t, u, st, ui, turn_no, res, log) -> dict:
+        if SL.note_phrase(t, outright=True) and SL.resolve_note(self.app, t)[0]:
+            return self._do_note_show(t, u, st, ui, turn_no, res, log)  # "show me the note Bins": that one
+        if missing := self._missing_note(t):
+            return missing
         now = datetime.now(timezone.utc)
         rows = sorted(self.app.notes_list(limit=1000)["notes"], key=lambda n: n.get("created") or "", reverse=True)
         span = RP.window(t, now)

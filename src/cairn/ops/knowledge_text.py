@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from cairn.lexical import content_terms, stem
+from cairn.lexical import IRREGULAR, content_terms, stem
 
 # Month and weekday names are not names of people or things (English, as the answer layer's).
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -72,8 +72,9 @@ def profile_subject(question: str) -> str | None:
     m = _PROFILE.match(question or "")
     if not m:
         return None
-    if _WHO_DOES.search(question[:m.start("s")]) and _ACTION.match(m.group("s")):
-        return None  # "who is driving?": asks who does something, not about a "driving"
+    if _WHO_DOES.search(question[:m.start("s")]) and (_ACTION.match(m.group("s")) or (
+            WHO_HAS_PAST and _past_verb(m.group("s")))):
+        return None  # "who is driving?", "who's got the kids?": asks who does something, not about a "driving"
     subject = _DETERMINER.sub("", m.group("s").strip(" \"'“”‘’")).strip()
     return subject or None
 
@@ -83,6 +84,21 @@ def profile_subject(question: str) -> str | None:
 # keys?"): a question for a person's name, answered from the notes, not a profile of the words
 # after it. A capitalised word ("who is Sterling?") or a noun ("who is the landlord?") still is one.
 _WHO_DOES = re.compile(r"\bwho(?:\s+(?:is|was|are)|'s|’s)\s+$", re.I)
+# "who's" before a verb's past form is "who has" ("who's got the kids on thursdays", "who's made the
+# booking", "who's done the risk assessment"): the irregular past forms are a closed class
+# (cairn.lexical.IRREGULAR), with the few spelled like their base ("put", "set", "cut") and "done",
+# "left", "had", "been"; written in lower case ("who's Won?" names someone).
+WHO_HAS_PAST = True  # switch: off, "who's got the kids" is again a profile of "got the kids"
+_PAST_FORMS = frozenset(IRREGULAR) | {"done", "left", "had", "been", "put", "set", "cut", "let", "shut", "hit",
+                                      "read"}
+
+
+def _past_verb(rest: str) -> bool:
+    """Whether `rest` (what follows "who is/'s") opens with a verb's past form in lower case."""
+    first = re.match(r"[a-z]+\b", rest.strip())
+    return bool(first) and first.group() in _PAST_FORMS
+
+
 _ACTION = re.compile(r"(?-i:[a-z]+(?:ing|ed))\b(?<=\w{5})|(?:in|at|on|with|from|responsible|supposed|meant|"
                      r"allowed|able|going|coming)\b", re.I)
 

@@ -196,6 +196,18 @@ def sentences(body: str) -> list[str]:
     return out
 
 
+# A line that asks ("Who is driving?", "Ben: can you bring the cake?") answers nothing: the line of a chat
+# asking the very question the person asks again is no answer to it. Switch off: QUESTION_LINES_ANSWER.
+QUESTION_LINES_ANSWER = False
+_ASKS = re.compile(r"\?[\W_]*$")
+
+
+def answer_lines(body: str) -> list[str]:
+    """The sentences of a note body that may answer a question (`sentences`): those not
+    themselves a question (ending in "?", closing quotes or emoji aside)."""
+    return [s for s in sentences(body) if QUESTION_LINES_ANSWER or not _ASKS.search(s)]
+
+
 def steps(body: str) -> list[str]:
     """The numbered (or, failing that, bulleted) lines of a note body, in order: a procedure."""
     lines = [ln.strip() for ln in body.splitlines()]
@@ -211,7 +223,7 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     want = terms(question) - terms(title)
     if not want:
         return []
-    sents = sentences(body)
+    sents = answer_lines(body)
     from cairn.assistant.nlu.roles import role_words  # a role counts the work it does ("Electrician": "wiring")
     scored = [(len(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set()))), s) for s in sents]
     top = max((n for n, _ in scored), default=0)
@@ -344,7 +356,7 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     fits = asked_kind(question)
     if fits is None:
         return []
-    sents = [s for s in sentences(body) if fits(s)]
+    sents = [s for s in answer_lines(body) if fits(s)]
     if avoid:
         other = [s for s in sents if not _said(s, avoid)]
         sents = other or sents
@@ -501,7 +513,7 @@ def kind_sentences(body: str, question: str, prefer: str | None = None) -> list[
         rx = _PLACE
     else:
         return []
-    found = [s for s in sentences(body) if rx.search(s)]
+    found = [s for s in answer_lines(body) if rx.search(s)]
     said = [s for s in found if prefer and (s.lower() in prefer.lower() or prefer.lower().split(" [")[0] in s.lower())]
     return (said or found)[:1]  # the line the conversation last quoted first ("where's that again?")
 

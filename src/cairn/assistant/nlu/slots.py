@@ -51,7 +51,8 @@ def strip_tail(text: str) -> str:
 
 
 _REMEMBER = re.compile(
-    r"^(?:remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|(?:just\s+)?(?:so\s+)?you know|for the record|fyi"
+    r"^(?:(?:a\s+|one\s+)?(?:note|thing|something|fact)s?\s+(?:for you\s+)?to\s+(?:remember|keep|bear in mind)"
+    r"|remember|remembr|memori[sz]e|note|keep in mind|don'?t forget|(?:just\s+)?(?:so\s+)?you know|for the record|fyi"
     r"|heads up|btw|by the way|store the fact|save this(?: for later)?|make a (?:mental )?note(?: of)?)"
     r"(?:\s+(?:for me|this))?(?:\s+that)?\s*[:,]?\s+(?P<x>.+)$", _F)
 _REMEMBER_TAIL = re.compile(r"[,;.!-]?\s*(?:(?:so\s+)?(?:please|can you|could you|would you|will you)\s+)?"
@@ -303,15 +304,22 @@ def _words_before(text: str, span: tuple[int, int]) -> str:
     return " ".join(_norm(text).split()[:span[0]])
 
 
-def note_phrase(text: str) -> str:
-    """The note a message names when no title matched: "the X note" / "note called X" /
-    "my note on X" / "X list" -> "X" ("" when none)."""
-    t = clean(strip_polite(text))
-    for rx in (r"\bnote\s+(?:called|titled|named)\s+(?P<x>.+?)(?:\s+(?:with|saying|containing)\b.*)?$",
+# The forms naming one note by what follows or precedes the word "note" (`note_phrase`); the first
+# three name a note outright, "my notes on X" / "the X" only maybe (a topic, a thing).
+_NAMES_NOTE = (r"\bnote\s+(?:called|titled|named)\s+(?P<x>.+?)(?:\s+(?:with|saying|containing)\b.*)?$",
                r"\b(?:the|my)\s+(?P<x>[\w' -]+?)\s+(?:note|list)\b",
-               r"\bnotes?\s+(?:on|about|for)\s+(?:the\s+|my\s+)?(?P<x>.+)$",
-               r"\b(?:the|my)\s+(?:note|list)\s+(?P<x>[\w' -]+?)$",  # "delete the note Shopping"
-               r"\b(?:the|my)\s+(?P<x>[\w' -]+?)$"):
+               # "delete the note Shopping", "show me the note /etc/passwd": whatever follows is the name
+               r"\b(?:the|my)\s+(?:note|list)\s+(?:called\s+|titled\s+|named\s+)?(?P<x>\S.*?)$")
+_MAYBE_NOTE = (r"\bnotes?\s+(?:on|about|for)\s+(?:the\s+|my\s+)?(?P<x>.+)$",
+               r"\b(?:the|my)\s+(?P<x>[\w' -]+?)$")
+
+
+def note_phrase(text: str, outright: bool = False) -> str:
+    """The note a message names when no title matched: "the X note" / "note called X" /
+    "the note X" / "my note on X" / "X list" -> "X" ("" when none). outright: only the forms
+    that name a note as one ("the note X", "the X note", "a note called X"), not "the X"."""
+    t = clean(strip_polite(text))
+    for rx in _NAMES_NOTE + (() if outright else _MAYBE_NOTE):
         m = re.search(rx, t, _F)
         if m:
             x = clean(m.group("x"))
@@ -345,7 +353,26 @@ def items_body(body: str) -> str:
 
 
 _CREATE = re.compile(r"\b(?:called|titled|named)\s+(?P<t>.+?)(?:\s*(?::|\s-+\s|\s[–—]\s|\bwith\b|\bsaying\b"
-                     r"|\bcontaining\b)\s*(?P<b>.*))?$", _F)
+                     r"|\bcontaining\b|\b(?:that|which)\s+(?:says|reads)\b)\s*(?P<b>.*))?$", _F)
+# The words that only introduce a new note's text ("with text hello", "with the words: …", "that
+# says …", "with a body of …"): no part of the text itself.
+_BODY_LEAD = re.compile(r"^(?:(?:(?:the|a|an)\s+)?(?:text|body|content|contents|words|line|message)"
+                        r"|(?:that|which)\s+(?:says|reads)|saying|reading)\s*[:,-]?\s+(?!(?:of|from|for|about|to|in)\b)(?=\S)", _F)
+
+
+def title_from_text(text: str, words: int = 8, chars: int = 60) -> str:
+    """A note title for a text the person asked to keep that has no title of its own: the
+    opening words of its first line or sentence (at most `words` words and `chars` characters,
+    closing punctuation dropped, the first letter capitalised); "Note" for a text without a word."""
+    first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0].strip(" \t\"'“”‘’#*-")
+    ws = first.split()[:words]
+    title = " ".join(ws)
+    while len(title) > chars and " " in title:
+        title = title.rsplit(" ", 1)[0]
+    title = title[:chars].rstrip(" .,;:!?-–—")
+    if not re.search(r"\w", title):
+        return "Note"
+    return title[:1].upper() + title[1:]
 
 
 def create_slots(text: str) -> dict:
@@ -365,6 +392,7 @@ def create_slots(text: str) -> dict:
     if re.match(r"[-–—:]+(?:\s|$)", title):
         title = ""  # "a note called - milk and eggs": the title is missing, not "- milk and eggs"
     title = title[:1].upper() + title[1:] if title == title.lower() else title  # "iPhone tips", "eBay" kept
+    body = _BODY_LEAD.sub("", body.strip()) if body else ""  # "with text hello": "hello"
     body = re.sub(r"\s+(?:in|on|inside)\s+(?:it|there)$", "", strip_tail(body), flags=re.I) if body else ""
     return {"title": strip_tail(title), "body": items_body(body) if body else ""}
 

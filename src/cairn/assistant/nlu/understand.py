@@ -288,7 +288,8 @@ _SAYS_FORGOT = re.compile(r"^\s*(?:(?:oh|so|well|damn|argh|ugh|sorry)\b[,!\s]*)*
 # follow it ("I see", "I'm not sure" are replies, not facts).
 TOLD = True
 _NO_STATEMENT = frozenset({"note_create", "note_rename", "note_edit", "ask", "about", "search", C.NONE})
-_TOLD = re.compile(r"^\s*(?:(?:oh|so|well|btw|fyi|ok|okay|right|also|and|just so you know)\b[,\s]*)*"
+_TOLD = re.compile(r"^\s*(?:(?:oh|so|well|btw|fyi|ok|okay|right|also|and|just so you know|actually|anyway|update|"
+                   r"news|guess what|by the way|for the record|just to let you know|in fact|as it happens)\b[,:!\s]*)*"
                    r"(?P<who>i'm|im|i've|ive|i'd|i|we're|we've|we|my|our)\b(?P<rest>[^?]*)$", re.I)
 _NOT_TOLD = re.compile(r"^\s*(?:'d|'ll|would|will|want|wanna|need|needs|have to|has to|got to|gotta|must|should|"
                        r"can|could|might|may|wish|hope|like to|love to|"
