@@ -137,7 +137,7 @@ def test_a_who_question_naming_a_day_nothing_answered_gets_the_rota_line(home):
     merely mentioning the day ("Squad: …, Wednesdays at 7pm")."""
     from types import SimpleNamespace
     bot = Assistant(home, model="none", new=True)
-    declined = SimpleNamespace(found=False, sources=[], why={}, text=(
+    declined = SimpleNamespace(found=False, sources=[], why={"nearest": ["Netball", "Dog walking rota", "Shed"]}, text=(
         "I don't know: nothing in your memories, notes, reminders or our earlier conversations answers "
         "that. Nearest notes: Netball; Dog walking rota; Shed."))
     res = bot.turn("hi", Channel())
@@ -155,10 +155,11 @@ def test_a_who_question_nothing_answered_gets_the_role_doing_that_work_in_a_near
     plumber's work; the knowledge answer's nearest notes hold "Plumber: …" (scoped.nearest_notes)."""
     from types import SimpleNamespace
     from cairn.assistant import scoped as SC
-    declined = SimpleNamespace(found=False, sources=[], why={}, text=(
+    declined = SimpleNamespace(found=False, sources=[], why={"nearest": ["Netball", "Kitchen refit"]}, text=(
         "I don't know: nothing in your memories, notes, reminders or our earlier conversations answers "
         "that. Nearest notes: Netball; Kitchen refit."))
-    assert SC.nearest_notes(declined.text) == ["Netball", "Kitchen refit"] and SC.nearest_notes("I don't know.") == []
+    assert SC.nearest_notes(declined) == ["Netball", "Kitchen refit"]
+    assert SC.nearest_notes(SimpleNamespace(why={})) == []
     bot = Assistant(home, model="none", new=True)
     res = bot.turn("hi", Channel())
     out = bot._who_by_role("who's sorting out the dripping taps?", declined, Channel(), 1, res, {})

@@ -20,11 +20,10 @@ from cairn.assistant.nlu import slots as SL
 WHO_BY_ROLE_NEAREST = True
 
 
-def nearest_notes(text: str) -> list[str]:
-    """The titles a declining knowledge answer names as "Nearest notes: A; B; C." (ops/knowledge.py),
-    in order; [] when it names none."""
-    near = re.search(r"Nearest notes: (.+?)\.?$", (text or "").strip())
-    return [x.strip() for x in near.group(1).split(";") if x.strip()] if near else []
+def nearest_notes(ans) -> list[str]:
+    """The titles of the notes a declining knowledge answer `ans` names as nearest the question
+    (`why["nearest"]`, ops/knowledge.py), in order; [] when it names none."""
+    return list(ans.why.get("nearest") or [])
 
 
 class NoteScoped:
@@ -174,7 +173,7 @@ class NoteScoped:
         listed = ans.why.get("notes")  # a profile answer lists its notes; a question's answer gives its scores
         listed = [n["title"] for n in listed if isinstance(n, dict) and n.get("title")] if isinstance(listed, list) else []
         titles = list(dict.fromkeys(listed + [s.title for s in ans.sources if s.kind == "note" and s.title]
-                                    + ([] if ans.found else nearest_notes(ans.text))))[:3]
+                                    + ([] if ans.found else nearest_notes(ans))))[:3]
         want = {stem(w) for w in RP.terms(t)}
 
         def plain(s: str) -> int:
@@ -216,7 +215,7 @@ class NoteScoped:
         asked = {d for d in self._DAYS if re.search(rf"\b{d}s?\b", t, re.I)}
         if not asked:
             return None
-        for title in nearest_notes(ans.text):
+        for title in nearest_notes(ans):
             try:
                 body = self.app.note_show(title)["body"]
             except Exception:

@@ -312,7 +312,9 @@ class KnowledgeOps:
                 chosen.append("session")
         why["chosen"] = chosen
         if not parts:
-            pointers = "; ".join(p.get("title", "") for p in (ans.pointers or [])[:3])
+            nearest = [p.get("title", "") for p in (ans.pointers or [])[:3] if p.get("title")]
+            why["nearest"] = nearest  # the notes nearest the question, by title (the assistant reads them)
+            pointers = "; ".join(nearest)
             text = ("I don't know: nothing in your memories, notes, reminders or our earlier conversations "
                     "answers that." + (f" Nearest notes: {pointers}." if pointers else ""))
             return KnowledgeAnswer(text, False, [], why)
