@@ -10,6 +10,7 @@ import pytest
 
 from cairn.answer import types as TY
 from cairn.assistant import Assistant, Channel
+from cairn.assistant.nlu import people as PE
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.understand import correction
@@ -65,9 +66,9 @@ def test_a_day_of_the_month_said_by_its_ordinal_is_a_date(home):
 def test_her_or_his_after_a_who_question_is_the_person_its_answer_named(home):
     """Class: "what's his number?" after "who's the mechanic?" (whose answer names Dmitri
     Novak, the question naming no one) is Dmitri Novak's number."""
-    assert RP.people("Mechanic: Dmitri Novak, mobile 07700 900456.") == ["Dmitri Novak"]
-    assert RP.people("Rehearsals at St Aidan's hall, a lift shared with Oona.") == ["Oona"]
-    assert RP.people("Open the First Saturday of the month on Mill Lane, with Friday off") == []
+    assert PE.people("Mechanic: Dmitri Novak, mobile 07700 900456.") == ["Dmitri Novak"]
+    assert PE.people("Rehearsals at St Aidan's hall, a lift shared with Oona.") == ["Oona"]
+    assert PE.people("Open the First Saturday of the month on Mill Lane, with Friday off") == []
     bot = Assistant(home, model="none", new=True)
     assert "Dmitri Novak" in bot.turn("who's the mechanic", Channel()).reply
     reply = bot.turn("what's his number", Channel()).reply

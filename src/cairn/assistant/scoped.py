@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from cairn.assistant.nlu import people as PE
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 
@@ -138,16 +139,16 @@ class NoteScoped:
         if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not ans.found:
             return None
         notes = [s for s in ans.sources if s.kind == "note" and s.title]
-        if not notes or ans.why.get("chosen", [None])[0] != "note" or any(RP.people(s.quote) for s in notes):
+        if not notes or ans.why.get("chosen", [None])[0] != "note" or any(PE.people(s.quote) for s in notes):
             return None
         title = notes[0].title
         try:
             body = self.app.note_show(title)["body"]
         except Exception:
             return None
-        named = [s for s in RP.answer_lines(body) if RP.people(s)]
+        named = [s for s in RP.answer_lines(body) if PE.people(s)]
         if re.search(r"\b(?:call|ring|phone|contact|number|text)\b", t, re.I):
-            named = sorted(named, key=lambda s: not RP.PHONE.search(s))
+            named = sorted(named, key=lambda s: not PE.PHONE.search(s))
         if not named:
             return None
         from cairn.lexical import stem
@@ -188,7 +189,7 @@ class NoteScoped:
                 continue
             for s in RP.answer_lines(body):
                 work = role_terms(s) & want
-                if not work or not RP.people(s):
+                if not work or not PE.people(s):
                     continue
                 score = plain(s) + len(work - {stem(w) for w in RP.terms(s)})
                 if score > quoted and (best is None or (score, -rank) > (best[0], best[1])):

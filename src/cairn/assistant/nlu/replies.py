@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
+from cairn.assistant.nlu.people import PHONE, Personish
+
 CANNOT = {
     "cannot_weather": "I can't check the weather — I have no internet connection to a forecast.",
     "cannot_email": "I can't send or read e-mail — I have no access to your mailbox.",
@@ -455,49 +457,6 @@ def covers(question: str, lines: list[str], title: str) -> bool:
     return bool(want) and want <= {stem(w) for ln in lines for w in terms(ln)}
 
 
-_PHONE = re.compile(r"(?:\+?\d[\d ()-]{7,}\d)")
-PHONE = _PHONE  # a phone number's digits in a sentence
-# capitalised words of the calendar, never a person's name: "First Saturday of the month" is no one
-_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
-                      "july august september october november december christmas easter year".split())
-
-
-_CAPS_RUN = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
-_PLACE_BEFORE = re.compile(r"(?:\b(?:on|at|in|into|near|from|to|off|the|of)|\d)\s*$", re.I)
-
-
-_TITLED = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?")
-# one capitalised word after a word that takes a person ("with Tomasz", "ask Priya", "ring Jo"), not a day
-_AFTER_PERSON_WORD = re.compile(r"\b(?:with|ask|call|ring|text|tell|phone|message)\s+(?P<n>[A-Z][a-z'’-]+)\b(?!\s+[A-Z])")
-
-
-def people(text: str) -> list[str]:
-    """The people a sentence names, in order: a title and a name ("Dr Hale"), a run of exactly
-    two capitalised words that is no place, calendar phrase or body (`_Personish`'s rules:
-    "Priya Mistry", "Aunt Carol"; not "on Mill Lane", "First Saturday", "Clevedon Community
-    Choir"), or one capitalised word after a word that takes a person ("with Tomasz", "ring
-    Jo"; not a day: "with Friday" is none)."""
-    found: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in _TITLED.finditer(text)]
-    found += [(m.start(), m.group(0)) for m in _CAPS_RUN.finditer(text)
-              if len(m.group(0).split()) == 2 and not set(m.group(0).lower().split()) & _CALENDAR
-              and not _PLACE_BEFORE.search(text[:m.start()]) and not any(a <= m.start() < a + len(n) for a, n in found)]
-    found += [(m.start("n"), m.group("n")) for m in _AFTER_PERSON_WORD.finditer(text)
-              if m.group("n").lower() not in _CALENDAR]
-    return list(dict.fromkeys(n for _, n in sorted(found)))
-
-
-class _Personish:
-    """A sentence naming a person: a title and a name ("Dr Hale", "Mrs Hale"), or exactly two
-    capitalised words (a run of three or more, "Clevedon Community Choir", names a body or a
-    place) that follow no place preposition, article or number ("on Mill Lane", "in St
-    Barnabas", "22 Orchard Parade", "2016 Skoda Octavia") and hold no word of the calendar
-    ("First Saturday", "New Year", `_CALENDAR`). `search(s)` as a pattern's."""
-
-    @staticmethod
-    def search(s: str) -> bool:
-        return bool(people(s))
-
-
 def kind_sentences(body: str, question: str, prefer: str | None = None) -> list[str]:
     """The first sentence of a note holding the kind of thing a question part asks for when
     its words match none: a phone number ("I need their number", "how do I call them?"), a
@@ -506,9 +465,9 @@ def kind_sentences(body: str, question: str, prefer: str | None = None) -> list[
     `prefer`: the line the conversation last quoted, taken first when it holds that kind."""
     q = question.lower()
     if re.search(r"\b(?:number|phone|ring|call|contact|dial)\b", q):
-        rx = _PHONE
+        rx = PHONE
     elif re.match(r"^\W*(?:and\s+)?(?:who|whom|whose)\b", q):
-        rx = _Personish
+        rx = Personish
     elif re.match(r"^\W*(?:and\s+)?where\b", q):
         rx = _PLACE
     else:
