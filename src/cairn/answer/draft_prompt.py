@@ -1,5 +1,5 @@
-"""The prompt of a model-written draft answer (`answer_question` with an llm): the numbered
-evidence in <note> tags, marked as untrusted data, and the rules of a cited answer."""
+"""The prompt of a model-written draft answer (`answer_question` with an llm): the numbered evidence in <note> tags,
+marked as untrusted data, and the rules of a cited answer."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Does a quoted line answer the question? A small learned scorer for the answers whose kind has
-no value pattern (issue 33): who, how do I, yes/no, "how did X get on in Y", "what engine oil".
+"""Does a quoted line answer the question? A small learned scorer for the answers whose kind has no value pattern (issue
+33): who, how do I, yes/no, "how did X get on in Y", "what engine oil".
 
 `answers(question, asked, line, title, embedder)` is a logistic regression over `features`:
 
@@ -17,10 +17,9 @@ no value pattern (issue 33): who, how do I, yes/no, "how did X get on in Y", "wh
         no place (roles.says_where); else 0.0
     f7  the line's length in words / 20, at most 1.0
 
-The weights were fitted by bench/answer_pairs.py on (question, line, answers?) pairs written for
-it (household notes unlike the typed sets'; every other line of a question's note a negative);
-a test fails when they drift from what the pairs fit. Pure given the embedder; ~2 embedder calls
-of short texts per line scored (cached).
+The weights were fitted by bench/answer_pairs.py on (question, line, answers?) pairs written for it (household notes
+unlike the typed sets'; every other line of a question's note a negative); a test fails when they drift from what the
+pairs fit. Pure given the embedder; ~2 embedder calls of short texts per line scored (cached).
 """
 
 from __future__ import annotations
@@ -36,8 +35,8 @@ from cairn.ner_written import CALENDAR
 # Fitted by `python bench/answer_pairs.py --write` (train notes; held-out figures in bench/README.md).
 WEIGHTS = (1.767, 1.231, 1.127, 1.230, 1.450, 0.017, -1.493, 0.187)
 BIAS = -1.800
-# An untyped answer from notes passes only when its best quoted line scores at least THRESHOLD
-# (checks.py, UNTYPED_FIT); below it the answer is declined with pointers.
+# An untyped answer from notes passes only when its best quoted line scores at least THRESHOLD (checks.py, UNTYPED_FIT);
+# below it the answer is declined with pointers.
 THRESHOLD = 0.5
 _NAMES = re.compile(r"[\w'’-]+")
 
@@ -77,9 +76,9 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
 
 
 def names_someone(question: str, line: str) -> bool:
-    """True when `line` writes a name (a capitalised run, types.values "person"; a title "Dr";
-    a capitalised word inside a clause: "called Radek") other than those `question` writes
-    ("who is treating Benedikt" is not answered by "Client: Benedikt Scholl")."""
+    """True when `line` writes a name (a capitalised run, types.values "person"; a title "Dr"; a capitalised word inside
+    a clause: "called Radek") other than those `question` writes ("who is treating Benedikt" is not answered by "Client:
+    Benedikt Scholl")."""
     asked_of = {w.lower() for w in _NAMES.findall(question)}
     found = [line[a:b] for a, b in types.values("person", line)] + re.findall(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\b", line) \
         + [w for w in re.findall(r"\b[a-z][\w'’-]*,? ([A-Z][a-z'’-]+)", line) if w.lower() not in CALENDAR]

@@ -1,15 +1,14 @@
 """Markdown tables as answerable rows: each data row keeps its header (and its section).
 
-A quoted table line ("| 3 | 5 | ORCHID-77 |") means nothing without its header, and two
-tables in one passage ("Estimate from Kowalski", "Estimate from Brightline", each with a
-"total" row) are told apart only by the heading above them. `table_rows` turns every data
-row of a pipe table into one self-contained statement:
+A quoted table line ("| 3 | 5 | ORCHID-77 |") means nothing without its header, and two tables in one passage ("Estimate
+from Kowalski", "Estimate from Brightline", each with a "total" row) are told apart only by the heading above them.
+`table_rows` turns every data row of a pipe table into one self-contained statement:
 
     "Estimate from Brightline Builders: item total, cost 6,250 EUR"
 
-(section heading, then "header value" pairs, in column order). The extractive answerer
-offers these instead of the raw lines, so an answer is one row with its header, never the
-whole table; the verifier accepts it because every word and number of it is in the passage.
+(section heading, then "header value" pairs, in column order). The extractive answerer offers these instead of the raw
+lines, so an answer is one row with its header, never the whole table; the verifier accepts it because every word and
+number of it is in the passage.
 """
 
 from __future__ import annotations
@@ -24,8 +23,7 @@ HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)  # a mar
 
 @dataclass
 class TableRow:
-    """One data row: its (start, end) in the text (the row line), the whole table's span,
-    and the rendered statement."""
+    """One data row: its (start, end) in the text (the row line), the whole table's span, and the rendered statement."""
 
     start: int
     end: int
@@ -46,9 +44,9 @@ def _cells(line: str) -> list[str]:
 
 
 def table_rows(text: str) -> list[TableRow]:
-    """Every data row of every pipe table in `text` (a header line, a `---` rule line, then
-    rows), rendered as "Heading: header1 value1, header2 value2" (module doc). Rows with no
-    non-empty cell are skipped; a table without a rule line is not a table."""
+    """Every data row of every pipe table in `text` (a header line, a `---` rule line, then rows), rendered as "Heading:
+    header1 value1, header2 value2" (module doc). Rows with no non-empty cell are skipped; a table without a rule line
+    is not a table."""
     lines: list[tuple[int, int, str]] = []
     pos = 0
     for line in text.split("\n"):
@@ -83,21 +81,20 @@ def table_rows(text: str) -> list[TableRow]:
     return out
 
 
-# A flattened table (a PDF's text layer writes each cell on a line of its own: "Booster
-# vaccination", "1", "£56.50"): a cell is a short line, not a "Key: value" pair or a sentence.
+# A flattened table (a PDF's text layer writes each cell on a line of its own: "Booster vaccination", "1", "£56.50"): a
+# cell is a short line, not a "Key: value" pair or a sentence.
 _CELL = re.compile(r"^(?![^:]*:\s)[^\n]{1,40}$")
 FLAT_ROWS = True  # ablation switch (bench/answers_ablation.py)
 _MAX_LABELS = 4  # label cells of one row at most: more is text, not a row
 
 
 def flat_rows(lines: list[str], bare) -> dict[int, tuple[str, str]]:
-    """The rows of tables whose cells are written one a line, found by their value cells:
-    `bare(line)` is True for a line that is one value and nothing else ("£56.50"). Runs of
-    consecutive value lines end the rows; the cell lines between two runs are the next row's
-    labels ("Booster vaccination", "1"); the first row takes as many label lines as the others
-    (the most common gap) and the cell lines above those are the header ("Item", "Qty",
-    "Amount"). Returns {index of a value line: (row text "Booster vaccination 1 £56.50",
-    header text)}; {} when fewer than two runs are separated by cell lines only."""
+    """The rows of tables whose cells are written one a line, found by their value cells: `bare(line)` is True for a
+    line that is one value and nothing else ("£56.50"). Runs of consecutive value lines end the rows; the cell lines
+    between two runs are the next row's labels ("Booster vaccination", "1"); the first row takes as many label lines as
+    the others (the most common gap) and the cell lines above those are the header ("Item", "Qty", "Amount"). Returns
+    {index of a value line: (row text "Booster vaccination 1 £56.50", header text)}; {} when fewer than two runs are
+    separated by cell lines only."""
     if not FLAT_ROWS:
         return {}
     runs: list[tuple[int, int]] = []
@@ -143,10 +140,10 @@ def flat_rows(lines: list[str], bare) -> dict[int, tuple[str, str]]:
 
 
 def one_row_header(lines: list[str], i: int) -> str:
-    """The header cell above the cell `lines[i]` of a one-row table written one cell a line
-    (a ticket's "Train", "Departs", "Arrives", then "10:30 LNER", "10:30", "12:21"): a run of 2k
-    cell lines (k >= 2) whose first k hold no digit and whose line i is one of the last k; the
-    cell k lines above it names its column. "" when `lines[i]` is no such cell (FLAT_ROWS off)."""
+    """The header cell above the cell `lines[i]` of a one-row table written one cell a line (a ticket's "Train",
+    "Departs", "Arrives", then "10:30 LNER", "10:30", "12:21"): a run of 2k cell lines (k >= 2) whose first k hold no
+    digit and whose line i is one of the last k; the cell k lines above it names its column. "" when `lines[i]` is no
+    such cell (FLAT_ROWS off)."""
     def cell(x: str) -> bool:
         return bool(_CELL.match(x.strip())) and bool(x.strip()) and not x.strip().endswith(".")
     if not FLAT_ROWS or not cell(lines[i]):

@@ -1,15 +1,14 @@
 """Citation verifier (fail closed).
 
-Input: an answer text with inline citations `[n]` and the numbered evidence it was written
-from. Each sentence is checked against the evidence it cites:
+Input: an answer text with inline citations `[n]` and the numbered evidence it was written from. Each sentence is
+checked against the evidence it cites:
 - a citation to a number that is not in the evidence is removed;
-- a sentence is *supported* by evidence n when, after normalisation, it is a verbatim quote
-  of it, or at least `MIN_OVERLAP` of its content terms occur in one evidence sentence (or
-  in the evidence as a whole at a stricter `MIN_OVERLAP_CHUNK`) and every number in it
-  occurs in the evidence;
+- a sentence is *supported* by evidence n when, after normalisation, it is a verbatim quote of it, or at least
+  `MIN_OVERLAP` of its content terms occur in one evidence sentence (or in the evidence as a whole at a stricter
+  `MIN_OVERLAP_CHUNK`) and every number in it occurs in the evidence;
 - a sentence with content but no valid citation, or with no supporting citation, is dropped.
-Verdict: "pass" (nothing dropped), "revise" (something dropped, something supported left),
-"abstain" (nothing supported, or the text could not be parsed into cited sentences).
+Verdict: "pass" (nothing dropped), "revise" (something dropped, something supported left), "abstain" (nothing supported,
+or the text could not be parsed into cited sentences).
 """
 
 from __future__ import annotations
@@ -33,8 +32,8 @@ def strip_citations(sentence: str) -> tuple[str, list[int]]:
 
 @dataclass
 class Evidence:
-    """One numbered piece of evidence: the text of a retrieved chunk and where it lives.
-    `offset` is the chunk's start offset in its note body (for quote spans)."""
+    """One numbered piece of evidence: the text of a retrieved chunk and where it lives. `offset` is the chunk's start
+    offset in its note body (for quote spans)."""
 
     n: int
     text: str
@@ -44,9 +43,8 @@ class Evidence:
 
 @dataclass
 class CheckedSentence:
-    """One answer sentence after checking. quote / quote_span: the best-matching sentence of
-    the first evidence that supports it and its (start, end) in the note body; spans: the
-    same for every supporting evidence number."""
+    """One answer sentence after checking. quote / quote_span: the best-matching sentence of the first evidence that
+    supports it and its (start, end) in the note body; spans: the same for every supporting evidence number."""
 
     text: str
     cites: list[int]
@@ -79,8 +77,8 @@ class Verification:
 
 
 def split_answer(text: str) -> list[str]:
-    """Split an answer into sentences, attaching a citation that follows the full stop
-    ("Foo. [1] Bar.") to the sentence before it."""
+    """Split an answer into sentences, attaching a citation that follows the full stop ("Foo. [1] Bar.") to the sentence
+    before it."""
     text = re.sub(r"\s+", " ", text.strip())
     if not text:
         return []
@@ -168,9 +166,9 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
 
 
 def citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any]]:
-    """One citation per cited evidence number, in number order: the evidence's source fields,
-    `start`/`end`/`quote` of the first answer sentence citing it, and `quotes`, a list of
-    {start, end, quote} for every answer sentence citing it (in answer order, no repeats)."""
+    """One citation per cited evidence number, in number order: the evidence's source fields, `start`/`end`/`quote` of
+    the first answer sentence citing it, and `quotes`, a list of {start, end, quote} for every answer sentence citing it
+    (in answer order, no repeats)."""
     by_n = {e.n: e for e in evidence}
     out: dict[int, dict[str, Any]] = {}
     for s in ver.kept:
