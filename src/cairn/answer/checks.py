@@ -35,7 +35,6 @@ _ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+(?!(
 _AUXILIARY = frozenset("do does did be is was have has had get got go went say said think feel like love want know "
                        "need mean prefer".split())
 
-
 # "What did Tom say / think of ...", asked of notes: a quote that never names Tom answers nothing of him (what the group
 # thought, in the minutes he attended). Off: no check for these verbs.
 SAID_BY = True
@@ -72,19 +71,6 @@ def role_gap(question: str, quotes: list[str], known: str = "", said: bool = Fal
         if len(gap) < len(best):
             best = gap
     return best
-
-
-def role_sentence(question: str, hits: list) -> tuple[object, str] | None:
-    """(hit, sentence) of the first note among `hits` with a sentence that closes `role_gap` (names the person and holds
-    the verb asked: "Priya agreed to draft the newsletter"), or None."""
-    if not _ROLE.match(question.strip()):
-        return None
-    for h in hits:
-        if h.speaker is None:
-            for s, e in sentences(h.text):
-                if not role_gap(question, [h.text[s:e]]):
-                    return h, h.text[s:e]
-    return None
 
 
 def stated_gap(question: str, subject: str | None, cited: list, embedder, retrieved: list = ()) -> list[str]:
@@ -131,7 +117,6 @@ HEAD_QUOTED = frozenset({"purpose", None, "place", "org"})
 _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the|my|our|your)\s|^\W*which\s+(?!of\b)\w",
                     re.IGNORECASE)
 
-
 # An answer quoted from notes for a kind without a value pattern passes only when a quoted line answers the question by
 # the learned scorer of answer/fit.py (trained on bench/answer_pairs.py); else it is declined with pointers ("What did
 # NAME VERB": role_gap's check instead; "tell me about NAME" asks everything of NAME: any line about them answers). Off:
@@ -142,24 +127,6 @@ UNTYPED_FIT = True
 # test).
 WHO_NAMED = True
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
-
-
-def _answered(ans) -> list[tuple[str, str]]:
-    """(sentence, cited note's title) of each cited sentence of `ans`'s text ("Swept on 4 October 2028 [1]."); a
-    citation's quote span may be wider than the sentence (its whole passage)."""
-    titles = {c["n"]: c.get("title") or "" for c in ans.citations}
-    out = [(m.group(1).strip(), titles.get(int(m.group(2)), "")) for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer)]
-    return [(x, t) for x, t in out if x] or [(q["quote"], c.get("title") or "") for c in ans.citations
-                                              for q in c.get("quotes", [])]
-
-
-def _asks_all(question: str) -> bool:
-    """True when `question` less its capitalised words (the names) holds only words asking for everything
-    (subject._ASK_ALL: "What do you know about Tom Weber?")."""
-    from cairn.answer.subject import _ASK_ALL
-    words = re.findall(r"[^\W\d_]+", question)
-    rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
-    return bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
 
 
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
@@ -201,8 +168,10 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give; a failed subject check
     declines with the nearest notes (`all_hits`) as pointers. subject: the name asked about; stated: False skips
     `stated_gap` (a hypothetical question); asked: the answer type (None: read from `question`). A role question quoting
-    a sentence without the person and the verb is answered from the note sentence with both (`role_sentence`)."""
+    a sentence without the person and the verb is answered from the first note sentence with both ("Priya agreed to
+    draft the newsletter")."""
     from cairn.answer import types
+    from cairn.answer.subject import _ASK_ALL
     from cairn.answer.offtopic import declined_text, pointers
     from cairn.answer.spans import _clean
     from cairn.answer.verify import Evidence, citations, verify
@@ -212,7 +181,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     asked = asked or types.asked(question)
     if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
                                                                        for q in c.get("quotes", [])]):
-        found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked
+        found = next(((h, h.text[s:e]) for h in all_hits if h.speaker is None for s, e in sentences(h.text)
+                      if not role_gap(question, [h.text[s:e]])), None)
         if found:
             ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
             ver = verify(f"{_clean(found[1])} [1]", ev)
@@ -243,11 +213,20 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if SAID_BY and stated and t is None and not ans.abstained and not gap:
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
+    # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
+    words = re.findall(r"[^\W\d_]+", question)
+    rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
+    asks_all = bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
     if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
-            and not _ROLE.match(question.strip()) and not _asks_all(question) \
+            and not _ROLE.match(question.strip()) and not asks_all \
             and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
         from cairn.answer import fit
-        lines = _answered(ans)
+        # each cited sentence of the text with its note's title ("Swept on 4 October 2028 [1]."); else the quotes (a
+        # citation's quote span may be wider than the sentence: its whole passage)
+        titles = {c["n"]: c.get("title") or "" for c in ans.citations}
+        lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
+                 for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
+            or [(q["quote"], c.get("title") or "") for c in ans.citations for q in c.get("quotes", [])]
         best = max(fit.answers(question, asked, line, title, embedder) for line, title in lines)
         if best < fit.THRESHOLD or (WHO_NAMED and asked.kind == "person"
                                     and not any(fit.names_someone(question, line) for line, _ in lines)):

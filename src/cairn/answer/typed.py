@@ -21,14 +21,16 @@ matches the question (`list_draft`).
 
 from __future__ import annotations
 
+import functools
 import re
+
 from dataclasses import dataclass, field
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import KIND_WORDS, TYPE_WORDS, Asked, compound_kinds, kind_held, missing, root, values, words_of
+from cairn.answer.types import KIND_WORDS, TYPE_WORDS, Asked, compound_kinds, missing, root, values, words_of
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -101,9 +103,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
         title = ev.hit.title or ""
         passage = f"{title}\n{text}"
         rows = table_rows(text)
-        for row in rows:
-            if values(asked.kind, row.text):
-                out.append((ev.n, row.text, f"{title} {row.text}", passage, row.text))
+        out += [(ev.n, r.text, f"{title} {r.text}", passage, r.text) for r in rows if values(asked.kind, r.text)]
         in_table = [(r.table_start, r.table_end) for r in rows]
         lines = text.split("\n")
         flat = flat_rows(lines, lambda x: _bare(asked.kind, x))
@@ -142,10 +142,9 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
                 local += " " + prev
             item = _ITEM.match(line)
             body = item.group(1) if item else line
-            pieces = [body[s:e] for s, e in sentences(body)] or [body]
-            for piece in pieces:  # the line's other sentences are its context ("Q: ...? A: ...")
-                if values(asked.kind, piece):
-                    out.append((ev.n, _clean(piece), f"{local} {body}", passage, body))
+            pieces = [body[s:e] for s, e in sentences(body)] or [body]  # its other sentences are its context ("Q: ...?")
+            out += [(ev.n, _clean(p), f"{local} {body}", passage, body) for p in pieces if values(asked.kind, p)]
+
     if asked.units:  # a value of the quantity named, in its units (types.units_of)
         out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
@@ -164,23 +163,13 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
-    kinds_of: list = []  # compound_kinds(question), tagged only once a subject word is missing
-
-    def kinds():
-        if not kinds_of:
-            kinds_of.append(compound_kinds(question))
-        return kinds_of[0]
-
+    kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
     role = role_of(question, asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
     per_note: dict[int, list[float]] = {}
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
     top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
-
-    def role_held(n: int, fit: float) -> bool:  # module doc: its words, near it, or the nearest by a lead
-        top = top_two[n]
-        return fit >= ROLE_COS or len(per_note[n]) < 2 or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
     for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
@@ -191,7 +180,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
-        subj_gap = kind_held(subj_gap, kinds(), passage) if subj_gap else subj_gap
+        if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
+            subj_gap = [w for w in subj_gap if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
@@ -200,7 +190,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                  + MEMORY * (memory.get(n) == "memory")
                  + SEMANTIC * float(c))
         named = (set(missing(asked.head, titles[n])) - set(missing(asked.head, line))) if role and asked.head else set()
-        held = not (ROLE and role) or bool(named) or role_held(n, fit)
+        top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
+        held = not (ROLE and role) or bool(named) or fit >= ROLE_COS or len(per_note[n]) < 2 \
+            or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
         gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
@@ -208,28 +200,19 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if n not in best or (held, score + ROLE * fit) > best[n][0]:
             best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
     _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
-    if SYNONYM and subj_gap:  # a word the note's title writes otherwise ("washer": "Washing machine")
+    if SYNONYM and subj_gap:  # a word the note's title writes otherwise, within ROLE_COS ("washer": "Washing machine");
+        # a name (capitalised in the question or the retrieved text: "skoda", "Skoda") never: another car is near it
         names = " ".join(f"{ev.hit.title or ''} {ev.text}" for ev in evidence)
-        subj_gap = _rescued(question, subj_gap, [titles[n]], embedder, names)
-    sent = text.rstrip()
-    if not re.search(r"[.!?]$", sent):
-        sent += "."
+        ws = words_of(subj_gap, question)
+        keep = [g for g, w in zip(subj_gap, ws) if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
+        gap, ws = [g for g in subj_gap if g not in keep], [w for g, w in zip(subj_gap, ws) if g not in keep]
+        if gap and titles[n].strip():
+            sims = embed_cached(embedder, ws + [titles[n]])
+            gap = [g for g, row in zip(gap, sims[:len(ws)] @ sims[len(ws):].T) if float(row.max()) < ROLE_COS]
+        subj_gap = keep + gap
+    sent = text.rstrip() + ("" if re.search(r"[.!?]$", text.rstrip()) else ".")
     return Typed(f"{sent} [{n}]", n, text, local, head_gap, subj_gap)
 
-
-def _rescued(question: str, gap: list[str], texts: list[str], embedder, names: str = "") -> list[str]:
-    """The stems of `gap` whose word (as `question` writes it) is not within ROLE_COS (cosine, the sentence embedder) of
-    any of `texts` (SYNONYM); a name (capitalised in the question or in `names`, the retrieved text: "skoda", "Skoda")
-    is never rescued (another car is near it)."""
-    texts = [t for t in texts if t.strip()]
-    words = words_of(gap, question)
-    keep = [g for g, w in zip(gap, words) if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
-    gap, words = [g for g in gap if g not in keep], [w for g, w in zip(gap, words) if g not in keep]
-    if not gap or not texts:
-        return keep + gap
-    vecs = embed_cached(embedder, words + texts)
-    cos = vecs[:len(words)] @ vecs[len(words):].T
-    return keep + [g for g, row in zip(gap, cos) if float(row.max()) < ROLE_COS]
 
 
 def value_labels(kind: str | None, text: str) -> list[str]:

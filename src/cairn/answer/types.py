@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cairn.lexical import MONTH_NAMES, content_terms, stem
 
@@ -177,14 +177,12 @@ def _stems(text: str) -> tuple[str, ...]:
 
 _BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
 
-
 # The thing asked and what it is of are noun phrases: the question's adverbs, prepositions, conjunctions and determiners
 # ("how much *went into* my pension", "get *back*", "the excess *if* we cancel", "*each* instalment") are no words of
 # its head or subject (verbs stay: a gerund modifies a noun, "the joining fee") (universal parts of speech from the
 # packaged spaCy tagger; a word also tagged as a noun or adjective elsewhere in the question is kept).
 NOMINAL = True
 _NOT_NOMINAL = frozenset("AUX ADV ADP SCONJ CCONJ DET PRON PART INTJ".split())
-
 
 # The question words the tagger would always drop (English closed classes: prepositions, conjunctions, determiners,
 # pronouns, the auxiliaries "be"), and those it drops or keeps by their use (a word also used as a noun, adjective or
@@ -202,22 +200,20 @@ inside outside no much more most few many several such have has had do does did 
 can could may might must""".split())
 
 
-def _not_nominal(question: str, words: list[str] | None = None) -> frozenset[str]:
+def _not_nominal(question: str, words: list[str]) -> frozenset[str]:
     """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`). words: the head's and subject's
     words; unless one of them is a word whose part depends on its use (`_USE_WORDS`, an -ly word), only the function
     words among them are dropped (`_FUNCTION_WORDS`) and the tagger is not started."""
     from cairn.ner import parts_of_speech
     if not NOMINAL:
         return frozenset()
-    if words is not None:
-        low = [w.lower() for w in words]
-        if not any(w in _USE_WORDS or w.endswith("ly") for w in low):
-            return frozenset(stem(w) for w in low if w in _FUNCTION_WORDS)
-    tagged = parts_of_speech(question)
-    if not tagged:
-        return frozenset()
+    low = [w.lower() for w in words]
+    if not any(w in _USE_WORDS or w.endswith("ly") for w in low):
+        return frozenset(stem(w) for w in low if w in _FUNCTION_WORDS)
+    tagged = parts_of_speech(question) or ()
     drop = {stem(w.lower()) for w, pos in tagged if pos in _NOT_NOMINAL}
     return frozenset(drop - {stem(w.lower()) for w, pos in tagged if pos not in _NOT_NOMINAL})
+
 
 
 # A compound's last noun names the kind of thing ("the vet bill", "the water company"), its modifiers which one; a note
@@ -243,11 +239,6 @@ def compound_kinds(question: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
         run = []
     return tuple(out)
 
-
-def kind_held(gap: list[str], kinds: tuple[tuple[str, tuple[str, ...]], ...], context: str) -> list[str]:
-    """`gap` (missing stems) less the kind nouns of `kinds` (`compound_kinds`) every modifier of which `context` holds
-    (the modifiers' own match: `missing`)."""
-    return [w for w in gap if not any(k == w and mods and not missing(mods, context) for k, mods in kinds)]
 
 
 # The physical quantity a "number" question names, and the units that state it (SI and the customary units of a
@@ -278,11 +269,9 @@ def asked(question: str) -> Asked:
     (`units_of`). "What's the plumber's phone number?" -> Asked("phone", head=(), subject=("plumber",)); "How much is
     the annual premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
     a = _asked(question)
-    units = units_of(question) if a.kind == "number" else ""
-    if a.kind == "phone":  # "who do I ring if ...", "the number to call": the verb of phoning names no thing
-        a = Asked(a.kind, tuple(w for w in a.head if w not in _PHONING), tuple(w for w in a.subject if w not in _PHONING),
-                  a.sentence_kind, a.verb)
-    return Asked(a.kind, a.head, a.subject, a.sentence_kind, a.verb, units)
+    drop = _PHONING if a.kind == "phone" else ()  # "who do I ring if ...", "the number to call": the verb names no thing
+    return replace(a, head=tuple(w for w in a.head if w not in drop), subject=tuple(w for w in a.subject if w not in drop),
+                   units=units_of(question) if a.kind == "number" else "")
 
 
 _PHONING = frozenset(stem(w) for w in "call ring phone rang".split())
@@ -344,14 +333,10 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     out = []
     for m in rx.finditer(text):
         v = m.group(0).strip()
-        if not v:
-            continue
-        if kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)
-                                or names_other_number(text[:m.start()])):
-            continue
-        if kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v)):
-            continue
-        if kind == "number" and _DATE.fullmatch(v):
+        if not v or (kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)
+                                          or names_other_number(text[:m.start()]))) \
+                or (kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v))) \
+                or (kind == "number" and _DATE.fullmatch(v)):
             continue
         cut, name = without_closed_lead(v) if kind == "person" else (0, v)  # "See Lemon drizzle cake"
         if kind == "person" and len(name.split()) < 2 and not re.match(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b", v):
@@ -393,7 +378,6 @@ def holds(kind: str | None, text: str) -> bool:
 SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "appointment", "dept": "department",
                "mgr": "manager", "tel": "phone", "ref": "reference"}
 
-
 # Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ only by them are one
 # family ("dental" / "dentist", "electrical" / "electricity", "cyclist" / "cycling"); at most two are stripped and the
 # root kept only at four letters or more.
@@ -425,13 +409,11 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
-        if MORPHOLOGY:
-            roots = {root(h) for h in have} if roots is None else roots
-            if root(t) in roots:
-                continue
-        if t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have:  # "ref" asked, "reference" written
-            continue
-        out.append(t)
+        if MORPHOLOGY and roots is None:
+            roots = {root(h) for h in have}
+        if not (MORPHOLOGY and root(t) in roots) and not (t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have):
+            out.append(t)  # ("ref" asked, "reference" written: held)
+
     return out
 
 
@@ -445,7 +427,6 @@ _TIME_RE = re.compile(
 _QUANTITY_RE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                           r"dozen|hundred|thousand|million|half|once|twice|several|few|many)\b", re.IGNORECASE)
 
-
 _FREQUENCY_RE = re.compile(
     r"\d|\b(?:every|each|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|always|"
     r"usually|often|sometimes|occasionally|rarely|seldom|never|once|twice|times|per|(?:mon|tues|wednes|thurs|"
@@ -456,16 +437,13 @@ def answer_type(question: str) -> str | None:
     """The kind of answer a question asks for: "time" (when, what year/date/day), "frequency" (how often), "quantity"
     (how much/many/long/old/far, what price/cost) or None (anything goes; also "how many times", answered by the
     sentences reporting each time, which need not hold a number)."""
-    q = question.strip().lower()
-    if re.match(r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b", q):
-        return "time"
-    if re.search(r"\bhow often\b", q):
-        return "frequency"
-    if re.search(r"\bhow many times\b", q):
-        return None  # counted over the mentions: each sentence reporting one is evidence
-    if re.search(r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b", q):
-        return "quantity"
-    return None
+    q = question.strip().lower()  # "how many times": counted over the mentions, each sentence reporting one is evidence
+    return next((k for k, rx in _SENTENCE_KINDS if re.search(rx, q)), None)
+
+
+_SENTENCE_KINDS = (("time", r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b"),
+                   ("frequency", r"\bhow often\b"), (None, r"\bhow many times\b"),
+                   ("quantity", r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b"))
 
 
 _HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\blikely\b)")
@@ -481,10 +459,5 @@ def is_hypothetical(question: str) -> bool:
 
 def fits_answer_type(sentence: str, kind: str | None) -> bool:
     """True when `sentence` contains something of the kind `answer_type` asked for."""
-    if kind == "time":
-        return bool(_TIME_RE.search(sentence))
-    if kind == "quantity":
-        return bool(_QUANTITY_RE.search(sentence))
-    if kind == "frequency":
-        return bool(_FREQUENCY_RE.search(sentence) or _QUANTITY_RE.search(sentence))
-    return True
+    rxs = {"time": (_TIME_RE,), "quantity": (_QUANTITY_RE,), "frequency": (_FREQUENCY_RE, _QUANTITY_RE)}.get(kind, ())
+    return not rxs or any(rx.search(sentence) for rx in rxs)
