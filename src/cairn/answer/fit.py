@@ -28,6 +28,8 @@ import math
 import re
 
 from cairn.answer import types
+from cairn.answer.roles import says_where
+
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
 from cairn.ner_written import CALENDAR
@@ -66,12 +68,8 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     cos_w = max((float(v @ vecs[1]) for v in vecs[2:]), default=cos_q)
     tokens = [w for w in _NAMES.findall(line) if w[:1].isalpha()]
     caps = sum(w[:1].isupper() for w in tokens) / len(tokens) if tokens else 1.0
-    miss = 0.0
-    if asked.kind == "person":
-        miss = float(not names_someone(question, line))
-    elif asked.kind == "place":
-        from cairn.answer.roles import says_where
-        miss = float(not says_where(line))
+    miss = float(not names_someone(question, line)) if asked.kind == "person" else \
+        float(not says_where(line)) if asked.kind == "place" else 0.0
     return [cos_q, held, held_t, own, cos_w, caps, miss, min(len(tokens) / 20, 1.0)]
 
 

@@ -40,11 +40,8 @@ def units(text: str) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     i = 0
     while i < len(lines):
-        head = HEADING.match(lines[i])
-        if head and i == next((k for k, x in enumerate(lines) if x.strip()), -1):
-            i += 1  # the note's own title: the whole note is no one procedure
-            continue
-        if head:  # a section: its list items, else its sentences
+        head = HEADING.match(lines[i])  # (not the note's own title: the whole note is no one procedure)
+        if head and i != next((k for k, x in enumerate(lines) if x.strip()), -1):  # a section: its items, else sentences
             j = i + 1
             while j < len(lines) and not HEADING.match(lines[j]):
                 j += 1
@@ -64,11 +61,9 @@ def units(text: str) -> list[tuple[str, list[str]]]:
             continue
         i += 1
     prose = "\n".join("" if HEADING.match(x) or _ITEM.match(x) else x for x in lines)
-    for s, e in sentences(prose):
-        sent = _clean(prose[s:e])
-        if len(sent.split()) >= 4 and _HOW.search(sent):
-            out.append((sent, [sent]))
-    return out
+    sents = [_clean(prose[s:e]) for s, e in sentences(prose)]
+    return out + [(x, [x]) for x in sents if len(x.split()) >= 4 and _HOW.search(x)]
+
 
 
 def procedure_draft(question: str, asked, evidence: list, embedder) -> Typed | None:

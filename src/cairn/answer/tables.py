@@ -63,18 +63,14 @@ def table_rows(text: str) -> list[TableRow]:
         if _ROW.match(line) and i + 1 < len(lines) and _ROW.match(lines[i + 1][2]) and _RULE.match(lines[i + 1][2]):
             header = _cells(line)
             j = i + 2
-            rows = []
             while j < len(lines) and _ROW.match(lines[j][2]):
-                rows.append(lines[j])
                 j += 1
-            table_end = lines[j - 1][1]
-            for rs, re_, rline in rows:
-                cells = _cells(rline)
-                pairs = [f"{hd} {c}".strip() if hd else c for hd, c in zip(header, cells) if c]
-                if not pairs:
-                    continue
-                body = ", ".join(pairs)
-                out.append(TableRow(rs, re_, s, table_end, f"{heading}: {body}" if heading else body))
+            for rs, re_, rline in lines[i + 2:j]:
+                pairs = [f"{hd} {c}".strip() if hd else c for hd, c in zip(header, _cells(rline)) if c]
+                if pairs:
+                    body = ", ".join(pairs)
+                    out.append(TableRow(rs, re_, s, lines[j - 1][1], f"{heading}: {body}" if heading else body))
+
             i = j
             continue
         i += 1

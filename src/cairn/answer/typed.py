@@ -22,6 +22,8 @@ matches the question (`list_draft`).
 from __future__ import annotations
 
 import functools
+import itertools
+
 import re
 
 from dataclasses import dataclass, field
@@ -263,14 +265,11 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
         if ev.hit.speaker is not None:
             continue
         lines = _clean_markdown(ev.text).split("\n")
-        i = 0
-        while i < len(lines):
-            if not _ITEM.match(lines[i]):
-                i += 1
+        for listed, run in itertools.groupby(range(len(lines)), key=[bool(_ITEM.match(x)) for x in lines].__getitem__):
+            run = list(run)
+            if not listed:
                 continue
-            j = i
-            while j < len(lines) and _ITEM.match(lines[j]):
-                j += 1
+            i, j = run[0], run[-1] + 1
             intro = next((p for p in reversed(lines[:i]) if p.strip()), "")
             own = f"{intro} {heading_above(NL.join(lines[:i]))}"
             held = len(terms) - len(missing(terms, own))
@@ -278,7 +277,6 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
             if held and (best is None or (whole, held) > best[0]):
                 items = [_clean(_ITEM.match(x).group(1)) for x in lines[i:j]]
                 best = ((whole, held), ev.n, intro.strip(" #"), items)
-            i = j
     if best is None:
         return None
     _, n, intro, items = best

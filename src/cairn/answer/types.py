@@ -188,16 +188,15 @@ _NOT_NOMINAL = frozenset("AUX ADV ADP SCONJ CCONJ DET PRON PART INTJ".split())
 # pronouns, the auxiliaries "be"), and those it drops or keeps by their use (a word also used as a noun, adjective or
 # main verb: "back", "more", "may", "did"; adverbs: -ly and the commonest others). The first are dropped without the
 # tagger; only a head or subject holding one of the second starts it (~1 s to load, the most of a cold `cairn ask`).
-_FUNCTION_WORDS = frozenset("""of for from to with within without into onto upon during through throughout
-till until toward towards about above across after against along among around as at before behind below
-beneath beside between beyond by except in on since under and or but nor so yet if because although though
-unless while whereas whether once than each every either neither some any all both what which whose i me
-my mine we us our ours you your yours he him his she her hers it its they them their theirs this that
-these those who whom myself yourself ourselves themselves am is are was were be been being not""".split())
-_USE_WORDS = frozenset("""back away again already also altogether ever even just only still too very there
-here then now soon later ago instead together apart else anyway down up out off over past round like near
-inside outside no much more most few many several such have has had do does did will would shall should
-can could may might must""".split())
+_FUNCTION_WORDS = frozenset("""of for from to with within without into onto upon during through throughout till until
+toward towards about above across after against along among around as at before behind below beneath beside between
+beyond by except in on since under and or but nor so yet if because although though unless while whereas whether once
+than each every either neither some any all both what which whose i me my mine we us our ours you your yours he him his
+she her hers it its they them their theirs this that these those who whom myself yourself ourselves themselves am is are
+was were be been being not""".split())
+_USE_WORDS = frozenset("""back away again already also altogether ever even just only still too very there here then now
+soon later ago instead together apart else anyway down up out off over past round like near inside outside no much more
+most few many several such have has had do does did will would shall should can could may might must""".split())
 
 
 def _not_nominal(question: str, words: list[str]) -> frozenset[str]:
@@ -259,9 +258,7 @@ _QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
 
 def units_of(question: str) -> str:
     """The regex of the units that state the quantity `question` names (`_QUANTITY_UNITS`), or ""."""
-    if not UNITS:
-        return ""
-    return next((u for rx, u in _QUANTITY_UNITS if rx.search(question)), "")
+    return next((u for rx, u in _QUANTITY_UNITS if rx.search(question)), "") if UNITS else ""
 
 
 def asked(question: str) -> Asked:
@@ -390,11 +387,9 @@ def root(term: str) -> str:
     """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least four letters remain
     ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
     for _ in range(2):
-        cut = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), None)
-        if cut is None:
-            break
-        term = cut
+        term = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), term)
     return term
+
 
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:

@@ -24,12 +24,6 @@ MIN_OVERLAP_CHUNK = 0.8
 _CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
 
 
-def strip_citations(sentence: str) -> tuple[str, list[int]]:
-    """("text without [n] markers", [n, ...]) for one answer sentence."""
-    cites = [int(n) for n in _CITE_RE.findall(sentence)]
-    return _CITE_RE.sub("", sentence).strip(), cites
-
-
 @dataclass
 class Evidence:
     """One numbered piece of evidence: the text of a retrieved chunk and where it lives. `offset` is the chunk's start
@@ -124,21 +118,20 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
         result.problems.append("empty answer")
         return result
     for part in parts:
-        claim, cites = strip_citations(part)
+        claim, cites = _CITE_RE.sub("", part).strip(), [int(n) for n in _CITE_RE.findall(part)]
         valid = [n for n in dict.fromkeys(cites) if n in by_n]
         result.dropped_citations.extend(n for n in cites if n not in by_n)
         if not content_terms(claim):
             continue  # connective text ("In short:") carries no claim
         if not valid:
-            reason = "cites evidence that was not retrieved" if cites else "no citation"
-            result.sentences.append(CheckedSentence(claim, [], False, reason))
+            result.sentences.append(CheckedSentence(claim, [], False, "cites evidence that was not retrieved"
+                                                    if cites else "no citation"))
             continue
         spans: dict[int, tuple[str | None, tuple[int, int] | None]] = {}
         for n in valid:
-            ev = by_n[n]
-            score, q, sp = _best_support(claim, ev)
-            whole = term_overlap(claim, ev.text)
-            if (score >= MIN_OVERLAP or whole >= MIN_OVERLAP_CHUNK) and numbers_supported(claim, ev.text):
+            score, q, sp = _best_support(claim, by_n[n])
+            if (score >= MIN_OVERLAP or term_overlap(claim, by_n[n].text) >= MIN_OVERLAP_CHUNK) \
+                    and numbers_supported(claim, by_n[n].text):
                 spans[n] = (q, sp)
         if spans:
             quote, span = next(iter(spans.values()))
@@ -150,7 +143,6 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
         return result
     kept = result.kept
     if not kept:
-        result.verdict = "abstain"
         result.problems.append("no sentence is supported by its evidence")
     elif len(kept) == len(result.sentences) and not result.dropped_citations:
         result.verdict = "pass"
@@ -160,8 +152,8 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
         if dropped:
             result.problems.append(f"{dropped} unsupported sentence(s) removed")
         if result.dropped_citations:
-            result.problems.append(
-                f"citation(s) to evidence not retrieved removed: {sorted(set(result.dropped_citations))}")
+            result.problems.append(f"citation(s) to evidence not retrieved removed: {sorted(set(result.dropped_citations))}")
+
     return result
 
 

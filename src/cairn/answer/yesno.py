@@ -43,14 +43,6 @@ _KEY = re.compile(r"^[^:\n]{1,40}:\s*")  # a field's key: "Opening hours: "
 _NEGATION = re.compile(r"\b(?:not|never|no|none|nor|cannot|without|neither)\b|n[’']t\b", re.IGNORECASE)
 
 
-def _names(text: str) -> set[str]:
-    """Stems of the words `text` writes capitalised past the first word of a line or sentence (`lines_of`)."""
-    out = set()
-    for x in lines_of(text):
-        out |= {stem(w.lower().rstrip("'’s")) for w in re.findall(r"[\w'’-]+", x)[1:] if w[:1].isupper()}
-    return out
-
-
 def lines_of(text: str) -> list[str]:
     """The candidate lines of a note `text`: table rows, and its sentences (spans._short_spans: a record's or a
     flattened table's lines are their own); a short bare label ("Third party liability", a cell of a table written one
@@ -89,22 +81,22 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
     for ev in evidence:
         if ev.hit.speaker is not None:
             continue
-        title = ev.hit.title or ""
-        subject = set(terms) - set(types.missing(tuple(terms), title)) | (set(terms) & _names(ev.text))
+        title, lines = ev.hit.title or "", lines_of(ev.text)
+        # a name: a word written capitalised past the first word of a line or sentence
+        names = {stem(w.lower().rstrip("'’s")) for x in lines for w in re.findall(r"[\w'’-]+", x)[1:] if w[:1].isupper()}
+        subject = set(terms) - set(types.missing(tuple(terms), title)) | (set(terms) & names)
         attr = [t for t in terms if t not in subject]
         if not attr:
             continue
         words = types.words_of(attr, question)
-        for line in lines_of(ev.text):
-            gap = types.missing(tuple(attr), line)
+        for line in lines:
+            gap, held = types.missing(tuple(attr), line), 1.0
             if len(gap) == len(attr) and len(attr) > 1:
                 continue
             if gap:
                 vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question))
-                near = int(((vecs[1:] @ vecs[0]) >= ROLE_COS).sum())
-                held = 1 - (len(gap) - near) / len(attr)
-            else:
-                held = 1.0
+                held = 1 - (len(gap) - int(((vecs[1:] @ vecs[0]) >= ROLE_COS).sum())) / len(attr)
+
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)
