@@ -53,12 +53,10 @@ def role_gap(question: str, quotes: list[str], known: str = "", said: bool = Fal
         return []
     raw = m.group(2).lower()
     name, verb = m.group(1).rstrip("'’s").lower(), stem(raw)
-    if raw in _AUXILIARY and not said:
-        return []
     if raw in _AUXILIARY:  # "what did Tom think of the venue": in other words, but of Tom and the venue (SAID_BY)
         of = re.match(r"\s*(?:of|about)\s+(.*)", question[m.end():], re.IGNORECASE)
         about = {stem(t) for t in content_terms(of.group(1))} if of else set()
-        return [name] if SAID_BY and not any(
+        return [name] if said and SAID_BY and not any(
             re.search(rf"\b{re.escape(name)}", q.lower()) and (not about or about & {stem(t) for t in content_terms(q)})
             for q in quotes) else []
     prefix = raw[:max(4, len(raw) - 2)]  # "rebuild" -> "rebui": "rebuilt"; "agree" -> "agre": "agreed"

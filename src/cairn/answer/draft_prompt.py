@@ -18,6 +18,5 @@ def llm_messages(question: str, evidence: list[Evidence], max_chars: int = 4000)
     """Chat messages for an LLM draft; evidence is wrapped in <note> tags as untrusted data."""
     per = max(300, max_chars // max(1, len(evidence)))
     notes = "\n".join(f'<note n="{ev.n}" title="{ev.hit.title}">\n{ev.text[:per]}\n</note>' for ev in evidence)
-
     return [{"role": "system", "content": ANSWER_SYSTEM},
             {"role": "user", "content": f"Notes:\n{notes}\n\nQuestion: {question}"}]

@@ -29,7 +29,6 @@ import re
 
 from cairn.answer import types
 from cairn.answer.roles import says_where
-
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
 from cairn.ner_written import CALENDAR
@@ -55,8 +54,8 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     held_t = 1 - len(types.missing(tuple(terms), f"{title} {line}")) / n if terms else 0.0
     # names (capitalised in the line, past a field's key, or in the question) are the subject
     key = re.match(r"^[^:]{1,40}:\s", line)  # a field's key names the attribute ("Engine oil: ...")
-    named = {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z'’-]+", line[key.end() if key else 0:])}
-    named |= {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z'’-]+", question[1:])}
+    named = {stem(w.lower()) for x in (line[key.end() if key else 0:], question[1:])
+             for w in re.findall(r"\b[A-Z][a-z'’-]+", x)}
     attr = [w for w in types.missing(tuple(terms), title) if w not in named] if terms else []
     own = 1 - len(types.missing(tuple(attr), line)) / len(attr) if attr else 1.0
     words = types.words_of(attr, question) if attr else []

@@ -41,7 +41,7 @@ def units(text: str) -> list[tuple[str, list[str]]]:
     i = 0
     while i < len(lines):
         head = HEADING.match(lines[i])  # (not the note's own title: the whole note is no one procedure)
-        if head and i != next((k for k, x in enumerate(lines) if x.strip()), -1):  # a section: its items, else sentences
+        if head and i != next((k for k, x in enumerate(lines) if x.strip()), -1):  # a section: items, else sentences
             j = i + 1
             while j < len(lines) and not HEADING.match(lines[j]):
                 j += 1
@@ -63,7 +63,6 @@ def units(text: str) -> list[tuple[str, list[str]]]:
     prose = "\n".join("" if HEADING.match(x) or _ITEM.match(x) else x for x in lines)
     sents = [_clean(prose[s:e]) for s, e in sentences(prose)]
     return out + [(x, [x]) for x in sents if len(x.split()) >= 4 and _HOW.search(x)]
-
 
 
 def procedure_draft(question: str, asked, evidence: list, embedder) -> Typed | None:

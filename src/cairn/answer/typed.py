@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-
 import re
-
 from dataclasses import dataclass, field
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
@@ -144,9 +142,8 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
                 local += " " + prev
             item = _ITEM.match(line)
             body = item.group(1) if item else line
-            pieces = [body[s:e] for s, e in sentences(body)] or [body]  # its other sentences are its context ("Q: ...?")
+            pieces = [body[s:e] for s, e in sentences(body)] or [body]  # its other sentences: context ("Q: ...?")
             out += [(ev.n, _clean(p), f"{local} {body}", passage, body) for p in pieces if values(asked.kind, p)]
-
     if asked.units:  # a value of the quantity named, in its units (types.units_of)
         out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
@@ -183,7 +180,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
-            subj_gap = [w for w in subj_gap if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
+            subj_gap = [w for w in subj_gap
+                        if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
@@ -206,7 +204,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         # a name (capitalised in the question or the retrieved text: "skoda", "Skoda") never: another car is near it
         names = " ".join(f"{ev.hit.title or ''} {ev.text}" for ev in evidence)
         ws = words_of(subj_gap, question)
-        keep = [g for g, w in zip(subj_gap, ws) if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
+        keep = [g for g, w in zip(subj_gap, ws)
+                if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
         gap, ws = [g for g in subj_gap if g not in keep], [w for g, w in zip(subj_gap, ws) if g not in keep]
         if gap and titles[n].strip():
             sims = embed_cached(embedder, ws + [titles[n]])
@@ -214,7 +213,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         subj_gap = keep + gap
     sent = text.rstrip() + ("" if re.search(r"[.!?]$", text.rstrip()) else ".")
     return Typed(f"{sent} [{n}]", n, text, local, head_gap, subj_gap)
-
 
 
 def value_labels(kind: str | None, text: str) -> list[str]:

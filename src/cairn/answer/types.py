@@ -214,7 +214,6 @@ def _not_nominal(question: str, words: list[str]) -> frozenset[str]:
     return frozenset(drop - {stem(w.lower()) for w, pos in tagged if pos not in _NOT_NOMINAL})
 
 
-
 # A compound's last noun names the kind of thing ("the vet bill", "the water company"), its modifiers which one; a note
 # may name the kind in other words ("Invoice", "Riverside Water"): in the subject (what the value is of) the kind noun
 # is not required when every modifier of its compound is held (typed.py). Not in the head: "the council tax
@@ -237,7 +236,6 @@ def compound_kinds(question: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
             out.append((stem(run[-1][0].lower()), tuple(stem(w.lower()) for w, _ in run[:-1])))
         run = []
     return tuple(out)
-
 
 
 # The physical quantity a "number" question names, and the units that state it (SI and the customary units of a
@@ -266,9 +264,9 @@ def asked(question: str) -> Asked:
     (`units_of`). "What's the plumber's phone number?" -> Asked("phone", head=(), subject=("plumber",)); "How much is
     the annual premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
     a = _asked(question)
-    drop = _PHONING if a.kind == "phone" else ()  # "who do I ring if ...", "the number to call": the verb names no thing
-    return replace(a, head=tuple(w for w in a.head if w not in drop), subject=tuple(w for w in a.subject if w not in drop),
-                   units=units_of(question) if a.kind == "number" else "")
+    drop = _PHONING if a.kind == "phone" else ()  # "who do I ring if ...", "the number to call": no thing
+    head, subject = (tuple(w for w in ws if w not in drop) for ws in (a.head, a.subject))
+    return replace(a, head=head, subject=subject, units=units_of(question) if a.kind == "number" else "")
 
 
 _PHONING = frozenset(stem(w) for w in "call ring phone rang".split())
@@ -352,9 +350,7 @@ def states_purpose(sentence: str, head: tuple[str, ...]) -> bool:
     website"); "Dendron also provides lookup for dendron.topic.schema" states what Dendron provides, not what schemas
     are for."""
     m = _PURPOSE.search(sentence)
-    if not m:
-        return False
-    before = re.findall(r"[^\W\d_]+", sentence[:m.start()].lower())
+    before = re.findall(r"[^\W\d_]+", sentence[:m.start()].lower()) if m else []
     return any(w in ("it", "they", "this", "these", "its", "their") or (head and stem(w) == head[-1]) for w in before)
 
 
@@ -391,7 +387,6 @@ def root(term: str) -> str:
     return term
 
 
-
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
@@ -408,7 +403,6 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
             roots = {root(h) for h in have}
         if not (MORPHOLOGY and root(t) in roots) and not (t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have):
             out.append(t)  # ("ref" asked, "reference" written: held)
-
     return out
 
 

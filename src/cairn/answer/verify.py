@@ -152,8 +152,8 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
         if dropped:
             result.problems.append(f"{dropped} unsupported sentence(s) removed")
         if result.dropped_citations:
-            result.problems.append(f"citation(s) to evidence not retrieved removed: {sorted(set(result.dropped_citations))}")
-
+            result.problems.append(
+                f"citation(s) to evidence not retrieved removed: {sorted(set(result.dropped_citations))}")
     return result
 
 

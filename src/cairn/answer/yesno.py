@@ -83,7 +83,8 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
             continue
         title, lines = ev.hit.title or "", lines_of(ev.text)
         # a name: a word written capitalised past the first word of a line or sentence
-        names = {stem(w.lower().rstrip("'’s")) for x in lines for w in re.findall(r"[\w'’-]+", x)[1:] if w[:1].isupper()}
+        names = {stem(w.lower().rstrip("'’s")) for x in lines for w in re.findall(r"[\w'’-]+", x)[1:]
+                 if w[:1].isupper()}
         subject = set(terms) - set(types.missing(tuple(terms), title)) | (set(terms) & names)
         attr = [t for t in terms if t not in subject]
         if not attr:
@@ -96,7 +97,6 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
             if gap:
                 vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question))
                 held = 1 - (len(gap) - int(((vecs[1:] @ vecs[0]) >= ROLE_COS).sum())) / len(attr)
-
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)
