@@ -1,26 +1,23 @@
-"""What the verdict checked (issue 33): `pass` means the answer answers the question, not
-only that its quote is in the note. `checks` is {"support", "type", "subject",
-"completeness"}, each True/False:
+"""What the verdict checked (issue 33): `pass` means the answer answers the question, not only that its quote is in the
+note. `checks` is {"support", "type", "subject", "completeness"}, each True/False:
 
 - support: every quoted sentence is in the note it cites (answer/verify.py);
-- type: the quote holds a value of the type asked (answer/types.py: "how much" -> money;
-  "when" -> a date, or a chat message's own date); kinds without a pattern always pass;
-- subject: the value is stated of the asked attribute of the asked subject: a typed answer's
-  line holds every head word and its note most subject words (answer/typed.py); "what is X
-  for": the quote or its note's title holds X; other answers from notes about a named
-  subject: the cited notes name it and support another key term of the question
-  (`stated_gap`: "What did Tom say about the boiler?" is not answered by a note about Tom
-  that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence
-  names Edith and holds the verb (`role_gap`; a note naming her only as present does not); an
-  answer from notes of a kind without a value pattern (who, how do I, yes/no, ...): a cited
-  sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`), and for "who" a
-  quoted line names someone besides the question's names (`WHO_NAMED`);
+- type: the quote holds a value of the type asked (answer/types.py: "how much" -> money; "when" -> a date, or a chat
+  message's own date); kinds without a pattern always pass;
+- subject: the value is stated of the asked attribute of the asked subject: a typed answer's line holds every head word
+  and its note most subject words (answer/typed.py); "what is X for": the quote or its note's title holds X; other
+  answers from notes about a named subject: the cited notes name it and support another key term of the question
+  (`stated_gap`: "What did Tom say about the boiler?" is not answered by a note about Tom that never speaks of a
+  boiler); "What did Edith agree to do?": the quoted note sentence names Edith and holds the verb (`role_gap`; a note
+  naming her only as present does not); an answer from notes of a kind without a value pattern (who, how do I, yes/no,
+  ...): a cited sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`), and for "who" a quoted line
+  names someone besides the question's names (`WHO_NAMED`);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
 
 A yes/no answer (answer/yesno.py) that is not declined starts with its "Yes:" or "No:".
 
-`verdict`: abstain when support or subject fails (declined, with pointers); "revise" when the
-quote is the note's but type or completeness fails ("quoted from your notes"); else as verified.
+`verdict`: abstain when support or subject fails (declined, with pointers); "revise" when the quote is the note's but
+type or completeness fails ("quoted from your notes"); else as verified.
 """
 
 from __future__ import annotations
@@ -38,33 +35,28 @@ _ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+(?!(
 _AUXILIARY = frozenset("do does did be is was have has had get got go went say said think feel like love want know "
                        "need mean prefer".split())
 
-
-# "What did Tom say / think of ...", asked of notes: a quote that never names Tom answers
-# nothing of him (what the group thought, in the minutes he attended). Off: no check for these verbs.
+# "What did Tom say / think of ...", asked of notes: a quote that never names Tom answers nothing of him (what the group
+# thought, in the minutes he attended). Off: no check for these verbs.
 SAID_BY = True
 
 
 def role_gap(question: str, quotes: list[str], known: str = "", said: bool = False) -> list[str]:
-    """For "What did NAME VERB ...?" (a name: capitalised in the question, or written in
-    lower case and capitalised in `known`, the retrieved text), the words of (NAME, VERB) that
-    no quoted sentence of `quotes` holds together: [] when one sentence holds both, or the
-    question has another form. For an auxiliary or a verb of saying or opinion ("do", "say",
-    "think": answered in other words) nothing is required, unless `said`: then NAME in a quote
-    that also holds a word of what the verb is "of" or "about", when the question says ("think
-    of the venue"; SAID_BY, checked after `stated_gap`). Quotes from notes only
-    (a chat message names its speaker in metadata)."""
+    """For "What did NAME VERB ...?" (a name: capitalised in the question, or written in lower case and capitalised in
+    `known`, the retrieved text), the words of (NAME, VERB) that no quoted sentence of `quotes` holds together: [] when
+    one sentence holds both, or the question has another form. For an auxiliary or a verb of saying or opinion ("do",
+    "say", "think": answered in other words) nothing is required, unless `said`: then NAME in a quote that also holds a
+    word of what the verb is "of" or "about", when the question says ("think of the venue"; SAID_BY, checked after
+    `stated_gap`). Quotes from notes only (a chat message names its speaker in metadata)."""
     m = _ROLE.match(question.strip())
     if not m or not quotes or not (m.group(1)[0].isupper() or re.search(rf"\b{m.group(1)[0].upper()}{m.group(1)[1:]}\b",
                                                                        known)):
         return []
     raw = m.group(2).lower()
     name, verb = m.group(1).rstrip("'’s").lower(), stem(raw)
-    if raw in _AUXILIARY and not said:
-        return []
     if raw in _AUXILIARY:  # "what did Tom think of the venue": in other words, but of Tom and the venue (SAID_BY)
         of = re.match(r"\s*(?:of|about)\s+(.*)", question[m.end():], re.IGNORECASE)
         about = {stem(t) for t in content_terms(of.group(1))} if of else set()
-        return [name] if SAID_BY and not any(
+        return [name] if said and SAID_BY and not any(
             re.search(rf"\b{re.escape(name)}", q.lower()) and (not about or about & {stem(t) for t in content_terms(q)})
             for q in quotes) else []
     prefix = raw[:max(4, len(raw) - 2)]  # "rebuild" -> "rebui": "rebuilt"; "agree" -> "agre": "agreed"
@@ -79,30 +71,15 @@ def role_gap(question: str, quotes: list[str], known: str = "", said: bool = Fal
     return best
 
 
-def role_sentence(question: str, hits: list) -> tuple[object, str] | None:
-    """(hit, sentence) of the first note among `hits` with a sentence that closes `role_gap`
-    (names the person and holds the verb asked: "Priya agreed to draft the newsletter"), or None."""
-    if not _ROLE.match(question.strip()):
-        return None
-    for h in hits:
-        if h.speaker is None:
-            for s, e in sentences(h.text):
-                if not role_gap(question, [h.text[s:e]]):
-                    return h, h.text[s:e]
-    return None
-
-
 def stated_gap(question: str, subject: str | None, cited: list, embedder, retrieved: list = ()) -> list[str]:
-    """The words of `question` the `cited` notes (hits without a speaker; [] for chat
-    messages) do not state: a name of the question (premise.all_names, and `subject`, the
-    name it is about) that no cited note names in its title or text (topic.subject_absent)
-    while a `retrieved` hit does (a name no hit holds is known by an alias: the premise
-    check's business), else the question's key terms other than its names when none of them
-    is supported by the cited notes (topic.unsupported_topic: stem, prefix or word
-    embedding). "Who services the Jazz?" is not answered by "Priya's car, a 2016 Jazz";
-    "What did Tom say about the boiler?" not by a note about Tom that never speaks of a
-    boiler. A retrieved note that links a cited one (a [[wikilink]] to its title) counts as
-    cited for the name. [] when the notes state it."""
+    """The words of `question` the `cited` notes (hits without a speaker; [] for chat messages) do not state: a name of
+    the question (premise.all_names, and `subject`, the name it is about) that no cited note names in its title or text
+    (topic.subject_absent) while a `retrieved` hit does (a name no hit holds is known by an alias: the premise check's
+    business), else the question's key terms other than its names when none of them is supported by the cited notes
+    (topic.unsupported_topic: stem, prefix or word embedding). "Who services the Jazz?" is not answered by "Priya's car,
+    a 2016 Jazz"; "What did Tom say about the boiler?" not by a note about Tom that never speaks of a boiler. A
+    retrieved note that links a cited one (a [[wikilink]] to its title) counts as cited for the name. [] when the notes
+    state it."""
     from cairn.answer.premise import all_names
     from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
     from cairn.answer.topic import subject_absent, unsupported_topic
@@ -110,8 +87,8 @@ def stated_gap(question: str, subject: str | None, cited: list, embedder, retrie
     if not notes or len(notes) < len(cited):
         return []
     named = list(dict.fromkeys(([subject] if subject else []) + all_names(question)))
-    # a retrieved note linking a cited one ("[[Lisbon offsite]]" in Marta's note) names its
-    # subject for it: the answer reached the cited note through the link (the entity hop)
+    # a retrieved note linking a cited one ("[[Lisbon offsite]]" in Marta's note) names its subject for it: the answer
+    # reached the cited note through the link (the entity hop)
     linking = [h for h in retrieved if h.speaker is None and h not in notes
                and any(n.title and f"[[{n.title.lower()}" in h.text.lower() for n in notes)]
     for name in named:
@@ -126,55 +103,34 @@ def stated_gap(question: str, subject: str | None, cited: list, embedder, retrie
     return unsupported_topic(topic, " ".join(f"{h.title} {h.text}" for h in notes), embedder) or []
 
 
-# The thing a question asks about ("which *platform*", "what's the *limit*", what schemas are
-# *for*) is said by a sentence that answers it: an answer quoted from notes without a value
-# pattern (`t is None`) holds the question's head in its quote or its note's title, in its
-# words (types.missing) or, for a phrase the note writes otherwise, within typed.ROLE_COS of a
-# quote by the sentence embedder; else its subject check fails. Kinds it applies to
-# (empty: off; "purpose" was the only one before typed21).
+# The thing a question asks about ("which *platform*", "what's the *limit*", what schemas are *for*) is said by a
+# sentence that answers it: an answer quoted from notes without a value pattern (`t is None`) holds the question's head
+# in its quote or its note's title, in its words (types.missing) or, for a phrase the note writes otherwise, within
+# typed.ROLE_COS of a quote by the sentence embedder; else its subject check fails. Kinds it applies to (empty: off;
+# "purpose" was the only one before typed21).
 HEAD_QUOTED = frozenset({"purpose", None, "place", "org"})
-# ... when the question names its thing by a noun phrase ("which seat", "what's the limit"), not
-# by a verb ("what are we reading", "what did Priya agree to"; role_gap's business); a purpose
-# question always names it ("what are schemas for").
+# ... when the question names its thing by a noun phrase ("which seat", "what's the limit"), not by a verb ("what are we
+# reading", "what did Priya agree to"; role_gap's business); a purpose question always names it ("what are schemas
+# for").
 _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the|my|our|your)\s|^\W*which\s+(?!of\b)\w",
                     re.IGNORECASE)
 
-
-# An answer quoted from notes for a kind without a value pattern passes only when a quoted line
-# answers the question by the learned scorer of answer/fit.py (trained on bench/answer_pairs.py);
-# else it is declined with pointers ("What did NAME VERB": role_gap's check instead; "tell me
-# about NAME" asks everything of NAME: any line about them answers). Off: such
-# answers pass on support alone.
+# An answer quoted from notes for a kind without a value pattern passes only when a quoted line answers the question by
+# the learned scorer of answer/fit.py (trained on bench/answer_pairs.py); else it is declined with pointers ("What did
+# NAME VERB": role_gap's check instead; "tell me about NAME" asks everything of NAME: any line about them answers). Off:
+# such answers pass on support alone.
 UNTYPED_FIT = True
-# ... and for "who", only when a quoted line names someone other than the question's own names
-# (fit.names_someone; "Next inspection due: ..." for "who did the inspection" names nobody).
-# Off: the scorer alone (its feature f6 weighs the same test).
+# ... and for "who", only when a quoted line names someone other than the question's own names (fit.names_someone; "Next
+# inspection due: ..." for "who did the inspection" names nobody). Off: the scorer alone (its feature f6 weighs the same
+# test).
 WHO_NAMED = True
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 
 
-def _answered(ans) -> list[tuple[str, str]]:
-    """(sentence, cited note's title) of each cited sentence of `ans`'s text ("Swept on 4 October
-    2028 [1]."); a citation's quote span may be wider than the sentence (its whole passage)."""
-    titles = {c["n"]: c.get("title") or "" for c in ans.citations}
-    out = [(m.group(1).strip(), titles.get(int(m.group(2)), "")) for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer)]
-    return [(x, t) for x, t in out if x] or [(q["quote"], c.get("title") or "") for c in ans.citations
-                                              for q in c.get("quotes", [])]
-
-
-def _asks_all(question: str) -> bool:
-    """True when `question` less its capitalised words (the names) holds only words asking for
-    everything (subject._ASK_ALL: "What do you know about Tom Weber?")."""
-    from cairn.answer.subject import _ASK_ALL
-    words = re.findall(r"[^\W\d_]+", question)
-    rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
-    return bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
-
-
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
-    """The head stems of `asked` that neither the quotes nor the titles hold (module doc,
-    HEAD_QUOTED); [] when a quote is within typed.ROLE_COS of the head's words as the question
-    writes them (the packaged sentence embedder; skipped when `embedder` is None)."""
+    """The head stems of `asked` that neither the quotes nor the titles hold (module doc, HEAD_QUOTED); [] when a quote
+    is within typed.ROLE_COS of the head's words as the question writes them (the packaged sentence embedder; skipped
+    when `embedder` is None)."""
     from cairn.answer import types
     from cairn.answer.typed import ROLE_COS
     from cairn.embed.cache import embed_cached
@@ -196,9 +152,8 @@ def verdict(checks: dict[str, bool], current: str) -> str:
 
 
 def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
-    """What the verdict means for a person: "answers your question" (pass: every check held),
-    "quoted from your notes" (the quote is in the note, not checked to answer), or "your notes
-    don't say"."""
+    """What the verdict means for a person: "answers your question" (pass: every check held), "quoted from your notes"
+    (the quote is in the note, not checked to answer), or "your notes don't say"."""
     if answer_verdict == "abstain":
         return "your notes don't say"
     if answer_verdict == "pass" and (checks is None or all(checks.values())):
@@ -208,12 +163,13 @@ def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
 
 def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True,
            asked=None):
-    """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give;
-    a failed subject check declines with the nearest notes (`all_hits`) as pointers. subject:
-    the name asked about; stated: False skips `stated_gap` (a hypothetical question); asked:
-    the answer type (None: read from `question`). A role question quoting a sentence without
-    the person and the verb is answered from the note sentence with both (`role_sentence`)."""
+    """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give; a failed subject check
+    declines with the nearest notes (`all_hits`) as pointers. subject: the name asked about; stated: False skips
+    `stated_gap` (a hypothetical question); asked: the answer type (None: read from `question`). A role question quoting
+    a sentence without the person and the verb is answered from the first note sentence with both ("Priya agreed to
+    draft the newsletter")."""
     from cairn.answer import types
+    from cairn.answer.subject import _ASK_ALL
     from cairn.answer.offtopic import declined_text, pointers
     from cairn.answer.spans import _clean
     from cairn.answer.verify import Evidence, citations, verify
@@ -223,7 +179,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     asked = asked or types.asked(question)
     if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
                                                                        for q in c.get("quotes", [])]):
-        found = role_sentence(question, all_hits)  # the sentence naming the person and the verb asked
+        found = next(((h, h.text[s:e]) for h in all_hits if h.speaker is None for s, e in sentences(h.text)
+                      if not role_gap(question, [h.text[s:e]])), None)
         if found:
             ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
             ver = verify(f"{_clean(found[1])} [1]", ev)
@@ -254,11 +211,20 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if SAID_BY and stated and t is None and not ans.abstained and not gap:
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
+    # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
+    words = re.findall(r"[^\W\d_]+", question)
+    rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
+    asks_all = bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
     if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
-            and not _ROLE.match(question.strip()) and not _asks_all(question) \
+            and not _ROLE.match(question.strip()) and not asks_all \
             and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
         from cairn.answer import fit
-        lines = _answered(ans)
+        # each cited sentence of the text with its note's title ("Swept on 4 October 2028 [1]."); else the quotes (a
+        # citation's quote span may be wider than the sentence: its whole passage)
+        titles = {c["n"]: c.get("title") or "" for c in ans.citations}
+        lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
+                 for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
+            or [(q["quote"], c.get("title") or "") for c in ans.citations for q in c.get("quotes", [])]
         best = max(fit.answers(question, asked, line, title, embedder) for line, title in lines)
         if best < fit.THRESHOLD or (WHO_NAMED and asked.kind == "person"
                                     and not any(fit.names_someone(question, line) for line, _ in lines)):

@@ -1,5 +1,5 @@
-"""Does a quoted line answer the question? A small learned scorer for the answers whose kind has
-no value pattern (issue 33): who, how do I, yes/no, "how did X get on in Y", "what engine oil".
+"""Does a quoted line answer the question? A small learned scorer for the answers whose kind has no value pattern (issue
+33): who, how do I, yes/no, "how did X get on in Y", "what engine oil".
 
 `answers(question, asked, line, title, embedder)` is a logistic regression over `features`:
 
@@ -17,10 +17,9 @@ no value pattern (issue 33): who, how do I, yes/no, "how did X get on in Y", "wh
         no place (roles.says_where); else 0.0
     f7  the line's length in words / 20, at most 1.0
 
-The weights were fitted by bench/answer_pairs.py on (question, line, answers?) pairs written for
-it (household notes unlike the typed sets'; every other line of a question's note a negative);
-a test fails when they drift from what the pairs fit. Pure given the embedder; ~2 embedder calls
-of short texts per line scored (cached).
+The weights were fitted by bench/answer_pairs.py on (question, line, answers?) pairs written for it (household notes
+unlike the typed sets'; every other line of a question's note a negative); a test fails when they drift from what the
+pairs fit. Pure given the embedder; ~2 embedder calls of short texts per line scored (cached).
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ import math
 import re
 
 from cairn.answer import types
+from cairn.answer.roles import says_where
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
 from cairn.ner_written import CALENDAR
@@ -36,8 +36,8 @@ from cairn.ner_written import CALENDAR
 # Fitted by `python bench/answer_pairs.py --write` (train notes; held-out figures in bench/README.md).
 WEIGHTS = (1.767, 1.231, 1.127, 1.230, 1.450, 0.017, -1.493, 0.187)
 BIAS = -1.800
-# An untyped answer from notes passes only when its best quoted line scores at least THRESHOLD
-# (checks.py, UNTYPED_FIT); below it the answer is declined with pointers.
+# An untyped answer from notes passes only when its best quoted line scores at least THRESHOLD (checks.py, UNTYPED_FIT);
+# below it the answer is declined with pointers.
 THRESHOLD = 0.5
 _NAMES = re.compile(r"[\w'’-]+")
 
@@ -54,8 +54,8 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     held_t = 1 - len(types.missing(tuple(terms), f"{title} {line}")) / n if terms else 0.0
     # names (capitalised in the line, past a field's key, or in the question) are the subject
     key = re.match(r"^[^:]{1,40}:\s", line)  # a field's key names the attribute ("Engine oil: ...")
-    named = {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z'’-]+", line[key.end() if key else 0:])}
-    named |= {stem(w.lower()) for w in re.findall(r"\b[A-Z][a-z'’-]+", question[1:])}
+    named = {stem(w.lower()) for x in (line[key.end() if key else 0:], question[1:])
+             for w in re.findall(r"\b[A-Z][a-z'’-]+", x)}
     attr = [w for w in types.missing(tuple(terms), title) if w not in named] if terms else []
     own = 1 - len(types.missing(tuple(attr), line)) / len(attr) if attr else 1.0
     words = types.words_of(attr, question) if attr else []
@@ -67,19 +67,15 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     cos_w = max((float(v @ vecs[1]) for v in vecs[2:]), default=cos_q)
     tokens = [w for w in _NAMES.findall(line) if w[:1].isalpha()]
     caps = sum(w[:1].isupper() for w in tokens) / len(tokens) if tokens else 1.0
-    miss = 0.0
-    if asked.kind == "person":
-        miss = float(not names_someone(question, line))
-    elif asked.kind == "place":
-        from cairn.answer.roles import says_where
-        miss = float(not says_where(line))
+    miss = float(not names_someone(question, line)) if asked.kind == "person" else \
+        float(not says_where(line)) if asked.kind == "place" else 0.0
     return [cos_q, held, held_t, own, cos_w, caps, miss, min(len(tokens) / 20, 1.0)]
 
 
 def names_someone(question: str, line: str) -> bool:
-    """True when `line` writes a name (a capitalised run, types.values "person"; a title "Dr";
-    a capitalised word inside a clause: "called Radek") other than those `question` writes
-    ("who is treating Benedikt" is not answered by "Client: Benedikt Scholl")."""
+    """True when `line` writes a name (a capitalised run, types.values "person"; a title "Dr"; a capitalised word inside
+    a clause: "called Radek") other than those `question` writes ("who is treating Benedikt" is not answered by "Client:
+    Benedikt Scholl")."""
     asked_of = {w.lower() for w in _NAMES.findall(question)}
     found = [line[a:b] for a, b in types.values("person", line)] + re.findall(r"\b(?:Dr|Mr|Mrs|Ms|Mx)\b", line) \
         + [w for w in re.findall(r"\b[a-z][\w'’-]*,? ([A-Z][a-z'’-]+)", line) if w.lower() not in CALENDAR]

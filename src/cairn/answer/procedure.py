@@ -1,18 +1,17 @@
-"""The steps of a procedure (issue 33): "how do I cancel the gym", "how to renew a book",
-"what's the process for the salt light" are answered by the passage about the asked action.
+"""The steps of a procedure (issue 33): "how do I cancel the gym", "how to renew a book", "what's the process for the
+salt light" are answered by the passage about the asked action.
 
-`procedure_draft(question, asked, evidence, embedder)` reads the notes among `evidence` (not
-chat messages) as units that state a way of doing something:
+`procedure_draft(question, asked, evidence, embedder)` reads the notes among `evidence` (not chat messages) as units
+that state a way of doing something:
 
-- a section under a heading, or a list under its introducing line: the heading or line with
-  the section's list items (else its sentences) as the steps;
-- a sentence with a cue of means or instruction (`_HOW`: "To cancel, email ...", "How to
-  repressurise the boiler: ...", "you may leave by giving ...", "phone ...", "fill in ...").
+- a section under a heading, or a list under its introducing line: the heading or line with the section's list items
+  (else its sentences) as the steps;
+- a sentence with a cue of means or instruction (`_HOW`: "To cancel, email ...", "How to repressurise the boiler: ...",
+  "you may leave by giving ...", "phone ...", "fill in ...").
 
-Each unit (its intro with its first step) is scored by the learned "does this line answer?"
-scorer (answer/fit.py, trained on bench/answer_pairs.py); the best unit at or above
-fit.THRESHOLD is the answer, its steps quoted and cited one by one (at most MAX_STEPS). None
-when no unit reaches it: the answerer then declines (answer/__init__.py, `PROCEDURE`).
+Each unit (its intro with its first step) is scored by the learned "does this line answer?" scorer (answer/fit.py,
+trained on bench/answer_pairs.py); the best unit at or above fit.THRESHOLD is the answer, its steps quoted and cited one
+by one (at most MAX_STEPS). None when no unit reaches it: the answerer then declines (answer/__init__.py, `PROCEDURE`).
 """
 
 from __future__ import annotations
@@ -28,8 +27,8 @@ from cairn.lexical import sentences
 MAX_STEPS = 6
 # Off: a procedure question is answered by the extractive sentence answer, gated by fit as before.
 PROCEDURE = True
-# a sentence saying how: a purpose clause first ("To cancel, ..."), "how to", a means ("by
-# giving", "via"), a modal of permission or duty for a person, or a verb of contacting
+# a sentence saying how: a purpose clause first ("To cancel, ..."), "how to", a means ("by giving", "via"), a modal of
+# permission or duty for a person, or a verb of contacting
 _HOW = re.compile(r"^\W*(?:to|how to)\s+\w+|\bby\s+\w+ing\b|\b(?:you|we|i|members?|owners?|customers?)\s+"
                   r"(?:can|may|must|should|need to|have to)\b|\b(?:email|e-mail|phone|ring|call|write to|"
                   r"fill in|speak to|ask|contact|log in|press|open|turn|twist|take)\b", re.IGNORECASE)
@@ -41,11 +40,8 @@ def units(text: str) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     i = 0
     while i < len(lines):
-        head = HEADING.match(lines[i])
-        if head and i == next((k for k, x in enumerate(lines) if x.strip()), -1):
-            i += 1  # the note's own title: the whole note is no one procedure
-            continue
-        if head:  # a section: its list items, else its sentences
+        head = HEADING.match(lines[i])  # (not the note's own title: the whole note is no one procedure)
+        if head and i != next((k for k, x in enumerate(lines) if x.strip()), -1):  # a section: items, else sentences
             j = i + 1
             while j < len(lines) and not HEADING.match(lines[j]):
                 j += 1
@@ -65,16 +61,13 @@ def units(text: str) -> list[tuple[str, list[str]]]:
             continue
         i += 1
     prose = "\n".join("" if HEADING.match(x) or _ITEM.match(x) else x for x in lines)
-    for s, e in sentences(prose):
-        sent = _clean(prose[s:e])
-        if len(sent.split()) >= 4 and _HOW.search(sent):
-            out.append((sent, [sent]))
-    return out
+    sents = [_clean(prose[s:e]) for s, e in sentences(prose)]
+    return out + [(x, [x]) for x in sents if len(x.split()) >= 4 and _HOW.search(x)]
 
 
 def procedure_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
-    """The steps of the unit of `evidence`'s notes best scored as answering `question` (module
-    doc), or None when none scores fit.THRESHOLD or more."""
+    """The steps of the unit of `evidence`'s notes best scored as answering `question` (module doc), or None when none
+    scores fit.THRESHOLD or more."""
     best = None
     for ev in evidence:
         if ev.hit.speaker is not None:

@@ -1,28 +1,28 @@
-"""The typed answer (issue 33): the span of the asked type whose context matches the head and
-the subject, quoted with its line; and lists gathered whole.
+"""The typed answer (issue 33): the span of the asked type whose context matches the head and the subject, quoted with
+its line; and lists gathered whole.
 
-`typed_draft(question, asked, evidence, embedder)` looks only at notes (evidence without a
-speaker: a chat message's date is its metadata, not its text). Candidates are the lines (and
-sentences of long lines) and table rows (answer/tables.py) holding a value of the asked type
-(answer/types.values); a line that is only a label ("Phone:") is read with the value on the
-next line. Each candidate is scored by
+`typed_draft(question, asked, evidence, embedder)` looks only at notes (evidence without a speaker: a chat message's
+date is its metadata, not its text). Candidates are the lines (and sentences of long lines) and table rows
+(answer/tables.py) holding a value of the asked type (answer/types.values); a line that is only a label ("Phone:") is
+read with the value on the next line. Each candidate is scored by
 
     score = HEAD x mean(share of the head's words in its local context: the line, the line
             before it, the section heading, the note title; share in the line itself)
           + SUBJECT x (share of the subject's words in the note title and passage)
           + SEMANTIC x cosine(question, candidate)
 
-and the best one is the answer. A line labelled with the question's wh-word ("When: 2027-03-02…"
-for "When is my physio appointment?", an imported event's field) is a field of the whole note:
-its own line is read with the note title. Its `Typed.missing_head` says which head words its context
-lacks ("rear" for "the rear tyre pressure" when only the front is written): the answer's
-subject check (answer/checks.py) then fails and the question is declined. A list question
-("what do I need to bring", "the ingredients") is answered by every item of the list whose
-introducing line or heading best matches the question (`list_draft`).
+and the best one is the answer. A line labelled with the question's wh-word ("When: 2027-03-02…" for "When is my physio
+appointment?", an imported event's field) is a field of the whole note: its own line is read with the note title. Its
+`Typed.missing_head` says which head words its context lacks ("rear" for "the rear tyre pressure" when only the front is
+written): the answer's subject check (answer/checks.py) then fails and the question is declined. A list question ("what
+do I need to bring", "the ingredients") is answered by every item of the list whose introducing line or heading best
+matches the question (`list_draft`).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -30,7 +30,7 @@ from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import KIND_WORDS, TYPE_WORDS, Asked, compound_kinds, kind_held, missing, root, values, words_of
+from cairn.answer.types import KIND_WORDS, TYPE_WORDS, Asked, compound_kinds, missing, root, values, words_of
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -39,27 +39,24 @@ SEMANTIC = 0.5
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
 MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
-# A value's role is said by its label (`value_labels`: "Please pay by", "Bill date", a column
-# header "Arrives"). A date or time question's role (roles.role_of: "due", "get into") tells the
-# values of one note apart: when the answer's note holds another value of the kind, the role
-# must be held by the answer's label, in its words, or within ROLE_COS (cosine) of it by the
-# packaged sentence embedder, or by the label of the note nearest it, ROLE_MARGIN ahead of the
-# next; or its line names the thing asked by a head word its note's title lacks ("Its MOT
-# expires on ..." for "when is the MOT due?": that line, not the note, is about the MOT). A
-# candidate holding the role is preferred; an answer that does not lacks its head and is
-# declined. ROLE_COS is the threshold with the best balanced accuracy on bench/role_pairs.py's
-# train pairs (0.758; held out 0.750); ROLE_MARGIN the smallest lead of a right winner there.
-# A subject word (not a name) the answer's note lacks is held by the note's title within
-# ROLE_COS of the word (the same embedder and threshold): the note's own word for the thing
-# ("washer": "Washing machine warranty"). Not for the head: "dinner" is as near "Breakfast is
-# served" (another item of the same kind). Off: words only.
+# A value's role is said by its label (`value_labels`: "Please pay by", "Bill date", a column header "Arrives"). A date
+# or time question's role (roles.role_of: "due", "get into") tells the values of one note apart: when the answer's note
+# holds another value of the kind, the role must be held by the answer's label, in its words, or within ROLE_COS
+# (cosine) of it by the packaged sentence embedder, or by the label of the note nearest it, ROLE_MARGIN ahead of the
+# next; or its line names the thing asked by a head word its note's title lacks ("Its MOT expires on ..." for "when is
+# the MOT due?": that line, not the note, is about the MOT). A candidate holding the role is preferred; an answer that
+# does not lacks its head and is declined. ROLE_COS is the threshold with the best balanced accuracy on
+# bench/role_pairs.py's train pairs (0.758; held out 0.750); ROLE_MARGIN the smallest lead of a right winner there. A
+# subject word (not a name) the answer's note lacks is held by the note's title within ROLE_COS of the word (the same
+# embedder and threshold): the note's own word for the thing ("washer": "Washing machine warranty"). Not for the head:
+# "dinner" is as near "Breakfast is served" (another item of the same kind). Off: words only.
 SYNONYM = True
 FIELD_KEY = True  # a "Key: value" line whose key names a thing takes no words from the line above
 ROLE = 0.5  # weight of the role's fit among one note's values (0: the role neither ranks nor declines)
 ROLE_COS = 0.47
 ROLE_MARGIN = 0.15  # a note's nearest label leading its next by this holds the role (bench/role_pairs.py)
-# a label line: a short phrase ("Phone", "Total due:"), not a sentence of three or more words
-# ending in a full stop ("Home insurance policy number HX-44821." names no value below it)
+# a label line: a short phrase ("Phone", "Total due:"), not a sentence of three or more words ending in a full stop
+# ("Home insurance policy number HX-44821." names no value below it)
 _LABEL_ONLY = re.compile(r"^(?![ \t]*(?:\S+[ \t]+){2,}\S*\.[ \t]*$)[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
 NL = "\n"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
@@ -67,10 +64,9 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 
 @dataclass
 class Typed:
-    """A typed draft: `draft` ("TOTAL £24.48. [1]"), the evidence number `n`, the quoted
-    candidate `text`, its local `context`, the head words it lacks (`missing_head`), the
-    subject words its note lacks (`missing_subject`), `items` for a list answer, and `polar`
-    for a yes/no one."""
+    """A typed draft: `draft` ("TOTAL £24.48. [1]"), the evidence number `n`, the quoted candidate `text`, its local
+    `context`, the head words it lacks (`missing_head`), the subject words its note lacks (`missing_subject`), `items`
+    for a list answer, and `polar` for a yes/no one."""
 
     draft: str
     n: int
@@ -96,10 +92,9 @@ def _bare(kind: str | None, line: str) -> bool:
 
 
 def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, str]]:
-    """(evidence n, candidate text, local context, passage context, own line) of every line,
-    sentence of a long line, and table row of the notes among `evidence` holding a value of
-    `asked.kind` (module doc); the own line is the whole line, row or "label: value" pair the
-    candidate stands in."""
+    """(evidence n, candidate text, local context, passage context, own line) of every line, sentence of a long line,
+    and table row of the notes among `evidence` holding a value of `asked.kind` (module doc); the own line is the whole
+    line, row or "label: value" pair the candidate stands in."""
     out = []
     for ev in evidence:
         if ev.hit.speaker is not None:
@@ -108,9 +103,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
         title = ev.hit.title or ""
         passage = f"{title}\n{text}"
         rows = table_rows(text)
-        for row in rows:
-            if values(asked.kind, row.text):
-                out.append((ev.n, row.text, f"{title} {row.text}", passage, row.text))
+        out += [(ev.n, r.text, f"{title} {r.text}", passage, r.text) for r in rows if values(asked.kind, r.text)]
         in_table = [(r.table_start, r.table_end) for r in rows]
         lines = text.split("\n")
         flat = flat_rows(lines, lambda x: _bare(asked.kind, x))
@@ -125,11 +118,11 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
                     out.append((ev.n, row, f"{title} {header} {row}", passage, row))
                 continue
             prev = next((p for p in reversed(lines[:i]) if p.strip()), "")
-            # a bare word on the line before ("Labour": a table's header cell, flattened one cell
-            # a line by a PDF's text layer) names another cell, not this value
+            # a bare word on the line before ("Labour": a table's header cell, flattened one cell a line by a PDF's text
+            # layer) names another cell, not this value
             cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
-            # a field whose key names a thing ("Practice: Willow Lane Vets, 01632 950 377") is about
-            # that thing, not the line above; a key naming only a type ("Date: ...") is not (FIELD_KEY)
+            # a field whose key names a thing ("Practice: Willow Lane Vets, 01632 950 377") is about that thing, not the
+            # line above; a key naming only a type ("Date: ...") is not (FIELD_KEY)
             key = LABEL_VALUE.fullmatch(line.strip()) if FIELD_KEY else None
             named = key and any(stem(w) not in TYPE_WORDS for w in content_terms(key.group(1)))
             local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell or named else prev}"
@@ -149,18 +142,16 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
                 local += " " + prev
             item = _ITEM.match(line)
             body = item.group(1) if item else line
-            pieces = [body[s:e] for s, e in sentences(body)] or [body]
-            for piece in pieces:  # the line's other sentences are its context ("Q: ...? A: ...")
-                if values(asked.kind, piece):
-                    out.append((ev.n, _clean(piece), f"{local} {body}", passage, body))
+            pieces = [body[s:e] for s, e in sentences(body)] or [body]  # its other sentences: context ("Q: ...?")
+            out += [(ev.n, _clean(p), f"{local} {body}", passage, body) for p in pieces if values(asked.kind, p)]
     if asked.units:  # a value of the quantity named, in its units (types.units_of)
         out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
 
 
 def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed | None:
-    """The best candidate of the asked type (module doc), or None when no note among
-    `evidence` holds a value of `asked.kind`."""
+    """The best candidate of the asked type (module doc), or None when no note among `evidence` holds a value of
+    `asked.kind`."""
     cands = candidates(asked, evidence)[:200]
     if not cands:
         return None
@@ -171,35 +162,26 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
-    kinds_of: list = []  # compound_kinds(question), tagged only once a subject word is missing
-
-    def kinds():
-        if not kinds_of:
-            kinds_of.append(compound_kinds(question))
-        return kinds_of[0]
-
+    kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
     role = role_of(question, asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
     per_note: dict[int, list[float]] = {}
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
     top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
-
-    def role_held(n: int, fit: float) -> bool:  # module doc: its words, near it, or the nearest by a lead
-        top = top_two[n]
-        return fit >= ROLE_COS or len(per_note[n]) < 2 or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
     for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
         head_gap = missing(asked.head, local)
-        # the head said on the candidate's own line counts as much as in its surroundings: the
-        # line before another value ("Last descaled: ..." above "Anode check due in 2027")
-        # must not lend that value its head
+        # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
+        # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(asked.head, line)) / len(asked.head)) if asked.head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
-        subj_gap = kind_held(subj_gap, kinds(), passage) if subj_gap else subj_gap
+        if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
+            subj_gap = [w for w in subj_gap
+                        if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
@@ -208,7 +190,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                  + MEMORY * (memory.get(n) == "memory")
                  + SEMANTIC * float(c))
         named = (set(missing(asked.head, titles[n])) - set(missing(asked.head, line))) if role and asked.head else set()
-        held = not (ROLE and role) or bool(named) or role_held(n, fit)
+        top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
+        held = not (ROLE and role) or bool(named) or fit >= ROLE_COS or len(per_note[n]) < 2 \
+            or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
         gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
@@ -216,35 +200,26 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if n not in best or (held, score + ROLE * fit) > best[n][0]:
             best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
     _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
-    if SYNONYM and subj_gap:  # a word the note's title writes otherwise ("washer": "Washing machine")
+    if SYNONYM and subj_gap:  # a word the note's title writes otherwise, within ROLE_COS ("washer": "Washing machine");
+        # a name (capitalised in the question or the retrieved text: "skoda", "Skoda") never: another car is near it
         names = " ".join(f"{ev.hit.title or ''} {ev.text}" for ev in evidence)
-        subj_gap = _rescued(question, subj_gap, [titles[n]], embedder, names)
-    sent = text.rstrip()
-    if not re.search(r"[.!?]$", sent):
-        sent += "."
+        ws = words_of(subj_gap, question)
+        keep = [g for g, w in zip(subj_gap, ws)
+                if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
+        gap, ws = [g for g in subj_gap if g not in keep], [w for g, w in zip(subj_gap, ws) if g not in keep]
+        if gap and titles[n].strip():
+            sims = embed_cached(embedder, ws + [titles[n]])
+            gap = [g for g, row in zip(gap, sims[:len(ws)] @ sims[len(ws):].T) if float(row.max()) < ROLE_COS]
+        subj_gap = keep + gap
+    sent = text.rstrip() + ("" if re.search(r"[.!?]$", text.rstrip()) else ".")
     return Typed(f"{sent} [{n}]", n, text, local, head_gap, subj_gap)
 
 
-def _rescued(question: str, gap: list[str], texts: list[str], embedder, names: str = "") -> list[str]:
-    """The stems of `gap` whose word (as `question` writes it) is not within ROLE_COS (cosine,
-    the sentence embedder) of any of `texts` (SYNONYM); a name (capitalised in the question or
-    in `names`, the retrieved text: "skoda", "Skoda") is never rescued (another car is near it)."""
-    texts = [t for t in texts if t.strip()]
-    words = words_of(gap, question)
-    keep = [g for g, w in zip(gap, words) if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
-    gap, words = [g for g in gap if g not in keep], [w for g, w in zip(gap, words) if g not in keep]
-    if not gap or not texts:
-        return keep + gap
-    vecs = embed_cached(embedder, words + texts)
-    cos = vecs[:len(words)] @ vecs[len(words):].T
-    return keep + [g for g, row in zip(gap, cos) if float(row.max()) < ROLE_COS]
-
-
 def value_labels(kind: str | None, text: str) -> list[str]:
-    """The label of each value of `kind` in `text`: the words before it back to the previous
-    value or clause mark (, ; parentheses), or when none, the words after it up to the next
-    ("Please pay by 24 April" -> "Please pay by"; "10:30 departs, 12:21 arrives" -> "departs",
-    "arrives"), less the capitalised words after its first ("departs Leeds" -> "departs")."""
+    """The label of each value of `kind` in `text`: the words before it back to the previous value or clause mark (, ;
+    parentheses), or when none, the words after it up to the next ("Please pay by 24 April" -> "Please pay by"; "10:30
+    departs, 12:21 arrives" -> "departs", "arrives"), less the capitalised words after its first ("departs Leeds" ->
+    "departs")."""
     spans = values(kind, text)
     out, prev = [], 0
     for k, (s, e) in enumerate(spans):
@@ -258,10 +233,9 @@ def value_labels(kind: str | None, text: str) -> list[str]:
 
 
 def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedder) -> list[float]:
-    """For each candidate text, how well a label of its values of `kind` states `role` (the
-    question's, roles.role_of; module doc, ROLE): 1.0 when a label holds every role word (stem
-    or word family), else the best cosine of the role phrase and a label; 0.0 for each when no
-    role is asked or ROLE is 0."""
+    """For each candidate text, how well a label of its values of `kind` states `role` (the question's, roles.role_of;
+    module doc, ROLE): 1.0 when a label holds every role word (stem or word family), else the best cosine of the role
+    phrase and a label; 0.0 for each when no role is asked or ROLE is 0."""
     if not (ROLE and role and texts):
         return [0.0] * len(texts)
     want = [w for r in role for w in r.split("-")]
@@ -278,10 +252,9 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
 
 
 def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
-    """Every item of the list (markdown "- item" or "1. item" lines) whose introducing line
-    ("What to bring:") or section heading holds most of the question's head and subject
-    words, when it holds at least one of them besides the note title; None when no list
-    qualifies. Each item is quoted and cited."""
+    """Every item of the list (markdown "- item" or "1. item" lines) whose introducing line ("What to bring:") or
+    section heading holds most of the question's head and subject words, when it holds at least one of them besides the
+    note title; None when no list qualifies. Each item is quoted and cited."""
     terms = tuple(dict.fromkeys(asked.head + asked.subject))
     if not terms:
         return None
@@ -290,14 +263,11 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
         if ev.hit.speaker is not None:
             continue
         lines = _clean_markdown(ev.text).split("\n")
-        i = 0
-        while i < len(lines):
-            if not _ITEM.match(lines[i]):
-                i += 1
+        for listed, run in itertools.groupby(range(len(lines)), key=[bool(_ITEM.match(x)) for x in lines].__getitem__):
+            run = list(run)
+            if not listed:
                 continue
-            j = i
-            while j < len(lines) and _ITEM.match(lines[j]):
-                j += 1
+            i, j = run[0], run[-1] + 1
             intro = next((p for p in reversed(lines[:i]) if p.strip()), "")
             own = f"{intro} {heading_above(NL.join(lines[:i]))}"
             held = len(terms) - len(missing(terms, own))
@@ -305,7 +275,6 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
             if held and (best is None or (whole, held) > best[0]):
                 items = [_clean(_ITEM.match(x).group(1)) for x in lines[i:j]]
                 best = ((whole, held), ev.n, intro.strip(" #"), items)
-            i = j
     if best is None:
         return None
     _, n, intro, items = best

@@ -1,51 +1,49 @@
-"""Answer types (issue 33): what kind of value a question asks for, and where values of that
-kind are in a text. The classic question-answering pipeline's first two stages:
+"""Answer types (issue 33): what kind of value a question asks for, and where values of that kind are in a text. The
+classic question-answering pipeline's first two stages:
 
-1. `asked(question)`: the expected answer type (`Asked.kind`: money, number, date, time,
-   duration, phone, email, code, frequency, purpose, reason, person, place, org, yesno, list,
-   procedure, or None) read from the question's wh-phrase and the noun it asks about, and the **head**
-   (the thing whose value is asked: "total", "annual premium", "booking reference") and the
-   **subject** (what it is of: "the Lisbon flight", "the plumber").
-2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern
-   (VALUE_KINDS: money "£24.48", phone "0800 555 0142", codes "HX-448120-B", dates, clock
-   times, durations, numbers with a unit). A purpose ("What are schemas for?") is stated by a
-   cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`); a quote without one does not answer
-   (answer/checks.py: "quoted from your notes"), and the extractive answer prefers sentences
-   with one. Person, place, organisation, list, procedure and reason ("why") answers have no
-   reliable pattern: the answerer treats them as untyped.
+1. `asked(question)`: the expected answer type (`Asked.kind`: money, number, date, time, duration, phone, email, code,
+   frequency, purpose, reason, person, place, org, yesno, list, procedure, or None) read from the question's wh-phrase
+   and the noun it asks about, and the **head** (the thing whose value is asked: "total", "annual premium", "booking
+   reference") and the **subject** (what it is of: "the Lisbon flight", "the plumber").
+2. `values(kind, text)`: the spans of `text` that are values of `kind`, found by pattern (VALUE_KINDS: money "£24.48",
+   phone "0800 555 0142", codes "HX-448120-B", dates, clock times, durations, numbers with a unit). A purpose ("What are
+   schemas for?") is stated by a cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`); a quote without one does not
+   answer (answer/checks.py: "quoted from your notes"), and the extractive answer prefers sentences with one. Person,
+   place, organisation, list, procedure and reason ("why") answers have no reliable pattern: the answerer treats them as
+   untyped.
 
-The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question
-classifiers"), reduced to the types a person's documents hold. Pure functions.
+The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question classifiers"), reduced to the
+types a person's documents hold. Pure functions.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cairn.lexical import MONTH_NAMES, content_terms, stem
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
-# Ablation switches of `asked` (bench/answers_ablation.py): "<thing> number" read as the code
-# identifying the thing; "who VERB-ed X" asks for the person in that role (the verb is the
-# head); "how many N" counts N (the head, stated by N or the question's verb: "Serves 8");
-# "what time does S VERB O" asks for the time of O (the verb's object joins the head).
+# Ablation switches of `asked` (bench/answers_ablation.py): "<thing> number" read as the code identifying the thing;
+# "who VERB-ed X" asks for the person in that role (the verb is the head); "how many N" counts N (the head, stated by N
+# or the question's verb: "Serves 8"); "what time does S VERB O" asks for the time of O (the verb's object joins the
+# head).
 CODE_OF = ROLE_HEAD = COUNTED = OBJECT_HEAD = True
 
 VALUE_KINDS = frozenset({"money", "phone", "email", "code", "date", "time", "duration", "number"})
-# Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer
-# need not be a written-out name: "her mentor").
+# Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer need not be a written-out
+# name: "her mentor").
 SOFT_KINDS = frozenset({"person"})
-# Words that name the type of the value rather than what it is about: "the phone number" asks
-# for a phone number; a note writes "Phone: 0123" or just the number.
+# Words that name the type of the value rather than what it is about: "the phone number" asks for a phone number; a note
+# writes "Phone: 0123" or just the number.
 TYPE_WORDS = frozenset(stem(w) for w in (
     "number numbers no amount amounts value figure date dates day time times phone telephone mobile "
     "email e-mail address much many long often cost costs price people persons temperature temp pressure weight "
     "size name due code codes").split())
-# Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a
-# candidate holding one states a value of that kind outright (typed.py, KIND_WORD).
+# Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a candidate holding one
+# states a value of that kind outright (typed.py, KIND_WORD).
 KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
               "phone": {"phone", "tel", "telephone", "mobile", "call", "line"},
               "date": {"date", "due", "on", "by"}, "time": {"at", "time", "from", "by"},
@@ -56,8 +54,8 @@ _AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"
 _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|euros?|pounds?|dollars?|p)\b"
                     r"|\b\d+(?:\.\d+)?p\b"
                     r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-])", re.IGNORECASE)  # "110.00": two decimals, a price
-# An amount without a currency sign is money when a money label precedes it on its line
-# ("GRAND TOTAL 211,522", "Amount due: 97").
+# An amount without a currency sign is money when a money label precedes it on its line ("GRAND TOTAL 211,522", "Amount
+# due: 97").
 _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
                              r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
@@ -75,8 +73,8 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{
                    # a day of the month by its ordinal ("paid on the 28th"; not "on the 4th floor")
                    r"|(?:on|by|before|after|from|until|till|every|each)\s+the\s+\d{1,2}(?:st|nd|rd|th)"
                    r"(?=\s*(?:$|[.,;:!?)]|of\b|and\b|or\b|to\b|-))"
-                   # a month named alone after a preposition ("to June", "until September"):
-                   # written capitalised and in full, so "may" the verb is not a date
+                   # a month named alone after a preposition ("to June", "until September"): written capitalised and in
+                   # full, so "may" the verb is not a date
                    rf"|(?:in|to|by|until|till|from|since|before|after|during)\s+(?-i:{_FULL_MONTHS}))\b",
                    re.IGNORECASE)
 _TIME = re.compile(r"(?<![£$€\d.,])\b(?:(?:[01]?\d|2[0-4])[:.][0-5]\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
@@ -155,10 +153,9 @@ _PREPOSITION = re.compile(rf"^(?:{_PREPS})\b", re.I)
 
 @dataclass(frozen=True)
 class Asked:
-    """What a question asks for. kind: one of the types in the module doc, or None. head:
-    stemmed content words of the thing whose value is asked, less TYPE_WORDS ("annual
-    premium" -> ("annual", "premium")). subject: stemmed content words of what it is of.
-    sentence_kind: what a quoted sentence must hold to be offered as the extractive answer
+    """What a question asks for. kind: one of the types in the module doc, or None. head: stemmed content words of the
+    thing whose value is asked, less TYPE_WORDS ("annual premium" -> ("annual", "premium")). subject: stemmed content
+    words of what it is of. sentence_kind: what a quoted sentence must hold to be offered as the extractive answer
     (`answer_type`: "time", "frequency", "quantity" or None)."""
 
     kind: str | None
@@ -180,67 +177,54 @@ def _stems(text: str) -> tuple[str, ...]:
 
 _BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
 
-
-# The thing asked and what it is of are noun phrases: the question's adverbs,
-# prepositions, conjunctions and determiners ("how much *went into* my pension", "get *back*",
-# "the excess *if* we cancel", "*each* instalment") are no words of its head or subject (verbs
-# stay: a gerund modifies a noun, "the joining fee")
-# (universal parts of speech from the packaged spaCy tagger; a word also tagged as a noun or
-# adjective elsewhere in the question is kept).
+# The thing asked and what it is of are noun phrases: the question's adverbs, prepositions, conjunctions and determiners
+# ("how much *went into* my pension", "get *back*", "the excess *if* we cancel", "*each* instalment") are no words of
+# its head or subject (verbs stay: a gerund modifies a noun, "the joining fee") (universal parts of speech from the
+# packaged spaCy tagger; a word also tagged as a noun or adjective elsewhere in the question is kept).
 NOMINAL = True
 _NOT_NOMINAL = frozenset("AUX ADV ADP SCONJ CCONJ DET PRON PART INTJ".split())
 
-
-# The question words the tagger would always drop (English closed classes: prepositions,
-# conjunctions, determiners, pronouns, the auxiliaries "be"), and those it drops or keeps by
-# their use (a word also used as a noun, adjective or main verb: "back", "more", "may", "did";
-# adverbs: -ly and the commonest others). The first are dropped without the tagger; only a
-# head or subject holding one of the second starts it (~1 s to load, the most of a cold
-# `cairn ask`).
-_FUNCTION_WORDS = frozenset("""of for from to with within without into onto upon during through throughout
-till until toward towards about above across after against along among around as at before behind below
-beneath beside between beyond by except in on since under and or but nor so yet if because although though
-unless while whereas whether once than each every either neither some any all both what which whose i me
-my mine we us our ours you your yours he him his she her hers it its they them their theirs this that
-these those who whom myself yourself ourselves themselves am is are was were be been being not""".split())
-_USE_WORDS = frozenset("""back away again already also altogether ever even just only still too very there
-here then now soon later ago instead together apart else anyway down up out off over past round like near
-inside outside no much more most few many several such have has had do does did will would shall should
-can could may might must""".split())
+# The question words the tagger would always drop (English closed classes: prepositions, conjunctions, determiners,
+# pronouns, the auxiliaries "be"), and those it drops or keeps by their use (a word also used as a noun, adjective or
+# main verb: "back", "more", "may", "did"; adverbs: -ly and the commonest others). The first are dropped without the
+# tagger; only a head or subject holding one of the second starts it (~1 s to load, the most of a cold `cairn ask`).
+_FUNCTION_WORDS = frozenset("""of for from to with within without into onto upon during through throughout till until
+toward towards about above across after against along among around as at before behind below beneath beside between
+beyond by except in on since under and or but nor so yet if because although though unless while whereas whether once
+than each every either neither some any all both what which whose i me my mine we us our ours you your yours he him his
+she her hers it its they them their theirs this that these those who whom myself yourself ourselves themselves am is are
+was were be been being not""".split())
+_USE_WORDS = frozenset("""back away again already also altogether ever even just only still too very there here then now
+soon later ago instead together apart else anyway down up out off over past round like near inside outside no much more
+most few many several such have has had do does did will would shall should can could may might must""".split())
 
 
-def _not_nominal(question: str, words: list[str] | None = None) -> frozenset[str]:
-    """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`). words:
-    the head's and subject's words; unless one of them is a word whose part depends on its
-    use (`_USE_WORDS`, an -ly word), only the function words among them are dropped
-    (`_FUNCTION_WORDS`) and the tagger is not started."""
+def _not_nominal(question: str, words: list[str]) -> frozenset[str]:
+    """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`). words: the head's and subject's
+    words; unless one of them is a word whose part depends on its use (`_USE_WORDS`, an -ly word), only the function
+    words among them are dropped (`_FUNCTION_WORDS`) and the tagger is not started."""
     from cairn.ner import parts_of_speech
     if not NOMINAL:
         return frozenset()
-    if words is not None:
-        low = [w.lower() for w in words]
-        if not any(w in _USE_WORDS or w.endswith("ly") for w in low):
-            return frozenset(stem(w) for w in low if w in _FUNCTION_WORDS)
-    tagged = parts_of_speech(question)
-    if not tagged:
-        return frozenset()
+    low = [w.lower() for w in words]
+    if not any(w in _USE_WORDS or w.endswith("ly") for w in low):
+        return frozenset(stem(w) for w in low if w in _FUNCTION_WORDS)
+    tagged = parts_of_speech(question) or ()
     drop = {stem(w.lower()) for w, pos in tagged if pos in _NOT_NOMINAL}
     return frozenset(drop - {stem(w.lower()) for w, pos in tagged if pos not in _NOT_NOMINAL})
 
 
-# A compound's last noun names the kind of thing ("the vet bill", "the water company"), its
-# modifiers which one; a note may name the kind in other words ("Invoice", "Riverside Water"):
-# in the subject (what the value is of) the kind noun is not required when every modifier of
-# its compound is held (typed.py). Not in the head: "the council tax *instalment*" asks for
-# the instalment, not for any council tax amount.
+# A compound's last noun names the kind of thing ("the vet bill", "the water company"), its modifiers which one; a note
+# may name the kind in other words ("Invoice", "Riverside Water"): in the subject (what the value is of) the kind noun
+# is not required when every modifier of its compound is held (typed.py). Not in the head: "the council tax
+# *instalment*" asks for the instalment, not for any council tax amount.
 COMPOUND_KIND = True
 
 
 def compound_kinds(question: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(stem of the last noun, stems of its modifiers) of every run of two or more nouns,
-    adjectives, proper nouns or numbers of `question` that ends in a common noun ("the vet
-    bill" -> ("bill", ("vet",))), by the packaged spaCy tagger; () when COMPOUND_KIND is off
-    or spaCy is unavailable."""
+    """(stem of the last noun, stems of its modifiers) of every run of two or more nouns, adjectives, proper nouns or
+    numbers of `question` that ends in a common noun ("the vet bill" -> ("bill", ("vet",))), by the packaged spaCy
+    tagger; () when COMPOUND_KIND is off or spaCy is unavailable."""
     from cairn.ner import parts_of_speech
     tagged = parts_of_speech(question) if COMPOUND_KIND else None
     out, run = [], []
@@ -254,16 +238,10 @@ def compound_kinds(question: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(out)
 
 
-def kind_held(gap: list[str], kinds: tuple[tuple[str, tuple[str, ...]], ...], context: str) -> list[str]:
-    """`gap` (missing stems) less the kind nouns of `kinds` (`compound_kinds`) every modifier
-    of which `context` holds (the modifiers' own match: `missing`)."""
-    return [w for w in gap if not any(k == w and mods and not missing(mods, context) for k, mods in kinds)]
-
-
-# The physical quantity a "number" question names, and the units that state it (SI and the
-# customary units of a household's documents): "what temperature do I bake it at" is not
-# answered by "900 g". Dimensional analysis: a value of another quantity answers nothing. The
-# thing measured is then the question's subject ("the rye loaf" baked), not its head.
+# The physical quantity a "number" question names, and the units that state it (SI and the customary units of a
+# household's documents): "what temperature do I bake it at" is not answered by "900 g". Dimensional analysis: a value
+# of another quantity answers nothing. The thing measured is then the question's subject ("the rye loaf" baked), not its
+# head.
 UNITS = True
 _AMOUNT_OF = r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|half))"
 _QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
@@ -278,22 +256,17 @@ _QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
 
 def units_of(question: str) -> str:
     """The regex of the units that state the quantity `question` names (`_QUANTITY_UNITS`), or ""."""
-    if not UNITS:
-        return ""
-    return next((u for rx, u in _QUANTITY_UNITS if rx.search(question)), "")
+    return next((u for rx, u in _QUANTITY_UNITS if rx.search(question)), "") if UNITS else ""
 
 
 def asked(question: str) -> Asked:
-    """The answer type, head and subject of `question` (module doc), and for a number the
-    units of the quantity it names (`units_of`). "What's the plumber's phone number?" ->
-    Asked("phone", head=(), subject=("plumber",)); "How much is the annual premium of the home
-    insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
+    """The answer type, head and subject of `question` (module doc), and for a number the units of the quantity it names
+    (`units_of`). "What's the plumber's phone number?" -> Asked("phone", head=(), subject=("plumber",)); "How much is
+    the annual premium of the home insurance?" -> Asked("money", ("annual", "premium"), ("home", "insurance"))."""
     a = _asked(question)
-    units = units_of(question) if a.kind == "number" else ""
-    if a.kind == "phone":  # "who do I ring if ...", "the number to call": the verb of phoning names no thing
-        a = Asked(a.kind, tuple(w for w in a.head if w not in _PHONING), tuple(w for w in a.subject if w not in _PHONING),
-                  a.sentence_kind, a.verb)
-    return Asked(a.kind, a.head, a.subject, a.sentence_kind, a.verb, units)
+    drop = _PHONING if a.kind == "phone" else ()  # "who do I ring if ...", "the number to call": no thing
+    head, subject = (tuple(w for w in ws if w not in drop) for ws in (a.head, a.subject))
+    return replace(a, head=head, subject=subject, units=units_of(question) if a.kind == "number" else "")
 
 
 _PHONING = frozenset(stem(w) for w in "call ring phone rang".split())
@@ -344,9 +317,9 @@ def _asked(question: str) -> Asked:
 
 
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:
-    """(start, end) of every value of `kind` in `text` (VALUE_KINDS; [] for other kinds). A
-    phone number has at least 7 digits and is no date; a code holds a digit and is not a plain
-    year, date, time or money amount; a person is no capitalised run of closed-class words."""
+    """(start, end) of every value of `kind` in `text` (VALUE_KINDS; [] for other kinds). A phone number has at least 7
+    digits and is no date; a code holds a digit and is not a plain year, date, time or money amount; a person is no
+    capitalised run of closed-class words."""
     from cairn.answer.labels import names_other_number
     from cairn.ner_written import without_closed_lead
     rx = PATTERNS.get(kind or "")
@@ -355,14 +328,10 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     out = []
     for m in rx.finditer(text):
         v = m.group(0).strip()
-        if not v:
-            continue
-        if kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)
-                                or names_other_number(text[:m.start()])):
-            continue
-        if kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v)):
-            continue
-        if kind == "number" and _DATE.fullmatch(v):
+        if not v or (kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)
+                                          or names_other_number(text[:m.start()]))) \
+                or (kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v))) \
+                or (kind == "number" and _DATE.fullmatch(v)):
             continue
         cut, name = without_closed_lead(v) if kind == "person" else (0, v)  # "See Lemon drizzle cake"
         if kind == "person" and len(name.split()) < 2 and not re.match(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b", v):
@@ -376,20 +345,18 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
 
 
 def states_purpose(sentence: str, head: tuple[str, ...]) -> bool:
-    """True when `sentence` states what the thing asked (`head`, stemmed) is for: a purpose
-    cue (`_PURPOSE`) after the thing's last head word or a pronoun standing for it ("Schemas
-    help you categorize…", "It turns a folder into a website"); "Dendron also provides lookup
-    for dendron.topic.schema" states what Dendron provides, not what schemas are for."""
+    """True when `sentence` states what the thing asked (`head`, stemmed) is for: a purpose cue (`_PURPOSE`) after the
+    thing's last head word or a pronoun standing for it ("Schemas help you categorize…", "It turns a folder into a
+    website"); "Dendron also provides lookup for dendron.topic.schema" states what Dendron provides, not what schemas
+    are for."""
     m = _PURPOSE.search(sentence)
-    if not m:
-        return False
-    before = re.findall(r"[^\W\d_]+", sentence[:m.start()].lower())
+    before = re.findall(r"[^\W\d_]+", sentence[:m.start()].lower()) if m else []
     return any(w in ("it", "they", "this", "these", "its", "their") or (head and stem(w) == head[-1]) for w in before)
 
 
 def words_of(stems: list[str], question: str) -> list[str]:
-    """The words of `question` whose stem is one of `stems` (for saying which were missing:
-    'house', not 'hous'), in the order of `stems`; a stem without such a word is kept."""
+    """The words of `question` whose stem is one of `stems` (for saying which were missing: 'house', not 'hous'), in the
+    order of `stems`; a stem without such a word is kept."""
     words = re.findall(r"[\w'’-]+", question)
     return [next((w for w in words if stem(w.lower()) == s), s) for s in stems]
 
@@ -399,36 +366,32 @@ def holds(kind: str | None, text: str) -> bool:
     return kind not in VALUE_KINDS | CUE_KINDS or bool(values(kind, text))
 
 
-# Standard English short forms of titles and roles, read as the word they stand for ("Dr Hale"
-# holds "doctor"; "GP": general practitioner, a doctor).
+# Standard English short forms of titles and roles, read as the word they stand for ("Dr Hale" holds "doctor"; "GP":
+# general practitioner, a doctor).
 SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "appointment", "dept": "department",
                "mgr": "manager", "tel": "phone", "ref": "reference"}
 
-
-# Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ
-# only by them are one family ("dental" / "dentist", "electrical" / "electricity", "cyclist" /
-# "cycling"); at most two are stripped and the root kept only at four letters or more.
+# Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ only by them are one
+# family ("dental" / "dentist", "electrical" / "electricity", "cyclist" / "cycling"); at most two are stripped and the
+# root kept only at four letters or more.
 MORPHOLOGY = True
 _DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
 
 
 @functools.lru_cache(maxsize=8192)
 def root(term: str) -> str:
-    """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least
-    four letters remain ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
+    """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least four letters remain
+    ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
     for _ in range(2):
-        cut = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), None)
-        if cut is None:
-            break
-        term = cut
+        term = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), term)
     return term
 
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
-    """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a
-    term also counts as held when it and a context word, both of at least five letters, start
-    one another: "resident" / "residents'"; "mot" is not held by "motors"; a short form holds
-    the word it stands for, SHORT_FORMS; a word of the same family holds it, `root`)."""
+    """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
+    it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
+    held by "motors"; a short form holds the word it stands for, SHORT_FORMS; a word of the same family holds it,
+    `root`)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
     roots: set[str] | None = None  # read only when a term is not held otherwise
@@ -436,18 +399,15 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
-        if MORPHOLOGY:
-            roots = {root(h) for h in have} if roots is None else roots
-            if root(t) in roots:
-                continue
-        if t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have:  # "ref" asked, "reference" written
-            continue
-        out.append(t)
+        if MORPHOLOGY and roots is None:
+            roots = {root(h) for h in have}
+        if not (MORPHOLOGY and root(t) in roots) and not (t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have):
+            out.append(t)  # ("ref" asked, "reference" written: held)
     return out
 
 
-# The coarse kind a quoted sentence must hold (`answer_type`, `fits_answer_type`: the extractive
-# answer's filter, also read by ops/knowledge.py and the assistant), and hypothetical questions.
+# The coarse kind a quoted sentence must hold (`answer_type`, `fits_answer_type`: the extractive answer's filter, also
+# read by ops/knowledge.py and the assistant), and hypothetical questions.
 _TIME_RE = re.compile(
     rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
@@ -456,7 +416,6 @@ _TIME_RE = re.compile(
 _QUANTITY_RE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                           r"dozen|hundred|thousand|million|half|once|twice|several|few|many)\b", re.IGNORECASE)
 
-
 _FREQUENCY_RE = re.compile(
     r"\d|\b(?:every|each|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|always|"
     r"usually|often|sometimes|occasionally|rarely|seldom|never|once|twice|times|per|(?:mon|tues|wednes|thurs|"
@@ -464,40 +423,30 @@ _FREQUENCY_RE = re.compile(
 
 
 def answer_type(question: str) -> str | None:
-    """The kind of answer a question asks for: "time" (when, what year/date/day),
-    "frequency" (how often), "quantity" (how much/many/long/old/far, what price/cost) or
-    None (anything goes; also "how many times", answered by the sentences reporting each
-    time, which need not hold a number)."""
-    q = question.strip().lower()
-    if re.match(r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b", q):
-        return "time"
-    if re.search(r"\bhow often\b", q):
-        return "frequency"
-    if re.search(r"\bhow many times\b", q):
-        return None  # counted over the mentions: each sentence reporting one is evidence
-    if re.search(r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b", q):
-        return "quantity"
-    return None
+    """The kind of answer a question asks for: "time" (when, what year/date/day), "frequency" (how often), "quantity"
+    (how much/many/long/old/far, what price/cost) or None (anything goes; also "how many times", answered by the
+    sentences reporting each time, which need not hold a number)."""
+    q = question.strip().lower()  # "how many times": counted over the mentions, each sentence reporting one is evidence
+    return next((k for k, rx in _SENTENCE_KINDS if re.search(rx, q)), None)
+
+
+_SENTENCE_KINDS = (("time", r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b"),
+                   ("frequency", r"\bhow often\b"), (None, r"\bhow many times\b"),
+                   ("quantity", r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b"))
 
 
 _HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\blikely\b)")
 
 
 def is_hypothetical(question: str) -> bool:
-    """True for a question asking for a judgement rather than a recorded fact: it opens with
-    "Would/Could/Might" and a capitalised subject other than "I" ("Would Melanie enjoy a
-    Vivaldi concert?"), or asks what is likely ("Is it likely that…", "What might her job
-    likely be?"). Its answer is the evidence about the subject; what it names need not be
-    in the notes."""
+    """True for a question asking for a judgement rather than a recorded fact: it opens with "Would/Could/Might" and a
+    capitalised subject other than "I" ("Would Melanie enjoy a Vivaldi concert?"), or asks what is likely ("Is it likely
+    that…", "What might her job likely be?"). Its answer is the evidence about the subject; what it names need not be in
+    the notes."""
     return bool(_HYPOTHETICAL.search(question.strip()))
 
 
 def fits_answer_type(sentence: str, kind: str | None) -> bool:
     """True when `sentence` contains something of the kind `answer_type` asked for."""
-    if kind == "time":
-        return bool(_TIME_RE.search(sentence))
-    if kind == "quantity":
-        return bool(_QUANTITY_RE.search(sentence))
-    if kind == "frequency":
-        return bool(_FREQUENCY_RE.search(sentence) or _QUANTITY_RE.search(sentence))
-    return True
+    rxs = {"time": (_TIME_RE,), "quantity": (_QUANTITY_RE,), "frequency": (_FREQUENCY_RE, _QUANTITY_RE)}.get(kind, ())
+    return not rxs or any(rx.search(sentence) for rx in rxs)

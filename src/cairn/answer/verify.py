@@ -1,15 +1,14 @@
 """Citation verifier (fail closed).
 
-Input: an answer text with inline citations `[n]` and the numbered evidence it was written
-from. Each sentence is checked against the evidence it cites:
+Input: an answer text with inline citations `[n]` and the numbered evidence it was written from. Each sentence is
+checked against the evidence it cites:
 - a citation to a number that is not in the evidence is removed;
-- a sentence is *supported* by evidence n when, after normalisation, it is a verbatim quote
-  of it, or at least `MIN_OVERLAP` of its content terms occur in one evidence sentence (or
-  in the evidence as a whole at a stricter `MIN_OVERLAP_CHUNK`) and every number in it
-  occurs in the evidence;
+- a sentence is *supported* by evidence n when, after normalisation, it is a verbatim quote of it, or at least
+  `MIN_OVERLAP` of its content terms occur in one evidence sentence (or in the evidence as a whole at a stricter
+  `MIN_OVERLAP_CHUNK`) and every number in it occurs in the evidence;
 - a sentence with content but no valid citation, or with no supporting citation, is dropped.
-Verdict: "pass" (nothing dropped), "revise" (something dropped, something supported left),
-"abstain" (nothing supported, or the text could not be parsed into cited sentences).
+Verdict: "pass" (nothing dropped), "revise" (something dropped, something supported left), "abstain" (nothing supported,
+or the text could not be parsed into cited sentences).
 """
 
 from __future__ import annotations
@@ -25,16 +24,10 @@ MIN_OVERLAP_CHUNK = 0.8
 _CITE_RE = re.compile(r"\s*\[(\d{1,3})\]")
 
 
-def strip_citations(sentence: str) -> tuple[str, list[int]]:
-    """("text without [n] markers", [n, ...]) for one answer sentence."""
-    cites = [int(n) for n in _CITE_RE.findall(sentence)]
-    return _CITE_RE.sub("", sentence).strip(), cites
-
-
 @dataclass
 class Evidence:
-    """One numbered piece of evidence: the text of a retrieved chunk and where it lives.
-    `offset` is the chunk's start offset in its note body (for quote spans)."""
+    """One numbered piece of evidence: the text of a retrieved chunk and where it lives. `offset` is the chunk's start
+    offset in its note body (for quote spans)."""
 
     n: int
     text: str
@@ -44,9 +37,8 @@ class Evidence:
 
 @dataclass
 class CheckedSentence:
-    """One answer sentence after checking. quote / quote_span: the best-matching sentence of
-    the first evidence that supports it and its (start, end) in the note body; spans: the
-    same for every supporting evidence number."""
+    """One answer sentence after checking. quote / quote_span: the best-matching sentence of the first evidence that
+    supports it and its (start, end) in the note body; spans: the same for every supporting evidence number."""
 
     text: str
     cites: list[int]
@@ -79,8 +71,8 @@ class Verification:
 
 
 def split_answer(text: str) -> list[str]:
-    """Split an answer into sentences, attaching a citation that follows the full stop
-    ("Foo. [1] Bar.") to the sentence before it."""
+    """Split an answer into sentences, attaching a citation that follows the full stop ("Foo. [1] Bar.") to the sentence
+    before it."""
     text = re.sub(r"\s+", " ", text.strip())
     if not text:
         return []
@@ -126,21 +118,20 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
         result.problems.append("empty answer")
         return result
     for part in parts:
-        claim, cites = strip_citations(part)
+        claim, cites = _CITE_RE.sub("", part).strip(), [int(n) for n in _CITE_RE.findall(part)]
         valid = [n for n in dict.fromkeys(cites) if n in by_n]
         result.dropped_citations.extend(n for n in cites if n not in by_n)
         if not content_terms(claim):
             continue  # connective text ("In short:") carries no claim
         if not valid:
-            reason = "cites evidence that was not retrieved" if cites else "no citation"
-            result.sentences.append(CheckedSentence(claim, [], False, reason))
+            result.sentences.append(CheckedSentence(claim, [], False, "cites evidence that was not retrieved"
+                                                    if cites else "no citation"))
             continue
         spans: dict[int, tuple[str | None, tuple[int, int] | None]] = {}
         for n in valid:
-            ev = by_n[n]
-            score, q, sp = _best_support(claim, ev)
-            whole = term_overlap(claim, ev.text)
-            if (score >= MIN_OVERLAP or whole >= MIN_OVERLAP_CHUNK) and numbers_supported(claim, ev.text):
+            score, q, sp = _best_support(claim, by_n[n])
+            if (score >= MIN_OVERLAP or term_overlap(claim, by_n[n].text) >= MIN_OVERLAP_CHUNK) \
+                    and numbers_supported(claim, by_n[n].text):
                 spans[n] = (q, sp)
         if spans:
             quote, span = next(iter(spans.values()))
@@ -152,7 +143,6 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
         return result
     kept = result.kept
     if not kept:
-        result.verdict = "abstain"
         result.problems.append("no sentence is supported by its evidence")
     elif len(kept) == len(result.sentences) and not result.dropped_citations:
         result.verdict = "pass"
@@ -168,9 +158,9 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
 
 
 def citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any]]:
-    """One citation per cited evidence number, in number order: the evidence's source fields,
-    `start`/`end`/`quote` of the first answer sentence citing it, and `quotes`, a list of
-    {start, end, quote} for every answer sentence citing it (in answer order, no repeats)."""
+    """One citation per cited evidence number, in number order: the evidence's source fields, `start`/`end`/`quote` of
+    the first answer sentence citing it, and `quotes`, a list of {start, end, quote} for every answer sentence citing it
+    (in answer order, no repeats)."""
     by_n = {e.n: e for e in evidence}
     out: dict[int, dict[str, Any]] = {}
     for s in ver.kept:

@@ -1,24 +1,21 @@
-"""Yes/no questions (issue 33): "can pickle have rawhide chews", "is the hire car's mileage
-limited" are answered by the one line that states both what is asked about and what is asked of
-it, with an explicit "Yes" or "No" when the line's own words say so.
+"""Yes/no questions (issue 33): "can pickle have rawhide chews", "is the hire car's mileage limited" are answered by the
+one line that states both what is asked about and what is asked of it, with an explicit "Yes" or "No" when the line's
+own words say so.
 
-`yesno_draft(question, asked, evidence, embedder)` splits the question's content words (stems,
-less types.TYPE_WORDS) into the **subject** (words the cited note's title holds, or its text
-writes capitalised inside a sentence: a name, "Pickle") and the **attribute** (the rest:
-"rawhide", "chews"). A line (or a sentence of a long line, or a table row) of a note answers
-when it holds every attribute word: in its words (types.missing: stem, word family) or within
-typed.ROLE_COS (cosine, the packaged sentence embedder) of the line, as "Spectators are
-welcome" holds "watch". A neighbouring line that only repeats the subject holds no attribute
-word and does not answer. Among the lines that answer, the one the learned scorer (answer/fit.py)
-rates highest is quoted.
+`yesno_draft(question, asked, evidence, embedder)` splits the question's content words (stems, less types.TYPE_WORDS)
+into the **subject** (words the cited note's title holds, or its text writes capitalised inside a sentence: a name,
+"Pickle") and the **attribute** (the rest: "rawhide", "chews"). A line (or a sentence of a long line, or a table row) of
+a note answers when it holds every attribute word: in its words (types.missing: stem, word family) or within
+typed.ROLE_COS (cosine, the packaged sentence embedder) of the line, as "Spectators are welcome" holds "watch". A
+neighbouring line that only repeats the subject holds no attribute word and does not answer. Among the lines that
+answer, the one the learned scorer (answer/fit.py) rates highest is quoted.
 
-Its polarity: "No" when the line negates (`_NEGATION`: not, never, no, n't, without, ...) or
-writes an attribute word with a negating prefix ("Unlimited" for "limited"); a field's value
-that is a bare yes or no ("Breakfast included: No") says so itself; "Yes" when its value (past
-a field's key: the key only names the attribute) holds every attribute word in its own words
-without negation; else no word is added (the line says it otherwise: "Opening hours: 9-5,
-closed Sunday" for "open on sunday" is not a yes). None when no line
-answers: the answerer declines (answer/__init__.py, `YESNO`).
+Its polarity: "No" when the line negates (`_NEGATION`: not, never, no, n't, without, ...) or writes an attribute word
+with a negating prefix ("Unlimited" for "limited"); a field's value that is a bare yes or no ("Breakfast included: No")
+says so itself; "Yes" when its value (past a field's key: the key only names the attribute) holds every attribute word
+in its own words without negation; else no word is added (the line says it otherwise: "Opening hours: 9-5, closed
+Sunday" for "open on sunday" is not a yes). None when no line answers: the answerer declines (answer/__init__.py,
+`YESNO`).
 """
 
 from __future__ import annotations
@@ -38,27 +35,18 @@ HELD = 0.5  # the share of attribute words a line holds to answer; less only whe
 # the auxiliaries and conjunctions a yes/no question is built of: no attribute ("can", "if", "im")
 _FRAME = frozenset(stem(w) for w in "is are was were do does did can could will would should shall may might must has have "
                    "had be been if im i'm get got "
-                   # light verbs and words of permission: the frame of "can we take the dog ...",
-                   # "are greenhouses allowed", not what is asked of the subject
+                   # light verbs and words of permission: the frame of "can we take the dog ...", "are greenhouses
+                   # allowed", not what is asked of the subject
                    "take bring put have go use make let allow allowed permitted ok okay".split())
 _CELL = re.compile(r"^[^\W\d_][^.:;!?]{0,40}$")  # a short bare phrase: a cell or a label, no sentence
 _KEY = re.compile(r"^[^:\n]{1,40}:\s*")  # a field's key: "Opening hours: "
 _NEGATION = re.compile(r"\b(?:not|never|no|none|nor|cannot|without|neither)\b|n[’']t\b", re.IGNORECASE)
 
 
-def _names(text: str) -> set[str]:
-    """Stems of the words `text` writes capitalised past the first word of a line or sentence
-    (`lines_of`)."""
-    out = set()
-    for x in lines_of(text):
-        out |= {stem(w.lower().rstrip("'’s")) for w in re.findall(r"[\w'’-]+", x)[1:] if w[:1].isupper()}
-    return out
-
-
 def lines_of(text: str) -> list[str]:
-    """The candidate lines of a note `text`: table rows, and its sentences (spans._short_spans:
-    a record's or a flattened table's lines are their own); a short bare label ("Third party
-    liability", a cell of a table written one cell a line) is read with the line after it."""
+    """The candidate lines of a note `text`: table rows, and its sentences (spans._short_spans: a record's or a
+    flattened table's lines are their own); a short bare label ("Third party liability", a cell of a table written one
+    cell a line) is read with the line after it."""
     text = _clean_markdown(text)
     rows = table_rows(text)
     out = [r.text for r in rows]
@@ -73,8 +61,8 @@ def lines_of(text: str) -> list[str]:
 
 
 def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
-    """"No", "Yes" or "" for `line` answering a question whose attribute is `attr_words` (as
-    the question writes them; module doc). lexical: every attribute word is in the line's words."""
+    """"No", "Yes" or "" for `line` answering a question whose attribute is `attr_words` (as the question writes them;
+    module doc). lexical: every attribute word is in the line's words."""
     low = line.lower()
     bare = re.match(r"(yes|no)\b", low[_KEY.match(low).end():] if _KEY.match(low) else "")
     if bare:
@@ -85,30 +73,30 @@ def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
 
 
 def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
-    """The line of `evidence`'s notes answering the yes/no `question` (module doc), with its
-    polarity in `Typed.polar` ("Yes", "No" or ""); None when no line holds the attribute,
-    or the question has no attribute word beyond its subject."""
+    """The line of `evidence`'s notes answering the yes/no `question` (module doc), with its polarity in `Typed.polar`
+    ("Yes", "No" or ""); None when no line holds the attribute, or the question has no attribute word beyond its
+    subject."""
     terms = [t for t in fit._terms(question) if t not in _FRAME]
     best = None
     for ev in evidence:
         if ev.hit.speaker is not None:
             continue
-        title = ev.hit.title or ""
-        subject = set(terms) - set(types.missing(tuple(terms), title)) | (set(terms) & _names(ev.text))
+        title, lines = ev.hit.title or "", lines_of(ev.text)
+        # a name: a word written capitalised past the first word of a line or sentence
+        names = {stem(w.lower().rstrip("'’s")) for x in lines for w in re.findall(r"[\w'’-]+", x)[1:]
+                 if w[:1].isupper()}
+        subject = set(terms) - set(types.missing(tuple(terms), title)) | (set(terms) & names)
         attr = [t for t in terms if t not in subject]
         if not attr:
             continue
         words = types.words_of(attr, question)
-        for line in lines_of(ev.text):
-            gap = types.missing(tuple(attr), line)
+        for line in lines:
+            gap, held = types.missing(tuple(attr), line), 1.0
             if len(gap) == len(attr) and len(attr) > 1:
                 continue
             if gap:
                 vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question))
-                near = int(((vecs[1:] @ vecs[0]) >= ROLE_COS).sum())
-                held = 1 - (len(gap) - near) / len(attr)
-            else:
-                held = 1.0
+                held = 1 - (len(gap) - int(((vecs[1:] @ vecs[0]) >= ROLE_COS).sum())) / len(attr)
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)
