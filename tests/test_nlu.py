@@ -10,6 +10,7 @@ import pytest
 
 from cairn.assistant import Assistant, Channel
 from cairn.assistant.nlu import classify as C
+from cairn.assistant.nlu import notenames as NN
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.understand import understand
@@ -128,9 +129,9 @@ def test_slots():
 
 def test_note_titles_resolve_fuzzily():
     titles = ["Kayak trip", "Shopping", "Vet"]
-    assert SL.note_in("summarise my kayk trip note", titles)[0] == "Kayak trip"  # a typo
-    assert SL.note_in("put eggs on the shoping list", titles)[0] == "Shopping"
-    assert SL.note_in("what is the meaning of life", titles) is None
+    assert NN.note_in("summarise my kayk trip note", titles)[0] == "Kayak trip"  # a typo
+    assert NN.note_in("put eggs on the shoping list", titles)[0] == "Shopping"
+    assert NN.note_in("what is the meaning of life", titles) is None
 
 
 @pytest.mark.parametrize("text, phrase", [
@@ -139,7 +140,7 @@ def test_note_titles_resolve_fuzzily():
     # the word for a note names none (review3: "delete all my notes" looked for a note "notes")
     ("delete all my notes", ""), ("delete my notes", ""), ("open the list", "")])
 def test_the_phrase_that_names_a_note(text, phrase):
-    assert SL.note_phrase(text) == phrase
+    assert NN.note_phrase(text) == phrase
 
 
 def test_compound_request_splits_only_actionable_halves(real_embedder):
@@ -256,9 +257,9 @@ def test_slots_read_courtesies_fillers_and_word_order():
     assert SL.subject_of("what have I told you about myself so far?") == "myself"
     assert SL.strip_tail("call the garage again") == "call the garage again"  # content words stay
     titles = ["Kit bag for Lisbon", "Lisbon flights", "Pim", "Flapjack method"]
-    assert SL.note_in("stick sandals on the lisbon kit bag note", titles)[0] == "Kit bag for Lisbon"  # any order
-    assert SL.note_in("talk me through the flapjack", titles)[0] == "Flapjack method"  # its own word
-    assert SL.note_in("what time is the lisbon hotel check-in", titles) is None  # a word two titles share
+    assert NN.note_in("stick sandals on the lisbon kit bag note", titles)[0] == "Kit bag for Lisbon"  # any order
+    assert NN.note_in("talk me through the flapjack", titles)[0] == "Flapjack method"  # its own word
+    assert NN.note_in("what time is the lisbon hotel check-in", titles) is None  # a word two titles share
 
 
 def test_contractions_prefaces_and_two_refusals(real_embedder):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from cairn.assistant.nlu import notenames as NN
 from cairn.assistant.nlu import people as PE
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
@@ -53,10 +54,10 @@ class NoteScoped:
         `related`: the question that one follows, its words breaking ties (RP.typed_sentences).
         None: not such a question."""
         import re
-        title, _ = SL.resolve_note(self.app, t)
+        title, _ = NN.resolve_note(self.app, t)
         guess = not title and loose  # the note only the conversation's topic suggests ("and what day do I fly home?")
         if not title and subject:
-            title, _ = SL.resolve_note(self.app, subject)
+            title, _ = NN.resolve_note(self.app, subject)
         if not title:
             return None
         try:
@@ -119,7 +120,7 @@ class NoteScoped:
         so — another note's number would answer another question. None: `topic` is no note, or
         the question names something the note's title does not (it is asked anew)."""
         import re
-        title, _ = SL.resolve_note(self.app, topic)
+        title, _ = NN.resolve_note(self.app, topic)
         if not title or not RP.on_topic_value(t, "", title):
             return None  # it names something else ("and the vet's phone number?"): asked anew
         what = re.sub(r"^what is (?:the )?|\?$", "", t.strip(), flags=re.I).strip() or "such value"

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 
 from cairn.assistant.models import ToolCall
 from cairn.assistant.nlu import known as KN
+from cairn.assistant.nlu import notenames as NN
 from cairn.assistant.nlu import people as PE
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
@@ -304,7 +305,7 @@ class Understood(NoteScoped, Reminding):
 
     # -- notes -------------------------------------------------------------------------------
     def _note_of(self, t, st, log) -> tuple[str | None, str]:
-        title, phrase = SL.resolve_note(self.app, t)
+        title, phrase = NN.resolve_note(self.app, t)
         if title is None and st.note and (not phrase or phrase.lower() in ("it", "that", "this")):
             title = st.note
         if title:
@@ -413,15 +414,15 @@ class Understood(NoteScoped, Reminding):
         answered with another note (the conversation's last, the newest) or the notes' nearest
         lines. None when the message names no note outright, names one that exists, describes
         the note instead ("the note I wrote yesterday"), or is a question."""
-        named = SL.note_phrase(t, outright=True)
+        named = NN.note_phrase(t, outright=True)
         if (not named or is_question(t) or self._DESCRIBES.match(named)
                 or RP.window(named, datetime.now(timezone.utc)) is not None
-                or SL.resolve_note(self.app, t)[0] is not None):
+                or NN.resolve_note(self.app, t)[0] is not None):
             return None
         return {"reply": f"There is no note called “{named}”; nothing was opened.", "slots": {"note": named}}
 
     def _do_note_recent(self, t, u, st, ui, turn_no, res, log) -> dict:
-        if SL.note_phrase(t, outright=True) and SL.resolve_note(self.app, t)[0]:
+        if NN.note_phrase(t, outright=True) and NN.resolve_note(self.app, t)[0]:
             return self._do_note_show(t, u, st, ui, turn_no, res, log)  # "show me the note Bins": that one
         if missing := self._missing_note(t):
             return missing
@@ -440,7 +441,7 @@ class Understood(NoteScoped, Reminding):
                 "slots": {"note": pick["title"], "window": [s.isoformat() for s in span] if span else None}}
 
     def _do_search(self, t, u, st, ui, turn_no, res, log) -> dict:
-        q = SL.note_phrase(t) or SL.subject_of(t) or t
+        q = NN.note_phrase(t) or SL.subject_of(t) or t
         rec = self._tool("search", {"query": q}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"query": q}}
 

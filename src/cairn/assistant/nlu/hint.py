@@ -16,6 +16,7 @@ the prompt then carries no hint. The slots are the ones the offline path would u
 
 from __future__ import annotations
 
+from cairn.assistant.nlu import notenames as NN
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu.understand import Understanding
 
@@ -51,7 +52,7 @@ def _slots(app, intent: str, text: str) -> list[str]:
         if s.get("title"):
             out.append(f"title {_q(s['title'])}")
     elif intent in NOTE_INTENTS:
-        title, phrase = SL.resolve_note(app, text)
+        title, phrase = NN.resolve_note(app, text)
         if title:
             out.append(f"note {_q(title)} (found in the vault)")
         elif phrase:
