@@ -190,3 +190,27 @@ def test_a_voice_message_is_answered_by_voice(settings):
             hs.push_text(ROOM, ME, "And the car?")
             assert hs.wait_sent(4)[-1]["msgtype"] == "m.audio"
     assert len(convo.heard) == 2
+
+
+def test_a_reaction_synced_before_its_message_is_registered_still_presses(settings):
+    """The turn lane sends a reply with buttons and registers its event id once the PUT returns;
+    a 👎 the sync thread reads in between waits for the registration instead of being dropped
+    (the homeserver has the message, and so the person can react, before the PUT's answer)."""
+    convo = Scripted("ok")
+    with FakeHomeserver(TOKEN) as hs:
+        bot = MatrixBot(settings, hs.base_url, TOKEN, [ME], convo, poll_timeout_ms=1000)
+        real = bot._call
+
+        def slow_answer(method, path, **kw):
+            out = real(method, path, **kw)
+            if method == "PUT" and "approve ap-9" in str(kw.get("json", {}).get("body", "")):
+                time.sleep(1.5)  # the reaction is synced and handled meanwhile
+            return out
+        bot._call = slow_answer
+        with Running(bot):
+            assert _wait(lambda: hs.syncs >= 2)
+            convo.answer = Reply("Delete the note?", [("Approve delete_note", "approve:ap-9"), ("Deny", "deny:ap-9")])
+            hs.push_text(ROOM, ME, "delete the shed note")
+            ask = hs.wait_sent(1)[-1]
+            hs.push_reaction(ROOM, ME, ask["event_id"], "👎")
+            assert hs.wait_sent(2, timeout=20)[-1]["body"] == "pressed deny:ap-9"

@@ -26,6 +26,7 @@ kept in `<home>/matrix/since.json`, so a restart answers what arrived meanwhile,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -80,6 +81,10 @@ class MatrixBot:
         self.voice_prefs = VoicePrefs(self.folder)
         self.media = homeserver.strip().rstrip("/") + "/_matrix"
         self._asks: dict[str, list[tuple[str, str]]] = {}  # our event id -> its buttons
+        # held by a send with buttons from its first PUT until its event id is in _asks, and by a
+        # reaction's lookup: a reaction synced while the turn lane is still registering the message
+        # it reacts to waits for it instead of finding no buttons (and being dropped)
+        self._asks_lock = threading.RLock()
         self._txn = 0
         self.me = ""
         import httpx
@@ -201,10 +206,12 @@ class MatrixBot:
         if ev["type"] == "m.reaction":
             rel = content.get("m.relates_to") or {}
             action = REACTIONS.get(rel.get("key", ""))
-            buttons = self._asks.get(rel.get("event_id", ""), [])
-            data = next((d for _, d in buttons if d.startswith(f"{action}:")), None) if action else None
+            with self._asks_lock:
+                buttons = self._asks.get(rel.get("event_id", ""), [])
+                data = next((d for _, d in buttons if d.startswith(f"{action}:")), None) if action else None
+                if data:
+                    self._asks.pop(rel["event_id"], None)
             if data:
-                self._asks.pop(rel["event_id"], None)
                 self.send(room, self.conversation.press(person, data))
             return 1
         if "m.new_content" in content:
@@ -302,15 +309,16 @@ class MatrixBot:
         if ids:
             text += "\n\n" + "; ".join(f"Reply `approve {i}` or `deny {i}`" for i in ids) + " (or react 👍 / 👎)."
         out = []
-        for part in split_message(text, MAX_PART):
-            self._txn += 1
-            txn = f"cairn{time.time_ns()}.{self._txn}"
-            body = {"msgtype": "m.text", "body": plain_text(part), "format": "org.matrix.custom.html",
-                    "formatted_body": part}
-            r = self._call("PUT", f"/rooms/{quote(room, safe='')}/send/m.room.message/{txn}", json=body)
-            out.append(r["event_id"])
-        if reply.buttons and out:
-            self._asks[out[-1]] = list(reply.buttons)
+        with self._asks_lock if reply.buttons else contextlib.nullcontext():
+            for part in split_message(text, MAX_PART):
+                self._txn += 1
+                txn = f"cairn{time.time_ns()}.{self._txn}"
+                body = {"msgtype": "m.text", "body": plain_text(part), "format": "org.matrix.custom.html",
+                        "formatted_body": part}
+                r = self._call("PUT", f"/rooms/{quote(room, safe='')}/send/m.room.message/{txn}", json=body)
+                out.append(r["event_id"])
+            if reply.buttons and out:
+                self._asks[out[-1]] = list(reply.buttons)
         return out
 
 
