@@ -81,7 +81,7 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
-    from cairn.answer import answerability as AB, checks as C, labels as LB, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import answerability as AB, checks as C, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -106,6 +106,7 @@ def rules() -> dict:
         "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
         "flattened table rows (tables.FLAT_ROWS)": _set(TB, "FLAT_ROWS", False),
         "quantity's units (types.UNITS)": _reread(TY, "UNITS"),
+        "a value's head less its verbs (types.HEAD_NOUNS)": _set(TY, "HEAD_NOUNS", False),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
         "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),
@@ -116,7 +117,7 @@ def rules() -> dict:
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
-        "another kind of number is no phone (labels.OTHER_NUMBERS)": _set(LB, "OTHER_NUMBERS", False),
+        "another kind of number is no phone (types.OTHER_NUMBERS)": _set(TY, "OTHER_NUMBERS", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),

@@ -452,3 +452,17 @@ def test_a_contraction_typed_without_its_apostrophe_is_a_question_word(typed, sp
     """"whats" as typed on a phone is "what's": no word of the thing asked (it was a subject
     word no note holds, and the question was declined)."""
     assert types.asked(typed) == types.asked(spelled)
+
+
+def test_a_verb_said_around_a_values_head_is_not_required_of_the_note(tmp_path, real_embedder, monkeypatch):
+    """types.HEAD_NOUNS: "how much are the wills going to cost us" asks the wills' cost; 'going' is how the person says
+    it, not a word the note must hold. A verb before a noun stays in the head ("the joining fee")."""
+    assert types.nominal_head("how much are the wills going to cost us", ("will", "going")) == ("will",)
+    assert types.nominal_head("what is the gym's joining fee", ("joining", "fee")) == ("joining", "fee")
+    assert types.nominal_head("how much do they want before they start", ("want", "start")) == ("want", "start")
+    note = "# Our wills\n\nFenner & Co will draw up both wills for £450, payable when we sign.\n"
+    with notes_app(tmp_path, {"wills.md": note}, real_embedder) as app:
+        ans = app.ask("how much are the wills going to cost us", llm="none")
+        assert ans.verdict == "pass" and "450" in ans.answer, ans.answer
+        monkeypatch.setattr(types, "HEAD_NOUNS", False)
+        assert app.ask("how much are the wills going to cost us", llm="none").verdict == "abstain"

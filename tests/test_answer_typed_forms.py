@@ -88,10 +88,9 @@ def test_the_tagger_starts_only_for_a_word_whose_part_depends_on_its_use(monkeyp
     """A cold `cairn ask` must not pay ~1 s for spaCy's tagger when the thing asked holds only
     nouns and function words: these are dropped by their closed class; a word such as "back"
     or "altogether" (an adverb here, a noun or adjective elsewhere) still asks the tagger."""
-    import cairn.ner as ner
     calls = []
-    real = ner.parts_of_speech
-    monkeypatch.setattr(ner, "parts_of_speech", lambda text: calls.append(text) or real(text))
+    real = types.parts_of_speech  # cairn.ner's, as types reads it
+    monkeypatch.setattr(types, "parts_of_speech", lambda text: calls.append(text) or real(text))
     q = types.asked("what should the boiler pressure be on the gauge?")
     assert calls == [] and "be" not in q.head + q.subject and "boiler" in q.head + q.subject
     q = types.asked("how much did we get back from the tax office?")

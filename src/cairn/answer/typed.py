@@ -30,7 +30,8 @@ from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import KIND_WORDS, TYPE_WORDS, Asked, compound_kinds, missing, root, values, words_of
+from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, missing, nominal_head, root,
+                                values, words_of)
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -163,6 +164,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
+    nominal = functools.cache(lambda: nominal_head(question, asked.head))  # ... or a head word
     role = role_of(question, asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
     per_note: dict[int, list[float]] = {}
@@ -172,10 +174,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
         if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
             line = f"{titles[n]} {line}"
-        head_gap = missing(asked.head, local)
+        head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
+        head_gap = missing(head, local)
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
-        line_share = (1 - len(missing(asked.head, line)) / len(asked.head)) if asked.head else 1.0
+        line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
@@ -183,7 +186,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             subj_gap = [w for w in subj_gap
                         if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
         own = _words(text)
-        score = (HEAD * 0.5 * (((1 - len(head_gap) / len(asked.head)) if asked.head else 1.0) + line_share)
+        score = (HEAD * 0.5 * (((1 - len(head_gap) / len(head)) if head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
                  + LEXICAL * (len(words & own) / len(words) if words else 0)
                  + KIND_WORD * bool(kind_words & own)

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 
 from cairn.lexical import MONTH_NAMES, content_terms, stem
+from cairn.ner import parts_of_speech
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
@@ -203,7 +204,6 @@ def _not_nominal(question: str, words: list[str]) -> frozenset[str]:
     """Stems of the words of `question` that are no part of a noun phrase (`NOMINAL`). words: the head's and subject's
     words; unless one of them is a word whose part depends on its use (`_USE_WORDS`, an -ly word), only the function
     words among them are dropped (`_FUNCTION_WORDS`) and the tagger is not started."""
-    from cairn.ner import parts_of_speech
     if not NOMINAL:
         return frozenset()
     low = [w.lower() for w in words]
@@ -225,7 +225,6 @@ def compound_kinds(question: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(stem of the last noun, stems of its modifiers) of every run of two or more nouns, adjectives, proper nouns or
     numbers of `question` that ends in a common noun ("the vet bill" -> ("bill", ("vet",))), by the packaged spaCy
     tagger; () when COMPOUND_KIND is off or spaCy is unavailable."""
-    from cairn.ner import parts_of_speech
     tagged = parts_of_speech(question) if COMPOUND_KIND else None
     out, run = [], []
     for word, pos in list(tagged or ()) + [("", "END")]:
@@ -270,6 +269,23 @@ def asked(question: str) -> Asked:
 
 
 _PHONING = frozenset(stem(w) for w in "call ring phone rang".split())
+
+# A value's head is a noun phrase ("the wills" of "how much are the wills going to cost us"): a verb said around it
+# ('going') is no word the note must hold; a verb before a noun modifies it ("the joining fee"). Read by typed.py only
+# once a head word is missing (the tagger loads in ~1 s).
+HEAD_NOUNS = True
+
+
+def nominal_head(question: str, head: tuple[str, ...]) -> tuple[str, ...]:
+    """`head` (stems) less `question`'s words the packaged tagger reads as verbs not followed by a noun
+    (ner.parts_of_speech), unless none stays ("how much do they want"); `head` when off, of one word, or untagged."""
+    if not HEAD_NOUNS or len(head) < 2:
+        return head
+    tagged = parts_of_speech(question) or ()
+    nxt = [p for _, p in tagged[1:]] + [""]
+    kept = {stem(w.lower()) for (w, pos), after in zip(tagged, nxt) if pos != "VERB" or after in ("NOUN", "PROPN")}
+    verbs = {stem(w.lower()) for w, _ in tagged} - kept
+    return tuple(w for w in head if w not in verbs) or head
 
 
 def _asked(question: str) -> Asked:
@@ -316,11 +332,29 @@ def _asked(question: str) -> Asked:
                  tuple(w for w in _stems(subject) if w not in drop), answer_type(q))
 
 
+# Digits labelled as another kind of number ("VAT no: GB 284 5519 07", "Serial 4451 2290 118") are no phone number.
+OTHER_NUMBERS = True
+_OTHER_NUMBER = frozenset("vat account acct sort iban bic swift serial policy reg registration company order invoice "
+                          "member membership customer card licence license passport nhs insurance microchip chip meter "
+                          "mpan mprn tax vin booking reference ref".split())
+
+
+def names_other_number(before: str) -> bool:
+    """True when the label just before a value (on its line; the text before its last colon) ends, past a generic "no" /
+    "number", in a word naming a number not a phone's (`_OTHER_NUMBER`): "VAT No:", "Account number:", "Serial"; not
+    "Membership enquiries" (its last word names what the line is for). Always False with OTHER_NUMBERS off."""
+    line = before.rsplit("\n", 1)[-1]
+    label = (line.rsplit(":", 1)[0] if ":" in line else line).rstrip().rstrip("#")
+    words = re.findall(r"[a-z]+", label.lower())[-4:]
+    while words and words[-1] in ("no", "number", "num", "nr"):
+        words.pop()
+    return OTHER_NUMBERS and bool(words) and words[-1] in _OTHER_NUMBER
+
+
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     """(start, end) of every value of `kind` in `text` (VALUE_KINDS; [] for other kinds). A phone number has at least 7
     digits and is no date; a code holds a digit and is not a plain year, date, time or money amount; a person is no
     capitalised run of closed-class words."""
-    from cairn.answer.labels import names_other_number
     from cairn.ner_written import without_closed_lead
     rx = PATTERNS.get(kind or "")
     if rx is None:
