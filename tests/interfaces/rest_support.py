@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -58,3 +59,14 @@ class RestServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def sse_events(resp) -> list[tuple[str, dict]]:
+    """(event name, its JSON data) of each server-sent event of a streamed response (POST /chat)."""
+    out, name = [], None
+    for line in resp.iter_lines():
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            out.append((name, json.loads(line[6:])))
+    return out

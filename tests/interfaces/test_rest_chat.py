@@ -3,22 +3,10 @@ scripted OpenAI-compatible model on loopback: the same loop as `cairn chat`."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from fakes.scripted_llm import ScriptedLLM, say, tool
-from rest_support import RestServer
-
-
-def events(resp) -> list[tuple[str, dict]]:
-    out, name = [], None
-    for line in resp.iter_lines():
-        if line.startswith("event: "):
-            name = line[7:]
-        elif line.startswith("data: "):
-            out.append((name, json.loads(line[6:])))
-    return out
+from rest_support import RestServer, sse_events
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +29,7 @@ def test_chat_streams_a_turn_and_high_risk_waits_for_approval(server, llm):
     with server.client() as c:
         with c.stream("POST", "/chat", json={"message": "delete the Boiler note"}) as resp:
             assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/event-stream")
-            evs = events(resp)
+            evs = sse_events(resp)
         assert evs[0][0] == "session" and evs[-1][0] == "result"
         assert "".join(d["text"] for e, d in evs if e == "delta") == "That waits for your approval."
         result = evs[-1][1]
@@ -60,7 +48,7 @@ def test_chat_bad_input_and_unknown_session(server):
     with server.client() as c:
         assert c.post("/chat", json={"message": ""}).status_code in (400, 422)
         with c.stream("POST", "/chat", json={"message": "hi", "session": "s-missing"}) as resp:
-            evs = events(resp)
+            evs = sse_events(resp)
         assert evs == [("error", {"error": evs[0][1]["error"], "status": 404})]
         assert c.post("/chat/approvals/ap-nope", json={"approve": False}).status_code == 404
 
@@ -70,7 +58,7 @@ def test_session_stats_and_artifact_lineage_over_http(server, llm):
     llm.script(tool("search", query="pressure"), say("1.2 bar."))
     with server.client() as c:
         with c.stream("POST", "/chat", json={"message": "what pressure?"}) as resp:
-            result = events(resp)[-1][1]
+            result = sse_events(resp)[-1][1]
         sid = result["session"]
         got = c.get(f"/chat/sessions/{sid}/stats")
         assert got.status_code == 200, got.text
@@ -92,7 +80,7 @@ def test_skills_are_saved_and_run_over_http(server, llm):
     llm.script(tool("search", query="boiler pressure"), say("It says 1.2 bar."))
     with server.client() as c:
         with c.stream("POST", "/chat", json={"message": "check the boiler pressure"}) as resp:
-            sid = events(resp)[-1][1]["session"]
+            sid = sse_events(resp)[-1][1]["session"]
         saved = c.post("/skills", json={"name": "boiler-check", "session": sid})
         assert saved.status_code == 201, saved.text
         assert saved.json()["steps"][0]["tool"] == "search"
@@ -115,7 +103,7 @@ def test_sessions_listed_read_searched_and_deleted_over_http(server, llm):
     llm.script(say("Noted the kayak trip."))
     with server.client() as c:
         with c.stream("POST", "/chat", json={"message": "the kayak trip is on the ninth"}) as resp:
-            sid = events(resp)[-1][1]["session"]
+            sid = sse_events(resp)[-1][1]["session"]
         listed = c.get("/chat/sessions").json()
         assert sid in [s["id"] for s in listed] and set(listed[0]) >= {"id", "channel", "turns", "started", "last"}
         shown = c.get(f"/chat/sessions/{sid}").json()

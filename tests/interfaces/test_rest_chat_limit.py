@@ -4,20 +4,8 @@ event), and the same session takes the next message (assistant22b; probe22's rep
 
 from __future__ import annotations
 
-import json
-
 from cairn.validate import MAX_QUESTION_CHARS
-from rest_support import RestServer
-
-
-def _events(resp) -> list[tuple[str, dict]]:
-    out, name = [], None
-    for line in resp.iter_lines():
-        if line.startswith("event: "):
-            name = line[7:]
-        elif line.startswith("data: "):
-            out.append((name, json.loads(line[6:])))
-    return out
+from rest_support import RestServer, sse_events
 
 
 def test_an_over_long_question_is_a_reply_not_an_error_event(tmp_path):
@@ -26,10 +14,10 @@ def test_an_over_long_question_is_a_reply_not_an_error_event(tmp_path):
         assert MAX_QUESTION_CHARS < len(question) <= 8000
         with c.stream("POST", "/chat", json={"message": question, "new": True}) as resp:
             assert resp.status_code == 200
-            evs = _events(resp)
+            evs = sse_events(resp)
         assert not [e for e, _ in evs if e == "error"], evs
         result = evs[-1][1]
         assert evs[-1][0] == "result" and "characters long" in result["reply"]
         assert f"{MAX_QUESTION_CHARS:,}" in result["reply"]
         with c.stream("POST", "/chat", json={"message": "hello there", "session": result["session"]}) as resp:
-            assert _events(resp)[-1][0] == "result"
+            assert sse_events(resp)[-1][0] == "result"
