@@ -42,6 +42,7 @@ def kapp(tmp_path_factory, real_embedder):
         store.append(st.id, {"type": "user", "turn": 3, "text": "when is the gutter cleaner coming, and what do I owe?"})
         store.append(st.id, {"type": "user", "turn": 4, "text": "whats the wifi password at the cabin"})
         store.append(st.id, {"type": "user", "turn": 5, "text": "The cabin wifi password pls"})
+        store.append(st.id, {"type": "user", "turn": 6, "text": "and how often do the gutters need clearing"})
         store.append(st.id, {"type": "nlu", "turn": 5, "text": "The cabin wifi password pls",
                              "actions": [{"intent": "ask", "text": "The cabin wifi password pls"}]})
         yield app
@@ -116,6 +117,14 @@ def test_an_earlier_question_is_no_evidence(kapp):
     logged whole) is never quoted back as what the person said."""
     ans = answer_about(kapp, "when is the canal boat trip", now=NOW)
     assert not any(s.kind == "session" for s in ans.sources) and "canal boat trip and" not in ans.text
+
+
+def test_a_follow_up_question_asked_before_is_no_evidence(kapp):
+    """A follow-up opening with "and" (no question mark: texted) asks; it is never quoted back as
+    what the person said (week-m: "and how often am i supposed to be checking them" answered
+    with itself from the session it was asked in)."""
+    ans = answer_about(kapp, "how often do the gutters need clearing", now=NOW)
+    assert not any(s.kind == "session" for s in ans.sources), ans.text
 
 
 def test_the_question_just_logged_is_not_quoted_back(kapp):

@@ -159,8 +159,10 @@ def topic(question: str) -> str | None:
     return rest if content_terms(rest) else None
 
 
-_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|what'?s|when'?s?|where'?s?|who'?s?|whose|which|how'?s?|why|is|are|was|were|do|does|"
-                       r"did|can|could|will|would)\b", re.I)
+# a follow-up's opening words come before its question word ("and how often ...", "ok so when ...")
+OPENING = r"(?:(?:and|so|ok|okay|but|also|then|oh|right|well)\b[\s,]*)*"
+_QUESTION = re.compile(r"\?\s*$|^\s*" + OPENING + r"(?:what|what'?s|when'?s?|where'?s?|who'?s?|whose|which|how'?s?|why|"
+                       r"is|are|was|were|do|does|did|can|could|will|would)\b", re.I)
 
 
 def is_question(text: str) -> bool:
