@@ -129,7 +129,7 @@ class Understood(NoteScoped, Reminding):
         log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
         from cairn.ops.knowledge_text import names
         people = [n for n in names(u.resolved) if n not in (log.get("note"), log.get("subject"))]
-        if not people and LOWER_CASE_NAMES and not u.resolved.isupper():
+        if not people and LOWER_CASE_NAMES and not u.resolved.isupper() and KN.may_name(u.resolved):
             # "can u text oksana that …": a name typed in lower case, known to the home as a person's
             people = [n for n in KN.people_in(u.resolved, KN.home_people(self.app))
                       if n not in (log.get("note"), log.get("subject"))]

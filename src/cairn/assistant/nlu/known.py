@@ -31,6 +31,14 @@ def ordinary_words() -> frozenset[str]:
     return frozenset(said | set(STOPWORDS) | set(MONTH_NAMES) | set(WEEKDAY_NAMES))
 
 
+def may_name(text: str) -> bool:
+    """Whether `text` holds a word that could be a name typed in lower case (at least MIN_LEN letters and no ordinary
+    word): without one, `people_in` finds nobody whoever the home knows, and the entity list need not be read."""
+    plain = ordinary_words()
+    keys = (_POSSESSIVE.sub("", w.lower()) for w in _WORD.findall(text or ""))
+    return any(len(k) >= MIN_LEN and k not in plain for k in keys)
+
+
 def people_in(text: str, people: list[str]) -> list[str]:
     """The names of `people` (display names, "Oksana", "Ines Valadares") a message names in any
     case, in the message's order: a word equal (case-insensitively, a possessive "'s" taken off)
