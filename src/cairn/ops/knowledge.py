@@ -58,9 +58,9 @@ MAX_MEMORIES = 4          # memories said in a profile
 # an earlier turn that asked something (a question, or a request to the assistant) is no
 # evidence of an answer: only what the person stated counts
 _STATED = {"remember", "none", "feelings", "smalltalk"}  # intents of a turn that states, asks nothing
-_ASKED = re.compile(r"\?\s*$|^" + T.OPENING + r"(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
-                    r"would|will|should|please|remind|remember|create|make|add|delete|rename|summari[sz]e|forget|"
-                    r"set|start|show|tell|list|cancel|snooze)\b", re.I)
+# ... as did a request to the assistant ("remind me …", "show …"; a question: T.is_question)
+_ASKED = re.compile(r"^" + T.OPENING + r"(?:should|please|remind|remember|create|make|add|delete|rename|summari[sz]e|"
+                    r"forget|set|start|show|tell|list|cancel|snooze)\b", re.I)
 
 
 @dataclass
