@@ -254,7 +254,7 @@ def test_inbox_scan_names_a_subfolder_it_cannot_list(tmp_path, embedder, monkeyp
     monkeypatch.setattr(os, "scandir", scandir)
     seen, events = [], []
     with Cairn(home, embedder=embedder) as app:
-        w = _Watcher(app.settings, None, app.conn, lambda conn, files: seen.extend(files), events.append)
+        w = _Watcher(app.settings, embedder, app.conn, lambda conn, files: seen.extend(files), events.append)
         w.start()
     assert seen == [inbox / "a.txt"]
     assert [e.message for e in events if e.kind == "error"] == [
