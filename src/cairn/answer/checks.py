@@ -211,6 +211,10 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if SAID_BY and stated and t is None and not ans.abstained and not gap:
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
+    if not ans.abstained and not gap and quotes:  # a value stated of a counterpart of the asked thing (answer/contrast.py)
+        from cairn.answer.contrast import contrast
+        other = contrast(question, note_quotes, [c.get("title") or "" for c in ans.citations if not c.get("speaker")])
+        gap = [f"!{other}"] if other else gap
     # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
     words = re.findall(r"[^\W\d_]+", question)
     rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
@@ -238,6 +242,7 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if new == "abstain" and not ans.abstained:
         words = ", ".join(f"'{w}'" for w in types.words_of(gap, question))
         reason = "no quoted line answers what was asked" if gap == ["?"] else \
+            f"the notes quoted state it of another thing than '{gap[0][1:]}'" if gap[0].startswith("!") else \
             f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
             (f"the notes give no {_VALUE_NOUN.get(asked.kind, 'value')} for {words}" if t is not None  # the value's
              else f"the notes quoted{of} say nothing of {words}") if gap else \
