@@ -262,6 +262,21 @@ def top1(notes: list, embedder, w, b) -> float:
     return right / n
 
 
+def attribute(embedder) -> None:
+    """Print how often fit.states_attribute (checks.ATTR_STATED, typed23) keeps the answering lines and rejects the
+    others, over every note (no fitting: the check has no weights), for the kinds it applies to (checks.ATTR_KINDS)."""
+    from cairn.answer import checks, fit, types
+    kept = {True: [], False: []}
+    for title, lines, qs in NOTES:
+        for q, gold in qs:
+            asked = types.asked(q)
+            if asked.kind in checks.ATTR_KINDS:
+                for i, line in enumerate(lines):
+                    kept[i in gold].append(fit.states_attribute(q, asked, line, title, embedder, "\n".join(lines)))
+    print(f"attribute stated ({sorted(map(str, checks.ATTR_KINDS))}): answering lines kept {sum(kept[True])}/"
+          f"{len(kept[True])}, others kept {sum(kept[False])}/{len(kept[False])}")
+
+
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
     import numpy as np
@@ -281,6 +296,7 @@ def main() -> int:
         print(f"{name}: pairs {len(y)} (answering {int(y.sum())}); at {fit.THRESHOLD}: answering kept "
               f"{at[y > 0].mean():.3f}, others passed {at[y == 0].mean():.3f}; best line answers {top1(notes, emb, w, b):.3f}")
     print("shipped:", [round(x, 3) for x in fit.WEIGHTS], round(fit.BIAS, 3))
+    attribute(emb)
     if args.write:
         print("WEIGHTS = (" + ", ".join(f"{x:.3f}" for x in w) + ")")
         print(f"BIAS = {b:.3f}")

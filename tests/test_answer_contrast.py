@@ -40,3 +40,31 @@ def test_a_value_of_the_counterpart_is_declined_then_passed_when_off(real_embedd
     monkeypatch.setattr(contrast, "CONTRAST", False)
     ans = answer_question(q, [_hit(text, "Payslip")], real_embedder)
     assert ans.verdict == "pass" and "£120.40" in ans.answer, ans.answer  # the old wrong pass
+
+
+EYES = ("# Eye test\n\nClearview Opticians, 4 Mill Lane, Dunsford\nPatient: Rosalind Achterberg\n"
+        "Right eye: sphere -1.25, cylinder -0.50\nTraining on the new lenses: Tuesdays and Thursdays.\n")
+
+
+def test_a_line_stating_no_word_of_the_asked_attribute_does_not_state_it(real_embedder):
+    from cairn.answer import fit, types
+    def states(q, line, title="Eye test"):
+        return fit.states_attribute(q, types.asked(q), line, title, real_embedder, EYES)
+    assert not states("what prism is on my glasses", "Clearview Opticians, 4 Mill Lane, Dunsford", "Glasses prescription")
+    assert states("what sphere is my right eye", "Right eye: sphere -1.25, cylinder -0.50")
+    assert states("what's rosalind's cylinder", "Right eye: sphere -1.25, cylinder -0.50")  # a name typed in lower case
+    assert states("what nights is lens training", "Training on the new lenses: Tuesdays and Thursdays.")  # a weekday
+    assert states("what pet does rosalind have", "Rosalind has a grey cat called Pixel.")  # a word's near synonym
+    assert states("who checked rosalind's eyes", "Patient: Rosalind Achterberg")  # no noun asked beyond the subject
+
+
+def test_the_attribute_check_declines_what_the_scorer_passes(real_embedder, monkeypatch):
+    from cairn.answer import checks, fit
+    monkeypatch.setattr(fit, "THRESHOLD", 0.0)  # the scorer passes every line: the attribute check alone decides
+    text = "# Glasses prescription\n\nClearview Opticians, 4 Mill Lane, Dunsford, spectacle prescription\n"
+    ans = answer_question("what prism is on my glasses", [_hit(text, "Glasses prescription")], real_embedder)
+    assert ans.verdict == "abstain" and "no quoted line answers" in ans.answer.lower(), ans.answer
+    assert ans.checks["subject"] is False
+    monkeypatch.setattr(checks, "ATTR_STATED", False)
+    ans = answer_question("what prism is on my glasses", [_hit(text, "Glasses prescription")], real_embedder)
+    assert ans.verdict == "pass" and "Clearview" in ans.answer, ans.answer  # the old wrong pass

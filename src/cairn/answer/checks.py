@@ -124,6 +124,11 @@ UNTYPED_FIT = True
 # inspection due: ..." for "who did the inspection" names nobody). Off: the scorer alone (its feature f6 weighs the same
 # test).
 WHO_NAMED = True
+# ... and only when a quoted line states the asked attribute: holds a word of the question that its note's title lacks and
+# that names nobody, or is within typed.ROLE_COS of one by the sentence embedder (fit.states_attribute: the optician's
+# letterhead for "what prism is on my glasses" holds none). Off: the scorer alone (its feature f3 weighs the same test).
+ATTR_STATED = True
+ATTR_KINDS = frozenset({None, "person", "place", "org"})  # not procedures and yes/no: their lines state, not restate
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 
 
@@ -230,7 +235,10 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
                  for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
             or [(q["quote"], c.get("title") or "") for c in ans.citations for q in c.get("quotes", [])]
         best = max(fit.answers(question, asked, line, title, embedder) for line, title in lines)
-        if best < fit.THRESHOLD or (WHO_NAMED and asked.kind == "person"
+        notes = {h.id: h.text for h in all_hits}
+        text = "\n".join(notes.get(c["chunk_id"], "") for c in ans.citations)
+        if best < fit.THRESHOLD or (ATTR_STATED and asked.kind in ATTR_KINDS and not any(
+                fit.states_attribute(question, asked, line, title, embedder, text) for line, title in lines)) or (WHO_NAMED and asked.kind == "person"
                                     and not any(fit.names_someone(question, line) for line, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
