@@ -215,6 +215,31 @@ NOTES: list[tuple[str, list[str], list[tuple[str, list[int]]]]] = [
 ]
 
 
+# (question, quoted line, title, stated of a counterpart?) for answer/contrast.py (typed23): a role counterpart, a negated
+# compound, another number of the thing, and near misses that state the asked thing itself. Written for this file.
+COUNTERPARTS: list[tuple[str, str, str, bool]] = [
+    ("how much does the employer pay into the pension", "Employee contribution: 4% (£96.12)", "Payslip", True),
+    ("what's my employee number", "Employee number: 88-2201", "Payslip", False),
+    ("who is the payee on the cheque", "Payer: Ludmila Sorensen", "Cheque stub", True),
+    ("who is the payee on the cheque", "Pay to: Harbour Joinery (payee)", "Cheque stub", False),
+    ("who's the lessor", "Lessee: Corvin Aldana", "Garage lease", True),
+    ("who is the trainee on the course", "Trainer: Ysolde Marchetti", "Forklift course", True),
+    ("how much is a peak return to leeds", "Off-peak return: £23.40", "Train fares", True),
+    ("how much is a peak return to leeds", "Peak return: £41.10; off-peak return: £23.40", "Train fares", False),
+    ("is the room non-smoking", "Non-smoking rooms only", "Hotel booking", False),
+    ("what's in locker 14", "Locker 12: wetsuit and fins", "Dive club lockers", True),
+    ("what's in locker 12", "Locker 12: wetsuit and fins", "Dive club lockers", False),
+    ("who sits at table 5", "Ines and Farid", "Table 4 seating", True),
+    ("what time is the 3 o'clock class", "Yoga starts at 3pm in studio 2", "Timetable", False),
+    ("how much for 2 adults", "Family ticket (2 adults, 2 children): £48", "Zoo tickets", False),
+    ("who is the guarantor", "Guarantee: 2 years on parts", "Boiler receipt", True),
+    ("what does the referee do", "Referee: Talia Brandt (county FA)", "Match sheet", False),
+    # converse roles of different stems: not read by form (known misses)
+    ("who is the landlord", "Tenant: Oswin Pryce", "Tenancy", True),
+    ("what's the sender's address", "Recipient: 4 Gull Row, Tarnside", "Parcel label", True),
+]
+
+
 def pairs(notes: list) -> list[tuple[str, str, str, bool]]:
     """(question, line, title, answers?) for every question and every line of its note."""
     return [(q, line, title, i in gold) for title, lines, qs in notes for q, gold in qs
@@ -275,6 +300,12 @@ def attribute(embedder) -> None:
                     kept[i in gold].append(fit.states_attribute(q, asked, line, title, embedder, "\n".join(lines)))
     print(f"attribute stated ({sorted(map(str, checks.ATTR_KINDS))}): answering lines kept {sum(kept[True])}/"
           f"{len(kept[True])}, others kept {sum(kept[False])}/{len(kept[False])}")
+    from cairn.answer.contrast import contrast
+    flagged = {y: sum(bool(contrast(q, [line], [title])) for q, line, title, a in pairs(NOTES) if a == y)
+               for y in (True, False)}
+    caught = sum(bool(contrast(q, [line], [title])) == other for q, line, title, other in COUNTERPARTS)
+    print(f"contrast (answer/contrast.py): answering lines flagged {flagged[True]}, others {flagged[False]}; "
+          f"counterpart pairs read right {caught}/{len(COUNTERPARTS)}")
 
 
 def main() -> int:
