@@ -21,6 +21,14 @@ def test_role_counterparts_and_negated_compounds():
     assert counterpart("what's the employee contribution", "Pension, employee 4%: £88.10") is None
     assert counterpart("what's the peak fare", "Peak return £21; off-peak £14.20") is None
     assert counterpart("how much notice do we give the landlord", "Tenants give two months' notice.") is None
+    assert counterpart("is the phone line working", "The router shows offline") is None  # a hyphen makes the compound
+    assert counterpart("is the deposit refundable", "Deposit: non-refundable", polar=True) is None  # it answers No
+
+
+def test_a_negated_compound_answers_a_yes_no_question_no(real_embedder):
+    text = "# Cottage booking\n\nDeposit: £200, non-refundable\nCheck-in: from 4pm\n"
+    ans = answer_question("is the deposit refundable", [_hit(text, "Cottage booking")], real_embedder)
+    assert ans.verdict == "pass" and ans.answer.startswith("No:") and "non-refundable" in ans.answer, ans.answer
 
 
 def test_another_number_of_the_same_thing():

@@ -218,7 +218,8 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
     if not ans.abstained and not gap and quotes:  # a value stated of a counterpart of the asked thing (answer/contrast.py)
         from cairn.answer.contrast import contrast
-        other = contrast(question, note_quotes, [c.get("title") or "" for c in ans.citations if not c.get("speaker")])
+        other = contrast(question, note_quotes, [c.get("title") or "" for c in ans.citations if not c.get("speaker")],
+                         asked.kind == "yesno")
         gap = [f"!{other}"] if other else gap
     # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
     words = re.findall(r"[^\W\d_]+", question)

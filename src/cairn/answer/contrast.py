@@ -3,7 +3,8 @@ word lists: a quote that writes the asked word only as
 
 - its role counterpart: the same stem with the other agent / recipient suffix ("employer" asked, "Pension, employee
   5%" quoted; payer / payee, lessor / lessee, guarantor / guarantee);
-- a negated compound: "peak" asked, only "Off-Peak membership" quoted (off-, non-);
+- a negated compound: "peak" asked, only "Off-Peak membership" quoted (off-, non-; not for a yes/no question, which
+  it answers "No");
 - another number of the same thing: "plot 23" asked, the quote or its note's title says "plot 22" and never "plot 23"
   ("grade 3" / "Grade 2").
 
@@ -29,9 +30,10 @@ def _plain(word: str) -> str:
     return word.strip("'’-").removesuffix("'s").removesuffix("’s")
 
 
-def counterpart(question: str, quote: str) -> str | None:
+def counterpart(question: str, quote: str, polar: bool = False) -> str | None:
     """The word of `question` that `quote` writes only as its role counterpart or inside a negated compound (module
-    doc), as the question writes it; None when there is none."""
+    doc), as the question writes it; None when there is none. polar: a yes/no question, for which a negated compound
+    is the answer ("is the deposit refundable": "No: Deposit: £200, non-refundable"), not another thing."""
     asked = [_plain(w) for w in _WORD.findall(question.lower())]
     text = quote.lower()
     held = {_plain(w) for w in _WORD.findall(text)} | {w.rstrip("s") for w in _WORD.findall(text)}
@@ -42,7 +44,7 @@ def counterpart(question: str, quote: str) -> str | None:
             base = q[:-2]
             if q.endswith(s) and len(base) >= 3 and any(base + x in held for x in _ROLE_SUFFIXES if x != s):
                 return q
-        if re.search(rf"\b(?:off|non)-?{re.escape(q)}s?\b", text) and not re.search(
+        if not polar and re.search(rf"\b(?:off|non)-{re.escape(q)}s?\b", text) and not re.search(
                 rf"(?<![\w-]){re.escape(q)}s?\b", text):
             return q
     return None
@@ -61,9 +63,9 @@ def other_number(question: str, text: str) -> str | None:
     return None
 
 
-def contrast(question: str, quotes: list[str], titles: list[str]) -> str | None:
+def contrast(question: str, quotes: list[str], titles: list[str], polar: bool = False) -> str | None:
     """What `question` asks that the quotes state only of a counterpart (module doc): the asked word or "NOUN N"; None
-    when none, or when CONTRAST is off."""
+    when none, or when CONTRAST is off. polar: a yes/no question (`counterpart`)."""
     if not CONTRAST or not quotes:
         return None
-    return counterpart(question, " ".join(quotes)) or other_number(question, " ".join(quotes + titles))
+    return counterpart(question, " ".join(quotes), polar) or other_number(question, " ".join(quotes + titles))
