@@ -81,6 +81,7 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
+    from cairn.answer import contrast as CT
     from cairn.answer import answerability as AB, checks as C, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
@@ -113,6 +114,8 @@ def rules() -> dict:
         "a date's role in its label (typed.ROLE)": _set(TD, "ROLE", 0.0),
         "the thing asked in the quote (checks.HEAD_QUOTED)": _set(C, "HEAD_QUOTED", frozenset({"purpose"})),
         "what NAME thought, of NAME (checks.SAID_BY)": _set(C, "SAID_BY", False),
+        "the line states the asked attribute (checks.ATTR_STATED)": _set(C, "ATTR_STATED", False),
+        "a counterpart of the asked thing (contrast.CONTRAST)": _set(CT, "CONTRAST", False),
         "where: a place (types.LOCATIVE)": _set(RO, "LOCATIVE", False),
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),

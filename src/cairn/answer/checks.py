@@ -124,6 +124,11 @@ UNTYPED_FIT = True
 # inspection due: ..." for "who did the inspection" names nobody). Off: the scorer alone (its feature f6 weighs the same
 # test).
 WHO_NAMED = True
+# ... and only when a quoted line states the asked attribute: holds a word of the question that its note's title lacks and
+# that names nobody, or is within typed.ROLE_COS of one by the sentence embedder (fit.states_attribute: the optician's
+# letterhead for "what prism is on my glasses" holds none). Off: the scorer alone (its feature f3 weighs the same test).
+ATTR_STATED = True
+ATTR_KINDS = frozenset({None, "person", "place", "org"})  # not procedures and yes/no: their lines state, not restate
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 
 
@@ -211,6 +216,11 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if SAID_BY and stated and t is None and not ans.abstained and not gap:
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
+    if not ans.abstained and not gap and quotes:  # a value stated of a counterpart of the asked thing (answer/contrast.py)
+        from cairn.answer.contrast import contrast
+        other = contrast(question, note_quotes, [c.get("title") or "" for c in ans.citations if not c.get("speaker")],
+                         asked.kind == "yesno")
+        gap = [f"!{other}"] if other else gap
     # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
     words = re.findall(r"[^\W\d_]+", question)
     rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
@@ -226,7 +236,10 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
                  for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
             or [(q["quote"], c.get("title") or "") for c in ans.citations for q in c.get("quotes", [])]
         best = max(fit.answers(question, asked, line, title, embedder) for line, title in lines)
-        if best < fit.THRESHOLD or (WHO_NAMED and asked.kind == "person"
+        notes = {h.id: h.text for h in all_hits}
+        text = "\n".join(notes.get(c["chunk_id"], "") for c in ans.citations)
+        if best < fit.THRESHOLD or (ATTR_STATED and asked.kind in ATTR_KINDS and not any(
+                fit.states_attribute(question, asked, line, title, embedder, text) for line, title in lines)) or (WHO_NAMED and asked.kind == "person"
                                     and not any(fit.names_someone(question, line) for line, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
@@ -238,6 +251,7 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     if new == "abstain" and not ans.abstained:
         words = ", ".join(f"'{w}'" for w in types.words_of(gap, question))
         reason = "no quoted line answers what was asked" if gap == ["?"] else \
+            f"the notes quoted state it of another thing than '{gap[0][1:]}'" if gap[0].startswith("!") else \
             f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
             (f"the notes give no {_VALUE_NOUN.get(asked.kind, 'value')} for {words}" if t is not None  # the value's
              else f"the notes quoted{of} say nothing of {words}") if gap else \

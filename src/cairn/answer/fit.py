@@ -31,6 +31,7 @@ from cairn.answer import types
 from cairn.answer.roles import says_where
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
+from cairn.ner import parts_of_speech
 from cairn.ner_written import CALENDAR
 
 # Fitted by `python bench/answer_pairs.py --write` (train notes; held-out figures in bench/README.md).
@@ -40,10 +41,21 @@ BIAS = -1.800
 # below it the answer is declined with pointers.
 THRESHOLD = 0.5
 _NAMES = re.compile(r"[\w'’-]+")
+_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
+_UNIT = re.compile(rf"(?:{types._UNITS}|evenings?|mornings?|afternoons?)", re.IGNORECASE)
 
 
 def _terms(question: str) -> list[str]:
     return list(dict.fromkeys(stem(t) for t in content_terms(question) if stem(t) not in types.TYPE_WORDS))
+
+
+def _attribute(terms: list[str], question: str, line: str, title: str) -> tuple[list[str], set[str]]:
+    """(the attribute's stems: `terms` the title lacks, less the names; the names: stems of the words capitalised in the
+    line past a field's key, or in the question past its first word: the subject)."""
+    key = re.match(r"^[^:]{1,40}:\s", line)  # a field's key names the attribute ("Engine oil: ...")
+    named = {stem(w.lower()) for x in (line[key.end() if key else 0:], question[1:])
+             for w in re.findall(r"\b[A-Z][a-z'’-]+", x)}
+    return ([w for w in types.missing(tuple(terms), title) if w not in named] if terms else []), named
 
 
 def features(question: str, asked, line: str, title: str, embedder) -> list[float]:
@@ -52,11 +64,7 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     n = max(len(terms), 1)
     held = 1 - len(types.missing(tuple(terms), line)) / n if terms else 0.0
     held_t = 1 - len(types.missing(tuple(terms), f"{title} {line}")) / n if terms else 0.0
-    # names (capitalised in the line, past a field's key, or in the question) are the subject
-    key = re.match(r"^[^:]{1,40}:\s", line)  # a field's key names the attribute ("Engine oil: ...")
-    named = {stem(w.lower()) for x in (line[key.end() if key else 0:], question[1:])
-             for w in re.findall(r"\b[A-Z][a-z'’-]+", x)}
-    attr = [w for w in types.missing(tuple(terms), title) if w not in named] if terms else []
+    attr, named = _attribute(terms, question, line, title)
     own = 1 - len(types.missing(tuple(attr), line)) / len(attr) if attr else 1.0
     words = types.words_of(attr, question) if attr else []
     # the question less the names the line writes (the subject): what is asked of it
@@ -70,6 +78,36 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     miss = float(not names_someone(question, line)) if asked.kind == "person" else \
         float(not says_where(line)) if asked.kind == "place" else 0.0
     return [cos_q, held, held_t, own, cos_w, caps, miss, min(len(tokens) / 20, 1.0)]
+
+
+def _note_names(note: str) -> set[str]:
+    """Stems of the words `note` writes capitalised past a line's first word or a field's key ("Patient: Cosmo Vance"):
+    its names, though a question types them in lower case."""
+    out: set[str] = set()
+    for row in note.splitlines():
+        key = re.match(r"^[^:]{1,40}:\s", row)
+        rest = row[key.end():] if key else re.sub(r"^\W*[\w'’-]+", "", row)
+        out |= {stem(w.lower()) for w in re.findall(r"(?<![.!?]\s)\b[A-Z][a-z'’-]+", rest)}
+    return out
+
+
+def states_attribute(question: str, asked, line: str, title: str, embedder, note: str = "") -> bool:
+    """True when `line` states the asked attribute: it holds one of its words (feature f3 above 0: a word of the question
+    its note's `title` lacks, not a name), or a word within topic.SYNONYM_COS of one ("pet" / "cat"), or a date or
+    weekday for a unit of time ("what nights": "on Tuesdays"); or the question has no such word. note: the text of the
+    line's note, whose names (`_note_names`) are no attribute words."""
+    from cairn.answer.topic import supported_terms
+    attr, _ = _attribute(_terms(question), question, line, title)
+    attr = [w for w in attr if len(w) > 1 and w not in _note_names(note)]  # the subject's name, typed in lower case
+    if not attr or len(types.missing(tuple(attr), line)) < len(attr):
+        return True
+    tagged = parts_of_speech(question)  # the attribute is a thing: the question's nouns and adjectives, not its verbs
+    attr = [w for w in attr if tagged is None or w in {stem(t.lower()) for t, pos in tagged if pos in _NOMINAL}]
+    if not attr:
+        return True
+    if types._TIME_RE.search(line) and any(_UNIT.fullmatch(w) for w in types.words_of(attr, question)):
+        return True  # "what nights": a unit of time, held by the weekday or date the line says
+    return bool(supported_terms(types.words_of(attr, question), line, embedder))
 
 
 def names_someone(question: str, line: str) -> bool:
