@@ -54,13 +54,15 @@ GENERIC_TERMS = frozenset(stem(w) for w in (
 @dataclass
 class Answerability:
     """Verdict of `check` (answerable False: abstain for `reason`) on `person` (None: unchecked);
-    about_person: ids of the hits with a sentence about them (or notes); scores: the rules' figures."""
+    about_person: ids of the hits with a sentence about them (or notes); scores: the rules' figures;
+    stated: the sentences stating something of them (focus.py)."""
 
     answerable: bool = True
     reason: str | None = None
     person: str | None = None
     about_person: set[str] = field(default_factory=set)
     scores: dict[str, float] = field(default_factory=dict)
+    stated: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1024)
@@ -168,6 +170,7 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         elif states_of(sent, speaker, person) and not (STATED and speaker == person and echoes_other(
                 sent, (replies or {}).get(hid, ""), keys)):  # else about them, stating nothing: neither side
             best_p, words_p, terms_p = max(best_p, float(c)), max(words_p, held), terms_p | stems
+            result.stated.append(sent)
     only_other = sorted((keys & terms_o) - terms_p)
     missing = sorted(keys - terms_p)
     result.scores = {"support_person": round(best_p, 4), "support_other": round(best_o, 4),

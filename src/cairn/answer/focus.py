@@ -1,0 +1,53 @@
+"""The asked things of the asked person: is every thing the question names said of them?
+
+A question about a chat participant ("How did the drought impact the homes in John's old area?") names
+things besides the one it asks for; each such noun must be said of the person somewhere in the retrieved
+messages (`answerability.check`'s sentences stating something of them). The noun that names the slot
+asked for is not: the answer instantiates it rather than repeats it ("What *activity* did Caroline do?",
+"What is Jon's *attitude* towards the festival?"; through a classifier, "what kind of *X*", "one of the
+*Y*"). A question asking for a judgement (a modal verb, "likely") names things that need not be stated. Nouns come from the packaged spaCy parse (ner.parse); "said of" is topic.supported_terms (same
+stem, shared prefix or a word cosine). No parse: nothing is declined.
+"""
+
+from __future__ import annotations
+
+from cairn.answer.answerability import GENERIC_TERMS
+from cairn.answer.topic import supported_terms
+from cairn.lexical import STOPWORDS, stem
+from cairn.ner import parse
+
+FOCUS = True  # False: for measuring
+CLASSIFIERS = frozenset({"kind", "type", "sort", "one"})  # "what kind of X", "one of the Y": X, Y name the slot
+_WH = ("WDT", "WP", "WP$")
+
+
+def named_things(topic: str) -> list[str]:
+    """The nouns of `topic` (a question less the person's name), lower-cased, once each, less the
+    slot's noun and its classifiers (module doc), stop words, GENERIC_TERMS and numbers; [] unparsed."""
+    toks = parse(topic) or ()
+    if any(t.tag == "MD" or t.lemma == "likely" for t in toks):
+        return []  # a judgement ("what might she enjoy"): what it names need not be stated
+    skip: set[int] = set()
+    wh = next((i for i, t in enumerate(toks) if t.tag in _WH), None)
+    slot = None
+    if wh is not None and toks[wh].dep == "det" and toks[toks[wh].head].pos in ("NOUN", "PROPN"):
+        slot = toks[wh].head  # "what book", "which song"
+    elif wh is not None and toks[toks[wh].head].lemma == "be":  # "what is X's favourite style of painting"
+        slot = next((i for i, t in enumerate(toks) if t.head == toks[wh].head and i != wh
+                     and t.dep in ("nsubj", "attr") and t.pos in ("NOUN", "PROPN")), None)
+    while slot is not None and slot not in skip:
+        skip.add(slot)
+        if toks[slot].lemma not in CLASSIFIERS:
+            break
+        of = next((i for i, t in enumerate(toks) if t.head == slot and t.dep == "prep" and t.lemma == "of"), None)
+        slot = next((i for i, t in enumerate(toks) if of is not None and t.head == of and t.dep == "pobj"), None)
+    return list(dict.fromkeys(
+        t.text.lower() for i, t in enumerate(toks) if i not in skip and t.pos in ("NOUN", "PROPN") and len(t.text) > 2
+        and t.text.lower() not in STOPWORDS and stem(t.text.lower()) not in GENERIC_TERMS and not t.text.isdigit()))
+
+
+def unstated(topic: str, stated: list[str], embedder) -> list[str]:
+    """The `named_things` of `topic` that none of `stated` (sentences stating something of the
+    person) supports; [] when FOCUS is off, nothing is named or nothing is stated of them."""
+    things = named_things(topic) if FOCUS and stated else []
+    return [t for t in things if t not in supported_terms(things, " ".join(stated), embedder)] if things else []
