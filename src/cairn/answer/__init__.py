@@ -257,7 +257,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         person = check.person
         if person is not None and check.answerable and (things := unstated(
                 answerability.strip_people(question, [person]), check.stated, embedder)):
-            check.answerable, check.reason = False, f"{answerability._listed(question, things)} never said of {person}"
+            check.answerable = False
+            check.reason = ", ".join(f"'{t}'" for t in things) + f" {'is' if len(things) == 1 else 'are'} never said of {person}"
         if person is not None:
             info = {"person": person, "answerable": check.answerable, "reason": check.reason, "scores": check.scores}
             if not check.answerable and not hypothetical:

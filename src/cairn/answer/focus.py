@@ -19,6 +19,7 @@ from cairn.ner import parse
 FOCUS = True  # False: for measuring
 CLASSIFIERS = frozenset({"kind", "type", "sort", "one"})  # "what kind of X", "one of the Y": X, Y name the slot
 _WH = ("WDT", "WP", "WP$")
+POS = ("NOUN",)  # a name is the premise check's (unknown_names), not an attribute
 
 
 def named_things(topic: str) -> list[str]:
@@ -34,15 +35,18 @@ def named_things(topic: str) -> list[str]:
         slot = toks[wh].head  # "what book", "which song"
     elif wh is not None and toks[toks[wh].head].lemma == "be":  # "what is X's favourite style of painting"
         slot = next((i for i, t in enumerate(toks) if t.head == toks[wh].head and i != wh
-                     and t.dep in ("nsubj", "attr") and t.pos in ("NOUN", "PROPN")), None)
+                     and t.dep in ("nsubj", "attr") and (t.pos in ("NOUN", "PROPN") or t.lemma == "one")), None)
     while slot is not None and slot not in skip:
         skip.add(slot)
         if toks[slot].lemma not in CLASSIFIERS:
             break
         of = next((i for i, t in enumerate(toks) if t.head == slot and t.dep == "prep" and t.lemma == "of"), None)
         slot = next((i for i, t in enumerate(toks) if of is not None and t.head == of and t.dep == "pobj"), None)
+    for i, t in enumerate(toks):  # a complex preposition's noun: "in terms of", "as part of", "with regard to"
+        if t.dep == "pobj" and any(c.head == i and c.dep == "prep" and c.lemma in ("of", "to") for c in toks):
+            skip.add(i)
     return list(dict.fromkeys(
-        t.text.lower() for i, t in enumerate(toks) if i not in skip and t.pos in ("NOUN", "PROPN") and len(t.text) > 2
+        t.text.lower() for i, t in enumerate(toks) if i not in skip and t.pos in POS and len(t.text) > 2
         and t.text.lower() not in STOPWORDS and stem(t.text.lower()) not in GENERIC_TERMS and not t.text.isdigit()))
 
 
