@@ -81,7 +81,7 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
-    from cairn.answer import answerability as AB, checks as C, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -89,6 +89,7 @@ def rules() -> dict:
         "person check (answerability.check)": _set(A.answerability, "check",
                                                    lambda q, hits, *a, **k: Answerability(about_person={h.id for h in hits})),
         "premise (unknown_names)": _without(unknown_names=None),
+        "named things said of the person (focus.FOCUS)": _set(FO, "FOCUS", False),
         "chit-chat (offtopic.chit_chat)": _set(A, "chit_chat", never),
         "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None)),
         "stated of (checks.stated_gap)": _set(C, "stated_gap", lambda *a, **k: []),
