@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import pickle
-import re
 import sys
 import time
 from pathlib import Path
@@ -129,7 +128,6 @@ def rules() -> dict:
         "value sentence under the floor (SENTENCE_READ)": _set(A, "SENTENCE_READ", 0),
         "caption quoted last (spans.is_caption)": _set(A, "is_caption", lambda *a: False),
         "addressed by name (answerability._addresses)": _set(AB, "_addresses", lambda *a: False),
-        "tag question states (answerability._TAG_QUESTION)": _set(AB, "_TAG_QUESTION", re.compile(r"(?!)")),
         "comment on the other's news (answerability.echoes_other)": _set(AB, "echoes_other", lambda *a: False),
         "kinship counterparts (polarity.COUNTERPARTS)": _set(P, "_PAIRS", P._PAIRS[:len(P._PAIRS) - 2 * len(P.COUNTERPARTS)]),
         "parts answered alone (parts.split)": _set(A.parts, "split", lambda q: [q]),

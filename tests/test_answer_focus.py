@@ -89,3 +89,11 @@ def test_parse_gives_dependencies_or_none(monkeypatch):
 def test_no_parse_names_nothing(monkeypatch):
     monkeypatch.setattr(focus, "parse", lambda text: None)  # spaCy unavailable: nothing is declined for it
     assert focus.named_things("How did the drought damage the houses?") == []
+
+
+def test_how_many_counts_the_slot_noun():
+    assert focus.named_things("How many times has he gone to the gym?") == ["gym"]
+
+
+def test_a_yes_no_questions_category_is_the_slot():
+    assert focus.named_things("Is Mango the pet of the family?") == ["family"]

@@ -1,8 +1,8 @@
 """Answerability: should a question naming one chat participant P be answered from this evidence?
 
-Only from sentences about P (`sentence_subject`): a chat sentence is about its speaker unless, with
-no first-person word, it is in the second person, asks (not a tag question), calls another
-participant by name or opens as a reaction (`REACTIONS`): then about the addressee. Of those, only
+Only from sentences about P (`sentence_subject`): a chat sentence is about its speaker unless, with no first-person
+word, it is in the second person, asks, calls another participant by name or opens as a reaction (`REACTIONS`): then
+about the addressee. Of those, only
 what states something of P counts (`states_of`; not P's comment on the other's news, `echoes_other`).
 Over the retrieved chat sentences (plus `CONTEXT_K` hits of a search without the name), scored by
 cosine with the question less the name, the first rule that fires declines: 1. the best sentence
@@ -35,7 +35,6 @@ _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos
                        r"sounds like|hope)\b", re.IGNORECASE)
 STATED = True  # False: for measuring
 MAX_SENTENCES = 160
-_TAG_QUESTION = re.compile(r",\s*(?:right|isn['’]?t it|wasn['’]?t it|aren['’]?t they|huh|eh|no)\W*$", re.IGNORECASE)
 ADDRESSEE = "the person they were talking to"
 
 _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours"
@@ -104,8 +103,7 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
     (`person` when someone else wrote it, else ADDRESSEE) or the speaker. names: the chat's speakers."""
     if speaker is None:
         return None
-    asks = sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence)
-    if not _FIRST.search(sentence) and (_SECOND.search(sentence) or asks
+    if not _FIRST.search(sentence) and (_SECOND.search(sentence) or sentence.rstrip().endswith("?")
                                         or (names and _addresses(sentence, speaker, names))
                                         or (REACTIONS and _REACTION.search(sentence))):
         return person if speaker != person else ADDRESSEE
@@ -115,8 +113,7 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
 def states_of(sentence: str, speaker: str | None, person: str) -> bool:
     """Whether `sentence` (about `person`) states something of them: a note's, theirs asking
     nothing, or a question put to them (module doc). Always True when STATED is off."""
-    return speaker is None or not STATED or (speaker == person) != (sentence.rstrip().endswith("?")
-                                                                    and not _TAG_QUESTION.search(sentence))
+    return speaker is None or not STATED or (speaker == person) != sentence.rstrip().endswith("?")
 
 
 def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:

@@ -5,7 +5,7 @@ things besides the one it asks for; each such noun must be said of the person so
 messages (`answerability.check`'s sentences stating something of them). The noun that names the slot
 asked for is not: the answer instantiates it rather than repeats it ("What *activity* did Caroline do?",
 "What is Jon's *attitude* towards the festival?"; through a classifier, "what kind of *X*", "one of the
-*Y*"). A question asking for a judgement (a modal verb, "likely") names things that need not be stated. Nouns come from the packaged spaCy parse (ner.parse); "said of" is topic.supported_terms (same
+*Y*"; "how many *times*"). A question asking for a judgement (a modal verb, "likely") names things that need not be stated. Nouns come from the packaged spaCy parse (ner.parse); "said of" is topic.supported_terms (same
 stem, shared prefix or a word cosine). No parse: nothing is declined.
 """
 
@@ -29,13 +29,19 @@ def named_things(topic: str) -> list[str]:
     if any(t.tag == "MD" or t.lemma == "likely" for t in toks):
         return []  # a judgement ("what might she enjoy"): what it names need not be stated
     skip: set[int] = set()
-    wh = next((i for i, t in enumerate(toks) if t.tag in _WH), None)
+    wh = next((i for i, t in enumerate(toks) if t.tag in _WH or t.lemma == "how"), None)
     slot = None
-    if wh is not None and toks[wh].dep == "det" and toks[toks[wh].head].pos in ("NOUN", "PROPN"):
+    if wh is not None and toks[wh].lemma == "how":  # "how many times": the counted noun
+        many = toks[wh].head
+        slot = toks[many].head if toks[many].lemma in ("many", "much") and toks[toks[many].head].pos == "NOUN" else None
+    elif wh is not None and toks[wh].dep == "det" and toks[toks[wh].head].pos in ("NOUN", "PROPN"):
         slot = toks[wh].head  # "what book", "which song"
     elif wh is not None and toks[toks[wh].head].lemma == "be":  # "what is X's favourite style of painting"
         slot = next((i for i, t in enumerate(toks) if t.head == toks[wh].head and i != wh
                      and t.dep in ("nsubj", "attr") and (t.pos in ("NOUN", "PROPN") or t.lemma == "one")), None)
+    elif wh is None:  # "is Mango his pet?": the category asked of
+        slot = max((i for i, t in enumerate(toks) if t.dep in ("attr", "nsubj") and t.pos == "NOUN"
+                    and toks[t.head].lemma == "be" and toks[t.head].dep == "ROOT"), default=None)
     while slot is not None and slot not in skip:
         skip.add(slot)
         if toks[slot].lemma not in CLASSIFIERS:
