@@ -73,9 +73,25 @@ def test_named_things(topic, things):
 
 def test_unstated_reads_every_stated_sentence():
     stated = ["My old street was hit by a flood.", "Lots of houses were ruined."]
-    assert focus.unstated("How did the drought damage the houses?", stated, None) == ["drought"]
-    assert focus.unstated("How did the flood damage the houses?", stated, None) == []
-    assert focus.unstated("How did the drought damage the houses?", [], None) == []  # nothing stated: no verdict
+    assert focus.unstated("How did the drought damage Ana's houses?", "Ana", stated, None) == ["drought"]
+    assert focus.unstated("How did the flood damage Ana's houses?", "Ana", stated, None) == []
+    assert focus.unstated("How did the drought damage Ana's houses?", "Ana", [], None) == []  # nothing stated
+
+
+def test_the_persons_name_is_read_as_a_pronoun():
+    # "did John host" tags 'host' a noun; "did she host" a verb: only 'veterans' is named
+    assert focus.unstated("What did John host for the veterans?", "John Reyes", ["I hosted a dinner."], None) == [
+        "veterans"]
+
+
+@pytest.mark.parametrize("question, things", [
+    ("What is her bowl a reminder of?", []),  # a stranded preposition: 'reminder' is the slot
+    ("Which US holiday did she spend at home?", ["home"]),  # 'which' determines 'holiday'
+    ("What does her tattoo symbolize?", []),  # 'symbolize' is no thing named
+    ("What did John host for the veterans?", ["veterans"]),  # 'host', tagged a noun and the root after 'did': the verb
+])
+def test_slot_readings(question, things):
+    assert focus.named_things(question) == things
 
 
 def test_parse_gives_dependencies_or_none(monkeypatch):

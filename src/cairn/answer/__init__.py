@@ -255,8 +255,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                             pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
         person = check.person
-        if person is not None and check.answerable and (things := unstated(
-                answerability.strip_people(question, [person]), check.stated, embedder)):
+        if person is not None and check.answerable and (things := unstated(question, person, check.stated, embedder)):
             check.answerable = False
             check.reason = ", ".join(f"'{t}'" for t in things) + f" {'is' if len(things) == 1 else 'are'} never said of {person}"
         if person is not None:

@@ -5,11 +5,13 @@ things besides the one it asks for; each such noun must be said of the person so
 messages (`answerability.check`'s sentences stating something of them). The noun that names the slot
 asked for is not: the answer instantiates it rather than repeats it ("What *activity* did Caroline do?",
 "What is Jon's *attitude* towards the festival?"; through a classifier, "what kind of *X*", "one of the
-*Y*"; "how many *times*"). A question asking for a judgement (a modal verb, "likely") names things that need not be stated. Nouns come from the packaged spaCy parse (ner.parse); "said of" is topic.supported_terms (same
+*Y*"; "how many *times*"). A question asking for a judgement (a modal verb, "likely") names things that need not be stated. Nouns come from the packaged spaCy parse of the whole question (ner.parse); "said of" is topic.supported_terms (same
 stem, shared prefix or a word cosine). No parse: nothing is declined.
 """
 
 from __future__ import annotations
+
+import re
 
 from cairn.answer.answerability import GENERIC_TERMS
 from cairn.answer.topic import supported_terms
@@ -22,10 +24,10 @@ _WH = ("WDT", "WP", "WP$")
 POS = ("NOUN",)  # a name is the premise check's (unknown_names), not an attribute
 
 
-def named_things(topic: str) -> list[str]:
-    """The nouns of `topic` (a question less the person's name), lower-cased, once each, less the
-    slot's noun and its classifiers (module doc), stop words, GENERIC_TERMS and numbers; [] unparsed."""
-    toks = parse(topic) or ()
+def named_things(question: str) -> list[str]:
+    """The nouns of `question`, lower-cased, once each, less the slot's noun and its classifiers (module doc), stop
+    words, GENERIC_TERMS and numbers; [] unparsed or for a judgement."""
+    toks = parse(question) or ()
     if any(t.tag == "MD" or t.lemma == "likely" for t in toks):
         return []  # a judgement ("what might she enjoy"): what it names need not be stated
     skip: set[int] = set()
@@ -34,8 +36,9 @@ def named_things(topic: str) -> list[str]:
     if wh is not None and toks[wh].lemma == "how":  # "how many times": the counted noun
         many = toks[wh].head
         slot = toks[many].head if toks[many].lemma in ("many", "much") and toks[toks[many].head].pos == "NOUN" else None
-    elif wh is not None and toks[wh].dep == "det" and toks[toks[wh].head].pos in ("NOUN", "PROPN"):
-        slot = toks[wh].head  # "what book", "which song"
+    elif wh is not None and (toks[wh].tag == "WDT" or toks[wh].dep == "det"):  # "what book", "which US holiday": the noun it determines
+        run = [j for j in range(wh + 1, len(toks)) if all(t.pos in ("ADJ", "NOUN", "PROPN") for t in toks[wh + 1:j + 1])]
+        slot = max((j for j in run if toks[j].pos == "NOUN"), default=None)
     elif wh is not None and toks[toks[wh].head].lemma == "be":  # "what is X's favourite style of painting"
         slot = next((i for i, t in enumerate(toks) if t.head == toks[wh].head and i != wh
                      and t.dep in ("nsubj", "attr") and (t.pos in ("NOUN", "PROPN") or t.lemma == "one")), None)
@@ -48,16 +51,24 @@ def named_things(topic: str) -> list[str]:
             break
         of = next((i for i, t in enumerate(toks) if t.head == slot and t.dep == "prep" and t.lemma == "of"), None)
         slot = next((i for i, t in enumerate(toks) if of is not None and t.head == of and t.dep == "pobj"), None)
-    for i, t in enumerate(toks):  # a complex preposition's noun: "in terms of", "as part of", "with regard to"
-        if t.dep == "pobj" and any(c.head == i and c.dep == "prep" and c.lemma in ("of", "to") for c in toks):
-            skip.add(i)
+    for i, t in enumerate(toks):
+        objects = [c for c in toks if c.head == i and c is not t]
+        if t.dep == "pobj" and any(c.dep == "prep" and c.lemma in ("of", "to") for c in objects):
+            skip.add(i)  # a complex preposition's noun: "in terms of", "as part of", "with regard to"
+        if t.dep == "prep" and not objects and toks[t.head].pos == "NOUN":
+            skip.add(t.head)  # a stranded preposition: "what is it a reminder of?" asks the reminder's object
+        if t.dep == "ROOT" and t.pos == "NOUN" and any(c.lemma == "do" and c.dep == "aux" for c in toks):
+            skip.add(i)  # "what does her tattoo symbolize?": a root after "does" is the verb, mis-tagged
     return list(dict.fromkeys(
         t.text.lower() for i, t in enumerate(toks) if i not in skip and t.pos in POS and len(t.text) > 2
         and t.text.lower() not in STOPWORDS and stem(t.text.lower()) not in GENERIC_TERMS and not t.text.isdigit()))
 
 
-def unstated(topic: str, stated: list[str], embedder) -> list[str]:
-    """The `named_things` of `topic` that none of `stated` (sentences stating something of the
-    person) supports; [] when FOCUS is off, nothing is named or nothing is stated of them."""
-    things = named_things(topic) if FOCUS and stated else []
+def unstated(question: str, person: str, stated: list[str], embedder) -> list[str]:
+    """The `named_things` of `question` (about `person`) that none of `stated` (sentences stating something of them)
+    supports; [] when FOCUS is off, nothing is named or nothing is stated of them."""
+    for form in dict.fromkeys([person, person.split()[0]]):  # "did she host", not "did John host" (a noun to the tagger)
+        question = re.sub(rf"(?<!\w){re.escape(form)}(?:'s|’s)(?!\w)", "her", question, flags=re.IGNORECASE)
+        question = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "she", question, flags=re.IGNORECASE)
+    things = named_things(question) if FOCUS and stated else []
     return [t for t in things if t not in supported_terms(things, " ".join(stated), embedder)] if things else []
