@@ -1,12 +1,12 @@
 """The asked things of the asked person: is every thing the question names said of them?
 
-A question about a chat participant ("How did the drought impact the homes in John's old area?") names
-things besides the one it asks for; each such noun must be said of the person somewhere in the retrieved
-messages (`answerability.check`'s sentences stating something of them). The noun that names the slot
-asked for is not: the answer instantiates it rather than repeats it ("What *activity* did Caroline do?",
-"What is Jon's *attitude* towards the festival?"; through a classifier, "what kind of *X*", "one of the
-*Y*"; "how many *times*"). A question asking for a judgement (a modal verb, "likely") names things that need not be stated. Nouns come from the packaged spaCy parse of the whole question (ner.parse); "said of" is topic.supported_terms (same
-stem, shared prefix or a word cosine). No parse: nothing is declined.
+A question about a chat participant ("How did the drought impact the homes in John's old area?") names things besides
+the one it asks for; each such noun must be said of the person somewhere in the retrieved messages
+(`answerability.check`'s sentences stating something of them). The noun naming the slot asked for need not be: the
+answer instantiates it ("What *activity* did Caroline do?", "What is Jon's *attitude* towards the festival?", "what
+kind of *X*", "one of the *Y*", "how many *times*", "what is it a *reminder* of?"). A judgement (a modal verb,
+"likely") names things that need not be stated; names are the premise check's. Nouns: the packaged spaCy parse of the
+whole question (ner.parse); "said of": topic.supported_terms (stem, prefix or word cosine). Unparsed: no decline.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ def named_things(question: str) -> list[str]:
     if wh is not None and toks[wh].lemma == "how":  # "how many times": the counted noun
         many = toks[wh].head
         slot = toks[many].head if toks[many].lemma in ("many", "much") and toks[toks[many].head].pos == "NOUN" else None
-    elif wh is not None and (toks[wh].tag == "WDT" or toks[wh].dep == "det"):  # "what book", "which US holiday": the noun it determines
-        run = [j for j in range(wh + 1, len(toks)) if all(t.pos in ("ADJ", "NOUN", "PROPN") for t in toks[wh + 1:j + 1])]
-        slot = max((j for j in run if toks[j].pos == "NOUN"), default=None)
+    elif wh is not None and (toks[wh].tag == "WDT" or toks[wh].dep == "det"):  # "which US holiday": the noun after
+        end = next((j for j in range(wh + 1, len(toks)) if toks[j].pos not in ("ADJ", "NOUN", "PROPN")), len(toks))
+        slot = max((j for j in range(wh + 1, end) if toks[j].pos == "NOUN"), default=None)
     elif wh is not None and toks[toks[wh].head].lemma == "be":  # "what is X's favourite style of painting"
         slot = next((i for i, t in enumerate(toks) if t.head == toks[wh].head and i != wh
                      and t.dep in ("nsubj", "attr") and (t.pos in ("NOUN", "PROPN") or t.lemma == "one")), None)
@@ -67,7 +67,7 @@ def named_things(question: str) -> list[str]:
 def unstated(question: str, person: str, stated: list[str], embedder) -> list[str]:
     """The `named_things` of `question` (about `person`) that none of `stated` (sentences stating something of them)
     supports; [] when FOCUS is off, nothing is named or nothing is stated of them."""
-    for form in dict.fromkeys([person, person.split()[0]]):  # "did she host", not "did John host" (a noun to the tagger)
+    for form in dict.fromkeys([person, person.split()[0]]):  # "did she host": "did John host" tags a noun
         question = re.sub(rf"(?<!\w){re.escape(form)}(?:'s|’s)(?!\w)", "her", question, flags=re.IGNORECASE)
         question = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "she", question, flags=re.IGNORECASE)
     things = named_things(question) if FOCUS and stated else []
