@@ -256,8 +256,8 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         check = answerability.check(question, hits, embedder, context, replies=replies)
         person = check.person
         if person is not None and check.answerable and (things := unstated(question, person, check.stated, embedder)):
-            check.answerable = False
-            check.reason = ", ".join(f"'{t}'" for t in things) + f" {'is' if len(things) == 1 else 'are'} never said of {person}"
+            check.answerable, verb = False, "is" if len(things) == 1 else "are"
+            check.reason = ", ".join(f"'{t}'" for t in things) + f" {verb} never said of {person}"
         if person is not None:
             info = {"person": person, "answerable": check.answerable, "reason": check.reason, "scores": check.scores}
             if not check.answerable and not hypothetical:
