@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import pickle
-import re
 import sys
 import time
 from pathlib import Path
@@ -82,7 +81,7 @@ def rules() -> dict:
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
     from cairn.answer import contrast as CT
-    from cairn.answer import answerability as AB, checks as C, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -90,6 +89,7 @@ def rules() -> dict:
         "person check (answerability.check)": _set(A.answerability, "check",
                                                    lambda q, hits, *a, **k: Answerability(about_person={h.id for h in hits})),
         "premise (unknown_names)": _without(unknown_names=None),
+        "named things said of the person (focus.FOCUS)": _set(FO, "FOCUS", False),
         "chit-chat (offtopic.chit_chat)": _set(A, "chit_chat", never),
         "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None)),
         "stated of (checks.stated_gap)": _set(C, "stated_gap", lambda *a, **k: []),
@@ -131,7 +131,6 @@ def rules() -> dict:
         "value sentence under the floor (SENTENCE_READ)": _set(A, "SENTENCE_READ", 0),
         "caption quoted last (spans.is_caption)": _set(A, "is_caption", lambda *a: False),
         "addressed by name (answerability._addresses)": _set(AB, "_addresses", lambda *a: False),
-        "tag question states (answerability._TAG_QUESTION)": _set(AB, "_TAG_QUESTION", re.compile(r"(?!)")),
         "comment on the other's news (answerability.echoes_other)": _set(AB, "echoes_other", lambda *a: False),
         "kinship counterparts (polarity.COUNTERPARTS)": _set(P, "_PAIRS", P._PAIRS[:len(P._PAIRS) - 2 * len(P.COUNTERPARTS)]),
         "parts answered alone (parts.split)": _set(A.parts, "split", lambda q: [q]),

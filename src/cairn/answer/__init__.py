@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cairn.answer import answerability, parts, procedure, roles, types, yesno
+from cairn.answer.focus import unstated
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
@@ -254,6 +255,9 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                             pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
         person = check.person
+        if person is not None and check.answerable and (things := unstated(question, person, check.stated, embedder)):
+            check.answerable, verb = False, "is" if len(things) == 1 else "are"
+            check.reason = ", ".join(f"'{t}'" for t in things) + f" {verb} never said of {person}"
         if person is not None:
             info = {"person": person, "answerable": check.answerable, "reason": check.reason, "scores": check.scores}
             if not check.answerable and not hypothetical:

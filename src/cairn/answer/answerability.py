@@ -1,15 +1,13 @@
 """Answerability: should a question naming one chat participant P be answered from this evidence?
 
-Only from sentences about P (`sentence_subject`): a chat sentence is about its speaker unless, with
-no first-person word, it is in the second person, asks (not a tag question), calls another
-participant by name or opens as a reaction (`REACTIONS`): then about the addressee. Of those, only
-what states something of P counts (`states_of`; not P's comment on the other's news, `echoes_other`).
-Over the retrieved chat sentences (plus `CONTEXT_K` hits of a search without the name), scored by
-cosine with the question less the name, the first rule that fires declines: 1. the best sentence
-about someone else beats the best about P by `MARGIN`, reaches `OTHER_FLOOR` and holds a larger share
-of the key terms (`WORDS_AGREE`); 2. key terms held only by sentences about others are at least
-`OTHER_TERMS` of them; 3. `MISSING_MIN_TERMS` key terms or more, none said of P. Tuned on LoCoMo dev
-(bench/README.md); a lexical/embedding heuristic, not entailment.
+Only from sentences about P (`sentence_subject`): a chat sentence is about its speaker unless, with no first-person
+word, it is in the second person, asks, calls another participant by name or opens as a reaction (`REACTIONS`): then
+about the addressee. Of those, only what states something of P counts (`states_of`; not P's comment on the other's
+news, `echoes_other`). Over the retrieved chat sentences (plus `CONTEXT_K` hits of a search without the name), scored
+by cosine with the question less the name, the first rule that fires declines: 1. the best sentence about someone
+else beats the best about P by `MARGIN`, reaches `OTHER_FLOOR` and holds a larger share of the key terms
+(`WORDS_AGREE`); 2. key terms held only by sentences about others are at least `OTHER_TERMS` of them. (A thing named
+never said of P: focus.py, over `stated`.) Tuned on LoCoMo dev (bench/README.md); a heuristic, not entailment.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ WORDS_AGREE = True  # False: for measuring
 OTHER_FLOOR = 0.4
 CONTEXT_K = 20  # hits of the search without the person's name (Cairn.ask)
 OTHER_TERMS = 0.34
-MISSING_MIN_TERMS = 2
 REACTIONS = True  # False: for measuring
 _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos|that'?s|that is|that was|that sounds|"
                        r"those|these|sounds|looks|must|what an?|how|so cool|nice|great|awesome|cool|amazing|"
@@ -35,7 +32,6 @@ _REACTION = re.compile(r"^[\W_]*(?:wow|whoa|woah|omg|oh|aw+|yay|congrat\w*|kudos
                        r"sounds like|hope)\b", re.IGNORECASE)
 STATED = True  # False: for measuring
 MAX_SENTENCES = 160
-_TAG_QUESTION = re.compile(r",\s*(?:right|isn['’]?t it|wasn['’]?t it|aren['’]?t they|huh|eh|no)\W*$", re.IGNORECASE)
 ADDRESSEE = "the person they were talking to"
 
 _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours"
@@ -54,13 +50,15 @@ GENERIC_TERMS = frozenset(stem(w) for w in (
 @dataclass
 class Answerability:
     """Verdict of `check` (answerable False: abstain for `reason`) on `person` (None: unchecked);
-    about_person: ids of the hits with a sentence about them (or notes); scores: the rules' figures."""
+    about_person: ids of the hits with a sentence about them (or notes); scores: the rules' figures;
+    stated: the sentences stating something of them (focus.py)."""
 
     answerable: bool = True
     reason: str | None = None
     person: str | None = None
     about_person: set[str] = field(default_factory=set)
     scores: dict[str, float] = field(default_factory=dict)
+    stated: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=1024)
@@ -102,8 +100,7 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
     (`person` when someone else wrote it, else ADDRESSEE) or the speaker. names: the chat's speakers."""
     if speaker is None:
         return None
-    asks = sentence.rstrip().endswith("?") and not _TAG_QUESTION.search(sentence)
-    if not _FIRST.search(sentence) and (_SECOND.search(sentence) or asks
+    if not _FIRST.search(sentence) and (_SECOND.search(sentence) or sentence.rstrip().endswith("?")
                                         or (names and _addresses(sentence, speaker, names))
                                         or (REACTIONS and _REACTION.search(sentence))):
         return person if speaker != person else ADDRESSEE
@@ -113,8 +110,7 @@ def sentence_subject(sentence: str, speaker: str | None, person: str,
 def states_of(sentence: str, speaker: str | None, person: str) -> bool:
     """Whether `sentence` (about `person`) states something of them: a note's, theirs asking
     nothing, or a question put to them (module doc). Always True when STATED is off."""
-    return speaker is None or not STATED or (speaker == person) != (sentence.rstrip().endswith("?")
-                                                                    and not _TAG_QUESTION.search(sentence))
+    return speaker is None or not STATED or (speaker == person) != sentence.rstrip().endswith("?")
 
 
 def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
@@ -168,6 +164,7 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         elif states_of(sent, speaker, person) and not (STATED and speaker == person and echoes_other(
                 sent, (replies or {}).get(hid, ""), keys)):  # else about them, stating nothing: neither side
             best_p, words_p, terms_p = max(best_p, float(c)), max(words_p, held), terms_p | stems
+            result.stated.append(sent)
     only_other = sorted((keys & terms_o) - terms_p)
     missing = sorted(keys - terms_p)
     result.scores = {"support_person": round(best_p, 4), "support_other": round(best_o, 4),
@@ -181,8 +178,6 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
         if len(only_other) / len(keys) >= OTHER_TERMS:
             result.reason = f"{_listed(topic, only_other)} said of someone else, not {person}"
-        elif len(keys) >= MISSING_MIN_TERMS and len(missing) == len(keys):
-            result.reason = f"{_listed(topic, missing)} never said of {person} in the evidence"
     result.answerable = result.reason is None
     return result
 
