@@ -221,7 +221,7 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = note_text(data)  # a UTF-16 or cp1252 note reads as its text, as the index read it
     meta, body = V.split_frontmatter(text, lenient=True)
     meta = meta if isinstance(meta, dict) else {}
     block = meta.get("enrichment")
@@ -249,7 +249,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = note_text(data)  # written back as UTF-8: a UTF-16 or cp1252 note keeps its characters
     if expected_hash and V.sha256_bytes(data) != expected_hash:
         raise EditConflict(f"{note.path} was changed outside this editor since you opened it; "
                            "nothing was saved (your text is kept below the current version)",
@@ -282,6 +282,13 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         raise
 
 
+def note_text(data: bytes) -> str:
+    """The text of a note file from its bytes (cairn.parse.text.note_text: a UTF-16 or cp1252
+    note reads as its characters, as the index read it), imported on first use."""
+    from cairn.parse.text import note_text as decode
+    return decode(data)
+
+
 def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
     """Keep the note's current bytes as a version before Cairn changes it, unless its newest
     version holds them already (an edit made outside Cairn that no sync has seen yet)."""
@@ -308,8 +315,8 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
-    V.read_for_rewrite(path, note.path)  # Conflict naming the YAML fault of a block that cannot be parsed
-    new = V.add_frontmatter_keys(path.read_text(encoding="utf-8", errors="replace"), {"title": title})
+    text, _meta, _body = V.read_for_rewrite(path, note.path, note_text)  # Conflict naming a YAML fault
+    new = V.add_frontmatter_keys(text, {"title": title})
     if new is None:
         raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")
     new = V.with_newlines_of(new, path.read_bytes())
