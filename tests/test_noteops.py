@@ -238,3 +238,24 @@ def test_a_note_saved_as_utf16_or_in_a_legacy_encoding_is_shown_and_edited_as_it
     assert [h.title for h in app.search("parking bay", mode="keyword").hits] == ["Alarm code"]
     exported = app.export(ids=["old.md"], format="text")
     assert "Café Rouge on Friday – table for two." in Path(exported.path).read_text(encoding="utf-8")
+
+
+def test_a_body_holding_a_nul_is_refused_before_anything_is_written(app):
+    """probe23: `POST /api/notes` (or MCP create_note) with "a\\u0000b" answered "binary data
+    (NUL bytes), not text" but left the file in the vault, unindexed (every sync then failed on
+    it, and its title was 'taken'); `PUT /api/notes/gate` appended the NUL to the note's file,
+    which the index could no longer read."""
+    from cairn.errors import InvalidInput
+    vault = app.settings.vault
+    with pytest.raises(InvalidInput, match=r"the note body holds a NUL character \(U\+0000\)"):
+        app.note_create("nul body", "a\x00b")
+    assert not (vault / "nul body.md").exists()
+    with pytest.raises(InvalidInput, match=r"U\+0000"):
+        app.ingest_text("nul\x00text", "nt")
+    assert not (vault / "inbox").exists() or not list((vault / "inbox").iterdir())
+    note = app.note_create("gate", "The gate code is 4512.")
+    before = (vault / note.path).read_bytes()
+    with pytest.raises(InvalidInput, match=r"U\+0000"):
+        app.note_update("gate", "x\x00y", mode="append")
+    assert (vault / note.path).read_bytes() == before
+    assert app.sync().failed == []
