@@ -148,6 +148,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     ("Title-2.md") instead of an error that would reveal it. input_source: how it came in
     (cairn.model.INPUT_SOURCES), kept in its frontmatter."""
     title = _one_line_title(title)
+    _check_body(body)
     resolver = Resolver.from_db(conn)
     same = [i for i in resolver.by_title.get(key(title), []) if only is None or i in only]
     if same:
@@ -246,6 +247,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     if not body or not body.strip():
         raise InvalidInput(f"the new body for {ref!r} is empty; nothing was changed "
                          "(to remove the note use `cairn note delete`)")
+    _check_body(body)
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
@@ -293,6 +295,16 @@ def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
     """Keep the note's current bytes as a version before Cairn changes it, unless its newest
     version holds them already (an edit made outside Cairn that no sync has seen yet)."""
     H.record(settings.home, note.id, note.path, data, by="outside", action="seen", only_if_new=True)
+
+
+def _check_body(body: str | None) -> None:
+    """Raises InvalidInput when a note body to be written holds a NUL character: a file with
+    one is binary data to the index (parse.text.decode_bytes), so the note would be written
+    but never indexed (create), or an indexed note's file would stop being readable (update).
+    Checked before anything is written."""
+    if body and "\x00" in body:
+        raise InvalidInput("the note body holds a NUL character (U+0000), which would make the file "
+                           "binary data; remove it (nothing was written)")
 
 
 def _one_line_title(title: str, what: str = "the note title") -> str:
