@@ -300,11 +300,18 @@ def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
 def _check_body(body: str | None) -> None:
     """Raises InvalidInput when a note body to be written holds a NUL character: a file with
     one is binary data to the index (parse.text.decode_bytes), so the note would be written
-    but never indexed (create), or an indexed note's file would stop being readable (update).
-    Checked before anything is written."""
+    but never indexed (create), or an indexed note's file would stop being readable (update);
+    or an unpaired surrogate (U+D800-U+DFFF), which UTF-8 cannot encode (the write failed
+    with UnicodeEncodeError). Checked before anything is written."""
     if body and "\x00" in body:
         raise InvalidInput("the note body holds a NUL character (U+0000), which would make the file "
                            "binary data; remove it (nothing was written)")
+    try:
+        (body or "").encode("utf-8")  # C speed; the characters are named only when it fails
+    except UnicodeEncodeError:
+        lone = sorted({f"U+{ord(c):04X}" for c in body if "\ud800" <= c <= "\udfff"})
+        raise InvalidInput(f"the note body holds an unpaired surrogate ({', '.join(lone)}), which no "
+                           "file can hold as UTF-8; remove it (nothing was written)")
 
 
 def _one_line_title(title: str, what: str = "the note title") -> str:

@@ -96,6 +96,34 @@ def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+def stdin_text(data: bytes) -> str:
+    """Bytes piped on stdin as text, decoded as a file of them would be (cairn.parse.text:
+    UTF-8, else a byte-order mark's UTF-16/32, else cp1252/latin-1 and the other legacy
+    encodings): `type notes.txt | cairn note create X` from a Windows or PowerShell pipe keeps
+    its letters. Python's own stdin decoding turned such bytes into surrogates, which either
+    crashed the write (UnicodeEncodeError) or were dropped. Raises ValueError naming the
+    problem for binary data."""
+    from cairn.parse.errors import UndecodableText
+    from cairn.parse.text import decode_bytes
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return decode_bytes(data)[0]
+    except UndecodableText as exc:
+        raise ValueError(f"the text piped on stdin is not text: {exc}") from None
+
+
+def read_stdin() -> str:
+    """All of stdin as text (`stdin_text`); exits with an error (code 1) for binary data."""
+    try:
+        return stdin_text(sys.stdin.buffer.read())
+    except ValueError as exc:
+        _fail(str(exc))
+        raise  # not reached: _fail exits
+
+
 def _arg_text(value: str) -> str:
     """Command-line text as the user typed it: under a non-UTF-8 locale Python decodes argv
     with surrogate escapes, so re-decode those bytes as UTF-8 (e.g. "Děčín" under LC_ALL=C)."""
