@@ -18,7 +18,7 @@ HIT = SimpleNamespace(title="Contacts", snippet="Electrician (Sue): 07700 900789
 
 def _where_cells(width: int) -> list[str]:
     console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
-    console.print(hits_table([HIT]))
+    console.print(hits_table([HIT], width=width))
     rows = [line.split("│") for line in console.export_text().splitlines() if line.startswith("│")]
     return [r[3].strip() for r in rows if r[3].strip()]
 
@@ -31,7 +31,7 @@ def test_the_path_keeps_room_in_an_80_column_terminal():
 
 def test_a_wide_terminal_keeps_the_signals_on_one_line():
     console = Console(width=160, file=io.StringIO(), record=True, color_system=None)
-    console.print(hits_table([HIT]))
+    console.print(hits_table([HIT], width=160))
     text = console.export_text()
     assert "1.00/0.47/1.00/0.00/0.60/0.00/0.00/0.00" in text and "kw/sem/rec/graph/src/ctx/spk/time" in text
     assert _where_cells(160) == [HIT.path]
