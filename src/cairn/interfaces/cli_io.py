@@ -76,6 +76,9 @@ def apply_globals(home: str | None, verbose: bool) -> None:
     signal.signal(signal.SIGTERM, _terminate)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+    if not verbose:  # the HTML extractor's warnings ("discarding data: None") repeat, cryptically,
+        # what the ingest report says itself ("no visible text in the HTML page")
+        logging.getLogger("trafilatura").setLevel(logging.ERROR)
 
 
 def _error_text(exc: Exception) -> str:
