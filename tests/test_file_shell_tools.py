@@ -274,3 +274,17 @@ def test_the_file_tools_never_write_cairns_own_files_or_notes(app):
             target(app, "Shopping.md")
     finally:
         app.settings.assistant.write_folders = []
+
+
+def test_read_file_decodes_utf16_and_cp1252_and_refuses_binary_data(app):
+    """probe23: `read_file` read every file as UTF-8 with U+FFFD: a UTF-16 or cp1252 file came
+    back as mojibake with NULs, and a vault original such as `_files/<hash>.png` as up to
+    MAX_READ_CHARS of binary noise handed to the model."""
+    vault = app.settings.vault
+    (vault / "u16.txt").write_bytes("Locker 3-17-29\r\n".encode("utf-16"))
+    (vault / "old.txt").write_bytes("café".encode("cp1252"))
+    (vault / "pic.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)) * 4)
+    assert _call(app, "read_file", path="u16.txt")["text"] == "Locker 3-17-29\n"
+    assert _call(app, "read_file", path="old.txt")["text"] == "café"
+    with pytest.raises(InvalidInput, match=r"pic.png is not a text file \(binary data"):
+        _call(app, "read_file", path="pic.png")

@@ -172,6 +172,20 @@ def test_is_transient_classification():
     assert not W.is_transient(FetchFailed("404", transient=False)) and not W.is_transient(URLRefused("r"))
 
 
+def test_a_read_only_vault_is_a_write_failure_named_so_and_not_retried(conn):
+    """Ingest into a vault on a read-only file system: the job was retried 5 times over 15 s
+    and reported as "cannot read: Read-only file system (…/vault/notes)", though the source
+    was read and the vault could not be written (probe23)."""
+    import errno
+    rofs = OSError(errno.EROFS, "Read-only file system", "/home/ana/.cairn/vault/notes")
+    assert not W.is_transient(rofs)
+    assert W._describe(rofs) == "cannot write: Read-only file system (/home/ana/.cairn/vault/notes)"
+    full = OSError(errno.ENOSPC, "No space left on device", "/v/x.md")
+    assert W.is_transient(full) and W._describe(full).startswith("cannot write: No space left")
+    assert W._describe(PermissionError(errno.EACCES, "Permission denied", "/d/x.md")) == \
+        "cannot read: Permission denied (/d/x.md)"
+
+
 def test_interrupt_releases_the_job_without_spending_the_attempt(conn):
     a, _ = J.enqueue(conn, "file", "a", {}, max_attempts=3)
 

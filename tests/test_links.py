@@ -167,3 +167,25 @@ def test_cli_sync_links_and_notes(tmp_path):
                             (("note", "create", "Project Atlas", "--body", "x"), "exists already", 1)):
         run = cli(home, *args, check=False)
         assert run.returncode == code and msg in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
+
+
+
+def test_a_link_to_an_ingested_attachment_resolves_to_its_note(app, tmp_path):
+    """probe23: an Obsidian folder with `![[router.png]]`, `[[manual.pdf]]` or
+    `[[receipt.txt]]`, ingested whole: each attachment became a note of its own (OCR, PDF or
+    text), yet every such link was listed as unresolved and the attachment had no backlink."""
+    src = tmp_path / "obsidian"
+    (src / "files").mkdir(parents=True)
+    (src / "files" / "receipt.txt").write_text("Paid 42.00 for the ladder.\n")
+    write(src / "home.md", "# Home\n![[receipt.txt]]\nSee [[files/receipt.txt]] and [[gone.txt]].\n")
+    app.ingest([src])
+    out = {shown(l): l for l in app.links("Home")["outgoing"]}
+    assert out["[[receipt.txt]]"].kind == "resolved", out
+    assert out["[[files/receipt.txt]]"].resolved_path == out["[[receipt.txt]]"].resolved_path
+    assert out["[[gone.txt]]"].kind == "unresolved"
+    back = app.links(out["[[receipt.txt]]"].resolved_path)["backlinks"]
+    assert {b.source_title for b in back} == {"Home"}
+    r = Resolver([NoteRef("i", "image/2026-01-01-router.md", "router", [], "/data/obsidian/attachments/router.png"),
+                  NoteRef("u", "html/2026-01-01-page.md", "page", [], "https://example.org/router.png")])
+    assert r.resolve("router.png") == "i" and r.resolve("attachments/router.png") == "i"
+    assert r.resolve("other/router.png") is None  # the folders written must match the source's

@@ -229,3 +229,17 @@ def test_concurrent_appends_and_marks_on_one_home_lose_nothing(tmp_path):
     text = (home / "vault" / "Race.md").read_text(encoding="utf-8")
     assert all(f"line {i}.{n}" in text for i in range(1, 5) for n in range(3)), text
     assert "status: read" in text
+
+
+def test_the_diff_of_a_utf16_note_shows_its_text(tmp_path):
+    """probe23: a note saved as UTF-16 in the vault and then appended to (written back as UTF-8):
+    `note diff NOTE 1` compared the raw UTF-16 bytes read as UTF-8 (U+FFFD and NULs on every
+    line) with the new text."""
+    from fakes.embedder import HashEmbedder
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        (app.settings.vault / "win.md").write_bytes("# Alarm\nThe alarm code is 9931.\n".encode("utf-16"))
+        app.sync()
+        app.note_update("win.md", "Parking bay 12.", mode="append")
+        diff = app.note_diff("win.md", 1)["diff"]
+    assert "\x00" not in diff and "\ufffd" not in diff, diff
+    assert diff.splitlines()[2:] == ["@@ -1,2 +1,4 @@", " # Alarm", " The alarm code is 9931.", "+", "+Parking bay 12."]

@@ -4,6 +4,8 @@ frontmatter kept byte for byte on update."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
 import pytest
 
 from conftest import write
@@ -211,3 +213,49 @@ def test_rename_and_mark_of_a_note_whose_frontmatter_is_broken_name_the_yaml_fau
         assert "cannot be parsed" in msg and "not valid YAML" in msg and "\n" not in msg, msg
         assert "not a YAML mapping" not in msg
     assert (app.settings.vault / "odd.md").read_text() == text
+
+
+def test_a_note_saved_as_utf16_or_in_a_legacy_encoding_is_shown_and_edited_as_its_text(app):
+    """A note dropped into the vault as UTF-16 (Windows Notepad's "Unicode") or cp1252: sync
+    indexed its text, but `note show` printed the raw bytes as U+FFFD and NUL characters, and
+    `note update --mode append`, `note mark` and `note rename` wrote those back as UTF-8,
+    destroying the note's text (probe23)."""
+    vault = app.settings.vault
+    (vault / "win.md").write_bytes("# Alarm\r\nThe alarm code is 9931.\r\n".encode("utf-16"))
+    (vault / "old.md").write_bytes("Café Rouge on Friday – table for two.\n".encode("cp1252"))
+    app.sync()
+    assert app.note_show("win.md")["body"] == "# Alarm\nThe alarm code is 9931."
+    assert app.note_show("old.md")["body"] == "Café Rouge on Friday – table for two."
+    app.note_update("win.md", "Parking bay 12.", mode="append")
+    app.note_mark("old.md", "read")
+    app.note_rename("win.md", "Alarm code")
+    win = (vault / "win.md").read_bytes().decode("utf-8")  # written back as UTF-8
+    old = (vault / "old.md").read_bytes().decode("utf-8")
+    assert "The alarm code is 9931.\r\n\r\nParking bay 12.\r\n" in win and "title: Alarm code" in win
+    assert "\x00" not in win + old and "\ufffd" not in win + old
+    assert old.endswith("---\n\nCafé Rouge on Friday – table for two.\n") and "status: read" in old
+    assert app.note_show("Alarm code")["body"] == "# Alarm\nThe alarm code is 9931.\n\nParking bay 12."
+    assert [h.title for h in app.search("parking bay", mode="keyword").hits] == ["Alarm code"]
+    exported = app.export(ids=["old.md"], format="text")
+    assert "Café Rouge on Friday – table for two." in Path(exported.path).read_text(encoding="utf-8")
+
+
+def test_a_body_holding_a_nul_is_refused_before_anything_is_written(app):
+    """probe23: `POST /api/notes` (or MCP create_note) with "a\\u0000b" answered "binary data
+    (NUL bytes), not text" but left the file in the vault, unindexed (every sync then failed on
+    it, and its title was 'taken'); `PUT /api/notes/gate` appended the NUL to the note's file,
+    which the index could no longer read."""
+    from cairn.errors import InvalidInput
+    vault = app.settings.vault
+    with pytest.raises(InvalidInput, match=r"the note body holds a NUL character \(U\+0000\)"):
+        app.note_create("nul body", "a\x00b")
+    assert not (vault / "nul body.md").exists()
+    with pytest.raises(InvalidInput, match=r"U\+0000"):
+        app.ingest_text("nul\x00text", "nt")
+    assert not (vault / "inbox").exists() or not list((vault / "inbox").iterdir())
+    note = app.note_create("gate", "The gate code is 4512.")
+    before = (vault / note.path).read_bytes()
+    with pytest.raises(InvalidInput, match=r"U\+0000"):
+        app.note_update("gate", "x\x00y", mode="append")
+    assert (vault / note.path).read_bytes() == before
+    assert app.sync().failed == []

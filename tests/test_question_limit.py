@@ -143,3 +143,24 @@ def test_search_batch_names_the_line_of_an_over_long_query(tmp_path):
                     + _json.dumps({"id": "b", "query": "q" * 4001}) + "\n", encoding="utf-8")
     with pytest.raises(InvalidInput, match=r"line 2: the query is 4,001 characters long"):
         read_batch_file(path)
+
+
+def test_mcp_search_recall_and_export_queries_read_the_same_limit():
+    """probe23: the MCP/assistant tools `search`, `recall` and `export` took a query of any
+    length (a 210,000-character search held the server for 42 s) and control characters,
+    which REST and the command line refuse."""
+    from cairn.tools import InvalidArguments, validate_arguments
+    from cairn.tools.builtin import TOOLS
+    from cairn.tools.export import EXPORT
+    tools = {t.name: t for t in TOOLS} | {"export": EXPORT}
+    for name in ("search", "recall", "export"):
+        assert tools[name].parameters["properties"]["query"]["maxLength"] == MAX_QUESTION_CHARS
+        with pytest.raises(InvalidArguments, match=f"{name}: argument query: is 4,001 characters long"):
+            validate_arguments(tools[name], {"query": "x" * (MAX_QUESTION_CHARS + 1)})
+
+    class App:  # the handler must refuse before it reaches the service
+        def __getattr__(self, name):
+            raise AssertionError(f"app.{name} called")
+    for name in ("search", "recall", "export"):
+        with pytest.raises(InvalidInput, match=r"the query holds control characters \(U\+001B\)"):
+            tools[name].run(App(), {"query": "\x1b[2J boiler"})

@@ -72,3 +72,15 @@ def test_ask_parses_the_question_once_and_records_it_in_the_trace(app, monkeypat
     stage = next(s for s in load(app.settings.home, ans.trace_id)["stages"] if s["name"] == "search")
     query = stage["output"]["query"]
     assert query["answer_type"] == "date" and {"terms": ["boiler"], "column": None} in query["words"]
+
+
+def test_keyword_search_folds_ligatures_full_width_letters_and_invisible_characters(app):
+    """probe23: text extracted from PDFs holds ligatures (U+FB01 "ﬁ"), web pages soft hyphens
+    and zero-width spaces, East Asian input full-width Latin letters; the keyword index kept
+    them as written, so "final office", "heatpump" or "fullwidth" found nothing."""
+    app.note_create("plan", "The ﬁnal oﬃce ﬂoor plan. Ｆｕｌｌｗｉｄｔｈ report. Heat\u00adpump and zero\u200bwidth.")
+    app.note_create("plain", "Nothing about any of those words.")
+    for q in ["final office", "floor", "fullwidth", "heatpump", "zerowidth", "ﬁnal", "ＦＵＬＬＷＩＤＴＨ", "heat\u00adpump"]:
+        assert [h.title for h in app.search(q, mode="keyword").hits] == ["plan"], q
+    assert fts.index_text("ﬁle\u200b") == "file" and fts.query_terms("Ｏﬃce\u00ad") == ["office"]
+    assert fts.index_text("東京") == " 東  京 "  # CJK still one character per term

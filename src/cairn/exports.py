@@ -150,7 +150,8 @@ def _vault_text(vault: Path, rel: str) -> str:
     path = (vault / rel).resolve()
     if root != path and root not in path.parents:
         raise InvalidInput(f"note path {rel!r} leaves the vault; not exported")
-    return path.read_text(encoding="utf-8", errors="replace")
+    from cairn.parse.text import note_text
+    return note_text(path.read_bytes())  # a UTF-16 or cp1252 note exports as its characters
 
 
 def _vault_texts(vault: Path, rows: list) -> list[str]:

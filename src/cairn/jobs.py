@@ -23,6 +23,7 @@ crashing every start. Handlers must be idempotent (ingest is: same source -> sam
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import time
@@ -57,10 +58,10 @@ class RunResult:
 def is_transient(exc: BaseException) -> bool:
     """True for failures worth retrying later: an exception carrying `transient = True`
     (cairn.fetch network errors), SQLite busy/locked, a lost PostgreSQL connection or a
-    serialization conflict, and OSError other than a missing path or a refused permission
-    (FileNotFoundError / NotADirectoryError / IsADirectoryError / PermissionError are
-    permanent: the file's mode waits for the person, not for time; `cairn jobs retry` once
-    they have fixed it)."""
+    serialization conflict, and OSError other than a missing path, a refused permission or a
+    read-only file system (FileNotFoundError / NotADirectoryError / IsADirectoryError /
+    PermissionError / EROFS are permanent: the file's mode or the mount waits for the person,
+    not for time; `cairn jobs retry` once they have fixed it)."""
     flag = getattr(exc, "transient", None)
     if flag is not None:
         return bool(flag)
@@ -71,6 +72,8 @@ def is_transient(exc: BaseException) -> bool:
             "OperationalError", "SerializationFailure", "DeadlockDetected", "PoolTimeout"):
         return True  # PostgreSQL store: connection lost, serialization conflict
     if isinstance(exc, (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError)):
+        return False
+    if isinstance(exc, OSError) and exc.errno == errno.EROFS:
         return False
     return isinstance(exc, (OSError, TimeoutError, ConnectionError))
 
@@ -218,12 +221,14 @@ def run_queue(conn: sqlite3.Connection, handlers: dict[str, Handler], policy: Jo
 
 def _describe(exc: BaseException) -> str:
     """A failed job's error for a person (stored as last_error, shown by `cairn jobs`):
-    "cannot read: Permission denied (/data/x.md)" for an OSError, the message of a
+    "cannot read: Permission denied (/data/x.md)" for an OSError ("cannot write: …" for a
+    read-only file system, a full disk or quota: only writing fails so), the message of a
     PermanentJobError or transient error, else `parse.errors.describe` — never an
     exception class name."""
     if isinstance(exc, OSError) and exc.strerror:
         where = f" ({exc.filename})" if exc.filename else ""
-        return f"cannot read: {exc.strerror}{where}"
+        verb = "write" if exc.errno in (errno.EROFS, errno.ENOSPC, errno.EDQUOT) else "read"
+        return f"cannot {verb}: {exc.strerror}{where}"
     text = str(exc)
     if isinstance(exc, PermanentJobError) or getattr(exc, "transient", None) is not None:
         return text

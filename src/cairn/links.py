@@ -17,7 +17,11 @@ ignored). The first level that matches wins:
 2. file name: the target (without `/`) equals a note's file name stem (this also covers
    Dendron hierarchy names such as `project.atlas.risks`);
 3. title: the target equals a note's title;
-4. alias: the target equals one of a note's `aliases`.
+4. alias: the target equals one of a note's `aliases`;
+5. source file: the target equals the file name of the file a note was ingested from
+   (`[[manual.pdf]]`, `![[router.png]]`: an attachment of an Obsidian folder is a note of its
+   own), or ends that file's path when it names folders (`[[files/manual.pdf]]`); a URL
+   source is never matched.
 
 Several notes at the same level: the one under the linking note's ingested folder root wins,
 then the shortest path, then the alphabetically first. `[[#Heading]]` (no target) is a link
@@ -75,6 +79,7 @@ class NoteRef:
     path: str
     title: str
     aliases: list[str]
+    source: str | None = None  # the file it was ingested from (a path), or a URL, or None
 
 
 class Resolver:
@@ -86,7 +91,10 @@ class Resolver:
         self.by_stem: dict[str, list[str]] = {}
         self.by_title: dict[str, list[str]] = {}
         self.by_alias: dict[str, list[str]] = {}
+        self.by_source: dict[str, list[str]] = {}  # key(file name of the source) -> ids
         for n in notes:
+            if n.source and "://" not in n.source:
+                self.by_source.setdefault(key(posixpath.basename(n.source.replace("\\", "/"))), []).append(n.id)
             self.by_path.setdefault(key(_strip_suffix(n.path)), []).append(n.id)
             self.by_stem.setdefault(key(_strip_suffix(posixpath.basename(n.path))), []).append(n.id)
             self.by_title.setdefault(key(n.title), []).append(n.id)
@@ -99,7 +107,7 @@ class Resolver:
         """A resolver over every indexed note."""
         import json
         rows = L.note_names(conn)
-        return cls([NoteRef(r[0], r[1], r[2], json.loads(r[3] or "[]")) for r in rows])
+        return cls([NoteRef(r[0], r[1], r[2], json.loads(r[3] or "[]"), r[4]) for r in rows])
 
     def _pick(self, ids: list[str], from_path: str) -> str:
         if len(ids) == 1:
@@ -134,7 +142,17 @@ class Resolver:
             ids = table.get(k)
             if ids:
                 return self._pick(ids, from_path)
-        return None
+        return self._by_source(target.strip().lstrip("/"), from_path)
+
+    def _by_source(self, target: str, from_path: str) -> str | None:
+        """Level 5: the note ingested from a file named `target` (folders written in the
+        target must end the source's path)."""
+        t = target[2:] if target.startswith("./") else target
+        ids = self.by_source.get(key(posixpath.basename(t)))
+        if ids and "/" in t:
+            tail = "/" + key(t)
+            ids = [i for i in ids if key(str(self.notes[i].source).replace("\\", "/")).endswith(tail)]
+        return self._pick(ids, from_path) if ids else None
 
 
 @dataclass

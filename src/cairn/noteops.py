@@ -148,6 +148,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     ("Title-2.md") instead of an error that would reveal it. input_source: how it came in
     (cairn.model.INPUT_SOURCES), kept in its frontmatter."""
     title = _one_line_title(title)
+    _check_body(body)
     resolver = Resolver.from_db(conn)
     same = [i for i in resolver.by_title.get(key(title), []) if only is None or i in only]
     if same:
@@ -221,7 +222,7 @@ def read_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) 
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = note_text(data)  # a UTF-16 or cp1252 note reads as its text, as the index read it
     meta, body = V.split_frontmatter(text, lenient=True)
     meta = meta if isinstance(meta, dict) else {}
     block = meta.get("enrichment")
@@ -246,10 +247,11 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     if not body or not body.strip():
         raise InvalidInput(f"the new body for {ref!r} is empty; nothing was changed "
                          "(to remove the note use `cairn note delete`)")
+    _check_body(body)
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = note_text(data)  # written back as UTF-8: a UTF-16 or cp1252 note keeps its characters
     if expected_hash and V.sha256_bytes(data) != expected_hash:
         raise EditConflict(f"{note.path} was changed outside this editor since you opened it; "
                            "nothing was saved (your text is kept below the current version)",
@@ -282,10 +284,34 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         raise
 
 
+def note_text(data: bytes) -> str:
+    """The text of a note file from its bytes (cairn.parse.text.note_text: a UTF-16 or cp1252
+    note reads as its characters, as the index read it), imported on first use."""
+    from cairn.parse.text import note_text as decode
+    return decode(data)
+
+
 def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
     """Keep the note's current bytes as a version before Cairn changes it, unless its newest
     version holds them already (an edit made outside Cairn that no sync has seen yet)."""
     H.record(settings.home, note.id, note.path, data, by="outside", action="seen", only_if_new=True)
+
+
+def _check_body(body: str | None) -> None:
+    """Raises InvalidInput when a note body to be written holds a NUL character: a file with
+    one is binary data to the index (parse.text.decode_bytes), so the note would be written
+    but never indexed (create), or an indexed note's file would stop being readable (update);
+    or an unpaired surrogate (U+D800-U+DFFF), which UTF-8 cannot encode (the write failed
+    with UnicodeEncodeError). Checked before anything is written."""
+    if body and "\x00" in body:
+        raise InvalidInput("the note body holds a NUL character (U+0000), which would make the file "
+                           "binary data; remove it (nothing was written)")
+    try:
+        (body or "").encode("utf-8")  # C speed; the characters are named only when it fails
+    except UnicodeEncodeError:
+        lone = sorted({f"U+{ord(c):04X}" for c in body if "\ud800" <= c <= "\udfff"})
+        raise InvalidInput(f"the note body holds an unpaired surrogate ({', '.join(lone)}), which no "
+                           "file can hold as UTF-8; remove it (nothing was written)")
 
 
 def _one_line_title(title: str, what: str = "the note title") -> str:
@@ -308,8 +334,8 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
-    V.read_for_rewrite(path, note.path)  # Conflict naming the YAML fault of a block that cannot be parsed
-    new = V.add_frontmatter_keys(path.read_text(encoding="utf-8", errors="replace"), {"title": title})
+    text, _meta, _body = V.read_for_rewrite(path, note.path, note_text)  # Conflict naming a YAML fault
+    new = V.add_frontmatter_keys(text, {"title": title})
     if new is None:
         raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")
     new = V.with_newlines_of(new, path.read_bytes())

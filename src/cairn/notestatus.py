@@ -41,10 +41,10 @@ def mark_note(app, ref: str, status: str):
     from cairn import conflicts as C
     from cairn import vault as V
     status = check_status(status)
-    from cairn.noteops import note_file
+    from cairn.noteops import note_file, note_text
     note = app.find_note(ref)
     path = note_file(app.settings, note)  # PathOutside when a link leads out of the vault
-    text, meta, _body = V.read_for_rewrite(path, note.path)
+    text, meta, _body = V.read_for_rewrite(path, note.path, note_text)
     if str(meta.get("status") or "") == status:
         return note
     new_text = V.add_frontmatter_keys(text, {"status": status})

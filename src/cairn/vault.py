@@ -203,20 +203,24 @@ def with_newlines_of(text: str, original: bytes) -> str:
     no LF at all (classic Mac OS), else as it is. A rewrite of a key of the frontmatter keeps a
     Windows or old Mac file's endings (`atomic_write` translates none).
     The hash of what is written is the hash of the returned text."""
-    if b"\r\n" in original:
+    if b"\r\n" in original or b"\r\x00\n\x00" in original or b"\x00\r\x00\n" in original:  # UTF-8, UTF-16 LE/BE
         return text.replace("\r\n", "\n").replace("\n", "\r\n")
     if b"\r" in original and b"\n" not in original:
         return text.replace("\r\n", "\n").replace("\n", "\r")
     return text
 
 
-def read_for_rewrite(path: Path, relpath: str) -> tuple[str, dict, str]:
+def read_for_rewrite(path: Path, relpath: str,
+                     decode: Callable[[bytes], str] | None = None) -> tuple[str, dict, str]:
     """(text, frontmatter mapping, body) of the note file at `path` (vault-relative `relpath`,
-    for the message), read to have keys of its frontmatter rewritten. Raises
-    errors.Conflict when the frontmatter cannot be parsed: such a block is never rewritten
-    (case B04)."""
+    for the message), read to have keys of its frontmatter rewritten. `decode` turns the
+    file's bytes into text with "\n" newlines (callers pass cairn.parse.text.note_text, which
+    reads a UTF-16 or cp1252 note as its text; default UTF-8 with U+FFFD for bad bytes).
+    Raises errors.Conflict when the frontmatter cannot be parsed: such a block is never
+    rewritten (case B04)."""
     from cairn.errors import Conflict
-    text = path.read_text(encoding="utf-8", errors="replace")
+    data = path.read_bytes()
+    text = decode(data) if decode else data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     try:
         meta, body = split_frontmatter(text)
     except ValueError as exc:

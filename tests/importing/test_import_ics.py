@@ -135,3 +135,19 @@ def test_an_event_with_a_very_long_title_gets_a_reminder_within_the_limit(import
     [text] = r.added
     assert len(text) <= MAX_TEXT_CHARS and text.startswith("Kiln day glaze") and "… — Tue 01 Apr" in text
     assert text in _reminders(app) and text.endswith("…")
+
+
+def test_an_event_with_two_start_times_is_skipped_naming_the_property(tmp_path):
+    """probe23: a VEVENT with DTSTART twice (an editor appended a second one with a TZID) was
+    skipped as "'list' object has no attribute 'dt'"; DTEND twice the same."""
+    cal = tmp_path / "twice.ics"
+    cal.write_bytes(b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+                    b"BEGIN:VEVENT\r\nUID:a@x\r\nSUMMARY:Two starts\r\nDTSTART:20250101T090000Z\r\n"
+                    b"DTSTART;TZID=Europe/Paris:20250101T100000\r\nEND:VEVENT\r\n"
+                    b"BEGIN:VEVENT\r\nUID:b@x\r\nSUMMARY:Two ends\r\nDTSTART:20250102T090000Z\r\n"
+                    b"DTEND:20250102T100000Z\r\nDTEND:20250102T110000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    with Cairn(tmp_path / "home", embedder=HashEmbedder()) as app:
+        r = app.import_export("ics", cal)
+    why = dict((name.split("(")[-1].rstrip(")"), reason) for name, reason in r.skipped)
+    assert why == {"Two starts": "the event has 2 DTSTART lines; one is allowed",
+                   "Two ends": "the event has 2 DTEND lines; one is allowed"}, r.skipped

@@ -119,3 +119,18 @@ def test_ask_trace_prints_the_stages(tmp_path):
     assert (home / "traces" / f"{trace_id}.json").is_file()
     plain = cairn("ask", "Where does the heron nest?", "--llm", "none", "--json", home=home, timeout=300)
     assert "trace " not in plain.stderr and json.loads(plain.stdout)["verdict"]
+
+
+def test_serve_on_a_port_in_use_says_so_and_exits_1(tmp_path):
+    """probe23: a second `cairn serve` on a taken port printed "Cairn serving … on
+    http://127.0.0.1:PORT" (untrue), then uvicorn's "[Errno 98] error while attempting to
+    bind" among INFO lines, and exited with 3, a code docs/cli.md does not list."""
+    import socket
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        port = held.getsockname()[1]
+        r = cairn("serve", "--port", str(port), home=tmp_path / "h")
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert f"error: cannot listen on 127.0.0.1:{port}: address already in use" in r.stderr.lower()
+    assert "--port" in r.stderr and "Cairn serving" not in r.stderr and "INFO" not in r.stderr

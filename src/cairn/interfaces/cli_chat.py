@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from cairn.hookspecs import hookimpl
-from cairn.interfaces.cli_io import say, say_err
+from cairn.interfaces.cli_io import say, say_err, stdin_text
 
 HELP = """Slash commands:
   /new              end this session (its transcript goes to memory) and start a new one
@@ -180,7 +180,12 @@ def chat_cmd(
             _print_result(res, json_out)
             return
         if not sys.stdin.isatty():
-            for line in sys.stdin:
+            for raw in sys.stdin.buffer:  # each line decoded as a file would be (a cp1252 pipe keeps its é)
+                try:
+                    line = stdin_text(raw)
+                except ValueError as exc:
+                    say_err(f"error: {exc}\n")
+                    continue
                 if line.strip():
                     if line.strip().startswith("/"):
                         _slash(bot, line.strip(), json_out, Channel())

@@ -76,6 +76,9 @@ def apply_globals(home: str | None, verbose: bool) -> None:
     signal.signal(signal.SIGTERM, _terminate)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+    if not verbose:  # the HTML extractor's warnings ("discarding data: None") repeat, cryptically,
+        # what the ingest report says itself ("no visible text in the HTML page")
+        logging.getLogger("trafilatura").setLevel(logging.ERROR)
 
 
 def _error_text(exc: Exception) -> str:
@@ -94,6 +97,34 @@ SIGNALLED: list[int] = []
 def _terminate(signum, frame) -> None:
     SIGNALLED.append(signum)
     raise KeyboardInterrupt(f"signal {signum}")
+
+
+def stdin_text(data: bytes) -> str:
+    """Bytes piped on stdin as text, decoded as a file of them would be (cairn.parse.text:
+    UTF-8, else a byte-order mark's UTF-16/32, else cp1252/latin-1 and the other legacy
+    encodings): `type notes.txt | cairn note create X` from a Windows or PowerShell pipe keeps
+    its letters. Python's own stdin decoding turned such bytes into surrogates, which either
+    crashed the write (UnicodeEncodeError) or were dropped. Raises ValueError naming the
+    problem for binary data."""
+    from cairn.parse.errors import UndecodableText
+    from cairn.parse.text import decode_bytes
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return decode_bytes(data)[0]
+    except UndecodableText as exc:
+        raise ValueError(f"the text piped on stdin is not text: {exc}") from None
+
+
+def read_stdin() -> str:
+    """All of stdin as text (`stdin_text`); exits with an error (code 1) for binary data."""
+    try:
+        return stdin_text(sys.stdin.buffer.read())
+    except ValueError as exc:
+        _fail(str(exc))
+        raise  # not reached: _fail exits
 
 
 def _arg_text(value: str) -> str:

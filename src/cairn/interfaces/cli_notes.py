@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 
+from cairn.interfaces.cli_io import read_stdin
 from cairn.interfaces.cli_common import NoteStatus, NoteUpdateMode, _arg_text, _dump, _exit_if_failed, _fail, _print_report, _service, _usage_fail, _value, app, err, escape, out
 
 
@@ -123,7 +124,7 @@ def _body_arg(body: Optional[str]) -> str:
         return _arg_text(body)
     if sys.stdin.isatty():
         _fail("give the note text with --body, or pipe it on stdin")
-    return sys.stdin.read()
+    return read_stdin()  # a cp1252 or UTF-16 pipe keeps its letters
 
 
 def _print_note(note, action: str, as_json: bool) -> None:

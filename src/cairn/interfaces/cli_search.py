@@ -16,20 +16,34 @@ from cairn.interfaces.cli_io import (Table, _arg_text, _dump, _early, _error_tex
 SIGNAL_COLUMNS = ("keyword", "semantic", "recency", "graph", "source", "context", "speaker", "time")
 
 
-def hits_table(hits):
+#: Terminal columns from which the signals fit on one line beside a readable title and path.
+WIDE_TABLE = 120
+
+
+def hits_table(hits, width: int | None = None):
     """The hits as a rich Table: rank, title and snippet, where (path, page, message id),
-    fused score, and the per-signal scores in SIGNAL_COLUMNS order."""
+    fused score, and the per-signal scores in SIGNAL_COLUMNS order. width: the terminal's
+    columns (default: stdout's console); under WIDE_TABLE the signals take two lines."""
+    narrow = (width if width is not None else out.width) < WIDE_TABLE
     table = Table(show_lines=False, expand=True)
     table.add_column("#", justify="right", width=3)
-    table.add_column("title / snippet", ratio=3, overflow="fold")
+    table.add_column("title / snippet", ratio=2 if narrow else 3, overflow="fold")
     table.add_column("where", ratio=1, min_width=12, overflow="fold")  # a path wraps, never "notes/d…"
     table.add_column("score", justify="right", width=6)
-    table.add_column("kw/sem/rec/graph/src/ctx/spk/time", width=39)  # 8 x "0.00" and "/": the title keeps its room
+    # 8 x "0.00" joined by "/": 39 characters on one line from WIDE_TABLE columns on; below,
+    # two lines of four (19), so in an 80-column terminal `where` keeps its room instead of
+    # 3 characters ("not / es/ / pro …", probe23).
+    if narrow:
+        table.add_column("kw/sem/rec/graph\nsrc/ctx/spk/time", width=19)
+    else:
+        table.add_column("kw/sem/rec/graph/src/ctx/spk/time", width=39)  # the title keeps its room
     for i, h in enumerate(hits, 1):
         where = h.path + (f" p.{h.page}" if h.page else "") + (f" #{h.source_id}" if h.source_id else "")
         s = h.signals
+        values = [f"{s.get(n, 0):.2f}" for n in SIGNAL_COLUMNS]
+        signals = "/".join(values[:4]) + "\n" + "/".join(values[4:]) if narrow else "/".join(values)
         table.add_row(str(i), f"[bold]{escape(h.title)}[/bold]\n{escape(h.snippet)}", escape(where),
-                      f"{h.score:.3f}", "/".join(f"{s.get(n, 0):.2f}" for n in SIGNAL_COLUMNS))
+                      f"{h.score:.3f}", signals)
     return table
 
 

@@ -32,6 +32,26 @@ def _settings():
         _fail(str(exc))
 
 
+def _listening_socket(host: str, port: int):
+    """A TCP socket bound to (host, port) for uvicorn to serve on. Exits with code 1 and
+    `error: cannot listen on HOST:PORT: <reason>` when the address cannot be bound (a port in
+    use by another `cairn serve`, an address not on this machine, a privileged port): uvicorn
+    itself announced nothing useful then, logged the OS error among INFO lines and exited 3."""
+    import socket
+    from cairn.cli import _fail
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own bind
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        _fail(f"cannot listen on {where}: {(exc.strerror or str(exc)).lower()} (another `cairn serve` or "
+              "program may hold it: stop it, or choose another port with --port or [server] port)")
+    return sock
+
+
 def serve(host: Optional[str] = typer.Option(None, "--host", help="Address to listen on (default: "
                                              "\\[server] host, 127.0.0.1)."),
           port: Optional[int] = typer.Option(None, "--port", min=1, max=65535,
@@ -49,6 +69,7 @@ def serve(host: Optional[str] = typer.Option(None, "--host", help="Address to li
         _fail(f"refusing to listen on {host}: callers from other machines need an API key and none "
               f"exists. Create one first: `cairn keys create NAME --scope read` (then send it as "
               f"`Authorization: Bearer KEY`), or listen on 127.0.0.1 only")
+    sock = _listening_socket(host, port)  # before anything is opened or announced
     import uvicorn
 
     from cairn.interfaces.rest.app import create_app
@@ -69,7 +90,7 @@ def serve(host: Optional[str] = typer.Option(None, "--host", help="Address to li
     err.print(f"Cairn serving {settings.home} on http://{'[' + host + ']' if ':' in host else host}:{port} "
               f"(docs at /docs; Ctrl-C stops)")
     try:
-        server.run()
+        server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     if not server.started and not rt.stopping.is_set():

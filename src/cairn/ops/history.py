@@ -46,9 +46,9 @@ class HistoryOps:
         import difflib
         note_id, info = self._history_note(ref)
         entry = H.get(self.settings.home, note_id, int(version))
-        old = H.read_bytes(self.settings.home, entry).decode("utf-8", errors="replace")
+        old = _version_text(H.read_bytes(self.settings.home, entry))
         path = self.settings.vault / info["path"]
-        new = path.read_bytes().decode("utf-8", errors="replace") if path.is_file() else ""  # line ends as they are
+        new = _version_text(path.read_bytes()) if path.is_file() else ""
         diff = "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                             fromfile=f"{info['path']}@{entry['version']}",
                                             tofile=f"{info['path']}@current"))
@@ -134,3 +134,18 @@ def _last_change(entries: list[dict], by: str, visible: set[str] | None) -> dict
         if (e["note_id"], e["version"]) not in undone:
             return e
     return None
+
+
+def _version_text(data: bytes) -> str:
+    """A note version's bytes as text for a diff: UTF-8 with its line ends as they are, else
+    decoded as the index reads the file (cairn.parse.text.note_text: a UTF-16 or cp1252 note
+    shows its characters, not U+FFFD and NULs)."""
+    try:
+        return data.decode("utf-8") if b"\x00" not in data else _note_text(data)
+    except UnicodeDecodeError:
+        return _note_text(data)
+
+
+def _note_text(data: bytes) -> str:
+    from cairn.parse.text import note_text
+    return note_text(data)

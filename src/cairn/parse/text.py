@@ -191,3 +191,21 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
     if _control_ratio(text) > 0.05:
         raise UndecodableText("binary data (control characters), not text")
     return _clean(text, enc)
+
+
+def note_text(data: bytes) -> str:
+    """The text of a vault note file from its bytes, as `note show`, `note update`, `mark`,
+    `rename`, `diff` and export read it, with "\n" newlines: valid UTF-8 without NULs is
+    decoded as it is (a UTF-8 byte-order mark stays, so a rewrite keeps it); any other file
+    (UTF-16 from Windows Notepad, cp1252, latin-1) is decoded as the index reads it
+    (`decode_bytes`), so its characters are never turned into U+FFFD and NULs; bytes that no
+    decoding fits (binary data) fall back to UTF-8 with U+FFFD for each bad byte. Never raises."""
+    if b"\x00" not in data:
+        try:
+            return normalize_newlines(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+    try:
+        return decode_bytes(data)[0]
+    except UndecodableText:
+        return normalize_newlines(data.decode("utf-8", errors="replace"))

@@ -11,12 +11,21 @@ phrases), whose str() is the FTS5 MATCH expression: every term is quoted, so ope
 OR, NOT, NEAR), punctuation, quotes and `-` never cause a syntax error (case B09), and words
 joined by punctuation ("health.base", "k8s-prod", "08:00") are phrases. The PostgreSQL store
 renders the same `Match` as a tsquery (store/postgres/keyword.py).
+
+Both sides are folded first (`fold`, non-ASCII text only): Unicode compatibility forms become
+their plain letters (NFKC: the ligature "ﬁ" that PDF text extraction yields is "fi", full-width
+"Ｆ" is "F", "①" is "1") and invisible format characters inside words are dropped (soft hyphen,
+zero-width space/joiners, word joiner, BOM), so "final office" finds "ﬁnal oﬃce" and
+"heatpump" finds "heat\u00adpump". Accents are folded later by the tokenizer (unicode61
+remove_diacritics). Notes indexed before folding keep their old keyword rows until
+`cairn reindex`.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Protocol
 
@@ -38,8 +47,25 @@ def _term_re() -> re.Pattern[str]:
     return re.compile(f"[{_CJK}]|[^\\W_]+")
 
 
+# Format characters that sit inside words without separating them (U+00AD soft hyphen, U+180E,
+# U+200B-U+200F zero-width space/joiners and direction marks, U+2060-U+2064, U+FEFF).
+_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
+
+
+def fold(text: str) -> str:
+    """`text` with compatibility forms as plain characters (NFKC: "ﬁ" -> "fi", "Ｆ" -> "F")
+    and invisible format characters removed; ASCII text is returned as it is. Applied to
+    what the keyword index stores (`index_text`) and to query terms (`terms`) alike."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text))
+
+
 def _terms(text: str) -> list[str]:
-    """The word and CJK-character terms of `text`, in order."""
+    """The word and CJK-character terms of `text` (folded: `fold`), in order."""
+    if text.isascii():
+        return _ASCII_TERM_RE.findall(text)
+    text = fold(text)
     return (_ASCII_TERM_RE if text.isascii() else _term_re()).findall(text)
 
 
@@ -51,9 +77,10 @@ STOPWORDS = frozenset(
 
 
 def index_text(text: str) -> str:
-    """Text as stored in the FTS table: CJK characters separated by spaces."""
+    """Text as stored in the FTS table: folded (`fold`), CJK characters separated by spaces."""
     if text.isascii():
         return text
+    text = fold(text)
     cjk = _cjk_re()
     return cjk.sub(r" \1 ", text) if cjk.search(text) else text
 
@@ -64,8 +91,8 @@ def query_terms(query: str) -> list[str]:
 
 
 def terms(text: str) -> list[str]:
-    """The index terms of `text` as written (case kept), in order: runs of letters and digits,
-    each CJK character alone; what the keyword index holds for the text (index_text)."""
+    """The index terms of `text` (case kept, folded: `fold`), in order: runs of letters and
+    digits, each CJK character alone; what the keyword index holds for the text (index_text)."""
     return _terms(text)
 
 

@@ -10,8 +10,8 @@ _LINK_SQL = "SELECT note_id, target, alias, anchor, embed, start FROM links"
 
 
 def note_names(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """(id, path, title, aliases as a JSON list) of every note."""
-    return conn.execute("SELECT id, path, title, aliases FROM notes").fetchall()
+    """(id, path, title, aliases as a JSON list, source) of every note."""
+    return conn.execute("SELECT id, path, title, aliases, source FROM notes").fetchall()
 
 
 def links_of(conn: sqlite3.Connection, note_id: str) -> list[sqlite3.Row]:

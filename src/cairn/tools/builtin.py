@@ -10,7 +10,7 @@ from __future__ import annotations
 from cairn.hookspecs import hookimpl
 from cairn.model import MEMORY_KINDS, NOTE_UPDATE_MODES, SEARCH_MODES
 from cairn.tools import Tool
-from cairn.validate import MAX_QUESTION_CHARS
+from cairn.validate import MAX_QUESTION_CHARS, check_query
 
 
 def _obj(properties: dict, required: tuple[str, ...] = ()) -> dict:
@@ -20,9 +20,11 @@ def _obj(properties: dict, required: tuple[str, ...] = ()) -> dict:
 
 _STR = {"type": "string", "minLength": 1}
 _QUESTION = {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION_CHARS}  # validate.check_question's rule
+QUERY = _QUESTION  # a search or recall query: validate.check_query's limit, as REST's `q`
 
 
 def _search(app, a: dict):
+    check_query(a["query"])  # control characters, as REST and the command line (the schema caps its length)
     res = app.search(a["query"], k=a.get("k"), mode=a.get("mode", "hybrid"), types=a.get("types"),
                      since=a.get("since"))
     return {"hits": [h.to_json() for h in res.hits], "warnings": res.warnings}
@@ -94,6 +96,7 @@ def _remember(app, a: dict):
 
 
 def _recall(app, a: dict):
+    check_query(a["query"])
     return [h.to_json() for h in app.recall(a["query"], k=a.get("k", 10), scope=a.get("scope"))]
 
 
@@ -165,7 +168,7 @@ def _capture(app, a: dict):
 TOOLS: tuple[Tool, ...] = (
     Tool("search", "Search the person's notes, files and chats by keyword and meaning. Returns ranked "
          "hits with note ids, titles, paths and snippets.",
-         _obj({"query": _STR, "k": {"type": "integer", "minimum": 1, "maximum": 100},
+         _obj({"query": QUERY, "k": {"type": "integer", "minimum": 1, "maximum": 100},
                "mode": {"enum": list(SEARCH_MODES)}, "types": {"type": "array", "items": {"type": "string"}},
                "since": {"type": "string"}}, ("query",)), _search),
     Tool("ask", "Answer a question from the person's notes with numbered citations checked against "
@@ -210,7 +213,7 @@ TOOLS: tuple[Tool, ...] = (
                "replaces": {"type": "string"}}, ("text",)),
          _remember, risk="medium", read_only=False),
     Tool("recall", "Recall memories about the person, ranked, with score components.",
-         _obj({"query": _STR, "k": {"type": "integer", "minimum": 1, "maximum": 100},
+         _obj({"query": QUERY, "k": {"type": "integer", "minimum": 1, "maximum": 100},
                "scope": {"type": "string"}}, ("query",)), _recall),
     Tool("forget", "Forget a memory by id (a tombstone: kept in history, never recalled).",
          _obj({"memory_id": _STR}, ("memory_id",)), _forget, risk="high", read_only=False, destructive=True),

@@ -9,11 +9,15 @@ from cairn.exports import FORMATS
 from cairn.hookspecs import hookimpl
 from cairn.model import NOTE_TYPES
 from cairn.tools import Tool
+from cairn.tools.builtin import QUERY
+from cairn.validate import check_query
 
 _DAY = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
 
 
 def _export(app, a: dict) -> dict:
+    if a.get("query") is not None:
+        check_query(a["query"])  # as `search`
     return app.export(ids=a.get("ids"), tag=a.get("tag"), type=a.get("type"), since=a.get("since"),
                       until=a.get("until"), query=a.get("query"), format=a.get("format"),
                       name=a.get("name"), k=a.get("k", 20)).to_json()
@@ -27,7 +31,7 @@ EXPORT = Tool(
     "name, path and the exported notes.",
     {"type": "object", "additionalProperties": False, "required": [], "properties": {
         "ids": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1, "maxItems": 1000},
-        "query": {"type": "string", "minLength": 1},
+        "query": QUERY,
         "tag": {"type": "string", "minLength": 1},
         "type": {"enum": list(NOTE_TYPES)},
         "since": _DAY, "until": _DAY,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cairn import paths as P
-from cairn.errors import Forbidden, NotFound, TooLarge
+from cairn.errors import Forbidden, InvalidInput, NotFound, TooLarge
 from cairn.hookspecs import hookimpl
 from cairn.tools import Tool
 
@@ -60,7 +60,12 @@ def _read_file(app, a: dict):
         raise NotFound(f"no file {a['path']}")
     if p.stat().st_size > 4 * MAX_READ_CHARS * 4:
         raise TooLarge(f"{a['path']} is {p.stat().st_size} bytes: too large to read here (ingest it instead)")
-    text = p.read_text(encoding="utf-8", errors="replace")
+    from cairn.parse.errors import UndecodableText
+    from cairn.parse.text import decode_bytes
+    try:  # UTF-8, a BOM's UTF-16/32, cp1252 and the other legacy encodings, as ingest reads text
+        text, _enc = decode_bytes(p.read_bytes())
+    except UndecodableText as exc:
+        raise InvalidInput(f"{a['path']} is not a text file ({exc}); read its note instead") from None
     return {"path": str(p), "text": text[:MAX_READ_CHARS], "truncated": len(text) > MAX_READ_CHARS}
 
 

@@ -148,13 +148,24 @@ def _occurrences(cal, uid: str, start) -> list[str]:
     return sorted(o for o in out if o)
 
 
+def _single(comp, name: str):
+    """The property `name` of `comp`, or None; raises ValueError when the event holds it more
+    than once (icalendar then returns a list, which has no `.dt`)."""
+    prop = comp.get(name)
+    if isinstance(prop, list):
+        raise ValueError(f"the event has {len(prop)} {name} lines; one is allowed")
+    return prop
+
+
 def event_item(cal, comp, fallback_id: str) -> Item:
-    """The Item of one master VEVENT. Raises ValueError when it has no DTSTART."""
-    start_prop = comp.get("DTSTART")
+    """The Item of one master VEVENT. Raises ValueError when it has no DTSTART, or DTSTART,
+    DTEND or LAST-MODIFIED more than once."""
+    start_prop = _single(comp, "DTSTART")
     if start_prop is None:
         raise ValueError("the event has no DTSTART")
     start = start_prop.dt
-    end = comp.get("DTEND").dt if comp.get("DTEND") is not None else None
+    end_prop = _single(comp, "DTEND")
+    end = end_prop.dt if end_prop is not None else None
     uid = str(comp.get("UID") or fallback_id)
     title = str(comp.get("SUMMARY") or "").strip() or "(untitled event)"
     tzid = start_prop.params.get("TZID") or (str(start.tzinfo) if isinstance(start, datetime) and start.tzinfo
@@ -187,7 +198,7 @@ def event_item(cal, comp, fallback_id: str) -> Item:
     desc = str(comp.get("DESCRIPTION") or "").strip()
     body = "\n\n".join(lines + ([desc] if desc else []))
     return Item(source_id=uid, title=title, type="event", body=body, created=_utc(start),
-                updated=iso(comp.get("LAST-MODIFIED").dt) if comp.get("LAST-MODIFIED") is not None else None,
+                updated=iso(_single(comp, "LAST-MODIFIED").dt) if comp.get("LAST-MODIFIED") is not None else None,
                 tags=tags, meta=meta)
 
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from cairn.errors import InvalidInput
 from cairn.interfaces.rest import schemas as S
 from cairn.interfaces.rest.deps import ADMIN, READ, WRITE, actor, runtime
-from cairn.validate import MAX_QUESTION_CHARS
+from cairn.validate import MAX_QUESTION_CHARS, check_query
 
 router = APIRouter(prefix="/api", tags=["memories"])
 
@@ -50,7 +50,9 @@ async def recall(request: Request, query: str = Query(..., min_length=1, max_len
                  scope: Optional[str] = None, k: int = Query(10, ge=1, le=1000),
                  at: Optional[str] = None, history: bool = False):
     """Memories ranked for `query`, with every score component (`cairn recall --json`).
-    Recall marks what it returns as used, so it runs with the writes."""
+    Recall marks what it returns as used, so it runs with the writes. A blank query or one
+    holding control characters is refused (validate.check_query, as `cairn recall`)."""
+    check_query(query)
     _time(at, "at")
     hits = await runtime(request).write(
         lambda s: s.recall(query, scope=scope, k=k, at=at, include_history=history),

@@ -17,7 +17,7 @@ from cairn.errors import Forbidden, InvalidInput
 from cairn.interfaces.rest import schemas as S
 from cairn.interfaces.rest.deps import READ, runtime
 from cairn.model import NOTE_TYPES
-from cairn.validate import MAX_QUESTION_CHARS
+from cairn.validate import MAX_QUESTION_CHARS, check_query
 
 router = APIRouter(prefix="/api", tags=["search"])
 
@@ -48,7 +48,9 @@ async def search_get(request: Request, q: str = Query(..., min_length=1, max_len
                      tag: Optional[str] = Query(None, min_length=1, description="Notes with this tag."),
                      entity: Optional[str] = Query(None, description="Notes and messages mentioning this entity."),
                      semantic_floor: Optional[float] = Query(None, ge=0, le=1, description="This call's relevance floor.")):
-    """Search by keyword and meaning (`cairn search --json`); warnings go in `X-Cairn-Warnings`."""
+    """Search by keyword and meaning (`cairn search --json`); warnings go in `X-Cairn-Warnings`.
+    A blank query or one holding control characters is refused (validate.check_query)."""
+    check_query(q)
     _check(type, since)
     res = await runtime(request).read(lambda s: s.search(q, k=k, mode=mode, fusion=fusion, types=type, since=since,
                                                          until=until, tag=tag, entity=entity,
@@ -80,6 +82,7 @@ async def search_post(request: Request, body: S.SearchBody):
     if body.batch is not None:
         pairs = [(str(b.id), b.query) for b in body.batch]
         return await rt.read(lambda s: list(s.search_batch(pairs, **kw)))
+    check_query(body.query)  # as GET's q
     res = await rt.read(lambda s: s.search(body.query, **kw))
     return _with_warnings(_hits(res), res.warnings)
 

@@ -268,7 +268,7 @@ _LINK_SQL = "SELECT note_id, target, alias, anchor, embed, start FROM links"
 
 
 def note_names(conn) -> list[Any]:
-    return conn.execute("SELECT id, path, title, aliases FROM notes").fetchall()
+    return conn.execute("SELECT id, path, title, aliases, source FROM notes").fetchall()
 
 
 def links_of(conn, note_id: str) -> list[Any]:
