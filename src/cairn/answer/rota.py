@@ -1,0 +1,90 @@
+"""Who has a day, who holds a role (issue 33, the person type): a line keyed by what was asked names the person.
+
+A who-question naming a weekday ("who's got the kids on thursdays?") is answered by a note line keyed by days only,
+that day among them ("Tuesday and Thursday: Oksana (Lev's mum)", "Mon-Wed: Granny Pel"): a rota line, whose form says
+who has that day. A who-question naming a role ("who's the gas engineer?", "who is our vet") is answered by a line keyed
+by that role ("Gas engineer: Tomas Rudd, 07700 900 118"). The value must start with a person: a capitalised word that
+is no closed-class word ("The", "Every") nor an activity ("Swimming"), or the writer ("me", "us", "I"); a value saying
+nobody has it ("nobody", "free", "off", "closed", "tbc") names no one. No such line: None, and the question takes the
+typed path (answer/typed.py), which declines a day or role no line states.
+
+    keyed_person("who's got the kids on thursdays?", ("gas",), evidence)  # -> (n, "Tuesday and Thursday: Oksana …")
+
+Switch off: KEYED.
+"""
+
+from __future__ import annotations
+
+import re
+
+KEYED = True
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_CONNECTORS = frozenset({"and", "or", "every", "on", "&", "also"})
+_KEYED_LINE = re.compile(r"^[ \t]*(?:[-*+•][ \t]+)?(?P<key>[^\W\d_][\w ,&/'’–-]{1,60}?)[ \t]*:[ \t]*(?P<value>\S.*)$")
+_NOBODY = re.compile(r"(?:nobody|no one|no-one|none|free|off|closed|tbc|tbd|n/a)\b", re.IGNORECASE)
+_PERSON_START = re.compile(r"(?:me|us|I)\b|(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s|[A-Z][a-z'’-]+")
+
+
+def _day(word: str) -> int | None:
+    """The index (0 = Monday) of the weekday `word` names, full or short, singular or plural ("Thurs", "weds",
+    "Fridays"); None for any other word."""
+    w = word.lower().rstrip(".")
+    w = w[:-1] if w.endswith("s") and len(w) > 3 and w[:-1] in _DAYS else w
+    return next((i for i, d in enumerate(_DAYS) if w == d or (3 <= len(w) <= 5 and d.startswith(w))), None)
+
+
+def days_asked(question: str) -> set[int]:
+    """The weekdays `question` names by their full name, singular or plural ("on thursdays" -> {3})."""
+    return {i for i, d in enumerate(_DAYS) if re.search(rf"\b{d}s?\b", question, re.IGNORECASE)}
+
+
+def key_days(key: str) -> set[int] | None:
+    """The weekdays a line's key names when it names days only ("Tuesday and Thursday" -> {1, 3}; "Mon-Wed" -> {0, 1,
+    2}); None when it names anything else ("Squad training Wednesdays", "Thursdays at 8pm")."""
+    out: set[int] = set()
+    for part in re.split(r"\s*(?:,|/|\band\b|\bor\b|&)\s*", key.strip()):
+        span = [p for p in re.split(r"\s*[-–]\s*|\s+to\s+", part.strip()) if p]
+        if len(span) == 2 and all(_day(p) is not None for p in span):
+            a, b = _day(span[0]), _day(span[1])
+            out |= set(range(a, b + 1)) if a <= b else set(range(a, 7)) | set(range(0, b + 1))
+            continue
+        for w in part.split():
+            if _day(w) is not None:
+                out.add(_day(w))
+            elif w.lower() not in _CONNECTORS:
+                return None
+    return out or None
+
+
+def names_person(value: str) -> bool:
+    """True when a keyed line's value starts with a person (module doc): "Oksana (Lev's mum)", "Gus walks them both",
+    "me"; not "Closed", "Swimming at 6", "The Grange", "nobody"."""
+    from cairn.ner_written import closed_class
+    value = value.strip()
+    if _NOBODY.match(value) or not _PERSON_START.match(value):
+        return False
+    first = re.match(r"[\w'’-]+", value).group(0)
+    return first in ("me", "us", "I") or not (closed_class(first) or first.lower().endswith("ing"))
+
+
+def keyed_person(question: str, head: tuple[str, ...], evidence: list) -> tuple[int, str] | None:
+    """(evidence n, line) of the first note line among `evidence` (best first; chat messages skipped) keyed by a day
+    `question` names or by the role `head` (its stems, types.Asked.head: every one held by the key) and whose value
+    names a person (module doc); None when there is none."""
+    from cairn.answer.types import missing
+    if not KEYED:
+        return None
+    days = days_asked(question)
+    for ev in evidence:
+        if ev.hit.speaker is not None:
+            continue
+        for line in ev.text.split("\n"):
+            m = _KEYED_LINE.match(line)
+            if not m or not names_person(m.group("value")):
+                continue
+            key = m.group("key")
+            by_day = key_days(key)
+            if (by_day and days & by_day) or (not by_day and head and not missing(head, key)):
+                return ev.n, line.strip().lstrip("-*+• ").strip()
+    return None
