@@ -4,11 +4,11 @@ A who-question naming a weekday ("who's got the kids on thursdays?") is answered
 that day among them ("Tuesday and Thursday: Oksana (Lev's mum)", "Mon-Wed: Granny Pel"): a rota line, whose form says
 who has that day. A who-question naming a role ("who's the gas engineer?", "who is our vet") is answered by a line keyed
 by that role ("Gas engineer: Tomas Rudd, 07700 900 118"). The value must start with a person: a capitalised word that
-is no closed-class word ("The", "Every") nor an activity ("Swimming"), or the writer ("me", "us", "I"); a value saying
-nobody has it ("nobody", "free", "off", "closed", "tbc") names no one. No such line: None, and the question takes the
+is no closed-class word ("The", "Every"), month or weekday, nor an activity ("Swimming"), or the writer ("me", "us",
+"I"); a value saying nobody has it ("nobody", "free", "off", "closed", "tbc") names no one. No such line: None, and the question takes the
 typed path (answer/typed.py), which declines a day or role no line states.
 
-    keyed_person("who's got the kids on thursdays?", ("gas",), evidence)  # -> (n, "Tuesday and Thursday: Oksana …")
+    keyed_person("who's got the kids on thursdays?", (), evidence)  # -> (n, "Tuesday and Thursday: Oksana …")
 
 Switch off: KEYED.
 """
@@ -30,8 +30,8 @@ def _day(word: str) -> int | None:
     """The index (0 = Monday) of the weekday `word` names, full or short, singular or plural ("Thurs", "weds",
     "Fridays"); None for any other word."""
     w = word.lower().rstrip(".")
-    w = w[:-1] if w.endswith("s") and len(w) > 3 and w[:-1] in _DAYS else w
-    return next((i for i, d in enumerate(_DAYS) if w == d or (3 <= len(w) <= 5 and d.startswith(w))), None)
+    forms = (w, w[:-1]) if w.endswith("s") else (w,)
+    return next((i for f in forms for i, d in enumerate(_DAYS) if f == d or (3 <= len(f) <= 5 and d.startswith(f))), None)
 
 
 def days_asked(question: str) -> set[int]:
@@ -60,17 +60,27 @@ def key_days(key: str) -> set[int] | None:
 def names_person(value: str) -> bool:
     """True when a keyed line's value starts with a person (module doc): "Oksana (Lev's mum)", "Gus walks them both",
     "me"; not "Closed", "Swimming at 6", "The Grange", "nobody"."""
-    from cairn.ner_written import closed_class
+    from cairn.ner_written import CALENDAR, closed_class
     value = value.strip()
     if _NOBODY.match(value) or not _PERSON_START.match(value):
         return False
     first = re.match(r"[\w'’-]+", value).group(0)
-    return first in ("me", "us", "I") or not (closed_class(first) or first.lower().endswith("ing"))
+    return first in ("me", "us", "I") or not (closed_class(first) or first.lower().endswith("ing")
+                                              or first.lower() in CALENDAR)
+
+
+def role_key(key: str, question: str) -> bool:
+    """True when every content word of a line's key is in `question`: the key names the role asked ("Gas engineer"
+    for "who's our gas engineer"), not another field holding its word ("Next service due" for "who serviced it")."""
+    from cairn.answer.types import missing
+    from cairn.lexical import content_terms, stem
+    terms = tuple(stem(w) for w in content_terms(key))
+    return bool(terms) and not missing(terms, question)
 
 
 def keyed_person(question: str, head: tuple[str, ...], evidence: list) -> tuple[int, str] | None:
     """(evidence n, line) of the first note line among `evidence` (best first; chat messages skipped) keyed by a day
-    `question` names or by the role `head` (its stems, types.Asked.head: every one held by the key) and whose value
+    `question` names or by the role `head` (its stems, types.Asked.head: every one held by the key, every word of the key in the question: role_key) and whose value
     names a person (module doc); None when there is none."""
     from cairn.answer.types import missing
     if not KEYED:
@@ -85,6 +95,6 @@ def keyed_person(question: str, head: tuple[str, ...], evidence: list) -> tuple[
                 continue
             key = m.group("key")
             by_day = key_days(key)
-            if (by_day and days & by_day) or (not by_day and head and not missing(head, key)):
+            if (by_day and days & by_day) or (not by_day and head and not missing(head, key) and role_key(key, question)):
                 return ev.n, line.strip().lstrip("-*+• ").strip()
     return None

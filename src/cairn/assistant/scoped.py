@@ -81,8 +81,10 @@ class NoteScoped:
             lines = [s for s in RP.answer_lines(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):
             lines = [title]  # "and the ref?" of "Invoice 2026-031 …": the note is named by it
-        if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
-            on_topic = RP.on_topic_value(t, body, title)
+        if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic;
+            # a code answers for one thing only, the one its line or the note's title names: "the door code for
+            # Wren's sister's flat" is not the gig's order number, though the gig note says she stays at her sister's
+            on_topic = RP.on_topic_value(t, "\n".join(lines) if RP.value_kind(t) == "code" else body, title)
         else:
             # the same kind asked of another thing of the note ("and the one back?"), a question naming
             # no note of its own: the note's other line of that kind, though it says "return", not "back"
