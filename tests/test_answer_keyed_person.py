@@ -38,6 +38,7 @@ def home(tmp_path_factory, real_embedder):
     ("who's got the kids on mondays?", "Monday and Wednesday: me"),
     ("who's the gas engineer?", "Gas engineer: Tomas Rudd"),
     ("who is our electrician", "Electrician: Brigid Calloway"),
+    ("who services the boiler", "Gas engineer: Tomas Rudd"),  # the role's work (rota.GLOSS): "boiler"
 ])
 def test_ask_answers_a_day_or_a_role_from_the_line_keyed_by_it(home, question, line):
     ans = home.ask(question, llm="none")
@@ -76,6 +77,17 @@ def test_keyed_person_reads_day_keys_roles_and_people():
         assert rota.keyed_person("who's got the dogs on wednesdays", (), ev) is None
     finally:
         rota.KEYED = True
+    roles = [SimpleNamespace(n=1, text="# Loft\nArchitect: Wilhelmina Strand\nBuilder: Dorran Lofts, from May",
+                             hit=SimpleNamespace(speaker=None))]
+    assert rota.keyed_person("who's drawing up the plans", ("draw", "plan"), roles) == (1, "Architect: Wilhelmina Strand")
+    assert rota.keyed_person("who's doing the brickwork", ("brickwork",), roles)[1].startswith("Builder: Dorran")
+    assert rota.keyed_person("who drew up the plans", ("draw", "plan"), roles) is None  # a past act: not the role
+    assert rota.keyed_person("who's doing the wiring", ("wire",), roles) is None  # no electrician
+    rota.BY_WORK = False
+    try:
+        assert rota.keyed_person("who's drawing up the plans", ("draw", "plan"), roles) is None
+    finally:
+        rota.BY_WORK = True
 
 
 def test_the_assistant_gets_the_rota_answer_through_ask(home):

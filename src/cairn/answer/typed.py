@@ -155,7 +155,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     """The best candidate of the asked type (module doc), or None when no note among `evidence` holds a value of
     `asked.kind`."""
     if asked.kind == "person" and (keyed := keyed_person(question, asked.head, evidence)):  # answer/rota.py
-        return Typed(f"{keyed[1]} [{keyed[0]}]", *keyed)
+        return Typed(f"{keyed[1].rstrip('.')}. [{keyed[0]}]", *keyed)
     cands = candidates(asked, evidence)[:200]
     if not cands:
         return None

@@ -170,7 +170,7 @@ class NoteScoped:
         it shares more stemmed words with the question, the role's work counted, than any line
         the answer quoted does. None: no who-question, no such sentence, or the answer quotes it."""
         import re
-        from cairn.assistant.nlu.roles import role_terms
+        from cairn.answer.rota import role_terms
         from cairn.lexical import stem
         if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not (ans.found or WHO_BY_ROLE_NEAREST):
             return None
