@@ -83,6 +83,7 @@ def test_keyed_person_reads_day_keys_roles_and_people():
     assert rota.keyed_person("who's doing the brickwork", ("brickwork",), roles)[1].startswith("Builder: Dorran")
     assert rota.keyed_person("who drew up the plans", ("draw", "plan"), roles) is None  # a past act: not the role
     assert rota.keyed_person("who's doing the wiring", ("wire",), roles) is None  # no electrician
+    assert rota.keyed_person("who's having the cat while the extension is built", ("cat",), roles) is None
     rota.BY_WORK = False
     try:
         assert rota.keyed_person("who's drawing up the plans", ("draw", "plan"), roles) is None

@@ -33,6 +33,8 @@ _NOBODY = re.compile(r"(?:nobody|no one|no-one|none|free|off|closed|tbc|tbd|n/a)
 # not who did that
 _PAST = re.compile(r"\W*who\s+(?:[a-z]+ed|did|was|were|had|made|took|gave|sent|built|drew|wrote|put|got|came|left)\b",
                    re.IGNORECASE)
+# a subordinate clause states when or why, not the work asked ("who's having the cat while we move": no removals firm)
+_CLAUSE = re.compile(r"\b(?:while|whilst|when|because|since|after|before|until|till|if|once|as soon as)\b", re.IGNORECASE)
 _PERSON_START = re.compile(r"(?:me|us|I)\b|(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s|[A-Z][a-z'’-]+")
 
 
@@ -153,13 +155,14 @@ def keyed_person(question: str, head: tuple[str, ...], evidence: list) -> tuple[
     """(evidence n, line) of the first note line among `evidence` (best first; chat messages skipped) keyed by a day
     `question` names or by the role `head` (its stems, types.Asked.head: every one held by the key, every word of the
     key in the question: role_key), and whose value names a person (module doc); else the line keyed by a role whose
-    work (GLOSS) shares most stemmed words with the question (BY_WORK; ties to the first; not for a past act: "who
-    serviced the boiler?" is not said by "Gas engineer: …"); None when there is none."""
+    work (GLOSS) shares most stemmed words with the question's main clause (BY_WORK; ties to the first; not for a past
+    act: "who serviced the boiler?" is not said by "Gas engineer: …"); None when there is none."""
     from cairn.answer.types import missing
     from cairn.lexical import content_terms, stem
     if not KEYED:
         return None
-    days, want = days_asked(question), {stem(w) for w in content_terms(question)}
+    days = days_asked(question)
+    want = {stem(w) for w in content_terms(_CLAUSE.split(question)[0])}  # the work asked, not its circumstance
     by_work: tuple[int, int, str] | None = None
     for ev in evidence:
         if ev.hit.speaker is not None:
