@@ -36,6 +36,7 @@ def home(tmp_path_factory, real_embedder):
     ("who has got the kids on thursdays?", "Tuesday and Thursday: Granny Pel"),
     ("who's doing the school run on fridays", "Friday: Gus walks them both"),
     ("who's got the kids on mondays?", "Monday and Wednesday: me"),
+    ("who has the kids midweek", "Monday and Wednesday: me"),  # the first line keyed by a midweek day
     ("who's the gas engineer?", "Gas engineer: Tomas Rudd"),
     ("who is our electrician", "Electrician: Brigid Calloway"),
     ("who services the boiler", "Gas engineer: Tomas Rudd"),  # the role's work (rota.GLOSS): "boiler"
@@ -48,6 +49,7 @@ def test_ask_answers_a_day_or_a_role_from_the_line_keyed_by_it(home, question, l
 @pytest.mark.parametrize("question", [
     "who's got the kids on sundays?",  # no line keyed by the day
     "who's got the kids on saturdays?",  # "Saturday: nobody"
+    "who's got the kids at weekends?",  # nobody on Saturday, no line for Sunday
     "who's the plumber?",  # a role no line holds
     "who serviced the boiler?",  # "Next service due: February 2028" names no one
 ])
@@ -63,6 +65,7 @@ def test_keyed_person_reads_day_keys_roles_and_people():
     assert rota.key_days("Weds & Thurs") == {2, 3}
     assert rota.key_days("Squad training Wednesdays") is None and rota.key_days("Thursdays at 8pm") is None
     assert rota.days_asked("who has the dog on thursdays?") == {3}
+    assert rota.days_asked("who drives them midweek") == {1, 2, 3} and rota.key_days("Weekends") == {5, 6}
     assert rota.names_person("Oksana (Lev's mum)") and rota.names_person("me") and rota.names_person("Gus walks")
     for value in ("nobody", "Closed", "Swimming at 6", "The Grange", "February 2028", "free"):
         assert not rota.names_person(value), value

@@ -27,6 +27,7 @@ BY_WORK = True
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _CONNECTORS = frozenset({"and", "or", "every", "on", "&", "also"})
+_SPANS = {"weekend": {5, 6}, "weekday": {0, 1, 2, 3, 4}, "midweek": {1, 2, 3}}  # days a word names together
 _KEYED_LINE = re.compile(r"^[ \t]*(?:[-*+•][ \t]+)?(?P<key>[^\W\d_][\w ,&/'’–-]{1,60}?)[ \t]*:[ \t]*(?P<value>\S.*)$")
 _NOBODY = re.compile(r"(?:nobody|no one|no-one|none|free|off|closed|tbc|tbd|n/a)\b", re.IGNORECASE)
 # a question about a past act ("who serviced the boiler?", "who did the wiring?"): a role line says who holds the role,
@@ -108,8 +109,10 @@ def _day(word: str) -> int | None:
 
 
 def days_asked(question: str) -> set[int]:
-    """The weekdays `question` names by their full name, singular or plural ("on thursdays" -> {3})."""
-    return {i for i, d in enumerate(_DAYS) if re.search(rf"\b{d}s?\b", question, re.IGNORECASE)}
+    """The weekdays `question` names by their full name, singular or plural ("on thursdays" -> {3}), or together
+    ("at weekends" -> {5, 6}, "midweek" -> {1, 2, 3}; _SPANS)."""
+    return {i for i, d in enumerate(_DAYS) if re.search(rf"\b{d}s?\b", question, re.IGNORECASE)} | {
+        i for w, days in _SPANS.items() if re.search(rf"\b{w}s?\b", question, re.IGNORECASE) for i in days}
 
 
 def key_days(key: str) -> set[int] | None:
@@ -125,6 +128,8 @@ def key_days(key: str) -> set[int] | None:
         for w in part.split():
             if _day(w) is not None:
                 out.add(_day(w))
+            elif w.lower().rstrip("s") in _SPANS:
+                out |= _SPANS[w.lower().rstrip("s")]
             elif w.lower() not in _CONNECTORS:
                 return None
     return out or None
