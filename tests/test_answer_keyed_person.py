@@ -16,6 +16,7 @@ NOTES = {
                      "- Friday: Gus walks them both\n- Saturday: nobody\n\nPick-up 3:15 from the side gate at Wetherby "
                      "Primary.\n",
     "house.md": "# House contacts\n\nGas engineer: Tomas Rudd, 07700 900 118\nElectrician: Brigid Calloway, 07700 900 226\n"
+                "Window cleaner: Anouk, 07700 900 331\n"
                 "Boiler last serviced on 4 March.\nNext service due: February 2028\n",
     # week-m's gig note (bench/cases/week-m, free to copy into tests)
     "gig.md": "# Halloran Street Band at Castlemere\n\nFriday 10 November at the Corn Exchange in Castlemere; doors at "
@@ -39,6 +40,7 @@ def home(tmp_path_factory, real_embedder):
     ("who has the kids midweek", "Monday and Wednesday: me"),  # the first line keyed by a midweek day
     ("who's the gas engineer?", "Gas engineer: Tomas Rudd"),
     ("who is our electrician", "Electrician: Brigid Calloway"),
+    ("who is our window cleaner", "Window cleaner: Anouk"),  # one name: no person for the typed path's pattern
     ("who services the boiler", "Gas engineer: Tomas Rudd"),  # the role's work (rota.GLOSS): "boiler"
 ])
 def test_ask_answers_a_day_or_a_role_from_the_line_keyed_by_it(home, question, line):
