@@ -87,11 +87,7 @@ def _table() -> list[tuple[re.Pattern, frozenset[str]]]:
 def role_words(sentence: str) -> set[str]:
     """The words of the glosses (GLOSS) of the roles `sentence` names, lower-cased as written
     ("Architect: …" -> {"plan", "drawing", "design", …}); set() when it names none."""
-    out: set[str] = set()
-    for rx, words in _table():
-        if rx.search(sentence or ""):
-            out |= words
-    return out
+    return {w for rx, words in _table() if rx.search(sentence or "") for w in words}
 
 
 def role_terms(sentence: str) -> set[str]:
