@@ -97,3 +97,18 @@ def test_ingest_of_an_export_as_text_names_the_importer(tmp_path):
     assert any("cairn import whatsapp" in w for w in parse_text(ANDROID, "chat.txt").warnings)
     plain = "Boiler log\n12/05/2024, 18:01 - serviced\n13/05/2024 noted: fine\nAll good.\n"
     assert not parse_text(plain, "log.txt").warnings
+
+
+def test_the_speaker_is_on_the_opening_line_for_the_importer_and_the_text_parser(tmp_path):
+    """One speaker pattern (parse.whatsapp_lines.SPOKEN) for both readers: a message whose text runs on over several
+    lines keeps them, a colon in its text is text; a notice of the app whose later line holds a colon ("Rules: …") names
+    no speaker (the importer's own pattern read "Ana changed the group description\\nRules" as a speaker)."""
+    from cairn.parse.whatsapp_lines import SPOKEN, looks_like_whatsapp
+    notice = ("[12/05/2024, 18:00:00] Ana changed the group description\nRules: be kind\n"
+              "[12/05/2024, 18:01:00] Ana: Times: 7am\nmeet at the gate\n")
+    [item] = _read(tmp_path, "WhatsApp Chat with Crew.txt", notice)
+    assert [(m.speaker, m.text) for m in item.messages] == [("Ana", "Times: 7am\nmeet at the gate")]
+    assert SPOKEN.match("Ana changed the group description\nRules: be kind") is None
+    m = SPOKEN.match("Ana: Times: 7am\nmeet at the gate")
+    assert (m.group("speaker"), m.group("text")) == ("Ana", "Times: 7am\nmeet at the gate")
+    assert looks_like_whatsapp(IPHONE) and not looks_like_whatsapp(notice.replace("Ana: ", "Ana said "))

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
+from cairn.answer.rota import keyed_person
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
 from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, missing, nominal_head, root,
@@ -153,6 +154,8 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
 def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed | None:
     """The best candidate of the asked type (module doc), or None when no note among `evidence` holds a value of
     `asked.kind`."""
+    if asked.kind == "person" and (keyed := keyed_person(question, asked.head, evidence)):  # answer/rota.py
+        return Typed(f"{keyed[1].rstrip('.')}. [{keyed[0]}]", *keyed)
     cands = candidates(asked, evidence)[:200]
     if not cands:
         return None

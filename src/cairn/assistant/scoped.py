@@ -81,8 +81,10 @@ class NoteScoped:
             lines = [s for s in RP.answer_lines(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):
             lines = [title]  # "and the ref?" of "Invoice 2026-031 …": the note is named by it
-        if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic
-            on_topic = RP.on_topic_value(t, body, title)
+        if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic;
+            # a code answers for one thing only, the one its line or the note's title names: "the door code for
+            # Wren's sister's flat" is not the gig's order number, though the gig note says she stays at her sister's
+            on_topic = RP.on_topic_value(t, "\n".join(lines) if RP.value_kind(t) == "code" else body, title)
         else:
             # the same kind asked of another thing of the note ("and the one back?"), a question naming
             # no note of its own: the note's other line of that kind, though it says "return", not "back"
@@ -168,7 +170,7 @@ class NoteScoped:
         it shares more stemmed words with the question, the role's work counted, than any line
         the answer quoted does. None: no who-question, no such sentence, or the answer quotes it."""
         import re
-        from cairn.assistant.nlu.roles import role_terms
+        from cairn.answer.rota import role_terms
         from cairn.lexical import stem
         if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or not (ans.found or WHO_BY_ROLE_NEAREST):
             return None
@@ -202,42 +204,3 @@ class NoteScoped:
         log["note"] = log["subject"] = title
         log["question"] = t
         return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
-
-    _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-    _ROTA_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?P<key>[A-Za-z ,&/]{3,60}?)\s*:\s*(?P<who>\S.*)$")
-
-    def _who_on_rota(self, t: str, ans, ui, turn_no, res, log) -> dict | None:
-        """A who-question naming a weekday ("who's got the kids on thursdays?") that the knowledge
-        answer could not answer: the line of one of its nearest notes (the "Nearest notes: …" it
-        names, in order) keyed by days only, that day among them, and naming a person or the
-        person themself ("Tuesday and Thursday: Oksana (Lev's mum) …", "Monday: me") — a rota
-        line, whose form says who has that day. None: no such question or no such line."""
-        if not re.match(r"\W*(?:and\s+)?(?:who|whom)\b", t, re.I) or ans.found:
-            return None
-        asked = {d for d in self._DAYS if re.search(rf"\b{d}s?\b", t, re.I)}
-        if not asked:
-            return None
-        for title in nearest_notes(ans):
-            try:
-                body = self.app.note_show(title)["body"]
-            except Exception:
-                continue
-            for ln in body.splitlines():
-                m = self._ROTA_LINE.match(ln)
-                if not m:
-                    continue
-                words = re.findall(r"[a-z]+", m.group("key").lower())
-                days = {w.rstrip("s") for w in words if w.rstrip("s") in self._DAYS}
-                if not (days & asked) or any(w not in self._DAYS and w.rstrip("s") not in self._DAYS
-                                             and w not in ("and", "or", "every", "on") for w in words):
-                    continue  # "Team: …", "Thursdays at 8pm: …": no rota key
-                who = m.group("who")
-                if not re.match(r"(?:[A-Z][a-z]|me\b|us\b|I\b)", who):
-                    continue
-                line = ln.strip().lstrip("-* ").strip()
-                self._read_note(title, t, ui, turn_no, res)  # the read, on the record
-                log["note"] = log["subject"] = title
-                log["question"] = t
-                return {"reply": f"{line} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1}}
-        return None
-

@@ -64,9 +64,6 @@ WHO_BY_ROLE = True
 # email address: replies.specific_kind) is declined when the knowledge answer holds none: a line
 # sharing its words ("pump the tyres to 80 psi" for "what size tyres …") answers another question.
 SPECIFIC_OR_NOTHING = True
-# A who-question naming a weekday that the knowledge answer could not answer is answered by a rota
-# line of its nearest notes ("Tuesday and Thursday: Oksana …": scoped._who_on_rota). Switch off: WHO_ON_ROTA.
-WHO_ON_ROTA = True
 # The words that only carry a texted question along ("ok …", "right so …", "… then") are no part of
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
@@ -189,8 +186,6 @@ class Understood(NoteScoped, Reminding):
             if WHO_NAMES_A_PERSON and intent == "ask" and (who := self._who_from_note(t, ans, ui, turn_no, res, log)):
                 return who
             if WHO_BY_ROLE and intent in ("ask", "about") and (who := self._who_by_role(t, ans, ui, turn_no, res, log)):
-                return who
-            if WHO_ON_ROTA and intent in ("ask", "about") and (who := self._who_on_rota(t, ans, ui, turn_no, res, log)):
                 return who
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None

@@ -6,7 +6,7 @@ when a .txt it reads is such an export):
     12/05/2024, 18:01 - Ines: Who is driving?           (Android; "6:01 pm" also)
 
 Groups: a, b (the first two numbers of the date: day and month in either order), y, h, m, s,
-ampm, rest (what follows the opening).
+ampm, rest (what follows the opening); SPOKEN reads a rest as speaker and text.
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ _DATE = r"(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{2,4})"
 _TIME = r"(?P<h>\d{1,2})[:.](?P<m>\d{2})(?:[:.](?P<s>\d{2}))?(?:\s*(?P<ampm>[ap]\.?\s?m\.?))?"
 LINES = (re.compile(r"^\[" + _DATE + r",?\s+" + _TIME + r"\]\s*(?P<rest>.*)$", re.IGNORECASE),
          re.compile(r"^" + _DATE + r",?\s+" + _TIME + r"\s+[-–]\s+(?P<rest>.*)$", re.IGNORECASE))
-_SPOKEN = re.compile(r"^[^:\n]{1,80}?:\s")
+# What follows a message line's opening when someone said it: "Name: text" (text may run on over the lines after it). The
+# name is on the opening line: a colon on a later line of an app's notice ("Ana changed the group description" with
+# "Rules: be kind" below) names no speaker.
+SPOKEN = re.compile(r"^(?P<speaker>[^:\n]{1,80}?):\s(?P<text>.*)$", re.DOTALL)
 
 
 def message_line(line: str) -> re.Match | None:
@@ -36,7 +39,7 @@ def looks_like_whatsapp(text: str, lines: int = 20, least: int = 3) -> bool:
             continue
         seen += 1
         m = message_line(line)
-        hits += bool(m and _SPOKEN.match(m.group("rest")))
+        hits += bool(m and SPOKEN.match(m.group("rest")))
         if hits >= least:
             return True
         if seen >= lines:

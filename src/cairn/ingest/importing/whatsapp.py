@@ -35,9 +35,8 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from cairn.ingest.importing.items import ExportFormatError, Item, Message, Skip, inside, open_zip
-from cairn.parse.whatsapp_lines import MARKS, message_line
+from cairn.parse.whatsapp_lines import MARKS, SPOKEN, message_line
 
-_SPEAKER = re.compile(r"^(?P<speaker>[^:]{1,80}?):\s(?P<text>.*)$", re.DOTALL)
 _MEDIA = re.compile(r"^(?:<media omitted>|<attached: [^>]*>|(?:image|video|audio|sticker|gif|document) omitted|"
                     r"this message was deleted|you deleted this message)$", re.IGNORECASE)
 _TITLE = re.compile(r"^(?:whatsapp chat (?:with|-)\s*)", re.IGNORECASE)
@@ -120,7 +119,7 @@ def read(path: Path, owner: str | None = None) -> Iterator[Item | Skip]:
     messages: list[Message] = []
     seen: dict[str, int] = {}
     for g, rest in rows:
-        m = _SPEAKER.match(rest)
+        m = SPOKEN.match(rest)
         when = _when(g, day_first)
         if not m or when is None:
             continue  # a notice of the app, or no such day
