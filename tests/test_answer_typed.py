@@ -466,3 +466,19 @@ def test_a_verb_said_around_a_values_head_is_not_required_of_the_note(tmp_path, 
         assert ans.verdict == "pass" and "450" in ans.answer, ans.answer
         monkeypatch.setattr(types, "HEAD_NOUNS", False)
         assert app.ask("how much are the wills going to cost us", llm="none").verdict == "abstain"
+
+
+def test_the_verb_the_value_is_asked_with_is_not_required_of_the_note(tmp_path, real_embedder, monkeypatch):
+    """types.LIGHT_VERBS: "how much deposit does the decorator want" asks the deposit; 'want' (a verb with no object
+    after it: the thing asked is its object) is no word the note must hold. A verb with its own object ("to start the
+    job") and a lower-case name after a preposition ("to porto", tagged as a verb) stay required."""
+    assert "want" in types.light_verbs("how much deposit does the decorator want")
+    assert "left" in types.light_verbs("how many days holiday have i got left")
+    assert "start" not in types.light_verbs("how long have we got to start the extension")
+    assert "porto" not in types.light_verbs("what is the flight number to porto?")
+    note = "# Decorator's quote\n\nHallbrook Decorating: painting the hall and landing, £1,240.\nDeposit: £310 on booking.\n"
+    with notes_app(tmp_path, {"decorator.md": note}, real_embedder) as app:
+        ans = app.ask("how much deposit does the decorator want", llm="none")
+        assert ans.verdict == "pass" and "310" in ans.answer, ans.answer
+        monkeypatch.setattr(types, "LIGHT_VERBS", False)
+        assert app.ask("how much deposit does the decorator want", llm="none").verdict == "abstain"

@@ -30,8 +30,8 @@ from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, missing, nominal_head, root,
-                                values, words_of)
+from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, light_verbs, missing, nominal_head,
+                                root, values, words_of)
 from cairn.embed.cache import embed_cached
 
 HEAD = 1.0
@@ -165,6 +165,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
     nominal = functools.cache(lambda: nominal_head(question, asked.head))  # ... or a head word
+    light = functools.cache(lambda: light_verbs(question))
+    names = functools.cache(lambda: {stem(w.lower()) for ev in evidence for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
     role = role_of(question, asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
     per_note: dict[int, list[float]] = {}
@@ -182,6 +184,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
+        if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (types.LIGHT_VERBS); not a name written
+            subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
             subj_gap = [w for w in subj_gap
                         if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]

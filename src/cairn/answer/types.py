@@ -288,6 +288,24 @@ def nominal_head(question: str, head: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(w for w in head if w not in verbs) or head
 
 
+# The verb whose object is the thing asked ("how many days have I got *left*", "how much deposit does the florist *want*",
+# "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no object
+# after it) is no subject word the note must hold; "to *start* the extension" (an object follows) is.
+LIGHT_VERBS = True
+
+
+def light_verbs(question: str) -> frozenset[str]:
+    """Stems of `question`'s words the packaged tagger reads as verbs followed by no object (the question's end, a
+    preposition, an adverb or a particle) and not after a particle, preposition or determiner ("the flight to porto": a
+    name typed in lower case, tagged as a verb); empty when LIGHT_VERBS is off or spaCy is unavailable."""
+    if not LIGHT_VERBS:
+        return frozenset()
+    tagged = [(w, p) for w, p in parts_of_speech(question) or () if p != "PUNCT"]
+    after, before = [p for _, p in tagged[1:]] + [""], [""] + [p for _, p in tagged[:-1]]
+    return frozenset(stem(w.lower()) for (w, pos), nxt, prev in zip(tagged, after, before)
+                     if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
+
+
 def _asked(question: str) -> Asked:
     q = _BARE_WH.sub(lambda m: m.group(1) + "'s", question.strip())  # "whats" as typed: "what's"
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
