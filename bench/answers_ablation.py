@@ -108,6 +108,7 @@ def rules() -> dict:
         "quantity's units (types.UNITS)": _reread(TY, "UNITS"),
         "a value's head less its verbs (types.HEAD_NOUNS)": _set(TY, "HEAD_NOUNS", False),
         "the verb a value is asked with (types.LIGHT_VERBS)": _set(TY, "LIGHT_VERBS", False),
+        "a hard-wrapped sentence read whole (typed.UNWRAP)": _set(TD, "UNWRAP", False),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
         "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),

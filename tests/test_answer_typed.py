@@ -482,3 +482,43 @@ def test_the_verb_the_value_is_asked_with_is_not_required_of_the_note(tmp_path, 
         assert ans.verdict == "pass" and "310" in ans.answer, ans.answer
         monkeypatch.setattr(types, "LIGHT_VERBS", False)
         assert app.ask("how much deposit does the decorator want", llm="none").verdict == "abstain"
+
+
+def test_a_duration_may_be_qualified_and_a_clock_time_is_no_money():
+    """types._DURATION: "15 working days", "one full calendar month" are durations ("2 of the days" is not); types._MONEY:
+    "7.30pm" is a clock time, not an amount of two decimals."""
+    def spans(kind, text):
+        return [text[s:e] for s, e in types.values(kind, text)]
+    assert spans("duration", "You will have them within 15 working days.") == ["15 working days"]
+    assert spans("duration", "by giving one full calendar month's notice") == ["one full calendar month"]
+    assert spans("duration", "on 2 of the days") == []
+    assert spans("money", "the concert is at 7.30pm in the hall") == []
+    assert spans("money", "tickets cost 12.50 each") == ["12.50"]
+
+
+def test_a_value_wrapped_onto_the_next_line_is_read_with_its_sentence(tmp_path, real_embedder, monkeypatch):
+    """typed.UNWRAP: a hard-wrapped paragraph ("... You will have the plans within" / "10 working days of paying it.")
+    is read as one line: the duration is said of the plans. Off: the wrapped line's fragment loses to another duration."""
+    from cairn.answer import typed
+    note = ("# Letter from Brackley Architects\n\nThank you for asking us to draw up the loft conversion. A site visit\n"
+            "takes about an hour, and we measure every room on the day.\n\nBefore we start drawing we ask for a "
+            "payment on account of £250. You will have the plans within\n10 working days of receiving it.\n")
+    with notes_app(tmp_path, {"architect.md": note}, real_embedder) as app:
+        ans = app.ask("how long till we get the plans", llm="none")
+        assert ans.verdict == "pass" and "10 working days" in ans.answer, ans.answer
+        monkeypatch.setattr(typed, "UNWRAP", False)
+        ans = app.ask("how long till we get the plans", llm="none")
+        assert not (ans.verdict == "pass" and "within 10 working days" in ans.answer), ans.answer
+
+
+def test_a_numbered_items_field_takes_no_words_from_the_item_above():
+    """typed.FIELD_KEY on a numbered item ("5. Summer fair: Saturday 3 June, stalls £40"): its key names what it is about,
+    so the item above ("4. Treasurer: Ida Marsh is paid ...") lends it no words."""
+    from types import SimpleNamespace
+    from cairn.answer.typed import candidates
+    text = ("# Minutes\n\n4. Treasurer: Ida Marsh stays on for another year; her fee is met from\n   subscriptions.\n"
+            "5. Summer fair: Saturday 3 June, stalls £40 each.\n")
+    ev = SimpleNamespace(n=1, text=text, hit=SimpleNamespace(speaker=None, title="Minutes"))
+    cands = candidates(types.asked("how much does ida get paid"), [ev])
+    fair = [c for c in cands if "£40" in c[1]]
+    assert fair and all("Ida" not in c[2] for c in fair), fair

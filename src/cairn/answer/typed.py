@@ -92,6 +92,27 @@ def _bare(kind: str | None, line: str) -> bool:
     return len(spans) == 1 and line[spans[0][0]:spans[0][1]].strip().lstrip("-–+").strip() == text
 
 
+# A paragraph hard-wrapped in the note ("... within" / "15 working days of receiving it."): a line of six words or more
+# that ends no sentence (no . ! ? : ;) and is no field ("Pick-up: 2 June, 10:00") runs on into a next line that goes on
+# with the sentence (opens in lower case, a digit or a currency sign; no field, no numbered item); read as one line, so a
+# value is read with the words it is said of.
+UNWRAP = True
+
+
+def _unwrap(text: str) -> str:
+    """`text` with each line break inside a hard-wrapped sentence (above) replaced by a space, same length."""
+    lines = text.split("\n")
+    if not UNWRAP or len(lines) < 2:
+        return text
+    out = []
+    for line, nxt in zip(lines, lines[1:]):
+        soft = (len(line.split()) >= 6 and not re.search(r"[.!?:;]\s*$", line) and not re.match(r"\s*[#|]", line)
+                and not LABEL_VALUE.fullmatch(line) and re.match(r"\s*[a-z0-9£$€]", nxt)
+                and not re.match(r"\s*\d+[.)]\s", nxt) and not LABEL_VALUE.fullmatch(nxt))
+        out.append(line + (" " if soft else "\n"))
+    return "".join(out) + lines[-1]
+
+
 def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, str]]:
     """(evidence n, candidate text, local context, passage context, own line) of every line, sentence of a long line,
     and table row of the notes among `evidence` holding a value of `asked.kind` (module doc); the own line is the whole
@@ -100,7 +121,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
     for ev in evidence:
         if ev.hit.speaker is not None:
             continue
-        text = _clean_markdown(ev.text)
+        text = _unwrap(_clean_markdown(ev.text))
         title = ev.hit.title or ""
         passage = f"{title}\n{text}"
         rows = table_rows(text)
@@ -124,7 +145,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
             # a field whose key names a thing ("Practice: Willow Lane Vets, 01632 950 377") is about that thing, not the
             # line above; a key naming only a type ("Date: ...") is not (FIELD_KEY)
-            key = LABEL_VALUE.fullmatch(line.strip()) if FIELD_KEY else None
+            key = LABEL_VALUE.fullmatch((_ITEM.match(line) or re.match(r"\s*(.*)", line)).group(1)) if FIELD_KEY else None
             named = key and any(stem(w) not in TYPE_WORDS for w in content_terms(key.group(1)))
             local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell or named else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
@@ -178,6 +199,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             line = f"{titles[n]} {line}"
         head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
         head_gap = missing(head, local)
+        if head_gap and asked.kind in VALUE_KINDS:
+            head_gap = [w for w in head_gap if w not in light() or w in names()]
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
