@@ -107,7 +107,7 @@ def rules() -> dict:
         "flattened table rows (tables.FLAT_ROWS)": _set(TB, "FLAT_ROWS", False),
         "quantity's units (types.UNITS)": _reread(TY, "UNITS"),
         "a value's head less its verbs (types.HEAD_NOUNS)": _set(TY, "HEAD_NOUNS", False),
-        "the verb a value is asked with (types.LIGHT_VERBS)": _set(TY, "LIGHT_VERBS", False),
+        "the verb a value is asked with (typed.LIGHT_VERBS)": _set(TD, "LIGHT_VERBS", False),
         "a hard-wrapped sentence read whole (typed.UNWRAP)": _set(TD, "UNWRAP", False),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cairn.answer import checks, parts, types
+from cairn.answer import checks, parts, typed, types
 from cairn.answer.checks import label, role_gap, verdict
 from conftest import notes_app
 
@@ -465,23 +465,23 @@ def test_a_verb_said_around_a_values_head_is_not_required_of_the_note(tmp_path, 
         ans = app.ask("how much are the wills going to cost us", llm="none")
         assert ans.verdict == "pass" and "450" in ans.answer, ans.answer
         monkeypatch.setattr(types, "HEAD_NOUNS", False)  # (LIGHT_VERBS drops 'going' too: a verb with no object)
-        monkeypatch.setattr(types, "LIGHT_VERBS", False)
+        monkeypatch.setattr(typed, "LIGHT_VERBS", False)
         assert app.ask("how much are the wills going to cost us", llm="none").verdict == "abstain"
 
 
 def test_the_verb_the_value_is_asked_with_is_not_required_of_the_note(tmp_path, real_embedder, monkeypatch):
-    """types.LIGHT_VERBS: "how much deposit does the decorator want" asks the deposit; 'want' (a verb with no object
+    """typed.LIGHT_VERBS: "how much deposit does the decorator want" asks the deposit; 'want' (a verb with no object
     after it: the thing asked is its object) is no word the note must hold. A verb with its own object ("to start the
     job") and a lower-case name after a preposition ("to porto", tagged as a verb) stay required."""
-    assert "want" in types.light_verbs("how much deposit does the decorator want")
-    assert "left" in types.light_verbs("how many days holiday have i got left")
-    assert "start" not in types.light_verbs("how long have we got to start the extension")
-    assert "porto" not in types.light_verbs("what is the flight number to porto?")
+    assert "want" in typed.light_verbs("how much deposit does the decorator want")
+    assert "left" in typed.light_verbs("how many days holiday have i got left")
+    assert "start" not in typed.light_verbs("how long have we got to start the extension")
+    assert "porto" not in typed.light_verbs("what is the flight number to porto?")
     note = "# Decorator's quote\n\nHallbrook Decorating: painting the hall and landing, £1,240.\nDeposit: £310 on booking.\n"
     with notes_app(tmp_path, {"decorator.md": note}, real_embedder) as app:
         ans = app.ask("how much deposit does the decorator want", llm="none")
         assert ans.verdict == "pass" and "310" in ans.answer, ans.answer
-        monkeypatch.setattr(types, "LIGHT_VERBS", False)
+        monkeypatch.setattr(typed, "LIGHT_VERBS", False)
         assert app.ask("how much deposit does the decorator want", llm="none").verdict == "abstain"
 
 
@@ -500,7 +500,6 @@ def test_a_duration_may_be_qualified_and_a_clock_time_is_no_money():
 def test_a_value_wrapped_onto_the_next_line_is_read_with_its_sentence(tmp_path, real_embedder, monkeypatch):
     """typed.UNWRAP: a hard-wrapped paragraph ("... You will have the plans within" / "10 working days of paying it.")
     is read as one line: the duration is said of the plans. Off: the wrapped line's fragment loses to another duration."""
-    from cairn.answer import typed
     note = ("# Letter from Brackley Architects\n\nThank you for asking us to draw up the loft conversion. A site visit\n"
             "takes about an hour, and we measure every room on the day.\n\nBefore we start drawing we ask for a "
             "payment on account of £250. You will have the plans within\n10 working days of receiving it.\n")

@@ -30,9 +30,10 @@ from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, light_verbs, missing, nominal_head,
-                                root, values, words_of)
+from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, missing, nominal_head, root,
+                                values, words_of)
 from cairn.embed.cache import embed_cached
+from cairn.ner import parts_of_speech
 
 HEAD = 1.0
 SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
@@ -92,10 +93,28 @@ def _bare(kind: str | None, line: str) -> bool:
     return len(spans) == 1 and line[spans[0][0]:spans[0][1]].strip().lstrip("-–+").strip() == text
 
 
+# The verb whose object is the thing asked ("how many days have I got *left*", "how much deposit does the florist
+# *want*", "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no
+# object after it) is no head or subject word the note must hold; "to *start* the extension" (an object follows) is.
+LIGHT_VERBS = True
+
+
+def light_verbs(question: str) -> frozenset[str]:
+    """Stems of `question`'s words the packaged tagger reads as verbs followed by no object (the question's end, a
+    preposition, an adverb or a particle) and not after a particle, preposition or determiner ("the flight to porto": a
+    name typed in lower case, tagged as a verb); empty when LIGHT_VERBS is off or spaCy is unavailable."""
+    if not LIGHT_VERBS:
+        return frozenset()
+    tagged = [(w, p) for w, p in parts_of_speech(question) or () if p != "PUNCT"]
+    after, before = [p for _, p in tagged[1:]] + [""], [""] + [p for _, p in tagged[:-1]]
+    return frozenset(stem(w.lower()) for (w, pos), nxt, prev in zip(tagged, after, before)
+                     if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
+
+
 # A paragraph hard-wrapped in the note ("... within" / "15 working days of receiving it."): a line of six words or more
-# that ends no sentence (no . ! ? : ;) and is no field ("Pick-up: 2 June, 10:00") runs on into a next line that goes on
-# with the sentence (opens in lower case, a digit or a currency sign; no field, no numbered item); read as one line, so a
-# value is read with the words it is said of.
+# that ends no sentence (no . ! ? : ;) and is no field ("Pick-up: 2 June, 10:00") runs on into a next line that goes
+# on with the sentence (opens in lower case, a digit or a currency sign; no field, no numbered item); read as one line,
+# so a value is read with the words it is said of.
 UNWRAP = True
 
 
@@ -145,7 +164,8 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
             # a field whose key names a thing ("Practice: Willow Lane Vets, 01632 950 377") is about that thing, not the
             # line above; a key naming only a type ("Date: ...") is not (FIELD_KEY)
-            key = LABEL_VALUE.fullmatch((_ITEM.match(line) or re.match(r"\s*(.*)", line)).group(1)) if FIELD_KEY else None
+            field_text = (_ITEM.match(line) or re.match(r"\s*(.*)", line)).group(1)  # a numbered item's field too
+            key = LABEL_VALUE.fullmatch(field_text) if FIELD_KEY else None
             named = key and any(stem(w) not in TYPE_WORDS for w in content_terms(key.group(1)))
             local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell or named else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
@@ -187,7 +207,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
     nominal = functools.cache(lambda: nominal_head(question, asked.head))  # ... or a head word
     light = functools.cache(lambda: light_verbs(question))
-    names = functools.cache(lambda: {stem(w.lower()) for ev in evidence for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
+    names = functools.cache(lambda: {stem(w.lower()) for ev in evidence  # written capitalised inside a line
+                                     for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
     role = role_of(question, asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
     per_note: dict[int, list[float]] = {}
@@ -207,7 +228,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
-        if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (types.LIGHT_VERBS); not a name written
+        if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
             subj_gap = [w for w in subj_gap

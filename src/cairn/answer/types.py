@@ -54,8 +54,8 @@ _CURRENCY = r"(?:[£$€¥]|\b(?:GBP|EUR|USD|CHF)\s?)"
 _AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"
 _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|euros?|pounds?|dollars?|p)\b"
                     r"|\b\d+(?:\.\d+)?p\b"
-                    r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-]|\s?[ap]\.?m\b)", re.IGNORECASE)  # "110.00": two decimals,
-# a price (not "7.30pm": a clock time)
+                    # "110.00": two decimals, a price (not "7.30pm": a clock time)
+                    r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-]|\s?[ap]\.?m\b)", re.IGNORECASE)
 # An amount without a currency sign is money when a money label precedes it on its line ("GRAND TOTAL 211,522", "Amount
 # due: 97").
 _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
@@ -291,24 +291,6 @@ def nominal_head(question: str, head: tuple[str, ...]) -> tuple[str, ...]:
     kept = {stem(w.lower()) for (w, pos), after in zip(tagged, nxt) if pos != "VERB" or after in ("NOUN", "PROPN")}
     verbs = {stem(w.lower()) for w, _ in tagged} - kept
     return tuple(w for w in head if w not in verbs) or head
-
-
-# The verb whose object is the thing asked ("how many days have I got *left*", "how much deposit does the florist *want*",
-# "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no object
-# after it) is no subject word the note must hold; "to *start* the extension" (an object follows) is.
-LIGHT_VERBS = True
-
-
-def light_verbs(question: str) -> frozenset[str]:
-    """Stems of `question`'s words the packaged tagger reads as verbs followed by no object (the question's end, a
-    preposition, an adverb or a particle) and not after a particle, preposition or determiner ("the flight to porto": a
-    name typed in lower case, tagged as a verb); empty when LIGHT_VERBS is off or spaCy is unavailable."""
-    if not LIGHT_VERBS:
-        return frozenset()
-    tagged = [(w, p) for w, p in parts_of_speech(question) or () if p != "PUNCT"]
-    after, before = [p for _, p in tagged[1:]] + [""], [""] + [p for _, p in tagged[:-1]]
-    return frozenset(stem(w.lower()) for (w, pos), nxt, prev in zip(tagged, after, before)
-                     if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
 
 
 def _asked(question: str) -> Asked:
