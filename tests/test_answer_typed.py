@@ -522,3 +522,15 @@ def test_a_numbered_items_field_takes_no_words_from_the_item_above():
     cands = candidates(types.asked("how much does ida get paid"), [ev])
     fair = [c for c in cands if "£40" in c[1]]
     assert fair and all("Ida" not in c[2] for c in fair), fair
+
+
+def test_a_fields_comma_list_is_the_list_asked_not_the_intro_of_the_steps_below(tmp_path, real_embedder, monkeypatch):
+    """typed.FIELD_LIST: "what goes in the pie topping" is answered by "Topping: 200 g flour, 90 g butter, 50 g oats" as a
+    list; off, that field is read only as the line introducing the numbered method below it, and the method is quoted."""
+    note = ("# Aunt Wyn's plum pie\n\nFilling: 600 g plums, 80 g sugar.\nTopping: 200 g flour, 90 g butter, 50 g oats.\n"
+            "1. Heat the oven to 180C.\n2. Halve the plums and put them in the dish.\n3. Rub the butter into the flour.\n")
+    with notes_app(tmp_path, {"pie.md": note}, real_embedder) as app:
+        ans = app.ask("what goes in the pie topping", llm="none")
+        assert ans.verdict == "pass" and "90 g butter" in ans.answer and "Heat the oven" not in ans.answer, ans.answer
+        monkeypatch.setattr(typed, "FIELD_LIST", False)
+        assert "Heat the oven" in app.ask("what goes in the pie topping", llm="none").answer

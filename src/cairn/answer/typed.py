@@ -302,10 +302,14 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
     return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0) for ls in labels]
 
 
+FIELD_LIST = True  # a "Key: a, b, c" field is a list of its own, its key read as its introducing line
+
+
 def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
-    """Every item of the list (markdown "- item" or "1. item" lines) whose introducing line ("What to bring:") or
-    section heading holds most of the question's head and subject words, when it holds at least one of them besides the
-    note title; None when no list qualifies. Each item is quoted and cited."""
+    """Every item of the list (markdown "- item" or "1. item" lines, or a field's comma-separated value: FIELD_LIST) whose
+    introducing line ("What to bring:"; the field's key) or section heading holds most of the question's head and
+    subject words, when it holds at least one of them besides the note title (on a tie, the first in the note); None when
+    no list qualifies. Each item is quoted and cited."""
     terms = tuple(dict.fromkeys(asked.head + asked.subject))
     if not terms:
         return None
@@ -314,6 +318,14 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
         if ev.hit.speaker is not None:
             continue
         lines = _clean_markdown(ev.text).split("\n")
+        for i, line in enumerate(lines if FIELD_LIST else ()):  # a field whose value is a list ("Topping: 175 g
+            key = LABEL_VALUE.fullmatch(line.strip())  # flour, 100 g butter")
+            items = [x.strip() for x in re.split(r",|;", key.group(2)) if x.strip()] if key else []
+            held = len(terms) - len(missing(terms, f"{key.group(1)} {heading_above(NL.join(lines[:i]))}")) \
+                if len(items) >= 2 else 0
+            whole = len(terms) - len(missing(terms, f"{ev.hit.title or ''} {key.group(1)}")) if held else 0
+            if held and (best is None or (whole, held) > best[0]):
+                best = ((whole, held), ev.n, line.strip(), [_clean(x) for x in items])
         for listed, run in itertools.groupby(range(len(lines)), key=[bool(_ITEM.match(x)) for x in lines].__getitem__):
             run = list(run)
             if not listed:
