@@ -110,6 +110,7 @@ def rules() -> dict:
         "the verb a value is asked with (typed.LIGHT_VERBS)": _set(TD, "LIGHT_VERBS", False),
         "a hard-wrapped sentence read whole (typed.UNWRAP)": _set(TD, "UNWRAP", False),
         "a field's comma list is a list (typed.FIELD_LIST)": _set(TD, "FIELD_LIST", False),
+        "what to bring said in a sentence (typed.PROSE_LIST)": _set(TD, "PROSE_LIST", False),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
         "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
         "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),

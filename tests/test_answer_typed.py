@@ -534,3 +534,18 @@ def test_a_fields_comma_list_is_the_list_asked_not_the_intro_of_the_steps_below(
         assert ans.verdict == "pass" and "90 g butter" in ans.answer and "Heat the oven" not in ans.answer, ans.answer
         monkeypatch.setattr(typed, "FIELD_LIST", False)
         assert "Heat the oven" in app.ask("what goes in the pie topping", llm="none").answer
+
+
+def test_what_to_bring_written_as_a_sentence_is_the_list_answer(tmp_path, real_embedder, monkeypatch):
+    """typed.PROSE_LIST: "what does my son need to take on the farm trip" with no markdown list is answered by the
+    sentence that says what to bring and lists it ("Pupils need a packed lunch, wellies and a warm hat"), not by another
+    sentence of the letter; off, the sentence answer quotes the trip's date line."""
+    note = ("# Letter from Oakbank School\n\nThe Year 3 trip to Hollins Farm is on Friday 9 June 2028.\n"
+            "The coach leaves at 9:00 and is back by 15:30.\nPupils need a packed lunch, wellies and a warm hat.\n")
+    q = "what does my son need to take on the farm trip"
+    with notes_app(tmp_path, {"trip.md": note}, real_embedder) as app:
+        ans = app.ask(q, llm="none")
+        assert ans.verdict == "pass" and "wellies" in ans.answer, ans.answer
+        assert app.ask("what do i need to bring to the dentist", llm="none").verdict == "abstain"
+        monkeypatch.setattr(typed, "PROSE_LIST", False)
+        assert "wellies" not in app.ask(q, llm="none").answer

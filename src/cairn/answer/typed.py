@@ -302,6 +302,10 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
     return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0) for ls in labels]
 
 
+# "what do I need to bring / take": with no list for it, the sentence of its note that says what to bring, take or
+# need and lists it (a comma)
+PROSE_LIST = True
+_CARRY = r"\b(?:bring|brings|bringing|take|takes|taking|need|needs|needed|pack|packing)\b"
 FIELD_LIST = True  # a "Key: a, b, c" field is a list of its own, its key read as its introducing line
 
 
@@ -338,6 +342,13 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
             if held and (best is None or (whole, held) > best[0]):
                 items = [_clean(_ITEM.match(x).group(1)) for x in lines[i:j]]
                 best = ((whole, held), ev.n, intro.strip(" #"), items)
+    if best is None and PROSE_LIST and re.search(_CARRY, question, re.I):  # "Children need a packed lunch, a coat ..."
+        found = [(len(terms) - len(missing(terms, f"{ev.hit.title or ''} {ev.text}")), ev.n, _clean(ev.text[a:b]))
+                 for ev in evidence if ev.hit.speaker is None for a, b in sentences(_unwrap(ev.text))
+                 if re.search(_CARRY, ev.text[a:b], re.I) and "," in ev.text[a:b]]
+        top = max(found, default=None, key=lambda f: f[0])
+        if top and top[0]:
+            return Typed(f"{top[2].rstrip('.')}. [{top[1]}]", top[1], top[2], top[2])
     if best is None:
         return None
     _, n, intro, items = best
