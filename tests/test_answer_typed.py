@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cairn.answer import checks, parts, types
+from cairn.answer import checks, parts, typed, types
 from cairn.answer.checks import label, role_gap, verdict
 from conftest import notes_app
 
@@ -464,5 +464,88 @@ def test_a_verb_said_around_a_values_head_is_not_required_of_the_note(tmp_path, 
     with notes_app(tmp_path, {"wills.md": note}, real_embedder) as app:
         ans = app.ask("how much are the wills going to cost us", llm="none")
         assert ans.verdict == "pass" and "450" in ans.answer, ans.answer
-        monkeypatch.setattr(types, "HEAD_NOUNS", False)
+        monkeypatch.setattr(types, "HEAD_NOUNS", False)  # (LIGHT_VERBS drops 'going' too: a verb with no object)
+        monkeypatch.setattr(typed, "LIGHT_VERBS", False)
         assert app.ask("how much are the wills going to cost us", llm="none").verdict == "abstain"
+
+
+def test_the_verb_the_value_is_asked_with_is_not_required_of_the_note(tmp_path, real_embedder, monkeypatch):
+    """typed.LIGHT_VERBS: "how much deposit does the decorator want" asks the deposit; 'want' (a verb with no object
+    after it: the thing asked is its object) is no word the note must hold. A verb with its own object ("to start the
+    job") and a lower-case name after a preposition ("to porto", tagged as a verb) stay required."""
+    assert "want" in typed.light_verbs("how much deposit does the decorator want")
+    assert "left" in typed.light_verbs("how many days holiday have i got left")
+    assert "start" not in typed.light_verbs("how long have we got to start the extension")
+    assert "porto" not in typed.light_verbs("what is the flight number to porto?")
+    note = "# Decorator's quote\n\nHallbrook Decorating: painting the hall and landing, £1,240.\nDeposit: £310 on booking.\n"
+    with notes_app(tmp_path, {"decorator.md": note}, real_embedder) as app:
+        ans = app.ask("how much deposit does the decorator want", llm="none")
+        assert ans.verdict == "pass" and "310" in ans.answer, ans.answer
+        monkeypatch.setattr(typed, "LIGHT_VERBS", False)
+        assert app.ask("how much deposit does the decorator want", llm="none").verdict == "abstain"
+
+
+def test_a_duration_may_be_qualified_and_a_clock_time_is_no_money():
+    """types._DURATION: "15 working days", "one full calendar month" are durations ("2 of the days" is not); types._MONEY:
+    "7.30pm" is a clock time, not an amount of two decimals."""
+    def spans(kind, text):
+        return [text[s:e] for s, e in types.values(kind, text)]
+    assert spans("duration", "You will have them within 15 working days.") == ["15 working days"]
+    assert spans("duration", "by giving one full calendar month's notice") == ["one full calendar month"]
+    assert spans("duration", "on 2 of the days") == []
+    assert spans("money", "the concert is at 7.30pm in the hall") == []
+    assert spans("money", "tickets cost 12.50 each") == ["12.50"]
+
+
+def test_a_value_wrapped_onto_the_next_line_is_read_with_its_sentence(tmp_path, real_embedder, monkeypatch):
+    """typed.UNWRAP: a hard-wrapped paragraph ("... You will have the plans within" / "10 working days of paying it.")
+    is read as one line: the duration is said of the plans. Off: the wrapped line's fragment loses to another duration."""
+    note = ("# Letter from Brackley Architects\n\nThank you for asking us to draw up the loft conversion. A site visit\n"
+            "takes about an hour, and we measure every room on the day.\n\nBefore we start drawing we ask for a "
+            "payment on account of £250. You will have the plans within\n10 working days of receiving it.\n")
+    with notes_app(tmp_path, {"architect.md": note}, real_embedder) as app:
+        ans = app.ask("how long till we get the plans", llm="none")
+        assert ans.verdict == "pass" and "10 working days" in ans.answer, ans.answer
+        monkeypatch.setattr(typed, "UNWRAP", False)
+        ans = app.ask("how long till we get the plans", llm="none")
+        assert not (ans.verdict == "pass" and "within 10 working days" in ans.answer), ans.answer
+
+
+def test_a_numbered_items_field_takes_no_words_from_the_item_above():
+    """typed.FIELD_KEY on a numbered item ("5. Summer fair: Saturday 3 June, stalls £40"): its key names what it is about,
+    so the item above ("4. Treasurer: Ida Marsh is paid ...") lends it no words."""
+    from types import SimpleNamespace
+    from cairn.answer.typed import candidates
+    text = ("# Minutes\n\n4. Treasurer: Ida Marsh stays on for another year; her fee is met from\n   subscriptions.\n"
+            "5. Summer fair: Saturday 3 June, stalls £40 each.\n")
+    ev = SimpleNamespace(n=1, text=text, hit=SimpleNamespace(speaker=None, title="Minutes"))
+    cands = candidates(types.asked("how much does ida get paid"), [ev])
+    fair = [c for c in cands if "£40" in c[1]]
+    assert fair and all("Ida" not in c[2] for c in fair), fair
+
+
+def test_a_fields_comma_list_is_the_list_asked_not_the_intro_of_the_steps_below(tmp_path, real_embedder, monkeypatch):
+    """typed.FIELD_LIST: "what goes in the pie topping" is answered by "Topping: 200 g flour, 90 g butter, 50 g oats" as a
+    list; off, that field is read only as the line introducing the numbered method below it, and the method is quoted."""
+    note = ("# Aunt Wyn's plum pie\n\nFilling: 600 g plums, 80 g sugar.\nTopping: 200 g flour, 90 g butter, 50 g oats.\n"
+            "1. Heat the oven to 180C.\n2. Halve the plums and put them in the dish.\n3. Rub the butter into the flour.\n")
+    with notes_app(tmp_path, {"pie.md": note}, real_embedder) as app:
+        ans = app.ask("what goes in the pie topping", llm="none")
+        assert ans.verdict == "pass" and "90 g butter" in ans.answer and "Heat the oven" not in ans.answer, ans.answer
+        monkeypatch.setattr(typed, "FIELD_LIST", False)
+        assert "Heat the oven" in app.ask("what goes in the pie topping", llm="none").answer
+
+
+def test_what_to_bring_written_as_a_sentence_is_the_list_answer(tmp_path, real_embedder, monkeypatch):
+    """typed.PROSE_LIST: "what does my son need to take on the farm trip" with no markdown list is answered by the
+    sentence that says what to bring and lists it ("Pupils need a packed lunch, wellies and a warm hat"), not by another
+    sentence of the letter; off, the sentence answer quotes the trip's date line."""
+    note = ("# Letter from Oakbank School\n\nThe Year 3 trip to Hollins Farm is on Friday 9 June 2028.\n"
+            "The coach leaves at 9:00 and is back by 15:30.\nPupils need a packed lunch, wellies and a warm hat.\n")
+    q = "what does my son need to take on the farm trip"
+    with notes_app(tmp_path, {"trip.md": note}, real_embedder) as app:
+        ans = app.ask(q, llm="none")
+        assert ans.verdict == "pass" and "wellies" in ans.answer, ans.answer
+        assert app.ask("what do i need to bring to the dentist", llm="none").verdict == "abstain"
+        monkeypatch.setattr(typed, "PROSE_LIST", False)
+        assert "wellies" not in app.ask(q, llm="none").answer

@@ -34,6 +34,7 @@ from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
 from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, missing, nominal_head, root,
                                 values, words_of)
 from cairn.embed.cache import embed_cached
+from cairn.ner import parts_of_speech
 
 HEAD = 1.0
 SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
@@ -93,6 +94,45 @@ def _bare(kind: str | None, line: str) -> bool:
     return len(spans) == 1 and line[spans[0][0]:spans[0][1]].strip().lstrip("-–+").strip() == text
 
 
+# The verb whose object is the thing asked ("how many days have I got *left*", "how much deposit does the florist
+# *want*", "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no
+# object after it) is no head or subject word the note must hold; "to *start* the extension" (an object follows) is.
+LIGHT_VERBS = True
+
+
+def light_verbs(question: str) -> frozenset[str]:
+    """Stems of `question`'s words the packaged tagger reads as verbs followed by no object (the question's end, a
+    preposition, an adverb or a particle) and not after a particle, preposition or determiner ("the flight to porto": a
+    name typed in lower case, tagged as a verb); empty when LIGHT_VERBS is off or spaCy is unavailable."""
+    if not LIGHT_VERBS:
+        return frozenset()
+    tagged = [(w, p) for w, p in parts_of_speech(question) or () if p != "PUNCT"]
+    after, before = [p for _, p in tagged[1:]] + [""], [""] + [p for _, p in tagged[:-1]]
+    return frozenset(stem(w.lower()) for (w, pos), nxt, prev in zip(tagged, after, before)
+                     if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
+
+
+# A paragraph hard-wrapped in the note ("... within" / "15 working days of receiving it."): a line of six words or more
+# that ends no sentence (no . ! ? : ;) and is no field ("Pick-up: 2 June, 10:00") runs on into a next line that goes
+# on with the sentence (opens in lower case, a digit or a currency sign; no field, no numbered item); read as one line,
+# so a value is read with the words it is said of.
+UNWRAP = True
+
+
+def _unwrap(text: str) -> str:
+    """`text` with each line break inside a hard-wrapped sentence (above) replaced by a space, same length."""
+    lines = text.split("\n")
+    if not UNWRAP or len(lines) < 2:
+        return text
+    out = []
+    for line, nxt in zip(lines, lines[1:]):
+        soft = (len(line.split()) >= 6 and not re.search(r"[.!?:;]\s*$", line) and not re.match(r"\s*[#|]", line)
+                and not LABEL_VALUE.fullmatch(line) and re.match(r"\s*[a-z0-9£$€]", nxt)
+                and not re.match(r"\s*\d+[.)]\s", nxt) and not LABEL_VALUE.fullmatch(nxt))
+        out.append(line + (" " if soft else "\n"))
+    return "".join(out) + lines[-1]
+
+
 def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, str]]:
     """(evidence n, candidate text, local context, passage context, own line) of every line, sentence of a long line,
     and table row of the notes among `evidence` holding a value of `asked.kind` (module doc); the own line is the whole
@@ -101,7 +141,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
     for ev in evidence:
         if ev.hit.speaker is not None:
             continue
-        text = _clean_markdown(ev.text)
+        text = _unwrap(_clean_markdown(ev.text))
         title = ev.hit.title or ""
         passage = f"{title}\n{text}"
         rows = table_rows(text)
@@ -125,7 +165,8 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             cell = _LABEL_ONLY.match(prev) and not prev.strip().endswith(":")
             # a field whose key names a thing ("Practice: Willow Lane Vets, 01632 950 377") is about that thing, not the
             # line above; a key naming only a type ("Date: ...") is not (FIELD_KEY)
-            key = LABEL_VALUE.fullmatch(line.strip()) if FIELD_KEY else None
+            field_text = (_ITEM.match(line) or re.match(r"\s*(.*)", line)).group(1)  # a numbered item's field too
+            key = LABEL_VALUE.fullmatch(field_text) if FIELD_KEY else None
             named = key and any(stem(w) not in TYPE_WORDS for w in content_terms(key.group(1)))
             local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell or named else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
@@ -168,6 +209,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
     nominal = functools.cache(lambda: nominal_head(question, asked.head))  # ... or a head word
+    light = functools.cache(lambda: light_verbs(question))
+    names = functools.cache(lambda: {stem(w.lower()) for ev in evidence  # written capitalised inside a line
+                                     for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
     role = role_of(question, asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
     per_note: dict[int, list[float]] = {}
@@ -179,12 +223,16 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             line = f"{titles[n]} {line}"
         head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
         head_gap = missing(head, local)
+        if head_gap and asked.kind in VALUE_KINDS:
+            head_gap = [w for w in head_gap if w not in light() or w in names()]
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, passage)
+        if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
+            subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
             subj_gap = [w for w in subj_gap
                         if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
@@ -257,10 +305,18 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
     return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0) for ls in labels]
 
 
+# "what do I need to bring / take": with no list for it, the sentence of its note that says what to bring, take or
+# need and lists it (a comma)
+PROSE_LIST = True
+_CARRY = r"\b(?:bring|brings|bringing|take|takes|taking|need|needs|needed|pack|packing)\b"
+FIELD_LIST = True  # a "Key: a, b, c" field is a list of its own, its key read as its introducing line
+
+
 def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
-    """Every item of the list (markdown "- item" or "1. item" lines) whose introducing line ("What to bring:") or
-    section heading holds most of the question's head and subject words, when it holds at least one of them besides the
-    note title; None when no list qualifies. Each item is quoted and cited."""
+    """Every item of the list (markdown "- item" or "1. item" lines, or a field's comma-separated value: FIELD_LIST) whose
+    introducing line ("What to bring:"; the field's key) or section heading holds most of the question's head and
+    subject words, when it holds at least one of them besides the note title (on a tie, the first in the note); None when
+    no list qualifies. Each item is quoted and cited."""
     terms = tuple(dict.fromkeys(asked.head + asked.subject))
     if not terms:
         return None
@@ -269,6 +325,14 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
         if ev.hit.speaker is not None:
             continue
         lines = _clean_markdown(ev.text).split("\n")
+        for i, line in enumerate(lines if FIELD_LIST else ()):  # a field whose value is a list ("Topping: 175 g
+            key = LABEL_VALUE.fullmatch(line.strip())  # flour, 100 g butter")
+            items = [x.strip() for x in re.split(r",|;", key.group(2)) if x.strip()] if key else []
+            held = len(terms) - len(missing(terms, f"{key.group(1)} {heading_above(NL.join(lines[:i]))}")) \
+                if len(items) >= 2 else 0
+            whole = len(terms) - len(missing(terms, f"{ev.hit.title or ''} {key.group(1)}")) if held else 0
+            if held and (best is None or (whole, held) > best[0]):
+                best = ((whole, held), ev.n, line.strip(), [_clean(x) for x in items])
         for listed, run in itertools.groupby(range(len(lines)), key=[bool(_ITEM.match(x)) for x in lines].__getitem__):
             run = list(run)
             if not listed:
@@ -281,6 +345,13 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
             if held and (best is None or (whole, held) > best[0]):
                 items = [_clean(_ITEM.match(x).group(1)) for x in lines[i:j]]
                 best = ((whole, held), ev.n, intro.strip(" #"), items)
+    if best is None and PROSE_LIST and re.search(_CARRY, question, re.I):  # "Children need a packed lunch, a coat ..."
+        found = [(len(terms) - len(missing(terms, f"{ev.hit.title or ''} {ev.text}")), ev.n, _clean(ev.text[a:b]))
+                 for ev in evidence if ev.hit.speaker is None for a, b in sentences(_unwrap(ev.text))
+                 if re.search(_CARRY, ev.text[a:b], re.I) and "," in ev.text[a:b]]
+        top = max(found, default=None, key=lambda f: f[0])
+        if top and top[0]:
+            return Typed(f"{top[2].rstrip('.')}. [{top[1]}]", top[1], top[2], top[2])
     if best is None:
         return None
     _, n, intro, items = best

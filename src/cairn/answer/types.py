@@ -54,7 +54,8 @@ _CURRENCY = r"(?:[£$€¥]|\b(?:GBP|EUR|USD|CHF)\s?)"
 _AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"
 _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|euros?|pounds?|dollars?|p)\b"
                     r"|\b\d+(?:\.\d+)?p\b"
-                    r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-])", re.IGNORECASE)  # "110.00": two decimals, a price
+                    # "110.00": two decimals, a price (not "7.30pm": a clock time)
+                    r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-]|\s?[ap]\.?m\b)", re.IGNORECASE)
 # An amount without a currency sign is money when a money label precedes it on its line ("GRAND TOTAL 211,522", "Amount
 # due: 97").
 _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
@@ -81,7 +82,11 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{
 _TIME = re.compile(r"(?<![£$€\d.,])\b(?:(?:[01]?\d|2[0-4])[:.][0-5]\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
 _UNITS = (r"minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|nights?")
 _NUMWORD = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a|an)"
-_DURATION = re.compile(rf"\b{_NUMWORD}(?:\s*(?:-|to)\s*{_NUMWORD})?\s*(?:{_UNITS})\b", re.IGNORECASE)
+# a count of units, with up to two words qualifying the unit ("15 working days", "one full calendar month"; not a
+# closed-class word: "2 of the days")
+_QUALIFIER = r"(?:(?!(?:of|or|and|to|per|a|an|the|in|on|at|for|by|from|each|every|this|that)\b)[a-z]+\s+){1,2}"
+_DURATION = re.compile(rf"\b{_NUMWORD}(?:\s*(?:-|to)\s*{_NUMWORD})?\s*(?:{_UNITS})\b"
+                       rf"|\b(?!an?\b){_NUMWORD}\s+(?-i:{_QUALIFIER})(?:{_UNITS})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\s*(?:[a-zA-Z%°]{1,4}\b)?|\b(?:one|two|three|four|five|six|seven|eight|"
                      r"nine|ten|eleven|twelve|dozen|hundred|thousand)\b", re.IGNORECASE)
 _PERSON = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+\b")
