@@ -40,10 +40,9 @@ def counterpart(question: str, quote: str, polar: bool = False) -> str | None:
     for q in asked:
         if len(q) < 3 or q in held or q + "s" in held:
             continue
-        for s in _ROLE_SUFFIXES:
-            base = q[:-2]
-            if q.endswith(s) and len(base) >= 3 and any(base + x in held for x in _ROLE_SUFFIXES if x != s):
-                return q
+        if len(q) >= 5 and any(q.endswith(s) and any(q[:-2] + x in held for x in _ROLE_SUFFIXES if x != s)
+                               for s in _ROLE_SUFFIXES):
+            return q
         if not polar and re.search(rf"\b(?:off|non)-{re.escape(q)}s?\b", text) and not re.search(
                 rf"(?<![\w-]){re.escape(q)}s?\b", text):
             return q

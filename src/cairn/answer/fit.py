@@ -61,11 +61,9 @@ def _attribute(terms: list[str], question: str, line: str, title: str) -> tuple[
 def features(question: str, asked, line: str, title: str, embedder) -> list[float]:
     """The 8 features of (question, line) (module doc), each in [0, 1]."""
     terms = _terms(question)
-    n = max(len(terms), 1)
-    held = 1 - len(types.missing(tuple(terms), line)) / n if terms else 0.0
-    held_t = 1 - len(types.missing(tuple(terms), f"{title} {line}")) / n if terms else 0.0
     attr, named = _attribute(terms, question, line, title)
-    own = 1 - len(types.missing(tuple(attr), line)) / len(attr) if attr else 1.0
+    share = lambda ws, text, none=0.0: 1 - len(types.missing(tuple(ws), text)) / len(ws) if ws else none  # noqa: E731
+    held, held_t, own = share(terms, line), share(terms, f"{title} {line}"), share(attr, line, 1.0)
     words = types.words_of(attr, question) if attr else []
     # the question less the names the line writes (the subject): what is asked of it
     focus = " ".join(w for w in question.split() if stem(w.lower().strip("?.,!'’s")) not in named
