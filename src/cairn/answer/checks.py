@@ -23,6 +23,7 @@ type or completeness fails ("quoted from your notes"); else as verified.
 from __future__ import annotations
 
 import re
+from functools import reduce
 
 from cairn.lexical import content_terms, sentences, stem
 
@@ -90,11 +91,8 @@ def stated_gap(question: str, subject: str | None, cited: list, embedder, retrie
         if subject_absent(name, [(h.title, h.text) for h in notes + linking]) and (
                 name == subject or any(holds_name(f"{h.title} {h.text}", name) for h in retrieved)):
             return [name]
-    topic = question
-    for name in named:
-        topic = strip_name(topic, name)
-    # "What do you know about…", "Tell me about…": asking words, no topic (subject._ASK_ALL)
-    topic = " ".join(w for w in topic.split() if w.lower().strip("?.!,") not in _ASK_ALL)
+    # less the names, "What do you know about…", "Tell me about…": asking words, no topic (subject._ASK_ALL)
+    topic = " ".join(w for w in reduce(strip_name, named, question).split() if w.lower().strip("?.!,") not in _ASK_ALL)
     return unsupported_topic(topic, " ".join(f"{h.title} {h.text}" for h in notes), embedder) or []
 
 

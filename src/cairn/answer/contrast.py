@@ -34,10 +34,9 @@ def counterpart(question: str, quote: str, polar: bool = False) -> str | None:
     """The word of `question` that `quote` writes only as its role counterpart or inside a negated compound (module
     doc), as the question writes it; None when there is none. polar: a yes/no question, for which a negated compound
     is the answer ("is the deposit refundable": "No: Deposit: £200, non-refundable"), not another thing."""
-    asked = [_plain(w) for w in _WORD.findall(question.lower())]
     text = quote.lower()
     held = {_plain(w) for w in _WORD.findall(text)} | {w.rstrip("s") for w in _WORD.findall(text)}
-    for q in asked:
+    for q in map(_plain, _WORD.findall(question.lower())):
         if len(q) < 3 or q in held or q + "s" in held:
             continue
         if len(q) >= 5 and any(q.endswith(s) and any(q[:-2] + x in held for x in _ROLE_SUFFIXES if x != s)

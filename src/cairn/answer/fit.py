@@ -81,12 +81,9 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
 def _note_names(note: str) -> set[str]:
     """Stems of the words `note` writes capitalised past a line's first word or a field's key ("Patient: Cosmo Vance"):
     its names, though a question types them in lower case."""
-    out: set[str] = set()
-    for row in note.splitlines():
-        key = re.match(r"^[^:]{1,40}:\s", row)
-        rest = row[key.end():] if key else re.sub(r"^\W*[\w'’-]+", "", row)
-        out |= {stem(w.lower()) for w in re.findall(r"(?<![.!?]\s)\b[A-Z][a-z'’-]+", rest)}
-    return out
+    rests = (row[k.end():] if (k := re.match(r"^[^:]{1,40}:\s", row)) else re.sub(r"^\W*[\w'’-]+", "", row)
+             for row in note.splitlines())
+    return {stem(w.lower()) for rest in rests for w in re.findall(r"(?<![.!?]\s)\b[A-Z][a-z'’-]+", rest)}
 
 
 def states_attribute(question: str, asked, line: str, title: str, embedder, note: str = "") -> bool:
