@@ -98,11 +98,9 @@ def states_attribute(question: str, asked, line: str, title: str, embedder, note
         return True
     tagged = parts_of_speech(question)  # the attribute is a thing: the question's nouns and adjectives, not its verbs
     attr = [w for w in attr if tagged is None or w in {stem(t.lower()) for t, pos in tagged if pos in _NOMINAL}]
-    if not attr:
-        return True
-    if types._TIME_RE.search(line) and any(_UNIT.fullmatch(w) for w in types.words_of(attr, question)):
-        return True  # "what nights": a unit of time, held by the weekday or date the line says
-    return bool(supported_terms(types.words_of(attr, question), line, embedder))
+    words = types.words_of(attr, question) if attr else []  # "what nights": a unit of time, held by a weekday or date
+    return not attr or bool(types._TIME_RE.search(line) and any(_UNIT.fullmatch(w) for w in words)) \
+        or bool(supported_terms(words, line, embedder))
 
 
 def names_someone(question: str, line: str) -> bool:
