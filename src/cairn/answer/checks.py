@@ -23,6 +23,7 @@ type or completeness fails ("quoted from your notes"); else as verified.
 from __future__ import annotations
 
 import re
+from functools import reduce
 
 from cairn.lexical import content_terms, sentences, stem
 
@@ -35,8 +36,7 @@ _ROLE = re.compile(r"^\W*(?i:what|which \w+)\s+(?i:did|does|will|has|had)\s+(?!(
 _AUXILIARY = frozenset("do does did be is was have has had get got go went say said think feel like love want know "
                        "need mean prefer".split())
 
-# "What did Tom say / think of ...", asked of notes: a quote that never names Tom answers nothing of him (what the group
-# thought, in the minutes he attended). Off: no check for these verbs.
+# "What did Tom say / think of ...", asked of notes: a quote never naming Tom answers nothing of him (role_gap `said`).
 SAID_BY = True
 
 
@@ -60,15 +60,13 @@ def role_gap(question: str, quotes: list[str], known: str = "", said: bool = Fal
             re.search(rf"\b{re.escape(name)}", q.lower()) and (not about or about & {stem(t) for t in content_terms(q)})
             for q in quotes) else []
     prefix = raw[:max(4, len(raw) - 2)]  # "rebuild" -> "rebui": "rebuilt"; "agree" -> "agre": "agreed"
-    best: list[str] = [name, verb]
-    for q in quotes:
+
+    def lacks(q: str) -> list[str]:
         words = set(re.findall(r"\w+", q.lower()))
         have = {stem(t) for t in content_terms(q)} | words
-        gap = [w for w in (name, verb) if not (w in have or any(h.startswith(w if w == name else prefix)
-                                                                for h in words))]
-        if len(gap) < len(best):
-            best = gap
-    return best
+        return [w for w in (name, verb) if not (w in have or any(h.startswith(w if w == name else prefix)
+                                                                 for h in words))]
+    return min(map(lacks, quotes), key=len)
 
 
 def stated_gap(question: str, subject: str | None, cited: list, embedder, retrieved: list = ()) -> list[str]:
@@ -87,46 +85,32 @@ def stated_gap(question: str, subject: str | None, cited: list, embedder, retrie
     if not notes or len(notes) < len(cited):
         return []
     named = list(dict.fromkeys(([subject] if subject else []) + all_names(question)))
-    # a retrieved note linking a cited one ("[[Lisbon offsite]]" in Marta's note) names its subject for it: the answer
-    # reached the cited note through the link (the entity hop)
     linking = [h for h in retrieved if h.speaker is None and h not in notes
                and any(n.title and f"[[{n.title.lower()}" in h.text.lower() for n in notes)]
     for name in named:
         if subject_absent(name, [(h.title, h.text) for h in notes + linking]) and (
                 name == subject or any(holds_name(f"{h.title} {h.text}", name) for h in retrieved)):
             return [name]
-    topic = question
-    for name in named:
-        topic = strip_name(topic, name)
-    # "What do you know about…", "Tell me about…": asking words, no topic (subject._ASK_ALL)
-    topic = " ".join(w for w in topic.split() if w.lower().strip("?.!,") not in _ASK_ALL)
+    # less the names, "What do you know about…", "Tell me about…": asking words, no topic (subject._ASK_ALL)
+    topic = " ".join(w for w in reduce(strip_name, named, question).split() if w.lower().strip("?.!,") not in _ASK_ALL)
     return unsupported_topic(topic, " ".join(f"{h.title} {h.text}" for h in notes), embedder) or []
 
 
-# The thing a question asks about ("which *platform*", "what's the *limit*", what schemas are *for*) is said by a
-# sentence that answers it: an answer quoted from notes without a value pattern (`t is None`) holds the question's head
-# in its quote or its note's title, in its words (types.missing) or, for a phrase the note writes otherwise, within
-# typed.ROLE_COS of a quote by the sentence embedder; else its subject check fails. Kinds it applies to (empty: off;
-# "purpose" was the only one before typed21).
+# An untyped answer quoted from notes holds the thing asked ("which *platform*", what schemas are *for*) in its quote or
+# its note's title (`head_gap`); else its subject check fails. Kinds it applies to (empty: off), when the question names
+# the thing by a noun phrase ("which seat"; a verb: role_gap's business) or asks a purpose.
 HEAD_QUOTED = frozenset({"purpose", None, "place", "org"})
-# ... when the question names its thing by a noun phrase ("which seat", "what's the limit"), not by a verb ("what are we
-# reading", "what did Priya agree to"; role_gap's business); a purpose question always names it ("what are schemas
-# for").
 _NAMED = re.compile(r"^\W*(?:which|what)(?:'s|’s|s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the|my|our|your)\s|^\W*which\s+(?!of\b)\w",
                     re.IGNORECASE)
 
-# An answer quoted from notes for a kind without a value pattern passes only when a quoted line answers the question by
-# the learned scorer of answer/fit.py (trained on bench/answer_pairs.py); else it is declined with pointers ("What did
-# NAME VERB": role_gap's check instead; "tell me about NAME" asks everything of NAME: any line about them answers). Off:
-# such answers pass on support alone.
+# An untyped answer quoted from notes passes only when a quoted line answers by the learned scorer of answer/fit.py
+# (trained on bench/answer_pairs.py); else declined with pointers ("What did NAME VERB": role_gap instead; "tell me
+# about NAME": any line about them answers). Off: such answers pass on support alone.
 UNTYPED_FIT = True
-# ... and for "who", only when a quoted line names someone other than the question's own names (fit.names_someone; "Next
-# inspection due: ..." for "who did the inspection" names nobody). Off: the scorer alone (its feature f6 weighs the same
-# test).
+# ... for "who", only when a quoted line names someone besides the question's names (fit.names_someone).
 WHO_NAMED = True
-# ... and only when a quoted line states the asked attribute: holds a word of the question that its note's title lacks and
-# that names nobody, or is within typed.ROLE_COS of one by the sentence embedder (fit.states_attribute: the optician's
-# letterhead for "what prism is on my glasses" holds none). Off: the scorer alone (its feature f3 weighs the same test).
+# ... only when a quoted line states the asked attribute (fit.states_attribute: the optician's letterhead for "what
+# prism is on my glasses" does not).
 ATTR_STATED = True
 ATTR_KINDS = frozenset({None, "person", "place", "org"})  # not procedures and yes/no: their lines state, not restate
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
@@ -166,11 +150,15 @@ def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:
     return "quoted from your notes"
 
 
-def finish(question: str, ans, all_hits: list, embedder=None, subject: str | None = None, stated: bool = True,
-           asked=None):
+def _quotes(ans, notes: bool = False) -> list[str]:
+    """Every quote of `ans`'s citations (notes: only those of notes, not of chat messages)."""
+    return [q["quote"] for c in ans.citations if not (notes and c.get("speaker")) for q in c.get("quotes", [])]
+
+
+def finish(question: str, ans, all_hits: list, embedder, subject: str | None, stated: bool, asked):
     """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give; a failed subject check
     declines with the nearest notes (`all_hits`) as pointers. subject: the name asked about; stated: False skips
-    `stated_gap` (a hypothetical question); asked: the answer type (None: read from `question`). A role question quoting
+    `stated_gap` (a hypothetical question); asked: the answer type (types.Asked). A role question quoting
     a sentence without the person and the verb is answered from the first note sentence with both ("Priya agreed to
     draft the newsletter")."""
     from cairn.answer import types
@@ -181,9 +169,7 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     Answer = type(ans)
     if ans.checks is not None or not types.TYPED:
         return ans
-    asked = asked or types.asked(question)
-    if ans.typed is None and not ans.abstained and role_gap(question, [q["quote"] for c in ans.citations
-                                                                       for q in c.get("quotes", [])]):
+    if ans.typed is None and not ans.abstained and role_gap(question, _quotes(ans)):
         found = next(((h, h.text[s:e]) for h in all_hits if h.speaker is None for s, e in sentences(h.text)
                       if not role_gap(question, [h.text[s:e]])), None)
         if found:
@@ -192,31 +178,28 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
             if ver.verdict == "pass":
                 ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
                              fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
-    quotes = [q["quote"] for c in ans.citations for q in c.get("quotes", [])]
-    of = ""
-    dated = any(c.get("event_time") for c in ans.citations)
-    t = ans.typed
+    quotes, note_quotes, of, t = _quotes(ans), _quotes(ans, notes=True), "", ans.typed
+    chat = any(c.get("speaker") for c in ans.citations)
     if t is not None:  # a name no retrieved passage holds is known by an alias (the premise check's business)
         held = " ".join(f"{h.title} {h.text}" for h in all_hits).lower()
         t.missing_subject, t.missing_head = ([w for w in gap if not (types.words_of([w], question)[0][:1].isupper()
                                                                       and w not in held)]
                                              for gap in (t.missing_subject, t.missing_head))
-    note_quotes = [x["quote"] for c in ans.citations if not c.get("speaker") for x in c.get("quotes", [])]
     known = " ".join(h.text for h in all_hits)
     gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
                              else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
            if t is not None else role_gap(question, note_quotes, known))
-    if asked.kind in HEAD_QUOTED and (asked.kind == "purpose" or _NAMED.match(question)) and not ans.abstained and not gap and t is None \
-            and not any(c.get("speaker") for c in ans.citations):
+    if asked.kind in HEAD_QUOTED and (asked.kind == "purpose" or _NAMED.match(question)) and not ans.abstained \
+            and not gap and t is None and not chat:
         gap = head_gap(question, asked, quotes, [c.get("title") or "" for c in ans.citations], embedder)
     if stated and (t is None or asked.kind not in types.VALUE_KINDS) and not ans.abstained and not gap:
         cited = {c["chunk_id"] for c in ans.citations}
         gap = stated_gap(question, subject, [h for h in all_hits if h.id in cited], embedder, all_hits)
         of = f" about {subject}" if gap and subject and gap != [subject] else ""
-    if SAID_BY and stated and t is None and not ans.abstained and not gap:
-        gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations  # a note titled
-                                  if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)  # with the name
-    if not ans.abstained and not gap and quotes:  # a value stated of a counterpart of the asked thing (answer/contrast.py)
+    if SAID_BY and stated and t is None and not ans.abstained and not gap:  # a note titled with the name holds it
+        gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations
+                                  if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)
+    if not ans.abstained and not gap and quotes:  # stated of a counterpart of the asked thing (answer/contrast.py)
         from cairn.answer.contrast import contrast
         other = contrast(question, note_quotes, [c.get("title") or "" for c in ans.citations if not c.get("speaker")],
                          asked.kind == "yesno")
@@ -226,11 +209,9 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
     rest = [w for i, w in enumerate(words) if not (i and w[:1].isupper())]
     asks_all = bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
     if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
-            and not _ROLE.match(question.strip()) and not asks_all \
-            and not any(c.get("speaker") for c in ans.citations) and embedder is not None:
+            and not _ROLE.match(question.strip()) and not asks_all and not chat and embedder is not None:
         from cairn.answer import fit
-        # each cited sentence of the text with its note's title ("Swept on 4 October 2028 [1]."); else the quotes (a
-        # citation's quote span may be wider than the sentence: its whole passage)
+        # each cited sentence of the text with its note's title ("Swept on 4 October 2028 [1]."); else the quotes
         titles = {c["n"]: c.get("title") or "" for c in ans.citations}
         lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
                  for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
@@ -239,13 +220,13 @@ def finish(question: str, ans, all_hits: list, embedder=None, subject: str | Non
         notes = {h.id: h.text for h in all_hits}
         text = "\n".join(notes.get(c["chunk_id"], "") for c in ans.citations)
         if best < fit.THRESHOLD or (ATTR_STATED and asked.kind in ATTR_KINDS and not any(
-                fit.states_attribute(question, asked, line, title, embedder, text) for line, title in lines)) or (WHO_NAMED and asked.kind == "person"
-                                    and not any(fit.names_someone(question, line) for line, _ in lines)):
+                fit.states_attribute(question, asked, line, title, embedder, text) for line, title in lines)) \
+                or (WHO_NAMED and asked.kind == "person" and not any(fit.names_someone(question, x) for x, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
                   "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
                                               if asked.kind == "purpose" else types.holds(asked.kind, " ".join(quotes)))
-                  or (asked.kind in ("date", "time") and dated),
+                  or (asked.kind in ("date", "time") and any(c.get("event_time") for c in ans.citations)),
                   "subject": not gap, "completeness": True}
     new = verdict(ans.checks, ans.verdict)
     if new == "abstain" and not ans.abstained:

@@ -34,16 +34,14 @@ def counterpart(question: str, quote: str, polar: bool = False) -> str | None:
     """The word of `question` that `quote` writes only as its role counterpart or inside a negated compound (module
     doc), as the question writes it; None when there is none. polar: a yes/no question, for which a negated compound
     is the answer ("is the deposit refundable": "No: Deposit: £200, non-refundable"), not another thing."""
-    asked = [_plain(w) for w in _WORD.findall(question.lower())]
     text = quote.lower()
     held = {_plain(w) for w in _WORD.findall(text)} | {w.rstrip("s") for w in _WORD.findall(text)}
-    for q in asked:
+    for q in map(_plain, _WORD.findall(question.lower())):
         if len(q) < 3 or q in held or q + "s" in held:
             continue
-        for s in _ROLE_SUFFIXES:
-            base = q[:-2]
-            if q.endswith(s) and len(base) >= 3 and any(base + x in held for x in _ROLE_SUFFIXES if x != s):
-                return q
+        if len(q) >= 5 and any(q.endswith(s) and any(q[:-2] + x in held for x in _ROLE_SUFFIXES if x != s)
+                               for s in _ROLE_SUFFIXES):
+            return q
         if not polar and re.search(rf"\b(?:off|non)-{re.escape(q)}s?\b", text) and not re.search(
                 rf"(?<![\w-]){re.escape(q)}s?\b", text):
             return q

@@ -61,11 +61,9 @@ def _attribute(terms: list[str], question: str, line: str, title: str) -> tuple[
 def features(question: str, asked, line: str, title: str, embedder) -> list[float]:
     """The 8 features of (question, line) (module doc), each in [0, 1]."""
     terms = _terms(question)
-    n = max(len(terms), 1)
-    held = 1 - len(types.missing(tuple(terms), line)) / n if terms else 0.0
-    held_t = 1 - len(types.missing(tuple(terms), f"{title} {line}")) / n if terms else 0.0
     attr, named = _attribute(terms, question, line, title)
-    own = 1 - len(types.missing(tuple(attr), line)) / len(attr) if attr else 1.0
+    share = lambda ws, text, none=0.0: 1 - len(types.missing(tuple(ws), text)) / len(ws) if ws else none  # noqa: E731
+    held, held_t, own = share(terms, line), share(terms, f"{title} {line}"), share(attr, line, 1.0)
     words = types.words_of(attr, question) if attr else []
     # the question less the names the line writes (the subject): what is asked of it
     focus = " ".join(w for w in question.split() if stem(w.lower().strip("?.,!'’s")) not in named
@@ -83,12 +81,9 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
 def _note_names(note: str) -> set[str]:
     """Stems of the words `note` writes capitalised past a line's first word or a field's key ("Patient: Cosmo Vance"):
     its names, though a question types them in lower case."""
-    out: set[str] = set()
-    for row in note.splitlines():
-        key = re.match(r"^[^:]{1,40}:\s", row)
-        rest = row[key.end():] if key else re.sub(r"^\W*[\w'’-]+", "", row)
-        out |= {stem(w.lower()) for w in re.findall(r"(?<![.!?]\s)\b[A-Z][a-z'’-]+", rest)}
-    return out
+    rests = (row[k.end():] if (k := re.match(r"^[^:]{1,40}:\s", row)) else re.sub(r"^\W*[\w'’-]+", "", row)
+             for row in note.splitlines())
+    return {stem(w.lower()) for rest in rests for w in re.findall(r"(?<![.!?]\s)\b[A-Z][a-z'’-]+", rest)}
 
 
 def states_attribute(question: str, asked, line: str, title: str, embedder, note: str = "") -> bool:
@@ -103,11 +98,9 @@ def states_attribute(question: str, asked, line: str, title: str, embedder, note
         return True
     tagged = parts_of_speech(question)  # the attribute is a thing: the question's nouns and adjectives, not its verbs
     attr = [w for w in attr if tagged is None or w in {stem(t.lower()) for t, pos in tagged if pos in _NOMINAL}]
-    if not attr:
-        return True
-    if types._TIME_RE.search(line) and any(_UNIT.fullmatch(w) for w in types.words_of(attr, question)):
-        return True  # "what nights": a unit of time, held by the weekday or date the line says
-    return bool(supported_terms(types.words_of(attr, question), line, embedder))
+    words = types.words_of(attr, question) if attr else []  # "what nights": a unit of time, held by a weekday or date
+    return not attr or bool(types._TIME_RE.search(line) and any(_UNIT.fullmatch(w) for w in words)) \
+        or bool(supported_terms(words, line, embedder))
 
 
 def names_someone(question: str, line: str) -> bool:

@@ -49,9 +49,8 @@ def role_words(question: str, taken: tuple[str, ...]) -> tuple[str, ...]:
 # not a time: "on Thursday", "in the morning") or a place label ("Venue:"): the extractive answer to "where" prefers a
 # sentence saying one (not required: "two doors down").
 LOCATIVE = True
-_DAYS_MONTHS = "|".join(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-                        + list(MONTH_NAMES))
-_NOT_PLACES = _DAYS_MONTHS + "|morning|afternoon|evening|night|week|weekend|month|year|summer|autumn|winter|spring|" \
+_NOT_PLACES = "|".join(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", *MONTH_NAMES]) \
+    + "|morning|afternoon|evening|night|week|weekend|month|year|summer|autumn|winter|spring|" \
     "time|end|start|first|last|half|total|future|past|case|order|advance|full|person|writing|cash|" \
     "the|a|an|my|our|your|his|her|their|this|that|which|what"
 _LOCATIVE = re.compile(rf"\b(?:at|in|on|near|outside|inside|behind|opposite|from)\s+(?:(?:the|a|an|my|our|your|his|her|"

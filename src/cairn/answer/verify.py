@@ -74,17 +74,11 @@ def split_answer(text: str) -> list[str]:
     """Split an answer into sentences, attaching a citation that follows the full stop ("Foo. [1] Bar.") to the sentence
     before it."""
     text = re.sub(r"\s+", " ", text.strip())
-    if not text:
-        return []
-    pieces = re.split(r"(?<=[.!?。])\s+", text)
-    glued: list[str] = []
-    for piece in pieces:  # "Dr." or an initial ends no sentence (lexical.sentences does the same)
-        if glued and ABBREV_END.search(glued[-1]):
-            glued[-1] += " " + piece
-        else:
-            glued.append(piece)
     out: list[str] = []
-    for piece in glued:
+    for piece in re.split(r"(?<=[.!?。])\s+", text) if text else []:
+        if out and ABBREV_END.search(out[-1]):  # "Dr." or an initial ends no sentence (as lexical.sentences)
+            out[-1] += " " + piece
+            continue
         m = re.match(r"^((?:\[\d{1,3}\]\s*)+)(.*)$", piece)
         if m and out:
             out[-1] = out[-1] + " " + m.group(1).strip()
