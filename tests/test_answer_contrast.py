@@ -76,3 +76,12 @@ def test_the_attribute_check_declines_what_the_scorer_passes(real_embedder, monk
     monkeypatch.setattr(checks, "ATTR_STATED", False)
     ans = answer_question("what prism is on my glasses", [_hit(text, "Glasses prescription")], real_embedder)
     assert ans.verdict == "pass" and "Clearview" in ans.answer, ans.answer  # the old wrong pass
+
+
+def test_an_uncited_answer_is_declined_with_a_reason_not_a_crash():
+    """checks.finish read the first gap word before asking whether there was one: an answer with no citation (the
+    support check failed, no gap) raised IndexError instead of being declined."""
+    from cairn.answer import Answer, checks, types
+    q = "what is the gate code"
+    out = checks.finish(q, Answer(q, "It is 4412.", "pass"), [], None, None, False, types.asked(q))
+    assert out.verdict == "abstain" and "no quote holds what was asked" in out.answer.lower(), out

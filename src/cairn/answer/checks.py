@@ -232,7 +232,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
     if new == "abstain" and not ans.abstained:
         words = ", ".join(f"'{w}'" for w in types.words_of(gap, question))
         reason = "no quoted line answers what was asked" if gap == ["?"] else \
-            f"the notes quoted state it of another thing than '{gap[0][1:]}'" if gap[0].startswith("!") else \
+            f"the notes quoted state it of another thing than '{gap[0][1:]}'" if gap[:1] and gap[0][:1] == "!" else \
             f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \
             (f"the notes give no {_VALUE_NOUN.get(asked.kind, 'value')} for {words}" if t is not None  # the value's
              else f"the notes quoted{of} say nothing of {words}") if gap else \
