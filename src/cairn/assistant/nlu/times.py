@@ -107,9 +107,11 @@ def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
     ("friday", None); "actually make it quarter to eight" -> (None, (7, 45, False))): the day
     is a weekday, "tomorrow" or "today"; the clock (hour, minute, whether the hour is absolute:
     am/pm said, or written 24-hour as 0, 13-23 or with a leading zero, "07:30") is read after
-    `spoken_times`; an impossible one ("25:00", "13pm", "0am") is None. What follows "not" / "rather than" / "instead of" is the
+    `spoken_times`, a dotted one ("to 8.30") read as a clock wherever it stands; an impossible one ("25:00", "13pm", "0am") is None. What follows "not" / "rather than" / "instead of" is the
     mistake and is dropped. (None, None) when the message says no day or time."""
     t = spoken_times(text).lower()
+    # a dotted clock in a correction is a clock wherever it stands ("change that to 8.30"; not "£8.30", "v2.30")
+    t = re.sub(r"(?<![\w.£$€])(?P<h>[01]?\d|2[0-3])\.(?P<mi>[0-5]\d)\b(?!\.\d)", r"\g<h>:\g<mi>", t)
     t = re.sub(r"\b(?:not|rather than|instead of)\s+(?:on\s+|at\s+|the\s+)?(?:" + _WEEKDAY
                + r"|tomorrow|today|\d{1,2}(?::\d{2})?\s*(?:am|pm)?)", " ", t)
     day = re.search(r"\b(" + _WEEKDAY + r"|tomorrow|today)\b", t)
