@@ -162,6 +162,14 @@ class Understood(NoteScoped, Reminding):
             follow = intent == "about" and u.subject and NS.has_pronoun(t)
             kind_of_note = bool(u.topic) and any(h.startswith(NS.VALUE_OF_NOTE) for h in u.resolution)
             other = bool(u.topic) and any(h.startswith(NS.OTHER_OF_NOTE) for h in u.resolution)
+            head = NS.only_head(u.text) if any(h.startswith(NS.NEW_HEAD) for h in u.resolution) else None
+            if head and st.note:
+                # "and for how many?" after the buffet's price: the note last answered from, its line of the
+                # new kind; the last question's words break ties, the line quoted last before others
+                scoped = self._note_scoped(head, ui, turn_no, res, log, st.note, st.answer, related=st.question)
+                if scoped is not None:
+                    scoped["slots"]["question"] = log["question"] = t
+                    return self._own_over(t, scoped, log)
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
                                        st.answer if (u.subject or u.topic) and not other else None,
                                        loose=not u.subject, avoid=st.answer if other else None,

@@ -359,7 +359,7 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if fits is None:
         return []
     sents = [s for s in answer_lines(body) if fits(s)]
-    if avoid:
+    if avoid and not (AVOID_UNLESS_NAMED and _names_new(avoid, question, title, related)):
         other = [s for s in sents if not _said(s, avoid)]
         sents = other or sents
     if BEFORE_ENDS and (end := _end_stems(question)):
@@ -412,6 +412,22 @@ def _names_outside_before(sentence: str, end: set[str]) -> bool:
     from cairn.lexical import stem
     outside = _BEFORE.sub(" ", sentence)
     return bool(end & {stem(w) for w in terms(outside)})
+
+
+# The line quoted last is the thing NOT meant by "and the one back?" — unless it names the other
+# thing too: "Scotch bonnets take about 120 days ...; Padrons about 70 days" answers "and the
+# padrons?" as well, and the other lines of the note ("Sowed Scotch bonnet, Padron and ...") do
+# not say the kind asked of it. A word of the follow-up that the question before it lacked (beyond
+# the title and the words of the kind) in the quoted line keeps it. Switch off: AVOID_UNLESS_NAMED.
+AVOID_UNLESS_NAMED = True
+
+
+def _names_new(quoted: str, question: str, title: str, related: str | None) -> bool:
+    """Whether the line `quoted` holds a stemmed content word of `question` that `related`
+    (the question it follows) and `title` do not: the follow-up's new thing."""
+    from cairn.lexical import stem
+    new = _stems(question, title) - (_stems(related, title) if related else set())
+    return bool(new & {stem(w) for w in terms(quoted)})
 
 
 def _said(sentence: str, quoted: str) -> bool:

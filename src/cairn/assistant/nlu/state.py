@@ -55,6 +55,16 @@ _ONLY_HEAD = re.compile(r"^(?P<p>(?:for|by|at|from|until|till|on|in|to)\s+)?(?P<
                         r"when|where|who|whose)(?:\s+(?:then|exactly|again|though))?$", re.I)
 
 
+NEW_HEAD = "a new head of the last question"  # how an ellipsis of only a question head is resolved
+
+
+def only_head(text: str) -> str | None:
+    """The question head an ellipsis consists of ("and for how many?" -> "for how many?"),
+    None when `text` is no such ellipsis."""
+    m = _ELLIPSIS.match(" ".join(text.strip().split()))
+    return f"{m.group('x').strip()}?" if m and _ONLY_HEAD.match(m.group("x").strip().rstrip(" ?")) else None
+
+
 def new_head(x: str, question: str | None) -> str | None:
     """The last `question` asked again with the head of the ellipsis `x` ("for how many" after
     "how much is the buffet for the party" -> "for how many is the buffet for the party?");
@@ -158,7 +168,7 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
             how.append(f"{VALUE_OF_NOTE}: {text.strip()!r} -> {t2!r} (last note {st.note!r})")
             return t2, how, None
     if m and ELLIPSIS_NEW_HEAD and (t2 := new_head(m.group("x"), st.question)):
-        how.append(f"a new head of the last question: {text.strip()!r} -> {t2!r} (last question {st.question!r})")
+        how.append(f"{NEW_HEAD}: {text.strip()!r} -> {t2!r} (last question {st.question!r})")
         return t2, how, st.subject
     if (m and st.question and len(m.group("x").split()) <= 5
             and not re.match(r"(?:what|when|where|who|which|how|why|is|are|was|were|do|does|did|can)\b", m.group("x"), re.I)
