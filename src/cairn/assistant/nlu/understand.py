@@ -36,8 +36,10 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
+from cairn.assistant.nlu.kindwords import as_code_word
 from cairn.assistant.nlu.spelling import normalise
 
+CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (kindwords.py); switch off to compare
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
@@ -153,6 +155,9 @@ def _two_requests(a: str, b: str, whole: str, b_text: str = "") -> bool:
 def understand(embedder, text: str, st: S.ConversationState, cache_dir=None) -> Understanding:
     """The Understanding of one message of the person (module docstring)."""
     resolved, how, subject = S.resolve(normalise(text), st)
+    if CODE_WORDS and is_question(resolved) and (coded := as_code_word(resolved)) != resolved:
+        how.append(f"a code asked by another word: {resolved!r} -> {coded!r}")  # "the combo for the gate"
+        resolved = coded
     splits = _splits(resolved)
     texts = [resolved] + [s for pair in splits for s in pair]
     preds = C.classify(embedder, texts, cache_dir)
