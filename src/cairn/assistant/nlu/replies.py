@@ -232,6 +232,8 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     if top == 0:
         return []
     tied = [s for n, s in scored if n == top]
+    if len(tied) > 1 and DIRECTION:
+        tied = [s for s in tied if not wrong_way(question, s)] or tied
     if len(tied) > 1:
         import numpy as np
         from cairn.embed.cache import embed_cached
@@ -239,6 +241,25 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
         sims = v[:-1] @ v[-1]
         tied = [tied[int(np.argmax(sims))]]
     return tied
+
+
+# A trip has two ways: "what train am i getting to Castlemere" asks the way there, and the line
+# "Train home: the 23:05 from Castlemere" is the way back — it names the question's destination
+# after "from". Among lines equally close to the question, one going the other way is left out
+# while another remains. Switch off: DIRECTION.
+DIRECTION = True
+_TO = re.compile(r"\b(?:to|into|towards|for|up to|down to|over to|out to)\s+(?:the\s+)?(?P<p>[a-z][\w'-]+)", re.I)
+_FROM = re.compile(r"\b(?:from|back from|out of|leaving)\s+(?:the\s+)?(?P<p>[a-z][\w'-]+)", re.I)
+
+
+def wrong_way(question: str, line: str) -> bool:
+    """Whether `line` goes the other way from the trip `question` asks of: the question's
+    "to D" with the line's "from D", or its "from D" with the line's "to D" (D a capitalised
+    place in the line, the same word in either case)."""
+    places = lambda rx, t: {m.group("p").lower() for m in rx.finditer(t) if m.group("p")[:1].isupper()}  # noqa: E731
+    q_to = {m.group("p").lower() for m in _TO.finditer(question)}
+    q_from = {m.group("p").lower() for m in _FROM.finditer(question)}
+    return bool(q_to & places(_FROM, line) - q_from) or bool(q_from & places(_TO, line) - q_to)
 
 
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s*(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.I)
