@@ -91,7 +91,14 @@ class Understood(NoteScoped, Reminding):
     def _understand(self, text: str) -> tuple[Understanding, NS.ConversationState]:
         st = NS.load(self.store, self.state.id)
         cache = None if self.incognito else self.app.settings.home / "nlu"
-        return understand(self.app.embedder, text, st, cache), st
+        return understand(self.app.embedder, text, st, cache, df=self._df), st
+
+    def _df(self, word: str) -> int:
+        """How many note chunks hold `word` (the keyword index); 0 when the index cannot say."""
+        try:
+            return self.app.store.keywords.document_frequency(word)
+        except Exception:  # noqa: BLE001 - no index (a fresh home): every word reads as typed
+            return 0
 
     def _hint(self, text: str) -> str | None:
         """The understanding layer's reading of `text` as a hint for a model that calls tools
