@@ -12,6 +12,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from cairn.assistant.nlu.people import PHONE, Personish
+from cairn.assistant.nlu.ways import wrong_way
 
 CANNOT = {
     "cannot_weather": "I can't check the weather — I have no internet connection to a forecast.",
@@ -232,7 +233,7 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     if top == 0:
         return []
     tied = [s for n, s in scored if n == top]
-    if len(tied) > 1 and DIRECTION:
+    if len(tied) > 1 and DIRECTION:  # "to Castlemere" asked: not the line of the way back "from Castlemere"
         tied = [s for s in tied if not wrong_way(question, s)] or tied
     if len(tied) > 1:
         import numpy as np
@@ -241,25 +242,6 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
         sims = v[:-1] @ v[-1]
         tied = [tied[int(np.argmax(sims))]]
     return tied
-
-
-# A trip has two ways: "what train am i getting to Castlemere" asks the way there, and the line
-# "Train home: the 23:05 from Castlemere" is the way back — it names the question's destination
-# after "from". Among lines equally close to the question, one going the other way is left out
-# while another remains. Switch off: DIRECTION.
-DIRECTION = True
-_TO = re.compile(r"\b(?:to|into|towards|for|up to|down to|over to|out to)\s+(?:the\s+)?(?P<p>[a-z][\w'-]+)", re.I)
-_FROM = re.compile(r"\b(?:from|back from|out of|leaving)\s+(?:the\s+)?(?P<p>[a-z][\w'-]+)", re.I)
-
-
-def wrong_way(question: str, line: str) -> bool:
-    """Whether `line` goes the other way from the trip `question` asks of: the question's
-    "to D" with the line's "from D", or its "from D" with the line's "to D" (D a capitalised
-    place in the line, the same word in either case)."""
-    places = lambda rx, t: {m.group("p").lower() for m in rx.finditer(t) if m.group("p")[:1].isupper()}  # noqa: E731
-    q_to = {m.group("p").lower() for m in _TO.finditer(question)}
-    q_from = {m.group("p").lower() for m in _FROM.finditer(question)}
-    return bool(q_to & places(_FROM, line) - q_from) or bool(q_from & places(_TO, line) - q_to)
 
 
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s*(?:am|pm)\b|\bnoon\b|\bmidnight\b", re.I)
@@ -380,7 +362,9 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if fits is None:
         return []
     sents = [s for s in answer_lines(body) if fits(s)]
-    if avoid and not (AVOID_UNLESS_NAMED and _names_new(avoid, question, title, related)):
+    from cairn.lexical import stem
+    new = _stems(question, title) - (_stems(related, title) if related else set())  # the follow-up's new thing
+    if avoid and not (AVOID_UNLESS_NAMED and new & {stem(w) for w in terms(avoid)}):
         other = [s for s in sents if not _said(s, avoid)]
         sents = other or sents
     if BEFORE_ENDS and (end := _end_stems(question)):
@@ -390,7 +374,6 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
         sents = before or sents
     if len(sents) <= 1:
         return sents
-    from cairn.lexical import stem
     # the words naming only the kind ("number", "time", "ref") are in every candidate's kind, not its topic:
     # "the flight number" is the flight's line, not the line saying "booking number"
     want = _stems(question, title)
@@ -417,6 +400,7 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
 # its own, tells what follows the event, not what precedes it; it is left out while another line
 # holds the kind asked. Its words are no topic words either (_stems). Switch off: BEFORE_ENDS.
 BEFORE_ENDS = True
+DIRECTION = True  # best_sentences leaves out a line going the other way (ways.py); switch off to compare
 ROLE_WORK = True  # typed_sentences counts the work of a role a sentence names (roles.py); switch off to compare
 _BEFORE = re.compile(r"\b(?:before|until|till|til|prior to)\b(?P<rest>[^,;.?!]*)", re.I)
 
@@ -435,20 +419,10 @@ def _names_outside_before(sentence: str, end: set[str]) -> bool:
     return bool(end & {stem(w) for w in terms(outside)})
 
 
-# The line quoted last is the thing NOT meant by "and the one back?" — unless it names the other
-# thing too: "Scotch bonnets take about 120 days ...; Padrons about 70 days" answers "and the
-# padrons?" as well, and the other lines of the note ("Sowed Scotch bonnet, Padron and ...") do
-# not say the kind asked of it. A word of the follow-up that the question before it lacked (beyond
-# the title and the words of the kind) in the quoted line keeps it. Switch off: AVOID_UNLESS_NAMED.
+# The line quoted last is NOT meant by "and the one back?" — unless it names the new thing too ("…120 days;
+# Padrons about 70 days" answers "and the padrons?"): a word of the follow-up the question before it lacked
+# (beyond title and kind words) keeps it. Switch off: AVOID_UNLESS_NAMED.
 AVOID_UNLESS_NAMED = True
-
-
-def _names_new(quoted: str, question: str, title: str, related: str | None) -> bool:
-    """Whether the line `quoted` holds a stemmed content word of `question` that `related`
-    (the question it follows) and `title` do not: the follow-up's new thing."""
-    from cairn.lexical import stem
-    new = _stems(question, title) - (_stems(related, title) if related else set())
-    return bool(new & {stem(w) for w in terms(quoted)})
 
 
 def _said(sentence: str, quoted: str) -> bool:
