@@ -25,6 +25,7 @@ from cairn.assistant.reminding import Reminding
 from cairn.assistant.scoped import NoteScoped
 from cairn.config import MAX_MEMORY_CHARS
 from cairn.errors import InvalidInput
+from cairn.ops import knowledge_text as KT
 from cairn.validate import check_question
 
 
@@ -71,8 +72,7 @@ WHO_ON_ROTA = True
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
 DISCOURSE_OFF = True
-_OPENERS = re.compile(r"^\W*(?:(?:ok|okay|k|so|right|fine|alright|cool|well|hmm+|um+|er+|oh|go on then|ah|aha)\b[\s,.!-]*)+",
-                      re.I)
+_OPENERS = re.compile(r"^\W*(?:(?:" + "|".join(KT.OPENERS) + r")\b[\s,.!-]*)+", re.I)  # knowledge_text's one list
 _CLOSERS = re.compile(r"[\s,]+(?:then|now then)\s*([?.!]*)\s*$", re.I)
 
 
