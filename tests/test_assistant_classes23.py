@@ -19,7 +19,7 @@ from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu import times as T
 from cairn.assistant.nlu import ways as W
-from cairn.assistant.nlu.kindwords import as_code_word
+from cairn.assistant.nlu.kindwords import as_code_word, code_thing, names
 from conftest import notes_app
 
 NOTES = {
@@ -33,6 +33,8 @@ NOTES = {
                 "Staying at the bothy by the north beach.\n",
     "locker.md": "# Swimming club\n\nThe changing room locker opens with 7720.\n"
                  "Sessions are on Tuesdays at 7pm with coach Imelda.\n",
+    "gig.md": "# Lantern Rooms gig\n\nTwo seated tickets, order number LNT-20417.\n"
+              "Going with Priya, who is staying at her brother's flat afterwards.\n",
     "dentist.md": "# Dentist\n\nCheck-up booked for 12 May; the hygienist wants my X-rays by 1 May.\n",
 }
 
@@ -128,6 +130,20 @@ def test_a_code_asked_by_another_word_is_a_code():
     # bad input: the word meaning something else stays
     assert as_code_word("the best combination of paints for the shed") == "the best combination of paints for the shed"
     assert as_code_word("a combo meal") == "a combo meal" and as_code_word("") == ""
+
+
+def test_a_code_of_one_thing_is_no_code_of_another(home):
+    """Class: "the door code" asked after a note naming the friend and the flat but no door is
+    declined, not answered with that note's order number; the thing named, the code is given."""
+    assert code_thing("what's the shed code for the allotment") == "shed"
+    assert code_thing("what's the code for the shed") is None  # the thing after it: any word may name it
+    assert code_thing("what's her phone number") is None and code_thing("") is None
+    assert names("The changing room locker opens with 7720.", "lockers") and not names("Locker: 7720", "shed")
+    bot = Assistant(home, model="none", new=True)
+    assert "LNT-20417" in bot.turn("how many tickets have i got for the lantern rooms gig", Channel()).reply
+    reply = bot.turn("whats the door code for priyas brothers flat", Channel()).reply  # the gig's note names both
+    assert "LNT-20417" not in reply and "don't know" in reply
+    assert "7720" in bot.turn("whats the locker code at the swimming club", Channel()).reply
 
 
 def test_a_misspelt_question_word_is_put_right_by_the_notes_words():
