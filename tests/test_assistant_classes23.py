@@ -69,6 +69,27 @@ def test_a_dotted_clock_in_a_correction_is_a_clock():
     assert T.correction("move it to 25.30") == (None, None)  # no such clock
 
 
+def test_a_move_said_by_an_amount_or_a_part_of_the_day():
+    """"push it back an hour" / "bring it forward 30 minutes" move it by that much; an hour of
+    1-6 said bare after a daytime reminder is the afternoon; "tonight" / "night" make the evening."""
+    due = "2026-12-08T08:15:00+00:00"
+    now = datetime.fromisoformat("2026-12-07T12:00:00+00:00")
+    from cairn.schedule import when as W
+    local = lambda iso: datetime.fromisoformat(iso).astimezone(W.zone(None)).strftime("%H:%M")  # noqa: E731
+    cur = local(due)
+    h0 = int(cur[:2])
+    assert T.says_shift("push it back an hour") and T.says_shift("bring it forward by 30 minutes")
+    got = T.corrected_due("push it back an hour", due, now)
+    assert got and got[-5:] == f"{(h0 + 1) % 24:02d}:{cur[3:]}"
+    assert T.correction("change it to half eight tomorrow night") == ("tomorrow", (20, 30, True))
+    assert T.correction("make it 8 in the morning") == (None, (8, 0, True))
+    # bad input: a negative or missing amount moves nothing, an unreadable due is no time
+    assert not T.says_shift("push it back -5 hours") and not T.says_shift("push it back")
+    assert T.corrected_due("push it back an hour", "not a date", now) is None
+    if 7 <= h0 <= 12:  # the daytime rule needs a daytime reminder in the local zone
+        assert T.corrected_due("move it to quarter past 3", due, now)[-5:] == "15:15"
+
+
 def test_the_reminder_moves_and_nothing_is_remembered(home):
     bot = Assistant(home, model="none", new=True)
     bot.turn("remind me tomorrow at 2pm to collect the marquee poles", Channel())
