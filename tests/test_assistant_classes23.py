@@ -84,7 +84,9 @@ def test_a_move_said_by_an_amount_or_a_part_of_the_day():
     assert T.correction("change it to half eight tomorrow night") == ("tomorrow", (20, 30, True))
     assert T.correction("make it 8 in the morning") == (None, (8, 0, True))
     # bad input: a negative or missing amount moves nothing, an unreadable due is no time
+    assert T.corrected_due("bring it forward half an hour", due, now)[-5:] == local("2026-12-08T07:45:00+00:00")
     assert not T.says_shift("push it back -5 hours") and not T.says_shift("push it back")
+    assert not T.says_shift("half a day later")  # no half day read as a whole one
     assert T.corrected_due("push it back an hour", "not a date", now) is None
     if 7 <= h0 <= 12:  # the daytime rule needs a daytime reminder in the local zone
         assert T.corrected_due("move it to quarter past 3", due, now)[-5:] == "15:15"

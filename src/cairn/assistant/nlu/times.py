@@ -136,9 +136,9 @@ def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
     return (day.group(1) if day else None), clock
 
 
-_SHIFT = re.compile(r"(?<![-\w.])(?P<n>an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b"
+_SHIFT = re.compile(r"(?<![-\w.])(?<!half )(?P<n>half an|an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b"
                     # "push it back an hour", "bring it forward 30 minutes": back is later, forward earlier
-                    r"|\b(?P<d2>back|forward|forwards)\s+(?:by\s+)?(?P<n2>an?|one|two|three|\d+)\s+(?P<u2>minute|hour|day|week)s?\b",
+                    r"|\b(?P<d2>back|forward|forwards)\s+(?:by\s+)?(?<!half )(?P<n2>half an|an?|one|two|three|\d+)\s+(?P<u2>minute|hour|day|week)s?\b",
                     re.I)
 
 
@@ -146,6 +146,8 @@ def _shift_of(m: re.Match) -> tuple[int, str, int]:
     """(amount, unit, +1 later / -1 earlier) of a `_SHIFT` match."""
     n = m.group("n") or m.group("n2")
     d = (m.group("d") or m.group("d2")).lower()
+    if n.lower() == "half an":  # "half an hour later": 30 minutes
+        return 30 if (m.group("u") or m.group("u2")).lower() == "hour" else 0, "minute", 1 if d in ("later", "back") else -1
     return ({"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}.get(n.lower()) or int(n),
             (m.group("u") or m.group("u2")).lower(), 1 if d in ("later", "back") else -1)
 
