@@ -19,12 +19,14 @@ from cairn.assistant.nlu import people as PE
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
+from cairn.assistant.nlu.kindwords import code_thing, names
 from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, is_question, understand
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
 from cairn.assistant.scoped import NoteScoped
 from cairn.config import MAX_MEMORY_CHARS
 from cairn.errors import InvalidInput
+from cairn.ops import knowledge_text as KT
 from cairn.validate import check_question
 
 
@@ -68,8 +70,7 @@ SPECIFIC_OR_NOTHING = True
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
 DISCOURSE_OFF = True
-_OPENERS = re.compile(r"^\W*(?:(?:ok|okay|k|so|right|fine|alright|cool|well|hmm+|um+|er+|oh|go on then|ah|aha)\b[\s,.!-]*)+",
-                      re.I)
+_OPENERS = re.compile(r"^\W*(?:(?:" + "|".join(KT.OPENERS) + r")\b[\s,.!-]*)+", re.I)  # knowledge_text's one list
 _CLOSERS = re.compile(r"[\s,]+(?:then|now then)\s*([?.!]*)\s*$", re.I)
 
 
@@ -88,7 +89,14 @@ class Understood(NoteScoped, Reminding):
     def _understand(self, text: str) -> tuple[Understanding, NS.ConversationState]:
         st = NS.load(self.store, self.state.id)
         cache = None if self.incognito else self.app.settings.home / "nlu"
-        return understand(self.app.embedder, text, st, cache), st
+        return understand(self.app.embedder, text, st, cache, df=self._df), st
+
+    def _df(self, word: str) -> int:
+        """How many note chunks hold `word` (the keyword index); 0 when the index cannot say."""
+        try:
+            return self.app.store.keywords.document_frequency(word)
+        except Exception:  # noqa: BLE001 - no index (a fresh home): every word reads as typed
+            return 0
 
     def _hint(self, text: str) -> str | None:
         """The understanding layer's reading of `text` as a hint for a model that calls tools
@@ -159,6 +167,14 @@ class Understood(NoteScoped, Reminding):
             follow = intent == "about" and u.subject and NS.has_pronoun(t)
             kind_of_note = bool(u.topic) and any(h.startswith(NS.VALUE_OF_NOTE) for h in u.resolution)
             other = bool(u.topic) and any(h.startswith(NS.OTHER_OF_NOTE) for h in u.resolution)
+            head = NS.only_head(u.text) if any(h.startswith(NS.NEW_HEAD) for h in u.resolution) else None
+            if head and st.note:
+                # "and for how many?" after the buffet's price: the note last answered from, its line of the
+                # new kind; the last question's words break ties, the line quoted last before others
+                scoped = self._note_scoped(head, ui, turn_no, res, log, st.note, st.answer, related=st.question)
+                if scoped is not None:
+                    scoped["slots"]["question"] = log["question"] = t
+                    return self._own_over(t, scoped, log)
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
                                        st.answer if (u.subject or u.topic) and not other else None,
                                        loose=not u.subject, avoid=st.answer if other else None,
@@ -176,6 +192,12 @@ class Understood(NoteScoped, Reminding):
                 log["question"] = t
                 return {"reply": f"I don't know: nothing in your memories or notes gives {spec[1]} for that.",
                         "slots": {"question": t, "found": False, "kind": spec[1]}}
+            if (RP.CODE_OF_THING and ans.found and RP.value_kind(ask) == "code" and (thing := code_thing(ask))
+                    and not names(ans.text, thing)):
+                # "whats the door code for wrens sisters flat" answered with a gig's order number: no door, no code
+                log["question"] = t
+                return {"reply": f"I don't know: nothing in your memories or notes gives a {thing} code.",
+                        "slots": {"question": t, "found": False, "kind": f"{thing} code"}}
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):
                 # a bare question after a note's answer ("when can we check in?"), unanswered or answered from that

@@ -159,8 +159,14 @@ def topic(question: str) -> str | None:
     return rest if content_terms(rest) else None
 
 
-# a follow-up's opening words come before its question word ("and how often ...", "ok so when ...")
-OPENING = r"(?:(?:and|so|ok|okay|but|also|then|oh|right|well)\b[\s,]*)*"
+# The one list of discourse markers a message may open with before what it asks ("ok so when ...",
+# "fine what's her number", "hmm where ..."), and the links a follow-up opens with ("and how often ...").
+# OPENING (is_question, ops.knowledge._ASKED) allows both before a question word; the assistant strips the
+# markers (not the links) off a question before looking it up (assistant.understood.plain_question).
+OPENERS = ("ok", "okay", "k", "so", "right", "fine", "alright", "cool", "well", "hmm+", "um+", "er+", "oh",
+           "go on then", "ah", "aha")
+LINKS = ("and", "but", "also", "then")
+OPENING = r"(?:(?:" + "|".join(LINKS + OPENERS) + r")\b[\s,]*)*"
 _QUESTION = re.compile(r"\?\s*$|^\s*" + OPENING + r"(?:what|what'?s|when'?s?|where'?s?|who'?s?|whose|which|how'?s?|why|"
                        r"is|are|was|were|do|does|did|can|could|will|would)\b", re.I)
 

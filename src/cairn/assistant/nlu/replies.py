@@ -12,6 +12,8 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from cairn.assistant.nlu.people import PHONE, Personish
+from cairn.assistant.nlu.kindwords import code_thing, names
+from cairn.assistant.nlu.ways import wrong_way
 
 CANNOT = {
     "cannot_weather": "I can't check the weather — I have no internet connection to a forecast.",
@@ -232,6 +234,8 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     if top == 0:
         return []
     tied = [s for n, s in scored if n == top]
+    if len(tied) > 1 and DIRECTION:  # "to Castlemere" asked: not the line of the way back "from Castlemere"
+        tied = [s for s in tied if not wrong_way(question, s)] or tied
     if len(tied) > 1:
         import numpy as np
         from cairn.embed.cache import embed_cached
@@ -305,6 +309,9 @@ def on_topic_value(question: str, body: str, title: str) -> bool:
     is in the note ("the ref for the missing bit" of a note saying what was missing)."""
     from cairn.lexical import stem
     want = _stems(question, title)
+    if CODE_OF_THING and value_kind(question) == "code" and (thing := code_thing(question)) and \
+            not names(f"{title} {body}", thing):
+        return False  # "the door code" of a note naming no door: its order number is another thing's code
     return not want or bool(want & {stem(w) for w in terms(f"{title} {body}")})
 
 
@@ -359,7 +366,9 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if fits is None:
         return []
     sents = [s for s in answer_lines(body) if fits(s)]
-    if avoid:
+    from cairn.lexical import stem
+    new = _stems(question, title) - (_stems(related, title) if related else set())  # the follow-up's new thing
+    if avoid and not (AVOID_UNLESS_NAMED and new & {stem(w) for w in terms(avoid)}):
         other = [s for s in sents if not _said(s, avoid)]
         sents = other or sents
     if BEFORE_ENDS and (end := _end_stems(question)):
@@ -369,7 +378,6 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
         sents = before or sents
     if len(sents) <= 1:
         return sents
-    from cairn.lexical import stem
     # the words naming only the kind ("number", "time", "ref") are in every candidate's kind, not its topic:
     # "the flight number" is the flight's line, not the line saying "booking number"
     want = _stems(question, title)
@@ -396,6 +404,8 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
 # its own, tells what follows the event, not what precedes it; it is left out while another line
 # holds the kind asked. Its words are no topic words either (_stems). Switch off: BEFORE_ENDS.
 BEFORE_ENDS = True
+CODE_OF_THING = True  # a code's thing must be named by the note / answer (kindwords.code_thing); switch off to compare
+DIRECTION = True  # best_sentences leaves out a line going the other way (ways.py); switch off to compare
 ROLE_WORK = True  # typed_sentences counts the work of a role a sentence names (roles.py); switch off to compare
 _BEFORE = re.compile(r"\b(?:before|until|till|til|prior to)\b(?P<rest>[^,;.?!]*)", re.I)
 
@@ -412,6 +422,12 @@ def _names_outside_before(sentence: str, end: set[str]) -> bool:
     from cairn.lexical import stem
     outside = _BEFORE.sub(" ", sentence)
     return bool(end & {stem(w) for w in terms(outside)})
+
+
+# The line quoted last is NOT meant by "and the one back?" — unless it names the new thing too ("…120 days;
+# Padrons about 70 days" answers "and the padrons?"): a word of the follow-up the question before it lacked
+# (beyond title and kind words) keeps it. Switch off: AVOID_UNLESS_NAMED.
+AVOID_UNLESS_NAMED = True
 
 
 def _said(sentence: str, quoted: str) -> bool:

@@ -45,6 +45,42 @@ _HEAD_TWO = re.compile(r"^\W*(?:and\s+)?(?P<h>(?:what|which)\s+(?:time|day|date|
 _HEAD_ONE = re.compile(r"^\W*(?:and\s+)?(?P<h>when|where|who|whose)\b", re.I)
 
 
+# An ellipsis that is only a new question head ("and for how many?", "and how long?", "and by
+# when?") asks that of the last question's thing: the last question with its head replaced ("how
+# much is the buffet for the party" -> "for how many is the buffet for the party?"). Switch off:
+# ELLIPSIS_NEW_HEAD.
+ELLIPSIS_NEW_HEAD = True
+_ONLY_HEAD = re.compile(r"^(?P<p>(?:for|by|at|from|until|till|on|in|to)\s+)?(?P<h>(?:what|which)\s+(?:time|day|date|year|"
+                        r"month|size|colour|color|number)|how\s+(?:long|much|many|often|far|old|big|heavy|early|late)|"
+                        r"when|where|who|whose)(?:\s+(?:then|exactly|again|though))?$", re.I)
+
+
+NEW_HEAD = "a new head of the last question"  # how an ellipsis of only a question head is resolved
+
+
+def only_head(text: str) -> str | None:
+    """The question head an ellipsis consists of ("and for how many?" -> "for how many?"),
+    None when `text` is no such ellipsis."""
+    m = _ELLIPSIS.match(" ".join(text.strip().split()))
+    return f"{m.group('x').strip()}?" if m and _ONLY_HEAD.match(m.group("x").strip().rstrip(" ?")) else None
+
+
+def new_head(x: str, question: str | None) -> str | None:
+    """The last `question` asked again with the head of the ellipsis `x` ("for how many" after
+    "how much is the buffet for the party" -> "for how many is the buffet for the party?");
+    None when `x` is more than a question head (with a preposition) or the last question has no
+    head of its own (_ask_head)."""
+    m = _ONLY_HEAD.match(x.strip().rstrip(" ?"))
+    old = _ask_head(question)
+    if not m or not old or not question:
+        return None
+    hm = _HEAD_TWO.match(question) or _HEAD_ONE.match(question)
+    rest = question[hm.end("h"):].strip().rstrip(" ?")
+    rest = re.sub(r"^(?:'s|’s)\s*", "is ", rest)
+    new = f"{m.group('p') or ''}{m.group('h')}".strip()
+    return f"{new} {rest}?" if rest else None
+
+
 def _ask_head(question: str | None) -> str | None:
     """The words of `question` saying what kind of thing it asks ("what time's the ferry …" ->
     "what time", "how long do I leave …" -> "how long", "where's …" -> "where"); None for a
@@ -131,6 +167,9 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
         if value_kind(t2):
             how.append(f"{VALUE_OF_NOTE}: {text.strip()!r} -> {t2!r} (last note {st.note!r})")
             return t2, how, None
+    if m and ELLIPSIS_NEW_HEAD and (t2 := new_head(m.group("x"), st.question)):
+        how.append(f"{NEW_HEAD}: {text.strip()!r} -> {t2!r} (last question {st.question!r})")
+        return t2, how, st.subject
     if (m and st.question and len(m.group("x").split()) <= 5
             and not re.match(r"(?:what|when|where|who|which|how|why|is|are|was|were|do|does|did|can)\b", m.group("x"), re.I)
             and not _THING_PRONOUN.search(m.group("x")) and not _PERSON_PRONOUN.search(m.group("x"))):

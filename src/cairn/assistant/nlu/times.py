@@ -107,9 +107,11 @@ def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
     ("friday", None); "actually make it quarter to eight" -> (None, (7, 45, False))): the day
     is a weekday, "tomorrow" or "today"; the clock (hour, minute, whether the hour is absolute:
     am/pm said, or written 24-hour as 0, 13-23 or with a leading zero, "07:30") is read after
-    `spoken_times`; an impossible one ("25:00", "13pm", "0am") is None. What follows "not" / "rather than" / "instead of" is the
+    `spoken_times`, a dotted one ("to 8.30") read as a clock wherever it stands; an impossible one ("25:00", "13pm", "0am") is None. What follows "not" / "rather than" / "instead of" is the
     mistake and is dropped. (None, None) when the message says no day or time."""
     t = spoken_times(text).lower()
+    # a dotted clock in a correction is a clock wherever it stands ("change that to 8.30"; not "£8.30", "v2.30")
+    t = re.sub(r"(?<![\w.£$€])(?P<h>[01]?\d|2[0-3])\.(?P<mi>[0-5]\d)\b(?!\.\d)", r"\g<h>:\g<mi>", t)
     t = re.sub(r"\b(?:not|rather than|instead of)\s+(?:on\s+|at\s+|the\s+)?(?:" + _WEEKDAY
                + r"|tomorrow|today|\d{1,2}(?::\d{2})?\s*(?:am|pm)?)", " ", t)
     day = re.search(r"\b(" + _WEEKDAY + r"|tomorrow|today)\b", t)
@@ -127,13 +129,33 @@ def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
                 h += 12
             if ap == "am" and h == 12:
                 h = 0
+            if not absolute and 1 <= h < 12 and re.search(r"\b(?:tonight|evening|afternoon|night)\b", text, re.I):
+                h, absolute = h + 12, True  # "half eight tomorrow night", "6 tonight": the evening's clock
             ok = h <= 23 and mi <= 59 and (said is None or 1 <= said <= 12)
             clock = (h, mi, absolute) if ok else None
     return (day.group(1) if day else None), clock
 
 
-_SHIFT = re.compile(r"(?<![-\w.])(?P<n>an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b",
+_SHIFT = re.compile(r"(?<![-\w.])(?<!half )(?P<n>half an|an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b"
+                    # "push it back an hour", "bring it forward 30 minutes": back is later, forward earlier
+                    r"|\b(?P<d2>back|forward|forwards)\s+(?:by\s+)?(?<!half )(?P<n2>half an|an?|one|two|three|\d+)\s+(?P<u2>minute|hour|day|week)s?\b",
                     re.I)
+
+
+def _shift_of(m: re.Match) -> tuple[int, str, int]:
+    """(amount, unit, +1 later / -1 earlier) of a `_SHIFT` match."""
+    n = m.group("n") or m.group("n2")
+    d = (m.group("d") or m.group("d2")).lower()
+    if n.lower() == "half an":  # "half an hour later": 30 minutes
+        return 30 if (m.group("u") or m.group("u2")).lower() == "hour" else 0, "minute", 1 if d in ("later", "back") else -1
+    return ({"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}.get(n.lower()) or int(n),
+            (m.group("u") or m.group("u2")).lower(), 1 if d in ("later", "back") else -1)
+
+
+# An hour from 1 to 6 said without am/pm moves a reminder set for the day (7:00 or later) to the afternoon
+# or evening ("move it to quarter past 3" after an 8:15am one is 15:15, not 3:15 in the night, though
+# 3:15 is nearer). Switch off: DAYTIME.
+DAYTIME = True
 
 
 def says_shift(text: str) -> bool:
@@ -162,11 +184,12 @@ def corrected_due(text: str, due: str | None, now: datetime | None = None) -> st
         h, mi = cur.hour, cur.minute
         if clock:
             h, mi, said_ap = clock
-            if not said_ap and h < 12 and abs((h + 12) - cur.hour) < abs(h - cur.hour):
+            if not said_ap and h < 12 and (abs((h + 12) - cur.hour) < abs(h - cur.hour) or (
+                    DAYTIME and 1 <= h <= 6 and cur.hour >= 7)):  # "quarter past 3" after an 8:15 one: 15:15
                 h += 12
         if shift and day is None and clock is None:  # "make that an hour later"
-            n = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}.get(shift.group("n").lower()) or int(shift.group("n"))
-            at = cur + timedelta(**{shift.group("u").lower() + "s": n if shift.group("d").lower() == "later" else -n})
+            n, unit, sign = _shift_of(shift)
+            at = cur + timedelta(**{unit + "s": sign * n})
             return at.strftime("%Y-%m-%d %H:%M") if at > now else None
         if day:
             trig = W.parse_when(f"{day} at {h:02d}:{mi:02d}", tz, now, recurring=False)
