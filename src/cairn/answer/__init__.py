@@ -20,7 +20,7 @@ from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
 from cairn.answer.premise import all_names
 from cairn.answer.subject import about_subject, question_subject, strip_name
-from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption, linked_lift
+from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type, is_hypothetical
@@ -165,7 +165,6 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     fused = {ev.n: ev.hit.score for ev in evidence if ev.hit.speaker}  # chat messages (HIT_PRIOR)
     top = max(fused.values(), default=0.0)
     lift = {(n, sent): CONTEXT_WEIGHT * term_overlap(question, where.get((n, sent), "")) for n, sent in cands}
-    linked_lift(evidence, lift)
     scored = [(_sentence_score(float(c), q, sent) + lift[(n, sent)], n, sent)
               for (n, sent), c in zip(cands, vecs[1:] @ vecs[0])]
     asks, reply_to = _replied(q, evidence, replies or {}, embedder)

@@ -33,23 +33,6 @@ def context_of(hit, text: str, start: int) -> str:
     return " ".join(p for p in (hit.title if hit.speaker is None else "", heading_above(text[:start])) if p)
 
 
-def linked_lift(evidence: list, lift: dict[tuple[int, str], float]) -> None:
-    """A note another cited note links ("[[Lisbon offsite]]" in Marta's) takes that note's title
-    lift when larger ("where did Marta's team meet?"); `lift`: {(evidence n, sentence): lift}, updated."""
-    per_note: dict[int, float] = {}
-    for (n, _), value in lift.items():
-        per_note[n] = max(per_note.get(n, 0.0), value)
-    for ev in evidence:
-        if ev.hit.speaker or not ev.hit.title:
-            continue
-        link = f"[[{ev.hit.title.lower()}"
-        linked = max((per_note.get(o.n, 0.0) for o in evidence if o.n != ev.n and link in o.text.lower()),
-                     default=0.0)
-        for key in lift:
-            if key[0] == ev.n and lift[key] < linked:
-                lift[key] = linked
-
-
 def _short_spans(text: str) -> list[tuple[int, int]]:
     """The sentence spans of `text` (lexical.sentences), each cut at its record lines."""
     return [span for s, e in sentences(text) for span in _record_lines(text, s, e)]
