@@ -175,7 +175,8 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
     else:
         result.scores["key_terms_not_about_person"] = round(len(keys - terms_p) / len(keys), 4)
         if len(only_other) / len(keys) >= OTHER_TERMS:
-            result.reason = f"{_listed(topic, only_other)} said of someone else, not {person}"
+            said = ", ".join(f"'{t}'" for t in _surface(topic, only_other) or only_other)
+            result.reason = f"{said} {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}"
     result.answerable = result.reason is None
     return result
 
@@ -183,8 +184,3 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
 def _surface(question: str, stems) -> list[str]:
     """The question's own words whose stem is in `stems`, once each, in order."""
     return list(dict.fromkeys(t for t in content_terms(question) if stem(t) in stems))
-
-
-def _listed(question: str, stems: list[str]) -> str:
-    """"'colour', 'kayak' are": the question's words for `stems` (or the stems), with "is"/"are"."""
-    return ", ".join(f"'{t}'" for t in _surface(question, stems) or stems) + (" is" if len(stems) == 1 else " are")
