@@ -27,7 +27,7 @@ from cairn.answer.types import fits_answer_type, is_hypothetical
 from cairn.lexical import sentences, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
-from cairn.answer.draft_prompt import ANSWER_SYSTEM, llm_messages  # noqa: F401 (re-exported)
+from cairn.answer.draft_prompt import llm_messages
 from cairn.model import Hit
 from cairn.search.query import ParsedQuery
 
@@ -180,9 +180,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
         scored = [x for x in scored if not is_caption(x[2])]
     speakers = {w.lower() for ev in evidence if ev.hit.speaker for w in re.findall(r"\w+", ev.hit.speaker)}
     names = {w.lower() for name in all_names(question) for w in re.findall(r"\w+", name)} - speakers
-    if names:
-        scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
-                                            for w in names), n, sent) for score, n, sent in scored]
+    scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
+                                        for w in names), n, sent) for score, n, sent in scored]
     for on, says in ((asked.kind in types.CUE_KINDS, lambda s: types.states_purpose(s, asked.head)),  # "what for"
                      (asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()), roles.says_where),  # notes
                      (kind == "time" and TIME_STATED, lambda s: fits_answer_type(s, "time"))):
@@ -253,11 +252,10 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
             return _abstain(question, "the notes never mention " + ", ".join(f"'{n}'" for n in unknown_names), llm,
                             pointers=pointers(hits))
         check = answerability.check(question, hits, embedder, context, replies=replies)
-        person = check.person
-        if person is not None and check.answerable and (things := unstated(question, person, check.stated, embedder)):
-            check.answerable, verb = False, "is" if len(things) == 1 else "are"
-            check.reason = ", ".join(f"'{t}'" for t in things) + f" {verb} never said of {person}"
-        if person is not None:
+        if (person := check.person) is not None:
+            if check.answerable and (things := unstated(question, person, check.stated, embedder)):
+                check.answerable, verb = False, "is" if len(things) == 1 else "are"
+                check.reason = ", ".join(f"'{t}'" for t in things) + f" {verb} never said of {person}"
             info = {"person": person, "answerable": check.answerable, "reason": check.reason, "scores": check.scores}
             if not check.answerable and not hypothetical:
                 return _abstain(question, check.reason, llm, answerability=info)
@@ -298,8 +296,8 @@ def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **
                   **made, **fields)
 
 
-def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=None, focus: str | None = None,
-            replies: dict[str, str] | None = None, asked: types.Asked | None = None) -> Answer:
+def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about, focus: str | None,
+            replies: dict[str, str] | None, asked: types.Asked) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor, embedder, asked)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,
@@ -323,7 +321,13 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
-    asked, typed = asked or types.asked(question), None
+    typed = None
+
+    def declined(reason: str) -> Answer:  # no typed value nor passage in the notes found: the nearest notes
+        near = pointers(hits)
+        return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
+                      llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
+                      checks={"support": False, "type": False, "subject": False, "completeness": True})
     wanted = asked.valued or asked.kind == "list" or asked.kind in types.SOFT_KINDS
     if types.TYPED and wanted and any(e.hit.speaker is None for e in evidence):
         typed = list_draft(question, asked, evidence) if asked.kind == "list" else \
@@ -332,20 +336,13 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about=N
                 any(e.hit.speaker for e in evidence) or asked.kind in types.SOFT_KINDS):
             typed = None  # no note states it of the thing asked: the sentence answer may
         if typed is None and asked.valued and all(e.hit.speaker is None for e in evidence):
-            reason, near = f"no {asked.kind} value is written in the notes found", pointers(hits)
-            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
-                          llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
-                          checks={"support": False, "type": False, "subject": False, "completeness": True})
+            return declined(f"no {asked.kind} value is written in the notes found")
     drafts = {"procedure": procedure.PROCEDURE and procedure.procedure_draft, "yesno": yesno.YESNO and yesno.yesno_draft}
     if types.TYPED and drafts.get(asked.kind) and any(e.hit.speaker is None for e in evidence):
         typed = drafts[asked.kind](question, asked, evidence, embedder)  # answer/procedure.py, answer/yesno.py
         if typed is None and all(e.hit.speaker is None for e in evidence):
-            near = pointers(hits)
-            reason = "no passage of the notes found says how to do what was asked" if asked.kind == "procedure" \
-                else "no line of the notes found states what was asked"
-            return Answer(question, declined_text(reason, near), "abstain", problems=[f"declined: {reason}"],
-                          llm=getattr(llm, "name", None), fallback=fallback, evidence=ev_json, pointers=near,
-                          checks={"support": False, "type": False, "subject": False, "completeness": True})
+            return declined("no passage of the notes found says how to do what was asked" if asked.kind == "procedure"
+                            else "no line of the notes found states what was asked")
     draft = typed.draft if typed is not None else \
         extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])

@@ -73,8 +73,7 @@ def named_people(question: str, hits: list[Hit]) -> list[str]:
     found: dict[str, int] = {}
     for speaker in {h.speaker for h in hits if h.speaker}:
         for form in dict.fromkeys([speaker, speaker.split()[0]]):
-            m = name_pattern(form).search(question) if len(form) >= 2 and form.casefold() not in STOPWORDS else None
-            if m:
+            if len(form) >= 2 and form.casefold() not in STOPWORDS and (m := name_pattern(form).search(question)):
                 found[speaker] = min(found.get(speaker, m.start()), m.start())
     return sorted(found, key=found.get)
 
@@ -166,7 +165,6 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
             best_p, words_p, terms_p = max(best_p, float(c)), max(words_p, held), terms_p | stems
             result.stated.append(sent)
     only_other = sorted((keys & terms_o) - terms_p)
-    missing = sorted(keys - terms_p)
     result.scores = {"support_person": round(best_p, 4), "support_other": round(best_o, 4),
                      "key_terms_only_other": round(len(only_other) / len(keys), 4),
                      "words_person": round(words_p, 4), "words_other": round(words_o, 4)}
@@ -175,9 +173,10 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
         what = f"'{' '.join(shown)}'" if shown else "this"
         result.reason = f"the evidence about {what} is from {best_o_sent[1]}, not {person}"
     else:
-        result.scores["key_terms_not_about_person"] = round(len(missing) / len(keys), 4)
+        result.scores["key_terms_not_about_person"] = round(len(keys - terms_p) / len(keys), 4)
         if len(only_other) / len(keys) >= OTHER_TERMS:
-            result.reason = f"{_listed(topic, only_other)} said of someone else, not {person}"
+            said = ", ".join(f"'{t}'" for t in _surface(topic, only_other) or only_other)
+            result.reason = f"{said} {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}"
     result.answerable = result.reason is None
     return result
 
@@ -185,8 +184,3 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
 def _surface(question: str, stems) -> list[str]:
     """The question's own words whose stem is in `stems`, once each, in order."""
     return list(dict.fromkeys(t for t in content_terms(question) if stem(t) in stems))
-
-
-def _listed(question: str, stems: list[str]) -> str:
-    """"'colour', 'kayak' are": the question's words for `stems` (or the stems), with "is"/"are"."""
-    return ", ".join(f"'{t}'" for t in _surface(question, stems) or stems) + (" is" if len(stems) == 1 else " are")

@@ -20,18 +20,16 @@ from cairn.ner import parse
 
 FOCUS = True  # False: for measuring
 CLASSIFIERS = frozenset({"kind", "type", "sort", "one"})  # "what kind of X", "one of the Y": X, Y name the slot
-_WH = ("WDT", "WP", "WP$")
-POS = ("NOUN",)  # a name is the premise check's (unknown_names), not an attribute
 
 
 def named_things(question: str) -> list[str]:
-    """The nouns of `question`, lower-cased, once each, less the slot's noun and its classifiers (module doc), stop
-    words, GENERIC_TERMS and numbers; [] unparsed or for a judgement."""
+    """The common nouns of `question` (a name is the premise check's), lower-cased, once each, less the slot's noun
+    and its classifiers (module doc), stop words, GENERIC_TERMS and numbers; [] unparsed or for a judgement."""
     toks = parse(question) or ()
     if any(t.tag == "MD" or t.lemma == "likely" for t in toks):
         return []  # a judgement ("what might she enjoy"): what it names need not be stated
     skip: set[int] = set()
-    wh = next((i for i, t in enumerate(toks) if t.tag in _WH or t.lemma == "how"), None)
+    wh = next((i for i, t in enumerate(toks) if t.tag in ("WDT", "WP", "WP$") or t.lemma == "how"), None)
     slot = None
     if wh is not None and toks[wh].lemma == "how":  # "how many times": the counted noun
         many = toks[wh].head
@@ -60,7 +58,7 @@ def named_things(question: str) -> list[str]:
         if t.dep == "ROOT" and t.pos == "NOUN" and any(c.lemma == "do" and c.dep == "aux" for c in toks):
             skip.add(i)  # "what does her tattoo symbolize?": a root after "does" is the verb, mis-tagged
     return list(dict.fromkeys(
-        t.text.lower() for i, t in enumerate(toks) if i not in skip and t.pos in POS and len(t.text) > 2
+        t.text.lower() for i, t in enumerate(toks) if i not in skip and t.pos == "NOUN" and len(t.text) > 2
         and t.text.lower() not in STOPWORDS and stem(t.text.lower()) not in GENERIC_TERMS and not t.text.isdigit()))
 
 

@@ -46,16 +46,11 @@ def _any(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def _pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
-    """(the question word's pattern, its opposite's) for every ordered pair."""
-    out = []
-    for word, opposites in ((w, o) for words, o in OPPOSITES for w in words):
-        for other in opposites:
-            out.append((_forms(word), _forms(other)))
-            if other != "like":  # "What was the trip like?": a preposition, not a liking
-                out.append((_forms(other), _forms(word)))
-    for a, b in COUNTERPARTS:
-        out += [(_any(a), _any(b)), (_any(b), _any(a))]
-    return out
+    """(the question word's pattern, its opposite's) for every ordered pair, OPPOSITES then COUNTERPARTS; never "like"
+    asked ("What was the trip like?": a preposition, not a liking)."""
+    return [pair for words, opposites in OPPOSITES for w in words for o in opposites
+            for pair in ((_forms(w), _forms(o)), (_forms(o), _forms(w)))[:1 if o == "like" else 2]] + \
+        [pair for a, b in COUNTERPARTS for pair in ((_any(a), _any(b)), (_any(b), _any(a)))]
 
 
 _PAIRS = _pairs()

@@ -52,9 +52,7 @@ def all_names(question: str) -> list[str]:
     letters = [c for c in question if c.isalpha()]
     if letters and sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return []  # a question in capitals: capitals mark nothing
-    names: list[str] = []
-    run: list[str] = []
-    pending: list[str] = []  # joiners waiting for a capitalised word after them
+    names, run, pending = [], [], []  # pending: joiners waiting for a capitalised word after them
 
     def flush() -> None:
         nonlocal run, pending
@@ -75,9 +73,7 @@ def all_names(question: str) -> list[str]:
         capital = word[:1].isupper() and len(word) > 1  # initials ("U.S.", "C. S.") and "I" are no names
         if capital and not sentence_start and word.lower() not in _MONTHS_DAYS and (
                 word.lower() not in _SKIP or (run and word.lower() in _JOINERS)):
-            run.extend(pending)
-            pending = []
-            run.append(word)
+            run, pending = run + pending + [word], []
             if raw != word:
                 flush()  # a possessive ends the name ("Gina's HR")
         elif run and word.lower() in _JOINERS:

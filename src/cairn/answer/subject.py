@@ -20,8 +20,7 @@ _VERB_AFTER = r"(?:is|was|has|had|does|did|likes?|loves?|hates?|lives?|works?|wa
 # Words of a question asking everything about someone ("Tell me about Lisa"): with only these
 # left once the name is out, the name is the whole topic.
 _ASK_ALL = frozenset("about tell me you know can could would what anything everything say said is there do does did "
-                     "i we have has remember recall notes my our "
-                     "the a an and of us please".split())
+                     "i we have has remember recall notes my our the a an and of us please".split())
 
 
 def question_subject(question: str) -> str | None:

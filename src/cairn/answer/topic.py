@@ -58,9 +58,8 @@ def unsupported_topic(topic: str, evidence: str, embedder, min_terms: int = 1) -
 def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
     """True when none of `passages` ((title, text) of the cited notes) names `subject`
     (answer/subject.names: "Tom" in "Tom Reyes" does not name Tom Weber)."""
-    if not any(len(w) >= 2 for w in re.findall(r"\w+", subject)) or not passages:
-        return False
-    return not any(names(title or "", subject) or names(text or "", subject) for title, text in passages)
+    return bool(passages) and any(len(w) >= 2 for w in re.findall(r"\w+", subject)) and not any(
+        names(title or "", subject) or names(text or "", subject) for title, text in passages)
 
 
 def drafted_reason(question: str, ans, hits: list[Hit], embedder, person_checked: bool, focus: str | None,
