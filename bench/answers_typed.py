@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import header, table  # noqa: E402
+from _common import header, switch_off, table  # noqa: E402
 from typed_set import QUESTIONS, write  # noqa: E402
 
 
@@ -135,16 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                          "typed_set_sixth.py / typed_set_typed22.py / typed_set_typed22b.py / typed_set_seventh.py / "
                          "typed_set_eighth.py")
     args = ap.parse_args(argv)
-    for switch in args.off:
-        import importlib
-        module, _, name = switch.rpartition(".")
-        try:
-            mod = importlib.import_module(f"cairn.answer.{module}")
-        except ImportError:
-            ap.error(f"--off {switch}: there is no module cairn.answer.{module}")
-        if not isinstance(getattr(mod, name, None), bool):
-            ap.error(f"--off {switch}: cairn.answer.{module} has no switch {name} (a True/False rule)")
-        setattr(mod, name, False)
+    switch_off("cairn.answer", args.off, "--off", ap.error)
     t0 = time.perf_counter()
     qset = None
     if args.set != "main":

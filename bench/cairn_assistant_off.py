@@ -9,19 +9,14 @@ Each MODULE.SWITCH of A23_OFF names a True/False rule of cairn.assistant.MODULE,
 the CLI runs; a name that is no such switch stops with exit code 1 and says which.
 """
 
-import importlib
 import os
 import sys
+from pathlib import Path
 
-for s in filter(None, os.environ.get("A23_OFF", "").split(",")):
-    mod, _, name = s.strip().rpartition(".")
-    try:
-        m = importlib.import_module(f"cairn.assistant.{mod}")
-    except ImportError:
-        sys.exit(f"A23_OFF {s}: there is no module cairn.assistant.{mod}")
-    if not isinstance(getattr(m, name, None), bool):
-        sys.exit(f"A23_OFF {s}: cairn.assistant.{mod} has no switch {name} (a True/False rule)")
-    setattr(m, name, False)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import switch_off  # noqa: E402
+
+switch_off("cairn.assistant", filter(None, os.environ.get("A23_OFF", "").split(",")), "A23_OFF", sys.exit)
 
 from cairn.interfaces.cli_program import main  # noqa: E402
 
