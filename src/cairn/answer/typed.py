@@ -63,6 +63,11 @@ ROLE_MARGIN = 0.15  # a note's nearest label leading its next by this holds the 
 _LABEL_ONLY = re.compile(r"^(?![ \t]*(?:\S+[ \t]+){2,}\S*\.[ \t]*$)[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
 NL = "\n"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
+# A note with a total ("TOTAL £130.00", "Total for the year") answers a money question naming nothing but the note's own
+# thing ("how much did the chimney sweep charge": every word in its title) by the total, not a line item; a question
+# naming a word no total line holds ("how much was the smoke test") asks an item, not the total (`_asks_item`).
+TOTAL = True
+_TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -214,6 +219,10 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                                      for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
     role = role_of(question, asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
+    lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
+    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), titles[n]) and all(
+        missing((w,), x) for x in ls if _TOTAL.search(x)) and not all(missing((w,), x) for x in ls)]
+        for n, ls in lines.items() if any(map(_TOTAL.search, ls))}
     per_note: dict[int, list[float]] = {}
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
@@ -247,6 +256,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
         held = not (ROLE and role) or bool(named) or fit >= ROLE_COS or len(per_note[n]) < 2 \
             or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
+        if n in item and bool(_TOTAL.search(line)) == bool(item[n]):  # a total for an item, an item for the total
+            held, head_gap = False, head_gap + (item[n] or ["total"])
         gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values

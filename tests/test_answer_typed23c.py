@@ -1,0 +1,41 @@
+"""A total asked is answered by the note's total, an item by its line (typed23c, issue 33).
+
+Fixture written here: a window cleaner's receipt with line items and a total. "How much did the window cleaner
+charge" names nothing but the receipt's own thing, so a line item does not answer it; "how much was the conservatory
+roof" names an item no total line holds, so the total does not answer it. With the switch off the old answer comes
+back."""
+
+from __future__ import annotations
+
+from cairn.answer import answer_question, typed
+from cairn.model import Hit
+
+RECEIPT = """GLEAMING GLASS WINDOW CLEANING
+Date 14/05/2029
+Window cleaner visit, front and back     £24.00
+Conservatory roof                        £35.00
+Gutter clear                             £18.00
+TOTAL                                    £77.00
+PAID BY CARD
+"""
+
+
+def _ask(question: str, embedder):
+    hit = Hit(id="c1", note_id="n1", source_id=None, title="Window cleaner receipt", path="p1.md", source=None,
+              snippet=RECEIPT, text=RECEIPT, start=0, end=len(RECEIPT), page=1, score=0.9, signals={"semantic": 0.6})
+    return answer_question(question, [hit], embedder)
+
+
+def test_a_total_asked_is_answered_by_the_total(real_embedder, monkeypatch):
+    ans = _ask("how much did the window cleaner charge", real_embedder)
+    assert ans.verdict == "pass" and "£77.00" in ans.answer, ans.answer
+    monkeypatch.setattr(typed, "TOTAL", False)
+    ans = _ask("how much did the window cleaner charge", real_embedder)
+    assert ans.verdict == "pass" and "£24.00" in ans.answer, ans.answer  # the old wrong pass: a line item
+
+
+def test_an_item_asked_is_answered_by_its_line_not_the_total(real_embedder):
+    ans = _ask("how much was the conservatory roof", real_embedder)
+    assert ans.verdict == "pass" and "£35.00" in ans.answer and "£77.00" not in ans.answer, ans.answer
+    ans = _ask("how much was the gutter clear", real_embedder)
+    assert ans.verdict == "pass" and "£18.00" in ans.answer, ans.answer
