@@ -39,3 +39,23 @@ def test_an_item_asked_is_answered_by_its_line_not_the_total(real_embedder):
     assert ans.verdict == "pass" and "£35.00" in ans.answer and "£77.00" not in ans.answer, ans.answer
     ans = _ask("how much was the gutter clear", real_embedder)
     assert ans.verdict == "pass" and "£18.00" in ans.answer, ans.answer
+
+
+SAFETY = """Property: Flat 2, 9 Mill Row
+Landlord: Marisol Quenby
+Electrician: Tobin Ashgrove
+Date of test: 4 April 2029
+Electrician's mobile: 07700 900 555
+"""
+
+
+def test_a_phone_number_is_whose_its_line_names(real_embedder, monkeypatch):
+    hit = Hit(id="c1", note_id="n1", source_id=None, title="Electrical safety certificate", path="p1.md", source=None,
+              snippet=SAFETY, text=SAFETY, start=0, end=len(SAFETY), page=1, score=0.9, signals={"semantic": 0.6})
+    ans = answer_question("what's marisol's phone number", [hit], real_embedder)
+    assert ans.verdict == "abstain" and "07700" not in ans.answer, ans.answer  # the electrician's, not hers
+    ans = answer_question("what's the electrician's phone number", [hit], real_embedder)
+    assert ans.verdict == "pass" and "07700 900 555" in ans.answer, ans.answer
+    monkeypatch.setattr(typed, "OWNED", frozenset())
+    ans = answer_question("what's marisol's phone number", [hit], real_embedder)
+    assert ans.verdict == "pass" and "07700 900 555" in ans.answer, ans.answer  # the old wrong pass

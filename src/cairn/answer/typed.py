@@ -67,6 +67,10 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 # thing ("how much did the chimney sweep charge": every word in its title) by the total, not a line item; a question
 # naming a word no total line holds ("how much was the smoke test") asks an item, not the total (`_asks_item`).
 TOTAL = True
+# A phone number or e-mail address is someone's: whose it is, the question's subject ("odessa's phone number"), is named
+# by its line, the line above, its heading or the note's title, not elsewhere in the note ("Engineer's mobile" in a note
+# naming the landlord Odessa is the engineer's). Empty: the subject anywhere in the passage.
+OWNED = frozenset({"phone", "email"})
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 
 
@@ -239,7 +243,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
-        subj_gap = missing(asked.subject, passage)
+        subj_gap = missing(asked.subject, local if asked.kind in OWNED else passage)  # whose number: by its line
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
