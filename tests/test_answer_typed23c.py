@@ -59,3 +59,30 @@ def test_a_phone_number_is_whose_its_line_names(real_embedder, monkeypatch):
     monkeypatch.setattr(typed, "OWNED", frozenset())
     ans = answer_question("what's marisol's phone number", [hit], real_embedder)
     assert ans.verdict == "pass" and "07700 900 555" in ans.answer, ans.answer  # the old wrong pass
+
+
+FETE = """Summer fete programme
+Gates open Saturday 6 July at 10:00. The car park closes at 18:30.
+Main act: The Hollin Brothers, bandstand, 15:00.
+Swimming club: Thursdays from 6.30pm to 7.15pm at the leisure centre.
+"""
+
+
+def _fete(question: str, embedder):
+    hit = Hit(id="c1", note_id="n1", source_id=None, title="Fete programme", path="p1.md", source=None,
+              snippet=FETE, text=FETE, start=0, end=len(FETE), page=1, score=0.9, signals={"semantic": 0.6})
+    return answer_question(question, [hit], embedder)
+
+
+def test_a_time_no_label_says_ends_does_not_answer_when_it_ends(real_embedder, monkeypatch):
+    assert typed.light_verbs("what time do the hollin brothers finish") >= {"finish"}
+    ans = _fete("what time do the hollin brothers finish", real_embedder)
+    assert ans.verdict == "abstain" and "15:00" not in ans.answer, ans.answer
+    ans = _fete("what time are the hollin brothers on", real_embedder)
+    assert ans.verdict == "pass" and "15:00" in ans.answer, ans.answer
+    ans = _fete("what time does swimming club finish on thursdays", real_embedder)  # a span states its end
+    assert ans.verdict == "pass" and "7.15pm" in ans.answer, ans.answer
+    assert typed._span("time", "from 6.30pm to 7.15pm") and not typed._span("time", "at 10:00, closes 18:30")
+    monkeypatch.setattr(typed, "LIGHT_ROLE", False)
+    ans = _fete("what time do the hollin brothers finish", real_embedder)
+    assert ans.verdict == "pass" and "15:00" in ans.answer, ans.answer  # the old wrong pass

@@ -21,6 +21,7 @@ matches the question (`list_draft`).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import re
@@ -107,6 +108,9 @@ def _bare(kind: str | None, line: str) -> bool:
 # *want*", "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no
 # object after it) is no head or subject word the note must hold; "to *start* the extension" (an object follows) is.
 LIGHT_VERBS = True
+# ... and a date or time question's verb with no object is its role ("what time do the Corrigan Sisters *finish*"; not a
+# subject word the note may lack: a time of their set that no label says finishes is their start).
+LIGHT_ROLE = True
 
 
 def light_verbs(question: str) -> frozenset[str]:
@@ -221,8 +225,13 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     light = functools.cache(lambda: light_verbs(question))
     names = functools.cache(lambda: {stem(w.lower()) for ev in evidence  # written capitalised inside a line
                                      for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
-    role = role_of(question, asked)
+    role = role_of(question, dataclasses.replace(asked, subject=tuple(w for w in asked.subject if w not in light()))
+                   if LIGHT_ROLE and asked.kind in ("date", "time") else asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
+    if role and all(stem(w) in light() for w in role):  # the verb's role ("finish"): a span of the thing asked holds it
+        about = [w for w in asked.head + asked.subject if w not in light()]
+        fits = [1.0 if _span(asked.kind, c[1]) and not missing(about, f"{titles[c[0]]} {c[1]}") else f
+                for c, f in zip(cands, fits)]
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
     item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), titles[n]) and all(
         missing((w,), x) for x in ls if _TOTAL.search(x)) and not all(missing((w,), x) for x in ls)]
@@ -317,7 +326,17 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
     flat = list(dict.fromkeys(x for ls in labels for x in ls if x))
     vecs = embed_cached(embedder, [" ".join(role)] + flat) if flat else None
     cos = dict(zip(flat, (vecs[1:] @ vecs[0]).tolist())) if flat else {}
-    return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0) for ls in labels]
+    return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0)
+            for ls in labels]
+
+
+def _span(kind: str | None, text: str) -> bool:
+    """True when `text` states a span of two values of `kind` ("from 4.15pm to 4.45pm", "9:00-17:00"): its start and
+    its end, whichever role of the two is asked (a role that is the question's verb, LIGHT_ROLE, when the line or its
+    note's title names the thing asked)."""
+    spans = values(kind, text)
+    return any(re.fullmatch(r"\s*(?:to|until|till|[-–])\s*", text[e:s], re.IGNORECASE)
+               for (_, e), (s, _) in zip(spans, spans[1:]))
 
 
 # "what do I need to bring / take": with no list for it, the sentence of its note that says what to bring, take or
