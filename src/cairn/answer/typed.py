@@ -21,11 +21,10 @@ matches the question (`list_draft`).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
@@ -66,11 +65,10 @@ NL = "\n"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 # A note with a total ("TOTAL £130.00", "Total for the year") answers a money question naming nothing but the note's own
 # thing ("how much did the chimney sweep charge": every word in its title) by the total, not a line item; a question
-# naming a word no total line holds ("how much was the smoke test") asks an item, not the total (`_asks_item`).
+# naming a word of an item line that no total line holds ("how much was the smoke test") asks that item, not the total.
 TOTAL = True
-# A phone number or e-mail address is someone's: whose it is, the question's subject ("odessa's phone number"), is named
-# by its line, the line above, its heading or the note's title, not elsewhere in the note ("Engineer's mobile" in a note
-# naming the landlord Odessa is the engineer's). Empty: the subject anywhere in the passage.
+# Whose phone or e-mail it is ("odessa's phone number") is named by its line, the line above, its heading or the note's
+# title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Empty: anywhere in the note.
 OWNED = frozenset({"phone", "email"})
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 
@@ -225,7 +223,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     light = functools.cache(lambda: light_verbs(question))
     names = functools.cache(lambda: {stem(w.lower()) for ev in evidence  # written capitalised inside a line
                                      for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
-    role = role_of(question, dataclasses.replace(asked, subject=tuple(w for w in asked.subject if w not in light()))
+    role = role_of(question, replace(asked, subject=tuple(w for w in asked.subject if w not in light()))
                    if LIGHT_ROLE and asked.kind in ("date", "time") else asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
     if role and all(stem(w) in light() for w in role):  # the verb's role ("finish"): a span of the thing asked holds it
@@ -326,8 +324,7 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
     flat = list(dict.fromkeys(x for ls in labels for x in ls if x))
     vecs = embed_cached(embedder, [" ".join(role)] + flat) if flat else None
     cos = dict(zip(flat, (vecs[1:] @ vecs[0]).tolist())) if flat else {}
-    return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0)
-            for ls in labels]
+    return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0) for ls in labels]
 
 
 def _span(kind: str | None, text: str) -> bool:
