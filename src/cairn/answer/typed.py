@@ -68,8 +68,8 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
 # naming a word of an item line that no total line holds ("how much was the smoke test") asks that item, not the total.
 TOTAL = True
 # Whose phone or e-mail it is ("odessa's phone number") is named by its line, the line above, its heading or the note's
-# title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Empty: anywhere in the note.
-OWNED = frozenset({"phone", "email"})
+# title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Off: anywhere in the note.
+OWNED = True
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 
 
@@ -250,7 +250,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
-        subj_gap = missing(asked.subject, local if asked.kind in OWNED else passage)  # whose number: by its line
+        subj_gap = missing(asked.subject, local if OWNED and asked.kind in ("phone", "email") else passage)  # OWNED
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
