@@ -86,3 +86,25 @@ def test_a_time_no_label_says_ends_does_not_answer_when_it_ends(real_embedder, m
     monkeypatch.setattr(typed, "LIGHT_ROLE", False)
     ans = _fete("what time do the hollin brothers finish", real_embedder)
     assert ans.verdict == "pass" and "15:00" in ans.answer, ans.answer  # the old wrong pass
+
+
+MOVE = """Moving in to the flat on 2 June.
+The sofa comes in the afternoon; the van cannot park on the street.
+Door code: 4471 for the shed at the allotment.
+Order number: KX-55120
+"""
+
+
+def test_a_code_is_what_its_line_names_the_thing_asked_is_by_name_anywhere(real_embedder, monkeypatch):
+    hit = Hit(id="c1", note_id="n1", source_id=None, title="Moving day", path="p1.md", source=None,
+              snippet=MOVE, text=MOVE, start=0, end=len(MOVE), page=1, score=0.9, signals={"semantic": 0.6})
+    ans = answer_question("what's the door code for the flat", [hit], real_embedder)
+    assert ans.verdict == "abstain", ans.answer  # the shed's code, not the flat's
+    quote = "Kestrel Heating Ltd\nUnit 4, Mill Lane\nDate: 3 May 2029\nQuote number: KH-2291\nBoiler: £2,400\n"
+    hit2 = Hit(id="c2", note_id="n2", source_id=None, title="Boiler quote", path="p2.md", source=None, snippet=quote,
+               text=quote, start=0, end=len(quote), page=1, score=0.9, signals={"semantic": 0.6})
+    ans = answer_question("what's the quote number from Kestrel?", [hit2], real_embedder)  # a name: the whole note's
+    assert ans.verdict == "pass" and "KH-2291" in ans.answer, ans.answer
+    monkeypatch.setattr(typed, "OWNED", False)
+    ans = answer_question("what's the door code for the flat", [hit], real_embedder)
+    assert ans.verdict == "pass" and "4471" in ans.answer, ans.answer  # the old wrong pass

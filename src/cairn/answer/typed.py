@@ -251,6 +251,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, local if OWNED and asked.kind in ("phone", "email") else passage)  # OWNED
+        if OWNED and asked.kind == "code":  # what a code opens, not whose it is (a name: anywhere in the note)
+            subj_gap += [w for w in missing(asked.subject, local) if w not in subj_gap and not re.search(
+                rf"\b{w[:1].upper()}{w[1:]}", passage)]
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
