@@ -93,8 +93,7 @@ def _addresses(sentence: str, speaker: str, names: list[str]) -> bool:
     return any(f.startswith(w.lower()) for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for f in firsts)
 
 
-def sentence_subject(sentence: str, speaker: str | None, person: str,
-                     names: list[str] | None = None) -> str | None:
+def sentence_subject(sentence: str, speaker: str | None, person: str, names: list[str] | None = None) -> str | None:
     """Who `sentence` by `speaker` is about (module doc): None for a note; the addressee
     (`person` when someone else wrote it, else ADDRESSEE) or the speaker. names: the chat's speakers."""
     if speaker is None:

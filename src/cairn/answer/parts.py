@@ -17,8 +17,7 @@ from cairn.lexical import content_terms, stem
 _CUT = re.compile(r"\s*(?:,\s*)?(?:\band\b|;|\?)\s+(?=(?:and\s+)?(?:what|when|where|who|whom|which|how|why|is|are|was|"
                   r"were|do|does|did|can|will|should)\b)", re.IGNORECASE)
 # The question phrase a part opens with: its wh-word and a type word after it ("how long").
-_WH = re.compile(r"^\W*((?:\w+\s+){0,2}?(?:what|when|where|who|whom|which|whose|why|how)\b(?:\s+(\w+))?)",
-                 re.IGNORECASE)
+_WH = re.compile(r"^\W*((?:\w+\s+){0,2}?(?:what|when|where|who|whom|which|whose|why|how)\b(?:\s+(\w+))?)", re.I)
 
 
 def _asks_only(part: str) -> bool:

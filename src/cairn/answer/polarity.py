@@ -15,15 +15,13 @@ OPPOSITES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("hate", "dislike", "detest", "loathe", "can't stand", "cannot stand"), _LIKING),
     (("sadness",), ("joy", "happiness")), (("sad",), ("happy", "joyful", "glad")), (("unhappy",), ("happy", "glad")),
     (("worst",), ("best",)), (("oppose",), ("support", "favor", "favour")), (("criticize", "criticise"), ("praise",)),
-    (("negative",), ("positive",)), (("boring",), ("exciting",)), (("hardest",), ("easiest",)),
-)
+    (("negative",), ("positive",)), (("boring",), ("exciting",)), (("hardest",), ("easiest",)))
 COUNTERPARTS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("grandpa", "grandfather", "granddad", "grandad"), ("grandma", "grandmother", "granny", "nana")),
     (("father", "dad", "daddy"), ("mother", "mom", "mum", "mommy", "mummy")),
     (("son", "sons"), ("daughter", "daughters")), (("brother", "brothers"), ("sister", "sisters")),
     (("husband",), ("wife",)), (("boyfriend",), ("girlfriend",)), (("uncle",), ("aunt", "auntie")),
-    (("nephew",), ("niece",)),
-)
+    (("nephew",), ("niece",)))
 
 # "like" as a verb: its inflections, or the bare word after a subject or an adverb that
 # takes a verb ("I like", "really like", "would like"); "looks like rain" is no liking.
@@ -56,8 +54,7 @@ def _pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
 _PAIRS = _pairs()
 _YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|was|were|am|has|have|had|can|could|would|will|"
                      r"should|shall|may|might|must)\b", re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly)\W+(?:\w+\W+){0,2}$|n't\W+(?:\w+\W+){0,2}$",
-                       re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|hardly)\W+(?:\w+\W+){0,2}$|n't\W+(?:\w+\W+){0,2}$", re.I)
 
 
 def _said(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:

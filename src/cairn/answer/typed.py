@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
@@ -63,6 +63,14 @@ ROLE_MARGIN = 0.15  # a note's nearest label leading its next by this holds the 
 _LABEL_ONLY = re.compile(r"^(?![ \t]*(?:\S+[ \t]+){2,}\S*\.[ \t]*$)[ \t]*[^\W\d_][\w '’()/&.-]{0,40}:?[ \t]*$")
 NL = "\n"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(\S.*)$")
+# A note with a total ("TOTAL £130.00", "Total for the year") answers a money question naming nothing but the note's own
+# thing ("how much did the chimney sweep charge": every word in its title) by the total, not a line item; a question
+# naming a word of an item line that no total line holds ("how much was the smoke test") asks that item, not the total.
+TOTAL = True
+# Whose phone or e-mail it is ("odessa's phone number") is named by its line, the line above, its heading or the note's
+# title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Off: anywhere in the note.
+OWNED = True
+_TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -98,6 +106,9 @@ def _bare(kind: str | None, line: str) -> bool:
 # *want*", "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no
 # object after it) is no head or subject word the note must hold; "to *start* the extension" (an object follows) is.
 LIGHT_VERBS = True
+# ... and a date or time question's verb with no object is its role ("what time do the Corrigan Sisters *finish*"; not a
+# subject word the note may lack: a time of their set that no label says finishes is their start).
+LIGHT_ROLE = True
 
 
 def light_verbs(question: str) -> frozenset[str]:
@@ -212,8 +223,17 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     light = functools.cache(lambda: light_verbs(question))
     names = functools.cache(lambda: {stem(w.lower()) for ev in evidence  # written capitalised inside a line
                                      for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
-    role = role_of(question, asked)
+    role = role_of(question, replace(asked, subject=tuple(w for w in asked.subject if w not in light()))
+                   if LIGHT_ROLE and asked.kind in ("date", "time") else asked)
     fits = role_fits(asked.kind, role, [c[1] for c in cands], embedder)
+    if role and all(stem(w) in light() for w in role):  # the verb's role ("finish"): a span of the thing asked holds it
+        about = [w for w in asked.head + asked.subject if w not in light()]
+        fits = [1.0 if _span(asked.kind, c[1]) and not missing(about, f"{titles[c[0]]} {c[1]}") else f
+                for c, f in zip(cands, fits)]
+    lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
+    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), titles[n]) and all(
+        missing((w,), x) for x in ls if _TOTAL.search(x)) and not all(missing((w,), x) for x in ls)]
+        for n, ls in lines.items() if any(map(_TOTAL.search, ls))}
     per_note: dict[int, list[float]] = {}
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
@@ -230,7 +250,10 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
-        subj_gap = missing(asked.subject, passage)
+        subj_gap = missing(asked.subject, local if OWNED and asked.kind in ("phone", "email") else passage)  # OWNED
+        if OWNED and asked.kind == "code":  # what a code opens, not whose it is (a name: anywhere in the note)
+            subj_gap += [w for w in missing(asked.subject, local) if w not in subj_gap and not re.search(
+                rf"\b{w[:1].upper()}{w[1:]}", passage)]
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
@@ -247,6 +270,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
         held = not (ROLE and role) or bool(named) or fit >= ROLE_COS or len(per_note[n]) < 2 \
             or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
+        if n in item and bool(_TOTAL.search(line)) == bool(item[n]):  # a total for an item, an item for the total
+            held, head_gap = False, head_gap + (item[n] or ["total"])
         gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
@@ -303,6 +328,15 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
     vecs = embed_cached(embedder, [" ".join(role)] + flat) if flat else None
     cos = dict(zip(flat, (vecs[1:] @ vecs[0]).tolist())) if flat else {}
     return [max((1.0 if held(x) else cos.get(x, 0.0) for x in ls), default=0.0) for ls in labels]
+
+
+def _span(kind: str | None, text: str) -> bool:
+    """True when `text` states a span of two values of `kind` ("from 4.15pm to 4.45pm", "9:00-17:00"): its start and
+    its end, whichever role of the two is asked (a role that is the question's verb, LIGHT_ROLE, when the line or its
+    note's title names the thing asked)."""
+    spans = values(kind, text)
+    return any(re.fullmatch(r"\s*(?:to|until|till|[-–])\s*", text[e:s], re.IGNORECASE)
+               for (_, e), (s, _) in zip(spans, spans[1:]))
 
 
 # "what do I need to bring / take": with no list for it, the sentence of its note that says what to bring, take or

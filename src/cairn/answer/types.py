@@ -112,9 +112,7 @@ _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposi
 _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNORECASE)) for k, p in (
     ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i|do we|should we) (?:call|ring|phone)|"
               r"^\W*who (?:do|should|can) (?:i|we) (?:call|ring|phone)\b)"),
-    ("email", r"\be-?mail\b"),
-    ("frequency", r"\bhow often\b"),
-    ("reason", r"^\W*why\b"),
+    ("email", r"\be-?mail\b"), ("frequency", r"\bhow often\b"), ("reason", r"^\W*why\b"),
     ("purpose", r"^\W*what\s+(?:is|are|was|were|'s)\b.*\b(?:for|used for)\W*$|\bwhat (?:does|do) (?:the|this|that) "
                 r"[^?]+ do\W*$|\bpurpose of\b|\bwhat .+ good for\b"),
     ("duration", r"\bhow long\b|\bhow many (?:minutes|hours|days|weeks|months|years|nights)\b"),
@@ -139,8 +137,7 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
     ("place", r"^\W*where\b|\bwhat address\b|\baddress\b|\bwhich (?:city|town|room|venue|country)\b"),
     ("org", r"\bwhich (?:company|firm|insurer|bank|shop|store|airline|garage|club|practice|supplier)\b"),
     ("procedure", r"^\W*how (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps\b|\b(?:process|procedure) (?:for|to|of)\b"),
-    ("yesno", r"^\W*(?:is|are|was|were|do|does|did|can|could|will|has|have|had|should)\b"),
-)]
+    ("yesno", r"^\W*(?:is|are|was|were|do|does|did|can|could|will|has|have|had|should)\b"))]
 _LEAD = re.compile(r"^\W*(?:what|which|how \w+|when|who|where|whose)\b(?:'s|\s+is|\s+was|\s+are|"
                    r"\s+were|\s+does|\s+did|\s+do|\s+will|\s+should)?\s*", re.IGNORECASE)
 _CUT = re.compile(r"\b(?:of|for|on|at|in|to|from|by|with|does|do|did|is|was|are|were|will|should|can|need|"
@@ -254,8 +251,7 @@ _QUANTITY_UNITS = [(re.compile(p, re.IGNORECASE), u) for p, u in (
      _AMOUNT_OF + r"\s*(?:kg|g|grams?|kilos?|kilograms?|lbs?|oz|ounces?|st|stones?)\b"),
     (r"\bpressure\b", _AMOUNT_OF + r"\s*(?:bar|psi|kpa)\b"),
     (r"\bheight\b|\bhow tall\b|\blength\b|\bhow far\b|\bdistance\b",
-     _AMOUNT_OF + r"\s*(?:mm|cm|m|metres?|meters?|km|miles?|in|inches|ft|feet|foot)\b"),
-)]
+     _AMOUNT_OF + r"\s*(?:mm|cm|m|metres?|meters?|km|miles?|in|inches|ft|feet|foot)\b"))]
 
 
 def units_of(question: str) -> str:
