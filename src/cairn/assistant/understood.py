@@ -19,7 +19,6 @@ from cairn.assistant.nlu import people as PE
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
-from cairn.assistant.nlu.kindwords import code_thing, names
 from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, is_question, understand
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
@@ -192,12 +191,6 @@ class Understood(NoteScoped, Reminding):
                 log["question"] = t
                 return {"reply": f"I don't know: nothing in your memories or notes gives {spec[1]} for that.",
                         "slots": {"question": t, "found": False, "kind": spec[1]}}
-            if (RP.CODE_OF_THING and ans.found and RP.value_kind(ask) == "code" and (thing := code_thing(ask))
-                    and not names(ans.text, thing)):
-                # "whats the door code for wrens sisters flat" answered with a gig's order number: no door, no code
-                log["question"] = t
-                return {"reply": f"I don't know: nothing in your memories or notes gives a {thing} code.",
-                        "slots": {"question": t, "found": False, "kind": f"{thing} code"}}
             notes = [s.title for s in ans.sources if s.kind == "note" and s.title]
             if intent == "ask" and not (u.subject or u.topic) and st.note and (not ans.found or notes[:1] == [st.note]):
                 # a bare question after a note's answer ("when can we check in?"), unanswered or answered from that

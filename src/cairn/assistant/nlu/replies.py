@@ -12,7 +12,6 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from cairn.assistant.nlu.people import PHONE, Personish
-from cairn.assistant.nlu.kindwords import code_thing, names
 from cairn.assistant.nlu.ways import wrong_way
 
 CANNOT = {
@@ -309,9 +308,6 @@ def on_topic_value(question: str, body: str, title: str) -> bool:
     is in the note ("the ref for the missing bit" of a note saying what was missing)."""
     from cairn.lexical import stem
     want = _stems(question, title)
-    if CODE_OF_THING and value_kind(question) == "code" and (thing := code_thing(question)) and \
-            not names(f"{title} {body}", thing):
-        return False  # "the door code" of a note naming no door: its order number is another thing's code
     return not want or bool(want & {stem(w) for w in terms(f"{title} {body}")})
 
 
@@ -404,7 +400,6 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
 # its own, tells what follows the event, not what precedes it; it is left out while another line
 # holds the kind asked. Its words are no topic words either (_stems). Switch off: BEFORE_ENDS.
 BEFORE_ENDS = True
-CODE_OF_THING = True  # a code's thing must be named by the note / answer (kindwords.code_thing); switch off to compare
 DIRECTION = True  # best_sentences leaves out a line going the other way (ways.py); switch off to compare
 ROLE_WORK = True  # typed_sentences counts the work of a role a sentence names (roles.py); switch off to compare
 _BEFORE = re.compile(r"\b(?:before|until|till|til|prior to)\b(?P<rest>[^,;.?!]*)", re.I)
