@@ -19,7 +19,7 @@ from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu import times as T
 from cairn.assistant.nlu import ways as W
-from cairn.assistant.nlu.kindwords import as_code_word
+from cairn.answer.codewords import as_code_word
 from conftest import notes_app
 
 NOTES = {

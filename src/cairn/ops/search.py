@@ -129,12 +129,15 @@ class SearchOps:
         ops/knowledge.py). A declined answer in a home without notes says how to add some
         (`cairn ingest PATH`). Publishes answer.produced."""
         check_question(question)
+        from cairn.answer.codewords import as_code_word
         from cairn.llm import default_llm_spec, get_llm
         from cairn.traces import Trace
         trace = trace or Trace("answer", {"question": question})
         trace.input = trace.input or {"question": question}
         try:
-            ans = self._ask(question, llm, k, trace, get_llm, default_llm_spec, memories)
+            # "whats the combo for the gate": searched and answered as the code it asks for (answer/codewords.py)
+            ans = self._ask(as_code_word(question), llm, k, trace, get_llm, default_llm_spec, memories)
+            ans.question = question
         except BaseException:
             trace.save(self.settings.home, self.settings.owner)
             raise

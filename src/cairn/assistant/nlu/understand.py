@@ -36,12 +36,12 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
-from cairn.assistant.nlu.kindwords import as_code_word
+from cairn.answer.codewords import as_code_word
 from cairn.assistant.nlu.misspelt import corrected
 from cairn.assistant.nlu.spelling import normalise
 
 MISSPELT = True  # a question's misspelt word put right by the notes' words (misspelt.py); switch off to compare
-CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (kindwords.py); switch off to compare
+CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (answer/codewords.py); switch off to compare
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})

@@ -4,8 +4,8 @@
     as_code_word("whats the combo for the gate at the apiary")   # "whats the code for the gate at the apiary"
     as_code_word("a combination of flour and water")              # unchanged
 
-Only a question is rewritten (`understand` calls this on a question's resolved text), and only
-where the word stands as a code does: after "the", "my", "our", "a", "his", "her", "their" or a
+Only a question is rewritten (`cairn ask`, ops/search.py, before it searches; the assistant on a
+question's resolved text, assistant/nlu/understand.py), and only where the word stands as a code does: after "the", "my", "our", "a", "his", "her", "their" or a
 noun ("the bike lock combination"), and before "for", "to", "on", "at", "of the (door|gate|...)",
 "again", "then", a question mark or the end. "the right combination of colours" stays.
 (A code answers for the thing its line names: the answerer checks that, answer/typed.py OWNED.)
