@@ -210,17 +210,15 @@ def with_newlines_of(text: str, original: bytes) -> str:
     return text
 
 
-def read_for_rewrite(path: Path, relpath: str,
-                     decode: Callable[[bytes], str] | None = None) -> tuple[str, dict, str]:
+def read_for_rewrite(path: Path, relpath: str, decode: Callable[[bytes], str]) -> tuple[str, dict, str]:
     """(text, frontmatter mapping, body) of the note file at `path` (vault-relative `relpath`,
     for the message), read to have keys of its frontmatter rewritten. `decode` turns the
     file's bytes into text with "\n" newlines (callers pass cairn.parse.text.note_text, which
-    reads a UTF-16 or cp1252 note as its text; default UTF-8 with U+FFFD for bad bytes).
+    reads a UTF-16 or cp1252 note as its text; a parameter because parse sits above vault).
     Raises errors.Conflict when the frontmatter cannot be parsed: such a block is never
     rewritten (case B04)."""
     from cairn.errors import Conflict
-    data = path.read_bytes()
-    text = decode(data) if decode else data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    text = decode(path.read_bytes())
     try:
         meta, body = split_frontmatter(text)
     except ValueError as exc:

@@ -140,12 +140,8 @@ def _version_text(data: bytes) -> str:
     """A note version's bytes as text for a diff: UTF-8 with its line ends as they are, else
     decoded as the index reads the file (cairn.parse.text.note_text: a UTF-16 or cp1252 note
     shows its characters, not U+FFFD and NULs)."""
+    from cairn.noteops import note_text
     try:
-        return data.decode("utf-8") if b"\x00" not in data else _note_text(data)
+        return data.decode("utf-8") if b"\x00" not in data else note_text(data)
     except UnicodeDecodeError:
-        return _note_text(data)
-
-
-def _note_text(data: bytes) -> str:
-    from cairn.parse.text import note_text
-    return note_text(data)
+        return note_text(data)
