@@ -125,7 +125,7 @@ def test_a_who_question_naming_the_work_gets_the_person_whose_role_does_it(home)
     it is not; a question naming
     the role itself keeps the knowledge answer's line."""
     from cairn.assistant import understood as U
-    from cairn.assistant.nlu.roles import role_terms
+    from cairn.answer.rota import role_terms
     assert {"wir", "socket"} <= role_terms("Electrician: Marisol Pike") and role_terms("Lunch at 1pm") == set()
     bot = Assistant(home, model="none", new=True)
     assert "Marisol Pike" in bot.turn("who's doing the wiring for the garage extension", Channel()).reply

@@ -58,7 +58,7 @@ WHO_NAMES_A_PERSON = True
 
 
 # A who-question naming the work done ("who's drawing up the plans?") is answered by the sentence
-# naming a person by the role doing that work ("Architect: …"; nlu/roles.py), when it fits the
+# naming a person by the role doing that work ("Architect: …"; answer/rota.py GLOSS), when it fits the
 # question better than the lines the knowledge answer quoted (scoped._who_by_role). Switch off: WHO_BY_ROLE.
 WHO_BY_ROLE = True
 # A question asking a kind of thing only a value of that kind answers (a size, a temperature, an

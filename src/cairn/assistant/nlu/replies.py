@@ -227,7 +227,7 @@ def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
     if not want:
         return []
     sents = answer_lines(body)
-    from cairn.assistant.nlu.roles import role_words  # a role counts the work it does ("Electrician": "wiring")
+    from cairn.answer.rota import role_words  # a role counts the work it does ("Electrician": "wiring")
     scored = [(len(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set()))), s) for s in sents]
     top = max((n for n, _ in scored), default=0)
     if top == 0:
@@ -379,7 +379,7 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     want = _stems(question, title)
     also = _stems(related, "") - want if related else set()  # "coach" of "Coach to Harwick" tells lines apart here
     # a role a sentence names counts the work it does ("Electrician: …" for "the wiring": roles.py)
-    from cairn.assistant.nlu.roles import role_terms
+    from cairn.answer.rota import role_terms
     scored = [((len(want & st), len(also & st)), s) for s in sents
               for st in [{stem(w) for w in terms(s)} | (role_terms(s) if ROLE_WORK else set())]]
     top = max(n for n, _ in scored)
