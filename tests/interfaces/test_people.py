@@ -383,7 +383,9 @@ def test_rest_web_and_mcp_over_http_keep_the_rest_apart(shared_home):
             audit = c.get("/audit", headers=bob).json()
             assert audit and all(e.get("person") == "bob" for e in audit)
             assert any(e["action"] == "memory.core_set" for e in audit)
-            made = c.post("/api/export", json={"format": "json"}, headers={"Authorization": f"Bearer {ana_key}"})
+            # a name of her own: a default name is the second it was made in, which bob's CLI export above may share
+            made = c.post("/api/export", json={"format": "json", "name": "ana-only-export"},
+                          headers={"Authorization": f"Bearer {ana_key}"})
             assert made.status_code == 200, made.text
             assert c.get(f"/api/exports/{made.json()['name']}", headers=bob).status_code == 404
             asked = c.post("/api/ask", json={"question": "Where is the spare key?"},
