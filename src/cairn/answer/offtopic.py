@@ -34,6 +34,8 @@ def chit_chat(question: str) -> str | None:
     """The kind of chit-chat `question` is ("greeting", "thanks", "goodbye", "about the
     assistant", "nothing to look up"), or None when it has a topic word (module doc)."""
     low = question.lower()
+    if re.fullmatch(r"\W*(?:when|where|who|whom|whose|which|why)\W*", low):
+        return None  # elliptical ("Where?", a part of "when and where is the concert"): asks for a value, not social
     tails = set(re.findall(r"[^\W\d_]['’]([a-z]{1,2})\b", low)) & CONTRACTION_TAILS
     terms = [t for t in content_terms(question) if (not t.isdigit() or len(t) >= 3) and t not in tails]
     if any(t not in SOCIAL for t in terms):
