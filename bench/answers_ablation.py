@@ -135,6 +135,11 @@ def rules() -> dict:
         "caption quoted last (spans.is_caption)": _set(A, "is_caption", lambda *a: False),
         "addressed by name (answerability._addresses)": _set(AB, "_addresses", lambda *a: False),
         "comment on the other's news (answerability.echoes_other)": _set(AB, "echoes_other", lambda *a: False),
+        "key terms only of others (answerability.OTHER_TERMS)": _set(AB, "OTHER_TERMS", 2.0),
+        "opposite words (polarity.OPPOSITES)": _set(P, "_PAIRS", P._PAIRS[len(P._PAIRS) - 2 * len(P.COUNTERPARTS):]),
+        "role counterpart, negated compound (contrast.counterpart)": _set(CT, "counterpart", lambda *a: None),
+        "another number of the thing (contrast.other_number)": _set(CT, "other_number", lambda *a: None),
+        "classifier nouns name the slot (focus.CLASSIFIERS)": _set(FO, "CLASSIFIERS", frozenset()),
         "kinship counterparts (polarity.COUNTERPARTS)": _set(P, "_PAIRS", P._PAIRS[:len(P._PAIRS) - 2 * len(P.COUNTERPARTS)]),
         "parts answered alone (parts.split)": _set(A.parts, "split", lambda q: [q]),
     }

@@ -1,7 +1,7 @@
 """Questions the notes could not answer at all (chit-chat), and the nearest notes of a declined one.
 
 `chit_chat`: greetings, thanks, goodbyes, questions about the assistant, nothing to look up: no content word left
-once social words (`SOCIAL`) and stopwords are removed. Lexical.
+once social words (`SOCIAL`) and stopwords are removed; never "Where?" (elliptical: part of "when and where is…").
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ ASKING_WORDS = frozenset("much many more most less least few should would could 
 
 def chit_chat(question: str) -> str | None:
     """The kind of chit-chat `question` is ("greeting", "thanks", "goodbye", "about the
-    assistant", "nothing to look up"), or None when it has a topic word (module doc)."""
+    assistant", "nothing to look up"), or None when it has a topic word or is a bare question word (module doc)."""
     low = question.lower()
     tails = set(re.findall(r"[^\W\d_]['’]([a-z]{1,2})\b", low)) & CONTRACTION_TAILS
     terms = [t for t in content_terms(question) if (not t.isdigit() or len(t) >= 3) and t not in tails]
-    if any(t not in SOCIAL for t in terms):
+    if any(t not in SOCIAL for t in terms) or re.fullmatch(r"\W*(?:when|where|who|whom|whose|which|why)\W*", low):
         return None
     kinds = (("thanks", r"thanks?|thx|ty|cheers|appreciated?"), ("goodbye", r"bye|goodbye|see you|take care|later"),
              ("greeting", r"hi|hello|hey|hiya|heya|yo|howdy|greetings|good (morning|afternoon|evening|day)|how are you|"
