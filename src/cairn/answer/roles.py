@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.types import _ADDRESS, _BARE_WH, _DETERMINERS, _FUNCTION_WORDS, TYPE_WORDS
+from cairn.answer.types import _ADDRESS
 from cairn.lexical import MONTH_NAMES, stem
+from cairn.search.asked import BARE_WH, DETERMINERS, FUNCTION_WORDS, TYPE_WORDS
 
 # The role a date or time plays is the question's predicate ("when's the water bill *due*", "what time do I *get into*
 # York", "*check out*"): a date of another role of the same document ("Bill date", the departure column) answers another
@@ -22,7 +23,7 @@ going go""".split())
 
 
 def role_of(question: str, asked) -> tuple[str, ...]:
-    """The role (`role_words`) of a date or time question whose reading is `asked` (types.Asked); () for other kinds."""
+    """The role (`role_words`) of a date or time question whose reading is `asked` (search/asked.py `Asked`); () for other kinds."""
     return role_words(question, asked.head + asked.subject) if asked.kind in ("date", "time") else ()
 
 
@@ -31,15 +32,15 @@ def role_words(question: str, taken: tuple[str, ...]) -> tuple[str, ...]:
     the stems of its head and subject. () when ROLE is off or none is left."""
     if not ROLE:
         return ()
-    words = re.findall(r"[a-z]+(?:-[a-z]+)*", _BARE_WH.sub(lambda m: m.group(1) + "'s", question.lower()))
+    words = re.findall(r"[a-z]+(?:-[a-z]+)*", BARE_WH.sub(lambda m: m.group(1) + "'s", question.lower()))
     out: list[str] = []
     for i, w in enumerate(words):
-        if w in _PARTICLES and i and (out[-1:] == [words[i - 1]] or words[i - 1] not in _FUNCTION_WORDS | _NOT_ROLE
+        if w in _PARTICLES and i and (out[-1:] == [words[i - 1]] or words[i - 1] not in FUNCTION_WORDS | _NOT_ROLE
                                       or words[i - 1] in ("get", "gets", "got")):
             if out[-1:] != [words[i - 1]]:
                 out.append(words[i - 1])  # "check out": the verb with its particle, though the subject's
             out.append(w)
-        elif not (w in _FUNCTION_WORDS or w in _NOT_ROLE or w in _DETERMINERS or stem(w) in taken
+        elif not (w in FUNCTION_WORDS or w in _NOT_ROLE or w in DETERMINERS or stem(w) in taken
                   or (stem(w) in TYPE_WORDS and w != "due") or w.isdigit()):
             out.append(w)
     return tuple(out)
