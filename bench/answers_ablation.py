@@ -82,6 +82,7 @@ def rules() -> dict:
     import cairn.answer as A
     from cairn.answer import contrast as CT
     from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import rota as RT
     from cairn.search import asked as QA
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
@@ -121,7 +122,10 @@ def rules() -> dict:
         "what NAME thought, of NAME (checks.SAID_BY)": _set(C, "SAID_BY", False),
         "the line states the asked attribute (checks.ATTR_STATED)": _set(C, "ATTR_STATED", False),
         "a counterpart of the asked thing (contrast.CONTRAST)": _set(CT, "CONTRAST", False),
-        "where: a place (types.LOCATIVE)": _set(RO, "LOCATIVE", False),
+        "where: a place (roles.LOCATIVE)": _set(RO, "LOCATIVE", False),
+        "a date's role read from the question (roles.ROLE)": _set(RO, "ROLE", False),
+        "who: a line keyed by the day or role asked (rota.KEYED)": _set(RT, "KEYED", False),
+        "who: a role by its work (rota.BY_WORK)": _set(RT, "BY_WORK", False),
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
