@@ -123,7 +123,7 @@ def rules() -> dict:
         "the line states the asked attribute (checks.ATTR_STATED)": _set(C, "ATTR_STATED", False),
         "a counterpart of the asked thing (contrast.CONTRAST)": _set(CT, "CONTRAST", False),
         "where: a place (roles.LOCATIVE)": _set(RO, "LOCATIVE", False),
-        "a date's role read from the question (roles.ROLE)": _set(RO, "ROLE", False),
+        "a date's role read from the question (search.asked.ROLE)": _set(QA, "ROLE", False),
         "who: a line keyed by the day or role asked (rota.KEYED)": _set(RT, "KEYED", False),
         "who: a role by its work (rota.BY_WORK)": _set(RT, "BY_WORK", False),
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),

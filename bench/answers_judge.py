@@ -69,7 +69,7 @@ def pair_x(question: str, quote: str, message: str, embedder, person: str | None
     """The PAIR figures (module doc) of `question` against `quote` (from `message`, said by
     `speaker`; `person`: the chat participant the question is about)."""
     from cairn.answer import answerability as AB, types
-    from cairn.search.asked import asked as read_asked
+    from cairn.search.asked import asked as read_asked, is_hypothetical
     from cairn.answer.premise import all_names
     from cairn.embed.cache import embed_cached
     from cairn.lexical import content_terms, stem
@@ -99,7 +99,7 @@ def pair_x(question: str, quote: str, message: str, embedder, person: str | None
             named(quote), named(message),
             0.5 if not person or speaker is None else float(speaker == person),
             float(bool(person and speaker and speaker != person and _FIRST.search(quote))),
-            math.log1p(len(quote.split())), float(types.is_hypothetical(question))]
+            math.log1p(len(quote.split())), float(is_hypothetical(question))]
 
 
 def _locomo_rows(replay: Path, embedder) -> list[dict]:

@@ -76,7 +76,7 @@ def _ask(question, text, title, embedder):
 
 def test_the_role_is_the_predicate_of_a_date_or_time_question():
     def role(q):
-        return roles.role_of(q, QT.asked(q))
+        return QT.role_of(q, QT.asked(q))
     assert role("when's the broadband bill due?") == ("due",)
     assert role("what time do we get into Bristol?") == ("get", "into")
     assert role("what time do we have to check out of the hotel?") == ("check", "out")
@@ -99,7 +99,7 @@ def test_a_date_of_another_role_does_not_answer(real_embedder, monkeypatch):
     ans = _ask("when's the broadband bill due?", BILL, "broadband bill", real_embedder)
     assert not (ans.verdict == "pass" and "2 May 2029" in ans.answer and "20 May" not in ans.answer), ans.answer
     monkeypatch.setattr(typed, "ROLE", 0.0)
-    monkeypatch.setattr(roles, "ROLE", False)
+    monkeypatch.setattr(QT, "ROLE", False)
     ans = _ask("when's the broadband bill due?", BILL, "broadband bill", real_embedder)
     assert ans.verdict == "pass" and "Statement date" in ans.answer  # the old wrong pass
 

@@ -23,13 +23,14 @@ from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.types import fits_answer_type, is_hypothetical
+from cairn.answer.types import fits_answer_type
 from cairn.lexical import sentences, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import llm_messages
 from cairn.model import Hit
 from cairn.search import asked as QT
+from cairn.search.asked import is_hypothetical
 from cairn.search.query import ParsedQuery
 
 NOT_FOUND = "Your notes do not contain an answer to this question."

@@ -192,7 +192,7 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
 
 
 # The coarse kind a quoted sentence must hold (search/asked.py `answer_type`; `fits_answer_type`: the extractive answer's
-# filter, also read by ops/knowledge.py and the assistant), and hypothetical questions.
+# filter, also read by ops/knowledge.py and the assistant).
 _TIME_RE = re.compile(
     rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
@@ -206,17 +206,6 @@ _FREQUENCY_RE = re.compile(
     r"usually|often|sometimes|occasionally|rarely|seldom|never|once|twice|times|per|(?:mon|tues|wednes|thurs|"
     r"fri|satur|sun)days|weekends|mornings|evenings|nights|autumn|spring|summer|winter|fall)\b", re.IGNORECASE)
 
-
-
-_HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\blikely\b)")
-
-
-def is_hypothetical(question: str) -> bool:
-    """True for a question asking for a judgement rather than a recorded fact: it opens with "Would/Could/Might" and a
-    capitalised subject other than "I" ("Would Melanie enjoy a Vivaldi concert?"), or asks what is likely ("Is it likely
-    that…", "What might her job likely be?"). Its answer is the evidence about the subject; what it names need not be in
-    the notes."""
-    return bool(_HYPOTHETICAL.search(question.strip()))
 
 
 def fits_answer_type(sentence: str, kind: str | None) -> bool:

@@ -6,8 +6,9 @@ question is parsed (search/query.py `parse_question`: `ParsedQuery.answer_type`)
 frequency, purpose, reason, person, place, org, yesno, list, procedure, or None) read from the question's wh-phrase and
 the noun it asks about, and the **head** (the thing whose value is asked: "total", "annual premium", "booking
 reference") and the **subject** (what it is of: "the Lisbon flight", "the plumber"). `answer_type(question)`: the
-coarse kind a quoted sentence must hold ("time", "frequency", "quantity"). `units_of`, `compound_kinds` and
-`nominal_head` read more of the question when the answerer needs it. Where values of a kind are in a text (the
+coarse kind a quoted sentence must hold ("time", "frequency", "quantity"). `units_of`, `compound_kinds`,
+`nominal_head` and `role_of` (what a date or time asked is *of*: "due", "get into") read more of the question when the
+answerer needs it; `is_hypothetical`: a question asking for a judgement. Where values of a kind are in a text (the
 candidate side) is answer/types.py.
 
 The cues are the answer-type taxonomy of factoid QA (Li & Roth 2002, "Learning question classifiers"), reduced to the
@@ -279,3 +280,50 @@ def answer_type(question: str) -> str | None:
 _SENTENCE_KINDS = (("time", r"^(when|what (year|date|day|month|time)|which (year|date|day|month))\b"),
                    ("frequency", r"\bhow often\b"), (None, r"\bhow many times\b"),
                    ("quantity", r"\bhow (much|many|long|old|far)\b|\bwhat (price|cost)\b"))
+
+
+# The role a date or time plays is the question's predicate ("when's the water bill *due*", "what time do I *get into*
+# York", "*check out*"): a date of another role of the same document ("Bill date", the departure column) answers another
+# question (answer/typed.py reads each value's label against it). The predicate is what is left of the question once its
+# wh-phrase, its function words, auxiliaries and modals, the type words and the head and subject are taken out; a
+# particle is kept with the verb before it ("check out", even when "check" is the subject's).
+ROLE = True
+_PARTICLES = frozenset("into out back off up away over".split())
+_NOT_ROLE = frozenset("""when what which how time date day year month s need needs needed have has had having
+must should can could would will may might do does did get gets got another next last first ever usually
+going go""".split())
+
+
+def role_of(question: str, asked: Asked) -> tuple[str, ...]:
+    """The role (`role_words`) of a date or time question whose reading is `asked` (`Asked`); () for other kinds."""
+    return role_words(question, asked.head + asked.subject) if asked.kind in ("date", "time") else ()
+
+
+def role_words(question: str, taken: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of `question` (lower case, in order) naming the role of the date or time it asks for (`ROLE`); `taken`:
+    the stems of its head and subject. () when ROLE is off or none is left."""
+    if not ROLE:
+        return ()
+    words = re.findall(r"[a-z]+(?:-[a-z]+)*", BARE_WH.sub(lambda m: m.group(1) + "'s", question.lower()))
+    out: list[str] = []
+    for i, w in enumerate(words):
+        if w in _PARTICLES and i and (out[-1:] == [words[i - 1]] or words[i - 1] not in FUNCTION_WORDS | _NOT_ROLE
+                                      or words[i - 1] in ("get", "gets", "got")):
+            if out[-1:] != [words[i - 1]]:
+                out.append(words[i - 1])  # "check out": the verb with its particle, though the subject's
+            out.append(w)
+        elif not (w in FUNCTION_WORDS or w in _NOT_ROLE or w in DETERMINERS or stem(w) in taken
+                  or (stem(w) in TYPE_WORDS and w != "due") or w.isdigit()):
+            out.append(w)
+    return tuple(out)
+
+
+_HYPOTHETICAL = re.compile(r"^\W*(?i:would|could|might)\s+(?!I\b)[A-Z]|(?i:\blikely\b)")
+
+
+def is_hypothetical(question: str) -> bool:
+    """True for a question asking for a judgement rather than a recorded fact: it opens with "Would/Could/Might" and a
+    capitalised subject other than "I" ("Would Melanie enjoy a Vivaldi concert?"), or asks what is likely ("Is it likely
+    that…", "What might her job likely be?"). Its answer is the evidence about the subject; what it names need not be in
+    the notes."""
+    return bool(_HYPOTHETICAL.search(question.strip()))
