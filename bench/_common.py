@@ -185,15 +185,21 @@ def fresh_database(server_url: str, name: str) -> str:
 
 def switch_off(package: str, switches: Iterable[str], option: str, fail) -> None:
     """Set each MODULE.SWITCH of `switches` (a True/False rule of `package`.MODULE, e.g. "typed.UNWRAP" of
-    "cairn.answer") to False, to measure what the rule does. A name that is no such switch calls `fail(message)`
-    (which should exit: argparse's `error`, `sys.exit`), the message naming `option` and what is missing."""
+    "cairn.answer", or of cairn.MODULE when `package` has no such module: "search.asked.HEAD_NOUNS") to False, to
+    measure what the rule does. A name that is no such switch calls `fail(message)` (which should exit: argparse's
+    `error`, `sys.exit`), the message naming `option` and what is missing."""
     import importlib
     for switch in switches:
         module, _, name = switch.strip().rpartition(".")
         try:
             mod = importlib.import_module(f"{package}.{module}")
         except ImportError:
-            fail(f"{option} {switch}: there is no module {package}.{module}")
+            try:
+                mod = importlib.import_module(f"cairn.{module}") if "." in module else None
+            except ImportError:
+                mod = None
+            if mod is None:
+                fail(f"{option} {switch}: there is no module {package}.{module}")
         if not isinstance(getattr(mod, name, None), bool):
             fail(f"{option} {switch}: {package}.{module} has no switch {name} (a True/False rule)")
         setattr(mod, name, False)

@@ -254,8 +254,9 @@ def split() -> tuple[list, list]:
 def matrix(ps: list, embedder):
     """(features, labels) of `ps` by answer/fit.py's `features`."""
     import numpy as np
-    from cairn.answer import fit, types
-    X = np.array([fit.features(q, types.asked(q), line, title, embedder) for q, line, title, _ in ps])
+    from cairn.answer import fit
+    from cairn.search.asked import asked as read_asked
+    X = np.array([fit.features(q, read_asked(q), line, title, embedder) for q, line, title, _ in ps])
     return X, np.array([float(y) for *_, y in ps])
 
 
@@ -277,11 +278,12 @@ def train(X, y, l2: float = 0.01, steps: int = 3000, lr: float = 0.5):
 def top1(notes: list, embedder, w, b) -> float:
     """The share of questions whose best-scored line of its note answers it."""
     import numpy as np
-    from cairn.answer import fit, types
+    from cairn.answer import fit
+    from cairn.search.asked import asked as read_asked
     right = n = 0
     for title, lines, qs in notes:
         for q, gold in qs:
-            s = [float(np.array(fit.features(q, types.asked(q), x, title, embedder)) @ w + b) for x in lines]
+            s = [float(np.array(fit.features(q, read_asked(q), x, title, embedder)) @ w + b) for x in lines]
             right += int(np.argmax(s)) in gold
             n += 1
     return right / n
@@ -290,11 +292,12 @@ def top1(notes: list, embedder, w, b) -> float:
 def attribute(embedder) -> None:
     """Print how often fit.states_attribute (checks.ATTR_STATED, typed23) keeps the answering lines and rejects the
     others, over every note (no fitting: the check has no weights), for the kinds it applies to (checks.ATTR_KINDS)."""
-    from cairn.answer import checks, fit, types
+    from cairn.answer import checks, fit
+    from cairn.search.asked import asked as read_asked
     kept = {True: [], False: []}
     for title, lines, qs in NOTES:
         for q, gold in qs:
-            asked = types.asked(q)
+            asked = read_asked(q)
             if asked.kind in checks.ATTR_KINDS:
                 for i, line in enumerate(lines):
                     kept[i in gold].append(fit.states_attribute(q, asked, line, title, embedder, "\n".join(lines)))

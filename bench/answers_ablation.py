@@ -67,7 +67,7 @@ def _without(**drop):
 
 
 def _reread(module, name):
-    """A switch of how the question is read (answer/types.py `asked`): off, and the recorded
+    """A switch of how the question is read (search/asked.py `asked`): off, and the recorded
     parsed query's answer type dropped so that the question is read again."""
     @contextlib.contextmanager
     def cm():
@@ -82,6 +82,8 @@ def rules() -> dict:
     import cairn.answer as A
     from cairn.answer import contrast as CT
     from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import rota as RT
+    from cairn.search import asked as QA
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -94,10 +96,10 @@ def rules() -> dict:
         "topic checks (topic.drafted_reason)": _set(A, "drafted_reason", lambda *a, **k: (None, None)),
         "stated of (checks.stated_gap)": _set(C, "stated_gap", lambda *a, **k: []),
         "role check (checks.role_gap)": _set(C, "role_gap", lambda *a, **k: []),
-        "thing's number is a code (types.CODE_OF)": _reread(TY, "CODE_OF"),
-        "who-verb head (types.ROLE_HEAD)": _reread(TY, "ROLE_HEAD"),
-        "how-many counted head (types.COUNTED)": _reread(TY, "COUNTED"),
-        "verb's object in head (types.OBJECT_HEAD)": _reread(TY, "OBJECT_HEAD"),
+        "thing's number is a code (search.asked.CODE_OF)": _reread(QA, "CODE_OF"),
+        "who-verb head (search.asked.ROLE_HEAD)": _reread(QA, "ROLE_HEAD"),
+        "how-many counted head (search.asked.COUNTED)": _reread(QA, "COUNTED"),
+        "verb's object in head (search.asked.OBJECT_HEAD)": _reread(QA, "OBJECT_HEAD"),
         "subject filter (subject.question_subject)": _set(A, "question_subject", never),
         "polarity (topic.contradiction)": _set(T, "contradiction", never),
         "words agree (answerability.WORDS_AGREE)": _set(AB, "WORDS_AGREE", False),
@@ -106,21 +108,24 @@ def rules() -> dict:
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
         "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
         "flattened table rows (tables.FLAT_ROWS)": _set(TB, "FLAT_ROWS", False),
-        "quantity's units (types.UNITS)": _reread(TY, "UNITS"),
-        "a value's head less its verbs (types.HEAD_NOUNS)": _set(TY, "HEAD_NOUNS", False),
+        "quantity's units (search.asked.UNITS)": _reread(QA, "UNITS"),
+        "a value's head less its verbs (search.asked.HEAD_NOUNS)": _set(QA, "HEAD_NOUNS", False),
         "the verb a value is asked with (typed.LIGHT_VERBS)": _set(TD, "LIGHT_VERBS", False),
         "a hard-wrapped sentence read whole (typed.UNWRAP)": _set(TD, "UNWRAP", False),
         "a field's comma list is a list (typed.FIELD_LIST)": _set(TD, "FIELD_LIST", False),
         "what to bring said in a sentence (typed.PROSE_LIST)": _set(TD, "PROSE_LIST", False),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
-        "compound's kind noun (types.COMPOUND_KIND)": _set(TY, "COMPOUND_KIND", False),
-        "function words not asked (types.NOMINAL)": _reread(TY, "NOMINAL"),
+        "compound's kind noun (search.asked.COMPOUND_KIND)": _set(QA, "COMPOUND_KIND", False),
+        "function words not asked (search.asked.NOMINAL)": _reread(QA, "NOMINAL"),
         "a date's role in its label (typed.ROLE)": _set(TD, "ROLE", 0.0),
         "the thing asked in the quote (checks.HEAD_QUOTED)": _set(C, "HEAD_QUOTED", frozenset({"purpose"})),
         "what NAME thought, of NAME (checks.SAID_BY)": _set(C, "SAID_BY", False),
         "the line states the asked attribute (checks.ATTR_STATED)": _set(C, "ATTR_STATED", False),
         "a counterpart of the asked thing (contrast.CONTRAST)": _set(CT, "CONTRAST", False),
-        "where: a place (types.LOCATIVE)": _set(RO, "LOCATIVE", False),
+        "where: a place (roles.LOCATIVE)": _set(RO, "LOCATIVE", False),
+        "a date's role read from the question (search.asked.ROLE)": _set(QA, "ROLE", False),
+        "who: a line keyed by the day or role asked (rota.KEYED)": _set(RT, "KEYED", False),
+        "who: a role by its work (rota.BY_WORK)": _set(RT, "BY_WORK", False),
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),

@@ -52,7 +52,7 @@ FEATURES = ("person", "support_person", "support_other", "support_gap", "words_p
 def _features(question: str, inp: dict, ans, embedder) -> list[float]:
     """The figures of one answered question (FEATURES, in order)."""
     from cairn.answer import answerability as AB
-    from cairn.answer.types import is_hypothetical
+    from cairn.search.asked import is_hypothetical
     from cairn.embed.cache import embed_cached
     from cairn.lexical import content_terms, stem
     hits = inp["hits"]

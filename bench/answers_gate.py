@@ -45,7 +45,7 @@ def features(replay: Path, out: Path) -> None:
     from answers_replay import DROPPED
     import cairn.answer as A
     from cairn.answer import answerability as AB, topic as T
-    from cairn.answer.types import is_hypothetical
+    from cairn.search.asked import is_hypothetical
     from cairn.embed import get_embedder
     from cairn.lexical import content_terms, stem
     embedder = get_embedder()

@@ -15,7 +15,7 @@ cosine(q', quote) and cosine(q', message) with the shipped integer embedder; a s
 alignment (the mean over q''s key terms of the best cosine of the term with a word of the
 quote, each word embedded alone: a static-embedding BERTScore); the share of q''s key terms
 (stemmed) in the quote and in the message; the share of the asked head and of the asked
-subject (answer/types.py `asked`) in the quote; whether the quote holds a value of the
+subject (search/asked.py `asked`) in the quote; whether the quote holds a value of the
 asked type (`holds`, `fits_answer_type`); the share of the question's other names
 (premise.all_names less the participants) in the quote and message; whether the cited
 message is the named person's; whether the quote speaks in the first person from someone
@@ -69,6 +69,7 @@ def pair_x(question: str, quote: str, message: str, embedder, person: str | None
     """The PAIR figures (module doc) of `question` against `quote` (from `message`, said by
     `speaker`; `person`: the chat participant the question is about)."""
     from cairn.answer import answerability as AB, types
+    from cairn.search.asked import asked as read_asked, is_hypothetical
     from cairn.answer.premise import all_names
     from cairn.embed.cache import embed_cached
     from cairn.lexical import content_terms, stem
@@ -84,7 +85,7 @@ def pair_x(question: str, quote: str, message: str, embedder, person: str | None
         align = float(S.max(1).mean())
     qstems = {stem(t) for t in swords}
     mstems = {stem(t) for t in content_terms(message)}
-    asked = types.asked(question)
+    asked = read_asked(question)
     firsts = {p.split()[0].lower() for p in participants}
     names = [n for n in all_names(question) if n.split()[0].lower() not in firsts]
     def share(terms, have):
@@ -98,7 +99,7 @@ def pair_x(question: str, quote: str, message: str, embedder, person: str | None
             named(quote), named(message),
             0.5 if not person or speaker is None else float(speaker == person),
             float(bool(person and speaker and speaker != person and _FIRST.search(quote))),
-            math.log1p(len(quote.split())), float(types.is_hypothetical(question))]
+            math.log1p(len(quote.split())), float(is_hypothetical(question))]
 
 
 def _locomo_rows(replay: Path, embedder) -> list[dict]:

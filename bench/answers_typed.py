@@ -4,7 +4,7 @@
     python bench/answers_typed.py              # both parts: tune and held out
     python bench/answers_typed.py --show       # every question with its answer and verdict
     python bench/answers_typed.py --part tune  # one part only
-    python bench/answers_typed.py --off types.HEAD_NOUNS  # with a rule of cairn.answer switched off
+    python bench/answers_typed.py --off typed.UNWRAP  # with a rule of cairn.answer (or search.asked.X) switched off
     python bench/answers_typed.py --set new    # the second held-out set (bench/typed_set_new.py)
     python bench/answers_typed.py --set third  # the third (bench/typed_set_third.py, session 19)
     python bench/answers_typed.py --set fourth # the fourth (bench/typed_set_fourth.py, session 20)
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--off", action="append", default=[], metavar="MODULE.SWITCH",
-                    help="switch a rule of cairn.answer off for this run, e.g. types.HEAD_NOUNS (repeatable)")
+                    help="switch a rule of cairn.answer off for this run, e.g. typed.UNWRAP, search.asked.HEAD_NOUNS (repeatable)")
     ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "typed22", "typed22b", "seventh", "eighth", "ninth"), default="main",
                     help="new / third / fourth / fifth / sixth / typed22 / typed22b / seventh / eighth / ninth: the held-out sets, "
                          "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py / "

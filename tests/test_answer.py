@@ -177,7 +177,7 @@ def test_related_sentence_that_does_not_answer_is_not_passed_off(app, tmp_path):
     ("How much did the boiler service cost?", "quantity"), ("How many kids does Ben have?", "quantity"),
     ("How often should I bleed the radiators?", "frequency"), ("What did Caroline research?", None)])
 def test_answer_type(question, kind):
-    from cairn.answer.types import answer_type
+    from cairn.search.asked import answer_type
     assert answer_type(question) == kind
 
 

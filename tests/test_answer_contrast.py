@@ -55,9 +55,10 @@ EYES = ("# Eye test\n\nClearview Opticians, 4 Mill Lane, Dunsford\nPatient: Rosa
 
 
 def test_a_line_stating_no_word_of_the_asked_attribute_does_not_state_it(real_embedder):
-    from cairn.answer import fit, types
+    from cairn.answer import fit
+    from cairn.search import asked as QT
     def states(q, line, title="Eye test"):
-        return fit.states_attribute(q, types.asked(q), line, title, real_embedder, EYES)
+        return fit.states_attribute(q, QT.asked(q), line, title, real_embedder, EYES)
     assert not states("what prism is on my glasses", "Clearview Opticians, 4 Mill Lane, Dunsford", "Glasses prescription")
     assert states("what sphere is my right eye", "Right eye: sphere -1.25, cylinder -0.50")
     assert states("what's rosalind's cylinder", "Right eye: sphere -1.25, cylinder -0.50")  # a name typed in lower case
@@ -81,7 +82,8 @@ def test_the_attribute_check_declines_what_the_scorer_passes(real_embedder, monk
 def test_an_uncited_answer_is_declined_with_a_reason_not_a_crash():
     """checks.finish read the first gap word before asking whether there was one: an answer with no citation (the
     support check failed, no gap) raised IndexError instead of being declined."""
-    from cairn.answer import Answer, checks, types
+    from cairn.answer import Answer, checks
+    from cairn.search import asked as QT
     q = "what is the gate code"
-    out = checks.finish(q, Answer(q, "It is 4412.", "pass"), [], None, None, False, types.asked(q))
+    out = checks.finish(q, Answer(q, "It is 4412.", "pass"), [], None, None, False, QT.asked(q))
     assert out.verdict == "abstain" and "no quote holds what was asked" in out.answer.lower(), out

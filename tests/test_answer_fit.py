@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cairn.answer import answer_question, checks, fit, types
+from cairn.answer import answer_question, checks, fit
+from cairn.search import asked as QT
 from cairn.model import Hit
 
 REPORT = """Pupil: Ottoline Brisk
@@ -46,7 +47,7 @@ def _ask(question, text, title, embedder):
 
 def test_the_scorer_tells_an_answering_line_from_its_note_s_others(real_embedder):
     q = "how did ottoline get on in maths"
-    a = types.asked(q)
+    a = QT.asked(q)
     said = fit.answers(q, a, "Maths: working at the expected standard; Ottoline knows her tables.", "report", real_embedder)
     other = fit.answers(q, a, "Ottoline is a cheerful member of the class who always helps others.", "report",
                         real_embedder)
@@ -75,16 +76,16 @@ def test_an_untyped_quote_that_answers_passes(real_embedder):
 
 def test_temp_and_how_hot_ask_a_temperature(real_embedder):
     for q in ("what temp for the hot tub", "how hot should the hot tub be"):
-        a = types.asked(q)
+        a = QT.asked(q)
         assert a.kind == "number" and a.units and "temp" not in a.head, (q, a)
     ans = _ask("what temp for the hot tub", HOT_TUB, "Hot tub", real_embedder)
     assert ans.verdict == "pass" and "38C" in ans.answer, ans.answer
 
 
 def test_who_do_i_ring_asks_a_phone_number(real_embedder):
-    a = types.asked("who do i ring at the campsite")
+    a = QT.asked("who do i ring at the campsite")
     assert a.kind == "phone" and "ring" not in a.head + a.subject, a
-    assert types.asked("number to ring when the wifi is down").kind == "phone"
+    assert QT.asked("number to ring when the wifi is down").kind == "phone"
     ans = _ask("who do i ring at the campsite", CAMPSITE, "Pennyfold Farm campsite",
                real_embedder)
     assert ans.verdict == "pass" and "07700 900 431" in ans.answer, ans.answer

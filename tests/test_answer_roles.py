@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from cairn.answer import answer_question, checks, roles, spans, tables, typed, types
+from cairn.search import asked as QT
 from cairn.model import Hit
 
 BILL = """Northway Broadband
@@ -75,7 +76,7 @@ def _ask(question, text, title, embedder):
 
 def test_the_role_is_the_predicate_of_a_date_or_time_question():
     def role(q):
-        return roles.role_of(q, types.asked(q))
+        return QT.role_of(q, QT.asked(q))
     assert role("when's the broadband bill due?") == ("due",)
     assert role("what time do we get into Bristol?") == ("get", "into")
     assert role("what time do we have to check out of the hotel?") == ("check", "out")
@@ -98,7 +99,7 @@ def test_a_date_of_another_role_does_not_answer(real_embedder, monkeypatch):
     ans = _ask("when's the broadband bill due?", BILL, "broadband bill", real_embedder)
     assert not (ans.verdict == "pass" and "2 May 2029" in ans.answer and "20 May" not in ans.answer), ans.answer
     monkeypatch.setattr(typed, "ROLE", 0.0)
-    monkeypatch.setattr(roles, "ROLE", False)
+    monkeypatch.setattr(QT, "ROLE", False)
     ans = _ask("when's the broadband bill due?", BILL, "broadband bill", real_embedder)
     assert ans.verdict == "pass" and "Statement date" in ans.answer  # the old wrong pass
 
@@ -129,7 +130,7 @@ def test_a_column_header_is_the_role_of_its_cells(real_embedder, monkeypatch):
 def test_a_quote_that_never_names_the_thing_asked_is_declined(real_embedder, monkeypatch):
     ans = _ask("which gate does the Porto flight leave from?", FLIGHT, "Flight to Porto", real_embedder)
     assert ans.verdict == "abstain" and "gate" in ans.answer, ans.answer
-    assert checks.head_gap("which gate?", types.asked("which gate?"), ["Gate 14 opens at 06:00."], [], None) == []
+    assert checks.head_gap("which gate?", QT.asked("which gate?"), ["Gate 14 opens at 06:00."], [], None) == []
     monkeypatch.setattr(checks, "HEAD_QUOTED", frozenset({"purpose"}))
     monkeypatch.setattr(checks, "UNTYPED_FIT", False)  # (typed22: the learned gate declines it too)
     assert _ask("which gate does the Porto flight leave from?", FLIGHT, "Flight to Porto", real_embedder).verdict == "pass"

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from cairn.answer import checks, parts, typed, types
+from cairn.search import asked as QT
 from cairn.answer.checks import label, role_gap, verdict
 from conftest import notes_app
 
@@ -165,17 +166,17 @@ def app(tmp_path_factory, real_embedder):
     ("Is breakfast included?", "yesno"), ("What do I need to bring?", "list"),
     ("How do I bleed the radiator?", "procedure"), ("What council tax band am I in?", None)])
 def test_answer_type_of_question(question, kind):
-    assert types.asked(question).kind == kind
+    assert QT.asked(question).kind == kind
 
 
 def test_head_and_subject_of_question():
-    a = types.asked("How much is the annual premium of the home insurance?")
+    a = QT.asked("How much is the annual premium of the home insurance?")
     assert a.head == ("annual", "premium") and "insuranc" in a.subject
-    b = types.asked("What's the plumber's phone number?")
+    b = QT.asked("What's the plumber's phone number?")
     assert b.kind == "phone" and b.head == () and b.subject == ("plumber",)
-    c = types.asked("How many eggs are in the lemon cake?")  # no do-support: no verb to stand for eggs
+    c = QT.asked("How many eggs are in the lemon cake?")  # no do-support: no verb to stand for eggs
     assert (c.head, c.subject, c.verb) == (("egg",), ("lemon", "cak"), "")
-    d = types.asked("How many people does the lemon cake serve?")
+    d = QT.asked("How many people does the lemon cake serve?")
     assert (d.head, d.subject, d.verb) == (("peopl",), ("lemon", "cak"), "serv")
 
 
@@ -198,7 +199,7 @@ def test_values_of_kind(kind, text, found):
 def test_a_follow_up_naming_only_a_kind_has_that_answer_type(question, kind):
     """Class: a follow-up that names the kind of value and nothing of the note ("and the
     address?", "what's the ref?", "what's in it?") has that answer type (session 19)."""
-    assert types.asked(question).kind == kind
+    assert QT.asked(question).kind == kind
 
 
 def test_a_postal_address_is_a_place_value():
@@ -247,9 +248,9 @@ def test_answer_type_read_from_the_parsed_query(app, monkeypatch):
     from cairn.answer import answer_question
     from cairn.search.query import parse_query
     q = "What was the total of my Corner Hardware receipt?"
-    parsed = parse_query(q).with_answer_type(types.asked(q))
+    parsed = parse_query(q).with_answer_type(QT.asked(q))
     hits = app.search(parsed, k=8, group=False).hits
-    monkeypatch.setattr(types, "asked", lambda *_: pytest.fail("the answer type was read again"))
+    monkeypatch.setattr(QT, "asked", lambda *_: pytest.fail("the answer type was read again"))
     ans = answer_question(q, hits, app.embedder, parsed=parsed)
     assert ans.verdict == "pass" and "24.48" in ans.answer
 
@@ -287,7 +288,7 @@ def test_setting_and_schemas(app):
 
 
 def test_what_a_tool_is_for_is_its_purpose_not_a_pointer(app):
-    assert types.asked("What is Kiln for?").kind == "purpose"
+    assert QT.asked("What is Kiln for?").kind == "purpose"
     assert not types.holds("purpose", "See tools.kiln.config for further details about working with Kiln.")
     ans, js = _ask(app, "What is Kiln for?")
     assert ans.verdict == "pass" and "static website" in ans.answer, ans.answer
@@ -385,16 +386,16 @@ def test_an_identifier_of_a_thing_no_note_names_is_declined(tmp_path, real_embed
     """review3: "What is my passport number?" over a note holding a policy number was answered
     with the policy number, verdict pass. The identifier's owner (passport) is in no retrieved
     passage, so nothing quoted identifies it: declined, naming it. "<thing> number" is read as
-    the code identifying the thing (types.CODE_OF; off: the wrong answer comes back)."""
+    the code identifying the thing (search.asked.CODE_OF; off: the wrong answer comes back)."""
     note = "# Home insurance\n\nHome insurance policy number HX-44821. The policy renews on 12 January 2027.\n"
     with notes_app(tmp_path, {"insurance.md": note}, real_embedder) as a:
         ans, js = _ask(a, "What is my passport number?")
         assert ans.verdict == "abstain" and "passport" in ans.answer and js["checks"]["subject"] is False
         ans, _ = _ask(a, "What is my policy number?")
         assert ans.verdict == "pass" and "HX-44821" in ans.answer
-        q = types.asked("What is the water company's customer services number?")
+        q = QT.asked("What is the water company's customer services number?")
         assert (q.kind, q.head, q.subject) == ("code", ("customer", "servic"), ("water", "company"))
-        monkeypatch.setattr(types, "CODE_OF", False)  # untyped: the quote names no passport (checks.HEAD_QUOTED)
+        monkeypatch.setattr(QT, "CODE_OF", False)  # untyped: the quote names no passport (checks.HEAD_QUOTED)
         assert _ask(a, "What is my passport number?")[0].verdict == "abstain"
         monkeypatch.setattr(checks, "HEAD_QUOTED", frozenset({"purpose"}))
         monkeypatch.setattr(checks, "UNTYPED_FIT", False)  # (typed22: the learned gate declines it too)
@@ -429,7 +430,7 @@ def test_a_sentence_on_the_line_above_is_no_label_of_the_value(tmp_path, real_em
     (None, "What time does the Harbourside Inn serve breakfast?", "7:30"),
     ("OBJECT_HEAD", "What time does the Harbourside Inn serve dinner?", None)])
 def test_the_thing_asked_is_read_from_the_verb(app, monkeypatch, switch, question, expect):
-    """The head of a question read from its verb (types.asked): answered (or declined) with
+    """The head of a question read from its verb (search.asked.asked): answered (or declined) with
     the switch on; with it off, the answer is another value, given with pass (the breakfast
     question's answer is found either way)."""
     ans, js = _ask(app, question)
@@ -438,7 +439,7 @@ def test_the_thing_asked_is_read_from_the_verb(app, monkeypatch, switch, questio
     else:
         assert ans.verdict == "pass" and expect in ans.answer, ans.answer
     if switch:
-        monkeypatch.setattr(types, switch, False)
+        monkeypatch.setattr(QT, switch, False)
         ans, _ = _ask(app, question)
         assert ans.verdict == "pass" and (expect is None or expect not in ans.answer), ans.answer
 
@@ -451,20 +452,20 @@ def test_the_thing_asked_is_read_from_the_verb(app, monkeypatch, switch, questio
 def test_a_contraction_typed_without_its_apostrophe_is_a_question_word(typed, spelled):
     """"whats" as typed on a phone is "what's": no word of the thing asked (it was a subject
     word no note holds, and the question was declined)."""
-    assert types.asked(typed) == types.asked(spelled)
+    assert QT.asked(typed) == QT.asked(spelled)
 
 
 def test_a_verb_said_around_a_values_head_is_not_required_of_the_note(tmp_path, real_embedder, monkeypatch):
-    """types.HEAD_NOUNS: "how much are the wills going to cost us" asks the wills' cost; 'going' is how the person says
+    """search.asked.HEAD_NOUNS: "how much are the wills going to cost us" asks the wills' cost; 'going' is how the person says
     it, not a word the note must hold. A verb before a noun stays in the head ("the joining fee")."""
-    assert types.nominal_head("how much are the wills going to cost us", ("will", "going")) == ("will",)
-    assert types.nominal_head("what is the gym's joining fee", ("joining", "fee")) == ("joining", "fee")
-    assert types.nominal_head("how much do they want before they start", ("want", "start")) == ("want", "start")
+    assert QT.nominal_head("how much are the wills going to cost us", ("will", "going")) == ("will",)
+    assert QT.nominal_head("what is the gym's joining fee", ("joining", "fee")) == ("joining", "fee")
+    assert QT.nominal_head("how much do they want before they start", ("want", "start")) == ("want", "start")
     note = "# Our wills\n\nFenner & Co will draw up both wills for £450, payable when we sign.\n"
     with notes_app(tmp_path, {"wills.md": note}, real_embedder) as app:
         ans = app.ask("how much are the wills going to cost us", llm="none")
         assert ans.verdict == "pass" and "450" in ans.answer, ans.answer
-        monkeypatch.setattr(types, "HEAD_NOUNS", False)  # (LIGHT_VERBS drops 'going' too: a verb with no object)
+        monkeypatch.setattr(QT, "HEAD_NOUNS", False)  # (LIGHT_VERBS drops 'going' too: a verb with no object)
         monkeypatch.setattr(typed, "LIGHT_VERBS", False)
         assert app.ask("how much are the wills going to cost us", llm="none").verdict == "abstain"
 
@@ -519,7 +520,7 @@ def test_a_numbered_items_field_takes_no_words_from_the_item_above():
     text = ("# Minutes\n\n4. Treasurer: Ida Marsh stays on for another year; her fee is met from\n   subscriptions.\n"
             "5. Summer fair: Saturday 3 June, stalls £40 each.\n")
     ev = SimpleNamespace(n=1, text=text, hit=SimpleNamespace(speaker=None, title="Minutes"))
-    cands = candidates(types.asked("how much does ida get paid"), [ev])
+    cands = candidates(QT.asked("how much does ida get paid"), [ev])
     fair = [c for c in cands if "£40" in c[1]]
     assert fair and all("Ida" not in c[2] for c in fair), fair
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.answer import answer_question, tables, types
+from cairn.search import asked as QT
 from cairn.lexical import stem
 from cairn.model import Hit
 
@@ -47,7 +48,7 @@ def test_the_thing_asked_as_documents_write_it(real_embedder, monkeypatch, switc
     """Answered with pass; with the rule off, not answered with pass (another value, or declined)."""
     ans = answer_question(question, [_hit(*hit)], real_embedder)
     assert ans.verdict == "pass" and expect in ans.answer, ans.answer
-    monkeypatch.setattr(tables if switch == "FLAT_ROWS" else types, switch, False)
+    monkeypatch.setattr({"FLAT_ROWS": tables, "MORPHOLOGY": types}.get(switch, QT), switch, False)
     ans = answer_question(question, [_hit(*hit)], real_embedder)
     assert not (ans.verdict == "pass" and expect in ans.answer), ans.answer
 
@@ -66,20 +67,20 @@ def test_word_families_and_units():
     assert types.root("dental") == types.root("dentist") == "dent"
     assert types.missing((stem("dental"),), "Dentist check-up") == []
     assert types.missing((stem("rear"),), "Front tyre pressure") == ["rear"]
-    assert types.units_of("what temperature is the oven?") and not types.units_of("how much flour?")
-    assert types.asked("what is the number to the power of two?").kind != "phone"
-    assert ("bill", ("vet",)) in types.compound_kinds("what was the total of the vet bill?")
+    assert QT.units_of("what temperature is the oven?") and not QT.units_of("how much flour?")
+    assert QT.asked("what is the number to the power of two?").kind != "phone"
+    assert ("bill", ("vet",)) in QT.compound_kinds("what was the total of the vet bill?")
 
 
 def test_function_words_of_the_question(monkeypatch):
     """Adverbs, prepositions, conjunctions and determiners are no words of the thing asked
-    (types.NOMINAL); "ref" asked is held by "reference" written."""
-    q = types.asked("how much went into my pension this month?")
+    (search.asked.NOMINAL); "ref" asked is held by "reference" written."""
+    q = QT.asked("how much went into my pension this month?")
     assert "into" not in q.head + q.subject and "pension" in q.head + q.subject
-    assert "if" not in types.asked("what's the excess if we have to cancel a trip?").subject
+    assert "if" not in QT.asked("what's the excess if we have to cancel a trip?").subject
     assert types.missing(("ref",), "Booking reference: TRX4Q9PL") == []
-    monkeypatch.setattr(types, "NOMINAL", False)
-    q = types.asked("how much went into my pension this month?")
+    monkeypatch.setattr(QT, "NOMINAL", False)
+    q = QT.asked("how much went into my pension this month?")
     assert "into" in q.head + q.subject
 
 
@@ -89,11 +90,11 @@ def test_the_tagger_starts_only_for_a_word_whose_part_depends_on_its_use(monkeyp
     nouns and function words: these are dropped by their closed class; a word such as "back"
     or "altogether" (an adverb here, a noun or adjective elsewhere) still asks the tagger."""
     calls = []
-    real = types.parts_of_speech  # cairn.ner's, as types reads it
-    monkeypatch.setattr(types, "parts_of_speech", lambda text: calls.append(text) or real(text))
-    q = types.asked("what should the boiler pressure be on the gauge?")
+    real = QT.parts_of_speech  # cairn.ner's, as search.asked reads it
+    monkeypatch.setattr(QT, "parts_of_speech", lambda text: calls.append(text) or real(text))
+    q = QT.asked("what should the boiler pressure be on the gauge?")
     assert calls == [] and "be" not in q.head + q.subject and "boiler" in q.head + q.subject
-    q = types.asked("how much did we get back from the tax office?")
+    q = QT.asked("how much did we get back from the tax office?")
     assert calls and "back" not in q.head + q.subject and "tax" in q.head + q.subject
 
 

@@ -9,7 +9,8 @@ off the old answer comes back.
 
 from __future__ import annotations
 
-from cairn.answer import answer_question, checks, fit, procedure, types, yesno
+from cairn.answer import answer_question, checks, fit, procedure, yesno
+from cairn.search import asked as QT
 from cairn.model import Hit
 
 SAILING = """# Harlow Reach sailing club
@@ -51,8 +52,8 @@ def _ask(question, text, title, embedder):
 
 
 def test_process_for_asks_a_procedure():
-    assert types.asked("what's the process for renewing the permit").kind == "procedure"
-    assert types.asked("how do i rig the dinghy").kind == "procedure"
+    assert QT.asked("what's the process for renewing the permit").kind == "procedure"
+    assert QT.asked("how do i rig the dinghy").kind == "procedure"
 
 
 def test_units_are_sections_lists_and_how_sentences():

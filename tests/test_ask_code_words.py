@@ -1,4 +1,4 @@
-"""`cairn ask` reads "combo", "combination" and "passcode" as the code they ask for (answer/codewords.py), as the
+"""`cairn ask` reads "combo", "combination" and "passcode" as the code they ask for (search/codewords.py), as the
 assistant did alone before: the question is searched and answered as a code question, and the answer keeps the
 question as typed."""
 
@@ -32,6 +32,6 @@ def test_a_code_asked_by_another_word_is_answered_as_a_code(home, question, valu
 
 
 def test_the_word_in_its_ordinary_sense_is_left_alone(home):
-    from cairn.answer.codewords import as_code_word
+    from cairn.search.codewords import as_code_word
     assert as_code_word("what's the right combination of compost and soil for the plot") == \
         "what's the right combination of compost and soil for the plot"

@@ -14,12 +14,12 @@ import pytest
 
 from cairn.assistant import Assistant, Channel
 from cairn.assistant.nlu import classify as C
-from cairn.assistant.nlu import misspelt as MS
+from cairn.search import misspelt as MS
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu import times as T
 from cairn.assistant.nlu import ways as W
-from cairn.answer.codewords import as_code_word
+from cairn.search.codewords import as_code_word
 from conftest import notes_app
 
 NOTES = {

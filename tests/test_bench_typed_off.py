@@ -22,8 +22,10 @@ def test_off_refuses_what_is_no_switch(capsys):
 
 def test_off_sets_the_switch_false(monkeypatch):
     import answers_typed
-    from cairn.answer import types
-    monkeypatch.setattr(types, "HEAD_NOUNS", True)
+    from cairn.answer import typed
+    from cairn.search import asked
+    monkeypatch.setattr(typed, "UNWRAP", True)
+    monkeypatch.setattr(asked, "HEAD_NOUNS", True)
     monkeypatch.setattr(answers_typed, "run", lambda *a, **k: [])  # no questions asked: only the switch matters
-    answers_typed.main(["--off", "types.HEAD_NOUNS", "--no-speed"])
-    assert types.HEAD_NOUNS is False
+    answers_typed.main(["--off", "typed.UNWRAP", "--off", "search.asked.HEAD_NOUNS", "--no-speed"])
+    assert typed.UNWRAP is False and asked.HEAD_NOUNS is False

@@ -109,7 +109,7 @@ def test_about_subject():
                                       "Does \\ hate []?", "least least"])
 def test_odd_questions_never_raise(question):
     from cairn.answer.polarity import contradiction
-    from cairn.answer.types import is_hypothetical
+    from cairn.search.asked import is_hypothetical
     assert question_subject(question) is None
     assert contradiction(question, question) is None
     assert is_hypothetical(question) is False

@@ -10,7 +10,8 @@ import pytest
 
 from cairn.errors import InvalidInput
 from cairn.search.dates import DateWindow
-from cairn.search.query import Filters, ParsedQuery, Word, build_match_query, parse_query
+from cairn.search.asked import Asked
+from cairn.search.query import Filters, ParsedQuery, Word, build_match_query, parse_query, parse_question
 from cairn.store import fts
 from cairn.store.postgres import keyword as pg_keyword
 
@@ -71,6 +72,15 @@ def test_empty_garbage_and_non_text_queries():
         parse_query(42)
     with pytest.raises(InvalidInput, match="got NoneType"):
         parse_query(None)
+
+
+def test_a_question_is_parsed_with_its_answer_type_a_search_without():
+    q = parse_question("What's the plumber's phone number?", Filters(tag="home"))
+    assert q.answer_type == Asked("phone", (), ("plumber",)) and q.to_json()["answer_type"] == "phone"
+    assert q.words == parse_query("What's the plumber's phone number?").words and q.filters.tag == "home"
+    assert parse_query("What's the plumber's phone number?").answer_type is None  # a plain search reads none
+    with pytest.raises(InvalidInput, match="must be text, got int"):
+        parse_question(42)
 
 
 def test_operators_and_quotes_never_make_fts5_syntax():

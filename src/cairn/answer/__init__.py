@@ -23,12 +23,14 @@ from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
-from cairn.answer.types import fits_answer_type, is_hypothetical
+from cairn.answer.types import fits_answer_type
 from cairn.lexical import sentences, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import llm_messages
 from cairn.model import Hit
+from cairn.search import asked as QT
+from cairn.search.asked import is_hypothetical
 from cairn.search.query import ParsedQuery
 
 NOT_FOUND = "Your notes do not contain an answer to this question."
@@ -99,11 +101,11 @@ def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> f
 
 
 def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
-                    asked: types.Asked | None = None) -> list[Evidence]:
+                    asked: QT.Asked | None = None) -> list[Evidence]:
     """Number the hits whose relevance clears `floor` (best first, at most MAX_EVIDENCE); with
     `embedder`, for an `asked.valued` question, also a note's hit with a keyword signal (the first
     SENTENCE_READ such) whose sentence holding such a value clears it (`sentence_relevance`)."""
-    asked = asked or types.asked(question)
+    asked = asked or QT.asked(question)
     kept, read = [], 0
     for h in hits:
         ok = relevance(question, h) >= floor
@@ -118,13 +120,13 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
-                     asked: types.Asked | None = None) -> str:
+                     asked: QT.Asked | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none), by
     `_sentence_score` and the module constants. A question is never quoted; the sentence after it
     scores the better of itself and the pair ("Q: …? A: …"). A sentence needs four words and a
     value of `asked.sentence_kind` (None: read). about: `(hit, sentence) -> bool` filter; focus:
     the text scored against (the question less the name); replies: {hit id: replied message}."""
-    asked = asked or types.asked(question)
+    asked = asked or QT.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
     asked_before: dict[tuple[int, str], str] = {}  # candidate -> the question just before it (FAQ)
@@ -241,7 +243,7 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies,
             unknown_names=[w for w in unknown_names or [] if w.lower() in p.lower()]) for p in parts.split(question)])
-    asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else types.asked(question)
+    asked = parsed.answer_type if parsed is not None and parsed.answer_type is not None else QT.asked(question)
     about = focus = info = subject = None
     all_hits, hypothetical = hits, is_hypothetical(question)
     if check_answerability:
@@ -297,7 +299,7 @@ def _abstain(question: str, reason: str, llm=None, ans: Answer | None = None, **
 
 
 def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about, focus: str | None,
-            replies: dict[str, str] | None, asked: types.Asked) -> Answer:
+            replies: dict[str, str] | None, asked: QT.Asked) -> Answer:
     """The evidence -> draft -> verifier pipeline of `answer_question` (module doc)."""
     evidence = select_evidence(question, hits, floor, embedder, asked)
     ev_json = [{"n": e.n, "title": e.hit.title, "path": e.hit.path, "page": e.hit.page,

@@ -28,6 +28,7 @@ import math
 import re
 
 from cairn.answer import types
+from cairn.search.asked import TYPE_WORDS
 from cairn.answer.roles import says_where
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
@@ -46,7 +47,7 @@ _UNIT = re.compile(rf"(?:{types._UNITS}|evenings?|mornings?|afternoons?)", re.IG
 
 
 def _terms(question: str) -> list[str]:
-    return list(dict.fromkeys(stem(t) for t in content_terms(question) if stem(t) not in types.TYPE_WORDS))
+    return list(dict.fromkeys(stem(t) for t in content_terms(question) if stem(t) not in TYPE_WORDS))
 
 
 def _attribute(terms: list[str], question: str, line: str, title: str) -> tuple[list[str], set[str]]:

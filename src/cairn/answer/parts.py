@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from cairn.answer.offtopic import ASKING_WORDS
-from cairn.answer.types import TYPE_WORDS
+from cairn.search.asked import TYPE_WORDS
 from cairn.lexical import content_terms, stem
 
 _CUT = re.compile(r"\s*(?:,\s*)?(?:\band\b|;|\?)\s+(?=(?:and\s+)?(?:what|when|where|who|whom|which|how|why|is|are|was|"

@@ -144,7 +144,7 @@ def role_key(key: str, question: str) -> bool:
 
 def keyed_person(question: str, head: tuple[str, ...], evidence: list) -> tuple[int, str] | None:
     """(evidence n, line) of the first note line among `evidence` (best first; chat messages skipped) keyed by a day
-    `question` names or by the role `head` (its stems, types.Asked.head: every one held by the key, every word of the
+    `question` names or by the role `head` (its stems, search.asked.Asked.head: every one held by the key, every word of the
     key in the question: role_key), and whose value names a person (module doc); else the line keyed by a role whose
     work (GLOSS) shares most stemmed words with the question's main clause (BY_WORK; ties to the first; not for a past
     act: "who serviced the boiler?" is not said by "Gas engineer: …"); None when there is none."""

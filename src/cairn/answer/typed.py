@@ -27,12 +27,11 @@ import re
 from dataclasses import dataclass, field, replace
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
-from cairn.answer.roles import role_of
 from cairn.answer.rota import keyed_person
 from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, missing, nominal_head, root,
-                                values, words_of)
+from cairn.answer.types import KIND_WORDS, missing, root, values, words_of
+from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
 from cairn.embed.cache import embed_cached
 from cairn.ner import parts_of_speech
 

@@ -40,7 +40,7 @@ class NoteScoped:
         due?" after a question on the Car note): answered from that note alone — its steps for
         a how-to, else its sentences sharing the question's words beyond the title, else (a
         question asking nothing beyond the title: "when is my appointment?") its first sentence
-        holding the kind of answer asked for (answer.types.answer_type). A part asking for a
+        holding the kind of answer asked for (search.asked.answer_type). A part asking for a
         kind of thing (a clock time, a sum, a date: RP.typed_sentences) is answered by a sentence
         holding one, ties going to `prefer` (the line the conversation last quoted). `loose`:
         the note is only the conversation's topic (an "and ...?" follow-up naming no note), so
@@ -76,7 +76,8 @@ class NoteScoped:
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
-            from cairn.answer.types import answer_type, fits_answer_type
+            from cairn.answer.types import fits_answer_type
+            from cairn.search.asked import answer_type
             kind = answer_type(t)
             lines = [s for s in RP.answer_lines(body) if kind and fits_answer_type(s, kind)][:1]
         if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):

@@ -232,7 +232,8 @@ class KnowledgeOps:
         titles: dict[int, str] = {}
         body: list[str] = []
         sources: list[KnowledgeSource] = []
-        from cairn.answer.types import answer_type, fits_answer_type
+        from cairn.answer.types import fits_answer_type
+        from cairn.search.asked import answer_type
         for piece, a in zip(pieces, answers):
             kind = answer_type(piece)
             if not a.found and kind and any(fits_answer_type(b.text, kind) for b in answers if b.found):
@@ -325,7 +326,8 @@ class KnowledgeOps:
         first: relevance (`_relevance`) x focus on the names asked (T.focus); a memory must
         reach MEMORY_FLOOR (or speak of the same "my <relation>") and hold the kind of answer
         asked (answer.types.fits_answer_type: a time for "when")."""
-        from cairn.answer.types import answer_type, fits_answer_type
+        from cairn.answer.types import fits_answer_type
+        from cairn.search.asked import answer_type
         kind = answer_type(question)
         asked = T.names(question)
         kin = T.kin(question)  # "my sister" asked and told: the statement is about whom the question asks

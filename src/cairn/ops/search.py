@@ -129,13 +129,13 @@ class SearchOps:
         ops/knowledge.py). A declined answer in a home without notes says how to add some
         (`cairn ingest PATH`). Publishes answer.produced."""
         check_question(question)
-        from cairn.answer.codewords import as_code_word
+        from cairn.search.codewords import as_code_word
         from cairn.llm import default_llm_spec, get_llm
         from cairn.traces import Trace
         trace = trace or Trace("answer", {"question": question})
         trace.input = trace.input or {"question": question}
         try:
-            # "whats the combo for the gate": searched and answered as the code it asks for (answer/codewords.py)
+            # "whats the combo for the gate": searched and answered as the code it asks for (search/codewords.py)
             ans = self._ask(as_code_word(question), llm, k, trace, get_llm, default_llm_spec, memories)
             ans.question = question
         except BaseException:
@@ -150,16 +150,15 @@ class SearchOps:
         from cairn.answer import answer_question
         from cairn.answer.answerability import CONTEXT_K, named_people, strip_people
         from cairn.answer.premise import question_names, unknown_names
-        from cairn.answer.types import asked
         from cairn.search.hybrid import document_frequency
-        from cairn.search.query import parse_query
+        from cairn.search.query import parse_question
         with trace.stage("model", {"llm": llm}) as out:
             spec = llm or self.settings.llm or default_llm_spec()
             model = get_llm(spec)
             out["llm"] = getattr(model, "name", None) or spec
         with trace.stage("search", {"question": question, "k": k}) as out:
             # parsed once (search/query.py); every search of this question below reuses it
-            parsed = parse_query(question).with_answer_type(asked(question))
+            parsed = parse_question(question)
             res = self.search(parsed, k=k, group=False)
             out.update(hits=len(res.hits), top=[h.title for h in res.hits[:3]], warnings=res.warnings,
                        query=parsed.to_json())

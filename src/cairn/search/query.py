@@ -30,9 +30,10 @@ quotes, emoji never fail: case B09):
 - **dates** are the absolute dates the text names (search/dates.py `query_dates`), used by
   the time signal of hybrid search (graph/signal.py);
 - **filters** are the search options, which are not written in the text (`Filters`);
-- the **answer type** of a question (answer/types.py `Asked`) is filled by the answering
-  operation (`with_answer_type`, ops/search.py `ask`) and read by the answer layer
-  (answer_question's `parsed`); search never reads it.
+- the **answer type** of a question (search/asked.py `Asked`: the kind of value asked, its
+  head and subject) is read by `parse_question`, once, for a question to be answered
+  (ops/search.py `ask`), and used by the answer layer (answer_question's `parsed`); a plain
+  search has none (`parse_query`) and never reads it.
 
 `parse_query` raises InvalidInput only for a query that is not text. An empty query, one of
 only stopwords or only punctuation parses: `empty` / `searchable` tell the caller, which
@@ -45,12 +46,15 @@ import dataclasses
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cairn.errors import InvalidInput
 from cairn.search.dates import DateWindow, query_dates
 from cairn.store import fts
 from cairn.store.fts import STOPWORDS
+
+if TYPE_CHECKING:  # read only by parse_question (its lexicon and tagger are not loaded for a plain search)
+    from cairn.search.asked import Asked
 
 COLUMNS = ("title", "tags")
 _FIELD_RE = re.compile(r"^(title|tags):(.+)$", re.IGNORECASE)
@@ -98,8 +102,8 @@ class ParsedQuery:
     index term, and the column filters (a filter of no term too: "title:!!"), in order.
     terms: every lower-cased index term of the text, in order (snippets, words found nowhere). pairs: the adjacent-word pairs for
     the phrase boost, lower-cased, each once. phrases: the quoted phrases' lower-cased terms.
-    `dates`: the dates the text names. filters: the search options. answer_type: an
-    answer.types.Asked set by the answering layer (None for a plain search)."""
+    `dates`: the dates the text names. filters: the search options. answer_type: what
+    the question asks for (search/asked.py; None for a plain search: `parse_question` sets it)."""
 
     text: str
     words: tuple[Word, ...] = ()
@@ -107,7 +111,7 @@ class ParsedQuery:
     pairs: tuple[tuple[str, str], ...] = ()
     phrases: tuple[tuple[str, ...], ...] = ()
     filters: Filters = Filters()
-    answer_type: Any = None
+    answer_type: Asked | None = None
 
     @functools.cached_property
     def dates(self) -> tuple[DateWindow, ...]:
@@ -167,8 +171,8 @@ class ParsedQuery:
         """This query with other search options (the text is not parsed again)."""
         return self._replace(filters=filters)
 
-    def with_answer_type(self, asked: Any) -> "ParsedQuery":
-        """This query with the answer type the answering layer read from it."""
+    def with_answer_type(self, asked: Asked | None) -> "ParsedQuery":
+        """This query with the answer type `asked` (search/asked.py; None: none)."""
         return self._replace(answer_type=asked)
 
     def _replace(self, **changes) -> "ParsedQuery":
@@ -227,6 +231,14 @@ def parse_query(query: "str | ParsedQuery", filters: Filters | None = None) -> P
                                               for m in _QUOTED.finditer(query)) if t))
     return ParsedQuery(text=query, words=tuple(words), terms=tuple(t.lower() for t in terms),
                        pairs=_pairs(pieces), phrases=phrases, filters=filters or Filters())
+
+
+def parse_question(question: str, filters: Filters | None = None) -> ParsedQuery:
+    """`parse_query` of a question to be answered, with its answer type read (search/asked.py
+    `asked`: `ParsedQuery.answer_type`). Raises InvalidInput when `question` is not text."""
+    from cairn.search.asked import asked
+    parsed = parse_query(question, filters)
+    return parsed.with_answer_type(asked(question))
 
 
 # The keyword text rules as functions of a query text (parse, then render): for callers that

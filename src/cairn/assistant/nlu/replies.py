@@ -276,10 +276,10 @@ VALUE_KINDS = frozenset({"phone", "code", "email", "place", "money"})  # a numbe
 def value_kind(question: str) -> str | None:
     """The kind of value a question asks for by naming only the kind ("and the address?",
     "what's the ref?", "the phone number?", "what's in the sauce?"): the answer type
-    (cairn.answer.types.asked) when it is one of VALUE_KINDS — "place" only as a postal
-    address (types.values) — or "contents" for what a thing holds (types.CONTENTS: "what's
+    (cairn.search.asked.asked) when it is one of VALUE_KINDS — "place" only as a postal
+    address (types.values) — or "contents" for what a thing holds (search.asked.CONTENTS: "what's
     in", "ingredients"); None otherwise."""
-    from cairn.answer.types import CONTENTS, asked
+    from cairn.search.asked import CONTENTS, asked
     q = question.strip()
     if re.search(CONTENTS, q, re.I):
         return "contents"
@@ -323,7 +323,8 @@ def asked_kind(question: str):
     `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
     the answer type of cairn.answer.types ("when" -> a date, day or clock time; "how long" -> a
     quantity; "how often" -> a rate, `_RATE`: "every 12 hours", not "50g")."""
-    from cairn.answer.types import answer_type, fits_answer_type
+    from cairn.answer.types import fits_answer_type
+    from cairn.search.asked import answer_type
     q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
     if (spec := specific_kind(q)) is not None:
         return spec[0]
@@ -451,7 +452,7 @@ _PLACE = re.compile(r"\b(?:at|in|on|near|behind|opposite|outside)\s+(?:the\s+)?(
 
 def _stems(question: str, title: str) -> set[str]:
     from cairn.lexical import stem
-    from cairn.answer.types import TYPE_WORDS
+    from cairn.search.asked import TYPE_WORDS
     kind_words = {"time", "day", "date", "week", "month", "year", "much", "many", "long", "often", "hour", "ref",
                   "reference", "code", "reg", "registration", "postcode", "ingredient", "content"}
     return {stem(w) for w in terms(question) - terms(title) - kind_words} - TYPE_WORDS - (

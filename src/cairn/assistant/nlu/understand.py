@@ -36,12 +36,13 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
-from cairn.answer.codewords import as_code_word
-from cairn.assistant.nlu.misspelt import corrected
+from cairn.assistant.nlu.known import ordinary_words
+from cairn.search.codewords import as_code_word
+from cairn.search.misspelt import corrected
 from cairn.assistant.nlu.spelling import normalise
 
-MISSPELT = True  # a question's misspelt word put right by the notes' words (misspelt.py); switch off to compare
-CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (answer/codewords.py); switch off to compare
+MISSPELT = True  # a question's misspelt word put right by the notes' words (search/misspelt.py); switch off to compare
+CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (search/codewords.py); switch off to compare
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
@@ -157,10 +158,10 @@ def _two_requests(a: str, b: str, whole: str, b_text: str = "") -> bool:
 def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=None) -> Understanding:
     """The Understanding of one message of the person (module docstring). `df`: word -> how
     many note chunks hold it (the keyword index's document frequency), with which a misspelt
-    word of a question is put right (misspelt.py); None: words are read as typed."""
+    word of a question is put right (search/misspelt.py); None: words are read as typed."""
     resolved, how, subject = S.resolve(normalise(text), st)
     if MISSPELT and df is not None and is_question(resolved):
-        fixed, done = corrected(resolved, df)
+        fixed, done = corrected(resolved, df, ordinary_words())
         if done:  # "when does oona want the reciepts": the receipts a note holds
             how.append(f"misspelt: {', '.join(done)}")
             resolved = fixed

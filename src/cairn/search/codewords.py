@@ -1,5 +1,5 @@
 """Other words a person asks a code by: "the combo for the gate", "the bike lock combination",
-"the passcode to the key safe" ask for what the answerer (cairn.answer.types) knows as a code.
+"the passcode to the key safe" ask for what the question's reading (search/asked.py `asked`) knows as a code.
 
     as_code_word("whats the combo for the gate at the apiary")   # "whats the code for the gate at the apiary"
     as_code_word("a combination of flour and water")              # unchanged
