@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, PersonaSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
+    MAX_MEMORY_CHARS, quiet_window, zone_known, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, PersonaSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
 
 @dataclass
 class Settings:
@@ -292,6 +292,13 @@ def validate(settings: "Settings") -> None:
         raise ConfigError(f"config.toml: search.fusion must be \"weighted\" or \"rrf\", got {settings.search.fusion!r}")
     if settings.chunk.min_tokens > settings.chunk.max_tokens:
         raise ConfigError("config.toml: chunk.min_tokens must not exceed chunk.max_tokens")
+    if not zone_known(settings.time.timezone):
+        raise ConfigError(f"config.toml: time.timezone {settings.time.timezone!r} is not an IANA time "
+                          "zone this machine knows (e.g. \"Europe/Lisbon\"; \"\" = this machine's zone)")
+    try:
+        quiet_window(settings.time.quiet_hours)
+    except ValueError as exc:
+        raise ConfigError(f"config.toml: time.{exc}") from None
     for item in settings.voice.voices:
         who, _, model = item.partition("=")
         if not (who.strip() and model.strip()):
