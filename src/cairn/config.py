@@ -292,6 +292,10 @@ def validate(settings: "Settings") -> None:
         raise ConfigError(f"config.toml: search.fusion must be \"weighted\" or \"rrf\", got {settings.search.fusion!r}")
     if settings.chunk.min_tokens > settings.chunk.max_tokens:
         raise ConfigError("config.toml: chunk.min_tokens must not exceed chunk.max_tokens")
+    backups = (settings.home / Path(settings.backup.dir).expanduser()).resolve()
+    if backups == settings.home.resolve():
+        raise ConfigError(f"config.toml: backup.dir {settings.backup.dir!r} is the home folder itself; name "
+                          "a folder inside it (default \"backups\") or outside it")
     if not zone_known(settings.time.timezone):
         raise ConfigError(f"config.toml: time.timezone {settings.time.timezone!r} is not an IANA time "
                           "zone this machine knows (e.g. \"Europe/Lisbon\"; \"\" = this machine's zone)")
