@@ -149,6 +149,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     (cairn.model.INPUT_SOURCES), kept in its frontmatter."""
     title = _one_line_title(title)
     _check_body(body)
+    tags = _checked_tags(tags)
     resolver = Resolver.from_db(conn)
     same = [i for i in resolver.by_title.get(key(title), []) if only is None or i in only]
     if same:
@@ -181,7 +182,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
                           "created": N.now_iso(), "input_source": input_source, **owner_keys(settings.owner)}
     if tags:
-        fm["tags"] = list(tags)
+        fm["tags"] = tags
     text = V.render_note(fm, body)
     V.atomic_write(target, text)
     H.record(settings.home, fm["cairn_id"], relpath, text.encode("utf-8"), by=H.actor("cairn"), action="create")
@@ -195,6 +196,24 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
             target.unlink(missing_ok=True)
             raise
         return row  # stored and searchable by keyword; its vectors come when there is room
+
+
+def _checked_tags(tags: list[str] | None) -> list[str]:
+    """The tags of a new note as its file will hold them: each as the index reads it back
+    (parse.markdown.clean_tag: "#x" is x), repeats (any case) once. Raises InvalidInput for a
+    tag that is empty once cleaned ("", " ", "#") or holds a control character (a line break
+    would make one tag two lines of YAML), naming it; nothing is written then."""
+    from cairn.controls import check_no_controls
+    from cairn.parse.markdown import clean_tag
+    out: list[str] = []
+    for n, tag in enumerate(tags or [], 1):
+        check_no_controls(tag, f"tag {n} ({tag!r})")
+        cleaned = clean_tag(tag)
+        if not cleaned:
+            raise InvalidInput(f"tag {n} ({tag!r}) is empty; leave it out")
+        if cleaned.casefold() not in {t.casefold() for t in out}:
+            out.append(cleaned)
+    return out
 
 
 def _portable_new_folders(vault: Path, folder: str) -> None:
