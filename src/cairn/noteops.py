@@ -260,7 +260,8 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     or an empty body (an empty stdin in a script must not wipe a note: `delete_note`
     removes one on purpose), NoteNotFound / AmbiguousNote, and EditConflict when
     `expected_hash` (the file's sha256 when the editor read it) is given and the file now
-    differs (edited outside meanwhile). Nothing is written then."""
+    differs (edited outside meanwhile), Conflict when the file is binary data now. Nothing is
+    written then."""
     if mode not in MODES:
         raise InvalidInput(f"mode {mode!r} is not one of {', '.join(MODES)}")
     if not body or not body.strip():
@@ -270,7 +271,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
-    text = note_text(data)  # written back as UTF-8: a UTF-16 or cp1252 note keeps its characters
+    text = rewrite_text(data, note.path)  # written back as UTF-8: a UTF-16 or cp1252 note keeps its characters
     if expected_hash and V.sha256_bytes(data) != expected_hash:
         raise EditConflict(f"{note.path} was changed outside this editor since you opened it; "
                            "nothing was saved (your text is kept below the current version)",
@@ -308,6 +309,21 @@ def note_text(data: bytes) -> str:
     note reads as its characters, as the index read it), imported on first use."""
     from cairn.parse.text import note_text as decode
     return decode(data)
+
+
+def _strict_text(data: bytes) -> str:
+    from cairn.parse.text import note_text_to_rewrite
+    return note_text_to_rewrite(data)
+
+
+def rewrite_text(data: bytes, relpath: str) -> str:
+    """The text of a note file Cairn is about to write back (parse.text.note_text_to_rewrite).
+    Raises Conflict naming the note when the file is binary data now (changed outside Cairn):
+    a write-back would destroy its bytes, so nothing is written."""
+    try:
+        return _strict_text(data)
+    except ValueError as exc:
+        raise Conflict(f"{relpath}: the file is not text now ({exc}); not rewritten") from None
 
 
 def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
@@ -353,7 +369,7 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
-    text, _meta, _body = V.read_for_rewrite(path, note.path, note_text)  # Conflict naming a YAML fault
+    text, _meta, _body = V.read_for_rewrite(path, note.path, _strict_text)  # Conflict naming a YAML fault
     new = V.add_frontmatter_keys(text, {"title": title})
     if new is None:
         raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")
