@@ -296,6 +296,11 @@ def validate(settings: "Settings") -> None:
     if backups == settings.home.resolve():
         raise ConfigError(f"config.toml: backup.dir {settings.backup.dir!r} is the home folder itself; name "
                           "a folder inside it (default \"backups\") or outside it")
+    for folder in settings.inbox_dirs:
+        if folder == settings.home.resolve():
+            raise ConfigError(f"config.toml: sync.inbox {str(folder)!r} is the Cairn home folder itself "
+                              "(its index, logs and config are no files to ingest); name a folder new "
+                              "files arrive in")
     if not zone_known(settings.time.timezone):
         raise ConfigError(f"config.toml: time.timezone {settings.time.timezone!r} is not an IANA time "
                           "zone this machine knows (e.g. \"Europe/Lisbon\"; \"\" = this machine's zone)")
