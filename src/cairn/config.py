@@ -377,7 +377,20 @@ def _apply_data(settings: Settings, data: dict, check_vault: bool = True) -> Non
 def _read_layer(path: Path) -> dict:
     """The TOML table of config file `path` ({} when it does not exist, also when a folder
     above it is a file: Settings.ensure_dirs names that). ConfigError naming the file when it
-    is not valid TOML or not UTF-8."""
+    is not valid TOML or not UTF-8, when it is a symbolic link to nothing (a dotfiles folder
+    not mounted: its settings would be silently dropped), or when it is not a regular file
+    (a FIFO would block every command)."""
+    import stat as st
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if path.is_symlink():
+            raise ConfigError(f"{path}: a symbolic link to {os.readlink(path)}, which does not exist") from None
+        return {}
+    except OSError:
+        mode = None  # a loop and the like: the read below names it
+    if mode is not None and not st.S_ISREG(mode) and not st.S_ISDIR(mode):
+        raise ConfigError(f"{path}: not a regular file")
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):
