@@ -361,13 +361,22 @@ def _one_line_title(title: str, what: str = "the note title") -> str:
     return title
 
 
-def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str) -> N.NoteRow:
+def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str,
+                only: set[str] | None = None) -> N.NoteRow:
     """Give the note `ref` names the title `title` (its frontmatter `title`, which wins over a
     heading; the file keeps its path and body) and re-index it. Raises InvalidInput for an
     empty title or a frontmatter block that is not a YAML mapping, Conflict for one that
-    cannot be parsed (neither is ever rewritten), NoteNotFound / AmbiguousNote."""
+    cannot be parsed (neither is ever rewritten), NoteConflict when another note has the
+    title already (case-insensitive, as create_note; only: the ids the writer sees),
+    NoteNotFound / AmbiguousNote. Nothing is written then."""
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
+    resolver = Resolver.from_db(conn)
+    same = [i for i in resolver.by_title.get(key(title), []) if i != note.id and (only is None or i in only)]
+    if same:
+        paths = ", ".join(sorted(resolver.notes[i].path for i in same))
+        raise NoteConflict(f"a note titled {title!r} exists already ({paths}); choose another title "
+                           f"for {note.path}")
     path = note_file(settings, note)
     text, _meta, _body = V.read_for_rewrite(path, note.path, _strict_text)  # Conflict naming a YAML fault
     new = V.add_frontmatter_keys(text, {"title": title})

@@ -214,7 +214,7 @@ class NotesOps:
         """Retitle a note (see noteops.rename_note)."""
         from cairn.noteops import rename_note
         ref = self._own_ref(ref, write=True)
-        note = rename_note(self.conn, self.settings, self.embedder, ref, title)
+        note = rename_note(self.conn, self.settings, self.embedder, ref, title, only=self._visible_note_ids())
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
