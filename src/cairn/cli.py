@@ -21,6 +21,7 @@ start_early()  # before typer is imported: the model session of a search starts 
 import typer  # noqa: E402
 
 from cairn.validate import check_question  # noqa: E402
+from cairn.interfaces.terminal_text import listed_title  # noqa: E402
 from cairn.interfaces.cli_common import (  # noqa: F401,E402  (importable from cairn.cli as before)
     _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind, NoteStatus, InputSource,
     _value, app, import_app, _LazyConsole, escape, Table,
@@ -264,7 +265,7 @@ def _print_answer(ans) -> None:
         for c in ans.citations:
             ranges = ", ".join(f"{q['start']}–{q['end']}" for q in c.get("quotes") or [c])
             where = c["path"] + (f", page {c['page']}" if c["page"] else "") + f", chars {ranges}"
-            out.print(f"[{c['n']}] {escape(c['title'])} — {escape(where)}")
+            out.print(f"[{c['n']}] {escape(listed_title(c['title']))} — {escape(where)}")
             if c.get("speaker"):
                 said = c["speaker"] + (f", {c['event_time']}" if c.get("event_time") else "")
                 out.print(f"    [dim]said by {escape(said)}[/dim]")

@@ -100,7 +100,7 @@ def write_problem(folder: Path) -> str | None:
 
 
 from cairn.config_sections import (  # noqa: F401  (the sections are part of this module's API)
-    MAX_MEMORY_CHARS, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, PersonaSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
+    MAX_MEMORY_CHARS, quiet_window, zone_known, SearchSettings, ChunkSettings, FetchSettings, JobSettings, MemorySettings, IngestSettings, SyncSettings, TimeSettings, TelegramSettings, ImapSettings, VoiceSettings, PersonaSettings, MatrixSettings, ServerSettings, PluginSettings, AssistantSettings, BackupSettings)
 
 @dataclass
 class Settings:
@@ -292,6 +292,22 @@ def validate(settings: "Settings") -> None:
         raise ConfigError(f"config.toml: search.fusion must be \"weighted\" or \"rrf\", got {settings.search.fusion!r}")
     if settings.chunk.min_tokens > settings.chunk.max_tokens:
         raise ConfigError("config.toml: chunk.min_tokens must not exceed chunk.max_tokens")
+    backups = (settings.home / Path(settings.backup.dir).expanduser()).resolve()
+    if backups == settings.home.resolve():
+        raise ConfigError(f"config.toml: backup.dir {settings.backup.dir!r} is the home folder itself; name "
+                          "a folder inside it (default \"backups\") or outside it")
+    for folder in settings.inbox_dirs:
+        if folder == settings.home.resolve():
+            raise ConfigError(f"config.toml: sync.inbox {str(folder)!r} is the Cairn home folder itself "
+                              "(its index, logs and config are no files to ingest); name a folder new "
+                              "files arrive in")
+    if not zone_known(settings.time.timezone):
+        raise ConfigError(f"config.toml: time.timezone {settings.time.timezone!r} is not an IANA time "
+                          "zone this machine knows (e.g. \"Europe/Lisbon\"; \"\" = this machine's zone)")
+    try:
+        quiet_window(settings.time.quiet_hours)
+    except ValueError as exc:
+        raise ConfigError(f"config.toml: time.{exc}") from None
     for item in settings.voice.voices:
         who, _, model = item.partition("=")
         if not (who.strip() and model.strip()):
@@ -361,7 +377,20 @@ def _apply_data(settings: Settings, data: dict, check_vault: bool = True) -> Non
 def _read_layer(path: Path) -> dict:
     """The TOML table of config file `path` ({} when it does not exist, also when a folder
     above it is a file: Settings.ensure_dirs names that). ConfigError naming the file when it
-    is not valid TOML or not UTF-8."""
+    is not valid TOML or not UTF-8, when it is a symbolic link to nothing (a dotfiles folder
+    not mounted: its settings would be silently dropped), or when it is not a regular file
+    (a FIFO would block every command)."""
+    import stat as st
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if path.is_symlink():
+            raise ConfigError(f"{path}: a symbolic link to {os.readlink(path)}, which does not exist") from None
+        return {}
+    except OSError:
+        mode = None  # a loop and the like: the read below names it
+    if mode is not None and not st.S_ISREG(mode) and not st.S_ISDIR(mode):
+        raise ConfigError(f"{path}: not a regular file")
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):

@@ -74,9 +74,11 @@ def _peek(path: Path | None) -> dict | None:
     if path is None:
         return {}
     try:
+        if path.exists() and not path.is_file():  # a FIFO would block: load_settings names it
+            return None
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {}
+        return {} if not path.is_symlink() else None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
 

@@ -4,7 +4,9 @@ reads the file; docs/install.md describes every field (tests/unit/test_docs.py c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import time
 
 @dataclass
 class SearchSettings:
@@ -158,6 +160,33 @@ class SyncSettings:
     settle_ms: int = 300
     missing_settle_ms: int = 1200
     rescan_s: int = 600  # full reconcile this often while watching (0 = never): a safety net for lost events
+
+
+def quiet_window(text: str) -> tuple[time, time] | None:
+    """`[time] quiet_hours` read: "22:00-08:00" -> (22:00, 08:00) (local wall times, the
+    window may wrap midnight); "" or blanks -> None (no quiet hours). Raises ValueError for
+    any other form, an hour past 23 or a minute past 59 included."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})", text)
+    if not m or int(m.group(1)) > 23 or int(m.group(3)) > 23 or int(m.group(2)) > 59 or int(m.group(4)) > 59:
+        raise ValueError(f"quiet_hours must look like \"22:00-08:00\", got {text!r}")
+    return time(int(m.group(1)), int(m.group(2))), time(int(m.group(3)), int(m.group(4)))
+
+
+def zone_known(name: str) -> bool:
+    """Whether `name` is an IANA time zone this machine knows, as `schedule.when.zone` reads
+    it (any case, spaces around it ignored: "europe/lisbon"); "" (the machine's zone) is."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+    name = (name or "").strip()
+    if not name:
+        return True
+    try:
+        ZoneInfo(name)
+        return True
+    except (ZoneInfoNotFoundError, ValueError):
+        return name.lower() in {n.lower() for n in available_timezones()}
 
 
 @dataclass

@@ -256,7 +256,7 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     cannot be parsed, paths.PathOutside when the note's file leads out of the vault. Model failures fall back to the extractive gist, with the reason."""
     from cairn import vault as V
     from cairn.llm import get_llm
-    from cairn.parse.text import note_text
+    from cairn.parse.text import note_text_to_rewrite
     from cairn import paths as P
     note = app.find_note(ref)
     path = app.settings.vault / note.path
@@ -264,7 +264,7 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     if reason is not None:
         raise P.PathOutside(f"note {note.path}: {reason}; Cairn does not read, change or move files "
                             "outside the vault (`cairn sync` drops this note from the index)")
-    text, meta, body = V.read_for_rewrite(path, note.path, note_text)
+    text, meta, body = V.read_for_rewrite(path, note.path, note_text_to_rewrite)
     result = Enrichment(note.id, note.path, "skipped")
     from cairn import conflicts as C
     cairns_copy = not C.copy_edited(app.conn, path, note.id, note.file_hash)

@@ -149,6 +149,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     (cairn.model.INPUT_SOURCES), kept in its frontmatter."""
     title = _one_line_title(title)
     _check_body(body)
+    tags = _checked_tags(tags)
     resolver = Resolver.from_db(conn)
     same = [i for i in resolver.by_title.get(key(title), []) if only is None or i in only]
     if same:
@@ -181,7 +182,7 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     fm: dict[str, Any] = {"title": title, "cairn_id": V.stable_id("note:" + relpath),
                           "created": N.now_iso(), "input_source": input_source, **owner_keys(settings.owner)}
     if tags:
-        fm["tags"] = list(tags)
+        fm["tags"] = tags
     text = V.render_note(fm, body)
     V.atomic_write(target, text)
     H.record(settings.home, fm["cairn_id"], relpath, text.encode("utf-8"), by=H.actor("cairn"), action="create")
@@ -195,6 +196,24 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
             target.unlink(missing_ok=True)
             raise
         return row  # stored and searchable by keyword; its vectors come when there is room
+
+
+def _checked_tags(tags: list[str] | None) -> list[str]:
+    """The tags of a new note as its file will hold them: each as the index reads it back
+    (parse.markdown.clean_tag: "#x" is x), repeats (any case) once. Raises InvalidInput for a
+    tag that is empty once cleaned ("", " ", "#") or holds a control character (a line break
+    would make one tag two lines of YAML), naming it; nothing is written then."""
+    from cairn.controls import check_no_controls
+    from cairn.parse.markdown import clean_tag
+    out: list[str] = []
+    for n, tag in enumerate(tags or [], 1):
+        check_no_controls(tag, f"tag {n} ({tag!r})")
+        cleaned = clean_tag(tag)
+        if not cleaned:
+            raise InvalidInput(f"tag {n} ({tag!r}) is empty; leave it out")
+        if cleaned.casefold() not in {t.casefold() for t in out}:
+            out.append(cleaned)
+    return out
 
 
 def _portable_new_folders(vault: Path, folder: str) -> None:
@@ -241,7 +260,8 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     or an empty body (an empty stdin in a script must not wipe a note: `delete_note`
     removes one on purpose), NoteNotFound / AmbiguousNote, and EditConflict when
     `expected_hash` (the file's sha256 when the editor read it) is given and the file now
-    differs (edited outside meanwhile). Nothing is written then."""
+    differs (edited outside meanwhile), Conflict when the file is binary data now. Nothing is
+    written then."""
     if mode not in MODES:
         raise InvalidInput(f"mode {mode!r} is not one of {', '.join(MODES)}")
     if not body or not body.strip():
@@ -251,7 +271,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
-    text = note_text(data)  # written back as UTF-8: a UTF-16 or cp1252 note keeps its characters
+    text = rewrite_text(data, note.path)  # written back as UTF-8: a UTF-16 or cp1252 note keeps its characters
     if expected_hash and V.sha256_bytes(data) != expected_hash:
         raise EditConflict(f"{note.path} was changed outside this editor since you opened it; "
                            "nothing was saved (your text is kept below the current version)",
@@ -291,6 +311,21 @@ def note_text(data: bytes) -> str:
     return decode(data)
 
 
+def _strict_text(data: bytes) -> str:
+    from cairn.parse.text import note_text_to_rewrite
+    return note_text_to_rewrite(data)
+
+
+def rewrite_text(data: bytes, relpath: str) -> str:
+    """The text of a note file Cairn is about to write back (parse.text.note_text_to_rewrite).
+    Raises Conflict naming the note when the file is binary data now (changed outside Cairn):
+    a write-back would destroy its bytes, so nothing is written."""
+    try:
+        return _strict_text(data)
+    except ValueError as exc:
+        raise Conflict(f"{relpath}: the file is not text now ({exc}); not rewritten") from None
+
+
 def keep_before(settings: Settings, note: N.NoteRow, data: bytes) -> None:
     """Keep the note's current bytes as a version before Cairn changes it, unless its newest
     version holds them already (an edit made outside Cairn that no sync has seen yet)."""
@@ -326,15 +361,24 @@ def _one_line_title(title: str, what: str = "the note title") -> str:
     return title
 
 
-def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str) -> N.NoteRow:
+def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str,
+                only: set[str] | None = None) -> N.NoteRow:
     """Give the note `ref` names the title `title` (its frontmatter `title`, which wins over a
     heading; the file keeps its path and body) and re-index it. Raises InvalidInput for an
     empty title or a frontmatter block that is not a YAML mapping, Conflict for one that
-    cannot be parsed (neither is ever rewritten), NoteNotFound / AmbiguousNote."""
+    cannot be parsed (neither is ever rewritten), NoteConflict when another note has the
+    title already (case-insensitive, as create_note; only: the ids the writer sees),
+    NoteNotFound / AmbiguousNote. Nothing is written then."""
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
+    resolver = Resolver.from_db(conn)
+    same = [i for i in resolver.by_title.get(key(title), []) if i != note.id and (only is None or i in only)]
+    if same:
+        paths = ", ".join(sorted(resolver.notes[i].path for i in same))
+        raise NoteConflict(f"a note titled {title!r} exists already ({paths}); choose another title "
+                           f"for {note.path}")
     path = note_file(settings, note)
-    text, _meta, _body = V.read_for_rewrite(path, note.path, note_text)  # Conflict naming a YAML fault
+    text, _meta, _body = V.read_for_rewrite(path, note.path, _strict_text)  # Conflict naming a YAML fault
     new = V.add_frontmatter_keys(text, {"title": title})
     if new is None:
         raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")

@@ -41,10 +41,11 @@ def mark_note(app, ref: str, status: str):
     from cairn import conflicts as C
     from cairn import vault as V
     status = check_status(status)
-    from cairn.noteops import note_file, note_text
+    from cairn.noteops import note_file
+    from cairn.parse.text import note_text_to_rewrite
     note = app.find_note(ref)
     path = note_file(app.settings, note)  # PathOutside when a link leads out of the vault
-    text, meta, _body = V.read_for_rewrite(path, note.path, note_text)
+    text, meta, _body = V.read_for_rewrite(path, note.path, note_text_to_rewrite)
     if str(meta.get("status") or "") == status:
         return note
     new_text = V.add_frontmatter_keys(text, {"status": status})

@@ -216,9 +216,12 @@ def read_for_rewrite(path: Path, relpath: str, decode: Callable[[bytes], str]) -
     file's bytes into text with "\n" newlines (callers pass cairn.parse.text.note_text, which
     reads a UTF-16 or cp1252 note as its text; a parameter because parse sits above vault).
     Raises errors.Conflict when the frontmatter cannot be parsed: such a block is never
-    rewritten (case B04)."""
+    rewritten (case B04); also when `decode` raises ValueError (binary data)."""
     from cairn.errors import Conflict
-    text = decode(path.read_bytes())
+    try:
+        text = decode(path.read_bytes())
+    except ValueError as exc:  # a decoder that refuses binary data (parse.text.note_text_to_rewrite)
+        raise Conflict(f"{relpath}: the file is not text now ({exc}); not rewritten") from None
     try:
         meta, body = split_frontmatter(text)
     except ValueError as exc:

@@ -134,6 +134,8 @@ class _Watcher:
         self.on_event = on_event or (lambda e: None)
         self.vault = settings.vault.resolve()
         self.inboxes = [d for d in settings.inbox_dirs if d != self.vault and self.vault not in d.parents]
+        from cairn.ingest.run import own_files
+        self._own = own_files(settings)  # an inbox above the home: its index, logs, config are no arrivals
         self.short = settings.sync.settle_ms / 1000
         self.long = max(settings.sync.missing_settle_ms, settings.sync.settle_ms) / 1000
         self.pending_vault: dict[Path, float] = {}
@@ -169,9 +171,12 @@ class _Watcher:
         return N.has_notes_under(self.conn, prefix)
 
     def _inbox_relevant(self, path: Path, inbox: Path) -> bool:
-        """Under no folder `iter_sources` skips, and a name it takes that is no temp file."""
+        """Under no folder `iter_sources` skips, a name it takes that is no temp file, and
+        none of Cairn's own files (an inbox holding the home: each index write would be an
+        inbox event, without end)."""
         parts = path.relative_to(inbox).parts
-        return bool(parts) and not any(skip_source_dir(p) for p in parts[:-1]) and _inbox_name(parts[-1])
+        return (bool(parts) and not any(skip_source_dir(p) for p in parts[:-1]) and _inbox_name(parts[-1])
+                and not self._own(path.resolve()))
 
     def _suspicious(self, path: Path) -> bool:
         """Vanished, or 0 bytes while the indexed version had content: wait longer."""
@@ -217,7 +222,8 @@ class _Watcher:
         self._emit(WatchEvent("sync", sync=report))
         inboxes = [d for d in self.inboxes if d.is_dir()]
         unread: list[tuple[str, str]] = []  # a subfolder it cannot list, a link leading out
-        files = [f for f, _root in iter_sources(inboxes, unread) if _inbox_name(f.name)]
+        files = [f for f, _root in iter_sources(inboxes, unread)
+                 if _inbox_name(f.name) and not self._own(f.resolve())]
         for path, reason in unread:
             self._emit(WatchEvent("error", message=f"inbox: {path}: {reason}"))
         self._ingest_inbox(files)

@@ -104,7 +104,10 @@ def own_files(settings: Settings):
     (`telegram/inbox/`), `[sync] inbox` folders and the vault (which has a rule of its own).
     The folders are resolved once, not per file of a walk."""
     home = settings.home.resolve()
-    arrivals = (home / "uploads", home / "telegram" / "inbox", *settings.inbox_dirs, settings.vault.resolve())
+    # An inbox that is the home or holds it (`[sync] inbox` naming a folder above it) is no
+    # arrival folder for the home's own files: those stay Cairn's.
+    inboxes = [d for d in settings.inbox_dirs if d != home and d not in home.parents]
+    arrivals = (home / "uploads", home / "telegram" / "inbox", *inboxes, settings.vault.resolve())
 
     def is_own(resolved: Path) -> bool:
         if resolved != home and home not in resolved.parents:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cairn.interfaces.terminal_text import listed_title
 from cairn.interfaces.cli_io import (Table, _arg_text, _dump, _early, _error_text, _service, _usage_fail, err, escape, out,
                                      plain_err)
 
@@ -42,7 +43,7 @@ def hits_table(hits, width: int | None = None):
         s = h.signals
         values = [f"{s.get(n, 0):.2f}" for n in SIGNAL_COLUMNS]
         signals = "/".join(values[:4]) + "\n" + "/".join(values[4:]) if narrow else "/".join(values)
-        table.add_row(str(i), f"[bold]{escape(h.title)}[/bold]\n{escape(h.snippet)}", escape(where),
+        table.add_row(str(i), f"[bold]{escape(listed_title(h.title))}[/bold]\n{escape(h.snippet)}", escape(where),
                       f"{h.score:.3f}", signals)
     return table
 

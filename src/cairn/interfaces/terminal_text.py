@@ -43,6 +43,19 @@ def printable(text: str) -> str:
     return _CONTROL.sub(SHOWN_AS, text)
 
 
+#: The longest title a list of hits or sources prints (characters); `note show` prints it whole.
+LISTED_TITLE_CHARS = 200
+
+
+def listed_title(title: str) -> str:
+    """A note's title as one line of a list (the search table, an answer's sources): runs of
+    white space as one space, at most LISTED_TITLE_CHARS characters ("…" marks a cut). A title
+    can be anything a file holds (a 2 MB first heading, a paragraph of frontmatter); printed
+    whole, one such hit filled the terminal with hundreds of kilobytes."""
+    title = " ".join((title or "").split())
+    return title if len(title) <= LISTED_TITLE_CHARS else title[:LISTED_TITLE_CHARS - 1].rstrip() + "…"
+
+
 def SafeConsole(**options):  # noqa: N802 (a class made on first use: rich is imported lazily)
     """A rich Console (`options` as rich.console.Console's) whose printed text goes through
     `printable`: `render_str` cleans a string before it is laid out (a table's cells keep

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from cairn.exports import ExportResult
     from cairn.sync import SyncReport
 
+_MAX_SQL_INT = 2**63 - 1  # SQLite's largest INTEGER; a larger Python int cannot be bound
+
 
 class NotesOps:
     """Notes: create, read, update, delete, list, links; keeping the index in step."""
@@ -133,13 +135,16 @@ class NotesOps:
     def notes_list(self, *, type: str | None = None, tag: str | None = None, limit: int = 50,
                    offset: int = 0) -> R.NotePage:
         """One page of notes: {"total", "limit", "offset", "notes": [NoteRow.summary()]}.
-        Raises InvalidInput for a negative offset or a limit outside 1..1000."""
+        Raises InvalidInput for a negative offset or a limit outside 1..1000. An offset past
+        the last note gives an empty page, however large (one past SQLite's 64-bit integers
+        is asked as the largest it holds: no note lies that far either)."""
         from cairn.errors import InvalidInput
         if not 1 <= limit <= 1000:
             raise InvalidInput(f"limit must be between 1 and 1000, got {limit}")
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
-        total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=offset,
+        total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit,
+                                                  offset=min(offset, _MAX_SQL_INT),
                                                   person=self.settings.owner)
         return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
@@ -209,7 +214,7 @@ class NotesOps:
         """Retitle a note (see noteops.rename_note)."""
         from cairn.noteops import rename_note
         ref = self._own_ref(ref, write=True)
-        note = rename_note(self.conn, self.settings, self.embedder, ref, title)
+        note = rename_note(self.conn, self.settings, self.embedder, ref, title, only=self._visible_note_ids())
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 

@@ -150,7 +150,9 @@ def _dedupe(items: list[str]) -> list[str]:
     return out
 
 
-def _clean_tag(tag: str) -> str:
+def clean_tag(tag: str) -> str:
+    """A frontmatter tag as the index keeps it: spaces around it, leading "#" and a trailing
+    "/" removed ("" when nothing is left: no tag)."""
     tag = tag.strip().lstrip("#").strip().rstrip("/")
     return tag
 
@@ -255,7 +257,7 @@ def parse_markdown(text: str, name: str, *, dendron: bool | None = None) -> Pars
     tags: list[str] = []
     for key in ("tags", "tag"):
         if key in fm:
-            tags.extend(_clean_tag(t) for t in _split_words(fm[key]))
+            tags.extend(clean_tag(t) for t in _split_words(fm[key]))
     if links:
         masked = _mask(masked, [(m.start(), m.end()) for m in _WIKILINK.finditer(no_fences)])
     tags.extend(find_inline_tags(masked))

@@ -209,3 +209,16 @@ def note_text(data: bytes) -> str:
         return decode_bytes(data)[0]
     except UndecodableText:
         return normalize_newlines(data.decode("utf-8", errors="replace"))
+
+
+def note_text_to_rewrite(data: bytes) -> str:
+    """`note_text` for a note file Cairn is about to write back (note update, mark, rename,
+    enrich): the same text, but bytes that no decoding fits raise UndecodableText instead of
+    reading as U+FFFD, whose write-back would destroy them (a note file that became binary
+    data outside Cairn)."""
+    if b"\x00" not in data:
+        try:
+            return normalize_newlines(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+    return decode_bytes(data)[0]

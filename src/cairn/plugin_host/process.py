@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import threading
 import time
@@ -31,6 +32,25 @@ from cairn.plugin_host.logfile import CappedLog, pump
 
 SHUTDOWN_GRACE_S = 2.0
 RISKS = ("none", "low", "medium", "high")
+
+
+# A tool name as MCP clients and model APIs take one (MCP's tool-name rule: letters, digits,
+# "_", "-", "." and at most 128 characters); "PLUGIN.NAME" renames stay within it.
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+
+
+def _unusable(tool) -> str | None:
+    """Why a registered tool cannot be offered (its name, its parameters), or None."""
+    if not isinstance(tool, dict):
+        return f"{json.dumps(tool)[:60]} is not a tool object"
+    name = tool.get("name")
+    if not isinstance(name, str) or not TOOL_NAME.fullmatch(name.strip()):
+        return (f"tool name {json.dumps(name)[:80]} refused (letters, digits, _ - . only, "
+                "1-128 characters)")
+    params = tool.get("parameters", {"type": "object"})
+    if not isinstance(params, dict) or params.get("type") != "object":
+        return f"tool {name.strip()!r}: parameters must be a JSON schema of type object"
+    return None
 
 
 class PluginFailed(Unavailable):
@@ -187,17 +207,23 @@ class PluginProcess:
             self._crash(f"exited with code {code}")
 
     def _register(self, tools) -> None:
+        """Keep the tools of a `tools.register` notification that can be offered; each one
+        left out is named in `last_error` (shown by `cairn plugins`) with the reason."""
         ok: list[dict] = []
+        refused: list[str] = []
         for t in tools if isinstance(tools, list) else []:
-            if not (isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"].strip()):
+            why = _unusable(t)
+            if why:
+                refused.append(why)
                 continue
             params = t.get("parameters") if isinstance(t.get("parameters"), dict) else {"type": "object"}
-            if params.get("type") != "object":
-                continue
             hint = t.get("risk_hint") if t.get("risk_hint") in RISKS else "high"
             ok.append({"name": t["name"].strip(), "description": str(t.get("description", ""))[:1000],
                        "parameters": params, "risk_hint": hint})
         self.tools = ok
+        if refused:
+            self.last_error = "tools.register: " + "; ".join(refused[:5]) + (
+                f"; and {len(refused) - 5} more" if len(refused) > 5 else "")
         self._registered.set()
 
     def _call(self, method: str, params: dict, timeout: float):

@@ -11,10 +11,10 @@ gated.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, time, timedelta, timezone
 
 from cairn import audit
+from cairn.config_sections import quiet_window
 from cairn.errors import InvalidInput
 from cairn.schedule import when as W
 from cairn.schedule.notify import Message
@@ -22,14 +22,12 @@ from cairn.store import schedule as S
 
 
 def parse_quiet_hours(text: str) -> tuple[time, time] | None:
-    """"22:00-08:00" -> (22:00, 08:00); "" -> None. Raises InvalidInput for another form."""
-    text = (text or "").strip()
-    if not text:
-        return None
-    m = re.fullmatch(r"(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})", text)
-    if not m or int(m.group(1)) > 23 or int(m.group(3)) > 23 or int(m.group(2)) > 59 or int(m.group(4)) > 59:
-        raise InvalidInput(f"[time] quiet_hours must look like \"22:00-08:00\", got {text!r}")
-    return time(int(m.group(1)), int(m.group(2))), time(int(m.group(3)), int(m.group(4)))
+    """"22:00-08:00" -> (22:00, 08:00); "" -> None (config_sections.quiet_window, which
+    config.toml is checked with on load). Raises InvalidInput for another form."""
+    try:
+        return quiet_window(text)
+    except ValueError as exc:
+        raise InvalidInput(f"[time] {exc}") from None
 
 
 def in_quiet_hours(local: datetime, window: tuple[time, time] | None) -> bool:

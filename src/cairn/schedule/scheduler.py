@@ -116,7 +116,8 @@ class Scheduler:
                job: str | None = None) -> S.ReminderRow:
         """A new reminder (or scheduled job when `job` names one) due `at` (one-off) or
         `every` (recurring). Raises InvalidInput for empty text, both/neither of at/every,
-        an unknown zone or an unreadable or past time; for text over MAX_TEXT_CHARS."""
+        an unknown zone or an unreadable or past time, a repeat more often than once a minute
+        (when.check_repeat); for text over MAX_TEXT_CHARS."""
         text = _checked_text(text)
         if (at is None) == (every is None):
             raise InvalidInput("give exactly one of at WHEN (once) or every WHEN (repeating)")
@@ -126,6 +127,7 @@ class Scheduler:
         now = _now(now)
         spec_text = at if at is not None else every
         trigger = W.parse_when(spec_text, zone, now, recurring=every is not None)
+        W.check_repeat(trigger, spec_text)
         first = W.next_runs(trigger, 1, now - timedelta(seconds=1), zone)
         if not first:
             raise InvalidInput(f"{spec_text!r} never comes")

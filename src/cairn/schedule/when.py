@@ -128,6 +128,7 @@ def _cron(expr: str, tz: ZoneInfo):
         raise InvalidInput(f"cron expression {expr!r}: {exc}") from None
 
 
+MIN_INTERVAL = timedelta(minutes=1)  # the shortest repeat a new reminder may have (cron's step too)
 MAX_AHEAD = timedelta(days=3660 * 10)  # a time or an interval at most about a hundred years ahead
 
 
@@ -332,3 +333,14 @@ def next_runs(trigger, count: int, start: datetime, tz: ZoneInfo) -> list[dateti
         last_wall = wall
         out.append(nxt)
     return out
+
+
+def check_repeat(trigger, text: str) -> None:
+    """Raises InvalidInput when `trigger` (parse_when's, for `text`) repeats more often than
+    MIN_INTERVAL ("every 1 second"): each run is delivered to every channel (a desktop
+    notification, Telegram, the notifications file), so one would flood them. Checked when a
+    reminder is made, not when a stored one is read back."""
+    step = getattr(trigger, "interval", None)
+    if isinstance(step, timedelta) and step < MIN_INTERVAL:
+        raise InvalidInput(f"{text.strip()!r}: the shortest repeat is every 1 minute (a run every few "
+                           "seconds would flood every channel it is delivered to)")

@@ -125,10 +125,15 @@ def snapshot(home: Path, vault: Path, dest: Path, *, pg_url: str | None = None, 
     """Write one snapshot of `home` (with its `vault`) under `dest`; returns its folder.
     pg_url: the PostgreSQL store to dump instead of `index.db`; skip: a folder of the home
     never copied (the daily backups' folder). Raises InvalidInput when `dest` is inside the
-    vault, BackupFailed (CairnError) when pg_dump fails; OSError from the file system."""
+    vault or is the home itself, BackupFailed (CairnError) when pg_dump fails; OSError from the file system."""
     home, vault, dest = Path(home).resolve(), Path(vault).resolve(), Path(dest).expanduser().resolve()
     if dest == vault or vault in dest.parents:
         raise InvalidInput(f"the backup folder {dest} is inside the vault; choose a folder outside it")
+    if dest == home:
+        # The home is copied whole: a snapshot written there would hold its own partial copy
+        # and every earlier snapshot, one more level each time.
+        raise InvalidInput(f"the backup folder {dest} is the home folder itself; choose a folder "
+                           "inside it (such as `backups`, the default) or outside it")
     dest.mkdir(parents=True, exist_ok=True)
     name = _new_name(dest)
     work = dest / f".{name}.partial"

@@ -225,10 +225,16 @@ class TelegramBot:
 
     @staticmethod
     def _ingest_text(name: str, report: dict) -> str:
+        """The reply to a file sent in: saved (added, updated or held already), or not, with
+        the ingest's reason (failed: it could not be read; skipped: empty, binary data, …)."""
         failed = report.get("failed") or []
         if failed:
             why = failed[0].get("reason") or failed[0].get("error") or "it could not be read"
             return f"I could not save {name}: {why}"
+        skipped = report.get("skipped") or []
+        if skipped and not (report.get("added") or report.get("updated") or report.get("unchanged")):
+            why = skipped[0].get("reason") or "it holds nothing to read"
+            return f"I did not save {name}: {why}"
         return f"Saved {name}; it is searchable now."
 
     async def _on_voice(self, update, context) -> None:
