@@ -70,7 +70,36 @@ TOTAL = True
 # Whose phone or e-mail it is ("odessa's phone number") is named by its line, the line above, its heading or the note's
 # title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Off: anywhere in the note.
 OWNED = True
+# A value whose note names none of the question's subject words ("holmport": a note about a garden) is not preferred, as
+# holding the head and role, to one of a note naming the subject whose label states another role. Off: it is.
+SUBJECT_HELD = True
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
+# ... and a total is also known by its sum: an amount equal to the sum of two or more of the (at most SUM_SPAN) amounts
+# written before it in its note, the one just before among them ("Annual charge £2,092.15" under four council charges);
+# amounts with a currency sign only, to the penny. Off: its words only.
+TOTAL_SUM = True
+SUM_SPAN = 12
+
+
+def summed(text: str) -> frozenset[int]:
+    """The amounts of `text` in pence that are sums of earlier ones (TOTAL_SUM above); empty when it is off."""
+    pence = [round(float(re.sub(r"[^\d.]", "", m.group()) or 0) * 100) * (-1 if "-" in m.group() else 1)
+             for m in re.finditer(r"-?[£$€]\s?-?\d[\d,]*(?:\.\d\d)?(?![\d.])", text)] if TOTAL_SUM else []
+    out = set()
+    for k in range(2, len(pence)):
+        one, more = {pence[k - 1]}, set()  # sums of subsets holding the amount just before: of one, of two or more
+        for x in pence[max(0, k - SUM_SPAN):k - 1]:
+            more |= {y + x for y in one | more}
+        if pence[k] in more and pence[k]:
+            out.add(pence[k])
+    return frozenset(out)
+
+
+def _is_total(line: str, sums: frozenset[int]) -> bool:
+    """True when `line` says a total by its words (`_TOTAL`) or its last amount is one of `sums` (pence)."""
+    amounts = re.findall(r"-?[£$€]\s?-?\d[\d,]*(?:\.\d\d)?(?![\d.])", line)
+    return bool(_TOTAL.search(line)) or bool(amounts) and round(float(re.sub(r"[^\d.]", "", amounts[-1]) or 0) * 100) \
+        * (-1 if "-" in amounts[-1] else 1) in sums
 
 
 @dataclass
@@ -121,6 +150,24 @@ def light_verbs(question: str) -> frozenset[str]:
     after, before = [p for _, p in tagged[1:]] + [""], [""] + [p for _, p in tagged[:-1]]
     return frozenset(stem(w.lower()) for (w, pos), nxt, prev in zip(tagged, after, before)
                      if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
+
+
+# Words of the question that name no thing a note must hold: a closed-class word the tagger reads as a determiner or a
+# pronoun ("due *another* service", "the tap *itself*", "if *something* goes wrong"; CLOSED), and the present period
+# said deictically ("this month", "this year": the time of asking, which a note names by its dates, never by "this";
+# PERIOD). Off: such words are head or subject words as the question parser (answer/types.py) reads them.
+CLOSED = True
+PERIOD = True
+_PERIODS = frozenset("day week weekend fortnight month year term quarter season morning afternoon evening".split())
+
+
+def unasked(question: str) -> frozenset[str]:
+    """Stems of `question`'s words that are no head or subject words (CLOSED, PERIOD above); empty when both are off or
+    spaCy is unavailable."""
+    tagged = [(w.lower(), p) for w, p in parts_of_speech(question) or () if p != "PUNCT"] if CLOSED or PERIOD else []
+    return frozenset(stem(w) for i, (w, p) in enumerate(tagged)
+                     if (CLOSED and p in ("DET", "PRON"))
+                     or (PERIOD and w.rstrip("s") in _PERIODS and i and tagged[i - 1][0] in ("this", "these")))
 
 
 # A paragraph hard-wrapped in the note ("... within" / "15 working days of receiving it."): a line of six words or more
@@ -208,6 +255,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     `asked.kind`."""
     if asked.kind == "person" and (keyed := keyed_person(question, asked.head, evidence)):  # answer/rota.py
         return Typed(f"{keyed[1].rstrip('.')}. [{keyed[0]}]", *keyed)
+    if drop := unasked(question):  # CLOSED, PERIOD
+        asked = replace(asked, head=tuple(w for w in asked.head if w not in drop),
+                        subject=tuple(w for w in asked.subject if w not in drop))
     cands = candidates(asked, evidence)[:200]
     if not cands:
         return None
@@ -231,9 +281,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         fits = [1.0 if _span(asked.kind, c[1]) and not missing(about, f"{titles[c[0]]} {c[1]}") else f
                 for c, f in zip(cands, fits)]
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
+    sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
+    totals = {n: [x for x in ls if _is_total(x, sums[n])] for n, ls in lines.items()}
     item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), titles[n]) and all(
-        missing((w,), x) for x in ls if _TOTAL.search(x)) and not all(missing((w,), x) for x in ls)]
-        for n, ls in lines.items() if any(map(_TOTAL.search, ls))}
+        missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
+        for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
@@ -270,9 +322,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
         held = not (ROLE and role) or bool(named) or fit >= ROLE_COS or len(per_note[n]) < 2 \
             or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
-        if n in item and bool(_TOTAL.search(line)) == bool(item[n]):  # a total for an item, an item for the total
+        if n in item and (line in totals[n]) == bool(item[n]):  # a total for an item, an item for the total
             held, head_gap = False, head_gap + (item[n] or ["total"])
-        gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
+        # (a note's value holding the role is not passed over for another note's lacking the head, nor for a value of a
+        # note naming none of the subject's words: SUBJECT_HELD)
+        gap = bool(head_gap) or (SUBJECT_HELD and bool(asked.subject) and len(subj_gap) == len(asked.subject))
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
         # in one note, a value holding the role first, then the nearest it; between notes, the score
