@@ -152,12 +152,16 @@ def light_verbs(question: str) -> frozenset[str]:
                      if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
 
 
-# Words of the question that name no thing a note must hold: a closed-class word the tagger reads as a determiner or a
-# pronoun ("due *another* service", "the tap *itself*", "if *something* goes wrong"; CLOSED), and the present period
+# Words of the question that name no thing a note must hold: a word the tagger reads as a pronoun ("the tap *itself*",
+# "if *something* goes wrong"; CLOSED; not a determiner: "due *another* eye test" asks the next one, not the last), and
+# the present period
 # said deictically ("this month", "this year": the time of asking, which a note names by its dates, never by "this";
 # PERIOD). Off: such words are head or subject words as the question parser (answer/types.py) reads them.
 CLOSED = True
 PERIOD = True
+# A question asking a quantity ("how much", "how many": types.answer_type) read as asking a phone number, an e-mail or a
+# code ("how much is my *phone* bill") is read wrongly: no such value answers it. Off: the value is answered.
+AGREE = True
 _PERIODS = frozenset("day week weekend fortnight month year term quarter season morning afternoon evening".split())
 
 
@@ -166,7 +170,7 @@ def unasked(question: str) -> frozenset[str]:
     spaCy is unavailable."""
     tagged = [(w.lower(), p) for w, p in parts_of_speech(question) or () if p != "PUNCT"] if CLOSED or PERIOD else []
     return frozenset(stem(w) for i, (w, p) in enumerate(tagged)
-                     if (CLOSED and p in ("DET", "PRON"))
+                     if (CLOSED and p == "PRON")
                      or (PERIOD and w.rstrip("s") in _PERIODS and i and tagged[i - 1][0] in ("this", "these")))
 
 
@@ -255,6 +259,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     `asked.kind`."""
     if asked.kind == "person" and (keyed := keyed_person(question, asked.head, evidence)):  # answer/rota.py
         return Typed(f"{keyed[1].rstrip('.')}. [{keyed[0]}]", *keyed)
+    if AGREE and asked.sentence_kind == "quantity" and asked.kind in ("phone", "email", "code"):
+        return None  # "how much is my phone bill": no phone number, e-mail or code is a quantity (AGREE)
     if drop := unasked(question):  # CLOSED, PERIOD
         asked = replace(asked, head=tuple(w for w in asked.head if w not in drop),
                         subject=tuple(w for w in asked.subject if w not in drop))
