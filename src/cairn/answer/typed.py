@@ -70,9 +70,6 @@ TOTAL = True
 # Whose phone or e-mail it is ("odessa's phone number") is named by its line, the line above, its heading or the note's
 # title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Off: anywhere in the note.
 OWNED = True
-# A value whose note names none of the question's subject words ("holmport": a note about a garden) is not preferred, as
-# holding the head and role, to one of a note naming the subject whose label states another role. Off: it is.
-SUBJECT_HELD = True
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 # ... and a total is also known by its sum: an amount equal to the sum of two or more of the (at most SUM_SPAN) amounts
 # written before it in its note, the one just before among them ("Annual charge £2,092.15" under four council charges);
@@ -81,11 +78,15 @@ TOTAL_SUM = True
 SUM_SPAN = 12
 
 
+def _pence(text: str) -> list[int]:
+    """The amounts of `text` written with a currency sign, in pence, in order (a minus sign: negative)."""
+    return [round(float(re.sub(r"[^\d.]", "", m) or 0) * 100) * (-1 if "-" in m else 1)
+            for m in re.findall(r"-?[£$€]\s?-?\d[\d,]*(?:\.\d\d)?(?![\d.])", text)]
+
+
 def summed(text: str) -> frozenset[int]:
     """The amounts of `text` in pence that are sums of earlier ones (TOTAL_SUM above); empty when it is off."""
-    pence = [round(float(re.sub(r"[^\d.]", "", m.group()) or 0) * 100) * (-1 if "-" in m.group() else 1)
-             for m in re.finditer(r"-?[£$€]\s?-?\d[\d,]*(?:\.\d\d)?(?![\d.])", text)] if TOTAL_SUM else []
-    out = set()
+    pence, out = _pence(text) if TOTAL_SUM else [], set()
     for k in range(2, len(pence)):
         one, more = {pence[k - 1]}, set()  # sums of subsets holding the amount just before: of one, of two or more
         for x in pence[max(0, k - SUM_SPAN):k - 1]:
@@ -93,13 +94,6 @@ def summed(text: str) -> frozenset[int]:
         if pence[k] in more and pence[k]:
             out.add(pence[k])
     return frozenset(out)
-
-
-def _is_total(line: str, sums: frozenset[int]) -> bool:
-    """True when `line` says a total by its words (`_TOTAL`) or its last amount is one of `sums` (pence)."""
-    amounts = re.findall(r"-?[£$€]\s?-?\d[\d,]*(?:\.\d\d)?(?![\d.])", line)
-    return bool(_TOTAL.search(line)) or bool(amounts) and round(float(re.sub(r"[^\d.]", "", amounts[-1]) or 0) * 100) \
-        * (-1 if "-" in amounts[-1] else 1) in sums
 
 
 @dataclass
@@ -288,7 +282,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                 for c, f in zip(cands, fits)]
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
     sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
-    totals = {n: [x for x in ls if _is_total(x, sums[n])] for n, ls in lines.items()}
+    totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
     item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), titles[n]) and all(
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
@@ -330,9 +324,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
         if n in item and (line in totals[n]) == bool(item[n]):  # a total for an item, an item for the total
             held, head_gap = False, head_gap + (item[n] or ["total"])
-        # (a note's value holding the role is not passed over for another note's lacking the head, nor for a value of a
-        # note naming none of the subject's words: SUBJECT_HELD)
-        gap = bool(head_gap) or (SUBJECT_HELD and bool(asked.subject) and len(subj_gap) == len(asked.subject))
+        gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
         # in one note, a value holding the role first, then the nearest it; between notes, the score
