@@ -75,3 +75,26 @@ def test_a_quantity_asked_is_no_phone_number(real_embedder, monkeypatch):
     monkeypatch.setattr(typed, "AGREE", False)
     ans = _ask("how much is my phone bill this year", BILL, "phone-bill", real_embedder)
     assert ans.verdict == "pass" and "01632 960 321" in ans.answer, ans.answer  # the old wrong pass
+
+
+INVOICE = """Little Acorns Nursery
+Invoice for June 2029
+Child: Wren Tallis
+Item
+Amount
+Full days
+£620.00
+Lunches
+£41.60
+Amount due
+£661.60
+Please pay by 5 June 2029. A £10 late payment fee applies after that date.
+"""
+
+
+def test_the_header_names_the_notes_own_thing(real_embedder, monkeypatch):
+    ans = _ask("how much do we owe the nursery for june", INVOICE, "nursery-invoice", real_embedder)
+    assert ans.verdict == "pass" and "£661.60" in ans.answer, ans.answer
+    monkeypatch.setattr(typed, "HEADER", False)  # "june" then asks an item: the late fee's line names June
+    ans = _ask("how much do we owe the nursery for june", INVOICE, "nursery-invoice", real_embedder)
+    assert "£661.60" not in ans.answer, ans.answer

@@ -71,6 +71,20 @@ TOTAL = True
 # title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Off: anywhere in the note.
 OWNED = True
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
+# ... and the note's own thing is named by its title and, for a passage opening its note, its header: its first lines
+# (of 8) of six words or fewer, up to one holding an amount ("Little Wrens Nursery", "Invoice for June 2029": a PDF's
+# title is its file name). Off: by its title only.
+HEADER = True
+
+
+def _header(ev) -> str:
+    """The header lines of the note `ev` opens (HEADER above); "" when it does not open it or HEADER is off."""
+    if not HEADER or ev.hit.start:
+        return ""
+    lines = [x for x in _clean_markdown(ev.text).split("\n")[:8] if x.strip()]
+    return " ".join(itertools.takewhile(lambda x: len(x.split()) <= 6 and not values("money", x), lines))
+
+
 # ... and a total is also known by its sum: an amount equal to the sum of two or more of the (at most SUM_SPAN) amounts
 # written before it in its note, the one just before among them ("Annual charge £2,092.15" under four council charges);
 # amounts with a currency sign only, to the penny. Off: its words only.
@@ -283,7 +297,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
     sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
     totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
-    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), titles[n]) and all(
+    own = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
+    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), own[n]) and all(
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
