@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.roles import role_of
 from cairn.answer.rota import keyed_person
-from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
+from cairn.answer.tables import HEADING, flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
 from cairn.answer.types import (KIND_WORDS, TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, missing, nominal_head, root,
                                 values, words_of)
@@ -411,6 +411,18 @@ def _span(kind: str | None, text: str) -> bool:
 PROSE_LIST = True
 _CARRY = r"\b(?:bring|brings|bringing|take|takes|taking|need|needs|needed|pack|packing)\b"
 FIELD_LIST = True  # a "Key: a, b, c" field is a list of its own, its key read as its introducing line
+# ... and a field whose key holds every word asked is one even with one item ("Drizzle: the juice of a lemon mixed with
+# 85g sugar" for "what goes in the drizzle"); a list's section is the heading above it, not the note's title heading
+# ("# Lemon drizzle cake" is no section of drizzle items). Off: two items at least; any heading above.
+OWN_KEY = True
+
+
+def _section(lines: list[str], i: int) -> str:
+    """The heading above `lines[i]`, "" when it is the note's first line, its title (OWN_KEY)."""
+    above = NL.join(lines[:i])
+    first = next((x for x in lines if x.strip()), "")
+    return "" if OWN_KEY and heading_above(above) and HEADING.match(first) and \
+        HEADING.findall(above) == HEADING.findall(first) else heading_above(above)
 
 
 def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
@@ -429,8 +441,8 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
         for i, line in enumerate(lines if FIELD_LIST else ()):  # a field whose value is a list ("Topping: 175 g
             key = LABEL_VALUE.fullmatch(line.strip())  # flour, 100 g butter")
             items = [x.strip() for x in re.split(r",|;", key.group(2)) if x.strip()] if key else []
-            held = len(terms) - len(missing(terms, f"{key.group(1)} {heading_above(NL.join(lines[:i]))}")) \
-                if len(items) >= 2 else 0
+            held = len(terms) - len(missing(terms, f"{key.group(1)} {_section(lines, i)}")) if len(items) >= 2 or (
+                key and OWN_KEY and not missing(terms, key.group(1))) else 0
             whole = len(terms) - len(missing(terms, f"{ev.hit.title or ''} {key.group(1)}")) if held else 0
             if held and (best is None or (whole, held) > best[0]):
                 best = ((whole, held), ev.n, line.strip(), [_clean(x) for x in items])
@@ -440,7 +452,7 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
                 continue
             i, j = run[0], run[-1] + 1
             intro = next((p for p in reversed(lines[:i]) if p.strip()), "")
-            own = f"{intro} {heading_above(NL.join(lines[:i]))}"
+            own = f"{intro} {_section(lines, i)}"
             held = len(terms) - len(missing(terms, own))
             whole = len(terms) - len(missing(terms, f"{ev.hit.title or ''} {own}"))
             if held and (best is None or (whole, held) > best[0]):
