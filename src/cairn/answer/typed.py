@@ -71,9 +71,9 @@ TOTAL = True
 # title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Off: anywhere in the note.
 OWNED = True
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
-# ... and the note's own thing is named by its title and, for a passage opening its note, its header: its first lines
-# (of 8) of six words or fewer, up to one holding an amount ("Little Wrens Nursery", "Invoice for June 2029": a PDF's
-# title is its file name). Off: by its title only.
+# ... and the note's own thing is named by its title and, for a passage opening its note, its header: its first two
+# lines (the sender and the document's name), up to a field or an amount ("Little Wrens Nursery", "Invoice for June
+# 2029": a PDF's title is its file name). Off: by its title only.
 HEADER = True
 
 
@@ -81,8 +81,8 @@ def _header(ev) -> str:
     """The header lines of the note `ev` opens (HEADER above); "" when it does not open it or HEADER is off."""
     if not HEADER or ev.hit.start:
         return ""
-    lines = [x for x in _clean_markdown(ev.text).split("\n")[:8] if x.strip()]
-    return " ".join(itertools.takewhile(lambda x: len(x.split()) <= 6 and not values("money", x), lines))
+    lines = [x for x in _clean_markdown(ev.text).split("\n") if x.strip()][:2]
+    return " ".join(itertools.takewhile(lambda x: ":" not in x and not values("money", x), lines))
 
 
 # ... and a total is also known by its sum: an amount equal to the sum of two or more of the (at most SUM_SPAN) amounts
