@@ -160,16 +160,15 @@ def light_verbs(question: str) -> frozenset[str]:
                      if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
 
 
-# Words of the question that name no thing a note must hold: a word the tagger reads as a pronoun ("the tap *itself*",
-# "if *something* goes wrong"; CLOSED; not a determiner: "due *another* eye test" asks the next one, not the last), and
-# the present period
-# said deictically ("this month", "this year": the time of asking, which a note names by its dates, never by "this";
-# PERIOD). Off: such words are head or subject words as the question parser (answer/types.py) reads them.
-CLOSED = True
-PERIOD = True
 # A question asking a quantity ("how much", "how many": types.answer_type) read as asking a phone number, an e-mail or a
 # code ("how much is my *phone* bill") is read wrongly: no such value answers it. Off: the value is answered.
 AGREE = True
+# Words of the question that name no thing a note must hold: a word the tagger reads as a pronoun ("the tap *itself*",
+# "if *something* goes wrong"; CLOSED; not a determiner: "due *another* eye test" asks the next one, not the last), and
+# the present period said deictically ("this month", "this year": the time of asking, which a note names by its dates,
+# never by "this"; PERIOD). Off: such words are head or subject words as the question parser (answer/types.py) reads.
+CLOSED = True
+PERIOD = True
 _PERIODS = frozenset("day week weekend fortnight month year term quarter season morning afternoon evening".split())
 
 

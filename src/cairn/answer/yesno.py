@@ -3,12 +3,12 @@ one line that states both what is asked about and what is asked of it, with an e
 own words say so.
 
 `yesno_draft(question, asked, evidence, embedder)` splits the question's content words (stems, less types.TYPE_WORDS)
-into the **subject** (words the cited note's title or header holds, or its text writes capitalised inside a sentence: a name,
-"Pickle") and the **attribute** (the rest: "rawhide", "chews"). A line (or a sentence of a long line, or a table row) of
-a note answers when it holds every attribute word: in its words (types.missing: stem, word family) or within
-typed.ROLE_COS (cosine, the packaged sentence embedder) of the line, as "Spectators are welcome" holds "watch". A
-neighbouring line that only repeats the subject holds no attribute word and does not answer. Among the lines that
-answer, the one the learned scorer (answer/fit.py) rates highest is quoted.
+into the **subject** (words the cited note's title or header holds, typed.HEADER, or its text writes capitalised inside
+a sentence: a name, "Pickle") and the **attribute** (the rest: "rawhide", "chews"). A line (or a sentence of a long
+line, or a table row) of a note answers when it holds every attribute word: in its words (types.missing: stem, word
+family) or within typed.ROLE_COS (cosine, the packaged sentence embedder) of the line, as "Spectators are welcome" holds
+"watch". A neighbouring line that only repeats the subject holds no attribute word and does not answer. Among the lines
+that answer, the one the learned scorer (answer/fit.py) rates highest is quoted.
 
 Its polarity: "No" when the line negates (`_NEGATION`: not, never, no, n't, without, ...) or writes an attribute word
 with a negating prefix ("Unlimited" for "limited"); a field's value that is a bare yes or no ("Breakfast included: No")
@@ -67,7 +67,8 @@ def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
     bare = re.match(r"(yes|no)\b", low[_KEY.match(low).end():] if _KEY.match(low) else "")
     if bare:
         return bare.group(1).capitalize()
-    if _NEGATION.search(line) or any(re.search(rf"\b(?:un|in|non-?\s?){re.escape(w.lower())}", low) for w in attr_words):
+    if _NEGATION.search(line) or any(re.search(rf"\b(?:un|in|non-?\s?){re.escape(w.lower())}", low)
+                                      for w in attr_words):  # "in" attached only: "in credit" is no "incredit"
         return "No"
     return "Yes" if lexical else ""
 
