@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.rota import keyed_person
-from cairn.answer.tables import flat_rows, heading_above, one_row_header, table_rows
+from cairn.answer.tables import HEADING, flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
 from cairn.answer.types import KIND_WORDS, missing, root, values, words_of
 from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
@@ -70,6 +70,43 @@ TOTAL = True
 # title ("Engineer's mobile" in a note naming the landlord Odessa is the engineer's). Off: anywhere in the note.
 OWNED = True
 _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
+# ... and the note's own thing is named by its title and, for a passage opening its note, its header: its first two
+# lines (the sender and the document's name), up to a field or an amount ("Little Wrens Nursery", "Invoice for June
+# 2029": a PDF's title is its file name). Off: by its title only.
+HEADER = True
+
+
+def _header(ev) -> str:
+    """The header lines of the note `ev` opens (HEADER above); "" when it does not open it or HEADER is off."""
+    if not HEADER or ev.hit.start:
+        return ""
+    lines = [x for x in _clean_markdown(ev.text).split("\n") if x.strip()][:2]
+    return " ".join(itertools.takewhile(lambda x: ":" not in x and not values("money", x), lines))
+
+
+# ... and a total is also known by its sum: an amount equal to the sum of two or more of the (at most SUM_SPAN) amounts
+# written before it in its note, the one just before among them ("Annual charge £2,092.15" under four council charges);
+# amounts with a currency sign only, to the penny. Off: its words only.
+TOTAL_SUM = True
+SUM_SPAN = 12
+
+
+def _pence(text: str) -> list[int]:
+    """The amounts of `text` written with a currency sign, in pence, in order (a minus sign: negative)."""
+    return [round(float(re.sub(r"[^\d.]", "", m) or 0) * 100) * (-1 if "-" in m else 1)
+            for m in re.findall(r"-?[£$€]\s?-?\d[\d,]*(?:\.\d\d)?(?![\d.])", text)]
+
+
+def summed(text: str) -> frozenset[int]:
+    """The amounts of `text` in pence that are sums of earlier ones (TOTAL_SUM above); empty when it is off."""
+    pence, out = _pence(text) if TOTAL_SUM else [], set()
+    for k in range(2, len(pence)):
+        one, more = {pence[k - 1]}, set()  # sums of subsets holding the amount just before: of one, of two or more
+        for x in pence[max(0, k - SUM_SPAN):k - 1]:
+            more |= {y + x for y in one | more}
+        if pence[k] in more and pence[k]:
+            out.add(pence[k])
+    return frozenset(out)
 
 
 @dataclass
@@ -120,6 +157,27 @@ def light_verbs(question: str) -> frozenset[str]:
     after, before = [p for _, p in tagged[1:]] + [""], [""] + [p for _, p in tagged[:-1]]
     return frozenset(stem(w.lower()) for (w, pos), nxt, prev in zip(tagged, after, before)
                      if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
+
+
+# A question asking a quantity ("how much", "how many": types.answer_type) read as asking a phone number, an e-mail or a
+# code ("how much is my *phone* bill") is read wrongly: no such value answers it. Off: the value is answered.
+AGREE = True
+# Words of the question that name no thing a note must hold: a word the tagger reads as a pronoun ("the tap *itself*",
+# "if *something* goes wrong"; CLOSED; not a determiner: "due *another* eye test" asks the next one, not the last), and
+# the present period said deictically ("this month", "this year": the time of asking, which a note names by its dates,
+# never by "this"; PERIOD). Off: such words are head or subject words as the question parser (answer/types.py) reads.
+CLOSED = True
+PERIOD = True
+_PERIODS = frozenset("day week weekend fortnight month year term quarter season morning afternoon evening".split())
+
+
+def unasked(question: str) -> frozenset[str]:
+    """Stems of `question`'s words that are no head or subject words (CLOSED, PERIOD above); empty when both are off or
+    spaCy is unavailable."""
+    tagged = [(w.lower(), p) for w, p in parts_of_speech(question) or () if p != "PUNCT"] if CLOSED or PERIOD else []
+    return frozenset(stem(w) for i, (w, p) in enumerate(tagged)
+                     if (CLOSED and p == "PRON")
+                     or (PERIOD and w.rstrip("s") in _PERIODS and i and tagged[i - 1][0] in ("this", "these")))
 
 
 # A paragraph hard-wrapped in the note ("... within" / "15 working days of receiving it."): a line of six words or more
@@ -207,6 +265,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     `asked.kind`."""
     if asked.kind == "person" and (keyed := keyed_person(question, asked.head, evidence)):  # answer/rota.py
         return Typed(f"{keyed[1].rstrip('.')}. [{keyed[0]}]", *keyed)
+    if AGREE and asked.sentence_kind == "quantity" and asked.kind in ("phone", "email", "code"):
+        return None  # "how much is my phone bill": no phone number, e-mail or code is a quantity (AGREE)
+    if drop := unasked(question):  # CLOSED, PERIOD
+        asked = replace(asked, head=tuple(w for w in asked.head if w not in drop),
+                        subject=tuple(w for w in asked.subject if w not in drop))
     cands = candidates(asked, evidence)[:200]
     if not cands:
         return None
@@ -230,9 +293,12 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         fits = [1.0 if _span(asked.kind, c[1]) and not missing(about, f"{titles[c[0]]} {c[1]}") else f
                 for c, f in zip(cands, fits)]
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
-    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), titles[n]) and all(
-        missing((w,), x) for x in ls if _TOTAL.search(x)) and not all(missing((w,), x) for x in ls)]
-        for n, ls in lines.items() if any(map(_TOTAL.search, ls))}
+    sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
+    totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
+    own = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
+    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), own[n]) and all(
+        missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
+        for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
@@ -269,7 +335,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
         held = not (ROLE and role) or bool(named) or fit >= ROLE_COS or len(per_note[n]) < 2 \
             or (fit == top[0] and fit - top[1] >= ROLE_MARGIN)
-        if n in item and bool(_TOTAL.search(line)) == bool(item[n]):  # a total for an item, an item for the total
+        if n in item and (line in totals[n]) == bool(item[n]):  # a total for an item, an item for the total
             held, head_gap = False, head_gap + (item[n] or ["total"])
         gap = bool(head_gap)  # (a note's value holding the role is not passed over for another note's lacking the head)
         if not held:
@@ -343,6 +409,18 @@ def _span(kind: str | None, text: str) -> bool:
 PROSE_LIST = True
 _CARRY = r"\b(?:bring|brings|bringing|take|takes|taking|need|needs|needed|pack|packing)\b"
 FIELD_LIST = True  # a "Key: a, b, c" field is a list of its own, its key read as its introducing line
+# ... and a field whose key holds every word asked is one even with one item ("Drizzle: the juice of a lemon mixed with
+# 85g sugar" for "what goes in the drizzle"); a list's section is the heading above it, not the note's title heading
+# ("# Lemon drizzle cake" is no section of drizzle items). Off: two items at least; any heading above.
+OWN_KEY = True
+
+
+def _section(lines: list[str], i: int) -> str:
+    """The heading above `lines[i]`, "" when it is the note's first line, its title (OWN_KEY)."""
+    above = NL.join(lines[:i])
+    first = next((x for x in lines if x.strip()), "")
+    return "" if OWN_KEY and heading_above(above) and HEADING.match(first) and \
+        HEADING.findall(above) == HEADING.findall(first) else heading_above(above)
 
 
 def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
@@ -361,8 +439,8 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
         for i, line in enumerate(lines if FIELD_LIST else ()):  # a field whose value is a list ("Topping: 175 g
             key = LABEL_VALUE.fullmatch(line.strip())  # flour, 100 g butter")
             items = [x.strip() for x in re.split(r",|;", key.group(2)) if x.strip()] if key else []
-            held = len(terms) - len(missing(terms, f"{key.group(1)} {heading_above(NL.join(lines[:i]))}")) \
-                if len(items) >= 2 else 0
+            held = len(terms) - len(missing(terms, f"{key.group(1)} {_section(lines, i)}")) if len(items) >= 2 or (
+                key and OWN_KEY and not missing(terms, key.group(1))) else 0
             whole = len(terms) - len(missing(terms, f"{ev.hit.title or ''} {key.group(1)}")) if held else 0
             if held and (best is None or (whole, held) > best[0]):
                 best = ((whole, held), ev.n, line.strip(), [_clean(x) for x in items])
@@ -372,7 +450,7 @@ def list_draft(question: str, asked: Asked, evidence: list) -> Typed | None:
                 continue
             i, j = run[0], run[-1] + 1
             intro = next((p for p in reversed(lines[:i]) if p.strip()), "")
-            own = f"{intro} {heading_above(NL.join(lines[:i]))}"
+            own = f"{intro} {_section(lines, i)}"
             held = len(terms) - len(missing(terms, own))
             whole = len(terms) - len(missing(terms, f"{ev.hit.title or ''} {own}"))
             if held and (best is None or (whole, held) > best[0]):

@@ -3,12 +3,12 @@ one line that states both what is asked about and what is asked of it, with an e
 own words say so.
 
 `yesno_draft(question, asked, evidence, embedder)` splits the question's content words (stems, less types.TYPE_WORDS)
-into the **subject** (words the cited note's title holds, or its text writes capitalised inside a sentence: a name,
-"Pickle") and the **attribute** (the rest: "rawhide", "chews"). A line (or a sentence of a long line, or a table row) of
-a note answers when it holds every attribute word: in its words (types.missing: stem, word family) or within
-typed.ROLE_COS (cosine, the packaged sentence embedder) of the line, as "Spectators are welcome" holds "watch". A
-neighbouring line that only repeats the subject holds no attribute word and does not answer. Among the lines that
-answer, the one the learned scorer (answer/fit.py) rates highest is quoted.
+into the **subject** (words the cited note's title or header holds, typed.HEADER, or its text writes capitalised inside
+a sentence: a name, "Pickle") and the **attribute** (the rest: "rawhide", "chews"). A line (or a sentence of a long
+line, or a table row) of a note answers when it holds every attribute word: in its words (types.missing: stem, word
+family) or within typed.ROLE_COS (cosine, the packaged sentence embedder) of the line, as "Spectators are welcome" holds
+"watch". A neighbouring line that only repeats the subject holds no attribute word and does not answer. Among the lines
+that answer, the one the learned scorer (answer/fit.py) rates highest is quoted.
 
 Its polarity: "No" when the line negates (`_NEGATION`: not, never, no, n't, without, ...) or writes an attribute word
 with a negating prefix ("Unlimited" for "limited"); a field's value that is a bare yes or no ("Breakfast included: No")
@@ -25,7 +25,7 @@ import re
 from cairn.answer import fit, types
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans
 from cairn.answer.tables import HEADING, table_rows
-from cairn.answer.typed import ROLE_COS, Typed
+from cairn.answer.typed import ROLE_COS, Typed, _header
 from cairn.embed.cache import embed_cached
 from cairn.lexical import sentences, stem
 
@@ -67,7 +67,8 @@ def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
     bare = re.match(r"(yes|no)\b", low[_KEY.match(low).end():] if _KEY.match(low) else "")
     if bare:
         return bare.group(1).capitalize()
-    if _NEGATION.search(line) or any(re.search(rf"\b(?:un|non-?|in)\s?{re.escape(w.lower())}", low) for w in attr_words):
+    if _NEGATION.search(line) or any(re.search(rf"\b(?:un|in|non-?\s?){re.escape(w.lower())}", low)
+                                      for w in attr_words):  # "in" attached only: "in credit" is no "incredit"
         return "No"
     return "Yes" if lexical else ""
 
@@ -85,7 +86,8 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
         # a name: a word written capitalised past the first word of a line or sentence
         names = {stem(w.lower().rstrip("'’s")) for x in lines for w in re.findall(r"[\w'’-]+", x)[1:]
                  if w[:1].isupper()}
-        subject = set(terms) - set(types.missing(tuple(terms), title)) | (set(terms) & names)
+        own = f"{title} {_header(ev)}"  # its title and header (typed.HEADER: "Brightwater Energy" of a PDF's bill)
+        subject = set(terms) - set(types.missing(tuple(terms), own)) | (set(terms) & names)
         attr = [t for t in terms if t not in subject]
         if not attr:
             continue
