@@ -70,12 +70,11 @@ def test_a_pronoun_or_determiner_is_no_head_word(real_embedder, monkeypatch):
     assert ans.verdict == "abstain", ans.answer
 
 
-def test_a_quantity_asked_is_no_phone_number(real_embedder, monkeypatch):
+def test_a_quantity_asked_is_no_phone_number(real_embedder):
+    # "how much is my phone bill" asks money (search/asked.py: a phone naming the bill's kind); the
+    # helpline's number once passed as its answer
     ans = _ask("how much is my phone bill this year", BILL, "phone-bill", real_embedder)
     assert "01632 960 321" not in ans.answer or ans.verdict != "pass", ans.answer
-    monkeypatch.setattr(typed, "AGREE", False)
-    ans = _ask("how much is my phone bill this year", BILL, "phone-bill", real_embedder)
-    assert ans.verdict == "pass" and "01632 960 321" in ans.answer, ans.answer  # the old wrong pass
 
 
 INVOICE = """Little Acorns Nursery

@@ -158,7 +158,7 @@ def _quotes(ans, notes: bool = False) -> list[str]:
 def finish(question: str, ans, all_hits: list, embedder, subject: str | None, stated: bool, asked):
     """`ans` (a cairn.answer.Answer) with its `checks` (module doc) and the verdict they give; a failed subject check
     declines with the nearest notes (`all_hits`) as pointers. subject: the name asked about; stated: False skips
-    `stated_gap` (a hypothetical question); asked: the answer type (types.Asked). A role question quoting
+    `stated_gap` (a hypothetical question); asked: the answer type (search.asked.Asked). A role question quoting
     a sentence without the person and the verb is answered from the first note sentence with both ("Priya agreed to
     draft the newsletter")."""
     from cairn.answer import types
@@ -230,7 +230,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                   "subject": not gap, "completeness": True}
     new = verdict(ans.checks, ans.verdict)
     if new == "abstain" and not ans.abstained:
-        words = ", ".join(f"'{w}'" for w in types.words_of(gap, question))
+        words = ", ".join(f"'{w}'" for w in dict.fromkeys(types.words_of(gap, question)))
         reason = "no quoted line answers what was asked" if gap == ["?"] else \
             f"the notes quoted state it of another thing than '{gap[0][1:]}'" if gap[:1] and gap[0][:1] == "!" else \
             f"the notes quoted never mention {gap[0]}" if gap and gap[0][:1].isupper() else \

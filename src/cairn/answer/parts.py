@@ -47,7 +47,7 @@ def _inherit(first: str, part: str) -> str:
 
 
 def split(question: str) -> list[str]:
-    """The parts of `question` (module doc), each ending in "?"; [question] when it has one."""
+    """The parts of `question` (module doc), each ending in "?", each once (case folded); [question] when it has one."""
     pieces = [p.strip(" ,") for p in _CUT.split(question.strip()) if p and p.strip(" ,?")]
     pieces = [re.sub(r"^and\s+", "", p, flags=re.IGNORECASE) for p in pieces]
     if len(pieces) < 2:
@@ -58,7 +58,8 @@ def split(question: str) -> list[str]:
         if i and _asks_only(p) and not _asks_only(pieces[0]):
             p = _inherit(pieces[0], p)
         out.append(p[0].upper() + p[1:])
-    return out
+    once: dict[str, str] = {}  # a part asked twice is answered once
+    return [once.setdefault(p.lower(), p) for p in out if p.lower() not in once]
 
 
 def merge(question: str, answers: list):

@@ -42,7 +42,7 @@ LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") i
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
 MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
 # A value's role is said by its label (`value_labels`: "Please pay by", "Bill date", a column header "Arrives"). A date
-# or time question's role (roles.role_of: "due", "get into") tells the values of one note apart: when the answer's note
+# or time question's role (search/asked.role_of: "due", "get into") tells the values of one note apart: when the answer's note
 # holds another value of the kind, the role must be held by the answer's label, in its words, or within ROLE_COS
 # (cosine) of it by the packaged sentence embedder, or by the label of the note nearest it, ROLE_MARGIN ahead of the
 # next; or its line names the thing asked by a head word its note's title lacks ("Its MOT expires on ..." for "when is
@@ -159,9 +159,6 @@ def light_verbs(question: str) -> frozenset[str]:
                      if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
 
 
-# A question asking a quantity ("how much", "how many": types.answer_type) read as asking a phone number, an e-mail or a
-# code ("how much is my *phone* bill") is read wrongly: no such value answers it. Off: the value is answered.
-AGREE = True
 # Words of the question that name no thing a note must hold: a word the tagger reads as a pronoun ("the tap *itself*",
 # "if *something* goes wrong"; CLOSED; not a determiner: "due *another* eye test" asks the next one, not the last), and
 # the present period said deictically ("this month", "this year": the time of asking, which a note names by its dates,
@@ -255,7 +252,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             body = item.group(1) if item else line
             pieces = [body[s:e] for s, e in sentences(body)] or [body]  # its other sentences: context ("Q: ...?")
             out += [(ev.n, _clean(p), f"{local} {body}", passage, body) for p in pieces if values(asked.kind, p)]
-    if asked.units:  # a value of the quantity named, in its units (types.units_of)
+    if asked.units:  # a value of the quantity named, in its units (search/asked.units_of)
         out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
 
@@ -265,8 +262,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     `asked.kind`."""
     if asked.kind == "person" and (keyed := keyed_person(question, asked.head, evidence)):  # answer/rota.py
         return Typed(f"{keyed[1].rstrip('.')}. [{keyed[0]}]", *keyed)
-    if AGREE and asked.sentence_kind == "quantity" and asked.kind in ("phone", "email", "code"):
-        return None  # "how much is my phone bill": no phone number, e-mail or code is a quantity (AGREE)
     if drop := unasked(question):  # CLOSED, PERIOD
         asked = replace(asked, head=tuple(w for w in asked.head if w not in drop),
                         subject=tuple(w for w in asked.subject if w not in drop))
@@ -321,7 +316,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                 rf"\b{w[:1].upper()}{w[1:]}", passage)]
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
-        if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (types.compound_kinds)
+        if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (search/asked.compound_kinds)
             subj_gap = [w for w in subj_gap
                         if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
         own = _words(text)
@@ -377,7 +372,7 @@ def value_labels(kind: str | None, text: str) -> list[str]:
 
 
 def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedder) -> list[float]:
-    """For each candidate text, how well a label of its values of `kind` states `role` (the question's, roles.role_of;
+    """For each candidate text, how well a label of its values of `kind` states `role` (the question's, search/asked.role_of;
     module doc, ROLE): 1.0 when a label holds every role word (stem or word family), else the best cosine of the role
     phrase and a label; 0.0 for each when no role is asked or ROLE is 0."""
     if not (ROLE and role and texts):

@@ -2,7 +2,7 @@
 one line that states both what is asked about and what is asked of it, with an explicit "Yes" or "No" when the line's
 own words say so.
 
-`yesno_draft(question, asked, evidence, embedder)` splits the question's content words (stems, less types.TYPE_WORDS)
+`yesno_draft(question, asked, evidence, embedder)` splits the question's content words (stems, less search/asked.TYPE_WORDS)
 into the **subject** (words the cited note's title or header holds, typed.HEADER, or its text writes capitalised inside
 a sentence: a name, "Pickle") and the **attribute** (the rest: "rawhide", "chews"). A line (or a sentence of a long
 line, or a table row) of a note answers when it holds every attribute word: in its words (types.missing: stem, word

@@ -45,8 +45,10 @@ _MONEY_NOUNS = (r"cost|costs|price|fee|fees|premium|excess|total|subtotal|deposi
                 r"balance|refund|budget|instalment|installment|tax|labour|labor|rate|fare|pay|paid|spend|spent|owe")
 # Question cues, first match wins (order matters: "phone number" before "number").
 _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNORECASE)) for k, p in (
-    ("phone", r"\b(?:phone|telephone|mobile|claims line|helpline|hotline|number (?:to|do i|should i|do we|should we) (?:call|ring|phone)|"
-              r"^\W*who (?:do|should|can) (?:i|we) (?:call|ring|phone)\b)"),
+    # "how much is my phone bill", "the extra charge on my phone bill": a phone that names the bill's kind asks no number
+    ("phone", r"^(?!\W*how (?:much|many)\b).*?(?:\b(?:(?:phone|telephone|mobile)(?!\s+(?!(?:numbers?|no|nos|for|of|to|at|in|on|"
+              r"with|from|by|and|or|if|is|was|are|do|does|did|should|can|please|again|then|now)\b)[a-z]{2,})|claims line|helpline|hotline|number (?:to|do i|should i|"
+              r"do we|should we) (?:call|ring|phone))|^\W*who (?:do|should|can) (?:i|we) (?:call|ring|phone)\b)"),
     ("email", r"\be-?mail\b"), ("frequency", r"\bhow often\b"), ("reason", r"^\W*why\b"),
     ("purpose", r"^\W*what\s+(?:is|are|was|were|'s)\b.*\b(?:for|used for)\W*$|\bwhat (?:does|do) (?:the|this|that) "
                 r"[^?]+ do\W*$|\bpurpose of\b|\bwhat .+ good for\b"),
@@ -58,7 +60,7 @@ _RULES: list[tuple[str | None, re.Pattern[str]]] = [(k, re.compile(p, re.IGNOREC
                r"drink|eat|sleep)\b|\bhow (?:many|old|far|tall|heavy|big|hot)\b"
                # "how much red lentils", "how much vitamin D": an amount of a thing, not of money
                r"|\bhow much (?!money|is\b|was\b|are\b|were\b|does\b|did\b|do\b|will\b|would\b|should\b|to\b|"
-               r"for\b|in\b|of\b|has\b|have\b|had\b|\w+ cost)[a-z]"),
+               r"for\b|in\b|of\b|has\b|have\b|had\b|went\b|goes\b|go\b|gone\b|\w+ cost)[a-z]"),
     (None, r"\bband\b|\bwhat (?:kind|type|sort)\b"),
     ("code", r"\b(?:reference|ref|code|id|registration|confirmation|account|member|policy|invoice|order|"
              r"tracking|serial|booking|gas safe|vat)\s+(?:number|no|reference|code|id)\b|\breference\b|"
@@ -109,8 +111,16 @@ class Asked:
         return self.kind in VALUE_KINDS
 
 
-def _stems(text: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(stem(t) for t in content_terms(text) if stem(t) not in TYPE_WORDS))
+# Type words that name a kind of value: content, not type, when another kind is asked ("how much is my phone bill": the
+# bill of the phone, an amount of money).
+KIND_NAMES = {"phone": frozenset(stem(w) for w in "phone telephone mobile".split()),
+              "email": frozenset(stem(w) for w in "email e-mail".split())}
+
+
+def _stems(text: str, kind: str | None = None) -> tuple[str, ...]:
+    """The stemmed content words of `text` less TYPE_WORDS, keeping those naming a kind other than `kind` (KIND_NAMES)."""
+    other = frozenset().union(*(ws for k, ws in KIND_NAMES.items() if k != kind)) if kind else frozenset()
+    return tuple(dict.fromkeys(s for t in content_terms(text) for s in [stem(t)] if s not in TYPE_WORDS or s in other))
 
 
 BARE_WH = re.compile(r"\b(what|when|where|who|how)s\b", re.IGNORECASE)  # a contraction typed without its apostrophe
@@ -264,8 +274,8 @@ def _asked(question: str) -> Asked:
     subject = _CUT.sub(" ", subject)  # the verbs asked with ("should I take") name no subject
     words = [w for w in head.split() if w.lower() not in DETERMINERS]
     drop = _not_nominal(q, words + re.findall(r"[\w'-]+", subject))
-    return Asked(kind, tuple(w for w in _stems(" ".join(words)) if w not in drop),
-                 tuple(w for w in _stems(subject) if w not in drop), answer_type(q))
+    return Asked(kind, tuple(w for w in _stems(" ".join(words), kind) if w not in drop),
+                 tuple(w for w in _stems(subject, kind) if w not in drop), answer_type(q))
 
 
 
