@@ -178,11 +178,19 @@ _STOP = frozenset("a an the of to in on at for and or is are was were be been do
                   "that this there their will would should can could have has had need".split())
 
 
+# A possessive pronoun ("which unit is mine", "is the blue one yours") says whose, as "my" / "your" do,
+# which are no content words either: "mine" is not a word a note's "My unit is B27" must share. Switch off:
+# POSSESSIVE_PRONOUNS.
+POSSESSIVE_PRONOUNS = True
+_POSSESSIVE = frozenset("mine yours ours theirs hers".split())
+
+
 def terms(text: str) -> set[str]:
-    """Content words of `text`, lower-cased, a plural or possessive "s" taken off."""
+    """Content words of `text`, lower-cased, a plural or possessive "s" taken off (function
+    words and, POSSESSIVE_PRONOUNS, "mine" / "yours" / ... left out)."""
     out = set()
     for w in re.findall(r"[\w£$€]+", text.lower()):
-        if w in _STOP or len(w) < 2:
+        if w in _STOP or len(w) < 2 or (POSSESSIVE_PRONOUNS and w in _POSSESSIVE):
             continue
         out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
     return out
@@ -362,6 +370,8 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if fits is None:
         return []
     sents = [s for s in answer_lines(body) if fits(s)]
+    if DURATION_ASKED and (fine := _time_asked(question)) is not None:
+        sents = [s for s in sents if fine(s)] or sents  # "how long … in the oven": "30-35 minutes", not "600g"
     from cairn.lexical import stem
     new = _stems(question, title) - (_stems(related, title) if related else set())  # the follow-up's new thing
     if avoid and not (AVOID_UNLESS_NAMED and new & {stem(w) for w in terms(avoid)}):
@@ -390,9 +400,41 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if len(tied) > 1:
         import numpy as np
         from cairn.embed.cache import embed_cached
-        v = embed_cached(embedder, tied + [question])
+        asked = beyond_title(question, title) if TIE_BEYOND_TITLE else question
+        v = embed_cached(embedder, tied + [asked])
         tied = [tied[int(np.argmax(v[:-1] @ v[-1]))]]
     return tied[:1]
+
+
+# "How long …" asks for a duration (answer.types.asked: a count of time units, "30-35 minutes"), which the coarse
+# test of a quantity (any number: "600g fish pie mix") does not tell from a weight; the sentences holding one are
+# the candidates while any does. Switch off: DURATION_ASKED.
+DURATION_ASKED = True
+
+
+def _time_asked(question: str):
+    """A test (sentence -> bool) for a duration when `question` asks for one ("how long",
+    "how many minutes": answer.types.asked kind "duration"); None otherwise."""
+    from cairn.answer.types import asked, values
+    if asked(question).kind != "duration":
+        return None
+    return lambda s: bool(values("duration", s))
+
+
+# Lines tied on the words they share with a question are told apart by meaning (cosine) to the question
+# WITHOUT the note's title words: the title's topic is what every line of the note is about, so "fish pie" in
+# "how long does the fish pie take in the oven" drew the poaching line ("Poach the fish …"); what is left ("…
+# take in the oven") is the baking line's. Switch off: TIE_BEYOND_TITLE.
+TIE_BEYOND_TITLE = True
+
+
+def beyond_title(question: str, title: str) -> str:
+    """`question` with the words of the note `title` taken out ("how long does the fish pie take
+    in the oven", "Fish pie" -> "how long does the take in the oven"); the question itself when
+    the title shares none of its words or fewer than three words would be left."""
+    drop = terms(title)
+    kept = [w for w in question.split() if not (terms(w) and terms(w) <= drop)]
+    return " ".join(kept) if len(kept) >= 3 and len(kept) < len(question.split()) else question
 
 
 # A question's "before / until <event>" names the event that ends the time or thing asked ("how long

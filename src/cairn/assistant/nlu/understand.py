@@ -123,24 +123,33 @@ def _cannot(intent: str) -> bool:
 
 
 _NOT_OPENERS = frozenset("a an the some any one two three four five six seven eight nine ten".split())
+# A possessive determiner opens a noun phrase as an article does: "add a travel adaptor and my reading glasses
+# to the packing list" names two things to add, the second no request of its own (it opened three "remember"
+# training lines, "my cat is called Pixel", so the message was cut and its second half stored as a memory).
+# Switch off: POSSESSIVE_ITEMS.
+POSSESSIVE_ITEMS = True
+_POSSESSIVE_DET = frozenset("my our your his her their its".split())
 
 
-@functools.lru_cache(maxsize=1)
-def _openers() -> frozenset[str]:
+@functools.lru_cache(maxsize=2)
+def _openers(possessive_items: bool = True) -> frozenset[str]:
     """The words an ACTIONABLE training utterance opens with (after "please", "can you", ...),
-    articles and numbers left out: the ways a request starts ("add", "remind", "I've", ...)."""
+    articles, numbers and (`possessive_items`) possessive determiners left out: the ways a
+    request starts ("add", "remind", "I've", ...)."""
     from cairn.assistant.nlu.slots import strip_polite
     return frozenset(w[0].lower() for i, t in C.read_utterances() if i in ACTIONABLE
-                     for w in [strip_polite(t).split()] if w) - _NOT_OPENERS
+                     for w in [strip_polite(t).split()] if w) - _NOT_OPENERS - (
+        _POSSESSIVE_DET if possessive_items else frozenset())
 
 
 def opens_request(text: str) -> bool:
     """Whether `text` starts the way a request that writes starts (its first word, after the
     courtesies, opens some ACTIONABLE training utterance): "add eggs to ..." does, "AA
-    batteries to my list" and "a jigsaw for dad" (the second item of a list) do not."""
+    batteries to my list", "a jigsaw for dad" and "my reading glasses to the list" (the second
+    item of a list) do not."""
     from cairn.assistant.nlu.slots import strip_polite
     w = strip_polite(text).split()
-    return bool(w) and w[0].lower() in _openers()
+    return bool(w) and w[0].lower() in _openers(POSSESSIVE_ITEMS)
 
 
 def _two_requests(a: str, b: str, whole: str, b_text: str = "") -> bool:
