@@ -134,3 +134,34 @@ def test_no_statement_answers_a_kind_it_does_not_hold(home):
     assert got is not None and "20th" in got.text and got.relevance >= 0.45
     bot = Assistant(home, model="none", new=True)
     assert "don't know" in bot.turn("whats the code for the meter cupboard", Channel()).reply
+
+
+# -- "sorry i meant X" right after a statement was stored -------------------------------------
+def test_a_new_value_said_right_after_a_remember_corrects_it(home, monkeypatch):
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("remind me tomorrow at 7am to water the courgettes", Channel())
+    bot.turn("remember the allotment rent goes up on the 9th", Channel())
+    res = bot.turn("sorry i meant the 19th", Channel())
+    texts = [m.text for m in home.memories()]
+    assert "the allotment rent goes up on the 19th" in texts and not any("on the 9th" in x for x in texts)
+    assert [c.name for c in res.tool_calls if c.outcome == "ran"] == ["remember"]  # the reminder untouched
+    monkeypatch.setattr(U, "MEANT_AFTER_REMEMBER", False)
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("remember the plot inspection is on the 3rd", Channel())
+    bot.turn("sorry i meant the 4th", Channel())
+    assert not any("inspection is on the 4th" in m.text for m in home.memories())
+
+
+def test_meant_value_needs_one_value_of_the_stored_form():
+    """Bad input: no statement just stored, a question, no word of correcting, no value, a form
+    the statement does not hold, the same value, a long message: None."""
+    st = NS.ConversationState(turns=[{"actions": [{"intent": "remember", "slots": {"text": "the skip comes on Tuesday"}}]}])
+    assert U.meant_value("no, make that Thursday", st) == ("Thursday", "Tuesday")
+    assert U.meant_value("no, make that Thursday", NS.ConversationState()) is None
+    reminded = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "skip", "at": "9am"}}]}])
+    assert U.meant_value("sorry i meant 10am", reminded) is None
+    for text in ("what about Thursday?", "Thursday", "sorry i meant the big one", "sorry i meant the 14th",
+                 "oops i meant tuesday", "no make that thursday or friday", "sorry i meant to say that the one "
+                 "on thursday is better"):
+        assert U.meant_value(text, st) is None, text
+    assert U.value_shape("15th") == "9th" and U.value_shape("£40") == "£9" and U.value_shape("hello") is None

@@ -209,6 +209,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         u.actions = [Action("remind", req, whole)]
         u.resolution.append(f"the time the last turn asked for: {req!r}")
         return u
+    if MEANT_AFTER_REMEMBER and (pair := meant_value(resolved, st)):
+        # "sorry i meant the 15th" right after "remember … by the 12th": that statement's value, not a reminder's
+        u.actions = [Action("memory_correct", f"{pair[0]} not {pair[1]}", whole)]
+        u.resolution.append(f"the value just remembered, said anew: {pair[1]!r} -> {pair[0]!r} (read as {whole.intent})")
+        return u
     if (CORRECTS_MEMORY and whole.intent in _CORRECTION_READINGS and not S.just_set_reminder(st)
             and (pair := correction(resolved))):
         # "sorry, the locker is 121 not 112": the remembered value changed (checked against the memories
@@ -449,3 +454,52 @@ def _aside(text: str) -> tuple[str, str] | None:
         return None
     fact = cut[0][m.end():].strip(" ,;-")
     return (fact, cut[1]) if len(fact.split()) >= 3 else None
+
+
+# Right after a statement was stored ("remember the subs are due by the 12th"), a short message giving a new
+# value with a word of correcting ("sorry i meant the 15th", "no, make that Thursday", "oops it's 0141") says
+# that statement's value anew: the one word of the statement written in the same form (`value_shape`: digits
+# with the same suffix or sign, a weekday, a month) is the old value, and the message is the correction "15th
+# not 12th" (acted on by understood._do_memory_correct) — not a correction of an older reminder (the classifier
+# reads "i meant the 15th" as reminder_correct) nor a memory of its own. Switch off: MEANT_AFTER_REMEMBER.
+MEANT_AFTER_REMEMBER = True
+_MEANT = re.compile(r"^\W*(?:(?:no|nope|sorry|oops|oh|ah|actually|wait|hang on|my bad|i mean|i meant|meant|"
+                    r"make (?:it|that)|it'?s|its|it is|it should be|should be|correction)\b[\s,.!:;-]*)+"
+                    r"(?P<v>\S.*?)\s*[.!]*$", re.I)
+_DAYS = re.compile(r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$", re.I)
+_MONTHS = re.compile(r"^(?:january|february|march|april|may|june|july|august|september|october|november|"
+                     r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$", re.I)
+
+
+def value_shape(word: str) -> str | None:
+    """The form of a value word ("15th" -> "9th", "£40" -> "£9", "7pm" -> "9pm", "0141" -> "9",
+    "Thursday" -> "<day>", "March" -> "<month>"); None for a word that is no value (no digit,
+    no weekday or month name)."""
+    w = word.strip(".,;:!?()'\"").lower()
+    if _DAYS.match(w):
+        return "<day>"
+    if _MONTHS.match(w):
+        return "<month>"
+    return re.sub(r"\d+(?:[.,:]\d+)*", "9", w) if re.search(r"\d", w) else None
+
+
+def meant_value(text: str, st: S.ConversationState) -> tuple[str, str] | None:
+    """(new value, old value) of a message correcting the statement the last turn stored (the
+    comment above MEANT_AFTER_REMEMBER): the message at most 8 words, no question, opening with
+    a word of correcting, then at most four words holding one value word; the stored statement
+    holding exactly one word of that value's form, a different one. None otherwise."""
+    last = st.turns[-1] if st.turns else {}
+    stored = [(a.get("slots") or {}).get("text") or "" for a in last.get("actions", [])
+              if a.get("intent") in ("remember", "memory_correct")]
+    stored = [x for x in stored if x]
+    m = _MEANT.match(text.strip())
+    if not stored or not m or len(text.split()) > 8 or is_question(text) or len(m.group("v").split()) > 4:
+        return None
+    new = [w.strip(".,;:!?()'\"") for w in m.group("v").split() if value_shape(w)]
+    if len(new) != 1:
+        return None
+    shape = value_shape(new[0])
+    old = {w.strip(".,;:!?()'\"") for w in stored[-1].split() if value_shape(w) == shape}
+    if len(old) != 1 or new[0].lower() in {o.lower() for o in old}:
+        return None
+    return new[0], old.pop()
