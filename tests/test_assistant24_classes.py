@@ -165,16 +165,3 @@ def test_meant_value_needs_one_value_of_the_stored_form():
                  "on thursday is better"):
         assert U.meant_value(text, st) is None, text
     assert U.value_shape("15th") == "9th" and U.value_shape("£40") == "£9" and U.value_shape("hello") is None
-
-
-# -- a bare question after a note's answer, asking a value of things the note does not name ---------------
-def test_a_bare_code_question_naming_other_things_is_not_the_last_notes(home, monkeypatch):
-    bot = Assistant(home, model="none", new=True)
-    assert "5190" in bot.turn("whats the padlock number at the allotment", Channel()).reply
-    q = "whats the door code for the site office"  # "The site gate padlock is 5190": the site, no office door
-    reply = bot.turn(q, Channel()).reply
-    assert "5190" not in reply and "14C" not in reply
-    monkeypatch.setattr(SC, "BARE_VALUE_COVERS", False)
-    bot = Assistant(home, model="none", new=True)
-    bot.turn("whats the padlock number at the allotment", Channel())
-    assert "5190" in bot.turn(q, Channel()).reply  # one shared word ("site") was enough

@@ -25,12 +25,6 @@ WHO_BY_ROLE_NEAREST = True
 # those words ("My unit is B27"), as a question with words beyond the title is by the lines sharing those
 # (RP.best_sentences). Switch off: TITLE_WORDS_ASKED.
 TITLE_WORDS_ASKED = True
-# A bare question after a note's answer (`loose="all"`) goes on about that note only when the lines found hold
-# all its words (RP.covers) — for a question asking a kind of value too, which was let through by one shared
-# word: "whats the door code for the back room at the lamplighter" after the Copenhagen trip's hotel ref was
-# answered "Flight back: … NW 2286" ("back"). A question naming nothing beyond the kind ("and the ref?") still
-# goes on about the note. Switch off: BARE_VALUE_COVERS.
-BARE_VALUE_COVERS = True
 
 
 def nearest_notes(ans) -> list[str]:
@@ -99,8 +93,6 @@ class NoteScoped:
             # a code answers for one thing only, the one its line or the note's title names: "the door code for
             # Wren's sister's flat" is not the gig's order number, though the gig note says she stays at her sister's
             on_topic = RP.on_topic_value(t, "\n".join(lines) if RP.value_kind(t) == "code" else body, title)
-            if BARE_VALUE_COVERS and loose == "all":  # a bare question naming things: its lines hold them all
-                on_topic = on_topic and (RP.covers(t, lines, title) or RP.shares_stem(t, [], title))
         else:
             # the same kind asked of another thing of the note ("and the one back?"), a question naming
             # no note of its own: the note's other line of that kind, though it says "return", not "back"
