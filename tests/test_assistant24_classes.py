@@ -108,6 +108,8 @@ def test_beyond_title_keeps_a_question_it_would_empty():
     assert RP.beyond_title("salmon parcels?", "Salmon parcels") == "salmon parcels?"  # fewer than 3 words left
     assert RP.beyond_title("when is the dentist", "Salmon parcels") == "when is the dentist"
     assert RP.beyond_title("", "Salmon parcels") == ""
+    # a word of the title alone is a thing asked of, not the note named: kept
+    assert RP.beyond_title("when do we fly to lisbon", "Lisbon trip") == "when do we fly to lisbon"
 
 
 # -- a declined question answered by the person's statement holding the value ---------------

@@ -424,15 +424,21 @@ def _time_asked(question: str):
 # Lines tied on the words they share with a question are told apart by meaning (cosine) to the question
 # WITHOUT the note's title words: the title's topic is what every line of the note is about, so "fish pie" in
 # "how long does the fish pie take in the oven" drew the poaching line ("Poach the fish …"); what is left ("…
-# take in the oven") is the baking line's. Switch off: TIE_BEYOND_TITLE.
+# take in the oven") is the baking line's. Only a question naming the whole title names the note: "to
+# copenhagen" of the Copenhagen trip note is the way out, not the note (week-n turn 21 lost without this).
+# Switch off: TIE_BEYOND_TITLE.
 TIE_BEYOND_TITLE = True
 
 
 def beyond_title(question: str, title: str) -> str:
     """`question` with the words of the note `title` taken out ("how long does the fish pie take
     in the oven", "Fish pie" -> "how long does the take in the oven"); the question itself when
-    the title shares none of its words or fewer than three words would be left."""
+    it does not name the whole title (a word of it alone is a thing the question asks of: "when
+    do we fly to copenhagen" of "Copenhagen trip" keeps "to copenhagen", which tells the way out
+    from the way back) or fewer than three words would be left."""
     drop = terms(title)
+    if not drop or not drop <= terms(question):
+        return question
     kept = [w for w in question.split() if not (terms(w) and terms(w) <= drop)]
     return " ".join(kept) if len(kept) >= 3 and len(kept) < len(question.split()) else question
 
