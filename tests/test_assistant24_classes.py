@@ -3,10 +3,10 @@ tests (none from a benchmark week, none from the training file), each switched o
 is what makes the test pass: a possessive determiner opens a list's second item, not a request
 ("add sun cream and my flip flops to …"); a possessive pronoun is no content word and a
 question of the note's title words only is answered by the line sharing them ("and which plot
-is mine"); "how long" asks for a duration, and lines tied on shared words are told apart by the
-question's words beyond the note's title ("how long do the parcels go in the oven"); a question
-the knowledge answer declined is answered by the person's statement holding the value asked
-("… by the 12th" for "when …")."""
+is mine"); lines tied on shared words are told apart by the question's words beyond the note's
+title ("how long do the parcels go in the oven"); a question the knowledge answer declined is
+answered by the person's statement holding the value asked ("… by the 12th" for "when …"); "sorry
+i meant the 19th" right after a remember corrects that statement."""
 
 from __future__ import annotations
 
@@ -28,8 +28,6 @@ NOTES = {
     "holiday.md": "# Holiday list\n\n- passport\n- sandals\n- charger\n",
     "parcels.md": "# Salmon parcels\n\nServes 2.\nMarinate the salmon in soy and ginger for 20 minutes.\n"
                   "Bake the parcels at 190C for 15 minutes.\n",
-    "lamb.md": "# Slow lamb\n\nA 2kg lamb shoulder, 6 garlic cloves and 3 sprigs of rosemary.\n"
-               "Roast at 160C for 4 hours under foil.\n",
 }
 
 
@@ -84,15 +82,7 @@ def test_a_follow_up_of_title_words_is_answered_by_the_line_sharing_them(home, m
     assert "14C" not in bot.turn("and which plot is mine", Channel()).reply
 
 
-# -- "how long": a duration; ties beyond the title ------------------------------------------
-def test_how_long_is_answered_by_a_duration_not_a_weight(real_embedder, monkeypatch):
-    body = NOTES["lamb.md"]
-    q = "how long does the lamb shoulder cook for"
-    assert RP.typed_sentences(real_embedder, body, q, "Slow lamb") == ["Roast at 160C for 4 hours under foil."]
-    monkeypatch.setattr(RP, "DURATION_ASKED", False)  # any quantity: the 2kg shoulder's line
-    assert RP.typed_sentences(real_embedder, body, q, "Slow lamb") != ["Roast at 160C for 4 hours under foil."]
-
-
+# -- ties told apart beyond the title ------------------------------------------
 def test_a_tie_is_told_apart_by_the_words_beyond_the_title(real_embedder, monkeypatch):
     body = NOTES["parcels.md"]
     q = "how long do the salmon parcels take in the oven"

@@ -370,8 +370,6 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if fits is None:
         return []
     sents = [s for s in answer_lines(body) if fits(s)]
-    if DURATION_ASKED and (fine := _time_asked(question)) is not None:
-        sents = [s for s in sents if fine(s)] or sents  # "how long … in the oven": "30-35 minutes", not "600g"
     from cairn.lexical import stem
     new = _stems(question, title) - (_stems(related, title) if related else set())  # the follow-up's new thing
     if avoid and not (AVOID_UNLESS_NAMED and new & {stem(w) for w in terms(avoid)}):
@@ -404,21 +402,6 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
         v = embed_cached(embedder, tied + [asked])
         tied = [tied[int(np.argmax(v[:-1] @ v[-1]))]]
     return tied[:1]
-
-
-# "How long …" asks for a duration (answer.types.asked: a count of time units, "30-35 minutes"), which the coarse
-# test of a quantity (any number: "600g fish pie mix") does not tell from a weight; the sentences holding one are
-# the candidates while any does. Switch off: DURATION_ASKED.
-DURATION_ASKED = True
-
-
-def _time_asked(question: str):
-    """A test (sentence -> bool) for a duration when `question` asks for one ("how long",
-    "how many minutes": answer.types.asked kind "duration"); None otherwise."""
-    from cairn.answer.types import asked, values
-    if asked(question).kind != "duration":
-        return None
-    return lambda s: bool(values("duration", s))
 
 
 # Lines tied on the words they share with a question are told apart by meaning (cosine) to the question
