@@ -20,6 +20,11 @@ from cairn.assistant.nlu import slots as SL
 # nearest ("who's drawing up the plans for the loft?": "Architect: …" of the Loft note), as among
 # the notes of an answer. Switch off: WHO_BY_ROLE_NEAREST.
 WHO_BY_ROLE_NEAREST = True
+# A question whose every content word is a word of the note's title ("which unit is mine" of the Storage
+# unit note; the answer asks no kind of value: types.asked) is answered by the note's line sharing the most of
+# those words ("My unit is B27"), as a question with words beyond the title is by the lines sharing those
+# (RP.best_sentences). Switch off: TITLE_WORDS_ASKED.
+TITLE_WORDS_ASKED = True
 
 
 def nearest_notes(ans) -> list[str]:
@@ -77,9 +82,12 @@ class NoteScoped:
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))
         if not lines and not (RP.terms(t) - RP.terms(title) - RP.terms(subject or "")):
             from cairn.answer.types import fits_answer_type
-            from cairn.search.asked import answer_type
+            from cairn.search.asked import answer_type, asked
             kind = answer_type(t)
             lines = [s for s in RP.answer_lines(body) if kind and fits_answer_type(s, kind)][:1]
+            if not lines and TITLE_WORDS_ASKED and not kind and asked(t).kind is None and RP.terms(t):
+                # "which unit is mine" of the Storage unit note: the line naming the unit ("My unit is B27")
+                lines = RP.best_sentences(self.app.embedder, body, t, "")
         if not lines and RP.value_kind(t) == "code" and RP.asked_kind(t)(title):
             lines = [title]  # "and the ref?" of "Invoice 2026-031 …": the note is named by it
         if RP.value_kind(t):  # a kind of value asked of the note ("and the address?"): the note is the topic;

@@ -178,11 +178,19 @@ _STOP = frozenset("a an the of to in on at for and or is are was were be been do
                   "that this there their will would should can could have has had need".split())
 
 
+# A possessive pronoun ("which unit is mine", "is the blue one yours") says whose, as "my" / "your" do,
+# which are no content words either: "mine" is not a word a note's "My unit is B27" must share. Switch off:
+# POSSESSIVE_PRONOUNS.
+POSSESSIVE_PRONOUNS = True
+_POSSESSIVE = frozenset("mine yours ours theirs hers".split())
+
+
 def terms(text: str) -> set[str]:
-    """Content words of `text`, lower-cased, a plural or possessive "s" taken off."""
+    """Content words of `text`, lower-cased, a plural or possessive "s" taken off (function
+    words and, POSSESSIVE_PRONOUNS, "mine" / "yours" / ... left out)."""
     out = set()
     for w in re.findall(r"[\w£$€]+", text.lower()):
-        if w in _STOP or len(w) < 2:
+        if w in _STOP or len(w) < 2 or (POSSESSIVE_PRONOUNS and w in _POSSESSIVE):
             continue
         out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
     return out
@@ -391,9 +399,32 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if len(tied) > 1:
         import numpy as np
         from cairn.embed.cache import embed_cached
-        v = embed_cached(embedder, tied + [question])
+        asked = beyond_title(question, title) if TIE_BEYOND_TITLE else question
+        v = embed_cached(embedder, tied + [asked])
         tied = [tied[int(np.argmax(v[:-1] @ v[-1]))]]
     return tied[:1]
+
+
+# Lines tied on the words they share with a question are told apart by meaning (cosine) to the question
+# WITHOUT the note's title words: the title's topic is what every line of the note is about, so "fish pie" in
+# "how long does the fish pie take in the oven" drew the poaching line ("Poach the fish …"); what is left ("…
+# take in the oven") is the baking line's. Only a question naming the whole title names the note: "to
+# copenhagen" of the Copenhagen trip note is the way out, not the note (week-n turn 21 lost without this).
+# Switch off: TIE_BEYOND_TITLE.
+TIE_BEYOND_TITLE = True
+
+
+def beyond_title(question: str, title: str) -> str:
+    """`question` with the words of the note `title` taken out ("how long does the fish pie take
+    in the oven", "Fish pie" -> "how long does the take in the oven"); the question itself when
+    it does not name the whole title (a word of it alone is a thing the question asks of: "when
+    do we fly to copenhagen" of "Copenhagen trip" keeps "to copenhagen", which tells the way out
+    from the way back) or fewer than three words would be left."""
+    drop = terms(title)
+    if not drop or not drop <= terms(question):
+        return question
+    kept = [w for w in question.split() if not (terms(w) and terms(w) <= drop)]
+    return " ".join(kept) if len(kept) >= 3 and len(kept) < len(question.split()) else question
 
 
 # A question's "before / until <event>" names the event that ends the time or thing asked ("how long

@@ -124,24 +124,33 @@ def _cannot(intent: str) -> bool:
 
 
 _NOT_OPENERS = frozenset("a an the some any one two three four five six seven eight nine ten".split())
+# A possessive determiner opens a noun phrase as an article does: "add a travel adaptor and my reading glasses
+# to the packing list" names two things to add, the second no request of its own (it opened three "remember"
+# training lines, "my cat is called Pixel", so the message was cut and its second half stored as a memory).
+# Switch off: POSSESSIVE_ITEMS.
+POSSESSIVE_ITEMS = True
+_POSSESSIVE_DET = frozenset("my our your his her their its".split())
 
 
-@functools.lru_cache(maxsize=1)
-def _openers() -> frozenset[str]:
+@functools.lru_cache(maxsize=2)
+def _openers(possessive_items: bool = True) -> frozenset[str]:
     """The words an ACTIONABLE training utterance opens with (after "please", "can you", ...),
-    articles and numbers left out: the ways a request starts ("add", "remind", "I've", ...)."""
+    articles, numbers and (`possessive_items`) possessive determiners left out: the ways a
+    request starts ("add", "remind", "I've", ...)."""
     from cairn.assistant.nlu.slots import strip_polite
     return frozenset(w[0].lower() for i, t in C.read_utterances() if i in ACTIONABLE
-                     for w in [strip_polite(t).split()] if w) - _NOT_OPENERS
+                     for w in [strip_polite(t).split()] if w) - _NOT_OPENERS - (
+        _POSSESSIVE_DET if possessive_items else frozenset())
 
 
 def opens_request(text: str) -> bool:
     """Whether `text` starts the way a request that writes starts (its first word, after the
     courtesies, opens some ACTIONABLE training utterance): "add eggs to ..." does, "AA
-    batteries to my list" and "a jigsaw for dad" (the second item of a list) do not."""
+    batteries to my list", "a jigsaw for dad" and "my reading glasses to the list" (the second
+    item of a list) do not."""
     from cairn.assistant.nlu.slots import strip_polite
     w = strip_polite(text).split()
-    return bool(w) and w[0].lower() in _openers()
+    return bool(w) and w[0].lower() in _openers(POSSESSIVE_ITEMS)
 
 
 def _two_requests(a: str, b: str, whole: str, b_text: str = "") -> bool:
@@ -200,6 +209,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
     if req := _answers_when(resolved, st):  # "tomorrow at 9" after "When should I remind you to call Ana?"
         u.actions = [Action("remind", req, whole)]
         u.resolution.append(f"the time the last turn asked for: {req!r}")
+        return u
+    if MEANT_AFTER_REMEMBER and (pair := meant_value(resolved, st)):
+        # "sorry i meant the 15th" right after "remember … by the 12th": that statement's value, not a reminder's
+        u.actions = [Action("memory_correct", f"{pair[0]} not {pair[1]}", whole)]
+        u.resolution.append(f"the value just remembered, said anew: {pair[1]!r} -> {pair[0]!r} (read as {whole.intent})")
         return u
     if (CORRECTS_MEMORY and whole.intent in _CORRECTION_READINGS and not S.just_set_reminder(st)
             and (pair := correction(resolved))):
@@ -441,3 +455,52 @@ def _aside(text: str) -> tuple[str, str] | None:
         return None
     fact = cut[0][m.end():].strip(" ,;-")
     return (fact, cut[1]) if len(fact.split()) >= 3 else None
+
+
+# Right after a statement was stored ("remember the subs are due by the 12th"), a short message giving a new
+# value with a word of correcting ("sorry i meant the 15th", "no, make that Thursday", "oops it's 0141") says
+# that statement's value anew: the one word of the statement written in the same form (`value_shape`: digits
+# with the same suffix or sign, a weekday, a month) is the old value, and the message is the correction "15th
+# not 12th" (acted on by understood._do_memory_correct) — not a correction of an older reminder (the classifier
+# reads "i meant the 15th" as reminder_correct) nor a memory of its own. Switch off: MEANT_AFTER_REMEMBER.
+MEANT_AFTER_REMEMBER = True
+_MEANT = re.compile(r"^\W*(?:(?:no|nope|sorry|oops|oh|ah|actually|wait|hang on|my bad|i mean|i meant|meant|"
+                    r"make (?:it|that)|it'?s|its|it is|it should be|should be|correction)\b[\s,.!:;-]*)+"
+                    r"(?P<v>\S.*?)\s*[.!]*$", re.I)
+_DAYS = re.compile(r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$", re.I)
+_MONTHS = re.compile(r"^(?:january|february|march|april|may|june|july|august|september|october|november|"
+                     r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$", re.I)
+
+
+def value_shape(word: str) -> str | None:
+    """The form of a value word ("15th" -> "9th", "£40" -> "£9", "7pm" -> "9pm", "0141" -> "9",
+    "Thursday" -> "<day>", "March" -> "<month>"); None for a word that is no value (no digit,
+    no weekday or month name)."""
+    w = word.strip(".,;:!?()'\"").lower()
+    if _DAYS.match(w):
+        return "<day>"
+    if _MONTHS.match(w):
+        return "<month>"
+    return re.sub(r"\d+(?:[.,:]\d+)*", "9", w) if re.search(r"\d", w) else None
+
+
+def meant_value(text: str, st: S.ConversationState) -> tuple[str, str] | None:
+    """(new value, old value) of a message correcting the statement the last turn stored (the
+    comment above MEANT_AFTER_REMEMBER): the message at most 8 words, no question, opening with
+    a word of correcting, then at most four words holding one value word; the stored statement
+    holding exactly one word of that value's form, a different one. None otherwise."""
+    last = st.turns[-1] if st.turns else {}
+    stored = [(a.get("slots") or {}).get("text") or "" for a in last.get("actions", [])
+              if a.get("intent") in ("remember", "memory_correct")]
+    stored = [x for x in stored if x]
+    m = _MEANT.match(text.strip())
+    if not stored or not m or len(text.split()) > 8 or is_question(text) or len(m.group("v").split()) > 4:
+        return None
+    new = [w.strip(".,;:!?()'\"") for w in m.group("v").split() if value_shape(w)]
+    if len(new) != 1:
+        return None
+    shape = value_shape(new[0])
+    old = {w.strip(".,;:!?()'\"") for w in stored[-1].split() if value_shape(w) == shape}
+    if len(old) != 1 or new[0].lower() in {o.lower() for o in old}:
+        return None
+    return new[0], old.pop()
