@@ -16,6 +16,7 @@ from cairn.assistant import Assistant, Channel
 from cairn.assistant import remembered as RM
 from cairn.assistant import scoped as SC
 from cairn.assistant import understood as UD
+from cairn.assistant.nlu import forms as F
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu import understand as U
@@ -148,12 +149,12 @@ def test_meant_value_needs_one_value_of_the_stored_form():
     """Bad input: no statement just stored, a question, no word of correcting, no value, a form
     the statement does not hold, the same value, a long message: None."""
     st = NS.ConversationState(turns=[{"actions": [{"intent": "remember", "slots": {"text": "the skip comes on Tuesday"}}]}])
-    assert U.meant_value("no, make that Thursday", st) == ("Thursday", "Tuesday")
-    assert U.meant_value("no, make that Thursday", NS.ConversationState()) is None
+    assert F.meant_value("no, make that Thursday", st) == ("Thursday", "Tuesday")
+    assert F.meant_value("no, make that Thursday", NS.ConversationState()) is None
     reminded = NS.ConversationState(turns=[{"actions": [{"intent": "remind", "slots": {"text": "skip", "at": "9am"}}]}])
-    assert U.meant_value("sorry i meant 10am", reminded) is None
+    assert F.meant_value("sorry i meant 10am", reminded) is None
     for text in ("what about Thursday?", "Thursday", "sorry i meant the big one", "sorry i meant the 14th",
                  "oops i meant tuesday", "no make that thursday or friday", "sorry i meant to say that the one "
                  "on thursday is better"):
-        assert U.meant_value(text, st) is None, text
-    assert U.value_shape("15th") == "9th" and U.value_shape("£40") == "£9" and U.value_shape("hello") is None
+        assert F.meant_value(text, st) is None, text
+    assert F.value_shape("15th") == "9th" and F.value_shape("£40") == "£9" and F.value_shape("hello") is None

@@ -13,7 +13,7 @@ from cairn.assistant import Assistant, Channel
 from cairn.assistant.nlu import people as PE
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import state as NS
-from cairn.assistant.nlu.understand import correction
+from cairn.assistant.nlu.forms import correction
 from conftest import notes_app
 
 NOTES = {

@@ -111,7 +111,7 @@ def test_a_before_clause_names_the_event_ending_the_time_asked(home):
 def test_a_texted_question_reaches_the_knowledge_answer_without_its_discourse_markers():
     """Class: "ok … then" carry a texted question along and ask nothing; a message that would
     be left with fewer than two words is kept as it is."""
-    from cairn.assistant.understood import plain_question
+    from cairn.assistant.nlu.forms import plain_question
     assert plain_question("ok what's her mobile then") == "what's her mobile"
     assert plain_question("right so when's the fitting then?") == "when's the fitting?"
     assert plain_question("who's the landlord") == "who's the landlord"

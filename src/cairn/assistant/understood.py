@@ -16,17 +16,18 @@ from cairn.assistant.models import ToolCall
 from cairn.assistant.nlu import known as KN
 from cairn.assistant.nlu import notenames as NN
 from cairn.assistant.nlu import people as PE
+from cairn.assistant.nlu import canned as CN
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
-from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, is_question, understand
+from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
+from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, understand
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
 from cairn.assistant.remembered import own_value
 from cairn.assistant.scoped import NoteScoped
 from cairn.config import MAX_MEMORY_CHARS
 from cairn.errors import InvalidInput
-from cairn.ops import knowledge_text as KT
 from cairn.validate import check_question
 
 
@@ -35,17 +36,6 @@ def knowledge(app, question: str, subject: str | None = None):
     assistant's questions go."""
     from cairn.assistant.knowledge import answer_about
     return answer_about(app, question, subject=subject)
-
-
-def as_profile(text: str) -> str:
-    """A message the classifier read as "about" in the form the knowledge answer reads as a
-    profile question ("tell me what you know about Pim" -> "what do you know about Pim?");
-    the text itself when it already is one, or when no subject is found in it."""
-    from cairn.ops.knowledge_text import profile_subject
-    if profile_subject(text) is not None:
-        return text
-    subject = SL.subject_of(text)
-    return f"what do you know about {subject}?" if subject else text
 
 
 # The person a who-question's answer names is the conversation's last person ("what's her
@@ -74,17 +64,6 @@ SPECIFIC_OR_NOTHING = True
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
 DISCOURSE_OFF = True
-_OPENERS = re.compile(r"^\W*(?:(?:" + "|".join(KT.OPENERS) + r")\b[\s,.!-]*)+", re.I)  # knowledge_text's one list
-_CLOSERS = re.compile(r"[\s,]+(?:then|now then)\s*([?.!]*)\s*$", re.I)
-
-
-def plain_question(text: str) -> str:
-    """`text` without its leading discourse markers ("ok", "right so", "fine") and a closing
-    "then" ("ok what's her mobile then" -> "what's her mobile"); the text itself when fewer
-    than two words would be left. ("'s" before a past participle spelt "has" was tried and
-    dropped: "who has got me a lift on thursdays" was answered worse than "who's got …".)"""
-    t = _CLOSERS.sub(r"\1", _OPENERS.sub("", text.strip())).strip()
-    return t if len(t.split()) >= 2 else text
 
 
 class Understood(NoteScoped, Reminding):
@@ -224,11 +203,11 @@ class Understood(NoteScoped, Reminding):
         if handler is not None:
             return handler(t, u, st, ui, turn_no, res, log)
         if intent.startswith("cannot_"):
-            return {"reply": RP.cannot(intent), "slots": {"cannot": intent.removeprefix("cannot_")}}
+            return {"reply": CN.cannot(intent), "slots": {"cannot": intent.removeprefix("cannot_")}}
         if intent == "feelings":
-            return {"reply": RP.feeling(t)}
+            return {"reply": CN.feeling(t)}
         if intent == "capabilities":
-            return {"reply": RP.CAPABILITIES}
+            return {"reply": CN.CAPABILITIES}
         return self._chat(intent, t, model, ctx, history, res, ui)
 
     def _chat(self, intent, t, model, ctx, history, res, ui) -> dict:
@@ -237,8 +216,8 @@ class Understood(NoteScoped, Reminding):
         from cairn.assistant import prompt as P
         if model.name == "none":
             if intent == "smalltalk":
-                return {"reply": RP.smalltalk(t)}
-            return {"reply": "I'm not sure what you'd like me to do. " + RP.CAPABILITIES}
+                return {"reply": CN.smalltalk(t)}
+            return {"reply": "I'm not sure what you'd like me to do. " + CN.CAPABILITIES}
         if ctx is None:
             ctx = self._compile(t, self.state.turns, model)
         messages = [{"role": "system", "content": P.compact_system(ctx)}, *history[-4:],
@@ -290,7 +269,7 @@ class Understood(NoteScoped, Reminding):
         whole word; of several, the one recall ranks first for the message) is restated with the
         new value, which supersedes it (the remember tool's `replaces`). With no memory holding
         it, the message is acted on as the classifier read it."""
-        from cairn.assistant.nlu.understand import correction
+        from cairn.assistant.nlu.forms import correction
         new, old = correction(t) or ("", "")
         word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])", re.I) if old else None
         holding = [m for m in self.app.memories() if word and word.search(m.text)]

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
+from cairn.assistant.nlu.forms import correction, is_question, meant_value
 from cairn.assistant.nlu.known import ordinary_words
 from cairn.search.codewords import as_code_word
 from cairn.search.misspelt import corrected
@@ -48,8 +49,6 @@ ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "remi
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
 REFERRING = frozenset({"reminder_cancel", "reminder_snooze"})  # requests whose "that" a preface may name
 _CONJ = re.compile(r"\s*(?:,\s*and\s+(?:then\s+|also\s+)?|;\s*|\s+and\s+then\s+|\s+and\s+also\s+|,\s*then\s+|\s+and\s+)", re.I)
-_QUESTION = re.compile(r"\?\s*$|^(?:what|when|where|who|whose|which|how|why|is|are|was|were|do|does|did|can|could|"
-                       r"should|will|would|have|has)\b", re.I)
 
 
 @dataclass
@@ -82,11 +81,6 @@ class Understanding:
     def to_json(self) -> dict:
         return {"text": self.text, "resolved": self.resolved, "resolution": self.resolution,
                 "subject": self.subject, "topic": self.topic, "actions": [a.to_json() for a in self.actions]}
-
-
-def is_question(text: str) -> bool:
-    """Whether `text` reads as a question (a question mark, or a question word first)."""
-    return bool(_QUESTION.search(text.strip()))
 
 
 _PREFACE = re.compile(r"\s*(?:,?\s+so\s+|[,;:.!]\s+|\s+-+\s+|\s*—\s*)", re.I)
@@ -398,39 +392,6 @@ CORRECTS_MEMORY = True
 # class grew in session 22)
 _CORRECTION_READINGS = frozenset({"forget", "remember", "reminder_correct", "none", "feelings", "smalltalk", "deny",
                                   "ask", "about"})
-_VALUE = r"[\w£$€][\w'’./:£$€-]*"
-_A_NOT_B = re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:and\s+)?not\s+(?:the\s+|a\s+)?(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
-_NOT_B_A = re.compile(rf"\bnot\s+(?P<old>{_VALUE}?)\s*[,;]?\s*(?:but|it'?s|it is)\s+(?P<new>{_VALUE}?)\s*[.!]*$", re.I)
-# "it's A (the rest of the sentence) not B": the value follows "it's" ("its peanuts he's allergic to
-# not sesame"), however the sentence goes on before its "not"
-_ITS_A_NOT_B = re.compile(rf"\b(?:it'?s|it is)\s+(?P<new>{_VALUE})\b.*?,?\s+not\s+(?:the\s+|a\s+)?(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
-_A_FOR_B = re.compile(rf"(?P<new>{_VALUE})\s*,?\s+(?:instead of|rather than)\s+(?P<old>{_VALUE}?)\s*[.!]*$", re.I)
-_NO_VALUE = frozenset("is are was were be been am do does did have has had can could will would should shall may "
-                      "might must i you he she it we they me him her us them this that these those there here and "
-                      "or but so if then just really definitely certainly sure surely why what who how when where "
-                      "yes no not now today yet still too also either neither please thanks to of in on at for with "
-                      "from by about the a an".split())
-
-
-def correction(text: str) -> tuple[str, str] | None:
-    """(new value, old value) of a message correcting a stated value ("sorry, it's 121 not
-    112" -> ("121", "112"); "the dentist is on Tuesday, not Monday" -> ("Tuesday", "Monday")):
-    the forms "it's A … not B", "A not B", "not B but A", "A instead of / rather than B" ending the message, in a
-    message of at most 14 words that is no question; None otherwise, or when either side is a
-    function word ("it is not", "I do not") or both are the same."""
-    t = text.strip()
-    if len(t.split()) > 14 or is_question(t):
-        return None
-    for rx in (_ITS_A_NOT_B, _A_NOT_B, _NOT_B_A, _A_FOR_B):
-        m = rx.search(t)
-        if m:
-            new, old = (m.group("new").strip(".,'’"), m.group("old").strip(".,'’"))
-            if (new and old and new.lower() != old.lower()
-                    and not {new.lower(), old.lower()} & _NO_VALUE):
-                return new, old
-    return None
-
-
 # A fact said in passing before a request ("by the way my neighbour is called Rosa, remind me on
 # Friday to return her ladder") is two things: the fact to keep and the request. The aside is
 # marked by its discourse marker ("by the way", "fyi", "just so you know", "oh and", "also"), so a
@@ -464,43 +425,3 @@ def _aside(text: str) -> tuple[str, str] | None:
 # not 12th" (acted on by understood._do_memory_correct) — not a correction of an older reminder (the classifier
 # reads "i meant the 15th" as reminder_correct) nor a memory of its own. Switch off: MEANT_AFTER_REMEMBER.
 MEANT_AFTER_REMEMBER = True
-_MEANT = re.compile(r"^\W*(?:(?:no|nope|sorry|oops|oh|ah|actually|wait|hang on|my bad|i mean|i meant|meant|"
-                    r"make (?:it|that)|it'?s|its|it is|it should be|should be|correction)\b[\s,.!:;-]*)+"
-                    r"(?P<v>\S.*?)\s*[.!]*$", re.I)
-_DAYS = re.compile(r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$", re.I)
-_MONTHS = re.compile(r"^(?:january|february|march|april|may|june|july|august|september|october|november|"
-                     r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$", re.I)
-
-
-def value_shape(word: str) -> str | None:
-    """The form of a value word ("15th" -> "9th", "£40" -> "£9", "7pm" -> "9pm", "0141" -> "9",
-    "Thursday" -> "<day>", "March" -> "<month>"); None for a word that is no value (no digit,
-    no weekday or month name)."""
-    w = word.strip(".,;:!?()'\"").lower()
-    if _DAYS.match(w):
-        return "<day>"
-    if _MONTHS.match(w):
-        return "<month>"
-    return re.sub(r"\d+(?:[.,:]\d+)*", "9", w) if re.search(r"\d", w) else None
-
-
-def meant_value(text: str, st: S.ConversationState) -> tuple[str, str] | None:
-    """(new value, old value) of a message correcting the statement the last turn stored (the
-    comment above MEANT_AFTER_REMEMBER): the message at most 8 words, no question, opening with
-    a word of correcting, then at most four words holding one value word; the stored statement
-    holding exactly one word of that value's form, a different one. None otherwise."""
-    last = st.turns[-1] if st.turns else {}
-    stored = [(a.get("slots") or {}).get("text") or "" for a in last.get("actions", [])
-              if a.get("intent") in ("remember", "memory_correct")]
-    stored = [x for x in stored if x]
-    m = _MEANT.match(text.strip())
-    if not stored or not m or len(text.split()) > 8 or is_question(text) or len(m.group("v").split()) > 4:
-        return None
-    new = [w.strip(".,;:!?()'\"") for w in m.group("v").split() if value_shape(w)]
-    if len(new) != 1:
-        return None
-    shape = value_shape(new[0])
-    old = {w.strip(".,;:!?()'\"") for w in stored[-1].split() if value_shape(w) == shape}
-    if len(old) != 1 or new[0].lower() in {o.lower() for o in old}:
-        return None
-    return new[0], old.pop()
