@@ -74,6 +74,8 @@ _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 # lines (the sender and the document's name), up to a field or an amount ("Little Wrens Nursery", "Invoice for June
 # 2029": a PDF's title is its file name). Off: by its title only.
 HEADER = True
+OWN_LINE = True
+CLAUSE = True
 
 
 def _header(ev) -> str:
@@ -129,6 +131,11 @@ def _words(text: str) -> set[str]:
     """Lower-cased words of `text`, hyphenated ones kept whole ("check-out"), less stopwords."""
     keep = set(content_terms(text))
     return {w for w in re.findall(r"[\w]+(?:-[\w]+)*", text.lower()) if w in keep or "-" in w}
+
+
+def _sentence(line: str) -> bool:
+    """True when `line` is a sentence of four words or more, not a field ("Date: ...") or a table's row."""
+    return len(line.split()) >= 4 and bool(re.search(r"[.!?]\s*$", line)) and not LABEL_VALUE.fullmatch(line.strip())
 
 
 def _bare(kind: str | None, line: str) -> bool:
@@ -290,7 +297,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
     sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
     totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
-    own = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
+    own = note = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
     item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), own[n]) and all(
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
@@ -308,6 +315,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
+        if OWN_LINE and not head_gap:  # OWN_LINE: words asked the note's own thing lacks, of another line or clause
+            said = [x for x in text.split(";") if values(asked.kind, x)] if CLAUSE else [text]
+            head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in light() or w in names())
+                        and (w in head and len(missing(head, line)) == len(head) and _sentence(line)
+                             or w in asked.subject and not missing((w,), text) and all(missing((w,), x) for x in said))]
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, local if OWNED and asked.kind in ("phone", "email") else passage)  # OWNED
