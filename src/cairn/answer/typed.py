@@ -74,6 +74,8 @@ _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 # lines (the sender and the document's name), up to a field or an amount ("Little Wrens Nursery", "Invoice for June
 # 2029": a PDF's title is its file name). Off: by its title only.
 HEADER = True
+# A value is declined for a word asked its note's own thing lacks when its line (a sentence, not a field or row) holds
+# no head word, or a subject word its line holds is only in a ';' clause holding no value (CLAUSE). Off: neither.
 OWN_LINE = True
 CLAUSE = True
 
