@@ -75,9 +75,8 @@ _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 # 2029": a PDF's title is its file name). Off: by its title only.
 HEADER = True
 # A value is declined for a word asked its note's own thing lacks when its line (a sentence, not a field or row) holds
-# no head word, or a subject word its line holds is only in a ';' clause holding no value (CLAUSE). Off: neither.
+# no head word, or a subject word its line holds is only in a ';' clause holding no value. Off: neither.
 OWN_LINE = True
-CLAUSE = True
 
 
 def _header(ev) -> str:
@@ -133,11 +132,6 @@ def _words(text: str) -> set[str]:
     """Lower-cased words of `text`, hyphenated ones kept whole ("check-out"), less stopwords."""
     keep = set(content_terms(text))
     return {w for w in re.findall(r"[\w]+(?:-[\w]+)*", text.lower()) if w in keep or "-" in w}
-
-
-def _sentence(line: str) -> bool:
-    """True when `line` is a sentence of four words or more, not a field ("Date: ...") or a table's row."""
-    return len(line.split()) >= 4 and bool(re.search(r"[.!?]\s*$", line)) and not LABEL_VALUE.fullmatch(line.strip())
 
 
 def _bare(kind: str | None, line: str) -> bool:
@@ -318,9 +312,10 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if OWN_LINE and not head_gap:  # OWN_LINE: words asked the note's own thing lacks, of another line or clause
-            said = [x for x in text.split(";") if values(asked.kind, x)] if CLAUSE else [text]
+            bare = len(line.split()) < 4 or not re.search(r"[.!?]\s*$", line) or LABEL_VALUE.fullmatch(line.strip())
+            said = [x for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
             head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in light() or w in names())
-                        and (w in head and len(missing(head, line)) == len(head) and _sentence(line)
+                        and (w in head and len(missing(head, line)) == len(head) and not bare  # a field or row
                              or w in asked.subject and not missing((w,), text) and all(missing((w,), x) for x in said))]
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
