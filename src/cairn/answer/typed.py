@@ -40,7 +40,6 @@ SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
 SEMANTIC = 0.5
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
-MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
 # A value's role is said by its label (`value_labels`: "Please pay by", "Bill date", a column header "Arrives"). A date
 # or time question's role (search/asked.role_of: "due", "get into") tells the values of one note apart: when the answer's note
 # holds another value of the kind, the role must be held by the answer's label, in its words, or within ROLE_COS
@@ -74,6 +73,9 @@ _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 # lines (the sender and the document's name), up to a field or an amount ("Little Wrens Nursery", "Invoice for June
 # 2029": a PDF's title is its file name). Off: by its title only.
 HEADER = True
+# A value is declined for a word asked its note's own thing lacks when its line (a sentence, not a field or row) holds
+# no head word, or a subject word its line holds is only in a ';' clause holding no value. Off: neither.
+OWN_LINE = True
 
 
 def _header(ev) -> str:
@@ -272,7 +274,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     cos = vecs[1:] @ vecs[0]
     best: dict[int, tuple] = {}
     words = _words(question)
-    memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
@@ -290,7 +291,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
     sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
     totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
-    own = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
+    own = note = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
     item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), own[n]) and all(
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
@@ -308,6 +309,12 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
+        if OWN_LINE and not head_gap:  # OWN_LINE: words asked the note's own thing lacks, of another line or clause
+            bare = len(line.split()) < 4 or not re.search(r"[.!?]\s*$", line) or LABEL_VALUE.fullmatch(line.strip())
+            said = [x for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
+            head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in light() or w in names())
+                        and (w in head and len(missing(head, line)) == len(head) and not bare  # a field or row
+                             or w in asked.subject and not missing((w,), text) and all(missing((w,), x) for x in said))]
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, local if OWNED and asked.kind in ("phone", "email") else passage)  # OWNED
@@ -324,7 +331,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
                  + LEXICAL * (len(words & own) / len(words) if words else 0)
                  + KIND_WORD * bool(kind_words & own)
-                 + MEMORY * (memory.get(n) == "memory")
                  + SEMANTIC * float(c))
         named = (set(missing(asked.head, titles[n])) - set(missing(asked.head, line))) if role and asked.head else set()
         top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
