@@ -18,6 +18,8 @@ NOTES = {
     "lodge.md": "# Lakeside lodge, October\n\nThe total price is £900.\n"
                 "We paid a deposit of £200 on 3 March; the balance of £700 is due six weeks before arrival.\n",
     "optician.md": "# Greystone Opticians\n\nYour next eye test appointment is on 9 June 2030 at 2pm.\n",
+    "pottery.md": "# Pottery class\n\nThursdays at 6pm at Kilnside Studio.\n"
+                  "Ilka Vantongeren teaches it; her mobile is 07700 900 512.\n",
 }
 
 
@@ -43,6 +45,8 @@ def test_a_value_lent_the_words_asked_is_declined(app, monkeypatch, question, wr
 @pytest.mark.parametrize("question, right", [
     ("when did we pay the deposit on the lodge", "3 March"),
     ("when is my eye test appointment at the opticians", "9 June 2030"),
+    # the value's clause refers back to the person named in the one before ("…; her mobile is …"): typed._BACK
+    ("what's Ilka Vantongeren's mobile", "07700 900 512"),
 ])
 def test_a_value_whose_own_line_or_clause_holds_the_words_passes(app, question, right):
     ans = app.ask(question, llm="none")

@@ -75,8 +75,10 @@ _TOTAL = re.compile(r"\b(?:total|amount due|balance)\b", re.IGNORECASE)
 # 2029": a PDF's title is its file name). Off: by its title only.
 HEADER = True
 # A value is declined for a word asked its note's own thing lacks when its line (a sentence, not a field or row) holds
-# no head word, or a subject word its line holds is only in a ';' clause holding no value. Off: neither.
+# no head word, or a subject word its line holds is only in a ';' clause holding no value (unless the value's clause
+# refers back with a pronoun, _BACK). Off: neither.
 OWN_LINE = True
+_BACK = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them)\b", re.IGNORECASE)  # a clause's pronoun
 
 
 def _header(ev) -> str:
@@ -314,9 +316,11 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if OWN_LINE and not head_gap:  # OWN_LINE: words asked the note's own thing lacks, of another line or clause
             bare = len(line.split()) < 4 or not re.search(r"[.!?]\s*$", line) or LABEL_VALUE.fullmatch(line.strip())
             said = [x for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
+            back = any(_BACK.search(x) for x in said)  # "Giedre Marsh teaches it; her mobile is ...": hers
             head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in light() or w in names())
                         and (w in head and len(missing(head, line)) == len(head) and not bare  # a field or row
-                             or w in asked.subject and not missing((w,), text) and all(missing((w,), x) for x in said))]
+                             or w in asked.subject and not back and not missing((w,), text)
+                             and all(missing((w,), x) for x in said))]
         if asked.verb and head_gap and not missing((asked.verb,), line):
             head_gap, line_share = [], 1.0  # the count stated by the verb asked: "Serves 8"
         subj_gap = missing(asked.subject, local if OWNED and asked.kind in ("phone", "email") else passage)  # OWNED
