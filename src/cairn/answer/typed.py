@@ -40,7 +40,6 @@ SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
 SEMANTIC = 0.5
 LEXICAL = 0.5  # the question's own words (hyphenated ones whole: "check-out") in the candidate
 KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:"; types.KIND_WORDS)
-MEMORY = 0.3  # what the person told Cairn (a memory, hit type "memory") before a note about someone else
 # A value's role is said by its label (`value_labels`: "Please pay by", "Bill date", a column header "Arrives"). A date
 # or time question's role (search/asked.role_of: "due", "get into") tells the values of one note apart: when the answer's note
 # holds another value of the kind, the role must be held by the answer's label, in its words, or within ROLE_COS
@@ -277,7 +276,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     cos = vecs[1:] @ vecs[0]
     best: dict[int, tuple] = {}
     words = _words(question)
-    memory = {ev.n: ev.hit.type for ev in evidence}
     titles = {ev.n: ev.hit.title or "" for ev in evidence}
     kind_words = KIND_WORDS.get(asked.kind or "", set())
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
@@ -337,7 +335,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
                  + LEXICAL * (len(words & own) / len(words) if words else 0)
                  + KIND_WORD * bool(kind_words & own)
-                 + MEMORY * (memory.get(n) == "memory")
                  + SEMANTIC * float(c))
         named = (set(missing(asked.head, titles[n])) - set(missing(asked.head, line))) if role and asked.head else set()
         top = top_two[n]  # module doc: its words, near it, or the nearest of its note's labels by a lead
