@@ -166,6 +166,13 @@ def chat_cmd(
         _fail("give --approve or --deny, not both", code=2)
     if (approve or deny) and message:
         _fail("--approve/--deny decide a pending call; send --message separately", code=2)
+    if message is not None:
+        from cairn.errors import InvalidInput
+        from cairn.ops.sessions import check_message_length
+        try:
+            check_message_length(message)  # before the session is opened: nothing is written
+        except InvalidInput as exc:
+            _fail(str(exc), code=2)
     with _service() as svc:
         from cairn.assistant import Assistant
         Channel, TerminalChannel = _channel_classes()
@@ -222,8 +229,9 @@ def _turn(bot, line: str, ui, json_out: bool) -> None:
     refused message's error on stderr ("error: the question is 5,824 characters long; ...")
     — one bad message does not end the conversation, as a bad slash command does not (_slash)."""
     from cairn.errors import CairnError
+    from cairn.ops.sessions import check_message_length
     try:
-        res = bot.turn(line, ui)
+        res = bot.turn(check_message_length(line), ui)
     except CairnError as exc:
         say_err(f"error: {exc}\n")
         return

@@ -9,6 +9,24 @@ service's person sees them (another person's session is not found)."""
 from __future__ import annotations
 
 from cairn import results as R
+from cairn.errors import InvalidInput
+
+#: The longest message the assistant takes from any door, in characters: REST's `POST /chat`
+#: body (`message`, max_length) and `cairn chat` (--message, piped lines, the REPL) read this
+#: number. A longer text is a note to keep (`cairn note create`, `cairn remember`), not a message.
+MAX_MESSAGE_CHARS = 8000
+
+
+def check_message_length(text: str) -> str:
+    """`text` as given; raises InvalidInput (field "message") naming its length and the limit
+    when it is longer than MAX_MESSAGE_CHARS characters. The assistant logs each message in its
+    session (several times: the message, its reading, its tool calls), so a 1 MB line piped to
+    `cairn chat` made a 4.9 MB session file before any reply refused it."""
+    size = len(text.strip()) if isinstance(text, str) else 0  # a piped line's newline is not counted
+    if size > MAX_MESSAGE_CHARS:
+        raise InvalidInput(f"the message is {size:,} characters long; the limit is {MAX_MESSAGE_CHARS:,} "
+                           "(to keep a long text, use `cairn note create` or `cairn remember`)", field="message")
+    return text
 
 
 class SessionOps:

@@ -20,12 +20,13 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from cairn.interfaces.rest.deps import READ, WRITE, actor, principal, runtime
+from cairn.ops.sessions import MAX_MESSAGE_CHARS
 
 router = APIRouter(tags=["assistant"])
 
 
 class ChatBody(BaseModel):
-    message: str = Field(..., min_length=1, max_length=8000, description="The person's message.")
+    message: str = Field(..., min_length=1, max_length=MAX_MESSAGE_CHARS, description="The person's message.")
     session: Optional[str] = Field(None, max_length=100, description="Continue this session id.")
     new: bool = Field(False, description="Start a new session (without `session`; default: continue "
                                          "the current one of this channel).")
