@@ -132,6 +132,12 @@ def chat_cmd(
     """Talk to the assistant. Without --message: a conversation (piped input: one message a line).
     High-risk calls are never approved implicitly: they wait for /approve or --approve ID."""
     from cairn.cli import _fail, _service
+    from cairn.errors import InvalidInput
+    from cairn.ops.sessions import check_session_id
+    try:
+        check_session_id(session)  # `--session ""` is no session, not the current one
+    except InvalidInput as exc:
+        _fail(str(exc), code=2)
     if why:
         from cairn.cli import STATE
         from cairn.assistant.sessions import current_key
@@ -167,7 +173,6 @@ def chat_cmd(
     if (approve or deny) and message:
         _fail("--approve/--deny decide a pending call; send --message separately", code=2)
     if message is not None:
-        from cairn.errors import InvalidInput
         from cairn.ops.sessions import check_message_length
         try:
             check_message_length(message)  # before the session is opened: nothing is written

@@ -29,16 +29,37 @@ def check_message_length(text: str) -> str:
     return text
 
 
+#: The longest session id any door takes (REST's `session` field, max_length). Ids Cairn makes
+#: are 24 characters ("s-20261207-112003-238a67"); a longer one named no session and, past the
+#: file system's name limit, was answered "error: /home/…/sessions/s-….jsonl: file name too long".
+MAX_SESSION_ID_CHARS = 100
+
+
+def check_session_id(sid: str | None) -> str | None:
+    """`sid` as given (None: not given); raises InvalidInput when it was given blank ("" must
+    not quietly mean the current session) or longer than MAX_SESSION_ID_CHARS."""
+    if sid is None:
+        return None
+    if not isinstance(sid, str) or not sid.strip():
+        raise InvalidInput("the session id is empty (`cairn sessions` lists them)", field="session")
+    if len(sid) > MAX_SESSION_ID_CHARS:
+        raise InvalidInput(f"the session id is {len(sid):,} characters long; ids are at most "
+                           f"{MAX_SESSION_ID_CHARS} (`cairn sessions` lists them)", field="session")
+    return sid
+
+
 class SessionOps:
     """The assistant's sessions and their figures: tokens, cost, tool calls, compactions,
     pressure, evidence kept."""
 
-    def _sessions(self):
+    def _sessions(self, sid: str | None = None):
+        """The session store; `sid`, when given, is checked first (check_session_id)."""
+        check_session_id(sid)
         from cairn.assistant.sessions import SessionStore
         return SessionStore(self.settings.home, viewer=self.settings.owner)
 
     def _session_events(self, sid: str) -> list[dict]:
-        store = self._sessions()
+        store = self._sessions(sid)
         store.load(sid)  # SessionNotFound (NotFound) for an unknown id or another person's
         return store.events(store.path(sid))
 
@@ -53,7 +74,7 @@ class SessionOps:
         "assistant" | "tool", "text"}], "pending": [{"id", "name", "args", ...}]} (tool results
         as "NAME: OUTCOME (ERROR)"; pending: the calls still waiting for approval, each with its
         approval id). Raises SessionNotFound / InvalidInput for an unknown or malformed id."""
-        store = self._sessions()
+        store = self._sessions(sid)
         state = store.load(sid)
         turns: list[dict] = []
         for e in store.events(store.path(sid)):
@@ -72,7 +93,7 @@ class SessionOps:
         "conversation"} (budget and bands empty before any prompt was compiled). Raises
         SessionNotFound / InvalidInput for an unknown or malformed id."""
         from cairn.context.session import load_why
-        store = self._sessions()
+        store = self._sessions(sid)
         store.load(sid)
         return R.SessionWhy(load_why(store, sid) or {"budget": 0, "total_tokens": 0, "bands": []})
 
@@ -97,12 +118,12 @@ class SessionOps:
         """The full result of tool call `call_id` in session `sid` (the prompt saw a distilled
         form): {"call_id", "name", "outcome", "result"|"error"}. Raises SessionNotFound, or
         NotFound when the session has no such call."""
-        return R.ToolOutput(self._sessions().tool_output(sid, call_id))
+        return R.ToolOutput(self._sessions(sid).tool_output(sid, call_id))
 
     def session_delete(self, sid: str) -> R.SessionDeleted:
         """Delete session `sid`'s log (and its current-session pointer). Raises SessionNotFound
         for an unknown id or another person's session."""
-        self._sessions().delete(sid)
+        self._sessions(sid).delete(sid)
         return R.SessionDeleted(id=sid)
 
     def session_stats(self, sid: str) -> R.SessionStats:

@@ -20,14 +20,14 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from cairn.interfaces.rest.deps import READ, WRITE, actor, principal, runtime
-from cairn.ops.sessions import MAX_MESSAGE_CHARS
+from cairn.ops.sessions import MAX_MESSAGE_CHARS, MAX_SESSION_ID_CHARS
 
 router = APIRouter(tags=["assistant"])
 
 
 class ChatBody(BaseModel):
     message: str = Field(..., min_length=1, max_length=MAX_MESSAGE_CHARS, description="The person's message.")
-    session: Optional[str] = Field(None, max_length=100, description="Continue this session id.")
+    session: Optional[str] = Field(None, max_length=MAX_SESSION_ID_CHARS, description="Continue this session id.")
     new: bool = Field(False, description="Start a new session (without `session`; default: continue "
                                          "the current one of this channel).")
 
