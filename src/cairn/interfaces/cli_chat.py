@@ -188,6 +188,10 @@ def chat_cmd(
             _print_result(res, json_out)
             return
         if message is not None:
+            if message.strip().startswith("/"):  # a slash command, as in a conversation (not words to read)
+                if _slash(bot, message.strip(), json_out, Channel()) == "failed":
+                    raise typer.Exit(1)
+                return
             res = bot.turn(message, Channel())
             _print_result(res, json_out)
             return
@@ -244,7 +248,8 @@ def _turn(bot, line: str, ui, json_out: bool) -> None:
 
 
 def _slash(bot, line: str, json_out: bool, ui) -> str | None:
-    """Run one slash command; returns "quit" for /quit."""
+    """Run one slash command; returns "quit" for /quit, "failed" for an unknown command or
+    one that failed (its error on stderr), else None."""
     from cairn.errors import CairnError
     cmd, _, arg = line.partition(" ")
     arg = arg.strip()
@@ -303,9 +308,11 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
             bot.__dict__.update(fresh.__dict__)
             show({"incognito": bot.incognito, "session": bot.state.id})
         else:
-            show(f"unknown command {cmd}; /help lists them")
+            say_err(f"error: unknown command {cmd}; /help lists them\n")
+            return "failed"
     except (CairnError, ValueError) as exc:
         say_err(f"error: {exc}\n")
+        return "failed"
     return None
 
 
