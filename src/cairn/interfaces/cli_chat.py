@@ -136,6 +136,7 @@ def chat_cmd(
     from cairn.ops.sessions import check_session_id
     try:
         check_session_id(session)  # `--session ""` is no session, not the current one
+        _check_model_spec(model)
     except InvalidInput as exc:
         _fail(str(exc), code=2)
     if why:
@@ -209,6 +210,29 @@ def chat_cmd(
                     _turn(bot, line, Channel(), json_out)
             return
         _repl(bot, TerminalChannel, json_out)
+
+
+def _check_model_spec(spec: str | None) -> None:
+    """Raises InvalidInput when `--model` was given blank or is no model spec at all (the forms of
+    assistant.models.get_model; whether that model is installed or reachable is the turn's to
+    say). A malformed spec was stored in the session and every later turn of it fell back to
+    the offline layer with an "unavailable" notice, exit 0."""
+    from cairn.errors import InvalidInput
+    if spec is None:
+        return
+    s, low = spec.strip(), spec.strip().lower()
+    if not s:
+        raise InvalidInput("--model is empty (leave it out for the configured model)", field="model")
+    if low in ("none", "embedded") or (low.startswith("embedded:") and s[9:].strip()):
+        return
+    if low.startswith(("openai:", "anthropic:http://", "anthropic:https://")):
+        from cairn.llm import parse_openai_spec
+        parse_openai_spec("openai:" + s.split(":", 1)[1])  # InvalidInput naming the forms
+        return
+    if low.startswith("anthropic:") and s[10:].strip():
+        return
+    from cairn.assistant.models import SPEC_FORMS
+    raise InvalidInput(f"--model {spec!r} is not a model spec: expected {SPEC_FORMS}", field="model")
 
 
 def _repl(bot, TerminalChannel, json_out: bool) -> None:
