@@ -132,6 +132,13 @@ def chat_cmd(
     """Talk to the assistant. Without --message: a conversation (piped input: one message a line).
     High-risk calls are never approved implicitly: they wait for /approve or --approve ID."""
     from cairn.cli import _fail, _service
+    from cairn.errors import InvalidInput
+    from cairn.ops.sessions import check_session_id
+    try:
+        check_session_id(session)  # `--session ""` is no session, not the current one
+        _check_model_spec(model)
+    except InvalidInput as exc:
+        _fail(str(exc), code=2)
     if why:
         from cairn.cli import STATE
         from cairn.assistant.sessions import current_key
@@ -166,6 +173,12 @@ def chat_cmd(
         _fail("give --approve or --deny, not both", code=2)
     if (approve or deny) and message:
         _fail("--approve/--deny decide a pending call; send --message separately", code=2)
+    if message is not None:
+        from cairn.ops.sessions import check_message_length
+        try:
+            check_message_length(message)  # before the session is opened: nothing is written
+        except InvalidInput as exc:
+            _fail(str(exc), code=2)
     with _service() as svc:
         from cairn.assistant import Assistant
         Channel, TerminalChannel = _channel_classes()
@@ -176,6 +189,10 @@ def chat_cmd(
             _print_result(res, json_out)
             return
         if message is not None:
+            if message.strip().startswith("/"):  # a slash command, as in a conversation (not words to read)
+                if _slash(bot, message.strip(), json_out, Channel()) == "failed":
+                    raise typer.Exit(1)
+                return
             res = bot.turn(message, Channel())
             _print_result(res, json_out)
             return
@@ -193,6 +210,29 @@ def chat_cmd(
                     _turn(bot, line, Channel(), json_out)
             return
         _repl(bot, TerminalChannel, json_out)
+
+
+def _check_model_spec(spec: str | None) -> None:
+    """Raises InvalidInput when `--model` was given blank or is no model spec at all (the forms of
+    assistant.models.get_model; whether that model is installed or reachable is the turn's to
+    say). A malformed spec was stored in the session and every later turn of it fell back to
+    the offline layer with an "unavailable" notice, exit 0."""
+    from cairn.errors import InvalidInput
+    if spec is None:
+        return
+    s, low = spec.strip(), spec.strip().lower()
+    if not s:
+        raise InvalidInput("--model is empty (leave it out for the configured model)", field="model")
+    if low in ("none", "embedded") or (low.startswith("embedded:") and s[9:].strip()):
+        return
+    if low.startswith(("openai:", "anthropic:http://", "anthropic:https://")):
+        from cairn.llm import parse_openai_spec
+        parse_openai_spec("openai:" + s.split(":", 1)[1])  # InvalidInput naming the forms
+        return
+    if low.startswith("anthropic:") and s[10:].strip():
+        return
+    from cairn.assistant.models import SPEC_FORMS
+    raise InvalidInput(f"--model {spec!r} is not a model spec: expected {SPEC_FORMS}", field="model")
 
 
 def _repl(bot, TerminalChannel, json_out: bool) -> None:
@@ -222,8 +262,9 @@ def _turn(bot, line: str, ui, json_out: bool) -> None:
     refused message's error on stderr ("error: the question is 5,824 characters long; ...")
     — one bad message does not end the conversation, as a bad slash command does not (_slash)."""
     from cairn.errors import CairnError
+    from cairn.ops.sessions import check_message_length
     try:
-        res = bot.turn(line, ui)
+        res = bot.turn(check_message_length(line), ui)
     except CairnError as exc:
         say_err(f"error: {exc}\n")
         return
@@ -231,7 +272,8 @@ def _turn(bot, line: str, ui, json_out: bool) -> None:
 
 
 def _slash(bot, line: str, json_out: bool, ui) -> str | None:
-    """Run one slash command; returns "quit" for /quit."""
+    """Run one slash command; returns "quit" for /quit, "failed" for an unknown command or
+    one that failed (its error on stderr), else None."""
     from cairn.errors import CairnError
     cmd, _, arg = line.partition(" ")
     arg = arg.strip()
@@ -290,9 +332,11 @@ def _slash(bot, line: str, json_out: bool, ui) -> str | None:
             bot.__dict__.update(fresh.__dict__)
             show({"incognito": bot.incognito, "session": bot.state.id})
         else:
-            show(f"unknown command {cmd}; /help lists them")
+            say_err(f"error: unknown command {cmd}; /help lists them\n")
+            return "failed"
     except (CairnError, ValueError) as exc:
         say_err(f"error: {exc}\n")
+        return "failed"
     return None
 
 

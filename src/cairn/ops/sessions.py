@@ -9,18 +9,57 @@ service's person sees them (another person's session is not found)."""
 from __future__ import annotations
 
 from cairn import results as R
+from cairn.errors import InvalidInput
+
+#: The longest message the assistant takes from any door, in characters: REST's `POST /chat`
+#: body (`message`, max_length) and `cairn chat` (--message, piped lines, the REPL) read this
+#: number. A longer text is a note to keep (`cairn note create`, `cairn remember`), not a message.
+MAX_MESSAGE_CHARS = 8000
+
+
+def check_message_length(text: str) -> str:
+    """`text` as given; raises InvalidInput (field "message") naming its length and the limit
+    when it is longer than MAX_MESSAGE_CHARS characters. The assistant logs each message in its
+    session (several times: the message, its reading, its tool calls), so a 1 MB line piped to
+    `cairn chat` made a 4.9 MB session file before any reply refused it."""
+    size = len(text.strip()) if isinstance(text, str) else 0  # a piped line's newline is not counted
+    if size > MAX_MESSAGE_CHARS:
+        raise InvalidInput(f"the message is {size:,} characters long; the limit is {MAX_MESSAGE_CHARS:,} "
+                           "(to keep a long text, use `cairn note create` or `cairn remember`)", field="message")
+    return text
+
+
+#: The longest session id any door takes (REST's `session` field, max_length). Ids Cairn makes
+#: are 24 characters ("s-20261207-112003-238a67"); a longer one named no session and, past the
+#: file system's name limit, was answered "error: /home/…/sessions/s-….jsonl: file name too long".
+MAX_SESSION_ID_CHARS = 100
+
+
+def check_session_id(sid: str | None) -> str | None:
+    """`sid` as given (None: not given); raises InvalidInput when it was given blank ("" must
+    not quietly mean the current session) or longer than MAX_SESSION_ID_CHARS."""
+    if sid is None:
+        return None
+    if not isinstance(sid, str) or not sid.strip():
+        raise InvalidInput("the session id is empty (`cairn sessions` lists them)", field="session")
+    if len(sid) > MAX_SESSION_ID_CHARS:
+        raise InvalidInput(f"the session id is {len(sid):,} characters long; ids are at most "
+                           f"{MAX_SESSION_ID_CHARS} (`cairn sessions` lists them)", field="session")
+    return sid
 
 
 class SessionOps:
     """The assistant's sessions and their figures: tokens, cost, tool calls, compactions,
     pressure, evidence kept."""
 
-    def _sessions(self):
+    def _sessions(self, sid: str | None = None):
+        """The session store; `sid`, when given, is checked first (check_session_id)."""
+        check_session_id(sid)
         from cairn.assistant.sessions import SessionStore
         return SessionStore(self.settings.home, viewer=self.settings.owner)
 
     def _session_events(self, sid: str) -> list[dict]:
-        store = self._sessions()
+        store = self._sessions(sid)
         store.load(sid)  # SessionNotFound (NotFound) for an unknown id or another person's
         return store.events(store.path(sid))
 
@@ -35,7 +74,7 @@ class SessionOps:
         "assistant" | "tool", "text"}], "pending": [{"id", "name", "args", ...}]} (tool results
         as "NAME: OUTCOME (ERROR)"; pending: the calls still waiting for approval, each with its
         approval id). Raises SessionNotFound / InvalidInput for an unknown or malformed id."""
-        store = self._sessions()
+        store = self._sessions(sid)
         state = store.load(sid)
         turns: list[dict] = []
         for e in store.events(store.path(sid)):
@@ -54,7 +93,7 @@ class SessionOps:
         "conversation"} (budget and bands empty before any prompt was compiled). Raises
         SessionNotFound / InvalidInput for an unknown or malformed id."""
         from cairn.context.session import load_why
-        store = self._sessions()
+        store = self._sessions(sid)
         store.load(sid)
         return R.SessionWhy(load_why(store, sid) or {"budget": 0, "total_tokens": 0, "bands": []})
 
@@ -79,12 +118,12 @@ class SessionOps:
         """The full result of tool call `call_id` in session `sid` (the prompt saw a distilled
         form): {"call_id", "name", "outcome", "result"|"error"}. Raises SessionNotFound, or
         NotFound when the session has no such call."""
-        return R.ToolOutput(self._sessions().tool_output(sid, call_id))
+        return R.ToolOutput(self._sessions(sid).tool_output(sid, call_id))
 
     def session_delete(self, sid: str) -> R.SessionDeleted:
         """Delete session `sid`'s log (and its current-session pointer). Raises SessionNotFound
         for an unknown id or another person's session."""
-        self._sessions().delete(sid)
+        self._sessions(sid).delete(sid)
         return R.SessionDeleted(id=sid)
 
     def session_stats(self, sid: str) -> R.SessionStats:

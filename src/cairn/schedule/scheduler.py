@@ -117,7 +117,10 @@ class Scheduler:
         """A new reminder (or scheduled job when `job` names one) due `at` (one-off) or
         `every` (recurring). Raises InvalidInput for empty text, both/neither of at/every,
         an unknown zone or an unreadable or past time, a repeat more often than once a minute
-        (when.check_repeat); for text over MAX_TEXT_CHARS."""
+        (when.check_repeat); for text over MAX_TEXT_CHARS. Asking again for a reminder that is
+        already scheduled (same person, kind, job, text, zone and when, and for a one-off the
+        same due instant) returns that reminder: a request said twice (a chat message sent 37
+        times made 37 reminders, each delivered at 9:00) is one reminder."""
         text = _checked_text(text)
         if (at is None) == (every is None):
             raise InvalidInput("give exactly one of at WHEN (once) or every WHEN (repeating)")
@@ -131,6 +134,9 @@ class Scheduler:
         first = W.next_runs(trigger, 1, now - timedelta(seconds=1), zone)
         if not first:
             raise InvalidInput(f"{spec_text!r} never comes")
+        twin = self._twin(text, kind, job, zone.key, every is not None, spec_text, _utc(first[0]))
+        if twin is not None:
+            return twin
         row = S.ReminderRow(id=S.new_id(), text=text, kind=kind,
                             spec={"form": "every" if every is not None else "at", "text": spec_text,
                                   "anchor": _utc(now), "trigger": type(trigger).__name__},
@@ -139,6 +145,16 @@ class Scheduler:
                             owner=self.owner)
         S.insert(self.conn, row)
         return row
+
+    def _twin(self, text: str, kind: str, job: str | None, tz: str, repeating: bool, spec_text: str,
+              due: str) -> S.ReminderRow | None:
+        """A scheduled reminder of this person that a new one would repeat: same kind, job,
+        text and zone; a repeating one with the same WHEN words, a one-off due at `due`."""
+        for r in self.list(("scheduled",), kind):
+            if (r.text == text and r.job == job and r.tz == tz and (r.spec.get("form") == "every") == repeating
+                    and (r.spec.get("text") == spec_text if repeating else r.next_due == due)):
+                return r
+        return None
 
     def get(self, rid: str) -> S.ReminderRow:
         """The reminder `rid` (surrounding spaces ignored). InvalidInput for an empty id;

@@ -20,13 +20,14 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from cairn.interfaces.rest.deps import READ, WRITE, actor, principal, runtime
+from cairn.ops.sessions import MAX_MESSAGE_CHARS, MAX_SESSION_ID_CHARS
 
 router = APIRouter(tags=["assistant"])
 
 
 class ChatBody(BaseModel):
-    message: str = Field(..., min_length=1, max_length=8000, description="The person's message.")
-    session: Optional[str] = Field(None, max_length=100, description="Continue this session id.")
+    message: str = Field(..., min_length=1, max_length=MAX_MESSAGE_CHARS, description="The person's message.")
+    session: Optional[str] = Field(None, max_length=MAX_SESSION_ID_CHARS, description="Continue this session id.")
     new: bool = Field(False, description="Start a new session (without `session`; default: continue "
                                          "the current one of this channel).")
 
@@ -44,6 +45,9 @@ async def chat(request: Request, body: ChatBody):
     from starlette.concurrency import iterate_in_threadpool
 
     from cairn.assistant.sse import chat_events
+    from cairn.ops.sessions import check_session_id
+    check_session_id(body.session)  # "" is no session, not the current one
+    _not_a_command(body.message)
     from cairn.interfaces.rest.proxy import ServiceProxy
     who = actor(request)
     proxy = ServiceProxy(runtime(request), actor=who, audit=False)
@@ -51,6 +55,25 @@ async def chat(request: Request, body: ChatBody):
                          scope=principal(request)["scope"])
     return StreamingResponse(iterate_in_threadpool(events), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# The slash commands of `cairn chat` (interfaces/cli_chat.HELP). Sent over HTTP they reached the
+# assistant as words: "/new" was read as "create a note" ("What should the note be called?"),
+# "/quit" as a question about approvals.
+_COMMANDS = {"/new", "/resume", "/sessions", "/why", "/memories", "/approve", "/deny", "/undo", "/budget",
+             "/stats", "/scorecard", "/skills", "/skill", "/model", "/models", "/incognito", "/help", "/quit",
+             "/exit"}
+
+
+def _not_a_command(message: str) -> None:
+    """InvalidInput when `message` is one of `cairn chat`'s slash commands, naming what HTTP has
+    for it; any other message (a path such as "/etc/hosts" included) is a message."""
+    from cairn.errors import InvalidInput
+    cmd = message.strip().split(maxsplit=1)[0].lower() if message.strip() else ""
+    if cmd in _COMMANDS:
+        raise InvalidInput(f"{cmd} is a command of `cairn chat`, not a message; over HTTP a new session is "
+                           '"new": true, a decision POST /chat/approvals/{id}, the sessions GET /chat/sessions',
+                           field="message")
 
 
 @router.post("/chat/approvals/{approval_id}", dependencies=[WRITE])

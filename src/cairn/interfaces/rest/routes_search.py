@@ -81,6 +81,12 @@ async def search_post(request: Request, body: S.SearchBody):
     rt = runtime(request)
     if body.batch is not None:
         pairs = [(str(b.id), b.query) for b in body.batch]
+        for n, (qid, query) in enumerate(pairs):
+            if query.strip():  # an empty query finds nothing (as `cairn search --batch`); a NUL is refused
+                try:
+                    check_query(query)
+                except InvalidInput as exc:
+                    raise InvalidInput(f"batch[{n}] (id {qid!r}): {exc.message}", field="batch") from None
         return await rt.read(lambda s: list(s.search_batch(pairs, **kw)))
     check_query(body.query)  # as GET's q
     res = await rt.read(lambda s: s.search(body.query, **kw))

@@ -38,6 +38,24 @@
     mark.focus({ preventScroll: true });
   }
 
+  /* A string as HTML's own form submission sends it: each lone UTF-16 surrogate (half of a
+     pasted emoji) as U+FFFD. encodeURIComponent throws URIError on one, and the Ask button
+     did nothing, without a word. */
+  function wellFormed(s) {
+    if (s.toWellFormed) return s.toWellFormed();
+    var out = "";
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00) {
+        out += s.charAt(i) + s.charAt(i + 1);
+        i++;
+      } else {
+        out += (c >= 0xD800 && c <= 0xDFFF) ? "\uFFFD" : s.charAt(i);
+      }
+    }
+    return out;
+  }
+
   /* --- ask: stream the answer over server-sent events --- */
   function setupAsk() {
     var form = document.querySelector("form[data-stream]");
@@ -45,7 +63,7 @@
     if (!form || !box || !window.EventSource) return;
     var source = null;
     form.addEventListener("submit", function (e) {
-      var q = form.elements.q.value.trim();
+      var q = wellFormed(form.elements.q.value.trim());
       if (!q) return;
       e.preventDefault();
       if (source) source.close();
