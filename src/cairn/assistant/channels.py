@@ -7,15 +7,24 @@ and person, approvals as buttons.
 comes back with "Approve" / "Deny" buttons carrying "approve:ID" / "deny:ID", on the reply that
 asks only (a later reply carries no buttons of an older pending call); a press after
 `[assistant] approval_timeout_s` counts as denied (the call expired). Text commands:
-/new, /approve ID, /deny ID, /budget.
+/new, /approve ID, /deny ID, /budget, and /start or /help (what Cairn can do and these commands;
+/start is the first message every Telegram client sends). Any other command (a slash and a word,
+Telegram's form: "/resume", "/new@cairn_bot" is /new) is refused naming it; a message that merely
+opens with a slash ("/etc/hosts is …") is a message.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from cairn.assistant.loop import Assistant
+from cairn.assistant.nlu.canned import CAPABILITIES
 from cairn.assistant.results import Channel, describe
+
+
+COMMANDS = "/new (a fresh session), /approve ID, /deny ID, /budget, /help"
+_COMMAND = re.compile(r"/([A-Za-z0-9_]{1,32})(?:@\w+)?")  # Telegram's bot command: "/start", "/new@cairn_bot"
 
 
 @dataclass
@@ -43,7 +52,11 @@ class AssistantConversation:
         with Cairn(settings=self.settings) as app:
             bot = self._bot(app, person)
             cmd, _, arg = text.strip().partition(" ")
+            command = _COMMAND.fullmatch(cmd)
+            cmd = f"/{command.group(1).lower()}" if command else cmd
             try:
+                if cmd in ("/start", "/help"):
+                    return ChannelReply(f"Hello! {CAPABILITIES}\nCommands: {COMMANDS}.")
                 if cmd == "/new":
                     return ChannelReply(f"New session {bot.new_session()}." +
                                         "".join(f"\n{n}" for n in bot.notices))
@@ -53,6 +66,8 @@ class AssistantConversation:
                     b = bot.budget.to_json()
                     return ChannelReply(f"Session: {b['session']['tokens']} tokens, ${b['session']['cost']:.4f}; "
                                         f"today: {b['day']['tokens']} tokens, ${b['day']['cost']:.4f}.")
+                if command and cmd not in ("/approve", "/deny"):  # "/approve" without an ID: a message
+                    return ChannelReply(f"Sorry: {cmd} is no command here. Commands: {COMMANDS}.")
                 res = bot.turn(text, Channel())
             except (CairnError, ValueError) as exc:
                 return ChannelReply(f"Sorry: {exc}")
