@@ -105,8 +105,8 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
                 vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question))
                 near = (vecs[1:] @ vecs[0]) >= ROLE_COS
                 held = 1 - (len(gap) - int(near.sum())) / len(attr)
-                if PREDICATE and verbs & {g for g, ok in zip(gap, near) if not ok}:
-                    continue  # "can i eat in the reading room": "The reading room is quiet study only" says no eating
+                if PREDICATE and verbs & {g for g, ok in zip(gap, near) if not ok and f"un{g}" not in line.lower()}:
+                    continue  # "can i eat in the reading room": not "The reading room is quiet study only" ("Unlimited": held)
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)
