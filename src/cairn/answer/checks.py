@@ -118,9 +118,10 @@ UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"}
 
 # ... also for any other "what / where" question (HEAD_NOUN), of its head's nouns only: "what colour do the roof tiles
 # have to be" is not answered by "Proposal: single storey rear extension with a rooflight". A noun naming a dimension is
-# held by a measure ("what strength": "50 mg"; "what nights": "on Tuesdays").
+# held by a measure ("what strength": "50 mg", not "30 days"; "what nights": "on Tuesdays").
 HEAD_NOUN = True
-_MEASURE = re.compile(r"\d\s?(?!(?:am|pm|st|nd|rd|th)\b)[a-zA-Zµ°%][\w/]{0,5}\b")
+_MEASURE = re.compile(r"\d\s?(?!(?:am|pm|st|nd|rd|th|(?:day|week|month|year|hour|minute|min)s?)\b)"
+                      r"[a-zA-Zµ°%][\w/]{0,5}\b")
 
 
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder, nouns: bool = False) -> list[str]:
@@ -134,9 +135,9 @@ def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedde
     from cairn.ner import parts_of_speech
     from cairn.answer.fit import _UNIT
     tags, text = (parts_of_speech(question) or ()) if nouns else (), " ".join(quotes)
-    measured = asked.kind is None and _MEASURE.search(types._TIME_RE.sub(" ", text))
+    measured, timed = asked.kind is None and _MEASURE.search(types._TIME_RE.sub(" ", text)), types._TIME_RE.search(text)
     gap = [w for w in types.missing(asked.head, " ".join(quotes + titles)) if not nouns or not measured and w in {
-        stem(t.lower()) for t, pos in tags if pos == "NOUN" and not (_UNIT.fullmatch(t) and types._TIME_RE.search(text))}]
+        stem(t.lower()) for t, pos in tags if pos == "NOUN" and not (_UNIT.fullmatch(t) and timed)}]
     if gap and quotes and embedder is not None:
         vecs = embed_cached(embedder, [" ".join(types.words_of(list(asked.head), question))] + quotes)
         if float((vecs[1:] @ vecs[0]).max()) >= ROLE_COS:

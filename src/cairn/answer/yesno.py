@@ -42,7 +42,6 @@ _FRAME = frozenset(stem(w) for w in "is are was were do does did can could will 
 # A line answers only when it holds (or is within ROLE_COS of) every verb of the attribute: what is asked of the subject
 # is its predicate ("can we *move out* early" is not answered by "Please arrive 10 minutes early"). "need": a frame.
 PREDICATE = True
-_SEMI_MODAL = frozenset({"need"})
 _CELL = re.compile(r"^[^\W\d_][^.:;!?]{0,40}$")  # a short bare phrase: a cell or a label, no sentence
 _KEY = re.compile(r"^[^:\n]{1,40}:\s*")  # a field's key: "Opening hours: "
 _NEGATION = re.compile(r"\b(?:not|never|no|none|nor|cannot|without|neither)\b|n[’']t\b", re.IGNORECASE)
@@ -83,7 +82,7 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
     ("Yes", "No" or ""); None when no line holds the attribute, or the question has no attribute word beyond its
     subject."""
     terms = [t for t in fit._terms(question) if t not in _FRAME]
-    best, verbs = None, {stem(w.lower()) for w, pos in parts_of_speech(question) or () if pos == "VERB"} - _SEMI_MODAL
+    best, verbs = None, {stem(w.lower()) for w, pos in parts_of_speech(question) or () if pos == "VERB"} - {"need"}
     for ev in evidence:
         if ev.hit.speaker is not None:
             continue
@@ -106,7 +105,7 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
                 near = (vecs[1:] @ vecs[0]) >= ROLE_COS
                 held = 1 - (len(gap) - int(near.sum())) / len(attr)
                 if PREDICATE and verbs & {g for g, ok in zip(gap, near) if not ok and f"un{g}" not in line.lower()}:
-                    continue  # "can i eat in the reading room": not "The reading room is quiet study only" ("Unlimited": held)
+                    continue  # "can i eat in the reading room": not "The reading room is quiet study only"
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)
