@@ -28,6 +28,7 @@ from cairn.answer.tables import HEADING, table_rows
 from cairn.answer.typed import ROLE_COS, Typed, _header
 from cairn.embed.cache import embed_cached
 from cairn.lexical import sentences, stem
+from cairn.ner import parts_of_speech
 
 # Off: a yes/no question is answered by the extractive sentence answer, gated by fit as before.
 YESNO = True
@@ -38,6 +39,9 @@ _FRAME = frozenset(stem(w) for w in "is are was were do does did can could will 
                    # light verbs and words of permission: the frame of "can we take the dog ...", "are greenhouses
                    # allowed", not what is asked of the subject
                    "take bring put have go use make let allow allowed permitted ok okay".split())
+# A line answers only when it holds (or is within ROLE_COS of) every verb of the attribute: what is asked of the subject
+# is its predicate ("can we *move out* early" is not answered by "Please arrive 10 minutes early"). "need": a frame.
+PREDICATE = True
 _CELL = re.compile(r"^[^\W\d_][^.:;!?]{0,40}$")  # a short bare phrase: a cell or a label, no sentence
 _KEY = re.compile(r"^[^:\n]{1,40}:\s*")  # a field's key: "Opening hours: "
 _NEGATION = re.compile(r"\b(?:not|never|no|none|nor|cannot|without|neither)\b|n[’']t\b", re.IGNORECASE)
@@ -78,7 +82,7 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
     ("Yes", "No" or ""); None when no line holds the attribute, or the question has no attribute word beyond its
     subject."""
     terms = [t for t in fit._terms(question) if t not in _FRAME]
-    best = None
+    best, verbs = None, {stem(w.lower()) for w, pos in parts_of_speech(question) or () if pos == "VERB"} - {"need"}
     for ev in evidence:
         if ev.hit.speaker is not None:
             continue
@@ -98,7 +102,10 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
                 continue
             if gap:
                 vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question))
-                held = 1 - (len(gap) - int(((vecs[1:] @ vecs[0]) >= ROLE_COS).sum())) / len(attr)
+                near = (vecs[1:] @ vecs[0]) >= ROLE_COS
+                held = 1 - (len(gap) - int(near.sum())) / len(attr)
+                if PREDICATE and verbs & {g for g, ok in zip(gap, near) if not ok and f"un{g}" not in line.lower()}:
+                    continue  # "can i eat in the reading room": not "The reading room is quiet study only"
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)

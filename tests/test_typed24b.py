@@ -1,0 +1,70 @@
+"""Session 24 typed24b: an untyped answer ("what colour ...", "what's milo's reading age") passes only when its quote or its
+note's title holds the nouns of the question's head (checks.HEAD_NOUN): a note's proposal or report line that holds
+other words of the question states nothing of the thing asked. A noun naming a dimension is held by a measure ("what
+strength": "50 mg") and a unit of time by a weekday ("what nights": "on Mondays"). A yes/no answer's line holds
+every verb asked (yesno.PREDICATE; "Unlimited" holds "limited"). Fixtures written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import checks, yesno
+from conftest import notes_app
+
+NOTES = {
+    "shed.md": "# Planning decision for the garden shed\n\n"
+               "Proposal: timber garden shed with a green felt roof and a side window\n"
+               "Decision: approved subject to the conditions below.\n",
+    "bread.md": "# Rye loaf (Gran's method)\n\n"
+                "Mix the flour with warm water and a pinch of salt.\n"
+                "Bake in a hot oven at 230C for 30 minutes, then turn the tray round and bake 15 minutes more.\n"
+                "Leave the loaf to cool on a rack for an hour before slicing.\n",
+    "pills.md": "# Repeat prescription\n\nAmlodipine 5 mg tablets: one each morning (28 tablets)\n",
+    "report.md": "# School report, summer term\n\nMilo is a cheerful member of the class who reads widely.\n"
+                 "He has settled well and works hard in maths.\n",
+    "library.md": "# Millbrook library\n\nOpening hours: Monday to Saturday 9am to 6pm.\n"
+                  "The reading room on the first floor is for quiet study only.\n"
+                  "Children's books carry no fines.\nLoans: Unlimited for members.\n",
+    "choir.md": "# Harbour Choir membership\n\nRehearsals are on Mondays and Wednesdays from 7pm to 9pm in the church hall.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    from cairn.embed import get_embedder
+    with notes_app(tmp_path_factory.mktemp("t24b"), NOTES, get_embedder()) as a:
+        yield a
+
+
+@pytest.mark.parametrize("question, wrong", [
+    ("what colour does the shed door have to be", "Proposal"),
+    ("what's milo's reading age", "reads widely"),
+])
+def test_a_line_without_the_head_noun_is_declined(app, monkeypatch, question, wrong):
+    ans = app.ask(question, llm="none")
+    assert ans.verdict == "abstain" and wrong not in ans.answer
+    monkeypatch.setattr(checks, "HEAD_NOUN", False)  # the line passed before the rule
+    off = app.ask(question, llm="none")
+    assert off.verdict == "pass" and wrong in off.answer
+
+
+@pytest.mark.parametrize("question, right", [
+    ("what strength is my amlodipine", "5 mg"),
+    ("what nights are choir rehearsals", "Mondays and Wednesdays"),
+])
+def test_a_measure_or_a_weekday_holds_the_dimension_asked(app, question, right):
+    ans = app.ask(question, llm="none")
+    assert ans.verdict == "pass" and right in ans.answer
+
+
+def test_a_yes_no_line_without_the_verb_asked_is_declined(app, monkeypatch):
+    ans = app.ask("can i eat in the library reading room", llm="none")
+    assert ans.verdict == "abstain" and "quiet study" not in ans.answer
+    monkeypatch.setattr(yesno, "PREDICATE", False)  # the line passed before the rule (yesno.PREDICATE)
+    off = app.ask("can i eat in the library reading room", llm="none")
+    assert off.verdict == "pass" and "quiet study" in off.answer
+
+
+def test_a_verb_held_with_a_negating_prefix_answers(app):
+    ans = app.ask("are library loans limited", llm="none")
+    assert ans.verdict == "pass" and ans.answer.startswith("No:") and "Unlimited" in ans.answer
