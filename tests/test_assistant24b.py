@@ -1,0 +1,58 @@
+"""The assistant's classes of session 24 (assistant24b), with sentences written for these tests
+(none from a benchmark week), each switched off to show it is what makes the test pass: a bare
+question after a note's answer asking a kind of value is answered from that note only when the
+answerer's own typed check passes on it ("the gate code for the back hall at st bedes" after the ferry note:
+its booking ref shares "back", not the hut's gate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.assistant import Assistant, Channel
+from cairn.assistant import scoped as SC
+from conftest import notes_app
+
+NOTES = {
+    "ferry.md": "# Ferry to Arranmore\n\nSailing over: Friday 9 May, booking FR-55120, at 08:30.\n"
+                "Sailing back: Monday 12 May, booking FR-55187, at 17:15.\n"
+                "Cabin 4 on the upper deck.\n",
+    "cubs.md": "# Cubs\n\nWe meet on Wednesdays at 6.45pm in the back hall of St Bede's.\n"
+                 "Subs are £3 a week, paid to Akela.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, real_embedder):
+    with notes_app(tmp_path_factory.mktemp("classes24b"), NOTES, real_embedder) as app:
+        app.settings.assistant.veto_s = 0
+        yield app
+
+
+# -- a value offered after a note's answer passes the answerer's check ----------------------
+def _door_code_after_ferry(home) -> str:
+    bot = Assistant(home, model="none", new=True)
+    assert "FR-55187" in bot.turn("whats the booking ref for the sailing back from arranmore", Channel()).reply
+    return bot.turn("whats the gate code for the back hall at st bedes", Channel()).reply
+
+
+def test_a_code_of_another_thing_is_no_answer(home, monkeypatch):
+    reply = _door_code_after_ferry(home)
+    assert "FR-55" not in reply and "don't" in reply.lower()
+    monkeypatch.setattr(SC, "ANSWERER_CHECK", False)  # "back" shared: the ferry's booking ref given
+    assert "FR-55" in _door_code_after_ferry(home)
+
+
+def test_a_value_of_the_note_still_answers(home):
+    """The class's other side: a bare question the note answers is still answered from it."""
+    bot = Assistant(home, model="none", new=True)
+    assert "FR-55187" in bot.turn("whats the booking ref for the sailing back from arranmore", Channel()).reply
+    assert "17:15" in bot.turn("what time does it sail back", Channel()).reply
+
+
+def test_the_check_reads_the_note_alone(home):
+    """Unit: the answerer's typed check over one note; a question asking no value is let through."""
+    body = NOTES["ferry.md"]
+    assert SC.answerer_holds(home, "whats the booking code for the sailing back", "Ferry to Arranmore", body)
+    assert not SC.answerer_holds(home, "whats the gate code for the back hall at st bedes", "Ferry to Arranmore", body)
+    assert SC.answerer_holds(home, "what do you think of it", "Ferry to Arranmore", body)
+    assert not SC.answerer_holds(home, "whats the booking ref", "Empty", "")
