@@ -56,3 +56,23 @@ def test_the_check_reads_the_note_alone(home):
     assert not SC.answerer_holds(home, "whats the gate code for the back hall at st bedes", "Ferry to Arranmore", body)
     assert SC.answerer_holds(home, "what do you think of it", "Ferry to Arranmore", body)
     assert not SC.answerer_holds(home, "whats the booking ref", "Empty", "")
+
+
+# -- a day of the month written alone is a "when" answer (answer/types._TIME_RE) ---------------
+def test_a_day_of_the_month_fits_a_when_question():
+    from cairn.answer.types import fits_answer_type
+    assert fits_answer_type("the warden wants the bike shed keys back by the 17th", "time")
+    assert fits_answer_type("rent is paid on the 1st.", "time")
+    assert not fits_answer_type("the office is on the 4th floor", "time")  # an ordinal, no day
+    assert not fits_answer_type("", "time")
+
+
+def test_the_knowledge_answer_gives_the_remembered_day(home, monkeypatch):
+    """The person's statement of a day of the month answers "when" by the knowledge answer itself,
+    without the assistant's fallback (understood.OWN_VALUE off)."""
+    from cairn.assistant import understood as UD
+    monkeypatch.setattr(UD, "OWN_VALUE", False)
+    home.remember("the warden wants the bike shed keys back by the 17th")
+    bot = Assistant(home, model="none", new=True)
+    reply = bot.turn("when do the bike shed keys have to go back to the warden", Channel()).reply
+    assert "17th" in reply and "You told me" in reply
