@@ -2,7 +2,8 @@
 (none from a benchmark week), each switched off to show it is what makes the test pass: a bare
 question after a note's answer asking a kind of value is answered from that note only when the
 answerer's own typed check passes on it ("the gate code for the back hall at st bedes" after the ferry note:
-its booking ref shares "back", not the hut's gate)."""
+its booking ref shares "back", not the hut's gate); a day of the month written alone answers
+"when" (answer/types._TIME_RE); "what number locker is mine" asks which locker."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ NOTES = {
     "ferry.md": "# Ferry to Arranmore\n\nSailing over: Friday 9 May, booking FR-55120, at 08:30.\n"
                 "Sailing back: Monday 12 May, booking FR-55187, at 17:15.\n"
                 "Cabin 4 on the upper deck.\n",
+    "gym.md": "# Gym locker\n\nThe side entrance keypad is 4471.\nMy locker is K22, by the showers.\n",
     "cubs.md": "# Cubs\n\nWe meet on Wednesdays at 6.45pm in the back hall of St Bede's.\n"
                  "Subs are £3 a week, paid to Akela.\n",
 }
@@ -76,3 +78,25 @@ def test_the_knowledge_answer_gives_the_remembered_day(home, monkeypatch):
     bot = Assistant(home, model="none", new=True)
     reply = bot.turn("when do the bike shed keys have to go back to the warden", Channel()).reply
     assert "17th" in reply and "You told me" in reply
+
+
+# -- "what number <noun>" asks which one (nlu.forms.as_which) ---------------------------------
+def test_what_number_locker_asks_which_locker(home, monkeypatch):
+    from cairn.assistant.nlu import understand as U
+
+    def ask() -> str:
+        bot = Assistant(home, model="none", new=True)
+        assert "4471" in bot.turn("whats the code for the side entrance at the gym", Channel()).reply
+        return bot.turn("and what number locker is mine", Channel()).reply
+    assert "K22" in ask()
+    monkeypatch.setattr(U, "WHAT_NUMBER", False)  # "number" in no line: declined
+    assert "K22" not in ask()
+
+
+def test_what_number_before_no_noun_is_kept():
+    """Bad input for the class: "number" asked itself, or no question at all, is left as written."""
+    from cairn.assistant.nlu.forms import as_which
+    assert as_which("what number bus goes to the station") == "which bus goes to the station"
+    assert as_which("what number is the locker") == "what number is the locker"
+    assert as_which("what number do i ring for the vet") == "what number do i ring for the vet"
+    assert as_which("") == "" and as_which("whats the number for the gym") == "whats the number for the gym"

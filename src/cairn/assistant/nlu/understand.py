@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
-from cairn.assistant.nlu.forms import correction, is_question, meant_value
+from cairn.assistant.nlu.forms import as_which, correction, is_question, meant_value
 from cairn.assistant.nlu.known import ordinary_words
 from cairn.search.codewords import as_code_word
 from cairn.search.misspelt import corrected
@@ -44,6 +44,7 @@ from cairn.assistant.nlu.spelling import normalise
 
 MISSPELT = True  # a question's misspelt word put right by the notes' words (search/misspelt.py); switch off to compare
 CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (search/codewords.py); switch off to compare
+WHAT_NUMBER = True  # a question's "what number <noun>" asks which one (forms.as_which); switch off to compare
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
@@ -171,6 +172,9 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
     if CODE_WORDS and is_question(resolved) and (coded := as_code_word(resolved)) != resolved:
         how.append(f"a code asked by another word: {resolved!r} -> {coded!r}")  # "the combo for the gate"
         resolved = coded
+    if WHAT_NUMBER and is_question(resolved) and (which := as_which(resolved)) != resolved:
+        how.append(f"which one asked by its number: {resolved!r} -> {which!r}")  # "what number locker is mine"
+        resolved = which
     splits = _splits(resolved)
     texts = [resolved] + [s for pair in splits for s in pair]
     preds = C.classify(embedder, texts, cache_dir)
