@@ -69,11 +69,9 @@ def test_a_day_of_the_month_fits_a_when_question():
     assert not fits_answer_type("", "time")
 
 
-def test_the_knowledge_answer_gives_the_remembered_day(home, monkeypatch):
-    """The person's statement of a day of the month answers "when" by the knowledge answer itself,
-    without the assistant's fallback (understood.OWN_VALUE off)."""
-    from cairn.assistant import understood as UD
-    monkeypatch.setattr(UD, "OWN_VALUE", False)
+def test_the_knowledge_answer_gives_the_remembered_day(home):
+    """The person's statement of a day of the month answers "when" by the knowledge answer itself
+    (the assistant's own fallback for it, understood.OWN_VALUE, is gone)."""
     home.remember("the warden wants the bike shed keys back by the 17th")
     bot = Assistant(home, model="none", new=True)
     reply = bot.turn("when do the bike shed keys have to go back to the warden", Channel()).reply
