@@ -98,3 +98,25 @@ def test_what_number_before_no_noun_is_kept():
     assert as_which("what number is the locker") == "what number is the locker"
     assert as_which("what number do i ring for the vet") == "what number do i ring for the vet"
     assert as_which("") == "" and as_which("whats the number for the gym") == "whats the number for the gym"
+
+
+# -- a request's first clause read alone, the rest its reason (nlu.understand.REASON_AFTER) -----
+def test_a_reason_after_a_request_is_no_target(real_embedder, monkeypatch):
+    from cairn.assistant.nlu import state as NS
+    from cairn.assistant.nlu import understand as U
+    text = "get rid of the gas one, the engineer wrote it in his notes"
+    got = U.understand(real_embedder, text, NS.ConversationState())
+    assert [(a.intent, a.text) for a in got.actions] == [("reminder_cancel", "get rid of the gas one")]
+    monkeypatch.setattr(U, "REASON_AFTER", False)  # read whole: a note's delete
+    assert U.understand(real_embedder, text, NS.ConversationState()).actions[0].intent != "reminder_cancel"
+
+
+def test_one_request_with_a_clause_stays_whole(real_embedder):
+    """Bad input for the class: a request whose first clause reads as the same request keeps its
+    whole text (the time after the comma is part of it); a note's delete with a reason stays one."""
+    from cairn.assistant.nlu import state as NS
+    from cairn.assistant.nlu import understand as U
+    got = U.understand(real_embedder, "delete the allotment note, we gave the plot up", NS.ConversationState())
+    assert [a.intent for a in got.actions] == ["note_delete"]
+    got = U.understand(real_embedder, "remind me on sunday, at 10am, to water the tomatoes", NS.ConversationState())
+    assert [a.intent for a in got.actions] == ["remind"] and "tomatoes" in got.actions[0].text
