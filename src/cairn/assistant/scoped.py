@@ -25,11 +25,11 @@ WHO_BY_ROLE_NEAREST = True
 # those words ("My unit is B27"), as a question with words beyond the title is by the lines sharing those
 # (RP.best_sentences). Switch off: TITLE_WORDS_ASKED.
 TITLE_WORDS_ASKED = True
-# A bare question after a note's answer (loose="all") asking a kind of value (search.asked: a code, a date, a sum) is
-# answered from that note only when the answerer's own typed check passes on it: `answer.typed.typed_draft` over the
-# note, declined as answer/checks.py declines it (a head word its value's context lacks; its subject words missing
-# beyond one of three or more asked, any of fewer). "whats the door code for the back room at the lamplighter" after the Copenhagen note: no
-# door there, so its flight number is no answer. Switch off: ANSWERER_CHECK.
+# A bare question after a note's answer (loose="all") asking a kind of value (RP.value_kind: a code, a phone, a sum;
+# not a date or a time, which the answerer types finer: "by 11am" is no date) is answered from that note only when
+# the answerer's own typed check passes on it (`answerer_holds`: answer.typed.typed_draft over the note, declined as
+# answer/checks.py declines it). "whats the door code for the back room at the lamplighter" after the Copenhagen
+# note: no door there, so its flight number is no answer. Switch off: ANSWERER_CHECK.
 ANSWERER_CHECK = True
 
 
@@ -43,14 +43,18 @@ def answerer_holds(app, question: str, title: str, body: str) -> bool:
     """Whether the answerer's typed check (`answer.typed.typed_draft` over the note `title`/`body`
     as the only evidence) finds a value of the kind `question` asks stated of the thing it asks,
     as answer/checks.py requires: no head word missing from the value's context, and the subject
-    words missing from the note at most one of three or more (a number among them never). True
+    words missing from the note at most one of three or more (a number among them never); a word
+    naming the kind itself ("ref", "number": search.asked.TYPE_WORDS, answer.types.KIND_WORDS) is
+    no thing asked, the caller's line holding a value of that kind already. True
     when the question asks no kind of value (search.asked.VALUE_KINDS: a sum, a phone, a code, a
     date, a time, a duration, a number), as the answerer checks only those. Nothing raises for a
     plain text."""
     from cairn.answer.typed import typed_draft
+    from cairn.answer.types import KIND_WORDS
     from cairn.answer.verify import Evidence
+    from cairn.lexical import stem
     from cairn.model import Hit
-    from cairn.search.asked import VALUE_KINDS, asked
+    from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, asked
     a = asked(question)
     if a.kind not in VALUE_KINDS:
         return True
@@ -60,7 +64,8 @@ def answerer_holds(app, question: str, title: str, body: str) -> bool:
         return False
     subject = typed.missing_subject
     gap = typed.missing_head + (subject if len(subject) > (len(a.subject) >= 3) else [w for w in subject if w.isdigit()])
-    return not gap
+    kind = TYPE_WORDS | {stem(w) for w in KIND_WORDS.get(a.kind or "", ())}  # the kind's own name: "ref" of a receipt
+    return not [w for w in gap if w not in kind]
 
 
 class NoteScoped:
@@ -129,7 +134,8 @@ class NoteScoped:
             # no note of its own: the note's other line of that kind, though it says "return", not "back"
             on_topic = RP.covers(t, lines, title) if loose == "all" else (
                 RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None or (avoid is not None and guess))
-        if lines and ANSWERER_CHECK and loose == "all" and not answerer_holds(self.app, t, title, body):
+        if lines and ANSWERER_CHECK and loose == "all" and RP.value_kind(t) and not answerer_holds(
+                self.app, t, title, body):
             return None  # the note states no value of the kind asked of the thing asked (ANSWERER_CHECK)
         if not lines or ((guess or RP.value_kind(t) == "code") and not on_topic):
             # a topic the note says nothing of ("and when is the MOT due?" after the bike), or a
