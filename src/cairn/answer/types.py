@@ -46,15 +46,15 @@ _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?
                    r"(?: [A-Z]{2,4}\b)?(?![\w-])")
 _MONTHS = "|".join(MONTH_NAMES)
 _FULL_MONTHS = "|".join(m.capitalize() for m in MONTH_NAMES[:12])
+# a day of the month by its ordinal ("paid on the 28th", "by the 23rd"; not "on the 4th floor"): a date, and a "when"
+_DAY_OF_MONTH = (r"(?:on|by|before|after|from|until|till|every|each)\s+the\s+\d{1,2}(?:st|nd|rd|th)"  # (_TIME_RE)
+                 r"(?=\s*(?:$|[.,;:!?)]|of\b|and\b|or\b|to\b|-))")
 _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{{4}})?|(?:{_MONTHS})\.?\s+\d{{1,2}}"
                    rf"(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|(?:{_MONTHS})\s+\d{{4}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"
                    r"|\d{4}-\d\d-\d\d(?:T\d\d:\d\d(?::\d\d)?(?:Z|[+-]\d\d:\d\d)?)?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tomorrow|yesterday|tonight"
                    r"|(?:19|20)\d\d|(?:every|each|next|last|this|in the|in)\s+(?:spring|summer|autumn|fall|winter|week|"
                    r"weekend|month|year|morning|evening)|(?:in|within)\s+\w+\s+(?:days|weeks|months|years)|\w+\s+ago"
-                   r"|(?:spring|summer|autumn|winter)"
-                   # a day of the month by its ordinal ("paid on the 28th"; not "on the 4th floor")
-                   r"|(?:on|by|before|after|from|until|till|every|each)\s+the\s+\d{1,2}(?:st|nd|rd|th)"
-                   r"(?=\s*(?:$|[.,;:!?)]|of\b|and\b|or\b|to\b|-))"
+                   rf"|(?:spring|summer|autumn|winter)|{_DAY_OF_MONTH}"
                    # a month named alone after a preposition ("to June", "until September"): written capitalised and in
                    # full, so "may" the verb is not a date
                    rf"|(?:in|to|by|until|till|from|since|before|after|during)\s+(?-i:{_FULL_MONTHS}))\b",
@@ -197,7 +197,7 @@ _TIME_RE = re.compile(
     rf"\b(?:(?:19|20)\d\d|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?|{_MONTHS}|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)days?|today|yesterday|tomorrow|tonight|ago|last|next|week|weekend|month|"
     r"year|morning|evening|night|spring|summer|autumn|fall|winter|\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
-    r"\d{1,2}:\d\d)\b", re.IGNORECASE)
+    rf"\d{{1,2}}:\d\d|{_DAY_OF_MONTH})\b", re.IGNORECASE)
 _QUANTITY_RE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                           r"dozen|hundred|thousand|million|half|once|twice|several|few|many)\b", re.IGNORECASE)
 

@@ -25,12 +25,49 @@ WHO_BY_ROLE_NEAREST = True
 # those words ("My unit is B27"), as a question with words beyond the title is by the lines sharing those
 # (RP.best_sentences). Switch off: TITLE_WORDS_ASKED.
 TITLE_WORDS_ASKED = True
+# A bare question after a note's answer (loose="all") asking a code (RP.value_kind), which answers for one thing
+# only, is answered from that note only when the answerer's own typed check passes on it (`answerer_holds`:
+# answer.typed.typed_draft over the note, its value's context holding the thing asked, answer/checks.py's rule).
+# "whats the door code for the back room at the lamplighter" after the Copenhagen note: no door there, so its flight
+# number is no answer. Other kinds were tried: a phone "for the boiler" is the landlord's repairs line, a date "by
+# 11am" no date (week-j turn 2, test_nlu lost). Switch off: ANSWERER_CHECK.
+ANSWERER_CHECK = True
 
 
 def nearest_notes(ans) -> list[str]:
     """The titles of the notes a declining knowledge answer `ans` names as nearest the question
     (`why["nearest"]`, ops/knowledge.py), in order; [] when it names none."""
     return list(ans.why.get("nearest") or [])
+
+
+def answerer_holds(app, question: str, title: str, body: str) -> bool:
+    """Whether the answerer's typed check (`answer.typed.typed_draft` over the note `title`/`body`
+    as the only evidence) finds a value of the kind `question` asks stated of the thing it asks,
+    as answer/checks.py requires: no head word asked missing from the value's context, and the subject
+    words missing from the note at most one of three or more (a number among them never); a word
+    naming the kind itself ("ref", "number": search.asked.TYPE_WORDS, answer.types.KIND_WORDS) is
+    no thing asked, the caller's line holding a value of that kind already. True
+    when the question asks no kind of value (search.asked.VALUE_KINDS: a sum, a phone, a code, a
+    date, a time, a duration, a number), as the answerer checks only those. Nothing raises for a
+    plain text."""
+    from cairn.answer.typed import typed_draft
+    from cairn.answer.types import KIND_WORDS
+    from cairn.answer.verify import Evidence
+    from cairn.lexical import stem
+    from cairn.model import Hit
+    from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, asked
+    a = asked(question)
+    if a.kind not in VALUE_KINDS:
+        return True
+    hit = Hit("c0", "", None, title, "", None, body[:200], body, 0, len(body), None, 1.0, {})
+    typed = typed_draft(question, a, [Evidence(1, body, 0, hit)], app.embedder)
+    if typed is None:
+        return False
+    subject, head = typed.missing_subject, [w for w in typed.missing_head if w in a.head]  # (OWN_LINE's own: the
+    # note's own thing judged, which the conversation already chose: "the ref for the missing bit" of the wardrobe)
+    gap = head + (subject if len(subject) > (len(a.subject) >= 3) else [w for w in subject if w.isdigit()])
+    kind = TYPE_WORDS | {stem(w) for w in KIND_WORDS.get(a.kind or "", ())}  # the kind's own name: "ref" of a receipt
+    return not [w for w in gap if w not in kind]
 
 
 class NoteScoped:
@@ -99,6 +136,9 @@ class NoteScoped:
             # no note of its own: the note's other line of that kind, though it says "return", not "back"
             on_topic = RP.covers(t, lines, title) if loose == "all" else (
                 RP.shares_stem(t, lines, title) or RP.specific_kind(t) is not None or (avoid is not None and guess))
+        if lines and ANSWERER_CHECK and loose == "all" and RP.value_kind(t) == "code" and not answerer_holds(
+                self.app, t, title, body):
+            return None  # the note states no value of the kind asked of the thing asked (ANSWERER_CHECK)
         if not lines or ((guess or RP.value_kind(t) == "code") and not on_topic):
             # a topic the note says nothing of ("and when is the MOT due?" after the bike), or a
             # code of a thing it never names ("the dog's microchip number" of a note whose only

@@ -24,7 +24,6 @@ from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
 from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, understand
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
-from cairn.assistant.remembered import own_value
 from cairn.assistant.scoped import NoteScoped
 from cairn.config import MAX_MEMORY_CHARS
 from cairn.errors import InvalidInput
@@ -46,10 +45,6 @@ WHO_ANSWER_PERSON = True
 LOWER_CASE_NAMES = True
 # A who-question answered by a note sentence naming no one gets one naming a person (_who_from_note).
 WHO_NAMES_A_PERSON = True
-# A question the knowledge answer declined is answered by the person's own statement holding a value of the
-# kind it asks ("… riptide by the 23rd" for "when …": remembered.own_value), as relevant as any memory the
-# knowledge answer takes. Switch off: OWN_VALUE.
-OWN_VALUE = True
 
 
 # A who-question naming the work done ("who's drawing up the plans?") is answered by the sentence
@@ -182,12 +177,6 @@ class Understood(NoteScoped, Reminding):
                 scoped = self._note_scoped(t, ui, turn_no, res, log, st.note, st.answer, loose="all")
                 if scoped is not None:
                     return self._own_over(t, scoped, log)
-            if OWN_VALUE and not ans.found and (own := own_value(self.app, ask)) is not None:
-                # "when do we have to have riptide learnt by": "… riptide by the 23rd", a day of the month
-                log["question"] = t
-                log["subject"] = u.subject or SL.subject_of(t) or None
-                return {"reply": own.text, "slots": {"question": t, "found": True, "chosen": ["memory"],
-                                                     "memory": own.memory_id}}
             if WHO_NAMES_A_PERSON and intent == "ask" and (who := self._who_from_note(t, ans, ui, turn_no, res, log)):
                 return who
             if WHO_BY_ROLE and intent in ("ask", "about") and (who := self._who_by_role(t, ans, ui, turn_no, res, log)):

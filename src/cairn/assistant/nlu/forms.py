@@ -111,6 +111,22 @@ def plain_question(text: str) -> str:
     return t if len(t.split()) >= 2 else text
 
 
+_WHAT_NUMBER = re.compile(r"\bwhat\s+(?:number|no\.?)\s+(?P<x>[a-z]+)", re.I)
+
+
+def as_which(question: str) -> str:
+    """`question` with "what number" before a noun written "which" ("what number locker is mine"
+    -> "which locker is mine": the number names the locker, it is not a quantity or a field
+    called "number"); unchanged when the word after is no noun ("what number is the locker",
+    "what number do I ring") or the tagger is unavailable (ner.parts_of_speech)."""
+    from cairn.ner import parts_of_speech
+    m = _WHAT_NUMBER.search(question or "")
+    tags = dict(parts_of_speech(question) or ()) if m else {}
+    if not m or tags.get(m.group("x")) not in ("NOUN", "PROPN"):
+        return question
+    return question[:m.start()] + "which " + question[m.start("x"):]
+
+
 def as_profile(text: str) -> str:
     """A message the classifier read as "about" in the form the knowledge answer reads as a
     profile question ("tell me what you know about Pim" -> "what do you know about Pim?");

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
-from cairn.assistant.nlu.forms import correction, is_question, meant_value
+from cairn.assistant.nlu.forms import as_which, correction, is_question, meant_value
 from cairn.assistant.nlu.known import ordinary_words
 from cairn.search.codewords import as_code_word
 from cairn.search.misspelt import corrected
@@ -44,6 +44,11 @@ from cairn.assistant.nlu.spelling import normalise
 
 MISSPELT = True  # a question's misspelt word put right by the notes' words (search/misspelt.py); switch off to compare
 CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (search/codewords.py); switch off to compare
+WHAT_NUMBER = True  # a question's "what number <noun>" asks which one (forms.as_which); switch off to compare
+# A request read confidently as one thing whose first clause alone reads more confidently as another request, the
+# clause after it no request ("get rid of the bins one, the council came early": a reminder's cancel, not a note's
+# delete of "council came early"), is that first request, the rest its reason. Switch off: REASON_AFTER.
+REASON_AFTER = True
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
@@ -171,6 +176,9 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
     if CODE_WORDS and is_question(resolved) and (coded := as_code_word(resolved)) != resolved:
         how.append(f"a code asked by another word: {resolved!r} -> {coded!r}")  # "the combo for the gate"
         resolved = coded
+    if WHAT_NUMBER and is_question(resolved) and (which := as_which(resolved)) != resolved:
+        how.append(f"which one asked by its number: {resolved!r} -> {which!r}")  # "what number locker is mine"
+        resolved = which
     splits = _splits(resolved)
     texts = [resolved] + [s for pair in splits for s in pair]
     preds = C.classify(embedder, texts, cache_dir)
@@ -254,6 +262,13 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
                 last.intent == whole.intent):
             u.actions = [Action(last.intent, pre[1], last, context=pre[0])]
             u.resolution.append(f"a preface and a request: {pre[0]!r} then {pre[1]!r} ({last.intent})")
+            return u
+    if REASON_AFTER and not pre and whole.intent in ACTIONABLE and (cut := _preface(resolved)):
+        first, last = C.classify(embedder, [cut[0], cut[1]], cache_dir)
+        if (first.intent in ACTIONABLE and first.intent != whole.intent and first.score > whole.score
+                and last.intent not in ACTIONABLE and last.intent != "deny"):
+            u.actions = [Action(first.intent, cut[0], first, context=cut[1])]
+            u.resolution.append(f"a request and its reason: {cut[0]!r} ({first.intent}, read whole as {whole.intent})")
             return u
     if (STATEMENT_THEN_QUESTION and weak and pre and is_question(pre[1]) and not is_question(pre[0])
             and S.has_pronoun(pre[1]) and (said_of := statement_subject(pre[0]))):
