@@ -200,9 +200,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                                                                       and w not in held)]
                                              for gap in (t.missing_subject, t.missing_head))
     known = " ".join(h.text for h in all_hits)
-    gap = (t.missing_head + (t.missing_subject if len(t.missing_subject) > (len(asked.subject) >= 3)
-                             else [w for w in t.missing_subject if w.isdigit()])  # "folder 9": a number names it
-           if t is not None else role_gap(question, note_quotes, known))
+    gap = t.gap(asked) if t is not None else role_gap(question, note_quotes, known)
     named = asked.kind == "purpose" or _NAMED.match(question)
     if asked.kind in HEAD_QUOTED and (named or HEAD_NOUN and not _ROLE.match(question.strip())) and not ans.abstained \
             and not gap and t is None and not chat:

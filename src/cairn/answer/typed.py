@@ -128,6 +128,14 @@ class Typed:
     items: list[str] = field(default_factory=list)
     polar: str = ""  # a yes/no answer's "Yes" or "No" (answer/yesno.py), said before the quote
 
+    def gap(self, asked: Asked, head: list[str] | None = None) -> list[str]:
+        """The words asked that the value is not stated of, as the verdict reads them (answer/checks.py): every
+        head word it lacks (`head`, when given, in place of `missing_head`), and the subject words its note lacks
+        when more than one of three or more are ("folder 9": a number among them always)."""
+        subject = self.missing_subject
+        return ((self.missing_head if head is None else head)
+                + (subject if len(subject) > (len(asked.subject) >= 3) else [w for w in subject if w.isdigit()]))
+
 
 def _words(text: str) -> set[str]:
     """Lower-cased words of `text`, hyphenated ones kept whole ("check-out"), less stopwords."""

@@ -63,9 +63,9 @@ def answerer_holds(app, question: str, title: str, body: str) -> bool:
     typed = typed_draft(question, a, [Evidence(1, body, 0, hit)], app.embedder)
     if typed is None:
         return False
-    subject, head = typed.missing_subject, [w for w in typed.missing_head if w in a.head]  # (OWN_LINE's own: the
-    # note's own thing judged, which the conversation already chose: "the ref for the missing bit" of the wardrobe)
-    gap = head + (subject if len(subject) > (len(a.subject) >= 3) else [w for w in subject if w.isdigit()])
+    # the head words asked only (OWN_LINE's own: the note's own thing judged, which the conversation already chose:
+    # "the ref for the missing bit" of the wardrobe)
+    gap = typed.gap(a, head=[w for w in typed.missing_head if w in a.head])
     kind = TYPE_WORDS | {stem(w) for w in KIND_WORDS.get(a.kind or "", ())}  # the kind's own name: "ref" of a receipt
     return not [w for w in gap if w not in kind]
 
