@@ -1,14 +1,14 @@
-"""Session 24 typed24b: an untyped answer ("what colour ...", "what's milo's reading age") passes only when its quote or its
-note's title holds the nouns of the question's head (checks.HEAD_NOUN): a note's proposal or report line that holds
-other words of the question states nothing of the thing asked. A noun naming a dimension is held by a measure ("what
-strength": "50 mg") and a unit of time by a weekday ("what nights": "on Mondays"). A yes/no answer's line holds
-every verb asked (yesno.PREDICATE; "Unlimited" holds "limited"). Fixtures written here."""
+"""Session 24 typed24b: a yes/no answer's line holds every verb asked (yesno.PREDICATE; "Unlimited" holds "limited"),
+and what-questions of a dimension are answered by a measure ("what strength": "5 mg") or weekdays ("what nights").
+(checks.HEAD_NOUN, a head-noun check for every untyped what/where answer, was removed by the lead: it declined
+"What pet does Tom Weber have?", the entity hop "where did Marta's team meet?" and "Where do the herons nest?" in
+the fresh-clone run.) Fixtures written here."""
 
 from __future__ import annotations
 
 import pytest
 
-from cairn.answer import checks, yesno
+from cairn.answer import yesno
 from conftest import notes_app
 
 NOTES = {
@@ -34,18 +34,6 @@ def app(tmp_path_factory):
     from cairn.embed import get_embedder
     with notes_app(tmp_path_factory.mktemp("t24b"), NOTES, get_embedder()) as a:
         yield a
-
-
-@pytest.mark.parametrize("question, wrong", [
-    ("what colour does the shed door have to be", "Proposal"),
-    ("what's milo's reading age", "reads widely"),
-])
-def test_a_line_without_the_head_noun_is_declined(app, monkeypatch, question, wrong):
-    ans = app.ask(question, llm="none")
-    assert ans.verdict == "abstain" and wrong not in ans.answer
-    monkeypatch.setattr(checks, "HEAD_NOUN", False)  # the line passed before the rule
-    off = app.ask(question, llm="none")
-    assert off.verdict == "pass" and wrong in off.answer
 
 
 @pytest.mark.parametrize("question, right", [

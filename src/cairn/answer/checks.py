@@ -116,28 +116,14 @@ ATTR_KINDS = frozenset({None, "person", "place", "org"})  # not procedures and y
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 
 
-# ... also for any other "what / where" question (HEAD_NOUN), of its head's nouns only: "what colour do the roof tiles
-# have to be" is not answered by "Proposal: single storey rear extension with a rooflight". A noun naming a dimension is
-# held by a measure ("what strength": "50 mg", not "30 days"; "what nights": "on Tuesdays").
-HEAD_NOUN = True
-_MEASURE = re.compile(r"\d\s?(?!(?:am|pm|st|nd|rd|th|(?:day|week|month|year|hour|minute|min)s?)\b)"
-                      r"[a-zA-Zµ°%][\w/]{0,5}\b")
-
-
-def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder, nouns: bool = False) -> list[str]:
+def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
     """The head stems of `asked` that neither the quotes nor the titles hold (module doc, HEAD_QUOTED); [] when a quote
     is within typed.ROLE_COS of the head's words as the question writes them (the packaged sentence embedder; skipped
-    when `embedder` is None). nouns: only the head's nouns (ner.parts_of_speech; none without the tagger), none for a
-    kind None when a quote holds a measure, not a unit of time when it holds a time (HEAD_NOUN)."""
+    when `embedder` is None)."""
     from cairn.answer import types
     from cairn.answer.typed import ROLE_COS
     from cairn.embed.cache import embed_cached
-    from cairn.ner import parts_of_speech
-    from cairn.answer.fit import _UNIT
-    tags, text = (parts_of_speech(question) or ()) if nouns else (), " ".join(quotes)
-    measured, timed = asked.kind is None and _MEASURE.search(types._TIME_RE.sub(" ", text)), types._TIME_RE.search(text)
-    gap = [w for w in types.missing(asked.head, " ".join(quotes + titles)) if not nouns or not measured and w in {
-        stem(t.lower()) for t, pos in tags if pos == "NOUN" and not (_UNIT.fullmatch(t) and timed)}]
+    gap = types.missing(asked.head, " ".join(quotes + titles))
     if gap and quotes and embedder is not None:
         vecs = embed_cached(embedder, [" ".join(types.words_of(list(asked.head), question))] + quotes)
         if float((vecs[1:] @ vecs[0]).max()) >= ROLE_COS:
@@ -201,10 +187,9 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                                              for gap in (t.missing_subject, t.missing_head))
     known = " ".join(h.text for h in all_hits)
     gap = t.gap(asked) if t is not None else role_gap(question, note_quotes, known)
-    named = asked.kind == "purpose" or _NAMED.match(question)
-    if asked.kind in HEAD_QUOTED and (named or HEAD_NOUN and not _ROLE.match(question.strip())) and not ans.abstained \
+    if asked.kind in HEAD_QUOTED and (asked.kind == "purpose" or _NAMED.match(question)) and not ans.abstained \
             and not gap and t is None and not chat:
-        gap = head_gap(question, asked, quotes, [c.get("title") or "" for c in ans.citations], embedder, not named)
+        gap = head_gap(question, asked, quotes, [c.get("title") or "" for c in ans.citations], embedder)
     if stated and (t is None or asked.kind not in types.VALUE_KINDS) and not ans.abstained and not gap:
         cited = {c["chunk_id"] for c in ans.citations}
         gap = stated_gap(question, subject, [h for h in all_hits if h.id in cited], embedder, all_hits)
