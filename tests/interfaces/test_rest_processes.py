@@ -69,7 +69,7 @@ SIDE = textwrap.dedent("""
         for i in range(60):
             app.search("locker code", mode="hybrid")
             if i % 6 == 0:
-                sched.remind("stretch", at="in 1 minute")
+                sched.remind(f"stretch {i}", at="in 1 minute")  # ten distinct: the same reminder twice is one
         print(len(sched.list()))
         sched.close()
 """)
