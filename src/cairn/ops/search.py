@@ -26,6 +26,20 @@ MEMORY_K = 3
 MEMORY_FLOOR = 0.35
 
 
+def gone_notes(vault: Path, hits: list) -> set[str]:
+    """The vault-relative paths of `hits` whose note file no longer exists under `vault`
+    (deleted or moved on disk since the index last saw it): one stat per distinct path.
+    Hits without a path (none come from search) are never counted as gone."""
+    gone = set()
+    for path in {h.path for h in hits if h.path}:
+        try:
+            if not (vault / path).is_file():
+                gone.add(path)
+        except (OSError, ValueError):  # a path the file system refuses (too long, NUL): not there
+            gone.add(path)
+    return gone
+
+
 class SearchOps:
     """Hybrid search, batches of searches, and verified answers."""
 
@@ -67,6 +81,11 @@ class SearchOps:
                      status=status, input_source=input_source,
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
+        gone = gone_notes(self.settings.vault, res.hits)
+        if gone:  # deleted on disk since the last sync: never shown or cited (the watcher removes them soon)
+            res.hits = [h for h in res.hits if h.path not in gone]
+            res.warnings.append(f"{len(gone)} note(s) left out: their files are gone from the vault "
+                                f"({', '.join(sorted(gone)[:3])}); `cairn sync` updates the index")
         if needs_vectors:
             res.vectors_pending = self._vectors_pending()
             if res.vectors_pending:
