@@ -200,7 +200,10 @@ def status(json_out: bool = typer.Option(False, "--json")) -> None:
         _dump(info.to_json())
         return
     for key, value in info.items():
-        out.print(f"{key:22} {value}")
+        if key != "warnings":
+            out.print(f"{key:22} {value}")
+    for warning in info.get("warnings", []):
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}")
 
 
 # A query may start with "-" ("-5 degrees", "-v flag"): an unknown option is taken as the

@@ -396,6 +396,18 @@ def iter_note_files(vault: Path) -> Iterator[Path]:
         yield f.path
 
 
+def first_note_file(vault: Path) -> str | None:
+    """The vault-relative path of one note file under `vault` (the first a walk meets,
+    skipping the folders and temp files `scan_notes` skips), or None when there is none or the
+    vault cannot be read: a cheap "does the vault hold notes?" that stops at the first."""
+    for root, dirs, files in os.walk(vault):
+        dirs[:] = sorted(d for d in dirs if not skip_dir_name(d))
+        for name in sorted(files):
+            if is_note_name(name):
+                return rel(vault, Path(root) / name)
+    return None
+
+
 def rel(vault: Path, path: Path) -> str:
     """Vault-relative path with '/' separators."""
     return path.relative_to(vault).as_posix()

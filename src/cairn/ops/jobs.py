@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from cairn import results as R
+from cairn import vault as V
 from cairn.errors import InvalidInput
 from cairn.ops.memory import SessionExtraction, _extraction_llm
 from cairn.report import ImportReport, IngestReport, Progress
@@ -272,8 +273,21 @@ class JobOps:
                            index=size(index.parent.glob(index.name + "*")),
                            home=size(self.settings.home.rglob("*")))
 
+    def _unindexed_vault(self, notes: int | None = None) -> str | None:
+        """A warning when the index holds no notes but the vault holds note files (the index
+        deleted, or never built over an existing folder), naming one file and `cairn reindex`;
+        None otherwise. notes: the index's note count when the caller has it."""
+        if notes is None:
+            notes = self.store.notes.list_notes(limit=1)[0]  # a count of notes alone (counts() scans chunks)
+        example = None if notes else V.first_note_file(self.settings.vault)
+        if example is None:
+            return None
+        return (f"the index holds no notes, but the vault holds note files ({example}, ...): the index was deleted "
+                "or never built; run `cairn reindex` to rebuild it from the vault")
+
     def status(self) -> R.Status:
-        """Counts and health of the index (notes, chunks, vectors, missing rows)."""
+        """Counts and health of the index (notes, chunks, vectors, missing rows); warnings:
+        what needs the person's action (`_unindexed_vault`), [] when nothing does."""
         c = self.store.notes.counts()
         profile = self.store.notes.index_profile(self.settings.chunk.embed_max_chunks)
         keyword_only = profile["keyword_only_chunks"]
@@ -284,7 +298,8 @@ class JobOps:
                          "index": self._index_label(), "backend": "postgresql" if self.on_postgres else "sqlite",
                          "schema_version": db.schema_version(self.conn),
                          **c, "notes_by_type": profile["notes_by_type"],
-                         "media": self.store.jobs.media_counts()})
+                         "media": self.store.jobs.media_counts(),
+                         "warnings": [w for w in (self._unindexed_vault(c["notes"]),) if w]})
 
 
 @dataclass

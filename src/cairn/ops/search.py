@@ -86,6 +86,10 @@ class SearchOps:
             res.hits = [h for h in res.hits if h.path not in gone]
             res.warnings.append(f"{len(gone)} note(s) left out: their files are gone from the vault "
                                 f"({', '.join(sorted(gone)[:3])}); `cairn sync` updates the index")
+        if not res.hits:
+            empty_index = self._unindexed_vault()  # "no note contains X" over a deleted index: say so
+            if empty_index:
+                res.warnings.append(empty_index)
         if needs_vectors:
             res.vectors_pending = self._vectors_pending()
             if res.vectors_pending:
@@ -229,7 +233,9 @@ class SearchOps:
                     ans.answer += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})"
                                                                  for p in ans.pointers) + "."
                 if not ans.pointers and not mem and not self.store.notes.counts()["notes"]:
-                    ans.answer += (" Your Cairn holds no notes yet: add some with `cairn ingest PATH` "
+                    empty_index = self._unindexed_vault(0)
+                    ans.answer += (f" {empty_index[0].upper()}{empty_index[1:]}." if empty_index else
+                                   " Your Cairn holds no notes yet: add some with `cairn ingest PATH` "
                                    "(files, folders or URLs), then ask again.")  # an empty home
             out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
                        problems=ans.problems[:5])
