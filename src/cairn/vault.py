@@ -363,6 +363,9 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 is_dir = False
             if is_dir and skip_dir_name(e.name) or not is_dir and not is_note_name(e.name):
                 continue
+            if P.name_problem(e.name):  # the index keeps vault paths as UTF-8 text
+                problems.append((P.shown(rel_e), f"{P.name_problem(e.name)}, skipped"))
+                continue
             if e.is_symlink():
                 reason = P.outside_reason(root_real, e.path)
                 if reason is not None and os.path.exists(e.path):  # dangling: reported below
