@@ -77,3 +77,15 @@ def test_cli_ingest_of_the_file_names_it_without_a_traceback(folder, tmp_path):
     err = run.stderr.decode("utf-8", "replace")
     assert run.returncode == 1 and "Traceback" not in err and "not valid UTF-8" in err, err
     assert "no such file" not in err
+
+
+def test_a_scoped_sync_names_the_file(app):
+    """The watcher's reconcile of the changed paths (sync.reconcile(paths=...)) says the same."""
+    from cairn.sync import reconcile
+    vault = app.settings.vault
+    vault.mkdir(parents=True, exist_ok=True)
+    bad = os.path.join(os.fsencode(vault), BAD)
+    with open(bad, "wb") as f:
+        f.write(b"# Bad\nhello\n")
+    report = reconcile(app.conn, app.settings, app.embedder, [os.fsdecode(bad)])
+    assert report.failed == [("bad\ufffd\ufffdname.md", "its name is not valid UTF-8 (byte 0xFF 0xFE); rename it to read it, skipped")]
