@@ -159,9 +159,10 @@ class JobOps:
         Raises InvalidInput naming ids that are not dead letters."""
         if ids is not None:
             jobs = self.store.jobs
-            bad = [i for i in ids if (j := jobs.get(i)) is None or j.state != "dead"]
+            real = {i for i in ids if 1 <= i <= 2**63 - 1}  # a larger id is no job (nor an SQL integer)
+            bad = [i for i in ids if i not in real or (j := jobs.get(i)) is None or j.state != "dead"]
             if bad:
-                states = {i: (jobs.get(i).state if jobs.get(i) else "no such job") for i in bad}
+                states = {i: (jobs.get(i).state if i in real and jobs.get(i) else "no such job") for i in bad}
                 raise InvalidInput("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
                                  + " — `cairn jobs` lists the dead letters")
         self.store.jobs.requeue_dead(ids)
