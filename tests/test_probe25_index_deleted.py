@@ -71,3 +71,33 @@ def test_web_status_page_needs_attention(tmp_path, real_embedder):
         api = c.get("/api/status").json()
     assert "Everything is indexed." not in page and "cairn reindex" in page
     assert "cairn reindex" in api["warnings"][0]
+
+
+def test_status_names_vault_files_a_rebuilt_index_lacks(tmp_path, real_embedder):
+    """index.db deleted, then one note written before any sync: the index holds notes again, but
+    not the older one; status names it and `cairn sync` (which indexes it)."""
+    home = _deleted_index(tmp_path, real_embedder)
+    with Cairn(home, embedder=real_embedder) as app:
+        app.note_create("Garden", "The garden hose hangs in the shed.")
+        [warning] = app.status()["warnings"]
+        assert "1 note file(s)" in warning and "Boathouse.md" in warning and "cairn sync" in warning
+        assert "Garden.md" not in warning
+        app.sync()
+        assert app.status()["warnings"] == []
+
+
+def test_status_does_not_count_what_sync_leaves_out_by_rule(tmp_path, real_embedder):
+    """Symlinks, temp files, hidden and reserved folders are no missing notes."""
+    home = tmp_path / "home"
+    with Cairn(home, embedder=real_embedder) as app:
+        app.note_create("Boathouse", "The boathouse key is under the green pot.")
+        vault = app.settings.vault
+        (vault / "link.md").symlink_to(vault / "Boathouse.md")
+        (vault / ".hidden.md").write_text("x")
+        (vault / ".trash").mkdir(exist_ok=True)
+        (vault / ".trash" / "old.md").write_text("x")
+        (vault / "_files").mkdir(exist_ok=True)
+        (vault / "_files" / "a.md").write_text("x")
+        (vault / "notes.md~").write_text("x")
+        app.sync()
+        assert app.status()["warnings"] == []

@@ -399,16 +399,22 @@ def iter_note_files(vault: Path) -> Iterator[Path]:
         yield f.path
 
 
-def first_note_file(vault: Path) -> str | None:
-    """The vault-relative path of one note file under `vault` (the first a walk meets,
-    skipping the folders and temp files `scan_notes` skips), or None when there is none or the
-    vault cannot be read: a cheap "does the vault hold notes?" that stops at the first."""
+def note_names(vault: Path) -> Iterator[str]:
+    """The vault-relative paths of the note files under `vault`, by name alone (no file is
+    opened or stat'ed beyond the walk): the folders and temp files `scan_notes` skips, symlinks
+    and names that are not UTF-8 (which sync reports) are left out; symlinked folders are not
+    walked. Nothing when the vault cannot be read."""
     for root, dirs, files in os.walk(vault):
         dirs[:] = sorted(d for d in dirs if not skip_dir_name(d))
         for name in sorted(files):
-            if is_note_name(name):
-                return rel(vault, Path(root) / name)
-    return None
+            if is_note_name(name) and not P.name_problem(name) and not os.path.islink(os.path.join(root, name)):
+                yield rel(vault, Path(root) / name)
+
+
+def first_note_file(vault: Path) -> str | None:
+    """The vault-relative path of one note file under `vault` (`note_names`' first), or None:
+    a cheap "does the vault hold notes?" that stops at the first."""
+    return next(note_names(vault), None)
 
 
 def rel(vault: Path, path: Path) -> str:

@@ -274,17 +274,29 @@ class JobOps:
                            index=size(index.parent.glob(index.name + "*")),
                            home=size(self.settings.home.rglob("*")))
 
-    def _unindexed_vault(self, notes: int | None = None) -> str | None:
-        """A warning when the index holds no notes but the vault holds note files (the index
-        deleted, or never built over an existing folder), naming one file and `cairn reindex`;
-        None otherwise. notes: the index's note count when the caller has it."""
+    def _unindexed_vault(self, notes: int | None = None, *, every: bool = False) -> str | None:
+        """A warning naming note files of the vault the index does not list, with the command
+        that mends it; None when there are none. The index holding no notes at all (deleted, or
+        never built over an existing folder): one file and `cairn reindex`. every: also look
+        for files missing from an index that holds notes (a walk of the vault's names and one
+        read of the index's paths: `status`; a search with no hits checks only the first case).
+        notes: the index's note count when the caller has it."""
         if notes is None:
             notes = self.store.notes.list_notes(limit=1)[0]  # a count of notes alone (counts() scans chunks)
-        example = None if notes else V.first_note_file(self.settings.vault)
-        if example is None:
-            return None
-        return (f"the index holds no notes, but the vault holds note files ({example}, ...): the index was deleted "
+        if not notes:
+            example = V.first_note_file(self.settings.vault)
+            return None if example is None else (
+                f"the index holds no notes, but the vault holds note files ({example}, ...): the index was deleted "
                 "or never built; run `cairn reindex` to rebuild it from the vault")
+        if not every:
+            return None
+        from cairn.store import notes as N
+        indexed = N.file_stats(self.conn)
+        missing = [p for p in V.note_names(self.settings.vault) if p not in indexed]
+        if not missing:
+            return None
+        return (f"{len(missing)} note file(s) of the vault are not in the index ({', '.join(missing[:3])}"
+                f"{', ...' if len(missing) > 3 else ''}): run `cairn sync` to index them (it names any it cannot read)")
 
     def status(self) -> R.Status:
         """Counts and health of the index (notes, chunks, vectors, missing rows); warnings:
@@ -300,7 +312,7 @@ class JobOps:
                          "schema_version": db.schema_version(self.conn),
                          **c, "notes_by_type": profile["notes_by_type"],
                          "media": self.store.jobs.media_counts(),
-                         "warnings": [w for w in (self._unindexed_vault(c["notes"]),) if w]})
+                         "warnings": [w for w in (self._unindexed_vault(c["notes"], every=True),) if w]})
 
 
 @dataclass
