@@ -101,3 +101,15 @@ def test_an_emptied_vault_names_the_gone_file(tmp_path, real_embedder):
             app.note_create("Boathouse", "again")
     for exc in (shown.value, created.value):
         assert "Boathouse.md" in str(exc) and "gone from the vault" in str(exc) and str(home) not in str(exc)
+
+
+def test_an_unmounted_vault_keeps_its_results_with_a_warning(tmp_path, real_embedder):
+    """No note file left at all (a drive not mounted): sync keeps the index, and so does search,
+    saying the files cannot be opened."""
+    home = _home(tmp_path, real_embedder)
+    for f in (home / "vault").glob("*.md"):
+        f.unlink()
+    with Cairn(home, embedder=real_embedder) as app:
+        res = app.search("boathouse key")
+    assert [h.path for h in res.hits][:1] == ["Boathouse.md"]
+    assert any("holds no notes" in w and "unmounted" in w for w in res.warnings), res.warnings

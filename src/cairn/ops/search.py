@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn import results as R
+from cairn import vault as V
 from cairn.errors import InvalidInput
 from cairn.report import json_type_name
 from cairn.store import db
@@ -82,7 +83,11 @@ class SearchOps:
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         gone = gone_notes(self.settings.vault, res.hits)
-        if gone:  # deleted on disk since the last sync: never shown or cited (the watcher removes them soon)
+        if gone and V.first_note_file(self.settings.vault) is None:
+            # no note file at all: an unmounted drive, not deletions; the index is kept (as sync keeps it)
+            res.warnings.append("the vault holds no notes (missing or unmounted?): these results come from the "
+                                "index alone, and their files cannot be opened")
+        elif gone:  # deleted or moved on disk since the last sync: never shown or cited
             res.hits = [h for h in res.hits if h.path not in gone]
             res.warnings.append(f"{len(gone)} note(s) left out: their files are gone from the vault "
                                 f"({', '.join(sorted(gone)[:3])}); `cairn sync` updates the index")
