@@ -23,7 +23,7 @@ def test_import_notes_names_a_lone_surrogate(app, tmp_path):
                                        {"id": "r2", "text": "body \u202e eight \ud800"}])
     with pytest.raises(ImportFormatError) as exc:
         app.import_file("notes", f)
-    assert "line 2: field text holds a lone surrogate (\\ud800)" in str(exc.value)
+    assert "line 2: field text holds a lone surrogate, half of a character (\\ud800)" in str(exc.value)
     assert app.status()["notes"] == 0  # nothing stored
 
 
@@ -32,7 +32,7 @@ def test_import_chat_names_a_lone_surrogate(app, tmp_path):
                                        "time": "2024-06-01T09:15:00Z", "text": "hello"}])
     with pytest.raises(ImportFormatError) as exc:
         app.import_file("chat", f)
-    assert "line 1: field speaker holds a lone surrogate (\\udc00)" in str(exc.value)
+    assert "line 1: field speaker holds a lone surrogate, half of a character (\\udc00)" in str(exc.value)
 
 
 def test_a_paired_emoji_is_kept(app, tmp_path):

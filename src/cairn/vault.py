@@ -401,14 +401,27 @@ def iter_note_files(vault: Path) -> Iterator[Path]:
 
 def note_names(vault: Path) -> Iterator[str]:
     """The vault-relative paths of the note files under `vault`, by name alone (no file is
-    opened or stat'ed beyond the walk): the folders and temp files `scan_notes` skips, symlinks
-    and names that are not UTF-8 (which sync reports) are left out; symlinked folders are not
-    walked. Nothing when the vault cannot be read."""
-    for root, dirs, files in os.walk(vault):
-        dirs[:] = sorted(d for d in dirs if not skip_dir_name(d))
-        for name in sorted(files):
-            if is_note_name(name) and not P.name_problem(name) and not os.path.islink(os.path.join(root, name)):
-                yield rel(vault, Path(root) / name)
+    opened or stat'ed: the directory entries' types): the folders and temp files `scan_notes`
+    skips, symlinks and names that are not UTF-8 (which sync reports) are left out; symlinked
+    folders are not walked. Nothing of a folder that cannot be read."""
+    def walk(folder: str, prefix: str) -> Iterator[str]:
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            return
+        for e in entries:
+            try:
+                if e.is_symlink():
+                    continue
+                if e.is_dir():
+                    if not skip_dir_name(e.name):
+                        yield from walk(e.path, prefix + e.name + "/")
+                elif is_note_name(e.name) and not P.name_problem(e.name):
+                    yield prefix + e.name
+            except OSError:
+                continue
+    yield from walk(str(vault), "")
 
 
 def first_note_file(vault: Path) -> str | None:
