@@ -89,3 +89,21 @@ def test_a_scoped_sync_names_the_file(app):
         f.write(b"# Bad\nhello\n")
     report = reconcile(app.conn, app.settings, app.embedder, [os.fsdecode(bad)])
     assert report.failed == [("bad\ufffd\ufffdname.md", "its name is not valid UTF-8 (byte 0xFF 0xFE); rename it to read it, skipped")]
+
+
+def test_watch_survives_a_file_name_that_is_not_utf8(app):
+    """The notifier (watchfiles) raised "Unable to decode path ... to string" out of its loop when
+    such a file changed in the vault: `cairn watch` ended with a traceback. Now it says so and
+    watches on; later edits are still indexed."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from watching import RunningWatcher, wait_until
+    vault = app.settings.vault
+    with RunningWatcher(app) as w:
+        with open(os.path.join(os.fsencode(vault), BAD), "wb") as f:
+            f.write(b"# Bad\nhello\n")
+        wait_until(lambda: any(e.kind == "error" and "rename it" in (e.message or "") for e in w.events),
+                   what="the name reported")
+        (vault / "later.md").write_text("# Later\nThe heron nests in the alders.\n", encoding="utf-8")
+        wait_until(lambda: [h.title for h in app.search("heron alders", mode="keyword").hits] == ["Later"],
+                   what="a later note indexed")
+        assert w.thread.is_alive()
