@@ -25,7 +25,7 @@ from cairn.interfaces.terminal_text import listed_title  # noqa: E402
 from cairn.interfaces.cli_common import (  # noqa: F401,E402  (importable from cairn.cli as before)
     _choices, SearchMode, Fusion, NoteType, NoteUpdateMode, MemoryKind, NoteStatus, InputSource,
     _value, app, import_app, _LazyConsole, escape, Table,
-    out, err, main, _error_text, _terminate, _arg_text,
+    out, err, main, _error_text, _terminate, _arg_text, _arg_path,
     _dump, _fail, _usage_fail, _early, _service, _progress,
     _print_report, _exit_if_failed, STATE)
 
@@ -38,7 +38,7 @@ def ingest(paths: list[str] = typer.Argument(..., help="Files, folders (recursiv
     images (OCR), audio (speech-to-text) and https://... URLs (see docs/formats.md)."""
     with _service(jobs=True) as svc, _progress(not quiet) as prog:
         from cairn.ingest.run import process_started  # timings include this command's start-up
-        report = svc.ingest([_arg_text(p) for p in paths], progress=prog, started=process_started())
+        report = svc.ingest([_arg_path(p) for p in paths], progress=prog, started=process_started())
     _print_report(report, json_out)
     _exit_if_failed(report)
 
@@ -200,7 +200,10 @@ def status(json_out: bool = typer.Option(False, "--json")) -> None:
         _dump(info.to_json())
         return
     for key, value in info.items():
-        out.print(f"{key:22} {value}")
+        if key != "warnings":
+            out.print(f"{key:22} {value}")
+    for warning in info.get("warnings", []):
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}")
 
 
 # A query may start with "-" ("-5 degrees", "-v flag"): an unknown option is taken as the

@@ -347,6 +347,12 @@ def _apply_data(settings: Settings, data: dict, check_vault: bool = True) -> Non
         settings.vault_dir = (settings.home / Path(vault).expanduser()).resolve()
         if check_vault and settings.vault_dir.exists() and not settings.vault_dir.is_dir():
             raise ConfigError(f"config.toml: vault {vault!r} is not a folder")
+        home = settings.home.resolve()
+        if check_vault and (settings.vault_dir == home or settings.vault_dir in home.parents) and not any(
+                part.startswith(".") for part in home.relative_to(settings.vault_dir).parts):  # hidden: not scanned
+            raise ConfigError(f"config.toml: vault {vault!r} holds the Cairn home {home} itself: its exports, uploads "
+                              "and backups would be indexed as notes; choose a vault beside the home, or keep the "
+                              "home in a hidden folder of it (such as .cairn)")
     if "store" in data:
         store = data.pop("store")
         if isinstance(store, dict):  # [store] url = "postgresql://..."

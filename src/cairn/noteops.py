@@ -128,7 +128,27 @@ def resolve(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) ->
         return note
     from cairn.sync import reconcile
     reconcile(conn, settings, embedder)
-    return find_note(conn, ref)
+    note = find_note(conn, ref)
+    if not (settings.vault / note.path).is_file():  # sync kept it (a vault with no notes is not emptied)
+        raise NoteNotFound(f"note {ref!r}: its file {note.path} is gone from the vault, though the index still "
+                           "lists it (`cairn sync` says why it was kept)")
+    return note
+
+
+def _titled(conn: sqlite3.Connection, settings: Settings, embedder, title: str, only: set[str] | None,
+            other_than: str | None = None) -> tuple[Resolver, list[str]]:
+    """(the index's Resolver, the ids of the notes titled `title`, case-insensitive, among
+    `only` (None: all) other than `other_than`). When one of them has its file gone from the
+    vault (deleted on disk since the index saw it) the vault is reconciled first, as
+    `resolve` does: a note deleted in an editor does not keep its title taken."""
+    for attempt in (0, 1):
+        resolver = Resolver.from_db(conn)
+        same = [i for i in resolver.by_title.get(key(title), []) if i != other_than and (only is None or i in only)]
+        if attempt or all((settings.vault / resolver.notes[i].path).is_file() for i in same):
+            return resolver, same
+        from cairn.sync import reconcile
+        reconcile(conn, settings, embedder)
+    return resolver, same
 
 
 def _seen_path(conn: sqlite3.Connection, relpath: str, only: set[str]) -> bool:
@@ -150,10 +170,12 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     title = _one_line_title(title)
     _check_body(body)
     tags = _checked_tags(tags)
-    resolver = Resolver.from_db(conn)
-    same = [i for i in resolver.by_title.get(key(title), []) if only is None or i in only]
+    resolver, same = _titled(conn, settings, embedder, title, only)
     if same:
         paths = ", ".join(sorted(resolver.notes[i].path for i in same))
+        if not any((settings.vault / resolver.notes[i].path).is_file() for i in same):  # sync kept it
+            raise NoteConflict(f"a note titled {title!r} is still indexed ({paths}) though its file is gone from "
+                               "the vault; `cairn sync` says why it was kept")
         raise NoteConflict(f"a note titled {title!r} exists already ({paths}); "
                            "update it (`cairn note update`) or choose another title")
     folder = folder.strip().strip("/")
@@ -371,8 +393,7 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     NoteNotFound / AmbiguousNote. Nothing is written then."""
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
-    resolver = Resolver.from_db(conn)
-    same = [i for i in resolver.by_title.get(key(title), []) if i != note.id and (only is None or i in only)]
+    resolver, same = _titled(conn, settings, embedder, title, only, note.id)
     if same:
         paths = ", ".join(sorted(resolver.notes[i].path for i in same))
         raise NoteConflict(f"a note titled {title!r} exists already ({paths}); choose another title "

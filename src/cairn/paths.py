@@ -113,3 +113,23 @@ def fit_name(name: str, max_bytes: int = NAME_BYTES) -> str:
     if first.strip().casefold() in _DEVICE_NAMES:
         stem = f"{first}_{sep}{rest}"
     return stem + dot + ext
+
+
+def name_problem(path: Path | str) -> str | None:
+    """Why `path` cannot be stored (its name is kept as UTF-8 text in the index and the job
+    queue): a name that is not valid UTF-8 (Python holds its bytes as lone surrogates,
+    U+DC80..U+DCFF) gives "its name is not valid UTF-8 (byte 0xFF ...)"; None when it is."""
+    bad = [ch for ch in str(path) if "\udc80" <= ch <= "\udcff"]
+    if not bad:
+        return None
+    shown_bytes = " ".join(f"0x{ord(ch) - 0xDC00:02X}" for ch in bad[:4]) + (" ..." if len(bad) > 4 else "")
+    return f"its name is not valid UTF-8 (byte {shown_bytes}); rename it to read it"
+
+
+def shown(path: Path | str) -> str:
+    """`path` as text that prints and encodes as UTF-8: the bytes of a name that is not
+    valid UTF-8 shown as U+FFFD (for reports; never to open the file)."""
+    text = str(path)
+    if not any("\udc80" <= ch <= "\udcff" for ch in text):
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

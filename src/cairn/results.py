@@ -42,7 +42,8 @@ class Status(Record):
     Besides the declared keys it holds every count of store.notes.counts (notes, chunks,
     vectors, missing_vectors, orphan rows...). media: the media pass (pictures, recordings,
     PDFs, parsed after every text note is searchable: store.jobs.media_counts), {"pending",
-    "done", "failed"} sources."""
+    "done", "failed"} sources. warnings: what needs the person's action, each naming the
+    command that mends it (an index holding no notes over a vault that has some)."""
 
     home: str
     vault: str
@@ -53,6 +54,7 @@ class Status(Record):
     vector_models: dict
     notes_by_type: dict
     media: dict
+    warnings: list
 
 
 class MemoryRebuild(Record):

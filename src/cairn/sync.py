@@ -106,6 +106,9 @@ def _scope(vault: Path, paths: Iterable[Path | str], indexed: dict[str, tuple]) 
             gone.update(r for r in indexed if r.startswith(prefix) and r not in files)
             continue
         outside = P.outside_reason(root, absolute) if V.is_note_name(parts[-1]) else None
+        if V.is_note_name(parts[-1]) and P.name_problem(relpath) and absolute.exists():
+            problems.append((P.shown(relpath), f"{P.name_problem(relpath)}, skipped"))  # as scan_notes
+            continue
         if outside is not None:
             problems.append((relpath, f"{outside}, skipped"))  # never read; its row goes
         elif V.is_note_name(parts[-1]):

@@ -101,7 +101,8 @@ class Trace:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             tmp = folder / f".{self.id}.tmp"
-            tmp.write_text(json.dumps(data, ensure_ascii=False, default=str), encoding="utf-8")
+            # errors="replace": a lone surrogate (a file name that is not UTF-8) is no reason to fail
+            tmp.write_text(json.dumps(data, ensure_ascii=False, default=str), encoding="utf-8", errors="replace")
             tmp.replace(folder / f"{self.id}.json")
             _prune(folder)
         except OSError:

@@ -363,6 +363,9 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 is_dir = False
             if is_dir and skip_dir_name(e.name) or not is_dir and not is_note_name(e.name):
                 continue
+            if P.name_problem(e.name):  # the index keeps vault paths as UTF-8 text
+                problems.append((P.shown(rel_e), f"{P.name_problem(e.name)}, skipped"))
+                continue
             if e.is_symlink():
                 reason = P.outside_reason(root_real, e.path)
                 if reason is not None and os.path.exists(e.path):  # dangling: reported below
@@ -394,6 +397,37 @@ def iter_note_files(vault: Path) -> Iterator[Path]:
     and temp files (see `scan_notes`; problems are left to `scan_notes` callers)."""
     for f in scan_notes(vault)[0]:
         yield f.path
+
+
+def note_names(vault: Path) -> Iterator[str]:
+    """The vault-relative paths of the note files under `vault`, by name alone (no file is
+    opened or stat'ed: the directory entries' types): the folders and temp files `scan_notes`
+    skips, symlinks and names that are not UTF-8 (which sync reports) are left out; symlinked
+    folders are not walked. Nothing of a folder that cannot be read."""
+    def walk(folder: str, prefix: str) -> Iterator[str]:
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            return
+        for e in entries:
+            try:
+                if e.is_symlink():
+                    continue
+                if e.is_dir():
+                    if not skip_dir_name(e.name):
+                        yield from walk(e.path, prefix + e.name + "/")
+                elif is_note_name(e.name) and not P.name_problem(e.name):
+                    yield prefix + e.name
+            except OSError:
+                continue
+    yield from walk(str(vault), "")
+
+
+def first_note_file(vault: Path) -> str | None:
+    """The vault-relative path of one note file under `vault` (`note_names`' first), or None:
+    a cheap "does the vault hold notes?" that stops at the first."""
+    return next(note_names(vault), None)
 
 
 def rel(vault: Path, path: Path) -> str:

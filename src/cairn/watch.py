@@ -40,6 +40,9 @@ from typing import Any, Callable
 
 import watchfiles
 
+# The notifier's own error (watchfiles 1.x: a changed path it cannot decode to a string)
+_NOTIFY_ERROR = getattr(getattr(watchfiles, "_rust_notify", None), "WatchfilesRustInternalError", RuntimeError)
+
 from cairn import vault as V
 from cairn.config import Settings
 from cairn.ingest import is_source_name, iter_sources, skip_source_dir
@@ -319,18 +322,26 @@ def watch(settings: Settings, embedder, stop: threading.Event, *, ingest: Ingest
     roots = [w.vault, *w.inboxes]
     started = False
     try:
-        for changes in watchfiles.watch(*roots, watch_filter=None, debounce=400, step=50,
-                                        stop_event=stop, rust_timeout=100, yield_on_timeout=True,
-                                        raise_interrupt=raise_interrupt, ignore_permission_denied=True):
-            w.note_changes(changes, time.monotonic())
-            if not started:
-                started = True
-                w.start()
-                w._emit(WatchEvent("ready"))
-            w.process(time.monotonic())
-            w.rescan_if_due(time.monotonic())
-            if stop.is_set():
+        while not stop.is_set():
+            try:
+                for changes in watchfiles.watch(*roots, watch_filter=None, debounce=400, step=50,
+                                                stop_event=stop, rust_timeout=100, yield_on_timeout=True,
+                                                raise_interrupt=raise_interrupt, ignore_permission_denied=True):
+                    w.note_changes(changes, time.monotonic())
+                    if not started:
+                        started = True
+                        w.start()
+                        w._emit(WatchEvent("ready"))
+                    w.process(time.monotonic())
+                    w.rescan_if_due(time.monotonic())
+                    if stop.is_set():
+                        break
                 break
+            except _NOTIFY_ERROR as exc:  # a changed path whose name is not UTF-8 ends the notifier's loop
+                w._emit(WatchEvent("error", message=f"{exc}: a file name must be UTF-8 text to be read; "
+                                                    "rename it (watching again)"))
+                w.last_full = 0.0  # a full reconcile once quiet: what changed while restarting
+                stop.wait(1.0)
     finally:
         w.background.stop()
         conn.close()

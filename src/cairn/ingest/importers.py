@@ -88,11 +88,12 @@ def _string_field(path: Path, lineno: int, obj: dict, name: str, *, integer: boo
 
 
 def _no_nul(path: Path, lineno: int, name: str, value: str) -> None:
-    """Raise ImportFormatError when `value` holds a NUL character (JSON "\\u0000"): a
-    note holding one is read back as binary data, so it could be written but never indexed."""
-    if "\x00" in value:
-        raise ImportFormatError(f"{path}: line {lineno}: field {name} holds a NUL character "
-                                "(\\u0000), which a note cannot store; remove it")
+    """Raise ImportFormatError when `value` holds a NUL character (JSON "\\u0000": a note holding
+    one is read back as binary data) or a lone surrogate (JSON "\\ud800" unpaired: no UTF-8 writes it)."""
+    if bad := re.search("[\x00\ud800-\udfff]", value):
+        what = "a NUL character" if bad.group() == "\x00" else "a lone surrogate, half of a character"
+        raise ImportFormatError(f"{path}: line {lineno}: field {name} holds {what} "
+                                f"(\\u{ord(bad.group()):04x}), which a note cannot store; remove it")
 
 
 def _iso_time(path: Path, lineno: int, name: str, value: str) -> None:

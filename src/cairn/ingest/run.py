@@ -139,6 +139,9 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             report.failed.append((repr(str(item)), "an empty path names nothing (give a file, a folder or a URL)"))
             continue
         p = Path(item)
+        if P.name_problem(p) and p.exists():  # the job queue and the index keep names as UTF-8 text
+            report.failed.append((P.shown(p), P.name_problem(p)))
+            continue
         if not p.exists():
             report.failed.append((str(p), "symlink loop: nothing to read" if P.is_loop(p)
                                   else "no such file or directory"))

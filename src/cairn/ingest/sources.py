@@ -43,7 +43,9 @@ def iter_sources(paths: Iterable[Path],
     cannot run away); a symlinked file or folder that leads outside the folder given, and a
     symlink loop, is not yielded but added to `skipped` as (path, reason) when given. A folder
     that cannot be listed (no permission) is added to `skipped` as (folder, "cannot list
-    folder: Permission denied"): its files are not silently missing."""
+    folder: Permission denied"): its files are not silently missing. A file whose name is not
+    valid UTF-8 is added to `skipped` the same way, named as it prints (paths.name_problem).
+    """
     def unlisted(exc: OSError) -> None:
         if skipped is not None:
             skipped.append((str(exc.filename), f"cannot list folder: {exc.strerror or exc}"))
@@ -65,6 +67,8 @@ def iter_sources(paths: Iterable[Path],
                                   if f.is_symlink() else None)
                         if reason is not None and reason != "symlink loop" and not f.exists():
                             reason = None  # dangling: nothing to read; the job reports it
+                        if reason is None and P.name_problem(f):  # it could not be queued or indexed
+                            reason, f = P.name_problem(f), Path(P.shown(f))
                         if reason is not None:
                             if skipped is not None:
                                 skipped.append((str(f), f"{reason}, skipped"))

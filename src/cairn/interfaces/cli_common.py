@@ -12,7 +12,7 @@ import typer
 
 from cairn.interfaces import typer_lite
 from cairn.interfaces.cli_io import (  # noqa: F401  (the typer-free edge, importable from here as before)
-    _LazyConsole, escape, Table, out, err, STATE, apply_globals, _error_text, _terminate, _arg_text,
+    _LazyConsole, escape, Table, out, err, STATE, apply_globals, _error_text, _terminate, _arg_text, _arg_path,
     _dump, _fail, _usage_fail, _early, _service, _progress, _print_report, _exit_if_failed)
 from cairn.model import FUSIONS, MEMORY_KINDS, NOTE_STATUSES, INPUT_SOURCES, NOTE_TYPES, NOTE_UPDATE_MODES, SEARCH_MODES
 

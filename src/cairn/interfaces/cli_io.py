@@ -11,6 +11,7 @@ whichever parser read the command line. An error exits by raising SystemExit(cod
 from __future__ import annotations
 
 import json
+import os
 import logging
 import signal
 import sqlite3
@@ -134,6 +135,12 @@ def _arg_text(value: str) -> str:
         raw = value.encode(sys.getfilesystemencoding(), "surrogateescape")
         return raw.decode("utf-8", "replace")
     return value
+
+
+def _arg_path(value: str) -> str:
+    """A path argument: kept as given when a file or folder has that name (a name that is not
+    valid UTF-8 is the file's own; ingest names the problem), else `_arg_text`."""
+    return value if os.path.lexists(value) else _arg_text(value)
 
 
 def _dump(data, *, compact: bool = False) -> None:

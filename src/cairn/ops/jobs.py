@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from cairn import results as R
+from cairn import vault as V
 from cairn.errors import InvalidInput
 from cairn.ops.memory import SessionExtraction, _extraction_llm
 from cairn.report import ImportReport, IngestReport, Progress
@@ -158,9 +159,10 @@ class JobOps:
         Raises InvalidInput naming ids that are not dead letters."""
         if ids is not None:
             jobs = self.store.jobs
-            bad = [i for i in ids if (j := jobs.get(i)) is None or j.state != "dead"]
+            real = {i for i in ids if 1 <= i <= 2**63 - 1}  # a larger id is no job (nor an SQL integer)
+            bad = [i for i in ids if i not in real or (j := jobs.get(i)) is None or j.state != "dead"]
             if bad:
-                states = {i: (jobs.get(i).state if jobs.get(i) else "no such job") for i in bad}
+                states = {i: (jobs.get(i).state if i in real and jobs.get(i) else "no such job") for i in bad}
                 raise InvalidInput("not a dead letter: " + ", ".join(f"job {i} ({st})" for i, st in states.items())
                                  + " — `cairn jobs` lists the dead letters")
         self.store.jobs.requeue_dead(ids)
@@ -272,8 +274,33 @@ class JobOps:
                            index=size(index.parent.glob(index.name + "*")),
                            home=size(self.settings.home.rglob("*")))
 
+    def _unindexed_vault(self, notes: int | None = None, *, every: bool = False) -> str | None:
+        """A warning naming note files of the vault the index does not list, with the command
+        that mends it; None when there are none. The index holding no notes at all (deleted, or
+        never built over an existing folder): one file and `cairn reindex`. every: also look
+        for files missing from an index that holds notes (a walk of the vault's names and one
+        read of the index's paths: `status`; a search with no hits checks only the first case).
+        notes: the index's note count when the caller has it."""
+        if notes is None:
+            notes = self.store.notes.list_notes(limit=1)[0]  # a count of notes alone (counts() scans chunks)
+        if not notes:
+            example = V.first_note_file(self.settings.vault)
+            return None if example is None else (
+                f"the index holds no notes, but the vault holds note files ({example}, ...): the index was deleted "
+                "or never built; run `cairn reindex` to rebuild it from the vault")
+        if not every:
+            return None
+        from cairn.store import notes as N
+        indexed = N.file_stats(self.conn)
+        missing = [p for p in V.note_names(self.settings.vault) if p not in indexed]
+        if not missing:
+            return None
+        return (f"{len(missing)} note file(s) of the vault are not in the index ({', '.join(missing[:3])}"
+                f"{', ...' if len(missing) > 3 else ''}): run `cairn sync` to index them (it names any it cannot read)")
+
     def status(self) -> R.Status:
-        """Counts and health of the index (notes, chunks, vectors, missing rows)."""
+        """Counts and health of the index (notes, chunks, vectors, missing rows); warnings:
+        what needs the person's action (`_unindexed_vault`), [] when nothing does."""
         c = self.store.notes.counts()
         profile = self.store.notes.index_profile(self.settings.chunk.embed_max_chunks)
         keyword_only = profile["keyword_only_chunks"]
@@ -284,7 +311,8 @@ class JobOps:
                          "index": self._index_label(), "backend": "postgresql" if self.on_postgres else "sqlite",
                          "schema_version": db.schema_version(self.conn),
                          **c, "notes_by_type": profile["notes_by_type"],
-                         "media": self.store.jobs.media_counts()})
+                         "media": self.store.jobs.media_counts(),
+                         "warnings": [w for w in (self._unindexed_vault(c["notes"], every=True),) if w]})
 
 
 @dataclass

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn import results as R
+from cairn import vault as V
 from cairn.errors import InvalidInput
 from cairn.report import json_type_name
 from cairn.store import db
@@ -24,6 +25,20 @@ if TYPE_CHECKING:
 # similar to the question (the answer's default relevance floor, config search.answer_floor).
 MEMORY_K = 3
 MEMORY_FLOOR = 0.35
+
+
+def gone_notes(vault: Path, hits: list) -> set[str]:
+    """The vault-relative paths of `hits` whose note file no longer exists under `vault`
+    (deleted or moved on disk since the index last saw it): one stat per distinct path.
+    Hits without a path (none come from search) are never counted as gone."""
+    gone = set()
+    for path in {h.path for h in hits if h.path}:
+        try:
+            if not (vault / path).is_file():
+                gone.add(path)
+        except (OSError, ValueError):  # a path the file system refuses (too long, NUL): not there
+            gone.add(path)
+    return gone
 
 
 class SearchOps:
@@ -67,6 +82,19 @@ class SearchOps:
                      status=status, input_source=input_source,
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
+        gone = gone_notes(self.settings.vault, res.hits)
+        if gone and V.first_note_file(self.settings.vault) is None:
+            # no note file at all: an unmounted drive, not deletions; the index is kept (as sync keeps it)
+            res.warnings.append("the vault holds no notes (missing or unmounted?): these results come from the "
+                                "index alone, and their files cannot be opened")
+        elif gone:  # deleted or moved on disk since the last sync: never shown or cited
+            res.hits = [h for h in res.hits if h.path not in gone]
+            res.warnings.append(f"{len(gone)} note(s) left out: their files are gone from the vault "
+                                f"({', '.join(sorted(gone)[:3])}); `cairn sync` updates the index")
+        if not res.hits:
+            empty_index = self._unindexed_vault()  # "no note contains X" over a deleted index: say so
+            if empty_index:
+                res.warnings.append(empty_index)
         if needs_vectors:
             res.vectors_pending = self._vectors_pending()
             if res.vectors_pending:
@@ -210,7 +238,9 @@ class SearchOps:
                     ans.answer += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})"
                                                                  for p in ans.pointers) + "."
                 if not ans.pointers and not mem and not self.store.notes.counts()["notes"]:
-                    ans.answer += (" Your Cairn holds no notes yet: add some with `cairn ingest PATH` "
+                    empty_index = self._unindexed_vault(0)
+                    ans.answer += (f" {empty_index[0].upper()}{empty_index[1:]}." if empty_index else
+                                   " Your Cairn holds no notes yet: add some with `cairn ingest PATH` "
                                    "(files, folders or URLs), then ask again.")  # an empty home
             out.update(verdict=ans.verdict, mode=ans.mode, citations=len(ans.citations),
                        problems=ans.problems[:5])
