@@ -1,0 +1,57 @@
+"""Session 25 typed25: a question's shortened word (an initialism "agm", a clipped word "subs") is held by the words it
+shortens (types.SHORTENED), so the value stated of them answers it. Fixtures written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import types
+from conftest import notes_app
+
+NOTES = {
+    "club.md": "# Letter from the Harbour Rowing Club\n\n"
+               "Subscriptions: £18 a month by standing order.\n"
+               "Boat storage: £40 a year.\n"
+               "The annual general meeting is on Thursday 12 March at 7pm in the boathouse.\n"
+               "The summer regatta is on Saturday 20 June.\n",
+}
+
+
+@pytest.mark.parametrize("term, context, held", [
+    ("agm", "The annual general meeting is on 12 March", True),
+    ("nhs", "a National Health Service voucher", True),
+    ("sub", "Subscriptions: £18 a month", True),
+    ("vet", "Veterinary surgery, Rowan Parade", True),
+    ("car", "Cardiff Road garage", False),  # a clip needs CLIP letters more than the word
+    ("agm", "annual meeting of the general committee", False),  # initials of consecutive words only
+    ("pet", "the petrol station", False),
+])
+def test_a_shortened_word_is_held_by_the_words_it_shortens(term, context, held):
+    assert (types.missing((term,), context) == []) is held
+
+
+def test_shortening_off_reads_words_only(monkeypatch):
+    monkeypatch.setattr(types, "SHORTENED", False)
+    assert types.missing(("agm",), "The annual general meeting") == ["agm"]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    from cairn.embed import get_embedder
+    with notes_app(tmp_path_factory.mktemp("t25"), NOTES, get_embedder()) as a:
+        yield a
+
+
+@pytest.mark.parametrize("question, right, wrong", [
+    ("when's the rowing club agm", "12 March", "20 June"),
+    ("how much are my rowing subs", "£18", "£40"),
+])
+def test_a_shortened_head_is_answered_by_its_line(app, question, right, wrong):
+    ans = app.ask(question, llm="none")
+    assert ans.verdict == "pass" and right in ans.answer and wrong not in ans.answer
+
+
+def test_a_shortened_head_off_is_misread(app, monkeypatch):
+    monkeypatch.setattr(types, "SHORTENED", False)  # before the rule: the subs declined, the AGM's date missed
+    assert app.ask("how much are my rowing subs", llm="none").verdict == "abstain"
+    assert "12 March" not in app.ask("when's the rowing club agm", llm="none").answer
