@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.answer import types
+from cairn.search import asked
 from conftest import notes_app
 
 NOTES = {
@@ -14,6 +15,8 @@ NOTES = {
                "Boat storage: £40 a year.\n"
                "The annual general meeting is on Thursday 12 March at 7pm in the boathouse.\n"
                "The summer regatta is on Saturday 20 June.\n",
+    "vet.md": "# Vet invoice\n\nConsultation and booster for Moss the collie.\nTotal: £84.50, paid by card.\n",
+    "skip.md": "# Skip hire\n\nDelivery: 3 March. Collection: 10 March.\nCouncil permit number: PBC-4471.\n",
 }
 
 
@@ -55,3 +58,12 @@ def test_a_shortened_head_off_is_misread(app, monkeypatch):
     monkeypatch.setattr(types, "SHORTENED", False)  # before the rule: the subs declined, the AGM's date missed
     assert app.ask("how much are my rowing subs", llm="none").verdict == "abstain"
     assert "12 March" not in app.ask("when's the rowing club agm", llm="none").answer
+
+
+def test_a_compound_kind_noun_is_excused_only_when_its_modifiers_name_the_note(app, monkeypatch):
+    ans = app.ask("what was the total of the vet bill", llm="none")  # "vet": the note's title; "bill": its kind
+    assert ans.verdict == "pass" and "84.50" in ans.answer
+    ans = app.ask("what's the delivery driver's number", llm="none")  # "delivery" written, not of the note
+    assert ans.verdict == "abstain" and "PBC-4471" not in ans.answer
+    monkeypatch.setattr(asked, "COMPOUND_KIND", False)  # off: the kind noun is required
+    assert app.ask("what was the total of the vet bill", llm="none").verdict == "abstain"

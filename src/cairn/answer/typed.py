@@ -335,9 +335,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                 rf"\b{w[:1].upper()}{w[1:]}", passage)]
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
-        if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (search/asked.compound_kinds)
-            subj_gap = [w for w in subj_gap
-                        if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
+        if subj_gap:  # a compound's kind noun, every modifier of which names the note (its title, HEADER: the
+            subj_gap = [w for w in subj_gap  # note's own thing; search/asked.compound_kinds)
+                        if not any(k == w and mods and not missing(mods, note[n]) for k, mods in kinds())]
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(head)) if head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)
