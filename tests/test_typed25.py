@@ -67,3 +67,14 @@ def test_a_compound_kind_noun_is_excused_only_when_its_modifiers_name_the_note(a
     assert ans.verdict == "abstain" and "PBC-4471" not in ans.answer
     monkeypatch.setattr(asked, "COMPOUND_KIND", False)  # off: the kind noun is required
     assert app.ask("what was the total of the vet bill", llm="none").verdict == "abstain"
+
+
+@pytest.mark.parametrize("question, head, subject", [
+    ("who's countersigning tobin's passport form", ("countersign",), ("tobin", "passport", "form")),
+    ("who is making the wedding cake", ("mak",), ("wedd", "cak")),
+    ("who fitted the boiler", ("fitt",), ("boiler",)),
+    ("who's the planning officer", (), ("plann", "officer")),  # no progressive: the role is the noun asked
+])
+def test_a_who_question_s_progressive_verb_is_the_role_asked(question, head, subject):
+    got = asked.asked(question)
+    assert (got.kind, got.head, got.subject) == ("person", head, subject)
