@@ -73,7 +73,7 @@ def test_a_compound_kind_noun_is_excused_only_when_its_modifiers_name_the_note(a
     ("who's countersigning tobin's passport form", ("countersign",), ("tobin", "passport", "form")),
     ("who is making the wedding cake", ("mak",), ("wedd", "cak")),
     ("who fitted the boiler", ("fitt",), ("boiler",)),
-    ("who's the planning officer", (), ("plann", "officer")),  # no progressive: the role is the noun asked
+    ("who's the planning officer", ("plann", "officer"), ()),  # no progressive: the noun asked is the role
 ])
 def test_a_who_question_s_progressive_verb_is_the_role_asked(question, head, subject):
     got = asked.asked(question)
