@@ -40,7 +40,7 @@ def test_layout_tables_keep_each_cell_in_its_column():
 def test_tabulate_replaces_the_cell_lines_by_a_pipe_table():
     out = pdf_tables.tabulate(PLAIN, LAYOUT)
     assert "| Current annual season | 14 April 2029 | 13 April 2030 | £3,412.00 |" in out
-    assert "| Monthly season |  |  | £341.10 |" in out and "| --- | --- | --- | --- |" in out
+    assert "\nMonthly season: £341.10\n" in out and "| --- | --- | --- | --- |" in out  # a closing label and value
     assert out.startswith("Season ticket renewal\n") and out.endswith("reaches you in time.")
 
 
@@ -56,6 +56,18 @@ def test_a_two_column_table_is_a_form_and_off_is_the_plain_text(monkeypatch):
     assert pdf_tables.tabulate(plain, layout) == "Item: Detail\nReturn: 9 June 2029, 10:00\nMileage: Unlimited"
     monkeypatch.setattr(pdf_tables, "TABLES", False)
     assert pdf_tables.tabulate(plain, layout) == plain
+
+
+def test_the_summary_rows_closing_a_table_are_written_key_value():
+    layout = ("   Item        Qty    Price\n   Skip        1      £265.00\n   Permit      1      £45.00\n"
+              "   Total              £310.00\n")
+    plain = "Item\nQty\nPrice\nSkip\n1\n£265.00\nPermit\n1\n£45.00\nTotal\n£310.00"
+    assert pdf_tables.tabulate(plain, layout).endswith("| Permit | 1 | £45.00 |\nTotal: £310.00")
+
+
+def test_a_one_character_cell_is_a_cell():
+    (rows,) = pdf_tables.layout_tables("   Item            Qty     Amount\n   Consultation    1       £48.00\n")
+    assert rows[1] == ["Consultation", "1", "£48.00"]
 
 
 def test_prose_with_single_spaces_is_no_table():

@@ -6,7 +6,7 @@ keeps each row on one line, cells apart by runs of spaces. `tabulate(plain, layo
 (`layout_tables`: two or more consecutive lines of two or more cells, each cell under a column of the first line, its
 header) and replaces in the plain text the run of lines that is exactly that table's cells, in order, by a pipe table
 (header, rule, rows; an empty cell stays empty), which answer/tables.py reads row by row with its header; a table of
-two columns is a form, its rows written "Key: value". A table whose
+two columns is a form, its rows written "Key: value", as are the summary rows closing a table ("Total due: £306.00"). A table whose
 cells the plain text does not hold in that order is left as it was: the plain text is never lost. Pure functions.
 
 Switch off: TABLES.
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 TABLES = True
-_GAP = re.compile(r"\S(?:.*?\S)?(?=\s{3,}|\s*$)")  # a cell: text up to a run of three or more spaces
+_GAP = re.compile(r"\S(?:.*?\S)??(?=\s{3,}|\s*$)")  # a cell: text up to a run of three or more spaces
 
 
 def _cells(line: str) -> list[tuple[int, str]]:
@@ -60,8 +60,12 @@ def _pipe(rows: list[list[str]]) -> str:
     """A pipe table of `rows` (the header first); a table of two columns is a form, written "Key: value" a row."""
     if len(rows[0]) == 2:
         return "\n".join(f"{k}: {v}" if k and v else k or v for k, v in rows)
+    end = len(rows)  # the summary rows closing it ("Subtotal", "Total due": a label and the last column only)
+    while end > 2 and rows[end - 1][-1] and len([c for c in rows[end - 1] if c]) == 2:
+        end -= 1
     line = lambda r: "| " + " | ".join(c.replace("|", "/") for c in r) + " |"  # noqa: E731
-    return "\n".join([line(rows[0]), "| " + " | ".join("---" for _ in rows[0]) + " |"] + [line(r) for r in rows[1:]])
+    return "\n".join([line(rows[0]), "| " + " | ".join("---" for _ in rows[0]) + " |"] + [line(r) for r in rows[1:end]]
+                     + [f"{next(c for c in r if c)}: {r[-1]}" for r in rows[end:]])
 
 
 def tabulate(plain: str, layout: str) -> str:
