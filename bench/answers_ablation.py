@@ -81,7 +81,7 @@ def rules() -> dict:
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
     from cairn.answer import contrast as CT
-    from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
+    from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, topic as T, typed as TD, types as TY
     from cairn.answer import rota as RT
     from cairn.search import asked as QA
     from cairn.answer.answerability import Answerability
@@ -107,7 +107,6 @@ def rules() -> dict:
         "stated of the person (answerability.STATED)": _set(AB, "STATED", False),
         "time stated (TIME_STATED)": _set(A, "TIME_STATED", False),
         "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
-        "flattened table rows (tables.FLAT_ROWS)": _set(TB, "FLAT_ROWS", False),
         "quantity's units (search.asked.UNITS)": _reread(QA, "UNITS"),
         "a value's head less its verbs (search.asked.HEAD_NOUNS)": _set(QA, "HEAD_NOUNS", False),
         "the verb a value is asked with (typed.LIGHT_VERBS)": _set(TD, "LIGHT_VERBS", False),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cairn.answer import answer_question, tables, types
+from cairn.answer import answer_question, types
 from cairn.search import asked as QT
 from cairn.lexical import stem
 from cairn.model import Hit
@@ -28,18 +28,7 @@ def _hit(text: str, title: str, i: int = 1) -> Hit:
                snippet=text, text=text, start=0, end=len(text), page=1, score=0.9, signals={"semantic": 0.6})
 
 
-def test_a_table_written_one_cell_a_line_is_read_as_rows_under_its_header():
-    lines = INVOICE.split("\n")
-    rows = tables.flat_rows(lines, lambda x: bool(types.values("money", x))
-                            and x.strip() == x[slice(*types.values("money", x)[0])].strip())
-    got = {r for r, _ in rows.values()}
-    assert {"Consultation 1 £45.00", "Booster vaccination 1 £58.20", "Total £115.20"} <= got
-    assert {h for _, h in rows.values()} == {"Item Qty Amount"}
-    assert tables.flat_rows(["A sentence.", "£5.00", "Another one.", "£6.00"], lambda x: x.startswith("£")) == {}
-
-
 @pytest.mark.parametrize("switch,question,hit,expect", [
-    ("FLAT_ROWS", "what did the vet charge for Moss's booster?", (INVOICE, "vet-invoice"), "58.20"),
     ("UNITS", "what temperature do I bake the spelt loaf at?", (BAKE, "Spelt loaf"), "220 °C"),
     ("MORPHOLOGY", "how much is the orthodontic charge?", (CLINIC, "Orthodontist visit"), "19.80"),
     ("COMPOUND_KIND", "what was the total of the vet bill?", (INVOICE, "vet-invoice"), "115.20"),
@@ -48,7 +37,7 @@ def test_the_thing_asked_as_documents_write_it(real_embedder, monkeypatch, switc
     """Answered with pass; with the rule off, not answered with pass (another value, or declined)."""
     ans = answer_question(question, [_hit(*hit)], real_embedder)
     assert ans.verdict == "pass" and expect in ans.answer, ans.answer
-    monkeypatch.setattr({"FLAT_ROWS": tables, "MORPHOLOGY": types}.get(switch, QT), switch, False)
+    monkeypatch.setattr({"MORPHOLOGY": types}.get(switch, QT), switch, False)
     ans = answer_question(question, [_hit(*hit)], real_embedder)
     assert not (ans.verdict == "pass" and expect in ans.answer), ans.answer
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
 from cairn.answer.rota import keyed_person
-from cairn.answer.tables import HEADING, flat_rows, heading_above, one_row_header, table_rows
+from cairn.answer.tables import HEADING, heading_above, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
 from cairn.answer.types import KIND_WORDS, missing, root, values, words_of
 from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
@@ -143,13 +143,6 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[\w]+(?:-[\w]+)*", text.lower()) if w in keep or "-" in w}
 
 
-def _bare(kind: str | None, line: str) -> bool:
-    """True when `line` is one value of `kind` and nothing else ("£56.50", "-£448.20")."""
-    spans = values(kind, line)
-    text = line.strip().lstrip("-–+").strip()
-    return len(spans) == 1 and line[spans[0][0]:spans[0][1]].strip().lstrip("-–+").strip() == text
-
-
 # The verb whose object is the thing asked ("how many days have I got *left*", "how much deposit does the florist
 # *want*", "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no
 # object after it) is no head or subject word the note must hold; "to *start* the extension" (an object follows) is.
@@ -225,16 +218,10 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
         out += [(ev.n, r.text, f"{title} {r.text}", passage, r.text) for r in rows if values(asked.kind, r.text)]
         in_table = [(r.table_start, r.table_end) for r in rows]
         lines = text.split("\n")
-        flat = flat_rows(lines, lambda x: _bare(asked.kind, x))
         pos = 0
         for i, line in enumerate(lines):
             start, pos = pos, pos + len(line) + 1
             if any(a <= start < b for a, b in in_table) or re.match(r"^[ \t]*#", line) or not line.strip():
-                continue
-            if i in flat:  # a row of a table written one cell a line: the row, under its header
-                row, header = flat[i]
-                if i == 0 or (i - 1) not in flat:  # once per row
-                    out.append((ev.n, row, f"{title} {header} {row}", passage, row))
                 continue
             prev = next((p for p in reversed(lines[:i]) if p.strip()), "")
             # a bare word on the line before ("Labour": a table's header cell, flattened one cell a line by a PDF's text
@@ -247,16 +234,11 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
             named = key and any(stem(w) not in TYPE_WORDS for w in content_terms(key.group(1)))
             local = f"{title} {heading_above(NL.join(lines[:i]))} {'' if cell or named else prev}"
             if _LABEL_ONLY.match(line) and not values(asked.kind, line) and i + 1 < len(lines) \
-                    and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]) \
-                    and not one_row_header(lines, i + 1):
+                    and values(asked.kind, lines[i + 1]) and not _LABEL_ONLY.match(lines[i + 1]):
                 joined = f"{line.strip().rstrip(':')}: {lines[i + 1].strip()}"
                 out.append((ev.n, joined, f"{local} {joined}", passage, joined))
                 continue
             if not values(asked.kind, line):
-                continue
-            column = one_row_header(lines, i)
-            if column:  # a cell of a one-row table written one cell a line: its column names it
-                out.append((ev.n, f"{column} {line.strip()}", f"{local} {column}", passage, f"{column} {line.strip()}"))
                 continue
             if _LABEL_ONLY.match(prev) and prev.strip().endswith(":"):
                 local += " " + prev
@@ -335,9 +317,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                 rf"\b{w[:1].upper()}{w[1:]}", passage)]
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
             subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
-        if subj_gap:  # a compound's kind noun, every modifier of which the passage holds (search/asked.compound_kinds)
-            subj_gap = [w for w in subj_gap
-                        if not any(k == w and mods and not missing(mods, passage) for k, mods in kinds())]
+        if subj_gap:  # a compound's kind noun, every modifier of which names the note (its title, HEADER: the
+            subj_gap = [w for w in subj_gap  # note's own thing; search/asked.compound_kinds)
+                        if not any(k == w and mods and not missing(mods, note[n]) for k, mods in kinds())]
         own = _words(text)
         score = (HEAD * 0.5 * (((1 - len(head_gap) / len(head)) if head else 1.0) + line_share)
                  + SUBJECT * ((1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0)

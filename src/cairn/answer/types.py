@@ -172,17 +172,38 @@ def root(term: str) -> str:
     return term
 
 
+# English shortenings: a term is held by the words it abbreviates, an initialism of consecutive words of the context
+# ("agm": "annual general meeting", "nhs": "National Health Service"; "of", "and", "the" skipped) or a clipped word,
+# its first letters with at least CLIP more following ("subs": "Subscriptions", "vet": "veterinary"; "car" is not held
+# by "cardiff"). Off: neither.
+SHORTENED = True
+CLIP = 6
+
+
+def _shortens(term: str, words: list[str]) -> bool:
+    """True when `term` (2 to 5 letters, stemmed) is an initialism of consecutive `words` or a clip of one (SHORTENED)."""
+    if not SHORTENED or not 2 <= len(term) <= 5 or not term.isalpha():
+        return False
+    if len(term) >= 3 and any(w.startswith(term) and len(w) >= len(term) + CLIP for w in words):
+        return True
+    initials = "".join(w[0] for w in words if w not in ("of", "and", "the", "for"))
+    return len(term) >= 3 and term in initials and any(
+        "".join(w[0] for w in words[i:i + len(term)]) == term for i in range(len(words)))
+
+
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
     held by "motors"; a short form holds the word it stands for, SHORT_FORMS; a word of the same family holds it,
-    `root`)."""
+    `root`; an initialism or clipped word is held by the words it shortens, SHORTENED)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
     roots: set[str] | None = None  # read only when a term is not held otherwise
     out = []
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+            continue
+        if _shortens(t, terms_here):
             continue
         if MORPHOLOGY and roots is None:
             roots = {root(h) for h in have}

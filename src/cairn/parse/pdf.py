@@ -59,6 +59,20 @@ def _clean_page(text: str) -> str:
     return clean_lines(text).strip("\n")
 
 
+def _tables(page: Any, raw: str) -> str:
+    """`raw` (the page's plain text) with its ruled tables as pipe tables (parse/pdf_tables.py), read from the page's
+    layout text only when four consecutive lines are short enough to be a table's cells (at most six words)."""
+    from .pdf_tables import TABLES, tabulate
+
+    short = [0 < len(x.split()) <= 6 for x in raw.split("\n")]
+    if not TABLES or not any(all(short[i:i + 4]) for i in range(len(short) - 3)):
+        return raw
+    try:
+        return tabulate(raw, page.extract_text(extraction_mode="layout") or "")
+    except Exception:  # the layout text is a refinement: the plain text stands without it
+        return raw
+
+
 def _ocr_page(page: Any) -> tuple[str, int]:
     """(OCR text of the images on a pypdf page, number of images found)."""
     from .ocr import ocr_image
@@ -124,7 +138,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = 
             warnings.append(f"page {number}: text extraction failed ({describe(exc)})")
             empty_pages.append(number)
             continue
-        text = _clean_page(raw)
+        text = _clean_page(_tables(reader.pages[i], raw))
         if not text.strip():
             if not ocr:
                 warnings.append(f"page {number}: no extractable text (image-only page; OCR is off)")

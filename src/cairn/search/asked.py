@@ -85,7 +85,8 @@ DETERMINERS = frozenset("the my our your a an this that his her their its".split
 _THING_NUMBER = re.compile(r"\b(?!(?:the|my|our|your|a|an|this|that|his|her|their|its|any|which|what)\b)[a-z]+"
                            r"\s+(?:number|no)\b(?!\s+of\b)", re.IGNORECASE)
 _AUX = r"(?:is|was|are|were|does|did|do|will|would|should|can|could|has|have|had|'s)"
-_WHO_VERB = re.compile(rf"^\W*who\s+(?!{_AUX}\b)([a-z]+)\s+(.+)$", re.IGNORECASE)
+# "who fitted X", "who's making X": the verb (a progressive after "is") is the role asked, X what it is of
+_WHO_VERB = re.compile(rf"^\W*who(?:\s+(?!{_AUX}\b)([a-z]+)|(?:'s|’s|\s+is|\s+are)\s+([a-z]+ing))\s+(.+)$", re.IGNORECASE)
 _HOW_MANY = re.compile(rf"^\W*how many\s+(.+?)\s+({_AUX})\s+(.+?)\W*$", re.IGNORECASE)
 _PREPS = "of|for|on|at|in|to|from|by|with|about|after|before|during|into|over|under"
 _PREPOSITION = re.compile(rf"^(?:{_PREPS})\b", re.I)
@@ -241,7 +242,8 @@ def _asked(question: str) -> Asked:
         kind = "code"
     who = _WHO_VERB.match(q.rstrip(" ?.!")) if ROLE_HEAD and kind == "person" else None
     if who:  # "Who chaired the residents' committee meeting?": the chair of the meeting
-        return Asked(kind, _stems(who.group(1)), _stems(who.group(2)), answer_type(q))
+        return Asked(kind, _stems(who.group(1) or who.group(2)), tuple(
+            w for w in _stems(re.sub(r"['’]s\b", "", who.group(3))) if w not in FUNCTION_WORDS), answer_type(q))
     many = _HOW_MANY.match(q) if COUNTED and kind == "number" else None
     if many:  # "How many people does the lemon cake serve?": people (or "serves"), of the cake
         counted = tuple(dict.fromkeys(stem(t) for t in content_terms(many.group(1))))
