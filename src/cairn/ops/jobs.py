@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from cairn import results as R
-from cairn import vault as V
 from cairn.errors import InvalidInput
 from cairn.ops.memory import SessionExtraction, _extraction_llm
 from cairn.report import ImportReport, IngestReport, Progress
@@ -281,6 +280,7 @@ class JobOps:
         for files missing from an index that holds notes (a walk of the vault's names and one
         read of the index's paths: `status`; a search with no hits checks only the first case).
         notes: the index's note count when the caller has it."""
+        from cairn import vault as V  # here, not at the top: a cold search loads no yaml or hashlib
         if notes is None:
             notes = self.store.notes.list_notes(limit=1)[0]  # a count of notes alone (counts() scans chunks)
         if not notes:

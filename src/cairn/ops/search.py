@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from cairn import results as R
-from cairn import vault as V
 from cairn.errors import InvalidInput
 from cairn.report import json_type_name
 from cairn.store import db
@@ -83,6 +82,8 @@ class SearchOps:
                      settings=self.settings.search if semantic_floor is None else
                      dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         gone = gone_notes(self.settings.vault, res.hits)
+        if gone:
+            from cairn import vault as V  # only when a file is gone: a cold search stays without hashlib and yaml
         if gone and V.first_note_file(self.settings.vault) is None:
             # no note file at all: an unmounted drive, not deletions; the index is kept (as sync keeps it)
             res.warnings.append("the vault holds no notes (missing or unmounted?): these results come from the "
