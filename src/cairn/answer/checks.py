@@ -199,8 +199,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)
     if not ans.abstained and not gap and quotes:  # stated of a counterpart of the asked thing (answer/contrast.py)
         from cairn.answer.contrast import contrast
-        other = contrast(question, note_quotes, [c.get("title") or "" for c in ans.citations if not c.get("speaker")],
-                         asked.kind == "yesno")
+        other = contrast(question, note_quotes, asked.kind == "yesno")
         gap = [f"!{other}"] if other else gap
     # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
     words = re.findall(r"[^\W\d_]+", question)
