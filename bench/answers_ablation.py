@@ -83,7 +83,7 @@ def rules() -> dict:
     from cairn.answer import contrast as CT
     from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, tables as TB, topic as T, typed as TD, types as TY
     from cairn.answer import procedure as PR, rota as RT, yesno as YN
-    from cairn.search import asked as QA
+    from cairn.search import asked as QA, unasked as UA
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -110,7 +110,7 @@ def rules() -> dict:
         "flattened table rows (tables.FLAT_ROWS)": _set(TB, "FLAT_ROWS", False),
         "quantity's units (search.asked.UNITS)": _reread(QA, "UNITS"),
         "a value's head less its verbs (search.asked.HEAD_NOUNS)": _set(QA, "HEAD_NOUNS", False),
-        "the verb a value is asked with (typed.LIGHT_VERBS)": _set(TD, "LIGHT_VERBS", False),
+        "the verb a value is asked with (search.unasked.LIGHT_VERBS)": _set(UA, "LIGHT_VERBS", False),
         "a hard-wrapped sentence read whole (typed.UNWRAP)": _set(TD, "UNWRAP", False),
         "a field's comma list is a list (typed.FIELD_LIST)": _set(TD, "FIELD_LIST", False),
         "what to bring said in a sentence (typed.PROSE_LIST)": _set(TD, "PROSE_LIST", False),
@@ -152,8 +152,8 @@ def rules() -> dict:
         "a note's header names its thing (typed.HEADER)": _set(TD, "HEADER", False),
         "asked words of another line or clause (typed.OWN_LINE)": _set(TD, "OWN_LINE", False),
         "a date's verb is its role (typed.LIGHT_ROLE)": _set(TD, "LIGHT_ROLE", False),
-        "pronouns not asked (typed.CLOSED)": _set(TD, "CLOSED", False),
-        "'this month' not asked (typed.PERIOD)": _set(TD, "PERIOD", False),
+        "pronouns not asked (search.unasked.CLOSED)": _set(UA, "CLOSED", False),
+        "'this month' not asked (search.unasked.PERIOD)": _set(UA, "PERIOD", False),
         "a field's own key is a list's (typed.OWN_KEY)": _set(TD, "OWN_KEY", False),
         "the candidate names its kind (typed.KIND_WORD)": _set(TD, "KIND_WORD", 0.0),
         "the question's words in the candidate (typed.LEXICAL)": _set(TD, "LEXICAL", 0.0),
