@@ -18,7 +18,7 @@ from cairn.answer.focus import unstated
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
-from cairn.answer.premise import all_names
+from cairn.search.names import all_names
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption
 from cairn.answer.tables import table_rows

@@ -71,14 +71,14 @@ def role_gap(question: str, quotes: list[str], known: str = "", said: bool = Fal
 
 def stated_gap(question: str, subject: str | None, cited: list, embedder, retrieved: list = ()) -> list[str]:
     """The words of `question` the `cited` notes (hits without a speaker; [] for chat messages) do not state: a name of
-    the question (premise.all_names, and `subject`, the name it is about) that no cited note names in its title or text
+    the question (search/names.all_names, and `subject`, the name it is about) that no cited note names in its title or text
     (topic.subject_absent) while a `retrieved` hit does (a name no hit holds is known by an alias: the premise check's
     business), else the question's key terms other than its names when none of them is supported by the cited notes
     (topic.unsupported_topic: stem, prefix or word embedding). "Who services the Jazz?" is not answered by "Priya's car,
     a 2016 Jazz"; "What did Tom say about the boiler?" not by a note about Tom that never speaks of a boiler. A
     retrieved note that links a cited one (a [[wikilink]] to its title) counts as cited for the name. [] when the notes
     state it."""
-    from cairn.answer.premise import all_names
+    from cairn.search.names import all_names
     from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
     from cairn.answer.topic import subject_absent, unsupported_topic
     notes = [h for h in cited if h.speaker is None]
