@@ -129,7 +129,6 @@ def rules() -> dict:
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
-        "another kind of number is no phone (types.OTHER_NUMBERS)": _set(TY, "OTHER_NUMBERS", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
