@@ -205,8 +205,6 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             continue
         if chosen and ONE_PASSAGE and n != chosen[0][0] and (speaker[n] or speaker[chosen[0][0]]):
             continue  # another chat message: one answering something else
-        if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
-            continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
     return " ".join(f"{s.rstrip()}{'' if re.search(r'[.!?。]$', s.rstrip()) else '.'} [{n}]" for n, s in chosen)
 

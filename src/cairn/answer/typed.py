@@ -11,12 +11,10 @@ read with the value on the next line. Each candidate is scored by
           + SUBJECT x (share of the subject's words in the note title and passage)
           + SEMANTIC x cosine(question, candidate)
 
-and the best one is the answer. A line labelled with the question's wh-word ("When: 2027-03-02…" for "When is my physio
-appointment?", an imported event's field) is a field of the whole note: its own line is read with the note title. Its
-`Typed.missing_head` says which head words its context lacks ("rear" for "the rear tyre pressure" when only the front is
-written): the answer's subject check (answer/checks.py) then fails and the question is declined. A list question ("what
-do I need to bring", "the ingredients") is answered by every item of the list whose introducing line or heading best
-matches the question (`list_draft`).
+and the best one is the answer. Its `Typed.missing_head` says which head words its context lacks ("rear" for "the rear
+tyre pressure" when only the front is written): the answer's subject check (answer/checks.py) then fails and the
+question is declined. A list question ("what do I need to bring", "the ingredients") is answered by every item of the
+list whose introducing line or heading best matches the question (`list_draft`).
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 
-from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
+from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.rota import keyed_person
 from cairn.answer.tables import HEADING, flat_rows, heading_above, one_row_header, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
@@ -276,8 +274,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         per_note.setdefault(c[0], []).append(f)
     top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
     for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
-        if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
-            line = f"{titles[n]} {line}"
         head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
         head_gap = missing(head, local)
         if head_gap and asked.kind in VALUE_KINDS:
