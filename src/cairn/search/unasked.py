@@ -1,11 +1,12 @@
 """Words of a question that name no thing a note must hold (issue 33), read with the packaged spaCy tagger: the verb a
 value is asked with (`light_verbs`), pronouns and the present period said deictically (`unasked`). The typed answer
-(answer/typed.py) drops them from the head and subject words it requires of a note.
+(answer/typed.py) drops them from the head and subject words it requires of a note. And the question's key terms, less
+words saying what kind of answer is wanted (`key_terms`, GENERIC_TERMS), read by the answerer's person and topic checks.
 """
 
 from __future__ import annotations
 
-from cairn.lexical import stem
+from cairn.lexical import MONTH_NAMES, content_terms, stem
 from cairn.ner import parts_of_speech
 
 # The verb whose object is the thing asked ("how many days have I got *left*", "how much deposit does the florist
@@ -42,3 +43,18 @@ def unasked(question: str) -> frozenset[str]:
     return frozenset(stem(w) for i, (w, p) in enumerate(tagged)
                      if (CLOSED and p == "PRON")
                      or (PERIOD and w.rstrip("s") in _PERIODS and i and tagged[i - 1][0] in ("this", "these")))
+
+
+# Question words that say what kind of answer is wanted (and time words, hedges), not its topic.
+GENERIC_TERMS = frozenset(stem(w) for w in (
+    "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways thing things something "
+    "recently get got make made do does did new one ones go went going use used help helped say said tell told want "
+    "wanted plan plans planning reason name about happen happened he she him her his hers they them their its it last "
+    "next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months year years "
+    "morning evening night ago lately recently earlier before after between during since until likely might would "
+    "could").split() + list(MONTH_NAMES))
+
+
+def key_terms(question: str) -> set[str]:
+    """Stemmed content terms of `question` less GENERIC_TERMS and numbers."""
+    return {stem(t) for t in content_terms(question) if not t.isdigit()} - GENERIC_TERMS
