@@ -304,9 +304,9 @@ def attribute(embedder) -> None:
     print(f"attribute stated ({sorted(map(str, checks.ATTR_KINDS))}): answering lines kept {sum(kept[True])}/"
           f"{len(kept[True])}, others kept {sum(kept[False])}/{len(kept[False])}")
     from cairn.answer.contrast import contrast
-    flagged = {y: sum(bool(contrast(q, [line], [title])) for q, line, title, a in pairs(NOTES) if a == y)
+    flagged = {y: sum(bool(contrast(q, [line])) for q, line, title, a in pairs(NOTES) if a == y)
                for y in (True, False)}
-    caught = sum(bool(contrast(q, [line], [title])) == other for q, line, title, other in COUNTERPARTS)
+    caught = sum(bool(contrast(q, [line])) == other for q, line, title, other in COUNTERPARTS)
     print(f"contrast (answer/contrast.py): answering lines flagged {flagged[True]}, others {flagged[False]}; "
           f"counterpart pairs read right {caught}/{len(COUNTERPARTS)}")
 

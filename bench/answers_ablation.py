@@ -82,8 +82,8 @@ def rules() -> dict:
     import cairn.answer as A
     from cairn.answer import contrast as CT
     from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, topic as T, typed as TD, types as TY
-    from cairn.answer import rota as RT
-    from cairn.search import asked as QA
+    from cairn.answer import procedure as PR, rota as RT, yesno as YN
+    from cairn.search import asked as QA, unasked as UA
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
     return {
@@ -109,7 +109,7 @@ def rules() -> dict:
         "purpose cue (types.CUE_KINDS)": _set(TY, "CUE_KINDS", frozenset()),
         "quantity's units (search.asked.UNITS)": _reread(QA, "UNITS"),
         "a value's head less its verbs (search.asked.HEAD_NOUNS)": _set(QA, "HEAD_NOUNS", False),
-        "the verb a value is asked with (typed.LIGHT_VERBS)": _set(TD, "LIGHT_VERBS", False),
+        "the verb a value is asked with (search.unasked.LIGHT_VERBS)": _set(UA, "LIGHT_VERBS", False),
         "a hard-wrapped sentence read whole (typed.UNWRAP)": _set(TD, "UNWRAP", False),
         "a field's comma list is a list (typed.FIELD_LIST)": _set(TD, "FIELD_LIST", False),
         "what to bring said in a sentence (typed.PROSE_LIST)": _set(TD, "PROSE_LIST", False),
@@ -128,7 +128,6 @@ def rules() -> dict:
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
-        "another kind of number is no phone (types.OTHER_NUMBERS)": _set(TY, "OTHER_NUMBERS", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
@@ -142,10 +141,27 @@ def rules() -> dict:
         "key terms only of others (answerability.OTHER_TERMS)": _set(AB, "OTHER_TERMS", 2.0),
         "opposite words (polarity.OPPOSITES)": _set(P, "_PAIRS", P._PAIRS[len(P._PAIRS) - 2 * len(P.COUNTERPARTS):]),
         "role counterpart, negated compound (contrast.counterpart)": _set(CT, "counterpart", lambda *a: None),
-        "another number of the thing (contrast.other_number)": _set(CT, "other_number", lambda *a: None),
         "classifier nouns name the slot (focus.CLASSIFIERS)": _set(FO, "CLASSIFIERS", frozenset()),
         "kinship counterparts (polarity.COUNTERPARTS)": _set(P, "_PAIRS", P._PAIRS[:len(P._PAIRS) - 2 * len(P.COUNTERPARTS)]),
         "parts answered alone (parts.split)": _set(A.parts, "split", lambda q: [q]),
+        "a note's total for its own thing (typed.TOTAL)": _set(TD, "TOTAL", False),
+        "a total known by its sum (typed.TOTAL_SUM)": _set(TD, "TOTAL_SUM", False),
+        "whose phone or code, by its line (typed.OWNED)": _set(TD, "OWNED", False),
+        "a note's header names its thing (typed.HEADER)": _set(TD, "HEADER", False),
+        "asked words of another line or clause (typed.OWN_LINE)": _set(TD, "OWN_LINE", False),
+        "a date's verb is its role (typed.LIGHT_ROLE)": _set(TD, "LIGHT_ROLE", False),
+        "pronouns not asked (search.unasked.CLOSED)": _set(UA, "CLOSED", False),
+        "'this month' not asked (search.unasked.PERIOD)": _set(UA, "PERIOD", False),
+        "a field's own key is a list's (typed.OWN_KEY)": _set(TD, "OWN_KEY", False),
+        "the candidate names its kind (typed.KIND_WORD)": _set(TD, "KIND_WORD", 0.0),
+        "the question's words in the candidate (typed.LEXICAL)": _set(TD, "LEXICAL", 0.0),
+        "short forms of titles (types.SHORT_FORMS)": _set(TY, "SHORT_FORMS", {}),
+        "yes/no answered by a line (yesno.YESNO)": _set(YN, "YESNO", False),
+        "yes/no: the predicate's verbs held (yesno.PREDICATE)": _set(YN, "PREDICATE", False),
+        "procedure's steps (procedure.PROCEDURE)": _set(PR, "PROCEDURE", False),
+        "an imperative instructs (procedure.IMPERATIVE)": _set(PR, "IMPERATIVE", False),
+        "untyped answer scored by fit (checks.UNTYPED_FIT)": _set(C, "UNTYPED_FIT", False),
+        "who: a quoted line names someone (checks.WHO_NAMED)": _set(C, "WHO_NAMED", False),
     }
 
 

@@ -195,17 +195,3 @@ def test_a_field_naming_a_thing_is_not_about_the_line_above(real_embedder, monke
     monkeypatch.setattr(typed, "FIELD_KEY", False)
     ans = _ask("what's pepper's microchip number?", CHIP, "Pepper", real_embedder)
     assert ans.verdict == "pass" and "01632" in ans.answer, ans.answer
-
-
-def test_a_number_labelled_as_another_kind_is_no_phone_number():
-    """A receipt's "VAT No: GB 284 5519 07" has a phone number's digits but is no phone number;
-    a line whose label names what it is for ("Membership enquiries", "Policy helpline") is."""
-    from cairn.answer import types
-    text = ("Holloway Hardware\nVAT No: GB 284 5519 07\nAccount number: 20417733 99\n"
-            "Membership enquiries 0161 496 0000\nPolicy helpline: 0800 555 0142\n")
-    assert [text[a:b] for a, b in types.values("phone", text)] == ["0161 496 0000", "0800 555 0142"]
-    types.OTHER_NUMBERS = False
-    try:
-        assert "284 5519 07" in [text[a:b] for a, b in types.values("phone", text)]
-    finally:
-        types.OTHER_NUMBERS = True

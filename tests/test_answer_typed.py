@@ -11,6 +11,7 @@ import json
 import pytest
 
 from cairn.answer import checks, parts, typed, types
+from cairn.search import unasked
 from cairn.search import asked as QT
 from cairn.answer.checks import label, role_gap, verdict
 from conftest import notes_app
@@ -466,12 +467,12 @@ def test_a_verb_said_around_a_values_head_is_not_required_of_the_note(tmp_path, 
         ans = app.ask("how much are the wills going to cost us", llm="none")
         assert ans.verdict == "pass" and "450" in ans.answer, ans.answer
         monkeypatch.setattr(QT, "HEAD_NOUNS", False)  # (LIGHT_VERBS drops 'going' too: a verb with no object)
-        monkeypatch.setattr(typed, "LIGHT_VERBS", False)
+        monkeypatch.setattr(unasked, "LIGHT_VERBS", False)
         assert app.ask("how much are the wills going to cost us", llm="none").verdict == "abstain"
 
 
 def test_the_verb_the_value_is_asked_with_is_not_required_of_the_note(tmp_path, real_embedder, monkeypatch):
-    """typed.LIGHT_VERBS: "how much deposit does the decorator want" asks the deposit; 'want' (a verb with no object
+    """search.unasked.LIGHT_VERBS: "how much deposit does the decorator want" asks the deposit; 'want' (a verb with no object
     after it: the thing asked is its object) is no word the note must hold. A verb with its own object ("to start the
     job") and a lower-case name after a preposition ("to porto", tagged as a verb) stay required."""
     assert "want" in typed.light_verbs("how much deposit does the decorator want")
@@ -482,7 +483,7 @@ def test_the_verb_the_value_is_asked_with_is_not_required_of_the_note(tmp_path, 
     with notes_app(tmp_path, {"decorator.md": note}, real_embedder) as app:
         ans = app.ask("how much deposit does the decorator want", llm="none")
         assert ans.verdict == "pass" and "310" in ans.answer, ans.answer
-        monkeypatch.setattr(typed, "LIGHT_VERBS", False)
+        monkeypatch.setattr(unasked, "LIGHT_VERBS", False)
         assert app.ask("how much deposit does the decorator want", llm="none").verdict == "abstain"
 
 

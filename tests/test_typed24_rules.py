@@ -6,6 +6,7 @@ is the sum of the rows above it, and a hardware receipt. With each switch off th
 from __future__ import annotations
 
 from cairn.answer import answer_question, typed
+from cairn.search import unasked
 from cairn.model import Hit
 
 BILL = """Fenmoor Water
@@ -55,7 +56,7 @@ def test_this_month_is_no_head_word(real_embedder, monkeypatch):
     assert "month" not in typed.unasked("how much is the monthly water bill")
     ans = _ask("how much is the water bill this year", BILL, "water-bill", real_embedder)
     assert ans.verdict == "pass" and "£440.85" in ans.answer, ans.answer
-    monkeypatch.setattr(typed, "PERIOD", False)
+    monkeypatch.setattr(unasked, "PERIOD", False)
     ans = _ask("how much is the water bill this year", BILL, "water-bill", real_embedder)
     assert ans.verdict == "abstain", ans.answer  # 'year' is written nowhere
 
@@ -65,7 +66,7 @@ def test_a_pronoun_or_determiner_is_no_head_word(real_embedder, monkeypatch):
     assert not typed.unasked("is another due")  # a determiner is kept: "another" asks the next one
     ans = _ask("how much was the kettle itself", RECEIPT, "Receipt from Harbour Hardware", real_embedder)
     assert ans.verdict == "pass" and "£24.99" in ans.answer, ans.answer
-    monkeypatch.setattr(typed, "CLOSED", False)
+    monkeypatch.setattr(unasked, "CLOSED", False)
     ans = _ask("how much was the kettle itself", RECEIPT, "Receipt from Harbour Hardware", real_embedder)
     assert ans.verdict == "abstain", ans.answer
 

@@ -18,7 +18,7 @@ from cairn.answer.focus import unstated
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
-from cairn.answer.premise import all_names
+from cairn.search.names import all_names
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption
 from cairn.answer.tables import table_rows
@@ -205,8 +205,6 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             continue
         if chosen and ONE_PASSAGE and n != chosen[0][0] and (speaker[n] or speaker[chosen[0][0]]):
             continue  # another chat message: one answering something else
-        if any(term_overlap(sent, other) >= 0.8 for _, other in chosen):
-            continue  # near-duplicate of a sentence already chosen
         chosen.append((n, sent))
     return " ".join(f"{s.rstrip()}{'' if re.search(r'[.!?。]$', s.rstrip()) else '.'} [{n}]" for n, s in chosen)
 

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from cairn.embed.cache import embed_cached
-from cairn.lexical import MONTH_NAMES, STOPWORDS, content_terms, sentences, stem
+from cairn.lexical import STOPWORDS, content_terms, sentences, stem
 from cairn.model import Hit
+from cairn.search.unasked import GENERIC_TERMS, key_terms
 
 MARGIN = 0.02
 WORDS_AGREE = True  # False: for measuring
@@ -37,16 +38,6 @@ ADDRESSEE = "the person they were talking to"
 _FIRST = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours"
                     r"|ourselves)\b", re.IGNORECASE)
 _SECOND = re.compile(r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|ur|u)\b", re.IGNORECASE)
-# Question words that say what kind of answer is wanted (and time words, hedges), not its topic.
-GENERIC_TERMS = frozenset(stem(w) for w in (
-    "kind type sort feel feels felt feeling think thought like likes favorite favourite way ways thing things something "
-    "recently get got make made do does did new one ones go went going use used help helped say said tell told want "
-    "wanted plan plans planning reason name about happen happened he she him her his hers they them their its it last "
-    "next past this week weeks weekend weekends yesterday today tomorrow tonight day days month months year years "
-    "morning evening night ago lately recently earlier before after between during since until likely might would "
-    "could").split() + list(MONTH_NAMES))
-
-
 @dataclass
 class Answerability:
     """Verdict of `check` (answerable False: abstain for `reason`) on `person` (None: unchecked);
@@ -119,11 +110,6 @@ def echoes_other(sentence: str, replied: str, keys: set[str]) -> bool:
     shared = {stem(t) for t in content_terms(sentence)} & keys
     return bool(shared) and any(_FIRST.search(replied[s:e]) and shared & {stem(t) for t in content_terms(replied[s:e])}
                                 for s, e in sentences(replied))
-
-
-def key_terms(question: str) -> set[str]:
-    """Stemmed content terms of `question` less GENERIC_TERMS and numbers."""
-    return {stem(t) for t in content_terms(question) if not t.isdigit()} - GENERIC_TERMS
 
 
 def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = None, *,

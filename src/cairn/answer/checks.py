@@ -25,7 +25,17 @@ from __future__ import annotations
 import re
 from functools import reduce
 
+from cairn.answer import fit, types
+from cairn.answer.contrast import contrast
+from cairn.answer.offtopic import declined_text, pointers
+from cairn.answer.spans import _clean
+from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
+from cairn.answer.topic import subject_absent, unsupported_topic
+from cairn.answer.typed import ROLE_COS
+from cairn.answer.verify import Evidence, citations, verify
+from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, sentences, stem
+from cairn.search.names import all_names
 
 # How a declined typed answer names the kind of value it found for nothing asked.
 _VALUE_NOUN = {"money": "amount", "phone": "phone number", "email": "e-mail address", "code": "code or reference",
@@ -71,16 +81,13 @@ def role_gap(question: str, quotes: list[str], known: str = "", said: bool = Fal
 
 def stated_gap(question: str, subject: str | None, cited: list, embedder, retrieved: list = ()) -> list[str]:
     """The words of `question` the `cited` notes (hits without a speaker; [] for chat messages) do not state: a name of
-    the question (premise.all_names, and `subject`, the name it is about) that no cited note names in its title or text
+    the question (search/names.all_names, and `subject`, the name it is about) that no cited note names in its title or text
     (topic.subject_absent) while a `retrieved` hit does (a name no hit holds is known by an alias: the premise check's
     business), else the question's key terms other than its names when none of them is supported by the cited notes
     (topic.unsupported_topic: stem, prefix or word embedding). "Who services the Jazz?" is not answered by "Priya's car,
     a 2016 Jazz"; "What did Tom say about the boiler?" not by a note about Tom that never speaks of a boiler. A
     retrieved note that links a cited one (a [[wikilink]] to its title) counts as cited for the name. [] when the notes
     state it."""
-    from cairn.answer.premise import all_names
-    from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
-    from cairn.answer.topic import subject_absent, unsupported_topic
     notes = [h for h in cited if h.speaker is None]
     if not notes or len(notes) < len(cited):
         return []
@@ -120,9 +127,6 @@ def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedde
     """The head stems of `asked` that neither the quotes nor the titles hold (module doc, HEAD_QUOTED); [] when a quote
     is within typed.ROLE_COS of the head's words as the question writes them (the packaged sentence embedder; skipped
     when `embedder` is None)."""
-    from cairn.answer import types
-    from cairn.answer.typed import ROLE_COS
-    from cairn.embed.cache import embed_cached
     gap = types.missing(asked.head, " ".join(quotes + titles))
     if gap and quotes and embedder is not None:
         vecs = embed_cached(embedder, [" ".join(types.words_of(list(asked.head), question))] + quotes)
@@ -161,11 +165,6 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
     `stated_gap` (a hypothetical question); asked: the answer type (search.asked.Asked). A role question quoting
     a sentence without the person and the verb is answered from the first note sentence with both ("Priya agreed to
     draft the newsletter")."""
-    from cairn.answer import types
-    from cairn.answer.subject import _ASK_ALL
-    from cairn.answer.offtopic import declined_text, pointers
-    from cairn.answer.spans import _clean
-    from cairn.answer.verify import Evidence, citations, verify
     Answer = type(ans)
     if ans.checks is not None or not types.TYPED:
         return ans
@@ -198,9 +197,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)
     if not ans.abstained and not gap and quotes:  # stated of a counterpart of the asked thing (answer/contrast.py)
-        from cairn.answer.contrast import contrast
-        other = contrast(question, note_quotes, [c.get("title") or "" for c in ans.citations if not c.get("speaker")],
-                         asked.kind == "yesno")
+        other = contrast(question, note_quotes, asked.kind == "yesno")
         gap = [f"!{other}"] if other else gap
     # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
     words = re.findall(r"[^\W\d_]+", question)
@@ -208,7 +205,6 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
     asks_all = bool(rest) and len(rest) < len(words) and all(w.lower() in _ASK_ALL for w in rest)
     if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
             and not _ROLE.match(question.strip()) and not asks_all and not chat and embedder is not None:
-        from cairn.answer import fit
         # each cited sentence of the text with its note's title ("Swept on 4 October 2028 [1]."); else the quotes
         titles = {c["n"]: c.get("title") or "" for c in ans.citations}
         lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))

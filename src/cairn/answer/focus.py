@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.answerability import GENERIC_TERMS
 from cairn.answer.topic import supported_terms
 from cairn.lexical import STOPWORDS, stem
 from cairn.ner import parse
+from cairn.search.unasked import GENERIC_TERMS
 
 FOCUS = True  # False: for measuring
 CLASSIFIERS = frozenset({"kind", "type", "sort", "one"})  # "what kind of X", "one of the Y": X, Y name the slot

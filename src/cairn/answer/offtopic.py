@@ -11,6 +11,7 @@ from typing import Any
 
 from cairn.lexical import content_terms
 from cairn.model import Hit
+from cairn.search.parts import ASKING_WORDS
 
 # What is left of chit-chat after stopwords (not stemmed: compared with content_terms).
 SOCIAL = frozenset("""
@@ -26,8 +27,6 @@ CONTRACTION_TAILS = frozenset("s re m ve ll d t".split())
 FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond despite "
                            "except inside outside onto toward towards upon within without via per anyone anything "
                            "everyone everything someone something nobody nothing".split())
-# Words a question asks with, never its topic (quantifiers, modal verbs: "How much…").
-ASKING_WORDS = frozenset("much many more most less least few should would could might must shall can will may".split())
 
 
 def chit_chat(question: str) -> str | None:

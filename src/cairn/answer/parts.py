@@ -1,65 +1,14 @@
 """Multi-part questions (issue 33), each part answered or declined on its own.
 
-`split`: cut before "and", ";" or a second "?" when a question opens after it ("When is my appointment and what do I
-need to bring?"; not "What are the total and the VAT?"); a part that only asks ("…and where?") is read about the
-first part's body ("Where is my dentist appointment?"). `merge`: one answer, citations renumbered; "pass" when every
-part passed, "abstain" when all were declined, else "revise" with `checks.completeness` False.
+The parts are read with the question (search/parts.py `split`). `merge`: one answer, citations renumbered; "pass" when
+every part passed, "abstain" when all were declined, else "revise" with `checks.completeness` False.
 """
 
 from __future__ import annotations
 
 import re
 
-from cairn.answer.offtopic import ASKING_WORDS
-from cairn.search.asked import TYPE_WORDS
-from cairn.lexical import content_terms, stem
-
-_CUT = re.compile(r"\s*(?:,\s*)?(?:\band\b|;|\?)\s+(?=(?:and\s+)?(?:what|when|where|who|whom|which|how|why|is|are|was|"
-                  r"were|do|does|did|can|will|should)\b)", re.IGNORECASE)
-# The question phrase a part opens with: its wh-word and a type word after it ("how long").
-_WH = re.compile(r"^\W*((?:\w+\s+){0,2}?(?:what|when|where|who|whom|which|whose|why|how)\b(?:\s+(\w+))?)", re.I)
-
-
-def _asks_only(part: str) -> bool:
-    """Whether `part` names nothing to ask about: every content word is a question or type word."""
-    return all(stem(t) in TYPE_WORDS or t in ASKING_WORDS for t in content_terms(part))
-
-
-def _question_phrase(part: str) -> tuple[str, str]:
-    """(the question phrase `part` opens with, the rest); ("", part) without a wh-word in its
-    first three words. The word after the wh-word joins only a type word ("how long", not "when is")."""
-    m = _WH.match(part)
-    if not m:
-        return "", part
-    phrase = m.group(1)
-    if m.group(2) and stem(m.group(2).lower()) not in TYPE_WORDS and m.group(2).lower() not in ASKING_WORDS:
-        phrase = phrase[:m.start(2) - m.start(1)].rstrip()
-    return phrase, part[m.start(1) + len(phrase):].strip()
-
-
-def _inherit(first: str, part: str) -> str:
-    """`part` (elliptical: `_asks_only`) read about what `first` asks about (module doc)."""
-    phrase, _ = _question_phrase(part.rstrip(" ?"))
-    _, body = _question_phrase(first.rstrip(" ?"))
-    if not phrase or not body:
-        return part
-    return f"{phrase} {body[:1].lower() + body[1:] if not body[:2].isupper() else body}?"
-
-
-def split(question: str) -> list[str]:
-    """The parts of `question` (module doc), each ending in "?", each once (case folded); [question] when it has one."""
-    pieces = [p.strip(" ,") for p in _CUT.split(question.strip()) if p and p.strip(" ,?")]
-    pieces = [re.sub(r"^and\s+", "", p, flags=re.IGNORECASE) for p in pieces]
-    if len(pieces) < 2:
-        return [question]
-    out = []
-    for i, p in enumerate(pieces):
-        p = p.rstrip(" ?") + "?"
-        if i and _asks_only(p) and not _asks_only(pieces[0]):
-            p = _inherit(pieces[0], p)
-        out.append(p[0].upper() + p[1:])
-    once: dict[str, str] = {}  # a part asked twice is answered once
-    return [once.setdefault(p.lower(), p) for p in out if p.lower() not in once]
+from cairn.search.parts import split  # noqa: F401  (the answerer calls parts.split: bench/answers_ablation.py)
 
 
 def merge(question: str, answers: list):

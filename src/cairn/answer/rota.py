@@ -22,6 +22,9 @@ from __future__ import annotations
 import functools
 import re
 
+from cairn.answer.types import missing
+from cairn.lexical import content_terms, stem
+
 KEYED = True
 BY_WORK = True
 
@@ -82,7 +85,6 @@ def role_words(sentence: str) -> set[str]:
 
 def role_terms(sentence: str) -> set[str]:
     """`role_words` stemmed (cairn.lexical.stem: "drawing" -> "draw")."""
-    from cairn.lexical import stem
     return {stem(w) for w in role_words(sentence)}
 
 
@@ -136,8 +138,6 @@ def names_person(value: str) -> bool:
 def role_key(key: str, question: str) -> bool:
     """True when every content word of a line's key is in `question`: the key names the role asked ("Gas engineer"
     for "who's our gas engineer"), not another field holding its word ("Next service due" for "who serviced it")."""
-    from cairn.answer.types import missing
-    from cairn.lexical import content_terms, stem
     terms = tuple(stem(w) for w in content_terms(key))
     return bool(terms) and not missing(terms, question)
 
@@ -148,8 +148,6 @@ def keyed_person(question: str, head: tuple[str, ...], evidence: list) -> tuple[
     key in the question: role_key), and whose value names a person (module doc); else the line keyed by a role whose
     work (GLOSS) shares most stemmed words with the question's main clause (BY_WORK; ties to the first; not for a past
     act: "who serviced the boiler?" is not said by "Gas engineer: …"); None when there is none."""
-    from cairn.answer.types import missing
-    from cairn.lexical import content_terms, stem
     if not KEYED:
         return None
     days = days_asked(question)

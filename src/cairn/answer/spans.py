@@ -20,13 +20,6 @@ def is_caption(sentence: str) -> bool:
     return bool(_CAPTION_ONLY.fullmatch(sentence.strip()))
 
 
-def labelled_answer(question: str, sentence: str) -> bool:
-    """True when `sentence` is a line labelled with the wh-word `question` asks with ("Where:
-    Smile Clinic" for "Where is my dentist appointment?"), as imported events and forms write."""
-    m = _WH_WORD.match(question)
-    return bool(m) and bool(re.match(rf"\W*{m.group(1)}\s*:\s*\S", sentence, re.IGNORECASE))
-
-
 def context_of(hit, text: str, start: int) -> str:
     """The note's title (not a chat message's) and the nearest heading above offset `start`
     of `text`, joined by a space ("" when neither)."""

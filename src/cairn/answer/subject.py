@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from cairn.answer.answerability import name_pattern
-from cairn.answer.premise import all_names
+from cairn.search.names import all_names
 from cairn.model import Hit
 
 _AUX = r"(?:does|did|do|is|was|are|were|has|had|have|can|could|will|would|should)"

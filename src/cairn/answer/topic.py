@@ -1,6 +1,6 @@
 """Topic support: do the cited passages say anything about what the question asks?
 
-An extractive quote supports itself, so a question's key terms other than the name (answerability.key_terms) must be
+An extractive quote supports itself, so a question's key terms other than the name (search/unasked.key_terms) must be
 supported by the cited passages ("What did Tom Weber say about the boiler?" over notes naming Tom, no boiler: issue
 13); one is enough (questions paraphrase). A term is supported by a passage word with the same stem, a shared prefix
 of `PREFIX` letters ("adopt" / "adoption"), or a word cosine >= `SYNONYM_COS` ("pet" / "cat" 0.72, "drought" /
@@ -13,13 +13,13 @@ import re
 
 import numpy as np
 
-from cairn.answer.answerability import key_terms
 from cairn.answer.offtopic import FUNCTION_WORDS
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import names
 from cairn.lexical import content_terms, stem
 from cairn.embed.cache import embed_cached
 from cairn.model import Hit
+from cairn.search.unasked import key_terms
 
 SYNONYM_COS = 0.55
 PREFIX = 5

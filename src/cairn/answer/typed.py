@@ -11,12 +11,10 @@ read with the value on the next line. Each candidate is scored by
           + SUBJECT x (share of the subject's words in the note title and passage)
           + SEMANTIC x cosine(question, candidate)
 
-and the best one is the answer. A line labelled with the question's wh-word ("When: 2027-03-02…" for "When is my physio
-appointment?", an imported event's field) is a field of the whole note: its own line is read with the note title. Its
-`Typed.missing_head` says which head words its context lacks ("rear" for "the rear tyre pressure" when only the front is
-written): the answer's subject check (answer/checks.py) then fails and the question is declined. A list question ("what
-do I need to bring", "the ingredients") is answered by every item of the list whose introducing line or heading best
-matches the question (`list_draft`).
+and the best one is the answer. Its `Typed.missing_head` says which head words its context lacks ("rear" for "the rear
+tyre pressure" when only the front is written): the answer's subject check (answer/checks.py) then fails and the
+question is declined. A list question ("what do I need to bring", "the ingredients") is answered by every item of the
+list whose introducing line or heading best matches the question (`list_draft`).
 """
 
 from __future__ import annotations
@@ -26,14 +24,14 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 
-from cairn.answer.spans import _clean, _clean_markdown, labelled_answer
+from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.rota import keyed_person
 from cairn.answer.tables import HEADING, heading_above, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
 from cairn.answer.types import KIND_WORDS, missing, root, values, words_of
 from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
+from cairn.search.unasked import light_verbs, unasked
 from cairn.embed.cache import embed_cached
-from cairn.ner import parts_of_speech
 
 HEAD = 1.0
 SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
@@ -143,43 +141,9 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[\w]+(?:-[\w]+)*", text.lower()) if w in keep or "-" in w}
 
 
-# The verb whose object is the thing asked ("how many days have I got *left*", "how much deposit does the florist
-# *want*", "how many kWh did we *use* in March") says how it is asked, not what of: a verb at the end of its clause (no
-# object after it) is no head or subject word the note must hold; "to *start* the extension" (an object follows) is.
-LIGHT_VERBS = True
-# ... and a date or time question's verb with no object is its role ("what time do the Corrigan Sisters *finish*"; not a
+# A date or time question's verb with no object is its role ("what time do the Corrigan Sisters *finish*"; not a
 # subject word the note may lack: a time of their set that no label says finishes is their start).
 LIGHT_ROLE = True
-
-
-def light_verbs(question: str) -> frozenset[str]:
-    """Stems of `question`'s words the packaged tagger reads as verbs followed by no object (the question's end, a
-    preposition, an adverb or a particle) and not after a particle, preposition or determiner ("the flight to porto": a
-    name typed in lower case, tagged as a verb); empty when LIGHT_VERBS is off or spaCy is unavailable."""
-    if not LIGHT_VERBS:
-        return frozenset()
-    tagged = [(w, p) for w, p in parts_of_speech(question) or () if p != "PUNCT"]
-    after, before = [p for _, p in tagged[1:]] + [""], [""] + [p for _, p in tagged[:-1]]
-    return frozenset(stem(w.lower()) for (w, pos), nxt, prev in zip(tagged, after, before)
-                     if pos == "VERB" and nxt in ("", "ADP", "ADV", "PART") and prev not in ("PART", "ADP", "DET"))
-
-
-# Words of the question that name no thing a note must hold: a word the tagger reads as a pronoun ("the tap *itself*",
-# "if *something* goes wrong"; CLOSED; not a determiner: "due *another* eye test" asks the next one, not the last), and
-# the present period said deictically ("this month", "this year": the time of asking, which a note names by its dates,
-# never by "this"; PERIOD). Off: such words are head or subject words as the question parser (answer/types.py) reads.
-CLOSED = True
-PERIOD = True
-_PERIODS = frozenset("day week weekend fortnight month year term quarter season morning afternoon evening".split())
-
-
-def unasked(question: str) -> frozenset[str]:
-    """Stems of `question`'s words that are no head or subject words (CLOSED, PERIOD above); empty when both are off or
-    spaCy is unavailable."""
-    tagged = [(w.lower(), p) for w, p in parts_of_speech(question) or () if p != "PUNCT"] if CLOSED or PERIOD else []
-    return frozenset(stem(w) for i, (w, p) in enumerate(tagged)
-                     if (CLOSED and p == "PRON")
-                     or (PERIOD and w.rstrip("s") in _PERIODS and i and tagged[i - 1][0] in ("this", "these")))
 
 
 # A paragraph hard-wrapped in the note ("... within" / "15 working days of receiving it."): a line of six words or more
@@ -292,8 +256,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         per_note.setdefault(c[0], []).append(f)
     top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
     for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
-        if labelled_answer(question, line):  # a field of the whole note ("When: …" of an event): of its title
-            line = f"{titles[n]} {line}"
         head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
         head_gap = missing(head, local)
         if head_gap and asked.kind in VALUE_KINDS:

@@ -83,24 +83,6 @@ CUE_KINDS = frozenset({"purpose"})
 PATTERNS = {"purpose": _PURPOSE, "person": _PERSON, "money": _MONEY, "phone": _PHONE, "email": _EMAIL, "code": _CODE, "date": _DATE, "time": _TIME,
             "duration": _DURATION, "number": _NUMBER, "place": _ADDRESS}
 
-# Digits labelled as another kind of number ("VAT no: GB 284 5519 07", "Serial 4451 2290 118") are no phone number.
-OTHER_NUMBERS = True
-_OTHER_NUMBER = frozenset("vat account acct sort iban bic swift serial policy reg registration company order invoice "
-                          "member membership customer card licence license passport nhs insurance microchip chip meter "
-                          "mpan mprn tax vin booking reference ref".split())
-
-
-def names_other_number(before: str) -> bool:
-    """True when the label just before a value (on its line; the text before its last colon) ends, past a generic "no" /
-    "number", in a word naming a number not a phone's (`_OTHER_NUMBER`): "VAT No:", "Account number:", "Serial"; not
-    "Membership enquiries" (its last word names what the line is for). Always False with OTHER_NUMBERS off."""
-    line = before.rsplit("\n", 1)[-1]
-    label = (line.rsplit(":", 1)[0] if ":" in line else line).rstrip().rstrip("#")
-    words = re.findall(r"[a-z]+", label.lower())[-4:]
-    while words and words[-1] in ("no", "number", "num", "nr"):
-        words.pop()
-    return OTHER_NUMBERS and bool(words) and words[-1] in _OTHER_NUMBER
-
 
 def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     """(start, end) of every value of `kind` in `text` (VALUE_KINDS; [] for other kinds). A phone number has at least 7
@@ -113,8 +95,7 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     out = []
     for m in rx.finditer(text):
         v = m.group(0).strip()
-        if not v or (kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v)
-                                          or names_other_number(text[:m.start()]))) \
+        if not v or (kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v))) \
                 or (kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v))) \
                 or (kind == "number" and _DATE.fullmatch(v)):
             continue
