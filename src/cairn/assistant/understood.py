@@ -67,7 +67,8 @@ class Understood(NoteScoped, Reminding):
     def _understand(self, text: str) -> tuple[Understanding, NS.ConversationState]:
         st = NS.load(self.store, self.state.id)
         cache = None if self.incognito else self.app.settings.home / "nlu"
-        return understand(self.app.embedder, text, st, cache, df=self._df), st
+        return understand(self.app.embedder, text, st, cache, df=self._df,
+                          people=lambda: KN.home_people(self.app)), st
 
     def _df(self, word: str) -> int:
         """How many note chunks hold `word` (the keyword index); 0 when the index cannot say."""
