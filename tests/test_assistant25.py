@@ -18,6 +18,8 @@ NOTES = {
                   "Her number is 07700 900 352.\nThe key safe by the porch has code 2290.\n"
                   "If she is ill: Brightside Agency, 01632 960 777.\n",
     "shed.md": "# Shed\n\nThe padlock code is 7318.\nThe mower lives at the back, under the tarp.\n",
+    "rabbit.md": "# Rufus the rabbit\n\nHe was 9 weeks old when we got him from the rescue in April.\n"
+                 "He eats a handful of hay and two cups of greens a day.\nHis hutch is cleaned out on Sundays.\n",
 }
 
 
@@ -109,3 +111,18 @@ def test_when_prefers_a_stated_date(real_embedder, monkeypatch):
     assert RP.typed_sentences(real_embedder, body, "when's the bonfire night", "Bonfire night") == [want]
     monkeypatch.setattr(RP, "STATED_FIRST", False)
     assert RP.typed_sentences(real_embedder, body, "when's the bonfire night", "Bonfire night") != [want]
+
+
+# -- a named subject called "he" is the one "he" means next -----------------------------------------
+def _rabbit(home) -> str:
+    bot = Assistant(home, model="none", new=True)
+    assert "07700 900 352" in bot.turn("whats pernilles number", Channel()).reply  # a person, named first
+    assert "9 weeks" in bot.turn("how old was rufus when we got him", Channel()).reply
+    return bot.turn("and what does he eat", Channel()).reply
+
+
+def test_a_named_subject_called_he_is_the_next_he(home, monkeypatch):
+    from cairn.assistant import understood as UD
+    assert "hay" in _rabbit(home)
+    monkeypatch.setattr(UD, "SHE_NAMED", False)  # "he" = Pernille Voss, named two turns before
+    assert "hay" not in _rabbit(home)
