@@ -102,17 +102,6 @@ def test_classifier_reads_bookings_and_note_facts(real_embedder):
     assert got == ["cannot_buy", "note_append", "cannot_buy", "ask"]
 
 
-# -- a "when" answered by the line stating a date before one fitting by a word --------------------
-def test_when_prefers_a_stated_date(real_embedder, monkeypatch):
-    from cairn.assistant.nlu import replies as RP
-    body = ("# Bonfire night\n\nThe village autumn bonfire on the rec behind the school.\n"
-            "Saturday 8 November, gates at 5.30pm, fireworks at 7pm.\nBring a torch and wellies.\n")
-    want = "Saturday 8 November, gates at 5.30pm, fireworks at 7pm."
-    assert RP.typed_sentences(real_embedder, body, "when's the bonfire night", "Bonfire night") == [want]
-    monkeypatch.setattr(RP, "STATED_FIRST", False)
-    assert RP.typed_sentences(real_embedder, body, "when's the bonfire night", "Bonfire night") != [want]
-
-
 # -- a named subject called "he" is the one "he" means next -----------------------------------------
 def _rabbit(home) -> str:
     bot = Assistant(home, model="none", new=True)

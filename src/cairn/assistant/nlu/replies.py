@@ -301,25 +301,6 @@ def asked_kind(question: str):
     return (lambda s: fits_answer_type(s, kind)) if kind else None
 
 
-# Of the lines fitting a "when" question's answer type, the ones stating a value of it (answer.types.values:
-# "Sunday 22 March", "7pm") answer before a line that fits by a word only ("the spring concert": a season reads as a
-# "when"). Switch off: STATED_FIRST.
-STATED_FIRST = True
-
-
-def _stated(question: str):
-    """A test (sentence -> bool) that a sentence states a date or clock time (answer.types.values) for a
-    "when" question (search.asked.answer_type "time"); None for any other question, or one asking a
-    `specific_kind` or `value_kind` (whose tests read values already)."""
-    from cairn.answer.types import values
-    from cairn.search.asked import answer_type
-    q = re.sub(r"^\W*(?:and|so|ok|okay)\s+", "", question.strip().lower())
-    if specific_kind(q) is not None or value_kind(question) is not None:
-        return None
-    kind = answer_type(q)
-    return (lambda s: bool(values(kind, s))) if kind == "time" else None
-
-
 def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
                     avoid: str | None = None, related: str | None = None) -> list[str]:
     """The sentence of a note holding the kind of thing `question` asks for (`asked_kind`):
@@ -336,8 +317,6 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if fits is None:
         return []
     sents = [s for s in answer_lines(body) if fits(s)]
-    if STATED_FIRST and (stated := _stated(question)) is not None:  # "Sunday 22 March" over "the spring concert"
-        sents = [s for s in sents if stated(s)] or sents
     from cairn.lexical import stem
     new = _stems(question, title) - (_stems(related, title) if related else set())  # the follow-up's new thing
     if avoid and not (AVOID_UNLESS_NAMED and new & {stem(w) for w in terms(avoid)}):
