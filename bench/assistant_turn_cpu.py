@@ -1,6 +1,6 @@
 """CPU time of a chat turn against a cold `cairn ask`, in fresh processes, interleaved (issue 32).
 
-    PYTHONPATH=src python bench/assistant_turn_cpu.py [--case DIR] [--rounds 3] [--home DIR]
+    PYTHONPATH=src python bench/assistant_turn_cpu.py [--case DIR] [--rounds 3] [--home DIR] [--only KIND,...]
 
 The wall-time ratio of bench/assistant_week.py swings with the machine's load (on the shared
 2-core machine a process gets a varying share of a core); the CPU time a process uses (user +
@@ -33,6 +33,8 @@ TURNS = {  # kind -> message (not A01's requests; read-only or reversible on the
     "small talk": "hello there",
     "refusal": "what's the weather like today?",
     "remember": "remember that my bike lock code is 4412",
+    # a request with a clause after it (nlu.understand.REASON_AFTER classifies both clauses once more)
+    "prefaced": "remember that my gym locker is 31, it's the one by the window",
 }
 
 
@@ -53,15 +55,22 @@ def main() -> None:
     ap.add_argument("--case", type=Path, default=CASE)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--home", type=Path, help="a home with the case's notes already (else a temp one)")
+    ap.add_argument("--only", help=f"comma-separated request kinds to run (of {', '.join(TURNS)}; default all)")
     args = ap.parse_args()
+    turns = TURNS
+    if args.only:
+        unknown = set(args.only.split(",")) - set(TURNS)
+        if unknown:
+            sys.exit(f"error: --only names no request kind: {', '.join(sorted(unknown))} (kinds: {', '.join(TURNS)})")
+        turns = {k: v for k, v in TURNS.items() if k in args.only.split(",")}
     home = args.home or Path(tempfile.mkdtemp(prefix="cairn-cpu-")) / "home"
     if args.home is None:
         run_cairn(home, ["ingest", str(args.case / "notes")])
     run_cairn(home, ["chat", "--message", "hello", "--json", "--new"])  # the classifier, trained once
     ask_cpu, ask_wall = [], []
-    chat: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in TURNS}
+    chat: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in turns}
     for r in range(args.rounds):
-        for i, (kind, msg) in enumerate(TURNS.items()):
+        for i, (kind, msg) in enumerate(turns.items()):
             c, w = _run(home, ["ask", ASKS[(r + i) % len(ASKS)]])
             ask_cpu.append(c)
             ask_wall.append(w)

@@ -228,6 +228,13 @@ def _sentence_score(cosine: float, question: str, sentence: str) -> float:
     return 0.6 * cosine + 0.4 * term_overlap(question, sentence)
 
 
+def typed_of_note(question: str, title: str, body: str, embedder):
+    """The typed draft of `question` (answer/typed.py `Typed`: its value, context and the words asked it lacks) over one
+    note, `title` and `body` its only evidence; None when the note holds no value of the kind asked."""
+    hit = Hit("c0", "", None, title, "", None, body[:200], body, 0, len(body), None, 1.0, {})
+    return typed_draft(question, QT.asked(question), [Evidence(1, body, 0, hit)], embedder)
+
+
 def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,

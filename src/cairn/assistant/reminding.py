@@ -15,6 +15,13 @@ from cairn.assistant.nlu import state as NS
 from cairn.assistant.results import describe
 
 
+# A reminder named by its words ("cancel the voice warm-up one" of "warm up my voice") is matched on the stemmed content
+# words of both (RP.terms: hyphens and plurals read as in the index), the pro-form "one" no word of it, besides the
+# phrase's raw words and its likeness. Switch off: TERMS_MATCH.
+TERMS_MATCH = True
+_PRO_FORMS = frozenset({"one", "ones"})
+
+
 class Reminding:
     """The reminder actions of `Understood._one` (mixin; `self._tool` runs a tool call, `self.app`
     is the Cairn, `self._context(u, t)` an action's preface)."""
@@ -72,9 +79,11 @@ class Reminding:
             said = set(RP.terms(context))
             named = [r for r in open_ if said & RP.terms(r.get("text") or "")]
             return named[-1] if named else open_[-1]
+        words = RP.terms(phrase) - _PRO_FORMS if TERMS_MATCH else set()  # "the voice warm-up one": voice, warm, up
         score = lambda r: max(difflib.SequenceMatcher(None, phrase, r["text"].lower()).ratio(),  # noqa: E731
                               1.0 if phrase in r["text"].lower() else 0.0,
-                              len(set(phrase.split()) & set(r["text"].lower().split())) / max(1, len(phrase.split())))
+                              len(set(phrase.split()) & set(r["text"].lower().split())) / max(1, len(phrase.split())),
+                              len(words & RP.terms(r["text"])) / max(1, len(words)))
         best = max(open_, key=score)
         return best if score(best) >= 0.5 else None
 

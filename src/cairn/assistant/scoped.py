@@ -41,8 +41,8 @@ def nearest_notes(ans) -> list[str]:
 
 
 def answerer_holds(app, question: str, title: str, body: str) -> bool:
-    """Whether the answerer's typed check (`answer.typed.typed_draft` over the note `title`/`body`
-    as the only evidence) finds a value of the kind `question` asks stated of the thing it asks,
+    """Whether the answerer's typed check (`answer.typed_of_note`: the typed draft over the note
+    `title`/`body` as the only evidence) finds a value of the kind `question` asks stated of the thing it asks,
     as answer/checks.py requires: no head word asked missing from the value's context, and the subject
     words missing from the note at most one of three or more (a number among them never); a word
     naming the kind itself ("ref", "number": search.asked.TYPE_WORDS, answer.types.KIND_WORDS) is
@@ -50,17 +50,14 @@ def answerer_holds(app, question: str, title: str, body: str) -> bool:
     when the question asks no kind of value (search.asked.VALUE_KINDS: a sum, a phone, a code, a
     date, a time, a duration, a number), as the answerer checks only those. Nothing raises for a
     plain text."""
-    from cairn.answer.typed import typed_draft
+    from cairn.answer import typed_of_note
     from cairn.answer.types import KIND_WORDS
-    from cairn.answer.verify import Evidence
     from cairn.lexical import stem
-    from cairn.model import Hit
     from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, asked
     a = asked(question)
     if a.kind not in VALUE_KINDS:
         return True
-    hit = Hit("c0", "", None, title, "", None, body[:200], body, 0, len(body), None, 1.0, {})
-    typed = typed_draft(question, a, [Evidence(1, body, 0, hit)], app.embedder)
+    typed = typed_of_note(question, title, body, app.embedder)
     if typed is None:
         return False
     # the head words asked only (OWN_LINE's own: the note's own thing judged, which the conversation already chose:

@@ -43,6 +43,10 @@ WHO_ANSWER_PERSON = True
 # A name typed in lower case ("whats her number then" after "can u text oksana …") is the
 # conversation's person when the home knows a person by it (nlu/known.py).
 LOWER_CASE_NAMES = True
+# A message naming its subject (a word of the answered note's title) and calling it "she" / "he" ("how heavy was pebble
+# when i last weighed her") makes that subject the one the next "she" means, over a person named turns before.
+# Switch off: SHE_NAMED.
+SHE_NAMED = True
 # A who-question answered by a note sentence naming no one gets one naming a person (_who_from_note).
 WHO_NAMES_A_PERSON = True
 
@@ -67,7 +71,8 @@ class Understood(NoteScoped, Reminding):
     def _understand(self, text: str) -> tuple[Understanding, NS.ConversationState]:
         st = NS.load(self.store, self.state.id)
         cache = None if self.incognito else self.app.settings.home / "nlu"
-        return understand(self.app.embedder, text, st, cache, df=self._df), st
+        return understand(self.app.embedder, text, st, cache, df=self._df,
+                          people=lambda: KN.home_people(self.app)), st
 
     def _df(self, word: str) -> int:
         """How many note chunks hold `word` (the keyword index); 0 when the index cannot say."""
@@ -119,6 +124,10 @@ class Understood(NoteScoped, Reminding):
         if not people and WHO_ANSWER_PERSON and re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I):
             # "who's the landlord?" answered "Landlord: Priya Mistry, …": she is the one "her" means next
             people = PE.people(res.reply)[:1]
+        if not people and SHE_NAMED and log.get("subject") and NS.PERSON_PRONOUN.search(u.resolved) and (
+                RP.terms(log["subject"]) & RP.terms(u.resolved)):
+            # "how heavy was pebble when i last weighed her": the named subject is a she, whom "she" means next
+            people = [log["subject"]]
         if people:
             log["person"] = people[-1]
         self.store.append(self.state.id, log)

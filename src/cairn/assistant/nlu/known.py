@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Callable
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _POSSESSIVE = re.compile(r"['’]s?$")
@@ -67,3 +68,29 @@ def home_people(app) -> list[str]:
         return [e["name"] for e in app.entities() if e.get("kind") == "person"]
     except Exception:  # noqa: BLE001 - no graph (an empty or unreadable index): no names known
         return []
+
+
+_BARE_POSSESSIVE = re.compile(r"(?<![\w'’-])([^\W\d_]{%d,})s(?=\s+[^\W\d_])" % MIN_LEN)
+
+
+def possessives(text: str, people: Callable[[], list[str]]) -> tuple[str, list[str]]:
+    """(`text` with a person's possessive typed without its apostrophe written with it, ["old -> new", ...]): "whats
+    linnets number" -> "whats linnet's number" when the home knows a person by "Linnet". A word is such a possessive
+    when, its last "s" taken off, it is a word of a known person's name (`people`, read only when the message holds
+    a candidate), a word follows it (the thing owned), neither form is an ordinary word (`ordinary_words`: "its",
+    "is", "was"), and the word as typed is no word of a known name (a surname ending in "s", "Hughes", stays). Texting drops the apostrophe as it does in "whats" (spelling.py);
+    the name then reads as a name (`people_in`) and the question as one about that person."""
+    plain = ordinary_words()
+    cands = [m for m in _BARE_POSSESSIVE.finditer(text) if m.group(0).lower() not in plain
+             and m.group(1).lower() not in plain]
+    if not cands:
+        return text, []
+    names = {_POSSESSIVE.sub("", w.lower()) for n in people() for w in n.split() if w[:1].isupper()}
+    done: list[str] = []
+    out = text
+    for m in reversed(cands):
+        if m.group(1).lower() in names and m.group(0).lower() not in names:
+            new = f"{m.group(1)}'s"
+            done.insert(0, f"{m.group(0)} -> {new}")
+            out = out[:m.start()] + new + out[m.end():]
+    return out, done

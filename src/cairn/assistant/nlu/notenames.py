@@ -129,8 +129,31 @@ def note_phrase(text: str, outright: bool = False) -> str:
     return ""
 
 
+# A note named outright by part of its title ("give me the gist of the ski trip note" of "Ski trip to Zell") is that
+# note when its title is the only one holding every content word of the phrase. Switch off: PART_OF_TITLE.
+PART_OF_TITLE = True
+
+
+def part_of_title(phrase: str, titles: list[str]) -> str | None:
+    """The one title among `titles` whose content words hold every content word of `phrase` after its last "the",
+    "my" or "of" ("the gist of the ski trip": "ski trip"; each matched as
+    `_words_in` matches: exact for SHORT_TITLE characters or fewer, else difflib ratio >= WORD_MATCH); None when
+    the phrase has no content word, or no title or more than one holds them all."""
+    want = [w for w in re.split(r"\b(?:the|my|our|your|of)\b", norm(phrase))[-1].split() if w not in _TITLE_STOP]
+    if not want:
+        return None
+
+    def holds(title: str) -> bool:
+        tw = [w for w in norm(title).split() if w not in _TITLE_STOP]
+        return all(any(m == w if len(w) <= SHORT_TITLE else difflib.SequenceMatcher(None, m, w).ratio() >= WORD_MATCH
+                       for m in tw) for w in want)
+    found = [t for t in titles if holds(t)]
+    return found[0] if len(found) == 1 else None
+
+
 def resolve_note(app, text: str, titles: list[str] | None = None) -> tuple[str | None, str]:
-    """(the title of the note `text` names, or None; the phrase that named it)."""
+    """(the title of the note `text` names, or None; the phrase that named it). A phrase naming a note outright
+    ("the ski trip note") that matches no title whole names the one title holding all its words (`part_of_title`)."""
     titles = note_titles(app) if titles is None else titles
     hit = note_in(text, titles)
     if hit:
@@ -140,4 +163,6 @@ def resolve_note(app, text: str, titles: list[str] | None = None) -> tuple[str |
         hit = note_in(phrase, titles)
         if hit:
             return hit[0], phrase
+        if PART_OF_TITLE and (named := note_phrase(text, outright=True)) and (title := part_of_title(named, titles)):
+            return title, named
     return None, phrase

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 _ELLIPSIS = re.compile(r"^(?:and|what about|how about|and what about|and how about)\s+(?P<x>[^?]{1,40}?)\s*\??$", re.I)
-_PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
+_PERSON_PRONOUN = PERSON_PRONOUN = re.compile(r"\b(?:she|her|hers|he|him|his)\b", re.I)
 # "they" / "them" of a follow-up stand for the last subject too ("when do they finish?" after the
 # rota's night shifts); a person's "they" is rarer in a follow-up without a name
 _THING_PRONOUN = re.compile(r"\b(?:it|its|that one|this one|there|they|them)\b", re.I)

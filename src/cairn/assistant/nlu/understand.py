@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
 from cairn.assistant.nlu.forms import as_which, correction, is_question, meant_value
-from cairn.assistant.nlu.known import ordinary_words
+from cairn.assistant.nlu.known import ordinary_words, possessives
 from cairn.search.codewords import as_code_word
 from cairn.search.misspelt import corrected
 from cairn.assistant.nlu.spelling import normalise
@@ -45,6 +45,9 @@ from cairn.assistant.nlu.spelling import normalise
 MISSPELT = True  # a question's misspelt word put right by the notes' words (search/misspelt.py); switch off to compare
 CODE_WORDS = True  # a question's "combo" / "passcode" asks for a code (search/codewords.py); switch off to compare
 WHAT_NUMBER = True  # a question's "what number <noun>" asks which one (forms.as_which); switch off to compare
+# A known person's possessive typed without its apostrophe ("whats linnets number") is written with it (known.possessives)
+# when the caller gives the home's people: the name then reads as a name. Switch off: BARE_POSSESSIVE.
+BARE_POSSESSIVE = True
 # A request read confidently as one thing whose first clause alone reads more confidently as another request, the
 # clause after it no request ("get rid of the bins one, the council came early": a reminder's cancel, not a note's
 # delete of "council came early"), is that first request, the rest its reason. Switch off: REASON_AFTER.
@@ -163,11 +166,17 @@ def _two_requests(a: str, b: str, whole: str, b_text: str = "") -> bool:
     return _cannot(a) and _cannot(b) and a != b and _cannot(whole)
 
 
-def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=None) -> Understanding:
+def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=None, people=None) -> Understanding:
     """The Understanding of one message of the person (module docstring). `df`: word -> how
     many note chunks hold it (the keyword index's document frequency), with which a misspelt
-    word of a question is put right (search/misspelt.py); None: words are read as typed."""
-    resolved, how, subject = S.resolve(normalise(text), st)
+    word of a question is put right (search/misspelt.py); None: words are read as typed.
+    `people`: () -> the display names of the people the home knows, read only when a word may be
+    one's possessive typed without its apostrophe (known.possessives); None: none is."""
+    said, fixed = normalise(text), []
+    if BARE_POSSESSIVE and people is not None:
+        said, fixed = possessives(said, people)
+    resolved, how, subject = S.resolve(said, st)
+    how[:0] = [f"a possessive: {f}" for f in fixed]
     if MISSPELT and df is not None and is_question(resolved):
         fixed, done = corrected(resolved, df, ordinary_words())
         if done:  # "when does oona want the reciepts": the receipts a note holds
