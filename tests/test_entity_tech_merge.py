@@ -130,7 +130,9 @@ def test_answers_given_at_the_same_time_are_all_kept(tmp_path):
     read-modify-written under a lock, so none overwrites the other's."""
     import multiprocessing as mp
     from cairn.graph.candidates import answers
-    procs = [mp.get_context("fork").Process(target=_answer_many, args=(str(tmp_path), w, 40)) for w in range(4)]
+    # spawned, not forked: a fork of the one-process suite copies any lock a leftover thread of an earlier test
+    # holds (the import lock, a logging lock), and the four children hung until join's timeout (fresh-clone run, 240 s)
+    procs = [mp.get_context("spawn").Process(target=_answer_many, args=(str(tmp_path), w, 40)) for w in range(4)]
     for p in procs:
         p.start()
     for p in procs:
