@@ -363,8 +363,8 @@ def scan_notes(vault: Path, under: str = "") -> tuple[list[NoteFile], list[tuple
                 is_dir = False
             if is_dir and skip_dir_name(e.name) or not is_dir and not is_note_name(e.name):
                 continue
-            if P.name_problem(e.name):  # the index keeps vault paths as UTF-8 text
-                problems.append((P.shown(rel_e), f"{P.name_problem(e.name)}, skipped"))
+            if bad_name := P.name_problem(e.name):  # the index keeps vault paths as UTF-8 text
+                problems.append((P.shown(rel_e), f"{bad_name}, skipped"))
                 continue
             if e.is_symlink():
                 reason = P.outside_reason(root_real, e.path)
