@@ -77,6 +77,12 @@ def _own_word(words: list[str], titles: list[str]) -> tuple[str, float, tuple[in
 _TITLE_STOP = frozenset("a an the of for and to in on at with my our your note notes list".split())
 
 
+def _same_word(m: str, w: str) -> bool:
+    """True when word `m` matches word `w`: equal when `w` has SHORT_TITLE characters or fewer, else difflib ratio
+    >= WORD_MATCH."""
+    return m == w if len(w) <= SHORT_TITLE else difflib.SequenceMatcher(None, m, w).ratio() >= WORD_MATCH
+
+
 def _words_in(words: list[str], titles: list[str]) -> tuple[str, float, tuple[int, int]] | None:
     """The title of two or more content words that the message holds all of, in any order and
     not necessarily together ("the porto packing note" names "Packing for Porto"): each title
@@ -90,8 +96,7 @@ def _words_in(words: list[str], titles: list[str]) -> tuple[str, float, tuple[in
             continue
         at = []
         for w in tw:
-            hits = [i for i, m in enumerate(words) if (m == w if len(w) <= SHORT_TITLE else
-                                                       difflib.SequenceMatcher(None, m, w).ratio() >= WORD_MATCH)]
+            hits = [i for i, m in enumerate(words) if _same_word(m, w)]
             if not hits:
                 break
             at.append(hits[0])
@@ -145,8 +150,7 @@ def part_of_title(phrase: str, titles: list[str]) -> str | None:
 
     def holds(title: str) -> bool:
         tw = [w for w in norm(title).split() if w not in _TITLE_STOP]
-        return all(any(m == w if len(w) <= SHORT_TITLE else difflib.SequenceMatcher(None, m, w).ratio() >= WORD_MATCH
-                       for m in tw) for w in want)
+        return all(any(_same_word(m, w) for m in tw) for w in want)
     found = [t for t in titles if holds(t)]
     return found[0] if len(found) == 1 else None
 
