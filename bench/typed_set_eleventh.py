@@ -2,8 +2,8 @@
 with ruled tables) and 220 questions, 68 of them unanswerable (attribute 27, subject 21, type 14,
 role 6), written from scratch by the helper heldout26 of session 26 without reading the answerer
 (src/cairn/answer/), the assistant (src/cairn/assistant/), search (src/cairn/search/) or
-src/cairn/ops/: one household's documents (Joanna Pellow, Kwame Boateng and their children Maisie and Felix, in the invented town of
-Brindlecombe) on kinds of document the earlier sets do not centre on: a physiotherapy appointment
+src/cairn/ops/: one household's documents (Joanna Pellow, Kwame Boateng and their children Maisie
+and Felix, in the invented town of Brindlecombe) on kinds of document the earlier sets do not centre on: a physiotherapy appointment
 letter, a netball team's league fixtures, a Cub Scout camp letter, a lamb tagine recipe, a primary
 school PTA's minutes, a church hall booking for a christening party, a double glazing guarantee,
 a lock-up garage rental agreement, musical theatre tickets, an orthodontist's letter and a
