@@ -4,13 +4,10 @@ Only from sentences about P (`sentence_subject`): a chat sentence is about its s
 word, it is in the second person, asks, calls another participant by name or opens as a reaction (`REACTIONS`): then
 about the addressee. Of those, only what states something of P counts (`states_of`; not P's comment on the other's
 news, `echoes_other`). Over the retrieved chat sentences (plus `CONTEXT_K` hits of a search without the name), scored
-by cosine with the question less the name, and their key terms (`key_terms`): the question is declined when a
-logistic regression over five figures of them (`features`: how far the best sentence about someone else leads the
-best about P in meaning, in key terms and in both together, 0.6 x cosine + 0.4 x key-term share as the answer's
-sentence score; the share of key terms said only of others; the best cosine about P) gives THRESHOLD or more (a key
-term never said of P at all is no feature: the slot asked, "job", "pet", is rarely said). Its weights were fitted on LoCoMo's tune half
-(conversations 1-2) by bench/answerability_fit.py, the held half never read; they replace four hand-set thresholds
-(session 26). (A thing named never said of P: focus.py, over `stated`.) A heuristic, not entailment.
+by cosine with the question less the name and by its key terms, a logistic regression over five figures (`features`)
+declines at THRESHOLD: fitted on LoCoMo's tune half (conversations 1-2; bench/answerability_fit.py), the held half
+never read, it replaced four hand-set thresholds (session 26). A key term never said of P is no feature (the slot
+asked, "job", "pet", rarely is). (A thing named never said of P: focus.py, over `stated`.) Not entailment.
 """
 
 from __future__ import annotations
@@ -18,18 +15,17 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from cairn.embed.cache import embed_cached
-from cairn.lexical import STOPWORDS, content_terms, sentences, stem
+from cairn.lexical import content_terms, sentences, stem
 from cairn.model import Hit
+from cairn.search.names import name_pattern, named_people, strip_people  # noqa: F401 (read here as answerability.*)
 from cairn.search.unasked import GENERIC_TERMS, key_terms
 
 CONTEXT_K = 20  # hits of the search without the person's name (Cairn.ask)
 REACTIONS = True  # False: for measuring
-# The learned decision (module doc): a logistic regression over `FEATURES` of the scores, fitted on LoCoMo's tune half
-# by `python bench/answerability_fit.py fit --write` (tests/test_answerability_fit.py fails when they drift); declined
-# at THRESHOLD, the balanced classes' even odds (not tuned).
+# The learned decision (module doc; `python bench/answerability_fit.py fit --write`, tests/test_answerability_fit.py
+# fails when they drift): declined at THRESHOLD, the balanced classes' even odds (not tuned).
 FEATURES = ("support_gap", "words_gap", "key_terms_only_other", "support_person", "match_gap")
 WEIGHTS = (1.242, 2.140, 1.929, -1.352, 1.414)
 BIAS = 0.292
@@ -57,31 +53,6 @@ class Answerability:
     about_person: set[str] = field(default_factory=set)
     scores: dict[str, float] = field(default_factory=dict)
     stated: list[str] = field(default_factory=list)
-
-
-@lru_cache(maxsize=1024)
-def name_pattern(name: str) -> re.Pattern[str]:
-    """`name` as a whole word with an optional possessive 's, case-insensitive (cached)."""
-    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?:'s|’s)?(?!\w)", re.IGNORECASE)
-
-
-def named_people(question: str, hits: list[Hit]) -> list[str]:
-    """The chat speakers of `hits` whose full or first name occurs in `question`, in order of
-    mention; never a speaker label that is a function word ("Me", "You")."""
-    found: dict[str, int] = {}
-    for speaker in {h.speaker for h in hits if h.speaker}:
-        for form in dict.fromkeys([speaker, speaker.split()[0]]):
-            if len(form) >= 2 and form.casefold() not in STOPWORDS and (m := name_pattern(form).search(question)):
-                found[speaker] = min(found.get(speaker, m.start()), m.start())
-    return sorted(found, key=found.get)
-
-
-def strip_people(question: str, people: list[str]) -> str:
-    """`question` without the people's names (full and first, possessive included)."""
-    for p in people:
-        for form in dict.fromkeys([p, p.split()[0]]):
-            question = name_pattern(form).sub(" ", question)
-    return re.sub(r"\s+", " ", question).strip()
 
 
 def _addresses(sentence: str, speaker: str, names: list[str]) -> bool:
@@ -164,17 +135,14 @@ def check(question: str, hits: list[Hit], embedder, context: list[Hit] | None = 
                      "key_terms_not_about_person": round(len(keys - terms_p) / len(keys), 4),
                      "match_person": round(match_p, 4), "match_other": round(match_o, 4)}
     result.scores["unanswerable"] = round(p := unanswerable(result.scores), 4)
-    other_first = p >= THRESHOLD and best_o_sent is not None and best_o > best_p and words_o >= words_p
-    terms_first = p >= THRESHOLD and not other_first
-    if other_first:
+    if p >= THRESHOLD and best_o_sent and best_o > best_p and words_o >= words_p:
         shown = _surface(topic, {stem(t) for t in content_terms(best_o_sent[0])} - GENERIC_TERMS)[:4] or only_other
         what = f"'{' '.join(shown)}'" if shown else "this"
         result.reason = f"the evidence about {what} is from {best_o_sent[1]}, not {person}"
-    elif terms_first:
-        named = _surface(topic, only_other or keys - terms_p) or only_other or sorted(keys - terms_p)
-        said, verb = ", ".join(f"'{t}'" for t in named) or "what is asked", "is" if len(named) == 1 else "are"
-        result.reason = f"{said} {verb} said of someone else, not {person}" if only_other else \
-            f"{said} {verb} never said of {person} in the evidence"
+    elif p >= THRESHOLD:
+        said = ", ".join(f"'{t}'" for t in _surface(topic, only_other) or only_other)
+        result.reason = f"{said} {'is' if len(only_other) == 1 else 'are'} said of someone else, not {person}" \
+            if only_other else f"the evidence about this is not about {person}"
     result.answerable = result.reason is None
     return result
 
