@@ -48,8 +48,14 @@ def features(replay: Path, out: Path = ROWS) -> None:
         check = AB.check(r["question"], r["inputs"]["hits"], embedder, kw.get("context"), replies=kw.get("replies"))
         if "support_person" in check.scores and not is_hypothetical(r["question"]):  # never declined by it
             rows.append([r["conversation"], int(r["category"] == 5)] + [round(x, 4) for x in AB.features(check.scores)])
-    out.write_text(json.dumps({"features": list(AB.FEATURES), "rows": rows}, indent=0) + "\n")
+    out.write_text(dump(list(AB.FEATURES), rows))
     print(f"{len(rows)} scored questions of {len(records)} (tune half) written to {out}")
+
+
+def dump(names: list[str], rows: list[list]) -> str:
+    """The rows file's text: the feature names, then one row a line."""
+    return ('{"features": ' + json.dumps(names) + ',\n "rows": [\n'
+            + ",\n".join(json.dumps(r) for r in rows) + "\n]}\n")
 
 
 def fit(x: np.ndarray, y: np.ndarray, lam: float = LAMBDA) -> tuple[np.ndarray, float]:
