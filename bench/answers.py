@@ -246,15 +246,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump", metavar="FILE", help="write every question's record as JSONL")
     ap.add_argument("--cosine-only-misattribution", action="store_true",
                     help="the person check's misattribution rule without its word agreement "
-                         "(answerability.WORDS_AGREE = False: the rule before 2026-12-02), for comparison")
+                         "(removed in session 26: an error now; the decision is learned)")
     ap.add_argument("--sample", type=int, metavar="K",
                     help="LoCoMo: a stratified sample per half (tune 1-2, held out 3-5): K category-5 questions "
                          "and K of categories 1-4 (0: every category-5 question and as many others)")
     ap.add_argument("--seed", type=int, default=13, help="seed of --sample (default 13)")
     args = ap.parse_args(argv)
     if args.cosine_only_misattribution:
-        from cairn.answer import answerability
-        answerability.WORDS_AGREE = False
+        ap.error("--cosine-only-misattribution: the rule is gone; the person check's decision is learned since "
+                 "session 26 (answer/answerability.py, bench/answerability_fit.py)")
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
     dumped: list[dict] = []
     medians: dict[str, tuple[float, float]] = {}

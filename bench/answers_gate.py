@@ -49,7 +49,7 @@ def features(replay: Path, out: Path) -> None:
     from cairn.embed import get_embedder
     from cairn.lexical import content_terms, stem
     embedder = get_embedder()
-    AB.MARGIN, AB.OTHER_TERMS = math.inf, math.inf  # rules 1-2 never fire (rule 3: gone in session 23)
+    AB.THRESHOLD = math.inf  # the person check's decision never fires (learned since session 26)
     real, seen = A.drafted_reason, {}
 
     def no_topic(question, ans, hits, emb, person_checked, focus, replies, checks, polarity):

@@ -1,6 +1,6 @@
 """Issue 13 rules that must generalise to conversations the project has not seen:
-the person check's misattribution rule needs the question's words to agree with the
-embedding (answer/answerability.py, rule 1), and an image caption is not quoted as an
+the person check's learned decision needs the question's words to agree with the
+embedding (answer/answerability.py), and an image caption is not quoted as an
 answer while a sentence that states something clears the fallback floor
 (answer/__init__.py, `is_caption`). Fixtures written for these tests."""
 
@@ -27,16 +27,16 @@ SHIFT = [(_hit(0, "Priya", "Yoga helps me unwind after a stressful day at the ho
 SHIFT_Q = "What helps Tomas relax after a long shift?"
 
 
-def test_cosine_lead_without_the_words_does_not_decline(real_embedder, monkeypatch):
+def test_cosine_lead_without_the_words_does_not_decline(real_embedder):
     check = A.check(SHIFT_Q, SHIFT, real_embedder)
     assert check.person == "Tomas"
-    assert check.scores["support_other"] > check.scores["support_person"] + A.MARGIN  # the lead is there
+    assert check.scores["support_other"] > check.scores["support_person"] + 0.1  # the lead in meaning is there
     assert check.scores["words_person"] > check.scores["words_other"]  # the words are Tomas's
-    assert check.answerable, check.reason
-    # the rule as it was (cosine alone) declines the same question: the words are what changed
-    monkeypatch.setattr(A, "WORDS_AGREE", False)
-    old = A.check(SHIFT_Q, SHIFT, real_embedder)
-    assert not old.answerable and "is from Priya" in old.reason
+    assert check.answerable and check.scores["unanswerable"] < A.THRESHOLD, check.reason
+    # the same figures with the words on Priya's side instead: the learned decision declines
+    swapped = {**check.scores, "words_person": check.scores["words_other"], "words_other": check.scores["words_person"],
+               "match_person": check.scores["match_other"], "match_other": check.scores["match_person"]}
+    assert A.unanswerable(swapped) >= A.THRESHOLD
 
 
 def test_cosine_lead_with_the_words_declines(real_embedder):
@@ -48,17 +48,26 @@ def test_cosine_lead_with_the_words_declines(real_embedder):
     assert check.scores["words_other"] == 1.0 and check.scores["words_person"] == 0.0
 
 
-def test_words_tie_keeps_the_question_answerable(real_embedder, monkeypatch):
+def test_words_tie_keeps_the_question_answerable(real_embedder):
     # both use the question's one key word "relax"; Priya's sentence is closer in meaning
     hits = [_hit(0, "Priya", "Yoga and meditation help me relax and find some calm."),
             _hit(1, "Tomas", "I relax with the crossword.")]
-    question = "What does Tomas do to relax?"
-    check = A.check(question, hits, real_embedder)
+    check = A.check("What does Tomas do to relax?", hits, real_embedder)
     assert check.scores["words_other"] == check.scores["words_person"] == 1.0
-    assert check.scores["support_other"] > check.scores["support_person"] + A.MARGIN
+    assert check.scores["support_other"] > check.scores["support_person"] + 0.1
     assert check.answerable, check.reason
-    monkeypatch.setattr(A, "WORDS_AGREE", False)
-    assert not A.check(question, hits, real_embedder).answerable
+
+
+def test_learned_decision_reads_its_features():
+    scores = {"support_person": 0.3, "support_other": 0.7, "key_terms_only_other": 1.0, "words_person": 0.0,
+              "words_other": 1.0, "match_person": 0.2, "match_other": 0.8}
+    assert A.features(scores) == pytest.approx([0.4, 1.0, 1.0, 0.3, 0.6])
+    assert A.unanswerable(scores) > 0.9  # everything points at the other person
+    mine = {**scores, "support_person": 0.8, "support_other": 0.3, "key_terms_only_other": 0.0, "words_person": 1.0,
+            "words_other": 0.0, "match_person": 0.9, "match_other": 0.2}
+    assert A.unanswerable(mine) < 0.1
+    with pytest.raises(KeyError):
+        A.features({"support_person": 0.3})  # a check's scores lack a figure: a clear error, not a guess
 
 
 def test_answer_quotes_the_persons_own_sentence(real_embedder):

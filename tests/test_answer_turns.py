@@ -44,9 +44,10 @@ def test_a_comment_on_the_other_speakers_story_is_not_quoted_as_theirs(app, tmp_
     # Ivo's own statements are still answered
     assert "bike" in app.ask("What does Ivo do at the weekend?", llm="none").answer
     assert "from Rosa, not Ivo" in ans.answer  # the person check counts Ivo's comment for no one
-    monkeypatch.setattr(answer.answerability, "STATED", False)
-    ans = app.ask("How did Ivo feel after the accident?", llm="none")
-    assert ans.verdict == "pass" and "sorry about the accident" in ans.answer
+    monkeypatch.setattr(answer.answerability, "STATED", False)  # Ivo's comment then counts as his: a weaker decline
+    off = app.ask("How did Ivo feel after the accident?", llm="none")
+    assert off.answerability["scores"]["support_person"] > ans.answerability["scores"]["support_person"]
+    assert off.answerability["scores"]["unanswerable"] < ans.answerability["scores"]["unanswerable"]
 
 
 @pytest.mark.parametrize("sentence, replied, expected", [

@@ -1,12 +1,15 @@
 """The names a question writes (`all_names`): capitalised runs not opening a sentence, no months, weekdays, stopwords,
-initials or chat abbreviations. Read by the premise check (answer/premise.py) and the answerer's subject checks.
+initials or chat abbreviations. Read by the premise check (answer/premise.py) and the answerer's subject checks; and
+the chat participants it names (`named_people`, `strip_people`; the person check, answer/answerability.py).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from cairn.lexical import MONTH_NAMES, TITLES, WEEKDAY_NAMES
+from cairn.model import Hit
 from cairn.store.fts import STOPWORDS
 
 _MONTHS_DAYS = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
@@ -58,3 +61,28 @@ def all_names(question: str) -> list[str]:
         prev_end, prev_word = m.end(), word
     flush()
     return list(dict.fromkeys(names))
+
+
+@lru_cache(maxsize=1024)
+def name_pattern(name: str) -> re.Pattern[str]:
+    """`name` as a whole word with an optional possessive 's, case-insensitive (cached)."""
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?:'s|’s)?(?!\w)", re.IGNORECASE)
+
+
+def named_people(question: str, hits: list[Hit]) -> list[str]:
+    """The chat speakers of `hits` whose full or first name occurs in `question`, in order of
+    mention; never a speaker label that is a function word ("Me", "You")."""
+    found: dict[str, int] = {}
+    for speaker in {h.speaker for h in hits if h.speaker}:
+        for form in dict.fromkeys([speaker, speaker.split()[0]]):
+            if len(form) >= 2 and form.casefold() not in STOPWORDS and (m := name_pattern(form).search(question)):
+                found[speaker] = min(found.get(speaker, m.start()), m.start())
+    return sorted(found, key=found.get)
+
+
+def strip_people(question: str, people: list[str]) -> str:
+    """`question` without the people's names (full and first, possessive included)."""
+    for p in people:
+        for form in dict.fromkeys([p, p.split()[0]]):
+            question = name_pattern(form).sub(" ", question)
+    return re.sub(r"\s+", " ", question).strip()
