@@ -116,6 +116,17 @@ def own_files(settings: Settings):
     return is_own
 
 
+def _refused_url(settings: Settings, url: str, public_only: bool) -> str | None:
+    """Why `url` is refused by its form alone (cairn.fetch.refused_at_once: file:, a
+    loopback or private literal, ...), under `[fetch] allow_private` unless `public_only`;
+    None for a URL to queue (YouTube links keep their own reader)."""
+    from cairn.fetch import refused_at_once
+    from cairn.sources import youtube
+    if youtube.video_id(url):
+        return None
+    return refused_at_once(url, allow_private=settings.fetch.allow_private and not public_only)
+
+
 def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
                     report: IngestReport, *, skip_tombstoned: bool = False, public_only: bool = False) -> list[int]:
     """One job per file under `sources` (folders walked) and per URL; a source with a
@@ -133,6 +144,10 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
     own_file = own_files(settings)
     for item in sources:
         if isinstance(item, str) and is_url(item):
+            refused = _refused_url(settings, item, public_only)
+            if refused:  # the same on every try: reported now, never a dead letter to retry
+                report.failed.append((item, refused))
+                continue
             jobs.append(("url", item, {"url": item, **({"public_only": True} if public_only else {})}))
             continue
         if not str(item).strip():
