@@ -208,7 +208,10 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     if tags:
         fm["tags"] = tags
     text = V.render_note(fm, body)
-    V.atomic_write(target, text)
+    try:
+        V.atomic_create(target, text)  # never over a file another writer made since the checks above
+    except FileExistsError:
+        raise NoteConflict(f"{relpath} exists already (written by another program just now)") from None
     H.record(settings.home, fm["cairn_id"], relpath, text.encode("utf-8"), by=H.actor("cairn"), action="create")
     try:
         return _index(conn, settings, embedder, target)

@@ -181,8 +181,9 @@ class NotesOps:
         source = input_source or current_input_source.get()
         if source not in INPUT_SOURCES:
             raise InvalidInput(f"input source {source!r} is not one of {', '.join(INPUT_SOURCES)}")
-        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags,
-                           only=self._visible_note_ids(), input_source=source)
+        with self._note_write_lock():  # two writers of one title: the second finds the first's note
+            note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags,
+                               only=self._visible_note_ids(), input_source=source)
         self.events.publish("note.created", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
@@ -270,7 +271,8 @@ class NotesOps:
         """Retitle a note (see noteops.rename_note)."""
         from cairn.noteops import rename_note
         ref = self._own_ref(ref, write=True)
-        note = rename_note(self.conn, self.settings, self.embedder, ref, title, only=self._visible_note_ids())
+        with self._note_write_lock():
+            note = rename_note(self.conn, self.settings, self.embedder, ref, title, only=self._visible_note_ids())
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
