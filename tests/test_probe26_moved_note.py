@@ -69,3 +69,16 @@ def test_rest_under_serve_follows_a_move_and_a_delete(tmp_path, real_embedder):
     assert page["total"] == 2 and {n["path"] for n in page["notes"]} == {"Garden.md", "places/Boathouse.md"}
     assert "places/Boathouse.md" in json.dumps(hits)
     assert [x["path"] for x in ans["citations"]] == ["places/Boathouse.md"], ans
+
+
+def test_a_note_written_on_disk_is_found_by_reference_before_any_sync(tmp_path, real_embedder):
+    """MCP `get_note` / `update_note` of a note saved in an editor since the last sync: "no note
+    with id, path, title or alias" (only a note whose indexed file was gone was followed)."""
+    home = _home(tmp_path, real_embedder)
+    (home / "vault" / "Pantry.md").write_text("# Pantry\n\nThe flour is on the top shelf.\n")
+    with Cairn(home, embedder=real_embedder) as app:
+        shown = app.note_show("Pantry.md")
+        app.note_update("Pantry", "And the sugar beside it.", mode="append")
+        links = app.links("Pantry")
+    assert "top shelf" in shown["body"] and links["note"]["path"] == "Pantry.md"
+    assert "sugar beside it" in (home / "vault" / "Pantry.md").read_text()

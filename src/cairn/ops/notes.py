@@ -42,7 +42,8 @@ class NotesOps:
 
     follow_vault: Callable[[], object] | None = None
     """How a read brings the index in line with the vault when it meets a note whose file is
-    gone (`follow_gone`): None runs `self.sync()`; the REST server's readers hand the sync
+    gone (`follow_gone`) or finds no note by a reference (`find_note`: one written or moved on
+    disk since the last sync): None runs `self.sync()`; the REST server's readers hand the sync
     to its writer thread (interfaces/rest/runtime.py), so its writes stay serialised."""
 
     def follow_gone(self, paths: Iterable[str | None]) -> bool:
@@ -52,13 +53,18 @@ class NotesOps:
         (the caller asks again). False when every file is there, when the vault holds no
         note file at all (an unmounted drive: sync keeps the index, and so does a read), or
         when another process holds the index (the read stands, as it was)."""
-        import sqlite3
         vault = self.settings.vault
         if not gone_paths(vault, paths):
             return False
         from cairn import vault as V  # only when a file is gone: a cold read stays without yaml
         if V.first_note_file(vault) is None:
             return False
+        return self._follow_vault()
+
+    def _follow_vault(self) -> bool:
+        """Reconcile the vault (follow_vault, else self.sync()); False when another process
+        holds the index or the server is stopping (the read stands as it was)."""
+        import sqlite3
         from cairn.errors import Unavailable
         try:
             (self.follow_vault or self.sync)()
@@ -120,7 +126,12 @@ class NotesOps:
         read, not changed (Forbidden when `write`)."""
         from cairn.links import NoteNotFound, find_note
         from cairn.people import OWNER_KEY, note_visible, same_person
-        note = find_note(self.conn, ref, self._visible_note_ids())
+        try:
+            note = find_note(self.conn, ref, self._visible_note_ids())
+        except NoteNotFound:  # a note written or moved on disk since the last sync: follow the vault, once
+            if not self._follow_vault():
+                raise
+            note = find_note(self.conn, ref, self._visible_note_ids())
         person = self.settings.owner
         if not note_visible(note.meta, person):
             raise NoteNotFound(f"no note with id, path, title or alias {ref!r}")
