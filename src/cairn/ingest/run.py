@@ -82,7 +82,8 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
                             pool=pool)
             except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
                 from cairn.jobs import PermanentJobError
-                raise PermanentJobError(f"cannot read: {exc.strerror or exc}") from exc
+                dangling = f" (a dangling symlink to {os.readlink(src)})" if src.is_symlink() and not src.exists() else ""
+                raise PermanentJobError(f"cannot read: {exc.strerror or exc}{dangling}") from exc
         _merge(report, part)
         return _outcome(part)
 
