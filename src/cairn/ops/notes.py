@@ -42,11 +42,11 @@ class NotesOps:
 
     follow_vault: Callable[[], object] | None = None
     """How a read brings the index in line with the vault when it meets a note whose file is
-    gone (`follow_gone`) or finds no note by a reference (`find_note`: one written or moved on
+    gone (`_follow_gone`) or finds no note by a reference (`find_note`: one written or moved on
     disk since the last sync): None runs `self.sync()`; the REST server's readers hand the sync
     to its writer thread (interfaces/rest/runtime.py), so its writes stay serialised."""
 
-    def follow_gone(self, paths: Iterable[str | None]) -> bool:
+    def _follow_gone(self, paths: Iterable[str | None]) -> bool:
         """After a read listed notes at the vault-relative `paths`: when one's file is gone
         (deleted, or moved in an editor, since the index saw it) reconcile the vault, so a
         moved note is found under its new path and a deleted one leaves; True when it did
@@ -77,9 +77,9 @@ class NotesOps:
         return True
 
     def _followed(self, read: Callable[[], T], paths_of: Callable[[T], Iterable[str | None]]) -> T:
-        """`read()`, asked once more after `follow_gone(paths_of(result))` reconciled the vault."""
+        """`read()`, asked once more after `_follow_gone(paths_of(result))` reconciled the vault."""
         result = read()
-        return read() if self.follow_gone(paths_of(result)) else result
+        return read() if self._follow_gone(paths_of(result)) else result
 
     def catch_up_notes(self) -> int:
         """Bring the entity graph and the vectors in line with the notes (ingest.embed_missing,

@@ -79,7 +79,7 @@ class SearchOps:
                           dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
         res = run()
         gone = gone_notes(self.settings.vault, res.hits)
-        if gone and self.follow_gone(gone):  # moved or deleted on disk: the index follows, the search runs again
+        if gone and self._follow_gone(gone):  # moved or deleted on disk: the index follows, the search runs again
             res = run()
             res.warnings.append(f"the index followed {len(gone)} note file(s) moved or deleted on disk since it "
                                 f"last saw them ({', '.join(sorted(gone)[:3])})")
