@@ -173,7 +173,9 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             continue
         if p.is_symlink() and not p.is_dir():  # named on purpose: the person's choice
             report.warnings.append((str(p), f"is a symbolic link to {P.real(p)}; read as given"))
+        walked, skipped_before = 0, len(report.skipped)
         for f, root in iter_sources([p], report.skipped):
+            walked += 1
             try:
                 kind = special_file_kind(f.stat().st_mode)
             except OSError:
@@ -194,6 +196,9 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                 if _heavy_file(f):
                     payload["heavy"] = True  # parsed in phase 2, after every text source
                 jobs.append(("file", str(resolved), payload))
+        if not walked and len(report.skipped) == skipped_before and p.is_dir():  # "added 0" alone said nothing
+            report.warnings.append((str(p), "holds no file to ingest (hidden files and folders, and files of a type "
+                                            "Cairn does not read, are left out: see docs/formats.md)"))
     if left_out:
         report.warnings.append((str(settings.home), f"{left_out} file(s) of Cairn's own home folder left out"))
     jobs.sort(key=lambda j: bool(j[2].get("heavy")))  # text sources first (stable order)
