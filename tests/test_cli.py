@@ -252,6 +252,7 @@ def test_dangling_symlink_is_reported_and_rest_ingested(tmp_path):
     r = cairn(home, "ingest", "-q", str(tmp_path / "in"))
     assert r.returncode == 1 and "added 1" in r.stdout and "failed 1" in r.stderr + r.stdout
     assert "gone.md: cannot read" in r.stderr
+    assert f"(a dangling symlink to {tmp_path / 'nowhere.md'})" in r.stderr  # session 26: says why it cannot be read
 
 
 def test_os_errors_name_the_path_without_errno(tmp_path):

@@ -40,10 +40,11 @@ def test_ask_and_search_leave_out_a_note_deleted_on_disk(tmp_path, real_embedder
         (home / "vault" / "Boathouse.md").unlink()
         ans = app.ask("where is the boathouse key", llm="none")
         res = app.search("boathouse key")
+        listed = {n["path"] for n in app.notes_list()["notes"]}
     assert not any(c["path"] == "Boathouse.md" for c in ans.citations), ans.answer
     assert "green pot" not in ans.answer
     assert not any(h.path == "Boathouse.md" for h in res.hits)
-    assert any("Boathouse.md" in w and "cairn sync" in w for w in res.warnings), res.warnings
+    assert listed == {"Garden.md"}  # session 26: the read followed the delete (test_probe26_moved_note.py)
 
 
 def test_the_filter_is_what_leaves_it_out(tmp_path, real_embedder, monkeypatch):

@@ -409,10 +409,14 @@ def cleanup_exports(home: str | Path, max_age: float = DEFAULT_MAX_AGE, now: flo
     return sorted(removed)
 
 
-def copy_export(path: str | Path, out: str | Path) -> Path:
+def copy_export(path: str | Path, out: str | Path, vault: str | Path | None = None) -> Path:
     """Copy an export file to `out` (a folder: keeps the file's name; else the new file's
     path, its folder must exist). A path ending in a slash names a folder, which must exist.
-    Never overwrites: Conflict when the target exists. NotFound for a missing folder."""
+    Never overwrites: Conflict when the target exists. NotFound for a missing folder;
+    InvalidInput for an empty `out` and for a target inside `vault` (symlinks followed): the
+    next sync would index the copy as a second note of every note it holds."""
+    if not str(out).strip():
+        raise InvalidInput("--out is empty: give a folder or a new file's path")
     as_folder = str(out).endswith(("/", os.sep))
     src, out = Path(path), Path(out).expanduser()
     if as_folder and not out.is_dir():
@@ -420,6 +424,12 @@ def copy_export(path: str | Path, out: str | Path) -> Path:
     target = out / src.name if out.is_dir() else out
     if not target.parent.is_dir():
         raise NotFound(f"{target.parent}: no such folder")
+    if vault is not None:
+        from cairn.paths import resolved
+        root, there = resolved(Path(vault)), resolved(target.parent)
+        if there == root or root in there.parents:
+            raise InvalidInput(f"{target} is inside the vault: the next sync would index the copy as a second "
+                               "note; choose a folder outside the vault")
     import shutil
     try:
         with open(src, "rb") as fin, open(target, "xb") as fout:

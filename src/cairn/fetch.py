@@ -356,6 +356,28 @@ def _read_body(stream, *, url: str, encoding: str, max_bytes: int, deadline: flo
     return bytes(buf)
 
 
+class _Lookup(Exception):
+    """Raised by refused_at_once's resolver: the check reached a DNS lookup."""
+
+
+def refused_at_once(url: str, *, allow_private: bool = False) -> str | None:
+    """Why check_url refuses `url` on its own form, asking no DNS: a scheme other than http
+    and https (file:, data:, ftp:), credentials, no host, a malformed address, a cloud
+    metadata name, a literal loopback / private / link-local address or `localhost` (unless
+    `allow_private` allows it). Such a refusal is the same on every try, so a caller reports
+    it instead of queueing a job to retry. None when the form is fine so far (a name DNS
+    must resolve is checked again at fetch time, with every redirect)."""
+    def stop(host: str, port: int) -> list[str]:
+        raise _Lookup
+    try:
+        check_url(url, allow_private=allow_private, resolver=stop)
+    except URLRefused as exc:
+        return str(exc)
+    except (_Lookup, FetchError):
+        return None
+    return None
+
+
 def fetch_url(url: str, *, allow_private: bool = False, max_bytes: int = 25_000_000,
               timeout_s: float = 30.0, max_redirects: int = 5,
               resolver: Resolver | None = None, connector: Connector | None = None,

@@ -135,20 +135,28 @@ def resolve(conn: sqlite3.Connection, settings: Settings, embedder, ref: str) ->
     return note
 
 
-def _titled(conn: sqlite3.Connection, settings: Settings, embedder, title: str, only: set[str] | None,
-            other_than: str | None = None) -> tuple[Resolver, list[str]]:
-    """(the index's Resolver, the ids of the notes titled `title`, case-insensitive, among
-    `only` (None: all) other than `other_than`). When one of them has its file gone from the
-    vault (deleted on disk since the index saw it) the vault is reconciled first, as
-    `resolve` does: a note deleted in an editor does not keep its title taken."""
+def _refuse_taken_title(conn: sqlite3.Connection, settings: Settings, embedder, title: str,
+                        only: set[str] | None, way_out: str, other_than: str | None = None) -> None:
+    """Raise NoteConflict when a note among `only` (None: all) other than `other_than` is
+    titled `title` (case-insensitive), naming its paths and ending with `way_out`. When one
+    of them has its file gone from the vault (deleted on disk since the index saw it) the
+    vault is reconciled first, as `resolve` does: a note deleted in an editor does not keep
+    its title taken; one sync keeps (an emptied vault) is named as gone. One stat per note."""
     for attempt in (0, 1):
         resolver = Resolver.from_db(conn)
         same = [i for i in resolver.by_title.get(key(title), []) if i != other_than and (only is None or i in only)]
-        if attempt or all((settings.vault / resolver.notes[i].path).is_file() for i in same):
-            return resolver, same
+        present = [i for i in same if (settings.vault / resolver.notes[i].path).is_file()]
+        if len(present) == len(same) or attempt:
+            break
         from cairn.sync import reconcile
         reconcile(conn, settings, embedder)
-    return resolver, same
+    if not same:
+        return
+    paths = ", ".join(sorted(resolver.notes[i].path for i in same))
+    if not present:  # sync kept it
+        raise NoteConflict(f"a note titled {title!r} is still indexed ({paths}) though its file is gone from "
+                           "the vault; `cairn sync` says why it was kept")
+    raise NoteConflict(f"a note titled {title!r} exists already ({paths}); {way_out}")
 
 
 def _seen_path(conn: sqlite3.Connection, relpath: str, only: set[str]) -> bool:
@@ -170,14 +178,8 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     title = _one_line_title(title)
     _check_body(body)
     tags = _checked_tags(tags)
-    resolver, same = _titled(conn, settings, embedder, title, only)
-    if same:
-        paths = ", ".join(sorted(resolver.notes[i].path for i in same))
-        if not any((settings.vault / resolver.notes[i].path).is_file() for i in same):  # sync kept it
-            raise NoteConflict(f"a note titled {title!r} is still indexed ({paths}) though its file is gone from "
-                               "the vault; `cairn sync` says why it was kept")
-        raise NoteConflict(f"a note titled {title!r} exists already ({paths}); "
-                           "update it (`cairn note update`) or choose another title")
+    _refuse_taken_title(conn, settings, embedder, title, only,
+                        "update it (`cairn note update`) or choose another title")
     folder = folder.strip().strip("/")
     target = (settings.vault / folder / f"{_safe_filename(title)}.md")
     vault = P.resolved(settings.vault)
@@ -206,7 +208,10 @@ def create_note(conn: sqlite3.Connection, settings: Settings, embedder, title: s
     if tags:
         fm["tags"] = tags
     text = V.render_note(fm, body)
-    V.atomic_write(target, text)
+    try:
+        V.atomic_create(target, text)  # never over a file another writer made since the checks above
+    except FileExistsError:
+        raise NoteConflict(f"{relpath} exists already (written by another program just now)") from None
     H.record(settings.home, fm["cairn_id"], relpath, text.encode("utf-8"), by=H.actor("cairn"), action="create")
     try:
         return _index(conn, settings, embedder, target)
@@ -393,11 +398,7 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     NoteNotFound / AmbiguousNote. Nothing is written then."""
     title = _one_line_title(title, f"the new title for {ref!r}")
     note = resolve(conn, settings, embedder, ref)
-    resolver, same = _titled(conn, settings, embedder, title, only, note.id)
-    if same:
-        paths = ", ".join(sorted(resolver.notes[i].path for i in same))
-        raise NoteConflict(f"a note titled {title!r} exists already ({paths}); choose another title "
-                           f"for {note.path}")
+    _refuse_taken_title(conn, settings, embedder, title, only, f"choose another title for {note.path}", note.id)
     path = note_file(settings, note)
     text, _meta, _body = V.read_for_rewrite(path, note.path, _strict_text)  # Conflict naming a YAML fault
     new = V.add_frontmatter_keys(text, {"title": title})

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from pathlib import Path
 
 from cairn.errors import Forbidden
@@ -115,11 +116,14 @@ def fit_name(name: str, max_bytes: int = NAME_BYTES) -> str:
     return stem + dot + ext
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")  # the bytes of a name that is not UTF-8, as Python holds them
+
+
 def name_problem(path: Path | str) -> str | None:
     """Why `path` cannot be stored (its name is kept as UTF-8 text in the index and the job
     queue): a name that is not valid UTF-8 (Python holds its bytes as lone surrogates,
     U+DC80..U+DCFF) gives "its name is not valid UTF-8 (byte 0xFF ...)"; None when it is."""
-    bad = [ch for ch in str(path) if "\udc80" <= ch <= "\udcff"]
+    bad = _UNDECODED.findall(str(path))
     if not bad:
         return None
     shown_bytes = " ".join(f"0x{ord(ch) - 0xDC00:02X}" for ch in bad[:4]) + (" ..." if len(bad) > 4 else "")
@@ -130,6 +134,6 @@ def shown(path: Path | str) -> str:
     """`path` as text that prints and encodes as UTF-8: the bytes of a name that is not
     valid UTF-8 shown as U+FFFD (for reports; never to open the file)."""
     text = str(path)
-    if not any("\udc80" <= ch <= "\udcff" for ch in text):
+    if not _UNDECODED.search(text):
         return text
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

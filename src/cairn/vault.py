@@ -61,20 +61,23 @@ def _tmp_name(path: Path) -> Path:
     return path.with_name(f".{path.name[:48]}.{threading.get_native_id()}.cairn-tmp")
 
 
-def atomic_write(path: Path, text: str) -> os.stat_result:
-    """Write UTF-8 text via a temporary file and rename (never a half-written note).
-    Returns the written file's stat (inode, mtime, size), which a rename keeps: a later
-    stat of `path` that differs means someone else wrote it since. When the write fails
-    (a full disk: OSError ENOSPC) the temporary file is removed and `path` is untouched."""
+def _fsynced(path: Path, data: bytes, mode: str = "wb") -> os.stat_result:
+    """Write `data` to `path` opened with `mode` ("wb"; "xb": only a new file), flushed to disk; its stat."""
+    with open(path, mode) as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+        return os.fstat(fh.fileno())
+
+
+def _through_tmp(path: Path, data: bytes, place) -> os.stat_result:
+    """`data` written to a temporary file beside `path`, then `place(tmp, path)`; the
+    temporary file is removed when anything fails. The written file's stat."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _tmp_name(path)
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-            written = os.fstat(fh.fileno())
-        os.replace(tmp, path)
+        written = _fsynced(tmp, data)
+        place(tmp, path)
     except BaseException:
         try:
             tmp.unlink(missing_ok=True)
@@ -84,20 +87,41 @@ def atomic_write(path: Path, text: str) -> os.stat_result:
     return written
 
 
+def atomic_write(path: Path, text: str) -> os.stat_result:
+    """Write UTF-8 text via a temporary file and rename (never a half-written note).
+    Returns the written file's stat (inode, mtime, size), which a rename keeps: a later
+    stat of `path` that differs means someone else wrote it since. When the write fails
+    (a full disk: OSError ENOSPC) the temporary file is removed and `path` is untouched."""
+    return _through_tmp(path, text.encode("utf-8"), os.replace)
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> os.stat_result:
     """`atomic_write` for exact bytes (a kept version written back as it was)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _tmp_name(path)
+    return _through_tmp(path, data, os.replace)
+
+
+_NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK}  # FAT, some network shares
+
+
+def atomic_create(path: Path, text: str) -> os.stat_result:
+    """`atomic_write` of a new file that never replaces one: the temporary file is linked to
+    `path` (os.link fails when `path` exists, atomically), so of two writers creating one
+    note at once the second gets FileExistsError and the first keeps its text. On a file
+    system without hard links the file is made with O_EXCL instead (a reader may then see
+    it while it is written). Raises FileExistsError; OSError as atomic_write."""
+    data = text.encode("utf-8")
     try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-            written = os.fstat(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
+        written = _through_tmp(path, data, os.link)
+    except FileExistsError:
         raise
+    except OSError as exc:
+        if exc.errno not in _NO_LINKS:
+            raise
+        return _fsynced(path, data, "xb")
+    try:
+        _tmp_name(path).unlink()  # the file's second name
+    except OSError:
+        pass
     return written
 
 

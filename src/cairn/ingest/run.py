@@ -82,7 +82,8 @@ def job_handlers(conn: sqlite3.Connection, settings: Settings, report: IngestRep
                             pool=pool)
             except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
                 from cairn.jobs import PermanentJobError
-                raise PermanentJobError(f"cannot read: {exc.strerror or exc}") from exc
+                dangling = f" (a dangling symlink to {os.readlink(src)})" if src.is_symlink() and not src.exists() else ""
+                raise PermanentJobError(f"cannot read: {exc.strerror or exc}{dangling}") from exc
         _merge(report, part)
         return _outcome(part)
 
@@ -116,6 +117,17 @@ def own_files(settings: Settings):
     return is_own
 
 
+def _refused_url(settings: Settings, url: str, public_only: bool) -> str | None:
+    """Why `url` is refused by its form alone (cairn.fetch.refused_at_once: file:, a
+    loopback or private literal, ...), under `[fetch] allow_private` unless `public_only`;
+    None for a URL to queue (YouTube links keep their own reader)."""
+    from cairn.fetch import refused_at_once
+    from cairn.sources import youtube
+    if youtube.video_id(url):
+        return None
+    return refused_at_once(url, allow_private=settings.fetch.allow_private and not public_only)
+
+
 def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[Path | str],
                     report: IngestReport, *, skip_tombstoned: bool = False, public_only: bool = False) -> list[int]:
     """One job per file under `sources` (folders walked) and per URL; a source with a
@@ -133,6 +145,10 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
     own_file = own_files(settings)
     for item in sources:
         if isinstance(item, str) and is_url(item):
+            refused = _refused_url(settings, item, public_only)
+            if refused:  # the same on every try: reported now, never a dead letter to retry
+                report.failed.append((item, refused))
+                continue
             jobs.append(("url", item, {"url": item, **({"public_only": True} if public_only else {})}))
             continue
         if not str(item).strip():
@@ -157,7 +173,9 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
             continue
         if p.is_symlink() and not p.is_dir():  # named on purpose: the person's choice
             report.warnings.append((str(p), f"is a symbolic link to {P.real(p)}; read as given"))
+        walked, skipped_before = 0, len(report.skipped)
         for f, root in iter_sources([p], report.skipped):
+            walked += 1
             try:
                 kind = special_file_kind(f.stat().st_mode)
             except OSError:
@@ -178,6 +196,9 @@ def enqueue_sources(conn: sqlite3.Connection, settings: Settings, sources: list[
                 if _heavy_file(f):
                     payload["heavy"] = True  # parsed in phase 2, after every text source
                 jobs.append(("file", str(resolved), payload))
+        if not walked and len(report.skipped) == skipped_before and p.is_dir():  # "added 0" alone said nothing
+            report.warnings.append((str(p), "holds no file to ingest (hidden files and folders, and files of a type "
+                                            "Cairn does not read, are left out: see docs/formats.md)"))
     if left_out:
         report.warnings.append((str(settings.home), f"{left_out} file(s) of Cairn's own home folder left out"))
     jobs.sort(key=lambda j: bool(j[2].get("heavy")))  # text sources first (stable order)

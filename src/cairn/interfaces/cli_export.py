@@ -43,7 +43,7 @@ def export_cmd(
     with _service() as svc:
         result = svc.export(ids=notes or None, tag=tag, type=type_.value if type_ else None, since=since,
                             until=until, query=search, format=fmt.value if fmt else None, name=name, k=k)
-        copied = str(copy_export(result.path, out)) if out else None
+        copied = str(copy_export(result.path, out, svc.settings.vault)) if out is not None else None
     if json_out:
         data = result.to_json()
         if copied:

@@ -6,7 +6,7 @@ note_show, note_update, note_delete, export; and the home's reminder scheduler. 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
 from cairn import results as R
 from cairn.errors import InvalidInput
@@ -20,10 +20,66 @@ if TYPE_CHECKING:
     from cairn.sync import SyncReport
 
 _MAX_SQL_INT = 2**63 - 1  # SQLite's largest INTEGER; a larger Python int cannot be bound
+T = TypeVar("T")
+
+
+def gone_paths(vault: Path, paths: Iterable[str | None]) -> set[str]:
+    """The vault-relative `paths` whose note file no longer exists under `vault` (deleted or
+    moved on disk since the index last saw it): one stat per distinct path; None and ""
+    are never gone."""
+    gone = set()
+    for path in {p for p in paths if p}:
+        try:
+            if not (vault / path).is_file():
+                gone.add(path)
+        except (OSError, ValueError):  # a path the file system refuses (too long, NUL): not there
+            gone.add(path)
+    return gone
 
 
 class NotesOps:
     """Notes: create, read, update, delete, list, links; keeping the index in step."""
+
+    follow_vault: Callable[[], object] | None = None
+    """How a read brings the index in line with the vault when it meets a note whose file is
+    gone (`_follow_gone`) or finds no note by a reference (`find_note`: one written or moved on
+    disk since the last sync): None runs `self.sync()`; the REST server's readers hand the sync
+    to its writer thread (interfaces/rest/runtime.py), so its writes stay serialised."""
+
+    def _follow_gone(self, paths: Iterable[str | None]) -> bool:
+        """After a read listed notes at the vault-relative `paths`: when one's file is gone
+        (deleted, or moved in an editor, since the index saw it) reconcile the vault, so a
+        moved note is found under its new path and a deleted one leaves; True when it did
+        (the caller asks again). False when every file is there, when the vault holds no
+        note file at all (an unmounted drive: sync keeps the index, and so does a read), or
+        when another process holds the index (the read stands, as it was)."""
+        vault = self.settings.vault
+        if not gone_paths(vault, paths):
+            return False
+        from cairn import vault as V  # only when a file is gone: a cold read stays without yaml
+        if V.first_note_file(vault) is None:
+            return False
+        return self._follow_vault()
+
+    def _follow_vault(self) -> bool:
+        """Reconcile the vault (follow_vault, else self.sync()); False when another process
+        holds the index or the server is stopping (the read stands as it was)."""
+        import sqlite3
+        from cairn.errors import Unavailable
+        try:
+            (self.follow_vault or self.sync)()
+        except Unavailable:  # the server's writer found the index busy, or the server is stopping
+            return False
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            return False
+        return True
+
+    def _followed(self, read: Callable[[], T], paths_of: Callable[[T], Iterable[str | None]]) -> T:
+        """`read()`, asked once more after `_follow_gone(paths_of(result))` reconciled the vault."""
+        result = read()
+        return read() if self._follow_gone(paths_of(result)) else result
 
     def catch_up_notes(self) -> int:
         """Bring the entity graph and the vectors in line with the notes (ingest.embed_missing,
@@ -70,7 +126,12 @@ class NotesOps:
         read, not changed (Forbidden when `write`)."""
         from cairn.links import NoteNotFound, find_note
         from cairn.people import OWNER_KEY, note_visible, same_person
-        note = find_note(self.conn, ref, self._visible_note_ids())
+        try:
+            note = find_note(self.conn, ref, self._visible_note_ids())
+        except NoteNotFound:  # a note written or moved on disk since the last sync: follow the vault, once
+            if not self._follow_vault():
+                raise
+            note = find_note(self.conn, ref, self._visible_note_ids())
         person = self.settings.owner
         if not note_visible(note.meta, person):
             raise NoteNotFound(f"no note with id, path, title or alias {ref!r}")
@@ -82,16 +143,20 @@ class NotesOps:
     def links(self, ref: str) -> R.NoteLinks:
         """{"note": {id, path, title}, "outgoing": [LinkView], "backlinks": [LinkView]}."""
         from cairn.links import Resolver, backlinks, outgoing
-        note = self._visible_note(ref)
-        resolver = Resolver.from_db(self.conn)
-        seen = self._visible_note_ids()
-        out = outgoing(self.conn, note.id, resolver)
-        back = backlinks(self.conn, note.id, resolver)
-        if seen is not None:  # another person's notes are neither targets nor sources here
-            out = [_as_unresolved(v, seen) for v in out]
-            back = [v for v in back if v.source_id in seen]
-        return R.NoteLinks(note={"id": note.id, "path": note.path, "title": note.title},
-                           outgoing=out, backlinks=back)
+        def read() -> R.NoteLinks:
+            note = self._visible_note(ref)
+            resolver = Resolver.from_db(self.conn)
+            seen = self._visible_note_ids()
+            out = outgoing(self.conn, note.id, resolver)
+            back = backlinks(self.conn, note.id, resolver)
+            if seen is not None:  # another person's notes are neither targets nor sources here
+                out = [_as_unresolved(v, seen) for v in out]
+                back = [v for v in back if v.source_id in seen]
+            return R.NoteLinks(note={"id": note.id, "path": note.path, "title": note.title},
+                               outgoing=out, backlinks=back)
+        # a note moved or deleted on disk (this one, a target, a source) is followed first
+        return self._followed(read, lambda r: [r["note"]["path"], *(v.resolved_path for v in r["outgoing"]),
+                                               *(v.source_path for v in r["backlinks"])])
 
     def _visible_note_ids(self) -> set[str] | None:
         """Ids of the notes the service's person may see (cairn.people), None for the home's
@@ -109,7 +174,7 @@ class NotesOps:
         from cairn.store import links as L
         seen = self._visible_note_ids()
         if seen is None:
-            return R.LinkList(unresolved(self.conn))
+            return R.LinkList(self._followed(lambda: unresolved(self.conn), lambda vs: [v.source_path for v in vs]))
         resolver = Resolver.from_db(self.conn)
         views = [_as_unresolved(_view(r, resolver), seen) for r in L.all_links(self.conn)]
         return R.LinkList(sorted((v for v in views if v.source_id in seen and v.kind == "unresolved"),
@@ -127,8 +192,9 @@ class NotesOps:
         source = input_source or current_input_source.get()
         if source not in INPUT_SOURCES:
             raise InvalidInput(f"input source {source!r} is not one of {', '.join(INPUT_SOURCES)}")
-        note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags,
-                           only=self._visible_note_ids(), input_source=source)
+        with self._note_write_lock():  # two writers of one title: the second finds the first's note
+            note = create_note(self.conn, self.settings, self.embedder, title, body, folder, tags,
+                               only=self._visible_note_ids(), input_source=source)
         self.events.publish("note.created", {"id": note.id, "path": note.path, "title": note.title})
         return note
 
@@ -143,9 +209,11 @@ class NotesOps:
             raise InvalidInput(f"limit must be between 1 and 1000, got {limit}")
         if offset < 0:
             raise InvalidInput(f"offset must be 0 or more, got {offset}")
-        total, rows = self.store.notes.list_notes(type=type, tag=tag, limit=limit,
-                                                  offset=min(offset, _MAX_SQL_INT),
-                                                  person=self.settings.owner)
+        def read():
+            return self.store.notes.list_notes(type=type, tag=tag, limit=limit, offset=min(offset, _MAX_SQL_INT),
+                                               person=self.settings.owner)
+        # a note moved or deleted on disk is followed first (one stat per listed note)
+        total, rows = self._followed(read, lambda page: [r.path for r in page[1]])
         return R.NotePage(total=total, limit=limit, offset=offset, notes=[r.summary() for r in rows])
 
     def ingest_text(self, text: str, title: str | None = None, *, folder: str = "inbox",
@@ -214,7 +282,8 @@ class NotesOps:
         """Retitle a note (see noteops.rename_note)."""
         from cairn.noteops import rename_note
         ref = self._own_ref(ref, write=True)
-        note = rename_note(self.conn, self.settings, self.embedder, ref, title, only=self._visible_note_ids())
+        with self._note_write_lock():
+            note = rename_note(self.conn, self.settings, self.embedder, ref, title, only=self._visible_note_ids())
         self.events.publish("note.changed", {"id": note.id, "path": note.path, "title": note.title})
         return note
 

@@ -30,14 +30,8 @@ def gone_notes(vault: Path, hits: list) -> set[str]:
     """The vault-relative paths of `hits` whose note file no longer exists under `vault`
     (deleted or moved on disk since the index last saw it): one stat per distinct path.
     Hits without a path (none come from search) are never counted as gone."""
-    gone = set()
-    for path in {h.path for h in hits if h.path}:
-        try:
-            if not (vault / path).is_file():
-                gone.add(path)
-        except (OSError, ValueError):  # a path the file system refuses (too long, NUL): not there
-            gone.add(path)
-    return gone
+    from cairn.ops.notes import gone_paths
+    return gone_paths(vault, (h.path for h in hits))
 
 
 class SearchOps:
@@ -73,15 +67,23 @@ class SearchOps:
             self._entity_seen(entity)
         from cairn.search.hybrid import search
         needs_vectors = mode in ("hybrid", "semantic")
-        res = search(self.conn, self.vectors if needs_vectors else None,
-                     self.embedder if needs_vectors else None, query,
-                     k=k or self.settings.search.k, mode=mode,
-                     fusion=fusion or self.settings.search.fusion, types=types,
-                     since=since, group=group, until=until, tag=tag or None, entity=entity, person=self.settings.owner,
-                     status=status, input_source=input_source,
-                     settings=self.settings.search if semantic_floor is None else
-                     dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
+
+        def run() -> "SearchResult":
+            return search(self.conn, self.vectors if needs_vectors else None,
+                          self.embedder if needs_vectors else None, query,
+                          k=k or self.settings.search.k, mode=mode,
+                          fusion=fusion or self.settings.search.fusion, types=types,
+                          since=since, group=group, until=until, tag=tag or None, entity=entity,
+                          person=self.settings.owner, status=status, input_source=input_source,
+                          settings=self.settings.search if semantic_floor is None else
+                          dataclasses.replace(self.settings.search, semantic_floor=semantic_floor))
+        res = run()
         gone = gone_notes(self.settings.vault, res.hits)
+        if gone and self._follow_gone(gone):  # moved or deleted on disk: the index follows, the search runs again
+            res = run()
+            res.warnings.append(f"the index followed {len(gone)} note file(s) moved or deleted on disk since it "
+                                f"last saw them ({', '.join(sorted(gone)[:3])})")
+            gone = gone_notes(self.settings.vault, res.hits)
         if gone:
             from cairn import vault as V  # only when a file is gone: a cold search stays without hashlib and yaml
         if gone and V.first_note_file(self.settings.vault) is None:

@@ -59,18 +59,31 @@ def _clean_page(text: str) -> str:
     return clean_lines(text).strip("\n")
 
 
-def _tables(page: Any, raw: str) -> str:
+# what pypdf raises on a malformed page (as on a malformed file, parse_pdf) besides its own PdfReadError
+_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError, ZeroDivisionError, RecursionError)
+
+
+def _tables(page: Any, raw: str, number: int, warnings: list[str]) -> str:
     """`raw` (the page's plain text) with its ruled tables as pipe tables (parse/pdf_tables.py), read from the page's
-    layout text only when four consecutive lines are short enough to be a table's cells (at most six words)."""
+    layout text only when four consecutive lines are short enough to be a table's cells (at most six words). The
+    layout text is a refinement: when pypdf cannot read it (a malformed page: PdfReadError or one of _MALFORMED),
+    `raw` stands and "page N: its layout could not be read for tables (...); its plain text is kept" goes to
+    `warnings` (and the log)."""
+    from pypdf.errors import PdfReadError
+
     from .pdf_tables import TABLES, tabulate
 
     short = [0 < len(x.split()) <= 6 for x in raw.split("\n")]
     if not TABLES or not any(all(short[i:i + 4]) for i in range(len(short) - 3)):
         return raw
     try:
-        return tabulate(raw, page.extract_text(extraction_mode="layout") or "")
-    except Exception:  # the layout text is a refinement: the plain text stands without it
+        layout = page.extract_text(extraction_mode="layout") or ""
+    except (PdfReadError, *_MALFORMED) as exc:
+        problem = f"page {number}: its layout could not be read for tables ({describe(exc)}); its plain text is kept"
+        logging.getLogger(__name__).warning(problem)
+        warnings.append(problem)
         return raw
+    return tabulate(raw, layout)
 
 
 def _ocr_page(page: Any) -> tuple[str, int]:
@@ -100,7 +113,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = 
 
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+    except (PdfReadError, *_MALFORMED) as exc:
         raise ParseError(f"corrupt or unreadable PDF: {describe(exc)}") from None
 
     if reader.is_encrypted:
@@ -138,7 +151,7 @@ def parse_pdf(data: bytes, name: str, *, ocr: bool = True, max_ocr_pages: int = 
             warnings.append(f"page {number}: text extraction failed ({describe(exc)})")
             empty_pages.append(number)
             continue
-        text = _clean_page(_tables(reader.pages[i], raw))
+        text = _clean_page(_tables(reader.pages[i], raw, number, warnings))
         if not text.strip():
             if not ocr:
                 warnings.append(f"page {number}: no extractable text (image-only page; OCR is off)")

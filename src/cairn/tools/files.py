@@ -1,7 +1,8 @@
 """The sandboxed file tools: read and list files only inside the vault and the folders the
 person configured (`[assistant] files`). A path outside them is refused (Forbidden) before
 anything is opened; symlinks are resolved first, so a link cannot lead out. The judge rates a
-read outside the vault high (it waits for approval) even inside a configured folder.
+read outside the vault high (it waits for approval) even inside a configured folder. Results
+name a vault file relative to the vault (`shown`), never by its absolute path.
 
 For a named person of a shared home (cairn.people: `settings.owner`), the tools see only
 the vault files of the notes that person may see: another person's note, the memory
@@ -43,6 +44,20 @@ def confine(app, path: str) -> Path:
     return p
 
 
+def shown(app, p: Path) -> str:
+    """`p` (resolved, inside an allowed folder) as a tool's result names it: relative to the
+    vault when inside it ("." for the vault itself, "notes/a.md"), else with the user's home
+    directory written "~" — either reads back as `confine`'s input. A result never names the
+    vault by its absolute path (the MCP client may be elsewhere: docs/server.md)."""
+    vault = Path(app.settings.vault).resolve()
+    if p == vault or vault in p.parents:
+        return p.relative_to(vault).as_posix() or "."
+    user = Path.home().resolve()
+    if user != Path("/") and (p == user or user in p.parents):
+        return str(Path("~") / p.relative_to(user))
+    return str(p)
+
+
 def _visible_paths(app) -> set[Path] | None:
     """Resolved vault paths of the notes the service's named person may see; None for the
     home's own person (every file of the allowed folders)."""
@@ -66,7 +81,7 @@ def _read_file(app, a: dict):
         text, _enc = decode_bytes(p.read_bytes())
     except UndecodableText as exc:
         raise InvalidInput(f"{a['path']} is not a text file ({exc}); read its note instead") from None
-    return {"path": str(p), "text": text[:MAX_READ_CHARS], "truncated": len(text) > MAX_READ_CHARS}
+    return {"path": shown(app, p), "text": text[:MAX_READ_CHARS], "truncated": len(text) > MAX_READ_CHARS}
 
 
 def _list_files(app, a: dict):
@@ -78,11 +93,11 @@ def _list_files(app, a: dict):
             raise NotFound(f"no folder {a.get('folder')}")
         names = {f.relative_to(p).parts[0] for f in below}
         entries = sorted(p / n for n in names)[:200]
-        return {"folder": str(p), "entries": [{"name": e.name, "dir": e.is_dir()} for e in entries]}
+        return {"folder": shown(app, p), "entries": [{"name": e.name, "dir": e.is_dir()} for e in entries]}
     if not p.is_dir():
         raise NotFound(f"no folder {a.get('folder')}")
     entries = sorted(p.iterdir())[:200]
-    return {"folder": str(p), "entries": [{"name": e.name, "dir": e.is_dir()} for e in entries]}
+    return {"folder": shown(app, p), "entries": [{"name": e.name, "dir": e.is_dir()} for e in entries]}
 
 
 TOOLS = (

@@ -234,7 +234,17 @@ def walk_export(path: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
         yield info.filename, (lambda i=info: _member(zf, i, path))
 
 
+MAX_MEMBER_BYTES = 1 << 30
+"""The most bytes one member of an export's zip may unpack to (its size as the archive states it, which
+zipfile holds the read to): a zip bomb (a few KB that unpack to gigabytes) is refused by name, not read into memory."""
+
+
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
+    """The bytes of member `info` of the export's zip at `path`. Raises ExportFormatError naming
+    the member when it is cut off or would unpack to more than MAX_MEMBER_BYTES."""
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise ExportFormatError(f"{path}: {info.filename} unpacks to {info.file_size:,} bytes, more than the "
+                                f"{MAX_MEMBER_BYTES:,} an export's file may hold (a zip bomb?)")
     try:
         return zf.read(info)
     except (zipfile.BadZipFile, EOFError, zlib.error, OSError) as exc:

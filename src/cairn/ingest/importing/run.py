@@ -8,7 +8,7 @@ frontmatter keeps its stable source id (`source_id`), the importer (`import_sour
 - there with the same import_hash -> left alone ("unchanged"; edits made in Cairn are kept);
 - there with another import_hash -> rewritten from the export ("updated").
 `dry_run=True` computes the same report and writes nothing. A `Skip` from the reader, an
-item whose note could not be rendered and a duplicate source id in one export are reported
+item whose note could not be rendered (or that the index would refuse as binary data) and a duplicate source id in one export are reported
 in `skipped` and passed over. An `ExportFormatError` (or an I/O error) part way through puts
 back every file this run wrote and re-indexes it (nothing already imported is lost), then
 propagates. Every note is indexed as it is written (keyword-searchable at once); embedding
@@ -37,6 +37,8 @@ from cairn.ingest.embedding import embed_missing
 from cairn.ingest.importers import _reason, _roll_back
 from cairn.ingest.index import index_note_file
 from cairn.ingest.importing.items import ExportFormatError, Item, Skip
+from cairn.parse.errors import ParseError
+from cairn.parse.text import decode_bytes
 
 FOLDER = "imports"
 SYNC_EVERY = 500  # notes written between two flushes to disk (os.sync)
@@ -180,7 +182,8 @@ def run_import(conn: sqlite3.Connection, settings: Settings, embedder, source: s
                 files = _store_files(vault, item, dry_run)
                 fm, body = render_item(source, item, path, note_id, digest, files, settings.owner)
                 text = V.render_note(fm, body)
-            except (ValueError, TypeError) as exc:
+                decode_bytes(text.encode("utf-8"))  # what the index will refuse (NUL bytes), refused here by name
+            except (ValueError, TypeError, ParseError) as exc:
                 (report.updated if exists else report.added).pop()
                 report.skipped.append((label, f"could not be written as a note ({_reason(exc)})"))
                 continue

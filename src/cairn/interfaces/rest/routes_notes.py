@@ -142,7 +142,8 @@ async def get_note(request: Request, ref: str):
 @router.put("/{ref:path}", response_model=S.NoteRef, dependencies=[WRITE])
 async def update_note(request: Request, ref: str, body: S.NoteUpdate):
     """Overwrite or append to a note's body; its frontmatter is kept (`cairn note update`)."""
-    note = await runtime(request).write(lambda s: s.note_update(ref, body.body, body.mode),
+    note = await runtime(request).write(lambda s: s.note_update(ref, body.body, body.mode,
+                                                                expected_hash=body.expected_hash),
                                         actor=actor(request), action="note.update", target=ref,
                                         detail={"mode": body.mode})
     return {"action": "updated", **_ref(note)}

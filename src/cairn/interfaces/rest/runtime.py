@@ -164,6 +164,8 @@ class Runtime:
                 set_busy_timeout(svc.conn, busy_s)
             if busy_s == READ_BUSY_S and not svc.on_postgres:  # readers use the on-disk vector cache but never rewrite it
                 svc._vectors = _ReaderVectors(svc.conn, svc.settings.home, self._matrix)
+            if busy_s == READ_BUSY_S:  # a read that meets a note moved or deleted on disk: the writer syncs
+                svc.follow_vault = self._sync_on_writer
             self._local.svc = svc
             with self._all_lock:
                 self._all.append(svc)
@@ -215,6 +217,11 @@ class Runtime:
             self._interactive -= 1
             if not self._interactive:
                 self._interactive_done.notify_all()
+
+    def _sync_on_writer(self) -> Any:
+        """Reconcile the vault with the index on the writer thread (a reader's
+        Cairn.follow_vault); blocks the calling reader until it is done."""
+        return self.submit_interactive(self._call, lambda svc: svc.sync(), WRITE_BUSY_S, None)
 
     def submit_interactive(self, *args) -> Any:
         """Run `args[0](*args[1:])` on the writer thread, counted as an interactive write the

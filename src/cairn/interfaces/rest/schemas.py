@@ -217,6 +217,8 @@ class NoteCreate(Body):
 class NoteUpdate(Body):
     body: str = Field(min_length=1)
     mode: UpdateMode = "overwrite"  # type: ignore[valid-type]
+    # the note's `file_hash` when the client read it (GET /api/notes/{ref}): a file changed since is 409, nothing written
+    expected_hash: Optional[str] = Field(None, pattern=r"^[0-9a-f]{64}$")
 
 
 # ---------------------------------------------------------------- search, ask
