@@ -125,6 +125,7 @@ class Typed:
     missing_subject: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
     polar: str = ""  # a yes/no answer's "Yes" or "No" (answer/yesno.py), said before the quote
+    signals: list[float] | None = None  # a typed value's features for fit.accepts (accept_signals)
 
     def gap(self, asked: Asked, head: list[str] | None = None) -> list[str]:
         """The words asked that the value is not stated of, as the verdict reads them (answer/checks.py): every
@@ -252,6 +253,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
+    scored: list[tuple[int, str, float, list[float]]] = []  # (n, text, score, features) of each candidate (ACCEPT)
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
     top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
@@ -298,9 +300,17 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
         # in one note, a value holding the role first, then the nearest it; between notes, the score
+        feats = [0.5 * (((1 - len(head_gap) / len(head)) if head else 1.0) + line_share),
+                 (1 - len(subj_gap) / len(asked.subject)) if asked.subject else 1.0,
+                 len(words & own) / len(words) if words else 0.0, float(c), fit if role else 1.0,
+                 (1 - len(missing(asked.subject, local)) / len(asked.subject)) if asked.subject else 1.0,
+                 (1 - len(missing(asked.head + asked.subject, text)) / len(asked.head + asked.subject))
+                 if asked.head + asked.subject else 1.0]
+        scored.append((n, text, score + ROLE * fit, feats))
         if n not in best or (held, score + ROLE * fit) > best[n][0]:
             best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
     _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
+    signals = accept_signals(asked.kind, scored, n, text)
     if SYNONYM and subj_gap:  # a word the note's title writes otherwise, within ROLE_COS ("washer": "Washing machine");
         # a name (capitalised in the question or the retrieved text: "skoda", "Skoda") never: another car is near it
         names = " ".join(f"{ev.hit.title or ''} {ev.text}" for ev in evidence)
@@ -313,7 +323,23 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             gap = [g for g, row in zip(gap, sims[:len(ws)] @ sims[len(ws):].T) if float(row.max()) < ROLE_COS]
         subj_gap = keep + gap
     sent = text.rstrip() + ("" if re.search(r"[.!?]$", text.rstrip()) else ".")
-    return Typed(f"{sent} [{n}]", n, text, local, head_gap, subj_gap)
+    return Typed(f"{sent} [{n}]", n, text, local, head_gap, subj_gap, signals=signals)
+
+
+def accept_signals(kind: str | None, scored: list[tuple[int, str, float, list[float]]], n: int, text: str) -> list[float]:
+    """The features of the answer (evidence `n`, candidate `text`) among all `scored` candidates (n, text, score, [head
+    share, subject share, lexical share, cosine, role fit]) that fit.accepts reads (its doc): its own five, its MARGIN
+    over the best candidate stating another value (1.0 when none does), how many others state another value within 0.1
+    of it (at most 3, / 3), and whether a date or time was asked."""
+    norm = lambda t: {re.sub(r"\W", "", t[a:b].lower()) for a, b in values(kind, t)}  # noqa: E731
+    mine = next(x for x in scored if x[0] == n and x[1] == text)
+    vals = norm(text)
+    others = [x[2] for x in scored if not (norm(x[1]) & vals)]
+    margin = min(1.0, mine[2] - max(others)) if others else 1.0
+    close = sum(mine[2] - s < 0.1 for s in others)
+    rival = [x[3][3] for x in scored if not (norm(x[1]) & vals)]
+    return [*mine[3], margin, min(close, 3) / 3, float(kind in ("date", "time")),
+            min(1.0, mine[3][3] - max(rival)) if rival else 1.0]
 
 
 def value_labels(kind: str | None, text: str) -> list[str]:
