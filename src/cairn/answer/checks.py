@@ -121,8 +121,6 @@ WHO_NAMED = True
 ATTR_STATED = True
 ATTR_KINDS = frozenset({None, "person", "place", "org"})  # not procedures and yes/no: their lines state, not restate
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
-# A typed value passes only when fit.accepts scores it at least fit.ACCEPT_AT (typed26). Off: on its checks alone.
-ACCEPT = True
 
 
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
@@ -219,9 +217,6 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                 fit.states_attribute(question, asked, line, title, embedder, text) for line, title in lines)) \
                 or (WHO_NAMED and asked.kind == "person" and not any(fit.names_someone(question, x) for x, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
-    if ACCEPT and t is not None and t.signals and not ans.abstained and not gap \
-            and fit.accepts(t.signals) < fit.ACCEPT_AT:
-        gap = ["?"]  # the value is not clearly the one asked (fit.accepts: another line's value is as likely)
     ans.checks = {"support": not ans.abstained and bool(ans.citations),
                   "type": (t is not None) or (any(types.states_purpose(q, asked.head) for q in quotes)
                                               if asked.kind == "purpose" else types.holds(asked.kind, " ".join(quotes)))

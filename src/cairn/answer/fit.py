@@ -118,19 +118,3 @@ def answers(question: str, asked, line: str, title: str, embedder) -> float:
     """P(the line answers the question), in (0, 1): the logistic of WEIGHTS . features + BIAS."""
     z = BIAS + sum(w * f for w, f in zip(WEIGHTS, features(question, asked, line, title, embedder)))
     return 1 / (1 + math.exp(-z))
-
-
-# Does a typed value answer? (typed26) A logistic regression over typed.accept_signals' eight features of the chosen
-# candidate: its head share, subject share, lexical share, cosine, role fit; its MARGIN over the best candidate stating
-# another value; how many such are close; a date or time asked. Fitted by `python bench/typed_accept.py fit --write` on
-# the dev typed sets' passing typed answers, right or wrong by their gold (leave-one-set-out figures: bench/README.md);
-# a test fails when they drift. A typed answer scoring under ACCEPT_AT is declined with pointers (checks.py, ACCEPT).
-ACCEPT_WEIGHTS = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-ACCEPT_BIAS = 0.0
-ACCEPT_AT = 0.0
-
-
-def accepts(signals: list[float]) -> float:
-    """P(the typed value answers), in (0, 1): the logistic of ACCEPT_WEIGHTS . signals + ACCEPT_BIAS."""
-    z = ACCEPT_BIAS + sum(w * f for w, f in zip(ACCEPT_WEIGHTS, signals))
-    return 1 / (1 + math.exp(-z))
