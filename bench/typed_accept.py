@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from collections import Counter
 import pickle
 import sys
 from pathlib import Path
@@ -89,6 +90,10 @@ def replay(rows: list[dict], embedder) -> list[dict]:
             ans = A.answer_question(question, hits, embedder, llm, **{k: v for k, v in kw.items() if k not in DROPPED})
             x = {"set": set_of(r), "expect": r["expect"], "verdict": ans.verdict,
                  "outcome": judge(r, ans.verdict, ans.answer), "signals": None, "other_ok": 0, "draft": ""}
+            if len(typed.TRACE) == 1 and r["expect"] is not None:  # where a right value was among the candidates
+                _, scored, _, text = typed.TRACE[0]
+                x["cause"] = "chosen right" if judge(r, "pass", text) == "right" else \
+                    "right elsewhere" if any(judge(r, "pass", c[1]) == "right" for c in scored) else "no right candidate"
             if len(typed.TRACE) == 1 and ans.checks is not None and ans.checks.get("support"):
                 kind, scored, n, text = typed.TRACE[0]
                 x.update(signals=signals(kind, scored, n, text) + [float(not ans.checks["subject"])],
@@ -252,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     print(table(["decision", "summed net (loso)"] + [f"{s} r/w/u (loso)" for s in ("ninth", "tenth") if s in rules],
                 out, "lrrr"))
     print("per set, rules: " + "; ".join(f"{s} {fmt(*f)}" for s, f in rules.items()))
+    causes = Counter((x["verdict"], x["cause"]) for x in res if "cause" in x)
+    print("answerable questions with one typed value, by verdict and where a right value was: "
+          + "; ".join(f"{v} / {c}: {k}" for (v, c), k in sorted(causes.items())))
     return 0
 
 
