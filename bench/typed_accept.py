@@ -92,8 +92,9 @@ def replay(rows: list[dict], embedder) -> list[dict]:
                  "outcome": judge(r, ans.verdict, ans.answer), "signals": None, "other_ok": 0, "draft": ""}
             if len(typed.TRACE) == 1 and r["expect"] is not None:  # where a right value was among the candidates
                 _, scored, _, text = typed.TRACE[0]
+                elsewhere = any(judge(r, "pass", c[1]) == "right" for c in scored)
                 x["cause"] = "chosen right" if judge(r, "pass", text) == "right" else \
-                    "right elsewhere" if any(judge(r, "pass", c[1]) == "right" for c in scored) else "no right candidate"
+                    "right elsewhere" if elsewhere else "no right candidate"
             if len(typed.TRACE) == 1 and ans.checks is not None and ans.checks.get("support"):
                 kind, scored, n, text = typed.TRACE[0]
                 x.update(signals=signals(kind, scored, n, text) + [float(not ans.checks["subject"])],
