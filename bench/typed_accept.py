@@ -74,6 +74,20 @@ def signals(kind, scored: list, n: int, text: str) -> list[float]:
     return [*mine[3], margin, min(close, 3) / 3, float(kind in ("date", "time")), cos]
 
 
+def nearness(question: str, text: str, embedder) -> float:
+    """The least cosine of an asked word the candidate `text` lacks (types.missing of the question's head and subject)
+    and `text` (the packaged embedder); 1.0 when it lacks none: how far the note's words are from the question's."""
+    from cairn.answer import types
+    from cairn.embed.cache import embed_cached
+    from cairn.search.asked import asked
+    a = asked(question)
+    gap = types.missing(tuple(dict.fromkeys(a.head + a.subject)), text)
+    if not gap:
+        return 1.0
+    vecs = embed_cached(embedder, [text[:500]] + types.words_of(gap, question))
+    return float(min(vecs[1:] @ vecs[0]))
+
+
 def replay(rows: list[dict], embedder) -> list[dict]:
     """Each row's verdict and outcome as the rules give them, and for a question answered by one typed value that
     reached the checks (answer/checks.py): its features (`signals`, then 1.0 when the checks found a gap, i.e. declined
@@ -97,7 +111,8 @@ def replay(rows: list[dict], embedder) -> list[dict]:
                     "right elsewhere" if elsewhere else "no right candidate"
             if len(typed.TRACE) == 1 and ans.checks is not None and ans.checks.get("support"):
                 kind, scored, n, text = typed.TRACE[0]
-                x.update(signals=signals(kind, scored, n, text) + [float(not ans.checks["subject"])],
+                x.update(signals=signals(kind, scored, n, text) + [nearness(question, text, embedder),
+                                                                    float(not ans.checks["subject"])],
                          other_ok=int(ans.checks["type"] and ans.checks["completeness"]),
                          draft=x["outcome"] if ans.verdict == "pass" else judge(r, "pass", text))
             out.append(x)
@@ -127,7 +142,7 @@ def net(f: tuple[float, float, float]) -> float:
 
 
 FEATURES = ("head", "subject", "lexical", "cosine", "role", "subject_local", "asked_in_text", "margin", "close",
-            "date_time", "cos_margin", "gap")
+            "date_time", "cos_margin", "nearness", "gap")
 
 
 def data(res: list[dict], cols: list[int], mode: str):
@@ -214,6 +229,8 @@ VARIANTS = {  # name: (feature names, mode)
     "decline: all but gap": (list(FEATURES[:-1]), "decline"),
     "replace gap: all": (list(FEATURES), "replace"),
     "replace gap: margin, cosine, lexical, gap": (["margin", "cosine", "lexical", "gap"], "replace"),
+    "replace gap: nearness, gap": (["nearness", "gap"], "replace"),
+    "replace gap: all but nearness": ([f for f in FEATURES if f != "nearness"], "replace"),
 }
 
 
