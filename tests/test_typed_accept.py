@@ -45,7 +45,7 @@ def test_no_trace_when_off(real_embedder, monkeypatch):
 def test_signals_margin_over_another_value(real_embedder, trace):
     typed_of_note("when is the boiler service due?", "Boiler", NOTE, real_embedder)
     f = typed_accept.signals(*trace[0])
-    assert len(f) == len(typed_accept.FEATURES) - 1  # all but the gap, which the replay adds
+    assert len(f) == len(typed_accept.FEATURES) - 2  # all but nearness and the gap, which the replay adds
     assert 0.0 < f[7] <= 1.0 and f[9] == 1.0  # a positive margin over the other dates; a date asked
     trace.clear()
     typed_of_note("when is the boiler service due?", "Boiler", "Next service due 4 June 2026.", real_embedder)
@@ -54,7 +54,8 @@ def test_signals_margin_over_another_value(real_embedder, trace):
 
 
 def _row(s, right, margin, gap=0.0, answerable=True):
-    feats = [1.0] * 7 + [margin, 0.0, 0.0, 0.0, gap]
+    feats = [1.0] * 7 + [margin, 0.0, 0.0, 0.0, 1.0, gap]
+    assert len(feats) == len(typed_accept.FEATURES)
     outcome = ("right" if right else "wrong") if answerable else "answered"
     return {"set": s, "expect": ["x"] if answerable else None, "verdict": "abstain" if gap else "pass",
             "outcome": outcome if not gap else ("wrong" if answerable else "declined"), "signals": feats,
@@ -77,5 +78,13 @@ def test_a_gate_learned_on_some_sets_is_scored_on_the_one_left_out():
 def test_figures_count_a_gap_as_declined_and_a_kept_wrong_as_a_wrong_pass():
     rows = [_row("a", True, 1.0), _row("a", False, 0.1), _row("a", False, 0.9, gap=1.0, answerable=False)]
     assert typed_accept.figures(rows) == (0.5, pytest.approx(1 / 3), 1.0)
-    keep = typed_accept.gate([0.0] * 12, 0.0, 0.5, list(range(12)), "replace")  # p = 0.5: every answer kept
+    n = len(typed_accept.FEATURES)
+    keep = typed_accept.gate([0.0] * n, 0.0, 0.5, list(range(n)), "replace")  # p = 0.5: every answer kept
     assert typed_accept.figures(rows, keep) == (0.5, pytest.approx(2 / 3), 0.0)
+
+
+def test_nearness_is_one_when_the_line_holds_every_asked_word(real_embedder):
+    q = "how much is a kids passport"
+    assert typed_accept.nearness(q, "Kids passport fee: £61.50", real_embedder) == 1.0
+    near = typed_accept.nearness(q, "Child passport fee: £61.50", real_embedder)
+    assert 0.0 < near < 1.0
