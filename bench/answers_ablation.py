@@ -126,7 +126,6 @@ def rules() -> dict:
         "who: a line keyed by the day or role asked (rota.KEYED)": _set(RT, "KEYED", False),
         "who: a role by its work (rota.BY_WORK)": _set(RT, "BY_WORK", False),
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
-        "the note's own word (typed.SYNONYM)": _set(TD, "SYNONYM", False),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
         "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
@@ -158,7 +157,6 @@ def rules() -> dict:
         "yes/no answered by a line (yesno.YESNO)": _set(YN, "YESNO", False),
         "yes/no: the predicate's verbs held (yesno.PREDICATE)": _set(YN, "PREDICATE", False),
         "procedure's steps (procedure.PROCEDURE)": _set(PR, "PROCEDURE", False),
-        "an imperative instructs (procedure.IMPERATIVE)": _set(PR, "IMPERATIVE", False),
         "untyped answer scored by fit (checks.UNTYPED_FIT)": _set(C, "UNTYPED_FIT", False),
         "who: a quoted line names someone (checks.WHO_NAMED)": _set(C, "WHO_NAMED", False),
     }

@@ -158,15 +158,6 @@ def test_a_record_is_quoted_by_its_lines(real_embedder, monkeypatch):
     assert len(spans._short_spans(prose)) == 1  # a wrapped sentence stays whole
 
 
-def test_the_notes_own_word_for_the_thing(real_embedder, monkeypatch):
-    ans = _ask("what's the serial number on the fridge?", FRIDGE, "Refrigerator warranty", real_embedder)
-    assert ans.verdict == "pass" and "RF-20931-KX" in ans.answer, ans.answer
-    ans = _ask("what's the serial number on the dishwasher?", FRIDGE, "Refrigerator warranty", real_embedder)
-    assert ans.verdict != "pass", ans.answer
-    monkeypatch.setattr(typed, "SYNONYM", False)
-    assert _ask("what's the serial number on the fridge?", FRIDGE, "Refrigerator warranty", real_embedder).verdict != "pass"
-
-
 def test_role_threshold_is_the_one_chosen_on_the_train_pairs(real_embedder):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import role_pairs

@@ -23,7 +23,6 @@ from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.tables import HEADING
 from cairn.answer.typed import Typed, _ITEM
 from cairn.lexical import sentences
-from cairn.ner import parts_of_speech
 
 MAX_STEPS = 6
 # Off: a procedure question is answered by the extractive sentence answer, gated by fit as before.
@@ -63,21 +62,7 @@ def units(text: str) -> list[tuple[str, list[str]]]:
         i += 1
     prose = "\n".join("" if HEADING.match(x) or _ITEM.match(x) else x for x in lines)
     sents = [_clean(prose[s:e]) for s, e in sentences(prose)]
-    return out + [(x, [x]) for x in sents if len(x.split()) >= 4 and (_HOW.search(x) or imperative(x))]
-
-
-# A sentence in the imperative ("Wash the filter once a month ...", "Repairs: report them to the agent in writing.")
-# instructs: its first word (after a "Label:") is tagged a verb by the packaged tagger, read in lower case, and has no
-# third person -s ("Keeps for 3 days" states). Off: only the cues of _HOW.
-IMPERATIVE = True
-
-
-def imperative(sentence: str) -> bool:
-    """True when `sentence` (or the value of its "Label:") opens with a verb (IMPERATIVE above); False when it is off or
-    spaCy is unavailable."""
-    body = re.sub(r"^[^:]{1,30}:\s+", "", sentence.strip()) if IMPERATIVE else ""
-    tagged = parts_of_speech(body[:1].lower() + " ".join(body[1:].split()[:6])) if body else None
-    return bool(tagged) and tagged[0][1] == "VERB" and not re.search(r"[^s]s$", tagged[0][0])  # "Keeps": a 3rd person
+    return out + [(x, [x]) for x in sents if len(x.split()) >= 4 and _HOW.search(x)]
 
 
 def procedure_draft(question: str, asked, evidence: list, embedder) -> Typed | None:

@@ -45,11 +45,7 @@ KIND_WORD = 0.3  # the candidate names the kind of value it states ("Amount due:
 # next; or its line names the thing asked by a head word its note's title lacks ("Its MOT expires on ..." for "when is
 # the MOT due?": that line, not the note, is about the MOT). A candidate holding the role is preferred; an answer that
 # does not lacks its head and is declined. ROLE_COS is the threshold with the best balanced accuracy on
-# bench/role_pairs.py's train pairs (0.758; held out 0.750); ROLE_MARGIN the smallest lead of a right winner there. A
-# subject word (not a name) the answer's note lacks is held by the note's title within ROLE_COS of the word (the same
-# embedder and threshold): the note's own word for the thing ("washer": "Washing machine warranty"). Not for the head:
-# "dinner" is as near "Breakfast is served" (another item of the same kind). Off: words only.
-SYNONYM = True
+# bench/role_pairs.py's train pairs (0.758; held out 0.750); ROLE_MARGIN the smallest lead of a right winner there.
 FIELD_KEY = True  # a "Key: value" line whose key names a thing takes no words from the line above
 ROLE = 0.5  # weight of the role's fit among one note's values (0: the role neither ranks nor declines)
 ROLE_COS = 0.47
@@ -75,6 +71,7 @@ HEADER = True
 # no head word, or a subject word its line holds is only in a ';' clause holding no value (unless the value's clause
 # refers back with a pronoun, _BACK). Off: neither.
 OWN_LINE = True
+TRACE: list | None = None  # a list: each draft's candidates are appended to it (bench/typed_accept.py measures them)
 _BACK = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them)\b", re.IGNORECASE)  # a clause's pronoun
 
 
@@ -252,6 +249,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
+    scored: list[tuple[int, str, float, list[float]]] = []  # (n, text, score, features) of each candidate (TRACE)
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
     top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
@@ -298,20 +296,18 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
         # in one note, a value holding the role first, then the nearest it; between notes, the score
+        if TRACE is not None:  # head, subject, lexical shares, cosine, role fit; subject in its context, asked in it
+            share = lambda ws, t: (1 - len(missing(ws, t)) / len(ws)) if ws else 1.0  # noqa: E731
+            scored.append((n, text, score + ROLE * fit, [
+                0.5 * ((1 - len(head_gap) / len(head) if head else 1.0) + line_share),
+                1 - len(subj_gap) / len(asked.subject) if asked.subject else 1.0,
+                len(words & own) / len(words) if words else 0.0, float(c), fit if role else 1.0,
+                share(asked.subject, local), share(asked.head + asked.subject, text)]))
         if n not in best or (held, score + ROLE * fit) > best[n][0]:
             best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
     _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
-    if SYNONYM and subj_gap:  # a word the note's title writes otherwise, within ROLE_COS ("washer": "Washing machine");
-        # a name (capitalised in the question or the retrieved text: "skoda", "Skoda") never: another car is near it
-        names = " ".join(f"{ev.hit.title or ''} {ev.text}" for ev in evidence)
-        ws = words_of(subj_gap, question)
-        keep = [g for g, w in zip(subj_gap, ws)
-                if w[:1].isupper() or re.search(rf"\b{re.escape(w.capitalize())}\b", names)]
-        gap, ws = [g for g in subj_gap if g not in keep], [w for g, w in zip(subj_gap, ws) if g not in keep]
-        if gap and titles[n].strip():
-            sims = embed_cached(embedder, ws + [titles[n]])
-            gap = [g for g, row in zip(gap, sims[:len(ws)] @ sims[len(ws):].T) if float(row.max()) < ROLE_COS]
-        subj_gap = keep + gap
+    if TRACE is not None:  # bench/typed_accept.py: every candidate's score and features, and the one chosen
+        TRACE.append((asked.kind, scored, n, text))
     sent = text.rstrip() + ("" if re.search(r"[.!?]$", text.rstrip()) else ".")
     return Typed(f"{sent} [{n}]", n, text, local, head_gap, subj_gap)
 
