@@ -102,6 +102,12 @@ class ConversationState:
     answer: str | None = None
     turns: list[dict] = field(default_factory=list)
 
+    def antecedent(self, pronoun: str) -> str | None:
+        """What a she/he form (`pronoun`) stands for over the session's turns (nlu/antecedent.pick:
+        the most recent mention of a fitting gender, within the current topic), or None."""
+        from cairn.assistant.nlu.antecedent import pick
+        return pick(pronoun, self.turns or [self.to_json()])  # a state built by hand: its fields as one turn
+
     def apply(self, e: dict) -> None:
         """Fold one "nlu" event in."""
         for k in ("subject", "note", "person", "question", "answer"):
@@ -198,7 +204,6 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
     if (_THING_PRONOUN.search(t) or _BARE_THAT.search(t)) and (st.subject or st.note):
         subject = st.subject or st.note
         how.append(f"'it' = {subject!r} (the last subject)")
-    elif _PERSON_PRONOUN.search(t) and st.person:
-        subject = st.person
-        how.append(f"'{_PERSON_PRONOUN.search(t).group(0)}' = {subject!r} (the last person)")
+    elif (p := _PERSON_PRONOUN.search(t)) and (subject := st.antecedent(p.group(0))):
+        how.append(f"'{p.group(0)}' = {subject!r} (the most recent antecedent that fits)")
     return t, how, subject
