@@ -61,8 +61,8 @@ def _names_word(name: str, words: list[str]) -> int:
 
 def gender_in(name: str, text: str) -> str | None:
     """The gender `text` gives `name`: the pronouns after a word of the name in its sentence and
-    the first word of the next sentence when that is a pronoun, counted over every sentence
-    naming it; "f" or "m" when one side has more, None when neither is said (or they tie).
+    those of the next sentence (only its first word when it names someone: a capitalised word
+    after its first), counted over every sentence naming it; "f" or "m" when one side has more, None when neither is said (or they tie).
     ("Subs go to Desmond Hale. Ring him on ..." -> "m"; "Backup: her brother Otto" -> None for
     Otto, the "her" stands before him.)"""
     if not name or not text:
@@ -75,7 +75,9 @@ def gender_in(name: str, text: str) -> str | None:
         if at < 0:
             continue
         after = [w.lower() for w in words[at:]]
-        nxt = _WORD.findall(sents[i + 1])[:1] if i + 1 < len(sents) else []
+        nxt = _WORD.findall(sents[i + 1]) if i + 1 < len(sents) else []
+        if any(w[:1].isupper() and w != "I" for w in nxt[1:]) or _names_word(name, nxt) >= 0:
+            nxt = nxt[:1]  # a next sentence naming someone (or the name again): only its opening pronoun
         for w in after + [w.lower() for w in nxt]:
             f += w in FEMALE
             m += w in MALE

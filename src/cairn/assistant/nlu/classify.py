@@ -191,8 +191,8 @@ def _load(path: Path, key: str | None = None) -> IntentModel | None:
             if key is not None and ("key" not in z.files or str(z["key"]) != key):
                 return None
             return IntentModel(list(z["labels"]), z["w"], z["b"], float(z["threshold"]),
-                               {"n": int(z["cal_n"]), "accuracy": float(z["cal_acc"]),
-                                "threshold": float(z["threshold"])})
+                               {"n": int(z["cal_n"]), "accuracy": float(z["cal_acc"]), "threshold": float(z["threshold"]),
+                                "margin": float(z["margin"]) if "margin" in z.files else float("inf")})
     except (OSError, ValueError, KeyError):
         return None
 
