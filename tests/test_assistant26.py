@@ -122,3 +122,22 @@ def test_meant_a_not_b_corrects_the_statement(home):
     bot.turn("oops i meant mondays not fridays", Channel())
     texts = [m.text for m in home.memories()]
     assert any("mondays" in t for t in texts) and not any("window cleaner comes on fridays" in t for t in texts)
+
+
+def test_it_never_means_a_person():
+    turns = [_turn([("Boiler", "thing", None)]), _turn([("Martin Greaves", "person", "m")])]
+    assert AN.pick_thing(turns) == "Boiler"
+    assert AN.pick_thing([{"subject": "Garden", "person": "Ines"}]) == "Garden"  # a legacy turn
+    assert AN.pick_thing([]) is None
+
+
+# -- a greeting opening a message ------------------------------------------------------------------
+def test_a_greeting_first_is_dropped(real_embedder, monkeypatch):
+    from cairn.assistant.nlu import understand as U
+    u = U.understand(real_embedder, "hiya, when does the library shut on saturdays", NS.ConversationState())
+    assert [a.intent for a in u.actions] == ["ask"] and u.actions[0].text == "when does the library shut on saturdays"
+    assert U.understand(real_embedder, "thanks, that's lovely", NS.ConversationState()).actions[0].text == \
+        "thanks, that's lovely"  # small talk through and through: nothing dropped
+    monkeypatch.setattr(U, "GREETING_FIRST", False)
+    u = U.understand(real_embedder, "hiya, when does the library shut on saturdays", NS.ConversationState())
+    assert u.actions[0].text.startswith("hiya")

@@ -141,3 +141,15 @@ def pick(pronoun: str, turns: list[dict]) -> str | None:
                 fallback, topic = m["name"], t.get("cast") or []
     fits = [c["name"] for c in topic or [] if want and c.get("gender") == want]
     return fits[0] if len(fits) == 1 else fallback
+
+
+def pick_thing(turns: list[dict]) -> str | None:
+    """What "it" / "that" stands for over `turns` (oldest first): the most recent mention that is
+    no person (a thing, a note, a pet), or None. A turn whose subject was a person ("whats his
+    number" -> Desmond Hale) is passed over: "it" never means a person."""
+    for t in reversed(turns):
+        ms = t.get("mentions")
+        for m in (ms if ms is not None else legacy_mentions(t)):
+            if m["kind"] == "thing":
+                return m["name"]
+    return None

@@ -202,8 +202,9 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
         how.append("a follow-up: leading 'and' dropped")
     subject = None
     if (_THING_PRONOUN.search(t) or _BARE_THAT.search(t)) and (st.subject or st.note):
-        subject = st.subject or st.note
-        how.append(f"'it' = {subject!r} (the last subject)")
+        from cairn.assistant.nlu.antecedent import pick_thing
+        subject = pick_thing(st.turns) or st.subject or st.note
+        how.append(f"'it' = {subject!r} (the last thing spoken of)")
     elif (p := _PERSON_PRONOUN.search(t)) and (subject := st.antecedent(p.group(0))):
         how.append(f"'{p.group(0)}' = {subject!r} (the most recent antecedent that fits)")
     return t, how, subject
