@@ -141,3 +141,13 @@ def test_a_greeting_first_is_dropped(real_embedder, monkeypatch):
     monkeypatch.setattr(U, "GREETING_FIRST", False)
     u = U.understand(real_embedder, "hiya, when does the library shut on saturdays", NS.ConversationState())
     assert u.actions[0].text.startswith("hiya")
+
+
+def test_a_note_title_is_no_person_of_its_cast(home):
+    # "# Brass band\n\nPractice ..." once read as the person "Brass band Practice"-like run across lines, which made
+    # the band a person and "it" skip it
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("what night is brass band practice", Channel())
+    st = NS.load(bot.store, bot.state.id)
+    assert all("\n" not in c["name"] for c in st.turns[-1]["cast"])
+    assert all(m["kind"] == "thing" for m in st.turns[-1]["mentions"] if m["name"].lower().startswith("brass"))

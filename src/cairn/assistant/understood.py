@@ -132,7 +132,7 @@ class Understood(NoteScoped, Reminding):
                 body = self.app.note_show(log["note"])["body"] or ""
             except Exception:  # noqa: BLE001 - a note gone or unreadable: no cast, the mentions stand
                 body = ""
-        cast = AN.cast(PE.people(body), body)
+        cast = AN.cast([p for line in body.splitlines() for p in PE.people(line)], body)  # a name never spans lines
         said = f"{u.resolved}\n{reply}"
         out = [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
         subj = log.get("subject")
@@ -140,7 +140,7 @@ class Understood(NoteScoped, Reminding):
             p = NS.PERSON_PRONOUN.search(u.text) if u.subject == subj else None
             gender = (AN.pronoun_gender(p.group(0)) if p else None) or AN.gender_in(subj, u.resolved) \
                 or AN.gender_in(subj, body)
-            kind = "person" if AN.in_cast(subj, cast + out) else "thing"
+            kind = "person" if subj.casefold() in {m["name"].casefold() for m in cast + out} else "thing"
             out.append(AN.mention(subj, kind, gender))
         return out, cast
 
