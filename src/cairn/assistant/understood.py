@@ -13,6 +13,7 @@ import secrets
 from datetime import datetime, timezone
 
 from cairn.assistant.models import ToolCall
+from cairn.assistant.nlu import antecedent as AN
 from cairn.assistant.nlu import known as KN
 from cairn.assistant.nlu import notenames as NN
 from cairn.assistant.nlu import people as PE
@@ -37,16 +38,9 @@ def knowledge(app, question: str, subject: str | None = None):
     return answer_about(app, question, subject=subject)
 
 
-# The person a who-question's answer names is the conversation's last person ("what's her
-# number?" after "who's the landlord?"), as a person named in the message is.
-WHO_ANSWER_PERSON = True
 # A name typed in lower case ("whats her number then" after "can u text oksana …") is the
 # conversation's person when the home knows a person by it (nlu/known.py).
 LOWER_CASE_NAMES = True
-# A message naming its subject (a word of the answered note's title) and calling it "she" / "he" ("how heavy was pebble
-# when i last weighed her") makes that subject the one the next "she" means, over a person named turns before.
-# Switch off: SHE_NAMED.
-SHE_NAMED = True
 # A who-question answered by a note sentence naming no one gets one naming a person (_who_from_note).
 WHO_NAMES_A_PERSON = True
 
@@ -121,16 +115,34 @@ class Understood(NoteScoped, Reminding):
             # "can u text oksana that …": a name typed in lower case, known to the home as a person's
             people = [n for n in KN.people_in(u.resolved, KN.home_people(self.app))
                       if n not in (log.get("note"), log.get("subject"))]
-        if not people and WHO_ANSWER_PERSON and re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I):
-            # "who's the landlord?" answered "Landlord: Priya Mistry, …": she is the one "her" means next
-            people = PE.people(res.reply)[:1]
-        if not people and SHE_NAMED and log.get("subject") and NS.PERSON_PRONOUN.search(u.resolved) and (
-                RP.terms(log["subject"]) & RP.terms(u.resolved)):
-            # "how heavy was pebble when i last weighed her": the named subject is a she, whom "she" means next
-            people = [log["subject"]]
-        if people:
-            log["person"] = people[-1]
+        who = PE.people(res.reply)[:1] if re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I) else []
+        log["mentions"], log["cast"] = self._mentions(u, res.reply, people, who, log)
+        if people or who:
+            log["person"] = (people or who)[-1]
         self.store.append(self.state.id, log)
+
+    def _mentions(self, u: Understanding, reply: str, people: list[str], who: list[str], log: dict):
+        """(the turn's mentions, most salient first; the cast of the note it answered from) for
+        nlu/antecedent.pick: the person a who-question's answer names, the people the message names
+        (the last first), the turn's subject; each with the gender the message, the reply or the
+        note give it (a subject a she/he of the message stood for has that pronoun's gender)."""
+        body = ""
+        if log.get("note"):
+            try:
+                body = self.app.note_show(log["note"])["body"] or ""
+            except Exception:  # noqa: BLE001 - a note gone or unreadable: no cast, the mentions stand
+                body = ""
+        cast = AN.cast([p for line in body.splitlines() for p in PE.people(line)], body)  # a name never spans lines
+        said = f"{u.resolved}\n{reply}"
+        out = [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
+        subj = log.get("subject")
+        if subj and not any(m["name"] == subj for m in out):
+            p = NS.PERSON_PRONOUN.search(u.text) if u.subject == subj else None
+            gender = (AN.pronoun_gender(p.group(0)) if p else None) or AN.gender_in(subj, u.resolved) \
+                or AN.gender_in(subj, body)
+            kind = "person" if subj.casefold() in {m["name"].casefold() for m in cast + out} else "thing"
+            out.append(AN.mention(subj, kind, gender))
+        return out, cast
 
     # -- one action ------------------------------------------------------------------------
     def _tool(self, name: str, args: dict, text: str, ui, turn_no: int, res):

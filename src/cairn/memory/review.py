@@ -83,6 +83,9 @@ def confirm(conn: sqlite3.Connection, memory_id: str, *, now: datetime | None = 
     return m
 
 
+NEVER_PARAPHRASE = 2.0  # a cosine no pair of vectors reaches: the corrected text is stored as itself
+
+
 def edit(conn: sqlite3.Connection, embedder, memory_id: str, text: str, *, now: datetime | None = None,
          vault: Path | None = None, reason: str = "corrected in review") -> MemoryChange:
     """Correct a memory's text: the corrected statement (same kind, scope and sources) is
@@ -90,8 +93,12 @@ def edit(conn: sqlite3.Connection, embedder, memory_id: str, text: str, *, now: 
     for empty or too long text (nothing changes)."""
     old = _active(conn, memory_id)
     moment = _now(now)
+    # a changed text is never the old statement reworded: "comes on mondays" correcting "comes on fridays" embeds
+    # close enough to read as a paraphrase (match.PARAPHRASE_COS), which reinforced the old one and changed nothing
+    changed = " ".join(text.split()).casefold() != " ".join(old.text.split()).casefold()
     change = remember(conn, embedder, text, kind=old.kind, scope=old.scope, source=old.source,
-                      source_ids=old.source_ids, event_time=old.event_time, now=moment, vault=vault)
+                      source_ids=old.source_ids, event_time=old.event_time, now=moment, vault=vault,
+                      **({"paraphrase_cos": NEVER_PARAPHRASE} if changed else {}))
     new = change.memory
     with transaction(conn):
         old = get_memory(conn, old.id)

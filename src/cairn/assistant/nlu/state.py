@@ -31,6 +31,9 @@ _BARE_THAT = re.compile(r"^(?:what|when|where|who|which|how)\b.*\s(?:that|this)(
                         r"\s*[?.!]*\s*$", re.I)
 
 
+# A pronoun means the most recent antecedent that fits (nlu/antecedent.py: gender, person or thing, the current
+# topic) rather than the last person named / the last subject however long ago. Switch off: ANTECEDENT.
+ANTECEDENT = True
 _WH = re.compile(r"(?:what|which|where|who|when|how)(?:'s|s|\s+is|\s+are)?\b", re.I)
 VALUE_OF_NOTE = "a value of the last note"  # how an ellipsis asking only for a kind of value is resolved
 OTHER_OF_NOTE = "the last question's kind, of another thing of the last note"  # "and the one back?"
@@ -101,6 +104,12 @@ class ConversationState:
     question: str | None = None
     answer: str | None = None
     turns: list[dict] = field(default_factory=list)
+
+    def antecedent(self, pronoun: str) -> str | None:
+        """What a she/he form (`pronoun`) stands for over the session's turns (nlu/antecedent.pick:
+        the most recent mention of a fitting gender, within the current topic), or None."""
+        from cairn.assistant.nlu.antecedent import pick
+        return pick(pronoun, self.turns or [self.to_json()])  # a state built by hand: its fields as one turn
 
     def apply(self, e: dict) -> None:
         """Fold one "nlu" event in."""
@@ -196,9 +205,9 @@ def resolve(text: str, st: ConversationState) -> tuple[str, list[str], str | Non
         how.append("a follow-up: leading 'and' dropped")
     subject = None
     if (_THING_PRONOUN.search(t) or _BARE_THAT.search(t)) and (st.subject or st.note):
-        subject = st.subject or st.note
-        how.append(f"'it' = {subject!r} (the last subject)")
-    elif _PERSON_PRONOUN.search(t) and st.person:
-        subject = st.person
-        how.append(f"'{_PERSON_PRONOUN.search(t).group(0)}' = {subject!r} (the last person)")
+        from cairn.assistant.nlu.antecedent import pick_thing
+        subject = (pick_thing(st.turns) if ANTECEDENT else None) or st.subject or st.note
+        how.append(f"'it' = {subject!r} (the last thing spoken of)")
+    elif (p := _PERSON_PRONOUN.search(t)) and (subject := st.antecedent(p.group(0)) if ANTECEDENT else st.person):
+        how.append(f"'{p.group(0)}' = {subject!r} (the most recent antecedent that fits)")
     return t, how, subject

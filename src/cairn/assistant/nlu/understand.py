@@ -52,6 +52,14 @@ BARE_POSSESSIVE = True
 # clause after it no request ("get rid of the bins one, the council came early": a reminder's cancel, not a note's
 # delete of "council came early"), is that first request, the rest its reason. Switch off: REASON_AFTER.
 REASON_AFTER = True
+# A greeting opening a message ("hiya, when's the recycling collected", "morning! how much was the
+# deposit") is no part of what it asks: the first clause, at most GREETING_WORDS words and read as small
+# talk by the classifier on its own, is dropped when the rest (3+ words) is a question or reads as some
+# intent; the rest is then understood alone (the whole read as a reminder or a purchase when a greeting
+# opened it). Switch off: GREETING_FIRST.
+GREETING_FIRST = True
+GREETING_WORDS = 4
+_FIRST_CLAUSE = re.compile(r"^\s*(?P<g>[^,.!?;:]{1,40}?)\s*[,.!;:]+\s+(?P<rest>\S.*)$", re.S)
 ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
@@ -166,6 +174,18 @@ def _two_requests(a: str, b: str, whole: str, b_text: str = "") -> bool:
     return _cannot(a) and _cannot(b) and a != b and _cannot(whole)
 
 
+def _greeting_first(embedder, text: str, cache_dir=None) -> tuple[str, str] | None:
+    """(greeting, rest) of a message opening with a greeting (GREETING_FIRST), else None; classifies
+    the two parts only when the first clause is short enough to be one."""
+    m = _FIRST_CLAUSE.match(text)
+    if not m or len(m.group("g").split()) > GREETING_WORDS or len(m.group("rest").split()) < 3:
+        return None
+    g, rest = C.classify(embedder, [m.group("g"), m.group("rest")], cache_dir)
+    if g.intent == "smalltalk" and rest.intent != "smalltalk" and (rest.intent != C.NONE or is_question(m.group("rest"))):
+        return m.group("g"), m.group("rest")
+    return None
+
+
 def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=None, people=None) -> Understanding:
     """The Understanding of one message of the person (module docstring). `df`: word -> how
     many note chunks hold it (the keyword index's document frequency), with which a misspelt
@@ -175,8 +195,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
     said, fixed = normalise(text), []
     if BARE_POSSESSIVE and people is not None:
         said, fixed = possessives(said, people)
+    greeted = _greeting_first(embedder, said, cache_dir) if GREETING_FIRST else None
+    if greeted:
+        said = greeted[1]
     resolved, how, subject = S.resolve(said, st)
-    how[:0] = [f"a possessive: {f}" for f in fixed]
+    how[:0] = [f"a possessive: {f}" for f in fixed] + ([f"a greeting first: {greeted[0]!r} dropped"] if greeted else [])
     if MISSPELT and df is not None and is_question(resolved):
         fixed, done = corrected(resolved, df, ordinary_words())
         if done:  # "when does oona want the reciepts": the receipts a note holds
