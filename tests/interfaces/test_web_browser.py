@@ -234,10 +234,17 @@ def test_a_skipped_upload_is_named_and_a_failed_url_gets_retry_without_reload(si
     done = page.locator(".run.run-done", has_text="lark.md")
     done.wait_for(timeout=TIMEOUT * 2)
     assert "skipped junk.bin: binary data" in done.locator(".run-detail").inner_text()  # which file
-    # a web page that cannot be fetched: the queue below offers Retry at once, as the run says
+    # a URL refused by its form (loopback) is named at once and never queued: no Retry that cannot succeed
     page.fill("#url", "http://127.0.0.1:9/nothing-here")
     page.locator("#urlform button[type=submit]").click()
-    page.locator(".run.run-failed", has_text="127.0.0.1:9").wait_for(timeout=TIMEOUT * 2)
+    refused = page.locator(".run.run-failed", has_text="127.0.0.1:9")
+    refused.wait_for(timeout=TIMEOUT * 2)
+    assert "loopback" in refused.inner_text()
     queue = page.locator("section[aria-labelledby=jobs-h]")
-    queue.locator("li", has_text="127.0.0.1:9/nothing-here").get_by_role("button", name="Retry").wait_for()
+    assert queue.locator("li", has_text="127.0.0.1:9/nothing-here").count() == 0
+    # a web page that cannot be fetched (a name that never resolves, RFC 2606 .invalid): the queue offers Retry
+    page.fill("#url", "http://nothing-here.invalid/page")
+    page.locator("#urlform button[type=submit]").click()
+    page.locator(".run.run-failed", has_text="nothing-here.invalid").wait_for(timeout=TIMEOUT * 2)
+    queue.locator("li", has_text="nothing-here.invalid/page").get_by_role("button", name="Retry").wait_for()
     shoot(page, "ingest-failed-url")
