@@ -79,3 +79,24 @@ def test_the_removed_answer_check_setting_is_refused_by_name(tmp_path):
     (tmp_path / "config.toml").write_text("[search]\nanswer_check = true\n")
     with pytest.raises(ConfigError, match="answer_check"):
         load_settings(tmp_path)
+
+
+@pytest.mark.parametrize("text", [
+    "[assistant]\nmodel = \"nonsense:xx\"\n",  # newuser26: `cairn chat` ran on "none", no word said
+    "[assistant]\nmodel = 3\n",
+    "[assistant]\nmodel = \"gpt4\"\n",
+    "[assistant]\nmodel = \"anthropic:\"\n",
+])
+def test_an_assistant_model_that_is_no_spec_is_refused_by_name(tmp_path, text):
+    """`cairn chat --model nonsense:xx` is refused; the same spec in config.toml was taken and
+    every new session quietly fell back to the offline layer (model "none", exit 0)."""
+    with pytest.raises(ConfigError) as info:
+        _load(tmp_path, text)
+    assert "assistant.model" in str(info.value) and "anthropic:MODEL" in str(info.value)
+
+
+@pytest.mark.parametrize("spec", ["", "none", "embedded", "embedded:qwen2.5-coder-0.5b",
+                                  "openai:http://127.0.0.1:11434/v1:llama3", "anthropic:claude-x",
+                                  "anthropic:https://example.org:claude-x"])
+def test_every_assistant_model_form_still_loads(tmp_path, spec):
+    assert _load(tmp_path, f"[assistant]\nmodel = \"{spec}\"\n").assistant.model == spec

@@ -269,6 +269,22 @@ def _check_llm_spec(value: object, key: str) -> str:
     return value.strip()
 
 
+_ASSISTANT_FORMS = ('"none", "embedded", "embedded:NAME", "openai:BASE_URL:MODEL", "anthropic:MODEL" or '
+                    '"anthropic:BASE_URL:MODEL"')
+
+
+def _check_assistant_spec(value: str) -> None:
+    """assistant.model as written in config.toml: "" (use `llm`) or one of the forms
+    `cairn chat --model` takes (syntax only, as `_check_llm_spec`; the same forms as
+    cairn.assistant.models.SPEC_FORMS, which this layer may not import). Raises ConfigError."""
+    low = value.strip().lower()
+    if not low or low in ("none", "embedded") or low.startswith("openai:"):
+        return
+    if low.startswith(("embedded:", "anthropic:")) and low.split(":", 1)[1].strip():
+        return
+    raise ConfigError(f"config.toml: assistant.model must be {_ASSISTANT_FORMS} (or left out), got {value!r}")
+
+
 def validate(settings: "Settings") -> None:
     """Check value ranges after loading (numbers finite — no nan or inf — and >= 0, see
     `_MINIMUMS` and `_MAXIMUMS`; fusion one of weighted/rrf; chunk.min_tokens <=
@@ -336,6 +352,7 @@ def _apply_data(settings: Settings, data: dict, check_vault: bool = True) -> Non
     if settings.ingest.enrich not in ("auto", "extractive", "off"):
         raise ConfigError("config.toml: ingest.enrich must be \"auto\", \"extractive\" or \"off\", "
                           f"got {settings.ingest.enrich!r}")
+    _check_assistant_spec(settings.assistant.model)
     if settings.assistant.tools not in ("auto", "native", "json", "none"):
         raise ConfigError("config.toml: assistant.tools must be \"auto\", \"native\", \"json\" or "
                           f"\"none\", got {settings.assistant.tools!r}")
