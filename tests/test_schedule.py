@@ -356,6 +356,25 @@ def test_a_date_with_a_year_and_a_time_in_either_order():
         W.parse_when("28 March 2027 at 2:30 or so", zone, now, recurring=False)
 
 
+def test_a_date_may_open_with_its_weekday_which_must_agree():
+    """newuser26: "Tuesday 12 January" (how letters and people write a date) was refused as
+    "cannot read the time" while "12 January" was read. A weekday before the date is read and
+    checked: one that does not fall on that date is refused naming the date's real weekday."""
+    zone = W.zone("UTC")
+    now = datetime(2026, 12, 7, 17, 0, tzinfo=zone)  # a Monday
+
+    def due(text):
+        return W.parse_when(text, zone, now, recurring=False).run_date.strftime("%Y-%m-%d %H:%M")
+    assert due("Tuesday 12 January") == "2027-01-12 09:00"
+    assert due("on Tue, 12 January 2027 at 3pm") == "2027-01-12 15:00"
+    assert due("Thursday the 10th of December at noon") == "2026-12-10 12:00"
+    assert due("friday, March 12th") == "2027-03-12 09:00"
+    with pytest.raises(InvalidInput, match="12 January 2027 is a Tuesday"):
+        W.parse_when("Wednesday 12 January", zone, now, recurring=False)
+    with pytest.raises(InvalidInput, match="cannot read"):
+        W.parse_when("Funday 12 January", zone, now, recurring=False)
+
+
 def test_a_day_without_a_time_is_at_nine_also_in_iso():
     """The documented rule "a time left out means 09:00" held for "3 March" but not for
     "2027-03-03", which was due at midnight."""

@@ -7,7 +7,8 @@ The time arithmetic (cron fields, intervals, DST gaps and folds) is APScheduler'
   one-off    in N seconds|minutes|hours|days|weeks (N may be decimal: "in 1.5 hours") ; tomorrow [at TIME] ; today at TIME ;
              next|this|on WEEKDAY [at TIME] ; at TIME (today, or tomorrow if past) ;
              [on] the Nth [of MONTH] | N MONTH | MONTH N [at TIME] (the next such day ahead) ;
-             the same with a year (N MONTH YEAR, MONTH N[,] YEAR: that day) ;
+             the same with a year (N MONTH YEAR, MONTH N[,] YEAR: that day) ; either may open
+             with its weekday ("Tuesday 12 January": refused when the date falls on another) ;
              an ISO 8601 date-time (naive = in the zone; with an offset = that instant) or
              date [at TIME] ; a plain time (with a colon, am/pm, noon, midnight) may also come
              first ("2:30pm on 28 March 2027", "9am tomorrow") or follow its day without "at"
@@ -277,12 +278,25 @@ _DOM = (r"(?:on\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+" + _MONT
         r"(?:on\s+)?" + _MONTH + r"\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?" + _YEAR)
 
 
+_WEEKDAY_FIRST = re.compile(r"(?:on\s+)?(?P<wd>mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs?|rsday)?|"
+                            r"fri(?:day)?|sat(?:urday)?|sun(?:day)?),?\s+(?P<rest>.+)")
+
+
 def _day_of_month(body: str, now: datetime, at) -> datetime | None:
     """The next day `body` names as a date without a year — "the 14th", "on the 3rd of May",
     "14 March", "March 14th" — at the clock `at` gives: the first such day (this month or a
     later one; this year or the next) whose time is still ahead. With a year ("28 March 2027",
-    "March 28, 2027") that very day. None when `body` is no such date; InvalidInput when no
-    month has that day (or that year's month has not)."""
+    "March 28, 2027") that very day. A weekday may open it ("Tuesday 12 January", "Tue, 12
+    January 2027"): it must be that day's weekday. None when `body` is no such date;
+    InvalidInput when no month has that day (or that year's month has not), or when the
+    weekday written is not the date's."""
+    if (wm := _WEEKDAY_FIRST.fullmatch(body)) is not None:
+        due = _day_of_month(wm.group("rest"), now, at)
+        said = WEEKDAYS.index(wm.group("wd")[:3])
+        if due is not None and due.weekday() != said:
+            raise InvalidInput(f"{body!r}: {due.day} {calendar.month_name[due.month]} {due.year} is a "
+                               f"{calendar.day_name[due.weekday()]}, not a {calendar.day_name[said]}")
+        return due
     m = next((m for rx in _DOM if (m := re.fullmatch(rx, body))), None)
     if m is None:
         return None
