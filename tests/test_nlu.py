@@ -584,6 +584,41 @@ def test_a_correction_moves_the_reminder_just_set(week, real_embedder):
     bot.turn("cancel the kettle reminder", Channel())
 
 
+def test_a_correction_naming_a_date_keeps_the_time_and_reads_no_hour(week, real_embedder):
+    """Class: a correction that gives a date ("12 January", "January 12", "Tuesday 12 January",
+    "the 5th") moves the reminder to that day at its own time of day; the day's number is never
+    read as a clock hour; a bare day of the month is one in the reminder's month while ahead."""
+    from datetime import timedelta
+
+    from cairn.schedule import when as W
+    tz = W.zone(None)
+    now = datetime(2026, 12, 7, 17, 0, tzinfo=tz)
+    due = datetime(2027, 1, 10, 9, 0, tzinfo=tz).isoformat()  # a Sunday, 09:00
+    for said in ("no, make it 12 January", "no, make it January 12th", "no, make it Tuesday 12 January",
+                 "sorry, the 12th of January not the 10th"):
+        assert SL.corrected_due(said, due, now) == "2027-01-12 09:00", said
+    assert SL.corrected_due("make it 12 January at 3pm", due, now) == "2027-01-12 15:00"
+    assert SL.corrected_due("no, make it the 5th", due, now) == "2027-01-05 09:00"  # the reminder's month
+    assert SL.corrected_due("no, make it the 5th", datetime(2026, 12, 20, 10, tzinfo=tz).isoformat(), now) == (
+        "2027-01-05 10:00")  # the 5th of its month is past: the next 5th
+    assert SL.corrected_due("no, make it Wednesday 12 January", due, now) is None  # a weekday the date is not
+    assert SL.corrected_due("no, make it 12", due, now) == "2027-01-10 12:00"  # a number alone is still a clock
+    bot = Assistant(week, model="none", new=True)
+    day = datetime.now(tz) + timedelta(days=40)
+    day = day.replace(day=min(day.day, 20))
+    month = day.strftime("%B")
+    bot.turn(f"remind me to pay the chess club fees on {day.day} {month} at 9am", Channel())
+    res = bot.turn(f"no, make it {day.day + 3} {month}", Channel())
+    got = datetime.fromisoformat(res.tool_calls[-1].result["next_due"]).astimezone(tz)
+    assert (res.tool_calls[-1].name, got.day, got.strftime("%H:%M")) == ("reminder_snooze", day.day + 3, "09:00")
+    res = bot.turn("actually the 2nd", Channel())
+    got = datetime.fromisoformat(res.tool_calls[-1].result["next_due"]).astimezone(tz)
+    assert (got.day, got.strftime("%H:%M")) == (2, "09:00")
+    res = bot.turn(f"no, make it {(day + timedelta(days=3)).strftime('%A')} {day.day + 1} {month}", Channel())
+    assert ", not a " in res.reply and "nothing was changed" in res.reply.lower(), res.reply
+    bot.turn("cancel the chess club fees reminder", Channel())
+
+
 def test_the_second_item_of_a_list_is_no_request(real_embedder):
     """Class: "add A and B to the note" / "a note called T - A and B" are one request, not two."""
     st = NS.ConversationState()

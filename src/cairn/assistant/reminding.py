@@ -53,7 +53,7 @@ class Reminding:
             if "too far away" in msg:
                 return "is too far away (at most about 100 years ahead)"
             m = re.search(r"no month has a day \d+|there is no [^.;()]+|day \d+ of a month does not exist|"
-                          r"the interval must be positive|\d+:\d\d is not a time of day", msg)
+                          r"the interval must be positive|\d+:\d\d is not a time of day|\d+ \w+ \d{4} is a \w+, not a \w+", msg)
             if m:
                 return f"cannot be: {m.group(0)}"
         except Exception:  # noqa: BLE001 - only the wording of a refusal depends on it
@@ -115,8 +115,11 @@ class Reminding:
             return {"reply": "There is no reminder to change, so nothing was moved."}
         until = SL.corrected_due(t, r.get("next_due"))
         if until is None:
-            said = SL.correction(t) != (None, None) or SL.says_shift(t)  # a time that is past, else none read
-            return {"reply": (f"That time for “{r['text']}” has already passed. " if said else "") + (
+            day, clock = SL.correction(t)
+            why = self._unread_reason(day) if day else ""  # "Tuesday 12 January" that is a Wednesday: said so
+            said = (day, clock) != (None, None) or SL.says_shift(t)  # a time that is past, else none read
+            return {"reply": (f"“{day}” {why}. " if why.startswith("cannot") else
+                              f"That time for “{r['text']}” has already passed. " if said else "") + (
                     f"What day or time should “{r['text']}” be instead? Nothing was changed."),
                     "slots": {"reminder": r["id"], "text": r["text"]}}
         repeats = str(r.get("schedule") or "").lower().startswith("every")

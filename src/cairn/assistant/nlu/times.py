@@ -100,21 +100,40 @@ def spoken_times(text: str, now: datetime | None = None) -> str:
 
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _CLOCK = r"(?P<c>(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>am|pm)?|noon|midnight)"
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_ORD = r"\d{1,2}(?:st|nd|rd|th)"
+# A date of the calendar, as `cairn.schedule.when` reads one, a weekday before it allowed: "12 January", "the 12th
+# of January 2027", "January 12", "Tuesday 12 January", "the 5th" (a day of the month is a date, never an hour).
+_DATE = (r"(?:" + _WEEKDAY + r",?\s+)?(?:"
+         r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b(?:,?\s+\d{4})?"
+         r"|" + _MONTH + r"\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4})?"
+         r"|(?:the\s+)?" + _ORD + r"\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?|time)\b))")
+
+
+# A correction may name a date ("no, make it 12 January", "Tuesday 12 January", "the 5th"): the day it says, its
+# number never read as the hour. Switch off: DATES (then "12 January" moves the reminder to 12:00 on its old day).
+DATES = True
 
 
 def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
     """(day, clock) a correction of a reminder's time says ("no, I meant Friday not Thursday" ->
-    ("friday", None); "actually make it quarter to eight" -> (None, (7, 45, False))): the day
-    is a weekday, "tomorrow" or "today"; the clock (hour, minute, whether the hour is absolute:
+    ("friday", None); "actually make it quarter to eight" -> (None, (7, 45, False)); "no, make
+    it Tuesday 12 January" -> ("tuesday 12 january", None)): the day is a weekday, "tomorrow",
+    "today" or a date (`_DATE`: "12 january", "january 12th", "the 5th", a weekday before one)
+    whose number is no clock; the clock (hour, minute, whether the hour is absolute:
     am/pm said, or written 24-hour as 0, 13-23 or with a leading zero, "07:30") is read after
     `spoken_times`, a dotted one ("to 8.30") read as a clock wherever it stands; an impossible one ("25:00", "13pm", "0am") is None. What follows "not" / "rather than" / "instead of" is the
     mistake and is dropped. (None, None) when the message says no day or time."""
     t = spoken_times(text).lower()
     # a dotted clock in a correction is a clock wherever it stands ("change that to 8.30"; not "£8.30", "v2.30")
     t = re.sub(r"(?<![\w.£$€])(?P<h>[01]?\d|2[0-3])\.(?P<mi>[0-5]\d)\b(?!\.\d)", r"\g<h>:\g<mi>", t)
-    t = re.sub(r"\b(?:not|rather than|instead of)\s+(?:on\s+|at\s+|the\s+)?(?:" + _WEEKDAY
-               + r"|tomorrow|today|\d{1,2}(?::\d{2})?\s*(?:am|pm)?)", " ", t)
-    day = re.search(r"\b(" + _WEEKDAY + r"|tomorrow|today)\b", t)
+    t = re.sub(r"\b(?:not|rather than|instead of)\s+(?:on\s+|at\s+)?(?:" + _DATE + r"|(?:the\s+)?(?:" + _WEEKDAY
+               + r"|tomorrow|today|\d{1,2}(?::\d{2})?\s*(?:am|pm)?))", " ", t)
+    date = re.search(r"\b" + _DATE, t) if DATES else None
+    if date:  # the date, then the clock read from the rest ("12 January at 9": 9, not 12)
+        t = t[:date.start()] + " " + t[date.end():]
+    day = date or re.search(r"\b(" + _WEEKDAY + r"|tomorrow|today)\b", t)
     clock = None
     m = re.search(r"(?:\bat\s+|\bit\s+|\bthat\s+|^|[\s,])" + _CLOCK + r"(?![\d:])(?!\s*(?:st|nd|rd|th|minutes?|mins?"
                   r"|hours?|days?|weeks?)\b)", t)
@@ -133,7 +152,7 @@ def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
                 h, absolute = h + 12, True  # "half eight tomorrow night", "6 tonight": the evening's clock
             ok = h <= 23 and mi <= 59 and (said is None or 1 <= said <= 12)
             clock = (h, mi, absolute) if ok else None
-    return (day.group(1) if day else None), clock
+    return (re.sub(r"\s+", " ", day.group(0)) if day else None), clock
 
 
 _SHIFT = re.compile(r"(?<![-\w.])(?<!half )(?P<n>half an|an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b"
@@ -169,7 +188,8 @@ def corrected_due(text: str, due: str | None, now: datetime | None = None) -> st
     correction `text` moves: a new day keeps the reminder's time of day (the day counted from
     now: the next such day); a new time keeps its day (the next day when that time has passed);
     an hour said without am/pm is the one of h and h+12 nearer the old time ("make it 7" for a
-    6pm reminder is 19:00). None when `text` says no day or time, or `due` is unreadable."""
+    6pm reminder is 19:00); a date ("12 January") is that day at the reminder's time, a day of
+    the month alone ("the 5th") one in the reminder's month when still ahead (`_in_month`). None when `text` says no day or time, or `due` is unreadable."""
     day, clock = correction(text)
     shift = _SHIFT.search(text)
     if (day is None and clock is None and not shift) or not due:
@@ -191,7 +211,9 @@ def corrected_due(text: str, due: str | None, now: datetime | None = None) -> st
             n, unit, sign = _shift_of(shift)
             at = cur + timedelta(**{unit + "s": sign * n})
             return at.strftime("%Y-%m-%d %H:%M") if at > now else None
-        if day:
+        if day and re.fullmatch(r"(?:" + _WEEKDAY + r",?\s+)?(?:the\s+)?" + _ORD, day):  # "the 5th": of its month
+            at = _in_month(day, h, mi, cur, now, tz)
+        elif day:
             trig = W.parse_when(f"{day} at {h:02d}:{mi:02d}", tz, now, recurring=False)
             at = W.next_runs(trig, 1, now, tz)[0]
         else:
@@ -201,6 +223,26 @@ def corrected_due(text: str, due: str | None, now: datetime | None = None) -> st
     except Exception:
         return None
     return at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def _in_month(day: str, h: int, mi: int, cur: datetime, now: datetime, tz) -> datetime:
+    """The time h:mi on the day of the month `day` names ("the 5th", "friday the 5th") in the
+    month of the reminder's time `cur` when that is still ahead of `now`, else on the next such
+    date after `now` (`cairn.schedule.when` reads it). Raises InvalidInput as `parse_when` does
+    (no such date; a weekday the date does not fall on)."""
+    import calendar
+
+    from cairn.errors import InvalidInput
+    from cairn.schedule import when as W
+    m = re.fullmatch(r"(?:(?P<wd>" + _WEEKDAY + r"),?\s+)?(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", day)
+    dated = f"{(m.group('wd') or '') + ' '}{m.group('d')} {calendar.month_name[cur.month]} {cur.year}".strip()
+    try:
+        at = W.next_runs(W.parse_when(f"{dated} at {h:02d}:{mi:02d}", tz, now, recurring=False), 1, now, tz)[0]
+        if at > now:
+            return at
+    except (InvalidInput, IndexError):  # no such day that month, or it is past: the next such date
+        pass
+    return W.next_runs(W.parse_when(f"{day} at {h:02d}:{mi:02d}", tz, now, recurring=False), 1, now, tz)[0]
 
 
 def skipped_repeats(schedule: str, due: str | None, until: str, limit: int = 100) -> int:
