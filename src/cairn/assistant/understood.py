@@ -316,6 +316,8 @@ class Understood(NoteScoped, Reminding):
     # -- notes -------------------------------------------------------------------------------
     def _note_of(self, t, st, log) -> tuple[str | None, str]:
         title, phrase = NN.resolve_note(self.app, t)
+        if NN.names_many(t, title):  # "delete all my notes": no one note, not the last one spoken of
+            return None, ""
         if title is None and st.note and (not phrase or phrase.lower() in ("it", "that", "this")):
             title = st.note
         if title:
@@ -379,7 +381,8 @@ class Understood(NoteScoped, Reminding):
         title, phrase = self._note_of(t, st, log)
         if not title:
             return {"reply": (f"I can't find a note called “{phrase}”, so nothing was deleted." if phrase else
-                              "Which note? I delete one note at a time, named by its title; nothing was deleted.")}
+                              "Which note? I delete one note at a time, named by its title"
+                              + (", never all or several at once" if NN.names_many(t) else "") + "; nothing was deleted.")}
         rec = self._tool("delete_note", {"note": title}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"note": title}}
 

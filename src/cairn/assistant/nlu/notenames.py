@@ -170,3 +170,21 @@ def resolve_note(app, text: str, titles: list[str] | None = None) -> tuple[str |
         if PART_OF_TITLE and (named := note_phrase(text, outright=True)) and (title := part_of_title(named, titles)):
             return title, named
     return None, phrase
+
+
+# A message about all or several notes ("delete all my notes", "every note", "the notes about the boiler",
+# "everything") names no one note: an action on one note takes none of them — neither the note last spoken of
+# nor a title holding its words. Switch off: MANY_NOTES.
+MANY_NOTES = True
+_MANY = re.compile(r"\b(?:all|every|each|both|several|multiple)\b(?:\s+[\w'-]+){0,4}?\s+(?:notes?|lists?)\b"
+                   r"|\b(?:notes|lists)\b|\b(?:all|each|both)\s+of\s+them\b|\beverything\b", re.I)
+
+
+def names_many(text: str, title: str | None = None) -> bool:
+    """Whether `text` speaks of all or several notes rather than one (`_MANY`: a quantifier before
+    "note(s)", a plural "notes" / "lists", "all of them", "everything"), the words of the matched
+    `title` ("Meeting notes") left out first. False when MANY_NOTES is off."""
+    if not MANY_NOTES:
+        return False
+    t = re.sub(re.escape(title), " ", text, flags=re.I) if title else text
+    return bool(_MANY.search(t))

@@ -1,0 +1,54 @@
+"""The assistant's fixes of session 26 (assistant26b), with notes and sentences written for these
+tests (invented names; none from a benchmark week): a request over all or several notes takes no
+one note; a stated fact is no correction of the reminder just set; pronouns after a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.assistant import Assistant, Channel
+from cairn.assistant.nlu import notenames as NN
+from conftest import notes_app
+
+NOTES = {
+    "todo.md": "# To do\n\n- fix the shed latch\n- post the parcel\n",
+    "boiler.md": "# Boiler service\n\nServiced on 4 May by Tomas Ferrow. Next service due May 2027.\n",
+    "meeting.md": "# Meeting notes\n\nThe orchard committee meets on the first Thursday of the month.\n",
+    "kids.md": "# Kids' clubs\n\nIlse does gymnastics on Mondays at 5pm and choir on Saturdays at 10am.\n"
+               "Her brother Bram does judo on Wednesdays at 6pm.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, real_embedder):
+    with notes_app(tmp_path_factory.mktemp("classes26b"), NOTES, real_embedder) as app:
+        app.settings.assistant.veto_s = 0
+        yield app
+
+
+def test_names_many_reads_a_quantifier_or_a_plural_but_not_a_title():
+    for said in ("delete all my notes", "remove every note", "delete both lists", "wipe everything",
+                 "delete all notes about the boiler", "get rid of all of them", "delete each of my old notes"):
+        assert NN.names_many(said), said
+    for said in ("delete the To do note", "delete it", "remove the boiler note", "delete my note on the shed"):
+        assert not NN.names_many(said), said
+    assert not NN.names_many("delete the meeting notes", "Meeting notes")  # the plural is the title's own
+    assert NN.names_many("delete all my notes", "To do")
+
+
+def _deletes(res) -> list:
+    return [c for c in res.tool_calls if c.name == "delete_note"]
+
+
+def test_a_delete_of_all_notes_takes_none_and_says_so(home):
+    """Class: "delete all my notes" / "every note" / "all notes about X" proposes no delete of one
+    note (not the note last spoken of, not a title holding X); the reply says one note at a time."""
+    bot = Assistant(home, model="none", new=True)
+    bot.turn('add "oil the hinges" to my To do note', Channel())
+    for said in ("delete all my notes", "please remove every note", "delete all notes about the boiler"):
+        res = bot.turn(said, Channel())
+        assert _deletes(res) == [], (said, res.reply)
+        assert "one note at a time" in res.reply and "nothing was deleted" in res.reply, res.reply
+    assert set(NN.note_titles(home)) >= {"To do", "Boiler service", "Meeting notes"}
+    res = bot.turn("delete the Meeting notes note", Channel())  # a title that is plural: still that one note
+    assert [(c.arguments.get("note"), c.outcome) for c in _deletes(res)] == [("Meeting notes", "pending")]
