@@ -52,3 +52,28 @@ def test_a_delete_of_all_notes_takes_none_and_says_so(home):
     assert set(NN.note_titles(home)) >= {"To do", "Boiler service", "Meeting notes"}
     res = bot.turn("delete the Meeting notes note", Channel())  # a title that is plural: still that one note
     assert [(c.arguments.get("note"), c.outcome) for c in _deletes(res)] == [("Meeting notes", "pending")]
+
+
+def test_a_fact_of_another_subject_is_no_reminder_correction(home):
+    """Class: after a reminder, a statement whose subject is not the reminder ("Tilde's swimming is
+    on Fridays now, not Thursdays") moves nothing and is kept as a fact; one about the reminder
+    itself ("no, it's Friday") or its task ("the fees are due on the 12th") still corrects it."""
+    from cairn.assistant.nlu import times as T
+    task = "pay the rowing club fees"
+    assert T.another_subject("actually Tilde's swimming is at Hartfell Baths on Fridays now, not Thursdays", task)
+    assert T.another_subject("Grandad is coming on Friday instead", task)
+    for said in ("no, it's Friday", "no wait, I meant Friday not Thursday", "the fees are due on the 12th",
+                 "no, make it 12 January", "that's wrong, it should be 9", "no, Tuesday's better"):
+        assert not T.another_subject(said, task), said
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("remind me to pay the rowing club fees next Wednesday at 9am", Channel())
+    bot.turn('add "buy a gum shield for Ben" to my To do note', Channel())
+    for said in ("actually Ben's rugby is at Millfield Park on Fridays now, not Thursdays",  # read as reminder_correct
+                 "actually Ivo's cricket is on Saturdays now, not Sundays"):
+        res = bot.turn(said, Channel())
+        assert not [c for c in res.tool_calls if c.name == "reminder_snooze"], res.tool_calls
+        assert "instead?" not in res.reply and "rowing" not in res.reply, res.reply
+        assert any(c.name == "remember" and c.outcome == "ran" for c in res.tool_calls), res.reply
+    res = bot.turn("no, it's Thursday at 9am", Channel())  # about the reminder: still a correction of it
+    assert [c.name for c in res.tool_calls][-1] == "reminder_snooze" and "rowing" in res.reply, res.reply
+    bot.turn("cancel the rowing club reminder", Channel())

@@ -158,6 +158,13 @@ def just_set_reminder(st: ConversationState) -> bool:
                for a in st.turns[-1].get("actions", []))
 
 
+def last_reminder_task(st: ConversationState) -> str:
+    """The task of the reminder the session's latest reminder action was about ("pay the club
+    fees"); "" when no turn set, moved or asked about one."""
+    return next(((a.get("slots") or {}).get("text") or "" for e in reversed(st.turns) for a in
+                 reversed(e.get("actions", [])) if a.get("intent") in REMINDER_INTENTS), "")
+
+
 def has_pronoun(text: str) -> bool:
     """Whether `text` holds a pronoun a follow-up may use ("it", "she", "his", ...)."""
     return bool(_THING_PRONOUN.search(text) or _PERSON_PRONOUN.search(text) or _BARE_THAT.search(text.strip()))

@@ -155,6 +155,32 @@ def correction(text: str) -> tuple[str | None, tuple[int, int, bool] | None]:
     return (re.sub(r"\s+", " ", day.group(0)) if day else None), clock
 
 
+# A correction speaks of the reminder when the subject it states is the reminder ("it's Friday", "the time is 9") or
+# its task ("the fees are due on the 12th" of "pay the club fees"); "actually Sam's football is on Fridays now, not
+# Thursdays" states a fact of another subject, whatever the classifier read. Switch off: OWN_SUBJECT.
+OWN_SUBJECT = True
+_SUBJECT = re.compile(r"^(?P<s>.*?)(?:\s+(?:is|are|was|were|has|have|had|will|would|should|can|must)\b|(?<=\w)['’]s\b)",
+                      re.I)
+_NO_SUBJECT = frozenset("no nope sorry oops oh ah actually wait well ok okay now then so make made change move let meant "
+                        "mean reminder remind one time day date thing tomorrow today tonight week weekend morning "
+                        "afternoon evening night next".split())
+
+
+def another_subject(text: str, task: str) -> bool:
+    """Whether the statement `text` has a subject other than the reminder whose task is `task`:
+    the words before its first verb "is" / "are" / "has" / ... or "'s" ("Sam's football is ..."
+    -> "Sam") hold a content word that is no word of a correction (`_NO_SUBJECT`), no weekday,
+    month or number, and no word of `task` (both read by `replies.terms`). False when no such
+    verb is said ("no, make it Friday") or OWN_SUBJECT is off."""
+    from cairn.assistant.nlu.replies import terms
+    m = _SUBJECT.search(text.strip()) if OWN_SUBJECT else None
+    if m is None:
+        return False
+    own = {w for w in terms(m.group("s")) - _NO_SUBJECT - terms(task)
+           if not re.fullmatch(r"\d+\w*|" + _WEEKDAY + "|" + _MONTH, w) and not re.fullmatch(_WEEKDAY, w + "s")}
+    return bool(own)
+
+
 _SHIFT = re.compile(r"(?<![-\w.])(?<!half )(?P<n>half an|an?|one|two|three|\d+)\s+(?P<u>minute|hour|day|week)s?\s+(?P<d>later|earlier)\b"
                     # "push it back an hour", "bring it forward 30 minutes": back is later, forward earlier
                     r"|\b(?P<d2>back|forward|forwards)\s+(?:by\s+)?(?<!half )(?P<n2>half an|an?|one|two|three|\d+)\s+(?P<u2>minute|hour|day|week)s?\b",

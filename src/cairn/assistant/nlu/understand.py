@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
+from cairn.assistant.nlu import times as T
 from cairn.assistant.nlu.forms import as_which, correction, is_question, meant_value
 from cairn.assistant.nlu.known import ordinary_words, possessives
 from cairn.search.codewords import as_code_word
@@ -240,6 +241,9 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
     if FORGET_MOOD and whole.intent == "forget" and _SAYS_FORGOT.match(resolved):
         whole = C.Prediction(C.NONE, whole.score, whole.best, whole.ranked)  # "I forgot my keys at work"
         u.resolution.append("'I forgot …' tells something: no request to forget (read as forget)")
+    if whole.intent == "reminder_correct" and T.another_subject(resolved, S.last_reminder_task(st)):
+        whole = C.Prediction("remember", whole.score, whole.best, whole.ranked)  # "Sam's football is on Fridays now"
+        u.resolution.append("a statement of another subject than the reminder: a fact (read as reminder_correct)")
     if req := _answers_when(resolved, st):  # "tomorrow at 9" after "When should I remind you to call Ana?"
         u.actions = [Action("remind", req, whole)]
         u.resolution.append(f"the time the last turn asked for: {req!r}")
@@ -390,12 +394,13 @@ def _corrects_reminder(text: str, whole: C.Prediction, st: S.ConversationState) 
     reminder and reads as nothing else that writes ("no, I meant Friday not Thursday" reads
     close to a forget), or that moves it by an amount ("make that two days later")."""
     from cairn.assistant.nlu import slots as SL
-    from cairn.assistant.nlu import times as T
     if whole.intent == "reminder_correct":
         return True
     if not S.just_set_reminder(st) or len(text.split()) > 12 or _REMIND_WORDS.search(text) or is_question(text):
         return False
     day, clock = SL.correction(text)
+    if T.another_subject(text, S.last_reminder_task(st)):  # "Mum is coming on Friday instead": a fact of her
+        return False
     if T.says_shift(text):  # "make that 10000 days later" (a big number reads close to a remember)
         return True
     return (day is not None or clock is not None) and (whole.intent in CORRECTABLE or whole.score < WEAK)
