@@ -38,7 +38,7 @@ def test_gender_in_reads_pronouns_after_the_name():
     body = NOTES["band.md"]
     assert AN.gender_in("Olwen Price", body) == "f"
     assert AN.gender_in("Gareth Moss", body) == "m"
-    assert AN.gender_in("Otto", "Backup: her brother Otto, 07700 900 871.") is None  # "her" stands before him
+    assert AN.gender_in("Otto", "Backup: her brother Otto, 07700 900 871.") == "m"  # "her" stands before him; "brother" names him
     assert AN.gender_in("Shelly", NOTES["tortoise.md"]) is None
     assert AN.gender_in("rufus", "how old was rufus when we got him") == "m"
     assert AN.pronoun_gender("Hers") == "f" and AN.pronoun_gender("it") is None

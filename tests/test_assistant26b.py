@@ -16,6 +16,8 @@ NOTES = {
     "meeting.md": "# Meeting notes\n\nThe orchard committee meets on the first Thursday of the month.\n",
     "kids.md": "# Kids' clubs\n\nIlse does gymnastics on Mondays at 5pm and choir on Saturdays at 10am.\n"
                "Her brother Bram does judo on Wednesdays at 6pm.\n",
+    "dentist.md": "# Letter from Elmside Dental\n\nDear Mr Varga,\n\nYour daughter Ilse has a check-up with "
+                  "Dr Lindqvist on Tuesday 9 February 2027 at 4:10pm. Please arrive early.\n",
 }
 
 
@@ -77,3 +79,32 @@ def test_a_fact_of_another_subject_is_no_reminder_correction(home):
     res = bot.turn("no, it's Thursday at 9am", Channel())  # about the reminder: still a correction of it
     assert [c.name for c in res.tool_calls][-1] == "reminder_snooze" and "rowing" in res.reply, res.reply
     bot.turn("cancel the rowing club reminder", Channel())
+
+
+def test_kin_words_give_a_gender():
+    from cairn.assistant.nlu import antecedent as AN
+    said = "remember that Ilse is my daughter and Bram is my son"
+    assert (AN.gender_in("Ilse", said), AN.gender_in("Bram", said)) == ("f", "m")
+    assert AN.gender_in("Ilse", "Dear Mr Varga, your daughter Ilse has a check-up") == "f"
+    assert AN.gender_in("Mr Varga", "Dear Mr Varga, your daughter Ilse") == "m"
+    assert AN.gender_in("Dr Lindqvist", "a check-up with Dr Lindqvist on Tuesday") is None
+    assert AN.gender_in("Kit", "Kit is my son. My daughter Kit") is None  # the words disagree: none
+
+
+def test_she_after_a_who_question_about_her_keeps_to_her(home):
+    """Class: "who is her dentist?" (her = Ilse) names a dentist whose gender nothing gives; the next
+    "she" still means Ilse, known to be a "she", not the dentist; so does "her brother"."""
+    from cairn.assistant.nlu import antecedent as AN
+    turns = [{"mentions": [AN.mention("Ilse", "person", "f")]},
+             {"mentions": [AN.mention("Dr Lindqvist", "person", None), AN.mention("Ilse", "thing", "f")]}]
+    assert AN.pick("she", turns) == "Ilse" and AN.pick("her", turns) == "Ilse"
+    assert AN.pick("he", turns) == "Dr Lindqvist"  # a "he" passes over her
+    bot = Assistant(home, model="none", new=True)
+    for said in ("remember that Ilse is my daughter and Bram is my son", "when is Ilse's dentist check-up?",
+                 "and who is her dentist?"):
+        bot.turn(said, Channel())
+    from cairn.assistant.nlu import state as NS
+    assert NS.load(bot.store, bot.state.id).antecedent("she") == "Ilse"
+    res = bot.turn("what clubs does she do?", Channel())
+    assert "Ilse" in res.reply and "Lindqvist" not in res.reply, res.reply  # answered of her, not the dentist
+    assert NS.load(bot.store, bot.state.id).antecedent("her") == "Ilse"

@@ -81,7 +81,35 @@ def gender_in(name: str, text: str) -> str | None:
         for w in after + [w.lower() for w in nxt]:
             f += w in FEMALE
             m += w in MALE
-    return "f" if f > m else "m" if m > f else None
+    return "f" if f > m else "m" if m > f else kin_gender(name, text)
+
+
+# Nouns and titles that give a person's gender when they name the person: "Nia is my daughter", "your daughter Nia",
+# "Mrs Okafor", "her brother Otto" (English's closed class of gendered kin and address words). Switch off: KIN_GENDER.
+KIN_GENDER = True
+_KIN = {"f": "daughter sister mother mum mom mummy mommy wife girlfriend aunt auntie niece granddaughter grandmother "
+             "gran granny grandma nan nana stepdaughter stepmother girl woman lady mrs ms miss madam",
+        "m": "son brother father dad daddy husband boyfriend uncle nephew grandson grandfather grandad granddad "
+             "grandpa stepson stepfather boy man gentleman mr sir"}
+_KIN_WORD = {w: g for g, ws in _KIN.items() for w in ws.split()}
+_OWNER = r"(?:(?:my|our|your|his|her|their|the|a)\s+)?(?:(?:eldest|oldest|youngest|little|big|older|younger|baby)\s+)?"
+
+
+def kin_gender(name: str, text: str) -> str | None:
+    """The gender a gendered noun or title naming `name` in `text` gives it: a title the name
+    opens with ("Mrs Okafor"), else "Nia is my daughter", "Sam, my son", "your daughter Nia"
+    (KIN_GENDER words); None when none does, or when the words given disagree."""
+    if not KIN_GENDER or not name or not text:
+        return None
+    if g := _KIN_WORD.get(name.split()[0].rstrip(".").lower()):
+        return g  # "Mrs Okafor": the title the name opens with ("Dear Mr Varga, your daughter ..." is not his)
+    n = re.escape(name)
+    words = []
+    words += [m.group("k") for m in re.finditer(r"\b" + n + r",?\s+(?:(?:is|was)\s+)?" + _OWNER + r"(?P<k>[a-z]+)\b",
+                                                 text, re.I)]  # "Nia is my daughter", "Sam, my son"
+    words += [m.group("k") for m in re.finditer(r"\b(?P<k>[a-z]+)\.?,?\s+(?=" + n + r"\b)", text, re.I)]  # "daughter Nia"
+    said = {g for w in words if (g := _KIN_WORD.get(w.lower()))}
+    return said.pop() if len(said) == 1 else None
 
 
 def mention(name: str, kind: str, gender: str | None) -> dict:
@@ -119,6 +147,12 @@ def legacy_mentions(turn: dict) -> list[dict]:
     return out + ([mention(turn["subject"], "thing", None)] if turn.get("subject") else [])
 
 
+# Within one turn, a mention whose gender is known to agree with the pronoun comes before one whose gender is
+# unknown ("who is her dentist?" names Nia, a "she", and Dr Ek, said of by no pronoun: "what clubs does she do?"
+# means Nia); across turns recency still rules. Switch off: KNOWN_FIRST.
+KNOWN_FIRST = True
+
+
 def pick(pronoun: str, turns: list[dict]) -> str | None:
     """The name `pronoun` (a she/he form) stands for over `turns` (oldest first, each with
     "mentions" and "cast"), or None when nothing fits (module docstring)."""
@@ -127,7 +161,10 @@ def pick(pronoun: str, turns: list[dict]) -> str | None:
     topic: list[dict] | None = None  # the cast of the fallback subject's turn
     for t in reversed(turns):
         ms = t.get("mentions")
-        for m in (ms if ms is not None else legacy_mentions(t)):
+        ms = ms if ms is not None else legacy_mentions(t)
+        if KNOWN_FIRST and want:  # in one turn, one said to be a "she" before one whose gender nothing gives
+            ms = sorted(ms, key=lambda m: _gender(m, turns) != want)
+        for m in ms:
             g = _gender(m, turns)
             if want and g and g != want:
                 continue
