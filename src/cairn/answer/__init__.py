@@ -201,8 +201,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             break
         if chosen and rank(x) < rank(eligible[0]) - PAD_MARGIN:
             break  # a weaker sentence answers something else: no padding (issue 13)
-        if chosen and score < SENTENCE_FLOOR:
-            continue
+        if chosen and score < SENTENCE_FLOOR or any(s.lower() == sent.lower() for _, s in chosen):
+            continue  # a weak sentence, or one already quoted (from another passage): never said twice
         if chosen and ONE_PASSAGE and n != chosen[0][0] and (speaker[n] or speaker[chosen[0][0]]):
             continue  # another chat message: one answering something else
         chosen.append((n, sent))

@@ -11,11 +11,16 @@ import re
 from cairn.search.parts import split  # noqa: F401  (the answerer calls parts.split: bench/answers_ablation.py)
 
 
+def _said(unit: str) -> str:
+    """What a quoted sentence says, for telling repeats apart: its words, lower-cased, less citation marks."""
+    return " ".join(re.findall(r"\w+", re.sub(r"\[\d{1,3}\]", "", unit).lower()))
+
+
 def merge(question: str, answers: list):
     """One `cairn.answer.Answer` from the answers to the parts (module doc)."""
     Answer = type(answers[0])  # cairn.answer.Answer, without importing the package (no cycle)
     cites: dict[str, dict] = {}  # chunk id -> renumbered citation
-    texts, problems, evidence = [], [], []
+    texts, problems, evidence, seen = [], [], [], set()
     for part in answers:
         renumber = {}
         for c in part.citations:
@@ -24,6 +29,10 @@ def merge(question: str, answers: list):
                 cites[key] = {**c, "n": len(cites) + 1}
             renumber[c["n"]] = cites[key]["n"]
         text = re.sub(r"\[(\d{1,3})\]", lambda m: f"[{renumber.get(int(m.group(1)), m.group(1))}]", part.answer)
+        units = [u for u in re.split(r"(?<=\])\s+|(?<=\]\.)\s+", text) if u.strip()]  # each quote with its mark: said once
+        text = " ".join(u for u in units if _said(u) not in seen and not seen.add(_said(u)))
+        if not text and not part.abstained:
+            continue  # every quote of this part is already in the answer
         texts.append(text if not part.abstained else f"{part.question} {text}")
         problems += [f"{part.question} {p}" for p in part.problems]
         evidence += part.evidence
