@@ -11,16 +11,12 @@ import re
 from cairn.search.parts import split  # noqa: F401  (the answerer calls parts.split: bench/answers_ablation.py)
 
 
-def _said(unit: str) -> str:
-    """What a quoted sentence says, for telling repeats apart: its words, lower-cased, less citation marks."""
-    return " ".join(re.findall(r"\w+", re.sub(r"\[\d{1,3}\]", "", unit).lower()))
-
-
 def merge(question: str, answers: list):
     """One `cairn.answer.Answer` from the answers to the parts (module doc)."""
     Answer = type(answers[0])  # cairn.answer.Answer, without importing the package (no cycle)
     cites: dict[str, dict] = {}  # chunk id -> renumbered citation
-    texts, problems, evidence, seen = [], [], [], set()
+    texts, problems, evidence, seen = [], [], [], set()  # seen: what each quote said (its words, less its marks)
+    _said = lambda u: " ".join(re.findall(r"\w+", re.sub(r"\[\d{1,3}\]", "", u).lower()))  # noqa: E731
     for part in answers:
         renumber = {}
         for c in part.citations:

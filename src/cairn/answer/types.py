@@ -120,6 +120,17 @@ def states_purpose(sentence: str, head: tuple[str, ...]) -> bool:
     return any(w in ("it", "they", "this", "these", "its", "their") or (head and stem(w) == head[-1]) for w in before)
 
 
+_FUTURE = re.compile(r"\b(?:next|will|upcoming|shall|due|going to)\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:last|was|were|had|did|previous(?:ly)?|ago)\b", re.IGNORECASE)
+
+
+def tense(text: str, asking: bool = False) -> str | None:
+    """"past" or "future" when `text` marks only that time ("was serviced", "last"; "next ... due", "will"), else None.
+    `asking` (a question): its verb marks the past, not "last" ("when does the last bus leave")."""
+    past = bool(re.search(r"\b(?:was|were|had|did)\b", text, re.I) if asking else _PAST.search(text))
+    return "past" if past and not _FUTURE.search(text) else "future" if _FUTURE.search(text) and not past else None
+
+
 def words_of(stems: list[str], question: str) -> list[str]:
     """The words of `question` whose stem is one of `stems` (for saying which were missing: 'house', not 'hous'), in the
     order of `stems`; a stem without such a word is kept."""
