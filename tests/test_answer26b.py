@@ -87,3 +87,32 @@ def test_a_part_referring_back_by_a_pronoun_is_asked_about_the_first_parts_subje
         "Where is Mirela's coding club held?"
     ans = app.ask("Which day is Mirela's coding club, and where is it held?", llm="none")
     assert "village library" in ans.answer and "seed swap" not in ans.answer, ans.answer
+
+
+class _Fixed:
+    """An embedder whose vectors are given per text (2-d), for scoring sentences by hand."""
+
+    def __init__(self, vectors: dict[str, list[float]]):
+        self.vectors, self.model_id = vectors, f"fixed-{id(self)}"
+
+    def embed(self, texts):
+        import numpy as np
+        return [np.asarray(self.vectors.get(t, [0.0, 1.0]), dtype=float) for t in texts]
+
+
+def test_a_second_sentence_holding_no_word_asked_is_not_quoted(monkeypatch):
+    """A sentence after the first that holds no content word of the question (and no value of the kind asked) is not
+    quoted, however near its vector: newuser26 Q9's street party beside the chess club."""
+    from cairn.answer import Evidence, extractive_draft
+    from cairn.model import Hit
+    first = "The committee agreed to repaint the bays in May."
+    other = "Cakes were served afterwards by the volunteers."
+    question = "What did the committee decide about the car park?"
+    body = f"{first} {other}"
+    hit = Hit("c0", "", None, "Notes", "", None, body[:200], body, 0, len(body), None, 1.0, {})
+    emb = _Fixed({question: [1.0, 0.0], first: [0.9, 0.436], other: [0.99, 0.141]})
+    draft = extractive_draft(question, [Evidence(1, body, 0, hit)], emb)
+    assert "repaint" in draft and "Cakes" not in draft, draft
+    import cairn.answer as A
+    monkeypatch.setattr(A, "EXTRA_TERMS", False)
+    assert "Cakes" in extractive_draft(question, [Evidence(1, body, 0, hit)], emb)  # the check is what drops it

@@ -25,11 +25,10 @@ def merge(question: str, answers: list):
                 cites[key] = {**c, "n": len(cites) + 1}
             renumber[c["n"]] = cites[key]["n"]
         text = re.sub(r"\[(\d{1,3})\]", lambda m: f"[{renumber.get(int(m.group(1)), m.group(1))}]", part.answer)
-        units = [u for u in re.split(r"(?<=\])\s+|(?<=\]\.)\s+", text) if u.strip()]  # each quote with its mark: said once
-        text = " ".join(u for u in units if _said(u) not in seen and not seen.add(_said(u)))
-        if not text and not part.abstained:
-            continue  # every quote of this part is already in the answer
-        texts.append(text if not part.abstained else f"{part.question} {text}")
+        if not part.abstained:  # each quote with its citation mark said once in the answer
+            text = " ".join(u for u in re.split(r"(?<=\])\s+|(?<=\]\.)\s+", text)
+                            if (w := _said(u)) not in seen and not seen.add(w))
+        texts += [text if not part.abstained else f"{part.question} {text}"] if text else []
         problems += [f"{part.question} {p}" for p in part.problems]
         evidence += part.evidence
     declined = [a for a in answers if a.abstained]
