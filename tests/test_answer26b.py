@@ -116,3 +116,19 @@ def test_a_second_sentence_holding_no_word_asked_is_not_quoted(monkeypatch):
     import cairn.answer as A
     monkeypatch.setattr(A, "EXTRA_TERMS", False)
     assert "Cakes" in extractive_draft(question, [Evidence(1, body, 0, hit)], emb)  # the check is what drops it
+
+
+def test_tense_reads_the_clauses_holding_a_value():
+    from cairn.answer.types import tense
+    assert tense("Next service due: May 2027.") == "future" and tense("It was last flushed on 2 May 2026.") == "past"
+    assert tense("Serviced 3 May 2026; next due May 2027.") is None  # one clause each: no single time
+    assert tense("When was the pump serviced?", asking=True) == "past"
+    assert tense("When does the last ferry leave?", asking=True) is None  # "last" of a question marks no past
+    assert tense("When is the next pump service due?", asking=True) == "future"
+
+
+def test_a_line_stating_the_past_and_the_next_date_still_answers_the_past(real_embedder):
+    from cairn.answer import typed_of_note
+    body = "Installed 12 June 2019 by Fenwick Pumps.\nPump serviced 3 May 2026; next due May 2027.\n"
+    t = typed_of_note("When was the pump serviced?", "Sump pump", body, real_embedder)
+    assert t is not None and "3 May 2026" in t.text, t and t.text

@@ -148,8 +148,7 @@ LIGHT_ROLE = True
 # on with the sentence (opens in lower case, a digit or a currency sign; no field, no numbered item); read as one line,
 # so a value is read with the words it is said of.
 UNWRAP = True
-# A date or time question of the past ("when was it serviced") is not answered by a line marked future ("Next service
-# due: ...") when another line of its note is not, nor one of the future by a past line (types.tense). Off: any line.
+# A date or time question of the past takes no line marked future if its note has another (and back; types.tense)
 TENSE = True
 
 
@@ -308,9 +307,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                 1 - len(subj_gap) / len(asked.subject) if asked.subject else 1.0,
                 len(words & own) / len(words) if words else 0.0, float(c), fit if role else 1.0,
                 share(asked.subject, local), share(asked.head + asked.subject, text)]))
-        if n in agree and tense(text) not in (None, when):
-            continue  # TENSE
-        if n not in best or (held, score + ROLE * fit) > best[n][0]:
+        if not (n in agree and tense(text) not in (None, when)) and (n not in best or (held, score + ROLE * fit) > best[n][0]):
             best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
     _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
     if TRACE is not None:  # bench/typed_accept.py: every candidate's score and features, and the one chosen
