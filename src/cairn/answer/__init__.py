@@ -45,6 +45,7 @@ PAD_MARGIN = 0.05
 NAME_BONUS = 0.05  # per word of the question's names a sentence holds (a name is said once per note)
 HIT_PRIOR = 1.0  # chat: + HIT_PRIOR x (the message's fused search score - the best message's)
 ONE_PASSAGE = True  # a chat answer quotes one message
+EXTRA_TERMS = True  # a sentence after the first holds a content word asked or a value of the kind asked
 # A chat reply rarely repeats the words asked ("It taught me self-acceptance."): + REPLY_WEIGHT x the score
 # of the question it replies to, and (REPLY_CONTEXT) its term overlap read with that wh-question. Ranking only.
 REPLY_WEIGHT = 0.5
@@ -201,8 +202,9 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
             break
         if chosen and rank(x) < rank(eligible[0]) - PAD_MARGIN:
             break  # a weaker sentence answers something else: no padding (issue 13)
-        if chosen and score < SENTENCE_FLOOR:
-            continue
+        if chosen and (score < SENTENCE_FLOOR or any(s.lower() == sent.lower() for _, s in chosen) or EXTRA_TERMS and not
+                       term_overlap(question, sent) and not (asked.kind and fits_answer_type(sent, asked.kind))):
+            continue  # weak, already quoted (from another passage: never said twice), or of nothing asked (EXTRA_TERMS)
         if chosen and ONE_PASSAGE and n != chosen[0][0] and (speaker[n] or speaker[chosen[0][0]]):
             continue  # another chat message: one answering something else
         chosen.append((n, sent))

@@ -15,7 +15,8 @@ def merge(question: str, answers: list):
     """One `cairn.answer.Answer` from the answers to the parts (module doc)."""
     Answer = type(answers[0])  # cairn.answer.Answer, without importing the package (no cycle)
     cites: dict[str, dict] = {}  # chunk id -> renumbered citation
-    texts, problems, evidence = [], [], []
+    texts, problems, evidence, seen = [], [], [], set()  # seen: what each quote said (its words, less its marks)
+    _said = lambda u: " ".join(re.findall(r"\w+", re.sub(r"\[\d{1,3}\]", "", u).lower()))  # noqa: E731
     for part in answers:
         renumber = {}
         for c in part.citations:
@@ -24,7 +25,10 @@ def merge(question: str, answers: list):
                 cites[key] = {**c, "n": len(cites) + 1}
             renumber[c["n"]] = cites[key]["n"]
         text = re.sub(r"\[(\d{1,3})\]", lambda m: f"[{renumber.get(int(m.group(1)), m.group(1))}]", part.answer)
-        texts.append(text if not part.abstained else f"{part.question} {text}")
+        if not part.abstained:  # each quote with its citation mark said once in the answer
+            text = " ".join(u for u in re.split(r"(?<=\])\s+|(?<=\]\.)\s+", text)
+                            if (w := _said(u)) not in seen and not seen.add(w))
+        texts += [text if not part.abstained else f"{part.question} {text}"] if text else []
         problems += [f"{part.question} {p}" for p in part.problems]
         evidence += part.evidence
     declined = [a for a in answers if a.abstained]

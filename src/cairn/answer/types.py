@@ -120,6 +120,20 @@ def states_purpose(sentence: str, head: tuple[str, ...]) -> bool:
     return any(w in ("it", "they", "this", "these", "its", "their") or (head and stem(w) == head[-1]) for w in before)
 
 
+_FUTURE = re.compile(r"\b(?:next|will|upcoming|shall|due|going to)\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:last|was|were|had|did|previous(?:ly)?|ago)\b", re.IGNORECASE)
+
+
+def tense(text: str, asking: bool = False) -> str | None:
+    """"past" or "future" when `text` marks only that time ("was serviced", "last"; "next ... due", "will"), else None;
+    its clauses holding a number agree ("Serviced 3 May; next due May 2027": None). `asking` (a question): its verb
+    marks the past, not "last" ("when does the last bus leave")."""
+    marks = {("past" if p and not f else "future" if f and not p else None) for x in ([text] if asking else [
+        x for x in re.split(r"[;,]", text) if re.search(r"\d", x)] or [text]) for p, f in [(
+            re.search(r"\b(?:was|were|had|did)\b", x, re.I) if asking else _PAST.search(x), _FUTURE.search(x))]}
+    return marks.pop() if len(marks) == 1 else None
+
+
 def words_of(stems: list[str], question: str) -> list[str]:
     """The words of `question` whose stem is one of `stems` (for saying which were missing: 'house', not 'hous'), in the
     order of `stems`; a stem without such a word is kept."""

@@ -3,7 +3,9 @@
 
 `split`: cut before "and", ";" or a second "?" when a question opens after it ("When is my appointment and what do I
 need to bring?"; not "What are the total and the VAT?"); a part that only asks ("…and where?") is read about the
-first part's body ("Where is my dentist appointment?").
+first part's body ("Where is my dentist appointment?"); a part that refers back by "it" or "they" ("…and where is it
+held?") is read with the thing the first part asks about when it names one after "is" or "are" ("Which day is the chess
+club" -> "Where is the chess club held?").
 """
 
 from __future__ import annotations
@@ -47,6 +49,16 @@ def _inherit(first: str, part: str) -> str:
     return f"{phrase} {body[:1].lower() + body[1:] if not body[:2].isupper() else body}?"
 
 
+def _refer_back(first: str, part: str) -> str:
+    """`part` with its first "it", "they" or "them" replaced by the noun phrase `first` asks about (module doc), when
+    `first` names one of at most six words after a copula; else `part`."""
+    _, body = _question_phrase(first.rstrip(" ?"))
+    m = re.fullmatch(r"(?:is|are|was|were)\s+(\S+(?:\s+\S+){0,5})", body, re.IGNORECASE)
+    if not m or re.search(r"\b(?:it|they|them)\b", m.group(1), re.IGNORECASE):
+        return part
+    return re.sub(r"\b(?:it|they|them)\b", lambda _: m.group(1), part, count=1, flags=re.IGNORECASE)
+
+
 def split(question: str) -> list[str]:
     """The parts of `question` (module doc), each ending in "?", each once (case folded); [question] when it has one."""
     pieces = [p.strip(" ,") for p in _CUT.split(question.strip()) if p and p.strip(" ,?")]
@@ -58,6 +70,8 @@ def split(question: str) -> list[str]:
         p = p.rstrip(" ?") + "?"
         if i and _asks_only(p) and not _asks_only(pieces[0]):
             p = _inherit(pieces[0], p)
+        elif i:
+            p = _refer_back(pieces[0], p)
         out.append(p[0].upper() + p[1:])
     once: dict[str, str] = {}  # a part asked twice is answered once
     return [once.setdefault(p.lower(), p) for p in out if p.lower() not in once]
