@@ -7,10 +7,16 @@ kept (both / and \\ count), it is NFC-normalised, control characters and charact
 forbids are dropped, as are leading dots, it is cut to 150 characters and to
 cairn.paths.fit_name's bytes (keeping a short extension; a Windows device name gets "_"), and
 the final path is checked to lie inside the folder.
+
+After the ingest run, `settle` tells the person about the files by the names they uploaded
+(never the server's `<home>/uploads/<uuid>/` path) and removes the copies the run skipped
+(binary data, NUL bytes...): nothing points to them. Copies that made notes, failed ones (a
+dead letter may be retried) and unchanged ones stay.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 import uuid
@@ -65,3 +71,31 @@ def target(folder: Path, name: str | None, taken: set[str], fallback: str | None
     if path.parent != folder.resolve():
         raise InvalidInput(f"upload file name {name!r} would leave the upload folder")
     return path
+
+
+def settle(report, home: Path, folder: Path, saved: list[Path]):
+    """After ingesting the upload `saved` (paths `target` gave in `folder`, which
+    `upload_folder(home)` made): names in `report` (an IngestReport: its skipped, failed,
+    warnings and tombstoned entries, the ones its JSON shows) that are a saved path become the
+    saved file's name, in place; each saved file the run skipped is deleted, then `folder` if
+    it is left empty. Nothing is removed unless `folder` lies directly in `<home>/uploads/`
+    and the path is one of `saved` lying directly in `folder`. Returns `report`."""
+    folder = Path(folder).resolve()
+    ours = folder.parent == (Path(home) / "uploads").resolve()
+    mine: dict[str, Path] = {}
+    for path in map(Path, saved):
+        if path.parent.resolve() == folder:
+            mine[str(path)] = mine[str(path.resolve())] = path
+    skipped = {mine[n] for n, _ in report.skipped if n in mine}
+    for key in ("skipped", "failed", "warnings"):
+        getattr(report, key)[:] = [(mine[n].name if n in mine else n, r) for n, r in getattr(report, key)]
+    report.tombstoned[:] = [mine[n].name if n in mine else n for n in report.tombstoned]
+    if not ours:
+        return report
+    for path in skipped:
+        path.unlink(missing_ok=True)
+    try:
+        os.rmdir(folder)  # only when empty: an ingested original keeps its folder
+    except OSError:
+        pass
+    return report

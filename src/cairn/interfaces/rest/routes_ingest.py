@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from cairn.errors import InvalidInput, TooLarge
 from cairn.interfaces.rest import schemas as S
 from cairn.interfaces.rest.deps import ADMIN, READ, WRITE, actor, runtime
-from cairn.interfaces.rest.uploads import target, upload_folder
+from cairn.interfaces.rest.uploads import settle, target, upload_folder
 
 router = APIRouter(prefix="/api", tags=["ingest"])
 CHUNK = 1 << 20
@@ -27,7 +27,8 @@ def _report(report) -> JSONResponse:
 async def ingest_files(request: Request, files: list[UploadFile] = File(..., description="One or many files.")):
     """Upload one or many files (multipart/form-data, field `files`) and ingest them as
     `cairn ingest FILE...` does. Each file is kept under `<home>/uploads/<id>/`; names are
-    made safe (no folder can be escaped). Larger than `[server] max_upload_bytes`: 413."""
+    made safe (no folder can be escaped) and the reply names files so; a file the run skips is
+    not kept (cairn.uploads.settle). Larger than `[server] max_upload_bytes`: 413."""
     rt = runtime(request)
     if not files:
         raise InvalidInput("no files in the upload (multipart field `files`)")
@@ -49,9 +50,9 @@ async def ingest_files(request: Request, files: list[UploadFile] = File(..., des
         shutil.rmtree(folder, ignore_errors=True)
         raise
     names = [p.name for p in paths]
-    report = await rt.write_bulk(lambda s: s.ingest(paths, progress=rt.progress()), actor=actor(request),
-                            action="ingest.files", target=", ".join(names)[:200],
-                            detail={"files": names, "bytes": total})
+    report = await rt.write_bulk(lambda s: settle(s.ingest(paths, progress=rt.progress()), rt.home, folder, paths),
+                                 actor=actor(request), action="ingest.files", target=", ".join(names)[:200],
+                                 detail={"files": names, "bytes": total})
     return _report(report)
 
 

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from cairn.interfaces.web import tasks
-from cairn.uploads import target as upload_target, upload_folder
+from cairn.uploads import settle, target as upload_target, upload_folder
 from cairn.interfaces.web.common import HEADERS, page
 from cairn.interfaces.web.deps import need, call, error_message, service
 
@@ -47,7 +47,8 @@ def ingest_page(request: Request, task: int = 0, error: str | None = None, statu
 
 @router.post("/ingest/upload", dependencies=[Depends(need("write"))])
 async def upload(request: Request, files: List[UploadFile] = File(...)):
-    """Save the uploaded files under <home>/uploads/<task>/ and ingest them in the background."""
+    """Save the uploaded files under <home>/uploads/<task>/ and ingest them in the background
+    (the report names them as uploaded; a file the run skips is not kept: cairn.uploads.settle)."""
     app = service(request)
     task_id = tasks.new_id(request.app.state)
     folder = upload_folder(app.settings.home)
@@ -68,7 +69,9 @@ async def upload(request: Request, files: List[UploadFile] = File(...)):
         names.append(name)
     if not saved:
         return _refused(request, "no file was sent", 400)
-    task = tasks.start(request.app.state, task_id, names, lambda svc, p: svc.ingest(saved, progress=p))
+    home = app.settings.home
+    task = tasks.start(request.app.state, task_id, names,
+                       lambda svc, p: settle(svc.ingest(saved, progress=p), home, folder, saved))
     return _started(request, task)
 
 
