@@ -193,7 +193,8 @@ def items_body(body: str) -> str:
     """A short list ("oat milk and eggs", "a, b, c") as markdown bullets, one item a line;
     other text unchanged."""
     b = clean(body)
-    parts = [clean(p) for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", b) if clean(p)]
+    # a comma between digits ("£1,250") is part of a number, not a list
+    parts = [clean(p) for p in re.split(r"(?<!\d),\s*(?:and\s+)?|,\s+(?:and\s+)?|\s+and\s+", b) if clean(p)]
     if len(parts) >= 2 and all(len(p.split()) <= 4 for p in parts):
         return "\n".join(f"- {p}" for p in parts)
     return b
@@ -250,6 +251,9 @@ def append_slots(text: str, title_span_text: str | None) -> str:
     m = re.search(r":\s*(?P<b>.+)$", t)
     if m and re.search(r"\b(?:this|the following)\b", t[:m.start()], re.I):
         return clean(m.group("b"))
+    into = _into_note_first(t, title_span_text)
+    if into:
+        return into
     verb = (r"^(?:also\s+)?(?:add|append|put(?: down)?|stick|include|write(?: down)?|pop|jot(?: down)?|throw|chuck"
             r"|bung|shove|slap|tack|tag|toss|whack)\s+(?:on\s+)?(?P<b>.+{})\s+"
             r"(?:to|on|onto|on to|in|into|at the end of)\s+(?:the\s+|my\s+)?(?P<t>.+)$")
@@ -265,6 +269,33 @@ def append_slots(text: str, title_span_text: str | None) -> str:
     if m and (not title_span_text or norm(title_span_text) in norm(m.group("t"))
               or re.search(r"\b(?:note|list)$", m.group("t"), re.I)):
         return _added(m.group("b"))
+    return ""
+
+
+# "jot down in the boiler note that B" / "add to my T note: B" / "note in T that B": the place named
+# first, right after the request verb, then a separator ("that", ":", ",", a dash) and the whole text.
+_INTO_LEAD = re.compile(r"^(?:also\s+)?(?:(?:add|append|put|stick|include|write|pop|jot|note|enter|record|log"
+                        r"|make a note|scribble|pencil)(?:\s+(?:down|in))?\s+)?"
+                        r"(?:to|in|on|into|onto|on to|under)\s+(?:the\s+|my\s+|our\s+)?(?=\S)", _F)
+_INTO_SEP = re.compile(r"\s+that\s+|\s*:\s*|\s*,\s+|\s+-+\s+|\s+[–—]\s+", _F)
+
+
+def _into_note_first(t: str, title: str | None) -> str:
+    """The text after the note's name when the request names the note before the text ("jot down
+    in the boiler note that the pressure was 1.4 bar today" -> "the pressure was 1.4 bar today");
+    "" when `t` is not of that shape. The note part is the text up to the first separator whose
+    left side holds the resolved `title` (or ends in "note"/"list" when no title is known); the
+    rest is kept whole, numbers, units and decimals included."""
+    lead = _INTO_LEAD.match(t)
+    if not lead or not lead.group(0).strip():
+        return ""
+    for sep in _INTO_SEP.finditer(t, lead.end()):
+        place = t[lead.end():sep.start()]
+        if not place or len(place) > 60:
+            break
+        named = norm(title) in norm(place) if title else re.search(r"\b(?:note|list)$", place, re.I)
+        if named and t[sep.end():].strip():
+            return _added(t[sep.end():])
     return ""
 
 
