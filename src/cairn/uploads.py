@@ -10,14 +10,16 @@ the final path is checked to lie inside the folder.
 
 After the ingest run, `settle` tells the person about the files by the names they uploaded
 (never the server's `<home>/uploads/<uuid>/` path) and removes the copies the run skipped
-(binary data, NUL bytes...): nothing points to them. Copies that made notes, failed ones (a
-dead letter may be retried) and unchanged ones stay.
+(binary data, NUL bytes...) and the ones reported unchanged (bytes an earlier upload, or an
+earlier file of the same upload, already made a note of): nothing points to them. Copies that
+made notes and failed ones (a dead letter may be retried) stay.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import unicodedata
 import uuid
 from pathlib import Path
@@ -77,7 +79,8 @@ def settle(report, home: Path, folder: Path, saved: list[Path]):
     """After ingesting the upload `saved` (paths `target` gave in `folder`, which
     `upload_folder(home)` made): names in `report` (an IngestReport: its skipped, failed,
     warnings and tombstoned entries, the ones its JSON shows) that are a saved path become the
-    saved file's name, in place; each saved file the run skipped is deleted, then `folder` if
+    saved file's name, in place; each saved file the run skipped or reported unchanged (a new
+    upload folder's copy is unchanged only when another copy made the note) is deleted, then `folder` if
     it is left empty. Nothing is removed unless `folder` lies directly in `<home>/uploads/`
     and the path is one of `saved` lying directly in `folder`. Returns `report`."""
     folder = Path(folder).resolve()
@@ -86,7 +89,9 @@ def settle(report, home: Path, folder: Path, saved: list[Path]):
     for path in map(Path, saved):
         if path.parent.resolve() == folder:
             mine[str(path)] = mine[str(path.resolve())] = path
+    kept = {mine[n] for n in (*report.added, *report.updated) if n in mine}  # never one a note points to
     skipped = {mine[n] for n, _ in report.skipped if n in mine}
+    skipped |= {mine[n] for n in report.unchanged if n in mine} - kept
     for key in ("skipped", "failed", "warnings"):
         getattr(report, key)[:] = [(mine[n].name if n in mine else n, r) for n, r in getattr(report, key)]
     report.tombstoned[:] = [mine[n].name if n in mine else n for n in report.tombstoned]
@@ -99,3 +104,15 @@ def settle(report, home: Path, folder: Path, saved: list[Path]):
     except OSError:
         pass
     return report
+
+
+def discard(home: Path, folder: Path) -> bool:
+    """Remove an upload's whole `folder` with every file saved in it so far (an upload that
+    is refused part-way, e.g. a file over the size limit: nothing in it was ingested, so
+    nothing points to any of it). Only when `folder` lies directly in `<home>/uploads/`;
+    returns whether it was removed."""
+    folder = Path(folder).resolve()
+    if folder.parent != (Path(home) / "uploads").resolve() or not folder.is_dir():
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return not folder.exists()

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from cairn.interfaces.web import tasks
-from cairn.uploads import settle, target as upload_target, upload_folder
+from cairn.uploads import discard, settle, target as upload_target, upload_folder
 from cairn.interfaces.web.common import HEADERS, page
 from cairn.interfaces.web.deps import need, call, error_message, service
 
@@ -62,12 +62,13 @@ async def upload(request: Request, files: List[UploadFile] = File(...)):
                 size += len(chunk)
                 if size > tasks.MAX_UPLOAD_BYTES:
                     out.close()
-                    target.unlink(missing_ok=True)
+                    discard(app.settings.home, folder)  # the files saved before it too
                     return _refused(request, f"{name} is larger than {tasks.MAX_UPLOAD_BYTES >> 20} MB", 413)
                 out.write(chunk)
         saved.append(target)
         names.append(name)
     if not saved:
+        discard(app.settings.home, folder)
         return _refused(request, "no file was sent", 400)
     home = app.settings.home
     task = tasks.start(request.app.state, task_id, names,
