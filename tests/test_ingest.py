@@ -164,6 +164,18 @@ def test_binary_with_text_name_is_refused(app, tmp_path):
     assert report.added == [str(good)]
 
 
+def test_a_dangling_symlink_in_a_folder_is_skipped_never_queued(app, tmp_path):
+    """leftovers26: it was queued and became a dead letter a retry could never clear."""
+    good = write(tmp_path / "in" / "ok.md", "# Fine\n\nA perfectly fine note about herons.\n")
+    gone = tmp_path / "in" / "sub" / "gone.md"
+    gone.parent.mkdir()
+    gone.symlink_to(tmp_path / "nowhere.md")
+    report = app.ingest([tmp_path / "in"])
+    assert report.added == [str(good)] and report.failed == []
+    assert report.skipped == [(str(gone), f"dangling symbolic link to {tmp_path / 'nowhere.md'}: nothing to read, skipped")]
+    assert app.jobs()["dead"] == []
+
+
 def test_missing_path_is_reported(app, tmp_path):
     report = app.ingest([tmp_path / "nope"])
     assert report.failed == [(str(tmp_path / "nope"), "no such file or directory")]

@@ -41,7 +41,8 @@ def iter_sources(paths: Iterable[Path],
     `cairn ingest` and by the watcher's inbox scan, so both see the same files.
     Confinement (cairn.paths): symlinked folders are never walked (a loop or a link to `/`
     cannot run away); a symlinked file or folder that leads outside the folder given, and a
-    symlink loop, is not yielded but added to `skipped` as (path, reason) when given. A folder
+    symlink loop, or a dangling symlink ("dangling symbolic link to TARGET: nothing to read"),
+    is not yielded but added to `skipped` as (path, reason) when given. A folder
     that cannot be listed (no permission) is added to `skipped` as (folder, "cannot list
     folder: Permission denied"): its files are not silently missing. A file whose name is not
     valid UTF-8 is added to `skipped` the same way, named as it prints (paths.name_problem).
@@ -65,8 +66,9 @@ def iter_sources(paths: Iterable[Path],
                         f = Path(root) / name
                         reason = (P.escape_reason(root_real, f, "the folder given")
                                   if f.is_symlink() else None)
-                        if reason is not None and reason != "symlink loop" and not f.exists():
-                            reason = None  # dangling: nothing to read; the job reports it
+                        if reason != "symlink loop" and f.is_symlink() and not f.exists():
+                            # nothing to read, ever: a queued job could only become a dead letter
+                            reason = f"dangling symbolic link to {os.readlink(f)}: nothing to read"
                         if reason is None and P.name_problem(f):  # it could not be queued or indexed
                             reason, f = P.name_problem(f), Path(P.shown(f))
                         if reason is not None:
