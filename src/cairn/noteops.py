@@ -388,6 +388,24 @@ def _one_line_title(title: str, what: str = "the note title") -> str:
     return title
 
 
+def rewrite_refusal(text: str, keys: list[str]) -> str:
+    """Why `V.add_frontmatter_keys(text, {k: ...})` returned None for a note whose block
+    read as a mapping (read_for_rewrite checked it), for the error message: a block with YAML
+    aliases (`*name` of an `&name` anchor, as an alias bomb has) whose anchor sits on a
+    replaced key's line no longer reads; else the new block would not read back as one."""
+    import yaml
+    names = ", ".join(f"`{k}`" for k in keys)
+    try:
+        events = yaml.parse(V.frontmatter_block(text) or "", Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        aliases = sum(isinstance(e, yaml.AliasEvent) for e in events)
+    except yaml.YAMLError:
+        aliases = 0
+    if aliases:
+        return (f"its frontmatter holds {aliases} YAML alias(es) (*name of an &name anchor, as an alias bomb "
+                f"has) that would no longer read with {names} replaced (refused YAML)")
+    return f"its frontmatter would not read back as a YAML mapping with {names} replaced"
+
+
 def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str, title: str,
                 only: set[str] | None = None) -> N.NoteRow:
     """Give the note `ref` names the title `title` (its frontmatter `title`, which wins over a
@@ -403,7 +421,7 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     text, _meta, _body = V.read_for_rewrite(path, note.path, _strict_text)  # Conflict naming a YAML fault
     new = V.add_frontmatter_keys(text, {"title": title})
     if new is None:
-        raise InvalidInput(f"{note.path}: its frontmatter is not a YAML mapping, so it is not rewritten")
+        raise InvalidInput(f"{note.path}: {rewrite_refusal(text, ['title'])}, so it is not rewritten")
     new = V.with_newlines_of(new, path.read_bytes())
     keep_before(settings, note, path.read_bytes())
     V.atomic_write(path, new)

@@ -50,7 +50,8 @@ def mark_note(app, ref: str, status: str):
         return note
     new_text = V.add_frontmatter_keys(text, {"status": status})
     if new_text is None:
-        raise Conflict(f"{note.path}: its frontmatter is not a mapping; not rewritten")
+        from cairn.noteops import rewrite_refusal
+        raise Conflict(f"{note.path}: {rewrite_refusal(text, ['status'])}; not rewritten")
     new_text = V.with_newlines_of(new_text, path.read_bytes())
     if not C.copy_edited(app.conn, path, note.id, note.file_hash):  # still Cairn's copy of its source
         from cairn.store.copies import record_write
