@@ -269,20 +269,21 @@ def _check_llm_spec(value: object, key: str) -> str:
     return value.strip()
 
 
-_ASSISTANT_FORMS = ('"none", "embedded", "embedded:NAME", "openai:BASE_URL:MODEL", "anthropic:MODEL" or '
-                    '"anthropic:BASE_URL:MODEL"')
+ASSISTANT_SPEC_FORMS = (  # the model specs `cairn chat --model` and assistant.model take (cairn.assistant.models)
+    '"none", "embedded", "embedded:NAME", "openai:BASE_URL:MODEL", "anthropic:MODEL" or '
+    '"anthropic:BASE_URL:MODEL"')
 
 
 def _check_assistant_spec(value: str) -> None:
     """assistant.model as written in config.toml: "" (use `llm`) or one of the forms
-    `cairn chat --model` takes (syntax only, as `_check_llm_spec`; the same forms as
-    cairn.assistant.models.SPEC_FORMS, which this layer may not import). Raises ConfigError."""
+    `cairn chat --model` takes (syntax only, as `_check_llm_spec`; ASSISTANT_SPEC_FORMS,
+    which cairn.assistant.models reads as its SPEC_FORMS). Raises ConfigError."""
     low = value.strip().lower()
     if not low or low in ("none", "embedded") or low.startswith("openai:"):
         return
     if low.startswith(("embedded:", "anthropic:")) and low.split(":", 1)[1].strip():
         return
-    raise ConfigError(f"config.toml: assistant.model must be {_ASSISTANT_FORMS} (or left out), got {value!r}")
+    raise ConfigError(f"config.toml: assistant.model must be {ASSISTANT_SPEC_FORMS} (or left out), got {value!r}")
 
 
 def validate(settings: "Settings") -> None:

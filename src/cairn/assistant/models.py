@@ -29,13 +29,13 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from cairn.config import ASSISTANT_SPEC_FORMS
 from cairn.llm.errors import LLMBadResponse, LLMTimeout, LLMUnavailable
 
 ANTHROPIC_KEY_ENV = ("CAIRN_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")
 ANTHROPIC_URL = "https://api.anthropic.com"
 ANTHROPIC_VERSION = "2023-06-01"
-SPEC_FORMS = ('"embedded", "embedded:NAME", "openai:BASE_URL:MODEL", "anthropic:MODEL", '
-              '"anthropic:BASE_URL:MODEL" or "none"')
+SPEC_FORMS = ASSISTANT_SPEC_FORMS  # one list of the forms, shared with config.toml's check
 
 
 @dataclass
