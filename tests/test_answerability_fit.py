@@ -49,3 +49,19 @@ def test_features_names_the_missing_replay(tmp_path, capsys):
     with pytest.raises(SystemExit):
         F.main(["features", str(tmp_path / "none.pkl")])
     assert "no such file" in capsys.readouterr().err
+
+
+def test_the_l2_strength_is_the_cross_validated_choice():
+    conv, y, x = F.load()
+    assert F.select_lambda(conv, y, x) == F.LAMBDA
+    caught, false = F.loco(conv, y, x, F.LAMBDA)
+    weaker = F.loco(conv, y, x, F.LAMBDAS[0])
+    assert caught / y.sum() - false / (y == 0).sum() >= weaker[0] / y.sum() - weaker[1] / (y == 0).sum()
+
+
+def test_select_lambda_prefers_the_smallest_of_equals():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(200, 2))
+    y = (x[:, 0] > 0).astype(float)
+    conv = np.repeat([1, 2], 100)
+    assert F.select_lambda(conv, y, x) == F.LAMBDAS[0]  # separable: every strength scores the same
