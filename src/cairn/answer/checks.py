@@ -27,6 +27,7 @@ from functools import reduce
 
 from cairn.answer import fit, types
 from cairn.answer.contrast import contrast
+from cairn.answer.elsewhere import other_line, other_note, other_quantity
 from cairn.answer.offtopic import declined_text, pointers
 from cairn.answer.spans import _clean
 from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
@@ -35,7 +36,9 @@ from cairn.answer.typed import ROLE_COS
 from cairn.answer.verify import Evidence, citations, verify
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, sentences, stem
+from cairn.search.asked import TYPE_WORDS
 from cairn.search.names import all_names
+from cairn.search.unasked import light_verbs, unasked
 
 # How a declined typed answer names the kind of value it found for nothing asked.
 _VALUE_NOUN = {"money": "amount", "phone": "phone number", "email": "e-mail address", "code": "code or reference",
@@ -186,6 +189,12 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                                              for gap in (t.missing_subject, t.missing_head))
     known = " ".join(h.text for h in all_hits)
     gap = t.gap(asked) if t is not None else role_gap(question, note_quotes, known)
+    if t is not None and asked.kind in types.VALUE_KINDS and not ans.abstained and not gap:  # answer/elsewhere.py
+        path = next((c.get("path") for c in ans.citations if c.get("n") == t.n), None)
+        titles = {c.get("n"): c.get("title") or "" for c in ans.citations}
+        skip = TYPE_WORDS | light_verbs(question) | unasked(question) | {"what", "s", "when", "where", "who"}
+        gap = other_note(tuple(w for w in asked.head + asked.subject if w not in skip), path, all_hits) \
+            or other_line(question, asked.kind, t.text, titles.get(t.n, ""), path, all_hits, skip) or other_quantity(question, t.text)
     if asked.kind in HEAD_QUOTED and (asked.kind == "purpose" or _NAMED.match(question)) and not ans.abstained \
             and not gap and t is None and not chat:
         gap = head_gap(question, asked, quotes, [c.get("title") or "" for c in ans.citations], embedder)

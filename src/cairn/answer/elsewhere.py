@@ -1,0 +1,78 @@
+"""Is a typed value stated of what was asked, or of something else the notes also hold? (issue 33, answer/checks.py)
+
+Three checks of the value a typed draft (answer/typed.py `Typed`) quotes, each naming the words it fails on:
+
+- `other_note`: the value's note holds fewer of the question's words than another retrieved note that holds every
+  word it holds and more ("what time does the lantern keeper start" quoted from a netball note holding "Lantern Lane
+  Lions" while the theatre note names the Lantern Keeper): the question is about the other note (OTHER_NOTE);
+- `other_line`: a word asked that neither the value's line nor its note's title holds is held by another line of the
+  same note stating a value of the kind and every word asked the value's line holds ("the charge on my pension fund"
+  quoted from "Pot value: £45,402.35" in a statement with a "Charges" row): the value is of another attribute
+  (OTHER_LINE);
+- `other_quantity`: the question names a quantity ("for 4 hours") whose unit the value's line states with another
+  number and never with the one asked ("£2.40 for up to 2 hours") (OTHER_QUANTITY).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cairn.answer.types import missing, values
+from cairn.lexical import content_terms, stem
+
+OTHER_NOTE = True
+OTHER_LINE = True
+OTHER_QUANTITY = True
+
+
+def _notes(hits: list) -> dict[str, str]:
+    """{note path: its title and every retrieved passage of it} of the hits without a speaker (notes)."""
+    out: dict[str, str] = {}
+    for h in hits:
+        if h.speaker is None:
+            out[h.path] = out.get(h.path, h.title or "") + "\n" + h.text
+    return out
+
+
+def other_note(words: tuple[str, ...], path: str, hits: list) -> list[str]:
+    """The stemmed `words` (the question's head and subject) the note at `path` lacks, when another note of `hits`
+    holds every word of them the note holds and at least one more; [] otherwise or when OTHER_NOTE is off."""
+    notes = _notes(hits)
+    if not OTHER_NOTE or path not in notes or not words:
+        return []
+    lacks = set(missing(words, notes[path]))
+    for other, text in notes.items():
+        if lacks and other != path and set(missing(words, text)) < lacks:
+            return sorted(lacks - set(missing(words, text)))
+    return []
+
+
+def other_line(question: str, kind: str | None, line: str, title: str, path: str, hits: list,
+               skip: frozenset[str]) -> list[str]:
+    """The stemmed content words of `question` (less `skip`) that neither `line` (the value's own line or row) nor the
+    note's `title` holds, when another line of the note at `path` stating a value of `kind` holds one of them and every
+    word asked `line` holds; [] otherwise or when OTHER_LINE is off."""
+    notes = _notes(hits)
+    if not OTHER_LINE or path not in notes:
+        return []
+    words = tuple(dict.fromkeys(w for w in map(stem, content_terms(question)) if w not in skip and not w.isdigit()))
+    lacks, held = set(missing(words, f"{title} {line}")), set(words) - set(missing(words, line))
+    for x in (x for x in notes[path].split("\n") if values(kind, x) and x.strip() not in line):
+        has = set(words) - set(missing(words, x))
+        if held <= has and has & lacks:
+            return sorted(has & lacks)
+    return []
+
+
+_QUANTITY = re.compile(r"\b(\d+(?:\.\d+)?)\s*([a-z]{3,})", re.IGNORECASE)
+
+
+def other_quantity(question: str, line: str) -> list[str]:
+    """The numbers of the quantities of `question` ("4 hours") whose unit `line` states only with other numbers; []
+    when OTHER_QUANTITY is off."""
+    out = []
+    for number, unit in _QUANTITY.findall(question) if OTHER_QUANTITY else ():
+        said = [n for n, u in _QUANTITY.findall(line) if stem(u.lower()) == stem(unit.lower())]
+        if said and number not in said:
+            out.append(number)
+    return out

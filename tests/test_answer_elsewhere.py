@@ -1,0 +1,62 @@
+"""A typed value stated of something else the notes hold (answer/elsewhere.py, typedwrong27): another note holding more
+of the question's words, another line of the note stating the attribute asked, a quantity asked that the line states
+with another number. Declined by checks.finish with each switch on, passed with it off."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import answer_question, elsewhere
+from cairn.answer.elsewhere import other_line, other_note, other_quantity
+from cairn.lexical import stem
+from cairn.model import Hit
+
+
+def _hit(text: str, title: str, path: str, n: int = 1) -> Hit:
+    return Hit(id=f"c{n}", note_id=f"n{n}", source_id=None, title=title, path=path, source=None,
+               snippet=text, text=text, start=0, end=len(text), page=None, score=0.9, signals={"semantic": 0.6})
+
+
+CLUB = _hit("# Harbour Rowers\n\nFixtures:\n- Friday 3 May: Beacon Hill Hawks, lane 2, 6.15pm\n"
+            "Training: Tuesdays 6.30pm at the boathouse\n", "Harbour Rowers", "club.md", 1)
+PLAY = _hit("# Tickets for The Hill Hawks at the Corn Exchange\n\nShow: The Hill Hawks (a comedy)\n"
+            "Doors: 7pm\n", "Tickets for The Hill Hawks at the Corn Exchange", "play.md", 2)
+
+
+def test_other_note_names_the_words_only_another_note_holds():
+    hill, hawk, comedy, boathouse = (stem(w) for w in ("hill", "hawks", "comedy", "boathouse"))
+    assert other_note((hill, hawk), "club.md", [CLUB, PLAY]) == []  # the club's fixture names both words too
+    assert other_note((hill, hawk, comedy), "club.md", [CLUB, PLAY]) == [comedy]
+    assert other_note((comedy,), "play.md", [CLUB, PLAY]) == []  # the asked note holds every word
+    assert other_note((boathouse, comedy), "club.md", [CLUB, PLAY]) == []  # neither holds all the other holds
+
+
+def test_other_line_names_the_attribute_another_value_line_states():
+    text = "Pot value at 5 April: £45,402.35\nCharges: -£91.20\nYour contributions: £1,716.00\n"
+    hits = [_hit(text, "pension-statement", "pension.md")]
+    args = ("pension-statement", "pension.md", hits, frozenset({"what"}))
+    assert other_line("whats the charge on my pension", "money", "Pot value at 5 April: £45,402.35", *args) == [
+        stem("charge")]
+    assert other_line("whats the charge on my pension", "money", "Charges: -£91.20", *args) == []
+    # another line holding the word but not what the value's own line holds is no better answer
+    assert other_line("whats my pot value charge", "money", "Pot value at 5 April: £45,402.35", *args) == []
+
+
+def test_other_quantity_names_a_number_the_line_does_not_state():
+    assert other_quantity("how much is parking for 4 hours", "Parking: £2.40 for up to 2 hours") == ["4"]
+    assert other_quantity("how much is parking for 2 hours", "Parking: £2.40 for up to 2 hours") == []
+    assert other_quantity("how much is parking for 4 hours", "Parking: £2.40 a day") == []  # no hours said
+
+
+@pytest.mark.parametrize("switch, question, hits, word", [
+    ("OTHER_QUANTITY", "how much is parking at the clinic for 4 hours", [_hit(
+        "# Clinic letter\n\nThe clinic is on level 4.\nParking: the multi-storey on Mill Road, £2.40 for up to 2 hours.\n", "Clinic letter",
+        "clinic.md")], "4"),
+])
+def test_a_value_of_another_attribute_is_declined_then_passed_when_off(real_embedder, monkeypatch, switch, question,
+                                                                        hits, word):
+    ans = answer_question(question, hits, real_embedder)
+    assert ans.verdict == "abstain" and f"'{word}'" in ans.answer and ans.checks["subject"] is False, ans.answer
+    monkeypatch.setattr(elsewhere, switch, False)
+    ans = answer_question(question, hits, real_embedder)
+    assert ans.verdict == "pass", ans.answer
