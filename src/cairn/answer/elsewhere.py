@@ -47,16 +47,19 @@ def other_note(words: tuple[str, ...], path: str, hits: list) -> list[str]:
     return []
 
 
-def other_line(question: str, kind: str | None, line: str, title: str, path: str, hits: list,
+def other_line(question: str, kind: str | None, line: str, title: str, context: str, path: str, hits: list,
                skip: frozenset[str]) -> list[str]:
-    """The stemmed content words of `question` (less `skip`) that neither `line` (the value's own line or row) nor the
-    note's `title` holds, when another line of the note at `path` stating a value of `kind` holds one of them and every
-    word asked `line` holds; [] otherwise or when OTHER_LINE is off."""
+    """The stemmed content words of `question` (less `skip`) that neither `line` (the value's own line or row; with its
+    `context`, the line above and heading, unless it is a "Label: value" field) nor the note's `title` and header (its
+    first two lines) holds, when another line of the note at `path` stating a value of `kind` holds one of them and
+    every word asked `line` holds; [] otherwise or when OTHER_LINE is off."""
     notes = _notes(hits)
     if not OTHER_LINE or path not in notes:
         return []
     words = tuple(dict.fromkeys(w for w in map(stem, content_terms(question)) if w not in skip and not w.isdigit()))
-    lacks, held = set(missing(words, f"{title} {line}")), set(words) - set(missing(words, line))
+    header = " ".join(next((h.text.strip().split("\n")[:2] for h in hits if h.path == path and not h.start), []))
+    own = line if re.match(r"\s*[^\W\d_][^:]{0,60}:\s", line) else context
+    lacks, held = set(missing(words, f"{title} {header} {own}")), set(words) - set(missing(words, line))
     for x in (x for x in notes[path].split("\n") if values(kind, x) and x.strip() not in line):
         has = set(words) - set(missing(words, x))
         if held <= has and has & lacks:
