@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.tables import table_rows
 from cairn.answer.types import missing, values
 from cairn.lexical import content_terms, stem
 
@@ -60,7 +61,9 @@ def other_line(question: str, kind: str | None, line: str, title: str, context: 
     header = " ".join(next((h.text.strip().split("\n")[:2] for h in hits if h.path == path and not h.start), []))
     own = line if re.match(r"\s*[^\W\d_][^:]{0,60}:\s", line) else context
     lacks, held = set(missing(words, f"{title} {header} {own}")), set(words) - set(missing(words, line))
-    for x in (x for x in notes[path].split("\n") if values(kind, x) and x.strip() not in line):
+    rows = table_rows(notes[path])  # a table's rows with their header (answer/tables.py)
+    lines = [r.text for r in rows] + [x for x in notes[path].split("\n") if not x.lstrip().startswith("|")]
+    for x in (x for x in lines if values(kind, x) and x.strip() not in line):
         has = set(words) - set(missing(words, x))
         if held <= has and has & lacks:
             return sorted(has & lacks)
