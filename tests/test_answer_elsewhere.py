@@ -34,12 +34,21 @@ def test_other_note_names_the_words_only_another_note_holds():
 def test_other_line_names_the_attribute_another_value_line_states():
     text = "Pot value at 5 April: £45,402.35\nCharges: -£91.20\nYour contributions: £1,716.00\n"
     hits = [_hit(text, "pension-statement", "pension.md")]
-    args = ("pension-statement", "pension.md", hits, frozenset({"what"}))
+    args = ("pension-statement", "", "pension.md", hits, frozenset({"what"}))
     assert other_line("whats the charge on my pension", "money", "Pot value at 5 April: £45,402.35", *args) == [
         stem("charge")]
     assert other_line("whats the charge on my pension", "money", "Charges: -£91.20", *args) == []
     # another line holding the word but not what the value's own line holds is no better answer
     assert other_line("whats my pot value charge", "money", "Pot value at 5 April: £45,402.35", *args) == []
+
+
+def test_other_line_reads_other_table_rows_with_their_header():
+    text = ("Home insurance schedule\n\n| Section | Cover | Excess |\n|---|---|---|\n| Buildings | £320,000 | £350 |\n"
+            "| Contents | £45,000 | £150 |\n")
+    row = "Section Buildings, Cover £320,000, Excess £350"
+    args = ("home-insurance", "", "home.md", [_hit(text, "home-insurance", "home.md")], frozenset({"what"}))
+    assert other_line("whats the excess on our contents insurance", "money", row, *args) == [stem("contents")]
+    assert other_line("whats the excess on our buildings insurance", "money", row, *args) == []
 
 
 def test_other_quantity_names_a_number_the_line_does_not_state():
