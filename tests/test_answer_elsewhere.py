@@ -32,7 +32,7 @@ def test_other_note_names_the_words_only_another_note_holds():
 
 
 def test_other_line_names_the_attribute_another_value_line_states():
-    text = "Pot value at 5 April: £45,402.35\nCharges: -£91.20\nYour contributions: £1,716.00\n"
+    text = "Ashgrove Pensions\nAnnual statement\nPot value at 5 April: £45,402.35\nCharges: -£91.20\nYour contributions: £1,716.00\n"
     hits = [_hit(text, "pension-statement", "pension.md")]
     args = ("pension-statement", "", "pension.md", hits, frozenset({"what"}))
     assert other_line("whats the charge on my pension", "money", "Pot value at 5 April: £45,402.35", *args) == [
