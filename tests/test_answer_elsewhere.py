@@ -46,7 +46,7 @@ def test_other_line_reads_other_table_rows_with_their_header():
     text = ("Home insurance schedule\n\n| Section | Cover | Excess |\n|---|---|---|\n| Buildings | £320,000 | £350 |\n"
             "| Contents | £45,000 | £150 |\n")
     row = "Section Buildings, Cover £320,000, Excess £350"
-    args = ("home-insurance", "", "home.md", [_hit(text, "home-insurance", "home.md")], frozenset({"what"}))
+    args = ("home-insurance", row, "home.md", [_hit(text, "home-insurance", "home.md")], frozenset({"what"}))
     assert other_line("whats the excess on our contents insurance", "money", row, *args) == [stem("contents")]
     assert other_line("whats the excess on our buildings insurance", "money", row, *args) == []
 
