@@ -27,7 +27,7 @@ from functools import reduce
 
 from cairn.answer import fit, types
 from cairn.answer.contrast import contrast
-from cairn.answer.elsewhere import other_line, other_note, other_quantity
+from cairn.answer.elsewhere import other_line, other_note
 from cairn.answer.offtopic import declined_text, pointers
 from cairn.answer.spans import _clean
 from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
@@ -194,7 +194,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
         titles = {c.get("n"): c.get("title") or "" for c in ans.citations}
         skip = TYPE_WORDS | light_verbs(question) | unasked(question) | {"what", "s", "when", "where", "who"}
         gap = other_note(tuple(w for w in asked.head + asked.subject if w not in skip), path, all_hits) \
-            or other_line(question, asked.kind, t.text, titles.get(t.n, ""), t.context, path, all_hits, skip) or other_quantity(question, t.text)
+            or other_line(question, asked.kind, t.text, titles.get(t.n, ""), t.context, path, all_hits, skip)
     if asked.kind in HEAD_QUOTED and (asked.kind == "purpose" or _NAMED.match(question)) and not ans.abstained \
             and not gap and t is None and not chat:
         gap = head_gap(question, asked, quotes, [c.get("title") or "" for c in ans.citations], embedder)

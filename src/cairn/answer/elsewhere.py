@@ -1,6 +1,6 @@
 """Is a typed value stated of what was asked, or of something else the notes also hold? (issue 33, answer/checks.py)
 
-Three checks of the value a typed draft (answer/typed.py `Typed`) quotes, each naming the words it fails on:
+Two checks of the value a typed draft (answer/typed.py `Typed`) quotes, each naming the words it fails on:
 
 - `other_note`: the value's note holds fewer of the question's words than another retrieved note that holds every
   word it holds and more ("what time does the lantern keeper start" quoted from a netball note holding "Lantern Lane
@@ -8,9 +8,7 @@ Three checks of the value a typed draft (answer/typed.py `Typed`) quotes, each n
 - `other_line`: a word asked that neither the value's line nor its note's title holds is held by another line of the
   same note stating a value of the kind and every word asked the value's line holds ("the charge on my pension fund"
   quoted from "Pot value: £45,402.35" in a statement with a "Charges" row): the value is of another attribute
-  (OTHER_LINE);
-- `other_quantity`: the question names a quantity ("for 4 hours") whose unit the value's line states with another
-  number and never with the one asked ("£2.40 for up to 2 hours") (OTHER_QUANTITY).
+  (OTHER_LINE).
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ from cairn.lexical import content_terms, stem
 
 OTHER_NOTE = True
 OTHER_LINE = True
-OTHER_QUANTITY = True
 
 
 def _notes(hits: list) -> dict[str, str]:
@@ -68,17 +65,3 @@ def other_line(question: str, kind: str | None, line: str, title: str, context: 
         if held <= has and has & lacks:
             return sorted(has & lacks)
     return []
-
-
-_QUANTITY = re.compile(r"\b(\d+(?:\.\d+)?)\s*([a-z]{3,})", re.IGNORECASE)
-
-
-def other_quantity(question: str, line: str) -> list[str]:
-    """The numbers of the quantities of `question` ("4 hours") whose unit `line` states only with other numbers; []
-    when OTHER_QUANTITY is off."""
-    out = []
-    for number, unit in _QUANTITY.findall(question) if OTHER_QUANTITY else ():
-        said = [n for n, u in _QUANTITY.findall(line) if stem(u.lower()) == stem(unit.lower())]
-        if said and number not in said:
-            out.append(number)
-    return out
