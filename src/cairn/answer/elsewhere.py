@@ -26,9 +26,8 @@ OTHER_LINE = True
 def _notes(hits: list) -> dict[str, str]:
     """{note path: its title and every retrieved passage of it} of the hits without a speaker (notes)."""
     out: dict[str, str] = {}
-    for h in hits:
-        if h.speaker is None:
-            out[h.path] = out.get(h.path, h.title or "") + "\n" + h.text
+    for h in (h for h in hits if h.speaker is None):
+        out[h.path] = out.get(h.path, h.title or "") + "\n" + h.text
     return out
 
 
@@ -36,11 +35,10 @@ def other_note(words: tuple[str, ...], path: str, hits: list) -> list[str]:
     """The stemmed `words` (the question's head and subject) the note at `path` lacks, when another note of `hits`
     holds every word of them the note holds and at least one more; [] otherwise or when OTHER_NOTE is off."""
     notes = _notes(hits)
-    if not OTHER_NOTE or path not in notes or not words:
+    if not OTHER_NOTE or path not in notes or not (lacks := set(missing(words, notes[path]))):
         return []
-    lacks = set(missing(words, notes[path]))
     for other, text in notes.items():
-        if lacks and other != path and set(missing(words, text)) < lacks:
+        if other != path and set(missing(words, text)) < lacks:
             return sorted(lacks - set(missing(words, text)))
     return []
 
@@ -58,8 +56,8 @@ def other_line(question: str, kind: str | None, line: str, title: str, context: 
     header = " ".join(next((h.text.strip().split("\n")[:2] for h in hits if h.path == path and not h.start), []))
     own = line if re.match(r"\s*[^\W\d_][^:]{0,60}:\s", line) else context
     lacks, held = set(missing(words, f"{title} {header} {own}")), set(words) - set(missing(words, line))
-    rows = table_rows(notes[path])  # a table's rows with their header (answer/tables.py)
-    lines = [r.text for r in rows] + [x for x in notes[path].split("\n") if not x.lstrip().startswith("|")]
+    lines = [r.text for r in table_rows(notes[path])] + [  # a table's rows with their header (answer/tables.py)
+        x for x in notes[path].split("\n") if not x.lstrip().startswith("|")]
     for x in (x for x in lines if values(kind, x) and x.strip() not in line):
         has = set(words) - set(missing(words, x))
         if held <= has and has & lacks:
