@@ -127,6 +127,7 @@ def rules() -> dict:
         "who: a role by its work (rota.BY_WORK)": _set(RT, "BY_WORK", False),
         "record lines (spans.RECORD_LINE)": _set(SP, "RECORD_LINE", 0),
         "a field's key, not the line above (typed.FIELD_KEY)": _set(TD, "FIELD_KEY", False),
+        "name bonus (NAME_BONUS)": _set(A, "NAME_BONUS", 0.0),
         "one passage (ONE_PASSAGE)": _set(A, "ONE_PASSAGE", False),
         "context lift (CONTEXT_WEIGHT)": _set(A, "CONTEXT_WEIGHT", 0.0),
         "hit prior (HIT_PRIOR)": _set(A, "HIT_PRIOR", 0.0),

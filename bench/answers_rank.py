@@ -3,7 +3,7 @@
 
 The extractive answer ranks the sentences it may quote by a hand-weighted sum (cairn.answer
 `extractive_draft`: 0.6 cosine + 0.4 term overlap, + HIT_PRIOR x the message's fused search
-score over the best, + REPLY_WEIGHT x the score of the question it replies to; a NAME_BONUS
+score over the best, + REPLY_WEIGHT x the score of the question it replies to, + NAME_BONUS
 per name). This bench learns those weights instead, from LoCoMo's tune half only, as a
 conditional logit (softmax over the candidates of one question; the label: the candidate's
 message is gold evidence), and adds the pair figures of bench/answers_judge.py (word

@@ -18,6 +18,7 @@ from cairn.answer.focus import unstated
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
 from cairn.answer.offtopic import chit_chat, declined_text, pointers
+from cairn.search.names import all_names
 from cairn.answer.subject import about_subject, question_subject, strip_name
 from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, context_of, is_caption
 from cairn.answer.tables import table_rows
@@ -41,6 +42,7 @@ MAX_EVIDENCE = 6
 SENTENCE_FLOOR = 0.35
 FALLBACK_FLOOR = 0.2
 PAD_MARGIN = 0.05
+NAME_BONUS = 0.05  # per word of the question's names a sentence holds (a name is said once per note)
 HIT_PRIOR = 1.0  # chat: + HIT_PRIOR x (the message's fused search score - the best message's)
 ONE_PASSAGE = True  # a chat answer quotes one message
 EXTRA_TERMS = True  # a sentence after the first holds a content word asked or a value of the kind asked
@@ -179,6 +181,10 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     # an image caption ("[image: a photo of a bowl]") states nothing: quoted only when no sentence that does is
     if any(score >= FALLBACK_FLOOR and not is_caption(sent) for score, _, sent in scored):
         scored = [x for x in scored if not is_caption(x[2])]
+    speakers = {w.lower() for ev in evidence if ev.hit.speaker for w in re.findall(r"\w+", ev.hit.speaker)}
+    names = {w.lower() for name in all_names(question) for w in re.findall(r"\w+", name)} - speakers
+    scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
+                                        for w in names), n, sent) for score, n, sent in scored]
     for on, says in ((asked.kind in types.CUE_KINDS, lambda s: types.states_purpose(s, asked.head)),  # "what for"
                      (asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()), roles.says_where),  # notes
                      (kind == "time" and TIME_STATED, lambda s: fits_answer_type(s, "time"))):

@@ -1,14 +1,8 @@
-"""Is a typed value stated of what was asked, or of something else the notes also hold? (issue 33, answer/checks.py)
-
-Two checks of the value a typed draft (answer/typed.py `Typed`) quotes, each naming the words it fails on:
-
-- `other_note`: the value's note holds fewer of the question's words than another retrieved note that holds every
-  word it holds and more ("what time does the lantern keeper start" quoted from a netball note holding "Lantern Lane
-  Lions" while the theatre note names the Lantern Keeper): the question is about the other note (OTHER_NOTE);
-- `other_line`: a word asked that neither the value's line nor its note's title holds is held by another line of the
-  same note stating a value of the kind and every word asked the value's line holds ("the charge on my pension fund"
-  quoted from "Pot value: £45,402.35" in a statement with a "Charges" row): the value is of another attribute
-  (OTHER_LINE).
+"""Is a typed value (answer/typed.py `Typed`) stated of what was asked, or of something else the notes also hold? Read
+by answer/checks.py (issue 33); each check names the words it fails on. `other_note`: another retrieved note holds more
+of the question's words ("the lantern keeper" asked, a netball note naming "Lantern Lane Lions" quoted, the theatre's
+naming the Lantern Keeper); `other_line`: another line of the value's note states the attribute asked ("the charge on
+my pension fund" asked, "Pot value: £45,402.35" quoted, a "Charges" row in the same statement).
 """
 
 from __future__ import annotations
@@ -58,7 +52,7 @@ def other_line(question: str, kind: str | None, line: str, title: str, context: 
     lacks, held = set(missing(words, f"{title} {header} {own}")), set(words) - set(missing(words, line))
     lines = [r.text for r in table_rows(notes[path])] + [  # a table's rows with their header (answer/tables.py)
         x for x in notes[path].split("\n") if not x.lstrip().startswith("|")]
-    for x in (x for x in lines if values(kind, x) and x.strip() not in line):
+    for x in (x for x in lines if values(kind, x) and x.strip() not in line and line.strip() not in x):  # not its own
         has = set(words) - set(missing(words, x))
         if held <= has and has & lacks:
             return sorted(has & lacks)
