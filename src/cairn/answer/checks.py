@@ -4,14 +4,14 @@ note. `checks` is {"support", "type", "subject", "completeness"}, each True/Fals
 - support: every quoted sentence is in the note it cites (answer/verify.py);
 - type: the quote holds a value of the type asked (answer/types.py: "how much" -> money; "when" -> a date, or a chat
   message's own date); kinds without a pattern always pass;
-- subject: the value is stated of the asked attribute of the asked subject: a typed answer's line holds every head word
-  and its note most subject words (answer/typed.py); "what is X for": the quote or its note's title holds X; other
-  answers from notes about a named subject: the cited notes name it and support another key term of the question
-  (`stated_gap`: "What did Tom say about the boiler?" is not answered by a note about Tom that never speaks of a
-  boiler); "What did Edith agree to do?": the quoted note sentence names Edith and holds the verb (`role_gap`; a note
-  naming her only as present does not); an answer from notes of a kind without a value pattern (who, how do I, yes/no,
-  ...): a cited sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`), and for "who" a quoted line
-  names someone besides the question's names (`WHO_NAMED`);
+- subject: the value is stated of the asked attribute of the asked subject: a typed answer's line holds every head word,
+  its note most subject words (answer/typed.py), no other note or line more (answer/elsewhere.py); "what is X for": X is
+  in the quote or its note's title; other answers from notes about a named subject: the cited notes name it and support
+  another key term of the question (`stated_gap`: "What did Tom say about the boiler?" is not answered by a note about
+  Tom that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence names Edith and holds the
+  verb (`role_gap`; a note naming her only as present does not); an answer from notes of a kind without a value pattern
+  (who, how do I, yes/no, ...): a cited sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`), and for
+  "who" a quoted line names someone besides the question's names (`WHO_NAMED`);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
 
 A yes/no answer (answer/yesno.py) that is not declined starts with its "Yes:" or "No:".
@@ -27,6 +27,7 @@ from functools import reduce
 
 from cairn.answer import fit, types
 from cairn.answer.contrast import contrast
+from cairn.answer.elsewhere import other_line, other_note
 from cairn.answer.offtopic import declined_text, pointers
 from cairn.answer.spans import _clean
 from cairn.answer.subject import _ASK_ALL, names as holds_name, strip_name
@@ -35,7 +36,9 @@ from cairn.answer.typed import ROLE_COS
 from cairn.answer.verify import Evidence, citations, verify
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, sentences, stem
+from cairn.search.asked import TYPE_WORDS
 from cairn.search.names import all_names
+from cairn.search.unasked import light_verbs, unasked
 
 # How a declined typed answer names the kind of value it found for nothing asked.
 _VALUE_NOUN = {"money": "amount", "phone": "phone number", "email": "e-mail address", "code": "code or reference",
@@ -186,6 +189,11 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                                              for gap in (t.missing_subject, t.missing_head))
     known = " ".join(h.text for h in all_hits)
     gap = t.gap(asked) if t is not None else role_gap(question, note_quotes, known)
+    if t is not None and asked.kind in types.VALUE_KINDS and not ans.abstained and not gap:  # answer/elsewhere.py
+        path, title = next(((c.get("path"), c.get("title") or "") for c in ans.citations if c["n"] == t.n), ("", ""))
+        skip = TYPE_WORDS | light_verbs(question) | unasked(question) | {"what", "s", "when", "where", "who"}
+        gap = other_note(tuple(w for w in asked.head + asked.subject if w not in skip), path, all_hits) \
+            or other_line(question, asked.kind, t.text, title, t.context, path, all_hits, skip)
     if asked.kind in HEAD_QUOTED and (asked.kind == "purpose" or _NAMED.match(question)) and not ans.abstained \
             and not gap and t is None and not chat:
         gap = head_gap(question, asked, quotes, [c.get("title") or "" for c in ans.citations], embedder)
