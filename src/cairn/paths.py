@@ -116,6 +116,18 @@ def fit_name(name: str, max_bytes: int = NAME_BYTES) -> str:
     return stem + dot + ext
 
 
+_NOT_PORTABLE = re.compile(r'[\\:*?"<>|]')  # characters Windows forbids in a name (/ and NUL: no system takes them)
+
+
+def portable_name(name: str) -> str:
+    """`name` (one file or folder name) as a vault note path component every system can hold
+    (a vault is synced to Windows and macOS): each character Windows forbids (\\ : * ? " < > |)
+    becomes "-", one for one, then `fit_name` (trailing dots and spaces dropped, a device name
+    such as CON, nul or COM1 gets "_", at most NAME_BYTES bytes). Stable: the same name always
+    maps to the same result; a portable name is returned as it is."""
+    return fit_name(_NOT_PORTABLE.sub("-", name)) or "_"
+
+
 _UNDECODED = re.compile("[\udc80-\udcff]")  # the bytes of a name that is not UTF-8, as Python holds them
 
 
