@@ -45,3 +45,17 @@ def test_ingested_names_become_portable_note_paths_and_keep_their_titles(app, tm
     assert app.note_show("What?")["body"].endswith("Ask the plumber about the boiler valve.")
     again = app.ingest([root])  # the same sources map to the same notes
     assert not again.added and len(again.unchanged) == 4, again.to_json()
+
+
+def test_imported_names_never_make_a_device_name(app, tmp_path):
+    from conftest import write_jsonl
+    from cairn.paths import not_device
+    assert [not_device(n) for n in ("con", "nul.md", "Com1.tar.md", "con-game.md", "console")] == [
+        "con_", "nul_.md", "Com1_.tar.md", "con-game.md", "console"]
+    notes = write_jsonl(tmp_path / "aux.jsonl", [{"id": "prn", "text": "The printer is in the study."}])
+    app.import_notes(notes)
+    chat = write_jsonl(tmp_path / "chat.jsonl", [{"conversation": "CON", "session": "nul", "id": "1", "speaker": "A",
+                                                  "time": "2024-06-01T09:00:00Z", "text": "The lpt port is gone."}])
+    app.import_chat(chat)
+    paths = sorted(n["path"] for n in app.notes_list()["notes"])
+    assert paths[0] == "chats/con_/nul_.md" and paths[1].startswith("records/aux_/prn-"), paths

@@ -110,10 +110,15 @@ def fit_name(name: str, max_bytes: int = NAME_BYTES) -> str:
         stem, dot, ext = name, "", ""
     room = max(max_bytes - len((dot + ext).encode("utf-8")), 1)
     stem = stem.encode("utf-8")[:room].decode("utf-8", "ignore").rstrip(" .")
-    first, sep, rest = stem.partition(".")
-    if first.strip().casefold() in _DEVICE_NAMES:
-        stem = f"{first}_{sep}{rest}"
-    return stem + dot + ext
+    return not_device(stem + dot + ext)
+
+
+def not_device(name: str) -> str:
+    """`name` with "_" after a Windows device name before its first dot ("CON" -> "CON_",
+    "nul.md" -> "nul_.md", "COM1.txt" -> "COM1_.txt": Windows opens the device for such a
+    name, whatever its extension); any other name as it is."""
+    first, sep, rest = name.partition(".")
+    return f"{first}_{sep}{rest}" if first.strip().casefold() in _DEVICE_NAMES else name
 
 
 _NOT_PORTABLE = re.compile(r'[\\:*?"<>|]')  # characters Windows forbids in a name (/ and NUL: no system takes them)
