@@ -47,8 +47,8 @@ class VaultNote:
 
 def markdown_relpath(src: Path, root: Path | None, real_src: Path | None = None) -> str:
     """`notes/<root folder name>/<path under root>` for a file of an ingested folder, else
-    `notes/<file name>`, each name made portable (cairn.paths.portable_name: `What?.md` ->
-    `What-.md`, `CON.md` -> `CON_.md`, a trailing dot or space dropped). real_src:
+    `notes/<file name>`, each name made portable (cairn.paths.portable_name: "What?" ->
+    "What-", "CON" -> "CON_", a trailing dot or space dropped). real_src:
     `cairn.paths.resolved(src)` when the caller has it already."""
     if root is not None:
         real_root = P.resolved(root)
