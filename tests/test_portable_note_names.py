@@ -59,3 +59,15 @@ def test_imported_names_never_make_a_device_name(app, tmp_path):
     app.import_chat(chat)
     paths = sorted(n["path"] for n in app.notes_list()["notes"])
     assert paths[0] == "chats/con_/nul_.md" and paths[1].startswith("records/aux_/prn-"), paths
+
+
+def test_a_folder_named_with_a_leading_dot_is_not_hidden_in_the_vault(app, tmp_path):
+    """`cairn ingest ~/.notes` wrote vault/notes/.notes/...: a hidden folder sync, reindex and the
+    watcher skip, so `cairn sync` failed ("the vault holds no notes") or dropped those notes."""
+    assert portable_name(".notes") == "_.notes" and portable_name("  .md") == "_.md"
+    write(tmp_path / ".hid" / "otter.md", "# Otter\n\nThe otter swims at dawn.\n")
+    app.ingest([tmp_path / ".hid"])
+    assert [n["path"] for n in app.notes_list()["notes"]] == ["notes/_.hid/otter.md"]
+    report = app.sync()
+    assert not report.failed and not report.removed, report.to_json()
+    assert [h.path for h in app.search("otter dawn", mode="keyword").hits] == ["notes/_.hid/otter.md"]

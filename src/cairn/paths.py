@@ -129,8 +129,11 @@ def portable_name(name: str) -> str:
     (a vault is synced to Windows and macOS): each character Windows forbids (\\ : * ? " < > |)
     becomes "-", one for one, then `fit_name` (trailing dots and spaces dropped, a device name
     such as CON, nul or COM1 gets "_", at most NAME_BYTES bytes). Stable: the same name always
-    maps to the same result; a portable name is returned as it is."""
-    return fit_name(_NOT_PORTABLE.sub("-", name)) or "_"
+    maps to the same result; a portable name is returned as it is. A name left empty or
+    starting with a dot (a folder `.notes` given to ingest; "  .md" cut to ".md") gets "_" in
+    front: sync, reindex and the watcher skip hidden names, so such a note would be lost to them."""
+    out = fit_name(_NOT_PORTABLE.sub("-", name))
+    return out if out and not out.startswith(".") else "_" + out
 
 
 _UNDECODED = re.compile("[\udc80-\udcff]")  # the bytes of a name that is not UTF-8, as Python holds them
