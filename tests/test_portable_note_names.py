@@ -45,6 +45,9 @@ def test_ingested_names_become_portable_note_paths_and_keep_their_titles(app, tm
     assert app.note_show("What?")["body"].endswith("Ask the plumber about the boiler valve.")
     again = app.ingest([root])  # the same sources map to the same notes
     assert not again.added and len(again.unchanged) == 4, again.to_json()
+    write(root / "What?.md", "Ask the plumber about the boiler valve and the flue.\n")  # edited at its source
+    assert len(app.ingest([root]).updated) == 1
+    assert app.note_show("notes/in-box/What-.md")["title"] == "What?"  # the title is written again
 
 
 def test_imported_names_never_make_a_device_name(app, tmp_path):

@@ -100,7 +100,7 @@ def render_markdown(settings: Settings, src: Path, root: Path | None, data: byte
                             **keeps_owner(existing.meta if existing else None, settings.owner)}
     if enrichment:
         keys["enrichment"] = enrichment
-    if existing is None and title and P.portable_name(src.name) != src.name and title == note_stem(src.name):
+    if title and P.portable_name(src.name) != src.name and title == note_stem(src.name):
         keys = {"title": title, **keys}  # the file name made portable: the name given stays the title
     new_text = V.add_frontmatter_keys(text, keys)
     if new_text is None:
