@@ -81,6 +81,19 @@ def notes_app(root, notes, embedder):
         yield app
 
 
+def home_with_notes(tmp_path, embedder, notes):
+    """`tmp_path`/home with config llm "none" and a note per item of `notes` ({title: body},
+    made by `note create`), closed again: for tests that open the home themselves (a CLI, a
+    server, a second Cairn after changing the vault on disk). Returns the home."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('llm = "none"\n')
+    with Cairn(home, embedder=embedder) as app:
+        for title, body in notes.items():
+            app.note_create(title, body)
+    return home
+
+
 def fail_nth_write(monkeypatch, n):
     """Make the n-th vault write from now on (cairn.vault.atomic_write) raise a full disk
     (OSError 28) and the others write as usual; returns the list of targets tried."""

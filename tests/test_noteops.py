@@ -219,7 +219,7 @@ def test_a_note_saved_as_utf16_or_in_a_legacy_encoding_is_shown_and_edited_as_it
     """A note dropped into the vault as UTF-16 (Windows Notepad's "Unicode") or cp1252: sync
     indexed its text, but `note show` printed the raw bytes as U+FFFD and NUL characters, and
     `note update --mode append`, `note mark` and `note rename` wrote those back as UTF-8,
-    destroying the note's text (probe23)."""
+    destroying the note's text (probe23). Since hygiene27 each keeps its own encoding."""
     vault = app.settings.vault
     (vault / "win.md").write_bytes("# Alarm\r\nThe alarm code is 9931.\r\n".encode("utf-16"))
     (vault / "old.md").write_bytes("Café Rouge on Friday – table for two.\n".encode("cp1252"))
@@ -229,8 +229,8 @@ def test_a_note_saved_as_utf16_or_in_a_legacy_encoding_is_shown_and_edited_as_it
     app.note_update("win.md", "Parking bay 12.", mode="append")
     app.note_mark("old.md", "read")
     app.note_rename("win.md", "Alarm code")
-    win = (vault / "win.md").read_bytes().decode("utf-8")  # written back as UTF-8
-    old = (vault / "old.md").read_bytes().decode("utf-8")
+    win = (vault / "win.md").read_bytes().decode("utf-16")  # written back in its own encoding (hygiene27)
+    old = (vault / "old.md").read_bytes().decode("cp1252")
     assert "The alarm code is 9931.\r\n\r\nParking bay 12.\r\n" in win and "title: Alarm code" in win
     assert "\x00" not in win + old and "\ufffd" not in win + old
     assert old.endswith("---\n\nCafé Rouge on Friday – table for two.\n") and "status: read" in old

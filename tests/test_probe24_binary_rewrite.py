@@ -39,4 +39,4 @@ def test_a_utf16_note_is_still_rewritten(tmp_path):
         path = app.settings.vault / note.path
         path.write_bytes("---\ntitle: Heron\n---\n\nCafé by the pond.\n".encode("utf-16"))
         app.note_update("Heron", "More.", "append")
-        assert "Café by the pond." in path.read_text(encoding="utf-8") and "More." in path.read_text(encoding="utf-8")
+        assert "Café by the pond." in path.read_text(encoding="utf-16") and "More." in path.read_text(encoding="utf-16")

@@ -15,6 +15,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
+from conftest import home_with_notes
 from cairn.errors import Conflict, NotFound
 from cairn.interfaces.rest.app import create_app
 from cairn.ops import search as search_ops
@@ -24,13 +25,7 @@ KEY = "The boathouse key is under the green pot."
 
 
 def _home(tmp_path, embedder):
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "config.toml").write_text('llm = "none"\n')
-    with Cairn(home, embedder=embedder) as app:
-        app.note_create("Boathouse", KEY)
-        app.note_create("Garden", "The garden hose hangs in the shed.")
-    return home
+    return home_with_notes(tmp_path, embedder, {"Boathouse": KEY, "Garden": "The garden hose hangs in the shed."})
 
 
 def test_ask_and_search_leave_out_a_note_deleted_on_disk(tmp_path, real_embedder):

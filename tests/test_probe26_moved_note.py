@@ -10,6 +10,7 @@ import json
 
 from fastapi.testclient import TestClient
 
+from conftest import home_with_notes
 from cairn.interfaces.rest.app import create_app
 from cairn.service import Cairn
 
@@ -17,14 +18,9 @@ KEY = "The boathouse key is under the green pot."
 
 
 def _home(tmp_path, embedder):
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "config.toml").write_text('llm = "none"\n')
-    with Cairn(home, embedder=embedder) as app:
-        app.note_create("Boathouse", KEY + " See [[Garden]].")
-        app.note_create("Garden", "The garden hose hangs in the shed. [[Boathouse]]")
-        app.note_create("Shed", "The shed is painted green.")
-    return home
+    return home_with_notes(tmp_path, embedder, {"Boathouse": KEY + " See [[Garden]].",
+                                                "Garden": "The garden hose hangs in the shed. [[Boathouse]]",
+                                                "Shed": "The shed is painted green."})
 
 
 def _move(home):

@@ -30,6 +30,9 @@ HOSTILE = ("Title \x1b]0;pwned\x07 here; \x1b[2J\x1b[31mred\x1b[0m text, clipboa
     ("over\rwrite", f"over{SHOWN_AS}write"),                # a lone CR would overwrite the line
     ("bell\x07 back\x08 nul\x00 esc\x1b", f"bell{SHOWN_AS} back{SHOWN_AS} nul{SHOWN_AS} esc{SHOWN_AS}"),
     ("Děčín — café ☕", "Děčín — café ☕"),                  # printable Unicode untouched
+    ("rtl\u202etxt.md", "rtltxt.md"),                       # hygiene27: a bidi override ("rtldm.txt" shown)
+    ("a\u2067b\u2069 \u202ax\u202c", "ab x"),              # isolates and embeddings too
+    ("שלום\u200f world", "שלום\u200f world"),               # a right-to-left mark reorders nothing: kept
 ])
 def test_printable(text, shown):
     assert printable(text) == shown

@@ -305,14 +305,15 @@ def enrich(app, ref: str, llm: str | None = None, now: datetime | None = None, *
     new_text = V.add_frontmatter_keys(text, {"enrichment": added})
     if new_text is None:
         raise Conflict(f"{note.path}: its frontmatter is not a mapping; not rewritten")
-    new_text = V.with_newlines_of(new_text, path.read_bytes())
+    from cairn.parse.text import encode_like
+    data = path.read_bytes()
+    new_data = encode_like(V.with_newlines_of(new_text, data), data, note.path)  # its own encoding
     if cairns_copy:  # still Cairn's copy of its source: a later ingest may replace it
         from cairn.store.copies import record_write
-        record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
+        record_write(app.conn, note.id, V.sha256_bytes(new_data))
     from cairn.store import history as H  # the note's state before Cairn rewrites it is kept
-    H.record(app.settings.home, note.id, note.path, path.read_bytes(), by="outside", action="seen",
-             only_if_new=True)
-    V.atomic_write(path, new_text)
+    H.record(app.settings.home, note.id, note.path, data, by="outside", action="seen", only_if_new=True)
+    V.atomic_write_bytes(path, new_data)
     app.sync([path])
     result.added = added
     publish("enrich.done", {"stored": True, "method": result.method, "added": added,

@@ -298,7 +298,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     note = resolve(conn, settings, embedder, ref)
     path = note_file(settings, note)
     data = path.read_bytes()
-    text = rewrite_text(data, note.path)  # written back as UTF-8: a UTF-16 or cp1252 note keeps its characters
+    text = rewrite_text(data, note.path)  # written back in the file's own encoding (_encode_like)
     if expected_hash and V.sha256_bytes(data) != expected_hash:
         raise EditConflict(f"{note.path} was changed outside this editor since you opened it; "
                            "nothing was saved (your text is kept below the current version)",
@@ -311,11 +311,11 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         new_body = old_body.rstrip("\n") + ("\n\n" if old_body.strip() else "") + body.strip("\n") + "\n"
     else:
         new_body = ("\n" if head else "") + body.strip("\n") + "\n"
-    keep_before(settings, note, data)
     new_text = V.with_newlines_of(head + new_body, data)  # a Windows or old Mac note keeps its line endings
-    V.atomic_write(path, new_text)
-    H.record(settings.home, note.id, note.path, new_text.encode("utf-8"), by=H.actor("cairn"),
-             action="update")
+    new_data = _encode_like(new_text, data, note.path)  # InvalidInput before anything is written
+    keep_before(settings, note, data)
+    V.atomic_write_bytes(path, new_data)
+    H.record(settings.home, note.id, note.path, new_data, by=H.actor("cairn"), action="update")
     try:
         return _index(conn, settings, embedder, path)
     except Exception as exc:
@@ -325,7 +325,7 @@ def update_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
         if row is not None and row.file_hash != note.file_hash:
             return row  # the index holds the new version; its vectors come when there is room
         try:  # the index still holds the old version: so does the file again
-            V.atomic_write(path, V.with_newlines_of(text, data))
+            V.atomic_write_bytes(path, data)
         except OSError:
             pass  # the next sync reconciles the index with the file
         raise
@@ -336,6 +336,11 @@ def note_text(data: bytes) -> str:
     note reads as its characters, as the index read it), imported on first use."""
     from cairn.parse.text import note_text as decode
     return decode(data)
+
+
+def _encode_like(text: str, data: bytes, relpath: str) -> bytes:
+    from cairn.parse.text import encode_like
+    return encode_like(text, data, relpath)
 
 
 def _strict_text(data: bytes) -> str:
@@ -422,10 +427,11 @@ def rename_note(conn: sqlite3.Connection, settings: Settings, embedder, ref: str
     new = V.add_frontmatter_keys(text, {"title": title})
     if new is None:
         raise InvalidInput(f"{note.path}: {rewrite_refusal(text, ['title'])}, so it is not rewritten")
-    new = V.with_newlines_of(new, path.read_bytes())
-    keep_before(settings, note, path.read_bytes())
-    V.atomic_write(path, new)
-    H.record(settings.home, note.id, note.path, new.encode("utf-8"), by=H.actor("cairn"), action="update")
+    data = path.read_bytes()
+    new_data = _encode_like(V.with_newlines_of(new, data), data, note.path)  # its own encoding
+    keep_before(settings, note, data)
+    V.atomic_write_bytes(path, new_data)
+    H.record(settings.home, note.id, note.path, new_data, by=H.actor("cairn"), action="update")
     return _index(conn, settings, embedder, path)
 
 

@@ -52,14 +52,16 @@ def mark_note(app, ref: str, status: str):
     if new_text is None:
         from cairn.noteops import rewrite_refusal
         raise Conflict(f"{note.path}: {rewrite_refusal(text, ['status'])}; not rewritten")
-    new_text = V.with_newlines_of(new_text, path.read_bytes())
+    from cairn.noteops import keep_before
+    from cairn.parse.text import encode_like
+    data = path.read_bytes()
+    new_data = encode_like(V.with_newlines_of(new_text, data), data, note.path)  # its own encoding
     if not C.copy_edited(app.conn, path, note.id, note.file_hash):  # still Cairn's copy of its source
         from cairn.store.copies import record_write
-        record_write(app.conn, note.id, V.sha256_bytes(new_text.encode("utf-8")))
-    from cairn.noteops import keep_before
+        record_write(app.conn, note.id, V.sha256_bytes(new_data))
     from cairn.store import history as H
-    keep_before(app.settings, note, path.read_bytes())
-    V.atomic_write(path, new_text)
-    H.record(app.settings.home, note.id, note.path, new_text.encode("utf-8"), by=H.actor("cairn"), action="update")
+    keep_before(app.settings, note, data)
+    V.atomic_write_bytes(path, new_data)
+    H.record(app.settings.home, note.id, note.path, new_data, by=H.actor("cairn"), action="update")
     app.sync([path])
     return app.find_note(note.id)

@@ -110,10 +110,30 @@ def fit_name(name: str, max_bytes: int = NAME_BYTES) -> str:
         stem, dot, ext = name, "", ""
     room = max(max_bytes - len((dot + ext).encode("utf-8")), 1)
     stem = stem.encode("utf-8")[:room].decode("utf-8", "ignore").rstrip(" .")
-    first, sep, rest = stem.partition(".")
-    if first.strip().casefold() in _DEVICE_NAMES:
-        stem = f"{first}_{sep}{rest}"
-    return stem + dot + ext
+    return not_device(stem + dot + ext)
+
+
+def not_device(name: str) -> str:
+    """`name` with "_" after a Windows device name before its first dot ("CON" -> "CON_",
+    "nul.md" -> "nul_.md", "COM1.txt" -> "COM1_.txt": Windows opens the device for such a
+    name, whatever its extension); any other name as it is."""
+    first, sep, rest = name.partition(".")
+    return f"{first}_{sep}{rest}" if first.strip().casefold() in _DEVICE_NAMES else name
+
+
+_NOT_PORTABLE = re.compile(r'[\\:*?"<>|]')  # characters Windows forbids in a name (/ and NUL: no system takes them)
+
+
+def portable_name(name: str) -> str:
+    """`name` (one file or folder name) as a vault note path component every system can hold
+    (a vault is synced to Windows and macOS): each character Windows forbids (\\ : * ? " < > |)
+    becomes "-", one for one, then `fit_name` (trailing dots and spaces dropped, a device name
+    such as CON, nul or COM1 gets "_", at most NAME_BYTES bytes). Stable: the same name always
+    maps to the same result; a portable name is returned as it is. A name left empty or
+    starting with a dot (a folder `.notes` given to ingest; "  .md" cut to ".md") gets "_" in
+    front: sync, reindex and the watcher skip hidden names, so such a note would be lost to them."""
+    out = fit_name(_NOT_PORTABLE.sub("-", name))
+    return out if out and not out.startswith(".") else "_" + out
 
 
 _UNDECODED = re.compile("[\udc80-\udcff]")  # the bytes of a name that is not UTF-8, as Python holds them

@@ -35,7 +35,7 @@ import yaml
 from cairn.errors import InvalidInput
 
 from cairn import paths as P
-from cairn.safe_yaml import load as _load_yaml  # libyaml's safe loader; a block read just before is not read again
+from cairn.safe_yaml import AliasBomb, load as _load_yaml  # libyaml's safe loader; a block read just before is not read again
 
 SKIP_DIRS = {"_files", "_memory", ".git", ".obsidian", ".trash", ".cairn", "node_modules"}
 NOTE_SUFFIXES = {".md", ".markdown", ".mdx"}
@@ -202,6 +202,10 @@ def split_frontmatter(text: str, *, lenient: bool = False) -> tuple[dict[str, An
     block = m.group(1) or ""
     try:
         data = _load_yaml(block) if block.strip() else {}
+    except AliasBomb as exc:
+        if not lenient:
+            raise FrontmatterError(f"frontmatter holds {exc}") from None
+        data = {}
     except (yaml.YAMLError, ValueError, TypeError) as exc:
         if not lenient:
             raise FrontmatterError(f"frontmatter is not valid YAML: {exc}") from None

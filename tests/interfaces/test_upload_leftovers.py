@@ -4,35 +4,20 @@ an earlier upload already made a note of (reported unchanged) leaves no second c
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
 from rest_support import RestServer
-from web_site import web_app
+from upload_support import TEXT, upload_files as _upload_files, web_client
 
 from cairn.interfaces.web import tasks
-from cairn.service import Cairn
-
-TEXT = b"# Kestrels\n\nKestrels hover over the motorway verge at noon.\n"
-
-
-def _upload_files(home):
-    return sorted(p.relative_to(home / "uploads").as_posix() for p in (home / "uploads").rglob("*"))
 
 
 def test_a_web_upload_refused_as_too_large_keeps_none_of_its_files(tmp_path, real_embedder, monkeypatch):
     monkeypatch.setattr(tasks, "MAX_UPLOAD_BYTES", 1000)
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "config.toml").write_text('llm = "none"\n')
-    cairn = Cairn(home, embedder=real_embedder)
-    try:
-        with TestClient(web_app(cairn), client=("127.0.0.1", 50000)) as c:
-            r = c.post("/ingest/upload", headers={"Accept": "application/json"},
-                       files=[("files", ("small.md", TEXT, "text/markdown")),
-                              ("files", ("big.md", b"x" * 5000, "text/markdown"))])
-            assert r.status_code == 413 and "big.md" in r.json()["error"], r.text
-        assert _upload_files(home) == []  # small.md, saved first, is gone with its folder
-    finally:
-        cairn.close()
+    with web_client(tmp_path, real_embedder) as (home, c):
+        r = c.post("/ingest/upload", headers={"Accept": "application/json"},
+                   files=[("files", ("small.md", TEXT, "text/markdown")),
+                          ("files", ("big.md", b"x" * 5000, "text/markdown"))])
+        assert r.status_code == 413 and "big.md" in r.json()["error"], r.text
+    assert _upload_files(home) == []  # small.md, saved first, is gone with its folder
 
 
 def test_discard_removes_only_a_folder_directly_in_the_homes_uploads(tmp_path):

@@ -8,18 +8,10 @@ from __future__ import annotations
 import json
 import time
 
-from fastapi.testclient import TestClient
 from rest_support import RestServer
-from web_site import web_app
-
-from cairn.service import Cairn
+from upload_support import TEXT, upload_files as _upload_files, web_client
 
 BINARY = b"\x00\x01\x02junk\x00\xff\xfe" * 64
-TEXT = b"# Kestrels\n\nKestrels hover over the motorway verge at noon.\n"
-
-
-def _upload_files(home):
-    return sorted(p.relative_to(home / "uploads").as_posix() for p in (home / "uploads").rglob("*"))
 
 
 def test_a_skipped_upload_is_removed_and_named_as_uploaded(tmp_path):
@@ -52,27 +44,20 @@ def test_a_mixed_upload_keeps_the_ingested_original_only(tmp_path):
 
 
 def test_the_web_page_upload_drops_a_skipped_file_and_names_it_as_uploaded(tmp_path, real_embedder):
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "config.toml").write_text('llm = "none"\n')
-    cairn = Cairn(home, embedder=real_embedder)
-    try:
-        with TestClient(web_app(cairn), client=("127.0.0.1", 50000)) as c:
-            r = c.post("/ingest/upload", headers={"Accept": "application/json"},
-                       files=[("files", ("kestrels.md", TEXT, "text/markdown")),
-                              ("files", ("junk.bin", BINARY, "application/octet-stream"))])
-            assert r.status_code == 202, r.text
-            task, deadline = r.json(), time.time() + 120
-            while task["state"] not in ("done", "failed") and time.time() < deadline:
-                time.sleep(0.2)
-                task = c.get(f"/ingest/tasks/{task['id']}").json()
-        assert task["state"] == "done" and task["report"]["added"] == 1, task
-        assert [s["name"] for s in task["report"]["skipped"]] == ["junk.bin"], task
-        assert str(home) not in json.dumps(task)
-        kept = _upload_files(home)
-        assert len(kept) == 2 and kept[1].endswith("/kestrels.md"), kept
-    finally:
-        cairn.close()
+    with web_client(tmp_path, real_embedder) as (home, c):
+        r = c.post("/ingest/upload", headers={"Accept": "application/json"},
+                   files=[("files", ("kestrels.md", TEXT, "text/markdown")),
+                          ("files", ("junk.bin", BINARY, "application/octet-stream"))])
+        assert r.status_code == 202, r.text
+        task, deadline = r.json(), time.time() + 120
+        while task["state"] not in ("done", "failed") and time.time() < deadline:
+            time.sleep(0.2)
+            task = c.get(f"/ingest/tasks/{task['id']}").json()
+    assert task["state"] == "done" and task["report"]["added"] == 1, task
+    assert [s["name"] for s in task["report"]["skipped"]] == ["junk.bin"], task
+    assert str(home) not in json.dumps(task)
+    kept = _upload_files(home)
+    assert len(kept) == 2 and kept[1].endswith("/kestrels.md"), kept
 
 
 def test_settle_removes_nothing_outside_the_homes_uploads(tmp_path):

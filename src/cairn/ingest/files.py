@@ -81,7 +81,7 @@ def ingest_file(conn: sqlite3.Connection, settings: Settings, src: Path, root: P
         if extra_meta:
             doc.meta.update(extra_meta)
         block = _enrichment(settings, doc, existing, gist=ahead[1] if ahead else None)
-        note = (render_markdown(settings, src, root, data, source, source_hash, existing, block, real_src)
+        note = (render_markdown(settings, src, root, data, source, source_hash, existing, block, real_src, doc.title)
                 if doc.kind == "markdown" else render_generated(settings, src, doc, source, source_hash, existing, block))
         target, index_source, written = _write_vault(conn, settings, note, existing, source, source_hash, name, report)
         _index(conn, settings, settings.vault / target, index_source, source_hash, doc, name, report, written)

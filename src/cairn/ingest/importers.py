@@ -247,7 +247,7 @@ def import_notes_jsonl(conn: sqlite3.Connection, settings: Settings, path: Path,
 def _rendered(path: Path, settings: Settings, rec: _Record) -> tuple[_Record, str, dict, str]:
     """(record, vault path, frontmatter, note text) of one record of a notes import, checked
     (`_check_record_owner`, `_check_renders`) as every record is before anything is written."""
-    relpath = f"records/{V.slugify(path.stem)}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md"
+    relpath = f"records/{P.not_device(V.slugify(path.stem))}/{V.slugify(rec.id, 80)}-{_sha1(rec.id)[:6]}.md"
     note_id = V.stable_id(f"rec:{path.name}:{rec.id}")
     _check_record_owner(path, settings.vault, rec, relpath, note_id)
     fm: dict[str, Any] = {"generator": "cairn", "id": note_id, "title": rec.title or rec.id, "type": "record",
@@ -379,7 +379,7 @@ def _chat_time(path: Path, lineno: int, time: str) -> str:
 
 def _session_relpath(conv: str, sess: str) -> str:
     """The vault path of a chat session's note: chats/<slug of conversation>/<slug of session>.md."""
-    return f"chats/{V.slugify(conv)}/{V.slugify(sess)}.md"
+    return f"chats/{P.not_device(V.slugify(conv))}/{P.not_device(V.slugify(sess) + '.md')}"
 
 
 def _archived_names(vault: Path, folder: str) -> dict[str, tuple[str, str]]:

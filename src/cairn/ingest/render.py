@@ -22,6 +22,7 @@ from cairn.config import Settings
 from cairn.model import input_source_of
 from cairn.model import ParsedDocument
 from cairn.parse import original_suffix
+from cairn.parse.markdown import note_stem
 from cairn.parse.text import decode_bytes
 from cairn.store import notes as N
 from cairn.people import keeps_owner
@@ -46,13 +47,16 @@ class VaultNote:
 
 def markdown_relpath(src: Path, root: Path | None, real_src: Path | None = None) -> str:
     """`notes/<root folder name>/<path under root>` for a file of an ingested folder, else
-    `notes/<file name>`. real_src: `cairn.paths.resolved(src)` when the caller has it already."""
+    `notes/<file name>`, each name made portable (cairn.paths.portable_name: "What?" ->
+    "What-", "CON" -> "CON_", a trailing dot or space dropped). real_src:
+    `cairn.paths.resolved(src)` when the caller has it already."""
     if root is not None:
         real_root = P.resolved(root)
         relpath = (Path(real_root.name or "root") / (real_src or P.resolved(src)).relative_to(real_root)).as_posix()
     else:
         relpath = src.name
-    return f"notes/{_NAME_CONTROLS.sub(_name_char, relpath)}"
+    parts = _NAME_CONTROLS.sub(_name_char, relpath).split("/")
+    return "notes/" + "/".join(P.portable_name(part) for part in parts)
 
 
 # Control characters in a source's file name (a line break, an escape sequence: legal on Linux)
@@ -65,6 +69,15 @@ def _name_char(m: re.Match) -> str:
     return " " if m.group(0) in "\t\n\r" else ""
 
 
+def _portable_suffix(ext: str | None) -> str | None:
+    """The suffix of an original kept under `_files/`: its letters and digits only (a source
+    named `scan.ti*f` is kept as `<sha256>.tif`), at most 10; ".bin" when none is left."""
+    if not ext:
+        return ext
+    kept = re.sub(r"[^0-9A-Za-z]", "", ext)[:10]
+    return f".{kept}" if kept else ".bin"
+
+
 def generated_relpath(kind: str, title: str, created: str | None) -> str:
     """`<kind>/<YYYY-MM-DD>-<slug of title>.md` (the day the document was created, else today)."""
     day = (created or N.now_iso())[:10]
@@ -73,11 +86,13 @@ def generated_relpath(kind: str, title: str, created: str | None) -> str:
 
 def render_markdown(settings: Settings, src: Path, root: Path | None, data: bytes, source: str,
                     source_hash: str, existing: N.NoteRow | None, enrichment: dict | None = None,
-                    real_src: Path | None = None) -> VaultNote:
+                    real_src: Path | None = None, title: str | None = None) -> VaultNote:
     """The vault copy of a markdown source: its text with cairn_id / cairn_source /
     cairn_source_hash (and `enrichment`, when given) added to the frontmatter (verbatim when
     the block is malformed), at the existing note's path or a new unique one. real_src:
-    `cairn.paths.resolved(src)` when the caller has it."""
+    `cairn.paths.resolved(src)` when the caller has it. title: the source's title as parsed;
+    when it is its file name and that name had to be made portable (`markdown_relpath`), it
+    is written as `title:` so the note keeps the name the person gave it."""
     vault = settings.vault
     note_id = existing.id if existing else V.stable_id("src:" + source)
     text = decode_bytes(data)[0] if data.strip() else ""
@@ -85,6 +100,8 @@ def render_markdown(settings: Settings, src: Path, root: Path | None, data: byte
                             **keeps_owner(existing.meta if existing else None, settings.owner)}
     if enrichment:
         keys["enrichment"] = enrichment
+    if title and P.portable_name(src.name) != src.name and title == note_stem(src.name):
+        keys = {"title": title, **keys}  # the file name made portable: the name given stays the title
     new_text = V.add_frontmatter_keys(text, keys)
     if new_text is None:
         new_text = text  # malformed frontmatter: copy verbatim, never rewrite the block
@@ -125,7 +142,7 @@ def render_generated(settings: Settings, src: Path, doc: ParsedDocument, source:
         fm["warnings"] = doc.warnings
     if enrichment:
         fm["enrichment"] = enrichment
-    ext = original_suffix(doc, src)
+    ext = _portable_suffix(original_suffix(doc, src))
     dest = vault / "_files" / f"{source_hash}{ext}"
     if ext:
         if not dest.exists():

@@ -28,15 +28,24 @@ _SEQUENCE = re.compile(
 )
 #: Any other control character but tab and line feed (C0, DEL, C1; a lone ESC or CR).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Unicode's explicit bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+#: U+2066-U+2069; Unicode Standard Annex #9): a file name `rtl<U+202E>txt.md` prints as
+#: "rtldm.txt" ("Trojan Source", CVE-2021-42574). Removed, so text shows in the order it is
+#: stored; the marks U+200E/U+200F, which reorder nothing around them, stay.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_ANY = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 #: What a stray control character is shown as (U+FFFD REPLACEMENT CHARACTER).
 SHOWN_AS = "\ufffd"
 
 
 def printable(text: str) -> str:
-    """`text` with every terminal control sequence removed and every other control character
-    (a lone ESC, CR, BEL, backspace, a C1 control) shown as U+FFFD; tab and line feed kept,
-    CR LF read as LF. Idempotent; text without control characters is returned as it is
-    (one regex search, no copy)."""
+    """`text` with every terminal control sequence and every bidirectional override or
+    isolate removed, and every other control character (a lone ESC, CR, BEL, backspace, a C1
+    control) shown as U+FFFD; tab and line feed kept, CR LF read as LF. Idempotent; text
+    without such characters is returned as it is (one regex search, no copy)."""
+    if not _ANY.search(text):
+        return text
+    text = _BIDI.sub("", text)
     if not _CONTROL.search(text):
         return text
     text = _SEQUENCE.sub("", text.replace("\r\n", "\n"))

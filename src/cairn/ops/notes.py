@@ -226,6 +226,9 @@ class NotesOps:
             raise InvalidInput("the text is empty")
         if not title or not title.strip():
             first = next(line for line in text.strip().splitlines() if line.strip())
+            # a title made from the text leaves out its control characters (a NUL, an escape):
+            # the text itself is checked (and refused, naming them) by note_create
+            first = "".join(ch if ch.isprintable() else " " for ch in first)
             title = first.lstrip("# ").strip()[:80] or "note"
         return self.note_create(title.strip(), text, folder, tags, input_source=input_source)
 

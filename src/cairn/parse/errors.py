@@ -37,6 +37,11 @@ class UndecodableText(ParseError):
     """Bytes that look like text but cannot be decoded to clean text."""
 
 
+class UnencodableText(ParseError):
+    """Text a note file's own encoding cannot hold (cairn.parse.text.encode_like): the rewrite
+    of a cp1252 note given characters cp1252 has not."""
+
+
 class EmptyDocument(ParseError):
     """Nothing to index: a 0-byte / whitespace-only file, a PDF with no text on any page
     (text layer or OCR), an office file, notebook or e-mail without text."""

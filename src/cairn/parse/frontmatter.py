@@ -26,6 +26,7 @@ _MAX_FRONTMATTER = 256 * 1024
 
 
 _SALVAGE_LINE = re.compile(r"^([A-Za-z_][\w.-]*)[ \t]*:[ \t]*(.*)$")
+_ANCHOR = re.compile(r"^&[^\s\[\]{},]+\s*")  # a YAML anchor (`&name`) before a value
 
 
 # frontmatter
@@ -97,9 +98,12 @@ def _parse_block(block: _Block) -> None:
     else:
         import yaml
 
-        from cairn.safe_yaml import load
+        from cairn.safe_yaml import AliasBomb, load
         try:
             data = load(block.content)  # a block the ingest has just written is not read again
+        except AliasBomb as exc:
+            block.error = f"it holds {exc}"
+            return
         except yaml.YAMLError as exc:
             problem, line = _yaml_error(exc, content_line, block.content)
             block.error = f"YAML parse error at line {line}: {problem}" if line else f"YAML parse error: {problem}"
@@ -137,11 +141,12 @@ def _salvage(content: str) -> dict[str, Any]:
         m = _SALVAGE_LINE.match(raw)
         if not m:
             continue
-        key, value = m.group(1), m.group(2).strip()
-        if not value or key in out:
+        key, value = m.group(1), _ANCHOR.sub("", m.group(2).strip())
+        if not value or key in out or value.startswith("*"):  # `*name`: a YAML alias, no text of its own
             continue
         if value.startswith("[") and value.endswith("]"):
-            out[key] = [v.strip().strip("\"'") for v in value[1:-1].split(",") if v.strip().strip("\"'")]
+            items = [v.strip().strip("\"'") for v in value[1:-1].split(",")]
+            out[key] = [v for v in items if v and not v.startswith("*")]
             continue
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from .errors import UndecodableText
+from .errors import UndecodableText, UnencodableText
 
 _BOMS: list[tuple[bytes, str]] = [
     # UTF-32 first: its LE BOM starts with the UTF-16 LE BOM.
@@ -209,6 +209,51 @@ def note_text(data: bytes) -> str:
         return decode_bytes(data)[0]
     except UndecodableText:
         return normalize_newlines(data.decode("utf-8", errors="replace"))
+
+
+def note_encoding(data: bytes) -> tuple[str, bytes]:
+    """(codec, leading bytes) to write a note file back in the encoding `data` (its bytes) is
+    in: ("utf-8", b"") for UTF-8 (a UTF-8 byte-order mark is part of the text `note_text`
+    returns, so it is kept); else the codec the index decodes it with (`decode_bytes`: "utf-16-le",
+    "cp1252", ...) and its byte-order mark, when it has one. Raises UndecodableText for
+    bytes that no decoding fits (binary data)."""
+    if b"\x00" not in data:
+        try:
+            data.decode("utf-8")
+            return "utf-8", b""
+        except UnicodeDecodeError:
+            pass
+    enc = decode_bytes(data)[1]
+    bom = bom_encoding(data)
+    lead = data[:bom[1]] if bom and bom[0] in (enc, "utf-8-sig") else b""
+    return ("utf-8" if enc == "utf-8-sig" else enc), lead
+
+
+def encode_like(text: str, original: bytes, name: str) -> bytes:
+    """`text` (read from the note file `name`, whose bytes were `original`, newlines as that
+    file has them) as the bytes to write it back with, in the file's own encoding
+    (`note_encoding`): a UTF-16 note from Windows Notepad stays UTF-16 with its byte-order
+    mark, a cp1252 note stays cp1252, so the parts of the file not changed keep their bytes.
+    Raises UnencodableText (InvalidInput) naming the note, its encoding and the characters it
+    cannot hold (a cp1252 note given an emoji), UndecodableText when `original` is binary
+    data; the caller writes nothing then."""
+    codec, lead = note_encoding(original)
+    try:
+        return lead + text.encode(codec)
+    except UnicodeEncodeError:
+        bad = sorted({c for c in text if not _encodes(c, codec)})
+        shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in bad[:5]) + (" ..." if len(bad) > 5 else "")
+        raise UnencodableText(f"{name}: the file is saved as {codec}, which cannot hold {shown}; nothing was "
+                              "written (save the note as UTF-8 in your editor first, or leave those characters "
+                              "out)") from None
+
+
+def _encodes(char: str, codec: str) -> bool:
+    try:
+        char.encode(codec)
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def note_text_to_rewrite(data: bytes) -> str:

@@ -61,7 +61,8 @@ def _create_note(app, a: dict):
 
 
 def _update_note(app, a: dict):
-    return _note_json("updated", app.note_update(a["note"], a["body"], a.get("mode", "overwrite")))
+    return _note_json("updated", app.note_update(a["note"], a["body"], a.get("mode", "overwrite"),
+                                                 expected_hash=a.get("expected_hash")))
 
 
 def _rename_note(app, a: dict):
@@ -189,8 +190,10 @@ TOOLS: tuple[Tool, ...] = (
          _obj({"title": _STR, "body": {"type": "string"}, "folder": {"type": "string"},
                "tags": {"type": "array", "items": {"type": "string"}}}, ("title",)),
          _create_note, risk="medium", read_only=False),
-    Tool("update_note", "Overwrite or append to a note's body.",
-         _obj({"note": _STR, "body": {"type": "string"}, "mode": {"enum": list(NOTE_UPDATE_MODES)}},
+    Tool("update_note", "Overwrite or append to a note's body. expected_hash: the file_hash get_note gave; "
+         "when the note's file changed since, nothing is written and the error is a conflict.",
+         _obj({"note": _STR, "body": {"type": "string"}, "mode": {"enum": list(NOTE_UPDATE_MODES)},
+               "expected_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
               ("note", "body")), _update_note, risk="medium", read_only=False),
     Tool("rename_note", "Give a note a new title (its file and body stay).",
          _obj({"note": _STR, "title": _STR}, ("note", "title")), _rename_note, risk="medium", read_only=False),

@@ -34,13 +34,15 @@ _DETAIL_CHARS = 200  # long arguments (note bodies) are cut in the audit entry
 @dataclass
 class ToolOutcome:
     """What one checked call produced: ok with `result` (JSON-able), or not ok with
-    `message` (the CLI's one-line text) and `category` (cairn.errors categories, plus
-    "internal" for a bug)."""
+    `message` (the CLI's one-line text), `category` (cairn.errors categories, plus
+    "internal" for a bug) and `details` (the error's own fields, as REST sends them: an edit
+    conflict's path, expected_hash, current_hash, current_body)."""
 
     ok: bool
     result: Any = None
     message: str | None = None
     category: str | None = None
+    details: dict | None = None
 
     def to_json(self) -> dict:
         """{"ok": true, "result": ...} or {"ok": false, "error": category, "message": str}."""
@@ -97,7 +99,8 @@ def failure(app, exc: BaseException) -> ToolOutcome:
         log.exception("tool call failed with a bug")
         return ToolOutcome(False, message=_plain(f"internal error: {type(exc).__name__}: {exc}", app),
                            category="internal")
-    return ToolOutcome(False, message=_plain(user_message(exc), app), category=category)
+    return ToolOutcome(False, message=_plain(user_message(exc), app), category=category,
+                       details=getattr(exc, "details", None) or None)
 
 
 def invoke(app, reg: ToolRegistry, name: str, arguments: Any, *, actor: str,

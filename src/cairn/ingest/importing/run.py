@@ -124,7 +124,7 @@ def _relpath(conn: sqlite3.Connection, vault: Path, source: str, item: Item, not
     if row is not None and (vault / row.path).is_file():
         return row.path, True
     tail = hashlib.sha1(item.source_id.encode("utf-8")).hexdigest()[:8]
-    rel = f"{FOLDER}/{V.slugify(source)}/{V.slugify(item.title or 'item', 60)}-{tail}.md"
+    rel = f"{FOLDER}/{P.not_device(V.slugify(source))}/{V.slugify(item.title or 'item', 60)}-{tail}.md"
     return rel, (vault / rel).is_file()
 
 

@@ -9,7 +9,8 @@ Two ways to serve it:
 Tool calls go through `cairn.tools.invoke.invoke` (scope check, schema check, audit with actor
 "mcp", the CLI's error messages): a failing call is an MCP tool error (`isError: true`) whose
 text is the message the CLI prints after "error: "; `structuredContent` carries
-{"error": category, "message": text}. An unknown tool name or resource URI is a JSON-RPC
+{"error": category, "message": text, ...the error's own fields as REST sends them (an edit
+conflict's path, expected_hash, current_hash, current_body)}. An unknown tool name or resource URI is a JSON-RPC
 error (-32602, "invalid params") with the same message.
 
 The caller's scope: over stdio the local person ("admin"); over HTTP the value of
@@ -86,7 +87,8 @@ def _result(outcome) -> types.CallToolResult:
     if not outcome.ok:
         return types.CallToolResult(
             content=[types.TextContent(text=outcome.message or "error")], is_error=True,
-            structured_content={"error": outcome.category, "message": outcome.message})
+            structured_content=json.loads(json.dumps(
+                {**(outcome.details or {}), "error": outcome.category, "message": outcome.message}, default=str)))
     data = outcome.result
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
     structured = data if isinstance(data, dict) else {"result": data}
