@@ -32,6 +32,7 @@ from cairn.answer.types import KIND_WORDS, missing, root, tense, values, words_o
 from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
 from cairn.search.unasked import light_verbs, unasked
 from cairn.embed.cache import embed_cached
+from cairn.ner import parts_of_speech
 
 HEAD = 1.0
 SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
@@ -150,6 +151,31 @@ LIGHT_ROLE = True
 UNWRAP = True
 # A date or time question of the past takes no line marked future if its note has another (and back; types.tense)
 TENSE = True
+# A value under a line that introduces it (a line ending in ':', across a blank line: "we have booked your first
+# appointment with ...:" / "" / "Tuesday 9 September at 2.15pm") is read with that line as its own: the words it says
+# the value is of are on it. Off: the line before lends only its surroundings (OWN_LINE then declines such a value).
+INTRO = True
+# The question's verbs ("who *fitted* our windows", "how much notice do we have to *give*") name what is done, not the
+# thing asked: a value is not declined for a verb its context lacks (a date or time question's verb is its role, checked
+# by ROLE). A verb is a word the packaged tagger reads as one, not after a determiner, adjective, preposition, proper
+# noun or number nor between two verbs (a noun or name typed in lower case: "the quarry lane garages", "when will stavros be
+# finished"). Off: only the verbs ending the question
+# (search/unasked.light_verbs).
+VERBS = True
+
+
+def _verbs(question: str) -> frozenset[str]:
+    """Stems of `question`'s verbs (VERBS above) outside a condition ("if he has to *retake* the theory": which fee is
+    asked); empty when VERBS is off or spaCy is unavailable."""
+    tagged = [(w.lower(), p) for w, p in parts_of_speech(question) or () if p != "PUNCT"] if VERBS else []
+    out, cond = set(), False
+    for i, (w, p) in enumerate(tagged):
+        cond = w in ("if", "unless") or (cond and not (p == "SCONJ" or w.startswith("wh")))  # to the next clause
+        prev, nxt = tagged[i - 1][1] if i else "", tagged[i + 1][1] if i + 1 < len(tagged) else ""
+        if p == "VERB" and not cond and prev not in ("DET", "ADJ", "ADP", "PROPN", "NUM") \
+                and not (prev == "AUX" and nxt in ("AUX", "VERB")):
+            out.add(stem(w))  # ("when will stavros be finished": a name typed in lower case, before a verb)
+    return frozenset(out)
 
 
 def _unwrap(text: str) -> str:
@@ -203,12 +229,14 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
                 continue
             if not values(asked.kind, line):
                 continue
-            if _LABEL_ONLY.match(prev) and prev.strip().endswith(":"):
+            intro = prev.strip().endswith(":")
+            if _LABEL_ONLY.match(prev) and intro:
                 local += " " + prev
             item = _ITEM.match(line)
             body = item.group(1) if item else line
             pieces = [body[s:e] for s, e in sentences(body)] or [body]  # its other sentences: context ("Q: ...?")
-            out += [(ev.n, _clean(p), f"{local} {body}", passage, body) for p in pieces if values(asked.kind, p)]
+            own = f"{prev.strip()} {body}" if INTRO and intro and not item else body  # INTRO
+            out += [(ev.n, _clean(p), f"{local} {body}", passage, own) for p in pieces if values(asked.kind, p)]
     if asked.units:  # a value of the quantity named, in its units (search/asked.units_of)
         out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
@@ -234,6 +262,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
     nominal = functools.cache(lambda: nominal_head(question, asked.head))  # ... or a head word
     light = functools.cache(lambda: light_verbs(question))
+    verbs = functools.cache(lambda: light() | _verbs(question))  # not demanded of a value's context (VERBS)
     names = functools.cache(lambda: {stem(w.lower()) for ev in evidence  # written capitalised inside a line
                                      for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
     role = role_of(question, replace(asked, subject=tuple(w for w in asked.subject if w not in light()))
@@ -247,7 +276,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
     totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
     own = note = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
-    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), own[n]) and all(
+    item = {n: [w for w in asked.head + asked.subject if w not in verbs() and missing((w,), own[n]) and all(
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
@@ -261,7 +290,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
         head_gap = missing(head, local)
         if head_gap and asked.kind in VALUE_KINDS:
-            head_gap = [w for w in head_gap if w not in light() or w in names()]
+            head_gap = [w for w in head_gap if w not in verbs() or w in names()]
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
@@ -269,7 +298,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             bare = len(line.split()) < 4 or not re.search(r"[.!?]\s*$", line) or LABEL_VALUE.fullmatch(line.strip())
             said = [x for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
             back = any(_BACK.search(x) for x in said)  # "Giedre Marsh teaches it; her mobile is ...": hers
-            head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in light() or w in names())
+            head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in verbs() or w in names())
                         and (w in head and len(missing(head, line)) == len(head) and not bare  # a field or row
                              or w in asked.subject and not back and not missing((w,), text)
                              and all(missing((w,), x) for x in said))]
@@ -280,7 +309,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             subj_gap += [w for w in missing(asked.subject, local) if w not in subj_gap and not re.search(
                 rf"\b{w[:1].upper()}{w[1:]}", passage)]
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
-            subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
+            subj_gap = [w for w in subj_gap if w not in verbs() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which names the note (its title, HEADER: the
             subj_gap = [w for w in subj_gap  # note's own thing; search/asked.compound_kinds)
                         if not any(k == w and mods and not missing(mods, note[n]) for k, mods in kinds())]

@@ -186,11 +186,16 @@ def _shortens(term: str, words: list[str]) -> bool:
         "".join(w[0] for w in words[i:i + len(term)]) == term for i in range(len(words)))
 
 
+# An agent noun holds the verb it is made from: "Fitter: Rhys Bellamy" holds "fitted", "owner" holds "owns", "driver"
+# "drives" (the verb's stem and -er, -or or -r). Off: only the rules above.
+AGENT = True
+
+
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
     held by "motors"; a short form holds the word it stands for, SHORT_FORMS; a word of the same family holds it,
-    `root`; an initialism or clipped word is held by the words it shortens, SHORTENED)."""
+    `root`; an initialism or clipped word is held by the words it shortens, SHORTENED; a verb by its agent noun, AGENT)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
     roots: set[str] | None = None  # read only when a term is not held otherwise
@@ -198,7 +203,7 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
-        if _shortens(t, terms_here):
+        if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue
         if MORPHOLOGY and roots is None:
             roots = {root(h) for h in have}
