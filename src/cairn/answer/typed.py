@@ -72,6 +72,9 @@ HEADER = True
 # no head word, or a subject word its line holds is only in a ';' clause holding no value (unless the value's clause
 # refers back with a pronoun, _BACK). Off: neither.
 OWN_LINE = True
+# ... and a field's key is said of every clause of its value ("Valentine's disco: Friday 14 February, 5.30pm ...; tickets
+# £3": the tickets of the disco). Off: of its first clause only.
+KEYED = True
 TRACE: list | None = None  # a list: each draft's candidates are appended to it (bench/typed_accept.py measures them)
 _BACK = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them)\b", re.IGNORECASE)  # a clause's pronoun
 
@@ -155,11 +158,13 @@ TENSE = True
 # appointment with ...:" / "" / "Tuesday 9 September at 2.15pm") is read with that line as its own: the words it says
 # the value is of are on it. Off: the line before lends only its surroundings (OWN_LINE then declines such a value).
 INTRO = True
-# The question's verbs ("who *fitted* our windows", "how much notice do we have to *give*") name what is done, not the
+# The question's verbs ("who *fitted* our windows", "what reference do i *put* when i pay") name what is done, not the
 # thing asked: a value is not declined for a verb its context lacks (a date or time question's verb is its role, checked
-# by ROLE). A verb is a word the packaged tagger reads as one, not after a determiner, adjective, preposition, proper
-# noun or number nor between two verbs (a noun or name typed in lower case: "the quarry lane garages", "when will stavros be
-# finished"). Off: only the verbs ending the question
+# by ROLE). A verb is a word the packaged tagger reads as one (an auxiliary: "we*'re*"), not after a determiner, adjective,
+# preposition, proper noun, number, possessive or "to" (an infinitive names the act whose value is asked: "how much did
+# it cost *to fix* the lock", "what number do i ring *to chase* the passport") nor between two verbs (a noun or name typed in lower case: "the quarry
+# lane garages", "when will stavros be finished"), nor an -ing form before a noun ("the gym's *joining* fee", "cost
+# *including* VAT": a modifier). Off: only the verbs ending the question
 # (search/unasked.light_verbs).
 VERBS = True
 
@@ -171,10 +176,11 @@ def _verbs(question: str) -> frozenset[str]:
     out, cond = set(), False
     for i, (w, p) in enumerate(tagged):
         cond = w in ("if", "unless") or (cond and not (p == "SCONJ" or w.startswith("wh")))  # to the next clause
-        prev, nxt = tagged[i - 1][1] if i else "", tagged[i + 1][1] if i + 1 < len(tagged) else ""
-        if p == "VERB" and not cond and prev not in ("DET", "ADJ", "ADP", "PROPN", "NUM") \
-                and not (prev == "AUX" and nxt in ("AUX", "VERB")):
-            out.add(stem(w))  # ("when will stavros be finished": a name typed in lower case, before a verb)
+        prev, nxt = tagged[i - 1] if i else ("", ""), tagged[i + 1][1] if i + 1 < len(tagged) else ""
+        if p == "AUX" or p == "VERB" and not cond and prev[1] not in ("DET", "ADJ", "ADP", "PROPN", "NUM") \
+                and prev[1] != "PART" and not (prev[1] == "AUX" and nxt in ("AUX", "VERB")) \
+                and not (w.endswith("ing") and nxt == "NOUN"):
+            out.add(stem(w.strip("'’")))  # ("when will stavros be finished": a name typed in lower case, between two verbs)
     return frozenset(out)
 
 
@@ -296,7 +302,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if OWN_LINE and not head_gap:  # OWN_LINE: words asked the note's own thing lacks, of another line or clause
             bare = len(line.split()) < 4 or not re.search(r"[.!?]\s*$", line) or LABEL_VALUE.fullmatch(line.strip())
-            said = [x for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
+            lead = (LABEL_VALUE.match(line) or [""] * 2)[1] if KEYED else ""  # a field's key is said of each clause
+            said = [f"{lead} {x}" for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
             back = any(_BACK.search(x) for x in said)  # "Giedre Marsh teaches it; her mobile is ...": hers
             head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in verbs() or w in names())
                         and (w in head and len(missing(head, line)) == len(head) and not bare  # a field or row
