@@ -2,7 +2,7 @@
 
 A value's context is what a reader takes as its context: the line that introduces it (ending in ':', across a blank line:
 typed.INTRO), a field's key for every clause of its value (typed.KEYED); the question's verbs are not demanded of it
-(typed.VERBS) and an agent noun holds its verb ("Installer" / "installed": types.AGENT). Each rule's question passes
+(typed.VERBS) and an agent noun holds its verb ("Fitter" / "fitted": types.AGENT). Each rule's question passes
 with it and is declined without it. Fixtures written here."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ NOTES = {
     "scouts.md": "# Scout group committee minutes\n\nPresent: Mira Shah (chair), Tom Beck.\n\n"
                  "1. Bonfire night: Saturday 5 November, 6pm to 8pm on the field; tickets £4. Owen will buy sparklers.\n"
                  "2. Jumble sale: Saturday 3 December in the hall.\n",
-    "boiler.md": "# Boiler record\n\nModel: Thermex 30 combi.\nInstaller: Priya Natt, Warmhome Heating.\n"
+    "boiler.md": "# Boiler record\n\nModel: Thermex 30 combi.\nFitter: Priya Natt, Warmhome Heating.\n"
                  "Serviced every October.\n",
 }
 
@@ -51,7 +51,7 @@ def test_each_rule_passes_its_question_and_it_is_declined_without_it(app, monkey
 
 
 @pytest.mark.parametrize("question", [
-    "who installed our dishwasher",  # another subject: no note holds it
+    "who fitted our dishwasher",  # another subject: no note holds it
     "what reference do i put when i pay the plumber lena",
 ])
 def test_the_rules_do_not_pass_another_subject(app, question):
@@ -69,12 +69,12 @@ def test_verbs_are_the_question_verbs_outside_a_condition_less_infinitives_and_m
 
 def test_agent_noun_holds_its_verb_only_when_on(monkeypatch):
     from cairn.lexical import stem
-    assert types.missing((stem("installed"),), "Installer: Priya Natt") == []
+    assert types.missing((stem("fitted"),), "Fitter: Priya Natt") == []
     assert types.missing((stem("owns"),), "owner Mr Stroud") == []
-    monkeypatch.setattr(types, "AGENT", False)
-    assert types.missing((stem("installed"),), "Installer: Priya Natt") == [stem("installed")]
+    monkeypatch.setattr(types, "AGENT", False)  # under five letters: no prefix of the word written
+    assert types.missing((stem("fitted"), stem("owns")), "Fitter: Priya Natt, owner") == ["fitt", "own"]
 
 
 def test_an_agent_noun_answers_who_did_it(app):
-    ans = app.ask("who installed our boiler", llm="none")
+    ans = app.ask("who fitted our boiler", llm="none")
     assert ans.verdict == "pass" and "Priya Natt" in ans.answer
