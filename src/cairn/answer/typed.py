@@ -87,6 +87,20 @@ def _header(ev) -> str:
     return " ".join(itertools.takewhile(lambda x: ":" not in x and not values("money", x), lines))
 
 
+# A field whose value names the thing of its note's title says what that thing is ("Show: The Lantern Keeper" in
+# "Tickets for The Lantern Keeper at the Alder Playhouse": a show): its key is read with the title. Off: not.
+TITLE_FIELD = True
+
+
+def _title(ev) -> str:
+    """The title of `ev`'s note and the keys of its fields naming the title's thing (TITLE_FIELD above)."""
+    title = ev.hit.title or ""
+    named = {w for w in re.findall(r"\b[A-Z][a-z]+", title) if content_terms(w)} if TITLE_FIELD else set()
+    keys = [m.group(1) for m in map(LABEL_VALUE.fullmatch, ev.text.split("\n")) if m and named
+            and named & set(re.findall(r"\b[A-Z][a-z]+", m.group(2)))]
+    return " ".join([title] + keys)
+
+
 # ... and a total is also known by its sum: an amount equal to the sum of two or more of the (at most SUM_SPAN) amounts
 # written before it in its note, the one just before among them ("Annual charge £2,092.15" under four council charges);
 # amounts with a currency sign only, to the penny. Off: its words only.
@@ -207,7 +221,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
         if ev.hit.speaker is not None:
             continue
         text = _unwrap(_clean_markdown(ev.text))
-        title = ev.hit.title or ""
+        title = _title(ev)
         passage = f"{title}\n{text}"
         rows = table_rows(text)
         out += [(ev.n, r.text, f"{title} {r.text}", passage, r.text) for r in rows if values(asked.kind, r.text)]
@@ -281,7 +295,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
     sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
     totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
-    own = note = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
+    own = note = {ev.n: f"{_title(ev)} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
     item = {n: [w for w in asked.head + asked.subject if w not in verbs() and missing((w,), own[n]) and all(
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}

@@ -42,8 +42,11 @@ _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: du
                              r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# ... or a capital prefix and digit groups spaced out ("BCH 448 2019", "SK 419": a hospital or flight number; SPACED)
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
-                   r"(?: [A-Z]{2,4}\b)?(?![\w-])")
+                   r"(?: [A-Z]{2,4}\b)?(?![\w-])|(?<![\w-])[A-Z]{2,4}(?: \d{2,6})+(?![\w%-]|[.,]\d)")
+_SPACED = re.compile(r"[A-Z]{2,4}(?: \d{2,6})+")
+SPACED = True  # off: a code has no spaces but before a capital suffix ("HX-4481 B")
 _MONTHS = "|".join(MONTH_NAMES)
 _FULL_MONTHS = "|".join(m.capitalize() for m in MONTH_NAMES[:12])
 # a day of the month by its ordinal ("paid on the 28th", "by the 23rd"; not "on the 4th floor"): a date, and a "when"
@@ -95,6 +98,8 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     out = []
     for m in rx.finditer(text):
         v = m.group(0).strip()
+        if kind == "code" and not SPACED and _SPACED.fullmatch(v):
+            continue
         if not v or (kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v))) \
                 or (kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v))) \
                 or (kind == "number" and _DATE.fullmatch(v)):
