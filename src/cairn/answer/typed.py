@@ -87,8 +87,9 @@ def _header(ev) -> str:
     return " ".join(itertools.takewhile(lambda x: ":" not in x and not values("money", x), lines))
 
 
-# A field whose value names the thing of its note's title says what that thing is ("Show: The Lantern Keeper" in
-# "Tickets for The Lantern Keeper at the Alder Playhouse": a show): its key is read with the title. Off: not.
+# A field whose value is a name written in its note's title says what that thing is ("Show: The Lantern Keeper (a new
+# musical)" in "Tickets for The Lantern Keeper at the Alder Playhouse": a show; not "Elastic bands: Maisie will start
+# ..." in "Maisie's orthodontist letter"): its key is read with the title. Off: not.
 TITLE_FIELD = True
 
 
@@ -96,8 +97,12 @@ def _title(ev) -> str:
     """The title of `ev`'s note and the keys of its fields naming the title's thing (TITLE_FIELD above)."""
     title = ev.hit.title or ""
     named = {w for w in re.findall(r"\b[A-Z][a-z]+", title) if content_terms(w)} if TITLE_FIELD else set()
-    keys = [m.group(1) for m in map(LABEL_VALUE.fullmatch, ev.text.split("\n")) if m and named
-            and named & set(re.findall(r"\b[A-Z][a-z]+", m.group(2)))]
+    keys = []
+    for m in filter(None, map(LABEL_VALUE.fullmatch, ev.text.split("\n")) if named else ()):
+        name = re.split(r"[(,;]", m.group(2))[0].split()  # the value is a name of the title's: capitalised, in it
+        if name and all(w[:1].isupper() or not content_terms(w) for w in name) and named.issuperset(
+                w for w in name if content_terms(w)):
+            keys.append(m.group(1))
     return " ".join([title] + keys)
 
 
