@@ -2,7 +2,7 @@
 
 A value's context is what a reader takes as its context: the line that introduces it (ending in ':', across a blank line:
 typed.INTRO), a field's key for every clause of its value (typed.KEYED), a field naming the title's thing
-(typed.TITLE_FIELD), a field keyed by a who-question's object (typed.ROLE_KEY); the question's auxiliaries are not demanded of it (typed.AUX), an agent noun holds its verb
+(typed.TITLE_FIELD); the question's auxiliaries are not demanded of it (typed.AUX), an agent noun holds its verb
 ("Fitter" / "fitted": types.AGENT), and a code may be spaced ("BCH 448 2019": types.SPACED). Each rule's question
 passes with it and is declined without it. Fixtures written here."""
 
@@ -21,8 +21,7 @@ NOTES = {
                      "Please bring your glasses and a list of any eye drops you use.\n",
     "taxi.md": "# Station taxi booking\n\nBooking TX-4410 for Friday 3 May.\n"
                "Call 01632 960 777 when you are 10 minutes from the station so the driver can meet you.\n",
-    "scouts.md": "# Scout group committee minutes\n\nPresent: Mira Shah (chair), Tom Beck.\n"
-                 "Apologies: Leah Ford, Sam Okoro.\n\n"
+    "scouts.md": "# Scout group committee minutes\n\nPresent: Mira Shah (chair), Tom Beck.\n\n"
                  "1. Bonfire night: Saturday 5 November, 6pm to 8pm on the field; tickets £4. Owen will buy sparklers.\n"
                  "2. Jumble sale: Saturday 3 December in the hall.\n",
     "concert.md": "# Tickets for The Copper Wren at the Mill Theatre\n\nBooked 3 May by Dana.\n"
@@ -82,13 +81,3 @@ def test_agent_noun_holds_its_verb_only_when_on(monkeypatch):
 def test_an_agent_noun_answers_who_did_it(app):
     ans = app.ask("who fitted our boiler", llm="none")
     assert ans.verdict == "pass" and "Priya Natt" in ans.answer
-
-
-def test_a_field_keyed_by_the_object_of_who_states_the_role(app, monkeypatch):
-    question = "who sent apologies to the scout committee meeting"
-    ans = app.ask(question, llm="none")
-    assert ans.verdict == "pass" and "Leah Ford" in ans.answer
-    assert ans.typed is not None and not ans.typed.missing_head  # the typed value: "Apologies: ..." (ROLE_KEY)
-    monkeypatch.setattr(typed, "ROLE_KEY", False)
-    off = app.ask(question, llm="none")
-    assert off.typed is None or off.typed.missing_head == ["send"]  # the verb asked is not written

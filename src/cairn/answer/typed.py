@@ -183,11 +183,6 @@ INTRO = True
 AUX = True
 
 
-# A field keyed by the object of a who-question's verb names the people in that role ("who sent apologies to the
-# meeting": "Apologies: Dermot Keane, Yasmin Haddad"): its key states the verb asked. Off: the verb must be written.
-ROLE_KEY = True
-
-
 def _auxiliaries(question: str) -> frozenset[str]:
     """Stems of the words of `question` the packaged tagger reads as auxiliaries (AUX above); empty when off."""
     return frozenset(stem(w.lower().strip("'’")) for w, p in (parts_of_speech(question) or ()) if AUX and p == "AUX")
@@ -306,9 +301,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         head_gap = missing(head, local)
         if head_gap and asked.kind in VALUE_KINDS:
             head_gap = [w for w in head_gap if w not in verbs() or w in names()]
-        key = LABEL_VALUE.match(line) if ROLE_KEY and head_gap and asked.kind == "person" and asked.subject else None
-        if key and not missing(asked.subject[:1], key.group(1)):  # ROLE_KEY
-            head_gap = []
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
