@@ -42,8 +42,11 @@ _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: du
                              r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# ... or a capital prefix and digit groups spaced out ("BCH 448 2019", "SK 419": a hospital or flight number; SPACED)
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
-                   r"(?: [A-Z]{2,4}\b)?(?![\w-])")
+                   r"(?: [A-Z]{2,4}\b)?(?![\w-])|(?<![\w-])[A-Z]{2,4}(?: \d{2,6})+(?![\w%-]|[.,]\d)")
+_SPACED = re.compile(r"[A-Z]{2,4}(?: \d{2,6})+")
+SPACED = True  # off: a code has no spaces but before a capital suffix ("HX-4481 B")
 _MONTHS = "|".join(MONTH_NAMES)
 _FULL_MONTHS = "|".join(m.capitalize() for m in MONTH_NAMES[:12])
 # a day of the month by its ordinal ("paid on the 28th", "by the 23rd"; not "on the 4th floor"): a date, and a "when"
@@ -95,6 +98,8 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     out = []
     for m in rx.finditer(text):
         v = m.group(0).strip()
+        if kind == "code" and not SPACED and _SPACED.fullmatch(v):
+            continue
         if not v or (kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v))) \
                 or (kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v))) \
                 or (kind == "number" and _DATE.fullmatch(v)):
@@ -186,11 +191,16 @@ def _shortens(term: str, words: list[str]) -> bool:
         "".join(w[0] for w in words[i:i + len(term)]) == term for i in range(len(words)))
 
 
+# An agent noun holds the verb it is made from: "Fitter: Rhys Bellamy" holds "fitted", "owner" holds "owns", "driver"
+# "drives" (the verb's stem and -er, -or or -r). Off: only the rules above.
+AGENT = True
+
+
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
     held by "motors"; a short form holds the word it stands for, SHORT_FORMS; a word of the same family holds it,
-    `root`; an initialism or clipped word is held by the words it shortens, SHORTENED)."""
+    `root`; an initialism or clipped word is held by the words it shortens, SHORTENED; a verb by its agent noun, AGENT)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
     roots: set[str] | None = None  # read only when a term is not held otherwise
@@ -198,7 +208,7 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
-        if _shortens(t, terms_here):
+        if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue
         if MORPHOLOGY and roots is None:
             roots = {root(h) for h in have}
