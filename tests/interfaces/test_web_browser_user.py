@@ -1,0 +1,52 @@
+"""The web page used as a new user would, in a real browser (Debian's chromium through
+Playwright, as tests/interfaces/test_web_browser.py), on `cairn serve`'s application with a
+small upload limit: what the page says when the server refuses something."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import write
+from web_site import TIMEOUT, chromium, serve, serve_app, watched_page
+
+from cairn.service import Cairn
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, real_embedder):
+    tmp = tmp_path_factory.mktemp("webuser")
+    home = tmp / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('llm = "none"\n\n[server]\nmax_upload_bytes = 4096\n')
+    write(tmp / "in" / "pond.md", "# Mill pond\n\nThe heron nests by the mill pond, in the tall reeds.\n")
+    with Cairn(home, embedder=real_embedder) as cairn:
+        cairn.ingest([tmp / "in"])
+    app = serve_app(home, real_embedder)
+    base, stop = serve(app, "127.0.0.1")
+    yield {"base": base, "cairn": app.state.cairn, "tmp": tmp}
+    stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser):
+    with watched_page(browser, (1280, 860)) as pg:
+        yield pg
+
+
+def test_an_upload_over_the_limit_is_refused_in_words(site, page):
+    # the server refuses with {"error": "too_large", "message": words}: the words are shown,
+    # not the error's code
+    page.goto(site["base"] + "/ingest")
+    page.set_input_files("#files", [{"name": "big.md", "mimeType": "text/markdown",
+                                     "buffer": b"# Big\n\n" + b"reeds " * 2000}])
+    alert = page.locator("#main .msg-error")
+    alert.wait_for(timeout=TIMEOUT)
+    said = alert.inner_text()
+    assert "larger than the limit of 4096 bytes" in said, said
+    assert said.strip() != "too_large"
