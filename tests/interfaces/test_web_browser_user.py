@@ -50,3 +50,29 @@ def test_an_upload_over_the_limit_is_refused_in_words(site, page):
     said = alert.inner_text()
     assert "larger than the limit of 4096 bytes" in said, said
     assert said.strip() != "too_large"
+
+
+def _get(url: str, accept: str) -> tuple[int, str, str]:
+    import urllib.error
+    import urllib.request
+    req = urllib.request.Request(url, headers={"Accept": accept})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, r.headers.get("content-type", ""), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("content-type", ""), e.read().decode()
+
+
+def test_a_bad_value_in_a_page_address_is_a_page_not_json(site, page):
+    # an edited bookmark with a word where a number goes: a browser gets a page naming the
+    # value; a script keeps the API's JSON 400
+    url = site["base"] + "/notes/open?ref=Mill%20pond&start=abc"
+    resp = page.goto(url)
+    assert resp.status == 400
+    assert page.locator("h1").inner_text() == "Not a valid address"
+    said = page.locator("#main .msg-error").inner_text()
+    assert "start" in said and "integer" in said, said
+    assert '"error"' not in page.locator("body").inner_text()
+    assert page.locator("header nav").count() == 1  # a page of the site, with its way back
+    status, kind, body = _get(url, "application/json")
+    assert status == 400 and kind.startswith("application/json") and '"invalid_input"' in body
