@@ -76,3 +76,19 @@ def test_a_bad_value_in_a_page_address_is_a_page_not_json(site, page):
     assert page.locator("header nav").count() == 1  # a page of the site, with its way back
     status, kind, body = _get(url, "application/json")
     assert status == 400 and kind.startswith("application/json") and '"invalid_input"' in body
+
+
+def test_a_diff_with_long_lines_stays_inside_a_phone_screen(site, browser):
+    # a changed line of a sentence or two is the common case; the diff and the table of
+    # versions wrap inside a 390 px screen instead of widening the page
+    cairn = site["cairn"]
+    note = cairn.note_create("Boiler", "The boiler was serviced on 3 March by the engineer from the "
+                             "heating company, who also bled the radiators upstairs.")
+    cairn.note_update(note.id, "The boiler was serviced on 9 April by the engineer from the "
+                      "heating company, who also replaced the pressure valve in the airing cupboard.")
+    with watched_page(browser, (390, 844)) as pg:
+        pg.goto(site["base"] + f"/notes/history?ref={note.id}&version=1")
+        assert "pressure valve" in pg.locator("pre.diff").inner_text()
+        assert pg.locator("table.versions tbody tr").count() >= 2
+        wide = pg.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 390, f"the page is {wide} px wide on a 390 px screen"
