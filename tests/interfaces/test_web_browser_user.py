@@ -92,3 +92,19 @@ def test_a_diff_with_long_lines_stays_inside_a_phone_screen(site, browser):
         assert pg.locator("table.versions tbody tr").count() >= 2
         wide = pg.evaluate("document.documentElement.scrollWidth")
         assert wide <= 390, f"the page is {wide} px wide on a 390 px screen"
+
+
+def test_a_new_conversation_is_listed_beside_it_at_once(site, page):
+    # the list was rendered before the conversation existed: once the first message is
+    # answered the list names it (under its first message) instead of "No conversation yet."
+    page.goto(site["base"] + "/chat")
+    assert page.locator("#sesslist").inner_text().strip() == "No conversation yet."
+    page.fill("#message", "Where does the heron nest?")
+    page.keyboard.press("Enter")
+    page.locator("#convo .turn-assistant").first.wait_for(timeout=TIMEOUT)
+    listed = page.locator("#sesslist li")
+    assert listed.count() == 1, page.locator("#sesslist").inner_text()
+    link = listed.first.locator("a")
+    assert link.inner_text() == "Where does the heron nest?"
+    assert link.get_attribute("href") == "/chat?" + page.url.split("?", 1)[1]
+    assert listed.first.get_attribute("aria-current") == "true"

@@ -55,8 +55,24 @@
     (r.tool_calls || []).forEach(function (c) { if (c.outcome !== "pending") callLine(c); });
     (r.pending_approvals || []).forEach(pending);
   }
-  function setSession(id) {
+  /* A conversation the page just started is listed beside it at once (the list was
+     rendered before it existed and said "No conversation yet."). */
+  function listSession(id, opening) {
+    var list = document.getElementById("sesslist");
+    if (!list || list.querySelector('a[href="/chat?session=' + encodeURIComponent(id) + '"]')) return;
+    list.querySelectorAll("li.muted").forEach(function (li) { li.remove(); });
+    list.querySelectorAll("li[aria-current]").forEach(function (li) { li.removeAttribute("aria-current"); });
+    var li = el("li");
+    li.setAttribute("aria-current", "true");
+    var a = el("a", "", opening.slice(0, 80));
+    a.href = "/chat?session=" + encodeURIComponent(id);
+    li.appendChild(a);
+    li.appendChild(el("span", "meta", "web · now"));
+    list.insertBefore(li, list.firstChild);
+  }
+  function setSession(id, opening) {
     if (!id || id === session) return;
+    listSession(id, opening || id);
     session = id;
     form.setAttribute("data-session", id);
     if (why) why.hidden = false;
@@ -84,7 +100,7 @@
       });
       var reader = resp.body.getReader(), dec = new TextDecoder(), buf = "";
       function handle(name, data) {
-        if (name === "session") setSession(data.session);
+        if (name === "session") setSession(data.session, text);
         else if (name === "delta") {
           if (!said) { said = turn("assistant", ""); said.parentNode.classList.add("streaming"); }
           reply += data.text; said.textContent = reply;
