@@ -108,3 +108,16 @@ def test_a_new_conversation_is_listed_beside_it_at_once(site, page):
     assert link.inner_text() == "Where does the heron nest?"
     assert link.get_attribute("href") == "/chat?" + page.url.split("?", 1)[1]
     assert listed.first.get_attribute("aria-current") == "true"
+
+
+def test_a_refusal_goes_once_the_next_upload_is_taken(site, page):
+    # a refusal stayed above the runs after the next file was taken, as if that one had
+    # been refused too
+    page.goto(site["base"] + "/ingest")
+    page.set_input_files("#files", [{"name": "big.md", "mimeType": "text/markdown",
+                                     "buffer": b"# Big\n\n" + b"reeds " * 2000}])
+    page.locator("#main .msg-error").wait_for(timeout=TIMEOUT)
+    page.set_input_files("#files", [{"name": "coots.md", "mimeType": "text/markdown",
+                                     "buffer": b"# Coots\n\nTwo coots on the mill pond.\n"}])
+    page.locator(".run.run-done", has_text="coots.md").wait_for(timeout=TIMEOUT * 2)
+    assert page.locator("#main .msg-error").count() == 0

@@ -271,7 +271,13 @@
     main.insertBefore(p, main.querySelector("h1").nextSibling);
   }
 
-  function started(t) { paint(t); poll(t.id); }
+  /* A run the server took: an earlier refusal shown above (a bad address, a file too large)
+     no longer applies and goes. */
+  function started(t) {
+    var old = document.querySelector("#main .msg-error");
+    if (old) old.remove();
+    paint(t); poll(t.id);
+  }
 
   function setupIngest() {
     var zone = document.getElementById("dropzone");
