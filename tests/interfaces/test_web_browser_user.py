@@ -121,3 +121,13 @@ def test_a_refusal_goes_once_the_next_upload_is_taken(site, page):
                                      "buffer": b"# Coots\n\nTwo coots on the mill pond.\n"}])
     page.locator(".run.run-done", has_text="coots.md").wait_for(timeout=TIMEOUT * 2)
     assert page.locator("#main .msg-error").count() == 0
+
+
+def test_undo_with_nothing_to_undo_stays_on_the_note(site, page):
+    # a fresh vault: the assistant changed nothing; the button said so on a dead-end page
+    # away from the note
+    page.goto(site["base"] + "/notes/open?ref=Mill%20pond")
+    page.click("#undo-assistant")
+    page.wait_for_url("**/notes/open?*saved=nothing")
+    assert page.locator("h1").inner_text() == "Mill pond"
+    assert "Nothing to undo" in page.locator("#main .msg-ok").inner_text()

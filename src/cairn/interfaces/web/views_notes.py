@@ -91,6 +91,7 @@ def note_view(request: Request, ref: str = "", start: Optional[int] = None, end:
                 notice={"created": "Note created.", "saved": "Saved to the vault.",
                         "restored": "The version was restored.",
                         "undone": "The assistant's last change was undone.",
+                        "nothing": "Nothing to undo: the assistant has no change left that is not undone.",
                         "marked": f"Marked {note.get('status', 'saved')}.",
                         "enriched": "Enriched."}.get(saved), statuses=NOTE_STATUSES,
                 conflict=None, draft=None)
