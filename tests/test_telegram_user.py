@@ -1,11 +1,13 @@
-"""The Telegram bot when something behind it fails: the person is told, in words, instead of
-waiting for a reply that never comes (fake Bot API on loopback, as tests/test_telegram.py)."""
+"""The Telegram bot as its person meets it: when something behind it fails they are told, in
+words, instead of waiting for a reply that never comes (fake Bot API on loopback, as
+tests/test_telegram.py); a stray "**" in an answer is shown as written."""
 
 from __future__ import annotations
 
 from test_telegram import ME, STRANGER, TOKEN, Running, settings  # noqa: F401  (the fixture)
 
 from cairn.interfaces.telegram.bot import Reply, TelegramBot
+from cairn.interfaces.telegram.format import split_message
 from fakes.telegram_api import FakeBotAPI
 
 
@@ -42,3 +44,13 @@ def test_a_failing_turn_is_reported_to_the_person_and_the_bot_goes_on(settings):
         refused = api.wait_sent(4)[3]
         assert int(refused["chat_id"]) == STRANGER and "private" in refused["parsed"]
     assert convo.calls == 2
+
+
+def test_a_stray_double_star_is_shown_as_written():
+    # an odd "**" that opens nothing was closed with another "**": a lone "**" became
+    # "****", and "5** stars" turned " stars" bold and lost its stars
+    assert split_message("**") == ["**"]
+    assert split_message("rated 5** stars by the review") == ["rated 5** stars by the review"]
+    assert split_message("a **b** c**") == ["a <b>b</b> c**"]
+    # a bold span that crosses lines is still closed and reopened per line
+    assert split_message("**bold start\nmore** end") == ["<b>bold start</b>\n<b>more</b> end"]
