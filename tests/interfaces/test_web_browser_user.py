@@ -131,3 +131,18 @@ def test_undo_with_nothing_to_undo_stays_on_the_note(site, page):
     page.wait_for_url("**/notes/open?*saved=nothing")
     assert page.locator("h1").inner_text() == "Mill pond"
     assert "Nothing to undo" in page.locator("#main .msg-ok").inner_text()
+
+
+def test_why_this_answer_without_a_token_limit_says_no_limit(site, page):
+    # without a language model the prompt has no token budget (0): the disclosure said
+    # "356 of 0 tokens", as if the prompt were over a limit of nothing
+    page.goto(site["base"] + "/chat")
+    page.fill("#message", "What is on the north bank of the mill pond?")
+    page.keyboard.press("Enter")
+    page.locator("#convo .turn-assistant").first.wait_for(timeout=TIMEOUT)
+    page.click("#why summary")
+    head = page.locator("#whybody p").first
+    head.wait_for(timeout=TIMEOUT)
+    said = head.inner_text()
+    assert said.endswith(" tokens") and int(said.split()[0]) > 0, said
+    assert " of 0 " not in said, said

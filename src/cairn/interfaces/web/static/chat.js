@@ -176,7 +176,8 @@
       .then(function (j) {
         body.textContent = "";
         if (j.error) { body.textContent = j.error; return; }
-        var head = el("p", "", (j.total_tokens || 0) + " of " + (j.budget || 0) + " tokens");
+        /* a budget of 0 is no limit (no language model): "356 tokens", not "356 of 0 tokens" */
+        var head = el("p", "", (j.total_tokens || 0) + (j.budget ? " of " + j.budget : "") + " tokens");
         body.appendChild(head);
         (j.bands || []).forEach(function (b) {
           body.appendChild(el("h3", "h3", (b.name || b.band || "band") + " · " + (b.tokens || 0) + " tokens"));
