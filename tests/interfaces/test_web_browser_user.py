@@ -146,3 +146,18 @@ def test_why_this_answer_without_a_token_limit_says_no_limit(site, page):
     said = head.inner_text()
     assert said.endswith(" tokens") and int(said.split()[0]) > 0, said
     assert " of 0 " not in said, said
+
+
+def test_undoing_a_note_the_assistant_created_says_where_it_went(site, page):
+    # the Undo button led to the list of notes without a word when the change undone was a
+    # note the assistant had created (it went to the trash)
+    page.goto(site["base"] + "/chat")
+    page.fill("#message", "Create a note titled Otters saying the otters live under the old weir bridge.")
+    page.keyboard.press("Enter")
+    page.locator("#convo .turn-assistant", has_text="Otters").first.wait_for(timeout=TIMEOUT)
+    assert site["cairn"].note_show("Otters")["title"] == "Otters"
+    page.goto(site["base"] + "/notes/open?ref=Mill%20pond")
+    page.click("#undo-assistant")
+    page.wait_for_url("**/notes?undone=1")
+    assert "now in the vault's .trash folder" in page.locator("#main .msg-ok").inner_text()
+    assert "Otters" not in page.locator("main").inner_text()
