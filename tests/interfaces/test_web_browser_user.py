@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import write
-from web_site import TIMEOUT, chromium, serve, serve_app, watched_page
+from web_site import TIMEOUT, chromium, outside_address, serve, serve_app, watched_page
 
+from cairn.apikeys import KeyStore
 from cairn.service import Cairn
 
 
@@ -21,10 +22,14 @@ def site(tmp_path_factory, real_embedder):
     write(tmp / "in" / "pond.md", "# Mill pond\n\nThe heron nests by the mill pond, in the tall reeds.\n")
     with Cairn(home, embedder=real_embedder) as cairn:
         cairn.ingest([tmp / "in"])
-    app = serve_app(home, real_embedder)
+    keys = {scope: KeyStore(home).create(scope, scope)[1] for scope in ("read", "write")}
+    outside = outside_address()
+    app = serve_app(home, real_embedder, bind_host=outside)
     base, stop = serve(app, "127.0.0.1")
-    yield {"base": base, "cairn": app.state.cairn, "tmp": tmp}
+    far, far_stop = serve(app, outside)  # "another machine": the page asks for a key
+    yield {"base": base, "far": far, "keys": keys, "cairn": app.state.cairn, "tmp": tmp}
     stop()
+    far_stop()
 
 
 @pytest.fixture(scope="module")
@@ -161,3 +166,20 @@ def test_undoing_a_note_the_assistant_created_says_where_it_went(site, page):
     page.wait_for_url("**/notes?undone=1")
     assert "now in the vault's .trash folder" in page.locator("#main .msg-ok").inner_text()
     assert "Otters" not in page.locator("main").inner_text()
+
+
+def test_a_read_key_is_told_before_typing_a_note_it_cannot_save(browser, site):
+    # signed in from another machine with a read key, a person wrote a note and lost it on
+    # the "Not allowed" page; every page now says what the key allows before anything is typed
+    for scope, shown in (("read", True), ("write", False)):
+        with watched_page(browser) as pg:
+            pg.goto(site["far"] + "/notes/new")
+            pg.fill("#key", site["keys"][scope])
+            pg.click("button:has-text('Sign in')")
+            pg.wait_for_url("**/notes/new")
+            assert pg.locator("#read-only").count() == (1 if shown else 0), scope
+            if shown:
+                assert "read key" in pg.locator("#read-only").inner_text()
+    with watched_page(browser) as pg:  # on this machine no key is needed: no word about one
+        pg.goto(site["base"] + "/notes/new")
+        assert pg.locator("#read-only").count() == 0
