@@ -54,3 +54,16 @@ def test_a_stray_double_star_is_shown_as_written():
     assert split_message("a **b** c**") == ["a <b>b</b> c**"]
     # a bold span that crosses lines is still closed and reopened per line
     assert split_message("**bold start\nmore** end") == ["<b>bold start</b>\n<b>more</b> end"]
+
+
+def test_words_sent_with_a_file_are_not_dropped_without_a_word(settings):  # noqa: F811
+    convo = Broken()
+    with FakeBotAPI(TOKEN) as api, Running(TelegramBot(settings, TOKEN, [str(ME)], api.base_url, convo)):
+        api.files["doc9"] = b"# Lease\n\nThe rent is due on the first of the month.\n"
+        api._push({"message": api._message(ME, caption="remember the rent date",
+                                           document={"file_id": "doc9", "file_unique_id": "doc9",
+                                                     "file_size": 51, "file_name": "lease.md"})})
+        said = api.wait_sent(1)[0]["parsed"]
+        assert said.startswith("Saved lease.md")
+        assert "remember the rent date" in said and "message of their own" in said
+    assert convo.calls == 0  # the caption is not a turn

@@ -236,7 +236,11 @@ class TelegramBot:
         report = await self.lanes.turn(f"telegram:{update.effective_user.id}", self._ingest, target)
         audit.record(self.settings.home, f"telegram:{update.effective_user.id}", "ingest.file", name,
                      "ok" if not report.get("failed") else "failed", {"bytes": len(data)})
-        await self.send(context.bot, update.effective_chat.id, Reply(self._ingest_text(name, report)))
+        said = self._ingest_text(name, report)
+        if (msg.caption or "").strip():  # never dropped without a word
+            said += (f"\n\nI did not act on the words sent with it (“{msg.caption.strip()[:200]}”): "
+                     "send them as a message of their own.")
+        await self.send(context.bot, update.effective_chat.id, Reply(said))
 
     def _ingest(self, path: Path) -> dict:
         from cairn.service import Cairn
