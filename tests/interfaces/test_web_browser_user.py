@@ -4,6 +4,8 @@ small upload limit: what the page says when the server refuses something."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import write
@@ -183,3 +185,17 @@ def test_a_read_key_is_told_before_typing_a_note_it_cannot_save(browser, site):
     with watched_page(browser) as pg:  # on this machine no key is needed: no word about one
         pg.goto(site["base"] + "/notes/new")
         assert pg.locator("#read-only").count() == 0
+
+
+def test_a_declined_answer_links_the_nearest_notes(site, page):
+    # "your notes don't say" named the nearest notes only as words: each is now a link
+    page.goto(site["base"] + "/ask")
+    page.fill("#askq", "Is the heron nest on the south bank of the mill pond?")
+    page.keyboard.press("Enter")
+    page.locator("#answer .verdict").wait_for(timeout=TIMEOUT)
+    assert page.locator("#answer .verdict").inner_text() == "your notes don't say"
+    link = page.locator("#answer ul.pointers a", has_text="Mill pond")
+    assert link.count() == 1
+    link.click()
+    page.wait_for_url(re.compile(r"/notes/open\?ref="))
+    assert page.locator("h1").inner_text() == "Mill pond"
