@@ -199,3 +199,15 @@ def test_a_declined_answer_links_the_nearest_notes(site, page):
     link.click()
     page.wait_for_url(re.compile(r"/notes/open\?ref="))
     assert page.locator("h1").inner_text() == "Mill pond"
+
+
+def test_an_uploaded_name_with_quotes_is_not_shown_percent_encoded(site, page):
+    # chromium sends '"' in a file name as %22 (HTML's form encoding): the run and the
+    # vault path read 'say %22hi%22.md'
+    page.goto(site["base"] + "/ingest")
+    page.set_input_files("#files", [{"name": 'say "hi" to the grebe.md', "mimeType": "text/markdown",
+                                     "buffer": b"# Grebe\n\nA great crested grebe dived by the sluice.\n"}])
+    run = page.locator(".run.run-done", has_text="grebe")
+    run.wait_for(timeout=TIMEOUT * 2)
+    name = run.locator(".run-name").inner_text()
+    assert "%22" not in name and name == "say hi to the grebe.md", name
