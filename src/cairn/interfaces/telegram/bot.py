@@ -119,6 +119,7 @@ class TelegramBot:
         app.add_handler(MessageHandler(filters.Document.ALL | filters.PHOTO, self._on_file))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self._on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self._on_text))
+        app.add_error_handler(self._on_error)
         return app
 
     def run(self) -> None:
@@ -148,6 +149,25 @@ class TelegramBot:
         if update.callback_query is not None:
             await update.callback_query.answer()
         return False
+
+    async def _on_error(self, update, context) -> None:
+        """A handler that raised (the conversation, an ingest, a button): logged with its
+        traceback, and an allowed person is told in one line instead of waiting for a reply
+        that never comes (paths of this machine written <home>, <vault>, ~)."""
+        exc = context.error
+        log.error("telegram: a handler failed", exc_info=exc)
+        user = getattr(update, "effective_user", None)
+        chat = getattr(update, "effective_chat", None)
+        if chat is None or user is None or str(user.id) not in self.allow:
+            return
+        from cairn.redact_paths import without_paths
+        said = without_paths(str(exc), self.settings)[:300] or "no details"
+        try:
+            await self.send(context.bot, chat.id, Reply(
+                f"Sorry, that failed on my side ({type(exc).__name__}: {said}). Nothing else changed; "
+                "try again, or look in the server's log."))
+        except Exception as again:  # noqa: BLE001 - Telegram unreachable: the log has it
+            log.warning("telegram: could not report the failure: %s", again)
 
     # --------------------------------------------------------------- handlers
     async def _on_text(self, update, context) -> None:
@@ -216,7 +236,11 @@ class TelegramBot:
         report = await self.lanes.turn(f"telegram:{update.effective_user.id}", self._ingest, target)
         audit.record(self.settings.home, f"telegram:{update.effective_user.id}", "ingest.file", name,
                      "ok" if not report.get("failed") else "failed", {"bytes": len(data)})
-        await self.send(context.bot, update.effective_chat.id, Reply(self._ingest_text(name, report)))
+        said = self._ingest_text(name, report)
+        if (msg.caption or "").strip():  # never dropped without a word
+            said += (f"\n\nI did not act on the words sent with it (“{msg.caption.strip()[:200]}”): "
+                     "send them as a message of their own.")
+        await self.send(context.bot, update.effective_chat.id, Reply(said))
 
     def _ingest(self, path: Path) -> dict:
         from cairn.service import Cairn

@@ -63,7 +63,9 @@ def parse(markdown: str) -> list[list[Piece]]:
         text = raw
         if open_bold:
             text = "**" + text
-        if text.count("**") % 2 == 1:
+        if text.count("**") % 2 == 1 and text[text.rfind("**") + 2:][:1].strip():
+            # the last "**" opens a span (text follows it): closed here, reopened on the next
+            # line; a stray "**" ("5** stars", a lone "**") stays as written
             text, open_bold = text + "**", True
         else:
             open_bold = False

@@ -69,5 +69,26 @@ def install(app) -> None:
 
     app.add_exception_handler(StarletteHTTPException, not_found)
 
+    from fastapi.exceptions import RequestValidationError
+    invalid_json = app.exception_handlers.get(RequestValidationError)
+
+    async def invalid(request, exc: RequestValidationError):
+        # A browser whose address holds a bad value (`/notes/open?ref=X&start=abc`, an edited
+        # bookmark) gets a page saying which value, not the API's JSON; the API, MCP and
+        # scripts keep their JSON 400.
+        resp = await invalid_json(request, exc) if invalid_json else JSONResponse(
+            {"error": "invalid_input", "message": str(exc)}, status_code=400)
+        path = request.url.path
+        if "text/html" in request.headers.get("accept", "") and not path.startswith(("/api/", "/mcp")):
+            import json
+            try:
+                said = json.loads(resp.body).get("message") or "a value in the address is not valid"
+            except ValueError:
+                said = "a value in the address is not valid"
+            return page(request, "error.html", "", status_code=400, error=said, title="Not a valid address")
+        return resp
+
+    app.add_exception_handler(RequestValidationError, invalid)
+
 
 __all__ = ["router", "install", "STATIC_DIR"]

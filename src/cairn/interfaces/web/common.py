@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from cairn.interfaces.web.deps import KEY_COOKIE, templates
+from cairn.interfaces.web.deps import KEY_COOKIE, caller_scope, templates
 
 # No inline script or style anywhere: the page runs only its own files from /static/web/.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -26,6 +26,9 @@ def page(request: Request, template: str, section: str, status_code: int = 200, 
     ctx.setdefault("error", None)
     ctx.setdefault("notice", None)
     ctx["signed_in"] = bool(request.cookies.get(KEY_COOKIE))
+    # signed in with a read key: every page says so before anything is typed into a form
+    # that key may not send (the text was lost on the "Not allowed" page)
+    ctx["read_only"] = ctx["signed_in"] and caller_scope(request) == "read"
     return templates.TemplateResponse(request, template, {"nav": NAV, "section": section, **ctx},
                                       status_code=status_code, headers=HEADERS)
 

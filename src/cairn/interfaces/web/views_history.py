@@ -41,11 +41,19 @@ def note_restore(request: Request, ref: str = Form(...), version: int = Form(...
 
 
 @router.post("/undo", dependencies=[Depends(need("write"))])
-def undo(request: Request):
-    """Undo the assistant's last change to a note (Cairn.undo)."""
+def undo(request: Request, back: str = Form("")):
+    """Undo the assistant's last change to a note (Cairn.undo). `back`: the note whose page
+    the button is on; when the assistant has nothing left to undo, that page is shown again
+    saying so (not a dead end)."""
+    from cairn.errors import NotFound
     app = service(request)
     try:
         done = call(request, app.undo)
+    except NotFound:
+        if back:
+            return RedirectResponse(f"/notes/open?ref={quote(back)}&saved=nothing", status_code=303)
+        msg, status = "there is no change by the assistant to undo", 404
+        return page(request, "error.html", "notes", status_code=status, error=msg, title="Nothing undone")
     except (ValueError, OSError) as exc:
         msg, status = error_message(exc)
         return page(request, "error.html", "notes", status_code=status, error=msg, title="Nothing undone")

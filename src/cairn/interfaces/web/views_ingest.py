@@ -45,6 +45,15 @@ def ingest_page(request: Request, task: int = 0, error: str | None = None, statu
                 runs=tasks.recent(request.app.state), jobs=jobs, focus_task=task)
 
 
+def _as_named(filename: str | None) -> str | None:
+    """The file's name as the person saw it: a browser's form sends `"`, CR and LF in a file
+    name as %22, %0D and %0A (the HTML standard's multipart/form-data encoding), which were
+    kept as such ('say %22hi%22.md')."""
+    if not filename:
+        return filename
+    return filename.replace("%22", '"').replace("%0D", "\r").replace("%0A", "\n")
+
+
 @router.post("/ingest/upload", dependencies=[Depends(need("write"))])
 async def upload(request: Request, files: List[UploadFile] = File(...)):
     """Save the uploaded files under <home>/uploads/<task>/ and ingest them in the background
@@ -54,7 +63,7 @@ async def upload(request: Request, files: List[UploadFile] = File(...)):
     folder = upload_folder(app.settings.home)
     saved, names, taken = [], [], set()
     for up in files:
-        target = upload_target(folder, up.filename, taken, fallback="upload")  # two files of one name: name-2
+        target = upload_target(folder, _as_named(up.filename), taken, fallback="upload")  # two of one name: name-2
         name = target.name
         size = 0
         with open(target, "wb") as out:

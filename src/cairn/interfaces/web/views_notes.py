@@ -27,8 +27,11 @@ def _see_other(url: str) -> RedirectResponse:
 
 
 @router.get("/notes")
-def notes_list(request: Request, type: Optional[str] = None, tag: Optional[str] = None, offset: int = 0):
-    """All notes, a page at a time, with type and tag filters, and unresolved links."""
+def notes_list(request: Request, type: Optional[str] = None, tag: Optional[str] = None, offset: int = 0,
+               undone: int = 0):
+    """All notes, a page at a time, with type and tag filters, and unresolved links.
+    `undone=1`: the page the Undo button leads to when the assistant's last change was a note
+    it created (that note went to the trash), which says so."""
     app = service(request)
     try:
         listing = call(request, app.notes_list, type=type or None, tag=tag or None, limit=PAGE,
@@ -38,8 +41,10 @@ def notes_list(request: Request, type: Optional[str] = None, tag: Optional[str] 
         msg, status = error_message(exc)
         return page(request, "notes.html", "notes", status_code=status, listing=None,
                     unresolved=[], types=NOTE_TYPES, f={"type": type, "tag": tag}, error=msg)
+    notice = ("The assistant's last change was undone: the note it had created is now in the "
+              "vault's .trash folder.") if undone else None
     return page(request, "notes.html", "notes", listing=listing, unresolved=unresolved,
-                types=NOTE_TYPES, f={"type": type or "", "tag": tag or ""}, page_size=PAGE)
+                types=NOTE_TYPES, f={"type": type or "", "tag": tag or ""}, page_size=PAGE, notice=notice)
 
 
 @router.get("/notes/new")
@@ -91,6 +96,7 @@ def note_view(request: Request, ref: str = "", start: Optional[int] = None, end:
                 notice={"created": "Note created.", "saved": "Saved to the vault.",
                         "restored": "The version was restored.",
                         "undone": "The assistant's last change was undone.",
+                        "nothing": "Nothing to undo: the assistant has no change left that is not undone.",
                         "marked": f"Marked {note.get('status', 'saved')}.",
                         "enriched": "Enriched."}.get(saved), statuses=NOTE_STATUSES,
                 conflict=None, draft=None)

@@ -251,8 +251,10 @@
   function send(url, body) {
     return fetch(url, { method: "POST", body: body, headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (r) {
-        return r.json().then(function (j) {
-          if (!r.ok) throw new Error(j.error || j.message || j.detail || ("refused (" + r.status + ")"));
+        /* the words first: {"error": code, "message": words} is the server's refusal; a page
+           without JSON (a proxy's error page) is named by its status, never parsed */
+        return r.json().catch(function () { return {}; }).then(function (j) {
+          if (!r.ok) throw new Error(j.message || j.error || j.detail || ("refused (" + r.status + ")"));
           return j;
         });
       });
@@ -269,7 +271,13 @@
     main.insertBefore(p, main.querySelector("h1").nextSibling);
   }
 
-  function started(t) { paint(t); poll(t.id); }
+  /* A run the server took: an earlier refusal shown above (a bad address, a file too large)
+     no longer applies and goes. */
+  function started(t) {
+    var old = document.querySelector("#main .msg-error");
+    if (old) old.remove();
+    paint(t); poll(t.id);
+  }
 
   function setupIngest() {
     var zone = document.getElementById("dropzone");

@@ -55,8 +55,24 @@
     (r.tool_calls || []).forEach(function (c) { if (c.outcome !== "pending") callLine(c); });
     (r.pending_approvals || []).forEach(pending);
   }
-  function setSession(id) {
+  /* A conversation the page just started is listed beside it at once (the list was
+     rendered before it existed and said "No conversation yet."). */
+  function listSession(id, opening) {
+    var list = document.getElementById("sesslist");
+    if (!list || list.querySelector('a[href="/chat?session=' + encodeURIComponent(id) + '"]')) return;
+    list.querySelectorAll("li.muted").forEach(function (li) { li.remove(); });
+    list.querySelectorAll("li[aria-current]").forEach(function (li) { li.removeAttribute("aria-current"); });
+    var li = el("li");
+    li.setAttribute("aria-current", "true");
+    var a = el("a", "", opening.slice(0, 80));
+    a.href = "/chat?session=" + encodeURIComponent(id);
+    li.appendChild(a);
+    li.appendChild(el("span", "meta", "web · now"));
+    list.insertBefore(li, list.firstChild);
+  }
+  function setSession(id, opening) {
     if (!id || id === session) return;
+    listSession(id, opening || id);
     session = id;
     form.setAttribute("data-session", id);
     if (why) why.hidden = false;
@@ -84,7 +100,7 @@
       });
       var reader = resp.body.getReader(), dec = new TextDecoder(), buf = "";
       function handle(name, data) {
-        if (name === "session") setSession(data.session);
+        if (name === "session") setSession(data.session, text);
         else if (name === "delta") {
           if (!said) { said = turn("assistant", ""); said.parentNode.classList.add("streaming"); }
           reply += data.text; said.textContent = reply;
@@ -160,7 +176,8 @@
       .then(function (j) {
         body.textContent = "";
         if (j.error) { body.textContent = j.error; return; }
-        var head = el("p", "", (j.total_tokens || 0) + " of " + (j.budget || 0) + " tokens");
+        /* a budget of 0 is no limit (no language model): "356 tokens", not "356 of 0 tokens" */
+        var head = el("p", "", (j.total_tokens || 0) + (j.budget ? " of " + j.budget : "") + " tokens");
         body.appendChild(head);
         (j.bands || []).forEach(function (b) {
           body.appendChild(el("h3", "h3", (b.name || b.band || "band") + " · " + (b.tokens || 0) + " tokens"));
