@@ -23,6 +23,7 @@ from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
 from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, understand
+from cairn.assistant.notecast import note_cast
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
 from cairn.assistant.scoped import NoteScoped
@@ -126,13 +127,7 @@ class Understood(NoteScoped, Reminding):
         nlu/antecedent.pick: the person a who-question's answer names, the people the message names
         (the last first), the turn's subject; each with the gender the message, the reply or the
         note give it (a subject a she/he of the message stood for has that pronoun's gender)."""
-        body = ""
-        if log.get("note"):
-            try:
-                body = self.app.note_show(log["note"])["body"] or ""
-            except Exception:  # noqa: BLE001 - a note gone or unreadable: no cast, the mentions stand
-                body = ""
-        cast = AN.cast([p for line in body.splitlines() for p in PE.people(line)], body)  # a name never spans lines
+        body, cast = note_cast(self.app, log.get("note"))
         said = f"{u.resolved}\n{reply}"
         out = [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
         subj = log.get("subject")
@@ -317,6 +312,7 @@ class Understood(NoteScoped, Reminding):
     def _note_of(self, t, st, log) -> tuple[str | None, str]:
         title, phrase = NN.resolve_note(self.app, t)
         if NN.names_many(t, title):  # "delete all my notes": no one note, not the last one spoken of
+            log["many_notes"] = True  # read by the reply (_do_note_delete), so names_many runs once a turn
             return None, ""
         if title is None and st.note and (not phrase or phrase.lower() in ("it", "that", "this")):
             title = st.note
@@ -382,7 +378,7 @@ class Understood(NoteScoped, Reminding):
         if not title:
             return {"reply": (f"I can't find a note called “{phrase}”, so nothing was deleted." if phrase else
                               "Which note? I delete one note at a time, named by its title"
-                              + (", never all or several at once" if NN.names_many(t) else "") + "; nothing was deleted.")}
+                              + (", never all or several at once" if log.get("many_notes") else "") + "; nothing was deleted.")}
         rec = self._tool("delete_note", {"note": title}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"note": title}}
 
