@@ -16,8 +16,8 @@ from conftest import notes_app
 NOTES = {
     "pottery.md": "# Pottery class\n\nWednesdays at 7pm at the Kilnhouse, run by Odette Brannigan. "
                   "Her mobile is 07700 900 914. The firing fee is £6 a piece.\n",
-    "birthdays.md": "# Birthdays\n\n- Gran: 4 August. She would like a new bird feeder and a jigsaw.\n"
-                    "- Teodor: 11 March. Into trains.\n- Wilma: 30 October.\n",
+    "birthdays.md": "# Birthdays\n\n- Gran: 4 August. Would like a new bird feeder and a jigsaw.\n"
+                    "- Teodor: 11 March. Into trains.\n- Wilma: 30 October, she'll be 9. She would like roller skates.\n",
     "chores.md": "# Chores\n\n- clean the gutters\n- fix the gate\n",
 }
 
@@ -55,3 +55,61 @@ def test_a_generic_occasion_word_is_the_reminders_own_subject(home, monkeypatch)
     assert "remember" not in names and "reminder_snooze" in names, (names, res.reply)
     assert "10:00" in res.reply, res.reply
     bot.turn("cancel the optician reminder", Channel())
+
+
+def test_a_pronoun_of_a_second_question_is_the_person_the_first_names(home, monkeypatch):
+    """Class: "when's gran's birthday and what would she like": she = gran (named by the first part,
+    a kin word giving her gender), before anyone of earlier turns or another "she" line of the note;
+    the answer is gran's line (its second sentence, LINE_HEAD), not the line the first part quoted."""
+    from cairn.assistant.nlu import antecedent as AN
+    assert AN.said_people("when's gran's birthday", []) == [("gran", "f")]
+    assert AN.said_people("is my brother Teodor coming", ["Teodor"]) == [("Teodor", "m")]
+    assert AN.pick_in_message("she", [("Teodor", "m"), ("gran", "f")]) == "gran"
+    assert AN.pick_in_message("he", [("gran", "f")]) is None
+    bot = Assistant(home, model="none", new=True)
+    assert "Odette" in bot.turn("who runs pottery", Channel()).reply  # a "she" of an earlier turn
+    res = bot.turn("when's gran's birthday and what would she like", Channel())
+    assert "4 August" in res.reply and "bird feeder" in res.reply, res.reply
+    monkeypatch.setattr(AN, "IN_MESSAGE", False)
+    assert AN.pick_in_message("she", [("gran", "f")]) is None
+    res = Assistant(home, model="none", new=True).turn("when's gran's birthday and what would she like", Channel())
+    assert "bird feeder" not in res.reply, res.reply
+
+
+def test_a_later_sentence_of_a_line_shares_its_heads_words(monkeypatch, real_embedder):
+    from cairn.assistant.nlu import replies as RP
+    body = NOTES["birthdays.md"].split("\n", 2)[2]
+    got = RP.best_sentences(real_embedder, body, "what would gran like", "Birthdays", avoid="Gran: 4 August [1].")
+    assert got == ["Would like a new bird feeder and a jigsaw."]
+    monkeypatch.setattr(RP, "LINE_HEAD", False)
+    assert RP.best_sentences(real_embedder, body, "what would gran like", "Birthdays",
+                             avoid="Gran: 4 August [1].") != got
+
+
+def test_a_one_digit_temperature_is_a_temperature():
+    from cairn.assistant.nlu import replies as RP
+    for said in ("keep it at 5°C", "Bake at 190°C", "230C fan", "about 4 degrees", "gas mark 6"):
+        assert RP._TEMP.search(said), said
+    for said in ("the 28c combi boiler", "room temp", "5 cups"):
+        assert not RP._TEMP.search(said), said
+
+
+def test_the_note_cast_is_kept_by_the_notes_hash(home, monkeypatch):
+    """Class: a second turn over the same unchanged note reads neither its file nor its people again;
+    with CAST_BY_HASH off every turn reads it."""
+    reads = []
+    real = type(home).note_show
+
+    def counting(self, ref):
+        reads.append(ref)
+        return real(self, ref)
+
+    monkeypatch.setattr(type(home), "note_show", counting)
+    NC.NOTE_CASTS.clear()
+    body, cast = NC.note_cast(home, "Pottery class")
+    assert "Odette Brannigan" in [c["name"] for c in cast] and cast[0]["gender"] == "f"
+    assert NC.note_cast(home, "Pottery class") == (body, cast) and len(reads) == 1
+    monkeypatch.setattr(NC, "CAST_BY_HASH", False)
+    NC.note_cast(home, "Pottery class")
+    assert len(reads) == 2
+    assert NC.note_cast(home, None) == ("", [])

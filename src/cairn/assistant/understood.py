@@ -22,7 +22,7 @@ from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
-from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, understand
+from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
 from cairn.assistant.notecast import note_cast
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
@@ -96,7 +96,14 @@ class Understood(NoteScoped, Reminding):
             # a pronoun's subject belongs to the action holding the pronoun; a second question
             # keeps the first one's subject
             own = pronoun_subject if NS.has_pronoun(a.text) else None
-            u.subject = (log.get("subject") or own) if i and a.intent in KNOWLEDGE else own
+            said = self._said_before(u, i) if (i and (a.intent in KNOWLEDGE or is_question(a.text))
+                                               and NS.PERSON_PRONOUN.search(a.text)) else None
+            if said:  # "when's mum's birthday and what's she after": she = mum, the person the first part names
+                from cairn.ops.knowledge_text import with_subject
+                u.resolution.append(f"'{NS.PERSON_PRONOUN.search(a.text).group(0)}' = {said!r} (named earlier in the message)")
+                a = Action(a.intent, with_subject(a.text, said), a.prediction, a.context)  # "what's mum after"
+            u.subject = said or ((log.get("subject") or own) if i and a.intent in KNOWLEDGE else own)
+            u.earlier = "\n".join(replies)
             try:
                 out = self._one(a, u, st, model, ctx, history, res, ui, turn_no, log)
             except InvalidInput as exc:  # a question over validate.MAX_QUESTION_CHARS: said, the conversation goes on
@@ -121,6 +128,17 @@ class Understood(NoteScoped, Reminding):
         if people or who:
             log["person"] = (people or who)[-1]
         self.store.append(self.state.id, log)
+
+    def _said_before(self, u: Understanding, i: int) -> str | None:
+        """The person the parts of the message before action `i` name that the she/he of action `i`
+        stands for (nlu/antecedent.pick_in_message), or None."""
+        from cairn.ops.knowledge_text import names
+        before = " ".join(x.text for x in u.actions[:i])
+        found = names(before)
+        if LOWER_CASE_NAMES and KN.may_name(before):
+            found += [n for n in KN.people_in(before, KN.home_people(self.app)) if n not in found]
+        p = NS.PERSON_PRONOUN.search(u.actions[i].text)
+        return AN.pick_in_message(p.group(0), AN.said_people(before, found)) if p else None
 
     def _mentions(self, u: Understanding, reply: str, people: list[str], who: list[str], log: dict):
         """(the turn's mentions, most salient first; the cast of the note it answered from) for
@@ -172,7 +190,7 @@ class Understood(NoteScoped, Reminding):
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
                                        st.answer if (u.subject or u.topic) and not other else None,
                                        loose=not u.subject, avoid=st.answer if other else None,
-                                       related=st.question if other else None) \
+                                       related=st.question if other else None, quoted=u.earlier or None) \
                 if intent == "ask" or follow or kind_of_note else None
             if scoped is not None:
                 return self._own_over(t, scoped, log)

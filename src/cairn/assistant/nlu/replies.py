@@ -172,21 +172,49 @@ def steps(body: str) -> list[str]:
     return numbered or [ln for ln in lines if re.match(r"^[-*]\s+", ln)]
 
 
-def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
+# A line of a note is one record ("- Mum: 12 June. Loves gardening; would like a kneeler."): its later sentences
+# are about what its first one names, so they share its words when scored for a question ("what's mum after"
+# reaches the kneeler). Switch off: LINE_HEAD.
+LINE_HEAD = True
+
+
+def _line_heads(body: str) -> dict[str, str]:
+    """{sentence: the first sentence of its line} for the sentences after a line's first."""
+    out: dict[str, str] = {}
+    for ln in body.splitlines():
+        parts = sentences(ln)
+        for s in parts[1:]:
+            out.setdefault(s, parts[0])
+    return out
+
+
+def _words_of(text: str) -> str:
+    """`text`'s words, lower case, one space apart, its citation markers ("[1]") left out."""
+    return " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", text.lower())))
+
+
+def best_sentences(embedder, body: str, question: str, title: str, avoid: str | None = None) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
-    words with the question once the note's title words are taken away (ties: cosine to the
-    question; a role a sentence names shares the words of its work, roles.role_words); [] when the
-    question asks nothing beyond the title, or no sentence shares a word."""
+    words with the question once the note's title words are taken away (a sentence after the first
+    of its line shares that first one's words too, LINE_HEAD; ties: one not already quoted in
+    `avoid` (the replies to the message's earlier parts), then cosine to the question; a role a
+    sentence names shares the words of its work, roles.role_words); [] when the question asks
+    nothing beyond the title, or no sentence shares a word."""
     want = terms(question) - terms(title)
     if not want:
         return []
     sents = answer_lines(body)
+    heads = _line_heads(body) if LINE_HEAD else {}
     from cairn.answer.rota import role_words  # a role counts the work it does ("Electrician": "wiring")
-    scored = [(len(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set()))), s) for s in sents]
+    scored = [(len(want & (terms(s) | terms(heads.get(s, "")) | (terms(" ".join(role_words(s))) if ROLE_WORK
+                                                                  else set()))), s) for s in sents]
     top = max((n for n, _ in scored), default=0)
     if top == 0:
         return []
     tied = [s for n, s in scored if n == top]
+    if avoid and len(tied) > 1:
+        said = _words_of(avoid)
+        tied = [s for s in tied if _words_of(s) not in said] or tied
     if len(tied) > 1 and DIRECTION:  # "to Castlemere" asked: not the line of the way back "from Castlemere"
         tied = [s for s in tied if not wrong_way(question, s)] or tied
     if len(tied) > 1:
@@ -202,7 +230,8 @@ _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s*(?:am|pm)\b|\b
 _MONEY = re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d{2})?\s?(?:pounds|euros|dollars|quid)\b", re.I)
 
 
-_TEMP = re.compile(r"\b\d{2,3}\s*(?:°\s*[CF]?|[CF]\b|(?i:degrees)\b)|(?i:\bgas mark)\s*\d")  # "230C", not "28c combi"
+# "230C", "5°C", "4 degrees"; not "28c combi" (a bare C after one or two digits is no temperature)
+_TEMP = re.compile(r"(?<![\d.])\d{1,3}\s*(?:°\s*[CF]?|(?i:degrees)\b)|\b\d{2,3}\s*[CF]\b|(?i:\bgas mark)\s*\d")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # a size: two measures ("78 x 118 cm", "700x25c"), a length ("38 mm", "2.4 m", "6 ft"), a numbered size
 # ("size 9", "UK 7"); not a pressure, weight or count ("80 psi", "5 kg", "3 in the morning")
