@@ -113,3 +113,24 @@ def test_the_note_cast_is_kept_by_the_notes_hash(home, monkeypatch):
     NC.note_cast(home, "Pottery class")
     assert len(reads) == 2
     assert NC.note_cast(home, None) == ("", [])
+
+
+def test_her_brother_is_the_person_the_memories_make_her_brother(home, monkeypatch):
+    """Class: "what does her brother do" (her = the pottery teacher) asks of the person remembered as
+    her brother; "what does wren's brother play" finds him through a shared parent (two children of
+    the person); with KIN_LINKS off the kin phrase is asked as typed and finds no brother of Wren."""
+    from cairn.assistant import kinask as KA
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("remember that lorcan is odette's brother, he restores old radios", Channel())
+    bot.turn("remember Wren is my daughter", Channel())
+    bot.turn("remember Basil is my son, he plays the cello", Channel())
+    bot = Assistant(home, model="none", new=True)
+    assert "Odette" in bot.turn("who runs pottery", Channel()).reply
+    res = bot.turn("and what does her brother do", Channel())
+    assert "radios" in res.reply, res.reply
+    assert "cello" in bot.turn("what does wren's brother play", Channel()).reply
+    res = bot.turn("whats wren's brother called", Channel())
+    assert "Basil" in res.reply, res.reply
+    monkeypatch.setattr(KA, "KIN_LINKS", False)
+    bot = Assistant(home, model="none", new=True)
+    assert "cello" not in bot.turn("what does wren's brother play", Channel()).reply

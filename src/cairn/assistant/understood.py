@@ -23,6 +23,7 @@ from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
 from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
+from cairn.assistant.kinask import kin_question
 from cairn.assistant.notecast import note_cast
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
@@ -147,7 +148,8 @@ class Understood(NoteScoped, Reminding):
         note give it (a subject a she/he of the message stood for has that pronoun's gender)."""
         body, cast = note_cast(self.app, log.get("note"))
         said = f"{u.resolved}\n{reply}"
-        out = [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
+        out = [AN.mention(log["kin"][0], "person", log["kin"][1])] if log.get("kin") else []  # "her brother" = Ken
+        out += [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
         subj = log.get("subject")
         if subj and not any(m["name"] == subj for m in out):
             p = NS.PERSON_PRONOUN.search(u.text) if u.subject == subj else None
@@ -170,6 +172,9 @@ class Understood(NoteScoped, Reminding):
             intent = "ask"
         if intent in KNOWLEDGE:
             check_question(t)  # the rule of every door (validate.MAX_QUESTION_CHARS): InvalidInput, replied by _act
+            if kin := kin_question(self.app, t, u.subject, KN.ordinary_words()):  # "her brother": the memories' Ken
+                u.resolution.append(f"{kin[2]!r} = {kin[1]!r} (a family link of the memories)")
+                t, u.subject, log["kin"] = kin[0], kin[1], [kin[1], kin[3]]
             if intent == "recall" and not SL.subject_of(t).strip(" ?") in ("", "me", "myself"):
                 intent = "about"
             if intent == "recall":
