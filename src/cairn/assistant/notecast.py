@@ -1,5 +1,5 @@
-"""The body and cast (its people, with the genders it gives them) of the note a turn answered
-from, for the turn's mentions (understood._mentions, nlu/antecedent.cast).
+"""A turn's mentions (`turn_mentions`, logged for nlu/antecedent.pick) and the body and cast (its
+people, with the genders it gives them) of the note a turn answered from (`note_cast`).
 
 Kept per process by the note's indexed body hash (the notes table's `body_hash`, looked up
 without reading the file): a conversation over one note reads its file and finds its people once,
@@ -55,3 +55,24 @@ def note_cast(app, title: str | None) -> tuple[str, list[dict]]:
             while len(NOTE_CASTS) > MAX_NOTE_CASTS:
                 NOTE_CASTS.popitem(last=False)
     return got
+
+
+def turn_mentions(app, u, reply: str, people: list[str], who: list[str], log: dict) -> tuple[list[dict], list[dict]]:
+    """(the turn's mentions, most salient first; the cast of the note it answered from) for
+    nlu/antecedent.pick: a relative a kin phrase named (log["kin"]: [name, gender]), the person a
+    who-question's answer names, the people the message names (the last first), the turn's subject;
+    each with the gender the message, the reply or the note give it (a subject a she/he of the
+    message stood for has that pronoun's gender). `u`: the turn's nlu Understanding."""
+    from cairn.assistant.nlu.state import PERSON_PRONOUN
+    body, cast = note_cast(app, log.get("note"))
+    said = f"{u.resolved}\n{reply}"
+    out = [AN.mention(log["kin"][0], "person", log["kin"][1])] if log.get("kin") else []  # "her brother" = Ken
+    out += [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
+    subj = log.get("subject")
+    if subj and not any(m["name"] == subj for m in out):
+        p = PERSON_PRONOUN.search(u.text) if u.subject == subj else None
+        gender = (AN.pronoun_gender(p.group(0)) if p else None) or AN.gender_in(subj, u.resolved) \
+            or AN.gender_in(subj, body)
+        kind = "person" if subj.casefold() in {m["name"].casefold() for m in cast + out} else "thing"
+        out.append(AN.mention(subj, kind, gender))
+    return out, cast

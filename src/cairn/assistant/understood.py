@@ -24,7 +24,7 @@ from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
 from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
 from cairn.assistant.kinask import kin_question
-from cairn.assistant.notecast import note_cast
+from cairn.assistant.notecast import turn_mentions
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
 from cairn.assistant.scoped import NoteScoped
@@ -125,7 +125,7 @@ class Understood(NoteScoped, Reminding):
             people = [n for n in KN.people_in(u.resolved, KN.home_people(self.app))
                       if n not in (log.get("note"), log.get("subject"))]
         who = PE.people(res.reply)[:1] if re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I) else []
-        log["mentions"], log["cast"] = self._mentions(u, res.reply, people, who, log)
+        log["mentions"], log["cast"] = turn_mentions(self.app, u, res.reply, people, who, log)
         if people or who:
             log["person"] = (people or who)[-1]
         self.store.append(self.state.id, log)
@@ -140,24 +140,6 @@ class Understood(NoteScoped, Reminding):
             found += [n for n in KN.people_in(before, KN.home_people(self.app)) if n not in found]
         p = NS.PERSON_PRONOUN.search(u.actions[i].text)
         return AN.pick_in_message(p.group(0), AN.said_people(before, found)) if p else None
-
-    def _mentions(self, u: Understanding, reply: str, people: list[str], who: list[str], log: dict):
-        """(the turn's mentions, most salient first; the cast of the note it answered from) for
-        nlu/antecedent.pick: the person a who-question's answer names, the people the message names
-        (the last first), the turn's subject; each with the gender the message, the reply or the
-        note give it (a subject a she/he of the message stood for has that pronoun's gender)."""
-        body, cast = note_cast(self.app, log.get("note"))
-        said = f"{u.resolved}\n{reply}"
-        out = [AN.mention(log["kin"][0], "person", log["kin"][1])] if log.get("kin") else []  # "her brother" = Ken
-        out += [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
-        subj = log.get("subject")
-        if subj and not any(m["name"] == subj for m in out):
-            p = NS.PERSON_PRONOUN.search(u.text) if u.subject == subj else None
-            gender = (AN.pronoun_gender(p.group(0)) if p else None) or AN.gender_in(subj, u.resolved) \
-                or AN.gender_in(subj, body)
-            kind = "person" if subj.casefold() in {m["name"].casefold() for m in cast + out} else "thing"
-            out.append(AN.mention(subj, kind, gender))
-        return out, cast
 
     # -- one action ------------------------------------------------------------------------
     def _tool(self, name: str, args: dict, text: str, ui, turn_no: int, res):

@@ -188,11 +188,6 @@ def _line_heads(body: str) -> dict[str, str]:
     return out
 
 
-def _words_of(text: str) -> str:
-    """`text`'s words, lower case, one space apart, its citation markers ("[1]") left out."""
-    return " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", text.lower())))
-
-
 def best_sentences(embedder, body: str, question: str, title: str, avoid: str | None = None) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
     words with the question once the note's title words are taken away (a sentence after the first
@@ -213,8 +208,8 @@ def best_sentences(embedder, body: str, question: str, title: str, avoid: str | 
         return []
     tied = [s for n, s in scored if n == top]
     if avoid and len(tied) > 1:
-        said = _words_of(avoid)
-        tied = [s for s in tied if _words_of(s) not in said] or tied
+        words = lambda x: " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", x.lower())))  # "[1]" markers out
+        tied = [s for s in tied if words(s) not in words(avoid)] or tied
     if len(tied) > 1 and DIRECTION:  # "to Castlemere" asked: not the line of the way back "from Castlemere"
         tied = [s for s in tied if not wrong_way(question, s)] or tied
     if len(tied) > 1:
