@@ -169,7 +169,26 @@ def resolve_note(app, text: str, titles: list[str] | None = None) -> tuple[str |
             return hit[0], phrase
         if PART_OF_TITLE and (named := note_phrase(text, outright=True)) and (title := part_of_title(named, titles)):
             return title, named
+        if FILE_NAMES and (named := note_phrase(text, outright=True)) and (title := by_file_name(app, named)):
+            return title, named
     return None, phrase
+
+
+# A note is also called by its file's name: "my removals note" names the note titled "The move" kept in
+# removals.md (the file name's words, hyphens and underscores as spaces, matched as titles are, `note_in`).
+# Switch off: FILE_NAMES.
+FILE_NAMES = True
+
+
+def by_file_name(app, phrase: str) -> str | None:
+    """The title of the one note whose file name (its stem's words) `phrase` names, or None."""
+    try:
+        rows = [n for n in app.notes_list(limit=1000)["notes"] if n.get("title") and n.get("path")]
+    except Exception:  # noqa: BLE001 - no listing: no file names known
+        return None
+    stems = {re.sub(r"[-_.]+", " ", n["path"].rsplit("/", 1)[-1].rsplit(".", 1)[0]): n["title"] for n in rows}
+    hit = note_in(phrase, list(stems))
+    return stems[hit[0]] if hit else None
 
 
 # A message about all or several notes ("delete all my notes", "every note", "the notes about the boiler",
