@@ -19,6 +19,7 @@ NOTES = {
     "birthdays.md": "# Birthdays\n\n- Gran: 4 August. Would like a new bird feeder and a jigsaw.\n"
                     "- Teodor: 11 March. Into trains.\n- Wilma: 30 October, she'll be 9. She would like roller skates.\n",
     "chores.md": "# Chores\n\n- clean the gutters\n- fix the gate\n",
+    "garage.md": "# Car bits\n\nMOT due 3 May at Pellow Motors. Tyres are 205/55 R16.\n",
 }
 
 
@@ -134,3 +135,26 @@ def test_her_brother_is_the_person_the_memories_make_her_brother(home, monkeypat
     monkeypatch.setattr(KA, "KIN_LINKS", False)
     bot = Assistant(home, model="none", new=True)
     assert "cello" not in bot.turn("what does wren's brother play", Channel()).reply
+
+
+def test_a_note_is_named_by_its_file_name(home, monkeypatch):
+    """Class: "add to my garage note that ..." writes to the note kept in garage.md, titled "Car bits";
+    with FILE_NAMES off no note is found and nothing is written."""
+    from cairn.assistant.nlu import notenames as NN
+    bot = Assistant(home, model="none", new=True)
+    res = bot.turn("add to my garage note that the wiper blades need replacing", Channel())
+    assert [(c.name, c.arguments.get("note")) for c in res.tool_calls if c.outcome == "ran"] == [("update_note", "Car bits")]
+    assert "wiper blades need replacing" in home.note_show("Car bits")["body"]
+    monkeypatch.setattr(NN, "FILE_NAMES", False)
+    res = Assistant(home, model="none", new=True).turn("add to my garage note that the tax is due", Channel())
+    assert not [c for c in res.tool_calls if c.outcome == "ran"], res.reply
+
+
+def test_a_first_name_alone_stands_for_the_one_full_name(monkeypatch):
+    from cairn.assistant.nlu import known as KN
+    people = ["Odette", "Odette Brannigan", "Teodor Vale", "Ilse Marr", "Ilse Kahn"]
+    assert KN.full_names("whats odette's mobile", people) == ("whats Odette Brannigan's mobile", ["Odette Brannigan"])
+    assert KN.full_names("is odette brannigan in", people)[1] == []  # the surname follows already
+    assert KN.full_names("where does ilse live", people)[1] == []  # two full names open with it
+    monkeypatch.setattr(KN, "FULL_NAME", False)
+    assert KN.full_names("whats odette's mobile", people) == ("whats odette's mobile", [])

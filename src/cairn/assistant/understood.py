@@ -154,6 +154,9 @@ class Understood(NoteScoped, Reminding):
             intent = "ask"
         if intent in KNOWLEDGE:
             check_question(t)  # the rule of every door (validate.MAX_QUESTION_CHARS): InvalidInput, replied by _act
+            if KN.FULL_NAME and KN.may_name(t) and (full := KN.full_names(t, KN.home_people(self.app)))[1]:
+                u.resolution.append(f"a first name alone: {', '.join(full[1])}")  # "maureen's" -> "Maureen Pike's"
+                t = full[0]
             if kin := kin_question(self.app, t, u.subject, KN.ordinary_words()):  # "her brother": the memories' Ken
                 u.resolution.append(f"{kin[2]!r} = {kin[1]!r} (a family link of the memories)")
                 t, u.subject, log["kin"] = kin[0], kin[1], [kin[1], kin[3]]
