@@ -158,3 +158,24 @@ def test_a_first_name_alone_stands_for_the_one_full_name(monkeypatch):
     assert KN.full_names("where does ilse live", people)[1] == []  # two full names open with it
     monkeypatch.setattr(KN, "FULL_NAME", False)
     assert KN.full_names("whats odette's mobile", people) == ("whats odette's mobile", [])
+
+
+def test_a_pronoun_to_remember_is_written_as_the_person_it_stands_for(home, monkeypatch):
+    """Class: "oh and her husband rafe is a pilot, remember that" after a statement about "my cousin
+    juno" is kept as "Juno's husband rafe is a pilot" (the memory read alone later names her), then
+    found by "what did i tell you about juno" and by "her husband"; a she/he after a name in the same
+    statement is left as it is; with NAMED_IN_MEMORY off the memory keeps "her"."""
+    from cairn.assistant import kinask as KA
+    assert KA.named_in_memory("she hates mushrooms", "Juno", []) == ("Juno hates mushrooms", "she")
+    assert KA.named_in_memory("tell her the code", "Juno", [])[0] == "tell Juno the code"
+    assert KA.named_in_memory("Rafe says he flies on monday", "Juno", [("Rafe", None)])[1] is None
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("remember my cousin juno's flat is on Quay Street", Channel())
+    bot.turn("oh and her husband rafe is a pilot, remember that too", Channel())
+    assert "Juno's husband rafe is a pilot" in [m.text for m in home.memories()]
+    assert "pilot" in bot.turn("what did i tell you about juno", Channel()).reply
+    monkeypatch.setattr(KA, "NAMED_IN_MEMORY", False)
+    bot = Assistant(home, model="none", new=True)
+    bot.turn("remember my cousin ottilie's flat is on Tanner Row", Channel())
+    bot.turn("oh and her husband bruno is a baker, remember that too", Channel())
+    assert "her husband bruno is a baker" in [m.text for m in home.memories()]

@@ -51,3 +51,40 @@ def _as_written(name: str, texts: list[str]) -> str:
             if w.lower() == name and w[:1].isupper():
                 return w
     return name[:1].upper() + name[1:]
+
+
+def kin_people(text: str, ordinary) -> list[str]:
+    """The people a message names by a family link ("my sister priya's birthday ..." -> ["Priya"],
+    "ken is maureen's brother" -> ["Ken", "Maureen"]), capitalised, in order: names typed in lower
+    case that no capitalised-name rule finds, for the turn's mentions (a later "her" may mean them)."""
+    if not KIN_LINKS:
+        return []
+    out: list[str] = []
+    for link in K.links([text], ordinary):
+        for n in (link.a, link.b):
+            if n != K.ME and (name := _as_written(n, [text])) not in out:
+                out.append(name)
+    return out
+
+
+# A she/he of a statement to remember that stands for a person of an earlier turn ("oh and her husband dev is
+# vegetarian" after "my sister priya's birthday is ...") is written as that person in the memory ("priya's husband
+# dev is vegetarian"): a memory is read alone later, its "her" pointing at no one. Only when the message names no
+# one before the pronoun (there, the pronoun is read by whoever reads the sentence). Switch off: NAMED_IN_MEMORY.
+NAMED_IN_MEMORY = True
+_PRONOUN = re.compile(r"\b(?:she|he|her|his|him)\b", re.I)
+_NOT_A_NOUN_AFTER = re.compile(r"\s*(?:$|[?.!,;]|(?:to|about|for|at|on|in|with|from|and|or|if|when|that|again|up|"
+                               r"back|out|off|now|today|tomorrow|too|as|the|a|an|my|your|some|this|it)\b)", re.I)
+
+
+def named_in_memory(text: str, antecedent: str | None, said_before: list) -> tuple[str, str | None]:
+    """(`text` with its first she/he form written as `antecedent` — "her husband" -> "Priya's
+    husband", "she" / "him" -> "Priya" —, the pronoun replaced or None). Unchanged when there is
+    no antecedent, no such pronoun, or `said_before` (the people the text names before the pronoun:
+    nlu/antecedent.said_people) is not empty."""
+    m = _PRONOUN.search(text) if NAMED_IN_MEMORY and antecedent else None
+    if not m or said_before:
+        return text, None
+    w = m.group(0).lower()
+    possessive = w == "his" or (w == "her" and not _NOT_A_NOUN_AFTER.match(text[m.end():]))
+    return text[:m.start()] + antecedent + ("'s" if possessive else "") + text[m.end():], m.group(0)

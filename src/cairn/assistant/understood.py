@@ -23,7 +23,7 @@ from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
 from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
-from cairn.assistant.kinask import kin_question
+from cairn.assistant.kinask import kin_people, kin_question, named_in_memory
 from cairn.assistant.notecast import turn_mentions
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
@@ -124,22 +124,27 @@ class Understood(NoteScoped, Reminding):
             # "can u text oksana that …": a name typed in lower case, known to the home as a person's
             people = [n for n in KN.people_in(u.resolved, KN.home_people(self.app))
                       if n not in (log.get("note"), log.get("subject"))]
+        people += [n for n in kin_people(u.resolved, KN.ordinary_words()) if n not in people]  # "my sister priya"
         who = PE.people(res.reply)[:1] if re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I) else []
         log["mentions"], log["cast"] = turn_mentions(self.app, u, res.reply, people, who, log)
         if people or who:
             log["person"] = (people or who)[-1]
         self.store.append(self.state.id, log)
 
+    def _names_in(self, text: str) -> list[str]:
+        """The people `text` names: capitalised, known to the home in lower case, or by a family link."""
+        from cairn.ops.knowledge_text import names
+        found = names(text)
+        if LOWER_CASE_NAMES and KN.may_name(text):
+            found += [n for n in KN.people_in(text, KN.home_people(self.app)) if n not in found]
+        return found + [n for n in kin_people(text, KN.ordinary_words()) if n not in found]
+
     def _said_before(self, u: Understanding, i: int) -> str | None:
         """The person the parts of the message before action `i` name that the she/he of action `i`
         stands for (nlu/antecedent.pick_in_message), or None."""
-        from cairn.ops.knowledge_text import names
         before = " ".join(x.text for x in u.actions[:i])
-        found = names(before)
-        if LOWER_CASE_NAMES and KN.may_name(before):
-            found += [n for n in KN.people_in(before, KN.home_people(self.app)) if n not in found]
         p = NS.PERSON_PRONOUN.search(u.actions[i].text)
-        return AN.pick_in_message(p.group(0), AN.said_people(before, found)) if p else None
+        return AN.pick_in_message(p.group(0), AN.said_people(before, self._names_in(before))) if p else None
 
     # -- one action ------------------------------------------------------------------------
     def _tool(self, name: str, args: dict, text: str, ui, turn_no: int, res):
@@ -274,6 +279,9 @@ class Understood(NoteScoped, Reminding):
             return {"reply": f"That is too long for one memory ({len(x):,} characters; a memory holds at most "
                              f"{MAX_MEMORY_CHARS:,}), so I kept it as a note. {describe(rec)}",
                     "slots": {"text": x[:200], "note": title}}
+        p = NS.PERSON_PRONOUN.search(x) if u.subject else None
+        if p:  # "her husband dev is vegetarian": "Priya's husband ...", the memory read alone later
+            x, _ = named_in_memory(x, u.subject, AN.said_people(x[:p.start()], self._names_in(x[:p.start()])))
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 
