@@ -88,3 +88,24 @@ def named_in_memory(text: str, antecedent: str | None, said_before: list) -> tup
     w = m.group(0).lower()
     possessive = w == "his" or (w == "her" and not _NOT_A_NOUN_AFTER.match(text[m.end():]))
     return text[:m.start()] + antecedent + ("'s" if possessive else "") + text[m.end():], m.group(0)
+
+
+def names_in(app, text: str) -> list[str]:
+    """The people `text` names: capitalised (ops.knowledge_text.names), known to the home though typed
+    in lower case (nlu/known.people_in), or by a family link (`kin_people`)."""
+    from cairn.assistant.nlu import known as KN
+    from cairn.ops.knowledge_text import names
+    found = names(text)
+    if KN.may_name(text):
+        found += [n for n in KN.people_in(text, KN.home_people(app)) if n not in found]
+    return found + [n for n in kin_people(text, KN.ordinary_words()) if n not in found]
+
+
+def said_before(app, u, i: int) -> str | None:
+    """The person the parts of the message `u` (an nlu Understanding) before action `i` name that
+    the she/he of action `i` stands for (nlu/antecedent.pick_in_message), or None."""
+    from cairn.assistant.nlu import antecedent as AN
+    from cairn.assistant.nlu.state import PERSON_PRONOUN
+    before = " ".join(x.text for x in u.actions[:i])
+    p = PERSON_PRONOUN.search(u.actions[i].text)
+    return AN.pick_in_message(p.group(0), AN.said_people(before, names_in(app, before))) if p else None

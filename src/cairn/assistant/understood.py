@@ -23,7 +23,7 @@ from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
 from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
-from cairn.assistant.kinask import kin_people, kin_question, named_in_memory
+from cairn.assistant.kinask import kin_people, kin_question, named_in_memory, names_in, said_before
 from cairn.assistant.notecast import turn_mentions
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
@@ -97,7 +97,7 @@ class Understood(NoteScoped, Reminding):
             # a pronoun's subject belongs to the action holding the pronoun; a second question
             # keeps the first one's subject
             own = pronoun_subject if NS.has_pronoun(a.text) else None
-            said = self._said_before(u, i) if (i and (a.intent in KNOWLEDGE or is_question(a.text))
+            said = said_before(self.app, u, i) if (i and (a.intent in KNOWLEDGE or is_question(a.text))
                                                and NS.PERSON_PRONOUN.search(a.text)) else None
             if said:  # "when's mum's birthday and what's she after": she = mum, the person the first part names
                 from cairn.ops.knowledge_text import with_subject
@@ -130,21 +130,6 @@ class Understood(NoteScoped, Reminding):
         if people or who:
             log["person"] = (people or who)[-1]
         self.store.append(self.state.id, log)
-
-    def _names_in(self, text: str) -> list[str]:
-        """The people `text` names: capitalised, known to the home in lower case, or by a family link."""
-        from cairn.ops.knowledge_text import names
-        found = names(text)
-        if LOWER_CASE_NAMES and KN.may_name(text):
-            found += [n for n in KN.people_in(text, KN.home_people(self.app)) if n not in found]
-        return found + [n for n in kin_people(text, KN.ordinary_words()) if n not in found]
-
-    def _said_before(self, u: Understanding, i: int) -> str | None:
-        """The person the parts of the message before action `i` name that the she/he of action `i`
-        stands for (nlu/antecedent.pick_in_message), or None."""
-        before = " ".join(x.text for x in u.actions[:i])
-        p = NS.PERSON_PRONOUN.search(u.actions[i].text)
-        return AN.pick_in_message(p.group(0), AN.said_people(before, self._names_in(before))) if p else None
 
     # -- one action ------------------------------------------------------------------------
     def _tool(self, name: str, args: dict, text: str, ui, turn_no: int, res):
@@ -281,7 +266,7 @@ class Understood(NoteScoped, Reminding):
                     "slots": {"text": x[:200], "note": title}}
         p = NS.PERSON_PRONOUN.search(x) if u.subject else None
         if p:  # "her husband dev is vegetarian": "Priya's husband ...", the memory read alone later
-            x, _ = named_in_memory(x, u.subject, AN.said_people(x[:p.start()], self._names_in(x[:p.start()])))
+            x, _ = named_in_memory(x, u.subject, AN.said_people(x[:p.start()], names_in(self.app, x[:p.start()])))
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 
