@@ -78,11 +78,12 @@ def test_a_pronoun_of_a_second_question_is_the_person_the_first_names(home, monk
 
 
 def test_a_later_sentence_of_a_line_shares_its_heads_words(monkeypatch, real_embedder):
+    from cairn.assistant.nlu import records as F
     from cairn.assistant.nlu import replies as RP
     body = NOTES["birthdays.md"].split("\n", 2)[2]
     got = RP.best_sentences(real_embedder, body, "what would gran like", "Birthdays", avoid="Gran: 4 August [1].")
     assert got == ["Would like a new bird feeder and a jigsaw."]
-    monkeypatch.setattr(RP, "LINE_HEAD", False)
+    monkeypatch.setattr(F, "LINE_HEAD", False)
     assert RP.best_sentences(real_embedder, body, "what would gran like", "Birthdays",
                              avoid="Gran: 4 August [1].") != got
 
@@ -179,3 +180,16 @@ def test_a_pronoun_to_remember_is_written_as_the_person_it_stands_for(home, monk
     bot.turn("remember my cousin ottilie's flat is on Tanner Row", Channel())
     bot.turn("oh and her husband bruno is a baker, remember that too", Channel())
     assert "her husband bruno is a baker" in [m.text for m in home.memories()]
+
+
+def test_what_night_asks_the_weekday_it_comes_round_on(home, monkeypatch):
+    """Class: "what night is pottery" is answered by the note's line naming its recurring day
+    ("Wednesdays at 7pm"); with PART_OF_DAY off no kind is asked."""
+    from cairn.assistant.nlu import records as F
+    from cairn.assistant.nlu import replies as RP
+    fits = RP.asked_kind("what night is pottery")
+    assert fits("Wednesdays at 7pm") and fits("Tuesday evenings, 7pm") and fits("every Friday at 6")
+    assert not fits("Exam date: Wednesday 28 May, 6pm")
+    assert "Wednesdays" in Assistant(home, model="none", new=True).turn("what night is pottery", Channel()).reply
+    monkeypatch.setattr(F, "PART_OF_DAY", False)
+    assert RP.asked_kind("what night is pottery") is None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
+from cairn.assistant.nlu import records as F
 from cairn.assistant.nlu.people import PHONE, Personish
 from cairn.assistant.nlu.ways import wrong_way
 
@@ -172,26 +173,10 @@ def steps(body: str) -> list[str]:
     return numbered or [ln for ln in lines if re.match(r"^[-*]\s+", ln)]
 
 
-# A line of a note is one record ("- Mum: 12 June. Loves gardening; would like a kneeler."): its later sentences
-# are about what its first one names, so they share its words when scored for a question ("what's mum after"
-# reaches the kneeler). Switch off: LINE_HEAD.
-LINE_HEAD = True
-
-
-def _line_heads(body: str) -> dict[str, str]:
-    """{sentence: the first sentence of its line} for the sentences after a line's first."""
-    out: dict[str, str] = {}
-    for ln in body.splitlines():
-        parts = sentences(ln)
-        for s in parts[1:]:
-            out.setdefault(s, parts[0])
-    return out
-
-
 def best_sentences(embedder, body: str, question: str, title: str, avoid: str | None = None) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
     words with the question once the note's title words are taken away (a sentence after the first
-    of its line shares that first one's words too, LINE_HEAD; ties: one not already quoted in
+    of its line shares that first one's words too, records.LINE_HEAD; ties: one not already quoted in
     `avoid` (the replies to the message's earlier parts), then cosine to the question; a role a
     sentence names shares the words of its work, roles.role_words); [] when the question asks
     nothing beyond the title, or no sentence shares a word."""
@@ -199,7 +184,7 @@ def best_sentences(embedder, body: str, question: str, title: str, avoid: str | 
     if not want:
         return []
     sents = answer_lines(body)
-    heads = _line_heads(body) if LINE_HEAD else {}
+    heads = F.line_heads(body, sentences) if F.LINE_HEAD else {}
     from cairn.answer.rota import role_words  # a role counts the work it does ("Electrician": "wiring")
     scored = [(len(want & (terms(s) | terms(heads.get(s, "")) | (terms(" ".join(role_words(s))) if ROLE_WORK
                                                                   else set()))), s) for s in sents]
@@ -315,6 +300,8 @@ def asked_kind(question: str):
         return lambda s: bool(values(vk, s))
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
+    if F.PART_OF_DAY and re.search(r"\b(?:what|which) (?:night|evening|morning|afternoon)s?\b", q):
+        return F.WEEKLY.search  # "what night is choir": the day of the week it comes round on
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
         return _MONEY.search
     kind = answer_type(q)
