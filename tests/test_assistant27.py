@@ -193,3 +193,10 @@ def test_what_night_asks_the_weekday_it_comes_round_on(home, monkeypatch):
     assert "Wednesdays" in Assistant(home, model="none", new=True).turn("what night is pottery", Channel()).reply
     monkeypatch.setattr(F, "PART_OF_DAY", False)
     assert RP.asked_kind("what night is pottery") is None
+
+
+def test_a_message_is_never_quoted_back_as_an_earlier_conversation(home):
+    """Class: a question with a greeting dropped ("hiya! is the shed roof still leaking") differs from
+    the message logged as the turn began; that message is no earlier conversation to quote."""
+    res = Assistant(home, model="none", new=True).turn("hiya! is the shed roof still leaking", Channel())
+    assert "earlier conversation on" not in res.reply and "shed roof" not in res.reply, res.reply

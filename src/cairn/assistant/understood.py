@@ -22,6 +22,7 @@ from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
+from cairn.ops.knowledge_text import same_words
 from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
 from cairn.assistant.kinask import kin_people, kin_question, named_in_memory, names_in, said_before
 from cairn.assistant.notecast import turn_mentions
@@ -59,6 +60,9 @@ SPECIFIC_OR_NOTHING = True
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
 DISCOURSE_OFF = True
+
+
+NOT_KNOWN = "I don't know: nothing in your memories, notes, reminders or our earlier conversations answers that."
 
 
 class Understood(NoteScoped, Reminding):
@@ -178,6 +182,9 @@ class Understood(NoteScoped, Reminding):
                 return none  # "and the phone number?" of a note without one: not another note's number
             ask = plain_question(t) if DISCOURSE_OFF else t  # "ok what's her mobile then": "what's her mobile"
             ans = knowledge(self.app, as_profile(ask) if intent == "about" else ask, subject=u.subject)
+            if ans.sources and all(s.kind == "session" and same_words(s.quote, u.text) for s in ans.sources):
+                log["question"] = t  # only this very message (logged as the turn began) echoed back: nothing answers it
+                return {"reply": NOT_KNOWN, "slots": {"question": t, "found": False}, "only_sessions": True}
             if SPECIFIC_OR_NOTHING and (spec := RP.specific_kind(ask)) and ans.found and not spec[0](
                     re.sub(r"\[\d+\]|\n\[\d+\].*$|\nSources:.*$", "", ans.text, flags=re.S)):
                 # "what size tyres does my bike take?" answered "pump the tyres to 80 psi": no size, no answer
