@@ -26,8 +26,10 @@ def line_heads(body: str, sentences) -> dict[str, str]:
 
 
 # "what night / evening / morning is X" asks the day of the week it comes round on, as "what day" does: a sentence
-# naming a weekday recurring ("Wednesdays", "Tuesday evenings", "every Friday") answers it, not a one-off date
-# ("Exam date: Wednesday 28 May"; replies.asked_kind). Switch off: PART_OF_DAY.
+# naming a weekday recurring ("Wednesdays", "Tuesday evenings", "every Friday") with its hour or part of the day
+# answers it ("Wednesdays 6.30pm to 8.30pm"), not a one-off date ("Exam date: Wednesday 28 May") nor another
+# weekly thing said without one ("we meet for a coffee on Saturdays"; replies.asked_kind). Switch off: PART_OF_DAY.
 PART_OF_DAY = True
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 WEEKLY = re.compile(rf"\b{_DAY}s\b|\b(?:every|each)\s+{_DAY}\b|\b{_DAY}\s+(?:night|evening|morning|afternoon)s\b", re.I)
+PART_WORD = re.compile(r"\b(?:night|evening|morning|afternoon)s?\b", re.I)

@@ -301,7 +301,8 @@ def asked_kind(question: str):
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
     if F.PART_OF_DAY and re.search(r"\b(?:what|which) (?:night|evening|morning|afternoon)s?\b", q):
-        return F.WEEKLY.search  # "what night is choir": the day of the week it comes round on
+        # "what night is choir": the day of the week it comes round on, with its hour ("Thursdays at 7.30pm")
+        return lambda s: bool(F.WEEKLY.search(s)) and bool(_CLOCK.search(s) or F.PART_WORD.search(s))
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
         return _MONEY.search
     kind = answer_type(q)
