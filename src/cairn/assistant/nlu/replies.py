@@ -176,8 +176,9 @@ def steps(body: str) -> list[str]:
 def best_sentences(embedder, body: str, question: str, title: str, avoid: str | None = None) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
     words with the question once the note's title words are taken away (a sentence after the first
-    of its line shares that first one's words too, records.LINE_HEAD; ties: one not already quoted in
-    `avoid` (the replies to the message's earlier parts), then cosine to the question; a role a
+    of its line shares that first one's words at half weight, records.LINE_HEAD; a line quoted in
+    `avoid` (the replies to the message's earlier parts) left out while another shares a word;
+    ties: cosine to the question; a role a
     sentence names shares the words of its work, roles.role_words); [] when the question asks
     nothing beyond the title, or no sentence shares a word."""
     want = terms(question) - terms(title)
@@ -186,15 +187,16 @@ def best_sentences(embedder, body: str, question: str, title: str, avoid: str | 
     sents = answer_lines(body)
     heads = F.line_heads(body, sentences) if F.LINE_HEAD else {}
     from cairn.answer.rota import role_words  # a role counts the work it does ("Electrician": "wiring")
-    scored = [(len(want & (terms(s) | terms(heads.get(s, "")) | (terms(" ".join(role_words(s))) if ROLE_WORK
-                                                                  else set()))), s) for s in sents]
+    own = [(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set())), s) for s in sents]
+    # a word only the line's head holds counts half: the sentence saying it outright comes first
+    scored = [(len(o) + 0.5 * len(want & terms(heads.get(s, "")) - o), s) for o, s in own]
+    if avoid:  # a line an earlier part of the message quoted is no answer to this part while another one is
+        words = lambda x: " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", x.lower())))  # "[1]" markers out
+        scored = [(n, s) for n, s in scored if words(s) not in words(avoid)] or scored
     top = max((n for n, _ in scored), default=0)
     if top == 0:
         return []
     tied = [s for n, s in scored if n == top]
-    if avoid and len(tied) > 1:
-        words = lambda x: " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", x.lower())))  # "[1]" markers out
-        tied = [s for s in tied if words(s) not in words(avoid)] or tied
     if len(tied) > 1 and DIRECTION:  # "to Castlemere" asked: not the line of the way back "from Castlemere"
         tied = [s for s in tied if not wrong_way(question, s)] or tied
     if len(tied) > 1:
