@@ -168,7 +168,8 @@ def test_a_pronoun_to_remember_is_written_as_the_person_it_stands_for(home, monk
     statement is left as it is; with NAMED_IN_MEMORY off the memory keeps "her"."""
     from cairn.assistant import kinask as KA
     assert KA.named_in_memory("she hates mushrooms", "Juno", []) == ("Juno hates mushrooms", "she")
-    assert KA.named_in_memory("tell her the code", "Juno", [])[0] == "tell Juno the code"
+    assert KA.named_in_memory("oh and her sister is a vet", "Juno", [])[0] == "oh and Juno's sister is a vet"
+    assert KA.named_in_memory("pip gets his flea drops on the 3rd", "Dr Quill", [])[1] is None  # his own
     assert KA.named_in_memory("Rafe says he flies on monday", "Juno", [("Rafe", None)])[1] is None
     bot = Assistant(home, model="none", new=True)
     bot.turn("remember my cousin juno's flat is on Quay Street", Channel())

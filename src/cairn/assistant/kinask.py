@@ -16,11 +16,13 @@ KIN_LINKS = True
 _PHRASE = re.compile(rf"\b(?P<p>my|our|her|his|[^\W\d_][\w-]*?(?=['’]s?\s))(?:['’]s?)?\s+(?P<r>{K._KIN_RX})(?P<s>['’]s)?\b",
                      re.I)
 _PERSON_PRONOUN = frozenset({"her", "his"})
+_NAME_ASKED = re.compile(r"\b(?:called|named|name)\b|^\W*(?:and\s+)?who(?:'s|s|\s+is|\s+was)\b", re.I)
 
 
 def kin_question(app, question: str, antecedent: str | None, ordinary) -> tuple[str, str, str, str | None] | None:
-    """(the question with its kin phrase replaced by the relative's name, that name, the phrase, the
-    gender the kin word gives them: "f" | "m" | None)
+    """(the question with the relative's name beside its kin phrase, "her brother" -> "Odette's
+    brother Lorcan", "my sister" -> "my sister Marisol"; that name; the phrase; the gender the kin
+    word gives them: "f" | "m" | None)
     when the memories of `app` (a cairn.service.Cairn) name exactly one such relative; None when
     the question holds no kin phrase, its possessor is unknown (a her/his without an
     `antecedent`), or the memories name none or several. `ordinary`: the common words no name is."""
@@ -39,7 +41,11 @@ def kin_question(app, question: str, antecedent: str | None, ordinary) -> tuple[
         if len(found) != 1:
             continue
         name = _as_written(found[0], texts)
-        said = name + ("'s" if m.group("s") else "")
+        # the relation kept, the name beside it ("her brother" -> "Odette's brother Lorcan"): a memory may say either
+        owner = m.group("p") if p in ("my", "our") or p not in _PERSON_PRONOUN else f"{antecedent}'s"
+        said = (name if _NAME_ASKED.search(question) else  # "what's wren's brother called": "what's Basil called"
+                f"{owner}{'' if p in ('my', 'our', 'her', 'his') else chr(39) + 's'} {m.group('r')} {name}") \
+            + ("'s" if m.group("s") else "")
         return question[:m.start()] + said + question[m.end():], name, m.group(0), K.KIN[m.group("r").lower()][1]
     return None
 
@@ -77,13 +83,18 @@ _NOT_A_NOUN_AFTER = re.compile(r"\s*(?:$|[?.!,;]|(?:to|about|for|at|on|in|with|f
                                r"back|out|off|now|today|tomorrow|too|as|the|a|an|my|your|some|this|it)\b)", re.I)
 
 
+# the pronoun must open the statement (after discourse words): "biscuit gets his flea tablet" names its own "his"
+_OPENS = re.compile(r"^\W*(?:(?:oh|and|also|so|btw|plus|actually|ok|okay|well|right|remember|that|too)\b[\s,.!-]*)*$", re.I)
+
+
 def named_in_memory(text: str, antecedent: str | None, said_before: list) -> tuple[str, str | None]:
     """(`text` with its first she/he form written as `antecedent` — "her husband" -> "Priya's
     husband", "she" / "him" -> "Priya" —, the pronoun replaced or None). Unchanged when there is
-    no antecedent, no such pronoun, or `said_before` (the people the text names before the pronoun:
+    no antecedent, no such pronoun, a word before the pronoun other than discourse words ("biscuit
+    gets his flea tablet": his own), or `said_before` (the people the text names before the pronoun:
     nlu/antecedent.said_people) is not empty."""
     m = _PRONOUN.search(text) if NAMED_IN_MEMORY and antecedent else None
-    if not m or said_before:
+    if not m or said_before or not _OPENS.match(text[:m.start()]):
         return text, None
     w = m.group(0).lower()
     possessive = w == "his" or (w == "her" and not _NOT_A_NOUN_AFTER.match(text[m.end():]))

@@ -196,7 +196,8 @@ def by_file_name(app, phrase: str) -> str | None:
 # nor a title holding its words. Switch off: MANY_NOTES.
 MANY_NOTES = True
 _MANY = re.compile(r"\b(?:all|every|each|both|several|multiple)\b(?:\s+[\w'-]+){0,4}?\s+(?:notes?|lists?)\b"
-                   r"|\b(?:notes|lists)\b|\b(?:all|each|both)\s+of\s+them\b|\beverything\b", re.I)
+                   r"|\b(?:notes|lists)\b|\b(?:all|each|both)\s+of\s+them\b"
+                   r"|\b(?:delete|remove|wipe|clear|erase|bin|trash|rid of)\s+(?:absolutely\s+)?everything\b", re.I)
 
 
 def names_many(text: str, title: str | None = None) -> bool:
