@@ -201,3 +201,11 @@ def test_a_message_is_never_quoted_back_as_an_earlier_conversation(home):
     the message logged as the turn began; that message is no earlier conversation to quote."""
     res = Assistant(home, model="none", new=True).turn("hiya! is the shed roof still leaking", Channel())
     assert "earlier conversation on" not in res.reply and "shed roof" not in res.reply, res.reply
+
+
+def test_a_plural_after_a_titles_words_is_that_one_note():
+    from cairn.assistant.nlu import notenames as NN
+    assert not NN.names_many("bin the quarry lane notes, we passed on it", "Flat viewing Quarry Lane")
+    assert NN.names_many("delete my notes", "Flat viewing Quarry Lane")
+    assert not NN.names_many("delete my hardware list, got everything now", "Hardware shop")
+    assert NN.names_many("delete everything")

@@ -202,9 +202,14 @@ _MANY = re.compile(r"\b(?:all|every|each|both|several|multiple)\b(?:\s+[\w'-]+){
 
 def names_many(text: str, title: str | None = None) -> bool:
     """Whether `text` speaks of all or several notes rather than one (`_MANY`: a quantifier before
-    "note(s)", a plural "notes" / "lists", "all of them", "everything"), the words of the matched
-    `title` ("Meeting notes") left out first. False when MANY_NOTES is off."""
+    "note(s)", a plural "notes" / "lists", "all of them", "delete everything"), the words of the matched
+    `title` ("Meeting notes") left out first, and a plural right after a word of it ("the orchard mews
+    notes" of "Flat viewing Orchard Mews"). False when MANY_NOTES is off."""
     if not MANY_NOTES:
         return False
     t = re.sub(re.escape(title), " ", text, flags=re.I) if title else text
+    if title:  # "bin the orchard mews notes": the plural right after words of the title is that one note's
+        own = {w for w in norm(title).split() if len(w) > 2}
+        t = re.sub(r"\b([\w'-]+)\s+(?:notes|lists)\b", lambda m: m.group(0) if m.group(1).lower() not in own else " ",
+                   t, flags=re.I)
     return bool(_MANY.search(t))
