@@ -1,8 +1,7 @@
 """The assistant's intent classifier (cairn.assistant.nlu.classify) on a held-out set written
 apart from its training utterances (tests/data/nlu_heldout.txt): accuracy, the "none of these"
 decision's precision and recall, the errors, and ablations (features switched off and the
-model retrained: without the head vector, without the question flag, without the threshold,
-without the margin of the top intent over the second).
+model retrained: without the head vector, without the question flag, without the threshold).
 
     PYTHONPATH=src python bench/nlu_heldout.py [--heldout FILE]
 
@@ -20,15 +19,13 @@ import numpy as np
 from _common import REPO
 
 
-def evaluate(model, x, gold: list[str], none_threshold: bool = True, margin: float | None = None) -> dict:
+def evaluate(model, x, gold: list[str], none_threshold: bool = True) -> dict:
     from cairn.assistant.nlu.classify import NONE
-    saved = model.threshold, model.margin
+    saved = model.threshold
     if not none_threshold:
         model.threshold = 0.0
-    if margin is not None:
-        model.margin = margin
     preds = [p.intent for p in model.predict_features(x)]
-    model.threshold, model.margin = saved
+    model.threshold = saved
     acc = float(np.mean([p == g for p, g in zip(preds, gold)]))
     tp = sum(p == NONE and g == NONE for p, g in zip(preds, gold))
     said = sum(p == NONE for p in preds)
@@ -46,7 +43,7 @@ def main() -> None:
     emb = get_embedder()
     model = C.model_for(emb)
     print(f"training utterances: {len(C.read_utterances())} over {len(model.labels)} intents; calibration split "
-          f"n={model.calibration['n']} accuracy={model.calibration['accuracy']:.3f} threshold={model.threshold:.2f} margin={model.margin:.2f}")
+          f"n={model.calibration['n']} accuracy={model.calibration['accuracy']:.3f} threshold={model.threshold:.2f}")
     held = C.read_utterances(args.heldout)
     texts, gold = [u for _, u in held], [i for i, _ in held]
     x = C.features(emb, texts)
@@ -59,9 +56,6 @@ def main() -> None:
     no_t = evaluate(model, x, gold, none_threshold=False)
     print(f"ablation, no threshold (only the 'none' class): accuracy={no_t['accuracy']:.3f} "
           f"none precision={no_t['none_precision']:.2f} recall={no_t['none_recall']:.2f}")
-    no_m = evaluate(model, x, gold, margin=float("inf"))
-    print(f"ablation, no margin (the threshold alone): accuracy={no_m['accuracy']:.3f} "
-          f"none precision={no_m['none_precision']:.2f} recall={no_m['none_recall']:.2f}")
     pairs = C.read_utterances()
     xt = C.features(emb, [u for _, u in pairs])
     yt = np.array([model.labels.index(i) for i, _ in pairs])

@@ -1,11 +1,10 @@
 """The assistant's changes of session 26 (assistant26), with sentences written for these tests (none
 from a benchmark week): a general pronoun antecedent (nlu/antecedent.py: recency, gender read from the
 message, the reply and the note, the current topic) in place of the special cases WHO_ANSWER_PERSON and
-SHE_NAMED; the intent model's calibrated top-two margin; a correction "A not B" after a statement."""
+SHE_NAMED; the intent model's none threshold; a correction "A not B" after a statement."""
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest
@@ -100,20 +99,22 @@ def test_her_after_a_pet_of_another_topic_is_the_pet(home):
     assert st.antecedent("her").startswith("Shelly")  # not Marta Quill, whom the tortoise note never names
 
 
-# -- the intent model's margin ------------------------------------------------------------------
-def test_margin_reads_a_leading_intent_under_the_threshold():
-    m = C.IntentModel(["ask", "none", "remind"], np.zeros((1, 3)), np.log(np.array([0.18, 0.02, 0.80])[[0, 1, 2]]),
-                      0.9, {"n": 1, "accuracy": 1.0, "threshold": 0.9, "margin": 0.5})
-    assert m.predict_features(np.zeros((1, 1)))[0].intent == "remind"  # 0.80 < 0.9, but it leads by 0.62
-    m.margin = math.inf
-    assert m.predict_features(np.zeros((1, 1)))[0].intent == "none"
+# -- the intent model's none decision: the threshold alone (the margin was deleted in session 27) -------
+def test_under_the_threshold_is_none_whatever_the_lead():
+    m = C.IntentModel(["ask", "none", "remind"], np.zeros((1, 3)), np.log(np.array([0.18, 0.02, 0.80])),
+                      0.9, {"n": 1, "accuracy": 1.0, "threshold": 0.9})
+    assert m.predict_features(np.zeros((1, 1)))[0].intent == "none"  # 0.80 < 0.9, though it leads by 0.62
+    m.threshold = 0.5
+    assert m.predict_features(np.zeros((1, 1)))[0].intent == "remind"
 
 
-def test_shipped_model_keeps_its_margin(tmp_path):
+def test_a_saved_model_keeps_its_threshold_and_no_margin(tmp_path):
     loaded = C._load(C.SHIPPED)
-    assert loaded is not None and loaded.margin == loaded.calibration["margin"]
+    assert loaded is not None and loaded.threshold == loaded.calibration["threshold"]
     C._save(tmp_path / "m.npz", loaded, "k")
-    assert C._load(tmp_path / "m.npz").margin == loaded.margin
+    with np.load(tmp_path / "m.npz") as z:
+        assert "margin" not in z.files
+    assert C._load(tmp_path / "m.npz").threshold == loaded.threshold
 
 
 # -- a correction "A not B" right after a statement ------------------------------------------------

@@ -73,7 +73,7 @@ class NoteScoped:
 
     def _note_scoped(self, t, ui, turn_no, res, log, subject: str | None = None,
                      prefer: str | None = None, loose: bool | str = False, avoid: str | None = None,
-                     related: str | None = None) -> dict | None:
+                     related: str | None = None, quoted: str | None = None) -> dict | None:
         """A question that names one note ("what does my running plan say about Sundays?", "how
         do I make the soup?"), or whose pronoun stands for a note's subject ("and when is it
         due?" after a question on the Car note): answered from that note alone — its steps for
@@ -90,13 +90,16 @@ class NoteScoped:
         kind (its list for "what's in"), the note its topic when the question names nothing
         else or a word of it is in the note (RP.on_topic_value). `avoid`: the line quoted last,
         not the one meant by a question asking its kind of another thing ("and the one back?");
-        `related`: the question that one follows, its words breaking ties (RP.typed_sentences).
-        None: not such a question."""
+        `related`: the question that one follows, its words breaking ties (RP.typed_sentences);
+        `quoted`: the replies to the message's earlier parts, a line of which is no answer to this part
+        when another line ties with it (RP.best_sentences). None: not such a question."""
         import re
         title, _ = NN.resolve_note(self.app, t)
         guess = not title and loose  # the note only the conversation's topic suggests ("and what day do I fly home?")
         if not title and subject:
             title, _ = NN.resolve_note(self.app, subject)
+        if not title and quoted and log.get("note"):
+            title = log["note"]  # "... and what's she after": the note the message's first part was answered from
         if not title:
             return None
         try:
@@ -110,7 +113,7 @@ class NoteScoped:
             found = [ln for p in RP.question_parts(t)  # a specific kind (an email) only by a sentence holding one
                      for ln in ((RP.value_kind(p) == "contents" and RP.contents(body, p, title, self.app.embedder))
                                 or RP.typed_sentences(self.app.embedder, body, p, title, prefer, avoid, related)
-                                or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title)
+                                or (RP.specific_kind(p) is None and (RP.best_sentences(self.app.embedder, body, p, title, quoted)
                                                                      or RP.kind_sentences(body, p, prefer))) or [])]
             order = RP.sentences(body)
             lines = sorted(dict.fromkeys(found), key=lambda ln: order.index(ln) if ln in order else len(order))

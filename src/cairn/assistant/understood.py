@@ -22,7 +22,10 @@ from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
 from cairn.assistant.nlu.forms import as_profile, is_question, plain_question
-from cairn.assistant.nlu.understand import KNOWLEDGE, Understanding, understand
+from cairn.ops.knowledge_text import same_words
+from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
+from cairn.assistant.kinask import kin_people, kin_question, named_in_memory, names_in, said_before
+from cairn.assistant.notecast import turn_mentions
 from cairn.assistant.results import describe
 from cairn.assistant.reminding import Reminding
 from cairn.assistant.scoped import NoteScoped
@@ -57,6 +60,9 @@ SPECIFIC_OR_NOTHING = True
 # what it asks: the knowledge answer gets the question without them ("ok what's her mobile then"
 # found nothing; "what's her mobile" finds her line). Switch off: DISCOURSE_OFF.
 DISCOURSE_OFF = True
+
+
+NOT_KNOWN = "I don't know: nothing in your memories, notes, reminders or our earlier conversations answers that."
 
 
 class Understood(NoteScoped, Reminding):
@@ -95,7 +101,14 @@ class Understood(NoteScoped, Reminding):
             # a pronoun's subject belongs to the action holding the pronoun; a second question
             # keeps the first one's subject
             own = pronoun_subject if NS.has_pronoun(a.text) else None
-            u.subject = (log.get("subject") or own) if i and a.intent in KNOWLEDGE else own
+            said = said_before(self.app, u, i) if (i and (a.intent in KNOWLEDGE or is_question(a.text))
+                                               and NS.PERSON_PRONOUN.search(a.text)) else None
+            if said:  # "when's mum's birthday and what's she after": she = mum, the person the first part names
+                from cairn.ops.knowledge_text import with_subject
+                u.resolution.append(f"'{NS.PERSON_PRONOUN.search(a.text).group(0)}' = {said!r} (named earlier in the message)")
+                a = Action(a.intent, with_subject(a.text, said), a.prediction, a.context)  # "what's mum after"
+            u.subject = said or ((log.get("subject") or own) if i and a.intent in KNOWLEDGE else own)
+            u.earlier = "\n".join(replies)
             try:
                 out = self._one(a, u, st, model, ctx, history, res, ui, turn_no, log)
             except InvalidInput as exc:  # a question over validate.MAX_QUESTION_CHARS: said, the conversation goes on
@@ -115,34 +128,12 @@ class Understood(NoteScoped, Reminding):
             # "can u text oksana that …": a name typed in lower case, known to the home as a person's
             people = [n for n in KN.people_in(u.resolved, KN.home_people(self.app))
                       if n not in (log.get("note"), log.get("subject"))]
+        people += [n for n in kin_people(u.resolved, KN.ordinary_words()) if n not in people]  # "my sister priya"
         who = PE.people(res.reply)[:1] if re.match(r"\W*(?:and\s+)?(?:who|whom|whose)\b", u.resolved, re.I) else []
-        log["mentions"], log["cast"] = self._mentions(u, res.reply, people, who, log)
+        log["mentions"], log["cast"] = turn_mentions(self.app, u, res.reply, people, who, log)
         if people or who:
             log["person"] = (people or who)[-1]
         self.store.append(self.state.id, log)
-
-    def _mentions(self, u: Understanding, reply: str, people: list[str], who: list[str], log: dict):
-        """(the turn's mentions, most salient first; the cast of the note it answered from) for
-        nlu/antecedent.pick: the person a who-question's answer names, the people the message names
-        (the last first), the turn's subject; each with the gender the message, the reply or the
-        note give it (a subject a she/he of the message stood for has that pronoun's gender)."""
-        body = ""
-        if log.get("note"):
-            try:
-                body = self.app.note_show(log["note"])["body"] or ""
-            except Exception:  # noqa: BLE001 - a note gone or unreadable: no cast, the mentions stand
-                body = ""
-        cast = AN.cast([p for line in body.splitlines() for p in PE.people(line)], body)  # a name never spans lines
-        said = f"{u.resolved}\n{reply}"
-        out = [AN.mention(p, "person", AN.gender_in(p, said) or AN.gender_in(p, body)) for p in who + people[::-1]]
-        subj = log.get("subject")
-        if subj and not any(m["name"] == subj for m in out):
-            p = NS.PERSON_PRONOUN.search(u.text) if u.subject == subj else None
-            gender = (AN.pronoun_gender(p.group(0)) if p else None) or AN.gender_in(subj, u.resolved) \
-                or AN.gender_in(subj, body)
-            kind = "person" if subj.casefold() in {m["name"].casefold() for m in cast + out} else "thing"
-            out.append(AN.mention(subj, kind, gender))
-        return out, cast
 
     # -- one action ------------------------------------------------------------------------
     def _tool(self, name: str, args: dict, text: str, ui, turn_no: int, res):
@@ -157,6 +148,12 @@ class Understood(NoteScoped, Reminding):
             intent = "ask"
         if intent in KNOWLEDGE:
             check_question(t)  # the rule of every door (validate.MAX_QUESTION_CHARS): InvalidInput, replied by _act
+            if KN.FULL_NAME and KN.may_name(t) and (full := KN.full_names(t, KN.home_people(self.app)))[1]:
+                u.resolution.append(f"a first name alone: {', '.join(full[1])}")  # "maureen's" -> "Maureen Pike's"
+                t = full[0]
+            if kin := kin_question(self.app, t, u.subject, KN.ordinary_words()):  # "her brother": the memories' Ken
+                u.resolution.append(f"{kin[2]!r} = {kin[1]!r} (a family link of the memories)")
+                t, u.subject, log["kin"] = kin[0], kin[1], [kin[1], kin[3]]
             if intent == "recall" and not SL.subject_of(t).strip(" ?") in ("", "me", "myself"):
                 intent = "about"
             if intent == "recall":
@@ -177,7 +174,7 @@ class Understood(NoteScoped, Reminding):
             scoped = self._note_scoped(t, ui, turn_no, res, log, u.subject or u.topic,
                                        st.answer if (u.subject or u.topic) and not other else None,
                                        loose=not u.subject, avoid=st.answer if other else None,
-                                       related=st.question if other else None) \
+                                       related=st.question if other else None, quoted=u.earlier or None) \
                 if intent == "ask" or follow or kind_of_note else None
             if scoped is not None:
                 return self._own_over(t, scoped, log)
@@ -185,6 +182,9 @@ class Understood(NoteScoped, Reminding):
                 return none  # "and the phone number?" of a note without one: not another note's number
             ask = plain_question(t) if DISCOURSE_OFF else t  # "ok what's her mobile then": "what's her mobile"
             ans = knowledge(self.app, as_profile(ask) if intent == "about" else ask, subject=u.subject)
+            if ans.sources and all(s.kind == "session" and same_words(s.quote, u.text) for s in ans.sources):
+                log["question"] = t  # only this very message (logged as the turn began) echoed back: nothing answers it
+                return {"reply": NOT_KNOWN, "slots": {"question": t, "found": False}, "only_sessions": True}
             if SPECIFIC_OR_NOTHING and (spec := RP.specific_kind(ask)) and ans.found and not spec[0](
                     re.sub(r"\[\d+\]|\n\[\d+\].*$|\nSources:.*$", "", ans.text, flags=re.S)):
                 # "what size tyres does my bike take?" answered "pump the tyres to 80 psi": no size, no answer
@@ -271,6 +271,9 @@ class Understood(NoteScoped, Reminding):
             return {"reply": f"That is too long for one memory ({len(x):,} characters; a memory holds at most "
                              f"{MAX_MEMORY_CHARS:,}), so I kept it as a note. {describe(rec)}",
                     "slots": {"text": x[:200], "note": title}}
+        p = NS.PERSON_PRONOUN.search(x) if u.subject else None
+        if p:  # "her husband dev is vegetarian": "Priya's husband ...", the memory read alone later
+            x, _ = named_in_memory(x, u.subject, AN.said_people(x[:p.start()], names_in(self.app, x[:p.start()])))
         rec = self._tool("remember", {"text": x}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"text": x}}
 
@@ -317,6 +320,7 @@ class Understood(NoteScoped, Reminding):
     def _note_of(self, t, st, log) -> tuple[str | None, str]:
         title, phrase = NN.resolve_note(self.app, t)
         if NN.names_many(t, title):  # "delete all my notes": no one note, not the last one spoken of
+            log["many_notes"] = True  # read by the reply (_do_note_delete), so names_many runs once a turn
             return None, ""
         if title is None and st.note and (not phrase or phrase.lower() in ("it", "that", "this")):
             title = st.note
@@ -382,7 +386,7 @@ class Understood(NoteScoped, Reminding):
         if not title:
             return {"reply": (f"I can't find a note called “{phrase}”, so nothing was deleted." if phrase else
                               "Which note? I delete one note at a time, named by its title"
-                              + (", never all or several at once" if NN.names_many(t) else "") + "; nothing was deleted.")}
+                              + (", never all or several at once" if log.get("many_notes") else "") + "; nothing was deleted.")}
         rec = self._tool("delete_note", {"note": title}, t, ui, turn_no, res)
         return {"reply": describe(rec), "slots": {"note": title}}
 

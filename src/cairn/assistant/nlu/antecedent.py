@@ -190,3 +190,44 @@ def pick_thing(turns: list[dict]) -> str | None:
             if m["kind"] == "thing":
                 return m["name"]
     return None
+
+
+# A she/he of a later part of one message stands for the person an earlier part names ("when's mum's birthday and
+# what's she after": she = mum), before anyone from earlier turns: the nearest antecedent is in the same message.
+# Switch off: IN_MESSAGE.
+IN_MESSAGE = True
+_KIN_SAID = re.compile(r"\b(?:(?:my|our)\s+)?(?P<k>" + "|".join(sorted(_KIN_WORD, key=len, reverse=True)) + r")(?:['’]s)?\b",
+                       re.I)
+_NOT_KIN_ALONE = frozenset({"boy", "girl", "man", "woman", "lady", "gentleman", "mr", "mrs", "ms", "miss", "madam", "sir"})
+
+
+def said_people(text: str, names: list[str]) -> list[tuple[str, str | None]]:
+    """[(person, gender)] an earlier part of a message names, in its order: the `names` the caller
+    found in it (capitalised or known to the home; gender from the text: `gender_in`) and the kin
+    words it says ("mum", "my sister's": gender from the word, KIN_GENDER's closed class; a kin
+    word naming a name said right after it, "my sister Priya", counts once, as the name)."""
+    out: list[tuple[int, str, str | None]] = []
+    for n in names:
+        at = text.find(n)
+        if at >= 0:
+            out.append((at, n, gender_in(n, text)))
+    for m in _KIN_SAID.finditer(text):
+        k = m.group("k").lower()
+        if k in _NOT_KIN_ALONE or any(at == m.end() + 1 or m.end() < at <= m.end() + 2 for at, _, _ in out):
+            continue
+        out.append((m.start(), k, _KIN_WORD[k]))
+    return [(n, g) for _, n, g in sorted(out)]
+
+
+def pick_in_message(pronoun: str, earlier: list[tuple[str, str | None]]) -> str | None:
+    """The person of `earlier` (said_people of the message's parts before the pronoun's) a she/he
+    form stands for: the last one whose gender is the pronoun's, else the last of unknown gender;
+    None when none fits or IN_MESSAGE is off."""
+    want = pronoun_gender(pronoun)
+    if not IN_MESSAGE or not want:
+        return None
+    for ok in (lambda g: g == want, lambda g: g is None):
+        fits = [n for n, g in earlier if ok(g)]
+        if fits:
+            return fits[-1]
+    return None

@@ -9,12 +9,13 @@ dentist is ..." towards a question about the dentist.
 Training (numpy only): softmax regression with L2 penalty L2, full-batch gradient descent
 with Nesterov momentum (EPOCHS steps of rate RATE, momentum MOMENTUM; the loss is convex). The "none"
 threshold is calibrated on a held-out split (every CALIB_EVERY-th utterance of each intent):
-the model is trained on the rest and the threshold on the top probability, with a margin of the
-top over the second intent (MARGINS; a message under the threshold is still read when it leads
-by the margin), is the pair that maximises the split's accuracy when a message below both, or
-classified "none", counts as none (no margin unless one is strictly more accurate; the highest of equally
-accurate thresholds: one held-out utterance more or less swung the
+the model is trained on the rest and the threshold on the top probability is the one that
+maximises the split's accuracy when a message below it, or classified "none", counts as none (the
+highest of equally accurate thresholds: one held-out utterance more or less swung the
 lowest-of-ties choice between 0.05 and 0.19, i.e. between "never none" and "none below 0.19").
+(Session 26 also calibrated a margin of the top over the second intent, under which a message below
+the threshold would still be read; on every split it found none that paid, so it was deleted in
+session 27.)
 The final model is then trained on all utterances. Weights, threshold and the calibration's
 figures are cached in `<home>/nlu/<key>.npz`, key = sha256 of the embedder's model id, the
 data file and TRAIN_VERSION; and in memory per process. The package ships the model trained
@@ -45,8 +46,7 @@ RATE = 5.0
 MOMENTUM = 0.9
 CALIB_EVERY = 5
 NONE = "none"
-TRAIN_VERSION = "4"
-MARGINS = (*(round(m, 2) for m in np.arange(0.0, 0.5, 0.02)), float("inf"))  # margins calibrated over; inf: none
+TRAIN_VERSION = "5"
 SHIPPED = Path(__file__).with_name("intents.npz")
 _LOCK = threading.Lock()
 _MODELS: dict[str, "IntentModel"] = {}
@@ -126,15 +126,12 @@ class Prediction:
 
 class IntentModel:
     """A trained classifier: `labels`, weights, `threshold`, `calibration` figures
-    ({"n", "accuracy", "threshold", "margin"} of the held-out split). A message is "none" when
-    its top intent is "none", or its top probability is under `threshold` and leads the second
-    by less than `margin` (calibration["margin"]; inf, the default, when the split found no
-    margin that pays: the threshold alone decides)."""
+    ({"n", "accuracy", "threshold"} of the held-out split). A message is "none" when its top
+    intent is "none" or its top probability is under `threshold`."""
 
     def __init__(self, labels: list[str], w: np.ndarray, b: np.ndarray, threshold: float, calibration: dict):
         self.labels, self.w, self.b = labels, w, b
         self.threshold, self.calibration = threshold, calibration
-        self.margin = float(calibration.get("margin", float("inf")))
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """(n, k) class probabilities of feature rows `x`."""
@@ -145,8 +142,7 @@ class IntentModel:
         for row in self.probabilities(x):
             order = np.argsort(-row)
             best, p = self.labels[order[0]], float(row[order[0]])
-            lead = p - float(row[order[1]]) if len(order) > 1 else p
-            intent = NONE if (best == NONE or (p < self.threshold and lead < self.margin)) else best
+            intent = NONE if (best == NONE or p < self.threshold) else best
             out.append(Prediction(intent, p, best, [(self.labels[i], float(row[i])) for i in order[:3]]))
         return out
 
@@ -161,21 +157,15 @@ def _calibrate(x: np.ndarray, y: np.ndarray, labels: list[str]) -> tuple[float, 
     w, b = train(x[~held], y[~held], len(labels))
     probs = _softmax(x[held].astype(np.float64) @ w + b)
     top, arg = probs.max(axis=1), probs.argmax(axis=1)
-    second = np.sort(probs, axis=1)[:, -2] if probs.shape[1] > 1 else np.zeros(len(top))
     none = labels.index(NONE) if NONE in labels else -1
     truth = y[held]
-    best_t, best_m, best_acc = 0.0, float("inf"), -1.0
-    for m in reversed(MARGINS):  # inf (no margin) first: a margin is kept only when it is strictly more accurate
-        t_m, acc_m = 0.0, -1.0
-        for t in np.arange(0.05, 0.95, 0.01):
-            pred = np.where(((top < t) & (top - second < m)) | (arg == none), none, arg)
-            acc = float((pred == truth).mean())
-            if acc >= acc_m - 1e-9:  # ties: the highest such threshold (the cautious one: more read as none)
-                t_m, acc_m = float(t), acc
-        if acc_m > best_acc + 1e-9:
-            best_t, best_m, best_acc = t_m, float(m), acc_m
-    return best_t, {"n": int(held.sum()), "accuracy": round(best_acc, 3), "threshold": round(best_t, 2),
-                    "margin": best_m}
+    best_t, best_acc = 0.0, -1.0
+    for t in np.arange(0.05, 0.95, 0.01):
+        pred = np.where((top < t) | (arg == none), none, arg)
+        acc = float((pred == truth).mean())
+        if acc >= best_acc - 1e-9:  # ties: the highest such threshold (the cautious one: more read as none)
+            best_t, best_acc = float(t), acc
+    return best_t, {"n": int(held.sum()), "accuracy": round(best_acc, 3), "threshold": round(best_t, 2)}
 
 
 def _key(embedder, data: bytes) -> str:
@@ -191,8 +181,7 @@ def _load(path: Path, key: str | None = None) -> IntentModel | None:
             if key is not None and ("key" not in z.files or str(z["key"]) != key):
                 return None
             return IntentModel(list(z["labels"]), z["w"], z["b"], float(z["threshold"]),
-                               {"n": int(z["cal_n"]), "accuracy": float(z["cal_acc"]), "threshold": float(z["threshold"]),
-                                "margin": float(z["margin"]) if "margin" in z.files else float("inf")})
+                               {"n": int(z["cal_n"]), "accuracy": float(z["cal_acc"]), "threshold": float(z["threshold"])})
     except (OSError, ValueError, KeyError):
         return None
 
@@ -202,7 +191,7 @@ def _save(path: Path, model: IntentModel, key: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, labels=np.array(model.labels), w=model.w, b=model.b, threshold=model.threshold,
-             cal_n=model.calibration["n"], cal_acc=model.calibration["accuracy"], margin=model.margin, key=key)
+             cal_n=model.calibration["n"], cal_acc=model.calibration["accuracy"], key=key)
     tmp.replace(path)
 
 

@@ -136,3 +136,4 @@ def as_profile(text: str) -> str:
         return text
     subject = SL.subject_of(text)
     return f"what do you know about {subject}?" if subject else text
+

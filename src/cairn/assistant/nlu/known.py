@@ -94,3 +94,34 @@ def possessives(text: str, people: Callable[[], list[str]]) -> tuple[str, list[s
             done.insert(0, f"{m.group(0)} -> {new}")
             out = out[:m.start()] + new + out[m.end():]
     return out, done
+
+
+# A first name said alone ("whats maureen's number") stands for the one person the home knows by a full name opening
+# with it ("Maureen Pike", whose line holds the number): the question is asked with the full name. Switch off:
+# FULL_NAME.
+FULL_NAME = True
+
+
+def full_names(text: str, people: list[str]) -> tuple[str, list[str]]:
+    """(`text` with each first name said alone replaced by the one full name of `people` opening with it,
+    "what's maureen's number" -> "what's Maureen Pike's number"; the names so replaced). A word followed
+    by the rest of the name already, an ordinary word, or a first name of several full names is kept."""
+    if not FULL_NAME:
+        return text, []
+    full: dict[str, list[str]] = {}
+    for name in people:
+        w = name.split()
+        if len(w) >= 2 and w[0][:1].isupper() and len(w[0]) >= MIN_LEN:
+            full.setdefault(w[0].lower(), []).append(name)
+    plain, done = ordinary_words(), []
+
+    def one(m: re.Match) -> str:
+        key, poss = m.group(1).lower(), m.group(2) or ""
+        names = full.get(key, [])
+        rest = text[m.end():].lstrip().lower()
+        if len(names) != 1 or key in plain or rest.startswith(names[0].split()[1].lower()):
+            return m.group(0)
+        done.append(names[0])
+        return names[0] + poss
+    out = re.sub(r"(?<![\w'’-])([^\W\d_][\w-]*)(['’]s)?(?![\w'’-])", one, text)
+    return out, done

@@ -169,7 +169,26 @@ def resolve_note(app, text: str, titles: list[str] | None = None) -> tuple[str |
             return hit[0], phrase
         if PART_OF_TITLE and (named := note_phrase(text, outright=True)) and (title := part_of_title(named, titles)):
             return title, named
+        if FILE_NAMES and (named := note_phrase(text, outright=True)) and (title := by_file_name(app, named)):
+            return title, named
     return None, phrase
+
+
+# A note is also called by its file's name: "my removals note" names the note titled "The move" kept in
+# removals.md (the file name's words, hyphens and underscores as spaces, matched as titles are, `note_in`).
+# Switch off: FILE_NAMES.
+FILE_NAMES = True
+
+
+def by_file_name(app, phrase: str) -> str | None:
+    """The title of the one note whose file name (its stem's words) `phrase` names, or None."""
+    try:
+        rows = [n for n in app.notes_list(limit=1000)["notes"] if n.get("title") and n.get("path")]
+    except Exception:  # noqa: BLE001 - no listing: no file names known
+        return None
+    stems = {re.sub(r"[-_.]+", " ", n["path"].rsplit("/", 1)[-1].rsplit(".", 1)[0]): n["title"] for n in rows}
+    hit = note_in(phrase, list(stems))
+    return stems[hit[0]] if hit else None
 
 
 # A message about all or several notes ("delete all my notes", "every note", "the notes about the boiler",
@@ -177,14 +196,20 @@ def resolve_note(app, text: str, titles: list[str] | None = None) -> tuple[str |
 # nor a title holding its words. Switch off: MANY_NOTES.
 MANY_NOTES = True
 _MANY = re.compile(r"\b(?:all|every|each|both|several|multiple)\b(?:\s+[\w'-]+){0,4}?\s+(?:notes?|lists?)\b"
-                   r"|\b(?:notes|lists)\b|\b(?:all|each|both)\s+of\s+them\b|\beverything\b", re.I)
+                   r"|\b(?:notes|lists)\b|\b(?:all|each|both)\s+of\s+them\b"
+                   r"|\b(?:delete|remove|wipe|clear|erase|bin|trash|rid of)\s+(?:absolutely\s+)?everything\b", re.I)
 
 
 def names_many(text: str, title: str | None = None) -> bool:
     """Whether `text` speaks of all or several notes rather than one (`_MANY`: a quantifier before
-    "note(s)", a plural "notes" / "lists", "all of them", "everything"), the words of the matched
-    `title` ("Meeting notes") left out first. False when MANY_NOTES is off."""
+    "note(s)", a plural "notes" / "lists", "all of them", "delete everything"), the words of the matched
+    `title` ("Meeting notes") left out first, and a plural right after a word of it ("the orchard mews
+    notes" of "Flat viewing Orchard Mews"). False when MANY_NOTES is off."""
     if not MANY_NOTES:
         return False
     t = re.sub(re.escape(title), " ", text, flags=re.I) if title else text
+    if title:  # "bin the orchard mews notes": the plural right after words of the title is that one note's
+        own = {w for w in norm(title).split() if len(w) > 2}
+        t = re.sub(r"\b([\w'-]+)\s+(?:notes|lists)\b", lambda m: m.group(0) if m.group(1).lower() not in own else " ",
+                   t, flags=re.I)
     return bool(_MANY.search(t))

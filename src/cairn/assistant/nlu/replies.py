@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
+from cairn.assistant.nlu import records as F
 from cairn.assistant.nlu.people import PHONE, Personish
 from cairn.assistant.nlu.ways import wrong_way
 
@@ -172,17 +173,26 @@ def steps(body: str) -> list[str]:
     return numbered or [ln for ln in lines if re.match(r"^[-*]\s+", ln)]
 
 
-def best_sentences(embedder, body: str, question: str, title: str) -> list[str]:
+def best_sentences(embedder, body: str, question: str, title: str, avoid: str | None = None) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
-    words with the question once the note's title words are taken away (ties: cosine to the
-    question; a role a sentence names shares the words of its work, roles.role_words); [] when the
-    question asks nothing beyond the title, or no sentence shares a word."""
+    words with the question once the note's title words are taken away (a sentence after the first
+    of its line shares that first one's words at half weight, records.LINE_HEAD; a line quoted in
+    `avoid` (the replies to the message's earlier parts) left out while another shares a word;
+    ties: cosine to the question; a role a
+    sentence names shares the words of its work, roles.role_words); [] when the question asks
+    nothing beyond the title, or no sentence shares a word."""
     want = terms(question) - terms(title)
     if not want:
         return []
     sents = answer_lines(body)
+    heads = F.line_heads(body, sentences) if F.LINE_HEAD else {}
     from cairn.answer.rota import role_words  # a role counts the work it does ("Electrician": "wiring")
-    scored = [(len(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set()))), s) for s in sents]
+    own = [(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set())), s) for s in sents]
+    # a word only the line's head holds counts half: the sentence saying it outright comes first
+    scored = [(len(o) + 0.5 * len(want & terms(heads.get(s, "")) - o), s) for o, s in own]
+    if avoid:  # a line an earlier part of the message quoted is no answer to this part while another one is
+        words = lambda x: " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", x.lower())))  # "[1]" markers out
+        scored = [(n, s) for n, s in scored if words(s) not in words(avoid)] or scored
     top = max((n for n, _ in scored), default=0)
     if top == 0:
         return []
@@ -202,7 +212,8 @@ _CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:[.:]\d{2})?\s*(?:am|pm)\b|\b
 _MONEY = re.compile(r"[£$€]\s?\d|\b\d+(?:\.\d{2})?\s?(?:pounds|euros|dollars|quid)\b", re.I)
 
 
-_TEMP = re.compile(r"\b\d{2,3}\s*(?:°\s*[CF]?|[CF]\b|(?i:degrees)\b)|(?i:\bgas mark)\s*\d")  # "230C", not "28c combi"
+# "230C", "5°C", "4 degrees"; not "28c combi" (a bare C after one or two digits is no temperature)
+_TEMP = re.compile(r"(?<![\d.])\d{1,3}\s*(?:°\s*[CF]?|(?i:degrees)\b)|\b\d{2,3}\s*[CF]\b|(?i:\bgas mark)\s*\d")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # a size: two measures ("78 x 118 cm", "700x25c"), a length ("38 mm", "2.4 m", "6 ft"), a numbered size
 # ("size 9", "UK 7"); not a pressure, weight or count ("80 psi", "5 kg", "3 in the morning")
@@ -291,6 +302,9 @@ def asked_kind(question: str):
         return lambda s: bool(values(vk, s))
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
+    if F.PART_OF_DAY and re.search(r"\b(?:what|which) (?:night|evening|morning|afternoon)s?\b", q):
+        # "what night is choir": the day of the week it comes round on, with its hour ("Thursdays at 7.30pm")
+        return lambda s: bool(F.WEEKLY.search(s)) and bool(_CLOCK.search(s) or F.PART_WORD.search(s))
     if re.search(r"\bhow much\b|\b(?:cost|costs|costing|price|pay|paid|charge|charged|spend|spent|fee|owe)\b", q):
         return _MONEY.search
     kind = answer_type(q)

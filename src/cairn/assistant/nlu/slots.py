@@ -284,7 +284,7 @@ def _into_note_first(t: str, title: str | None) -> str:
     """The text after the note's name when the request names the note before the text ("jot down
     in the boiler note that the pressure was 1.4 bar today" -> "the pressure was 1.4 bar today");
     "" when `t` is not of that shape. The note part is the text up to the first separator whose
-    left side holds the resolved `title` (or ends in "note"/"list" when no title is known); the
+    left side holds the resolved `title` or ends in "note"/"list"; the
     rest is kept whole, numbers, units and decimals included."""
     lead = _INTO_LEAD.match(t)
     if not lead or not lead.group(0).strip():
@@ -293,7 +293,8 @@ def _into_note_first(t: str, title: str | None) -> str:
         place = t[lead.end():sep.start()]
         if not place or len(place) > 60:
             break
-        named = norm(title) in norm(place) if title else re.search(r"\b(?:note|list)$", place, re.I)
+        # the title, or a place ending in "note"/"list" (a note called otherwise: "my removals note", NN.FILE_NAMES)
+        named = (title and norm(title) in norm(place)) or re.search(r"\b(?:note|list)$", place, re.I)
         if named and t[sep.end():].strip():
             return _added(t[sep.end():])
     return ""

@@ -166,17 +166,26 @@ _NO_SUBJECT = frozenset("no nope sorry oops oh ah actually wait well ok okay now
                         "afternoon evening night next".split())
 
 
+# A generic noun for an occasion ("the appointment is at 10", "the meeting's moved to Friday", "my booking is at
+# 2") names the reminder's own occasion, whatever its task says ("go to the dentist"): it is no other subject
+# (a closed class of hypernyms of an appointment; a possessor before it, "Sam's appointment", still is one).
+# Switch off: OCCASION_IS_OWN.
+OCCASION_IS_OWN = True
+_OCCASION = frozenset("appointment appointments appt meeting booking session slot visit call event".split())
+
+
 def another_subject(text: str, task: str) -> bool:
     """Whether the statement `text` has a subject other than the reminder whose task is `task`:
     the words before its first verb "is" / "are" / "has" / ... or "'s" ("Sam's football is ..."
     -> "Sam") hold a content word that is no word of a correction (`_NO_SUBJECT`), no weekday,
-    month or number, and no word of `task` (both read by `replies.terms`). False when no such
-    verb is said ("no, make it Friday") or OWN_SUBJECT is off."""
+    month or number, no generic word for an occasion (OCCASION_IS_OWN: "the appointment is at
+    10") and no word of `task` (both read by `replies.terms`). False when no such verb is said
+    ("no, make it Friday") or OWN_SUBJECT is off."""
     from cairn.assistant.nlu.replies import terms
     m = _SUBJECT.search(text.strip()) if OWN_SUBJECT else None
     if m is None:
         return False
-    own = {w for w in terms(m.group("s")) - _NO_SUBJECT - terms(task)
+    own = {w for w in terms(m.group("s")) - _NO_SUBJECT - terms(task) - (_OCCASION if OCCASION_IS_OWN else frozenset())
            if not re.fullmatch(r"\d+\w*|" + _WEEKDAY + "|" + _MONTH, w) and not re.fullmatch(_WEEKDAY, w + "s")}
     return bool(own)
 

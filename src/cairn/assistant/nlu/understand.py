@@ -94,6 +94,7 @@ class Understanding:
     resolution: list[str] = field(default_factory=list)
     subject: str | None = None
     topic: str | None = None  # an "and ...?" follow-up without a pronoun: the last note, which it may go on about
+    earlier: str = ""  # the replies to the message's earlier parts, set as the assistant answers them
 
     def to_json(self) -> dict:
         return {"text": self.text, "resolved": self.resolved, "resolution": self.resolution,
