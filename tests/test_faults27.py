@@ -29,3 +29,33 @@ def test_ask_quotes_the_sentence_past_a_title(home):
     res = home.ask("When is my dentist appointment?")
     text = res.answer if hasattr(res, "answer") else str(res)
     assert "Dr. Okafor" in text, text
+
+
+@pytest.fixture(scope="module")
+def web(home):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent / "interfaces"))
+    from fastapi.testclient import TestClient
+    from web_site import web_app
+    with TestClient(web_app(home), client=("127.0.0.1", 50000)) as client:
+        yield client
+
+
+def test_web_chat_shows_buttons_not_typed_approval_commands(home, web):
+    res = Assistant(home, model="none", new=True).turn("delete the dentist note", Channel())
+    assert res.pending_approvals, res.reply
+    aid = res.pending_approvals[0]["id"]
+    assert f"/approve {aid} or /deny {aid}" in res.reply  # the CLI and Telegram text is kept
+    page = web.get("/chat", params={"session": res.session}).text
+    assert f'data-approve="{aid}"' in page and "/approve" not in page and "Approve or Deny below" in page
+
+
+def test_web_reminders_show_the_time_of_a_once_reminder_not_at_and_the_words(home, web):
+    with home.scheduler() as sch:
+        sch.remind("ring the dentist", at="in 2 hours")
+        sch.remind("water the ferns", every="every day at 9")
+    page = web.get("/reminders").text
+    assert "ring the dentist" in page and "at in 2 hours" not in page
+    assert "once, 20" in page  # the time itself ("once, 2026-03-01 14:05")
+    assert "every day at 9 · next 20" in page  # a repeating one keeps its words
