@@ -59,3 +59,18 @@ def test_web_reminders_show_the_time_of_a_once_reminder_not_at_and_the_words(hom
     assert "ring the dentist" in page and "at in 2 hours" not in page
     assert "once, 20" in page  # the time itself ("once, 2026-03-01 14:05")
     assert "every day at 9 · next 20" in page  # a repeating one keeps its words
+
+
+def test_a_possessive_s_is_no_missing_word(home):
+    res = home.search("What is my sister's phone number?")
+    assert "s" not in res.missing_words and "sister" in res.missing_words, res.missing_words
+    assert not any("'s'" in w for w in res.warnings), res.warnings
+    answer = home.ask("What is my sister’s phone number?")  # a typographic apostrophe too
+    assert "'s'" not in str(answer.to_json() if hasattr(answer, "to_json") else answer)
+
+
+def test_query_terms_leave_clitics_out_but_phrases_keep_them():
+    from cairn.search.query import parse_query
+    q = parse_query("Tom's car isn't title:x's")
+    assert q.terms == ("tom", "car", "isn", "title", "x", "s")  # a column filter's words as the index reads them
+    assert q.words[0].tokens == ("Tom", "s")  # the phrase "Tom s" still matches the index's terms
