@@ -74,3 +74,17 @@ def test_query_terms_leave_clitics_out_but_phrases_keep_them():
     q = parse_query("Tom's car isn't title:x's")
     assert q.terms == ("tom", "car", "isn", "title", "x", "s")  # a column filter's words as the index reads them
     assert q.words[0].tokens == ("Tom", "s")  # the phrase "Tom s" still matches the index's terms
+
+
+def test_web_page_shows_titles_and_snippets_without_bidi_overrides(home, web):
+    spoof = "Invoice \u202egpj.exe\u202c and \u2066isolate\u2069"
+    note = home.ingest_text("The heron invoice is due on Friday \u202eykcirt\u202c.", title=spoof)
+    page = web.get("/search", params={"q": "heron invoice"}).text
+    assert "Invoice gpj.exe and isolate" in page, page
+    assert not any(c in page for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    shown = web.get("/notes/open", params={"ref": note.id}).text  # the note page: the heading without them, the editor as stored
+    heading = shown.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    assert heading == "Invoice gpj.exe and isolate", heading
+    edit = web.get("/notes/open", params={"ref": note.id, "edit": 1}).text
+    editor = edit.split('<textarea id="body"', 1)[1].split("</textarea>", 1)[0]
+    assert "\u202eykcirt\u202c" in editor

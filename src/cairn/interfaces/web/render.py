@@ -206,10 +206,11 @@ _MD_NOISE = ((re.compile(r"(?:^|(?<=\s))#{1,6}\s+"), ""), (re.compile(r"\[\[([^\
 
 
 def plain(snippet: str) -> str:
-    """A search snippet without markdown markup (heading marks, [[links]], bold marks)."""
+    """A search snippet without markdown markup (heading marks, [[links]], bold marks) and
+    without bidirectional overrides and isolates (`no_bidi`): shown, never edited."""
     for pat, rep in _MD_NOISE:
         snippet = pat.sub(rep, snippet)
-    return snippet
+    return no_bidi(snippet)
 
 
 def highlight(text: str, query: str) -> Markup:
