@@ -122,6 +122,18 @@ def test_a_delete_asked_in_chat_waits_for_approve_and_runs_after_it(site, page, 
     assert httpx.get(site["base"] + "/api/notes/Shed%20plan").status_code == 404
 
 
+def test_a_streamed_reply_shows_buttons_not_typed_approval_commands(site, page, llm):
+    """faults27: the typed "/approve ID or /deny ID" of the command line is not shown beside the buttons."""
+    llm.script(tool("delete_note", note="Mill pond"), say("delete_note waits for your approval: /approve ap-9 or /deny ap-9."))
+    page.goto(site["base"] + "/chat")
+    page.locator("textarea[name=message]").fill("delete the mill pond note")
+    page.locator("textarea[name=message]").press("Enter")
+    page.locator(".turn-tool.pending").get_by_role("button", name="Approve", exact=True).wait_for()
+    reply = page.locator(".turn-assistant .said", has_text="waits for your approval")
+    reply.wait_for()
+    assert "/approve" not in reply.inner_text() and "Approve or Deny below" in reply.inner_text()
+
+
 def test_new_conversation_is_new_and_a_waiting_call_is_shown_once(site, page, llm):
     def send(text: str, reply: str) -> None:
         page.locator("textarea[name=message]").fill(text)

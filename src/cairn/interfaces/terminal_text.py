@@ -38,6 +38,12 @@ _ANY = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 SHOWN_AS = "\ufffd"
 
 
+def without_bidi(text: str) -> str:
+    """`text` without bidirectional embeddings, overrides and isolates (`_BIDI`); the web page's
+    titles and snippets (cairn.interfaces.web.render.no_bidi) use it too."""
+    return _BIDI.sub("", text)
+
+
 def printable(text: str) -> str:
     """`text` with every terminal control sequence and every bidirectional override or
     isolate removed, and every other control character (a lone ESC, CR, BEL, backspace, a C1

@@ -59,6 +59,10 @@ if TYPE_CHECKING:  # read only by parse_question (its lexicon and tagger are not
 COLUMNS = ("title", "tags")
 _FIELD_RE = re.compile(r"^(title|tags):(.+)$", re.IGNORECASE)
 _QUOTED = re.compile(r'"([^"]*)"')
+# An English clitic after an apostrophe ("sister's", "don't", "I'd", "we'll"): the index splits it
+# off as a term of its own ("s", "t"), which is no word the person typed; left out of `terms`
+# (snippets, words found nowhere: "no note contains 's'"), kept in the word's phrase tokens.
+_CLITIC = re.compile(r"(?<=[^\W\d_])['\u2019](?:s|t|d|m|ll|re|ve)\b", re.IGNORECASE)
 _CLAUSE_END = ".,;:!?"
 
 
@@ -100,7 +104,7 @@ class Filters:
 class ParsedQuery:
     """A query parsed once (module doc). text: as given. words: the words with at least one
     index term, and the column filters (a filter of no term too: "title:!!"), in order.
-    terms: every lower-cased index term of the text, in order (snippets, words found nowhere). pairs: the adjacent-word pairs for
+    terms: every lower-cased index term of the text, in order, a clitic ("'s", "n't") left out (snippets, words found nowhere). pairs: the adjacent-word pairs for
     the phrase boost, lower-cased, each once. phrases: the quoted phrases' lower-cased terms.
     `dates`: the dates the text names. filters: the search options. answer_type: what
     the question asks for (search/asked.py; None for a plain search: `parse_question` sets it)."""
@@ -224,7 +228,8 @@ def parse_query(query: "str | ParsedQuery", filters: Filters | None = None) -> P
         field = _FIELD_RE.match(piece)
         tokens = fts.terms(field.group(2) if field else piece)
         pieces.append((piece, field is not None, fts.terms(piece) if field else tokens))
-        terms += pieces[-1][2]  # the terms of the whole text are those of its words, in order
+        terms += (fts.terms(_CLITIC.sub("", piece)) if not field and ("'" in piece or "\u2019" in piece)
+                  else pieces[-1][2])  # the terms of the whole text are those of its words, in order
         if tokens or field:  # a column filter of no term ("title:!!") still counts as one
             words.append(Word(tuple(tokens), field.group(1).lower() if field else None))
     phrases = tuple(dict.fromkeys(t for t in (tuple(x.lower() for x in fts.terms(m.group(1)))

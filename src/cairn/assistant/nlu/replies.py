@@ -144,13 +144,15 @@ def terms(text: str) -> set[str]:
 
 
 def sentences(body: str) -> list[str]:
-    """The sentences of a note body, in order (headings and empty lines skipped)."""
+    """The sentences of a note body, in order (headings and empty lines skipped): each line cut
+    by the shared splitter, cairn.lexical.sentences (a title or initial, "Dr. Okafor", ends none)."""
+    from cairn.lexical import sentences as spans
     out: list[str] = []
     for ln in body.splitlines():
         ln = ln.strip()
         if not ln or ln.startswith("#"):
             continue
-        out += [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9£$€])", ln) if s.strip()]
+        out += [ln[a:b] for a, b in spans(ln)] or [ln]
     return out
 
 

@@ -57,6 +57,26 @@ def verdict_words(verdict: str, checks: dict | None = None) -> str:
     return label(verdict, checks) if verdict in VERDICT_WORDS else verdict
 
 
+# The typed decision a reply names for a waiting call (assistant/results.describe: "... waits for
+# your approval: /approve ID or /deny ID."): the page has Approve / Deny buttons instead. The same
+# pattern is in static/chat.js (TYPED_DECISION) for replies the page streams.
+_TYPED_DECISION = re.compile(r": /approve (\S+) or /deny \1\.")
+
+
+def web_reply(text: str) -> str:
+    """An assistant reply as the web page shows it: the typed "/approve ID or /deny ID" of a
+    waiting call read as "(Approve or Deny below)"; other text as it is."""
+    return _TYPED_DECISION.sub(" (Approve or Deny below).", text or "")
+
+
+def no_bidi(text: str) -> str:
+    """A title or snippet without Unicode's bidirectional embeddings, overrides and isolates
+    (U+202A-U+202E, U+2066-U+2069; terminal_text.without_bidi), which would show it in an order
+    other than the stored one. Display only: not for an editor's text box."""
+    from cairn.interfaces.terminal_text import without_bidi
+    return without_bidi(text) if isinstance(text, str) else text
+
+
 def _md():
     from markdown_it import MarkdownIt
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
@@ -186,10 +206,11 @@ _MD_NOISE = ((re.compile(r"(?:^|(?<=\s))#{1,6}\s+"), ""), (re.compile(r"\[\[([^\
 
 
 def plain(snippet: str) -> str:
-    """A search snippet without markdown markup (heading marks, [[links]], bold marks)."""
+    """A search snippet without markdown markup (heading marks, [[links]], bold marks) and
+    without bidirectional overrides and isolates (`no_bidi`): shown, never edited."""
     for pat, rep in _MD_NOISE:
         snippet = pat.sub(rep, snippet)
-    return snippet
+    return no_bidi(snippet)
 
 
 def highlight(text: str, query: str) -> Markup:

@@ -13,6 +13,10 @@
   var session = form.getAttribute("data-session") || "";
   var busy = false;
 
+  /* A waiting call's typed decision in a reply ("...: /approve ID or /deny ID."): this page has
+     buttons instead (the same pattern as render.web_reply). */
+  var TYPED_DECISION = /: \/approve (\S+) or \/deny \1\./g;
+  function shown(text) { return String(text || "").replace(TYPED_DECISION, " (Approve or Deny below)."); }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -103,12 +107,12 @@
         if (name === "session") setSession(data.session, text);
         else if (name === "delta") {
           if (!said) { said = turn("assistant", ""); said.parentNode.classList.add("streaming"); }
-          reply += data.text; said.textContent = reply;
+          reply += data.text; said.textContent = shown(reply);
         } else if (name === "notice") turn("tool", data.text);
         else if (name === "result") {
           if (!said) said = turn("assistant", "");
           said.parentNode.classList.remove("streaming");
-          if (data.reply && data.reply !== reply) said.textContent = data.reply;
+          if (data.reply && data.reply !== reply) said.textContent = shown(data.reply);
           showResult(data);
         } else if (name === "error") failed(data.error);
       }
@@ -161,7 +165,7 @@
         li.classList.remove("pending");
         li.querySelector(".row.decide").remove();
         li.querySelector(".who").textContent = "Tool";
-        if (j.reply) turn("assistant", j.reply);
+        if (j.reply) turn("assistant", shown(j.reply));
         showResult(j);
       })
       .catch(function (err) { failed(err.message); li.querySelectorAll("button").forEach(function (x) { x.disabled = false; }); })
