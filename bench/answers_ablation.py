@@ -82,7 +82,7 @@ def rules() -> dict:
     import cairn.answer as A
     from cairn.answer import contrast as CT
     from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, topic as T, typed as TD, types as TY
-    from cairn.answer import procedure as PR, rota as RT, yesno as YN
+    from cairn.answer import elsewhere as EW, procedure as PR, rota as RT, yesno as YN
     from cairn.search import asked as QA, unasked as UA
     from cairn.answer.answerability import Answerability
     never = lambda *a, **k: None  # noqa: E731
@@ -114,6 +114,10 @@ def rules() -> dict:
         "a field's comma list is a list (typed.FIELD_LIST)": _set(TD, "FIELD_LIST", False),
         "what to bring said in a sentence (typed.PROSE_LIST)": _set(TD, "PROSE_LIST", False),
         "word family (types.MORPHOLOGY)": _set(TY, "MORPHOLOGY", False),
+        "a verb held by its agent noun (types.AGENT)": _set(TY, "AGENT", False),
+        "a code in spaced digit groups (types.SPACED)": _set(TY, "SPACED", False),
+        "another note holds more of the question (elsewhere.OTHER_NOTE)": _set(EW, "OTHER_NOTE", False),
+        "another line states the attribute asked (elsewhere.OTHER_LINE)": _set(EW, "OTHER_LINE", False),
         "compound's kind noun (search.asked.COMPOUND_KIND)": _set(QA, "COMPOUND_KIND", False),
         "function words not asked (search.asked.NOMINAL)": _reread(QA, "NOMINAL"),
         "a date's role in its label (typed.ROLE)": _set(TD, "ROLE", 0.0),

@@ -1,32 +1,20 @@
 """Session 27 typeddecline27: answerable questions no longer declined for words a reader would not demand.
 
-A value's context is what a reader takes as its context: the line that introduces it (ending in ':', across a blank line:
-typed.INTRO), a field's key for every clause of its value (typed.KEYED), a field naming the title's thing
-(typed.TITLE_FIELD); the question's auxiliaries are not demanded of it (typed.AUX), an agent noun holds its verb
-("Fitter" / "fitted": types.AGENT), and a code may be spaced ("BCH 448 2019": types.SPACED). Each rule's question
-passes with it and is declined without it. Fixtures written here."""
+An agent noun holds its verb ("Fitter" / "fitted": types.AGENT), and a code may be spaced ("BCH 448 2019":
+types.SPACED). Each rule's question passes with it and is declined without it. Fixtures written here. (The lead removed
+four more rules of the branch, typed.INTRO, KEYED, TITLE_FIELD and AUX: each paid one question of the set it was written
+on, eleventh, and none elsewhere.)"""
 
 from __future__ import annotations
 
 import pytest
 
-from cairn.answer import typed, types
+from cairn.answer import types
 from conftest import notes_app
 
 NOTES = {
-    "eye-clinic.md": "# Letter from the eye clinic\n\nDear Mr Holt,\n\n"
-                     "Following your referral from your optician, we have booked your first\n"
-                     "appointment with Dr Ama Okafor, Consultant Ophthalmologist:\n\n"
-                     "Thursday 4 March 2032 at 10.20am, about 30 minutes.\n\n"
-                     "Please bring your glasses and a list of any eye drops you use.\n",
     "taxi.md": "# Station taxi booking\n\nBooking TX-4410 for Friday 3 May.\n"
                "Call 01632 960 777 when you are 10 minutes from the station so the driver can meet you.\n",
-    "scouts.md": "# Scout group committee minutes\n\nPresent: Mira Shah (chair), Tom Beck.\n\n"
-                 "1. Bonfire night: Saturday 5 November, 6pm to 8pm on the field; tickets £4. Owen will buy sparklers.\n"
-                 "2. Jumble sale: Saturday 3 December in the hall.\n",
-    "concert.md": "# Tickets for The Copper Wren at the Mill Theatre\n\nBooked 3 May by Dana.\n"
-                  "Show: The Copper Wren (a folk opera)\nSeats: row F, 11 and 12\n"
-                  "Running time about 2 hours 10 minutes with one interval.\n",
     "clinic-card.md": "# Hospital card\n\nKeep this with you. Your hospital number is RKH 502 7731.\n",
     "boiler.md": "# Boiler record\n\nModel: Thermex 30 combi.\nFitter: Priya Natt, Warmhome Heating.\n"
                  "Serviced every October.\n",
@@ -41,10 +29,6 @@ def app(tmp_path_factory):
 
 
 @pytest.mark.parametrize("module, switch, question, right", [
-    (typed, "INTRO", "when's my eye clinic appointment", "4 March 2032"),
-    (typed, "AUX", "who do we ring when we're nearly at the station", "01632 960 777"),
-    (typed, "KEYED", "how much are tickets for the bonfire night", "£4"),
-    (typed, "TITLE_FIELD", "how long is the show", "2 hours 10 minutes"),
     (types, "SPACED", "whats my hospital number", "RKH 502 7731"),
 ])
 def test_each_rule_passes_its_question_and_it_is_declined_without_it(app, monkeypatch, module, switch, question,
@@ -62,12 +46,6 @@ def test_each_rule_passes_its_question_and_it_is_declined_without_it(app, monkey
 ])
 def test_the_rules_do_not_pass_another_subject(app, question):
     assert app.ask(question, llm="none").verdict == "abstain"
-
-
-def test_auxiliaries_are_the_tagged_auxiliaries():
-    pytest.importorskip("spacy")
-    assert "re" in typed._auxiliaries("who do we ring when we're nearly at the airport")
-    assert "ring" not in typed._auxiliaries("who do we ring when we're nearly at the airport")
 
 
 def test_agent_noun_holds_its_verb_only_when_on(monkeypatch):

@@ -1,9 +1,6 @@
-"""Is a typed value (answer/typed.py `Typed`) stated of what was asked, or of something else the notes also hold? Read
-by answer/checks.py (issue 33); each check names the words it fails on. `other_note`: another retrieved note holds more
-of the question's words ("the lantern keeper" asked, a netball note naming "Lantern Lane Lions" quoted, the theatre's
-naming the Lantern Keeper); `other_line`: another line of the value's note states the attribute asked ("the charge on
-my pension fund" asked, "Pot value: £45,402.35" quoted, a "Charges" row in the same statement).
-"""
+"""Is a typed value (answer/typed.py) stated of what was asked, or of something else the notes hold (read by
+answer/checks.py; each check returns the words it fails on)? `other_note`: another note holds more of the question's
+words; `other_line`: another line of the value's note states the attribute asked ("Charges" row, "Pot value" quoted)."""
 
 from __future__ import annotations
 
@@ -13,8 +10,7 @@ from cairn.answer.tables import table_rows
 from cairn.answer.types import missing, values
 from cairn.lexical import content_terms, stem
 
-OTHER_NOTE = True
-OTHER_LINE = True
+OTHER_NOTE = OTHER_LINE = True
 
 
 def _notes(hits: list) -> dict[str, str]:

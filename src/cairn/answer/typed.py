@@ -32,7 +32,6 @@ from cairn.answer.types import KIND_WORDS, missing, root, tense, values, words_o
 from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
 from cairn.search.unasked import light_verbs, unasked
 from cairn.embed.cache import embed_cached
-from cairn.ner import parts_of_speech
 
 HEAD = 1.0
 SUBJECT = 1.0  # as HEAD: a value of another subject answers another question
@@ -72,9 +71,6 @@ HEADER = True
 # no head word, or a subject word its line holds is only in a ';' clause holding no value (unless the value's clause
 # refers back with a pronoun, _BACK). Off: neither.
 OWN_LINE = True
-# ... and a field's key is said of every clause of its value ("Valentine's disco: Friday 14 February, 5.30pm ...; tickets
-# £3": the tickets of the disco). Off: of its first clause only.
-KEYED = True
 TRACE: list | None = None  # a list: each draft's candidates are appended to it (bench/typed_accept.py measures them)
 _BACK = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them)\b", re.IGNORECASE)  # a clause's pronoun
 
@@ -85,25 +81,6 @@ def _header(ev) -> str:
         return ""
     lines = [x for x in _clean_markdown(ev.text).split("\n") if x.strip()][:2]
     return " ".join(itertools.takewhile(lambda x: ":" not in x and not values("money", x), lines))
-
-
-# A field whose value is a name written in its note's title says what that thing is ("Show: The Lantern Keeper (a new
-# musical)" in "Tickets for The Lantern Keeper at the Alder Playhouse": a show; not "Elastic bands: Maisie will start
-# ..." in "Maisie's orthodontist letter"): its key is read with the title. Off: not.
-TITLE_FIELD = True
-
-
-def _title(ev) -> str:
-    """The title of `ev`'s note and the keys of its fields naming the title's thing (TITLE_FIELD above)."""
-    title = ev.hit.title or ""
-    named = {w for w in re.findall(r"\b[A-Z][a-z]+", title) if content_terms(w)} if TITLE_FIELD else set()
-    keys = []
-    for m in filter(None, map(LABEL_VALUE.fullmatch, ev.text.split("\n")) if named else ()):
-        name = re.split(r"[(,;]", m.group(2))[0].split()  # the value is a name of the title's: capitalised, in it
-        if name and all(w[:1].isupper() or not content_terms(w) for w in name) and named.issuperset(
-                w for w in name if content_terms(w)):
-            keys.append(m.group(1))
-    return " ".join([title] + keys)
 
 
 # ... and a total is also known by its sum: an amount equal to the sum of two or more of the (at most SUM_SPAN) amounts
@@ -173,19 +150,6 @@ LIGHT_ROLE = True
 UNWRAP = True
 # A date or time question of the past takes no line marked future if its note has another (and back; types.tense)
 TENSE = True
-# A value under a line that introduces it (a line ending in ':', across a blank line: "we have booked your first
-# appointment with ...:" / "" / "Tuesday 9 September at 2.15pm") is read with that line as its own: the words it says
-# the value is of are on it. Off: the line before lends only its surroundings (OWN_LINE then declines such a value).
-INTRO = True
-# An auxiliary of the question ("who do we ring when we*'re* nearly at the airport": read as a word by the question's
-# parser) names no thing a value's context must hold. Off: demanded. (Tried in session 27: every verb of the question's
-# main clause not demanded; dev right+pass +4, but +1 wrong pass on the out-of-sample sets: not kept.)
-AUX = True
-
-
-def _auxiliaries(question: str) -> frozenset[str]:
-    """Stems of the words of `question` the packaged tagger reads as auxiliaries (AUX above); empty when off."""
-    return frozenset(stem(w.lower().strip("'’")) for w, p in (parts_of_speech(question) or ()) if AUX and p == "AUX")
 
 
 def _unwrap(text: str) -> str:
@@ -211,7 +175,7 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
         if ev.hit.speaker is not None:
             continue
         text = _unwrap(_clean_markdown(ev.text))
-        title = _title(ev)
+        title = ev.hit.title or ""
         passage = f"{title}\n{text}"
         rows = table_rows(text)
         out += [(ev.n, r.text, f"{title} {r.text}", passage, r.text) for r in rows if values(asked.kind, r.text)]
@@ -239,14 +203,12 @@ def candidates(asked: Asked, evidence: list) -> list[tuple[int, str, str, str, s
                 continue
             if not values(asked.kind, line):
                 continue
-            intro = prev.strip().endswith(":")
-            if _LABEL_ONLY.match(prev) and intro:
+            if _LABEL_ONLY.match(prev) and prev.strip().endswith(":"):
                 local += " " + prev
             item = _ITEM.match(line)
             body = item.group(1) if item else line
             pieces = [body[s:e] for s, e in sentences(body)] or [body]  # its other sentences: context ("Q: ...?")
-            own = f"{prev.strip()} {body}" if INTRO and intro and not item else body  # INTRO
-            out += [(ev.n, _clean(p), f"{local} {body}", passage, own) for p in pieces if values(asked.kind, p)]
+            out += [(ev.n, _clean(p), f"{local} {body}", passage, body) for p in pieces if values(asked.kind, p)]
     if asked.units:  # a value of the quantity named, in its units (search/asked.units_of)
         out = [c for c in out if re.search(asked.units, c[1], re.IGNORECASE)]
     return out
@@ -272,7 +234,6 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     kinds = functools.cache(lambda: compound_kinds(question))  # tagged only once a subject word is missing
     nominal = functools.cache(lambda: nominal_head(question, asked.head))  # ... or a head word
     light = functools.cache(lambda: light_verbs(question))
-    verbs = functools.cache(lambda: light() | _auxiliaries(question))  # not demanded of a value's context (AUX)
     names = functools.cache(lambda: {stem(w.lower()) for ev in evidence  # written capitalised inside a line
                                      for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+", ev.text)})
     role = role_of(question, replace(asked, subject=tuple(w for w in asked.subject if w not in light()))
@@ -285,8 +246,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
     lines = {n: [c[4] for c in cands if c[0] == n] for n in titles} if TOTAL and asked.kind == "money" else {}
     sums = {ev.n: summed(ev.text) for ev in evidence} if lines else {}
     totals = {n: [x for x in ls if _TOTAL.search(x) or set(_pence(x)[-1:]) & sums[n]] for n, ls in lines.items()}
-    own = note = {ev.n: f"{_title(ev)} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
-    item = {n: [w for w in asked.head + asked.subject if w not in verbs() and missing((w,), own[n]) and all(
+    own = note = {ev.n: f"{titles[ev.n]} {_header(ev)}" for ev in evidence}  # the note's own thing: its title (HEADER)
+    item = {n: [w for w in asked.head + asked.subject if w not in light() and missing((w,), own[n]) and all(
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
@@ -300,16 +261,15 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
         head_gap = missing(head, local)
         if head_gap and asked.kind in VALUE_KINDS:
-            head_gap = [w for w in head_gap if w not in verbs() or w in names()]
+            head_gap = [w for w in head_gap if w not in light() or w in names()]
         # the head said on the candidate's own line counts as much as in its surroundings: the line before another value
         # ("Last descaled: ..." above "Anode check due in 2027") must not lend that value its head
         line_share = (1 - len(missing(head, line)) / len(head)) if head else 1.0
         if OWN_LINE and not head_gap:  # OWN_LINE: words asked the note's own thing lacks, of another line or clause
             bare = len(line.split()) < 4 or not re.search(r"[.!?]\s*$", line) or LABEL_VALUE.fullmatch(line.strip())
-            lead = (LABEL_VALUE.match(line) or [""] * 2)[1] if KEYED else ""  # a field's key is said of each clause
-            said = [f"{lead} {x}" for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
+            said = [x for x in text.split(";") if values(asked.kind, x)]  # clauses holding a value
             back = any(_BACK.search(x) for x in said)  # "Giedre Marsh teaches it; her mobile is ...": hers
-            head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in verbs() or w in names())
+            head_gap = [w for w in head + asked.subject if missing((w,), note[n]) and (w not in light() or w in names())
                         and (w in head and len(missing(head, line)) == len(head) and not bare  # a field or row
                              or w in asked.subject and not back and not missing((w,), text)
                              and all(missing((w,), x) for x in said))]
@@ -320,7 +280,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
             subj_gap += [w for w in missing(asked.subject, local) if w not in subj_gap and not re.search(
                 rf"\b{w[:1].upper()}{w[1:]}", passage)]
         if subj_gap and asked.kind in VALUE_KINDS:  # less the verb asked with (LIGHT_VERBS); not a name written
-            subj_gap = [w for w in subj_gap if w not in verbs() or w in names()]  # capitalised in the note
+            subj_gap = [w for w in subj_gap if w not in light() or w in names()]  # capitalised in the note
         if subj_gap:  # a compound's kind noun, every modifier of which names the note (its title, HEADER: the
             subj_gap = [w for w in subj_gap  # note's own thing; search/asked.compound_kinds)
                         if not any(k == w and mods and not missing(mods, note[n]) for k, mods in kinds())]

@@ -42,11 +42,10 @@ _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: du
                              r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
-# ... or a capital prefix and digit groups spaced out ("BCH 448 2019", "SK 419": a hospital or flight number; SPACED)
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
                    r"(?: [A-Z]{2,4}\b)?(?![\w-])|(?<![\w-])[A-Z]{2,4}(?: \d{2,6})+(?![\w%-]|[.,]\d)")
 _SPACED = re.compile(r"[A-Z]{2,4}(?: \d{2,6})+")
-SPACED = True  # off: a code has no spaces but before a capital suffix ("HX-4481 B")
+SPACED = True  # _CODE's 2nd form, spaced digit groups ("BCH 448 2019": a hospital number); off: none but "HX-4481 B"
 _MONTHS = "|".join(MONTH_NAMES)
 _FULL_MONTHS = "|".join(m.capitalize() for m in MONTH_NAMES[:12])
 # a day of the month by its ordinal ("paid on the 28th", "by the 23rd"; not "on the 4th floor"): a date, and a "when"
@@ -98,10 +97,9 @@ def values(kind: str | None, text: str) -> list[tuple[int, int]]:
     out = []
     for m in rx.finditer(text):
         v = m.group(0).strip()
-        if kind == "code" and not SPACED and _SPACED.fullmatch(v):
-            continue
         if not v or (kind == "phone" and (sum(c.isdigit() for c in v) < 7 or _DATE.fullmatch(v))) \
-                or (kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v))) \
+                or (kind == "code" and (re.fullmatch(r"(?:19|20)\d\d|\d{1,3}", v) or _TIME.fullmatch(v)
+                                        or not SPACED and _SPACED.fullmatch(v))) \
                 or (kind == "number" and _DATE.fullmatch(v)):
             continue
         cut, name = without_closed_lead(v) if kind == "person" else (0, v)  # "See Lemon drizzle cake"
@@ -178,6 +176,7 @@ def root(term: str) -> str:
 # by "cardiff"). Off: neither.
 SHORTENED = True
 CLIP = 6
+AGENT = True  # an agent noun holds its verb ("Fitter: …" holds "fitted", "owner" "owns": stem + -er/-or/-r). Off: not.
 
 
 def _shortens(term: str, words: list[str]) -> bool:
@@ -189,11 +188,6 @@ def _shortens(term: str, words: list[str]) -> bool:
     initials = "".join(w[0] for w in words if w not in ("of", "and", "the", "for"))
     return len(term) >= 3 and term in initials and any(
         "".join(w[0] for w in words[i:i + len(term)]) == term for i in range(len(words)))
-
-
-# An agent noun holds the verb it is made from: "Fitter: Rhys Bellamy" holds "fitted", "owner" holds "owns", "driver"
-# "drives" (the verb's stem and -er, -or or -r). Off: only the rules above.
-AGENT = True
 
 
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
