@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write
-from web_site import TIMEOUT, chromium, outside_address, serve, serve_app, watched_page
+from web_site import TIMEOUT, browser, outside_address, serve, serve_app, watched_page
 from web_site import shoot as shoot_at
 
 from cairn.apikeys import KeyStore
@@ -48,12 +48,6 @@ def site(tmp_path_factory, real_embedder):
     stop()
     far_stop()
     print(f"\nweb screenshots: {SHOTS}")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from conftest import write
-from web_site import TIMEOUT, chromium, outside_address, serve, serve_app, watched_page
+from web_site import TIMEOUT, browser, outside_address, serve, serve_app, watched_page
 
 from cairn.apikeys import KeyStore
 from cairn.service import Cairn
@@ -32,12 +32,6 @@ def site(tmp_path_factory, real_embedder):
     yield {"base": base, "far": far, "keys": keys, "cairn": app.state.cairn, "tmp": tmp}
     stop()
     far_stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

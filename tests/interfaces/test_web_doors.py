@@ -15,7 +15,7 @@ import pytest
 
 from conftest import write
 from fakes.scripted_llm import ScriptedLLM, say, tool
-from web_site import chromium, outside_address, serve, serve_app, watched_page
+from web_site import browser, outside_address, serve, serve_app, watched_page
 from web_site import shoot as shoot_at
 
 from cairn.apikeys import KeyStore
@@ -61,12 +61,6 @@ def site(tmp_path_factory, real_embedder, llm):
     yield {"base": base, "home": home, "tmp": tmp, "far": far, "key": key}
     stop()
     far_stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

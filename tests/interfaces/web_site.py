@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 
+import pytest
 import uvicorn
 
 RIGHT_KEY = "ck_test_right_key_0123456789"
@@ -99,6 +100,13 @@ def chromium():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless chromium per test module that imports this fixture (`chromium`)."""
+    with chromium() as b:
+        yield b
 
 
 @contextlib.contextmanager
