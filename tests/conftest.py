@@ -71,12 +71,16 @@ def write(path, text, encoding="utf-8"):
 
 
 @contextlib.contextmanager
-def notes_app(root, notes, embedder):
+def notes_app(root, notes, embedder, veto_s=None):
     """A Cairn under `root`/home with `notes` ({file name: markdown text}) written to `root`/v
-    and ingested; closed on exit. For module-scoped fixtures over a vault written by the test."""
+    and ingested; closed on exit. For module-scoped fixtures over a vault written by the test.
+    `veto_s` (seconds), when given, sets the assistant's veto window (0: a tool runs at once,
+    as the assistant tests want)."""
     for name, text in notes.items():
         write(root / "v" / name, text)
     with Cairn(root / "home", embedder=embedder) as app:
+        if veto_s is not None:
+            app.settings.assistant.veto_s = veto_s
         app.ingest([root / "v"])
         yield app
 

@@ -25,8 +25,7 @@ NOTES = {
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory, real_embedder):
-    with notes_app(tmp_path_factory.mktemp("classes25"), NOTES, real_embedder) as app:
-        app.settings.assistant.veto_s = 0
+    with notes_app(tmp_path_factory.mktemp("classes25"), NOTES, real_embedder, veto_s=0) as app:
         yield app
 
 

@@ -15,8 +15,7 @@ NOTES = {"dentist.md": "# Dentist\n\nMy dentist appointment is on March 3rd at 1
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory, real_embedder):
-    with notes_app(tmp_path_factory.mktemp("faults27"), NOTES, real_embedder) as app:
-        app.settings.assistant.veto_s = 0
+    with notes_app(tmp_path_factory.mktemp("faults27"), NOTES, real_embedder, veto_s=0) as app:
         yield app
 
 

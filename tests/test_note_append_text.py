@@ -44,8 +44,7 @@ def test_a_number_with_a_thousands_comma_is_one_item():
 
 def test_the_appended_line_lands_in_the_note(tmp_path, real_embedder):
     notes = {"boiler.md": "# Boiler\n\nFault code F28 last winter. Service ref BF-30917.\n"}
-    with notes_app(tmp_path, notes, real_embedder) as app:
-        app.settings.assistant.veto_s = 0
+    with notes_app(tmp_path, notes, real_embedder, veto_s=0) as app:
         bot = Assistant(app, model="none", new=True)
         res = bot.turn("jot down in the boiler note that the pressure was 1.4 bar today", Channel())
         assert [c.name for c in res.tool_calls if c.name == "update_note"] == ["update_note"]
