@@ -3,7 +3,22 @@ refused at the layer that stores it, so that every door refuses alike."""
 
 from __future__ import annotations
 
+import re
+
 from cairn.errors import InvalidInput
+
+#: Unicode's explicit bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+#: U+2066-U+2069; Unicode Standard Annex #9): a file name `rtl<U+202E>txt.md` shows as
+#: "rtldm.txt" ("Trojan Source", CVE-2021-42574). The marks U+200E/U+200F, which reorder
+#: nothing around them, are not among them.
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def without_bidi(text: str) -> str:
+    """`text` without bidirectional embeddings, overrides and isolates (`BIDI`), so that it
+    shows in the order it is stored: the terminal's and the web page's text, and every file
+    name Cairn makes (cairn.paths.fit_name)."""
+    return BIDI.sub("", text)
 
 
 def check_no_controls(text: str, what: str, *, lines: bool = False) -> str:

@@ -26,6 +26,7 @@ import os
 import re
 from pathlib import Path
 
+from cairn.controls import without_bidi
 from cairn.errors import Forbidden
 
 
@@ -104,7 +105,10 @@ def fit_name(name: str, max_bytes: int = NAME_BYTES) -> str:
     """`name` (a file name, its extension of at most 10 characters kept) cut to at most
     `max_bytes` bytes of UTF-8 at a character boundary, trailing spaces and dots dropped; a
     Windows device name before the first dot gets "_" ("CON" -> "CON_", "COM1.txt" ->
-    "COM1_.txt"). Characters not allowed in names are the caller's to replace first."""
+    "COM1_.txt"). Bidirectional controls (U+202A-U+202E, U+2066-U+2069: a name that shows
+    reordered, "evil<U+202E>dm.exe" as "evilexe.md") are dropped (cairn.controls.without_bidi).
+    Characters not allowed in names are the caller's to replace first."""
+    name = without_bidi(name)
     stem, dot, ext = name.rpartition(".")
     if not dot or not stem or len(ext) > 10 or not ext.strip():
         stem, dot, ext = name, "", ""

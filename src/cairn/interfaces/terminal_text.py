@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from cairn.controls import BIDI
+
 #: A whole control sequence, 7-bit or 8-bit (removed: what it would have done is not shown).
 _SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"                            # CSI ... final byte
@@ -28,20 +30,9 @@ _SEQUENCE = re.compile(
 )
 #: Any other control character but tab and line feed (C0, DEL, C1; a lone ESC or CR).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: Unicode's explicit bidirectional embeddings, overrides and isolates (U+202A-U+202E,
-#: U+2066-U+2069; Unicode Standard Annex #9): a file name `rtl<U+202E>txt.md` prints as
-#: "rtldm.txt" ("Trojan Source", CVE-2021-42574). Removed, so text shows in the order it is
-#: stored; the marks U+200E/U+200F, which reorder nothing around them, stay.
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _ANY = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 #: What a stray control character is shown as (U+FFFD REPLACEMENT CHARACTER).
 SHOWN_AS = "\ufffd"
-
-
-def without_bidi(text: str) -> str:
-    """`text` without bidirectional embeddings, overrides and isolates (`_BIDI`); the web page's
-    titles and snippets (cairn.interfaces.web.render.no_bidi) use it too."""
-    return _BIDI.sub("", text)
 
 
 def printable(text: str) -> str:
@@ -51,7 +42,7 @@ def printable(text: str) -> str:
     without such characters is returned as it is (one regex search, no copy)."""
     if not _ANY.search(text):
         return text
-    text = _BIDI.sub("", text)
+    text = BIDI.sub("", text)
     if not _CONTROL.search(text):
         return text
     text = _SEQUENCE.sub("", text.replace("\r\n", "\n"))

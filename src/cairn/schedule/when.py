@@ -318,6 +318,10 @@ def _day_of_month(body: str, now: datetime, at) -> datetime | None:
                 continue
             if due > now:
                 return due
+    if mon:  # "31 February": the month never has that day (a leap year's length, 2024)
+        month = months[0]
+        most = calendar.monthrange(2024, month)[1]
+        raise InvalidInput(f"{body!r}: {calendar.month_name[month]} has no day {d} (it has at most {most})")
     raise InvalidInput(f"{body!r}: no month has a day {d}")
 
 

@@ -71,9 +71,9 @@ def web_reply(text: str) -> str:
 
 def no_bidi(text: str) -> str:
     """A title or snippet without Unicode's bidirectional embeddings, overrides and isolates
-    (U+202A-U+202E, U+2066-U+2069; terminal_text.without_bidi), which would show it in an order
+    (U+202A-U+202E, U+2066-U+2069; cairn.controls.without_bidi), which would show it in an order
     other than the stored one. Display only: not for an editor's text box."""
-    from cairn.interfaces.terminal_text import without_bidi
+    from cairn.controls import without_bidi
     return without_bidi(text) if isinstance(text, str) else text
 
 

@@ -1,0 +1,48 @@
+"""newuser28's trial: faults a new user met through the CLI, the web page, MCP and the chat,
+each with the test that failed on the code before its fix (bench/README.md, "Session 28 —
+newuser28")."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cairn.errors import InvalidInput
+from cairn.paths import portable_name
+from cairn.uploads import safe_name
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: "evil<RLO>dm.exe.md" shows as "evilem.exe.md" reversed
+
+
+# -- a file name Cairn makes holds no bidirectional control ------------------------------------
+
+def test_a_note_title_with_a_bidi_override_makes_a_file_name_without_it(app):
+    # `cairn note create "a<RLO>exe.md"` wrote <vault>/a<RLO>exe.md.md, which a file manager
+    # shows reordered ("amd.exe.md"); the title keeps what was typed, the file name does not
+    note = app.note_create(f"a{RLO}exe.md", "x")
+    assert RLO not in note.path and note.path == "aexe.md.md", note.path
+    assert app.note_show(note.id)["title"] == f"a{RLO}exe.md"
+
+
+def test_an_uploaded_or_ingested_name_with_bidi_controls_is_stored_without_them():
+    # REST upload `filename=../../evil<RLO>dm.exe.md` was kept as <vault>/notes/evil<RLO>dm.exe.md
+    assert safe_name(f"../../evil{RLO}dm.exe.md") == "evildm.exe.md"
+    assert portable_name(f"plan\u2066{RLO}fdp.md\u2069") == "planfdp.md"
+    assert portable_name("plan.md") == "plan.md"
+
+
+# -- a reminder on a day the month never has ------------------------------------------------------
+
+@pytest.mark.parametrize("said, month, most", [("31 February", "February", 29), ("April 31", "April", 30),
+                                              ("30 february", "February", 29)])
+def test_a_day_the_month_never_has_is_named_with_the_month(said, month, most):
+    # was "'31 february': no month has a day 31" (January has one)
+    from cairn.schedule.when import parse_when
+    with pytest.raises(InvalidInput) as err:
+        parse_when(said, ZoneInfo("UTC"), datetime(2026, 12, 7, 21, 0, tzinfo=timezone.utc), recurring=False)
+    msg = str(err.value)
+    day = "".join(ch for ch in said if ch.isdigit())
+    assert f"{month} has no day {day}" in msg, msg
+    assert f"at most {most}" in msg, msg
