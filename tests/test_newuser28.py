@@ -46,3 +46,15 @@ def test_a_day_the_month_never_has_is_named_with_the_month(said, month, most):
     day = "".join(ch for ch in said if ch.isdigit())
     assert f"{month} has no day {day}" in msg, msg
     assert f"at most {most}" in msg, msg
+
+
+# -- the assistant's file tools name a NUL in a path ------------------------------------------
+
+@pytest.mark.parametrize("tool, args", [("read_file", {"path": "notes/a\x00b.md"}),
+                                        ("list_files", {"folder": "notes/a\x00b"})])
+def test_a_file_tool_path_with_a_nul_is_refused_by_name(app, tool, args):
+    # MCP read_file {"path": "a\x00b"} answered "embedded null byte" (the system call's words)
+    from cairn.tools import registry
+    with pytest.raises(InvalidInput) as err:
+        registry(app.settings).call(app, tool, args)
+    assert "NUL character (U+0000)" in str(err.value) and "notes/a" in str(err.value), str(err.value)

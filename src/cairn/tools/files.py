@@ -32,7 +32,10 @@ def allowed_folders(app) -> list[Path]:
 
 def confine(app, path: str) -> Path:
     """`path` resolved (relative paths are relative to the vault), if inside an allowed
-    folder. Raises Forbidden otherwise, naming the folders."""
+    folder. Raises Forbidden otherwise, naming the folders; InvalidInput for a path holding a
+    NUL character, which no file name can (the system call said only "embedded null byte")."""
+    if "\x00" in path:
+        raise InvalidInput(f"the path {path!r} holds a NUL character (U+0000), which no file name can hold")
     p = Path(path).expanduser()
     if not p.is_absolute():
         p = Path(app.settings.vault) / p
