@@ -58,3 +58,27 @@ def test_a_file_tool_path_with_a_nul_is_refused_by_name(app, tool, args):
     with pytest.raises(InvalidInput) as err:
         registry(app.settings).call(app, tool, args)
     assert "NUL character (U+0000)" in str(err.value) and "notes/a" in str(err.value), str(err.value)
+
+
+# -- the assistant does not set a reminder on another day than the one said -----------------------
+
+@pytest.mark.parametrize("said, why", [
+    ("remind me to check the tyres on 31 February at 9am", "February has no day 31"),
+    ("remind me to call Ana on 3 March 2020 at 9am", "is in the past"),
+    ("remind me to pay rent on Tuesday 12 January 2028 at 9", "is a Wednesday, not a Tuesday"),
+])
+def test_a_reminder_on_a_day_that_cannot_be_is_not_set_on_another_day(app, said, why):
+    # was set for the next 9:00 (only "at 9am" read), the date left in the reminder's text
+    from cairn.assistant import Assistant, Channel
+    app.settings.assistant.veto_s = 0
+    res = Assistant(app, model="none", new=True).turn(said, Channel())
+    assert [c.name for c in res.tool_calls if c.name == "remind"] == [], res.tool_calls
+    assert why in res.reply and "nothing is set yet" in res.reply, res.reply
+
+
+def test_a_reminder_with_a_date_that_reads_is_still_set(app):
+    from cairn.assistant.nlu.slots import reminder
+    assert reminder("remind me to water the plants on 30 April at 8") == {"text": "water the plants",
+                                                                         "at": "30 April at 8"}
+    assert reminder("remind me to book the 31 February party tomorrow at 9") == {
+        "text": "book the 31 February party", "at": "tomorrow at 9"}

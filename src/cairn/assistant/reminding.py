@@ -39,7 +39,7 @@ class Reminding:
 
     def _unread_reason(self, unread: str) -> str:
         """Why the time phrase `unread` set no reminder, as the scheduler finds it: "is in the
-        past", "is too far away ...", "cannot be: no month has a day 31"; else "is no time I
+        past", "is too far away ...", "cannot be: February has no day 31 (it has at most 29)"; else "is no time I
         can read"."""
         from cairn.errors import InvalidInput
         from cairn.schedule import when as W
@@ -52,7 +52,7 @@ class Reminding:
                 return "is in the past"
             if "too far away" in msg:
                 return "is too far away (at most about 100 years ahead)"
-            m = re.search(r"no month has a day \d+|there is no [^.;()]+|day \d+ of a month does not exist|"
+            m = re.search(r"no month has a day \d+|\w+ has no day \d+ \(it has at most \d+\)|there is no [^.;()]+|day \d+ of a month does not exist|"
                           r"the interval must be positive|\d+:\d\d is not a time of day|\d+ \w+ \d{4} is a \w+, not a \w+", msg)
             if m:
                 return f"cannot be: {m.group(0)}"

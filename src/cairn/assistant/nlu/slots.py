@@ -86,11 +86,19 @@ def forget_query(text: str) -> str:
     return clean(x) or clean(text)
 
 
+# A time said last that the scheduler reads but refuses ("on 31 February at 9am", "on 3 March 2020
+# at 9", "on Tuesday 12 January 2028": a Wednesday) is reported as unread, not cut down to the
+# shorter "at 9am" that reads (the reminder was set on the wrong day). Switch off: REFUSED_TIME.
+REFUSED_TIME = True
+
+
 def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] | None:
     """("what", "at" | "every", "when") for a reminder text whose start or end (or an "every
     ..." part) is a time `cairn.schedule.when` understands ("call Ana tomorrow at 9",
     "tomorrow at 9 to call Ana"); None when no time is found. A time said first ends at the
-    first "to" / "that" / "about" after it; a time said last is the longest that reads."""
+    first "to" / "that" / "about" after it; a time said last is the longest that reads, and
+    ("what", "unread", "when") when a longer one reads as a time the scheduler refuses
+    (REFUSED_TIME)."""
     try:
         from cairn.schedule import when as W
         tz = W.zone(None)
@@ -98,6 +106,7 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
         return None
     now = now or datetime.now(timezone.utc)
     words = text.split()
+    refused: list[tuple[str, str]] = []  # (phrase, what): a time that reads but cannot be ("31 February")
 
     def attempt(phrase: str, what: str, strip: str) -> tuple[str, str, str] | None:
         lead = phrase.lower().split()[0]
@@ -116,7 +125,11 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
             try:
                 W.parse_when(cand, tz, now, recurring=key == "every")
                 break
-            except Exception:
+            except Exception as exc:  # noqa: BLE001 - any refusal: this phrase is no time
+                # the words as said (not a reordered "at 31" of "31 February party ...") read as
+                # a time the scheduler refuses
+                if REFUSED_TIME and cand in (phrase, rest) and not str(exc).startswith("cannot read") and not refused:
+                    refused.append((phrase, what))
                 continue
         else:
             return None
@@ -131,8 +144,12 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
         phrase, what = " ".join(words[:i]), " ".join(words[i:])
         if re.match(r"(?i)(?:to|that|about)\b", what) and (found := attempt(phrase.rstrip(","), what, " ,.")):
             return found
+    refused.clear()
     for i in range(1, len(words)):  # then a time at the end: "call Ana tomorrow at 9"
         found = attempt(" ".join(words[i:]), " ".join(words[:i]), " ,")
+        if found and refused:  # "X on 31 February at 9am": not "X on 31 February" at 9am
+            phrase, what = refused[0]
+            return what.rstrip(" ,"), "unread", phrase
         if found:
             return found
     return None
