@@ -56,6 +56,7 @@ _env.globals["plain"] = render.plain  # a quote or gist without markdown marks (
 _env.globals["max_question"] = MAX_QUESTION_CHARS  # the ask and search boxes (validate.check_question)
 _env.filters["event_words"] = render.event_words
 _env.filters["web_reply"] = render.web_reply  # a reply without typed /approve /deny (buttons instead)
+_env.filters["web_words"] = render.web_words  # service messages without commands a browser cannot run
 _env.filters["no_bidi"] = render.no_bidi  # titles and snippets shown in their stored order
 templates = Jinja2Templates(env=_env)
 

@@ -83,7 +83,8 @@ def chat_why(request: Request, session: str = ""):
     try:
         return JSONResponse(dict(call(request, service(request).session_why, session)))
     except CairnError as exc:
-        return JSONResponse({"error": exc.message or str(exc)}, status_code=exc.http_status)
+        from cairn.interfaces.web.render import web_words
+        return JSONResponse({"error": web_words(exc.message or str(exc))}, status_code=exc.http_status)
 
 
 @router.get("/manifest.webmanifest")
