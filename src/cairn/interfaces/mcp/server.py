@@ -85,10 +85,12 @@ def _caller(ctx) -> str | None:
 
 def _result(outcome) -> types.CallToolResult:
     if not outcome.ok:
+        from cairn.interfaces.door_words import MCP, for_door
+        said = for_door(outcome.message, MCP)  # "`cairn note update`" -> "the `update_note` tool"
         return types.CallToolResult(
-            content=[types.TextContent(text=outcome.message or "error")], is_error=True,
+            content=[types.TextContent(text=said or "error")], is_error=True,
             structured_content=json.loads(json.dumps(
-                {**(outcome.details or {}), "error": outcome.category, "message": outcome.message}, default=str)))
+                {**(outcome.details or {}), "error": outcome.category, "message": said}, default=str)))
     data = outcome.result
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
     structured = data if isinstance(data, dict) else {"result": data}
@@ -114,7 +116,7 @@ def build_server(runner: ServiceRunner, reg: ToolRegistry | None = None, *,
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         from cairn.tools.invoke import invoke
         if params.name not in reg:
-            raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r} (`cairn tools` lists them)")
+            raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r} (tools/list lists them)")
         scope = _request_scope(ctx)
         arguments = params.arguments if params.arguments is not None else {}
         detail = {"transport": transport}

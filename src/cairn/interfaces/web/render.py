@@ -69,34 +69,12 @@ def web_reply(text: str) -> str:
     return _TYPED_DECISION.sub(" (Approve or Deny below).", text or "")
 
 
-# A command the service's words name for the way out ("`cairn sync` updates the index", "add some
-# with `cairn ingest PATH`"): a person at the web page cannot type it. Each command with a place on
-# the page is named by that place (first match wins, longest command first); any other stays a
-# command, said to be one for the computer that runs Cairn.
-WEB_WAYS = (
-    ("cairn ingest", "the Add page"),
-    ("cairn jobs", "the job queue on the Add page"),
-    ("cairn note create", "New note on the Notes page"),
-    ("cairn note update", "Edit on the note's page"),
-    ("cairn remember", "the Memories page"),
-    ("cairn memories", "the Memories page"),
-    ("cairn sessions", "the conversation list on the Chat page"),
-    ("cairn remind", "the Reminders page"),
-)
-_COMMAND = re.compile(r"`(cairn [^`]+)`")
-
-
 def web_words(text: str) -> str:
     """A service message as a person at the web page reads it: each backquoted `cairn ...`
-    command named by the page's place for it (WEB_WAYS: "`cairn ingest PATH`" -> "the Add
-    page"), else "the command `cairn X` on the computer that runs Cairn"; other text as it is."""
-    def place(m: re.Match) -> str:
-        cmd = m.group(1)
-        for prefix, where in WEB_WAYS:
-            if cmd == prefix or cmd.startswith(prefix + " "):
-                return where
-        return f"the command `{cmd}` on the computer that runs Cairn"
-    return _COMMAND.sub(place, text) if isinstance(text, str) else text
+    command named by the page's place for it ("`cairn ingest PATH`" -> "the Add page"), else
+    as a command for the computer that runs Cairn (cairn.interfaces.door_words)."""
+    from cairn.interfaces.door_words import WEB, for_door
+    return for_door(text, WEB)
 
 
 def no_bidi(text: str) -> str:
