@@ -82,3 +82,26 @@ def test_a_reminder_with_a_date_that_reads_is_still_set(app):
                                                                          "at": "30 April at 8"}
     assert reminder("remind me to book the 31 February party tomorrow at 9") == {
         "text": "book the 31 February party", "at": "tomorrow at 9"}
+
+
+# -- a note too long to embed whole says so when it is ingested -------------------------------------
+
+def test_ingest_says_when_a_note_is_searched_by_meaning_only_in_part(tmp_path, home, embedder):
+    # a 30 MB note of 16,667 passages said only "embedded 400 chunk(s)"; that the other 16,267
+    # are found by keyword only showed in `cairn status` alone, summed over every note
+    from cairn.service import Cairn
+    home.mkdir()
+    (home / "config.toml").write_text('llm = "none"\n\n[chunk]\nembed_max_chunks = 2\n')
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "long.md").write_text("# Long\n\n" + "\n\n".join(f"## Part {i}\n\n" + f"line {i} of the river log. " * 40
+                                                             for i in range(12)))
+    (src / "short.md").write_text("# Short\n\nThe pier is closed on Mondays.\n")
+    with Cairn(home, embedder=embedder) as app:
+        report = app.ingest([src])
+        said = [(p.rsplit("/", 1)[-1], w) for p, w in report.warnings]
+        partly = [w for p, w in said if p == "long.md" and "by keyword only" in w]
+        assert len(partly) == 1 and "the first 2 are searched by meaning" in partly[0], said
+        assert not [w for p, w in said if p == "short.md"], said
+        total = int(partly[0].split(" passages")[0].replace(",", ""))
+        assert total == app.status()["chunks"] - 1  # short.md has one

@@ -256,10 +256,17 @@ def _written(path: Path, data: bytes, st: os.stat_result) -> bytes | None:
     return data if same and st.st_size == len(data) else None
 
 
+# A note cut into more passages than [chunk] embed_max_chunks is found by meaning only through its
+# first ones: the ingest says so for that note (`cairn status` only counted keyword_only_chunks of
+# all notes). Switch off: PARTLY_EMBEDDED.
+PARTLY_EMBEDDED = True
+
+
 def _index(conn: sqlite3.Connection, settings: Settings, path: Path, source: str | None, source_hash: str,
            doc: ParsedDocument, name: str, report: IngestReport, data: bytes | None = None) -> None:
     """Index the written note (`data`: its bytes, if the caller has them) and report it as
-    added, updated or unchanged, with the parser's warnings."""
+    added, updated or unchanged, with the parser's warnings and, for a note of more passages
+    than [chunk] embed_max_chunks, how many are searched by keyword only (PARTLY_EMBEDDED)."""
     try:
         status, note_id, _ = index_note_file(conn, settings, path, source=source, source_hash=source_hash,
                                              data=data)
@@ -267,6 +274,10 @@ def _index(conn: sqlite3.Connection, settings: Settings, path: Path, source: str
         report.failed.append((name, str(exc)))
         return
     report.warnings.extend((name, w) for w in doc.warnings)
+    most = settings.chunk.embed_max_chunks
+    if PARTLY_EMBEDDED and status in ("added", "updated") and (total := N.chunk_total(conn, note_id)) > most:
+        report.warnings.append((name, f"{total:,} passages: the first {most:,} are searched by meaning, the other "
+                                      f"{total - most:,} by keyword only ([chunk] embed_max_chunks)"))
     if status in ("added", "updated", "metadata"):
         report.note_ids.append(note_id)
     if status == "added":

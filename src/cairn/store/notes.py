@@ -178,6 +178,11 @@ def update_fts_metadata(conn: sqlite3.Connection, note_id: str, title: str, tags
                      (row["id"], index_text(title), index_text(body), tag_text))
 
 
+def chunk_total(conn: sqlite3.Connection, note_id: str) -> int:
+    """How many chunks (passages) note `note_id` has in the index."""
+    return conn.execute("SELECT COUNT(*) FROM chunks WHERE note_id = ?", (note_id,)).fetchone()[0]
+
+
 def delete_chunks(conn: sqlite3.Connection, note_id: str) -> int:
     """Remove a note's chunks, their keyword rows and vectors. Returns the number removed."""
     ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE note_id = ?", (note_id,))]
