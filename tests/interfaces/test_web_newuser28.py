@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import write
-from web_site import browser, serve, serve_app, watched_page  # noqa: F401  (browser: the fixture)
+from web_site import TIMEOUT, browser, serve, serve_app, watched_page  # noqa: F401  (browser: the fixture)
 
 from cairn.service import Cairn
 
@@ -51,6 +51,21 @@ def test_the_status_page_says_the_sync_is_a_command_for_the_server(site, page):
     said = " ".join(page.locator("#main .health.warn").all_inner_texts())
     assert "not in the index (loft.md)" in said, said
     assert "run the command `cairn sync` on the computer that runs Cairn to index them" in said, said
+
+
+def test_an_upload_added_with_a_warning_shows_the_warning(site, page):
+    # the run said "1 added · 0 updated · 0 unchanged": the frontmatter left out of the note
+    # (malformed YAML) was said at the command line only
+    page.goto(site["base"] + "/ingest")
+    page.set_input_files("#files", [{"name": "dock.md", "mimeType": "text/markdown",
+                                     "buffer": b"---\ntitle: [unclosed\n---\nThe dock opens at 7.\n"}])
+    run = page.locator("#runs .run-done .run-detail")
+    run.wait_for(timeout=TIMEOUT)
+    said = run.inner_text()
+    assert "1 added" in said and "dock.md: frontmatter: YAML parse error" in said, said
+    page.reload()  # the page as the server renders it says the same
+    said = page.locator("#runs .run-done .run-detail").first.inner_text()
+    assert "dock.md: frontmatter: YAML parse error" in said, said
 
 
 def test_every_command_with_a_place_on_the_page_is_named_by_it():

@@ -153,6 +153,11 @@ def update_fts_metadata(conn, note_id: str, title: str, tags: list[str],
                       kw_words(tag_text), row["id"]))
 
 
+def chunk_total(conn, note_id: str) -> int:
+    """How many chunks (passages) note `note_id` has (store.notes.chunk_total)."""
+    return conn.execute("SELECT COUNT(*) FROM chunks WHERE note_id = %s", (note_id,)).fetchone()[0]
+
+
 def delete_chunks(conn, note_id: str) -> int:
     """Remove a note's chunks and vectors (vectors kept in the text-hash cache)."""
     conn.execute("""INSERT INTO vector_cache(text_hash, model, vec)

@@ -148,6 +148,8 @@
       var s = r.added + " added · " + r.updated + " updated · " + r.unchanged + " unchanged";
       (r.failed || []).forEach(function (f) { s += " · failed " + base(f.name) + ": " + f.reason; });
       (r.skipped || []).forEach(function (f) { s += " · skipped " + base(f.name) + ": " + f.reason; });
+      /* what was added, but not quite as given (a frontmatter left out, a note found by meaning only in part) */
+      (r.warnings || []).forEach(function (f) { s += " · " + base(f.name) + ": " + f.warning; });
       return s;
     }
     if (t.phase) return t.phase + " " + t.done + "/" + t.total;
