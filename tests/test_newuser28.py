@@ -105,3 +105,12 @@ def test_ingest_says_when_a_note_is_searched_by_meaning_only_in_part(tmp_path, h
         assert not [w for p, w in said if p == "short.md"], said
         total = int(partly[0].split(" passages")[0].replace(",", ""))
         assert total == app.status()["chunks"] - 1  # short.md has one
+
+
+def test_a_new_folder_with_a_bidi_control_is_refused_by_that_reason(app):
+    # after file names dropped bidi controls, a new folder "a<RLO>b" was refused as "cannot be
+    # used on every system (Windows forbids ...)": the reason is the override
+    with pytest.raises(InvalidInput) as err:
+        app.note_create("Boat", "x", folder=f"trips/a{RLO}b")
+    assert "holds bidirectional controls (U+202E)" in str(err.value), str(err.value)
+    assert not (app.settings.vault / "trips").exists()

@@ -36,6 +36,7 @@ from cairn.links import NoteNotFound, Resolver, find_note, key
 from cairn.model import NOTE_UPDATE_MODES
 from cairn.store import history as H
 from cairn.store import notes as N
+from cairn.controls import BIDI
 from cairn.errors import Conflict, InvalidInput, storage_full
 
 MODES = NOTE_UPDATE_MODES
@@ -247,12 +248,16 @@ def _portable_new_folders(vault: Path, folder: str) -> None:
     """Raise InvalidInput naming the first folder of `folder` that does not exist yet and
     whose name a vault synced to Windows or macOS cannot hold: `\\ : * ? " < > |` or a
     control character, a trailing dot or space, a device name (CON, aux, COM1) or over
-    cairn.paths.NAME_BYTES bytes. A folder that exists (the person made it) is theirs to use."""
+    cairn.paths.NAME_BYTES bytes; or that holds a bidirectional control (cairn.controls.BIDI).
+    A folder that exists (the person made it) is theirs to use."""
     here = vault
     for part in Path(folder).parts:
         here = here / part
         if here.exists():
             continue
+        if bidi := sorted({f"U+{ord(c):04X}" for c in part if BIDI.match(c)}):
+            raise InvalidInput(f"folder name {part!r} holds bidirectional controls ({', '.join(bidi)}), which show "
+                               "a name in another order than it is stored; remove them")
         if re.search(r'[\x00-\x1f\\:*?"<>|]', part) or P.fit_name(part) != part:
             raise InvalidInput(f"folder name {part!r} cannot be used on every system (Windows forbids "
                                "\\ : * ? \" < > |, a trailing dot or space and names such as CON or COM1); "
