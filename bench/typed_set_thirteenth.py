@@ -1,29 +1,30 @@
-"""A thirteenth held-out typed set (issue 33, session 28): 21 everyday documents (12 notes, 9 PDFs
-with ruled tables) and 306 questions, 105 of them unanswerable (attribute 27, subject 26, date 19,
-type 17, role 16), written from scratch by the helper heldout28 of session 28 without reading the
-answerer (src/cairn/answer/), the assistant (src/cairn/assistant/), search (src/cairn/search/) or src/cairn/ops/: one household's documents
-(Marigold Treharne, Bastian Quill, their children Ansel (14) and Peony (8), Marigold's mum Ottilie
-and a cockapoo called Pickle, at 31 Ropemaker Row in the invented town of Fallowby near Cressmouth,
-Hartlebridge and Sandhollow Bay) on kinds of document the earlier sets do not centre on: a dog
-groomer's booking, a funeral order of service, a brass band's contest rehearsal schedule, a
-beekeeper's hive inspection log, a campsite pitch booking, a bin collection calendar, an
-elderflower cordial recipe, an energy performance certificate, a hearing test result, a council's
-road closure letter, a pub quiz league table and a charity shop volunteer's induction notes; as
-PDFs a heating oil delivery invoice, football season tickets, a fitness tracker's weekly summary,
-a work mileage claim form, a supermarket loyalty points statement, GP blood test results, a
-funeral director's invoice, a youth sailing course's joining instructions and a school photo order
-form. Amounts that are not money stand next to money (kWh, litres, miles, points, steps, km, dB,
-mmol/L, kg of honey); several times are written without am/pm ("at 9.30", "11.00", "7.30 to
-9.45"). Every person, company, place, amount, date, code and phone number is invented (phone
-numbers from the drama ranges: 01632 960xxx, 07700 900xxx); no third-party text. Same shape as
-bench/typed_set.py (`write`, `QUESTIONS`, `expect` a list of strings the answer must each hold,
-case and spacing folded, None for an unanswerable question, `why` the way it is unanswerable:
-"attribute" - the asked attribute is written of another subject (Bastian's cholesterol but not
-Marigold's; Hive B's honey but not Hive A's), or the subject is there without it (a vicar with no
-phone number); "type" - no value of the asked type (an e-mail address where only a phone number is
-given); "subject" - another item of the same kind, absent (a puppy groom where only a medium dog's
-price is given); "role" - the role is held by nobody named (a quizmaster, an executor); "date" -
-the asked date or period is not the one the document covers (March's mileage on an April claim)).
+"""A thirteenth held-out typed set (issue 33, session 28): 21 everyday documents (12 notes, 9 PDFs with
+ruled tables) and 306 questions, 105 of them unanswerable (attribute 27, subject 26, date 19, type
+17, role 16), written from scratch by the helper heldout28 of session 28 without reading the
+answerer (src/cairn/answer/), the assistant (src/cairn/assistant/), search (src/cairn/search/) or
+src/cairn/ops/: one household's documents (Marigold Treharne, Bastian Quill, their children Ansel
+(14) and Peony (8), Marigold's mum Ottilie and a cockapoo called Pickle, at 31 Ropemaker Row in the
+invented town of Fallowby near Cressmouth, Hartlebridge and Sandhollow Bay) on kinds of document the
+earlier sets do not centre on: a dog groomer's booking, a funeral order of service, a brass band's
+contest rehearsal schedule, a beekeeper's hive inspection log, a campsite pitch booking, a bin
+collection calendar, an elderflower cordial recipe, an energy performance certificate, a hearing
+test result, a council's road closure letter, a pub quiz league table and a charity shop volunteer's
+induction notes; as PDFs a heating oil delivery invoice, football season tickets, a fitness
+tracker's weekly summary, a work mileage claim form, a supermarket loyalty points statement, GP
+blood test results, a funeral director's invoice, a youth sailing course's joining instructions and
+a school photo order form. Amounts that are not money stand next to money (kWh, litres, miles,
+points, steps, km, dB, mmol/L, kg of honey); several times are written without am/pm ("at 9.30",
+"11.00", "7.30 to 9.45"). Every person, company, place, amount, date, code and phone number is
+invented (phone numbers from the drama ranges: 01632 960xxx, 07700 900xxx); no third-party text.
+Same shape as bench/typed_set.py (`write`, `QUESTIONS`, `expect` a list of strings the answer must
+each hold, case and spacing folded, None for an unanswerable question, `why` the way it is
+unanswerable: "attribute" - the asked attribute is written of another subject (Bastian's cholesterol
+but not Marigold's; Hive B's honey but not Hive A's), or the subject is there without it (a vicar
+with no phone number); "type" - no value of the asked type (an e-mail address where only a phone
+number is given); "subject" - another item of the same kind, absent (a puppy groom where only a
+medium dog's price is given); "role" - the role is held by nobody named (a quizmaster, an executor);
+"date" - the asked date or period is not the one the document covers (March's mileage on an April
+claim)).
 Questions are typed the way a person types them: lower case, their own words rather than the
 document's ("the wake" for refreshments, "the undertakers" for funeral directors, "the tip" for the
 household recycling centre, "the md" for the musical director), dropped apostrophes, a few typos,
