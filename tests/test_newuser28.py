@@ -114,3 +114,29 @@ def test_a_new_folder_with_a_bidi_control_is_refused_by_that_reason(app):
         app.note_create("Boat", "x", folder=f"trips/a{RLO}b")
     assert "holds bidirectional controls (U+202E)" in str(err.value), str(err.value)
     assert not (app.settings.vault / "trips").exists()
+
+
+# -- a snapshot's manifest is checked by what is wrong with it, also under `python -O` --------------
+
+@pytest.mark.parametrize("manifest, said", [
+    (None, "manifest.json is missing"),
+    ("{not json", "manifest.json cannot be read"),
+    ("{}", "is not a Cairn snapshot manifest"),
+    ('{"format": 2, "files": {}}', "is not a Cairn snapshot manifest"),
+])
+def test_a_snapshot_manifest_is_refused_by_what_is_wrong_with_it(tmp_path, manifest, said):
+    # `cairn restore DIR` with a manifest.json of "{}" said "missing or unreadable"; the format
+    # check was an `assert`, which `python -O` leaves out (a format-2 manifest then passed)
+    import subprocess
+    import sys
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    if manifest is not None:
+        (snap / "manifest.json").write_text(manifest)
+    code = ("import sys\nfrom cairn.store.backup import verify\n"
+            "try:\n    verify(sys.argv[1])\nexcept Exception as e:\n    print(type(e).__name__, e)\n"
+            "else:\n    print('accepted')\n")
+    for flags in ([], ["-O"]):
+        out = subprocess.run([sys.executable, *flags, "-c", code, str(snap)], capture_output=True, text=True,
+                             env={**__import__("os").environ}, timeout=120).stdout
+        assert out.startswith("BackupDamaged") and said in out, (flags, out)

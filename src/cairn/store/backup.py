@@ -189,10 +189,15 @@ def verify(snap: Path, *, pg_bin: str = "") -> dict:
         raise BackupDamaged(f"{snap} is not a snapshot folder")
     try:
         manifest = json.loads((snap / MANIFEST).read_text(encoding="utf-8"))
-        files = manifest["files"]
-        assert isinstance(files, dict) and manifest.get("format") == 1
-    except (OSError, ValueError, KeyError, AssertionError, TypeError):
-        raise BackupDamaged(f"{snap}: {MANIFEST} is missing or unreadable; this is not a complete snapshot") from None
+    except FileNotFoundError:
+        raise BackupDamaged(f"{snap}: {MANIFEST} is missing; this is not a complete snapshot") from None
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON
+        raise BackupDamaged(f"{snap}: {MANIFEST} cannot be read ({exc}); this is not a complete snapshot") from None
+    # checked without `assert`, which `python -O` leaves out
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(files, dict) or manifest.get("format") != 1:
+        raise BackupDamaged(f"{snap}: {MANIFEST} is not a Cairn snapshot manifest (format 1 with a \"files\" table); "
+                            "this is not a complete snapshot")
     present = set()
     for dirpath, _dirs, names in os.walk(snap):
         for n in names:
