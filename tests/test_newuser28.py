@@ -140,3 +140,17 @@ def test_a_snapshot_manifest_is_refused_by_what_is_wrong_with_it(tmp_path, manif
         out = subprocess.run([sys.executable, *flags, "-c", code, str(snap)], capture_output=True, text=True,
                              env={**__import__("os").environ}, timeout=120).stdout
         assert out.startswith("BackupDamaged") and said in out, (flags, out)
+
+
+def test_a_reflection_reply_whose_items_are_no_list_is_a_bad_reply_also_under_python_O():
+    # `assert isinstance(raw, list)` is left out by `python -O`: {"items": "abc"} was then read
+    # character by character (each dropped) instead of failing over to the rules
+    import subprocess
+    import sys
+    code = ("from cairn.context.reflect import Turn, model_items\n"
+            "class LLM:\n    def chat(self, *a, **k):\n        return '{\"items\": \"abc\"}'\n"
+            "try:\n    model_items(LLM(), [Turn('s#1', 'I moved to Leeds', '2026-12-01T09:00:00+00:00')])\n"
+            "except Exception as e:\n    print(type(e).__name__, e)\nelse:\n    print('accepted')\n")
+    for flags in ([], ["-O"]):
+        out = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, timeout=120)
+        assert out.stdout.startswith("LLMBadResponse") and "not a list" in out.stdout, (flags, out.stdout, out.stderr)

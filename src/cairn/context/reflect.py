@@ -278,8 +278,9 @@ def model_items(llm, turns: list[Turn]) -> tuple[list[Item], list[str]]:
     try:
         data = json.loads(reply)
         raw = data["items"]
-        assert isinstance(raw, list)
-    except (ValueError, KeyError, TypeError, AssertionError) as exc:
+        if not isinstance(raw, list):  # not `assert`: `python -O` leaves asserts out
+            raise TypeError(f"items is a {type(raw).__name__}, not a list")
+    except (ValueError, KeyError, TypeError) as exc:
         raise LLMBadResponse(f"reflection reply is not the JSON asked for: {exc}") from None
     kept, dropped = [], []
     for it in raw[:MAX_ITEMS]:
