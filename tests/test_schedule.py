@@ -104,6 +104,17 @@ def test_plain_words_and_cron():
         "2026-03-30T09:00:00+01:00", "2026-03-31T09:00:00+01:00"]
 
 
+def test_today_at_a_bare_hour_already_past_is_the_evening_hour():
+    """'today at 9' said at 10:00 is 21:00 today; with am (or after 21:00) it is past and refused."""
+    now = datetime(2026, 3, 27, 10, tzinfo=ZoneInfo("Europe/Lisbon"))
+    assert runs_of("today at 9", "Europe/Lisbon", now, 1, False) == ["2026-03-27T21:00:00+00:00"]
+    assert runs_of("today at 11", "Europe/Lisbon", now, 1, False) == ["2026-03-27T11:00:00+00:00"]
+    with pytest.raises(InvalidInput, match="in the past"):
+        W.parse_when("today at 9am", ZoneInfo("Europe/Lisbon"), now, recurring=False)
+    with pytest.raises(InvalidInput, match="in the past"):
+        W.parse_when("today at 9", ZoneInfo("Europe/Lisbon"), now.replace(hour=22), recurring=False)
+
+
 def test_naive_and_aware_times_mix():
     zone = W.zone("America/New_York")
     now = datetime(2026, 6, 1, 12, tzinfo=UTC)

@@ -4,7 +4,8 @@ The time arithmetic (cron fields, intervals, DST gaps and folds) is APScheduler'
 (`apscheduler.triggers`); this module only maps words to trigger fields. Accepted forms
 (case-insensitive; TIME is "9", "9am", "9:30", "21:15", "noon", "midnight"):
 
-  one-off    in N seconds|minutes|hours|days|weeks (N may be decimal: "in 1.5 hours") ; tomorrow [at TIME] ; today at TIME ;
+  one-off    in N seconds|minutes|hours|days|weeks (N may be decimal: "in 1.5 hours") ; tomorrow [at TIME] ; today at TIME
+             (a bare hour already past: its evening hour) ;
              next|this|on WEEKDAY [at TIME] ; at TIME (today, or tomorrow if past) ;
              [on] the Nth [of MONTH] | N MONTH | MONTH N [at TIME] (the next such day ahead) ;
              the same with a year (N MONTH YEAR, MONTH N[,] YEAR: that day) ; either may open
@@ -255,6 +256,9 @@ def _one_off_day_at(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
         return normalise(datetime(day.year, day.month, day.day, h, mi, tzinfo=tz), tz)
     if body in ("", "today") and clock:
         due = at(now)
+        if body == "today" and due <= now and h < 12 and not re.search(r"am\b|a\.m\.|pm\b|p\.m\.", text):
+            h += 12  # "today at 9" said at 10:00: the evening's 9, the hour a 12-hour clock names next
+            due = at(now)
         return due if due > now or body == "today" else at(now + timedelta(days=1))
     if body == "tomorrow":
         return at(now + timedelta(days=1))
