@@ -1,10 +1,12 @@
-"""Is the quoted line's value stated of a counterpart of what was asked (typed23, issue 33)? Two readings of form, no
+"""Is the quoted line's value stated of a counterpart of what was asked (typed23, issue 33)? Three readings of form, no
 word lists: a quote that writes the asked word only as
 
 - its role counterpart: the same stem with the other agent / recipient suffix ("employer" asked, "Pension, employee
   5%" quoted; payer / payee, lessor / lessee, guarantor / guarantee);
 - a negated compound: "peak" asked, only "Off-Peak membership" quoted (off-, non-; not for a yes/no question, which
   it answers "No"),
+- another modifier of the asked noun (`other_modifier`, MODIFIER): "the rear tyres" asked, "New front tyres: tread 8mm"
+  quoted; "juno's plan", "Cass's plan",
 
 states another thing than the one asked: checks.finish declines it with pointers (switch `CONTRAST`). Pure functions.
 """
@@ -13,7 +15,15 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.types import missing
+from cairn.lexical import content_terms, stem
+from cairn.ner import parse
+from cairn.search.asked import TYPE_WORDS
+
 CONTRAST = True
+# The modifiers of a noun by the packaged dependency parse: an adjective, a noun or a possessor ("rear", "dining", "Cass's")
+MODIFIER = True
+_MODS, _TAGS = frozenset({"amod", "compound", "poss", "nmod"}), frozenset({"ADJ", "NOUN", "PROPN"})
 _ROLE_SUFFIXES = ("er", "or", "ee")
 _WORD = re.compile(r"[a-z][a-z'’-]*")
 
@@ -40,9 +50,32 @@ def counterpart(question: str, quote: str, polar: bool = False) -> str | None:
     return None
 
 
-def contrast(question: str, quotes: list[str], polar: bool = False) -> str | None:
-    """What `question` asks that the quotes state only of a counterpart (module doc): the asked word; None
-    when none, or when CONTRAST is off. polar: a yes/no question (`counterpart`)."""
+def modifiers(text: str) -> dict[str, list[tuple[str, tuple[bool, bool], str]]]:
+    """{stem of a noun of `text`: [(stem of a modifier of it, (an adjective?, a possessor?), the modifier as written)]}
+    (ner.parse; {} without spaCy)."""
+    toks, out = parse(text) or (), {}
+    for t in toks:
+        if t.dep in _MODS and t.pos in _TAGS and toks[t.head].pos in ("NOUN", "PROPN") \
+                and (noun := content_terms(toks[t.head].text)) and (mod := content_terms(t.text)):
+            out.setdefault(stem(noun[0]), []).append((stem(mod[0]), (t.pos == "ADJ", t.dep == "poss"), mod[0]))
+    return out
+
+
+def other_modifier(question: str, quote: str, titles: str) -> str | None:
+    """The modifier of a noun of `question` (not a type word: "phone number") that neither `quote` nor the cited notes'
+    `titles` holds while `quote` gives the same noun another modifier of its kind (adjective, noun, possessor) that
+    the question does not hold ("rear" for "New front tyres"); None otherwise or when MODIFIER is off."""
+    asked, said = {stem(t) for t in content_terms(question)}, modifiers(quote) if MODIFIER else {}
+    return next((word for noun, mods in modifiers(question).items() if noun in said for m, kind, word in mods
+                 if m not in TYPE_WORDS and missing((m,), quote) and missing((m,), titles)
+                 and any(p not in asked and k == kind for p, k, _ in said[noun])), None)
+
+
+def contrast(question: str, quotes: list[str], polar: bool = False, titles: str = "") -> str | None:
+    """What `question` asks that the quotes state only of a counterpart or of another modifier of the noun asked (module
+    doc; `titles`: of the cited notes): the asked word; None when none, or when CONTRAST is
+    off. polar: a yes/no question (`counterpart`; no modifier is read)."""
     if not CONTRAST or not quotes:
         return None
-    return counterpart(question, " ".join(quotes), polar)
+    return counterpart(question, " ".join(quotes), polar) or (None if polar else
+                                                              other_modifier(question, " ".join(quotes), titles))

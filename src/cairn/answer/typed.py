@@ -71,6 +71,8 @@ HEADER = True
 # no head word, or a subject word its line holds is only in a ';' clause holding no value (unless the value's clause
 # refers back with a pronoun, _BACK). Off: neither.
 OWN_LINE = True
+# A code asked by name, not as a "number" ("the padlock code"), is no part of a phone number written in the line. Off: is.
+CODE_NO_PHONE = True
 TRACE: list | None = None  # a list: each draft's candidates are appended to it (bench/typed_accept.py measures them)
 _BACK = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them)\b", re.IGNORECASE)  # a clause's pronoun
 
@@ -223,6 +225,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         asked = replace(asked, head=tuple(w for w in asked.head if w not in drop),
                         subject=tuple(w for w in asked.subject if w not in drop))
     cands = candidates(asked, evidence)[:200]
+    if CODE_NO_PHONE and asked.kind == "code" and not re.search(r"\bn(?:o|umbers?)\b", question, re.I):
+        cands = [c for c in cands if any(not any(a <= s and e <= b for a, b in values("phone", c[1]))
+                                         for s, e in values("code", c[1]))]  # CODE_NO_PHONE
     if not cands:
         return None
     vecs = embed_cached(embedder, [question] + [c[1][:500] for c in cands])

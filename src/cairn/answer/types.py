@@ -37,9 +37,9 @@ _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|eu
                     # "110.00": two decimals, a price (not "7.30pm": a clock time)
                     r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-]|\s?[ap]\.?m\b)", re.IGNORECASE)
 # An amount without a currency sign is money when a money label precedes it on its line ("GRAND TOTAL 211,522", "Amount
-# due: 97").
+# due: 97"), and no word follows it naming what it counts ("balance 1,284 points").
 _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
-                             r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
+                             r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%]|,\d|[ \t]+[a-z])", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
