@@ -45,3 +45,23 @@ def test_a_phone_number_is_no_code_asked_by_name(real_embedder, monkeypatch):
     monkeypatch.setattr(typed, "CODE_NO_PHONE", False)
     ans = _ask("whats the code for the garage padlock", GARAGE, "Lock-up garage rental agreement", real_embedder)
     assert ans.verdict == "pass" and "01632" in ans.answer, ans.answer  # the old wrong pass
+
+
+def test_a_named_persons_number_is_their_phone_number(monkeypatch):
+    from cairn.search import asked as QT
+    assert QT.asked("what's lowri's number").kind == "phone"
+    assert QT.asked("whats shona's number").kind == "phone"  # typed without the apostrophe of "what's"
+    # a thing's number, or a number after a determiner, stays a code
+    assert QT.asked("what's tobin's passport number").kind == "code"
+    assert QT.asked("what is the car's number").kind == "code"
+    monkeypatch.setattr(QT, "PERSON_NUMBER", False)
+    assert QT.asked("what's lowri's number").kind == "code"  # the old reading
+
+
+def test_a_person_number_question_is_declined_without_their_phone(real_embedder):
+    text = "# Bathroom refit\n\nShower: Aquaveil tray, £689 from Bathstore Direct, order number BSD-551072.\n" \
+           "Tiler: Stavros Kallis, 07700 900 921.\n"
+    ans = _ask("what's lowri's number", text, "Bathroom refit", real_embedder)
+    assert ans.verdict == "abstain" and "BSD-551072" not in ans.answer, ans.answer
+    ans = _ask("what's stavros's number", text, "Bathroom refit", real_embedder)
+    assert ans.verdict == "pass" and "07700 900 921" in ans.answer, ans.answer

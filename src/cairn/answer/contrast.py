@@ -5,8 +5,7 @@ word lists: a quote that writes the asked word only as
   5%" quoted; payer / payee, lessor / lessee, guarantor / guarantee);
 - a negated compound: "peak" asked, only "Off-Peak membership" quoted (off-, non-; not for a yes/no question, which
   it answers "No"),
-- another modifier of the asked noun (`other_modifier`, MODIFIER): "the rear tyres" asked, "New front tyres: tread 8mm"
-  quoted; "juno's plan", "Cass's plan",
+- another modifier of the noun asked: "rear tyres" asked, "New front tyres" quoted (`other_modifier`, MODIFIER),
 
 states another thing than the one asked: checks.finish declines it with pointers (switch `CONTRAST`). Pure functions.
 """
@@ -17,13 +16,11 @@ import re
 
 from cairn.answer.types import missing
 from cairn.lexical import content_terms, stem
-from cairn.ner import parse
+from cairn.ner import noun_modifiers
 from cairn.search.asked import TYPE_WORDS
 
 CONTRAST = True
-# The modifiers of a noun by the packaged dependency parse: an adjective, a noun or a possessor ("rear", "dining", "Cass's")
-MODIFIER = True
-_MODS, _TAGS = frozenset({"amod", "compound", "poss", "nmod"}), frozenset({"ADJ", "NOUN", "PROPN"})
+MODIFIER = True  # another modifier of the noun asked (`other_modifier`). Off: not read.
 _ROLE_SUFFIXES = ("er", "or", "ee")
 _WORD = re.compile(r"[a-z][a-z'’-]*")
 
@@ -50,32 +47,18 @@ def counterpart(question: str, quote: str, polar: bool = False) -> str | None:
     return None
 
 
-def modifiers(text: str) -> dict[str, list[tuple[str, tuple[bool, bool], str]]]:
-    """{stem of a noun of `text`: [(stem of a modifier of it, (an adjective?, a possessor?), the modifier as written)]}
-    (ner.parse; {} without spaCy)."""
-    toks, out = parse(text) or (), {}
-    for t in toks:
-        if t.dep in _MODS and t.pos in _TAGS and toks[t.head].pos in ("NOUN", "PROPN") \
-                and (noun := content_terms(toks[t.head].text)) and (mod := content_terms(t.text)):
-            out.setdefault(stem(noun[0]), []).append((stem(mod[0]), (t.pos == "ADJ", t.dep == "poss"), mod[0]))
-    return out
-
-
 def other_modifier(question: str, quote: str, titles: str) -> str | None:
-    """The modifier of a noun of `question` (not a type word: "phone number") that neither `quote` nor the cited notes'
-    `titles` holds while `quote` gives the same noun another modifier of its kind (adjective, noun, possessor) that
-    the question does not hold ("rear" for "New front tyres"); None otherwise or when MODIFIER is off."""
-    asked, said = {stem(t) for t in content_terms(question)}, modifiers(quote) if MODIFIER else {}
-    return next((word for noun, mods in modifiers(question).items() if noun in said for m, kind, word in mods
-                 if m not in TYPE_WORDS and missing((m,), quote) and missing((m,), titles)
-                 and any(p not in asked and k == kind for p, k, _ in said[noun])), None)
+    """The modifier of a noun of `question` (ner.noun_modifiers; no type word) neither `quote` nor `titles` holds, when
+    `quote` gives the noun another of its kind (adjective, noun, possessor) ("rear": "New front tyres"); else None."""
+    key, asked = lambda w: stem(next(iter(content_terms(w)), "")), {stem(t) for t in content_terms(question)}  # noqa: E731
+    said = [(key(n), key(m), k) for n, m, k in noun_modifiers(quote) if key(m) not in asked] if MODIFIER else []
+    return next((m for n, m, k in noun_modifiers(question) if key(n) and key(m) not in TYPE_WORDS | {""} and missing(
+        (key(m),), quote) and missing((key(m),), titles) and (key(n), k) in {(x, z) for x, y, z in said if y}), None)
 
 
 def contrast(question: str, quotes: list[str], polar: bool = False, titles: str = "") -> str | None:
-    """What `question` asks that the quotes state only of a counterpart or of another modifier of the noun asked (module
-    doc; `titles`: of the cited notes): the asked word; None when none, or when CONTRAST is
-    off. polar: a yes/no question (`counterpart`; no modifier is read)."""
+    """What `question` asks that the quotes state only of a counterpart or another modifier (module doc; `titles`: the
+    cited notes'): the asked word; None when none or CONTRAST is off. polar: a yes/no question (no modifier read)."""
     if not CONTRAST or not quotes:
         return None
-    return counterpart(question, " ".join(quotes), polar) or (None if polar else
-                                                              other_modifier(question, " ".join(quotes), titles))
+    return counterpart(question, q := " ".join(quotes), polar) or (None if polar else other_modifier(question, q, titles))

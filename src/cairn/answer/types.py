@@ -11,7 +11,6 @@ organisation, list, procedure and reason ("why") answers have no reliable patter
 
 from __future__ import annotations
 
-import functools
 import re
 
 from cairn.lexical import MONTH_NAMES, content_terms, stem
@@ -154,22 +153,6 @@ def holds(kind: str | None, text: str) -> bool:
 SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "appointment", "dept": "department",
                "mgr": "manager", "tel": "phone", "ref": "reference"}
 
-# Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ only by them are one
-# family ("dental" / "dentist", "electrical" / "electricity", "cyclist" / "cycling"); at most two are stripped and the
-# root kept only at four letters or more.
-MORPHOLOGY = True
-_DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
-
-
-@functools.lru_cache(maxsize=8192)
-def root(term: str) -> str:
-    """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least four letters remain
-    ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
-    for _ in range(2):
-        term = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), term)
-    return term
-
-
 # English shortenings: a term is held by the words it abbreviates, an initialism of consecutive words of the context
 # ("agm": "annual general meeting", "nhs": "National Health Service"; "of", "and", "the" skipped) or a clipped word,
 # its first letters with at least CLIP more following ("subs": "Subscriptions", "vet": "veterinary"; "car" is not held
@@ -193,20 +176,17 @@ def _shortens(term: str, words: list[str]) -> bool:
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
-    held by "motors"; a short form holds the word it stands for, SHORT_FORMS; a word of the same family holds it,
-    `root`; an initialism or clipped word is held by the words it shortens, SHORTENED; a verb by its agent noun, AGENT)."""
+    held by "motors"; a short form holds the word it stands for, SHORT_FORMS; an initialism or clipped word is held by
+    the words it shortens, SHORTENED; a verb by its agent noun, AGENT)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
-    roots: set[str] | None = None  # read only when a term is not held otherwise
     out = []
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
         if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue
-        if MORPHOLOGY and roots is None:
-            roots = {root(h) for h in have}
-        if not (MORPHOLOGY and root(t) in roots) and not (t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have):
+        if not (t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have):
             out.append(t)  # ("ref" asked, "reference" written: held)
     return out
 
