@@ -51,9 +51,10 @@ def other_modifier(question: str, quote: str, titles: str) -> str | None:
     """The modifier of a noun of `question` (ner.noun_modifiers; no type word) neither `quote` nor `titles` holds, when
     `quote` gives the noun another of its kind (adjective, noun, possessor) ("rear": "New front tyres"); else None."""
     key, asked = lambda w: stem(next(iter(content_terms(w)), "")), {stem(t) for t in content_terms(question)}  # noqa: E731
-    said = [(key(n), key(m), k) for n, m, k in noun_modifiers(quote) if key(m) not in asked] if MODIFIER else []
-    return next((m for n, m, k in noun_modifiers(question) if key(n) and key(m) not in TYPE_WORDS | {""} and missing(
-        (key(m),), quote) and missing((key(m),), titles) and (key(n), k) in {(x, z) for x, y, z in said if y}), None)
+    wanted = [(key(n), m, k) for n, m, k in noun_modifiers(question) if MODIFIER and key(n) and key(m) not in TYPE_WORDS
+              | {""} and not missing((key(n),), quote) and missing((key(m),), quote) and missing((key(m),), titles)]
+    said = {(key(n), k) for n, m, k in noun_modifiers(quote) if key(m) not in asked | {""}} if wanted else set()
+    return next((m for n, m, k in wanted if (n, k) in said), None)
 
 
 def contrast(question: str, quotes: list[str], polar: bool = False, titles: str = "") -> str | None:

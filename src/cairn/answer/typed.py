@@ -225,8 +225,7 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
                         subject=tuple(w for w in asked.subject if w not in drop))
     cands = candidates(asked, evidence)[:200]
     if CODE_NO_PHONE and asked.kind == "code" and not re.search(r"\bn(?:o|umbers?)\b", question, re.I):
-        cands = [c for c in cands if any(not any(a <= s and e <= b for a, b in values("phone", c[1]))
-                                         for s, e in values("code", c[1]))]
+        cands = [c for c in cands if any(not any(a <= s < e <= b for a, b in values("phone", c[1])) for s, e in values("code", c[1]))]
     if not cands:
         return None
     vecs = embed_cached(embedder, [question] + [c[1][:500] for c in cands])
