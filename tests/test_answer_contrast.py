@@ -79,3 +79,28 @@ def test_an_uncited_answer_is_declined_with_a_reason_not_a_crash():
     q = "what is the gate code"
     out = checks.finish(q, Answer(q, "It is 4412.", "pass"), [], None, None, False, QT.asked(q))
     assert out.verdict == "abstain" and "no quote holds what was asked" in out.answer.lower(), out
+
+
+def test_another_modifier_of_the_asked_noun_is_another_thing():
+    from cairn.answer.contrast import other_modifier
+    assert other_modifier("how much tread is left on the rear tyres", "New front tyres: tread 8mm.", "Car service") \
+        == "rear"
+    assert other_modifier("what's in juno's reading support plan", "We will go through Cass's reading support plan.",
+                          "Parents' evening") == "juno"
+    # the asked modifier written in the quote or the note's title, a type word, or no other modifier: no contrast
+    assert other_modifier("how much tread is on the front tyres", "New front tyres: tread 8mm.", "Car service") is None
+    assert other_modifier("when is the lisbon flight", "Outbound flight departs at 07:45.", "Lisbon flight") is None
+    assert other_modifier("whats the plumber's phone number", "Emergency number: 07700 900 931.", "Plumber") is None
+    assert other_modifier("how much tread is left on the rear tyres", "Tyres: tread 8mm.", "Car service") is None
+    # a possessor is not a kind: "Class teacher" is no other owner of "tobias's teacher"
+    assert other_modifier("who's tobias's teacher", "Class teacher: Mr Anselm Drury", "School report") is None
+
+
+def test_a_value_of_another_modifier_is_declined_then_passed_when_off(real_embedder, monkeypatch):
+    text = "# Car service invoice\n\nNew front tyres: tread 8mm, pressure set to 2.4 bar.\nMileage: 41,806\n"
+    q = "how much tread is left on the rear tyres"
+    ans = answer_question(q, [_hit(text, "Car service invoice")], real_embedder)
+    assert ans.verdict == "abstain" and "another thing than 'rear'" in ans.answer, ans.answer
+    monkeypatch.setattr(contrast, "MODIFIER", False)
+    ans = answer_question(q, [_hit(text, "Car service invoice")], real_embedder)
+    assert ans.verdict == "pass" and "8mm" in ans.answer, ans.answer  # the old wrong pass

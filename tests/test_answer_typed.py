@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cairn.answer import checks, parts, typed, types
+from cairn.answer import checks, contrast, parts, typed, types
 from cairn.search import unasked
 from cairn.search import asked as QT
 from cairn.answer.checks import label, role_gap, verdict
@@ -400,6 +400,9 @@ def test_an_identifier_of_a_thing_no_note_names_is_declined(tmp_path, real_embed
         assert _ask(a, "What is my passport number?")[0].verdict == "abstain"
         monkeypatch.setattr(checks, "HEAD_QUOTED", frozenset({"purpose"}))
         monkeypatch.setattr(checks, "UNTYPED_FIT", False)  # (typed22: the learned gate declines it too)
+        # ... and the quote's "policy number" is another modifier than the "passport" asked (contrast.MODIFIER)
+        assert _ask(a, "What is my passport number?")[0].verdict == "abstain"
+        monkeypatch.setattr(contrast, "MODIFIER", False)
         assert _ask(a, "What is my passport number?")[0].verdict == "pass"
 
 

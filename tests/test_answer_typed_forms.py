@@ -19,7 +19,6 @@ INVOICE = ("Riverbend Animal Clinic\nInvoice\nInvoice number: RAC-7731\nPatient:
 BAKE = "# Spelt loaf\n\nMakes one loaf (about 800 g).\nSpelt flour: 500 g\nBake at 220 °C for 35 minutes.\n"
 SCHEDULE = ("Harbour Van Insurance\nPolicy schedule\nPolicy number: HVI-4410-2297\nVehicle: 2020 Ford Transit\n"
             "Claims line (24 hours): 0800 112 7781.\n")
-CLINIC = "# Orthodontist visit\n\nBracket check on 3 May 2028 at 09:10.\nBring the £19.80 band 1 charge.\n"
 ELECTRIC = "# Electricity bill\n\nSupplier: Brightwatt\nTotal this bill: £84.78\n"
 
 
@@ -30,14 +29,13 @@ def _hit(text: str, title: str, i: int = 1) -> Hit:
 
 @pytest.mark.parametrize("switch,question,hit,expect", [
     ("UNITS", "what temperature do I bake the spelt loaf at?", (BAKE, "Spelt loaf"), "220 °C"),
-    ("MORPHOLOGY", "how much is the orthodontic charge?", (CLINIC, "Orthodontist visit"), "19.80"),
     ("COMPOUND_KIND", "what was the total of the vet bill?", (INVOICE, "vet-invoice"), "115.20"),
 ])
 def test_the_thing_asked_as_documents_write_it(real_embedder, monkeypatch, switch, question, hit, expect):
     """Answered with pass; with the rule off, not answered with pass (another value, or declined)."""
     ans = answer_question(question, [_hit(*hit)], real_embedder)
     assert ans.verdict == "pass" and expect in ans.answer, ans.answer
-    monkeypatch.setattr({"MORPHOLOGY": types}.get(switch, QT), switch, False)
+    monkeypatch.setattr(QT, switch, False)
     ans = answer_question(question, [_hit(*hit)], real_embedder)
     assert not (ans.verdict == "pass" and expect in ans.answer), ans.answer
 
@@ -52,9 +50,7 @@ def test_another_thing_of_the_same_kind_is_still_declined(real_embedder, questio
     assert ans.verdict != "pass", ans.answer
 
 
-def test_word_families_and_units():
-    assert types.root("dental") == types.root("dentist") == "dent"
-    assert types.missing((stem("dental"),), "Dentist check-up") == []
+def test_units_and_another_modifier():
     assert types.missing((stem("rear"),), "Front tyre pressure") == ["rear"]
     assert QT.units_of("what temperature is the oven?") and not QT.units_of("how much flour?")
     assert QT.asked("what is the number to the power of two?").kind != "phone"

@@ -12,7 +12,7 @@ from cairn.answer import typed
 from conftest import notes_app
 
 NOTES = {
-    "dental.md": "# Letter from Brookfield Dental Surgery\n\n"
+    "dental.md": "# Letter from Brookfield Dentists\n\n"
                  "If you cannot come, tell us a day before, or a missed appointment fee of £30 is charged.\n"
                  "Your filling on the upper right tooth was done on 12 May 2030, and the next payment of £90 is due.\n",
     "lodge.md": "# Lakeside lodge, October\n\nThe total price is £900.\n"

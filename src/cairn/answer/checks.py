@@ -205,7 +205,8 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
         gap = role_gap(question, [f"{c.get('title') or ''}: {x['quote']}" for c in ans.citations
                                   if not c.get("speaker") for x in c.get("quotes", [])], known, said=True)
     if not ans.abstained and not gap and quotes:  # stated of a counterpart of the asked thing (answer/contrast.py)
-        other = contrast(question, note_quotes, asked.kind == "yesno")
+        other = contrast(question, note_quotes, asked.kind == "yesno",
+                         " ".join(c.get("title") or "" for c in ans.citations if not c.get("speaker")))
         gap = [f"!{other}"] if other else gap
     # "What do you know about Tom Weber?": less its capitalised words (the names) only words asking for everything
     words = re.findall(r"[^\W\d_]+", question)

@@ -1,10 +1,11 @@
-"""Is the quoted line's value stated of a counterpart of what was asked (typed23, issue 33)? Two readings of form, no
+"""Is the quoted line's value stated of a counterpart of what was asked (typed23, issue 33)? Three readings of form, no
 word lists: a quote that writes the asked word only as
 
 - its role counterpart: the same stem with the other agent / recipient suffix ("employer" asked, "Pension, employee
   5%" quoted; payer / payee, lessor / lessee, guarantor / guarantee);
 - a negated compound: "peak" asked, only "Off-Peak membership" quoted (off-, non-; not for a yes/no question, which
   it answers "No"),
+- another modifier of the noun asked: "rear tyres" asked, "New front tyres" quoted (`other_modifier`, MODIFIER),
 
 states another thing than the one asked: checks.finish declines it with pointers (switch `CONTRAST`). Pure functions.
 """
@@ -13,7 +14,13 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.types import missing
+from cairn.lexical import content_terms, stem
+from cairn.ner import noun_modifiers
+from cairn.search.asked import TYPE_WORDS
+
 CONTRAST = True
+MODIFIER = True  # another modifier of the noun asked (`other_modifier`). Off: not read.
 _ROLE_SUFFIXES = ("er", "or", "ee")
 _WORD = re.compile(r"[a-z][a-z'’-]*")
 
@@ -40,9 +47,19 @@ def counterpart(question: str, quote: str, polar: bool = False) -> str | None:
     return None
 
 
-def contrast(question: str, quotes: list[str], polar: bool = False) -> str | None:
-    """What `question` asks that the quotes state only of a counterpart (module doc): the asked word; None
-    when none, or when CONTRAST is off. polar: a yes/no question (`counterpart`)."""
+def other_modifier(question: str, quote: str, titles: str) -> str | None:
+    """The modifier of a noun of `question` (ner.noun_modifiers; no type word) neither `quote` nor `titles` holds, when
+    `quote` gives the noun another of its kind (adjective, noun, possessor) ("rear": "New front tyres"); else None."""
+    key, asked = lambda w: stem(next(iter(content_terms(w)), "")), {stem(t) for t in content_terms(question)}  # noqa: E731
+    wanted = [(key(n), m, k) for n, m, k in noun_modifiers(question) if MODIFIER and key(n) and key(m) not in TYPE_WORDS
+              | {""} and not missing((key(n),), quote) and missing((key(m),), quote) and missing((key(m),), titles)]
+    said = {(key(n), k) for n, m, k in noun_modifiers(quote) if key(m) not in asked | {""}} if wanted else set()
+    return next((m for n, m, k in wanted if (n, k) in said), None)
+
+
+def contrast(question: str, quotes: list[str], polar: bool = False, titles: str = "") -> str | None:
+    """What `question` asks that the quotes state only of a counterpart or another modifier (module doc; `titles`: the
+    cited notes'): the asked word; None when none or CONTRAST is off. polar: a yes/no question (no modifier read)."""
     if not CONTRAST or not quotes:
         return None
-    return counterpart(question, " ".join(quotes), polar)
+    return counterpart(question, q := " ".join(quotes), polar) or (None if polar else other_modifier(question, q, titles))

@@ -28,7 +28,7 @@ from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.rota import keyed_person
 from cairn.answer.tables import HEADING, heading_above, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import KIND_WORDS, missing, root, tense, values, words_of
+from cairn.answer.types import KIND_WORDS, missing, tense, values, words_of
 from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
 from cairn.search.unasked import light_verbs, unasked
 from cairn.embed.cache import embed_cached
@@ -71,6 +71,7 @@ HEADER = True
 # no head word, or a subject word its line holds is only in a ';' clause holding no value (unless the value's clause
 # refers back with a pronoun, _BACK). Off: neither.
 OWN_LINE = True
+CODE_NO_PHONE = True  # a code asked by name ("the padlock code"), not as a "number", is no part of a phone number
 TRACE: list | None = None  # a list: each draft's candidates are appended to it (bench/typed_accept.py measures them)
 _BACK = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them)\b", re.IGNORECASE)  # a clause's pronoun
 
@@ -223,6 +224,8 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         asked = replace(asked, head=tuple(w for w in asked.head if w not in drop),
                         subject=tuple(w for w in asked.subject if w not in drop))
     cands = candidates(asked, evidence)[:200]
+    if CODE_NO_PHONE and asked.kind == "code" and not re.search(r"\bn(?:o|umbers?)\b", question, re.I):
+        cands = [c for c in cands if any(not any(a <= s < e <= b for a, b in values("phone", c[1])) for s, e in values("code", c[1]))]
     if not cands:
         return None
     vecs = embed_cached(embedder, [question] + [c[1][:500] for c in cands])
@@ -335,7 +338,7 @@ def value_labels(kind: str | None, text: str) -> list[str]:
 
 def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedder) -> list[float]:
     """For each candidate text, how well a label of its values of `kind` states `role` (the question's, search/asked.role_of;
-    module doc, ROLE): 1.0 when a label holds every role word (stem or word family), else the best cosine of the role
+    module doc, ROLE): 1.0 when a label holds every role word (types.missing), else the best cosine of the role
     phrase and a label; 0.0 for each when no role is asked or ROLE is 0."""
     if not (ROLE and role and texts):
         return [0.0] * len(texts)
@@ -344,8 +347,7 @@ def role_fits(kind: str | None, role: tuple[str, ...], texts: list[str], embedde
 
     def held(label: str) -> bool:
         have = {stem(w) for w in re.findall(r"[a-z]+", label.lower())}
-        return all(stem(w) in have or root(stem(w)) in {root(h) for h in have} or not missing((stem(w),), label)
-                   for w in want)
+        return all(stem(w) in have or not missing((stem(w),), label) for w in want)
     flat = list(dict.fromkeys(x for ls in labels for x in ls if x))
     vecs = embed_cached(embedder, [" ".join(role)] + flat) if flat else None
     cos = dict(zip(flat, (vecs[1:] @ vecs[0]).tolist())) if flat else {}

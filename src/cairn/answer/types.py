@@ -11,7 +11,6 @@ organisation, list, procedure and reason ("why") answers have no reliable patter
 
 from __future__ import annotations
 
-import functools
 import re
 
 from cairn.lexical import MONTH_NAMES, content_terms, stem
@@ -37,9 +36,9 @@ _MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}|{_AMOUNT}\s?(?:GBP|EUR|USD|CHF|eu
                     # "110.00": two decimals, a price (not "7.30pm": a clock time)
                     r"|(?<![\d.,-])\d{1,3}(?:,\d{3})*\.\d\d(?![\d.-]|\s?[ap]\.?m\b)", re.IGNORECASE)
 # An amount without a currency sign is money when a money label precedes it on its line ("GRAND TOTAL 211,522", "Amount
-# due: 97").
+# due: 97"), and no word follows it naming what it counts ("balance 1,284 points").
 _MONEY_LABELLED = re.compile(r"\b(?:total|subtotal|amount(?: due)?|balance(?: due)?|cost|price|fee|premium|deposit)"
-                             r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%])", re.IGNORECASE)
+                             r"\b[ \t:]+(-?\d[\d,]*(?:\.\d+)?)(?![\d%]|,\d|[ \t]+[a-z])", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\w/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,6}){1,4}(?![\w/-]|\.\w)")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9/-]*\d)(?:[A-Z0-9]+[-/])*[A-Z0-9]{2,}(?:[-/][A-Z0-9]+)*"
@@ -154,22 +153,6 @@ def holds(kind: str | None, text: str) -> bool:
 SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "appointment", "dept": "department",
                "mgr": "manager", "tel": "phone", "ref": "reference"}
 
-# Derivational suffixes of English (adjective/agent/abstract-noun formers): words that differ only by them are one
-# family ("dental" / "dentist", "electrical" / "electricity", "cyclist" / "cycling"); at most two are stripped and the
-# root kept only at four letters or more.
-MORPHOLOGY = True
-_DERIVATIONAL = ("istry", "ation", "ical", "ity", "ist", "ian", "ary", "ics", "al", "ic")
-
-
-@functools.lru_cache(maxsize=8192)
-def root(term: str) -> str:
-    """The stem `term` less up to two derivational suffixes (`_DERIVATIONAL`), when at least four letters remain
-    ("dental" -> "dent", "electricity" -> "electr"); else `term`."""
-    for _ in range(2):
-        term = next((term[:-len(x)] for x in _DERIVATIONAL if term.endswith(x) and len(term) - len(x) >= 4), term)
-    return term
-
-
 # English shortenings: a term is held by the words it abbreviates, an initialism of consecutive words of the context
 # ("agm": "annual general meeting", "nhs": "National Health Service"; "of", "and", "the" skipped) or a clipped word,
 # its first letters with at least CLIP more following ("subs": "Subscriptions", "vet": "veterinary"; "car" is not held
@@ -193,20 +176,17 @@ def _shortens(term: str, words: list[str]) -> bool:
 def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
-    held by "motors"; a short form holds the word it stands for, SHORT_FORMS; a word of the same family holds it,
-    `root`; an initialism or clipped word is held by the words it shortens, SHORTENED; a verb by its agent noun, AGENT)."""
+    held by "motors"; a short form holds the word it stands for, SHORT_FORMS; an initialism or clipped word is held by
+    the words it shortens, SHORTENED; a verb by its agent noun, AGENT)."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
-    roots: set[str] | None = None  # read only when a term is not held otherwise
     out = []
     for t in terms:
         if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
         if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue
-        if MORPHOLOGY and roots is None:
-            roots = {root(h) for h in have}
-        if not (MORPHOLOGY and root(t) in roots) and not (t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have):
+        if not (t in SHORT_FORMS and stem(SHORT_FORMS[t]) in have):
             out.append(t)  # ("ref" asked, "reference" written: held)
     return out
 

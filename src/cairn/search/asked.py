@@ -28,6 +28,10 @@ from cairn.ner import parts_of_speech
 # or the question's verb: "Serves 8"); "what time does S VERB O" asks for the time of O (the verb's object joins the
 # head).
 CODE_OF = ROLE_HEAD = COUNTED = OBJECT_HEAD = True
+# "what's lowri's number": the number of a person named by a bare possessive (no determiner: not "the car's number") is
+# their phone number, not a code (typedwrong28). Off: a code.
+PERSON_NUMBER = True
+_PERSON_NUMBER = re.compile(r"^\W*what(?:'s|’s|\s+is)\s+[a-z]+['’]s\s+number\W*$", re.IGNORECASE)
 
 VALUE_KINDS = frozenset({"money", "phone", "email", "code", "date", "time", "duration", "number"})
 # Words that name the type of the value rather than what it is about: "the phone number" asks for a phone number; a note
@@ -240,6 +244,8 @@ def _asked(question: str) -> Asked:
     kind = next((k for k, rx in _RULES if rx.search(q)), None)  # (None, ...): no type, stop
     if kind is None and CODE_OF and _THING_NUMBER.search(q) and not re.search(r"\bhow many\b", q, re.I):
         kind = "code"
+    if kind == "code" and PERSON_NUMBER and _PERSON_NUMBER.match(q):
+        kind = "phone"
     who = _WHO_VERB.match(q.rstrip(" ?.!")) if ROLE_HEAD and kind == "person" else None
     if who:  # "Who chaired the residents' committee meeting?": the chair of the meeting
         return Asked(kind, _stems(who.group(1) or who.group(2)), tuple(
