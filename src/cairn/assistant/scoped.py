@@ -147,6 +147,8 @@ class NoteScoped:
         self._read_note(title, t, ui, turn_no, res)  # the read, on the record
         log["note"] = log["subject"] = title
         log["question"] = t
+        if not how_to:
+            lines = RP.with_antecedents(body, lines)  # "He collects the subs." with the line naming him
         text = "\n".join(f"{ln} [1]" for ln in lines) if len(lines) > 1 else f"{lines[0]} [1]"
         return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)},
                 "quoted": [] if how_to else lines}

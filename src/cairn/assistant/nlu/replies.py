@@ -43,6 +43,35 @@ def _local(iso: str | None) -> str:
     return W.normalise(dt, W.zone(None)).strftime("%a %d %b %Y, %H:%M")
 
 
+def when_spoken(iso: str | None, now: datetime | None = None) -> str:
+    """A reminder's time as said to the person, in the local zone: "today at 22:30", "tomorrow at 07:45",
+    "on Saturday at 19:00" (within the coming week), "on Saturday 9 January at 19:00" (later; the year added
+    when it is not this one's). `iso` is an ISO time (UTC "...+00:00" as the scheduler stores it, or a naive
+    local "YYYY-MM-DD HH:MM" as a correction gives it); `now` (aware or naive local; default the clock) fixes
+    "today". Returns `iso` itself when it is no ISO time, "" for None or ""."""
+    if not iso:
+        return ""
+    try:
+        dt = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    from cairn.schedule import when as W
+    tz = W.zone(None)
+    dt = W.normalise(dt, tz) if dt.tzinfo else dt
+    now = now or datetime.now(tz)
+    now = W.normalise(now, tz) if now.tzinfo else now
+    days = (dt.date() - now.date()).days
+    clock = dt.strftime("%H:%M")
+    if days == 0:
+        return f"today at {clock}"
+    if days == 1:
+        return f"tomorrow at {clock}"
+    if 1 < days < 7:
+        return f"on {dt.strftime('%A')} at {clock}"
+    year = f" {dt.year}" if dt.year != now.year else ""
+    return f"on {dt.strftime('%A')} {dt.day} {dt.strftime('%B')}{year} at {clock}"
+
+
 def reminders_text(rows: list[dict]) -> str:
     """The person's open reminders, one a line with the next time (and how it repeats)."""
     open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
@@ -156,6 +185,34 @@ def sentences(body: str) -> list[str]:
     return out
 
 
+# A quoted sentence opening with a person's pronoun ("He collects the subs.") is said with the sentence before it
+# on its line, which names whom the pronoun stands for ("Captain: Baz Tulliver, 07700 900 614."). Switch off:
+# PRONOUN_ANTECEDENT.
+PRONOUN_ANTECEDENT = True
+_PERSON_OPENS = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b", re.I)
+
+
+def with_antecedents(body: str, lines: list[str]) -> list[str]:
+    """`lines` (sentences of the note `body`, in order) with the sentence before each one that opens with a
+    person's pronoun put in front of it, when that sentence is on the same line of the note and not quoted
+    already; `lines` unchanged when PRONOUN_ANTECEDENT is off."""
+    if not PRONOUN_ANTECEDENT:
+        return lines
+    from cairn.lexical import sentences as spans
+    before: dict[str, str] = {}
+    for ln in body.splitlines():
+        ln = ln.strip()
+        cut = [ln[a:b] for a, b in spans(ln)] if ln and not ln.startswith("#") else []
+        before.update({b: a for a, b in zip(cut, cut[1:]) if b not in before})
+    out: list[str] = []
+    for s in lines:
+        prev = before.get(s)
+        if prev and _PERSON_OPENS.match(s) and prev not in lines and prev not in out:
+            out.append(prev)
+        out.append(s)
+    return out
+
+
 # A line that asks ("Who is driving?", "Ben: can you bring the cake?") answers nothing: the line of a chat
 # asking the very question the person asks again is no answer to it. Switch off: QUESTION_LINES_ANSWER.
 QUESTION_LINES_ANSWER = False
@@ -175,6 +232,16 @@ def steps(body: str) -> list[str]:
     return numbered or [ln for ln in lines if re.match(r"^[-*]\s+", ln)]
 
 
+# best_sentences counts the words a sentence shares with the question by their stems ("who's meeting me" shares
+# "meet" with "she'll meet me"), as typed_sentences does. Switch off: STEMMED_OVERLAP.
+STEMMED_OVERLAP = True
+
+
+def _stemmed_terms(text: str) -> set[str]:
+    from cairn.lexical import stem
+    return {stem(w) for w in terms(text)}
+
+
 def best_sentences(embedder, body: str, question: str, title: str, avoid: str | None = None) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
     words with the question once the note's title words are taken away (a sentence after the first
@@ -183,15 +250,16 @@ def best_sentences(embedder, body: str, question: str, title: str, avoid: str | 
     ties: cosine to the question; a role a
     sentence names shares the words of its work, roles.role_words); [] when the question asks
     nothing beyond the title, or no sentence shares a word."""
-    want = terms(question) - terms(title)
+    tm = _stemmed_terms if STEMMED_OVERLAP else terms
+    want = tm(question) - tm(title)
     if not want:
         return []
     sents = answer_lines(body)
     heads = F.line_heads(body, sentences) if F.LINE_HEAD else {}
     from cairn.answer.rota import role_words  # a role counts the work it does ("Electrician": "wiring")
-    own = [(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set())), s) for s in sents]
+    own = [(want & (tm(s) | (tm(" ".join(role_words(s))) if ROLE_WORK else set())), s) for s in sents]
     # a word only the line's head holds counts half: the sentence saying it outright comes first
-    scored = [(len(o) + 0.5 * len(want & terms(heads.get(s, "")) - o), s) for o, s in own]
+    scored = [(len(o) + 0.5 * len(want & tm(heads.get(s, "")) - o), s) for o, s in own]
     if avoid:  # a line an earlier part of the message quoted is no answer to this part while another one is
         words = lambda x: " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", x.lower())))  # "[1]" markers out
         scored = [(n, s) for n, s in scored if words(s) not in words(avoid)] or scored
@@ -317,6 +385,13 @@ def asked_kind(question: str):
     return (lambda s: fits_answer_type(s, kind)) if kind else None
 
 
+# A question naming nothing beyond the note's title ("when's ruby's baby shower" of the note "Ruby's baby shower")
+# asks the note's own value of the kind: of the sentences of that kind, the first in the note answers it (the
+# note opens with its own date; a later date is of some other thing it mentions), not the nearest by cosine.
+# Switch off: TITLE_ONLY_FIRST.
+TITLE_ONLY_FIRST = True
+
+
 def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
                     avoid: str | None = None, related: str | None = None) -> list[str]:
     """The sentence of a note holding the kind of thing `question` asks for (`asked_kind`):
@@ -358,6 +433,8 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     if len(tied) > 1 and prefer:
         said = [s for s in tied if _said(s, prefer)]
         tied = said or tied
+    if len(tied) > 1 and TITLE_ONLY_FIRST and not want and not also:
+        return tied[:1]  # "when's ruby's baby shower" of "Ruby's baby shower": the note's first date is its own
     if len(tied) > 1:
         import numpy as np
         from cairn.embed.cache import embed_cached

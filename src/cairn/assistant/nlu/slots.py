@@ -208,6 +208,9 @@ _BODY_LEAD = re.compile(r"^(?:(?:(?:the|a|an)\s+)?(?:text|body|content|contents|
                         r"|(?:that|which)\s+(?:says|reads)|saying|reading)\s*[:,-]?\s+(?!(?:of|from|for|about|to|in)\b)(?=\S)", _F)
 
 
+_OPENING_MARK = re.compile(r"^(?:[:;,]+|[-–—]+(?=\s))\s*(?=\S)")
+
+
 def title_from_text(text: str, words: int = 8, chars: int = 60) -> str:
     """A note title for a text the person asked to keep that has no title of its own: the
     opening words of its first line or sentence (at most `words` words and `chars` characters,
@@ -241,6 +244,7 @@ def create_slots(text: str) -> dict:
         title = ""  # "a note called - milk and eggs": the title is missing, not "- milk and eggs"
     title = title[:1].upper() + title[1:] if title == title.lower() else title  # "iPhone tips", "eBay" kept
     body = _BODY_LEAD.sub("", body.strip()) if body else ""  # "with text hello": "hello"
+    body = _OPENING_MARK.sub("", body)  # "saying: the 9:15 ...", "with - eggs": the mark opens the text, no part of it
     body = re.sub(r"\s+(?:in|on|inside)\s+(?:it|there)$", "", strip_tail(body), flags=re.I) if body else ""
     return {"title": strip_tail(title), "body": items_body(body) if body else ""}
 

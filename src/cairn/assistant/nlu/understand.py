@@ -53,6 +53,15 @@ BARE_POSSESSIVE = True
 # clause after it no request ("get rid of the bins one, the council came early": a reminder's cancel, not a note's
 # delete of "council came early"), is that first request, the rest its reason. Switch off: REASON_AFTER.
 REASON_AFTER = True
+# A new note's text already begun in the first clause ("... saying: the 9:15 from Ardmore, back at 17:40") goes on
+# past the comma: the rest is more of the text, not the request's reason (REASON_AFTER). Switch off: BODY_GOES_ON.
+BODY_GOES_ON = True
+
+
+def _body_goes_on(intent: str, first: str) -> bool:
+    """Whether a note_create's first clause `first` has begun the note's text already (BODY_GOES_ON)."""
+    from cairn.assistant.nlu.slots import create_slots
+    return BODY_GOES_ON and intent == "note_create" and bool(create_slots(first)["body"])
 # A greeting opening a message ("hiya, when's the recycling collected", "morning! how much was the
 # deposit") is no part of what it asks: the first clause, at most GREETING_WORDS words and read as small
 # talk by the classifier on its own, is dropped when the rest (3+ words) is a question or reads as some
@@ -292,6 +301,10 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         if first.intent in ACTIONABLE and first.score >= 0.5 and (first.score > last.score or not rival) and (
                 first.score > whole.score if weak else first.intent == whole.intent):
             # the request first, its reason after: "cancel the bread one, I already took it out"
+            if _body_goes_on(first.intent, pre[0]):
+                u.actions = [Action(first.intent, resolved, first)]
+                u.resolution.append(f"a new note's text going on past a comma: {resolved!r} (read whole as {whole.intent})")
+                return u
             u.actions = [Action(first.intent, pre[0], first, context=pre[1])]
             u.resolution.append(f"a request and its reason: {pre[0]!r} ({first.intent}) then {pre[1]!r}")
             return u
@@ -304,6 +317,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         first, last = C.classify(embedder, [cut[0], cut[1]], cache_dir)
         if (first.intent in ACTIONABLE and first.intent != whole.intent and first.score > whole.score
                 and last.intent not in ACTIONABLE and last.intent != "deny"):
+            if _body_goes_on(first.intent, cut[0]):
+                # "create a note titled Ferry times saying: the 9:15 from Ardmore, back at 17:40": the rest is text
+                u.actions = [Action(first.intent, resolved, first)]
+                u.resolution.append(f"a new note's text going on past a comma: {resolved!r} (read whole as {whole.intent})")
+                return u
             u.actions = [Action(first.intent, cut[0], first, context=cut[1])]
             u.resolution.append(f"a request and its reason: {cut[0]!r} ({first.intent}, read whole as {whole.intent})")
             return u
