@@ -154,6 +154,11 @@ def _summary(calls: list[CallRecord]) -> str:
     return " ".join(describe(c) for c in calls)
 
 
+def _until(iso: str | None) -> str:
+    """The time a reminder is snoozed until, after "until": "tomorrow at 09:00", "Friday at 17:00"."""
+    return when_spoken(iso).removeprefix("on ") if SPOKEN_TIMES else str(iso)
+
+
 def describe(rec: CallRecord) -> str:
     """One sentence for the person about what became of a call."""
     args = json.dumps(rec.arguments, ensure_ascii=False)
@@ -199,7 +204,7 @@ def describe(rec: CallRecord) -> str:
     if rec.name == "reminder_cancel" and isinstance(r, dict):
         return f"Cancelled the reminder “{r.get('text')}”."
     if rec.name == "reminder_snooze" and isinstance(r, dict):
-        return f"Snoozed “{r.get('text')}” until {when_spoken(r.get('next_due')) if SPOKEN_TIMES else r.get('next_due')}."
+        return f"Snoozed “{r.get('text')}” until {_until(r.get('next_due'))}."
     if rec.name == "delete_note":
         return f"Deleted the note {rec.arguments.get('note')} (it is in the vault's .trash)."
     return f"{rec.name} ran: {json.dumps(r, ensure_ascii=False, default=str)[:300]}"

@@ -353,6 +353,13 @@ _RATE = re.compile(r"\b(?:(?:every|each)\s+(?:\w+\s+)?(?:minute|hour|day|night|w
                    r"per\s+(?:day|week|month|year|hour))\b", re.I)
 
 
+# "how early / how late" asks a clock time or an amount of time before or after ("arrive 20 minutes early", "half
+# an hour before"). Switch off: HOW_EARLY.
+HOW_EARLY = True
+_AHEAD = re.compile(r"\b(?:\d+|an?|half an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty|forty-five)\s*"
+                    r"(?:min(?:ute)?s?|hours?|hrs?)\s+(?:early|earlier|before|ahead|beforehand|late|later|after)\b", re.I)
+
+
 def asked_kind(question: str):
     """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
     `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
@@ -370,6 +377,8 @@ def asked_kind(question: str):
         if vk == "code":  # a reference, not the digits of a phone number ("01632 960111")
             return lambda s: any(not any(a < pe and ps < b for ps, pe in values("phone", s)) for a, b in values("code", s))
         return lambda s: bool(values(vk, s))
+    if HOW_EARLY and re.search(r"\bhow (?:early|late)\b", q):  # "arrive 20 minutes early" answers it as a clock does
+        return lambda s: bool(_CLOCK.search(s) or _AHEAD.search(s))
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
     if F.PART_OF_DAY and re.search(r"\b(?:what|which) (?:night|evening|morning|afternoon)s?\b", q):
@@ -385,11 +394,27 @@ def asked_kind(question: str):
     return (lambda s: fits_answer_type(s, kind)) if kind else None
 
 
-# A question naming nothing beyond the note's title ("when's ruby's baby shower" of the note "Ruby's baby shower")
+# A question naming the note's title and nothing beyond it ("when's ruby's baby shower" of "Ruby's baby shower")
 # asks the note's own value of the kind: of the sentences of that kind, the first in the note answers it (the
 # note opens with its own date; a later date is of some other thing it mentions), not the nearest by cosine.
-# Switch off: TITLE_ONLY_FIRST.
+# Of such sentences, the first holding a number, if any. Switch off: TITLE_ONLY_FIRST.
 TITLE_ONLY_FIRST = True
+
+
+# A question's possessor ("nell's" of "when is nell's piano exam") says whose thing is asked, not which: a line
+# sharing only the possessor ("Nell has piano on Thursdays") ranks below one sharing the thing ("exam on 14 May"):
+# it counts half in typed_sentences. Switch off: POSSESSOR_HALF.
+POSSESSOR_HALF = True
+
+
+def _possessors(question: str, body: str = "") -> set[str]:
+    """Stems of the words of `question` written as possessives ("nell's"), or typed without the apostrophe
+    ("nells") when the word less its "s" is a capitalised name in `body` ("Nell has piano ...")."""
+    from cairn.lexical import stem
+    out = {w for w in re.findall(r"\b(\w+)['’]s\b", question.lower()) if w not in _STOP}
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", body)}
+    out |= {w[:-1] for w in re.findall(r"\b(\w+s)\b", question.lower()) if not w.endswith("ss") and w[:-1] in names}
+    return {stem(w) for w in out}
 
 
 def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
@@ -426,15 +451,18 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     also = _stems(related, "") - want if related else set()  # "coach" of "Coach to Harwick" tells lines apart here
     # a role a sentence names counts the work it does ("Electrician: …" for "the wiring": roles.py)
     from cairn.answer.rota import role_terms
-    scored = [((len(want & st), len(also & st)), s) for s in sents
+    whose = _possessors(question, body) if POSSESSOR_HALF else set()  # "nell's" of "when is nell's piano exam" says whose
+    scored = [((len(want & st - whose) + 0.5 * len(want & st & whose), len(also & st)), s) for s in sents
               for st in [{stem(w) for w in terms(s)} | (role_terms(s) if ROLE_WORK else set())]]
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]
     if len(tied) > 1 and prefer:
         said = [s for s in tied if _said(s, prefer)]
         tied = said or tied
-    if len(tied) > 1 and TITLE_ONLY_FIRST and not want and not also:
-        return tied[:1]  # "when's ruby's baby shower" of "Ruby's baby shower": the note's first date is its own
+    if len(tied) > 1 and TITLE_ONLY_FIRST and not want and not also and _stems(question, "") & _stems(title, ""):
+        # "when's ruby's baby shower" of "Ruby's baby shower": the note's first date is its own; a value written
+        # with a number ("Sunday 22 March") before a word that only fits the kind ("spring concert")
+        return ([s for s in tied if re.search(r"\d", s)] or tied)[:1]
     if len(tied) > 1:
         import numpy as np
         from cairn.embed.cache import embed_cached

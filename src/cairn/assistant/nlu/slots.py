@@ -215,7 +215,10 @@ def title_from_text(text: str, words: int = 8, chars: int = 60) -> str:
     """A note title for a text the person asked to keep that has no title of its own: the
     opening words of its first line or sentence (at most `words` words and `chars` characters,
     closing punctuation dropped, the first letter capitalised); "Note" for a text without a word."""
-    first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0].strip(" \t\"'“”‘’#*-")
+    from cairn.lexical import sentences as spans  # the shared splitter: "Dr. Okafor rang" is one sentence
+    t = text.strip()
+    cut = spans(t)
+    first = (t[cut[0][0]:cut[0][1]] if cut else t).split("\n", 1)[0].strip(" \t\"'“”‘’#*-")
     ws = first.split()[:words]
     title = " ".join(ws)
     while len(title) > chars and " " in title:

@@ -270,6 +270,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         u.actions = [Action("memory_correct", resolved, whole)]
         u.resolution.append(f"a correction of a value: {pair[1]!r} -> {pair[0]!r} (read as {whole.intent})")
         return u
+    if OTHER_REMINDER and whole.intent in ("reminder_correct", "reminder_snooze") and _names_other_reminder(resolved, st):
+        # "snooze the charcoal one till friday" right after the insurance reminder: that one, not the last one set
+        u.actions = [Action("reminder_snooze", resolved, whole)]
+        u.resolution.append(f"a reminder named by its own words, not the last one set (read as {whole.intent})")
+        return u
     if _corrects_reminder(resolved, whole, st):
         u.actions = [Action("reminder_correct", resolved, whole)]
         if whole.intent != "reminder_correct":
@@ -405,6 +410,27 @@ def tells_a_fact(text: str) -> bool:
 
 CORRECTABLE = frozenset({"reminder_correct", "reminder_snooze", "forget", "none"})
 _REMIND_WORDS = re.compile(r"\b(?:remind|nudge|ping|reminder)\b", re.I)
+
+
+# A message naming a reminder by words of its own ("the charcoal one", "the bins reminder") none of which is a word of
+# the reminder the session last set or moved is about that other reminder: a snooze of it, never a correction of
+# the last one (which moved the insurance reminder for "snooze the charcoal one till friday"). Switch off:
+# OTHER_REMINDER.
+OTHER_REMINDER = True
+_NAMED_REMINDER = re.compile(r"\b(?:the|my|that)\s+(?P<w>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+(?:one|reminder)\b", re.I)
+
+
+def _names_other_reminder(text: str, st: S.ConversationState) -> bool:
+    """Whether `text` names a reminder ("the charcoal one") by content words none of which is in the task of the
+    reminder the session last spoke of; False when the session spoke of none."""
+    from cairn.lexical import stem
+    task = S.last_reminder_task(st)
+    m = _NAMED_REMINDER.search(text)
+    if not task or not m:
+        return False
+    from cairn.assistant.nlu.replies import terms
+    named = {stem(w) for w in terms(m.group("w"))} - {"last", "first", "other", "new", "next", "same", "old"}
+    return bool(named) and not named & {stem(w) for w in terms(task)}
 
 
 def _corrects_reminder(text: str, whole: C.Prediction, st: S.ConversationState) -> bool:
