@@ -211,3 +211,30 @@ def test_a_reminder_named_by_other_words_is_snoozed_not_the_last_one(home, monke
             assert "boat licence" in res.reply, res.reply  # the last one set was moved instead
         for said in ("cancel the compost reminder", "cancel the boat licence reminder"):
             bot.turn(said, Channel())
+
+
+NEAR = {"rye.md": "# Rye sourdough\n\nFeed the starter the evening before.\nBulk prove for 3 to 4 hours, folding twice.\n"
+                  "Bake at 230C for 40 minutes.\n",
+        "allot.md": "# Allotment plot\n\nPlot 31 at Gorsey Bank allotments.\nThe shed padlock code is 7715.\n"
+                    "Site secretary: Wilfred Ambrose, 07700 900 388.\n"}
+
+
+def test_a_declined_question_is_answered_from_the_nearest_note_when_a_line_covers_it(tmp_path, real_embedder,
+                                                                                      monkeypatch):
+    """Class: the knowledge answer declines "how long does the dough need to prove" ("dough" is the end of the
+    title's "sourdough"); the nearest note's line holding a duration and, with the title, every word of the
+    question answers it (NEAREST_COVERED); a value no line covers ("the wifi password") is still declined."""
+    from cairn.assistant import scoped as SC
+    assert SC._covered({"dough", "prove"}, {"prove", "bulk", "rye", "sourdough"})
+    assert not SC._covered({"wifi", "password"}, {"shed", "padlock", "code"})
+    assert not SC._covered({"ugh"}, {"dough"})  # a tail of under 4 letters is no compound's head
+    with notes_app(tmp_path, NEAR, real_embedder) as app:
+        asks = {"how long does the dough need to prove": "3 to 4 hours",
+                "whats the code for the lock on the shed": "7715"}
+        for q, want in asks.items():
+            assert want in Assistant(app, model="none", new=True).turn(q, Channel()).reply, q
+        reply = Assistant(app, model="none", new=True).turn("whats the wifi password at the allotment", Channel()).reply
+        assert "7715" not in reply and "don't know" in reply, reply
+        monkeypatch.setattr(SC, "NEAREST_COVERED", False)
+        for q, want in asks.items():
+            assert want not in Assistant(app, model="none", new=True).turn(q, Channel()).reply, q
