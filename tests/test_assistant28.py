@@ -14,7 +14,10 @@ import pytest
 from cairn.assistant import Assistant, Channel
 from cairn.assistant import results as RS
 from cairn.assistant.nlu import forms as FO
+from cairn.assistant.nlu import records as RC
 from cairn.assistant.nlu import replies as RP
+from cairn.assistant.nlu import slots as SL
+from cairn.assistant.nlu import times as T
 from cairn.assistant.nlu import understand as U
 from cairn.assistant.nlu.slots import create_slots
 from cairn.assistant.results import CallRecord, describe
@@ -76,7 +79,7 @@ def test_a_new_notes_text_goes_on_past_a_comma(home, real_embedder, monkeypatch)
     u = U.understand(real_embedder, said, S.ConversationState())
     assert [a.intent for a in u.actions] == ["note_create"] and u.actions[0].text == said, u.to_json()
     assert "back at 17:40" in create_slots(u.actions[0].text)["body"]
-    monkeypatch.setattr(U, "BODY_GOES_ON", False)
+    monkeypatch.setattr(SL, "BODY_GOES_ON", False)
     u = U.understand(real_embedder, said, S.ConversationState())
     assert "17:40" not in u.actions[0].text, u.to_json()
 
@@ -113,12 +116,12 @@ def test_a_pronoun_sentence_comes_with_the_sentence_naming_its_person(home, monk
     """Class: a quoted sentence opening with he/she/they gets the sentence before it on its line; one
     without a pronoun, or first on its line, stays alone (PRONOUN_ANTECEDENT)."""
     body = NOTES["allotment.md"]
-    got = RP.with_antecedents(body, ["He takes the rent in March."])
+    got = RC.with_antecedents(body, ["He takes the rent in March."])
     assert got == ["Site secretary: Wilfred Ambrose, 07700 900 388.", "He takes the rent in March."]
-    assert RP.with_antecedents(body, ["Water troughs are turned off from November to March."]) == \
+    assert RC.with_antecedents(body, ["Water troughs are turned off from November to March."]) == \
         ["Water troughs are turned off from November to March."]
-    monkeypatch.setattr(RP, "PRONOUN_ANTECEDENT", False)
-    assert RP.with_antecedents(body, ["He takes the rent in March."]) == ["He takes the rent in March."]
+    monkeypatch.setattr(RC, "PRONOUN_ANTECEDENT", False)
+    assert RC.with_antecedents(body, ["He takes the rent in March."]) == ["He takes the rent in March."]
 
 
 def test_best_sentences_counts_shared_stems(real_embedder, monkeypatch):
@@ -183,9 +186,9 @@ def test_a_possessor_counts_half(real_embedder, monkeypatch):
     for q in ("when is nancys driving test", "when is nancy's driving test"):
         assert RP.typed_sentences(real_embedder, body, q, "Driving lessons") == \
             ["Practical test on 2 June at the Tremont test centre."], q
-    assert RP._possessors("when is nancys driving test", body) == {"nancy"}
-    assert RP._possessors("what lessons are there", body) == set()
-    monkeypatch.setattr(RP, "POSSESSOR_HALF", False)
+    assert RC.possessors("when is nancys driving test", body) == {"nancy"}
+    assert RC.possessors("what lessons are there", body) == set()
+    monkeypatch.setattr(RC, "POSSESSOR_HALF", False)
     assert RP.typed_sentences(real_embedder, body, "when is nancys driving test", "Driving lessons") != \
         ["Practical test on 2 June at the Tremont test centre."]
 
@@ -193,14 +196,12 @@ def test_a_possessor_counts_half(real_embedder, monkeypatch):
 def test_a_reminder_named_by_other_words_is_snoozed_not_the_last_one(home, monkeypatch):
     """Class: right after setting one reminder, "snooze the X one till friday" naming another reminder moves that
     one (OTHER_REMINDER); the last one set stays."""
-    from cairn.assistant.nlu import state as S
-    st = S.ConversationState()
-    st.turns.append({"actions": [{"intent": "remind", "slots": {"text": "renew the boat licence", "at": "x"}}]})
-    assert U._names_other_reminder("snooze the compost one till friday", st)
-    assert not U._names_other_reminder("push the boat one to friday", st)
-    assert not U._names_other_reminder("make it friday", st)
+    task = "renew the boat licence"
+    assert T.names_other_reminder("snooze the compost one till friday", task)
+    assert not T.names_other_reminder("push the boat one to friday", task)
+    assert not T.names_other_reminder("make it friday", task) and not T.names_other_reminder("the compost one", "")
     for on in (True, False):
-        monkeypatch.setattr(U, "OTHER_REMINDER", on)
+        monkeypatch.setattr(T, "OTHER_REMINDER", on)
         bot = Assistant(home, model="none", new=True)
         bot.turn("remind me every tuesday at 6pm to turn the compost", Channel())
         bot.turn("remind me on 4 april at 9 to renew the boat licence", Channel())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from cairn.assistant.nlu.replies import when_spoken
+from cairn.assistant.nlu.spoken import when_spoken
 from cairn.errors import CairnError
 
 # A reminder's time in a reply is said as the person would ("tomorrow at 07:45", "on Saturday at 19:00"), not as

@@ -11,6 +11,7 @@ import re
 
 from cairn.assistant.nlu import notenames as NN
 from cairn.assistant.nlu import people as PE
+from cairn.assistant.nlu import records as RC
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 
@@ -160,7 +161,7 @@ class NoteScoped:
         log["note"] = log["subject"] = title
         log["question"] = t
         if not how_to:
-            lines = RP.with_antecedents(body, lines)  # "He collects the subs." with the line naming him
+            lines = RC.with_antecedents(body, lines)  # "He collects the subs." with the line naming him
         text = "\n".join(f"{ln} [1]" for ln in lines) if len(lines) > 1 else f"{lines[0]} [1]"
         return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)},
                 "quoted": [] if how_to else lines}

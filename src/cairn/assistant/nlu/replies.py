@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 from cairn.assistant.nlu import records as F
 from cairn.assistant.nlu.people import PHONE, Personish
 from cairn.assistant.nlu.ways import wrong_way
+from cairn.assistant.nlu.spoken import reminders_text, when_spoken  # noqa: F401 - the assistant reads them here
 
 def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     """Up to `n` key sentences of a note body, in the note's order: the sentences closest to
@@ -30,59 +31,6 @@ def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     score = score + np.array([1.0 if re.search(r"\d|£|\$|€", s) else 0.0 for s in sents])  # facts first
     keep = sorted(np.argsort(-score)[:n])
     return [sents[i] for i in keep]
-
-
-def _local(iso: str | None) -> str:
-    if not iso:
-        return ""
-    try:
-        dt = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return iso
-    from cairn.schedule import when as W
-    return W.normalise(dt, W.zone(None)).strftime("%a %d %b %Y, %H:%M")
-
-
-def when_spoken(iso: str | None, now: datetime | None = None) -> str:
-    """A reminder's time as said to the person, in the local zone: "today at 22:30", "tomorrow at 07:45",
-    "on Saturday at 19:00" (within the coming week), "on Saturday 9 January at 19:00" (later; the year added
-    when it is not this one's). `iso` is an ISO time (UTC "...+00:00" as the scheduler stores it, or a naive
-    local "YYYY-MM-DD HH:MM" as a correction gives it); `now` (aware or naive local; default the clock) fixes
-    "today". Returns `iso` itself when it is no ISO time, "" for None or ""."""
-    if not iso:
-        return ""
-    try:
-        dt = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return iso
-    from cairn.schedule import when as W
-    tz = W.zone(None)
-    dt = W.normalise(dt, tz) if dt.tzinfo else dt
-    now = now or datetime.now(tz)
-    now = W.normalise(now, tz) if now.tzinfo else now
-    days = (dt.date() - now.date()).days
-    clock = dt.strftime("%H:%M")
-    if days == 0:
-        return f"today at {clock}"
-    if days == 1:
-        return f"tomorrow at {clock}"
-    if 1 < days < 7:
-        return f"on {dt.strftime('%A')} at {clock}"
-    year = f" {dt.year}" if dt.year != now.year else ""
-    return f"on {dt.strftime('%A')} {dt.day} {dt.strftime('%B')}{year} at {clock}"
-
-
-def reminders_text(rows: list[dict]) -> str:
-    """The person's open reminders, one a line with the next time (and how it repeats)."""
-    open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
-    if not open_:
-        return "You have no reminders set."
-    lines = []
-    for r in open_:
-        sched = str(r.get("schedule") or "")
-        when = _local(r.get("next_due"))
-        lines.append(f"- {r.get('text')} — {when}" + (f" (repeats: {sched})" if sched.lower().startswith("every") else ""))
-    return f"You have {len(open_)} reminder(s):\n" + "\n".join(lines)
 
 
 def window(text: str, now: datetime) -> tuple[datetime, datetime] | None:
@@ -182,34 +130,6 @@ def sentences(body: str) -> list[str]:
         if not ln or ln.startswith("#"):
             continue
         out += [ln[a:b] for a, b in spans(ln)] or [ln]
-    return out
-
-
-# A quoted sentence opening with a person's pronoun ("He collects the subs.") is said with the sentence before it
-# on its line, which names whom the pronoun stands for ("Captain: Baz Tulliver, 07700 900 614."). Switch off:
-# PRONOUN_ANTECEDENT.
-PRONOUN_ANTECEDENT = True
-_PERSON_OPENS = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b", re.I)
-
-
-def with_antecedents(body: str, lines: list[str]) -> list[str]:
-    """`lines` (sentences of the note `body`, in order) with the sentence before each one that opens with a
-    person's pronoun put in front of it, when that sentence is on the same line of the note and not quoted
-    already; `lines` unchanged when PRONOUN_ANTECEDENT is off."""
-    if not PRONOUN_ANTECEDENT:
-        return lines
-    from cairn.lexical import sentences as spans
-    before: dict[str, str] = {}
-    for ln in body.splitlines():
-        ln = ln.strip()
-        cut = [ln[a:b] for a, b in spans(ln)] if ln and not ln.startswith("#") else []
-        before.update({b: a for a, b in zip(cut, cut[1:]) if b not in before})
-    out: list[str] = []
-    for s in lines:
-        prev = before.get(s)
-        if prev and _PERSON_OPENS.match(s) and prev not in lines and prev not in out:
-            out.append(prev)
-        out.append(s)
     return out
 
 
@@ -401,22 +321,6 @@ def asked_kind(question: str):
 TITLE_ONLY_FIRST = True
 
 
-# A question's possessor ("nell's" of "when is nell's piano exam") says whose thing is asked, not which: a line
-# sharing only the possessor ("Nell has piano on Thursdays") ranks below one sharing the thing ("exam on 14 May"):
-# it counts half in typed_sentences. Switch off: POSSESSOR_HALF.
-POSSESSOR_HALF = True
-
-
-def _possessors(question: str, body: str = "") -> set[str]:
-    """Stems of the words of `question` written as possessives ("nell's"), or typed without the apostrophe
-    ("nells") when the word less its "s" is a capitalised name in `body` ("Nell has piano ...")."""
-    from cairn.lexical import stem
-    out = {w for w in re.findall(r"\b(\w+)['’]s\b", question.lower()) if w not in _STOP}
-    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", body)}
-    out |= {w[:-1] for w in re.findall(r"\b(\w+s)\b", question.lower()) if not w.endswith("ss") and w[:-1] in names}
-    return {stem(w) for w in out}
-
-
 def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
                     avoid: str | None = None, related: str | None = None) -> list[str]:
     """The sentence of a note holding the kind of thing `question` asks for (`asked_kind`):
@@ -451,7 +355,7 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     also = _stems(related, "") - want if related else set()  # "coach" of "Coach to Harwick" tells lines apart here
     # a role a sentence names counts the work it does ("Electrician: …" for "the wiring": roles.py)
     from cairn.answer.rota import role_terms
-    whose = _possessors(question, body) if POSSESSOR_HALF else set()  # "nell's" of "when is nell's piano exam" says whose
+    whose = F.possessors(question, body) if F.POSSESSOR_HALF else set()  # "nell's" of "when is nell's piano exam" says whose
     scored = [((len(want & st - whose) + 0.5 * len(want & st & whose), len(also & st)), s) for s in sents
               for st in [{stem(w) for w in terms(s)} | (role_terms(s) if ROLE_WORK else set())]]
     top = max(n for n, _ in scored)

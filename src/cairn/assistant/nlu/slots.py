@@ -252,6 +252,17 @@ def create_slots(text: str) -> dict:
     return {"title": strip_tail(title), "body": items_body(body) if body else ""}
 
 
+# A new note's text already begun in the first clause ("... saying: the 9:15 from Ardmore, back at 17:40") goes on
+# past the comma: the rest is more of the text, not the request's reason (understand.REASON_AFTER). Switch off:
+# BODY_GOES_ON.
+BODY_GOES_ON = True
+
+
+def body_goes_on(intent: str, first: str) -> bool:
+    """Whether a note_create's first clause `first` has begun the note's text already (BODY_GOES_ON)."""
+    return BODY_GOES_ON and intent == "note_create" and bool(create_slots(first)["body"])
+
+
 def append_slots(text: str, title_span_text: str | None) -> str:
     """The text to add in "add B to (the) T note" / "put B on my T list" / "add this to T: B"."""
     t = clean(strip_polite(text))

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
+from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import times as T
 from cairn.assistant.nlu.forms import as_which, correction, is_question, meant_value
 from cairn.assistant.nlu.known import ordinary_words, possessives
@@ -53,15 +54,6 @@ BARE_POSSESSIVE = True
 # clause after it no request ("get rid of the bins one, the council came early": a reminder's cancel, not a note's
 # delete of "council came early"), is that first request, the rest its reason. Switch off: REASON_AFTER.
 REASON_AFTER = True
-# A new note's text already begun in the first clause ("... saying: the 9:15 from Ardmore, back at 17:40") goes on
-# past the comma: the rest is more of the text, not the request's reason (REASON_AFTER). Switch off: BODY_GOES_ON.
-BODY_GOES_ON = True
-
-
-def _body_goes_on(intent: str, first: str) -> bool:
-    """Whether a note_create's first clause `first` has begun the note's text already (BODY_GOES_ON)."""
-    from cairn.assistant.nlu.slots import create_slots
-    return BODY_GOES_ON and intent == "note_create" and bool(create_slots(first)["body"])
 # A greeting opening a message ("hiya, when's the recycling collected", "morning! how much was the
 # deposit") is no part of what it asks: the first clause, at most GREETING_WORDS words and read as small
 # talk by the classifier on its own, is dropped when the rest (3+ words) is a question or reads as some
@@ -270,7 +262,8 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         u.actions = [Action("memory_correct", resolved, whole)]
         u.resolution.append(f"a correction of a value: {pair[1]!r} -> {pair[0]!r} (read as {whole.intent})")
         return u
-    if OTHER_REMINDER and whole.intent in ("reminder_correct", "reminder_snooze") and _names_other_reminder(resolved, st):
+    if T.OTHER_REMINDER and whole.intent in ("reminder_correct", "reminder_snooze") and T.names_other_reminder(
+            resolved, S.last_reminder_task(st)):
         # "snooze the charcoal one till friday" right after the insurance reminder: that one, not the last one set
         u.actions = [Action("reminder_snooze", resolved, whole)]
         u.resolution.append(f"a reminder named by its own words, not the last one set (read as {whole.intent})")
@@ -306,7 +299,7 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         if first.intent in ACTIONABLE and first.score >= 0.5 and (first.score > last.score or not rival) and (
                 first.score > whole.score if weak else first.intent == whole.intent):
             # the request first, its reason after: "cancel the bread one, I already took it out"
-            if _body_goes_on(first.intent, pre[0]):
+            if SL.body_goes_on(first.intent, pre[0]):
                 u.actions = [Action(first.intent, resolved, first)]
                 u.resolution.append(f"a new note's text going on past a comma: {resolved!r} (read whole as {whole.intent})")
                 return u
@@ -322,7 +315,7 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         first, last = C.classify(embedder, [cut[0], cut[1]], cache_dir)
         if (first.intent in ACTIONABLE and first.intent != whole.intent and first.score > whole.score
                 and last.intent not in ACTIONABLE and last.intent != "deny"):
-            if _body_goes_on(first.intent, cut[0]):
+            if SL.body_goes_on(first.intent, cut[0]):
                 # "create a note titled Ferry times saying: the 9:15 from Ardmore, back at 17:40": the rest is text
                 u.actions = [Action(first.intent, resolved, first)]
                 u.resolution.append(f"a new note's text going on past a comma: {resolved!r} (read whole as {whole.intent})")
@@ -410,27 +403,6 @@ def tells_a_fact(text: str) -> bool:
 
 CORRECTABLE = frozenset({"reminder_correct", "reminder_snooze", "forget", "none"})
 _REMIND_WORDS = re.compile(r"\b(?:remind|nudge|ping|reminder)\b", re.I)
-
-
-# A message naming a reminder by words of its own ("the charcoal one", "the bins reminder") none of which is a word of
-# the reminder the session last set or moved is about that other reminder: a snooze of it, never a correction of
-# the last one (which moved the insurance reminder for "snooze the charcoal one till friday"). Switch off:
-# OTHER_REMINDER.
-OTHER_REMINDER = True
-_NAMED_REMINDER = re.compile(r"\b(?:the|my|that)\s+(?P<w>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+(?:one|reminder)\b", re.I)
-
-
-def _names_other_reminder(text: str, st: S.ConversationState) -> bool:
-    """Whether `text` names a reminder ("the charcoal one") by content words none of which is in the task of the
-    reminder the session last spoke of; False when the session spoke of none."""
-    from cairn.lexical import stem
-    task = S.last_reminder_task(st)
-    m = _NAMED_REMINDER.search(text)
-    if not task or not m:
-        return False
-    from cairn.assistant.nlu.replies import terms
-    named = {stem(w) for w in terms(m.group("w"))} - {"last", "first", "other", "new", "next", "same", "old"}
-    return bool(named) and not named & {stem(w) for w in terms(task)}
 
 
 def _corrects_reminder(text: str, whole: C.Prediction, st: S.ConversationState) -> bool:
