@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from cairn.assistant.nlu import records as F
 from cairn.assistant.nlu.people import PHONE, Personish
 from cairn.assistant.nlu.ways import wrong_way
-from cairn.assistant.nlu.spoken import reminders_text, when_spoken  # noqa: F401 - the assistant reads them here
+from cairn.assistant.nlu.spoken import _local, reminders_text, when_spoken  # noqa: F401 - the assistant reads them here
 
 def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     """Up to `n` key sentences of a note body, in the note's order: the sentences closest to
