@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from cairn.assistant.nlu import replies as RP
 from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import state as NS
+from cairn.assistant import results as RS
 from cairn.assistant.results import describe
 
 
@@ -128,7 +129,7 @@ class Reminding:
                              f"({r['schedule']}); nothing was changed — to change every one, cancel it and set it again.",
                     "slots": {"reminder": r["id"], "text": r["text"]}}
         rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
-        reply = (f"Changed: “{r['text']}” is now at {until}." if rec.outcome == "ran" and isinstance(rec.result, dict)
+        reply = (f"Changed: “{r['text']}” is now {RS.when_spoken(until) if RS.SPOKEN_TIMES else 'at ' + until}." if rec.outcome == "ran" and isinstance(rec.result, dict)
                  else describe(rec))
         if rec.outcome == "ran" and repeats:
             reply += (f" It repeats ({r['schedule']}): only this time was moved — to change every one, cancel it "

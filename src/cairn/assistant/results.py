@@ -10,7 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from cairn.assistant.nlu.spoken import when_spoken
 from cairn.errors import CairnError
+
+# A reminder's time in a reply is said as the person would ("tomorrow at 07:45", "on Saturday at 19:00"), not as
+# the stored ISO time. Switch off: SPOKEN_TIMES.
+SPOKEN_TIMES = True
 
 
 class Channel:
@@ -149,6 +154,11 @@ def _summary(calls: list[CallRecord]) -> str:
     return " ".join(describe(c) for c in calls)
 
 
+def _until(iso: str | None) -> str:
+    """The time a reminder is snoozed until, after "until": "tomorrow at 09:00", "Friday at 17:00"."""
+    return when_spoken(iso).removeprefix("on ") if SPOKEN_TIMES else str(iso)
+
+
 def describe(rec: CallRecord) -> str:
     """One sentence for the person about what became of a call."""
     args = json.dumps(rec.arguments, ensure_ascii=False)
@@ -186,11 +196,15 @@ def describe(rec: CallRecord) -> str:
     if rec.name in ("create_note", "update_note", "ingest_text", "rename_note") and isinstance(r, dict):
         return f"Note {r.get('action')}: {r.get('title')} ({r.get('id')})."
     if rec.name == "remind" and isinstance(r, dict):
-        return f"I'll remind you: “{r.get('text', rec.arguments.get('text'))}” ({r.get('next_due') or r.get('when') or ''})."
+        when = (when_spoken(r["next_due"]) if SPOKEN_TIMES and r.get("next_due") else
+                r.get("next_due") or r.get("when") or "")
+        if SPOKEN_TIMES and str(r.get("schedule") or "").lower().startswith("every"):
+            when = f"{r['schedule']}; the first {when}"  # "every wednesday at 5pm; the first on Wednesday at 17:00"
+        return f"I'll remind you: “{r.get('text', rec.arguments.get('text'))}” ({when})."
     if rec.name == "reminder_cancel" and isinstance(r, dict):
         return f"Cancelled the reminder “{r.get('text')}”."
     if rec.name == "reminder_snooze" and isinstance(r, dict):
-        return f"Snoozed “{r.get('text')}” until {r.get('next_due')}."
+        return f"Snoozed “{r.get('text')}” until {_until(r.get('next_due'))}."
     if rec.name == "delete_note":
         return f"Deleted the note {rec.arguments.get('note')} (it is in the vault's .trash)."
     return f"{rec.name} ran: {json.dumps(r, ensure_ascii=False, default=str)[:300]}"

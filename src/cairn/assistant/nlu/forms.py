@@ -53,7 +53,32 @@ def correction(text: str) -> tuple[str, str] | None:
             if (new and old and new.lower() != old.lower()
                     and not {new.lower(), old.lower()} & _NO_VALUE):
                 return new, old
-    return None
+    return _phrase_pair(t) if PHRASE_VALUES else None
+
+
+# A value of two or three words ("faisal's in flat 4 not flat 2", "it's the back door not the front door"): the
+# words after the last "not" ending the message, and as many words before it, the two phrases differing and
+# sharing a word in the same place ("flat"), so "I said 4 not flat 2" is no pair. Switch off: PHRASE_VALUES.
+PHRASE_VALUES = True
+_PHRASE_NOT = re.compile(r"^(?P<before>.*?)\s*,?\s+(?:and\s+)?not\s+(?P<old>(?:[\w£$€][\w'’./:£$€-]*\s*){2,3})[.!]*$", re.I)
+
+
+def _phrase_pair(t: str) -> tuple[str, str] | None:
+    """(new phrase, old phrase) of a message ending "A B not A C" (two or three words a side, a word shared in
+    the same place, some word differing that is no function word); None otherwise."""
+    m = _PHRASE_NOT.match(t)
+    if not m:
+        return None
+    old = m.group("old").split()
+    before = m.group("before").rstrip(" ,").split()
+    if len(before) < len(old):
+        return None
+    new = before[-len(old):]
+    same = [a.lower() == b.lower() for a, b in zip(new, old)]
+    differ = [w.strip(".,'’").lower() for w, s in zip(new + old, same + same) if not s]
+    if not any(same) or not differ or set(differ) & _NO_VALUE:
+        return None
+    return " ".join(new).strip(".,'’"), " ".join(old).strip(".,'’")
 
 
 _MEANT = re.compile(r"^\W*(?:(?:no|nope|sorry|oops|oh|ah|actually|wait|hang on|my bad|i mean|i meant|meant|"

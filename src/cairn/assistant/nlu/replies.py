@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 from cairn.assistant.nlu import records as F
 from cairn.assistant.nlu.people import PHONE, Personish
 from cairn.assistant.nlu.ways import wrong_way
+from cairn.assistant.nlu.spoken import _local, reminders_text, when_spoken  # noqa: F401 - the assistant reads them here
 
 def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     """Up to `n` key sentences of a note body, in the note's order: the sentences closest to
@@ -30,30 +31,6 @@ def key_sentences(embedder, body: str, n: int = 4) -> list[str]:
     score = score + np.array([1.0 if re.search(r"\d|£|\$|€", s) else 0.0 for s in sents])  # facts first
     keep = sorted(np.argsort(-score)[:n])
     return [sents[i] for i in keep]
-
-
-def _local(iso: str | None) -> str:
-    if not iso:
-        return ""
-    try:
-        dt = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return iso
-    from cairn.schedule import when as W
-    return W.normalise(dt, W.zone(None)).strftime("%a %d %b %Y, %H:%M")
-
-
-def reminders_text(rows: list[dict]) -> str:
-    """The person's open reminders, one a line with the next time (and how it repeats)."""
-    open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
-    if not open_:
-        return "You have no reminders set."
-    lines = []
-    for r in open_:
-        sched = str(r.get("schedule") or "")
-        when = _local(r.get("next_due"))
-        lines.append(f"- {r.get('text')} — {when}" + (f" (repeats: {sched})" if sched.lower().startswith("every") else ""))
-    return f"You have {len(open_)} reminder(s):\n" + "\n".join(lines)
 
 
 def window(text: str, now: datetime) -> tuple[datetime, datetime] | None:
@@ -175,6 +152,16 @@ def steps(body: str) -> list[str]:
     return numbered or [ln for ln in lines if re.match(r"^[-*]\s+", ln)]
 
 
+# best_sentences counts the words a sentence shares with the question by their stems ("who's meeting me" shares
+# "meet" with "she'll meet me"), as typed_sentences does. Switch off: STEMMED_OVERLAP.
+STEMMED_OVERLAP = True
+
+
+def _stemmed_terms(text: str) -> set[str]:
+    from cairn.lexical import stem
+    return {stem(w) for w in terms(text)}
+
+
 def best_sentences(embedder, body: str, question: str, title: str, avoid: str | None = None) -> list[str]:
     """The sentences of a note that answer `question` about it: those sharing the most content
     words with the question once the note's title words are taken away (a sentence after the first
@@ -183,15 +170,16 @@ def best_sentences(embedder, body: str, question: str, title: str, avoid: str | 
     ties: cosine to the question; a role a
     sentence names shares the words of its work, roles.role_words); [] when the question asks
     nothing beyond the title, or no sentence shares a word."""
-    want = terms(question) - terms(title)
+    tm = _stemmed_terms if STEMMED_OVERLAP else terms
+    want = tm(question) - tm(title)
     if not want:
         return []
     sents = answer_lines(body)
     heads = F.line_heads(body, sentences) if F.LINE_HEAD else {}
     from cairn.answer.rota import role_words  # a role counts the work it does ("Electrician": "wiring")
-    own = [(want & (terms(s) | (terms(" ".join(role_words(s))) if ROLE_WORK else set())), s) for s in sents]
+    own = [(want & (tm(s) | (tm(" ".join(role_words(s))) if ROLE_WORK else set())), s) for s in sents]
     # a word only the line's head holds counts half: the sentence saying it outright comes first
-    scored = [(len(o) + 0.5 * len(want & terms(heads.get(s, "")) - o), s) for o, s in own]
+    scored = [(len(o) + 0.5 * len(want & tm(heads.get(s, "")) - o), s) for o, s in own]
     if avoid:  # a line an earlier part of the message quoted is no answer to this part while another one is
         words = lambda x: " ".join(re.findall(r"\w+", re.sub(r"\[\d+\]", " ", x.lower())))  # "[1]" markers out
         scored = [(n, s) for n, s in scored if words(s) not in words(avoid)] or scored
@@ -285,6 +273,13 @@ _RATE = re.compile(r"\b(?:(?:every|each)\s+(?:\w+\s+)?(?:minute|hour|day|night|w
                    r"per\s+(?:day|week|month|year|hour))\b", re.I)
 
 
+# "how early / how late" asks a clock time or an amount of time before or after ("arrive 20 minutes early", "half
+# an hour before"). Switch off: HOW_EARLY.
+HOW_EARLY = True
+_AHEAD = re.compile(r"\b(?:\d+|an?|half an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty|forty-five)\s*"
+                    r"(?:min(?:ute)?s?|hours?|hrs?)\s+(?:early|earlier|before|ahead|beforehand|late|later|after)\b", re.I)
+
+
 def asked_kind(question: str):
     """A test (sentence -> bool) for the kind of thing `question` asks for, or None: a
     `specific_kind` (a temperature, an email address), a clock time for "what time ...?", a sum of money for "how much ...?" / "... cost/pay/price", else
@@ -302,6 +297,8 @@ def asked_kind(question: str):
         if vk == "code":  # a reference, not the digits of a phone number ("01632 960111")
             return lambda s: any(not any(a < pe and ps < b for ps, pe in values("phone", s)) for a, b in values("code", s))
         return lambda s: bool(values(vk, s))
+    if HOW_EARLY and re.search(r"\bhow (?:early|late)\b", q):  # "arrive 20 minutes early" answers it as a clock does
+        return lambda s: bool(_CLOCK.search(s) or _AHEAD.search(s))
     if re.search(r"\bwhat time\b|\bwhat hour\b|\bhow (?:early|late)\b", q):
         return _CLOCK.search
     if F.PART_OF_DAY and re.search(r"\b(?:what|which) (?:night|evening|morning|afternoon)s?\b", q):
@@ -315,6 +312,13 @@ def asked_kind(question: str):
     if kind == "time":  # "when do we hand the keys in?": a clock time answers it as well as a day
         return lambda s: fits_answer_type(s, kind) or bool(_CLOCK.search(s))
     return (lambda s: fits_answer_type(s, kind)) if kind else None
+
+
+# A question naming the note's title and nothing beyond it ("when's ruby's baby shower" of "Ruby's baby shower")
+# asks the note's own value of the kind: of the sentences of that kind, the first in the note answers it (the
+# note opens with its own date; a later date is of some other thing it mentions), not the nearest by cosine.
+# Of such sentences, the first holding a number, if any. Switch off: TITLE_ONLY_FIRST.
+TITLE_ONLY_FIRST = True
 
 
 def typed_sentences(embedder, body: str, question: str, title: str, prefer: str | None = None,
@@ -351,13 +355,18 @@ def typed_sentences(embedder, body: str, question: str, title: str, prefer: str 
     also = _stems(related, "") - want if related else set()  # "coach" of "Coach to Harwick" tells lines apart here
     # a role a sentence names counts the work it does ("Electrician: …" for "the wiring": roles.py)
     from cairn.answer.rota import role_terms
-    scored = [((len(want & st), len(also & st)), s) for s in sents
+    whose = F.possessors(question, body) if F.POSSESSOR_HALF else set()  # "nell's" of "when is nell's piano exam" says whose
+    scored = [((len(want & st - whose) + 0.5 * len(want & st & whose), len(also & st)), s) for s in sents
               for st in [{stem(w) for w in terms(s)} | (role_terms(s) if ROLE_WORK else set())]]
     top = max(n for n, _ in scored)
     tied = [s for n, s in scored if n == top]
     if len(tied) > 1 and prefer:
         said = [s for s in tied if _said(s, prefer)]
         tied = said or tied
+    if len(tied) > 1 and TITLE_ONLY_FIRST and not want and not also and _stems(question, "") & _stems(title, ""):
+        # "when's ruby's baby shower" of "Ruby's baby shower": the note's first date is its own; a value written
+        # with a number ("Sunday 22 March") before a word that only fits the kind ("spring concert")
+        return ([s for s in tied if re.search(r"\d", s)] or tied)[:1]
     if len(tied) > 1:
         import numpy as np
         from cairn.embed.cache import embed_cached

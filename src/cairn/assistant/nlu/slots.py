@@ -225,11 +225,17 @@ _BODY_LEAD = re.compile(r"^(?:(?:(?:the|a|an)\s+)?(?:text|body|content|contents|
                         r"|(?:that|which)\s+(?:says|reads)|saying|reading)\s*[:,-]?\s+(?!(?:of|from|for|about|to|in)\b)(?=\S)", _F)
 
 
+_OPENING_MARK = re.compile(r"^(?:[:;,]+|[-–—]+(?=\s))\s*(?=\S)")
+
+
 def title_from_text(text: str, words: int = 8, chars: int = 60) -> str:
     """A note title for a text the person asked to keep that has no title of its own: the
     opening words of its first line or sentence (at most `words` words and `chars` characters,
     closing punctuation dropped, the first letter capitalised); "Note" for a text without a word."""
-    first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0].strip(" \t\"'“”‘’#*-")
+    from cairn.lexical import sentences as spans  # the shared splitter: "Dr. Okafor rang" is one sentence
+    t = text.strip()
+    cut = spans(t)
+    first = (t[cut[0][0]:cut[0][1]] if cut else t).split("\n", 1)[0].strip(" \t\"'“”‘’#*-")
     ws = first.split()[:words]
     title = " ".join(ws)
     while len(title) > chars and " " in title:
@@ -258,8 +264,20 @@ def create_slots(text: str) -> dict:
         title = ""  # "a note called - milk and eggs": the title is missing, not "- milk and eggs"
     title = title[:1].upper() + title[1:] if title == title.lower() else title  # "iPhone tips", "eBay" kept
     body = _BODY_LEAD.sub("", body.strip()) if body else ""  # "with text hello": "hello"
+    body = _OPENING_MARK.sub("", body)  # "saying: the 9:15 ...", "with - eggs": the mark opens the text, no part of it
     body = re.sub(r"\s+(?:in|on|inside)\s+(?:it|there)$", "", strip_tail(body), flags=re.I) if body else ""
     return {"title": strip_tail(title), "body": items_body(body) if body else ""}
+
+
+# A new note's text already begun in the first clause ("... saying: the 9:15 from Ardmore, back at 17:40") goes on
+# past the comma: the rest is more of the text, not the request's reason (understand.REASON_AFTER). Switch off:
+# BODY_GOES_ON.
+BODY_GOES_ON = True
+
+
+def body_goes_on(intent: str, first: str) -> bool:
+    """Whether a note_create's first clause `first` has begun the note's text already (BODY_GOES_ON)."""
+    return BODY_GOES_ON and intent == "note_create" and bool(create_slots(first)["body"])
 
 
 def append_slots(text: str, title_span_text: str | None) -> str:

@@ -314,3 +314,23 @@ def habitual(body: str, cadence: str) -> str:
     if cadence == "daily" and not re.search(r"\bevery\b", body, re.I):
         body = f"every day {body}"
     return body
+
+
+# A message naming a reminder by words of its own ("the charcoal one", "the bins reminder") none of which is a word of
+# the reminder the session last set or moved is about that other reminder: a snooze of it, never a correction of
+# the last one (which moved the insurance reminder for "snooze the charcoal one till friday"; understand.py).
+# Switch off: OTHER_REMINDER.
+OTHER_REMINDER = True
+_NAMED_REMINDER = re.compile(r"\b(?:the|my|that)\s+(?P<w>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+(?:one|reminder)\b", re.I)
+
+
+def names_other_reminder(text: str, task: str) -> bool:
+    """Whether `text` names a reminder ("the charcoal one") by content words none of which is in `task`, the
+    reminder the session last spoke of; False when `task` is ""."""
+    from cairn.assistant.nlu.replies import terms
+    from cairn.lexical import stem
+    m = _NAMED_REMINDER.search(text)
+    if not task or not m:
+        return False
+    named = {stem(w) for w in terms(m.group("w"))} - {"last", "first", "other", "new", "next", "same", "old"}
+    return bool(named) and not named & {stem(w) for w in terms(task)}

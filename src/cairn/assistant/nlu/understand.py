@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from cairn.assistant.nlu import classify as C
 from cairn.assistant.nlu import state as S
+from cairn.assistant.nlu import slots as SL
 from cairn.assistant.nlu import times as T
 from cairn.assistant.nlu.forms import as_which, correction, is_question, meant_value
 from cairn.assistant.nlu.known import ordinary_words, possessives
@@ -261,6 +262,12 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         u.actions = [Action("memory_correct", resolved, whole)]
         u.resolution.append(f"a correction of a value: {pair[1]!r} -> {pair[0]!r} (read as {whole.intent})")
         return u
+    if T.OTHER_REMINDER and whole.intent in ("reminder_correct", "reminder_snooze") and T.names_other_reminder(
+            resolved, S.last_reminder_task(st)):
+        # "snooze the charcoal one till friday" right after the insurance reminder: that one, not the last one set
+        u.actions = [Action("reminder_snooze", resolved, whole)]
+        u.resolution.append(f"a reminder named by its own words, not the last one set (read as {whole.intent})")
+        return u
     if _corrects_reminder(resolved, whole, st):
         u.actions = [Action("reminder_correct", resolved, whole)]
         if whole.intent != "reminder_correct":
@@ -292,6 +299,10 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         if first.intent in ACTIONABLE and first.score >= 0.5 and (first.score > last.score or not rival) and (
                 first.score > whole.score if weak else first.intent == whole.intent):
             # the request first, its reason after: "cancel the bread one, I already took it out"
+            if SL.body_goes_on(first.intent, pre[0]):
+                u.actions = [Action(first.intent, resolved, first)]
+                u.resolution.append(f"a new note's text going on past a comma: {resolved!r} (read whole as {whole.intent})")
+                return u
             u.actions = [Action(first.intent, pre[0], first, context=pre[1])]
             u.resolution.append(f"a request and its reason: {pre[0]!r} ({first.intent}) then {pre[1]!r}")
             return u
@@ -304,6 +315,11 @@ def understand(embedder, text: str, st: S.ConversationState, cache_dir=None, df=
         first, last = C.classify(embedder, [cut[0], cut[1]], cache_dir)
         if (first.intent in ACTIONABLE and first.intent != whole.intent and first.score > whole.score
                 and last.intent not in ACTIONABLE and last.intent != "deny"):
+            if SL.body_goes_on(first.intent, cut[0]):
+                # "create a note titled Ferry times saying: the 9:15 from Ardmore, back at 17:40": the rest is text
+                u.actions = [Action(first.intent, resolved, first)]
+                u.resolution.append(f"a new note's text going on past a comma: {resolved!r} (read whole as {whole.intent})")
+                return u
             u.actions = [Action(first.intent, cut[0], first, context=cut[1])]
             u.resolution.append(f"a request and its reason: {cut[0]!r} ({first.intent}, read whole as {whole.intent})")
             return u
