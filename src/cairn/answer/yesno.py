@@ -27,7 +27,7 @@ from cairn.answer.spans import _clean, _clean_markdown, _short_spans
 from cairn.answer.tables import HEADING, table_rows
 from cairn.answer.typed import ROLE_COS, Typed, _header
 from cairn.embed.cache import embed_cached
-from cairn.lexical import sentences, stem
+from cairn.lexical import MONTH_NAMES, WEEKDAY_NAMES, sentences, stem
 from cairn.ner import parts_of_speech
 
 # Off: a yes/no question is answered by the extractive sentence answer, gated by fit as before.
@@ -64,9 +64,39 @@ def lines_of(text: str) -> list[str]:
     return out
 
 
-def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
+# A question naming a date ("is my dentist appointment in May", "on the 10th", "on a Friday") is answered "No" by a
+# line whose date names another month, day or weekday, "Yes" when its date names the same. Off: by the line's words.
+DATED = True
+
+
+def _date_parts(text: str) -> list[dict[str, str]]:
+    """Per date value of `text` (types.values), its month (first three letters), day of month and weekday written."""
+    out = []
+    for s, e in types.values("date", text):
+        words = re.findall(r"[a-z]+|\d+", text[s:e].lower())
+        out.append({k: v for k, v in (("month", next((w[:3] for w in words if w in MONTH_NAMES), "")),
+                                      ("day", next((w for w in words if w.isdigit() and int(w) <= 31), "")),
+                                      ("weekday", next((w[:3] for w in words if w in WEEKDAY_NAMES), ""))) if v})
+    return out
+
+
+def dated(question: str, line: str) -> str:
+    """"Yes" when a date of `line` names every part (month, day, weekday) of the date `question` names, "No" when
+    every date of the line names one of those parts otherwise, "" when the question names no date or the line none of
+    its parts (DATED)."""
+    asked = next(iter(_date_parts(question)), {}) if DATED else {}
+    said = [d for d in _date_parts(line) if d.keys() & asked.keys()]
+    if not said:
+        return ""
+    return "Yes" if any(all(d.get(k) == v for k, v in asked.items()) for d in said) else \
+        "No" if all(any(d.get(k, v) != v for k, v in asked.items()) for d in said) else ""
+
+
+def polarity(attr_words: list[str], line: str, lexical: bool, question: str = "") -> str:
     """"No", "Yes" or "" for `line` answering a question whose attribute is `attr_words` (as the question writes them;
-    module doc). lexical: every attribute word is in the line's words."""
+    module doc): first as the dates `dated` compares say. lexical: every attribute word is in the line's words."""
+    if when := dated(question, line):
+        return when
     low = line.lower()
     bare = re.match(r"(yes|no)\b", low[_KEY.match(low).end():] if _KEY.match(low) else "")
     if bare:
@@ -82,6 +112,8 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
     ("Yes", "No" or ""); None when no line holds the attribute, or the question has no attribute word beyond its
     subject."""
     terms = [t for t in fit._terms(question) if t not in _FRAME]
+    when = {stem(w) for s, e in types.values("date", question) for w in re.findall(r"\w+", question[s:e].lower())} \
+        if DATED else set()  # the date asked: compared by `dated`, held by no word
     best, verbs = None, {stem(w.lower()) for w, pos in parts_of_speech(question) or () if pos == "VERB"} - {"need"}
     for ev in evidence:
         if ev.hit.speaker is not None:
@@ -91,25 +123,25 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
         names = {stem(w.lower().rstrip("'’s")) for x in lines for w in re.findall(r"[\w'’-]+", x)[1:]
                  if w[:1].isupper()}
         own = f"{title} {_header(ev)}"  # its title and header (typed.HEADER: "Brightwater Energy" of a PDF's bill)
-        subject = set(terms) - set(types.missing(tuple(terms), own)) | (set(terms) & names)
+        subject = (set(terms) - set(types.missing(tuple(terms), own)) | (set(terms) & names)) - when
         attr = [t for t in terms if t not in subject]
         if not attr:
             continue
-        words = types.words_of(attr, question)
-        for line in lines:
-            gap, held = types.missing(tuple(attr), line), 1.0
-            if len(gap) == len(attr) and len(attr) > 1:
+        for line in lines:  # a line dating what is asked holds the date asked (DATED) and, in its words, the rest
+            at = [t for t in attr if t not in when] if when and dated(question, line) else attr
+            gap, held, words = types.missing(tuple(at), line), 1.0, types.words_of(at, question)
+            if gap and len(gap) == len(at) and (len(at) > 1 or at is not attr):
                 continue
             if gap:
                 vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question))
                 near = (vecs[1:] @ vecs[0]) >= ROLE_COS
-                held = 1 - (len(gap) - int(near.sum())) / len(attr)
+                held = 1 - (len(gap) - int(near.sum())) / len(at)
                 if PREDICATE and verbs & {g for g, ok in zip(gap, near) if not ok and f"un{g}" not in line.lower()}:
                     continue  # "can i eat in the reading room": not "The reading room is quiet study only"
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)
-                best = ((held, p), ev.n, line, polarity(words, line, not types.missing(tuple(attr), line[key.end():] if key else line)))
+                best = ((held, p), ev.n, line, polarity(words, line, not types.missing(tuple(at), line[key.end():] if key else line), "" if gap else question))
     if best is None:
         return None
     _, n, line, polar = best
