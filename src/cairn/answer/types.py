@@ -61,7 +61,10 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{
                    # full, so "may" the verb is not a date
                    rf"|(?:in|to|by|until|till|from|since|before|after|during)\s+(?-i:{_FULL_MONTHS}))\b",
                    re.IGNORECASE)
-_TIME = re.compile(r"(?<![£$€\d.,])\b(?:(?:[01]?\d|2[0-4])[:.][0-5]\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
+_TIME = re.compile(r"(?<![£$€\d.,])\b(?:(?:[01]?\d|2[0-4])[:.][0-5]\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight"
+                   # an hour alone where a clock time is said ("opens at 7 and", "till 6,"): before a break or a time word
+                   r"|(?:(?<=at )|(?<=till )|(?<=until )|(?<=open )|(?<=opens )|(?<=closes ))(?:1[0-2]|[1-9])(?=\s*(?:$|[;)!?]|[.,](?!\d)|"
+                   r"(?:and|on|every|each|till|until|to|or|sharp|o'clock|in the|at)\b)))\b", re.IGNORECASE)
 _UNITS = (r"minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|nights?")
 _NUMWORD = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a|an)"
 # a count of units, with up to two words qualifying the unit ("15 working days", "one full calendar month"; not a
