@@ -65,19 +65,16 @@ def lines_of(text: str) -> list[str]:
 
 
 # A question naming a date ("is my dentist appointment in May", "on the 10th", "on a Friday") is answered "No" by a
-# line whose date names another month, day or weekday, "Yes" when its date names the same. Off: by the line's words.
+# line whose dates name another month, day or weekday, "Yes" by one naming the same. Off: by the line's words.
 DATED = True
 
 
 def _date_parts(text: str) -> list[dict[str, str]]:
-    """Per date value of `text` (types.values), its month (first three letters), day of month and weekday written."""
-    out = []
-    for s, e in types.values("date", text):
-        words = re.findall(r"[a-z]+|\d+", text[s:e].lower())
-        out.append({k: v for k, v in (("month", next((w[:3] for w in words if w in MONTH_NAMES), "")),
-                                      ("day", next((w for w in words if w.isdigit() and int(w) <= 31), "")),
-                                      ("weekday", next((w[:3] for w in words if w in WEEKDAY_NAMES), ""))) if v})
-    return out
+    """Per date value of `text` (types.values): its month and weekday (first three letters) and day of month written."""
+    found = [re.findall(r"[a-z]+|\d+", text[s:e].lower()) for s, e in types.values("date", text)]
+    return [{k: v for k, v in (("month", next((w[:3] for w in ws if w in MONTH_NAMES), "")), ("day", next((
+        w for w in ws if w.isdigit() and int(w) <= 31), "")), ("weekday", next((w[:3] for w in ws if w in WEEKDAY_NAMES),
+                                                                               ""))) if v} for ws in found]
 
 
 def dated(question: str, line: str) -> str:
@@ -86,17 +83,13 @@ def dated(question: str, line: str) -> str:
     its parts (DATED)."""
     asked = next(iter(_date_parts(question)), {}) if DATED else {}
     said = [d for d in _date_parts(line) if d.keys() & asked.keys()]
-    if not said:
-        return ""
-    return "Yes" if any(all(d.get(k) == v for k, v in asked.items()) for d in said) else \
+    return "" if not said else "Yes" if any(all(d.get(k) == v for k, v in asked.items()) for d in said) else \
         "No" if all(any(d.get(k, v) != v for k, v in asked.items()) for d in said) else ""
 
 
-def polarity(attr_words: list[str], line: str, lexical: bool, question: str = "") -> str:
+def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
     """"No", "Yes" or "" for `line` answering a question whose attribute is `attr_words` (as the question writes them;
-    module doc): first as the dates `dated` compares say. lexical: every attribute word is in the line's words."""
-    if when := dated(question, line):
-        return when
+    module doc). lexical: every attribute word is in the line's words."""
     low = line.lower()
     bare = re.match(r"(yes|no)\b", low[_KEY.match(low).end():] if _KEY.match(low) else "")
     if bare:
@@ -141,7 +134,8 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
                 key = _KEY.match(line)
-                best = ((held, p), ev.n, line, polarity(words, line, not types.missing(tuple(at), line[key.end():] if key else line), "" if gap else question))
+                best = ((held, p), ev.n, line, (not gap and dated(question, line)) or polarity(
+                    words, line, not types.missing(tuple(at), line[key.end():] if key else line)))
     if best is None:
         return None
     _, n, line, polar = best
