@@ -74,3 +74,20 @@ def test_an_hour_alone_is_a_time_only_where_a_clock_time_is_said(text, hours):
 def test_an_opening_hour_without_am_or_pm_answers_what_time(app):
     ans = app.ask("What time does the pool open?", llm="none")
     assert ans.verdict == "pass" and "opens at 7" in ans.answer, (ans.verdict, ans.answer)
+
+
+SCHOOL = {"school.md": "# School\n\nMrs Pemberton teaches Year 4. The head is Mr Aziz.\n"}
+
+
+def test_a_clitic_is_no_word_the_notes_must_hold(tmp_path, monkeypatch):
+    from cairn.answer import topic
+    from cairn.embed import get_embedder
+    from cairn.lexical import stem
+    assert types.missing((stem("s"), stem("head")), "The head is Mr Aziz.") == []
+    with notes_app(tmp_path, SCHOOL, get_embedder()) as a:
+        ans = a.ask("who's Mr Aziz", llm="none")
+        assert ans.verdict == "pass" and "The head is Mr Aziz" in ans.answer, (ans.verdict, ans.answer)
+        monkeypatch.setattr(types, "CLITICS", frozenset())
+        monkeypatch.setattr(topic, "CLITICS", frozenset())
+        off = a.ask("who's Mr Aziz", llm="none")
+        assert off.verdict == "abstain" and "'s'" in off.answer, (off.verdict, off.answer)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
+from cairn.answer.offtopic import CLITICS
 from cairn.lexical import MONTH_NAMES, content_terms, stem
 from cairn.search.asked import VALUE_KINDS
 
@@ -203,7 +204,7 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     roots: set[str] | None = None  # read only when a term is not held otherwise
     out = []
     for t in terms:
-        if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+        if t in have or t in CLITICS or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
         if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue

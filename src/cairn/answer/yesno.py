@@ -132,9 +132,9 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
                 if PREDICATE and verbs & {g for g, ok in zip(gap, near) if not ok and f"un{g}" not in line.lower()}:
                     continue  # "can i eat in the reading room": not "The reading room is quiet study only"
             p = fit.answers(question, asked, line, title, embedder)
-            if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
+            if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, at is not attr, p) > best[0]):
                 key = _KEY.match(line)
-                best = ((held, p), ev.n, line, (not gap and dated(question, line)) or polarity(
+                best = ((held, at is not attr, p), ev.n, line, (not gap and dated(question, line)) or polarity(
                     words, line, not types.missing(tuple(at), line[key.end():] if key else line)))
     if best is None:
         return None
