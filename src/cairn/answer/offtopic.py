@@ -27,7 +27,6 @@ CONTRACTION_TAILS = frozenset("s re m ve ll d t".split())
 FUNCTION_WORDS = frozenset("against about above below across along among around behind beside besides beyond despite "
                            "except inside outside onto toward towards upon within without via per anyone anything "
                            "everyone everything someone something nobody nothing".split())
-CLITICS = frozenset("s t ve ll d".split())  # split from a word ("who's", "can't", "I've"): no term of the question
 
 
 def chit_chat(question: str) -> str | None:

@@ -13,10 +13,10 @@ import re
 
 import numpy as np
 
-from cairn.answer.offtopic import CLITICS, FUNCTION_WORDS
+from cairn.answer.offtopic import FUNCTION_WORDS
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import names
-from cairn.lexical import content_terms, stem
+from cairn.lexical import CLITICS, content_terms, stem
 from cairn.embed.cache import embed_cached
 from cairn.model import Hit
 from cairn.search.unasked import key_terms

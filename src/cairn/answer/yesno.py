@@ -69,20 +69,15 @@ def lines_of(text: str) -> list[str]:
 DATED = True
 
 
-def _date_parts(text: str) -> list[dict[str, str]]:
-    """Per date value of `text` (types.values): its month and weekday (first three letters) and day of month written."""
-    found = [re.findall(r"[a-z]+|\d+", text[s:e].lower()) for s, e in types.values("date", text)]
-    return [{k: v for k, v in (("month", next((w[:3] for w in ws if w in MONTH_NAMES), "")), ("day", next((
-        w for w in ws if w.isdigit() and int(w) <= 31), "")), ("weekday", next((w[:3] for w in ws if w in WEEKDAY_NAMES),
-                                                                               ""))) if v} for ws in found]
-
-
 def dated(question: str, line: str) -> str:
-    """"Yes" when a date of `line` names every part (month, day, weekday) of the date `question` names, "No" when
-    every date of the line names one of those parts otherwise, "" when the question names no date or the line none of
-    its parts (DATED)."""
-    asked = next(iter(_date_parts(question)), {}) if DATED else {}
-    said = [d for d in _date_parts(line) if d.keys() & asked.keys()]
+    """"Yes" when a date of `line` (types.values) names every part (month, day of month, weekday) of the date `question`
+    names, "No" when each of its dates names one of them otherwise, "" when none names any (or DATED is off)."""
+    def parts(text: str) -> list[dict[str, str]]:
+        return [{k: v for k, v in zip(("month", "day", "weekday"), (next((w[:3] for w in ws if w in MONTH_NAMES), ""), next(
+            (w for w in ws if w.isdigit() and int(w) <= 31), ""), next((w[:3] for w in ws if w in WEEKDAY_NAMES), ""))) if v}
+            for ws in (re.findall(r"[a-z]+|\d+", text[s:e].lower()) for s, e in types.values("date", text))]
+    asked = next(iter(parts(question)), {}) if DATED else {}
+    said = [d for d in parts(line) if d.keys() & asked.keys()]
     return "" if not said else "Yes" if any(all(d.get(k) == v for k, v in asked.items()) for d in said) else \
         "No" if all(any(d.get(k, v) != v for k, v in asked.items()) for d in said) else ""
 
@@ -105,8 +100,7 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
     ("Yes", "No" or ""); None when no line holds the attribute, or the question has no attribute word beyond its
     subject."""
     terms = [t for t in fit._terms(question) if t not in _FRAME]
-    when = {stem(w) for s, e in types.values("date", question) for w in re.findall(r"\w+", question[s:e].lower())} \
-        if DATED else set()  # the date asked: compared by `dated`, held by no word
+    when = {stem(w) for s, e in types.values("date", question) for w in re.findall(r"\w+", question[s:e].lower()) if DATED}
     best, verbs = None, {stem(w.lower()) for w, pos in parts_of_speech(question) or () if pos == "VERB"} - {"need"}
     for ev in evidence:
         if ev.hit.speaker is not None:
@@ -120,7 +114,7 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
         attr = [t for t in terms if t not in subject]
         if not attr:
             continue
-        for line in lines:  # a line dating what is asked holds the date asked (DATED) and, in its words, the rest
+        for line in lines:  # a line dating what is asked holds the date asked (`when`: DATED) and, in its words, the rest
             at = [t for t in attr if t not in when] if when and dated(question, line) else attr
             gap, held, words = types.missing(tuple(at), line), 1.0, types.words_of(at, question)
             if gap and len(gap) == len(at) and (len(at) > 1 or at is not attr):
