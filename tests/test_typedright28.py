@@ -55,6 +55,7 @@ def test_a_date_the_line_does_not_state_says_neither_yes_nor_no():
     assert yesno.dated("is it on 2 May", "Service booked for Friday 2 May") == "Yes"
     assert yesno.dated("is it on the 3rd", "Service booked for Friday 2 May or 3 May") == "Yes"
     assert yesno.dated("what is the fee", "Service booked for Friday 2 May") == ""  # no date asked
+    assert yesno.dated("is it open on a Tuesday", "Opening hours: Monday to Saturday 9am to 5pm") == ""  # a span
 
 
 @pytest.mark.parametrize("text, hours", [

@@ -25,7 +25,7 @@ import re
 from cairn.answer import fit, types
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans
 from cairn.answer.tables import HEADING, table_rows
-from cairn.answer.typed import ROLE_COS, Typed, _header
+from cairn.answer.typed import ROLE_COS, Typed, _header, _span
 from cairn.embed.cache import embed_cached
 from cairn.lexical import MONTH_NAMES, WEEKDAY_NAMES, sentences, stem
 from cairn.ner import parts_of_speech
@@ -65,7 +65,7 @@ def lines_of(text: str) -> list[str]:
 
 
 # A question naming a date ("is my dentist appointment in May", "on the 10th", "on a Friday") is answered "No" by a
-# line whose dates name another month, day or weekday, "Yes" by one naming the same. Off: by the line's words.
+# line whose dates name another month, day or weekday (not a span: "Monday to Saturday"). Off: by the line's words.
 DATED = True
 
 
@@ -77,7 +77,7 @@ def dated(question: str, line: str) -> str:
             (w for w in ws if w.isdigit() and int(w) <= 31), ""), next((w[:3] for w in ws if w in WEEKDAY_NAMES), ""))) if v}
             for ws in (re.findall(r"[a-z]+|\d+", text[s:e].lower()) for s, e in types.values("date", text))]
     asked = next(iter(parts(question)), {}) if DATED else {}
-    said = [d for d in parts(line) if d.keys() & asked.keys()]
+    said = [d for d in parts(line) if d.keys() & asked.keys() and not _span("date", line)]  # a span holds more days
     return "" if not said else "Yes" if any(all(d.get(k) == v for k, v in asked.items()) for d in said) else \
         "No" if all(any(d.get(k, v) != v for k, v in asked.items()) for d in said) else ""
 
@@ -128,7 +128,7 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
             p = fit.answers(question, asked, line, title, embedder)
             if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, at is not attr, p) > best[0]):
                 key = _KEY.match(line)
-                best = ((held, at is not attr, p), ev.n, line, (not gap and dated(question, line)) or polarity(
+                best = ((held, at is not attr, p), ev.n, line, "No" if not gap and dated(question, line) == "No" else polarity(
                     words, line, not types.missing(tuple(at), line[key.end():] if key else line)))
     if best is None:
         return None
