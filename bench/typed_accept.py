@@ -56,15 +56,29 @@ def record(out: Path, sets: list[str]) -> None:
     print(f"recorded {len(rows)} questions of {len(sets)} sets into {out}")
 
 
+def shares(raw: tuple, text: str) -> list[float]:
+    """A candidate's seven features from what typed.TRACE recorded it was scored of (`raw`: head, head gap, line share,
+    asked, subject gap, words asked, its words, cosine, role fit, local context) and its `text`: head, subject and
+    lexical shares, cosine, role fit, subject share in its context, share of the words asked in its text."""
+    from cairn.answer.types import missing
+    head, head_gap, line_share, asked, subj_gap, words, own, c, fit, local = raw
+    share = lambda ws, t: (1 - len(missing(ws, t)) / len(ws)) if ws else 1.0  # noqa: E731
+    return [0.5 * ((1 - len(head_gap) / len(head) if head else 1.0) + line_share),
+            1 - len(subj_gap) / len(asked.subject) if asked.subject else 1.0,
+            len(words & own) / len(words) if words else 0.0, c, fit,
+            share(asked.subject, local), share(asked.head + asked.subject, text)]
+
+
 def signals(kind, scored: list, n: int, text: str) -> list[float]:
     """The features of the answer (evidence `n`, candidate `text`) among all `scored` candidates (typed.TRACE: n, text,
-    score, [head share, subject share, lexical share, cosine, role fit, subject share in its context, share of the
+    score, what it was scored of, read by `shares` as [head share, subject share, lexical share, cosine, role fit, subject share in its context, share of the
     words asked in its text]): those seven, its MARGIN over the best candidate stating another value (1.0 when none
     does), how many others state another value within 0.1 of it (at most 3, / 3), a date or time asked, and its
     cosine's margin over the other values' best."""
     import re
     from cairn.answer.types import values
     norm = lambda t: {re.sub(r"\W", "", t[a:b].lower()) for a, b in values(kind, t)}  # noqa: E731
+    scored = [(a, t, sc, shares(raw, t) if isinstance(raw, tuple) else raw) for a, t, sc, raw in scored]
     mine = next(x for x in scored if x[0] == n and x[1] == text)
     vals = norm(text)
     rivals = [x for x in scored if not (norm(x[1]) & vals)]

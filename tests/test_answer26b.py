@@ -1,8 +1,10 @@
 """Session 26 (answer26b): faults a new user's trial found in `ask`, on fixtures written here (invented names).
 
 - a two-part question whose parts are answered by one line quotes that line once;
-- a past-tense date question takes the line stating the past event, not the "next ... due" line (and back);
-- a part that refers back by a pronoun ("where is it held?") is asked about the first part's subject."""
+- a part that refers back by a pronoun ("where is it held?") is asked about the first part's subject.
+
+(typed.TENSE, a past-tense date question taking the past event's line, was removed by typedright28: it changed no
+answer of the 15 dev typed sets nor LoCoMo.)"""
 
 from __future__ import annotations
 
@@ -75,13 +77,6 @@ def test_merge_drops_a_repeated_quote():
     assert merged.answer == "Next meeting: 21 January, at the scout hut [1]."
 
 
-def test_a_past_tense_date_question_takes_the_past_event(app):
-    ans = app.ask("When was the water softener serviced?", llm="none")
-    assert "9 May 2026" in ans.answer and "2027" not in ans.answer, ans.answer
-    ans = app.ask("When is the next water softener service due?", llm="none")
-    assert "May 2027" in ans.answer and "2026" not in ans.answer, ans.answer
-
-
 def test_a_part_referring_back_by_a_pronoun_is_asked_about_the_first_parts_subject(app):
     assert parts.split("Which day is Mirela's coding club, and where is it held?")[1] == \
         "Where is Mirela's coding club held?"
@@ -116,15 +111,6 @@ def test_a_second_sentence_holding_no_word_asked_is_not_quoted(monkeypatch):
     import cairn.answer as A
     monkeypatch.setattr(A, "EXTRA_TERMS", False)
     assert "Cakes" in extractive_draft(question, [Evidence(1, body, 0, hit)], emb)  # the check is what drops it
-
-
-def test_tense_reads_the_clauses_holding_a_value():
-    from cairn.answer.types import tense
-    assert tense("Next service due: May 2027.") == "future" and tense("It was last flushed on 2 May 2026.") == "past"
-    assert tense("Serviced 3 May 2026; next due May 2027.") is None  # one clause each: no single time
-    assert tense("When was the pump serviced?", asking=True) == "past"
-    assert tense("When does the last ferry leave?", asking=True) is None  # "last" of a question marks no past
-    assert tense("When is the next pump service due?", asking=True) == "future"
 
 
 def test_a_line_stating_the_past_and_the_next_date_still_answers_the_past(real_embedder):

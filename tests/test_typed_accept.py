@@ -31,7 +31,7 @@ def test_the_trace_records_every_candidate_and_the_chosen_one(real_embedder, tra
     assert "2026" in t.text and len(trace) == 1
     kind, scored, n, text = trace[0]
     assert kind == "date" and (n, text) == (t.n, t.text) and len(scored) == 3
-    assert all(len(f) == 7 and 0.0 <= f[0] <= 1.0 for *_, f in scored)
+    assert all(len(f) == 7 and 0.0 <= f[0] <= 1.0 for f in (typed_accept.shares(raw, t) for _, t, _, raw in scored))
     best = max(scored, key=lambda x: x[2])
     assert best[1] == t.text  # the chosen value scores highest here
 

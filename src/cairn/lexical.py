@@ -209,6 +209,8 @@ def numbers_supported(claim: str, evidence: str) -> bool:
     return all(n in ev for n in _NUM_RE.findall(claim))
 
 
+# English clitics split from a word ("who's", "can't", "I've", "we'll", "I'd"): no content word of a question (answer/)
+CLITICS = frozenset("s t ve ll d".split())
 MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
                "sept", "oct", "nov", "dec")

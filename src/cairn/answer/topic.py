@@ -16,7 +16,7 @@ import numpy as np
 from cairn.answer.offtopic import FUNCTION_WORDS
 from cairn.answer.polarity import contradiction
 from cairn.answer.subject import names
-from cairn.lexical import content_terms, stem
+from cairn.lexical import CLITICS, content_terms, stem
 from cairn.embed.cache import embed_cached
 from cairn.model import Hit
 from cairn.search.unasked import key_terms
@@ -49,7 +49,7 @@ def unsupported_topic(topic: str, evidence: str, embedder, min_terms: int = 1) -
     words) when at least `min_terms` and `evidence` supports none; else None. Never raises."""
     keys = key_terms(topic)
     terms = [t for t in dict.fromkeys(content_terms(topic)) if stem(t) in keys and not t.isdigit()
-             and t not in FUNCTION_WORDS]
+             and t not in FUNCTION_WORDS | CLITICS]
     if len(terms) < max(min_terms, 1) or not re.search(r"\w", evidence) or supported_terms(terms, evidence, embedder):
         return None
     return terms

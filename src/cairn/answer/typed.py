@@ -28,7 +28,7 @@ from cairn.answer.spans import _clean, _clean_markdown
 from cairn.answer.rota import keyed_person
 from cairn.answer.tables import HEADING, heading_above, table_rows
 from cairn.lexical import LABEL_VALUE, content_terms, sentences, stem
-from cairn.answer.types import KIND_WORDS, missing, tense, values, words_of
+from cairn.answer.types import KIND_WORDS, missing, values, words_of
 from cairn.search.asked import TYPE_WORDS, VALUE_KINDS, Asked, compound_kinds, nominal_head, role_of
 from cairn.search.unasked import light_verbs, unasked
 from cairn.embed.cache import embed_cached
@@ -149,8 +149,6 @@ LIGHT_ROLE = True
 # on with the sentence (opens in lower case, a digit or a currency sign; no field, no numbered item); read as one line,
 # so a value is read with the words it is said of.
 UNWRAP = True
-# A date or time question of the past takes no line marked future if its note has another (and back; types.tense)
-TENSE = True
 
 
 def _unwrap(text: str) -> str:
@@ -254,12 +252,10 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         missing((w,), x) for x in totals[n]) and not all(missing((w,), x) for x in ls)]
         for n, ls in lines.items() if totals[n]}
     per_note: dict[int, list[float]] = {}
-    scored: list[tuple[int, str, float, list[float]]] = []  # (n, text, score, features) of each candidate (TRACE)
+    scored: list[tuple[int, str, float, tuple]] = []  # (n, text, score, what it was scored of) of each candidate (TRACE)
     for c, f in zip(cands, fits):
         per_note.setdefault(c[0], []).append(f)
     top_two = {n: sorted(fs, reverse=True)[:2] for n, fs in per_note.items()}  # each note's best two fits
-    when = TENSE and asked.kind in ("date", "time") and tense(question, asking=True)  # a past event, not the next due
-    agree = {c[0] for c in cands if tense(c[1]) in (None, when)} if when else set()  # notes with a line that may answer
     for (n, text, local, passage, line), c, fit in zip(cands, cos, fits):
         head = nominal() if asked.kind in VALUE_KINDS and missing(asked.head, local) else asked.head  # less its verbs
         head_gap = missing(head, local)
@@ -303,14 +299,9 @@ def typed_draft(question: str, asked: Asked, evidence: list, embedder) -> Typed 
         if not held:
             head_gap = head_gap + list(role)  # its label states another role than one of its note's values
         # in one note, a value holding the role first, then the nearest it; between notes, the score
-        if TRACE is not None:  # head, subject, lexical shares, cosine, role fit; subject in its context, asked in it
-            share = lambda ws, t: (1 - len(missing(ws, t)) / len(ws)) if ws else 1.0  # noqa: E731
-            scored.append((n, text, score + ROLE * fit, [
-                0.5 * ((1 - len(head_gap) / len(head) if head else 1.0) + line_share),
-                1 - len(subj_gap) / len(asked.subject) if asked.subject else 1.0,
-                len(words & own) / len(words) if words else 0.0, float(c), fit if role else 1.0,
-                share(asked.subject, local), share(asked.head + asked.subject, text)]))
-        if not (n in agree and tense(text) not in (None, when)) and (n not in best or (held, score + ROLE * fit) > best[n][0]):
+        if TRACE is not None:  # what it was scored of (its features: bench/typed_accept.py `shares`)
+            scored.append((n, text, score + ROLE * fit, (head, head_gap, line_share, asked, subj_gap, words, own, float(c), fit if role else 1.0, local)))
+        if n not in best or (held, score + ROLE * fit) > best[n][0]:
             best[n] = ((held, score + ROLE * fit), n, text, local, head_gap, subj_gap, (held and not gap, score))
     _, n, text, local, head_gap, subj_gap, _ = max(best.values(), key=lambda b: b[-1])
     if TRACE is not None:  # bench/typed_accept.py: every candidate's score and features, and the one chosen

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from cairn.lexical import MONTH_NAMES, content_terms, stem
+from cairn.lexical import CLITICS, MONTH_NAMES, content_terms, stem
 from cairn.search.asked import VALUE_KINDS
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
@@ -60,7 +60,9 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\.?(?:\s+\d{
                    # full, so "may" the verb is not a date
                    rf"|(?:in|to|by|until|till|from|since|before|after|during)\s+(?-i:{_FULL_MONTHS}))\b",
                    re.IGNORECASE)
-_TIME = re.compile(r"(?<![£$€\d.,])\b(?:(?:[01]?\d|2[0-4])[:.][0-5]\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight)\b", re.IGNORECASE)
+_TIME = re.compile(r"(?<![£$€\d.,])\b(?:(?:[01]?\d|2[0-4])[:.][0-5]\d\s*(?:am|pm)?|\d{1,2}\s*(?:am|pm)|noon|midnight"  # or an hour
+                   r"|(?:(?<=at )|(?<=till )|(?<=until )|(?<=open )|(?<=opens )|(?<=closes ))(?:1[0-2]|[1-9])(?=\s*(?:$|[;)!?]|"  # alone
+                   r"[.,](?!\d)|(?:and|on|every|each|till|until|to|or|sharp|o'clock|in the|at)\b)))\b", re.IGNORECASE)  # ("opens at 7 and")
 _UNITS = (r"minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|nights?")
 _NUMWORD = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a|an)"
 # a count of units, with up to two words qualifying the unit ("15 working days", "one full calendar month"; not a
@@ -122,20 +124,6 @@ def states_purpose(sentence: str, head: tuple[str, ...]) -> bool:
     return any(w in ("it", "they", "this", "these", "its", "their") or (head and stem(w) == head[-1]) for w in before)
 
 
-_FUTURE = re.compile(r"\b(?:next|will|upcoming|shall|due|going to)\b", re.IGNORECASE)
-_PAST = re.compile(r"\b(?:last|was|were|had|did|previous(?:ly)?|ago)\b", re.IGNORECASE)
-
-
-def tense(text: str, asking: bool = False) -> str | None:
-    """"past" or "future" when `text` marks only that time ("was serviced", "last"; "next ... due", "will"), else None;
-    its clauses holding a number agree ("Serviced 3 May; next due May 2027": None). `asking` (a question): its verb
-    marks the past, not "last" ("when does the last bus leave")."""
-    marks = {("past" if p and not f else "future" if f and not p else None) for x in ([text] if asking else [
-        x for x in re.split(r"[;,]", text) if re.search(r"\d", x)] or [text]) for p, f in [(
-            re.search(r"\b(?:was|were|had|did)\b", x, re.I) if asking else _PAST.search(x), _FUTURE.search(x))]}
-    return marks.pop() if len(marks) == 1 else None
-
-
 def words_of(stems: list[str], question: str) -> list[str]:
     """The words of `question` whose stem is one of `stems` (for saying which were missing: 'house', not 'hous'), in the
     order of `stems`; a stem without such a word is kept."""
@@ -182,7 +170,7 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
     out = []
     for t in terms:
-        if t in have or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+        if t in have or t in CLITICS or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
             continue
         if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue

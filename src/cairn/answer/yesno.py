@@ -25,9 +25,9 @@ import re
 from cairn.answer import fit, types
 from cairn.answer.spans import _clean, _clean_markdown, _short_spans
 from cairn.answer.tables import HEADING, table_rows
-from cairn.answer.typed import ROLE_COS, Typed, _header
+from cairn.answer.typed import ROLE_COS, Typed, _header, _span
 from cairn.embed.cache import embed_cached
-from cairn.lexical import sentences, stem
+from cairn.lexical import MONTH_NAMES, WEEKDAY_NAMES, sentences, stem
 from cairn.ner import parts_of_speech
 
 # Off: a yes/no question is answered by the extractive sentence answer, gated by fit as before.
@@ -64,6 +64,24 @@ def lines_of(text: str) -> list[str]:
     return out
 
 
+# A question naming a date ("is my dentist appointment in May", "on the 10th", "on a Friday") is answered "No" by a
+# line whose dates name another month, day or weekday (not a span: "Monday to Saturday"). Off: by the line's words.
+DATED = True
+
+
+def dated(question: str, line: str) -> str:
+    """"Yes" when a date of `line` (types.values) names every part (month, day of month, weekday) of the date `question`
+    names, "No" when each of its dates names one of them otherwise, "" when none names any (or DATED is off)."""
+    def parts(text: str) -> list[dict[str, str]]:
+        return [{k: v for k, v in zip(("month", "day", "weekday"), (next((w[:3] for w in ws if w in MONTH_NAMES), ""), next(
+            (w for w in ws if w.isdigit() and int(w) <= 31), ""), next((w[:3] for w in ws if w in WEEKDAY_NAMES), ""))) if v}
+            for ws in (re.findall(r"[a-z]+|\d+", text[s:e].lower()) for s, e in types.values("date", text))]
+    asked = next(iter(parts(question)), {}) if DATED else {}
+    said = [d for d in parts(line) if d.keys() & asked.keys() and not _span("date", line)]  # a span holds more days
+    return "" if not said else "Yes" if any(all(d.get(k) == v for k, v in asked.items()) for d in said) else \
+        "No" if all(any(d.get(k, v) != v for k, v in asked.items()) for d in said) else ""
+
+
 def polarity(attr_words: list[str], line: str, lexical: bool) -> str:
     """"No", "Yes" or "" for `line` answering a question whose attribute is `attr_words` (as the question writes them;
     module doc). lexical: every attribute word is in the line's words."""
@@ -82,6 +100,7 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
     ("Yes", "No" or ""); None when no line holds the attribute, or the question has no attribute word beyond its
     subject."""
     terms = [t for t in fit._terms(question) if t not in _FRAME]
+    when = {stem(w) for s, e in types.values("date", question) for w in re.findall(r"\w+", question[s:e].lower()) if DATED}
     best, verbs = None, {stem(w.lower()) for w, pos in parts_of_speech(question) or () if pos == "VERB"} - {"need"}
     for ev in evidence:
         if ev.hit.speaker is not None:
@@ -91,25 +110,26 @@ def yesno_draft(question: str, asked, evidence: list, embedder) -> Typed | None:
         names = {stem(w.lower().rstrip("'’s")) for x in lines for w in re.findall(r"[\w'’-]+", x)[1:]
                  if w[:1].isupper()}
         own = f"{title} {_header(ev)}"  # its title and header (typed.HEADER: "Brightwater Energy" of a PDF's bill)
-        subject = set(terms) - set(types.missing(tuple(terms), own)) | (set(terms) & names)
+        subject = (set(terms) - set(types.missing(tuple(terms), own)) | (set(terms) & names)) - when
         attr = [t for t in terms if t not in subject]
         if not attr:
             continue
-        words = types.words_of(attr, question)
-        for line in lines:
-            gap, held = types.missing(tuple(attr), line), 1.0
-            if len(gap) == len(attr) and len(attr) > 1:
+        for line in lines:  # a line dating what is asked holds the date asked (`when`: DATED) and, in its words, the rest
+            at = [t for t in attr if t not in when] if when and dated(question, line) else attr
+            gap, held, words = types.missing(tuple(at), line), 1.0, types.words_of(at, question)
+            if gap and len(gap) == len(at) and (len(at) > 1 or at is not attr):
                 continue
             if gap:
                 vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question))
                 near = (vecs[1:] @ vecs[0]) >= ROLE_COS
-                held = 1 - (len(gap) - int(near.sum())) / len(attr)
+                held = 1 - (len(gap) - int(near.sum())) / len(at)
                 if PREDICATE and verbs & {g for g, ok in zip(gap, near) if not ok and f"un{g}" not in line.lower()}:
                     continue  # "can i eat in the reading room": not "The reading room is quiet study only"
             p = fit.answers(question, asked, line, title, embedder)
-            if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, p) > best[0]):
+            if held and (held >= HELD or p >= fit.THRESHOLD) and (best is None or (held, at is not attr, p) > best[0]):
                 key = _KEY.match(line)
-                best = ((held, p), ev.n, line, polarity(words, line, not types.missing(tuple(attr), line[key.end():] if key else line)))
+                best = ((held, at is not attr, p), ev.n, line, "No" if not gap and dated(question, line) == "No" else polarity(
+                    words, line, not types.missing(tuple(at), line[key.end():] if key else line)))
     if best is None:
         return None
     _, n, line, polar = best
