@@ -6,13 +6,19 @@ from __future__ import annotations
 from datetime import datetime
 
 
-def _local(iso: str | None) -> str:
+def _read(iso: str | None) -> datetime | str:
+    """`iso` read as a time; "" for None or "", `iso` itself when it is no ISO time."""
     if not iso:
         return ""
     try:
-        dt = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+        return datetime.fromisoformat(iso.replace("Z", "+00:00"))
     except ValueError:
         return iso
+
+
+def _local(iso: str | None) -> str:
+    if isinstance(dt := _read(iso), str):
+        return dt
     from cairn.schedule import when as W
     return W.normalise(dt, W.zone(None)).strftime("%a %d %b %Y, %H:%M")
 
@@ -23,12 +29,8 @@ def when_spoken(iso: str | None, now: datetime | None = None) -> str:
     when it is not this one's). `iso` is an ISO time (UTC "...+00:00" as the scheduler stores it, or a naive
     local "YYYY-MM-DD HH:MM" as a correction gives it); `now` (aware or naive local; default the clock) fixes
     "today". Returns `iso` itself when it is no ISO time, "" for None or ""."""
-    if not iso:
-        return ""
-    try:
-        dt = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return iso
+    if isinstance(dt := _read(iso), str):
+        return dt
     from cairn.schedule import when as W
     tz = W.zone(None)
     dt = W.normalise(dt, tz) if dt.tzinfo else dt
