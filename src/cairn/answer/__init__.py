@@ -24,13 +24,14 @@ from cairn.answer.spans import _WH_WORD, _clean, _clean_markdown, _short_spans, 
 from cairn.answer.tables import table_rows
 from cairn.answer.topic import drafted_reason
 from cairn.answer.types import fits_answer_type
-from cairn.lexical import sentences, term_overlap
+from cairn.lexical import content_terms, sentences, stem, term_overlap
 from cairn.embed.cache import embed_cached
 from cairn.answer.verify import Evidence, Verification, citations, verify
 from cairn.answer.draft_prompt import llm_messages
 from cairn.model import Hit
 from cairn.search import asked as QT
 from cairn.search.asked import is_hypothetical
+from cairn.search.parts import ASKING_WORDS
 from cairn.search.query import ParsedQuery
 
 NOT_FOUND = "Your notes do not contain an answer to this question."
@@ -89,9 +90,12 @@ class Answer:
                 "checks": self.checks, "label": verdict_label(self.verdict, self.checks)}
 
 
-def relevance(question: str, hit: Hit) -> float:
-    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms."""
-    return max(hit.signals.get("semantic", 0.0), 0.9 * term_overlap(question, f"{hit.title}\n{hit.text}"))
+def relevance(question: str, hit: Hit, kind: str | None = None) -> float:
+    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms less asking
+    words ("much") and those naming the `kind` of value asked (types.KIND_WORDS: "charge", "cost", "pay", "owe")."""
+    skip = {stem(w) for w in ASKING_WORDS | types.KIND_WORDS.get(kind or "", set())}
+    asks = " ".join(t for t in content_terms(question) if stem(t) not in skip)
+    return max(hit.signals.get("semantic", 0.0), 0.9 * term_overlap(asks, f"{hit.title}\n{hit.text}"))
 
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
@@ -109,7 +113,7 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
     asked = asked or QT.asked(question)
     kept, read = [], 0
     for h in hits:
-        ok = relevance(question, h) >= floor
+        ok = relevance(question, h, asked.kind) >= floor
         if not ok and embedder is not None and asked.valued and h.speaker is None \
                 and h.signals.get("keyword", 0.0) > 0 and read < SENTENCE_READ:
             read += 1
@@ -326,7 +330,7 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about, 
             else:
                 ver = verify(draft, evidence)
                 if ver.verdict in ("pass", "revise"):
-                    return Answer(question, ver.answer_text(), ver.verdict, citations(ver, evidence),
+                    return Answer(question, ver.answer_text(True), ver.verdict, citations(ver, evidence),
                                   mode="llm", llm=llm.name, problems=ver.problems, evidence=ev_json)
                 fallback = ("the LLM's answer failed verification (" + "; ".join(ver.problems)
                             + "); extractive answer given instead")
@@ -354,10 +358,12 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about, 
                             else "no line of the notes found states what was asked")
     draft = typed.draft if typed is not None else \
         extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
+    if len(said := re.findall(r"[^\W\d_]+", (draft or "").lower())) >= 3 and len(set(said)) == 1:
+        return declined(f"the passage found only repeats the word '{said[0]}'")  # "buffalo buffalo …" states nothing
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
     if ver.verdict == "abstain":
         return Answer(question, NOT_FOUND, "abstain", mode="extractive", llm=getattr(llm, "name", None),
                       fallback=fallback, problems=ver.problems, evidence=ev_json)
-    return Answer(question, ver.answer_text(), ver.verdict, citations(ver, evidence), mode="extractive",
+    return Answer(question, ver.answer_text(True), ver.verdict, citations(ver, evidence), mode="extractive",
                   llm=getattr(llm, "name", None), fallback=fallback, problems=ver.problems, evidence=ev_json,
                   typed=typed)

@@ -178,7 +178,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
             ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
             ver = verify(f"{_clean(found[1])} [1]", ev)
             if ver.verdict == "pass":
-                ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
+                ans = Answer(question, ver.answer_text(True), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
                              fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
     quotes, note_quotes, of, t = _quotes(ans), _quotes(ans, notes=True), "", ans.typed
     chat = any(c.get("speaker") for c in ans.citations)
@@ -190,7 +190,8 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
     known = " ".join(h.text for h in all_hits)
     gap = t.gap(asked) if t is not None else role_gap(question, note_quotes, known)
     if t is not None and asked.kind in types.VALUE_KINDS and not ans.abstained and not gap:  # answer/elsewhere.py
-        path, title = next(((c.get("path"), c.get("title") or "") for c in ans.citations if c["n"] == t.n), ("", ""))
+        path, title = next(((c.get("path"), c.get("title") or "") for c in ans.citations
+                            if c["chunk_id"] in {e["chunk_id"] for e in ans.evidence if e["n"] == t.n}), ("", ""))
         skip = TYPE_WORDS | light_verbs(question) | unasked(question) | {"what", "s", "when", "where", "who"}
         gap = other_note(tuple(w for w in asked.head + asked.subject if w not in skip), path, all_hits) \
             or other_line(question, asked.kind, t.text, title, t.context, path, all_hits, skip)

@@ -24,7 +24,7 @@ TYPED = True
 SOFT_KINDS = frozenset({"person"})
 # Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a candidate holding one
 # states a value of that kind outright (typed.py, KIND_WORD).
-KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
+KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay", "owe", "owed", "spend"},
               "phone": {"phone", "tel", "telephone", "mobile", "call", "line"},
               "date": {"date", "due", "on", "by"}, "time": {"at", "time", "from", "by"},
               "code": {"number", "reference", "ref", "code", "id", "no"}}

@@ -60,11 +60,16 @@ class Verification:
     def kept(self) -> list[CheckedSentence]:
         return [s for s in self.sentences if s.supported]
 
-    def answer_text(self) -> str:
-        """The verified answer: supported sentences with their valid citations."""
-        parts = []
+    def shown(self) -> dict[int, int]:
+        """{evidence number: the number shown for it}: 1, 2, ... in the order the answer first cites them (a person
+        sees only the cited sources: "[2] ... [6]" reads "[1] ... [2]", its sources listed [1], [2])."""
+        return {n: i + 1 for i, n in enumerate(dict.fromkeys(n for s in self.kept for n in s.cites))}
+
+    def answer_text(self, renumber: bool = False) -> str:
+        """The verified answer: supported sentences with their valid citations (renumber: as `shown`)."""
+        parts, shown = [], self.shown() if renumber else {}
         for s in self.kept:
-            cites = "".join(f"[{n}]" for n in s.cites)
+            cites = "".join(f"[{shown.get(n, n)}]" for n in s.cites)
             m = re.match(r"^(.*?)([.!?。]+)$", s.text)
             parts.append(f"{m.group(1)} {cites}{m.group(2)}" if m else f"{s.text} {cites}")
         return " ".join(parts).strip()
@@ -152,10 +157,10 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
 
 
 def citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any]]:
-    """One citation per cited evidence number, in number order: the evidence's source fields, `start`/`end`/`quote` of
-    the first answer sentence citing it, and `quotes`, a list of {start, end, quote} for every answer sentence citing it
-    (in answer order, no repeats)."""
-    by_n = {e.n: e for e in evidence}
+    """One citation per cited evidence number, numbered and ordered as shown (`Verification.shown`): the evidence's
+    source fields, `start`/`end`/`quote` of the first answer sentence citing it, and `quotes`, a list of {start, end,
+    quote} for every answer sentence citing it (in answer order, no repeats)."""
+    by_n, shown = {e.n: e for e in evidence}, ver.shown()
     out: dict[int, dict[str, Any]] = {}
     for s in ver.kept:
         for n in s.cites:
@@ -164,9 +169,9 @@ def citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any
             start, end = span if span else (h.start, h.end)
             one = {"start": start, "end": end, "quote": quote or h.snippet}
             if n not in out:
-                out[n] = {"n": n, "source_id": h.source_id, "title": h.title, "path": h.path,
+                out[n] = {"n": shown[n], "source_id": h.source_id, "title": h.title, "path": h.path,
                           "source": h.source, "page": h.page, **one, "quotes": [],
                           "chunk_id": h.id, "speaker": h.speaker, "event_time": h.event_time}
             if one not in out[n]["quotes"]:
                 out[n]["quotes"].append(one)
-    return [out[n] for n in sorted(out)]
+    return sorted(out.values(), key=lambda c: c["n"])

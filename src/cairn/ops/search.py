@@ -234,9 +234,12 @@ class SearchOps:
                                   unknown_names=unknown, replies=replies, parsed=parsed)
             ans.problems.extend(_ask_warnings(res))
             if ans.abstained and not ans.pointers and not res.hits:
-                # every hit was under the relevance floor: still point at the nearest notes
+                # every hit was under the relevance floor: still point at the nearest notes; not for input with
+                # no topic ("???", "🤔"): the same chit-chat reply, whatever an emoji's embedding lands near
+                from cairn.answer import CHIT_CHAT_REPLY
                 from cairn.answer.offtopic import pointers
-                ans.pointers = pointers(self.search(parsed, k=3, group=False, semantic_floor=0.0).hits)
+                ans.pointers = [] if ans.answer == CHIT_CHAT_REPLY else \
+                    pointers(self.search(parsed, k=3, group=False, semantic_floor=0.0).hits)
                 if ans.pointers and "Nearest notes:" not in ans.answer:
                     ans.answer += " Nearest notes: " + "; ".join(f"{p['title']} ({p['path']})"
                                                                  for p in ans.pointers) + "."
