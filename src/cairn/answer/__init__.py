@@ -31,7 +31,6 @@ from cairn.answer.draft_prompt import llm_messages
 from cairn.model import Hit
 from cairn.search import asked as QT
 from cairn.search.asked import is_hypothetical
-from cairn.search.parts import ASKING_WORDS
 from cairn.search.query import ParsedQuery
 
 NOT_FOUND = "Your notes do not contain an answer to this question."
@@ -91,11 +90,11 @@ class Answer:
 
 
 def relevance(question: str, hit: Hit, kind: str | None = None) -> float:
-    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms less asking
-    words ("much") and those naming the `kind` of value asked (types.KIND_WORDS: "charge", "cost", "pay", "owe")."""
-    skip = {stem(w) for w in ASKING_WORDS | types.KIND_WORDS.get(kind or "", set())}
-    asks = " ".join(t for t in content_terms(question) if stem(t) not in skip)
-    return max(hit.signals.get("semantic", 0.0), 0.9 * term_overlap(asks, f"{hit.title}\n{hit.text}"))
+    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms less
+    the verbs asking a value of the `kind` asked (types.KIND_VERBS: "charge", "cost", "pay", "owe"): no word a note
+    must hold ("How much did the glazier charge?" over "The glazier ... replaced two panes for £140")."""
+    asks = [t for t in content_terms(question) if stem(t) not in {stem(w) for w in types.KIND_VERBS.get(kind, ())}]
+    return max(hit.signals.get("semantic", 0.0), 0.9 * term_overlap(" ".join(asks), f"{hit.title}\n{hit.text}"))
 
 
 def sentence_relevance(question: str, hit: Hit, embedder, kind: str | None) -> float:
@@ -126,11 +125,10 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
                      asked: QT.Asked | None = None) -> str:
-    """The best supporting sentences of the evidence, each cited, best first ("" if none), by
-    `_sentence_score` and the module constants. A question is never quoted; the sentence after it
-    scores the better of itself and the pair ("Q: …? A: …"). A sentence needs four words and a
-    value of `asked.sentence_kind` (None: read). about: `(hit, sentence) -> bool` filter; focus:
-    the text scored against (the question less the name); replies: {hit id: replied message}."""
+    """The best supporting sentences of the evidence, each cited, best first ("" if none), by `_sentence_score` and the
+    module constants. A question is never quoted; the sentence after it scores the better of itself and the pair ("Q: …?
+    A: …"). A sentence needs four words and a value of `asked.sentence_kind` (None: read). about: `(hit, sentence) ->
+    bool` filter; focus: the text scored against (the question less the name); replies: {hit id: replied message}."""
     asked = asked or QT.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -245,11 +243,11 @@ def answer_question(question: str, hits: list[Hit], embedder, llm=None, *,
                     floor: float = 0.35, check_answerability: bool = True,
                     context: list[Hit] | None = None, unknown_names: list[str] | None = None,
                     replies: dict[str, str] | None = None, parsed: ParsedQuery | None = None) -> Answer:
-    """Answer `question` from `hits` (search results, best first; module doc). llm: `chat(messages,
-    max_tokens=...) -> str` and `name`, or None; its errors fall back to the extractive answer,
-    nothing raises for bad model output. check_answerability: the module doc's checks. context:
-    extra hits for the person check; unknown_names: names no chunk holds (premise.py); replies:
-    {hit id: replied message}; parsed: the search's parsed question (its `answer_type`)."""
+    """Answer `question` from `hits` (search results, best first; module doc). llm: `chat(messages, max_tokens=...) ->
+    str` and `name`, or None; its errors fall back to the extractive answer, nothing raises for bad model output.
+    check_answerability: the module doc's checks. context: extra hits for the person check; unknown_names: names no
+    chunk holds (premise.py); replies: {hit id: replied message}; parsed: the search's parsed question (its
+    `answer_type`)."""
     if types.TYPED and check_answerability and len(parts.split(question)) > 1:
         return parts.merge(question, [answer_question(  # each part with the unknown names it holds
             p, hits, embedder, llm, floor=floor, context=context, replies=replies,

@@ -84,13 +84,13 @@ def role_gap(question: str, quotes: list[str], known: str = "", said: bool = Fal
 
 def stated_gap(question: str, subject: str | None, cited: list, embedder, retrieved: list = ()) -> list[str]:
     """The words of `question` the `cited` notes (hits without a speaker; [] for chat messages) do not state: a name of
-    the question (search/names.all_names, and `subject`, the name it is about) that no cited note names in its title or text
-    (topic.subject_absent) while a `retrieved` hit does (a name no hit holds is known by an alias: the premise check's
-    business), else the question's key terms other than its names when none of them is supported by the cited notes
-    (topic.unsupported_topic: stem, prefix or word embedding). "Who services the Jazz?" is not answered by "Priya's car,
-    a 2016 Jazz"; "What did Tom say about the boiler?" not by a note about Tom that never speaks of a boiler. A
-    retrieved note that links a cited one (a [[wikilink]] to its title) counts as cited for the name. [] when the notes
-    state it."""
+    the question (search/names.all_names, and `subject`, the name it is about) that no cited note names in its title or
+    text (topic.subject_absent) while a `retrieved` hit does (a name no hit holds is known by an alias: the premise
+    check's business), else the question's key terms other than its names when none of them is supported by the cited
+    notes (topic.unsupported_topic: stem, prefix or word embedding). "Who services the Jazz?" is not answered by
+    "Priya's car, a 2016 Jazz"; "What did Tom say about the boiler?" not by a note about Tom that never speaks of a
+    boiler. A retrieved note that links a cited one (a [[wikilink]] to its title) counts as cited for the name. [] when
+    the notes state it."""
     notes = [h for h in cited if h.speaker is None]
     if not notes or len(notes) < len(cited):
         return []
@@ -178,7 +178,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
             ev = [Evidence(n=1, text=found[0].text, offset=found[0].start, hit=found[0])]
             ver = verify(f"{_clean(found[1])} [1]", ev)
             if ver.verdict == "pass":
-                ans = Answer(question, ver.answer_text(True), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
+                ans = Answer(question, ver.answer_text(), "pass", citations(ver, ev), mode=ans.mode, llm=ans.llm,
                              fallback=ans.fallback, evidence=ans.evidence, answerability=ans.answerability)
     quotes, note_quotes, of, t = _quotes(ans), _quotes(ans, notes=True), "", ans.typed
     chat = any(c.get("speaker") for c in ans.citations)
@@ -190,8 +190,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
     known = " ".join(h.text for h in all_hits)
     gap = t.gap(asked) if t is not None else role_gap(question, note_quotes, known)
     if t is not None and asked.kind in types.VALUE_KINDS and not ans.abstained and not gap:  # answer/elsewhere.py
-        path, title = next(((c.get("path"), c.get("title") or "") for c in ans.citations
-                            if c["chunk_id"] in {e["chunk_id"] for e in ans.evidence if e["n"] == t.n}), ("", ""))
+        path, title = next(((c.get("path"), c.get("title") or "") for c in ans.citations), ("", ""))  # t's one cite
         skip = TYPE_WORDS | light_verbs(question) | unasked(question) | {"what", "s", "when", "where", "who"}
         gap = other_note(tuple(w for w in asked.head + asked.subject if w not in skip), path, all_hits) \
             or other_line(question, asked.kind, t.text, title, t.context, path, all_hits, skip)

@@ -6,15 +6,14 @@
     f0  cosine(question less the names the line writes, line)  (the packaged sentence embedder)
     f1  share of the question's content words held by the line (stems, word family: types.missing)
     f2  ... held by the line or its note's title
-    f3  share of the question's words that the title lacks and the line does not write capitalised
-        (past a field's key: "Tobias is ...", "Pet: Mungo"; the asked attribute, not the note's
-        subject or a person named) that the line holds; 1.0 when there is none
-    f4  the best cosine of one such word (as the question writes it) and the line: the note's own
-        word for a colloquial one ("cancel" / "leave")
+    f3  share of the question's words that the title lacks and the line does not write capitalised (past a field's key:
+        "Tobias is ...", "Pet: Mungo"; the asked attribute, not the note's subject or a person named) that the line
+        holds; 1.0 when there is none
+    f4  the best cosine of one such word (as the question writes it) and the line: the note's own word for a colloquial
+        one ("cancel" / "leave")
     f5  share of the line's words written capitalised (a letterhead or heading states nothing)
-    f6  1.0 when the kind asked is a person and the line names none but the question's own
-        (types.values, a title, a capitalised word inside a clause), or a place and the line says
-        no place (roles.says_where); else 0.0
+    f6  1.0 when the kind asked is a person and the line names none but the question's own (types.values, a title, a
+        capitalised word inside a clause), or a place and the line says no place (roles.says_where); else 0.0
     f7  the line's length in words / 20, at most 1.0
 
 The weights were fitted by bench/answer_pairs.py on (question, line, answers?) pairs written for it (household notes

@@ -65,11 +65,10 @@ def subject_absent(subject: str, passages: list[tuple[str, str]]) -> bool:
 def drafted_reason(question: str, ans, hits: list[Hit], embedder, person_checked: bool, focus: str | None,
                    replies: dict[str, str] | None, checks: bool,
                    polarity: bool) -> tuple[str | None, tuple[str, str] | None]:
-    """(the topic's reason or None, polarity's (asked, found) or None) of a drafted answer `ans`
-    citing some of `hits`: with `polarity`, polarity.contradiction over the answer and cited
-    passages; with `checks`, for a person-checked answer from chat messages only,
-    `unsupported_topic` over `focus` (or the question) and the messages, each with the turn it replies to,
-    for TURN_MIN_TERMS key terms or more ("What did Melanie find during her walk?")."""
+    """(the topic's reason or None, polarity's (asked, found) or None) of a drafted answer `ans` citing some of `hits`:
+    with `polarity`, polarity.contradiction over the answer and cited passages; with `checks`, for a person-checked
+    answer from chat messages only, `unsupported_topic` over `focus` (or the question) and the messages, each with the
+    turn it replies to, for TURN_MIN_TERMS key terms or more ("What did Melanie find during her walk?")."""
     cited = [h for h in hits if h.id in {c["chunk_id"] for c in ans.citations}]
     flipped = contradiction(question, " ".join([ans.answer] + [h.text for h in cited])) \
         if polarity and not ans.abstained else None

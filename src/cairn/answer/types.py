@@ -24,10 +24,11 @@ TYPED = True
 SOFT_KINDS = frozenset({"person"})
 # Words that name the kind of value a line states ("Amount due: £97.45", "Tel 01422 845 210"): a candidate holding one
 # states a value of that kind outright (typed.py, KIND_WORD).
-KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay", "owe", "owed", "spend"},
+KIND_WORDS = {"money": {"total", "amount", "due", "cost", "price", "fee", "balance", "charge", "pay"},
               "phone": {"phone", "tel", "telephone", "mobile", "call", "line"},
               "date": {"date", "due", "on", "by"}, "time": {"at", "time", "from", "by"},
               "code": {"number", "reference", "ref", "code", "id", "no"}}
+KIND_VERBS = {"money": {"charge", "cost", "pay", "owe", "owed", "spend"}}  # asking a value of their kind (answer.relevance)
 
 _CURRENCY = r"(?:[£$€¥]|\b(?:GBP|EUR|USD|CHF)\s?)"
 _AMOUNT = r"-?\d[\d,]*(?:\.\d{1,2})?"

@@ -61,8 +61,7 @@ class Verification:
         return [s for s in self.sentences if s.supported]
 
     def shown(self) -> dict[int, int]:
-        """{evidence number: the number shown for it}: 1, 2, ... in the order the answer first cites them (a person
-        sees only the cited sources: "[2] ... [6]" reads "[1] ... [2]", its sources listed [1], [2])."""
+        """{evidence n: the n shown}: 1, 2, ... as the answer first cites them (only cited sources are shown: no gaps)."""
         return {n: i + 1 for i, n in enumerate(dict.fromkeys(n for s in self.kept for n in s.cites))}
 
     def answer_text(self, renumber: bool = False) -> str:
