@@ -90,9 +90,8 @@ class Answer:
 
 
 def relevance(question: str, hit: Hit, kind: str | None = None) -> float:
-    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms less
-    the verbs asking a value of the `kind` asked (types.KIND_VERBS: "charge", "cost", "pay", "owe"): no word a note
-    must hold ("How much did the glazier charge?" over "The glazier ... replaced two panes for £140")."""
+    """How well `hit` supports the question, in [0, 1]: its cosine or 0.9 x its share of the question's terms less the
+    verbs asking a value of the `kind` asked (types.KIND_VERBS: "how much did the glazier charge?" holds no "charge")."""
     asks = [t for t in content_terms(question) if stem(t) not in {stem(w) for w in types.KIND_VERBS.get(kind, ())}]
     return max(hit.signals.get("semantic", 0.0), 0.9 * term_overlap(" ".join(asks), f"{hit.title}\n{hit.text}"))
 

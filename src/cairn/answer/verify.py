@@ -113,8 +113,7 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
     parts = split_answer(answer)
     result = Verification(verdict="abstain")
     if not parts:
-        result.problems.append("empty answer")
-        return result
+        return Verification(verdict="abstain", problems=["empty answer"])
     for part in parts:
         claim, cites = _CITE_RE.sub("", part).strip(), [int(n) for n in _CITE_RE.findall(part)]
         valid = [n for n in dict.fromkeys(cites) if n in by_n]
@@ -131,14 +130,11 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
             if (score >= MIN_OVERLAP or term_overlap(claim, by_n[n].text) >= MIN_OVERLAP_CHUNK) \
                     and numbers_supported(claim, by_n[n].text):
                 spans[n] = (q, sp)
-        if spans:
-            quote, span = next(iter(spans.values()))
-            result.sentences.append(CheckedSentence(claim, list(spans), True, "supported", quote, span, spans))
-        else:
-            result.sentences.append(CheckedSentence(claim, valid, False, "not supported by its citations"))
+        quote, span = next(iter(spans.values()), (None, None))
+        result.sentences.append(CheckedSentence(claim, list(spans), True, "supported", quote, span, spans) if spans
+                                else CheckedSentence(claim, valid, False, "not supported by its citations"))
     if not result.sentences:
-        result.problems.append("no sentence makes a claim")
-        return result
+        return Verification(verdict="abstain", problems=["no sentence makes a claim"])
     kept = result.kept
     if not kept:
         result.problems.append("no sentence is supported by its evidence")
@@ -146,8 +142,7 @@ def verify(answer: str, evidence: list[Evidence]) -> Verification:
         result.verdict = "pass"
     else:
         result.verdict = "revise"
-        dropped = len(result.sentences) - len(kept)
-        if dropped:
+        if dropped := len(result.sentences) - len(kept):
             result.problems.append(f"{dropped} unsupported sentence(s) removed")
         if result.dropped_citations:
             result.problems.append(
@@ -165,8 +160,7 @@ def citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any
         for n in s.cites:
             h = by_n[n].hit
             quote, span = s.spans.get(n, (s.quote, s.quote_span))
-            start, end = span if span else (h.start, h.end)
-            one = {"start": start, "end": end, "quote": quote or h.snippet}
+            one = {**dict(zip(("start", "end"), span or (h.start, h.end))), "quote": quote or h.snippet}
             if n not in out:
                 out[n] = {"n": shown[n], "source_id": h.source_id, "title": h.title, "path": h.path,
                           "source": h.source, "page": h.page, **one, "quotes": [],
