@@ -43,6 +43,7 @@ def test_a_verb_naming_the_money_asked_is_no_word_the_note_must_hold():
 def test_money_questions_about_the_glazier_are_answered(home, question):
     ans = home.ask(question)
     assert ans.verdict == "pass" and "£140" in ans.answer, (ans.answer, ans.problems)
+    assert not [p for p in ans.problems if "charge" in p or "'pay'" in p], ans.problems  # no "no note contains 'charge'"
 
 
 def test_a_quote_of_one_repeated_word_is_declined_saying_why(home):

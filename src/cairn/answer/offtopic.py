@@ -45,8 +45,9 @@ def chit_chat(question: str) -> str | None:
 
 def telling_missing(words: list[str]) -> list[str]:
     """Of the question's words no note holds (the search's `missing_words`), those worth
-    telling: not ASKING_WORDS nor FUNCTION_WORDS."""
-    return [w for w in words if w.lower() not in ASKING_WORDS and w.lower() not in FUNCTION_WORDS]
+    telling: not ASKING_WORDS, FUNCTION_WORDS nor a verb asking a value of its kind (types.KIND_VERBS: "charge")."""
+    from cairn.answer.types import KIND_VERBS
+    return [w for w in words if w.lower() not in ASKING_WORDS | FUNCTION_WORDS | set().union(*KIND_VERBS.values())]
 
 
 def pointers(hits: list[Hit], limit: int = 3) -> list[dict]:
