@@ -160,7 +160,8 @@ def citations(ver: Verification, evidence: list[Evidence]) -> list[dict[str, Any
         for n in s.cites:
             h = by_n[n].hit
             quote, span = s.spans.get(n, (s.quote, s.quote_span))
-            one = {**dict(zip(("start", "end"), span or (h.start, h.end))), "quote": quote or h.snippet}
+            start, end = span or (h.start, h.end)
+            one = {"start": start, "end": end, "quote": quote or h.snippet}
             if n not in out:
                 out[n] = {"n": shown[n], "source_id": h.source_id, "title": h.title, "path": h.path,
                           "source": h.source, "page": h.page, **one, "quotes": [],
