@@ -19,6 +19,7 @@
     python bench/answers_typed.py --set eleventh  # the eleventh (bench/typed_set_eleventh.py, session 26, by heldout26)
     python bench/answers_typed.py --set twelfth  # the twelfth (bench/typed_set_twelfth.py, session 27, by heldout27)
     python bench/answers_typed.py --set thirteenth  # the thirteenth (bench/typed_set_thirteenth.py, session 28, by heldout28)
+    python bench/answers_typed.py --set fourteenth  # the fourteenth (bench/typed_set_fourteenth.py, session 29, by heldout29)
     python bench/answers_typed.py --set typed25  # typed25's private check set (session 25), run at start and end only
 
 The seventh set is held out: written by heldout22 in session 22 without reading the answerer, the
@@ -135,12 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--off", action="append", default=[], metavar="MODULE.SWITCH",
                     help="switch a rule of cairn.answer off for this run, e.g. typed.UNWRAP, search.asked.HEAD_NOUNS (repeatable)")
-    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "typed22", "typed22b", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "typed25"), default="main",
-                    help="new / third / fourth / fifth / sixth / typed22 / typed22b / seventh / eighth / ninth / tenth / eleventh / twelfth / thirteenth / typed25: the held-out sets, "
+    ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "typed22", "typed22b", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "typed25"), default="main",
+                    help="new / third / fourth / fifth / sixth / typed22 / typed22b / seventh / eighth / ninth / tenth / eleventh / twelfth / thirteenth / fourteenth / typed25: the held-out sets, "
                          "bench/typed_set_new.py / typed_set_third.py / typed_set_fourth.py / typed_set_fifth.py / "
                          "typed_set_sixth.py / typed_set_typed22.py / typed_set_typed22b.py / typed_set_seventh.py / "
                          "typed_set_eighth.py / typed_set_ninth.py / typed_set_tenth.py / typed_set_eleventh.py / typed_set_twelfth.py / "
-                         "typed_set_thirteenth.py / typed_set_typed25.py")
+                         "typed_set_thirteenth.py / typed_set_fourteenth.py / typed_set_typed25.py")
     args = ap.parse_args(argv)
     switch_off("cairn.answer", args.off, "--off", ap.error)
     t0 = time.perf_counter()
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                         ("sixth (held out)", "sixth"), ("typed22 (held out)", "typed22"), ("typed22b (held out)", "typed22b"),
                         ("seventh (held out)", "seventh"), ("eighth (held out)", "eighth"),
                         ("ninth (held out)", "ninth"), ("tenth (held out)", "tenth"), ("eleventh (held out)", "eleventh"),
-                        ("twelfth (held out)", "twelfth"), ("thirteenth (held out)", "thirteenth"),
+                        ("twelfth (held out)", "twelfth"), ("thirteenth (held out)", "thirteenth"), ("fourteenth (held out)", "fourteenth"),
                         ("typed25 (private check)", "typed25"), ("all", None)):
         sel = [r for r in rows if part is None or r["part"] == part]
         if sel:
