@@ -1,0 +1,116 @@
+"""newuser29's trial: faults a new user met through the CLI, REST, MCP and the chat, each with
+the test that failed on the code before its fix (bench/README.md, "Session 29 — newuser29")."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from conftest import write
+from cairn.service import Cairn
+
+
+def cairn(home, *args):
+    cmd = [sys.executable, "-m", "cairn.cli", "--home", str(home), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=dict(os.environ))
+
+
+# -- a damaged index file ---------------------------------------------------------------------
+
+def _home_with_notes(tmp_path, embedder):
+    home = tmp_path / "home"
+    write(home / "config.toml", 'llm = "none"\n')
+    write(tmp_path / "v" / "plumber.md", "# Plumber\n\nThe plumber's mobile number is 07700 900417.\n")
+    write(tmp_path / "v" / "bees.md", "# Bees\n\nThe queen was marked blue in May.\n")
+    with Cairn(home, embedder=embedder) as app:
+        app.ingest([tmp_path / "v"])
+        app.remember("I'm allergic to penicillin")
+        app.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return home
+
+
+def _damage(index, page: int | None):
+    """Overwrite one page of `index` (None: the header) with junk, as a bad disk sector does."""
+    size = sqlite3.connect(index).execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(index.read_bytes())
+    at, n = (100, 3900) if page is None else (size * page, size)
+    data[at:at + n] = b"\x07" * n
+    index.write_bytes(bytes(data))
+
+
+def _chunks_page(index) -> int:
+    """The page the chunks table starts on (0-based), a page every search and status reads."""
+    return sqlite3.connect(index).execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'chunks'").fetchone()[0] - 1
+
+
+def test_a_damaged_index_page_is_named_with_its_fix_not_a_traceback(tmp_path, embedder):
+    # `cairn status` / `search` on an index with a bad page printed Python's traceback
+    # ("DatabaseError: database disk image is malformed"), which docs/cli.md calls a bug
+    home = _home_with_notes(tmp_path, embedder)
+    index = home / "index.db"
+    _damage(index, _chunks_page(index))
+    r = cairn(home, "status")
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "malformed" in r.stderr and "cairn reindex" in r.stderr, r.stderr
+    assert str(index) in r.stderr
+
+
+@pytest.mark.parametrize("page", [None, "chunks"])
+def test_reindex_sets_a_damaged_index_aside_and_rebuilds_it_from_the_vault(tmp_path, embedder, page):
+    # `cairn reindex` ("run it whenever the index seems wrong") failed on a damaged index with
+    # the same error, so the documented way out did not exist
+    home = _home_with_notes(tmp_path, embedder)
+    index = home / "index.db"
+    before = index.read_bytes()
+    _damage(index, None if page is None else _chunks_page(index))
+    damaged = index.read_bytes()
+    assert damaged != before
+    with Cairn(home, embedder=embedder) as app:
+        report = app.reindex()
+        assert sorted(report.added) == ["notes/v/bees.md", "notes/v/plumber.md"], report.to_json()
+        assert report.warnings and "damaged" in report.warnings[0][1], report.warnings
+        assert [h.title for h in app.search("plumber", mode="keyword").hits][:1] == ["Plumber"]
+        assert [m.text for m in app.memories()] == ["I'm allergic to penicillin"]  # from vault/_memory
+    kept = [p for p in home.iterdir() if p.name.startswith("index.db.damaged-")
+            and not p.name.endswith(("-wal", "-shm"))]
+    assert len(kept) == 1 and kept[0].read_bytes() == damaged  # kept, byte for byte, never deleted
+
+
+def test_reindex_of_a_sound_index_sets_nothing_aside(tmp_path, embedder):
+    home = _home_with_notes(tmp_path, embedder)
+    with Cairn(home, embedder=embedder) as app:
+        report = app.reindex()
+    assert not report.warnings
+    assert not [p for p in home.iterdir() if ".damaged-" in p.name]
+
+
+def test_reindex_of_a_damaged_index_waits_for_other_processes(tmp_path, embedder):
+    from cairn.errors import Conflict
+    from cairn.store import locks
+    home = _home_with_notes(tmp_path, embedder)
+    index = home / "index.db"
+    _damage(index, _chunks_page(index))
+    other = locks.hold_home(home)  # as a running `cairn serve` holds it
+    try:
+        with Cairn(home, embedder=embedder) as app, pytest.raises(Conflict) as err:
+            app.reindex()
+    finally:
+        locks.release(other)
+    assert "damaged" in str(err.value) and "nothing was changed" in str(err.value)
+    assert index.exists() and not [p for p in home.iterdir() if ".damaged-" in p.name]
+
+
+def test_a_damaged_index_is_unavailable_with_its_fix_for_a_tool_caller(tmp_path, embedder):
+    # MCP / assistant tool calls: the same words as the CLI, category "unavailable", not a bug
+    from cairn.tools.invoke import failure
+    home = _home_with_notes(tmp_path, embedder)
+    with Cairn(home, embedder=embedder) as app:
+        exc = sqlite3.DatabaseError("database disk image is malformed")
+        exc.sqlite_errorcode = 11
+        out = failure(app, exc)
+    assert out.category == "unavailable" and "cairn reindex" in out.message, out
