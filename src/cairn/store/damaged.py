@@ -39,8 +39,17 @@ def rebuild_hint(index: Path) -> str:
 
 
 def damaged_message(index: Path, exc: BaseException) -> str:
-    """The error for a damaged index met while using it: names the file, SQLite's words
-    and the fix (`rebuild_hint`)."""
+    """The error for a damaged database met while using the home of `index`: SQLite's
+    words name no file, so the file is found by checking (`index_damage`). The index
+    (rebuilt from the vault: `rebuild_hint`) unless only `<home>/schedule.db`, the
+    reminders and scheduled jobs, is damaged: nothing rebuilds that one, a snapshot
+    restores it."""
+    schedule = index.with_name("schedule.db")
+    if index_damage(schedule) and not index_damage(index):
+        return (f"the reminder store {schedule} cannot be read ({exc}): the file is damaged, and the reminders "
+                f"and scheduled jobs in it are not kept anywhere else; while no Cairn process runs, copy "
+                f"schedule.db back from a snapshot of `cairn backup`, or move the file aside to start again "
+                f"without them (your notes and memories are not in it)")
     return f"the index {index} cannot be read ({exc}): {rebuild_hint(index)}"
 
 
