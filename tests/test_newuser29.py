@@ -131,3 +131,32 @@ def test_a_damaged_reminder_store_is_named_not_the_index(tmp_path, embedder):
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert f"the reminder store {schedule} cannot be read" in r.stderr and "cairn backup" in r.stderr, r.stderr
     assert "cairn reindex" not in r.stderr
+
+
+def _damaged_schedule_home(tmp_path, embedder):
+    home = _home_with_notes(tmp_path, embedder)
+    with Cairn(home, embedder=embedder) as app, app.scheduler() as sched:
+        sched.remind("call mum", at="tomorrow at 9")
+    schedule = home / "schedule.db"
+    conn = sqlite3.connect(schedule)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    _damage(schedule, 1)
+    return home
+
+
+@pytest.mark.parametrize("said, done", [("what reminders do I have?", None),
+                                        ("cancel the call mum reminder", "Nothing was cancelled"),
+                                        ("no, make it 10am", "Nothing was changed")])
+def test_the_assistant_does_not_read_a_failed_reminder_list_as_an_empty_one(tmp_path, embedder, said, done):
+    # chat "what reminders do I have?" over a damaged schedule.db answered "You have no
+    # reminders set." (the tool had failed, three times, with "ask me to try again")
+    from cairn.assistant import Assistant
+    home = _damaged_schedule_home(tmp_path, embedder)
+    with Cairn(home, embedder=embedder) as app:
+        app.settings.assistant.veto_s = 0
+        reply = Assistant(app, model="none", new=True).turn(said).reply
+    assert "no reminders" not in reply.lower() and "couldn't find" not in reply and "no reminder to" not in reply, reply
+    assert "reminder store" in reply and "damaged" in reply and "try again" not in reply, reply
+    if done:
+        assert done in reply, reply
