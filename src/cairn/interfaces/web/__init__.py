@@ -98,7 +98,8 @@ def install(app) -> None:
         async def handler(request, exc):
             resp = await to_json(request, exc)
             path = request.url.path
-            if "text/html" not in request.headers.get("accept", "") or path.startswith(("/api/", "/mcp")):
+            if (not isinstance(getattr(resp, "body", None), bytes)  # a websocket's handler answers nothing
+                    or "text/html" not in request.headers.get("accept", "") or path.startswith(("/api/", "/mcp"))):
                 return resp
             import json
             try:
