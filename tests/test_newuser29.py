@@ -160,3 +160,14 @@ def test_the_assistant_does_not_read_a_failed_reminder_list_as_an_empty_one(tmp_
     assert "reminder store" in reply and "damaged" in reply and "try again" not in reply, reply
     if done:
         assert done in reply, reply
+
+
+def test_an_empty_job_schedule_is_not_called_no_reminders(tmp_path):
+    # `cairn schedule` (jobs other than reminders) printed "no reminders" while one was set
+    home = tmp_path / "home"
+    write(home / "config.toml", 'llm = "none"\n')
+    r = cairn(home, "remind", "call mum", "--at", "tomorrow at 9")
+    assert r.returncode == 0, r.stderr
+    r = cairn(home, "schedule")
+    assert r.returncode == 0 and "no scheduled jobs" in r.stdout and "no reminders" not in r.stdout, r.stdout
+    assert "call mum" in cairn(home, "reminders").stdout
