@@ -171,3 +171,12 @@ def test_an_empty_job_schedule_is_not_called_no_reminders(tmp_path):
     r = cairn(home, "schedule")
     assert r.returncode == 0 and "no scheduled jobs" in r.stdout and "no reminders" not in r.stdout, r.stdout
     assert "call mum" in cairn(home, "reminders").stdout
+
+
+def test_reindex_leaves_other_open_problems_to_the_open_which_names_them(tmp_path, embedder):
+    # the damage check must not hide what opening the index says (a -wal that is a folder)
+    home = _home_with_notes(tmp_path, embedder)
+    (home / "index.db-wal").mkdir()
+    r = cairn(home, "reindex", "-q")
+    assert r.returncode == 1 and "index.db-wal is a directory" in r.stderr, r.stderr
+    assert not [p for p in home.iterdir() if ".damaged-" in p.name]

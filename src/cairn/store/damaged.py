@@ -55,19 +55,19 @@ def damaged_message(index: Path, exc: BaseException) -> str:
 
 def index_damage(index: Path) -> str | None:
     """SQLite's words for what is wrong with the file `index` (PRAGMA quick_check, which
-    reads every page: seconds on a large index), or None when it is sound or missing.
-    Errors other than damage (locked, unreadable) are raised as they come."""
-    if not index.exists():
+    reads every page: seconds on a large index), or None when it is sound or missing, and
+    also when it cannot be checked for another reason (locked, unreadable, a -wal that is a
+    folder): opening the index then names that problem and its fix (db.connect)."""
+    if not index.is_file():
         return None
-    conn = sqlite3.connect(index, timeout=10)
     try:
-        rows = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+        conn = sqlite3.connect(index, timeout=10)
+        try:
+            rows = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+        finally:
+            conn.close()
     except sqlite3.DatabaseError as exc:
-        if is_damaged_error(exc):
-            return str(exc)
-        raise
-    finally:
-        conn.close()
+        return str(exc) if is_damaged_error(exc) else None
     return None if rows == ["ok"] else "; ".join(map(str, rows[:3]))
 
 
