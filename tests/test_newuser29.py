@@ -180,3 +180,28 @@ def test_reindex_leaves_other_open_problems_to_the_open_which_names_them(tmp_pat
     r = cairn(home, "reindex", "-q")
     assert r.returncode == 1 and "index.db-wal is a directory" in r.stderr, r.stderr
     assert not [p for p in home.iterdir() if ".damaged-" in p.name]
+
+
+@pytest.mark.parametrize("said", ["yesterday at 9", "yesterday", "9am yesterday"])
+def test_a_reminder_for_yesterday_is_refused_as_past_not_as_unreadable(said):
+    # `cairn remind x --at "yesterday at 9"` said "cannot read the time", as if the words were unknown
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    from cairn.errors import InvalidInput
+    from cairn.schedule.when import parse_when
+    with pytest.raises(InvalidInput) as err:
+        parse_when(said, ZoneInfo("UTC"), datetime(2026, 12, 7, 21, 0, tzinfo=timezone.utc), recurring=False)
+    assert "is in the past" in str(err.value) and "cannot read" not in str(err.value), str(err.value)
+
+
+def test_the_assistant_says_a_reminder_for_yesterday_is_past(tmp_path, embedder):
+    from cairn.assistant import Assistant
+    home = tmp_path / "home"
+    write(home / "config.toml", 'llm = "none"\n')
+    with Cairn(home, embedder=embedder) as app:
+        app.settings.assistant.veto_s = 0
+        reply = Assistant(app, model="none", new=True).turn("remind me yesterday at 9 to call mum").reply
+        with app.scheduler() as sched:
+            assert not sched.list(("scheduled",))
+    assert "“yesterday at 9” is in the past" in reply and "nothing is set yet" in reply, reply
