@@ -163,10 +163,14 @@ class Cairn(JobOps, SearchOps, MemoryOps, ReviewOps, EntityOps, NotesOps, NotePa
             self._alias_cache = None  # its index state belongs to the closed connection
             self._pending_cache = None
 
-    def database_error_message(self, exc: sqlite3.OperationalError) -> str:
+    def database_error_message(self, exc: sqlite3.DatabaseError) -> str:
         """One line for a SQLite error met while using the index, for any adapter to show:
         busy/locked (another process held the lock past the 10 s timeout), read-only (names
-        the unwritable file and the fix: store/writable.py), or SQLite's own message."""
+        the unwritable file and the fix: store/writable.py), a damaged file (names `cairn
+        reindex`: store/damaged.py), or SQLite's own message."""
+        from cairn.store.damaged import damaged_message, is_damaged_error
+        if is_damaged_error(exc):
+            return damaged_message(self.settings.index_path, exc)
         if "locked" in str(exc) or "busy" in str(exc):
             return (f"the index {self.settings.index_path} is busy: another Cairn process kept it "
                     f"locked for more than 10 s ({exc}); nothing was lost — try again")

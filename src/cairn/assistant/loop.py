@@ -454,6 +454,10 @@ class Assistant(Decisions, Understood):
                 return
             except Exception as exc:  # transient: a busy index, a network error, a plugin bug
                 rec.outcome, rec.error = "failed", _message(exc)
+                from cairn.store.damaged import is_damaged_error
+                if is_damaged_error(exc):  # a damaged file: retrying cannot mend it; the service names it
+                    rec.error = self.app.database_error_message(exc)
+                    return
                 if attempt + 1 < attempts:
                     time.sleep(self.cfg.retry_backoff_s * (2 ** attempt))
         rec.error = f"failed {attempts} times, skipped: {rec.error} (ask me to try again)"

@@ -61,12 +61,17 @@ class Reminding:
             pass
         return "is no time I can read"
 
-    def _reminder_rows(self, ui, turn_no, res, t) -> list[dict]:
+    def _reminder_rows(self, ui, turn_no, res, t) -> list[dict] | str:
+        """The reminders tool's rows; when the call did not run (a damaged reminder store), the
+        sentence saying so (results.describe): a list that failed is not an empty one."""
         rec = self._tool("reminders", {}, t, ui, turn_no, res)
-        return rec.result if rec.outcome == "ran" and isinstance(rec.result, list) else []
+        if rec.outcome != "ran":
+            return describe(rec)
+        return rec.result if isinstance(rec.result, list) else []
 
     def _do_reminders_list(self, t, u, st, ui, turn_no, res, log) -> dict:
-        return {"reply": RP.reminders_text(self._reminder_rows(ui, turn_no, res, t))}
+        rows = self._reminder_rows(ui, turn_no, res, t)
+        return {"reply": rows if isinstance(rows, str) else RP.reminders_text(rows)}
 
     def _find_reminder(self, t, rows, context: str = "") -> dict | None:
         """The open reminder `t` names (fuzzy match of its phrase on the reminders' texts);
@@ -102,6 +107,8 @@ class Reminding:
         repeating reminder has its next time moved only, and the reply says so; a move past one
         of its later times (which it would skip) is refused."""
         rows = self._reminder_rows(ui, turn_no, res, t)
+        if isinstance(rows, str):
+            return {"reply": rows + " Nothing was changed."}
         open_ = [r for r in rows if r.get("state") in ("scheduled", "delivered", "failed")]
         last = next((a.get("slots", {}) for e in reversed(st.turns) for a in reversed(e.get("actions", []))
                      if a.get("intent") in NS.REMINDER_INTENTS), {})
@@ -139,7 +146,10 @@ class Reminding:
     def _change_reminder(self, tool: str, extra: dict, done: str, t, u, ui, turn_no, res) -> dict:
         """Run `tool` (cancel, snooze) with `extra` arguments on the open reminder `t` names
         ("that" / "it": the one the action's preface speaks of)."""
-        r = self._find_reminder(t, self._reminder_rows(ui, turn_no, res, t), self._context(u, t))
+        rows = self._reminder_rows(ui, turn_no, res, t)
+        if isinstance(rows, str):
+            return {"reply": f"{rows} Nothing was {done}."}
+        r = self._find_reminder(t, rows, self._context(u, t))
         if r is None:
             return {"reply": f"I couldn't find an open reminder like that, so nothing was {done}."}
         if "until" in extra:  # a weekday lands on the first such day after the reminder's own time

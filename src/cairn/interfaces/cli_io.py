@@ -228,7 +228,8 @@ def _service(preload: str | None = None, query: bool = False, *, jobs: bool = Fa
             _fail(exc.message or str(exc), code=exc.exit_code)
         if isinstance(exc, OSError):  # a file named on the command line: missing, unreadable...
             _fail(_error_text(exc))
-        if isinstance(exc, sqlite3.OperationalError):
+        from cairn.store.damaged import is_damaged_error
+        if isinstance(exc, sqlite3.OperationalError) or is_damaged_error(exc):  # busy, read-only, damaged
             _fail(svc.database_error_message(exc))
         raise
     finally:

@@ -40,13 +40,13 @@ def _scheduler(interactive: bool = False):
         yield sch
 
 
-def _print_rows(rows, json_out: bool) -> None:
+def _print_rows(rows, json_out: bool, empty: str = "no reminders") -> None:
     if json_out:
         _dump([reminder_json(r) for r in rows])
         return
     from cairn.cli import out
     if not rows:
-        out.print("no reminders")
+        out.print(empty)
     for r in rows:
         j = reminder_json(r)
         out.print(f"{r.id}  {r.state:9}  {j['next_due'] or '-':25}  {r.text}  ({j['schedule']})", markup=False)
@@ -190,7 +190,7 @@ def schedule_default(ctx: typer.Context, json_out: bool = typer.Option(False, "-
     if ctx.invoked_subcommand is None:
         with _scheduler() as sch:
             rows = sch.list(("scheduled", "delivered", "failed", "dead", "firing"), kind="job")
-        _print_rows(rows, json_out)
+        _print_rows(rows, json_out, empty="no scheduled jobs (reminders: `cairn reminders`)")
 
 
 @schedule_app.command("add")

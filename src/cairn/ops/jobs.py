@@ -253,8 +253,35 @@ class JobOps:
         """Rebuild the index from the vault alone: the configured store's (the SQLite
         file, or the PostgreSQL store with CAIRN_STORE_URL / `[store] url`)."""
         from cairn.ingest import reindex
-        return self._traced_ingest("reindex", [], progress,
-                                   lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
+        kept = self._set_aside_damaged_index()
+        report = self._traced_ingest("reindex", [], progress,
+                                     lambda prog: reindex(self.conn, self.settings, self.embedder, prog))
+        if kept:
+            report.warnings.insert(0, (self.settings.index_path.name, kept))
+        return report
+
+    def _set_aside_damaged_index(self) -> str | None:
+        """Before a reindex on SQLite: when the index file is damaged (store.damaged), rename
+        it (with its -wal and -shm) so that the rebuild starts on a new file; returns the
+        warning saying so, None when the file is sound (or the store is PostgreSQL). Raises
+        Conflict, changing nothing, while another Cairn process has the home open."""
+        from cairn.errors import Conflict
+        from cairn.store import damaged, locks
+        from cairn.store.backend import store_url
+        index = self.settings.index_path
+        if store_url(self.settings) or not (problem := damaged.index_damage(index)):
+            return None
+        self.close()  # this process's handle on the damaged file
+        alone = locks.try_home_alone(self.settings.home)
+        if alone is None:
+            raise Conflict(f"the index {index} is damaged ({problem}) and another Cairn process has the home "
+                           f"open (a running `cairn serve`, worker or chat?): stop it, then reindex again; "
+                           f"nothing was changed")
+        try:
+            kept = damaged.set_aside(index)
+        finally:
+            locks.release(alone)
+        return f"the index was damaged ({problem}); it was kept as {kept.name} and rebuilt from the vault"
 
     def disk_usage(self) -> R.DiskUsage:
         """Bytes on disk: {"vault", "index" (the database with its WAL/SHM files), "home"

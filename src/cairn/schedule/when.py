@@ -260,8 +260,8 @@ def _one_off_day_at(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
             h += 12  # "today at 9" said at 10:00: the evening's 9, the hour a 12-hour clock names next
             due = at(now)
         return due if due > now or body == "today" else at(now + timedelta(days=1))
-    if body == "tomorrow":
-        return at(now + timedelta(days=1))
+    if body in ("tomorrow", "yesterday"):  # yesterday: read, so that it is refused as past by name
+        return at(now + timedelta(days=1 if body == "tomorrow" else -1))
     if (dated := _day_of_month(body, now, at)) is not None:
         return dated
     m = re.fullmatch(r"(next|this|on)?\s*([a-z]+)", body)

@@ -317,7 +317,8 @@ class IndexConnection(sqlite3.Connection):
 
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the index at `path`, in WAL mode, migrated to the latest
-    schema version. Raises IndexOpenError if the file is not a SQLite database."""
+    schema version. Raises IndexOpenError if the file is not a SQLite database (a damaged
+    file's message names `cairn reindex`, store/damaged.py)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                            check_same_thread=False, factory=IndexConnection)
@@ -340,6 +341,9 @@ def connect(path: Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:
         conn.close()
         problems = index_file_problems(path)  # SQLite's message names no file
+        from cairn.store.damaged import is_damaged_error, rebuild_hint
+        if is_damaged_error(exc):
+            problems.append(rebuild_hint(path))
         raise IndexOpenError(f"{path}: cannot open index database: {exc}"
                              + "".join(f"; {p}" for p in problems)) from exc
     return conn

@@ -86,7 +86,8 @@ def failure(app, exc: BaseException) -> ToolOutcome:
     `_service`: SQLite busy/read-only wording, unavailable models, user errors; a bug is
     "internal" and logged with its traceback). Messages name no absolute path of this
     machine (cairn.redact_paths)."""
-    if isinstance(exc, sqlite3.OperationalError):
+    from cairn.store.damaged import is_damaged_error
+    if isinstance(exc, sqlite3.OperationalError) or is_damaged_error(exc):  # busy, read-only, damaged
         return ToolOutcome(False, message=_plain(app.database_error_message(exc), app), category="unavailable")
     from cairn.config import HomeNotWritable
     from cairn.embed import EmbedderUnavailable

@@ -109,6 +109,10 @@ def install(app: FastAPI) -> None:
         # Handled here, not by the catch-all below: Starlette re-raises what reaches that one
         # after answering, and the server then drops the connection (the next request on it
         # got no answer).
+        from cairn.store.damaged import is_damaged_error
+        svc = getattr(request.app.state, "cairn", None)
+        if is_damaged_error(exc) and svc is not None:  # the service words it (names `cairn reindex`)
+            return _body(request, "unavailable", svc.database_error_message(exc), 503)
         return await bug(request, exc)
 
     @app.exception_handler(Exception)

@@ -332,8 +332,9 @@ class Runtime:
             try:
                 task.result = fn(svc, task)
                 task.state = "done"
-            except Exception as exc:
-                task.error, task.state = str(exc) or type(exc).__name__, "failed"
+            except Exception as exc:  # the message, as every REST error, names no absolute path
+                from cairn.redact_paths import without_paths
+                task.error, task.state = without_paths(str(exc) or type(exc).__name__, self.settings), "failed"
             task.finished = _now()
             self.events.publish("task.progress", task.to_json())
 

@@ -90,5 +90,32 @@ def install(app) -> None:
 
     app.add_exception_handler(RequestValidationError, invalid)
 
+    def as_page(to_json):
+        # A failure of the service under a page (a damaged or locked index, a model that is
+        # not there, a full disk, a bug) reached a browser as the API's JSON body; it gets
+        # the same message, with the page's words for commands, on a page. The API, MCP and
+        # scripts keep their JSON.
+        async def handler(request, exc):
+            resp = await to_json(request, exc)
+            path = request.url.path
+            if (not isinstance(getattr(resp, "body", None), bytes)  # a websocket's handler answers nothing
+                    or "text/html" not in request.headers.get("accept", "") or path.startswith(("/api/", "/mcp"))):
+                return resp
+            import json
+            try:
+                said = json.loads(resp.body).get("message") or "the request failed"
+            except ValueError:
+                said = "the request failed"
+            out = page(request, "error.html", "", status_code=resp.status_code, error=said,
+                       title="Cairn cannot do this right now" if resp.status_code >= 500 else "Not done")
+            if "retry-after" in resp.headers:
+                out.headers["Retry-After"] = resp.headers["retry-after"]
+            return out
+        return handler
+
+    for kind, to_json in list(app.exception_handlers.items()):
+        if kind not in (Refused, StarletteHTTPException, RequestValidationError, 404):
+            app.add_exception_handler(kind, as_page(to_json))
+
 
 __all__ = ["router", "install", "STATIC_DIR"]
