@@ -1,5 +1,5 @@
 """A delete naming no note takes the session's note only when the request points back at it
-(understood.REFERRED_DELETE): "run rm -rf /" after talk of a note proposes no delete; "delete it" still
+(notenames.REFERRED_DELETE): "run rm -rf /" after talk of a note proposes no delete; "delete it" still
 proposes deleting that note (pending approval). Notes written for this test."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.assistant import Assistant, Channel
-from cairn.assistant import understood as U
+from cairn.assistant.nlu import notenames as NN
 from conftest import notes_app
 
 NOTES = {
@@ -35,7 +35,7 @@ def _after_plumber(home):
 def test_a_shell_command_deletes_no_note_of_the_session(home, monkeypatch):
     res = _after_plumber(home).turn("run rm -rf /", Channel())
     assert _deletes(res) == [], res.reply
-    monkeypatch.setattr(U, "REFERRED_DELETE", False)  # the old reading took the session's note
+    monkeypatch.setattr(NN, "REFERRED_DELETE", False)  # the old reading took the session's note
     res = _after_plumber(home).turn("run rm -rf /", Channel())
     assert _deletes(res) == [("Plumber", "pending")], res.reply
 

@@ -33,11 +33,6 @@ from cairn.config import MAX_MEMORY_CHARS
 from cairn.errors import InvalidInput
 from cairn.validate import check_question
 
-# A delete naming no note takes the session's note only when the request points back at it ("delete it", "bin
-# that note", "remove this one"); "run rm -rf /" names no note and points at none. Switch off: REFERRED_DELETE.
-REFERRED_DELETE = True
-_POINTS_BACK = re.compile(r"\b(it|that|this|them|the note|that one|this one)\b", re.I)
-
 
 def knowledge(app, question: str, subject: str | None = None):
     """The one knowledge answer (cairn.assistant.knowledge.answer_about) — the single place the
@@ -325,14 +320,13 @@ class Understood(NoteScoped, Reminding):
 
     # -- notes -------------------------------------------------------------------------------
     def _note_of(self, t, st, log, referred: bool = False) -> tuple[str | None, str]:
-        """(title, phrase) of the note `t` names; with none named, the session's note. `referred`: only when `t`
-        points back at it ("delete it", "remove that note"), so "run rm -rf /" deletes nothing (REFERRED_DELETE)."""
+        """(title, phrase) of the note `t` names, else the session's note (`referred`: if `t` points back at it)."""
         title, phrase = NN.resolve_note(self.app, t)
         if NN.names_many(t, title):  # "delete all my notes": no one note, not the last one spoken of
             log["many_notes"] = True  # read by the reply (_do_note_delete), so names_many runs once a turn
             return None, ""
         if (title is None and st.note and (not phrase or phrase.lower() in ("it", "that", "this"))
-                and not (referred and REFERRED_DELETE and not _POINTS_BACK.search(t))):
+                and (not referred or NN.points_back(t))):
             title = st.note
         if title:
             log["note"] = log["subject"] = title

@@ -213,3 +213,15 @@ def names_many(text: str, title: str | None = None) -> bool:
         t = re.sub(r"\b([\w'-]+)\s+(?:notes|lists)\b", lambda m: m.group(0) if m.group(1).lower() not in own else " ",
                    t, flags=re.I)
     return bool(_MANY.search(t))
+
+
+# A delete naming no note takes the session's note only when the request points back at it ("delete it", "bin
+# that note", "remove this one"); "run rm -rf /" names no note and points at none. Switch off: REFERRED_DELETE.
+REFERRED_DELETE = True
+_POINTS_BACK = re.compile(r"\b(it|that|this|them|the note|that one|this one)\b", re.I)
+
+
+def points_back(text: str) -> bool:
+    """True when `text` refers back to a note already spoken of ("delete it", "remove that one"); always True
+    with REFERRED_DELETE off."""
+    return not REFERRED_DELETE or bool(_POINTS_BACK.search(text))
