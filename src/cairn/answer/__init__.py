@@ -10,7 +10,7 @@ and person declines; an LLM draft that does not verify falls back to the extract
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cairn.answer import answerability, parts, procedure, roles, types, yesno
@@ -54,6 +54,9 @@ TIME_STATED = True  # "when": candidates stating a time first (a chat message's 
 # A note's sentences rarely repeat its title and heading ("Total quoted: 7,350 GBP" under "Roof estimate"): +
 # CONTEXT_WEIGHT x the share of the question's terms they hold; counts towards the floors (0.4: as own words).
 CONTEXT_WEIGHT = 0.4
+# A chat rarely writes the value asked as a numeral ("How many hikes?": "I went hiking again"): with no sentence holding
+# a value of the kind asked, the best one without clearing SENTENCE_FLOOR (KIND_FREE).
+KIND_FREE = True
 SENTENCE_READ = 8  # a note's hits sharing a word with the question, read sentence by sentence when under the floor
 
 
@@ -123,11 +126,12 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
-                     asked: QT.Asked | None = None) -> str:
+                     asked: QT.Asked | None = None, floor: float | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none), by `_sentence_score` and the
     module constants. A question is never quoted; the sentence after it scores the better of itself and the pair ("Q: …?
     A: …"). A sentence needs four words and a value of `asked.sentence_kind` (None: read). about: `(hit, sentence) ->
-    bool` filter; focus: the text scored against (the question less the name); replies: {hit id: replied message}."""
+    bool` filter; focus: the text scored against (the question less the name); replies: {hit id: replied message}; floor: the
+    best sentence's (None: FALLBACK_FLOOR)."""
     asked = asked or QT.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -195,7 +199,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
         return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + read_with.get((x[1], x[2]), 0.0)
-    eligible = sorted((x for x in scored if x[0] >= FALLBACK_FLOOR), key=lambda x: -rank(x))
+    eligible = sorted((x for x in scored if x[0] >= (FALLBACK_FLOOR if floor is None else floor)), key=lambda x: -rank(x))
     chosen: list[tuple[int, str]] = []
     for x in eligible:
         score, n, sent = x
@@ -355,6 +359,9 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about, 
                             else "no line of the notes found states what was asked")
     draft = typed.draft if typed is not None else \
         extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
+    if not draft and typed is None and KIND_FREE and asked.sentence_kind:  # KIND_FREE
+        draft = extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies,
+                                 asked=replace(asked, sentence_kind=None), floor=SENTENCE_FLOOR)
     if len(said := re.findall(r"[^\W\d_]+", (draft or "").lower())) >= 3 and len(set(said)) == 1:
         return declined(f"the passage found only repeats the word '{said[0]}'")  # "buffalo buffalo …" states nothing
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])
