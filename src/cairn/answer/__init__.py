@@ -54,9 +54,6 @@ TIME_STATED = True  # "when": candidates stating a time first (a chat message's 
 # A note's sentences rarely repeat its title and heading ("Total quoted: 7,350 GBP" under "Roof estimate"): +
 # CONTEXT_WEIGHT x the share of the question's terms they hold; counts towards the floors (0.4: as own words).
 CONTEXT_WEIGHT = 0.4
-# A chat rarely writes the value asked as a numeral ("How many hikes?": "I went hiking again"): with no sentence holding
-# a value of the kind asked, the best one without clearing SENTENCE_FLOOR (KIND_FREE).
-KIND_FREE = True
 SENTENCE_READ = 8  # a note's hits sharing a word with the question, read sentence by sentence when under the floor
 
 
@@ -130,8 +127,8 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     """The best supporting sentences of the evidence, each cited, best first ("" if none), by `_sentence_score` and the
     module constants. A question is never quoted; the sentence after it scores the better of itself and the pair ("Q: …?
     A: …"). A sentence needs four words and a value of `asked.sentence_kind` (None: read). about: `(hit, sentence) ->
-    bool` filter; focus: the text scored against (the question less the name); replies: {hit id: replied message}; floor: the
-    best sentence's (None: FALLBACK_FLOOR)."""
+    bool` filter; focus: the text scored against (the question less the name); replies: {hit id: replied message}; floor:
+    the best sentence's (None: FALLBACK_FLOOR)."""
     asked = asked or QT.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -358,10 +355,10 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about, 
             return declined("no passage of the notes found says how to do what was asked" if asked.kind == "procedure"
                             else "no line of the notes found states what was asked")
     draft = typed.draft if typed is not None else \
-        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
-    if not draft and typed is None and KIND_FREE and asked.sentence_kind:  # KIND_FREE
-        draft = extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies,
-                                 asked=replace(asked, sentence_kind=None), floor=SENTENCE_FLOOR)
+        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked) or \
+        types.KIND_FREE and asked.sentence_kind and extractive_draft(question, evidence, embedder, about=about, focus=focus,
+                                                               replies=replies, asked=replace(asked, sentence_kind=None),
+                                                               floor=SENTENCE_FLOOR) or ""
     if len(said := re.findall(r"[^\W\d_]+", (draft or "").lower())) >= 3 and len(set(said)) == 1:
         return declined(f"the passage found only repeats the word '{said[0]}'")  # "buffalo buffalo …" states nothing
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])

@@ -18,6 +18,7 @@ from cairn.search.asked import VALUE_KINDS
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
+KIND_FREE = True  # no sentence holds a value of the kind asked ("How many hikes?" / "I went hiking"): one over SENTENCE_FLOOR
 
 # Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer need not be a written-out
 # name: "her mentor").
