@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cairn.answer import answerability, parts, procedure, roles, types, yesno
+from cairn.answer import answerability, parts, procedure, types, yesno
 from cairn.answer.focus import unstated
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
@@ -188,7 +188,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
                                         for w in names), n, sent) for score, n, sent in scored]
     for on, says in ((asked.kind in types.CUE_KINDS, lambda s: types.states_purpose(s, asked.head)),  # "what for"
-                     (asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()), roles.says_where),  # notes
+                     (asked.kind == "place" and types.LOCATIVE and not any(speaker.values()), types.says_where),  # notes
                      (kind == "time" and TIME_STATED, lambda s: fits_answer_type(s, "time"))):
         if on:  # a sentence giving a purpose, saying where, stating a time ranks first
             scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and says(x[2])] or scored
