@@ -143,7 +143,7 @@ def test_where_is_answered_by_a_place(real_embedder, monkeypatch):
     assert types.says_where("Meet in the village hall.")
     assert not types.says_where("Next song: Winter Light, chosen by Tomas.")
     assert not types.says_where("We meet on Thursday in the morning.")
-    monkeypatch.setattr(roles, "LOCATIVE", False)
+    monkeypatch.setattr(types, "LOCATIVE", False)
     assert "Corn Exchange" not in _ask("where is the next choir", CHOIR, "Choir meeting", real_embedder).answer
 
 
