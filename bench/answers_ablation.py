@@ -81,7 +81,7 @@ def rules() -> dict:
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
     from cairn.answer import contrast as CT
-    from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, roles as RO, spans as SP, topic as T, typed as TD, types as TY
+    from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, spans as SP, topic as T, typed as TD, types as TY
     from cairn.answer import elsewhere as EW, procedure as PR, rota as RT, yesno as YN
     from cairn.search import asked as QA, unasked as UA
     from cairn.answer.answerability import Answerability
@@ -127,7 +127,7 @@ def rules() -> dict:
         "another modifier of the noun asked (contrast.MODIFIER)": _set(CT, "MODIFIER", False),
         "a code asked by name is no phone number (typed.CODE_NO_PHONE)": _set(TD, "CODE_NO_PHONE", False),
         "a named person's number is a phone (search.asked.PERSON_NUMBER)": _set(QA, "PERSON_NUMBER", False),
-        "where: a place (roles.LOCATIVE)": _set(RO, "LOCATIVE", False),
+        "where: a place (types.LOCATIVE)": _set(TY, "LOCATIVE", False),
         "a date's role read from the question (search.asked.ROLE)": _set(QA, "ROLE", False),
         "who: a line keyed by the day or role asked (rota.KEYED)": _set(RT, "KEYED", False),
         "who: a role by its work (rota.BY_WORK)": _set(RT, "BY_WORK", False),

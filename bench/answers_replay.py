@@ -316,6 +316,22 @@ def compare(a: Path, b: Path) -> int:
     return 1 if diff else 0
 
 
+def set_constant(item: str, fail) -> None:
+    """Set a constant of cairn.answer from "NAME=VALUE" or "MODULE.NAME=VALUE" (a module of cairn.answer; VALUE a Python
+    literal), for measuring a variant. A name that is no such constant calls `fail(message)` (argparse's `error`)."""
+    import ast
+    import importlib
+    name, _, value = item.partition("=")
+    module, _, attr = name.strip().rpartition(".")
+    try:
+        mod = importlib.import_module("cairn.answer" + (f".{module}" if module else ""))
+    except ImportError:
+        mod = None
+    if mod is None or not hasattr(mod, attr):
+        return fail(f"--set: cairn.answer{'.' + module if module else ''} has no constant {attr!r}")
+    setattr(mod, attr, ast.literal_eval(value))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("action", choices=("collect", "score", "ranks", "causes", "ceiling", "dump", "compare"))
@@ -328,16 +344,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="collect: a setting of every home, [search] unless SECTION.NAME "
                          "(context_weight=0.3, memory.neighbour_keys=0.0)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="score/causes: set a constant of cairn.answer first (REPLY_CONTEXT=False)")
+                    help="score/causes: set a constant of cairn.answer (or of its MODULE.NAME) first "
+                         "(REPLY_CONTEXT=False, types.KIND_FREE=False)")
     args = ap.parse_args(argv)
     import ast
 
-    import cairn.answer as A
     for item in args.set:
-        name, _, value = item.partition("=")
-        if not hasattr(A, name):
-            ap.error(f"--set: cairn.answer has no constant {name!r}")
-        setattr(A, name, ast.literal_eval(value))
+        set_constant(item, ap.error)
     t0 = time.perf_counter()
     convs = {int(x) for x in args.conversations.split(",") if x.strip()} or None
     if args.action in ("dump", "compare") and not args.out:

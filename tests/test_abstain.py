@@ -9,7 +9,7 @@ import json
 import pytest
 
 from conftest import write
-from cairn.answer import answerability as A
+from cairn.answer import answerability as A, types
 from cairn.model import Hit
 from cairn.service import Cairn
 
@@ -304,11 +304,16 @@ def test_a_lone_key_word_never_said_is_no_reason_to_abstain(taste_app):
     assert not ans.abstained and "carpenter" in ans.answer and _cited(ans) == {"t6"}
 
 
-def test_how_many_times_is_answered_from_each_mention(taste_app):
+def test_how_many_times_is_answered_from_each_mention(taste_app, monkeypatch):
     ans = taste_app.ask("How many times has Omar gone bouldering?", llm="none")
     assert not ans.abstained, ans.problems
     assert _cited(ans) <= {"t2", "t4"} and _cited(ans)
-    # "how many" of anything else still needs a quantity in the sentence
+    # "how many" of anything else wants a number; with no sentence holding one, the best sentence over SENTENCE_FLOOR
+    # is quoted (types.KIND_FREE, session 29: LoCoMo's chats answer counts without numerals), labelled a quote only
+    cello = taste_app.ask("How many cello teachers does Lena have?", llm="none")
+    assert not cello.abstained and _cited(cello) == {"t3"} and cello.checks["type"] is False
+    assert cello.to_json()["label"] == "quoted from your notes"
+    monkeypatch.setattr(types, "KIND_FREE", False)  # before: declined
     assert taste_app.ask("How many cello teachers does Lena have?", llm="none").abstained
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cairn.answer import answer_question, checks, roles, spans, typed, types
+from cairn.answer import answer_question, checks, spans, typed, types
 from cairn.search import asked as QT
 from cairn.model import Hit
 
@@ -139,11 +139,11 @@ def test_what_one_member_thought_is_not_what_the_group_thought(real_embedder, mo
 def test_where_is_answered_by_a_place(real_embedder, monkeypatch):
     ans = _ask("where is the next choir", CHOIR, "Choir meeting", real_embedder)
     assert "Corn Exchange" in ans.answer and ans.verdict == "pass", ans.answer
-    assert roles.says_where("Next rehearsal: 4 June at the Corn Exchange")
-    assert roles.says_where("Meet in the village hall.")
-    assert not roles.says_where("Next song: Winter Light, chosen by Tomas.")
-    assert not roles.says_where("We meet on Thursday in the morning.")
-    monkeypatch.setattr(roles, "LOCATIVE", False)
+    assert types.says_where("Next rehearsal: 4 June at the Corn Exchange")
+    assert types.says_where("Meet in the village hall.")
+    assert not types.says_where("Next song: Winter Light, chosen by Tomas.")
+    assert not types.says_where("We meet on Thursday in the morning.")
+    monkeypatch.setattr(types, "LOCATIVE", False)
     assert "Corn Exchange" not in _ask("where is the next choir", CHOIR, "Choir meeting", real_embedder).answer
 
 

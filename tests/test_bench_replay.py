@@ -84,3 +84,21 @@ def test_compare_counts_the_answers_that_differ_and_refuses_a_missing_file(tmp_p
     with pytest.raises(SystemExit):
         main(["dump", str(tmp_path / "a.pkl")])
     assert "needs a second file" in capsys.readouterr().err
+
+
+def test_set_constant_reaches_a_module_of_the_answerer_and_refuses_an_unknown_name(monkeypatch):
+    import pytest
+
+    import cairn.answer as A
+    from answers_replay import set_constant
+    from cairn.answer import types
+    monkeypatch.setattr(types, "KIND_FREE", True)
+    monkeypatch.setattr(A, "PAD_MARGIN", A.PAD_MARGIN)
+    set_constant("types.KIND_FREE=False", pytest.fail)
+    set_constant("PAD_MARGIN=0.2", pytest.fail)
+    assert types.KIND_FREE is False and A.PAD_MARGIN == 0.2
+    errors: list[str] = []
+    for bad in ("types.NO_SUCH=1", "nomodule.X=1", "NO_SUCH=1"):
+        set_constant(bad, errors.append)
+    assert errors == ["--set: cairn.answer.types has no constant 'NO_SUCH'",
+                      "--set: cairn.answer.nomodule has no constant 'X'", "--set: cairn.answer has no constant 'NO_SUCH'"]

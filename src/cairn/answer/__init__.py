@@ -10,10 +10,10 @@ and person declines; an LLM draft that does not verify falls back to the extract
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cairn.answer import answerability, parts, procedure, roles, types, yesno
+from cairn.answer import answerability, parts, procedure, types, yesno
 from cairn.answer.focus import unstated
 from cairn.answer.checks import finish, label as verdict_label
 from cairn.answer.typed import list_draft, typed_draft
@@ -123,11 +123,12 @@ def select_evidence(question: str, hits: list[Hit], floor: float, embedder=None,
 
 def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sentences: int = 3,
                      about=None, focus: str | None = None, replies: dict[str, str] | None = None,
-                     asked: QT.Asked | None = None) -> str:
+                     asked: QT.Asked | None = None, floor: float | None = None) -> str:
     """The best supporting sentences of the evidence, each cited, best first ("" if none), by `_sentence_score` and the
     module constants. A question is never quoted; the sentence after it scores the better of itself and the pair ("Q: …?
     A: …"). A sentence needs four words and a value of `asked.sentence_kind` (None: read). about: `(hit, sentence) ->
-    bool` filter; focus: the text scored against (the question less the name); replies: {hit id: replied message}."""
+    bool` filter; focus: the text scored against (the question less the name); replies: {hit id: replied message}; floor:
+    the best sentence's (None: FALLBACK_FLOOR)."""
     asked = asked or QT.asked(question)
     kind = asked.sentence_kind
     cands: list[tuple[int, str]] = []
@@ -187,7 +188,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     scored = [(score + NAME_BONUS * sum(bool(re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", sent.lower()))
                                         for w in names), n, sent) for score, n, sent in scored]
     for on, says in ((asked.kind in types.CUE_KINDS, lambda s: types.states_purpose(s, asked.head)),  # "what for"
-                     (asked.kind == "place" and roles.LOCATIVE and not any(speaker.values()), roles.says_where),  # notes
+                     (asked.kind == "place" and types.LOCATIVE and not any(speaker.values()), types.says_where),  # notes
                      (kind == "time" and TIME_STATED, lambda s: fits_answer_type(s, "time"))):
         if on:  # a sentence giving a purpose, saying where, stating a time ranks first
             scored = [x for x in scored if x[0] >= SENTENCE_FLOOR and says(x[2])] or scored
@@ -195,7 +196,7 @@ def extractive_draft(question: str, evidence: list[Evidence], embedder, max_sent
     def rank(x: tuple[float, int, str]) -> float:
         prior = HIT_PRIOR * (fused[x[1]] - top) if x[1] in fused else 0.0
         return x[0] + prior + REPLY_WEIGHT * reply_to.get(x[1], 0.0) + read_with.get((x[1], x[2]), 0.0)
-    eligible = sorted((x for x in scored if x[0] >= FALLBACK_FLOOR), key=lambda x: -rank(x))
+    eligible = sorted((x for x in scored if x[0] >= (FALLBACK_FLOOR if floor is None else floor)), key=lambda x: -rank(x))
     chosen: list[tuple[int, str]] = []
     for x in eligible:
         score, n, sent = x
@@ -354,7 +355,10 @@ def _answer(question: str, hits: list[Hit], embedder, llm, floor: float, about, 
             return declined("no passage of the notes found says how to do what was asked" if asked.kind == "procedure"
                             else "no line of the notes found states what was asked")
     draft = typed.draft if typed is not None else \
-        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked)
+        extractive_draft(question, evidence, embedder, about=about, focus=focus, replies=replies, asked=asked) or \
+        types.KIND_FREE and asked.sentence_kind and extractive_draft(question, evidence, embedder, about=about, focus=focus,
+                                                               replies=replies, asked=replace(asked, sentence_kind=None),
+                                                               floor=SENTENCE_FLOOR) or ""
     if len(said := re.findall(r"[^\W\d_]+", (draft or "").lower())) >= 3 and len(set(said)) == 1:
         return declined(f"the passage found only repeats the word '{said[0]}'")  # "buffalo buffalo …" states nothing
     ver = verify(draft, evidence) if draft else Verification(verdict="abstain", problems=["no supporting sentence"])

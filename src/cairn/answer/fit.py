@@ -13,7 +13,7 @@
         one ("cancel" / "leave")
     f5  share of the line's words written capitalised (a letterhead or heading states nothing)
     f6  1.0 when the kind asked is a person and the line names none but the question's own (types.values, a title, a
-        capitalised word inside a clause), or a place and the line says no place (roles.says_where); else 0.0
+        capitalised word inside a clause), or a place and the line says no place (types.says_where); else 0.0
     f7  the line's length in words / 20, at most 1.0
 
 The weights were fitted by bench/answer_pairs.py on (question, line, answers?) pairs written for it (household notes
@@ -28,7 +28,6 @@ import re
 
 from cairn.answer import types
 from cairn.search.asked import TYPE_WORDS
-from cairn.answer.roles import says_where
 from cairn.embed.cache import embed_cached
 from cairn.lexical import content_terms, stem
 from cairn.ner import parts_of_speech
@@ -74,7 +73,7 @@ def features(question: str, asked, line: str, title: str, embedder) -> list[floa
     tokens = [w for w in _NAMES.findall(line) if w[:1].isalpha()]
     caps = sum(w[:1].isupper() for w in tokens) / len(tokens) if tokens else 1.0
     miss = float(not names_someone(question, line)) if asked.kind == "person" else \
-        float(not says_where(line)) if asked.kind == "place" else 0.0
+        float(not types.says_where(line)) if asked.kind == "place" else 0.0
     return [cos_q, held, held_t, own, cos_w, caps, miss, min(len(tokens) / 20, 1.0)]
 
 

@@ -6,7 +6,8 @@ phone "0800 555 0142", codes "HX-448120-B", dates, clock times, durations, numbe
 schemas for?") is stated by a cue (CUE_KINDS: "lets you", "is used to", `_PURPOSE`); a quote without one does not answer
 (answer/checks.py: "quoted from your notes"), and the extractive answer prefers sentences with one. Person, place,
 organisation, list, procedure and reason ("why") answers have no reliable pattern: the answerer treats them as untyped.
-`missing(terms, context)`: the asked words a passage does not hold. Pure functions.
+`missing(terms, context)`: the asked words a passage does not hold. `says_where`: whether a sentence says *where*
+(preferred by the extractive answer to "where"; typed21). Pure functions.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from cairn.search.asked import VALUE_KINDS
 
 # False: the typed pipeline is off (the answerer as before issue 33; for measuring).
 TYPED = True
+KIND_FREE = True  # no sentence holds a value of the kind asked ("How many hikes?" / "I went hiking"): one over SENTENCE_FLOOR
 
 # Kinds a pattern finds candidates for, but whose absence declines nothing (a "who" answer need not be a written-out
 # name: "her mentor").
@@ -201,3 +203,21 @@ def fits_answer_type(sentence: str, kind: str | None) -> bool:
     """True when `sentence` contains something of the kind `answer_type` asked for."""
     rxs = {"time": (_TIME_RE,), "quantity": (_QUANTITY_RE,), "frequency": (_FREQUENCY_RE, _QUANTITY_RE)}.get(kind, ())
     return not rxs or any(rx.search(sentence) for rx in rxs)
+
+
+# A place is said by an address or a locative: a preposition of place before a noun ("at Beth's", "in the village hall";
+# not a time: "on Thursday", "in the morning") or a place label ("Venue:"): the extractive answer to "where" prefers a
+# sentence saying one (not required: "two doors down").
+LOCATIVE = True
+_NOT_PLACES = "|".join(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", *MONTH_NAMES]) \
+    + "|morning|afternoon|evening|night|week|weekend|month|year|summer|autumn|winter|spring|" \
+    "time|end|start|first|last|half|total|future|past|case|order|advance|full|person|writing|cash|" \
+    "the|a|an|my|our|your|his|her|their|this|that|which|what"
+_LOCATIVE = re.compile(rf"\b(?:at|in|on|near|outside|inside|behind|opposite|from)\s+(?:(?:the|a|an|my|our|your|his|her|"
+                       rf"their)\s+)?(?!(?:{_NOT_PLACES})\b)[a-z][\w'’-]+|"
+                       r"\b(?:where|venue|location|address|place|meeting point|room)\s*:", re.IGNORECASE)
+
+
+def says_where(text: str) -> bool:
+    """True when `text` holds an address or a locative (LOCATIVE)."""
+    return bool(_LOCATIVE.search(text) or _ADDRESS.search(text))
