@@ -168,14 +168,13 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
     held by "motors"; a short form holds the word it stands for, SHORT_FORMS; an initialism or clipped word is held by
     the words it shortens, SHORTENED; a verb by its agent noun, AGENT; a term of 4+ letters by a compound it ends, COMPOUND:
-    "dough" by "sourdough", "lock" by "padlock", not "ugh" by "dough" nor "well" by the name "Ossie Branwell")."""
+    "dough" by "sourdough", "lock" by "padlock", not "ugh" by "dough")."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
-    named = {stem(w.lower()) for w in re.findall(r"(?<=[\w,;:] )[A-Z][a-z]+", context)}  # mid-sentence: no compound
     out = []
     for t in terms:
         if t in have or t in CLITICS or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) or COMPOUND
-                                             and len(t) >= 4 and len(h) > len(t) + 2 and h.endswith(t) and h not in named for h in have):
+                                             and len(t) >= 4 and len(h) > len(t) + 2 and h.endswith(t) for h in have):
             continue
         if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue
