@@ -142,9 +142,7 @@ def verdict(checks: dict[str, bool], current: str) -> str:
     """The verdict once `checks` are known (module doc)."""
     if current == "abstain" or not checks.get("support", False) or not checks.get("subject", True):
         return "abstain"
-    if not checks.get("type", True) or not checks.get("completeness", True):
-        return "revise"
-    return current
+    return "revise" if not checks.get("type", True) or not checks.get("completeness", True) else current
 
 
 def label(answer_verdict: str, checks: dict[str, bool] | None) -> str:

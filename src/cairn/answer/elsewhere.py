@@ -27,10 +27,8 @@ def other_note(words: tuple[str, ...], path: str, hits: list) -> list[str]:
     notes = _notes(hits)
     if not OTHER_NOTE or path not in notes or not (lacks := set(missing(words, notes[path]))):
         return []
-    for other, text in notes.items():
-        if other != path and set(missing(words, text)) < lacks:
-            return sorted(lacks - set(missing(words, text)))
-    return []
+    return next((sorted(lacks - m) for other, text in notes.items()
+                 if other != path and (m := set(missing(words, text))) < lacks), [])
 
 
 def other_line(question: str, kind: str | None, line: str, title: str, context: str, path: str, hits: list,

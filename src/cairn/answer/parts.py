@@ -21,8 +21,7 @@ def merge(question: str, answers: list):
         renumber = {}
         for c in part.citations:
             key = c.get("chunk_id") or f"{c.get('source_id')}:{c.get('start')}"
-            if key not in cites:
-                cites[key] = {**c, "n": len(cites) + 1}
+            cites.setdefault(key, {**c, "n": len(cites) + 1})
             renumber[c["n"]] = cites[key]["n"]
         text = re.sub(r"\[(\d{1,3})\]", lambda m: f"[{renumber.get(int(m.group(1)), m.group(1))}]", part.answer)
         if not part.abstained:  # each quote with its citation mark said once in the answer

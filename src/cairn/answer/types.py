@@ -150,6 +150,7 @@ SHORT_FORMS = {"dr": "doctor", "gp": "doctor", "prof": "professor", "appt": "app
 # by "cardiff"). Off: neither.
 SHORTENED = True
 CLIP = 6
+COMPOUND = True  # a compound's head holds the word: "dough" of "sourdough" (was the assistant's NEAREST_COVERED). Off: not.
 AGENT = True  # an agent noun holds its verb ("Fitter: …" holds "fitted", "owner" "owns": stem + -er/-or/-r). Off: not.
 
 
@@ -168,12 +169,14 @@ def missing(terms: tuple[str, ...], context: str) -> list[str]:
     """The stemmed `terms` that `context` does not hold (content words, crudely stemmed; a term also counts as held when
     it and a context word, both of at least five letters, start one another: "resident" / "residents'"; "mot" is not
     held by "motors"; a short form holds the word it stands for, SHORT_FORMS; an initialism or clipped word is held by
-    the words it shortens, SHORTENED; a verb by its agent noun, AGENT)."""
+    the words it shortens, SHORTENED; a verb by its agent noun, AGENT; a term of 4+ letters by a compound it ends, COMPOUND:
+    "dough" by "sourdough", "lock" by "padlock", not "ugh" by "dough")."""
     terms_here = content_terms(context)
     have = {stem(t) for t in terms_here} | {stem(SHORT_FORMS[t]) for t in terms_here if t in SHORT_FORMS}
     out = []
     for t in terms:
-        if t in have or t in CLITICS or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) for h in have):
+        if t in have or t in CLITICS or any(len(h) >= 5 and len(t) >= 5 and (h.startswith(t) or t.startswith(h)) or COMPOUND
+                                             and len(t) >= 4 and len(h) > len(t) + 2 and h.endswith(t) for h in have):
             continue
         if _shortens(t, terms_here) or (AGENT and have & {t + "er", t + "or", t + "r"}):
             continue

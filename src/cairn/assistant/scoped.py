@@ -68,18 +68,6 @@ def answerer_holds(app, question: str, title: str, body: str) -> bool:
     return not [w for w in gap if w not in kind]
 
 
-# A question the knowledge answer declined is answered from the note it names as nearest when one line of that
-# note holds the kind of thing asked (RP.asked_kind) and, with the note's title, every content word of the
-# question (by stem, or as the end of a compound: "dough" of "Sourdough", "lock" of "padlock"): "how long does
-# the dough need to prove" of "Sourdough loaf" ("Bulk prove for 4 to 5 hours"). Switch off: NEAREST_COVERED.
-NEAREST_COVERED = True
-
-
-def _covered(want: set[str], have: set[str]) -> bool:
-    """Whether every stem of `want` is in `have` or ends a longer word of it (a compound's head, 4+ letters)."""
-    return all(w in have or (len(w) >= 4 and any(h.endswith(w) and len(h) > len(w) + 2 for h in have)) for w in want)
-
-
 class NoteScoped:
     """`_note_scoped` and `_own_over` (mixin; `self.app` is the Cairn, `_read_note` a read
     through the tool layer)."""
@@ -165,29 +153,6 @@ class NoteScoped:
         text = "\n".join(f"{ln} [1]" for ln in lines) if len(lines) > 1 else f"{lines[0]} [1]"
         return {"reply": f"{text}\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": len(lines)},
                 "quoted": [] if how_to else lines}
-
-    def _nearest_covered(self, t: str, ans, ui, turn_no, res, log) -> dict | None:
-        """The line of the declining answer's nearest note (NEAREST_COVERED) that holds the kind asked and covers
-        the question's words with the title's; None when the answer was found, names no note, or no line does."""
-        from cairn.lexical import stem
-        if not NEAREST_COVERED or ans.found or not (near := nearest_notes(ans)) or RP.asked_kind(t) is None:
-            return None
-        title = near[0]
-        try:
-            body = self.app.note_show(title)["body"]
-        except Exception:
-            return None
-        want = RP._stems(t, "")
-        stems = lambda x: {stem(w) for w in RP.terms(x)} | {w for w in RP.terms(x)}
-        lines = [ln for ln in RP.typed_sentences(self.app.embedder, body, t, title)
-                 if want and _covered(want, stems(ln) | stems(title))]
-        if not lines:
-            return None
-        self._read_note(title, t, ui, turn_no, res)  # the read, on the record
-        log["note"] = log["subject"] = title
-        log["question"] = t
-        return {"reply": f"{lines[0]} [1]\nSources: [1] {title}", "slots": {"question": t, "note": title, "lines": 1},
-                "quoted": lines[:1]}
 
     def _own_over(self, t: str, scoped: dict, log: dict) -> dict:
         """The person's own statement instead of a note's lines read for a question naming the

@@ -202,8 +202,6 @@ class Understood(NoteScoped, Reminding):
                 return who
             if WHO_BY_ROLE and intent in ("ask", "about") and (who := self._who_by_role(t, ans, ui, turn_no, res, log)):
                 return who
-            if intent == "ask" and (near := self._nearest_covered(t, ans, ui, turn_no, res, log)):
-                return near
             log["question"] = t
             subj = u.subject or ans.why.get("subject") or SL.subject_of(t) or None
             log["subject"] = subj or (notes[0] if notes else None)

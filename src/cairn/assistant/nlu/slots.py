@@ -280,8 +280,16 @@ def body_goes_on(intent: str, first: str) -> bool:
     return BODY_GOES_ON and intent == "note_create" and bool(create_slots(first)["body"])
 
 
+# An item with no verb, the note named by a pronoun ("oh, and a tub of hummus on that too", read as note_append by the
+# intent model: utterances.txt): the words before "on that / on it / on there" are the item. Switch off: VERBLESS_ITEM.
+VERBLESS_ITEM = True
+_VERBLESS = re.compile(r"^(?:(?:oh|ah|ok|okay)\b[,\s]*)?(?:(?:and|also|plus)\s+)*(?P<b>(?!(?:add|put|stick)\b)\S.*?)\s+"
+                       r"(?:on|onto|to|in)\s+(?:that|it|there|this)(?:\s+one)?(?:\s+(?:too|as well|please|thanks))*$", _F)
+
+
 def append_slots(text: str, title_span_text: str | None) -> str:
-    """The text to add in "add B to (the) T note" / "put B on my T list" / "add this to T: B"."""
+    """The text to add in "add B to (the) T note" / "put B on my T list" / "add this to T: B" / "and B on that too"
+    (VERBLESS_ITEM)."""
     t = clean(strip_polite(text))
     m = re.search(r":\s*(?P<b>.+)$", t)
     if m and re.search(r"\b(?:this|the following)\b", t[:m.start()], re.I):
@@ -297,6 +305,8 @@ def append_slots(text: str, title_span_text: str | None) -> str:
     if m and greedy and title_span_text and norm(title_span_text) in norm(greedy.group("t")):
         m = greedy
     if m:
+        return _added(m.group("b"))
+    if VERBLESS_ITEM and (m := _VERBLESS.match(t)):  # "oh, and a tub of hummus on that too"
         return _added(m.group("b"))
     # "Packing note: add flip flops" / "To do list - add X": the note named first, then what to add
     m = re.match(r"^(?:in\s+|to\s+|on\s+)?(?:the\s+|my\s+)?(?P<t>[^:;\-–—]{1,60}?)\s*(?::|\s-+\s|\s[–—]\s)\s*"
