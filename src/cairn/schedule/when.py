@@ -134,6 +134,18 @@ MIN_INTERVAL = timedelta(minutes=1)  # the shortest repeat a new reminder may ha
 MAX_AHEAD = timedelta(days=3660 * 10)  # a time or an interval at most about a hundred years ahead
 
 
+# A clock time written with a dot, as in British English ("5.30pm", "at 7.15"): read as "5:30pm", "at 7:15" when
+# am/pm follows or "at" goes before. Not a decimal ("in 1.5 hours") nor a dotted date ("12.03.2027").
+_DOT_TIME = re.compile(r"(?<![\d.])(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)(?![\d.])")
+_AMPM = re.compile(r"\s*(?:am|pm|a\.m\.|p\.m\.)")
+
+
+def _colon_times(text: str) -> str:
+    """`text` with each dotted clock time written with a colon (see _DOT_TIME)."""
+    return _DOT_TIME.sub(lambda m: (f"{m['h']}:{m['m']}" if text[:m.start()].endswith("at ")
+                                    or _AMPM.match(text, m.end()) else m[0]), text)
+
+
 def parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
     """The trigger for `text` (see the module docstring). `now`: aware datetime. recurring:
     True for `--every` (a repeating trigger), False for `--at` (a one-off DateTrigger).
@@ -155,7 +167,7 @@ def _parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
     from apscheduler.triggers.date import DateTrigger
     from apscheduler.triggers.interval import IntervalTrigger
     raw = text
-    text = " ".join(text.strip().lower().split())
+    text = _colon_times(" ".join(text.strip().lower().split()))
     if not text:
         raise InvalidInput("the time is empty")
     now = now.astimezone(tz)
@@ -208,6 +220,7 @@ def _parse_when(text: str, tz: ZoneInfo, now: datetime, *, recurring: bool):
 
 _LEAD_TIME = re.compile(r"(?:at\s+)?(?P<t>\d{1,2}:\d{2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)"
                         r"|noon|midnight)\s+(?:on\s+)?(?P<day>[a-z0-9].*)")
+_PLAIN_TIME = re.compile(r"\d{1,2}:\d{2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|noon|midnight")
 _LEAD_AT = re.compile(r"at\s+(?P<t>\d{1,2})\s+(?:on\s+)?(?P<day>[a-z].*)")
 _TRAIL_TIME = re.compile(r"(?P<day>.*[a-z0-9])\s+(?P<t>\d{1,2}:\d{2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?"
                          r"|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|noon|midnight)")
@@ -217,8 +230,10 @@ def _one_off(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
     """The instant a one-off `text` names, or None. Besides the forms of `_one_off_day_at`, a
     time may come first ("2:30pm on 28 March 2027", "9am tomorrow", "at 9 tomorrow") or follow
     its day without "at" ("tomorrow 9am", "next friday 17:30") when it is plainly a time (with
-    a colon, am/pm, noon or midnight)."""
+    a colon, am/pm, noon or midnight); such a time alone ("5pm", "5.30pm") is "at" it."""
     due = _one_off_day_at(text, tz, now)
+    if due is None and _PLAIN_TIME.fullmatch(text):  # a plain time alone, "5pm", "17:30": as "at 5pm"
+        due = _one_off_day_at(f"at {text}", tz, now)
     if due is not None:
         return due
     for rx in (_LEAD_TIME, _LEAD_AT, _TRAIL_TIME):
