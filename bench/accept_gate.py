@@ -3,7 +3,7 @@
 
     python bench/accept_gate.py rows bench/out/typed_dev29.pkl bench/out/gate_rows.pkl [--off checks.UNTYPED_FIT ...]
     python bench/accept_gate.py fit bench/out/gate_rows.pkl [--features f0,f1,...]   # leave-one-set-out figures
-    python bench/accept_gate.py write bench/out/gate_rows.pkl   # fit on all sets, write the constants into answer/fit.py
+    python bench/accept_gate.py write bench/out/gate_rows.pkl   # fit on all sets, write the constants into fit.py
 
 `rows` replays every recorded question (bench/typed_accept.py record) through `answer_question` with the code as it is
 (and the --off switches), and for every answer that passes from notes keeps its gate features (answer/fit.py

@@ -11,7 +11,8 @@ note. `checks` is {"support", "type", "subject", "completeness"}, each True/Fals
   Tom that never speaks of a boiler); "What did Edith agree to do?": the quoted note sentence names Edith and holds the
   verb (`role_gap`; a note naming her only as present does not); an answer from notes of a kind without a value pattern
   (who, how do I, yes/no, ...): a cited sentence answers by the learned scorer of answer/fit.py (`UNTYPED_FIT`), and for
-  "who" a quoted line names someone besides the question's names (`WHO_NAMED`);
+  "who" a quoted line names someone besides the question's names (`WHO_NAMED`); then any answer from notes (not a how-to
+  nor "what did NAME VERB" but say or think) passes the learned acceptance gate (`GATE`: answer/fit.py `accepts`);
 - completeness: every part of a multi-part question was answered (answer/parts.py).
 
 A yes/no answer (answer/yesno.py) that is not declined starts with its "Yes:" or "No:".
@@ -116,7 +117,7 @@ ATTR_KINDS = frozenset({None, "person", "place", "org"})  # not procedures and y
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 # Every answer quoted from notes passes only when the acceptance gate (answer/fit.py `accepts`, fitted on the dev typed
 # sets by bench/accept_gate.py) scores it at least fit.GATE_THRESHOLD; else declined with pointers ("no quoted line
-# answers"). GATE_TRACE: a list collects (features, score, declined) of each answer read (the bench); None: nothing kept.
+# answers"). GATE_TRACE: a list collects (features, score, declined) of each answer read (the bench); None: none.
 GATE = True
 GATE_TRACE = None
 
@@ -215,7 +216,8 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                 or (WHO_NAMED and asked.kind == "person" and not any(fit.names_someone(question, x) for x, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     if (GATE or GATE_TRACE is not None) and not ans.abstained and not gap and note_quotes and not chat and embedder \
-            and asked.kind != "procedure" and not _ROLE.match(question.strip()):  # their own checks: fit, role_gap
+            and asked.kind != "procedure" and not ((m := _ROLE.match(question.strip())) and m.group(2).lower()
+                                                   not in _AUXILIARY):  # their own checks: fit.answers, role_gap
         titles = {c["n"]: c.get("title") or "" for c in ans.citations}
         lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
                  for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
@@ -226,7 +228,8 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
         note = "\n".join(h.text for h in all_hits if h.id in cited)
         feats = fit.gate_features(question, asked, lines, t is not None, sem, rival,
                                   min(c["n"] for c in ans.citations), note, embedder,
-                                  [_clean(h.text[a:b]) for h in all_hits[:6] if not h.speaker for a, b in sentences(h.text)])
+                                  [_clean(h.text[a:b]) for h in all_hits[:6] if not h.speaker
+                                   for a, b in sentences(h.text)])
         p = fit.accepts(feats)
         if GATE_TRACE is not None:
             GATE_TRACE.append((feats, p, GATE and p < fit.GATE_THRESHOLD))
