@@ -215,31 +215,6 @@ NOTES: list[tuple[str, list[str], list[tuple[str, list[int]]]]] = [
 ]
 
 
-# (question, quoted line, title, stated of a counterpart?) for answer/contrast.py (typed23): a role counterpart, a negated
-# compound, another number of the thing, and near misses that state the asked thing itself. Written for this file.
-COUNTERPARTS: list[tuple[str, str, str, bool]] = [
-    ("how much does the employer pay into the pension", "Employee contribution: 4% (£96.12)", "Payslip", True),
-    ("what's my employee number", "Employee number: 88-2201", "Payslip", False),
-    ("who is the payee on the cheque", "Payer: Ludmila Sorensen", "Cheque stub", True),
-    ("who is the payee on the cheque", "Pay to: Harbour Joinery (payee)", "Cheque stub", False),
-    ("who's the lessor", "Lessee: Corvin Aldana", "Garage lease", True),
-    ("who is the trainee on the course", "Trainer: Ysolde Marchetti", "Forklift course", True),
-    ("how much is a peak return to leeds", "Off-peak return: £23.40", "Train fares", True),
-    ("how much is a peak return to leeds", "Peak return: £41.10; off-peak return: £23.40", "Train fares", False),
-    ("is the room non-smoking", "Non-smoking rooms only", "Hotel booking", False),
-    ("what's in locker 14", "Locker 12: wetsuit and fins", "Dive club lockers", True),
-    ("what's in locker 12", "Locker 12: wetsuit and fins", "Dive club lockers", False),
-    ("who sits at table 5", "Ines and Farid", "Table 4 seating", True),
-    ("what time is the 3 o'clock class", "Yoga starts at 3pm in studio 2", "Timetable", False),
-    ("how much for 2 adults", "Family ticket (2 adults, 2 children): £48", "Zoo tickets", False),
-    ("who is the guarantor", "Guarantee: 2 years on parts", "Boiler receipt", True),
-    ("what does the referee do", "Referee: Talia Brandt (county FA)", "Match sheet", False),
-    # converse roles of different stems: not read by form (known misses)
-    ("who is the landlord", "Tenant: Oswin Pryce", "Tenancy", True),
-    ("what's the sender's address", "Recipient: 4 Gull Row, Tarnside", "Parcel label", True),
-]
-
-
 def pairs(notes: list) -> list[tuple[str, str, str, bool]]:
     """(question, line, title, answers?) for every question and every line of its note."""
     return [(q, line, title, i in gold) for title, lines, qs in notes for q, gold in qs
@@ -289,28 +264,6 @@ def top1(notes: list, embedder, w, b) -> float:
     return right / n
 
 
-def attribute(embedder) -> None:
-    """Print how often fit.states_attribute (checks.ATTR_STATED, typed23) keeps the answering lines and rejects the
-    others, over every note (no fitting: the check has no weights), for the kinds it applies to (checks.ATTR_KINDS)."""
-    from cairn.answer import checks, fit
-    from cairn.search.asked import asked as read_asked
-    kept = {True: [], False: []}
-    for title, lines, qs in NOTES:
-        for q, gold in qs:
-            asked = read_asked(q)
-            if asked.kind in checks.ATTR_KINDS:
-                for i, line in enumerate(lines):
-                    kept[i in gold].append(fit.states_attribute(q, asked, line, title, embedder, "\n".join(lines)))
-    print(f"attribute stated ({sorted(map(str, checks.ATTR_KINDS))}): answering lines kept {sum(kept[True])}/"
-          f"{len(kept[True])}, others kept {sum(kept[False])}/{len(kept[False])}")
-    from cairn.answer.contrast import contrast
-    flagged = {y: sum(bool(contrast(q, [line])) for q, line, title, a in pairs(NOTES) if a == y)
-               for y in (True, False)}
-    caught = sum(bool(contrast(q, [line])) == other for q, line, title, other in COUNTERPARTS)
-    print(f"contrast (answer/contrast.py): answering lines flagged {flagged[True]}, others {flagged[False]}; "
-          f"counterpart pairs read right {caught}/{len(COUNTERPARTS)}")
-
-
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
     import numpy as np
@@ -330,7 +283,6 @@ def main() -> int:
         print(f"{name}: pairs {len(y)} (answering {int(y.sum())}); at {fit.THRESHOLD}: answering kept "
               f"{at[y > 0].mean():.3f}, others passed {at[y == 0].mean():.3f}; best line answers {top1(notes, emb, w, b):.3f}")
     print("shipped:", [round(x, 3) for x in fit.WEIGHTS], round(fit.BIAS, 3))
-    attribute(emb)
     if args.write:
         print("WEIGHTS = (" + ", ".join(f"{x:.3f}" for x in w) + ")")
         print(f"BIAS = {b:.3f}")

@@ -80,7 +80,6 @@ def rules() -> dict:
     """{rule name: a context manager factory switching it off}. (Rules measured here and
     removed: bench/README.md, sessions 14, 15 and 16.)"""
     import cairn.answer as A
-    from cairn.answer import contrast as CT
     from cairn.answer import answerability as AB, checks as C, focus as FO, polarity as P, spans as SP, topic as T, typed as TD, types as TY
     from cairn.answer import elsewhere as EW, procedure as PR, rota as RT, yesno as YN
     from cairn.search import asked as QA, unasked as UA
@@ -121,10 +120,6 @@ def rules() -> dict:
         "function words not asked (search.asked.NOMINAL)": _reread(QA, "NOMINAL"),
         "a date's role in its label (typed.ROLE)": _set(TD, "ROLE", 0.0),
         "the thing asked in the quote (checks.HEAD_QUOTED)": _set(C, "HEAD_QUOTED", frozenset({"purpose"})),
-        "what NAME thought, of NAME (checks.SAID_BY)": _set(C, "SAID_BY", False),
-        "the line states the asked attribute (checks.ATTR_STATED)": _set(C, "ATTR_STATED", False),
-        "a counterpart of the asked thing (contrast.CONTRAST)": _set(CT, "CONTRAST", False),
-        "another modifier of the noun asked (contrast.MODIFIER)": _set(CT, "MODIFIER", False),
         "a code asked by name is no phone number (typed.CODE_NO_PHONE)": _set(TD, "CODE_NO_PHONE", False),
         "a named person's number is a phone (search.asked.PERSON_NUMBER)": _set(QA, "PERSON_NUMBER", False),
         "where: a place (types.LOCATIVE)": _set(TY, "LOCATIVE", False),
@@ -144,7 +139,6 @@ def rules() -> dict:
         "addressed by name (answerability._addresses)": _set(AB, "_addresses", lambda *a: False),
         "comment on the other's news (answerability.echoes_other)": _set(AB, "echoes_other", lambda *a: False),
         "opposite words (polarity.OPPOSITES)": _set(P, "_PAIRS", P._PAIRS[len(P._PAIRS) - 2 * len(P.COUNTERPARTS):]),
-        "role counterpart, negated compound (contrast.counterpart)": _set(CT, "counterpart", lambda *a: None),
         "classifier nouns name the slot (focus.CLASSIFIERS)": _set(FO, "CLASSIFIERS", frozenset()),
         "kinship counterparts (polarity.COUNTERPARTS)": _set(P, "_PAIRS", P._PAIRS[:len(P._PAIRS) - 2 * len(P.COUNTERPARTS)]),
         "parts answered alone (parts.split)": _set(A.parts, "split", lambda q: [q]),
@@ -163,8 +157,7 @@ def rules() -> dict:
         "yes/no answered by a line (yesno.YESNO)": _set(YN, "YESNO", False),
         "yes/no: the predicate's verbs held (yesno.PREDICATE)": _set(YN, "PREDICATE", False),
         "procedure's steps (procedure.PROCEDURE)": _set(PR, "PROCEDURE", False),
-        "untyped answer scored by fit (checks.UNTYPED_FIT)": _set(C, "UNTYPED_FIT", False),
-        "who: a quoted line names someone (checks.WHO_NAMED)": _set(C, "WHO_NAMED", False),
+        "the learned acceptance gate (checks.GATE)": _set(C, "GATE", False),
     }
 
 

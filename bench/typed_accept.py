@@ -203,8 +203,8 @@ def loso(res: list[dict], cols: list[int], mode: str) -> dict[str, tuple[float, 
 
 RULES = ("typed.UNWRAP", "typed.FIELD_KEY", "typed.TOTAL", "typed.TOTAL_SUM", "typed.OWNED", "typed.HEADER",
          "typed.OWN_LINE", "typed.LIGHT_ROLE",
-         "typed.FIELD_LIST", "typed.PROSE_LIST", "typed.OWN_KEY", "types.AGENT", "types.SPACED", "checks.ATTR_STATED",
-         "checks.WHO_NAMED", "checks.SAID_BY", "contrast.CONTRAST", "contrast.MODIFIER", "typed.CODE_NO_PHONE", "rota.KEYED", "rota.BY_WORK",
+         "typed.FIELD_LIST", "typed.PROSE_LIST", "typed.OWN_KEY", "types.AGENT", "types.SPACED", "checks.GATE",
+         "typed.CODE_NO_PHONE", "rota.KEYED", "rota.BY_WORK",
          "yesno.PREDICATE")
 
 

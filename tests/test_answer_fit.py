@@ -63,6 +63,7 @@ def test_an_untyped_quote_that_does_not_answer_is_declined_with_pointers(real_em
     assert ans.checks == {"support": True, "type": True, "subject": False, "completeness": True}
     assert "no quoted line answers" in ans.answer.lower() and ans.pointers
     monkeypatch.setattr(checks, "UNTYPED_FIT", False)
+    monkeypatch.setattr(checks, "GATE", False)  # (wrongpass29: the acceptance gate declines it too)
     ans = _ask("how did ottoline get on in maths", REPORT, "school report", real_embedder)
     assert ans.verdict == "pass" and "cheerful" in ans.answer  # the old wrong pass
 

@@ -124,6 +124,7 @@ def test_a_quote_that_never_names_the_thing_asked_is_declined(real_embedder, mon
     assert checks.head_gap("which gate?", QT.asked("which gate?"), ["Gate 14 opens at 06:00."], [], None) == []
     monkeypatch.setattr(checks, "HEAD_QUOTED", frozenset({"purpose"}))
     monkeypatch.setattr(checks, "UNTYPED_FIT", False)  # (typed22: the learned gate declines it too)
+    monkeypatch.setattr(checks, "GATE", False)  # (wrongpass29: the acceptance gate too)
     assert _ask("which gate does the Porto flight leave from?", FLIGHT, "Flight to Porto", real_embedder).verdict == "pass"
 
 
@@ -132,7 +133,7 @@ def test_what_one_member_thought_is_not_what_the_group_thought(real_embedder, mo
     assert ans.verdict == "abstain", ans.answer
     assert checks.role_gap("what did ingrid think of it", ["Ingrid loved it."], CHOIR) == []
     assert checks.role_gap("what did the group think of it", ["We loved it."], CHOIR) == []  # no name
-    monkeypatch.setattr(checks, "SAID_BY", False)
+    monkeypatch.setattr(checks, "GATE", False)  # the learned gate declines it (wrongpass29; before: checks.SAID_BY)
     assert _ask("what did ingrid think of the venue", CHOIR, "Choir meeting", real_embedder).verdict == "pass"
 
 
@@ -181,6 +182,7 @@ def test_a_field_naming_a_thing_is_not_about_the_line_above(real_embedder, monke
     ans = _ask("what's pepper's microchip number?", CHIP, "Pepper", real_embedder)
     assert not (ans.verdict == "pass" and "01632" in ans.answer), ans.answer
     appt = "You have an appointment at the eye clinic.\nDate: 9 October 2029 at 14:20\n"
+    monkeypatch.setattr(checks, "GATE", False)  # the acceptance gate declines this right date (wrongpass29: a cost)
     ans = _ask("when is my eye clinic appointment?", appt, "Hospital letter", real_embedder)
     assert ans.verdict == "pass" and "9 October 2029" in ans.answer, ans.answer
     monkeypatch.setattr(typed, "FIELD_KEY", False)

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cairn.answer import checks, contrast, parts, typed, types
+from cairn.answer import checks, parts, typed, types
 from cairn.search import unasked
 from cairn.search import asked as QT
 from cairn.answer.checks import label, role_gap, verdict
@@ -331,7 +331,8 @@ def test_list_gathers_every_item(app):
         assert item in ans.answer
 
 
-def test_two_part_question_answers_both(app):
+def test_two_part_question_answers_both(app, monkeypatch):
+    monkeypatch.setattr(checks, "GATE", False)  # the acceptance gate declines "what do I need to bring" (wrongpass29)
     ans, js = _ask(app, "When is my clinic appointment and what do I need to bring?")
     assert "9 April 2027" in ans.answer and "photo ID" in ans.answer
     assert ans.verdict == "pass" and js["checks"]["completeness"] is True
@@ -400,9 +401,9 @@ def test_an_identifier_of_a_thing_no_note_names_is_declined(tmp_path, real_embed
         assert _ask(a, "What is my passport number?")[0].verdict == "abstain"
         monkeypatch.setattr(checks, "HEAD_QUOTED", frozenset({"purpose"}))
         monkeypatch.setattr(checks, "UNTYPED_FIT", False)  # (typed22: the learned gate declines it too)
-        # ... and the quote's "policy number" is another modifier than the "passport" asked (contrast.MODIFIER)
+        # ... and the learned gate reads the quote as no answer (wrongpass29; before: contrast.MODIFIER)
         assert _ask(a, "What is my passport number?")[0].verdict == "abstain"
-        monkeypatch.setattr(contrast, "MODIFIER", False)
+        monkeypatch.setattr(checks, "GATE", False)
         assert _ask(a, "What is my passport number?")[0].verdict == "pass"
 
 

@@ -115,6 +115,7 @@ def test_a_who_answer_naming_nobody_is_declined(real_embedder, monkeypatch):
     assert ans.verdict == "abstain" and "no quoted line answers" in ans.answer.lower(), ans.answer
     monkeypatch.setattr(checks, "WHO_NAMED", False)
     monkeypatch.setattr(checks, "ATTR_STATED", False)  # typed23's attribute check declines it too
+    monkeypatch.setattr(checks, "GATE", False)  # ... and wrongpass29's acceptance gate
     ans = _ask("who did the loft inspection", LOFT, "Loft conversion", real_embedder)
     assert ans.verdict == "pass", ans.answer  # the old wrong pass
     monkeypatch.setattr(checks, "WHO_NAMED", True)

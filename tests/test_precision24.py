@@ -35,6 +35,8 @@ def app(tmp_path_factory, request):
     ("when did we pay the balance on the lodge", "3 March"),
 ])
 def test_a_value_lent_the_words_asked_is_declined(app, monkeypatch, question, wrong):
+    from cairn.answer import checks
+    monkeypatch.setattr(checks, "GATE", False)  # the acceptance gate declines this right answer (wrongpass29: its cost)
     ans = app.ask(question, llm="none")
     assert ans.verdict == "abstain" and wrong not in ans.answer
     monkeypatch.setattr(typed, "OWN_LINE", False)  # the wrong value passed before the rule

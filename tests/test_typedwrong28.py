@@ -65,13 +65,3 @@ def test_a_person_number_question_is_declined_without_their_phone(real_embedder)
     assert ans.verdict == "abstain" and "BSD-551072" not in ans.answer, ans.answer
     ans = _ask("what's stavros's number", text, "Bathroom refit", real_embedder)
     assert ans.verdict == "pass" and "07700 900 921" in ans.answer, ans.answer
-
-
-def test_noun_modifiers_by_the_dependency_parse(monkeypatch):
-    from cairn import ner
-    mods = ner.noun_modifiers("New front tyres: tread 8mm.")
-    assert ("tyres", "front", "adj") in mods and ("tyres", "new", "adj") in mods
-    assert ("plan", "cass", "poss") in ner.noun_modifiers("We will go through Cass's reading support plan.")
-    assert ("room", "dining", "noun") in ner.noun_modifiers("the flue on the dining room fire")
-    monkeypatch.setattr(ner, "parse", lambda text: None)  # spaCy unavailable: nothing read
-    assert ner.noun_modifiers("New front tyres") == []

@@ -195,13 +195,3 @@ def parse(text: str) -> tuple[Token, ...] | None:
     if nlp is None:
         return None
     return tuple(Token(t.text, t.lemma_.lower(), t.pos_, t.tag_, t.dep_, t.head.i) for t in nlp(text))
-
-
-def noun_modifiers(text: str) -> list[tuple[str, str, str]]:
-    """(noun, a modifier of it, its kind: "adj", "noun" or "poss") for each adjective, noun or possessor modifying a
-    noun of `text`, lower-cased, by `parse` ("New front tyres": ("tyres", "new", "adj"), ("tyres", "front", "adj");
-    "Cass's plan": ("plan", "cass", "poss")); [] when spaCy is unavailable."""
-    toks = parse(text) or ()
-    return [(toks[t.head].text.lower(), t.text.lower(), "poss" if t.dep == "poss" else "adj" if t.pos == "ADJ" else "noun")
-            for t in toks if t.dep in ("amod", "compound", "poss", "nmod") and t.pos in ("ADJ", "NOUN", "PROPN")
-            and toks[t.head].pos in ("NOUN", "PROPN")]

@@ -116,3 +116,51 @@ def answers(question: str, asked, line: str, title: str, embedder) -> float:
     """P(the line answers the question), in (0, 1): the logistic of WEIGHTS . features + BIAS."""
     z = BIAS + sum(w * f for w, f in zip(WEIGHTS, features(question, asked, line, title, embedder)))
     return 1 / (1 + math.exp(-z))
+
+
+GATE_FEATURES = ("cosine", "held", "held_title", "attribute", "attribute_cos", "capitals", "no_one", "length",
+                 "typed", "no_head", "semantic", "rank", "lines", "yesno", "untyped", "note_held", "rival", "nearness",
+                 "date_time", "line_margin")
+
+
+def gate_features(question: str, asked, lines: list[tuple[str, str]], typed: bool, semantic: float, rival: float,
+                  rank: int, note: str, embedder, others: list[str] = ()) -> list[float]:
+    """The acceptance gate's features of an answer quoted from notes (GATE_FEATURES): `features` of its first quoted
+    line (`lines`: (line, its note's title)), then typed (a value of the kind asked), no head word asked, the best
+    `semantic` retrieval cosine of its cited passages, 1 / the cited evidence `rank`, quoted lines / 3, a yes/no and a
+    kind-less (what / which) question, the share of the question's words its cited `note` (title and text) holds, 0.5 +
+    its cosine less the best `rival` (a note retrieved, not cited) in [0, 1], the least cosine of an asked word the line
+    lacks and the line (1.0: it lacks none), a date or time asked, and 0.5 + the line's cosine with the question less
+    the best of the `others` (the other lines of the notes retrieved) in [0, 1]."""
+    line, title = lines[0]
+    terms = _terms(question)
+    gap = types.missing(tuple(dict.fromkeys(asked.head + asked.subject)), line)
+    vecs = embed_cached(embedder, [line[:500]] + types.words_of(gap, question)) if gap else None
+    cos = embed_cached(embedder, [question, line[:500]] + [x[:500] for x in others if x != line]) @ \
+        embed_cached(embedder, [question])[0]
+    return features(question, asked, line, title, embedder) + [
+        float(typed), float(not asked.head), semantic, 1 / max(rank, 1), min(len(lines), 3) / 3,
+        float(asked.kind == "yesno"), float(asked.kind is None),
+        1 - len(types.missing(tuple(terms), f"{title} {note}")) / len(terms) if terms else 1.0,
+        min(1.0, max(0.0, 0.5 + semantic - rival)), float(min(vecs[1:] @ vecs[0])) if gap else 1.0,
+        float(asked.kind in ("date", "time")), min(1.0, max(0.0, 0.5 + cos[1] - max(cos[2:], default=0.0)))]
+
+
+# Fitted by `python bench/accept_gate.py write bench/out/gate_rows.pkl` (bench/README.md, Session 29 — wrongpass29).
+GATE_WEIGHTS = (
+    0.653, 0.091, 0.756, 0.595, 0.008, -0.046, 0.005, -0.394, -0.051, -0.048, 0.272, -0.01, -0.045, -0.032, -0.248,
+    -0.064, 0.411, 0.123, -0.142, 0.636, 0.319, -0.069, 0.589, 0.244, -0.14, 0.286, -0.045, -0.503, -0.051, -0.073,
+    0.409, -0.051, 0.146, -0.032, 0, -0.087, 0.558, -0.123, -0.142, 0.377)
+GATE_BIAS = -1.995
+GATE_THRESHOLD = 0.35
+
+
+def gate_vector(feats: list[float]) -> list[float]:
+    """`feats` (gate_features), then each again times the typed flag: a typed value's features weigh apart."""
+    return list(feats) + [feats[8] * f for f in feats]
+
+
+def accepts(feats: list[float]) -> float:
+    """P(the answer whose `gate_features` are `feats` is right), in (0, 1): the logistic of GATE_WEIGHTS .
+    gate_vector(feats) + GATE_BIAS."""
+    return 1 / (1 + math.exp(-(GATE_BIAS + sum(w * f for w, f in zip(GATE_WEIGHTS, gate_vector(feats))))))
