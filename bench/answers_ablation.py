@@ -120,6 +120,7 @@ def rules() -> dict:
         "function words not asked (search.asked.NOMINAL)": _reread(QA, "NOMINAL"),
         "a date's role in its label (typed.ROLE)": _set(TD, "ROLE", 0.0),
         "the thing asked in the quote (checks.HEAD_QUOTED)": _set(C, "HEAD_QUOTED", frozenset({"purpose"})),
+        "the line states the asked attribute (checks.ATTR_STATED)": _set(C, "ATTR_STATED", False),
         "a code asked by name is no phone number (typed.CODE_NO_PHONE)": _set(TD, "CODE_NO_PHONE", False),
         "a named person's number is a phone (search.asked.PERSON_NUMBER)": _set(QA, "PERSON_NUMBER", False),
         "where: a place (types.LOCATIVE)": _set(TY, "LOCATIVE", False),
