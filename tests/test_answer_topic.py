@@ -68,9 +68,8 @@ def test_about_a_subject_and_what_the_notes_do_not_say_is_declined(tom_app, ques
 @pytest.mark.parametrize("question, expect", [("Tell me about Tom Weber and the ladder.", "ladder"),
                                               ("Tell me about Tom Weber.", "Tom Weber"),
                                               ("What do you know about Tom Weber?", "Tom Weber")])
-def test_about_a_subject_is_answered_when_the_notes_say_it(tom_app, question, expect, monkeypatch):
-    from cairn.answer import checks
-    monkeypatch.setattr(checks, "GATE", False)  # the acceptance gate declines this right answer (wrongpass29: its cost)
+def test_about_a_subject_is_answered_when_the_notes_say_it(tom_app, question, expect):
+    # "tell me about X" asks for no one value: the acceptance gate does not read it (checks._OVERVIEW)
     ans = tom_app.ask(question, llm="none")
     assert ans.verdict == "pass" and expect in ans.answer, ans.answer
 

@@ -117,8 +117,9 @@ ATTR_KINDS = frozenset({None, "person", "place", "org"})  # not procedures and y
 UNTYPED_KINDS = frozenset({None, "person", "place", "org", "procedure", "yesno"})
 # Every answer quoted from notes passes only when the acceptance gate (answer/fit.py `accepts`, fitted on the dev typed
 # sets by bench/accept_gate.py) scores it at least fit.GATE_THRESHOLD; else declined with pointers ("no quoted line
-# answers"). GATE_TRACE: a list collects (features, score, declined) of each answer read (the bench); None: none.
+# answers"); "tell me about X" asks no value: ungated. GATE_TRACE: (features, score, declined) of each answer read.
 GATE = True
+_OVERVIEW = re.compile(r"\s*(?:tell me|what do you know|what can you tell me)\b.*\babout\b", re.I)
 GATE_TRACE = None
 
 
@@ -214,7 +215,8 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
                 or (WHO_NAMED and asked.kind == "person" and not any(fit.names_someone(question, x) for x, _ in lines)):
             gap = ["?"]  # no quoted line answers it (answer/fit.py): declined with pointers
     if (GATE or GATE_TRACE is not None) and not ans.abstained and not gap and note_quotes and not chat and embedder \
-            and asked.kind != "procedure" and not ((m := _ROLE.match(question.strip())) and m.group(2).lower()
+            and asked.kind != "procedure" and not asks_all and not _OVERVIEW.match(question) \
+            and not ((m := _ROLE.match(question.strip())) and m.group(2).lower()
                                                    not in _AUXILIARY):  # their own checks: fit.answers, role_gap
         titles = {c["n"]: c.get("title") or "" for c in ans.citations}
         lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
