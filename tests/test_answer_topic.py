@@ -193,3 +193,11 @@ def test_a_note_about_what_is_asked_still_answers(kitchen_app, question, expect)
     ans = kitchen_app.ask(question, llm="none")
     assert ans.verdict == "pass", ans.answer
     assert expect in ans.answer
+
+
+def test_a_right_answer_the_gate_declines_keeps_its_note_among_the_pointers(tom_app):
+    """The acceptance gate's cost (docs/concepts.md, Verdicts): "What pet does Tom Weber have?" is declined, and the
+    note that says Tom Weber "has a grey cat" is the first pointer."""
+    ans = tom_app.ask("What pet does Tom Weber have?", llm="none")
+    assert ans.verdict == "abstain", ans.answer
+    assert ans.pointers[0]["title"] == "Neighbours", ans.pointers
