@@ -119,14 +119,8 @@ def test_a_damaged_index_is_unavailable_with_its_fix_for_a_tool_caller(tmp_path,
 def test_a_damaged_reminder_store_is_named_not_the_index(tmp_path, embedder):
     # once a damaged database was named at all, a damaged schedule.db was reported as the
     # index (whose reindex cannot mend it): SQLite's words name no file
-    home = _home_with_notes(tmp_path, embedder)
-    with Cairn(home, embedder=embedder) as app, app.scheduler() as sched:
-        sched.remind("call mum", at="tomorrow at 9")
+    home = _damaged_schedule_home(tmp_path, embedder)
     schedule = home / "schedule.db"
-    conn = sqlite3.connect(schedule)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    _damage(schedule, 1)
     r = cairn(home, "reminders")
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert f"the reminder store {schedule} cannot be read" in r.stderr and "cairn backup" in r.stderr, r.stderr
