@@ -37,12 +37,14 @@ and prints per part (tune / held out / all):
 
 Speed: every question is also answered with the typed answer pipeline switched off
 (cairn.answer.types.TYPED = False, the answerer as it was before issue 33) over the same hits;
-the ratio of the mean seconds of `answer_question` (typed / untyped) is printed.
+the ratio of the mean seconds of `answer_question` (typed / untyped) is printed. `--speed-switch
+checks.GATE` times another switch the same way (here the acceptance gate, on / off).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import sys
 import tempfile
@@ -78,11 +80,15 @@ def figures(rows: list[dict]) -> list[str]:
             share(sum(r["outcome"] == "declined" for r in un), len(un))]
 
 
-def run(part: str | None = None, show: bool = False, speed: bool = True, qset=None) -> list[dict]:
+def run(part: str | None = None, show: bool = False, speed: bool = True, qset=None,
+        speed_switch: str = "types.TYPED") -> list[dict]:
     """Ask the set (or one part of it); returns the rows with verdict, answer, outcome. qset:
-    the module of another set (its `QUESTIONS` and `write`; default bench/typed_set.py)."""
+    the module of another set (its `QUESTIONS` and `write`; default bench/typed_set.py). speed:
+    time `answer_question` over the recorded inputs with `speed_switch` (a switch of cairn.answer,
+    MODULE.NAME) on and off, alternating, and print the mean seconds and their ratio."""
     import cairn.answer as A
-    from cairn.answer import types as T
+    mod_name, _, switch = speed_switch.rpartition(".")
+    T = importlib.import_module(f"cairn.answer.{mod_name}")
     from cairn.service import Cairn
     questions = [q for q in (qset.QUESTIONS if qset else QUESTIONS) if part is None or q["part"] == part]
     seen: list[tuple] = []
@@ -110,7 +116,7 @@ def run(part: str | None = None, show: bool = False, speed: bool = True, qset=No
             if speed:
                 secs = {True: 0.0, False: 0.0}
                 for on in (False, True, False, True):  # alternate: neither side gets a warm cache only
-                    T.TYPED = on
+                    setattr(T, switch, on)
                     for r in rows:
                         if r["inputs"] is None:
                             continue
@@ -118,9 +124,9 @@ def run(part: str | None = None, show: bool = False, speed: bool = True, qset=No
                         t0 = time.perf_counter()
                         real(question, hits, embedder, llm, **kw)
                         secs[on] += time.perf_counter() - t0
-                T.TYPED = True
+                setattr(T, switch, True)
                 n = 2 * sum(r["inputs"] is not None for r in rows)
-                print(f"answer_question mean seconds: typed {secs[True] / n:.4f}, untyped {secs[False] / n:.4f}; "
+                print(f"answer_question mean seconds: {speed_switch} on {secs[True] / n:.4f}, off {secs[False] / n:.4f}; "
                       f"ratio {secs[True] / max(secs[False], 1e-9):.2f}")
     if show:
         for r in rows:
@@ -134,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "held"))
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--speed-switch", default="types.TYPED", metavar="MODULE.SWITCH",
+                    help="the switch of cairn.answer whose cost the speed run times, on against off (default types.TYPED)")
     ap.add_argument("--off", action="append", default=[], metavar="MODULE.SWITCH",
                     help="switch a rule of cairn.answer off for this run, e.g. typed.UNWRAP, search.asked.HEAD_NOUNS (repeatable)")
     ap.add_argument("--set", choices=("main", "new", "third", "fourth", "fifth", "sixth", "typed22", "typed22b", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "typed25"), default="main",
@@ -144,12 +152,18 @@ def main(argv: list[str] | None = None) -> int:
                          "typed_set_thirteenth.py / typed_set_fourteenth.py / typed_set_typed25.py")
     args = ap.parse_args(argv)
     switch_off("cairn.answer", args.off, "--off", ap.error)
+    module, _, name = args.speed_switch.rpartition(".")
+    try:
+        known = isinstance(getattr(importlib.import_module(f"cairn.answer.{module}"), name, None), bool)
+    except ImportError:
+        known = False
+    if not known:
+        ap.error(f"--speed-switch {args.speed_switch}: no True/False switch of cairn.answer")
     t0 = time.perf_counter()
     qset = None
     if args.set != "main":
-        import importlib
         qset = importlib.import_module(f"typed_set_{args.set}")
-    rows = run(args.part, args.show, not args.no_speed, qset)
+    rows = run(args.part, args.show, not args.no_speed, qset, args.speed_switch)
     docs = len(qset.NOTES) + len(qset.PDFS) if qset else 16
     header(f"Typed answer set: {len(rows)} questions over {docs} documents "
            f"(bench/{qset.__name__ if qset else 'typed_set'}.py)")

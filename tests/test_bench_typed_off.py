@@ -29,3 +29,19 @@ def test_off_sets_the_switch_false(monkeypatch):
     monkeypatch.setattr(answers_typed, "run", lambda *a, **k: [])  # no questions asked: only the switch matters
     answers_typed.main(["--off", "typed.UNWRAP", "--off", "search.asked.HEAD_NOUNS", "--no-speed"])
     assert typed.UNWRAP is False and asked.HEAD_NOUNS is False
+
+
+def test_speed_switch_refuses_what_is_no_switch(capsys):
+    import answers_typed
+    for bad in ("checks.NOPE", "nomodule.GATE"):
+        with pytest.raises(SystemExit):
+            answers_typed.main(["--speed-switch", bad])
+    assert "--speed-switch nomodule.GATE: no True/False switch of cairn.answer" in capsys.readouterr().err
+
+
+def test_speed_switch_reaches_the_run(monkeypatch):
+    import answers_typed
+    seen = []
+    monkeypatch.setattr(answers_typed, "run", lambda *a, **k: seen.append(a) or [])
+    answers_typed.main(["--speed-switch", "checks.GATE"])
+    assert seen and seen[0][-1] == "checks.GATE"
