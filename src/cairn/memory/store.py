@@ -161,7 +161,8 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     """Store one statement, reinforcing or superseding what it restates or contradicts.
 
     text: the statement; relative dates in it are resolved against `now` (the time it was
-    said, default: the current time) and the absolute date is inserted into the text.
+    said, default: the current time, read once the store's write lock is held, so parallel
+    writers are stamped in the order they commit) and the absolute date is inserted into the text.
     kind: one of KINDS (default: inferred by rules); scope: "global" or a project/agent
     name; source/source_ids: provenance; entities: names an extractor found (added to the
     capitalised names found in the text). impact/tags: the emotional weight (affect.py;
@@ -185,7 +186,6 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
     scope = _scope_ok(scope)
     confidence = _unit(confidence, "confidence")
     importance = _unit(importance, "importance")
-    moment = _now(now)
     text = " ".join(text.split())
     from cairn.controls import check_no_controls
     check_no_controls(text, f"the memory text {text[:80]!r}")
@@ -193,18 +193,23 @@ def remember(conn: sqlite3.Connection, embedder, text: str, *, kind: str | None 
         raise InvalidInput(f"memory text is {len(text)} characters; the limit is {MAX_MEMORY_CHARS} "
                          f"(config.MAX_MEMORY_CHARS): a memory is one statement, store long text "
                          f"as a note (`cairn ingest`)")
-    if event_time is None:
-        event_time, text = resolve_event_time(text, moment)
-    kind = kind or infer_kind(text, event_time)
-    impact, tags = _weight(text, impact, tags)
-    names = list(dict.fromkeys([*E.find_names(text), *(e for e in entities if e and e.strip())]))
+    _weight("", 0 if impact is None else impact, [] if tags is None else tags)  # bad impact/tags: before the lock
     source_ids = [str(s) for s in source_ids]
-    created = moment.isoformat()
 
     def resolve(name: str) -> str:
         return E.subject_key(conn, name)
 
     with transaction(conn):
+        # Stamped under the write lock (BEGIN IMMEDIATE), not before it: with several
+        # `cairn remember` at once, the order of commits is the order of time, so the
+        # statement written last is the current one, never filed as older history.
+        moment = _now(now)
+        if event_time is None:
+            event_time, text = resolve_event_time(text, moment)
+        kind = kind or infer_kind(text, event_time)
+        impact, tags = _weight(text, impact, tags)
+        names = list(dict.fromkeys([*E.find_names(text), *(e for e in entities if e and e.strip())]))
+        created = moment.isoformat()
         same = S.memory_row(conn, _mem_id(scope, text, created))
         known = _row_to_memory(same) if same is not None else None
         if known is not None and _state(known) != "active":
@@ -295,20 +300,26 @@ def _insert_history(conn: sqlite3.Connection, embedder, decision, vec: np.ndarra
     `created` (with "Utrecht" said in December before "Rotterdam" in March and "Amsterdam"
     in April, Utrecht ends where Rotterdam begins, not at Amsterdam). A chain memory said
     before `created` that pointed at that next state now points at `m`, so the chain stays
-    one line in time order. Returns (MemoryChange "add" with a reason saying so, the chain
-    memories that were re-pointed, for the vault mirror)."""
+    one line in time order. The reason names the memory its comparison was made with: the
+    next state when its slot value is compared, else the target (and the next state it is
+    placed before, when that is another memory). Returns (MemoryChange "add" with that reason,
+    the chain memories that were re-pointed, for the vault mirror)."""
     chain = history(conn, decision.target.id)
     later = [c for c in chain if not _said_before(c.created, created)]
     nxt = later[0] if later else decision.target
     before = [c for c in chain if c.superseded_by == nxt.id and _said_before(c.created, created)]
     when = nxt.valid_from or nxt.created
-    if decision.slot:
-        nxt_value = next((f.value for f in find_slots(nxt.text, nxt.entities, resolve)
-                          if f.name == decision.slot), decision.old_value)
+    target = decision.target
+    nxt_value = next((f.value for f in find_slots(nxt.text, nxt.entities, resolve)
+                      if f.name == decision.slot), None) if decision.slot else None
+    if nxt_value is not None:  # the slot compared with nxt itself
         reason = (f"older than {nxt.id} ({when}): '{decision.slot}' was '{decision.new_value}' "
                   f"before it became '{nxt_value}'; kept as history")
-    else:
+    elif nxt.id == target.id:
         reason = f"older than {nxt.id} ({when}), which contradicts it ({decision.reason}); kept as history"
+    else:  # compared with the current memory, placed before an earlier state of its history
+        reason = (f"older than {nxt.id} ({when}), the next state in time in the history of "
+                  f"{target.id}; compared with {target.id}: {decision.reason}; kept as history")
     m.log[0]["reason"] = reason
     m.valid_to, m.superseded_by = when, nxt.id
     insert_memory(conn, m, vec, getattr(embedder, "model_name", "unknown"))
