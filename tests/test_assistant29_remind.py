@@ -103,11 +103,15 @@ def test_a_weekly_reminder_moved_keeps_repeating_on_the_new_day_and_time(home):
 
 def test_a_one_off_reminder_moved_to_a_time_keeps_its_day(home):
     """Class: "change the tuner reminder to 4pm" after "next friday at 9am": next Friday at 16:00
-    (the old code snoozed it to the next 4pm, losing its day)."""
+    (the old code snoozed it to the next 4pm, losing its day); then "move the tuner reminder to
+    mondays": the Monday after that Friday, still at 16:00."""
     bot = Assistant(home, model="none", new=True)
     bot.turn("remind me next friday at 9am to ring the piano tuner", Channel())
     before = datetime.fromisoformat(_row(bot, "tuner").next_due)
     bot.turn("change the tuner reminder to 4pm", Channel())
     after = datetime.fromisoformat(_row(bot, "tuner").next_due)
     assert after - before == timedelta(hours=7), (before, after)
+    bot.turn("move the tuner reminder to mondays", Channel())  # the Monday after its Friday, still at 16:00
+    monday = datetime.fromisoformat(_row(bot, "tuner").next_due)
+    assert monday - after == timedelta(days=3), (after, monday)
     bot.turn("cancel the tuner reminder", Channel())
