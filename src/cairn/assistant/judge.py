@@ -46,7 +46,9 @@ INTENT_WORDS: dict[str, tuple[str, ...]] = {
     "reminder_snooze": ("snooze", "postpone", "delay", "push", "later", "put off", "move", "again",
                         # a correction of a reminder just set moves it too ("no, I meant Friday")
                         "meant", "instead", "make it", "make that", "change", "rather", "actually", "correction",
-                        "should be", "wrong"),
+                        "should be", "wrong",
+                        # a named reminder moved for good ("switch the bins reminder to tuesdays")
+                        "switch", "shift"),
 }
 # Tools that gather notes into something that can be taken away (a file under exports/):
 # while text from notes or tool results is in the context they always wait for approval,

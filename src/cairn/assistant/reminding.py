@@ -100,6 +100,41 @@ class Reminding:
         return self._change_reminder("reminder_snooze", {"until": SL.snooze_until(t)}, "snoozed", t, u, ui, turn_no,
                                      res)
 
+    def _do_reminder_move(self, t, u, st, ui, turn_no, res, log) -> dict:
+        """"Move the bowls reminder to fridays" / "change the cubs reminder to 5.30pm": the reminder the
+        phrase names keeps what was not said. A repeating one gets its schedule with the weekday or time
+        of day replaced (SL.moved_schedule; every later time moves, through the snooze tool's `every`);
+        a one-off one gets the first such day after its own time, at its time (SL.snooze_after, as a snooze),
+        or the new time on its day (SL.corrected_due)."""
+        rows = self._reminder_rows(ui, turn_no, res, t)
+        if isinstance(rows, str):
+            return {"reply": rows + " Nothing was changed."}
+        r = self._find_reminder(t, rows, self._context(u, t))
+        if r is None:
+            return {"reply": "I couldn't find an open reminder like that, so nothing was changed."}
+        sched = str(r.get("schedule") or "")
+        if sched.lower().startswith("every"):
+            every = SL.moved_schedule(t, sched, r.get("next_due"))
+            if every is None:
+                return {"reply": f"What day or time should “{r['text']}” ({sched}) move to? Nothing was changed.",
+                        "slots": {"reminder": r["id"], "text": r["text"]}}
+            rec = self._tool("reminder_snooze", {"id": r["id"], "every": every}, t, ui, turn_no, res)
+            ok = rec.outcome == "ran" and isinstance(rec.result, dict)
+            return {"reply": f"Changed: “{r['text']}” is now {every}." if ok else describe(rec),
+                    "slots": {"reminder": r["id"], "text": r["text"], "every": every}}
+        one = re.sub(r"\b(\w+day)s\b", r"\1", t, flags=re.I)  # "to mondays": a one-off has one Monday
+        day, clock = SL.correction(one)  # a day: the first such day after its own time, at its time (as a snooze)
+        until = (SL.snooze_after(SL.snooze_until(one), r.get("next_due")) if day
+                 else SL.corrected_due(one, r.get("next_due")))
+        if until is None or (day is None and clock is None):
+            return {"reply": f"What day or time should “{r['text']}” move to? Nothing was changed.",
+                    "slots": {"reminder": r["id"], "text": r["text"]}}
+        rec = self._tool("reminder_snooze", {"id": r["id"], "until": until}, t, ui, turn_no, res)
+        ok = rec.outcome == "ran" and isinstance(rec.result, dict)
+        spoken = RS.when_spoken(until) if RS.SPOKEN_TIMES and re.match(r"\d{4}-", until) else "at " + until
+        return {"reply": f"Changed: “{r['text']}” is now {spoken}." if ok else describe(rec),
+                "slots": {"reminder": r["id"], "text": r["text"], "until": until}}
+
     def _do_reminder_correct(self, t, u, st, ui, turn_no, res, log) -> dict:
         """"No, I meant Friday" / "make it quarter to eight": the reminder the conversation last
         set or moved gets the new day (keeping its time) or time (keeping its day), through

@@ -219,6 +219,25 @@ class Scheduler:
         return self._set_state(rid, "scheduled", ("scheduled", "delivered", "failed"), next_due=_utc(due),
                                attempts=0)
 
+    def reschedule(self, rid: str, every: str, now: datetime | None = None) -> S.ReminderRow:
+        """A repeating reminder's times changed to the recurring words `every` ("every friday at
+        1pm"): its id, text and zone kept, its next time the first of the new ones. InvalidInput
+        as `remind` for unreadable words or a repeat more often than once a minute, and for a
+        one-off reminder (move it with `snooze`); Conflict for a done, cancelled or dead one."""
+        row = self.get(rid)
+        if row.spec.get("form") != "every":
+            raise InvalidInput(f"reminder {row.id} does not repeat; move it with snooze (a new one-off time)")
+        zone = W.zone(row.tz)
+        now = _now(now)
+        trigger = W.parse_when(every, zone, now, recurring=True)
+        W.check_repeat(trigger, every)
+        first = W.next_runs(trigger, 1, now - timedelta(seconds=1), zone)
+        if not first:
+            raise InvalidInput(f"{every!r} never comes")
+        spec = {**row.spec, "text": every, "anchor": _utc(now), "trigger": type(trigger).__name__}
+        return self._set_state(rid, "scheduled", ("scheduled", "delivered", "failed"), spec=spec,
+                               next_due=_utc(first[0]), attempts=0)
+
     def replay(self, rid: str, now: datetime | None = None) -> S.ReminderRow:
         """Requeue a dead letter now (attempts reset)."""
         return self._set_state(rid, "scheduled", ("dead",), next_due=_utc(_now(now)), attempts=0,

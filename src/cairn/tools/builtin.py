@@ -158,6 +158,8 @@ def _reminder_cancel(app, a: dict):
 def _reminder_snooze(app, a: dict):
     from cairn.schedule.scheduler import reminder_json
     with app.scheduler() as sch:
+        if a.get("every"):  # a repeating reminder's every time moved ("move the bowls reminder to fridays")
+            return reminder_json(sch.reschedule(a["id"], a["every"]))
         return reminder_json(sch.snooze(a["id"], a.get("until") or "in 10 minutes"))
 
 
@@ -245,7 +247,9 @@ TOOLS: tuple[Tool, ...] = (
     Tool("reminder_cancel", "Cancel one of the person's reminders by id (no further runs; kept as cancelled).",
          _obj({"id": _STR}, ("id",)), _reminder_cancel, risk="medium", read_only=False),
     Tool("reminder_snooze", "Deliver a reminder again later: until = one-off words such as 'in 1 hour' or "
-         "'tomorrow at 9'.", _obj({"id": _STR, "until": {"type": "string"}}, ("id",)), _reminder_snooze,
+         "'tomorrow at 9'; or, for a repeating reminder, every = its new repeating time, e.g. 'every friday at "
+         "1pm' (all its later times move).",
+         _obj({"id": _STR, "until": {"type": "string"}, "every": {"type": "string"}}, ("id",)), _reminder_snooze,
          risk="medium", read_only=False),
 )
 

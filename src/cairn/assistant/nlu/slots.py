@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 
 from cairn.assistant.nlu.notenames import norm
 from cairn.assistant.nlu.wording import clean, strip_polite, strip_tail  # noqa: F401 - strip_polite: understand's
-from cairn.assistant.nlu.times import (corrected_due, correction, says_shift, skipped_repeats,  # noqa: F401 - a reminder's
+from cairn.assistant.nlu.times import (corrected_due, correction, moved_schedule, says_shift, skipped_repeats,  # noqa: F401 - a reminder's
                                        habitual, spoken_times)
 
 _F = re.I | re.S
@@ -393,9 +393,9 @@ def subject_of(text: str) -> str:
 
 
 def reminder_phrase(text: str) -> str:
-    """What a cancel/snooze names of a reminder: "cancel the reminder about the vet" -> "the vet"."""
+    """What a cancel/snooze/move names of a reminder: "cancel the reminder about the vet" -> "the vet"."""
     t = clean(strip_polite(text))
-    t = re.sub(r"^(?:cancel|delete|remove|stop|drop|scrap|turn off|get rid of|snooze|postpone|delay|push(?: back)?|put off|move)"
+    t = re.sub(r"^(?:cancel|delete|remove|stop|drop|scrap|turn off|get rid of|snooze|postpone|delay|push(?: back)?|put off|move|change|switch|shift)"
                r"\s+(?:all\s+)?(?:my\s+|the\s+)?", "", t, flags=_F)
     t = re.sub(r"\b(?:reminders?|reminding me)\b", " ", t, flags=re.I)
     t = re.sub(r"\b(?:for|by|until|till|to)\s+(?:an?|one|\d+|tomorrow|tonight|next|this|monday|tuesday|wednesday|thursday"

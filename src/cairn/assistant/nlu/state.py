@@ -145,7 +145,7 @@ def turns_of(store, sid: str) -> list[dict]:
     return [{k: v for k, v in e.items() if k not in ("seq", "type")} for e in load(store, sid).turns]
 
 
-REMINDER_INTENTS = frozenset({"remind", "reminder_correct", "reminder_snooze"})
+REMINDER_INTENTS = frozenset({"remind", "reminder_correct", "reminder_snooze", "reminder_move"})
 
 
 def just_set_reminder(st: ConversationState) -> bool:

@@ -280,6 +280,37 @@ def _in_month(day: str, h: int, mi: int, cur: datetime, now: datetime, tz) -> da
     return W.next_runs(W.parse_when(f"{day} at {h:02d}:{mi:02d}", tz, now, recurring=False), 1, now, tz)[0]
 
 
+def moved_schedule(text: str, schedule: str, due: str | None) -> str | None:
+    """The repeating schedule ("every saturday at 1pm") of a reminder that the move `text` ("move
+    the bowls reminder to fridays", "change the cubs reminder to 5.30pm") changes: the weekday it
+    says replaces the schedule's weekday(s), the clock it says replaces its time of day ("at
+    HH:MM"), the rest kept; an hour said without am/pm is the one of h and h+12 nearer the
+    reminder's hour (its next time `due`, ISO). None when `text` says neither, or says a weekday
+    for a schedule that names none (a daily one: a new weekday would change how often it repeats)."""
+    day, clock = correction(re.sub(r"\b(" + _WEEKDAY + r")s\b", r"\1", text, flags=re.I))  # "to fridays"
+    if day and not re.fullmatch(_WEEKDAY, day):
+        day = None  # "tomorrow", a date: no weekday of a repeating schedule
+    if day is None and clock is None:
+        return None
+    out = schedule.strip()
+    if day:
+        if not re.search(r"\b" + _WEEKDAY + r"s?\b", out, re.I):
+            return None
+        out = re.sub(r"\b" + _WEEKDAY + r"s?(?:\s*(?:,|and)\s*" + _WEEKDAY + r"s?)*", day, out, count=1, flags=re.I)
+    if clock:
+        h, mi, said_ap = clock
+        try:
+            old = datetime.fromisoformat((due or "").replace("Z", "+00:00")).hour
+        except ValueError:
+            old = h
+        if not said_ap and h < 12 and abs((h + 12) - old) < abs(h - old):
+            h += 12
+        at = f"at {h:02d}:{mi:02d}"
+        rest = re.sub(r"\s+at\s+\S+(?:\s*(?:am|pm)\b)?", "", out, flags=re.I)
+        out = f"{rest} {at}"
+    return out
+
+
 def skipped_repeats(schedule: str, due: str | None, until: str, limit: int = 100) -> int:
     """How many times of a repeating reminder (`schedule`, "every Monday at 8", next due at
     `due`, ISO) fall strictly between `due` and the local time `until` ("YYYY-MM-DD HH:MM"):

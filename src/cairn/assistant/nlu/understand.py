@@ -62,10 +62,10 @@ REASON_AFTER = True
 GREETING_FIRST = True
 GREETING_WORDS = 4
 _FIRST_CLAUSE = re.compile(r"^\s*(?P<g>[^,.!?;:]{1,40}?)\s*[,.!;:]+\s+(?P<rest>\S.*)$", re.S)
-ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "note_create",
+ACTIONABLE = frozenset({"remember", "forget", "remind", "reminder_cancel", "reminder_snooze", "reminder_move", "note_create",
                         "note_append", "note_edit", "note_rename", "note_delete"})
 KNOWLEDGE = frozenset({"ask", "about", "recall"})
-REFERRING = frozenset({"reminder_cancel", "reminder_snooze"})  # requests whose "that" a preface may name
+REFERRING = frozenset({"reminder_cancel", "reminder_snooze", "reminder_move"})  # requests whose "that" a preface may name
 _CONJ = re.compile(r"\s*(?:,\s*and\s+(?:then\s+|also\s+)?|;\s*|\s+and\s+then\s+|\s+and\s+also\s+|,\s*then\s+|\s+and\s+)", re.I)
 
 
