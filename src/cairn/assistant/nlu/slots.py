@@ -120,7 +120,7 @@ def split_when(text: str, now: datetime | None = None) -> tuple[str, str, str] |
             cands.insert(0, f"{m.group(2)} at {m.group(1)}")  # "at 9 tomorrow" -> "tomorrow at 9" (the form shown)
         if key == "at" and (m := re.fullmatch(r"(?P<p>(?:at|by|for)\s*)?" + clock, phrase, re.I)) and (
                 m.group("p") or not m.group(2).isdigit()):
-            cands.append(f"at {m.group(2)}")  # "5pm" / "for 5pm" -> "at 5pm"; a bare "6" ("buy 6") is no time
+            cands.insert(0, f"at {m.group(2)}")  # "5pm" / "for 5pm" -> "at 5pm"; a bare "6" ("buy 6") is no time
         for cand in cands:
             try:
                 W.parse_when(cand, tz, now, recurring=key == "every")
