@@ -980,3 +980,12 @@ def test_join_replies_numbers_each_note_once():
                                     "Sources: [1] Kayak trip; [2] Hotel in Bruges")
     assert join_replies([a, "Noted."]) == a + "\n\nNoted."  # one part citing: the replies as they are
     assert join_replies(["Noted.", "Done."]) == "Noted.\n\nDone." and join_replies([]) == ""
+
+
+def test_a_read_is_reused_only_while_nothing_changed_since():
+    from cairn.assistant.results import CallRecord, read_already
+    read = CallRecord("get_note", {"note": "Kayak trip"}, "low", "ran")
+    assert read_already([read], "Kayak trip") is read and read_already([read], "Hotel in Bruges") is None
+    edit = CallRecord("update_note", {"note": "Kayak trip"}, "medium", "ran")
+    assert read_already([read, edit], "Kayak trip") is None  # the note changed after the read: read again
+    assert read_already([CallRecord("get_note", {"note": "Kayak trip"}, "low", "failed")], "Kayak trip") is None

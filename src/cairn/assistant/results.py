@@ -246,3 +246,13 @@ def join_replies(replies: list[str]) -> str:
         texts.append(re.sub(r"\[(\d{1,3})\]", lambda m: f"[{local.get(int(m.group(1)), m.group(1))}]", text)
                      if local else text)
     return "\n\n".join(texts) + "\nSources: " + "; ".join(f"[{n}] {t}" for t, n in numbering.items())
+
+
+def read_already(calls: list[CallRecord], title: str) -> CallRecord | None:
+    """The get_note call of note `title` that ran among `calls` (a turn's, in order) after the
+    last call of another tool that ran, or None: a message's second part asked of the note its
+    first part read ("when is it and what do I bring?") is answered from that read, not a
+    second one; a read before a change (an update_note) is not reused."""
+    ran = [c for c in calls if c.outcome == "ran"]
+    last = max((i for i, c in enumerate(ran) if c.name != "get_note"), default=-1)
+    return next((c for c in ran[last + 1:] if c.arguments.get("note") == title), None)

@@ -26,7 +26,7 @@ from cairn.ops.knowledge_text import same_words
 from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
 from cairn.assistant.kinask import kin_people, kin_question, named_in_memory, names_in, said_before
 from cairn.assistant.notecast import turn_mentions
-from cairn.assistant.results import describe, join_replies
+from cairn.assistant.results import describe, join_replies, read_already
 from cairn.assistant.reminding import Reminding
 from cairn.assistant.scoped import NoteScoped
 from cairn.config import MAX_MEMORY_CHARS
@@ -393,13 +393,9 @@ class Understood(NoteScoped, Reminding):
         return {"reply": describe(rec), "slots": {"note": title}}
 
     def _read_note(self, title, t, ui, turn_no, res) -> dict | None:
-        """Note `title` read through the tool layer (get_note, on the record) — once a turn: a
-        second part of the message asked of the same note uses the read already made, when only
-        reads ran since. None: the read did not run."""
-        ran = [c for c in res.tool_calls if c.outcome == "ran"]
-        last = next((i for i in range(len(ran) - 1, -1, -1) if ran[i].name != "get_note"), -1)
-        rec = next((c for c in ran[last + 1:] if c.arguments.get("note") == title), None) \
-            or self._tool("get_note", {"note": title}, t, ui, turn_no, res)
+        """Note `title` read through the tool layer (get_note), once a turn while only reads ran
+        since (results.read_already); None: the read did not run."""
+        rec = read_already(res.tool_calls, title) or self._tool("get_note", {"note": title}, t, ui, turn_no, res)
         return rec.result if rec.outcome == "ran" and isinstance(rec.result, dict) else None
 
     def _do_note_summarise(self, t, u, st, ui, turn_no, res, log) -> dict:
