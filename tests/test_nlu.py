@@ -989,3 +989,10 @@ def test_a_read_is_reused_only_while_nothing_changed_since():
     edit = CallRecord("update_note", {"note": "Kayak trip"}, "medium", "ran")
     assert read_already([read, edit], "Kayak trip") is None  # the note changed after the read: read again
     assert read_already([CallRecord("get_note", {"note": "Kayak trip"}, "low", "failed")], "Kayak trip") is None
+
+
+def test_join_replies_says_a_line_two_parts_share_once():
+    from cairn.assistant.results import join_replies
+    a = "Launch at 8:15 from Ferry Point [1].\n[1] Kayak trip"
+    b = "Launch at 8:15 from Ferry Point. [1]\nSources: [1] Kayak trip"
+    assert join_replies([a, b]) == "Launch at 8:15 from Ferry Point [1].\nSources: [1] Kayak trip"

@@ -234,14 +234,18 @@ def join_replies(replies: list[str]) -> str:
     """The replies to a message's parts as one reply ("when is my appointment and what do I
     bring?"): the texts one after another (a blank line between), then one "Sources:" line
     citing each note once, numbered in the order first cited, each text's [n] markers
-    renumbered to match. A message whose parts cite nothing, or only one part cites, is the
-    replies joined as they are. Returns "" for no replies."""
+    renumbered to match; a text saying what an earlier one said (but for its markers and end
+    punctuation) is said once. A message whose parts cite nothing, or only one part cites, is
+    the replies joined as they are. Returns "" for no replies."""
     cited = [_cited(r) for r in replies]
     if sum(1 for _, refs in cited if refs) < 2:
         return "\n\n".join(replies)
     numbering: dict[str, int] = {}
-    texts = []
+    texts, said = [], set()
     for text, refs in cited:
+        if (plain := re.sub(r"\s*\[\d{1,3}\]", "", text).rstrip(" .")) in said:
+            continue  # two parts answered by the same line ("… Station Road [1]." and "… Station Road. [1]")
+        said.add(plain)
         local = {n: numbering.setdefault(title, len(numbering) + 1) for n, title in sorted(refs.items())}
         texts.append(re.sub(r"\[(\d{1,3})\]", lambda m: f"[{local.get(int(m.group(1)), m.group(1))}]", text)
                      if local else text)
