@@ -7,7 +7,7 @@ model has seen them) in the sentence shapes notes use ("X leads the Y team", "me
 distractors: familiar capitalised words at sentence starts, places, months, products.
 Gold: every generated person must come out with kind "person"; nothing else may.
 
-    python bench/entities_written.py [--notes 40] [--seed 7]
+    python bench/entities_written.py [--notes 40] [--seed 7] [--off ner_written.DICTIONARY_NOUNS]
 
 Prints, for spaCy alone (written names off) and for spaCy + written names: person precision,
 person recall, and the made-up names found at all (any kind); and (session 17, review3 M7)
@@ -39,7 +39,9 @@ DISTRACT = ["Ads are running on three channels.", "Cork boards hold the plan.", 
             "We drove to Lisbon in May.", "Mark the dates in the calendar.", "Will this fit in the van?",
             # review3 M7 shapes: a pronoun before a person verb, price lines, a measure, a label
             "He said the budget is fine.", "Bread 1.20\nMilk 0.95\nExtra 2.00\nTOTAL £4.15",
-            "The pressure should be 1.5 bar.", "Lunch was long.", "Occurrences (first year):"]
+            "The pressure should be 1.5 bar.", "Lunch was long.", "Occurrences (first year):",
+            # session 29 (sources29): a contraction, a rarer noun first in its sentence before a person verb
+            "Don't forget the forms.", "Dentist said to floss more.", "Plumber rang about the boiler."]
 ORG_HEADS = ["Labs", "Ltd", "Studio", "Foundation"]
 GROUPS = ["data", "design", "platform", "support", "finance"]
 PLACES = ["Harbour", "Northgate", "Quayside"]
@@ -105,7 +107,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--notes", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--off", action="append", default=[], help="MODULE.SWITCH set False, e.g. ner_written.DICTIONARY_NOUNS")
     args = ap.parse_args()
+    import importlib
+    for switch in args.off:
+        mod, name = switch.rsplit(".", 1)
+        setattr(importlib.import_module("cairn." + mod), name, False)
     with tempfile.TemporaryDirectory() as tmp:
         vault = Path(tmp) / "vault"
         vault.mkdir()

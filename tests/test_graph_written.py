@@ -260,3 +260,43 @@ def test_a_name_before_a_comma_and_a_contraction_are_read_right():
     assert "Kevin" in got and "You've" not in got and "They'll" not in got
     from cairn.ner_written import organisation
     assert not organisation("Main Street Redmond") and organisation("Mill Lane Heating")
+
+
+def test_a_contraction_is_never_an_entity():
+    """new-user test: "Don't" came out as an entity of a chat. A word ending in "n't", or a
+    stop word with its clitic ("I'm", "We're"), is never a name, by either reader; a name
+    with an apostrophe of its own is one ("O'Rourke")."""
+    from cairn.ner_written import closed_class
+    for word in ("Don't", "Can't", "Won't", "Shouldn’t", "I'm", "We're", "It's"):
+        assert closed_class(word), word
+    assert not closed_class("O'Rourke") and not closed_class("Velma's")
+    text = "Don't forget the keys. Can't stay long. I'm off to see Velma Quorrin."
+    got = _labels(text)
+    assert not {"Don't", "Can't", "I'm"} & set(got) and "Velma Quorrin" in got
+    found = X.Found()
+    X.add_ner(found, "", [X_ent("Don't", "PERSON"), X_ent("Velma Quorrin", "PERSON")], text)
+    assert set(found.units[""]) == {"Velma Quorrin"}
+
+
+def X_ent(text, label):
+    from cairn.ner import Entity
+    return Entity(text, label)
+
+
+def test_a_dictionary_noun_first_in_its_sentence_is_no_person():
+    """new-user test: "Dentist" was a person of a dentist note. A single word of the dictionary's
+    nouns (cairn.ner.dictionary_noun), rarer than the familiar words, written only at a
+    sentence's start or after an article is a common noun, though a person verb follows it;
+    a made-up name in the same place stays a person, and so does the noun written as a name."""
+    from cairn.ner import dictionary_noun
+    from cairn.ner_written import common_noun
+    if not dictionary_noun("dentist"):
+        pytest.skip("spaCy's packaged model is not installed")
+    assert not dictionary_noun("Quorrin")
+    text = "Dentist said to floss more. Plumber rang about the boiler. Quorrin said the boiler is fine."
+    assert common_noun("Dentist", text) and common_noun("Plumber", text) and not common_noun("Quorrin", text)
+    assert refine_person("Dentist", "PERSON", text) == "" and refine_person("Plumber", "PERSON", text) == ""
+    assert refine_person("Quorrin", "PERSON", text) == "PERSON"
+    got = _labels(text)
+    assert "Dentist" not in got and "Plumber" not in got and got.get("Quorrin") == "PERSON"
+    assert refine_person("Dentist", "PERSON", "We met Dentist at the quay.") == "PERSON"  # written as a name

@@ -956,3 +956,43 @@ def test_a_past_or_impossible_day_is_named_as_such_not_as_unreadable(week):
     assert res.reply.startswith("“on 31 February at 9” cannot be: February has no day 31"), res.reply
     res = bot.turn("remind me at half thirteen to feed the cat", Channel())
     assert res.reply.startswith("“at half thirteen” is no time I can read. ")
+
+
+def test_two_parts_answered_from_one_note_cite_it_once(tmp_path, real_embedder):
+    # "when is ... and what do I bring": both parts answered from the same note — one read, one Sources line
+    notes = {"orth.md": "# Orthodontist visit\n\nThe orthodontist appointment is on Thursday 9 April at 3:40pm "
+                        "at Larchfield Dental.\nBring the retainer case and the referral letter.\n"
+                        "Parking is behind the chemist.\n",
+             "bins.md": "# Bins\n\nThe green bin goes out on Tuesday night.\n"}
+    with notes_app(tmp_path, notes, real_embedder, veto_s=0) as app:
+        res = Assistant(app, model="none", new=True).turn(
+            "when is my orthodontist appointment and what do I bring", Channel())
+    assert "3:40pm" in res.reply and "retainer case" in res.reply
+    assert res.reply.count("Sources:") == 1 and res.reply.endswith("Sources: [1] Orthodontist visit")
+    assert [c.name for c in res.tool_calls] == ["get_note"]
+
+
+def test_join_replies_numbers_each_note_once():
+    from cairn.assistant.results import join_replies
+    a = "Launch at 8:15. [1]\nSources: [1] Kayak trip"
+    b = "Room 214. [1]\nHand the keys in by 11am. [2]\n[1] Hotel in Bruges\n[2] Kayak trip"  # the knowledge answer's form
+    assert join_replies([a, b]) == ("Launch at 8:15. [1]\n\nRoom 214. [2]\nHand the keys in by 11am. [1]\n"
+                                    "Sources: [1] Kayak trip; [2] Hotel in Bruges")
+    assert join_replies([a, "Noted."]) == a + "\n\nNoted."  # one part citing: the replies as they are
+    assert join_replies(["Noted.", "Done."]) == "Noted.\n\nDone." and join_replies([]) == ""
+
+
+def test_a_read_is_reused_only_while_nothing_changed_since():
+    from cairn.assistant.results import CallRecord, read_already
+    read = CallRecord("get_note", {"note": "Kayak trip"}, "low", "ran")
+    assert read_already([read], "Kayak trip") is read and read_already([read], "Hotel in Bruges") is None
+    edit = CallRecord("update_note", {"note": "Kayak trip"}, "medium", "ran")
+    assert read_already([read, edit], "Kayak trip") is None  # the note changed after the read: read again
+    assert read_already([CallRecord("get_note", {"note": "Kayak trip"}, "low", "failed")], "Kayak trip") is None
+
+
+def test_join_replies_says_a_line_two_parts_share_once():
+    from cairn.assistant.results import join_replies
+    a = "Launch at 8:15 from Ferry Point [1].\n[1] Kayak trip"
+    b = "Launch at 8:15 from Ferry Point. [1]\nSources: [1] Kayak trip"
+    assert join_replies([a, b]) == "Launch at 8:15 from Ferry Point [1].\nSources: [1] Kayak trip"

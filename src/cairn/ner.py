@@ -195,3 +195,21 @@ def parse(text: str) -> tuple[Token, ...] | None:
     if nlp is None:
         return None
     return tuple(Token(t.text, t.lemma_.lower(), t.pos_, t.tag_, t.dep_, t.head.i) for t in nlp(text))
+
+
+@functools.cache
+def _nouns() -> frozenset[str]:
+    nlp = _load_model(("tok2vec", "tagger", "parser", "attribute_ruler", "ner", "senter"), "dictionary nouns")
+    try:
+        return frozenset(nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")["noun"]) if nlp else frozenset()
+    except (KeyError, ValueError):  # a model without the rule lemmatizer's tables
+        return frozenset()
+
+
+def dictionary_noun(word: str) -> bool:
+    """True when `word` (any case) is a common noun of the packaged small English model's
+    lemmatizer index (its "noun" list, derived from WordNet: 57,528 lower-case lemmas, "dentist",
+    "plumber"; made-up names such as "Ilse" or "Halpelthu" are not in it; some first names
+    are, as words: "mark", "john"). Read once per process (~1 s: the model with its lemmatizer
+    only); False when spaCy or the model is unavailable."""
+    return word.lower() in _nouns()

@@ -19,8 +19,10 @@ people. This module reads the writing conventions instead, over the whole text:
   ("leads", "manages", "said", "agreed"), or before it ("met", "asked", "told", "with").
   Without such evidence a single familiar word is never a person (`person_evidence`).
 - **What is no name at all** (session 17, review3 M7). A single closed-class word (spaCy's
-  English stop words, read from the installed package: "He", "be", "Will") is never a name,
-  whatever follows it. A single word at the start of a sentence with no person evidence is a
+  English stop words, read from the installed package: "He", "be", "Will") or a contraction
+  ("Don't", "I'm") is never a name, whatever follows it; nor is a single capitalised noun of
+  the dictionary (cairn.ner.dictionary_noun: "Dentist") written only where a capital says
+  nothing (`common_noun`: a sentence's start), whatever verb follows it. A single word at the start of a sentence with no person evidence is a
   name only when it is no whole word of the vocabulary at any rank ("Occurrences (first
   year):" is a label, "Ilse said" a name). A name whose last word heads organisations'
   names (ORG_HEADS: "Brightmoor Labs", "Kestrel Ltd") is an organisation, never a person.
@@ -37,7 +39,7 @@ from __future__ import annotations
 import re
 import threading
 
-from cairn.ner import Entity
+from cairn.ner import Entity, dictionary_noun
 
 FAMILIAR_RANK = 20_000  # word-piece ids below this are familiar words (BERT lists whole words
 # roughly by frequency; "serviced" 22858, "marta" 18950, "lisbon" 11929, "ilse" absent). A round
@@ -90,6 +92,11 @@ _PARTICLES = frozenset("van von de der den da di du la le del della bin al ten t
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]", re.UNICODE)
 _BREAK = re.compile(r"(?<=[.!?;:])\s+|\n|^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
 
+# A single word of the dictionary's nouns (cairn.ner.dictionary_noun) written only at a sentence's
+# start or after an article is a common noun, even when rarer than FAMILIAR_RANK ("Dentist said …").
+# Switch off: DICTIONARY_NOUNS.
+DICTIONARY_NOUNS = True
+
 _lock = threading.Lock()
 _vocab: dict[str, int] | None = None
 _stop: frozenset[str] | None = None
@@ -102,7 +109,7 @@ def closed_class(word: str) -> bool:
     file is read as text, never run); an empty set when spaCy is absent."""
     global _stop
     if _stop is not None:  # read already: no lock (a frozenset, never changed once set)
-        return word.lower().strip("'’") in _stop
+        return _closed(word.lower().strip("'’"), _stop)
     with _lock:
         if _stop is None:
             words: frozenset[str] = frozenset()
@@ -117,7 +124,21 @@ def closed_class(word: str) -> bool:
             except (OSError, IndexError):
                 words = frozenset()
             _stop = words  # set whole: a reader without the lock never sees it half read
-    return word.lower().strip("'’") in _stop
+    return _closed(word.lower().strip("'’"), _stop)
+
+
+# A verb's clitic ending a word ("don't", "can't", "I'm", "we're", "they've", "you'll", "she'd").
+_CLITIC = re.compile(r"(.+?)(n['’]t|['’](?:m|re|ve|ll|d|s))")
+
+
+def _closed(low: str, stop: frozenset[str]) -> bool:
+    """`low` (lower case) is a stop word, or a contraction: a word ending in "n't" (only an
+    auxiliary takes it: "don't", "can't", "won't") or a stop word with its clitic ("i'm",
+    "we're", "you'll", "it's"); "anna's", "o'brien" are not."""
+    if low in stop:
+        return True
+    m = _CLITIC.fullmatch(low)
+    return bool(m) and (m.group(2)[0] == "n" or m.group(1) in stop)
 
 
 def without_closed_lead(name: str) -> tuple[int, str]:
@@ -277,6 +298,8 @@ def written_names(text: str) -> list[Entity]:
                 continue  # "Appended the receipts", "so Mark the date": a verb; not "Kevin, the founder"
             if len(run) == 1 and (closed_class(name) or closed_class(re.split(r"['’]", name)[0])):
                 continue  # "He works at …": a pronoun, not a name
+            if len(run) == 1 and not familiar(name) and common_noun(name, text):
+                continue  # "Dentist said to floss more": a noun capitalised by its place, though a verb follows
             after = words[j:] if j < len(words) else following
             org = organisation(name)
             person = not org and (person_evidence(words[:i], after, place=street(name)) or (
@@ -316,14 +339,22 @@ _ARTICLE_LIKE = _DETERMINERS | {"a", "an", "this", "that", "these", "those", "so
 
 
 def common_noun(name: str, text: str) -> bool:
-    """True when `name` is one familiar word (`familiar`: "Charger", "Traffic", "Good") that
+    """True when `name` is one familiar word (`familiar`: "Charger", "Traffic", "Good") or a
+    common noun of the dictionary (cairn.ner.dictionary_noun: "Dentist", "Plumber") that
     `text` writes only where a capital says nothing: at the start of a sentence, line or list
     item, or right after an article or possessive ("Bring the Keys and the Charger", "Honestly
-    the Traffic is awful"). Such a word is a common noun capitalised for emphasis or by its
-    place, not a name; "works at Google", "We drove to Cork" keep theirs. False when `name`
-    does not occur in `text` as written (nothing to judge by)."""
-    if len(name.split()) != 1 or not familiar(name):
+    the Traffic is awful", "Dentist said to floss more"). Such a word is a common noun
+    capitalised for emphasis or by its place, not a name; "works at Google", "We drove to
+    Cork" keep theirs. False when `name` does not occur in `text` as written (nothing to judge by)."""
+    if len(name.split()) != 1 or not _unmarked(name, text):
         return False
+    # a dictionary noun only when written as a capitalised word ("Dentist"; "UNICEF" is marked by its capitals);
+    # the dictionary read last: ~1 s once
+    return familiar(name) or (DICTIONARY_NOUNS and name[1:].islower() and dictionary_noun(name))
+
+
+def _unmarked(name: str, text: str) -> bool:
+    """Whether `text` writes `name` somewhere and only where a capital says nothing (common_noun)."""
     seen = False
     for _, seg in _segments(text):
         words = _WORD.findall(seg)
@@ -360,8 +391,10 @@ def refine_person(name: str, label: str, text: str) -> str:
         return "ORG"
     if street(name):  # "walked down Mill Lane": a place, unless the text says a person ("Lois Lane said")
         return "FAC" if not _person_evidence_in(name, text) else label
-    if len(name.split()) > 1 or not familiar(name):
+    if len(name.split()) > 1:
         return label
+    if not familiar(name):  # a made-up name ("Halpelthu said"), not a noun written first ("Dentist said")
+        return "" if common_noun(name, text) else label
     inside = False  # capitalised inside a sentence somewhere ("We drove to Cork"): a proper noun
     for _, seg in _segments(text):
         words = _WORD.findall(seg)

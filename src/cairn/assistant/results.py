@@ -8,6 +8,7 @@ from another thread: web, Telegram, tests), `CallRecord` (one proposed call and 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from cairn.assistant.nlu.spoken import when_spoken
@@ -208,3 +209,54 @@ def describe(rec: CallRecord) -> str:
     if rec.name == "delete_note":
         return f"Deleted the note {rec.arguments.get('note')} (it is in the vault's .trash)."
     return f"{rec.name} ran: {json.dumps(r, ensure_ascii=False, default=str)[:300]}"
+
+
+_SOURCES_LINE = re.compile(r"Sources: (\[\d{1,3}\] [^;\n]+(?:; \[\d{1,3}\] [^;\n]+)*)")
+_REF_LINE = re.compile(r"\[(\d{1,3})\] (.+)")
+
+
+def _cited(reply: str) -> tuple[str, dict[int, str]]:
+    """`reply` split into its text and its sources ({number: title}): a last line "Sources:
+    [1] A; [2] B" (a note read, a tool's answer) or last lines "[1] A" (the knowledge answer,
+    cairn.ops.knowledge). ({}: a reply citing nothing, returned whole.)"""
+    lines = reply.rstrip("\n").split("\n")
+    if lines and (m := _SOURCES_LINE.fullmatch(lines[-1])):
+        refs = [_REF_LINE.fullmatch(r) for r in m.group(1).split("; ")]
+        return "\n".join(lines[:-1]), {int(r.group(1)): r.group(2).strip() for r in refs}
+    refs: dict[int, str] = {}
+    while len(lines) > 1 and (r := _REF_LINE.fullmatch(lines[-1])):
+        refs[int(r.group(1))] = r.group(2).strip()
+        lines.pop()
+    return "\n".join(lines), refs
+
+
+def join_replies(replies: list[str]) -> str:
+    """The replies to a message's parts as one reply ("when is my appointment and what do I
+    bring?"): the texts one after another (a blank line between), then one "Sources:" line
+    citing each note once, numbered in the order first cited, each text's [n] markers
+    renumbered to match; a text saying what an earlier one said (but for its markers and end
+    punctuation) is said once. A message whose parts cite nothing, or only one part cites, is
+    the replies joined as they are. Returns "" for no replies."""
+    cited = [_cited(r) for r in replies]
+    if sum(1 for _, refs in cited if refs) < 2:
+        return "\n\n".join(replies)
+    numbering: dict[str, int] = {}
+    texts, said = [], set()
+    for text, refs in cited:
+        if (plain := re.sub(r"\s*\[\d{1,3}\]", "", text).rstrip(" .")) in said:
+            continue  # two parts answered by the same line ("… Station Road [1]." and "… Station Road. [1]")
+        said.add(plain)
+        local = {n: numbering.setdefault(title, len(numbering) + 1) for n, title in sorted(refs.items())}
+        texts.append(re.sub(r"\[(\d{1,3})\]", lambda m: f"[{local.get(int(m.group(1)), m.group(1))}]", text)
+                     if local else text)
+    return "\n\n".join(texts) + "\nSources: " + "; ".join(f"[{n}] {t}" for t, n in numbering.items())
+
+
+def read_already(calls: list[CallRecord], title: str) -> CallRecord | None:
+    """The get_note call of note `title` that ran among `calls` (a turn's, in order) after the
+    last call of another tool that ran, or None: a message's second part asked of the note its
+    first part read ("when is it and what do I bring?") is answered from that read, not a
+    second one; a read before a change (an update_note) is not reused."""
+    ran = [c for c in calls if c.outcome == "ran"]
+    last = max((i for i, c in enumerate(ran) if c.name != "get_note"), default=-1)
+    return next((c for c in ran[last + 1:] if c.arguments.get("note") == title), None)

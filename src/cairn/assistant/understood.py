@@ -26,7 +26,7 @@ from cairn.ops.knowledge_text import same_words
 from cairn.assistant.nlu.understand import KNOWLEDGE, Action, Understanding, understand
 from cairn.assistant.kinask import kin_people, kin_question, named_in_memory, names_in, said_before
 from cairn.assistant.notecast import turn_mentions
-from cairn.assistant.results import describe
+from cairn.assistant.results import describe, join_replies, read_already
 from cairn.assistant.reminding import Reminding
 from cairn.assistant.scoped import NoteScoped
 from cairn.config import MAX_MEMORY_CHARS
@@ -120,7 +120,7 @@ class Understood(NoteScoped, Reminding):
             said = "\n".join(replies)
             if out.get("reply") and out["reply"].splitlines()[0].split(" [")[0] not in said:
                 replies.append(out["reply"])  # a second answer repeating the first is left out
-        res.reply = "\n\n".join(replies) or "…"
+        res.reply = join_replies(replies) or "…"  # one Sources line for the parts' answers
         log["answer"] = res.reply.splitlines()[0][:200] if res.reply else None
         from cairn.ops.knowledge_text import names
         people = [n for n in names(u.resolved) if n not in (log.get("note"), log.get("subject"))]
@@ -393,7 +393,9 @@ class Understood(NoteScoped, Reminding):
         return {"reply": describe(rec), "slots": {"note": title}}
 
     def _read_note(self, title, t, ui, turn_no, res) -> dict | None:
-        rec = self._tool("get_note", {"note": title}, t, ui, turn_no, res)
+        """Note `title` read through the tool layer (get_note), once a turn while only reads ran
+        since (results.read_already); None: the read did not run."""
+        rec = read_already(res.tool_calls, title) or self._tool("get_note", {"note": title}, t, ui, turn_no, res)
         return rec.result if rec.outcome == "ran" and isinstance(rec.result, dict) else None
 
     def _do_note_summarise(self, t, u, st, ui, turn_no, res, log) -> dict:
