@@ -36,6 +36,7 @@ Precision and recall on an invented vault: bench/entities_written.py.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 
@@ -346,25 +347,31 @@ def common_noun(name: str, text: str) -> bool:
     the Traffic is awful", "Dentist said to floss more"). Such a word is a common noun
     capitalised for emphasis or by its place, not a name; "works at Google", "We drove to
     Cork" keep theirs. False when `name` does not occur in `text` as written (nothing to judge by)."""
-    if len(name.split()) != 1 or not _unmarked(name, text):
-        return False
-    # a dictionary noun only when written as a capitalised word ("Dentist"; "UNICEF" is marked by its capitals);
-    # the dictionary read last: ~1 s once
-    return familiar(name) or (DICTIONARY_NOUNS and name[1:].islower() and dictionary_noun(name))
+    # a dictionary noun only when written as a capitalised word ("Dentist"; "UNICEF" is marked by its capitals); the
+    # word lists first (the dictionary: ~1 s once), the scan of the text only for a word they hold
+    return len(name.split()) == 1 and (familiar(name) or (DICTIONARY_NOUNS and name[1:].islower()
+                                                          and dictionary_noun(name))) and _unmarked(name, text)
 
 
 def _unmarked(name: str, text: str) -> bool:
     """Whether `text` writes `name` somewhere and only where a capital says nothing (common_noun)."""
-    seen = False
+    seen, marked = _written_where(text)
+    return name in seen and name not in marked
+
+
+@functools.lru_cache(maxsize=4)
+def _written_where(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(every word `text` writes, those it writes somewhere a capital says something: not first in its segment nor
+    after an article), read in one pass, so the words of a long text are not re-read for each name (`_unmarked`)."""
+    seen, marked = set(), set()
     for _, seg in _segments(text):
         words = _WORD.findall(seg)
         for k, w in enumerate(words):
-            if _clean(w) != name:
-                continue
-            seen = True
+            c = _clean(w)
+            seen.add(c)
             if k > 0 and words[k - 1].lower() not in _ARTICLE_LIKE:
-                return False
-    return seen
+                marked.add(c)
+    return frozenset(seen), frozenset(marked)
 
 
 def refine_person(name: str, label: str, text: str) -> str:
