@@ -123,6 +123,14 @@ _OVERVIEW = re.compile(r"\s*(?:tell me|what do you know|what can you tell me)\b.
 GATE_TRACE = None
 
 
+def quoted_lines(ans) -> list[tuple[str, str]]:
+    """[(cited sentence, its note's title)] of `ans`'s text ("Swept on 4 October 2028 [1]."); else its quotes."""
+    titles = {c["n"]: c.get("title") or "" for c in ans.citations}
+    return [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
+            for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
+        or [(q["quote"], c.get("title") or "") for c in ans.citations for q in c.get("quotes", [])]
+
+
 def head_gap(question: str, asked, quotes: list[str], titles: list[str], embedder) -> list[str]:
     """The head stems of `asked` that neither the quotes nor the titles hold (module doc, HEAD_QUOTED); [] when a quote
     is within typed.ROLE_COS of the head's words as the question writes them (the packaged sentence embedder; skipped
@@ -203,10 +211,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
     if UNTYPED_FIT and t is None and asked.kind in UNTYPED_KINDS and not ans.abstained and not gap and note_quotes \
             and not _ROLE.match(question.strip()) and not asks_all and not chat and embedder is not None:
         # each cited sentence of the text with its note's title ("Swept on 4 October 2028 [1]."); else the quotes
-        titles = {c["n"]: c.get("title") or "" for c in ans.citations}
-        lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
-                 for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
-            or [(q["quote"], c.get("title") or "") for c in ans.citations for q in c.get("quotes", [])]
+        lines = quoted_lines(ans)
         best = max(fit.answers(question, asked, line, title, embedder) for line, title in lines)
         notes = {h.id: h.text for h in all_hits}
         text = "\n".join(notes.get(c["chunk_id"], "") for c in ans.citations)
@@ -218,10 +223,7 @@ def finish(question: str, ans, all_hits: list, embedder, subject: str | None, st
             and asked.kind != "procedure" and not asks_all and not _OVERVIEW.match(question) \
             and not ((m := _ROLE.match(question.strip())) and m.group(2).lower()
                                                    not in _AUXILIARY):  # their own checks: fit.answers, role_gap
-        titles = {c["n"]: c.get("title") or "" for c in ans.citations}
-        lines = [(m.group(1).strip(), titles.get(int(m.group(2)), ""))
-                 for m in re.finditer(r"\s*(.+?)\s*\[(\d+)\]\.?", ans.answer) if m.group(1).strip()] \
-            or [(q["quote"], c.get("title") or "") for c in ans.citations for q in c.get("quotes", [])]
+        lines = quoted_lines(ans)
         cited = {c["chunk_id"] for c in ans.citations}
         sem, rival = (max((h.signals.get("semantic", 0.0) for h in all_hits if (h.id in cited) == on), default=0.0)
                       for on in (True, False))
